@@ -1,0 +1,77 @@
+import { CheckpointError } from '../../errors.js';
+import { stampWrite } from '../../protocol/scaffold.js';
+import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
+import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { runDoneWhen } from '../../store/verify.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf, skillArg } from './common.js';
+
+/** recently_done keeps this many entries, newest first. */
+export const RECENTLY_DONE_MAX = 10;
+const DEFAULT_VERIFY_TIMEOUT_S = 120;
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const skill = skillArg(args);
+  const first = firstAction(requireCheckpoint(root, skill).value);
+
+  if (args.options.verify) {
+    const cmd = typeof first === 'object' ? first.done_when : undefined;
+    if (!cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
+    const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new CheckpointError('E_USAGE', '--timeout must be a positive number of seconds');
+    ctx.out.err(`verifying "${actionText(first)}" with: ${cmd}`);
+    const verdict = await runDoneWhen(cmd, root, timeout * 1000);
+    if (!verdict.ok) {
+      ctx.out.err(`✗ not done: ${verdict.reason}; next_actions unchanged`);
+      if (ctx.json) ctx.out.json({ ok: false, skill, verified: false, reason: verdict.reason });
+      return 1;
+    }
+  }
+
+  let next: NextAction | undefined;
+  const result = await mutateCheckpoint(root, skill, {
+    now: ctx.now,
+    change: (current) => {
+      const doc = current as JsonObject;
+      const actions = doc.next_actions as NextAction[];
+      const popped = actions.shift();
+      // The file may have changed since we looked; pop what is first now, but never a different
+      // action than the one we verified.
+      if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+        throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
+      }
+      if (!actions.length && doc.status === 'in_progress') {
+        if (!args.options.complete) {
+          throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
+            hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
+          });
+        }
+        doc.status = 'complete';
+      }
+      const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
+      doc.recently_done = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done].slice(0, RECENTLY_DONE_MAX);
+      next = actions[0];
+      return stampWrite(doc, ctx.now);
+    },
+  });
+  if (ctx.json) {
+    ctx.out.json({ ok: true, skill, done: actionText(first), next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
+    return 0;
+  }
+  ctx.out.out(`✓ done: ${actionText(first)}`);
+  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${(result.after as JsonObject).status}` : `  next: ${actionText(next)}`);
+  return 0;
+}
+
+function firstAction(value: JsonValue): NextAction {
+  const actions = (value as JsonObject | null)?.next_actions;
+  if (!Array.isArray(actions) || actions.length === 0) {
+    throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: "queue one with checkpoint update <skill> --next_actions+='...'" });
+  }
+  const first = actions[0] as NextAction;
+  if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {
+    throw new CheckpointError('E_INVALID', 'next_actions[0] is neither a string nor {text, done_when?}', { hint: 'fix it with checkpoint update, then run done again' });
+  }
+  return first;
+}

@@ -1,0 +1,43 @@
+import { listSkills, readCheckpoint } from '../../store/checkpoints.js';
+import { isCheckpointError } from '../../errors.js';
+import { relativeTime } from '../render/output.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf } from './common.js';
+
+interface Row {
+  skill: string;
+  status: string;
+  phase: string;
+  step: string;
+  updated_at: string | null;
+  error?: string;
+}
+
+export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const rows: Row[] = listSkills(root).map((skill) => {
+    try {
+      const v = (readCheckpoint(root, skill)?.value ?? {}) as Record<string, unknown>;
+      const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
+      return { skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      return { skill, status: 'unreadable', phase: '', step: '', updated_at: null, error: e.message };
+    }
+  });
+  if (ctx.json) {
+    ctx.out.json(rows);
+    return rows.some((r) => r.error) ? 1 : 0;
+  }
+  if (!rows.length) {
+    ctx.out.out('no checkpoints yet (create one with `checkpoint update <skill> ...`)');
+    return 0;
+  }
+  const w = Math.max(...rows.map((r) => r.skill.length));
+  for (const r of rows) {
+    const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
+    const detail = r.error ? ctx.out.c.red(r.error) : `${r.phase}/${r.step}  ${ctx.out.c.dim(when)}`;
+    ctx.out.out(`${r.skill.padEnd(w)}  ${r.status.padEnd(11)}  ${detail}`);
+  }
+  return rows.some((r) => r.error) ? 1 : 0;
+}

@@ -1,0 +1,49 @@
+import { basename, resolve } from 'node:path';
+import { checkpointPath, display, listSkills, readCheckpointFile } from '../../store/checkpoints.js';
+import { validateCheckpoint, type Issue } from '../../protocol/validate.js';
+import { isCheckpointError } from '../../errors.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf } from './common.js';
+
+interface FileReport {
+  file: string;
+  ok: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const strict = Boolean(args.options.strict);
+  const paths = args.positionals.length
+    ? args.positionals.map((p) => resolve(ctx.dirOverride ? root : ctx.cwd, p))
+    : listSkills(root).map((s) => checkpointPath(root, s));
+  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict));
+  const failed = reports.filter((r) => !r.ok).length;
+  if (ctx.json) {
+    ctx.out.json({ ok: failed === 0, strict, files: reports });
+    return failed ? 1 : 0;
+  }
+  const { c } = ctx.out;
+  if (!reports.length) ctx.out.out('no checkpoints to validate (.checkpoints/ has none)');
+  for (const r of reports) {
+    ctx.out.out(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
+    for (const e of r.errors) ctx.out.out(`  ${c.red('error')}   ${e.path}: ${e.message}`);
+    for (const w of r.warnings) ctx.out.out(`  ${strict ? c.red('warning') : c.yellow('warning')} ${w.path}: ${w.message}`);
+  }
+  if (reports.length > 1 || failed) ctx.out.out(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
+  return failed ? 1 : 0;
+}
+
+function validateOne(root: string, path: string, now: Date, strict: boolean): FileReport {
+  const file = display(root, path);
+  try {
+    const cp = readCheckpointFile(root, path);
+    const { errors, warnings } = validateCheckpoint(cp.value, { fileName: basename(path), now, sizeBytes: cp.sizeBytes });
+    return { file, ok: errors.length === 0 && (!strict || warnings.length === 0), errors, warnings };
+  } catch (e) {
+    // A missing file named on the command line is a usage mistake; anything unreadable is a finding.
+    if (!isCheckpointError(e) || e.code === 'E_NOT_FOUND') throw e;
+    return { file, ok: false, errors: [{ level: 'error', path: '(file)', message: e.message.replace(`${file}:`, '').replace(`${file} `, '').trim() }], warnings: [] };
+  }
+}

@@ -1,0 +1,70 @@
+// The CLI entry: parse with the command table, run the lazily-loaded command, and turn
+// every CheckpointError into one line (plus a hint) and its exit code. Never a stack
+// trace for a user mistake.
+import { CheckpointError, isCheckpointError } from '../errors.js';
+import { COMMANDS, findCommand, type Context } from './spec.js';
+import { closest, parseCommandArgs } from './parse.js';
+import { createOutput, decideColor } from './render/output.js';
+
+declare const CHECKPOINT_VERSION: string;
+export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
+
+async function yargsPath(argv: string[]): Promise<number> {
+  const { runYargs } = await import('./help.js');
+  return runYargs(argv, VERSION);
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
+  const out = createOutput(decideColor(colorFlag, env, Boolean(process.stdout.isTTY)));
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
+    if (name === '--version' || name === '-V') {
+      out.out(VERSION);
+      return 0;
+    }
+    if (name === 'completion' || argv.includes('--get-yargs-completions')) return yargsPath(argv);
+    const spec = findCommand(name);
+    if (!spec) {
+      const guess = closest(name, COMMANDS.map((c) => c.name));
+      throw new CheckpointError('E_USAGE', `unknown command ${JSON.stringify(name)}`, {
+        hint: guess ? `did you mean \`checkpoint ${guess}\`? (see \`checkpoint --help\`)` : 'see `checkpoint --help` for the commands',
+      });
+    }
+    const args = parseCommandArgs(spec, rest);
+    if (args.options.help) return yargsPath([spec.name, '--help']);
+    const ctx: Context = {
+      cwd: process.cwd(),
+      dirOverride: typeof args.options.dir === 'string' ? args.options.dir : undefined,
+      json: Boolean(args.options.json),
+      now: new Date(),
+      out,
+      env,
+    };
+    const mod = await spec.load();
+    return await mod.run(args, ctx);
+  } catch (e) {
+    return report(e, out, wantsJson);
+  }
+}
+
+function report(e: unknown, out: ReturnType<typeof createOutput>, json: boolean): number {
+  if (isCheckpointError(e)) {
+    out.err(`checkpoint: ${e.message}`);
+    if (e.hint) out.err(`  hint: ${e.hint}`);
+    if (json) out.json({ ok: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
+    return e.exit;
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
+    out.err(`checkpoint: ${err.message}`);
+    out.err('  hint: check permissions and free space; nothing was changed');
+    return 2;
+  }
+  out.err(`checkpoint: internal error: ${err?.message ?? String(e)}`);
+  out.err('  hint: this is a bug in checkpoint; rerun with CHECKPOINT_DEBUG=1 for details and report it');
+  if (process.env.CHECKPOINT_DEBUG) out.err(String(err?.stack ?? e));
+  return 2;
+}

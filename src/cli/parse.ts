@@ -1,0 +1,92 @@
+// Fast argument parsing from the command table with node:util parseArgs (no load cost on
+// the hot commands). Mistakes become one-line usage errors (exit 2).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CheckpointError } from '../errors.js';
+import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec, type ParsedArgs } from './spec.js';
+
+function toConfig(options: Record<string, OptionSpec>): NonNullable<ParseArgsConfig['options']> {
+  const out: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, o] of Object.entries(options)) {
+    out[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  }
+  return out;
+}
+
+/** Splits update's `--path=value` operations from real options. */
+function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: string[] } {
+  if (!spec.takesOps) return { rest: args, ops: [] };
+  const known = new Set([...Object.keys(GLOBAL_OPTIONS), ...Object.keys(spec.options)]);
+  const rest: string[] = [];
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const name = /^--([^=]+)/.exec(a)?.[1];
+    if (a === '--' || !name || known.has(name)) {
+      rest.push(a);
+      if (a === '-C' || a === '--dir') rest.push(args[++i] ?? '');
+      continue;
+    }
+    ops.push(a);
+  }
+  return { rest, ops };
+}
+
+export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
+  const { rest, ops } = splitOps(spec, args);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });
+  } catch (e) {
+    const msg = (e as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option');
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: ${msg}`, { hint: `see \`checkpoint ${spec.name} --help\`` });
+  }
+  const positionals = parsed.positionals;
+  const options = parsed.values as ParsedArgs['options'];
+  if (options.help) return { positionals, options, ops };
+  const required = spec.positionals.filter((p) => p.required).length;
+  const variadic = spec.positionals.some((p) => p.variadic);
+  if (positionals.length < required) {
+    const missing = spec.positionals[positionals.length]!;
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: missing <${missing.name}>`, { hint: `usage: ${usageLine(spec)}` });
+  }
+  if (!variadic && positionals.length > spec.positionals.length) {
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: unexpected argument ${JSON.stringify(positionals[spec.positionals.length])}`, { hint: `usage: ${usageLine(spec)}` });
+  }
+  for (const [name, o] of Object.entries(spec.options)) {
+    const v = options[name];
+    if (o.choices && typeof v === 'string' && !o.choices.includes(v)) {
+      throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: --${name} must be one of ${o.choices.join(', ')}`);
+    }
+  }
+  return { positionals, options, ops };
+}
+
+export function usageLine(spec: CommandSpec): string {
+  const pos = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}${p.variadic ? '...' : ''}]`));
+  return ['checkpoint', spec.name, ...pos, spec.takesOps ? '--path=value...' : '', '[options]'].filter(Boolean).join(' ');
+}
+
+/** Edit distance, for "did you mean" on an unknown command. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = distance(word, c);
+    if (d < bestD) [best, bestD] = [c, d];
+  }
+  return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,34 @@
+// Typed errors, caught once at the CLI entry and printed as one line plus a hint.
+// `exit` is the process exit code: 2 for bad usage or bad input, 1 for findings.
+
+export type ErrorCode =
+  | 'E_USAGE'
+  | 'E_SKILL_NAME'
+  | 'E_PATH'
+  | 'E_JSON'
+  | 'E_INVALID'
+  | 'E_NOT_FOUND'
+  | 'E_EXISTS'
+  | 'E_LOCKED'
+  | 'E_UNSAFE'
+  | 'E_NO_ROOT'
+  | 'E_GIT'
+  | 'E_CAPSULE';
+
+export class CheckpointError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly exit: 1 | 2;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; exit?: 1 | 2; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CheckpointError';
+    this.code = code;
+    this.hint = options.hint;
+    this.exit = options.exit ?? 2;
+  }
+}
+
+export function isCheckpointError(e: unknown): e is CheckpointError {
+  return e instanceof CheckpointError;
+}

@@ -1,0 +1,52 @@
+// One interface for the history questions doctor, next and status ask. Two engines
+// implement it (native `git` process, isomorphic-git) and must give identical answers.
+
+export type ChangeStatus = 'A' | 'M' | 'D' | 'R';
+
+export interface PathChange {
+  status: ChangeStatus;
+  /** Path after the change (for R, the new name). Repo-relative, forward slashes. */
+  path: string;
+  /** For R: the old name. Renames are exact (same blob), so both engines agree. */
+  from?: string;
+}
+
+export interface CommitInfo {
+  sha: string;
+  parents: string[];
+  subject: string;
+  /** Message after the subject line, trimmed. */
+  body: string;
+  /** Committer time, seconds since the epoch. */
+  time: number;
+  /** Changes against the first parent (for a root commit: everything added). */
+  changes: PathChange[];
+}
+
+export interface HeadInfo {
+  sha: string;
+  /** Short branch name, or null when detached. */
+  branch: string | null;
+}
+
+export type EngineName = 'native' | 'isomorphic';
+
+export interface GitHistory {
+  readonly engine: EngineName;
+  readonly dir: string;
+  /** null in a repository with no commits yet. */
+  head(): Promise<HeadInfo | null>;
+  /**
+   * Commits reachable from HEAD whose committer time is >= `since` (seconds), found by a
+   * walk that never goes past a commit older than `since`: cost follows the question.
+   * Newest first (committer time desc, then sha).
+   */
+  commitsSince(since: number): Promise<CommitInfo[]>;
+  /** Full sha if `rev` names a commit object in this repository, else null. */
+  resolveCommit(rev: string): Promise<string | null>;
+  /** Whether commit `sha` is HEAD or an ancestor of it (bounded by `sha`'s own commit time). */
+  isInHeadHistory(sha: string): Promise<boolean>;
+  isShallow(): Promise<boolean>;
+  /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
+  uncommittedPaths(paths: readonly string[]): Promise<string[]>;
+}

@@ -1,0 +1,197 @@
+// A strict JSON reader for checkpoint files. JSON.parse alone is not enough: it keeps
+// the last of duplicate keys silently, gives only a byte position, and has no depth
+// bound. This parser reports line:column, refuses duplicates, prototype-pollution keys
+// and absurd nesting, and tolerates (but reports) a UTF-8 BOM.
+
+import { FORBIDDEN_KEYS } from './fields.js';
+import type { JsonValue } from './types.js';
+
+/** Deeper than this is refused: checkpoints are shallow documents, and recursion must stay bounded. */
+export const MAX_JSON_DEPTH = 256;
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`${reason} at line ${line}, column ${column}`);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+export interface ParseOptions {
+  /** Refuse `__proto__`, `prototype` and `constructor` keys (default true). */
+  rejectUnsafeKeys?: boolean;
+}
+
+export interface Parsed {
+  value: JsonValue;
+  hadBom: boolean;
+}
+
+export function parseJson(text: string, options: ParseOptions = {}): Parsed {
+  const rejectUnsafe = options.rejectUnsafeKeys ?? true;
+  let hadBom = false;
+  let i = 0;
+  if (text.charCodeAt(0) === 0xfeff) {
+    hadBom = true;
+    i = 1;
+  }
+  const n = text.length;
+
+  const fail = (reason: string, at = i): never => {
+    let line = 1;
+    let col = 1;
+    for (let k = 0; k < at && k < n; k++) {
+      if (text.charCodeAt(k) === 10) {
+        line++;
+        col = 1;
+      } else col++;
+    }
+    throw new JsonSyntaxError(reason, line, col);
+  };
+
+  const ws = (): void => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else break;
+    }
+  };
+
+  const str = (): string => {
+    const start = i;
+    i++; // opening quote
+    let out = '';
+    let chunk = i;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        out += text.slice(chunk, i);
+        i++;
+        return out;
+      }
+      if (c === 92) {
+        out += text.slice(chunk, i);
+        const e = text[i + 1];
+        switch (e) {
+          case '"': out += '"'; break;
+          case '\\': out += '\\'; break;
+          case '/': out += '/'; break;
+          case 'b': out += '\b'; break;
+          case 'f': out += '\f'; break;
+          case 'n': out += '\n'; break;
+          case 'r': out += '\r'; break;
+          case 't': out += '\t'; break;
+          case 'u': {
+            const hex = text.slice(i + 2, i + 6);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('invalid \\u escape in string');
+            out += String.fromCharCode(parseInt(hex, 16));
+            i += 4;
+            break;
+          }
+          default:
+            fail('invalid escape in string');
+        }
+        i += 2;
+        chunk = i;
+        continue;
+      }
+      if (c < 32) fail('control character in string (escape it)');
+      i++;
+    }
+    return fail('unterminated string', start);
+  };
+
+  const num = (): number => {
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return fail('invalid number');
+    i += m[0].length;
+    const v = Number(m[0]);
+    if (!Number.isFinite(v)) fail('number out of range');
+    return v;
+  };
+
+  const value = (depth: number): JsonValue => {
+    ws();
+    if (i >= n) return fail('unexpected end of input');
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      if (depth >= MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
+      i++;
+      ws();
+      if (c === '[') {
+        const arr: JsonValue[] = [];
+        if (text[i] === ']') {
+          i++;
+          return arr;
+        }
+        for (;;) {
+          arr.push(value(depth + 1));
+          ws();
+          if (text[i] === ',') {
+            i++;
+            continue;
+          }
+          if (text[i] === ']') {
+            i++;
+            return arr;
+          }
+          return fail("expected ',' or ']' in array");
+        }
+      }
+      const obj: { [k: string]: JsonValue } = {};
+      if (text[i] === '}') {
+        i++;
+        return obj;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') return fail('expected a double-quoted property name');
+        const keyAt = i;
+        const key = str();
+        if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key "${key}"`, keyAt);
+        if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) fail(`forbidden key "${key}"`, keyAt);
+        ws();
+        if (text[i] !== ':') return fail("expected ':' after property name");
+        i++;
+        const v = value(depth + 1);
+        // defineProperty keeps a `__proto__` key (when allowed) an own data property.
+        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return obj;
+        }
+        return fail("expected ',' or '}' in object");
+      }
+    }
+    if (c === '"') return str();
+    if (c === 't' && text.startsWith('true', i)) {
+      i += 4;
+      return true;
+    }
+    if (c === 'f' && text.startsWith('false', i)) {
+      i += 5;
+      return false;
+    }
+    if (c === 'n' && text.startsWith('null', i)) {
+      i += 4;
+      return null;
+    }
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return num();
+    if (c === '<' || c === '=' || c === '>') return fail('conflict marker (resolve the merge first: `checkpoint resolve`)');
+    return fail(`unexpected character ${JSON.stringify(c)}`);
+  };
+
+  if (i >= n || /^\s*$/.test(text.slice(i))) fail('empty file (expected a JSON object)', i);
+  const v = value(0);
+  ws();
+  if (i < n) fail('unexpected content after the JSON value');
+  return { value: v, hadBom };
+}

@@ -1,0 +1,28 @@
+// The starting document for a skill that has no checkpoint yet. Deliberately invents no
+// next action: an in_progress checkpoint must say what to do, so `update` asks for one.
+import { CURRENT_WIRE_VERSION, type JsonObject } from './types.js';
+
+export function scaffoldCheckpoint(opts: { skill: string; project: string; projectDir: string; now: Date }): JsonObject {
+  const at = opts.now.toISOString();
+  return {
+    protocol_version: CURRENT_WIRE_VERSION,
+    skill: opts.skill,
+    project: opts.project,
+    project_dir: opts.projectDir,
+    created_at: at,
+    updated_at: at,
+    phase: 'start',
+    step: 'start',
+    status: 'in_progress',
+    progress_summary: `Started ${opts.skill}.`,
+    next_actions: [],
+  };
+}
+
+/** Restamps a write: updated_at now (never moving backwards), wire version current. */
+export function stampWrite(doc: JsonObject, now: Date): JsonObject {
+  const prev = typeof doc.updated_at === 'string' ? Date.parse(doc.updated_at) : NaN;
+  doc.updated_at = Number.isNaN(prev) || prev <= now.getTime() ? now.toISOString() : (doc.updated_at as string);
+  doc.protocol_version = CURRENT_WIRE_VERSION;
+  return doc;
+}

@@ -1,0 +1,94 @@
+// `checkpoint update <skill> --a.b=value --list+=value --obj:json='{...}'`: parsing the
+// operators and applying them to a document. Pure; the store does the read and write.
+import deepmerge from 'deepmerge';
+import { CheckpointError } from '../errors.js';
+import { FORBIDDEN_KEYS } from './fields.js';
+import { JsonSyntaxError, parseJson } from './json.js';
+import type { JsonObject, JsonValue } from './types.js';
+
+export interface UpdateOp {
+  /** Object keys, or array indices written as digits. */
+  path: string[];
+  mode: 'set' | 'append';
+  value: JsonValue;
+  /** The flag as typed, for messages. */
+  flag: string;
+}
+
+// --path, then optional "+" (append), then optional ":json", then "=" and the value.
+const FLAG = /^--([^=]+?)(\+)?(:json)?=([\s\S]*)$/;
+const SEGMENT = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*$/;
+
+function usage(flag: string, why: string, hint?: string): CheckpointError {
+  return new CheckpointError('E_USAGE', `${flag}: ${why}`, {
+    hint: hint ?? 'forms: --a.b=text, --list+=text, --a.b:json=<json>, --list+:json=<json>',
+  });
+}
+
+export function parseUpdateFlag(flag: string): UpdateOp {
+  const m = FLAG.exec(flag);
+  if (!m) throw usage(flag.length > 80 ? `${flag.slice(0, 80)}…` : flag, 'expected --path=value');
+  const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
+  const path = rawPath.split('.');
+  for (const seg of path) {
+    if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
+    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path "${rawPath}" (segment ${JSON.stringify(seg)})`);
+  }
+  let value: JsonValue = raw;
+  if (json) {
+    try {
+      value = parseJson(raw).value;
+    } catch (e) {
+      const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
+      throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
+    }
+  }
+  return { path, mode: plus ? 'append' : 'set', value, flag };
+}
+
+const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Arrays given in an update replace the old array (deepmerge's default would concatenate).
+const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
+  deepmerge<JsonObject>(a, b, { arrayMerge: (_old, given) => given, isMergeableObject: isPlainObject });
+
+/** Applies ops in order. Objects set onto objects are merged (never clobbered); arrays and scalars replace. */
+export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[]): JsonObject {
+  const root = doc;
+  for (const op of ops) {
+    const parentPath = op.path.slice(0, -1);
+    const key = op.path[op.path.length - 1]!;
+    let parent: JsonObject | JsonValue[] = root;
+    parentPath.forEach((seg, i) => {
+      const container: JsonObject | JsonValue[] = parent;
+      const here = op.path.slice(0, i + 1).join('.');
+      let child: JsonValue | undefined = Array.isArray(container) ? container[index(container, seg, op, here)] : container[seg];
+      if (child === undefined) {
+        child = {};
+        (container as JsonObject)[seg] = child;
+      }
+      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${JSON.stringify(child)}, not an object`);
+      parent = child;
+    });
+    const target: JsonObject | JsonValue[] = parent;
+    const slot = Array.isArray(target) ? index(target, key, op, op.path.join('.')) : key;
+    const current = (target as Record<string | number, JsonValue | undefined>)[slot];
+    let next: JsonValue;
+    if (op.mode === 'append') {
+      if (current === undefined) next = [op.value];
+      else if (Array.isArray(current)) next = [...current, op.value];
+      else throw usage(op.flag, `cannot append: ${op.path.join('.')} is not an array`);
+    } else {
+      next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
+    }
+    (target as Record<string | number, JsonValue>)[slot] = next;
+  }
+  return root;
+}
+
+function index(arr: JsonValue[], seg: string, op: UpdateOp, here: string): number {
+  if (!/^\d+$/.test(seg)) throw usage(op.flag, `${here.split('.').slice(0, -1).join('.') || 'it'} is an array; address an item by its index`);
+  const i = Number(seg);
+  if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${here.replace(/\.\d+$/, '')} (length ${arr.length})`);
+  return i;
+}

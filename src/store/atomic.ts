@@ -1,0 +1,50 @@
+// Atomic replace: write a temp file in the same folder, fsync it, rename over the target,
+// fsync the folder. A reader (or a crash) sees the old file or the new one, never a torn one.
+// Temp names start with "." and end in ".tmp", so no listing ever mistakes one for a checkpoint.
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+export function isTempFile(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+export function writeFileAtomic(target: string, content: string | Uint8Array): void {
+  const tmp = tempPathFor(target);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    unlinkSync(tmp);
+    throw e;
+  }
+  syncDir(dirname(target));
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename is still atomic.
+  }
+}

@@ -1,0 +1,172 @@
+// .checkpoints/ on disk: locate, list, read and (only through mutateCheckpoint) write.
+// Every write is read -> change -> validate -> atomic replace under the skill's lock;
+// a refused write leaves the file byte-identical.
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { JsonSyntaxError, parseJson } from '../protocol/json.js';
+import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
+import { validateCheckpoint, type Issue } from '../protocol/validate.js';
+import type { JsonValue } from '../protocol/types.js';
+import { CHECKPOINTS_DIR } from './root.js';
+import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
+import { writeFileAtomic } from './atomic.js';
+import { withLock } from './lock.js';
+
+/** Larger than this is not session state; refuse to parse it rather than stall. */
+export const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+export interface CheckpointFile {
+  skill: string;
+  path: string;
+  text: string;
+  value: JsonValue;
+  format: TextFormat;
+  sizeBytes: number;
+}
+
+export function checkpointsDir(root: string): string {
+  return join(root, CHECKPOINTS_DIR);
+}
+
+/** Path of a skill's checkpoint; the name is checked and the result provably inside .checkpoints/. */
+export function checkpointPath(root: string, skill: string): string {
+  assertSkillName(skill);
+  const dir = checkpointsDir(root);
+  const p = resolve(dir, `${skill}${CHECKPOINT_SUFFIX}`);
+  if (!p.startsWith(dir + sep)) throw new CheckpointError('E_PATH', `skill "${skill}" resolves outside ${CHECKPOINTS_DIR}/`);
+  return p;
+}
+
+export function display(root: string, path: string): string {
+  return relative(root, path) || path;
+}
+
+/** Refuses what is not a plain file inside the project: directories, and links leading out. */
+function assertPlainFileInside(root: string, path: string): void {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) {
+    const target = realpathSync(path);
+    const realRoot = realpathSync(root);
+    if (!target.startsWith(realRoot + sep)) {
+      throw new CheckpointError('E_PATH', `${display(root, path)} is a symlink to ${target}, outside the project`, {
+        hint: 'replace the link with the checkpoint file itself',
+      });
+    }
+  }
+  const real = statSync(path);
+  if (real.isDirectory()) throw new CheckpointError('E_PATH', `${display(root, path)} is a directory, not a checkpoint file`, { hint: 'remove or rename that directory' });
+  if (!real.isFile()) throw new CheckpointError('E_PATH', `${display(root, path)} is not a regular file`);
+  if (real.size > MAX_READ_BYTES) {
+    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${real.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
+      hint: 'checkpoints are session state: move bulk data out (`checkpoint rotate`) or into a file the checkpoint references',
+    });
+  }
+}
+
+export function parseCheckpointText(text: string, where: string): { value: JsonValue; format: TextFormat } {
+  try {
+    return { value: parseJson(text).value, format: detectFormat(text) };
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      throw new CheckpointError('E_JSON', `${where}:${e.line}:${e.column}: invalid JSON: ${e.reason}`, {
+        hint: 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers); it was not changed',
+      });
+    }
+    throw e;
+  }
+}
+
+/** Reads any checkpoint-shaped file by path (validate takes arbitrary files). */
+export function readCheckpointFile(root: string, path: string): CheckpointFile {
+  if (!existsSync(path)) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
+  assertPlainFileInside(root, path);
+  const buf = readFileSync(path);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
+  }
+  const { value, format } = parseCheckpointText(text, display(root, path));
+  const name = basename(path);
+  return { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length };
+}
+
+export function readCheckpoint(root: string, skill: string): CheckpointFile | null {
+  const path = checkpointPath(root, skill);
+  if (!existsSync(path) && !isDanglingLink(path)) return null;
+  return readCheckpointFile(root, path);
+}
+
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */
+export function listSkills(root: string): string[] {
+  const dir = checkpointsDir(root);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((f) => skillFromFileName(f))
+    .filter((s): s is string => s !== null)
+    .sort();
+}
+
+export function requireCheckpoint(root: string, skill: string): CheckpointFile {
+  const file = readCheckpoint(root, skill);
+  if (!file) {
+    const known = listSkills(root);
+    throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
+      hint: known.length ? `known skills: ${known.join(', ')}` : 'create one with `checkpoint update <skill> ...`',
+    });
+  }
+  return file;
+}
+
+export interface MutateOptions {
+  now: Date;
+  /** Transform the current document (null when there is none yet) into the next one. */
+  change: (current: JsonValue | null) => JsonValue;
+  /** Extra work inside the lock, after validation and before the write (rotation writes history here). */
+  beforeWrite?: (next: JsonValue) => JsonValue;
+}
+
+export interface MutateResult {
+  path: string;
+  before: JsonValue | null;
+  after: JsonValue;
+  warnings: Issue[];
+  changed: boolean;
+}
+
+export function lockPathFor(root: string, skill: string): string {
+  return join(checkpointsDir(root), `.${skill}.lock`);
+}
+
+/** The only way a checkpoint is written. */
+export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
+  const path = checkpointPath(root, skill);
+  mkdirSync(checkpointsDir(root), { recursive: true });
+  return withLock(lockPathFor(root, skill), () => {
+    const current = readCheckpoint(root, skill);
+    let next = opts.change(current ? structuredClone(current.value) : null);
+    const text = formatJson(next, current?.format ?? DEFAULT_FORMAT);
+    const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
+    if (errors.length) {
+      const first = errors[0]!;
+      throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, {
+        hint: `${display(root, path)} was not changed`,
+      });
+    }
+    if (opts.beforeWrite) next = opts.beforeWrite(next);
+    const finalText = formatJson(next, current?.format ?? DEFAULT_FORMAT);
+    const changed = finalText !== current?.text;
+    if (changed) writeFileAtomic(path, finalText);
+    return { path, before: current?.value ?? null, after: next, warnings, changed };
+  });
+}

@@ -1,0 +1,34 @@
+// .checkpoints/config.json: project settings (extra log paths for merge and rotate, the
+// health URL for doctor --online, auto-rotate). Missing means defaults; broken is an error.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { checkpointsDir } from './checkpoints.js';
+import { parseCheckpointText } from './checkpoints.js';
+
+export interface ProjectConfig {
+  /** Extra append-only log paths (dotted, `**` allowed), e.g. "skill_state.audits". */
+  logs?: string[];
+  /** URL for `doctor --online`; its JSON should carry a version/sha field. */
+  health_url?: string;
+  /** Rotate before a write would push a file past the size limit. */
+  auto_rotate?: boolean;
+  /** How many newest log entries rotation keeps. */
+  rotate_keep?: number;
+}
+
+export const CONFIG_FILE = 'config.json';
+
+export function readConfig(root: string): ProjectConfig {
+  const path = join(checkpointsDir(root), CONFIG_FILE);
+  if (!existsSync(path)) return {};
+  const { value } = parseCheckpointText(readFileSync(path, 'utf8'), '.checkpoints/config.json');
+  const bad = (what: string) => new CheckpointError('E_INVALID', `.checkpoints/config.json: ${what}`, { hint: 'fix the config file; see .checkpoints/README.md' });
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('must be a JSON object');
+  const c = value as Record<string, unknown>;
+  if (c.logs !== undefined && (!Array.isArray(c.logs) || c.logs.some((l) => typeof l !== 'string' || !l))) throw bad('"logs" must be an array of dotted paths');
+  if (c.health_url !== undefined && typeof c.health_url !== 'string') throw bad('"health_url" must be a string');
+  if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') throw bad('"auto_rotate" must be true or false');
+  if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) throw bad('"rotate_keep" must be a whole number >= 0');
+  return c as ProjectConfig;
+}

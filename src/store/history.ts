@@ -1,0 +1,107 @@
+// .checkpoints/history/: where reset (and later rotate) move things. Nothing is deleted;
+// `history` lists what is there and `restore` brings an archived checkpoint back.
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, join, resolve, sep } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { checkpointPath, checkpointsDir, display, lockPathFor, readCheckpointFile } from './checkpoints.js';
+import { withLock } from './lock.js';
+import { SKILL_NAME } from './skill-name.js';
+
+export const HISTORY_DIR = 'history';
+
+export function historyDir(root: string): string {
+  return join(checkpointsDir(root), HISTORY_DIR);
+}
+
+/** A colon-free UTC stamp, sortable and valid as a file name everywhere. */
+export function fileStamp(now: Date): string {
+  return now.toISOString().replace(/:/g, '-');
+}
+
+export interface ArchiveEntry {
+  file: string;
+  path: string;
+  skill: string;
+  kind: 'checkpoint' | 'rotation';
+  bytes: number;
+}
+
+const ARCHIVE_RE = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?Z(?:-\d+)?)\.checkpoint\.json$/;
+const ROTATION_RE = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2})\.json$/;
+
+export function parseArchiveName(file: string): { skill: string; kind: ArchiveEntry['kind'] } | null {
+  const a = ARCHIVE_RE.exec(file);
+  if (a && SKILL_NAME.test(a[1]!)) return { skill: a[1]!, kind: 'checkpoint' };
+  const r = ROTATION_RE.exec(file);
+  if (r && SKILL_NAME.test(r[1]!)) return { skill: r[1]!, kind: 'rotation' };
+  return null;
+}
+
+export function listArchives(root: string, skill?: string): ArchiveEntry[] {
+  const dir = historyDir(root);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file) => {
+      const parsed = parseArchiveName(file);
+      if (!parsed || (skill && parsed.skill !== skill)) return [];
+      const path = join(dir, file);
+      return [{ file, path, skill: parsed.skill, kind: parsed.kind, bytes: statSync(path).size }];
+    });
+}
+
+/**
+ * Moves the live checkpoint into history/ under the skill's lock. link+unlink rather than
+ * rename so an existing archive of the same name is never overwritten.
+ */
+export async function archiveCheckpoint(root: string, skill: string, now: Date): Promise<string> {
+  const live = checkpointPath(root, skill);
+  return withLock(lockPathFor(root, skill), () => {
+    if (!existsSync(live)) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`);
+    readCheckpointFile(root, live); // refuses links out of the project and directories
+    mkdirSync(historyDir(root), { recursive: true });
+    const stamp = fileStamp(now);
+    for (let n = 0; ; n++) {
+      const target = join(historyDir(root), `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
+      try {
+        linkSync(live, target);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw e;
+      }
+      unlinkSync(live);
+      return target;
+    }
+  });
+}
+
+/** Resolves an archive argument (a file name in history/ or a path to one) safely. */
+export function resolveArchive(root: string, arg: string): string {
+  const dir = historyDir(root);
+  const byName = join(dir, basename(arg));
+  const candidate = existsSync(byName) ? byName : resolve(arg);
+  if (!candidate.startsWith(dir + sep) || !existsSync(candidate)) {
+    throw new CheckpointError('E_NOT_FOUND', `no archive ${JSON.stringify(arg)} in ${display(root, dir)}/`, { hint: 'list them with `checkpoint history`' });
+  }
+  return candidate;
+}
+
+/** Copies an archived checkpoint back as the live one; refuses to overwrite a live checkpoint. */
+export async function restoreArchive(root: string, arg: string): Promise<{ skill: string; path: string }> {
+  const archive = resolveArchive(root, arg);
+  const parsed = parseArchiveName(basename(archive));
+  if (!parsed || parsed.kind !== 'checkpoint') {
+    throw new CheckpointError('E_USAGE', `${basename(archive)} is not an archived checkpoint (rotation files hold log entries, not a checkpoint)`);
+  }
+  readCheckpointFile(root, archive); // must parse
+  const live = checkpointPath(root, parsed.skill);
+  return withLock(lockPathFor(root, parsed.skill), () => {
+    if (existsSync(live)) {
+      throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
+        hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
+      });
+    }
+    copyFileSync(archive, live, constants.COPYFILE_EXCL); // the archive stays: history is never consumed
+    return { skill: parsed.skill, path: live };
+  });
+}

@@ -1,0 +1,31 @@
+// The README that `checkpoint init` writes into .checkpoints/.
+export const CHECKPOINTS_README = `# .checkpoints/
+
+Session state for AI-agent skills, one file per skill: \`<skill>.checkpoint.json\`
+(the Checkpoint Protocol, wire version 1.1). Tracked in git on purpose: it is what lets
+a new session, another machine or another branch pick the work up where it stopped.
+Do not add this folder to .gitignore.
+
+Schema: \`checkpoint.schema.json\` beside this file. Point an editor at it with
+\`"$schema": "./checkpoint.schema.json"\` in a checkpoint.
+
+## Commands
+
+| command | what it does |
+| --- | --- |
+| \`checkpoint status\` | where every skill left off |
+| \`checkpoint next\` | the single most important next action |
+| \`checkpoint resume [skill]\` | the orientation a new session reads first |
+| \`checkpoint update <skill> --phase=build --next_actions+='...'\` | read, merge, stamp, validate, write |
+| \`checkpoint done <skill>\` | pop next_actions[0] into recently_done |
+| \`checkpoint validate [--strict]\` | the schema gate CI runs |
+| \`checkpoint doctor [--fail-on-warnings]\` | drift against git history (pre-push hook) |
+| \`checkpoint reset <skill>\` / \`history\` / \`restore\` | archive into history/, never delete |
+
+## Rules
+
+- Write read -> merge -> write; never clobber another session's state.
+- Keep \`progress_summary\` to a few sentences; rotate per-session telemetry into \`history/\`.
+- \`history/\` holds archived checkpoints and rotated logs. Nothing in it is deleted.
+- \`config.json\` (optional): \`{ "logs": ["skill_state.audits"], "health_url": "...", "auto_rotate": true }\`.
+`;

@@ -1,0 +1,86 @@
+// Throw-away git repositories made with the real git binary: fixed identity, no
+// signing, no auto-gc, no global or system config leaking in from the machine.
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = join(ROOT, 'bin/checkpoint.js');
+
+export const GIT_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  NO_COLOR: '1',
+  CHECKPOINT_SKIP_INSTALL: '',
+};
+
+export function tempDir(prefix = 'cp-test-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function gitTry(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8' });
+}
+
+/** A new repository on branch main with one empty root commit. */
+export function makeRepo(opts: { commit?: boolean } = {}): string {
+  const dir = tempDir();
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'gc.auto', '0']);
+  git(dir, ['config', 'commit.gpgsign', 'false']);
+  if (opts.commit !== false) git(dir, ['commit', '-q', '--allow-empty', '-m', 'root'], dateEnv('2026-01-01T00:00:00Z'));
+  return dir;
+}
+
+/** GIT_AUTHOR_DATE/GIT_COMMITTER_DATE pinned to one instant. */
+export function dateEnv(iso: string): NodeJS.ProcessEnv {
+  return { GIT_AUTHOR_DATE: iso, GIT_COMMITTER_DATE: iso };
+}
+
+export function write(dir: string, rel: string, content: string): void {
+  const p = join(dir, rel);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, content);
+}
+
+export function read(dir: string, rel: string): string {
+  return readFileSync(join(dir, rel), 'utf8');
+}
+
+export function commitAll(dir: string, message: string, iso?: string): string {
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '--allow-empty', '-m', message], iso ? dateEnv(iso) : {});
+  return git(dir, ['rev-parse', 'HEAD']).trim();
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `checkpoint` binary the way a user does. */
+export function cli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): RunResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...GIT_ENV, ...opts.env },
+    encoding: 'utf8',
+    input: opts.input,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
