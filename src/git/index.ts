@@ -1,0 +1,40 @@
+// Entry point for history questions: pick an engine for a directory and hand back a
+// GitHistory. The native engine runs the git binary; isomorphic-git covers machines
+// without one and is loaded only when chosen.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { gitOnPath } from './git-process.js';
+import { IsoHistory } from './isomorphic.js';
+import { findGitRoot } from './locate.js';
+import { NativeHistory } from './native.js';
+import type { EngineName, GitHistory } from './types.js';
+
+export type { ChangeStatus, CommitInfo, EngineName, GitHistory, HeadInfo, PathChange } from './types.js';
+export { findGitRoot } from './locate.js';
+
+export interface CreateHistoryOptions {
+  /** Any directory inside the work tree; the history is opened at the work-tree root. */
+  dir: string;
+  /** 'auto' (default): native when a git executable is on PATH, else isomorphic. */
+  engine?: 'auto' | EngineName;
+}
+
+export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptions): Promise<GitHistory> {
+  const absolute = resolve(dir);
+  const isDirectory = await stat(absolute).then((s) => s.isDirectory(), () => false);
+  if (!isDirectory) throw new CheckpointError('E_GIT', `not a directory: ${absolute}`);
+  const root = await findGitRoot(absolute);
+  if (root === null) {
+    throw new CheckpointError('E_GIT', `not a git repository (or any parent up to /): ${absolute}`, {
+      hint: 'run checkpoint inside a git work tree, or `git init` one first',
+    });
+  }
+  const hasGit = await gitOnPath();
+  const chosen = engine === 'auto' ? (hasGit ? 'native' : 'isomorphic') : engine;
+  if (chosen === 'isomorphic') return IsoHistory.open(root);
+  if (!hasGit) {
+    throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
+  }
+  return new NativeHistory(root);
+}

@@ -1,0 +1,304 @@
+// GitHistory on isomorphic-git, for machines without a git binary. The walks are done
+// here rather than with git.log: a date-ordered queue that stops where the question
+// stops, and tree diffs against the first parent that skip subtrees whose oids match.
+import fs from 'node:fs';
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CheckpointError, isCheckpointError } from '../errors.js';
+import { CommitQueue } from './commit-queue.js';
+import { resolveGitDirs, type GitDirs } from './locate.js';
+import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { pairExactRenames, type RawChange } from './renames.js';
+import type { CommitInfo, GitHistory, HeadInfo } from './types.js';
+
+type IsoGit = typeof import('isomorphic-git');
+type TreeEntry = import('isomorphic-git').TreeEntry;
+
+/** One object cache per process: pack indexes are parsed once, whichever history reads them. */
+const cache = {};
+
+interface ParsedCommit {
+  sha: string;
+  /** First-parent order; empty for a root and for a shallow clone's boundary commits. */
+  parents: string[];
+  tree: string;
+  time: number;
+  message: string;
+}
+
+/** What a path holds in a tree or on disk, as far as "does it differ" is concerned. */
+interface FileState {
+  oid: string;
+  mode: string;
+}
+
+export class IsoHistory implements GitHistory {
+  readonly engine = 'isomorphic' as const;
+
+  private constructor(
+    readonly dir: string,
+    private readonly git: IsoGit,
+    private readonly dirs: GitDirs,
+  ) {}
+
+  /** `dir` must be a work-tree root. Loads isomorphic-git on first use only. */
+  static async open(dir: string): Promise<IsoHistory> {
+    const [mod, dirs] = await Promise.all([import('isomorphic-git'), resolveGitDirs(dir)]);
+    // Node resolves isomorphic-git to its CJS build; bundled, its API sits on `default`.
+    const git = (typeof mod.resolveRef === 'function' ? mod : (mod as unknown as { default: IsoGit }).default) as IsoGit;
+    return new IsoHistory(dir, git, dirs);
+  }
+
+  async head(): Promise<HeadInfo | null> {
+    return this.guard('reading HEAD', async () => {
+      const head = await this.readHead();
+      return head.sha === null ? null : { sha: head.sha, branch: head.ref === null ? null : branchName(head.ref) };
+    });
+  }
+
+  async commitsSince(since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    return this.guard('listing recent commits', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.reader();
+      const recent: ParsedCommit[] = [];
+      for await (const commit of walk(reader, tip, since)) recent.push(commit);
+      // One commit at a time: consecutive commits share delta chains, and a base that is
+      // still being inflated for one commit is not yet cached for the next.
+      const infos: CommitInfo[] = [];
+      for (const commit of recent) infos.push(await describe(reader, commit));
+      return infos.sort(newestFirst);
+    });
+  }
+
+  async resolveCommit(rev: string): Promise<string | null> {
+    return this.guard('resolving a commit', async () => (await lookupCommit(await this.reader(), rev))?.sha ?? null);
+  }
+
+  async isInHeadHistory(rev: string): Promise<boolean> {
+    return this.guard('checking HEAD history', async () => {
+      const reader = await this.reader();
+      const target = await lookupCommit(reader, rev);
+      const tip = (await this.readHead()).sha;
+      if (target === null || tip === null) return false;
+      for await (const commit of walk(reader, tip, target.time)) {
+        if (commit.sha === target.sha) return true;
+      }
+      return false;
+    });
+  }
+
+  async isShallow(): Promise<boolean> {
+    return exists(this.shallowFile);
+  }
+
+  async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
+    if (paths.length === 0) return [];
+    const unique = [...new Set(paths)];
+    const relative = unique.map(repoRelativePath);
+    return this.guard('comparing the working tree with HEAD', async () => {
+      const tip = (await this.readHead()).sha;
+      const reader = await this.reader();
+      const tree = tip === null ? null : (await reader.commit(tip)).tree;
+      const fileMode: unknown = await this.git.getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
+      const honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
+      const differs = await Promise.all(
+        relative.map(async (path) => {
+          const [committed, onDisk] = await Promise.all([fileInTree(reader, tree, path), fileOnDisk(join(this.dir, path), this.git)]);
+          return !sameFile(committed, onDisk, honorExecBit);
+        }),
+      );
+      return unique.filter((_, i) => differs[i]);
+    });
+  }
+
+  private get shallowFile(): string {
+    return join(this.dirs.commonDir, 'shallow');
+  }
+
+  /** A reader for one question; shallow boundary commits read as roots, as git shows them. */
+  private async reader(): Promise<ObjectReader> {
+    return new ObjectReader(this.git, this.dirs.commonDir, await this.shallowCommits());
+  }
+
+  /** HEAD's ref (null when detached) and commit (null when the branch has no commits yet). */
+  private async readHead(): Promise<{ ref: string | null; sha: string | null }> {
+    const head = (await readFile(join(this.dirs.gitdir, 'HEAD'), 'utf8')).trim();
+    if (!head.startsWith('ref:')) {
+      if (!/^[0-9a-f]{40}$/.test(head)) throw new Error(`HEAD holds neither a ref nor a commit id: ${head.slice(0, 60)}`);
+      return { ref: null, sha: head };
+    }
+    const ref = head.slice('ref:'.length).trim();
+    try {
+      return { ref, sha: await this.git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref }) };
+    } catch (error) {
+      if (errorCode(error) === 'NotFoundError') return { ref, sha: null };
+      throw error;
+    }
+  }
+
+  private async shallowCommits(): Promise<Set<string>> {
+    const text = await readFile(this.shallowFile, 'utf8').catch(() => '');
+    return new Set(text.split('\n').map((line) => line.trim()).filter(Boolean));
+  }
+
+  /** Runs an engine step; anything but a CheckpointError becomes one E_GIT line naming the step. */
+  private async guard<T>(step: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isCheckpointError(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new CheckpointError('E_GIT', `${step} failed in ${this.dir}: ${reason}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * Commits and trees read while answering one question, each read once. Objects never
+ * change, but the repository can gain some between questions, so nothing outlives one.
+ */
+class ObjectReader {
+  private readonly commits = new Map<string, Promise<ParsedCommit>>();
+  private readonly trees = new Map<string, Promise<Map<string, TreeEntry>>>();
+
+  constructor(
+    private readonly git: IsoGit,
+    private readonly gitdir: string,
+    private readonly shallow: ReadonlySet<string>,
+  ) {}
+
+  commit(sha: string): Promise<ParsedCommit> {
+    return memoized(this.commits, sha, async () => {
+      // For an annotated tag, readCommit returns the commit it points to, under that commit's oid.
+      const { oid, commit } = await this.git.readCommit({ fs, gitdir: this.gitdir, oid: sha, cache });
+      const parents = this.shallow.has(oid) ? [] : commit.parent;
+      return { sha: oid, parents, tree: commit.tree, time: commit.committer.timestamp, message: commit.message };
+    });
+  }
+
+  /** Entries by name; the empty tree for null. */
+  tree(oid: string | null): Promise<Map<string, TreeEntry>> {
+    if (oid === null) return Promise.resolve(new Map());
+    return memoized(this.trees, oid, async () => {
+      const { tree } = await this.git.readTree({ fs, gitdir: this.gitdir, oid, cache });
+      return new Map(tree.map((entry) => [entry.path, entry]));
+    });
+  }
+
+  expandOid(prefix: string): Promise<string> {
+    return this.git.expandOid({ fs, gitdir: this.gitdir, oid: prefix, cache });
+  }
+}
+
+function memoized<T>(memo: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = read();
+    memo.set(key, value);
+  }
+  return value;
+}
+
+/**
+ * Commits reachable from `tip` without passing a commit older than `minTime`, in queue
+ * order. Parents are read as they are queued, so the walk also reads the older commits
+ * at its frontier, and no further.
+ */
+async function* walk(reader: ObjectReader, tip: string, minTime: number): AsyncGenerator<ParsedCommit> {
+  const queue = new CommitQueue<ParsedCommit>();
+  const queued = new Set([tip]);
+  queue.push(await reader.commit(tip));
+  for (let commit = queue.pop(); commit !== undefined && commit.time >= minTime; commit = queue.pop()) {
+    yield commit;
+    const unseen = commit.parents.filter((parent) => !queued.has(parent));
+    for (const parent of unseen) queued.add(parent);
+    for (const parent of await Promise.all(unseen.map((sha) => reader.commit(sha)))) queue.push(parent);
+  }
+}
+
+async function describe(reader: ObjectReader, commit: ParsedCommit): Promise<CommitInfo> {
+  const firstParent = commit.parents[0];
+  const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
+  const raw: RawChange[] = [];
+  await diffTrees(reader, parentTree, commit.tree, '', raw);
+  const { subject, body } = splitMessage(commit.message);
+  return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, changes: pairExactRenames(raw) };
+}
+
+/** Appends to `out` every file that differs between two trees (null: the empty tree). */
+async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[]): Promise<void> {
+  if (before === after) return;
+  const [old, now] = await Promise.all([reader.tree(before), reader.tree(after)]);
+  for (const name of new Set([...old.keys(), ...now.keys()])) {
+    await diffEntry(reader, old.get(name), now.get(name), prefix + name, out);
+  }
+}
+
+async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[]): Promise<void> {
+  if (before && after && before.oid === after.oid && before.mode === after.mode) return;
+  const beforeTree = before?.type === 'tree' ? before.oid : null;
+  const afterTree = after?.type === 'tree' ? after.oid : null;
+  if (beforeTree !== null || afterTree !== null) {
+    // A file that became a directory (or back) is a deletion plus additions, as in git.
+    await diffTrees(reader, beforeTree, afterTree, `${path}/`, out);
+    if (before && beforeTree === null) out.push({ status: 'D', path, oid: before.oid });
+    if (after && afterTree === null) out.push({ status: 'A', path, oid: after.oid });
+  } else if (before && after) out.push({ status: 'M', path, oid: after.oid });
+  else if (before) out.push({ status: 'D', path, oid: before.oid });
+  else if (after) out.push({ status: 'A', path, oid: after.oid });
+}
+
+/** The blob (or link, or submodule) at `path` in `tree`, or null when there is none. */
+async function fileInTree(reader: ObjectReader, tree: string | null, path: string): Promise<FileState | null> {
+  const names = path.split('/');
+  let entries = await reader.tree(tree);
+  for (const [i, name] of names.entries()) {
+    const entry = entries.get(name);
+    if (entry === undefined) return null;
+    if (i === names.length - 1) return entry.type === 'tree' ? null : { oid: entry.oid, mode: entry.mode };
+    if (entry.type !== 'tree') return null;
+    entries = await reader.tree(entry.oid);
+  }
+  return null;
+}
+
+/** The commit an object name abbreviates, or null (unknown, ambiguous, or not a commit). */
+async function lookupCommit(reader: ObjectReader, rev: string): Promise<ParsedCommit | null> {
+  const name = objectNamePrefix(rev);
+  if (name === null) return null;
+  try {
+    const oid = await reader.expandOid(name);
+    const commit = await reader.commit(oid);
+    // A tag's own name does not name a commit, even though reading it peels to one.
+    return commit.sha === oid ? commit : null;
+  } catch (error) {
+    if (['NotFoundError', 'AmbiguousError', 'ObjectTypeError'].includes(errorCode(error))) return null;
+    throw error;
+  }
+}
+
+/** A regular file or symlink on disk as git would store it; null for missing paths and directories. */
+async function fileOnDisk(absolute: string, git: IsoGit): Promise<FileState | null> {
+  const stats = await lstat(absolute).catch(() => null);
+  if (stats?.isSymbolicLink()) return { oid: (await git.hashBlob({ object: await readlink(absolute) })).oid, mode: '120000' };
+  if (!stats?.isFile()) return null;
+  const mode = stats.mode & 0o100 ? '100755' : '100644';
+  return { oid: (await git.hashBlob({ object: await readFile(absolute) })).oid, mode };
+}
+
+function sameFile(committed: FileState | null, onDisk: FileState | null, honorExecBit: boolean): boolean {
+  if (committed === null || onDisk === null) return committed === onDisk;
+  if (committed.oid !== onDisk.oid) return false;
+  // Without core.filemode git ignores the executable bit, but a file is never a symlink.
+  return honorExecBit ? committed.mode === onDisk.mode : (committed.mode === '120000') === (onDisk.mode === '120000');
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false);
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+}

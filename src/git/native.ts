@@ -1,0 +1,165 @@
+// GitHistory on the git binary. Each question takes a few git processes whose output
+// (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rule
+// rather than by git's similarity detection, so both engines agree.
+import { CheckpointError } from '../errors.js';
+import { gitFailed, runGit, type GitResult } from './git-process.js';
+import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { pairExactRenames, type RawChange } from './renames.js';
+import type { CommitInfo, GitHistory, HeadInfo } from './types.js';
+
+/**
+ * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
+ * signature output mixed into formats, root commits diffed against the empty tree.
+ */
+const BASE_OPTIONS = [
+  '-c', 'core.quotepath=off',
+  '-c', 'log.showSignature=false',
+  '-c', 'log.showRoot=true',
+  '--no-replace-objects',
+];
+
+/** git's well-known empty tree: what an unborn HEAD is compared against. */
+const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** Record separator first, then NUL-terminated fields; -z ends the message with NUL too. */
+const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct%x00%B';
+
+export class NativeHistory implements GitHistory {
+  readonly engine = 'native' as const;
+
+  constructor(readonly dir: string) {}
+
+  async head(): Promise<HeadInfo | null> {
+    const [sha, ref] = await Promise.all([this.headSha(), this.git(['symbolic-ref', '--quiet', 'HEAD'], [1])]);
+    if (sha === null) return null;
+    const refName = ref.stdout.trim();
+    return { sha, branch: refName ? branchName(refName) : null };
+  }
+
+  async commitsSince(since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    if (since > Number.MAX_SAFE_INTEGER) return [];
+    // Without options that make git "limit" the walk (topo order, negative refs, ...),
+    // --max-age drops an older commit without queueing its parents: exactly our walk.
+    const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
+    const args = [
+      'log', ...bound, '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
+      '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, 'HEAD', '--',
+    ];
+    const log = await this.fromHead(args);
+    return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+  }
+
+  async resolveCommit(rev: string): Promise<string | null> {
+    return (await this.lookupCommit(rev))?.sha ?? null;
+  }
+
+  async isInHeadHistory(rev: string): Promise<boolean> {
+    const target = await this.lookupCommit(rev);
+    if (!target) return false;
+    // The same bounded walk as commitsSince, cut off at the target's own time.
+    const walk = await this.fromHead(['rev-list', `--max-age=${target.time}`, 'HEAD', '--']);
+    return walk !== null && walk.stdout.split('\n').includes(target.sha);
+  }
+
+  async isShallow(): Promise<boolean> {
+    return (await this.git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
+  }
+
+  async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
+    if (paths.length === 0) return [];
+    const relative = new Map(paths.map((path) => [path, repoRelativePath(path)]));
+    const pathspecs = [...new Set(relative.values())];
+    const base = (await this.headSha()) ?? EMPTY_TREE_OID;
+    // `diff <tree>` compares the tree with the working tree for tracked paths; files git
+    // does not track (ignored ones included) only show up in `ls-files --others`.
+    const [tracked, untracked] = await Promise.all([
+      this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...pathspecs]),
+      this.git(['--literal-pathspecs', 'ls-files', '-z', '--others', '--', ...pathspecs]),
+    ]);
+    const changed = new Set([...tracked.stdout.split('\0'), ...untracked.stdout.split('\0')]);
+    return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
+  }
+
+  /** Runs a command that names HEAD; null when HEAD is unborn (a repository without commits). */
+  private async fromHead(args: readonly string[]): Promise<GitResult | null> {
+    const result = await this.git(args, [128]);
+    if (result.code === 0) return result;
+    if ((await this.headSha()) === null) return null;
+    throw gitFailed(this.dir, args, result);
+  }
+
+  private async headSha(): Promise<string | null> {
+    const result = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [1]);
+    return result.code === 0 ? result.stdout.trim() : null;
+  }
+
+  /** Sha and committer time of the commit an object name abbreviates; null for anything else. */
+  private async lookupCommit(rev: string): Promise<{ sha: string; time: number } | null> {
+    const name = objectNamePrefix(rev);
+    if (name === null) return null;
+    // Ambiguous prefixes must stay ambiguous whatever core.disambiguate says, as in isomorphic-git.
+    const result = await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch'], [], `${name}\n`);
+    const headerEnd = result.stdout.indexOf('\n');
+    const [sha, type] = result.stdout.slice(0, headerEnd).split(' ');
+    if (type !== 'commit' || sha === undefined) return null;
+    return { sha, time: committerTime(result.stdout.slice(headerEnd + 1)) };
+  }
+
+  private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
+    return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
+  }
+}
+
+function committerTime(commitObject: string): number {
+  const headers = commitObject.slice(0, commitObject.indexOf('\n\n'));
+  const committer = headers.split('\n').find((line) => line.startsWith('committer '));
+  const match = committer && /> (-?\d+) [+-]\d{4}$/.exec(committer);
+  if (!match?.[1]) throw malformed('commit object without a committer time');
+  return Number(match[1]);
+}
+
+/**
+ * Parses `git log -z --raw` with LOG_FORMAT: per commit, "\x1e" sha NUL parents NUL time
+ * NUL message NUL, then optionally "\n" and raw entries ":modes oids STATUS" NUL path NUL.
+ */
+function parseLog(out: string): CommitInfo[] {
+  const commits: CommitInfo[] = [];
+  let at = 0;
+  const field = (): string => {
+    const end = out.indexOf('\0', at);
+    if (end < 0) throw malformed('git log output ends mid-record');
+    const value = out.slice(at, end);
+    at = end + 1;
+    return value;
+  };
+  while (at < out.length) {
+    if (out[at] !== '\x1e') throw malformed(`unexpected git log output at offset ${at}`);
+    at++;
+    const sha = field();
+    const parents = field().split(' ').filter(Boolean);
+    const time = Number(field());
+    const message = splitMessage(field());
+    if (out[at] === '\n') at++;
+    const raw: RawChange[] = [];
+    while (out[at] === ':') {
+      const meta = field();
+      raw.push(rawChange(meta, field()));
+    }
+    commits.push({ sha, parents, subject: message.subject, body: message.body, time, changes: pairExactRenames(raw) });
+  }
+  return commits;
+}
+
+/** One raw entry, ":100644 100644 <old> <new> M". A type change (T) counts as a modification. */
+function rawChange(meta: string, path: string): RawChange {
+  const [, , oldOid, newOid, status] = meta.split(' ');
+  if (oldOid === undefined || newOid === undefined || status === undefined) throw malformed(`unexpected raw diff line: ${meta}`);
+  if (status === 'D') return { status: 'D', path, oid: oldOid };
+  if (status === 'A') return { status: 'A', path, oid: newOid };
+  return { status: 'M', path, oid: newOid };
+}
+
+function malformed(detail: string): CheckpointError {
+  return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
+}

@@ -1,0 +1,46 @@
+// Small rules both engines apply to what they read, so that equal repositories give
+// equal answers whichever engine reads them.
+import { posix } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import type { CommitInfo } from './types.js';
+
+/** Subject is the first line of the message; body is the rest, trimmed. */
+export function splitMessage(message: string): { subject: string; body: string } {
+  const text = message.replace(/\r\n/g, '\n');
+  const newline = text.indexOf('\n');
+  if (newline < 0) return { subject: text.trim(), body: '' };
+  return { subject: text.slice(0, newline).trim(), body: text.slice(newline + 1).trim() };
+}
+
+/** Committer time descending, then sha ascending, so ties have one order. */
+export function newestFirst(a: CommitInfo, b: CommitInfo): number {
+  if (a.time !== b.time) return b.time - a.time;
+  return a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0;
+}
+
+/** Short branch name for a ref HEAD points to; refs outside refs/heads/ keep their full name. */
+export function branchName(ref: string): string {
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
+}
+
+/**
+ * Lower-cased object name when `rev` is a full or abbreviated (at least 4 hex digits)
+ * object name, else null. Refs and revision expressions are not accepted: they mean
+ * different things to git and isomorphic-git.
+ */
+export function objectNamePrefix(rev: string): string | null {
+  return /^[0-9a-f]{4,40}$/i.test(rev) ? rev.toLowerCase() : null;
+}
+
+export function assertSince(since: number): void {
+  if (Number.isNaN(since)) throw new CheckpointError('E_USAGE', 'commitsSince needs a time in seconds, got NaN');
+}
+
+/** `path` as a normalized repo-relative file path; throws for paths that leave the repository. */
+export function repoRelativePath(path: string): string {
+  const normalized = posix.normalize(path.replace(/\\/g, '/')).replace(/\/+$/, '');
+  if (posix.isAbsolute(normalized) || normalized === '.' || normalized === '..' || normalized.startsWith('../')) {
+    throw new CheckpointError('E_PATH', `not a file path inside the repository: ${path}`);
+  }
+  return normalized;
+}

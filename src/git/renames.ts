@@ -1,0 +1,49 @@
+// Exact-rename pairing, shared by both engines. git's own rename detection is
+// similarity-based and configurable; pairing a deletion with an addition of the very same
+// blob in one commit is a rule both engines can apply identically to their raw tree diffs.
+import type { PathChange } from './types.js';
+
+/** One entry of a raw tree diff. `oid` is the blob on the side that exists: old for D, new for A and M. */
+export interface RawChange {
+  status: 'A' | 'M' | 'D';
+  path: string;
+  oid: string;
+}
+
+/** Empty files carry no identity: pairing them would turn unrelated files into renames. */
+const EMPTY_BLOB_OID = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+
+/**
+ * Turns each D and A of the same non-empty blob into one R. When several deletions and
+ * additions share a blob, they pair in path order. Result is sorted by path.
+ */
+export function pairExactRenames(raw: readonly RawChange[]): PathChange[] {
+  const deletedPathsByOid = new Map<string, string[]>();
+  for (const change of [...raw].sort(byPath)) {
+    if (change.status !== 'D' || change.oid === EMPTY_BLOB_OID) continue;
+    const paths = deletedPathsByOid.get(change.oid);
+    if (paths) paths.push(change.path);
+    else deletedPathsByOid.set(change.oid, [change.path]);
+  }
+
+  const renamedFrom = new Set<string>();
+  const changes: PathChange[] = [];
+  for (const change of [...raw].sort(byPath)) {
+    if (change.status === 'A') {
+      const from = deletedPathsByOid.get(change.oid)?.shift();
+      if (from === undefined) changes.push({ status: 'A', path: change.path });
+      else {
+        renamedFrom.add(from);
+        changes.push({ status: 'R', path: change.path, from });
+      }
+    } else if (change.status === 'M') changes.push({ status: 'M', path: change.path });
+  }
+  for (const change of raw) {
+    if (change.status === 'D' && !renamedFrom.has(change.path)) changes.push({ status: 'D', path: change.path });
+  }
+  return changes.sort(byPath);
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

@@ -1,0 +1,400 @@
+// Differential test: the native and isomorphic engines must give identical answers to
+// every question, on repositories built with real git to cover merges (criss-cross
+// included), exact and inexact renames, deletions, file/directory swaps, clock skew,
+// shallow clones, detached HEADs, linked worktrees and repositories without commits.
+// Absolute facts are asserted too, so that both engines being wrong alike fails.
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHistory, type CommitInfo, type GitHistory } from '../../src/git/index.js';
+import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+interface Fixture {
+  dir: string;
+  /** Named commits of the fixture (some may be absent from a shallow clone). */
+  commits: Record<string, string>;
+  /** Paths probed with uncommittedPaths. */
+  paths: string[];
+}
+
+const day = (n: number): string => `2026-01-${String(n).padStart(2, '0')}T00:00:00Z`;
+const seconds = (iso: string): number => Date.parse(iso) / 1000;
+const sha = (dir: string, rev: string): string => git(dir, ['rev-parse', rev]).trim();
+
+function buildLinear(): Fixture {
+  const dir = makeRepo();
+  git(dir, ['config', 'core.filemode', 'true']);
+  write(dir, 'a.txt', 'alpha\n');
+  write(dir, 'docs/guide.md', 'guide\n');
+  write(dir, 'notes.txt', 'notes\n');
+  write(dir, '.gitignore', '*.log\n');
+  const added = commitAll(dir, 'add files', day(2));
+  write(dir, 'a.txt', 'alpha 2\n');
+  write(dir, 'docs/api/ref.md', 'ref\n');
+  const edited = commitAll(dir, 'edit a', day(3));
+  rmSync(join(dir, 'notes.txt'));
+  const deleted = commitAll(dir, 'delete notes\n\nthey were stale\n\nsecond paragraph\n', day(4));
+  chmodSync(join(dir, 'a.txt'), 0o755);
+  const chmodded = commitAll(dir, 'make a executable', day(5));
+  rmSync(join(dir, 'docs/guide.md'));
+  write(dir, 'docs/guide.md/index.md', 'guide\n');
+  const fileToDir = commitAll(dir, 'guide becomes a directory', day(6));
+  write(dir, 'a.txt', 'alpha 3\n');
+  const sameSecond = commitAll(dir, 'same second as the previous commit', day(6));
+  const root = sha(dir, 'HEAD~6');
+
+  write(dir, 'a.txt', 'edited in the work tree\n');
+  rmSync(join(dir, 'docs/api/ref.md'));
+  write(dir, 'new.txt', 'untracked\n');
+  write(dir, 'debug.log', 'ignored\n');
+  write(dir, 'docs/guide.md/index.md', 'staged then reverted\n');
+  git(dir, ['add', 'docs/guide.md/index.md']);
+  write(dir, 'docs/guide.md/index.md', 'guide\n');
+  const paths = ['a.txt', 'docs/api/ref.md', 'new.txt', 'debug.log', 'docs/guide.md/index.md', '.gitignore', 'missing.txt', 'docs', './a.txt'];
+  return { dir, commits: { root, added, edited, deleted, chmodded, fileToDir, sameSecond }, paths };
+}
+
+function buildMerges(): Fixture {
+  const dir = makeRepo();
+  write(dir, 'base.txt', 'base\n');
+  const m1 = commitAll(dir, 'base', day(2));
+  git(dir, ['checkout', '-q', '-b', 'side']);
+  write(dir, 'side.txt', 'side\n');
+  write(dir, 'side/deep/x.txt', 'x\n');
+  const s1 = commitAll(dir, 'side work', day(3));
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, 'main.txt', 'main\n');
+  const m2 = commitAll(dir, 'main work', day(4));
+  // Criss-cross: each branch merges the other's tip.
+  git(dir, ['merge', '-q', '--no-ff', '-m', "Merge branch 'side'", s1], dateEnv(day(5)));
+  const mergeSide = sha(dir, 'HEAD');
+  git(dir, ['checkout', '-q', 'side']);
+  git(dir, ['merge', '-q', '--no-ff', '-m', "Merge branch 'main' into side", m2], dateEnv(day(5)));
+  const mergeMain = sha(dir, 'HEAD');
+  write(dir, 'side.txt', 'side 2\n');
+  const s2 = commitAll(dir, 'more side work', day(6));
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, 'base.txt', 'base 2\n');
+  const m3 = commitAll(dir, 'more main work', day(6));
+  git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from someone/side\n\nSide work', 'side'], dateEnv(day(7)));
+  const crissCross = sha(dir, 'HEAD');
+  git(dir, ['tag', '-a', '-m', 'release', 'v1', m3], dateEnv(day(6)));
+  git(dir, ['checkout', '-q', '-b', 'topic', m2]);
+  write(dir, 'topic.txt', 'topic\n');
+  const topic = commitAll(dir, 'unmerged topic', day(8));
+  git(dir, ['checkout', '-q', 'main']);
+  return { dir, commits: { m1, s1, m2, mergeSide, mergeMain, s2, m3, crissCross, topic }, paths: ['side.txt', 'topic.txt'] };
+}
+
+function buildRenames(): Fixture {
+  const dir = makeRepo();
+  write(dir, 'keep.txt', 'same\n');
+  write(dir, 'old.txt', 'content of old\n');
+  write(dir, 'edit-me.txt', 'original\n');
+  write(dir, 'twin1', 'twin\n');
+  write(dir, 'twin2', 'twin\n');
+  write(dir, 'empty1', '');
+  const start = commitAll(dir, 'start', day(2));
+  mkdirSync(join(dir, 'moved'));
+  git(dir, ['mv', 'old.txt', 'moved/new.txt']);
+  git(dir, ['mv', 'edit-me.txt', 'edited.txt']);
+  write(dir, 'edited.txt', 'original, edited\n');
+  git(dir, ['mv', 'twin1', 'z1']);
+  git(dir, ['mv', 'twin2', 'z2']);
+  git(dir, ['mv', 'empty1', 'empty2']);
+  const renames = commitAll(dir, 'renames', day(3));
+  write(dir, 'copy.txt', 'same\n');
+  const copy = commitAll(dir, 'copy keep.txt', day(4));
+  return { dir, commits: { start, renames, copy }, paths: ['z1', 'twin1'] };
+}
+
+/** Committer times out of order: a commit older than its parent hides the parent from the walk. */
+function buildClockSkew(): Fixture {
+  const dir = makeRepo();
+  write(dir, 'f', '1\n');
+  const newer = commitAll(dir, 'committed on a fast clock', day(10));
+  write(dir, 'f', '2\n');
+  const older = commitAll(dir, 'committed on a slow clock', day(5));
+  write(dir, 'f', '3\n');
+  const tip = commitAll(dir, 'tip', day(12));
+  return { dir, commits: { newer, older, tip }, paths: ['f'] };
+}
+
+function shallowClone(source: Fixture): Fixture {
+  const dir = tempDir();
+  git(dir, ['clone', '-q', '--depth', '3', `file://${source.dir}`, 'clone']);
+  return { dir: join(dir, 'clone'), commits: source.commits, paths: source.paths };
+}
+
+function buildDetached(): Fixture {
+  const fixture = buildClockSkew();
+  git(fixture.dir, ['checkout', '-q', '--detach', 'HEAD~1']);
+  return fixture;
+}
+
+function buildLinkedWorktree(source: Fixture): Fixture {
+  const dir = join(tempDir(), 'wt');
+  git(source.dir, ['worktree', 'add', '-q', '-b', 'wt-branch', dir, source.commits.edited as string]);
+  write(dir, 'wt.txt', 'worktree\n');
+  const wtCommit = commitAll(dir, 'commit in linked worktree', day(9));
+  write(dir, 'a.txt', 'dirty\n');
+  return { dir, commits: { ...source.commits, wtCommit }, paths: ['a.txt', 'wt.txt', 'docs/guide.md'] };
+}
+
+function buildEmpty(): Fixture {
+  const dir = makeRepo({ commit: false });
+  write(dir, 'untracked.txt', 'u\n');
+  write(dir, 'staged.txt', 's\n');
+  git(dir, ['add', 'staged.txt']);
+  return { dir, commits: {}, paths: ['untracked.txt', 'staged.txt', 'missing.txt'] };
+}
+
+const fixtures = new Map<string, Fixture>();
+const histories = new Map<string, { native: GitHistory; iso: GitHistory }>();
+
+beforeAll(async () => {
+  const linear = buildLinear();
+  const merges = buildMerges();
+  fixtures.set('linear', linear);
+  fixtures.set('merges', merges);
+  fixtures.set('renames', buildRenames());
+  fixtures.set('clock skew', buildClockSkew());
+  fixtures.set('shallow linear', shallowClone(linear));
+  fixtures.set('shallow merges', shallowClone(merges));
+  fixtures.set('detached', buildDetached());
+  fixtures.set('linked worktree', buildLinkedWorktree(linear));
+  fixtures.set('no commits', buildEmpty());
+  for (const [name, { dir }] of fixtures) {
+    const [native, iso] = await Promise.all([createHistory({ dir, engine: 'native' }), createHistory({ dir, engine: 'isomorphic' })]);
+    histories.set(name, { native, iso });
+  }
+});
+
+afterAll(() => {
+  for (const { dir } of fixtures.values()) cleanup(dir.replace(/\/(clone|wt)$/, ''));
+});
+
+/** Commit times in the repository, each also plus one second, plus bounds outside any history. */
+function cutoffs(dir: string): number[] {
+  const log = gitTry(dir, ['log', '--all', '--format=%ct']);
+  const times = log.status === 0 ? log.stdout.split('\n').filter(Boolean).map(Number) : [];
+  return [...new Set([-5, 0, ...times, ...times.map((t) => t + 1), 4_000_000_000])].sort((a, b) => a - b);
+}
+
+/** Full, short, upper-case and 4-digit names of every commit, plus names of non-commits and nothing. */
+function revisions(fixture: Fixture): string[] {
+  const all = gitTry(fixture.dir, ['rev-list', '--all']);
+  const present = all.status === 0 ? all.stdout.split('\n').filter(Boolean) : [];
+  const shas = [...new Set([...present, ...Object.values(fixture.commits)])];
+  const tags = git(fixture.dir, ['for-each-ref', '--format=%(objectname)', 'refs/tags/']).split('\n').filter(Boolean);
+  const trees = present.length === 0 ? [] : [sha(fixture.dir, 'HEAD^{tree}'), ...git(fixture.dir, ['ls-tree', 'HEAD']).split(/\s+/).filter((w) => /^[0-9a-f]{40}$/.test(w))];
+  const objects = [...tags, ...trees];
+  return [
+    ...shas.flatMap((s) => [s, s.slice(0, 7), s.toUpperCase(), s.slice(0, 4)]),
+    ...objects,
+    'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef',
+    '0000',
+    'abc',
+    'HEAD',
+    'main',
+  ];
+}
+
+async function answers(history: GitHistory, fixture: Fixture) {
+  const revs = revisions(fixture);
+  return {
+    head: await history.head(),
+    isShallow: await history.isShallow(),
+    commitsSince: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsSince(t)]))),
+    resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
+    isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
+    uncommittedPaths: await history.uncommittedPaths(fixture.paths),
+  };
+}
+
+function engines(name: string): { native: GitHistory; iso: GitHistory; fixture: Fixture } {
+  return { ...(histories.get(name) as { native: GitHistory; iso: GitHistory }), fixture: fixtures.get(name) as Fixture };
+}
+
+function byCommit(list: CommitInfo[], sha: string | undefined): CommitInfo {
+  const found = list.find((c) => c.sha === sha);
+  if (!found) throw new Error(`commit ${sha} not listed`);
+  return found;
+}
+
+const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits'];
+
+describe.each(FIXTURES)('%s: both engines', (name) => {
+  it('give identical answers to every question', async () => {
+    const { native, iso, fixture } = engines(name);
+    const [fromNative, fromIso] = await Promise.all([answers(native, fixture), answers(iso, fixture)]);
+    expect(fromIso).toEqual(fromNative);
+  });
+
+  it.each(['native', 'isomorphic'] as const)('%s: lists exactly the walk, newest first', async (engine) => {
+    const { native, iso, fixture } = engines(name);
+    const history = engine === 'native' ? native : iso;
+    const all = await history.commitsSince(0);
+    const reachable = gitTry(fixture.dir, ['rev-list', 'HEAD']);
+    expect(all.map((c) => c.sha).sort()).toEqual(reachable.status === 0 ? reachable.stdout.split('\n').filter(Boolean).sort() : []);
+    for (let i = 1; i < all.length; i++) expect((all[i - 1] as CommitInfo).time).toBeGreaterThanOrEqual((all[i] as CommitInfo).time);
+  });
+});
+
+describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (engine) => {
+  const pick = (name: string) => {
+    const { native, iso, fixture } = engines(name);
+    return { history: engine === 'native' ? native : iso, commits: fixture.commits, dir: fixture.dir, paths: fixture.paths };
+  };
+
+  it('linear history: statuses, message split, ties by sha, work-tree changes', async () => {
+    const { history, commits, paths } = pick('linear');
+    const all = await history.commitsSince(0);
+    expect(all).toHaveLength(7);
+    expect(byCommit(all, commits.root)).toMatchObject({ parents: [], subject: 'root', changes: [] });
+    expect(byCommit(all, commits.added).changes).toEqual([
+      { status: 'A', path: '.gitignore' },
+      { status: 'A', path: 'a.txt' },
+      { status: 'A', path: 'docs/guide.md' },
+      { status: 'A', path: 'notes.txt' },
+    ]);
+    expect(byCommit(all, commits.edited).changes).toEqual([
+      { status: 'M', path: 'a.txt' },
+      { status: 'A', path: 'docs/api/ref.md' },
+    ]);
+    expect(byCommit(all, commits.deleted)).toMatchObject({
+      subject: 'delete notes',
+      body: 'they were stale\n\nsecond paragraph',
+      time: seconds(day(4)),
+      changes: [{ status: 'D', path: 'notes.txt' }],
+    });
+    expect(byCommit(all, commits.chmodded).changes).toEqual([{ status: 'M', path: 'a.txt' }]);
+    // The file moved into a directory of its own name, content unchanged: still an exact rename.
+    expect(byCommit(all, commits.fileToDir).changes).toEqual([{ status: 'R', path: 'docs/guide.md/index.md', from: 'docs/guide.md' }]);
+    const tied = [commits.fileToDir, commits.sameSecond].sort();
+    expect(all.slice(0, 2).map((c) => c.sha)).toEqual(tied);
+    expect((await history.commitsSince(seconds(day(5)))).map((c) => c.sha).sort()).toEqual(
+      [commits.chmodded, commits.fileToDir, commits.sameSecond].sort(),
+    );
+    expect(await history.commitsSince(seconds(day(6)) + 1)).toEqual([]);
+    expect(await history.head()).toEqual({ sha: commits.sameSecond, branch: 'main' });
+    // Ignored files count: they are not committed either. A staged edit reverted on disk does not.
+    expect(await history.uncommittedPaths(paths)).toEqual([
+      'a.txt',
+      'docs/api/ref.md',
+      'new.txt',
+      'debug.log',
+      './a.txt',
+    ]);
+  });
+
+  it('merges: changes against the first parent, bounded ancestry', async () => {
+    const { history, commits } = pick('merges');
+    const all = await history.commitsSince(0);
+    expect(byCommit(all, commits.mergeSide)).toMatchObject({
+      parents: [commits.m2, commits.s1],
+      changes: [
+        { status: 'A', path: 'side.txt' },
+        { status: 'A', path: 'side/deep/x.txt' },
+      ],
+    });
+    expect(byCommit(all, commits.crissCross)).toMatchObject({
+      subject: 'Merge pull request #7 from someone/side',
+      body: 'Side work',
+      parents: [commits.m3, sha(pick('merges').dir, 'side')],
+      changes: [{ status: 'M', path: 'side.txt' }],
+    });
+    expect(all.map((c) => c.sha)).toContain(commits.mergeMain);
+    expect(all.map((c) => c.sha)).not.toContain(commits.topic);
+    expect(await history.isInHeadHistory(commits.mergeMain as string)).toBe(true);
+    expect(await history.isInHeadHistory((commits.s1 as string).slice(0, 8))).toBe(true);
+    expect(await history.isInHeadHistory(commits.topic as string)).toBe(false);
+    expect(await history.resolveCommit(commits.topic as string)).toBe(commits.topic);
+    const tagObject = git(pick('merges').dir, ['rev-parse', 'v1']).trim();
+    expect(tagObject).not.toBe(commits.m3);
+    expect(await history.resolveCommit(tagObject)).toBeNull();
+    expect(await history.isInHeadHistory(tagObject)).toBe(false);
+  });
+
+  it('renames: only D+A of the same non-empty blob become R', async () => {
+    const { history, commits } = pick('renames');
+    const all = await history.commitsSince(0);
+    expect(byCommit(all, commits.renames).changes).toEqual([
+      { status: 'D', path: 'edit-me.txt' },
+      { status: 'A', path: 'edited.txt' },
+      { status: 'D', path: 'empty1' },
+      { status: 'A', path: 'empty2' },
+      { status: 'R', path: 'moved/new.txt', from: 'old.txt' },
+      { status: 'R', path: 'z1', from: 'twin1' },
+      { status: 'R', path: 'z2', from: 'twin2' },
+    ]);
+    expect(byCommit(all, commits.copy).changes).toEqual([{ status: 'A', path: 'copy.txt' }]);
+  });
+
+  it('clock skew: the walk stops at a commit older than the cut-off', async () => {
+    const { history, commits } = pick('clock skew');
+    expect((await history.commitsSince(seconds(day(6)))).map((c) => c.sha)).toEqual([commits.tip]);
+    expect(await history.isInHeadHistory(commits.older as string)).toBe(true);
+    // An ancestor reached only through an older commit is outside the bounded walk.
+    expect(await history.isInHeadHistory(commits.newer as string)).toBe(false);
+  });
+
+  it('shallow clone: boundary commits are roots with everything added', async () => {
+    const { history, commits } = pick('shallow linear');
+    expect(await history.isShallow()).toBe(true);
+    const all = await history.commitsSince(0);
+    expect(all.map((c) => c.sha)).toEqual([commits.fileToDir, commits.sameSecond].sort().concat(commits.chmodded as string));
+    expect(byCommit(all, commits.chmodded)).toMatchObject({
+      parents: [],
+      changes: [
+        { status: 'A', path: '.gitignore' },
+        { status: 'A', path: 'a.txt' },
+        { status: 'A', path: 'docs/api/ref.md' },
+        { status: 'A', path: 'docs/guide.md' },
+      ],
+    });
+    expect(await history.resolveCommit(commits.added as string)).toBeNull();
+    expect(await history.isInHeadHistory(commits.added as string)).toBe(false);
+    expect(await pick('linear').history.isShallow()).toBe(false);
+  });
+
+  it('detached HEAD and linked worktree: HEAD, branch and history of the right checkout', async () => {
+    const detached = pick('detached');
+    expect(await detached.history.head()).toEqual({ sha: detached.commits.older, branch: null });
+    expect(await detached.history.isInHeadHistory(detached.commits.tip as string)).toBe(false);
+    const linked = pick('linked worktree');
+    expect(await linked.history.head()).toEqual({ sha: linked.commits.wtCommit, branch: 'wt-branch' });
+    expect((await linked.history.commitsSince(seconds(day(7)))).map((c) => c.subject)).toEqual(['commit in linked worktree']);
+    expect(await linked.history.isInHeadHistory(linked.commits.deleted as string)).toBe(false);
+    expect(await linked.history.uncommittedPaths(['a.txt', 'wt.txt', 'docs/guide.md'])).toEqual(['a.txt']);
+  });
+
+  it('no commits: no HEAD, no history, every present file uncommitted', async () => {
+    const { history } = pick('no commits');
+    expect(await history.head()).toBeNull();
+    expect(await history.commitsSince(0)).toEqual([]);
+    expect(await history.isShallow()).toBe(false);
+    expect(await history.uncommittedPaths(['untracked.txt', 'staged.txt', 'missing.txt'])).toEqual(['untracked.txt', 'staged.txt']);
+  });
+});
+
+it('a rename of an executable keeps R; an untracked directory is not a file', async () => {
+  const dir = makeRepo();
+  try {
+    write(dir, 'tool.sh', 'echo hi\n');
+    chmodSync(join(dir, 'tool.sh'), 0o755);
+    commitAll(dir, 'tool', day(2));
+    mkdirSync(join(dir, 'bin'));
+    git(dir, ['mv', 'tool.sh', 'bin/tool.sh']);
+    const moved = commitAll(dir, 'move tool', day(3));
+    mkdirSync(join(dir, 'scratch'));
+    writeFileSync(join(dir, 'scratch/file'), 'x');
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      expect(byCommit(await history.commitsSince(0), moved).changes).toEqual([{ status: 'R', path: 'bin/tool.sh', from: 'tool.sh' }]);
+      expect(await history.uncommittedPaths(['scratch', 'scratch/file', 'bin/tool.sh'])).toEqual(['scratch/file']);
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
