@@ -19,7 +19,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
   const out = createOutput(decideColor(colorFlag, env, Boolean(process.stdout.isTTY)));
   try {
-    const [name, ...rest] = argv;
+    const [name, ...rest] = hoistGlobalOptions(argv);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
     if (name === '--version' || name === '-V') {
       out.out(VERSION);
@@ -48,6 +48,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (e) {
     return report(e, out, wantsJson);
   }
+}
+
+/** Global options may come before the command, as with git: `checkpoint -C ../api status`. */
+function hoistGlobalOptions(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    if ((a === '-C' || a === '--dir') && i + 1 < argv.length) {
+      lead.push(a, argv[i + 1]!);
+      i += 2;
+    } else if (a.startsWith('--dir=') || /^-C./.test(a) || a === '--json' || a === '--color' || a === '--no-color') {
+      lead.push(a);
+      i++;
+    } else break;
+  }
+  return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
 }
 
 function report(e: unknown, out: ReturnType<typeof createOutput>, json: boolean): number {

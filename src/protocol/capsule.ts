@@ -57,6 +57,7 @@ export function validateCapsule(capsule: unknown): CapsuleProblem[] {
   if (!isObj(origin) || typeof origin.root !== 'string' || typeof origin.saved_at !== 'string' || !(origin.head === null || typeof origin.head === 'string')) {
     problems.push({ path: 'origin', message: 'origin must be {root, head, saved_at}' });
   }
+  if (capsule.mechanical !== undefined && !isObj(capsule.mechanical)) problems.push({ path: 'mechanical', message: 'mechanical must be an object' });
   for (const key of Object.keys(capsule)) {
     if (!['context', 'origin', 'mechanical'].includes(key)) problems.push({ path: key, message: `unknown capsule field "${key}"` });
   }

@@ -48,6 +48,10 @@ export function parseUpdateFlag(flag: string): UpdateOp {
 
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** An own value only: `toString`, `valueOf` and friends inherited from Object.prototype are not data. */
+const own = (container: JsonObject | JsonValue[], key: string | number): JsonValue | undefined =>
+  Object.prototype.hasOwnProperty.call(container, key) ? (container as Record<string | number, JsonValue>)[key] : undefined;
+
 // Arrays given in an update replace the old array (deepmerge's default would concatenate).
 const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
   deepmerge<JsonObject>(a, b, { arrayMerge: (_old, given) => given, isMergeableObject: isPlainObject });
@@ -62,7 +66,7 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[]): JsonO
     parentPath.forEach((seg, i) => {
       const container: JsonObject | JsonValue[] = parent;
       const here = op.path.slice(0, i + 1).join('.');
-      let child: JsonValue | undefined = Array.isArray(container) ? container[index(container, seg, op, here)] : container[seg];
+      let child: JsonValue | undefined = own(container, Array.isArray(container) ? index(container, seg, op, here) : seg);
       if (child === undefined) {
         child = {};
         (container as JsonObject)[seg] = child;
@@ -72,7 +76,7 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[]): JsonO
     });
     const target: JsonObject | JsonValue[] = parent;
     const slot = Array.isArray(target) ? index(target, key, op, op.path.join('.')) : key;
-    const current = (target as Record<string | number, JsonValue | undefined>)[slot];
+    const current = own(target, slot);
     let next: JsonValue;
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];

@@ -37,11 +37,20 @@ export interface ValidateContext {
   sizeBytes?: number;
 }
 
-// ISO-8601 date-time with a Z or an explicit offset; Date.parse must also accept it.
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+// ISO-8601 date-time with a Z or an explicit offset, every field in range (the same pattern
+// is in schema.json). The calendar date must exist too: Date.parse rolls 2026-02-30 over
+// into March instead of refusing it.
+const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
 
 export function isIsoInstant(value: unknown): value is string {
-  return typeof value === 'string' && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value));
+  if (typeof value !== 'string') return false;
+  const m = ISO_INSTANT.exec(value);
+  return m !== null && Number(m[3]) <= daysInMonth(Number(m[1]), Number(m[2])) && !Number.isNaN(Date.parse(value));
 }
 
 type Obj = Record<string, unknown>;
@@ -70,6 +79,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
 
   for (const field of REQUIRED_FIELDS) {
     if (isBlank(doc[field])) err(field, `required field "${field}" is ${doc[field] === undefined ? 'missing' : 'empty'}`);
+    else if (field === 'protocol_version' && typeof doc[field] !== 'string') err(field, `protocol_version must be the string ${WIRE_VERSIONS.map((v) => `"${v}"`).join(' or ')}: the on-disk wire version (the file schema version, not the skill release)`);
     else if (typeof doc[field] !== 'string') err(field, `"${field}" must be a string`);
   }
 
@@ -113,6 +123,13 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   checkTelemetry(doc, err);
   checkRecentlyDone(doc, err);
   if (doc.capsule !== undefined) for (const e of validateCapsule(doc.capsule)) err(e.path ? `capsule.${e.path}` : 'capsule', e.message);
+  // Optional fields whose shape schema.json states; the two must agree.
+  if (doc.$schema !== undefined && typeof doc.$schema !== 'string') err('$schema', '$schema must be a string (a path or URL of the JSON Schema)');
+  if (doc.skill_state !== undefined && !isObj(doc.skill_state)) err('skill_state', 'skill_state must be an object');
+  if (doc.depends_on !== undefined && typeof doc.depends_on !== 'string') {
+    if (Array.isArray(doc.depends_on)) checkStringList(doc.depends_on, 'depends_on', err);
+    else err('depends_on', 'depends_on must be a string or an array of strings');
+  }
 
   if (status === 'in_progress') {
     if (doc.progress_table === undefined) warn('progress_table', 'no progress_table while in_progress; add one so resume can show X/Y phases');
@@ -143,6 +160,10 @@ function checkProgressTable(doc: Obj, err: Report): Set<string> {
     if (!(ROW_STATUSES as readonly unknown[]).includes(row.status)) err(joinPath(p, 'status'), `row status must be one of ${list(ROW_STATUSES)}`);
   });
   return ids;
+}
+
+function optionalString(obj: Obj, key: string, base: string, err: Report, what?: string): void {
+  if (obj[key] !== undefined && typeof obj[key] !== 'string') err(joinPath(base, key), `${key} must be a string${what ? ` (${what})` : ''}`);
 }
 
 function checkStringList(value: unknown, path: string, err: Report): value is unknown[] {
@@ -203,6 +224,8 @@ function checkBlockers(doc: Obj, rowIds: Set<string>, err: Report, warn: Report)
     if (b.needs !== undefined && !(BLOCKER_NEEDS as readonly unknown[]).includes(b.needs)) {
       err(joinPath(p, 'needs'), `needs must be one of ${list(BLOCKER_NEEDS)}`);
     }
+    optionalString(b, 'blocking', p, err, 'the id of the progress_table row it blocks');
+    optionalString(b, 'proposed_resolution', p, err);
     if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowIds.has(b.blocking)) {
       warn(joinPath(p, 'blocking'), `blocking "${b.blocking}" matches no progress_table id`);
     }
@@ -223,6 +246,8 @@ function checkPmRefs(doc: Obj, err: Report): void {
     if (isBlank(r.id)) err(joinPath(p, 'id'), 'pm_ref needs an id');
     if (r.role !== undefined && !(PM_ROLES as readonly unknown[]).includes(r.role)) err(joinPath(p, 'role'), `role must be one of ${list(PM_ROLES)}`);
     if (r.first_seen_at !== undefined && !isIsoInstant(r.first_seen_at)) err(joinPath(p, 'first_seen_at'), 'first_seen_at must be an ISO-8601 instant');
+    optionalString(r, 'url', p, err);
+    optionalString(r, 'created_by_skill', p, err);
   });
 }
 
@@ -240,6 +265,8 @@ function checkCost(doc: Obj, err: Report, warn: Report): void {
   }
   for (const k of ['by_phase', 'by_model']) if (cost[k] !== undefined) checkNumberMap(cost[k], `cost.${k}`, err);
   if (cost.updated_at !== undefined && !isIsoInstant(cost.updated_at)) err('cost.updated_at', 'cost.updated_at must be an ISO-8601 instant');
+  optionalString(cost, 'currency', 'cost', err, 'e.g. "USD"');
+  if (cost.tokens !== undefined && !isObj(cost.tokens)) err('cost.tokens', 'cost.tokens must be an object');
   if (isNonNegNumber(cost.total_usd) && isNonNegNumber(cost.budget_usd) && (cost.budget_usd as number) > 0 && (cost.total_usd as number) > (cost.budget_usd as number)) {
     warn('cost.total_usd', `budget gate tripped: total_usd ${cost.total_usd} > budget_usd ${cost.budget_usd}`);
   }
@@ -259,6 +286,7 @@ function checkEvalScores(doc: Obj, err: Report): void {
       else if (typeof s.score === 'number' && s.score > s.max) err(joinPath(p, 'score'), `score ${s.score} exceeds max ${s.max}`);
     }
     if (s.at !== undefined && !isIsoInstant(s.at)) err(joinPath(p, 'at'), 'at must be an ISO-8601 instant');
+    optionalString(s, 'ref', p, err, 'a path or URL of the evaluation');
     if (s.dimensions !== undefined) {
       if (!isObj(s.dimensions)) err(joinPath(p, 'dimensions'), 'dimensions must map names to numbers');
       else for (const [k, v] of Object.entries(s.dimensions)) {
@@ -290,5 +318,6 @@ function checkRecentlyDone(doc: Obj, err: Report): void {
     if (typeof d === 'string') return;
     if (!isObj(d)) return err(p, 'each entry must be {at, action} or a string');
     if (d.at !== undefined && !isIsoInstant(d.at)) err(joinPath(p, 'at'), 'at must be an ISO-8601 instant');
+    optionalString(d, 'action', p, err);
   });
 }

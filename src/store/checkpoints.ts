@@ -43,21 +43,22 @@ export function display(root: string, path: string): string {
 }
 
 /** Refuses what is not a plain file inside the project: directories, and links leading out. */
-function assertPlainFileInside(root: string, path: string): void {
+export function assertPlainFileInside(root: string, path: string, opts: { limitSize?: boolean } = {}): void {
   const st = lstatSync(path);
-  if (st.isSymbolicLink()) {
-    const target = realpathSync(path);
-    const realRoot = realpathSync(root);
-    if (!target.startsWith(realRoot + sep)) {
-      throw new CheckpointError('E_PATH', `${display(root, path)} is a symlink to ${target}, outside the project`, {
-        hint: 'replace the link with the checkpoint file itself',
-      });
-    }
+  // The real path, not just the last component: a linked .checkpoints/ leads out as well.
+  // (A file named outside the project on purpose, as `validate` allows, is taken as given.)
+  const target = realpathSync(path);
+  const realRoot = realpathSync(root);
+  const namedInside = resolve(path).startsWith(resolve(root) + sep);
+  if ((st.isSymbolicLink() || namedInside) && !target.startsWith(realRoot + sep)) {
+    throw new CheckpointError('E_PATH', `${display(root, path)} ${st.isSymbolicLink() ? 'is a symlink' : 'resolves'} to ${target}, outside the project`, {
+      hint: st.isSymbolicLink() ? 'replace the link with the checkpoint file itself' : 'a linked folder on the way leads out of the project; use a real .checkpoints/ folder',
+    });
   }
   const real = statSync(path);
   if (real.isDirectory()) throw new CheckpointError('E_PATH', `${display(root, path)} is a directory, not a checkpoint file`, { hint: 'remove or rename that directory' });
   if (!real.isFile()) throw new CheckpointError('E_PATH', `${display(root, path)} is not a regular file`);
-  if (real.size > MAX_READ_BYTES) {
+  if (opts.limitSize !== false && real.size > MAX_READ_BYTES) {
     throw new CheckpointError('E_INVALID', `${display(root, path)} is ${real.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
       hint: 'checkpoints are session state: move bulk data out (`checkpoint rotate`) or into a file the checkpoint references',
     });
@@ -84,7 +85,8 @@ export function readCheckpointFile(root: string, path: string): CheckpointFile {
   const buf = readFileSync(path);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
@@ -152,6 +154,10 @@ export function lockPathFor(root: string, skill: string): string {
 export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
   const path = checkpointPath(root, skill);
   mkdirSync(checkpointsDir(root), { recursive: true });
+  const realDir = realpathSync(checkpointsDir(root));
+  if (!realDir.startsWith(realpathSync(root) + sep)) {
+    throw new CheckpointError('E_PATH', `${CHECKPOINTS_DIR}/ resolves to ${realDir}, outside the project`, { hint: 'git tracks a link, not the files behind it: use a real .checkpoints/ folder' });
+  }
   return withLock(lockPathFor(root, skill), () => {
     const current = readCheckpoint(root, skill);
     let next = opts.change(current ? structuredClone(current.value) : null);

@@ -3,7 +3,7 @@
 import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { checkpointPath, checkpointsDir, display, lockPathFor, readCheckpointFile } from './checkpoints.js';
+import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
 
@@ -56,9 +56,14 @@ export function listArchives(root: string, skill?: string): ArchiveEntry[] {
  */
 export async function archiveCheckpoint(root: string, skill: string, now: Date): Promise<string> {
   const live = checkpointPath(root, skill);
+  const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`);
+  // Checked before locking too: without .checkpoints/ the lock file cannot even be created.
+  if (!existsSync(live)) throw missing();
   return withLock(lockPathFor(root, skill), () => {
-    if (!existsSync(live)) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`);
-    readCheckpointFile(root, live); // refuses links out of the project and directories
+    if (!existsSync(live)) throw missing();
+    // Refuses links out of the project and directories, but not a broken file: resetting
+    // is how a corrupt checkpoint is set aside (it stays readable in history/).
+    assertPlainFileInside(root, live, { limitSize: false });
     mkdirSync(historyDir(root), { recursive: true });
     const stamp = fileStamp(now);
     for (let n = 0; ; n++) {

@@ -1,7 +1,7 @@
 // A per-skill lock file (O_EXCL create) so read -> merge -> write cycles of concurrent
 // writers serialize instead of overwriting each other. A lock whose owner process is gone
 // (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
-import { openSync, closeSync, writeSync, readFileSync, unlinkSync, renameSync, statSync } from 'node:fs';
+import { openSync, closeSync, writeSync, readFileSync, unlinkSync, renameSync, statSync, linkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { CheckpointError } from '../errors.js';
@@ -18,38 +18,67 @@ interface LockOwner {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function readOwner(path: string): LockOwner | null {
+function parseOwner(raw: string): LockOwner | null {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockOwner;
+    return JSON.parse(raw) as LockOwner;
   } catch {
     return null;
   }
 }
 
-function isStale(path: string, now: number): boolean {
-  const owner = readOwner(path);
+function readOwner(path: string): LockOwner | null {
+  try {
+    return parseOwner(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The lock file's content when its owner is gone (same host) or it is too old; null while it is live. */
+function staleContent(path: string, now: number): string | null {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  const owner = parseOwner(raw);
   if (owner && owner.host === hostname()) {
     try {
       process.kill(owner.pid, 0);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return raw;
     }
   }
   try {
-    return now - statSync(path).mtimeMs > STALE_LOCK_MS;
+    return now - statSync(path).mtimeMs > STALE_LOCK_MS ? raw : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** Break a stale lock without racing another breaker: only the one whose rename succeeds removes it. */
-function breakLock(path: string): void {
+/**
+ * Breaks the stale lock whose content was `judged`, without racing another breaker: only the one
+ * whose rename succeeds removes it. If what it moved aside is not the judged lock (another waiter
+ * broke it and took the lock meanwhile), that live lock is put back.
+ */
+export function breakStaleLock(path: string, judged: string): void {
   const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
-    unlinkSync(aside);
   } catch {
-    // Someone else broke or released it first.
+    return; // someone else broke or released it first
+  }
+  try {
+    if (readFileSync(aside, 'utf8') !== judged) linkSync(aside, path);
+  } catch {
+    // a newer lock already stands at `path`, or the content could not be read: leave it
+  } finally {
+    try {
+      unlinkSync(aside);
+    } catch {
+      // already gone
+    }
   }
 }
 
@@ -65,8 +94,9 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (isStale(lockPath, Date.now())) {
-        breakLock(lockPath);
+      const stale = staleContent(lockPath, Date.now());
+      if (stale !== null) {
+        breakStaleLock(lockPath, stale);
         continue;
       }
       if (Date.now() > deadline) {

@@ -10,7 +10,9 @@ export interface Verdict {
 
 export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Promise<Verdict> {
   return new Promise((resolve) => {
-    const child = spawn(command, { cwd, shell: true, stdio: ['ignore', 'inherit', 'inherit'], detached: process.platform !== 'win32' });
+    // The check's output is diagnostics: all of it goes to stderr, so `done --verify --json`
+    // keeps stdout a single JSON document.
+    const child = spawn(command, { cwd, shell: true, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid!, 'SIGKILL');

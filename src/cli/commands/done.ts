@@ -9,6 +9,7 @@ import { rootOf, skillArg } from './common.js';
 /** recently_done keeps this many entries, newest first. */
 export const RECENTLY_DONE_MAX = 10;
 const DEFAULT_VERIFY_TIMEOUT_S = 120;
+const MAX_VERIFY_TIMEOUT_S = 86_400;
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -19,7 +20,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const cmd = typeof first === 'object' ? first.done_when : undefined;
     if (!cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new CheckpointError('E_USAGE', '--timeout must be a positive number of seconds');
+    // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
+    if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
+      throw new CheckpointError('E_USAGE', `--timeout must be a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`);
+    }
     ctx.out.err(`verifying "${actionText(first)}" with: ${cmd}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
     if (!verdict.ok) {
@@ -30,10 +34,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
 
   let next: NextAction | undefined;
+  let doneText = actionText(first);
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change: (current) => {
-      const doc = current as JsonObject;
+      const doc = current as JsonObject | null;
+      // Re-read under the lock: the file may have been reset or rewritten since firstAction().
+      if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
+        throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
+      }
       const actions = doc.next_actions as NextAction[];
       const popped = actions.shift();
       // The file may have changed since we looked; pop what is first now, but never a different
@@ -49,6 +58,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         }
         doc.status = 'complete';
       }
+      doneText = actionText(popped);
       const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
       doc.recently_done = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done].slice(0, RECENTLY_DONE_MAX);
       next = actions[0];
@@ -56,10 +66,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     },
   });
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: actionText(first), next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
+    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
     return 0;
   }
-  ctx.out.out(`✓ done: ${actionText(first)}`);
+  ctx.out.out(`✓ done: ${doneText}`);
   ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${(result.after as JsonObject).status}` : `  next: ${actionText(next)}`);
   return 0;
 }

@@ -18,7 +18,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const paths = args.positionals.length
     ? args.positionals.map((p) => resolve(ctx.dirOverride ? root : ctx.cwd, p))
     : listSkills(root).map((s) => checkpointPath(root, s));
-  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict));
+  const named = args.positionals.length > 0;
+  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named));
   const failed = reports.filter((r) => !r.ok).length;
   if (ctx.json) {
     ctx.out.json({ ok: failed === 0, strict, files: reports });
@@ -35,15 +36,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
-function validateOne(root: string, path: string, now: Date, strict: boolean): FileReport {
+function validateOne(root: string, path: string, now: Date, strict: boolean, named: boolean): FileReport {
   const file = display(root, path);
   try {
     const cp = readCheckpointFile(root, path);
     const { errors, warnings } = validateCheckpoint(cp.value, { fileName: basename(path), now, sizeBytes: cp.sizeBytes });
     return { file, ok: errors.length === 0 && (!strict || warnings.length === 0), errors, warnings };
   } catch (e) {
-    // A missing file named on the command line is a usage mistake; anything unreadable is a finding.
-    if (!isCheckpointError(e) || e.code === 'E_NOT_FOUND') throw e;
+    // A missing file named on the command line is a usage mistake; anything unreadable is a
+    // finding, a listed checkpoint that vanished or is a dangling link included.
+    if (!isCheckpointError(e) || (named && e.code === 'E_NOT_FOUND')) throw e;
     return { file, ok: false, errors: [{ level: 'error', path: '(file)', message: e.message.replace(`${file}:`, '').replace(`${file} `, '').trim() }], warnings: [] };
   }
 }

@@ -1,0 +1,540 @@
+// The read/write commands end to end: the built binary in throw-away git repositories.
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
+
+type Doc = Record<string, unknown>;
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(cleanup));
+const repo = () => {
+  const d = makeRepo({ commit: false });
+  dirs.push(d);
+  return d;
+};
+const plainDir = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+});
+
+/** A valid in_progress checkpoint with no warnings. */
+function doc(skill: string, patch: Doc = {}): Doc {
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'gtrack',
+    project_dir: '/somewhere/gtrack',
+    created_at: '2026-01-01T10:00:00Z',
+    updated_at: '2026-01-02T10:00:00Z',
+    phase: 'build',
+    step: 'sprint-1',
+    status: 'in_progress',
+    progress_summary: 'Sprint 1 under way.',
+    progress_table: [
+      { id: 'plan', label: 'Plan', status: 'complete' },
+      { id: 'sprint-1', label: 'Sprint 1', status: 'in_progress' },
+    ],
+    context_primer: { key_decisions: ['Hono + D1'] },
+    next_actions: ['Write the evaluator'],
+    ...patch,
+  };
+}
+
+const rel = (skill: string) => `.checkpoints/${skill}.checkpoint.json`;
+const seed = (dir: string, skill: string, value: unknown, render: (v: unknown) => string = (v) => `${JSON.stringify(v, null, 2)}\n`) => {
+  write(dir, rel(skill), render(value));
+  return readFileSync(join(dir, rel(skill)));
+};
+const bytes = (dir: string, skill: string) => readFileSync(join(dir, rel(skill)));
+const load = (dir: string, skill: string) => JSON.parse(read(dir, rel(skill))) as Doc;
+
+function expectOk(r: RunResult): RunResult {
+  expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(0);
+  return r;
+}
+
+/** Exit 2, one `checkpoint: ...` line, optionally a hint line, and no stack trace. */
+function expectUsageFailure(r: RunResult, message: RegExp): void {
+  expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^checkpoint: /);
+  expect(lines[0]).toMatch(message);
+  expect(lines.length).toBeLessThanOrEqual(2);
+  if (lines[1] !== undefined) expect(lines[1]).toMatch(/^ {2}hint: /);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('init', () => {
+  it('creates .checkpoints/ with README and schema, and is idempotent', () => {
+    const dir = repo();
+    const first = expectOk(cli(dir, ['init']));
+    expect(first.stdout).toContain('✓ created .checkpoints/\n');
+    expect(first.stdout).toContain('✓ wrote .checkpoints/README.md\n');
+    expect(first.stdout).toContain('✓ wrote .checkpoints/checkpoint.schema.json\n');
+    expect(read(dir, '.checkpoints/README.md')).toMatch(/^# \.checkpoints\//);
+    expect(read(dir, '.checkpoints/README.md')).toMatch(/Do not add this folder to \.gitignore/);
+    const schemaOnDisk = JSON.parse(read(dir, '.checkpoints/checkpoint.schema.json')) as unknown;
+    expect(schemaOnDisk).toEqual(JSON.parse(readFileSync(join(ROOT, 'src/protocol/schema.json'), 'utf8')));
+
+    const before = readFileSync(join(dir, '.checkpoints/README.md'));
+    const second = expectOk(cli(dir, ['init']));
+    expect(second.stdout).toBe(`✓ ${dir} is already set up\n`);
+    expect(readFileSync(join(dir, '.checkpoints/README.md')).equals(before)).toBe(true);
+
+    const json = expectOk(cli(dir, ['init', '--json']));
+    expect(JSON.parse(json.stdout)).toEqual({ ok: true, root: dir, changes: [] });
+  });
+
+  it('puts back a README that was edited', () => {
+    const dir = repo();
+    expectOk(cli(dir, ['init']));
+    write(dir, '.checkpoints/README.md', 'mine\n');
+    expect(expectOk(cli(dir, ['init'])).stdout).toBe('✓ updated .checkpoints/README.md\n');
+  });
+});
+
+describe('list and show', () => {
+  it('list: nothing yet, then one line per skill, and --json', () => {
+    const dir = repo();
+    expect(expectOk(cli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
+    seed(dir, 'web', doc('web', { status: 'blocked', blockers: [{ id: 'b', description: 'keys', needs: 'external_dep' }] }));
+    seed(dir, 'api', doc('api'));
+    const lines = expectOk(cli(dir, ['list'])).stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^api {2}in_progress {2}build\/sprint-1 {2}\d+d ago$/);
+    expect(lines[1]).toMatch(/^web {2}blocked {6}build\/sprint-1/);
+    const rows = JSON.parse(expectOk(cli(dir, ['list', '--json'])).stdout) as Doc[];
+    expect(rows).toEqual([
+      { skill: 'api', status: 'in_progress', phase: 'build', step: 'sprint-1', updated_at: '2026-01-02T10:00:00Z' },
+      { skill: 'web', status: 'blocked', phase: 'build', step: 'sprint-1', updated_at: '2026-01-02T10:00:00Z' },
+    ]);
+  });
+
+  it('list marks an unreadable checkpoint and exits 1', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    write(dir, rel('bad'), '{"a": }');
+    const r = cli(dir, ['list']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^bad {2}unreadable {3}\.checkpoints\/bad\.checkpoint\.json:1:7: invalid JSON/m);
+    expect(r.stdout).toMatch(/^api {2}in_progress/m);
+  });
+
+  it('show <skill> prints the file byte for byte, ready for JSON.parse', () => {
+    const dir = repo();
+    const original = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);
+    const r = expectOk(cli(dir, ['show', 'api']));
+    expect(Buffer.from(r.stdout).equals(original)).toBe(true);
+    expect(JSON.parse(r.stdout)).toEqual(doc('api'));
+    expect(r.stderr).toBe('');
+  });
+
+  it('show adds only a final newline when the file has none, and drops a BOM', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'), (v) => JSON.stringify(v));
+    expect(expectOk(cli(dir, ['show', 'api'])).stdout).toBe(`${JSON.stringify(doc('api'))}\n`);
+    seed(dir, 'web', doc('web'), (v) => `\uFEFF${JSON.stringify(v, null, 2)}\n`);
+    const out = expectOk(cli(dir, ['show', 'web'])).stdout;
+    expect(out).toBe(`${JSON.stringify(doc('web'), null, 2)}\n`);
+    expect(JSON.parse(out)).toEqual(doc('web'));
+  });
+
+  it('show without a skill prints every checkpoint as one JSON object', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    seed(dir, 'web', doc('web'));
+    expect(JSON.parse(expectOk(cli(dir, ['show'])).stdout)).toEqual({ api: doc('api'), web: doc('web') });
+  });
+
+  it('show of an unknown skill names the known ones', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    const r = cli(dir, ['show', 'apx']);
+    expectUsageFailure(r, /^checkpoint: no checkpoint for skill "apx" in \.checkpoints\/$/);
+    expect(r.stderr).toContain('  hint: known skills: api\n');
+  });
+});
+
+describe('validate', () => {
+  it('exit 0 for valid files, 1 when one is invalid, with paths and a count', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    expect(expectOk(cli(dir, ['validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    seed(dir, 'web', doc('web', { status: 'done', eval_scores: [{ rubric: 'r', score: 11, max: 10 }] }));
+    const r = cli(dir, ['validate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        '✓ .checkpoints/api.checkpoint.json',
+        '✗ .checkpoints/web.checkpoint.json',
+        '  error   status: status "done" must be one of in_progress|blocked|complete|failed',
+        '  error   eval_scores[0].score: score 11 exceeds max 10',
+        '1/2 valid',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('warnings pass, unless --strict', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { cost: { total_usd: 80, budget_usd: 50 } }));
+    const lenient = expectOk(cli(dir, ['validate']));
+    expect(lenient.stdout).toContain('  warning cost.total_usd: budget gate tripped: total_usd 80 > budget_usd 50\n');
+    const strict = cli(dir, ['validate', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^✗ \.checkpoints\/api\.checkpoint\.json$/m);
+    expect(strict.stdout).toMatch(/^0\/1 valid \(strict\)$/m);
+  });
+
+  it('--json reports every file with errors and warnings', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { blockers: [{ id: 'b1', description: 'x', blocking: 'nope' }] }));
+    seed(dir, 'web', doc('api'));
+    const r = cli(dir, ['validate', '--json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { ok: boolean; strict: boolean; files: { file: string; ok: boolean; errors: Doc[]; warnings: Doc[] }[] };
+    expect(report.ok).toBe(false);
+    expect(report.strict).toBe(false);
+    expect(report.files.map((f) => [f.file, f.ok])).toEqual([
+      ['.checkpoints/api.checkpoint.json', true],
+      ['.checkpoints/web.checkpoint.json', false],
+    ]);
+    expect(report.files[0]!.warnings).toEqual([{ level: 'warning', path: 'blockers[0].blocking', message: 'blocking "nope" matches no progress_table id' }]);
+    expect(report.files[1]!.errors).toEqual([{ level: 'error', path: 'skill', message: 'file name "web.checkpoint.json" must be "api.checkpoint.json" for skill "api"' }]);
+  });
+
+  it('broken JSON is a finding (exit 1) with file:line:column', () => {
+    const dir = repo();
+    write(dir, rel('api'), '{\n  "skill": "api",\n  "phase": \n}\n');
+    const r = cli(dir, ['validate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('  error   (file): 4:1: invalid JSON: unexpected character "}"\n');
+  });
+
+  it('a listed checkpoint that is a dangling link is a finding, not a crash', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    symlinkSync(join(dir, 'gone.json'), join(dir, rel('web')));
+    const r = cli(dir, ['validate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ .checkpoints/web.checkpoint.json\n  error   (file): does not exist\n');
+    expect(r.stdout).toContain('✓ .checkpoints/api.checkpoint.json\n');
+  });
+
+  it('takes file paths relative to the working directory; a missing one is a usage error', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    mkdirSync(join(dir, 'sub'));
+    expect(expectOk(cli(join(dir, 'sub'), ['validate', `../${rel('api')}`])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    expectUsageFailure(cli(dir, ['validate', 'nope.checkpoint.json']), /nope\.checkpoint\.json does not exist/);
+  });
+});
+
+describe('update', () => {
+  it('scaffolds a new checkpoint: project from package.json, project_dir = root', () => {
+    const dir = repo();
+    write(dir, 'package.json', '{"name": "gtrack-web"}');
+    const t0 = Date.now();
+    const r = expectOk(cli(dir, ['update', 'api', '--phase=build', "--next_actions+=Write the spec"]));
+    expect(r.stdout).toBe('✓ created .checkpoints/api.checkpoint.json (2 changes)\n');
+    const d = load(dir, 'api');
+    expect(d).toMatchObject({ protocol_version: '1.1', skill: 'api', project: 'gtrack-web', project_dir: dir, phase: 'build', status: 'in_progress', next_actions: ['Write the spec'] });
+    expect(d.created_at).toBe(d.updated_at);
+    const stamped = Date.parse(d.updated_at as string);
+    expect(stamped).toBeGreaterThanOrEqual(t0 - 1000);
+    expect(stamped).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(expectOk(cli(dir, ['validate'])).stdout).toMatch(/^✓/);
+  });
+
+  it('without package.json the project is the folder name; from a subfolder the root is found', () => {
+    const dir = repo();
+    mkdirSync(join(dir, 'src/deep'), { recursive: true });
+    expectOk(cli(join(dir, 'src/deep'), ['update', 'api', '--next_actions+=go']));
+    expect(existsSync(join(dir, 'src/deep/.checkpoints'))).toBe(false);
+    expect(load(dir, 'api')).toMatchObject({ project: basename(dir), project_dir: dir });
+  });
+
+  it('stamps updated_at, keeps created_at, and merges objects', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { skill_state: { iteration: 1, scores: { s1: 8 } } }));
+    const t0 = Date.now();
+    expectOk(cli(dir, ['update', 'api', '--skill_state:json={"scores":{"s2":7}}', '--skill_state.iteration:json=2', '--progress_table.1.status=complete']));
+    const d = load(dir, 'api');
+    expect(d.created_at).toBe('2026-01-01T10:00:00Z');
+    expect(Date.parse(d.updated_at as string)).toBeGreaterThanOrEqual(t0 - 1000);
+    expect(d.skill_state).toEqual({ iteration: 2, scores: { s1: 8, s2: 7 } });
+    expect((d.progress_table as Doc[])[1]).toEqual({ id: 'sprint-1', label: 'Sprint 1', status: 'complete' });
+    expect(d.next_actions).toEqual(['Write the evaluator']);
+  });
+
+  it('replaces arrays given as JSON rather than concatenating', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { next_actions: ['a', 'b'] }));
+    expectOk(cli(dir, ['update', 'api', '--next_actions:json=["c"]']));
+    expect(load(dir, 'api').next_actions).toEqual(['c']);
+  });
+
+  it('refuses an invalid result and leaves the file byte-identical', () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);
+    const r = cli(dir, ['update', 'api', '--status=done']);
+    expectUsageFailure(r, /^checkpoint: refused: the result would be invalid at status: status "done" must be one of/);
+    expect(r.stderr).toContain('  hint: .checkpoints/api.checkpoint.json was not changed\n');
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+
+    expectUsageFailure(cli(dir, ['update', 'api', '--next_actions:json=[]']), /next_actions must not be empty while in_progress/);
+    expectUsageFailure(cli(dir, ['update', 'api', '--created_at=2999-01-01T00:00:00Z']), /invalid at updated_at: updated_at .* is before created_at/);
+    expectUsageFailure(cli(dir, ['update', 'api', '--skill=web']), /file name "api.checkpoint.json" must be "web.checkpoint.json"/);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    expect(readdirSync(join(dir, '.checkpoints'))).toEqual(['api.checkpoint.json']);
+  });
+
+  it('a new skill without a next action is refused and not created', () => {
+    const dir = repo();
+    expectUsageFailure(cli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expect(existsSync(join(dir, rel('api')))).toBe(false);
+  });
+
+  it('checks every flag before touching the file', () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api'));
+    expectUsageFailure(cli(dir, ['update', 'api', '--phase=ok', '--a+:json+=1']), /^checkpoint: --a\+:json\+=1: /);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    expectUsageFailure(cli(dir, ['update', 'api']), /nothing to update/);
+  });
+
+  it('rewrites keep indent, tabs, CRLF, missing final newline and key order', () => {
+    const dir = repo();
+    const reordered = (skill: string) => {
+      const d = doc(skill);
+      return { status: d.status, skill, ...d };
+    };
+    const renders: [string, (v: unknown) => string][] = [
+      ['four', (v) => `${JSON.stringify(v, null, 4)}\n`],
+      ['tabs', (v) => `${JSON.stringify(v, null, '\t')}\n`],
+      ['crlf', (v) => `${JSON.stringify(v, null, 2).replace(/\n/g, '\r\n')}\r\n`],
+      ['nonl', (v) => JSON.stringify(v, null, 2)],
+      ['compact', (v) => JSON.stringify(v)],
+    ];
+    for (const [skill, render] of renders) {
+      seed(dir, skill, reordered(skill), render);
+      expectOk(cli(dir, ['update', skill, '--step=sprint-2']));
+      const after = read(dir, rel(skill));
+      const updatedAt = (JSON.parse(after) as Doc).updated_at;
+      expect(after, skill).toBe(render({ ...reordered(skill), step: 'sprint-2', updated_at: updatedAt }));
+    }
+  });
+
+  it('prints warnings on stderr and reports them with --json', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    const r = expectOk(cli(dir, ['update', 'api', '--cost:json={"total_usd":9,"budget_usd":5}']));
+    expect(r.stderr).toBe('  warning cost.total_usd: budget gate tripped: total_usd 9 > budget_usd 5\n');
+    const j = JSON.parse(expectOk(cli(dir, ['update', 'api', '--step=x', '--json'])).stdout) as Doc;
+    expect(j).toMatchObject({ ok: true, skill: 'api', path: rel('api'), created: false });
+    expect(j.warnings).toEqual([{ level: 'warning', path: 'cost.total_usd', message: 'budget gate tripped: total_usd 9 > budget_usd 5' }]);
+  });
+});
+
+describe('done', () => {
+  it('pops next_actions[0] into recently_done, newest first', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { next_actions: ['a', { text: 'b', done_when: 'true' }, 'c'] }));
+    expect(expectOk(cli(dir, ['done', 'api'])).stdout).toBe('✓ done: a\n  next: b\n');
+    expect(expectOk(cli(dir, ['done', 'api'])).stdout).toBe('✓ done: b\n  next: c\n');
+    const d = load(dir, 'api');
+    expect(d.next_actions).toEqual(['c']);
+    const recent = d.recently_done as { at: string; action: string }[];
+    expect(recent.map((x) => x.action)).toEqual(['b', 'a']);
+    expect(Date.parse(recent[0]!.at)).toBeGreaterThanOrEqual(Date.parse(recent[1]!.at));
+    expect(d.updated_at).toBe(recent[0]!.at);
+  });
+
+  it('keeps at most 10 recently_done entries', () => {
+    const dir = repo();
+    const old = Array.from({ length: 10 }, (_, i) => ({ at: `2026-01-01T00:00:0${i}Z`.replace(/0(\d\d)Z/, '$1Z'), action: `old-${i}` }));
+    seed(dir, 'api', doc('api', { next_actions: ['new', 'after'], recently_done: old }));
+    expectOk(cli(dir, ['done', 'api']));
+    const recent = load(dir, 'api').recently_done as { action: string }[];
+    expect(recent).toHaveLength(10);
+    expect(recent.map((x) => x.action)).toEqual(['new', ...old.slice(0, 9).map((o) => o.action)]);
+  });
+
+  it('the last action of an in_progress checkpoint needs --complete', () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: ['only'] }));
+    const r = cli(dir, ['done', 'api']);
+    expectUsageFailure(r, /that was the last action of "api" and it is in_progress/);
+    expect(r.stderr).toMatch(/hint: .*checkpoint done api --complete/);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    expect(expectOk(cli(dir, ['done', 'api', '--complete'])).stdout).toBe('✓ done: only\n  no actions left; api is complete\n');
+    const d = load(dir, 'api');
+    expect(d.status).toBe('complete');
+    expect(d.next_actions).toEqual([]);
+    expect(expectOk(cli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('runs done_when only with --verify', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'touch ran-a.marker' }, { text: 'b', done_when: 'touch ran-b.marker' }, 'c'] }));
+    expectOk(cli(dir, ['done', 'api']));
+    expect(existsSync(join(dir, 'ran-a.marker'))).toBe(false);
+    const r = expectOk(cli(dir, ['done', 'api', '--verify']));
+    expect(existsSync(join(dir, 'ran-b.marker'))).toBe(true);
+    expect(r.stderr).toBe('verifying "b" with: touch ran-b.marker\n');
+    expect(load(dir, 'api').next_actions).toEqual(['c']);
+  });
+
+  it('--verify runs the check in the project root, even from a subfolder', () => {
+    const dir = repo();
+    mkdirSync(join(dir, 'sub'));
+    seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'test -d .checkpoints' }, 'b'] }));
+    expectOk(cli(join(dir, 'sub'), ['done', 'api', '--verify']));
+  });
+
+  it('--verify refuses on a non-zero exit and leaves the file unchanged', () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'exit 3' }, 'b'] }));
+    const r = cli(dir, ['done', 'api', '--verify']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('✗ not done: exit 3; next_actions unchanged\n');
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+  });
+
+  it('--verify refuses on timeout, killing the check', () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'sleep 20; touch late.marker' }, 'b'] }));
+    const t0 = Date.now();
+    const r = cli(dir, ['done', 'api', '--verify', '--timeout', '0.5']);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('✗ not done: timed out after 0.5s; next_actions unchanged\n');
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+  });
+
+  it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo noise-on-stdout' }, 'b'] }));
+    const r = expectOk(cli(dir, ['done', 'api', '--verify', '--json']));
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, skill: 'api', done: 'a', next: 'b', status: 'in_progress' });
+    expect(r.stderr).toContain('noise-on-stdout\n');
+  });
+
+  it('--verify without a done_when, bad --timeout, and nothing to pop are usage errors', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { next_actions: ['plain', 'b'] }));
+    expectUsageFailure(cli(dir, ['done', 'api', '--verify']), /next_actions\[0\] of "api" has no done_when check to verify/);
+    seed(dir, 'web', doc('web', { next_actions: [{ text: 'a', done_when: 'true' }, 'b'] }));
+    expectUsageFailure(cli(dir, ['done', 'web', '--verify', '--timeout', 'soon']), /--timeout must be a positive number/);
+    // past 2^31-1 ms setTimeout would fire at once and report a spurious timeout
+    expectUsageFailure(cli(dir, ['done', 'web', '--verify', '--timeout', '3000000']), /--timeout must be a positive number of seconds \(at most 86400\)/);
+    seed(dir, 'ops', doc('ops', { status: 'complete', next_actions: [] }));
+    expectUsageFailure(cli(dir, ['done', 'ops']), /no next_actions to mark done/);
+  });
+});
+
+describe('reset, history, restore', () => {
+  it('reset archives (nothing deleted), history lists it, restore brings it back', () => {
+    const dir = repo();
+    const original = seed(dir, 'api', doc('api'));
+    const r = expectOk(cli(dir, ['reset', 'api']));
+    expect(existsSync(join(dir, rel('api')))).toBe(false);
+    const files = readdirSync(join(dir, '.checkpoints/history'));
+    expect(files).toHaveLength(1);
+    const archive = files[0]!;
+    expect(archive).toMatch(/^api\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.checkpoint\.json$/);
+    expect(readFileSync(join(dir, '.checkpoints/history', archive)).equals(original)).toBe(true);
+    expect(r.stdout).toBe(`✓ archived api to .checkpoints/history/${archive} (bring it back with \`checkpoint restore ${archive}\`)\n`);
+
+    expect(expectOk(cli(dir, ['history'])).stdout).toBe(`checkpoint  ${archive}  ${original.length} bytes\n`);
+    expect(expectOk(cli(dir, ['history', 'web'])).stdout).toBe('no archives in .checkpoints/history/\n');
+    expect(JSON.parse(expectOk(cli(dir, ['history', 'api', '--json'])).stdout)).toEqual([
+      { file: archive, path: `.checkpoints/history/${archive}`, skill: 'api', kind: 'checkpoint', bytes: original.length },
+    ]);
+    expect(expectOk(cli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
+
+    expect(expectOk(cli(dir, ['restore', archive])).stdout).toBe('✓ restored api to .checkpoints/api.checkpoint.json (the archive stays in history/)\n');
+    expect(bytes(dir, 'api').equals(original)).toBe(true);
+    expect(existsSync(join(dir, '.checkpoints/history', archive))).toBe(true);
+  });
+
+  it('restore refuses to overwrite a live checkpoint', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    expectOk(cli(dir, ['reset', 'api']));
+    const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    const live = seed(dir, 'api', doc('api', { step: 'newer' }));
+    const r = cli(dir, ['restore', archive]);
+    expectUsageFailure(r, /^checkpoint: a live checkpoint for "api" exists; restoring would overwrite it$/);
+    expect(r.stderr).toContain('hint: archive it first with `checkpoint reset api`, then restore');
+    expect(bytes(dir, 'api').equals(live)).toBe(true);
+  });
+
+  it('reset sets a corrupt checkpoint aside too (that is how one starts fresh)', () => {
+    const dir = repo();
+    write(dir, rel('api'), '{"skill": "api", <<<<<<< broken');
+    const original = bytes(dir, 'api');
+    expectOk(cli(dir, ['reset', 'api']));
+    const [archive] = readdirSync(join(dir, '.checkpoints/history'));
+    expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(original)).toBe(true);
+    expectOk(cli(dir, ['update', 'api', '--next_actions+=start over']));
+    write(dir, rel('web'), '"not an object"\n');
+    expectUsageFailure(cli(dir, ['update', 'web', '--step=x']), /web\.checkpoint\.json is not a JSON object/);
+    expectOk(cli(dir, ['reset', 'web']));
+  });
+
+  it('reset and restore of things that do not exist are usage errors', () => {
+    const dir = repo();
+    expectUsageFailure(cli(dir, ['reset', 'api']), /no checkpoint for skill "api" to reset/);
+    expectUsageFailure(cli(dir, ['restore', 'api.2026-01-01T00-00-00.000Z.checkpoint.json']), /no archive/);
+    expect(existsSync(join(dir, '.checkpoints'))).toBe(false);
+  });
+});
+
+describe('where the project is', () => {
+  it('-C / --dir work from another directory', () => {
+    const dir = repo();
+    const elsewhere = plainDir();
+    expectOk(cli(elsewhere, ['-C', dir, 'update', 'api', '--next_actions+=go']));
+    expectOk(cli(elsewhere, ['update', 'api', '-C', dir, '--step=two']));
+    expect(load(dir, 'api')).toMatchObject({ step: 'two', project_dir: dir });
+    expect(expectOk(cli(elsewhere, [`--dir=${dir}`, 'list'])).stdout).toMatch(/^api {2}in_progress/);
+    expect(expectOk(cli(elsewhere, ['show', 'api', '-C', dir])).stdout).toBe(read(dir, rel('api')));
+    expect(existsSync(join(elsewhere, '.checkpoints'))).toBe(false);
+    expectUsageFailure(cli(elsewhere, ['list', '-C', join(elsewhere, 'missing')]), /-C .*missing: no such directory/);
+  });
+
+  it('-C with a relative path resolves against the working directory', () => {
+    const parent = plainDir();
+    mkdirSync(join(parent, 'proj/.checkpoints'), { recursive: true });
+    seed(join(parent, 'proj'), 'api', doc('api'));
+    expect(expectOk(cli(parent, ['-C', 'proj', 'validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+  });
+
+  it('the root is found from a subfolder of a git repository', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    mkdirSync(join(dir, 'a/b'), { recursive: true });
+    expect(expectOk(cli(join(dir, 'a/b'), ['list'])).stdout).toMatch(/^api /);
+    expectOk(cli(join(dir, 'a/b'), ['done', 'api', '--complete']));
+    expect(load(dir, 'api').status).toBe('complete');
+  });
+
+  it('a folder outside git works when it holds .checkpoints/', () => {
+    const dir = plainDir();
+    mkdirSync(join(dir, '.checkpoints'));
+    mkdirSync(join(dir, 'sub'));
+    expectOk(cli(join(dir, 'sub'), ['update', 'api', '--next_actions+=go']));
+    expect(load(dir, 'api')).toMatchObject({ project_dir: dir, project: basename(dir) });
+    expect(existsSync(join(dir, 'sub/.checkpoints'))).toBe(false);
+    expect(expectOk(cli(join(dir, 'sub'), ['validate'])).stdout).toMatch(/^✓ \.checkpoints\/api\.checkpoint\.json/);
+    const init = expectOk(cli(dir, ['init']));
+    expect(init.stdout).toContain('✓ wrote .checkpoints/README.md');
+  });
+});

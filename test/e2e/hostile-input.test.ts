@@ -1,0 +1,215 @@
+// Hostile and broken input through the built binary. Every case: exit 2, one clear
+// `checkpoint: ...` line on stderr (plus at most a `  hint:` line), no stack trace, and the
+// project byte-for-byte as it was (nothing written, nothing created, nothing removed).
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(cleanup));
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+});
+
+const VALID = {
+  protocol_version: '1.1',
+  skill: 'api',
+  project: 'p',
+  project_dir: '/p',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T01:00:00Z',
+  phase: 'build',
+  step: 's1',
+  status: 'in_progress',
+  progress_summary: 'going',
+  progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
+  context_primer: { key_decisions: [] },
+  next_actions: ['first', { text: 'second', done_when: 'touch hostile.marker' }],
+};
+const validText = (patch: Record<string, unknown> = {}) => `${JSON.stringify({ ...VALID, ...patch }, null, 2)}\n`;
+const CP = '.checkpoints/api.checkpoint.json';
+
+/** Every path under `dir` (but .git) with its kind and bytes or link target. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      if (!rel && name === '.git') continue;
+      const r = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(join(dir, r));
+      if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(join(dir, r))}`);
+      else if (st.isDirectory()) {
+        out.set(r, 'dir');
+        walk(r);
+      } else out.set(r, `file:${readFileSync(join(dir, r)).toString('base64')}`);
+    }
+  };
+  walk('');
+  return out;
+}
+
+interface Case {
+  name: string;
+  /** Prepares the repository; may return extra folders (outside it) whose contents must not change. */
+  setup?: (dir: string) => string[] | void;
+  args: string[];
+  message: RegExp;
+  hint?: RegExp;
+  /** Run from this subfolder of the repository. */
+  cwd?: string;
+}
+
+const deep = (n: number) => `{"skill_state": ${'['.repeat(n)}${']'.repeat(n)}}`;
+
+const CASES: Case[] = [
+  // the project itself
+  { name: 'no .checkpoints/: show', args: ['show', 'api'], message: /^no checkpoint for skill "api" in \.checkpoints\/$/, hint: /create one with/ },
+  { name: 'no .checkpoints/: done', args: ['done', 'api'], message: /^no checkpoint for skill "api"/ },
+  { name: 'no .checkpoints/: reset', args: ['reset', 'api'], message: /^no checkpoint for skill "api" to reset$/ },
+  { name: 'no .checkpoints/: restore', args: ['restore', 'api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive "api\.2026.*" in \.checkpoints\/history\/$/ },
+  // the file's content
+  { name: 'empty file', setup: (d) => write(d, CP, ''), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json:1:1: invalid JSON: empty file/ },
+  { name: 'whitespace-only file', setup: (d) => write(d, CP, '  \n\n'), args: ['show', 'api'], message: /invalid JSON: empty file/ },
+  {
+    name: 'invalid JSON names file:line:column',
+    setup: (d) => write(d, CP, '{\n  "skill": "api",\n  "phase": "build"\n  "step": "s1"\n}\n'),
+    args: ['update', 'api', '--step=s2'],
+    message: /^\.checkpoints\/api\.checkpoint\.json:4:3: invalid JSON: expected ',' or '\}' in object$/,
+    hint: /it was not changed/,
+  },
+  { name: 'trailing garbage', setup: (d) => write(d, CP, `${validText()}}`), args: ['done', 'api'], message: /api\.checkpoint\.json:\d+:1: invalid JSON: unexpected content after the JSON value/ },
+  {
+    name: 'merge conflict markers',
+    setup: (d) => write(d, CP, validText().replace('  "step": "s1",\n', '<<<<<<< HEAD\n  "step": "s1",\n=======\n  "step": "s2",\n>>>>>>> topic\n')),
+    args: ['update', 'api', '--phase=x'],
+    message: /api\.checkpoint\.json:9:1: invalid JSON: conflict marker/,
+  },
+  { name: 'duplicate keys', setup: (d) => write(d, CP, validText().replace('"phase": "build"', '"phase": "build", "phase": "ship"')), args: ['update', 'api', '--step=s2'], message: /invalid JSON: duplicate key "phase"/ },
+  { name: 'invalid UTF-8', setup: (d) => { mkdirSync(join(d, '.checkpoints')); writeFileSync(join(d, CP), Buffer.concat([Buffer.from('{"skill": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])); }, args: ['show', 'api'], message: /^\.checkpoints\/api\.checkpoint\.json: not valid UTF-8$/ },
+  { name: 'a 10 MB file', setup: (d) => write(d, CP, validText({ skill_state: { blob: 'x'.repeat(10 * 1024 * 1024) } })), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is 10\d{6} bytes, over the 4194304-byte limit/ },
+  { name: '10,000-deep nesting', setup: (d) => write(d, CP, deep(10_000)), args: ['update', 'api', '--step=s2'], message: /invalid JSON: nesting deeper than 256 levels/ },
+  { name: 'top-level array', setup: (d) => write(d, CP, '[1, 2]\n'), args: ['update', 'api', '--step=s2'], message: /is not a JSON object/ },
+  { name: '__proto__ key inside the checkpoint', setup: (d) => write(d, CP, validText({ skill_state: JSON.parse('{"__proto__": {"polluted": true}}') })), args: ['update', 'api', '--step=s2'], message: /invalid JSON: forbidden key "__proto__"/ },
+  { name: 'constructor.prototype inside the checkpoint', setup: (d) => write(d, CP, validText({ skill_state: { runs: [{ constructor: { prototype: { polluted: true } } }] } })), args: ['update', 'api', '--next_actions+=x'], message: /invalid JSON: forbidden key "constructor"/ },
+  { name: 'prototype key reaching done', setup: (d) => write(d, CP, validText({ prototype: 1 })), args: ['done', 'api'], message: /forbidden key "prototype"/ },
+  // what stands where the file should be
+  { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a directory, not a checkpoint file$/, hint: /remove or rename/ },
+  { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a directory/ },
+  {
+    name: 'a symlink pointing outside the repository',
+    setup: (d) => {
+      const outside = tempDir();
+      dirs.push(outside);
+      writeFileSync(join(outside, 'secret.json'), validText());
+      mkdirSync(join(d, '.checkpoints'));
+      symlinkSync(join(outside, 'secret.json'), join(d, CP));
+      return [outside];
+    },
+    args: ['update', 'api', '--step=s2'],
+    message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project$/,
+  },
+  {
+    name: 'a symlink outside, through reset',
+    setup: (d) => {
+      const outside = tempDir();
+      dirs.push(outside);
+      writeFileSync(join(outside, 'secret.json'), validText());
+      mkdirSync(join(d, '.checkpoints'));
+      symlinkSync(join(outside, 'secret.json'), join(d, CP));
+      return [outside];
+    },
+    args: ['reset', 'api'],
+    message: /is a symlink to .*outside the project/,
+  },
+  {
+    name: 'a .checkpoints/ that links out of the repository',
+    setup: (d) => {
+      const outside = tempDir();
+      dirs.push(outside);
+      symlinkSync(outside, join(d, '.checkpoints'));
+      return [outside];
+    },
+    args: ['update', 'api', '--next_actions+=x'],
+    message: /^\.checkpoints\/ resolves to .*, outside the project$/,
+  },
+  // the command line
+  { name: 'unknown command with a near miss', args: ['statsu'], message: /^unknown command "statsu"$/, hint: /did you mean `checkpoint status`\?/ },
+  { name: 'unknown command, another near miss', args: ['vaildate'], message: /^unknown command "vaildate"$/, hint: /did you mean `checkpoint validate`\?/ },
+  { name: 'unknown command far from any', args: ['xyzzyplugh'], message: /^unknown command "xyzzyplugh"$/, hint: /see `checkpoint --help`/ },
+  { name: 'skill name with ../', args: ['update', '../evil', '--next_actions+=x'], message: /^invalid skill name "\.\.\/evil"$/, hint: /lowercase letters/ },
+  { name: 'skill name ..', args: ['show', '..'], message: /^invalid skill name "\.\."$/ },
+  { name: 'skill name with a slash', args: ['reset', 'a/b'], message: /^invalid skill name "a\/b"$/ },
+  { name: 'uppercase skill name', args: ['update', 'API', '--next_actions+=x'], message: /^invalid skill name "API"$/ },
+  { name: 'absolute path as skill', args: ['done', '/etc/passwd'], message: /^invalid skill name "\/etc\/passwd"$/ },
+  { name: 'hidden skill name', args: ['show', '.api'], message: /^invalid skill name "\.api"$/ },
+  { name: 'unknown option', setup: (d) => write(d, CP, validText()), args: ['show', 'api', '--bogus'], message: /^checkpoint show: unknown option '--bogus'$/, hint: /checkpoint show --help/ },
+  { name: 'unknown short option', args: ['list', '-x'], message: /^checkpoint list: unknown option '-x'$/ },
+  { name: 'boolean option given a value', args: ['validate', '--strict=yes'], message: /^checkpoint validate: option '--strict' does not take an argument$/ },
+  { name: 'missing skill for update', args: ['update'], message: /^checkpoint update: missing <skill>$/, hint: /usage: checkpoint update <skill>/ },
+  { name: 'missing skill for done', args: ['done'], message: /^checkpoint done: missing <skill>$/ },
+  { name: 'missing skill for reset', args: ['reset'], message: /^checkpoint reset: missing <skill>$/ },
+  { name: 'missing archive for restore', args: ['restore'], message: /^checkpoint restore: missing <archive>$/ },
+  { name: 'an extra argument', setup: (d) => write(d, CP, validText()), args: ['show', 'api', 'web'], message: /^checkpoint show: unexpected argument "web"$/ },
+  { name: 'update without operations', setup: (d) => write(d, CP, validText()), args: ['update', 'api'], message: /^checkpoint update: nothing to update$/ },
+  { name: 'update with a leftover operator', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--a+:json+=1'], message: /^--a\+:json\+=1: invalid path/ },
+  { name: 'update with a __proto__ path', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--__proto__.polluted=1'], message: /path segment "__proto__" is forbidden/ },
+  { name: 'update with a constructor value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={"constructor":{"prototype":{"x":1}}}'], message: /forbidden key "constructor"/ },
+  { name: 'update with broken JSON value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={oops}'], message: /value is not valid JSON/ },
+  { name: 'done --verify with a bad timeout', setup: (d) => write(d, CP, validText({ next_actions: [{ text: 'a', done_when: 'touch hostile.marker' }, 'b'] })), args: ['done', 'api', '--verify', '--timeout=-1'], message: /^--timeout must be a positive number of seconds \(at most 86400\)$/ },
+  { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout=<value>/ },
+  { name: 'an option without its value', args: ['list', '--dir'], message: /^checkpoint list: option '-C, --dir <value>' argument missing$/ },
+  { name: '-C to a missing folder', args: ['-C', 'does/not/exist', 'list'], message: /^-C does\/not\/exist: no such directory$/ },
+  { name: 'restore of a path outside history/', setup: (d) => write(d, 'api.2026-01-01T00-00-00.000Z.checkpoint.json', validText()), args: ['restore', '../api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive/, cwd: 'sub' },
+];
+
+describe('hostile input', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const dir = makeRepo({ commit: false });
+    dirs.push(dir);
+    const extra: unknown = c.setup?.(dir);
+    const outside = Array.isArray(extra) ? (extra as string[]) : [];
+    if (c.cwd) mkdirSync(join(dir, c.cwd), { recursive: true });
+    const before = [dir, ...outside].map(snapshot);
+
+    const r = cli(c.cwd ? join(dir, c.cwd) : dir, c.args);
+
+    expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
+    const lines = r.stderr.replace(/\n$/, '').split('\n');
+    expect(lines[0]).toMatch(/^checkpoint: /);
+    expect(lines[0]!.slice('checkpoint: '.length)).toMatch(c.message);
+    expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
+    if (lines.length === 2) expect(lines[1]).toMatch(/^ {2}hint: \S/);
+    if (c.hint) expect(lines[1]).toMatch(c.hint);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stderr).not.toMatch(/internal error|Error:/);
+    expect(r.stdout).toBe('');
+    expect([dir, ...outside].map(snapshot)).toEqual(before);
+    expect(existsSync(join(dir, 'hostile.marker'))).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('accepted on purpose', () => {
+  it('a UTF-8 BOM is read, kept on rewrite, and dropped by show', () => {
+    const dir = makeRepo({ commit: false });
+    dirs.push(dir);
+    write(dir, CP, `\uFEFF${validText()}`);
+    const up = cli(dir, ['update', 'api', '--step=s2']);
+    expect(up.code, up.stderr).toBe(0);
+    const after = readFileSync(join(dir, CP));
+    expect([...after.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x7b]);
+    const shown = cli(dir, ['show', 'api']);
+    expect(shown.code).toBe(0);
+    expect((JSON.parse(shown.stdout) as { step: string }).step).toBe('s2');
+    expect(cli(dir, ['validate']).code).toBe(0);
+  });
+
+  it('--json failures print one JSON error object on stdout as well', () => {
+    const dir = makeRepo({ commit: false });
+    dirs.push(dir);
+    const r = cli(dir, ['show', 'api', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: 'E_NOT_FOUND', message: 'no checkpoint for skill "api" in .checkpoints/', hint: 'create one with `checkpoint update <skill> ...`' } });
+  });
+});

@@ -1,0 +1,65 @@
+// Formatting detected on read and reproduced on write, and the scaffold/stamp helpers.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FORMAT, detectFormat, formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import { scaffoldCheckpoint, stampWrite } from '../../src/protocol/scaffold.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+
+const doc = { b: 1, a: [1, { c: 'x' }], z: {}, e: [] };
+
+describe('detectFormat + formatJson round-trip byte for byte', () => {
+  const cases: [string, string][] = [
+    ['2 spaces', `${JSON.stringify(doc, null, 2)}\n`],
+    ['4 spaces', `${JSON.stringify(doc, null, 4)}\n`],
+    ['tabs', `${JSON.stringify(doc, null, '\t')}\n`],
+    ['CRLF', `${JSON.stringify(doc, null, 2).replace(/\n/g, '\r\n')}\r\n`],
+    ['tabs + CRLF, no final newline', JSON.stringify(doc, null, '\t').replace(/\n/g, '\r\n')],
+    ['no final newline', JSON.stringify(doc, null, 2)],
+    ['single line', `${JSON.stringify(doc)}\n`],
+    ['BOM', `\uFEFF${JSON.stringify(doc, null, 2)}\n`],
+  ];
+  it.each(cases)('%s', (_name, text) => {
+    const format = detectFormat(text);
+    expect(formatJson(parseJson(text).value, format)).toBe(text);
+  });
+
+  it('detects each property', () => {
+    expect(detectFormat('{\n    "a": 1\n}')).toEqual({ indent: '    ', eol: '\n', finalNewline: false, bom: false });
+    expect(detectFormat('\uFEFF{\r\n\t"a": 1\r\n}\r\n')).toEqual({ indent: '\t', eol: '\r\n', finalNewline: true, bom: true });
+    expect(detectFormat('{"a":1}')).toEqual({ indent: '', eol: '\n', finalNewline: false, bom: false });
+  });
+
+  it('keeps key order', () => {
+    const text = '{\n  "zeta": 1,\n  "alpha": 2,\n  "mid": {"y": 1, "x": 2}\n}\n';
+    const out = formatJson(parseJson(text).value, detectFormat(text));
+    expect(Object.keys(JSON.parse(out) as object)).toEqual(['zeta', 'alpha', 'mid']);
+    expect(out.indexOf('"y"')).toBeLessThan(out.indexOf('"x"'));
+  });
+
+  it('the default is two spaces and a final newline', () => {
+    expect(formatJson({ a: 1 }, DEFAULT_FORMAT)).toBe('{\n  "a": 1\n}\n');
+  });
+});
+
+describe('scaffold and stamp', () => {
+  const now = new Date('2026-05-01T10:00:00.000Z');
+
+  it('scaffolds wire 1.1, in_progress, and invents no next action', () => {
+    const d = scaffoldCheckpoint({ skill: 'api', project: 'gtrack', projectDir: '/p', now });
+    expect(d).toMatchObject({ protocol_version: '1.1', skill: 'api', project: 'gtrack', project_dir: '/p', created_at: now.toISOString(), updated_at: now.toISOString(), status: 'in_progress', next_actions: [] });
+    // so it is invalid until the caller queues an action
+    expect(validateCheckpoint(d).errors.map((e) => e.path)).toEqual(['next_actions']);
+    expect(validateCheckpoint({ ...d, next_actions: ['x'] }).errors).toEqual([]);
+  });
+
+  it('stamps updated_at and the current wire version', () => {
+    const d = stampWrite({ protocol_version: '1.0', updated_at: '2026-04-01T00:00:00Z' }, now);
+    expect(d).toEqual({ protocol_version: '1.1', updated_at: now.toISOString() });
+  });
+
+  it('never moves updated_at backwards', () => {
+    expect(stampWrite({ updated_at: '2026-06-01T00:00:00Z' }, now).updated_at).toBe('2026-06-01T00:00:00Z');
+    expect(stampWrite({ updated_at: 'garbage' }, now).updated_at).toBe(now.toISOString());
+    expect(stampWrite({}, now).updated_at).toBe(now.toISOString());
+  });
+});

@@ -1,0 +1,200 @@
+// `checkpoint update` operators: parsing every form, applying them, and refusing anything
+// that could reach Object.prototype.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
+import { CheckpointError } from '../../src/errors.js';
+import type { JsonObject } from '../../src/protocol/types.js';
+
+const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map(parseUpdateFlag));
+
+function usageError(fn: () => unknown): CheckpointError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CheckpointError);
+    expect((e as CheckpointError).code).toBe('E_USAGE');
+    expect((e as CheckpointError).exit).toBe(2);
+    return e as CheckpointError;
+  }
+  throw new Error('expected a usage error');
+}
+
+function expectPristinePrototype(): void {
+  for (const k of ['polluted', 'x', 'isAdmin']) {
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, k), k).toBe(false);
+    expect(({} as Record<string, unknown>)[k], k).toBeUndefined();
+  }
+  expect(Object.keys(Object.prototype)).toEqual([]);
+  expect(Object.getOwnPropertyNames(Array.prototype)).not.toContain('polluted');
+}
+
+afterEach(expectPristinePrototype);
+
+describe('parsing the operators', () => {
+  it('--a.b=v sets text', () => {
+    expect(parseUpdateFlag('--a.b=v')).toEqual({ path: ['a', 'b'], mode: 'set', value: 'v', flag: '--a.b=v' });
+  });
+
+  it('--l+=v appends text', () => {
+    expect(parseUpdateFlag('--l+=v')).toMatchObject({ path: ['l'], mode: 'append', value: 'v' });
+  });
+
+  it('--o:json=... sets a typed value', () => {
+    expect(parseUpdateFlag('--o:json={"k":[1,true,null]}')).toMatchObject({ path: ['o'], mode: 'set', value: { k: [1, true, null] } });
+    expect(parseUpdateFlag('--n:json=2').value).toBe(2);
+    expect(parseUpdateFlag('--n:json="2"').value).toBe('2');
+    expect(parseUpdateFlag('--n:json=null').value).toBeNull();
+  });
+
+  it('--l+:json=... appends a typed value', () => {
+    expect(parseUpdateFlag('--l+:json={"rubric":"r","score":8}')).toMatchObject({ path: ['l'], mode: 'append', value: { rubric: 'r', score: 8 } });
+  });
+
+  it('without :json the value is always text, = signs and all', () => {
+    expect(parseUpdateFlag('--step=2').value).toBe('2');
+    expect(parseUpdateFlag('--a=x=y').value).toBe('x=y');
+    expect(parseUpdateFlag('--a=').value).toBe('');
+    expect(parseUpdateFlag('--a={"k":1}').value).toBe('{"k":1}');
+    expect(parseUpdateFlag('--a=line1\nline2').value).toBe('line1\nline2');
+  });
+
+  it('refuses malformed JSON with the column', () => {
+    const e = usageError(() => parseUpdateFlag('--o:json={"k":}'));
+    expect(e.message).toMatch(/value is not valid JSON \(unexpected character "}" at column 6\)/);
+    expect(e.hint).toMatch(/quote the JSON/);
+  });
+
+  it.each(['--a', 'a=1', '-a=1', '--=1', '--a..b=1', '--.a=1', '--a.=1', '--a b=1', '--a/b=1'])('refuses %j', (flag) => {
+    usageError(() => parseUpdateFlag(flag));
+  });
+
+  it.each(['--a+:json+=1', '--merged_prs++=1', '--skill_state.merged_prs++=1', '--a:json:json=1', '--a:json+=1', '--a+:json:json=1', '--a+:json+:json=[]', '--a:jsonx=1'])(
+    'refuses the leftover operator in %j',
+    (flag) => {
+      const e = usageError(() => parseUpdateFlag(flag));
+      expect(e.message.startsWith(`${flag}: `)).toBe(true);
+    },
+  );
+
+  it('shortens an absurdly long unparseable flag in the message', () => {
+    const e = usageError(() => parseUpdateFlag(`--${'x'.repeat(500)}`));
+    expect(e.message.length).toBeLessThan(200);
+  });
+});
+
+describe('applying', () => {
+  it('sets nested paths, creating objects on the way', () => {
+    expect(apply({}, '--skill_state.sprint.round=2')).toEqual({ skill_state: { sprint: { round: '2' } } });
+  });
+
+  it('merges objects into objects, keeping the keys it does not name', () => {
+    const doc: JsonObject = { o: { a: 1, b: { c: 1, keep: true } } };
+    expect(apply(doc, '--o:json={"b":{"d":2},"e":3}')).toEqual({ o: { a: 1, b: { c: 1, keep: true, d: 2 }, e: 3 } });
+  });
+
+  it('replaces arrays (never concatenates), also inside a merged object', () => {
+    expect(apply({ l: [1, 2] }, '--l:json=[3]')).toEqual({ l: [3] });
+    expect(apply({ o: { l: [1, 2], k: 1 } }, '--o:json={"l":[3]}')).toEqual({ o: { l: [3], k: 1 } });
+  });
+
+  it('replaces scalars and objects of another kind', () => {
+    expect(apply({ a: { b: 1 } }, '--a=text')).toEqual({ a: 'text' });
+    expect(apply({ a: 'text' }, '--a:json={"b":1}')).toEqual({ a: { b: 1 } });
+    expect(apply({ a: [1] }, '--a:json={"b":1}')).toEqual({ a: { b: 1 } });
+  });
+
+  it('appends, creating the array when missing', () => {
+    expect(apply({}, '--l+=a', '--l+=b', '--l+:json={"c":1}', '--l+:json=[2]')).toEqual({ l: ['a', 'b', { c: 1 }, [2]] });
+  });
+
+  it('refuses to append to something that is not an array', () => {
+    expect(usageError(() => apply({ l: 'x' }, '--l+=a')).message).toMatch(/cannot append: l is not an array/);
+    expect(usageError(() => apply({ l: { a: 1 } }, '--l+=a')).message).toMatch(/not an array/);
+  });
+
+  it('addresses array items by index', () => {
+    const doc: JsonObject = { progress_table: [{ id: 'a', status: 'complete' }, { id: 'b', status: 'in_progress' }] };
+    expect(apply(doc, '--progress_table.1.status=complete')).toEqual({ progress_table: [{ id: 'a', status: 'complete' }, { id: 'b', status: 'complete' }] });
+    expect(apply({ l: ['x', 'y'] }, '--l.0=z')).toEqual({ l: ['z', 'y'] });
+    expect(apply({ l: [{ a: 1 }] }, '--l.0:json={"b":2}')).toEqual({ l: [{ a: 1, b: 2 }] });
+    expect(apply({ l: [[1]] }, '--l.0+=2')).toEqual({ l: [[1, '2']] });
+  });
+
+  it('refuses indices past the end and names on arrays', () => {
+    expect(usageError(() => apply({ l: ['x'] }, '--l.1=y')).message).toMatch(/index 1 is past the end of l \(length 1\)/);
+    expect(usageError(() => apply({ l: ['x'] }, '--l.first=y')).message).toMatch(/l is an array; address an item by its index/);
+    expect(usageError(() => apply({ l: [{ a: 1 }] }, '--l.5.a=y')).message).toMatch(/past the end/);
+  });
+
+  it('refuses to write inside a scalar', () => {
+    expect(usageError(() => apply({ a: 'text' }, '--a.b=1')).message).toMatch(/cannot write inside a: it is "text", not an object/);
+    expect(usageError(() => apply({ a: null }, '--a.b=1')).message).toMatch(/cannot write inside a/);
+  });
+
+  it('applies operations in order', () => {
+    expect(apply({}, '--a=1', '--a=2', '--b+=x', '--b:json=[]', '--b+=y')).toEqual({ a: '2', b: ['y'] });
+  });
+
+  it('treats names inherited from Object.prototype as absent', () => {
+    expect(apply({}, '--valueOf+=x')).toEqual({ valueOf: ['x'] });
+    expect(apply({}, '--toString=x')).toEqual({ toString: 'x' });
+    expect(apply({}, '--skill_state.hasOwnProperty.n:json=1')).toEqual({ skill_state: { hasOwnProperty: { n: 1 } } });
+    expect(apply({}, '--isPrototypeOf:json={"a":1}')).toEqual({ isPrototypeOf: { a: 1 } });
+  });
+});
+
+describe('prototype pollution', () => {
+  it.each([
+    '--__proto__.polluted=1',
+    '--__proto__=1',
+    '--a.__proto__.polluted=1',
+    '--constructor.prototype.polluted=1',
+    '--a.constructor.prototype.polluted=1',
+    '--a.prototype=1',
+    '--prototype.polluted=1',
+    '--progress_table.0.__proto__.polluted=1',
+    '--__proto__+=1',
+    '--__proto__:json={"polluted":1}',
+    '--a.__proto__+:json={"polluted":1}',
+  ])('refuses the path segment in %j', (flag) => {
+    expect(usageError(() => parseUpdateFlag(flag)).message).toMatch(/path segment "(__proto__|constructor|prototype)" is forbidden/);
+  });
+
+  it.each([
+    '--a:json={"__proto__":{"polluted":1}}',
+    '--a:json={"b":{"constructor":{"prototype":{"polluted":1}}}}',
+    '--a:json={"prototype":1}',
+    '--l+:json=[{"__proto__":{"polluted":1}}]',
+    '--l+:json={"x":[{"y":{"__proto__":{"isAdmin":true}}}]}',
+    '--a:json={"\\u005f_proto__":{"polluted":1}}',
+  ])('refuses the JSON value in %j', (flag) => {
+    expect(usageError(() => parseUpdateFlag(flag)).message).toMatch(/forbidden key "(__proto__|constructor|prototype)"/);
+  });
+
+  it('merging an object never reaches the prototype even with a crafted document', () => {
+    // a document whose own data holds a "__proto__" key (as a lenient parser could produce)
+    const doc = JSON.parse('{"o":{"__proto__":{"polluted":1}}}') as JsonObject;
+    apply(doc, '--o:json={"a":1}');
+    expectPristinePrototype();
+  });
+
+  it('random paths and values never pollute', () => {
+    const seg = fc.constantFrom('a', 'b', '0', '1', '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'polluted');
+    const flag = fc.tuple(fc.array(seg, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '+'), fc.constantFrom('', ':json'), fc.constantFrom('1', '{"polluted":1}', '[{"polluted":2}]', '{"__proto__":{"polluted":3}}'));
+    fc.assert(
+      fc.property(fc.array(flag, { minLength: 1, maxLength: 5 }), (flags) => {
+        const doc: JsonObject = { a: { b: [{}, {}] } };
+        for (const [path, plus, json, value] of flags) {
+          try {
+            apply(doc, `--${path.join('.')}${plus}${json}=${value}`);
+          } catch (e) {
+            expect(e).toBeInstanceOf(CheckpointError);
+          }
+        }
+        expectPristinePrototype();
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

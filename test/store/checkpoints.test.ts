@@ -1,0 +1,244 @@
+// The store: reading refuses what is not a plain checkpoint inside the project; writing goes
+// only through mutateCheckpoint, which validates, keeps formatting, and leaves a refused
+// file byte-identical.
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  checkpointPath,
+  listSkills,
+  MAX_READ_BYTES,
+  mutateCheckpoint,
+  readCheckpoint,
+  readCheckpointFile,
+  requireCheckpoint,
+} from '../../src/store/checkpoints.js';
+import { CheckpointError } from '../../src/errors.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { cleanup, tempDir } from '../helpers/repo.js';
+
+const NOW = new Date('2026-05-01T12:00:00.000Z');
+
+function checkpoint(skill: string, patch: JsonObject = {}): JsonObject {
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'p',
+    project_dir: '/p',
+    created_at: '2026-05-01T10:00:00Z',
+    updated_at: '2026-05-01T11:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'going',
+    next_actions: ['next'],
+    ...patch,
+  };
+}
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+  mkdirSync(join(root, '.checkpoints'));
+});
+afterEach(() => cleanup(root));
+
+const file = (skill: string) => join(root, '.checkpoints', `${skill}.checkpoint.json`);
+const put = (skill: string, text: string) => writeFileSync(file(skill), text);
+
+async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<string> {
+  try {
+    if (typeof p === 'function') p();
+    else await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(CheckpointError);
+    return (e as CheckpointError).code;
+  }
+  throw new Error('expected a CheckpointError');
+}
+
+describe('paths and listing', () => {
+  it('checkpointPath stays inside .checkpoints/ and checks the name', async () => {
+    expect(checkpointPath(root, 'api')).toBe(file('api'));
+    for (const bad of ['../x', '..', 'a/b', '/etc/passwd', 'API', '.hidden', '', 'a..b']) {
+      expect(await codeOf(() => checkpointPath(root, bad)), bad).toBe('E_SKILL_NAME');
+    }
+  });
+
+  it('lists checkpoint files only: no temp files, no history, no other files', () => {
+    put('b', '{}');
+    put('a', '{}');
+    writeFileSync(join(root, '.checkpoints', '.a.checkpoint.json.123.abcd.tmp'), '{}');
+    writeFileSync(join(root, '.checkpoints', 'README.md'), '#');
+    writeFileSync(join(root, '.checkpoints', 'Upper.checkpoint.json'), '{}');
+    mkdirSync(join(root, '.checkpoints', 'history'));
+    writeFileSync(join(root, '.checkpoints', 'history', 'c.2026-01-01T00-00-00.000Z.checkpoint.json'), '{}');
+    expect(listSkills(root)).toEqual(['a', 'b']);
+  });
+
+  it('lists nothing without .checkpoints/', () => {
+    const bare = tempDir();
+    expect(listSkills(bare)).toEqual([]);
+    cleanup(bare);
+  });
+});
+
+describe('reading', () => {
+  it('returns null for a missing checkpoint; requireCheckpoint names the known ones', async () => {
+    expect(readCheckpoint(root, 'api')).toBeNull();
+    put('web', JSON.stringify(checkpoint('web')));
+    try {
+      requireCheckpoint(root, 'api');
+      throw new Error('no error');
+    } catch (e) {
+      expect((e as CheckpointError).code).toBe('E_NOT_FOUND');
+      expect((e as CheckpointError).hint).toBe('known skills: web');
+    }
+  });
+
+  it('reports invalid JSON as file:line:column', () => {
+    put('api', '{\n  "a": 1,\n  oops\n}\n');
+    try {
+      readCheckpoint(root, 'api');
+      throw new Error('no error');
+    } catch (e) {
+      expect((e as CheckpointError).code).toBe('E_JSON');
+      expect((e as CheckpointError).message).toBe('.checkpoints/api.checkpoint.json:3:3: invalid JSON: expected a double-quoted property name');
+    }
+  });
+
+  it('refuses a directory named like a checkpoint', async () => {
+    mkdirSync(file('api'));
+    expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_PATH');
+  });
+
+  it('refuses a symlink leading out of the project, follows one inside', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'x.json'), JSON.stringify(checkpoint('api')));
+    symlinkSync(join(outside, 'x.json'), file('api'));
+    expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_PATH');
+    writeFileSync(join(root, 'real.json'), JSON.stringify(checkpoint('web')));
+    symlinkSync(join(root, 'real.json'), file('web'));
+    expect((readCheckpoint(root, 'web')!.value as JsonObject).skill).toBe('web');
+    cleanup(outside);
+  });
+
+  it('refuses a .checkpoints/ folder that is a link out of the project, for reads and writes', async () => {
+    const outside = tempDir();
+    const linked = tempDir();
+    writeFileSync(join(outside, 'api.checkpoint.json'), JSON.stringify(checkpoint('api')));
+    symlinkSync(outside, join(linked, '.checkpoints'));
+    expect(await codeOf(() => readCheckpoint(linked, 'api'))).toBe('E_PATH');
+    const before = readFileSync(join(outside, 'api.checkpoint.json'));
+    expect(await codeOf(mutateCheckpoint(linked, 'web', { now: NOW, change: () => checkpoint('web') }))).toBe('E_PATH');
+    expect(existsSync(join(outside, 'web.checkpoint.json'))).toBe(false);
+    expect(readFileSync(join(outside, 'api.checkpoint.json')).equals(before)).toBe(true);
+    cleanup(outside);
+    cleanup(linked);
+  });
+
+  it('a file named outside the project on purpose (validate x.json) is read as given', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'api.checkpoint.json'), JSON.stringify(checkpoint('api')));
+    expect(readCheckpointFile(root, join(outside, 'api.checkpoint.json')).skill).toBe('api');
+    cleanup(outside);
+  });
+
+  it(`refuses files over ${MAX_READ_BYTES} bytes without parsing them`, async () => {
+    put('api', `{"pad": "${'x'.repeat(MAX_READ_BYTES)}"}`);
+    expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_INVALID');
+  });
+
+  it('refuses invalid UTF-8', async () => {
+    writeFileSync(file('api'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
+    expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_JSON');
+  });
+
+  it('reads a BOM file and keeps the BOM in text and format', () => {
+    put('api', `\uFEFF${JSON.stringify(checkpoint('api'), null, 2)}\n`);
+    const cp = readCheckpoint(root, 'api')!;
+    expect(cp.format.bom).toBe(true);
+    expect(cp.text.charCodeAt(0)).toBe(0xfeff);
+    expect((cp.value as JsonObject).skill).toBe('api');
+  });
+});
+
+describe('mutateCheckpoint', () => {
+  const bytes = (skill: string) => readFileSync(file(skill));
+
+  it('creates a checkpoint and reports the warnings', async () => {
+    const r = await mutateCheckpoint(root, 'api', { now: NOW, change: (cur) => (expect(cur).toBeNull(), checkpoint('api')) });
+    expect(r.changed).toBe(true);
+    expect(r.before).toBeNull();
+    expect(JSON.parse(readFileSync(file('api'), 'utf8'))).toEqual(checkpoint('api'));
+    expect(r.warnings.map((w) => w.path)).toEqual(['progress_table', 'context_primer']);
+  });
+
+  it('refuses an invalid result and leaves the file byte-identical', async () => {
+    const text = `{\n    "keep":   "odd spacing is kept",\n${JSON.stringify(checkpoint('api'), null, 4).slice(2)}`;
+    put('api', text);
+    const before = bytes('api');
+    const p = mutateCheckpoint(root, 'api', { now: NOW, change: (cur) => ({ ...(cur as JsonObject), status: 'done' }) });
+    await expect(p).rejects.toMatchObject({ code: 'E_INVALID', message: expect.stringMatching(/refused: the result would be invalid at status/) });
+    expect(bytes('api').equals(before)).toBe(true);
+    expect(readdirSync(join(root, '.checkpoints')).sort()).toEqual(['api.checkpoint.json']);
+  });
+
+  it('counts further errors in the refusal', async () => {
+    put('api', JSON.stringify(checkpoint('api')));
+    await expect(mutateCheckpoint(root, 'api', { now: NOW, change: () => ({}) })).rejects.toThrow(/\(\+9 more\)/);
+  });
+
+  it('refuses a result whose skill does not match the file name', async () => {
+    await expect(mutateCheckpoint(root, 'api', { now: NOW, change: () => checkpoint('web') })).rejects.toThrow(/file name "api.checkpoint.json" must be "web.checkpoint.json"/);
+    expect(existsSync(file('api'))).toBe(false);
+  });
+
+  it('keeps the formatting of the file it rewrites: indent, EOL, final newline, BOM', async () => {
+    const variants: [string, (v: JsonValue) => string][] = [
+      ['four', (v) => `${JSON.stringify(v, null, 4)}\n`],
+      ['tabs', (v) => `${JSON.stringify(v, null, '\t')}\n`],
+      ['crlf', (v) => `${JSON.stringify(v, null, 2).replace(/\n/g, '\r\n')}\r\n`],
+      ['nonl', (v) => JSON.stringify(v, null, 2)],
+      ['bom', (v) => `\uFEFF${JSON.stringify(v, null, 2)}\n`],
+      ['flat', (v) => JSON.stringify(v)],
+    ];
+    for (const [skill, render] of variants) {
+      put(skill, render(checkpoint(skill)));
+      await mutateCheckpoint(root, skill, { now: NOW, change: (cur) => ({ ...(cur as JsonObject), step: 's2' }) });
+      expect(readFileSync(file(skill), 'utf8'), skill).toBe(render(checkpoint(skill, { step: 's2' })));
+    }
+  });
+
+  it('does not rewrite a file when nothing changed', async () => {
+    put('api', JSON.stringify(checkpoint('api'), null, 2));
+    const r = await mutateCheckpoint(root, 'api', { now: NOW, change: (cur) => cur! });
+    expect(r.changed).toBe(false);
+  });
+
+  it('leaves no lock or temp file behind, after success and after refusal', async () => {
+    await mutateCheckpoint(root, 'api', { now: NOW, change: () => checkpoint('api') });
+    await mutateCheckpoint(root, 'api', { now: NOW, change: () => ({ broken: true }) }).catch(() => undefined);
+    await mutateCheckpoint(root, 'api', { now: NOW, change: () => { throw new CheckpointError('E_USAGE', 'no'); } }).catch(() => undefined);
+    expect(readdirSync(join(root, '.checkpoints'))).toEqual(['api.checkpoint.json']);
+  });
+
+  it('serializes concurrent writers in one process', async () => {
+    await mutateCheckpoint(root, 'api', { now: NOW, change: () => checkpoint('api', { log: [] }) });
+    const tick = () => new Promise((r) => setTimeout(r, 1));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        mutateCheckpoint(root, 'api', {
+          now: NOW,
+          change: (cur) => {
+            const d = cur as JsonObject;
+            return { ...d, log: [...(d.log as JsonValue[]), i] };
+          },
+          beforeWrite: (v) => (void tick(), v),
+        }),
+      ),
+    );
+    const log = (JSON.parse(readFileSync(file('api'), 'utf8')) as { log: number[] }).log;
+    expect([...log].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});

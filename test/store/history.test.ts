@@ -1,0 +1,141 @@
+// history/: reset archives (never deletes, never overwrites), restore copies back (never
+// over a live checkpoint, never from outside history/).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { archiveCheckpoint, fileStamp, listArchives, parseArchiveName, resolveArchive, restoreArchive } from '../../src/store/history.js';
+import { CheckpointError } from '../../src/errors.js';
+import { cleanup, tempDir } from '../helpers/repo.js';
+
+const NOW = new Date('2026-05-01T12:00:00.000Z');
+const TEXT = '{\n  "skill": "api"\n}\n';
+
+let root: string;
+beforeEach(() => {
+  root = tempDir();
+  mkdirSync(join(root, '.checkpoints'));
+});
+afterEach(() => cleanup(root));
+
+const live = (skill = 'api') => join(root, '.checkpoints', `${skill}.checkpoint.json`);
+const hist = () => join(root, '.checkpoints', 'history');
+
+async function rejectsWith(p: Promise<unknown>, code: string): Promise<CheckpointError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(CheckpointError);
+    expect((e as CheckpointError).code).toBe(code);
+    return e as CheckpointError;
+  }
+  throw new Error(`expected ${code}`);
+}
+
+describe('names', () => {
+  it('stamps are colon-free and sortable', () => {
+    expect(fileStamp(NOW)).toBe('2026-05-01T12-00-00.000Z');
+  });
+
+  it('parses archive and rotation names, rejecting others', () => {
+    expect(parseArchiveName('api.2026-05-01T12-00-00.000Z.checkpoint.json')).toEqual({ skill: 'api', kind: 'checkpoint' });
+    expect(parseArchiveName('api.2026-05-01T12-00-00.000Z-2.checkpoint.json')).toEqual({ skill: 'api', kind: 'checkpoint' });
+    expect(parseArchiveName('oc-git-ops.2026-05-01.json')).toEqual({ skill: 'oc-git-ops', kind: 'rotation' });
+    expect(parseArchiveName('api.checkpoint.json')).toBeNull();
+    expect(parseArchiveName('notes.txt')).toBeNull();
+  });
+});
+
+describe('archive (reset)', () => {
+  it('moves the file into history/ byte for byte', async () => {
+    writeFileSync(live(), TEXT);
+    const target = await archiveCheckpoint(root, 'api', NOW);
+    expect(target).toBe(join(hist(), 'api.2026-05-01T12-00-00.000Z.checkpoint.json'));
+    expect(existsSync(live())).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe(TEXT);
+  });
+
+  it('archives a checkpoint that does not parse, and one over the read limit', async () => {
+    writeFileSync(live(), '{"broken": ');
+    const target = await archiveCheckpoint(root, 'api', NOW);
+    expect(readFileSync(target, 'utf8')).toBe('{"broken": ');
+    writeFileSync(live('big'), `{"pad": "${'x'.repeat(5 * 1024 * 1024)}"}`);
+    await archiveCheckpoint(root, 'big', NOW);
+    expect(existsSync(live('big'))).toBe(false);
+  });
+
+  it('refuses a directory named like a checkpoint', async () => {
+    mkdirSync(live());
+    await rejectsWith(archiveCheckpoint(root, 'api', NOW), 'E_PATH');
+    expect(existsSync(hist())).toBe(false);
+  });
+
+  it('never overwrites an archive of the same instant', async () => {
+    writeFileSync(live(), TEXT);
+    await archiveCheckpoint(root, 'api', NOW);
+    writeFileSync(live(), '{"second": true}');
+    const second = await archiveCheckpoint(root, 'api', NOW);
+    expect(second.endsWith('api.2026-05-01T12-00-00.000Z-1.checkpoint.json')).toBe(true);
+    expect(readdirSync(hist()).length).toBe(2);
+    expect(readFileSync(join(hist(), 'api.2026-05-01T12-00-00.000Z.checkpoint.json'), 'utf8')).toBe(TEXT);
+  });
+
+  it('refuses a missing checkpoint, also when .checkpoints/ does not exist', async () => {
+    await rejectsWith(archiveCheckpoint(root, 'api', NOW), 'E_NOT_FOUND');
+    const bare = tempDir();
+    await rejectsWith(archiveCheckpoint(bare, 'api', NOW), 'E_NOT_FOUND');
+    expect(existsSync(join(bare, '.checkpoints'))).toBe(false);
+    cleanup(bare);
+  });
+
+  it('lists archives, per skill when asked', async () => {
+    writeFileSync(live('api'), TEXT);
+    writeFileSync(live('web'), TEXT);
+    await archiveCheckpoint(root, 'api', NOW);
+    await archiveCheckpoint(root, 'web', NOW);
+    writeFileSync(join(hist(), 'web.2026-05-01.json'), '[]');
+    writeFileSync(join(hist(), 'stray.txt'), 'x');
+    expect(listArchives(root).map((e) => [e.skill, e.kind])).toEqual([
+      ['api', 'checkpoint'],
+      ['web', 'rotation'], // sorted by file name: "web.2026-05-01.json" < "web.2026-05-01T…"
+      ['web', 'checkpoint'],
+    ]);
+    expect(listArchives(root, 'api').map((e) => e.file)).toEqual(['api.2026-05-01T12-00-00.000Z.checkpoint.json']);
+    expect(listArchives(root, 'api')[0]!.bytes).toBe(TEXT.length);
+  });
+});
+
+describe('restore', () => {
+  it('copies the archive back and keeps it in history/', async () => {
+    writeFileSync(live(), TEXT);
+    const archive = await archiveCheckpoint(root, 'api', NOW);
+    const r = await restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json');
+    expect(r).toEqual({ skill: 'api', path: live() });
+    expect(readFileSync(live(), 'utf8')).toBe(TEXT);
+    expect(existsSync(archive)).toBe(true);
+  });
+
+  it('refuses to overwrite a live checkpoint', async () => {
+    writeFileSync(live(), TEXT);
+    await archiveCheckpoint(root, 'api', NOW);
+    writeFileSync(live(), '{"newer": true}');
+    const e = await rejectsWith(restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json'), 'E_EXISTS');
+    expect(e.hint).toMatch(/checkpoint reset api/);
+    expect(readFileSync(live(), 'utf8')).toBe('{"newer": true}');
+  });
+
+  it('refuses rotation files and anything outside history/', async () => {
+    mkdirSync(hist());
+    writeFileSync(join(hist(), 'api.2026-05-01.json'), '[]');
+    await rejectsWith(restoreArchive(root, 'api.2026-05-01.json'), 'E_USAGE');
+    writeFileSync(join(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json.bak'), TEXT);
+    expect(() => resolveArchive(root, '../../api.checkpoint.json')).toThrow(CheckpointError);
+    expect(() => resolveArchive(root, '/etc/passwd')).toThrow(/no archive/);
+    expect(() => resolveArchive(root, 'nope.checkpoint.json')).toThrow(/no archive/);
+  });
+
+  it('a path to a file inside history/ works as well as its name', async () => {
+    writeFileSync(live(), TEXT);
+    const archive = await archiveCheckpoint(root, 'api', NOW);
+    expect(resolveArchive(root, archive)).toBe(archive);
+  });
+});

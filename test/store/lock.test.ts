@@ -1,0 +1,111 @@
+// The per-skill lock: exclusive, released on error, stale locks of dead owners broken,
+// bounded waiting.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { breakStaleLock, withLock } from '../../src/store/lock.js';
+import { isTempFile, tempPathFor, writeFileAtomic } from '../../src/store/atomic.js';
+import { CheckpointError } from '../../src/errors.js';
+import { cleanup, tempDir } from '../helpers/repo.js';
+
+let dir: string;
+let lock: string;
+beforeEach(() => {
+  dir = tempDir();
+  lock = join(dir, '.api.lock');
+});
+afterEach(() => cleanup(dir));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A pid that is certainly not running: a child that has already exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('withLock', () => {
+  it('runs one holder at a time', async () => {
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        withLock(lock, async () => {
+          inside++;
+          most = Math.max(most, inside);
+          await sleep(5);
+          inside--;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('returns the value and releases after an error', async () => {
+    expect(await withLock(lock, () => 42)).toBe(42);
+    await expect(withLock(lock, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('breaks the lock of an owner that is gone', async () => {
+    writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), nonce: 'dead', at: Date.now() }));
+    expect(await withLock(lock, () => 'ok', 2000)).toBe('ok');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('breaks a lock older than the stale limit whatever its content', async () => {
+    writeFileSync(lock, 'garbage');
+    const old = (Date.now() - 120_000) / 1000;
+    utimesSync(lock, old, old);
+    expect(await withLock(lock, () => 'ok', 2000)).toBe('ok');
+  });
+
+  it('breaking a stale lock never removes a live lock that replaced it meanwhile', () => {
+    // Waiter W judged the dead owner's lock stale; before W breaks it, another waiter broke it
+    // and took the lock. W must leave that live lock in place.
+    const dead = JSON.stringify({ pid: deadPid(), host: hostname(), nonce: 'dead', at: 0 });
+    const live = JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'live', at: Date.now() });
+    writeFileSync(lock, live);
+    breakStaleLock(lock, dead);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
+    expect(readdirSync(dir)).toEqual(['.api.lock']);
+    // the judged lock itself is removed
+    writeFileSync(lock, dead);
+    breakStaleLock(lock, dead);
+    expect(readdirSync(dir)).toEqual([]);
+    // nothing to break is fine
+    breakStaleLock(lock, dead);
+  });
+
+  it('waits a bounded time for a live owner, then says who to ask', async () => {
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'alive', at: Date.now() }));
+    const t0 = Date.now();
+    const e = await withLock(lock, () => 'never', 300).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CheckpointError);
+    expect((e as CheckpointError).code).toBe('E_LOCKED');
+    expect((e as CheckpointError).hint).toMatch(/delete/);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
+    expect(existsSync(lock)).toBe(true); // not ours to remove
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('writes the content and leaves no temp file', () => {
+    const target = join(dir, 'a.checkpoint.json');
+    writeFileAtomic(target, 'one');
+    writeFileAtomic(target, Buffer.from('two'));
+    expect(readdirSync(dir)).toEqual(['a.checkpoint.json']);
+    expect(spawnSync('cat', [target], { encoding: 'utf8' }).stdout).toBe('two');
+  });
+
+  it('temp names are hidden and recognisable', () => {
+    const t = tempPathFor(join(dir, 'a.checkpoint.json'));
+    const name = t.slice(dir.length + 1);
+    expect(isTempFile(name)).toBe(true);
+    expect(name.startsWith('.a.checkpoint.json.')).toBe(true);
+    expect(isTempFile('a.checkpoint.json')).toBe(false);
+  });
+});
