@@ -28,7 +28,7 @@ export type MergePolicy =
   /** next_actions: an ordered queue, popped from the front and appended at the back. */
   | { kind: 'queue' };
 
-interface PolicyRule {
+export interface PolicyRule {
   /** Dotted path; `**` matches any run of segments (zero or more). */
   pattern: string;
   policy: MergePolicy;
@@ -52,6 +52,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'context_primer.generated_files', policy: LOG_APPEND() },
   { pattern: 'context_primer.user_preferences', policy: LOG_APPEND() },
   { pattern: 'blockers', policy: { kind: 'records' } },
+  // Pointers to history files written by rotate: a set both branches may add to, never rotated.
+  { pattern: 'skill_state.rotated_to', policy: LOG_APPEND() },
   { pattern: 'progress_table', policy: { kind: 'records' } },
   ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
 ];

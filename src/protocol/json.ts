@@ -9,6 +9,9 @@ import type { JsonValue } from './types.js';
 /** Deeper than this is refused: checkpoints are shallow documents, and recursion must stay bounded. */
 export const MAX_JSON_DEPTH = 256;
 
+const CONFLICT_MARKER = /^(<{7}|={7}|>{7}|\|{7})/;
+const CONFLICT_REASON = 'conflict marker (resolve the merge first: `checkpoint resolve`)';
+
 export class JsonSyntaxError extends Error {
   constructor(
     readonly reason: string,
@@ -30,7 +33,61 @@ export interface Parsed {
   hadBom: boolean;
 }
 
+/**
+ * Parses `text` strictly. The common case (a well-formed file) takes the native JSON.parse
+ * plus cheap checks for what it lets through; anything suspicious goes to the character-level
+ * parser, which is authoritative and produces the located error. Cold start matters here:
+ * the merge driver and every read command run this once per file in a fresh process.
+ */
 export function parseJson(text: string, options: ParseOptions = {}): Parsed {
+  const hadBom = text.charCodeAt(0) === 0xfeff;
+  const body = hadBom ? text.slice(1) : text;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(body) as JsonValue;
+  } catch {
+    return parseJsonStrict(text, options);
+  }
+  const keys = checkParsed(value, options.rejectUnsafeKeys ?? true);
+  // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
+  if (keys < 0 || keys !== countKeyTokens(body)) return parseJsonStrict(text, options);
+  return { value, hadBom };
+}
+
+/** Key count of a parsed value, or -1 when it is too deep, has a forbidden key or a non-finite number. */
+function checkParsed(value: JsonValue, rejectUnsafe: boolean, depth = 0): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;
+  if (value === null || typeof value !== 'object') return 0;
+  // Recursion stops at the depth limit, so it stays shallow whatever JSON.parse accepted.
+  if (depth >= MAX_JSON_DEPTH) return -1;
+  let keys = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = checkParsed(item, rejectUnsafe, depth + 1);
+      if (inner < 0) return -1;
+      keys += inner;
+    }
+    return keys;
+  }
+  for (const k of Object.keys(value)) {
+    if (rejectUnsafe && FORBIDDEN_KEYS.has(k)) return -1;
+    const inner = checkParsed(value[k]!, rejectUnsafe, depth + 1);
+    if (inner < 0) return -1;
+    keys += 1 + inner;
+  }
+  return keys;
+}
+
+// A string followed by a colon. Every key matches; a match may also start at the closing
+// quote of a value string (`["a", ":b"]`), so the count can exceed the keys, never fall short:
+// a mismatch only sends the text to the strict parser, which decides.
+const KEY_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"\s*:/g;
+
+function countKeyTokens(body: string): number {
+  return body.match(KEY_TOKEN)?.length ?? 0;
+}
+
+export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const rejectUnsafe = options.rejectUnsafeKeys ?? true;
   let hadBom = false;
   let i = 0;
@@ -41,9 +98,12 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   const n = text.length;
 
   const fail = (reason: string, at = i): never => {
+    // Markers stand where a key or a comma is expected far more often than where a value is.
+    if (CONFLICT_MARKER.test(text.slice(at, at + 7))) reason = CONFLICT_REASON;
     let line = 1;
     let col = 1;
-    for (let k = 0; k < at && k < n; k++) {
+    // Columns count from after a BOM, as an editor shows them.
+    for (let k = hadBom ? 1 : 0; k < at && k < n; k++) {
       if (text.charCodeAt(k) === 10) {
         line++;
         col = 1;
@@ -185,7 +245,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
       return null;
     }
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return num();
-    if (c === '<' || c === '=' || c === '>') return fail('conflict marker (resolve the merge first: `checkpoint resolve`)');
+    if (c === '<' || c === '=' || c === '>') return fail(CONFLICT_REASON);
     return fail(`unexpected character ${JSON.stringify(c)}`);
   };
 

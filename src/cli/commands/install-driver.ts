@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { installDriver } from '../../install/driver.js';
+import { BIN_PATH } from '../../install/package-paths.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf } from './common.js';
+
+/** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
+export const SKIP_ENV = 'CHECKPOINT_SKIP_INSTALL';
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') {
+    ctx.out.err(`checkpoint install-driver: skipped (${SKIP_ENV} is set)`);
+    return 0;
+  }
+  const root = rootOf(ctx);
+  if (args.options.optional && !existsSync(join(root, '.git'))) {
+    ctx.out.err('checkpoint install-driver: not a git repository; nothing to install');
+    return 0;
+  }
+  const { changes } = installDriver(root, process.execPath, BIN_PATH);
+  if (ctx.json) ctx.out.json({ ok: true, changes });
+  else ctx.out.out(changes.length ? changes.map((c) => `✓ ${c}`).join('\n') : '✓ merge driver already installed');
+  return 0;
+}

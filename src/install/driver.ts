@@ -1,0 +1,72 @@
+// Registers the semantic merge driver in a repository: the .gitattributes line and the
+// merge.checkpoint.* config. Idempotent; uninstall removes exactly what install adds.
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ATTRIBUTES_LINE } from '../doctor/health.js';
+import { assertGitRepo, gitOut, gitRun } from './git-config.js';
+
+export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
+export const HISTORY_ATTRIBUTES_LINE = '.checkpoints/history/*.json merge=checkpoint';
+const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
+
+/** Quote for the POSIX shell git runs drivers with; safe with spaces, quotes and $. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** %O %A %B %P %L: git substitutes them already shell-quoted. */
+export function driverCommand(nodePath: string, binPath: string): string {
+  return `${shellQuote(nodePath)} ${shellQuote(binPath)} merge-driver %O %A %B %P %L`;
+}
+
+export interface InstallResult {
+  changes: string[];
+}
+
+export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
+  assertGitRepo(root);
+  const changes: string[] = [];
+  const wanted: [string, string][] = [
+    ['merge.checkpoint.name', DRIVER_NAME],
+    ['merge.checkpoint.driver', driverCommand(nodePath, binPath)],
+    ['merge.checkpoint.recursive', 'binary'],
+  ];
+  for (const [key, value] of wanted) {
+    if (gitOut(root, ['config', '--local', '--get', key]) === value) continue;
+    gitRun(root, ['config', '--local', key, value]);
+    changes.push(`set ${key}`);
+  }
+  const path = join(root, '.gitattributes');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const lines = text.split(/\r?\n/);
+  const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
+  if (missing.length) {
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const sep = text && !text.endsWith('\n') ? eol : '';
+    writeFileSync(path, text + sep + missing.join(eol) + eol);
+    changes.push(`added ${missing.length === 1 ? 'a line' : `${missing.length} lines`} to .gitattributes`);
+  }
+  return { changes };
+}
+
+export function uninstallDriver(root: string): InstallResult {
+  assertGitRepo(root);
+  const changes: string[] = [];
+  if (gitOut(root, ['config', '--local', '--get-regexp', '^merge\\.checkpoint\\.']) !== null) {
+    gitRun(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
+    changes.push('removed merge.checkpoint from git config');
+  }
+  const path = join(root, '.gitattributes');
+  if (existsSync(path)) {
+    const text = readFileSync(path, 'utf8');
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const kept = text.split(/\r?\n/).filter((l) => !ATTRIBUTE_LINES.includes(l));
+    const next = kept.join(eol);
+    if (next !== text) {
+      if (next.trim() === '') unlinkSync(path);
+      else writeFileSync(path, next);
+      changes.push('removed the checkpoint lines from .gitattributes');
+    }
+  }
+  return { changes };
+}

@@ -1,0 +1,57 @@
+// What a merge reports where it cannot decide, and the contract between the merge
+// dispatcher (merge.ts) and the per-policy mergers (log, records, queue).
+
+import type { JsonValue } from '../protocol/types.js';
+import { canonicalJson, compareStrings } from './json-value.js';
+
+/** An object key, or an index into the MERGED array. */
+export type PathSegment = string | number;
+
+export interface Conflict {
+  path: PathSegment[];
+  /** `phase`, `skill_state.scores.final`, `next_actions[1]`. */
+  display: string;
+  /** `undefined` = the key or element is absent on that side. */
+  base: JsonValue | undefined;
+  ours: JsonValue | undefined;
+  theirs: JsonValue | undefined;
+  /**
+   * Set when the conflict covers a run of array elements (a queue region): base, ours
+   * and theirs are then arrays of the run's elements, and the merged array holds `span`
+   * elements of one side's run from the index in `path`.
+   */
+  span?: number;
+}
+
+/** Callbacks the per-policy mergers use to recurse into items and to record conflicts. */
+export interface MergeContext {
+  /** 3-way merge of one node; `undefined` in and out means absent. */
+  node(path: PathSegment[], policyPath: string[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined;
+  /** Records a conflict and returns the value that stands in for it in the merged document. */
+  conflict(path: PathSegment[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined;
+  /** Records a conflict over a run of array elements; returns the run that stands in for it. */
+  sliceConflict(path: PathSegment[], base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]): JsonValue[];
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (IDENTIFIER.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out === '' ? '(document)' : out;
+}
+
+/**
+ * The value kept in the merged document at a conflict: the side that has one, else the
+ * one whose canonical JSON sorts first. Never "ours by default", so swapping the sides
+ * gives the same merged value; the markers show both versions anyway.
+ */
+export function standIn<T extends JsonValue>(ours: T | undefined, theirs: T | undefined, isEmpty: (v: T) => boolean = () => false): T | undefined {
+  if (ours === undefined || isEmpty(ours)) return theirs === undefined || isEmpty(theirs) ? ours : theirs;
+  if (theirs === undefined || isEmpty(theirs)) return ours;
+  return compareStrings(canonicalJson(ours), canonicalJson(theirs)) <= 0 ? ours : theirs;
+}

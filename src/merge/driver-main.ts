@@ -1,0 +1,110 @@
+// `git merge` runs this once per conflicting checkpoint file, so it loads only node:fs
+// and the pure merge modules; child_process only for the fallback. Built-ins come from
+// process.getBuiltinModule: an ESM `import` of node:fs builds a facade over all of fs
+// (streams included) and costs a few milliseconds of the driver's start-up.
+// Contract with git: %A is ours and receives the result; exit 0 = merged, non-zero = left
+// conflicted. A usage problem exits 2 with %A untouched, so nothing of ours is lost.
+
+import { compileExtraLogs } from '../protocol/fields.js';
+import { parseJson } from '../protocol/json.js';
+import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
+import type { ExtraRules } from './merge.js';
+import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const CONFIG_PATH = '.checkpoints/config.json';
+
+class UsageError extends Error {}
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function readBytes(path: string, what: string): Buffer {
+  try {
+    return fs.readFileSync(path);
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} (${path}): ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+}
+
+function parseMarkerSize(arg: string | undefined): number {
+  if (arg === undefined || arg === '') return DEFAULT_MARKER_SIZE;
+  const size = Number(arg);
+  if (!Number.isInteger(size) || size < 1 || size > 1000) throw new UsageError(`marker size must be a positive integer, got "${arg}"`);
+  return size;
+}
+
+/** Project-declared logs from `.checkpoints/config.json` (git runs drivers at the worktree top). */
+function readExtraRules(): ExtraRules {
+  // existsSync first: most projects have no config, and a thrown ENOENT is not free.
+  if (!fs.existsSync(CONFIG_PATH)) return [];
+  try {
+    const config = parseJson(fs.readFileSync(CONFIG_PATH, 'utf8')).value;
+    const logs = config !== null && typeof config === 'object' && !Array.isArray(config) ? config.logs : undefined;
+    if (logs !== undefined && !(Array.isArray(logs) && logs.every((l) => typeof l === 'string'))) throw new Error('"logs" must be an array of dotted paths');
+    return compileExtraLogs({ logs: logs as string[] | undefined });
+  } catch (e) {
+    say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+}
+
+// ignoreBOM keeps a BOM in the text, so the merged file keeps it too.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** args: %O %A %B %P [%L]. Resolves to the exit code. */
+export async function runMergeDriver(args: string[]): Promise<number> {
+  try {
+    return mergeFiles(args);
+  } catch (e) {
+    // One line, never a stack trace, in the middle of someone's `git merge`.
+    const detail = e instanceof UsageError ? e.message : `unexpected error, ours is left as it was: ${e instanceof Error ? e.message : String(e)}`;
+    say(`checkpoint merge-driver: ${detail}`);
+    return 2;
+  }
+}
+
+function mergeFiles(args: string[]): number {
+  if (args.length < 4 || args.length > 5) throw new UsageError(`expected arguments %O %A %B %P [%L], got ${args.length}`);
+  const [basePath, oursPath, theirsPath, repoPath, markerArg] = args as [string, string, string, string, string | undefined];
+  const markerSize = parseMarkerSize(markerArg);
+  const bytes = {
+    ours: readBytes(oursPath, '%A (ours)'),
+    base: readBytes(basePath, '%O (base)'),
+    theirs: readBytes(theirsPath, '%B (theirs)'),
+  };
+
+  const undecodable: MergeSide[] = [];
+  const decode = (side: MergeSide): string => {
+    try {
+      return utf8.decode(bytes[side]);
+    } catch {
+      undecodable.push(side);
+      return '';
+    }
+  };
+  const texts = { base: decode('base'), ours: decode('ours'), theirs: decode('theirs') };
+  const result =
+    undecodable.length > 0
+      ? { status: 'unparseable' as const, text: undefined, messages: undecodable.map((side) => unparseableMessage(repoPath, side, 'is not valid UTF-8')) }
+      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS });
+
+  for (const line of result.messages) say(line);
+  if (result.status === 'unparseable') {
+    lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
+    return 1;
+  }
+  if (result.text !== undefined && result.text !== texts.ours) fs.writeFileSync(oursPath, result.text);
+  return result.status === 'clean' ? 0 : 1;
+}
+
+/** git's own line merge with diff3 markers, written into %A; always reported as a conflict. */
+function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): void {
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  const args = ['merge-file', '--diff3', '-L', DEFAULT_LABELS.ours, '-L', DEFAULT_LABELS.base, '-L', DEFAULT_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];
+  const r = spawnSync('git', args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.error || (r.status !== null && r.status > 127)) {
+    say(`checkpoint merge-driver: git merge-file could not merge ${repoPath}; ours is left as it was`);
+  }
+}

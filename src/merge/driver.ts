@@ -1,0 +1,79 @@
+// Merge of three checkpoint texts, as `git merge` hands them to the driver: parse each
+// side strictly, merge semantically, then render (markers only where the sides collide)
+// and validate. No fs, no process: driver-main.ts does the I/O.
+
+import { detectFormat, formatJson } from '../protocol/format.js';
+import { JsonSyntaxError, parseJson } from '../protocol/json.js';
+import type { JsonValue } from '../protocol/types.js';
+import { validateCheckpoint } from '../protocol/validate.js';
+import type { Conflict } from './conflict.js';
+import { mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
+
+export type MergeSide = 'base' | 'ours' | 'theirs';
+
+export interface MergeTextsInput {
+  /** null (or an empty file, which is what git passes for an add/add) = no common ancestor. */
+  base: string | null;
+  ours: string;
+  theirs: string;
+  markerSize?: number;
+  extraRules?: ExtraRules;
+  /** The path shown in messages; its base name is checked against `<skill>.checkpoint.json`. */
+  fileName?: string;
+  labels?: Partial<ConflictLabels>;
+}
+
+export interface MergeTextsResult {
+  /** clean: text is the merge. conflict: text is the merge with markers (or unmarked but invalid). unparseable: no text. */
+  status: 'clean' | 'conflict' | 'unparseable';
+  text?: string;
+  conflicts: Conflict[];
+  messages: string[];
+}
+
+const NO_ANCESTOR = /^\uFEFF?\s*$/;
+
+/** The one-line message for a side the semantic merge cannot read. */
+export function unparseableMessage(fileName: string | undefined, side: MergeSide, reason: string): string {
+  return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${side} ${reason}`;
+}
+
+function baseName(fileName: string): string {
+  return fileName.slice(fileName.replace(/\\/g, '/').lastIndexOf('/') + 1);
+}
+
+export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
+  const messages: string[] = [];
+  const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
+    try {
+      return parseJson(text).value;
+    } catch (e) {
+      const reason = e instanceof JsonSyntaxError ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}` : `cannot be read: ${String(e)}`;
+      messages.push(unparseableMessage(input.fileName, side, reason));
+      return undefined;
+    }
+  };
+  const base = input.base === null || NO_ANCESTOR.test(input.base) ? undefined : parseSide('base', input.base);
+  const ours = parseSide('ours', input.ours);
+  const theirs = parseSide('theirs', input.theirs);
+  if (messages.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages };
+
+  const { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules: input.extraRules });
+  const format = detectFormat(input.ours);
+  if (conflicts.length > 0) {
+    const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
+    return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }) };
+  }
+
+  // Unchanged from ours: keep its bytes, however they were laid out.
+  const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
+  const fileName = input.fileName === undefined ? undefined : baseName(input.fileName);
+  const { errors } = validateCheckpoint(value, { fileName, sizeBytes: new TextEncoder().encode(text).length });
+  if (errors.length > 0) {
+    const where = input.fileName ?? 'the checkpoint';
+    const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
+    return { status: 'conflict', text, conflicts, messages: invalid };
+  }
+  return { status: 'clean', text, conflicts, messages };
+}

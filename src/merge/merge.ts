@@ -1,0 +1,148 @@
+// The semantic 3-way merge of checkpoint JSON. Pure: data in, data out. Every decision
+// beyond "one side changed it" comes from the field-policy table (protocol/fields.ts).
+//
+// At a conflict the merged document holds a stand-in value (see conflict.ts `standIn`)
+// that does not depend on which side is "ours", so merge(O,A,B) and merge(O,B,A) give
+// equal values and the same conflict paths.
+
+import { policyFor, type PolicyRule } from '../protocol/fields.js';
+import { MAX_JSON_DEPTH } from '../protocol/json.js';
+import type { JsonObject, JsonValue } from '../protocol/types.js';
+import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment } from './conflict.js';
+import { compareStrings, isJsonObject, jsonEqual, ownValue, safeKeys, setOwn, withoutUnsafeKeys } from './json-value.js';
+import { mergeLog } from './log.js';
+import { mergeQueue } from './queue.js';
+import { mergeRecords } from './records.js';
+
+export type { Conflict, PathSegment } from './conflict.js';
+export { formatPath } from './conflict.js';
+
+/** Project rules ahead of the built-in table, e.g. from `compileExtraLogs(config)`. */
+export type ExtraRules = readonly PolicyRule[];
+
+export interface MergeOptions {
+  extraRules?: ExtraRules;
+}
+
+export interface MergeResult {
+  value: JsonValue;
+  conflicts: Conflict[];
+}
+
+export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue, opts: MergeOptions = {}): MergeResult {
+  const conflicts: Conflict[] = [];
+  const extra = opts.extraRules ?? [];
+
+  const ctx: MergeContext = {
+    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, path, policyPath, b, o, t),
+    conflict(path, b, o, t) {
+      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t });
+      return standIn(o, t);
+    },
+    sliceConflict(path, b, o, t) {
+      const kept = standIn(o, t, (run) => run.length === 0) ?? [];
+      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t, span: kept.length });
+      return kept;
+    },
+  };
+  // `ours` and `theirs` are present, so the root merge always yields a value.
+  const merged = ctx.node([], [], base, ours, theirs) ?? ours;
+  // Merged objects never take an unsafe key, but a subtree handed through whole (a log
+  // entry, a side's array) could carry one from a caller that did not use parseJson.
+  return { value: withoutUnsafeKeys(merged), conflicts };
+}
+
+function mergeNode(
+  ctx: MergeContext,
+  extra: ExtraRules,
+  path: PathSegment[],
+  policyPath: string[],
+  base: JsonValue | undefined,
+  ours: JsonValue | undefined,
+  theirs: JsonValue | undefined,
+): JsonValue | undefined {
+  // Objects merge key by key under every policy. Recursing straight away gives what the
+  // "one side changed it" shortcuts would, in ours' key order, without comparing each
+  // subtree again at every level above it.
+  if (isJsonObject(ours) && isJsonObject(theirs) && path.length <= MAX_JSON_DEPTH) {
+    return mergeObjects(ctx, path, policyPath, isJsonObject(base) ? base : undefined, ours, theirs);
+  }
+  if (jsonEqual(ours, theirs)) return ours;
+  if (jsonEqual(base, ours)) return theirs;
+  if (jsonEqual(base, theirs)) return ours;
+  // Both sides changed it, differently.
+  if (ours === undefined || theirs === undefined || path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
+
+  const policy = policyFor(policyPath, extra);
+  const arrays = Array.isArray(ours) && Array.isArray(theirs) ? { b: Array.isArray(base) ? base : [], o: ours, t: theirs } : undefined;
+  switch (policy.kind) {
+    case 'instant': {
+      const picked = pickInstant(ours, theirs, policy.pick);
+      if (picked !== undefined) return picked;
+      break;
+    }
+    case 'log':
+      if (arrays) return mergeLog(ctx, path, policyPath, policy, arrays.b, arrays.o, arrays.t);
+      break;
+    case 'records': {
+      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t);
+      if (merged) return merged;
+      break;
+    }
+    case 'queue':
+      if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t);
+      break;
+    case 'value':
+      break;
+  }
+  return ctx.conflict(path, base, ours, theirs);
+}
+
+/** The later (or earlier) of two ISO-8601 instants; undefined when either does not parse. */
+function pickInstant(ours: JsonValue, theirs: JsonValue, pick: 'latest' | 'earliest'): string | undefined {
+  if (typeof ours !== 'string' || typeof theirs !== 'string') return undefined;
+  const o = Date.parse(ours);
+  const t = Date.parse(theirs);
+  if (!Number.isFinite(o) || !Number.isFinite(t)) return undefined;
+  // The same instant spelled differently ("Z" vs "+00:00"): the smaller text, whichever side it is on.
+  if (o === t) return compareStrings(ours, theirs) <= 0 ? ours : theirs;
+  return (pick === 'latest') === o > t ? ours : theirs;
+}
+
+/**
+ * Key by key. The result keeps ours' key order; a key only theirs has goes right after
+ * the key that precedes it in theirs, so a rewrite moves no untouched line.
+ */
+function mergeObjects(ctx: MergeContext, path: PathSegment[], policyPath: string[], base: JsonObject | undefined, ours: JsonObject, theirs: JsonObject): JsonObject {
+  const merged = new Map<string, JsonValue>();
+  const mergeKey = (key: string): void => {
+    const value = ctx.node([...path, key], [...policyPath, key], ownValue(base, key), ownValue(ours, key), ownValue(theirs, key));
+    if (value !== undefined) merged.set(key, value);
+  };
+  const oursKeys = safeKeys(ours);
+  for (const key of oursKeys) mergeKey(key);
+
+  const insertedAfter = new Map<string | null, string[]>(); // ours key (null = the start) -> theirs-only keys that follow it
+  let anchor: string | null = null;
+  for (const key of safeKeys(theirs)) {
+    if (Object.prototype.hasOwnProperty.call(ours, key)) {
+      if (merged.has(key)) anchor = key;
+      continue;
+    }
+    mergeKey(key);
+    if (!merged.has(key)) continue;
+    const list = insertedAfter.get(anchor) ?? [];
+    list.push(key);
+    insertedAfter.set(anchor, list);
+  }
+
+  const result: JsonObject = {};
+  const put = (key: string): void => setOwn(result, key, merged.get(key)!);
+  for (const key of insertedAfter.get(null) ?? []) put(key);
+  for (const key of oursKeys) {
+    if (!merged.has(key)) continue;
+    put(key);
+    for (const inserted of insertedAfter.get(key) ?? []) put(inserted);
+  }
+  return result;
+}

@@ -1,0 +1,170 @@
+// Writes a merge result as text: the merged document laid out exactly as formatJson would
+// (ours' indent, line ends, final newline, BOM), with diff3-style markers around the
+// conflicting fields only. Keeping one side's block and deleting the other blocks and
+// the markers yields valid JSON for each side.
+
+import { DEFAULT_FORMAT, type TextFormat } from '../protocol/format.js';
+import type { JsonValue } from '../protocol/types.js';
+import type { Conflict, PathSegment } from './conflict.js';
+import { canonicalJson } from './json-value.js';
+
+export const DEFAULT_MARKER_SIZE = 7;
+
+export interface ConflictLabels {
+  ours: string;
+  base: string;
+  theirs: string;
+}
+
+export const DEFAULT_LABELS: ConflictLabels = { ours: 'ours', base: 'base', theirs: 'theirs' };
+
+export interface RenderOptions {
+  format?: TextFormat;
+  markerSize?: number;
+  labels?: Partial<ConflictLabels>;
+}
+
+type Side = keyof ConflictLabels;
+const SIDES: readonly Side[] = ['ours', 'base', 'theirs'];
+
+/** One property (`"key": value`) or one array element. */
+interface Item {
+  prefix: string;
+  value: JsonValue;
+}
+
+type Entry = { kind: 'plain'; item: Item; path: PathSegment[] } | { kind: 'conflict'; sides: Record<Side, Item[]> };
+
+const pathKey = (path: readonly PathSegment[]): string => JSON.stringify(path);
+
+export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], options: RenderOptions = {}): string {
+  const format = options.format ?? DEFAULT_FORMAT;
+  // Markers need lines of their own: single-line JSON is laid out with two spaces when it has conflicts.
+  const indent = format.indent || (conflicts.length > 0 ? '  ' : '');
+  const size = options.markerSize ?? DEFAULT_MARKER_SIZE;
+  const labels = { ...DEFAULT_LABELS, ...options.labels };
+  const conflictAt = new Map(conflicts.map((c) => [pathKey(c.path), c]));
+  const conflictBelow = new Set<string>();
+  for (const c of conflicts) for (let k = 0; k < c.path.length; k++) conflictBelow.add(pathKey(c.path.slice(0, k)));
+  const lines: string[] = [];
+
+  const pushPlain = (item: Item, level: number, lead: string, comma: string): void => {
+    const pad = indent.repeat(level);
+    const parts = JSON.stringify(item.value, null, indent).split('\n');
+    parts.forEach((part, i) => {
+      const head = i === 0 ? pad + lead + item.prefix : pad;
+      lines.push(head + part + (i === parts.length - 1 ? comma : ''));
+    });
+  };
+
+  const pushValue = (item: Item, path: PathSegment[], level: number, comma: string): void => {
+    const container = item.value;
+    if (!conflictBelow.has(pathKey(path)) || container === null || typeof container !== 'object') {
+      pushPlain(item, level, '', comma);
+      return;
+    }
+    const pad = indent.repeat(level);
+    const isArray = Array.isArray(container);
+    lines.push(pad + item.prefix + (isArray ? '[' : '{'));
+    pushEntries(isArray ? arrayEntries(container, path) : objectEntries(container, path), level + 1);
+    lines.push(pad + (isArray ? ']' : '}') + comma);
+  };
+
+  const sideItems = (c: Conflict, prefix: string): Record<Side, Item[]> => {
+    const items = (side: Side): Item[] => {
+      const v = c[side];
+      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value })) : [];
+      return v === undefined ? [] : [{ prefix, value: v }];
+    };
+    return { ours: items('ours'), base: items('base'), theirs: items('theirs') };
+  };
+
+  const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[]): Entry[] =>
+    Object.keys(obj).map((key): Entry => {
+      const childPath = [...path, key];
+      const prefix = `${JSON.stringify(key)}: `;
+      const c = conflictAt.get(pathKey(childPath));
+      return c ? { kind: 'conflict', sides: sideItems(c, prefix) } : { kind: 'plain', item: { prefix, value: obj[key]! }, path: childPath };
+    });
+
+  const arrayEntries = (arr: JsonValue[], path: PathSegment[]): Entry[] => {
+    const entries: Entry[] = [];
+    for (let i = 0; i < arr.length; ) {
+      const c = conflictAt.get(pathKey([...path, i]));
+      if (c) {
+        entries.push({ kind: 'conflict', sides: sideItems(c, '') });
+        i += Math.max(1, c.span ?? 1);
+      } else {
+        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]! }, path: [...path, i] });
+        i++;
+      }
+    }
+    return entries;
+  };
+
+  const pushEntries = (entries: readonly Entry[], level: number): void => {
+    // follows[side][k]: whether that side has anything after entry k (then entry k needs a comma).
+    const follows = {} as Record<Side, boolean[]>;
+    for (const side of SIDES) {
+      follows[side] = new Array<boolean>(entries.length);
+      let any = false;
+      for (let k = entries.length - 1; k >= 0; k--) {
+        follows[side][k] = any;
+        const e = entries[k]!;
+        any ||= e.kind === 'plain' || e.sides[side].length > 0;
+      }
+    }
+    // A plain entry followed only by conflicts that some side lacks cannot carry one comma
+    // right for every side: it gets none, and each side that has more owes it a leading one.
+    const owed: Record<Side, boolean> = { ours: false, base: false, theirs: false };
+    entries.forEach((e, k) => {
+      if (e.kind === 'plain') {
+        const agreed = SIDES.every((side) => follows[side][k] === follows.ours[k]);
+        if (!agreed) for (const side of SIDES) owed[side] = follows[side][k]!;
+        pushValue(e.item, e.path, level, agreed && follows.ours[k] ? ',' : '');
+        return;
+      }
+      for (const side of SIDES) {
+        lines.push(markerLine(side, size, labels));
+        const items = e.sides[side];
+        items.forEach((item, i) => {
+          pushPlain(item, level, owed[side] ? ',' : '', i < items.length - 1 || follows[side][k] ? ',' : '');
+          owed[side] = false;
+        });
+      }
+      lines.push(markerLine('end', size, labels));
+    });
+  };
+
+  const root = conflictAt.get(pathKey([]));
+  if (root) pushEntries([{ kind: 'conflict', sides: sideItems(root, '') }], 0);
+  else pushValue({ prefix: '', value }, [], 0, '');
+
+  return (format.bom ? '\uFEFF' : '') + lines.join(format.eol) + (format.finalNewline ? format.eol : '');
+}
+
+/** The line that opens a side's block in a conflict (`end`: the line that closes the conflict). */
+function markerLine(side: Side | 'end', size: number, labels: ConflictLabels): string {
+  if (side === 'ours') return `${'<'.repeat(size)} ${labels.ours}`;
+  if (side === 'base') return `${'|'.repeat(size)} ${labels.base}`;
+  if (side === 'theirs') return '='.repeat(size);
+  return `${'>'.repeat(size)} ${labels.theirs}`;
+}
+
+const MAX_SHOWN = 60;
+
+function describe(value: JsonValue | undefined, run: boolean): string {
+  if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false);
+  if (value === undefined) return 'absent';
+  const text = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+}
+
+/** One line per conflict: `checkpoint: conflict at phase: ours "build" vs theirs "audit" (base "spec")`. */
+export function summarizeConflicts(conflicts: readonly Conflict[], options: { file?: string } = {}): string[] {
+  const where = options.file ? `${options.file}: ` : '';
+  return conflicts.map((c) => {
+    const run = c.span !== undefined;
+    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run)} vs theirs ${describe(c.theirs, run)} (base ${describe(c.base, run)})`;
+  });
+}

@@ -1,0 +1,149 @@
+// Installing the merge driver (spaces in paths, linked worktrees, exact uninstall) and
+// `checkpoint resolve` on files a merge without the driver left conflicted.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, cleanup, cli, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { spawnSync } from 'node:child_process';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+const repo = () => {
+  const d = makeRepo();
+  dirs.push(d);
+  return d;
+};
+
+const cp = (over: Record<string, unknown>) => ({
+  protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/demo',
+  created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z',
+  phase: 'build', step: 'one', status: 'in_progress', progress_summary: 'Working.',
+  progress_table: [{ id: 'one', label: 'One', status: 'in_progress' }], context_primer: { key_decisions: [] },
+  next_actions: ['first', 'second'], recently_done: [], ...over,
+});
+const save = (dir: string, doc: unknown) => write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+
+/** Two branches that both changed telemetry and logs: a plain text merge conflicts. */
+function divergedRepo(): string {
+  const dir = repo();
+  save(dir, cp({}));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  save(dir, cp({ updated_at: '2026-11-02T00:00:00Z', next_actions: ['second'], recently_done: [{ at: '2026-11-02T00:00:00Z', action: 'first' }] }));
+  commitAll(dir, 'other session');
+  git(dir, ['checkout', '-q', 'main']);
+  save(dir, cp({ updated_at: '2026-11-03T00:00:00Z', next_actions: ['first', 'second', 'third'], recently_done: [{ at: '2026-11-03T00:00:00Z', action: 'setup' }] }));
+  commitAll(dir, 'main session');
+  return dir;
+}
+
+describe('install-driver', () => {
+  it('registers the driver with a quoted path that works with spaces, and uninstall removes exactly that', () => {
+    const pkg = join(tempDir('cp pkg with spaces '), "it's here");
+    dirs.push(pkg);
+    mkdirSync(pkg, { recursive: true });
+    for (const part of ['bin', 'dist', 'hooks', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    const dir = divergedRepo();
+    write(dir, '.gitattributes', '*.png binary\n');
+    commitAll(dir, 'attributes');
+    const configBefore = read(dir, '.git/config');
+    const run = spawnSync(process.execPath, [join(pkg, 'bin/checkpoint.js'), 'install-driver'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain("it'\\''s here");
+    expect(git(dir, ['config', 'merge.checkpoint.recursive']).trim()).toBe('binary');
+    expect(read(dir, '.gitattributes')).toContain('.checkpoints/*.checkpoint.json merge=checkpoint');
+    // Idempotent.
+    expect(spawnSync(process.execPath, [join(pkg, 'bin/checkpoint.js'), 'install-driver'], { cwd: dir, encoding: 'utf8' }).stdout).toContain('already installed');
+    git(dir, ['checkout', '-q', '.gitattributes']);
+    write(dir, '.gitattributes', `${read(dir, '.gitattributes')}.checkpoints/*.checkpoint.json merge=checkpoint\n`);
+    commitAll(dir, 'route checkpoints to the driver');
+    const merged = gitTry(dir, ['merge', '-q', '--no-edit', 'other']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const result = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+    expect(result.next_actions).toEqual(['second', 'third']);
+    expect(result.recently_done).toHaveLength(2);
+    expect(result.updated_at).toBe('2026-11-03T00:00:00Z');
+
+    const fresh = repo();
+    const attrs = '*.png binary\n';
+    write(fresh, '.gitattributes', attrs);
+    const before = read(fresh, '.git/config');
+    expect(cli(fresh, ['install-driver']).code).toBe(0);
+    expect(cli(fresh, ['uninstall-driver']).code).toBe(0);
+    expect(read(fresh, '.git/config')).toBe(before);
+    expect(read(fresh, '.gitattributes')).toBe(attrs);
+    expect(configBefore).not.toContain('checkpoint');
+  });
+
+  it('is correct in a linked worktree and skippable by environment', () => {
+    const dir = repo();
+    const wt = join(tempDir('cp-wt-'), 'wt');
+    dirs.push(wt);
+    git(dir, ['worktree', 'add', '-q', wt]);
+    expect(cli(wt, ['install-driver']).code).toBe(0);
+    expect(read(dir, '.git/config')).toContain('[merge "checkpoint"]');
+    expect(existsSync(join(wt, '.gitattributes'))).toBe(true);
+    const doctor = JSON.parse(cli(wt, ['doctor', '--json']).stdout);
+    expect(doctor.findings.filter((f: { check: string }) => f.check === 'merge_driver')).toEqual([]);
+    const other = repo();
+    const skipped = cli(other, ['install-driver'], { env: { CHECKPOINT_SKIP_INSTALL: '1' } });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain('skipped');
+    expect(read(other, '.git/config')).not.toContain('checkpoint');
+    const plain = tempDir();
+    dirs.push(plain);
+    expect(cli(plain, ['install-driver', '--optional']).code).toBe(0);
+    expect(cli(plain, ['install-driver']).code).toBe(2);
+  });
+});
+
+describe('resolve', () => {
+  it('fixes a file a plain text merge left conflicted, from the index stages', () => {
+    const dir = divergedRepo();
+    const merge = gitTry(dir, ['merge', '-q', 'other']);
+    expect(merge.status).not.toBe(0);
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toContain('<<<<<<<');
+    expect(cli(dir, ['resolve', '--check']).code).toBe(1);
+    const r = cli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('resolved from stages');
+    const result = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+    expect(result.next_actions).toEqual(['second', 'third']);
+    expect(result.recently_done.map((d: { action: string }) => d.action).sort()).toEqual(['first', 'setup']);
+    expect(git(dir, ['status', '--porcelain'])).not.toMatch(/^UU/m);
+    expect(cli(dir, ['resolve', '--check']).code).toBe(0);
+  });
+
+  it('fixes committed conflict markers when the stages are gone', () => {
+    const dir = divergedRepo();
+    gitTry(dir, ['merge', '-q', 'other']);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', 'server-side merge committed markers']);
+    expect(cli(dir, ['validate']).code).toBe(1);
+    const r = cli(dir, ['resolve']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('resolved from markers');
+    expect(cli(dir, ['validate']).code).toBe(0);
+  });
+
+  it('leaves real conflicts marked and exits 1', () => {
+    const dir = repo();
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp({ phase: 'audit' }));
+    commitAll(dir, 'other');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'deploy' }));
+    commitAll(dir, 'main');
+    gitTry(dir, ['merge', '-q', 'other']);
+    const r = cli(dir, ['resolve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('phase');
+    const text = read(dir, '.checkpoints/api.checkpoint.json');
+    expect(text.match(/<<<<<<</g)).toHaveLength(1);
+    expect(text).toContain('"deploy"');
+    expect(text).toContain('"audit"');
+    expect(readFileSync(BIN, 'utf8')).toContain('merge-driver');
+  });
+});

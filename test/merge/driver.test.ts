@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { compileExtraLogs } from '../../src/protocol/fields.js';
+import { formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import type { JsonObject } from '../../src/protocol/types.js';
+import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+
+const FILE = '.checkpoints/demo.checkpoint.json';
+
+const BASE: JsonObject = {
+  protocol_version: '1.1',
+  skill: 'demo',
+  project: 'demo',
+  project_dir: '/work/demo',
+  created_at: '2026-03-01T10:00:00Z',
+  updated_at: '2026-03-01T10:00:00Z',
+  phase: 'spec',
+  step: 'draft',
+  status: 'in_progress',
+  progress_summary: 'Spec drafted.',
+  next_actions: ['one', 'two'],
+  recently_done: [],
+  skill_state: { audits: [] },
+};
+
+const text = (doc: JsonObject, indent = '  ') => formatJson(doc, { indent, eol: '\n', finalNewline: true, bom: false });
+const edited = (fn: (d: any) => void) => {
+  const d = structuredClone(BASE);
+  fn(d);
+  return d;
+};
+
+function merge(base: string | null, ours: string, theirs: string, extra: Partial<Parameters<typeof mergeCheckpointTexts>[0]> = {}) {
+  return mergeCheckpointTexts({ base, ours, theirs, fileName: FILE, ...extra });
+}
+
+describe('mergeCheckpointTexts: clean merges', () => {
+  it('merges, formats with ours layout and reports no messages', () => {
+    const ours = edited((d) => {
+      d.updated_at = '2026-03-02T10:00:00Z';
+      d.next_actions.shift();
+      d.recently_done.push({ at: '2026-03-02T10:00:00Z', action: 'one' });
+    });
+    const theirs = edited((d) => {
+      d.updated_at = '2026-03-02T11:00:00Z';
+      d.next_actions.push('three');
+    });
+    const r = merge(text(BASE), text(ours, '\t'), text(theirs));
+    expect(r.status).toBe('clean');
+    expect(r.messages).toEqual([]);
+    expect(r.text).toContain('\n\t"phase"');
+    expect(parseJson(r.text!).value).toMatchObject({ updated_at: '2026-03-02T11:00:00Z', next_actions: ['two', 'three'] });
+  });
+
+  it("returns ours' bytes untouched when the merge equals ours", () => {
+    const oursText = JSON.stringify(edited((d) => (d.phase = 'build')), null, 3).replace(/\n/g, '\r\n');
+    const r = merge(text(BASE), oursText, text(BASE));
+    expect(r).toMatchObject({ status: 'clean', text: oursText });
+  });
+
+  it('treats a null or empty base as no common ancestor (add/add)', () => {
+    const ours = edited((d) => d.recently_done.push({ at: '2026-03-02T10:00:00Z', action: 'a' }));
+    const theirs = edited((d) => d.recently_done.push({ at: '2026-03-02T11:00:00Z', action: 'b' }));
+    for (const base of [null, '', '\n']) {
+      const r = merge(base, text(ours), text(theirs));
+      expect(r.status).toBe('clean');
+      expect((parseJson(r.text!).value as any).recently_done).toHaveLength(2);
+    }
+  });
+
+  it('uses the extra log rules it is given', () => {
+    const ours = edited((d) => d.skill_state.audits.push({ at: '2026-03-02T00:00:00Z' }));
+    const theirs = edited((d) => d.skill_state.audits.push({ at: '2026-03-03T00:00:00Z' }));
+    expect(merge(text(BASE), text(ours), text(theirs)).status).toBe('conflict');
+    const r = merge(text(BASE), text(ours), text(theirs), { extraRules: compileExtraLogs({ logs: ['skill_state.audits'] }) });
+    expect(r.status).toBe('clean');
+  });
+});
+
+describe('mergeCheckpointTexts: conflicts', () => {
+  it('renders markers only around the colliding field and summarizes it', () => {
+    const r = merge(text(BASE), text(edited((d) => (d.phase = 'build'))), text(edited((d) => (d.phase = 'audit'))), { markerSize: 9 });
+    expect(r.status).toBe('conflict');
+    expect(r.conflicts.map((c) => c.display)).toEqual(['phase']);
+    expect(r.messages).toEqual([`checkpoint: ${FILE}: conflict at phase: ours "build" vs theirs "audit" (base "spec")`]);
+    expect(r.text!.match(/^<{9} ours$/gm)).toHaveLength(1);
+    expect(r.text).toContain('<<<<<<<<< ours\n  "phase": "build",\n||||||||| base\n  "phase": "spec",\n=========\n  "phase": "audit",\n>>>>>>>>> theirs\n');
+  });
+
+  it('marks a clean merge that fails validation as a conflict, unmarked, with the reasons', () => {
+    // Each side popped a different action: both valid, the merge has none left while in_progress.
+    const ours = edited((d) => d.next_actions.splice(0, 1));
+    const theirs = edited((d) => d.next_actions.splice(1, 1));
+    const r = merge(text(BASE), text(ours), text(theirs));
+    expect(r.status).toBe('conflict');
+    expect(r.conflicts).toEqual([]);
+    expect(r.text).not.toContain('<<<<<<<');
+    expect((parseJson(r.text!).value as any).next_actions).toEqual([]);
+    expect(r.messages).toEqual([`checkpoint: ${FILE}: the merged result is invalid at next_actions: next_actions must not be empty while in_progress`]);
+  });
+
+  it("checks the file name's base name against the skill", () => {
+    const ours = text(edited((d) => (d.phase = 'build')));
+    const theirs = text(edited((d) => (d.step = 'x')));
+    expect(merge(text(BASE), ours, theirs, { fileName: 'nested/dir/demo.checkpoint.json' }).status).toBe('clean');
+    const wrong = merge(text(BASE), ours, theirs, { fileName: '.checkpoints/other.checkpoint.json' });
+    expect(wrong.status).toBe('conflict');
+    expect(wrong.messages[0]).toMatch(/file name "other.checkpoint.json" must be "demo.checkpoint.json"/);
+  });
+});
+
+describe('mergeCheckpointTexts: unparseable sides', () => {
+  const good = text(BASE);
+  const cases: Array<[string, string, RegExp]> = [
+    ['broken JSON', '{\n  "phase": "spec",\n}', /at 3:1: expected a double-quoted property name/],
+    ['conflict markers', '{\n<<<<<<< ours\n  "a": 1\n', /at 2:1: conflict marker/],
+    ['a duplicate key', '{\n  "phase": 1,\n  "phase": 2\n}', /at 3:3: duplicate key "phase"/],
+    ['a forbidden key', '{"__proto__": {}}', /at 1:2: forbidden key "__proto__"/],
+    ['an empty file', '', /at 1:1: empty file/],
+    ['nesting 10,000 levels deep', '['.repeat(10_000) + ']'.repeat(10_000), /nesting deeper than 256 levels/],
+  ];
+  for (const side of ['ours', 'theirs', 'base'] as const) {
+    it.each(cases)(`reports ${side} with %s, naming the side and line:column`, (_, bad, reason) => {
+      const r = merge(side === 'base' ? bad : good, side === 'ours' ? bad : good, side === 'theirs' ? bad : good);
+      if (side === 'base' && bad === '') return expect(r.status).toBe('clean'); // an empty base is an add/add
+      expect(r.status).toBe('unparseable');
+      expect(r.text).toBeUndefined();
+      expect(r.messages).toHaveLength(1);
+      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} is not valid JSON `));
+      expect(r.messages[0]).toMatch(reason);
+    });
+  }
+
+  it('reports every unparseable side', () => {
+    expect(merge('{', '[', good).messages.map((m) => m.match(/semantically: (\w+)/)![1])).toEqual(['base', 'ours']);
+  });
+});

@@ -1,0 +1,404 @@
+// The merge driver as git runs it: bundled with esbuild, registered in throw-away repos,
+// driven through merge, rebase, cherry-pick and a criss-cross merge; and invoked directly
+// with bad input to check it never loses ours and always exits with a safe code.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/protocol/json.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { cleanup, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+
+const FILE = '.checkpoints/demo.checkpoint.json';
+const LAUNCHER_SOURCE = "const { runMergeDriver } = await import('./driver.mjs');\nprocess.exitCode = await runMergeDriver(process.argv.slice(2));\n";
+
+let work: string;
+let launcher: string;
+const repos: string[] = [];
+
+beforeAll(async () => {
+  work = tempDir('cp-driver-');
+  await build({ entryPoints: [join(ROOT, 'src/merge/driver-main.ts')], bundle: true, platform: 'node', format: 'esm', outfile: join(work, 'driver.mjs'), logLevel: 'silent' });
+  launcher = join(work, 'launcher.mjs');
+  writeFileSync(launcher, LAUNCHER_SOURCE);
+});
+
+afterAll(() => {
+  for (const dir of [work, ...repos]) cleanup(dir);
+});
+
+function driverRepo(): string {
+  const dir = makeRepo();
+  repos.push(dir);
+  git(dir, ['config', 'merge.checkpoint.name', 'checkpoint semantic merge']);
+  git(dir, ['config', 'merge.checkpoint.driver', `'${process.execPath}' '${launcher}' %O %A %B %P %L`]);
+  git(dir, ['config', 'merge.checkpoint.recursive', 'binary']);
+  write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+  return dir;
+}
+
+function baseDoc(): any {
+  return {
+    protocol_version: '1.1',
+    skill: 'demo',
+    project: 'demo',
+    project_dir: '/work/demo',
+    created_at: '2026-03-01T10:00:00Z',
+    updated_at: '2026-03-01T10:00:00Z',
+    phase: 'build',
+    step: 'sprint-1',
+    status: 'in_progress',
+    progress_summary: 'Sprint 1 under way.',
+    progress_table: [
+      { id: 'planning', label: 'Planner', status: 'complete' },
+      { id: 'sprint-1', label: 'Sprint 1', status: 'in_progress' },
+    ],
+    context_primer: { key_decisions: ['Stack: Hono + D1'] },
+    next_actions: ['a1', 'a2', 'a3', 'a4', 'a5'],
+    recently_done: [],
+    eval_scores: [],
+    skill_state: { run_history: [] },
+  };
+}
+
+const save = (dir: string, doc: unknown) => write(dir, FILE, JSON.stringify(doc, null, 2) + '\n');
+const load = (dir: string): any => parseJson(read(dir, FILE)).value;
+
+/** One agent session: restamp, pop `pops` actions into recently_done, append, log a run, a score and a decision. */
+function session(dir: string, who: string, at: string, opts: { pops?: number; appends?: string[] } = {}): void {
+  const doc = load(dir);
+  doc.updated_at = at;
+  for (const action of doc.next_actions.splice(0, opts.pops ?? 0)) doc.recently_done.unshift({ at, action, by: who });
+  doc.next_actions.push(...(opts.appends ?? []));
+  doc.eval_scores.push({ rubric: who, score: 7, at });
+  doc.skill_state.run_history.push({ id: `${who}@${at}`, at, ok: true });
+  doc.context_primer.key_decisions.push(`${who} decided at ${at}`);
+  save(dir, doc);
+  commitAll(dir, `${who} session`, at);
+}
+
+function start(dir: string): void {
+  save(dir, baseDoc());
+  commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+}
+
+function expectClean(dir: string) {
+  const text = read(dir, FILE);
+  expect(text).not.toMatch(/^[<=>|]{7}/m);
+  const doc = load(dir);
+  expect(validateCheckpoint(doc, { fileName: 'demo.checkpoint.json' }).errors).toEqual([]);
+  expect(git(dir, ['status', '--porcelain'])).toBe('');
+  return doc;
+}
+
+function expectEverything(doc: any, sessions: string[], actions: string[]) {
+  expect(doc.skill_state.run_history.map((r: any) => r.id.split('@')[0]).sort()).toEqual([...sessions].sort());
+  expect(doc.eval_scores.map((e: any) => e.rubric).sort()).toEqual([...sessions].sort());
+  for (const who of sessions) expect(doc.context_primer.key_decisions.some((d: string) => d.startsWith(who))).toBe(true);
+  expect(doc.next_actions).toEqual(actions);
+}
+
+describe('git runs the driver', () => {
+  it('merges two sessions cleanly: latest updated_at, pops union, both appends, every log entry', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'feature', '2026-03-02T09:00:00Z', { pops: 2, appends: ['f: write docs'] });
+    git(dir, ['checkout', '-q', 'main']);
+    session(dir, 'main', '2026-03-02T08:00:00Z', { pops: 1, appends: ['m: deploy'] });
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    expect(doc.updated_at).toBe('2026-03-02T09:00:00Z');
+    expectEverything(doc, ['main', 'feature'], ['a3', 'a4', 'a5', 'f: write docs', 'm: deploy']);
+    expect(doc.recently_done.map((d: any) => `${d.by}:${d.action}`)).toEqual(['feature:a1', 'feature:a2', 'main:a1']);
+  });
+
+  it('rebases a branch of two sessions onto main cleanly', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'f1', '2026-03-02T09:00:00Z', { pops: 1, appends: ['f1 next'] });
+    session(dir, 'f2', '2026-03-02T10:00:00Z', { pops: 1, appends: ['f2 next'] });
+    git(dir, ['checkout', '-q', 'main']);
+    session(dir, 'main', '2026-03-02T08:00:00Z', { pops: 1, appends: ['m next'] });
+    git(dir, ['checkout', '-q', 'feature']);
+
+    const r = gitTry(dir, ['rebase', 'main']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    expect(doc.updated_at).toBe('2026-03-02T10:00:00Z');
+    // Replaying f2: ours appended 'm next', theirs 'f2 next'; blocks go in canonical order.
+    expectEverything(doc, ['main', 'f1', 'f2'], ['a3', 'a4', 'a5', 'f1 next', 'f2 next', 'm next']);
+  });
+
+  it('cherry-picks a session onto main cleanly', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'skipped', '2026-03-02T07:00:00Z', { appends: ['only on feature'] });
+    session(dir, 'picked', '2026-03-02T09:00:00Z', { pops: 1, appends: ['picked next'] });
+    const picked = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', 'main']);
+    session(dir, 'main', '2026-03-02T08:00:00Z', { pops: 2 });
+
+    const r = gitTry(dir, ['cherry-pick', picked]);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    expectEverything(doc, ['main', 'picked'], ['a3', 'a4', 'a5', 'picked next']);
+  });
+
+  it('merges criss-crossed branches (two merge bases) cleanly, losing nothing', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['branch', 'b']);
+    session(dir, 'a1', '2026-03-02T01:00:00Z', { pops: 1, appends: ['from a1'] });
+    const a1 = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', 'b']);
+    session(dir, 'b1', '2026-03-02T02:00:00Z', { pops: 2, appends: ['from b1'] });
+    const b1 = git(dir, ['rev-parse', 'HEAD']).trim();
+    expect(gitTry(dir, ['merge', '--no-edit', a1]).status).toBe(0);
+    git(dir, ['checkout', '-q', 'main']);
+    expect(gitTry(dir, ['merge', '--no-edit', b1]).status).toBe(0);
+    session(dir, 'a2', '2026-03-02T03:00:00Z', { pops: 1, appends: ['from a2'] });
+    git(dir, ['checkout', '-q', 'b']);
+    session(dir, 'b2', '2026-03-02T04:00:00Z', { appends: ['from b2'] });
+    git(dir, ['checkout', '-q', 'main']);
+    expect(git(dir, ['merge-base', '--all', 'main', 'b']).trim().split('\n')).toHaveLength(2);
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'b']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    expect(doc.updated_at).toBe('2026-03-02T04:00:00Z');
+    // a2 popped a3 (the head once a1 and b1 had popped a1, a2).
+    expectEverything(doc, ['a1', 'b1', 'a2', 'b2'], ['a4', 'a5', 'from a1', 'from b1', 'from a2', 'from b2']);
+  });
+
+  it('stops on a semantic collision with markers around that field only, UU, non-zero exit', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'feature', '2026-03-02T09:00:00Z', { pops: 1 });
+    save(dir, { ...load(dir), phase: 'audit' });
+    commitAll(dir, 'feature phase');
+    git(dir, ['checkout', '-q', 'main']);
+    session(dir, 'main', '2026-03-02T08:00:00Z', { appends: ['m next'] });
+    save(dir, { ...load(dir), phase: 'ship' });
+    commitAll(dir, 'main phase');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`checkpoint: ${FILE}: conflict at phase: ours "ship" vs theirs "audit" (base "build")`);
+    expect(git(dir, ['status', '--porcelain'])).toContain(`UU ${FILE}`);
+    const text = read(dir, FILE);
+    expect(text.match(/^<<<<<<< ours$/gm)).toHaveLength(1);
+    expect(text).toContain('<<<<<<< ours\n  "phase": "ship",\n||||||| base\n  "phase": "build",\n=======\n  "phase": "audit",\n>>>>>>> theirs\n');
+    const ours = parseJson(text.replace(/^\|{7} base\n[\s\S]*?^>{7} theirs\n/m, '').replace(/^<{7} ours\n/m, '')).value as any;
+    expectEverything(ours, ['main', 'feature'], ['a2', 'a3', 'a4', 'a5', 'm next']);
+  });
+
+  it('falls back to a line merge with markers when a side is not valid JSON', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'feature', '2026-03-02T09:00:00Z', { pops: 1 });
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, read(dir, FILE).replace('"phase": "build",', '"phase": "build",,'));
+    commitAll(dir, 'broken on main');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/checkpoint: cannot merge \.checkpoints\/demo\.checkpoint\.json semantically: ours is not valid JSON at 8:\d+/);
+    expect(git(dir, ['status', '--porcelain'])).toContain(`UU ${FILE}`);
+    expect(read(dir, FILE)).toContain('"phase": "build",,');
+    expect(read(dir, FILE)).toMatch(/^<{7} ours\n[\s\S]*^\|{7} base\n[\s\S]*^={7}\n[\s\S]*^>{7} theirs\n/m);
+  });
+
+  it('merges an add/add (no common ancestor content) cleanly', () => {
+    const dir = driverRepo();
+    commitAll(dir, 'attributes only');
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    start(dir);
+    session(dir, 'feature', '2026-03-02T09:00:00Z', { appends: ['f next'] });
+    git(dir, ['checkout', '-q', 'main']);
+    start(dir);
+    session(dir, 'main', '2026-03-02T08:00:00Z', { appends: ['m next'] });
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status, r.stderr).toBe(0);
+    expectEverything(expectClean(dir), ['main', 'feature'], ['a1', 'a2', 'a3', 'a4', 'a5', 'f next', 'm next']);
+  });
+});
+
+describe('the driver with bad input, invoked directly', () => {
+  const good = () => JSON.stringify(baseDoc(), null, 2) + '\n';
+  const changed = (fn: (d: any) => void) => {
+    const d = baseDoc();
+    fn(d);
+    return JSON.stringify(d, null, 2) + '\n';
+  };
+
+  type Paths = { base: string; ours: string; theirs: string };
+  interface RunOptions {
+    /** %L; null leaves it off. */
+    marker?: string | null;
+    args?: (paths: Paths) => string[];
+    config?: string;
+    prepare?: (paths: Paths) => void;
+  }
+
+  function runDriver(files: { base: string | Buffer; ours: string | Buffer; theirs: string | Buffer }, opts: RunOptions = {}) {
+    const dir = tempDir('cp-driver-run-');
+    repos.push(dir);
+    const paths: Paths = { base: join(dir, 'O'), ours: join(dir, 'A'), theirs: join(dir, 'B') };
+    for (const side of ['base', 'ours', 'theirs'] as const) writeFileSync(paths[side], files[side]);
+    if (opts.config !== undefined) write(dir, '.checkpoints/config.json', opts.config);
+    opts.prepare?.(paths);
+    const marker = opts.marker === undefined ? ['7'] : opts.marker === null ? [] : [opts.marker];
+    const args = opts.args?.(paths) ?? [paths.base, paths.ours, paths.theirs, FILE, ...marker];
+    const r = spawnSync(process.execPath, [launcher, ...args], { cwd: dir, encoding: 'utf8' });
+    return { code: r.status, stderr: r.stderr, ours: readFileSync(paths.ours), paths };
+  }
+
+  const oneLine = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+  const collision = () => ({ base: good(), ours: changed((d) => (d.phase = 'x')), theirs: changed((d) => (d.phase = 'y')) });
+
+  it('exits 2 with one line and leaves %A untouched on a wrong argument count', () => {
+    const files = collision();
+    const r = runDriver(files, { args: (p) => [p.base, p.ours] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('checkpoint merge-driver: expected arguments %O %A %B %P [%L], got 2\n');
+    expect(r.ours.toString()).toBe(files.ours);
+  });
+
+  it('exits 2 when %A cannot be read', () => {
+    const r = runDriver(collision(), { args: (p) => [p.base, '/nonexistent/A', p.theirs, FILE] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('checkpoint merge-driver: cannot read %A (ours) (/nonexistent/A): ENOENT\n');
+  });
+
+  it('exits 2 on a bad marker size, %A untouched', () => {
+    const files = collision();
+    const r = runDriver(files, { marker: 'seven' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('checkpoint merge-driver: marker size must be a positive integer, got "seven"\n');
+    expect(r.ours.toString()).toBe(files.ours);
+  });
+
+  it('merges cleanly, writes %A and exits 0', () => {
+    const r = runDriver({ base: good(), ours: changed((d) => (d.phase = 'x')), theirs: changed((d) => (d.step = 'y')) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(parseJson(r.ours.toString()).value).toMatchObject({ phase: 'x', step: 'y' });
+  });
+
+  it('does not rewrite %A when the merge equals ours', () => {
+    const past = new Date('2020-01-01T00:00:00Z');
+    const ours = changed((d) => (d.phase = 'x')).replace(/\n/g, '\r\n');
+    const r = runDriver({ base: good(), ours, theirs: good() }, { prepare: (p) => utimesSync(p.ours, past, past) });
+    expect(r.code).toBe(0);
+    expect(statSync(r.paths.ours).mtime.getTime()).toBe(past.getTime());
+    expect(r.ours.toString()).toBe(ours);
+  });
+
+  it('exits 1 on a conflict, with markers of the %L size (7 when %L is absent)', () => {
+    const r = runDriver(collision(), { marker: '11' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`checkpoint: ${FILE}: conflict at phase: ours "x" vs theirs "y" (base "build")\n`);
+    expect(r.ours.toString()).toContain(`${'<'.repeat(11)} ours\n  "phase": "x",\n${'|'.repeat(11)} base\n`);
+    expect(runDriver(collision(), { marker: null }).ours.toString()).toContain('\n<<<<<<< ours\n');
+  });
+
+  it('reads project logs from .checkpoints/config.json, and warns once about a broken one', () => {
+    const withAudits = (n: number) => changed((d) => (d.skill_state.audits = n === 0 ? [] : [{ at: `2026-03-0${n}T00:00:00Z`, n }]));
+    const files = { base: withAudits(0), ours: withAudits(2), theirs: withAudits(3) };
+    expect(runDriver(files, { config: '{"logs": ["skill_state.audits"]}' }).code).toBe(0);
+    const broken = runDriver(files, { config: '{"logs": ' });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr.split('\n')[0]).toMatch(/^checkpoint merge-driver: warning: ignoring \.checkpoints\/config\.json: .*line 1, column 10/);
+    expect(runDriver(files, { config: '{"logs": "skill_state.audits"}' }).stderr).toContain('"logs" must be an array of dotted paths');
+  });
+
+  const badInputs: Array<[string, string | Buffer, RegExp]> = [
+    ['an empty file', '', /is not valid JSON at 1:1: empty file/],
+    ['invalid JSON', '{\n  "phase": "x",\n  oops\n}\n', /is not valid JSON at 3:3/],
+    ['duplicate keys', '{\n  "phase": "x",\n  "phase": "y"\n}\n', /at 3:3: duplicate key "phase"/],
+    ['10,000 levels of nesting', '['.repeat(10_000) + ']'.repeat(10_000) + '\n', /nesting deeper than 256 levels/],
+    ['non-UTF-8 bytes', Buffer.concat([Buffer.from('{\n  "phase": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]), /is not valid UTF-8/],
+  ];
+
+  for (const side of ['ours', 'theirs'] as const) {
+    it.each(badInputs)(`exits 1 with a clear line and keeps ours when ${side} has %s`, (_, bad, reason) => {
+      const oursText = changed((d) => (d.phase = 'ours phase'));
+      const files = { base: good(), ours: side === 'ours' ? bad : oursText, theirs: side === 'theirs' ? bad : changed((d) => (d.step = 'theirs step')) };
+      const r = runDriver(files);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^checkpoint: cannot merge \\.checkpoints/demo\\.checkpoint\\.json semantically: ${side} `));
+      expect(r.stderr).toMatch(reason);
+      oneLine(r.stderr);
+      // Nothing of ours is lost: the line merge keeps every line of it, or leaves it as it was.
+      const result = r.ours.toString('latin1');
+      const oursLines = (Buffer.isBuffer(files.ours) ? files.ours.toString('latin1') : Buffer.from(files.ours).toString('latin1')).split('\n');
+      for (const line of oursLines) expect(result).toContain(line);
+    });
+  }
+
+  it("keeps ours' BOM and CRLF line ends", () => {
+    const withBom = (text: string) => '\uFEFF' + text.replace(/\n/g, '\r\n');
+    const r = runDriver({ base: good(), ours: withBom(changed((d) => (d.phase = 'x'))), theirs: changed((d) => (d.step = 'y')) });
+    expect(r.code).toBe(0);
+    const text = r.ours.toString('utf8');
+    expect(text.startsWith('\uFEFF{\r\n  "protocol_version"')).toBe(true);
+    expect(text).not.toMatch(/[^\r]\n/);
+    expect(parseJson(text).value).toMatchObject({ phase: 'x', step: 'y' });
+  });
+
+  it('exits 1 after a line merge even when git merge-file finds nothing to conflict', () => {
+    const broken = good().replace('"phase": "build",', '"phase": "build",,');
+    const r = runDriver({ base: good(), ours: broken, theirs: good() });
+    expect(r.code).toBe(1);
+    expect(r.ours.toString()).toBe(broken);
+  });
+
+  it('exits 1 and keeps ours when the base is unparseable', () => {
+    const oursText = changed((d) => (d.phase = 'ours phase'));
+    const r = runDriver({ base: '{"phase": ', ours: oursText, theirs: changed((d) => (d.step = 'theirs step')) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/semantically: base is not valid JSON at 1:11/);
+    expect(r.ours.toString()).toContain('"phase": "ours phase"');
+  });
+
+  it('merges an empty base as add/add', () => {
+    const r = runDriver({ base: '', ours: changed((d) => d.next_actions.push('o')), theirs: changed((d) => d.next_actions.push('t')) });
+    expect(r.code).toBe(0);
+    expect((parseJson(r.ours.toString()).value as any).next_actions).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'o', 't']);
+  });
+
+  it('merges 50,000-entry arrays quickly', () => {
+    const huge = (fn: (d: any) => void) =>
+      changed((d) => {
+        d.recently_done = Array.from({ length: 50_000 }, (_, i) => ({ at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(), action: `done ${i}` }));
+        d.next_actions = Array.from({ length: 50_000 }, (_, i) => `action ${i}`);
+        fn(d);
+      });
+    const started = Date.now();
+    const r = runDriver({
+      base: huge(() => {}),
+      ours: huge((d) => {
+        d.next_actions.shift();
+        d.recently_done.unshift({ at: '2026-03-02T00:00:00Z', action: 'ours' });
+      }),
+      theirs: huge((d) => {
+        d.next_actions.push('theirs');
+        d.recently_done.unshift({ at: '2026-03-03T00:00:00Z', action: 'theirs' });
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const doc = parseJson(r.ours.toString()).value as any;
+    expect(doc.next_actions).toHaveLength(50_000);
+    expect(doc.recently_done.slice(0, 2).map((d: any) => d.action)).toEqual(['theirs', 'ours']);
+  });
+});

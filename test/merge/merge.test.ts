@@ -1,0 +1,442 @@
+import { describe, expect, it } from 'vitest';
+import { compileExtraLogs } from '../../src/protocol/fields.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { mergeCheckpointValues, type Conflict } from '../../src/merge/merge.js';
+
+const BASE: JsonObject = {
+  protocol_version: '1.1',
+  skill: 'demo',
+  project: 'demo',
+  project_dir: '/work/demo',
+  created_at: '2026-03-01T10:00:00Z',
+  updated_at: '2026-03-01T10:00:00Z',
+  phase: 'spec',
+  step: 'draft',
+  status: 'in_progress',
+  progress_summary: 'Spec drafted.',
+  progress_table: [
+    { id: 'planning', label: 'Planner', status: 'complete' },
+    { id: 'sprint-1', label: 'Sprint 1', status: 'in_progress' },
+  ],
+  context_primer: { key_decisions: ['Stack: Hono'] },
+  blockers: [{ id: 'b1', description: 'rate limiting', needs: 'code_fix' }],
+  next_actions: ['one', 'two', 'three'],
+  recently_done: [{ at: '2026-03-01T09:00:00Z', action: 'zero' }],
+  eval_scores: [{ rubric: 'auditor', score: 7, at: '2026-03-01T09:30:00Z' }],
+  skill_state: { scores: { final: 1 }, run_history: [{ id: 'r1', at: '2026-03-01T09:00:00Z', ok: true }] },
+};
+
+function edit(fn: (doc: any) => void, from: JsonObject = BASE): JsonObject {
+  const doc = structuredClone(from);
+  fn(doc);
+  return doc;
+}
+
+/** Merges both ways round and checks the result does not depend on which side is ours. */
+function merge3(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue, extraRules = compileExtraLogs(undefined)) {
+  const forward = mergeCheckpointValues(base, ours, theirs, { extraRules });
+  const backward = mergeCheckpointValues(base, theirs, ours, { extraRules });
+  expect(backward.value).toEqual(forward.value);
+  expect(backward.conflicts.map((c) => c.display)).toEqual(forward.conflicts.map((c) => c.display));
+  return forward;
+}
+
+const displays = (conflicts: Conflict[]) => conflicts.map((c) => c.display);
+
+describe('one side changed', () => {
+  it('takes the change of the side that made one', () => {
+    const ours = edit((d) => (d.phase = 'build'));
+    const { value, conflicts } = merge3(BASE, ours, BASE);
+    expect(conflicts).toEqual([]);
+    expect((value as JsonObject).phase).toBe('build');
+  });
+
+  it('takes a change both sides made alike, even with keys in another order', () => {
+    const ours = edit((d) => (d.skill_state.scores = { final: 2, rounds: 3 }));
+    const theirs = edit((d) => (d.skill_state.scores = { rounds: 3, final: 2 }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.scores).toEqual({ final: 2, rounds: 3 });
+  });
+
+  it('merges changes to different fields of the same object', () => {
+    const ours = edit((d) => (d.phase = 'build'));
+    const theirs = edit((d) => (d.step = 'review'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(value).toMatchObject({ phase: 'build', step: 'review' });
+  });
+});
+
+describe('value policy', () => {
+  it('reports a scalar changed differently on both sides, with the three versions', () => {
+    const { conflicts } = merge3(BASE, edit((d) => (d.phase = 'build')), edit((d) => (d.phase = 'audit')));
+    expect(conflicts).toEqual([{ path: ['phase'], display: 'phase', base: 'spec', ours: 'build', theirs: 'audit' }]);
+  });
+
+  it('names nested paths with dots', () => {
+    const { conflicts } = merge3(BASE, edit((d) => (d.skill_state.scores.final = 8)), edit((d) => (d.skill_state.scores.final = 9)));
+    expect(displays(conflicts)).toEqual(['skill_state.scores.final']);
+  });
+
+  it('deletes a key deleted on one side and untouched on the other', () => {
+    const { value, conflicts } = merge3(BASE, edit((d) => delete d.skill_state.scores), edit((d) => (d.phase = 'x')));
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state).not.toHaveProperty('scores');
+  });
+
+  it('reports a key deleted on one side and changed on the other, keeping the changed value in the document', () => {
+    const theirs = edit((d) => (d.skill_state.scores.final = 5));
+    const { value, conflicts } = merge3(BASE, edit((d) => delete d.skill_state.scores), theirs);
+    expect(conflicts).toMatchObject([{ display: 'skill_state.scores', ours: undefined, theirs: { final: 5 } }]);
+    expect((value as any).skill_state.scores).toEqual({ final: 5 });
+  });
+
+  it('reports a key added on both sides with different values, and merges one added alike', () => {
+    const ours = edit((d) => Object.assign(d.skill_state, { mode: 'fast', same: 1 }));
+    const theirs = edit((d) => Object.assign(d.skill_state, { mode: 'slow', same: 1 }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toMatchObject([{ display: 'skill_state.mode', base: undefined, ours: 'fast', theirs: 'slow' }]);
+    expect((value as any).skill_state.same).toBe(1);
+  });
+
+  it('reports an array under the value policy changed on both sides as one conflict on the array', () => {
+    const ours = edit((d) => (d.skill_state.tags = ['a', 'b']));
+    const theirs = edit((d) => (d.skill_state.tags = ['a', 'c']));
+    const base = edit((d) => (d.skill_state.tags = ['a']));
+    const { conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toMatchObject([{ display: 'skill_state.tags', base: ['a'], ours: ['a', 'b'], theirs: ['a', 'c'] }]);
+  });
+
+  it('merges two objects added under the same new key, key by key', () => {
+    const ours = edit((d) => (d.skill_state.extra = { a: 1, shared: true }));
+    const theirs = edit((d) => (d.skill_state.extra = { b: 2, shared: true }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.extra).toEqual({ a: 1, b: 2, shared: true });
+  });
+
+  it('merges without a base (add/add): equal fields merge, different ones conflict', () => {
+    const { conflicts } = merge3(undefined, edit((d) => (d.phase = 'build')), edit((d) => (d.phase = 'audit')));
+    expect(displays(conflicts)).toEqual(['phase']);
+    expect(conflicts[0]!.base).toBeUndefined();
+  });
+
+  it('reports a change of type (object on one side, scalar on the other) as a conflict', () => {
+    const { conflicts } = merge3(BASE, edit((d) => (d.skill_state.scores = 3)), edit((d) => (d.skill_state.scores.final = 2)));
+    expect(displays(conflicts)).toEqual(['skill_state.scores']);
+  });
+});
+
+describe('key order', () => {
+  it("keeps ours' order and places theirs' new keys after their predecessor in theirs", () => {
+    const base = { a: 1, b: 2, c: 3 };
+    const ours = { c: 3, a: 1, b: 2, o: 0 };
+    const theirs = { a: 1, t1: 1, t2: 2, b: 2, c: 3 };
+    const { value } = mergeCheckpointValues(base, ours, theirs, {});
+    expect(Object.keys(value as object)).toEqual(['c', 'a', 't1', 't2', 'b', 'o']);
+  });
+
+  it("places theirs' new key first when nothing precedes it in theirs", () => {
+    const { value } = mergeCheckpointValues({ a: 1 }, { a: 2 }, { z: 0, a: 1 }, {});
+    expect(Object.keys(value as object)).toEqual(['z', 'a']);
+  });
+});
+
+describe('instant policy', () => {
+  it('keeps the later updated_at, comparing instants across offsets', () => {
+    // 10:30+02:00 is 08:30Z: earlier than 09:00Z although it sorts later as text.
+    const ours = edit((d) => (d.updated_at = '2026-03-02T10:30:00+02:00'));
+    const theirs = edit((d) => (d.updated_at = '2026-03-02T09:00:00Z'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as JsonObject).updated_at).toBe('2026-03-02T09:00:00Z');
+  });
+
+  it('keeps the earlier created_at', () => {
+    const ours = edit((d) => (d.created_at = '2026-02-01T00:00:00Z'));
+    const theirs = edit((d) => (d.created_at = '2026-02-15T00:00:00Z'));
+    expect((merge3(BASE, ours, theirs).value as JsonObject).created_at).toBe('2026-02-01T00:00:00Z');
+  });
+
+  it('picks the same text either way when both sides spell one instant differently', () => {
+    const ours = edit((d) => (d.updated_at = '2026-03-02T09:00:00Z'));
+    const theirs = edit((d) => (d.updated_at = '2026-03-02T09:00:00+00:00'));
+    expect(merge3(BASE, ours, theirs).conflicts).toEqual([]);
+  });
+
+  it('falls back to the value rules when a side does not parse as an instant', () => {
+    const ours = edit((d) => (d.updated_at = 'yesterday-ish'));
+    const theirs = edit((d) => (d.updated_at = '2026-03-02T09:00:00Z'));
+    expect(displays(merge3(BASE, ours, theirs).conflicts)).toEqual(['updated_at']);
+  });
+
+  it('applies to nested instant fields named in the table (cost.updated_at)', () => {
+    const base = edit((d) => (d.cost = { total_usd: 1, updated_at: '2026-03-01T00:00:00Z' }));
+    const ours = edit((d) => (d.cost.updated_at = '2026-03-03T00:00:00Z'), base);
+    const theirs = edit((d) => (d.cost.updated_at = '2026-03-02T00:00:00Z'), base);
+    expect((merge3(base, ours, theirs).value as any).cost.updated_at).toBe('2026-03-03T00:00:00Z');
+  });
+});
+
+describe('log policy', () => {
+  it('keeps base entries both kept and every entry either side added, additions ordered by time', () => {
+    const ours = edit((d) => d.eval_scores.push({ rubric: 'ours', score: 8, at: '2026-03-02T12:00:00Z' }));
+    const theirs = edit((d) => d.eval_scores.push({ rubric: 'theirs', score: 6, at: '2026-03-02T11:00:00Z' }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).eval_scores.map((e: any) => e.rubric)).toEqual(['auditor', 'theirs', 'ours']);
+  });
+
+  it('keeps an entry added by both sides once', () => {
+    const entry = { rubric: 'shared', score: 5, at: '2026-03-02T12:00:00Z' };
+    const ours = edit((d) => d.eval_scores.push(entry, { rubric: 'o', score: 1 }));
+    const theirs = edit((d) => d.eval_scores.push({ ...entry }));
+    const { value } = merge3(BASE, ours, theirs);
+    expect((value as any).eval_scores.map((e: any) => e.rubric)).toEqual(['auditor', 'shared', 'o']);
+  });
+
+  it('leaves removed an entry one side removed and the other kept', () => {
+    const ours = edit((d) => (d.eval_scores = []));
+    const theirs = edit((d) => d.eval_scores.push({ rubric: 'new', score: 1 }));
+    const { value } = merge3(BASE, ours, theirs);
+    expect((value as any).eval_scores).toEqual([{ rubric: 'new', score: 1 }]);
+  });
+
+  it('puts additions in front, newest first, for newest-first logs (recently_done)', () => {
+    const ours = edit((d) => d.recently_done.unshift({ at: '2026-03-02T10:00:00Z', action: 'ours' }));
+    const theirs = edit((d) => d.recently_done.unshift({ at: '2026-03-02T11:00:00Z', action: 'theirs' }, { at: '2026-03-02T08:00:00Z', action: 'early' }));
+    const { value } = merge3(BASE, ours, theirs);
+    expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['theirs', 'ours', 'early', 'zero']);
+  });
+
+  it('deduplicates string logs by content (context_primer.key_decisions)', () => {
+    const ours = edit((d) => d.context_primer.key_decisions.push('Auth: passkeys', 'DB: D1'));
+    const theirs = edit((d) => d.context_primer.key_decisions.push('DB: D1'));
+    const { value } = merge3(BASE, ours, theirs);
+    expect((value as any).context_primer.key_decisions).toEqual(['Stack: Hono', 'Auth: passkeys', 'DB: D1']);
+  });
+
+  it('identifies entries by id: an entry changed on one side is merged, not duplicated', () => {
+    const ours = edit((d) => (d.skill_state.run_history[0].ok = false));
+    const theirs = edit((d) => d.skill_state.run_history.push({ id: 'r2', at: '2026-03-02T00:00:00Z', ok: true }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.run_history).toEqual([
+      { id: 'r1', at: '2026-03-01T09:00:00Z', ok: false },
+      { id: 'r2', at: '2026-03-02T00:00:00Z', ok: true },
+    ]);
+  });
+
+  it('reports where two additions with the same id differ', () => {
+    const ours = edit((d) => d.skill_state.run_history.push({ id: 'r2', at: '2026-03-02T00:00:00Z', ok: true }));
+    const theirs = edit((d) => d.skill_state.run_history.push({ id: 'r2', at: '2026-03-02T00:00:00Z', ok: false }));
+    expect(displays(merge3(BASE, ours, theirs).conflicts)).toEqual(['skill_state.run_history[1].ok']);
+  });
+
+  it('applies to logs the project declares in config (compileExtraLogs)', () => {
+    const base = edit((d) => (d.skill_state.audits = [{ at: '2026-03-01T00:00:00Z', n: 0 }]));
+    const ours = edit((d) => d.skill_state.audits.push({ at: '2026-03-02T00:00:00Z', n: 1 }), base);
+    const theirs = edit((d) => d.skill_state.audits.push({ at: '2026-03-03T00:00:00Z', n: 2 }), base);
+    expect(displays(merge3(base, ours, theirs).conflicts)).toEqual(['skill_state.audits']);
+    const rules = compileExtraLogs({ logs: ['skill_state.audits'] });
+    const { value, conflicts } = merge3(base, ours, theirs, rules);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.audits.map((a: any) => a.n)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('records policy', () => {
+  const ids = (value: JsonValue, key: string) => (value as any)[key].map((r: any) => r.id);
+
+  it('keeps records added on either side and merges edits to different fields of one record', () => {
+    const ours = edit((d) => {
+      d.progress_table[1].label = 'Sprint 1: Auth';
+      d.progress_table.push({ id: 'sprint-2', label: 'S2', status: 'not_started' });
+    });
+    const theirs = edit((d) => (d.progress_table[1].status = 'complete'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).progress_table[1]).toEqual({ id: 'sprint-1', label: 'Sprint 1: Auth', status: 'complete' });
+    expect(ids(value, 'progress_table')).toEqual(['planning', 'sprint-1', 'sprint-2']);
+  });
+
+  it('removes a record removed on one side and untouched on the other', () => {
+    const ours = edit((d) => (d.blockers = []));
+    const theirs = edit((d) => d.blockers.push({ id: 'b2', description: 'new' }));
+    expect(ids(merge3(BASE, ours, theirs).value, 'blockers')).toEqual(['b2']);
+  });
+
+  it('reports a record removed on one side and changed on the other, keeping the changed record', () => {
+    const ours = edit((d) => (d.blockers = []));
+    const theirs = edit((d) => (d.blockers[0].needs = 'user_decision'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toMatchObject([{ display: 'blockers[0]', ours: undefined, theirs: { id: 'b1', needs: 'user_decision' } }]);
+    expect(ids(value, 'blockers')).toEqual(['b1']);
+  });
+
+  it('inserts a record after its predecessor, and sorts records both sides put at one place by id', () => {
+    const ours = edit((d) => d.progress_table.splice(1, 0, { id: 'design-b', label: 'B', status: 'not_started' }));
+    const theirs = edit((d) => {
+      d.progress_table.splice(1, 0, { id: 'design-a', label: 'A', status: 'not_started' });
+      d.progress_table.push({ id: 'sprint-9', label: 'S9', status: 'not_started' });
+    });
+    expect(ids(merge3(BASE, ours, theirs).value, 'progress_table')).toEqual(['planning', 'design-a', 'design-b', 'sprint-1', 'sprint-9']);
+  });
+
+  it('keeps a run of records one side added together', () => {
+    const ours = edit((d) => d.progress_table.push({ id: 'z1', label: 'z1', status: 'not_started' }, { id: 'a2', label: 'a2', status: 'not_started' }));
+    const theirs = edit((d) => d.progress_table.push({ id: 'm', label: 'm', status: 'not_started' }));
+    expect(ids(merge3(BASE, ours, theirs).value, 'progress_table')).toEqual(['planning', 'sprint-1', 'm', 'z1', 'a2']);
+  });
+
+  it("follows the order of the one side that reordered", () => {
+    const ours = edit((d) => d.progress_table.reverse());
+    const theirs = edit((d) => (d.progress_table[0].status = 'failed'));
+    const { value } = merge3(BASE, ours, theirs);
+    expect(ids(value, 'progress_table')).toEqual(['sprint-1', 'planning']);
+    expect((value as any).progress_table[1].status).toBe('failed');
+  });
+
+  it('falls back to one conflict on the whole array when a record lacks an id', () => {
+    const ours = edit((d) => d.blockers.push({ description: 'no id' }));
+    const theirs = edit((d) => d.blockers.push({ id: 'b2', description: 'two' }));
+    expect(displays(merge3(BASE, ours, theirs).conflicts)).toEqual(['blockers']);
+  });
+});
+
+describe('queue policy (next_actions)', () => {
+  const actions = (value: JsonValue) => (value as any).next_actions;
+
+  it('removes every item popped by either side', () => {
+    const ours = edit((d) => d.next_actions.shift());
+    const theirs = edit((d) => d.next_actions.splice(0, 2));
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three']);
+  });
+
+  it("keeps both sides' appended items, each side's block in its own order, blocks by canonical JSON", () => {
+    const ours = edit((d) => d.next_actions.push('b: second', 'a: first'));
+    const theirs = edit((d) => d.next_actions.push('c: third'));
+    // ours' block ["b: second","a: first"] sorts before theirs' ["c: third"], and stays in its own order.
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['one', 'two', 'three', 'b: second', 'a: first', 'c: third']);
+  });
+
+  it('pops and appends together: popped on one side, appended on both', () => {
+    const ours = edit((d) => {
+      d.next_actions.shift();
+      d.next_actions.push({ text: 'deploy', done_when: 'npm run deploy' });
+    });
+    const theirs = edit((d) => {
+      d.next_actions.splice(0, 2);
+      d.next_actions.push('write docs');
+    });
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three', 'write docs', { text: 'deploy', done_when: 'npm run deploy' }]);
+  });
+
+  it('keeps an item appended by both sides once', () => {
+    const ours = edit((d) => d.next_actions.push('shared', 'ours only'));
+    const theirs = edit((d) => d.next_actions.push('shared'));
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['one', 'two', 'three', 'shared', 'ours only']);
+  });
+
+  it('reads a replaced whole queue as pops + appends (done + append on a one-item queue, on both sides)', () => {
+    const base = edit((d) => (d.next_actions = ['only']));
+    const ours = edit((d) => (d.next_actions = ['ours next']), base);
+    const theirs = edit((d) => (d.next_actions = ['theirs next']), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(actions(value)).toEqual(['ours next', 'theirs next']);
+  });
+
+  it('takes an in-place edit when the other side popped a different item', () => {
+    const ours = edit((d) => (d.next_actions[1] = 'two, reworded'));
+    const theirs = edit((d) => d.next_actions.shift());
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['two, reworded', 'three']);
+  });
+
+  it('reports an in-place edit against a removal of that item, at its position', () => {
+    const ours = edit((d) => (d.next_actions[0] = 'one, reworded'));
+    const theirs = edit((d) => d.next_actions.shift());
+    const { conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toMatchObject([{ display: 'next_actions[0]', base: ['one'], ours: ['one, reworded'], theirs: [], span: 1 }]);
+  });
+
+  it('reports two different in-place edits of one item', () => {
+    const ours = edit((d) => (d.next_actions[1] = 'two (ours)'));
+    const theirs = edit((d) => (d.next_actions[1] = 'two (theirs)'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(displays(conflicts)).toEqual(['next_actions[1]']);
+    expect(actions(value)).toHaveLength(3);
+  });
+
+  it('reports two different edits of the last item when other items stay', () => {
+    const ours = edit((d) => (d.next_actions[2] = 'three (ours)'));
+    const theirs = edit((d) => (d.next_actions[2] = 'three (theirs)'));
+    expect(displays(merge3(BASE, ours, theirs).conflicts)).toEqual(['next_actions[2]']);
+  });
+
+  it('keeps an item one side inserted where the other removed around it', () => {
+    const ours = edit((d) => d.next_actions.splice(2, 0, 'inserted'));
+    const theirs = edit((d) => d.next_actions.splice(0, 3, 'fresh'));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(actions(value)).toEqual(['inserted', 'fresh']);
+  });
+
+  it('aligns a long queue in near-linear time', () => {
+    const long = Array.from({ length: 50_000 }, (_, i) => `action ${i}`);
+    const base = edit((d) => (d.next_actions = long));
+    const ours = edit((d) => {
+      d.next_actions.splice(0, 10);
+      d.next_actions.push('ours');
+    }, base);
+    const theirs = edit((d) => {
+      d.next_actions.splice(0, 20);
+      d.next_actions.push('theirs');
+    }, base);
+    const started = performance.now();
+    const { value } = mergeCheckpointValues(base, ours, theirs, {});
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(actions(value)).toHaveLength(50_000 - 20 + 2);
+  });
+});
+
+describe('safety', () => {
+  it('never copies __proto__, constructor or prototype keys, and pollutes nothing', () => {
+    const evil = edit((d) => (d.phase = 'x'));
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      Object.defineProperty(evil, key, { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
+    }
+    const { value } = mergeCheckpointValues(BASE, evil, edit((d) => (d.step = 'y')), {});
+    expect(Object.keys(value as object)).not.toContain('__proto__');
+    // Even when only one side changed, so the merge would hand that side through whole.
+    const handedThrough = mergeCheckpointValues(BASE, evil, BASE, {}).value;
+    expect(Object.keys(handedThrough as object).filter((k) => ['__proto__', 'constructor', 'prototype'].includes(k))).toEqual([]);
+    expect(Object.prototype.hasOwnProperty.call(value, 'constructor')).toBe(false);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  it('reads a missing key as absent even when Object.prototype has it', () => {
+    const ours = edit((d) => (d.skill_state.toString = 'mine'));
+    const theirs = edit((d) => (d.skill_state.scores.final = 3));
+    const { value, conflicts } = mergeCheckpointValues(BASE, ours, theirs, {});
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state).toMatchObject({ toString: 'mine', scores: { final: 3 } });
+  });
+
+  it('does not throw on nesting far deeper than parseJson allows', () => {
+    const deep = (leaf: JsonValue): JsonValue => {
+      let v: JsonValue = leaf;
+      for (let i = 0; i < 10_000; i++) v = { d: v };
+      return v;
+    };
+    const { conflicts } = mergeCheckpointValues(deep(0), deep(1), deep(2), {});
+    expect(conflicts).toHaveLength(1);
+  });
+
+  it('merges non-object documents by the value rules', () => {
+    expect(mergeCheckpointValues(1, 2, 1, {}).value).toBe(2);
+    expect(mergeCheckpointValues([1], [2], [3], {}).conflicts.map((c) => c.display)).toEqual(['(document)']);
+  });
+});

@@ -1,0 +1,228 @@
+// Generated (base, ours, theirs) triples: a valid checkpoint and two descendants made by
+// the edits sessions really make (restamps, log appends and removals, queue pops and
+// appends and rewrites, skill_state keys, records), merged both ways round.
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { mergeCheckpointValues, type Conflict, type PathSegment } from '../../src/merge/merge.js';
+
+const FILE = 'demo.checkpoint.json';
+const T0 = Date.UTC(2026, 2, 1);
+const WORDS = ['spec', 'build', 'audit', 'ship', 'fix', 'docs', 'deploy', 'review'];
+const LOG_PATHS = [['eval_scores'], ['recently_done'], ['skill_state', 'run_history'], ['context_primer', 'key_decisions']];
+
+const word = fc.constantFrom(...WORDS);
+const instant = fc.integer({ min: 1, max: 30 * 24 * 3600 }).map((s) => new Date(T0 + s * 1000).toISOString());
+/** The same kind of instant, sometimes written with an offset instead of Z. */
+const stamp = fc.tuple(fc.integer({ min: 1, max: 30 * 24 * 3600 }), fc.constantFrom(0, 120, -300)).map(([s, offset]) => {
+  const local = new Date(T0 + s * 1000 + offset * 60_000).toISOString().slice(0, 19);
+  if (offset === 0) return `${local}Z`;
+  const sign = offset > 0 ? '+' : '-';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+});
+const action: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.tuple(word, word).map(([a, b]) => `${a} the ${b}`),
+  fc.tuple(word, word).map(([a, b]) => ({ text: `${a} ${b}`, done_when: `npm run ${b}` })),
+);
+
+const baseDoc: fc.Arbitrary<JsonObject> = fc
+  .record({
+    phase: word,
+    step: word,
+    actions: fc.uniqueArray(action, { minLength: 1, maxLength: 6, selector: (a) => JSON.stringify(a) }),
+    decisions: fc.uniqueArray(word, { maxLength: 3 }),
+    runs: fc.uniqueArray(fc.integer({ min: 0, max: 50 }), { maxLength: 4 }),
+    scores: fc.array(fc.record({ rubric: word, score: fc.integer({ min: 0, max: 10 }), at: instant }), { maxLength: 3 }),
+    done: fc.array(fc.record({ at: instant, action: word }), { maxLength: 3 }),
+    rows: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }),
+    blockers: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }),
+    state: fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), fc.oneof(fc.integer(), word, fc.boolean())),
+  })
+  .map((g) => ({
+    protocol_version: '1.1',
+    skill: 'demo',
+    project: 'demo',
+    project_dir: '/work/demo',
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
+    phase: g.phase,
+    step: g.step,
+    status: 'in_progress',
+    progress_summary: `${g.phase} under way`,
+    progress_table: g.rows.map((id) => ({ id, label: id, status: 'not_started' })),
+    context_primer: { key_decisions: g.decisions },
+    blockers: g.blockers.map((n) => ({ id: `b${n}`, description: `blocker ${n}` })),
+    next_actions: g.actions,
+    recently_done: g.done,
+    eval_scores: g.scores,
+    skill_state: { ...g.state, scores: { final: 5 }, run_history: g.runs.map((n) => ({ id: `r${n}`, at: new Date(T0).toISOString(), ok: true })) },
+  }));
+
+type Edit = (doc: any) => void;
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.tuple(fc.constantFrom('phase', 'step', 'progress_summary'), word).map(([field, value]): Edit => (d) => (d[field] = value)),
+  fc.constantFrom('in_progress', 'blocked').map((status): Edit => (d) => (d.status = status)),
+  stamp.map((at): Edit => (d) => (d.updated_at = at)),
+  fc.record({ rubric: word, score: fc.integer({ min: 0, max: 10 }), at: instant }).map((e): Edit => (d) => d.eval_scores.push(e)),
+  fc.record({ at: stamp, action: word }).map((e): Edit => (d) => d.recently_done.unshift(e)),
+  fc.tuple(fc.integer({ min: 0, max: 60 }), instant, fc.boolean()).map(([n, at, ok]): Edit => (d) => d.skill_state.run_history.push({ id: `r${n}`, at, ok })),
+  word.map((w): Edit => (d) => d.context_primer.key_decisions.push(`decided: ${w}`)),
+  fc.tuple(fc.constantFrom(...LOG_PATHS), fc.nat()).map(([path, i]): Edit => (d) => {
+    const log = path.reduce((o, k) => o[k], d);
+    if (log.length > 0) log.splice(i % log.length, 1);
+  }),
+  fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
+  action.map((a): Edit => (d) => d.next_actions.push(a)),
+  fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
+  fc.tuple(fc.constantFrom('k1', 'k2', 'k4'), fc.oneof(fc.integer(), word)).map(([k, v]): Edit => (d) => (d.skill_state[k] = v)),
+  fc.constantFrom('k1', 'k2', 'k3').map((k): Edit => (d) => delete d.skill_state[k]),
+  fc.tuple(fc.constantFrom('final', 'rounds'), fc.integer({ min: 0, max: 10 })).map(([k, v]): Edit => (d) => (d.skill_state.scores[k] = v)),
+  fc.tuple(fc.integer({ min: 0, max: 12 }), word).map(([n, w]): Edit => (d) => {
+    const existing = d.blockers.find((b: any) => b.id === `b${n}`);
+    if (existing) existing.description = w;
+    else d.blockers.push({ id: `b${n}`, description: w });
+  }),
+  fc.nat().map((i): Edit => (d) => d.blockers.length > 0 && d.blockers.splice(i % d.blockers.length, 1)),
+  fc.tuple(fc.nat(), fc.constantFrom('complete', 'in_progress', 'blocked')).map(([i, s]): Edit => (d) => (d.progress_table[i % d.progress_table.length].status = s)),
+  fc.tuple(word, fc.nat()).map(([w, at]): Edit => (d) => {
+    if (!d.progress_table.some((r: any) => r.id === `new-${w}`)) d.progress_table.splice(at % (d.progress_table.length + 1), 0, { id: `new-${w}`, label: w, status: 'not_started' });
+  }),
+);
+
+const descendant = (base: JsonObject) =>
+  fc.array(edit, { maxLength: 6 }).map((edits) => {
+    const doc = structuredClone(base);
+    for (const e of edits) e(doc);
+    return doc;
+  });
+
+const triple = baseDoc.chain((base) => fc.tuple(fc.constant(base), descendant(base), descendant(base)));
+
+function valueAt(value: JsonValue | undefined, path: readonly PathSegment[]): JsonValue | undefined {
+  let v = value;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = Object.prototype.hasOwnProperty.call(v, seg) ? (v as Record<string | number, JsonValue>)[seg] : undefined;
+  }
+  return v;
+}
+
+/** Every path reached through objects only (arrays are leaves here). */
+function objectPaths(values: Array<JsonValue | undefined>): PathSegment[][] {
+  const seen = new Map<string, PathSegment[]>();
+  const walk = (v: JsonValue | undefined, path: string[]): void => {
+    seen.set(JSON.stringify(path), path);
+    if (v && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+  };
+  for (const v of values) walk(v, []);
+  return [...seen.values()];
+}
+
+const isPrefix = (prefix: readonly PathSegment[], path: readonly PathSegment[]) => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+const identity = (entry: JsonValue): string => {
+  const id = valueAt(entry, ['id']);
+  return typeof id === 'string' ? `id:${id}` : JSON.stringify(entry, Object.keys(entry ?? {}).sort());
+};
+
+function resolveMarkers(text: string, side: 'ours' | 'base' | 'theirs'): string {
+  const out: string[] = [];
+  let current: string | null = null;
+  for (const line of text.split(/(?<=\n)/)) {
+    if (line.startsWith('<<<<<<< ')) current = 'ours';
+    else if (line.startsWith('||||||| ')) current = 'base';
+    else if (line.startsWith('=======') && current) current = 'theirs';
+    else if (line.startsWith('>>>>>>> ')) current = null;
+    else if (current === null || current === side) out.push(line);
+  }
+  return out.join('');
+}
+
+const byDisplay = (conflicts: Conflict[]) => [...conflicts].sort((a, b) => (a.display < b.display ? -1 : 1));
+
+describe('merge properties over generated session histories', () => {
+  it('is symmetric, keeps one-sided changes, every added log entry and no removed one', () => {
+    fc.assert(
+      fc.property(triple, ([base, ours, theirs]) => {
+        const forward = mergeCheckpointValues(base, ours, theirs);
+        const backward = mergeCheckpointValues(base, theirs, ours);
+
+        // Symmetry: the same value and the same conflicts, sides swapped.
+        expect(backward.value).toEqual(forward.value);
+        const f = byDisplay(forward.conflicts);
+        const b = byDisplay(backward.conflicts);
+        expect(b.map((c) => c.display)).toEqual(f.map((c) => c.display));
+        f.forEach((c, i) => expect([b[i]!.ours, b[i]!.theirs, b[i]!.base]).toEqual([c.theirs, c.ours, c.base]));
+
+        const underConflict = (path: readonly PathSegment[]) => forward.conflicts.some((c) => isPrefix(c.path, path));
+        // A value changed by one side only is in the result.
+        for (const path of objectPaths([base, ours, theirs])) {
+          if (underConflict(path)) continue;
+          const [vb, vo, vt] = [valueAt(base, path), valueAt(ours, path), valueAt(theirs, path)];
+          if (isDeepStrictEqual(vt, vb) && !isDeepStrictEqual(vo, vb)) expect(valueAt(forward.value, path), `ours' change at ${path.join('.')}`).toEqual(vo);
+          if (isDeepStrictEqual(vo, vb) && !isDeepStrictEqual(vt, vb)) expect(valueAt(forward.value, path), `theirs' change at ${path.join('.')}`).toEqual(vt);
+        }
+        // Every log entry either side added is in the result; one either side removed is not.
+        for (const path of LOG_PATHS) {
+          if (forward.conflicts.some((c) => c.path.length <= path.length && isPrefix(c.path, path))) continue;
+          const identities = (doc: JsonValue) => new Set((valueAt(doc, path) as JsonValue[]).map(identity));
+          const [inBase, inOurs, inTheirs, inResult] = [identities(base), identities(ours), identities(theirs), identities(forward.value)];
+          for (const id of [...inOurs, ...inTheirs]) if (!inBase.has(id)) expect(inResult.has(id), `${path.join('.')} lost ${id}`).toBe(true);
+          for (const id of inBase) if (!inOurs.has(id) || !inTheirs.has(id)) expect(inResult.has(id), `${path.join('.')} kept removed ${id}`).toBe(false);
+        }
+
+        // A conflict-free merge is a valid checkpoint, but for one cross-field rule no
+        // per-field merge can see: each side popped the other's last action.
+        if (forward.conflicts.length === 0) {
+          const errors = validateCheckpoint(forward.value, { fileName: FILE }).errors;
+          expect(errors.filter((e) => !(e.path === 'next_actions' && /must not be empty/.test(e.message)))).toEqual([]);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('leaves a document alone that only one side changed', () => {
+    fc.assert(
+      fc.property(triple, ([base, ours]) => {
+        expect(mergeCheckpointValues(base, ours, base)).toEqual({ value: ours, conflicts: [] });
+        expect(mergeCheckpointValues(base, base, ours)).toEqual({ value: ours, conflicts: [] });
+        expect(mergeCheckpointValues(base, ours, ours)).toEqual({ value: ours, conflicts: [] });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('renders text that git can take: clean and valid, or markers every side of which parses', () => {
+    const layout = fc.record({ indent: fc.constantFrom('  ', '\t', '    '), eol: fc.constantFrom('\n' as const, '\r\n' as const), finalNewline: fc.boolean(), bom: fc.boolean() });
+    fc.assert(
+      fc.property(triple, layout, ([base, ours, theirs], format) => {
+        const r = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours, format), theirs: formatJson(theirs), fileName: `.checkpoints/${FILE}` });
+        const merged = mergeCheckpointValues(base, ours, theirs);
+        expect(r.status).not.toBe('unparseable');
+        if (r.status === 'clean') {
+          expect(r.text!.startsWith('\uFEFF')).toBe(format.bom);
+          expect(parseJson(r.text!).value).toEqual(merged.value);
+          expect(validateCheckpoint(parseJson(r.text!).value, { fileName: FILE }).errors).toEqual([]);
+          return;
+        }
+        expect(r.messages.length).toBeGreaterThan(0);
+        if (r.conflicts.length === 0) {
+          expect(parseJson(r.text!).value).toEqual(merged.value);
+          return;
+        }
+        const text = r.text!.replace(/\r\n/g, '\n');
+        for (const side of ['ours', 'base', 'theirs'] as const) expect(() => parseJson(resolveMarkers(text, side))).not.toThrow();
+        // Resolving to ours gives ours' value at every conflicting object field.
+        const resolved = parseJson(resolveMarkers(text, 'ours')).value;
+        for (const c of r.conflicts) if (c.path.every((s) => typeof s === 'string')) expect(valueAt(resolved, c.path)).toEqual(c.ours);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseJson, parseJsonStrict } from '../../src/protocol/json.js';
+
+// parseJson takes JSON.parse plus cheap checks on well-formed input; the character-level
+// parser is the reference. They must agree on every input: same value (and key order), or the same error.
+const strict = (text: string) => parseJsonStrict(text, {});
+
+/** The outcome of a parser: its value, or its error message. */
+function outcome(parse: (text: string) => unknown, text: string): unknown {
+  try {
+    return { ok: parse(text) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+function expectSameAsStrict(text: string): void {
+  const fast = outcome(parseJson, text);
+  expect(fast).toEqual(outcome(strict, text));
+  // toEqual ignores key order; the fast path must keep the document's order too.
+  if ('ok' in (fast as object)) expect(JSON.stringify((fast as any).ok)).toBe(JSON.stringify(strict(text)));
+}
+
+describe('parseJson (fast path) gives exactly what the strict parser gives', () => {
+  it.each([
+    ['a duplicate key', '{"a": 1, "a": 2}'],
+    ['a nested duplicate key', '{"a": {"b": 1, "c": 2, "b": 3}}'],
+    ['a forbidden key', '{"x": {"__proto__": {"polluted": true}}}'],
+    ['a BOM', '\uFEFF{"a": 1}'],
+    ['an infinite number', '{"a": 1e400}'],
+    ['nesting at the limit', '['.repeat(256) + ']'.repeat(256)],
+    ['nesting past the limit', '['.repeat(257) + ']'.repeat(257)],
+    ['nesting 10,000 deep', '['.repeat(10_000) + ']'.repeat(10_000)],
+    ['an empty file', ''],
+    ['conflict markers', '<<<<<<< ours\n{}\n'],
+    ['a value string that looks like a key', '["a", ":b", "c\\": 1"]'],
+    ['a key that starts with a colon', '{"a": "x", ":k": 1, "a": 2}'],
+    ['escaped quotes and backslashes', '{"a\\"b\\\\": "c\\\\\\"", "\\"": 2}'],
+    ['trailing garbage', '{"a": 1} x'],
+  ])('with %s', (_, text) => expectSameAsStrict(text));
+
+  it('on generated JSON texts, with and without duplicated and tampered keys', () => {
+    const text = fc.oneof(
+      fc.json(),
+      fc.json().map((t) => t.replace(/"([^"\\]*)":/, '"$1":1,"$1":')),
+      fc.json().map((t) => t.replace(/"[^"\\]*":/, '"__proto__":')),
+      fc.tuple(fc.json(), fc.integer({ min: 0, max: 40 })).map(([t, i]) => t.slice(0, i) + t.slice(i + 1)),
+    );
+    fc.assert(fc.property(text, expectSameAsStrict), { numRuns: 3000 });
+  });
+});
+
+it('refuses what JSON.parse alone would let through', () => {
+  expect(() => parseJson('{"a": 1, "a": 2}')).toThrow(/duplicate key "a"/);
+  expect(() => parseJson('{"a": {"__proto__": {}}}')).toThrow(/forbidden key "__proto__"/);
+  expect(() => parseJson('[1e400]')).toThrow(/out of range/);
+  expect(() => parseJson(`${'['.repeat(10_000)}${']'.repeat(10_000)}`)).toThrow(/nesting deeper/);
+  expect(parseJson('{"a": "b\\": 1, \\"c", "d": ["e:", "f"]}').value).toEqual({ a: 'b": 1, "c', d: ['e:', 'f'] });
+});
