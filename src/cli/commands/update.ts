@@ -2,8 +2,10 @@ import { CheckpointError } from '../../errors.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
+import { MAX_FILE_BYTES } from '../../protocol/validate.js';
 import { display, mutateCheckpoint } from '../../store/checkpoints.js';
 import { projectName } from '../../store/project.js';
+import { autoRotate, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf, skillArg } from './common.js';
 
@@ -15,6 +17,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched
   let created = false;
+  let rotated: RotateReport | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change: (current) => {
@@ -25,12 +28,22 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now });
       return stampWrite(applyUpdateOps(doc as JsonObject, ops), ctx.now);
     },
+    // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
+    beforeWrite: (next) => {
+      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']) });
+      rotated = r.report;
+      return r.doc;
+    },
   });
+  const rotation = rotated as RotateReport | null;
+  // The size warning was judged before rotation; keep it only if the written file is still over.
+  const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings: result.warnings });
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings, ...(rotation ? { rotated: rotation } : {}) });
     return 0;
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
-  for (const w of result.warnings) ctx.out.err(`  warning ${w.path}: ${w.message}`);
+  if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
+  for (const w of warnings) ctx.out.err(`  warning ${w.path}: ${w.message}`);
   return 0;
 }

@@ -1,0 +1,69 @@
+import { isCheckpointError } from '../../errors.js';
+import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
+import { checkpointPath, display, listSkills, mutateCheckpoint, readCheckpoint } from '../../store/checkpoints.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf } from './common.js';
+
+interface FileReport {
+  skill: string;
+  file: string;
+  changed: boolean;
+  changes: MigrationChange[];
+  problems: MigrationProblem[];
+  error: { code: string; message: string; hint: string | null } | null;
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const dryRun = Boolean(args.options['dry-run']);
+  const reports: FileReport[] = [];
+  for (const skill of listSkills(root)) {
+    const report: FileReport = { skill, file: display(root, checkpointPath(root, skill)), changed: false, changes: [], problems: [], error: null };
+    reports.push(report);
+    try {
+      const current = readCheckpoint(root, skill);
+      if (!current) continue;
+      Object.assign(report, pick(migrateCheckpoint(current.value)));
+      // Nothing to do (or --dry-run): the file is not touched, not even reformatted.
+      if (dryRun || !report.changed) continue;
+      await mutateCheckpoint(root, skill, {
+        now: ctx.now,
+        change: (value) => {
+          const r = migrateCheckpoint(value); // again, under the lock: the file may have moved on
+          Object.assign(report, pick(r));
+          return r.doc;
+        },
+      });
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      Object.assign(report, { changed: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
+    }
+  }
+  const failed = reports.filter((r) => r.error || r.problems.length).length;
+
+  if (ctx.json) {
+    ctx.out.json({ ok: failed === 0, dry_run: dryRun, files: reports });
+    return failed ? 1 : 0;
+  }
+  const { c } = ctx.out;
+  if (!reports.length) ctx.out.out('no checkpoints to migrate (.checkpoints/ has none)');
+  if (dryRun && reports.length) ctx.out.out(c.dim('dry run: nothing is written'));
+  for (const r of reports) {
+    if (r.error) {
+      ctx.out.out(`${c.red('✗')} ${r.file}: ${r.error.message}`);
+      if (r.error.hint) ctx.out.out(`  hint: ${r.error.hint}`);
+      continue;
+    }
+    const mark = r.problems.length ? c.yellow('!') : r.changed ? c.green('✓') : c.dim('·');
+    ctx.out.out(`${mark} ${r.file}: ${r.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to migrate'}`);
+    for (const ch of r.changes) ctx.out.out(`    ${ch.path}: ${ch.detail}`);
+    for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${p.path}: ${p.message}`);
+  }
+  const changed = reports.filter((r) => r.changed).length;
+  ctx.out.out(`${changed} of ${reports.length} checkpoint${reports.length === 1 ? '' : 's'} ${dryRun ? 'would change' : 'changed'}${failed ? `; ${failed} need attention` : ''}`);
+  return failed ? 1 : 0;
+}
+
+function pick(r: ReturnType<typeof migrateCheckpoint>): Pick<FileReport, 'changed' | 'changes' | 'problems'> {
+  return { changed: r.changed, changes: r.changes, problems: r.problems };
+}

@@ -1,0 +1,222 @@
+// `checkpoint pause <skill> --context <json> | --context - | --context-file F | (stdin)`:
+// save the recovery capsule (recovery-capsule.md). `--auto`: refresh only its mechanical
+// state (HEAD, branch, uncommitted paths, time), keeping context and origin frozen.
+// Invalid or oversized input is refused with the reason and the file stays byte-identical;
+// nothing is ever truncated.
+import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CheckpointError } from '../../errors.js';
+import {
+  CAPSULE_INPUT_MAX_BYTES,
+  CAPSULE_LIST_FIELDS,
+  CAPSULE_STORED_MAX_BYTES,
+  utf8Bytes,
+  validateCapsule,
+  validateCapsuleContext,
+  type CapsuleProblem,
+} from '../../protocol/capsule.js';
+import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
+import { stampWrite } from '../../protocol/scaffold.js';
+import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
+import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
+import { gitState, type GitState } from '../../store/git-state.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf, skillArg } from './common.js';
+
+/** Bytes read from stdin past the limit just to report the size, then reading stops. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_count: number };
+
+/** The seven fields in the protocol's order (the input's order is not kept). */
+export function orderedContext(c: CapsuleContext): CapsuleContext {
+  const pick = (k: string) => (c as unknown as Record<string, unknown>)[k];
+  const out: Record<string, unknown> = {};
+  for (const k of ['goal', 'acceptance', ...CAPSULE_LIST_FIELDS, 'next'] as const) out[k] = pick(k);
+  return out as unknown as CapsuleContext;
+}
+
+/**
+ * The capsule with mechanical state attached, listing as many uncommitted paths as fit
+ * within CAPSULE_STORED_MAX_BYTES (the count stays exact); without mechanical state when
+ * even an empty list does not fit. Pure.
+ */
+export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: GitState, at: string): Capsule {
+  let n = state.uncommitted.length;
+  for (;;) {
+    const mechanical: Mechanical = { head: state.head, branch: state.branch, uncommitted: state.uncommitted.slice(0, n), uncommitted_count: state.uncommitted_count, at };
+    const capsule: Capsule = { context: base.context, origin: base.origin, mechanical };
+    if (utf8Bytes(JSON.stringify(capsule)) <= CAPSULE_STORED_MAX_BYTES) return capsule;
+    if (n === 0) return { context: base.context, origin: base.origin };
+    n = Math.floor(n / 2);
+  }
+}
+
+function refuse(root: string, skill: string, message: string, kind: 'size' | 'invalid' = 'invalid'): CheckpointError {
+  const file = display(root, checkpointPath(root, skill));
+  return new CheckpointError('E_CAPSULE', `refused: ${message}`, {
+    hint:
+      kind === 'size'
+        ? `${file} was not changed; nothing is truncated: shorten the capsule, or put bulk detail in a file and reference it`
+        : `${file} was not changed; fix the capsule JSON (fields: goal, acceptance, constraints, decisions, evidence, pending, next) and run pause again`,
+  });
+}
+
+function describe(problems: readonly CapsuleProblem[]): string {
+  return problems.map((p) => `${p.path}: ${p.message}`).join('; ');
+}
+
+async function readStdin(): Promise<{ bytes: Buffer; total: number }> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += buf.length;
+    if (total <= CAPSULE_INPUT_MAX_BYTES + 1) chunks.push(buf);
+    if (total > DRAIN_LIMIT) break;
+  }
+  return { bytes: Buffer.concat(chunks), total };
+}
+
+function readFileBounded(path: string): { bytes: Buffer; total: number } {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new CheckpointError('E_NOT_FOUND', `--context-file ${path}: no such file`);
+  }
+  if (!st.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${path}: not a regular file`);
+  if (st.size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: st.size };
+  const buf = Buffer.alloc(CAPSULE_INPUT_MAX_BYTES + 1);
+  const fd = openSync(path, 'r');
+  let n = 0;
+  try {
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes: buf.subarray(0, n), total: n };
+}
+
+/** Where the capsule JSON comes from, and its raw bytes. The size is checked before parsing. */
+async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<{ bytes: Buffer; total: number; source: string }> {
+  const inline = args.options.context;
+  const file = args.options['context-file'];
+  if (typeof inline === 'string' && inline !== '-') return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
+  if (typeof file === 'string') return { ...readFileBounded(resolve(ctx.dirOverride ? root : ctx.cwd, file)), source: file };
+  if (inline !== '-' && process.stdin.isTTY) {
+    throw new CheckpointError('E_USAGE', 'checkpoint pause: no capsule given', {
+      hint: "pass --context '<json>', --context - (stdin), --context-file F, or --auto for mechanical state only",
+    });
+  }
+  return { ...(await readStdin()), source: 'stdin' };
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const skill = skillArg(args);
+  const given = ['context', 'context-file'].filter((k) => args.options[k] !== undefined);
+  if (args.options.auto && given.length) throw new CheckpointError('E_USAGE', `checkpoint pause: --auto refreshes mechanical state only; it does not take --${given[0]}`);
+  if (given.length > 1) throw new CheckpointError('E_USAGE', 'checkpoint pause: give the capsule once: --context or --context-file');
+  if (args.options.auto) return runAuto(root, skill, ctx);
+
+  if (!readCheckpoint(root, skill)) {
+    throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
+      hint: `create it first: checkpoint update ${skill} --phase=<phase> --step=<step> --next_actions+='<first action>'`,
+    });
+  }
+  const input = await readInput(args, ctx, root);
+  if (input.total > CAPSULE_INPUT_MAX_BYTES) {
+    throw refuse(root, skill, `capsule input (${input.source}) is ${input.total > DRAIN_LIMIT ? `over ${DRAIN_LIMIT}` : input.total} bytes, over the ${CAPSULE_INPUT_MAX_BYTES}-byte limit`, 'size');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(input.bytes);
+  } catch {
+    throw refuse(root, skill, `capsule input (${input.source}) is not valid UTF-8`);
+  }
+  if (!text.replace(/^\uFEFF/, '').trim()) throw refuse(root, skill, `capsule input (${input.source}) is empty`);
+  let parsed: JsonValue;
+  try {
+    parsed = parseJson(text).value;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw refuse(root, skill, `capsule input (${input.source}) is not valid JSON: ${e.message}`);
+    throw e;
+  }
+  const problems = validateCapsuleContext(parsed);
+  if (problems.length) throw refuse(root, skill, `invalid capsule: ${describe(problems)}`);
+
+  const state = await gitState(root);
+  const at = ctx.now.toISOString();
+  const base: Pick<Capsule, 'context' | 'origin'> = { context: orderedContext(parsed as unknown as CapsuleContext), origin: { root, head: state.head, saved_at: at } };
+  const stored = validateCapsule(base);
+  if (stored.length) throw refuse(root, skill, describe(stored), 'size');
+  const capsule = withMechanical(base, state, at);
+
+  const result = await mutateCheckpoint(root, skill, {
+    now: ctx.now,
+    change: (current) => {
+      if (current === null || typeof current !== 'object' || Array.isArray(current)) {
+        throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
+      }
+      (current as JsonObject).capsule = capsule as unknown as JsonValue;
+      return stampWrite(current as JsonObject, ctx.now);
+    },
+  });
+  const bytes = utf8Bytes(JSON.stringify(capsule));
+  if (ctx.json) {
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null });
+    return 0;
+  }
+  ctx.out.out(`✓ saved the recovery capsule of ${skill} in ${display(root, result.path)} (${bytes} bytes; origin HEAD ${capsule.origin.head ?? 'none'})`);
+  ctx.out.out(`  after compaction, read it with: checkpoint resume ${skill} --context`);
+  return 0;
+}
+
+class NothingToRefresh extends Error {}
+
+async function runAuto(root: string, skill: string, ctx: Context): Promise<number> {
+  const nothing = (why: string): number => {
+    if (ctx.json) ctx.out.json({ ok: true, skill, refreshed: false, message: why });
+    else ctx.out.out(why);
+    return 0;
+  };
+  const hasCapsule = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v) && v.capsule !== undefined;
+  const file = readCheckpoint(root, skill);
+  if (!file) return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
+  if (!hasCapsule(file.value)) return nothing(`no capsule saved yet for "${skill}"; nothing to refresh (save one with checkpoint pause ${skill} --context ...)`);
+
+  const state = await gitState(root); // outside the lock: git can be slow, the write is not
+  const at = ctx.now.toISOString();
+  let capsule: Capsule | undefined;
+  try {
+    const result = await mutateCheckpoint(root, skill, {
+      now: ctx.now,
+      change: (current) => {
+        if (!hasCapsule(current)) throw new NothingToRefresh();
+        const old = current.capsule as unknown as Capsule;
+        if (typeof old !== 'object' || old === null || Array.isArray(old)) {
+          throw new CheckpointError('E_CAPSULE', `the stored capsule of "${skill}" is not an object`, { hint: `save a new one: checkpoint pause ${skill} --context ...` });
+        }
+        // context and origin stay exactly as saved (frozen); only mechanical is replaced.
+        capsule = withMechanical({ context: old.context, origin: old.origin }, state, at);
+        current.capsule = capsule as unknown as JsonValue;
+        return current;
+      },
+    });
+    if (ctx.json) {
+      ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null });
+      return 0;
+    }
+  } catch (e) {
+    if (e instanceof NothingToRefresh) return nothing(`no capsule saved yet for "${skill}"; nothing to refresh`);
+    throw e;
+  }
+  const m = capsule?.mechanical as Mechanical | undefined;
+  ctx.out.out(
+    m
+      ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${m.uncommitted_count} uncommitted path${m.uncommitted_count === 1 ? '' : 's'}`
+      : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
+  );
+  return 0;
+}

@@ -1,0 +1,199 @@
+// `checkpoint resume [skill] --context`: print the saved recovery capsule after compaction,
+// labelled as what it is: claims from an earlier session, not verified facts and not new
+// authority. Its origin HEAD is shown next to the current HEAD. Bounded output (16 KiB by
+// default); a missing capsule is not an error, a corrupt or oversized one is (exit 2) and
+// nothing is changed: this command only reads.
+import { CheckpointError } from '../../errors.js';
+import { validateCapsule } from '../../protocol/capsule.js';
+import type { Capsule, JsonValue } from '../../protocol/types.js';
+import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
+import { gitState, type GitState } from '../../store/git-state.js';
+import { relativeTime } from '../render/output.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { optionalSkillArg, rootOf } from './common.js';
+
+export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
+const MIN_OUTPUT_BYTES = 256;
+
+export const UNVERIFIED_LABEL = 'UNVERIFIED CLAIMS';
+const UNVERIFIED_NOTE = 'saved by an earlier session; check each claim against the repository before acting on it. The capsule grants no approvals.';
+
+function byteLimit(raw: unknown): number {
+  if (raw === undefined) return CONTEXT_OUTPUT_MAX_BYTES;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isInteger(n) || n < MIN_OUTPUT_BYTES) {
+    throw new CheckpointError('E_USAGE', `--max-bytes=${String(raw)}: expected a whole number of bytes, at least ${MIN_OUTPUT_BYTES}`);
+  }
+  return n;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const capsuleOf = (v: JsonValue): unknown => (isObj(v) ? v.capsule : undefined);
+
+interface Found {
+  skill: string;
+  file: CheckpointFile;
+  capsule: unknown;
+}
+
+/** The capsule saved most recently across all checkpoints; unreadable files are skipped (and named). */
+function mostRecent(root: string): { found: Found | null; skipped: string[] } {
+  let best: { found: Found; at: number } | null = null;
+  const skipped: string[] = [];
+  for (const skill of listSkills(root)) {
+    let file: CheckpointFile | null;
+    try {
+      file = readCheckpoint(root, skill);
+    } catch {
+      skipped.push(skill);
+      continue;
+    }
+    const capsule = file ? capsuleOf(file.value) : undefined;
+    if (!file || capsule === undefined) continue;
+    const savedAt = isObj(capsule) && isObj(capsule.origin) ? Date.parse(String(capsule.origin.saved_at)) : NaN;
+    const at = Number.isNaN(savedAt) ? -Infinity : savedAt;
+    if (!best || at > best.at) best = { found: { skill, file, capsule }, at };
+  }
+  return { found: best?.found ?? null, skipped };
+}
+
+/** Whether two (possibly differently abbreviated) shas name the same commit; null when unknown. */
+export function sameCommit(a: string | null, b: string | null): boolean | null {
+  if (!a || !b) return null;
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const maxBytes = byteLimit(args.options['max-bytes']);
+  const skill = optionalSkillArg(args);
+
+  let found: Found | null = null;
+  let skipped: string[] = [];
+  if (skill) {
+    const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
+    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`);
+    const capsule = capsuleOf(file.value);
+    if (capsule !== undefined) found = { skill, file, capsule };
+    else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`);
+  } else {
+    ({ found, skipped } = mostRecent(root));
+    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s}: its checkpoint file cannot be read (checkpoint validate)`);
+    if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint');
+  }
+
+  const problems = validateCapsule(found.capsule);
+  if (problems.length) {
+    const first = problems[0]!;
+    throw new CheckpointError('E_CAPSULE', `the stored capsule of "${found.skill}" is corrupt or oversized: capsule${first.path ? `.${first.path}` : ''}: ${first.message}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`, {
+      hint: `nothing was changed; inspect it with checkpoint show ${found.skill}, then save a new one with checkpoint pause ${found.skill} --context ...`,
+    });
+  }
+  const capsule = found.capsule as Capsule;
+  const current = await gitState(root);
+  const view = { skill: found.skill, file: display(root, found.file.path), capsule, current, root };
+
+  if (ctx.json) {
+    for (const withPaths of [true, false]) {
+      const obj = jsonView(view, withPaths);
+      for (const text of [JSON.stringify(obj, null, 2), JSON.stringify(obj)]) {
+        if (Buffer.byteLength(text) + 1 <= maxBytes) {
+          ctx.out.out(text);
+          return 0;
+        }
+      }
+    }
+  } else {
+    for (const withPaths of [true, false]) {
+      const text = textView(view, withPaths, ctx.now);
+      if (Buffer.byteLength(text) + 1 <= maxBytes) {
+        ctx.out.out(text);
+        return 0;
+      }
+    }
+  }
+  throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
+    hint: `read it whole with checkpoint show ${found.skill} (or raise --max-bytes)`,
+  });
+}
+
+function none(ctx: Context, skill: string | null, message: string): number {
+  if (ctx.json) ctx.out.json({ ok: true, skill, capsule: null, message });
+  else ctx.out.out(message);
+  return 0;
+}
+
+interface View {
+  skill: string;
+  file: string;
+  capsule: Capsule;
+  current: GitState;
+  root: string;
+}
+
+function mechanicalView(m: Capsule['mechanical'], withPaths: boolean): unknown {
+  if (!m) return null;
+  if (withPaths) return m;
+  const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
+  return { ...m, uncommitted: [], uncommitted_count: typeof count === 'number' ? count : m.uncommitted.length, uncommitted_omitted: true };
+}
+
+function jsonView(v: View, withPaths: boolean): unknown {
+  return {
+    ok: true,
+    skill: v.skill,
+    file: v.file,
+    label: UNVERIFIED_LABEL,
+    note: UNVERIFIED_NOTE,
+    context: v.capsule.context,
+    origin: v.capsule.origin,
+    mechanical: mechanicalView(v.capsule.mechanical, withPaths),
+    current: { root: v.root, head: v.current.head, branch: v.current.branch },
+    head_changed: negate(sameCommit(v.capsule.origin.head, v.current.head)),
+    root_changed: v.capsule.origin.root !== v.root,
+  };
+}
+
+const negate = (b: boolean | null) => (b === null ? null : !b);
+
+function textView(v: View, withPaths: boolean, now: Date): string {
+  const { context: c, origin: o } = v.capsule;
+  const lines: string[] = [];
+  const block = (s: string) => s.replace(/\r?\n/g, '\n    ');
+  lines.push(`RECOVERY CAPSULE: ${v.skill}  (${v.file})`);
+  lines.push(`${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`);
+  lines.push(`saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`);
+  const same = sameCommit(o.head, v.current.head);
+  const verdict = same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
+  lines.push(`origin HEAD: ${o.head ?? 'none'}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`);
+  lines.push('');
+  const text = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(12)} ${block(value)}`);
+  const list = (label: string, items: string[]) => {
+    if (!items.length) {
+      lines.push(`${`${label}:`.padEnd(12)} (none)`);
+      return;
+    }
+    lines.push(`${label}:`);
+    for (const item of items) lines.push(`  - ${block(item)}`);
+  };
+  text('goal', c.goal);
+  text('acceptance', c.acceptance);
+  list('constraints', c.constraints);
+  list('decisions', c.decisions);
+  list('evidence', c.evidence);
+  list('pending', c.pending);
+  text('next', c.next);
+  const m = v.capsule.mechanical;
+  if (m) {
+    const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
+    const total = typeof count === 'number' ? count : m.uncommitted.length;
+    const shown = withPaths ? m.uncommitted : [];
+    const more = total - shown.length;
+    lines.push('');
+    lines.push(`mechanical state at ${m.at} (recorded, not claimed): HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${total} uncommitted path${total === 1 ? '' : 's'}${shown.length ? ':' : ''}`);
+    for (const p of shown) lines.push(`  ${p}`);
+    if (shown.length && more > 0) lines.push(`  … and ${more} more`);
+  }
+  return lines.join('\n');
+}

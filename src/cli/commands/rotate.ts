@@ -1,0 +1,63 @@
+import { CheckpointError, isCheckpointError } from '../../errors.js';
+import { listSkills } from '../../store/checkpoints.js';
+import { readConfig } from '../../store/config.js';
+import { rotateSkill, type RotateReport } from '../../store/rotate.js';
+import { assertSkillName } from '../../store/skill-name.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { rootOf } from './common.js';
+
+function keepArg(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+    throw new CheckpointError('E_USAGE', `--keep=${String(raw)}: expected a whole number >= 0`, { hint: 'e.g. checkpoint rotate --keep 5' });
+  }
+  return n;
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const keep = keepArg(args.options.keep);
+  const dryRun = Boolean(args.options['dry-run']);
+  for (const s of args.positionals) assertSkillName(s);
+  const skills = args.positionals.length ? [...new Set(args.positionals)] : listSkills(root);
+  const config = readConfig(root);
+
+  const reports: RotateReport[] = [];
+  const failures: { skill: string; code: string; message: string; hint: string | null; exit: number }[] = [];
+  for (const skill of skills) {
+    try {
+      reports.push(await rotateSkill(root, skill, { now: ctx.now, keep, dryRun, config }));
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      failures.push({ skill, code: e.code, message: e.message, hint: e.hint ?? null, exit: e.exit });
+    }
+  }
+  const exit = failures.reduce((m, f) => Math.max(m, f.exit), 0);
+
+  if (ctx.json) {
+    ctx.out.json({ ok: failures.length === 0, dry_run: dryRun, skills: reports, failures: failures.map(({ exit: _exit, ...f }) => f) });
+    return exit;
+  }
+  const { c } = ctx.out;
+  if (!skills.length) ctx.out.out('no checkpoints to rotate (.checkpoints/ has none)');
+  if (dryRun && reports.length) ctx.out.out(c.dim('dry run: nothing is written'));
+  for (const r of reports) {
+    if (!r.changed) {
+      ctx.out.out(`${c.dim('·')} ${r.skill}: nothing to rotate`);
+      continue;
+    }
+    const verb = dryRun ? 'would move' : 'moved';
+    const dest = r.history ? ` to ${r.history}` : '';
+    ctx.out.out(`${c.green('✓')} ${r.skill}: ${verb} ${r.moved} entr${r.moved === 1 ? 'y' : 'ies'}${dest}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${dryRun ? 'would save' : 'saved'} ${r.bytes_before - r.bytes_after})`);
+    for (const l of r.logs) {
+      const again = l.already_in_history ? `, ${l.already_in_history} already in history dropped` : '';
+      ctx.out.out(`    ${l.path}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);
+    }
+  }
+  for (const f of failures) {
+    ctx.out.err(`✗ ${f.skill}: ${f.message}`);
+    if (f.hint) ctx.out.err(`  hint: ${f.hint}`);
+  }
+  return exit;
+}

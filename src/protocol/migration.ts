@@ -1,0 +1,166 @@
+// `checkpoint migrate`, pure: stamp wire "1.0" files "1.1" (additive, nothing else changes)
+// and repair what older update parsers left behind anywhere in a document:
+//   "x+":      an append they did not understand  -> its value(s) merged into the array x
+//   "x:json":  a JSON value kept as a string      -> parsed and set (or merged) into x
+//   "x+:json": both                                -> parsed and appended to x
+// A repair that could lose data (x is not an array, the JSON does not parse, x already
+// holds a different value) is not made: the leftover stays and is reported.
+import { FORBIDDEN_KEYS } from './fields.js';
+import { JsonSyntaxError, parseJson } from './json.js';
+import { canonicalJson } from './rotation.js';
+import type { JsonObject, JsonValue } from './types.js';
+import { joinPath } from './validate.js';
+
+export const MIGRATE_FROM = '1.0';
+export const MIGRATE_TO = '1.1';
+
+export interface MigrationChange {
+  path: string;
+  action: 'stamp' | 'append' | 'json';
+  detail: string;
+}
+
+export interface MigrationProblem {
+  path: string;
+  message: string;
+}
+
+export interface MigrationResult {
+  doc: JsonValue;
+  changes: MigrationChange[];
+  problems: MigrationProblem[];
+  changed: boolean;
+}
+
+// A key update's parser could have produced: one path segment, then "+", ":json" or both.
+const LEFTOVER = /^([A-Za-z0-9_$][A-Za-z0-9_$-]*)(\+)?(:json)?$/;
+
+type Obj = { [k: string]: JsonValue };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: JsonValue, b: JsonValue) => canonicalJson(a) === canonicalJson(b);
+
+export function leftoverKey(key: string): { base: string; append: boolean; json: boolean } | null {
+  const m = LEFTOVER.exec(key);
+  if (!m || (!m[2] && !m[3])) return null;
+  return { base: m[1]!, append: Boolean(m[2]), json: Boolean(m[3]) };
+}
+
+function parseLeftover(text: string): { ok: true; value: JsonValue } | { ok: false; why: string } {
+  try {
+    return { ok: true, value: parseJson(text).value };
+  } catch (e) {
+    return { ok: false, why: e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e) };
+  }
+}
+
+/** Merges `add` into `into` without overwriting anything; the first conflicting path, or null. */
+function mergeInto(into: JsonValue, add: JsonValue, path: string): { value: JsonValue; conflict: string | null } {
+  if (same(into, add)) return { value: into, conflict: null };
+  if (Array.isArray(into) && Array.isArray(add)) {
+    const out = [...into];
+    for (const item of add) if (!out.some((x) => same(x, item))) out.push(item);
+    return { value: out, conflict: null };
+  }
+  if (isObj(into) && isObj(add)) {
+    const out: Obj = { ...into };
+    for (const [k, v] of Object.entries(add)) {
+      if (FORBIDDEN_KEYS.has(k)) return { value: into, conflict: joinPath(path, k) };
+      if (!(k in out)) {
+        out[k] = v;
+        continue;
+      }
+      const r = mergeInto(out[k]!, v, joinPath(path, k));
+      if (r.conflict) return { value: into, conflict: r.conflict };
+      out[k] = r.value;
+    }
+    return { value: out, conflict: null };
+  }
+  return { value: into, conflict: path };
+}
+
+export function migrateCheckpoint(input: JsonValue): MigrationResult {
+  const changes: MigrationChange[] = [];
+  const problems: MigrationProblem[] = [];
+  if (!isObj(input)) return { doc: input, changes, problems: [{ path: '(root)', message: 'a checkpoint must be a JSON object' }], changed: false };
+
+  const repairObject = (obj: Obj, base: string): Obj => {
+    // Ordered pairs, so a repaired value takes the leftover's place when x did not exist.
+    const pairs: [string, JsonValue][] = Object.entries(obj);
+    const find = (k: string) => pairs.findIndex(([key]) => key === k);
+    for (const key of Object.keys(obj)) {
+      const lo = leftoverKey(key);
+      if (!lo) continue;
+      const at = joinPath(base, key);
+      const target = joinPath(base, lo.base);
+      if (FORBIDDEN_KEYS.has(lo.base)) {
+        problems.push({ path: at, message: `left as is: "${lo.base}" is not an allowed key` });
+        continue;
+      }
+      let value = pairs[find(key)]![1];
+      if (lo.json && typeof value === 'string') {
+        const parsed = parseLeftover(value);
+        if (!parsed.ok) {
+          problems.push({ path: at, message: `left as is: its value is not valid JSON (${parsed.why})` });
+          continue;
+        }
+        value = parsed.value;
+      }
+      const ti = find(lo.base);
+      const existing = ti === -1 ? undefined : pairs[ti]![1];
+      let next: JsonValue;
+      let detail: string;
+      if (lo.append) {
+        // "x+" held the raw appended value(s); "x+:json" one parsed value, as update appends it today.
+        const items = !lo.json && Array.isArray(value) ? value : [value];
+        if (existing !== undefined && !Array.isArray(existing)) {
+          problems.push({ path: at, message: `left as is: cannot append to ${target}, which is not an array` });
+          continue;
+        }
+        const list = [...((existing as JsonValue[] | undefined) ?? [])];
+        let added = 0;
+        for (const item of items) {
+          if (list.some((x) => same(x, item))) continue;
+          list.push(item);
+          added++;
+        }
+        next = list;
+        const skipped = items.length - added;
+        detail = `${existing === undefined ? 'created' : 'appended to'} ${target}: ${added} value${added === 1 ? '' : 's'}${skipped ? ` (${skipped} already there)` : ''}`;
+      } else if (existing === undefined) {
+        next = value;
+        detail = `set ${target} from the JSON it held`;
+      } else {
+        const r = mergeInto(existing, value, target);
+        if (r.conflict) {
+          problems.push({ path: at, message: `left as is: ${target} already holds a different value at ${r.conflict}; resolve by hand` });
+          continue;
+        }
+        next = r.value;
+        detail = same(existing, next) ? `dropped: ${target} already holds that value` : `merged into ${target}`;
+      }
+      const li = find(key);
+      if (ti === -1) pairs[li] = [lo.base, next];
+      else {
+        pairs[ti] = [lo.base, next];
+        pairs.splice(li, 1);
+      }
+      changes.push({ path: at, action: lo.append ? 'append' : 'json', detail });
+    }
+    const out: Obj = {};
+    for (const [k, v] of pairs) out[k] = repair(v, joinPath(base, k));
+    return out;
+  };
+
+  const repair = (value: JsonValue, base: string): JsonValue => {
+    if (Array.isArray(value)) return value.map((v, i) => repair(v, joinPath(base, i)));
+    if (isObj(value)) return repairObject(value, base);
+    return value;
+  };
+
+  const doc = repair(input, '') as JsonObject;
+  if (doc.protocol_version === MIGRATE_FROM) {
+    doc.protocol_version = MIGRATE_TO;
+    changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was "${MIGRATE_FROM}"); no other data changes` });
+  }
+  return { doc, changes, problems, changed: changes.length > 0 };
+}

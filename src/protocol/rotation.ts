@@ -1,0 +1,191 @@
+// Log rotation, pure: which entries of which arrays leave a checkpoint for
+// .checkpoints/history/, and how they join a rotation file. The store does the reading
+// and writing (src/store/rotate.ts); which arrays are logs comes from fields.ts only.
+import { CheckpointError } from '../errors.js';
+import { compileExtraLogs, policyFor, rotatableLogPaths } from './fields.js';
+import type { JsonObject, JsonValue } from './types.js';
+import { isIsoInstant } from './validate.js';
+
+/** Newest entries a log keeps when neither --keep nor config rotate_keep says otherwise. */
+export const DEFAULT_ROTATE_KEEP = 5;
+/** Where a checkpoint points at the rotation files that hold its older entries. */
+export const ROTATION_POINTER_PATH: readonly string[] = ['skill_state', 'rotated_to'];
+/** Keys tried, after the field policy's own timeKey, to order entries by time. */
+const FALLBACK_TIME_KEYS = ['at', 'timestamp'];
+
+export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
+
+type Obj = Record<string, JsonValue>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON with object keys sorted at every level: equal data, equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObj(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A log entry's identity: its `id` when it has a string or number one, else its canonical JSON. */
+export function entryIdentity(entry: unknown): string {
+  if (isObj(entry) && (typeof entry.id === 'string' || typeof entry.id === 'number')) return `id:${JSON.stringify(entry.id)}`;
+  return `json:${canonicalJson(entry)}`;
+}
+
+const samePath = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** The rotatable logs present in `doc`, never including the rotation pointer itself. */
+export function rotationLogPaths(doc: unknown, extra: ExtraLogRules = []): string[][] {
+  return rotatableLogPaths(doc, extra).filter((p) => !samePath(p, ROTATION_POINTER_PATH));
+}
+
+export function dottedPath(path: readonly string[]): string {
+  return path.join('.');
+}
+
+function entryTime(entry: JsonValue, keys: readonly string[]): number | null {
+  if (!isObj(entry)) return null;
+  for (const k of keys) {
+    const v = entry[k];
+    if (isIsoInstant(v)) return Date.parse(v);
+  }
+  return null;
+}
+
+/**
+ * Indices (into `entries`) of the `keep` newest: by timestamp when every entry has one,
+ * else the last `keep` in array order. Ties keep array order.
+ */
+export function newestIndices(entries: readonly JsonValue[], keep: number, timeKeys: readonly string[]): Set<number> {
+  if (keep <= 0) return new Set();
+  const times = entries.map((e) => entryTime(e, timeKeys));
+  const order = entries.map((_, i) => i);
+  if (times.every((t) => t !== null)) order.sort((a, b) => times[a]! - times[b]! || a - b);
+  return new Set(order.slice(Math.max(0, order.length - keep)));
+}
+
+export interface LogRotation {
+  path: string[];
+  dotted: string;
+  /** Entries in the log before rotation. */
+  total: number;
+  /** Entries that move to the rotation file, in their array order. */
+  moved: JsonValue[];
+  /** Entries dropped because history already holds them (a re-run after an interrupted rotation). */
+  alreadyRotated: number;
+  kept: number;
+}
+
+export interface RotationPlan {
+  logs: LogRotation[];
+  /** The checkpoint after rotation (a copy; the input is not modified). */
+  doc: JsonObject;
+  moved: number;
+  dropped: number;
+  changed: boolean;
+}
+
+export interface PlanOptions {
+  keep: number;
+  extra?: ExtraLogRules;
+  /** The rotation file that receives moved entries, as the pointer records it. */
+  target: string;
+  /**
+   * Where history already holds exactly this entry of this log (a rotation file, as the
+   * pointer records it), or null. Such entries leave the checkpoint without moving again.
+   */
+  inHistory?: (dotted: string, entry: JsonValue) => string | null;
+}
+
+export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan {
+  if (!Number.isInteger(opts.keep) || opts.keep < 0) throw new CheckpointError('E_USAGE', `keep must be a whole number >= 0 (got ${opts.keep})`);
+  const doc = structuredClone(input);
+  const logs: LogRotation[] = [];
+  const pointers: string[] = [];
+  for (const path of rotationLogPaths(doc, opts.extra)) {
+    const parent = path.slice(0, -1).reduce<Obj>((o, k) => o[k] as Obj, doc);
+    const key = path[path.length - 1]!;
+    const entries = parent[key] as JsonValue[];
+    const dotted = dottedPath(path);
+    let alreadyRotated = 0;
+    const remaining = entries.filter((entry) => {
+      const where = opts.inHistory?.(dotted, entry) ?? null;
+      if (where === null) return true;
+      alreadyRotated++;
+      pointers.push(where);
+      return false;
+    });
+    const policy = policyFor(path, opts.extra);
+    const timeKeys = [...(policy.kind === 'log' && policy.timeKey ? [policy.timeKey] : []), ...FALLBACK_TIME_KEYS];
+    const keepSet = newestIndices(remaining, opts.keep, timeKeys);
+    const moved = remaining.filter((_, i) => !keepSet.has(i));
+    if (!moved.length && !alreadyRotated) continue;
+    if (moved.length) pointers.push(opts.target);
+    parent[key] = remaining.filter((_, i) => keepSet.has(i));
+    logs.push({ path, dotted, total: entries.length, moved, alreadyRotated, kept: keepSet.size });
+  }
+  if (logs.length) addPointers(doc, pointers);
+  const moved = logs.reduce((n, l) => n + l.moved.length, 0);
+  const dropped = logs.reduce((n, l) => n + l.alreadyRotated, 0);
+  return { logs, doc, moved, dropped, changed: logs.length > 0 };
+}
+
+function addPointers(doc: JsonObject, files: readonly string[]): void {
+  const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
+  const state = doc[stateKey] ?? {};
+  if (!isObj(state)) throw new CheckpointError('E_INVALID', `${stateKey} is not an object, so rotation cannot record ${ROTATION_POINTER_PATH.join('.')}`, { hint: 'fix the checkpoint, then rotate again' });
+  const current = state[pointerKey];
+  if (current !== undefined && (!Array.isArray(current) || current.some((p) => typeof p !== 'string'))) {
+    throw new CheckpointError('E_INVALID', `${ROTATION_POINTER_PATH.join('.')} must be a list of rotation file paths`, { hint: 'fix or remove it, then rotate again' });
+  }
+  const list = [...((current as string[] | undefined) ?? [])];
+  for (const f of files) if (!list.includes(f)) list.push(f);
+  state[pointerKey] = list;
+  doc[stateKey] = state;
+}
+
+// --- rotation files: { skill, rotated_at, entries: { "<dotted path>": [...] } } ---
+
+export interface RotationFile {
+  skill: string;
+  rotated_at: string;
+  entries: Record<string, JsonValue[]>;
+}
+
+/** Checks the shape of a parsed rotation file; the reason, or null when it is one. */
+export function rotationFileProblem(value: unknown, skill: string): string | null {
+  if (!isObj(value)) return 'not a JSON object';
+  if (value.skill !== skill) return `its "skill" is ${JSON.stringify(value.skill)}, not "${skill}"`;
+  if (typeof value.rotated_at !== 'string') return '"rotated_at" is missing';
+  if (!isObj(value.entries)) return '"entries" must map dotted log paths to arrays';
+  for (const [k, v] of Object.entries(value.entries)) if (!Array.isArray(v)) return `entries[${JSON.stringify(k)}] is not an array`;
+  return null;
+}
+
+/**
+ * Appends moved entries to a rotation file (null: a new one). Identity (`id`, else the
+ * canonical JSON) deduplicates: an entry already there is replaced in place by the moved
+ * one (the checkpoint's copy is the latest), never added twice.
+ */
+export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string): RotationFile {
+  const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
+  file.rotated_at = rotatedAt;
+  for (const log of logs) {
+    if (!log.moved.length) continue;
+    const list = (file.entries[log.dotted] ??= []);
+    const at = new Map(list.map((e, i) => [entryIdentity(e), i]));
+    for (const entry of log.moved) {
+      const id = entryIdentity(entry);
+      const i = at.get(id);
+      if (i === undefined) {
+        at.set(id, list.length);
+        list.push(entry);
+      } else list[i] = entry;
+    }
+  }
+  return file;
+}

@@ -1,0 +1,276 @@
+// `checkpoint pause`: saving the recovery capsule (strict, bounded, never truncated) and
+// `pause --auto` refreshing only its mechanical state, through the built binary and real git.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
+import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const CP = '.checkpoints/api.checkpoint.json';
+
+function checkpoint() {
+  return {
+    protocol_version: '1.1',
+    skill: 'api',
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-11-01T00:00:00Z',
+    updated_at: '2026-11-02T00:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'Building.',
+    progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
+    context_primer: { key_decisions: ['a'] },
+    next_actions: ['go'],
+  };
+}
+
+const context = (over: Record<string, unknown> = {}) => ({
+  goal: 'Ship rotation (card CP-12)',
+  acceptance: 'npx vitest run test/rotate passes',
+  constraints: ['no new npm packages'],
+  decisions: ['history written before the checkpoint; rejected: one combined file'],
+  evidence: ['test/rotate at abc123: 28 passed'],
+  pending: [],
+  next: 'run npx tsc --noEmit in /work/main',
+  ...over,
+});
+
+/** Compact JSON of `ctx` with `goal` padded so the whole text is exactly `bytes` UTF-8 bytes. */
+function sized(bytes: number, pad = 'a'): string {
+  const base = JSON.stringify(context({ goal: '' }));
+  const room = bytes - Buffer.byteLength(base);
+  const unit = Buffer.byteLength(pad);
+  const text = JSON.stringify(context({ goal: pad.repeat(Math.floor(room / unit)) + 'a'.repeat(room % unit) }));
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, CP, `${JSON.stringify(checkpoint(), null, 2)}\n`);
+  commitAll(dir, 'checkpoint', '2026-11-02T00:00:00Z');
+  return dir;
+}
+
+const doc = (dir: string) => JSON.parse(read(dir, CP));
+const bytesOf = (dir: string) => readFileSync(join(dir, CP));
+const head = (dir: string) => git(dir, ['rev-parse', '--short', 'HEAD']).trim();
+
+function cliAsync(cwd: string, args: string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('pause --context', () => {
+  it('saves the seven fields with origin {root, head, saved_at} and mechanical state', () => {
+    const dir = project();
+    const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    expect(r.code, r.stderr).toBe(0);
+    const cap = doc(dir).capsule;
+    expect(cap.context).toEqual(context());
+    expect(Object.keys(cap.context)).toEqual(['goal', 'acceptance', 'constraints', 'decisions', 'evidence', 'pending', 'next']);
+    expect(cap.origin.root).toBe(dir);
+    expect(cap.origin.head).toBe(head(dir));
+    expect(Date.parse(cap.origin.saved_at)).toBeGreaterThan(Date.now() - 60_000);
+    // git state is read before the write: the committed checkpoint was clean then
+    expect(cap.mechanical).toMatchObject({ head: head(dir), branch: 'main', uncommitted: [], uncommitted_count: 0 });
+    expect(doc(dir).updated_at).toBe(cap.origin.saved_at);
+    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+  });
+
+  it('reads --context -, stdin without a flag, and --context-file', () => {
+    const dir = project();
+    const viaDash = cli(dir, ['pause', 'api', '--context', '-'], { input: JSON.stringify(context({ goal: 'dash' })) });
+    expect(viaDash.code, viaDash.stderr).toBe(0);
+    expect(doc(dir).capsule.context.goal).toBe('dash');
+    expect(cli(dir, ['pause', 'api'], { input: JSON.stringify(context({ goal: 'stdin' })) }).code).toBe(0);
+    expect(doc(dir).capsule.context.goal).toBe('stdin');
+    write(dir, 'capsule.json', JSON.stringify(context({ goal: 'file' }), null, 2));
+    expect(cli(dir, ['pause', 'api', '--context-file', 'capsule.json']).code).toBe(0);
+    expect(doc(dir).capsule.context.goal).toBe('file');
+  });
+
+  it('accepts input of exactly 12,000 bytes (ASCII and multibyte) and the stored capsule fits', () => {
+    const dir = project();
+    for (const pad of ['a', 'é', '🧭']) {
+      const text = sized(CAPSULE_INPUT_MAX_BYTES, pad);
+      write(dir, 'capsule.json', text);
+      const r = cli(dir, ['pause', 'api', '--context-file', 'capsule.json']);
+      expect(r.code, r.stderr).toBe(0);
+      const cap = doc(dir).capsule;
+      expect(cap.context).toEqual(JSON.parse(text)); // not one character lost
+      expect(Buffer.byteLength(JSON.stringify(cap))).toBeLessThanOrEqual(CAPSULE_STORED_MAX_BYTES);
+    }
+    // the same edge through stdin and through the argument
+    const text = sized(CAPSULE_INPUT_MAX_BYTES);
+    expect(cli(dir, ['pause', 'api'], { input: text }).code).toBe(0);
+    expect(cli(dir, ['pause', 'api', '--context', text]).code).toBe(0);
+  });
+
+  it('refuses 12,001 bytes from every source, before parsing, leaving the file byte-identical', () => {
+    const dir = project();
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    const before = bytesOf(dir);
+    for (const pad of ['a', 'é']) {
+      const text = sized(CAPSULE_INPUT_MAX_BYTES + 1, pad);
+      write(dir, 'capsule.json', text);
+      for (const [args, input] of [
+        [['pause', 'api', '--context-file', 'capsule.json'], undefined],
+        [['pause', 'api', '--context', text], undefined],
+        [['pause', 'api', '--context', '-'], text],
+        [['pause', 'api'], text],
+      ] as [string[], string | undefined][]) {
+        const r = cli(dir, args, { input });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toMatch(/12001 bytes, over the 12000-byte limit/);
+        expect(bytesOf(dir).equals(before)).toBe(true);
+      }
+    }
+    // Oversized and not even JSON: the size is what is reported (checked before parsing).
+    const r = cli(dir, ['pause', 'api'], { input: '{'.repeat(20_000) });
+    expect(r.stderr).toMatch(/20000 bytes/);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+  });
+
+  it('refuses invalid capsules with the reason, never saving part of one', () => {
+    const dir = project();
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    const before = bytesOf(dir);
+    const thirteen = Array.from({ length: 13 }, (_, i) => `item ${i}`);
+    const cases: [unknown, RegExp][] = [
+      [context({ constraints: thirteen }), /"constraints" has 13 items \(at most 12\)/],
+      [context({ evidence: thirteen }), /"evidence" has 13 items/],
+      [{ ...context(), notes: 'x' }, /unknown field "notes"/],
+      [context({ goal: '' }), /"goal" must be a non-empty string/],
+      [context({ goal: '   ' }), /"goal" must be a non-empty string/],
+      [context({ next: 3 }), /"next" must be a non-empty string/],
+      [context({ pending: ['ok', ''] }), /pending\[1\]: must be a non-empty string/],
+      [context({ decisions: 'one' }), /"decisions" must be an array/],
+      [(({ acceptance: _a, ...rest }) => rest)(context()), /"acceptance" must be a non-empty string/],
+      [[context()], /must be a JSON object/],
+    ];
+    for (const [input, reason] of cases) {
+      const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(input)]);
+      expect(r.code, JSON.stringify(input).slice(0, 80)).toBe(2);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).toMatch(/was not changed/);
+      expect(bytesOf(dir).equals(before)).toBe(true);
+    }
+    for (const [text, reason] of [
+      ['{"goal": "a",', /not valid JSON/],
+      [`{"goal":"a","goal":"b"}`, /duplicate key "goal"/],
+      ['', /is empty/],
+    ] as [string, RegExp][]) {
+      const r = cli(dir, ['pause', 'api'], { input: text });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(reason);
+    }
+    writeFileSync(join(dir, 'bad.json'), Buffer.from([0x7b, 0xff, 0x7d]));
+    expect(cli(dir, ['pause', 'api', '--context-file', 'bad.json']).stderr).toMatch(/not valid UTF-8/);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+  });
+
+  it('refuses when the checkpoint does not exist, with the hint to create it, and creates nothing', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no checkpoint for skill "api"/);
+    expect(r.stderr).toMatch(/checkpoint update api/);
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  });
+
+  it('refuses conflicting or missing sources as usage errors', () => {
+    const dir = project();
+    const before = bytesOf(dir);
+    expect(cli(dir, ['pause', 'api', '--auto', '--context', '{}']).code).toBe(2);
+    expect(cli(dir, ['pause', 'api', '--context', '{}', '--context-file', 'x.json']).code).toBe(2);
+    expect(cli(dir, ['pause', 'api', '--context-file', 'missing.json']).code).toBe(2);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+  });
+
+  it('outside a git repository the origin head is null', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    write(dir, CP, `${JSON.stringify(checkpoint(), null, 2)}\n`);
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect(doc(dir).capsule.origin.head).toBeNull();
+    expect(doc(dir).capsule.mechanical).toMatchObject({ head: null, branch: null, uncommitted: [], uncommitted_count: 0 });
+  });
+});
+
+describe('pause --auto', () => {
+  it('with no capsule yet: says so, exits 0, writes nothing (and with no checkpoint too)', () => {
+    const dir = project();
+    const before = bytesOf(dir);
+    const r = cli(dir, ['pause', 'api', '--auto']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no capsule saved yet/);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+    const none = cli(dir, ['pause', 'web', '--auto']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
+  });
+
+  it('refreshes only mechanical state; context, origin and updated_at stay frozen', () => {
+    const dir = project();
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    const saved = doc(dir);
+    const oldHead = head(dir);
+    commitAll(dir, 'work', '2026-11-03T00:00:00Z');
+    write(dir, 'src/new.ts', 'x\n');
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    const r = cli(dir, ['pause', 'api', '--auto', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = doc(dir);
+    expect(after.capsule.context).toEqual(saved.capsule.context);
+    expect(after.capsule.origin).toEqual(saved.capsule.origin);
+    expect(after.capsule.origin.head).toBe(oldHead);
+    expect(after.updated_at).toBe(saved.updated_at);
+    expect(after.capsule.mechanical).toMatchObject({ head: head(dir), branch: 'feature', uncommitted: ['src/'], uncommitted_count: 1 });
+    expect(head(dir)).not.toBe(oldHead);
+    const { capsule: _a, ...restAfter } = after;
+    const { capsule: _b, ...restSaved } = saved;
+    expect(restAfter).toEqual(restSaved);
+  });
+
+  it('lists at most 50 uncommitted paths and counts them all', () => {
+    const dir = project();
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    commitAll(dir, 'capsule');
+    for (let i = 0; i < 60; i++) write(dir, `f${String(i).padStart(2, '0')}.txt`, `${i}\n`);
+    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+    const m = doc(dir).capsule.mechanical;
+    expect(m.uncommitted).toHaveLength(50);
+    expect(m.uncommitted_count).toBe(60);
+    expect(m.uncommitted[0]).toBe('f00.txt');
+  });
+
+  it('10 concurrent runs all succeed and leave a valid file with context and origin unchanged', async () => {
+    const dir = project();
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    const saved = doc(dir).capsule;
+    write(dir, 'dirty.txt', 'x\n');
+    const results = await Promise.all(Array.from({ length: 10 }, () => cliAsync(dir, ['pause', 'api', '--auto'])));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const after = doc(dir).capsule;
+    expect(after.context).toEqual(saved.context);
+    expect(after.origin).toEqual(saved.origin);
+    expect(after.mechanical.uncommitted).toContain('dirty.txt');
+    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).not.toMatch(/\.lock|\.tmp/);
+  });
+});

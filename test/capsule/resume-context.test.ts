@@ -1,0 +1,163 @@
+// `checkpoint resume [skill] --context`: the capsule printed as unverified claims, origin
+// HEAD beside the current HEAD, bounded output, and exit codes for missing/corrupt capsules.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAPSULE_INPUT_MAX_BYTES } from '../../src/protocol/capsule.js';
+import { cleanup, cli, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const cpPath = (skill: string) => `.checkpoints/${skill}.checkpoint.json`;
+
+function checkpoint(skill: string, extra: Record<string, unknown> = {}) {
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-11-01T00:00:00Z',
+    updated_at: '2026-11-02T00:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'Building.',
+    next_actions: ['go'],
+    ...extra,
+  };
+}
+
+const context = (over: Record<string, unknown> = {}) => ({
+  goal: 'Ship rotation (card CP-12)',
+  acceptance: 'npx vitest run test/rotate passes',
+  constraints: ['no new npm packages'],
+  decisions: ['history first; rejected: one combined file'],
+  evidence: ['test/rotate at abc123: 28 passed'],
+  pending: [],
+  next: 'run npx tsc --noEmit',
+  ...over,
+});
+
+function project(...skills: string[]): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  for (const s of skills) write(dir, cpPath(s), `${JSON.stringify(checkpoint(s), null, 2)}\n`);
+  commitAll(dir, 'checkpoints', '2026-11-02T00:00:00Z');
+  return dir;
+}
+
+const head = (dir: string) => git(dir, ['rev-parse', '--short', 'HEAD']).trim();
+const pause = (dir: string, skill: string, ctx = context()) => expect(cli(dir, ['pause', skill, '--context', JSON.stringify(ctx)]).code).toBe(0);
+
+describe('resume --context', () => {
+  it('prints the capsule labelled UNVERIFIED CLAIMS with origin and current HEAD', () => {
+    const dir = project('api');
+    pause(dir, 'api');
+    const h = head(dir);
+    const r = cli(dir, ['resume', 'api', '--context']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/UNVERIFIED CLAIMS/);
+    expect(r.stdout).toContain(`origin HEAD: ${h}`);
+    expect(r.stdout).toContain(`current HEAD: ${h} (main)`);
+    expect(r.stdout).toMatch(/same commit/);
+    for (const v of Object.values(context()).flat()) expect(r.stdout).toContain(String(v));
+    expect(r.stdout).toMatch(/pending:\s+\(none\)/);
+
+    commitAll(dir, 'more work', '2026-11-03T00:00:00Z');
+    const moved = cli(dir, ['resume', 'api', '--context']);
+    expect(moved.stdout).toContain(`origin HEAD: ${h}`);
+    expect(moved.stdout).toContain(`current HEAD: ${head(dir)}`);
+    expect(moved.stdout).toMatch(/DIFFERENT/);
+  });
+
+  it('--json gives the same as an object', () => {
+    const dir = project('api');
+    pause(dir, 'api');
+    const h = head(dir);
+    const same = JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout);
+    expect(same).toMatchObject({ ok: true, skill: 'api', label: 'UNVERIFIED CLAIMS', context: context(), origin: { root: dir, head: h }, current: { root: dir, head: h, branch: 'main' }, head_changed: false, root_changed: false });
+    commitAll(dir, 'more', '2026-11-03T00:00:00Z');
+    const moved = JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout);
+    expect(moved.head_changed).toBe(true);
+    expect(moved.current.head).toBe(head(dir));
+    expect(moved.origin.head).toBe(h);
+  });
+
+  it('without a skill, shows the capsule saved most recently', () => {
+    const dir = project('api', 'web', 'zed');
+    pause(dir, 'web', context({ goal: 'web goal' }));
+    pause(dir, 'api', context({ goal: 'api goal' }));
+    const r = cli(dir, ['resume', '--context', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ skill: 'api', context: { goal: 'api goal' } });
+    pause(dir, 'web', context({ goal: 'web again' }));
+    expect(cli(dir, ['resume', '--context']).stdout).toMatch(/RECOVERY CAPSULE: web[\s\S]*web again/);
+  });
+
+  it('a missing capsule (or checkpoint) says so and exits 0', () => {
+    const dir = project('api');
+    const r = cli(dir, ['resume', 'api', '--context']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no recovery capsule saved for "api"/);
+    expect(JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout)).toMatchObject({ ok: true, capsule: null });
+    expect(cli(dir, ['resume', '--context']).stdout).toMatch(/no recovery capsule saved in any checkpoint/);
+    const none = cli(dir, ['resume', 'web', '--context']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
+  });
+
+  it('a corrupt or oversized capsule exits 2 and changes nothing', () => {
+    const dir = project('api');
+    pause(dir, 'api');
+    const good = JSON.parse(read(dir, cpPath('api')));
+    const corrupt: [Record<string, unknown>, RegExp][] = [
+      [{ ...good.capsule, context: { ...good.capsule.context, goal: '' } }, /goal/],
+      [{ ...good.capsule, context: { ...good.capsule.context, extra: 'x' } }, /unknown field "extra"/],
+      [{ context: good.capsule.context }, /origin/],
+      [{ ...good.capsule, context: { ...good.capsule.context, evidence: Array.from({ length: 13 }, () => 'e') } }, /13 items/],
+      [{ ...good.capsule, context: { ...good.capsule.context, decisions: Array.from({ length: 12 }, () => 'd'.repeat(1400)) } }, /stored capsule is \d+ bytes \(at most 16384\)/],
+    ];
+    for (const [capsule, reason] of corrupt) {
+      write(dir, cpPath('api'), `${JSON.stringify({ ...good, capsule }, null, 2)}\n`);
+      const before = readFileSync(join(dir, cpPath('api')));
+      for (const args of [['resume', 'api', '--context'], ['resume', '--context']]) {
+        const r = cli(dir, args);
+        expect(r.code, JSON.stringify(capsule).slice(0, 60)).toBe(2);
+        expect(r.stderr).toMatch(/corrupt or oversized/);
+        expect(r.stderr).toMatch(reason);
+        expect(r.stdout).toBe('');
+      }
+      expect(readFileSync(join(dir, cpPath('api'))).equals(before)).toBe(true);
+    }
+    write(dir, cpPath('api'), '{"capsule": ');
+    expect(cli(dir, ['resume', 'api', '--context']).code).toBe(2);
+  });
+
+  it('stays within 16 KiB for the largest capsule, without truncating a claim', () => {
+    const dir = project('api');
+    const item = (i: number) => `evidence ${i}: ${'é'.repeat(300)}`;
+    const big = context({ evidence: Array.from({ length: 12 }, (_, i) => item(i)), pending: Array.from({ length: 12 }, (_, i) => `p${i} ${'x'.repeat(100)}`) });
+    const text = JSON.stringify(big);
+    const padded = JSON.stringify({ ...big, goal: big.goal + 'g'.repeat(CAPSULE_INPUT_MAX_BYTES - Buffer.byteLength(text)) });
+    expect(Buffer.byteLength(padded)).toBe(CAPSULE_INPUT_MAX_BYTES);
+    expect(cli(dir, ['pause', 'api', '--context', padded]).code).toBe(0);
+    // 50 long uncommitted paths make the mechanical part large too
+    for (let i = 0; i < 60; i++) write(dir, `some/deeply/nested/directory/for/the/test/${'n'.repeat(40)}-${i}.txt`, 'x\n');
+    for (let i = 0; i < 60; i++) write(dir, `top-level-file-with-a-long-name-${'m'.repeat(40)}-${i}.txt`, 'x\n');
+    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+    expect(JSON.parse(read(dir, cpPath('api'))).capsule.mechanical.uncommitted.length).toBeGreaterThan(10);
+    for (const extra of [[], ['--json']]) {
+      const r = cli(dir, ['resume', 'api', '--context', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(16 * 1024);
+      for (const claim of JSON.parse(padded).evidence) expect(r.stdout).toContain(claim);
+      expect(r.stdout).toContain(JSON.parse(padded).goal);
+    }
+    // A limit the claims cannot fit in is refused, not met by cutting claims.
+    const small = cli(dir, ['resume', 'api', '--context', '--max-bytes', '2000']);
+    expect(small.code).toBe(2);
+    expect(small.stdout).toBe('');
+    expect(small.stderr).toMatch(/does not fit in 2000 bytes/);
+  });
+});

@@ -1,0 +1,232 @@
+// `checkpoint migrate`: the 1.0 -> 1.1 stamp (nothing else changes, formatting kept) and
+// the repair of legacy update leftovers ("x+", "x:json", "x+:json") anywhere in a file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { leftoverKey, migrateCheckpoint } from '../../src/protocol/migration.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { cleanup, cli, makeRepo, read, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+function checkpoint(over: Record<string, unknown> = {}, skill = 'api'): JsonObject {
+  return {
+    protocol_version: '1.0',
+    skill,
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-03-31T14:00:00Z',
+    updated_at: '2026-03-31T15:30:00Z',
+    phase: 'build-loop',
+    step: 'sprint-2',
+    status: 'in_progress',
+    progress_summary: 'Sprint 1 passed.',
+    progress_table: [{ id: 'sprint-1', label: 'Sprint 1', status: 'complete' }],
+    context_primer: { key_decisions: ['Hono + D1'], generated_files: ['spec.md'] },
+    next_actions: ['Read the evaluator report', { text: 'Re-run evaluator', done_when: 'npm test' }],
+    skill_state: { current_sprint: 2, scores: { 'sprint-1': { final: 8.2 } } },
+    ...(over as JsonObject),
+  };
+}
+
+const withoutVersion = ({ protocol_version: _v, ...rest }: JsonObject) => rest;
+
+describe('migrateCheckpoint (pure)', () => {
+  it('stamps 1.0 as 1.1 and changes nothing else', () => {
+    const input = checkpoint();
+    const r = migrateCheckpoint(structuredClone(input));
+    expect((r.doc as JsonObject).protocol_version).toBe('1.1');
+    expect(withoutVersion(r.doc as JsonObject)).toEqual(withoutVersion(input));
+    expect(r.changes).toEqual([expect.objectContaining({ path: 'protocol_version', action: 'stamp' })]);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('leaves a clean 1.1 file alone', () => {
+    const input = checkpoint({ protocol_version: '1.1' });
+    const r = migrateCheckpoint(structuredClone(input));
+    expect(r.changed).toBe(false);
+    expect(r.doc).toEqual(input);
+  });
+
+  it('merges "merged_prs+" into merged_prs, creating it in the leftover\'s place', () => {
+    const r = migrateCheckpoint(checkpoint({ skill_state: { a: 1, 'merged_prs+': '#41', z: 2 } }));
+    const state = (r.doc as JsonObject).skill_state as JsonObject;
+    expect(state).toEqual({ a: 1, merged_prs: ['#41'], z: 2 });
+    expect(Object.keys(state)).toEqual(['a', 'merged_prs', 'z']);
+    expect(r.changes.map((c) => [c.path, c.action])).toEqual([
+      ['protocol_version', 'stamp'],
+      ['skill_state."merged_prs+"', 'append'],
+    ]);
+  });
+
+  it('appends to an existing array, spreading array values and skipping ones already there', () => {
+    const r = migrateCheckpoint(checkpoint({ skill_state: { merged_prs: [40, 41], 'merged_prs+': [41, 42, 43] } }));
+    expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, 41, 42, 43]);
+    expect(r.changes[1]!.detail).toMatch(/2 values \(1 already there\)/);
+  });
+
+  it('parses "x:json" and sets x; merges into an existing object without overwriting', () => {
+    const r = migrateCheckpoint(
+      checkpoint({
+        'cost:json': '{"total_usd": 1.5, "budget_usd": 10}',
+        skill_state: { 'iteration:json': '2', scores: { a: 1 }, 'scores:json': '{"b": 2, "a": 1}' },
+      }),
+    );
+    const doc = r.doc as JsonObject;
+    expect(doc.cost).toEqual({ total_usd: 1.5, budget_usd: 10 });
+    expect(doc['cost:json']).toBeUndefined();
+    expect(doc.skill_state).toEqual({ iteration: 2, scores: { a: 1, b: 2 } });
+    expect(r.problems).toEqual([]);
+  });
+
+  it('"x+:json" appends the parsed value', () => {
+    const r = migrateCheckpoint(checkpoint({ 'eval_scores+:json': '{"rubric":"audit","score":8,"max":10}' }));
+    expect((r.doc as JsonObject).eval_scores).toEqual([{ rubric: 'audit', score: 8, max: 10 }]);
+  });
+
+  it('repairs anywhere: inside arrays and nested objects', () => {
+    const r = migrateCheckpoint(
+      checkpoint({
+        progress_table: [{ id: 'a', label: 'A', status: 'complete', 'notes:json': '["n1"]' }],
+        skill_state: { deep: { deeper: { 'bypasses+': 'hook skipped' } } },
+      }),
+    );
+    const doc = r.doc as JsonObject;
+    expect(doc.progress_table).toEqual([{ id: 'a', label: 'A', status: 'complete', notes: ['n1'] }]);
+    expect(doc.skill_state).toEqual({ deep: { deeper: { bypasses: ['hook skipped'] } } });
+    expect(r.changes.map((c) => c.path)).toEqual(['protocol_version', 'progress_table[0]."notes:json"', 'skill_state.deep.deeper."bypasses+"']);
+  });
+
+  it('leaves and reports what it cannot repair without losing data', () => {
+    const input = checkpoint({
+      protocol_version: '1.1',
+      skill_state: {
+        'bad:json': '{"a": ',
+        'name+': 'x',
+        name: 'a string, not a list',
+        mode: 'fast',
+        'mode:json': '"slow"',
+        obj: { k: 1 },
+        'obj:json': '{"k": 2}',
+      },
+    });
+    const r = migrateCheckpoint(structuredClone(input));
+    expect(r.doc).toEqual(input);
+    expect(r.changed).toBe(false);
+    expect(r.problems.map((p) => p.path)).toEqual(['skill_state."bad:json"', 'skill_state."name+"', 'skill_state."mode:json"', 'skill_state."obj:json"']);
+    expect(r.problems[0]!.message).toMatch(/not valid JSON/);
+    expect(r.problems[1]!.message).toMatch(/not an array/);
+    expect(r.problems[3]!.message).toMatch(/different value at skill_state\.obj\.k/);
+  });
+
+  it('only keys an update parser could have produced count as leftovers', () => {
+    expect(leftoverKey('merged_prs+')).toEqual({ base: 'merged_prs', append: true, json: false });
+    expect(leftoverKey('x:json')).toEqual({ base: 'x', append: false, json: true });
+    expect(leftoverKey('x+:json')).toEqual({ base: 'x', append: true, json: true });
+    for (const k of ['C++', 'x', 'a:b', 'a.b+', ':json', '+', 'sprint-1', 'x:JSON']) expect(leftoverKey(k), k).toBeNull();
+    const input = checkpoint({ protocol_version: '1.1', skill_state: { languages: { 'C++': 3 }, 'a.b+': 1 } });
+    expect(migrateCheckpoint(structuredClone(input)).doc).toEqual(input);
+  });
+
+  it('is idempotent', () => {
+    const once = migrateCheckpoint(checkpoint({ skill_state: { 'merged_prs+': 1, 'x:json': '{"y":1}' } }));
+    const twice = migrateCheckpoint(structuredClone(once.doc) as JsonValue);
+    expect(twice.changed).toBe(false);
+    expect(twice.doc).toEqual(once.doc);
+  });
+});
+
+describe('checkpoint migrate', () => {
+  function project(files: Record<string, string>): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const [skill, text] of Object.entries(files)) write(dir, `.checkpoints/${skill}.checkpoint.json`, text);
+    return dir;
+  }
+  const raw = (dir: string, skill: string) => readFileSync(join(dir, `.checkpoints/${skill}.checkpoint.json`));
+  const parsed = (dir: string, skill: string) => JSON.parse(read(dir, `.checkpoints/${skill}.checkpoint.json`));
+
+  it('stamps 1.0 files 1.1 with nothing else changed, keeping their formatting', () => {
+    const fourSpacesCrlf = `${JSON.stringify(checkpoint({}, 'web'), null, 4).replace(/\n/g, '\r\n')}\r\n`;
+    const tabs = JSON.stringify(checkpoint({}, 'ops'), null, '\t'); // and no final newline
+    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, web: fourSpacesCrlf, ops: tabs });
+    const before = { api: parsed(dir, 'api'), web: parsed(dir, 'web'), ops: parsed(dir, 'ops') };
+    const r = cli(dir, ['migrate']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/3 of 3 checkpoints changed/);
+    for (const skill of ['api', 'web', 'ops'] as const) {
+      const after = parsed(dir, skill);
+      expect(after.protocol_version).toBe('1.1');
+      expect(withoutVersion(after)).toEqual(withoutVersion(before[skill]));
+    }
+    // Byte for byte, only the version changed.
+    expect(raw(dir, 'web').toString()).toBe(fourSpacesCrlf.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
+    expect(raw(dir, 'ops').toString()).toBe(tabs.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
+    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    // A second run has nothing to do and writes nothing.
+    const snapshot = raw(dir, 'web');
+    const again = cli(dir, ['migrate']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/0 of 3 checkpoints changed/);
+    expect(raw(dir, 'web').equals(snapshot)).toBe(true);
+  });
+
+  it('repairs merged_prs+ and x:json left by older parsers and reports each change', () => {
+    const damaged = checkpoint({
+      skill_state: { merged_prs: [12], 'merged_prs+': '#13', 'iteration:json': '3', 'reconciliations+': 'manual 2026-05-15' },
+      'cost:json': '{"total_usd": 2}',
+    });
+    const dir = project({ api: `${JSON.stringify(damaged, null, 2)}\n` });
+    const r = cli(dir, ['migrate', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.files[0]).toMatchObject({ skill: 'api', file: '.checkpoints/api.checkpoint.json', changed: true, problems: [], error: null });
+    expect(report.files[0].changes.map((c: { path: string }) => c.path)).toEqual(['protocol_version', '"cost:json"', 'skill_state."merged_prs+"', 'skill_state."iteration:json"', 'skill_state."reconciliations+"']);
+    const after = parsed(dir, 'api');
+    expect(after.skill_state).toEqual({ merged_prs: [12, '#13'], iteration: 3, reconciliations: ['manual 2026-05-15'] });
+    expect(Object.keys(after.skill_state)).toEqual(['merged_prs', 'iteration', 'reconciliations']);
+    expect(after.cost).toEqual({ total_usd: 2 });
+    expect(after.updated_at).toBe(damaged.updated_at); // a migration is not progress
+  });
+
+  it('reports what it cannot repair (exit 1) and still makes the safe changes', () => {
+    const dir = project({ api: `${JSON.stringify(checkpoint({ skill_state: { 'x:json': '{not json' } }), null, 2)}\n` });
+    const r = cli(dir, ['migrate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/not repaired skill_state\."x:json": left as is: its value is not valid JSON/);
+    const after = parsed(dir, 'api');
+    expect(after.protocol_version).toBe('1.1');
+    expect(after.skill_state['x:json']).toBe('{not json');
+  });
+
+  it('--dry-run reports the same and writes nothing', () => {
+    const text = `${JSON.stringify(checkpoint({ skill_state: { 'merged_prs+': '#1' } }), null, 2)}\n`;
+    const dir = project({ api: text, web: `${JSON.stringify(checkpoint({}, 'web'), null, 2)}\n` });
+    const r = cli(dir, ['migrate', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/dry run/);
+    expect(r.stdout).toMatch(/api\.checkpoint\.json: would change/);
+    expect(r.stdout).toMatch(/created skill_state\.merged_prs: 1 value/);
+    expect(r.stdout).toMatch(/2 of 2 checkpoints would change/);
+    expect(raw(dir, 'api').toString()).toBe(text);
+    expect(parsed(dir, 'web').protocol_version).toBe('1.0');
+    const j = JSON.parse(cli(dir, ['migrate', '--dry-run', '--json']).stdout);
+    expect(j).toMatchObject({ ok: true, dry_run: true });
+    expect(raw(dir, 'api').toString()).toBe(text);
+  });
+
+  it('a file it cannot read or that would be invalid is reported; the others are migrated', () => {
+    const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after
+    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, broken: '{"skill": ' });
+    const before = raw(dir, 'bad');
+    const r = cli(dir, ['migrate', '--json']);
+    expect(r.code).toBe(1);
+    const files = Object.fromEntries(JSON.parse(r.stdout).files.map((f: { skill: string }) => [f.skill, f]));
+    expect(files.api).toMatchObject({ changed: true, error: null });
+    expect(files.bad.error).toMatchObject({ code: 'E_INVALID' });
+    expect(files.broken.error).toMatchObject({ code: 'E_JSON' });
+    expect(raw(dir, 'bad').equals(before)).toBe(true);
+    expect(parsed(dir, 'api').protocol_version).toBe('1.1');
+  });
+});

@@ -1,0 +1,264 @@
+// `checkpoint rotate` and `update --auto-rotate` against real repositories, through the
+// built binary; plus the store with a pinned clock for the same-day / next-day cases.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rotateSkill } from '../../src/store/rotate.js';
+import { BIN, cleanup, cli, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const CP = '.checkpoints/api.checkpoint.json';
+const HISTORY = '.checkpoints/history';
+
+type Entry = { id?: string; at?: string; [k: string]: unknown };
+
+function checkpoint(skillState: Record<string, unknown>, skill = 'api') {
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-11-01T00:00:00Z',
+    updated_at: '2026-11-02T00:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'Rotating.',
+    progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
+    context_primer: { key_decisions: ['a'] },
+    next_actions: ['go'],
+    skill_state: skillState,
+  };
+}
+
+const runs = (from: number, to: number): Entry[] =>
+  Array.from({ length: to - from }, (_, k) => {
+    const i = from + k;
+    return { id: `r${i}`, at: new Date(Date.UTC(2026, 9, 1) + i * 3_600_000).toISOString(), note: `run ${i}` };
+  });
+const prs = (n: number) => Array.from({ length: n }, (_, i) => 100 + i); // no ids, no timestamps
+
+function project(skillState: Record<string, unknown>, config?: Record<string, unknown>): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, CP, `${JSON.stringify(checkpoint(skillState), null, 2)}\n`);
+  if (config) write(dir, '.checkpoints/config.json', `${JSON.stringify(config)}\n`);
+  return dir;
+}
+
+const doc = (dir: string, rel = CP) => JSON.parse(read(dir, rel));
+const historyFiles = (dir: string) => (existsSync(join(dir, HISTORY)) ? readdirSync(join(dir, HISTORY)).filter((f) => f.endsWith('.json')).sort() : []);
+const historyEntries = (dir: string, path: string): unknown[] =>
+  historyFiles(dir).flatMap((f) => (JSON.parse(read(dir, `${HISTORY}/${f}`)).entries[path] ?? []) as unknown[]);
+
+/** Every entry exactly once across the checkpoint and all its rotation files. */
+function expectExactlyOnce(dir: string, path: string, expected: unknown[]) {
+  const live = path.split('.').reduce((o: any, k) => o?.[k], doc(dir)) as unknown[];
+  const all = [...live, ...historyEntries(dir, path)].map((e) => JSON.stringify(e));
+  expect([...all].sort()).toEqual(expected.map((e) => JSON.stringify(e)).sort());
+}
+
+describe('checkpoint rotate', () => {
+  it('moves all but the newest 5 of each telemetry log to history/<skill>.<date>.json and leaves a pointer', () => {
+    const dir = project({ run_history: runs(0, 12), merged_prs: prs(8), current_sprint: 3, notes: ['keep', 'me', 'all', 'of', 'them', 'please', 'seven'] });
+    const r = cli(dir, ['rotate']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/api: moved 10 entries to \.checkpoints\/history\/api\.\d{4}-\d{2}-\d{2}\.json/);
+    const after = doc(dir);
+    expect(after.skill_state.run_history).toEqual(runs(7, 12));
+    expect(after.skill_state.merged_prs).toEqual(prs(8).slice(3));
+    expect(after.skill_state.current_sprint).toBe(3);
+    expect(after.skill_state.notes).toHaveLength(7); // not a log: never touched
+    const files = historyFiles(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^api\.\d{4}-\d{2}-\d{2}\.json$/);
+    expect(after.skill_state.rotated_to).toEqual([`${HISTORY}/${files[0]}`]);
+    const hist = doc(dir, `${HISTORY}/${files[0]}`);
+    expect(hist.skill).toBe('api');
+    expect(Number.isNaN(Date.parse(hist.rotated_at))).toBe(false);
+    expect(hist.entries).toEqual({ 'skill_state.run_history': runs(0, 7), 'skill_state.merged_prs': prs(3) });
+    // Everything else in the checkpoint is as it was (rotation is housekeeping, not progress).
+    const { skill_state: _a, ...rest } = after;
+    const { skill_state: _b, ...restBefore } = checkpoint({});
+    expect(rest).toEqual(restBefore);
+    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    expect(cli(dir, ['history', 'api']).stdout).toMatch(/rotation\s+api\.\d{4}-\d{2}-\d{2}\.json/);
+  });
+
+  it('--keep and config rotate_keep set how many stay; config logs are rotated too', () => {
+    const dir = project({ run_history: runs(0, 10), audits: runs(20, 30) }, { rotate_keep: 2, logs: ['skill_state.audits'] });
+    expect(cli(dir, ['rotate', '--dry-run', '--json']).stdout).toContain('"moved": 16');
+    expect(cli(dir, ['rotate', 'api', '--keep', '4']).code).toBe(0);
+    expect(doc(dir).skill_state.run_history).toEqual(runs(6, 10));
+    expect(doc(dir).skill_state.audits).toEqual(runs(26, 30));
+    expect(cli(dir, ['rotate']).code).toBe(0); // config rotate_keep 2
+    expect(doc(dir).skill_state.run_history).toEqual(runs(8, 10));
+    expectExactlyOnce(dir, 'skill_state.audits', runs(20, 30));
+  });
+
+  it('--dry-run shows what would move and the bytes saved, and writes nothing', () => {
+    const dir = project({ run_history: runs(0, 20) });
+    const before = readFileSync(join(dir, CP));
+    const r = cli(dir, ['rotate', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/dry run/);
+    expect(r.stdout).toMatch(/would move 15 entries/);
+    expect(r.stdout).toMatch(/would save \d+/);
+    const j = JSON.parse(cli(dir, ['rotate', '--dry-run', '--json']).stdout);
+    expect(j.skills[0]).toMatchObject({ skill: 'api', moved: 15, dry_run: true, changed: true, bytes_before: before.length });
+    expect(j.skills[0].bytes_after).toBeLessThan(before.length);
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect(existsSync(join(dir, HISTORY))).toBe(false);
+    expect(readdirSync(join(dir, '.checkpoints')).sort()).toEqual(['api.checkpoint.json']);
+  });
+
+  it('two rotations the same day append to one file without duplicates; a third with nothing to do writes nothing', () => {
+    const dir = project({ run_history: runs(0, 9) });
+    expect(cli(dir, ['rotate', '--keep', '3']).code).toBe(0);
+    // New runs arrive through the normal write path.
+    for (const e of runs(9, 13)) expect(cli(dir, ['update', 'api', `--skill_state.run_history+:json=${JSON.stringify(e)}`]).code).toBe(0);
+    expect(cli(dir, ['rotate', '--keep', '3']).code).toBe(0);
+    const files = historyFiles(dir);
+    expect(files).toHaveLength(1);
+    expect(doc(dir, `${HISTORY}/${files[0]}`).entries['skill_state.run_history']).toEqual(runs(0, 10));
+    expect(doc(dir).skill_state.run_history).toEqual(runs(10, 13));
+    expect(doc(dir).skill_state.rotated_to).toEqual([`${HISTORY}/${files[0]}`]);
+    const cpBefore = readFileSync(join(dir, CP));
+    const histBefore = readFileSync(join(dir, HISTORY, files[0]!));
+    const r = cli(dir, ['rotate', '--keep', '3']);
+    expect(r.stdout).toMatch(/nothing to rotate/);
+    expect(readFileSync(join(dir, CP)).equals(cpBefore)).toBe(true);
+    expect(readFileSync(join(dir, HISTORY, files[0]!)).equals(histBefore)).toBe(true);
+  });
+
+  it('a process killed between the history write and the checkpoint write loses and doubles nothing', () => {
+    const all = runs(0, 12);
+    const dir = project({ run_history: all, merged_prs: prs(9) });
+    const before = readFileSync(join(dir, CP));
+    const crashed = spawnSync(process.execPath, [BIN, 'rotate'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    // History was written, the checkpoint was not (and its lock was left behind by the dead process).
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect(historyEntries(dir, 'skill_state.run_history')).toEqual(all.slice(0, 7));
+    expect(existsSync(join(dir, '.checkpoints/.api.lock'))).toBe(true);
+    // Mid-crash, entries are in both places; a normal re-run settles it.
+    const r = cli(dir, ['rotate']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/already in history dropped/);
+    expectExactlyOnce(dir, 'skill_state.run_history', all);
+    expectExactlyOnce(dir, 'skill_state.merged_prs', prs(9));
+    expect(doc(dir).skill_state.run_history).toEqual(all.slice(7));
+    expect(doc(dir).skill_state.rotated_to).toHaveLength(1);
+    expect(cli(dir, ['validate']).code).toBe(0);
+  });
+
+  it('after a crash, a re-run with a larger --keep still holds each entry exactly once', () => {
+    const all = runs(0, 12);
+    const dir = project({ run_history: all });
+    const crashed = spawnSync(process.execPath, [BIN, 'rotate', '--keep', '2'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    expect(cli(dir, ['rotate', '--keep', '8']).code).toBe(0);
+    expectExactlyOnce(dir, 'skill_state.run_history', all);
+    expect(doc(dir).skill_state.run_history).toEqual(all.slice(10));
+  });
+
+  it('rotates every skill by default; a broken one is reported and the others still rotate', () => {
+    const dir = project({ run_history: runs(0, 8) });
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(checkpoint({ bypasses: runs(0, 9) }, 'web'), null, 2)}\n`);
+    write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
+    const r = cli(dir, ['rotate', '--json']);
+    expect(r.code).toBe(2);
+    const j = JSON.parse(r.stdout);
+    expect(j.skills.map((s: { skill: string; moved: number }) => [s.skill, s.moved])).toEqual([['api', 3], ['web', 4]]);
+    expect(j.failures).toEqual([expect.objectContaining({ skill: 'bad', code: 'E_JSON' })]);
+    expect(historyFiles(dir).map((f) => f.split('.')[0])).toEqual(['api', 'web']);
+  });
+
+  it('refuses bad usage before touching anything', () => {
+    const dir = project({ run_history: runs(0, 8) });
+    const before = readFileSync(join(dir, CP));
+    for (const args of [['rotate', '--keep', '-1'], ['rotate', '--keep', 'many'], ['rotate', '--keep', '1.5'], ['rotate', 'Bad/Name']]) {
+      const r = cli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(cli(dir, ['rotate', 'nope']).code).toBe(2);
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+  });
+
+  it('refuses to append to a history file that is not a rotation file of the skill', () => {
+    const dir = project({ run_history: runs(0, 8) });
+    const today = new Date().toISOString().slice(0, 10);
+    write(dir, `${HISTORY}/api.${today}.json`, '{"skill":"web","rotated_at":"x","entries":{}}\n');
+    const before = readFileSync(join(dir, CP));
+    const r = cli(dir, ['rotate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not a rotation file of "api"/);
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+  });
+});
+
+describe('update --auto-rotate', () => {
+  // ~330 bytes per entry: 120 of them push the file well past 32 KiB.
+  const big = () => runs(0, 120).map((e) => ({ ...e, detail: 'x'.repeat(260) }));
+  const size = (dir: string) => readFileSync(join(dir, CP)).length;
+
+  it('rotates first when the write would pass 32 KiB, and says so', () => {
+    const dir = project({ run_history: big().slice(0, 100) });
+    const r = cli(dir, ['update', 'api', '--auto-rotate', '--step=s2', ...big().slice(100).map((e) => `--skill_state.run_history+:json=${JSON.stringify(e)}`)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/auto-rotated 115 old log entries/);
+    expect(r.stderr).not.toMatch(/over 32768/);
+    expect(size(dir)).toBeLessThan(32 * 1024);
+    expect(doc(dir).step).toBe('s2');
+    expectExactlyOnce(dir, 'skill_state.run_history', big());
+  });
+
+  it('config auto_rotate does the same without the flag', () => {
+    const dir = project({ run_history: big() }, { auto_rotate: true });
+    const r = cli(dir, ['update', 'api', '--step=s3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rotated).toMatchObject({ moved: 115 });
+    expect(size(dir)).toBeLessThan(32 * 1024);
+    expectExactlyOnce(dir, 'skill_state.run_history', big());
+  });
+
+  it('without the flag or config, a big file is written as is (with the size warning)', () => {
+    const dir = project({ run_history: big() });
+    const r = cli(dir, ['update', 'api', '--step=s4']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/checkpoint rotate/);
+    expect(doc(dir).skill_state.run_history).toHaveLength(120);
+    expect(historyFiles(dir)).toEqual([]);
+  });
+
+  it('a small file is never rotated, flag or not', () => {
+    const dir = project({ run_history: runs(0, 30) });
+    expect(cli(dir, ['update', 'api', '--auto-rotate', '--step=s5']).code).toBe(0);
+    expect(doc(dir).skill_state.run_history).toHaveLength(30);
+    expect(historyFiles(dir)).toEqual([]);
+  });
+});
+
+describe('rotateSkill with a pinned clock', () => {
+  it('same day: one file, appended; next day: a second file and a second pointer', async () => {
+    const dir = project({ run_history: runs(0, 8) });
+    const day1 = new Date('2026-11-30T08:00:00Z');
+    const later = new Date('2026-11-30T23:59:59Z');
+    const day2 = new Date('2026-12-01T00:00:01Z');
+    expect((await rotateSkill(dir, 'api', { now: day1, keep: 6 })).moved).toBe(2);
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { ...doc(dir).skill_state, run_history: [...doc(dir).skill_state.run_history, ...runs(8, 11)] } }, null, 2)}\n`);
+    expect((await rotateSkill(dir, 'api', { now: later, keep: 6 })).moved).toBe(3);
+    expect(historyFiles(dir)).toEqual(['api.2026-11-30.json']);
+    const h1 = doc(dir, `${HISTORY}/api.2026-11-30.json`);
+    expect(h1.rotated_at).toBe(later.toISOString());
+    expect(h1.entries['skill_state.run_history']).toEqual(runs(0, 5));
+    const report = await rotateSkill(dir, 'api', { now: day2, keep: 1 });
+    expect(report.history).toBe(`${HISTORY}/api.2026-12-01.json`);
+    expect(historyFiles(dir)).toEqual(['api.2026-11-30.json', 'api.2026-12-01.json']);
+    expect(doc(dir).skill_state.rotated_to).toEqual([`${HISTORY}/api.2026-11-30.json`, `${HISTORY}/api.2026-12-01.json`]);
+    expectExactlyOnce(dir, 'skill_state.run_history', runs(0, 11));
+  });
+});

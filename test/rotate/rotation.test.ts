@@ -1,0 +1,183 @@
+// The pure rotation planner and rotation-file append: which entries move, which stay,
+// the pointer, and identity-based deduplication. No fs, no clock.
+import { describe, expect, it } from 'vitest';
+import { compileExtraLogs } from '../../src/protocol/fields.js';
+import {
+  appendToRotationFile,
+  canonicalJson,
+  entryIdentity,
+  newestIndices,
+  planRotation,
+  rotationFileProblem,
+  rotationLogPaths,
+} from '../../src/protocol/rotation.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+
+const TARGET = '.checkpoints/history/api.2026-11-30.json';
+
+function doc(skillState: JsonObject, over: JsonObject = {}): JsonObject {
+  return {
+    protocol_version: '1.1',
+    skill: 'api',
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-11-01T00:00:00Z',
+    updated_at: '2026-11-02T00:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'x',
+    next_actions: ['go'],
+    skill_state: skillState,
+    ...over,
+  };
+}
+
+const runs = (n: number, at = (i: number) => `2026-10-${String(i + 1).padStart(2, '0')}T00:00:00Z`) =>
+  Array.from({ length: n }, (_, i) => ({ id: `r${i}`, at: at(i) }));
+
+describe('planRotation', () => {
+  it('keeps the newest N by timestamp when every entry has one; both sides keep array order', () => {
+    // array order is not time order here: r0 is the newest
+    const entries = [
+      { id: 'a', at: '2026-10-09T00:00:00Z' },
+      { id: 'b', at: '2026-10-01T00:00:00Z' },
+      { id: 'c', at: '2026-10-05T00:00:00Z' },
+      { id: 'd', at: '2026-10-02T00:00:00Z' },
+      { id: 'e', at: '2026-10-07T00:00:00Z' },
+    ];
+    const p = planRotation(doc({ run_history: entries }), { keep: 2, target: TARGET });
+    const kept = (p.doc.skill_state as JsonObject).run_history as { id: string }[];
+    expect(kept.map((e) => e.id)).toEqual(['a', 'e']);
+    expect(p.logs[0]!.moved.map((e) => (e as { id: string }).id)).toEqual(['b', 'c', 'd']);
+    expect(p.moved).toBe(3);
+  });
+
+  it('falls back to the last N in array order when some entry has no timestamp', () => {
+    const entries: JsonValue[] = [{ id: 'a', at: '2026-10-09T00:00:00Z' }, { id: 'b' }, { id: 'c', at: '2026-10-01T00:00:00Z' }, 'plain', 42];
+    const p = planRotation(doc({ merged_prs: entries }), { keep: 2, target: TARGET });
+    expect((p.doc.skill_state as JsonObject).merged_prs).toEqual(['plain', 42]);
+    expect(p.logs[0]!.moved).toEqual(entries.slice(0, 3));
+  });
+
+  it('uses the "timestamp" key too, and keeps array order on equal times', () => {
+    const entries = [
+      { n: 1, timestamp: '2026-10-03T00:00:00Z' },
+      { n: 2, timestamp: '2026-10-01T00:00:00Z' },
+      { n: 3, timestamp: '2026-10-03T00:00:00Z' },
+    ];
+    expect([...newestIndices(entries, 2, ['at', 'timestamp'])].sort()).toEqual([0, 2]);
+    expect([...newestIndices(entries, 0, ['at'])]).toEqual([]);
+    expect([...newestIndices(entries, 9, ['at'])].sort()).toEqual([0, 1, 2]);
+  });
+
+  it('rotates only telemetry logs and configured logs; the rest of the document is untouched', () => {
+    const input = doc(
+      {
+        run_history: runs(8),
+        nested: { deeper: { bypasses: runs(7) } },
+        audits: runs(9),
+        scores: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+        current_sprint: 2,
+      },
+      { recently_done: runs(12).map((r) => ({ at: r.at, action: r.id })), eval_scores: runs(9).map((r) => ({ rubric: 'x', score: 1, at: r.at })) },
+    );
+    const before = structuredClone(input);
+    const extra = compileExtraLogs({ logs: ['skill_state.audits'] });
+    const p = planRotation(input, { keep: 3, target: TARGET, extra });
+    expect(input).toEqual(before); // the input is not modified
+    expect(p.logs.map((l) => l.dotted).sort()).toEqual(['skill_state.audits', 'skill_state.nested.deeper.bypasses', 'skill_state.run_history']);
+    const state = p.doc.skill_state as JsonObject;
+    expect((state.run_history as JsonValue[]).length).toBe(3);
+    expect(((state.nested as JsonObject).deeper as JsonObject).bypasses).toEqual(runs(7).slice(4));
+    expect((state.audits as JsonValue[]).length).toBe(3);
+    expect(state.scores).toEqual(before.skill_state && (before.skill_state as JsonObject).scores);
+    expect(state.current_sprint).toBe(2);
+    expect(p.doc.recently_done).toEqual(before.recently_done);
+    expect(p.doc.eval_scores).toEqual(before.eval_scores);
+    expect(state.rotated_to).toEqual([TARGET]);
+    expect(validateCheckpoint(p.doc).errors).toEqual([]);
+  });
+
+  it('the pointer is never itself a log, even when config logs would match it', () => {
+    for (const pattern of ['skill_state.*', 'skill_state.**', 'skill_state.rotated_to']) {
+      const extra = compileExtraLogs({ logs: [pattern] });
+      const pointers = Array.from({ length: 9 }, (_, i) => `.checkpoints/history/api.2026-10-0${i + 1}.json`);
+      const input = doc({ rotated_to: pointers, run_history: runs(7) });
+      expect(rotationLogPaths(input, extra).map((p) => p.join('.'))).not.toContain('skill_state.rotated_to');
+      const p = planRotation(input, { keep: 2, target: TARGET, extra });
+      expect((p.doc.skill_state as JsonObject).rotated_to).toEqual([...pointers, TARGET]);
+    }
+  });
+
+  it('records each target once in rotated_to', () => {
+    const input = doc({ run_history: runs(7), rotated_to: [TARGET] });
+    const p = planRotation(input, { keep: 2, target: TARGET });
+    expect((p.doc.skill_state as JsonObject).rotated_to).toEqual([TARGET]);
+  });
+
+  it('drops entries history already holds, then keeps the newest N of the rest', () => {
+    const entries = runs(9);
+    const old = '.checkpoints/history/api.2026-11-01.json';
+    const inHistory = (dotted: string, e: JsonValue) => (dotted === 'skill_state.run_history' && ['r0', 'r1', 'r2'].includes((e as { id: string }).id) ? old : null);
+    const p = planRotation(doc({ run_history: entries }), { keep: 5, target: TARGET, inHistory });
+    expect(((p.doc.skill_state as JsonObject).run_history as { id: string }[]).map((e) => e.id)).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);
+    expect(p.logs[0]).toMatchObject({ total: 9, alreadyRotated: 3, kept: 5 });
+    expect(p.logs[0]!.moved).toEqual([entries[3]]);
+    expect((p.doc.skill_state as JsonObject).rotated_to).toEqual([old, TARGET]);
+  });
+
+  it('changes nothing when every log is within the limit', () => {
+    const input = doc({ run_history: runs(5) });
+    const p = planRotation(input, { keep: 5, target: TARGET });
+    expect(p.changed).toBe(false);
+    expect(p.doc).toEqual(input);
+  });
+
+  it('keep 0 empties the logs (the arrays stay); a negative or fractional keep is refused', () => {
+    const p = planRotation(doc({ run_history: runs(3) }), { keep: 0, target: TARGET });
+    expect((p.doc.skill_state as JsonObject).run_history).toEqual([]);
+    expect(() => planRotation(doc({}), { keep: -1, target: TARGET })).toThrow(/whole number/);
+    expect(() => planRotation(doc({}), { keep: 1.5, target: TARGET })).toThrow(/whole number/);
+  });
+
+  it('refuses a rotated_to that is not a list of paths', () => {
+    expect(() => planRotation(doc({ run_history: runs(7), rotated_to: 'x' }), { keep: 1, target: TARGET })).toThrow(/rotated_to/);
+  });
+});
+
+describe('rotation files', () => {
+  const log = (moved: JsonValue[]) => [{ path: ['skill_state', 'run_history'], dotted: 'skill_state.run_history', total: 0, moved, alreadyRotated: 0, kept: 0 }];
+
+  it('appends without duplicates: identity is the id, else the canonical JSON', () => {
+    const first = appendToRotationFile(null, 'api', log([{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x']), '2026-11-30T01:00:00Z');
+    const second = appendToRotationFile(first, 'api', log([{ id: 1, v: 'a' }, { a: 1, b: 2 }, 'x', 'y']), '2026-11-30T02:00:00Z');
+    expect(second).toEqual({
+      skill: 'api',
+      rotated_at: '2026-11-30T02:00:00Z',
+      entries: { 'skill_state.run_history': [{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x', 'y'] },
+    });
+    expect(first.rotated_at).toBe('2026-11-30T01:00:00Z'); // not modified in place
+  });
+
+  it('an entry with a known id replaces the stored copy in place', () => {
+    const first = appendToRotationFile(null, 'api', log([{ id: 'a', state: 'open' }, { id: 'b' }]), 't1');
+    const second = appendToRotationFile(first, 'api', log([{ id: 'a', state: 'closed' }]), 't2');
+    expect(second.entries['skill_state.run_history']).toEqual([{ id: 'a', state: 'closed' }, { id: 'b' }]);
+  });
+
+  it('checks the shape of a rotation file', () => {
+    expect(rotationFileProblem({ skill: 'api', rotated_at: 't', entries: { a: [] } }, 'api')).toBeNull();
+    expect(rotationFileProblem({ skill: 'web', rotated_at: 't', entries: {} }, 'api')).toMatch(/not "api"/);
+    expect(rotationFileProblem({ skill: 'api', rotated_at: 't', entries: { a: 1 } }, 'api')).toMatch(/not an array/);
+    expect(rotationFileProblem([], 'api')).toMatch(/object/);
+  });
+
+  it('canonical JSON ignores key order; identity prefers the id', () => {
+    expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe(canonicalJson({ a: null, b: [1, { c: 2, d: 1 }] }));
+    expect(entryIdentity({ id: 7, x: 1 })).toBe(entryIdentity({ x: 2, id: 7 }));
+    expect(entryIdentity({ id: '7' })).not.toBe(entryIdentity({ id: 7 }));
+    expect(entryIdentity({ x: 1, y: 2 })).toBe(entryIdentity({ y: 2, x: 1 }));
+  });
+});
