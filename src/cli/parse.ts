@@ -31,14 +31,25 @@ function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: str
   return { rest, ops };
 }
 
+/** `--online` alone becomes `--online=` for options whose value is optional. */
+function fillOptionalValues(spec: CommandSpec, args: string[]): string[] {
+  const optional = new Set(Object.entries(spec.options).filter(([, o]) => o.optionalValue).map(([n]) => `--${n}`));
+  return optional.size ? args.map((a) => (optional.has(a) ? `${a}=` : a)) : args;
+}
+
 export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
-  const { rest, ops } = splitOps(spec, args);
+  const { rest, ops } = splitOps(spec, fillOptionalValues(spec, args));
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });
   } catch (e) {
-    const msg = (e as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option');
-    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: ${msg}`, { hint: `see \`checkpoint ${spec.name} --help\`` });
+    // node's messages run over several lines and sentences; keep the first, as one line.
+    const raw = (e as Error).message;
+    const msg = raw.split(/\n|\. To specify/)[0]!.replace(/\.$/, '').replace(/^(Unknown option|Option)\b/, (m) => m.toLowerCase());
+    const dashed = /use '(--[^=']+=)-XYZ'/.exec(raw)?.[1];
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: ${msg}`, {
+      hint: dashed ? `a value that starts with "-" needs the = form: ${dashed}<value>` : `see \`checkpoint ${spec.name} --help\``,
+    });
   }
   const positionals = parsed.positionals;
   const options = parsed.values as ParsedArgs['options'];

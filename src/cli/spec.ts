@@ -9,6 +9,8 @@ export interface OptionSpec {
   describe: string;
   multiple?: boolean;
   choices?: readonly string[];
+  /** A string option that may also stand alone (`--online` or `--online=URL`). */
+  optionalValue?: boolean;
 }
 
 export interface PositionalSpec {
@@ -100,7 +102,9 @@ export const COMMANDS: CommandSpec[] = [
     name: 'update',
     describe: 'merge new state into a checkpoint (creates it if missing), stamp and validate',
     positionals: [skill()],
-    options: {},
+    options: {
+      'auto-rotate': { type: 'boolean', describe: 'when the file would pass 32 KiB, first rotate old telemetry into .checkpoints/history/ (config auto_rotate does the same)' },
+    },
     takesOps: true,
     examples: [
       ['checkpoint update api --phase=build --step=sprint-2', 'replace scalars'],
@@ -149,6 +153,108 @@ export const COMMANDS: CommandSpec[] = [
     options: {},
     examples: [['checkpoint restore api.2026-11-30T02-38-46.000Z.checkpoint.json', 'restore that archive']],
     load: () => import('./commands/restore.js'),
+  },
+  {
+    name: 'status',
+    describe: 'where every skill left off: table, decisions waiting on you, details',
+    positionals: [],
+    options: {
+      brief: { type: 'boolean', describe: 'only the top action and open blockers' },
+      since: { type: 'string', describe: 'details only for skills updated since this ISO instant' },
+      engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
+    },
+    examples: [['checkpoint status', 'full summary'], ['checkpoint status --brief', 'top action and blockers'], ['checkpoint status --since=2026-11-01T00:00:00Z', 'momentum digest']],
+    load: () => import('./commands/status.js'),
+  },
+  {
+    name: 'next',
+    describe: 'the single highest-priority action that git does not show as already landed',
+    positionals: [],
+    options: { engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' } },
+    examples: [['checkpoint next', 'what to do now'], ['checkpoint next --json', 'for an agent']],
+    load: () => import('./commands/next.js'),
+  },
+  {
+    name: 'resume',
+    describe: 'the orientation a new session reads first (exit 3 when the user must decide)',
+    positionals: [skill(false)],
+    options: {
+      context: { type: 'boolean', describe: 'print the saved recovery capsule (unverified claims) instead' },
+      'max-bytes': { type: 'string', describe: 'output limit in bytes (default 16384)' },
+      engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
+    },
+    examples: [['checkpoint resume', 'pick the most important skill'], ['checkpoint resume api', 'one skill'], ['checkpoint resume api --context', 'the recovery capsule after compaction']],
+    load: () => import('./commands/resume.js'),
+  },
+  {
+    name: 'doctor',
+    describe: 'check checkpoints against git history and the working tree for drift',
+    positionals: [],
+    options: {
+      'fail-on-warnings': { type: 'boolean', describe: 'exit 1 on warnings too (pre-push hook)' },
+      online: { type: 'string', optionalValue: true, describe: 'also compare a deployed health URL with HEAD (URL or config health_url); use --online= for the config URL' },
+      engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
+    },
+    examples: [['checkpoint doctor', 'report drift'], ['checkpoint doctor --fail-on-warnings', 'what the pre-push hook runs']],
+    load: () => import('./commands/doctor.js'),
+  },
+  {
+    name: 'rotate',
+    describe: 'move old per-session telemetry out of checkpoints into .checkpoints/history/',
+    positionals: [{ name: 'skills', describe: 'skills to rotate (default: all)', variadic: true }],
+    options: {
+      keep: { type: 'string', describe: 'newest entries to keep per log (default 5)' },
+      'dry-run': { type: 'boolean', describe: 'show what would move and the bytes saved' },
+    },
+    examples: [['checkpoint rotate --dry-run', 'preview'], ['checkpoint rotate git-ops --keep 3', 'keep the newest 3 entries']],
+    load: () => import('./commands/rotate.js'),
+  },
+  {
+    name: 'migrate',
+    describe: 'sweep 1.0 checkpoints to wire 1.1 and repair legacy update damage',
+    positionals: [],
+    options: { 'dry-run': { type: 'boolean', describe: 'report without writing' } },
+    examples: [['checkpoint migrate --dry-run', 'what would change']],
+    load: () => import('./commands/migrate.js'),
+  },
+  {
+    name: 'pause',
+    describe: 'save the recovery capsule before compaction (or --auto: mechanical state only)',
+    positionals: [skill()],
+    options: {
+      context: { type: 'string', describe: 'the seven-field capsule JSON (or - for stdin)' },
+      'context-file': { type: 'string', describe: 'read the capsule JSON from a file' },
+      auto: { type: 'boolean', describe: 'refresh HEAD, branch, uncommitted paths and time; keep the capsule frozen' },
+    },
+    examples: [["checkpoint pause api --context-file capsule.json", 'save the capsule'], ['checkpoint pause api --auto', 'from a PreCompact hook']],
+    load: () => import('./commands/pause.js'),
+  },
+  {
+    name: 'install-driver',
+    describe: 'register the semantic merge driver in this clone (.gitattributes + git config); idempotent',
+    positionals: [],
+    options: { optional: { type: 'boolean', describe: 'succeed quietly outside a git repository (for npm prepare scripts)' } },
+    examples: [['checkpoint install-driver', 'after a fresh clone'], ['"prepare": "checkpoint install-driver --optional"', 'in package.json; CHECKPOINT_SKIP_INSTALL=1 skips it in CI']],
+    load: () => import('./commands/install-driver.js'),
+  },
+  {
+    name: 'uninstall-driver',
+    describe: 'remove exactly what install-driver added',
+    positionals: [],
+    options: {},
+    examples: [['checkpoint uninstall-driver', 'back to plain text merges']],
+    load: () => import('./commands/uninstall-driver.js'),
+  },
+  {
+    name: 'resolve',
+    describe: 're-run the semantic merge on conflicted checkpoint files (index stages, else conflict markers)',
+    positionals: [{ name: 'paths', describe: 'files to resolve (default: every conflicted checkpoint file)', variadic: true }],
+    options: {
+      add: { type: 'boolean', describe: 'stage files that resolved cleanly' },
+      check: { type: 'boolean', describe: 'only report: exit 1 if any checkpoint file holds conflict markers (for CI)' },
+    },
+    examples: [['checkpoint resolve --add', 'after a merge made without the driver'], ['checkpoint resolve --check', 'CI gate: hosted merge buttons bypass merge drivers']],
+    load: () => import('./commands/resolve.js'),
   },
 ];
 

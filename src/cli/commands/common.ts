@@ -19,3 +19,8 @@ export function optionalSkillArg(args: ParsedArgs): string | undefined {
   assertSkillName(skill);
   return skill;
 }
+
+export function engineArg(args: ParsedArgs): 'auto' | 'native' | 'isomorphic' {
+  const e = args.options.engine;
+  return e === 'native' || e === 'isomorphic' ? e : 'auto';
+}

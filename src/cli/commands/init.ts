@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
 import { CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
+import { installDriver } from '../../install/driver.js';
+import { installPrePushHook } from '../../install/hook.js';
+import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
 
 /** Creates .checkpoints/ with its README and JSON Schema. Idempotent: reports what it did. */
@@ -30,7 +34,10 @@ function writeIfChanged(path: string, content: string, label: string): string[] 
   return [`${existed ? 'updated' : 'wrote'} ${label}`];
 }
 
-/** Git integrations (merge driver, pre-push hook) that init also sets up. */
-async function integrationSteps(_root: string, _ctx: Context): Promise<string[]> {
-  return [];
+/** Git integrations that init also sets up: the merge driver and the pre-push hook. */
+async function integrationSteps(root: string, ctx: Context): Promise<string[]> {
+  if (!existsSync(join(root, '.git'))) return ['not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)'];
+  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return [`git integrations skipped (${SKIP_ENV} is set)`];
+  const { changes } = installDriver(root, process.execPath, BIN_PATH);
+  return [...changes, ...installPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH)];
 }

@@ -1,0 +1,49 @@
+import { actionText } from '../../protocol/types.js';
+import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
+import { buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { engineArg, rootOf } from './common.js';
+
+export interface Recommendation {
+  skill: string;
+  rank: number;
+  reason: string;
+  /** What to do: the decision to ask for, the action, or the reconciliation. */
+  kind: 'decision' | 'action' | 'reconcile' | 'review';
+  text: string;
+  stale: boolean;
+  over_budget: boolean;
+  skipped_as_landed: { index: number; text: string; evidence: string }[];
+}
+
+export function recommend(item: AgendaItem): Recommendation {
+  const base = { skill: item.skill, rank: item.rank, reason: RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
+  const decision = userDecisionBlockers(item.checkpoint)[0];
+  if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
+  if (item.choice.reconcile) {
+    return { ...base, kind: 'reconcile', text: `Reconcile ${item.skill}: every queued action already landed; run \`checkpoint done ${item.skill}\` for each or rewrite next_actions` };
+  }
+  if (item.choice.action !== null) return { ...base, kind: 'action', text: actionText(item.choice.action) };
+  return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
+  const top = agenda.items[0];
+  if (!top) {
+    if (ctx.json) ctx.out.json({ ok: true, next: null, broken: agenda.broken.map((b) => b.skill) });
+    else ctx.out.out(agenda.broken.length ? `no valid checkpoint; fix: ${agenda.broken.map((b) => b.skill).join(', ')} (checkpoint validate)` : 'no checkpoints yet: nothing queued');
+    return agenda.broken.length ? 1 : 0;
+  }
+  const rec = recommend(top);
+  if (ctx.json) {
+    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile' });
+    return 0;
+  }
+  const { c } = ctx.out;
+  ctx.out.out(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
+  ctx.out.out(`→ ${rec.text}`);
+  for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${s.text}": ${s.evidence}`));
+  return 0;
+}

@@ -1,0 +1,105 @@
+import { CheckpointError } from '../../errors.js';
+import { actionText, type Checkpoint } from '../../protocol/types.js';
+import { isIsoInstant } from '../../protocol/validate.js';
+import { ageDays } from '../../protocol/priority.js';
+import { buildAgenda, decisionsWaiting, type AgendaItem } from '../../doctor/agenda.js';
+import { relativeTime } from '../render/output.js';
+import type { Context, ParsedArgs } from '../spec.js';
+import { engineArg, rootOf } from './common.js';
+import { recommend } from './next.js';
+
+/** "PM: PLAT-4471 (source) + 3 children" from pm_refs. */
+export function pmLine(cp: Checkpoint): string | null {
+  const refs = Array.isArray(cp.pm_refs) ? cp.pm_refs : [];
+  if (!refs.length) return null;
+  const source = refs.find((r) => r.role === 'source') ?? refs[0]!;
+  const children = refs.filter((r) => r.role === 'child').length;
+  const others = refs.filter((r) => r !== source && r.role !== 'child');
+  return `PM: ${source.id} (${source.role ?? 'linked'})${children ? ` + ${children} child${children === 1 ? '' : 'ren'}` : ''}${others.map((r) => ` + ${r.id} (${r.role ?? 'linked'})`).join('')}`;
+}
+
+export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
+  const root = rootOf(ctx);
+  const since = typeof args.options.since === 'string' ? args.options.since : undefined;
+  if (since !== undefined && !isIsoInstant(since)) throw new CheckpointError('E_USAGE', `--since=${since} is not an ISO-8601 instant`, { hint: 'e.g. --since=2026-11-01T00:00:00Z' });
+  const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
+  const decisions = decisionsWaiting(agenda.items);
+  const detailed = agenda.items.filter((i) => since === undefined || Date.parse(i.checkpoint.updated_at) >= Date.parse(since));
+
+  if (ctx.json) {
+    ctx.out.json({
+      ok: agenda.broken.length === 0,
+      decisions_waiting: decisions,
+      next: agenda.items[0] ? recommend(agenda.items[0]) : null,
+      skills: agenda.items.map((i) => summary(i, ctx.now)),
+      broken: agenda.broken.map((b) => ({ skill: b.skill, problem: b.problem ?? b.validation?.errors[0]?.message })),
+    });
+    return agenda.broken.length ? 1 : 0;
+  }
+  const { c } = ctx.out;
+  const lines: string[] = [];
+  if (decisions.length) lines.push(c.red.bold(`⛔ ${decisions.length} decision${decisions.length === 1 ? '' : 's'} waiting on you`));
+  if (!agenda.items.length && !agenda.broken.length) {
+    ctx.out.out('no checkpoints yet (create one with `checkpoint update <skill> ...`)');
+    return 0;
+  }
+  if (args.options.brief) {
+    const top = agenda.items[0];
+    if (top) lines.push(`${c.bold(top.skill)}: ${recommend(top).text}`);
+    for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${d.id}: ${d.description}`);
+    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${b.id}: ${b.description}`);
+  } else {
+    const w = Math.max(5, ...agenda.items.map((i) => i.skill.length));
+    lines.push(c.dim(`${'skill'.padEnd(w)}  ${'status'.padEnd(11)}  ${'phase / step'.padEnd(30)}  updated`));
+    for (const i of agenda.items) {
+      const cp = i.checkpoint;
+      const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
+      lines.push(`${i.skill.padEnd(w)}  ${cp.status.padEnd(11)}  ${`${cp.phase} / ${cp.step}`.padEnd(30)}  ${age}`);
+      const pm = pmLine(cp);
+      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${pm}`));
+    }
+    for (const b of agenda.broken) lines.push(`${c.red(b.skill.padEnd(w))}  ${c.red('unreadable')}  ${b.problem ?? b.validation?.errors[0]?.message ?? ''}`);
+    for (const i of detailed) lines.push('', ...details(i, ctx));
+  }
+  ctx.out.out(lines.join('\n'));
+  return agenda.broken.length ? 1 : 0;
+}
+
+function openBlockers(cp: Checkpoint) {
+  return Array.isArray(cp.blockers) ? cp.blockers : [];
+}
+
+function details(i: AgendaItem, ctx: Context): string[] {
+  const { c } = ctx.out;
+  const cp = i.checkpoint;
+  const out = [c.bold(`${i.skill}`) + c.dim(` — ${cp.project}`), `  ${cp.progress_summary}`];
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
+  const landed = new Map(i.choice.landed.map((l) => [l.index, l.evidence]));
+  actions.slice(0, 5).forEach((a, n) => {
+    const ev = landed.get(n);
+    out.push(ev ? c.dim(`  ${n + 1}. ${actionText(a)}  (already landed: ${ev})`) : `  ${n + 1}. ${actionText(a)}`);
+  });
+  if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
+  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${b.id}: ${b.description}${b.needs ? c.dim(` [${b.needs}]`) : ''}`);
+  return out;
+}
+
+function summary(i: AgendaItem, now: Date) {
+  const cp = i.checkpoint;
+  return {
+    skill: i.skill,
+    status: cp.status,
+    phase: cp.phase,
+    step: cp.step,
+    updated_at: cp.updated_at,
+    age_days: Math.round(ageDays(cp, now) * 10) / 10,
+    stale: i.stale,
+    rank: i.rank,
+    over_budget: i.overBudget,
+    pm: pmLine(cp),
+    progress_summary: cp.progress_summary,
+    next_actions: (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText),
+    landed_actions: i.choice.landed,
+    blockers: openBlockers(cp),
+  };
+}

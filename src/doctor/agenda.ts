@@ -1,0 +1,43 @@
+// The shared reading of "what now?" for next, status and resume: every valid checkpoint
+// ranked, each with the first action git does not show as landed.
+import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
+import type { Checkpoint } from '../protocol/types.js';
+import { gatherEvidence, landedEvidence, NO_EVIDENCE, type Evidence } from './evidence.js';
+import { loadAll, loadOne, type Loaded } from './load.js';
+import type { EngineName } from '../git/types.js';
+
+export interface AgendaItem {
+  skill: string;
+  checkpoint: Checkpoint;
+  rank: number;
+  stale: boolean;
+  overBudget: boolean;
+  choice: ActionChoice;
+}
+
+export interface Agenda {
+  items: AgendaItem[];
+  /** Checkpoints that could not be read or are invalid: shown, never ranked. */
+  broken: Loaded[];
+  evidence: Evidence;
+}
+
+export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
+  const loaded = opts.skill ? [loadOne(opts.root, opts.skill, opts.now)] : loadAll(opts.root, opts.now);
+  const valid = loaded.flatMap((l) => (l.checkpoint ? [{ skill: l.skill, checkpoint: l.checkpoint }] : []));
+  // History is evidence, not a requirement: a checkpoint outside git still gets an answer.
+  const evidence = valid.length ? await gatherEvidence(opts.root, valid.map((v) => v.checkpoint), opts.engine).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
+    skill,
+    checkpoint,
+    rank: rankOf(checkpoint),
+    stale: isStale(checkpoint, opts.now),
+    overBudget: isOverBudget(checkpoint),
+    choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence)),
+  }));
+  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence };
+}
+
+export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {
+  return items.flatMap((i) => userDecisionBlockers(i.checkpoint).map((b) => ({ skill: i.skill, id: String(b.id), description: b.description })));
+}

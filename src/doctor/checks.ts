@@ -1,0 +1,167 @@
+// Doctor's checks: each a small function from one checkpoint (or the repo) and the git
+// evidence to findings. None of them runs anything a checkpoint says (done_when included).
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
+import { actionText, type Checkpoint } from '../protocol/types.js';
+import type { Loaded } from './load.js';
+import type { Finding } from './types.js';
+import { toSeconds, type Evidence } from './evidence.js';
+import { findLandings } from './landed.js';
+
+const iso = (sec: number) => new Date(sec * 1000).toISOString();
+const short = (sha: string) => sha.slice(0, 7);
+
+export function checkSchema(l: Loaded): Finding[] {
+  if (l.problem) return [{ level: 'error', check: 'schema', skill: l.skill, path: '', message: l.problem }];
+  const v = l.validation!;
+  return [
+    ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
+    ...v.warnings.map((w): Finding => ({ level: 'warning', check: 'schema', skill: l.skill, path: w.path, message: w.message })),
+  ];
+}
+
+/** A project_dir missing here is normal for a checkout made on another machine. */
+export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean): Finding[] {
+  if (existsSync(cp.project_dir)) return [];
+  return [{
+    level: inGitRepo ? 'info' : 'warning',
+    check: 'project_dir',
+    skill: cp.skill,
+    path: 'project_dir',
+    message: inGitRepo
+      ? `project_dir ${cp.project_dir} does not exist on this machine (written in another checkout; this one is ${root})`
+      : `project_dir ${cp.project_dir} does not exist and this checkpoint is not in a git repository`,
+  }];
+}
+
+export function checkStaleness(cp: Checkpoint, now: Date): Finding[] {
+  if (!isStale(cp, now)) return [];
+  const days = Math.floor(ageDays(cp, now));
+  return [{
+    level: 'warning',
+    check: 'stale',
+    skill: cp.skill,
+    path: 'updated_at',
+    message: `${cp.status} and not updated for ${days} days (stale after ${STALE_DAYS[cp.status]}); confirm it still reflects the work`,
+  }];
+}
+
+export interface FileContext {
+  root: string;
+  evidence: Evidence;
+  /** Of the generated files, those with uncommitted edits. */
+  uncommitted: ReadonlySet<string>;
+  /** The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected. */
+  checkpointDirty: boolean;
+  checkpointRel: string;
+}
+
+/** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
+export function repoRelative(root: string, file: string): string | null {
+  const rel = isAbsolute(file) ? relative(root, file) : file.replace(/^\.\//, '');
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
+}
+
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[] {
+  const files = cp.context_primer?.generated_files;
+  if (!Array.isArray(files)) return [];
+  const after = toSeconds(cp.updated_at);
+  const findings: Finding[] = [];
+  files.forEach((file, i) => {
+    if (typeof file !== 'string') return;
+    const path = `context_primer.generated_files[${i}]`;
+    const rel = repoRelative(ctx.root, file);
+    if (rel === null) return;
+    if (!existsSync(join(ctx.root, rel))) {
+      const rename = ctx.evidence.commits.find((c) => c.time >= after && c.changes.some((ch) => ch.status === 'R' && ch.from === rel));
+      const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+      findings.push({
+        level: 'warning',
+        check: 'generated_files',
+        skill: cp.skill,
+        path,
+        message: to ? `${rel} is missing: renamed to ${to} in ${short(rename!.sha)}; update the checkpoint` : `${rel} is missing`,
+        evidence: { file: rel, ...(to ? { renamed_to: to, sha: rename!.sha, date: iso(rename!.time) } : {}) },
+      });
+      return;
+    }
+    // The session's own commits (which also touch its checkpoint) are not drift.
+    const change = ctx.evidence.commits.find(
+      (c) => c.time > after && c.changes.some((ch) => ch.path === rel) && !c.changes.some((ch) => ch.path === ctx.checkpointRel),
+    );
+    if (change) {
+      findings.push({
+        level: 'warning',
+        check: 'generated_files',
+        skill: cp.skill,
+        path,
+        message: `${rel} changed after the checkpoint was written (${short(change.sha)} "${change.subject}", ${iso(change.time)}); re-read it`,
+        evidence: { file: rel, sha: change.sha, date: iso(change.time) },
+      });
+    } else if (ctx.uncommitted.has(rel)) {
+      findings.push({
+        level: ctx.checkpointDirty ? 'info' : 'warning',
+        check: 'generated_files',
+        skill: cp.skill,
+        path,
+        message: `${rel} has uncommitted edits made after the checkpoint; re-read it`,
+        evidence: { file: rel },
+      });
+    }
+  });
+  return findings;
+}
+
+/** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */
+export function checkLandedWork(cp: Checkpoint, evidence: Evidence): Finding[] {
+  const after = toSeconds(cp.updated_at);
+  const texts: { path: string; text: string }[] = [];
+  (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
+  (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
+    if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution });
+  });
+  return texts.flatMap(({ path, text }) =>
+    findLandings(text, evidence.commits, after).map((l): Finding => ({
+      level: 'warning',
+      check: 'landed',
+      skill: cp.skill,
+      path,
+      message: `"${text}" names ${l.ref.token}, which landed after the checkpoint (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
+      evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
+    })),
+  );
+}
+
+export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
+  const sha = cp.skill_state?.verified_for_sha;
+  if (typeof sha !== 'string' || !sha || !evidence.history) return [];
+  const base = { check: 'verified_for_sha', skill: cp.skill, path: 'skill_state.verified_for_sha' } as const;
+  if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
+  const full = await evidence.history.resolveCommit(sha);
+  if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];
+  if (!(await evidence.history.isInHeadHistory(full))) {
+    return [{ ...base, level: 'warning', message: `verified_for_sha ${short(full)} is not in HEAD's history (verified on another branch?)`, evidence: { sha: full } }];
+  }
+  return [];
+}
+
+export interface HealthUrlResult {
+  url: string;
+  version?: string;
+  error?: string;
+}
+
+/** Compares a deployed health endpoint's version with HEAD; unreachable is a warning, not a crash. */
+export function checkOnline(result: HealthUrlResult, head: string | null): Finding[] {
+  const base = { check: 'online', skill: null, path: '', evidence: { url: result.url } } as const;
+  if (result.error) return [{ ...base, level: 'warning', message: `health URL ${result.url} unreachable: ${result.error}` }];
+  if (!result.version) return [{ ...base, level: 'warning', message: `health URL ${result.url} reports no version/sha field` }];
+  if (!head) return [{ ...base, level: 'info', message: `deployed version ${result.version}; no HEAD to compare` }];
+  const v = result.version.toLowerCase();
+  const same = v.length >= 7 && (head.startsWith(v) || v.startsWith(head));
+  return [same
+    ? { ...base, level: 'info', message: `deployed ${result.version} matches HEAD` }
+    : { ...base, level: 'warning', message: `deployed ${result.version} differs from HEAD ${short(head)}; checkpoints may describe undeployed work` }];
+}

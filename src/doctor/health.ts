@@ -1,0 +1,27 @@
+// Repository health: is the merge driver wired up where .gitattributes asks for it?
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDriverConfig } from '../git/driver-config.js';
+import type { Finding } from './types.js';
+
+export const ATTRIBUTES_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
+
+export function attributesDeclareDriver(root: string): boolean {
+  const path = join(root, '.gitattributes');
+  return existsSync(path) && readFileSync(path, 'utf8').split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim()));
+}
+
+export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
+  if (!inGitRepo) return [];
+  const declared = attributesDeclareDriver(root);
+  const driver = await readDriverConfig(root);
+  const base = { check: 'merge_driver', skill: null, path: '' } as const;
+  if (declared && !driver) {
+    return [{ ...base, level: 'warning', message: '.gitattributes routes checkpoints to merge=checkpoint but this clone has no merge.checkpoint.driver; run `checkpoint install-driver`' }];
+  }
+  if (!declared && driver) {
+    return [{ ...base, level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${ATTRIBUTES_LINE}"; run \`checkpoint install-driver\`` }];
+  }
+  if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
+  return [];
+}

@@ -1,0 +1,55 @@
+// Which work git shows as landed: the evidence behind doctor's "redo shipped work" check
+// and behind `next` skipping such actions. Pure: takes commit records, returns matches.
+// Only commit SUBJECTS count: a token that merely appears in an unrelated body is not a merge.
+import type { CommitInfo } from '../git/types.js';
+
+export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
+
+const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b/g;
+const TICKET_RE = /\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b/g;
+
+/** PR numbers (`#12`) and ticket ids (`ABC-123`) that a piece of text refers to. */
+export function workRefs(text: string): WorkRef[] {
+  const refs: WorkRef[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(PR_RE)) {
+    const token = `#${m[1]}`;
+    if (!seen.has(token)) refs.push({ kind: 'pr', number: Number(m[1]), token });
+    seen.add(token);
+  }
+  for (const m of text.matchAll(TICKET_RE)) {
+    const token = m[1]!;
+    if (!seen.has(token)) refs.push({ kind: 'ticket', id: token, token });
+    seen.add(token);
+  }
+  return refs;
+}
+
+/** A merge subject ("Merge pull request #12 from ...") or a squash subject ending "(#12)". */
+export function subjectLandsPr(subject: string, pr: number): boolean {
+  return new RegExp(`^Merge pull request #${pr}\\b`).test(subject) || new RegExp(`\\(#${pr}\\)\\s*$`).test(subject);
+}
+
+export function subjectNamesTicket(subject: string, id: string): boolean {
+  return new RegExp(`(?:^|[^A-Za-z0-9-])${id}(?![0-9])`).test(subject);
+}
+
+export interface Landing {
+  ref: WorkRef;
+  commit: Pick<CommitInfo, 'sha' | 'subject' | 'time'>;
+}
+
+/** The first landing (oldest commit) per reference in `text`, among `commits` newer than `afterSec`. */
+export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number): Landing[] {
+  const out: Landing[] = [];
+  for (const ref of workRefs(text)) {
+    let hit: CommitInfo | undefined;
+    for (const c of commits) {
+      if (c.time <= afterSec) continue;
+      const lands = ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : subjectNamesTicket(c.subject, ref.id);
+      if (lands && (!hit || c.time < hit.time)) hit = c;
+    }
+    if (hit) out.push({ ref, commit: { sha: hit.sha, subject: hit.subject, time: hit.time } });
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// The `next` ranking: which checkpoint matters most, and which of its actions to do.
+// Pure: drift evidence comes in as a function, so next/status/resume share one rule.
+import { actionText, type Checkpoint, type NextAction } from './types.js';
+
+export const RANKS = {
+  userDecision: 1,
+  failedOrBlocked: 2,
+  atGate: 3,
+  inProgress: 4,
+  completeWithQueue: 5,
+  rest: 6,
+} as const;
+
+export const RANK_LABELS: Record<number, string> = {
+  1: 'decision waiting on the user',
+  2: 'failed or blocked',
+  3: 'in progress at a gate',
+  4: 'in progress',
+  5: 'complete with queued work',
+  6: 'nothing queued',
+};
+
+/** Staleness thresholds by status, in days (failed never goes stale: it needs a human anyway). */
+export const STALE_DAYS: Partial<Record<string, number>> = { in_progress: 7, complete: 14, blocked: 3 };
+
+const GATE_RE = /gate|approv|sign-?off/i;
+const DAY_MS = 86_400_000;
+
+export function isOverBudget(cp: Checkpoint): boolean {
+  const total = cp.cost?.total_usd;
+  const budget = cp.cost?.budget_usd;
+  return typeof total === 'number' && typeof budget === 'number' && budget > 0 && total > budget;
+}
+
+export function userDecisionBlockers(cp: Checkpoint) {
+  return (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs === 'user_decision');
+}
+
+export function isAtGate(cp: Checkpoint): boolean {
+  if (GATE_RE.test(`${cp.phase} ${cp.step}`)) return true;
+  return (Array.isArray(cp.progress_table) ? cp.progress_table : []).some(
+    (row) => row && row.status === 'in_progress' && GATE_RE.test(`${row.id} ${row.label}`),
+  );
+}
+
+export function rankOf(cp: Checkpoint): number {
+  if (userDecisionBlockers(cp).length) return RANKS.userDecision;
+  if (cp.status === 'failed' || cp.status === 'blocked') return RANKS.failedOrBlocked;
+  if (cp.status === 'in_progress') return isAtGate(cp) ? RANKS.atGate : RANKS.inProgress;
+  if (cp.status === 'complete' && Array.isArray(cp.next_actions) && cp.next_actions.length) return RANKS.completeWithQueue;
+  return RANKS.rest;
+}
+
+export function ageDays(cp: Checkpoint, now: Date): number {
+  return (now.getTime() - Date.parse(cp.updated_at)) / DAY_MS;
+}
+
+export function isStale(cp: Checkpoint, now: Date): boolean {
+  const limit = STALE_DAYS[cp.status];
+  return limit !== undefined && ageDays(cp, now) > limit;
+}
+
+/** Checkpoints in `next` order: rank, over budget first, then newest. */
+export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => {
+    const r = rankOf(a.checkpoint) - rankOf(b.checkpoint);
+    if (r) return r;
+    const budget = Number(isOverBudget(b.checkpoint)) - Number(isOverBudget(a.checkpoint));
+    if (budget) return budget;
+    return (Date.parse(b.checkpoint.updated_at) || 0) - (Date.parse(a.checkpoint.updated_at) || 0);
+  });
+}
+
+export interface ActionChoice {
+  /** The first action git does not show as landed, or null. */
+  action: NextAction | null;
+  index: number;
+  /** Actions skipped because their referenced work already landed. */
+  landed: { index: number; text: string; evidence: string }[];
+  /** Every queued action is landed: the checkpoint needs reconciling, not more work. */
+  reconcile: boolean;
+}
+
+/** `landedEvidence(text)` returns a description of the landing, or null when not landed. */
+export function chooseAction(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice {
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
+  const landed: ActionChoice['landed'] = [];
+  for (let i = 0; i < actions.length; i++) {
+    const text = actionText(actions[i]!);
+    const evidence = landedEvidence(text);
+    if (evidence === null) return { action: actions[i]!, index: i, landed, reconcile: false };
+    landed.push({ index: i, text, evidence });
+  }
+  return { action: null, index: -1, landed, reconcile: landed.length > 0 };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { findLandings, subjectLandsPr, subjectNamesTicket, workRefs } from '../../src/doctor/landed.js';
+import type { CommitInfo } from '../../src/git/types.js';
+
+const commit = (sha: string, subject: string, time: number, body = ''): CommitInfo => ({ sha, parents: [], subject, body, time, changes: [] });
+
+describe('workRefs', () => {
+  it('finds PR numbers and ticket ids once each', () => {
+    expect(workRefs('Merge PR #12, then #12 again and ABC-123 / PLAT-7').map((r) => r.token)).toEqual(['#12', 'ABC-123', 'PLAT-7']);
+  });
+  it('ignores anchors and lowercase look-alikes', () => {
+    expect(workRefs('see docs#section and abc-123 and &#39;')).toEqual([]);
+  });
+});
+
+describe('landing subjects', () => {
+  it('recognises merge and squash subjects only', () => {
+    expect(subjectLandsPr('Merge pull request #12 from org/branch', 12)).toBe(true);
+    expect(subjectLandsPr('Add auth (#12)', 12)).toBe(true);
+    expect(subjectLandsPr('Merge pull request #123 from org/branch', 12)).toBe(false);
+    expect(subjectLandsPr('Prepare for #12', 12)).toBe(false);
+    expect(subjectLandsPr('Add auth (#12) and more', 12)).toBe(false);
+  });
+  it('matches ticket ids as whole tokens', () => {
+    expect(subjectNamesTicket('PLAT-7: fix login', 'PLAT-7')).toBe(true);
+    expect(subjectNamesTicket('PLAT-77: fix login', 'PLAT-7')).toBe(false);
+    expect(subjectNamesTicket('XPLAT-7 fix', 'PLAT-7')).toBe(false);
+  });
+});
+
+describe('findLandings', () => {
+  const commits = [
+    commit('c3', 'Merge pull request #12 from a/b', 300),
+    commit('c2', 'unrelated work', 200, 'mentions #12 and PLAT-7 in the body'),
+    commit('c1', 'Merge pull request #9 from a/b', 100),
+  ];
+  it('counts only commits after the checkpoint, by subject', () => {
+    expect(findLandings('Finish #12 and PLAT-7', commits, 150).map((l) => [l.ref.token, l.commit.sha])).toEqual([['#12', 'c3']]);
+  });
+  it('ignores landings before the checkpoint was written', () => {
+    expect(findLandings('Follow up on #9', commits, 150)).toEqual([]);
+  });
+  it('a token only in a commit body is not a merge', () => {
+    expect(findLandings('PLAT-7', commits, 0)).toEqual([]);
+  });
+});

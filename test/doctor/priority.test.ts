@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { chooseAction, isStale, rankCheckpoints, rankOf, RANKS } from '../../src/protocol/priority.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
+
+const base = (over: Partial<Checkpoint>): Checkpoint => ({
+  protocol_version: '1.1',
+  skill: 's',
+  project: 'p',
+  project_dir: '/p',
+  created_at: '2026-11-01T00:00:00Z',
+  updated_at: '2026-11-20T00:00:00Z',
+  phase: 'build',
+  step: 'one',
+  status: 'in_progress',
+  progress_summary: 'x',
+  next_actions: ['a'],
+  ...over,
+});
+
+describe('rankOf', () => {
+  it('orders decision > failed/blocked > gate > in_progress > complete with queue > rest', () => {
+    expect(rankOf(base({ blockers: [{ id: 'b', description: 'd', needs: 'user_decision' }] }))).toBe(RANKS.userDecision);
+    expect(rankOf(base({ status: 'failed' }))).toBe(RANKS.failedOrBlocked);
+    expect(rankOf(base({ status: 'blocked' }))).toBe(RANKS.failedOrBlocked);
+    expect(rankOf(base({ step: 'awaiting-approval' }))).toBe(RANKS.atGate);
+    expect(rankOf(base({ progress_table: [{ id: 'spec-gate', label: 'Spec', status: 'in_progress' }] }))).toBe(RANKS.atGate);
+    expect(rankOf(base({ progress_table: [{ id: 'spec-gate', label: 'Spec', status: 'complete' }] }))).toBe(RANKS.inProgress);
+    expect(rankOf(base({}))).toBe(RANKS.inProgress);
+    expect(rankOf(base({ status: 'complete' }))).toBe(RANKS.completeWithQueue);
+    expect(rankOf(base({ status: 'complete', next_actions: [] }))).toBe(RANKS.rest);
+  });
+});
+
+describe('rankCheckpoints', () => {
+  it('puts over-budget first within a rank, then newest', () => {
+    const items = [
+      { checkpoint: base({ skill: 'old', updated_at: '2026-11-01T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'new', updated_at: '2026-11-25T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'spender', updated_at: '2026-10-01T00:00:00Z', cost: { total_usd: 60, budget_usd: 50 } }) },
+      { checkpoint: base({ skill: 'failed', status: 'failed', updated_at: '2026-09-01T00:00:00Z' }) },
+    ];
+    expect(rankCheckpoints(items).map((i) => i.checkpoint.skill)).toEqual(['failed', 'spender', 'new', 'old']);
+  });
+});
+
+describe('chooseAction', () => {
+  it('skips landed actions and asks for reconciliation when all landed', () => {
+    const cp = base({ next_actions: ['Merge #1', { text: 'Ship #2', done_when: 'true' }, 'Write docs'] });
+    const landed = (t: string) => (t.includes('#') ? 'landed' : null);
+    expect(chooseAction(cp, landed)).toMatchObject({ action: 'Write docs', index: 2, reconcile: false });
+    const all = chooseAction(base({ next_actions: ['Merge #1'] }), landed);
+    expect(all).toMatchObject({ action: null, reconcile: true });
+    expect(chooseAction(base({ next_actions: [] }), landed)).toMatchObject({ action: null, reconcile: false });
+  });
+});
+
+describe('isStale', () => {
+  const now = new Date('2026-11-30T00:00:00Z');
+  it('uses per-status thresholds; failed never goes stale', () => {
+    expect(isStale(base({ updated_at: '2026-11-22T00:00:00Z' }), now)).toBe(true);
+    expect(isStale(base({ updated_at: '2026-11-24T00:00:00Z' }), now)).toBe(false);
+    expect(isStale(base({ status: 'blocked', updated_at: '2026-11-26T00:00:00Z' }), now)).toBe(true);
+    expect(isStale(base({ status: 'complete', updated_at: '2026-11-20T00:00:00Z' }), now)).toBe(false);
+    expect(isStale(base({ status: 'failed', updated_at: '2020-01-01T00:00:00Z' }), now)).toBe(false);
+  });
+});

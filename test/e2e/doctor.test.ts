@@ -1,0 +1,161 @@
+// doctor, next and the pre-push hook against real repositories built by the test.
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+function checkpoint(over: Record<string, unknown> = {}) {
+  return {
+    protocol_version: '1.1',
+    skill: 'api',
+    project: 'demo',
+    project_dir: '/elsewhere/demo',
+    created_at: ago(300),
+    updated_at: ago(120),
+    phase: 'build',
+    step: 'auth',
+    status: 'in_progress',
+    progress_summary: 'Auth in review.',
+    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+    context_primer: { key_decisions: ['JWT'], generated_files: ['src/auth.ts', 'src/session.ts', 'docs/notes.md'] },
+    next_actions: ['Merge PR #12 (auth middleware)', 'Write the session docs'],
+    ...over,
+  };
+}
+
+/** A repo whose checkpoint was committed 2h ago, then: a PR merge, a rename and an edit. */
+function driftedRepo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, 'src/auth.ts', 'auth\n');
+  write(dir, 'src/session.ts', 'session\n');
+  write(dir, 'docs/notes.md', 'notes\n');
+  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
+  commitAll(dir, 'checkpoint: api', ago(119));
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  write(dir, 'src/middleware.ts', 'mw\n');
+  commitAll(dir, 'Add auth middleware', ago(90));
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #12 from team/feature'], { GIT_COMMITTER_DATE: ago(80), GIT_AUTHOR_DATE: ago(80) });
+  git(dir, ['mv', 'src/session.ts', 'src/sessions.ts']);
+  commitAll(dir, 'Rename session module', ago(70));
+  write(dir, 'docs/notes.md', 'notes, revised\n');
+  commitAll(dir, 'Revise notes; see #12 for context', ago(60));
+  return dir;
+}
+
+describe.each(ENGINES)('doctor with the %s engine', (engine) => {
+  it('flags landed PRs, renamed and modified files, with evidence', () => {
+    const dir = driftedRepo();
+    const r = cli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const byCheck = (check: string) => report.findings.filter((f: { check: string }) => f.check === check);
+    const landed = byCheck('landed');
+    expect(landed).toHaveLength(1);
+    expect(landed[0]).toMatchObject({ skill: 'api', path: 'next_actions[0]', level: 'warning' });
+    expect(landed[0].message).toContain('Merge pull request #12');
+    const files = byCheck('generated_files');
+    const renamed = files.find((f: { path: string }) => f.path === 'context_primer.generated_files[1]');
+    expect(renamed.evidence).toMatchObject({ file: 'src/session.ts', renamed_to: 'src/sessions.ts' });
+    const modified = files.find((f: { path: string }) => f.path === 'context_primer.generated_files[2]');
+    expect(modified.evidence.sha).toBe(git(dir, ['rev-parse', 'HEAD']).trim());
+    expect(modified.message).toContain('re-read it');
+    // src/auth.ts did not change: no finding for it; the body mention of #12 is not a landing.
+    expect(files.find((f: { path: string }) => f.path === 'context_primer.generated_files[0]')).toBeUndefined();
+    expect(report.engine).toBe(engine);
+    expect(cli(dir, ['doctor', '--fail-on-warnings', '--engine', engine]).code).toBe(1);
+  });
+
+  it('checks verified_for_sha against HEAD history', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const rootSha = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    const sideSha = commitAll(dir, 'side work', ago(200));
+    git(dir, ['checkout', '-q', 'main']);
+    const write3 = (sha: string) => write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ context_primer: { key_decisions: [] }, next_actions: ['x'], skill_state: { verified_for_sha: sha } })));
+    const findings = () => JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings.filter((f: { check: string }) => f.check === 'verified_for_sha');
+    write3(rootSha);
+    expect(findings()).toEqual([]);
+    write3(sideSha);
+    expect(findings()[0].message).toContain("not in HEAD's history");
+    write3('deadbeefdeadbeef');
+    expect(findings()[0].message).toContain('not a commit');
+  });
+});
+
+describe('next', () => {
+  it('skips an action whose PR landed and recommends reconciling when all landed', () => {
+    const dir = driftedRepo();
+    const next = JSON.parse(cli(dir, ['next', '--json']).stdout);
+    expect(next.next).toMatchObject({ skill: 'api', kind: 'action', text: 'Write the session docs' });
+    expect(next.next.skipped_as_landed[0].text).toBe('Merge PR #12 (auth middleware)');
+    const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
+    cp.next_actions = ['Merge PR #12 (auth middleware)'];
+    writeFileSync(join(dir, '.checkpoints/api.checkpoint.json'), JSON.stringify(cp));
+    const all = JSON.parse(cli(dir, ['next', '--json']).stdout);
+    expect(all.reconcile).toBe(true);
+    expect(all.next.kind).toBe('reconcile');
+    expect(cli(dir, ['next']).stdout).toContain('Reconcile api');
+  });
+});
+
+describe('pre-push hook', () => {
+  function withRemote(dir: string): string {
+    const remote = tempDir('cp-remote-');
+    dirs.push(remote);
+    git(remote, ['init', '-q', '--bare']);
+    git(dir, ['remote', 'add', 'origin', remote]);
+    return remote;
+  }
+
+  it('refuses a push while doctor warns and allows it once fixed', () => {
+    const dir = driftedRepo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    commitAll(dir, 'init checkpoint tooling', ago(50));
+    withRemote(dir);
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    expect(gitTry(dir, ['ls-remote', 'origin']).stdout).toBe('');
+    // --no-verify is git's usual bypass.
+    expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
+    // Reconcile: drop the landed action, point at the renamed file, re-read the notes.
+    const fixed = checkpoint({
+      updated_at: ago(1),
+      next_actions: ['Write the session docs'],
+      context_primer: { key_decisions: ['JWT'], generated_files: ['src/auth.ts', 'src/sessions.ts', 'docs/notes.md'] },
+    });
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(fixed, null, 2));
+    commitAll(dir, 'checkpoint: reconcile api');
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+  });
+
+  it('chains an existing hook, respects core.hooksPath and is idempotent', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    git(dir, ['config', 'core.hooksPath', '.githooks']);
+    write(dir, '.githooks/pre-push', '#!/bin/sh\necho chained-ran >&2\nexit 0\n');
+    chmodSync(join(dir, '.githooks/pre-push'), 0o755);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(existsSync(join(dir, '.githooks/pre-push.chained'))).toBe(true);
+    expect(readFileSync(join(dir, '.githooks/pre-push'), 'utf8')).toContain('checkpoint pre-push hook');
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+    const again = cli(dir, ['init']);
+    expect(again.stdout).toContain('already set up');
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ updated_at: ago(1), context_primer: { key_decisions: [] } })));
+    commitAll(dir, 'cp');
+    withRemote(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status, push.stderr).toBe(0);
+    expect(push.stderr).toContain('chained-ran');
+  });
+});
