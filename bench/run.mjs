@@ -72,8 +72,8 @@ const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...a
   }
   git(dir, ['add', '-A']);
   git(dir, ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'checkpoints']);
-  const baselineScript = join(dir, 'read-parse.mjs');
-  writeFileSync(baselineScript, `import { readFileSync, readdirSync } from 'node:fs';\nconst d = ${JSON.stringify(join(dir, '.checkpoints'))};\nfor (const f of readdirSync(d)) if (f.endsWith('.json')) JSON.parse(readFileSync(d + '/' + f, 'utf8'));\n`);
+  const baselineScript = join(dir, 'read-parse.cjs');
+  writeFileSync(baselineScript, `const { readFileSync, readdirSync } = require('node:fs');\nconst d = ${JSON.stringify(join(dir, '.checkpoints'))};\nfor (const f of readdirSync(d)) if (f.endsWith('.json')) JSON.parse(readFileSync(d + '/' + f, 'utf8'));\n`);
   const baseline = () => timeOnce(NODE, [baselineScript], { expectCodes: [0] });
   for (const cmd of ['validate', 'status', 'next']) {
     const m = compare({ ours: run(dir, [cmd]), baseline }, { runs: RUNS });

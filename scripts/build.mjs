@@ -1,15 +1,37 @@
-// Bundles the CLI into dist/, each path loading only what it needs:
-//  - merge-driver.cjs: the `git merge` hot path (pure merge code + node built-ins, nothing else)
-//  - cli.js: the command table and parser; each command, yargs (help only) and isomorphic-git
-//    are split chunks loaded lazily
-//  - index.js: the programmatic API
+// Bundles the CLI into dist/. Start-up is most of a command's cost (a checkpoint command
+// runs in ~70 ms of node start plus a few ms of work), so each path loads only what it needs:
+//  - merge-driver.cjs: the `git merge` hot path: the pure merge code and node built-ins only.
+//  - cli.cjs: the command table, parser and every command. CommonJS, minified: require() is
+//    synchronous and skips the ESM loader's start-up; modules behind a dynamic import() stay
+//    lazy (esbuild wraps them), so a command pays only for the code it runs.
+//  - help.cjs (yargs: --help and completion) and isomorphic-git.cjs (the embedded git engine):
+//    heavy, rarely needed, so separate files required on first use.
+//  - index.js: the programmatic API (ESM) for other tools.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(ROOT);
+
+// Built beside dist/ and swapped in at the end, so a test run or a hook using dist/ meanwhile
+// never sees it half-written.
+const OUT = 'dist.building';
+rmSync(OUT, { recursive: true, force: true });
+// Type declarations of the programmatic API (package.json "types"): tsc into dist/types/,
+// running alongside the bundles below. Rejects (failing the build) on a type error.
+const declarations = new Promise((resolve, reject) => {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', `${OUT}/types`], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' })
+    .on('error', reject)
+    .on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.build.json exited with ${code}`))));
+});
 const common = {
+  absWorkingDir: ROOT,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -19,19 +41,50 @@ const common = {
   define: { CHECKPOINT_VERSION: JSON.stringify(pkg.version) },
 };
 
-// The merge driver: one self-contained CommonJS file, so the launcher can require() it
-// without starting the ESM loader (about 10 ms of a ~70 ms budget per conflicted file).
-await build({ ...common, entryPoints: ['src/merge/driver-main.ts'], outfile: 'dist/merge-driver.cjs', format: 'cjs', minify: true });
-
-await build({
+// CommonJS has no import.meta; give modules that locate package files (install/package-paths.ts) one.
+const cjs = {
   ...common,
-  entryPoints: {
-    cli: 'src/cli/main.ts',
-    index: 'src/index.ts',
+  format: 'cjs',
+  minify: true,
+  // import() of the separate files becomes require(): synchronous, and no ESM loader.
+  supported: { 'dynamic-import': false },
+  define: { ...common.define, 'import.meta.url': '__cpModuleUrl' },
+  banner: { js: "const __cpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+/** Keeps a heavy import out of the bundle: it becomes a require() of its own file in dist/. */
+const separate = (filter, file) => ({
+  name: `separate:${file}`,
+  setup(b) {
+    b.onResolve({ filter }, () => ({ path: `./${file}`, external: true }));
   },
-  outdir: 'dist',
-  splitting: true,
-  format: 'esm',
-  // Some CJS deps call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __cpCreateRequire } from 'node:module'; const require = __cpCreateRequire(import.meta.url);" },
 });
+const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
+const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
+// help.ts reads the command table only; the commands' modules are never run from it.
+const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) };
+
+await Promise.all([
+  build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs` }),
+  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT] }),
+  build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED] }),
+  build({ ...cjs, stdin: { contents: "module.exports = require('isomorphic-git');", resolveDir: '.' }, outfile: `${OUT}/isomorphic-git.cjs` }),
+  build({
+    ...common,
+    entryPoints: { index: 'src/index.ts' },
+    outdir: OUT,
+    splitting: true,
+    format: 'esm',
+    // Some CJS deps call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __cpCreateRequire } from 'node:module'; const require = __cpCreateRequire(import.meta.url);" },
+  }),
+]);
+await declarations;
+
+rmSync('dist.old', { recursive: true, force: true });
+if (existsSync('dist')) renameSync('dist', 'dist.old');
+renameSync(OUT, 'dist');
+rmSync('dist.old', { recursive: true, force: true });
+
+// Code caches for the two CommonJS entry bundles the launcher loads.
+await import('./warm-v8-cache.mjs');

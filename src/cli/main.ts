@@ -4,7 +4,7 @@
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
-import { createOutput, decideColor } from './render/output.js';
+import { createOutput, decideColor, stdoutIsTerminal, type Output } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
@@ -17,7 +17,7 @@ async function yargsPath(argv: string[]): Promise<number> {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const wantsJson = argv.includes('--json');
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
-  const out = createOutput(decideColor(colorFlag, env, Boolean(process.stdout.isTTY)));
+  const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal()));
   try {
     const [name, ...rest] = hoistGlobalOptions(argv);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
@@ -67,7 +67,7 @@ function hoistGlobalOptions(argv: string[]): string[] {
   return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
 }
 
-function report(e: unknown, out: ReturnType<typeof createOutput>, json: boolean): number {
+function report(e: unknown, out: Output, json: boolean): number {
   if (isCheckpointError(e)) {
     out.err(`checkpoint: ${e.message}`);
     if (e.hint) out.err(`  hint: ${e.hint}`);

@@ -2,7 +2,7 @@
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, NO_EVIDENCE, type Evidence } from './evidence.js';
+import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 
@@ -25,8 +25,11 @@ export interface Agenda {
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
   const loaded = opts.skill ? [loadOne(opts.root, opts.skill, opts.now)] : loadAll(opts.root, opts.now);
   const valid = loaded.flatMap((l) => (l.checkpoint ? [{ skill: l.skill, checkpoint: l.checkpoint }] : []));
-  // History is evidence, not a requirement: a checkpoint outside git still gets an answer.
-  const evidence = valid.length ? await gatherEvidence(opts.root, valid.map((v) => v.checkpoint), opts.engine).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
+  // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
+  // outside git (or with a broken repository) still gets an answer.
+  const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
+  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
     skill,
     checkpoint,

@@ -2,8 +2,9 @@
 // the oldest checkpoint's updated_at, never the whole history.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Checkpoint } from '../protocol/types.js';
+import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
+import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
 import { findLandings, workRefs } from './landed.js';
 
 export interface Evidence {
@@ -20,15 +21,36 @@ export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
 }
 
-export async function gatherEvidence(root: string, checkpoints: readonly Checkpoint[], engine: 'auto' | EngineName = 'auto'): Promise<Evidence> {
+export interface GatherOptions {
+  engine?: 'auto' | EngineName;
+  /** Also read HEAD and whether the clone is shallow (doctor needs them; next and status do not). */
+  repoState?: boolean;
+}
+
+/** One walk back to the oldest of `checkpoints`' updated_at; each git question asked only if needed. */
+export async function gatherEvidence(root: string, checkpoints: readonly Checkpoint[], opts: GatherOptions = {}): Promise<Evidence> {
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
-  const { createHistory } = await import('../git/index.js');
-  const history = await createHistory({ dir: root, engine });
-  const head = await history.head();
-  if (!head) return { ...NO_EVIDENCE, history };
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
-  const commits = times.length ? await history.commitsSince(Math.min(...times)) : [];
-  return { history, head, commits, shallow: await history.isShallow() };
+  const since = times.length ? Math.min(...times) : null;
+  // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
+  const cached = since !== null && !opts.repoState && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
+  if (cached) return { history: null, head: null, commits: cached, shallow: false };
+  const { createHistory } = await import('../git/index.js');
+  const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
+  const [commits, head, shallow] = await Promise.all([
+    since === null ? [] : history.commitsSince(since),
+    opts.repoState ? history.head() : null,
+    opts.repoState ? history.isShallow() : false,
+  ]);
+  if (since !== null) storeCommitsSince(root, since, commits);
+  return { history, head, commits, shallow };
+}
+
+/** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */
+export function mentionsWork(cp: Checkpoint): boolean {
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
+  const blockers = Array.isArray(cp.blockers) ? cp.blockers : [];
+  return [...actions.map(actionText), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some((t) => workRefs(t).length > 0);
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */

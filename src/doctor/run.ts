@@ -27,7 +27,7 @@ export interface DoctorReport {
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
-  const evidence = await gatherEvidence(opts.root, checkpoints, opts.engine);
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true });
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)));
 

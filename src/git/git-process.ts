@@ -1,8 +1,9 @@
-// Running the git binary: async, output collected as bytes and decoded once, repository
-// chosen by cwd alone, and failures turned into one-line E_GIT errors.
-import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+// Running the git binary: output collected as bytes and decoded once, repository chosen by
+// cwd alone, and failures turned into one-line E_GIT errors. Synchronous underneath on
+// purpose: a CLI run asks git one or two questions, and spawnSync skips the stream and pipe
+// machinery an async child needs (~4 ms of start-up, which is most of a `next`'s budget).
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 
@@ -37,25 +38,15 @@ export function runGit(
 ): Promise<GitResult> {
   const env = { ...process.env };
   for (const name of REPO_LOCATING_VARS) delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
-      reject(new CheckpointError('E_GIT', message, { cause: error }));
-    });
-    child.on('close', (code) => {
-      const result = { code: code ?? -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
-      if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) resolve(result);
-      else reject(gitFailed(cwd, args, result));
-    });
-    // A git that exits before reading stdin makes the write fail with EPIPE; its exit code tells the story.
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
-  });
+  const child = spawnSync('git', args, { cwd, env, input: options.input ?? '', maxBuffer: 1 << 30, windowsHide: true });
+  if (child.error) {
+    const error = child.error as NodeJS.ErrnoException;
+    const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
+    return Promise.reject(new CheckpointError('E_GIT', message, { cause: error }));
+  }
+  const result = { code: child.status ?? -1, stdout: child.stdout.toString('utf8'), stderr: child.stderr.toString('utf8') };
+  if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) return Promise.resolve(result);
+  return Promise.reject(gitFailed(cwd, args, result));
 }
 
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */
@@ -65,11 +56,20 @@ export async function gitOnPath(): Promise<boolean> {
     if (!dir) continue;
     for (const name of names) {
       const candidate = join(dir, name);
-      const isFile = await stat(candidate).then((s) => s.isFile(), () => false);
-      if (isFile && (await access(candidate, constants.X_OK).then(() => true, () => false))) return true;
+      if (isExecutableFile(candidate)) return true;
     }
   }
   return false;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The one-line error for a git run that failed: subcommand, directory, git's first stderr line. */

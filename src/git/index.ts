@@ -1,7 +1,7 @@
 // Entry point for history questions: pick an engine for a directory and hand back a
 // GitHistory. The native engine runs the git binary; isomorphic-git covers machines
 // without one and is loaded only when chosen.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOnPath } from './git-process.js';
@@ -22,7 +22,7 @@ export interface CreateHistoryOptions {
 
 export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptions): Promise<GitHistory> {
   const absolute = resolve(dir);
-  const isDirectory = await stat(absolute).then((s) => s.isDirectory(), () => false);
+  const isDirectory = statSync(absolute, { throwIfNoEntry: false })?.isDirectory() ?? false;
   if (!isDirectory) throw new CheckpointError('E_GIT', `not a directory: ${absolute}`);
   const root = await findGitRoot(absolute);
   if (root === null) {

@@ -1,7 +1,7 @@
 // Finding a repository with plain fs: the work-tree root, its git dir (a linked worktree
 // has a `.git` file pointing elsewhere) and the common dir that holds objects, refs and
 // the shallow file.
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 
@@ -15,21 +15,31 @@ export interface GitDirs {
 /** Nearest directory at or above `cwd` that has a `.git` directory or file, else null. */
 export async function findGitRoot(cwd: string): Promise<string | null> {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const dotGit = await stat(join(dir, '.git')).catch(() => null);
+    const dotGit = statSync(join(dir, '.git'), { throwIfNoEntry: false });
     if (dotGit && (dotGit.isDirectory() || dotGit.isFile())) return dir;
     if (dirname(dir) === dir) return null;
   }
 }
 
-export async function resolveGitDirs(root: string): Promise<GitDirs> {
+/** The git dirs of a work-tree root. Plain small reads, so synchronous; the async form is for callers in async code. */
+export function resolveGitDirsSync(root: string): GitDirs {
   const dotGit = join(root, '.git');
-  const gitdir = (await stat(dotGit)).isFile() ? await followGitFile(dotGit) : dotGit;
-  const commonDirFile = await readFile(join(gitdir, 'commondir'), 'utf8').catch(() => null);
+  const gitdir = statSync(dotGit).isFile() ? followGitFile(dotGit) : dotGit;
+  let commonDirFile: string | null = null;
+  try {
+    commonDirFile = readFileSync(join(gitdir, 'commondir'), 'utf8');
+  } catch {
+    // not a linked worktree
+  }
   return { gitdir, commonDir: commonDirFile === null ? gitdir : resolve(gitdir, commonDirFile.trim()) };
 }
 
-async function followGitFile(file: string): Promise<string> {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(file, 'utf8'));
+export async function resolveGitDirs(root: string): Promise<GitDirs> {
+  return resolveGitDirsSync(root);
+}
+
+function followGitFile(file: string): string {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, 'utf8'));
   if (!match?.[1]) throw new CheckpointError('E_GIT', `${file} is not a valid gitdir pointer (no "gitdir:" line)`);
   return resolve(dirname(file), match[1]);
 }

@@ -3,10 +3,17 @@
 // Temp names start with "." and end in ".tmp", so no listing ever mistakes one for a checkpoint.
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+
+/**
+ * Unique enough for temp and lock names: the pid separates processes, the random part
+ * separates calls within one. (node:crypto would cost more start-up than the whole write.)
+ */
+export function uniqueSuffix(): string {
+  return `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+}
 
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${uniqueSuffix()}.tmp`);
 }
 
 export function isTempFile(name: string): boolean {

@@ -3,7 +3,7 @@
 // (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
 import { openSync, closeSync, writeSync, readFileSync, unlinkSync, renameSync, statSync, linkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
 
 export const LOCK_TIMEOUT_MS = 15_000;
@@ -51,7 +51,7 @@ function staleContent(path: string, now: number): string | null {
     }
   }
   try {
-    return now - statSync(path).mtimeMs > STALE_LOCK_MS ? raw : null;
+    return now - statSync(path).mtimeMs > (owner ? STALE_LOCK_MS : 2_000) ? raw : null; // no owner: its writer died between create and write
   } catch {
     return null;
   }
@@ -63,7 +63,7 @@ function staleContent(path: string, now: number): string | null {
  * broke it and took the lock meanwhile), that live lock is put back.
  */
 export function breakStaleLock(path: string, judged: string): void {
-  const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${uniqueSuffix()}.stale`;
   try {
     renameSync(path, aside);
   } catch {
@@ -83,7 +83,7 @@ export function breakStaleLock(path: string, judged: string): void {
 }
 
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
-  const me: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), at: Date.now() };
+  const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now() };
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
   for (;;) {

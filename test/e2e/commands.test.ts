@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
 type Doc = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ const plainDir = () => {
 };
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  assertBuilt();
 });
 
 /** A valid in_progress checkpoint with no warnings. */

@@ -1,16 +1,16 @@
 // Concurrent writers through the built binary: the per-skill lock serializes read -> merge ->
 // write so no update is lost, and different skills do not wait for each other.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanup, cli, GIT_ENV, makeRepo, ROOT, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, write, type RunResult } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  assertBuilt();
 });
 
 /** Starts the binary without waiting: all processes of a batch run at the same time. */

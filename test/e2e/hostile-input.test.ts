@@ -4,12 +4,12 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, makeRepo, tempDir, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  assertBuilt();
 });
 
 const VALID = {

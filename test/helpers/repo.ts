@@ -1,7 +1,7 @@
 // Throw-away git repositories made with the real git binary: fixed identity, no
 // signing, no auto-gc, no global or system config leaking in from the machine.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,4 +83,9 @@ export function cli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
 
 export function cleanup(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** e2e tests drive the built binary: fail early and clearly when there is no build. */
+export function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist/cli.cjs'))) throw new Error('dist/ is missing: run `npm run build` first');
 }

@@ -8,8 +8,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const skill = optionalSkillArg(args);
   if (skill) {
     const text = requireCheckpoint(root, skill).text;
-    process.stdout.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    if (!text.endsWith('\n')) process.stdout.write('\n');
+    ctx.out.out(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     return 0;
   }
   const all: Record<string, unknown> = {};

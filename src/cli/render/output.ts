@@ -1,7 +1,11 @@
 // The one place that decides colour and where text goes. chalk ignores NO_COLOR, so the
 // decision is ours: --no-color / NO_COLOR (any non-empty value) off, --color / FORCE_COLOR on,
 // otherwise colour only when stdout is a terminal.
-import { Chalk, type ChalkInstance } from 'chalk';
+// Start-up matters (every command is a fresh process), so chalk is loaded only when colour
+// is on, and text goes out with fs.writeSync instead of process.stdout, whose stream and tty
+// machinery cost several milliseconds to set up.
+import { fstatSync, statSync, writeSync } from 'node:fs';
+import type { ChalkInstance } from 'chalk';
 
 export interface Output {
   readonly color: boolean;
@@ -18,13 +22,51 @@ export function decideColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, i
   return isTTY;
 }
 
-export function createOutput(color: boolean): Output {
+/**
+ * Whether fd 1 is a terminal, without loading node:tty: a character device other than
+ * /dev/null (the one character device output is commonly sent to).
+ */
+export function stdoutIsTerminal(): boolean {
+  try {
+    const out = fstatSync(1);
+    return out.isCharacterDevice() && out.rdev !== statSync('/dev/null').rdev;
+  } catch {
+    return false;
+  }
+}
+
+/** chalk's chainable API with every style a no-op: `c.red.bold(x)` is `x`. */
+const PLAIN: ChalkInstance = new Proxy(((...args: unknown[]) => args.join(' ')) as unknown as ChalkInstance, {
+  get: (_target, prop) => (prop === 'level' ? 0 : PLAIN),
+});
+
+/** Writes all of `text`; a closed pipe (`| head`) is not an error, a full non-blocking one falls back to the stream. */
+function writeAll(fd: 1 | 2, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return;
+      if (code !== 'EAGAIN') throw e;
+      (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
+      return;
+    }
+  }
+}
+
+const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
+export async function createOutput(color: boolean): Promise<Output> {
+  const c = color ? new (await import('chalk')).Chalk({ level: 1 }) : PLAIN;
   return {
     color,
-    c: new Chalk({ level: color ? 1 : 0 }),
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-    json: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    c,
+    out: (text) => writeAll(1, line(text)),
+    err: (text) => writeAll(2, line(text)),
+    json: (value) => writeAll(1, `${JSON.stringify(value, null, 2)}\n`),
   };
 }
 
