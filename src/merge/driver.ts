@@ -6,6 +6,8 @@ import { detectFormat, formatJson } from '../protocol/format.js';
 import { JsonSyntaxError, parseJson } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
+import { ROTATION_FILE_RULES } from '../protocol/fields.js';
+import { fileKind } from '../protocol/file-names.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
@@ -39,6 +41,14 @@ export function unparseableMessage(fileName: string | undefined, side: MergeSide
   return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${side} ${reason}`;
 }
 
+/** The shape rotate writes: `{skill, rotated_at, entries: {<path>: [...]}}`. */
+function validateRotationFile(value: JsonValue): { errors: { path: string; message: string }[] } {
+  const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.skill === 'string'
+    && typeof value.entries === 'object' && value.entries !== null && !Array.isArray(value.entries)
+    && Object.values(value.entries).every(Array.isArray);
+  return { errors: ok ? [] : [{ path: '(root)', message: 'a rotation file is {skill, rotated_at, entries: {<log path>: [...]}}' }] };
+}
+
 function baseName(fileName: string): string {
   return fileName.slice(fileName.replace(/\\/g, '/').lastIndexOf('/') + 1);
 }
@@ -59,7 +69,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const theirs = parseSide('theirs', input.theirs);
   if (messages.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages };
 
-  const { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules: input.extraRules });
+  const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
+  const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
+  const { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
   const format = detectFormat(input.ours);
   if (conflicts.length > 0) {
     const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
@@ -68,8 +80,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   // Unchanged from ours: keep its bytes, however they were laid out.
   const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
-  const fileName = input.fileName === undefined ? undefined : baseName(input.fileName);
-  const { errors } = validateCheckpoint(value, { fileName, sizeBytes: new TextEncoder().encode(text).length });
+  // An archive keeps its stamped name; a rotation file is not a checkpoint at all.
+  const fileName = input.fileName === undefined || kind === 'archive' ? undefined : baseName(input.fileName);
+  const { errors } = kind === 'rotation' ? validateRotationFile(value) : validateCheckpoint(value, { fileName, sizeBytes: new TextEncoder().encode(text).length });
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);

@@ -58,6 +58,15 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
 ];
 
+/**
+ * Rotation files (history/<skill>.<date>.json, `{skill, rotated_at, entries: {<log path>: [...]}}`):
+ * every entries list is a log, so two branches rotating on the same day merge cleanly.
+ */
+export const ROTATION_FILE_RULES: readonly PolicyRule[] = [
+  { pattern: 'entries.*', policy: LOG_APPEND('at') },
+  { pattern: 'rotated_at', policy: { kind: 'instant', pick: 'latest' } },
+];
+
 const VALUE: MergePolicy = { kind: 'value' };
 
 function matches(pattern: string[], path: readonly string[], pi = 0, si = 0): boolean {

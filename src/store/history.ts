@@ -6,6 +6,7 @@ import { CheckpointError } from '../errors.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
+import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 
 export const HISTORY_DIR = 'history';
 
@@ -26,13 +27,11 @@ export interface ArchiveEntry {
   bytes: number;
 }
 
-const ARCHIVE_RE = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?Z(?:-\d+)?)\.checkpoint\.json$/;
-const ROTATION_RE = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2})\.json$/;
 
 export function parseArchiveName(file: string): { skill: string; kind: ArchiveEntry['kind'] } | null {
-  const a = ARCHIVE_RE.exec(file);
+  const a = ARCHIVE_NAME.exec(file);
   if (a && SKILL_NAME.test(a[1]!)) return { skill: a[1]!, kind: 'checkpoint' };
-  const r = ROTATION_RE.exec(file);
+  const r = ROTATION_NAME.exec(file);
   if (r && SKILL_NAME.test(r[1]!)) return { skill: r[1]!, kind: 'rotation' };
   return null;
 }

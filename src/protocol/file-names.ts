@@ -1,0 +1,20 @@
+// The names files take under .checkpoints/, in one place: the store lists and archives by
+// them, and the merge driver picks its rules by them.
+
+/** history/<skill>.<ISO stamp, colons as dashes>[-n].checkpoint.json: a checkpoint archived by reset. */
+export const ARCHIVE_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?Z(?:-\d+)?)\.checkpoint\.json$/;
+/** history/<skill>.<YYYY-MM-DD>.json: log entries moved out by rotate. */
+export const ROTATION_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2})\.json$/;
+
+export type CheckpointFileKind = 'checkpoint' | 'archive' | 'rotation';
+
+/** What a repo path under .checkpoints/ holds, judged by its name. */
+export function fileKind(path: string): CheckpointFileKind {
+  const parts = path.replace(/\\/g, '/').split('/');
+  const name = parts[parts.length - 1]!;
+  if (parts[parts.length - 2] === 'history') {
+    if (ARCHIVE_NAME.test(name)) return 'archive';
+    if (ROTATION_NAME.test(name)) return 'rotation';
+  }
+  return 'checkpoint';
+}
