@@ -15,13 +15,15 @@ function toConfig(options: Record<string, OptionSpec>): NonNullable<ParseArgsCon
 /** Splits update's `--path=value` operations from real options. */
 function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: string[] } {
   if (!spec.takesOps) return { rest: args, ops: [] };
-  const known = new Set([...Object.keys(GLOBAL_OPTIONS), ...Object.keys(spec.options)]);
+  const options: Record<string, OptionSpec> = { ...GLOBAL_OPTIONS, ...spec.options };
   const rest: string[] = [];
   const ops: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const name = /^--([^=]+)/.exec(a)?.[1];
-    if (a === '--' || !name || known.has(name)) {
+    // A boolean option never takes a value, so `--json=x` can only be a field named json.
+    const isOption = name !== undefined && Object.hasOwn(options, name) && !(options[name]!.type === 'boolean' && a.includes('='));
+    if (a === '--' || !name || isOption) {
       rest.push(a);
       if (a === '-C' || a === '--dir') rest.push(args[++i] ?? '');
       continue;
