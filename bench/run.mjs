@@ -79,6 +79,13 @@ const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...a
     const m = compare({ ours: run(dir, [cmd]), baseline }, { runs: RUNS });
     report(`${cmd}, 12 checkpoints (5-20 KiB)`, m.ours, m.baseline, 'read+parse', 1.3);
   }
+  // status right after HEAD moved: no cached walk, so git runs once (reported, no target).
+  const cold = () => {
+    rmSync(join(dir, '.git/checkpoint/commits-since.json'), { force: true });
+    return run(dir, ['status'])();
+  };
+  const c = compare({ ours: cold, baseline }, { runs: RUNS });
+  report('status after HEAD moved (walk not cached)', c.ours, c.baseline, 'read+parse');
 }
 
 // 3. doctor: cost follows the commits since the checkpoints, not the length of history.

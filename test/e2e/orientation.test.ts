@@ -1,0 +1,177 @@
+// status, resume and doctor's non-history checks, the way a new session reads them.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { spawn } from 'node:child_process';
+import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, write, type RunResult } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
+
+function cp(skill: string, over: Record<string, unknown> = {}) {
+  return {
+    protocol_version: '1.1', skill, project: 'demo', project_dir: '/nowhere/demo',
+    created_at: daysAgo(30), updated_at: daysAgo(1),
+    phase: 'build', step: 'auth', status: 'in_progress', progress_summary: `${skill} summary.`,
+    progress_table: [{ id: 'auth', label: 'Auth', status: 'complete' }, { id: 'api', label: 'API', status: 'in_progress' }, { id: 'ui', label: 'UI', status: 'not_started' }],
+    context_primer: { key_decisions: [`${skill} decision`], generated_files: ['docs/auth.md', 'docs/other.md'] },
+    next_actions: [`${skill} first action`, `${skill} second action`],
+    ...over,
+  };
+}
+
+function repoWith(checkpoints: Record<string, unknown>[]): string {
+  assertBuilt();
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, 'docs/auth.md', 'a\n');
+  write(dir, 'docs/other.md', 'b\n');
+  for (const c of checkpoints) write(dir, `.checkpoints/${(c as { skill: string }).skill}.checkpoint.json`, JSON.stringify(c, null, 2));
+  commitAll(dir, 'checkpoints', daysAgo(0.5));
+  return dir;
+}
+
+describe('status', () => {
+  const decision = { id: 'd1', description: 'Pick the database', needs: 'user_decision' };
+  it('shows the table, the decisions banner, PM lines and details; --brief and --since narrow it', () => {
+    const dir = repoWith([
+      cp('api', { pm_refs: [{ provider: 'linear', id: 'PLAT-1', role: 'source' }, { provider: 'linear', id: 'PLAT-2', role: 'child' }] }),
+      cp('web', { blockers: [decision], updated_at: daysAgo(9) }),
+    ]);
+    const full = cli(dir, ['status']);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toContain('⛔ 1 decision waiting on you');
+    expect(full.stdout).toContain('PM: PLAT-1 (source) + 1 child');
+    expect(full.stdout).toMatch(/web .*⚠ stale \(9d\)/);
+    expect(full.stdout).toContain('api summary.');
+    const brief = cli(dir, ['status', '--brief']).stdout;
+    expect(brief).toContain('Ask the user to decide: Pick the database');
+    expect(brief).not.toContain('api summary.');
+    const since = cli(dir, ['status', `--since=${daysAgo(3)}`]).stdout;
+    expect(since).toContain('api summary.');
+    expect(since).not.toContain('web summary.');
+    const json = JSON.parse(cli(dir, ['status', '--json']).stdout);
+    expect(json.decisions_waiting).toEqual([{ skill: 'web', id: 'd1', description: 'Pick the database' }]);
+    expect(json.skills.map((s: { skill: string }) => s.skill)).toEqual(['web', 'api']);
+    expect(cli(dir, ['status', '--since=yesterday']).code).toBe(2);
+  });
+});
+
+describe('resume', () => {
+  it('orients on an in-progress checkpoint and exits 0', () => {
+    const dir = repoWith([cp('api')]);
+    const r = cli(dir, ['resume', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('RESUMING: api on demo');
+    expect(lines[1]).toMatch(/^Last session: 1d ago/);
+    expect(lines[2]).toBe('Status: in_progress — api summary.');
+    expect(lines[3]).toBe('Progress: 1/3 phases complete');
+    expect(lines[4]).toBe('Next: api first action');
+    expect(r.stdout).toContain('Key decisions:\n  - api decision');
+    // The step is "auth": only the file about it is listed.
+    expect(r.stdout).toContain('docs/auth.md');
+    expect(r.stdout).not.toContain('docs/other.md');
+  });
+
+  it.each([
+    ['blocked', { status: 'blocked', blockers: [{ id: 'b', description: 'waiting on infra', needs: 'external_dep' }] }],
+    ['failed', { status: 'failed' }],
+    ['stale', { updated_at: daysAgo(10) }],
+  ])('asks the user (exit 3) when the checkpoint is %s', (_, over) => {
+    const dir = repoWith([cp('api', over)]);
+    const r = cli(dir, ['resume', 'api']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('ASK THE USER');
+    expect(r.stdout).toContain('Continue from here, restart');
+  });
+
+  it('without a skill, resumes the top one, but lists and asks when it needs a decision', () => {
+    const ok = repoWith([cp('api'), cp('web', { status: 'complete', next_actions: [] })]);
+    expect(cli(ok, ['resume']).stdout.split('\n')[0]).toBe('RESUMING: api on demo');
+    const asking = repoWith([cp('api'), cp('web', { status: 'failed' })]);
+    const r = cli(asking, ['resume']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('web  failed');
+    expect(r.stdout).toContain('api  in_progress');
+    expect(JSON.parse(cli(asking, ['resume', '--json']).stdout)).toMatchObject({ ask_user: true });
+  });
+
+  it('stays within the byte limit and says so when it cuts', () => {
+    const many = Array.from({ length: 400 }, (_, i) => `decision ${i}: ${'x'.repeat(60)}`);
+    const dir = repoWith([cp('api', { context_primer: { key_decisions: many } })]);
+    const r = cli(dir, ['resume', 'api', '--max-bytes', '2048']);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(2049);
+    expect(r.stdout).toContain('truncated at 2048 bytes');
+    expect(Buffer.byteLength(cli(dir, ['resume', 'api']).stdout)).toBeLessThanOrEqual(16 * 1024 + 1);
+    expect(cli(dir, ['resume', 'api', '--max-bytes', '10']).code).toBe(2);
+  });
+
+  it('with no checkpoint at all says so and exits 0', () => {
+    const dir = repoWith([]);
+    const r = cli(dir, ['resume']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no checkpoint to resume');
+  });
+});
+
+describe('doctor without history', () => {
+  it('reports staleness by status and a foreign project_dir as info only', () => {
+    const dir = repoWith([
+      cp('a', { status: 'in_progress', updated_at: daysAgo(8) }),
+      cp('b', { status: 'complete', next_actions: [], updated_at: daysAgo(13) }),
+      cp('c', { status: 'blocked', blockers: [{ id: 'x', description: 'y' }], updated_at: daysAgo(4) }),
+      cp('d', { status: 'failed', updated_at: daysAgo(400) }),
+    ]);
+    const findings = JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; skill: string; level: string }[];
+    expect(findings.filter((f) => f.check === 'stale').map((f) => f.skill).sort()).toEqual(['a', 'c']);
+    expect(findings.filter((f) => f.check === 'project_dir').every((f) => f.level === 'info')).toBe(true);
+  });
+});
+
+describe('doctor --online', () => {
+  async function withServer(handler: (res: import('node:http').ServerResponse) => void, fn: (url: string) => Promise<void>) {
+    const server: Server = createServer((_req, res) => handler(res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    try {
+      await fn(`http://127.0.0.1:${port}/api/health`);
+    } finally {
+      server.close();
+    }
+  }
+  // The server runs in this process, so the CLI must run without blocking the event loop.
+  function cliAsync(dir: string, args: string[]): Promise<RunResult> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: GIT_ENV });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+  const online = (r: RunResult) => (JSON.parse(r.stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'online');
+
+  it('compares the deployed version with HEAD; mismatch and unreachable are warnings', async () => {
+    const dir = repoWith([cp('api', { updated_at: daysAgo(0.1) })]);
+    const head = git(dir, ['rev-parse', 'HEAD']).trim();
+    await withServer((res) => res.end(JSON.stringify({ version: head.slice(0, 12) })), async (url) => {
+      const f = online(await cliAsync(dir, ['doctor', '--json', `--online=${url}`]));
+      expect(f).toEqual([expect.objectContaining({ level: 'info', message: expect.stringContaining('matches HEAD') })]);
+    });
+    await withServer((res) => res.end(JSON.stringify({ sha: 'abcdef1234567' })), async (url) => {
+      write(dir, '.checkpoints/config.json', JSON.stringify({ health_url: url }));
+      const r = await cliAsync(dir, ['doctor', '--json', '--online', '--fail-on-warnings']);
+      expect(online(r)[0]).toMatchObject({ level: 'warning' });
+      expect(r.code).toBe(1);
+    });
+    const closed = await cliAsync(dir, ['doctor', '--json', '--online=http://127.0.0.1:9/health']);
+    expect(closed.code).toBe(0);
+    expect(online(closed)[0]!.message).toContain('unreachable');
+    expect((await cliAsync(dir, ['doctor', '--online=ftp://x'])).code).toBe(2);
+  });
+});
