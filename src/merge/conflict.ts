@@ -2,7 +2,8 @@
 // dispatcher (merge.ts) and the per-policy mergers (log, records, queue).
 
 import type { JsonValue } from '../protocol/types.js';
-import { canonicalJson, compareStrings } from './json-value.js';
+import { canonicalJson } from '../protocol/identity.js';
+import { compareStrings } from './json-value.js';
 
 /** An object key, or an index into the MERGED array. */
 export type PathSegment = string | number;

@@ -9,7 +9,8 @@
 import type { MergePolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
-import { compareStrings, entryIdentity, isIdentifiedByContent, jsonEqual, ownValue } from './json-value.js';
+import { entryIdentity, ownValue } from '../protocol/identity.js';
+import { compareStrings, isIdentifiedByContent, jsonEqual } from './json-value.js';
 
 type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
 

@@ -16,7 +16,8 @@
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
 import type { MergeContext, PathSegment } from './conflict.js';
-import { canonicalJson, compareStrings } from './json-value.js';
+import { canonicalJson } from '../protocol/identity.js';
+import { compareStrings } from './json-value.js';
 
 /** base[start, end) became `items` on one side; start === end is a pure insertion. */
 interface Hunk {

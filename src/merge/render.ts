@@ -6,7 +6,7 @@
 import { DEFAULT_FORMAT, type TextFormat } from '../protocol/format.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
-import { canonicalJson } from './json-value.js';
+import { canonicalJson } from '../protocol/identity.js';
 
 export const DEFAULT_MARKER_SIZE = 7;
 

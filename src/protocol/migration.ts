@@ -7,7 +7,7 @@
 // holds a different value) is not made: the leftover stays and is reported.
 import { FORBIDDEN_KEYS } from './fields.js';
 import { JsonSyntaxError, parseJson } from './json.js';
-import { canonicalJson } from './rotation.js';
+import { canonicalJson } from './identity.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { joinPath } from './validate.js';
 

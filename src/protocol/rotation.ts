@@ -13,28 +13,12 @@ export const ROTATION_POINTER_PATH: readonly string[] = ['skill_state', 'rotated
 /** Keys tried, after the field policy's own timeKey, to order entries by time. */
 const FALLBACK_TIME_KEYS = ['at', 'timestamp'];
 
+import { entryIdentity } from './identity.js';
+
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
 
 type Obj = Record<string, JsonValue>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** JSON with object keys sorted at every level: equal data, equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObj(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** A log entry's identity: its `id` when it has a string or number one, else its canonical JSON. */
-export function entryIdentity(entry: unknown): string {
-  if (isObj(entry) && (typeof entry.id === 'string' || typeof entry.id === 'number')) return `id:${JSON.stringify(entry.id)}`;
-  return `json:${canonicalJson(entry)}`;
-}
 
 const samePath = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 

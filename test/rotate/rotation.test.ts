@@ -4,13 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { compileExtraLogs } from '../../src/protocol/fields.js';
 import {
   appendToRotationFile,
-  canonicalJson,
-  entryIdentity,
   newestIndices,
   planRotation,
   rotationFileProblem,
   rotationLogPaths,
 } from '../../src/protocol/rotation.js';
+import { canonicalJson, entryIdentity } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 
