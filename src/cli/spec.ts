@@ -148,10 +148,13 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'restore',
-    describe: 'bring an archived checkpoint back (refuses to overwrite a live one)',
+    describe: 'bring back what reset or rotate moved: an archived checkpoint (never over a live one), or a rotation file\'s entries',
     positionals: [{ name: 'archive', describe: 'file name from `checkpoint history`', required: true }],
     options: {},
-    examples: [['checkpoint restore api.2026-11-30T02-38-46.000Z.checkpoint.json', 'restore that archive']],
+    examples: [
+      ['checkpoint restore api.2026-11-30T02-38-46.000Z.checkpoint.json', 'make that archive the live checkpoint again'],
+      ['checkpoint restore api.2026-11-30.json', 'put the log entries rotated out that day back'],
+    ],
     load: () => import('./commands/restore.js'),
   },
   {

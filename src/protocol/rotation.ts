@@ -2,7 +2,7 @@
 // .checkpoints/history/, and how they join a rotation file. The store does the reading
 // and writing (src/store/rotate.ts); which arrays are logs comes from fields.ts only.
 import { CheckpointError } from '../errors.js';
-import { compileExtraLogs, policyFor, rotatableLogPaths } from './fields.js';
+import { compileExtraLogs, FORBIDDEN_KEYS, policyFor, rotatableLogPaths } from './fields.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { isIsoInstant } from './validate.js';
 
@@ -172,4 +172,33 @@ export function appendToRotationFile(existing: RotationFile | null, skill: strin
     }
   }
   return file;
+}
+
+/**
+ * The inverse of a rotation, for `checkpoint restore <skill>.<date>.json`: puts the file's
+ * entries back into the checkpoint's logs (creating a log that is gone), skipping entries
+ * already there by identity. Returns how many came back. Mutates `doc`.
+ */
+export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): number {
+  let restored = 0;
+  for (const [dotted, entries] of Object.entries(file.entries)) {
+    const path = dotted.split('.');
+    let parent: JsonObject = doc;
+    for (const seg of path.slice(0, -1)) {
+      if (FORBIDDEN_KEYS.has(seg)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
+      const next = parent[seg];
+      if (next === undefined) parent[seg] = {};
+      else if (!isObj(next)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: ${seg} is not an object in the checkpoint`);
+      parent = parent[seg] as JsonObject;
+    }
+    const key = path[path.length - 1]!;
+    if (FORBIDDEN_KEYS.has(key)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
+    const current = parent[key] ?? [];
+    if (!Array.isArray(current)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: it is not a list in the checkpoint`);
+    const seen = new Set(current.map(entryIdentity));
+    const back = entries.filter((e) => !seen.has(entryIdentity(e)));
+    parent[key] = [...back, ...current];
+    restored += back.length;
+  }
+  return restored;
 }

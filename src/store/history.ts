@@ -3,10 +3,12 @@
 import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, readCheckpointFile } from './checkpoints.js';
+import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
+import { restoreRotatedEntries, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
+import type { JsonObject, JsonValue } from '../protocol/types.js';
 
 export const HISTORY_DIR = 'history';
 
@@ -91,13 +93,24 @@ export function resolveArchive(root: string, arg: string): string {
 }
 
 /** Copies an archived checkpoint back as the live one; refuses to overwrite a live checkpoint. */
-export async function restoreArchive(root: string, arg: string): Promise<{ skill: string; path: string }> {
+export interface Restored {
+  skill: string;
+  path: string;
+  /** For a rotation file: how many log entries came back (the rest were already there). */
+  entries?: number;
+}
+
+/**
+ * Brings back what reset or rotate moved: an archived checkpoint becomes the live one again
+ * (never over a live one); a rotation file's entries go back into the live checkpoint's logs.
+ * The archive itself stays: history is never consumed.
+ */
+export async function restoreArchive(root: string, arg: string, now: Date): Promise<Restored> {
   const archive = resolveArchive(root, arg);
   const parsed = parseArchiveName(basename(archive));
-  if (!parsed || parsed.kind !== 'checkpoint') {
-    throw new CheckpointError('E_USAGE', `${basename(archive)} is not an archived checkpoint (rotation files hold log entries, not a checkpoint)`);
-  }
-  readCheckpointFile(root, archive); // must parse
+  if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
+  const file = readCheckpointFile(root, archive); // must parse
+  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now);
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
     if (existsSync(live)) {
@@ -105,7 +118,26 @@ export async function restoreArchive(root: string, arg: string): Promise<{ skill
         hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
       });
     }
-    copyFileSync(archive, live, constants.COPYFILE_EXCL); // the archive stays: history is never consumed
+    copyFileSync(archive, live, constants.COPYFILE_EXCL);
     return { skill: parsed.skill, path: live };
   });
+}
+
+async function restoreRotation(root: string, skill: string, name: string, value: JsonValue, now: Date): Promise<Restored> {
+  const problem = rotationFileProblem(value, skill);
+  if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
+  if (!existsSync(checkpointPath(root, skill))) {
+    throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {
+      hint: 'restore an archived checkpoint of that skill first (checkpoint history)',
+    });
+  }
+  let entries = 0;
+  const result = await mutateCheckpoint(root, skill, {
+    now,
+    change: (current) => {
+      entries = restoreRotatedEntries(current as JsonObject, value as unknown as RotationFile);
+      return current!;
+    },
+  });
+  return { skill, path: result.path, entries };
 }

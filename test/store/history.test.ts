@@ -108,7 +108,7 @@ describe('restore', () => {
   it('copies the archive back and keeps it in history/', async () => {
     writeFileSync(live(), TEXT);
     const archive = await archiveCheckpoint(root, 'api', NOW);
-    const r = await restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json');
+    const r = await restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json', NOW);
     expect(r).toEqual({ skill: 'api', path: live() });
     expect(readFileSync(live(), 'utf8')).toBe(TEXT);
     expect(existsSync(archive)).toBe(true);
@@ -118,15 +118,34 @@ describe('restore', () => {
     writeFileSync(live(), TEXT);
     await archiveCheckpoint(root, 'api', NOW);
     writeFileSync(live(), '{"newer": true}');
-    const e = await rejectsWith(restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json'), 'E_EXISTS');
+    const e = await rejectsWith(restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json', NOW), 'E_EXISTS');
     expect(e.hint).toMatch(/checkpoint reset api/);
     expect(readFileSync(live(), 'utf8')).toBe('{"newer": true}');
   });
 
-  it('refuses rotation files and anything outside history/', async () => {
+  it('puts a rotation file\'s entries back into the live checkpoint, once', async () => {
+    const doc = {
+      protocol_version: '1.1', skill: 'api', project: 'p', project_dir: root, created_at: '2026-05-01T00:00:00Z',
+      updated_at: '2026-05-01T00:00:00Z', phase: 'p', step: 's', status: 'complete', progress_summary: 'Done.',
+      skill_state: { run_history: [{ id: 'r3', at: '2026-05-01T03:00:00Z' }] },
+    };
+    writeFileSync(live(), JSON.stringify(doc, null, 2));
+    mkdirSync(hist());
+    const moved = [{ id: 'r1', at: '2026-05-01T01:00:00Z' }, { id: 'r2', at: '2026-05-01T02:00:00Z' }];
+    writeFileSync(join(hist(), 'api.2026-05-01.json'), JSON.stringify({ skill: 'api', rotated_at: '2026-05-01T04:00:00Z', entries: { 'skill_state.run_history': moved } }));
+    const r = await restoreArchive(root, 'api.2026-05-01.json', NOW);
+    expect(r.entries).toBe(2);
+    const ids = () => JSON.parse(readFileSync(live(), 'utf8')).skill_state.run_history.map((e: { id: string }) => e.id);
+    expect(ids()).toEqual(['r1', 'r2', 'r3']);
+    expect((await restoreArchive(root, 'api.2026-05-01.json', NOW)).entries).toBe(0);
+    expect(ids()).toEqual(['r1', 'r2', 'r3']);
+    expect(existsSync(join(hist(), 'api.2026-05-01.json'))).toBe(true);
+  });
+
+  it('refuses broken rotation files and anything outside history/', async () => {
     mkdirSync(hist());
     writeFileSync(join(hist(), 'api.2026-05-01.json'), '[]');
-    await rejectsWith(restoreArchive(root, 'api.2026-05-01.json'), 'E_USAGE');
+    await rejectsWith(restoreArchive(root, 'api.2026-05-01.json', NOW), 'E_INVALID');
     writeFileSync(join(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json.bak'), TEXT);
     expect(() => resolveArchive(root, '../../api.checkpoint.json')).toThrow(CheckpointError);
     expect(() => resolveArchive(root, '/etc/passwd')).toThrow(/no archive/);

@@ -5,8 +5,9 @@ import { rootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const { skill, path } = await restoreArchive(root, args.positionals[0]!);
-  if (ctx.json) ctx.out.json({ ok: true, skill, path: display(root, path) });
-  else ctx.out.out(`✓ restored ${skill} to ${display(root, path)} (the archive stays in history/)`);
+  const { skill, path, entries } = await restoreArchive(root, args.positionals[0]!, ctx.now);
+  if (ctx.json) ctx.out.json({ ok: true, skill, path: display(root, path), ...(entries === undefined ? {} : { entries }) });
+  else if (entries === undefined) ctx.out.out(`✓ restored ${skill} to ${display(root, path)} (the archive stays in history/)`);
+  else ctx.out.out(`✓ put ${entries} rotated entr${entries === 1 ? 'y' : 'ies'} back into ${display(root, path)} (the rotation file stays in history/)`);
   return 0;
 }
