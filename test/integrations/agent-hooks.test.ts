@@ -1,0 +1,204 @@
+// The agent-host hooks of docs/integrations.md, run exactly as written in
+// examples/claude-code/settings.json (read from the file, never copied here) through
+// `sh -c`, the way Claude Code runs a command hook, with the hook's JSON on stdin.
+// In temp repositories: no checkpoint, a normal one, a blocked one, a saved capsule.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanup, cli, commitAll, GIT_ENV, makeRepo, read, ROOT, write } from '../helpers/repo.js';
+
+interface HookEntry {
+  matcher?: string;
+  hooks: { type: string; command: string }[];
+}
+const SETTINGS = JSON.parse(readFileSync(join(ROOT, 'examples/claude-code/settings.json'), 'utf8')) as { hooks: Record<string, HookEntry[]> };
+
+function command(event: string, matcher?: string): string {
+  const entries = SETTINGS.hooks[event] ?? [];
+  const entry = entries.find((e) => e.matcher === matcher);
+  expect(entry, `${event} ${matcher ?? '(no matcher)'} in examples/claude-code/settings.json`).toBeDefined();
+  expect(entry!.hooks).toHaveLength(1);
+  expect(entry!.hooks[0]!.type).toBe('command');
+  return entry!.hooks[0]!.command;
+}
+
+const SESSION_START = command('SessionStart', 'startup|resume');
+const AFTER_COMPACT = command('SessionStart', 'compact');
+const PRE_COMPACT = command('PreCompact');
+/** The skill the PreCompact example names (users replace it with theirs). */
+const PAUSED_SKILL = /checkpoint pause (\S+) --auto/.exec(PRE_COMPACT)?.[1] ?? '';
+
+/** Child environment: without an enclosing `npm test`'s npm_* variables, which would send npx elsewhere. */
+const ENV: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(GIT_ENV).filter(([k]) => !/^npm_/i.test(k))),
+  npm_config_update_notifier: 'false',
+  npm_config_loglevel: 'warn',
+};
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+/** A project that has checkpoint-cli installed (node_modules/.bin/checkpoint, as npm links it). */
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint'));
+  write(dir, '.gitignore', 'node_modules/\n');
+  commitAll(dir, 'project');
+  return dir;
+}
+
+/** What Claude Code does with a command hook: `sh -c <command>` in the project, event JSON on stdin. */
+function hook(dir: string, cmd: string, event: Record<string, unknown>) {
+  const r = spawnSync('sh', ['-c', cmd], {
+    cwd: dir,
+    env: { ...ENV, CLAUDE_PROJECT_DIR: dir },
+    input: JSON.stringify({ session_id: 'test', cwd: dir, ...event }),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const startup = (dir: string) => hook(dir, SESSION_START, { hook_event_name: 'SessionStart', source: 'startup' });
+const afterCompact = (dir: string) => hook(dir, AFTER_COMPACT, { hook_event_name: 'SessionStart', source: 'compact' });
+const preCompact = (dir: string) => hook(dir, PRE_COMPACT, { hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+
+function checkpoint(skill: string, over: Record<string, unknown> = {}) {
+  const now = new Date().toISOString();
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: now,
+    updated_at: now,
+    phase: 'build',
+    step: 'auth',
+    status: 'in_progress',
+    progress_summary: 'Auth middleware half done.',
+    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: [] },
+    next_actions: ['Write the auth middleware tests'],
+    ...over,
+  };
+}
+const save = (dir: string, skill: string, doc: unknown) => write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(doc, null, 2)}\n`);
+
+const CAPSULE = {
+  goal: 'Ship the auth middleware (card AUTH-7)',
+  acceptance: 'npx vitest run test/auth passes',
+  constraints: ['no new dependencies'],
+  decisions: ['cookies over headers; rejected: bearer tokens'],
+  evidence: ['test/auth: 12 passed at the last commit'],
+  pending: ['refresh-token rotation'],
+  next: 'write the expiry test',
+};
+
+describe('the example hook commands', () => {
+  it('are the documented ones, and the skill placeholder is a valid skill name', () => {
+    expect(SESSION_START).toMatch(/checkpoint resume \|\| test \$\? -eq 3$/);
+    expect(AFTER_COMPACT).toMatch(/checkpoint resume --context$/);
+    expect(PRE_COMPACT).toMatch(/checkpoint pause \S+ --auto$/);
+    expect(PAUSED_SKILL).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+    const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
+    for (const cmd of [SESSION_START, AFTER_COMPACT, PRE_COMPACT]) expect(docs, cmd).toContain(cmd);
+    // The snippet printed in the docs is the example file, not a drifting copy.
+    const snippet = /```json\n([\s\S]*?)\n```/.exec(docs)?.[1];
+    expect(JSON.parse(snippet ?? 'null')).toEqual(SETTINGS);
+  });
+});
+
+describe('with no checkpoint', () => {
+  it('every hook exits 0 and says there is nothing to resume', () => {
+    const dir = project();
+    const start = startup(dir);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toMatch(/no checkpoint to resume/);
+    const compact = afterCompact(dir);
+    expect(compact.code, compact.stderr).toBe(0);
+    expect(compact.stdout).toMatch(/no recovery capsule saved/);
+    const pause = preCompact(dir);
+    expect(pause.code, pause.stderr).toBe(0);
+    expect(pause.stdout).toMatch(/nothing to refresh/);
+    expect(existsSync(join(dir, '.checkpoints'))).toBe(false); // nothing written
+  });
+});
+
+describe('with a normal checkpoint', () => {
+  it('session start prints the orientation with the next action, exit 0', () => {
+    const dir = project();
+    save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL));
+    commitAll(dir, 'checkpoint');
+    const r = startup(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`RESUMING: ${PAUSED_SKILL} on demo`);
+    expect(r.stdout).toContain('Next: Write the auth middleware tests');
+    expect(r.stdout).not.toMatch(/ASK THE USER/);
+  });
+
+  it('before compaction without a saved capsule: exit 0, nothing to refresh, file untouched', () => {
+    const dir = project();
+    save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL));
+    const before = read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`);
+    const r = preCompact(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/no capsule saved yet/);
+    expect(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`)).toBe(before);
+  });
+});
+
+describe('with a blocked checkpoint', () => {
+  it('resume exits 3; the session-start hook turns that into 0 and still hands over the orientation', () => {
+    const dir = project();
+    save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL, {
+      status: 'blocked',
+      blockers: [{ id: 'b1', description: 'Which session store: Redis or Postgres?', needs: 'user_decision' }],
+    }));
+    commitAll(dir, 'blocked');
+    expect(cli(dir, ['resume']).code).toBe(3); // what the wrapper is for
+    const r = startup(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/ASK THE USER/);
+    expect(r.stdout).toContain(PAUSED_SKILL);
+  });
+
+  it('a real failure still fails the hook: checkpoint-cli not installed is exit 1, shown to the user', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const r = startup(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toBe('');
+  });
+});
+
+describe('with a saved capsule', () => {
+  it('PreCompact refreshes its mechanical state only; SessionStart(compact) prints it as unverified claims', () => {
+    const dir = project();
+    save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL));
+    commitAll(dir, 'checkpoint');
+    const saved = cli(dir, ['pause', PAUSED_SKILL, '--context', JSON.stringify(CAPSULE)]);
+    expect(saved.code, saved.stderr).toBe(0);
+    write(dir, 'src/auth.ts', 'export const wip = false;\n');
+    commitAll(dir, 'capsule');
+    write(dir, 'src/auth.ts', 'export const wip = true;\n'); // uncommitted work at compaction time
+
+    const pause = preCompact(dir);
+    expect(pause.code, pause.stderr).toBe(0);
+    expect(pause.stdout).toMatch(/refreshed the capsule's mechanical state/);
+    const doc = JSON.parse(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`));
+    expect(doc.capsule.context).toEqual(CAPSULE);
+    expect(doc.capsule.mechanical.uncommitted).toContain('src/auth.ts');
+
+    const r = afterCompact(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/UNVERIFIED CLAIMS/);
+    for (const v of Object.values(CAPSULE).flat()) expect(r.stdout).toContain(v);
+
+    // A fresh session after the compaction still gets the orientation too.
+    const start = startup(dir);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toContain(`RESUMING: ${PAUSED_SKILL}`);
+  });
+});

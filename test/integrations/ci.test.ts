@@ -1,0 +1,193 @@
+// The CI job of docs/ci.md, run from examples/github-workflow.yml itself: its steps' `run:`
+// commands are extracted from the file and run the way GitHub's runner does (`bash -e`,
+// the job's env, each check step gated on the install step) in a fresh clone, as
+// actions/checkout leaves it: no merge driver configured. Clean -> the job passes; a
+// committed conflict marker -> it fails.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  if?: string;
+  run?: string;
+}
+
+/** Just enough YAML for a workflow: the job's env and its steps (scalars and `run: |` blocks). */
+function parseWorkflow(text: string): { env: Record<string, string>; steps: Step[] } {
+  const lines = text.split('\n');
+  const env: Record<string, string> = {};
+  const steps: Step[] = [];
+  const unquote = (v: string) => v.trim().replace(/^(["'])(.*)\1$/, '$2');
+  let section: 'env' | 'steps' | null = null;
+  let sectionIndent = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const indent = line.length - line.trimStart().length;
+    if (section && indent <= sectionIndent) section = null;
+    const key = /^(\s*)(env|steps):\s*$/.exec(line);
+    if (key && key[1]!.length === 4) {
+      section = key[2] as 'env' | 'steps';
+      sectionIndent = indent;
+      continue;
+    }
+    if (section === 'env') {
+      const kv = /^\s*([A-Z0-9_]+):\s*(.*)$/.exec(line);
+      if (kv) env[kv[1]!] = unquote(kv[2]!);
+    } else if (section === 'steps') {
+      const item = /^(\s*)- (.*)$/.exec(line);
+      const body = item ? item[2]! : line.trim();
+      if (item) steps.push({});
+      const step = steps[steps.length - 1]!;
+      const kv = /^(id|name|uses|if|run):\s*(.*)$/.exec(body);
+      if (!kv) continue;
+      const [, k, v] = kv as unknown as [string, keyof Step, string];
+      if (k === 'run' && /^[|>]-?$/.test(v.trim())) {
+        const block: string[] = [];
+        const keyIndent = item ? item[1]!.length + 2 : indent;
+        while (i + 1 < lines.length && (!lines[i + 1]!.trim() || lines[i + 1]!.length - lines[i + 1]!.trimStart().length > keyIndent)) block.push(lines[++i]!);
+        const strip = Math.min(...block.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+        step.run = block.map((l) => l.slice(strip)).join('\n').trim();
+      } else step[k] = unquote(v);
+    }
+  }
+  return { env, steps };
+}
+
+const WORKFLOW = parseWorkflow(readFileSync(join(ROOT, 'examples/github-workflow.yml'), 'utf8'));
+const INSTALL = WORKFLOW.steps.find((s) => s.run !== undefined && /^npm (ci|install)\b/.test(s.run));
+const CHECKS = WORKFLOW.steps.filter((s) => s.run !== undefined && s !== INSTALL);
+
+const ENV: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(GIT_ENV).filter(([k]) => !/^npm_/i.test(k))),
+  npm_config_update_notifier: 'false',
+  npm_config_loglevel: 'warn',
+  CI: 'true',
+  GITHUB_ACTIONS: 'true',
+};
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+/** actions/checkout (a fresh clone, full history) plus what `npm ci` leaves: node_modules/.bin/checkpoint. */
+function checkout(origin: string): string {
+  const parent = tempDir('cp-ci-');
+  dirs.push(parent);
+  const dir = join(parent, 'work');
+  git(parent, ['clone', '-q', origin, dir]);
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint'));
+  return dir;
+}
+
+interface StepResult {
+  name: string;
+  run: string;
+  code: number | null;
+  output: string;
+}
+
+/** Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install step. */
+function runJob(dir: string): { ok: boolean; steps: StepResult[] } {
+  const results: StepResult[] = [];
+  for (const step of CHECKS) {
+    // Every check step is gated on the install step having succeeded (it has, above) and on
+    // the run not being cancelled, so it runs whatever the steps before it did.
+    expect(step.if ?? '', step.name).toMatch(/!cancelled\(\)/);
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env }, encoding: 'utf8', timeout: 60_000 });
+    results.push({ name: step.name ?? step.run!, run: step.run!, code: r.status, output: r.stdout + r.stderr });
+  }
+  return { ok: results.every((s) => s.code === 0), steps: results };
+}
+const stepOf = (job: ReturnType<typeof runJob>, pattern: RegExp) => job.steps.find((s) => pattern.test(s.run))!;
+
+function goodCheckpoint(skill: string) {
+  const now = new Date().toISOString();
+  return {
+    protocol_version: '1.1',
+    skill,
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: now,
+    updated_at: now,
+    phase: 'build',
+    step: 'auth',
+    status: 'in_progress',
+    progress_summary: 'Auth middleware half done.',
+    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] },
+    next_actions: ['Write the auth middleware tests'],
+  };
+}
+
+/** A project set up the documented way (`checkpoint init`) with one healthy checkpoint. */
+function origin(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, 'README.md', '# demo\n');
+  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(goodCheckpoint('api'), null, 2)}\n`);
+  commitAll(dir, 'checkpoints');
+  return dir;
+}
+
+describe('examples/github-workflow.yml', () => {
+  it('installs once, then runs validate --strict, doctor and resolve --check', () => {
+    expect(INSTALL?.run).toBe('npm ci');
+    expect(INSTALL?.id).toBeDefined();
+    expect(WORKFLOW.env.CHECKPOINT_SKIP_INSTALL).toBe('1');
+    const commands = CHECKS.map((s) => s.run!);
+    for (const want of [/checkpoint validate --strict$/, /checkpoint doctor$/, /checkpoint resolve --check$/]) {
+      expect(commands.some((c) => want.test(c)), String(want)).toBe(true);
+    }
+    for (const s of CHECKS) expect(s.if, s.name).toContain(`steps.${INSTALL!.id}.outcome == 'success'`);
+    expect(WORKFLOW.steps.some((s) => s.uses?.startsWith('actions/checkout@'))).toBe(true);
+    const docs = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+    for (const c of commands) expect(docs, c).toContain(c);
+  });
+
+  it('passes on a clean repository', () => {
+    const dir = checkout(origin());
+    const job = runJob(dir);
+    expect(job.ok, JSON.stringify(job.steps, null, 2)).toBe(true);
+    // CI has no merge driver configured: doctor says so, as a warning that does not fail the job.
+    expect(stepOf(job, /doctor/).output).toMatch(/merge\.checkpoint\.driver/);
+    expect(stepOf(job, /resolve --check/).output).toMatch(/no checkpoint file holds conflict markers/);
+  });
+
+  it('fails when a hosted merge committed conflict markers into a checkpoint', () => {
+    const repo = origin();
+    // What a merge made without the driver leaves when someone commits it anyway.
+    const base = goodCheckpoint('api');
+    const text = `${JSON.stringify(base, null, 2)}\n`.replace(
+      /  "step": "auth",\n/,
+      '<<<<<<< ours\n  "step": "auth-tests",\n=======\n  "step": "auth-docs",\n>>>>>>> theirs\n',
+    );
+    write(repo, '.checkpoints/api.checkpoint.json', text);
+    commitAll(repo, 'Merge pull request #7 from feature/docs');
+    const job = runJob(checkout(repo));
+    expect(job.ok).toBe(false);
+    const check = stepOf(job, /resolve --check/);
+    expect(check.code, check.output).toBe(1);
+    expect(check.output).toContain('.checkpoints/api.checkpoint.json');
+    expect(stepOf(job, /validate --strict/).code).not.toBe(0);
+    // Every check still ran and reported.
+    expect(job.steps.every((s) => s.code !== null)).toBe(true);
+  });
+
+  it('fails on a committed checkpoint that only has warnings (validate --strict)', () => {
+    const repo = origin();
+    const { progress_table: _dropped, ...noTable } = goodCheckpoint('web');
+    write(repo, '.checkpoints/web.checkpoint.json', `${JSON.stringify(noTable, null, 2)}\n`);
+    commitAll(repo, 'web checkpoint without a progress table');
+    const job = runJob(checkout(repo));
+    expect(job.ok).toBe(false);
+    expect(stepOf(job, /validate --strict/).code).toBe(1);
+    expect(stepOf(job, /resolve --check/).code).toBe(0);
+  });
+});

@@ -1,0 +1,116 @@
+// --help for the program and for EVERY command in the table (src/cli/spec.ts): exit 0,
+// the usage line, every positional and option, and every example, copyable on its own
+// line. Shell completion: the script, what it calls (--get-yargs-completions), and a real
+// bash completing `checkpoint sta` to `status`.
+import { spawnSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/spec.js';
+import { BIN, cleanup, cli, tempDir } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.splice(0).forEach(cleanup));
+const cwd = tempDir('cp-help-');
+dirs.push(cwd);
+
+/** Whitespace runs collapsed, so wrapped descriptions compare as one line. */
+const flat = (s: string) => s.replace(/\s+/g, ' ');
+const lines = (s: string) => s.split('\n').map((l) => l.trim());
+
+describe('checkpoint --help', () => {
+  for (const args of [['--help'], ['-h'], ['help'], []]) {
+    it(`checkpoint ${args.join(' ') || '(no arguments)'} lists every command and real examples, exit 0`, () => {
+      const r = cli(cwd, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^checkpoint <command> \[options\]/);
+      for (const spec of COMMANDS) {
+        expect(r.stdout, spec.name).toMatch(new RegExp(`^  checkpoint ${spec.name}\\b`, 'm'));
+        expect(flat(r.stdout), spec.name).toContain(flat(spec.describe).split(' ').slice(0, 4).join(' '));
+      }
+      expect(r.stdout).toMatch(/^  checkpoint completion\b/m);
+      expect(r.stdout).toMatch(/^Examples:$/m);
+      const examples = COMMANDS.flatMap((c) => c.examples.map(([cmd]) => cmd));
+      const shown = lines(r.stdout).filter((l) => examples.some((e) => l.startsWith(e)));
+      expect(shown.length).toBeGreaterThanOrEqual(3);
+      for (const name of ['dir', 'json', 'color']) expect(r.stdout).toContain(`--${name}`);
+      expect(r.stdout).toMatch(/Exit codes: 0 ok, 1 findings/);
+    });
+  }
+});
+
+describe.each(COMMANDS.map((spec) => [spec.name, spec] as const))('checkpoint %s --help', (name, spec) => {
+  it('exits 0 with the usage line, description, positionals, options and every example', () => {
+    const r = cli(cwd, [name, '--help']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const usage = [`checkpoint ${name}`, ...spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}${p.variadic ? '..' : ''}]`))].join(' ');
+    expect(r.stdout.split('\n')[0]).toBe(usage);
+    expect(flat(r.stdout)).toContain(flat(spec.describe));
+    for (const p of spec.positionals) expect(r.stdout, p.name).toMatch(new RegExp(`^  ${p.name}\\s`, 'm'));
+    for (const [opt, o] of Object.entries({ ...spec.options, dir: GLOBAL_OPTIONS.dir!, json: GLOBAL_OPTIONS.json! })) {
+      expect(r.stdout, `--${opt}`).toMatch(new RegExp(`^\\s+(-\\w, )?--${opt}\\s`, 'm'));
+      // The first words of its description (the rest may wrap around the [type] column).
+      expect(flat(r.stdout), `--${opt} description`).toContain(o.describe.split(' ').slice(0, 3).join(' '));
+      for (const choice of o.choices ?? []) expect(r.stdout).toContain(`"${choice}"`);
+    }
+    expect(spec.examples.length, 'the command table gives every command an example').toBeGreaterThan(0);
+    const shown = lines(r.stdout);
+    for (const [cmd, desc] of spec.examples) {
+      // The whole command on one line, so it can be copied as is.
+      expect(shown, cmd).toContain(cmd);
+      expect(flat(r.stdout), desc).toContain(flat(desc));
+    }
+  });
+
+  it('-h and `--help` after other arguments give the same help', () => {
+    const full = cli(cwd, [name, '--help']).stdout;
+    expect(cli(cwd, [name, '-h']).stdout).toBe(full);
+    const positional = spec.positionals.find((p) => p.required);
+    if (positional) expect(cli(cwd, [name, 'api', '--help']).stdout).toBe(full);
+  });
+});
+
+describe('shell completion', () => {
+  it('checkpoint completion prints a bash completion script for checkpoint, exit 0', () => {
+    const r = cli(cwd, ['completion'], { env: { SHELL: '/bin/bash', ZSH_NAME: '' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('###-begin-checkpoint-completions-###');
+    expect(r.stdout).toContain('checkpoint --get-yargs-completions');
+    expect(r.stdout).toMatch(/complete .*-F _checkpoint_yargs_completions checkpoint/);
+  });
+
+  it('under zsh it prints a zsh script (compdef), exit 0', () => {
+    const r = cli(cwd, ['completion'], { env: { SHELL: '/usr/bin/zsh' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^#compdef checkpoint/m);
+    expect(r.stdout).toContain('checkpoint --get-yargs-completions');
+  });
+
+  it('--get-yargs-completions suggests status for `sta`, and command options after a command', () => {
+    for (const args of [['--get-yargs-completions', 'sta'], ['--get-yargs-completions', 'checkpoint', 'sta']]) {
+      const r = cli(cwd, args, { env: { SHELL: '/bin/bash' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n'), args.join(' ')).toContain('status');
+    }
+    const opts = cli(cwd, ['--get-yargs-completions', 'checkpoint', 'status', '--'], { env: { SHELL: '/bin/bash' } });
+    expect(opts.code, opts.stderr).toBe(0);
+    expect(opts.stdout.split('\n')).toEqual(expect.arrayContaining(['--brief', '--since', '--engine']));
+  });
+
+  it('a real bash, with the script sourced, completes `checkpoint sta` to status', () => {
+    const bin = tempDir('cp-completion-bin-');
+    dirs.push(bin);
+    symlinkSync(BIN, join(bin, 'checkpoint'));
+    const script = cli(cwd, ['completion'], { env: { SHELL: '/bin/bash' } }).stdout;
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${script}\nCOMP_WORDS=(checkpoint sta); COMP_CWORD=1; _checkpoint_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/bash' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['status']);
+  });
+});
