@@ -21,7 +21,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     const [name, ...rest] = hoistGlobalOptions(argv);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
-    if (name === '--version' || name === '-V') {
+    // `--version` after a command too: per-command help lists it (update takes it as a field only with `=`).
+    if (name === '--version' || name === '-V' || rest.includes('--version')) {
       out.out(VERSION);
       return 0;
     }

@@ -41,6 +41,13 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   return { items, broken: loaded.filter((l) => !l.checkpoint), evidence };
 }
 
+/** One stderr line naming checkpoints that were left out of the ranking, so they are never silently ignored. */
+export function brokenNotice(agenda: Agenda): string | null {
+  if (!agenda.broken.length) return null;
+  const names = agenda.broken.map((b) => b.skill).join(', ');
+  return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see \`checkpoint validate\`)`;
+}
+
 export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {
   return items.flatMap((i) => userDecisionBlockers(i.checkpoint).map((b) => ({ skill: i.skill, id: String(b.id), description: b.description })));
 }

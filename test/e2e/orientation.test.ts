@@ -109,6 +109,18 @@ describe('resume', () => {
     expect(cli(dir, ['resume', 'api', '--max-bytes', '10']).code).toBe(2);
   });
 
+  it('never silently skips a broken checkpoint', () => {
+    const dir = repoWith([cp('api')]);
+    write(dir, '.checkpoints/web.checkpoint.json', '{ "skill": "web", ');
+    for (const cmd of [['resume'], ['next']]) {
+      const r = cli(dir, cmd);
+      expect(r.stderr).toContain('left out unreadable or invalid checkpoint: web');
+    }
+    const only = repoWith([]);
+    write(only, '.checkpoints/web.checkpoint.json', '{}');
+    expect(cli(only, ['resume']).stderr).toContain('web');
+  });
+
   it('with no checkpoint at all says so and exits 0', () => {
     const dir = repoWith([]);
     const r = cli(dir, ['resume']);

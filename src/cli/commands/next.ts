@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
+import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 
@@ -31,6 +31,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
   const top = agenda.items[0];
+  const notice = brokenNotice(agenda);
+  if (notice && top) ctx.out.err(notice);
   if (!top) {
     if (ctx.json) ctx.out.json({ ok: true, next: null, broken: agenda.broken.map((b) => b.skill) });
     else ctx.out.out(agenda.broken.length ? `no valid checkpoint; fix: ${agenda.broken.map((b) => b.skill).join(', ')} (checkpoint validate)` : 'no checkpoints yet: nothing queued');

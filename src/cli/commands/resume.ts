@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
+import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
 import { relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, optionalSkillArg, rootOf } from './common.js';
@@ -23,6 +23,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!b.file && !b.problem) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`);
     throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint: 'fix it (checkpoint validate) or start fresh with checkpoint reset' });
   }
+  const notice = brokenNotice(agenda);
+  if (notice) ctx.out.err(notice);
   const top = agenda.items[0];
   if (!top) {
     const msg = 'no checkpoint to resume: start fresh (a skill creates its checkpoint on its first write)';
