@@ -4,7 +4,7 @@
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
-import { createOutput, decideColor, stdoutIsTerminal, type Output } from './render/output.js';
+import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
@@ -70,8 +70,8 @@ function hoistGlobalOptions(argv: string[]): string[] {
 
 function report(e: unknown, out: Output, json: boolean): number {
   if (isCheckpointError(e)) {
-    out.err(`checkpoint: ${e.message}`);
-    if (e.hint) out.err(`  hint: ${e.hint}`);
+    out.err(`checkpoint: ${oneLine(e.message)}`);
+    if (e.hint) out.err(`  hint: ${oneLine(e.hint)}`);
     if (json) out.json({ ok: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
     return e.exit;
   }

@@ -1,5 +1,5 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it?
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDriverConfig } from '../git/driver-config.js';
 import type { Finding } from './types.js';
@@ -9,6 +9,14 @@ export const ATTRIBUTES_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint'
 export function attributesDeclareDriver(root: string): boolean {
   const path = join(root, '.gitattributes');
   return existsSync(path) && readFileSync(path, 'utf8').split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim()));
+}
+
+/** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
+export function checkLeftovers(root: string): Finding[] {
+  const dir = join(root, '.checkpoints');
+  const left = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f)) : [];
+  if (!left.length) return [];
+  return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left in .checkpoints/ by interrupted writes (e.g. ${left[0]}); never read, safe to delete` }];
 }
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {

@@ -6,7 +6,7 @@ import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, che
 import { gatherEvidence } from './evidence.js';
 import { loadAll } from './load.js';
 import { fetchHealth } from './online.js';
-import { checkRepoHealth } from './health.js';
+import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
 
 export interface DoctorOptions {
@@ -29,7 +29,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true });
   const findings: Finding[] = loaded.flatMap(checkSchema);
-  findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)));
+  findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
 
   const generated = checkpoints.flatMap((cp) => (cp.context_primer?.generated_files ?? []).flatMap((f) => (typeof f === 'string' ? [repoRelative(opts.root, f)] : [])));
   const cpRel = (cp: Checkpoint) => relative(opts.root, loaded.find((l) => l.skill === cp.skill)!.path);

@@ -51,7 +51,8 @@ function staleContent(path: string, now: number): string | null {
     }
   }
   try {
-    return now - statSync(path).mtimeMs > (owner ? STALE_LOCK_MS : 2_000) ? raw : null; // no owner: its writer died between create and write
+    // No readable owner: not a lock this version writes (it links complete ones), so do not wait long.
+    return now - statSync(path).mtimeMs > (owner ? STALE_LOCK_MS : 2_000) ? raw : null;
   } catch {
     return null;
   }
@@ -82,15 +83,33 @@ export function breakStaleLock(path: string, judged: string): void {
   }
 }
 
+/**
+ * Takes the lock in one atomic step with its owner already written: the owner goes into a
+ * private temp file, which is then hard-linked to the lock name (link fails with EEXIST when
+ * the lock is held). A writer killed at any moment leaves either no lock or a complete one.
+ */
+function acquire(lockPath: string, me: LockOwner): void {
+  const tmp = `${lockPath}.${uniqueSuffix()}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    writeSync(fd, JSON.stringify(me));
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, lockPath);
+  } finally {
+    unlinkSync(tmp);
+  }
+}
+
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
   const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now() };
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
   for (;;) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o644);
-      writeSync(fd, JSON.stringify(me));
-      closeSync(fd);
+      acquire(lockPath, me);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

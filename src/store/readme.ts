@@ -1,4 +1,12 @@
-// The README that `checkpoint init` writes into .checkpoints/.
+// What `checkpoint init` writes into .checkpoints/ besides the schema.
+
+/** Temp and lock files an interrupted write can leave: never session state, never committed. */
+export const CHECKPOINTS_GITIGNORE = `# Left by interrupted writes (temp files, locks); checkpoint never reads them.
+.*.tmp
+.*.lock
+.*.stale
+`;
+
 export const CHECKPOINTS_README = `# .checkpoints/
 
 Session state for AI-agent skills, one file per skill: \`<skill>.checkpoint.json\`

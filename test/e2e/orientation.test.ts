@@ -129,6 +129,17 @@ describe('resume', () => {
   });
 });
 
+describe('untrusted text on the terminal', () => {
+  it('shows control characters from a checkpoint escaped, never interpreted', () => {
+    const dir = repoWith([cp('api', { phase: 'ph\u001b]52;c;cHduZWQ=\u0007ase\u001b[2J', next_actions: ['act\u001b[31mred\rX'] })]);
+    for (const cmd of [['status'], ['next'], ['resume', 'api'], ['list']]) {
+      const r = cli(dir, cmd);
+      expect(r.stdout, cmd.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(cli(dir, ['next']).stdout).toContain('act\\x1b[31mred\\x0dX');
+  });
+});
+
 describe('doctor without history', () => {
   it('reports staleness by status and a foreign project_dir as info only', () => {
     const dir = repoWith([

@@ -2,6 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding } from '../../doctor/types.js';
+import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 
@@ -18,7 +19,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const { c } = ctx.out;
   const mark: Record<Finding['level'], string> = { error: c.red('error  '), warning: c.yellow('warning'), info: c.dim('info   ') };
-  for (const f of report.findings) ctx.out.out(`${mark[f.level]} ${f.skill ?? '(repo)'}${f.path ? ` ${f.path}` : ''}: ${f.message}`);
+  for (const f of report.findings) ctx.out.out(`${mark[f.level]} ${f.skill ?? '(repo)'}${f.path ? ` ${f.path}` : ''}: ${oneLine(f.message)}`);
   const summary = `doctor: ${report.checkpoints} checkpoint${report.checkpoints === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
   ctx.out.out(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
   if (failed && failOnWarnings && !errors) ctx.out.out('fix the checkpoints (or push with --no-verify to bypass the hook)');
@@ -31,6 +32,6 @@ function onlineUrl(args: ParsedArgs, root: string): string | undefined {
   if (flag === undefined) return undefined;
   const url = typeof flag === 'string' && flag ? flag : readConfig(root).health_url;
   if (!url) throw new CheckpointError('E_USAGE', '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
-  if (!/^https?:\/\//.test(url)) throw new CheckpointError('E_USAGE', `--online: ${url} is not an http(s) URL`);
+  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${url} is not an http(s) URL`);
   return url;
 }

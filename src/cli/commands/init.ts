@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
-import { CHECKPOINTS_README } from '../../store/readme.js';
+import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { installDriver } from '../../install/driver.js';
 import { installPrePushHook } from '../../install/hook.js';
@@ -21,6 +21,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   }
   done.push(...writeIfChanged(join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md'));
   done.push(...writeIfChanged(join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`));
+  done.push(...writeIfChanged(join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore'));
   for (const step of await integrationSteps(root, ctx)) done.push(step);
   if (ctx.json) ctx.out.json({ ok: true, root, changes: done });
   else ctx.out.out(done.length ? done.map((d) => `✓ ${d}`).join('\n') : `✓ ${root} is already set up`);

@@ -59,13 +59,27 @@ function writeAll(fd: 1 | 2, text: string): void {
 
 const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
+// Checkpoint text reaches the terminal from files that may have arrived through a merge, so
+// control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns)
+// are shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.
+const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+export function escapeControl(text: string, keepColour: boolean): string {
+  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
+}
+
+/** For one-line messages: newlines inside a value become visible `\n`. */
+export function oneLine(text: string): string {
+  return escapeControl(text.replace(/\r?\n/g, '\\n'), false);
+}
+
 export async function createOutput(color: boolean): Promise<Output> {
   const c = color ? new (await import('chalk')).Chalk({ level: 1 }) : PLAIN;
   return {
     color,
     c,
-    out: (text) => writeAll(1, line(text)),
-    err: (text) => writeAll(2, line(text)),
+    out: (text) => writeAll(1, line(escapeControl(text, color))),
+    err: (text) => writeAll(2, line(escapeControl(text, color))),
     json: (value) => writeAll(1, `${JSON.stringify(value, null, 2)}\n`),
   };
 }
