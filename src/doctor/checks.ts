@@ -89,7 +89,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
     }
     // The session's own commits (which also touch its checkpoint) are not drift.
     const change = ctx.evidence.commits.find(
-      (c) => c.time > after && c.changes.some((ch) => ch.path === rel) && !c.changes.some((ch) => ch.path === ctx.checkpointRel),
+      (c) => c.time >= after && c.changes.some((ch) => ch.path === rel) && !c.changes.some((ch) => ch.path === ctx.checkpointRel),
     );
     if (change) {
       findings.push({

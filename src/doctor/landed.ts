@@ -39,13 +39,14 @@ export interface Landing {
   commit: Pick<CommitInfo, 'sha' | 'subject' | 'time'>;
 }
 
-/** The first landing (oldest commit) per reference in `text`, among `commits` newer than `afterSec`. */
+/** The first landing (oldest commit) per reference in `text`, among `commits` from `afterSec` on. */
 export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number): Landing[] {
   const out: Landing[] = [];
   for (const ref of workRefs(text)) {
     let hit: CommitInfo | undefined;
     for (const c of commits) {
-      if (c.time <= afterSec) continue;
+      // Commit times have whole seconds: a commit in the same second as the write counts as after it.
+      if (c.time < afterSec) continue;
       const lands = ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : subjectNamesTicket(c.subject, ref.id);
       if (lands && (!hit || c.time < hit.time)) hit = c;
     }

@@ -37,6 +37,10 @@ describe('findLandings', () => {
   it('counts only commits after the checkpoint, by subject', () => {
     expect(findLandings('Finish #12 and PLAT-7', commits, 150).map((l) => [l.ref.token, l.commit.sha])).toEqual([['#12', 'c3']]);
   });
+  it('counts a landing in the same second as the write (commit times are whole seconds)', () => {
+    expect(findLandings('Finish #12', commits, 300).map((l) => l.commit.sha)).toEqual(['c3']);
+    expect(findLandings('Finish #12', commits, 301)).toEqual([]);
+  });
   it('ignores landings before the checkpoint was written', () => {
     expect(findLandings('Follow up on #9', commits, 150)).toEqual([]);
   });
