@@ -2,7 +2,7 @@
 // Every write is read -> change -> validate -> atomic replace under the skill's lock;
 // a refused write leaves the file byte-identical.
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { JsonSyntaxError, parseJson } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
@@ -43,19 +43,27 @@ export function display(root: string, path: string): string {
 }
 
 /** Refuses what is not a plain file inside the project: directories, and links leading out. */
+/** Real paths of folders, resolved once per process: every checkpoint read asks about the same two. */
+const realDirs = new Map<string, string>();
+function realDir(dir: string): string {
+  let real = realDirs.get(dir);
+  if (real === undefined) realDirs.set(dir, (real = realpathSync(dir)));
+  return real;
+}
+
 export function assertPlainFileInside(root: string, path: string, opts: { limitSize?: boolean } = {}): void {
   const st = lstatSync(path);
   // The real path, not just the last component: a linked .checkpoints/ leads out as well.
   // (A file named outside the project on purpose, as `validate` allows, is taken as given.)
-  const target = realpathSync(path);
-  const realRoot = realpathSync(root);
+  const target = st.isSymbolicLink() ? realpathSync(path) : join(realDir(dirname(path)), basename(path));
+  const realRoot = realDir(root);
   const namedInside = resolve(path).startsWith(resolve(root) + sep);
   if ((st.isSymbolicLink() || namedInside) && !target.startsWith(realRoot + sep)) {
     throw new CheckpointError('E_PATH', `${display(root, path)} ${st.isSymbolicLink() ? 'is a symlink' : 'resolves'} to ${target}, outside the project`, {
       hint: st.isSymbolicLink() ? 'replace the link with the checkpoint file itself' : 'a linked folder on the way leads out of the project; use a real .checkpoints/ folder',
     });
   }
-  const real = statSync(path);
+  const real = st.isSymbolicLink() ? statSync(path) : st;
   if (real.isDirectory()) throw new CheckpointError('E_PATH', `${display(root, path)} is a directory, not a checkpoint file`, { hint: 'remove or rename that directory' });
   if (!real.isFile()) throw new CheckpointError('E_PATH', `${display(root, path)} is not a regular file`);
   if (opts.limitSize !== false && real.size > MAX_READ_BYTES) {
