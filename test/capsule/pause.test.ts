@@ -6,29 +6,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
 const CP = '.checkpoints/api.checkpoint.json';
 
-function checkpoint() {
-  return {
-    protocol_version: '1.1',
-    skill: 'api',
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: '2026-11-01T00:00:00Z',
-    updated_at: '2026-11-02T00:00:00Z',
-    phase: 'build',
-    step: 's1',
-    status: 'in_progress',
-    progress_summary: 'Building.',
-    progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
-    context_primer: { key_decisions: ['a'] },
-    next_actions: ['go'],
-  };
-}
+const checkpoint = () => checkpointDoc();
 
 const context = (over: Record<string, unknown> = {}) => ({
   goal: 'Ship rotation (card CP-12)',

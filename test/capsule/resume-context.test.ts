@@ -5,28 +5,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES } from '../../src/protocol/capsule.js';
 import { cleanup, cli, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
 const cpPath = (skill: string) => `.checkpoints/${skill}.checkpoint.json`;
 
-function checkpoint(skill: string, extra: Record<string, unknown> = {}) {
-  return {
-    protocol_version: '1.1',
-    skill,
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: '2026-11-01T00:00:00Z',
-    updated_at: '2026-11-02T00:00:00Z',
-    phase: 'build',
-    step: 's1',
-    status: 'in_progress',
-    progress_summary: 'Building.',
-    next_actions: ['go'],
-    ...extra,
-  };
-}
+const checkpoint = (skill: string, extra: Record<string, unknown> = {}) => checkpointDoc({ skill, ...extra });
 
 const context = (over: Record<string, unknown> = {}) => ({
   goal: 'Ship rotation (card CP-12)',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rotateSkill } from '../../src/store/rotate.js';
 import { BIN, cleanup, cli, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -15,24 +16,7 @@ const HISTORY = '.checkpoints/history';
 
 type Entry = { id?: string; at?: string; [k: string]: unknown };
 
-function checkpoint(skillState: Record<string, unknown>, skill = 'api') {
-  return {
-    protocol_version: '1.1',
-    skill,
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: '2026-11-01T00:00:00Z',
-    updated_at: '2026-11-02T00:00:00Z',
-    phase: 'build',
-    step: 's1',
-    status: 'in_progress',
-    progress_summary: 'Rotating.',
-    progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
-    context_primer: { key_decisions: ['a'] },
-    next_actions: ['go'],
-    skill_state: skillState,
-  };
-}
+const checkpoint = (skillState: Record<string, unknown>, skill = 'api') => checkpointDoc({ skill, skill_state: skillState });
 
 const runs = (from: number, to: number): Entry[] =>
   Array.from({ length: to - from }, (_, k) => {

@@ -12,26 +12,11 @@ import {
 import { canonicalJson, entryIdentity } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const TARGET = '.checkpoints/history/api.2026-11-30.json';
 
-function doc(skillState: JsonObject, over: JsonObject = {}): JsonObject {
-  return {
-    protocol_version: '1.1',
-    skill: 'api',
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: '2026-11-01T00:00:00Z',
-    updated_at: '2026-11-02T00:00:00Z',
-    phase: 'build',
-    step: 's1',
-    status: 'in_progress',
-    progress_summary: 'x',
-    next_actions: ['go'],
-    skill_state: skillState,
-    ...over,
-  };
-}
+const doc = (skillState: JsonObject, over: JsonObject = {}): JsonObject => checkpointDoc({ skill_state: skillState, ...over });
 
 const runs = (n: number, at = (i: number) => `2026-10-${String(i + 1).padStart(2, '0')}T00:00:00Z`) =>
   Array.from({ length: n }, (_, i) => ({ id: `r${i}`, at: at(i) }));

@@ -1,0 +1,21 @@
+// A small valid in-progress checkpoint for tests to start from; `over` replaces fields.
+import type { JsonObject } from '../../src/protocol/types.js';
+
+export function checkpointDoc(over: Record<string, unknown> = {}): JsonObject {
+  return {
+    protocol_version: '1.1',
+    skill: 'api',
+    project: 'demo',
+    project_dir: '/demo',
+    created_at: '2026-11-01T00:00:00Z',
+    updated_at: '2026-11-02T00:00:00Z',
+    phase: 'build',
+    step: 's1',
+    status: 'in_progress',
+    progress_summary: 'Building.',
+    progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
+    context_primer: { key_decisions: ['a'] },
+    next_actions: ['go'],
+    ...(over as JsonObject),
+  };
+}
