@@ -2,7 +2,7 @@
 // context is compacted and reads first afterwards. Strict and bounded: anything invalid
 // or oversized is refused with the reason, never truncated.
 
-import type { CapsuleContext } from './types.js';
+import type { Capsule, CapsuleContext } from './types.js';
 
 export const CAPSULE_INPUT_MAX_BYTES = 12_000;
 export const CAPSULE_STORED_MAX_BYTES = 16_384;
@@ -68,4 +68,38 @@ export function validateCapsule(capsule: unknown): CapsuleProblem[] {
 
 export function isCapsuleContext(v: unknown): v is CapsuleContext {
   return validateCapsuleContext(v).length === 0;
+}
+
+/** What `pause` observes of the repository (read at the I/O edge). */
+export interface MechanicalState {
+  head: string | null;
+  branch: string | null;
+  uncommitted: string[];
+  uncommitted_count: number;
+}
+
+export type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_count: number };
+
+/** The seven fields in the protocol's order (the input's order is not kept). */
+export function orderedContext(c: CapsuleContext): CapsuleContext {
+  const pick = (k: string) => (c as unknown as Record<string, unknown>)[k];
+  const out: Record<string, unknown> = {};
+  for (const k of ['goal', 'acceptance', ...CAPSULE_LIST_FIELDS, 'next'] as const) out[k] = pick(k);
+  return out as unknown as CapsuleContext;
+}
+
+/**
+ * The capsule with mechanical state attached, listing as many uncommitted paths as fit
+ * within CAPSULE_STORED_MAX_BYTES (the count stays exact); without mechanical state when
+ * even an empty list does not fit. Pure.
+ */
+export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: MechanicalState, at: string): Capsule {
+  let n = state.uncommitted.length;
+  for (;;) {
+    const mechanical: Mechanical = { head: state.head, branch: state.branch, uncommitted: state.uncommitted.slice(0, n), uncommitted_count: state.uncommitted_count, at };
+    const capsule: Capsule = { context: base.context, origin: base.origin, mechanical };
+    if (utf8Bytes(JSON.stringify(capsule)) <= CAPSULE_STORED_MAX_BYTES) return capsule;
+    if (n === 0) return { context: base.context, origin: base.origin };
+    n = Math.floor(n / 2);
+  }
 }

@@ -8,49 +8,24 @@ import { resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_INPUT_MAX_BYTES,
-  CAPSULE_LIST_FIELDS,
-  CAPSULE_STORED_MAX_BYTES,
   utf8Bytes,
+  orderedContext,
   validateCapsule,
   validateCapsuleContext,
+  withMechanical,
   type CapsuleProblem,
+  type Mechanical,
 } from '../../protocol/capsule.js';
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
-import { gitState, type GitState } from '../../store/git-state.js';
+import { gitState } from '../../store/git-state.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf, skillArg } from './common.js';
 
 /** Bytes read from stdin past the limit just to report the size, then reading stops. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
-
-type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_count: number };
-
-/** The seven fields in the protocol's order (the input's order is not kept). */
-export function orderedContext(c: CapsuleContext): CapsuleContext {
-  const pick = (k: string) => (c as unknown as Record<string, unknown>)[k];
-  const out: Record<string, unknown> = {};
-  for (const k of ['goal', 'acceptance', ...CAPSULE_LIST_FIELDS, 'next'] as const) out[k] = pick(k);
-  return out as unknown as CapsuleContext;
-}
-
-/**
- * The capsule with mechanical state attached, listing as many uncommitted paths as fit
- * within CAPSULE_STORED_MAX_BYTES (the count stays exact); without mechanical state when
- * even an empty list does not fit. Pure.
- */
-export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: GitState, at: string): Capsule {
-  let n = state.uncommitted.length;
-  for (;;) {
-    const mechanical: Mechanical = { head: state.head, branch: state.branch, uncommitted: state.uncommitted.slice(0, n), uncommitted_count: state.uncommitted_count, at };
-    const capsule: Capsule = { context: base.context, origin: base.origin, mechanical };
-    if (utf8Bytes(JSON.stringify(capsule)) <= CAPSULE_STORED_MAX_BYTES) return capsule;
-    if (n === 0) return { context: base.context, origin: base.origin };
-    n = Math.floor(n / 2);
-  }
-}
 
 function refuse(root: string, skill: string, message: string, kind: 'size' | 'invalid' = 'invalid'): CheckpointError {
   const file = display(root, checkpointPath(root, skill));
