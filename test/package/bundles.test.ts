@@ -1,0 +1,51 @@
+// What each entry point loads. The merge driver runs once per conflicted file inside
+// `git merge`: it must not carry yargs, isomorphic-git or chalk, and everyday commands must
+// not load yargs or isomorphic-git. Checked on the built files and on a real run.
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { assertBuilt, BIN, cleanup, makeRepo, ROOT, tempDir } from '../helpers/repo.js';
+
+const dist = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
+// Strings only those libraries' code contains.
+const YARGS = 'recommendCommands';
+const ISOMORPHIC_GIT = 'packfileSha';
+const CHALK = 'The `level` option should be an integer';
+
+/** The files under dist/ that a run of the CLI opened (via a preloaded fs hook). */
+function filesLoaded(cwd: string, args: string[]): string[] {
+  const hook = join(tempDir(), 'trace.cjs');
+  writeFileSync(hook, `const fs = require('fs'); const seen = new Set(); const orig = fs.readFileSync;
+fs.readFileSync = function (p, ...rest) { if (typeof p === 'string' && p.includes('/dist/')) seen.add(p.slice(p.indexOf('/dist/') + 6)); return orig.call(this, p, ...rest); };
+process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));`);
+  const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
+  return JSON.parse(line!.slice(7));
+}
+
+describe('bundles', () => {
+  it('the merge driver bundle carries none of yargs, isomorphic-git or chalk', () => {
+    assertBuilt();
+    const carries = (file: string) => [YARGS, ISOMORPHIC_GIT, CHALK].filter((sig) => dist(file).includes(sig));
+    expect(carries('merge-driver.cjs')).toEqual([]);
+    // The CLI bundle keeps yargs and isomorphic-git in their own files (chalk is in, loaded lazily).
+    expect(carries('cli.cjs')).toEqual([CHALK]);
+    expect(carries('help.cjs')).toContain(YARGS);
+    expect(carries('isomorphic-git.cjs')).toEqual([ISOMORPHIC_GIT]);
+  });
+
+  it('a merge loads only the driver bundle; status loads only the CLI bundle', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    try {
+      const doc = JSON.stringify({ protocol_version: '1.1', skill: 'a', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'complete', progress_summary: 's' });
+      for (const f of ['O', 'A', 'B']) writeFileSync(join(dir, f), doc);
+      expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(['merge-driver.cjs']);
+      expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
+      expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
