@@ -65,7 +65,7 @@ const skill = (required = true): PositionalSpec => ({ name: 'skill', describe: '
 export const COMMANDS: CommandSpec[] = [
   {
     name: 'init',
-    describe: 'create .checkpoints/ with a README (idempotent)',
+    describe: 'set up .checkpoints/ (README, schema), the merge driver and the pre-push hook; idempotent',
     positionals: [],
     options: {},
     examples: [['checkpoint init', 'set up .checkpoints/ in this repository']],
