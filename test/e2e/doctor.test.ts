@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 
@@ -88,6 +88,20 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(findings()[0].message).toContain("not in HEAD's history");
     write3('deadbeefdeadbeef');
     expect(findings()[0].message).toContain('not a commit');
+  });
+});
+
+describe('without a git binary', () => {
+  it('doctor and next fall back to the embedded engine and give the same answers', () => {
+    const dir = driftedRepo();
+    const noGit = { PATH: '/nonexistent' };
+    const report = JSON.parse(cli(dir, ['doctor', '--json'], { env: noGit }).stdout);
+    expect(report.engine).toBe('isomorphic');
+    const native = JSON.parse(cli(dir, ['doctor', '--json']).stdout);
+    expect(native.engine).toBe('native');
+    expect(report.findings).toEqual(native.findings);
+    rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true }); // no cached walk: next must ask the engine
+    expect(JSON.parse(cli(dir, ['next', '--json'], { env: noGit }).stdout).next.text).toBe('Write the session docs');
   });
 });
 
