@@ -31,5 +31,10 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
     return [{ ...base, level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${ATTRIBUTES_LINE}"; run \`checkpoint install-driver\`` }];
   }
   if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
+  // install-driver writes absolute, single-quoted paths; a moved or removed install breaks every merge.
+  const missing = [...driver!.matchAll(/'((?:[^']|'\\'')+)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'")).filter((p) => p.startsWith('/') && !existsSync(p));
+  if (missing.length) {
+    return [{ ...base, level: 'warning', message: `merge.checkpoint.driver points at ${missing[0]}, which no longer exists; run \`checkpoint install-driver\`` }];
+  }
   return [];
 }

@@ -19,7 +19,23 @@ export async function readDriverConfig(root: string): Promise<string | null> {
       continue;
     }
     const kv = /^driver\s*=\s*(.*)$/i.exec(line);
-    if (inSection && kv) driver = kv[1]!;
+    if (inSection && kv) driver = decodeConfigValue(kv[1]!);
   }
   return driver;
+}
+
+/** A git config value as git reads it: quotes dropped, escapes decoded, comments cut. */
+export function decodeConfigValue(raw: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < raw.length) {
+      const e = raw[++i]!;
+      out += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'b' ? '\b' : e;
+    } else if (!quoted && (c === ';' || c === '#')) break;
+    else out += c;
+  }
+  return out.trimEnd();
 }

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeConfigValue, readDriverConfig } from '../../src/git/driver-config.js';
+import { cleanup, cli, git, makeRepo } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+describe('merge driver registration, read without git', () => {
+  it('decodes config values the way git does', () => {
+    expect(decodeConfigValue(`'/a b/node' 'x'\\\\''s' %O ; comment`)).toBe(`'/a b/node' 'x'\\''s' %O`);
+    expect(decodeConfigValue('"quoted ; kept" tail # cut')).toBe('quoted ; kept tail');
+    expect(decodeConfigValue('a\\tb\\"c')).toBe('a\tb"c');
+  });
+
+  it('reads what git wrote, and doctor warns when it points at a missing install', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const value = `'/usr/bin/node' '/gone/it'\\''s here/bin/checkpoint.js' merge-driver %O %A %B %P %L`;
+    git(dir, ['config', 'merge.checkpoint.driver', value]);
+    expect(await readDriverConfig(dir)).toBe(value);
+    expect(cli(dir, ['install-driver']).code).toBe(0); // routes .gitattributes, replaces the driver
+    git(dir, ['config', 'merge.checkpoint.driver', value]);
+    const findings = JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[];
+    expect(findings.filter((f) => f.check === 'merge_driver')).toEqual([
+      expect.objectContaining({ level: 'warning', message: expect.stringContaining("/gone/it's here/bin/checkpoint.js") }),
+    ]);
+  });
+});
