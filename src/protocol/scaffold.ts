@@ -2,9 +2,11 @@
 // next action: an in_progress checkpoint must say what to do, so `update` asks for one.
 import { CURRENT_WIRE_VERSION, type JsonObject } from './types.js';
 
-export function scaffoldCheckpoint(opts: { skill: string; project: string; projectDir: string; now: Date }): JsonObject {
+export function scaffoldCheckpoint(opts: { skill: string; project: string; projectDir: string; now: Date; schema?: string }): JsonObject {
   const at = opts.now.toISOString();
   return {
+    // Editors validate and complete the file as it is typed when the schema sits beside it.
+    ...(opts.schema ? { $schema: opts.schema } : {}),
     protocol_version: CURRENT_WIRE_VERSION,
     skill: opts.skill,
     project: opts.project,

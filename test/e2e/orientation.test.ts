@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -196,5 +198,20 @@ describe('doctor --online', () => {
     expect(closed.code).toBe(0);
     expect(online(closed)[0]!.message).toContain('unreachable');
     expect((await cliAsync(dir, ['doctor', '--online=ftp://x'])).code).toBe(2);
+  });
+});
+
+describe('editor support', () => {
+  it('a checkpoint created after init points at the schema beside it', () => {
+    const dir = repoWith([]);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(cli(dir, ['update', 'api', '--next_actions+=go']).code).toBe(0);
+    const doc = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+    expect(doc.$schema).toBe('./checkpoint.schema.json');
+    expect(existsSync(join(dir, '.checkpoints', doc.$schema))).toBe(true);
+    // Without init there is no schema file to point at.
+    const bare = repoWith([]);
+    expect(cli(bare, ['update', 'api', '--next_actions+=go']).code).toBe(0);
+    expect(JSON.parse(read(bare, '.checkpoints/api.checkpoint.json')).$schema).toBeUndefined();
   });
 });

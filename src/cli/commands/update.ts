@@ -3,7 +3,10 @@ import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { MAX_FILE_BYTES } from '../../protocol/validate.js';
-import { display, mutateCheckpoint } from '../../store/checkpoints.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCHEMA_FILE } from '../../protocol/schema.js';
+import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoints.js';
 import { projectName } from '../../store/project.js';
 import { autoRotate, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -25,7 +28,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
       }
       created = current === null;
-      const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now });
+      const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
+      const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
       return stampWrite(applyUpdateOps(doc as JsonObject, ops), ctx.now);
     },
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
