@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../reliability/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
@@ -12,22 +13,18 @@ beforeAll(() => {
   assertBuilt();
 });
 
-const VALID = {
-  protocol_version: '1.1',
-  skill: 'api',
-  project: 'p',
-  project_dir: '/p',
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T01:00:00Z',
-  phase: 'build',
-  step: 's1',
-  status: 'in_progress',
-  progress_summary: 'going',
-  progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
-  context_primer: { key_decisions: [] },
-  next_actions: ['first', { text: 'second', done_when: 'touch hostile.marker' }],
-};
+const VALID = checkpointDoc('api', { next_actions: ['first', { text: 'second', done_when: 'touch hostile.marker' }] });
 const validText = (patch: Record<string, unknown> = {}) => `${JSON.stringify({ ...VALID, ...patch }, null, 2)}\n`;
+
+/** .checkpoints/api.checkpoint.json as a symlink to a valid checkpoint outside the repository. */
+function linkOutside(d: string): string[] {
+  const outside = tempDir();
+  dirs.push(outside);
+  writeFileSync(join(outside, 'secret.json'), validText());
+  mkdirSync(join(d, '.checkpoints'));
+  symlinkSync(join(outside, 'secret.json'), join(d, CP));
+  return [outside];
+}
 const CP = '.checkpoints/api.checkpoint.json';
 
 /** Every path under `dir` (but .git) with its kind and bytes or link target. */
@@ -98,27 +95,13 @@ const CASES: Case[] = [
   { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a directory/ },
   {
     name: 'a symlink pointing outside the repository',
-    setup: (d) => {
-      const outside = tempDir();
-      dirs.push(outside);
-      writeFileSync(join(outside, 'secret.json'), validText());
-      mkdirSync(join(d, '.checkpoints'));
-      symlinkSync(join(outside, 'secret.json'), join(d, CP));
-      return [outside];
-    },
+    setup: linkOutside,
     args: ['update', 'api', '--step=s2'],
     message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project$/,
   },
   {
     name: 'a symlink outside, through reset',
-    setup: (d) => {
-      const outside = tempDir();
-      dirs.push(outside);
-      writeFileSync(join(outside, 'secret.json'), validText());
-      mkdirSync(join(d, '.checkpoints'));
-      symlinkSync(join(outside, 'secret.json'), join(d, CP));
-      return [outside];
-    },
+    setup: linkOutside,
     args: ['reset', 'api'],
     message: /is a symlink to .*outside the project/,
   },

@@ -19,3 +19,19 @@ export function checkpointDoc(over: Record<string, unknown> = {}): JsonObject {
     ...(over as JsonObject),
   };
 }
+
+/** A healthy checkpoint written just now (nothing stale), as an agent session leaves it. */
+export function freshCheckpoint(skill: string, over: Record<string, unknown> = {}): JsonObject {
+  const now = new Date().toISOString();
+  return checkpointDoc({
+    skill,
+    created_at: now,
+    updated_at: now,
+    step: 'auth',
+    progress_summary: 'Auth middleware half done.',
+    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: [] },
+    next_actions: ['Write the auth middleware tests'],
+    ...over,
+  });
+}

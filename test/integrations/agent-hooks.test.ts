@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanup, cli, commitAll, GIT_ENV, makeRepo, read, ROOT, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
 
 interface HookEntry {
   matcher?: string;
@@ -65,25 +66,7 @@ const startup = (dir: string) => hook(dir, SESSION_START, { hook_event_name: 'Se
 const afterCompact = (dir: string) => hook(dir, AFTER_COMPACT, { hook_event_name: 'SessionStart', source: 'compact' });
 const preCompact = (dir: string) => hook(dir, PRE_COMPACT, { hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
 
-function checkpoint(skill: string, over: Record<string, unknown> = {}) {
-  const now = new Date().toISOString();
-  return {
-    protocol_version: '1.1',
-    skill,
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: now,
-    updated_at: now,
-    phase: 'build',
-    step: 'auth',
-    status: 'in_progress',
-    progress_summary: 'Auth middleware half done.',
-    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
-    context_primer: { key_decisions: ['JWT in cookies'], generated_files: [] },
-    next_actions: ['Write the auth middleware tests'],
-    ...over,
-  };
-}
+const checkpoint = freshCheckpoint;
 const save = (dir: string, skill: string, doc: unknown) => write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(doc, null, 2)}\n`);
 
 const CAPSULE = {

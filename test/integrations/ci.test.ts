@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
 
 interface Step {
   id?: string;
@@ -106,24 +107,7 @@ function runJob(dir: string): { ok: boolean; steps: StepResult[] } {
 }
 const stepOf = (job: ReturnType<typeof runJob>, pattern: RegExp) => job.steps.find((s) => pattern.test(s.run))!;
 
-function goodCheckpoint(skill: string) {
-  const now = new Date().toISOString();
-  return {
-    protocol_version: '1.1',
-    skill,
-    project: 'demo',
-    project_dir: '/demo',
-    created_at: now,
-    updated_at: now,
-    phase: 'build',
-    step: 'auth',
-    status: 'in_progress',
-    progress_summary: 'Auth middleware half done.',
-    progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
-    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] },
-    next_actions: ['Write the auth middleware tests'],
-  };
-}
+const goodCheckpoint = (skill: string) => freshCheckpoint(skill, { context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] } });
 
 /** A project set up the documented way (`checkpoint init`) with one healthy checkpoint. */
 function origin(): string {
