@@ -1,11 +1,11 @@
 // Hostile and broken input through the built binary. Every case: exit 2, one clear
 // `checkpoint: ...` line on stderr (plus at most a `  hint:` line), no stack trace, and the
 // project byte-for-byte as it was (nothing written, nothing created, nothing removed).
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, makeRepo, tempDir, write } from '../helpers/repo.js';
-import { checkpointDoc } from '../reliability/helpers.js';
+import { checkpointDoc, snapshot } from '../reliability/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
@@ -27,24 +27,6 @@ function linkOutside(d: string): string[] {
 }
 const CP = '.checkpoints/api.checkpoint.json';
 
-/** Every path under `dir` (but .git) with its kind and bytes or link target. */
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      if (!rel && name === '.git') continue;
-      const r = rel ? `${rel}/${name}` : name;
-      const st = lstatSync(join(dir, r));
-      if (st.isSymbolicLink()) out.set(r, `link:${readlinkSync(join(dir, r))}`);
-      else if (st.isDirectory()) {
-        out.set(r, 'dir');
-        walk(r);
-      } else out.set(r, `file:${readFileSync(join(dir, r)).toString('base64')}`);
-    }
-  };
-  walk('');
-  return out;
-}
 
 interface Case {
   name: string;
