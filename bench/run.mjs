@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCheckpoint } from './lib/checkpoints.mjs';
 import { makeHistoryRepo } from './lib/history-repo.mjs';
+import { makeRealRepo } from './lib/real-repo.mjs';
 import { compare, fmt, timeOnce } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,34 +59,48 @@ const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...a
   report('merge driver, 20 KiB checkpoint', m.driver, m.bare, 'node -e 0', 1.15);
 }
 
-// 2. Everyday read commands on 12 real-sized checkpoints vs a node process that only reads and parses them.
+// 2. Every command against what the protocol's reference CLI must do at least: read and parse
+//    the checkpoints (validate, status), plus one `git log --oneline -n 200` (next, doctor).
+//    On a repository shaped like a real long-lived one (550 commits, checkpoints written over
+//    four months) and on one of 20,000 commits holding the same checkpoints.
+const REFERENCE_TARGET = 1.07;
+const fixtures = {};
 {
-  const dir = join(work, 'read');
-  mkdirSync(join(dir, '.checkpoints'), { recursive: true });
-  git(dir, ['init', '-q', '-b', 'main']);
-  const files = [];
-  for (let i = 0; i < 12; i++) {
-    const skill = `skill-${i}`;
-    const path = join(dir, '.checkpoints', `${skill}.checkpoint.json`);
-    writeFileSync(path, makeCheckpoint(skill, (5 + (i * 15) / 11) * 1024));
-    files.push(path);
+  const now = Math.floor(Date.now() / 1000);
+  fixtures.real = makeRealRepo(join(work, 'real-550'), { commits: 50, recentCommits: 500, now });
+  fixtures.big = makeRealRepo(join(work, 'real-20k'), { commits: 19_500, recentCommits: 500, now });
+  fixtures.stale = makeRealRepo(join(work, 'stale-20k'), { commits: 19_500, recentCommits: 500, now, stale: true });
+  for (const [name, { dir }] of Object.entries(fixtures)) {
+    const script = (withGit) => {
+      const path = join(work, `${name}-reference${withGit ? '-git' : ''}.cjs`);
+      writeFileSync(path, [
+        "const { readFileSync, readdirSync } = require('node:fs');",
+        `const d = ${JSON.stringify(join(dir, '.checkpoints'))};`,
+        "for (const f of readdirSync(d)) if (f.endsWith('.json')) JSON.parse(readFileSync(d + '/' + f, 'utf8'));",
+        withGit ? `require('node:child_process').spawnSync('git', ['log', '--oneline', '-n', '200'], { cwd: ${JSON.stringify(dir)} });` : '',
+      ].join('\n'));
+      return () => timeOnce(NODE, [path], { expectCodes: [0] });
+    };
+    fixtures[name].readParse = script(false);
+    fixtures[name].readParseGit = script(true);
   }
-  git(dir, ['add', '-A']);
-  git(dir, ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'checkpoints']);
-  const baselineScript = join(dir, 'read-parse.cjs');
-  writeFileSync(baselineScript, `const { readFileSync, readdirSync } = require('node:fs');\nconst d = ${JSON.stringify(join(dir, '.checkpoints'))};\nfor (const f of readdirSync(d)) if (f.endsWith('.json')) JSON.parse(readFileSync(d + '/' + f, 'utf8'));\n`);
-  const baseline = () => timeOnce(NODE, [baselineScript], { expectCodes: [0] });
-  for (const cmd of ['validate', 'status', 'next']) {
-    const m = compare({ ours: run(dir, [cmd]), baseline }, { runs: RUNS });
-    report(`${cmd}, 12 checkpoints (5-20 KiB)`, m.ours, m.baseline, 'read+parse', 1.3);
+  for (const [name, label] of [['real', 'real-shaped repo, 550 commits'], ['big', '20,000 commits']]) {
+    const { dir, readParse, readParseGit } = fixtures[name];
+    for (const cmd of ['validate', 'status', 'next', 'doctor']) {
+      const baseline = cmd === 'validate' || cmd === 'status' ? readParse : readParseGit;
+      const baseName = baseline === readParse ? 'read+parse' : 'read+parse+git log';
+      const m = compare({ ours: run(dir, [cmd]), baseline }, { runs: cmd === 'doctor' ? Math.ceil(RUNS / 2) : RUNS });
+      report(`${cmd}, ${label}`, m.ours, m.baseline, baseName, REFERENCE_TARGET);
+    }
   }
   // status right after HEAD moved: no cached walk, so git runs once (reported, no target).
+  const { dir, readParse } = fixtures.real;
   const cold = () => {
-    rmSync(join(dir, '.git/checkpoint/commits-since.json'), { force: true });
+    rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true });
     return run(dir, ['status'])();
   };
-  const c = compare({ ours: cold, baseline }, { runs: RUNS });
-  report('status after HEAD moved (walk not cached)', c.ours, c.baseline, 'read+parse');
+  const c = compare({ ours: cold, baseline: readParse }, { runs: RUNS });
+  report('status after HEAD moved (walk not cached), real-shaped repo', c.ours, c.baseline, 'read+parse');
 }
 
 // 3. doctor: cost follows the commits since the checkpoints, not the length of history.
@@ -117,6 +132,50 @@ const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...a
     rows.push({ name: `doctor (${engine}) peak RSS, 20,000 commits`, peakMiB: peak / 1024 });
   }
   report('doctor native vs isomorphic engine, 20,000 commits', rss.native, rss.isomorphic, 'isomorphic');
+}
+
+// 4. Cost must not grow with the age of a checkpoint: the same 12 checkpoints dated before
+//    all 20,000 commits (every unbounded walk would cover the whole history) against the
+//    fresh ones, every command, both engines for doctor, cold caches; and peak memory.
+{
+  const STALE_TARGET = 1.5;
+  const timeout = 120_000;
+  const cases = [
+    ['validate', ['validate']],
+    ['status (walk not cached)', ['status'], true],
+    ['next (walk not cached)', ['next'], true],
+    ['doctor (native)', ['doctor', '--engine', 'native'], true],
+    ['doctor (isomorphic)', ['doctor', '--engine', 'isomorphic'], true],
+  ];
+  for (const [name, args, cold] of cases) {
+    const runIn = (dir) => () => {
+      if (cold) rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true });
+      return timeOnce(NODE, [BIN, ...args], { cwd: dir, env, expectCodes: [0, 1], timeout });
+    };
+    const slow = args.includes('isomorphic');
+    let m;
+    try {
+      m = compare({ stale: runIn(fixtures.stale.dir), fresh: runIn(fixtures.big.dir) }, { runs: quick || slow ? 3 : 7, warmup: 1 });
+    } catch (error) {
+      console.log(`${name}, stale vs fresh: OVER (${String(error.message).split('\n')[0]})`);
+      rows.push({ name: `${name}, stale vs fresh checkpoints (20,000 commits)`, verdict: 'OVER (failed or timed out)' });
+      continue;
+    }
+    report(`${name}, stale vs fresh checkpoints (20,000 commits)`, m.stale, m.fresh, 'fresh', STALE_TARGET);
+  }
+  for (const engine of ['native', 'isomorphic']) {
+    const r = spawnSync(NODE, [join(ROOT, 'bench/lib/peak-rss.mjs'), BIN, 'doctor', '--engine', engine], { cwd: fixtures.stale.dir, env, encoding: 'utf8', timeout });
+    const peak = Number(/peak-rss-kib=(\d+)/.exec(r.stderr)?.[1]) / 1024;
+    const verdict = peak < 200 ? 'ok (< 200 MiB)' : 'OVER (target < 200 MiB)';
+    console.log(`doctor (${engine}) peak RSS, stale checkpoints on 20,000 commits: ${peak.toFixed(1)} MiB  ${verdict}`);
+    rows.push({ name: `doctor (${engine}) peak RSS, stale checkpoints, 20,000 commits`, peakMiB: peak, verdict });
+    // The cut (if any) must still find the drift that matters, deep in that history.
+    const out = spawnSync(NODE, [BIN, 'doctor', '--engine', engine, '--json'], { cwd: fixtures.stale.dir, env, encoding: 'utf8', timeout }).stdout;
+    const found = (re) => re.test(out);
+    const drift = found(/#482/) && found(/spec-v2\.md|renamed/);
+    console.log(`doctor (${engine}) on stale checkpoints finds the landed PR #482 and the renamed spec: ${drift ? 'yes' : 'NO'}`);
+    rows.push({ name: `doctor (${engine}) finds deep drift on stale checkpoints`, verdict: drift ? 'ok' : 'OVER (drift missed)' });
+  }
 }
 
 rmSync(work, { recursive: true, force: true });

@@ -23,17 +23,20 @@ const GIT_ENV = {
 
 /**
  * `commits` old commits dated before `recentSince - 1 year`, then `recentCommits` commits
- * dated from `recentSince` on, one minute apart; HEAD is main. Returns the commit count
- * reachable from HEAD.
+ * dated from `recentSince` on, `spacingMinutes` apart (default one); HEAD is main.
+ * `extra` adds file operations to chosen commits, as `{ at: index, ops: [fast-import lines] }`
+ * (e.g. a generated file created early and renamed deep in history). Returns the commit
+ * count reachable from HEAD.
  */
-export function makeHistoryRepo(dir, { commits, recentCommits, recentSince }) {
+export function makeHistoryRepo(dir, { commits, recentCommits, recentSince, spacingMinutes = 1, extra = [] }) {
   mkdirSync(dir, { recursive: true });
   const git = (args, input) => execFileSync('git', args, { cwd: dir, env: GIT_ENV, input, stdio: ['pipe', 'pipe', 'pipe'] });
   git(['init', '-q', '-b', 'main']);
   git(['config', 'gc.auto', '0']);
 
   const total = commits + recentCommits;
-  const timeOf = (i) => (i < commits ? recentSince - OLD_GAP - (commits - i) * MINUTE : recentSince + (i - commits) * MINUTE);
+  const timeOf = (i) => (i < commits ? recentSince - OLD_GAP - (commits - i) * MINUTE : recentSince + (i - commits) * spacingMinutes * MINUTE);
+  const extraAt = new Map(extra.map((e) => [e.at, e]));
   const lines = [];
   let mainTip = 0;
   let pullRequest = 0;
@@ -43,7 +46,8 @@ export function makeHistoryRepo(dir, { commits, recentCommits, recentSince }) {
     const isPullRequestBranch = i % 10 === 8 && mainTip > 0 && i + 1 < total;
     const touched = touchedFiles(isMerge ? i - 1 : i);
     if (isPullRequestBranch) pullRequest++;
-    const message = isMerge
+    const special = isPullRequestBranch ? undefined : extraAt.get(i);
+    const message = special?.message ? `${special.message}\n` : isMerge
       ? `Merge pull request #${pullRequest} from dev/topic-${pullRequest}\n\nTopic ${pullRequest}\n`
       : isPullRequestBranch
         ? `topic ${pullRequest} work\n`
@@ -60,6 +64,7 @@ export function makeHistoryRepo(dir, { commits, recentCommits, recentSince }) {
       const content = `// ${path}, revision ${isMerge ? i - 1 : i}\n`;
       lines.push(`M 100644 inline ${path}`, `data ${Buffer.byteLength(content)}`, content);
     }
+    if (special) lines.push(...special.ops);
     lines.push('');
     if (!isPullRequestBranch) mainTip = mark;
   }
