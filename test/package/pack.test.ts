@@ -153,7 +153,7 @@ describe('the installed CLI', () => {
     writeFileSync(
       join(app, 'consumer.ts'),
       [
-        "import { validateCheckpoint, readCheckpoint, listSkills, findRoot, mergeCheckpointTexts, mergeCheckpointValues, runDoctor, parseJson, CheckpointError, type Finding, type Checkpoint } from 'checkpoint-cli';",
+        "import { validateCheckpoint, readCheckpoint, listSkills, findRoot, mergeCheckpointTexts, mergeCheckpointValues, runDoctor, parseJson, CheckpointError, type Finding, type Checkpoint } from 'checkpoint-protocol';",
         'const root: string = findRoot(process.cwd());',
         'const skills: string[] = listSkills(root);',
         'const file = readCheckpoint(root, skills[0] ?? "api");',
