@@ -316,4 +316,14 @@ describe('npx in a project that has not installed it', () => {
     expect(existsSync(join(repo, 'node_modules'))).toBe(false);
     expectDecoyNeverRan();
   });
+
+  it('`npx <package> init` works, and says the driver it registered lives in npx\'s cache', () => {
+    const repo = makeRepo();
+    dirs.push(repo);
+    const init = npx(repo, [`file:${tarball}`, 'init']);
+    expect(init.status, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/set merge\.checkpoint\.driver to a copy in npx's cache, which npm may clear \(add checkpoint-protocol as a dev dependency/);
+    expect(git(repo, ['config', 'merge.checkpoint.driver'])).toContain(join(work, 'npx-cache', '_npx'));
+    expectDecoyNeverRan();
+  });
 });
