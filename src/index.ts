@@ -1,5 +1,5 @@
 // The programmatic API for other tools: validate, read, merge and doctor findings.
-// `import { validateCheckpoint, runDoctor } from 'checkpoint-cli'`. Every export here is
+// `import { validateCheckpoint, runDoctor } from 'checkpoint-protocol'`. Every export here is
 // loaded eagerly and cheaply: no yargs, no chalk, no isomorphic-git (runDoctor loads a git
 // history engine on first call, isomorphic-git only when it is the engine chosen).
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ATTRIBUTES_LINE } from '../doctor/health.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
+import { isNpxCachePath } from './package-paths.js';
 
 export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
 export const HISTORY_ATTRIBUTES_LINE = '.checkpoints/history/*.json merge=checkpoint';
@@ -34,7 +35,9 @@ export function installDriver(root: string, nodePath: string, binPath: string): 
   for (const [key, value] of wanted) {
     if (gitOut(root, ['config', '--local', '--get', key]) === value) continue;
     gitRun(root, ['config', '--local', key, value]);
-    changes.push(`set ${key}`);
+    // A driver in npx's cache breaks silently when npm clears it: say so while it is fixable.
+    const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
+    changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
   }
   const path = join(root, '.gitattributes');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';

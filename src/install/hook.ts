@@ -33,7 +33,7 @@ export function installPrePushHook(root: string, template: string, nodePath: str
     if (current === content) return [];
     if (!current.includes(MARKER)) {
       const chained = join(dir, 'pre-push.chained');
-      if (existsSync(chained)) return [`left ${path} alone: both it and pre-push.chained exist; chain checkpoint doctor --fail-on-warnings by hand`];
+      if (existsSync(chained)) return [`left ${path} alone: both it and pre-push.chained exist; chain \`checkpoint-protocol doctor --fail-on-warnings\` by hand`];
       renameSync(path, chained);
       changes.push('kept the existing pre-push hook as pre-push.chained (it runs first)');
     }

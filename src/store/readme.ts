@@ -19,6 +19,10 @@ Schema: \`checkpoint.schema.json\` beside this file. Point an editor at it with
 
 ## Commands
 
+From the npm package \`checkpoint-protocol\`, whose command answers to \`checkpoint\` and to
+\`checkpoint-protocol\`. In scripts, or where another tool's \`checkpoint\` may come first
+on PATH, use \`npx checkpoint-protocol <command>\`.
+
 | command | what it does |
 | --- | --- |
 | \`checkpoint status\` | where every skill left off |

@@ -28,7 +28,7 @@ const SESSION_START = command('SessionStart', 'startup|resume');
 const AFTER_COMPACT = command('SessionStart', 'compact');
 const PRE_COMPACT = command('PreCompact');
 /** The skill the PreCompact example names (users replace it with theirs). */
-const PAUSED_SKILL = /checkpoint pause (\S+) --auto/.exec(PRE_COMPACT)?.[1] ?? '';
+const PAUSED_SKILL = /checkpoint-protocol pause (\S+) --auto/.exec(PRE_COMPACT)?.[1] ?? '';
 
 /** Child environment: without an enclosing `npm test`'s npm_* variables, which would send npx elsewhere. */
 const ENV: NodeJS.ProcessEnv = {
@@ -40,12 +40,15 @@ const ENV: NodeJS.ProcessEnv = {
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/** A project that has checkpoint-cli installed (node_modules/.bin/checkpoint, as npm links it). */
+/**
+ * A project that has checkpoint-protocol installed, linked as npm links its distinctive bin
+ * (node_modules/.bin/checkpoint-protocol); no plain `checkpoint`, which the hooks must not call.
+ */
 function project(): string {
   const dir = makeRepo();
   dirs.push(dir);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint'));
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
   write(dir, '.gitignore', 'node_modules/\n');
   commitAll(dir, 'project');
   return dir;
@@ -81,9 +84,9 @@ const CAPSULE = {
 
 describe('the example hook commands', () => {
   it('are the documented ones, and the skill placeholder is a valid skill name', () => {
-    expect(SESSION_START).toMatch(/checkpoint resume \|\| test \$\? -eq 3$/);
-    expect(AFTER_COMPACT).toMatch(/checkpoint resume --context$/);
-    expect(PRE_COMPACT).toMatch(/checkpoint pause \S+ --auto$/);
+    expect(SESSION_START).toMatch(/^npx --no-install checkpoint-protocol resume \|\| test \$\? -eq 3$/);
+    expect(AFTER_COMPACT).toMatch(/^npx --no-install checkpoint-protocol resume --context$/);
+    expect(PRE_COMPACT).toMatch(/^npx --no-install checkpoint-protocol pause \S+ --auto$/);
     expect(PAUSED_SKILL).toMatch(/^[a-z0-9][a-z0-9-]*$/);
     const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
     for (const cmd of [SESSION_START, AFTER_COMPACT, PRE_COMPACT]) expect(docs, cmd).toContain(cmd);
@@ -147,7 +150,7 @@ describe('with a blocked checkpoint', () => {
     expect(r.stdout).toContain(PAUSED_SKILL);
   });
 
-  it('a real failure still fails the hook: checkpoint-cli not installed is exit 1, shown to the user', () => {
+  it('a real failure still fails the hook: checkpoint-protocol not installed is exit 1, shown to the user', () => {
     const dir = makeRepo();
     dirs.push(dir);
     const r = startup(dir);

@@ -75,14 +75,17 @@ const ENV: NodeJS.ProcessEnv = {
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/** actions/checkout (a fresh clone, full history) plus what `npm ci` leaves: node_modules/.bin/checkpoint. */
+/**
+ * actions/checkout (a fresh clone, full history) plus what `npm ci` leaves, less the plain
+ * `checkpoint` link: the workflow must call the distinctive `checkpoint-protocol` bin.
+ */
 function checkout(origin: string): string {
   const parent = tempDir('cp-ci-');
   dirs.push(parent);
   const dir = join(parent, 'work');
   git(parent, ['clone', '-q', origin, dir]);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint'));
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
   return dir;
 }
 
@@ -126,7 +129,7 @@ describe('examples/github-workflow.yml', () => {
     expect(INSTALL?.id).toBeDefined();
     expect(WORKFLOW.env.CHECKPOINT_SKIP_INSTALL).toBe('1');
     const commands = CHECKS.map((s) => s.run!);
-    for (const want of [/checkpoint validate --strict$/, /checkpoint doctor$/, /checkpoint resolve --check$/]) {
+    for (const want of [/checkpoint-protocol validate --strict$/, /checkpoint-protocol doctor$/, /checkpoint-protocol resolve --check$/]) {
       expect(commands.some((c) => want.test(c)), String(want)).toBe(true);
     }
     for (const s of CHECKS) expect(s.if, s.name).toContain(`steps.${INSTALL!.id}.outcome == 'success'`);
