@@ -57,9 +57,21 @@ export class NativeHistory implements GitHistory {
   async isInHeadHistory(rev: string): Promise<boolean> {
     const target = await this.lookupCommit(rev);
     if (!target) return false;
-    // The same bounded walk as commitsSince, cut off at the target's own time.
-    const walk = await this.fromHead(['rev-list', `--max-age=${target.time}`, 'HEAD', '--']);
-    return walk !== null && walk.stdout.split('\n').includes(target.sha);
+    // Ancestry by the graph alone: a walk cut off by commit dates misses ancestors with skewed clocks.
+    const answer = await this.git(['merge-base', '--is-ancestor', target.sha, 'HEAD'], [1, 128]);
+    return answer.code === 0;
+  }
+
+  async pushedCommits(from: string | null, to: string): Promise<CommitInfo[]> {
+    const tip = await this.lookupCommit(to);
+    if (!tip) return [];
+    const base = from === null ? null : await this.lookupCommit(from);
+    const exclude = base ? [`^${base.sha}`] : ['--not', '--remotes'];
+    const args = [
+      'log', '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
+      '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, tip.sha, ...exclude, '--',
+    ];
+    return parseLog((await this.git(args)).stdout).sort(newestFirst);
   }
 
   async isShallow(): Promise<boolean> {

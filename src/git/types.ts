@@ -44,9 +44,15 @@ export interface GitHistory {
   commitsSince(since: number): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
-  /** Whether commit `sha` is HEAD or an ancestor of it (bounded by `sha`'s own commit time). */
+  /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
   isInHeadHistory(sha: string): Promise<boolean>;
   isShallow(): Promise<boolean>;
+  /**
+   * The commits a push of `to` sends: reachable from `to` but not from `from`, or, when
+   * `from` is null (a new branch), not from any remote-tracking ref. Newest first, with changes.
+   * A `from` this repository does not have counts as null.
+   */
+  pushedCommits(from: string | null, to: string): Promise<CommitInfo[]>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
 }
