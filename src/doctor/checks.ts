@@ -167,23 +167,27 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */
-export function checkLandedWork(cp: Checkpoint, evidence: Evidence): Finding[] {
-  const after = toSeconds(cp.updated_at);
+export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): Finding[] {
+  const saved = toSeconds(cp.updated_at);
+  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
   const texts: { path: string; text: string }[] = [];
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
     if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution });
   });
-  return texts.flatMap(({ path, text }) =>
-    findLandings(text, evidence.commits, after).map((l): Finding => ({
+  return texts.flatMap(({ path, text }) => {
+    // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
+    const after = Math.min(saved, dates?.get(text) ?? saved);
+    const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
+    return findLandings(text, evidence.commits, after).map((l): Finding => ({
       level: 'warning',
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `"${text}" names ${l.ref.token}, which landed after the checkpoint (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
-      evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
-    })),
-  );
+      message: `"${text}" names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
+      evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
+    }));
+  });
 }
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {

@@ -4,7 +4,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { judge, type PushRange } from './push.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets } from './checks.js';
-import { gatherEvidence } from './evidence.js';
+import { gatherEvidence, mentionsWork } from './evidence.js';
 import { loadAll } from './load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
@@ -39,7 +39,12 @@ async function pushedCommits(history: GitHistory | null, ranges: readonly PushRa
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true });
+  const relOf = (skill: string) => {
+    const l = loaded.find((x) => x.skill === skill);
+    return l ? relative(opts.root, l.path).split(sep).join('/') : null;
+  };
+  const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued });
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
 
@@ -52,14 +57,10 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...checkProjectDir(cp, opts.root, evidence.history !== null));
     findings.push(...checkStaleness(cp, opts.now));
     findings.push(...checkGeneratedFiles(cp, { root: opts.root, evidence, uncommitted: dirty, checkpointDirty: dirty.has(cpRel(cp)), checkpointRel: cpRel(cp) }));
-    findings.push(...checkLandedWork(cp, evidence));
+    findings.push(...checkLandedWork(cp, evidence, relOf(cp.skill)!));
     findings.push(...(await checkVerifiedSha(cp, evidence)));
   }
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
-  const relOf = (skill: string) => {
-    const l = loaded.find((x) => x.skill === skill);
-    return l ? relative(opts.root, l.path).split(sep).join('/') : null;
-  };
   return { findings: judge(findings, pushed, relOf), pushed: pushed?.length ?? null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }

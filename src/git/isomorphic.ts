@@ -9,7 +9,7 @@ import { CommitQueue } from './commit-queue.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo, GitHistory, HeadInfo } from './types.js';
+import type { CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 
 type IsoGit = typeof import('isomorphic-git');
 type TreeEntry = import('isomorphic-git').TreeEntry;
@@ -115,6 +115,45 @@ export class IsoHistory implements GitHistory {
       if (commit) tips.push(commit.sha);
     }
     return tips;
+  }
+
+  async fileRevisions(paths: readonly string[]): Promise<FileRevision[]> {
+    if (paths.length === 0) return [];
+    // Sorted as git lists a commit's raw entries.
+    const relative = [...new Set(paths.map(repoRelativePath))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.guard('listing file revisions', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.reader();
+      const out: FileRevision[] = [];
+      // HEAD's first-parent line; each commit's file compared with its first parent's.
+      for (let sha: string | undefined = tip; sha !== undefined; ) {
+        const commit = await reader.commit(sha);
+        const parent = commit.parents[0];
+        const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
+        for (const path of relative) {
+          const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
+          if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
+          out.push({ sha: commit.sha, time: commit.time, path, blob: now?.oid ?? null });
+        }
+        sha = parent;
+      }
+      return out;
+    });
+  }
+
+  async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const oid of new Set(oids)) {
+      if (!/^[0-9a-f]{40}$/.test(oid)) continue;
+      try {
+        const { type, object } = await this.git.readObject({ fs, gitdir: this.dirs.commonDir, oid, format: 'content', cache });
+        if (type === 'blob' && object instanceof Uint8Array && object.length <= maxBytes) out.set(oid, Buffer.from(object).toString('utf8'));
+      } catch (error) {
+        if (errorCode(error) !== 'NotFoundError') throw error;
+      }
+    }
+    return out;
   }
 
   async isShallow(): Promise<boolean> {
