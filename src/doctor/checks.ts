@@ -47,7 +47,8 @@ export function checkStaleness(cp: Checkpoint, now: Date): Finding[] {
   if (!isStale(cp, now)) return [];
   const days = Math.floor(ageDays(cp, now));
   return [{
-    level: 'warning',
+    // A finished skill left alone is expected; open work left alone is a question to answer.
+    level: cp.status === 'complete' ? 'advice' : 'warning',
     check: 'stale',
     skill: cp.skill,
     path: 'updated_at',
