@@ -81,7 +81,9 @@ export class NativeHistory implements GitHistory {
       '--no-relative', '--no-color', '--format=%x1e%H%x00%ct%x00', 'HEAD', '--', ...paths.map(repoRelativePath),
     ];
     const log = await this.fromHead(args);
-    return log === null ? [] : parseRevisions(log.stdout);
+    // A pathspec also matches files under a directory of that name: keep the files asked about.
+    const wanted = new Set(paths.map(repoRelativePath));
+    return log === null ? [] : parseRevisions(log.stdout).filter((r) => wanted.has(r.path));
   }
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
