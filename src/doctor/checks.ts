@@ -127,7 +127,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
       const { matches, test } = resolvePattern(ctx.root, target.alternatives);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
-        findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text } });
+        findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
       const change = changedAfter(test);
@@ -149,7 +149,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
       findings.push({
         ...base, level: 'warning', path,
         message: to ? `${rel} is missing: renamed to ${to} in ${short(rename!.sha)}; update the checkpoint` : removal ? `${rel} is missing: deleted in ${short(removal.sha)} "${removal.subject}"` : `${rel} is missing`,
-        evidence: { file: rel, ...(by ? { sha: by.sha, date: iso(by.time) } : {}), ...(to ? { renamed_to: to } : {}) },
+        evidence: { file: rel, missing: true, ...(by ? { sha: by.sha, date: iso(by.time) } : {}), ...(to ? { renamed_to: to } : {}) },
       });
       continue;
     }

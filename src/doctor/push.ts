@@ -42,7 +42,8 @@ export function judge(findings: readonly Finding[], pushed: readonly CommitInfo[
   return findings.map((f) => {
     if (!drift(f)) return { ...f, blocks: false };
     const rel = f.skill === null ? null : checkpointRel(f.skill);
-    const caused = (f.evidence?.sha !== undefined && shas.has(f.evidence.sha)) || (f.evidence?.file !== undefined && files.has(f.evidence.file));
+    // A missing file the push deleted or renamed is caused by it even when no commit was named.
+    const caused = (f.evidence?.sha !== undefined && shas.has(f.evidence.sha)) || (f.evidence?.missing === true && files.has(f.evidence.file ?? ''));
     const carried = rel !== null && files.has(rel) && CARRIED.has(f.check);
     return { ...f, blocks: caused || carried };
   });

@@ -11,7 +11,7 @@ export interface Finding {
   /** JSON path inside the checkpoint ("next_actions[0]"), or "" for the whole file. */
   path: string;
   message: string;
-  evidence?: { sha?: string; date?: string; file?: string; renamed_to?: string; url?: string; queued_at?: string };
+  evidence?: { sha?: string; date?: string; file?: string; missing?: boolean; renamed_to?: string; url?: string; queued_at?: string };
   /** Set by doctor: whether this finding fails `--fail-on-warnings` (under --pushed: only what the push causes or carries). */
   blocks?: boolean;
 }

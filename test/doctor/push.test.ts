@@ -37,11 +37,12 @@ describe('judging a push', () => {
     const out = judge([
       f({ evidence: { sha: B } }), // landed in a pushed commit
       f({ evidence: { sha: A } }), // landed before: not this push's doing
-      f({ check: 'generated_files', evidence: { file: 'src/old.ts' } }), // renamed by the push
+      f({ check: 'generated_files', evidence: { file: 'src/old.ts', missing: true } }), // renamed by the push
+      f({ check: 'generated_files', evidence: { file: 'src/new.ts' } }), // uncommitted edits: not the push's doing
       f({ check: 'stale', skill: 'other' }),
       f({ level: 'error', check: 'schema', skill: 'legacy' }),
     ], pushed, rel);
-    expect(out.map((x) => x.blocks)).toEqual([true, false, true, false, false]);
+    expect(out.map((x) => x.blocks)).toEqual([true, false, true, false, false, false]);
   });
   it('a pushed checkpoint carries its own drift, but not its staleness', () => {
     const carrying: CommitInfo[] = [{ ...pushed[0]!, changes: [{ status: 'M', path: rel('api') }] }];
