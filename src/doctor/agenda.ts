@@ -41,6 +41,19 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   return { items, broken: loaded.filter((l) => !l.checkpoint), evidence };
 }
 
+/** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */
+export function repairReason(b: Loaded): string {
+  const first = b.validation?.errors[0];
+  const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
+  const how = /conflict/i.test(what) ? 'checkpoint resolve' : 'checkpoint validate';
+  return `${what} (${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */
+export function needsRepairLines(agenda: Agenda): string[] {
+  return agenda.broken.map((b) => `needs repair: ${b.skill}: ${repairReason(b)}`);
+}
+
 /** One stderr line naming checkpoints that were left out of the ranking, so they are never silently ignored. */
 export function brokenNotice(agenda: Agenda): string | null {
   if (!agenda.broken.length) return null;

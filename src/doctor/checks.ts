@@ -8,6 +8,8 @@ import type { Loaded } from './load.js';
 import type { Finding } from './types.js';
 import { toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
+import { commitToken, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { matchGlob } from './match-files.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 const short = (sha: string) => sha.slice(0, 7);
@@ -17,9 +19,15 @@ export function checkSchema(l: Loaded): Finding[] {
   const v = l.validation!;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
-    ...v.warnings.map((w): Finding => ({ level: 'warning', check: 'schema', skill: l.skill, path: w.path, message: w.message })),
+    ...v.warnings.map((w): Finding => ({ level: ADVICE_PATHS.has(w.path) ? 'advice' : 'warning', check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }
+
+/**
+ * Validator warnings that are advice about a checkpoint's shape or size (missing recommended
+ * fields, long summaries, big files), not a claim git contradicts: never fail a push.
+ */
+export const ADVICE_PATHS: ReadonlySet<string> = new Set(['progress_table', 'context_primer', 'progress_summary', 'context_primer.key_decisions', '(file)']);
 
 /** A project_dir missing here is normal for a checkout made on another machine. */
 export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean): Finding[] {
@@ -39,7 +47,8 @@ export function checkStaleness(cp: Checkpoint, now: Date): Finding[] {
   if (!isStale(cp, now)) return [];
   const days = Math.floor(ageDays(cp, now));
   return [{
-    level: 'warning',
+    // A finished skill left alone is expected; open work left alone is a question to answer.
+    level: cp.status === 'complete' ? 'advice' : 'warning',
     check: 'stale',
     skill: cp.skill,
     path: 'updated_at',
@@ -64,80 +73,131 @@ export function repoRelative(root: string, file: string): string | null {
   return rel.split(sep).join('/');
 }
 
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[] {
+/** One generated_files entry resolved against the work tree. */
+export interface GeneratedTarget {
+  index: number;
+  entry: string;
+  target: EntryTarget;
+  /** For a literal path: its repo-relative form (null when it points outside the repo). */
+  rel: string | null;
+}
+
+export function generatedTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
+  const exists = (p: string) => {
+    const rel = repoRelative(root, p);
+    return rel !== null && existsSync(join(root, rel));
+  };
+  return files.flatMap((entry, index) => {
+    if (typeof entry !== 'string') return [];
+    const target = parseEntry(entry, exists);
+    return [{ index, entry, target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }];
+  });
+}
+
+/** Files a pattern entry matches now, and a test for paths it would match. */
+function resolvePattern(root: string, alternatives: readonly string[]): { matches: string[]; test: (path: string) => boolean } {
+  const rels = alternatives.flatMap((a) => {
+    const rel = repoRelative(root, a);
+    return rel === null ? [] : [rel];
+  });
+  const res = rels.map(globToRegExp);
+  const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : existsSync(join(root, rel)) ? [rel] : []));
+  return { matches, test: (path) => res.some((re) => re.test(path)) };
+}
+
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[] {
   const after = toSeconds(cp.updated_at);
   const findings: Finding[] = [];
-  files.forEach((file, i) => {
-    if (typeof file !== 'string') return;
-    const path = `context_primer.generated_files[${i}]`;
-    const rel = repoRelative(ctx.root, file);
-    if (rel === null) return;
+  const base = { check: 'generated_files', skill: cp.skill } as const;
+  // The session's own commits (which also touch its checkpoint) are not drift.
+  const changedAfter = (test: (path: string) => boolean) =>
+    ctx.evidence.commits
+      .filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel))
+      .flatMap((c) => c.changes.filter((ch) => test(ch.path)).map((ch) => ({ commit: c, file: ch.path })))
+      [0];
+  for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
+    const path = `context_primer.generated_files[${index}]`;
+    if (target.kind === 'note') {
+      findings.push({ ...base, level: 'info', path, message: `"${entry}" names no file; read as a note, not checked` });
+      continue;
+    }
+    if (target.kind === 'pattern') {
+      const { matches, test } = resolvePattern(ctx.root, target.alternatives);
+      if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
+      if (!matches.length) {
+        findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
+        continue;
+      }
+      const change = changedAfter(test);
+      if (change) {
+        findings.push({
+          ...base, level: 'warning', path,
+          message: `${change.file} (matched by ${target.text}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+          evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
+        });
+      }
+      continue;
+    }
+    if (rel === null) continue;
     if (!existsSync(join(ctx.root, rel))) {
       const rename = ctx.evidence.commits.find((c) => c.time >= after && c.changes.some((ch) => ch.status === 'R' && ch.from === rel));
       const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+      const removal = to ? undefined : ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.status === 'D' && ch.path === rel));
+      const by = rename ?? removal;
       findings.push({
-        level: 'warning',
-        check: 'generated_files',
-        skill: cp.skill,
-        path,
-        message: to ? `${rel} is missing: renamed to ${to} in ${short(rename!.sha)}; update the checkpoint` : `${rel} is missing`,
-        evidence: { file: rel, ...(to ? { renamed_to: to, sha: rename!.sha, date: iso(rename!.time) } : {}) },
+        ...base, level: 'warning', path,
+        message: to ? `${rel} is missing: renamed to ${to} in ${short(rename!.sha)}; update the checkpoint` : removal ? `${rel} is missing: deleted in ${short(removal.sha)} "${removal.subject}"` : `${rel} is missing`,
+        evidence: { file: rel, missing: true, ...(by ? { sha: by.sha, date: iso(by.time) } : {}), ...(to ? { renamed_to: to } : {}) },
       });
-      return;
+      continue;
     }
-    // The session's own commits (which also touch its checkpoint) are not drift.
-    const change = ctx.evidence.commits.find(
-      (c) => c.time >= after && c.changes.some((ch) => ch.path === rel) && !c.changes.some((ch) => ch.path === ctx.checkpointRel),
-    );
+    const change = changedAfter((p) => p === rel);
     if (change) {
       findings.push({
-        level: 'warning',
-        check: 'generated_files',
-        skill: cp.skill,
-        path,
-        message: `${rel} changed after the checkpoint was written (${short(change.sha)} "${change.subject}", ${iso(change.time)}); re-read it`,
-        evidence: { file: rel, sha: change.sha, date: iso(change.time) },
+        ...base, level: 'warning', path,
+        message: `${rel} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+        evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else if (ctx.uncommitted.has(rel)) {
-      findings.push({
-        level: ctx.checkpointDirty ? 'info' : 'warning',
-        check: 'generated_files',
-        skill: cp.skill,
-        path,
-        message: `${rel} has uncommitted edits made after the checkpoint; re-read it`,
-        evidence: { file: rel },
-      });
+      findings.push({ ...base, level: ctx.checkpointDirty ? 'info' : 'warning', path, message: `${rel} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: rel } });
     }
-  });
+  }
   return findings;
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */
-export function checkLandedWork(cp: Checkpoint, evidence: Evidence): Finding[] {
-  const after = toSeconds(cp.updated_at);
+export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): Finding[] {
+  const saved = toSeconds(cp.updated_at);
+  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
   const texts: { path: string; text: string }[] = [];
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
     if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution });
   });
-  return texts.flatMap(({ path, text }) =>
-    findLandings(text, evidence.commits, after).map((l): Finding => ({
+  return texts.flatMap(({ path, text }) => {
+    // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
+    const after = Math.min(saved, dates?.get(text) ?? saved);
+    const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
+    return findLandings(text, evidence.commits, after).map((l): Finding => ({
       level: 'warning',
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `"${text}" names ${l.ref.token}, which landed after the checkpoint (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
-      evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
-    })),
-  );
+      message: `"${text}" names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
+      evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
+    }));
+  });
 }
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
-  const sha = cp.skill_state?.verified_for_sha;
-  if (typeof sha !== 'string' || !sha || !evidence.history) return [];
+  const value = cp.skill_state?.verified_for_sha;
+  if (typeof value !== 'string' || !value.trim() || !evidence.history) return [];
   const base = { check: 'verified_for_sha', skill: cp.skill, path: 'skill_state.verified_for_sha' } as const;
+  // Hand-written values wrap the sha in prose ("release-v1 (pre-commit; base e5ea561)").
+  const sha = commitToken(value);
+  if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha "${value}" holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
   const full = await evidence.history.resolveCommit(sha);
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];

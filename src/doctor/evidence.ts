@@ -6,6 +6,7 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
 import { findLandings, workRefs } from './landed.js';
+import { dateQueuedActions, type QueuedDates } from './queued.js';
 
 export interface Evidence {
   history: GitHistory | null;
@@ -13,9 +14,11 @@ export interface Evidence {
   /** Commits since the oldest checkpoint's updated_at, newest first. */
   commits: CommitInfo[];
   shallow: boolean;
+  /** When each queued text entered its checkpoint (doctor only), by checkpoint path. */
+  queued: QueuedDates;
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map() };
 
 export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -25,25 +28,31 @@ export interface GatherOptions {
   engine?: 'auto' | EngineName;
   /** Also read HEAD and whether the clone is shallow (doctor needs them; next and status do not). */
   repoState?: boolean;
+  /** Date queued actions from these checkpoint files' own history, and walk back far enough to judge them. */
+  dateQueued?: readonly { rel: string; cp: Checkpoint }[];
 }
 
 /** One walk back to the oldest of `checkpoints`' updated_at; each git question asked only if needed. */
 export async function gatherEvidence(root: string, checkpoints: readonly Checkpoint[], opts: GatherOptions = {}): Promise<Evidence> {
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
-  const since = times.length ? Math.min(...times) : null;
+  let since = times.length ? Math.min(...times) : null;
   // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
-  const cached = since !== null && !opts.repoState && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
-  if (cached) return { history: null, head: null, commits: cached, shallow: false };
+  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
+  if (cached) return { history: null, head: null, commits: cached, shallow: false, queued: new Map() };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
+  const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();
+  // An action queued before its checkpoint's last save is judged from when it was queued.
+  const oldestQueued = Math.min(...[...queued.values()].flatMap((m) => [...m.values()]));
+  if (since !== null && oldestQueued < since) since = oldestQueued;
   const [commits, head, shallow] = await Promise.all([
     since === null ? [] : history.commitsSince(since),
     opts.repoState ? history.head() : null,
     opts.repoState ? history.isShallow() : false,
   ]);
   if (since !== null) storeCommitsSince(root, since, commits);
-  return { history, head, commits, shallow };
+  return { history, head, commits, shallow, queued };
 }
 
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */

@@ -39,14 +39,44 @@ export interface Landing {
   commit: Pick<CommitInfo, 'sha' | 'subject' | 'time'>;
 }
 
-/** The first landing (oldest commit) per reference in `text`, among `commits` from `afterSec` on. */
+const REVERT_SUBJECT = /^Revert "(.*)"$/;
+const REVERTS_SHA = /\bThis reverts commit ([0-9a-f]{40})\b/;
+
+/** Whether a commit is a revert (git's own `Revert "<subject>"` form). */
+export function isRevert(c: Pick<CommitInfo, 'subject'>): boolean {
+  return REVERT_SUBJECT.test(c.subject);
+}
+
+/**
+ * Commits whose effect a later revert undid. Newest first, so a revert that was itself
+ * reverted undoes nothing (the work is back). The target is the sha git writes in the body,
+ * else the newest older commit with the quoted subject.
+ */
+export function undoneCommits(commits: readonly CommitInfo[]): Set<string> {
+  const newest = [...commits].sort((a, b) => b.time - a.time);
+  const undone = new Set<string>();
+  newest.forEach((c, i) => {
+    if (undone.has(c.sha)) return;
+    const quoted = REVERT_SUBJECT.exec(c.subject)?.[1];
+    if (quoted === undefined) return;
+    const target = REVERTS_SHA.exec(c.body)?.[1] ?? newest.slice(i + 1).find((o) => o.subject === quoted)?.sha;
+    if (target) undone.add(target);
+  });
+  return undone;
+}
+
+/**
+ * The first landing (oldest commit) per reference in `text`, among `commits` from `afterSec` on. A revert is not a
+ * landing, and a landing a later revert undid no longer counts.
+ */
 export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number): Landing[] {
+  const undone = undoneCommits(commits);
   const out: Landing[] = [];
   for (const ref of workRefs(text)) {
     let hit: CommitInfo | undefined;
     for (const c of commits) {
       // Commit times have whole seconds: a commit in the same second as the write counts as after it.
-      if (c.time < afterSec) continue;
+      if (c.time < afterSec || undone.has(c.sha) || isRevert(c)) continue;
       const lands = ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : subjectNamesTicket(c.subject, ref.id);
       if (lands && (!hit || c.time < hit.time)) hit = c;
     }

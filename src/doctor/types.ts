@@ -1,5 +1,7 @@
 // A doctor finding: one claim of a checkpoint checked against the repo, with its evidence.
-export type Level = 'error' | 'warning' | 'info';
+// error: the file is unusable; warning: drift (the checkpoint says something git contradicts);
+// advice: hygiene that never fails a push; info: context, including entries that are notes.
+export type Level = 'error' | 'warning' | 'advice' | 'info';
 
 export interface Finding {
   level: Level;
@@ -9,5 +11,7 @@ export interface Finding {
   /** JSON path inside the checkpoint ("next_actions[0]"), or "" for the whole file. */
   path: string;
   message: string;
-  evidence?: { sha?: string; date?: string; file?: string; renamed_to?: string; url?: string };
+  evidence?: { sha?: string; date?: string; file?: string; missing?: boolean; renamed_to?: string; url?: string; queued_at?: string };
+  /** Set by doctor: whether this finding fails `--fail-on-warnings` (under --pushed: only what the push causes or carries). */
+  blocks?: boolean;
 }

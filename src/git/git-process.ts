@@ -49,6 +49,17 @@ export function runGit(
   return Promise.reject(gitFailed(cwd, args, result));
 }
 
+/** Like runGit, for output that must stay bytes (object contents with their byte sizes). */
+export function runGitBytes(cwd: string, args: readonly string[], input: string): Buffer {
+  const env = { ...process.env };
+  for (const name of REPO_LOCATING_VARS) delete env[name];
+  const child = spawnSync('git', args, { cwd, env, input, maxBuffer: 1 << 30, windowsHide: true });
+  if (child.error || child.status !== 0) {
+    throw child.error ? new CheckpointError('E_GIT', `could not run git: ${child.error.message}`, { cause: child.error }) : gitFailed(cwd, args, { code: child.status ?? -1, stdout: '', stderr: child.stderr.toString('utf8') });
+  }
+  return child.stdout;
+}
+
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */
 export async function gitOnPath(): Promise<boolean> {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];

@@ -9,7 +9,7 @@ import { CommitQueue } from './commit-queue.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo, GitHistory, HeadInfo } from './types.js';
+import type { CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 
 type IsoGit = typeof import('isomorphic-git');
 type TreeEntry = import('isomorphic-git').TreeEntry;
@@ -82,11 +82,78 @@ export class IsoHistory implements GitHistory {
       const target = await lookupCommit(reader, rev);
       const tip = (await this.readHead()).sha;
       if (target === null || tip === null) return false;
-      for await (const commit of walk(reader, tip, target.time)) {
+      // No cut-off by date: an ancestor whose committer clock was skewed is still an ancestor.
+      // The date-ordered walk meets a well-dated target early and stops there.
+      for await (const commit of walk(reader, tip, -Infinity)) {
         if (commit.sha === target.sha) return true;
       }
       return false;
     });
+  }
+
+  async pushedCommits(from: string | null, to: string): Promise<CommitInfo[]> {
+    return this.guard('listing pushed commits', async () => {
+      const reader = await this.reader();
+      const tip = await lookupCommit(reader, to);
+      if (tip === null) return [];
+      const base = from === null ? null : await lookupCommit(reader, from);
+      const excluded = base ? [base.sha] : await this.remoteTips(reader);
+      const infos: CommitInfo[] = [];
+      for (const commit of await between(reader, tip.sha, excluded)) infos.push(await describe(reader, commit));
+      return infos.sort(newestFirst);
+    });
+  }
+
+  /** Commits the remote-tracking refs point at (tags and other objects skipped). */
+  private async remoteTips(reader: ObjectReader): Promise<string[]> {
+    const refs = await this.git.listRefs({ fs, gitdir: this.dirs.commonDir, filepath: 'refs/remotes' }).catch(() => [] as string[]);
+    const tips: string[] = [];
+    for (const ref of refs) {
+      if (ref.endsWith('/HEAD')) continue;
+      const sha = await this.git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref: `refs/remotes/${ref}` }).catch(() => null);
+      const commit = sha === null ? null : await lookupCommit(reader, sha);
+      if (commit) tips.push(commit.sha);
+    }
+    return tips;
+  }
+
+  async fileRevisions(paths: readonly string[]): Promise<FileRevision[]> {
+    if (paths.length === 0) return [];
+    // Sorted as git lists a commit's raw entries.
+    const relative = [...new Set(paths.map(repoRelativePath))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.guard('listing file revisions', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.reader();
+      const out: FileRevision[] = [];
+      // HEAD's first-parent line; each commit's file compared with its first parent's.
+      for (let sha: string | undefined = tip; sha !== undefined; ) {
+        const commit = await reader.commit(sha);
+        const parent = commit.parents[0];
+        const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
+        for (const path of relative) {
+          const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
+          if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
+          out.push({ sha: commit.sha, time: commit.time, path, blob: now?.oid ?? null });
+        }
+        sha = parent;
+      }
+      return out;
+    });
+  }
+
+  async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const oid of new Set(oids)) {
+      if (!/^[0-9a-f]{40}$/.test(oid)) continue;
+      try {
+        const { type, object } = await this.git.readObject({ fs, gitdir: this.dirs.commonDir, oid, format: 'content', cache });
+        if (type === 'blob' && object instanceof Uint8Array && object.length <= maxBytes) out.set(oid, Buffer.from(object).toString('utf8'));
+      } catch (error) {
+        if (errorCode(error) !== 'NotFoundError') throw error;
+      }
+    }
+    return out;
   }
 
   async isShallow(): Promise<boolean> {
@@ -216,6 +283,40 @@ async function* walk(reader: ObjectReader, tip: string, minTime: number): AsyncG
     for (const parent of unseen) queued.add(parent);
     for (const parent of await Promise.all(unseen.map((sha) => reader.commit(sha)))) queue.push(parent);
   }
+}
+
+/**
+ * `git rev-list tip --not excluded...`: one date-ordered walk painting commits reachable from
+ * an excluded tip; it stops once every queued commit is excluded, as git's own walk does.
+ */
+async function between(reader: ObjectReader, tip: string, excluded: readonly string[]): Promise<ParsedCommit[]> {
+  const queue = new CommitQueue<ParsedCommit>();
+  const painted = new Map<string, boolean>(); // sha -> excluded? (excluded wins, once set)
+  const done = new Map<string, boolean>(); // sha -> the paint its parents were given
+  const pending = new Set<string>(); // queued, included, not yet walked: the walk ends when none is left
+  const paint = async (sha: string, isExcluded: boolean) => {
+    const known = painted.get(sha);
+    if (known === true || known === isExcluded) return;
+    painted.set(sha, isExcluded);
+    if (isExcluded) pending.delete(sha);
+    else pending.add(sha);
+    queue.push(await reader.commit(sha));
+  };
+  for (const sha of excluded) await paint(sha, true);
+  await paint(tip, false);
+  while (pending.size > 0) {
+    const commit = queue.pop();
+    if (commit === undefined) break;
+    const isExcluded = painted.get(commit.sha) === true;
+    if (done.get(commit.sha) === isExcluded) continue;
+    done.set(commit.sha, isExcluded);
+    pending.delete(commit.sha);
+    for (const parent of commit.parents) await paint(parent, isExcluded);
+  }
+  const included = [...done.keys()].filter((sha) => painted.get(sha) === false);
+  const commits: ParsedCommit[] = [];
+  for (const sha of included) commits.push(await reader.commit(sha));
+  return commits;
 }
 
 async function describe(reader: ObjectReader, commit: ParsedCommit): Promise<CommitInfo> {

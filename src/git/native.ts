@@ -2,10 +2,10 @@
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rule
 // rather than by git's similarity detection, so both engines agree.
 import { CheckpointError } from '../errors.js';
-import { gitFailed, runGit, type GitResult } from './git-process.js';
+import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo, GitHistory, HeadInfo } from './types.js';
+import type { CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -57,9 +57,55 @@ export class NativeHistory implements GitHistory {
   async isInHeadHistory(rev: string): Promise<boolean> {
     const target = await this.lookupCommit(rev);
     if (!target) return false;
-    // The same bounded walk as commitsSince, cut off at the target's own time.
-    const walk = await this.fromHead(['rev-list', `--max-age=${target.time}`, 'HEAD', '--']);
-    return walk !== null && walk.stdout.split('\n').includes(target.sha);
+    // Ancestry by the graph alone: a walk cut off by commit dates misses ancestors with skewed clocks.
+    const answer = await this.git(['merge-base', '--is-ancestor', target.sha, 'HEAD'], [1, 128]);
+    return answer.code === 0;
+  }
+
+  async pushedCommits(from: string | null, to: string): Promise<CommitInfo[]> {
+    const tip = await this.lookupCommit(to);
+    if (!tip) return [];
+    const base = from === null ? null : await this.lookupCommit(from);
+    const exclude = base ? [`^${base.sha}`] : ['--not', '--remotes'];
+    const args = [
+      'log', '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
+      '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, tip.sha, ...exclude, '--',
+    ];
+    return parseLog((await this.git(args)).stdout).sort(newestFirst);
+  }
+
+  async fileRevisions(paths: readonly string[]): Promise<FileRevision[]> {
+    if (paths.length === 0) return [];
+    const args = [
+      '--literal-pathspecs', 'log', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z',
+      '--no-relative', '--no-color', '--format=%x1e%H%x00%ct%x00', 'HEAD', '--', ...paths.map(repoRelativePath),
+    ];
+    const log = await this.fromHead(args);
+    // A pathspec also matches files under a directory of that name: keep the files asked about.
+    const wanted = new Set(paths.map(repoRelativePath));
+    return log === null ? [] : parseRevisions(log.stdout).filter((r) => wanted.has(r.path));
+  }
+
+  async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+    const wanted = [...new Set(oids)].filter((oid) => /^[0-9a-f]{40}$/.test(oid));
+    const out = new Map<string, string>();
+    if (!wanted.length) return out;
+    // Sizes first, so a huge blob in a hostile history is never read into memory.
+    const sizes = (await this.git(['cat-file', '--batch-check'], [], `${wanted.join('\n')}\n`)).stdout.split('\n');
+    const small = wanted.filter((_, i) => {
+      const [, type, size] = (sizes[i] ?? '').split(' ');
+      return type === 'blob' && Number(size) <= maxBytes;
+    });
+    if (!small.length) return out;
+    const raw = runGitBytes(this.dir, ['cat-file', '--batch'], `${small.join('\n')}\n`);
+    let at = 0;
+    for (const oid of small) {
+      const headerEnd = raw.indexOf(10, at);
+      const size = Number(raw.subarray(at, headerEnd).toString('latin1').split(' ')[2]);
+      out.set(oid, raw.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
+      at = headerEnd + 1 + size + 1;
+    }
+    return out;
   }
 
   async isShallow(): Promise<boolean> {
@@ -109,6 +155,24 @@ export class NativeHistory implements GitHistory {
   private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
     return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
   }
+}
+
+/** `git log -z --raw --format=%x1e%H%x00%ct%x00`: per commit its sha, time and raw entries. */
+function parseRevisions(out: string): FileRevision[] {
+  const revisions: FileRevision[] = [];
+  for (const record of out.split('\x1e').slice(1)) {
+    const fields = record.split('\0');
+    const [sha, time] = fields;
+    if (!sha || !time) throw malformed('git log record without sha and time');
+    // After the format's trailing NUL: an optional "\n", then ":meta" NUL path NUL pairs.
+    for (let i = 2; i + 1 < fields.length; i++) {
+      const meta = fields[i]!.replace(/^\n/, '');
+      if (!meta.startsWith(':')) continue;
+      const [, , , newOid, status] = meta.split(' ');
+      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null });
+    }
+  }
+  return revisions;
 }
 
 function committerTime(commitObject: string): number {

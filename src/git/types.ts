@@ -29,6 +29,16 @@ export interface HeadInfo {
   branch: string | null;
 }
 
+/** A commit on HEAD's first-parent line where a file's blob differs from the first parent's. */
+export interface FileRevision {
+  sha: string;
+  /** Committer time, seconds. */
+  time: number;
+  path: string;
+  /** The file's blob after the commit; null when the commit deleted it. */
+  blob: string | null;
+}
+
 export type EngineName = 'native' | 'isomorphic';
 
 export interface GitHistory {
@@ -44,9 +54,22 @@ export interface GitHistory {
   commitsSince(since: number): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
-  /** Whether commit `sha` is HEAD or an ancestor of it (bounded by `sha`'s own commit time). */
+  /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
   isInHeadHistory(sha: string): Promise<boolean>;
   isShallow(): Promise<boolean>;
+  /**
+   * Each path's own revisions along HEAD's first-parent line, newest first: the commits where
+   * its blob changed. Costs the file's history, not the repository's diffs.
+   */
+  fileRevisions(paths: readonly string[]): Promise<FileRevision[]>;
+  /** UTF-8 text of blobs by id; ids that are not blobs (or larger than `maxBytes`) are left out. */
+  readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>>;
+  /**
+   * The commits a push of `to` sends: reachable from `to` but not from `from`, or, when
+   * `from` is null (a new branch), not from any remote-tracking ref. Newest first, with changes.
+   * A `from` this repository does not have counts as null.
+   */
+  pushedCommits(from: string | null, to: string): Promise<CommitInfo[]>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
 }

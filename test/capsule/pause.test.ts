@@ -198,13 +198,18 @@ describe('pause --context', () => {
 });
 
 describe('pause --auto', () => {
-  it('with no capsule yet: says so, exits 0, writes nothing (and with no checkpoint too)', () => {
+  it('with no capsule yet: saves the mechanical state, marks the rest unrecorded, says what to add (no checkpoint: writes nothing)', () => {
     const dir = project();
-    const before = bytesOf(dir);
+    const before = doc(dir);
     const r = cli(dir, ['pause', 'api', '--auto']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/no capsule saved yet/);
-    expect(bytesOf(dir).equals(before)).toBe(true);
+    expect(r.stdout).toMatch(/saved a first capsule for api with mechanical state only/);
+    expect(r.stdout).toContain("checkpoint pause api --context '<json>'");
+    const after = doc(dir);
+    expect(after.capsule.mechanical).toMatchObject({ head: head(dir) });
+    expect(Object.values(after.capsule.context).flat().every((v) => String(v).startsWith('unknown: not recorded yet'))).toBe(true);
+    const { capsule: _c, ...rest } = after;
+    expect(rest).toEqual(before);
     const none = cli(dir, ['pause', 'web', '--auto']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no checkpoint for skill "web"/);

@@ -48,3 +48,25 @@ describe('findLandings', () => {
     expect(findLandings('PLAT-7', commits, 0)).toEqual([]);
   });
 });
+
+describe('reverts', () => {
+  const sha = (n: number) => String(n).repeat(40).slice(0, 40);
+  it('a revert is not a landing, and a reverted landing no longer counts', () => {
+    const land = commit(sha(1), 'PLAT-7: login', 100);
+    const revert = commit(sha(2), 'Revert "PLAT-7: login"', 200, `This reverts commit ${sha(1)}.`);
+    expect(findLandings('Implement PLAT-7', [revert, land], 0)).toEqual([]);
+    // Only the revert in range: still not a landing.
+    expect(findLandings('Implement PLAT-7', [revert], 150)).toEqual([]);
+  });
+  it('finds the reverted commit by subject when the body lost the sha (squashed revert)', () => {
+    const land = commit(sha(1), 'Add auth (#12)', 100);
+    const revert = commit(sha(2), 'Revert "Add auth (#12)"', 200);
+    expect(findLandings('Merge PR #12', [revert, land], 0)).toEqual([]);
+  });
+  it('reverting the revert lands the work again', () => {
+    const land = commit(sha(1), 'PLAT-7: login', 100);
+    const revert = commit(sha(2), 'Revert "PLAT-7: login"', 200, `This reverts commit ${sha(1)}.`);
+    const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login""', 300, `This reverts commit ${sha(2)}.`);
+    expect(findLandings('Implement PLAT-7', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
+  });
+});

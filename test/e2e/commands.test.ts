@@ -455,7 +455,7 @@ describe('reset, history, restore', () => {
     expect(expectOk(cli(dir, ['history'])).stdout).toBe(`checkpoint  ${archive}  ${original.length} bytes\n`);
     expect(expectOk(cli(dir, ['history', 'web'])).stdout).toBe('no archives in .checkpoints/history/\n');
     expect(JSON.parse(expectOk(cli(dir, ['history', 'api', '--json'])).stdout)).toEqual([
-      { file: archive, path: `.checkpoints/history/${archive}`, skill: 'api', kind: 'checkpoint', bytes: original.length },
+      { file: archive, path: `.checkpoints/history/${archive}`, skill: 'api', kind: 'checkpoint', bytes: original.length, restorable: true },
     ]);
     expect(expectOk(cli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
 

@@ -114,10 +114,11 @@ describe('resume', () => {
   it('never silently skips a broken checkpoint', () => {
     const dir = repoWith([cp('api')]);
     write(dir, '.checkpoints/web.checkpoint.json', '{ "skill": "web", ');
-    for (const cmd of [['resume'], ['next']]) {
-      const r = cli(dir, cmd);
-      expect(r.stderr).toContain('left out unreadable or invalid checkpoint: web');
-    }
+    expect(cli(dir, ['resume']).stderr).toContain('left out unreadable or invalid checkpoint: web');
+    // next names it where the reader looks, before recommending another skill.
+    const next = cli(dir, ['next']);
+    expect(next.stdout).toMatch(/^needs repair: web: .*\(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)\n[\s\S]*api/);
+    expect(cli(dir, ['status']).stdout).toMatch(/^web\s+needs repair\s+/m);
     const only = repoWith([]);
     write(only, '.checkpoints/web.checkpoint.json', '{}');
     expect(cli(only, ['resume']).stderr).toContain('web');

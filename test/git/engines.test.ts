@@ -83,7 +83,11 @@ function buildMerges(): Fixture {
   write(dir, 'topic.txt', 'topic\n');
   const topic = commitAll(dir, 'unmerged topic', day(8));
   git(dir, ['checkout', '-q', 'main']);
-  return { dir, commits: { m1, s1, m2, mergeSide, mergeMain, s2, m3, crissCross, topic }, paths: ['side.txt', 'topic.txt'] };
+  // What a fetch leaves: remote-tracking refs (and the symbolic origin/HEAD) new-branch pushes are judged against.
+  git(dir, ['update-ref', 'refs/remotes/origin/main', m2]);
+  git(dir, ['update-ref', 'refs/remotes/origin/side', s1]);
+  git(dir, ['symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main']);
+  return { dir, commits: { m1, s1, m2, mergeSide, mergeMain, s2, m3, crissCross, topic }, paths: ['side.txt', 'topic.txt', 'base.txt'] };
 }
 
 function buildRenames(): Fixture {
@@ -209,7 +213,16 @@ async function answers(history: GitHistory, fixture: Fixture) {
     resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
+    fileRevisions: await history.fileRevisions(fixture.paths),
+    readBlobs: [...(await history.readBlobs((await history.fileRevisions(fixture.paths)).flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
+    pushedCommits: Object.fromEntries(await Promise.all(pushPairs(fixture).map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
   };
+}
+
+/** Every (from, to) pair of named commits, plus new-branch pushes (null: judged against remote-tracking refs). */
+function pushPairs(fixture: Fixture): [string | null, string][] {
+  const shas = [...new Set(Object.values(fixture.commits))];
+  return shas.flatMap((to) => [[null, to] as [string | null, string], ...shas.map((from): [string | null, string] => [from, to])]);
 }
 
 function engines(name: string): { native: GitHistory; iso: GitHistory; fixture: Fixture } {
@@ -331,12 +344,36 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(byCommit(all, commits.copy).changes).toEqual([{ status: 'A', path: 'copy.txt' }]);
   });
 
-  it('clock skew: the walk stops at a commit older than the cut-off', async () => {
+  it('pushedCommits: what git rev-list sends, new branches judged against remote-tracking refs', async () => {
+    const { history, commits, dir } = pick('merges');
+    const revList = (...args: string[]) => git(dir, ['rev-list', ...args]).split('\n').filter(Boolean).sort();
+    const listed = async (from: string | null, to: string) => (await history.pushedCommits(from, to)).map((c) => c.sha).sort();
+    expect(await listed(commits.m2 as string, commits.crissCross as string)).toEqual(revList(commits.crissCross as string, `^${commits.m2}`));
+    expect(await listed(null, commits.crissCross as string)).toEqual(revList(commits.crissCross as string, '--not', '--remotes'));
+    expect(await listed(null, commits.m2 as string)).toEqual([]);
+    // A from this clone does not have (someone else pushed first): judged as a new branch.
+    expect(await listed('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', commits.topic as string)).toEqual([commits.topic]);
+    const pushed = await history.pushedCommits(commits.m3 as string, commits.crissCross as string);
+    expect(byCommit(pushed, commits.crissCross).changes).toEqual([{ status: 'M', path: 'side.txt' }]);
+  });
+
+  it("fileRevisions: the file's own first-parent revisions, with blob ids, and their contents", async () => {
+    const { history, commits, dir } = pick('merges');
+    const revs = await history.fileRevisions(['side.txt']);
+    expect(revs.map((r) => r.sha)).toEqual([commits.crissCross, commits.mergeSide]);
+    expect(revs[0]!.blob).toBe(git(dir, ['rev-parse', `${commits.crissCross}:side.txt`]).trim());
+    const blobs = await history.readBlobs([revs[0]!.blob!, revs[1]!.blob!, commits.m2 as string], 1 << 20);
+    expect([...blobs.values()].sort()).toEqual(['side\n', 'side 2\n'].sort());
+    expect((await history.readBlobs([revs[0]!.blob!], 3)).size).toBe(0);
+  });
+
+  it('clock skew: the walk stops at a commit older than the cut-off; ancestry ignores dates', async () => {
     const { history, commits } = pick('clock skew');
     expect((await history.commitsSince(seconds(day(6)))).map((c) => c.sha)).toEqual([commits.tip]);
     expect(await history.isInHeadHistory(commits.older as string)).toBe(true);
-    // An ancestor reached only through an older commit is outside the bounded walk.
-    expect(await history.isInHeadHistory(commits.newer as string)).toBe(false);
+    // Ancestry follows the graph, not the dates: an ancestor reached only through an older
+    // (skewed) commit is still in HEAD's history.
+    expect(await history.isInHeadHistory(commits.newer as string)).toBe(true);
   });
 
   it('shallow clone: boundary commits are roots with everything added', async () => {

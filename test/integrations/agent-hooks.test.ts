@@ -124,14 +124,22 @@ describe('with a normal checkpoint', () => {
     expect(r.stdout).not.toMatch(/ASK THE USER/);
   });
 
-  it('before compaction without a saved capsule: exit 0, nothing to refresh, file untouched', () => {
+  it('before the first compaction without a saved capsule: saves the mechanical state and says what to add', () => {
     const dir = project();
     save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL));
-    const before = read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`);
+    const before = JSON.parse(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`));
     const r = preCompact(dir);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/no capsule saved yet/);
-    expect(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`)).toBe(before);
+    expect(r.stdout).toMatch(/saved a first capsule .* mechanical state only/);
+    expect(r.stdout).toMatch(/agent should add goal, acceptance/);
+    const after = JSON.parse(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`));
+    expect(after.capsule.mechanical.head).toMatch(/^[0-9a-f]{7,40}$/);
+    expect(after.capsule.context.goal).toMatch(/^unknown: not recorded yet/);
+    // Nothing else in the checkpoint changed.
+    const { capsule: _capsule, ...rest } = after;
+    expect(rest).toEqual(before);
+    // A second compaction refreshes the mechanical state and keeps the rest.
+    expect(preCompact(dir).stdout).toMatch(/refreshed the capsule's mechanical state/);
   });
 });
 

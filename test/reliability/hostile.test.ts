@@ -59,7 +59,7 @@ add('missing .checkpoints/', [
   { name: 'done --verify', args: ['done', 's', '--verify'], message: /no checkpoint for skill "s"/ },
   { name: 'reset', args: ['reset', 's'], message: /no checkpoint for skill "s"/ },
   { name: 'pause --context', args: ['pause', 's', '--context', JSON.stringify(CAPSULE)], message: /no checkpoint for skill "s"/ },
-  { name: 'resume s', args: ['resume', 's'], message: /cannot resume s/ },
+  { name: 'resume s', args: ['resume', 's'], message: /no checkpoint for skill "s"/ },
   { name: 'restore', args: ['restore', 's.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /no archive/ },
   // rotate reports per skill (it takes several): "✗ <skill>: ...", see the report.
   { name: 'rotate s', args: ['rotate', 's'], message: /no checkpoint for skill "s"/, prefix: /^✗ s: / },

@@ -1,7 +1,8 @@
 import { CheckpointError } from '../../errors.js';
 import { readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
-import type { Finding } from '../../doctor/types.js';
+import type { Finding, Level } from '../../doctor/types.js';
+import { parsePushRange } from '../../doctor/push.js';
 import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
@@ -9,21 +10,48 @@ import { engineArg, rootOf } from './common.js';
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const failOnWarnings = Boolean(args.options['fail-on-warnings']);
-  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root) });
-  const errors = report.findings.filter((f) => f.level === 'error').length;
-  const warnings = report.findings.filter((f) => f.level === 'warning').length;
-  const failed = errors > 0 || (failOnWarnings && warnings > 0);
+  const pushedArg = args.options.pushed;
+  const pushed = pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
+  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root), pushed });
+  const count = (level: Level) => report.findings.filter((f) => f.level === level).length;
+  const errors = count('error');
+  const warnings = count('warning');
+  const blocking = report.findings.filter((f) => f.blocks && (f.level === 'error' || failOnWarnings));
+  const failed = blocking.length > 0;
   if (ctx.json) {
-    ctx.out.json({ ok: !failed, errors, warnings, checkpoints: report.checkpoints, engine: report.engine, head: report.head, findings: report.findings });
+    ctx.out.json({
+      ok: !failed, errors, warnings, advice: count('advice'), info: count('info'), blocking: blocking.length,
+      checkpoints: report.checkpoints, engine: report.engine, head: report.head, pushed_commits: report.pushed, findings: report.findings,
+    });
     return failed ? 1 : 0;
   }
   const { c } = ctx.out;
-  const mark: Record<Finding['level'], string> = { error: c.red('error  '), warning: c.yellow('warning'), info: c.dim('info   ') };
-  for (const f of report.findings) ctx.out.out(`${mark[f.level]} ${f.skill ?? '(repo)'}${f.path ? ` ${f.path}` : ''}: ${oneLine(f.message)}`);
-  const summary = `doctor: ${report.checkpoints} checkpoint${report.checkpoints === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const mark: Record<Level, string> = { error: c.red('error  '), warning: c.yellow('warning'), advice: c.cyan('advice '), info: c.dim('info   ') };
+  for (const [skill, group] of groupBySkill(report.findings)) {
+    ctx.out.out(c.bold(skill ?? '(repository)'));
+    for (const f of group) {
+      const tag = pushed && f.blocks ? ' [blocks push]' : '';
+      ctx.out.out(`  ${mark[f.level]} ${f.path ? `${f.path}: ` : ''}${oneLine(f.message)}${tag}`);
+    }
+  }
+  const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const parts = [n(report.checkpoints, 'checkpoint'), n(errors, 'error'), n(warnings, 'warning'), `${count('advice')} advice`, n(count('info'), 'note')];
+  if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking`);
+  const summary = `doctor: ${parts.join(', ')}`;
   ctx.out.out(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
-  if (failed && failOnWarnings && !errors) ctx.out.out('fix the checkpoints (or push with --no-verify to bypass the hook)');
+  if (failed && pushed) ctx.out.out('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
+  else if (failed && failOnWarnings && !errors) ctx.out.out('fix the checkpoints (or push with --no-verify to bypass the hook)');
   return failed ? 1 : 0;
+}
+
+/** Per skill (repository-wide first), drift before notes and advice. */
+function groupBySkill(findings: readonly Finding[]): [string | null, Finding[]][] {
+  const order: Record<Level, number> = { error: 0, warning: 1, info: 2, advice: 3 };
+  const groups = new Map<string | null, Finding[]>();
+  for (const f of findings) groups.set(f.skill, [...(groups.get(f.skill) ?? []), f]);
+  return [...groups]
+    .sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)))
+    .map(([skill, group]) => [skill, [...group].sort((x, y) => order[x.level] - order[y.level])]);
 }
 
 /** --online=URL, or bare --online (empty) for the config's health_url. */

@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
@@ -11,6 +13,29 @@ export const RECENTLY_DONE_MAX = 10;
 const DEFAULT_VERIFY_TIMEOUT_S = 120;
 const MAX_VERIFY_TIMEOUT_S = 86_400;
 
+const SHELL_WORDS = new Set(['!', '[', '[[', '(', '{', 'test', 'true', 'false', 'cd', 'command', 'exec', 'exit', 'export', 'if', 'for', 'while', 'until', 'case', 'set', 'eval', '.', 'echo', 'printf', 'env', 'time']);
+
+/**
+ * The first word of a shell command when it names no builtin, file or command on PATH (a
+ * prose done_when such as "PR opened"), else null. Checked before running, so prose is never
+ * handed to the shell.
+ */
+function missingCommand(cmd: string, cwd: string): string | null {
+  const words = cmd.trim().split(/\s+/);
+  const word = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  if (word === undefined || SHELL_WORDS.has(word) || /[$`'"(){}|&;<>*?]/.test(word)) return null;
+  const runnable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (word.includes('/')) return runnable(resolve(cwd, word)) ? null : word;
+  return (process.env.PATH ?? '').split(delimiter).some((d) => d && runnable(join(d, word))) ? null : word;
+}
+
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = skillArg(args);
@@ -23,6 +48,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
     if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
       throw new CheckpointError('E_USAGE', `--timeout must be a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`);
+    }
+    const missing = missingCommand(cmd, root);
+    if (missing !== null) {
+      throw new CheckpointError('E_USAGE', `done_when "${cmd}" of next_actions[0] is not a runnable check (no command "${missing}")`, {
+        hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
+      });
     }
     ctx.out.err(`verifying "${actionText(first)}" with: ${cmd}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);

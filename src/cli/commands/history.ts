@@ -1,19 +1,50 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { display } from '../../store/checkpoints.js';
-import { listArchives } from '../../store/history.js';
+import { historyDir, listArchives } from '../../store/history.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
+interface OtherEntry {
+  file: string;
+  path: string;
+  bytes: number;
+}
+
+/**
+ * JSON files in history/ whose names follow neither archive rule (hand-named or copied in):
+ * listed, never hidden, with why restore cannot take them.
+ */
+function otherJsonFiles(root: string, known: ReadonlySet<string>): OtherEntry[] {
+  const dir = historyDir(root);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.json') && !known.has(e.name))
+    .map((e) => ({ file: e.name, path: join(dir, e.name), bytes: statSync(join(dir, e.name)).size }))
+    .sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.json (rename it, or copy it back by hand)';
+
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const entries = listArchives(root, optionalSkillArg(args));
+  const skill = optionalSkillArg(args);
+  const entries = listArchives(root, skill);
+  const all = new Set(listArchives(root).map((e) => e.file));
+  // With a skill, a hand-named file is shown when its name starts with the skill.
+  const others = otherJsonFiles(root, all).filter((o) => !skill || o.file.startsWith(`${skill}.`) || o.file.startsWith(`${skill}-`));
   if (ctx.json) {
-    ctx.out.json(entries.map((e) => ({ ...e, path: display(root, e.path) })));
+    ctx.out.json([
+      ...entries.map((e) => ({ ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' })),
+      ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: CANNOT_RESTORE })),
+    ]);
     return 0;
   }
-  if (!entries.length) {
+  if (!entries.length && !others.length) {
     ctx.out.out('no archives in .checkpoints/history/');
     return 0;
   }
   for (const e of entries) ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${e.file}  ${ctx.out.c.dim(`${e.bytes} bytes`)}`);
+  for (const o of others) ctx.out.out(`other       ${o.file}  ${ctx.out.c.dim(`${o.bytes} bytes; ${CANNOT_RESTORE}`)}`);
   return 0;
 }

@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
+import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../doctor/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 
@@ -31,19 +31,20 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
   const top = agenda.items[0];
-  const notice = brokenNotice(agenda);
-  if (notice && top) ctx.out.err(notice);
+  const needsRepair = agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) }));
   if (!top) {
-    if (ctx.json) ctx.out.json({ ok: true, next: null, broken: agenda.broken.map((b) => b.skill) });
-    else ctx.out.out(agenda.broken.length ? `no valid checkpoint; fix: ${agenda.broken.map((b) => b.skill).join(', ')} (checkpoint validate)` : 'no checkpoints yet: nothing queued');
+    if (ctx.json) ctx.out.json({ ok: true, next: null, broken: agenda.broken.map((b) => b.skill), needs_repair: needsRepair });
+    else ctx.out.out(agenda.broken.length ? needsRepairLines(agenda).join('\n') : 'no checkpoints yet: nothing queued');
     return agenda.broken.length ? 1 : 0;
   }
   const rec = recommend(top);
   if (ctx.json) {
-    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile' });
+    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair });
     return 0;
   }
   const { c } = ctx.out;
+  // A conflicted or invalid checkpoint is named where the reader looks, before another skill is recommended.
+  for (const line of needsRepairLines(agenda)) ctx.out.out(c.red(line));
   ctx.out.out(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
   ctx.out.out(`→ ${rec.text}`);
   for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${s.text}": ${s.evidence}`));

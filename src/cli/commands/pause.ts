@@ -150,6 +150,47 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
 class NothingToRefresh extends Error {}
 
+const NOT_RECORDED = 'unknown: not recorded yet';
+
+/** A placeholder context: every field states it is unknown, pointing at the checkpoint for what is known. */
+function placeholderContext(skill: string): CapsuleContext {
+  const add = `${NOT_RECORDED} (add it: checkpoint pause ${skill} --context ...)`;
+  return {
+    goal: `${add}; see the checkpoint's phase, step and progress_summary`,
+    acceptance: add,
+    constraints: [NOT_RECORDED],
+    decisions: [`${NOT_RECORDED}; see context_primer.key_decisions`],
+    evidence: [NOT_RECORDED],
+    pending: [`${NOT_RECORDED}; see next_actions`],
+    next: `${NOT_RECORDED}; see next_actions[0]`,
+  };
+}
+
+async function firstAuto(root: string, skill: string, ctx: Context, state: Awaited<ReturnType<typeof gitState>>, at: string): Promise<number> {
+  const capsule = withMechanical({ context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } }, state, at);
+  const result = await mutateCheckpoint(root, skill, {
+    now: ctx.now,
+    change: (current) => {
+      if (current === null || typeof current !== 'object' || Array.isArray(current)) {
+        throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
+      }
+      // Another writer saved a real capsule meanwhile: keep it, never overwrite claims with placeholders.
+      if ((current as JsonObject).capsule !== undefined) return current;
+      (current as JsonObject).capsule = capsule as unknown as JsonValue;
+      return current;
+    },
+  });
+  const add = `the agent should add goal, acceptance, constraints, decisions, evidence, pending and next: checkpoint pause ${skill} --context '<json>'`;
+  if (ctx.json) {
+    ctx.out.json({ ok: true, skill, refreshed: true, first: true, path: display(root, result.path), mechanical: capsule.mechanical ?? null, todo: add });
+    return 0;
+  }
+  const m = capsule.mechanical as Mechanical | undefined;
+  ctx.out.out(`✓ saved a first capsule for ${skill} with mechanical state only (HEAD ${m?.head ?? 'none'}, branch ${m?.branch ?? 'none'}, ${m?.uncommitted_count ?? 0} uncommitted)`);
+  ctx.out.out(`  ${add}`);
+  return 0;
+}
+
 async function runAuto(root: string, skill: string, ctx: Context): Promise<number> {
   const nothing = (why: string): number => {
     if (ctx.json) ctx.out.json({ ok: true, skill, refreshed: false, message: why });
@@ -159,10 +200,12 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const hasCapsule = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v) && v.capsule !== undefined;
   const file = readCheckpoint(root, skill);
   if (!file) return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
-  if (!hasCapsule(file.value)) return nothing(`no capsule saved yet for "${skill}"; nothing to refresh (save one with checkpoint pause ${skill} --context ...)`);
 
   const state = await gitState(root); // outside the lock: git can be slow, the write is not
   const at = ctx.now.toISOString();
+  // First compaction before any capsule: save the mechanical state under a placeholder
+  // context that says, field by field, that the agent has not recorded it yet.
+  if (!hasCapsule(file.value)) return firstAuto(root, skill, ctx, state, at);
   let capsule: Capsule | undefined;
   try {
     const result = await mutateCheckpoint(root, skill, {

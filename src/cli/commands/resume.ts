@@ -3,6 +3,8 @@ import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
 import { relativeTime } from '../render/output.js';
+import { displayWidth, padDisplay } from '../render/width.js';
+import { listSkills } from '../../store/checkpoints.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -20,7 +22,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args), skill });
   if (skill && agenda.broken.length) {
     const b = agenda.broken[0]!;
-    if (!b.file && !b.problem) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`);
+    const skills = listSkills(root);
+    if (!skills.includes(skill)) {
+      throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`, {
+        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume <skill>)` : 'no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update <skill> ...)',
+      });
+    }
     throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint: 'fix it (checkpoint validate) or start fresh with checkpoint reset' });
   }
   const notice = brokenNotice(agenda);
@@ -39,7 +46,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (ctx.json) ctx.out.json({ ok: true, ask_user: true, question: 'Which checkpoint should this session resume?', candidates });
     else {
       ctx.out.out('Several checkpoints need a decision before any is resumed automatically:');
-      for (const cand of candidates) ctx.out.out(`  ${cand.skill}  ${cand.status}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`);
+      const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
+      const status = (x: (typeof candidates)[number]) => `${x.status}${x.stale ? ' (stale)' : ''}`;
+      const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
+      for (const cand of candidates) ctx.out.out(`  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`);
       ctx.out.out('ASK THE USER which to resume, then run `checkpoint resume <skill>`.');
     }
     return EXIT_ASK_USER;

@@ -2,8 +2,9 @@ import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, type AgendaItem } from '../../doctor/agenda.js';
+import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../doctor/agenda.js';
 import { relativeTime } from '../render/output.js';
+import { displayWidth, padDisplay } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -32,7 +33,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       decisions_waiting: decisions,
       next: agenda.items[0] ? recommend(agenda.items[0]) : null,
       skills: agenda.items.map((i) => summary(i, ctx.now)),
-      broken: agenda.broken.map((b) => ({ skill: b.skill, problem: b.problem ?? b.validation?.errors[0]?.message })),
+      broken: agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) })),
     });
     return agenda.broken.length ? 1 : 0;
   }
@@ -49,16 +50,20 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${d.id}: ${d.description}`);
     for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${b.id}: ${b.description}`);
   } else {
-    const w = Math.max(5, ...agenda.items.map((i) => i.skill.length));
-    lines.push(c.dim(`${'skill'.padEnd(w)}  ${'status'.padEnd(11)}  ${'phase / step'.padEnd(30)}  updated`));
+    // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
+    const w = Math.max(5, ...agenda.items.map((i) => displayWidth(i.skill)), ...agenda.broken.map((b) => displayWidth(b.skill)));
+    const sw = Math.max(11, ...agenda.items.map((i) => displayWidth(i.checkpoint.status)));
+    const stepOf = (cp: Checkpoint) => `${cp.phase} / ${cp.step}`;
+    const pw = Math.max(12, ...agenda.items.map((i) => displayWidth(stepOf(i.checkpoint))));
+    lines.push(c.dim(`${padDisplay('skill', w)}  ${padDisplay('status', sw)}  ${padDisplay('phase / step', pw)}  updated`));
     for (const i of agenda.items) {
       const cp = i.checkpoint;
       const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
-      lines.push(`${i.skill.padEnd(w)}  ${cp.status.padEnd(11)}  ${`${cp.phase} / ${cp.step}`.padEnd(30)}  ${age}`);
+      lines.push(`${padDisplay(i.skill, w)}  ${padDisplay(cp.status, sw)}  ${padDisplay(stepOf(cp), pw)}  ${age}`);
       const pm = pmLine(cp);
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${pm}`));
     }
-    for (const b of agenda.broken) lines.push(`${c.red(b.skill.padEnd(w))}  ${c.red('unreadable')}  ${b.problem ?? b.validation?.errors[0]?.message ?? ''}`);
+    for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${repairReason(b)}`);
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   ctx.out.out(lines.join('\n'));

@@ -4,6 +4,7 @@ import { validateCheckpoint, type Issue } from '../../protocol/validate.js';
 import { isCheckpointError } from '../../errors.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
+import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 
 interface FileReport {
   file: string;
@@ -36,11 +37,20 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/**
+ * The name the validator checks against the skill: an archive reset wrote
+ * (`<skill>.<stamp>.checkpoint.json`) is judged by its skill part, under its own naming rule.
+ */
+function expectedName(name: string): string {
+  const archive = ARCHIVE_NAME.exec(name);
+  return archive ? `${archive[1]}.checkpoint.json` : name;
+}
+
 function validateOne(root: string, path: string, now: Date, strict: boolean, named: boolean): FileReport {
   const file = display(root, path);
   try {
     const cp = readCheckpointFile(root, path);
-    const { errors, warnings } = validateCheckpoint(cp.value, { fileName: basename(path), now, sizeBytes: cp.sizeBytes });
+    const { errors, warnings } = validateCheckpoint(cp.value, { fileName: expectedName(basename(path)), now, sizeBytes: cp.sizeBytes });
     return { file, ok: errors.length === 0 && (!strict || warnings.length === 0), errors, warnings };
   } catch (e) {
     // A missing file named on the command line is a usage mistake; anything unreadable is a

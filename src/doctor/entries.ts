@@ -1,0 +1,119 @@
+// What a hand-written generated_files entry or verified_for_sha value points at. Real
+// checkpoints annotate them ("src/x.ts (PR 1, 4cb0b09)", "site/x.md — draft"), use brace
+// patterns and globs, or hold prose with no path at all. Pure: no fs, no git.
+
+export type EntryTarget =
+  /** One literal repo path (annotation stripped). */
+  | { kind: 'path'; path: string }
+  /** Brace-expanded alternatives, some with glob characters: missing only when none matches. */
+  | { kind: 'pattern'; text: string; alternatives: string[] }
+  /** No path in it: a note, never drift. */
+  | { kind: 'note' };
+
+/** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
+const NOTE_START = /\s+(?:\(|—|–|--?|#|:)(?:\s|$)|\s+\(|:\s/;
+const GLOB_CHARS = /[*?[]/;
+/** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
+const MAX_EXPANSION = 256;
+
+/** The path part of an annotated entry: the text before the first note separator. */
+export function entryPathText(entry: string): string {
+  const text = entry.trim();
+  const cut = NOTE_START.exec(text);
+  return (cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, '');
+}
+
+/** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
+function looksLikePath(text: string): boolean {
+  if (!text || /\s/.test(text)) return false;
+  return text.includes('/') || /\.[A-Za-z0-9]{1,10}$/.test(text) || GLOB_CHARS.test(text) || /\{[^}]*,[^}]*\}/.test(text);
+}
+
+/**
+ * The target of one generated_files entry. `exists` answers for the whole entry first, so
+ * a real file whose name has spaces or dashes is taken literally.
+ */
+export function parseEntry(entry: string, exists: (path: string) => boolean): EntryTarget {
+  const whole = entry.trim();
+  if (whole && exists(whole)) return { kind: 'path', path: whole };
+  const text = entryPathText(whole);
+  if (!looksLikePath(text)) return { kind: 'note' };
+  const alternatives = expandBraces(text);
+  if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
+  return { kind: 'pattern', text, alternatives };
+}
+
+/** "a/{b,c}/d.{ts,js}" -> four paths; nested braces expand too; unbalanced braces stay literal. */
+export function expandBraces(text: string): string[] {
+  const open = text.indexOf('{');
+  if (open < 0) return [text];
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) {
+      if (!commas.length) return expandBraces(text.slice(i + 1)).map((rest) => text.slice(0, i + 1) + rest);
+      const head = text.slice(0, open);
+      const bounds = [open, ...commas, i];
+      const parts = bounds.slice(0, -1).map((b, k) => text.slice(b + 1, bounds[k + 1]));
+      const tails = expandBraces(text.slice(i + 1));
+      const out: string[] = [];
+      for (const part of parts) {
+        for (const mid of expandBraces(part)) {
+          for (const tail of tails) {
+            if (out.length >= MAX_EXPANSION) return out;
+            out.push(head + mid + tail);
+          }
+        }
+      }
+      return out;
+    } else if (ch === ',' && depth === 1) commas.push(i);
+  }
+  return [text];
+}
+
+/** A glob (`*`, `**`, `?`, `[...]`) as an anchored regular expression over repo paths. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    if (ch === '*') {
+      if (glob[i + 1] === '*') {
+        const slash = glob[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else re += '[^/]*';
+    } else if (ch === '?') re += '[^/]';
+    else if (ch === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+export function hasGlob(text: string): boolean {
+  return GLOB_CHARS.test(text);
+}
+
+/** The directory a glob's matches must be under: its segments before the first wildcard. */
+export function globBase(glob: string): string {
+  const segments = glob.split('/');
+  const first = segments.findIndex((s) => GLOB_CHARS.test(s));
+  return segments.slice(0, first < 0 ? segments.length - 1 : first).join('/');
+}
+
+/** The commit-like token in a verified_for_sha value ("branch (pre-commit; base e5ea561)" -> e5ea561). */
+export function commitToken(value: string): string | null {
+  const trimmed = value.trim();
+  if (/^[0-9a-f]{4,40}$/i.test(trimmed)) return trimmed;
+  const tokens = [...trimmed.matchAll(/(?:^|[^0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z])/gi)].map((m) => m[1]!);
+  // Prefer a token with a digit and a letter: "decade" or "1234567" alone are rarely shas.
+  return tokens.find((t) => /\d/.test(t) && /[a-f]/i.test(t)) ?? tokens[0] ?? null;
+}

@@ -1,0 +1,50 @@
+// What a push is judged on: only findings the pushed commits cause or carry block it.
+// Pure: takes findings and the pushed commits, returns findings with `blocks` set.
+import { CheckpointError } from '../errors.js';
+import type { CommitInfo } from '../git/types.js';
+import type { Finding } from './types.js';
+
+export interface PushRange {
+  /** null: a new branch (judge what no remote-tracking ref has). */
+  from: string | null;
+  to: string;
+}
+
+const HEX = /^[0-9a-f]{4,40}$/i;
+const ZERO = /^0+$/;
+
+/** "<from>..<to>" or "<to>" (a new branch); an all-zero from is a new branch too. */
+export function parsePushRange(text: string): PushRange {
+  const [from, to, extra] = text.split('..');
+  const bad = () => new CheckpointError('E_USAGE', `--pushed ${text}: expected <from-sha>..<to-sha> or <to-sha>`, { hint: 'the pre-push hook passes the ranges git gives it' });
+  if (extra !== undefined) throw bad();
+  if (to === undefined) {
+    if (!HEX.test(from!)) throw bad();
+    return { from: null, to: from! };
+  }
+  if (!HEX.test(to) || (from !== '' && !HEX.test(from!))) throw bad();
+  return { from: !from || ZERO.test(from) ? null : from, to };
+}
+
+/** Checks whose findings a pushed checkpoint carries (a stale date or another machine's path never block). */
+const CARRIED = new Set(['schema', 'landed', 'generated_files', 'verified_for_sha']);
+
+/**
+ * Sets `blocks` on each finding. Without a push every error and warning blocks (CI judges the
+ * whole repo). With one, an error or warning blocks when a pushed commit is its evidence,
+ * changes the file it is about, or changes the checkpoint that carries it.
+ */
+export function judge(findings: readonly Finding[], pushed: readonly CommitInfo[] | null, checkpointRel: (skill: string) => string | null): Finding[] {
+  const drift = (f: Finding) => f.level === 'error' || f.level === 'warning';
+  if (pushed === null) return findings.map((f) => ({ ...f, blocks: drift(f) }));
+  const shas = new Set(pushed.map((c) => c.sha));
+  const files = new Set(pushed.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
+  return findings.map((f) => {
+    if (!drift(f)) return { ...f, blocks: false };
+    const rel = f.skill === null ? null : checkpointRel(f.skill);
+    // A missing file the push deleted or renamed is caused by it even when no commit was named.
+    const caused = (f.evidence?.sha !== undefined && shas.has(f.evidence.sha)) || (f.evidence?.missing === true && files.has(f.evidence.file ?? ''));
+    const carried = rel !== null && files.has(rel) && CARRIED.has(f.check);
+    return { ...f, blocks: caused || carried };
+  });
+}
