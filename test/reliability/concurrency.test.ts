@@ -139,14 +139,11 @@ describe('writers of different skills do not wait on each other', () => {
       const waiter = start(dir, ['update', 'a', '--log+=waiter']);
       let waiterExited = false;
       void waiter.done.then(() => (waiterExited = true));
-      const t0 = performance.now();
+      // a's holder is alive (frozen), so a writer that waited on a's lock could only give up
+      // after LOCK_TIMEOUT_MS and fail: exit 0 with the value written proves none did.
       const bs = await Promise.all(others.map((skill) => run(dir, ['update', skill, `--log+=${skill}-while-a-locked`])));
-      const wall = performance.now() - t0;
       for (const r of bs) expect(r.code, r.stderr).toBe(0);
       for (const skill of others) expect(readDoc(dir, skill).log).toContain(`${skill}-while-a-locked`);
-      // Loose timing, for the record: six writers on six skills took a few single-writer times
-      // on a 2-core box (CPU-bound start-up), nowhere near the 15 s a lock wait would cost.
-      expect(wall).toBeLessThan(Math.max(10 * single.ms, 5_000));
 
       // The second writer of a is still waiting, and a is untouched.
       expect(waiterExited).toBe(false);
