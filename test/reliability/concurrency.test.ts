@@ -20,7 +20,7 @@ const readDoc = (dir: string, skill: string) => JSON.parse(readFileSync(join(dir
 const debris = (dir: string) => readdirSync(join(dir, '.checkpoints')).filter((f) => /\.(lock|tmp|stale)$/.test(f));
 
 describe('20 mixed writers on one skill, through different paths to the same repository', () => {
-  it('keep every append, pop each action exactly once, and conserve the queue', { timeout: 60_000 }, async () => {
+  it('keep every append, pop each action exactly once, and conserve the queue', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     const outside = tempDir();
@@ -120,7 +120,7 @@ async function freezeInsideLock(dir: string, skill: string, value: string): Prom
 }
 
 describe('writers of different skills do not wait on each other', () => {
-  it('a frozen lock holder of skill a stops a second writer of a, never the writers of b1..b6', { timeout: 60_000 }, async () => {
+  it('a frozen lock holder of skill a stops a second writer of a, never the writers of b1..b6', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     const others = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'];

@@ -63,8 +63,7 @@ function checkTransition(old: string, now: string, op: { kind: 'update'; value: 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 describe('SIGKILL at a random moment', () => {
-  // The timeout only guards against a hang; the test asserts no durations.
-  it(`${RUNS} randomly killed writers never leave a torn, invalid or rolled-back checkpoint`, { timeout: 900_000 }, async () => {
+  it(`${RUNS} randomly killed writers never leave a torn, invalid or rolled-back checkpoint`, async () => {
     const t0 = performance.now();
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
