@@ -1,40 +1,89 @@
 #!/usr/bin/env node
-// Launcher, CommonJS on purpose (bin/package.json): `merge-driver` runs once per conflicted
-// file inside `git merge`, so it loads a self-contained bundle of the pure merge code;
-// everything else loads the CLI bundle. Neither starts the ESM loader, and both compile with
-// the V8 code cache the build leaves beside them (a stale or foreign cache is simply rejected
-// by V8 and the file compiles as usual). Always runs: no "am I the entry module?" check,
-// which breaks under npm's symlinked bin paths.
+// Launcher, CommonJS on purpose (bin/package.json): it loads one minified CommonJS bundle from
+// dist/, so the ESM loader never starts. `merge-driver` runs once per conflicted file inside
+// `git merge`, so it loads a self-contained bundle of the pure merge code; everything else
+// loads the CLI bundle. Always runs: no "am I the entry module?" check, which breaks under
+// npm's symlinked bin paths.
+//
+// Start-up speed: compiling the CLI bundle is a large part of a command's cost, so it is
+// compiled with a V8 code cache. This file is the only place that knows about it:
+//  - Node >= 22.1: node's own module.enableCompileCache() and a plain require().
+//  - Node 20: the same idea by hand (remove once engines say >= 22.1): the cache is made by this
+//    user's node on first run and kept in the user's cache folder, keyed by V8 version and the
+//    bundle's identity; a stale or foreign cache is rejected by V8 and replaced.
+// Nothing is ever written into the install folder; if the cache folder is not writable, the
+// bundle simply compiles without a cache.
 'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
-const { dirname, join } = require('node:path');
 const Module = require('node:module');
-const { Script } = require('node:vm');
+const { join } = require('node:path');
 
+const DIST = join(__dirname, '..', 'dist');
 const argv = process.argv.slice(2);
 
-/** require() for a dist/ bundle, compiled with its code cache. CHECKPOINT_WRITE_V8_CACHE=1 (the build) refreshes it. */
-function loadBundle(name) {
-  const file = join(__dirname, '..', 'dist', name);
-  const cacheFile = `${file}.v8cache`;
+function load(name, command) {
+  const file = join(DIST, name);
+  if (typeof Module.enableCompileCache === 'function') {
+    Module.enableCompileCache();
+    return require(file);
+  }
+  return loadWithCache(file, name, command);
+}
+
+/**
+ * require() of one self-contained CommonJS file, compiled with a per-user V8 code cache. One
+ * cache per command: V8 compiles functions lazily, so a cache holds what that command ran.
+ */
+function loadWithCache(file, name, command) {
+  const fs = require('node:fs');
+  const { Script, constants } = require('node:vm');
+  const source = fs.readFileSync(file, 'utf8');
+  // V8 checks only the source's length, so the key carries the file's identity too; the prefix
+  // names this install's bundle, whose older caches are removed when a new one is written.
+  const st = fs.statSync(file);
+  const dir = join(process.env.XDG_CACHE_HOME || join(require('node:os').homedir(), '.cache'), 'checkpoint-cli');
+  const prefix = `${name}.${hash(file)}.`;
+  const build = `${prefix}${process.versions.v8}.${st.size}.${Math.trunc(st.mtimeMs)}.${st.ino}.`;
+  const cacheFile = join(dir, `${build}${command || 'other'}.cache`);
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    cachedData = fs.readFileSync(cacheFile);
   } catch {
-    // no cache: compile normally
+    // first run of this build with this node: compile without
   }
-  const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const script = new Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    // An import() left in the bundle still works (through node's loader), just more slowly.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dirname(file));
-  if (process.env.CHECKPOINT_WRITE_V8_CACHE === '1') {
-    // After the run, so the cache also holds the functions this run compiled lazily.
-    process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, DIST);
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // At exit, so the cache also holds what this run compiled lazily. Written whole or not at all.
+    process.once('exit', () => {
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData());
+        fs.renameSync(tmp, cacheFile);
+        for (const f of fs.readdirSync(dir)) if (f.startsWith(prefix) && !f.startsWith(build) && f.endsWith('.cache')) fs.rmSync(join(dir, f), { force: true });
+      } catch {
+        // not writable: the next run compiles without a cache, as this one did
+      }
+    });
   }
   return mod.exports;
 }
 
+/** FNV-1a of a path, in hex: short and stable (node:crypto would cost more start-up). */
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
 function fail(e) {
-  const missing = e && e.code === 'ENOENT' && /[\\/]dist[\\/]/.test(String(e.path || e.message));
+  const missing = e && (e.code === 'MODULE_NOT_FOUND' || e.code === 'ENOENT') && /[\\/]dist[\\/]/.test(String(e.path || e.message).split('\n')[0]);
   process.stderr.write(missing
     ? 'checkpoint: the build output is missing (dist/); run `npm run build` in the checkpoint package\n'
     : `checkpoint: internal error: ${e && e.message ? e.message : e}\n`);
@@ -43,8 +92,8 @@ function fail(e) {
 
 try {
   const run = argv[0] === 'merge-driver'
-    ? loadBundle('merge-driver.cjs').runMergeDriver(argv.slice(1))
-    : loadBundle('cli.cjs').main(argv);
+    ? load('merge-driver.cjs', 'merge').runMergeDriver(argv.slice(1))
+    : load('cli.cjs', argv.find((a) => /^[a-z][a-z-]{0,19}$/.test(a))).main(argv);
   run.then((code) => { process.exitCode = code; }, fail);
 } catch (e) {
   fail(e);

@@ -85,6 +85,3 @@ rmSync('dist.old', { recursive: true, force: true });
 if (existsSync('dist')) renameSync('dist', 'dist.old');
 renameSync(OUT, 'dist');
 rmSync('dist.old', { recursive: true, force: true });
-
-// Code caches for the two CommonJS entry bundles the launcher loads.
-await import('./warm-v8-cache.mjs');

@@ -409,13 +409,29 @@ describe('done', () => {
 
   it('--verify refuses on timeout, killing the check', () => {
     const dir = repo();
-    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'sleep 20; touch late.marker' }, 'b'] }));
-    const t0 = Date.now();
-    const r = cli(dir, ['done', 'api', '--verify', '--timeout', '0.5']);
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // The check notes its shell's pid (its process group) and would run for a minute: had done
+    // waited for it, this test would hit its own timeout.
+    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo $$ > check.pid; sleep 60; touch late.marker' }, 'b'] }));
+    const r = cli(dir, ['done', 'api', '--verify', '--timeout', '2']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('✗ not done: timed out after 0.5s; next_actions unchanged\n');
+    expect(r.stderr).toContain('✗ not done: timed out after 2s; next_actions unchanged\n');
     expect(bytes(dir, 'api').equals(before)).toBe(true);
+    // The check's process group is gone (a zombie awaiting its reaper counts as gone). On a
+    // machine so loaded that the shell never got to note its pid, there is no group to look at.
+    if (existsSync(join(dir, 'check.pid'))) {
+      const pgid = Number(readFileSync(join(dir, 'check.pid'), 'utf8'));
+      const members = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try {
+          const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return Number(fields[2]) === pgid && fields[0] !== 'Z';
+        } catch {
+          return false;
+        }
+      });
+      expect(members).toEqual([]);
+    }
+    expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
   it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', () => {

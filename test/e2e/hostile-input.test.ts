@@ -1,11 +1,16 @@
-// Hostile and broken input through the built binary. Every case: exit 2, one clear
-// `checkpoint: ...` line on stderr (plus at most a `  hint:` line), no stack trace, and the
-// project byte-for-byte as it was (nothing written, nothing created, nothing removed).
+// Bad input through the built binary, the way a user meets it: the command line's own mistakes
+// (unknown commands and options, missing or extra arguments, ambiguous values) and the first
+// broken files a user hits, each with its exact message and hint. Every case: exit 2, one clear
+// `checkpoint: ...` line on stderr (plus at most a `  hint:` line), nothing on stdout, no stack
+// trace, and the project (and any folder a link points to) byte-for-byte as it was.
+// Hostile content on every axis (each command x each broken shape, forbidden keys in files,
+// values and capsules, FIFOs, /dev/zero, every skill-name way in, the merge driver) is the table
+// in test/reliability/hostile.test.ts; rows that only repeated it are not kept here.
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, makeRepo, tempDir, write } from '../helpers/repo.js';
-import { checkpointDoc, snapshot } from '../reliability/helpers.js';
+import { checkpointDoc, run, snapshot } from '../reliability/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
@@ -39,17 +44,12 @@ interface Case {
   cwd?: string;
 }
 
-const deep = (n: number) => `{"skill_state": ${'['.repeat(n)}${']'.repeat(n)}}`;
-
 const CASES: Case[] = [
   // the project itself
   { name: 'no .checkpoints/: show', args: ['show', 'api'], message: /^no checkpoint for skill "api" in \.checkpoints\/$/, hint: /create one with/ },
-  { name: 'no .checkpoints/: done', args: ['done', 'api'], message: /^no checkpoint for skill "api"/ },
   { name: 'no .checkpoints/: reset', args: ['reset', 'api'], message: /^no checkpoint for skill "api" to reset$/ },
   { name: 'no .checkpoints/: restore', args: ['restore', 'api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive "api\.2026.*" in \.checkpoints\/history\/$/ },
   // the file's content
-  { name: 'empty file', setup: (d) => write(d, CP, ''), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json:1:1: invalid JSON: empty file/ },
-  { name: 'whitespace-only file', setup: (d) => write(d, CP, '  \n\n'), args: ['show', 'api'], message: /invalid JSON: empty file/ },
   {
     name: 'invalid JSON names file:line:column',
     setup: (d) => write(d, CP, '{\n  "skill": "api",\n  "phase": "build"\n  "step": "s1"\n}\n'),
@@ -66,15 +66,9 @@ const CASES: Case[] = [
   },
   { name: 'duplicate keys', setup: (d) => write(d, CP, validText().replace('"phase": "build"', '"phase": "build", "phase": "ship"')), args: ['update', 'api', '--step=s2'], message: /invalid JSON: duplicate key "phase"/ },
   { name: 'invalid UTF-8', setup: (d) => { mkdirSync(join(d, '.checkpoints')); writeFileSync(join(d, CP), Buffer.concat([Buffer.from('{"skill": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])); }, args: ['show', 'api'], message: /^\.checkpoints\/api\.checkpoint\.json: not valid UTF-8$/ },
-  { name: 'a 10 MB file', setup: (d) => write(d, CP, validText({ skill_state: { blob: 'x'.repeat(10 * 1024 * 1024) } })), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is 10\d{6} bytes, over the 4194304-byte limit/ },
-  { name: '10,000-deep nesting', setup: (d) => write(d, CP, deep(10_000)), args: ['update', 'api', '--step=s2'], message: /invalid JSON: nesting deeper than 256 levels/ },
   { name: 'top-level array', setup: (d) => write(d, CP, '[1, 2]\n'), args: ['update', 'api', '--step=s2'], message: /is not a JSON object/ },
-  { name: '__proto__ key inside the checkpoint', setup: (d) => write(d, CP, validText({ skill_state: JSON.parse('{"__proto__": {"polluted": true}}') })), args: ['update', 'api', '--step=s2'], message: /invalid JSON: forbidden key "__proto__"/ },
-  { name: 'constructor.prototype inside the checkpoint', setup: (d) => write(d, CP, validText({ skill_state: { runs: [{ constructor: { prototype: { polluted: true } } }] } })), args: ['update', 'api', '--next_actions+=x'], message: /invalid JSON: forbidden key "constructor"/ },
-  { name: 'prototype key reaching done', setup: (d) => write(d, CP, validText({ prototype: 1 })), args: ['done', 'api'], message: /forbidden key "prototype"/ },
   // what stands where the file should be
   { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a directory, not a checkpoint file$/, hint: /remove or rename/ },
-  { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a directory/ },
   {
     name: 'a symlink pointing outside the repository',
     setup: linkOutside,
@@ -103,11 +97,7 @@ const CASES: Case[] = [
   { name: 'unknown command, another near miss', args: ['vaildate'], message: /^unknown command "vaildate"$/, hint: /did you mean `checkpoint validate`\?/ },
   { name: 'unknown command far from any', args: ['xyzzyplugh'], message: /^unknown command "xyzzyplugh"$/, hint: /see `checkpoint --help`/ },
   { name: 'skill name with ../', args: ['update', '../evil', '--next_actions+=x'], message: /^invalid skill name "\.\.\/evil"$/, hint: /lowercase letters/ },
-  { name: 'skill name ..', args: ['show', '..'], message: /^invalid skill name "\.\."$/ },
   { name: 'skill name with a slash', args: ['reset', 'a/b'], message: /^invalid skill name "a\/b"$/ },
-  { name: 'uppercase skill name', args: ['update', 'API', '--next_actions+=x'], message: /^invalid skill name "API"$/ },
-  { name: 'absolute path as skill', args: ['done', '/etc/passwd'], message: /^invalid skill name "\/etc\/passwd"$/ },
-  { name: 'hidden skill name', args: ['show', '.api'], message: /^invalid skill name "\.api"$/ },
   { name: 'unknown option', setup: (d) => write(d, CP, validText()), args: ['show', 'api', '--bogus'], message: /^checkpoint show: unknown option '--bogus'$/, hint: /checkpoint show --help/ },
   { name: 'unknown short option', args: ['list', '-x'], message: /^checkpoint list: unknown option '-x'$/ },
   { name: 'boolean option given a value', args: ['validate', '--strict=yes'], message: /^checkpoint validate: option '--strict' does not take an argument$/ },
@@ -118,8 +108,6 @@ const CASES: Case[] = [
   { name: 'an extra argument', setup: (d) => write(d, CP, validText()), args: ['show', 'api', 'web'], message: /^checkpoint show: unexpected argument "web"$/ },
   { name: 'update without operations', setup: (d) => write(d, CP, validText()), args: ['update', 'api'], message: /^checkpoint update: nothing to update$/ },
   { name: 'update with a leftover operator', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--a+:json+=1'], message: /^--a\+:json\+=1: invalid path/ },
-  { name: 'update with a __proto__ path', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--__proto__.polluted=1'], message: /path segment "__proto__" is forbidden/ },
-  { name: 'update with a constructor value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={"constructor":{"prototype":{"x":1}}}'], message: /forbidden key "constructor"/ },
   { name: 'update with broken JSON value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={oops}'], message: /value is not valid JSON/ },
   { name: 'done --verify with a bad timeout', setup: (d) => write(d, CP, validText({ next_actions: [{ text: 'a', done_when: 'touch hostile.marker' }, 'b'] })), args: ['done', 'api', '--verify', '--timeout=-1'], message: /^--timeout must be a positive number of seconds \(at most 86400\)$/ },
   { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout=<value>/ },
@@ -128,8 +116,8 @@ const CASES: Case[] = [
   { name: 'restore of a path outside history/', setup: (d) => write(d, 'api.2026-01-01T00-00-00.000Z.checkpoint.json', validText()), args: ['restore', '../api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive/, cwd: 'sub' },
 ];
 
-describe('hostile input', () => {
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.concurrent('hostile input', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     const extra: unknown = c.setup?.(dir);
@@ -137,7 +125,7 @@ describe('hostile input', () => {
     if (c.cwd) mkdirSync(join(dir, c.cwd), { recursive: true });
     const before = [dir, ...outside].map(snapshot);
 
-    const r = cli(c.cwd ? join(dir, c.cwd) : dir, c.args);
+    const r = await run(c.cwd ? join(dir, c.cwd) : dir, c.args);
 
     expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
     const lines = r.stderr.replace(/\n$/, '').split('\n');
@@ -151,7 +139,6 @@ describe('hostile input', () => {
     expect(r.stdout).toBe('');
     expect([dir, ...outside].map(snapshot)).toEqual(before);
     expect(existsSync(join(dir, 'hostile.marker'))).toBe(false);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 // Throw-away git repositories made with the real git binary: fixed identity, no
 // signing, no auto-gc, no global or system config leaking in from the machine.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,13 +33,28 @@ export function gitTry(cwd: string, args: string[], env: NodeJS.ProcessEnv = {})
   return spawnSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8' });
 }
 
-/** A new repository on branch main with one empty root commit. */
+/**
+ * A new repository on branch main with one empty root commit. The suite makes hundreds, so git
+ * makes each kind once per test process and every repository is a copy of that .git: the same
+ * bytes git would write again (the root commit's identity and date are fixed, so is its hash).
+ */
 export function makeRepo(opts: { commit?: boolean } = {}): string {
   const dir = tempDir();
+  cpSync(join(repoTemplate(opts.commit !== false), '.git'), join(dir, '.git'), { recursive: true });
+  return dir;
+}
+
+const templates = new Map<boolean, string>();
+function repoTemplate(commit: boolean): string {
+  let dir = templates.get(commit);
+  if (dir) return dir;
+  dir = tempDir('cp-template-');
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'gc.auto', '0']);
   git(dir, ['config', 'commit.gpgsign', 'false']);
-  if (opts.commit !== false) git(dir, ['commit', '-q', '--allow-empty', '-m', 'root'], dateEnv('2026-01-01T00:00:00Z'));
+  if (commit) git(dir, ['commit', '-q', '--allow-empty', '-m', 'root'], dateEnv('2026-01-01T00:00:00Z'));
+  if (!templates.size) process.once('exit', () => templates.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  templates.set(commit, dir);
   return dir;
 }
 

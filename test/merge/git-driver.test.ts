@@ -376,14 +376,14 @@ describe('the driver with bad input, invoked directly', () => {
     expect((parseJson(r.ours.toString()).value as any).next_actions).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'o', 't']);
   });
 
-  it('merges 50,000-entry arrays quickly', () => {
+  // How fast is bench/'s question; here: a result, and the right one, at this size.
+  it('merges 50,000-entry arrays', () => {
     const huge = (fn: (d: any) => void) =>
       changed((d) => {
         d.recently_done = Array.from({ length: 50_000 }, (_, i) => ({ at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(), action: `done ${i}` }));
         d.next_actions = Array.from({ length: 50_000 }, (_, i) => `action ${i}`);
         fn(d);
       });
-    const started = Date.now();
     const r = runDriver({
       base: huge(() => {}),
       ours: huge((d) => {
@@ -396,7 +396,6 @@ describe('the driver with bad input, invoked directly', () => {
       }),
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
     const doc = parseJson(r.ours.toString()).value as any;
     expect(doc.next_actions).toHaveLength(50_000);
     expect(doc.recently_done.slice(0, 2).map((d: any) => d.action)).toEqual(['theirs', 'ours']);

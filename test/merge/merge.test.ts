@@ -394,9 +394,8 @@ describe('queue policy (next_actions)', () => {
       d.next_actions.splice(0, 20);
       d.next_actions.push('theirs');
     }, base);
-    const started = performance.now();
+    // A quadratic alignment would not finish within the test's timeout; speed itself is bench/'s.
     const { value } = mergeCheckpointValues(base, ours, theirs, {});
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(actions(value)).toHaveLength(50_000 - 20 + 2);
   });
 });

@@ -2,10 +2,11 @@
 // `git merge`: it must not carry yargs, isomorphic-git or chalk, and everyday commands must
 // not load yargs or isomorphic-git. Checked on the built files and on a real run.
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, makeRepo, ROOT, tempDir } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 
 const dist = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
 // Strings only those libraries' code contains.
@@ -46,6 +47,45 @@ describe('bundles', () => {
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
     } finally {
       cleanup(dir);
+    }
+  });
+});
+
+describe('the launcher', () => {
+  // Every file of the install (bin/, dist/) with its size and mtime.
+  const installState = () => ['bin', 'dist'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true }).map(String).sort().map((f) => {
+    const st = statSync(join(ROOT, d, f));
+    return `${d}/${f} ${st.size} ${st.mtimeMs}`;
+  }));
+  const nodeCompileCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+  it('never writes into its install folder; on Node 20 it keeps a per-command code cache in the user cache folder', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    const cache = tempDir();
+    try {
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({ protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'complete', progress_summary: 's (PR 12)' }, null, 2)}\n`);
+      const env = { ...GIT_ENV, XDG_CACHE_HOME: cache };
+      const status = () => spawnSync(process.execPath, [BIN, 'status', '--json'], { cwd: dir, env, encoding: 'utf8' });
+      const before = installState();
+      const first = status();
+      expect(first.status, first.stderr).toBe(0);
+      expect(installState()).toEqual(before);
+      if (nodeCompileCache) return; // node's own cache (Node >= 22.1) lives in node's folder
+      const files = readdirSync(join(cache, 'checkpoint-cli'));
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^cli\.cjs\..*\.status\.cache$/);
+      // A torn or foreign cache is rejected by V8: same answer, and the cache is replaced.
+      const cacheFile = join(cache, 'checkpoint-cli', files[0]!);
+      writeFileSync(cacheFile, 'not a code cache');
+      const second = status();
+      expect(second.status, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(readFileSync(cacheFile, 'utf8')).not.toBe('not a code cache');
+      expect(installState()).toEqual(before);
+    } finally {
+      cleanup(dir);
+      cleanup(cache);
     }
   });
 });

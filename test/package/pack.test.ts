@@ -44,7 +44,7 @@ const NPM_ENV: NodeJS.ProcessEnv = {
 };
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = NPM_ENV): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 600_000 }); // a hang guard: pack builds, install copies
 }
 
 function ok(r: SpawnSyncReturns<string>, what: string): string {

@@ -20,7 +20,7 @@ const readDoc = (dir: string, skill: string) => JSON.parse(readFileSync(join(dir
 const debris = (dir: string) => readdirSync(join(dir, '.checkpoints')).filter((f) => /\.(lock|tmp|stale)$/.test(f));
 
 describe('20 mixed writers on one skill, through different paths to the same repository', () => {
-  it('keep every append, pop each action exactly once, and conserve the queue', { timeout: 60_000 }, async () => {
+  it('keep every append, pop each action exactly once, and conserve the queue', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     const outside = tempDir();
@@ -120,7 +120,7 @@ async function freezeInsideLock(dir: string, skill: string, value: string): Prom
 }
 
 describe('writers of different skills do not wait on each other', () => {
-  it('a frozen lock holder of skill a stops a second writer of a, never the writers of b1..b6', { timeout: 60_000 }, async () => {
+  it('a frozen lock holder of skill a stops a second writer of a, never the writers of b1..b6', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     const others = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'];
@@ -139,14 +139,11 @@ describe('writers of different skills do not wait on each other', () => {
       const waiter = start(dir, ['update', 'a', '--log+=waiter']);
       let waiterExited = false;
       void waiter.done.then(() => (waiterExited = true));
-      const t0 = performance.now();
+      // a's holder is alive (frozen), so a writer that waited on a's lock could only give up
+      // after LOCK_TIMEOUT_MS and fail: exit 0 with the value written proves none did.
       const bs = await Promise.all(others.map((skill) => run(dir, ['update', skill, `--log+=${skill}-while-a-locked`])));
-      const wall = performance.now() - t0;
       for (const r of bs) expect(r.code, r.stderr).toBe(0);
       for (const skill of others) expect(readDoc(dir, skill).log).toContain(`${skill}-while-a-locked`);
-      // Loose timing, for the record: six writers on six skills took a few single-writer times
-      // on a 2-core box (CPU-bound start-up), nowhere near the 15 s a lock wait would cost.
-      expect(wall).toBeLessThan(Math.max(10 * single.ms, 5_000));
 
       // The second writer of a is still waiting, and a is untouched.
       expect(waiterExited).toBe(false);

@@ -3,6 +3,7 @@
 // kill timers and file-system watchers would fire late), a whole-tree snapshot for "nothing
 // changed" checks, and a valid checkpoint to start from.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export function assertBuilt(): void {
   }
 }
 
-/** Every path under `dir` (but .git) with its kind and bytes or link target. */
+/** Every path under `dir` (but .git) with its kind and content hash or link target. */
 export function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
@@ -59,7 +60,7 @@ export function snapshot(dir: string): Map<string, string> {
       else if (st.isDirectory()) {
         out.set(r, 'dir');
         walk(r);
-      } else if (st.isFile()) out.set(r, `file:${readFileSync(join(dir, r)).toString('base64')}`);
+      } else if (st.isFile()) out.set(r, `file:${createHash('sha256').update(readFileSync(join(dir, r))).digest('hex')}`);
       else out.set(r, `special:${st.mode}`); // a FIFO or device: never read it (a FIFO would block)
     }
   };

@@ -108,7 +108,7 @@ function found(dir: string): string[] {
 }
 
 describe('a checkpoint that arrived through a merge never runs anything', () => {
-  it('read commands, the merge driver and the pre-push hook run no payload; done --verify runs done_when', { timeout: 90_000 }, async () => {
+  it('read commands, the merge driver and the pre-push hook run no payload; done --verify runs done_when', async () => {
     markers = tempDir('cp-markers-');
     dirs.push(markers);
     const dir = makeRepo();
