@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +13,8 @@ export default defineConfig({
     // Most of a test's time is a child process (the binary, git) running on the other core;
     // two files at once keep both cores busy (the default on 2 cores is one).
     maxWorkers: 2,
+    // The launcher's per-user code cache: the binaries the tests install and run keep theirs in
+    // one temp folder, never in the user's ~/.cache.
+    env: { XDG_CACHE_HOME: join(tmpdir(), 'checkpoint-protocol-test-cache') },
   },
 });

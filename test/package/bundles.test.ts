@@ -72,11 +72,11 @@ describe('the launcher', () => {
       expect(first.status, first.stderr).toBe(0);
       expect(installState()).toEqual(before);
       if (nodeCompileCache) return; // node's own cache (Node >= 22.1) lives in node's folder
-      const files = readdirSync(join(cache, 'checkpoint-cli'));
+      const files = readdirSync(join(cache, 'checkpoint-protocol'));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^cli\.cjs\..*\.status\.cache$/);
       // A torn or foreign cache is rejected by V8: same answer, and the cache is replaced.
-      const cacheFile = join(cache, 'checkpoint-cli', files[0]!);
+      const cacheFile = join(cache, 'checkpoint-protocol', files[0]!);
       writeFileSync(cacheFile, 'not a code cache');
       const second = status();
       expect(second.status, second.stderr).toBe(0);
