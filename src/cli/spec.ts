@@ -233,6 +233,16 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/pause.js'),
   },
   {
+    name: 'mcp',
+    describe: 'serve the checkpoint tools, resources and resume prompt to an agent host over MCP (stdio)',
+    positionals: [],
+    options: {
+      'allow-verify': { type: 'boolean', describe: "let the done tool run an action's done_when command (off by default: it comes from the file)" },
+    },
+    examples: [['checkpoint mcp', 'what an MCP host starts (see docs/integrations.md)'], ['checkpoint mcp -C ~/src/api --allow-verify', 'pinned to a project, verify enabled']],
+    load: () => import('./commands/mcp.js'),
+  },
+  {
     name: 'install-driver',
     describe: 'register the semantic merge driver in this clone (.gitattributes + git config); idempotent',
     positionals: [],
