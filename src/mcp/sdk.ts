@@ -2,5 +2,5 @@
 // file of its own that only `checkpoint mcp` loads, so no other command pays for it.
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export { JSONRPCMessageSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 export { z } from 'zod';

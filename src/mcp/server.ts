@@ -12,6 +12,7 @@ import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
 import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { guardedInput } from './guard.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { watchCheckpoints, type Watch } from './watch.js';
 
@@ -170,7 +171,9 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
 export async function runMcpServer(opts: McpOptions): Promise<number> {
   const { server, close } = createServer(opts);
-  const transport = new StdioServerTransport();
+  const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
+  const input = process.stdin.pipe(guardedInput(reply));
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.once('end', () => done());
