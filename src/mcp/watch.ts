@@ -1,7 +1,7 @@
 // Watches .checkpoints/ of one project so the MCP server can tell the host when checkpoints
 // change on disk (a CLI write, a `git checkout`). Events are debounced; a watcher that fails
 // (folder removed, too many watches) is re-armed later and never takes the server down.
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { skillFromFileName } from '../store/skill-name.js';
@@ -52,7 +52,11 @@ export function watchCheckpoints(root: string, onChange: (skills: string[] | nul
       // The folder itself, or (before it exists, or after a checkout removed it) the project root.
       const dir = join(root, CHECKPOINTS_DIR);
       try {
-        watcher = watch(dir, { persistent: false }, (_event, file) => changed(file === null ? null : String(file)));
+        watcher = watch(dir, { persistent: false }, (_event, file) => {
+          changed(file === null ? null : String(file));
+          // A checkout that removed the folder leaves this watcher on nothing: watch anew.
+          if (!existsSync(dir)) rearm();
+        });
       } catch {
         watcher = watch(root, { persistent: false }, (_event, file) => {
           if (String(file) !== CHECKPOINTS_DIR) return;

@@ -124,7 +124,7 @@ describe('Claude Code hooks and the 10,000-character cap', () => {
     huge(dir);
     const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: Array.from({ length: 12 }, (_, i) => `run ${i}: ${'e'.repeat(900)}`), pending: [], next: 'expiry test' };
     expect(cli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)]).code).toBe(0);
-    for (const [matcher, source] of [['startup|resume', 'startup'], ['compact', 'compact']]) {
+    for (const [matcher, source] of [['startup|resume', 'startup'], ['compact', 'compact']] as const) {
       const r = spawnSync('sh', ['-c', commandOf(matcher)], { cwd: dir, env: { ...ENV, CLAUDE_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source }), encoding: 'utf8', timeout: 60_000 });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.length, matcher).toBeLessThanOrEqual(9001);

@@ -192,6 +192,28 @@ describe('checkpoint mcp', () => {
     expect(await safety(updated)).toBe('checkpoint://api');
   });
 
+  it('a git checkout that changes a checkpoint notifies the host, and the resource shows the new content', async () => {
+    const dir = repo();
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    expect(cli(dir, ['update', 'api', '--step=on-the-other-branch']).code).toBe(0);
+    commitAll(dir, 'other step');
+    git(dir, ['checkout', '-q', 'main']);
+    const c = await connect(dir);
+    await call(c, 'status'); // starts watching
+    const seen = new Promise<string>((done) =>
+      c.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+        const r = await c.readResource({ uri: 'checkpoint://api' });
+        const text = String((r.contents[0] as { text: string }).text);
+        if (text.includes('on-the-other-branch')) done(text);
+      }),
+    );
+    git(dir, ['checkout', '-q', 'other']);
+    const text = await Promise.race([seen, new Promise<never>((_, no) => setTimeout(() => no(new Error('no notification')), 30_000))]);
+    expect(JSON.parse(text).step).toBe('on-the-other-branch');
+  });
+
   it('resolves the project on every call from the host roots or cwd: two worktrees never write into each other', async () => {
     const main = repo();
     messy(main);
