@@ -1,5 +1,5 @@
-// The MCP SDK and zod, behind one module: the build maps this import to dist/mcp-sdk.cjs, a
-// file of its own that only `checkpoint mcp` loads, so no other command pays for it.
+// The parts of the MCP SDK and zod the server uses, in one place. They are bundled into
+// dist/mcp.cjs with the server, a file only `checkpoint mcp` loads.
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { JSONRPCMessageSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';

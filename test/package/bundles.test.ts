@@ -34,8 +34,8 @@ describe('bundles', () => {
     expect(carries('cli.cjs')).toEqual([CHALK]);
     expect(carries('help.cjs')).toContain(YARGS);
     expect(carries('isomorphic-git.cjs')).toEqual([ISOMORPHIC_GIT]);
-    // The MCP SDK (and zod) only in the file `checkpoint mcp` requires.
-    expect(carries('mcp-sdk.cjs')).toEqual([MCP_SDK]);
+    // The MCP server and SDK only in the file `checkpoint mcp` requires (chalk rides along, lazily).
+    expect(carries('mcp.cjs')).toEqual([CHALK, MCP_SDK]);
   });
 
   it('a merge loads only the driver bundle; status loads only the CLI bundle', () => {
@@ -47,8 +47,8 @@ describe('bundles', () => {
       expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(['merge-driver.cjs']);
       expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
-      // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the SDK file.
-      expect(filesLoaded(dir, ['mcp']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'mcp-sdk.cjs']);
+      // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the server file.
+      expect(filesLoaded(dir, ['mcp']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'mcp.cjs']);
     } finally {
       cleanup(dir);
     }
