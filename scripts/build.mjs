@@ -5,7 +5,8 @@
 //    synchronous and skips the ESM loader's start-up; modules behind a dynamic import() stay
 //    lazy (esbuild wraps them), so a command pays only for the code it runs.
 //  - help.cjs (yargs: --help and completion) and isomorphic-git.cjs (the embedded git engine):
-//    heavy, rarely needed, so separate files required on first use.
+//    heavy, rarely needed, so separate files required on first use. mcp.cjs (the MCP server
+//    with the SDK and zod) likewise, for `checkpoint mcp` only.
 //  - index.js: the programmatic API (ESM) for other tools.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -61,12 +62,16 @@ const separate = (filter, file) => ({
 });
 const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
 const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
+// The MCP server with the SDK and zod: only `checkpoint mcp` requires it.
+const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
 // help.ts reads the command table only; the commands' modules are never run from it.
 const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) };
 
 await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs` }),
-  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT] }),
+  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
+  // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
+  build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT] }),
   build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED] }),
   build({ ...cjs, stdin: { contents: "module.exports = require('isomorphic-git');", resolveDir: '.' }, outfile: `${OUT}/isomorphic-git.cjs` }),
   build({

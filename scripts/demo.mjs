@@ -5,6 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const BIN = fileURLToPath(new URL('../bin/checkpoint.js', import.meta.url));
 const keep = process.argv.includes('--keep');
@@ -143,6 +146,35 @@ try {
   cp(['done', 'api']);
   git('commit', '-q', '-am', 'checkpoint: reconcile api (PR #7 landed)');
   check(sh('git', ['push', '-q', 'origin', 'main']).status === 0, 'after `checkpoint done api` the push goes through');
+
+  say('One agent turn through MCP: the host starts `checkpoint mcp`, the agent reads, works, records');
+  const client = new Client({ name: 'demo-host', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: repo, env }));
+  try {
+    const prompt = await client.getPrompt({ name: 'resume-session', arguments: {} });
+    console.log(indent(prompt.messages[0].content.text.split('\n').slice(2, 7).join('\n')));
+    const turnNext = await client.callTool({ name: 'next', arguments: {} });
+    console.log(indent(`tool next -> ${turnNext.content[0].text}`));
+    writeFileSync(join(repo, 'API.md'), '# API\n\nPOST /login\n');
+    const turnDone = await client.callTool({ name: 'done', arguments: { skill: 'api' } });
+    console.log(indent(`tool done -> ${turnDone.content[0].text}`));
+    const turnUpdate = await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'skill_state.run_history', op: 'append', value: { id: 'run-mcp', at: '2026-11-30T14:00:00Z', result: 'pass' } }] } });
+    console.log(indent(`tool update -> ${turnUpdate.content[0].text}`));
+    const bad = await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'status', value: 'finished-ish' }] } });
+    console.log(indent(`tool update (bad value) -> error: ${bad.content[0].text.split('\n')[0]}`));
+    check(doc().recently_done[0].action === 'Document the API' && doc().skill_state.run_history.some((x) => x.id === 'run-mcp'), 'the tools ran the same code as the CLI: action done, run logged');
+    check(bad.isError === true && doc().status !== 'finished-ish', 'a bad value is a tool error and the file is unchanged');
+    // A notification whose resource now shows the CLI's write (the tools' own writes notify too).
+    const changed = new Promise((done) => client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+      const now = await client.readResource({ uri: 'checkpoint://api' });
+      if (now.contents[0].text.includes('Review the API docs')) done(true);
+    }));
+    cp(['update', 'api', '--next_actions+=Review the API docs']);
+    check(await Promise.race([changed, new Promise((done) => setTimeout(() => done(false), 30_000))]), 'a CLI write on disk reached the host as a resource notification');
+  } finally {
+    await client.close();
+  }
+  git('commit', '-q', '-am', 'checkpoint: an MCP turn');
 
   console.log(`\nEvery step behaved.${keep ? ` The repository is kept at ${repo}` : ''}`);
 } finally {

@@ -184,9 +184,10 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       context: { type: 'boolean', describe: 'print the saved recovery capsule (unverified claims) instead' },
       'max-bytes': { type: 'string', describe: 'output limit in bytes (default 16384)' },
+      'max-chars': { type: 'string', describe: 'text budget in characters (default 9000, under hosts\' 10,000 cap); filled by priority, what is left out is named' },
       engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
     },
-    examples: [['checkpoint resume', 'pick the most important skill'], ['checkpoint resume api', 'one skill'], ['checkpoint resume api --context', 'the recovery capsule after compaction']],
+    examples: [['checkpoint resume', 'pick the most important skill'], ['checkpoint resume api', 'one skill'], ['checkpoint resume api --context', 'the recovery capsule after compaction'], ['checkpoint resume --max-chars 4000', 'a smaller budget for a hook']],
     load: () => import('./commands/resume.js'),
   },
   {
@@ -232,6 +233,16 @@ export const COMMANDS: CommandSpec[] = [
     },
     examples: [["checkpoint pause api --context-file capsule.json", 'save the capsule'], ['checkpoint pause api --auto', 'from a PreCompact hook']],
     load: () => import('./commands/pause.js'),
+  },
+  {
+    name: 'mcp',
+    describe: 'serve the checkpoint tools, resources and resume prompt to an agent host over MCP (stdio)',
+    positionals: [],
+    options: {
+      'allow-verify': { type: 'boolean', describe: "let the done tool run an action's done_when command (off by default: it comes from the file)" },
+    },
+    examples: [['checkpoint mcp', 'what an MCP host starts (see docs/integrations.md)'], ['checkpoint mcp -C ~/src/api --allow-verify', 'pinned to a project, verify enabled']],
+    load: () => import('./commands/mcp.js'),
   },
   {
     name: 'install-driver',

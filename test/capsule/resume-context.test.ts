@@ -133,17 +133,25 @@ describe('resume --context', () => {
     for (let i = 0; i < 60; i++) write(dir, `top-level-file-with-a-long-name-${'m'.repeat(40)}-${i}.txt`, 'x\n');
     expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
     expect(JSON.parse(read(dir, cpPath('api'))).capsule.mechanical.uncommitted.length).toBeGreaterThan(10);
-    for (const extra of [[], ['--json']]) {
-      const r = cli(dir, ['resume', 'api', '--context', ...extra]);
-      expect(r.code, r.stderr).toBe(0);
-      expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(16 * 1024);
-      for (const claim of JSON.parse(padded).evidence) expect(r.stdout).toContain(claim);
-      expect(r.stdout).toContain(JSON.parse(padded).goal);
-    }
-    // A limit the claims cannot fit in is refused, not met by cutting claims.
-    const small = cli(dir, ['resume', 'api', '--context', '--max-bytes', '2000']);
+    // JSON keeps every claim within its byte limit (or refuses); text fills the character budget.
+    const r = cli(dir, ['resume', 'api', '--context', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(16 * 1024);
+    for (const claim of JSON.parse(padded).evidence) expect(r.stdout).toContain(claim);
+    expect(r.stdout).toContain(JSON.parse(padded).goal);
+    const t = cli(dir, ['resume', 'api', '--context', '--max-chars', '20000']);
+    expect(t.code, t.stderr).toBe(0);
+    expect(Buffer.byteLength(t.stdout)).toBeLessThanOrEqual(16 * 1024);
+    for (const claim of JSON.parse(padded).evidence) expect(t.stdout).toContain(claim);
+    // A JSON limit the claims cannot fit in is refused, not met by cutting claims.
+    const small = cli(dir, ['resume', 'api', '--context', '--json', '--max-bytes', '2000']);
     expect(small.code).toBe(2);
-    expect(small.stdout).toBe('');
+    expect(JSON.parse(small.stdout)).toMatchObject({ ok: false, error: { code: 'E_CAPSULE' } });
     expect(small.stderr).toMatch(/does not fit in 2000 bytes/);
+    // Text within 2000 bytes: whole fields only, the rest named on the last line.
+    const briefing = cli(dir, ['resume', 'api', '--context', '--max-bytes', '2000']);
+    expect(briefing.code, briefing.stderr).toBe(0);
+    expect(Buffer.byteLength(briefing.stdout)).toBeLessThanOrEqual(2000);
+    expect(briefing.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… left out to fit the output budget: .*goal.*; everything: checkpoint show api$/);
   });
 });

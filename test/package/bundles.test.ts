@@ -13,14 +13,15 @@ const dist = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
 const YARGS = 'recommendCommands';
 const ISOMORPHIC_GIT = 'packfileSha';
 const CHALK = 'The `level` option should be an integer';
+const MCP_SDK = 'StdioServerTransport already started';
 
 /** The files under dist/ that a run of the CLI opened (via a preloaded fs hook). */
-function filesLoaded(cwd: string, args: string[]): string[] {
+function filesLoaded(cwd: string, args: string[], input = ''): string[] {
   const hook = join(tempDir(), 'trace.cjs');
   writeFileSync(hook, `const fs = require('fs'); const seen = new Set(); const orig = fs.readFileSync;
 fs.readFileSync = function (p, ...rest) { if (typeof p === 'string' && p.includes('/dist/')) seen.add(p.slice(p.indexOf('/dist/') + 6)); return orig.call(this, p, ...rest); };
 process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));`);
-  const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { cwd, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1' } });
   const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
   return JSON.parse(line!.slice(7));
 }
@@ -28,12 +29,14 @@ process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...see
 describe('bundles', () => {
   it('the merge driver bundle carries none of yargs, isomorphic-git or chalk', () => {
     assertBuilt();
-    const carries = (file: string) => [YARGS, ISOMORPHIC_GIT, CHALK].filter((sig) => dist(file).includes(sig));
+    const carries = (file: string) => [YARGS, ISOMORPHIC_GIT, CHALK, MCP_SDK].filter((sig) => dist(file).includes(sig));
     expect(carries('merge-driver.cjs')).toEqual([]);
     // The CLI bundle keeps yargs and isomorphic-git in their own files (chalk is in, loaded lazily).
     expect(carries('cli.cjs')).toEqual([CHALK]);
     expect(carries('help.cjs')).toContain(YARGS);
     expect(carries('isomorphic-git.cjs')).toEqual([ISOMORPHIC_GIT]);
+    // The MCP server and SDK only in the file `checkpoint mcp` requires (chalk rides along, lazily).
+    expect(carries('mcp.cjs')).toEqual([CHALK, MCP_SDK]);
   });
 
   it('a merge loads only the driver bundle; status loads only the CLI bundle', () => {
@@ -45,6 +48,8 @@ describe('bundles', () => {
       expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(['merge-driver.cjs']);
       expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
+      // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the server file.
+      expect(filesLoaded(dir, ['mcp']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'mcp.cjs']);
     } finally {
       cleanup(dir);
     }

@@ -5,7 +5,9 @@
 // nothing is changed: this command only reads.
 import { CheckpointError } from '../../errors.js';
 import { validateCapsule } from '../../protocol/capsule.js';
-import type { Capsule, JsonValue } from '../../protocol/types.js';
+import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
+import { userDecisionBlockers } from '../../protocol/priority.js';
+import { charLimit, fillBudget, type Block } from '../render/budget.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { relativeTime } from '../render/output.js';
@@ -92,7 +94,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const capsule = found.capsule as Capsule;
   const current = await gitState(root);
-  const view = { skill: found.skill, file: display(root, found.file.path), capsule, current, root };
+  const view = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value };
 
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -105,13 +107,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       }
     }
   } else {
-    for (const withPaths of [true, false]) {
-      const text = textView(view, withPaths, ctx.now);
-      if (Buffer.byteLength(text) + 1 <= maxBytes) {
-        ctx.out.out(text);
-        return 0;
-      }
-    }
+    // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
+    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars: charLimit(args.options['max-chars']), maxBytes: maxBytes - 1 }, `checkpoint show ${found.skill}`));
+    return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
     hint: `read it whole with checkpoint show ${found.skill} (or raise --max-bytes)`,
@@ -130,6 +128,8 @@ interface View {
   capsule: Capsule;
   current: GitState;
   root: string;
+  /** The whole checkpoint as it is now. */
+  state: JsonValue;
 }
 
 function mechanicalView(m: Capsule['mechanical'], withPaths: boolean): unknown {
@@ -157,43 +157,65 @@ function jsonView(v: View, withPaths: boolean): unknown {
 
 const negate = (b: boolean | null) => (b === null ? null : !b);
 
-function textView(v: View, withPaths: boolean, now: Date): string {
+/**
+ * The text view as budget blocks. First what the live checkpoint says is waiting on the user
+ * and its next action (current state, not claims), then the capsule: next, goal, evidence,
+ * then the rest. Claims are whole items: left out and named, never cut.
+ */
+function textBlocks(v: View, now: Date): Block[] {
   const { context: c, origin: o } = v.capsule;
-  const lines: string[] = [];
   const block = (s: string) => s.replace(/\r?\n/g, '\n    ');
-  lines.push(`RECOVERY CAPSULE: ${v.skill}  (${v.file})`);
-  lines.push(`${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`);
-  lines.push(`saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`);
   const same = sameCommit(o.head, v.current.head);
   const verdict = same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
-  lines.push(`origin HEAD: ${o.head ?? 'none'}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`);
-  lines.push('');
-  const text = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(12)} ${block(value)}`);
-  const list = (label: string, items: string[]) => {
-    if (!items.length) {
-      lines.push(`${`${label}:`.padEnd(12)} (none)`);
-      return;
-    }
-    lines.push(`${label}:`);
-    for (const item of items) lines.push(`  - ${block(item)}`);
-  };
-  text('goal', c.goal);
-  text('acceptance', c.acceptance);
-  list('constraints', c.constraints);
-  list('decisions', c.decisions);
-  list('evidence', c.evidence);
-  list('pending', c.pending);
-  text('next', c.next);
+  const blocks: Block[] = [
+    {
+      name: 'header',
+      tier: 0,
+      head: [
+        `RECOVERY CAPSULE: ${v.skill}  (${v.file})`,
+        `${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`,
+        `saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`,
+        `origin HEAD: ${o.head ?? 'none'}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
+        '',
+      ],
+    },
+  ];
+  const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;
+  const blockers = cp && Array.isArray(cp.blockers) ? cp.blockers.filter((b) => isObj(b)) : [];
+  if (blockers.length) {
+    blocks.push({
+      name: 'open blockers',
+      tier: 1,
+      head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
+      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${String(b.id)}: ${block(String(b.description))}`),
+    });
+    blocks.push({ name: '', tier: 1, head: [''] });
+  }
+  const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? actionText(cp.next_actions[0]!) : null;
+  if (first !== null) blocks.push({ name: 'current next action', tier: 2, head: [`next_actions[0] now: ${block(first)}`, ''] });
+  const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${block(value)}`] });
+  const list = (name: string, tier: number, items: string[]): Block =>
+    items.length ? { name, tier, head: [`${name}:`], items: items.map((i) => `  - ${block(i)}`) } : { name, tier, head: [`${`${name}:`.padEnd(12)} (none)`] };
+  blocks.push(
+    text('goal', 3, 'goal', c.goal),
+    text('acceptance', 4, 'acceptance', c.acceptance),
+    list('constraints', 4, c.constraints),
+    list('decisions', 4, c.decisions),
+    list('evidence', 3, c.evidence),
+    list('pending', 4, c.pending),
+    text('next', 2, 'next', c.next),
+  );
   const m = v.capsule.mechanical;
   if (m) {
     const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
     const total = typeof count === 'number' ? count : m.uncommitted.length;
-    const shown = withPaths ? m.uncommitted : [];
-    const more = total - shown.length;
-    lines.push('');
-    lines.push(`mechanical state at ${m.at} (recorded, not claimed): HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${total} uncommitted path${total === 1 ? '' : 's'}${shown.length ? ':' : ''}`);
-    for (const p of shown) lines.push(`  ${p}`);
-    if (shown.length && more > 0) lines.push(`  … and ${more} more`);
+    const more = total - m.uncommitted.length;
+    blocks.push({
+      name: 'uncommitted paths',
+      tier: 5,
+      head: ['', `mechanical state at ${m.at} (recorded, not claimed): HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${total} uncommitted path${total === 1 ? '' : 's'}${m.uncommitted.length ? ':' : ''}`],
+      items: [...m.uncommitted.map((p) => `  ${p}`), ...(m.uncommitted.length && more > 0 ? [`  … and ${more} more`] : [])],
+    });
   }
-  return lines.join('\n');
+  return blocks;
 }

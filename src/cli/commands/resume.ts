@@ -5,6 +5,7 @@ import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.
 import { relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
+import { charLimit, fillBudget, type Block } from '../render/budget.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -60,7 +61,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json({ ok: true, ask_user: ask, ...orientation.data });
     return ask ? EXIT_ASK_USER : 0;
   }
-  ctx.out.out(bound(orientation.lines.join('\n'), maxBytes, top.skill));
+  ctx.out.out(fillBudget(orientation.blocks, { maxChars: charLimit(args.options['max-chars']), maxBytes }, `checkpoint show ${top.skill}`));
   return ask ? EXIT_ASK_USER : 0;
 }
 
@@ -92,21 +93,21 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const decisions = userDecisionBlockers(cp);
   const keyDecisions = (cp.context_primer?.key_decisions ?? []).filter((d): d is string => typeof d === 'string');
   const files = relevantFiles(cp);
-  const lines = [
-    `RESUMING: ${item.skill} on ${cp.project}`,
-    `Last session: ${relativeTime(cp.updated_at, now)} (${cp.updated_at})${item.stale ? ' ⚠ stale' : ''}`,
-    `Status: ${cp.status} — ${cp.progress_summary}`,
-    `Progress: ${progress(cp)}`,
-    `Next: ${rec.text}`,
-    ...rec.skipped_as_landed.map((s) => `  (skipped "${s.text}": ${s.evidence})`),
+  // Display order; the tier says what a tight output budget keeps first.
+  const blocks: Block[] = [
+    { name: 'header', tier: 0, head: [`RESUMING: ${item.skill} on ${cp.project}`, `Last session: ${relativeTime(cp.updated_at, now)} (${cp.updated_at})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${cp.status} — ${cp.progress_summary}`] },
+    { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
+    { name: 'next action', tier: 2, head: [`Next: ${rec.text}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${s.text}": ${s.evidence})`) },
   ];
-  if (ask) lines.push('', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : cp.status}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`);
-  if (decisions.length) lines.push('', 'Decisions waiting on the user (ask before proceeding):', ...decisions.map((b) => `  ⛔ ${b.id}: ${b.description}${b.proposed_resolution ? ` — proposed: ${b.proposed_resolution}` : ''}`));
-  if (keyDecisions.length) lines.push('', 'Key decisions:', ...keyDecisions.map((d) => `  - ${d}`));
-  if (files.length) lines.push('', 'Files for this step:', ...files.map((f) => `  ${f}`));
+  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : cp.status}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
+  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${b.id}: ${b.description}${b.proposed_resolution ? ` — proposed: ${b.proposed_resolution}` : ''}`) });
+  const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs !== 'user_decision');
+  if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${b.id}: ${b.description}${b.needs ? ` [${b.needs}]` : ''}`) });
+  if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${d}`) });
+  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${f}`) });
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
-    lines,
+    blocks,
     data: {
       skill: item.skill,
       project: cp.project,
@@ -122,13 +123,4 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       user_decisions: decisions,
     },
   };
-}
-
-/** Keeps output within the byte limit, cutting at a line and saying so. */
-function bound(text: string, maxBytes: number, skill: string): string {
-  if (Buffer.byteLength(text) <= maxBytes) return text;
-  const note = `\n… truncated at ${maxBytes} bytes; \`checkpoint show ${skill}\` has everything`;
-  let out = Buffer.from(text).subarray(0, maxBytes - Buffer.byteLength(note)).toString('utf8').replace(/\uFFFD$/, '');
-  out = out.slice(0, Math.max(0, out.lastIndexOf('\n')));
-  return out + note;
 }

@@ -1,0 +1,76 @@
+// Output budgets for text that agent hosts inject into a model's context. Hosts cap a hook's
+// output (Claude Code shows only a short preview past 10,000 characters, without a warning),
+// so resume and resume --context fill a budget in priority order instead of cutting at the
+// end: whole blocks (and whole list items) in, or out and named on one closing line.
+
+import { CheckpointError } from '../../errors.js';
+
+/** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
+export const DEFAULT_MAX_CHARS = 9000;
+export const MIN_MAX_CHARS = 400;
+
+/** --max-chars: the text budget of resume and resume --context. */
+export function charLimit(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_MAX_CHARS;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < MIN_MAX_CHARS) {
+    throw new CheckpointError('E_USAGE', `--max-chars=${String(raw)}: expected a whole number of characters, at least ${MIN_MAX_CHARS}`, { hint: `e.g. --max-chars ${DEFAULT_MAX_CHARS} (the default)` });
+  }
+  return n;
+}
+
+export interface Block {
+  /** How the omissions line names it. */
+  name: string;
+  /** 0 first; a lower tier is filled before any higher one. */
+  tier: number;
+  /** Lines shown whenever the block is (a heading, a one-line field). */
+  head: string[];
+  /** Items that may be left out from the end, one whole item at a time. */
+  items?: string[];
+}
+
+export interface Budget {
+  maxChars: number;
+  maxBytes: number;
+}
+
+const fits = (text: string, b: Budget) => text.length <= b.maxChars && Buffer.byteLength(text) <= b.maxBytes;
+
+/**
+ * The blocks in their display order, as many as fit, chosen by tier; then one line naming
+ * what was left out and the command that shows everything. Never cuts inside a line.
+ */
+export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
+  const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
+  const omitted = () =>
+    blocks.flatMap((b, i) => {
+      const total = b.items?.length ?? 0;
+      if (shown[i]! < 0) return b.name ? [b.name] : []; // a nameless block is spacing
+      return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
+    });
+  const text = () => {
+    const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...b.head, ...(b.items ?? []).slice(0, shown[i])]));
+    const left = omitted();
+    if (left.length) lines.push(`… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`);
+    return lines.join('\n');
+  };
+  // Each check counts every undecided block as left out (named on the closing line): deciding
+  // more blocks only shortens that line, so the final text is never longer than a checked one.
+  const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const [, i] of order) {
+    const items = blocks[i]!.items?.length ?? 0;
+    shown[i] = items;
+    if (fits(text(), budget)) continue;
+    // Whole items, in order, as many as fit.
+    let n = 0;
+    while (n < items) {
+      shown[i] = n + 1;
+      if (!fits(text(), budget)) break;
+      n++;
+    }
+    // A heading with none of its items says nothing: leave the block out and name it.
+    shown[i] = n > 0 ? n : -1;
+  }
+  return text();
+}

@@ -1,0 +1,42 @@
+// A malformed message must get an answer, not silence: the SDK's stdio transport drops a line
+// it cannot parse (the host then waits for a reply that never comes). Lines pass through this
+// filter first; one that is not JSON, or not a JSON-RPC message, is answered here with the
+// JSON-RPC error and never reaches the server.
+import { Transform } from 'node:stream';
+import { JSONRPCMessageSchema } from './sdk.js';
+
+const MAX_LINE = 8 * 1024 * 1024;
+
+export function guardedInput(reply: (message: unknown) => void): Transform {
+  let pending = '';
+  const answer = (line: string): boolean => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
+      return false;
+    }
+    if (JSONRPCMessageSchema.safeParse(value).success) return true;
+    const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+    // A notification (no id) gets no reply, by JSON-RPC's rules.
+    if (typeof id === 'string' || typeof id === 'number') reply({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    return false;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      pending += chunk.toString('utf8');
+      let out = '';
+      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+        const line = pending.slice(0, nl).replace(/\r$/, '');
+        pending = pending.slice(nl + 1);
+        if (line.trim() && answer(line)) out += `${line}\n`;
+      }
+      if (pending.length > MAX_LINE) {
+        pending = '';
+        reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${MAX_LINE} bytes` } });
+      }
+      done(null, out || undefined);
+    },
+  });
+}

@@ -1,0 +1,67 @@
+// Runs a CLI command for the MCP server: the tool's arguments become the command's argv, and
+// the same parser and command module the CLI uses do the work. Output is captured, never
+// written to stdout (which carries the protocol).
+import { isCheckpointError } from '../errors.js';
+import { parseCommandArgs } from '../cli/parse.js';
+import { findCommand, type Context } from '../cli/spec.js';
+import { createOutput, oneLine } from '../cli/render/output.js';
+
+export interface Captured {
+  code: number;
+  /** Values the command printed with out.json (its --json document). */
+  json: unknown[];
+  out: string[];
+  err: string[];
+}
+
+/** A CheckpointError (or a refused file operation) as the CLI prints it: one line plus a hint. */
+export class ToolFailure extends Error {
+  constructor(readonly text: string, readonly code: string) {
+    super(text);
+  }
+}
+
+export async function invoke(name: string, argv: string[], cwd: string, json: boolean): Promise<Captured> {
+  const spec = findCommand(name);
+  if (!spec) throw new Error(`no command ${name}`);
+  const plain = await createOutput(false);
+  const cap: Captured = { code: 0, json: [], out: [], err: [] };
+  const ctx: Context = {
+    cwd,
+    json,
+    now: new Date(),
+    env: process.env,
+    // Raw text: it travels inside JSON to the host, never to a terminal.
+    out: { color: false, c: plain.c, out: (t) => cap.out.push(t), err: (t) => cap.err.push(t), json: (v) => cap.json.push(v) },
+  };
+  try {
+    const args = parseCommandArgs(spec, argv);
+    cap.code = await (await spec.load()).run(args, ctx);
+    return cap;
+  } catch (e) {
+    throw asFailure(e);
+  }
+}
+
+export function asFailure(e: unknown): ToolFailure {
+  if (e instanceof ToolFailure) return e;
+  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${oneLine(e.message)}${e.hint ? `\n  hint: ${oneLine(e.hint)}` : ''}`, e.code);
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
+    return new ToolFailure(`checkpoint: ${oneLine(err.message)}\n  hint: check permissions and free space; nothing was changed`, err.code);
+  }
+  return new ToolFailure(`checkpoint: internal error: ${oneLine(String(err?.message ?? e))}\n  hint: this is a bug in checkpoint; please report it`, 'E_INTERNAL');
+}
+
+/** The command's JSON document: what it printed with out.json, else its stdout parsed (show, resume --context). */
+export function documentOf(cap: Captured): Record<string, unknown> {
+  const last = cap.json[cap.json.length - 1];
+  if (last !== undefined) return asObject(last);
+  try {
+    return asObject(JSON.parse(cap.out.join('\n')));
+  } catch {
+    return { text: cap.out.join('\n') };
+  }
+}
+
+const asObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v });

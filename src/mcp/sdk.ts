@@ -1,0 +1,6 @@
+// The parts of the MCP SDK and zod the server uses, in one place. They are bundled into
+// dist/mcp.cjs with the server, a file only `checkpoint mcp` loads.
+export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+export { JSONRPCMessageSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export { z } from 'zod';

@@ -1,0 +1,186 @@
+// `checkpoint mcp`: a Model Context Protocol server over stdio, one process per host session.
+// Every tool runs the CLI command of the same name (src/mcp/invoke.ts); the project is
+// resolved on every call (explicit cwd, else -C, else the host's first root), so two worktrees
+// never write into each other. No lock is held between calls; a failing call answers a tool
+// error and the server keeps serving.
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CheckpointError } from '../errors.js';
+import { findRoot } from '../store/root.js';
+import { listSkills, requireCheckpoint } from '../store/checkpoints.js';
+import { assertSkillName } from '../store/skill-name.js';
+import { CHECKPOINTS_README } from '../store/readme.js';
+import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
+import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { guardedInput } from './guard.js';
+import { TOOLS, type ToolSpec } from './tools.js';
+import { watchCheckpoints, type Watch } from './watch.js';
+
+export interface McpOptions {
+  /** -C: the project folder the user pinned. */
+  dir?: string;
+  /** Where the server was started: the last resort for hosts that send no roots. */
+  startCwd: string;
+  /** `done` may run a done_when command from the file only when the user enabled it. */
+  allowVerify: boolean;
+  version: string;
+}
+
+type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text } }, isError: true });
+
+export function createServer(opts: McpOptions): { server: McpServer; close: () => void } {
+  const server = new McpServer(
+    { name: 'checkpoint', version: opts.version },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true }, tools: {}, prompts: {} },
+      instructions: 'Checkpoints are resumable state of agent skills in .checkpoints/. Start with the resume tool (or the resume-session prompt); record progress with update, done and pause. Pass cwd when working in a folder other than the host\'s first root.',
+    },
+  );
+  const watches = new Map<string, Watch>();
+  const subscribed = new Set<string>();
+
+  /** The folder a call works in; the store then finds the project (worktree) root from it. */
+  async function projectDir(explicit: unknown): Promise<string> {
+    if (typeof explicit === 'string') {
+      if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${JSON.stringify(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
+      return explicit;
+    }
+    if (opts.dir !== undefined) return resolve(opts.startCwd, opts.dir);
+    if (server.server.getClientCapabilities()?.roots) {
+      const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
+      const first = roots.find((r) => r.uri.startsWith('file:'));
+      if (first) return fileURLToPath(first.uri);
+    }
+    return opts.startCwd;
+  }
+
+  /** The project root of a call, watched from then on for resource notifications. */
+  function rootFor(dir: string): string {
+    const root = findRoot(dir);
+    if (!watches.has(root)) {
+      watches.set(root, watchCheckpoints(root, (skills) => {
+        server.sendResourceListChanged();
+        for (const s of skills ?? [...subscribed].map((u) => u.slice('checkpoint://'.length))) {
+          const uri = `checkpoint://${s}`;
+          if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+        }
+      }));
+    }
+    return root;
+  }
+
+  async function call(tool: ToolSpec, args: Record<string, unknown>): Promise<Result> {
+    try {
+      const refused = tool.check?.(args) ?? (tool.name === 'done' && args.verify && !opts.allowVerify ? 'checkpoint done: verify runs a command from the checkpoint file and is off in this server' : null);
+      if (refused) {
+        throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : undefined });
+      }
+      const dir = await projectDir(args.cwd);
+      rootFor(dir);
+      const argv = tool.argv(args);
+      const cap = await invoke(tool.command, argv, dir, true);
+      const doc = documentOf(cap);
+      let text = tool.summary(doc);
+      if (tool.name === 'resume') text = (await invoke('resume', argv, dir, false)).out.join('\n');
+      if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
+      const notes = cap.err.filter((l) => l.trim());
+      return { content: [{ type: 'text', text: [text, ...notes].filter(Boolean).join('\n') }], structuredContent: doc };
+    } catch (e) {
+      return failure(asFailure(e));
+    }
+  }
+
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.shape,
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive ?? false, idempotentHint: tool.readOnly, openWorldHint: tool.name === 'doctor' },
+      },
+      (args: Record<string, unknown>) => call(tool, args),
+    );
+  }
+
+  // Resources: each checkpoint as stored, and the README that explains .checkpoints/.
+  server.registerResource('protocol-readme', 'checkpoint://README', { title: 'The Checkpoint Protocol in this repository', mimeType: 'text/markdown' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: CHECKPOINTS_README }],
+  }));
+  server.registerResource(
+    'checkpoint',
+    new ResourceTemplate('checkpoint://{skill}', {
+      list: async () => {
+        const root = rootFor(await projectDir(undefined));
+        return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+      },
+    }),
+    { title: 'A checkpoint', mimeType: 'application/json' },
+    async (uri, vars) => {
+      try {
+        const skill = String(vars.skill);
+        assertSkillName(skill);
+        const root = rootFor(await projectDir(undefined));
+        const text = requireCheckpoint(root, skill).text;
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
+      } catch (e) {
+        throw new Error(asFailure(e).text);
+      }
+    },
+  );
+  server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    subscribed.add(req.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    subscribed.delete(req.params.uri);
+    return {};
+  });
+  // Watching starts with the first call; a host that only subscribes starts it here.
+  server.server.oninitialized = () => {
+    void projectDir(undefined).then(rootFor, () => {});
+  };
+
+  server.registerPrompt(
+    'resume-session',
+    {
+      title: 'Resume a session',
+      description: 'What a fresh session should read first: the resume briefing (decisions waiting on the user, the next action, key decisions, files).',
+      argsSchema: { skill: z.string().optional(), cwd: z.string().optional() },
+    },
+    async (args) => {
+      let text: string;
+      try {
+        const dir = await projectDir(args.cwd);
+        const cap = await invoke('resume', ['--', ...(args.skill ? [args.skill] : [])], dir, false);
+        text = [...cap.out, ...cap.err].join('\n');
+      } catch (e) {
+        text = asFailure(e).text;
+      }
+      return {
+        description: 'checkpoint resume briefing',
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n${text}` } }],
+      };
+    },
+  );
+
+  return { server, close: () => watches.forEach((w) => w.close()) };
+}
+
+export async function runMcpServer(opts: McpOptions): Promise<number> {
+  const { server, close } = createServer(opts);
+  const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
+  const input = process.stdin.pipe(guardedInput(reply));
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  close();
+  await server.close().catch(() => {});
+  return 0;
+}

@@ -1,0 +1,182 @@
+// The MCP tools: each names a CLI command, turns its typed arguments into that command's argv
+// (so the CLI's own parser and checks apply) and says in one line what came back.
+import { z } from './sdk.js';
+
+type Args = Record<string, unknown>;
+type Doc = Record<string, unknown>;
+
+export interface ToolSpec {
+  name: string;
+  command: string;
+  title: string;
+  description: string;
+  readOnly: boolean;
+  destructive?: boolean;
+  shape: Record<string, z.ZodType>;
+  argv: (a: Args) => string[];
+  /** Refusals the CLI makes elsewhere (a TTY check, a flag the server did not enable). */
+  check?: (a: Args) => string | null;
+  summary: (doc: Doc) => string;
+}
+
+const cwd = z.string().optional().describe('absolute path of the project (or worktree) folder; default: the host\'s first root');
+const skill = z.string().describe('skill name (file .checkpoints/<skill>.checkpoint.json)');
+const engine = z.enum(['auto', 'native', 'isomorphic']).optional().describe('git history engine');
+// The path rule of `checkpoint update --a.b=...`: segments of letters, digits, _ $ -, joined by dots.
+const FIELD_PATH = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*(\.[A-Za-z0-9_$][A-Za-z0-9_$-]*)*$/;
+const json: z.ZodType = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]));
+
+/** `--name=value` for set options: the = form, so a value starting with "-" stays a value. */
+function flags(a: Args, names: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [key, flag] of Object.entries(names)) {
+    const v = a[key];
+    if (v === undefined || v === false) continue;
+    out.push(v === true ? `--${flag}` : `--${flag}=${String(v)}`);
+  }
+  return out;
+}
+/** Positionals after `--`, so none is taken for an option. */
+const rest = (...p: unknown[]) => ['--', ...p.flat().filter((x): x is string => typeof x === 'string')];
+const count = (n: unknown, what: string) => `${Array.isArray(n) ? n.length : 0} ${what}`;
+
+export const TOOLS: ToolSpec[] = [
+  {
+    name: 'status',
+    command: 'status',
+    title: 'Where every skill left off',
+    description: 'Every checkpoint: status, phase/step, age, next actions, blockers, and the decisions waiting on the user (same as `checkpoint status --json`).',
+    readOnly: true,
+    shape: { cwd, brief: z.boolean().optional(), since: z.string().optional().describe('details only for skills updated since this ISO instant'), engine },
+    argv: (a) => flags(a, { brief: 'brief', since: 'since', engine: 'engine' }),
+    summary: (d) => `${count(d.skills, 'skill(s)')}, ${count(d.decisions_waiting, 'decision(s) waiting on the user')}${d.next ? `; next: ${(d.next as Doc).text}` : ''}`,
+  },
+  {
+    name: 'next',
+    command: 'next',
+    title: 'The one thing to do now',
+    description: 'The single highest-priority action that git does not show as already landed (same as `checkpoint next --json`).',
+    readOnly: true,
+    shape: { cwd, engine },
+    argv: (a) => flags(a, { engine: 'engine' }),
+    summary: (d) => (d.next ? `${(d.next as Doc).skill}: ${(d.next as Doc).text}` : 'nothing queued'),
+  },
+  {
+    name: 'resume',
+    command: 'resume',
+    title: 'Orientation for a new session',
+    description: 'What a new session reads first: the briefing of the most important (or the named) skill; with context=true the saved recovery capsule (unverified claims). ask_user=true means: ask the user before resuming.',
+    readOnly: true,
+    shape: {
+      cwd,
+      skill: skill.optional(),
+      context: z.boolean().optional().describe('the recovery capsule saved before compaction, instead of the briefing'),
+      max_chars: z.number().int().optional().describe('text budget in characters (default 9000)'),
+      engine,
+    },
+    argv: (a) => [...flags(a, { context: 'context', max_chars: 'max-chars', engine: 'engine' }), ...rest(a.skill)],
+    summary: () => '',
+  },
+  {
+    name: 'show',
+    command: 'show',
+    title: 'A checkpoint as stored',
+    description: 'One checkpoint as its raw JSON (or all of them by skill when no skill is given).',
+    readOnly: true,
+    shape: { cwd, skill: skill.optional() },
+    argv: (a) => rest(a.skill),
+    summary: () => '',
+  },
+  {
+    name: 'validate',
+    command: 'validate',
+    title: 'Check checkpoints against the protocol',
+    description: 'Errors and warnings with JSON paths for every checkpoint (or the named files).',
+    readOnly: true,
+    shape: { cwd, files: z.array(z.string()).optional().describe('files to check, relative to the project'), strict: z.boolean().optional().describe('warnings fail too') },
+    argv: (a) => [...flags(a, { strict: 'strict' }), ...rest(a.files)],
+    summary: (d) => `${(d.files as unknown[] | undefined)?.filter((f) => (f as Doc).ok).length ?? 0}/${count(d.files, 'valid')}`,
+  },
+  {
+    name: 'doctor',
+    command: 'doctor',
+    title: 'Drift between checkpoints, git and the working tree',
+    description: 'Findings where checkpoints disagree with git history and the working tree. Never goes online unless `online` is given (true: the config health_url, or a URL).',
+    readOnly: true,
+    shape: { cwd, online: z.union([z.boolean(), z.string()]).optional().describe('also compare a deployed health URL with HEAD'), engine },
+    argv: (a) => [...(a.online === true ? ['--online='] : typeof a.online === 'string' ? [`--online=${a.online}`] : []), ...flags(a, { engine: 'engine' })],
+    summary: (d) => `doctor: ${d.checkpoints} checkpoint(s), ${d.errors} error(s), ${d.warnings} warning(s)`,
+  },
+  {
+    name: 'update',
+    command: 'update',
+    title: 'Change a checkpoint',
+    description:
+      'Merge new state into a checkpoint (created if missing), stamped and validated, under the skill\'s lock. Operations as `checkpoint update`: op "set" replaces (objects merge into objects), "append" adds to a list; value is any JSON.',
+    readOnly: false,
+    destructive: true,
+    shape: {
+      cwd,
+      skill,
+      ops: z
+        .array(z.object({ path: z.string().regex(FIELD_PATH, 'a dotted field path like skill_state.iteration or progress_table.1.status'), op: z.enum(['set', 'append']).default('set'), value: json }))
+        .min(1),
+      auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
+    },
+    argv: (a) => [
+      ...(a.ops as { path: string; op: 'set' | 'append'; value: unknown }[]).map((o) =>
+        typeof o.value === 'string' ? `--${o.path}${o.op === 'append' ? '+' : ''}=${o.value}` : `--${o.path}${o.op === 'append' ? '+' : ''}:json=${JSON.stringify(o.value)}`,
+      ),
+      ...flags(a, { auto_rotate: 'auto-rotate' }),
+      ...rest(a.skill),
+    ],
+    summary: (d) => `${d.created ? 'created' : 'updated'} ${d.path}${count(d.warnings, 'warning(s)') !== '0 warning(s)' ? ` (${count(d.warnings, 'warning(s)')})` : ''}`,
+  },
+  {
+    name: 'done',
+    command: 'done',
+    title: 'Mark the first action done',
+    description: 'Pop next_actions[0] into recently_done and return what is next. verify=true runs its done_when command first (only when the server was started with --allow-verify).',
+    readOnly: false,
+    destructive: false,
+    shape: {
+      cwd,
+      skill,
+      complete: z.boolean().optional().describe('when this was the last action, mark the checkpoint complete'),
+      verify: z.boolean().optional().describe("run the action's done_when command first; needs `checkpoint mcp --allow-verify`"),
+      timeout: z.number().positive().optional().describe('seconds verify may run (default 120)'),
+    },
+    argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', timeout: 'timeout' }), ...rest(a.skill)],
+    summary: (d) => (d.ok === false ? `not done: ${d.reason}` : `done: ${d.done}; next: ${d.next ?? `(none; ${d.status})`}`),
+  },
+  {
+    name: 'pause',
+    command: 'pause',
+    title: 'Save the recovery capsule',
+    description:
+      'Before compaction: save the seven-field capsule (goal, acceptance, constraints, decisions, evidence, pending, next) into the checkpoint, or with auto=true refresh only its mechanical state (HEAD, branch, uncommitted paths).',
+    readOnly: false,
+    destructive: true,
+    shape: {
+      cwd,
+      skill,
+      capsule: z.record(z.string(), json).optional().describe('{goal, acceptance, constraints[], decisions[], evidence[], pending[], next}'),
+      auto: z.boolean().optional(),
+    },
+    // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.
+    check: (a) => ((a.capsule !== undefined) === Boolean(a.auto) ? 'checkpoint pause: give either capsule (the seven-field object) or auto=true' : null),
+    argv: (a) => [...(a.capsule !== undefined ? [`--context=${JSON.stringify(a.capsule)}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
+    summary: (d) => (d.refreshed === false ? String(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${d.skill} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${d.skill}`),
+  },
+  {
+    name: 'rotate',
+    command: 'rotate',
+    title: 'Move old telemetry to history',
+    description: 'Move old per-session telemetry out of checkpoints into .checkpoints/history/ (never deletes).',
+    readOnly: false,
+    destructive: false,
+    shape: { cwd, skills: z.array(z.string()).optional(), keep: z.number().int().min(0).optional(), dry_run: z.boolean().optional() },
+    argv: (a) => [...flags(a, { keep: 'keep', dry_run: 'dry-run' }), ...rest(a.skills)],
+    summary: (d) => `${(d.skills as Doc[] | undefined)?.filter((s) => s.changed).length ?? 0} checkpoint(s) ${d.dry_run ? 'would change' : 'rotated'}`,
+  },
+];

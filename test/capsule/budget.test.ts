@@ -1,0 +1,133 @@
+// The output budget of `resume` and `resume --context` (--max-chars): hosts cap what a hook may
+// inject, so the text fills the budget by priority, never cuts inside a field, and ends with one
+// line naming what it left out. Pure fill rules by property; every tier end to end.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fillBudget, type Block } from '../../src/cli/render/budget.js';
+import { cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
+
+const NOTE = /^… left out to fit the output budget: (.*); everything: (.*)$/;
+
+describe('fillBudget', () => {
+  const blockArb = fc.record({
+    name: fc.stringMatching(/^[a-z]{1,8}$/),
+    tier: fc.integer({ min: 0, max: 5 }),
+    head: fc.array(fc.string({ minLength: 1, maxLength: 80 }).map((s) => s.replace(/\n/g, ' ')), { minLength: 1, maxLength: 3 }),
+    items: fc.option(fc.array(fc.string({ minLength: 1, maxLength: 120 }).map((s) => `  - ${s.replace(/\n/g, ' ')}`), { maxLength: 8 }), { nil: undefined }),
+  });
+
+  it('never exceeds the budget, keeps display order and whole lines, and names every left-out block', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(blockArb, { selector: (b) => b.name, maxLength: 8 }), fc.integer({ min: 200, max: 3000 }), (blocks: Block[], maxChars) => {
+        const out = fillBudget(blocks, { maxChars, maxBytes: Infinity }, 'checkpoint show x');
+        expect(out.length).toBeLessThanOrEqual(maxChars);
+        const lines = out === '' ? [] : out.split('\n');
+        const note = NOTE.exec(lines.at(-1) ?? '');
+        const body = note ? lines.slice(0, -1) : lines;
+        // Every body line is a whole line of some block, in display order.
+        const all = blocks.flatMap((b) => [...b.head, ...(b.items ?? [])]);
+        let at = 0;
+        for (const l of body) {
+          const found = all.indexOf(l, at);
+          expect(found).toBeGreaterThanOrEqual(0);
+          at = found + 1;
+        }
+        // Complete output means no note; anything missing is named.
+        if (body.length === all.length) expect(note).toBeNull();
+        else expect(note).not.toBeNull();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with equal-sized units, what fits is a prefix in tier order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 10 }), fc.integer({ min: 0, max: 10 }), (tiers, k) => {
+        const blocks: Block[] = tiers.map((tier, i) => ({ name: `b${i}`, tier, head: [`${String(i).padStart(2, '0')}${'x'.repeat(98)}`] }));
+        const note = `… left out to fit the output budget: ${blocks.map((b) => b.name).join(', ')}; everything: show`;
+        const out = fillBudget(blocks, { maxChars: k * 101 + note.length + 1, maxBytes: Infinity }, 'show');
+        const shown = new Set(out.split('\n').filter((l) => !l.startsWith('…')).map((l) => Number(l.slice(0, 2))));
+        const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, i]) => i);
+        expect(shown).toEqual(new Set(order.slice(0, Math.min(k, blocks.length))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('resume --context fills the budget by tier', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+  const BUDGET = 2000;
+  const pad = (marker: string, n: number) => `${marker} ${'·'.repeat(Math.max(0, n - marker.length - 1))}`;
+
+  /** A checkpoint with a saved capsule; sizes say how long each tier's fields are. */
+  function run(sizes: { decision: number; blocker: number; action: number; goal: number; evidence: number; rest: number; paths: number }, budget = BUDGET) {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const doc = freshCheckpoint('api', {
+      blockers: [
+        { id: 'B1', description: pad('T1-DECISION Redis or Postgres for sessions?', sizes.decision), needs: 'user_decision' },
+        { id: 'B2', description: pad('T1-BLOCKER CI is red on main (see #412)', sizes.blocker), needs: 'external_dep' },
+      ],
+      next_actions: [pad('T2-ACTION Write src/auth/session.ts (PR 12)', sizes.action), 'Ship it'],
+    });
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+    commitAll(dir, 'checkpoint');
+    const capsule = {
+      goal: pad('T3-GOAL auth on sessions', sizes.goal),
+      acceptance: pad('T4-ACCEPTANCE npm test green', sizes.rest),
+      constraints: [pad('T4-CONSTRAINT no new deps', sizes.rest)],
+      decisions: [pad('T4-DECISION cookies, not headers', sizes.rest)],
+      evidence: [pad('T3-EVIDENCE-1 npm test at abc', sizes.evidence), pad('T3-EVIDENCE-2 lint clean', sizes.evidence)],
+      pending: [pad('T4-PENDING docs', sizes.rest)],
+      next: pad('T2-NEXT write the middleware tests', sizes.action),
+    };
+    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(capsule)]).code).toBe(0);
+    for (let i = 0; i < 40; i++) write(dir, `T5-PATH-${i}-${'p'.repeat(sizes.paths)}.md`, 'x\n');
+    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+    const r = cli(dir, ['resume', 'api', '--context', '--max-chars', String(budget)]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd();
+    expect(out.length).toBeLessThanOrEqual(budget);
+    const last = out.split('\n').at(-1)!;
+    return { out, note: NOTE.exec(last)?.[1] ?? null, has: (m: string) => out.includes(m) };
+  }
+
+  it('tier 1: decisions and blockers waiting on the user come before everything else', () => {
+    const r = run({ decision: 600, blocker: 400, action: 700, goal: 700, evidence: 300, rest: 100, paths: 10 });
+    expect(r.has('T1-DECISION') && r.has('T1-BLOCKER')).toBe(true);
+    expect(r.has('T2-ACTION') || r.has('T3-GOAL')).toBe(false);
+    expect(r.note).toMatch(/current next action.*goal/);
+  });
+
+  it('tier 2: the next action next', () => {
+    const r = run({ decision: 60, blocker: 60, action: 500, goal: 500, evidence: 300, rest: 100, paths: 10 });
+    expect(['T1-DECISION', 'T1-BLOCKER', 'T2-ACTION', 'T2-NEXT'].every(r.has)).toBe(true);
+    expect(r.has('T3-GOAL')).toBe(false);
+    expect(r.note).toMatch(/goal/);
+  });
+
+  it("tier 3: the capsule's goal and evidence", () => {
+    const r = run({ decision: 60, blocker: 60, action: 80, goal: 400, evidence: 300, rest: 300, paths: 10 });
+    expect(['T1-DECISION', 'T2-NEXT', 'T3-GOAL', 'T3-EVIDENCE-1', 'T3-EVIDENCE-2'].every(r.has)).toBe(true);
+    expect(r.has('T4-ACCEPTANCE')).toBe(false);
+    expect(r.note).toMatch(/acceptance/);
+  });
+
+  it('tier 4: the rest of the capsule, whole items', () => {
+    const r = run({ decision: 60, blocker: 60, action: 80, goal: 100, evidence: 100, rest: 120, paths: 60 });
+    expect(['T3-GOAL', 'T4-ACCEPTANCE', 'T4-CONSTRAINT', 'T4-DECISION', 'T4-PENDING'].every(r.has)).toBe(true);
+    expect(r.note).toMatch(/uncommitted paths/);
+  });
+
+  it('tier 5: recorded uncommitted paths last; everything fits means no omissions line', () => {
+    const r = run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 });
+    expect(['T1-DECISION', 'T2-NEXT', 'T3-GOAL', 'T4-PENDING', 'T5-PATH'].every(r.has)).toBe(true);
+    expect(r.note ?? '').not.toMatch(/goal|pending|decisions/);
+    const all = run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 }, 20_000);
+    expect(all.note).toBeNull();
+    expect(all.out.match(/T5-PATH/g)).toHaveLength(40);
+  });
+});

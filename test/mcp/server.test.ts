@@ -1,0 +1,233 @@
+// `checkpoint mcp` driven the way a host drives it: the built binary over stdio, with the
+// SDK's own Client. Real git repositories, real files; every tool called at least once.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  dirs.splice(0).forEach(cleanup);
+});
+
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  return dir;
+}
+
+/** A checkpoint as a long-running agent leaves it: prose in paths, an off-enum status in a row, 8.0 scores, old dates. */
+function messy(dir: string, over: Record<string, unknown> = {}): string {
+  const text = `${JSON.stringify(
+    freshCheckpoint('api', {
+      progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }, { id: 'old', label: 'Legacy (parked, see notes)', status: 'not_started' }],
+      context_primer: { key_decisions: ['JWT in cookies (see PR 12)'], generated_files: ['src/x.ts (PR 12)', 'src/**/*.test.ts', 'the migration notes'] },
+      next_actions: ['Write the auth middleware tests', { text: 'Ship it', done_when: 'true' }],
+      eval_scores: [{ rubric: 'audit', score: 8.0, max: 10, at: '2026-06-01T00:00:00Z' }],
+      ...over,
+    }),
+    null,
+    2,
+  )}\n`;
+  write(dir, FILE, text);
+  return text;
+}
+
+async function connect(cwd: string, opts: { args?: string[]; roots?: string[] } = {}): Promise<Client> {
+  assertBuilt();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], cwd, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
+  if (opts.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((r) => ({ uri: pathToFileURL(r).href, name: r })) }));
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as ToolResult;
+const text = (r: ToolResult) => r.content.map((x) => x.text).join('\n');
+const disk = (dir: string) => JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
+
+describe('checkpoint mcp', () => {
+  it('lists its tools (with read-only / destructive annotations), resources and prompt', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    const { tools } = await c.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(['doctor', 'done', 'next', 'pause', 'resume', 'rotate', 'show', 'status', 'update', 'validate']);
+    for (const r of ['status', 'next', 'resume', 'show', 'validate', 'doctor']) expect(byName[r]!.annotations?.readOnlyHint).toBe(true);
+    for (const w of ['update', 'done', 'pause', 'rotate']) expect(byName[w]!.annotations?.readOnlyHint).toBe(false);
+    expect(byName.update!.annotations?.destructiveHint).toBe(true);
+    expect(byName.update!.inputSchema.required).toEqual(expect.arrayContaining(['skill', 'ops']));
+    const { resources } = await c.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['checkpoint://README', 'checkpoint://api']);
+    const read = await c.readResource({ uri: 'checkpoint://api' });
+    expect(JSON.parse(String((read.contents[0] as { text: string }).text)).skill).toBe('api');
+    const { prompts } = await c.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['resume-session']);
+    const prompt = await c.getPrompt({ name: 'resume-session', arguments: {} });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('Next: Write the auth middleware tests');
+  });
+
+  it('every tool answers like its CLI command', async () => {
+    const dir = repo();
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    const c = await connect(dir);
+    const json = (args: string[]) => JSON.parse(cli(dir, [...args, '--json']).stdout);
+
+    const status = await call(c, 'status');
+    expect(status.isError).toBeFalsy();
+    expect(status.structuredContent).toEqual(json(['status']));
+    expect((await call(c, 'next')).structuredContent).toEqual(json(['next']));
+    const resume = await call(c, 'resume');
+    expect(resume.structuredContent).toMatchObject({ skill: 'api', ask_user: false });
+    expect(text(resume)).toContain('RESUMING: api');
+    expect((await call(c, 'show', { skill: 'api' })).structuredContent).toEqual(disk(dir));
+    expect((await call(c, 'validate')).structuredContent).toEqual(json(['validate']));
+    const doctor = await call(c, 'doctor');
+    expect(doctor.structuredContent).toMatchObject({ checkpoints: 1 });
+
+    const update = await call(c, 'update', { skill: 'api', ops: [{ path: 'next_actions', op: 'append', value: 'Deploy -- carefully' }, { path: 'skill_state.iteration', value: 2 }] });
+    expect(update.isError).toBeFalsy();
+    expect(disk(dir).next_actions.at(-1)).toBe('Deploy -- carefully');
+    expect(disk(dir).skill_state.iteration).toBe(2);
+
+    const done = await call(c, 'done', { skill: 'api' });
+    expect(done.structuredContent).toMatchObject({ done: 'Write the auth middleware tests', next: 'Ship it' });
+    expect(disk(dir).recently_done[0].action).toBe('Write the auth middleware tests');
+
+    const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: ['JWT'], evidence: ['npm test green at abc'], pending: [], next: 'Ship it' };
+    expect((await call(c, 'pause', { skill: 'api', capsule })).isError).toBeFalsy();
+    expect(disk(dir).capsule.context.goal).toBe('Auth');
+    expect((await call(c, 'pause', { skill: 'api', auto: true })).structuredContent).toMatchObject({ refreshed: true });
+    const ctx = await call(c, 'resume', { skill: 'api', context: true });
+    expect(ctx.structuredContent).toMatchObject({ label: 'UNVERIFIED CLAIMS', context: { goal: 'Auth' } });
+
+    expect((await call(c, 'rotate', { dry_run: true })).structuredContent).toMatchObject({ ok: true, dry_run: true });
+    // the server wrote only inside .checkpoints/
+    expect(git(dir, ['status', '--porcelain']).split('\n').filter(Boolean).every((l) => l.slice(3).startsWith('.checkpoints/'))).toBe(true);
+  });
+
+  it('bad arguments come back as tool errors with the CLI message, the file byte-identical, and the server keeps serving', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const c = await connect(dir);
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['update', { skill: 'API', ops: [{ path: 'step', value: 'x' }] }, /invalid skill name "API"[\s\S]*hint:/],
+      ['update', { skill: 'api', ops: [{ path: 'status', value: 'bogus' }] }, /status/],
+      ['update', { skill: 'api', ops: [{ path: 'a=b', value: 'x' }] }, /path/],
+      ['update', { skill: 'api', ops: [{ path: '__proto__.x', value: 1 }] }, /forbidden/],
+      ['update', { skill: 'api', ops: [] }, /ops/],
+      ['done', { skill: 'api', verify: true }, /verify[\s\S]*--allow-verify/],
+      ['pause', { skill: 'api' }, /capsule.*auto/],
+      ['pause', { skill: 'api', capsule: { goal: 'only a goal' } }, /capsule/],
+      ['show', { skill: 'nope' }, /no checkpoint for skill "nope"/],
+      ['status', { cwd: 'relative/dir' }, /absolute/],
+      ['rotate', { keep: -1 }, /keep/],
+    ];
+    for (const [tool, args, message] of cases) {
+      const r = await call(c, tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(text(r)).not.toMatch(/\n\s+at /); // no stack trace
+      expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    }
+    // A malformed request (params not an object) is answered with an error, then service goes on.
+    await expect(c.request({ method: 'tools/call', params: 'garbage' as never }, CallToolResultSchema)).rejects.toThrow();
+    expect((await call(c, 'next')).structuredContent).toMatchObject({ next: { skill: 'api' } });
+  });
+
+  it('done verify runs the done_when check only when the server was started with --allow-verify', async () => {
+    const dir = repo();
+    messy(dir, { next_actions: [{ text: 'Ship it', done_when: 'test -f shipped' }, 'Announce'] });
+    const c = await connect(dir, { args: ['--allow-verify'] });
+    const no = await call(c, 'done', { skill: 'api', verify: true });
+    expect(no.structuredContent).toMatchObject({ ok: false, verified: false });
+    expect(disk(dir).next_actions).toHaveLength(2);
+    write(dir, 'shipped', '');
+    expect((await call(c, 'done', { skill: 'api', verify: true })).structuredContent).toMatchObject({ ok: true, done: 'Ship it', next: 'Announce' });
+  });
+
+  it('concurrent updates from the server and the CLI lose nothing', async () => {
+    const dir = repo();
+    write(dir, FILE, `${JSON.stringify(checkpointDoc({ created_at: new Date().toISOString(), updated_at: new Date().toISOString(), next_actions: [] }), null, 2)}\n`);
+    const c = await connect(dir);
+    const N = 6;
+    const viaServer = Array.from({ length: N }, (_, i) => call(c, 'update', { skill: 'api', ops: [{ path: 'next_actions', op: 'append', value: `mcp ${i}` }] }));
+    const viaCli = Array.from({ length: N }, (_, i) =>
+      new Promise<number>((done) => {
+        spawn(process.execPath, [BIN, 'update', 'api', `--next_actions+=cli ${i}`], { cwd: dir, env: GIT_ENV, stdio: 'ignore' }).on('exit', (code) => done(code ?? -1));
+      }),
+    );
+    const [server, codes] = await Promise.all([Promise.all(viaServer), Promise.all(viaCli)]);
+    expect(server.every((r) => !r.isError)).toBe(true);
+    expect(codes).toEqual(Array(N).fill(0));
+    const actions = disk(dir).next_actions as string[];
+    expect([...actions].sort()).toEqual([...Array.from({ length: N }, (_, i) => `cli ${i}`), ...Array.from({ length: N }, (_, i) => `mcp ${i}`)].sort());
+  });
+
+  it('a checkpoint changed on disk by the CLI notifies the host (list changed, and updated for a subscribed resource)', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    const listChanged = new Promise<void>((done) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => done()));
+    const updated = new Promise<string>((done) => c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => done(n.params.uri)));
+    await c.subscribeResource({ uri: 'checkpoint://api' });
+    await call(c, 'status'); // the first call resolves the project and starts watching it
+    expect(cli(dir, ['update', 'api', '--step=from-the-cli']).code).toBe(0);
+    // the notification is the assertion; the timeout is only a safety net for a hung run
+    const safety = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error('no notification')), 30_000))]);
+    await safety(listChanged);
+    expect(await safety(updated)).toBe('checkpoint://api');
+  });
+
+  it('a git checkout that changes a checkpoint notifies the host, and the resource shows the new content', async () => {
+    const dir = repo();
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    expect(cli(dir, ['update', 'api', '--step=on-the-other-branch']).code).toBe(0);
+    commitAll(dir, 'other step');
+    git(dir, ['checkout', '-q', 'main']);
+    const c = await connect(dir);
+    await call(c, 'status'); // starts watching
+    const seen = new Promise<string>((done) =>
+      c.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+        const r = await c.readResource({ uri: 'checkpoint://api' });
+        const text = String((r.contents[0] as { text: string }).text);
+        if (text.includes('on-the-other-branch')) done(text);
+      }),
+    );
+    git(dir, ['checkout', '-q', 'other']);
+    const text = await Promise.race([seen, new Promise<never>((_, no) => setTimeout(() => no(new Error('no notification')), 30_000))]);
+    expect(JSON.parse(text).step).toBe('on-the-other-branch');
+  });
+
+  it('resolves the project on every call from the host roots or cwd: two worktrees never write into each other', async () => {
+    const main = repo();
+    messy(main);
+    commitAll(main, 'checkpoint');
+    const other = join(tempDir(), 'wt');
+    dirs.push(dirname(other));
+    git(main, ['worktree', 'add', '-q', '-b', 'side', other]);
+    const elsewhere = repo(); // where the server happens to start: not a project of interest
+    const c = await connect(elsewhere, { roots: [other] });
+    await call(c, 'update', { skill: 'api', ops: [{ path: 'step', value: 'in-worktree' }] });
+    expect(JSON.parse(readFileSync(join(other, FILE), 'utf8')).step).toBe('in-worktree');
+    expect(disk(main).step).toBe('auth');
+    await call(c, 'update', { cwd: main, skill: 'api', ops: [{ path: 'step', value: 'in-main' }] });
+    expect(disk(main).step).toBe('in-main');
+    expect(JSON.parse(readFileSync(join(other, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+});
