@@ -18,12 +18,12 @@ const ENV: Record<string, string> = Object.fromEntries(
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/** A project with checkpoint-cli installed (node_modules/.bin/checkpoint, as npm links it). */
+/** A project with the package installed, linked only under its distinctive bin name (an example that calls a bare `checkpoint` fails). */
 function project(): string {
   const dir = makeRepo();
   dirs.push(dir);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint'));
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
   write(dir, '.gitignore', 'node_modules/\n');
   write(dir, '.checkpoints/my-skill.checkpoint.json', `${JSON.stringify(freshCheckpoint('my-skill'), null, 2)}\n`);
   commitAll(dir, 'project');
