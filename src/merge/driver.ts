@@ -82,7 +82,14 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
   // An archive keeps its stamped name; a rotation file is not a checkpoint at all.
   const fileName = input.fileName === undefined || kind === 'archive' ? undefined : baseName(input.fileName);
-  const { errors } = kind === 'rotation' ? validateRotationFile(value) : validateCheckpoint(value, { fileName, sizeBytes: new TextEncoder().encode(text).length });
+  const validate = (v: JsonValue, t: string) => (kind === 'rotation' ? validateRotationFile(v) : validateCheckpoint(v, { fileName, sizeBytes: new TextEncoder().encode(t).length })).errors;
+  let errors = validate(value, text);
+  if (errors.length > 0) {
+    // Refuse only what the merge introduced: an error one side already committed (a status
+    // outside the enum, say) is that side's, and blocking two clean appends on it helps no one.
+    const already = new Set([...validate(ours, input.ours), ...validate(theirs, input.theirs)].map((e) => `${e.path}\0${e.message}`));
+    errors = errors.filter((e) => !already.has(`${e.path}\0${e.message}`));
+  }
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
