@@ -134,6 +134,26 @@ export function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What is wrong with the `logs` / `telemetry` lists of a parsed config, naming the key
+ * (`"telemetry"[1] "a..b" has an empty segment`), or undefined. Pure: the driver and the
+ * store both check a config with it.
+ */
+export function policyConfigProblem(config: { [key: string]: unknown }): string | undefined {
+  for (const key of ['logs', 'telemetry'] as const) {
+    const list = config[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return `"${key}" must be an array of dotted paths, like "skill_state.audits"`;
+    for (let i = 0; i < list.length; i++) {
+      const pattern: unknown = list[i];
+      if (typeof pattern !== 'string') return `"${key}"[${i}] must be a dotted path string`;
+      const problem = patternProblem(pattern);
+      if (problem) return `"${key}"[${i}] ${JSON.stringify(pattern)} ${problem}`;
+    }
+  }
+  return undefined;
+}
+
 /** Project rules, ahead of the built-in table (telemetry first: a snapshot is the stronger claim). */
 export function compileExtraLogs(config: PolicyConfig | undefined): PolicyRule[] {
   return [
