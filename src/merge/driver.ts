@@ -10,6 +10,7 @@ import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { settleConflicts, type Settlement } from './settle.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -24,6 +25,8 @@ export interface MergeTextsInput {
   /** The path shown in messages; its base name is checked against `<skill>.checkpoint.json`. */
   fileName?: string;
   labels?: Partial<ConflictLabels>;
+  /** `resolve --ours/--theirs`: conflicts to settle with one side's version. */
+  settle?: Settlement;
 }
 
 export interface MergeTextsResult {
@@ -32,6 +35,8 @@ export interface MergeTextsResult {
   text?: string;
   conflicts: Conflict[];
   messages: string[];
+  /** Paths in `settle` that covered no conflict. */
+  unmatched?: string[];
 }
 
 const NO_ANCESTOR = /^\uFEFF?\s*$/;
@@ -71,11 +76,13 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  const { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
+  let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
+  let unmatched: string[] | undefined;
+  if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   const format = detectFormat(input.ours);
   if (conflicts.length > 0) {
     const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
-    return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }) };
+    return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 
   // Unchanged from ours: keep its bytes, however they were laid out.
@@ -93,7 +100,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
-    return { status: 'conflict', text, conflicts, messages: invalid };
+    return { status: 'conflict', text, conflicts, messages: invalid, unmatched };
   }
-  return { status: 'clean', text, conflicts, messages };
+  return { status: 'clean', text, conflicts, messages, unmatched };
 }
