@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { JsonSyntaxError, parseJson } from '../protocol/json.js';
+import { JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
@@ -60,9 +60,14 @@ function baseName(fileName: string): string {
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const messages: string[] = [];
+  // Texts of numbers a rewrite would change, from all three sides (ours first): an
+  // unchanged 8.0 or 12345678901234567890 keeps its text whichever side it came from.
+  const sideNumbers: Partial<Record<MergeSide, NumberTexts>> = {};
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
     try {
-      return parseJson(text).value;
+      const parsed = parseJson(text);
+      sideNumbers[side] = parsed.numbers;
+      return parsed.value;
     } catch (e) {
       const reason = e instanceof JsonSyntaxError ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}` : `cannot be read: ${String(e)}`;
       messages.push(unparseableMessage(input.fileName, side, reason));
@@ -79,7 +84,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
-  const format = detectFormat(input.ours);
+  const numbers: NumberTexts = new Map();
+  for (const side of ['ours', 'theirs', 'base'] as const) for (const [key, literal] of sideNumbers[side] ?? []) if (!numbers.has(key)) numbers.set(key, literal);
+  const format = { ...detectFormat(input.ours), numbers };
   if (conflicts.length > 0) {
     const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
     return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
