@@ -149,3 +149,21 @@ describe('resolve is safe', () => {
     expect(named.stderr).toMatch(/not a regular file/);
   });
 });
+
+describe('.checkpoints/config.json', () => {
+  it('refuses an unknown key or a bad pattern naming it: exit 2, nothing written', () => {
+    const dir = phaseConflict();
+    const before = readFileSync(join(dir, FILE));
+    write(dir, '.checkpoints/config.json', '{"telemtry": ["skill_state.coverage"]}\n');
+    const typo = cli(dir, ['resolve', '--theirs', 'phase']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('.checkpoints/config.json: unknown key "telemtry"');
+    write(dir, '.checkpoints/config.json', '{"logs": ["skill_state.**.audits", "skill_state.*x"]}\n');
+    const pattern = cli(dir, ['resolve', '--theirs', 'phase']);
+    expect(pattern.code).toBe(2);
+    expect(pattern.stderr).toContain('"logs"[1] "skill_state.*x" uses * inside a segment');
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    write(dir, '.checkpoints/config.json', '{"telemetry": ["skill_state.**.coverage"], "logs": ["skill_state.audits"]}\n');
+    expect(cli(dir, ['resolve', '--theirs', 'phase']).code).toBe(0);
+  });
+});

@@ -359,6 +359,17 @@ describe('the driver with bad input, invoked directly', () => {
     expect(runDriver(files, { config: '{"logs": "skill_state.audits"}' }).stderr).toContain('"logs" must be an array of dotted paths');
   });
 
+  it('reads project telemetry from .checkpoints/config.json: the later side wins whole; a bad pattern is named and ignored', () => {
+    const withCoverage = (at: string, pct: number) => changed((d) => ((d.updated_at = at), (d.skill_state.coverage = { pct, files: pct })));
+    const files = { base: withCoverage('2026-03-01T10:00:00Z', 80), ours: withCoverage('2026-03-02T00:00:00Z', 81), theirs: withCoverage('2026-03-03T00:00:00Z', 79) };
+    const r = runDriver(files, { config: '{"telemetry": ["skill_state.**.coverage"]}' });
+    expect(r.code, r.stderr).toBe(0);
+    expect((parseJson(r.ours.toString()).value as any).skill_state.coverage).toEqual({ pct: 79, files: 79 });
+    const bad = runDriver(files, { config: '{"telemetry": ["skill_state..coverage"]}' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"telemetry"[0] "skill_state..coverage" has an empty segment');
+  });
+
   const badInputs: Array<[string, string | Buffer, RegExp]> = [
     ['an empty file', '', /is not valid JSON at 1:1: empty file/],
     ['invalid JSON', '{\n  "phase": "x",\n  oops\n}\n', /is not valid JSON at 3:3/],
