@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
+import { addNumberText, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
@@ -85,7 +85,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   const numbers: NumberTexts = new Map();
-  for (const side of ['ours', 'theirs', 'base'] as const) for (const [key, literal] of sideNumbers[side] ?? []) if (!numbers.has(key)) numbers.set(key, literal);
+  for (const side of ['ours', 'theirs', 'base'] as const) for (const [key, texts] of sideNumbers[side] ?? []) for (const t of texts) addNumberText(numbers, key, t);
   const format = { ...detectFormat(input.ours), numbers };
   if (conflicts.length > 0) {
     const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });

@@ -53,8 +53,8 @@ function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: Numb
       const own = parentKey === undefined ? '' : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
       if (v !== null && typeof v === 'object') keys.set(v, own);
       else if (typeof v === 'number') {
-        const text = numbers.get(own);
-        if (text !== undefined && Object.is(Number(text), v)) {
+        const text = numbers.get(own)?.find((t) => Object.is(Number(t), v));
+        if (text !== undefined) {
           texts.push(text);
           return `${marker}${texts.length - 1}${marker}`;
         }

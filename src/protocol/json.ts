@@ -44,7 +44,14 @@ export interface Parsed {
  * when the merge or a command moves the item it sits in. A writer puts the text back
  * wherever the value there still equals it; a changed value is written as usual.
  */
-export type NumberTexts = Map<string, string>;
+export type NumberTexts = Map<string, string[]>;
+
+/** Adds a literal's text at `key` (several when the sides of a merge wrote different numbers there). */
+export function addNumberText(numbers: NumberTexts, key: string, text: string): void {
+  const texts = numbers.get(key);
+  if (!texts) numbers.set(key, [text]);
+  else if (!texts.includes(text)) texts.push(text);
+}
 
 /** The key of a child of the value keyed `parent`: an object member by name, an array item by content. */
 export function numberKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue): string {
@@ -307,8 +314,8 @@ function keyNumbers(root: JsonValue, raw: ReadonlyArray<{ path: ReadonlyArray<st
       key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
       at = child;
     }
-    // Two literals at one key (equal items in one array): the first one's text.
-    if (!numbers.has(key)) numbers.set(key, text);
+    // Two literals at one key (equal items in one array): a writer takes the first with the right value.
+    addNumberText(numbers, key, text);
   }
   return numbers;
 }

@@ -100,8 +100,9 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
     at = join(at, parts[i]!);
     const st = lstatSync(at, { throwIfNoEntry: false });
     if (!st) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
-    if (st!.isSymbolicLink()) refuse(`${parts.slice(0, i + 1).join('/')} is a symlink; resolve never reads or writes through one`, 'replace the link with the real file or folder');
     const last = i === parts.length - 1;
+    const where = last ? 'it' : `the folder ${parts.slice(0, i + 1).join('/')}`;
+    if (st!.isSymbolicLink()) refuse(`${where} is a symlink; resolve never reads or writes through one`, 'replace the link with the real file or folder');
     if (!last && !st!.isDirectory()) refuse(`${parts.slice(0, i + 1).join('/')} is not a folder`);
     if (last && !st!.isFile()) refuse('not a regular file (a FIFO, device or folder is never read)', 'remove it; a checkpoint is a plain JSON file');
     if (last && st!.size > MAX_RESOLVE_BYTES) refuse(`${st!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);

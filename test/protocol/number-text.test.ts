@@ -46,6 +46,13 @@ describe('number text preservation', () => {
     for (const literal of ['"usd": 8.0', '12345678901234567890', '1e-400', '2.50', '3.0']) expect(r.text).toContain(literal);
   });
 
+  it('keeps the text of the side whose value won, when the sides wrote different numbers at one place', () => {
+    const doc = (at: string, ms: string) => `{"protocol_version": "1.1", "skill": "demo", "project": "demo", "project_dir": "/d", "created_at": "2026-01-01T00:00:00Z", "updated_at": "${at}", "phase": "build", "step": "one", "status": "in_progress", "progress_summary": "x", "next_actions": ["a"], "skill_state": {"last_run": {"at": "${at}", "duration_ms": ${ms}}}}\n`;
+    const r = mergeCheckpointTexts({ base: doc('2026-01-01T00:00:00Z', '8.0'), ours: doc('2026-01-02T00:00:00Z', '12.0'), theirs: doc('2026-01-03T00:00:00Z', '9.0'), fileName: '.checkpoints/demo.checkpoint.json' });
+    expect(r.status).toBe('clean');
+    expect(r.text).toContain('"duration_ms":9.0');
+  });
+
   it('round-trips any document of oddly written numbers unchanged', () => {
     const literal = fc.oneof(
       fc.integer({ min: -1000, max: 1000 }).map((n) => `${n}.0`),
