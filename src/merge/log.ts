@@ -16,7 +16,7 @@ import type { MergePolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
 import { canonicalJson, ownValue } from '../protocol/identity.js';
-import { compareStrings } from './json-value.js';
+import { compareStrings, jsonEqual } from './json-value.js';
 
 type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
 
@@ -25,8 +25,23 @@ interface Keyed {
   entry: JsonValue;
 }
 
-function keyed(entries: readonly JsonValue[]): Keyed[] {
-  return entries.map((entry) => ({ key: canonicalJson(entry), entry }));
+/**
+ * Identity keys for the three sides. canonicalJson of every entry is the definition, but it
+ * is slow cold, inside `git merge`, on a log of thousands: so an entry whose exact text
+ * (JSON.stringify) is on all three sides, the usual untouched entry, keys by that text, and
+ * only the rest pay for the canonical form. One key space serves both: a canonical form is
+ * itself the JSON.stringify text of the same value, so equal keys always mean equal records.
+ */
+function keyedSides(sides: ReadonlyArray<readonly JsonValue[]>): Keyed[][] {
+  const texts = sides.map((entries) => entries.map((entry) => JSON.stringify(entry)));
+  const sets = texts.map((list) => new Set(list));
+  const everywhere = (text: string): boolean => sets.every((set) => set.has(text));
+  return sides.map((entries, s) =>
+    entries.map((entry, i) => {
+      const text = texts[s]![i]!;
+      return { key: everywhere(text) ? text : canonicalJson(entry), entry };
+    }),
+  );
 }
 
 function counts(entries: readonly Keyed[]): Map<string, number> {
@@ -84,7 +99,17 @@ export function mergeLog(
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
 ): JsonValue[] {
-  const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
+  // Entries equal on all three sides at the start or the end (the untouched bulk of an
+  // append-only log) are kept as they are; only the rest needs identity keys. The counts
+  // come out the same: such an entry adds one to every side's count of its identity.
+  const max = Math.min(base.length, ours.length, theirs.length);
+  let head = 0;
+  while (head < max && jsonEqual(base[head], ours[head]) && jsonEqual(base[head], theirs[head])) head++;
+  let tail = 0;
+  const fromEnd = (list: readonly JsonValue[]): JsonValue | undefined => list[list.length - 1 - tail];
+  while (tail < max - head && jsonEqual(fromEnd(base), fromEnd(ours)) && jsonEqual(fromEnd(base), fromEnd(theirs))) tail++;
+  const middle = (list: readonly JsonValue[]): JsonValue[] => list.slice(head, list.length - tail);
+  const [b, o, t] = keyedSides([middle(base), middle(ours), middle(theirs)]) as [Keyed[], Keyed[], Keyed[]];
   const [baseCounts, oursCounts, theirsCounts] = [counts(b), counts(o), counts(t)];
 
   // Of each base identity, keep as many as the side that removed more left in place.
@@ -101,5 +126,6 @@ export function mergeLog(
   const oursAdded = additions(o, baseCounts);
   const theirsAdded = additions(t, baseCounts);
   const added = (oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy)).map((k) => k.entry);
-  return policy.order === 'newest-first' ? [...added, ...kept] : [...kept, ...added];
+  const keptAll = [...base.slice(0, head), ...kept, ...base.slice(base.length - tail)];
+  return policy.order === 'newest-first' ? [...added, ...keptAll] : [...keptAll, ...added];
 }

@@ -66,9 +66,23 @@ function isCanonicalNumber(literal: string): boolean {
 }
 
 // Cheap screen for literals that may not be canonical (a trailing fractional zero, an
-// exponent, 16+ digits, a negative zero). It also fires inside strings ("v1.0"); then the
-// exact scan runs and finds nothing, which only costs time.
-const SUSPECT_NUMBER = /\d\.\d*0(?!\d)|\d[eE]|\d{16}|-0(?![.\deE\d])/;
+// exponent, 16+ digits, a negative zero), each followed by what may follow a number in
+// JSON: so the ".000Z" of every ISO timestamp does not set it off. Prose inside a string
+// ("v1.0, then") can; then the exact scan runs and finds nothing, which only costs time.
+const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|\d{16}|-0)\s*[,\]}]/;
+// Strings (skipped whole, unrolled so a long one is one step) or number literals.
+const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
+
+/** Does the text hold a number literal JSON.stringify would not write back as it is? */
+function hasOddNumber(body: string): boolean {
+  // The screen first: most files have nothing that even looks odd, and then no scan runs.
+  if (!SUSPECT_NUMBER.test(body)) return false;
+  STRING_OR_NUMBER.lastIndex = 0;
+  for (let m = STRING_OR_NUMBER.exec(body); m !== null; m = STRING_OR_NUMBER.exec(body)) {
+    if (m[0].charCodeAt(0) !== 34 && !isCanonicalNumber(m[0])) return true;
+  }
+  return false;
+}
 
 /**
  * Parses `text` strictly. The common case (a well-formed file) takes the native JSON.parse
@@ -88,7 +102,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   const keys = checkParsed(value, options.rejectUnsafeKeys ?? true);
   // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
   // A literal JSON.parse would round (8.0, 1e-400) needs the exact scan to keep its text.
-  if (keys < 0 || keys !== countKeyTokens(body) || SUSPECT_NUMBER.test(body)) return parseJsonStrict(text, options);
+  if (keys < 0 || keys !== countKeyTokens(body) || hasOddNumber(body)) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 
