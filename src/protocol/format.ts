@@ -34,12 +34,12 @@ export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT):
 }
 
 /**
- * JSON.stringify, but a number whose key (numberKey) has a recorded source text that still
+ * JSON.stringify, but a number whose key (numberKey, below `rootKey`: where `value` stands) has a recorded source text that still
  * denotes the same value is written as that text (`8.0`, `12345678901234567890`, `1e-400`).
  * The replacer swaps such numbers for placeholder strings, replaced by the texts afterwards;
  * the placeholder's marker is chosen so that no string in the document contains it.
  */
-function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts): string {
+export function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts, rootKey = ''): string {
   const plain = JSON.stringify(value);
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
@@ -50,7 +50,7 @@ function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: Numb
     function (this: unknown, key: string, v: JsonValue) {
       const holder = this as object;
       const parentKey = keys.get(holder);
-      const own = parentKey === undefined ? '' : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
+      const own = parentKey === undefined ? rootKey : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
       if (v !== null && typeof v === 'object') keys.set(v, own);
       else if (typeof v === 'number') {
         const text = numbers.get(own)?.find((t) => Object.is(Number(t), v));

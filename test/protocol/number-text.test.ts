@@ -53,6 +53,13 @@ describe('number text preservation', () => {
     expect(r.text).toContain('"duration_ms":9.0');
   });
 
+  it('keeps number texts inside and around conflict markers, so resolving from markers loses nothing', () => {
+    const doc = (phase: string, score: string) => `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "${phase}",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "cost": {"usd": 8.0, "tiny": 1e-400},\n  "skill_state": {"score": ${score}, "runs": [{"id": "r1", "ms": 12345678901234567890}]}\n}\n`;
+    const r = mergeCheckpointTexts({ base: doc('build', '1.0'), ours: doc('audit', '2.50'), theirs: doc('ship', '3.0'), fileName: '.checkpoints/demo.checkpoint.json' });
+    expect(r.status).toBe('conflict');
+    for (const literal of ['"usd": 8.0', '"tiny": 1e-400', '"score": 2.50', '"score": 3.0', '"score": 1.0', '12345678901234567890']) expect(r.text).toContain(literal);
+  });
+
   it('round-trips any document of oddly written numbers unchanged', () => {
     const literal = fc.oneof(
       fc.integer({ min: -1000, max: 1000 }).map((n) => `${n}.0`),
