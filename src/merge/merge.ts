@@ -103,6 +103,16 @@ function mergeNode(
   if (path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
   const policy = policyFor(policyPath, extra);
   if (policy.kind === 'snapshot') return pickSnapshot(times, ours, theirs);
+  // An object one side dropped and the other changed: key by key against an empty one, so
+  // a log inside it still gets the other side's additions (a cherry-picked append onto a
+  // branch whose checkpoint lacks the whole section) and any other change stands out alone.
+  const present = ours ?? theirs;
+  // (Not for an array item: a record removed on one side and edited on the other stays whole.)
+  if (isJsonObject(base) && (ours === undefined || theirs === undefined) && isJsonObject(present) && typeof path[path.length - 1] === 'string') {
+    const side = (v: JsonValue | undefined): JsonObject => (v === undefined ? {} : (v as JsonObject));
+    const merged = mergeObjects(ctx, path, policyPath, base, side(ours), side(theirs));
+    return safeKeys(merged).length > 0 ? merged : undefined;
+  }
   // An absent log is an empty log: a cherry-picked append lands on a branch that lacks it.
   const asLog = (v: JsonValue | undefined): JsonValue | undefined => (v === undefined && policy.kind === 'log' ? [] : v);
   const [o, t] = [asLog(ours), asLog(theirs)];
