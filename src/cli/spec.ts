@@ -267,8 +267,14 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       add: { type: 'boolean', describe: 'stage files that resolved cleanly' },
       check: { type: 'boolean', describe: 'only report: exit 1 if any checkpoint file holds conflict markers (for CI)' },
+      ours: { type: 'string', multiple: true, describe: 'settle the conflict at this path (as printed, e.g. phase) with our version; repeatable' },
+      theirs: { type: 'string', multiple: true, describe: 'settle the conflict at this path with their version; repeatable' },
     },
-    examples: [['checkpoint resolve --add', 'after a merge made without the driver'], ['checkpoint resolve --check', 'CI gate: hosted merge buttons bypass merge drivers']],
+    examples: [
+      ['checkpoint resolve --add', 'after a merge made without the driver'],
+      ['checkpoint resolve --theirs phase --ours step --add', 'settle real conflicts field by field, keep the rest merged'],
+      ['checkpoint resolve --check', 'CI gate: hosted merge buttons bypass merge drivers'],
+    ],
     load: () => import('./commands/resolve.js'),
   },
 ];

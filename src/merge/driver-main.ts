@@ -5,7 +5,7 @@
 // Contract with git: %A is ours and receives the result; exit 0 = merged, non-zero = left
 // conflicted. A usage problem exits 2 with %A untouched, so nothing of ours is lost.
 
-import { compileExtraLogs } from '../protocol/fields.js';
+import { compileExtraLogs, policyConfigProblem, type PolicyConfig } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
 import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
@@ -13,6 +13,7 @@ import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 class UsageError extends Error {}
 
@@ -35,15 +36,21 @@ function parseMarkerSize(arg: string | undefined): number {
   return size;
 }
 
-/** Project-declared logs from `.checkpoints/config.json` (git runs drivers at the worktree top). */
+/** Project-declared logs and telemetry from `.checkpoints/config.json` (git runs drivers at the worktree top). */
 function readExtraRules(): ExtraRules {
-  // existsSync first: most projects have no config, and a thrown ENOENT is not free.
-  if (!fs.existsSync(CONFIG_PATH)) return [];
+  // No throw for the usual case: most projects have no config, and a thrown ENOENT is not free.
+  const st = fs.lstatSync(CONFIG_PATH, { throwIfNoEntry: false });
+  if (!st) return [];
   try {
+    // A clone may hold a FIFO or a link to /dev/zero here: never block or read without bound.
+    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) throw new Error('not a plain file of reasonable size');
     const config = parseJson(fs.readFileSync(CONFIG_PATH, 'utf8')).value;
-    const logs = config !== null && typeof config === 'object' && !Array.isArray(config) ? config.logs : undefined;
-    if (logs !== undefined && !(Array.isArray(logs) && logs.every((l) => typeof l === 'string'))) throw new Error('"logs" must be an array of dotted paths');
-    return compileExtraLogs({ logs: logs as string[] | undefined });
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('must be a JSON object');
+    // Mid-merge there is no one to answer an exit 2: a broken config is reported and ignored
+    // (its logs then merge by the plain rules: conflicts, never a silent loss).
+    const problem = policyConfigProblem(config);
+    if (problem) throw new Error(problem);
+    return compileExtraLogs(config as PolicyConfig);
   } catch (e) {
     say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
     return [];

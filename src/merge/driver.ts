@@ -3,13 +3,14 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { JsonSyntaxError, parseJson } from '../protocol/json.js';
+import { addNumberText, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { settleConflicts, type Settlement } from './settle.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -24,6 +25,8 @@ export interface MergeTextsInput {
   /** The path shown in messages; its base name is checked against `<skill>.checkpoint.json`. */
   fileName?: string;
   labels?: Partial<ConflictLabels>;
+  /** `resolve --ours/--theirs`: conflicts to settle with one side's version. */
+  settle?: Settlement;
 }
 
 export interface MergeTextsResult {
@@ -32,6 +35,8 @@ export interface MergeTextsResult {
   text?: string;
   conflicts: Conflict[];
   messages: string[];
+  /** Paths in `settle` that covered no conflict. */
+  unmatched?: string[];
 }
 
 const NO_ANCESTOR = /^\uFEFF?\s*$/;
@@ -55,9 +60,14 @@ function baseName(fileName: string): string {
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const messages: string[] = [];
+  // Texts of numbers a rewrite would change, from all three sides (ours first): an
+  // unchanged 8.0 or 12345678901234567890 keeps its text whichever side it came from.
+  const sideNumbers: Partial<Record<MergeSide, NumberTexts>> = {};
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
     try {
-      return parseJson(text).value;
+      const parsed = parseJson(text);
+      sideNumbers[side] = parsed.numbers;
+      return parsed.value;
     } catch (e) {
       const reason = e instanceof JsonSyntaxError ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}` : `cannot be read: ${String(e)}`;
       messages.push(unparseableMessage(input.fileName, side, reason));
@@ -71,22 +81,33 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  const { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
-  const format = detectFormat(input.ours);
+  let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
+  let unmatched: string[] | undefined;
+  if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
+  const numbers: NumberTexts = new Map();
+  for (const side of ['ours', 'theirs', 'base'] as const) for (const [key, texts] of sideNumbers[side] ?? []) for (const t of texts) addNumberText(numbers, key, t);
+  const format = { ...detectFormat(input.ours), numbers };
   if (conflicts.length > 0) {
     const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
-    return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }) };
+    return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 
   // Unchanged from ours: keep its bytes, however they were laid out.
   const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
   // An archive keeps its stamped name; a rotation file is not a checkpoint at all.
   const fileName = input.fileName === undefined || kind === 'archive' ? undefined : baseName(input.fileName);
-  const { errors } = kind === 'rotation' ? validateRotationFile(value) : validateCheckpoint(value, { fileName, sizeBytes: new TextEncoder().encode(text).length });
+  const validate = (v: JsonValue, t: string) => (kind === 'rotation' ? validateRotationFile(v) : validateCheckpoint(v, { fileName, sizeBytes: new TextEncoder().encode(t).length })).errors;
+  let errors = validate(value, text);
+  if (errors.length > 0) {
+    // Refuse only what the merge introduced: an error one side already committed (a status
+    // outside the enum, say) is that side's, and blocking two clean appends on it helps no one.
+    const already = new Set([...validate(ours, input.ours), ...validate(theirs, input.theirs)].map((e) => `${e.path}\0${e.message}`));
+    errors = errors.filter((e) => !already.has(`${e.path}\0${e.message}`));
+  }
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
-    return { status: 'conflict', text, conflicts, messages: invalid };
+    return { status: 'conflict', text, conflicts, messages: invalid, unmatched };
   }
-  return { status: 'clean', text, conflicts, messages };
+  return { status: 'clean', text, conflicts, messages, unmatched };
 }

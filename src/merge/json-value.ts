@@ -74,10 +74,6 @@ function equalDeep(a: JsonValue, b: JsonValue): boolean {
   return true;
 }
 
-export function isIdentifiedByContent(identity: string): boolean {
-  return identity.startsWith('json:');
-}
-
 /** The id-based identity of a record, or undefined when it has no usable id. */
 export function recordId(entry: JsonValue): string | undefined {
   if (!isJsonObject(entry)) return undefined;

@@ -1,112 +1,131 @@
-// Append-only logs (recently_done, eval_scores, run_history, ...): the base entries that
-// both sides kept, plus every entry either side added, each identity once.
+// Append-only logs (recently_done, eval_scores, run_history, ...), merged as multisets of
+// whole records: a record's identity is its canonical JSON, never its `id` (two different
+// runs may share an id, one run may be logged twice). For each identity:
+//   merged count = base count - the larger removal + the larger addition of the two sides,
+// so each side's additions survive as often as it made them, an addition both sides made
+// alike appears once, and a removal stands when the other side left the record alone. An
+// edit is a removal plus an addition, so a record edited on one side and removed (rotated
+// out) on the other keeps the edited version; nothing either side wrote is ever dropped.
 //
-// Added entries are ordered by a rule that ignores which side is "ours", so swapping the
-// sides gives the same log: by the policy's timeKey instant (ascending for `append`,
-// descending and in front for `newest-first`), entries without a time after timed ones,
-// ties by identity (the id, or the canonical JSON).
+// Order: base records that survive, in base order; then the additions (in front, for
+// `newest-first`). When only one side added, its own order; when both did, an order that
+// ignores which side is "ours": by the policy's timeKey instant (ascending for `append`,
+// descending for `newest-first`), untimed after timed, ties by canonical JSON.
 
 import type { MergePolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
-import { entryIdentity, ownValue } from '../protocol/identity.js';
-import { compareStrings, isIdentifiedByContent, jsonEqual } from './json-value.js';
+import { canonicalJson, ownValue } from '../protocol/identity.js';
+import { compareStrings, jsonEqual } from './json-value.js';
 
 type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
 
-interface Addition {
-  identity: string;
-  ours: JsonValue | undefined;
-  theirs: JsonValue | undefined;
-  time: number | undefined;
+interface Keyed {
+  key: string;
+  entry: JsonValue;
 }
 
-/** First entry per identity, in array order. */
-function byIdentity(entries: readonly JsonValue[]): Map<string, JsonValue> {
-  const map = new Map<string, JsonValue>();
-  for (const entry of entries) {
-    const identity = entryIdentity(entry);
-    if (!map.has(identity)) map.set(identity, entry);
-  }
+/**
+ * Identity keys for the three sides. canonicalJson of every entry is the definition, but it
+ * is slow cold, inside `git merge`, on a log of thousands: so an entry whose exact text
+ * (JSON.stringify) is on all three sides, the usual untouched entry, keys by that text, and
+ * only the rest pay for the canonical form. One key space serves both: a canonical form is
+ * itself the JSON.stringify text of the same value, so equal keys always mean equal records.
+ */
+function keyedSides(sides: ReadonlyArray<readonly JsonValue[]>): Keyed[][] {
+  const texts = sides.map((entries) => entries.map((entry) => JSON.stringify(entry)));
+  const sets = texts.map((list) => new Set(list));
+  const everywhere = (text: string): boolean => sets.every((set) => set.has(text));
+  return sides.map((entries, s) =>
+    entries.map((entry, i) => {
+      const text = texts[s]![i]!;
+      return { key: everywhere(text) ? text : canonicalJson(entry), entry };
+    }),
+  );
+}
+
+function counts(entries: readonly Keyed[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const { key } of entries) map.set(key, (map.get(key) ?? 0) + 1);
   return map;
 }
 
-function entryTime(entry: JsonValue | undefined, timeKey: string | undefined): number | undefined {
+/** The side's entries beyond the base's count of each identity, in the side's order. */
+function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, number>): Keyed[] {
+  const seen = new Map<string, number>();
+  const added: Keyed[] = [];
+  for (const item of side) {
+    const n = (seen.get(item.key) ?? 0) + 1;
+    seen.set(item.key, n);
+    if (n > (baseCounts.get(item.key) ?? 0)) added.push(item);
+  }
+  return added;
+}
+
+function entryTime(entry: JsonValue, timeKey: string | undefined): number | undefined {
   if (timeKey === undefined) return undefined;
   const raw = ownValue(entry, timeKey);
   const t = typeof raw === 'string' ? Date.parse(raw) : NaN;
   return Number.isFinite(t) ? t : undefined;
 }
 
-function earliest(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  return b === undefined ? a : Math.min(a, b);
-}
-
-function additionOrder(direction: 1 | -1) {
-  return (a: Addition, b: Addition): number => {
+/** Both sides' additions as one multiset (per identity, the larger count), in a side-independent order. */
+function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy): Keyed[] {
+  const oursCounts = counts(ours);
+  const theirsCounts = counts(theirs);
+  const first = new Map<string, Keyed>();
+  for (const item of [...ours, ...theirs]) if (!first.has(item.key)) first.set(item.key, item);
+  const direction = policy.order === 'newest-first' ? -1 : 1;
+  const timed = [...first.values()].map((item) => ({ item, time: entryTime(item.entry, policy.timeKey) }));
+  timed.sort((a, b) => {
     if (a.time !== undefined && b.time !== undefined && a.time !== b.time) return direction * (a.time - b.time);
     if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;
-    return compareStrings(a.identity, b.identity);
-  };
+    return compareStrings(a.item.key, b.item.key);
+  });
+  const out: Keyed[] = [];
+  for (const { item } of timed) {
+    const n = Math.max(oursCounts.get(item.key) ?? 0, theirsCounts.get(item.key) ?? 0);
+    for (let k = 0; k < n; k++) out.push(item);
+  }
+  return out;
 }
 
 export function mergeLog(
-  ctx: MergeContext,
-  path: PathSegment[],
-  policyPath: string[],
+  _ctx: MergeContext,
+  _path: PathSegment[],
+  _policyPath: string[],
   policy: LogPolicy,
   base: readonly JsonValue[],
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
 ): JsonValue[] {
-  const baseIds = byIdentity(base);
-  const oursIds = byIdentity(ours);
-  const theirsIds = byIdentity(theirs);
+  // Entries equal on all three sides at the start or the end (the untouched bulk of an
+  // append-only log) are kept as they are; only the rest needs identity keys. The counts
+  // come out the same: such an entry adds one to every side's count of its identity.
+  const max = Math.min(base.length, ours.length, theirs.length);
+  let head = 0;
+  while (head < max && jsonEqual(base[head], ours[head]) && jsonEqual(base[head], theirs[head])) head++;
+  let tail = 0;
+  const fromEnd = (list: readonly JsonValue[]): JsonValue | undefined => list[list.length - 1 - tail];
+  while (tail < max - head && jsonEqual(fromEnd(base), fromEnd(ours)) && jsonEqual(fromEnd(base), fromEnd(theirs))) tail++;
+  const middle = (list: readonly JsonValue[]): JsonValue[] => list.slice(head, list.length - tail);
+  const [b, o, t] = keyedSides([middle(base), middle(ours), middle(theirs)]) as [Keyed[], Keyed[], Keyed[]];
+  const [baseCounts, oursCounts, theirsCounts] = [counts(b), counts(o), counts(t)];
 
-  const kept: string[] = [];
-  for (const identity of baseIds.keys()) if (oursIds.has(identity) && theirsIds.has(identity)) kept.push(identity);
-
-  const additions = new Map<string, Addition>();
-  const addFrom = (entries: Map<string, JsonValue>, side: 'ours' | 'theirs'): void => {
-    for (const [identity, entry] of entries) {
-      if (baseIds.has(identity)) continue;
-      const addition = additions.get(identity) ?? { identity, ours: undefined, theirs: undefined, time: undefined };
-      addition[side] = entry;
-      // The earliest time of both versions keeps the order symmetric when they differ.
-      addition.time = earliest(addition.time, entryTime(entry, policy.timeKey));
-      additions.set(identity, addition);
-    }
-  };
-  addFrom(oursIds, 'ours');
-  addFrom(theirsIds, 'theirs');
-
-  const newestFirst = policy.order === 'newest-first';
-  const sorted = [...additions.values()].sort(additionOrder(newestFirst ? -1 : 1));
-  const result: JsonValue[] = [];
-  const mergeKept = (): void => {
-    for (const identity of kept) {
-      const entry = baseIds.get(identity)!;
-      const ours = oursIds.get(identity);
-      const theirs = theirsIds.get(identity);
-      // Most kept entries are untouched (and one identified by content always is): no need to recurse.
-      const untouched = isIdentifiedByContent(identity) || (jsonEqual(entry, ours) && jsonEqual(entry, theirs));
-      const merged = untouched ? entry : ctx.node([...path, result.length], policyPath, entry, ours, theirs);
-      if (merged !== undefined) result.push(merged);
-    }
-  };
-  const mergeAdded = (): void => {
-    for (const a of sorted) {
-      const merged = ctx.node([...path, result.length], policyPath, undefined, a.ours, a.theirs);
-      if (merged !== undefined) result.push(merged);
-    }
-  };
-  if (newestFirst) {
-    mergeAdded();
-    mergeKept();
-  } else {
-    mergeKept();
-    mergeAdded();
+  // Of each base identity, keep as many as the side that removed more left in place.
+  const keepLeft = new Map<string, number>();
+  for (const [key, n] of baseCounts) keepLeft.set(key, Math.min(n, oursCounts.get(key) ?? 0, theirsCounts.get(key) ?? 0));
+  const kept: JsonValue[] = [];
+  for (const { key, entry } of b) {
+    const left = keepLeft.get(key)!;
+    if (left === 0) continue;
+    keepLeft.set(key, left - 1);
+    kept.push(entry);
   }
-  return result;
+
+  const oursAdded = additions(o, baseCounts);
+  const theirsAdded = additions(t, baseCounts);
+  const added = (oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy)).map((k) => k.entry);
+  const keptAll = [...base.slice(0, head), ...kept, ...base.slice(base.length - tail)];
+  return policy.order === 'newest-first' ? [...added, ...keptAll] : [...keptAll, ...added];
 }

@@ -33,9 +33,11 @@ export interface MergeResult {
 export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue, opts: MergeOptions = {}): MergeResult {
   const conflicts: Conflict[] = [];
   const extra = opts.extraRules ?? [];
+  // A snapshot without its own `at` is as recent as the side's document.
+  const sideTimes = { ours: instantOf(ownValue(ours, 'updated_at')), theirs: instantOf(ownValue(theirs, 'updated_at')) };
 
   const ctx: MergeContext = {
-    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, path, policyPath, b, o, t),
+    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, path, policyPath, b, o, t),
     conflict(path, b, o, t) {
       conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t });
       return standIn(o, t);
@@ -53,32 +55,73 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   return { value: withoutUnsafeKeys(merged), conflicts };
 }
 
+interface SideTimes {
+  ours: number | undefined;
+  theirs: number | undefined;
+}
+
+function instantOf(value: JsonValue | undefined): number | undefined {
+  const t = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * Both sides rewrote a snapshot: the whole value of the side whose own time (its `at`,
+ * else its document's `updated_at`) is later. A side that dropped it loses to one that
+ * changed it (nothing is lost); equal or unknown times pick by canonical JSON (standIn),
+ * so the choice never depends on which side is checked out.
+ */
+function pickSnapshot(times: SideTimes, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined {
+  if (ours === undefined || theirs === undefined) return ours ?? theirs;
+  const o = instantOf(ownValue(ours, 'at')) ?? times.ours;
+  const t = instantOf(ownValue(theirs, 'at')) ?? times.theirs;
+  if (o !== undefined && t !== undefined && o !== t) return o > t ? ours : theirs;
+  if ((o === undefined) !== (t === undefined)) return o !== undefined ? ours : theirs;
+  return standIn(ours, theirs);
+}
+
 function mergeNode(
   ctx: MergeContext,
   extra: ExtraRules,
+  times: SideTimes,
   path: PathSegment[],
   policyPath: string[],
   base: JsonValue | undefined,
   ours: JsonValue | undefined,
   theirs: JsonValue | undefined,
 ): JsonValue | undefined {
-  // Objects merge key by key under every policy. Recursing straight away gives what the
-  // "one side changed it" shortcuts would, in ours' key order, without comparing each
-  // subtree again at every level above it.
-  if (isJsonObject(ours) && isJsonObject(theirs) && path.length <= MAX_JSON_DEPTH) {
+  // Objects merge key by key under every policy but snapshot. Recursing straight away
+  // gives what the "one side changed it" shortcuts would, in ours' key order, without
+  // comparing each subtree again at every level above it.
+  if (isJsonObject(ours) && isJsonObject(theirs) && path.length <= MAX_JSON_DEPTH && policyFor(policyPath, extra).kind !== 'snapshot') {
     return mergeObjects(ctx, path, policyPath, isJsonObject(base) ? base : undefined, ours, theirs);
   }
   if (jsonEqual(ours, theirs)) return ours;
   if (jsonEqual(base, ours)) return theirs;
   if (jsonEqual(base, theirs)) return ours;
   // Both sides changed it, differently.
-  if (ours === undefined || theirs === undefined || path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
-
+  if (path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
   const policy = policyFor(policyPath, extra);
-  const arrays = Array.isArray(ours) && Array.isArray(theirs) ? { b: Array.isArray(base) ? base : [], o: ours, t: theirs } : undefined;
+  if (policy.kind === 'snapshot') return pickSnapshot(times, ours, theirs);
+  // An object one side dropped and the other changed: key by key against an empty one, so
+  // a log inside it still gets the other side's additions (a cherry-picked append onto a
+  // branch whose checkpoint lacks the whole section) and any other change stands out alone.
+  const present = ours ?? theirs;
+  // (Not for an array item: a record removed on one side and edited on the other stays whole.)
+  if (isJsonObject(base) && (ours === undefined || theirs === undefined) && isJsonObject(present) && typeof path[path.length - 1] === 'string') {
+    const side = (v: JsonValue | undefined): JsonObject => (v === undefined ? {} : (v as JsonObject));
+    const merged = mergeObjects(ctx, path, policyPath, base, side(ours), side(theirs));
+    return safeKeys(merged).length > 0 ? merged : undefined;
+  }
+  // An absent log is an empty log: a cherry-picked append lands on a branch that lacks it.
+  const asLog = (v: JsonValue | undefined): JsonValue | undefined => (v === undefined && policy.kind === 'log' ? [] : v);
+  const [o, t] = [asLog(ours), asLog(theirs)];
+  if (o === undefined || t === undefined) return ctx.conflict(path, base, ours, theirs);
+
+  const arrays = Array.isArray(o) && Array.isArray(t) ? { b: Array.isArray(base) ? base : [], o, t } : undefined;
   switch (policy.kind) {
     case 'instant': {
-      const picked = pickInstant(ours, theirs, policy.pick);
+      const picked = pickInstant(o, t, policy.pick);
       if (picked !== undefined) return picked;
       break;
     }

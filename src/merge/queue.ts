@@ -6,7 +6,8 @@
 //    union), and both sides' inserted items are kept, an item inserted by both once;
 //  - an in-place edit against a removal or a different edit: a conflict on that run.
 // A side that replaced its whole queue (every base item gone, new items after) is read as
-// pops + appends, not as an edit: that is what `done` + append does on a short queue.
+// pops + appends, not as an edit: that is what `done` + append does on a short queue. The
+// new items stay in front only when they replace the old item for item.
 //
 // Where both sides insert at the same place (typically both append at the end), each
 // side's block keeps its own order and the two blocks are ordered by their canonical
@@ -43,7 +44,12 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
   }
   const only = hunks.length === 1 ? hunks[0]! : undefined;
   if (only && only.start === 0 && only.end === base.length && isEdit(only)) {
-    return [{ start: 0, end: base.length, items: [] }, { start: base.length, end: base.length, items: only.items }];
+    // Item for item (the same count), it reads as an edit: the new items stand where the old
+    // ones did, so the next action keeps its place. Otherwise pops + appends at the back.
+    const at = only.items.length === base.length ? 0 : base.length;
+    const insert = { start: at, end: at, items: only.items };
+    const remove = { start: 0, end: base.length, items: [] };
+    return at === 0 ? [insert, remove] : [remove, insert];
   }
   return hunks;
 }

@@ -3,7 +3,8 @@
 // conflicting fields only. Keeping one side's block and deleting the other blocks and
 // the markers yields valid JSON for each side.
 
-import { DEFAULT_FORMAT, type TextFormat } from '../protocol/format.js';
+import { DEFAULT_FORMAT, stringifyKeepingNumbers, type TextFormat } from '../protocol/format.js';
+import { numberKey } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -31,6 +32,8 @@ const SIDES: readonly Side[] = ['ours', 'base', 'theirs'];
 interface Item {
   prefix: string;
   value: JsonValue;
+  /** Where the value stands, as numberKey names it: its numbers keep their source text. */
+  key: string;
 }
 
 type Entry = { kind: 'plain'; item: Item; path: PathSegment[] } | { kind: 'conflict'; sides: Record<Side, Item[]> };
@@ -50,7 +53,9 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
 
   const pushPlain = (item: Item, level: number, lead: string, comma: string): void => {
     const pad = indent.repeat(level);
-    const parts = JSON.stringify(item.value, null, indent).split('\n');
+    const numbers = format.numbers;
+    const text = numbers?.size ? stringifyKeepingNumbers(item.value, indent, numbers, item.key) : JSON.stringify(item.value, null, indent);
+    const parts = text.split('\n');
     parts.forEach((part, i) => {
       const head = i === 0 ? pad + lead + item.prefix : pad;
       lines.push(head + part + (i === parts.length - 1 ? comma : ''));
@@ -66,36 +71,40 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
     const pad = indent.repeat(level);
     const isArray = Array.isArray(container);
     lines.push(pad + item.prefix + (isArray ? '[' : '{'));
-    pushEntries(isArray ? arrayEntries(container, path) : objectEntries(container, path), level + 1);
+    pushEntries(isArray ? arrayEntries(container, path, item.key) : objectEntries(container, path, item.key), level + 1);
     lines.push(pad + (isArray ? ']' : '}') + comma);
   };
 
-  const sideItems = (c: Conflict, prefix: string): Record<Side, Item[]> => {
+  /** parentKey and, for an object member, its name (an array item is named by its content). */
+  const sideItems = (c: Conflict, prefix: string, parentKey: string, name?: string): Record<Side, Item[]> => {
+    const keyOf = (value: JsonValue): string => (name === undefined ? numberKey(parentKey, true, value) : numberKey(parentKey, false, name));
     const items = (side: Side): Item[] => {
       const v = c[side];
-      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value })) : [];
-      return v === undefined ? [] : [{ prefix, value: v }];
+      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value) })) : [];
+      return v === undefined ? [] : [{ prefix, value: v, key: c.path.length === 0 ? '' : keyOf(v) }];
     };
     return { ours: items('ours'), base: items('base'), theirs: items('theirs') };
   };
 
-  const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[]): Entry[] =>
+  const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[], parentKey: string): Entry[] =>
     Object.keys(obj).map((key): Entry => {
       const childPath = [...path, key];
       const prefix = `${JSON.stringify(key)}: `;
       const c = conflictAt.get(pathKey(childPath));
-      return c ? { kind: 'conflict', sides: sideItems(c, prefix) } : { kind: 'plain', item: { prefix, value: obj[key]! }, path: childPath };
+      return c
+        ? { kind: 'conflict', sides: sideItems(c, prefix, parentKey, key) }
+        : { kind: 'plain', item: { prefix, value: obj[key]!, key: numberKey(parentKey, false, key) }, path: childPath };
     });
 
-  const arrayEntries = (arr: JsonValue[], path: PathSegment[]): Entry[] => {
+  const arrayEntries = (arr: JsonValue[], path: PathSegment[], parentKey: string): Entry[] => {
     const entries: Entry[] = [];
     for (let i = 0; i < arr.length; ) {
       const c = conflictAt.get(pathKey([...path, i]));
       if (c) {
-        entries.push({ kind: 'conflict', sides: sideItems(c, '') });
+        entries.push({ kind: 'conflict', sides: sideItems(c, '', parentKey) });
         i += Math.max(1, c.span ?? 1);
       } else {
-        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]! }, path: [...path, i] });
+        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: numberKey(parentKey, true, arr[i]!) }, path: [...path, i] });
         i++;
       }
     }
@@ -137,8 +146,8 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   };
 
   const root = conflictAt.get(pathKey([]));
-  if (root) pushEntries([{ kind: 'conflict', sides: sideItems(root, '') }], 0);
-  else pushValue({ prefix: '', value }, [], 0, '');
+  if (root) pushEntries([{ kind: 'conflict', sides: sideItems(root, '', '') }], 0);
+  else pushValue({ prefix: '', value, key: '' }, [], 0, '');
 
   return (format.bom ? '\uFEFF' : '') + lines.join(format.eol) + (format.finalNewline ? format.eol : '');
 }

@@ -26,7 +26,12 @@ export type MergePolicy =
   /** Records with an `id`: merged per id (added, removed, or recursed), order kept. */
   | { kind: 'records' }
   /** next_actions: an ordered queue, popped from the front and appended at the back. */
-  | { kind: 'queue' };
+  | { kind: 'queue' }
+  /**
+   * Telemetry snapshot (last_run, streak): when both sides changed it, the whole value of
+   * the side whose own time is later (its `at`, else that side's top-level `updated_at`).
+   */
+  | { kind: 'snapshot' };
 
 export interface PolicyRule {
   /** Dotted path; `**` matches any run of segments (zero or more). */
@@ -38,6 +43,11 @@ const LOG_APPEND = (timeKey?: string, rotate = false): MergePolicy => ({ kind: '
 
 /** Record arrays under skill_state that are per-session telemetry by convention. */
 export const SKILL_STATE_LOG_NAMES = ['run_history', 'merged_prs', 'bypasses', 'carried_debt', 'reconciliations'] as const;
+
+/** Per-run telemetry under skill_state that each run rewrites whole: the latest run wins. */
+export const SKILL_STATE_SNAPSHOT_NAMES = ['last_run', 'streak'] as const;
+
+const SNAPSHOT: MergePolicy = { kind: 'snapshot' };
 
 export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
@@ -56,6 +66,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'skill_state.rotated_to', policy: LOG_APPEND() },
   { pattern: 'progress_table', policy: { kind: 'records' } },
   ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
+  ...SKILL_STATE_SNAPSHOT_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SNAPSHOT })),
 ];
 
 /**
@@ -69,29 +80,99 @@ export const ROTATION_FILE_RULES: readonly PolicyRule[] = [
 
 const VALUE: MergePolicy = { kind: 'value' };
 
-function matches(pattern: string[], path: readonly string[], pi = 0, si = 0): boolean {
-  if (pi === pattern.length) return si === path.length;
-  const seg = pattern[pi];
-  if (seg === '**') {
-    for (let k = si; k <= path.length; k++) if (matches(pattern, path, pi + 1, k)) return true;
-    return false;
+/**
+ * Does the dotted `pattern` (`*` = one segment, `**` = any run, zero or more) match `path`?
+ * A set-of-positions simulation, O(pattern x path) whatever the number of `**`: a project's
+ * config may hold any pattern, and backtracking would be exponential on `**.**.**`.
+ * `steps`, when given, counts the work done (a test bounds it).
+ */
+export function patternMatches(pattern: readonly string[], path: readonly string[], steps?: { count: number }): boolean {
+  const n = pattern.length;
+  if (!pattern.includes('**')) {
+    // The common case, and the one the merge asks about at every object: no search at all.
+    if (n !== path.length) return false;
+    for (let p = 0; p < n; p++) if (pattern[p] !== '*' && pattern[p] !== path[p]) return false;
+    return true;
   }
-  return si < path.length && (seg === '*' || seg === path[si]) && matches(pattern, path, pi + 1, si + 1);
+  let live = new Uint8Array(n + 1);
+  // Positions reachable without consuming a segment: a `**` may match nothing.
+  const close = (set: Uint8Array): void => {
+    for (let p = 0; p < n; p++) if (set[p] && pattern[p] === '**') set[p + 1] = 1;
+  };
+  live[0] = 1;
+  close(live);
+  for (const seg of path) {
+    const next = new Uint8Array(n + 1);
+    let any = false;
+    for (let p = 0; p < n; p++) {
+      if (steps) steps.count++;
+      if (!live[p]) continue;
+      const want = pattern[p];
+      if (want === '**') next[p] = 1;
+      else if (want === '*' || want === seg) next[p + 1] = 1;
+      else continue;
+      any = true;
+    }
+    if (!any) return false;
+    close(next);
+    live = next;
+  }
+  return live[n] === 1;
 }
 
-/** Extra log paths a project declares in `.checkpoints/config.json` (`"logs": ["skill_state.audits"]`). */
+/** Project policies from `.checkpoints/config.json`: extra logs and telemetry snapshots. */
 export interface PolicyConfig {
   logs?: readonly string[];
+  telemetry?: readonly string[];
 }
 
+/** A config pattern is dotted segments, each a key, `*` or `**`; no empty segment. */
+export function patternProblem(pattern: string): string | undefined {
+  if (pattern === '') return 'is empty';
+  if (pattern.split('.').some((seg) => seg === '')) return 'has an empty segment (two dots, or a dot at an end)';
+  if (pattern.split('.').some((seg) => seg !== '*' && seg !== '**' && seg.includes('*'))) return 'uses * inside a segment (only whole-segment * and ** are supported)';
+  return undefined;
+}
+
+/**
+ * What is wrong with the `logs` / `telemetry` lists of a parsed config, naming the key
+ * (`"telemetry"[1] "a..b" has an empty segment`), or undefined. Pure: the driver and the
+ * store both check a config with it.
+ */
+export function policyConfigProblem(config: { [key: string]: unknown }): string | undefined {
+  for (const key of ['logs', 'telemetry'] as const) {
+    const list = config[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return `"${key}" must be an array of dotted paths, like "skill_state.audits"`;
+    for (let i = 0; i < list.length; i++) {
+      const pattern: unknown = list[i];
+      if (typeof pattern !== 'string') return `"${key}"[${i}] must be a dotted path string`;
+      const problem = patternProblem(pattern);
+      if (problem) return `"${key}"[${i}] ${JSON.stringify(pattern)} ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+/** Project rules, ahead of the built-in table (telemetry first: a snapshot is the stronger claim). */
 export function compileExtraLogs(config: PolicyConfig | undefined): PolicyRule[] {
-  return (config?.logs ?? []).map((pattern) => ({ pattern, policy: LOG_APPEND('at', true) }));
+  return [
+    ...(config?.telemetry ?? []).map((pattern) => ({ pattern, policy: SNAPSHOT })),
+    ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: LOG_APPEND('at', true) })),
+  ];
+}
+
+const splitCache = new Map<string, string[]>();
+function segments(pattern: string): string[] {
+  let split = splitCache.get(pattern);
+  if (!split) splitCache.set(pattern, (split = pattern.split('.')));
+  return split;
 }
 
 /** The policy for the value at `path` (object keys only; array indices are never part of a path here). */
 export function policyFor(path: readonly string[], extra: readonly PolicyRule[] = []): MergePolicy {
-  for (const rule of extra) if (matches(rule.pattern.split('.'), path)) return rule.policy;
-  for (const rule of POLICY_RULES) if (matches(rule.pattern.split('.'), path)) return rule.policy;
+  for (const rule of extra) if (patternMatches(segments(rule.pattern), path)) return rule.policy;
+  for (const rule of POLICY_RULES) if (patternMatches(segments(rule.pattern), path)) return rule.policy;
   return VALUE;
 }
 

@@ -1,12 +1,17 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
+import { numberKey, type NumberTexts } from './json.js';
+import type { JsonValue } from './types.js';
+
 export interface TextFormat {
   /** Indent unit ("  ", "    ", "\t"), or "" for single-line JSON. */
   indent: string;
   eol: '\n' | '\r\n';
   finalNewline: boolean;
   bom: boolean;
+  /** Source texts of numbers a plain rewrite would change (from parseJson): written back where the value is unchanged. */
+  numbers?: NumberTexts;
 }
 
 export const DEFAULT_FORMAT: TextFormat = { indent: '  ', eol: '\n', finalNewline: true, bom: false };
@@ -22,8 +27,41 @@ export function detectFormat(text: string): TextFormat {
 }
 
 export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT): string {
-  let out = JSON.stringify(value, null, format.indent || undefined);
+  let out = format.numbers?.size ? stringifyKeepingNumbers(value as JsonValue, format.indent, format.numbers) : JSON.stringify(value, null, format.indent || undefined);
   if (format.eol === '\r\n') out = out.replace(/\n/g, '\r\n');
   if (format.finalNewline) out += format.eol;
   return (format.bom ? '\uFEFF' : '') + out;
+}
+
+/**
+ * JSON.stringify, but a number whose key (numberKey, below `rootKey`: where `value` stands) has a recorded source text that still
+ * denotes the same value is written as that text (`8.0`, `12345678901234567890`, `1e-400`).
+ * The replacer swaps such numbers for placeholder strings, replaced by the texts afterwards;
+ * the placeholder's marker is chosen so that no string in the document contains it.
+ */
+export function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts, rootKey = ''): string {
+  const plain = JSON.stringify(value);
+  let marker = '~#n';
+  while (plain.includes(marker)) marker += '#';
+  const keys = new WeakMap<object, string>();
+  const texts: string[] = [];
+  const out = JSON.stringify(
+    value,
+    function (this: unknown, key: string, v: JsonValue) {
+      const holder = this as object;
+      const parentKey = keys.get(holder);
+      const own = parentKey === undefined ? rootKey : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
+      if (v !== null && typeof v === 'object') keys.set(v, own);
+      else if (typeof v === 'number') {
+        const text = numbers.get(own)?.find((t) => Object.is(Number(t), v));
+        if (text !== undefined) {
+          texts.push(text);
+          return `${marker}${texts.length - 1}${marker}`;
+        }
+      }
+      return v;
+    },
+    indent || undefined,
+  );
+  return out.replace(new RegExp(`"${marker}(\\d+)${marker}"`, 'g'), (_, k: string) => texts[Number(k)]!);
 }

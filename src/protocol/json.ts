@@ -4,6 +4,7 @@
 // and absurd nesting, and tolerates (but reports) a UTF-8 BOM.
 
 import { FORBIDDEN_KEYS } from './fields.js';
+import { canonicalJson, ownValue } from './identity.js';
 import type { JsonValue } from './types.js';
 
 /** Deeper than this is refused: checkpoints are shallow documents, and recursion must stay bounded. */
@@ -31,6 +32,56 @@ export interface ParseOptions {
 export interface Parsed {
   value: JsonValue;
   hadBom: boolean;
+  /** Number literals JSON.stringify would not write back as they were (see NumberTexts); absent when there are none. */
+  numbers?: NumberTexts;
+}
+
+/**
+ * The source text of number literals a plain rewrite would change: `8.0`, `1E5`, `-0`,
+ * `12345678901234567890` (not exact as a double), `1e-400` (underflows to 0). Keyed by
+ * where the number stands (`numberKey`), with array items named by their content (their
+ * `id`, else their canonical JSON) rather than their index, so a number keeps its text
+ * when the merge or a command moves the item it sits in. A writer puts the text back
+ * wherever the value there still equals it; a changed value is written as usual.
+ */
+export type NumberTexts = Map<string, string[]>;
+
+/** Adds a literal's text at `key` (several when the sides of a merge wrote different numbers there). */
+export function addNumberText(numbers: NumberTexts, key: string, text: string): void {
+  const texts = numbers.get(key);
+  if (!texts) numbers.set(key, [text]);
+  else if (!texts.includes(text)) texts.push(text);
+}
+
+/** The key of a child of the value keyed `parent`: an object member by name, an array item by content. */
+export function numberKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue): string {
+  if (!inArray) return `${parent}.${JSON.stringify(keyOrItem)}`;
+  const id = ownValue(keyOrItem as JsonValue, 'id');
+  return `${parent}[${typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJson(keyOrItem as JsonValue)}]`;
+}
+
+/** True when JSON.stringify writes this literal back byte for byte. */
+function isCanonicalNumber(literal: string): boolean {
+  return JSON.stringify(Number(literal)) === literal;
+}
+
+// Cheap screen for literals that may not be canonical (a trailing fractional zero, an
+// exponent, 16+ digits, a negative zero), each followed by what may follow a number in
+// JSON (a delimiter, or the end of a document that is just a number): so the ".000Z" of every ISO timestamp does not set it off. Prose inside a string
+// ("v1.0, then") can; then the exact scan runs and finds nothing, which only costs time.
+const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|\d{16}|-0)\s*(?:[,\]}]|$)/;
+// Strings (skipped whole, unrolled so a long one is one step) or number literals.
+const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
+
+/** Does the text hold a number literal JSON.stringify would not write back as it is? */
+function hasOddNumber(body: string): boolean {
+  // The screen first: most files have nothing that even looks odd, and then no scan runs.
+  if (!SUSPECT_NUMBER.test(body)) return false;
+  STRING_OR_NUMBER.lastIndex = 0;
+  for (let m = STRING_OR_NUMBER.exec(body); m !== null; m = STRING_OR_NUMBER.exec(body)) {
+    if (m[0].charCodeAt(0) !== 34 && !isCanonicalNumber(m[0])) return true;
+  }
+  return false;
 }
 
 /**
@@ -50,7 +101,8 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   }
   const keys = checkParsed(value, options.rejectUnsafeKeys ?? true);
   // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
-  if (keys < 0 || keys !== countKeyTokens(body)) return parseJsonStrict(text, options);
+  // A literal JSON.parse would round (8.0, 1e-400) needs the exact scan to keep its text.
+  if (keys < 0 || keys !== countKeyTokens(body) || hasOddNumber(body)) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 
@@ -97,6 +149,9 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     i = 1;
   }
   const n = text.length;
+  // Where the parser stands (object keys and array indices), for recording number texts.
+  const path: Array<string | number> = [];
+  const rawNumbers: Array<{ path: Array<string | number>; text: string }> = [];
 
   const fail = (reason: string, at = i): never => {
     // Markers stand where a key or a comma is expected far more often than where a value is.
@@ -171,6 +226,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     i += m[0].length;
     const v = Number(m[0]);
     if (!Number.isFinite(v)) fail('number out of range');
+    if (!isCanonicalNumber(m[0])) rawNumbers.push({ path: [...path], text: m[0] });
     return v;
   };
 
@@ -189,7 +245,9 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
           return arr;
         }
         for (;;) {
+          path.push(arr.length);
           arr.push(value(depth + 1));
+          path.pop();
           ws();
           if (text[i] === ',') {
             i++;
@@ -217,7 +275,9 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         ws();
         if (text[i] !== ':') return fail("expected ':' after property name");
         i++;
+        path.push(key);
         const v = value(depth + 1);
+        path.pop();
         // defineProperty keeps a `__proto__` key (when allowed) an own data property.
         Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
         ws();
@@ -254,5 +314,22 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const v = value(0);
   ws();
   if (i < n) fail('unexpected content after the JSON value');
-  return { value: v, hadBom };
+  return rawNumbers.length > 0 ? { value: v, hadBom, numbers: keyNumbers(v, rawNumbers) } : { value: v, hadBom };
+}
+
+/** Index paths -> content keys (numberKey), once the whole value is there to name array items by. */
+function keyNumbers(root: JsonValue, raw: ReadonlyArray<{ path: ReadonlyArray<string | number>; text: string }>): NumberTexts {
+  const numbers: NumberTexts = new Map();
+  for (const { path, text } of raw) {
+    let key = '';
+    let at: JsonValue = root;
+    for (const seg of path) {
+      const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
+      key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
+      at = child;
+    }
+    // Two literals at one key (equal items in one array): a writer takes the first with the right value.
+    addNumberText(numbers, key, text);
+  }
+  return numbers;
 }

@@ -75,7 +75,9 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 
 export function parseCheckpointText(text: string, where: string): { value: JsonValue; format: TextFormat } {
   try {
-    return { value: parseJson(text).value, format: detectFormat(text) };
+    const parsed = parseJson(text);
+    // Number texts ride with the format, so every rewrite of this file keeps them.
+    return { value: parsed.value, format: { ...detectFormat(text), numbers: parsed.numbers } };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       throw new CheckpointError('E_JSON', `${where}:${e.line}:${e.column}: invalid JSON: ${e.reason}`, {

@@ -3,12 +3,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { policyConfigProblem } from '../protocol/fields.js';
 import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
 
 export interface ProjectConfig {
-  /** Extra append-only log paths (dotted, `**` allowed), e.g. "skill_state.audits". */
+  /** Extra append-only log paths (dotted, `*` and `**` allowed), e.g. "skill_state.audits". */
   logs?: string[];
+  /** Extra telemetry snapshots: both sides rewrote it -> the later side's whole value. */
+  telemetry?: string[];
   /** URL for `doctor --online`; its JSON should carry a version/sha field. */
   health_url?: string;
   /** Rotate before a write would push a file past the size limit. */
@@ -19,6 +22,9 @@ export interface ProjectConfig {
 
 export const CONFIG_FILE = 'config.json';
 
+/** Every key config.json may hold: a typo ("telemtry") must not silently do nothing. */
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep']);
+
 export function readConfig(root: string): ProjectConfig {
   const path = join(checkpointsDir(root), CONFIG_FILE);
   if (!existsSync(path)) return {};
@@ -26,7 +32,10 @@ export function readConfig(root: string): ProjectConfig {
   const bad = (what: string) => new CheckpointError('E_INVALID', `.checkpoints/config.json: ${what}`, { hint: 'fix the config file; see .checkpoints/README.md' });
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('must be a JSON object');
   const c = value as Record<string, unknown>;
-  if (c.logs !== undefined && (!Array.isArray(c.logs) || c.logs.some((l) => typeof l !== 'string' || !l))) throw bad('"logs" must be an array of dotted paths');
+  const unknown = Object.keys(c).find((k) => !KNOWN_KEYS.has(k));
+  if (unknown !== undefined) throw bad(`unknown key ${JSON.stringify(unknown)} (known: ${[...KNOWN_KEYS].join(', ')})`);
+  const policyProblem = policyConfigProblem(c);
+  if (policyProblem) throw bad(policyProblem);
   if (c.health_url !== undefined && typeof c.health_url !== 'string') throw bad('"health_url" must be a string');
   if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') throw bad('"auto_rotate" must be true or false');
   if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) throw bad('"rotate_keep" must be a whole number >= 0');

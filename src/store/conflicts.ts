@@ -1,10 +1,13 @@
 // What git left behind for a conflicted file: its index stages (:1 base, :2 ours, :3 theirs)
 // or, once those are gone, the conflict markers in the file itself.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { checkpointsDir } from './checkpoints.js';
+import { skillFromFileName } from './skill-name.js';
 
 function git(root: string, args: string[]): string | null {
   try {
@@ -47,11 +50,62 @@ export function filesWithMarkers(root: string): string[] {
     if (!existsSync(dir)) return;
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
-      const st = statSync(p);
+      // lstat: a link is neither followed nor read, and a FIFO or device is never opened.
+      const st = lstatSync(p);
       if (st.isDirectory()) walk(p);
-      else if (name.endsWith('.json') && st.size < 16 * 1024 * 1024 && hasConflictMarkers(readFileSync(p, 'utf8'))) found.push(relative(root, p));
+      else if (st.isFile() && name.endsWith('.json') && st.size < MAX_RESOLVE_BYTES && hasConflictMarkers(readFileSync(p, 'utf8'))) found.push(relative(root, p));
     }
   };
   walk(checkpointsDir(root));
   return found.sort();
+}
+
+const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
+
+/** By name alone: the skill of a checkpoint or history file under .checkpoints/, else undefined. */
+export function resolvableSkill(rel: string): string | undefined {
+  const parts = rel.split(sep).join('/').split('/');
+  const name = parts[parts.length - 1]!;
+  if (parts[0] !== '.checkpoints') return undefined;
+  if (parts.length === 2) return skillFromFileName(name) ?? undefined;
+  if (parts.length === 3 && parts[1] === 'history') return (ARCHIVE_NAME.exec(name) ?? ROTATION_NAME.exec(name))?.[1];
+  return undefined;
+}
+
+export interface ResolvableFile {
+  /** Repo-relative, with forward slashes. */
+  rel: string;
+  abs: string;
+  /** The skill whose lock guards a write. */
+  skill: string;
+}
+
+/**
+ * The file `resolve` may read and rewrite, or a one-line E_PATH: only
+ * .checkpoints/<skill>.checkpoint.json and history/ archive or rotation files, reached
+ * through real folders (no symlink anywhere on the way, the file itself included), a plain
+ * file of sane size (never a FIFO or a device). Kept local and small so it can later give
+ * way to the shared safe-fs module.
+ */
+export function resolvableFile(root: string, rel: string): ResolvableFile {
+  const parts = rel.split(sep).join('/').split('/');
+  const refuse = (what: string, hint = 'resolve works on .checkpoints/<skill>.checkpoint.json and .checkpoints/history/ files only'): never => {
+    throw new CheckpointError('E_PATH', `${rel}: ${what}`, { hint });
+  };
+  if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
+  const skill = resolvableSkill(rel);
+  if (!skill) refuse('not a checkpoint or history file');
+  let at = root;
+  for (let i = 0; i < parts.length; i++) {
+    at = join(at, parts[i]!);
+    const st = lstatSync(at, { throwIfNoEntry: false });
+    if (!st) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
+    const last = i === parts.length - 1;
+    const where = last ? 'it' : `the folder ${parts.slice(0, i + 1).join('/')}`;
+    if (st!.isSymbolicLink()) refuse(`${where} is a symlink; resolve never reads or writes through one`, 'replace the link with the real file or folder');
+    if (!last && !st!.isDirectory()) refuse(`${parts.slice(0, i + 1).join('/')} is not a folder`);
+    if (last && !st!.isFile()) refuse('not a regular file (a FIFO, device or folder is never read)', 'remove it; a checkpoint is a plain JSON file');
+    if (last && st!.size > MAX_RESOLVE_BYTES) refuse(`${st!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
+  }
+  return { rel: parts.join('/'), abs: join(root, ...parts), skill: skill! };
 }

@@ -99,13 +99,30 @@ describe('mergeCheckpointTexts: conflicts', () => {
     expect(r.messages).toEqual([`checkpoint: ${FILE}: the merged result is invalid at next_actions: next_actions must not be empty while in_progress`]);
   });
 
+  it('does not refuse a merge for invalidity a side already committed', () => {
+    const invalidBase = edited((d) => (d.status = 'ready-to-deploy'));
+    const ours = structuredClone(invalidBase);
+    ours.skill_state = { audits: [{ at: '2026-03-02T10:00:00Z', ok: true }] };
+    const theirs = structuredClone(invalidBase);
+    theirs.recently_done = [{ at: '2026-03-02T11:00:00Z', action: 'shipped' }];
+    for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+      const r = merge(text(invalidBase), text(a!), text(b!), { extraRules: compileExtraLogs({ logs: ['skill_state.audits'] }) });
+      expect(r.messages).toEqual([]);
+      expect(r.status).toBe('clean');
+      expect((parseJson(r.text!).value as any).status).toBe('ready-to-deploy');
+    }
+    // Only on ours (committed there, theirs is valid): still that side's problem, not the merge's.
+    const theirsValid = edited((d) => d.recently_done.push({ at: '2026-03-02T11:00:00Z', action: 'shipped' }));
+    expect(merge(text(BASE), text(edited((d) => (d.status = 'ready-to-deploy'))), text(theirsValid)).status).toBe('clean');
+  });
+
   it("checks the file name's base name against the skill", () => {
     const ours = text(edited((d) => (d.phase = 'build')));
     const theirs = text(edited((d) => (d.step = 'x')));
     expect(merge(text(BASE), ours, theirs, { fileName: 'nested/dir/demo.checkpoint.json' }).status).toBe('clean');
-    const wrong = merge(text(BASE), ours, theirs, { fileName: '.checkpoints/other.checkpoint.json' });
-    expect(wrong.status).toBe('conflict');
-    expect(wrong.messages[0]).toMatch(/file name "other.checkpoint.json" must be "demo.checkpoint.json"/);
+    // A name both sides already had wrong is not the merge's doing: it does not block it.
+    expect(merge(text(BASE), ours, theirs, { fileName: '.checkpoints/other.checkpoint.json' }).status).toBe('clean');
+
   });
 });
 

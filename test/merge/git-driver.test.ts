@@ -65,10 +65,16 @@ function baseDoc(): any {
 const save = (dir: string, doc: unknown) => write(dir, FILE, JSON.stringify(doc, null, 2) + '\n');
 const load = (dir: string): any => parseJson(read(dir, FILE)).value;
 
-/** One agent session: restamp, pop `pops` actions into recently_done, append, log a run, a score and a decision. */
+/**
+ * One agent session: restamp, pop `pops` actions into recently_done, append, log a run, a
+ * score and a decision, and rewrite the run telemetry (last_run whole, streak bumped), as
+ * every real session that runs the skill does.
+ */
 function session(dir: string, who: string, at: string, opts: { pops?: number; appends?: string[] } = {}): void {
   const doc = load(dir);
   doc.updated_at = at;
+  doc.skill_state.last_run = { at, verdict: `${who} pass`, duration_ms: at.length * 1000 + who.length, checks: ['lint', who], changed_files: [`src/${who}.ts (PR 12)`] };
+  doc.skill_state.streak = (doc.skill_state.streak ?? 0) + 1;
   for (const action of doc.next_actions.splice(0, opts.pops ?? 0)) doc.recently_done.unshift({ at, action, by: who });
   doc.next_actions.push(...(opts.appends ?? []));
   doc.eval_scores.push({ rubric: who, score: 7, at });
@@ -90,6 +96,12 @@ function expectClean(dir: string) {
   expect(validateCheckpoint(doc, { fileName: 'demo.checkpoint.json' }).errors).toEqual([]);
   expect(git(dir, ['status', '--porcelain'])).toBe('');
   return doc;
+}
+
+/** The telemetry of the session that ran last (by its own time) is the merged telemetry, whole. */
+function expectLastRun(doc: any, who: string) {
+  expect(doc.skill_state.last_run.verdict).toBe(`${who} pass`);
+  expect(doc.skill_state.last_run.checks).toEqual(['lint', who]);
 }
 
 function expectEverything(doc: any, sessions: string[], actions: string[]) {
@@ -114,6 +126,8 @@ describe('git runs the driver', () => {
     expect(doc.updated_at).toBe('2026-03-02T09:00:00Z');
     expectEverything(doc, ['main', 'feature'], ['a3', 'a4', 'a5', 'f: write docs', 'm: deploy']);
     expect(doc.recently_done.map((d: any) => `${d.by}:${d.action}`)).toEqual(['feature:a1', 'feature:a2', 'main:a1']);
+    expectLastRun(doc, 'feature');
+    expect(doc.skill_state.streak).toBe(1);
   });
 
   it('rebases a branch of two sessions onto main cleanly', () => {
@@ -132,6 +146,8 @@ describe('git runs the driver', () => {
     expect(doc.updated_at).toBe('2026-03-02T10:00:00Z');
     // Replaying f2: ours appended 'm next', theirs 'f2 next'; blocks go in canonical order.
     expectEverything(doc, ['main', 'f1', 'f2'], ['a3', 'a4', 'a5', 'f1 next', 'f2 next', 'm next']);
+    expectLastRun(doc, 'f2');
+    expect(doc.skill_state.streak).toBe(2);
   });
 
   it('cherry-picks a session onto main cleanly', () => {
@@ -148,6 +164,27 @@ describe('git runs the driver', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = expectClean(dir);
     expectEverything(doc, ['main', 'picked'], ['a3', 'a4', 'a5', 'picked next']);
+    expectLastRun(doc, 'picked');
+  });
+
+  it('cherry-picks a log append onto a branch whose checkpoint lacks that log yet', () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    session(dir, 'picked', '2026-03-02T09:00:00Z', { appends: ['picked next'] });
+    const picked = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', 'main']);
+    const doc = load(dir);
+    delete doc.skill_state; // the whole section, as on a branch cut before the skill ever ran
+    doc.step = 'sprint-2';
+    save(dir, doc);
+    commitAll(dir, 'main drops the empty log', '2026-03-02T08:00:00Z');
+
+    const r = gitTry(dir, ['cherry-pick', picked]);
+    expect(r.status, r.stderr).toBe(0);
+    const merged = expectClean(dir);
+    expect(merged.skill_state.run_history.map((e: any) => e.id)).toEqual(['picked@2026-03-02T09:00:00Z']);
+    expect(merged.step).toBe('sprint-2');
   });
 
   it('merges criss-crossed branches (two merge bases) cleanly, losing nothing', () => {
@@ -174,6 +211,7 @@ describe('git runs the driver', () => {
     expect(doc.updated_at).toBe('2026-03-02T04:00:00Z');
     // a2 popped a3 (the head once a1 and b1 had popped a1, a2).
     expectEverything(doc, ['a1', 'b1', 'a2', 'b2'], ['a4', 'a5', 'from a1', 'from b1', 'from a2', 'from b2']);
+    expectLastRun(doc, 'b2');
   });
 
   it('stops on a semantic collision with markers around that field only, UU, non-zero exit', () => {
@@ -319,6 +357,17 @@ describe('the driver with bad input, invoked directly', () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr.split('\n')[0]).toMatch(/^checkpoint merge-driver: warning: ignoring \.checkpoints\/config\.json: .*line 1, column 10/);
     expect(runDriver(files, { config: '{"logs": "skill_state.audits"}' }).stderr).toContain('"logs" must be an array of dotted paths');
+  });
+
+  it('reads project telemetry from .checkpoints/config.json: the later side wins whole; a bad pattern is named and ignored', () => {
+    const withCoverage = (at: string, pct: number) => changed((d) => ((d.updated_at = at), (d.skill_state.coverage = { pct, files: pct })));
+    const files = { base: withCoverage('2026-03-01T10:00:00Z', 80), ours: withCoverage('2026-03-02T00:00:00Z', 81), theirs: withCoverage('2026-03-03T00:00:00Z', 79) };
+    const r = runDriver(files, { config: '{"telemetry": ["skill_state.**.coverage"]}' });
+    expect(r.code, r.stderr).toBe(0);
+    expect((parseJson(r.ours.toString()).value as any).skill_state.coverage).toEqual({ pct: 79, files: 79 });
+    const bad = runDriver(files, { config: '{"telemetry": ["skill_state..coverage"]}' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"telemetry"[0] "skill_state..coverage" has an empty segment');
   });
 
   const badInputs: Array<[string, string | Buffer, RegExp]> = [

@@ -88,7 +88,8 @@ describe('value policy', () => {
   it('reports a key deleted on one side and changed on the other, keeping the changed value in the document', () => {
     const theirs = edit((d) => (d.skill_state.scores.final = 5));
     const { value, conflicts } = merge3(BASE, edit((d) => delete d.skill_state.scores), theirs);
-    expect(conflicts).toMatchObject([{ display: 'skill_state.scores', ours: undefined, theirs: { final: 5 } }]);
+    // A dropped object merges key by key against an empty one: the conflict is the changed key.
+    expect(conflicts).toMatchObject([{ display: 'skill_state.scores.final', ours: undefined, theirs: 5 }]);
     expect((value as any).skill_state.scores).toEqual({ final: 5 });
   });
 
@@ -228,10 +229,14 @@ describe('log policy', () => {
     ]);
   });
 
-  it('reports where two additions with the same id differ', () => {
+  it('keeps both of two different additions with the same id (identity is the whole record)', () => {
     const ours = edit((d) => d.skill_state.run_history.push({ id: 'r2', at: '2026-03-02T00:00:00Z', ok: true }));
     const theirs = edit((d) => d.skill_state.run_history.push({ id: 'r2', at: '2026-03-02T00:00:00Z', ok: false }));
-    expect(displays(merge3(BASE, ours, theirs).conflicts)).toEqual(['skill_state.run_history[1].ok']);
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    const added = (value as any).skill_state.run_history.slice(1);
+    expect(added).toHaveLength(2);
+    expect(added).toEqual(expect.arrayContaining([{ id: 'r2', at: '2026-03-02T00:00:00Z', ok: true }, { id: 'r2', at: '2026-03-02T00:00:00Z', ok: false }]));
   });
 
   it('applies to logs the project declares in config (compileExtraLogs)', () => {
@@ -437,5 +442,108 @@ describe('safety', () => {
   it('merges non-object documents by the value rules', () => {
     expect(mergeCheckpointValues(1, 2, 1, {}).value).toBe(2);
     expect(mergeCheckpointValues([1], [2], [3], {}).conflicts.map((c) => c.display)).toEqual(['(document)']);
+  });
+});
+
+describe('issue 9: real-repo shapes', () => {
+  const history = (v: JsonValue) => (v as any).skill_state.run_history;
+
+  it('keeps two different records with the same id that one side logged', () => {
+    const ours = edit((d) => d.skill_state.run_history.push({ id: 'nightly', ok: true }, { id: 'nightly', ok: false, note: 'REGRESSION' }));
+    const theirs = edit((d) => d.eval_scores.push({ rubric: 'x', score: 1 }));
+    for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+      const { value, conflicts } = merge3(BASE, a, b);
+      expect(conflicts).toEqual([]);
+      expect(history(value).slice(1)).toEqual([{ id: 'nightly', ok: true }, { id: 'nightly', ok: false, note: 'REGRESSION' }]);
+    }
+  });
+
+  it('keeps both copies of a record one side appended twice, and one copy of a record both appended', () => {
+    const twice = { id: 'r9', at: '2026-03-03T00:00:00Z', ok: true };
+    const ours = edit((d) => d.skill_state.run_history.push(twice, { ...twice }));
+    const theirs = edit((d) => d.skill_state.run_history.push({ ...twice }, { id: 'r10', ok: true }));
+    for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+      const { value, conflicts } = merge3(BASE, a, b);
+      expect(conflicts).toEqual([]);
+      expect(history(value).filter((e: any) => e.id === 'r9')).toHaveLength(2);
+      expect(history(value).filter((e: any) => e.id === 'r10')).toHaveLength(1);
+    }
+  });
+
+  it('keeps the edited record when the other side removed (rotated out) the original', () => {
+    const ours = edit((d) => (d.skill_state.run_history = []));
+    const theirs = edit((d) => (d.skill_state.run_history[0].status = 'FAILED: see log'));
+    for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+      const { value, conflicts } = merge3(BASE, a, b);
+      expect(conflicts).toEqual([]);
+      expect(history(value)).toEqual([{ id: 'r1', at: '2026-03-01T09:00:00Z', ok: true, status: 'FAILED: see log' }]);
+    }
+  });
+
+  it('reads an absent log as an empty one (a cherry-picked append onto a branch without the log)', () => {
+    const ours = edit((d) => delete d.skill_state.run_history);
+    const theirs = edit((d) => d.skill_state.run_history.push({ id: 'r2', ok: true }));
+    for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+      const { value, conflicts } = merge3(BASE, a, b);
+      expect(conflicts).toEqual([]);
+      expect(history(value)).toEqual([{ id: 'r2', ok: true }]);
+    }
+  });
+
+  it('keeps an edited one-item queue in front of the other side\'s append', () => {
+    const base = edit((d) => (d.next_actions = ['Write tests']));
+    const ours = edit((d) => (d.next_actions = ['Write tests for auth']), base);
+    const theirs = edit((d) => (d.next_actions = ['Write tests', 'Deploy']), base);
+    for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+      const { value, conflicts } = merge3(base, a, b);
+      expect(conflicts).toEqual([]);
+      expect((value as any).next_actions).toEqual(['Write tests for auth', 'Deploy']);
+    }
+  });
+
+  describe('snapshots (skill_state.last_run, streak)', () => {
+    const run = (at: string, verdict: string, ms: number) => ({ at, verdict, duration_ms: ms, checks: [verdict], changed_files: ['src/x.ts (PR 12)'] });
+    const base = edit((d) => Object.assign(d.skill_state, { last_run: run('2026-03-01T09:00:00Z', 'pass', 100), streak: 3 }));
+
+    it('takes the whole last_run of the later run and the streak of the later document', () => {
+      const ours = edit((d) => {
+        d.updated_at = '2026-03-02T10:00:00Z';
+        d.skill_state.last_run = run('2026-03-02T10:00:00Z', 'fail', 250);
+        d.skill_state.streak = 0;
+      }, base);
+      const theirs = edit((d) => {
+        d.updated_at = '2026-03-02T11:00:00Z';
+        d.skill_state.last_run = run('2026-03-02T09:00:00Z', 'pass', 90);
+        d.skill_state.streak = 4;
+      }, base);
+      for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+        const { value, conflicts } = merge3(base, a, b);
+        expect(conflicts).toEqual([]);
+        // last_run by its own `at` (ours ran later), streak by the document time (theirs is later).
+        expect((value as any).skill_state.last_run).toEqual(run('2026-03-02T10:00:00Z', 'fail', 250));
+        expect((value as any).skill_state.streak).toBe(4);
+      }
+    });
+
+    it('picks one whole snapshot, the same both ways round, when the times are equal', () => {
+      const ours = edit((d) => (d.skill_state.last_run = run('2026-03-02T10:00:00Z', 'fail', 1)), base);
+      const theirs = edit((d) => (d.skill_state.last_run = run('2026-03-02T10:00:00Z', 'pass', 2)), base);
+      const one = merge3(base, ours, theirs);
+      const other = merge3(base, theirs, ours);
+      expect(one.conflicts).toEqual([]);
+      expect(one.value).toEqual(other.value);
+      expect([run('2026-03-02T10:00:00Z', 'fail', 1), run('2026-03-02T10:00:00Z', 'pass', 2)]).toContainEqual((one.value as any).skill_state.last_run);
+    });
+
+    it('applies project-declared telemetry from config', () => {
+      const extraRules = compileExtraLogs({ telemetry: ['skill_state.**.coverage'] });
+      const b = edit((d) => (d.skill_state.coverage = { pct: 80 }), base);
+      const ours = edit((d) => ((d.updated_at = '2026-03-02T10:00:00Z'), (d.skill_state.coverage = { pct: 81 })), b);
+      const theirs = edit((d) => ((d.updated_at = '2026-03-02T09:00:00Z'), (d.skill_state.coverage = { pct: 79 })), b);
+      const { value, conflicts } = mergeCheckpointValues(b, theirs, ours, { extraRules });
+      expect(conflicts).toEqual([]);
+      expect((value as any).skill_state.coverage).toEqual({ pct: 81 });
+      expect(mergeCheckpointValues(b, theirs, ours).conflicts.map((c) => c.display)).toEqual(['skill_state.coverage.pct']);
+    });
   });
 });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
+import { canonicalJson } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
@@ -14,7 +15,7 @@ import { mergeCheckpointValues, type Conflict, type PathSegment } from '../../sr
 const FILE = 'demo.checkpoint.json';
 const T0 = Date.UTC(2026, 2, 1);
 const WORDS = ['spec', 'build', 'audit', 'ship', 'fix', 'docs', 'deploy', 'review'];
-const LOG_PATHS = [['eval_scores'], ['recently_done'], ['skill_state', 'run_history'], ['context_primer', 'key_decisions']];
+const LOG_PATHS: string[][] = [['eval_scores'], ['recently_done'], ['skill_state', 'run_history'], ['context_primer', 'key_decisions']];
 
 const word = fc.constantFrom(...WORDS);
 const instant = fc.integer({ min: 1, max: 30 * 24 * 3600 }).map((s) => new Date(T0 + s * 1000).toISOString());
@@ -61,7 +62,13 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     next_actions: g.actions,
     recently_done: g.done,
     eval_scores: g.scores,
-    skill_state: { ...g.state, scores: { final: 5 }, run_history: g.runs.map((n) => ({ id: `r${n}`, at: new Date(T0).toISOString(), ok: true })) },
+    skill_state: {
+      ...g.state,
+      scores: { final: 5 },
+      run_history: g.runs.map((n) => ({ id: `r${n}`, at: new Date(T0).toISOString(), ok: true })),
+      last_run: { at: new Date(T0).toISOString(), verdict: 'pass', duration_ms: 8.5, checks: ['lint'] },
+      streak: 1,
+    },
   }));
 
 type Edit = (doc: any) => void;
@@ -71,10 +78,21 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   stamp.map((at): Edit => (d) => (d.updated_at = at)),
   fc.record({ rubric: word, score: fc.integer({ min: 0, max: 10 }), at: instant }).map((e): Edit => (d) => d.eval_scores.push(e)),
   fc.record({ at: stamp, action: word }).map((e): Edit => (d) => d.recently_done.unshift(e)),
-  fc.tuple(fc.integer({ min: 0, max: 60 }), instant, fc.boolean()).map(([n, at, ok]): Edit => (d) => d.skill_state.run_history.push({ id: `r${n}`, at, ok })),
+  // Ids repeat (the same id, another outcome), records repeat whole, a log may be absent.
+  fc.tuple(fc.integer({ min: 0, max: 60 }), instant, fc.boolean()).map(([n, at, ok]): Edit => (d) => (d.skill_state.run_history ??= []).push({ id: `r${n}`, at, ok })),
+  fc.tuple(fc.integer({ min: 0, max: 3 }), fc.boolean()).map(([n, ok]): Edit => (d) => (d.skill_state.run_history ??= []).push({ id: `r${n}`, ok }, { id: `r${n}`, ok })),
+  fc.constant((d: any) => delete d.skill_state.run_history),
+  fc.tuple(fc.nat(), word).map(([i, w]): Edit => (d) => {
+    const log = d.skill_state.run_history ?? [];
+    if (log.length > 0) log[i % log.length] = { ...log[i % log.length], status: `FAILED: ${w}` };
+  }),
+  // Telemetry snapshots: a run rewrites last_run whole and bumps or resets the streak.
+  fc.tuple(instant, word, fc.integer({ min: 1, max: 9999 })).map(([at, verdict, ms]): Edit => (d) => (d.skill_state.last_run = { at, verdict, duration_ms: ms, checks: [verdict] })),
+  fc.tuple(word, stamp).map(([verdict, at]): Edit => (d) => ((d.updated_at = at), (d.skill_state.last_run = { verdict }))),
+  fc.boolean().map((reset): Edit => (d) => (d.skill_state.streak = reset ? 0 : d.skill_state.streak + 1)),
   word.map((w): Edit => (d) => d.context_primer.key_decisions.push(`decided: ${w}`)),
   fc.tuple(fc.constantFrom(...LOG_PATHS), fc.nat()).map(([path, i]): Edit => (d) => {
-    const log = path.reduce((o, k) => o[k], d);
+    const log = path.reduce((o, k) => o?.[k], d) ?? [];
     if (log.length > 0) log.splice(i % log.length, 1);
   }),
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
@@ -125,10 +143,13 @@ function objectPaths(values: Array<JsonValue | undefined>): PathSegment[][] {
 }
 
 const isPrefix = (prefix: readonly PathSegment[], path: readonly PathSegment[]) => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
-const identity = (entry: JsonValue): string => {
-  const id = valueAt(entry, ['id']);
-  return typeof id === 'string' ? `id:${id}` : JSON.stringify(entry, Object.keys(entry ?? {}).sort());
-};
+/** A log record's identity: the whole record, key order aside. */
+const identity = (entry: JsonValue): string => canonicalJson(entry);
+function countsOf(doc: JsonValue, path: readonly PathSegment[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of (valueAt(doc, path) as JsonValue[] | undefined) ?? []) counts.set(identity(entry), (counts.get(identity(entry)) ?? 0) + 1);
+  return counts;
+}
 
 function resolveMarkers(text: string, side: 'ours' | 'base' | 'theirs'): string {
   const out: string[] = [];
@@ -167,13 +188,25 @@ describe('merge properties over generated session histories', () => {
           if (isDeepStrictEqual(vt, vb) && !isDeepStrictEqual(vo, vb)) expect(valueAt(forward.value, path), `ours' change at ${path.join('.')}`).toEqual(vo);
           if (isDeepStrictEqual(vo, vb) && !isDeepStrictEqual(vt, vb)) expect(valueAt(forward.value, path), `theirs' change at ${path.join('.')}`).toEqual(vt);
         }
-        // Every log entry either side added is in the result; one either side removed is not.
+        // Logs are multisets of whole records: every copy either side added is in the result
+        // (an addition both made alike once), a removal one side made and the other did not
+        // undo stays removed. Logs never conflict, so this holds for every log, always.
         for (const path of LOG_PATHS) {
-          if (forward.conflicts.some((c) => c.path.length <= path.length && isPrefix(c.path, path))) continue;
-          const identities = (doc: JsonValue) => new Set((valueAt(doc, path) as JsonValue[]).map(identity));
-          const [inBase, inOurs, inTheirs, inResult] = [identities(base), identities(ours), identities(theirs), identities(forward.value)];
-          for (const id of [...inOurs, ...inTheirs]) if (!inBase.has(id)) expect(inResult.has(id), `${path.join('.')} lost ${id}`).toBe(true);
-          for (const id of inBase) if (!inOurs.has(id) || !inTheirs.has(id)) expect(inResult.has(id), `${path.join('.')} kept removed ${id}`).toBe(false);
+          expect(forward.conflicts.filter((c) => isPrefix(path, c.path))).toEqual([]);
+          const [cb, co, ct, cr] = [countsOf(base, path), countsOf(ours, path), countsOf(theirs, path), countsOf(forward.value, path)];
+          for (const id of new Set([...cb.keys(), ...co.keys(), ...ct.keys(), ...cr.keys()])) {
+            const [nb, no, nt] = [cb.get(id) ?? 0, co.get(id) ?? 0, ct.get(id) ?? 0];
+            const expected = Math.min(nb, no, nt) + Math.max(no - nb, nt - nb, 0);
+            expect(cr.get(id) ?? 0, `${path.join('.')}: ${id}`).toBe(expected);
+            expect(cr.get(id) ?? 0, `${path.join('.')} lost an added ${id}`).toBeGreaterThanOrEqual(Math.max(no - nb, nt - nb, 0));
+          }
+        }
+        // Snapshots never conflict and are never a mix: the result is one side's whole value.
+        for (const key of ['last_run', 'streak']) {
+          const path = ['skill_state', key];
+          expect(forward.conflicts.filter((c) => isPrefix(path, c.path))).toEqual([]);
+          if (valueAt(forward.value, ['skill_state']) === undefined) continue;
+          expect([valueAt(ours, path), valueAt(theirs, path)]).toContainEqual(valueAt(forward.value, path));
         }
 
         // A conflict-free merge is a valid checkpoint, but for one cross-field rule no

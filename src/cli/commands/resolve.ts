@@ -1,36 +1,79 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve as resolvePath } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve as resolvePath } from 'node:path';
 import { CheckpointError } from '../../errors.js';
-import { compileExtraLogs } from '../../protocol/fields.js';
+import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts } from '../../merge/driver.js';
 import { splitConflictMarkers } from '../../merge/markers.js';
+import type { Settlement } from '../../merge/settle.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { readConfig } from '../../store/config.js';
-import { filesWithMarkers, readStages, unmergedCheckpointPaths } from '../../store/conflicts.js';
+import { filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { withLock } from '../../store/lock.js';
+import { lockPathFor } from '../../store/checkpoints.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 
-type Outcome = { path: string; status: 'resolved' | 'conflict' | 'unparseable' | 'nothing-to-do'; source?: 'stages' | 'markers'; messages: string[] };
+type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
+/** conflictPaths: what still conflicts there, for the hint when a requested path matches nothing. */
+type Outcome = { path: string; status: Status; source?: 'stages' | 'markers'; messages: string[]; conflictPaths?: string[] };
+
+/** A file's merge worked out, not yet written. */
+interface Plan {
+  file: ResolvableFile;
+  outcome: Outcome;
+  /** The text to write: the clean merge, or the merge with markers only around what remains. */
+  text?: string;
+  unmatched: string[];
+}
+
+function listOption(value: string | boolean | string[] | undefined): string[] {
+  return value === undefined || typeof value === 'boolean' ? [] : Array.isArray(value) ? value : [value];
+}
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   if (args.options.check) return check(root, ctx);
+  const settlement: Settlement = { ours: listOption(args.options.ours), theirs: listOption(args.options.theirs) };
+  const both = settlement.ours!.find((p) => settlement.theirs!.includes(p));
+  if (both !== undefined) throw new CheckpointError('E_USAGE', `resolve: ${both} is given to both --ours and --theirs`, { hint: 'name each conflict path once' });
+  const settling = settlement.ours!.length + settlement.theirs!.length > 0;
+
   const base = ctx.dirOverride ? root : ctx.cwd;
-  const paths = args.positionals.length
+  const rels = args.positionals.length
     ? args.positionals.map((p) => relative(root, resolvePath(base, p)))
-    : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root)])];
-  for (const p of paths) {
-    if (p.startsWith('..') || !existsSync(join(root, p))) throw new CheckpointError('E_NOT_FOUND', `${p}: no such file in this repository`);
-  }
+    : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root)])].filter((rel) => resolvableSkill(rel) !== undefined);
+  // Every safety check before any write: one refused file leaves all of them as they were.
+  const files = rels.map((rel) => resolvableFile(root, rel));
   const extraRules = compileExtraLogs(readConfig(root));
-  const outcomes = paths.map((p) => resolveOne(root, p, extraRules, Boolean(args.options.add)));
-  const failed = outcomes.some((o) => o.status === 'conflict' || o.status === 'unparseable');
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes });
+  const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined));
+
+  if (settling) {
+    const requested = [...settlement.ours!, ...settlement.theirs!];
+    const nowhere = requested.filter((p) => plans.every((plan) => plan.unmatched.includes(p)));
+    if (nowhere.length > 0) {
+      const open = [...new Set(plans.flatMap((p) => p.outcome.conflictPaths ?? []))];
+      throw new CheckpointError('E_USAGE', `resolve: no conflict at ${nowhere.join(', ')} in ${plans.length ? plans.map((p) => p.file.rel).join(', ') : 'any conflicted checkpoint file'}`, {
+        hint: open.length ? `conflicts there: ${open.join(', ')}` : 'run `checkpoint resolve` without --ours/--theirs to see the conflicts',
+      });
+    }
+  }
+
+  const add = Boolean(args.options.add);
+  for (const plan of plans) await write(root, plan, add);
+  const outcomes = plans.map((p) => p.outcome);
+  const failed = outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o) });
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
-      const what = { resolved: `✓ resolved from ${o.source}${args.options.add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`, conflict: '✗ real conflicts remain (markers only around them)', unparseable: '✗ cannot be merged semantically', 'nothing-to-do': '· nothing to resolve' }[o.status];
+      const what = {
+        resolved: `✓ resolved from ${o.source}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
+        conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
+        invalid: '✗ the merged result is invalid: the file is left as it was',
+        unparseable: '✗ cannot be merged semantically: the file is left as it was',
+        'nothing-to-do': '· nothing to resolve',
+      }[o.status];
       ctx.out.out(`${o.path}: ${what}`);
       for (const m of o.messages) ctx.out.err(`  ${m}`);
     }
@@ -38,20 +81,31 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
-function resolveOne(root: string, rel: string, extraRules: ReturnType<typeof compileExtraLogs>, add: boolean): Outcome {
-  const abs = join(root, rel);
+function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined): Plan {
+  const rel = file.rel;
   const stages = readStages(root, rel);
-  const sides = stages ?? splitConflictMarkers(readFileSync(abs, 'utf8'));
-  if (!sides) return { path: rel, status: 'nothing-to-do', messages: [] };
-  const result = mergeCheckpointTexts({ base: sides.base, ours: sides.ours, theirs: sides.theirs, extraRules, fileName: rel });
+  const sides = stages ?? splitConflictMarkers(readFileSync(file.abs, 'utf8'));
+  const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
+  if (!sides) return { file, outcome: { path: rel, status: 'nothing-to-do', messages: [] }, unmatched: requested };
+  const result = mergeCheckpointTexts({ base: sides.base, ours: sides.ours, theirs: sides.theirs, extraRules, fileName: rel, settle });
   const source = stages ? 'stages' : 'markers';
-  if (result.status === 'unparseable' || result.text === undefined) return { path: rel, status: 'unparseable', source, messages: result.messages };
-  writeFileAtomic(abs, result.text);
-  if (result.status === 'clean') {
-    if (add) gitRun(root, ['add', '--', rel]);
-    return { path: rel, status: 'resolved', source, messages: [] };
-  }
-  return { path: rel, status: 'conflict', source, messages: result.messages };
+  const unmatched = result.unmatched ?? requested;
+  const conflictPaths = result.conflicts.map((c) => c.display);
+  if (result.status === 'unparseable' || result.text === undefined) return { file, outcome: { path: rel, status: 'unparseable', source, messages: result.messages, conflictPaths }, unmatched };
+  if (result.status === 'clean') return { file, text: result.text, outcome: { path: rel, status: 'resolved', source, messages: [], conflictPaths }, unmatched };
+  // Invalid without a conflict: writing it unmarked would let it pass `resolve --check`.
+  if (result.conflicts.length === 0) return { file, outcome: { path: rel, status: 'invalid', source, messages: result.messages, conflictPaths }, unmatched };
+  return { file, text: result.text, outcome: { path: rel, status: 'conflict', source, messages: result.messages, conflictPaths }, unmatched };
+}
+
+/** Under the skill's lock, like every other write; re-checked there, since the file may have changed hands. */
+async function write(root: string, plan: Plan, add: boolean): Promise<void> {
+  if (plan.text === undefined) return;
+  await withLock(lockPathFor(root, plan.file.skill), () => {
+    resolvableFile(root, plan.file.rel);
+    writeFileAtomic(plan.file.abs, plan.text!);
+  });
+  if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 
 /** CI gate: exit 1 when any checkpoint file holds conflict markers or is unmerged. */

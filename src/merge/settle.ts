@@ -1,0 +1,70 @@
+// `checkpoint resolve --ours <path> / --theirs <path>`: settle chosen conflicts of a merge
+// with one side's version, field by field, leaving every other merged value as it is.
+// Pure: the merged value and its conflicts in, a settled copy out.
+
+import type { JsonObject, JsonValue } from '../protocol/types.js';
+import type { Conflict } from './conflict.js';
+import { setOwn } from './json-value.js';
+
+export interface Settlement {
+  /** Conflict paths as printed (`phase`, `next_actions[1]`); a path also covers what lies under it. */
+  ours?: readonly string[];
+  theirs?: readonly string[];
+}
+
+export interface Settled {
+  value: JsonValue;
+  /** The conflicts no requested path covered. */
+  conflicts: Conflict[];
+  /** Requested paths that covered no conflict here. */
+  unmatched: string[];
+}
+
+function covers(requested: string, display: string): boolean {
+  return display === requested || display.startsWith(`${requested}.`) || display.startsWith(`${requested}[`);
+}
+
+/** The side whose most specific requested path covers `display` (a path on both sides at once is refused earlier). */
+function chosenSide(display: string, settlement: Settlement, used: Set<string>): 'ours' | 'theirs' | undefined {
+  let best: { side: 'ours' | 'theirs'; path: string } | undefined;
+  for (const side of ['ours', 'theirs'] as const) {
+    for (const path of settlement[side] ?? []) {
+      if (!covers(path, display)) continue;
+      used.add(path);
+      if (!best || path.length > best.path.length) best = { side, path };
+    }
+  }
+  return best?.side;
+}
+
+export function settleConflicts(value: JsonValue, conflicts: readonly Conflict[], settlement: Settlement): Settled {
+  const used = new Set<string>();
+  // The merged value shares subtrees with the parsed sides: settle a copy.
+  let root = structuredClone(value);
+  const remaining: Conflict[] = [];
+  // Last first: settling a run of array items may change its length, and later indices with it.
+  for (let k = conflicts.length - 1; k >= 0; k--) {
+    const c = conflicts[k]!;
+    const side = chosenSide(c.display, settlement, used);
+    if (!side) {
+      remaining.unshift(c);
+      continue;
+    }
+    const chosen = side === 'ours' ? c.ours : c.theirs;
+    if (c.path.length === 0) {
+      root = chosen ?? root;
+      continue;
+    }
+    let parent: JsonValue = root;
+    for (const seg of c.path.slice(0, -1)) parent = (parent as Record<string | number, JsonValue>)[seg]!;
+    const last = c.path[c.path.length - 1]!;
+    if (Array.isArray(parent) && typeof last === 'number') {
+      if (c.span !== undefined) parent.splice(last, c.span, ...((chosen as JsonValue[] | undefined) ?? []));
+      else if (chosen === undefined) parent.splice(last, 1);
+      else parent[last] = chosen;
+    } else if (chosen === undefined) delete (parent as JsonObject)[last as string];
+    else setOwn(parent as JsonObject, String(last), chosen);
+  }
+  const requested = [...(settlement.ours ?? []), ...(settlement.theirs ?? [])];
+  return { value: root, conflicts: remaining, unmatched: requested.filter((p) => !used.has(p)) };
+}

@@ -1,0 +1,169 @@
+// `checkpoint resolve --ours/--theirs` settling real conflicts field by field, and resolve's
+// safety: only checkpoint and history files, no symlinks, no special files, markers kept
+// (exit 1) whenever the result still conflicts or is invalid. Real git, the built binary.
+import { execFileSync } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+beforeAll(assertBuilt);
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+// Messy, like a real one: a note in a path list, a glob, an old date, a number written 8.0.
+const cp = (over: Record<string, unknown>) => ({
+  protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/demo',
+  created_at: '2026-06-01T00:00:00Z', updated_at: '2026-06-01T00:00:00Z',
+  phase: 'build', step: 'one', status: 'in_progress', progress_summary: 'Working.',
+  progress_table: [{ id: 'one', label: 'One', status: 'in_progress' }],
+  context_primer: { key_decisions: [], generated_files: ['src/x.ts (PR 12)', 'docs/**/*.md'] },
+  next_actions: ['first', 'second'], recently_done: [],
+  skill_state: { run_history: [{ id: 'nightly', at: '2026-06-01T00:00:00Z', score: 8.0 }] },
+  ...over,
+});
+const save = (dir: string, doc: unknown) => write(dir, FILE, `${JSON.stringify(doc, null, 2)}\n`);
+const load = (dir: string) => JSON.parse(read(dir, FILE));
+
+/** A plain text merge (no driver) of two sessions that also set phase differently: UU, line markers. */
+function phaseConflict(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  save(dir, cp({}));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  save(dir, cp({ phase: 'audit', updated_at: '2026-06-02T00:00:00Z', next_actions: ['second', 'theirs next'], recently_done: [{ at: '2026-06-02T00:00:00Z', action: 'first' }] }));
+  commitAll(dir, 'other session');
+  git(dir, ['checkout', '-q', 'main']);
+  save(dir, cp({ phase: 'deploy', step: 'two', updated_at: '2026-06-03T00:00:00Z', skill_state: { run_history: [{ id: 'nightly', at: '2026-06-01T00:00:00Z', score: 8.0 }, { id: 'nightly', at: '2026-06-03T00:00:00Z', ok: false, note: 'REGRESSION' }] } }));
+  commitAll(dir, 'main session');
+  expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+  return dir;
+}
+
+describe('resolve --ours / --theirs', () => {
+  it('settles a phase conflict with their version, keeps everything else merged, and stages it', () => {
+    const dir = phaseConflict();
+    const r = cli(dir, ['resolve', '--theirs', 'phase', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${FILE}: ✓ resolved from stages and staged`);
+    const doc = load(dir);
+    expect(doc.phase).toBe('audit');
+    expect(doc.step).toBe('two');
+    expect(doc.updated_at).toBe('2026-06-03T00:00:00Z');
+    expect(doc.next_actions).toEqual(['second', 'theirs next']);
+    expect(doc.recently_done.map((d: any) => d.action)).toEqual(['first']);
+    expect(doc.skill_state.run_history).toHaveLength(2);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints\/api\.checkpoint\.json$/m);
+    expect(cli(dir, ['resolve', '--check']).code).toBe(0);
+    expect(cli(dir, ['validate']).code).toBe(0);
+  });
+
+  it('settles with our version from the markers once the stages are gone', () => {
+    const dir = phaseConflict();
+    // First pass without a choice: semantic markers around phase only, exit 1.
+    const first = cli(dir, ['resolve']);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('conflict at phase');
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', 'committed with markers']);
+    expect(read(dir, FILE).match(/^<{7}/gm)).toHaveLength(1);
+    const r = cli(dir, ['resolve', '--ours', 'phase']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('resolved from markers');
+    expect(load(dir).phase).toBe('deploy');
+    expect(load(dir).next_actions).toEqual(['second', 'theirs next']);
+  });
+
+  it('refuses a path that is not in conflict: one line, exit 2, the file byte-identical', () => {
+    const dir = phaseConflict();
+    const before = readFileSync(join(dir, FILE));
+    const r = cli(dir, ['resolve', '--ours', 'status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no conflict at status in \.checkpoints\/api\.checkpoint\.json/);
+    expect(r.stderr).toContain('conflicts there: phase');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    const both = cli(dir, ['resolve', '--ours', 'phase', '--theirs', 'phase']);
+    expect(both.code).toBe(2);
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+  });
+});
+
+describe('resolve is safe', () => {
+  it('leaves the markers and exits 1 when the merge is clean but invalid', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp({ next_actions: ['second'], step: 'x' }));
+    commitAll(dir, 'other popped first');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ next_actions: ['first'], step: 'y' }));
+    commitAll(dir, 'main popped second');
+    gitTry(dir, ['merge', '-q', 'other']);
+    const before = readFileSync(join(dir, FILE));
+    expect(before.toString()).toContain('<<<<<<<');
+    const r = cli(dir, ['resolve', '--theirs', 'step']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('the merged result is invalid');
+    expect(r.stderr).toContain('next_actions must not be empty');
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    expect(cli(dir, ['resolve', '--check']).code).toBe(1);
+  });
+
+  it('refuses a symlinked checkpoint, a file outside .checkpoints/ and a non-checkpoint file, touching nothing', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const outside = tempDir('cp-outside-');
+    dirs.push(outside);
+    write(outside, 'victim.json', '<<<<<<< ours\n{}\n=======\n[]\n>>>>>>> theirs\n');
+    mkdirSync(join(dir, '.checkpoints'), { recursive: true });
+    symlinkSync(join(outside, 'victim.json'), join(dir, '.checkpoints/evil.checkpoint.json'));
+    write(dir, 'notes.json', '{}\n');
+    write(dir, '.checkpoints/config.json', '{}\n');
+    for (const [path, why] of [
+      ['.checkpoints/evil.checkpoint.json', /is a symlink/],
+      ['notes.json', /not a file under \.checkpoints/],
+      ['.checkpoints/config.json', /not a checkpoint or history file/],
+    ] as const) {
+      const r = cli(dir, ['resolve', path]);
+      expect(r.code, path).toBe(2);
+      expect(r.stderr).toMatch(why);
+    }
+    expect(read(outside, 'victim.json')).toBe('<<<<<<< ours\n{}\n=======\n[]\n>>>>>>> theirs\n');
+  });
+
+  it('never opens a FIFO while looking for conflicted files', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    mkdirSync(join(dir, '.checkpoints'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, '.checkpoints/trap.checkpoint.json')]);
+    // If resolve opened it, this would block until vitest's timeout: a hang fails the test.
+    const r = cli(dir, ['resolve', '--check']);
+    expect(r.code).toBe(0);
+    const named = cli(dir, ['resolve', '.checkpoints/trap.checkpoint.json']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/not a regular file/);
+  });
+});
+
+describe('.checkpoints/config.json', () => {
+  it('refuses an unknown key or a bad pattern naming it: exit 2, nothing written', () => {
+    const dir = phaseConflict();
+    const before = readFileSync(join(dir, FILE));
+    write(dir, '.checkpoints/config.json', '{"telemtry": ["skill_state.coverage"]}\n');
+    const typo = cli(dir, ['resolve', '--theirs', 'phase']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('.checkpoints/config.json: unknown key "telemtry"');
+    write(dir, '.checkpoints/config.json', '{"logs": ["skill_state.**.audits", "skill_state.*x"]}\n');
+    const pattern = cli(dir, ['resolve', '--theirs', 'phase']);
+    expect(pattern.code).toBe(2);
+    expect(pattern.stderr).toContain('"logs"[1] "skill_state.*x" uses * inside a segment');
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    write(dir, '.checkpoints/config.json', '{"telemetry": ["skill_state.**.coverage"], "logs": ["skill_state.audits"]}\n');
+    expect(cli(dir, ['resolve', '--theirs', 'phase']).code).toBe(0);
+  });
+});

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileExtraLogs, patternMatches, policyConfigProblem, policyFor } from '../../src/protocol/fields.js';
+
+/** Reference matcher: plain backtracking (exponential, fine for tiny inputs). */
+function reference(pattern: string[], path: string[]): boolean {
+  if (pattern.length === 0) return path.length === 0;
+  const [seg, ...rest] = pattern;
+  if (seg === '**') return Array.from({ length: path.length + 1 }, (_, k) => k).some((k) => reference(rest, path.slice(k)));
+  return path.length > 0 && (seg === '*' || seg === path[0]) && reference(rest, path.slice(1));
+}
+
+describe('config patterns', () => {
+  it('match like backtracking would, for any pattern and path', () => {
+    const seg = fc.constantFrom('a', 'b', 'c');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(seg, fc.constantFrom('*', '**')), { maxLength: 6 }), fc.array(seg, { maxLength: 7 }), (pattern, path) => {
+        expect(patternMatches(pattern, path)).toBe(reference(pattern, path));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('take work linear in pattern x path, however many ** a pattern holds', () => {
+    const pattern = [...Array.from({ length: 40 }, () => '**'), 'never'];
+    const path = Array.from({ length: 200 }, (_, i) => `k${i}`);
+    const steps = { count: 0 };
+    expect(patternMatches(pattern, path, steps)).toBe(false);
+    // Backtracking would take on the order of C(240, 40) steps; this is at most pattern x path.
+    expect(steps.count).toBeLessThanOrEqual(pattern.length * path.length);
+    expect(policyFor(path, compileExtraLogs({ telemetry: [pattern.join('.')] }))).toEqual({ kind: 'value' });
+  });
+
+  it('put skill_state last_run and streak under the snapshot policy, project telemetry too', () => {
+    expect(policyFor(['skill_state', 'last_run'])).toEqual({ kind: 'snapshot' });
+    expect(policyFor(['skill_state', 'lint', 'last_run'])).toEqual({ kind: 'snapshot' });
+    expect(policyFor(['skill_state', 'streak'])).toEqual({ kind: 'snapshot' });
+    expect(policyFor(['last_run'])).toEqual({ kind: 'value' });
+    expect(policyFor(['skill_state', 'coverage'], compileExtraLogs({ telemetry: ['skill_state.*'] }))).toEqual({ kind: 'snapshot' });
+  });
+
+  it('report a bad list or pattern naming the key', () => {
+    expect(policyConfigProblem({ logs: ['skill_state.audits'], telemetry: ['skill_state.**.coverage'] })).toBeUndefined();
+    expect(policyConfigProblem({ telemetry: 'skill_state.x' })).toMatch(/^"telemetry" must be an array/);
+    expect(policyConfigProblem({ logs: ['ok', 'a..b'] })).toBe('"logs"[1] "a..b" has an empty segment (two dots, or a dot at an end)');
+    expect(policyConfigProblem({ telemetry: ['skill_state.run*'] })).toMatch(/^"telemetry"\[0\] "skill_state.run\*" uses \* inside a segment/);
+    expect(policyConfigProblem({ logs: [3] })).toBe('"logs"[0] must be a dotted path string');
+    expect(policyConfigProblem({ logs: [''] })).toBe('"logs"[0] "" is empty');
+  });
+});

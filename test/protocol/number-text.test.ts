@@ -1,0 +1,87 @@
+// Numbers keep their exact text through every rewrite of a value that did not change:
+// 8.0 stays 8.0, a big integer or an underflowing literal is never silently altered.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { detectFormat, formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+
+const rewrite = (text: string, edit: (v: any) => void = () => {}) => {
+  const parsed = parseJson(text);
+  edit(parsed.value);
+  return formatJson(parsed.value, { ...detectFormat(text), numbers: parsed.numbers });
+};
+
+describe('number text preservation', () => {
+  const text = '{\n  "a": 8.0,\n  "big": 12345678901234567890,\n  "tiny": 1e-400,\n  "exp": 1E5,\n  "neg": -0,\n  "s": "v1.0 ~#n0~#n and 8.0",\n  "log": [\n    {\n      "id": "x",\n      "score": 8.50\n    },\n    {\n      "k": 1.0\n    },\n    2.0\n  ]\n}\n';
+
+  it('writes back every literal of an unchanged document byte for byte', () => {
+    expect(rewrite(text)).toBe(text);
+  });
+
+  it('keeps the text of untouched numbers when other fields change, and writes a changed one plainly', () => {
+    const out = rewrite(text, (v) => {
+      v.a = 9;
+      v.added = true;
+    });
+    expect(out).toContain('"a": 9,');
+    for (const literal of ['12345678901234567890', '1e-400', '1E5', '-0', '8.50', '"k": 1.0', '2.0']) expect(out).toContain(literal);
+    expect(out).toContain('"s": "v1.0 ~#n0~#n and 8.0"');
+  });
+
+  it('keeps a number\'s text when the item holding it moves in its array', () => {
+    const out = rewrite(text, (v) => v.log.unshift({ id: 'new', score: 1 }, 'first'));
+    expect(out).toContain('"score": 8.50');
+    expect(out).toContain('"k": 1.0');
+    expect(out).toContain('2.0\n');
+  });
+
+  it('survives a merge that reorders a log around the number', () => {
+    const doc = (log: string) => `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "build",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "cost": {"usd": 8.0, "tokens": 12345678901234567890},\n  "recently_done": [${log}]\n}\n`;
+    const base = doc('{"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 1e-400}');
+    const ours = doc('{"at": "2026-01-02T00:00:00Z", "action": "o", "ms": 2.50}, {"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 1e-400}');
+    const theirs = doc('{"at": "2026-01-03T00:00:00Z", "action": "t", "ms": 3.0}, {"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 1e-400}');
+    const r = mergeCheckpointTexts({ base, ours, theirs, fileName: '.checkpoints/demo.checkpoint.json' });
+    expect(r.messages).toEqual([]);
+    for (const literal of ['"usd": 8.0', '12345678901234567890', '1e-400', '2.50', '3.0']) expect(r.text).toContain(literal);
+  });
+
+  it('keeps the text of the side whose value won, when the sides wrote different numbers at one place', () => {
+    const doc = (at: string, ms: string) => `{"protocol_version": "1.1", "skill": "demo", "project": "demo", "project_dir": "/d", "created_at": "2026-01-01T00:00:00Z", "updated_at": "${at}", "phase": "build", "step": "one", "status": "in_progress", "progress_summary": "x", "next_actions": ["a"], "skill_state": {"last_run": {"at": "${at}", "duration_ms": ${ms}}}}\n`;
+    const r = mergeCheckpointTexts({ base: doc('2026-01-01T00:00:00Z', '8.0'), ours: doc('2026-01-02T00:00:00Z', '12.0'), theirs: doc('2026-01-03T00:00:00Z', '9.0'), fileName: '.checkpoints/demo.checkpoint.json' });
+    expect(r.status).toBe('clean');
+    expect(r.text).toContain('"duration_ms":9.0');
+  });
+
+  it('keeps number texts inside and around conflict markers, so resolving from markers loses nothing', () => {
+    const doc = (phase: string, score: string) => `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "${phase}",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "cost": {"usd": 8.0, "tiny": 1e-400},\n  "skill_state": {"score": ${score}, "runs": [{"id": "r1", "ms": 12345678901234567890}]}\n}\n`;
+    const r = mergeCheckpointTexts({ base: doc('build', '1.0'), ours: doc('audit', '2.50'), theirs: doc('ship', '3.0'), fileName: '.checkpoints/demo.checkpoint.json' });
+    expect(r.status).toBe('conflict');
+    for (const literal of ['"usd": 8.0', '"tiny": 1e-400', '"score": 2.50', '"score": 3.0', '"score": 1.0', '12345678901234567890']) expect(r.text).toContain(literal);
+  });
+
+  it('round-trips any document of oddly written numbers unchanged', () => {
+    const literal = fc.oneof(
+      fc.integer({ min: -1000, max: 1000 }).map((n) => `${n}.0`),
+      fc.bigInt({ min: 10n ** 17n, max: 10n ** 30n }).map(String),
+      fc.integer({ min: 1, max: 99 }).map((n) => `${n}e-${300 + n}`),
+      fc.integer({ min: 1, max: 9 }).map((n) => `${n}E${n}`),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), literal), { maxLength: 6 }), fc.array(literal, { maxLength: 4 }), (pairs, list) => {
+        const obj = new Map(pairs);
+        const text = `{\n  ${[...obj].map(([k, v]) => `"${k}": ${v}`).concat(`"list": [${list.join(', ')}]`).join(',\n  ')}\n}\n`;
+        const parsed = parseJson(text);
+        const out = formatJson(parsed.value, { ...detectFormat(text), numbers: parsed.numbers });
+        // Layout may differ for the inline list; every literal must be there, as written.
+        for (const [k, v] of obj) expect(out).toContain(`"${k}": ${v}`);
+        expect(JSON.parse(out)).toEqual(JSON.parse(text));
+        const outList = /"list": \[([\s\S]*)\]/.exec(out)![1]!.split(',').map((s) => s.trim()).filter(Boolean);
+        // Equal items in one array share a key: the first one's text (same value) for each.
+        expect(outList.map(Number)).toEqual(list.map(Number));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
