@@ -10,6 +10,8 @@ import { parseJson } from '../protocol/json.js';
 import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
+import { readProjectText } from '../store/safe-fs.js';
+import { MAX_CONFIG_BYTES } from '../store/config-limits.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
@@ -38,15 +40,26 @@ function parseMarkerSize(arg: string | undefined): number {
 /** Project-declared logs from `.checkpoints/config.json` (git runs drivers at the worktree top). */
 function readExtraRules(): ExtraRules {
   // existsSync first: most projects have no config, and a thrown ENOENT is not free.
-  if (!fs.existsSync(CONFIG_PATH)) return [];
+  if (!fs.existsSync(CONFIG_PATH) && !isLink(CONFIG_PATH)) return [];
   try {
-    const config = parseJson(fs.readFileSync(CONFIG_PATH, 'utf8')).value;
+    // Never follows a committed link out of the repo, never reads a FIFO or /dev/zero: git would hang.
+    const text = readProjectText(process.cwd(), CONFIG_PATH, { maxBytes: MAX_CONFIG_BYTES });
+    if (text === null) return [];
+    const config = parseJson(text).value;
     const logs = config !== null && typeof config === 'object' && !Array.isArray(config) ? config.logs : undefined;
     if (logs !== undefined && !(Array.isArray(logs) && logs.every((l) => typeof l === 'string'))) throw new Error('"logs" must be an array of dotted paths');
     return compileExtraLogs({ logs: logs as string[] | undefined });
   } catch (e) {
     say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
     return [];
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return fs.lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

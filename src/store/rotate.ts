@@ -1,14 +1,15 @@
 // Rotation on disk. Order is what makes it crash-safe: under the skill's lock the moved
 // entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
-// then is the checkpoint rewritten. A crash between the two leaves every entry in the
-// checkpoint and some also in history; the next run drops from the checkpoint whatever
-// history already holds, and the history append deduplicates, so nothing is lost or doubled.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// then is the checkpoint rewritten. The history file records which checkpoint (by content
+// hash) that append came from. A crash between the two writes leaves exactly that checkpoint
+// behind, so the next run drops from it exactly the entries the crashed run appended and
+// nothing else: an entry merely equal to an archived one is a new event and moves again.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { DEFAULT_FORMAT, formatJson, type TextFormat } from '../protocol/format.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, lastRotationEntries, planRotation, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -16,6 +17,10 @@ import { writeFileAtomic } from './atomic.js';
 import { checkpointPath, display, mutateCheckpoint, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir, listArchives } from './history.js';
+import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+
+/** Rotation files are read whole; past this one is not ours. */
+const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
 export const CRASH_AFTER_HISTORY_ENV = 'CHECKPOINT_TEST_CRASH_AFTER_HISTORY';
@@ -52,7 +57,9 @@ function pointerOf(root: string, path: string): string {
 }
 
 function readRotationFile(root: string, path: string, skill: string): RotationFile {
-  const { value } = parseCheckpointText(readFileSync(path, 'utf8'), display(root, path));
+  const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
+  if (text === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} vanished while rotating`);
+  const { value } = parseCheckpointText(text, display(root, path));
   const problem = rotationFileProblem(value, skill);
   if (problem) {
     throw new CheckpointError('E_INVALID', `${display(root, path)} is not a rotation file of "${skill}": ${problem}`, {
@@ -62,19 +69,32 @@ function readRotationFile(root: string, path: string, skill: string): RotationFi
   return value as unknown as RotationFile;
 }
 
-/** dotted log path -> canonical entry JSON -> pointer of the rotation file holding it. */
-type HistoryIndex = Map<string, Map<string, string>>;
+/** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
+export function docFingerprint(doc: JsonValue): string {
+  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
+}
 
-function indexHistory(root: string, skill: string): HistoryIndex {
-  const index: HistoryIndex = new Map();
+/** dotted log path -> canonical entry JSON -> how many copies a crashed rotation already wrote, and where. */
+type CrashIndex = Map<string, Map<string, { n: number; where: string }>>;
+
+/** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
+function crashedRotation(root: string, skill: string, doc: JsonObject): CrashIndex {
+  const index: CrashIndex = new Map();
+  const fp = docFingerprint(doc);
   for (const a of listArchives(root, skill)) {
     if (a.kind !== 'rotation') continue;
     const file = readRotationFile(root, a.path, skill);
+    if (file.last_rotation?.doc !== fp) continue;
     const where = pointerOf(root, a.path);
-    for (const [dotted, entries] of Object.entries(file.entries)) {
+    for (const [dotted, entries] of lastRotationEntries(file)) {
       let byEntry = index.get(dotted);
       if (!byEntry) index.set(dotted, (byEntry = new Map()));
-      for (const e of entries) if (!byEntry.has(canonicalJson(e))) byEntry.set(canonicalJson(e), where);
+      for (const e of entries) {
+        const k = canonicalJson(e);
+        const seen = byEntry.get(k);
+        if (seen) seen.n++;
+        else byEntry.set(k, { n: 1, where });
+      }
     }
   }
   return index;
@@ -91,23 +111,29 @@ function settings(config: ProjectConfig, keep?: number): Settings {
 
 function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settings): { plan: RotationPlan; target: string } {
   const target = join(historyDir(root), rotationFileName(skill, now));
-  const index = indexHistory(root, skill);
+  const index = crashedRotation(root, skill, doc);
   const p = planRotation(doc, {
     keep: s.keep,
     extra: s.extra,
     target: pointerOf(root, target),
-    inHistory: (dotted, entry) => index.get(dotted)?.get(canonicalJson(entry)) ?? null,
+    // Each copy the crashed run wrote excuses one equal entry of the checkpoint, no more.
+    inHistory: (dotted, entry) => {
+      const hit = index.get(dotted)?.get(canonicalJson(entry));
+      if (!hit || hit.n === 0) return null;
+      hit.n--;
+      return hit.where;
+    },
   });
   return { plan: p, target };
 }
 
-/** Writes the moved entries into the day's rotation file (appending, deduplicated). */
-function writeHistory(root: string, skill: string, target: string, p: RotationPlan, now: Date): void {
+/** Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left. */
+function writeHistory(root: string, skill: string, target: string, p: RotationPlan, now: Date, from: JsonObject): void {
   if (!p.moved) return;
-  mkdirSync(historyDir(root), { recursive: true });
-  const existing = existsSync(target) ? readRotationFile(root, target, skill) : null;
-  const file = appendToRotationFile(existing, skill, p.logs, now.toISOString());
-  writeFileAtomic(target, formatJson(file, DEFAULT_FORMAT));
+  ensureProjectDir(root, historyDir(root));
+  const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
+  const file = appendToRotationFile(existing, skill, p.logs, now.toISOString(), docFingerprint(from));
+  writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, DEFAULT_FORMAT));
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
 }
 
@@ -150,20 +176,21 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
-  let pending: { plan: RotationPlan; target: string } | undefined;
+  let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
   let done: RotateReport | undefined;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
     change: (value) => {
       const live = readCheckpoint(root, skill);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
-      pending = plan(root, skill, asObject(skill, value), opts.now, s);
+      const from = asObject(skill, value);
+      pending = { ...plan(root, skill, from, opts.now, s), from };
       done = report(root, skill, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint.
     beforeWrite: (next) => {
-      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now);
+      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from);
       return next;
     },
   });
@@ -198,7 +225,7 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now);
+  writeHistory(root, skill, p.target, p.plan, opts.now, next);
   const path = live?.path ?? checkpointPath(root, skill);
   return { doc: p.plan.doc, report: report(root, skill, path, p.target, p.plan, bytes, format, false) };
 }

@@ -73,13 +73,13 @@ const CASES: Case[] = [
   { name: 'constructor.prototype inside the checkpoint', setup: (d) => write(d, CP, validText({ skill_state: { runs: [{ constructor: { prototype: { polluted: true } } }] } })), args: ['update', 'api', '--next_actions+=x'], message: /invalid JSON: forbidden key "constructor"/ },
   { name: 'prototype key reaching done', setup: (d) => write(d, CP, validText({ prototype: 1 })), args: ['done', 'api'], message: /forbidden key "prototype"/ },
   // what stands where the file should be
-  { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a directory, not a checkpoint file$/, hint: /remove or rename/ },
-  { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a directory/ },
+  { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a folder, not a plain file; refused$/, hint: /replace it with a regular file/ },
+  { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a folder, not a plain file/ },
   {
     name: 'a symlink pointing outside the repository',
     setup: linkOutside,
     args: ['update', 'api', '--step=s2'],
-    message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project$/,
+    message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project; refused$/,
   },
   {
     name: 'a symlink outside, through reset',
@@ -96,7 +96,7 @@ const CASES: Case[] = [
       return [outside];
     },
     args: ['update', 'api', '--next_actions+=x'],
-    message: /^\.checkpoints\/ resolves to .*, outside the project$/,
+    message: /^\.checkpoints is a symlink to .*, outside the project; refused$/,
   },
   // the command line
   { name: 'unknown command with a near miss', args: ['statsu'], message: /^unknown command "statsu"$/, hint: /did you mean `checkpoint status`\?/ },

@@ -5,7 +5,7 @@ import { optionalSkillArg, rootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const entries = listArchives(root, optionalSkillArg(args));
+  const entries = listArchives(root, optionalSkillArg(args), (file, why) => ctx.out.err(`checkpoint: skipped history/${file}: ${why}`));
   if (ctx.json) {
     ctx.out.json(entries.map((e) => ({ ...e, path: display(root, e.path) })));
     return 0;
