@@ -26,6 +26,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       out.out(VERSION);
       return 0;
     }
+    if (name === 'completion' && !argv.includes('--get-yargs-completions')) {
+      // yargs takes no shell argument (its script serves bash and zsh) and would read one as a
+      // mistyped command ("did you mean pause?"): accept the two it serves, refuse the rest.
+      const shell = rest.find((a) => !a.startsWith('-'));
+      if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
+        throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint completion >> ~/.bashrc (or ~/.zshrc)' });
+      }
+      return yargsPath(['completion']);
+    }
     if (name === 'completion' || argv.includes('--get-yargs-completions')) return yargsPath(argv);
     const spec = findCommand(name);
     if (!spec) {

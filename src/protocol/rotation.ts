@@ -118,7 +118,8 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
   return { logs, doc, moved, dropped, changed: logs.length > 0 };
 }
 
-function addPointers(doc: JsonObject, files: readonly string[]): void {
+/** Records rotation files in skill_state.rotated_to (kept unique, in order). Mutates `doc`. */
+export function addPointers(doc: JsonObject, files: readonly string[]): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey] ?? {};
   if (!isObj(state)) throw new CheckpointError('E_INVALID', `${stateKey} is not an object, so rotation cannot record ${ROTATION_POINTER_PATH.join('.')}`, { hint: 'fix the checkpoint, then rotate again' });

@@ -128,7 +128,7 @@ function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settin
 }
 
 /** Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left. */
-function writeHistory(root: string, skill: string, target: string, p: RotationPlan, now: Date, from: JsonObject): void {
+function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject): void {
   if (!p.moved) return;
   ensureProjectDir(root, historyDir(root));
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
@@ -195,6 +195,23 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     },
   });
   return done!;
+}
+
+/**
+ * For a capped log that pushes entries out (done's recently_done): writes `entries` into the
+ * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
+ * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
+ */
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject): string {
+  const target = join(historyDir(root), rotationFileName(skill, now));
+  const log = { path, dotted: path.join('.'), total: entries.length, moved: entries, alreadyRotated: 0, kept: 0 };
+  writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from);
+  return pointerOf(root, target);
+}
+
+/** Where archiveOverflow would put entries today, as skill_state.rotated_to records it. */
+export function overflowPointer(root: string, skill: string, now: Date): string {
+  return pointerOf(root, join(historyDir(root), rotationFileName(skill, now)));
 }
 
 export interface AutoRotation {

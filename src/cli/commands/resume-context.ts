@@ -8,7 +8,7 @@ import { validateCapsule } from '../../protocol/capsule.js';
 import type { Capsule, JsonValue } from '../../protocol/types.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
@@ -132,11 +132,19 @@ interface View {
   root: string;
 }
 
+/** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
+function mechanicalFacts(m: NonNullable<Capsule['mechanical']>) {
+  const raw = m as Record<string, unknown>;
+  const paths = Array.isArray(raw.uncommitted) ? raw.uncommitted.filter((p): p is string => typeof p === 'string') : [];
+  const count = raw.uncommitted_count;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return { paths, total: typeof count === 'number' && Number.isInteger(count) && count >= paths.length ? count : paths.length, at: str(raw.at), head: str(raw.head), branch: str(raw.branch) };
+}
+
 function mechanicalView(m: Capsule['mechanical'], withPaths: boolean): unknown {
   if (!m) return null;
   if (withPaths) return m;
-  const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
-  return { ...m, uncommitted: [], uncommitted_count: typeof count === 'number' ? count : m.uncommitted.length, uncommitted_omitted: true };
+  return { ...m, uncommitted: [], uncommitted_count: mechanicalFacts(m).total, uncommitted_omitted: true };
 }
 
 function jsonView(v: View, withPaths: boolean): unknown {
@@ -186,13 +194,13 @@ function textView(v: View, withPaths: boolean, now: Date): string {
   text('next', c.next);
   const m = v.capsule.mechanical;
   if (m) {
-    const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
-    const total = typeof count === 'number' ? count : m.uncommitted.length;
-    const shown = withPaths ? m.uncommitted : [];
+    const f = mechanicalFacts(m);
+    const total = f.total;
+    const shown = withPaths ? f.paths : [];
     const more = total - shown.length;
     lines.push('');
-    lines.push(`mechanical state at ${m.at} (recorded, not claimed): HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${total} uncommitted path${total === 1 ? '' : 's'}${shown.length ? ':' : ''}`);
-    for (const p of shown) lines.push(`  ${p}`);
+    lines.push(`mechanical state at ${oneLine(f.at ?? 'an unrecorded time')} (recorded, not claimed): HEAD ${oneLine(f.head ?? 'none')}, branch ${oneLine(f.branch ?? 'none')}, ${total} uncommitted path${total === 1 ? '' : 's'}${shown.length ? ':' : ''}`);
+    for (const p of shown) lines.push(`  ${oneLine(p)}`);
     if (shown.length && more > 0) lines.push(`  … and ${more} more`);
   }
   return lines.join('\n');

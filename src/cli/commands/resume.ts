@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine as q, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -39,7 +39,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (ctx.json) ctx.out.json({ ok: true, ask_user: true, question: 'Which checkpoint should this session resume?', candidates });
     else {
       ctx.out.out('Several checkpoints need a decision before any is resumed automatically:');
-      for (const cand of candidates) ctx.out.out(`  ${cand.skill}  ${cand.status}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`);
+      for (const cand of candidates) ctx.out.out(`  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`);
       ctx.out.out('ASK THE USER which to resume, then run `checkpoint resume <skill>`.');
     }
     return EXIT_ASK_USER;
@@ -82,18 +82,21 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const decisions = userDecisionBlockers(cp);
   const keyDecisions = (cp.context_primer?.key_decisions ?? []).filter((d): d is string => typeof d === 'string');
   const files = relevantFiles(cp);
+  // Every value from the file goes through q(): a line break in it prints as \n, so a merged
+  // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   const lines = [
-    `RESUMING: ${item.skill} on ${cp.project}`,
-    `Last session: ${relativeTime(cp.updated_at, now)} (${cp.updated_at})${item.stale ? ' ⚠ stale' : ''}`,
-    `Status: ${cp.status} — ${cp.progress_summary}`,
+    `RESUMING: ${item.skill} on ${q(cp.project)}`,
+    `(text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as written by earlier sessions)`,
+    `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
+    `Status: ${q(cp.status)} — ${q(cp.progress_summary)}`,
     `Progress: ${progress(cp)}`,
-    `Next: ${rec.text}`,
-    ...rec.skipped_as_landed.map((s) => `  (skipped "${s.text}": ${s.evidence})`),
+    `Next: ${q(rec.text)}`,
+    ...rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`),
   ];
-  if (ask) lines.push('', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : cp.status}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`);
-  if (decisions.length) lines.push('', 'Decisions waiting on the user (ask before proceeding):', ...decisions.map((b) => `  ⛔ ${b.id}: ${b.description}${b.proposed_resolution ? ` — proposed: ${b.proposed_resolution}` : ''}`));
-  if (keyDecisions.length) lines.push('', 'Key decisions:', ...keyDecisions.map((d) => `  - ${d}`));
-  if (files.length) lines.push('', 'Files for this step:', ...files.map((f) => `  ${f}`));
+  if (ask) lines.push('', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`);
+  if (decisions.length) lines.push('', 'Decisions waiting on the user (ask before proceeding):', ...decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`));
+  if (keyDecisions.length) lines.push('', 'Key decisions:', ...keyDecisions.map((d) => `  - ${q(d)}`));
+  if (files.length) lines.push('', 'Files for this step:', ...files.map((f) => `  ${q(f)}`));
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
     lines,

@@ -3,7 +3,7 @@ import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, type AgendaItem } from '../../doctor/agenda.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine as q, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -45,20 +45,20 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   if (args.options.brief) {
     const top = agenda.items[0];
-    if (top) lines.push(`${c.bold(top.skill)}: ${recommend(top).text}`);
-    for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${d.id}: ${d.description}`);
-    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${b.id}: ${b.description}`);
+    if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
+    for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
+    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
   } else {
     const w = Math.max(5, ...agenda.items.map((i) => i.skill.length));
     lines.push(c.dim(`${'skill'.padEnd(w)}  ${'status'.padEnd(11)}  ${'phase / step'.padEnd(30)}  updated`));
     for (const i of agenda.items) {
       const cp = i.checkpoint;
       const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
-      lines.push(`${i.skill.padEnd(w)}  ${cp.status.padEnd(11)}  ${`${cp.phase} / ${cp.step}`.padEnd(30)}  ${age}`);
+      lines.push(`${i.skill.padEnd(w)}  ${q(cp.status).padEnd(11)}  ${q(`${cp.phase} / ${cp.step}`).padEnd(30)}  ${age}`);
       const pm = pmLine(cp);
-      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${pm}`));
+      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${q(pm)}`));
     }
-    for (const b of agenda.broken) lines.push(`${c.red(b.skill.padEnd(w))}  ${c.red('unreadable')}  ${b.problem ?? b.validation?.errors[0]?.message ?? ''}`);
+    for (const b of agenda.broken) lines.push(`${c.red(b.skill.padEnd(w))}  ${c.red('unreadable')}  ${q(b.problem ?? b.validation?.errors[0]?.message ?? '')}`);
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   ctx.out.out(lines.join('\n'));
@@ -72,15 +72,15 @@ function openBlockers(cp: Checkpoint) {
 function details(i: AgendaItem, ctx: Context): string[] {
   const { c } = ctx.out;
   const cp = i.checkpoint;
-  const out = [c.bold(`${i.skill}`) + c.dim(` — ${cp.project}`), `  ${cp.progress_summary}`];
+  const out = [c.bold(`${i.skill}`) + c.dim(` — ${q(cp.project)}`), `  ${q(cp.progress_summary)}`];
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed = new Map(i.choice.landed.map((l) => [l.index, l.evidence]));
   actions.slice(0, 5).forEach((a, n) => {
     const ev = landed.get(n);
-    out.push(ev ? c.dim(`  ${n + 1}. ${actionText(a)}  (already landed: ${ev})`) : `  ${n + 1}. ${actionText(a)}`);
+    out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
   });
   if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
-  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${b.id}: ${b.description}${b.needs ? c.dim(` [${b.needs}]`) : ''}`);
+  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}`);
   return out;
 }
 
