@@ -21,7 +21,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.verify) {
     const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
     if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
-      throw new CheckpointError('E_INVALID', `next_actions[0].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : `a ${Array.isArray(cmd) ? 'list' : typeof cmd}`}, not a shell command; nothing was run`, {
+      throw new CheckpointError('E_INVALID', `next_actions[0].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
         hint: `fix it with checkpoint update ${skill}, or mark it done without --verify`,
       });
     }
