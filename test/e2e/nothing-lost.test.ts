@@ -3,7 +3,7 @@
 // own README/.gitignore, text that cannot forge lines, and the smaller exits.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';

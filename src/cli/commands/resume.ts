@@ -86,12 +86,12 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   const lines = [
     `RESUMING: ${item.skill} on ${q(cp.project)}`,
-    `(text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as written by earlier sessions)`,
     `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
     `Status: ${q(cp.status)} — ${q(cp.progress_summary)}`,
     `Progress: ${progress(cp)}`,
     `Next: ${q(rec.text)}`,
     ...rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`),
+    `(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`,
   ];
   if (ask) lines.push('', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`);
   if (decisions.length) lines.push('', 'Decisions waiting on the user (ask before proceeding):', ...decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`));
