@@ -139,30 +139,6 @@ export interface RotationFile {
   skill: string;
   rotated_at: string;
   entries: Record<string, JsonValue[]>;
-  /**
-   * The latest append: `doc` fingerprints the checkpoint it came from, `moved` counts the
-   * entries it added at the end of each log. A rotation killed before rewriting the
-   * checkpoint leaves that very checkpoint behind, and the re-run skips exactly those entries.
-   */
-  last_rotation?: LastRotation;
-}
-
-export interface LastRotation {
-  doc: string;
-  moved: Record<string, number>;
-}
-
-/** The entries the recorded last rotation appended, per log; empty when `file` has no valid record. */
-export function lastRotationEntries(file: RotationFile): Map<string, JsonValue[]> {
-  const out = new Map<string, JsonValue[]>();
-  const lr = file.last_rotation as unknown;
-  if (!isObj(lr) || !isObj(lr.moved)) return out;
-  for (const [dotted, n] of Object.entries(lr.moved)) {
-    const list = file.entries[dotted];
-    if (!Array.isArray(list) || typeof n !== 'number' || !Number.isInteger(n) || n <= 0 || n > list.length) continue;
-    out.set(dotted, list.slice(list.length - n));
-  }
-  return out;
 }
 
 /** Checks the shape of a parsed rotation file; the reason, or null when it is one. */
@@ -178,18 +154,15 @@ export function rotationFileProblem(value: unknown, skill: string): string | nul
 /**
  * Appends moved entries to a rotation file (null: a new one). An entry equal to one already
  * there is a new event and is appended too; only a record with the same `id` is the same
- * record, replaced in place (the checkpoint's copy is the latest). `docFingerprint` names
- * the checkpoint the entries came from (see RotationFile.last_rotation).
+ * record, replaced in place (the checkpoint's copy is the latest).
  */
-export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string, docFingerprint?: string): RotationFile {
+export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
   file.rotated_at = rotatedAt;
-  const moved: Record<string, number> = {};
   for (const log of logs) {
     if (!log.moved.length) continue;
     const list = (file.entries[log.dotted] ??= []);
     const byId = new Map(list.flatMap((e, i) => (hasId(e) ? [[entryIdentity(e), i] as const] : [])));
-    let appended = 0;
     for (const entry of log.moved) {
       const i = hasId(entry) ? byId.get(entryIdentity(entry)) : undefined;
       if (i !== undefined) {
@@ -198,11 +171,8 @@ export function appendToRotationFile(existing: RotationFile | null, skill: strin
       }
       if (hasId(entry)) byId.set(entryIdentity(entry), list.length);
       list.push(entry);
-      appended++;
     }
-    if (appended) moved[log.dotted] = appended;
   }
-  if (docFingerprint !== undefined) file.last_rotation = { doc: docFingerprint, moved };
   return file;
 }
 

@@ -1,23 +1,27 @@
 // Rotation on disk. Order is what makes it crash-safe: under the skill's lock the moved
 // entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
-// then is the checkpoint rewritten. The history file records which checkpoint (by content
-// hash) that append came from. A crash between the two writes leaves exactly that checkpoint
-// behind, so the next run drops from it exactly the entries the crashed run appended and
-// nothing else: an entry merely equal to an archived one is a new event and moves again.
+// then is the checkpoint rewritten. Between the two, a local journal (.checkpoints/.<skill>.rotation.tmp,
+// never committed) names the checkpoint (by content hash) and the entries just archived. A
+// crash before the checkpoint write leaves exactly that checkpoint behind, so the next run
+// drops from it exactly those entries and nothing else: an entry merely equal to an archived
+// one is a new event and moves again. (Kept out of the rotation file: it would make two
+// branches' rotation files conflict.) A crash before the journal is written doubles, never loses.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { DEFAULT_FORMAT, formatJson, type TextFormat } from '../protocol/format.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, lastRotationEntries, planRotation, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkpointPath, display, mutateCheckpoint, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
-import { historyDir, listArchives } from './history.js';
+import { historyDir } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { checkpointsDir } from './checkpoints.js';
+import { unlinkSync } from 'node:fs';
 
 /** Rotation files are read whole; past this one is not ours. */
 const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
@@ -77,24 +81,46 @@ export function docFingerprint(doc: JsonValue): string {
 /** dotted log path -> canonical entry JSON -> how many copies a crashed rotation already wrote, and where. */
 type CrashIndex = Map<string, Map<string, { n: number; where: string }>>;
 
+interface Journal {
+  doc: string;
+  where: string;
+  logs: Record<string, JsonValue[]>;
+}
+
+function journalPath(root: string, skill: string): string {
+  return join(checkpointsDir(root), `.${skill}.rotation.tmp`);
+}
+
+/** Forgets the journal once the checkpoint write it guarded is done. */
+export function clearRotationJournal(root: string, skill: string): void {
+  try {
+    unlinkSync(writablePath(root, journalPath(root, skill)));
+  } catch {
+    // none, or not ours to remove: a stale journal never matches another checkpoint
+  }
+}
+
 /** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
 function crashedRotation(root: string, skill: string, doc: JsonObject): CrashIndex {
   const index: CrashIndex = new Map();
-  const fp = docFingerprint(doc);
-  for (const a of listArchives(root, skill)) {
-    if (a.kind !== 'rotation') continue;
-    const file = readRotationFile(root, a.path, skill);
-    if (file.last_rotation?.doc !== fp) continue;
-    const where = pointerOf(root, a.path);
-    for (const [dotted, entries] of lastRotationEntries(file)) {
-      let byEntry = index.get(dotted);
-      if (!byEntry) index.set(dotted, (byEntry = new Map()));
-      for (const e of entries) {
-        const k = canonicalJson(e);
-        const seen = byEntry.get(k);
-        if (seen) seen.n++;
-        else byEntry.set(k, { n: 1, where });
-      }
+  let journal: Journal;
+  try {
+    const text = readProjectText(root, journalPath(root, skill), { maxBytes: MAX_ROTATION_FILE_BYTES });
+    if (text === null) return index;
+    journal = JSON.parse(text) as Journal;
+  } catch {
+    return index; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
+  }
+  if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return index;
+  for (const [dotted, entries] of Object.entries(journal.logs)) {
+    if (!Array.isArray(entries)) continue;
+    const byEntry = new Map<string, { n: number; where: string }>();
+    index.set(dotted, byEntry);
+    for (const e of entries) {
+      const k = canonicalJson(e);
+      const seen = byEntry.get(k);
+      if (seen) seen.n++;
+      else byEntry.set(k, { n: 1, where: String(journal.where) });
     }
   }
   return index;
@@ -132,8 +158,10 @@ function writeHistory(root: string, skill: string, target: string, p: Pick<Rotat
   if (!p.moved) return;
   ensureProjectDir(root, historyDir(root));
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
-  const file = appendToRotationFile(existing, skill, p.logs, now.toISOString(), docFingerprint(from));
+  const file = appendToRotationFile(existing, skill, p.logs, now.toISOString());
   writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, DEFAULT_FORMAT));
+  const journal: Journal = { doc: docFingerprint(from), where: pointerOf(root, target), logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
+  writeFileAtomic(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal));
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
 }
 
@@ -194,6 +222,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
       return next;
     },
   });
+  clearRotationJournal(root, skill);
   return done!;
 }
 

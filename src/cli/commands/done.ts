@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
-import { archiveOverflow, overflowPointer } from '../../store/rotate.js';
+import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
 import { addPointers } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -88,6 +88,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       return doc;
     },
   });
+  if (overflow) clearRotationJournal(root, skill);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
     return 0;
