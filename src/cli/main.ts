@@ -4,12 +4,17 @@
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
+import { PACKAGE_ROOT } from '../install/package-paths.js';
 import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
 
 async function yargsPath(argv: string[]): Promise<number> {
+  // yargs reads the nearest package.json above its start-up directory (the cwd, in a bundle)
+  // to guess a version: in a clone that file may be a link to /dev/zero. Help and completion
+  // need no project, so they run from this package's own folder.
+  process.chdir(PACKAGE_ROOT);
   const { runYargs } = await import('./help.js');
   return runYargs(argv, VERSION);
 }
@@ -25,6 +30,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (name === '--version' || name === '-V' || rest.includes('--version')) {
       out.out(VERSION);
       return 0;
+    }
+    if (name === 'completion' && !argv.includes('--get-yargs-completions')) {
+      // yargs takes no shell argument (its script serves bash and zsh) and would read one as a
+      // mistyped command ("did you mean pause?"): accept the two it serves, refuse the rest.
+      const shell = rest.find((a) => !a.startsWith('-'));
+      if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
+        throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint completion >> ~/.bashrc (or ~/.zshrc)' });
+      }
+      return yargsPath(['completion']);
     }
     if (name === 'completion' || argv.includes('--get-yargs-completions')) return yargsPath(argv);
     const spec = findCommand(name);

@@ -1,20 +1,28 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it?
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDriverConfig } from '../git/driver-config.js';
 import type { Finding } from './types.js';
+import { isCheckpointError } from '../errors.js';
+import { listProjectDir, readProjectText } from '../store/safe-fs.js';
 
 export const ATTRIBUTES_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
 
 export function attributesDeclareDriver(root: string): boolean {
-  const path = join(root, '.gitattributes');
-  return existsSync(path) && readFileSync(path, 'utf8').split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim()));
+  let text: string | null;
+  try {
+    text = readProjectText(root, join(root, '.gitattributes'));
+  } catch (e) {
+    if (isCheckpointError(e)) return false; // a link out, a FIFO, a folder: declares nothing we read
+    throw e;
+  }
+  return text !== null && text.split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim()));
 }
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
 export function checkLeftovers(root: string): Finding[] {
   const dir = join(root, '.checkpoints');
-  const left = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f)) : [];
+  const left = listProjectDir(root, dir).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f));
   if (!left.length) return [];
   return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left in .checkpoints/ by interrupted writes (e.g. ${left[0]}); never read, safe to delete` }];
 }

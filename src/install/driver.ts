@@ -1,10 +1,12 @@
 // Registers the semantic merge driver in a repository: the .gitattributes line and the
 // merge.checkpoint.* config. Idempotent; uninstall removes exactly what install adds.
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ATTRIBUTES_LINE } from '../doctor/health.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { readProjectText, writablePath } from '../store/safe-fs.js';
 
 export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
 export const HISTORY_ATTRIBUTES_LINE = '.checkpoints/history/*.json merge=checkpoint';
@@ -40,13 +42,14 @@ export function installDriver(root: string, nodePath: string, binPath: string): 
     changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
   }
   const path = join(root, '.gitattributes');
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
+  const text = readProjectText(root, path) ?? '';
   const lines = text.split(/\r?\n/);
   const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
   if (missing.length) {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const sep = text && !text.endsWith('\n') ? eol : '';
-    writeFileSync(path, text + sep + missing.join(eol) + eol);
+    writeFileAtomic(writablePath(root, path, { atomic: true }), text + sep + missing.join(eol) + eol);
     changes.push(`added ${missing.length === 1 ? 'a line' : `${missing.length} lines`} to .gitattributes`);
   }
   return { changes };
@@ -60,14 +63,14 @@ export function uninstallDriver(root: string): InstallResult {
     changes.push('removed merge.checkpoint from git config');
   }
   const path = join(root, '.gitattributes');
-  if (existsSync(path)) {
-    const text = readFileSync(path, 'utf8');
+  const text = readProjectText(root, path);
+  if (text !== null) {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const kept = text.split(/\r?\n/).filter((l) => !ATTRIBUTE_LINES.includes(l));
     const next = kept.join(eol);
     if (next !== text) {
       if (next.trim() === '') unlinkSync(path);
-      else writeFileSync(path, next);
+      else writeFileAtomic(writablePath(root, path, { atomic: true }), next);
       changes.push('removed the checkpoint lines from .gitattributes');
     }
   }

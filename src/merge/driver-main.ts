@@ -10,10 +10,11 @@ import { parseJson } from '../protocol/json.js';
 import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
+import { readProjectText } from '../store/safe-fs.js';
+import { MAX_CONFIG_BYTES } from '../store/config-limits.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 class UsageError extends Error {}
 
@@ -39,12 +40,12 @@ function parseMarkerSize(arg: string | undefined): number {
 /** Project-declared logs and telemetry from `.checkpoints/config.json` (git runs drivers at the worktree top). */
 function readExtraRules(): ExtraRules {
   // No throw for the usual case: most projects have no config, and a thrown ENOENT is not free.
-  const st = fs.lstatSync(CONFIG_PATH, { throwIfNoEntry: false });
-  if (!st) return [];
+  if (!fs.existsSync(CONFIG_PATH) && !isLink(CONFIG_PATH)) return [];
   try {
-    // A clone may hold a FIFO or a link to /dev/zero here: never block or read without bound.
-    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) throw new Error('not a plain file of reasonable size');
-    const config = parseJson(fs.readFileSync(CONFIG_PATH, 'utf8')).value;
+    // Never follows a committed link out of the repo, never reads a FIFO or /dev/zero: git would hang.
+    const text = readProjectText(process.cwd(), CONFIG_PATH, { maxBytes: MAX_CONFIG_BYTES });
+    if (text === null) return [];
+    const config = parseJson(text).value;
     if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('must be a JSON object');
     // Mid-merge there is no one to answer an exit 2: a broken config is reported and ignored
     // (its logs then merge by the plain rules: conflicts, never a silent loss).
@@ -54,6 +55,14 @@ function readExtraRules(): ExtraRules {
   } catch (e) {
     say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
     return [];
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return fs.lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

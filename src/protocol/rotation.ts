@@ -118,7 +118,8 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
   return { logs, doc, moved, dropped, changed: logs.length > 0 };
 }
 
-function addPointers(doc: JsonObject, files: readonly string[]): void {
+/** Records rotation files in skill_state.rotated_to (kept unique, in order). Mutates `doc`. */
+export function addPointers(doc: JsonObject, files: readonly string[]): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey] ?? {};
   if (!isObj(state)) throw new CheckpointError('E_INVALID', `${stateKey} is not an object, so rotation cannot record ${ROTATION_POINTER_PATH.join('.')}`, { hint: 'fix the checkpoint, then rotate again' });
@@ -151,9 +152,9 @@ export function rotationFileProblem(value: unknown, skill: string): string | nul
 }
 
 /**
- * Appends moved entries to a rotation file (null: a new one). Identity (`id`, else the
- * canonical JSON) deduplicates: an entry already there is replaced in place by the moved
- * one (the checkpoint's copy is the latest), never added twice.
+ * Appends moved entries to a rotation file (null: a new one). An entry equal to one already
+ * there is a new event and is appended too; only a record with the same `id` is the same
+ * record, replaced in place (the checkpoint's copy is the latest).
  */
 export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
@@ -161,18 +162,21 @@ export function appendToRotationFile(existing: RotationFile | null, skill: strin
   for (const log of logs) {
     if (!log.moved.length) continue;
     const list = (file.entries[log.dotted] ??= []);
-    const at = new Map(list.map((e, i) => [entryIdentity(e), i]));
+    const byId = new Map(list.flatMap((e, i) => (hasId(e) ? [[entryIdentity(e), i] as const] : [])));
     for (const entry of log.moved) {
-      const id = entryIdentity(entry);
-      const i = at.get(id);
-      if (i === undefined) {
-        at.set(id, list.length);
-        list.push(entry);
-      } else list[i] = entry;
+      const i = hasId(entry) ? byId.get(entryIdentity(entry)) : undefined;
+      if (i !== undefined) {
+        list[i] = entry;
+        continue;
+      }
+      if (hasId(entry)) byId.set(entryIdentity(entry), list.length);
+      list.push(entry);
     }
   }
   return file;
 }
+
+const hasId = (e: JsonValue) => isObj(e) && e.id !== undefined && e.id !== null;
 
 /**
  * The inverse of a rotation, for `checkpoint restore <skill>.<date>.json`: puts the file's

@@ -1,8 +1,7 @@
 // .checkpoints/ on disk: locate, list, read and (only through mutateCheckpoint) write.
 // Every write is read -> change -> validate -> atomic replace under the skill's lock;
 // a refused write leaves the file byte-identical.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { JsonSyntaxError, parseJson } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
@@ -12,6 +11,7 @@ import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
+import { ensureProjectDir, listProjectDir, readProjectBytes, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -42,34 +42,15 @@ export function display(root: string, path: string): string {
   return relative(root, path) || path;
 }
 
-/** Refuses what is not a plain file inside the project: directories, and links leading out. */
-/** Real paths of folders, resolved once per process: every checkpoint read asks about the same two. */
-const realDirs = new Map<string, string>();
-function realDir(dir: string): string {
-  let real = realDirs.get(dir);
-  if (real === undefined) realDirs.set(dir, (real = realpathSync(dir)));
-  return real;
-}
+// Not `checkpoint rotate`: it reads the file first and refuses one this big too.
+const SIZE_HINT = 'checkpoints are session state: set this one aside with `checkpoint reset <skill>` (kept in history/) or cut bulk data out by hand';
 
+/** Refuses what is not a plain file inside the project (links out, loops, folders, FIFOs, devices) and, unless told, an oversized one. */
 export function assertPlainFileInside(root: string, path: string, opts: { limitSize?: boolean } = {}): void {
-  const st = lstatSync(path);
-  // The real path, not just the last component: a linked .checkpoints/ leads out as well.
-  // (A file named outside the project on purpose, as `validate` allows, is taken as given.)
-  const target = st.isSymbolicLink() ? realpathSync(path) : join(realDir(dirname(path)), basename(path));
-  const realRoot = realDir(root);
-  const namedInside = resolve(path).startsWith(resolve(root) + sep);
-  if ((st.isSymbolicLink() || namedInside) && !target.startsWith(realRoot + sep)) {
-    throw new CheckpointError('E_PATH', `${display(root, path)} ${st.isSymbolicLink() ? 'is a symlink' : 'resolves'} to ${target}, outside the project`, {
-      hint: st.isSymbolicLink() ? 'replace the link with the checkpoint file itself' : 'a linked folder on the way leads out of the project; use a real .checkpoints/ folder',
-    });
-  }
-  const real = st.isSymbolicLink() ? statSync(path) : st;
-  if (real.isDirectory()) throw new CheckpointError('E_PATH', `${display(root, path)} is a directory, not a checkpoint file`, { hint: 'remove or rename that directory' });
-  if (!real.isFile()) throw new CheckpointError('E_PATH', `${display(root, path)} is not a regular file`);
-  if (opts.limitSize !== false && real.size > MAX_READ_BYTES) {
-    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${real.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
-      hint: 'checkpoints are session state: move bulk data out (`checkpoint rotate`) or into a file the checkpoint references',
-    });
+  const loc = statProjectFile(root, path);
+  if (!loc) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
+  if (opts.limitSize !== false && loc.stat!.size > MAX_READ_BYTES) {
+    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${loc.stat!.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, { hint: SIZE_HINT });
   }
 }
 
@@ -90,9 +71,8 @@ export function parseCheckpointText(text: string, where: string): { value: JsonV
 
 /** Reads any checkpoint-shaped file by path (validate takes arbitrary files). */
 export function readCheckpointFile(root: string, path: string): CheckpointFile {
-  if (!existsSync(path)) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
-  assertPlainFileInside(root, path);
-  const buf = readFileSync(path);
+  const buf = readProjectBytes(root, path, { maxBytes: MAX_READ_BYTES, sizeHint: SIZE_HINT });
+  if (buf === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -107,23 +87,13 @@ export function readCheckpointFile(root: string, path: string): CheckpointFile {
 
 export function readCheckpoint(root: string, skill: string): CheckpointFile | null {
   const path = checkpointPath(root, skill);
-  if (!existsSync(path) && !isDanglingLink(path)) return null;
+  if (!statProjectFile(root, path)) return null;
   return readCheckpointFile(root, path);
-}
-
-function isDanglingLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 /** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */
 export function listSkills(root: string): string[] {
-  const dir = checkpointsDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return listProjectDir(root, checkpointsDir(root))
     .map((f) => skillFromFileName(f))
     .filter((s): s is string => s !== null)
     .sort();
@@ -163,11 +133,7 @@ export function lockPathFor(root: string, skill: string): string {
 /** The only way a checkpoint is written. */
 export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
   const path = checkpointPath(root, skill);
-  mkdirSync(checkpointsDir(root), { recursive: true });
-  const realDir = realpathSync(checkpointsDir(root));
-  if (!realDir.startsWith(realpathSync(root) + sep)) {
-    throw new CheckpointError('E_PATH', `${CHECKPOINTS_DIR}/ resolves to ${realDir}, outside the project`, { hint: 'git tracks a link, not the files behind it: use a real .checkpoints/ folder' });
-  }
+  ensureProjectDir(root, checkpointsDir(root));
   return withLock(lockPathFor(root, skill), () => {
     const current = readCheckpoint(root, skill);
     let next = opts.change(current ? structuredClone(current.value) : null);
@@ -182,7 +148,7 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
     if (opts.beforeWrite) next = opts.beforeWrite(next);
     const finalText = formatJson(next, current?.format ?? DEFAULT_FORMAT);
     const changed = finalText !== current?.text;
-    if (changed) writeFileAtomic(path, finalText);
+    if (changed) writeFileAtomic(writablePath(root, path, { atomic: true }), finalText);
     return { path, before: current?.value ?? null, after: next, warnings, changed };
   });
 }

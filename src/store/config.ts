@@ -1,11 +1,14 @@
 // .checkpoints/config.json: project settings (extra log paths for merge and rotate, the
 // health URL for doctor --online, auto-rotate). Missing means defaults; broken is an error.
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { policyConfigProblem } from '../protocol/fields.js';
 import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
+import { readProjectText } from './safe-fs.js';
+import { MAX_CONFIG_BYTES } from './config-limits.js';
+
+export { MAX_CONFIG_BYTES };
 
 export interface ProjectConfig {
   /** Extra append-only log paths (dotted, `*` and `**` allowed), e.g. "skill_state.audits". */
@@ -27,8 +30,9 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_ur
 
 export function readConfig(root: string): ProjectConfig {
   const path = join(checkpointsDir(root), CONFIG_FILE);
-  if (!existsSync(path)) return {};
-  const { value } = parseCheckpointText(readFileSync(path, 'utf8'), '.checkpoints/config.json');
+  const text = readProjectText(root, path, { maxBytes: MAX_CONFIG_BYTES, sizeHint: 'config.json holds a few settings; see .checkpoints/README.md' });
+  if (text === null) return {};
+  const { value } = parseCheckpointText(text, '.checkpoints/config.json');
   const bad = (what: string) => new CheckpointError('E_INVALID', `.checkpoints/config.json: ${what}`, { hint: 'fix the config file; see .checkpoints/README.md' });
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('must be a JSON object');
   const c = value as Record<string, unknown>;

@@ -1,13 +1,17 @@
 // What git left behind for a conflicted file: its index stages (:1 base, :2 ours, :3 theirs)
 // or, once those are gone, the conflict markers in the file itself.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { checkpointsDir } from './checkpoints.js';
+import { listProjectDir, locate, readProjectText } from './safe-fs.js';
 import { skillFromFileName } from './skill-name.js';
+
+/** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
+export const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
 
 function git(root: string, args: string[]): string | null {
   try {
@@ -43,24 +47,36 @@ export function unmergedCheckpointPaths(root: string): string[] {
   return out.split('\0').filter((p) => p.startsWith('.checkpoints/') && p.endsWith('.json'));
 }
 
-/** Every JSON file under .checkpoints/ (history included) that holds conflict markers. */
-export function filesWithMarkers(root: string): string[] {
+/**
+ * Every JSON file under .checkpoints/ (history included) that holds conflict markers. What
+ * cannot be read safely (links out, loops, FIFOs, oversized files) is skipped and reported
+ * through `onSkip`; links are never followed into folders, so a loop cannot recurse.
+ */
+export function filesWithMarkers(root: string, onSkip?: (rel: string, why: string) => void): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir)) {
+    for (const name of listProjectDir(root, dir)) {
       const p = join(dir, name);
-      // lstat: a link is neither followed nor read, and a FIFO or device is never opened.
-      const st = lstatSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile() && name.endsWith('.json') && st.size < MAX_RESOLVE_BYTES && hasConflictMarkers(readFileSync(p, 'utf8'))) found.push(relative(root, p));
+      try {
+        const loc = locate(root, p);
+        if (!loc.stat) continue;
+        if (loc.stat.isDirectory()) {
+          if (loc.real === join(locate(root, dir).real, name)) walk(p); // a real folder, not a link to one
+          continue;
+        }
+        if (!name.endsWith('.json')) continue;
+        const text = readProjectText(root, p, { maxBytes: MAX_RESOLVE_BYTES });
+        if (text !== null && hasConflictMarkers(text)) found.push(relative(root, p));
+      } catch (e) {
+        if (!isCheckpointError(e)) throw e;
+        onSkip?.(relative(root, p), e.message);
+      }
     }
   };
   walk(checkpointsDir(root));
   return found.sort();
 }
 
-const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
 
 /** By name alone: the skill of a checkpoint or history file under .checkpoints/, else undefined. */
 export function resolvableSkill(rel: string): string | undefined {

@@ -1,8 +1,9 @@
 // .checkpoints/history/: where reset (and later rotate) move things. Nothing is deleted;
 // `history` lists what is there and `restore` brings an archived checkpoint back.
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
+import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
@@ -38,16 +39,27 @@ export function parseArchiveName(file: string): { skill: string; kind: ArchiveEn
   return null;
 }
 
-export function listArchives(root: string, skill?: string): ArchiveEntry[] {
+/**
+ * Archives in history/, sorted. An entry that is not a plain file inside the project (a
+ * dangling link, a loop, a FIFO, a link out) is skipped and reported through `onSkip`.
+ */
+export function listArchives(root: string, skill?: string, onSkip?: (file: string, why: string) => void): ArchiveEntry[] {
   const dir = historyDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return listProjectDir(root, dir)
     .sort()
     .flatMap((file) => {
       const parsed = parseArchiveName(file);
       if (!parsed || (skill && parsed.skill !== skill)) return [];
       const path = join(dir, file);
-      return [{ file, path, skill: parsed.skill, kind: parsed.kind, bytes: statSync(path).size }];
+      try {
+        const loc = statProjectFile(root, path);
+        if (!loc) return [];
+        return [{ file, path, skill: parsed.skill, kind: parsed.kind, bytes: loc.stat!.size }];
+      } catch (e) {
+        if (!isCheckpointError(e)) throw e;
+        onSkip?.(file, e.message);
+        return [];
+      }
     });
 }
 
@@ -59,16 +71,16 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
   const live = checkpointPath(root, skill);
   const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`);
   // Checked before locking too: without .checkpoints/ the lock file cannot even be created.
-  if (!existsSync(live)) throw missing();
+  if (!projectPathExists(root, live)) throw missing();
   return withLock(lockPathFor(root, skill), () => {
-    if (!existsSync(live)) throw missing();
+    if (!projectPathExists(root, live)) throw missing();
     // Refuses links out of the project and directories, but not a broken file: resetting
     // is how a corrupt checkpoint is set aside (it stays readable in history/).
     assertPlainFileInside(root, live, { limitSize: false });
-    mkdirSync(historyDir(root), { recursive: true });
+    const dir = ensureProjectDir(root, historyDir(root));
     const stamp = fileStamp(now);
     for (let n = 0; ; n++) {
-      const target = join(historyDir(root), `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
+      const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
       try {
         linkSync(live, target);
       } catch (e) {
@@ -85,8 +97,8 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
 export function resolveArchive(root: string, arg: string): string {
   const dir = historyDir(root);
   const byName = join(dir, basename(arg));
-  const candidate = existsSync(byName) ? byName : resolve(arg);
-  if (!candidate.startsWith(dir + sep) || !existsSync(candidate)) {
+  const candidate = projectPathExists(root, byName) ? byName : resolve(arg);
+  if (!candidate.startsWith(dir + sep) || !projectPathExists(root, candidate)) {
     throw new CheckpointError('E_NOT_FOUND', `no archive ${JSON.stringify(arg)} in ${display(root, dir)}/`, { hint: 'list them with `checkpoint history`' });
   }
   return candidate;
@@ -113,12 +125,13 @@ export async function restoreArchive(root: string, arg: string, now: Date): Prom
   if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now);
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
-    if (existsSync(live)) {
+    if (projectPathExists(root, live)) {
       throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
         hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
       });
     }
-    copyFileSync(archive, live, constants.COPYFILE_EXCL);
+    // 'wx' never replaces anything, a link included; the bytes are the archive's, as read safely.
+    writeFileSync(writablePath(root, live), file.text, { flag: 'wx' }); // strict UTF-8 decode: same bytes
     return { skill: parsed.skill, path: live };
   });
 }
@@ -126,7 +139,7 @@ export async function restoreArchive(root: string, arg: string, now: Date): Prom
 async function restoreRotation(root: string, skill: string, name: string, value: JsonValue, now: Date): Promise<Restored> {
   const problem = rotationFileProblem(value, skill);
   if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
-  if (!existsSync(checkpointPath(root, skill))) {
+  if (!projectPathExists(root, checkpointPath(root, skill))) {
     throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {
       hint: 'restore an archived checkpoint of that skill first (checkpoint history)',
     });

@@ -1,10 +1,15 @@
 // A per-skill lock file (O_EXCL create) so read -> merge -> write cycles of concurrent
 // writers serialize instead of overwriting each other. A lock whose owner process is gone
 // (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
-import { openSync, closeSync, writeSync, readFileSync, unlinkSync, renameSync, statSync, linkSync } from 'node:fs';
+import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync } from 'node:fs';
+import { relative } from 'node:path';
 import { hostname } from 'node:os';
 import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
+import { readLeaf } from './safe-fs.js';
+
+/** A lock file holds one small JSON owner record; more is not a lock we wrote. */
+const MAX_LOCK_BYTES = 4096;
 
 export const LOCK_TIMEOUT_MS = 15_000;
 export const STALE_LOCK_MS = 60_000;
@@ -28,7 +33,8 @@ function parseOwner(raw: string): LockOwner | null {
 
 function readOwner(path: string): LockOwner | null {
   try {
-    return parseOwner(readFileSync(path, 'utf8'));
+    const raw = readLeaf(path, MAX_LOCK_BYTES);
+    return raw === null ? null : parseOwner(raw);
   } catch {
     return null;
   }
@@ -36,12 +42,8 @@ function readOwner(path: string): LockOwner | null {
 
 /** The lock file's content when its owner is gone (same host) or it is too old; null while it is live. */
 function staleContent(path: string, now: number): string | null {
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
+  const raw = readLeaf(path, MAX_LOCK_BYTES);
+  if (raw === null) return null;
   const owner = parseOwner(raw);
   if (owner && owner.host === hostname()) {
     try {
@@ -52,7 +54,7 @@ function staleContent(path: string, now: number): string | null {
   }
   try {
     // No readable owner: not a lock this version writes (it links complete ones), so do not wait long.
-    return now - statSync(path).mtimeMs > (owner ? STALE_LOCK_MS : 2_000) ? raw : null;
+    return now - lstatSync(path).mtimeMs > (owner ? STALE_LOCK_MS : 2_000) ? raw : null;
   } catch {
     return null;
   }
@@ -71,7 +73,7 @@ export function breakStaleLock(path: string, judged: string): void {
     return; // someone else broke or released it first
   }
   try {
-    if (readFileSync(aside, 'utf8') !== judged) linkSync(aside, path);
+    if (readLeaf(aside, MAX_LOCK_BYTES) !== judged) linkSync(aside, path);
   } catch {
     // a newer lock already stands at `path`, or the content could not be read: leave it
   } finally {
@@ -93,14 +95,38 @@ function acquire(lockPath: string, me: LockOwner): void {
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     writeSync(fd, JSON.stringify(me));
-  } finally {
+  } catch (e) {
+    // A full disk fails the write: take the temp file back out rather than leave it behind.
     closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw e;
   }
+  closeSync(fd);
   try {
     linkSync(tmp, lockPath);
   } finally {
     unlinkSync(tmp);
   }
+}
+
+/** A folder, link or FIFO at the lock name never goes away by waiting: say so at once. */
+function notALockFile(lockPath: string): void {
+  let st;
+  try {
+    st = lstatSync(lockPath);
+  } catch {
+    return; // released meanwhile
+  }
+  if (st.isFile()) return;
+  const what = st.isDirectory() ? 'a folder' : st.isSymbolicLink() ? 'a symlink' : 'not a regular file';
+  const name = relative(process.cwd(), lockPath) || lockPath;
+  throw new CheckpointError('E_LOCKED', `${name} is ${what}, not a lock file checkpoint writes, so the skill cannot be locked`, {
+    hint: `remove it (${st.isDirectory() ? 'rmdir' : 'rm'} ${name}) and retry; lock files are never committed (.checkpoints/.gitignore)`,
+  });
 }
 
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
@@ -113,6 +139,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      notALockFile(lockPath);
       const stale = staleContent(lockPath, Date.now());
       if (stale !== null) {
         breakStaleLock(lockPath, stale);

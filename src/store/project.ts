@@ -1,13 +1,13 @@
 // The project name a new checkpoint gets: package.json "name", else the folder name.
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readProjectText } from './safe-fs.js';
 
 export function projectName(root: string): string {
   try {
-    const name = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    const name = (JSON.parse(readProjectText(root, join(root, 'package.json'), { maxBytes: 1024 * 1024 }) ?? '{}') as { name?: unknown }).name;
     if (typeof name === 'string' && name.trim()) return name.trim();
   } catch {
-    // no or unreadable package.json: fall back to the folder name
+    // no, unsafe or unreadable package.json: fall back to the folder name
   }
   return basename(root);
 }

@@ -1,9 +1,12 @@
 // Rotation on disk. Order is what makes it crash-safe: under the skill's lock the moved
 // entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
-// then is the checkpoint rewritten. A crash between the two leaves every entry in the
-// checkpoint and some also in history; the next run drops from the checkpoint whatever
-// history already holds, and the history append deduplicates, so nothing is lost or doubled.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// then is the checkpoint rewritten. Between the two, a local journal (.checkpoints/.<skill>.rotation.tmp,
+// never committed) names the checkpoint (by content hash) and the entries just archived. A
+// crash before the checkpoint write leaves exactly that checkpoint behind, so the next run
+// drops from it exactly those entries and nothing else: an entry merely equal to an archived
+// one is a new event and moves again. (Kept out of the rotation file: it would make two
+// branches' rotation files conflict.) A crash before the journal is written doubles, never loses.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { DEFAULT_FORMAT, formatJson, type TextFormat } from '../protocol/format.js';
@@ -15,7 +18,13 @@ import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkpointPath, display, mutateCheckpoint, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
-import { historyDir, listArchives } from './history.js';
+import { historyDir } from './history.js';
+import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { checkpointsDir } from './checkpoints.js';
+import { unlinkSync } from 'node:fs';
+
+/** Rotation files are read whole; past this one is not ours. */
+const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
 export const CRASH_AFTER_HISTORY_ENV = 'CHECKPOINT_TEST_CRASH_AFTER_HISTORY';
@@ -52,7 +61,9 @@ function pointerOf(root: string, path: string): string {
 }
 
 function readRotationFile(root: string, path: string, skill: string): RotationFile {
-  const { value } = parseCheckpointText(readFileSync(path, 'utf8'), display(root, path));
+  const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
+  if (text === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} vanished while rotating`);
+  const { value } = parseCheckpointText(text, display(root, path));
   const problem = rotationFileProblem(value, skill);
   if (problem) {
     throw new CheckpointError('E_INVALID', `${display(root, path)} is not a rotation file of "${skill}": ${problem}`, {
@@ -62,19 +73,54 @@ function readRotationFile(root: string, path: string, skill: string): RotationFi
   return value as unknown as RotationFile;
 }
 
-/** dotted log path -> canonical entry JSON -> pointer of the rotation file holding it. */
-type HistoryIndex = Map<string, Map<string, string>>;
+/** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
+export function docFingerprint(doc: JsonValue): string {
+  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
+}
 
-function indexHistory(root: string, skill: string): HistoryIndex {
-  const index: HistoryIndex = new Map();
-  for (const a of listArchives(root, skill)) {
-    if (a.kind !== 'rotation') continue;
-    const file = readRotationFile(root, a.path, skill);
-    const where = pointerOf(root, a.path);
-    for (const [dotted, entries] of Object.entries(file.entries)) {
-      let byEntry = index.get(dotted);
-      if (!byEntry) index.set(dotted, (byEntry = new Map()));
-      for (const e of entries) if (!byEntry.has(canonicalJson(e))) byEntry.set(canonicalJson(e), where);
+/** dotted log path -> canonical entry JSON -> how many copies a crashed rotation already wrote, and where. */
+type CrashIndex = Map<string, Map<string, { n: number; where: string }>>;
+
+interface Journal {
+  doc: string;
+  where: string;
+  logs: Record<string, JsonValue[]>;
+}
+
+function journalPath(root: string, skill: string): string {
+  return join(checkpointsDir(root), `.${skill}.rotation.tmp`);
+}
+
+/** Forgets the journal once the checkpoint write it guarded is done. */
+export function clearRotationJournal(root: string, skill: string): void {
+  try {
+    unlinkSync(writablePath(root, journalPath(root, skill)));
+  } catch {
+    // none, or not ours to remove: a stale journal never matches another checkpoint
+  }
+}
+
+/** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
+function crashedRotation(root: string, skill: string, doc: JsonObject): CrashIndex {
+  const index: CrashIndex = new Map();
+  let journal: Journal;
+  try {
+    const text = readProjectText(root, journalPath(root, skill), { maxBytes: MAX_ROTATION_FILE_BYTES });
+    if (text === null) return index;
+    journal = JSON.parse(text) as Journal;
+  } catch {
+    return index; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
+  }
+  if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return index;
+  for (const [dotted, entries] of Object.entries(journal.logs)) {
+    if (!Array.isArray(entries)) continue;
+    const byEntry = new Map<string, { n: number; where: string }>();
+    index.set(dotted, byEntry);
+    for (const e of entries) {
+      const k = canonicalJson(e);
+      const seen = byEntry.get(k);
+      if (seen) seen.n++;
+      else byEntry.set(k, { n: 1, where: String(journal.where) });
     }
   }
   return index;
@@ -91,23 +137,31 @@ function settings(config: ProjectConfig, keep?: number): Settings {
 
 function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settings): { plan: RotationPlan; target: string } {
   const target = join(historyDir(root), rotationFileName(skill, now));
-  const index = indexHistory(root, skill);
+  const index = crashedRotation(root, skill, doc);
   const p = planRotation(doc, {
     keep: s.keep,
     extra: s.extra,
     target: pointerOf(root, target),
-    inHistory: (dotted, entry) => index.get(dotted)?.get(canonicalJson(entry)) ?? null,
+    // Each copy the crashed run wrote excuses one equal entry of the checkpoint, no more.
+    inHistory: (dotted, entry) => {
+      const hit = index.get(dotted)?.get(canonicalJson(entry));
+      if (!hit || hit.n === 0) return null;
+      hit.n--;
+      return hit.where;
+    },
   });
   return { plan: p, target };
 }
 
-/** Writes the moved entries into the day's rotation file (appending, deduplicated). */
-function writeHistory(root: string, skill: string, target: string, p: RotationPlan, now: Date): void {
+/** Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left. */
+function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject): void {
   if (!p.moved) return;
-  mkdirSync(historyDir(root), { recursive: true });
-  const existing = existsSync(target) ? readRotationFile(root, target, skill) : null;
+  ensureProjectDir(root, historyDir(root));
+  const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
   const file = appendToRotationFile(existing, skill, p.logs, now.toISOString());
-  writeFileAtomic(target, formatJson(file, DEFAULT_FORMAT));
+  writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, DEFAULT_FORMAT));
+  const journal: Journal = { doc: docFingerprint(from), where: pointerOf(root, target), logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
+  writeFileAtomic(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal));
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
 }
 
@@ -150,24 +204,43 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
-  let pending: { plan: RotationPlan; target: string } | undefined;
+  let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
   let done: RotateReport | undefined;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
     change: (value) => {
       const live = readCheckpoint(root, skill);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
-      pending = plan(root, skill, asObject(skill, value), opts.now, s);
+      const from = asObject(skill, value);
+      pending = { ...plan(root, skill, from, opts.now, s), from };
       done = report(root, skill, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint.
     beforeWrite: (next) => {
-      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now);
+      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from);
       return next;
     },
   });
+  clearRotationJournal(root, skill);
   return done!;
+}
+
+/**
+ * For a capped log that pushes entries out (done's recently_done): writes `entries` into the
+ * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
+ * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
+ */
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject): string {
+  const target = join(historyDir(root), rotationFileName(skill, now));
+  const log = { path, dotted: path.join('.'), total: entries.length, moved: entries, alreadyRotated: 0, kept: 0 };
+  writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from);
+  return pointerOf(root, target);
+}
+
+/** Where archiveOverflow would put entries today, as skill_state.rotated_to records it. */
+export function overflowPointer(root: string, skill: string, now: Date): string {
+  return pointerOf(root, join(historyDir(root), rotationFileName(skill, now)));
 }
 
 export interface AutoRotation {
@@ -198,7 +271,7 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now);
+  writeHistory(root, skill, p.target, p.plan, opts.now, next);
   const path = live?.path ?? checkpointPath(root, skill);
   return { doc: p.plan.doc, report: report(root, skill, path, p.target, p.plan, bytes, format, false) };
 }

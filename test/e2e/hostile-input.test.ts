@@ -68,12 +68,13 @@ const CASES: Case[] = [
   { name: 'invalid UTF-8', setup: (d) => { mkdirSync(join(d, '.checkpoints')); writeFileSync(join(d, CP), Buffer.concat([Buffer.from('{"skill": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])); }, args: ['show', 'api'], message: /^\.checkpoints\/api\.checkpoint\.json: not valid UTF-8$/ },
   { name: 'top-level array', setup: (d) => write(d, CP, '[1, 2]\n'), args: ['update', 'api', '--step=s2'], message: /is not a JSON object/ },
   // what stands where the file should be
-  { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a directory, not a checkpoint file$/, hint: /remove or rename/ },
+  { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a folder, not a plain file; refused$/, hint: /replace it with a regular file/ },
+  { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a folder, not a plain file/ },
   {
     name: 'a symlink pointing outside the repository',
     setup: linkOutside,
     args: ['update', 'api', '--step=s2'],
-    message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project$/,
+    message: /^\.checkpoints\/api\.checkpoint\.json is a symlink to .*secret\.json, outside the project; refused$/,
   },
   {
     name: 'a symlink outside, through reset',
@@ -90,7 +91,7 @@ const CASES: Case[] = [
       return [outside];
     },
     args: ['update', 'api', '--next_actions+=x'],
-    message: /^\.checkpoints\/ resolves to .*, outside the project$/,
+    message: /^\.checkpoints is a symlink to .*, outside the project; refused$/,
   },
   // the command line
   { name: 'unknown command with a near miss', args: ['statsu'], message: /^unknown command "statsu"$/, hint: /did you mean `checkpoint status`\?/ },

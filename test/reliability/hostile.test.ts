@@ -107,11 +107,11 @@ const outsideLink = (target: (outside: string, dir: string) => string) => (d: st
   symlinkSync(target(outside, d), join(d, CP));
 };
 const notFiles: [string, (d: string) => void, RegExp][] = [
-  ['a directory named like a checkpoint', (d) => void mkdirSync(join(d, CP), { recursive: true }), /s\.checkpoint\.json is a directory, not a checkpoint file/],
+  ['a directory named like a checkpoint', (d) => void mkdirSync(join(d, CP), { recursive: true }), /s\.checkpoint\.json is a folder, not a plain file/],
   ['a symlink pointing outside the repository', outsideLink((o) => join(o, 'secret.json')), /s\.checkpoint\.json is a symlink to .*secret\.json, outside the project/],
   ['a relative symlink climbing out (../../..)', outsideLink((o, d) => relative(join(d, '.checkpoints'), join(o, 'secret.json'))), /is a symlink to .*secret\.json, outside the project/],
   ['a symlink to /dev/zero', (d) => { mkdirSync(join(d, '.checkpoints')); symlinkSync('/dev/zero', join(d, CP)); }, /is a symlink to \/dev\/zero, outside the project/],
-  ['a FIFO named like a checkpoint (must not hang)', (d) => { mkdirSync(join(d, '.checkpoints')); execFileSync('mkfifo', [join(d, CP)]); }, /s\.checkpoint\.json is not a regular file/],
+  ['a FIFO named like a checkpoint (must not hang)', (d) => { mkdirSync(join(d, '.checkpoints')); execFileSync('mkfifo', [join(d, CP)]); }, /s\.checkpoint\.json is a FIFO, not a plain file/],
 ];
 for (const [name, setup, message] of notFiles) {
   add(name, [

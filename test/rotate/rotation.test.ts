@@ -134,13 +134,13 @@ describe('planRotation', () => {
 describe('rotation files', () => {
   const log = (moved: JsonValue[]) => [{ path: ['skill_state', 'run_history'], dotted: 'skill_state.run_history', total: 0, moved, alreadyRotated: 0, kept: 0 }];
 
-  it('appends without duplicates: identity is the id, else the canonical JSON', () => {
+  it('appends: an entry equal to an archived one is a new event; only a known id is the same record', () => {
     const first = appendToRotationFile(null, 'api', log([{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x']), '2026-11-30T01:00:00Z');
     const second = appendToRotationFile(first, 'api', log([{ id: 1, v: 'a' }, { a: 1, b: 2 }, 'x', 'y']), '2026-11-30T02:00:00Z');
     expect(second).toEqual({
       skill: 'api',
       rotated_at: '2026-11-30T02:00:00Z',
-      entries: { 'skill_state.run_history': [{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x', 'y'] },
+      entries: { 'skill_state.run_history': [{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x', { a: 1, b: 2 }, 'x', 'y'] },
     });
     expect(first.rotated_at).toBe('2026-11-30T01:00:00Z'); // not modified in place
   });

@@ -4,11 +4,13 @@ import { CheckpointError } from '../../errors.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
+import { addPointers } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf, skillArg } from './common.js';
 
-/** recently_done keeps this many entries, newest first. */
+/** recently_done keeps this many entries, newest first; older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = 10;
 const DEFAULT_VERIFY_TIMEOUT_S = 120;
 const MAX_VERIFY_TIMEOUT_S = 86_400;
@@ -42,8 +44,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const first = firstAction(requireCheckpoint(root, skill).value);
 
   if (args.options.verify) {
-    const cmd = typeof first === 'object' ? first.done_when : undefined;
-    if (!cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
+    const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
+    if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
+      throw new CheckpointError('E_INVALID', `next_actions[0].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
+        hint: `fix it with checkpoint update ${skill}, or mark it done without --verify`,
+      });
+    }
+    if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
     // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
     if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
@@ -66,10 +73,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
+  let overflow: { entries: JsonValue[]; from: JsonObject } | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change: (current) => {
       const doc = current as JsonObject | null;
+      const from = structuredClone(doc) as JsonObject;
       // Re-read under the lock: the file may have been reset or rewritten since firstAction().
       if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
         throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
@@ -91,11 +100,26 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       }
       doneText = actionText(popped);
       const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
-      doc.recently_done = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done].slice(0, RECENTLY_DONE_MAX);
+      const all = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done];
+      doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
+      // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
+      if (all.length > RECENTLY_DONE_MAX) {
+        overflow = { entries: all.slice(RECENTLY_DONE_MAX), from };
+        try {
+          addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
+        } catch {
+          // a skill_state that cannot hold the pointer: the entries still go to history/
+        }
+      }
       next = actions[0];
       return stampWrite(doc, ctx.now);
     },
+    beforeWrite: (doc) => {
+      if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from);
+      return doc;
+    },
   });
+  if (overflow) clearRotationJournal(root, skill);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
     return 0;

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isCheckpointError } from '../../errors.js';
 import { join } from 'node:path';
 import { display } from '../../store/checkpoints.js';
 import { historyDir, listArchives } from '../../store/history.js';
+import { listProjectDir, statProjectFile } from '../../store/safe-fs.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
@@ -15,13 +16,23 @@ interface OtherEntry {
  * JSON files in history/ whose names follow neither archive rule (hand-named or copied in):
  * listed, never hidden, with why restore cannot take them.
  */
-function otherJsonFiles(root: string, known: ReadonlySet<string>): OtherEntry[] {
+function otherJsonFiles(root: string, known: ReadonlySet<string>, onSkip: (file: string, why: string) => void): OtherEntry[] {
   const dir = historyDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.json') && !known.has(e.name))
-    .map((e) => ({ file: e.name, path: join(dir, e.name), bytes: statSync(join(dir, e.name)).size }))
-    .sort((a, b) => (a.file < b.file ? -1 : 1));
+  return listProjectDir(root, dir)
+    .filter((file) => file.endsWith('.json') && !known.has(file))
+    .sort()
+    .flatMap((file) => {
+      const path = join(dir, file);
+      try {
+        // Through safe-fs: a committed link out of the project or a FIFO is skipped, never followed.
+        const loc = statProjectFile(root, path);
+        return loc ? [{ file, path, bytes: loc.stat!.size }] : [];
+      } catch (e) {
+        if (!isCheckpointError(e)) throw e;
+        onSkip(file, e.message);
+        return [];
+      }
+    });
 }
 
 const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.json (rename it, or copy it back by hand)';
@@ -29,10 +40,11 @@ const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.jso
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
-  const entries = listArchives(root, skill);
+  const skipped = (file: string, why: string) => ctx.out.err(`checkpoint: skipped history/${file}: ${why}`);
+  const entries = listArchives(root, skill, skipped);
   const all = new Set(listArchives(root).map((e) => e.file));
   // With a skill, a hand-named file is shown when its name starts with the skill.
-  const others = otherJsonFiles(root, all).filter((o) => !skill || o.file.startsWith(`${skill}.`) || o.file.startsWith(`${skill}-`));
+  const others = otherJsonFiles(root, all, skipped).filter((o) => !skill || o.file.startsWith(`${skill}.`) || o.file.startsWith(`${skill}-`));
   if (ctx.json) {
     ctx.out.json([
       ...entries.map((e) => ({ ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' })),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
@@ -9,30 +9,43 @@ import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
+import { writeFileAtomic } from '../../store/atomic.js';
+import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
 
-/** Creates .checkpoints/ with its README and JSON Schema. Idempotent: reports what it did. */
+/**
+ * Creates .checkpoints/ with its README, .gitignore and JSON Schema. Idempotent: reports what
+ * it did. README and .gitignore belong to the project once written: init writes them only
+ * when absent and leaves an edited one alone. The schema is ours and kept current.
+ */
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const dir = checkpointsDir(root);
   const done: string[] = [];
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
-    done.push('created .checkpoints/');
-  }
-  done.push(...writeIfChanged(join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md'));
-  done.push(...writeIfChanged(join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`));
-  done.push(...writeIfChanged(join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore'));
+  if (!projectPathExists(root, dir)) done.push('created .checkpoints/');
+  ensureProjectDir(root, dir);
+  done.push(...writeIfAbsent(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md'));
+  done.push(...writeIfChanged(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`));
+  done.push(...writeIfAbsent(root, join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore'));
   for (const step of await integrationSteps(root, ctx)) done.push(step);
   if (ctx.json) ctx.out.json({ ok: true, root, changes: done });
   else ctx.out.out(done.length ? done.map((d) => `✓ ${d}`).join('\n') : `✓ ${root} is already set up`);
   return 0;
 }
 
-function writeIfChanged(path: string, content: string, label: string): string[] {
-  if (existsSync(path) && readFileSync(path, 'utf8') === content) return [];
-  const existed = existsSync(path);
-  writeFileSync(path, content);
-  return [`${existed ? 'updated' : 'wrote'} ${label}`];
+function writeIfChanged(root: string, path: string, content: string, label: string): string[] {
+  const current = readProjectText(root, path);
+  if (current === content) return [];
+  writeFileAtomic(writablePath(root, path, { atomic: true }), content);
+  return [`${current === null ? 'wrote' : 'updated'} ${label}`];
+}
+
+function writeIfAbsent(root: string, path: string, content: string, label: string): string[] {
+  const current = readProjectText(root, path);
+  if (current === null) {
+    writeFileAtomic(writablePath(root, path, { atomic: true }), content);
+    return [`wrote ${label}`];
+  }
+  return current === content ? [] : [`left ${label} as the project edited it`];
 }
 
 /** Git integrations that init also sets up: the merge driver and the pre-push hook. */

@@ -2,6 +2,7 @@ import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../doctor/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { oneLine as q } from '../render/output.js';
 import { engineArg, rootOf } from './common.js';
 
 export interface Recommendation {
@@ -46,7 +47,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // A conflicted or invalid checkpoint is named where the reader looks, before another skill is recommended.
   for (const line of needsRepairLines(agenda)) ctx.out.out(c.red(line));
   ctx.out.out(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
-  ctx.out.out(`→ ${rec.text}`);
-  for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${s.text}": ${s.evidence}`));
+  // Quoted from the file: a line break in it must not print as a line of ours.
+  ctx.out.out(`→ ${q(rec.text)}`);
+  for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
   return 0;
 }

@@ -77,7 +77,16 @@ function readFileBounded(path: string): { bytes: Buffer; total: number } {
 async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<{ bytes: Buffer; total: number; source: string }> {
   const inline = args.options.context;
   const file = args.options['context-file'];
-  if (typeof inline === 'string' && inline !== '-') return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
+  if (typeof inline === 'string' && inline !== '-') {
+    // Node decodes argv before we see it, turning invalid UTF-8 into U+FFFD; the same bytes from
+    // a file are refused, so a U+FFFD on the command line is refused too (a file can carry a real one).
+    if (inline.includes('\uFFFD')) {
+      throw new CheckpointError('E_CAPSULE', 'refused: --context is not valid UTF-8 (it holds U+FFFD, the mark of undecodable bytes)', {
+        hint: 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed',
+      });
+    }
+    return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
+  }
   if (typeof file === 'string') return { ...readFileBounded(resolve(ctx.dirOverride ? root : ctx.cwd, file)), source: file };
   if (inline !== '-' && process.stdin.isTTY) {
     throw new CheckpointError('E_USAGE', 'checkpoint pause: no capsule given', {

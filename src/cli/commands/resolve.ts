@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { relative, resolve as resolvePath } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
@@ -7,9 +6,10 @@ import { splitConflictMarkers } from '../../merge/markers.js';
 import type { Settlement } from '../../merge/settle.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { readConfig } from '../../store/config.js';
-import { filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { withLock } from '../../store/lock.js';
 import { lockPathFor } from '../../store/checkpoints.js';
+import { readProjectText, writablePath } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
@@ -42,7 +42,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const base = ctx.dirOverride ? root : ctx.cwd;
   const rels = args.positionals.length
     ? args.positionals.map((p) => relative(root, resolvePath(base, p)))
-    : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root)])].filter((rel) => resolvableSkill(rel) !== undefined);
+    : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, skipNote(ctx))])].filter((rel) => resolvableSkill(rel) !== undefined);
   // Every safety check before any write: one refused file leaves all of them as they were.
   const files = rels.map((rel) => resolvableFile(root, rel));
   const extraRules = compileExtraLogs(readConfig(root));
@@ -84,7 +84,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined): Plan {
   const rel = file.rel;
   const stages = readStages(root, rel);
-  const sides = stages ?? splitConflictMarkers(readFileSync(file.abs, 'utf8'));
+  const sides = stages ?? splitConflictMarkers(readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '');
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
   if (!sides) return { file, outcome: { path: rel, status: 'nothing-to-do', messages: [] }, unmatched: requested };
   const result = mergeCheckpointTexts({ base: sides.base, ours: sides.ours, theirs: sides.theirs, extraRules, fileName: rel, settle });
@@ -103,14 +103,16 @@ async function write(root: string, plan: Plan, add: boolean): Promise<void> {
   if (plan.text === undefined) return;
   await withLock(lockPathFor(root, plan.file.skill), () => {
     resolvableFile(root, plan.file.rel);
-    writeFileAtomic(plan.file.abs, plan.text!);
+    writeFileAtomic(writablePath(root, plan.file.abs, { atomic: true }), plan.text!);
   });
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 
+const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`checkpoint: skipped ${rel}: ${why}`);
+
 /** CI gate: exit 1 when any checkpoint file holds conflict markers or is unmerged. */
 function check(root: string, ctx: Context): number {
-  const bad = [...new Set([...filesWithMarkers(root), ...unmergedCheckpointPaths(root)])];
+  const bad = [...new Set([...filesWithMarkers(root, skipNote(ctx)), ...unmergedCheckpointPaths(root)])];
   if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad });
   else if (bad.length) {
     for (const p of bad) ctx.out.out(`✗ ${p} holds merge conflict markers`);

@@ -10,7 +10,7 @@ import { userDecisionBlockers } from '../../protocol/priority.js';
 import { charLimit, fillBudget, type Block } from '../render/budget.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
@@ -132,11 +132,19 @@ interface View {
   state: JsonValue;
 }
 
+/** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
+function mechanicalFacts(m: NonNullable<Capsule['mechanical']>) {
+  const raw = m as Record<string, unknown>;
+  const paths = Array.isArray(raw.uncommitted) ? raw.uncommitted.filter((p): p is string => typeof p === 'string') : [];
+  const count = raw.uncommitted_count;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return { paths, total: typeof count === 'number' && Number.isInteger(count) && count >= paths.length ? count : paths.length, at: str(raw.at), head: str(raw.head), branch: str(raw.branch) };
+}
+
 function mechanicalView(m: Capsule['mechanical'], withPaths: boolean): unknown {
   if (!m) return null;
   if (withPaths) return m;
-  const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
-  return { ...m, uncommitted: [], uncommitted_count: typeof count === 'number' ? count : m.uncommitted.length, uncommitted_omitted: true };
+  return { ...m, uncommitted: [], uncommitted_count: mechanicalFacts(m).total, uncommitted_omitted: true };
 }
 
 function jsonView(v: View, withPaths: boolean): unknown {
@@ -187,7 +195,7 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'open blockers',
       tier: 1,
       head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
-      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${String(b.id)}: ${block(String(b.description))}`),
+      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${oneLine(String(b.id))}: ${block(String(b.description))}`),
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }
@@ -207,14 +215,13 @@ function textBlocks(v: View, now: Date): Block[] {
   );
   const m = v.capsule.mechanical;
   if (m) {
-    const count = (m as { uncommitted_count?: unknown }).uncommitted_count;
-    const total = typeof count === 'number' ? count : m.uncommitted.length;
-    const more = total - m.uncommitted.length;
+    const f = mechanicalFacts(m);
+    const more = f.total - f.paths.length;
     blocks.push({
       name: 'uncommitted paths',
       tier: 5,
-      head: ['', `mechanical state at ${m.at} (recorded, not claimed): HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${total} uncommitted path${total === 1 ? '' : 's'}${m.uncommitted.length ? ':' : ''}`],
-      items: [...m.uncommitted.map((p) => `  ${p}`), ...(m.uncommitted.length && more > 0 ? [`  … and ${more} more`] : [])],
+      head: ['', `mechanical state at ${oneLine(f.at ?? 'an unrecorded time')} (recorded, not claimed): HEAD ${oneLine(f.head ?? 'none')}, branch ${oneLine(f.branch ?? 'none')}, ${f.total} uncommitted path${f.total === 1 ? '' : 's'}${f.paths.length ? ':' : ''}`],
+      items: [...f.paths.map((p) => `  ${oneLine(p)}`), ...(f.paths.length && more > 0 ? [`  … and ${more} more`] : [])],
     });
   }
   return blocks;

@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
 import { charLimit, fillBudget, type Block } from '../render/budget.js';
@@ -48,7 +48,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else {
       ctx.out.out('Several checkpoints need a decision before any is resumed automatically:');
       const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
-      const status = (x: (typeof candidates)[number]) => `${x.status}${x.stale ? ' (stale)' : ''}`;
+      const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
       const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
       for (const cand of candidates) ctx.out.out(`  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`);
       ctx.out.out('ASK THE USER which to resume, then run `checkpoint resume <skill>`.');
@@ -93,18 +93,29 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const decisions = userDecisionBlockers(cp);
   const keyDecisions = (cp.context_primer?.key_decisions ?? []).filter((d): d is string => typeof d === 'string');
   const files = relevantFiles(cp);
+  // Every value from the file goes through q(): a line break in it prints as \n, so a merged
+  // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   // Display order; the tier says what a tight output budget keeps first.
   const blocks: Block[] = [
-    { name: 'header', tier: 0, head: [`RESUMING: ${item.skill} on ${cp.project}`, `Last session: ${relativeTime(cp.updated_at, now)} (${cp.updated_at})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${cp.status} — ${cp.progress_summary}`] },
+    {
+      name: 'header',
+      tier: 0,
+      head: [
+        `RESUMING: ${item.skill} on ${q(cp.project)}`,
+        `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
+        `Status: ${q(cp.status)} — ${q(cp.progress_summary)}`,
+        `(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`,
+      ],
+    },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
-    { name: 'next action', tier: 2, head: [`Next: ${rec.text}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${s.text}": ${s.evidence})`) },
+    { name: 'next action', tier: 2, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
   ];
-  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : cp.status}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
-  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${b.id}: ${b.description}${b.proposed_resolution ? ` — proposed: ${b.proposed_resolution}` : ''}`) });
+  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
+  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
   const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs !== 'user_decision');
-  if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${b.id}: ${b.description}${b.needs ? ` [${b.needs}]` : ''}`) });
-  if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${d}`) });
-  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${f}`) });
+  if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}`) });
+  if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
+  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${q(f)}`) });
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
     blocks,

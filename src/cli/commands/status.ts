@@ -3,7 +3,7 @@ import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../doctor/agenda.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
@@ -46,24 +46,24 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   if (args.options.brief) {
     const top = agenda.items[0];
-    if (top) lines.push(`${c.bold(top.skill)}: ${recommend(top).text}`);
-    for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${d.id}: ${d.description}`);
-    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${b.id}: ${b.description}`);
+    if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
+    for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
+    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     const w = Math.max(5, ...agenda.items.map((i) => displayWidth(i.skill)), ...agenda.broken.map((b) => displayWidth(b.skill)));
-    const sw = Math.max(11, ...agenda.items.map((i) => displayWidth(i.checkpoint.status)));
-    const stepOf = (cp: Checkpoint) => `${cp.phase} / ${cp.step}`;
+    const sw = Math.max(12, ...agenda.items.map((i) => displayWidth(q(i.checkpoint.status))));
+    const stepOf = (cp: Checkpoint) => q(`${cp.phase} / ${cp.step}`);
     const pw = Math.max(12, ...agenda.items.map((i) => displayWidth(stepOf(i.checkpoint))));
     lines.push(c.dim(`${padDisplay('skill', w)}  ${padDisplay('status', sw)}  ${padDisplay('phase / step', pw)}  updated`));
     for (const i of agenda.items) {
       const cp = i.checkpoint;
       const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
-      lines.push(`${padDisplay(i.skill, w)}  ${padDisplay(cp.status, sw)}  ${padDisplay(stepOf(cp), pw)}  ${age}`);
+      lines.push(`${padDisplay(i.skill, w)}  ${padDisplay(q(cp.status), sw)}  ${padDisplay(stepOf(cp), pw)}  ${age}`);
       const pm = pmLine(cp);
-      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${pm}`));
+      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${q(pm)}`));
     }
-    for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${repairReason(b)}`);
+    for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`);
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   ctx.out.out(lines.join('\n'));
@@ -77,15 +77,15 @@ function openBlockers(cp: Checkpoint) {
 function details(i: AgendaItem, ctx: Context): string[] {
   const { c } = ctx.out;
   const cp = i.checkpoint;
-  const out = [c.bold(`${i.skill}`) + c.dim(` — ${cp.project}`), `  ${cp.progress_summary}`];
+  const out = [c.bold(`${i.skill}`) + c.dim(` — ${q(cp.project)}`), `  ${q(cp.progress_summary)}`];
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed = new Map(i.choice.landed.map((l) => [l.index, l.evidence]));
   actions.slice(0, 5).forEach((a, n) => {
     const ev = landed.get(n);
-    out.push(ev ? c.dim(`  ${n + 1}. ${actionText(a)}  (already landed: ${ev})`) : `  ${n + 1}. ${actionText(a)}`);
+    out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
   });
   if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
-  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${b.id}: ${b.description}${b.needs ? c.dim(` [${b.needs}]`) : ''}`);
+  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}`);
   return out;
 }
 

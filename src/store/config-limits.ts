@@ -1,0 +1,5 @@
+// Size limit of .checkpoints/config.json, apart from config.ts so the merge driver can use it
+// without loading the store.
+
+/** A config is a few lines; anything bigger is not one. */
+export const MAX_CONFIG_BYTES = 64 * 1024;

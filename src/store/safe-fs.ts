@@ -1,0 +1,268 @@
+// The only way a project file is read or written. A clone may be hostile: git commits
+// symlinks (to /etc, to /dev/zero, in loops, dangling), and a FIFO can sit in a working
+// tree. So every path below the project root is walked one component at a time with
+// lstat; a link is followed only when its real target stays inside the project; the last
+// component must be a plain file; files are opened O_NOFOLLOW|O_NONBLOCK (a FIFO neither
+// blocks the open nor is read) and never read past a cap. A path named outside the project
+// on purpose (`validate /tmp/x.json`) gets the same file-type and size checks.
+// Loaded by the merge driver too, so it takes fs from process.getBuiltinModule (no ESM facade).
+import { CheckpointError } from '../errors.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+type Stats = import('node:fs').Stats;
+
+/** Default cap on any project file read; checkpoints use their own (MAX_READ_BYTES). */
+export const MAX_PROJECT_FILE_BYTES = 4 * 1024 * 1024;
+
+const realRoots = new Map<string, string>();
+function realRoot(root: string): string {
+  let real = realRoots.get(root);
+  if (real === undefined) {
+    try {
+      real = fs.realpathSync(root);
+    } catch {
+      real = path.resolve(root);
+    }
+    realRoots.set(root, real);
+  }
+  return real;
+}
+
+const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+
+function show(root: string, p: string): string {
+  return path.relative(root, p) || p;
+}
+
+function unsafe(message: string, hint: string): CheckpointError {
+  return new CheckpointError('E_PATH', message, { hint });
+}
+
+export interface Located {
+  /** The path as named (inside the root when it was named inside). */
+  path: string;
+  /** Where it really is once in-project links are followed. */
+  real: string;
+  /** lstat of the real path; null when it does not exist (yet). */
+  stat: Stats | null;
+}
+
+/**
+ * Walks `p` from the project root without ever following a link out of it. Throws E_UNSAFE
+ * for a link leading out, a loop or a dangling link on the way; a missing component ends the
+ * walk with stat null. A path not below the root is only lstat'ed, links followed (named on purpose).
+ */
+export function locate(root: string, p: string): Located {
+  const abs = path.resolve(root, p);
+  const rel = path.relative(path.resolve(root), abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return locateOutside(root, abs);
+  const top = realRoot(root);
+  const parts = rel.split(path.sep);
+  let cur = top;
+  let st: Stats | null = null;
+  for (let i = 0; i < parts.length; i++) {
+    const next = path.join(cur, parts[i]!);
+    const named = path.join(root, ...parts.slice(0, i + 1));
+    try {
+      st = fs.lstatSync(next);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { path: abs, real: path.join(next, ...parts.slice(i + 1)), stat: null };
+      if (code === 'ENOTDIR') throw unsafe(`${show(root, path.dirname(named))} is not a folder`, 'remove or rename it');
+      throw e;
+    }
+    if (st.isSymbolicLink()) {
+      let target: string;
+      try {
+        target = fs.realpathSync(next);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        const what = code === 'ELOOP' ? 'a symlink loop' : code === 'ENOENT' ? `a dangling symlink (to ${fs.readlinkSync(next)})` : `an unreadable symlink (${code})`;
+        throw unsafe(`${show(root, named)} is ${what}`, 'replace the link with a real file or folder (checkpoint never follows it)');
+      }
+      if (!inside(target, top)) {
+        throw unsafe(`${show(root, named)} is a symlink to ${target}, outside the project; refused`, 'git tracks the link, not what it points at: replace it with a real file or folder');
+      }
+      cur = target;
+      st = fs.statSync(target);
+    } else cur = next;
+    if (i < parts.length - 1 && !st.isDirectory()) throw unsafe(`${show(root, named)} is not a folder`, 'remove or rename it');
+  }
+  return { path: abs, real: cur, stat: st };
+}
+
+function locateOutside(root: string, abs: string): Located {
+  try {
+    const st = fs.statSync(abs);
+    return { path: abs, real: fs.realpathSync(abs), stat: st };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // A dangling link is not "missing": say what it is.
+      try {
+        if (fs.lstatSync(abs).isSymbolicLink()) throw unsafe(`${show(root, abs)} is a dangling symlink`, 'point it at a real file');
+      } catch (inner) {
+        if (inner instanceof CheckpointError) throw inner;
+      }
+      return { path: abs, real: abs, stat: null };
+    }
+    if (code === 'ELOOP') throw unsafe(`${show(root, abs)} is a symlink loop`, 'replace the link with a real file');
+    throw e;
+  }
+}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function assertPlain(root: string, loc: Located): void {
+  if (loc.stat && !loc.stat.isFile()) {
+    throw unsafe(`${show(root, loc.path)} is ${kindOf(loc.stat)}, not a plain file; refused`, 'replace it with a regular file (or remove it)');
+  }
+}
+
+/** The plain file at `p` (checked as `locate` does), or null when it does not exist. */
+export function statProjectFile(root: string, p: string): Located | null {
+  const loc = locate(root, p);
+  if (!loc.stat) return null;
+  assertPlain(root, loc);
+  return loc;
+}
+
+export interface ReadOptions {
+  /** Refuse a file larger than this (default MAX_PROJECT_FILE_BYTES). */
+  maxBytes?: number;
+  /** Hint for a file over the cap. */
+  sizeHint?: string;
+}
+
+function overCap(root: string, p: string, size: number | string, max: number, hint?: string): CheckpointError {
+  return new CheckpointError('E_INVALID', `${show(root, p)} is ${size} bytes, over the ${max}-byte limit`, { hint: hint ?? 'that is not a file checkpoint writes; move it out of the way' });
+}
+
+/** Bytes of the plain file at `p`, at most `maxBytes`; null when it does not exist. */
+export function readProjectBytes(root: string, p: string, opts: ReadOptions = {}): Buffer | null {
+  const max = opts.maxBytes ?? MAX_PROJECT_FILE_BYTES;
+  const loc = statProjectFile(root, p);
+  if (!loc) return null;
+  if (loc.stat!.size > max) throw overCap(root, loc.path, loc.stat!.size, max, opts.sizeHint);
+  let fd: number;
+  try {
+    fd = fs.openSync(loc.real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw unsafe(`${show(root, loc.path)} became a symlink while reading; refused`, 'run the command again');
+    if (code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    // fstat the opened file: what was checked is what is read.
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw unsafe(`${show(root, loc.path)} is ${kindOf(st)}, not a plain file; refused`, 'replace it with a regular file');
+    const buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    if (n > max) throw overCap(root, loc.path, `over ${max}`, max, opts.sizeHint);
+    return buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** UTF-8 text of the plain file at `p` (BOM kept), or null when it does not exist. */
+export function readProjectText(root: string, p: string, opts: ReadOptions = {}): string | null {
+  const bytes = readProjectBytes(root, p, opts);
+  if (bytes === null) return null;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new CheckpointError('E_INVALID', `${show(root, path.resolve(root, p))}: not valid UTF-8`, { hint: 'save the file as UTF-8' });
+  }
+}
+
+/**
+ * A small file read at `p` exactly (the last component never followed), or null when it is
+ * absent, not a plain file, or over `maxBytes`: for lock files, whose folder is already checked.
+ */
+export function readLeaf(p: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    const buf = Buffer.allocUnsafe(maxBytes + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    return n > maxBytes ? null : buf.subarray(0, n).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether something (anything) is at `p`, checked without following a link out. */
+export function projectPathExists(root: string, p: string): boolean {
+  return locate(root, p).stat !== null;
+}
+
+/**
+ * Creates the folder `dir` (and missing parents) inside the project, refusing any component
+ * that is a link out, a loop or a non-folder. Returns the real path of the folder.
+ */
+export function ensureProjectDir(root: string, dir: string): string {
+  const loc = locate(root, dir);
+  if (loc.stat) {
+    if (!loc.stat.isDirectory()) throw unsafe(`${show(root, loc.path)} is ${kindOf(loc.stat)}, not a folder; refused`, 'remove or rename it');
+    return loc.real;
+  }
+  // locate stopped at the first missing component; create from there, one level at a time.
+  ensureProjectDir(root, path.dirname(loc.path));
+  try {
+    fs.mkdirSync(loc.path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  return ensureProjectDir(root, loc.path);
+}
+
+/** Names in the project folder `dir`; [] when it does not exist. */
+export function listProjectDir(root: string, dir: string): string[] {
+  const loc = locate(root, dir);
+  if (!loc.stat) return [];
+  if (!loc.stat.isDirectory()) throw unsafe(`${show(root, loc.path)} is ${kindOf(loc.stat)}, not a folder; refused`, 'remove or rename it');
+  return fs.readdirSync(loc.real);
+}
+
+/**
+ * The real path to write `p` at: its folder checked (and created) as by ensureProjectDir, the
+ * file itself absent or plain. An atomic rename replaces a link at the last component rather
+ * than writing through it, but an in-place write (appendFile, writeFileSync) would not: use this.
+ */
+export function writablePath(root: string, p: string, opts: { atomic?: boolean } = {}): string {
+  const abs = path.resolve(root, p);
+  const dir = ensureProjectDir(root, path.dirname(abs));
+  const target = path.join(dir, path.basename(abs));
+  let st: Stats | null = null;
+  try {
+    st = fs.lstatSync(target);
+  } catch {
+    // absent: fine
+  }
+  // An atomic rename replaces a link (never writes through it), so only in-place writes refuse one.
+  if (st?.isSymbolicLink() && opts.atomic) return target;
+  if (st?.isSymbolicLink()) throw unsafe(`${show(root, abs)} is a symlink; refused to write through it`, 'replace the link with a real file');
+  if (st && !st.isFile()) throw unsafe(`${show(root, abs)} is ${kindOf(st)}, not a plain file; refused`, 'remove or rename it');
+  return target;
+}
