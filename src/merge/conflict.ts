@@ -32,6 +32,9 @@ export interface MergeContext {
   conflict(path: PathSegment[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined;
   /** Records a conflict over a run of array elements; returns the run that stands in for it. */
   sliceConflict(path: PathSegment[], base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]): JsonValue[];
+  /** How many conflicts are recorded so far; `dropConflictsFrom(n)` forgets those after the first n. */
+  conflictCount(): number;
+  dropConflictsFrom(n: number): void;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;

@@ -47,6 +47,10 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
       conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t, span: kept.length });
       return kept;
     },
+    conflictCount: () => conflicts.length,
+    dropConflictsFrom(n) {
+      conflicts.length = n;
+    },
   };
   // `ours` and `theirs` are present, so the root merge always yields a value.
   const merged = ctx.node([], [], base, ours, theirs) ?? ours;
@@ -108,10 +112,15 @@ function mergeNode(
   // branch whose checkpoint lacks the whole section) and any other change stands out alone.
   const present = ours ?? theirs;
   // (Not for an array item: a record removed on one side and edited on the other stays whole.)
+  // Only when that settles cleanly: a real collision inside is shown at the object itself, so
+  // each side's choice in the markers is exactly that side (dropped, or the whole object).
   if (isJsonObject(base) && (ours === undefined || theirs === undefined) && isJsonObject(present) && typeof path[path.length - 1] === 'string') {
     const side = (v: JsonValue | undefined): JsonObject => (v === undefined ? {} : (v as JsonObject));
+    const before = ctx.conflictCount();
     const merged = mergeObjects(ctx, path, policyPath, base, side(ours), side(theirs));
-    return safeKeys(merged).length > 0 ? merged : undefined;
+    if (ctx.conflictCount() === before) return safeKeys(merged).length > 0 ? merged : undefined;
+    ctx.dropConflictsFrom(before);
+    return ctx.conflict(path, base, ours, theirs);
   }
   // An absent log is an empty log: a cherry-picked append lands on a branch that lacks it.
   const asLog = (v: JsonValue | undefined): JsonValue | undefined => (v === undefined && policy.kind === 'log' ? [] : v);

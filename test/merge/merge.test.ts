@@ -88,8 +88,8 @@ describe('value policy', () => {
   it('reports a key deleted on one side and changed on the other, keeping the changed value in the document', () => {
     const theirs = edit((d) => (d.skill_state.scores.final = 5));
     const { value, conflicts } = merge3(BASE, edit((d) => delete d.skill_state.scores), theirs);
-    // A dropped object merges key by key against an empty one: the conflict is the changed key.
-    expect(conflicts).toMatchObject([{ display: 'skill_state.scores.final', ours: undefined, theirs: 5 }]);
+    // A collision inside a dropped object is shown at the object, so the markers offer each side whole.
+    expect(conflicts).toMatchObject([{ display: 'skill_state.scores', ours: undefined, theirs: { final: 5 } }]);
     expect((value as any).skill_state.scores).toEqual({ final: 5 });
   });
 

@@ -104,11 +104,11 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
         `RESUMING: ${item.skill} on ${q(cp.project)}`,
         `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
         `Status: ${q(cp.status)} — ${q(cp.progress_summary)}`,
-        `(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`,
       ],
     },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
     { name: 'next action', tier: 2, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
+    { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
   if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
