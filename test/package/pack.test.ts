@@ -16,9 +16,6 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   description: string;
   keywords: string[];
-  homepage: string;
-  bugs: { url: string };
-  repository: { type: string; url: string };
   license: string;
   engines: { node: string };
   bin: Record<string, string>;
@@ -112,9 +109,6 @@ describe('npm pack', () => {
     expect(PKG.name).toBe(NAME);
     expect(PKG.description).toMatch(/Checkpoint Protocol/);
     expect(PKG.keywords).toEqual(expect.arrayContaining(['checkpoint-protocol', 'git', 'merge-driver']));
-    expect(PKG.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
-    expect(PKG.bugs.url).toMatch(/^https:\/\//);
-    expect(PKG.homepage).toMatch(/^https:\/\//);
     expect(PKG.license).toBe('MIT');
     expect(PKG.engines.node).toMatch(/^>=20/);
     expect(PKG.files).toEqual(['bin/', 'dist/', 'hooks/']);
