@@ -2,19 +2,13 @@
 // (how each field combines across branches) and rotation (which arrays are logs that
 // may move to .checkpoints/history/) all read it; no other module hard-codes a field list.
 
-/** The ten header + progress fields every checkpoint must carry (missing, null or "" all count). */
-export const REQUIRED_FIELDS = [
-  'protocol_version',
-  'skill',
-  'project',
-  'project_dir',
-  'created_at',
-  'updated_at',
-  'phase',
-  'step',
-  'status',
-  'progress_summary',
-] as const;
+import schema from './schema.json' with { type: 'json' };
+
+/** The ten header + progress fields every checkpoint must carry (missing, null or "" all count): the schema's `required`. */
+export const REQUIRED_FIELDS: readonly string[] = schema.required;
+
+/** Every top-level field the protocol defines (the schema's properties); anything else is the project's own. */
+export const PROTOCOL_FIELDS: readonly string[] = Object.keys(schema.properties);
 
 export type MergePolicy =
   /** Plain 3-way: a scalar changed differently on both sides is a conflict; objects recurse. */
@@ -48,6 +42,8 @@ export const SKILL_STATE_LOG_NAMES = ['run_history', 'merged_prs', 'bypasses', '
 export const SKILL_STATE_SNAPSHOT_NAMES = ['last_run', 'streak'] as const;
 
 const SNAPSHOT: MergePolicy = { kind: 'snapshot' };
+/** A project's own log (config.json "logs"): entries timed by `at`, rotatable. */
+const PROJECT_LOG: MergePolicy = LOG_APPEND('at', true);
 
 export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
@@ -135,6 +131,30 @@ export function patternProblem(pattern: string): string | undefined {
 }
 
 /**
+ * Why a project rule at `pattern` would reclassify a field the protocol already classifies,
+ * or undefined. A project may add rules for its own data (skill_state.<name>, or a top-level
+ * field the protocol does not define) but never change how a protocol field merges, rotates
+ * or is kept: `"logs": ["next_actions"]` would let rotate move queued actions to history.
+ * Patterns are compared both ways with the other's wildcards read as plain names, which finds
+ * every built-in path the pattern can reach.
+ */
+function reclassifies(pattern: string, policy: MergePolicy): string | undefined {
+  const segs = pattern.split('.');
+  const head = segs[0]!;
+  if (head === '*' || head === '**') return 'would also match protocol fields (start the path with skill_state or your own field name)';
+  if (PROTOCOL_FIELDS.includes(head) && (head !== 'skill_state' || segs.length === 1)) {
+    return `is the protocol field "${head}"${segs.length > 1 ? ' (or inside it)' : ''}, whose policy the protocol fixes`;
+  }
+  for (const rule of POLICY_RULES) {
+    const ruleSegs = segments(rule.pattern);
+    if (!patternMatches(ruleSegs, segs) && !patternMatches(segs, ruleSegs)) continue;
+    if (JSON.stringify(rule.policy) === JSON.stringify(policy)) continue; // restating a built-in rule changes nothing
+    return `would reclassify the protocol's "${rule.pattern}" (a ${rule.policy.kind}, not a ${policy.kind})`;
+  }
+  return undefined;
+}
+
+/**
  * What is wrong with the `logs` / `telemetry` lists of a parsed config, naming the key
  * (`"telemetry"[1] "a..b" has an empty segment`), or undefined. Pure: the driver and the
  * store both check a config with it.
@@ -147,7 +167,7 @@ export function policyConfigProblem(config: { [key: string]: unknown }): string 
     for (let i = 0; i < list.length; i++) {
       const pattern: unknown = list[i];
       if (typeof pattern !== 'string') return `"${key}"[${i}] must be a dotted path string`;
-      const problem = patternProblem(pattern);
+      const problem = patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
       if (problem) return `"${key}"[${i}] ${JSON.stringify(pattern)} ${problem}`;
     }
   }
@@ -158,7 +178,7 @@ export function policyConfigProblem(config: { [key: string]: unknown }): string 
 export function compileExtraLogs(config: PolicyConfig | undefined): PolicyRule[] {
   return [
     ...(config?.telemetry ?? []).map((pattern) => ({ pattern, policy: SNAPSHOT })),
-    ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: LOG_APPEND('at', true) })),
+    ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: PROJECT_LOG })),
   ];
 }
 
