@@ -3,6 +3,9 @@
 
 import { REQUIRED_FIELDS } from './fields.js';
 import { validateCapsule } from './capsule.js';
+import { isIsoInstant } from './instant.js';
+
+export { isIsoInstant };
 import {
   BLOCKER_NEEDS,
   CHECKPOINT_STATUSES,
@@ -35,22 +38,6 @@ export interface ValidateContext {
   now?: Date;
   /** Size of the file on disk, for the size warning. */
   sizeBytes?: number;
-}
-
-// ISO-8601 date-time with a Z or an explicit offset, every field in range (the same pattern
-// is in schema.json). The calendar date must exist too: Date.parse rolls 2026-02-30 over
-// into March instead of refusing it.
-const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-export function isIsoInstant(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const m = ISO_INSTANT.exec(value);
-  return m !== null && Number(m[3]) <= daysInMonth(Number(m[1]), Number(m[2])) && !Number.isNaN(Date.parse(value));
 }
 
 type Obj = Record<string, unknown>;
