@@ -31,124 +31,181 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function typeMatches(want: unknown, v: unknown): boolean {
-  if (want === undefined) return true;
-  const t = typeOf(v);
-  const list = Array.isArray(want) ? want : [want];
-  return list.some((w) => w === t || (w === 'number' && t === 'integer'));
-}
-
-const patterns = new Map<string, RegExp>();
-function regex(source: string): RegExp {
-  let re = patterns.get(source);
-  if (!re) patterns.set(source, (re = new RegExp(source, 'u')));
-  return re;
-}
-
 function show(v: unknown): string {
   const text = JSON.stringify(v) ?? String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** A schema node with its $ref followed and its keywords read once: the walk reads these. */
+interface Node {
+  s: Shape;
+  types: readonly string[] | null;
+  enumValues: readonly unknown[] | null;
+  notValues: readonly unknown[] | null;
+  pattern: RegExp | null;
+  dateTime: boolean;
+  minLength: number | null;
+  props: Map<string, Shape> | null;
+  required: readonly string[];
+  additional: Shape | false | null;
+  items: Shape | null;
+  oneOf: Node[] | null;
+  rules: { if: Shape; then: Shape }[];
+  delegate: string | null;
+  error: unknown;
+}
+
 export class ShapeChecker {
-  private readonly resolved = new Map<Shape, Shape>();
+  private readonly compiled = new Map<Shape, Node>();
+  private segs: (string | number)[] = [];
   constructor(private readonly root: Shape) {}
 
   /** Every structural problem of `value`, each reported once at the deepest path that explains it. */
   check(value: unknown, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void> = {}): void {
-    this.node(this.root, value, '', '(root)', report, checkers);
+    this.segs = [];
+    this.walk(this.root, value, report, checkers);
+  }
+
+  private path(): string {
+    if (!this.segs.length) return '(root)';
+    let out = '';
+    for (const seg of this.segs) out = joinPath(out, seg);
+    return out;
   }
 
   /** A node with its $ref followed: the referencing node's own keywords win over the target's. */
   private deref(s: Shape): Shape {
     const ref = s.$ref;
     if (typeof ref !== 'string') return s;
-    let out = this.resolved.get(s);
-    if (!out) {
-      const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((o, k) => (o as Obj)[k], this.root) as Shape;
-      const { $ref: _, ...own } = s;
-      this.resolved.set(s, (out = { ...this.deref(target), ...own }));
-    }
-    return out;
+    const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((o, k) => (o as Obj)[k], this.root) as Shape;
+    const { $ref: _, ...own } = s;
+    return { ...this.deref(target), ...own };
   }
 
-  private message(s: Shape, template: unknown, key: string, path: string, v: unknown): string {
+  private compile(shape: Shape): Node {
+    let n = this.compiled.get(shape);
+    if (n) return n;
+    const s = this.deref(shape);
+    const not = s.not as Shape | undefined;
+    const dateTime = s.format === 'date-time';
+    n = {
+      s,
+      types: s.type === undefined ? null : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string],
+      enumValues: Array.isArray(s.enum) ? s.enum : s.const !== undefined ? [s.const] : null,
+      notValues: not && Array.isArray(not.enum) ? not.enum : null,
+      // isIsoInstant checks all the pattern says and more (the calendar date exists).
+      pattern: typeof s.pattern === 'string' && !dateTime ? new RegExp(s.pattern, 'u') : null,
+      dateTime,
+      minLength: typeof s.minLength === 'number' ? s.minLength : null,
+      props: isObj(s.properties) ? new Map(Object.entries(s.properties as Record<string, Shape>)) : null,
+      required: Array.isArray(s.required) ? (s.required as string[]) : [],
+      additional: s.additionalProperties === false ? false : isObj(s.additionalProperties) ? (s.additionalProperties as Shape) : null,
+      items: isObj(s.items) ? (s.items as Shape) : null,
+      oneOf: null,
+      rules: ((s.allOf as Shape[] | undefined) ?? []).flatMap((r) => (r.if && r.then ? [{ if: r.if as Shape, then: r.then as Shape }] : [])),
+      delegate: typeof s['x-checked-by'] === 'string' ? s['x-checked-by'] : null,
+      error: s['x-error'],
+    };
+    this.compiled.set(shape, n);
+    // A branch without its own message says the oneOf's.
+    if (Array.isArray(s.oneOf)) n.oneOf = (s.oneOf as Shape[]).map((b) => this.compile(b['x-error'] === undefined ? { ...b, 'x-error': s['x-error'] } : b));
+    return n;
+  }
+
+  private message(n: Node, template: unknown, v: unknown): string {
+    const path = this.path();
+    const last = this.segs[this.segs.length - 1];
     const text = typeof template === 'string' ? template : `${path} does not have the expected shape`;
     return text
-      .replace(/\{key\}/g, key)
+      .replace(/\{key\}/g, last === undefined ? '' : String(last))
       .replace(/\{path\}/g, path)
       .replace(/\{value\}/g, () => show(v))
-      .replace(/\{enum\}/g, () => (Array.isArray(s.enum) ? s.enum.join('|') : ''));
+      .replace(/\{enum\}/g, () => (n.enumValues ? n.enumValues.join('|') : ''));
   }
 
   /** Does `v` satisfy this node's own keywords (not its children)? */
-  private ownOk(s: Shape, v: unknown): boolean {
-    if (!typeMatches(s.type, v)) return false;
-    if (typeOf(v) === 'nonfinite') return false;
-    if (Array.isArray(s.enum) && !s.enum.includes(v as never)) return false;
-    if (s.const !== undefined && s.const !== v) return false;
-    const not = s.not as Shape | undefined;
-    if (not && Array.isArray(not.enum) && not.enum.includes(v as never)) return false;
-    if (typeof v === 'string') {
-      if (typeof s.pattern === 'string' && !regex(s.pattern).test(v)) return false;
-      if (typeof s.minLength === 'number' && [...v].length < s.minLength) return false;
-      if (s.format === 'date-time' && !isIsoInstant(v)) return false;
-    }
-    if (typeof v === 'number') {
-      if (typeof s.minimum === 'number' && v < s.minimum) return false;
-      if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return false;
-    }
-    if (Array.isArray(v)) {
-      if (typeof s.minItems === 'number' && v.length < s.minItems) return false;
-      if (typeof s.maxItems === 'number' && v.length > s.maxItems) return false;
+  private ownOk(n: Node, v: unknown): boolean {
+    const t = typeOf(v);
+    if (t === 'nonfinite') return false;
+    if (n.types && !n.types.some((w) => w === t || (w === 'number' && t === 'integer'))) return false;
+    if (n.enumValues && !n.enumValues.includes(v)) return false;
+    if (n.notValues && n.notValues.includes(v)) return false;
+    const s = n.s;
+    if (t === 'string') {
+      const str = v as string;
+      if (n.minLength !== null && (str.length < n.minLength || (str.length < 2 * n.minLength && [...str].length < n.minLength))) return false;
+      if (n.pattern && !n.pattern.test(str)) return false;
+      if (n.dateTime && !isIsoInstant(str)) return false;
+    } else if (t === 'number' || t === 'integer') {
+      if (typeof s.minimum === 'number' && (v as number) < s.minimum) return false;
+      if (typeof s.exclusiveMinimum === 'number' && (v as number) <= s.exclusiveMinimum) return false;
+    } else if (t === 'array') {
+      if (typeof s.minItems === 'number' && (v as unknown[]).length < s.minItems) return false;
+      if (typeof s.maxItems === 'number' && (v as unknown[]).length > s.maxItems) return false;
     }
     return true;
   }
 
-  private node(shape: Shape, v: unknown, key: string, path: string, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
-    const s = this.deref(shape);
-    const delegate = s['x-checked-by'];
-    if (typeof delegate === 'string' && checkers[delegate]) return checkers[delegate]!(v, path);
-    if (Array.isArray(s.oneOf)) {
-      const branch = (s.oneOf as Shape[]).map((b) => this.deref(b)).find((b) => typeMatches(b.type, v) && typeOf(v) !== 'nonfinite');
-      if (!branch) return report(path, this.message(s, s['x-error'], key, path, v));
-      return this.node({ ...branch, 'x-error': branch['x-error'] ?? s['x-error'] }, v, key, path, report, checkers);
+  private walk(shape: Shape, v: unknown, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
+    let n = this.compile(shape);
+    if (n.delegate !== null && checkers[n.delegate]) return checkers[n.delegate]!(v, this.path());
+    if (n.oneOf) {
+      const t = typeOf(v);
+      const branch = n.oneOf.find((b) => !b.types || b.types.some((w) => w === t || (w === 'number' && t === 'integer')));
+      if (!branch || t === 'nonfinite') return report(this.path(), this.message(n, n.error, v));
+      n = branch;
     }
-    if (!this.ownOk(s, v)) return report(path, this.message(s, s['x-error'], key, path, v));
-    if (Array.isArray(v) && s.items) v.forEach((item, i) => this.node(s.items as Shape, item, String(i), joinPath(path, i), report, checkers));
-    if (isObj(v)) this.members(s, v, path, report, checkers);
-    for (const rule of (s.allOf as Shape[] | undefined) ?? []) {
-      if (rule.if && rule.then && this.matches(rule.if as Shape, v) && isObj(v)) this.members(rule.then as Shape, v, path, report, checkers);
+    if (!this.ownOk(n, v)) return report(this.path(), this.message(n, n.error, v));
+    if (Array.isArray(v)) {
+      if (n.items) {
+        for (let i = 0; i < v.length; i++) {
+          this.segs.push(i);
+          this.walk(n.items, v[i], report, checkers);
+          this.segs.pop();
+        }
+      }
+      return;
     }
+    if (!isObj(v)) return;
+    this.members(n, v, report, checkers);
+    for (const rule of n.rules) if (this.matches(rule.if, v)) this.members(this.compile(rule.then), v, report, checkers);
   }
 
-  private members(s: Shape, v: Obj, path: string, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
-    const props = (s.properties as Record<string, Shape> | undefined) ?? {};
-    const required = new Set((s.required as string[] | undefined) ?? []);
-    for (const k of required) {
-      const at = joinPath(path === '(root)' ? '' : path, k);
-      if (!Object.hasOwn(v, k) || v[k] === undefined) {
-        const prop = props[k] ? this.deref(props[k]!) : {};
-        report(at, this.message(prop, s['x-missing'] ?? prop['x-error'], k, at, undefined));
-      } else if (s['x-blank'] !== undefined && (v[k] === null || v[k] === '')) report(at, this.message(s, s['x-blank'], k, at, v[k]));
+  private members(n: Node, v: Obj, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
+    const blank = n.s['x-blank'];
+    for (const k of n.required) {
+      const value = Object.hasOwn(v, k) ? v[k] : undefined;
+      if (value !== undefined && (blank === undefined || (value !== null && value !== ''))) continue;
+      this.segs.push(k);
+      if (value !== undefined) report(this.path(), this.message(n, blank, value));
+      else {
+        const prop = n.props?.get(k);
+        report(this.path(), this.message(n, n.s['x-missing'] ?? (prop ? this.compile(prop).error : undefined), undefined));
+      }
+      this.segs.pop();
     }
-    for (const [k, child] of Object.entries(v)) {
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const child = v[k];
       if (child === undefined) continue; // not JSON: a caller's absent field
-      const at = joinPath(path === '(root)' ? '' : path, k);
-      if (s['x-blank'] !== undefined && required.has(k) && (child === null || child === '')) continue;
-      const prop = Object.hasOwn(props, k) ? props[k] : undefined;
-      if (prop) this.node(prop, child, k, at, report, checkers);
-      else if (s.additionalProperties === false) report(at, `unknown field "${k}"`);
-      else if (isObj(s.additionalProperties)) this.node(s.additionalProperties as Shape, child, k, at, report, checkers);
+      if (blank !== undefined && (child === null || child === '') && n.required.includes(k)) continue; // reported above
+      const prop = n.props?.get(k);
+      const sub = prop ?? (n.additional === false ? false : n.additional);
+      if (sub === null) continue;
+      this.segs.push(k);
+      if (sub === false) report(this.path(), `unknown field "${k}"`);
+      else this.walk(sub, child, report, checkers);
+      this.segs.pop();
     }
   }
 
   /** Silent match, for `if`: own keywords, required and properties' own keywords. */
   private matches(shape: Shape, v: unknown): boolean {
-    const s = this.deref(shape);
-    if (!this.ownOk(s, v)) return false;
+    const n = this.compile(shape);
+    if (!this.ownOk(n, v)) return false;
     if (!isObj(v)) return true;
-    if (((s.required as string[] | undefined) ?? []).some((k) => v[k] === undefined || !Object.hasOwn(v, k))) return false;
-    return Object.entries((s.properties as Record<string, Shape> | undefined) ?? {}).every(([k, p]) => v[k] === undefined || !Object.hasOwn(v, k) || this.matches(p, v[k]));
+    if (n.required.some((k) => v[k] === undefined || !Object.hasOwn(v, k))) return false;
+    for (const [k, p] of n.props ?? []) if (Object.hasOwn(v, k) && v[k] !== undefined && !this.matches(p, v[k])) return false;
+    return true;
   }
 }
