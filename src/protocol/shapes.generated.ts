@@ -102,13 +102,7 @@ export interface Capsule {
     [extra: string]: unknown;
   };
   /** Refreshed by `pause --auto`; never part of the claims. */
-  mechanical?: {
-    head?: string | null;
-    branch?: string | null;
-    uncommitted?: string[];
-    at?: string;
-    [extra: string]: unknown;
-  };
+  mechanical?: JsonObject;
 }
 
 export interface CapsuleContext {
