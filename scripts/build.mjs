@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+// The TypeScript types are generated from schema.json, the one declaration of the shape.
+await import('./gen-shapes.mjs').then(({ writeShapes }) => writeShapes());
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
 
@@ -60,6 +63,32 @@ const separate = (filter, file) => ({
     b.onResolve({ filter }, () => ({ path: `./${file}`, external: true }));
   },
 });
+/**
+ * The merge driver reads schema.json only to validate: its bundled copy drops what is for
+ * editors and people (titles, descriptions) and the inside of subtrees another checker owns
+ * (`x-checked-by`), so the hot path loads a smaller schema. The CLI keeps the whole file
+ * (init writes it for editors).
+ */
+const SCHEMA_FOR_CHECKING = {
+  name: 'schema-for-checking',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]protocol[\\/]schema\.json$/ }, (args) => {
+      const strip = (node) => {
+        if (Array.isArray(node)) return node.map(strip);
+        if (!node || typeof node !== 'object') return node;
+        if (typeof node['x-checked-by'] === 'string') return { 'x-checked-by': node['x-checked-by'] };
+        const out = {};
+        for (const [k, v] of Object.entries(node)) {
+          if (['title', 'description', '$id', 'x-const'].includes(k) && typeof v === 'string') continue;
+          if (k === '$schema' && typeof v === 'string') continue;
+          out[k] = strip(v);
+        }
+        return out;
+      };
+      return { contents: JSON.stringify(strip(JSON.parse(readFileSync(args.path, 'utf8')))), loader: 'json' };
+    });
+  },
+};
 const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
 const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
 // The MCP server with the SDK and zod: only `checkpoint mcp` requires it.
@@ -68,7 +97,7 @@ const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
 const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) };
 
 await Promise.all([
-  build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs` }),
+  build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
   build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
   build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT] }),

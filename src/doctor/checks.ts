@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import type { Loaded } from './load.js';
+import type { Loaded } from '../read/load.js';
 import type { Finding } from './types.js';
 import { toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDriverConfig } from '../git/driver-config.js';
 import type { Finding } from './types.js';
+import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
 import { listProjectDir, readProjectText } from '../store/safe-fs.js';
 
-export const ATTRIBUTES_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
 
 export function attributesDeclareDriver(root: string): boolean {
   let text: string | null;

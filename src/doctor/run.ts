@@ -5,7 +5,7 @@ import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { judge, type PushRange } from './push.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets } from './checks.js';
 import { gatherEvidence, mentionsWork } from './evidence.js';
-import { loadAll } from './load.js';
+import { loadAll } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';

@@ -2,14 +2,13 @@
 // merge.checkpoint.* config. Idempotent; uninstall removes exactly what install adds.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ATTRIBUTES_LINE } from '../doctor/health.js';
+import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 
 export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
-export const HISTORY_ATTRIBUTES_LINE = '.checkpoints/history/*.json merge=checkpoint';
 const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
 
 /** Quote for the POSIX shell git runs drivers with; safe with spaces, quotes and $. */

@@ -7,7 +7,8 @@ import { addNumberText, JsonSyntaxError, parseJson, type NumberTexts } from '../
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
-import { fileKind } from '../protocol/file-names.js';
+import { fileKind, ROTATION_NAME } from '../protocol/file-names.js';
+import { rotationFileProblem } from '../protocol/rotation.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, type Settlement } from './settle.js';
@@ -46,12 +47,11 @@ export function unparseableMessage(fileName: string | undefined, side: MergeSide
   return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${side} ${reason}`;
 }
 
-/** The shape rotate writes: `{skill, rotated_at, entries: {<path>: [...]}}`. */
-function validateRotationFile(value: JsonValue): { errors: { path: string; message: string }[] } {
-  const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.skill === 'string'
-    && typeof value.entries === 'object' && value.entries !== null && !Array.isArray(value.entries)
-    && Object.values(value.entries).every(Array.isArray);
-  return { errors: ok ? [] : [{ path: '(root)', message: 'a rotation file is {skill, rotated_at, entries: {<log path>: [...]}}' }] };
+/** A merged rotation file's shape, by the same check rotate and restore use (protocol/rotation.ts). */
+function validateRotationFile(value: JsonValue, fileName: string | undefined): { errors: { path: string; message: string }[] } {
+  const skill = fileName === undefined ? undefined : ROTATION_NAME.exec(baseName(fileName))?.[1];
+  const problem = rotationFileProblem(value, skill);
+  return { errors: problem === null ? [] : [{ path: '(root)', message: `not a rotation file {skill, rotated_at, entries: {<log path>: [...]}}: ${problem}` }] };
 }
 
 function baseName(fileName: string): string {
@@ -96,7 +96,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
   // An archive keeps its stamped name; a rotation file is not a checkpoint at all.
   const fileName = input.fileName === undefined || kind === 'archive' ? undefined : baseName(input.fileName);
-  const validate = (v: JsonValue, t: string) => (kind === 'rotation' ? validateRotationFile(v) : validateCheckpoint(v, { fileName, sizeBytes: new TextEncoder().encode(t).length })).errors;
+  const validate = (v: JsonValue, t: string) => (kind === 'rotation' ? validateRotationFile(v, input.fileName) : validateCheckpoint(v, { fileName, sizeBytes: new TextEncoder().encode(t).length })).errors;
   let errors = validate(value, text);
   if (errors.length > 0) {
     // Refuse only what the merge introduced: an error one side already committed (a status

@@ -9,16 +9,15 @@
 //
 // Order: base records that survive, in base order; then the additions (in front, for
 // `newest-first`). When only one side added, its own order; when both did, an order that
-// ignores which side is "ours": by the policy's timeKey instant (ascending for `append`,
-// descending for `newest-first`), untimed after timed, ties by canonical JSON.
+// ignores which side is "ours": by the entry's time (fields.ts logEntryTime, the same one
+// rotate keeps the newest by; ascending for `append`, descending for `newest-first`),
+// untimed after timed, ties by canonical JSON.
 
-import type { MergePolicy } from '../protocol/fields.js';
+import { logEntryTime, type LogPolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
-import { canonicalJson, ownValue } from '../protocol/identity.js';
+import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings, jsonEqual } from './json-value.js';
-
-type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
 
 interface Keyed {
   key: string;
@@ -62,13 +61,6 @@ function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, numbe
   return added;
 }
 
-function entryTime(entry: JsonValue, timeKey: string | undefined): number | undefined {
-  if (timeKey === undefined) return undefined;
-  const raw = ownValue(entry, timeKey);
-  const t = typeof raw === 'string' ? Date.parse(raw) : NaN;
-  return Number.isFinite(t) ? t : undefined;
-}
-
 /** Both sides' additions as one multiset (per identity, the larger count), in a side-independent order. */
 function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy): Keyed[] {
   const oursCounts = counts(ours);
@@ -76,7 +68,7 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
   const first = new Map<string, Keyed>();
   for (const item of [...ours, ...theirs]) if (!first.has(item.key)) first.set(item.key, item);
   const direction = policy.order === 'newest-first' ? -1 : 1;
-  const timed = [...first.values()].map((item) => ({ item, time: entryTime(item.entry, policy.timeKey) }));
+  const timed = [...first.values()].map((item) => ({ item, time: logEntryTime(item.entry, policy) }));
   timed.sort((a, b) => {
     if (a.time !== undefined && b.time !== undefined && a.time !== b.time) return direction * (a.time - b.time);
     if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;

@@ -2,27 +2,27 @@
 // (how each field combines across branches) and rotation (which arrays are logs that
 // may move to .checkpoints/history/) all read it; no other module hard-codes a field list.
 
-/** The ten header + progress fields every checkpoint must carry (missing, null or "" all count). */
-export const REQUIRED_FIELDS = [
-  'protocol_version',
-  'skill',
-  'project',
-  'project_dir',
-  'created_at',
-  'updated_at',
-  'phase',
-  'step',
-  'status',
-  'progress_summary',
-] as const;
+import schema from './schema.json' with { type: 'json' };
+import { isIsoInstant } from './instant.js';
+
+/** The ten header + progress fields every checkpoint must carry (missing, null or "" all count): the schema's `required`. */
+export const REQUIRED_FIELDS: readonly string[] = schema.required;
+
+/** Every top-level field the protocol defines (the schema's properties); anything else is the project's own. */
+export const PROTOCOL_FIELDS: readonly string[] = Object.keys(schema.properties);
 
 export type MergePolicy =
   /** Plain 3-way: a scalar changed differently on both sides is a conflict; objects recurse. */
   | { kind: 'value' }
   /** ISO-8601 instants: the later (or earlier) wins, compared as instants, never a conflict. */
   | { kind: 'instant'; pick: 'latest' | 'earliest' }
-  /** Append-only log: base + ours' additions + theirs' additions, deduplicated by identity. */
-  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean }
+  /**
+   * Append-only log: base + ours' additions + theirs' additions, deduplicated by identity.
+   * `timeKey`: the field holding an entry's time (read by logEntryTime, for merge and rotate
+   * alike); `rotate`: `checkpoint rotate` may move old entries to history/; `keep`: the most
+   * entries the log holds, the overflow moving to history/ on every write that adds one.
+   */
+  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number }
   /** Records with an `id`: merged per id (added, removed, or recursed), order kept. */
   | { kind: 'records' }
   /** next_actions: an ordered queue, popped from the front and appended at the back. */
@@ -47,7 +47,12 @@ export const SKILL_STATE_LOG_NAMES = ['run_history', 'merged_prs', 'bypasses', '
 /** Per-run telemetry under skill_state that each run rewrites whole: the latest run wins. */
 export const SKILL_STATE_SNAPSHOT_NAMES = ['last_run', 'streak'] as const;
 
+/** Where a checkpoint points at the rotation files holding its older log entries. */
+export const ROTATION_POINTER = 'skill_state.rotated_to';
+
 const SNAPSHOT: MergePolicy = { kind: 'snapshot' };
+/** A project's own log (config.json "logs"): entries timed by `at`, rotatable. */
+const PROJECT_LOG: MergePolicy = LOG_APPEND('at', true);
 
 export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
@@ -55,7 +60,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'capsule.mechanical.at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'next_actions', policy: { kind: 'queue' } },
-  { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false } },
+  { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false, keep: 10 } },
   { pattern: 'eval_scores', policy: LOG_APPEND('at') },
   { pattern: 'pm_refs', policy: LOG_APPEND('first_seen_at') },
   { pattern: 'context_primer.key_decisions', policy: LOG_APPEND() },
@@ -63,7 +68,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'context_primer.user_preferences', policy: LOG_APPEND() },
   { pattern: 'blockers', policy: { kind: 'records' } },
   // Pointers to history files written by rotate: a set both branches may add to, never rotated.
-  { pattern: 'skill_state.rotated_to', policy: LOG_APPEND() },
+  { pattern: ROTATION_POINTER, policy: LOG_APPEND() },
   { pattern: 'progress_table', policy: { kind: 'records' } },
   ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
   ...SKILL_STATE_SNAPSHOT_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SNAPSHOT })),
@@ -135,6 +140,30 @@ export function patternProblem(pattern: string): string | undefined {
 }
 
 /**
+ * Why a project rule at `pattern` would reclassify a field the protocol already classifies,
+ * or undefined. A project may add rules for its own data (skill_state.<name>, or a top-level
+ * field the protocol does not define) but never change how a protocol field merges, rotates
+ * or is kept: `"logs": ["next_actions"]` would let rotate move queued actions to history.
+ * Patterns are compared both ways with the other's wildcards read as plain names, which finds
+ * every built-in path the pattern can reach.
+ */
+function reclassifies(pattern: string, policy: MergePolicy): string | undefined {
+  const segs = pattern.split('.');
+  const head = segs[0]!;
+  if (head === '*' || head === '**') return 'would also match protocol fields (start the path with skill_state or your own field name)';
+  if (PROTOCOL_FIELDS.includes(head) && (head !== 'skill_state' || segs.length === 1)) {
+    return `is the protocol field "${head}"${segs.length > 1 ? ' (or inside it)' : ''}, whose policy the protocol fixes`;
+  }
+  for (const rule of POLICY_RULES) {
+    const ruleSegs = segments(rule.pattern);
+    if (!patternMatches(ruleSegs, segs) && !patternMatches(segs, ruleSegs)) continue;
+    if (JSON.stringify(rule.policy) === JSON.stringify(policy)) continue; // restating a built-in rule changes nothing
+    return `would reclassify the protocol's "${rule.pattern}" (a ${rule.policy.kind}, not a ${policy.kind})`;
+  }
+  return undefined;
+}
+
+/**
  * What is wrong with the `logs` / `telemetry` lists of a parsed config, naming the key
  * (`"telemetry"[1] "a..b" has an empty segment`), or undefined. Pure: the driver and the
  * store both check a config with it.
@@ -147,7 +176,7 @@ export function policyConfigProblem(config: { [key: string]: unknown }): string 
     for (let i = 0; i < list.length; i++) {
       const pattern: unknown = list[i];
       if (typeof pattern !== 'string') return `"${key}"[${i}] must be a dotted path string`;
-      const problem = patternProblem(pattern);
+      const problem = patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
       if (problem) return `"${key}"[${i}] ${JSON.stringify(pattern)} ${problem}`;
     }
   }
@@ -158,7 +187,7 @@ export function policyConfigProblem(config: { [key: string]: unknown }): string 
 export function compileExtraLogs(config: PolicyConfig | undefined): PolicyRule[] {
   return [
     ...(config?.telemetry ?? []).map((pattern) => ({ pattern, policy: SNAPSHOT })),
-    ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: LOG_APPEND('at', true) })),
+    ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: PROJECT_LOG })),
   ];
 }
 
@@ -194,3 +223,23 @@ export function rotatableLogPaths(doc: unknown, extra: readonly PolicyRule[] = [
 
 /** Keys that must never be written through a path or merged into an object. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
+export type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
+
+/**
+ * The time of a log entry, in ms, or undefined when it has none: its policy's time key
+ * holding a strict ISO instant (see instant.ts). Merge orders added entries by it and
+ * rotate keeps the newest by it, so the two never disagree on a log's order.
+ */
+export function logEntryTime(entry: unknown, policy: LogPolicy): number | undefined {
+  if (policy.timeKey === undefined || typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+  if (!Object.hasOwn(entry, policy.timeKey)) return undefined;
+  const raw = (entry as Record<string, unknown>)[policy.timeKey];
+  return isIsoInstant(raw) ? Date.parse(raw) : undefined;
+}
+
+/** The retention cap of the log at `path` (a built-in rule's `keep`), or undefined when it has none. */
+export function logRetention(path: readonly string[]): number | undefined {
+  const policy = policyFor(path);
+  return policy.kind === 'log' ? policy.keep : undefined;
+}

@@ -18,3 +18,7 @@ export function fileKind(path: string): CheckpointFileKind {
   }
   return 'checkpoint';
 }
+
+/** The .gitattributes lines that route checkpoint and history files to the merge driver (install writes, doctor checks). */
+export const ATTRIBUTES_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
+export const HISTORY_ATTRIBUTES_LINE = '.checkpoints/history/*.json merge=checkpoint';

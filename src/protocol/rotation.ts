@@ -2,16 +2,13 @@
 // .checkpoints/history/, and how they join a rotation file. The store does the reading
 // and writing (src/store/rotate.ts); which arrays are logs comes from fields.ts only.
 import { CheckpointError } from '../errors.js';
-import { compileExtraLogs, FORBIDDEN_KEYS, policyFor, rotatableLogPaths } from './fields.js';
+import { compileExtraLogs, FORBIDDEN_KEYS, logEntryTime, policyFor, rotatableLogPaths, ROTATION_POINTER, type LogPolicy } from './fields.js';
 import type { JsonObject, JsonValue } from './types.js';
-import { isIsoInstant } from './validate.js';
 
 /** Newest entries a log keeps when neither --keep nor config rotate_keep says otherwise. */
 export const DEFAULT_ROTATE_KEEP = 5;
-/** Where a checkpoint points at the rotation files that hold its older entries. */
-export const ROTATION_POINTER_PATH: readonly string[] = ['skill_state', 'rotated_to'];
-/** Keys tried, after the field policy's own timeKey, to order entries by time. */
-const FALLBACK_TIME_KEYS = ['at', 'timestamp'];
+/** Where a checkpoint points at the rotation files that hold its older entries (fields.ts ROTATION_POINTER). */
+export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('.');
 
 import { entryIdentity } from './identity.js';
 
@@ -31,24 +28,15 @@ export function dottedPath(path: readonly string[]): string {
   return path.join('.');
 }
 
-function entryTime(entry: JsonValue, keys: readonly string[]): number | null {
-  if (!isObj(entry)) return null;
-  for (const k of keys) {
-    const v = entry[k];
-    if (isIsoInstant(v)) return Date.parse(v);
-  }
-  return null;
-}
-
 /**
- * Indices (into `entries`) of the `keep` newest: by timestamp when every entry has one,
+ * Indices (into `entries`) of the `keep` newest: by logEntryTime when every entry has one,
  * else the last `keep` in array order. Ties keep array order.
  */
-export function newestIndices(entries: readonly JsonValue[], keep: number, timeKeys: readonly string[]): Set<number> {
+export function newestIndices(entries: readonly JsonValue[], keep: number, policy: LogPolicy): Set<number> {
   if (keep <= 0) return new Set();
-  const times = entries.map((e) => entryTime(e, timeKeys));
+  const times = entries.map((e) => logEntryTime(e, policy));
   const order = entries.map((_, i) => i);
-  if (times.every((t) => t !== null)) order.sort((a, b) => times[a]! - times[b]! || a - b);
+  if (times.every((t) => t !== undefined)) order.sort((a, b) => times[a]! - times[b]! || a - b);
   return new Set(order.slice(Math.max(0, order.length - keep)));
 }
 
@@ -103,9 +91,7 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
       pointers.push(where);
       return false;
     });
-    const policy = policyFor(path, opts.extra);
-    const timeKeys = [...(policy.kind === 'log' && policy.timeKey ? [policy.timeKey] : []), ...FALLBACK_TIME_KEYS];
-    const keepSet = newestIndices(remaining, opts.keep, timeKeys);
+    const keepSet = newestIndices(remaining, opts.keep, policyFor(path, opts.extra) as LogPolicy);
     const moved = remaining.filter((_, i) => !keepSet.has(i));
     if (!moved.length && !alreadyRotated) continue;
     if (moved.length) pointers.push(opts.target);
@@ -141,10 +127,14 @@ export interface RotationFile {
   entries: Record<string, JsonValue[]>;
 }
 
-/** Checks the shape of a parsed rotation file; the reason, or null when it is one. */
-export function rotationFileProblem(value: unknown, skill: string): string | null {
+/**
+ * Checks the shape of a parsed rotation file; the reason, or null when it is one. The one
+ * check: rotate and restore use it before reading one, the merge driver on a merged one.
+ * `skill`, when known (from the file's name), must be the file's own.
+ */
+export function rotationFileProblem(value: unknown, skill?: string): string | null {
   if (!isObj(value)) return 'not a JSON object';
-  if (value.skill !== skill) return `its "skill" is ${JSON.stringify(value.skill)}, not "${skill}"`;
+  if (typeof value.skill !== 'string' || (skill !== undefined && value.skill !== skill)) return `its "skill" is ${JSON.stringify(value.skill)}, not ${skill === undefined ? 'a skill name' : `"${skill}"`}`;
   if (typeof value.rotated_at !== 'string') return '"rotated_at" is missing';
   if (!isObj(value.entries)) return '"entries" must map dotted log paths to arrays';
   for (const [k, v] of Object.entries(value.entries)) if (!Array.isArray(v)) return `entries[${JSON.stringify(k)}] is not an array`;

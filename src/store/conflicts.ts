@@ -1,13 +1,14 @@
 // What git left behind for a conflicted file: its index stages (:1 base, :2 ours, :3 theirs)
 // or, once those are gone, the conflict markers in the file itself.
 import { execFileSync } from 'node:child_process';
-import { lstatSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
-import { checkpointsDir } from './checkpoints.js';
-import { listProjectDir, locate, readProjectText } from './safe-fs.js';
+import { writeFileAtomic } from './atomic.js';
+import { checkpointsDir, lockPathFor } from './checkpoints.js';
+import { withLock } from './lock.js';
+import { listProjectDir, locate, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
@@ -98,10 +99,9 @@ export interface ResolvableFile {
 
 /**
  * The file `resolve` may read and rewrite, or a one-line E_PATH: only
- * .checkpoints/<skill>.checkpoint.json and history/ archive or rotation files, reached
- * through real folders (no symlink anywhere on the way, the file itself included), a plain
- * file of sane size (never a FIFO or a device). Kept local and small so it can later give
- * way to the shared safe-fs module.
+ * .checkpoints/<skill>.checkpoint.json and history/ archive or rotation files, reached the
+ * way safe-fs reaches every project file (no link out of the project, no loop), a plain file
+ * of sane size (never a FIFO or a device).
  */
 export function resolvableFile(root: string, rel: string): ResolvableFile {
   const parts = rel.split(sep).join('/').split('/');
@@ -111,17 +111,22 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
   if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
   const skill = resolvableSkill(rel);
   if (!skill) refuse('not a checkpoint or history file');
-  let at = root;
-  for (let i = 0; i < parts.length; i++) {
-    at = join(at, parts[i]!);
-    const st = lstatSync(at, { throwIfNoEntry: false });
-    if (!st) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
-    const last = i === parts.length - 1;
-    const where = last ? 'it' : `the folder ${parts.slice(0, i + 1).join('/')}`;
-    if (st!.isSymbolicLink()) refuse(`${where} is a symlink; resolve never reads or writes through one`, 'replace the link with the real file or folder');
-    if (!last && !st!.isDirectory()) refuse(`${parts.slice(0, i + 1).join('/')} is not a folder`);
-    if (last && !st!.isFile()) refuse('not a regular file (a FIFO, device or folder is never read)', 'remove it; a checkpoint is a plain JSON file');
-    if (last && st!.size > MAX_RESOLVE_BYTES) refuse(`${st!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
-  }
-  return { rel: parts.join('/'), abs: join(root, ...parts), skill: skill! };
+  const abs = join(root, ...parts);
+  const loc = statProjectFile(root, abs);
+  if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
+  if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
+  return { rel: parts.join('/'), abs, skill: skill! };
+}
+
+/**
+ * Writes `resolve`'s result the way the store writes every file: under the skill's lock, the
+ * file re-checked there (it may have changed hands), replaced atomically. The text is the
+ * merge's own (exact number texts and layout kept; markers only where a conflict remains),
+ * so it is not re-formatted, and a clean result was validated by the merge already.
+ */
+export async function writeResolved(root: string, file: ResolvableFile, text: string): Promise<void> {
+  await withLock(lockPathFor(root, file.skill), () => {
+    resolvableFile(root, file.rel);
+    writeFileAtomic(writablePath(root, file.abs, { atomic: true }), text);
+  });
 }

@@ -146,7 +146,7 @@ describe('resolve is safe', () => {
     expect(r.code).toBe(0);
     const named = cli(dir, ['resolve', '.checkpoints/trap.checkpoint.json']);
     expect(named.code).toBe(2);
-    expect(named.stderr).toMatch(/not a regular file/);
+    expect(named.stderr).toMatch(/is a FIFO, not a plain file; refused/);
   });
 });
 

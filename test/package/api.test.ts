@@ -189,9 +189,12 @@ describe('declarations', () => {
     for (const name of TYPE_NAMES.filter((n) => n !== 'Checkpoint' && n !== 'JsonValue')) expect(exported, name).toContain(name);
     // The protocol types come through `export type *`.
     expect(dts).toMatch(/export type \* from '\.\/protocol\/types\.js'/);
+    // types.ts re-exports the shapes generated from schema.json and the JSON value types.
     const protocol = readFileSync(join(ROOT, 'dist/types/protocol/types.d.ts'), 'utf8');
-    expect(protocol).toMatch(/export interface Checkpoint\b/);
-    expect(protocol).toMatch(/export type JsonValue\b/);
+    expect(protocol).toMatch(/export \* from '\.\/shapes\.generated\.js'/);
+    expect(protocol).toMatch(/export type \{ JsonObject, JsonValue \} from '\.\/json-types\.js'/);
+    expect(readFileSync(join(ROOT, 'dist/types/protocol/shapes.generated.d.ts'), 'utf8')).toMatch(/export interface Checkpoint\b/);
+    expect(readFileSync(join(ROOT, 'dist/types/protocol/json-types.d.ts'), 'utf8')).toMatch(/export type JsonValue\b/);
     // Every relative import in the declarations resolves to a file that exists.
     const seen = new Set<string>();
     const walk = (file: string) => {

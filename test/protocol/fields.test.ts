@@ -47,4 +47,20 @@ describe('config patterns', () => {
     expect(policyConfigProblem({ logs: [3] })).toBe('"logs"[0] must be a dotted path string');
     expect(policyConfigProblem({ logs: [''] })).toBe('"logs"[0] "" is empty');
   });
+
+  it('refuse a project rule that would reclassify a protocol field, and accept the project\'s own fields', () => {
+    expect(policyConfigProblem({ logs: ['next_actions'] })).toBe('"logs"[0] "next_actions" is the protocol field "next_actions", whose policy the protocol fixes');
+    expect(policyConfigProblem({ telemetry: ['status'] })).toMatch(/^"telemetry"\[0\] "status" is the protocol field "status"/);
+    expect(policyConfigProblem({ logs: ['cost.by_phase'] })).toMatch(/"cost.by_phase" is the protocol field "cost" \(or inside it\)/);
+    expect(policyConfigProblem({ logs: ['skill_state'] })).toMatch(/is the protocol field "skill_state"/);
+    expect(policyConfigProblem({ logs: ['**.audits'] })).toMatch(/would also match protocol fields/);
+    expect(policyConfigProblem({ telemetry: ['*'] })).toMatch(/would also match protocol fields/);
+    // Built-in rules under skill_state keep their kind too.
+    expect(policyConfigProblem({ telemetry: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log, not a snapshot\)/);
+    expect(policyConfigProblem({ logs: ['skill_state.*.last_run'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.last_run"/);
+    expect(policyConfigProblem({ telemetry: ['skill_state.*'] })).toMatch(/would reclassify the protocol's "skill_state\.rotated_to"/);
+    expect(policyConfigProblem({ logs: ['skill_state.rotated_to'] })).toMatch(/"skill_state\.rotated_to"/);
+    // Restating a built-in rule, a project's own skill_state log, a top-level field of its own: fine.
+    expect(policyConfigProblem({ logs: ['skill_state.run_history', 'skill_state.**.audits', 'my_log'], telemetry: ['skill_state.**.coverage', 'skill_state.streak'] })).toBeUndefined();
+  });
 });

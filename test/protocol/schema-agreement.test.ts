@@ -45,14 +45,29 @@ describe('the corpus', () => {
     expect(corpus('invalid').length).toBeGreaterThanOrEqual(40);
   });
 
-  it('the schema encodes the same enums and required fields as the validator', () => {
-    const s = schema as unknown as { required: string[]; properties: Record<string, { enum?: unknown[]; items?: { properties: Record<string, { enum?: unknown[] }> } }> };
-    expect(s.required).toEqual([...REQUIRED_FIELDS]);
-    expect(s.properties.protocol_version!.enum).toEqual([...WIRE_VERSIONS]);
-    expect(s.properties.status!.enum).toEqual([...CHECKPOINT_STATUSES]);
-    expect(s.properties.progress_table!.items!.properties.status!.enum).toEqual([...ROW_STATUSES]);
-    expect(s.properties.blockers!.items!.properties.needs!.enum).toEqual([...BLOCKER_NEEDS]);
-    expect(s.properties.pm_refs!.items!.properties.role!.enum).toEqual([...PM_ROLES]);
+  it('the types and the validator\'s lists come from the schema: generated, current, and the same lists', async () => {
+    const { writeShapes } = (await import(join(ROOT, 'scripts/gen-shapes.mjs'))) as { writeShapes: (o: { check: boolean }) => boolean };
+    expect(writeShapes({ check: true }), 'run `npm run build` to regenerate src/protocol/shapes.generated.ts').toBe(true);
+    const s = schema as unknown as { required: string[]; $defs: Record<string, { enum: unknown[] }> };
+    expect([...REQUIRED_FIELDS]).toEqual(s.required);
+    expect([...WIRE_VERSIONS]).toEqual(s.$defs.wireVersion!.enum);
+    expect([...CHECKPOINT_STATUSES]).toEqual(s.$defs.checkpointStatus!.enum);
+    expect([...ROW_STATUSES]).toEqual(s.$defs.rowStatus!.enum);
+    expect([...BLOCKER_NEEDS]).toEqual(s.$defs.blockerNeeds!.enum);
+    expect([...PM_ROLES]).toEqual(s.$defs.pmRole!.enum);
+  });
+
+  it('every oneOf has branches of different types (the validator picks the branch by type)', () => {
+    const types: string[][] = [];
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as { oneOf?: { type?: string }[] };
+      if (Array.isArray(n.oneOf)) types.push(n.oneOf.map((b) => String(b.type)));
+      for (const v of Object.values(node)) walk(v);
+    };
+    walk(schema);
+    expect(types.length).toBeGreaterThanOrEqual(4);
+    for (const t of types) expect(new Set(t).size, t.join(',')).toBe(t.length);
   });
 });
 

@@ -1,7 +1,7 @@
 // The pure rotation planner and rotation-file append: which entries move, which stay,
 // the pointer, and identity-based deduplication. No fs, no clock.
 import { describe, expect, it } from 'vitest';
-import { compileExtraLogs } from '../../src/protocol/fields.js';
+import { compileExtraLogs, logEntryTime, policyFor, type LogPolicy } from '../../src/protocol/fields.js';
 import {
   appendToRotationFile,
   newestIndices,
@@ -15,6 +15,7 @@ import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const TARGET = '.checkpoints/history/api.2026-11-30.json';
+const AT_LOG: LogPolicy = { kind: 'log', order: 'append', timeKey: 'at', rotate: true };
 
 const doc = (skillState: JsonObject, over: JsonObject = {}): JsonObject => checkpointDoc({ skill_state: skillState, ...over });
 
@@ -45,15 +46,25 @@ describe('planRotation', () => {
     expect(p.logs[0]!.moved).toEqual(entries.slice(0, 3));
   });
 
-  it('uses the "timestamp" key too, and keeps array order on equal times', () => {
+  it('times entries by the policy\'s time key alone, strict ISO, and keeps array order on equal times', () => {
     const entries = [
-      { n: 1, timestamp: '2026-10-03T00:00:00Z' },
-      { n: 2, timestamp: '2026-10-01T00:00:00Z' },
-      { n: 3, timestamp: '2026-10-03T00:00:00Z' },
+      { n: 1, at: '2026-10-03T00:00:00Z' },
+      { n: 2, at: '2026-10-01T00:00:00Z' },
+      { n: 3, at: '2026-10-03T00:00:00Z' },
     ];
-    expect([...newestIndices(entries, 2, ['at', 'timestamp'])].sort()).toEqual([0, 2]);
-    expect([...newestIndices(entries, 0, ['at'])]).toEqual([]);
-    expect([...newestIndices(entries, 9, ['at'])].sort()).toEqual([0, 1, 2]);
+    expect([...newestIndices(entries, 2, AT_LOG)].sort()).toEqual([0, 2]);
+    expect([...newestIndices(entries, 0, AT_LOG)]).toEqual([]);
+    expect([...newestIndices(entries, 9, AT_LOG)].sort()).toEqual([0, 1, 2]);
+    // Another key, or a time only a lenient parse reads (in the machine's own zone): untimed, so array order.
+    const messy: JsonValue[] = [{ n: 1, timestamp: '2026-10-09T00:00:00Z', at: '2026-10-09T00:00:00Z' }, { n: 2, timestamp: '2026-10-01T00:00:00Z' }, { n: 3, at: '2026-10-02 10:00' }];
+    expect([...newestIndices(messy, 2, AT_LOG)].sort()).toEqual([1, 2]);
+  });
+
+  it('orders a log the way the merge does: both read logEntryTime', () => {
+    const policy = policyFor(['skill_state', 'run_history']) as LogPolicy;
+    const entries = [{ at: '2026-10-05T00:00:00+02:00' }, { at: '2026-10-04T23:00:00Z' }, { at: '2026-02-30T00:00:00Z' }, { at: 'Oct 6 2026' }];
+    expect(entries.map((e) => logEntryTime(e, policy))).toEqual([Date.parse('2026-10-04T22:00:00Z'), Date.parse('2026-10-04T23:00:00Z'), undefined, undefined]);
+    expect([...newestIndices(entries.slice(0, 2), 1, policy)]).toEqual([1]);
   });
 
   it('rotates only telemetry logs and configured logs; the rest of the document is untouched', () => {

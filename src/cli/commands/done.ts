@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
+import { logRetention } from '../../protocol/fields.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
@@ -10,8 +11,8 @@ import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf, skillArg } from './common.js';
 
-/** recently_done keeps this many entries, newest first; older ones move to .checkpoints/history/. */
-export const RECENTLY_DONE_MAX = 10;
+/** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
+export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
 const DEFAULT_VERIFY_TIMEOUT_S = 120;
 const MAX_VERIFY_TIMEOUT_S = 86_400;
 

@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../doctor/agenda.js';
+import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, rootOf } from './common.js';

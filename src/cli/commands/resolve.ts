@@ -4,12 +4,9 @@ import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts } from '../../merge/driver.js';
 import { splitConflictMarkers } from '../../merge/markers.js';
 import type { Settlement } from '../../merge/settle.js';
-import { writeFileAtomic } from '../../store/atomic.js';
 import { readConfig } from '../../store/config.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
-import { withLock } from '../../store/lock.js';
-import { lockPathFor } from '../../store/checkpoints.js';
-import { readProjectText, writablePath } from '../../store/safe-fs.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, writeResolved, type ResolvableFile } from '../../store/conflicts.js';
+import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
@@ -98,13 +95,10 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   return { file, text: result.text, outcome: { path: rel, status: 'conflict', source, messages: result.messages, conflictPaths }, unmatched };
 }
 
-/** Under the skill's lock, like every other write; re-checked there, since the file may have changed hands. */
+/** Through the store, like every other write. */
 async function write(root: string, plan: Plan, add: boolean): Promise<void> {
   if (plan.text === undefined) return;
-  await withLock(lockPathFor(root, plan.file.skill), () => {
-    resolvableFile(root, plan.file.rel);
-    writeFileAtomic(writablePath(root, plan.file.abs, { atomic: true }), plan.text!);
-  });
+  await writeResolved(root, plan.file, plan.text);
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 

@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { brokenNotice, buildAgenda, type AgendaItem } from '../../doctor/agenda.js';
+import { brokenNotice, buildAgenda, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';

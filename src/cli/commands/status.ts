@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../doctor/agenda.js';
+import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';

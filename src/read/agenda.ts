@@ -2,7 +2,7 @@
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, type Evidence } from './evidence.js';
+import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, type Evidence } from '../doctor/evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 
