@@ -8,7 +8,7 @@ import type { Loaded } from './load.js';
 import type { Finding } from './types.js';
 import { toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
-import { commitToken, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
@@ -94,6 +94,12 @@ export function generatedTargets(cp: Checkpoint, root: string): GeneratedTarget[
     const target = parseEntry(entry, exists);
     return [{ index, entry, target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }];
   });
+}
+
+/** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */
+export function patternBase(root: string, alternative: string): string[] {
+  const rel = repoRelative(root, alternative);
+  return rel === null ? [] : [hasGlob(rel) ? globBase(rel) : rel];
 }
 
 /** Files a pattern entry matches now, and a test for paths it would match. */

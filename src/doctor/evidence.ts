@@ -16,9 +16,11 @@ export interface Evidence {
   shallow: boolean;
   /** When each queued text entered its checkpoint (doctor only), by checkpoint path. */
   queued: QueuedDates;
+  /** Of GatherOptions.watch, the paths with uncommitted changes. */
+  uncommitted: Set<string>;
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map() };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: new Set() };
 
 export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -30,6 +32,13 @@ export interface GatherOptions {
   repoState?: boolean;
   /** Date queued actions from these checkpoint files' own history, and walk back far enough to judge them. */
   dateQueued?: readonly { rel: string; cp: Checkpoint }[];
+  /**
+   * Repo-relative paths whose changes the walk lists (doctor's generated files and the
+   * checkpoints); without it, subjects only: next and status never pay for file lists.
+   */
+  changesUnder?: readonly string[];
+  /** Paths to check for uncommitted changes, asked alongside the walk. */
+  watch?: readonly string[];
 }
 
 /** One walk back to the oldest of `checkpoints`' updated_at; each git question asked only if needed. */
@@ -37,22 +46,27 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
   let since = times.length ? Math.min(...times) : null;
+  const scope = opts.changesUnder ?? [];
   // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
-  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
-  if (cached) return { history: null, head: null, commits: cached, shallow: false, queued: new Map() };
+  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
+  if (cached) return { ...NO_EVIDENCE, commits: cached };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
+  // Working-tree state does not depend on the walk: ask for it alongside.
+  const uncommitted = opts.watch?.length ? history.uncommittedPaths(opts.watch) : Promise.resolve([]);
   const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();
   // An action queued before its checkpoint's last save is judged from when it was queued.
   const oldestQueued = Math.min(...[...queued.values()].flatMap((m) => [...m.values()]));
   if (since !== null && oldestQueued < since) since = oldestQueued;
-  const [commits, head, shallow] = await Promise.all([
-    since === null ? [] : history.commitsSince(since),
+  const fromCache = since === null ? null : (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
+  const [commits, head, shallow, dirty] = await Promise.all([
+    since === null ? [] : fromCache ?? history.commitsSince(since, { changes: scope.length ? scope : 'none' }),
     opts.repoState ? history.head() : null,
     opts.repoState ? history.isShallow() : false,
+    uncommitted,
   ]);
-  if (since !== null) storeCommitsSince(root, since, commits);
-  return { history, head, commits, shallow, queued };
+  if (since !== null && !fromCache) storeCommitsSince(root, since, commits, scope);
+  return { history, head, commits, shallow, queued, uncommitted: new Set(dirty) };
 }
 
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */
