@@ -3,13 +3,15 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
+import { newestFirst } from '../git/normalize.js';
 import { judge, type PushRange } from './push.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
-import { gatherEvidence, mentionsWork } from './evidence.js';
+import { gatherEvidence, mentionsWork, walkBound } from './evidence.js';
 import { loadAll } from './load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
+import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
 
 export interface DoctorOptions {
   root: string;
@@ -55,7 +57,13 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const scopeOf = (rel: string) => (existsSync(join(opts.root, rel)) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
   const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
   const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched });
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now) });
+  // The commits a push sends are always judged, however far back the walk was cut.
+  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
+  if (pushed) {
+    const walked = new Set(evidence.commits.map((c) => c.sha));
+    evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
+  }
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const dirty = evidence.uncommitted;
@@ -69,6 +77,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...verified[i]!);
   });
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
+  if (evidence.cutAt !== null) {
+    const date = new Date(evidence.cutAt * 1000).toISOString().slice(0, 10);
+    findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${readConfig(opts.root).walk_days ?? DEFAULT_WALK_DAYS}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
+  }
   return { findings: judge(findings, pushed, relOf), pushed: pushed?.length ?? null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }

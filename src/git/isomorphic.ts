@@ -128,15 +128,20 @@ export class IsoHistory implements GitHistory {
       if (tip === null) return [];
       const reader = await this.reader();
       const out: FileRevision[] = [];
-      // HEAD's first-parent line; each commit's file compared with its first parent's.
-      for (let sha: string | undefined = tip; sha !== undefined; ) {
+      // HEAD's first-parent line; each commit's file compared with its first parent's, for
+      // the paths HEAD holds, each until the commit that created it: then the walk stops.
+      const headTree = (await reader.commit(tip)).tree;
+      const held = await Promise.all(relative.map((path) => fileInTree(reader, headTree, path)));
+      let open = relative.filter((_, i) => held[i] !== null);
+      for (let sha: string | undefined = tip; sha !== undefined && open.length > 0; ) {
         const commit = await reader.commit(sha);
         const parent = commit.parents[0];
         const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
-        for (const path of relative) {
+        for (const path of open) {
           const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
           if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
-          out.push({ sha: commit.sha, time: commit.time, path, blob: now?.oid ?? null });
+          if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid });
+          if (before === null || now === null) open = open.filter((p) => p !== path);
         }
         sha = parent;
       }

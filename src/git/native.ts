@@ -101,7 +101,7 @@ export class NativeHistory implements GitHistory {
     const log = await this.fromHead(args);
     // A pathspec also matches files under a directory of that name: keep the files asked about.
     const wanted = new Set(paths.map(repoRelativePath));
-    return log === null ? [] : parseRevisions(log.stdout).filter((r) => wanted.has(r.path));
+    return log === null ? [] : currentLives(parseRevisions(log.stdout).filter((r) => wanted.has(r.path)));
   }
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
@@ -179,9 +179,28 @@ export class NativeHistory implements GitHistory {
   }
 }
 
+/**
+ * Of each path's revisions (newest first), those of its current life: none when the newest
+ * deletes it, else back to and including the one that added it.
+ */
+function currentLives(revisions: readonly (FileRevision & { added: boolean })[]): FileRevision[] {
+  const ended = new Set<string>();
+  const out: FileRevision[] = [];
+  for (const { added, ...r } of revisions) {
+    if (ended.has(r.path)) continue;
+    if (r.blob === null) {
+      ended.add(r.path);
+      continue;
+    }
+    out.push(r);
+    if (added) ended.add(r.path);
+  }
+  return out;
+}
+
 /** `git log -z --raw --format=%x1e%H%x00%ct%x00`: per commit its sha, time and raw entries. */
-function parseRevisions(out: string): FileRevision[] {
-  const revisions: FileRevision[] = [];
+function parseRevisions(out: string): (FileRevision & { added: boolean })[] {
+  const revisions: (FileRevision & { added: boolean })[] = [];
   for (const record of out.split('\x1e').slice(1)) {
     const fields = record.split('\0');
     const [sha, time] = fields;
@@ -191,7 +210,7 @@ function parseRevisions(out: string): FileRevision[] {
       const meta = fields[i]!.replace(/^\n/, '');
       if (!meta.startsWith(':')) continue;
       const [, , , newOid, status] = meta.split(' ');
-      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null });
+      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null, added: status === 'A' });
     }
   }
   return revisions;

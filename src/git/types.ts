@@ -64,7 +64,8 @@ export interface GitHistory {
   isShallow(): Promise<boolean>;
   /**
    * Each path's own revisions along HEAD's first-parent line, newest first: the commits where
-   * its blob changed. Costs the file's history, not the repository's diffs.
+   * its blob changed, back to the one that last created it at that path (none when HEAD
+   * does not hold it). Costs the file's current life, not the repository's history.
    */
   fileRevisions(paths: readonly string[]): Promise<FileRevision[]>;
   /** UTF-8 text of blobs by id; ids that are not blobs (or larger than `maxBytes`) are left out. */
