@@ -6,7 +6,7 @@ import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from './load.js';
 import type { Finding } from './types.js';
-import { toSeconds, type Evidence } from './evidence.js';
+import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
@@ -205,9 +205,9 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   const sha = commitToken(value);
   if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha "${value}" holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
-  const full = await evidence.history.resolveCommit(sha);
+  const { full, inHead } = await lookupVerified(evidence.history, sha);
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];
-  if (!(await evidence.history.isInHeadHistory(full))) {
+  if (!inHead) {
     return [{ ...base, level: 'warning', message: `verified_for_sha ${short(full)} is not in HEAD's history (verified on another branch?)`, evidence: { sha: full } }];
   }
   return [];

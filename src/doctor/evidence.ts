@@ -44,6 +44,23 @@ export interface GatherOptions {
   watch?: readonly string[];
   /** The walk goes back to no earlier than this instant (seconds): the walk_days bound. */
   notBefore?: number;
+  /** Commit names (verified_for_sha) to look up alongside the walk. */
+  verify?: readonly string[];
+}
+
+/** Checkpoints often name the same base commit: each is looked up once per history. */
+const verifiedMemo = new WeakMap<GitHistory, Map<string, Promise<{ full: string | null; inHead: boolean }>>>();
+
+/** The full sha `sha` names (null: none) and whether HEAD's history holds it. */
+export function lookupVerified(history: GitHistory, sha: string): Promise<{ full: string | null; inHead: boolean }> {
+  let memo = verifiedMemo.get(history);
+  if (!memo) verifiedMemo.set(history, (memo = new Map()));
+  let answer = memo.get(sha);
+  if (!answer) {
+    answer = history.resolveCommit(sha).then(async (full) => ({ full, inHead: full !== null && (await history.isInHeadHistory(full)) }));
+    memo.set(sha, answer);
+  }
+  return answer;
 }
 
 /** The project's walk_days bound (config.json, else the default) as an instant in seconds; undefined for none. */
@@ -70,6 +87,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (cached) return { ...NO_EVIDENCE, commits: cached, cutAt };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
+  // Started now, awaited by the check: a failure surfaces there, not here.
+  for (const sha of new Set(opts.verify)) lookupVerified(history, sha).catch(() => {});
   // Working-tree state does not depend on the walk: ask for it alongside.
   const uncommitted = opts.watch?.length ? history.uncommittedPaths(opts.watch) : Promise.resolve([]);
   const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();

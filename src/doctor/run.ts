@@ -7,6 +7,7 @@ import { newestFirst } from '../git/normalize.js';
 import { judge, type PushRange } from './push.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, mentionsWork, walkBound } from './evidence.js';
+import { commitToken } from './entries.js';
 import { loadAll } from './load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
@@ -39,6 +40,15 @@ async function pushedCommits(history: GitHistory | null, ranges: readonly PushRa
   return [...all.values()];
 }
 
+/** The commit names verified_for_sha values hold, to look up while the walk runs. */
+function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
+  return checkpoints.flatMap((cp) => {
+    const value = cp.skill_state?.verified_for_sha;
+    const token = typeof value === 'string' && value.trim() ? commitToken(value) : null;
+    return token === null ? [] : [token];
+  });
+}
+
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
@@ -57,7 +67,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const scopeOf = (rel: string) => (existsSync(join(opts.root, rel)) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
   const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
   const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now) });
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints) });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
   if (pushed) {

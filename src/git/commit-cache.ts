@@ -78,3 +78,33 @@ export function storeCommitsSince(root: string, since: number, commits: CommitIn
 }
 
 const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
+
+/**
+ * Any other answer fully determined by HEAD (and the shallow boundary) plus `key`, such as a
+ * file's revisions: read back while HEAD is unchanged, null on a miss.
+ */
+export function cachedAtHead<T>(root: string, file: string, key: string): T | null {
+  const repo = repoKey(root);
+  if (!repo) return null;
+  try {
+    const entry = JSON.parse(readFileSync(join(repo.commonDir, 'checkpoint', file), 'utf8')) as { head: string; shallow: string; key: string; value: T };
+    return entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key ? entry.value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Best effort, like storeCommitsSince. */
+export function storeAtHead(root: string, file: string, key: string, value: unknown): void {
+  const repo = repoKey(root);
+  if (!repo) return;
+  try {
+    mkdirSync(join(repo.commonDir, 'checkpoint'), { recursive: true });
+    const path = join(repo.commonDir, 'checkpoint', file);
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ head: repo.head, shallow: repo.shallow, key, value }));
+    renameSync(tmp, path);
+  } catch {
+    // see storeCommitsSince
+  }
+}
