@@ -47,10 +47,10 @@ function spawnError(error: NodeJS.ErrnoException): CheckpointError {
 export function runGit(
   cwd: string,
   args: readonly string[],
-  options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv } = {},
+  options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));

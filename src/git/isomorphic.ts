@@ -6,6 +6,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
+import { readHeadFiles } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
@@ -164,7 +165,7 @@ export class IsoHistory implements GitHistory {
   }
 
   async isShallow(): Promise<boolean> {
-    return exists(this.shallowFile);
+    return readHeadFiles(this.dir)?.shallow ?? exists(this.shallowFile);
   }
 
   async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
@@ -198,6 +199,9 @@ export class IsoHistory implements GitHistory {
 
   /** HEAD's ref (null when detached) and commit (null when the branch has no commits yet). */
   private async readHead(): Promise<{ ref: string | null; sha: string | null }> {
+    const files = readHeadFiles(this.dir);
+    if (files) return { ref: files.ref, sha: files.sha };
+    // Unusual layouts: isomorphic-git's own ref resolution (symref chains and the like).
     const head = (await readFile(join(this.dirs.gitdir, 'HEAD'), 'utf8')).trim();
     if (!head.startsWith('ref:')) {
       if (!/^[0-9a-f]{40}$/.test(head)) throw new Error(`HEAD holds neither a ref nor a commit id: ${head.slice(0, 60)}`);

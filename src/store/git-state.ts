@@ -1,12 +1,16 @@
 // The working tree's mechanical state for the recovery capsule: HEAD, branch and
-// uncommitted paths: the branch read from the git dir's files (git only when they are
-// unusual), the short HEAD and the paths from two concurrent git processes via the gateway. Outside a repository, without commits, or without git: nulls and [], never
-// an error, because `pause --auto` runs from hooks on every compaction.
+// uncommitted paths. The branch is read from the git dir's files (git only when they are
+// unusual); the short HEAD and the paths come from two concurrent git processes through the
+// gateway. Outside a repository, without commits, or without git: nulls and [], never an
+// error, because `pause --auto` runs from hooks on every compaction.
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
 
 /** How many uncommitted paths the capsule lists; the rest are only counted. */
 export const MAX_UNCOMMITTED_PATHS = 50;
+/** A hook must not hang on a stuck git (a lock, a network filesystem). */
+const GIT_TIMEOUT_MS = 10_000;
+
 export interface GitState {
   /** Short sha of HEAD, or null (no repository, no commit yet, or no git). */
   head: string | null;
@@ -20,7 +24,7 @@ export interface GitState {
 
 /** git's stdout, or null for any failure (no repository, no git): the capsule never fails on it. */
 function git(cwd: string, args: string[]): Promise<string | null> {
-  return runGit(cwd, args, { env: { GIT_OPTIONAL_LOCKS: '0' } }).then((r) => r.stdout, () => null);
+  return runGit(cwd, args, { env: { GIT_OPTIONAL_LOCKS: '0' }, timeoutMs: GIT_TIMEOUT_MS }).then((r) => r.stdout, () => null);
 }
 
 // The store's own scratch files (locks, temp files of atomic writes) are not the user's changes.
