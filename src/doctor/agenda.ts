@@ -29,9 +29,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
   const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
-  const evidence = asking.length ? await Promise.resolve()
-        .then(() => gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now) }))
-        .catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now) }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
     skill,
     checkpoint,

@@ -225,3 +225,20 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(r.stderr.trim().split('\n')[0]).toMatch(/walk_days.*number of days/);
   });
 });
+
+describe('status and next with a broken walk_days', () => {
+  it('say what is wrong in one line and exit 2, leaving the checkpoint byte-identical', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api');
+    write(dir, '.checkpoints/config.json', '{ "walk_days": -1 }\n');
+    const before = readFileSync(join(dir, '.checkpoints/api.checkpoint.json'));
+    for (const cmd of ['status', 'next']) {
+      const r = cli(dir, [cmd]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(/config\.json: "walk_days" must be a number of days/);
+    }
+    expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json')).equals(before)).toBe(true);
+  });
+});
