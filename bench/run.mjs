@@ -15,6 +15,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/checkpoint.js');
 const NODE = process.execPath;
 const quick = process.argv.includes('--quick');
+// --section=2,4 runs only those sections (fixtures for 4 are built by 2's setup either way).
+const only = process.argv.find((a) => a.startsWith('--section='))?.slice('--section='.length).split(',').map(Number);
+const want = (n) => !only || only.includes(n);
 const RUNS = quick ? 7 : 21;
 const work = mkdtempSync(join(tmpdir(), 'cp-bench-'));
 const env = { ...process.env, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -31,7 +34,7 @@ const git = (cwd, args) => execFileSync('git', args, { cwd, env, stdio: ['ignore
 const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...args], { cwd, env, expectCodes });
 
 // 1. The merge driver, once per conflicted file inside `git merge`, vs a bare node start.
-{
+if (want(1)) {
   const dir = join(work, 'merge');
   mkdirSync(dir);
   // Two sessions on one checkpoint: restamps, log appends, a pop and appends on the queue.
@@ -65,7 +68,7 @@ const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...a
 //    four months) and on one of 20,000 commits holding the same checkpoints.
 const REFERENCE_TARGET = 1.07;
 const fixtures = {};
-{
+if (want(2) || want(4)) {
   const now = Math.floor(Date.now() / 1000);
   fixtures.real = makeRealRepo(join(work, 'real-550'), { commits: 50, recentCommits: 500, now });
   fixtures.big = makeRealRepo(join(work, 'real-20k'), { commits: 19_500, recentCommits: 500, now });
@@ -84,7 +87,7 @@ const fixtures = {};
     fixtures[name].readParse = script(false);
     fixtures[name].readParseGit = script(true);
   }
-  for (const [name, label] of [['real', 'real-shaped repo, 550 commits'], ['big', '20,000 commits']]) {
+  for (const [name, label] of want(2) ? [['real', 'real-shaped repo, 550 commits'], ['big', '20,000 commits']] : []) {
     const { dir, readParse, readParseGit } = fixtures[name];
     for (const cmd of ['validate', 'status', 'next', 'doctor']) {
       const baseline = cmd === 'validate' || cmd === 'status' ? readParse : readParseGit;
@@ -99,12 +102,14 @@ const fixtures = {};
     rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true });
     return run(dir, ['status'])();
   };
-  const c = compare({ ours: cold, baseline: readParse }, { runs: RUNS });
-  report('status after HEAD moved (walk not cached), real-shaped repo', c.ours, c.baseline, 'read+parse');
+  if (want(2)) {
+    const c = compare({ ours: cold, baseline: readParse }, { runs: RUNS });
+    report('status after HEAD moved (walk not cached), real-shaped repo', c.ours, c.baseline, 'read+parse');
+  }
 }
 
 // 3. doctor: cost follows the commits since the checkpoints, not the length of history.
-{
+if (want(3)) {
   const RECENT = 50;
   const recentSince = Math.floor(Date.now() / 1000) - 3 * 86400;
   const repos = {};
@@ -137,7 +142,7 @@ const fixtures = {};
 // 4. Cost must not grow with the age of a checkpoint: the same 12 checkpoints dated before
 //    all 20,000 commits (every unbounded walk would cover the whole history) against the
 //    fresh ones, every command, both engines for doctor, cold caches; and peak memory.
-{
+if (want(4)) {
   const STALE_TARGET = 1.5;
   const timeout = 120_000;
   const cases = [
@@ -176,6 +181,16 @@ const fixtures = {};
     console.log(`doctor (${engine}) on stale checkpoints finds the landed PR #482 and the renamed spec: ${drift ? 'yes' : 'NO'}`);
     rows.push({ name: `doctor (${engine}) finds deep drift on stale checkpoints`, verdict: drift ? 'ok' : 'OVER (drift missed)' });
   }
+  // The same question with the walk_days bound lifted (config "walk_days": 0): reported, no target.
+  writeFileSync(join(fixtures.stale.dir, '.checkpoints/config.json'), '{ "walk_days": 0 }\n');
+  for (const engine of ['native']) {
+    const t0 = Date.now();
+    const out = spawnSync(NODE, [BIN, 'doctor', '--engine', engine, '--json'], { cwd: fixtures.stale.dir, env, encoding: 'utf8', timeout }).stdout;
+    const drift = /#482/.test(out) && /spec-v2\.md|renamed/.test(out);
+    console.log(`doctor (${engine}) with walk_days 0 on stale checkpoints: finds PR #482 and the renamed spec: ${drift ? 'yes' : 'NO'} (${Date.now() - t0} ms, one run)`);
+    rows.push({ name: `doctor (${engine}) with walk_days 0 finds deep drift on stale checkpoints`, verdict: drift ? 'ok' : 'OVER (drift missed)' });
+  }
+  rmSync(join(fixtures.stale.dir, '.checkpoints/config.json'));
 }
 
 rmSync(work, { recursive: true, force: true });

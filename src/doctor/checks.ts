@@ -6,9 +6,9 @@ import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
 import type { Finding } from './types.js';
-import { toSeconds, type Evidence } from './evidence.js';
+import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
-import { commitToken, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
@@ -94,6 +94,12 @@ export function generatedTargets(cp: Checkpoint, root: string): GeneratedTarget[
     const target = parseEntry(entry, exists);
     return [{ index, entry, target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }];
   });
+}
+
+/** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */
+export function patternBase(root: string, alternative: string): string[] {
+  const rel = repoRelative(root, alternative);
+  return rel === null ? [] : [hasGlob(rel) ? globBase(rel) : rel];
 }
 
 /** Files a pattern entry matches now, and a test for paths it would match. */
@@ -199,9 +205,9 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   const sha = commitToken(value);
   if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha "${value}" holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
-  const full = await evidence.history.resolveCommit(sha);
+  const { full, inHead } = await lookupVerified(evidence.history, sha);
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];
-  if (!(await evidence.history.isInHeadHistory(full))) {
+  if (!inHead) {
     return [{ ...base, level: 'warning', message: `verified_for_sha ${short(full)} is not in HEAD's history (verified on another branch?)`, evidence: { sha: full } }];
   }
   return [];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
+import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, type QueuedDates } from './queued.js';
 
@@ -16,9 +17,13 @@ export interface Evidence {
   shallow: boolean;
   /** When each queued text entered its checkpoint (doctor only), by checkpoint path. */
   queued: QueuedDates;
+  /** Of GatherOptions.watch, the paths with uncommitted changes. */
+  uncommitted: Set<string>;
+  /** When the walk was cut short by the walk_days bound: the instant (seconds) it stopped at. */
+  cutAt: number | null;
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map() };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: new Set(), cutAt: null };
 
 export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -30,6 +35,38 @@ export interface GatherOptions {
   repoState?: boolean;
   /** Date queued actions from these checkpoint files' own history, and walk back far enough to judge them. */
   dateQueued?: readonly { rel: string; cp: Checkpoint }[];
+  /**
+   * Repo-relative paths whose changes the walk lists (doctor's generated files and the
+   * checkpoints); without it, subjects only: next and status never pay for file lists.
+   */
+  changesUnder?: readonly string[];
+  /** Paths to check for uncommitted changes, asked alongside the walk. */
+  watch?: readonly string[];
+  /** The walk goes back to no earlier than this instant (seconds): the walk_days bound. */
+  notBefore?: number;
+  /** Commit names (verified_for_sha) to look up alongside the walk. */
+  verify?: readonly string[];
+}
+
+/** Checkpoints often name the same base commit: each is looked up once per history. */
+const verifiedMemo = new WeakMap<GitHistory, Map<string, Promise<{ full: string | null; inHead: boolean }>>>();
+
+/** The full sha `sha` names (null: none) and whether HEAD's history holds it. */
+export function lookupVerified(history: GitHistory, sha: string): Promise<{ full: string | null; inHead: boolean }> {
+  let memo = verifiedMemo.get(history);
+  if (!memo) verifiedMemo.set(history, (memo = new Map()));
+  let answer = memo.get(sha);
+  if (!answer) {
+    answer = history.resolveCommit(sha).then(async (full) => ({ full, inHead: full !== null && (await history.isInHeadHistory(full)) }));
+    memo.set(sha, answer);
+  }
+  return answer;
+}
+
+/** The project's walk_days bound (config.json, else the default) as an instant in seconds; undefined for none. */
+export function walkBound(root: string, now: Date): number | undefined {
+  const days = readConfig(root).walk_days ?? DEFAULT_WALK_DAYS;
+  return days > 0 ? Math.floor(now.getTime() / 1000 - days * 86_400) : undefined;
 }
 
 /** One walk back to the oldest of `checkpoints`' updated_at; each git question asked only if needed. */
@@ -37,22 +74,36 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
   let since = times.length ? Math.min(...times) : null;
+  let cutAt: number | null = null;
+  const bound = (t: number) => {
+    if (opts.notBefore === undefined || t >= opts.notBefore) return t;
+    cutAt = opts.notBefore;
+    return opts.notBefore;
+  };
+  if (since !== null) since = bound(since);
+  const scope = opts.changesUnder ?? [];
   // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
-  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
-  if (cached) return { history: null, head: null, commits: cached, shallow: false, queued: new Map() };
+  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
+  if (cached) return { ...NO_EVIDENCE, commits: cached, cutAt };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
+  // Started now, awaited by the check: a failure surfaces there, not here.
+  for (const sha of new Set(opts.verify)) lookupVerified(history, sha).catch(() => {});
+  // Working-tree state does not depend on the walk: ask for it alongside.
+  const uncommitted = opts.watch?.length ? history.uncommittedPaths(opts.watch) : Promise.resolve([]);
   const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();
   // An action queued before its checkpoint's last save is judged from when it was queued.
   const oldestQueued = Math.min(...[...queued.values()].flatMap((m) => [...m.values()]));
-  if (since !== null && oldestQueued < since) since = oldestQueued;
-  const [commits, head, shallow] = await Promise.all([
-    since === null ? [] : history.commitsSince(since),
+  if (since !== null && oldestQueued < since) since = bound(oldestQueued);
+  const fromCache = since === null ? null : (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
+  const [commits, head, shallow, dirty] = await Promise.all([
+    since === null ? [] : fromCache ?? history.commitsSince(since, { changes: scope.length ? scope : 'none' }),
     opts.repoState ? history.head() : null,
     opts.repoState ? history.isShallow() : false,
+    uncommitted,
   ]);
-  if (since !== null) storeCommitsSince(root, since, commits);
-  return { history, head, commits, shallow, queued };
+  if (since !== null && !fromCache) storeCommitsSince(root, since, commits, scope);
+  return { history, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt };
 }
 
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */

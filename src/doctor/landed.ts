@@ -27,11 +27,22 @@ export function workRefs(text: string): WorkRef[] {
 
 /** A merge subject ("Merge pull request #12 from ...") or a squash subject ending "(#12)". */
 export function subjectLandsPr(subject: string, pr: number): boolean {
-  return new RegExp(`^Merge pull request #${pr}\\b`).test(subject) || new RegExp(`\\(#${pr}\\)\\s*$`).test(subject);
+  return landsTest({ kind: 'pr', number: pr, token: `#${pr}` })(subject);
 }
 
 export function subjectNamesTicket(subject: string, id: string): boolean {
-  return new RegExp(`(?:^|[^A-Za-z0-9-])${id}(?![0-9])`).test(subject);
+  return landsTest({ kind: 'ticket', id, token: id })(subject);
+}
+
+/** One compiled test per reference: a walk checks it against every subject since the checkpoint. */
+function landsTest(ref: WorkRef): (subject: string) => boolean {
+  if (ref.kind === 'ticket') {
+    const names = new RegExp(`(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`);
+    return (subject) => subject.includes(ref.id) && names.test(subject);
+  }
+  const merge = new RegExp(`^Merge pull request #${ref.number}\\b`);
+  const squash = new RegExp(`\\(#${ref.number}\\)\\s*$`);
+  return (subject) => subject.includes(ref.token) && (merge.test(subject) || squash.test(subject));
 }
 
 export interface Landing {
@@ -53,6 +64,17 @@ export function isRevert(c: Pick<CommitInfo, 'subject'>): boolean {
  * else the newest older commit with the quoted subject.
  */
 export function undoneCommits(commits: readonly CommitInfo[]): Set<string> {
+  const known = undoneMemo.get(commits);
+  if (known) return known;
+  const undone = findUndone(commits);
+  undoneMemo.set(commits, undone);
+  return undone;
+}
+
+/** Every checkpoint and every action asks about the same walk: its reverts are read once. */
+const undoneMemo = new WeakMap<readonly CommitInfo[], Set<string>>();
+
+function findUndone(commits: readonly CommitInfo[]): Set<string> {
   const newest = [...commits].sort((a, b) => b.time - a.time);
   const undone = new Set<string>();
   newest.forEach((c, i) => {
@@ -74,11 +96,11 @@ export function findLandings(text: string, commits: readonly CommitInfo[], after
   const out: Landing[] = [];
   for (const ref of workRefs(text)) {
     let hit: CommitInfo | undefined;
+    const lands = landsTest(ref);
     for (const c of commits) {
       // Commit times have whole seconds: a commit in the same second as the write counts as after it.
-      if (c.time < afterSec || undone.has(c.sha) || isRevert(c)) continue;
-      const lands = ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : subjectNamesTicket(c.subject, ref.id);
-      if (lands && (!hit || c.time < hit.time)) hit = c;
+      if (c.time < afterSec || !lands(c.subject) || undone.has(c.sha) || isRevert(c)) continue;
+      if (!hit || c.time < hit.time) hit = c;
     }
     if (hit) out.push({ ref, commit: { sha: hit.sha, subject: hit.subject, time: hit.time } });
   }

@@ -2,7 +2,10 @@
 // (never a repository-wide walk), so an action kept across a re-save is still dated by when it
 // was queued, and work that landed between the queueing and the re-save is still seen.
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import type { GitHistory } from '../git/types.js';
+import type { FileRevision, GitHistory } from '../git/types.js';
+import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
+
+const REVISIONS_FILE = 'file-revisions.json';
 import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
 
 const toSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
@@ -37,7 +40,14 @@ export type QueuedDates = Map<string, Map<string, number>>;
 export async function dateQueuedActions(root: string, history: GitHistory, files: readonly { rel: string; cp: Checkpoint }[]): Promise<QueuedDates> {
   const dates: QueuedDates = new Map();
   if (!files.length) return dates;
-  const revisions = await history.fileRevisions(files.map((f) => f.rel));
+  const paths = files.map((f) => f.rel);
+  // A file's revisions below HEAD never change: asked of git once per HEAD.
+  const key = JSON.stringify(paths);
+  let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
+  if (!Array.isArray(revisions)) {
+    revisions = await history.fileRevisions(paths);
+    storeAtHead(root, REVISIONS_FILE, key, revisions);
+  }
   const cache = readBlobCache(root);
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
   if (missing.length) {

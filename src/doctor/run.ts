@@ -1,14 +1,18 @@
 // doctor = every check over every checkpoint, with one evidence walk shared by all.
-import { relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
+import { newestFirst } from '../git/normalize.js';
 import { judge, type PushRange } from './push.js';
-import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets } from './checks.js';
-import { gatherEvidence, mentionsWork } from './evidence.js';
+import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
+import { gatherEvidence, mentionsWork, walkBound } from './evidence.js';
+import { commitToken } from './entries.js';
 import { loadAll } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
+import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
 
 export interface DoctorOptions {
   root: string;
@@ -36,6 +40,15 @@ async function pushedCommits(history: GitHistory | null, ranges: readonly PushRa
   return [...all.values()];
 }
 
+/** The commit names verified_for_sha values hold, to look up while the walk runs. */
+function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
+  return checkpoints.flatMap((cp) => {
+    const value = cp.skill_state?.verified_for_sha;
+    const token = typeof value === 'string' && value.trim() ? commitToken(value) : null;
+    return token === null ? [] : [token];
+  });
+}
+
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
@@ -44,23 +57,39 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     return l ? relative(opts.root, l.path).split(sep).join('/') : null;
   };
   const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued });
+  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root));
+  const cpRel = (cp: Checkpoint) => relative(opts.root, loaded.find((l) => l.skill === cp.skill)!.path).split(sep).join('/');
+  const generated = targets.flatMap((t) => (t.rel === null ? [] : [t.rel]));
+  const watched = [...new Set([...generated, ...checkpoints.map(cpRel)])];
+  // File lists only where the checks look: the generated files (a missing one by its
+  // directory, so a rename within it pairs up and names the new path; a pattern by its fixed
+  // directory) and the checkpoints themselves (a session's own commits are not drift).
+  const scopeOf = (rel: string) => (existsSync(join(opts.root, rel)) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
+  const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
+  const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints) });
+  // The commits a push sends are always judged, however far back the walk was cut.
+  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
+  if (pushed) {
+    const walked = new Set(evidence.commits.map((c) => c.sha));
+    evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
+  }
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
+  const dirty = evidence.uncommitted;
 
-  const generated = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root).map((t) => t.rel));
-  const cpRel = (cp: Checkpoint) => relative(opts.root, loaded.find((l) => l.skill === cp.skill)!.path);
-  const watched = [...new Set([...generated.filter((f): f is string => f !== null), ...checkpoints.map(cpRel)])];
-  const dirty = new Set(evidence.history ? await evidence.history.uncommittedPaths(watched) : []);
-
-  for (const cp of checkpoints) {
+  const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
+  checkpoints.forEach((cp, i) => {
     findings.push(...checkProjectDir(cp, opts.root, evidence.history !== null));
     findings.push(...checkStaleness(cp, opts.now));
     findings.push(...checkGeneratedFiles(cp, { root: opts.root, evidence, uncommitted: dirty, checkpointDirty: dirty.has(cpRel(cp)), checkpointRel: cpRel(cp) }));
     findings.push(...checkLandedWork(cp, evidence, relOf(cp.skill)!));
-    findings.push(...(await checkVerifiedSha(cp, evidence)));
-  }
+    findings.push(...verified[i]!);
+  });
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
+  if (evidence.cutAt !== null) {
+    const date = new Date(evidence.cutAt * 1000).toISOString().slice(0, 10);
+    findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${readConfig(opts.root).walk_days ?? DEFAULT_WALK_DAYS}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
+  }
   return { findings: judge(findings, pushed, relOf), pushed: pushed?.length ?? null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }

@@ -3,18 +3,19 @@
 // commit never changes, so (HEAD, shallow boundary, since) fully determines the answer;
 // anything unusual about the repository simply means a miss. Stored per clone in the git
 // dir, never in the work tree.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveGitDirsSync } from './locate.js';
+import { readHeadFiles } from './head-files.js';
 import type { CommitInfo } from './types.js';
 
 const CACHE_FILE = 'checkpoint/commits-since.json';
-const SHA = /^[0-9a-f]{40}$/;
 
 interface CacheEntry {
   head: string;
   shallow: string;
   since: number;
+  /** The walk's change scope (GitHistory.commitsSince), sorted; [] for subjects only. */
+  scope?: string[];
   commits: CommitInfo[];
 }
 
@@ -24,42 +25,20 @@ interface RepoKey {
   shallow: string;
 }
 
-/** HEAD's commit read from the files (loose ref, then packed-refs); null when unsure. */
+/** HEAD's commit and shallow state from the files (head-files.ts); null when unsure or unborn. */
 function repoKey(root: string): RepoKey | null {
-  try {
-    const { gitdir, commonDir } = resolveGitDirsSync(root);
-    const head = readFileSync(join(gitdir, 'HEAD'), 'utf8').trim();
-    let sha: string | null = SHA.test(head) ? head : null;
-    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
-    if (ref) {
-      try {
-        sha = readFileSync(join(commonDir, ref), 'utf8').trim();
-      } catch {
-        const packed = readFileSync(join(commonDir, 'packed-refs'), 'utf8');
-        sha = new RegExp(`^([0-9a-f]{40}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm').exec(packed)?.[1] ?? null;
-      }
-    }
-    if (!sha || !SHA.test(sha)) return null;
-    let shallow = '';
-    try {
-      const st = statSync(join(commonDir, 'shallow'));
-      shallow = `${st.size}:${st.mtimeMs}`;
-    } catch {
-      // not shallow
-    }
-    return { commonDir, head: sha, shallow };
-  } catch {
-    return null;
-  }
+  const files = readHeadFiles(root);
+  return files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null;
 }
 
 /** The cached answer for commitsSince(since), or null on a miss. */
-export function cachedCommitsSince(root: string, since: number): CommitInfo[] | null {
+export function cachedCommitsSince(root: string, since: number, scope: readonly string[] = []): CommitInfo[] | null {
   const key = repoKey(root);
   if (!key) return null;
   try {
     const entry = JSON.parse(readFileSync(join(key.commonDir, CACHE_FILE), 'utf8')) as CacheEntry;
     if (entry.head !== key.head || entry.shallow !== key.shallow || entry.since > since || !Array.isArray(entry.commits)) return null;
+    if (scopeKey(entry.scope ?? []) !== scopeKey(scope)) return null;
     return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
   } catch {
     return null;
@@ -84,16 +63,48 @@ function cutWalk(commits: readonly CommitInfo[], head: string, since: number): C
 }
 
 /** Best effort: a read-only git dir or a race with another writer only costs the next run a walk. */
-export function storeCommitsSince(root: string, since: number, commits: CommitInfo[]): void {
+export function storeCommitsSince(root: string, since: number, commits: CommitInfo[], scope: readonly string[] = []): void {
   const key = repoKey(root);
   if (!key) return;
   try {
     const path = join(key.commonDir, CACHE_FILE);
     mkdirSync(join(key.commonDir, 'checkpoint'), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ head: key.head, shallow: key.shallow, since, commits } satisfies CacheEntry));
+    writeFileSync(tmp, JSON.stringify({ head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry));
     renameSync(tmp, path);
   } catch {
     // see above
+  }
+}
+
+const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
+
+/**
+ * Any other answer fully determined by HEAD (and the shallow boundary) plus `key`, such as a
+ * file's revisions: read back while HEAD is unchanged, null on a miss.
+ */
+export function cachedAtHead<T>(root: string, file: string, key: string): T | null {
+  const repo = repoKey(root);
+  if (!repo) return null;
+  try {
+    const entry = JSON.parse(readFileSync(join(repo.commonDir, 'checkpoint', file), 'utf8')) as { head: string; shallow: string; key: string; value: T };
+    return entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key ? entry.value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Best effort, like storeCommitsSince. */
+export function storeAtHead(root: string, file: string, key: string, value: unknown): void {
+  const repo = repoKey(root);
+  if (!repo) return;
+  try {
+    mkdirSync(join(repo.commonDir, 'checkpoint'), { recursive: true });
+    const path = join(repo.commonDir, 'checkpoint', file);
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ head: repo.head, shallow: repo.shallow, key, value }));
+    renameSync(tmp, path);
+  } catch {
+    // see storeCommitsSince
   }
 }

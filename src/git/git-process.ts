@@ -1,8 +1,9 @@
-// Running the git binary: output collected as bytes and decoded once, repository chosen by
-// cwd alone, and failures turned into one-line E_GIT errors. Synchronous underneath on
-// purpose: a CLI run asks git one or two questions, and spawnSync skips the stream and pipe
-// machinery an async child needs (~4 ms of start-up, which is most of a `next`'s budget).
-import { spawnSync } from 'node:child_process';
+// The one way this program speaks to git: the binary run in a repository chosen by cwd alone
+// (the repo-locating variables a hook or a parent git sets are cleared), output collected as
+// bytes and decoded once, failures turned into one-line E_GIT errors. `runGit` is a real
+// async child, so callers that ask git two questions at once get them run side by side;
+// `runGitBytes` is honestly synchronous, for the one read that needs raw bytes in sync code.
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -27,36 +28,52 @@ export interface GitResult {
   stderr: string;
 }
 
+/** The environment every git child gets: ours, minus what would point git elsewhere. */
+export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  for (const name of REPO_LOCATING_VARS) delete env[name];
+  return env;
+}
+
+function spawnError(error: NodeJS.ErrnoException): CheckpointError {
+  const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
+  return new CheckpointError('E_GIT', message, { cause: error });
+}
+
 /**
- * Runs `git <args>` in `cwd`. Exit codes other than 0 and those in `allowedExitCodes`
- * reject with the first line of git's stderr.
+ * Runs `git <args>` in `cwd` as an async child. Exit codes other than 0 and those in
+ * `allowedExitCodes` reject with the first line of git's stderr.
  */
 export function runGit(
   cwd: string,
   args: readonly string[],
-  options: { input?: string; allowedExitCodes?: readonly number[] } = {},
+  options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<GitResult> {
-  const env = { ...process.env };
-  for (const name of REPO_LOCATING_VARS) delete env[name];
-  const child = spawnSync('git', args, { cwd, env, input: options.input ?? '', maxBuffer: 1 << 30, windowsHide: true });
-  if (child.error) {
-    const error = child.error as NodeJS.ErrnoException;
-    const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
-    return Promise.reject(new CheckpointError('E_GIT', message, { cause: error }));
-  }
-  const result = { code: child.status ?? -1, stdout: child.stdout.toString('utf8'), stderr: child.stderr.toString('utf8') };
-  if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) return Promise.resolve(result);
-  return Promise.reject(gitFailed(cwd, args, result));
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error) => reject(spawnError(error)));
+    child.on('close', (code) => {
+      const result = { code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+      if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) resolve(result);
+      else reject(gitFailed(cwd, args, result));
+    });
+    if (options.input) {
+      // git may exit before reading all of it (a failed lookup): that is its answer, not ours to report.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(options.input);
+    }
+  });
 }
 
-/** Like runGit, for output that must stay bytes (object contents with their byte sizes). */
+/** Synchronous, for output that must stay bytes (object contents with their byte sizes). */
 export function runGitBytes(cwd: string, args: readonly string[], input: string): Buffer {
-  const env = { ...process.env };
-  for (const name of REPO_LOCATING_VARS) delete env[name];
-  const child = spawnSync('git', args, { cwd, env, input, maxBuffer: 1 << 30, windowsHide: true });
-  if (child.error || child.status !== 0) {
-    throw child.error ? new CheckpointError('E_GIT', `could not run git: ${child.error.message}`, { cause: child.error }) : gitFailed(cwd, args, { code: child.status ?? -1, stdout: '', stderr: child.stderr.toString('utf8') });
-  }
+  const child = spawnSync('git', args, { cwd, env: gitEnv(), input, maxBuffer: 1 << 30, windowsHide: true });
+  if (child.error) throw spawnError(child.error as NodeJS.ErrnoException);
+  if (child.status !== 0) throw gitFailed(cwd, args, { code: child.status ?? -1, stdout: '', stderr: child.stderr.toString('utf8') });
   return child.stdout;
 }
 

@@ -6,10 +6,11 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
+import { readHeadFiles } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
-import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
+import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 
 type IsoGit = typeof import('isomorphic-git');
 type TreeEntry = import('isomorphic-git').TreeEntry;
@@ -56,8 +57,9 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async commitsSince(since: number): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
     assertSince(since);
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : changes.map(repoRelativePath);
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
@@ -67,7 +69,8 @@ export class IsoHistory implements GitHistory {
       // One commit at a time: consecutive commits share delta chains, and a base that is
       // still being inflated for one commit is not yet cached for the next.
       const infos: CommitInfo[] = [];
-      for (const commit of recent) infos.push(await describe(reader, commit));
+      // Commit objects only when no file list is asked for: no tree is read.
+      for (const commit of recent) infos.push(await describe(reader, commit, scope?.includes('') ? null : scope));
       return infos.sort(newestFirst);
     });
   }
@@ -126,15 +129,20 @@ export class IsoHistory implements GitHistory {
       if (tip === null) return [];
       const reader = await this.reader();
       const out: FileRevision[] = [];
-      // HEAD's first-parent line; each commit's file compared with its first parent's.
-      for (let sha: string | undefined = tip; sha !== undefined; ) {
+      // HEAD's first-parent line; each commit's file compared with its first parent's, for
+      // the paths HEAD holds, each until the commit that created it: then the walk stops.
+      const headTree = (await reader.commit(tip)).tree;
+      const held = await Promise.all(relative.map((path) => fileInTree(reader, headTree, path)));
+      let open = relative.filter((_, i) => held[i] !== null);
+      for (let sha: string | undefined = tip; sha !== undefined && open.length > 0; ) {
         const commit = await reader.commit(sha);
         const parent = commit.parents[0];
         const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
-        for (const path of relative) {
+        for (const path of open) {
           const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
           if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
-          out.push({ sha: commit.sha, time: commit.time, path, blob: now?.oid ?? null });
+          if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid });
+          if (before === null || now === null) open = open.filter((p) => p !== path);
         }
         sha = parent;
       }
@@ -157,7 +165,7 @@ export class IsoHistory implements GitHistory {
   }
 
   async isShallow(): Promise<boolean> {
-    return exists(this.shallowFile);
+    return readHeadFiles(this.dir)?.shallow ?? exists(this.shallowFile);
   }
 
   async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
@@ -191,6 +199,9 @@ export class IsoHistory implements GitHistory {
 
   /** HEAD's ref (null when detached) and commit (null when the branch has no commits yet). */
   private async readHead(): Promise<{ ref: string | null; sha: string | null }> {
+    const files = readHeadFiles(this.dir);
+    if (files) return { ref: files.ref, sha: files.sha };
+    // Unusual layouts: isomorphic-git's own ref resolution (symref chains and the like).
     const head = (await readFile(join(this.dirs.gitdir, 'HEAD'), 'utf8')).trim();
     if (!head.startsWith('ref:')) {
       if (!/^[0-9a-f]{40}$/.test(head)) throw new Error(`HEAD holds neither a ref nor a commit id: ${head.slice(0, 60)}`);
@@ -319,34 +330,43 @@ async function between(reader: ObjectReader, tip: string, excluded: readonly str
   return commits;
 }
 
-async function describe(reader: ObjectReader, commit: ParsedCommit): Promise<CommitInfo> {
-  const firstParent = commit.parents[0];
-  const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
+/** A commit with its changes against the first parent: all (scope null), or those in `scope` only. */
+async function describe(reader: ObjectReader, commit: ParsedCommit, scope: readonly string[] | null = null): Promise<CommitInfo> {
   const raw: RawChange[] = [];
-  await diffTrees(reader, parentTree, commit.tree, '', raw);
+  if (scope === null || scope.length > 0) {
+    const firstParent = commit.parents[0];
+    const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
+    await diffTrees(reader, parentTree, commit.tree, '', raw, scope);
+  }
   const { subject, body } = splitMessage(commit.message);
   return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, changes: pairExactRenames(raw) };
 }
 
 /** Appends to `out` every file that differs between two trees (null: the empty tree). */
-async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[]): Promise<void> {
+async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: readonly string[] | null = null): Promise<void> {
   if (before === after) return;
   const [old, now] = await Promise.all([reader.tree(before), reader.tree(after)]);
   for (const name of new Set([...old.keys(), ...now.keys()])) {
-    await diffEntry(reader, old.get(name), now.get(name), prefix + name, out);
+    const path = prefix + name;
+    // Only trees on the way to the scope's paths, or inside them, are read.
+    if (scope !== null && !inScope(path, scope) && !scope.some((p) => p.startsWith(`${path}/`))) continue;
+    await diffEntry(reader, old.get(name), now.get(name), path, out, scope);
   }
 }
 
-async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[]): Promise<void> {
+async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[], scope: readonly string[] | null): Promise<void> {
   if (before && after && before.oid === after.oid && before.mode === after.mode) return;
+  const keep = (p: string) => scope === null || inScope(p, scope);
   const beforeTree = before?.type === 'tree' ? before.oid : null;
   const afterTree = after?.type === 'tree' ? after.oid : null;
   if (beforeTree !== null || afterTree !== null) {
     // A file that became a directory (or back) is a deletion plus additions, as in git.
-    await diffTrees(reader, beforeTree, afterTree, `${path}/`, out);
+    await diffTrees(reader, beforeTree, afterTree, `${path}/`, out, scope);
+    if (!keep(path)) return;
     if (before && beforeTree === null) out.push({ status: 'D', path, oid: before.oid });
     if (after && afterTree === null) out.push({ status: 'A', path, oid: after.oid });
-  } else if (before && after) out.push({ status: 'M', path, oid: after.oid });
+  } else if (!keep(path)) return;
+  else if (before && after) out.push({ status: 'M', path, oid: after.oid });
   else if (before) out.push({ status: 'D', path, oid: before.oid });
   else if (after) out.push({ status: 'A', path, oid: after.oid });
 }

@@ -3,9 +3,10 @@
 // rather than by git's similarity detection, so both engines agree.
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
-import { assertSince, branchName, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
+import { readHeadFiles } from './head-files.js';
+import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -30,24 +31,41 @@ export class NativeHistory implements GitHistory {
   constructor(readonly dir: string) {}
 
   async head(): Promise<HeadInfo | null> {
+    const files = readHeadFiles(this.dir);
+    if (files) return files.sha === null ? null : { sha: files.sha, branch: files.branch };
     const [sha, ref] = await Promise.all([this.headSha(), this.git(['symbolic-ref', '--quiet', 'HEAD'], [1])]);
     if (sha === null) return null;
     const refName = ref.stdout.trim();
     return { sha, branch: refName ? branchName(refName) : null };
   }
 
-  async commitsSince(since: number): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
     assertSince(since);
     if (since > Number.MAX_SAFE_INTEGER) return [];
     // Without options that make git "limit" the walk (topo order, negative refs, ...),
     // --max-age drops an older commit without queueing its parents: exactly our walk.
     const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
-    const args = [
-      'log', ...bound, '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
-      '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, 'HEAD', '--',
-    ];
-    const log = await this.fromHead(args);
-    return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : changes.map(repoRelativePath);
+    if (scope?.includes('')) return this.commitsSince(since);
+    const raw = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
+    if (scope === null) {
+      const log = await this.fromHead(['log', ...bound, ...raw, LOG_FORMAT, 'HEAD', '--']);
+      return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+    }
+    // Subjects come from a walk that diffs nothing; the scope's changes from a second walk,
+    // run alongside, that diffs only the trees the scope's paths lie in. --full-history
+    // keeps that walk the same set of commits (a pathspec would otherwise prune side
+    // branches); it shows only commits with a change in scope.
+    const subjects = this.fromHead(['log', ...bound, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--']);
+    const scoped = scope.length === 0
+      ? Promise.resolve(null)
+      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct%x00', 'HEAD', '--', ...new Set(scope)]);
+    const [all, changed] = await Promise.all([subjects, scoped]);
+    if (all === null) return [];
+    const commits = parseLog(all.stdout);
+    const changesBySha = new Map((changed === null ? [] : parseLog(changed.stdout, scope)).map((c) => [c.sha, c.changes]));
+    for (const c of commits) c.changes = changesBySha.get(c.sha) ?? [];
+    return commits.sort(newestFirst);
   }
 
   async resolveCommit(rev: string): Promise<string | null> {
@@ -83,7 +101,7 @@ export class NativeHistory implements GitHistory {
     const log = await this.fromHead(args);
     // A pathspec also matches files under a directory of that name: keep the files asked about.
     const wanted = new Set(paths.map(repoRelativePath));
-    return log === null ? [] : parseRevisions(log.stdout).filter((r) => wanted.has(r.path));
+    return log === null ? [] : currentLives(parseRevisions(log.stdout).filter((r) => wanted.has(r.path)));
   }
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
@@ -109,6 +127,8 @@ export class NativeHistory implements GitHistory {
   }
 
   async isShallow(): Promise<boolean> {
+    const files = readHeadFiles(this.dir);
+    if (files) return files.shallow;
     return (await this.git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
   }
 
@@ -136,6 +156,8 @@ export class NativeHistory implements GitHistory {
   }
 
   private async headSha(): Promise<string | null> {
+    const files = readHeadFiles(this.dir);
+    if (files) return files.sha;
     const result = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [1]);
     return result.code === 0 ? result.stdout.trim() : null;
   }
@@ -157,9 +179,28 @@ export class NativeHistory implements GitHistory {
   }
 }
 
+/**
+ * Of each path's revisions (newest first), those of its current life: none when the newest
+ * deletes it, else back to and including the one that added it.
+ */
+function currentLives(revisions: readonly (FileRevision & { added: boolean })[]): FileRevision[] {
+  const ended = new Set<string>();
+  const out: FileRevision[] = [];
+  for (const { added, ...r } of revisions) {
+    if (ended.has(r.path)) continue;
+    if (r.blob === null) {
+      ended.add(r.path);
+      continue;
+    }
+    out.push(r);
+    if (added) ended.add(r.path);
+  }
+  return out;
+}
+
 /** `git log -z --raw --format=%x1e%H%x00%ct%x00`: per commit its sha, time and raw entries. */
-function parseRevisions(out: string): FileRevision[] {
-  const revisions: FileRevision[] = [];
+function parseRevisions(out: string): (FileRevision & { added: boolean })[] {
+  const revisions: (FileRevision & { added: boolean })[] = [];
   for (const record of out.split('\x1e').slice(1)) {
     const fields = record.split('\0');
     const [sha, time] = fields;
@@ -169,7 +210,7 @@ function parseRevisions(out: string): FileRevision[] {
       const meta = fields[i]!.replace(/^\n/, '');
       if (!meta.startsWith(':')) continue;
       const [, , , newOid, status] = meta.split(' ');
-      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null });
+      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null, added: status === 'A' });
     }
   }
   return revisions;
@@ -187,7 +228,7 @@ function committerTime(commitObject: string): number {
  * Parses `git log -z --raw` with LOG_FORMAT: per commit, "\x1e" sha NUL parents NUL time
  * NUL message NUL, then optionally "\n" and raw entries ":modes oids STATUS" NUL path NUL.
  */
-function parseLog(out: string): CommitInfo[] {
+function parseLog(out: string, scope: readonly string[] | null = null): CommitInfo[] {
   const commits: CommitInfo[] = [];
   let at = 0;
   const field = (): string => {
@@ -208,7 +249,8 @@ function parseLog(out: string): CommitInfo[] {
     const raw: RawChange[] = [];
     while (out[at] === ':') {
       const meta = field();
-      raw.push(rawChange(meta, field()));
+      const path = field();
+      if (scope === null || inScope(path, scope)) raw.push(rawChange(meta, path));
     }
     commits.push({ sha, parents, subject: message.subject, body: message.body, time, changes: pairExactRenames(raw) });
   }

@@ -44,3 +44,8 @@ export function repoRelativePath(path: string): string {
   }
   return normalized;
 }
+
+/** Whether `path` is one of `scope`'s paths or lies under one ('' covers everything). */
+export function inScope(path: string, scope: readonly string[]): boolean {
+  return scope.some((p) => p === '' || path === p || path.startsWith(`${p}/`));
+}

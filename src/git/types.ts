@@ -39,6 +39,9 @@ export interface FileRevision {
   blob: string | null;
 }
 
+/** Which file changes a walk lists: every one, none, or those at or under these paths. */
+export type ChangeScope = 'all' | 'none' | readonly string[];
+
 export type EngineName = 'native' | 'isomorphic';
 
 export interface GitHistory {
@@ -49,9 +52,11 @@ export interface GitHistory {
   /**
    * Commits reachable from HEAD whose committer time is >= `since` (seconds), found by a
    * walk that never goes past a commit older than `since`: cost follows the question.
-   * Newest first (committer time desc, then sha).
+   * Newest first (committer time desc, then sha). `changes` says which file lists to produce:
+   * 'all' (default), 'none' (subjects only: no tree is diffed), or only the changes at or
+   * under the given repo-relative paths (exact renames paired within those).
    */
-  commitsSince(since: number): Promise<CommitInfo[]>;
+  commitsSince(since: number, opts?: { changes?: ChangeScope }): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
   /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
@@ -59,7 +64,8 @@ export interface GitHistory {
   isShallow(): Promise<boolean>;
   /**
    * Each path's own revisions along HEAD's first-parent line, newest first: the commits where
-   * its blob changed. Costs the file's history, not the repository's diffs.
+   * its blob changed, back to the one that last created it at that path (none when HEAD
+   * does not hold it). Costs the file's current life, not the repository's history.
    */
   fileRevisions(paths: readonly string[]): Promise<FileRevision[]>;
   /** UTF-8 text of blobs by id; ids that are not blobs (or larger than `maxBytes`) are left out. */

@@ -2,7 +2,7 @@
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, type Evidence } from '../doctor/evidence.js';
+import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, walkBound, type Evidence } from '../doctor/evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 
@@ -29,7 +29,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
   const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
-  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now) }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
     skill,
     checkpoint,

@@ -21,7 +21,15 @@ export interface ProjectConfig {
   auto_rotate?: boolean;
   /** How many newest log entries rotation keeps. */
   rotate_keep?: number;
+  /** How many days of history status, next and doctor walk at most (0: no bound). */
+  walk_days?: number;
 }
+
+/**
+ * Default bound on history walks: a checkpoint left alone for years must not make every
+ * command read the whole history (doctor says in one line when it cut a walk).
+ */
+export const DEFAULT_WALK_DAYS = 365;
 
 export const CONFIG_FILE = 'config.json';
 
@@ -43,5 +51,6 @@ export function readConfig(root: string): ProjectConfig {
   if (c.health_url !== undefined && typeof c.health_url !== 'string') throw bad('"health_url" must be a string');
   if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') throw bad('"auto_rotate" must be true or false');
   if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) throw bad('"rotate_keep" must be a whole number >= 0');
+  if (c.walk_days !== undefined && (typeof c.walk_days !== 'number' || !Number.isFinite(c.walk_days) || c.walk_days < 0)) throw bad('"walk_days" must be a number of days >= 0 (0: walk all history)');
   return c as ProjectConfig;
 }

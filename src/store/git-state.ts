@@ -1,15 +1,15 @@
 // The working tree's mechanical state for the recovery capsule: HEAD, branch and
-// uncommitted paths, read cheaply with the git binary (three small processes run in
-// parallel). Outside a repository, without commits, or without git: nulls and [], never
-// an error, because `pause --auto` runs from hooks on every compaction.
-import { execFile } from 'node:child_process';
+// uncommitted paths. The branch is read from the git dir's files (git only when they are
+// unusual); the short HEAD and the paths come from two concurrent git processes through the
+// gateway. Outside a repository, without commits, or without git: nulls and [], never an
+// error, because `pause --auto` runs from hooks on every compaction.
+import { runGit } from '../git/git-process.js';
+import { readHeadFiles } from '../git/head-files.js';
 
 /** How many uncommitted paths the capsule lists; the rest are only counted. */
 export const MAX_UNCOMMITTED_PATHS = 50;
+/** A hook must not hang on a stuck git (a lock, a network filesystem). */
 const GIT_TIMEOUT_MS = 10_000;
-
-/** Variables a hook or a parent git may set that would point git at another repository. */
-const REPO_LOCATING_VARS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE'];
 
 export interface GitState {
   /** Short sha of HEAD, or null (no repository, no commit yet, or no git). */
@@ -22,14 +22,9 @@ export interface GitState {
   uncommitted_count: number;
 }
 
+/** git's stdout, or null for any failure (no repository, no git): the capsule never fails on it. */
 function git(cwd: string, args: string[]): Promise<string | null> {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
-  for (const v of REPO_LOCATING_VARS) delete env[v];
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, env, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (error, stdout) => {
-      resolve(error ? null : stdout);
-    });
-  });
+  return runGit(cwd, args, { env: { GIT_OPTIONAL_LOCKS: '0' }, timeoutMs: GIT_TIMEOUT_MS }).then((r) => r.stdout, () => null);
 }
 
 // The store's own scratch files (locks, temp files of atomic writes) are not the user's changes.
@@ -49,9 +44,11 @@ export function parsePorcelainZ(out: string): string[] {
 }
 
 export async function gitState(root: string): Promise<GitState> {
+  const files = readHeadFiles(root);
   const [head, branch, status] = await Promise.all([
+    // git's abbreviation grows with the object count: only git can say it exactly.
     git(root, ['rev-parse', '--short', 'HEAD']),
-    git(root, ['symbolic-ref', '--short', '-q', 'HEAD']),
+    files ? files.branch : git(root, ['symbolic-ref', '--short', '-q', 'HEAD']),
     git(root, ['--no-optional-locks', 'status', '--porcelain', '-z']),
   ]);
   const paths = status === null ? [] : parsePorcelainZ(status);

@@ -173,3 +173,72 @@ describe('pre-push hook', () => {
     expect(push.stderr).toContain('chained-ran');
   });
 });
+
+describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
+  const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+  /** A checkpoint saved two years ago whose PR #12 landed 500 days ago, then a recent unrelated commit. */
+  function oldRepo(): { dir: string; landing: string; base: string } {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/auth.ts', 'auth\n');
+    write(dir, 'src/session.ts', 'session\n');
+    write(dir, 'docs/notes.md', 'notes\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730) }), null, 2)}\n`);
+    const base = commitAll(dir, 'checkpoint: api', daysAgo(729));
+    write(dir, 'src/auth.ts', 'auth with middleware\n');
+    const landing = commitAll(dir, 'Auth middleware (#12)', daysAgo(500));
+    write(dir, 'README.md', 'readme\n');
+    commitAll(dir, 'readme', daysAgo(1));
+    return { dir, landing, base };
+  }
+
+  it('cuts the walk at 365 days by default and says so in one line; walk_days 0 walks it all', () => {
+    const { dir, landing } = oldRepo();
+    const cut = cli(dir, ['doctor', '--engine', engine, '--json']);
+    const report = JSON.parse(cut.stdout);
+    expect(report.findings.filter((f: { check: string }) => f.check === 'history')).toHaveLength(1);
+    expect(report.findings.some((f: { check: string }) => f.check === 'landed')).toBe(false);
+    expect(cli(dir, ['doctor', '--engine', engine]).stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
+
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
+    const all = JSON.parse(cli(dir, ['doctor', '--engine', engine, '--json']).stdout);
+    expect(all.findings.some((f: { check: string }) => f.check === 'history')).toBe(false);
+    expect(all.findings.find((f: { check: string }) => f.check === 'landed')?.evidence.sha).toBe(landing);
+  });
+
+  it('never hides what a push sends: pushed commits older than the cut are still judged', () => {
+    const { dir, landing, base } = oldRepo();
+    const r = cli(dir, ['doctor', '--engine', engine, '--json', '--fail-on-warnings', '--pushed', `${base}..${landing}`]);
+    const report = JSON.parse(r.stdout);
+    const landed = report.findings.find((f: { check: string }) => f.check === 'landed');
+    expect(landed?.evidence.sha).toBe(landing);
+    expect(landed?.blocks).toBe(true);
+    expect(r.code).toBe(1);
+  });
+
+  it('refuses a walk_days that is not a number of days, in one line, exit 2', () => {
+    const { dir } = oldRepo();
+    write(dir, '.checkpoints/config.json', '{ "walk_days": "a year" }\n');
+    const r = cli(dir, ['doctor', '--engine', engine]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/walk_days.*number of days/);
+  });
+});
+
+describe('status and next with a broken walk_days', () => {
+  it('say what is wrong in one line and exit 2, leaving the checkpoint byte-identical', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api');
+    write(dir, '.checkpoints/config.json', '{ "walk_days": -1 }\n');
+    const before = readFileSync(join(dir, '.checkpoints/api.checkpoint.json'));
+    for (const cmd of ['status', 'next']) {
+      const r = cli(dir, [cmd]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(/config\.json: "walk_days" must be a number of days/);
+    }
+    expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json')).equals(before)).toBe(true);
+  });
+});

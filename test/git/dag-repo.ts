@@ -69,7 +69,9 @@ export function expectedWalk(commits: readonly DagCommit[], head: number, since:
   return reached;
 }
 
-export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[], head: number, since: number): CommitInfo[] {
+/** The model's answer; `scope` keeps only the raw changes at or under those paths before pairing renames (null: all). */
+export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[], head: number, since: number, scope: readonly string[] | null = null): CommitInfo[] {
+  const inScope = (path: string) => scope === null || scope.some((p) => path === p || path.startsWith(`${p}/`));
   return [...expectedWalk(commits, head, since)]
     .map((i) => {
       const commit = commits[i] as DagCommit;
@@ -80,7 +82,7 @@ export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[
         parents: commit.parents.map((p) => repo.shas[p] as string),
         ...splitMessage(commit.message),
         time: commit.time,
-        changes: pairExactRenames(diffFiles(before, commit.files)),
+        changes: pairExactRenames(diffFiles(before, commit.files).filter((c) => inScope(c.path))),
       };
     })
     .sort(newestFirst);

@@ -210,6 +210,8 @@ async function answers(history: GitHistory, fixture: Fixture) {
     head: await history.head(),
     isShallow: await history.isShallow(),
     commitsSince: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsSince(t)]))),
+    subjectsOnly: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsSince(t, { changes: 'none' })]))),
+    scoped: Object.fromEntries(await Promise.all(scopes(fixture).map(async (scope) => [scope.join(','), await history.commitsSince(0, { changes: scope })]))),
     resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
@@ -217,6 +219,13 @@ async function answers(history: GitHistory, fixture: Fixture) {
     readBlobs: [...(await history.readBlobs((await history.fileRevisions(fixture.paths)).flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(pushPairs(fixture).map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
   };
+}
+
+/** Change scopes: each path, its directory, all of them, and one naming nothing. */
+function scopes(fixture: Fixture): string[][] {
+  const paths = [...new Set(fixture.paths.map((p) => p.replace(/^\.\//, '')))];
+  const dirs = paths.flatMap((p) => (p.includes('/') ? [p.slice(0, p.lastIndexOf('/'))] : []));
+  return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir']];
 }
 
 /** Every (from, to) pair of named commits, plus new-branch pushes (null: judged against remote-tracking refs). */
@@ -251,6 +260,28 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     const reachable = gitTry(fixture.dir, ['rev-list', 'HEAD']);
     expect(all.map((c) => c.sha).sort()).toEqual(reachable.status === 0 ? reachable.stdout.split('\n').filter(Boolean).sort() : []);
     for (let i = 1; i < all.length; i++) expect((all[i - 1] as CommitInfo).time).toBeGreaterThanOrEqual((all[i] as CommitInfo).time);
+  });
+
+  it.each(['native', 'isomorphic'] as const)('%s: a change scope lists the same walk, with only the changes at or under its paths', async (engine) => {
+    const { native, iso, fixture } = engines(name);
+    const history = engine === 'native' ? native : iso;
+    const all = await history.commitsSince(0);
+    const strip = (list: CommitInfo[]) => list.map(({ changes: _, ...c }) => c);
+    expect(strip(await history.commitsSince(0, { changes: 'none' }))).toEqual(strip(all));
+    expect((await history.commitsSince(0, { changes: 'none' })).every((c) => c.changes.length === 0)).toBe(true);
+    for (const scope of scopes(fixture)) {
+      const scoped = await history.commitsSince(0, { changes: scope });
+      expect(strip(scoped)).toEqual(strip(all));
+      const inScope = (p: string) => scope.some((s) => p === s || p.startsWith(`${s}/`));
+      for (const c of scoped) {
+        expect(c.changes.every((ch) => inScope(ch.path) && (ch.from === undefined || inScope(ch.from)))).toBe(true);
+        // Every change in scope that the full walk lists is there (a rename from outside the scope as an addition).
+        const full = byCommit(all, c.sha).changes.filter((ch) => inScope(ch.path) || (ch.from !== undefined && inScope(ch.from)));
+        expect(c.changes.map((ch) => ch.path).sort()).toEqual(
+          full.flatMap((ch) => [...(inScope(ch.path) ? [ch.path] : []), ...(ch.from !== undefined && inScope(ch.from) && !inScope(ch.path) ? [ch.from] : [])]).sort(),
+        );
+      }
+    }
   });
 });
 

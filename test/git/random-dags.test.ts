@@ -104,6 +104,10 @@ it('both engines match the model on random commit DAGs', async () => {
         expect(await history.head()).toEqual({ sha: repo.shas[head], branch: `c${head}` });
         for (const since of [0, ...times]) {
           expect(await history.commitsSince(since)).toEqual(expectedCommitsSince(repo, commits, head, since));
+          expect(await history.commitsSince(since, { changes: 'none' })).toEqual(expectedCommitsSince(repo, commits, head, since, []));
+        }
+        for (const scope of [['d'], ['x', 'f/g'], ['a', 'd/c']]) {
+          expect(await history.commitsSince(0, { changes: scope })).toEqual(expectedCommitsSince(repo, commits, head, 0, scope));
         }
         for (const [i] of commits.entries()) {
           const sha = repo.shas[i] as string;

@@ -1,0 +1,82 @@
+// The one reader of HEAD, the branch and the shallow state from the git dir's files, so the
+// commands that need them start no git process. Exact for the plain "files" ref backend,
+// linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
+// (reftable or other extensions, a symref chain, a sha-256 repository) answers null, and the
+// caller asks git instead.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveGitDirsSync, type GitDirs } from './locate.js';
+import { branchName } from './normalize.js';
+
+const SHA = /^[0-9a-f]{40}$/;
+
+export interface HeadFiles extends GitDirs {
+  /** HEAD's commit; null on an unborn branch (no commit yet). */
+  sha: string | null;
+  /** Full ref HEAD points at (refs/heads/main), or null when detached. */
+  ref: string | null;
+  /** Short branch name, or null when detached. */
+  branch: string | null;
+  /** Whether the clone is shallow (the common dir holds a `shallow` file). */
+  shallow: boolean;
+  /** Identity of the shallow boundary ("size:mtime", '' when not shallow), for cache keys. */
+  shallowKey: string;
+}
+
+/** HEAD as the files say; null when unsure (ask git then). */
+export function readHeadFiles(root: string): HeadFiles | null {
+  try {
+    const dirs = resolveGitDirsSync(root);
+    if (unusualConfig(dirs.commonDir)) return null;
+    const head = readFileSync(join(dirs.gitdir, 'HEAD'), 'utf8').trim();
+    let shallowKey = '';
+    const st = statSync(join(dirs.commonDir, 'shallow'), { throwIfNoEntry: false });
+    if (st) shallowKey = `${st.size}:${st.mtimeMs}`;
+    const shallow = st !== undefined;
+    if (SHA.test(head)) return { ...dirs, sha: head, ref: null, branch: null, shallow, shallowKey };
+    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+    if (!ref || ref.includes('..')) return null;
+    const sha = resolveRef(dirs, ref);
+    if (sha === undefined) return null;
+    return { ...dirs, sha, ref, branch: branchName(ref), shallow, shallowKey };
+  } catch {
+    return null;
+  }
+}
+
+/** A branch's commit: loose ref, then packed-refs; null when neither has it (unborn); undefined when unsure. */
+function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null | undefined {
+  // Per-worktree refs (refs/bisect, refs/worktree) live in the worktree's own git dir.
+  const perWorktree = /^refs\/(bisect|worktree|rewritten)\//.test(ref);
+  let loose: string | null = null;
+  try {
+    loose = readFileSync(join(perWorktree ? gitdir : commonDir, ref), 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+  }
+  if (loose !== null) return SHA.test(loose) ? loose : undefined;
+  let packed = '';
+  try {
+    packed = readFileSync(join(commonDir, 'packed-refs'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+  }
+  for (const line of packed.split('\n')) {
+    if (line.length === 41 + ref.length && line.endsWith(` ${ref}`)) {
+      const sha = line.slice(0, 40);
+      return SHA.test(sha) ? sha : undefined;
+    }
+  }
+  return null;
+}
+
+/** reftable, sha-256 and other extensions change how refs are stored: leave those to git. */
+function unusualConfig(commonDir: string): boolean {
+  let text = '';
+  try {
+    text = readFileSync(join(commonDir, 'config'), 'utf8');
+  } catch {
+    return false;
+  }
+  return /^\s*\[\s*extensions\b/im.test(text);
+}

@@ -1,0 +1,74 @@
+// The HEAD reader answers from the git dir's files exactly as git does, and steps aside
+// (null) where the files are not the whole truth.
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readHeadFiles } from '../../src/git/head-files.js';
+import { cleanup, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(cleanup));
+const repo = (opts?: { commit?: boolean }) => {
+  const dir = makeRepo(opts);
+  dirs.push(dir);
+  return dir;
+};
+
+/** What git itself says about HEAD, the branch and shallowness. */
+function fromGit(dir: string) {
+  const sha = gitTry(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const ref = gitTry(dir, ['symbolic-ref', '--quiet', 'HEAD']).stdout.trim();
+  return {
+    sha: sha.status === 0 ? sha.stdout.trim() : null,
+    ref: ref || null,
+    branch: ref ? ref.replace(/^refs\/heads\//, '') : null,
+    shallow: git(dir, ['rev-parse', '--is-shallow-repository']).trim() === 'true',
+  };
+}
+
+const pick = (f: ReturnType<typeof readHeadFiles>) => f && { sha: f.sha, ref: f.ref, branch: f.branch, shallow: f.shallow };
+
+describe('readHeadFiles', () => {
+  it('agrees with git on a branch, a detached HEAD, packed refs, an unborn branch, a linked worktree and a shallow clone', () => {
+    const dir = repo();
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'a', '2026-01-02T00:00:00Z');
+    expect(pick(readHeadFiles(dir))).toEqual(fromGit(dir));
+
+    git(dir, ['checkout', '-q', '-b', 'feature/x']);
+    write(dir, 'b.txt', 'b\n');
+    commitAll(dir, 'b', '2026-01-03T00:00:00Z');
+    expect(pick(readHeadFiles(dir))).toMatchObject({ branch: 'feature/x' });
+    expect(pick(readHeadFiles(dir))).toEqual(fromGit(dir));
+
+    git(dir, ['pack-refs', '--all']);
+    expect(pick(readHeadFiles(dir))).toEqual(fromGit(dir));
+
+    git(dir, ['checkout', '-q', '--detach', 'HEAD~1']);
+    expect(pick(readHeadFiles(dir))).toEqual(fromGit(dir));
+
+    git(dir, ['checkout', '-q', '--orphan', 'fresh']);
+    expect(pick(readHeadFiles(dir))).toEqual({ ...fromGit(dir), sha: null });
+
+    git(dir, ['checkout', '-q', '-f', 'feature/x']);
+    const wt = join(tempDir(), 'wt');
+    dirs.push(wt);
+    git(dir, ['worktree', 'add', '-q', '-b', 'in-wt', wt, 'main']);
+    expect(pick(readHeadFiles(wt))).toEqual(fromGit(wt));
+    expect(readHeadFiles(wt)?.branch).toBe('in-wt');
+
+    const clone = join(tempDir(), 'clone');
+    dirs.push(clone);
+    git(dir, ['clone', '-q', '--depth', '1', `file://${dir}`, clone]);
+    expect(pick(readHeadFiles(clone))).toEqual(fromGit(clone));
+    expect(readHeadFiles(clone)?.shallow).toBe(true);
+  });
+
+  it('steps aside for repositories with extensions (reftable, sha-256, ...) and for no repository at all', () => {
+    const dir = repo();
+    git(dir, ['config', 'extensions.worktreeConfig', 'true']);
+    expect(readHeadFiles(dir)).toBeNull();
+    const plain = tempDir();
+    dirs.push(plain);
+    expect(readHeadFiles(plain)).toBeNull();
+  });
+});
