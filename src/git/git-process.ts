@@ -77,6 +77,17 @@ export function runGitBytes(cwd: string, args: readonly string[], input: string)
   return child.stdout;
 }
 
+/**
+ * Synchronous `git <args>` for the few callers that ask one question in sync code (install,
+ * resolve's index stages): the same environment as runGit, and the result whatever the exit
+ * code, so each caller decides what a failure means. Spawn errors (no git) give code -1.
+ */
+export function runGitSync(cwd: string, args: readonly string[]): GitResult {
+  const child = spawnSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, windowsHide: true });
+  if (child.error) return { code: -1, stdout: '', stderr: (child.error as Error).message };
+  return { code: child.status ?? -1, stdout: child.stdout.toString('utf8'), stderr: child.stderr.toString('utf8') };
+}
+
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */
 export async function gitOnPath(): Promise<boolean> {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];

@@ -1,21 +1,18 @@
-// Thin wrappers over `git config` / `git rev-parse` for the install commands. Installing
-// into git needs git, so these use the binary directly.
-import { execFileSync } from 'node:child_process';
+// Thin wrappers over `git config` / `git rev-parse` for the install commands, through the one
+// git gateway (so a hook's GIT_DIR never points them at another repository).
 import { CheckpointError } from '../errors.js';
+import { runGitSync } from '../git/git-process.js';
 
+/** git's trimmed stdout, or null when it exits non-zero (an unset config key, no repository). */
 export function gitOut(root: string, args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
+  const r = runGitSync(root, args);
+  return r.code === 0 ? r.stdout.trim() : null;
 }
 
 export function gitRun(root: string, args: string[]): void {
-  try {
-    execFileSync('git', args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (e) {
-    const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
+  const r = runGitSync(root, args);
+  if (r.code !== 0) {
+    const stderr = r.stderr.trim();
     throw new CheckpointError('E_GIT', `git ${args.join(' ')} failed${stderr ? `: ${stderr}` : ''}`);
   }
 }

@@ -115,7 +115,12 @@ function mergeFiles(args: string[]): number {
   return result.status === 'clean' ? 0 : 1;
 }
 
-/** git's own line merge with diff3 markers, written into %A; always reported as a conflict. */
+/**
+ * git's own line merge with diff3 markers, written into %A; always reported as a conflict.
+ * The one git call outside src/git/git-process.ts, on purpose: merge-file works on three
+ * temp files (no repository, so no environment to clear), and the driver bundle stays free
+ * of the gateway's imports on its fast path.
+ */
 function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): void {
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const args = ['merge-file', '--diff3', '-L', DEFAULT_LABELS.ours, '-L', DEFAULT_LABELS.base, '-L', DEFAULT_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];

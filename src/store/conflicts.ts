@@ -1,10 +1,10 @@
 // What git left behind for a conflicted file: its index stages (:1 base, :2 ours, :3 theirs)
 // or, once those are gone, the conflict markers in the file itself.
-import { execFileSync } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
+import { runGitSync } from '../git/git-process.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkpointsDir, lockPathFor } from './checkpoints.js';
 import { withLock } from './lock.js';
@@ -14,12 +14,10 @@ import { skillFromFileName } from './skill-name.js';
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
 export const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
 
+/** git's stdout, or null when it fails (no repository, no such stage): the caller's "nothing there". */
 function git(root: string, args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
-  } catch {
-    return null;
-  }
+  const r = runGitSync(root, args);
+  return r.code === 0 ? r.stdout : null;
 }
 
 export interface Stages {
