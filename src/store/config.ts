@@ -34,7 +34,7 @@ export const DEFAULT_WALK_DAYS = 365;
 export const CONFIG_FILE = 'config.json';
 
 /** Every key config.json may hold: a typo ("telemtry") must not silently do nothing. */
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep', 'walk_days']);
 
 export function readConfig(root: string): ProjectConfig {
   const path = join(checkpointsDir(root), CONFIG_FILE);
