@@ -1,8 +1,9 @@
 // doctor = every check over every checkpoint, with one evidence walk shared by all.
 import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
-import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
+import type { EngineName } from '../git/types.js';
 import { judge, type PushRange } from './push.js';
+import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets } from './checks.js';
 import { gatherEvidence, mentionsWork } from './evidence.js';
 import { loadAll } from './load.js';
@@ -29,12 +30,6 @@ export interface DoctorReport {
   pushed: number | null;
 }
 
-async function pushedCommits(history: GitHistory | null, ranges: readonly PushRange[]): Promise<CommitInfo[]> {
-  if (!history) return [];
-  const all = new Map<string, CommitInfo>();
-  for (const r of ranges) for (const c of await history.pushedCommits(r.from, r.to)) all.set(c.sha, c);
-  return [...all.values()];
-}
 
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
@@ -61,6 +56,34 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...(await checkVerifiedSha(cp, evidence)));
   }
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
-  return { findings: judge(findings, pushed, relOf), pushed: pushed?.length ?? null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  if (opts.pushed) {
+    // A push is judged as pushed: the work tree's findings are printed and never block.
+    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence.history, opts.pushed) : { findings: [], commits: [] };
+    return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  }
+  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/**
+ * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
+ * what a work-tree one already says (the tip is the checked-out state) is shown once.
+ */
+function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
+  const strip = (m: string) => m.replace(/ \(as pushed in [0-9a-f]+\)$/, '');
+  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${strip(f.message)}`;
+  const tipByKey = new Map(tips.map((f) => [key(f), f]));
+  const shown = new Set<string>();
+  const out: Finding[] = workTree.map((f) => {
+    const tip = tipByKey.get(key(f));
+    if (!tip) return { ...f, blocks: false };
+    shown.add(key(f));
+    return { ...f, blocks: tip.blocks ?? false };
+  });
+  for (const f of tips) {
+    // Advice and notes about a pushed tip repeat the work tree's; only its drift is new.
+    if (shown.has(key(f)) || (f.level !== 'error' && f.level !== 'warning')) continue;
+    shown.add(key(f));
+    out.push(f);
+  }
+  return out;
 }
