@@ -7,6 +7,7 @@ import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.
 import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, type QueuedDates } from './queued.js';
+import { rememberDates, rememberedDates } from './queued-memo.js';
 
 export interface Evidence {
   history: GitHistory | null;
@@ -37,14 +38,17 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
   let since = times.length ? Math.min(...times) : null;
-  // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
-  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since) : null;
-  if (cached) return { history: null, head: null, commits: cached, shallow: false, queued: new Map() };
+  // next and status need only the commits (and action dates): on an unchanged HEAD both come from caches, no git started.
+  const remembered = opts.dateQueued && !opts.repoState ? rememberedDates(root, opts.dateQueued) : null;
+  const walkFrom = since === null ? null : Math.min(since, oldestDate(remembered));
+  const cached = walkFrom !== null && !opts.repoState && (!opts.dateQueued || remembered) && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, walkFrom) : null;
+  if (cached) return { history: null, head: null, commits: cached, shallow: false, queued: remembered ?? new Map() };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
-  const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();
+  const queued = remembered ?? (opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>());
+  if (opts.dateQueued && !remembered && !opts.repoState) rememberDates(root, opts.dateQueued, queued);
   // An action queued before its checkpoint's last save is judged from when it was queued.
-  const oldestQueued = Math.min(...[...queued.values()].flatMap((m) => [...m.values()]));
+  const oldestQueued = oldestDate(queued);
   if (since !== null && oldestQueued < since) since = oldestQueued;
   const [commits, head, shallow] = await Promise.all([
     since === null ? [] : history.commitsSince(since),
@@ -55,6 +59,10 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   return { history, head, commits, shallow, queued };
 }
 
+function oldestDate(dates: QueuedDates | null): number {
+  return dates ? Math.min(...[...dates.values()].flatMap((m) => [...m.values()])) : Infinity;
+}
+
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */
 export function mentionsWork(cp: Checkpoint): boolean {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
@@ -63,10 +71,12 @@ export function mentionsWork(cp: Checkpoint): boolean {
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */
-export function landedEvidence(cp: Checkpoint, evidence: Evidence): (text: string) => string | null {
-  const after = toSeconds(cp.updated_at);
+export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (text: string) => string | null {
+  const saved = toSeconds(cp.updated_at);
+  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
   return (text) => {
-    const landings = findLandings(text, evidence.commits, after);
+    // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
+    const landings = findLandings(text, evidence.commits, Math.min(saved, dates?.get(text) ?? saved));
     if (!landings.length || landings.length < workRefs(text).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} "${l.commit.subject}"`).join('; ');
   };

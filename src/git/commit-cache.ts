@@ -25,7 +25,7 @@ interface RepoKey {
 }
 
 /** HEAD's commit read from the files (loose ref, then packed-refs); null when unsure. */
-function repoKey(root: string): RepoKey | null {
+export function repoKey(root: string): RepoKey | null {
   try {
     const { gitdir, commonDir } = resolveGitDirsSync(root);
     const head = readFileSync(join(gitdir, 'HEAD'), 'utf8').trim();
