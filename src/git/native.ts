@@ -113,7 +113,7 @@ export class NativeHistory implements GitHistory {
     const commit = await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();
     const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
-    return parseTreeListing((await this.git(['ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir));
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir));
   }
 
   async isShallow(): Promise<boolean> {
