@@ -100,14 +100,15 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     if (file === null) return;
     const path = `context_primer.generated_files[${index}]`;
     if (!inTip(file)) {
-      if (!touched.has(file)) return;
+      // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
+      if (!touched.has(file) && !touched.has(rel)) return;
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
       const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
-      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file))!;
+      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file));
       out.push({
         ...base, level: 'warning', path,
-        message: `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} "${by.subject}"; update the checkpoint${where}`,
-        evidence: { file, missing: true, sha: by.sha, ...(to ? { renamed_to: to } : {}) },
+        message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} "${by.subject}"; update the checkpoint${where}` : `${file} is missing${where}`,
+        evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
       });
       return;
     }

@@ -109,6 +109,18 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, tip)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
   });
 
+  it('refuses a pushed checkpoint change that lists a file missing from the tip, though the work tree has it', () => {
+    const dir = published();
+    edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/server.ts — generated'); });
+    commitAll(dir, 'api: list the server stub');
+    write(dir, 'src/gen/server.ts', 'export {};\n'); // written but never committed
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\/server\.ts is missing \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is missing')]);
+  });
+
   it('work-tree drift is printed but never blocks a push whose tip is sound', () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');
