@@ -51,7 +51,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const oldestQueued = oldestDate(queued);
   if (since !== null && oldestQueued < since) since = oldestQueued;
   const [commits, head, shallow] = await Promise.all([
-    since === null ? [] : history.commitsSince(since),
+    // Dating took git, the walk need not: an unchanged HEAD still answers it from the cache.
+    since === null ? [] : (!opts.repoState && (opts.engine ?? 'auto') === 'auto' && cachedCommitsSince(root, since)) || history.commitsSince(since),
     opts.repoState ? history.head() : null,
     opts.repoState ? history.isShallow() : false,
   ]);
