@@ -7,9 +7,9 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, repoRelative } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
-import { NO_EVIDENCE, toSeconds } from './evidence.js';
+import { NO_EVIDENCE, toSeconds, type Evidence } from './evidence.js';
 import type { Loaded } from './load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions } from './queued.js';
@@ -26,19 +26,21 @@ export interface PushedJudgement {
 }
 
 /** Judges every pushed range; a deleted ref (no tip) sends nothing and is not judged. */
-export async function judgePushedTips(root: string, now: Date, history: GitHistory, ranges: readonly PushRange[]): Promise<PushedJudgement> {
+export async function judgePushedTips(root: string, now: Date, evidence: Evidence, ranges: readonly PushRange[]): Promise<PushedJudgement> {
+  const history = evidence.history!;
   const all = new Map<string, CommitInfo>();
   const findings: Finding[] = [];
   for (const range of ranges) {
     if (/^0+$/.test(range.to)) continue;
     const commits = await history.pushedCommits(range.from, range.to);
     for (const c of commits) all.set(c.sha, c);
-    findings.push(...(await judgeTip(root, now, history, range.to, commits)));
+    findings.push(...(await judgeTip(root, now, evidence, range.to, commits)));
   }
   return { findings, commits: [...all.values()] };
 }
 
-async function judgeTip(root: string, now: Date, history: GitHistory, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
+async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
+  const history = repo.history!;
   const touched = new Set(commits.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
   const files = [...(await history.filesIn(tip, [DIR]))].filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
   const texts = await history.readBlobs(files.map(([, oid]) => oid), MAX_READ_BYTES);
@@ -55,6 +57,10 @@ async function judgeTip(root: string, now: Date, history: GitHistory, tip: strin
   const queued = await dateQueuedActions(root, history, valid);
   const evidence = { ...NO_EVIDENCE, commits: [...commits], queued };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
+  // verified_for_sha is judged against HEAD's history: only for a pushed HEAD that carries the checkpoint.
+  if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {
+    for (const { rel, cp } of valid) if (touched.has(rel)) out.push(...(await checkVerifiedSha(cp, repo)).map((f) => ({ ...f, message: f.message + where, blocks: f.level === 'warning' })));
+  }
   for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, commits, touched, where)));
   return out;
 }

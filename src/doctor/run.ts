@@ -58,7 +58,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
-    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence.history, opts.pushed) : { findings: [], commits: [] };
+    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
@@ -77,7 +77,7 @@ function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Fi
     const tip = tipByKey.get(key(f));
     if (!tip) return { ...f, blocks: false };
     shown.add(key(f));
-    return { ...f, blocks: tip.blocks ?? false };
+    return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };
   });
   for (const f of tips) {
     // Advice and notes about a pushed tip repeat the work tree's; only its drift is new.

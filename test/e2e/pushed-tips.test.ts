@@ -121,6 +121,16 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is missing')]);
   });
 
+  it('a pushed HEAD carrying a verified_for_sha that is no commit here is refused, once', () => {
+    const dir = published();
+    edit(dir, (d) => { d.skill_state = { verified_for_sha: 'release-v1 (pre-commit; base deadbee1234)' }; });
+    commitAll(dir, 'api: verified');
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out.match(/verified_for_sha deadbee1234 is not a commit in this repository/g)).toHaveLength(1);
+    expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
+  });
+
   it('work-tree drift is printed but never blocks a push whose tip is sound', () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');
