@@ -16,11 +16,24 @@ const GLOB_CHARS = /[*?[]/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 
-/** The path part of an annotated entry: the text before the first note separator. */
+/** Quote pairs people wrap paths in (Markdown backticks, straight and typographic quotes). */
+const QUOTES: readonly (readonly [string, string])[] = [['`', '`'], ['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019'], ['\u00ab', '\u00bb']];
+
+/** `text` without the matching quotes around it ("`src/x.ts`" -> "src/x.ts"), repeatedly ("\"`a`\""). */
+export function unquote(text: string): string {
+  let out = text.trim();
+  for (;;) {
+    const pair = QUOTES.find(([open, close]) => out.length >= 2 && out.startsWith(open) && out.endsWith(close));
+    if (!pair) return out;
+    out = out.slice(1, -1).trim();
+  }
+}
+
+/** The path part of an annotated entry: the text before the first note separator, unquoted. */
 export function entryPathText(entry: string): string {
-  const text = entry.trim();
+  const text = unquote(entry);
   const cut = NOTE_START.exec(text);
-  return (cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, '');
+  return unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
 }
 
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
@@ -37,6 +50,12 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   const whole = entry.trim();
   if (whole && exists(whole)) return { kind: 'path', path: whole };
   const text = entryPathText(whole);
+  if (text && text !== whole && exists(text)) return { kind: 'path', path: text };
+  // "src\\x.ts" written on Windows: backslashes are separators only when no file has the name as written.
+  if (text.includes('\\') && !exists(text)) {
+    const slashed = text.replace(/\\/g, '/');
+    if (exists(slashed)) return { kind: 'path', path: slashed };
+  }
   if (!looksLikePath(text)) return { kind: 'note' };
   const alternatives = expandBraces(text);
   if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };

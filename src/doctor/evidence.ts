@@ -8,6 +8,7 @@ import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
 import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, type QueuedDates } from './queued.js';
+import { rememberDates, rememberedDates } from './queued-memo.js';
 
 export interface Evidence {
   history: GitHistory | null;
@@ -82,19 +83,23 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   };
   if (since !== null) since = bound(since);
   const scope = opts.changesUnder ?? [];
-  // next and status need only the commits: on an unchanged HEAD they come from the cache, no git started.
-  const cached = since !== null && !opts.repoState && !opts.dateQueued && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
-  if (cached) return { ...NO_EVIDENCE, commits: cached, cutAt };
+  // next and status need only the commits (and action dates): on an unchanged HEAD both come from caches, no git started.
+  const remembered = opts.dateQueued && !opts.repoState ? rememberedDates(root, opts.dateQueued) : null;
+  const walkFrom = since === null ? null : bound(Math.min(since, oldestDate(remembered)));
+  const cached = walkFrom !== null && !opts.repoState && (!opts.dateQueued || remembered) && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, walkFrom, scope) : null;
+  if (cached) return { ...NO_EVIDENCE, commits: cached, cutAt, queued: remembered ?? new Map() };
   const { createHistory } = await import('../git/index.js');
   const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
   // Started now, awaited by the check: a failure surfaces there, not here.
   for (const sha of new Set(opts.verify)) lookupVerified(history, sha).catch(() => {});
   // Working-tree state does not depend on the walk: ask for it alongside.
   const uncommitted = opts.watch?.length ? history.uncommittedPaths(opts.watch) : Promise.resolve([]);
-  const queued = opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>();
+  const queued = remembered ?? (opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>());
+  if (opts.dateQueued && !remembered && !opts.repoState) rememberDates(root, opts.dateQueued, queued);
   // An action queued before its checkpoint's last save is judged from when it was queued.
-  const oldestQueued = Math.min(...[...queued.values()].flatMap((m) => [...m.values()]));
+  const oldestQueued = oldestDate(queued);
   if (since !== null && oldestQueued < since) since = bound(oldestQueued);
+  // Dating took git, the walk need not: an unchanged HEAD still answers it from the cache.
   const fromCache = since === null ? null : (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
   const [commits, head, shallow, dirty] = await Promise.all([
     since === null ? [] : fromCache ?? history.commitsSince(since, { changes: scope.length ? scope : 'none' }),
@@ -106,6 +111,10 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   return { history, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt };
 }
 
+function oldestDate(dates: QueuedDates | null): number {
+  return dates ? Math.min(...[...dates.values()].flatMap((m) => [...m.values()])) : Infinity;
+}
+
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */
 export function mentionsWork(cp: Checkpoint): boolean {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
@@ -114,10 +123,12 @@ export function mentionsWork(cp: Checkpoint): boolean {
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */
-export function landedEvidence(cp: Checkpoint, evidence: Evidence): (text: string) => string | null {
-  const after = toSeconds(cp.updated_at);
+export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (text: string) => string | null {
+  const saved = toSeconds(cp.updated_at);
+  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
   return (text) => {
-    const landings = findLandings(text, evidence.commits, after);
+    // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
+    const landings = findLandings(text, evidence.commits, Math.min(saved, dates?.get(text) ?? saved));
     if (!landings.length || landings.length < workRefs(text).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} "${l.commit.subject}"`).join('; ');
   };

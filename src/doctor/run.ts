@@ -5,6 +5,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
 import { judge, type PushRange } from './push.js';
+import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, mentionsWork, walkBound } from './evidence.js';
 import { commitToken } from './entries.js';
@@ -32,6 +33,7 @@ export interface DoctorReport {
   /** Under --pushed: how many commits the push sends. */
   pushed: number | null;
 }
+
 
 async function pushedCommits(history: GitHistory | null, ranges: readonly PushRange[]): Promise<CommitInfo[]> {
   if (!history) return [];
@@ -91,5 +93,34 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     const date = new Date(evidence.cutAt * 1000).toISOString().slice(0, 10);
     findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${readConfig(opts.root).walk_days ?? DEFAULT_WALK_DAYS}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
   }
-  return { findings: judge(findings, pushed, relOf), pushed: pushed?.length ?? null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  if (opts.pushed) {
+    // A push is judged as pushed: the work tree's findings are printed and never block.
+    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
+    return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  }
+  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/**
+ * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
+ * what a work-tree one already says (the tip is the checked-out state) is shown once.
+ */
+function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
+  const strip = (m: string) => m.replace(/ \(as pushed in [0-9a-f]+\)$/, '');
+  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${strip(f.message)}`;
+  const tipByKey = new Map(tips.map((f) => [key(f), f]));
+  const shown = new Set<string>();
+  const out: Finding[] = workTree.map((f) => {
+    const tip = tipByKey.get(key(f));
+    if (!tip) return { ...f, blocks: false };
+    shown.add(key(f));
+    return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };
+  });
+  for (const f of tips) {
+    // Advice and notes about a pushed tip repeat the work tree's; only its drift is new.
+    if (shown.has(key(f)) || (f.level !== 'error' && f.level !== 'warning')) continue;
+    shown.add(key(f));
+    out.push(f);
+  }
+  return out;
 }

@@ -26,7 +26,7 @@ interface RepoKey {
 }
 
 /** HEAD's commit and shallow state from the files (head-files.ts); null when unsure or unborn. */
-function repoKey(root: string): RepoKey | null {
+export function repoKey(root: string): RepoKey | null {
   const files = readHeadFiles(root);
   return files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null;
 }

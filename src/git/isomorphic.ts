@@ -11,6 +11,7 @@ import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
+import { treeDir } from './tree-files.js';
 
 type IsoGit = typeof import('isomorphic-git');
 type TreeEntry = import('isomorphic-git').TreeEntry;
@@ -162,6 +163,24 @@ export class IsoHistory implements GitHistory {
       }
     }
     return out;
+  }
+
+  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    return this.guard('listing a commit\'s files', async () => {
+      const reader = await this.reader();
+      const commit = await lookupCommit(reader, rev);
+      const out = new Map<string, string>();
+      if (commit === null) return out;
+      for (const dir of new Set(dirs.map(treeDir))) {
+        let entries = await reader.tree(commit.tree);
+        for (const name of dir ? dir.split('/') : []) {
+          const entry = entries.get(name);
+          entries = entry?.type === 'tree' ? await reader.tree(entry.oid) : new Map();
+        }
+        for (const [name, entry] of entries) if (entry.type === 'blob') out.set(dir ? `${dir}/${name}` : name, entry.oid);
+      }
+      return out;
+    });
   }
 
   async isShallow(): Promise<boolean> {

@@ -7,6 +7,7 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { pairExactRenames, type RawChange } from './renames.js';
 import { readHeadFiles } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
+import { parseTreeListing, treeDir } from './tree-files.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -124,6 +125,13 @@ export class NativeHistory implements GitHistory {
       at = headerEnd + 1 + size + 1;
     }
     return out;
+  }
+
+  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    const commit = await this.lookupCommit(rev);
+    if (!commit || !dirs.length) return new Map();
+    const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir));
   }
 
   async isShallow(): Promise<boolean> {

@@ -76,6 +76,11 @@ export interface GitHistory {
    * A `from` this repository does not have counts as null.
    */
   pushedCommits(from: string | null, to: string): Promise<CommitInfo[]>;
+  /**
+   * The files (blobs and links, not submodules) directly in each of `dirs` (repo-relative, '' for
+   * the top) in commit `rev`'s tree (a hex object name), path -> blob id. Empty when `rev` names no commit here.
+   */
+  filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
 }

@@ -5,6 +5,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, walkBound, type Evidence } from '../doctor/evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
+import { relative, sep } from 'node:path';
 
 export interface AgendaItem {
   skill: string;
@@ -28,15 +29,18 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
+  const relOf = (skill: string) => relative(opts.root, loaded.find((l) => l.skill === skill)!.path).split(sep).join('/');
   const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
-  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now) }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  // Their actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
+  const dateQueued = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
+  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now), dateQueued }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
     skill,
     checkpoint,
     rank: rankOf(checkpoint),
     stale: isStale(checkpoint, opts.now),
     overBudget: isOverBudget(checkpoint),
-    choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence)),
+    choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence, relOf(skill))),
   }));
   return { items, broken: loaded.filter((l) => !l.checkpoint), evidence };
 }

@@ -58,6 +58,36 @@ describe('generated_files entries as people write them', () => {
     }));
   });
 
+  it.each([
+    ['`src/x.ts`', 'src/x.ts'],
+    ['"src/x.ts"', 'src/x.ts'],
+    ["'src/x.ts'", 'src/x.ts'],
+    ['\u201csrc/x.ts\u201d', 'src/x.ts'],
+    ['\u2018src/x.ts\u2019', 'src/x.ts'],
+    ['`src/x.ts` (PR 12)', 'src/x.ts'],
+    ['"`src/x.ts`" — generated', 'src/x.ts'],
+  ])('quoted %s -> %s', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+    expect(parseEntry(entry, (p) => p === path)).toEqual({ kind: 'path', path });
+  });
+
+  it('backslashes are separators only when no file has the name as written', () => {
+    expect(parseEntry('src\\x.ts', (p) => p === 'src/x.ts')).toEqual({ kind: 'path', path: 'src/x.ts' });
+    expect(parseEntry('src\\x.ts', (p) => p === 'src\\x.ts')).toEqual({ kind: 'path', path: 'src\\x.ts' });
+    expect(parseEntry('src\\x.ts', none)).toEqual({ kind: 'path', path: 'src\\x.ts' });
+  });
+
+  it('property: quoting a path in any quote pair yields the same target', () => {
+    const seg = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
+    const pairs: [string, string][] = [['`', '`'], ['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019']];
+    fc.assert(fc.property(fc.array(seg, { minLength: 1, maxLength: 4 }), seg, fc.constantFrom(...pairs), fc.boolean(), (dirs, name, [open, close], exists) => {
+      const path = `${dirs.join('/')}/${name}.ts`;
+      const has = (p: string) => exists && p === path;
+      expect(parseEntry(`${open}${path}${close}`, has)).toEqual(parseEntry(path, has));
+      expect(parseEntry(`${open}${path}${close} (PR 12)`, has)).toEqual({ kind: 'path', path });
+    }));
+  });
+
   it('property: parseEntry never throws and a path kind never holds whitespace unless it exists', () => {
     fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => {
       const t = parseEntry(s, none);

@@ -218,6 +218,7 @@ async function answers(history: GitHistory, fixture: Fixture) {
     fileRevisions: await history.fileRevisions(fixture.paths),
     readBlobs: [...(await history.readBlobs((await history.fileRevisions(fixture.paths)).flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(pushPairs(fixture).map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
+    filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
   };
 }
 
@@ -227,6 +228,9 @@ function scopes(fixture: Fixture): string[][] {
   const dirs = paths.flatMap((p) => (p.includes('/') ? [p.slice(0, p.lastIndexOf('/'))] : []));
   return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir']];
 }
+
+/** Directories probed with filesIn: the top, nested ones, a file, a missing one, a file that became a directory, spellings. */
+const TREE_DIRS = ['', 'docs', 'docs/api', './docs/', 'docs/guide.md', 'a.txt', 'missing', 'moved', '.'];
 
 /** Every (from, to) pair of named commits, plus new-branch pushes (null: judged against remote-tracking refs). */
 function pushPairs(fixture: Fixture): [string | null, string][] {
@@ -290,6 +294,19 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const { native, iso, fixture } = engines(name);
     return { history: engine === 'native' ? native : iso, commits: fixture.commits, dir: fixture.dir, paths: fixture.paths };
   };
+
+  it('filesIn: the files directly in a directory of a commit, not the work tree', async () => {
+    const { history, commits, dir } = pick('linear');
+    const blob = (rev: string) => sha(dir, rev);
+    expect([...(await history.filesIn(commits.edited as string, ['docs', 'docs/api', 'missing']))].sort()).toEqual([
+      ['docs/api/ref.md', blob(`${commits.edited}:docs/api/ref.md`)],
+      ['docs/guide.md', blob(`${commits.edited}:docs/guide.md`)],
+    ]);
+    // docs/api/ref.md is deleted in the work tree but still in HEAD; new.txt is untracked.
+    const top = await history.filesIn(sha(dir, 'HEAD'), ['', 'docs/api']);
+    expect([...top.keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md']);
+    expect(await history.filesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', [''])).toEqual(new Map());
+  });
 
   it('linear history: statuses, message split, ties by sha, work-tree changes', async () => {
     const { history, commits, paths } = pick('linear');

@@ -1,0 +1,132 @@
+// What a push sends, judged as pushed: the checkpoints in each pushed tip's tree (not the
+// work tree), against the commits that push sends. Only these findings can block a push.
+import { posix } from 'node:path';
+import { isCheckpointError } from '../errors.js';
+import type { CommitInfo, GitHistory } from '../git/types.js';
+import type { Checkpoint } from '../protocol/types.js';
+import { validateCheckpoint } from '../protocol/validate.js';
+import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
+import { skillFromFileName } from '../store/skill-name.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
+import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
+import { NO_EVIDENCE, toSeconds, type Evidence } from './evidence.js';
+import type { Loaded } from '../read/load.js';
+import type { PushRange } from './push.js';
+import { dateQueuedActions } from './queued.js';
+import type { Finding } from './types.js';
+
+const DIR = '.checkpoints';
+const short = (sha: string) => sha.slice(0, 7);
+
+export interface PushedJudgement {
+  /** Findings about the pushed tips; drift among them blocks. */
+  findings: Finding[];
+  /** Every commit the push sends (all ranges). */
+  commits: CommitInfo[];
+}
+
+/** Judges every pushed range; a deleted ref (no tip) sends nothing and is not judged. */
+export async function judgePushedTips(root: string, now: Date, evidence: Evidence, ranges: readonly PushRange[]): Promise<PushedJudgement> {
+  const history = evidence.history!;
+  const all = new Map<string, CommitInfo>();
+  const findings: Finding[] = [];
+  for (const range of ranges) {
+    if (/^0+$/.test(range.to)) continue;
+    const commits = await history.pushedCommits(range.from, range.to);
+    for (const c of commits) all.set(c.sha, c);
+    findings.push(...(await judgeTip(root, now, evidence, range.to, commits)));
+  }
+  return { findings, commits: [...all.values()] };
+}
+
+async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
+  const history = repo.history!;
+  const touched = new Set(commits.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
+  const files = [...(await history.filesIn(tip, [DIR]))].filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
+  const texts = await history.readBlobs(files.map(([, oid]) => oid), MAX_READ_BYTES);
+  const loaded = files.map(([path, oid]) => loadBlob(path, texts.get(oid), now));
+  const where = ` (as pushed in ${short(tip)})`;
+  const out: Finding[] = [];
+  // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
+  for (const l of loaded) {
+    const carried = touched.has(l.path);
+    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
+  }
+  const valid = loaded.flatMap((l) => (l.checkpoint ? [{ rel: l.path, cp: l.checkpoint }] : []));
+  // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was queued.
+  const queued = await dateQueuedActions(root, history, valid);
+  const evidence = { ...NO_EVIDENCE, commits: [...commits], queued };
+  for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
+  // verified_for_sha is judged against HEAD's history: only for a pushed HEAD that carries the checkpoint.
+  if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {
+    for (const { rel, cp } of valid) if (touched.has(rel)) out.push(...(await checkVerifiedSha(cp, repo)).map((f) => ({ ...f, message: f.message + where, blocks: f.level === 'warning' })));
+  }
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, commits, touched, where)));
+  return out;
+}
+
+function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
+  const name = posix.basename(path);
+  const skill = skillFromFileName(name)!;
+  if (text === undefined) return { skill, path, problem: `${path} is larger than ${MAX_READ_BYTES} bytes or unreadable in the pushed commit` };
+  try {
+    const { value } = parseCheckpointText(text, path);
+    const validation = validateCheckpoint(value, { fileName: name, now, sizeBytes: Buffer.byteLength(text) });
+    return { skill, path, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
+  } catch (e) {
+    if (!isCheckpointError(e)) throw e;
+    return { skill, path, problem: e.message };
+  }
+}
+
+/**
+ * Literal generated_files entries against the tip's tree: a listed file the push deleted,
+ * renamed or otherwise left missing, or changed after the checkpoint without updating it.
+ */
+async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, commits: readonly CommitInfo[], touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+  const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
+  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [e.trim(), ...expandBraces(entryPathText(e))] : []));
+  const rels = candidates.flatMap((c) => {
+    const r = repoRelative(root, c);
+    return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];
+  });
+  const tree = rels.length ? await history.filesIn(tip, [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))]) : new Map<string, string>();
+  const inTip = (p: string) => {
+    const r = repoRelative(root, p);
+    return r !== null && tree.has(r);
+  };
+  const after = toSeconds(cp.updated_at);
+  const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
+  const out: Finding[] = [];
+  entries.forEach((entry, index) => {
+    if (typeof entry !== 'string') return;
+    const target = parseEntry(entry, inTip);
+    if (target.kind !== 'path') return;
+    const file = repoRelative(root, target.path);
+    if (file === null) return;
+    const path = `context_primer.generated_files[${index}]`;
+    if (!inTip(file)) {
+      // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
+      if (!touched.has(file) && !touched.has(rel)) return;
+      const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
+      const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
+      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file));
+      out.push({
+        ...base, level: 'warning', path,
+        message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} "${by.subject}"; update the checkpoint${where}` : `${file} is missing${where}`,
+        evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
+      });
+      return;
+    }
+    // The session's own commits (which also touch its checkpoint) are not drift.
+    const change = commits.find((c) => c.time >= after && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
+    if (change) {
+      out.push({
+        ...base, level: 'warning', path,
+        message: `${file} changed after the checkpoint was written (${short(change.sha)} "${change.subject}"); re-read it${where}`,
+        evidence: { file, sha: change.sha },
+      });
+    }
+  });
+  return out;
+}

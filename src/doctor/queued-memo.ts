@@ -1,0 +1,75 @@
+// Remembered action dates for next, status and resume: on an unchanged HEAD, with the same
+// queued texts and updated_at, the dates are the same, so they are answered without git.
+// Stored per clone in the git dir beside the blob cache; any doubt is a miss.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoKey } from '../git/commit-cache.js';
+import type { Checkpoint } from '../protocol/types.js';
+import { queuedTexts, type QueuedDates } from './queued.js';
+
+const MEMO_FILE = 'checkpoint/queued-dates.json';
+/** One entry per checkpoint file is all a clone needs; a few spare for switching branches. */
+const MAX_ENTRIES = 200;
+
+type Memo = Record<string, Record<string, number>>;
+
+/** What a file's dates depend on besides HEAD: its path, updated_at and queued texts. */
+function entryKey(head: string, shallow: string, rel: string, cp: Checkpoint): string {
+  const what = JSON.stringify([rel, cp.updated_at, queuedTexts(cp)]);
+  return `${head}:${shallow}:${createHash('sha1').update(what).digest('hex')}`;
+}
+
+function memoPath(root: string): { path: string; head: string; shallow: string } | null {
+  const key = repoKey(root);
+  return key ? { path: join(key.commonDir, MEMO_FILE), head: key.head, shallow: key.shallow } : null;
+}
+
+function readMemo(path: string): Memo {
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Memo) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The dates of every file, when all are remembered for this HEAD; else null. */
+export function rememberedDates(root: string, files: readonly { rel: string; cp: Checkpoint }[]): QueuedDates | null {
+  const at = memoPath(root);
+  if (!at) return null;
+  const memo = readMemo(at.path);
+  const dates: QueuedDates = new Map();
+  for (const { rel, cp } of files) {
+    const entry = memo[entryKey(at.head, at.shallow, rel, cp)];
+    if (!entry || typeof entry !== 'object') return null;
+    const byText = new Map<string, number>();
+    for (const text of queuedTexts(cp)) {
+      const t = entry[text];
+      if (typeof t !== 'number' || !Number.isFinite(t)) return null;
+      byText.set(text, t);
+    }
+    dates.set(rel, byText);
+  }
+  return dates;
+}
+
+/** Best effort, like the other caches: a read-only git dir only costs the next run a dating. */
+export function rememberDates(root: string, files: readonly { rel: string; cp: Checkpoint }[], dates: QueuedDates): void {
+  const at = memoPath(root);
+  if (!at) return;
+  try {
+    const memo = readMemo(at.path);
+    for (const { rel, cp } of files) {
+      const byText = dates.get(rel);
+      if (byText) memo[entryKey(at.head, at.shallow, rel, cp)] = Object.fromEntries(byText);
+    }
+    const kept = Object.entries(memo).slice(-MAX_ENTRIES);
+    mkdirSync(join(at.path, '..'), { recursive: true });
+    const tmp = `${at.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(Object.fromEntries(kept)));
+    renameSync(tmp, at.path);
+  } catch {
+    // see above
+  }
+}

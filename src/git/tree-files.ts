@@ -1,0 +1,24 @@
+// Listing the files of one directory in a commit's tree (GitHistory.filesIn): the shared
+// path rule and the parser of `git ls-tree -z` output, so both engines name files alike.
+import { repoRelativePath } from './normalize.js';
+
+/** A directory as filesIn takes it: repo-relative, no leading "./" or trailing slash, '' for the top. */
+export function treeDir(dir: string): string {
+  const rel = dir === '' || dir === '.' || dir === './' ? '' : repoRelativePath(dir);
+  return rel.replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
+
+/** `<mode> SP <type> SP <oid> TAB <path> NUL` records: blobs directly in one of `dirs`. */
+export function parseTreeListing(stdout: string, dirs: readonly string[]): Map<string, string> {
+  const wanted = new Set(dirs);
+  const out = new Map<string, string>();
+  for (const record of stdout.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [, type, oid] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    const slash = path.lastIndexOf('/');
+    if (type === 'blob' && oid && wanted.has(slash < 0 ? '' : path.slice(0, slash))) out.set(path, oid);
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+// The pre-push hook judges the commits a push sends, as they are in each pushed tip: never the
+// checked-out work tree. Real `git push` to a local bare remote through the installed hook.
+import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const FILE = '.checkpoints/api.checkpoint.json';
+
+/** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published. */
+function published(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  const remote = tempDir('cp-remote-');
+  dirs.push(remote);
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, 'src/gen/client.ts', 'export {};\n');
+  const u = cli(dir, ['update', 'api', '--phase=build', '--step=docs', '--next_actions+=Write docs for PLAT-9', '--context_primer.generated_files+=`src/gen/client.ts` (PR 12)']);
+  expect(u.code, u.stderr).toBe(0);
+  commitAll(dir, 'Start the api skill');
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+function edit(dir: string, change: (doc: Record<string, unknown>) => void): void {
+  const doc = JSON.parse(read(dir, FILE)) as Record<string, unknown>;
+  change(doc);
+  write(dir, FILE, `${JSON.stringify(doc, null, 2)}\n`);
+}
+
+const push = (dir: string, ...refs: string[]) => {
+  const r = gitTry(dir, ['push', 'origin', ...refs]);
+  return { status: r.status, out: r.stdout + r.stderr };
+};
+
+const remoteHas = (dir: string, branch: string) => gitTry(dir, ['ls-remote', 'origin', `refs/heads/${branch}`]).stdout.includes(branch);
+
+function blocking(dir: string, engine: string, range: string): string[] {
+  const r = cli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range]);
+  return (JSON.parse(r.stdout) as { findings: { message: string; blocks: boolean }[] }).findings.filter((f) => f.blocks).map((f) => f.message);
+}
+
+describe('the pre-push hook judges pushed tips, not the work tree', () => {
+  it('refuses a side branch carrying an invalid checkpoint while main is checked out (repro A)', () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'bad']);
+    edit(dir, (d) => { d.status = 'ready-to-deploy'; });
+    commitAll(dir, 'api: ready');
+    git(dir, ['checkout', '-q', 'main']);
+    const r = push(dir, 'bad');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/status[\s\S]*ready-to-deploy[\s\S]*as pushed in [0-9a-f]{7}[\s\S]*\[blocks push\]/);
+    expect(remoteHas(dir, 'bad')).toBe(false);
+    const tip = git(dir, ['rev-parse', 'bad']).trim();
+    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, tip).join('\n')).toMatch(/ready-to-deploy/);
+  });
+
+  it('refuses a push landing PLAT-9 while the pushed checkpoint still queues it, whatever the work tree says (repro B)', () => {
+    const dir = published();
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, 'docs/plat-9.md', 'docs\n');
+    commitAll(dir, 'PLAT-9: write docs');
+    // Reconciled in the work tree only: the pushed commit still queues the action.
+    edit(dir, (d) => { d.next_actions = ['Review the docs']; });
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/Write docs for PLAT-9" names PLAT-9, which landed[\s\S]*\[blocks push\]/);
+    const range = `${base}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('PLAT-9')]);
+    // Committing the reconcile makes the pushed tip true: the push goes through.
+    commitAll(dir, 'api: docs done');
+    const ok = push(dir, 'main');
+    expect(ok.status, ok.out).toBe(0);
+  });
+
+  it('refuses a side branch landing PLAT-9 although checked-out main holds a committed reconcile', () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    write(dir, 'docs/plat-9.md', 'docs\n');
+    commitAll(dir, 'PLAT-9: write docs');
+    git(dir, ['checkout', '-q', 'main']);
+    edit(dir, (d) => { d.next_actions = ['Review the docs']; });
+    commitAll(dir, 'api: reconcile');
+    const side = push(dir, 'side');
+    expect(side.status, side.out).not.toBe(0);
+    expect(side.out).toMatch(/PLAT-9[\s\S]*\[blocks push\]/);
+    expect(remoteHas(dir, 'side')).toBe(false);
+    // main itself lands nothing it queues: it pushes.
+    const main = push(dir, 'main');
+    expect(main.status, main.out).toBe(0);
+  });
+
+  it('refuses a branch that deletes a listed generated file while the work tree still has it', () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'cleanup']);
+    rmSync(join(dir, 'src/gen/client.ts'));
+    commitAll(dir, 'Drop the generated client');
+    git(dir, ['checkout', '-q', 'main']);
+    const r = push(dir, 'cleanup');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\/client\.ts is missing in [0-9a-f]{7} "Drop the generated client"[\s\S]*\[blocks push\]/);
+    const tip = git(dir, ['rev-parse', 'cleanup']).trim();
+    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, tip)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+  });
+
+  it('refuses a pushed checkpoint change that lists a file missing from the tip, though the work tree has it', () => {
+    const dir = published();
+    edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/server.ts — generated'); });
+    commitAll(dir, 'api: list the server stub');
+    write(dir, 'src/gen/server.ts', 'export {};\n'); // written but never committed
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\/server\.ts is missing \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is missing')]);
+  });
+
+  it('a pushed HEAD carrying a verified_for_sha that is no commit here is refused, once', () => {
+    const dir = published();
+    edit(dir, (d) => { d.skill_state = { verified_for_sha: 'release-v1 (pre-commit; base deadbee1234)' }; });
+    commitAll(dir, 'api: verified');
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out.match(/verified_for_sha deadbee1234 is not a commit in this repository/g)).toHaveLength(1);
+    expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
+  });
+
+  it('work-tree drift is printed but never blocks a push whose tip is sound', () => {
+    const dir = published();
+    write(dir, 'README.md', 'unrelated\n');
+    commitAll(dir, 'Fix a typo');
+    // Uncommitted breakage in the work tree: shown, not judged.
+    edit(dir, (d) => { d.status = 'ready-to-deploy'; });
+    const r = push(dir, 'main');
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toMatch(/ready-to-deploy/);
+  });
+});

@@ -1,0 +1,85 @@
+// next, status and resume date a queued action by when it entered next_actions (as doctor
+// does): a PR that merged after the action was queued is landed even though the checkpoint
+// was re-saved later still queuing it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const HELD = 'Held for user review: PR #232 (previews) — squash-merge or close';
+
+/** Hand-written, as people do: numbers as 8.0, a months-old date, a note in a path. */
+function release(updatedAt: string, step: string): string {
+  return `{
+  "protocol_version": "1.1",
+  "skill": "release",
+  "project": "shop",
+  "project_dir": "/Users/dana/code/shop",
+  "created_at": "2026-06-28T16:00:00Z",
+  "updated_at": "${updatedAt}",
+  "phase": "ship",
+  "step": "${step}",
+  "status": "in_progress",
+  "progress_summary": "v1.8 cut; previews waiting on review.",
+  "context_primer": { "key_decisions": ["Squash merges"], "generated_files": ["site/previews/index.html (PR 232)"] },
+  "next_actions": [${JSON.stringify(HELD)}, "Write the changelog for v1.8"],
+  "skill_state": { "score": 8.0 }
+}
+`;
+}
+
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, 'site/previews/index.html', '<p>v1</p>\n');
+  write(dir, '.checkpoints/release.checkpoint.json', release('2026-07-01T12:00:00Z', 'v1.8'));
+  commitAll(dir, 'checkpoint: release', '2026-07-01T12:01:00Z');
+  write(dir, 'site/previews/index.html', '<p>v2</p>\n');
+  commitAll(dir, 'Merge pull request #232 from dana/previews', '2026-07-10T15:00:00Z');
+  // Weeks later the checkpoint is re-saved, still queuing the review.
+  write(dir, '.checkpoints/release.checkpoint.json', release('2026-08-02T12:00:00Z', 'v1.8 notes'));
+  commitAll(dir, 'checkpoint: release re-saved', '2026-08-02T12:01:00Z');
+  return dir;
+}
+
+describe.each(['native', 'isomorphic'] as const)('a re-saved checkpoint still queuing a merged PR (%s)', (engine) => {
+  it('next skips it as landed, resume does not offer it, status notes it landed', () => {
+    const dir = repo();
+    const next = cli(dir, ['next', '--json', '--engine', engine]);
+    expect(next.code, next.stderr).toBe(0);
+    const rec = JSON.parse(next.stdout).next;
+    expect(rec).toMatchObject({ skill: 'release', kind: 'action', text: 'Write the changelog for v1.8' });
+    expect(rec.skipped_as_landed).toEqual([{ index: 0, text: HELD, evidence: expect.stringContaining('Merge pull request #232') }]);
+
+    const resume = cli(dir, ['resume', 'release', '--engine', engine]);
+    expect(resume.code, resume.stdout + resume.stderr).toBe(3); // months old: stale, the user is asked whether to continue
+    expect(resume.stdout).toContain('Next: Write the changelog for v1.8');
+    expect(resume.stdout).not.toContain(`Next: ${HELD}`);
+
+    const status = cli(dir, ['status', '--engine', engine]);
+    expect(status.stdout).toMatch(/Held for user review: PR #232[^\n]*already landed: #232 landed in [0-9a-f]{7}/);
+    const statusJson = JSON.parse(cli(dir, ['status', '--json', '--engine', engine]).stdout);
+    expect(statusJson.skills[0].landed_actions).toEqual([expect.objectContaining({ index: 0, text: HELD })]);
+  });
+});
+
+describe('dates remembered for an unchanged HEAD and checkpoint', () => {
+  it('a second next answers from the caches alone, without reading git objects', () => {
+    const dir = repo();
+    const first = JSON.parse(cli(dir, ['next', '--json']).stdout).next;
+    expect(first.skipped_as_landed).toHaveLength(1);
+    // With the object store out of reach, only the caches can still know #232 landed after queueing.
+    const objects = join(dir, '.git/objects');
+    renameSync(objects, `${objects}.away`);
+    try {
+      const again = cli(dir, ['next', '--json']);
+      expect(JSON.parse(again.stdout).next).toEqual(first);
+    } finally {
+      renameSync(`${objects}.away`, objects);
+    }
+    expect(existsSync(objects)).toBe(true);
+  });
+});
