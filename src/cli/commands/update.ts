@@ -10,13 +10,17 @@ import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoin
 import { projectName } from '../../store/project.js';
 import { autoRotate, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf, skillArg } from './common.js';
+import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = skillArg(args);
   if (!args.ops.length) {
     throw new CheckpointError('E_USAGE', 'checkpoint update: nothing to update', { hint: "e.g. checkpoint update api --step=sprint-2 --next_actions+='Run the evaluator'" });
+  }
+  for (const op of args.ops) {
+    const flag = (op.split('=')[0] ?? op).slice(0, 80);
+    refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
   const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched
   let created = false;
