@@ -121,7 +121,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [skill()],
     options: {
       verify: { type: 'boolean', describe: "run the action's done_when command first; pop only if it exits 0" },
-      timeout: { type: 'string', describe: 'seconds --verify may run (default 120)' },
+      timeout: { type: 'string', describe: 'seconds --verify may run before the check (its whole process group) is ended (default 600)' },
       complete: { type: 'boolean', describe: 'when this was the last action, mark the checkpoint complete' },
     },
     examples: [

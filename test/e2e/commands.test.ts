@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { spawn } from 'node:child_process';
+import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
 type Doc = Record<string, unknown>;
 
@@ -435,6 +436,23 @@ describe('done', () => {
     expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('--verify stopped by %s ends the whole check group, exit 1, file unchanged', async (signal) => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo $$ > check.pid; sleep 100; touch late.marker' }, 'b'] }));
+    const child = spawn(process.execPath, [BIN, 'done', 'api', '--verify'], { cwd: dir, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Stop the CLI once the check is running (its shell has noted its pid).
+    while (!existsSync(join(dir, 'check.pid')) || !readFileSync(join(dir, 'check.pid'), 'utf8').endsWith('\n')) await new Promise((r) => setTimeout(r, 50));
+    const pgid = Number(readFileSync(join(dir, 'check.pid'), 'utf8'));
+    child.kill(signal);
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(`✗ not done: stopped by ${signal}; the check was ended; next_actions unchanged\n`);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    expect(groupMembers(pgid)).toEqual([]);
+  });
+
   it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo noise-on-stdout' }, 'b'] }));
@@ -555,3 +573,16 @@ describe('where the project is', () => {
     expect(init.stdout).toContain('✓ wrote .checkpoints/README.md');
   });
 });
+
+/** Live (non-zombie) processes of process group `pgid`, from /proc. */
+function groupMembers(pgid: number): string[] {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}
