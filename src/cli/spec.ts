@@ -91,7 +91,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'validate',
     describe: 'check checkpoint files against the protocol',
     positionals: [{ name: 'files', describe: 'files to check (default: every checkpoint)', variadic: true }],
-    options: { strict: { type: 'boolean', describe: 'treat warnings as failures' } },
+    options: { strict: { type: 'boolean', describe: 'treat warnings as failures (advice never fails)' } },
     examples: [
       ['checkpoint validate', 'every checkpoint in .checkpoints/'],
       ['checkpoint validate --strict .checkpoints/api.checkpoint.json', 'one file, warnings fail too'],

@@ -194,6 +194,20 @@ describe('validate', () => {
     expect(strict.stdout).toMatch(/^0\/1 valid \(strict\)$/m);
   });
 
+  it('advice is labelled advice and never fails, --strict included (text and --json)', () => {
+    const dir = repo();
+    expectOk(cli(dir, ['init']));
+    expectOk(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--next_actions+=Write src/auth.ts (PR 12)']));
+    const strict = expectOk(cli(dir, ['validate', '--strict']));
+    expect(strict.stdout).toContain('  advice  progress_table: no progress_table while in_progress');
+    expect(strict.stdout).toContain('  advice  context_primer: no context_primer while in_progress');
+    expect(strict.stdout).not.toMatch(/warning/);
+    const report = JSON.parse(expectOk(cli(dir, ['validate', '--strict', '--json'])).stdout);
+    expect(report.ok).toBe(true);
+    expect(report.files[0].warnings).toEqual([]);
+    expect(report.files[0].advice.map((a: Doc) => [a.level, a.path])).toEqual([['advice', 'progress_table'], ['advice', 'context_primer']]);
+  });
+
   it('--json reports every file with errors and warnings', () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { blockers: [{ id: 'b1', description: 'x', blocking: 'nope' }] }));

@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { MAX_FILE_BYTES } from '../../protocol/validate.js';
+import { MAX_FILE_BYTES, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -52,6 +52,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
   if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
-  for (const w of warnings) ctx.out.err(`  warning ${w.path}: ${w.message}`);
+  for (const w of warnings) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
   return 0;
 }
