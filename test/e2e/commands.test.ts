@@ -1,8 +1,8 @@
 // The read/write commands end to end: the built binary in throw-away git repositories.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
 type Doc = Record<string, unknown>;
@@ -192,6 +192,30 @@ describe('validate', () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/^✗ \.checkpoints\/api\.checkpoint\.json$/m);
     expect(strict.stdout).toMatch(/^0\/1 valid \(strict\)$/m);
+  });
+
+  it('validate and doctor report config.json problems (a key, a pattern, a folder, a FIFO), one line each', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    const config = join(dir, '.checkpoints/config.json');
+    write(dir, '.checkpoints/config.json', '{\n  "logz": ["skill_state.audits"],\n  "logs": ["skill_state.audits", "a..b"]\n}\n');
+    const v = cli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('✗ .checkpoints/config.json\n  error   logz: unknown key "logz"');
+    expect(v.stdout).toContain('  error   logs[1]: "logs"[1] "a..b" has an empty segment');
+    const d = cli(dir, ['doctor', '--fail-on-warnings']);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/^ {2}warning \.checkpoints\/config\.json logz: unknown key "logz"/m);
+    rmSync(config);
+    mkdirSync(config);
+    expect(cli(dir, ['validate']).stdout).toContain('  error   (file): is a folder, not a plain file');
+    expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a folder, not a plain file');
+    rmSync(config, { recursive: true });
+    execFileSync('mkfifo', [config]);
+    const fifo = cli(dir, ['validate']);
+    expect(fifo.code).toBe(1);
+    expect(fifo.stdout).toContain('  error   (file): is a FIFO, not a plain file');
+    expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a FIFO, not a plain file');
   });
 
   it('advice is labelled advice and never fails, --strict included (text and --json)', () => {

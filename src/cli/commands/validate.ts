@@ -5,6 +5,9 @@ import { isCheckpointError } from '../../errors.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
+import { configProblems } from '../../store/config.js';
+
+const CONFIG_DISPLAY = '.checkpoints/config.json';
 
 /** A recommendation (a missing progress_table, a long summary): shown, never failing, --strict included. */
 interface Advice {
@@ -29,6 +32,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     : listSkills(root).map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
   const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named));
+  // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
+  if (!named) {
+    const problems = configProblems(root);
+    if (problems.length) reports.push({ file: CONFIG_DISPLAY, ok: false, errors: problems.map((p) => ({ level: 'error', path: p.key, message: p.message.replace(`${CONFIG_DISPLAY} `, '').replace(`${CONFIG_DISPLAY}:`, '').trim() })), warnings: [], advice: [] });
+  }
   const failed = reports.filter((r) => !r.ok).length;
   if (ctx.json) {
     ctx.out.json({ ok: failed === 0, strict, files: reports });
