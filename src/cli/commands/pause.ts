@@ -158,7 +158,8 @@ const NOT_RECORDED = 'unknown: not recorded yet';
 
 /** A placeholder context: every field states it is unknown, pointing at the checkpoint for what is known. */
 function placeholderContext(skill: string): CapsuleContext {
-  const add = `${NOT_RECORDED} (add it: checkpoint pause ${skill} --context ...)`;
+  // Stored in the file: name the distinctive bin, not a `checkpoint` another tool may own.
+  const add = `${NOT_RECORDED} (add it: checkpoint-protocol pause ${skill} --context ...)`;
   return {
     goal: `${add}; see the checkpoint's phase, step and progress_summary`,
     acceptance: add,
