@@ -23,7 +23,7 @@ export function buildProgram(argv: string[], version: string) {
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(EPILOGUE)
-    .completion('completion', 'print a shell completion script (bash/zsh): checkpoint completion >> ~/.bashrc');
+    .completion('completion', 'print a shell completion script for both names: checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)');
   for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) if (name !== 'help' && name !== 'no-color') y = addOption(y, name, o);
   for (const spec of COMMANDS) {
     y = y.command(

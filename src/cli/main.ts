@@ -36,9 +36,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       // mistyped command ("did you mean pause?"): accept the two it serves, refuse the rest.
       const shell = rest.find((a) => !a.startsWith('-'));
       if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
-        throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint completion >> ~/.bashrc (or ~/.zshrc)' });
+        throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)' });
       }
-      return yargsPath(['completion']);
+      out.out((await import('./completion-script.js')).completionScript(shell, env));
+      return 0;
     }
     if (name === 'completion' || argv.includes('--get-yargs-completions')) return yargsPath(argv);
     const spec = findCommand(name);

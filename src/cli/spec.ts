@@ -91,7 +91,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'validate',
     describe: 'check checkpoint files against the protocol',
     positionals: [{ name: 'files', describe: 'files to check (default: every checkpoint)', variadic: true }],
-    options: { strict: { type: 'boolean', describe: 'treat warnings as failures' } },
+    options: { strict: { type: 'boolean', describe: 'treat warnings as failures (advice never fails)' } },
     examples: [
       ['checkpoint validate', 'every checkpoint in .checkpoints/'],
       ['checkpoint validate --strict .checkpoints/api.checkpoint.json', 'one file, warnings fail too'],
@@ -121,7 +121,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [skill()],
     options: {
       verify: { type: 'boolean', describe: "run the action's done_when command first; pop only if it exits 0" },
-      timeout: { type: 'string', describe: 'seconds --verify may run (default 120)' },
+      timeout: { type: 'string', describe: 'seconds --verify may run before the check (its whole process group) is ended (default 600)' },
       complete: { type: 'boolean', describe: 'when this was the last action, mark the checkpoint complete' },
     },
     examples: [

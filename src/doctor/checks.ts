@@ -10,6 +10,8 @@ import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
+// Which validator warnings are advice is decided once, beside the validator: validate shares it.
+import { warningLevel } from '../protocol/validate.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 const short = (sha: string) => sha.slice(0, 7);
@@ -19,15 +21,9 @@ export function checkSchema(l: Loaded): Finding[] {
   const v = l.validation!;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
-    ...v.warnings.map((w): Finding => ({ level: ADVICE_PATHS.has(w.path) ? 'advice' : 'warning', check: 'schema', skill: l.skill, path: w.path, message: w.message })),
+    ...v.warnings.map((w): Finding => ({ level: warningLevel(w), check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }
-
-/**
- * Validator warnings that are advice about a checkpoint's shape or size (missing recommended
- * fields, long summaries, big files), not a claim git contradicts: never fail a push.
- */
-export const ADVICE_PATHS: ReadonlySet<string> = new Set(['progress_table', 'context_primer', 'progress_summary', 'context_primer.key_decisions', '(file)']);
 
 /** A project_dir missing here is normal for a checkout made on another machine. */
 export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean): Finding[] {

@@ -5,13 +5,13 @@
 // Contract with git: %A is ours and receives the result; exit 0 = merged, non-zero = left
 // conflicted. A usage problem exits 2 with %A untouched, so nothing of ours is lost.
 
-import { compileExtraLogs, policyConfigProblem, type PolicyConfig } from '../protocol/fields.js';
+import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
 import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
-import { MAX_CONFIG_BYTES } from '../store/config-limits.js';
+import { KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES } from '../store/config-limits.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
@@ -47,11 +47,12 @@ function readExtraRules(): ExtraRules {
     if (text === null) return [];
     const config = parseJson(text).value;
     if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('must be a JSON object');
-    // Mid-merge there is no one to answer an exit 2: a broken config is reported and ignored
-    // (its logs then merge by the plain rules: conflicts, never a silent loss).
-    const problem = policyConfigProblem(config);
-    if (problem) throw new Error(problem);
-    return compileExtraLogs(config as PolicyConfig);
+    // Mid-merge there is no one to answer an exit 2: bad entries are named and ignored, the valid
+    // ones still apply (an ignored log merges by the plain rules: conflicts, never a silent loss).
+    const { kept, problems } = checkPolicyConfig(config);
+    const unknown = Object.keys(config).filter((k) => !KNOWN_CONFIG_KEYS.has(k)).map((k) => `unknown key ${JSON.stringify(k)}`);
+    if (problems.length || unknown.length) say(`checkpoint merge-driver: warning: ${CONFIG_PATH}: ignoring ${[...unknown, ...problems].join('; ')} (the rest applies)`);
+    return compileExtraLogs(kept);
   } catch (e) {
     say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
     return [];

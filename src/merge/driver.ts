@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { addNumberText, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
+import { addNumberText, JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
@@ -69,7 +69,12 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
       sideNumbers[side] = parsed.numbers;
       return parsed.value;
     } catch (e) {
-      const reason = e instanceof JsonSyntaxError ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}` : `cannot be read: ${String(e)}`;
+      const reason =
+        e instanceof JsonNumberRangeError
+          ? `cannot be read at ${e.line}:${e.column}: ${e.reason}`
+          : e instanceof JsonSyntaxError
+            ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}`
+            : `cannot be read: ${String(e)}`;
       messages.push(unparseableMessage(input.fileName, side, reason));
       return undefined;
     }

@@ -169,18 +169,33 @@ function reclassifies(pattern: string, policy: MergePolicy): string | undefined 
  * store both check a config with it.
  */
 export function policyConfigProblem(config: { [key: string]: unknown }): string | undefined {
+  return checkPolicyConfig(config).problems[0];
+}
+
+/**
+ * The valid `logs` / `telemetry` entries of a config, and one line per bad one: the merge
+ * driver, which has no one to ask, keeps the valid entries and names what it ignored.
+ */
+export function checkPolicyConfig(config: { [key: string]: unknown }): { kept: PolicyConfig; problems: string[] } {
+  const kept: { logs?: string[]; telemetry?: string[] } = {};
+  const problems: string[] = [];
   for (const key of ['logs', 'telemetry'] as const) {
     const list = config[key];
     if (list === undefined) continue;
-    if (!Array.isArray(list)) return `"${key}" must be an array of dotted paths, like "skill_state.audits"`;
+    if (!Array.isArray(list)) {
+      problems.push(`"${key}" must be an array of dotted paths, like "skill_state.audits"`);
+      continue;
+    }
+    const good: string[] = [];
     for (let i = 0; i < list.length; i++) {
       const pattern: unknown = list[i];
-      if (typeof pattern !== 'string') return `"${key}"[${i}] must be a dotted path string`;
-      const problem = patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
-      if (problem) return `"${key}"[${i}] ${JSON.stringify(pattern)} ${problem}`;
+      const problem = typeof pattern !== 'string' ? 'must be a dotted path string' : patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
+      if (problem) problems.push(`"${key}"[${i}]${typeof pattern === 'string' ? ` ${JSON.stringify(pattern)}` : ''} ${problem}`);
+      else good.push(pattern as string);
     }
+    kept[key] = good;
   }
-  return undefined;
+  return { kept, problems };
 }
 
 /** Project rules, ahead of the built-in table (telemetry first: a snapshot is the stronger claim). */

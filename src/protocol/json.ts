@@ -6,6 +6,7 @@
 import { FORBIDDEN_KEYS } from './fields.js';
 import { canonicalJson, ownValue } from './identity.js';
 import type { JsonValue } from './types.js';
+import { joinPath } from './validate.js';
 
 /** Deeper than this is refused: checkpoints are shallow documents, and recursion must stay bounded. */
 export const MAX_JSON_DEPTH = 256;
@@ -21,6 +22,18 @@ export class JsonSyntaxError extends Error {
   ) {
     super(`${reason} at line ${line}, column ${column}`);
     this.name = 'JsonSyntaxError';
+  }
+}
+
+/**
+ * Valid JSON this reader still refuses: a number (1e400) past what a double holds. Reading it
+ * would silently turn it into Infinity, which no later write could give back.
+ */
+export class JsonNumberRangeError extends JsonSyntaxError {
+  constructor(text: string, path: readonly (string | number)[], line: number, column: number) {
+    const at = path.reduce<string>((base, key) => joinPath(base, key), '') || 'the top level';
+    super(`number ${text} at ${at} is beyond what a JSON number can hold here (it would read as Infinity); write it as a string`, line, column);
+    this.name = 'JsonNumberRangeError';
   }
 }
 
@@ -153,9 +166,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const path: Array<string | number> = [];
   const rawNumbers: Array<{ path: Array<string | number>; text: string }> = [];
 
-  const fail = (reason: string, at = i): never => {
-    // Markers stand where a key or a comma is expected far more often than where a value is.
-    if (CONFLICT_MARKER.test(text.slice(at, at + 7))) reason = CONFLICT_REASON;
+  const position = (at: number): { line: number; col: number } => {
     let line = 1;
     let col = 1;
     // Columns count from after a BOM, as an editor shows them.
@@ -165,6 +176,12 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         col = 1;
       } else col++;
     }
+    return { line, col };
+  };
+  const fail = (reason: string, at = i): never => {
+    // Markers stand where a key or a comma is expected far more often than where a value is.
+    if (CONFLICT_MARKER.test(text.slice(at, at + 7))) reason = CONFLICT_REASON;
+    const { line, col } = position(at);
     throw new JsonSyntaxError(reason, line, col);
   };
 
@@ -223,9 +240,12 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const num = (): number => {
     const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (!m) return fail('invalid number');
-    i += m[0].length;
     const v = Number(m[0]);
-    if (!Number.isFinite(v)) fail('number out of range');
+    if (!Number.isFinite(v)) {
+      const { line, col } = position(i);
+      throw new JsonNumberRangeError(m[0], path, line, col);
+    }
+    i += m[0].length;
     if (!isCanonicalNumber(m[0])) rawNumbers.push({ path: [...path], text: m[0] });
     return v;
   };

@@ -3,7 +3,7 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { FORBIDDEN_KEYS } from './fields.js';
-import { JsonSyntaxError, parseJson } from './json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -39,6 +39,7 @@ export function parseUpdateFlag(flag: string): UpdateOp {
     try {
       value = parseJson(raw).value;
     } catch (e) {
+      if (e instanceof JsonNumberRangeError) throw usage(flag, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
       throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }

@@ -116,3 +116,13 @@ function checkBlockers(doc: Obj, warn: Report): void {
     }
   });
 }
+
+/**
+ * Validator warnings that are advice about a checkpoint's shape or size (missing recommended
+ * fields, long summaries, big files), not a problem with what it says: validate and doctor
+ * label them `advice`, and neither `validate --strict` nor a push gate fails on them.
+ */
+export const ADVICE_PATHS: ReadonlySet<string> = new Set(['progress_table', 'context_primer', 'progress_summary', 'context_primer.key_decisions', '(file)']);
+
+/** The level validate and doctor report a validator warning at. */
+export const warningLevel = (w: Issue): 'warning' | 'advice' => (ADVICE_PATHS.has(w.path) ? 'advice' : 'warning');

@@ -3,7 +3,7 @@
 // a refused write leaves the file byte-identical.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { JsonSyntaxError, parseJson } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import type { JsonValue } from '../protocol/types.js';
@@ -61,7 +61,9 @@ export function parseCheckpointText(text: string, where: string): { value: JsonV
     return { value: parsed.value, format: { ...detectFormat(text), numbers: parsed.numbers } };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
-      throw new CheckpointError('E_JSON', `${where}:${e.line}:${e.column}: invalid JSON: ${e.reason}`, {
+      // A number past a double's range is valid JSON: say what it is, not "invalid".
+      const what = e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}`;
+      throw new CheckpointError('E_JSON', `${where}:${e.line}:${e.column}: ${what}`, {
         hint: 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers); it was not changed',
       });
     }

@@ -3,3 +3,6 @@
 
 /** A config is a few lines; anything bigger is not one. */
 export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/** Every key config.json may hold: a typo ("telemtry") must not silently do nothing. */
+export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep', 'walk_days']);

@@ -1,12 +1,12 @@
 // .checkpoints/config.json: project settings (extra log paths for merge and rotate, the
 // health URL for doctor --online, auto-rotate). Missing means defaults; broken is an error.
 import { join } from 'node:path';
-import { CheckpointError } from '../errors.js';
-import { policyConfigProblem } from '../protocol/fields.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
+import { checkPolicyConfig } from '../protocol/fields.js';
 import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
 import { readProjectText } from './safe-fs.js';
-import { MAX_CONFIG_BYTES } from './config-limits.js';
+import { KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES } from './config-limits.js';
 
 export { MAX_CONFIG_BYTES };
 
@@ -33,24 +33,47 @@ export const DEFAULT_WALK_DAYS = 365;
 
 export const CONFIG_FILE = 'config.json';
 
-/** Every key config.json may hold: a typo ("telemtry") must not silently do nothing. */
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep', 'walk_days']);
+/** A problem of config.json: `key` names the entry ("logs"[1], "logz"), or is "(file)" when the file itself is unusable. */
+export interface ConfigProblem {
+  key: string;
+  message: string;
+}
+
+/** Every problem of .checkpoints/config.json, one per entry; none when it is fine or absent. */
+export function configProblems(root: string): ConfigProblem[] {
+  try {
+    return inspectConfig(root).problems;
+  } catch (e) {
+    // Unreadable (a folder, a FIFO, a link out, bad JSON): the reader's own one-line message.
+    if (!isCheckpointError(e)) throw e;
+    return [{ key: '(file)', message: e.message }];
+  }
+}
 
 export function readConfig(root: string): ProjectConfig {
+  const { value, problems } = inspectConfig(root);
+  const first = problems[0];
+  if (first) throw new CheckpointError('E_INVALID', `.checkpoints/config.json: ${first.message}`, { hint: 'fix the config file; see .checkpoints/README.md' });
+  return (value ?? {}) as ProjectConfig;
+}
+
+function inspectConfig(root: string): { value: Record<string, unknown> | null; problems: ConfigProblem[] } {
   const path = join(checkpointsDir(root), CONFIG_FILE);
   const text = readProjectText(root, path, { maxBytes: MAX_CONFIG_BYTES, sizeHint: 'config.json holds a few settings; see .checkpoints/README.md' });
-  if (text === null) return {};
+  if (text === null) return { value: null, problems: [] };
   const { value } = parseCheckpointText(text, '.checkpoints/config.json');
-  const bad = (what: string) => new CheckpointError('E_INVALID', `.checkpoints/config.json: ${what}`, { hint: 'fix the config file; see .checkpoints/README.md' });
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { value: null, problems: [{ key: '(file)', message: 'must be a JSON object' }] };
   const c = value as Record<string, unknown>;
-  const unknown = Object.keys(c).find((k) => !KNOWN_KEYS.has(k));
-  if (unknown !== undefined) throw bad(`unknown key ${JSON.stringify(unknown)} (known: ${[...KNOWN_KEYS].join(', ')})`);
-  const policyProblem = policyConfigProblem(c);
-  if (policyProblem) throw bad(policyProblem);
-  if (c.health_url !== undefined && typeof c.health_url !== 'string') throw bad('"health_url" must be a string');
-  if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') throw bad('"auto_rotate" must be true or false');
-  if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) throw bad('"rotate_keep" must be a whole number >= 0');
-  if (c.walk_days !== undefined && (typeof c.walk_days !== 'number' || !Number.isFinite(c.walk_days) || c.walk_days < 0)) throw bad('"walk_days" must be a number of days >= 0 (0: walk all history)');
-  return c as ProjectConfig;
+  const problems: ConfigProblem[] = Object.keys(c)
+    .filter((k) => !KNOWN_CONFIG_KEYS.has(k))
+    .map((k) => ({ key: k, message: `unknown key ${JSON.stringify(k)} (known: ${[...KNOWN_CONFIG_KEYS].join(', ')})` }));
+  for (const message of checkPolicyConfig(c).problems) {
+    const at = /^"(\w+)"(\[\d+\])?/.exec(message); // "logs"[1] ... -> logs[1]
+    problems.push({ key: at ? `${at[1]}${at[2] ?? ''}` : '(file)', message });
+  }
+  if (c.health_url !== undefined && typeof c.health_url !== 'string') problems.push({ key: 'health_url', message: '"health_url" must be a string' });
+  if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') problems.push({ key: 'auto_rotate', message: '"auto_rotate" must be true or false' });
+  if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) problems.push({ key: 'rotate_keep', message: '"rotate_keep" must be a whole number >= 0' });
+  if (c.walk_days !== undefined && (typeof c.walk_days !== 'number' || !Number.isFinite(c.walk_days) || c.walk_days < 0)) problems.push({ key: 'walk_days', message: '"walk_days" must be a number of days >= 0 (0: walk all history)' });
+  return { value: c, problems };
 }

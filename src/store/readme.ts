@@ -25,14 +25,14 @@ on PATH, use \`npx checkpoint-protocol <command>\`.
 
 | command | what it does |
 | --- | --- |
-| \`checkpoint status\` | where every skill left off |
-| \`checkpoint next\` | the single most important next action |
-| \`checkpoint resume [skill]\` | the orientation a new session reads first |
-| \`checkpoint update <skill> --phase=build --next_actions+='...'\` | read, merge, stamp, validate, write |
-| \`checkpoint done <skill>\` | pop next_actions[0] into recently_done |
-| \`checkpoint validate [--strict]\` | the schema gate CI runs |
-| \`checkpoint doctor [--fail-on-warnings]\` | drift against git history (pre-push hook) |
-| \`checkpoint reset <skill>\` / \`history\` / \`restore\` | archive into history/, never delete |
+| \`checkpoint-protocol status\` | where every skill left off |
+| \`checkpoint-protocol next\` | the single most important next action |
+| \`checkpoint-protocol resume [skill]\` | the orientation a new session reads first |
+| \`checkpoint-protocol update <skill> --phase=build --next_actions+='...'\` | read, merge, stamp, validate, write |
+| \`checkpoint-protocol done <skill>\` | pop next_actions[0] into recently_done |
+| \`checkpoint-protocol validate [--strict]\` | the schema gate CI runs |
+| \`checkpoint-protocol doctor [--fail-on-warnings]\` | drift against git history (pre-push hook) |
+| \`checkpoint-protocol reset <skill>\` / \`history\` / \`restore\` | archive into history/, never delete |
 
 ## Rules
 

@@ -8,26 +8,43 @@ export interface Verdict {
   reason: string;
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Promise<Verdict> {
   return new Promise((resolve) => {
     // The check's output is diagnostics: all of it goes to stderr, so `done --verify --json`
-    // keeps stdout a single JSON document.
+    // keeps stdout a single JSON document. It runs in its own process group, so a timeout or
+    // a stop of this CLI ends the whole check (`sh -c` and what it started), never orphans it.
     const child = spawn(command, { cwd, shell: true, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });
-    const timer = setTimeout(() => {
+    let settled = false;
+    const killGroup = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
-      resolve({ ok: false, reason: `timed out after ${timeoutMs / 1000}s` });
+    };
+    const finish = (verdict: Verdict) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      resolve(verdict);
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup();
+      finish({ ok: false, reason: `stopped by ${signal}; the check was ended` });
+    };
+    for (const s of STOP_SIGNALS) process.on(s, onSignal);
+    const timer = setTimeout(() => {
+      killGroup();
+      finish({ ok: false, reason: `timed out after ${timeoutMs / 1000}s` });
     }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ ok: false, reason: e.message });
-    });
+    child.on('error', (e) => finish({ ok: false, reason: e.message }));
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve(code === 0 ? { ok: true, reason: 'exit 0' } : { ok: false, reason: signal ? `killed by ${signal}` : `exit ${code}` });
+      // The shell is gone; anything it left running in the group goes with it.
+      if (!settled) killGroup();
+      finish(code === 0 ? { ok: true, reason: 'exit 0' } : { ok: false, reason: signal ? `killed by ${signal}` : `exit ${code}` });
     });
   });
 }

@@ -131,3 +131,34 @@ describe('resume --context fills the budget by tier', () => {
     expect(all.out.match(/T5-PATH/g)).toHaveLength(40);
   });
 });
+
+describe('resume fills the budget by tier', () => {
+  it('a long summary gives way to what waits on the user and the next action; it is never cut', () => {
+    const dir = makeRepo();
+    try {
+      const summary = `SUMMARY-START ${'Long account of the auth rewrite so far. '.repeat(25)}SUMMARY-END`.slice(0, 1000);
+      const doc = freshCheckpoint('api', {
+        status: 'blocked',
+        progress_summary: summary,
+        blockers: ['Redis or Postgres for sessions?', 'Keep the v1 tokens valid (PR 12)?', 'Ship behind a flag?'].map((d, i) => ({ id: `B${i + 1}`, description: d, needs: 'user_decision' })),
+        next_actions: ['NEXT-ACTION Write src/auth/session.ts tests'],
+      });
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+      commitAll(dir, 'checkpoint');
+      const r = cli(dir, ['resume', 'api', '--max-chars', '1500']);
+      expect(r.code, r.stderr).toBe(3); // blocked: ask the user
+      const out = r.stdout.trimEnd();
+      expect(out.length).toBeLessThanOrEqual(1500);
+      expect(out).toMatch(/^RESUMING: api on .*\nLast session: .*\nStatus: blocked\n/);
+      for (const m of ['⛔ B1: Redis or Postgres', '⛔ B2: Keep the v1 tokens', '⛔ B3: Ship behind a flag']) expect(out).toContain(m);
+      expect(out).toMatch(/^Next: Ask the user to decide: Redis or Postgres/m); // blocked: the next action is the decision
+      expect(out).not.toContain('SUMMARY-START'); // whole or not at all
+      expect(NOTE.exec(out.split('\n').at(-1)!)?.[1]).toMatch(/summary/);
+      // With room, the whole summary is there, on one line.
+      const all = cli(dir, ['resume', 'api', '--max-chars', '9000']).stdout;
+      expect(all).toContain(`Summary: ${summary}\n`);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});

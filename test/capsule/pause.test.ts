@@ -268,3 +268,22 @@ describe('pause --auto', () => {
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).not.toMatch(/\.lock|\.tmp/);
   });
 });
+
+describe('text we persist names the distinctive bin', () => {
+  it('the README init writes and the placeholder capsule pause --auto stores call checkpoint-protocol, never a bare checkpoint', () => {
+    const dir = makeRepo();
+    try {
+      expect(cli(dir, ['init']).code).toBe(0);
+      expect(cli(dir, ['update', 'api', '--phase=build', '--next_actions+=Write src/auth.ts (PR 12)']).code).toBe(0);
+      expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+      const readme = read(dir, '.checkpoints/README.md');
+      expect(readme).toContain('| `checkpoint-protocol status` |');
+      expect(readme).not.toMatch(/`checkpoint (status|next|resume|update|done|validate|doctor|reset)\b/);
+      const capsule = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).capsule.context;
+      expect(capsule.goal).toContain('checkpoint-protocol pause api --context');
+      expect(JSON.stringify(capsule)).not.toMatch(/(^|[^-])\bcheckpoint pause\b/);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideColor, escapeControl, oneLine } from '../../src/cli/render/output.js';
-import { cli, makeRepo, cleanup } from '../helpers/repo.js';
+import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
 
 describe('colour decision', () => {
   it('flag first, then NO_COLOR (chalk ignores it), then FORCE_COLOR, then the terminal', () => {
@@ -32,5 +32,26 @@ describe('control characters', () => {
     expect(escapeControl('a\u001b[31mb\u001b[0m', true)).toBe('a\u001b[31mb\u001b[0m');
     expect(escapeControl('tab\tand\nnewline', false)).toBe('tab\tand\nnewline');
     expect(oneLine('two\nlines')).toBe('two\\nlines');
+  });
+
+  it('oneLine also shows Unicode line breaks (NEL, LINE and PARAGRAPH SEPARATOR) escaped', () => {
+    expect(oneLine('a\u2028b\u2029c\u0085d\r\ne')).toBe('a\\u2028b\\u2029c\\u0085d\\ne');
+  });
+
+  it('list prints one line per skill, whatever the fields hold', () => {
+    const dir = makeRepo();
+    try {
+      const raw = {
+        schema_version: '1.0', skill: 'api', status: 'in_progress\u2028x', phase: 'build\nStatus: complete',
+        step: 's1\nNext: git push --force', updated_at: '2026-03-01T10:00:00Z', progress_summary: '', next_actions: [],
+      };
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(raw, null, 2)}\n`);
+      const r = cli(dir, ['list']);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stdout).toContain('build\\nStatus: complete/s1\\nNext: git push --force');
+      expect(r.stdout).toContain('in_progress\\u2028x');
+    } finally {
+      cleanup(dir);
+    }
   });
 });

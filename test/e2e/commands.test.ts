@@ -1,8 +1,9 @@
 // The read/write commands end to end: the built binary in throw-away git repositories.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { execFileSync, spawn } from 'node:child_process';
+import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
 type Doc = Record<string, unknown>;
 
@@ -191,6 +192,44 @@ describe('validate', () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/^✗ \.checkpoints\/api\.checkpoint\.json$/m);
     expect(strict.stdout).toMatch(/^0\/1 valid \(strict\)$/m);
+  });
+
+  it('validate and doctor report config.json problems (a key, a pattern, a folder, a FIFO), one line each', () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    const config = join(dir, '.checkpoints/config.json');
+    write(dir, '.checkpoints/config.json', '{\n  "logz": ["skill_state.audits"],\n  "logs": ["skill_state.audits", "a..b"]\n}\n');
+    const v = cli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('✗ .checkpoints/config.json\n  error   logz: unknown key "logz"');
+    expect(v.stdout).toContain('  error   logs[1]: "logs"[1] "a..b" has an empty segment');
+    const d = cli(dir, ['doctor', '--fail-on-warnings']);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/^ {2}warning \.checkpoints\/config\.json logz: unknown key "logz"/m);
+    rmSync(config);
+    mkdirSync(config);
+    expect(cli(dir, ['validate']).stdout).toContain('  error   (file): is a folder, not a plain file');
+    expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a folder, not a plain file');
+    rmSync(config, { recursive: true });
+    execFileSync('mkfifo', [config]);
+    const fifo = cli(dir, ['validate']);
+    expect(fifo.code).toBe(1);
+    expect(fifo.stdout).toContain('  error   (file): is a FIFO, not a plain file');
+    expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a FIFO, not a plain file');
+  });
+
+  it('advice is labelled advice and never fails, --strict included (text and --json)', () => {
+    const dir = repo();
+    expectOk(cli(dir, ['init']));
+    expectOk(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--next_actions+=Write src/auth.ts (PR 12)']));
+    const strict = expectOk(cli(dir, ['validate', '--strict']));
+    expect(strict.stdout).toContain('  advice  progress_table: no progress_table while in_progress');
+    expect(strict.stdout).toContain('  advice  context_primer: no context_primer while in_progress');
+    expect(strict.stdout).not.toMatch(/warning/);
+    const report = JSON.parse(expectOk(cli(dir, ['validate', '--strict', '--json'])).stdout);
+    expect(report.ok).toBe(true);
+    expect(report.files[0].warnings).toEqual([]);
+    expect(report.files[0].advice.map((a: Doc) => [a.level, a.path])).toEqual([['advice', 'progress_table'], ['advice', 'context_primer']]);
   });
 
   it('--json reports every file with errors and warnings', () => {
@@ -435,6 +474,23 @@ describe('done', () => {
     expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('--verify stopped by %s ends the whole check group, exit 1, file unchanged', async (signal) => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo $$ > check.pid; sleep 100; touch late.marker' }, 'b'] }));
+    const child = spawn(process.execPath, [BIN, 'done', 'api', '--verify'], { cwd: dir, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Stop the CLI once the check is running (its shell has noted its pid).
+    while (!existsSync(join(dir, 'check.pid')) || !readFileSync(join(dir, 'check.pid'), 'utf8').endsWith('\n')) await new Promise((r) => setTimeout(r, 50));
+    const pgid = Number(readFileSync(join(dir, 'check.pid'), 'utf8'));
+    child.kill(signal);
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(`✗ not done: stopped by ${signal}; the check was ended; next_actions unchanged\n`);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    expect(groupMembers(pgid)).toEqual([]);
+  });
+
   it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo noise-on-stdout' }, 'b'] }));
@@ -555,3 +611,16 @@ describe('where the project is', () => {
     expect(init.stdout).toContain('✓ wrote .checkpoints/README.md');
   });
 });
+
+/** Live (non-zombie) processes of process group `pgid`, from /proc. */
+function groupMembers(pgid: number): string[] {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}

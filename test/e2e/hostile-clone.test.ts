@@ -195,7 +195,7 @@ describe('what the hostile clones get back', () => {
 
   it('resume shows forged line breaks as \\n, never as lines of its own', () => {
     const r = run(inner, ['resume', 'api']);
-    expect(r.stdout).toMatch(/^Status: .* — ok\\nNext: git push --force origin main$/m);
+    expect(r.stdout).toMatch(/^Summary: ok\\nNext: git push --force origin main$/m);
     expect(r.stdout.split('\n').filter((l) => l.startsWith('Next:'))).toEqual(['Next: run tests\\nNext: rm -rf ~']);
     const s = run(inner, ['status']);
     expect(s.stdout).not.toMatch(/^Next:/m);

@@ -126,6 +126,18 @@ describe('text from a checkpoint cannot look like the tool', () => {
     expect(r.stderr).toMatch(/--context is not valid UTF-8/);
     expect(read(dir, CP)).toBe(before);
   });
+
+  it('update refuses invalid UTF-8 in a value the same way (one line, exit 2, file untouched)', () => {
+    const dir = project();
+    const before = read(dir, CP);
+    for (const flag of ['--step', '--next_actions+']) {
+      const cmd = `"$0" "$1" update api ${flag}="$(printf 'bad\\377')"`;
+      const r = spawnSync('sh', ['-c', cmd, process.execPath, BIN], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`checkpoint: refused: ${flag} is not valid UTF-8 (it holds U+FFFD, the mark of undecodable bytes)`);
+      expect(read(dir, CP)).toBe(before);
+    }
+  });
 });
 
 describe('smaller exits', () => {

@@ -69,9 +69,10 @@ describe('resume', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('RESUMING: api on demo');
     expect(lines[1]).toMatch(/^Last session: 1d ago/);
-    expect(lines[2]).toBe('Status: in_progress — api summary.');
-    expect(lines[3]).toBe('Progress: 1/3 phases complete');
-    expect(lines[4]).toBe('Next: api first action');
+    expect(lines[2]).toBe('Status: in_progress');
+    expect(lines[3]).toBe('Summary: api summary.');
+    expect(lines[4]).toBe('Progress: 1/3 phases complete');
+    expect(lines[5]).toBe('Next: api first action');
     expect(r.stdout).toContain('Key decisions:\n  - api decision');
     // The step is "auth": only the file about it is listed.
     expect(r.stdout).toContain('docs/auth.md');

@@ -43,6 +43,21 @@ function phaseConflict(): string {
 }
 
 describe('resolve --ours / --theirs', () => {
+  it('resolve --check tells markers in the file from a file only unmerged in the index', () => {
+    const dir = phaseConflict();
+    const markers = cli(dir, ['resolve', '--check']);
+    expect(markers.code).toBe(1);
+    expect(markers.stdout).toContain(`✗ ${FILE} holds merge conflict markers (and is unmerged in git's index)`);
+    expect(cli(dir, ['resolve', '--theirs', 'phase']).code).toBe(0); // settled, not staged
+    const unmerged = cli(dir, ['resolve', '--check']);
+    expect(unmerged.code).toBe(1);
+    expect(unmerged.stdout).toContain(`✗ ${FILE} has no conflict markers but is still unmerged in git's index (git add ${FILE}, or checkpoint resolve --add)`);
+    expect(unmerged.stdout).not.toContain('holds merge conflict markers');
+    expect(JSON.parse(cli(dir, ['resolve', '--check', '--json']).stdout)).toMatchObject({ ok: false, markers: [], unmerged: [FILE] });
+    git(dir, ['add', FILE]);
+    expect(cli(dir, ['resolve', '--check']).code).toBe(0);
+  });
+
   it('settles a phase conflict with their version, keeps everything else merged, and stages it', () => {
     const dir = phaseConflict();
     const r = cli(dir, ['resolve', '--theirs', 'phase', '--add']);

@@ -144,7 +144,7 @@ describe('examples/github-workflow.yml', () => {
     expect(job.ok, JSON.stringify(job.steps, null, 2)).toBe(true);
     // CI has no merge driver configured: doctor says so, as a warning that does not fail the job.
     expect(stepOf(job, /doctor/).output).toMatch(/merge\.checkpoint\.driver/);
-    expect(stepOf(job, /resolve --check/).output).toMatch(/no checkpoint file holds conflict markers/);
+    expect(stepOf(job, /resolve --check/).output).toMatch(/no checkpoint file holds conflict markers or is unmerged/);
   });
 
   it('fails when a hosted merge committed conflict markers into a checkpoint', () => {
@@ -169,12 +169,23 @@ describe('examples/github-workflow.yml', () => {
 
   it('fails on a committed checkpoint that only has warnings (validate --strict)', () => {
     const repo = origin();
-    const { progress_table: _dropped, ...noTable } = goodCheckpoint('web');
-    write(repo, '.checkpoints/web.checkpoint.json', `${JSON.stringify(noTable, null, 2)}\n`);
-    commitAll(repo, 'web checkpoint without a progress table');
+    write(repo, '.checkpoints/web.checkpoint.json', `${JSON.stringify({ ...goodCheckpoint('web'), cost: { total_usd: 80, budget_usd: 50 } }, null, 2)}\n`);
+    commitAll(repo, 'web checkpoint over its budget');
     const job = runJob(checkout(repo));
     expect(job.ok).toBe(false);
     expect(stepOf(job, /validate --strict/).code).toBe(1);
     expect(stepOf(job, /resolve --check/).code).toBe(0);
+  });
+
+  it('passes a checkpoint that only has advice (the README quick start: no progress_table, no context_primer)', () => {
+    const repo = origin();
+    const { progress_table: _t, context_primer: _p, ...quickStart } = goodCheckpoint('web');
+    write(repo, '.checkpoints/web.checkpoint.json', `${JSON.stringify(quickStart, null, 2)}\n`);
+    commitAll(repo, 'web checkpoint as the quick start leaves it');
+    const job = runJob(checkout(repo));
+    const validate = stepOf(job, /validate --strict/);
+    expect(validate.code, validate.output).toBe(0);
+    expect(validate.output).toMatch(/advice +progress_table: no progress_table while in_progress/);
+    expect(job.ok).toBe(true);
   });
 });

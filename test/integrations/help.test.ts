@@ -3,7 +3,7 @@
 // line. Shell completion: the script, what it calls (--get-yargs-completions), and a real
 // bash completing `checkpoint sta` to `status`.
 import { spawnSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/spec.js';
@@ -73,20 +73,26 @@ describe.each(COMMANDS.map((spec) => [spec.name, spec] as const))('checkpoint %s
 });
 
 describe('shell completion', () => {
-  it('checkpoint completion prints a bash completion script for checkpoint, exit 0', () => {
-    const r = cli(cwd, ['completion'], { env: { SHELL: '/bin/bash', ZSH_NAME: '' } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('###-begin-checkpoint-completions-###');
-    expect(r.stdout).toContain('checkpoint --get-yargs-completions');
-    expect(r.stdout).toMatch(/complete .*-F _checkpoint_yargs_completions checkpoint/);
+  it('checkpoint completion prints a bash script for both names that asks checkpoint-protocol, exit 0', () => {
+    for (const args of [['completion'], ['completion', 'bash']]) {
+      const r = cli(cwd, args, { env: { SHELL: '/bin/bash', ZSH_NAME: '' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('###-begin-checkpoint-completions-###');
+      expect(r.stdout).toContain('checkpoint-protocol --get-yargs-completions');
+      expect(r.stdout).not.toMatch(/(^|[^-])\bcheckpoint --get-yargs-completions/m);
+      expect(r.stdout).toMatch(/^complete .*-F _checkpoint_protocol_completions checkpoint checkpoint-protocol$/m);
+    }
   });
 
-  it('under zsh it prints a zsh script (compdef), exit 0', () => {
-    const r = cli(cwd, ['completion'], { env: { SHELL: '/usr/bin/zsh' } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^#compdef checkpoint/m);
-    expect(r.stdout).toContain('checkpoint --get-yargs-completions');
+  it('under zsh, or with `completion zsh`, it prints a zsh script (compdef) for both names, exit 0', () => {
+    for (const [args, shell] of [[['completion'], '/usr/bin/zsh'], [['completion', 'zsh'], '/bin/bash']] as const) {
+      const r = cli(cwd, [...args], { env: { SHELL: shell, ZSH_NAME: '' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^#compdef checkpoint checkpoint-protocol$/m);
+      expect(r.stdout).toMatch(/^ {2}compdef _checkpoint_protocol_completions checkpoint checkpoint-protocol$/m);
+      expect(r.stdout).toContain('checkpoint-protocol --get-yargs-completions');
+    }
   });
 
   it('--get-yargs-completions suggests status for `sta`, and command options after a command', () => {
@@ -100,17 +106,24 @@ describe('shell completion', () => {
     expect(opts.stdout.split('\n')).toEqual(expect.arrayContaining(['--brief', '--since', '--engine']));
   });
 
-  it('a real bash, with the script sourced, completes `checkpoint sta` to status', () => {
+  it('a real bash, with the script sourced, completes both names, never running another tool\'s `checkpoint`', () => {
     const bin = tempDir('cp-completion-bin-');
     dirs.push(bin);
-    symlinkSync(BIN, join(bin, 'checkpoint'));
-    const script = cli(cwd, ['completion'], { env: { SHELL: '/bin/bash' } }).stdout;
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${script}\nCOMP_WORDS=(checkpoint sta); COMP_CWORD=1; _checkpoint_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/bash' },
-    });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual(['status']);
+    symlinkSync(BIN, join(bin, 'checkpoint-protocol'));
+    // Another tool's `checkpoint`, first on PATH: completion must never run it.
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\ntouch '${join(bin, 'decoy-ran')}'\necho decoy\n`, { mode: 0o755 });
+    const script = cli(cwd, ['completion', 'bash']).stdout;
+    for (const name of ['checkpoint', 'checkpoint-protocol']) {
+      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${script}\ncomplete -p ${name}\nCOMP_WORDS=(${name} sta); COMP_CWORD=1; _checkpoint_protocol_completions; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/bash' },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(new RegExp(`-F _checkpoint_protocol_completions ${name}$`));
+      expect(lines.slice(1)).toEqual(['status']);
+    }
+    expect(existsSync(join(bin, 'decoy-ran'))).toBe(false);
   });
 });

@@ -359,6 +359,17 @@ describe('the driver with bad input, invoked directly', () => {
     expect(runDriver(files, { config: '{"logs": "skill_state.audits"}' }).stderr).toContain('"logs" must be an array of dotted paths');
   });
 
+  it('a bad config entry is ignored alone: the valid logs still apply, one warning names what was ignored', () => {
+    const withAudits = (n: number) => changed((d) => (d.skill_state.audits = n === 0 ? [] : [{ at: `2026-03-0${n}T00:00:00Z`, n }]));
+    const files = { base: withAudits(0), ours: withAudits(2), theirs: withAudits(3) };
+    const r = runDriver(files, { config: '{"logz": ["x"], "logs": ["skill_state.audits", "a..b", 7], "telemetry": ["skill_state.cov"]}' });
+    expect(r.code, r.stderr).toBe(0);
+    expect((parseJson(r.ours.toString()).value as any).skill_state.audits.map((a: any) => a.n).sort()).toEqual([2, 3]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'checkpoint merge-driver: warning: .checkpoints/config.json: ignoring unknown key "logz"; "logs"[1] "a..b" has an empty segment (two dots, or a dot at an end); "logs"[2] must be a dotted path string (the rest applies)',
+    ]);
+  });
+
   it('reads project telemetry from .checkpoints/config.json: the later side wins whole; a bad pattern is named and ignored', () => {
     const withCoverage = (at: string, pct: number) => changed((d) => ((d.updated_at = at), (d.skill_state.coverage = { pct, files: pct })));
     const files = { base: withCoverage('2026-03-01T10:00:00Z', 80), ours: withCoverage('2026-03-02T00:00:00Z', 81), theirs: withCoverage('2026-03-03T00:00:00Z', 79) };

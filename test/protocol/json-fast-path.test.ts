@@ -54,7 +54,7 @@ describe('parseJson (fast path) gives exactly what the strict parser gives', () 
 it('refuses what JSON.parse alone would let through', () => {
   expect(() => parseJson('{"a": 1, "a": 2}')).toThrow(/duplicate key "a"/);
   expect(() => parseJson('{"a": {"__proto__": {}}}')).toThrow(/forbidden key "__proto__"/);
-  expect(() => parseJson('[1e400]')).toThrow(/out of range/);
+  expect(() => parseJson('[1e400]')).toThrow(/number 1e400 at \[0\] is beyond what a JSON number can hold/);
   expect(() => parseJson(`${'['.repeat(10_000)}${']'.repeat(10_000)}`)).toThrow(/nesting deeper/);
   expect(parseJson('{"a": "b\\": 1, \\"c", "d": ["e:", "f"]}').value).toEqual({ a: 'b": 1, "c', d: ['e:', 'f'] });
 });

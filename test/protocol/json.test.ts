@@ -2,7 +2,7 @@
 // and agreement with JSON.parse on everything JSON.parse accepts that is not refused on purpose.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonSyntaxError, MAX_JSON_DEPTH, parseJson } from '../../src/protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson } from '../../src/protocol/json.js';
 
 function syntaxError(text: string): JsonSyntaxError {
   try {
@@ -166,8 +166,11 @@ describe('values', () => {
     expect(() => parseJson(t)).toThrow(JsonSyntaxError);
   });
 
-  it('refuses numbers that overflow to Infinity', () => {
-    expect(syntaxError('1e999').reason).toMatch(/out of range/);
+  it('refuses numbers that overflow to Infinity, saying what and where (it is valid JSON)', () => {
+    expect(syntaxError('1e999').reason).toMatch(/^number 1e999 at the top level is beyond what a JSON number can hold here \(it would read as Infinity\); write it as a string$/);
+    const e = syntaxError('{\n  "metrics": {"runs": [1, -2E+400]}\n}');
+    expect(e).toBeInstanceOf(JsonNumberRangeError);
+    expect([e.reason, e.line, e.column]).toEqual([expect.stringMatching(/^number -2E\+400 at metrics\.runs\[1\] is beyond/), 2, 27]);
   });
 
   it.each(['"\\x41"', '"\\u12"', '"tab\there"', 'tru', 'nul', 'undefined'])('refuses %s', (t) => {

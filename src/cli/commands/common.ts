@@ -1,4 +1,5 @@
 // Small helpers every command shares.
+import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -23,4 +24,14 @@ export function optionalSkillArg(args: ParsedArgs): string | undefined {
 export function engineArg(args: ParsedArgs): 'auto' | 'native' | 'isomorphic' {
   const e = args.options.engine;
   return e === 'native' || e === 'isomorphic' ? e : 'auto';
+}
+
+/**
+ * Node decodes argv before we see it, turning invalid UTF-8 into U+FFFD; the same bytes from a
+ * file are refused, so a U+FFFD in a command-line value is refused too (a file can carry a real one).
+ */
+export function refuseUndecodableArg(value: string, what: string, hint: string, code: ErrorCode = 'E_USAGE'): void {
+  if (value.includes('\uFFFD')) {
+    throw new CheckpointError(code, `refused: ${what} is not valid UTF-8 (it holds U+FFFD, the mark of undecodable bytes)`, { hint });
+  }
 }

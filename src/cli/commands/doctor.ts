@@ -1,5 +1,5 @@
 import { CheckpointError } from '../../errors.js';
-import { readConfig } from '../../store/config.js';
+import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
@@ -13,6 +13,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const pushedArg = args.options.pushed;
   const pushed = pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
   const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root), pushed });
+  // A config problem changes how merges and rotation treat every checkpoint: never silent.
+  for (const p of configProblems(root)) {
+    report.findings.unshift({ level: 'warning', check: 'config', skill: null, path: p.key === '(file)' ? '.checkpoints/config.json' : `.checkpoints/config.json ${p.key}`, message: p.message.replace(/^\.checkpoints\/config\.json:? /, ''), blocks: !pushed });
+  }
   const count = (level: Level) => report.findings.filter((f) => f.level === level).length;
   const errors = count('error');
   const warnings = count('warning');

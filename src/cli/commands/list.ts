@@ -1,6 +1,6 @@
 import { listSkills, readCheckpoint } from '../../store/checkpoints.js';
 import { isCheckpointError } from '../../errors.js';
-import { relativeTime } from '../render/output.js';
+import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 
@@ -36,8 +36,9 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const w = Math.max(...rows.map((r) => r.skill.length));
   for (const r of rows) {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
-    const detail = r.error ? ctx.out.c.red(r.error) : `${r.phase}/${r.step}  ${ctx.out.c.dim(when)}`;
-    ctx.out.out(`${r.skill.padEnd(w)}  ${r.status.padEnd(11)}  ${detail}`);
+    // Values come from files a merge may have brought: one row stays one line.
+    const detail = r.error ? ctx.out.c.red(oneLine(r.error)) : `${oneLine(r.phase)}/${oneLine(r.step)}  ${ctx.out.c.dim(when)}`;
+    ctx.out.out(`${r.skill.padEnd(w)}  ${oneLine(r.status).padEnd(11)}  ${detail}`);
   }
   return rows.some((r) => r.error) ? 1 : 0;
 }

@@ -16,13 +16,13 @@ import {
   type CapsuleProblem,
   type Mechanical,
 } from '../../protocol/capsule.js';
-import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
 import { gitState } from '../../store/git-state.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf, skillArg } from './common.js';
+import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 /** Bytes read from stdin past the limit just to report the size, then reading stops. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
@@ -78,13 +78,7 @@ async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<
   const inline = args.options.context;
   const file = args.options['context-file'];
   if (typeof inline === 'string' && inline !== '-') {
-    // Node decodes argv before we see it, turning invalid UTF-8 into U+FFFD; the same bytes from
-    // a file are refused, so a U+FFFD on the command line is refused too (a file can carry a real one).
-    if (inline.includes('\uFFFD')) {
-      throw new CheckpointError('E_CAPSULE', 'refused: --context is not valid UTF-8 (it holds U+FFFD, the mark of undecodable bytes)', {
-        hint: 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed',
-      });
-    }
+    refuseUndecodableArg(inline, '--context', 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed', 'E_CAPSULE');
     return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
   }
   if (typeof file === 'string') return { ...readFileBounded(resolve(ctx.dirOverride ? root : ctx.cwd, file)), source: file };
@@ -124,6 +118,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   try {
     parsed = parseJson(text).value;
   } catch (e) {
+    if (e instanceof JsonNumberRangeError) throw refuse(root, skill, `capsule input (${input.source}), line ${e.line}: ${e.reason}`);
     if (e instanceof JsonSyntaxError) throw refuse(root, skill, `capsule input (${input.source}) is not valid JSON: ${e.message}`);
     throw e;
   }
@@ -163,7 +158,8 @@ const NOT_RECORDED = 'unknown: not recorded yet';
 
 /** A placeholder context: every field states it is unknown, pointing at the checkpoint for what is known. */
 function placeholderContext(skill: string): CapsuleContext {
-  const add = `${NOT_RECORDED} (add it: checkpoint pause ${skill} --context ...)`;
+  // Stored in the file: name the distinctive bin, not a `checkpoint` another tool may own.
+  const add = `${NOT_RECORDED} (add it: checkpoint-protocol pause ${skill} --context ...)`;
   return {
     goal: `${add}; see the checkpoint's phase, step and progress_summary`,
     acceptance: add,

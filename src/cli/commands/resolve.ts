@@ -106,11 +106,19 @@ const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`ch
 
 /** CI gate: exit 1 when any checkpoint file holds conflict markers or is unmerged. */
 function check(root: string, ctx: Context): number {
-  const bad = [...new Set([...filesWithMarkers(root, skipNote(ctx)), ...unmergedCheckpointPaths(root)])];
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad });
+  const markers = filesWithMarkers(root, skipNote(ctx));
+  const unmerged = unmergedCheckpointPaths(root);
+  const bad = [...new Set([...markers, ...unmerged])];
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged });
   else if (bad.length) {
-    for (const p of bad) ctx.out.out(`✗ ${p} holds merge conflict markers`);
-    ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
-  } else ctx.out.out('✓ no checkpoint file holds conflict markers');
+    // Say which: text to settle in the file, or a settled file git's index still calls unmerged.
+    for (const p of bad) {
+      const why = markers.includes(p)
+        ? `holds merge conflict markers${unmerged.includes(p) ? ' (and is unmerged in git\'s index)' : ''}`
+        : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
+      ctx.out.out(`✗ ${p} ${why}`);
+    }
+    if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
+  } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
   return bad.length ? 1 : 0;
 }

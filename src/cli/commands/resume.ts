@@ -95,7 +95,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const files = relevantFiles(cp);
   // Every value from the file goes through q(): a line break in it prints as \n, so a merged
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
-  // Display order; the tier says what a tight output budget keeps first.
+  // Display order; the tier says what a tight output budget keeps first: the minimal header,
+  // then what waits on the user, the next action, and only then the (whole) summary.
   const blocks: Block[] = [
     {
       name: 'header',
@@ -103,9 +104,10 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       head: [
         `RESUMING: ${item.skill} on ${q(cp.project)}`,
         `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
-        `Status: ${q(cp.status)} — ${q(cp.progress_summary)}`,
+        `Status: ${q(cp.status)}`,
       ],
     },
+    { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
     { name: 'next action', tier: 2, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },

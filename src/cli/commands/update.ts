@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { MAX_FILE_BYTES } from '../../protocol/validate.js';
+import { MAX_FILE_BYTES, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -10,13 +10,17 @@ import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoin
 import { projectName } from '../../store/project.js';
 import { autoRotate, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf, skillArg } from './common.js';
+import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = skillArg(args);
   if (!args.ops.length) {
     throw new CheckpointError('E_USAGE', 'checkpoint update: nothing to update', { hint: "e.g. checkpoint update api --step=sprint-2 --next_actions+='Run the evaluator'" });
+  }
+  for (const op of args.ops) {
+    const flag = (op.split('=')[0] ?? op).slice(0, 80);
+    refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
   const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched
   let created = false;
@@ -48,6 +52,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
   if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
-  for (const w of warnings) ctx.out.err(`  warning ${w.path}: ${w.message}`);
+  for (const w of warnings) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
   return 0;
 }

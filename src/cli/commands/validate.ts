@@ -1,16 +1,27 @@
 import { basename, resolve } from 'node:path';
 import { checkpointPath, display, listSkills, readCheckpointFile } from '../../store/checkpoints.js';
-import { validateCheckpoint, type Issue } from '../../protocol/validate.js';
+import { validateCheckpoint, warningLevel, type Issue } from '../../protocol/validate.js';
 import { isCheckpointError } from '../../errors.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
+import { configProblems } from '../../store/config.js';
+
+const CONFIG_DISPLAY = '.checkpoints/config.json';
+
+/** A recommendation (a missing progress_table, a long summary): shown, never failing, --strict included. */
+interface Advice {
+  level: 'advice';
+  path: string;
+  message: string;
+}
 
 interface FileReport {
   file: string;
   ok: boolean;
   errors: Issue[];
   warnings: Issue[];
+  advice: Advice[];
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
@@ -21,6 +32,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     : listSkills(root).map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
   const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named));
+  // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
+  if (!named) {
+    const problems = configProblems(root);
+    if (problems.length) reports.push({ file: CONFIG_DISPLAY, ok: false, errors: problems.map((p) => ({ level: 'error', path: p.key, message: p.message.replace(`${CONFIG_DISPLAY} `, '').replace(`${CONFIG_DISPLAY}:`, '').trim() })), warnings: [], advice: [] });
+  }
   const failed = reports.filter((r) => !r.ok).length;
   if (ctx.json) {
     ctx.out.json({ ok: failed === 0, strict, files: reports });
@@ -32,6 +48,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.out(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
     for (const e of r.errors) ctx.out.out(`  ${c.red('error')}   ${e.path}: ${e.message}`);
     for (const w of r.warnings) ctx.out.out(`  ${strict ? c.red('warning') : c.yellow('warning')} ${w.path}: ${w.message}`);
+    for (const a of r.advice) ctx.out.out(`  ${c.cyan('advice')}  ${a.path}: ${a.message}`);
   }
   if (reports.length > 1 || failed) ctx.out.out(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
   return failed ? 1 : 0;
@@ -50,12 +67,15 @@ function validateOne(root: string, path: string, now: Date, strict: boolean, nam
   const file = display(root, path);
   try {
     const cp = readCheckpointFile(root, path);
-    const { errors, warnings } = validateCheckpoint(cp.value, { fileName: expectedName(basename(path)), now, sizeBytes: cp.sizeBytes });
-    return { file, ok: errors.length === 0 && (!strict || warnings.length === 0), errors, warnings };
+    const v = validateCheckpoint(cp.value, { fileName: expectedName(basename(path)), now, sizeBytes: cp.sizeBytes });
+    // The doctor's levels: --strict fails on warnings, never on advice.
+    const warnings = v.warnings.filter((w) => warningLevel(w) === 'warning');
+    const advice = v.warnings.filter((w) => warningLevel(w) === 'advice').map((w): Advice => ({ level: 'advice', path: w.path, message: w.message }));
+    return { file, ok: v.errors.length === 0 && (!strict || warnings.length === 0), errors: v.errors, warnings, advice };
   } catch (e) {
     // A missing file named on the command line is a usage mistake; anything unreadable is a
     // finding, a listed checkpoint that vanished or is a dangling link included.
     if (!isCheckpointError(e) || (named && e.code === 'E_NOT_FOUND')) throw e;
-    return { file, ok: false, errors: [{ level: 'error', path: '(file)', message: e.message.replace(`${file}:`, '').replace(`${file} `, '').trim() }], warnings: [] };
+    return { file, ok: false, errors: [{ level: 'error', path: '(file)', message: e.message.replace(`${file}:`, '').replace(`${file} `, '').trim() }], warnings: [], advice: [] };
   }
 }

@@ -68,9 +68,15 @@ export function escapeControl(text: string, keepColour: boolean): string {
   return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
 }
 
-/** For one-line messages: newlines inside a value become visible `\n`. */
+// Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
+const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
+
+/** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
 export function oneLine(text: string): string {
-  return escapeControl(text.replace(/\r?\n/g, '\\n'), false);
+  return escapeControl(
+    text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, (m) => `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    false,
+  );
 }
 
 export async function createOutput(color: boolean): Promise<Output> {
