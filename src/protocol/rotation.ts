@@ -10,7 +10,7 @@ export const DEFAULT_ROTATE_KEEP = 5;
 /** Where a checkpoint points at the rotation files that hold its older entries (fields.ts ROTATION_POINTER). */
 export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('.');
 
-import { entryIdentity } from './identity.js';
+import { canonicalJson } from './identity.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
 
@@ -142,36 +142,25 @@ export function rotationFileProblem(value: unknown, skill?: string): string | nu
 }
 
 /**
- * Appends moved entries to a rotation file (null: a new one). An entry equal to one already
- * there is a new event and is appended too; only a record with the same `id` is the same
- * record, replaced in place (the checkpoint's copy is the latest).
+ * Appends moved entries to a rotation file (null: a new one). Every moved entry is appended:
+ * an entry equal to one already archived is a repeated event, and one sharing only an `id`
+ * is a different record (identity is the whole record, as in the merge). The entries a
+ * crashed earlier rotate already wrote are skipped by the caller's journal, not here.
  */
 export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
   file.rotated_at = rotatedAt;
   for (const log of logs) {
     if (!log.moved.length) continue;
-    const list = (file.entries[log.dotted] ??= []);
-    const byId = new Map(list.flatMap((e, i) => (hasId(e) ? [[entryIdentity(e), i] as const] : [])));
-    for (const entry of log.moved) {
-      const i = hasId(entry) ? byId.get(entryIdentity(entry)) : undefined;
-      if (i !== undefined) {
-        list[i] = entry;
-        continue;
-      }
-      if (hasId(entry)) byId.set(entryIdentity(entry), list.length);
-      list.push(entry);
-    }
+    (file.entries[log.dotted] ??= []).push(...log.moved);
   }
   return file;
 }
 
-const hasId = (e: JsonValue) => isObj(e) && e.id !== undefined && e.id !== null;
-
 /**
  * The inverse of a rotation, for `checkpoint restore <skill>.<date>.json`: puts the file's
  * entries back into the checkpoint's logs (creating a log that is gone), skipping entries
- * already there by identity. Returns how many came back. Mutates `doc`.
+ * already there (as whole records, counted). Returns how many came back. Mutates `doc`.
  */
 export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): number {
   let restored = 0;
@@ -189,8 +178,15 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): numb
     if (FORBIDDEN_KEYS.has(key)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
     const current = parent[key] ?? [];
     if (!Array.isArray(current)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: it is not a list in the checkpoint`);
-    const seen = new Set(current.map(entryIdentity));
-    const back = entries.filter((e) => !seen.has(entryIdentity(e)));
+    // Counted as a multiset of whole records: an archived entry already back in the log (a
+    // restore run twice) is matched once; repeats and records sharing an id all come back.
+    const present = new Map<string, number>();
+    for (const e of current) present.set(canonicalJson(e), (present.get(canonicalJson(e)) ?? 0) + 1);
+    const back = entries.filter((e) => {
+      const n = present.get(canonicalJson(e)) ?? 0;
+      if (n > 0) present.set(canonicalJson(e), n - 1);
+      return n === 0;
+    });
     parent[key] = [...back, ...current];
     restored += back.length;
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileExtraLogs, logEntryTime, policyFor, type LogPolicy } from '../../src/protocol/fields.js';
 import {
   appendToRotationFile,
+  restoreRotatedEntries,
   newestIndices,
   planRotation,
   rotationFileProblem,
@@ -145,21 +146,29 @@ describe('planRotation', () => {
 describe('rotation files', () => {
   const log = (moved: JsonValue[]) => [{ path: ['skill_state', 'run_history'], dotted: 'skill_state.run_history', total: 0, moved, alreadyRotated: 0, kept: 0 }];
 
-  it('appends: an entry equal to an archived one is a new event; only a known id is the same record', () => {
+  it('appends every moved entry: an entry equal to an archived one is a new event', () => {
     const first = appendToRotationFile(null, 'api', log([{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x']), '2026-11-30T01:00:00Z');
     const second = appendToRotationFile(first, 'api', log([{ id: 1, v: 'a' }, { a: 1, b: 2 }, 'x', 'y']), '2026-11-30T02:00:00Z');
     expect(second).toEqual({
       skill: 'api',
       rotated_at: '2026-11-30T02:00:00Z',
-      entries: { 'skill_state.run_history': [{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x', { a: 1, b: 2 }, 'x', 'y'] },
+      entries: { 'skill_state.run_history': [{ id: 1, v: 'a' }, { b: 2, a: 1 }, 'x', { id: 1, v: 'a' }, { a: 1, b: 2 }, 'x', 'y'] },
     });
     expect(first.rotated_at).toBe('2026-11-30T01:00:00Z'); // not modified in place
   });
 
-  it('an entry with a known id replaces the stored copy in place', () => {
-    const first = appendToRotationFile(null, 'api', log([{ id: 'a', state: 'open' }, { id: 'b' }]), 't1');
-    const second = appendToRotationFile(first, 'api', log([{ id: 'a', state: 'closed' }]), 't2');
-    expect(second.entries['skill_state.run_history']).toEqual([{ id: 'a', state: 'closed' }, { id: 'b' }]);
+  it('two records sharing an id are two records: the archived one is never replaced', () => {
+    const first = appendToRotationFile(null, 'api', log([{ id: 'nightly', ok: true }, { id: 'b' }]), 't1');
+    const second = appendToRotationFile(first, 'api', log([{ id: 'nightly', ok: false, note: 'REGRESSION' }]), 't2');
+    expect(second.entries['skill_state.run_history']).toEqual([{ id: 'nightly', ok: true }, { id: 'b' }, { id: 'nightly', ok: false, note: 'REGRESSION' }]);
+  });
+
+  it('restore brings back every archived record, same-id and repeated ones too, and a second restore adds nothing', () => {
+    const file = appendToRotationFile(null, 'api', log([{ id: 'nightly', ok: true }, 'x', 'x']), 't1');
+    const cp: JsonObject = { skill_state: { run_history: [{ id: 'nightly', ok: false }] } };
+    expect(restoreRotatedEntries(cp, file)).toBe(3);
+    expect((cp.skill_state as JsonObject).run_history).toEqual([{ id: 'nightly', ok: true }, 'x', 'x', { id: 'nightly', ok: false }]);
+    expect(restoreRotatedEntries(cp, file)).toBe(0);
   });
 
   it('checks the shape of a rotation file', () => {
