@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
-import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
+import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, type QueuedDates } from './queued.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
@@ -66,7 +66,7 @@ export function lookupVerified(history: GitHistory, sha: string): Promise<{ full
 
 /** The project's walk_days bound (config.json, else the default) as an instant in seconds; undefined for none. */
 export function walkBound(root: string, now: Date): number | undefined {
-  const days = readConfig(root).walk_days ?? DEFAULT_WALK_DAYS;
+  const days = walkDays(root);
   return days > 0 ? Math.floor(now.getTime() / 1000 - days * 86_400) : undefined;
 }
 

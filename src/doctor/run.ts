@@ -13,7 +13,7 @@ import { loadAll } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
-import { DEFAULT_WALK_DAYS, readConfig } from '../store/config.js';
+import { walkDays } from '../store/config.js';
 
 export interface DoctorOptions {
   root: string;
@@ -91,7 +91,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   if (evidence.cutAt !== null) {
     const date = new Date(evidence.cutAt * 1000).toISOString().slice(0, 10);
-    findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${readConfig(opts.root).walk_days ?? DEFAULT_WALK_DAYS}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
+    findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${walkDays(opts.root)}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
   }
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.

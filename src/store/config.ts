@@ -50,6 +50,25 @@ export function configProblems(root: string): ConfigProblem[] {
   }
 }
 
+/**
+ * The history walk bound in days. Only a bad walk_days itself refuses (one line, exit 2):
+ * other config problems are doctor's and validate's findings, and must not stop status,
+ * next or doctor from answering.
+ */
+export function walkDays(root: string): number {
+  let inspected: ReturnType<typeof inspectConfig>;
+  try {
+    inspected = inspectConfig(root);
+  } catch (e) {
+    if (isCheckpointError(e)) return DEFAULT_WALK_DAYS; // an unusable file: reported by doctor and validate
+    throw e;
+  }
+  const bad = inspected.problems.find((p) => p.key === 'walk_days');
+  if (bad) throw new CheckpointError('E_INVALID', `.checkpoints/config.json: ${bad.message}`, { hint: 'fix the config file; see .checkpoints/README.md' });
+  const days = inspected.value?.walk_days;
+  return typeof days === 'number' ? days : DEFAULT_WALK_DAYS;
+}
+
 export function readConfig(root: string): ProjectConfig {
   const { value, problems } = inspectConfig(root);
   const first = problems[0];

@@ -459,17 +459,7 @@ describe('done', () => {
     // The check's process group is gone (a zombie awaiting its reaper counts as gone). On a
     // machine so loaded that the shell never got to note its pid, there is no group to look at.
     if (existsSync(join(dir, 'check.pid'))) {
-      const pgid = Number(readFileSync(join(dir, 'check.pid'), 'utf8'));
-      const members = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-        try {
-          const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return Number(fields[2]) === pgid && fields[0] !== 'Z';
-        } catch {
-          return false;
-        }
-      });
-      expect(members).toEqual([]);
+      expect(groupMembers(Number(readFileSync(join(dir, 'check.pid'), 'utf8')))).toEqual([]);
     }
     expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });

@@ -1,7 +1,7 @@
 // Throw-away git repositories made with the real git binary: fixed identity, no
 // signing, no auto-gc, no global or system config leaking in from the machine.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,4 +103,19 @@ export function cleanup(dir: string): void {
 /** e2e tests drive the built binary: fail early and clearly when there is no build. */
 export function assertBuilt(): void {
   if (!existsSync(join(ROOT, 'dist/cli.cjs'))) throw new Error('dist/ is missing: run `npm run build` first');
+}
+
+/**
+ * A committed project with the package installed the way npm links it under its distinctive
+ * bin name only (node_modules/.bin/checkpoint-protocol): an example or hook that calls a bare
+ * `checkpoint` fails in it. `files` are written before the commit.
+ */
+export function installedProject(files: Record<string, string> = {}): string {
+  const dir = makeRepo();
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
+  write(dir, '.gitignore', 'node_modules/\n');
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  commitAll(dir, 'project');
+  return dir;
 }

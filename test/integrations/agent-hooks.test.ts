@@ -3,10 +3,10 @@
 // `sh -c`, the way Claude Code runs a command hook, with the hook's JSON on stdin.
 // In temp repositories: no checkpoint, a normal one, a blocked one, a saved capsule.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanup, cli, commitAll, GIT_ENV, makeRepo, read, ROOT, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 interface HookEntry {
@@ -40,17 +40,10 @@ const ENV: NodeJS.ProcessEnv = {
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/**
- * A project that has checkpoint-protocol installed, linked as npm links its distinctive bin
- * (node_modules/.bin/checkpoint-protocol); no plain `checkpoint`, which the hooks must not call.
- */
+/** A project with the package installed under its distinctive bin name only (see installedProject). */
 function project(): string {
-  const dir = makeRepo();
+  const dir = installedProject();
   dirs.push(dir);
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
-  write(dir, '.gitignore', 'node_modules/\n');
-  commitAll(dir, 'project');
   return dir;
 }
 

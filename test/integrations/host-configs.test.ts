@@ -5,10 +5,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanup, cli, commitAll, GIT_ENV, makeRepo, read, ROOT, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, GIT_ENV, installedProject, read, ROOT, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const example = (f: string) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8'));
@@ -18,15 +18,10 @@ const ENV: Record<string, string> = Object.fromEntries(
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/** A project with the package installed, linked only under its distinctive bin name (an example that calls a bare `checkpoint` fails). */
+/** A project with the package installed under its distinctive bin name only, and one checkpoint. */
 function project(): string {
-  const dir = makeRepo();
+  const dir = installedProject({ '.checkpoints/my-skill.checkpoint.json': `${JSON.stringify(freshCheckpoint('my-skill'), null, 2)}\n` });
   dirs.push(dir);
-  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(BIN, join(dir, 'node_modules/.bin/checkpoint-protocol'));
-  write(dir, '.gitignore', 'node_modules/\n');
-  write(dir, '.checkpoints/my-skill.checkpoint.json', `${JSON.stringify(freshCheckpoint('my-skill'), null, 2)}\n`);
-  commitAll(dir, 'project');
   return dir;
 }
 
