@@ -90,6 +90,23 @@ const SCHEMA_FOR_CHECKING = {
   },
 };
 const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
+/**
+ * yargs looks for a package.json to read its settings from, starting at the folder above the
+ * nearest `node_modules` in its own path: in a project that installed us, the project's own
+ * package.json, which a hostile clone may make a link to /dev/zero (a hang). Without that guess
+ * it starts at the cwd, which main.ts sets to this package's folder for help and completion.
+ */
+const YARGS_OWN_FOLDER = {
+  name: 'yargs-own-folder',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const guess = "__dirname.substring(0, __dirname.lastIndexOf('node_modules'))";
+      if (!source.includes(guess)) throw new Error(`yargs-own-folder: ${args.path} no longer holds ${guess}; re-check how yargs finds package.json`);
+      return { contents: source.replace(guess, "''"), loader: 'js' };
+    });
+  },
+};
 const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
 // The MCP server with the SDK and zod: only `checkpoint mcp` requires it.
 const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
@@ -101,7 +118,7 @@ await Promise.all([
   build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
   build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT] }),
-  build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED] }),
+  build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED, YARGS_OWN_FOLDER] }),
   build({ ...cjs, stdin: { contents: "module.exports = require('isomorphic-git');", resolveDir: '.' }, outfile: `${OUT}/isomorphic-git.cjs` }),
   build({
     ...common,

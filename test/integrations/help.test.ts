@@ -3,11 +3,11 @@
 // line. Shell completion: the script, what it calls (--get-yargs-completions), and a real
 // bash completing `checkpoint sta` to `status`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/spec.js';
-import { BIN, cleanup, cli, tempDir } from '../helpers/repo.js';
+import { BIN, cleanup, cli, ROOT, tempDir } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.splice(0).forEach(cleanup));
@@ -125,5 +125,24 @@ describe('shell completion', () => {
       expect(lines.slice(1)).toEqual(['status']);
     }
     expect(existsSync(join(bin, 'decoy-ran'))).toBe(false);
+  });
+});
+
+describe('help in a project that installed the package, whose package.json is hostile', () => {
+  it('never reads the project package.json: --help and command help answer although it links to /dev/zero', () => {
+    const project = tempDir('cp-help-hostile-');
+    dirs.push(project);
+    symlinkSync('/dev/zero', join(project, 'package.json'));
+    // A real copy under node_modules: yargs guesses its settings file from that path.
+    const installed = join(project, 'node_modules', 'checkpoint-protocol');
+    mkdirSync(installed, { recursive: true });
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(installed, part), { recursive: true });
+    for (const args of [['--help'], ['status', '--help']]) {
+      // timeout: only a hang guard; before the fix this read /dev/zero until memory ran out.
+      const r = spawnSync(process.execPath, [join(installed, 'bin/checkpoint.js'), ...args], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+      expect(r.signal, args.join(' ')).toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^checkpoint /);
+    }
   });
 });
