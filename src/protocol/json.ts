@@ -40,6 +40,11 @@ export class JsonNumberRangeError extends JsonSyntaxError {
 export interface ParseOptions {
   /** Refuse `__proto__`, `prototype` and `constructor` keys (default true). */
   rejectUnsafeKeys?: boolean;
+  /**
+   * Record the exact text of number literals JSON.stringify would rewrite (default true).
+   * Readers that never write the file back skip it: recording needs the character-level scan.
+   */
+  numberTexts?: boolean;
 }
 
 export interface Parsed {
@@ -115,7 +120,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   const keys = checkParsed(value, options.rejectUnsafeKeys ?? true);
   // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
   // A literal JSON.parse would round (8.0, 1e-400) needs the exact scan to keep its text.
-  if (keys < 0 || keys !== countKeyTokens(body) || hasOddNumber(body)) return parseJsonStrict(text, options);
+  if (keys < 0 || keys !== countKeyTokens(body) || ((options.numberTexts ?? true) && hasOddNumber(body))) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 

@@ -56,9 +56,19 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 
 export function parseCheckpointText(text: string, where: string): { value: JsonValue; format: TextFormat } {
   try {
-    const parsed = parseJson(text);
-    // Number texts ride with the format, so every rewrite of this file keeps them.
-    return { value: parsed.value, format: { ...detectFormat(text), numbers: parsed.numbers } };
+    const parsed = parseJson(text, { numberTexts: false });
+    // Number texts ride with the format, so every rewrite of this file keeps them. They are
+    // found only when a write asks for them: reading (validate, status, next, doctor) never pays
+    // the character-level scan a file with an `8.0` in it needs.
+    const format: TextFormat = detectFormat(text);
+    let numbers: { texts: TextFormat['numbers'] } | null = null;
+    Object.defineProperty(format, 'numbers', {
+      enumerable: true,
+      configurable: true,
+      get: () => (numbers ??= { texts: parseJson(text).numbers }).texts,
+      set: (texts: TextFormat['numbers']) => void (numbers = { texts }),
+    });
+    return { value: parsed.value, format };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
