@@ -10,7 +10,7 @@ import { CheckpointError } from '../errors.js';
 import { gitEnv, spawnGitSync, type GitResult } from './git-sync.js';
 
 // The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too).
-export { gitEnv, runGitSync, type GitResult } from './git-sync.js';
+export { gitEnv, gitOutputSync, runGitSync, type GitResult } from './git-sync.js';
 
 function spawnError(error: NodeJS.ErrnoException): CheckpointError {
   const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;

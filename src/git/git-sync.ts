@@ -47,3 +47,9 @@ export function runGitSync(cwd: string, args: readonly string[]): GitResult {
   if (child.error) return { code: -1, stdout: '', stderr: child.error.message };
   return { code: child.status ?? -1, stdout: child.stdout.toString('utf8'), stderr: child.stderr.toString('utf8') };
 }
+
+/** git's stdout when it exits 0, else null: for questions where a failure means "nothing there" (no repository, no such stage, an unset key). */
+export function gitOutputSync(cwd: string, args: readonly string[]): string | null {
+  const r = runGitSync(cwd, args);
+  return r.code === 0 ? r.stdout : null;
+}

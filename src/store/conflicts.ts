@@ -5,19 +5,13 @@ import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
-import { runGitSync } from '../git/git-process.js';
+import { gitOutputSync as git } from '../git/git-process.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
 export const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
-
-/** git's stdout, or null when it fails (no repository, no such stage): the caller's "nothing there". */
-function git(root: string, args: string[]): string | null {
-  const r = runGitSync(root, args);
-  return r.code === 0 ? r.stdout : null;
-}
 
 export interface Stages {
   base: string | null;
