@@ -60,9 +60,13 @@ export function capsuleFieldsText(): string {
 
 /** What `pause` observes of the repository (read at the I/O edge). */
 export interface MechanicalState {
+  /** Short sha of HEAD, or null (no repository, no commit yet, or no git). */
   head: string | null;
+  /** Current branch, or null (detached HEAD, no repository, or no git). */
   branch: string | null;
+  /** The first changed or untracked paths (store/git-state.ts MAX_UNCOMMITTED_PATHS), git's order. */
   uncommitted: string[];
+  /** How many there are in all. */
   uncommitted_count: number;
 }
 
