@@ -65,8 +65,8 @@ const separate = (filter, file) => ({
 });
 /**
  * The merge driver reads schema.json only to validate: its bundled copy drops what is for
- * editors and people (titles, descriptions) and the inside of subtrees another checker owns
- * (`x-checked-by`), so the hot path loads a smaller schema. The CLI keeps the whole file
+ * editors and people (titles, descriptions, the names of generated constants), so the hot
+ * path loads a smaller schema. The CLI keeps the whole file
  * (init writes it for editors).
  */
 const SCHEMA_FOR_CHECKING = {
@@ -76,10 +76,9 @@ const SCHEMA_FOR_CHECKING = {
       const strip = (node) => {
         if (Array.isArray(node)) return node.map(strip);
         if (!node || typeof node !== 'object') return node;
-        if (typeof node['x-checked-by'] === 'string') return { 'x-checked-by': node['x-checked-by'] };
         const out = {};
         for (const [k, v] of Object.entries(node)) {
-          if (['title', 'description', '$id', 'x-const'].includes(k) && typeof v === 'string') continue;
+          if (['title', 'description', '$id', 'x-const', 'x-keys-const'].includes(k) && typeof v === 'string') continue;
           if (k === '$schema' && typeof v === 'string') continue;
           out[k] = strip(v);
         }

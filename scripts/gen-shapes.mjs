@@ -1,7 +1,8 @@
 // Writes src/protocol/shapes.generated.ts from src/protocol/schema.json, the one declaration
-// of the checkpoint's shape: a TypeScript type for every titled schema node and a constant
-// list for every enum named by `x-const`. Run by `npm run build`; `--check` exits 1 when the
-// committed file is out of date (test/protocol/schema-agreement.test.ts runs it).
+// of the checkpoint's shape: a TypeScript type for every titled schema node, a constant
+// list for every enum named by `x-const` and of the members of every object named by
+// `x-keys-const`. Run by `npm run build`; `--check` exits 1 when the committed file is out
+// of date (test/protocol/schema-agreement.test.ts runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +27,10 @@ export function generate(schema) {
       seen.set(s.title, true);
       const slot = named.length;
       named.push(null);
-      const consts = s['x-const'] ? `export const ${s['x-const']} = ${JSON.stringify(s.enum)} as const;\n` : '';
+      const consts = [
+        s['x-const'] ? `export const ${s['x-const']} = ${JSON.stringify(s.enum)} as const;\n` : '',
+        s['x-keys-const'] ? `export const ${s['x-keys-const']} = ${JSON.stringify(Object.keys(s.properties))} as const;\n` : '',
+      ].join('');
       const text = s.type === 'object' && !s.oneOf
         ? `export interface ${s.title} ${body(s, '')}\n`
         : `export type ${s.title} = ${body(s, '')};\n`;

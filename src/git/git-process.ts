@@ -2,38 +2,15 @@
 // (the repo-locating variables a hook or a parent git sets are cleared), output collected as
 // bytes and decoded once, failures turned into one-line E_GIT errors. `runGit` is a real
 // async child, so callers that ask git two questions at once get them run side by side;
-// `runGitBytes` is honestly synchronous, for the one read that needs raw bytes in sync code.
-import { spawn, spawnSync } from 'node:child_process';
+// `runGitBytes` and `runGitSync` (git-sync.ts) are honestly synchronous, for sync code.
+import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { gitEnv, spawnGitSync, type GitResult } from './git-sync.js';
 
-/**
- * Variables a hook or a parent git process may set that would point git at another
- * repository, index or object store than the directory we were asked about.
- */
-const REPO_LOCATING_VARS = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_NAMESPACE',
-];
-
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment every git child gets: ours, minus what would point git elsewhere. */
-export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  for (const name of REPO_LOCATING_VARS) delete env[name];
-  return env;
-}
+// The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too).
+export { gitEnv, gitOutputSync, runGitSync, type GitResult } from './git-sync.js';
 
 function spawnError(error: NodeJS.ErrnoException): CheckpointError {
   const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
@@ -71,21 +48,10 @@ export function runGit(
 
 /** Synchronous, for output that must stay bytes (object contents with their byte sizes). */
 export function runGitBytes(cwd: string, args: readonly string[], input: string): Buffer {
-  const child = spawnSync('git', args, { cwd, env: gitEnv(), input, maxBuffer: 1 << 30, windowsHide: true });
+  const child = spawnGitSync(cwd, args, input);
   if (child.error) throw spawnError(child.error as NodeJS.ErrnoException);
   if (child.status !== 0) throw gitFailed(cwd, args, { code: child.status ?? -1, stdout: '', stderr: child.stderr.toString('utf8') });
   return child.stdout;
-}
-
-/**
- * Synchronous `git <args>` for the few callers that ask one question in sync code (install,
- * resolve's index stages): the same environment as runGit, and the result whatever the exit
- * code, so each caller decides what a failure means. Spawn errors (no git) give code -1.
- */
-export function runGitSync(cwd: string, args: readonly string[]): GitResult {
-  const child = spawnSync('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, windowsHide: true });
-  if (child.error) return { code: -1, stdout: '', stderr: (child.error as Error).message };
-  return { code: child.status ?? -1, stdout: child.stdout.toString('utf8'), stderr: child.stderr.toString('utf8') };
 }
 
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */

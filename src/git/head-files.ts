@@ -23,19 +23,34 @@ export interface HeadFiles extends GitDirs {
   shallowKey: string;
 }
 
+export type HeadTarget = { sha: string; ref: null } | { sha: null; ref: string };
+
+/**
+ * What a git dir's HEAD file names, as git reads it: a commit (detached) or a ref (`ref:`,
+ * then optional blanks); null when it holds neither. Throws when the file cannot be read.
+ * Also the isomorphic engine's start for layouts readHeadFiles leaves to others.
+ */
+export function readHeadTarget(gitdir: string): HeadTarget | null {
+  const head = readFileSync(join(gitdir, 'HEAD'), 'utf8').trim();
+  if (SHA.test(head)) return { sha: head, ref: null };
+  if (head.startsWith('ref:')) return { sha: null, ref: head.slice('ref:'.length).trim() };
+  return null;
+}
+
 /** HEAD as the files say; null when unsure (ask git then). */
 export function readHeadFiles(root: string): HeadFiles | null {
   try {
     const dirs = resolveGitDirsSync(root);
     if (unusualConfig(dirs.commonDir)) return null;
-    const head = readFileSync(join(dirs.gitdir, 'HEAD'), 'utf8').trim();
+    const target = readHeadTarget(dirs.gitdir);
+    if (!target) return null;
     let shallowKey = '';
     const st = statSync(join(dirs.commonDir, 'shallow'), { throwIfNoEntry: false });
     if (st) shallowKey = `${st.size}:${st.mtimeMs}`;
     const shallow = st !== undefined;
-    if (SHA.test(head)) return { ...dirs, sha: head, ref: null, branch: null, shallow, shallowKey };
-    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
-    if (!ref || ref.includes('..')) return null;
+    if (target.ref === null) return { ...dirs, sha: target.sha, ref: null, branch: null, shallow, shallowKey };
+    const ref = target.ref;
+    if (!/^refs\/\S+$/.test(ref) || ref.includes('..')) return null;
     const sha = resolveRef(dirs, ref);
     if (sha === undefined) return null;
     return { ...dirs, sha, ref, branch: branchName(ref), shallow, shallowKey };

@@ -6,7 +6,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
-import { readHeadFiles } from './head-files.js';
+import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
@@ -220,13 +220,12 @@ export class IsoHistory implements GitHistory {
   private async readHead(): Promise<{ ref: string | null; sha: string | null }> {
     const files = readHeadFiles(this.dir);
     if (files) return { ref: files.ref, sha: files.sha };
-    // Unusual layouts: isomorphic-git's own ref resolution (symref chains and the like).
-    const head = (await readFile(join(this.dirs.gitdir, 'HEAD'), 'utf8')).trim();
-    if (!head.startsWith('ref:')) {
-      if (!/^[0-9a-f]{40}$/.test(head)) throw new Error(`HEAD holds neither a ref nor a commit id: ${head.slice(0, 60)}`);
-      return { ref: null, sha: head };
-    }
-    const ref = head.slice('ref:'.length).trim();
+    // Unusual layouts: the HEAD file as head-files.ts reads it, then isomorphic-git's own ref
+    // resolution (symref chains and the like).
+    const target = readHeadTarget(this.dirs.gitdir);
+    if (!target) throw new Error('HEAD holds neither a ref nor a commit id');
+    if (target.ref === null) return target;
+    const ref = target.ref;
     try {
       return { ref, sha: await this.git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref }) };
     } catch (error) {

@@ -1,12 +1,11 @@
 // Thin wrappers over `git config` / `git rev-parse` for the install commands, through the one
 // git gateway (so a hook's GIT_DIR never points them at another repository).
 import { CheckpointError } from '../errors.js';
-import { runGitSync } from '../git/git-process.js';
+import { gitOutputSync, runGitSync } from '../git/git-process.js';
 
 /** git's trimmed stdout, or null when it exits non-zero (an unset config key, no repository). */
 export function gitOut(root: string, args: string[]): string | null {
-  const r = runGitSync(root, args);
-  return r.code === 0 ? r.stdout.trim() : null;
+  return gitOutputSync(root, args)?.trim() ?? null;
 }
 
 export function gitRun(root: string, args: string[]): void {

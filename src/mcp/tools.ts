@@ -1,6 +1,7 @@
 // The MCP tools: each names a CLI command, turns its typed arguments into that command's argv
 // (so the CLI's own parser and checks apply) and says in one line what came back.
 import { z } from './sdk.js';
+import { CAPSULE_FIELDS, capsuleFieldsText } from '../protocol/capsule.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -154,13 +155,14 @@ export const TOOLS: ToolSpec[] = [
     command: 'pause',
     title: 'Save the recovery capsule',
     description:
-      'Before compaction: save the seven-field capsule (goal, acceptance, constraints, decisions, evidence, pending, next) into the checkpoint, or with auto=true refresh only its mechanical state (HEAD, branch, uncommitted paths).',
+      `Before compaction: save the seven-field capsule (${CAPSULE_FIELDS.join(', ')}) into the checkpoint, or with auto=true refresh only its mechanical state (HEAD, branch, uncommitted paths).`,
     readOnly: false,
     destructive: true,
     shape: {
       cwd,
       skill,
-      capsule: z.record(z.string(), json).optional().describe('{goal, acceptance, constraints[], decisions[], evidence[], pending[], next}'),
+      // The fields are checked by `pause` against the schema, with its messages: not restated here.
+      capsule: z.record(z.string(), json).optional().describe(capsuleFieldsText()),
       auto: z.boolean().optional(),
     },
     // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.

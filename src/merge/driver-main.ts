@@ -1,5 +1,5 @@
 // `git merge` runs this once per conflicting checkpoint file, so it loads only node:fs
-// and the pure merge modules; child_process only for the fallback. Built-ins come from
+// and the pure merge modules; child_process only for the fallback (git/git-sync.ts). Built-ins come from
 // process.getBuiltinModule: an ESM `import` of node:fs builds a facade over all of fs
 // (streams included) and costs a few milliseconds of the driver's start-up.
 // Contract with git: %A is ours and receives the result; exit 0 = merged, non-zero = left
@@ -12,6 +12,7 @@ import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
+import { runGitSync } from '../git/git-sync.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
@@ -118,15 +119,14 @@ function mergeFiles(args: string[]): number {
 
 /**
  * git's own line merge with diff3 markers, written into %A; always reported as a conflict.
- * The one git call outside src/git/git-process.ts, on purpose: merge-file works on three
- * temp files (no repository, so no environment to clear), and the driver bundle stays free
- * of the gateway's imports on its fast path.
+ * Through the gateway's synchronous core (git-sync.ts: no imports, child_process fetched only
+ * here), so the driver bundle stays lean. merge-file exits with the number of conflicts
+ * (at most 127); more means it failed.
  */
 function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): void {
-  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const args = ['merge-file', '--diff3', '-L', DEFAULT_LABELS.ours, '-L', DEFAULT_LABELS.base, '-L', DEFAULT_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];
-  const r = spawnSync('git', args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (r.error || (r.status !== null && r.status > 127)) {
+  const r = runGitSync(process.cwd(), args);
+  if (r.code < 0 || r.code > 127) {
     say(`checkpoint merge-driver: git merge-file could not merge ${repoPath}; ours is left as it was`);
   }
 }

@@ -5,10 +5,9 @@
 import { detectFormat, formatJson } from '../protocol/format.js';
 import { addNumberText, JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
-import { validateCheckpoint } from '../protocol/validate.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
-import { fileKind, ROTATION_NAME } from '../protocol/file-names.js';
-import { rotationFileProblem } from '../protocol/rotation.js';
+import { fileKind } from '../protocol/file-names.js';
+import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, type Settlement } from './settle.js';
@@ -45,17 +44,6 @@ const NO_ANCESTOR = /^\uFEFF?\s*$/;
 /** The one-line message for a side the semantic merge cannot read. */
 export function unparseableMessage(fileName: string | undefined, side: MergeSide, reason: string): string {
   return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${side} ${reason}`;
-}
-
-/** A merged rotation file's shape, by the same check rotate and restore use (protocol/rotation.ts). */
-function validateRotationFile(value: JsonValue, fileName: string | undefined): { errors: { path: string; message: string }[] } {
-  const skill = fileName === undefined ? undefined : ROTATION_NAME.exec(baseName(fileName))?.[1];
-  const problem = rotationFileProblem(value, skill);
-  return { errors: problem === null ? [] : [{ path: '(root)', message: `not a rotation file {skill, rotated_at, entries: {<log path>: [...]}}: ${problem}` }] };
-}
-
-function baseName(fileName: string): string {
-  return fileName.slice(fileName.replace(/\\/g, '/').lastIndexOf('/') + 1);
 }
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
@@ -99,16 +87,10 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   // Unchanged from ours: keep its bytes, however they were laid out.
   const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
-  // An archive keeps its stamped name; a rotation file is not a checkpoint at all.
-  const fileName = input.fileName === undefined || kind === 'archive' ? undefined : baseName(input.fileName);
-  const validate = (v: JsonValue, t: string) => (kind === 'rotation' ? validateRotationFile(v, input.fileName) : validateCheckpoint(v, { fileName, sizeBytes: new TextEncoder().encode(t).length })).errors;
-  let errors = validate(value, text);
-  if (errors.length > 0) {
-    // Refuse only what the merge introduced: an error one side already committed (a status
-    // outside the enum, say) is that side's, and blocking two clean appends on it helps no one.
-    const already = new Set([...validate(ours, input.ours), ...validate(theirs, input.theirs)].map((e) => `${e.path}\0${e.message}`));
-    errors = errors.filter((e) => !already.has(`${e.path}\0${e.message}`));
-  }
+  const errors = introducedErrors(input.fileName, { value, text }, [
+    { value: ours, text: input.ours },
+    { value: theirs, text: input.theirs },
+  ]);
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);

@@ -1,80 +1,72 @@
 // The recovery capsule (recovery-capsule.md): seven fields a session saves before its
 // context is compacted and reads first afterwards. Strict and bounded: anything invalid
-// or oversized is refused with the reason, never truncated.
+// or oversized is refused with the reason, never truncated. Its shape (the fields, which are
+// lists, at most how many items, the messages) is schema.json's `capsule`, walked by
+// shape-check.ts; this module adds what a schema cannot state: the byte budgets.
 
-import type { Capsule, CapsuleContext } from './types.js';
+import schema from './schema.json' with { type: 'json' };
+import { ShapeChecker, type Shape } from './shape-check.js';
+import { CAPSULE_FIELDS, type Capsule, type CapsuleContext } from './types.js';
+
+export { CAPSULE_FIELDS };
 
 export const CAPSULE_INPUT_MAX_BYTES = 12_000;
 export const CAPSULE_STORED_MAX_BYTES = 16_384;
-export const CAPSULE_LIST_MAX_ITEMS = 12;
 
-export const CAPSULE_TEXT_FIELDS = ['goal', 'acceptance', 'next'] as const;
-export const CAPSULE_LIST_FIELDS = ['constraints', 'decisions', 'evidence', 'pending'] as const;
-const CAPSULE_FIELDS: readonly string[] = [...CAPSULE_TEXT_FIELDS, ...CAPSULE_LIST_FIELDS];
+const CAPSULE = '#/properties/capsule';
+const CONTEXT = `${CAPSULE}/properties/context`;
+const shape = new ShapeChecker(schema as unknown as Shape);
 
 export interface CapsuleProblem {
   path: string;
   message: string;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** Problems with the seven-field context object (empty list when valid). */
-export function validateCapsuleContext(context: unknown, base = 'context'): CapsuleProblem[] {
+/** The schema's problems with `value` at `pointer`, paths from `base` ('' for the capsule itself). */
+function problemsAt(pointer: string, value: unknown, base: string[]): CapsuleProblem[] {
   const problems: CapsuleProblem[] = [];
-  if (!isObj(context)) return [{ path: base, message: 'the capsule context must be a JSON object with the seven fields' }];
-  for (const key of Object.keys(context)) {
-    if (!CAPSULE_FIELDS.includes(key)) problems.push({ path: `${base}.${key}`, message: `unknown field "${key}" (allowed: ${CAPSULE_FIELDS.join(', ')})` });
-  }
-  for (const key of CAPSULE_TEXT_FIELDS) {
-    const v = context[key];
-    if (typeof v !== 'string' || !v.trim()) problems.push({ path: `${base}.${key}`, message: `"${key}" must be a non-empty string` });
-  }
-  for (const key of CAPSULE_LIST_FIELDS) {
-    const v = context[key];
-    if (!Array.isArray(v)) {
-      problems.push({ path: `${base}.${key}`, message: `"${key}" must be an array of non-empty strings (empty means none)` });
-      continue;
-    }
-    if (v.length > CAPSULE_LIST_MAX_ITEMS) problems.push({ path: `${base}.${key}`, message: `"${key}" has ${v.length} items (at most ${CAPSULE_LIST_MAX_ITEMS}); use references to files instead` });
-    v.forEach((item, i) => {
-      if (typeof item !== 'string' || !item.trim()) problems.push({ path: `${base}.${key}[${i}]`, message: 'must be a non-empty string' });
-    });
-  }
+  shape.checkAt(pointer, value, (path, message) => problems.push({ path: path === '(root)' ? '' : path, message }), base);
   return problems;
 }
 
-/** Problems with a stored capsule (context + origin + optional mechanical state). */
+/** Problems with the seven-field context object (empty list when valid). */
+export function validateCapsuleContext(context: unknown): CapsuleProblem[] {
+  return problemsAt(CONTEXT, context, ['context']);
+}
+
+/** The stored capsule's size problem, or null: the one rule the schema cannot state. */
+export function capsuleSizeProblem(capsule: unknown): string | null {
+  const size = utf8Bytes(JSON.stringify(capsule) ?? '');
+  return size > CAPSULE_STORED_MAX_BYTES ? `stored capsule is ${size} bytes (at most ${CAPSULE_STORED_MAX_BYTES})` : null;
+}
+
+/** Problems with a stored capsule (context + origin + optional mechanical state, and its size). */
 export function validateCapsule(capsule: unknown): CapsuleProblem[] {
-  if (!isObj(capsule)) return [{ path: '', message: 'capsule must be an object' }];
-  const problems = validateCapsuleContext(capsule.context);
-  const origin = capsule.origin;
-  if (!isObj(origin) || typeof origin.root !== 'string' || typeof origin.saved_at !== 'string' || !(origin.head === null || typeof origin.head === 'string')) {
-    problems.push({ path: 'origin', message: 'origin must be {root, head, saved_at}' });
-  }
-  if (capsule.mechanical !== undefined && !isObj(capsule.mechanical)) problems.push({ path: 'mechanical', message: 'mechanical must be an object' });
-  for (const key of Object.keys(capsule)) {
-    if (!['context', 'origin', 'mechanical'].includes(key)) problems.push({ path: key, message: `unknown capsule field "${key}"` });
-  }
-  const size = utf8Bytes(JSON.stringify(capsule));
-  if (size > CAPSULE_STORED_MAX_BYTES) problems.push({ path: '', message: `stored capsule is ${size} bytes (at most ${CAPSULE_STORED_MAX_BYTES})` });
+  const problems = problemsAt(CAPSULE, capsule, []);
+  const size = capsuleSizeProblem(capsule);
+  if (size !== null) problems.push({ path: '', message: size });
   return problems;
 }
 
-export function isCapsuleContext(v: unknown): v is CapsuleContext {
-  return validateCapsuleContext(v).length === 0;
+/** The seven fields as a reader sees them, lists marked: `{goal, acceptance, constraints[], ..., next}`. */
+export function capsuleFieldsText(): string {
+  const isList = (k: string) => shape.node(`${CONTEXT}/properties/${k}`).type === 'array';
+  return `{${CAPSULE_FIELDS.map((k) => (isList(k) ? `${k}[]` : k)).join(', ')}}`;
 }
 
 /** What `pause` observes of the repository (read at the I/O edge). */
 export interface MechanicalState {
+  /** Short sha of HEAD, or null (no repository, no commit yet, or no git). */
   head: string | null;
+  /** Current branch, or null (detached HEAD, no repository, or no git). */
   branch: string | null;
+  /** The first changed or untracked paths (store/git-state.ts MAX_UNCOMMITTED_PATHS), git's order. */
   uncommitted: string[];
+  /** How many there are in all. */
   uncommitted_count: number;
 }
 
@@ -82,9 +74,8 @@ export type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_coun
 
 /** The seven fields in the protocol's order (the input's order is not kept). */
 export function orderedContext(c: CapsuleContext): CapsuleContext {
-  const pick = (k: string) => (c as unknown as Record<string, unknown>)[k];
   const out: Record<string, unknown> = {};
-  for (const k of ['goal', 'acceptance', ...CAPSULE_LIST_FIELDS, 'next'] as const) out[k] = pick(k);
+  for (const k of CAPSULE_FIELDS) out[k] = c[k];
   return out as unknown as CapsuleContext;
 }
 

@@ -3,15 +3,19 @@
 // Why an interpreter and not a compiled validator (ajv standalone, TypeBox): the schema uses
 // a small subset of JSON Schema, walking it costs less than loading generated code (this
 // runs in the merge driver, where start-up is the whole cost), and each node carries the
-// one-line message a user sees (`x-error`, `x-missing`, `x-blank`), so a schema change and
-// its message are one edit. test/protocol/schema-agreement.test.ts holds this walk to a full
+// one-line message a user sees (`x-error`, or `x-error-<keyword>` for one keyword's failure;
+// `x-missing`, `x-blank`, `x-unknown` for an object's members), so a schema change and its
+// message are one edit. Messages may name {key}, {path}, {value}, {enum}, {count} (an array's
+// length), {allowed} (an object's declared members) and the node's own numeric keywords
+// ({maxItems}, {minLength}, ...). test/protocol/schema-agreement.test.ts holds this walk to a full
 // JSON Schema implementation (ajv) on a corpus of real, messy checkpoints.
 //
 // Subset: type (one or a list), enum, const, not+enum, pattern, minLength, minimum,
 // exclusiveMinimum, minItems, maxItems, required, properties, additionalProperties, items,
 // oneOf (of branches with different types: the branch of the value's type applies), allOf of
 // if/then, $ref into $defs, and format "date-time" (isIsoInstant: the calendar date must
-// exist, which a pattern cannot say). A node with `x-checked-by` is left to that checker.
+// exist, which a pattern cannot say). `checkAt` walks one subtree (the recovery capsule
+// alone, as pause and resume check it).
 import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
 
@@ -51,19 +55,38 @@ interface Node {
   items: Shape | null;
   oneOf: Node[] | null;
   rules: { if: Shape; then: Shape }[];
-  delegate: string | null;
   error: unknown;
 }
 
+/** Keywords that count an array's items: a failure still leaves each item worth checking. */
+const COUNTING = new Set(['minItems', 'maxItems']);
+
 export class ShapeChecker {
   private readonly compiled = new Map<Shape, Node>();
+  private readonly subtrees = new Map<string, Shape>();
   private segs: (string | number)[] = [];
   constructor(private readonly root: Shape) {}
 
   /** Every structural problem of `value`, each reported once at the deepest path that explains it. */
-  check(value: unknown, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void> = {}): void {
+  check(value: unknown, report: ShapeReport): void {
     this.segs = [];
-    this.walk(this.root, value, report, checkers);
+    this.walk(this.root, value, report);
+  }
+
+  /**
+   * `check` for the subtree at `pointer` (a JSON pointer into the schema, e.g.
+   * "#/properties/capsule"), with paths starting at `base`.
+   */
+  checkAt(pointer: string, value: unknown, report: ShapeReport, base: readonly (string | number)[] = []): void {
+    let start = this.subtrees.get(pointer);
+    if (!start) this.subtrees.set(pointer, (start = { $ref: pointer }));
+    this.segs = [...base];
+    this.walk(start, value, report);
+  }
+
+  /** The schema node at `pointer`, its $ref followed (what a caller may read of the shape). */
+  node(pointer: string): Shape {
+    return this.deref({ $ref: pointer });
   }
 
   private path(): string {
@@ -103,7 +126,6 @@ export class ShapeChecker {
       items: isObj(s.items) ? (s.items as Shape) : null,
       oneOf: null,
       rules: ((s.allOf as Shape[] | undefined) ?? []).flatMap((r) => (r.if && r.then ? [{ if: r.if as Shape, then: r.then as Shape }] : [])),
-      delegate: typeof s['x-checked-by'] === 'string' ? s['x-checked-by'] : null,
       error: s['x-error'],
     };
     this.compiled.set(shape, n);
@@ -116,62 +138,75 @@ export class ShapeChecker {
     const path = this.path();
     const last = this.segs[this.segs.length - 1];
     const text = typeof template === 'string' ? template : `${path} does not have the expected shape`;
-    return text
-      .replace(/\{key\}/g, last === undefined ? '' : String(last))
-      .replace(/\{path\}/g, path)
-      .replace(/\{value\}/g, () => show(v))
-      .replace(/\{enum\}/g, () => (n.enumValues ? n.enumValues.join('|') : ''));
+    // One pass, so a value's own text is never read as a placeholder.
+    return text.replace(/\{(\w+)\}/g, (all, name: string) => {
+      if (name === 'key') return last === undefined ? '' : String(last);
+      if (name === 'path') return path;
+      if (name === 'value') return show(v);
+      if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
+      if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
+      if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');
+      return typeof n.s[name] === 'number' ? String(n.s[name]) : all;
+    });
   }
 
-  /** Does `v` satisfy this node's own keywords (not its children)? */
-  private ownOk(n: Node, v: unknown): boolean {
+  /** The message for a failed keyword: its own `x-error-<keyword>`, else the node's `x-error`. */
+  private failure(n: Node, keyword: string, v: unknown): string {
+    return this.message(n, n.s[`x-error-${keyword}`] ?? n.error, v);
+  }
+
+  /** The first of this node's own keywords (not its children's) that `v` fails, or null. */
+  private failed(n: Node, v: unknown): string | null {
     const t = typeOf(v);
-    if (t === 'nonfinite') return false;
-    if (n.types && !n.types.some((w) => w === t || (w === 'number' && t === 'integer'))) return false;
-    if (n.enumValues && !n.enumValues.includes(v)) return false;
-    if (n.notValues && n.notValues.includes(v)) return false;
+    if (t === 'nonfinite') return 'type';
+    if (n.types && !n.types.some((w) => w === t || (w === 'number' && t === 'integer'))) return 'type';
+    if (n.enumValues && !n.enumValues.includes(v)) return 'enum';
+    if (n.notValues && n.notValues.includes(v)) return 'not';
     const s = n.s;
     if (t === 'string') {
       const str = v as string;
-      if (n.minLength !== null && (str.length < n.minLength || (str.length < 2 * n.minLength && [...str].length < n.minLength))) return false;
-      if (n.pattern && !n.pattern.test(str)) return false;
-      if (n.dateTime && !isIsoInstant(str)) return false;
+      if (n.minLength !== null && (str.length < n.minLength || (str.length < 2 * n.minLength && [...str].length < n.minLength))) return 'minLength';
+      if (n.pattern && !n.pattern.test(str)) return 'pattern';
+      if (n.dateTime && !isIsoInstant(str)) return 'format';
     } else if (t === 'number' || t === 'integer') {
-      if (typeof s.minimum === 'number' && (v as number) < s.minimum) return false;
-      if (typeof s.exclusiveMinimum === 'number' && (v as number) <= s.exclusiveMinimum) return false;
+      if (typeof s.minimum === 'number' && (v as number) < s.minimum) return 'minimum';
+      if (typeof s.exclusiveMinimum === 'number' && (v as number) <= s.exclusiveMinimum) return 'exclusiveMinimum';
     } else if (t === 'array') {
-      if (typeof s.minItems === 'number' && (v as unknown[]).length < s.minItems) return false;
-      if (typeof s.maxItems === 'number' && (v as unknown[]).length > s.maxItems) return false;
+      if (typeof s.minItems === 'number' && (v as unknown[]).length < s.minItems) return 'minItems';
+      if (typeof s.maxItems === 'number' && (v as unknown[]).length > s.maxItems) return 'maxItems';
     }
-    return true;
+    return null;
   }
 
-  private walk(shape: Shape, v: unknown, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
+  private walk(shape: Shape, v: unknown, report: ShapeReport): void {
     let n = this.compile(shape);
-    if (n.delegate !== null && checkers[n.delegate]) return checkers[n.delegate]!(v, this.path());
     if (n.oneOf) {
       const t = typeOf(v);
       const branch = n.oneOf.find((b) => !b.types || b.types.some((w) => w === t || (w === 'number' && t === 'integer')));
       if (!branch || t === 'nonfinite') return report(this.path(), this.message(n, n.error, v));
       n = branch;
     }
-    if (!this.ownOk(n, v)) return report(this.path(), this.message(n, n.error, v));
+    const failed = this.failed(n, v);
+    if (failed !== null) {
+      report(this.path(), this.failure(n, failed, v));
+      if (!COUNTING.has(failed)) return;
+    }
     if (Array.isArray(v)) {
       if (n.items) {
         for (let i = 0; i < v.length; i++) {
           this.segs.push(i);
-          this.walk(n.items, v[i], report, checkers);
+          this.walk(n.items, v[i], report);
           this.segs.pop();
         }
       }
       return;
     }
     if (!isObj(v)) return;
-    this.members(n, v, report, checkers);
-    for (const rule of n.rules) if (this.matches(rule.if, v)) this.members(this.compile(rule.then), v, report, checkers);
+    this.members(n, v, report);
+    for (const rule of n.rules) if (this.matches(rule.if, v)) this.members(this.compile(rule.then), v, report);
   }
 
-  private members(n: Node, v: Obj, report: ShapeReport, checkers: Record<string, (value: unknown, path: string) => void>): void {
+  private members(n: Node, v: Obj, report: ShapeReport): void {
     const blank = n.s['x-blank'];
     for (const k of n.required) {
       const value = Object.hasOwn(v, k) ? v[k] : undefined;
@@ -193,8 +228,8 @@ export class ShapeChecker {
       const sub = prop ?? (n.additional === false ? false : n.additional);
       if (sub === null) continue;
       this.segs.push(k);
-      if (sub === false) report(this.path(), `unknown field "${k}"`);
-      else this.walk(sub, child, report, checkers);
+      if (sub === false) report(this.path(), this.message(n, n.s['x-unknown'] ?? 'unknown field "{key}"', child));
+      else this.walk(sub, child, report);
       this.segs.pop();
     }
   }
@@ -202,7 +237,7 @@ export class ShapeChecker {
   /** Silent match, for `if`: own keywords, required and properties' own keywords. */
   private matches(shape: Shape, v: unknown): boolean {
     const n = this.compile(shape);
-    if (!this.ownOk(n, v)) return false;
+    if (this.failed(n, v) !== null) return false;
     if (!isObj(v)) return true;
     if (n.required.some((k) => v[k] === undefined || !Object.hasOwn(v, k))) return false;
     for (const [k, p] of n.props ?? []) if (Object.hasOwn(v, k) && v[k] !== undefined && !this.matches(p, v[k])) return false;

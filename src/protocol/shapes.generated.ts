@@ -91,8 +91,9 @@ export type TelemetryHandle = string | {
   [extra: string]: unknown;
 };
 
-/** The recovery capsule (recovery-capsule.md): seven fields, bounded. */
+/** The recovery capsule (recovery-capsule.md): seven fields, bounded. Its serialized size (at most 16384 bytes) is checked by capsule.ts. */
 export interface Capsule {
+  /** The seven fields, in the protocol's order. */
   context: CapsuleContext;
   /** Where the capsule was saved: frozen until the next explicit pause --context. */
   origin: {
@@ -105,15 +106,17 @@ export interface Capsule {
   mechanical?: JsonObject;
 }
 
+/** The seven fields, in the protocol's order. */
 export interface CapsuleContext {
   goal: string;
   acceptance: string;
-  next: string;
   constraints: string[];
   decisions: string[];
   evidence: string[];
   pending: string[];
+  next: string;
 }
+export const CAPSULE_FIELDS = ["goal","acceptance","constraints","decisions","evidence","pending","next"] as const;
 
 /** Session state of one skill: .checkpoints/<skill>.checkpoint.json. Cross-field rules a schema cannot state (updated_at >= created_at, file name = skill, score <= max, the calendar date exists) are checked by `checkpoint validate`. */
 export interface Checkpoint {
@@ -140,7 +143,7 @@ export interface Checkpoint {
   eval_scores?: EvalScore[];
   telemetry_handle?: TelemetryHandle;
   depends_on?: string | string[];
-  /** The recovery capsule (recovery-capsule.md): seven fields, bounded. */
+  /** The recovery capsule (recovery-capsule.md): seven fields, bounded. Its serialized size (at most 16384 bytes) is checked by capsule.ts. */
   capsule?: Capsule;
   [extra: string]: unknown;
 }

@@ -6,7 +6,7 @@
 // each with its message and what to do.
 
 import schema from './schema.json' with { type: 'json' };
-import { validateCapsule } from './capsule.js';
+import { capsuleSizeProblem } from './capsule.js';
 import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
@@ -51,11 +51,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   const err = (path: string, message: string) => errors.push({ level: 'error', path, message });
   const warn = (path: string, message: string) => warnings.push({ level: 'warning', path, message });
 
-  shape.check(doc, err, {
-    capsule: (capsule) => {
-      for (const e of validateCapsule(capsule)) err(e.path ? `capsule.${e.path}` : 'capsule', e.message);
-    },
-  });
+  shape.check(doc, err);
   if (!isObj(doc)) return { errors, warnings };
 
   // Cross-field rules: what a schema cannot compare or count.
@@ -91,6 +87,10 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   if (doc.status === 'in_progress') {
     if (doc.progress_table === undefined) warn('progress_table', 'no progress_table while in_progress; add one so resume can show X/Y phases');
     if (doc.context_primer === undefined) warn('context_primer', 'no context_primer while in_progress; without it the next session must re-read everything');
+  }
+  if (doc.capsule !== undefined) {
+    const size = capsuleSizeProblem(doc.capsule);
+    if (size !== null) err('capsule', size);
   }
   if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_FILE_BYTES) {
     warn('(file)', `file is ${ctx.sizeBytes} bytes (over ${MAX_FILE_BYTES}); move old telemetry out with \`checkpoint rotate\``);

@@ -1,11 +1,14 @@
-// .checkpoints/ on disk: locate, list, read and (only through mutateCheckpoint) write.
-// Every write is read -> change -> validate -> atomic replace under the skill's lock;
+// .checkpoints/ on disk: locate, list, read and write. Every write is validate -> atomic
+// replace under the skill's lock, through mutateCheckpoint (read -> change a value) or, for
+// `resolve`'s merge result, replaceCheckpointText (a whole text, possibly with markers);
 // a refused write leaves the file byte-identical.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
+import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
+import { splitConflictMarkers } from '../merge/markers.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
@@ -142,7 +145,20 @@ export function lockPathFor(root: string, skill: string): string {
   return join(checkpointsDir(root), `.${skill}.lock`);
 }
 
-/** The only way a checkpoint is written. */
+/** The one refusal of an invalid write: the first error, how many more, and that nothing changed. */
+function refuseInvalid(root: string, path: string, errors: readonly FileError[]): never {
+  const first = errors[0]!;
+  throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, {
+    hint: `${display(root, path)} was not changed`,
+  });
+}
+
+/** The one write: an atomic replace of a plain file inside the project (never through a link out). */
+function replaceText(root: string, path: string, text: string): void {
+  writeFileAtomic(writablePath(root, path, { atomic: true }), text);
+}
+
+/** The only way a checkpoint's value is changed. */
 export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
   const path = checkpointPath(root, skill);
   ensureProjectDir(root, checkpointsDir(root));
@@ -151,16 +167,53 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
     let next = opts.change(current ? structuredClone(current.value) : null);
     const text = formatJson(next, current?.format ?? DEFAULT_FORMAT);
     const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
-    if (errors.length) {
-      const first = errors[0]!;
-      throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, {
-        hint: `${display(root, path)} was not changed`,
-      });
-    }
+    if (errors.length) refuseInvalid(root, path, errors);
     if (opts.beforeWrite) next = opts.beforeWrite(next);
     const finalText = formatJson(next, current?.format ?? DEFAULT_FORMAT);
     const changed = finalText !== current?.text;
-    if (changed) writeFileAtomic(writablePath(root, path, { atomic: true }), finalText);
+    if (changed) replaceText(root, path, finalText);
     return { path, before: current?.value ?? null, after: next, warnings, changed };
+  });
+}
+
+export interface ReplaceTextOptions {
+  /** The whole new text, written byte for byte (a merge keeps each side's layout and number texts). */
+  text: string;
+  /**
+   * The texts it was merged from. A clean text must parse and validate as the file its name
+   * says (protocol/file-validation.ts), except for errors one of these already had: the
+   * merge driver's rule, so `resolve` writes what the driver would have. A text with
+   * conflict markers must split back into its sides, so `resolve` can take it up again.
+   */
+  mergedFrom: readonly string[];
+}
+
+/**
+ * The only way a checkpoint file's whole text is replaced: `resolve`'s merge result, which is
+ * a text and may hold conflict markers, so it cannot go through mutateCheckpoint's value. The
+ * same lock (the skill's), the same checks of the file inside it (a plain file in the project,
+ * reached through no link out), validation, and the same atomic replace. `path` is the skill's
+ * checkpoint or one of its history files.
+ */
+export async function replaceCheckpointText(root: string, skill: string, path: string, opts: ReplaceTextOptions): Promise<{ path: string }> {
+  const dir = checkpointsDir(root);
+  if (!resolve(path).startsWith(dir + sep)) throw new CheckpointError('E_PATH', `${display(root, path)} is not a file under ${CHECKPOINTS_DIR}/`);
+  return withLock(lockPathFor(root, skill), () => {
+    // Re-checked under the lock: the file may have changed hands (a link put in its place).
+    assertPlainFileInside(root, path, { limitSize: false });
+    if (splitConflictMarkers(opts.text) === null) {
+      const merged = parseCheckpointText(opts.text, display(root, path));
+      const sides = opts.mergedFrom.flatMap((text): FileContent[] => {
+        try {
+          return [{ value: parseJson(text, { numberTexts: false }).value, text }];
+        } catch {
+          return []; // an unreadable side excuses nothing
+        }
+      });
+      const errors = introducedErrors(display(root, path), { value: merged.value, text: opts.text }, sides);
+      if (errors.length) refuseInvalid(root, path, errors);
+    }
+    replaceText(root, path, opts.text);
+    return { path };
   });
 }

@@ -1,24 +1,17 @@
 // What git left behind for a conflicted file: its index stages (:1 base, :2 ours, :3 theirs)
-// or, once those are gone, the conflict markers in the file itself.
+// or, once those are gone, the conflict markers in the file itself. Reads only: `resolve`
+// writes its result through the store (checkpoints.ts replaceCheckpointText).
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { hasConflictMarkers } from '../merge/markers.js';
-import { runGitSync } from '../git/git-process.js';
-import { writeFileAtomic } from './atomic.js';
-import { checkpointsDir, lockPathFor } from './checkpoints.js';
-import { withLock } from './lock.js';
-import { listProjectDir, locate, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { gitOutputSync as git } from '../git/git-process.js';
+import { checkpointsDir } from './checkpoints.js';
+import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
 export const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
-
-/** git's stdout, or null when it fails (no repository, no such stage): the caller's "nothing there". */
-function git(root: string, args: string[]): string | null {
-  const r = runGitSync(root, args);
-  return r.code === 0 ? r.stdout : null;
-}
 
 export interface Stages {
   base: string | null;
@@ -114,17 +107,4 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
   if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
   if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
   return { rel: parts.join('/'), abs, skill: skill! };
-}
-
-/**
- * Writes `resolve`'s result the way the store writes every file: under the skill's lock, the
- * file re-checked there (it may have changed hands), replaced atomically. The text is the
- * merge's own (exact number texts and layout kept; markers only where a conflict remains),
- * so it is not re-formatted, and a clean result was validated by the merge already.
- */
-export async function writeResolved(root: string, file: ResolvableFile, text: string): Promise<void> {
-  await withLock(lockPathFor(root, file.skill), () => {
-    resolvableFile(root, file.rel);
-    writeFileAtomic(writablePath(root, file.abs, { atomic: true }), text);
-  });
 }

@@ -5,22 +5,15 @@
 // error, because `pause --auto` runs from hooks on every compaction.
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
+import type { MechanicalState } from '../protocol/capsule.js';
 
 /** How many uncommitted paths the capsule lists; the rest are only counted. */
 export const MAX_UNCOMMITTED_PATHS = 50;
 /** A hook must not hang on a stuck git (a lock, a network filesystem). */
 const GIT_TIMEOUT_MS = 10_000;
 
-export interface GitState {
-  /** Short sha of HEAD, or null (no repository, no commit yet, or no git). */
-  head: string | null;
-  /** Current branch, or null (detached HEAD, no repository, or no git). */
-  branch: string | null;
-  /** First MAX_UNCOMMITTED_PATHS changed or untracked paths, git's order. */
-  uncommitted: string[];
-  /** How many there are in all. */
-  uncommitted_count: number;
-}
+/** What pause records as the capsule's mechanical state (its shape is capsule.ts's). */
+export type GitState = MechanicalState;
 
 /** git's stdout, or null for any failure (no repository, no git): the capsule never fails on it. */
 function git(cwd: string, args: string[]): Promise<string | null> {

@@ -1,6 +1,7 @@
 // Runs a next action's done_when check. Only `checkpoint done --verify` calls this: a
 // command string from a checkpoint (which may have arrived through a merge) is never run
 // unless the user asked for exactly that.
+// Not git (that goes through src/git/git-process.ts): the user's own done_when shell command.
 import { spawn } from 'node:child_process';
 
 export interface Verdict {

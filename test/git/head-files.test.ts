@@ -1,8 +1,10 @@
 // The HEAD reader answers from the git dir's files exactly as git does, and steps aside
 // (null) where the files are not the whole truth.
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readHeadFiles } from '../../src/git/head-files.js';
+import { readHeadFiles, readHeadTarget } from '../../src/git/head-files.js';
+import { createHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -70,5 +72,29 @@ describe('readHeadFiles', () => {
     const plain = tempDir();
     dirs.push(plain);
     expect(readHeadFiles(plain)).toBeNull();
+  });
+});
+
+describe('readHeadTarget: the HEAD file as git reads it', () => {
+  it('a ref with or without a blank after "ref:", a commit, or neither', () => {
+    const dir = repo();
+    const head = (text: string) => writeFileSync(join(dir, '.git', 'HEAD'), text);
+    const sha = git(dir, ['rev-parse', 'HEAD']).trim();
+    head('ref:refs/heads/main\n');
+    expect(readHeadTarget(join(dir, '.git'))).toEqual({ sha: null, ref: 'refs/heads/main' });
+    expect(pick(readHeadFiles(dir))).toEqual(fromGit(dir));
+    head(`${sha}\n`);
+    expect(readHeadTarget(join(dir, '.git'))).toEqual({ sha, ref: null });
+    head('not a head\n');
+    expect(readHeadTarget(join(dir, '.git'))).toBeNull();
+    expect(readHeadFiles(dir)).toBeNull();
+  });
+
+  it('the isomorphic engine reads HEAD through it where readHeadFiles steps aside', async () => {
+    const dir = repo();
+    git(dir, ['config', 'extensions.worktreeConfig', 'true']);
+    expect(readHeadFiles(dir)).toBeNull();
+    const history = await createHistory({ dir, engine: 'isomorphic' });
+    expect(await history.head()).toEqual({ sha: fromGit(dir).sha, branch: 'main' });
   });
 });

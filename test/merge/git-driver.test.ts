@@ -285,6 +285,7 @@ describe('the driver with bad input, invoked directly', () => {
     args?: (paths: Paths) => string[];
     config?: string;
     prepare?: (paths: Paths) => void;
+    env?: NodeJS.ProcessEnv;
   }
 
   function runDriver(files: { base: string | Buffer; ours: string | Buffer; theirs: string | Buffer }, opts: RunOptions = {}) {
@@ -296,7 +297,7 @@ describe('the driver with bad input, invoked directly', () => {
     opts.prepare?.(paths);
     const marker = opts.marker === undefined ? ['7'] : opts.marker === null ? [] : [opts.marker];
     const args = opts.args?.(paths) ?? [paths.base, paths.ours, paths.theirs, FILE, ...marker];
-    const r = spawnSync(process.execPath, [launcher, ...args], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [launcher, ...args], { cwd: dir, encoding: 'utf8', env: opts.env });
     return { code: r.status, stderr: r.stderr, ours: readFileSync(paths.ours), paths };
   }
 
@@ -419,6 +420,25 @@ describe('the driver with bad input, invoked directly', () => {
     const broken = good().replace('"phase": "build",', '"phase": "build",,');
     const r = runDriver({ base: good(), ours: broken, theirs: good() });
     expect(r.code).toBe(1);
+    expect(r.ours.toString()).toBe(broken);
+  });
+
+  it('line-merges through git merge-file: theirs\' lines come in around an unparseable ours', () => {
+    const broken = good().replace('"phase": "build",', '"phase": "build",,');
+    const theirsText = good().replace('"progress_summary": "Sprint 1 under way."', '"progress_summary": "Sprint 1 done (PR 12)"');
+    const r = runDriver({ base: good(), ours: broken, theirs: theirsText });
+    expect(r.code).toBe(1);
+    expect(r.ours.toString()).toContain('"phase": "build",,');
+    expect(r.ours.toString()).toContain('"progress_summary": "Sprint 1 done (PR 12)"');
+    expect(r.ours.toString()).not.toContain('<<<<<<<');
+  });
+
+  it('without a git on PATH the line merge is named as failed in one line, ours left as it was', () => {
+    const broken = good().replace('"phase": "build",', '"phase": "build",,');
+    const r = runDriver({ base: good(), ours: broken, theirs: changed((d) => (d.step = 'theirs step')) }, { env: { ...process.env, PATH: tempDir('cp-no-git-') } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^checkpoint merge-driver: git merge-file could not merge \.checkpoints\/demo\.checkpoint\.json; ours is left as it was$/m);
+    oneLine(r.stderr);
     expect(r.ours.toString()).toBe(broken);
   });
 

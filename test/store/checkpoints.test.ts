@@ -1,6 +1,6 @@
 // The store: reading refuses what is not a plain checkpoint inside the project; writing goes
-// only through mutateCheckpoint, which validates, keeps formatting, and leaves a refused
-// file byte-identical.
+// only through mutateCheckpoint (a value) or replaceCheckpointText (resolve's whole text),
+// which validate, keep formatting, and leave a refused file byte-identical.
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,12 +8,15 @@ import {
   checkpointPath,
   listSkills,
   MAX_READ_BYTES,
+  lockPathFor,
   mutateCheckpoint,
   readCheckpoint,
+  replaceCheckpointText,
   readCheckpointFile,
   requireCheckpoint,
 } from '../../src/store/checkpoints.js';
 import { CheckpointError } from '../../src/errors.js';
+import { withLock } from '../../src/store/lock.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { cleanup, tempDir } from '../helpers/repo.js';
 
@@ -240,5 +243,82 @@ describe('mutateCheckpoint', () => {
     );
     const log = (JSON.parse(readFileSync(file('api'), 'utf8')) as { log: number[] }).log;
     expect([...log].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('replaceCheckpointText (resolve\'s write)', () => {
+  const bytes = (skill: string) => readFileSync(file(skill));
+  // A merged text as the merge writes it: its own layout, an 8.0 kept as written.
+  const merged = (patch: JsonObject = {}) => JSON.stringify(checkpoint('api', { skill_state: { score: 1 }, ...patch }), null, 4).replace('"score": 1', '"score": 8.0') + '\n';
+  const sides = (patch: JsonObject = {}) => [JSON.stringify(checkpoint('api', patch)), JSON.stringify(checkpoint('api', { step: 'theirs', ...patch }))];
+
+  it('writes the text byte for byte, under the skill\'s lock, leaving nothing else behind', async () => {
+    put('api', '<<<<<<< ours\n{}\n=======\n{}\n>>>>>>> theirs\n');
+    await replaceCheckpointText(root, 'api', file('api'), { text: merged(), mergedFrom: sides() });
+    expect(readFileSync(file('api'), 'utf8')).toBe(merged());
+    expect(readdirSync(join(root, '.checkpoints'))).toEqual(['api.checkpoint.json']);
+  });
+
+  it('waits for the lock a writer holds', async () => {
+    put('api', JSON.stringify(checkpoint('api')));
+    const before = bytes('api');
+    let pending: Promise<unknown> | undefined;
+    await withLock(lockPathFor(root, 'api'), async () => {
+      pending = replaceCheckpointText(root, 'api', file('api'), { text: merged(), mergedFrom: sides() });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(bytes('api').equals(before)).toBe(true);
+    });
+    await pending;
+    expect(readFileSync(file('api'), 'utf8')).toBe(merged());
+  });
+
+  it('refuses an error the merge introduced: E_INVALID, the file byte-identical', async () => {
+    put('api', '<<<<<<< ours\n{}\n=======\n{}\n>>>>>>> theirs\n');
+    const before = bytes('api');
+    const p = replaceCheckpointText(root, 'api', file('api'), { text: merged({ status: 'done' }), mergedFrom: sides() });
+    await expect(p).rejects.toMatchObject({ code: 'E_INVALID', message: expect.stringMatching(/refused: the result would be invalid at status/) });
+    expect(bytes('api').equals(before)).toBe(true);
+    expect(readdirSync(join(root, '.checkpoints'))).toEqual(['api.checkpoint.json']);
+  });
+
+  it('lets through an error a side it was merged from already had (the merge driver\'s rule)', async () => {
+    put('api', '{}');
+    await replaceCheckpointText(root, 'api', file('api'), { text: merged({ status: 'done' }), mergedFrom: sides({ status: 'done' }) });
+    expect(readFileSync(file('api'), 'utf8')).toBe(merged({ status: 'done' }));
+  });
+
+  it('writes a conflict rendering that splits back into sides; refuses malformed markers', async () => {
+    put('api', '{}');
+    const marked = '{\n<<<<<<< ours\n  "phase": "a",\n=======\n  "phase": "b",\n>>>>>>> theirs\n  "step": "s"\n}\n';
+    await replaceCheckpointText(root, 'api', file('api'), { text: marked, mergedFrom: sides() });
+    expect(readFileSync(file('api'), 'utf8')).toBe(marked);
+    const before = bytes('api');
+    const p = replaceCheckpointText(root, 'api', file('api'), { text: '{\n<<<<<<< ours\n  "phase": "a"\n}\n', mergedFrom: sides() });
+    await expect(p).rejects.toMatchObject({ code: 'E_JSON' });
+    expect(bytes('api').equals(before)).toBe(true);
+  });
+
+  it('judges a history file by its name: a rotation file must be one', async () => {
+    mkdirSync(join(root, '.checkpoints', 'history'));
+    const rotation = join(root, '.checkpoints', 'history', 'api.2026-05-01.json');
+    writeFileSync(rotation, '{}');
+    await expect(replaceCheckpointText(root, 'api', rotation, { text: JSON.stringify(checkpoint('api')), mergedFrom: [] })).rejects.toThrow(/not a rotation file/);
+    expect(readFileSync(rotation, 'utf8')).toBe('{}');
+    const good = `${JSON.stringify({ skill: 'api', rotated_at: '2026-05-01T00:00:00Z', entries: { recently_done: [{ at: '2025-11-02T08:00:00Z', action: 'old (PR 3)' }] } }, null, 2)}\n`;
+    await replaceCheckpointText(root, 'api', rotation, { text: good, mergedFrom: [] });
+    expect(readFileSync(rotation, 'utf8')).toBe(good);
+  });
+
+  it('refuses a link out of the project put in the file\'s place, and a path outside .checkpoints/', async () => {
+    const outside = tempDir();
+    try {
+      writeFileSync(join(outside, 'target.json'), 'precious');
+      symlinkSync(join(outside, 'target.json'), file('api'));
+      await expect(replaceCheckpointText(root, 'api', file('api'), { text: merged(), mergedFrom: sides() })).rejects.toBeInstanceOf(CheckpointError);
+      expect(readFileSync(join(outside, 'target.json'), 'utf8')).toBe('precious');
+      expect(await codeOf(replaceCheckpointText(root, 'api', join(root, 'api.checkpoint.json'), { text: merged(), mergedFrom: sides() }))).toBe('E_PATH');
+    } finally {
+      cleanup(outside);
+    }
   });
 });

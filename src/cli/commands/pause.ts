@@ -7,6 +7,7 @@ import { openSync, readSync, closeSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import {
+  CAPSULE_FIELDS,
   CAPSULE_INPUT_MAX_BYTES,
   utf8Bytes,
   orderedContext,
@@ -33,7 +34,7 @@ function refuse(root: string, skill: string, message: string, kind: 'size' | 'in
     hint:
       kind === 'size'
         ? `${file} was not changed; nothing is truncated: shorten the capsule, or put bulk detail in a file and reference it`
-        : `${file} was not changed; fix the capsule JSON (fields: goal, acceptance, constraints, decisions, evidence, pending, next) and run pause again`,
+        : `${file} was not changed; fix the capsule JSON (fields: ${CAPSULE_FIELDS.join(', ')}) and run pause again`,
   });
 }
 
@@ -185,7 +186,7 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
       return current;
     },
   });
-  const add = `the agent should add goal, acceptance, constraints, decisions, evidence, pending and next: checkpoint pause ${skill} --context '<json>'`;
+  const add = `the agent should add ${CAPSULE_FIELDS.slice(0, -1).join(', ')} and ${CAPSULE_FIELDS.at(-1)}: checkpoint pause ${skill} --context '<json>'`;
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, refreshed: true, first: true, path: display(root, result.path), mechanical: capsule.mechanical ?? null, todo: add });
     return 0;

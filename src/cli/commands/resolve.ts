@@ -5,7 +5,8 @@ import { mergeCheckpointTexts } from '../../merge/driver.js';
 import { splitConflictMarkers } from '../../merge/markers.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, writeResolved, type ResolvableFile } from '../../store/conflicts.js';
+import { replaceCheckpointText } from '../../store/checkpoints.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -21,6 +22,8 @@ interface Plan {
   outcome: Outcome;
   /** The text to write: the clean merge, or the merge with markers only around what remains. */
   text?: string;
+  /** The texts of ours and theirs it was merged from (the store validates against them). */
+  mergedFrom?: string[];
   unmatched: string[];
 }
 
@@ -89,16 +92,17 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   const unmatched = result.unmatched ?? requested;
   const conflictPaths = result.conflicts.map((c) => c.display);
   if (result.status === 'unparseable' || result.text === undefined) return { file, outcome: { path: rel, status: 'unparseable', source, messages: result.messages, conflictPaths }, unmatched };
-  if (result.status === 'clean') return { file, text: result.text, outcome: { path: rel, status: 'resolved', source, messages: [], conflictPaths }, unmatched };
+  const mergedFrom = [sides.ours, sides.theirs];
+  if (result.status === 'clean') return { file, text: result.text, mergedFrom, outcome: { path: rel, status: 'resolved', source, messages: [], conflictPaths }, unmatched };
   // Invalid without a conflict: writing it unmarked would let it pass `resolve --check`.
   if (result.conflicts.length === 0) return { file, outcome: { path: rel, status: 'invalid', source, messages: result.messages, conflictPaths }, unmatched };
-  return { file, text: result.text, outcome: { path: rel, status: 'conflict', source, messages: result.messages, conflictPaths }, unmatched };
+  return { file, text: result.text, mergedFrom, outcome: { path: rel, status: 'conflict', source, messages: result.messages, conflictPaths }, unmatched };
 }
 
 /** Through the store, like every other write. */
 async function write(root: string, plan: Plan, add: boolean): Promise<void> {
   if (plan.text === undefined) return;
-  await writeResolved(root, plan.file, plan.text);
+  await replaceCheckpointText(root, plan.file.skill, plan.file.abs, { text: plan.text, mergedFrom: plan.mergedFrom ?? [] });
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 

@@ -1,0 +1,49 @@
+// What a file under .checkpoints/ must be, judged by its name (file-names.ts): a checkpoint
+// (named for its skill), an archived checkpoint (reset's stamped name kept), or a rotation
+// file. One judgement of a merged result for the merge driver and for the store's write of
+// `resolve`'s result, so the two cannot disagree on what a merge may leave behind.
+import { fileKind, ROTATION_NAME } from './file-names.js';
+import type { JsonValue } from './json-types.js';
+import { rotationFileProblem } from './rotation.js';
+import { validateCheckpoint } from './validate.js';
+
+export interface FileError {
+  path: string;
+  message: string;
+}
+
+/** A parsed file and its text (the size rules read the text). */
+export interface FileContent {
+  value: JsonValue;
+  text: string;
+}
+
+function baseName(fileName: string): string {
+  return fileName.slice(fileName.replace(/\\/g, '/').lastIndexOf('/') + 1);
+}
+
+/** The errors of a file of this name (undefined: a checkpoint whose name is not checked). */
+export function fileErrors(fileName: string | undefined, file: FileContent): FileError[] {
+  const kind = fileName === undefined ? 'checkpoint' : fileKind(fileName);
+  if (kind === 'rotation') {
+    // The same check rotate and restore use (protocol/rotation.ts).
+    const problem = rotationFileProblem(file.value, ROTATION_NAME.exec(baseName(fileName!))?.[1]);
+    return problem === null ? [] : [{ path: '(root)', message: `not a rotation file {skill, rotated_at, entries: {<log path>: [...]}}: ${problem}` }];
+  }
+  // An archive keeps its stamped name: only a live checkpoint's name must be its skill's.
+  const name = fileName === undefined || kind === 'archive' ? undefined : baseName(fileName);
+  return validateCheckpoint(file.value, { fileName: name, sizeBytes: new TextEncoder().encode(file.text).length }).errors;
+}
+
+/**
+ * The errors of a merged file that none of the sides it was merged from already had: a merge
+ * refuses only what it introduced (an error one side committed, a status outside the enum
+ * say, is that side's, and blocking two clean appends on it helps no one).
+ */
+export function introducedErrors(fileName: string | undefined, merged: FileContent, sides: readonly FileContent[]): FileError[] {
+  const errors = fileErrors(fileName, merged);
+  if (errors.length === 0) return errors;
+  const key = (e: FileError) => `${e.path}\0${e.message}`;
+  const already = new Set(sides.flatMap((side) => fileErrors(fileName, side).map(key)));
+  return errors.filter((e) => !already.has(key(e)));
+}
