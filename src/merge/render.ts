@@ -4,7 +4,7 @@
 // the markers yields valid JSON for each side.
 
 import { DEFAULT_FORMAT, stringifyKeepingNumbers, type TextFormat } from '../protocol/format.js';
-import { numberKey } from '../protocol/json.js';
+import { numberKey, POSITION_ROOT, positionKey } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -34,6 +34,8 @@ interface Item {
   value: JsonValue;
   /** Where the value stands, as numberKey names it: its numbers keep their source text. */
   key: string;
+  /** Its position (positionKey), the fallback for an id-less item whose content changed; null inside a conflict's side. */
+  position: string | null;
 }
 
 type Entry = { kind: 'plain'; item: Item; path: PathSegment[] } | { kind: 'conflict'; sides: Record<Side, Item[]> };
@@ -54,7 +56,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   const pushPlain = (item: Item, level: number, lead: string, comma: string): void => {
     const pad = indent.repeat(level);
     const numbers = format.numbers;
-    const text = numbers?.size ? stringifyKeepingNumbers(item.value, indent, numbers, item.key) : JSON.stringify(item.value, null, indent);
+    const text = numbers?.size ? stringifyKeepingNumbers(item.value, indent, numbers, item.key, item.position) : JSON.stringify(item.value, null, indent);
     const parts = text.split('\n');
     parts.forEach((part, i) => {
       const head = i === 0 ? pad + lead + item.prefix : pad;
@@ -71,7 +73,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
     const pad = indent.repeat(level);
     const isArray = Array.isArray(container);
     lines.push(pad + item.prefix + (isArray ? '[' : '{'));
-    pushEntries(isArray ? arrayEntries(container, path, item.key) : objectEntries(container, path, item.key), level + 1);
+    pushEntries(isArray ? arrayEntries(container, path, item) : objectEntries(container, path, item), level + 1);
     lines.push(pad + (isArray ? ']' : '}') + comma);
   };
 
@@ -80,31 +82,33 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
     const keyOf = (value: JsonValue): string => (name === undefined ? numberKey(parentKey, true, value) : numberKey(parentKey, false, name));
     const items = (side: Side): Item[] => {
       const v = c[side];
-      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value) })) : [];
-      return v === undefined ? [] : [{ prefix, value: v, key: c.path.length === 0 ? '' : keyOf(v) }];
+      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value), position: null })) : [];
+      return v === undefined ? [] : [{ prefix, value: v, key: c.path.length === 0 ? '' : keyOf(v), position: null }];
     };
     return { ours: items('ours'), base: items('base'), theirs: items('theirs') };
   };
 
-  const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[], parentKey: string): Entry[] =>
+  const childPosition = (parent: Item, keyOrIndex: string | number) => (parent.position === null ? null : positionKey(parent.position, keyOrIndex));
+
+  const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[], parent: Item): Entry[] =>
     Object.keys(obj).map((key): Entry => {
       const childPath = [...path, key];
       const prefix = `${JSON.stringify(key)}: `;
       const c = conflictAt.get(pathKey(childPath));
       return c
-        ? { kind: 'conflict', sides: sideItems(c, prefix, parentKey, key) }
-        : { kind: 'plain', item: { prefix, value: obj[key]!, key: numberKey(parentKey, false, key) }, path: childPath };
+        ? { kind: 'conflict', sides: sideItems(c, prefix, parent.key, key) }
+        : { kind: 'plain', item: { prefix, value: obj[key]!, key: numberKey(parent.key, false, key), position: childPosition(parent, key) }, path: childPath };
     });
 
-  const arrayEntries = (arr: JsonValue[], path: PathSegment[], parentKey: string): Entry[] => {
+  const arrayEntries = (arr: JsonValue[], path: PathSegment[], parent: Item): Entry[] => {
     const entries: Entry[] = [];
     for (let i = 0; i < arr.length; ) {
       const c = conflictAt.get(pathKey([...path, i]));
       if (c) {
-        entries.push({ kind: 'conflict', sides: sideItems(c, '', parentKey) });
+        entries.push({ kind: 'conflict', sides: sideItems(c, '', parent.key) });
         i += Math.max(1, c.span ?? 1);
       } else {
-        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: numberKey(parentKey, true, arr[i]!) }, path: [...path, i] });
+        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: numberKey(parent.key, true, arr[i]!), position: childPosition(parent, i) }, path: [...path, i] });
         i++;
       }
     }
@@ -147,7 +151,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
 
   const root = conflictAt.get(pathKey([]));
   if (root) pushEntries([{ kind: 'conflict', sides: sideItems(root, '', '') }], 0);
-  else pushValue({ prefix: '', value, key: '' }, [], 0, '');
+  else pushValue({ prefix: '', value, key: '', position: POSITION_ROOT }, [], 0, '');
 
   return (format.bom ? '\uFEFF' : '') + lines.join(format.eol) + (format.finalNewline ? format.eol : '');
 }

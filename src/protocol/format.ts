@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { numberKey, type NumberTexts } from './json.js';
+import { numberKey, POSITION_ROOT, positionKey, type NumberTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -35,15 +35,17 @@ export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT):
 
 /**
  * JSON.stringify, but a number whose key (numberKey, below `rootKey`: where `value` stands) has a recorded source text that still
- * denotes the same value is written as that text (`8.0`, `12345678901234567890`, `1e-400`).
+ * denotes the same value is written as that text (`8.0`, `12345678901234567890`, `1e-400`); failing that, the text recorded at
+ * its position (positionKey below `rootPosition`; null: position unknown), if it denotes the same value.
  * The replacer swaps such numbers for placeholder strings, replaced by the texts afterwards;
  * the placeholder's marker is chosen so that no string in the document contains it.
  */
-export function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts, rootKey = ''): string {
+export function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT): string {
   const plain = JSON.stringify(value);
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
   const keys = new WeakMap<object, string>();
+  const positions = new WeakMap<object, string | null>();
   const texts: string[] = [];
   const out = JSON.stringify(
     value,
@@ -51,9 +53,14 @@ export function stringifyKeepingNumbers(value: JsonValue, indent: string, number
       const holder = this as object;
       const parentKey = keys.get(holder);
       const own = parentKey === undefined ? rootKey : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
-      if (v !== null && typeof v === 'object') keys.set(v, own);
-      else if (typeof v === 'number') {
-        const text = numbers.get(own)?.find((t) => Object.is(Number(t), v));
+      const parentPosition = positions.get(holder);
+      const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, Array.isArray(holder) ? Number(key) : key);
+      if (v !== null && typeof v === 'object') {
+        keys.set(v, own);
+        positions.set(v, position);
+      } else if (typeof v === 'number') {
+        const same = (t: string) => Object.is(Number(t), v);
+        const text = numbers.get(own)?.find(same) ?? (position === null ? undefined : numbers.get(position)?.find(same));
         if (text !== undefined) {
           texts.push(text);
           return `${marker}${texts.length - 1}${marker}`;

@@ -59,7 +59,9 @@ export interface Parsed {
  * `12345678901234567890` (not exact as a double), `1e-400` (underflows to 0). Keyed by
  * where the number stands (`numberKey`), with array items named by their content (their
  * `id`, else their canonical JSON) rather than their index, so a number keeps its text
- * when the merge or a command moves the item it sits in. A writer puts the text back
+ * when the merge or a command moves the item it sits in. A literal below an array is also
+ * recorded by its position (positionKey), the fallback for an item without an `id` whose
+ * other content changed (its content key changed with it). A writer puts the text back
  * wherever the value there still equals it; a changed value is written as usual.
  */
 export type NumberTexts = Map<string, string[]>;
@@ -69,6 +71,14 @@ export function addNumberText(numbers: NumberTexts, key: string, text: string): 
   const texts = numbers.get(key);
   if (!texts) numbers.set(key, [text]);
   else if (!texts.includes(text)) texts.push(text);
+}
+
+/** The positional key of the root: positional keys live apart from content keys in one NumberTexts. */
+export const POSITION_ROOT = '#';
+
+/** The key of a child of the value positioned `parent`: an object member by name, an array item by index. */
+export function positionKey(parent: string, keyOrIndex: string | number): string {
+  return typeof keyOrIndex === 'number' ? `${parent}[${keyOrIndex}]` : `${parent}.${JSON.stringify(keyOrIndex)}`;
 }
 
 /** The key of a child of the value keyed `parent`: an object member by name, an array item by content. */
@@ -347,14 +357,18 @@ function keyNumbers(root: JsonValue, raw: ReadonlyArray<{ path: ReadonlyArray<st
   const numbers: NumberTexts = new Map();
   for (const { path, text } of raw) {
     let key = '';
+    let position = POSITION_ROOT;
     let at: JsonValue = root;
     for (const seg of path) {
       const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
       key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
+      position = positionKey(position, seg);
       at = child;
     }
     // Two literals at one key (equal items in one array): a writer takes the first with the right value.
     addNumberText(numbers, key, text);
+    // Outside arrays the content key already is the position.
+    if (path.some((seg) => typeof seg === 'number')) addNumberText(numbers, position, text);
   }
   return numbers;
 }

@@ -36,6 +36,24 @@ describe('number text preservation', () => {
     expect(out).toContain('2.0\n');
   });
 
+  it('keeps the text of a number inside an id-less item whose other fields changed', () => {
+    const doc = '{\n  "eval_scores": [\n    { "rubric": "auditor", "score": 8.0, "max": 10.0, "at": "2026-01-01T00:00:00Z" },\n    { "rubric": "ux", "score": 7.50 }\n  ],\n  "matrix": [[1.0, 2.0], [3.0]]\n}\n';
+    const out = rewrite(doc, (v) => {
+      v.eval_scores[0].at = '2026-02-01T00:00:00Z';
+      v.eval_scores[1].note = 'rechecked';
+      v.matrix[0].push(4);
+    });
+    for (const literal of ['"score": 8.0', '"max": 10.0', '"score": 7.50', '1.0', '2.0', '3.0']) expect(out).toContain(literal);
+    expect(out).toContain('"at": "2026-02-01T00:00:00Z"');
+    // The position is only a fallback: a changed value there is written as it now is.
+    const changed = rewrite(doc, (v) => {
+      v.eval_scores[0].at = 'later';
+      v.eval_scores[0].score = 9;
+    });
+    expect(changed).toContain('"score": 9,');
+    expect(changed).toContain('"max": 10.0');
+  });
+
   it('survives a merge that reorders a log around the number', () => {
     const doc = (log: string) => `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "build",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "cost": {"usd": 8.0, "tokens": 12345678901234567890},\n  "recently_done": [${log}]\n}\n`;
     const base = doc('{"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 1e-400}');
