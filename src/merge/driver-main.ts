@@ -7,7 +7,7 @@
 
 import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
-import { mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
+import { MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
@@ -23,11 +23,17 @@ function say(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-function readBytes(path: string, what: string): Buffer {
+/** A side's bytes, or null when it is over MAX_MERGE_BYTES (git's line merge takes the file then). */
+function readBytes(path: string, what: string): Buffer | null {
+  let fd: number | undefined;
   try {
-    return fs.readFileSync(path);
+    fd = fs.openSync(path, 'r');
+    if (fs.fstatSync(fd).size > MAX_MERGE_BYTES) return null;
+    return fs.readFileSync(fd);
   } catch (e) {
     throw new UsageError(`cannot read ${what} (${path}): ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -93,19 +99,24 @@ function mergeFiles(args: string[]): number {
     theirs: readBytes(theirsPath, '%B (theirs)'),
   };
 
-  const undecodable: MergeSide[] = [];
+  const unreadable: { side: MergeSide; reason: string }[] = [];
   const decode = (side: MergeSide): string => {
+    const raw = bytes[side];
+    if (raw === null) {
+      unreadable.push({ side, reason: `is larger than ${MAX_MERGE_BYTES} bytes` });
+      return '';
+    }
     try {
-      return utf8.decode(bytes[side]);
+      return utf8.decode(raw);
     } catch {
-      undecodable.push(side);
+      unreadable.push({ side, reason: 'is not valid UTF-8' });
       return '';
     }
   };
   const texts = { base: decode('base'), ours: decode('ours'), theirs: decode('theirs') };
   const result =
-    undecodable.length > 0
-      ? { status: 'unparseable' as const, text: undefined, messages: undecodable.map((side) => unparseableMessage(repoPath, side, 'is not valid UTF-8')) }
+    unreadable.length > 0
+      ? { status: 'unparseable' as const, text: undefined, messages: unreadable.map(({ side, reason }) => unparseableMessage(repoPath, side, reason)) }
       : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS });
 
   for (const line of result.messages) say(line);

@@ -15,6 +15,12 @@ import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
 
+/**
+ * A side larger than this is not merged as JSON (a checkpoint is kilobytes; a blob this big in a
+ * hostile history would take the memory of a whole `git merge`): git's line merge takes it.
+ */
+export const MAX_MERGE_BYTES = 16 * 1024 * 1024;
+
 export interface MergeTextsInput {
   /** null (or an empty file, which is what git passes for an add/add) = no common ancestor. */
   base: string | null;

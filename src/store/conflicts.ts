@@ -4,14 +4,15 @@
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
+import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { gitOutputSync as git } from '../git/git-process.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { skillFromFileName } from './skill-name.js';
 
-/** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved. */
-export const MAX_RESOLVE_BYTES = 16 * 1024 * 1024;
+/** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved (the driver's limit too). */
+export const MAX_RESOLVE_BYTES = MAX_MERGE_BYTES;
 
 export interface Stages {
   base: string | null;

@@ -388,6 +388,8 @@ describe('the driver with bad input, invoked directly', () => {
     ['duplicate keys', '{\n  "phase": "x",\n  "phase": "y"\n}\n', /at 3:3: duplicate key "phase"/],
     ['10,000 levels of nesting', '['.repeat(10_000) + ']'.repeat(10_000) + '\n', /nesting deeper than 256 levels/],
     ['non-UTF-8 bytes', Buffer.concat([Buffer.from('{\n  "phase": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]), /is not valid UTF-8/],
+    // Never parsed as JSON (a blob this size in a hostile history): git's line merge takes it.
+    ['over 16 MiB', `{\n  "phase": "${'x'.repeat(16 * 1024 * 1024)}"\n}\n`, /is larger than 16777216 bytes/],
   ];
 
   for (const side of ['ours', 'theirs'] as const) {
