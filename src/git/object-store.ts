@@ -46,6 +46,12 @@ const REF_DELTA = 7;
 const IDX_MAGIC = 0xff744f63;
 /** Binary search in the idx by positional reads until a range this small is read at once. */
 const IDX_CHUNK_ENTRIES = 512;
+/**
+ * A fan-out bucket's ids and offsets are kept once read when the bucket is at most this many
+ * entries (a pack of up to ~1M objects): a walk looks up thousands of ids, and the table
+ * costs 24 bytes per object at most, never more than the .idx git would map.
+ */
+const IDX_CACHED_BUCKET_ENTRIES = 4096;
 
 function corrupt(file: string, what: string): CheckpointError {
   return new CheckpointError('E_GIT', `${file}: ${what}`, {
@@ -92,7 +98,8 @@ function inflateAt(file: string, fd: number, start: number, end: number, size: n
   for (;;) {
     const input = head && head.length >= window ? head.subarray(0, window) : readAt(fd, start, window);
     try {
-      const out = inflateSync(input, { maxOutputLength: Math.max(size, 1) });
+      // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
+      const out = inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
       if (out.length !== size) throw corrupt(file, `an object at offset ${start} inflates to ${out.length} bytes, not the ${size} it declares`);
       return out;
     } catch (error) {
@@ -123,6 +130,8 @@ class PackIndex {
   private readonly shaBase: number;
   private readonly stride: number;
   private readonly large: number;
+  /** Per fan-out bucket: its ids and 32-bit offset words, read on first use. */
+  private readonly buckets: ({ shas: Buffer; offsets: Buffer } | undefined)[] = [];
 
   private constructor(
     readonly path: string,
@@ -186,6 +195,19 @@ class PackIndex {
     const first = oid[0]!;
     let lo = first === 0 ? 0 : this.fanout[first - 1]!;
     let hi = this.fanout[first]!;
+    const bucket = this.bucket(first, lo, hi);
+    if (bucket) {
+      const start = lo;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = (mid - start) * this.stride;
+        const cmp = bucket.shas.compare(oid, 0, 20, at, at + 20);
+        if (cmp === 0) return mid;
+        if (cmp < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return -1;
+    }
     while (hi - lo > IDX_CHUNK_ENTRIES) {
       const mid = (lo + hi) >>> 1;
       const cmp = Buffer.compare(this.sha(mid), oid);
@@ -231,7 +253,9 @@ class PackIndex {
   offset(i: number): number {
     const n = this.count;
     if (this.version === 1) return this.uint32(1024 + i * 24);
-    const small = this.uint32(8 + 1024 + n * 24 + i * 4);
+    const bucket = this.buckets[this.bucketOf(i)];
+    const start = bucket ? this.bucketStart(this.bucketOf(i)) : 0;
+    const small = bucket ? bucket.offsets.readUInt32BE((i - start) * 4) : this.uint32(8 + 1024 + n * 24 + i * 4);
     if ((small & 0x80000000) === 0) return small;
     // A 64-bit offset: the low 31 bits index the table of large offsets.
     const j = small & 0x7fffffff;
@@ -240,6 +264,36 @@ class PackIndex {
     const value = big.readBigUInt64BE(0);
     if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(this.path, `object ${i} has an offset past 2^53`);
     return Number(value);
+  }
+
+  /** The cached bucket `b` (positions lo..hi-1), read now if small enough; null when too large to keep. */
+  private bucket(b: number, lo: number, hi: number): { shas: Buffer; offsets: Buffer } | null {
+    const cached = this.buckets[b];
+    if (cached) return cached;
+    if (hi - lo > IDX_CACHED_BUCKET_ENTRIES) return null;
+    const shas = this.shas(lo, hi);
+    // Version 1 keeps each offset beside its id; version 2 in a table of its own.
+    const offsets = this.version === 2 && hi > lo ? readAt(this.fd, 8 + 1024 + this.count * 24 + lo * 4, (hi - lo) * 4) : Buffer.alloc(0);
+    if (offsets.length < (this.version === 2 ? (hi - lo) * 4 : 0)) throw corrupt(this.path, 'is truncated');
+    const bucket = { shas, offsets };
+    this.buckets[b] = bucket;
+    return bucket;
+  }
+
+  /** The fan-out bucket holding position `i`: the first byte of its id. */
+  private bucketOf(i: number): number {
+    let lo = 0;
+    let hi = 255;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.fanout[mid]! > i) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private bucketStart(b: number): number {
+    return b === 0 ? 0 : this.fanout[b - 1]!;
   }
 
   private sha(i: number): Buffer {
@@ -408,28 +462,32 @@ function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
   return out;
 }
 
-/** Least recently used pack objects, bounded by bytes. */
+/**
+ * Recently used pack objects, bounded by bytes: two generations, the older dropped whole when
+ * the newer fills half the budget; a hit in the older moves up. O(1) per use, unlike evicting
+ * one Map entry at a time.
+ */
 class BaseCache {
-  private readonly entries = new Map<string, { type: ObjectType; data: Buffer }>();
-  private bytes = 0;
+  private young = new Map<string, { type: ObjectType; data: Buffer }>();
+  private old = new Map<string, { type: ObjectType; data: Buffer }>();
+  private youngBytes = 0;
 
   get(key: string): { type: ObjectType; data: Buffer } | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    const hit = this.young.get(key);
+    if (hit) return hit;
+    const older = this.old.get(key);
+    if (older) this.set(key, older);
+    return older;
   }
 
   set(key: string, value: { type: ObjectType; data: Buffer }): void {
-    if (value.data.length > BASE_CACHE_ENTRY_BYTES || this.entries.has(key)) return;
-    this.entries.set(key, value);
-    this.bytes += value.data.length;
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= BASE_CACHE_BYTES) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.data.length;
+    if (value.data.length > BASE_CACHE_ENTRY_BYTES || this.young.has(key)) return;
+    this.young.set(key, value);
+    this.youngBytes += value.data.length;
+    if (this.youngBytes > BASE_CACHE_BYTES / 2) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = 0;
     }
   }
 }

@@ -334,6 +334,18 @@ describe('ObjectStore on crafted packs', () => {
     expect((await store.read(fakeOid(2), 10))?.data).toBeNull();
   });
 
+  it('a fan-out bucket too large to keep is searched by positional reads', async () => {
+    const objects = emptyObjects();
+    // 5000 ids that all start with 00: one bucket, past what the index keeps in memory.
+    const ids = Array.from({ length: 5000 }, (_, i) => `00${fakeOid(i).slice(2)}`);
+    writePack(objects, ids.map((oid, i) => ({ oid, type: 3, body: Buffer.from(`blob ${i}\n`) })), { large: true });
+    const store = new ObjectStore(objects);
+    for (const i of [0, 1, 777, 2500, 4998, 4999]) expect((await store.read(ids[i]!))?.data?.toString()).toBe(`blob ${i}\n`);
+    expect(await store.read(`00${'f'.repeat(38)}`)).toBeNull();
+    expect(await store.read(`00${'0'.repeat(38)}`)).toBeNull();
+    expect(store.withPrefix(ids[2500]!.slice(0, 10))).toEqual([ids[2500]]);
+  });
+
   it('a delta chain as deep as git allows reads; one past the cap is refused', async () => {
     const build = (depth: number) => {
       const objects = emptyObjects();
