@@ -629,7 +629,7 @@ export class ObjectStore {
       }
       // A base outside every pack (a thin pack completed by loose objects).
       const loose = this.fromLoose(baseOid, MAX_OBJECT_BYTES);
-      if (loose?.data == null) throw corrupt(at.pack.packPath, `the delta base ${baseOid} of ${oid} is missing`);
+      if (loose?.data == null) throw corrupt(at.pack.packPath, `the delta base ${baseOid} of ${oid} ${loose ? 'is too large to read' : 'is missing'}`);
       base = { type: loose.type, data: loose.data };
       break;
     }

@@ -493,3 +493,23 @@ it('a rename of an executable keeps R; an untracked directory is not a file', as
     cleanup(dir);
   }
 });
+
+it('an executable bit alone counts as a change only when core.filemode is on; links and content always count', async () => {
+  const dir = makeRepo();
+  try {
+    write(dir, 'run.sh', 'echo run\n');
+    write(dir, 'edited.txt', 'before\n');
+    commitAll(dir, 'files', day(2));
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    write(dir, 'edited.txt', 'after\n');
+    for (const [mode, expected] of [['true', ['run.sh', 'edited.txt']], ['false', ['edited.txt']]] as const) {
+      git(dir, ['config', 'core.filemode', mode]);
+      for (const engine of ['native', 'isomorphic'] as const) {
+        const history = await createHistory({ dir, engine });
+        expect(await history.uncommittedPaths(['run.sh', 'edited.txt']), `${engine}, core.filemode ${mode}`).toEqual(expected);
+      }
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
