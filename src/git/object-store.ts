@@ -591,7 +591,7 @@ export class ObjectStore {
     const chain: { pack: Pack; offset: number; entry: PackEntry }[] = [];
     const seen = new Set<string>();
     let base: { type: ObjectType; data: Buffer } | null = null;
-    let baseEntry: { pack: Pack; entry: PackEntry } | null = null;
+    let baseEntry: { pack: Pack; entry: PackEntry; key: string } | null = null;
     for (let at = { pack, offset }; ; ) {
       const key = `${at.pack.id}:${at.offset}`;
       const cached = this.bases.get(key);
@@ -607,7 +607,7 @@ export class ObjectStore {
       const entry = at.pack.entry(at.offset);
       const type = TYPES[entry.type];
       if (type !== undefined) {
-        baseEntry = { pack: at.pack, entry };
+        baseEntry = { pack: at.pack, entry, key };
         if (chain.length === 0) {
           if (entry.size > maxBytes) return { type, size: entry.size, data: null };
           const data = at.pack.inflate(entry, `object ${oid}`);
@@ -638,7 +638,12 @@ export class ObjectStore {
     const topDelta = top.pack.inflate(top.entry, `a delta of ${oid}`);
     const size = deltaSizes(top.pack.packPath, topDelta).target;
     if (size > maxBytes) return { type, size, data: null };
-    let data = base?.data ?? baseEntry!.pack.inflate(baseEntry!.entry, `a delta base of ${oid}`);
+    let data = base?.data;
+    if (data === undefined) {
+      // Stored whole, shared by the deltas built on it: kept for the next one.
+      data = baseEntry!.pack.inflate(baseEntry!.entry, `a delta base of ${oid}`);
+      this.bases.set(baseEntry!.key, { type, data });
+    }
     for (let i = chain.length - 1; i >= 0; i--) {
       const link = chain[i]!;
       const delta = i === 0 ? topDelta : link.pack.inflate(link.entry, `a delta of ${oid}`);
