@@ -1,6 +1,9 @@
-// GitHistory on isomorphic-git, for machines without a git binary. The walks are done
-// here rather than with git.log: a date-ordered queue that stops where the question
-// stops, and tree diffs against the first parent that skip subtrees whose oids match.
+// GitHistory without a git binary. The walks are done here rather than with git.log: a
+// date-ordered queue that stops where the question stops, and tree diffs against the first
+// parent that skip subtrees whose oids match. Objects come from our own ObjectStore, whose
+// cost follows the objects read; isomorphic-git (loaded only when needed) reads refs and
+// config in unusual layouts, and objects behind a pack index the store does not know.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,16 +11,34 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
 import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
+import { ObjectStore, type GitObject, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 
 type IsoGit = typeof import('isomorphic-git');
-type TreeEntry = import('isomorphic-git').TreeEntry;
 
-/** One object cache per process: pack indexes are parsed once, whichever history reads them. */
+/** One entry of a tree object, named as isomorphic-git names it. */
+interface TreeEntry {
+  mode: string;
+  path: string;
+  oid: string;
+  type: 'tree' | 'blob' | 'commit';
+}
+
+/** One isomorphic-git cache per process, for the objects it still reads (see ObjectStore's fallback). */
 const cache = {};
+
+let isoGit: Promise<IsoGit> | null = null;
+/** isomorphic-git on first use only: its bundle costs start-up, and most runs never need it. */
+function loadIsoGit(): Promise<IsoGit> {
+  isoGit ??= import('isomorphic-git').then(
+    // Node resolves isomorphic-git to its CJS build; bundled, its API sits on `default`.
+    (mod) => (typeof mod.resolveRef === 'function' ? mod : (mod as unknown as { default: IsoGit }).default) as IsoGit,
+  );
+  return isoGit;
+}
 
 interface ParsedCommit {
   sha: string;
@@ -39,16 +60,30 @@ export class IsoHistory implements GitHistory {
 
   private constructor(
     readonly dir: string,
-    private readonly git: IsoGit,
     private readonly dirs: GitDirs,
+    private readonly store: ObjectStore,
   ) {}
 
-  /** `dir` must be a work-tree root. Loads isomorphic-git on first use only. */
+  /** `dir` must be a work-tree root. */
   static async open(dir: string): Promise<IsoHistory> {
-    const [mod, dirs] = await Promise.all([import('isomorphic-git'), resolveGitDirs(dir)]);
-    // Node resolves isomorphic-git to its CJS build; bundled, its API sits on `default`.
-    const git = (typeof mod.resolveRef === 'function' ? mod : (mod as unknown as { default: IsoGit }).default) as IsoGit;
-    return new IsoHistory(dir, git, dirs);
+    const dirs = await resolveGitDirs(dir);
+    const gitdir = dirs.commonDir;
+    const store = new ObjectStore(join(gitdir, 'objects'), async (oid) => {
+      const git = await loadIsoGit();
+      try {
+        const { type, object } = await git.readObject({ fs, gitdir, oid, format: 'content', cache });
+        return object instanceof Uint8Array ? { type: type as ObjectType, data: Buffer.from(object) } : null;
+      } catch (error) {
+        if (errorCode(error) === 'NotFoundError') return null;
+        throw error;
+      }
+    });
+    return new IsoHistory(dir, dirs, store);
+  }
+
+  /** isomorphic-git, for refs and config. */
+  private git(): Promise<IsoGit> {
+    return loadIsoGit();
   }
 
   async head(): Promise<HeadInfo | null> {
@@ -110,11 +145,12 @@ export class IsoHistory implements GitHistory {
 
   /** Commits the remote-tracking refs point at (tags and other objects skipped). */
   private async remoteTips(reader: ObjectReader): Promise<string[]> {
-    const refs = await this.git.listRefs({ fs, gitdir: this.dirs.commonDir, filepath: 'refs/remotes' }).catch(() => [] as string[]);
+    const git = await this.git();
+    const refs = await git.listRefs({ fs, gitdir: this.dirs.commonDir, filepath: 'refs/remotes' }).catch(() => [] as string[]);
     const tips: string[] = [];
     for (const ref of refs) {
       if (ref.endsWith('/HEAD')) continue;
-      const sha = await this.git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref: `refs/remotes/${ref}` }).catch(() => null);
+      const sha = await git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref: `refs/remotes/${ref}` }).catch(() => null);
       const commit = sha === null ? null : await lookupCommit(reader, sha);
       if (commit) tips.push(commit.sha);
     }
@@ -152,17 +188,15 @@ export class IsoHistory implements GitHistory {
   }
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const oid of new Set(oids)) {
-      if (!/^[0-9a-f]{40}$/.test(oid)) continue;
-      try {
-        const { type, object } = await this.git.readObject({ fs, gitdir: this.dirs.commonDir, oid, format: 'content', cache });
-        if (type === 'blob' && object instanceof Uint8Array && object.length <= maxBytes) out.set(oid, Buffer.from(object).toString('utf8'));
-      } catch (error) {
-        if (errorCode(error) !== 'NotFoundError') throw error;
+    return this.guard('reading blobs', async () => {
+      const out = new Map<string, string>();
+      for (const oid of new Set(oids)) {
+        // A blob over maxBytes comes back without its data: it is never inflated.
+        const found = await this.store.read(oid, maxBytes);
+        if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
       }
-    }
-    return out;
+      return out;
+    });
   }
 
   async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
@@ -195,15 +229,14 @@ export class IsoHistory implements GitHistory {
       const tip = (await this.readHead()).sha;
       const reader = await this.reader();
       const tree = tip === null ? null : (await reader.commit(tip)).tree;
-      const fileMode: unknown = await this.git.getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
-      const honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
-      const differs = await Promise.all(
-        relative.map(async (path) => {
-          const [committed, onDisk] = await Promise.all([fileInTree(reader, tree, path), fileOnDisk(join(this.dir, path), this.git)]);
-          return !sameFile(committed, onDisk, honorExecBit);
-        }),
-      );
-      return unique.filter((_, i) => differs[i]);
+      const states = await Promise.all(relative.map((path) => Promise.all([fileInTree(reader, tree, path), fileOnDisk(join(this.dir, path))])));
+      // core.filemode is read only when an executable bit alone tells a file apart.
+      let honorExecBit = true;
+      if (states.some(([committed, onDisk]) => sameFile(committed, onDisk, false) !== sameFile(committed, onDisk, true))) {
+        const fileMode: unknown = await (await this.git()).getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
+        honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
+      }
+      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
     });
   }
 
@@ -213,7 +246,7 @@ export class IsoHistory implements GitHistory {
 
   /** A reader for one question; shallow boundary commits read as roots, as git shows them. */
   private async reader(): Promise<ObjectReader> {
-    return new ObjectReader(this.git, this.dirs.commonDir, await this.shallowCommits());
+    return new ObjectReader(this.store, await this.shallowCommits());
   }
 
   /** HEAD's ref (null when detached) and commit (null when the branch has no commits yet). */
@@ -227,7 +260,7 @@ export class IsoHistory implements GitHistory {
     if (target.ref === null) return target;
     const ref = target.ref;
     try {
-      return { ref, sha: await this.git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref }) };
+      return { ref, sha: await (await this.git()).resolveRef({ fs, gitdir: this.dirs.commonDir, ref }) };
     } catch (error) {
       if (errorCode(error) === 'NotFoundError') return { ref, sha: null };
       throw error;
@@ -260,31 +293,106 @@ class ObjectReader {
   private readonly trees = new Map<string, Promise<Map<string, TreeEntry>>>();
 
   constructor(
-    private readonly git: IsoGit,
-    private readonly gitdir: string,
+    private readonly store: ObjectStore,
     private readonly shallow: ReadonlySet<string>,
   ) {}
 
   commit(sha: string): Promise<ParsedCommit> {
     return memoized(this.commits, sha, async () => {
-      // For an annotated tag, readCommit returns the commit it points to, under that commit's oid.
-      const { oid, commit } = await this.git.readCommit({ fs, gitdir: this.gitdir, oid: sha, cache });
-      const parents = this.shallow.has(oid) ? [] : commit.parent;
-      return { sha: oid, parents, tree: commit.tree, time: commit.committer.timestamp, message: commit.message };
+      // An annotated tag reads as the commit it points to, under that commit's oid.
+      const { oid, data } = await this.peel(sha, 'commit');
+      const commit = parseCommit(oid, data);
+      if (this.shallow.has(oid)) commit.parents = [];
+      return commit;
     });
   }
 
-  /** Entries by name; the empty tree for null. */
+  /** Entries by name; the empty tree for null. A commit (or tag) reads as its tree. */
   tree(oid: string | null): Promise<Map<string, TreeEntry>> {
     if (oid === null) return Promise.resolve(new Map());
-    return memoized(this.trees, oid, async () => {
-      const { tree } = await this.git.readTree({ fs, gitdir: this.gitdir, oid, cache });
-      return new Map(tree.map((entry) => [entry.path, entry]));
-    });
+    return memoized(this.trees, oid, async () => parseTree(oid, (await this.peel(oid, 'tree')).data));
   }
 
-  expandOid(prefix: string): Promise<string> {
-    return this.git.expandOid({ fs, gitdir: this.gitdir, oid: prefix, cache });
+  /** Full ids of the objects an abbreviation names: none, one, or (ambiguous) two. */
+  expandOid(prefix: string): string[] {
+    return this.store.withPrefix(prefix, 2);
+  }
+
+  /** An object's type without reading its content (null when missing). */
+  async typeOf(oid: string): Promise<ObjectType | null> {
+    return (await this.store.read(oid, 0))?.type ?? null;
+  }
+
+  /** The object `oid`, through tags (and, for a tree, a commit), down to an object of type `want`. */
+  private async peel(oid: string, want: 'commit' | 'tree'): Promise<{ oid: string; data: Buffer }> {
+    for (let depth = 0; depth < 16; depth++) {
+      const found: GitObject | null = await this.store.read(oid);
+      if (found === null) throw new Error(`object ${oid} is missing`);
+      if (found.data === null) throw new Error(`object ${oid} is ${found.size} bytes, too large to read`);
+      if (found.type === want) return { oid, data: found.data };
+      const next = found.type === 'tag' ? /^object ([0-9a-f]{40})\n/.exec(found.data.toString('latin1'))?.[1] : undefined;
+      const tree = want === 'tree' && found.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(found.data.toString('latin1'))?.[1] : undefined;
+      if (next === undefined && tree === undefined) throw new Error(`object ${oid} is a ${found.type}, not a ${want}`);
+      oid = (next ?? tree)!;
+    }
+    throw new Error(`tag ${oid} points through more than 16 tags`);
+  }
+}
+
+/**
+ * A commit as isomorphic-git parses one (so the engines' answers do not move): `tree` first,
+ * then the `parent` lines that follow it, the first `committer`, the message after the blank
+ * line without carriage returns or leading and trailing blank lines.
+ */
+function parseCommit(sha: string, data: Buffer): ParsedCommit {
+  const text = data.toString('utf8');
+  const end = text.indexOf('\n\n');
+  const headers: string[] = [];
+  for (const line of (end < 0 ? text : text.slice(0, end)).split('\n')) {
+    if (line.startsWith(' ') && headers.length > 0) headers[headers.length - 1] += `\n${line.slice(1)}`;
+    else headers.push(line);
+  }
+  const tree = /^tree ([0-9a-f]{40})$/.exec(headers[0] ?? '')?.[1];
+  if (tree === undefined) throw new Error(`commit ${sha} does not start with a tree`);
+  const parents: string[] = [];
+  let i = 1;
+  for (; i < headers.length && headers[i]!.startsWith('parent '); i++) parents.push(headers[i]!.slice('parent '.length));
+  const committer = headers.slice(i).find((h) => h.startsWith('committer '));
+  const stamp = committer === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(committer.slice('committer '.length));
+  if (!stamp) throw new Error(`commit ${sha} has no readable committer line`);
+  const time = Number(stamp[3]);
+  const message = `${(end < 0 ? '' : text.slice(end + 2)).replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+  return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, message };
+}
+
+/** A tree object's entries by name: `<mode> <name>\0<20-byte id>` each. */
+function parseTree(oid: string, data: Buffer): Map<string, TreeEntry> {
+  const entries = new Map<string, TreeEntry>();
+  for (let at = 0; at < data.length; ) {
+    const space = data.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : data.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new Error(`tree ${oid} is malformed at byte ${at}`);
+    const mode = canonicalMode(data.toString('latin1', at, space));
+    const path = data.toString('utf8', space + 1, nul);
+    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    entries.set(path, { mode, path, oid: data.toString('hex', nul + 1, nul + 21), type });
+    at = nul + 21;
+  }
+  return entries;
+}
+
+/** Modes as git reads them from a tree (canon_mode): old "100664" files count as 100644. */
+function canonicalMode(raw: string): string {
+  const mode = Number.parseInt(raw, 8);
+  switch (mode & 0o170000) {
+    case 0o040000:
+      return '040000';
+    case 0o120000:
+      return '120000';
+    case 0o160000:
+      return '160000';
+    default:
+      return mode & 0o100 ? '100755' : '100644';
   }
 }
 
@@ -407,24 +515,25 @@ async function fileInTree(reader: ObjectReader, tree: string | null, path: strin
 async function lookupCommit(reader: ObjectReader, rev: string): Promise<ParsedCommit | null> {
   const name = objectNamePrefix(rev);
   if (name === null) return null;
-  try {
-    const oid = await reader.expandOid(name);
-    const commit = await reader.commit(oid);
-    // A tag's own name does not name a commit, even though reading it peels to one.
-    return commit.sha === oid ? commit : null;
-  } catch (error) {
-    if (['NotFoundError', 'AmbiguousError', 'ObjectTypeError'].includes(errorCode(error))) return null;
-    throw error;
-  }
+  const matches = reader.expandOid(name);
+  const oid = matches[0];
+  // Unknown, ambiguous, or not a commit (a tag's own name does not name a commit either).
+  if (matches.length !== 1 || oid === undefined || (await reader.typeOf(oid)) !== 'commit') return null;
+  return reader.commit(oid);
 }
 
 /** A regular file or symlink on disk as git would store it; null for missing paths and directories. */
-async function fileOnDisk(absolute: string, git: IsoGit): Promise<FileState | null> {
+async function fileOnDisk(absolute: string): Promise<FileState | null> {
   const stats = await lstat(absolute).catch(() => null);
-  if (stats?.isSymbolicLink()) return { oid: (await git.hashBlob({ object: await readlink(absolute) })).oid, mode: '120000' };
+  if (stats?.isSymbolicLink()) return { oid: blobId(Buffer.from(await readlink(absolute))), mode: '120000' };
   if (!stats?.isFile()) return null;
   const mode = stats.mode & 0o100 ? '100755' : '100644';
-  return { oid: (await git.hashBlob({ object: await readFile(absolute) })).oid, mode };
+  return { oid: blobId(await readFile(absolute)), mode };
+}
+
+/** The id git gives a blob holding `content`. */
+function blobId(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
 function sameFile(committed: FileState | null, onDisk: FileState | null, honorExecBit: boolean): boolean {

@@ -3,7 +3,7 @@
 // included), exact and inexact renames, deletions, file/directory swaps, clock skew,
 // shallow clones, detached HEADs, linked worktrees and repositories without commits.
 // Absolute facts are asserted too, so that both engines being wrong alike fails.
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHistory, type CommitInfo, type GitHistory } from '../../src/git/index.js';
@@ -153,6 +153,14 @@ function buildEmpty(): Fixture {
   return { dir, commits: {}, paths: ['untracked.txt', 'staged.txt', 'missing.txt'] };
 }
 
+/** The same repository with its objects packed: deltified by an aggressive gc, or with REF_DELTA bases. */
+function packed(source: Fixture, repack: string[]): Fixture {
+  const dir = tempDir();
+  cpSync(source.dir, dir, { recursive: true });
+  git(dir, repack);
+  return { ...source, dir };
+}
+
 const fixtures = new Map<string, Fixture>();
 const histories = new Map<string, { native: GitHistory; iso: GitHistory }>();
 
@@ -168,6 +176,8 @@ beforeAll(async () => {
   fixtures.set('detached', buildDetached());
   fixtures.set('linked worktree', buildLinkedWorktree(linear));
   fixtures.set('no commits', buildEmpty());
+  fixtures.set('packed merges', packed(merges, ['gc', '-q', '--aggressive', '--prune=now']));
+  fixtures.set('packed linear, REF_DELTA', packed(linear, ['-c', 'repack.useDeltaBaseOffset=false', 'repack', '-q', '-a', '-d', '-f']));
   for (const [name, { dir }] of fixtures) {
     const [native, iso] = await Promise.all([createHistory({ dir, engine: 'native' }), createHistory({ dir, engine: 'isomorphic' })]);
     histories.set(name, { native, iso });
@@ -248,7 +258,7 @@ function byCommit(list: CommitInfo[], sha: string | undefined): CommitInfo {
   return found;
 }
 
-const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits'];
+const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits', 'packed merges', 'packed linear, REF_DELTA'];
 
 describe.each(FIXTURES)('%s: both engines', (name) => {
   it('give identical answers to every question', async () => {
@@ -478,6 +488,26 @@ it('a rename of an executable keeps R; an untracked directory is not a file', as
       const history = await createHistory({ dir, engine });
       expect(byCommit(await history.commitsSince(0), moved).changes).toEqual([{ status: 'R', path: 'bin/tool.sh', from: 'tool.sh' }]);
       expect(await history.uncommittedPaths(['scratch', 'scratch/file', 'bin/tool.sh'])).toEqual(['scratch/file']);
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
+
+it('an executable bit alone counts as a change only when core.filemode is on; links and content always count', async () => {
+  const dir = makeRepo();
+  try {
+    write(dir, 'run.sh', 'echo run\n');
+    write(dir, 'edited.txt', 'before\n');
+    commitAll(dir, 'files', day(2));
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    write(dir, 'edited.txt', 'after\n');
+    for (const [mode, expected] of [['true', ['run.sh', 'edited.txt']], ['false', ['edited.txt']]] as const) {
+      git(dir, ['config', 'core.filemode', mode]);
+      for (const engine of ['native', 'isomorphic'] as const) {
+        const history = await createHistory({ dir, engine });
+        expect(await history.uncommittedPaths(['run.sh', 'edited.txt']), `${engine}, core.filemode ${mode}`).toEqual(expected);
+      }
     }
   } finally {
     cleanup(dir);

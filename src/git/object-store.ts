@@ -1,0 +1,770 @@
+// Reading git objects by id straight from the object directories: loose files and packs
+// through their .idx, with positional reads. isomorphic-git parses a whole pack index and
+// reads the whole .pack into memory before it returns one object from it; a history walk
+// that reads a few dozen commits from a 15 MB pack should cost those few dozen reads.
+//
+// Everything here may be hostile (a clone is somebody else's bytes): every offset, size and
+// delta instruction is checked before it is used, delta chains are capped and loop-checked,
+// nothing is allocated beyond a declared size the caller accepted, and a lie becomes one
+// CheckpointError naming the file. Files are opened non-blocking and must be regular
+// files, so a FIFO or /dev/zero planted in objects/ cannot hang or flood a read.
+//
+// Object ids are not re-hashed: like git's own revision walks, the reader trusts the pack
+// index (index-pack verified it when the pack arrived) and the loose file's name. Both
+// engines then give the same answer for the same bytes, and a walk costs no SHA-1 per object.
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { CheckpointError } from '../errors.js';
+
+export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
+
+export interface GitObject {
+  type: ObjectType;
+  /** Size in bytes as the object declares it. */
+  size: number;
+  /** The content; null when `size` is over the caller's `maxBytes` (the object was not inflated). */
+  data: Buffer | null;
+}
+
+/** Reads an object some other way, for object directories this reader does not understand. */
+export type FallbackReader = (oid: string) => Promise<{ type: ObjectType; data: Buffer } | null>;
+
+/** No object (or delta, or delta base) larger than this is inflated, whatever a file declares. */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+/** git packs at most 4095 deltas deep (pack.depth's ceiling); a longer chain is a loop or a lie. */
+export const MAX_DELTA_DEPTH = 4096;
+/** git follows alternates five levels deep. */
+const MAX_ALTERNATE_DEPTH = 5;
+/** Recently resolved pack objects kept as delta bases: consecutive commits and trees share chains. */
+const BASE_CACHE_BYTES = 16 * 1024 * 1024;
+const BASE_CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
+
+const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+const IDX_MAGIC = 0xff744f63;
+/** Binary search in the idx by positional reads until a range this small is read at once. */
+const IDX_CHUNK_ENTRIES = 512;
+/**
+ * A fan-out bucket's ids and offsets are kept once read when the bucket is at most this many
+ * entries (a pack of up to ~1M objects): a walk looks up thousands of ids, and the table
+ * costs 24 bytes per object at most, never more than the .idx git would map.
+ */
+const IDX_CACHED_BUCKET_ENTRIES = 4096;
+
+function corrupt(file: string, what: string): CheckpointError {
+  return new CheckpointError('E_GIT', `${file}: ${what}`, {
+    hint: 'the repository\'s object store is damaged or was tampered with: run `git fsck`, or clone it again',
+  });
+}
+
+/** A regular file opened for reading, or null when it does not exist. */
+function openRegular(path: string): { fd: number; size: number } | null {
+  let fd: number;
+  try {
+    // Non-blocking: opening a FIFO must not wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw error;
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw corrupt(path, 'is not a regular file');
+  }
+  return { fd, size: stats.size };
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, buffer, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === length ? buffer : buffer.subarray(0, done);
+}
+
+/**
+ * Inflates one zlib stream that starts at `start` and yields exactly `size` bytes, reading a
+ * window that grows only while the stream runs past it. Output beyond `size` is refused.
+ */
+function inflateAt(file: string, fd: number, start: number, end: number, size: number, head?: Buffer): Buffer {
+  // zlib adds about 5 bytes per 16 KiB stored block plus a few of framing: most streams fit the first window.
+  let window = Math.min(end - start, size + (size >>> 10) + 64);
+  for (;;) {
+    const input = head && head.length >= window ? head.subarray(0, window) : readAt(fd, start, window);
+    try {
+      // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
+      const out = inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
+      if (out.length !== size) throw corrupt(file, `an object at offset ${start} inflates to ${out.length} bytes, not the ${size} it declares`);
+      return out;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'Z_BUF_ERROR' && window < end - start) {
+        window = Math.min(end - start, window * 2);
+        continue;
+      }
+      if (error instanceof CheckpointError) throw error;
+      if (code === 'ERR_BUFFER_TOO_LARGE') throw corrupt(file, `an object at offset ${start} inflates to more than the ${size} bytes it declares`);
+      throw corrupt(file, `an object at offset ${start} does not inflate (${(error as Error).message})`);
+    }
+  }
+}
+
+/** git's variable-length sizes; a size past 2^53 (or any over `limit`) is reported as such. */
+function checkedSize(file: string, size: number, what: string): number {
+  if (!Number.isSafeInteger(size) || size > MAX_OBJECT_BYTES) {
+    throw corrupt(file, `${what} declares ${Number.isSafeInteger(size) ? size : 'more than 2^53'} bytes, over the ${MAX_OBJECT_BYTES}-byte limit of this reader`);
+  }
+  return size;
+}
+
+/** A pack index (.idx, versions 1 and 2): fan-out table, sorted ids, offsets; read by position. */
+class PackIndex {
+  readonly count: number;
+  private readonly fanout: Uint32Array;
+  private readonly shaBase: number;
+  private readonly stride: number;
+  private readonly large: number;
+  /** Per fan-out bucket: its ids and 32-bit offset words, read on first use. */
+  private readonly buckets: ({ shas: Buffer; offsets: Buffer } | undefined)[] = [];
+
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    readonly version: 1 | 2,
+    fanout: Buffer,
+    size: number,
+  ) {
+    this.fanout = new Uint32Array(256);
+    for (let i = 0; i < 256; i++) {
+      this.fanout[i] = fanout.readUInt32BE(i * 4);
+      if (i > 0 && this.fanout[i]! < this.fanout[i - 1]!) throw corrupt(path, 'fan-out table is not sorted');
+    }
+    const n = (this.count = this.fanout[255]!);
+    if (version === 2) {
+      this.shaBase = 8 + 1024;
+      this.stride = 20;
+      const fixed = 8 + 1024 + n * 28 + 40;
+      this.large = size >= fixed && (size - fixed) % 8 === 0 ? (size - fixed) / 8 : -1;
+      if (this.large < 0 || this.large > n) throw corrupt(path, `is ${size} bytes, which does not fit the ${n} objects its fan-out table lists`);
+    } else {
+      this.shaBase = 1024 + 4;
+      this.stride = 24;
+      this.large = 0;
+      if (size !== 1024 + n * 24 + 40) throw corrupt(path, `is ${size} bytes, which does not fit the ${n} objects its fan-out table lists`);
+    }
+  }
+
+  /** The index at `path`, or 'unsupported' for an index version this reader does not know. */
+  static open(path: string): PackIndex | 'unsupported' | null {
+    const file = openRegular(path);
+    if (file === null) return null;
+    try {
+      const head = readAt(file.fd, 0, 8);
+      if (head.length < 8) throw corrupt(path, 'is truncated');
+      if (head.readUInt32BE(0) === IDX_MAGIC) {
+        if (head.readUInt32BE(4) !== 2) {
+          closeSync(file.fd);
+          return 'unsupported';
+        }
+        const fanout = readAt(file.fd, 8, 1024);
+        if (fanout.length < 1024) throw corrupt(path, 'is truncated');
+        return new PackIndex(path, file.fd, 2, fanout, file.size);
+      }
+      // Version 1 has no header: the fan-out table comes first.
+      const fanout = readAt(file.fd, 0, 1024);
+      if (fanout.length < 1024) throw corrupt(path, 'is truncated');
+      return new PackIndex(path, file.fd, 1, fanout, file.size);
+    } catch (error) {
+      closeSync(file.fd);
+      throw error;
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Position of `oid` (20 bytes) in the sorted table, or -1. */
+  find(oid: Buffer): number {
+    const first = oid[0]!;
+    let lo = first === 0 ? 0 : this.fanout[first - 1]!;
+    let hi = this.fanout[first]!;
+    const bucket = this.bucket(first, lo, hi);
+    if (bucket) {
+      const start = lo;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = (mid - start) * this.stride;
+        const cmp = bucket.shas.compare(oid, 0, 20, at, at + 20);
+        if (cmp === 0) return mid;
+        if (cmp < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return -1;
+    }
+    while (hi - lo > IDX_CHUNK_ENTRIES) {
+      const mid = (lo + hi) >>> 1;
+      const cmp = Buffer.compare(this.sha(mid), oid);
+      if (cmp === 0) return mid;
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = lo;
+    const chunk = this.shas(lo, hi);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = (mid - start) * this.stride;
+      // The id at `mid` against the one sought: negative when it sorts first.
+      const cmp = chunk.compare(oid, 0, 20, at, at + 20);
+      if (cmp === 0) return mid;
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
+  }
+
+  /** Full ids in this index that start with `prefix` (hex), at most `limit` of them. */
+  withPrefix(prefix: string, limit: number): string[] {
+    const low = Buffer.from(prefix.padEnd(40, '0'), 'hex');
+    const first = low[0]!;
+    let lo = first === 0 ? 0 : this.fanout[first - 1]!;
+    let hi = this.fanout[first]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(this.sha(mid), low) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < this.count && out.length < limit; i++) {
+      const hex = this.sha(i).toString('hex');
+      if (!hex.startsWith(prefix)) break;
+      out.push(hex);
+    }
+    return out;
+  }
+
+  /** Pack offset of the object at position `i`. */
+  offset(i: number): number {
+    const n = this.count;
+    if (this.version === 1) return this.uint32(1024 + i * 24);
+    const bucket = this.buckets[this.bucketOf(i)];
+    const start = bucket ? this.bucketStart(this.bucketOf(i)) : 0;
+    const small = bucket ? bucket.offsets.readUInt32BE((i - start) * 4) : this.uint32(8 + 1024 + n * 24 + i * 4);
+    if ((small & 0x80000000) === 0) return small;
+    // A 64-bit offset: the low 31 bits index the table of large offsets.
+    const j = small & 0x7fffffff;
+    if (j >= this.large) throw corrupt(this.path, `object ${i} points past the table of large offsets`);
+    const big = readAt(this.fd, 8 + 1024 + n * 28 + j * 8, 8);
+    const value = big.readBigUInt64BE(0);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(this.path, `object ${i} has an offset past 2^53`);
+    return Number(value);
+  }
+
+  /** The cached bucket `b` (positions lo..hi-1), read now if small enough; null when too large to keep. */
+  private bucket(b: number, lo: number, hi: number): { shas: Buffer; offsets: Buffer } | null {
+    const cached = this.buckets[b];
+    if (cached) return cached;
+    if (hi - lo > IDX_CACHED_BUCKET_ENTRIES) return null;
+    const shas = this.shas(lo, hi);
+    // Version 1 keeps each offset beside its id; version 2 in a table of its own.
+    const offsets = this.version === 2 && hi > lo ? readAt(this.fd, 8 + 1024 + this.count * 24 + lo * 4, (hi - lo) * 4) : Buffer.alloc(0);
+    if (offsets.length < (this.version === 2 ? (hi - lo) * 4 : 0)) throw corrupt(this.path, 'is truncated');
+    const bucket = { shas, offsets };
+    this.buckets[b] = bucket;
+    return bucket;
+  }
+
+  /** The fan-out bucket holding position `i`: the first byte of its id. */
+  private bucketOf(i: number): number {
+    let lo = 0;
+    let hi = 255;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.fanout[mid]! > i) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private bucketStart(b: number): number {
+    return b === 0 ? 0 : this.fanout[b - 1]!;
+  }
+
+  private sha(i: number): Buffer {
+    const sha = readAt(this.fd, this.shaBase + i * this.stride, 20);
+    if (sha.length < 20) throw corrupt(this.path, 'is truncated');
+    return sha;
+  }
+
+  /** The ids at positions lo..hi-1, `stride` bytes apart. */
+  private shas(lo: number, hi: number): Buffer {
+    if (hi <= lo) return Buffer.alloc(0);
+    const chunk = readAt(this.fd, this.shaBase + lo * this.stride, (hi - lo - 1) * this.stride + 20);
+    if (chunk.length < (hi - lo - 1) * this.stride + 20) throw corrupt(this.path, 'is truncated');
+    return chunk;
+  }
+
+  private uint32(position: number): number {
+    const b = readAt(this.fd, position, 4);
+    if (b.length < 4) throw corrupt(this.path, 'is truncated');
+    return b.readUInt32BE(0);
+  }
+}
+
+/** An entry's header in a pack: its type, declared size, where its zlib data starts, its delta base. */
+interface PackEntry {
+  type: number;
+  size: number;
+  dataStart: number;
+  baseOffset?: number;
+  baseOid?: string;
+  /** The bytes read with the header, which often hold the whole compressed object. */
+  head: Buffer;
+}
+
+class Pack {
+  private file: { fd: number; size: number } | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly packPath: string,
+    readonly index: PackIndex,
+  ) {}
+
+  close(): void {
+    this.index.close();
+    if (this.file) closeSync(this.file.fd);
+  }
+
+  private open(): { fd: number; size: number } {
+    if (this.file) return this.file;
+    const file = openRegular(this.packPath);
+    if (file === null) throw corrupt(this.packPath, 'is missing, but its .idx is there');
+    try {
+      const head = readAt(file.fd, 0, 12);
+      const ok = head.length === 12 && head.toString('latin1', 0, 4) === 'PACK' && [2, 3].includes(head.readUInt32BE(4));
+      if (!ok) throw corrupt(this.packPath, 'is not a version 2 or 3 pack');
+      if (head.readUInt32BE(8) !== this.index.count) throw corrupt(this.packPath, `holds ${head.readUInt32BE(8)} objects but its .idx lists ${this.index.count}`);
+      if (file.size < 32) throw corrupt(this.packPath, 'is truncated');
+    } catch (error) {
+      closeSync(file.fd);
+      throw error;
+    }
+    this.file = file;
+    return file;
+  }
+
+  /** End of object data: the pack's trailing checksum follows it. */
+  private get end(): number {
+    return this.open().size - 20;
+  }
+
+  entry(offset: number): PackEntry {
+    const { fd } = this.open();
+    const end = this.end;
+    if (!Number.isSafeInteger(offset) || offset < 12 || offset >= end) throw corrupt(this.packPath, `an object offset ${offset} lies outside the pack`);
+    const head = readAt(fd, offset, Math.min(512, end - offset));
+    let p = 0;
+    const next = () => {
+      if (p >= head.length) throw corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
+      return head[p++]!;
+    };
+    let c = next();
+    const type = (c >> 4) & 7;
+    let size = c & 15;
+    for (let shift = 4; c & 0x80; shift += 7) {
+      if (shift > 53) throw corrupt(this.packPath, `the object at offset ${offset} declares an impossible size`);
+      c = next();
+      size += (c & 0x7f) * 2 ** shift;
+    }
+    const entry: PackEntry = { type, size, dataStart: 0, head };
+    if (type === OFS_DELTA) {
+      c = next();
+      let back = c & 0x7f;
+      while (c & 0x80) {
+        c = next();
+        back = (back + 1) * 128 + (c & 0x7f);
+        if (back > offset) break;
+      }
+      // Bases come earlier in the pack: a base offset that is not strictly earlier is a lie (or a loop).
+      if (back <= 0 || back > offset - 12) throw corrupt(this.packPath, `the delta at offset ${offset} names a base outside the pack`);
+      entry.baseOffset = offset - back;
+    } else if (type === REF_DELTA) {
+      if (p + 20 > head.length) throw corrupt(this.packPath, `the delta at offset ${offset} runs past the pack`);
+      entry.baseOid = head.toString('hex', p, p + 20);
+      p += 20;
+    } else if (TYPES[type] === undefined) {
+      throw corrupt(this.packPath, `the object at offset ${offset} has unknown type ${type}`);
+    }
+    entry.dataStart = offset + p;
+    entry.head = head.subarray(p);
+    return entry;
+  }
+
+  inflate(entry: PackEntry, what: string): Buffer {
+    const size = checkedSize(this.packPath, entry.size, what);
+    return inflateAt(this.packPath, this.open().fd, entry.dataStart, this.end, size, entry.head);
+  }
+}
+
+/** A delta's header: the sizes of its base and of the result. */
+function deltaSizes(file: string, delta: Buffer): { base: number; target: number; at: number } {
+  let p = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (p >= delta.length || shift > 49) throw corrupt(file, 'a delta has a malformed header');
+      const c = delta[p++]!;
+      value += (c & 0x7f) * 2 ** shift;
+      if (!(c & 0x80)) return value;
+    }
+  };
+  const base = varint();
+  const target = varint();
+  return { base, target, at: p };
+}
+
+/** git's delta format: copy ranges of the base, insert literal bytes; every range checked. */
+function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
+  const sizes = deltaSizes(file, delta);
+  if (sizes.base !== base.length) throw corrupt(file, `a delta expects a ${sizes.base}-byte base, but its base has ${base.length}`);
+  const target = checkedSize(file, sizes.target, 'a delta');
+  const out = Buffer.allocUnsafe(target);
+  let o = 0;
+  let p = sizes.at;
+  while (p < delta.length) {
+    const op = delta[p++]!;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset += (delta[p++] ?? 0) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit++) if (op & (16 << bit)) size += (delta[p++] ?? 0) * 2 ** (8 * bit);
+      if (size === 0) size = 0x10000;
+      if (p > delta.length || offset + size > base.length || o + size > target) throw corrupt(file, 'a delta copies outside its base or its result');
+      base.copy(out, o, offset, offset + size);
+      o += size;
+    } else if (op !== 0) {
+      if (p + op > delta.length || o + op > target) throw corrupt(file, 'a delta inserts past its end or its result');
+      delta.copy(out, o, p, p + op);
+      p += op;
+      o += op;
+    } else {
+      throw corrupt(file, 'a delta holds the reserved instruction 0');
+    }
+  }
+  if (o !== target) throw corrupt(file, `a delta yields ${o} bytes, not the ${target} it declares`);
+  return out;
+}
+
+/**
+ * Recently used pack objects, bounded by bytes: two generations, the older dropped whole when
+ * the newer fills half the budget; a hit in the older moves up. O(1) per use, unlike evicting
+ * one Map entry at a time.
+ */
+class BaseCache {
+  private young = new Map<string, { type: ObjectType; data: Buffer }>();
+  private old = new Map<string, { type: ObjectType; data: Buffer }>();
+  private youngBytes = 0;
+
+  get(key: string): { type: ObjectType; data: Buffer } | undefined {
+    const hit = this.young.get(key);
+    if (hit) return hit;
+    const older = this.old.get(key);
+    if (older) this.set(key, older);
+    return older;
+  }
+
+  set(key: string, value: { type: ObjectType; data: Buffer }): void {
+    if (value.data.length > BASE_CACHE_ENTRY_BYTES || this.young.has(key)) return;
+    this.young.set(key, value);
+    this.youngBytes += value.data.length;
+    if (this.youngBytes > BASE_CACHE_BYTES / 2) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = 0;
+    }
+  }
+}
+
+/**
+ * The objects of one repository: its objects directory, then its alternates, as git finds
+ * them. Packs are listed once and again only when an object is not found (a fetch or gc
+ * may have packed it since); loose objects are looked up per read.
+ */
+export class ObjectStore {
+  private packs: Pack[] | null = null;
+  /** Index files this reader skipped: a miss then goes to the fallback reader. */
+  private unsupported: string[] = [];
+  private nextPackId = 0;
+  private readonly bases = new BaseCache();
+  private readonly dirs: string[];
+
+  /** `objectsDir` is the common git dir's `objects` (a linked worktree shares its main one). */
+  constructor(
+    objectsDir: string,
+    private readonly fallback: FallbackReader | null = null,
+  ) {
+    this.dirs = objectDirs(objectsDir);
+  }
+
+  /**
+   * The object `oid` (40 hex), or null when the repository does not have it. `data` is null
+   * when the object is larger than `maxBytes`; nothing larger than MAX_OBJECT_BYTES is read.
+   */
+  async read(oid: string, maxBytes: number = MAX_OBJECT_BYTES): Promise<GitObject | null> {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return null;
+    const found = this.readSync(oid, maxBytes);
+    if (found !== null || this.unsupported.length === 0 || this.fallback === null) return found;
+    // An index this reader does not know (a newer .idx version): isomorphic-git reads those
+    // objects or says why not, rather than this reader answering "missing" for an object it has.
+    const other = await this.fallback(oid);
+    if (other === null) return null;
+    return { type: other.type, size: other.data.length, data: other.data.length > maxBytes ? null : other.data };
+  }
+
+  /** Full ids of the objects whose id starts with `prefix` (hex, 4 to 40 digits); at most `limit`. */
+  withPrefix(prefix: string, limit = 2): string[] {
+    const found = new Set<string>();
+    const collect = () => {
+      for (const pack of this.listPacks()) for (const oid of pack.index.withPrefix(prefix, limit)) found.add(oid);
+      for (const dir of this.dirs) {
+        let names: string[] = [];
+        try {
+          names = readdirSync(join(dir, prefix.slice(0, 2)));
+        } catch {
+          // no loose objects under that fan-out directory
+        }
+        for (const name of names) if (/^[0-9a-f]{38}$/.test(name) && (prefix.slice(0, 2) + name).startsWith(prefix)) found.add(prefix.slice(0, 2) + name);
+      }
+    };
+    collect();
+    if (found.size === 0 && this.rescan()) collect();
+    return [...found].sort().slice(0, limit);
+  }
+
+  /** Whether some object directory held an index this reader does not know. */
+  get skipped(): readonly string[] {
+    return this.unsupported;
+  }
+
+  close(): void {
+    for (const pack of this.packs ?? []) pack.close();
+    this.packs = null;
+  }
+
+  private readSync(oid: string, maxBytes: number): GitObject | null {
+    const found = this.fromPacks(oid, maxBytes) ?? this.fromLoose(oid, maxBytes);
+    if (found !== null || !this.rescan()) return found;
+    return this.fromPacks(oid, maxBytes);
+  }
+
+  private fromPacks(oid: string, maxBytes: number): GitObject | null {
+    const key = Buffer.from(oid, 'hex');
+    for (const pack of this.listPacks()) {
+      const i = pack.index.find(key);
+      if (i >= 0) return this.resolve(pack, pack.index.offset(i), maxBytes, oid);
+    }
+    return null;
+  }
+
+  private fromLoose(oid: string, maxBytes: number): GitObject | null {
+    for (const dir of this.dirs) {
+      const path = join(dir, oid.slice(0, 2), oid.slice(2));
+      const found = readLoose(path, maxBytes);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  /**
+   * The object at `offset`: its delta chain is followed down to a stored base (or a cached
+   * one), then applied upwards. The result's size is known from the top delta before any
+   * base is inflated, so an object over `maxBytes` costs one small inflate.
+   */
+  private resolve(pack: Pack, offset: number, maxBytes: number, oid: string): GitObject {
+    const chain: { pack: Pack; offset: number; entry: PackEntry }[] = [];
+    const seen = new Set<string>();
+    let base: { type: ObjectType; data: Buffer } | null = null;
+    let baseEntry: { pack: Pack; entry: PackEntry; key: string } | null = null;
+    for (let at = { pack, offset }; ; ) {
+      const key = `${at.pack.id}:${at.offset}`;
+      const cached = this.bases.get(key);
+      if (cached && chain.length === 0) return { type: cached.type, size: cached.data.length, data: cached.data.length > maxBytes ? null : cached.data };
+      if (cached) {
+        base = cached;
+        break;
+      }
+      if (seen.has(key) || chain.length > MAX_DELTA_DEPTH) {
+        throw corrupt(at.pack.packPath, seen.has(key) ? `the delta chain of ${oid} loops` : `the delta chain of ${oid} is deeper than ${MAX_DELTA_DEPTH}`);
+      }
+      seen.add(key);
+      const entry = at.pack.entry(at.offset);
+      const type = TYPES[entry.type];
+      if (type !== undefined) {
+        baseEntry = { pack: at.pack, entry, key };
+        if (chain.length === 0) {
+          if (entry.size > maxBytes) return { type, size: entry.size, data: null };
+          const data = at.pack.inflate(entry, `object ${oid}`);
+          this.bases.set(key, { type, data });
+          return { type, size: data.length, data };
+        }
+        break;
+      }
+      chain.push({ pack: at.pack, offset: at.offset, entry });
+      if (entry.baseOffset !== undefined) {
+        at = { pack: at.pack, offset: entry.baseOffset };
+        continue;
+      }
+      const baseOid = entry.baseOid!;
+      const home = this.locate(baseOid, at.pack);
+      if (home !== null) {
+        at = home;
+        continue;
+      }
+      // A base outside every pack (a thin pack completed by loose objects).
+      const loose = this.fromLoose(baseOid, MAX_OBJECT_BYTES);
+      if (loose?.data == null) throw corrupt(at.pack.packPath, `the delta base ${baseOid} of ${oid} ${loose ? 'is too large to read' : 'is missing'}`);
+      base = { type: loose.type, data: loose.data };
+      break;
+    }
+    const type = base?.type ?? TYPES[baseEntry!.entry.type]!;
+    const top = chain[0]!;
+    const topDelta = top.pack.inflate(top.entry, `a delta of ${oid}`);
+    const size = deltaSizes(top.pack.packPath, topDelta).target;
+    if (size > maxBytes) return { type, size, data: null };
+    let data = base?.data;
+    if (data === undefined) {
+      // Stored whole, shared by the deltas built on it: kept for the next one.
+      data = baseEntry!.pack.inflate(baseEntry!.entry, `a delta base of ${oid}`);
+      this.bases.set(baseEntry!.key, { type, data });
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const link = chain[i]!;
+      const delta = i === 0 ? topDelta : link.pack.inflate(link.entry, `a delta of ${oid}`);
+      data = applyDelta(link.pack.packPath, data, delta);
+      this.bases.set(`${link.pack.id}:${link.offset}`, { type, data });
+    }
+    return { type, size: data.length, data };
+  }
+
+  /** Where a REF_DELTA base is: the delta's own pack first, as git looks. */
+  private locate(oid: string, preferred: Pack): { pack: Pack; offset: number } | null {
+    const key = Buffer.from(oid, 'hex');
+    for (const pack of [preferred, ...this.listPacks().filter((p) => p !== preferred)]) {
+      const i = pack.index.find(key);
+      if (i >= 0) return { pack, offset: pack.index.offset(i) };
+    }
+    return null;
+  }
+
+  private listPacks(): Pack[] {
+    if (this.packs === null) this.packs = this.scan([]);
+    return this.packs;
+  }
+
+  /** Lists the pack directories again; true when a pack appeared. */
+  private rescan(): boolean {
+    const before = this.listPacks();
+    const after = this.scan(before);
+    const grew = after.some((pack) => !before.includes(pack));
+    for (const pack of before) if (!after.includes(pack)) pack.close();
+    this.packs = after;
+    return grew;
+  }
+
+  private scan(known: readonly Pack[]): Pack[] {
+    const packs: Pack[] = [];
+    const unsupported: string[] = [];
+    for (const dir of this.dirs) {
+      const packDir = join(dir, 'pack');
+      let names: string[] = [];
+      try {
+        names = readdirSync(packDir).sort();
+      } catch {
+        continue;
+      }
+      // A multi-pack-index, when present, only sums up these same packs: git keeps each
+      // pack's own .idx beside it, so reading the .idx files finds every object.
+      for (const name of names) {
+        if (!name.startsWith('pack-') || !name.endsWith('.idx')) continue;
+        const idxPath = join(packDir, name);
+        const old = known.find((pack) => pack.index.path === idxPath);
+        if (old) {
+          packs.push(old);
+          continue;
+        }
+        const packPath = idxPath.slice(0, -'.idx'.length) + '.pack';
+        if (!names.includes(name.slice(0, -'.idx'.length) + '.pack')) continue; // a pack being written or removed
+        const index = PackIndex.open(idxPath);
+        if (index === 'unsupported') unsupported.push(idxPath);
+        else if (index !== null) packs.push(new Pack(this.nextPackId++, packPath, index));
+      }
+    }
+    this.unsupported = unsupported;
+    return packs;
+  }
+}
+
+/** A loose object: a zlib stream of "<type> <size>\0<content>". */
+function readLoose(path: string, maxBytes: number): GitObject | null {
+  const file = openRegular(path);
+  if (file === null) return null;
+  try {
+    // The header first, from the stream's first bytes, so an object over the cap is never inflated.
+    const start = readAt(file.fd, 0, Math.min(file.size, 256));
+    let header: Buffer;
+    try {
+      header = inflateSync(start, { finishFlush: 2 /* Z_SYNC_FLUSH: a prefix inflates as far as it goes */ });
+    } catch (error) {
+      throw corrupt(path, `does not inflate (${(error as Error).message})`);
+    }
+    const nul = header.indexOf(0);
+    const match = /^(commit|tree|blob|tag) (\d{1,16})$/.exec(header.toString('latin1', 0, nul < 0 ? 0 : nul));
+    if (nul < 0 || match === null) throw corrupt(path, 'has no valid object header');
+    const type = match[1] as ObjectType;
+    const size = Number(match[2]);
+    if (size > maxBytes) return { type, size, data: null };
+    checkedSize(path, size, 'the object');
+    const whole = inflateAt(path, file.fd, 0, file.size, nul + 1 + size);
+    return { type, size, data: whole.subarray(nul + 1) };
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/** The object directory and its alternates, depth first, each once, as git lists them. */
+function objectDirs(objectsDir: string): string[] {
+  const dirs: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    const absolute = resolve(dir);
+    if (dirs.includes(absolute)) return;
+    dirs.push(absolute);
+    if (depth >= MAX_ALTERNATE_DEPTH) return;
+    let text = '';
+    try {
+      const file = openRegular(join(absolute, 'info', 'alternates'));
+      if (file === null) return;
+      try {
+        text = file.size > 1024 * 1024 ? '' : readFileSync(file.fd, 'utf8');
+      } finally {
+        closeSync(file.fd);
+      }
+    } catch {
+      return; // not a regular file: git would not read it either
+    }
+    for (const line of text.split('\n')) {
+      const entry = line.trim();
+      if (entry === '' || entry.startsWith('#')) continue;
+      // Relative alternates are relative to this objects directory.
+      visit(isAbsolute(entry) ? entry : join(absolute, entry), depth + 1);
+    }
+  };
+  visit(objectsDir, 0);
+  return dirs;
+}
