@@ -1,0 +1,46 @@
+// Runs a command line through the CLI's own entry (src/cli/main.ts: parse, run, one-line
+// errors, exit code) inside the test process. A spawned `node bin/checkpoint.js` costs ~0.1 s of
+// CPU in node's start-up alone, so tests about what a command does use this; tests about the
+// process itself (the built bundle and launcher, git invoking the driver or a hook, signals,
+// stdin, a hang, install paths baked into git config) use `cli()` from ./repo.ts.
+//
+// The command sees what a spawned one would: its cwd and GIT_ENV (plus `env`) as the process's
+// own, `input` (or nothing) on stdin, its stdout and stderr captured. Runs are queued one at a
+// time, since cwd, env and stdin are process-wide (concurrent tests may still call it).
+import { Readable } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+import { CRASH_AFTER_HISTORY_ENV } from '../../src/store/rotate.js';
+import { GIT_ENV, type RunResult } from './repo.js';
+
+/**
+ * Commands that need the built package: help and completion print through yargs to the
+ * process's streams; init and install-driver bake the installed bin's path into git config.
+ */
+const NEEDS_PROCESS = /^(-h|--help|help|completion|init|install-driver|merge-driver|mcp)$/;
+
+let queue: Promise<unknown> = Promise.resolve();
+
+export function runCli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+  // A crash hook SIGKILLs its own process: here, the test runner.
+  if (!args.length || args.some((a) => NEEDS_PROCESS.test(a)) || opts.env?.[CRASH_AFTER_HISTORY_ENV]) {
+    throw new Error(`runCli(${args.join(' ')}): run this one as a process, with cli()`);
+  }
+  const job = queue.then(async () => {
+    const saved = { cwd: process.cwd(), env: process.env, stdin: Object.getOwnPropertyDescriptor(process, 'stdin')! };
+    const text = { 1: '', 2: '' };
+    process.env = { ...GIT_ENV, ...opts.env };
+    process.chdir(cwd);
+    // As spawnSync gives a child: a pipe holding `input`, then end of file (never a terminal).
+    Object.defineProperty(process, 'stdin', { value: Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]), configurable: true });
+    try {
+      const code = await main(args, process.env, (fd, t) => void (text[fd] += t));
+      return { code, stdout: text[1], stderr: text[2] };
+    } finally {
+      Object.defineProperty(process, 'stdin', saved.stdin);
+      process.chdir(saved.cwd);
+      process.env = saved.env;
+    }
+  });
+  queue = job.catch(() => undefined);
+  return job;
+}
