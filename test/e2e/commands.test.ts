@@ -457,11 +457,10 @@ describe('done', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('✗ not done: timed out after 2s; next_actions unchanged\n');
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    // The check's process group is gone (a zombie awaiting its reaper counts as gone). On a
-    // machine so loaded that the shell never got to note its pid, there is no group to look at.
-    if (existsSync(join(dir, 'check.pid'))) {
-      expect(groupMembers(Number(readFileSync(join(dir, 'check.pid'), 'utf8')))).toEqual([]);
-    }
+    // The check's process group ends, killed: had it been left to run, its sleep would end and
+    // leave late.marker. On a machine so loaded that the shell never got to note its pid, there
+    // is no group to look at.
+    if (existsSync(join(dir, 'check.pid'))) await groupEnded(Number(readFileSync(join(dir, 'check.pid'), 'utf8')));
     expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
@@ -479,7 +478,8 @@ describe('done', () => {
     expect(code, stderr).toBe(1);
     expect(stderr).toContain(`✗ not done: stopped by ${signal}; the check was ended; next_actions unchanged\n`);
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    expect(groupMembers(pgid)).toEqual([]);
+    await groupEnded(pgid);
+    expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
   it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', async () => {
@@ -604,6 +604,15 @@ describe('where the project is', () => {
 });
 
 /** Live (non-zombie) processes of process group `pgid`, from /proc. */
+/**
+ * Waits until the group has no live member (a zombie awaiting its reaper counts as gone): a
+ * killed process may take a moment to be scheduled and die on a loaded machine. A group that
+ * was never killed ends only when its own commands do, which the callers' markers reveal.
+ */
+async function groupEnded(pgid: number): Promise<void> {
+  while (groupMembers(pgid).length) await new Promise((r) => setTimeout(r, 20));
+}
+
 function groupMembers(pgid: number): string[] {
   return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {
