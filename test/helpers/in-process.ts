@@ -10,6 +10,7 @@
 import { Console } from 'node:console';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
+import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
 import { CRASH_AFTER_HISTORY_ENV } from '../../src/store/rotate.js';
 import { GIT_ENV, type RunResult } from './repo.js';
 
@@ -22,9 +23,9 @@ const NEEDS_PROCESS = /^(init|install-driver|merge-driver|mcp)$/;
 let queue: Promise<unknown> = Promise.resolve();
 
 export function runCli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
-  // A crash hook SIGKILLs its own process: here, the test runner.
+  // The test hooks SIGKILL or SIGSTOP their own process: here, the test runner.
   const help = args.includes('--help') || args.includes('-h');
-  if ((!help && args.some((a) => NEEDS_PROCESS.test(a))) || opts.env?.[CRASH_AFTER_HISTORY_ENV]) {
+  if ((!help && args.some((a) => NEEDS_PROCESS.test(a))) || opts.env?.[CRASH_AFTER_HISTORY_ENV] || opts.env?.[STOP_IN_LOCK_ENV]) {
     throw new Error(`runCli(${args.join(' ')}): run this one as a process, with cli()`);
   }
   const job = queue.then(async () => {
