@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/spec.js';
 import { runCli } from '../helpers/in-process.js';
-import { BIN, cleanup, ROOT, tempDir } from '../helpers/repo.js';
+import { BIN, cleanup, ROOT, tempDir, HANG_GUARD_MS } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.splice(0).forEach(cleanup));
@@ -140,7 +140,7 @@ describe('help in a project that installed the package, whose package.json is ho
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(installed, part), { recursive: true });
     for (const args of [['--help'], ['status', '--help']]) {
       // timeout: only a hang guard; before the fix this read /dev/zero until memory ran out.
-      const r = spawnSync(process.execPath, [join(installed, 'bin/checkpoint.js'), ...args], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [join(installed, 'bin/checkpoint.js'), ...args], { cwd: project, encoding: 'utf8', timeout: HANG_GUARD_MS });
       expect(r.signal, args.join(' ')).toBeNull();
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^checkpoint /);
