@@ -5,7 +5,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
 import { PACKAGE_ROOT } from '../install/package-paths.js';
-import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output } from './render/output.js';
+import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output, type Writer } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
@@ -19,10 +19,15 @@ async function yargsPath(argv: string[]): Promise<number> {
   return runYargs(argv, VERSION);
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * Runs one command line and returns its exit code. `write` receives the command's output
+ * (default: this process's stdout and stderr); the test suite passes its own to run commands
+ * in-process. Help and completion (yargs) always print to the process's own streams.
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, write?: Writer): Promise<number> {
   const wantsJson = argv.includes('--json');
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
-  const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal()));
+  const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal()), write);
   try {
     const [name, ...rest] = hoistGlobalOptions(argv);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);

@@ -129,6 +129,9 @@ function notALockFile(lockPath: string): void {
   });
 }
 
+/** Test-only: SIGSTOP this process as soon as it holds a lock (a writer frozen inside it, on demand). */
+export const STOP_IN_LOCK_ENV = 'CHECKPOINT_TEST_STOP_IN_LOCK';
+
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
   const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now() };
   const deadline = Date.now() + timeoutMs;
@@ -155,6 +158,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
     }
   }
   try {
+    if (process.env[STOP_IN_LOCK_ENV] === '1') process.kill(process.pid, 'SIGSTOP');
     return await fn();
   } finally {
     if (readOwner(lockPath)?.nonce === me.nonce) unlinkSync(lockPath);

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillBudget, type Block } from '../../src/cli/render/budget.js';
-import { cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const NOTE = /^… left out to fit the output budget: (.*); everything: (.*)$/;
@@ -17,7 +18,7 @@ describe('fillBudget', () => {
     items: fc.option(fc.array(fc.string({ minLength: 1, maxLength: 120 }).map((s) => `  - ${s.replace(/\n/g, ' ')}`), { maxLength: 8 }), { nil: undefined }),
   });
 
-  it('never exceeds the budget, keeps display order and whole lines, and names every left-out block', () => {
+  it('never exceeds the budget, keeps display order and whole lines, and names every left-out block', async () => {
     fc.assert(
       fc.property(fc.uniqueArray(blockArb, { selector: (b) => b.name, maxLength: 8 }), fc.integer({ min: 200, max: 3000 }), (blocks: Block[], maxChars) => {
         const out = fillBudget(blocks, { maxChars, maxBytes: Infinity }, 'checkpoint show x');
@@ -41,7 +42,7 @@ describe('fillBudget', () => {
     );
   });
 
-  it('with equal-sized units, what fits is a prefix in tier order', () => {
+  it('with equal-sized units, what fits is a prefix in tier order', async () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 10 }), fc.integer({ min: 0, max: 10 }), (tiers, k) => {
         const blocks: Block[] = tiers.map((tier, i) => ({ name: `b${i}`, tier, head: [`${String(i).padStart(2, '0')}${'x'.repeat(98)}`] }));
@@ -63,7 +64,7 @@ describe('resume --context fills the budget by tier', () => {
   const pad = (marker: string, n: number) => `${marker} ${'·'.repeat(Math.max(0, n - marker.length - 1))}`;
 
   /** A checkpoint with a saved capsule; sizes say how long each tier's fields are. */
-  function run(sizes: { decision: number; blocker: number; action: number; goal: number; evidence: number; rest: number; paths: number }, budget = BUDGET) {
+  async function run(sizes: { decision: number; blocker: number; action: number; goal: number; evidence: number; rest: number; paths: number }, budget = BUDGET) {
     const dir = makeRepo();
     dirs.push(dir);
     const doc = freshCheckpoint('api', {
@@ -84,10 +85,10 @@ describe('resume --context fills the budget by tier', () => {
       pending: [pad('T4-PENDING docs', sizes.rest)],
       next: pad('T2-NEXT write the middleware tests', sizes.action),
     };
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(capsule)]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(capsule)])).code).toBe(0);
     for (let i = 0; i < 40; i++) write(dir, `T5-PATH-${i}-${'p'.repeat(sizes.paths)}.md`, 'x\n');
-    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
-    const r = cli(dir, ['resume', 'api', '--context', '--max-chars', String(budget)]);
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    const r = await runCli(dir, ['resume', 'api', '--context', '--max-chars', String(budget)]);
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout.trimEnd();
     expect(out.length).toBeLessThanOrEqual(budget);
@@ -95,45 +96,45 @@ describe('resume --context fills the budget by tier', () => {
     return { out, note: NOTE.exec(last)?.[1] ?? null, has: (m: string) => out.includes(m) };
   }
 
-  it('tier 1: decisions and blockers waiting on the user come before everything else', () => {
-    const r = run({ decision: 600, blocker: 400, action: 700, goal: 700, evidence: 300, rest: 100, paths: 10 });
+  it('tier 1: decisions and blockers waiting on the user come before everything else', async () => {
+    const r = await run({ decision: 600, blocker: 400, action: 700, goal: 700, evidence: 300, rest: 100, paths: 10 });
     expect(r.has('T1-DECISION') && r.has('T1-BLOCKER')).toBe(true);
     expect(r.has('T2-ACTION') || r.has('T3-GOAL')).toBe(false);
     expect(r.note).toMatch(/current next action.*goal/);
   });
 
-  it('tier 2: the next action next', () => {
-    const r = run({ decision: 60, blocker: 60, action: 500, goal: 500, evidence: 300, rest: 100, paths: 10 });
+  it('tier 2: the next action next', async () => {
+    const r = await run({ decision: 60, blocker: 60, action: 500, goal: 500, evidence: 300, rest: 100, paths: 10 });
     expect(['T1-DECISION', 'T1-BLOCKER', 'T2-ACTION', 'T2-NEXT'].every(r.has)).toBe(true);
     expect(r.has('T3-GOAL')).toBe(false);
     expect(r.note).toMatch(/goal/);
   });
 
-  it("tier 3: the capsule's goal and evidence", () => {
-    const r = run({ decision: 60, blocker: 60, action: 80, goal: 400, evidence: 300, rest: 300, paths: 10 });
+  it("tier 3: the capsule's goal and evidence", async () => {
+    const r = await run({ decision: 60, blocker: 60, action: 80, goal: 400, evidence: 300, rest: 300, paths: 10 });
     expect(['T1-DECISION', 'T2-NEXT', 'T3-GOAL', 'T3-EVIDENCE-1', 'T3-EVIDENCE-2'].every(r.has)).toBe(true);
     expect(r.has('T4-ACCEPTANCE')).toBe(false);
     expect(r.note).toMatch(/acceptance/);
   });
 
-  it('tier 4: the rest of the capsule, whole items', () => {
-    const r = run({ decision: 60, blocker: 60, action: 80, goal: 100, evidence: 100, rest: 120, paths: 60 });
+  it('tier 4: the rest of the capsule, whole items', async () => {
+    const r = await run({ decision: 60, blocker: 60, action: 80, goal: 100, evidence: 100, rest: 120, paths: 60 });
     expect(['T3-GOAL', 'T4-ACCEPTANCE', 'T4-CONSTRAINT', 'T4-DECISION', 'T4-PENDING'].every(r.has)).toBe(true);
     expect(r.note).toMatch(/uncommitted paths/);
   });
 
-  it('tier 5: recorded uncommitted paths last; everything fits means no omissions line', () => {
-    const r = run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 });
+  it('tier 5: recorded uncommitted paths last; everything fits means no omissions line', async () => {
+    const r = await run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 });
     expect(['T1-DECISION', 'T2-NEXT', 'T3-GOAL', 'T4-PENDING', 'T5-PATH'].every(r.has)).toBe(true);
     expect(r.note ?? '').not.toMatch(/goal|pending|decisions/);
-    const all = run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 }, 20_000);
+    const all = await run({ decision: 40, blocker: 40, action: 60, goal: 60, evidence: 60, rest: 40, paths: 1 }, 20_000);
     expect(all.note).toBeNull();
     expect(all.out.match(/T5-PATH/g)).toHaveLength(40);
   });
 });
 
 describe('resume fills the budget by tier', () => {
-  it('a long summary gives way to what waits on the user and the next action; it is never cut', () => {
+  it('a long summary gives way to what waits on the user and the next action; it is never cut', async () => {
     const dir = makeRepo();
     try {
       const summary = `SUMMARY-START ${'Long account of the auth rewrite so far. '.repeat(25)}SUMMARY-END`.slice(0, 1000);
@@ -145,7 +146,7 @@ describe('resume fills the budget by tier', () => {
       });
       write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
       commitAll(dir, 'checkpoint');
-      const r = cli(dir, ['resume', 'api', '--max-chars', '1500']);
+      const r = await runCli(dir, ['resume', 'api', '--max-chars', '1500']);
       expect(r.code, r.stderr).toBe(3); // blocked: ask the user
       const out = r.stdout.trimEnd();
       expect(out.length).toBeLessThanOrEqual(1500);
@@ -155,7 +156,7 @@ describe('resume fills the budget by tier', () => {
       expect(out).not.toContain('SUMMARY-START'); // whole or not at all
       expect(NOTE.exec(out.split('\n').at(-1)!)?.[1]).toMatch(/summary/);
       // With room, the whole summary is there, on one line.
-      const all = cli(dir, ['resume', 'api', '--max-chars', '9000']).stdout;
+      const all = (await runCli(dir, ['resume', 'api', '--max-chars', '9000'])).stdout;
       expect(all).toContain(`Summary: ${summary}\n`);
     } finally {
       cleanup(dir);

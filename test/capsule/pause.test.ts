@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -60,10 +61,10 @@ function cliAsync(cwd: string, args: string[]): Promise<RunResult> {
 }
 
 describe('pause --context', () => {
-  it('saves the seven fields with origin {root, head, saved_at} and mechanical state', () => {
+  it('saves the seven fields with origin {root, head, saved_at} and mechanical state', async () => {
     const dir = project();
     const t0 = Math.floor(Date.now() / 1000) * 1000; // saved_at may be cut to the second
-    const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
     const t1 = Date.now();
     expect(r.code, r.stderr).toBe(0);
     const cap = doc(dir).capsule;
@@ -77,27 +78,27 @@ describe('pause --context', () => {
     // git state is read before the write: the committed checkpoint was clean then
     expect(cap.mechanical).toMatchObject({ head: head(dir), branch: 'main', uncommitted: [], uncommitted_count: 0 });
     expect(doc(dir).updated_at).toBe(cap.origin.saved_at);
-    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
   });
 
-  it('reads --context -, stdin without a flag, and --context-file', () => {
+  it('reads --context -, stdin without a flag, and --context-file', async () => {
     const dir = project();
-    const viaDash = cli(dir, ['pause', 'api', '--context', '-'], { input: JSON.stringify(context({ goal: 'dash' })) });
+    const viaDash = await runCli(dir, ['pause', 'api', '--context', '-'], { input: JSON.stringify(context({ goal: 'dash' })) });
     expect(viaDash.code, viaDash.stderr).toBe(0);
     expect(doc(dir).capsule.context.goal).toBe('dash');
-    expect(cli(dir, ['pause', 'api'], { input: JSON.stringify(context({ goal: 'stdin' })) }).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api'], { input: JSON.stringify(context({ goal: 'stdin' })) })).code).toBe(0);
     expect(doc(dir).capsule.context.goal).toBe('stdin');
     write(dir, 'capsule.json', JSON.stringify(context({ goal: 'file' }), null, 2));
-    expect(cli(dir, ['pause', 'api', '--context-file', 'capsule.json']).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context-file', 'capsule.json'])).code).toBe(0);
     expect(doc(dir).capsule.context.goal).toBe('file');
   });
 
-  it('accepts input of exactly 12,000 bytes (ASCII and multibyte) and the stored capsule fits', () => {
+  it('accepts input of exactly 12,000 bytes (ASCII and multibyte) and the stored capsule fits', async () => {
     const dir = project();
     for (const pad of ['a', 'é', '🧭']) {
       const text = sized(CAPSULE_INPUT_MAX_BYTES, pad);
       write(dir, 'capsule.json', text);
-      const r = cli(dir, ['pause', 'api', '--context-file', 'capsule.json']);
+      const r = await runCli(dir, ['pause', 'api', '--context-file', 'capsule.json']);
       expect(r.code, r.stderr).toBe(0);
       const cap = doc(dir).capsule;
       expect(cap.context).toEqual(JSON.parse(text)); // not one character lost
@@ -105,13 +106,13 @@ describe('pause --context', () => {
     }
     // the same edge through stdin and through the argument
     const text = sized(CAPSULE_INPUT_MAX_BYTES);
-    expect(cli(dir, ['pause', 'api'], { input: text }).code).toBe(0);
-    expect(cli(dir, ['pause', 'api', '--context', text]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api'], { input: text })).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', text])).code).toBe(0);
   });
 
-  it('refuses 12,001 bytes from every source, before parsing, leaving the file byte-identical', () => {
+  it('refuses 12,001 bytes from every source, before parsing, leaving the file byte-identical', async () => {
     const dir = project();
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     const before = bytesOf(dir);
     for (const pad of ['a', 'é']) {
       const text = sized(CAPSULE_INPUT_MAX_BYTES + 1, pad);
@@ -122,21 +123,21 @@ describe('pause --context', () => {
         [['pause', 'api', '--context', '-'], text],
         [['pause', 'api'], text],
       ] as [string[], string | undefined][]) {
-        const r = cli(dir, args, { input });
+        const r = await runCli(dir, args, { input });
         expect(r.code, args.join(' ')).toBe(2);
         expect(r.stderr).toMatch(/12001 bytes, over the 12000-byte limit/);
         expect(bytesOf(dir).equals(before)).toBe(true);
       }
     }
     // Oversized and not even JSON: the size is what is reported (checked before parsing).
-    const r = cli(dir, ['pause', 'api'], { input: '{'.repeat(20_000) });
+    const r = await runCli(dir, ['pause', 'api'], { input: '{'.repeat(20_000) });
     expect(r.stderr).toMatch(/20000 bytes/);
     expect(bytesOf(dir).equals(before)).toBe(true);
   });
 
-  it('refuses invalid capsules with the reason, never saving part of one', () => {
+  it('refuses invalid capsules with the reason, never saving part of one', async () => {
     const dir = project();
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     const before = bytesOf(dir);
     const thirteen = Array.from({ length: 13 }, (_, i) => `item ${i}`);
     const cases: [unknown, RegExp][] = [
@@ -152,7 +153,7 @@ describe('pause --context', () => {
       [[context()], /must be a JSON object/],
     ];
     for (const [input, reason] of cases) {
-      const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(input)]);
+      const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(input)]);
       expect(r.code, JSON.stringify(input).slice(0, 80)).toBe(2);
       expect(r.stderr).toMatch(reason);
       expect(r.stderr).toMatch(/was not changed/);
@@ -163,49 +164,49 @@ describe('pause --context', () => {
       [`{"goal":"a","goal":"b"}`, /duplicate key "goal"/],
       ['', /is empty/],
     ] as [string, RegExp][]) {
-      const r = cli(dir, ['pause', 'api'], { input: text });
+      const r = await runCli(dir, ['pause', 'api'], { input: text });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(reason);
     }
     writeFileSync(join(dir, 'bad.json'), Buffer.from([0x7b, 0xff, 0x7d]));
-    expect(cli(dir, ['pause', 'api', '--context-file', 'bad.json']).stderr).toMatch(/not valid UTF-8/);
+    expect((await runCli(dir, ['pause', 'api', '--context-file', 'bad.json'])).stderr).toMatch(/not valid UTF-8/);
     expect(bytesOf(dir).equals(before)).toBe(true);
   });
 
-  it('refuses when the checkpoint does not exist, with the hint to create it, and creates nothing', () => {
+  it('refuses when the checkpoint does not exist, with the hint to create it, and creates nothing', async () => {
     const dir = makeRepo();
     dirs.push(dir);
-    const r = cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no checkpoint for skill "api"/);
     expect(r.stderr).toMatch(/checkpoint update api/);
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
 
-  it('refuses conflicting or missing sources as usage errors', () => {
+  it('refuses conflicting or missing sources as usage errors', async () => {
     const dir = project();
     const before = bytesOf(dir);
-    expect(cli(dir, ['pause', 'api', '--auto', '--context', '{}']).code).toBe(2);
-    expect(cli(dir, ['pause', 'api', '--context', '{}', '--context-file', 'x.json']).code).toBe(2);
-    expect(cli(dir, ['pause', 'api', '--context-file', 'missing.json']).code).toBe(2);
+    expect((await runCli(dir, ['pause', 'api', '--auto', '--context', '{}'])).code).toBe(2);
+    expect((await runCli(dir, ['pause', 'api', '--context', '{}', '--context-file', 'x.json'])).code).toBe(2);
+    expect((await runCli(dir, ['pause', 'api', '--context-file', 'missing.json'])).code).toBe(2);
     expect(bytesOf(dir).equals(before)).toBe(true);
   });
 
-  it('outside a git repository the origin head is null', () => {
+  it('outside a git repository the origin head is null', async () => {
     const dir = tempDir();
     dirs.push(dir);
     write(dir, CP, `${JSON.stringify(checkpoint(), null, 2)}\n`);
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     expect(doc(dir).capsule.origin.head).toBeNull();
     expect(doc(dir).capsule.mechanical).toMatchObject({ head: null, branch: null, uncommitted: [], uncommitted_count: 0 });
   });
 });
 
 describe('pause --auto', () => {
-  it('with no capsule yet: saves the mechanical state, marks the rest unrecorded, says what to add (no checkpoint: writes nothing)', () => {
+  it('with no capsule yet: saves the mechanical state, marks the rest unrecorded, says what to add (no checkpoint: writes nothing)', async () => {
     const dir = project();
     const before = doc(dir);
-    const r = cli(dir, ['pause', 'api', '--auto']);
+    const r = await runCli(dir, ['pause', 'api', '--auto']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/saved a first capsule for api with mechanical state only/);
     expect(r.stdout).toContain("checkpoint pause api --context '<json>'");
@@ -214,20 +215,20 @@ describe('pause --auto', () => {
     expect(Object.values(after.capsule.context).flat().every((v) => String(v).startsWith('unknown: not recorded yet'))).toBe(true);
     const { capsule: _c, ...rest } = after;
     expect(rest).toEqual(before);
-    const none = cli(dir, ['pause', 'web', '--auto']);
+    const none = await runCli(dir, ['pause', 'web', '--auto']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
   });
 
-  it('refreshes only mechanical state; context, origin and updated_at stay frozen', () => {
+  it('refreshes only mechanical state; context, origin and updated_at stay frozen', async () => {
     const dir = project();
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     const saved = doc(dir);
     const oldHead = head(dir);
     commitAll(dir, 'work', '2026-11-03T00:00:00Z');
     write(dir, 'src/new.ts', 'x\n');
     git(dir, ['checkout', '-q', '-b', 'feature']);
-    const r = cli(dir, ['pause', 'api', '--auto', '--json']);
+    const r = await runCli(dir, ['pause', 'api', '--auto', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const after = doc(dir);
     expect(after.capsule.context).toEqual(saved.capsule.context);
@@ -241,12 +242,12 @@ describe('pause --auto', () => {
     expect(restAfter).toEqual(restSaved);
   });
 
-  it('lists at most 50 uncommitted paths and counts them all', () => {
+  it('lists at most 50 uncommitted paths and counts them all', async () => {
     const dir = project();
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     commitAll(dir, 'capsule');
     for (let i = 0; i < 60; i++) write(dir, `f${String(i).padStart(2, '0')}.txt`, `${i}\n`);
-    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
     const m = doc(dir).capsule.mechanical;
     expect(m.uncommitted).toHaveLength(50);
     expect(m.uncommitted_count).toBe(60);
@@ -255,7 +256,7 @@ describe('pause --auto', () => {
 
   it('10 concurrent runs all succeed and leave a valid file with context and origin unchanged', async () => {
     const dir = project();
-    expect(cli(dir, ['pause', 'api', '--context', JSON.stringify(context())]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     const saved = doc(dir).capsule;
     write(dir, 'dirty.txt', 'x\n');
     const results = await Promise.all(Array.from({ length: 10 }, () => cliAsync(dir, ['pause', 'api', '--auto'])));
@@ -264,18 +265,18 @@ describe('pause --auto', () => {
     expect(after.context).toEqual(saved.context);
     expect(after.origin).toEqual(saved.origin);
     expect(after.mechanical.uncommitted).toContain('dirty.txt');
-    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
     expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).not.toMatch(/\.lock|\.tmp/);
   });
 });
 
 describe('text we persist names the distinctive bin', () => {
-  it('the README init writes and the placeholder capsule pause --auto stores call checkpoint-protocol, never a bare checkpoint', () => {
+  it('the README init writes and the placeholder capsule pause --auto stores call checkpoint-protocol, never a bare checkpoint', async () => {
     const dir = makeRepo();
     try {
       expect(cli(dir, ['init']).code).toBe(0);
-      expect(cli(dir, ['update', 'api', '--phase=build', '--next_actions+=Write src/auth.ts (PR 12)']).code).toBe(0);
-      expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+      expect((await runCli(dir, ['update', 'api', '--phase=build', '--next_actions+=Write src/auth.ts (PR 12)'])).code).toBe(0);
+      expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
       const readme = read(dir, '.checkpoints/README.md');
       expect(readme).toContain('| `checkpoint-protocol status` |');
       expect(readme).not.toMatch(/`checkpoint (status|next|resume|update|done|validate|doctor|reset)\b/);

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES } from '../../src/protocol/capsule.js';
-import { cleanup, cli, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -34,14 +35,14 @@ function project(...skills: string[]): string {
 }
 
 const head = (dir: string) => git(dir, ['rev-parse', '--short', 'HEAD']).trim();
-const pause = (dir: string, skill: string, ctx = context()) => expect(cli(dir, ['pause', skill, '--context', JSON.stringify(ctx)]).code).toBe(0);
+const pause = async (dir: string, skill: string, ctx = context()) => expect((await runCli(dir, ['pause', skill, '--context', JSON.stringify(ctx)])).code).toBe(0);
 
 describe('resume --context', () => {
-  it('prints the capsule labelled UNVERIFIED CLAIMS with origin and current HEAD', () => {
+  it('prints the capsule labelled UNVERIFIED CLAIMS with origin and current HEAD', async () => {
     const dir = project('api');
-    pause(dir, 'api');
+    await pause(dir, 'api');
     const h = head(dir);
-    const r = cli(dir, ['resume', 'api', '--context']);
+    const r = await runCli(dir, ['resume', 'api', '--context']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/UNVERIFIED CLAIMS/);
     expect(r.stdout).toContain(`origin HEAD: ${h}`);
@@ -51,51 +52,51 @@ describe('resume --context', () => {
     expect(r.stdout).toMatch(/pending:\s+\(none\)/);
 
     commitAll(dir, 'more work', '2026-11-03T00:00:00Z');
-    const moved = cli(dir, ['resume', 'api', '--context']);
+    const moved = await runCli(dir, ['resume', 'api', '--context']);
     expect(moved.stdout).toContain(`origin HEAD: ${h}`);
     expect(moved.stdout).toContain(`current HEAD: ${head(dir)}`);
     expect(moved.stdout).toMatch(/DIFFERENT/);
   });
 
-  it('--json gives the same as an object', () => {
+  it('--json gives the same as an object', async () => {
     const dir = project('api');
-    pause(dir, 'api');
+    await pause(dir, 'api');
     const h = head(dir);
-    const same = JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout);
+    const same = JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout);
     expect(same).toMatchObject({ ok: true, skill: 'api', label: 'UNVERIFIED CLAIMS', context: context(), origin: { root: dir, head: h }, current: { root: dir, head: h, branch: 'main' }, head_changed: false, root_changed: false });
     commitAll(dir, 'more', '2026-11-03T00:00:00Z');
-    const moved = JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout);
+    const moved = JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout);
     expect(moved.head_changed).toBe(true);
     expect(moved.current.head).toBe(head(dir));
     expect(moved.origin.head).toBe(h);
   });
 
-  it('without a skill, shows the capsule saved most recently', () => {
+  it('without a skill, shows the capsule saved most recently', async () => {
     const dir = project('api', 'web', 'zed');
-    pause(dir, 'web', context({ goal: 'web goal' }));
-    pause(dir, 'api', context({ goal: 'api goal' }));
-    const r = cli(dir, ['resume', '--context', '--json']);
+    await pause(dir, 'web', context({ goal: 'web goal' }));
+    await pause(dir, 'api', context({ goal: 'api goal' }));
+    const r = await runCli(dir, ['resume', '--context', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ skill: 'api', context: { goal: 'api goal' } });
-    pause(dir, 'web', context({ goal: 'web again' }));
-    expect(cli(dir, ['resume', '--context']).stdout).toMatch(/RECOVERY CAPSULE: web[\s\S]*web again/);
+    await pause(dir, 'web', context({ goal: 'web again' }));
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/RECOVERY CAPSULE: web[\s\S]*web again/);
   });
 
-  it('a missing capsule (or checkpoint) says so and exits 0', () => {
+  it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
-    const r = cli(dir, ['resume', 'api', '--context']);
+    const r = await runCli(dir, ['resume', 'api', '--context']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/no recovery capsule saved for "api"/);
-    expect(JSON.parse(cli(dir, ['resume', 'api', '--context', '--json']).stdout)).toMatchObject({ ok: true, capsule: null });
-    expect(cli(dir, ['resume', '--context']).stdout).toMatch(/no recovery capsule saved in any checkpoint/);
-    const none = cli(dir, ['resume', 'web', '--context']);
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ ok: true, capsule: null });
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/no recovery capsule saved in any checkpoint/);
+    const none = await runCli(dir, ['resume', 'web', '--context']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
   });
 
-  it('a corrupt or oversized capsule exits 2 and changes nothing', () => {
+  it('a corrupt or oversized capsule exits 2 and changes nothing', async () => {
     const dir = project('api');
-    pause(dir, 'api');
+    await pause(dir, 'api');
     const good = JSON.parse(read(dir, cpPath('api')));
     const corrupt: [Record<string, unknown>, RegExp][] = [
       [{ ...good.capsule, context: { ...good.capsule.context, goal: '' } }, /goal/],
@@ -108,7 +109,7 @@ describe('resume --context', () => {
       write(dir, cpPath('api'), `${JSON.stringify({ ...good, capsule }, null, 2)}\n`);
       const before = readFileSync(join(dir, cpPath('api')));
       for (const args of [['resume', 'api', '--context'], ['resume', '--context']]) {
-        const r = cli(dir, args);
+        const r = await runCli(dir, args);
         expect(r.code, JSON.stringify(capsule).slice(0, 60)).toBe(2);
         expect(r.stderr).toMatch(/corrupt or oversized/);
         expect(r.stderr).toMatch(reason);
@@ -117,39 +118,39 @@ describe('resume --context', () => {
       expect(readFileSync(join(dir, cpPath('api'))).equals(before)).toBe(true);
     }
     write(dir, cpPath('api'), '{"capsule": ');
-    expect(cli(dir, ['resume', 'api', '--context']).code).toBe(2);
+    expect((await runCli(dir, ['resume', 'api', '--context'])).code).toBe(2);
   });
 
-  it('stays within 16 KiB for the largest capsule, without truncating a claim', () => {
+  it('stays within 16 KiB for the largest capsule, without truncating a claim', async () => {
     const dir = project('api');
     const item = (i: number) => `evidence ${i}: ${'é'.repeat(300)}`;
     const big = context({ evidence: Array.from({ length: 12 }, (_, i) => item(i)), pending: Array.from({ length: 12 }, (_, i) => `p${i} ${'x'.repeat(100)}`) });
     const text = JSON.stringify(big);
     const padded = JSON.stringify({ ...big, goal: big.goal + 'g'.repeat(CAPSULE_INPUT_MAX_BYTES - Buffer.byteLength(text)) });
     expect(Buffer.byteLength(padded)).toBe(CAPSULE_INPUT_MAX_BYTES);
-    expect(cli(dir, ['pause', 'api', '--context', padded]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', padded])).code).toBe(0);
     // 50 long uncommitted paths make the mechanical part large too
     for (let i = 0; i < 60; i++) write(dir, `some/deeply/nested/directory/for/the/test/${'n'.repeat(40)}-${i}.txt`, 'x\n');
     for (let i = 0; i < 60; i++) write(dir, `top-level-file-with-a-long-name-${'m'.repeat(40)}-${i}.txt`, 'x\n');
-    expect(cli(dir, ['pause', 'api', '--auto']).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
     expect(JSON.parse(read(dir, cpPath('api'))).capsule.mechanical.uncommitted.length).toBeGreaterThan(10);
     // JSON keeps every claim within its byte limit (or refuses); text fills the character budget.
-    const r = cli(dir, ['resume', 'api', '--context', '--json']);
+    const r = await runCli(dir, ['resume', 'api', '--context', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(16 * 1024);
     for (const claim of JSON.parse(padded).evidence) expect(r.stdout).toContain(claim);
     expect(r.stdout).toContain(JSON.parse(padded).goal);
-    const t = cli(dir, ['resume', 'api', '--context', '--max-chars', '20000']);
+    const t = await runCli(dir, ['resume', 'api', '--context', '--max-chars', '20000']);
     expect(t.code, t.stderr).toBe(0);
     expect(Buffer.byteLength(t.stdout)).toBeLessThanOrEqual(16 * 1024);
     for (const claim of JSON.parse(padded).evidence) expect(t.stdout).toContain(claim);
     // A JSON limit the claims cannot fit in is refused, not met by cutting claims.
-    const small = cli(dir, ['resume', 'api', '--context', '--json', '--max-bytes', '2000']);
+    const small = await runCli(dir, ['resume', 'api', '--context', '--json', '--max-bytes', '2000']);
     expect(small.code).toBe(2);
     expect(JSON.parse(small.stdout)).toMatchObject({ ok: false, error: { code: 'E_CAPSULE' } });
     expect(small.stderr).toMatch(/does not fit in 2000 bytes/);
     // Text within 2000 bytes: whole fields only, the rest named on the last line.
-    const briefing = cli(dir, ['resume', 'api', '--context', '--max-bytes', '2000']);
+    const briefing = await runCli(dir, ['resume', 'api', '--context', '--max-bytes', '2000']);
     expect(briefing.code, briefing.stderr).toBe(0);
     expect(Buffer.byteLength(briefing.stdout)).toBeLessThanOrEqual(2000);
     expect(briefing.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… left out to fit the output budget: .*goal.*; everything: checkpoint show api$/);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync }
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
+import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, BIN, cleanup, cli, GIT_ENV, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
 type Doc = Record<string, unknown>;
@@ -72,7 +73,7 @@ function expectUsageFailure(r: RunResult, message: RegExp): void {
 }
 
 describe('init', () => {
-  it('creates .checkpoints/ with README and schema, and is idempotent', () => {
+  it('creates .checkpoints/ with README and schema, and is idempotent', async () => {
     const dir = repo();
     const first = expectOk(cli(dir, ['init']));
     expect(first.stdout).toContain('✓ created .checkpoints/\n');
@@ -92,7 +93,7 @@ describe('init', () => {
     expect(JSON.parse(json.stdout)).toEqual({ ok: true, root: dir, changes: [] });
   });
 
-  it('leaves a README the project edited alone, and says so', () => {
+  it('leaves a README the project edited alone, and says so', async () => {
     const dir = repo();
     expectOk(cli(dir, ['init']));
     write(dir, '.checkpoints/README.md', 'mine\n');
@@ -102,74 +103,74 @@ describe('init', () => {
 });
 
 describe('list and show', () => {
-  it('list: nothing yet, then one line per skill, and --json', () => {
+  it('list: nothing yet, then one line per skill, and --json', async () => {
     const dir = repo();
-    expect(expectOk(cli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
+    expect(expectOk(await runCli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
     seed(dir, 'web', doc('web', { status: 'blocked', blockers: [{ id: 'b', description: 'keys', needs: 'external_dep' }] }));
     seed(dir, 'api', doc('api'));
-    const lines = expectOk(cli(dir, ['list'])).stdout.trimEnd().split('\n');
+    const lines = expectOk(await runCli(dir, ['list'])).stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^api {2}in_progress {2}build\/sprint-1 {2}\d+d ago$/);
     expect(lines[1]).toMatch(/^web {2}blocked {6}build\/sprint-1/);
-    const rows = JSON.parse(expectOk(cli(dir, ['list', '--json'])).stdout) as Doc[];
+    const rows = JSON.parse(expectOk(await runCli(dir, ['list', '--json'])).stdout) as Doc[];
     expect(rows).toEqual([
       { skill: 'api', status: 'in_progress', phase: 'build', step: 'sprint-1', updated_at: '2026-01-02T10:00:00Z' },
       { skill: 'web', status: 'blocked', phase: 'build', step: 'sprint-1', updated_at: '2026-01-02T10:00:00Z' },
     ]);
   });
 
-  it('list marks an unreadable checkpoint and exits 1', () => {
+  it('list marks an unreadable checkpoint and exits 1', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     write(dir, rel('bad'), '{"a": }');
-    const r = cli(dir, ['list']);
+    const r = await runCli(dir, ['list']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^bad {2}unreadable {3}\.checkpoints\/bad\.checkpoint\.json:1:7: invalid JSON/m);
     expect(r.stdout).toMatch(/^api {2}in_progress/m);
   });
 
-  it('show <skill> prints the file byte for byte, ready for JSON.parse', () => {
+  it('show <skill> prints the file byte for byte, ready for JSON.parse', async () => {
     const dir = repo();
     const original = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);
-    const r = expectOk(cli(dir, ['show', 'api']));
+    const r = expectOk(await runCli(dir, ['show', 'api']));
     expect(Buffer.from(r.stdout).equals(original)).toBe(true);
     expect(JSON.parse(r.stdout)).toEqual(doc('api'));
     expect(r.stderr).toBe('');
   });
 
-  it('show adds only a final newline when the file has none, and drops a BOM', () => {
+  it('show adds only a final newline when the file has none, and drops a BOM', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'), (v) => JSON.stringify(v));
-    expect(expectOk(cli(dir, ['show', 'api'])).stdout).toBe(`${JSON.stringify(doc('api'))}\n`);
+    expect(expectOk(await runCli(dir, ['show', 'api'])).stdout).toBe(`${JSON.stringify(doc('api'))}\n`);
     seed(dir, 'web', doc('web'), (v) => `\uFEFF${JSON.stringify(v, null, 2)}\n`);
-    const out = expectOk(cli(dir, ['show', 'web'])).stdout;
+    const out = expectOk(await runCli(dir, ['show', 'web'])).stdout;
     expect(out).toBe(`${JSON.stringify(doc('web'), null, 2)}\n`);
     expect(JSON.parse(out)).toEqual(doc('web'));
   });
 
-  it('show without a skill prints every checkpoint as one JSON object', () => {
+  it('show without a skill prints every checkpoint as one JSON object', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     seed(dir, 'web', doc('web'));
-    expect(JSON.parse(expectOk(cli(dir, ['show'])).stdout)).toEqual({ api: doc('api'), web: doc('web') });
+    expect(JSON.parse(expectOk(await runCli(dir, ['show'])).stdout)).toEqual({ api: doc('api'), web: doc('web') });
   });
 
-  it('show of an unknown skill names the known ones', () => {
+  it('show of an unknown skill names the known ones', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
-    const r = cli(dir, ['show', 'apx']);
+    const r = await runCli(dir, ['show', 'apx']);
     expectUsageFailure(r, /^checkpoint: no checkpoint for skill "apx" in \.checkpoints\/$/);
     expect(r.stderr).toContain('  hint: known skills: api\n');
   });
 });
 
 describe('validate', () => {
-  it('exit 0 for valid files, 1 when one is invalid, with paths and a count', () => {
+  it('exit 0 for valid files, 1 when one is invalid, with paths and a count', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
-    expect(expectOk(cli(dir, ['validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    expect(expectOk(await runCli(dir, ['validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
     seed(dir, 'web', doc('web', { status: 'done', eval_scores: [{ rubric: 'r', score: 11, max: 10 }] }));
-    const r = cli(dir, ['validate']);
+    const r = await runCli(dir, ['validate']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       [
@@ -183,33 +184,33 @@ describe('validate', () => {
     );
   });
 
-  it('warnings pass, unless --strict', () => {
+  it('warnings pass, unless --strict', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { cost: { total_usd: 80, budget_usd: 50 } }));
-    const lenient = expectOk(cli(dir, ['validate']));
+    const lenient = expectOk(await runCli(dir, ['validate']));
     expect(lenient.stdout).toContain('  warning cost.total_usd: budget gate tripped: total_usd 80 > budget_usd 50\n');
-    const strict = cli(dir, ['validate', '--strict']);
+    const strict = await runCli(dir, ['validate', '--strict']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/^✗ \.checkpoints\/api\.checkpoint\.json$/m);
     expect(strict.stdout).toMatch(/^0\/1 valid \(strict\)$/m);
   });
 
-  it('validate and doctor report config.json problems (a key, a pattern, a folder, a FIFO), one line each', () => {
+  it('validate and doctor report config.json problems (a key, a pattern, a folder, a FIFO), one line each', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     const config = join(dir, '.checkpoints/config.json');
     write(dir, '.checkpoints/config.json', '{\n  "logz": ["skill_state.audits"],\n  "logs": ["skill_state.audits", "a..b"]\n}\n');
-    const v = cli(dir, ['validate']);
+    const v = await runCli(dir, ['validate']);
     expect(v.code).toBe(1);
     expect(v.stdout).toContain('✗ .checkpoints/config.json\n  error   logz: unknown key "logz"');
     expect(v.stdout).toContain('  error   logs[1]: "logs"[1] "a..b" has an empty segment');
-    const d = cli(dir, ['doctor', '--fail-on-warnings']);
+    const d = await runCli(dir, ['doctor', '--fail-on-warnings']);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/^ {2}warning \.checkpoints\/config\.json logz: unknown key "logz"/m);
     rmSync(config);
     mkdirSync(config);
-    expect(cli(dir, ['validate']).stdout).toContain('  error   (file): is a folder, not a plain file');
-    expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a folder, not a plain file');
+    expect((await runCli(dir, ['validate'])).stdout).toContain('  error   (file): is a folder, not a plain file');
+    expect((await runCli(dir, ['doctor'])).stdout).toContain('  warning .checkpoints/config.json: is a folder, not a plain file');
     rmSync(config, { recursive: true });
     execFileSync('mkfifo', [config]);
     const fifo = cli(dir, ['validate']);
@@ -218,25 +219,25 @@ describe('validate', () => {
     expect(cli(dir, ['doctor']).stdout).toContain('  warning .checkpoints/config.json: is a FIFO, not a plain file');
   });
 
-  it('advice is labelled advice and never fails, --strict included (text and --json)', () => {
+  it('advice is labelled advice and never fails, --strict included (text and --json)', async () => {
     const dir = repo();
     expectOk(cli(dir, ['init']));
-    expectOk(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--next_actions+=Write src/auth.ts (PR 12)']));
-    const strict = expectOk(cli(dir, ['validate', '--strict']));
+    expectOk(await runCli(dir, ['update', 'api', '--phase=build', '--step=auth', '--next_actions+=Write src/auth.ts (PR 12)']));
+    const strict = expectOk(await runCli(dir, ['validate', '--strict']));
     expect(strict.stdout).toContain('  advice  progress_table: no progress_table while in_progress');
     expect(strict.stdout).toContain('  advice  context_primer: no context_primer while in_progress');
     expect(strict.stdout).not.toMatch(/warning/);
-    const report = JSON.parse(expectOk(cli(dir, ['validate', '--strict', '--json'])).stdout);
+    const report = JSON.parse(expectOk(await runCli(dir, ['validate', '--strict', '--json'])).stdout);
     expect(report.ok).toBe(true);
     expect(report.files[0].warnings).toEqual([]);
     expect(report.files[0].advice.map((a: Doc) => [a.level, a.path])).toEqual([['advice', 'progress_table'], ['advice', 'context_primer']]);
   });
 
-  it('--json reports every file with errors and warnings', () => {
+  it('--json reports every file with errors and warnings', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { blockers: [{ id: 'b1', description: 'x', blocking: 'nope' }] }));
     seed(dir, 'web', doc('api'));
-    const r = cli(dir, ['validate', '--json']);
+    const r = await runCli(dir, ['validate', '--json']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as { ok: boolean; strict: boolean; files: { file: string; ok: boolean; errors: Doc[]; warnings: Doc[] }[] };
     expect(report.ok).toBe(false);
@@ -249,39 +250,39 @@ describe('validate', () => {
     expect(report.files[1]!.errors).toEqual([{ level: 'error', path: 'skill', message: 'file name "web.checkpoint.json" must be "api.checkpoint.json" for skill "api"' }]);
   });
 
-  it('broken JSON is a finding (exit 1) with file:line:column', () => {
+  it('broken JSON is a finding (exit 1) with file:line:column', async () => {
     const dir = repo();
     write(dir, rel('api'), '{\n  "skill": "api",\n  "phase": \n}\n');
-    const r = cli(dir, ['validate']);
+    const r = await runCli(dir, ['validate']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  error   (file): 4:1: invalid JSON: unexpected character "}"\n');
   });
 
-  it('a listed checkpoint that is a dangling link is a finding, not a crash', () => {
+  it('a listed checkpoint that is a dangling link is a finding, not a crash', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     symlinkSync(join(dir, 'gone.json'), join(dir, rel('web')));
-    const r = cli(dir, ['validate']);
+    const r = await runCli(dir, ['validate']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ \.checkpoints\/web\.checkpoint\.json\n {2}error {3}\(file\): is a dangling symlink \(to .*gone\.json\)\n/);
     expect(r.stdout).toContain('✓ .checkpoints/api.checkpoint.json\n');
   });
 
-  it('takes file paths relative to the working directory; a missing one is a usage error', () => {
+  it('takes file paths relative to the working directory; a missing one is a usage error', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     mkdirSync(join(dir, 'sub'));
-    expect(expectOk(cli(join(dir, 'sub'), ['validate', `../${rel('api')}`])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
-    expectUsageFailure(cli(dir, ['validate', 'nope.checkpoint.json']), /nope\.checkpoint\.json does not exist/);
+    expect(expectOk(await runCli(join(dir, 'sub'), ['validate', `../${rel('api')}`])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    expectUsageFailure(await runCli(dir, ['validate', 'nope.checkpoint.json']), /nope\.checkpoint\.json does not exist/);
   });
 });
 
 describe('update', () => {
-  it('scaffolds a new checkpoint: project from package.json, project_dir = root', () => {
+  it('scaffolds a new checkpoint: project from package.json, project_dir = root', async () => {
     const dir = repo();
     write(dir, 'package.json', '{"name": "gtrack-web"}');
     const t0 = Date.now();
-    const r = expectOk(cli(dir, ['update', 'api', '--phase=build', "--next_actions+=Write the spec"]));
+    const r = expectOk(await runCli(dir, ['update', 'api', '--phase=build', "--next_actions+=Write the spec"]));
     expect(r.stdout).toBe('✓ created .checkpoints/api.checkpoint.json (2 changes)\n');
     const d = load(dir, 'api');
     expect(d).toMatchObject({ protocol_version: '1.1', skill: 'api', project: 'gtrack-web', project_dir: dir, phase: 'build', status: 'in_progress', next_actions: ['Write the spec'] });
@@ -289,22 +290,22 @@ describe('update', () => {
     const stamped = Date.parse(d.updated_at as string);
     expect(stamped).toBeGreaterThanOrEqual(t0 - 1000);
     expect(stamped).toBeLessThanOrEqual(Date.now() + 1000);
-    expect(expectOk(cli(dir, ['validate'])).stdout).toMatch(/^✓/);
+    expect(expectOk(await runCli(dir, ['validate'])).stdout).toMatch(/^✓/);
   });
 
-  it('without package.json the project is the folder name; from a subfolder the root is found', () => {
+  it('without package.json the project is the folder name; from a subfolder the root is found', async () => {
     const dir = repo();
     mkdirSync(join(dir, 'src/deep'), { recursive: true });
-    expectOk(cli(join(dir, 'src/deep'), ['update', 'api', '--next_actions+=go']));
+    expectOk(await runCli(join(dir, 'src/deep'), ['update', 'api', '--next_actions+=go']));
     expect(existsSync(join(dir, 'src/deep/.checkpoints'))).toBe(false);
     expect(load(dir, 'api')).toMatchObject({ project: basename(dir), project_dir: dir });
   });
 
-  it('stamps updated_at, keeps created_at, and merges objects', () => {
+  it('stamps updated_at, keeps created_at, and merges objects', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { skill_state: { iteration: 1, scores: { s1: 8 } } }));
     const t0 = Date.now();
-    expectOk(cli(dir, ['update', 'api', '--skill_state:json={"scores":{"s2":7}}', '--skill_state.iteration:json=2', '--progress_table.1.status=complete']));
+    expectOk(await runCli(dir, ['update', 'api', '--skill_state:json={"scores":{"s2":7}}', '--skill_state.iteration:json=2', '--progress_table.1.status=complete']));
     const d = load(dir, 'api');
     expect(d.created_at).toBe('2026-01-01T10:00:00Z');
     expect(Date.parse(d.updated_at as string)).toBeGreaterThanOrEqual(t0 - 1000);
@@ -313,43 +314,43 @@ describe('update', () => {
     expect(d.next_actions).toEqual(['Write the evaluator']);
   });
 
-  it('replaces arrays given as JSON rather than concatenating', () => {
+  it('replaces arrays given as JSON rather than concatenating', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: ['a', 'b'] }));
-    expectOk(cli(dir, ['update', 'api', '--next_actions:json=["c"]']));
+    expectOk(await runCli(dir, ['update', 'api', '--next_actions:json=["c"]']));
     expect(load(dir, 'api').next_actions).toEqual(['c']);
   });
 
-  it('refuses an invalid result and leaves the file byte-identical', () => {
+  it('refuses an invalid result and leaves the file byte-identical', async () => {
     const dir = repo();
     const before = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);
-    const r = cli(dir, ['update', 'api', '--status=done']);
+    const r = await runCli(dir, ['update', 'api', '--status=done']);
     expectUsageFailure(r, /^checkpoint: refused: the result would be invalid at status: status "done" must be one of/);
     expect(r.stderr).toContain('  hint: .checkpoints/api.checkpoint.json was not changed\n');
     expect(bytes(dir, 'api').equals(before)).toBe(true);
 
-    expectUsageFailure(cli(dir, ['update', 'api', '--next_actions:json=[]']), /next_actions must not be empty while in_progress/);
-    expectUsageFailure(cli(dir, ['update', 'api', '--created_at=2999-01-01T00:00:00Z']), /invalid at updated_at: updated_at .* is before created_at/);
-    expectUsageFailure(cli(dir, ['update', 'api', '--skill=web']), /file name "api.checkpoint.json" must be "web.checkpoint.json"/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--next_actions:json=[]']), /next_actions must not be empty while in_progress/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--created_at=2999-01-01T00:00:00Z']), /invalid at updated_at: updated_at .* is before created_at/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--skill=web']), /file name "api.checkpoint.json" must be "web.checkpoint.json"/);
     expect(bytes(dir, 'api').equals(before)).toBe(true);
     expect(readdirSync(join(dir, '.checkpoints'))).toEqual(['api.checkpoint.json']);
   });
 
-  it('a new skill without a next action is refused and not created', () => {
+  it('a new skill without a next action is refused and not created', async () => {
     const dir = repo();
-    expectUsageFailure(cli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
     expect(existsSync(join(dir, rel('api')))).toBe(false);
   });
 
-  it('checks every flag before touching the file', () => {
+  it('checks every flag before touching the file', async () => {
     const dir = repo();
     const before = seed(dir, 'api', doc('api'));
-    expectUsageFailure(cli(dir, ['update', 'api', '--phase=ok', '--a+:json+=1']), /^checkpoint: --a\+:json\+=1: /);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=ok', '--a+:json+=1']), /^checkpoint: --a\+:json\+=1: /);
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    expectUsageFailure(cli(dir, ['update', 'api']), /nothing to update/);
+    expectUsageFailure(await runCli(dir, ['update', 'api']), /nothing to update/);
   });
 
-  it('rewrites keep indent, tabs, CRLF, missing final newline and key order', () => {
+  it('rewrites keep indent, tabs, CRLF, missing final newline and key order', async () => {
     const dir = repo();
     const reordered = (skill: string) => {
       const d = doc(skill);
@@ -364,30 +365,30 @@ describe('update', () => {
     ];
     for (const [skill, render] of renders) {
       seed(dir, skill, reordered(skill), render);
-      expectOk(cli(dir, ['update', skill, '--step=sprint-2']));
+      expectOk(await runCli(dir, ['update', skill, '--step=sprint-2']));
       const after = read(dir, rel(skill));
       const updatedAt = (JSON.parse(after) as Doc).updated_at;
       expect(after, skill).toBe(render({ ...reordered(skill), step: 'sprint-2', updated_at: updatedAt }));
     }
   });
 
-  it('prints warnings on stderr and reports them with --json', () => {
+  it('prints warnings on stderr and reports them with --json', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
-    const r = expectOk(cli(dir, ['update', 'api', '--cost:json={"total_usd":9,"budget_usd":5}']));
+    const r = expectOk(await runCli(dir, ['update', 'api', '--cost:json={"total_usd":9,"budget_usd":5}']));
     expect(r.stderr).toBe('  warning cost.total_usd: budget gate tripped: total_usd 9 > budget_usd 5\n');
-    const j = JSON.parse(expectOk(cli(dir, ['update', 'api', '--step=x', '--json'])).stdout) as Doc;
+    const j = JSON.parse(expectOk(await runCli(dir, ['update', 'api', '--step=x', '--json'])).stdout) as Doc;
     expect(j).toMatchObject({ ok: true, skill: 'api', path: rel('api'), created: false });
     expect(j.warnings).toEqual([{ level: 'warning', path: 'cost.total_usd', message: 'budget gate tripped: total_usd 9 > budget_usd 5' }]);
   });
 });
 
 describe('done', () => {
-  it('pops next_actions[0] into recently_done, newest first', () => {
+  it('pops next_actions[0] into recently_done, newest first', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: ['a', { text: 'b', done_when: 'true' }, 'c'] }));
-    expect(expectOk(cli(dir, ['done', 'api'])).stdout).toBe('✓ done: a\n  next: b\n');
-    expect(expectOk(cli(dir, ['done', 'api'])).stdout).toBe('✓ done: b\n  next: c\n');
+    expect(expectOk(await runCli(dir, ['done', 'api'])).stdout).toBe('✓ done: a\n  next: b\n');
+    expect(expectOk(await runCli(dir, ['done', 'api'])).stdout).toBe('✓ done: b\n  next: c\n');
     const d = load(dir, 'api');
     expect(d.next_actions).toEqual(['c']);
     const recent = d.recently_done as { at: string; action: string }[];
@@ -396,71 +397,70 @@ describe('done', () => {
     expect(d.updated_at).toBe(recent[0]!.at);
   });
 
-  it('keeps at most 10 recently_done entries', () => {
+  it('keeps at most 10 recently_done entries', async () => {
     const dir = repo();
     const old = Array.from({ length: 10 }, (_, i) => ({ at: `2026-01-01T00:00:0${i}Z`.replace(/0(\d\d)Z/, '$1Z'), action: `old-${i}` }));
     seed(dir, 'api', doc('api', { next_actions: ['new', 'after'], recently_done: old }));
-    expectOk(cli(dir, ['done', 'api']));
+    expectOk(await runCli(dir, ['done', 'api']));
     const recent = load(dir, 'api').recently_done as { action: string }[];
     expect(recent).toHaveLength(10);
     expect(recent.map((x) => x.action)).toEqual(['new', ...old.slice(0, 9).map((o) => o.action)]);
   });
 
-  it('the last action of an in_progress checkpoint needs --complete', () => {
+  it('the last action of an in_progress checkpoint needs --complete', async () => {
     const dir = repo();
     const before = seed(dir, 'api', doc('api', { next_actions: ['only'] }));
-    const r = cli(dir, ['done', 'api']);
+    const r = await runCli(dir, ['done', 'api']);
     expectUsageFailure(r, /that was the last action of "api" and it is in_progress/);
     expect(r.stderr).toMatch(/hint: .*checkpoint done api --complete/);
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    expect(expectOk(cli(dir, ['done', 'api', '--complete'])).stdout).toBe('✓ done: only\n  no actions left; api is complete\n');
+    expect(expectOk(await runCli(dir, ['done', 'api', '--complete'])).stdout).toBe('✓ done: only\n  no actions left; api is complete\n');
     const d = load(dir, 'api');
     expect(d.status).toBe('complete');
     expect(d.next_actions).toEqual([]);
-    expect(expectOk(cli(dir, ['validate'])).code).toBe(0);
+    expect(expectOk(await runCli(dir, ['validate'])).code).toBe(0);
   });
 
-  it('runs done_when only with --verify', () => {
+  it('runs done_when only with --verify', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'touch ran-a.marker' }, { text: 'b', done_when: 'touch ran-b.marker' }, 'c'] }));
-    expectOk(cli(dir, ['done', 'api']));
+    expectOk(await runCli(dir, ['done', 'api']));
     expect(existsSync(join(dir, 'ran-a.marker'))).toBe(false);
-    const r = expectOk(cli(dir, ['done', 'api', '--verify']));
+    const r = expectOk(await runCli(dir, ['done', 'api', '--verify']));
     expect(existsSync(join(dir, 'ran-b.marker'))).toBe(true);
     expect(r.stderr).toBe('verifying "b" with: touch ran-b.marker\n');
     expect(load(dir, 'api').next_actions).toEqual(['c']);
   });
 
-  it('--verify runs the check in the project root, even from a subfolder', () => {
+  it('--verify runs the check in the project root, even from a subfolder', async () => {
     const dir = repo();
     mkdirSync(join(dir, 'sub'));
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'test -d .checkpoints' }, 'b'] }));
-    expectOk(cli(join(dir, 'sub'), ['done', 'api', '--verify']));
+    expectOk(await runCli(join(dir, 'sub'), ['done', 'api', '--verify']));
   });
 
-  it('--verify refuses on a non-zero exit and leaves the file unchanged', () => {
+  it('--verify refuses on a non-zero exit and leaves the file unchanged', async () => {
     const dir = repo();
     const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'exit 3' }, 'b'] }));
-    const r = cli(dir, ['done', 'api', '--verify']);
+    const r = await runCli(dir, ['done', 'api', '--verify']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('✗ not done: exit 3; next_actions unchanged\n');
     expect(bytes(dir, 'api').equals(before)).toBe(true);
   });
 
-  it('--verify refuses on timeout, killing the check', () => {
+  it('--verify refuses on timeout, killing the check', async () => {
     const dir = repo();
     // The check notes its shell's pid (its process group) and would run for a minute: had done
     // waited for it, this test would hit its own timeout.
     const before = seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo $$ > check.pid; sleep 60; touch late.marker' }, 'b'] }));
-    const r = cli(dir, ['done', 'api', '--verify', '--timeout', '2']);
+    const r = await runCli(dir, ['done', 'api', '--verify', '--timeout', '2']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('✗ not done: timed out after 2s; next_actions unchanged\n');
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    // The check's process group is gone (a zombie awaiting its reaper counts as gone). On a
-    // machine so loaded that the shell never got to note its pid, there is no group to look at.
-    if (existsSync(join(dir, 'check.pid'))) {
-      expect(groupMembers(Number(readFileSync(join(dir, 'check.pid'), 'utf8')))).toEqual([]);
-    }
+    // The check's process group ends, killed: had it been left to run, its sleep would end and
+    // leave late.marker. On a machine so loaded that the shell never got to note its pid, there
+    // is no group to look at.
+    if (existsSync(join(dir, 'check.pid'))) await groupEnded(Number(readFileSync(join(dir, 'check.pid'), 'utf8')));
     expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
@@ -478,35 +478,36 @@ describe('done', () => {
     expect(code, stderr).toBe(1);
     expect(stderr).toContain(`✗ not done: stopped by ${signal}; the check was ended; next_actions unchanged\n`);
     expect(bytes(dir, 'api').equals(before)).toBe(true);
-    expect(groupMembers(pgid)).toEqual([]);
+    await groupEnded(pgid);
+    expect(existsSync(join(dir, 'late.marker'))).toBe(false);
   });
 
-  it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', () => {
+  it('--verify --json keeps stdout one JSON document: the check\'s output goes to stderr', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'echo noise-on-stdout' }, 'b'] }));
-    const r = expectOk(cli(dir, ['done', 'api', '--verify', '--json']));
+    const r = expectOk(await runCli(dir, ['done', 'api', '--verify', '--json']));
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, skill: 'api', done: 'a', next: 'b', status: 'in_progress' });
     expect(r.stderr).toContain('noise-on-stdout\n');
   });
 
-  it('--verify without a done_when, bad --timeout, and nothing to pop are usage errors', () => {
+  it('--verify without a done_when, bad --timeout, and nothing to pop are usage errors', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: ['plain', 'b'] }));
-    expectUsageFailure(cli(dir, ['done', 'api', '--verify']), /next_actions\[0\] of "api" has no done_when check to verify/);
+    expectUsageFailure(await runCli(dir, ['done', 'api', '--verify']), /next_actions\[0\] of "api" has no done_when check to verify/);
     seed(dir, 'web', doc('web', { next_actions: [{ text: 'a', done_when: 'true' }, 'b'] }));
-    expectUsageFailure(cli(dir, ['done', 'web', '--verify', '--timeout', 'soon']), /--timeout must be a positive number/);
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', 'soon']), /--timeout must be a positive number/);
     // past 2^31-1 ms setTimeout would fire at once and report a spurious timeout
-    expectUsageFailure(cli(dir, ['done', 'web', '--verify', '--timeout', '3000000']), /--timeout must be a positive number of seconds \(at most 86400\)/);
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', '3000000']), /--timeout must be a positive number of seconds \(at most 86400\)/);
     seed(dir, 'ops', doc('ops', { status: 'complete', next_actions: [] }));
-    expectUsageFailure(cli(dir, ['done', 'ops']), /no next_actions to mark done/);
+    expectUsageFailure(await runCli(dir, ['done', 'ops']), /no next_actions to mark done/);
   });
 });
 
 describe('reset, history, restore', () => {
-  it('reset archives (nothing deleted), history lists it, restore brings it back', () => {
+  it('reset archives (nothing deleted), history lists it, restore brings it back', async () => {
     const dir = repo();
     const original = seed(dir, 'api', doc('api'));
-    const r = expectOk(cli(dir, ['reset', 'api']));
+    const r = expectOk(await runCli(dir, ['reset', 'api']));
     expect(existsSync(join(dir, rel('api')))).toBe(false);
     const files = readdirSync(join(dir, '.checkpoints/history'));
     expect(files).toHaveLength(1);
@@ -515,94 +516,103 @@ describe('reset, history, restore', () => {
     expect(readFileSync(join(dir, '.checkpoints/history', archive)).equals(original)).toBe(true);
     expect(r.stdout).toBe(`✓ archived api to .checkpoints/history/${archive} (bring it back with \`checkpoint restore ${archive}\`)\n`);
 
-    expect(expectOk(cli(dir, ['history'])).stdout).toBe(`checkpoint  ${archive}  ${original.length} bytes\n`);
-    expect(expectOk(cli(dir, ['history', 'web'])).stdout).toBe('no archives in .checkpoints/history/\n');
-    expect(JSON.parse(expectOk(cli(dir, ['history', 'api', '--json'])).stdout)).toEqual([
+    expect(expectOk(await runCli(dir, ['history'])).stdout).toBe(`checkpoint  ${archive}  ${original.length} bytes\n`);
+    expect(expectOk(await runCli(dir, ['history', 'web'])).stdout).toBe('no archives in .checkpoints/history/\n');
+    expect(JSON.parse(expectOk(await runCli(dir, ['history', 'api', '--json'])).stdout)).toEqual([
       { file: archive, path: `.checkpoints/history/${archive}`, skill: 'api', kind: 'checkpoint', bytes: original.length, restorable: true },
     ]);
-    expect(expectOk(cli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
+    expect(expectOk(await runCli(dir, ['list'])).stdout).toMatch(/^no checkpoints yet/);
 
-    expect(expectOk(cli(dir, ['restore', archive])).stdout).toBe('✓ restored api to .checkpoints/api.checkpoint.json (the archive stays in history/)\n');
+    expect(expectOk(await runCli(dir, ['restore', archive])).stdout).toBe('✓ restored api to .checkpoints/api.checkpoint.json (the archive stays in history/)\n');
     expect(bytes(dir, 'api').equals(original)).toBe(true);
     expect(existsSync(join(dir, '.checkpoints/history', archive))).toBe(true);
   });
 
-  it('restore refuses to overwrite a live checkpoint', () => {
+  it('restore refuses to overwrite a live checkpoint', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
-    expectOk(cli(dir, ['reset', 'api']));
+    expectOk(await runCli(dir, ['reset', 'api']));
     const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
     const live = seed(dir, 'api', doc('api', { step: 'newer' }));
-    const r = cli(dir, ['restore', archive]);
+    const r = await runCli(dir, ['restore', archive]);
     expectUsageFailure(r, /^checkpoint: a live checkpoint for "api" exists; restoring would overwrite it$/);
     expect(r.stderr).toContain('hint: archive it first with `checkpoint reset api`, then restore');
     expect(bytes(dir, 'api').equals(live)).toBe(true);
   });
 
-  it('reset sets a corrupt checkpoint aside too (that is how one starts fresh)', () => {
+  it('reset sets a corrupt checkpoint aside too (that is how one starts fresh)', async () => {
     const dir = repo();
     write(dir, rel('api'), '{"skill": "api", <<<<<<< broken');
     const original = bytes(dir, 'api');
-    expectOk(cli(dir, ['reset', 'api']));
+    expectOk(await runCli(dir, ['reset', 'api']));
     const [archive] = readdirSync(join(dir, '.checkpoints/history'));
     expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(original)).toBe(true);
-    expectOk(cli(dir, ['update', 'api', '--next_actions+=start over']));
+    expectOk(await runCli(dir, ['update', 'api', '--next_actions+=start over']));
     write(dir, rel('web'), '"not an object"\n');
-    expectUsageFailure(cli(dir, ['update', 'web', '--step=x']), /web\.checkpoint\.json is not a JSON object/);
-    expectOk(cli(dir, ['reset', 'web']));
+    expectUsageFailure(await runCli(dir, ['update', 'web', '--step=x']), /web\.checkpoint\.json is not a JSON object/);
+    expectOk(await runCli(dir, ['reset', 'web']));
   });
 
-  it('reset and restore of things that do not exist are usage errors', () => {
+  it('reset and restore of things that do not exist are usage errors', async () => {
     const dir = repo();
-    expectUsageFailure(cli(dir, ['reset', 'api']), /no checkpoint for skill "api" to reset/);
-    expectUsageFailure(cli(dir, ['restore', 'api.2026-01-01T00-00-00.000Z.checkpoint.json']), /no archive/);
+    expectUsageFailure(await runCli(dir, ['reset', 'api']), /no checkpoint for skill "api" to reset/);
+    expectUsageFailure(await runCli(dir, ['restore', 'api.2026-01-01T00-00-00.000Z.checkpoint.json']), /no archive/);
     expect(existsSync(join(dir, '.checkpoints'))).toBe(false);
   });
 });
 
 describe('where the project is', () => {
-  it('-C / --dir work from another directory', () => {
+  it('-C / --dir work from another directory', async () => {
     const dir = repo();
     const elsewhere = plainDir();
-    expectOk(cli(elsewhere, ['-C', dir, 'update', 'api', '--next_actions+=go']));
-    expectOk(cli(elsewhere, ['update', 'api', '-C', dir, '--step=two']));
+    expectOk(await runCli(elsewhere, ['-C', dir, 'update', 'api', '--next_actions+=go']));
+    expectOk(await runCli(elsewhere, ['update', 'api', '-C', dir, '--step=two']));
     expect(load(dir, 'api')).toMatchObject({ step: 'two', project_dir: dir });
-    expect(expectOk(cli(elsewhere, [`--dir=${dir}`, 'list'])).stdout).toMatch(/^api {2}in_progress/);
-    expect(expectOk(cli(elsewhere, ['show', 'api', '-C', dir])).stdout).toBe(read(dir, rel('api')));
+    expect(expectOk(await runCli(elsewhere, [`--dir=${dir}`, 'list'])).stdout).toMatch(/^api {2}in_progress/);
+    expect(expectOk(await runCli(elsewhere, ['show', 'api', '-C', dir])).stdout).toBe(read(dir, rel('api')));
     expect(existsSync(join(elsewhere, '.checkpoints'))).toBe(false);
-    expectUsageFailure(cli(elsewhere, ['list', '-C', join(elsewhere, 'missing')]), /-C .*missing: no such directory/);
+    expectUsageFailure(await runCli(elsewhere, ['list', '-C', join(elsewhere, 'missing')]), /-C .*missing: no such directory/);
   });
 
-  it('-C with a relative path resolves against the working directory', () => {
+  it('-C with a relative path resolves against the working directory', async () => {
     const parent = plainDir();
     mkdirSync(join(parent, 'proj/.checkpoints'), { recursive: true });
     seed(join(parent, 'proj'), 'api', doc('api'));
-    expect(expectOk(cli(parent, ['-C', 'proj', 'validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    expect(expectOk(await runCli(parent, ['-C', 'proj', 'validate'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
   });
 
-  it('the root is found from a subfolder of a git repository', () => {
+  it('the root is found from a subfolder of a git repository', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
     mkdirSync(join(dir, 'a/b'), { recursive: true });
-    expect(expectOk(cli(join(dir, 'a/b'), ['list'])).stdout).toMatch(/^api /);
-    expectOk(cli(join(dir, 'a/b'), ['done', 'api', '--complete']));
+    expect(expectOk(await runCli(join(dir, 'a/b'), ['list'])).stdout).toMatch(/^api /);
+    expectOk(await runCli(join(dir, 'a/b'), ['done', 'api', '--complete']));
     expect(load(dir, 'api').status).toBe('complete');
   });
 
-  it('a folder outside git works when it holds .checkpoints/', () => {
+  it('a folder outside git works when it holds .checkpoints/', async () => {
     const dir = plainDir();
     mkdirSync(join(dir, '.checkpoints'));
     mkdirSync(join(dir, 'sub'));
-    expectOk(cli(join(dir, 'sub'), ['update', 'api', '--next_actions+=go']));
+    expectOk(await runCli(join(dir, 'sub'), ['update', 'api', '--next_actions+=go']));
     expect(load(dir, 'api')).toMatchObject({ project_dir: dir, project: basename(dir) });
     expect(existsSync(join(dir, 'sub/.checkpoints'))).toBe(false);
-    expect(expectOk(cli(join(dir, 'sub'), ['validate'])).stdout).toMatch(/^✓ \.checkpoints\/api\.checkpoint\.json/);
+    expect(expectOk(await runCli(join(dir, 'sub'), ['validate'])).stdout).toMatch(/^✓ \.checkpoints\/api\.checkpoint\.json/);
     const init = expectOk(cli(dir, ['init']));
     expect(init.stdout).toContain('✓ wrote .checkpoints/README.md');
   });
 });
 
 /** Live (non-zombie) processes of process group `pgid`, from /proc. */
+/**
+ * Waits until the group has no live member (a zombie awaiting its reaper counts as gone): a
+ * killed process may take a moment to be scheduled and die on a loaded machine. A group that
+ * was never killed ends only when its own commands do, which the callers' markers reveal.
+ */
+async function groupEnded(pgid: number): Promise<void> {
+  while (groupMembers(pgid).length) await new Promise((r) => setTimeout(r, 20));
+}
+
 function groupMembers(pgid: number): string[] {
   return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {

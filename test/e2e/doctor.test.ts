@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const dirs: string[] = [];
@@ -51,9 +52,9 @@ function driftedRepo(): string {
 }
 
 describe.each(ENGINES)('doctor with the %s engine', (engine) => {
-  it('flags landed PRs, renamed and modified files, with evidence', () => {
+  it('flags landed PRs, renamed and modified files, with evidence', async () => {
     const dir = driftedRepo();
-    const r = cli(dir, ['doctor', '--json', '--engine', engine]);
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     const byCheck = (check: string) => report.findings.filter((f: { check: string }) => f.check === check);
@@ -70,10 +71,10 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     // src/auth.ts did not change: no finding for it; the body mention of #12 is not a landing.
     expect(files.find((f: { path: string }) => f.path === 'context_primer.generated_files[0]')).toBeUndefined();
     expect(report.engine).toBe(engine);
-    expect(cli(dir, ['doctor', '--fail-on-warnings', '--engine', engine]).code).toBe(1);
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(1);
   });
 
-  it('checks verified_for_sha against HEAD history', () => {
+  it('checks verified_for_sha against HEAD history', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     const rootSha = git(dir, ['rev-parse', 'HEAD']).trim();
@@ -81,43 +82,43 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const sideSha = commitAll(dir, 'side work', ago(200));
     git(dir, ['checkout', '-q', 'main']);
     const write3 = (sha: string) => write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ context_primer: { key_decisions: [] }, next_actions: ['x'], skill_state: { verified_for_sha: sha } })));
-    const findings = () => JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings.filter((f: { check: string }) => f.check === 'verified_for_sha');
+    const findings = async () => JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'verified_for_sha');
     write3(rootSha);
-    expect(findings()).toEqual([]);
+    expect(await findings()).toEqual([]);
     write3(sideSha);
-    expect(findings()[0].message).toContain("not in HEAD's history");
+    expect((await findings())[0].message).toContain("not in HEAD's history");
     write3('deadbeefdeadbeef');
-    expect(findings()[0].message).toContain('not a commit');
+    expect((await findings())[0].message).toContain('not a commit');
   });
 });
 
 describe('without a git binary', () => {
-  it('doctor and next fall back to the embedded engine and give the same answers', () => {
+  it('doctor and next fall back to the embedded engine and give the same answers', async () => {
     const dir = driftedRepo();
     const noGit = { PATH: '/nonexistent' };
-    const report = JSON.parse(cli(dir, ['doctor', '--json'], { env: noGit }).stdout);
+    const report = JSON.parse((await runCli(dir, ['doctor', '--json'], { env: noGit })).stdout);
     expect(report.engine).toBe('isomorphic');
-    const native = JSON.parse(cli(dir, ['doctor', '--json']).stdout);
+    const native = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout);
     expect(native.engine).toBe('native');
     expect(report.findings).toEqual(native.findings);
     rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true }); // no cached walk: next must ask the engine
-    expect(JSON.parse(cli(dir, ['next', '--json'], { env: noGit }).stdout).next.text).toBe('Write the session docs');
+    expect(JSON.parse((await runCli(dir, ['next', '--json'], { env: noGit })).stdout).next.text).toBe('Write the session docs');
   });
 });
 
 describe('next', () => {
-  it('skips an action whose PR landed and recommends reconciling when all landed', () => {
+  it('skips an action whose PR landed and recommends reconciling when all landed', async () => {
     const dir = driftedRepo();
-    const next = JSON.parse(cli(dir, ['next', '--json']).stdout);
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
     expect(next.next).toMatchObject({ skill: 'api', kind: 'action', text: 'Write the session docs' });
     expect(next.next.skipped_as_landed[0].text).toBe('Merge PR #12 (auth middleware)');
     const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
     cp.next_actions = ['Merge PR #12 (auth middleware)'];
     writeFileSync(join(dir, '.checkpoints/api.checkpoint.json'), JSON.stringify(cp));
-    const all = JSON.parse(cli(dir, ['next', '--json']).stdout);
+    const all = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
     expect(all.reconcile).toBe(true);
     expect(all.next.kind).toBe('reconcile');
-    expect(cli(dir, ['next']).stdout).toContain('Reconcile api');
+    expect((await runCli(dir, ['next'])).stdout).toContain('Reconcile api');
   });
 });
 
@@ -130,7 +131,7 @@ describe('pre-push hook', () => {
     return remote;
   }
 
-  it('refuses a push while doctor warns and allows it once fixed', () => {
+  it('refuses a push while doctor warns and allows it once fixed', async () => {
     const dir = driftedRepo();
     expect(cli(dir, ['init']).code).toBe(0);
     commitAll(dir, 'init checkpoint tooling', ago(50));
@@ -153,7 +154,7 @@ describe('pre-push hook', () => {
     expect(ok.status, ok.stderr).toBe(0);
   });
 
-  it('chains an existing hook, respects core.hooksPath and is idempotent', () => {
+  it('chains an existing hook, respects core.hooksPath and is idempotent', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     git(dir, ['config', 'core.hooksPath', '.githooks']);
@@ -193,23 +194,23 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     return { dir, landing, base };
   }
 
-  it('cuts the walk at 365 days by default and says so in one line; walk_days 0 walks it all', () => {
+  it('cuts the walk at 365 days by default and says so in one line; walk_days 0 walks it all', async () => {
     const { dir, landing } = oldRepo();
-    const cut = cli(dir, ['doctor', '--engine', engine, '--json']);
+    const cut = await runCli(dir, ['doctor', '--engine', engine, '--json']);
     const report = JSON.parse(cut.stdout);
     expect(report.findings.filter((f: { check: string }) => f.check === 'history')).toHaveLength(1);
     expect(report.findings.some((f: { check: string }) => f.check === 'landed')).toBe(false);
-    expect(cli(dir, ['doctor', '--engine', engine]).stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
+    expect((await runCli(dir, ['doctor', '--engine', engine])).stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
 
     write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
-    const all = JSON.parse(cli(dir, ['doctor', '--engine', engine, '--json']).stdout);
+    const all = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
     expect(all.findings.some((f: { check: string }) => f.check === 'history')).toBe(false);
     expect(all.findings.find((f: { check: string }) => f.check === 'landed')?.evidence.sha).toBe(landing);
   });
 
-  it('never hides what a push sends: pushed commits older than the cut are still judged', () => {
+  it('never hides what a push sends: pushed commits older than the cut are still judged', async () => {
     const { dir, landing, base } = oldRepo();
-    const r = cli(dir, ['doctor', '--engine', engine, '--json', '--fail-on-warnings', '--pushed', `${base}..${landing}`]);
+    const r = await runCli(dir, ['doctor', '--engine', engine, '--json', '--fail-on-warnings', '--pushed', `${base}..${landing}`]);
     const report = JSON.parse(r.stdout);
     const landed = report.findings.find((f: { check: string }) => f.check === 'landed');
     expect(landed?.evidence.sha).toBe(landing);
@@ -217,17 +218,17 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(r.code).toBe(1);
   });
 
-  it('refuses a walk_days that is not a number of days, in one line, exit 2', () => {
+  it('refuses a walk_days that is not a number of days, in one line, exit 2', async () => {
     const { dir } = oldRepo();
     write(dir, '.checkpoints/config.json', '{ "walk_days": "a year" }\n');
-    const r = cli(dir, ['doctor', '--engine', engine]);
+    const r = await runCli(dir, ['doctor', '--engine', engine]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')[0]).toMatch(/walk_days.*number of days/);
   });
 });
 
 describe('status and next with a broken walk_days', () => {
-  it('say what is wrong in one line and exit 2, leaving the checkpoint byte-identical', () => {
+  it('say what is wrong in one line and exit 2, leaving the checkpoint byte-identical', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
@@ -235,7 +236,7 @@ describe('status and next with a broken walk_days', () => {
     write(dir, '.checkpoints/config.json', '{ "walk_days": -1 }\n');
     const before = readFileSync(join(dir, '.checkpoints/api.checkpoint.json'));
     for (const cmd of ['status', 'next']) {
-      const r = cli(dir, [cmd]);
+      const r = await runCli(dir, [cmd]);
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/config\.json: "walk_days" must be a number of days/);
     }

@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, type RunResult, HANG_GUARD_MS } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
-const SAFETY_NET_MS = 60_000;
+const SAFETY_NET_MS = HANG_GUARD_MS;
 
 /** Names, kinds and content hashes of a tree: never reads a special file, never follows a link. */
 function treeHash(dir: string): string {

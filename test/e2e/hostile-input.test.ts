@@ -1,4 +1,5 @@
-// Bad input through the built binary, the way a user meets it: the command line's own mistakes
+// Bad input through the CLI's entry (main(), in this process: test/helpers/in-process.ts), the
+// way a user meets it: the command line's own mistakes
 // (unknown commands and options, missing or extra arguments, ambiguous values) and the first
 // broken files a user hits, each with its exact message and hint. Every case: exit 2, one clear
 // `checkpoint: ...` line on stderr (plus at most a `  hint:` line), nothing on stdout, no stack
@@ -9,8 +10,9 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, makeRepo, tempDir, write } from '../helpers/repo.js';
-import { checkpointDoc, run, snapshot } from '../reliability/helpers.js';
+import { assertBuilt, cleanup, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { checkpointDoc, snapshot } from '../reliability/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(cleanup));
@@ -126,7 +128,7 @@ describe.concurrent('hostile input', () => {
     if (c.cwd) mkdirSync(join(dir, c.cwd), { recursive: true });
     const before = [dir, ...outside].map(snapshot);
 
-    const r = await run(c.cwd ? join(dir, c.cwd) : dir, c.args);
+    const r = await runCli(c.cwd ? join(dir, c.cwd) : dir, c.args);
 
     expect(r.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`).toBe(2);
     const lines = r.stderr.replace(/\n$/, '').split('\n');
@@ -144,24 +146,24 @@ describe.concurrent('hostile input', () => {
 });
 
 describe('accepted on purpose', () => {
-  it('a UTF-8 BOM is read, kept on rewrite, and dropped by show', () => {
+  it('a UTF-8 BOM is read, kept on rewrite, and dropped by show', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
     write(dir, CP, `\uFEFF${validText()}`);
-    const up = cli(dir, ['update', 'api', '--step=s2']);
+    const up = await runCli(dir, ['update', 'api', '--step=s2']);
     expect(up.code, up.stderr).toBe(0);
     const after = readFileSync(join(dir, CP));
     expect([...after.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x7b]);
-    const shown = cli(dir, ['show', 'api']);
+    const shown = await runCli(dir, ['show', 'api']);
     expect(shown.code).toBe(0);
     expect((JSON.parse(shown.stdout) as { step: string }).step).toBe('s2');
-    expect(cli(dir, ['validate']).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
-  it('--json failures print one JSON error object on stdout as well', () => {
+  it('--json failures print one JSON error object on stdout as well', async () => {
     const dir = makeRepo({ commit: false });
     dirs.push(dir);
-    const r = cli(dir, ['show', 'api', '--json']);
+    const r = await runCli(dir, ['show', 'api', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: 'E_NOT_FOUND', message: 'no checkpoint for skill "api" in .checkpoints/', hint: 'create one with `checkpoint update <skill> ...`' } });
   });

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,34 +38,34 @@ function repoWith(checkpoints: Record<string, unknown>[]): string {
 
 describe('status', () => {
   const decision = { id: 'd1', description: 'Pick the database', needs: 'user_decision' };
-  it('shows the table, the decisions banner, PM lines and details; --brief and --since narrow it', () => {
+  it('shows the table, the decisions banner, PM lines and details; --brief and --since narrow it', async () => {
     const dir = repoWith([
       cp('api', { pm_refs: [{ provider: 'linear', id: 'PLAT-1', role: 'source' }, { provider: 'linear', id: 'PLAT-2', role: 'child' }] }),
       cp('web', { blockers: [decision], updated_at: daysAgo(9) }),
     ]);
-    const full = cli(dir, ['status']);
+    const full = await runCli(dir, ['status']);
     expect(full.code, full.stderr).toBe(0);
     expect(full.stdout).toContain('⛔ 1 decision waiting on you');
     expect(full.stdout).toContain('PM: PLAT-1 (source) + 1 child');
     expect(full.stdout).toMatch(/web .*⚠ stale \(9d\)/);
     expect(full.stdout).toContain('api summary.');
-    const brief = cli(dir, ['status', '--brief']).stdout;
+    const brief = (await runCli(dir, ['status', '--brief'])).stdout;
     expect(brief).toContain('Ask the user to decide: Pick the database');
     expect(brief).not.toContain('api summary.');
-    const since = cli(dir, ['status', `--since=${daysAgo(3)}`]).stdout;
+    const since = (await runCli(dir, ['status', `--since=${daysAgo(3)}`])).stdout;
     expect(since).toContain('api summary.');
     expect(since).not.toContain('web summary.');
-    const json = JSON.parse(cli(dir, ['status', '--json']).stdout);
+    const json = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
     expect(json.decisions_waiting).toEqual([{ skill: 'web', id: 'd1', description: 'Pick the database' }]);
     expect(json.skills.map((s: { skill: string }) => s.skill)).toEqual(['web', 'api']);
-    expect(cli(dir, ['status', '--since=yesterday']).code).toBe(2);
+    expect((await runCli(dir, ['status', '--since=yesterday'])).code).toBe(2);
   });
 });
 
 describe('resume', () => {
-  it('orients on an in-progress checkpoint and exits 0', () => {
+  it('orients on an in-progress checkpoint and exits 0', async () => {
     const dir = repoWith([cp('api')]);
-    const r = cli(dir, ['resume', 'api']);
+    const r = await runCli(dir, ['resume', 'api']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('RESUMING: api on demo');
@@ -83,76 +84,76 @@ describe('resume', () => {
     ['blocked', { status: 'blocked', blockers: [{ id: 'b', description: 'waiting on infra', needs: 'external_dep' }] }],
     ['failed', { status: 'failed' }],
     ['stale', { updated_at: daysAgo(10) }],
-  ])('asks the user (exit 3) when the checkpoint is %s', (_, over) => {
+  ])('asks the user (exit 3) when the checkpoint is %s', async (_, over) => {
     const dir = repoWith([cp('api', over)]);
-    const r = cli(dir, ['resume', 'api']);
+    const r = await runCli(dir, ['resume', 'api']);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('ASK THE USER');
     expect(r.stdout).toContain('Continue from here, restart');
   });
 
-  it('without a skill, resumes the top one, but lists and asks when it needs a decision', () => {
+  it('without a skill, resumes the top one, but lists and asks when it needs a decision', async () => {
     const ok = repoWith([cp('api'), cp('web', { status: 'complete', next_actions: [] })]);
-    expect(cli(ok, ['resume']).stdout.split('\n')[0]).toBe('RESUMING: api on demo');
+    expect((await runCli(ok, ['resume'])).stdout.split('\n')[0]).toBe('RESUMING: api on demo');
     const asking = repoWith([cp('api'), cp('web', { status: 'failed' })]);
-    const r = cli(asking, ['resume']);
+    const r = await runCli(asking, ['resume']);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('web  failed');
     expect(r.stdout).toContain('api  in_progress');
-    expect(JSON.parse(cli(asking, ['resume', '--json']).stdout)).toMatchObject({ ask_user: true });
+    expect(JSON.parse((await runCli(asking, ['resume', '--json'])).stdout)).toMatchObject({ ask_user: true });
   });
 
-  it('stays within the byte limit and names what it left out', () => {
+  it('stays within the byte limit and names what it left out', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `decision ${i}: ${'x'.repeat(60)}`);
     const dir = repoWith([cp('api', { context_primer: { key_decisions: many } })]);
-    const r = cli(dir, ['resume', 'api', '--max-bytes', '2048']);
+    const r = await runCli(dir, ['resume', 'api', '--max-bytes', '2048']);
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(2049);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… left out to fit the output budget: key decisions \(\d+ of 400\).*; everything: checkpoint show api$/);
-    expect(Buffer.byteLength(cli(dir, ['resume', 'api']).stdout)).toBeLessThanOrEqual(16 * 1024 + 1);
-    expect(cli(dir, ['resume', 'api', '--max-bytes', '10']).code).toBe(2);
+    expect(Buffer.byteLength((await runCli(dir, ['resume', 'api'])).stdout)).toBeLessThanOrEqual(16 * 1024 + 1);
+    expect((await runCli(dir, ['resume', 'api', '--max-bytes', '10'])).code).toBe(2);
   });
 
-  it('never silently skips a broken checkpoint', () => {
+  it('never silently skips a broken checkpoint', async () => {
     const dir = repoWith([cp('api')]);
     write(dir, '.checkpoints/web.checkpoint.json', '{ "skill": "web", ');
-    expect(cli(dir, ['resume']).stderr).toContain('left out unreadable or invalid checkpoint: web');
+    expect((await runCli(dir, ['resume'])).stderr).toContain('left out unreadable or invalid checkpoint: web');
     // next names it where the reader looks, before recommending another skill.
-    const next = cli(dir, ['next']);
+    const next = await runCli(dir, ['next']);
     expect(next.stdout).toMatch(/^needs repair: web: .*\(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)\n[\s\S]*api/);
-    expect(cli(dir, ['status']).stdout).toMatch(/^web\s+needs repair\s+/m);
+    expect((await runCli(dir, ['status'])).stdout).toMatch(/^web\s+needs repair\s+/m);
     const only = repoWith([]);
     write(only, '.checkpoints/web.checkpoint.json', '{}');
-    expect(cli(only, ['resume']).stderr).toContain('web');
+    expect((await runCli(only, ['resume'])).stderr).toContain('web');
   });
 
-  it('with no checkpoint at all says so and exits 0', () => {
+  it('with no checkpoint at all says so and exits 0', async () => {
     const dir = repoWith([]);
-    const r = cli(dir, ['resume']);
+    const r = await runCli(dir, ['resume']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no checkpoint to resume');
   });
 });
 
 describe('untrusted text on the terminal', () => {
-  it('shows control characters from a checkpoint escaped, never interpreted', () => {
+  it('shows control characters from a checkpoint escaped, never interpreted', async () => {
     const dir = repoWith([cp('api', { phase: 'ph\u001b]52;c;cHduZWQ=\u0007ase\u001b[2J', next_actions: ['act\u001b[31mred\rX'] })]);
     for (const cmd of [['status'], ['next'], ['resume', 'api'], ['list']]) {
-      const r = cli(dir, cmd);
+      const r = await runCli(dir, cmd);
       expect(r.stdout, cmd.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     }
-    expect(cli(dir, ['next']).stdout).toContain('act\\x1b[31mred\\x0dX');
+    expect((await runCli(dir, ['next'])).stdout).toContain('act\\x1b[31mred\\x0dX');
   });
 });
 
 describe('doctor without history', () => {
-  it('reports staleness by status and a foreign project_dir as info only', () => {
+  it('reports staleness by status and a foreign project_dir as info only', async () => {
     const dir = repoWith([
       cp('a', { status: 'in_progress', updated_at: daysAgo(8) }),
       cp('b', { status: 'complete', next_actions: [], updated_at: daysAgo(13) }),
       cp('c', { status: 'blocked', blockers: [{ id: 'x', description: 'y' }], updated_at: daysAgo(4) }),
       cp('d', { status: 'failed', updated_at: daysAgo(400) }),
     ]);
-    const findings = JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; skill: string; level: string }[];
+    const findings = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; skill: string; level: string }[];
     expect(findings.filter((f) => f.check === 'stale').map((f) => f.skill).sort()).toEqual(['a', 'c']);
     expect(findings.filter((f) => f.check === 'project_dir').every((f) => f.level === 'info')).toBe(true);
   });
@@ -204,16 +205,16 @@ describe('doctor --online', () => {
 });
 
 describe('editor support', () => {
-  it('a checkpoint created after init points at the schema beside it', () => {
+  it('a checkpoint created after init points at the schema beside it', async () => {
     const dir = repoWith([]);
     expect(cli(dir, ['init']).code).toBe(0);
-    expect(cli(dir, ['update', 'api', '--next_actions+=go']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
     const doc = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
     expect(doc.$schema).toBe('./checkpoint.schema.json');
     expect(existsSync(join(dir, '.checkpoints', doc.$schema))).toBe(true);
     // Without init there is no schema file to point at.
     const bare = repoWith([]);
-    expect(cli(bare, ['update', 'api', '--next_actions+=go']).code).toBe(0);
+    expect((await runCli(bare, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
     expect(JSON.parse(read(bare, '.checkpoints/api.checkpoint.json')).$schema).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -43,24 +44,24 @@ function phaseConflict(): string {
 }
 
 describe('resolve --ours / --theirs', () => {
-  it('resolve --check tells markers in the file from a file only unmerged in the index', () => {
+  it('resolve --check tells markers in the file from a file only unmerged in the index', async () => {
     const dir = phaseConflict();
-    const markers = cli(dir, ['resolve', '--check']);
+    const markers = await runCli(dir, ['resolve', '--check']);
     expect(markers.code).toBe(1);
     expect(markers.stdout).toContain(`✗ ${FILE} holds merge conflict markers (and is unmerged in git's index)`);
-    expect(cli(dir, ['resolve', '--theirs', 'phase']).code).toBe(0); // settled, not staged
-    const unmerged = cli(dir, ['resolve', '--check']);
+    expect((await runCli(dir, ['resolve', '--theirs', 'phase'])).code).toBe(0); // settled, not staged
+    const unmerged = await runCli(dir, ['resolve', '--check']);
     expect(unmerged.code).toBe(1);
     expect(unmerged.stdout).toContain(`✗ ${FILE} has no conflict markers but is still unmerged in git's index (git add ${FILE}, or checkpoint resolve --add)`);
     expect(unmerged.stdout).not.toContain('holds merge conflict markers');
-    expect(JSON.parse(cli(dir, ['resolve', '--check', '--json']).stdout)).toMatchObject({ ok: false, markers: [], unmerged: [FILE] });
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout)).toMatchObject({ ok: false, markers: [], unmerged: [FILE] });
     git(dir, ['add', FILE]);
-    expect(cli(dir, ['resolve', '--check']).code).toBe(0);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
   });
 
-  it('settles a phase conflict with their version, keeps everything else merged, and stages it', () => {
+  it('settles a phase conflict with their version, keeps everything else merged, and stages it', async () => {
     const dir = phaseConflict();
-    const r = cli(dir, ['resolve', '--theirs', 'phase', '--add']);
+    const r = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${FILE}: ✓ resolved from stages and staged`);
     const doc = load(dir);
@@ -71,43 +72,43 @@ describe('resolve --ours / --theirs', () => {
     expect(doc.recently_done.map((d: any) => d.action)).toEqual(['first']);
     expect(doc.skill_state.run_history).toHaveLength(2);
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints\/api\.checkpoint\.json$/m);
-    expect(cli(dir, ['resolve', '--check']).code).toBe(0);
-    expect(cli(dir, ['validate']).code).toBe(0);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
-  it('settles with our version from the markers once the stages are gone', () => {
+  it('settles with our version from the markers once the stages are gone', async () => {
     const dir = phaseConflict();
     // First pass without a choice: semantic markers around phase only, exit 1.
-    const first = cli(dir, ['resolve']);
+    const first = await runCli(dir, ['resolve']);
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('conflict at phase');
     git(dir, ['add', '-A']);
     git(dir, ['commit', '-q', '-m', 'committed with markers']);
     expect(read(dir, FILE).match(/^<{7}/gm)).toHaveLength(1);
-    const r = cli(dir, ['resolve', '--ours', 'phase']);
+    const r = await runCli(dir, ['resolve', '--ours', 'phase']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('resolved from markers');
     expect(load(dir).phase).toBe('deploy');
     expect(load(dir).next_actions).toEqual(['second', 'theirs next']);
   });
 
-  it('refuses a path that is not in conflict: one line, exit 2, the file byte-identical', () => {
+  it('refuses a path that is not in conflict: one line, exit 2, the file byte-identical', async () => {
     const dir = phaseConflict();
     const before = readFileSync(join(dir, FILE));
-    const r = cli(dir, ['resolve', '--ours', 'status']);
+    const r = await runCli(dir, ['resolve', '--ours', 'status']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no conflict at status in \.checkpoints\/api\.checkpoint\.json/);
     expect(r.stderr).toContain('conflicts there: phase');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
-    const both = cli(dir, ['resolve', '--ours', 'phase', '--theirs', 'phase']);
+    const both = await runCli(dir, ['resolve', '--ours', 'phase', '--theirs', 'phase']);
     expect(both.code).toBe(2);
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
   });
 });
 
 describe('resolve is safe', () => {
-  it('leaves the markers and exits 1 when the merge is clean but invalid', () => {
+  it('leaves the markers and exits 1 when the merge is clean but invalid', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     save(dir, cp({}));
@@ -121,15 +122,15 @@ describe('resolve is safe', () => {
     gitTry(dir, ['merge', '-q', 'other']);
     const before = readFileSync(join(dir, FILE));
     expect(before.toString()).toContain('<<<<<<<');
-    const r = cli(dir, ['resolve', '--theirs', 'step']);
+    const r = await runCli(dir, ['resolve', '--theirs', 'step']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('the merged result is invalid');
     expect(r.stderr).toContain('next_actions must not be empty');
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
-    expect(cli(dir, ['resolve', '--check']).code).toBe(1);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(1);
   });
 
-  it('refuses a symlinked checkpoint, a file outside .checkpoints/ and a non-checkpoint file, touching nothing', () => {
+  it('refuses a symlinked checkpoint, a file outside .checkpoints/ and a non-checkpoint file, touching nothing', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     const outside = tempDir('cp-outside-');
@@ -144,14 +145,14 @@ describe('resolve is safe', () => {
       ['notes.json', /not a file under \.checkpoints/],
       ['.checkpoints/config.json', /not a checkpoint or history file/],
     ] as const) {
-      const r = cli(dir, ['resolve', path]);
+      const r = await runCli(dir, ['resolve', path]);
       expect(r.code, path).toBe(2);
       expect(r.stderr).toMatch(why);
     }
     expect(read(outside, 'victim.json')).toBe('<<<<<<< ours\n{}\n=======\n[]\n>>>>>>> theirs\n');
   });
 
-  it('never opens a FIFO while looking for conflicted files', () => {
+  it('never opens a FIFO while looking for conflicted files', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     mkdirSync(join(dir, '.checkpoints'), { recursive: true });
@@ -166,19 +167,19 @@ describe('resolve is safe', () => {
 });
 
 describe('.checkpoints/config.json', () => {
-  it('refuses an unknown key or a bad pattern naming it: exit 2, nothing written', () => {
+  it('refuses an unknown key or a bad pattern naming it: exit 2, nothing written', async () => {
     const dir = phaseConflict();
     const before = readFileSync(join(dir, FILE));
     write(dir, '.checkpoints/config.json', '{"telemtry": ["skill_state.coverage"]}\n');
-    const typo = cli(dir, ['resolve', '--theirs', 'phase']);
+    const typo = await runCli(dir, ['resolve', '--theirs', 'phase']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('.checkpoints/config.json: unknown key "telemtry"');
     write(dir, '.checkpoints/config.json', '{"logs": ["skill_state.**.audits", "skill_state.*x"]}\n');
-    const pattern = cli(dir, ['resolve', '--theirs', 'phase']);
+    const pattern = await runCli(dir, ['resolve', '--theirs', 'phase']);
     expect(pattern.code).toBe(2);
     expect(pattern.stderr).toContain('"logs"[1] "skill_state.*x" uses * inside a segment');
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
     write(dir, '.checkpoints/config.json', '{"telemetry": ["skill_state.**.coverage"], "logs": ["skill_state.audits"]}\n');
-    expect(cli(dir, ['resolve', '--theirs', 'phase']).code).toBe(0);
+    expect((await runCli(dir, ['resolve', '--theirs', 'phase'])).code).toBe(0);
   });
 });

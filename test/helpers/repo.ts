@@ -21,6 +21,13 @@ export const GIT_ENV: NodeJS.ProcessEnv = {
   CHECKPOINT_SKIP_INSTALL: '',
 };
 
+/**
+ * The kill timer for a synchronous child (spawnSync blocks the event loop, so vitest's own
+ * timeout cannot end a hung one): only a hang guard, far above what any command takes on a
+ * loaded machine, and below vitest's 300 s test timeout.
+ */
+export const HANG_GUARD_MS = 240_000;
+
 export function tempDir(prefix = 'cp-test-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 interface HookEntry {
@@ -54,7 +54,7 @@ function hook(dir: string, cmd: string, event: Record<string, unknown>) {
     env: { ...ENV, CLAUDE_PROJECT_DIR: dir },
     input: JSON.stringify({ session_id: 'test', cwd: dir, ...event }),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 interface Step {
@@ -103,7 +103,7 @@ function runJob(dir: string): { ok: boolean; steps: StepResult[] } {
     // Every check step is gated on the install step having succeeded (it has, above) and on
     // the run not being cancelled, so it runs whatever the steps before it did.
     expect(step.if ?? '', step.name).toMatch(/!cancelled\(\)/);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env }, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env }, encoding: 'utf8', timeout: HANG_GUARD_MS });
     results.push({ name: step.name ?? step.run!, run: step.run!, code: r.status, output: r.stdout + r.stderr });
   }
   return { ok: results.every((s) => s.code === 0), steps: results };

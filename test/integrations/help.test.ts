@@ -7,7 +7,8 @@ import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/spec.js';
-import { BIN, cleanup, cli, ROOT, tempDir } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { BIN, cleanup, ROOT, tempDir, HANG_GUARD_MS } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.splice(0).forEach(cleanup));
@@ -20,8 +21,8 @@ const lines = (s: string) => s.split('\n').map((l) => l.trim());
 
 describe('checkpoint --help', () => {
   for (const args of [['--help'], ['-h'], ['help'], []]) {
-    it(`checkpoint ${args.join(' ') || '(no arguments)'} lists every command and real examples, exit 0`, () => {
-      const r = cli(cwd, args);
+    it(`checkpoint ${args.join(' ') || '(no arguments)'} lists every command and real examples, exit 0`, async () => {
+      const r = await runCli(cwd, args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(/^checkpoint <command> \[options\]/);
@@ -41,8 +42,8 @@ describe('checkpoint --help', () => {
 });
 
 describe.each(COMMANDS.map((spec) => [spec.name, spec] as const))('checkpoint %s --help', (name, spec) => {
-  it('exits 0 with the usage line, description, positionals, options and every example', () => {
-    const r = cli(cwd, [name, '--help']);
+  it('exits 0 with the usage line, description, positionals, options and every example', async () => {
+    const r = await runCli(cwd, [name, '--help']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const usage = [`checkpoint ${name}`, ...spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}${p.variadic ? '..' : ''}]`))].join(' ');
@@ -64,18 +65,18 @@ describe.each(COMMANDS.map((spec) => [spec.name, spec] as const))('checkpoint %s
     }
   });
 
-  it('-h and `--help` after other arguments give the same help', () => {
-    const full = cli(cwd, [name, '--help']).stdout;
-    expect(cli(cwd, [name, '-h']).stdout).toBe(full);
+  it('-h and `--help` after other arguments give the same help', async () => {
+    const full = (await runCli(cwd, [name, '--help'])).stdout;
+    expect((await runCli(cwd, [name, '-h'])).stdout).toBe(full);
     const positional = spec.positionals.find((p) => p.required);
-    if (positional) expect(cli(cwd, [name, 'api', '--help']).stdout).toBe(full);
+    if (positional) expect((await runCli(cwd, [name, 'api', '--help'])).stdout).toBe(full);
   });
 });
 
 describe('shell completion', () => {
-  it('checkpoint completion prints a bash script for both names that asks checkpoint-protocol, exit 0', () => {
+  it('checkpoint completion prints a bash script for both names that asks checkpoint-protocol, exit 0', async () => {
     for (const args of [['completion'], ['completion', 'bash']]) {
-      const r = cli(cwd, args, { env: { SHELL: '/bin/bash', ZSH_NAME: '' } });
+      const r = await runCli(cwd, args, { env: { SHELL: '/bin/bash', ZSH_NAME: '' } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain('###-begin-checkpoint-completions-###');
@@ -85,9 +86,9 @@ describe('shell completion', () => {
     }
   });
 
-  it('under zsh, or with `completion zsh`, it prints a zsh script (compdef) for both names, exit 0', () => {
+  it('under zsh, or with `completion zsh`, it prints a zsh script (compdef) for both names, exit 0', async () => {
     for (const [args, shell] of [[['completion'], '/usr/bin/zsh'], [['completion', 'zsh'], '/bin/bash']] as const) {
-      const r = cli(cwd, [...args], { env: { SHELL: shell, ZSH_NAME: '' } });
+      const r = await runCli(cwd, [...args], { env: { SHELL: shell, ZSH_NAME: '' } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^#compdef checkpoint checkpoint-protocol$/m);
       expect(r.stdout).toMatch(/^ {2}compdef _checkpoint_protocol_completions checkpoint checkpoint-protocol$/m);
@@ -95,24 +96,24 @@ describe('shell completion', () => {
     }
   });
 
-  it('--get-yargs-completions suggests status for `sta`, and command options after a command', () => {
+  it('--get-yargs-completions suggests status for `sta`, and command options after a command', async () => {
     for (const args of [['--get-yargs-completions', 'sta'], ['--get-yargs-completions', 'checkpoint', 'sta']]) {
-      const r = cli(cwd, args, { env: { SHELL: '/bin/bash' } });
+      const r = await runCli(cwd, args, { env: { SHELL: '/bin/bash' } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.split('\n'), args.join(' ')).toContain('status');
     }
-    const opts = cli(cwd, ['--get-yargs-completions', 'checkpoint', 'status', '--'], { env: { SHELL: '/bin/bash' } });
+    const opts = await runCli(cwd, ['--get-yargs-completions', 'checkpoint', 'status', '--'], { env: { SHELL: '/bin/bash' } });
     expect(opts.code, opts.stderr).toBe(0);
     expect(opts.stdout.split('\n')).toEqual(expect.arrayContaining(['--brief', '--since', '--engine']));
   });
 
-  it('a real bash, with the script sourced, completes both names, never running another tool\'s `checkpoint`', () => {
+  it('a real bash, with the script sourced, completes both names, never running another tool\'s `checkpoint`', async () => {
     const bin = tempDir('cp-completion-bin-');
     dirs.push(bin);
     symlinkSync(BIN, join(bin, 'checkpoint-protocol'));
     // Another tool's `checkpoint`, first on PATH: completion must never run it.
     writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\ntouch '${join(bin, 'decoy-ran')}'\necho decoy\n`, { mode: 0o755 });
-    const script = cli(cwd, ['completion', 'bash']).stdout;
+    const script = (await runCli(cwd, ['completion', 'bash'])).stdout;
     for (const name of ['checkpoint', 'checkpoint-protocol']) {
       const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `${script}\ncomplete -p ${name}\nCOMP_WORDS=(${name} sta); COMP_CWORD=1; _checkpoint_protocol_completions; printf '%s\\n' "\${COMPREPLY[@]}"`], {
         cwd,
@@ -129,7 +130,7 @@ describe('shell completion', () => {
 });
 
 describe('help in a project that installed the package, whose package.json is hostile', () => {
-  it('never reads the project package.json: --help and command help answer although it links to /dev/zero', () => {
+  it('never reads the project package.json: --help and command help answer although it links to /dev/zero', async () => {
     const project = tempDir('cp-help-hostile-');
     dirs.push(project);
     symlinkSync('/dev/zero', join(project, 'package.json'));
@@ -139,7 +140,7 @@ describe('help in a project that installed the package, whose package.json is ho
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(installed, part), { recursive: true });
     for (const args of [['--help'], ['status', '--help']]) {
       // timeout: only a hang guard; before the fix this read /dev/zero until memory ran out.
-      const r = spawnSync(process.execPath, [join(installed, 'bin/checkpoint.js'), ...args], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [join(installed, 'bin/checkpoint.js'), ...args], { cwd: project, encoding: 'utf8', timeout: HANG_GUARD_MS });
       expect(r.signal, args.join(' ')).toBeNull();
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^checkpoint /);

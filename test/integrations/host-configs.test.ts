@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, GIT_ENV, installedProject, read, ROOT, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, GIT_ENV, installedProject, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const example = (f: string) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8'));
@@ -61,7 +61,7 @@ describe('Gemini CLI hooks', () => {
   const START = settings.hooks.SessionStart[0].hooks[0].command as string;
   const PRE_COMPRESS = settings.hooks.PreCompress[0].hooks[0].command as string;
   const hook = (dir: string, cmd: string, event: Record<string, unknown>) =>
-    spawnSync('sh', ['-c', cmd], { cwd: dir, env: { ...ENV, GEMINI_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', transcript_path: '/tmp/t.json', cwd: dir, timestamp: new Date().toISOString(), ...event }), encoding: 'utf8', timeout: 60_000 });
+    spawnSync('sh', ['-c', cmd], { cwd: dir, env: { ...ENV, GEMINI_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', transcript_path: '/tmp/t.json', cwd: dir, timestamp: new Date().toISOString(), ...event }), encoding: 'utf8', timeout: HANG_GUARD_MS });
 
   it('are in the docs as written', () => {
     const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
@@ -120,7 +120,7 @@ describe('Claude Code hooks and the 10,000-character cap', () => {
     const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: Array.from({ length: 12 }, (_, i) => `run ${i}: ${'e'.repeat(900)}`), pending: [], next: 'expiry test' };
     expect(cli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)]).code).toBe(0);
     for (const [matcher, source] of [['startup|resume', 'startup'], ['compact', 'compact']] as const) {
-      const r = spawnSync('sh', ['-c', commandOf(matcher)], { cwd: dir, env: { ...ENV, CLAUDE_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source }), encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync('sh', ['-c', commandOf(matcher)], { cwd: dir, env: { ...ENV, CLAUDE_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source }), encoding: 'utf8', timeout: HANG_GUARD_MS });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.length, matcher).toBeLessThanOrEqual(9001);
       expect(r.stdout.trimEnd().split('\n').at(-1), matcher).toMatch(/^… left out to fit the output budget: .*; everything: checkpoint show my-skill$/);

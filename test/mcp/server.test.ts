@@ -186,10 +186,9 @@ describe('checkpoint mcp', () => {
     await c.subscribeResource({ uri: 'checkpoint://api' });
     await call(c, 'status'); // the first call resolves the project and starts watching it
     expect(cli(dir, ['update', 'api', '--step=from-the-cli']).code).toBe(0);
-    // the notification is the assertion; the timeout is only a safety net for a hung run
-    const safety = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error('no notification')), 30_000))]);
-    await safety(listChanged);
-    expect(await safety(updated)).toBe('checkpoint://api');
+    // the notification is the assertion; one that never comes is caught by vitest's hang timeout
+    await listChanged;
+    expect(await updated).toBe('checkpoint://api');
   });
 
   it('a git checkout that changes a checkpoint notifies the host, and the resource shows the new content', async () => {
@@ -210,7 +209,7 @@ describe('checkpoint mcp', () => {
       }),
     );
     git(dir, ['checkout', '-q', 'other']);
-    const text = await Promise.race([seen, new Promise<never>((_, no) => setTimeout(() => no(new Error('no notification')), 30_000))]);
+    const text = await seen; // never coming is a hang, caught by vitest's timeout
     expect(JSON.parse(text).step).toBe('on-the-other-branch');
   });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leftoverKey, migrateCheckpoint } from '../../src/protocol/migration.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
-import { cleanup, cli, makeRepo, read, write } from '../helpers/repo.js';
+import { cleanup, makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -33,7 +34,7 @@ function checkpoint(over: Record<string, unknown> = {}, skill = 'api'): JsonObje
 const withoutVersion = ({ protocol_version: _v, ...rest }: JsonObject) => rest;
 
 describe('migrateCheckpoint (pure)', () => {
-  it('stamps 1.0 as 1.1 and changes nothing else', () => {
+  it('stamps 1.0 as 1.1 and changes nothing else', async () => {
     const input = checkpoint();
     const r = migrateCheckpoint(structuredClone(input));
     expect((r.doc as JsonObject).protocol_version).toBe('1.1');
@@ -42,14 +43,14 @@ describe('migrateCheckpoint (pure)', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('leaves a clean 1.1 file alone', () => {
+  it('leaves a clean 1.1 file alone', async () => {
     const input = checkpoint({ protocol_version: '1.1' });
     const r = migrateCheckpoint(structuredClone(input));
     expect(r.changed).toBe(false);
     expect(r.doc).toEqual(input);
   });
 
-  it('merges "merged_prs+" into merged_prs, creating it in the leftover\'s place', () => {
+  it('merges "merged_prs+" into merged_prs, creating it in the leftover\'s place', async () => {
     const r = migrateCheckpoint(checkpoint({ skill_state: { a: 1, 'merged_prs+': '#41', z: 2 } }));
     const state = (r.doc as JsonObject).skill_state as JsonObject;
     expect(state).toEqual({ a: 1, merged_prs: ['#41'], z: 2 });
@@ -60,13 +61,13 @@ describe('migrateCheckpoint (pure)', () => {
     ]);
   });
 
-  it('appends to an existing array, spreading array values and skipping ones already there', () => {
+  it('appends to an existing array, spreading array values and skipping ones already there', async () => {
     const r = migrateCheckpoint(checkpoint({ skill_state: { merged_prs: [40, 41], 'merged_prs+': [41, 42, 43] } }));
     expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, 41, 42, 43]);
     expect(r.changes[1]!.detail).toMatch(/2 values \(1 already there\)/);
   });
 
-  it('parses "x:json" and sets x; merges into an existing object without overwriting', () => {
+  it('parses "x:json" and sets x; merges into an existing object without overwriting', async () => {
     const r = migrateCheckpoint(
       checkpoint({
         'cost:json': '{"total_usd": 1.5, "budget_usd": 10}',
@@ -80,12 +81,12 @@ describe('migrateCheckpoint (pure)', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('"x+:json" appends the parsed value', () => {
+  it('"x+:json" appends the parsed value', async () => {
     const r = migrateCheckpoint(checkpoint({ 'eval_scores+:json': '{"rubric":"audit","score":8,"max":10}' }));
     expect((r.doc as JsonObject).eval_scores).toEqual([{ rubric: 'audit', score: 8, max: 10 }]);
   });
 
-  it('repairs anywhere: inside arrays and nested objects', () => {
+  it('repairs anywhere: inside arrays and nested objects', async () => {
     const r = migrateCheckpoint(
       checkpoint({
         progress_table: [{ id: 'a', label: 'A', status: 'complete', 'notes:json': '["n1"]' }],
@@ -98,7 +99,7 @@ describe('migrateCheckpoint (pure)', () => {
     expect(r.changes.map((c) => c.path)).toEqual(['protocol_version', 'progress_table[0]."notes:json"', 'skill_state.deep.deeper."bypasses+"']);
   });
 
-  it('leaves and reports what it cannot repair without losing data', () => {
+  it('leaves and reports what it cannot repair without losing data', async () => {
     const input = checkpoint({
       protocol_version: '1.1',
       skill_state: {
@@ -120,7 +121,7 @@ describe('migrateCheckpoint (pure)', () => {
     expect(r.problems[3]!.message).toMatch(/different value at skill_state\.obj\.k/);
   });
 
-  it('only keys an update parser could have produced count as leftovers', () => {
+  it('only keys an update parser could have produced count as leftovers', async () => {
     expect(leftoverKey('merged_prs+')).toEqual({ base: 'merged_prs', append: true, json: false });
     expect(leftoverKey('x:json')).toEqual({ base: 'x', append: false, json: true });
     expect(leftoverKey('x+:json')).toEqual({ base: 'x', append: true, json: true });
@@ -129,7 +130,7 @@ describe('migrateCheckpoint (pure)', () => {
     expect(migrateCheckpoint(structuredClone(input)).doc).toEqual(input);
   });
 
-  it('is idempotent', () => {
+  it('is idempotent', async () => {
     const once = migrateCheckpoint(checkpoint({ skill_state: { 'merged_prs+': 1, 'x:json': '{"y":1}' } }));
     const twice = migrateCheckpoint(structuredClone(once.doc) as JsonValue);
     expect(twice.changed).toBe(false);
@@ -147,12 +148,12 @@ describe('checkpoint migrate', () => {
   const raw = (dir: string, skill: string) => readFileSync(join(dir, `.checkpoints/${skill}.checkpoint.json`));
   const parsed = (dir: string, skill: string) => JSON.parse(read(dir, `.checkpoints/${skill}.checkpoint.json`));
 
-  it('stamps 1.0 files 1.1 with nothing else changed, keeping their formatting', () => {
+  it('stamps 1.0 files 1.1 with nothing else changed, keeping their formatting', async () => {
     const fourSpacesCrlf = `${JSON.stringify(checkpoint({}, 'web'), null, 4).replace(/\n/g, '\r\n')}\r\n`;
     const tabs = JSON.stringify(checkpoint({}, 'ops'), null, '\t'); // and no final newline
     const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, web: fourSpacesCrlf, ops: tabs });
     const before = { api: parsed(dir, 'api'), web: parsed(dir, 'web'), ops: parsed(dir, 'ops') };
-    const r = cli(dir, ['migrate']);
+    const r = await runCli(dir, ['migrate']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/3 of 3 checkpoints changed/);
     for (const skill of ['api', 'web', 'ops'] as const) {
@@ -163,22 +164,22 @@ describe('checkpoint migrate', () => {
     // Byte for byte, only the version changed.
     expect(raw(dir, 'web').toString()).toBe(fourSpacesCrlf.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
     expect(raw(dir, 'ops').toString()).toBe(tabs.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
-    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
+    expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
     // A second run has nothing to do and writes nothing.
     const snapshot = raw(dir, 'web');
-    const again = cli(dir, ['migrate']);
+    const again = await runCli(dir, ['migrate']);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/0 of 3 checkpoints changed/);
     expect(raw(dir, 'web').equals(snapshot)).toBe(true);
   });
 
-  it('repairs merged_prs+ and x:json left by older parsers and reports each change', () => {
+  it('repairs merged_prs+ and x:json left by older parsers and reports each change', async () => {
     const damaged = checkpoint({
       skill_state: { merged_prs: [12], 'merged_prs+': '#13', 'iteration:json': '3', 'reconciliations+': 'manual 2026-05-15' },
       'cost:json': '{"total_usd": 2}',
     });
     const dir = project({ api: `${JSON.stringify(damaged, null, 2)}\n` });
-    const r = cli(dir, ['migrate', '--json']);
+    const r = await runCli(dir, ['migrate', '--json']);
     expect(r.code, r.stdout).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.files[0]).toMatchObject({ skill: 'api', file: '.checkpoints/api.checkpoint.json', changed: true, problems: [], error: null });
@@ -190,9 +191,9 @@ describe('checkpoint migrate', () => {
     expect(after.updated_at).toBe(damaged.updated_at); // a migration is not progress
   });
 
-  it('reports what it cannot repair (exit 1) and still makes the safe changes', () => {
+  it('reports what it cannot repair (exit 1) and still makes the safe changes', async () => {
     const dir = project({ api: `${JSON.stringify(checkpoint({ skill_state: { 'x:json': '{not json' } }), null, 2)}\n` });
-    const r = cli(dir, ['migrate']);
+    const r = await runCli(dir, ['migrate']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/not repaired skill_state\."x:json": left as is: its value is not valid JSON/);
     const after = parsed(dir, 'api');
@@ -200,10 +201,10 @@ describe('checkpoint migrate', () => {
     expect(after.skill_state['x:json']).toBe('{not json');
   });
 
-  it('--dry-run reports the same and writes nothing', () => {
+  it('--dry-run reports the same and writes nothing', async () => {
     const text = `${JSON.stringify(checkpoint({ skill_state: { 'merged_prs+': '#1' } }), null, 2)}\n`;
     const dir = project({ api: text, web: `${JSON.stringify(checkpoint({}, 'web'), null, 2)}\n` });
-    const r = cli(dir, ['migrate', '--dry-run']);
+    const r = await runCli(dir, ['migrate', '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/dry run/);
     expect(r.stdout).toMatch(/api\.checkpoint\.json: would change/);
@@ -211,16 +212,16 @@ describe('checkpoint migrate', () => {
     expect(r.stdout).toMatch(/2 of 2 checkpoints would change/);
     expect(raw(dir, 'api').toString()).toBe(text);
     expect(parsed(dir, 'web').protocol_version).toBe('1.0');
-    const j = JSON.parse(cli(dir, ['migrate', '--dry-run', '--json']).stdout);
+    const j = JSON.parse((await runCli(dir, ['migrate', '--dry-run', '--json'])).stdout);
     expect(j).toMatchObject({ ok: true, dry_run: true });
     expect(raw(dir, 'api').toString()).toBe(text);
   });
 
-  it('a file it cannot read or that would be invalid is reported; the others are migrated', () => {
+  it('a file it cannot read or that would be invalid is reported; the others are migrated', async () => {
     const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after
     const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, broken: '{"skill": ' });
     const before = raw(dir, 'bad');
-    const r = cli(dir, ['migrate', '--json']);
+    const r = await runCli(dir, ['migrate', '--json']);
     expect(r.code).toBe(1);
     const files = Object.fromEntries(JSON.parse(r.stdout).files.map((f: { skill: string }) => [f.skill, f]));
     expect(files.api).toMatchObject({ changed: true, error: null });

@@ -5,10 +5,11 @@
 //  - a real checkpoint writer frozen (SIGSTOP) while it holds skill A's lock: writers of other
 //    skills go straight through, a second writer of A waits (it is still running after they are
 //    all done) and lands after the frozen one once it resumes.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
 import { assertBuilt, checkpointText, run, start, type AsyncRun, type Started } from './helpers.js';
 
 const dirs: string[] = [];
@@ -75,48 +76,28 @@ describe('20 mixed writers on one skill, through different paths to the same rep
   });
 });
 
-/** Starts `update <skill>` and freezes it (SIGSTOP) while it holds the skill's lock. */
+/**
+ * Starts `update <skill>` frozen inside the skill's lock: the writer stops itself (SIGSTOP, the
+ * store's test hook) right after taking the lock, before it reads or writes anything. Waiting
+ * for the stopped state is the only wait: no race with the writer.
+ */
 async function freezeInsideLock(dir: string, skill: string, value: string): Promise<Started> {
-  const cpDir = join(dir, '.checkpoints');
-  const lockPath = join(cpDir, `.${skill}.lock`);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const original = readFileSync(join(cpDir, `${skill}.checkpoint.json`), 'utf8');
-    const s = start(dir, ['update', skill, `--log+=${value}`]);
-    const pid = s.child.pid!;
-    let frozen = false;
-    let onFrozen: (v: 'frozen') => void = () => undefined;
-    const frozenNow = new Promise<'frozen'>((r) => (onFrozen = r));
-    const watcher = watch(cpDir, (_e, file) => {
-      if (frozen || file !== `.${skill}.lock`) return;
-      try {
-        if ((JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number }).pid !== pid) return;
-      } catch {
-        return; // not written yet: the next event comes with the content
-      }
-      frozen = s.child.kill('SIGSTOP');
-      if (frozen) onFrozen('frozen');
-    });
-    const outcome = await Promise.race([frozenNow, s.done.then(() => 'finished' as const), new Promise<'waited'>((r) => setTimeout(() => r('waited'), 10_000))]);
-    watcher.close();
-    // SIGSTOP raced the writer: it counts only if the process is still there, still holds the
-    // lock, and has not written yet.
-    const holds = () => {
-      try {
-        return (JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number }).pid === pid;
-      } catch {
-        return false;
-      }
-    };
-    const unwritten = () => readFileSync(join(cpDir, `${skill}.checkpoint.json`), 'utf8') === original;
-    if (outcome === 'frozen' && s.child.exitCode === null && s.child.signalCode === null && holds() && unwritten()) return s;
-    if (outcome !== 'finished') {
-      s.child.kill('SIGKILL');
-      await s.done;
-    }
-    // It wrote before it could be frozen: take that value out of the picture and try again.
-    write(dir, `.checkpoints/${skill}.checkpoint.json`, checkpointText(skill, { log: [] }));
+  const s = start(dir, ['update', skill, `--log+=${value}`], { env: { [STOP_IN_LOCK_ENV]: '1' } });
+  let exited = false;
+  void s.done.then(() => (exited = true));
+  while (!exited && processState(s.child.pid!) !== 'T') await new Promise((r) => setTimeout(r, 10));
+  if (exited) throw new Error(`the writer of ${skill} exited instead of stopping inside its lock: ${(await s.done).stderr}`);
+  return s;
+}
+
+/** The one-letter state in /proc/<pid>/stat (T: stopped), or null once it is gone. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+  } catch {
+    return null;
   }
-  throw new Error(`could not freeze a writer of ${skill} inside its lock`);
 }
 
 describe('writers of different skills do not wait on each other', () => {

@@ -13,12 +13,15 @@
 //   tmp:  0-1.5 ms after this writer's temp file appears, i.e. mid-write (before the rename).
 // The states a kill can leave (a dead owner's lock, a torn lock, a half-written temp file) are
 // also built directly below, so each is proven deterministically, whatever the machine's load.
+// The writers are real processes (they are what gets killed); the readers that check what a
+// kill left run in this process (test/helpers/in-process.ts).
 import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/protocol/json.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { runCli } from '../helpers/in-process.js';
 import { cleanup, makeRepo, write } from '../helpers/repo.js';
 import { assertBuilt, checkpointText, run, start } from './helpers.js';
 
@@ -166,7 +169,7 @@ describe('SIGKILL at a random moment', () => {
 
         // After a kill, the CLI sees exactly the real skills (no temp file), and every one is valid.
         if (killed) {
-          const validate = await run(dir, ['validate']);
+          const validate = await runCli(dir, ['validate']);
           cliChecks++;
           expect(validate.code, validate.stdout + validate.stderr).toBe(0);
           expect(validate.stdout).toContain(`${LANES.length}/${LANES.length} valid`);
@@ -208,9 +211,9 @@ describe('SIGKILL at a random moment', () => {
     // but never count as checkpoints.
     expect(leftover.filter((f) => f.endsWith('.lock'))).toEqual([]);
     expect(leftover.filter((f) => f.endsWith('.checkpoint.json')).sort()).toEqual(LANES.map((s) => `${s}.checkpoint.json`));
-    const list = await run(dir, ['list', '--json']);
+    const list = await runCli(dir, ['list', '--json']);
     expect((JSON.parse(list.stdout) as { skill: string }[]).map((x) => x.skill)).toEqual(LANES);
-    const history = await run(dir, ['history']);
+    const history = await runCli(dir, ['history']);
     expect(history.stdout + history.stderr).not.toMatch(/\.tmp/);
   });
 });
@@ -262,7 +265,7 @@ describe('what a writer killed mid-write leaves behind', () => {
     const torn = checkpointText('s', { log: ['half'] }).slice(0, 100);
     write(dir, `.checkpoints/.s.checkpoint.json.${dead.child.pid}.k1ll3d00.tmp`, torn);
 
-    const [list, validate, show, history] = await Promise.all([run(dir, ['list', '--json']), run(dir, ['validate']), run(dir, ['show', 's']), run(dir, ['history'])]);
+    const [list, validate, show, history] = await Promise.all([runCli(dir, ['list', '--json']), runCli(dir, ['validate']), runCli(dir, ['show', 's']), runCli(dir, ['history'])]);
     expect((JSON.parse(list.stdout) as { skill: string }[]).map((x) => x.skill)).toEqual(['s']);
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     expect(validate.stdout).toBe('✓ .checkpoints/s.checkpoint.json\n');

@@ -1,4 +1,7 @@
-// Hostile input, table-driven, one `it` per case, through the built binary. Refused input:
+// Hostile input, table-driven, one `it` per case, through the CLI's entry in this process
+// (main(): the same parsing, refusals and exit codes), except what needs a process of its own:
+// the merge driver as git runs it, and a FIFO or /dev/zero where a file should be (were it ever
+// opened, the read would block this process rather than one child). Refused input:
 // the documented exit code (2 unless a case says otherwise), one clear stderr line starting
 // `checkpoint` (plus an optional `  hint:` line), no stack trace, and the project tree
 // byte-identical. Accepted-on-purpose input (a BOM, Object.prototype member names as plain
@@ -14,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { cleanup, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, checkpointDoc, checkpointText, run, snapshot, STACK_LINE } from './helpers.js';
 
 const dirs: string[] = [];
@@ -234,7 +238,7 @@ describe.concurrent('hostile input is refused cleanly', () => {
     c.setup?.(dir);
     const before = snapshot(dir);
 
-    const r = await run(dir, c.args, { input: c.input });
+    const r = await (/FIFO|\/dev\/zero/.test(c.name) ? run : runCli)(dir, c.args, { input: c.input });
     const after = snapshot(dir);
 
     const all = `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
@@ -266,7 +270,7 @@ describe.concurrent('readers and multi-file commands report such a file as a fin
     dirs.push(dir);
     write(dir, CP, c.text);
     const before = snapshot(dir);
-    const r = await run(dir, c.args);
+    const r = await runCli(dir, c.args);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout + r.stderr).toMatch(c.out);
     expect(r.stdout + r.stderr).not.toMatch(STACK_LINE);
@@ -286,7 +290,7 @@ describe('accepted on purpose', () => {
     dirs.push(dir);
     write(dir, CP, `\uFEFF${checkpointText('s')}`);
     for (const args of [['update', 's', '--step=s2'], ['done', 's'], ['pause', 's', '--context', JSON.stringify(CAPSULE)], ['pause', 's', '--auto'], ['show', 's'], ['validate'], ['resume', 's', '--context']]) {
-      const r = await run(dir, args);
+      const r = await runCli(dir, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(STACK_LINE);
     }
@@ -312,7 +316,7 @@ describe('accepted on purpose', () => {
     const reads = [['validate'], ['list'], ['list', '--json'], ['show', 's'], ['status'], ['status', '--json'], ['next'], ['next', '--json'], ['resume', 's'], ['resume', 's', '--json'], ['doctor'], ['history', 's']];
     const writes = [['update', 's', '--skill_state.toString=changed', '--propertyIsEnumerable.x=1', '--__lookupSetter__:json={"a":1}'], ['done', 's'], ['pause', 's', '--context', JSON.stringify(CAPSULE)], ['pause', 's', '--auto'], ['rotate', 's'], ['migrate', '--dry-run']];
     for (const args of [...reads, ...writes, ...reads]) {
-      const r = await run(dir, args);
+      const r = await runCli(dir, args);
       expect([0, 3], `${args.join(' ')}: exit ${r.code}\n${r.stdout}\n${r.stderr}`).toContain(r.code);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(STACK_LINE);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/internal error|TypeError|is not a function|Cannot convert/);

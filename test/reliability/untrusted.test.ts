@@ -3,11 +3,13 @@
 // No read command, the merge driver, or the pre-push hook may run any of them: each payload
 // touches its own marker file, and no marker may exist afterwards. Then the positive proof:
 // `checkpoint done <skill> --verify` runs next_actions[0].done_when (its markers appear), the
-// only path that executes anything, and only when asked.
+// only path that executes anything, and only when asked. `init` and the hook run as processes;
+// the commands run in-process (test/helpers/in-process.ts), with the repository as their cwd.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, run, STACK_LINE } from './helpers.js';
 
 const dirs: string[] = [];
@@ -122,7 +124,7 @@ describe('a checkpoint that arrived through a merge never runs anything', () => 
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toMatch(/merge driver|merge\.checkpoint/);
     expect(init.stdout).toMatch(/pre-push/);
-    const honest = await run(dir, ['update', 'api', '--phase=build', '--step=s1', '--next_actions+=start', '--progress_table+:json={"id":"s1","label":"S1","status":"in_progress"}', '--context_primer:json={"key_decisions":[]}']);
+    const honest = await runCli(dir, ['update', 'api', '--phase=build', '--step=s1', '--next_actions+=start', '--progress_table+:json={"id":"s1","label":"S1","status":"in_progress"}', '--context_primer:json={"key_decisions":[]}']);
     expect(honest.code, honest.stderr).toBe(0);
     commitAll(dir, 'honest checkpoint', '2026-01-01T00:00:00Z');
     git(dir, ['remote', 'add', 'origin', remote]);
@@ -137,7 +139,7 @@ describe('a checkpoint that arrived through a merge never runs anything', () => 
 
     // main moves on too, so `git merge` has to run our merge driver on the checkpoint.
     git(dir, ['checkout', '-q', 'main']);
-    const mainUpdate = await run(dir, ['update', 'api', '--skill_state.main_side=1']);
+    const mainUpdate = await runCli(dir, ['update', 'api', '--skill_state.main_side=1']);
     expect(mainUpdate.code, mainUpdate.stderr).toBe(0);
     commitAll(dir, 'main side', '2026-01-03T00:00:00Z');
     const merge = gitTry(dir, ['merge', '--no-edit', 'evil']);
@@ -148,7 +150,7 @@ describe('a checkpoint that arrived through a merge never runs anything', () => 
     expect(merged.phase).toBe(evil.phase);
     expect(merged.skill_state.main_side).toBe('1');
     expect(merged.skill_state.command).toBe((evil.skill_state as Record<string, unknown>).command);
-    const validate = await run(dir, ['validate']);
+    const validate = await runCli(dir, ['validate']);
     expect(validate.code, validate.stdout + validate.stderr).toBe(0); // valid: every command reads it fully
 
     // Every read command, text and JSON, each engine where there is a choice.
@@ -182,24 +184,24 @@ describe('a checkpoint that arrived through a merge never runs anything', () => 
     ];
     const ran: string[] = [];
     for (const args of commands) {
-      const r = await run(dir, args);
+      const r = await runCli(dir, args);
       ran.push(`${args.join(' ')} -> ${r.code}`);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(STACK_LINE);
       expect(r.stderr, args.join(' ')).not.toMatch(/internal error/);
       expect(found(dir), `after checkpoint ${args.join(' ')}`).toEqual([]);
     }
     // The payloads were on screen, as text: doctor saw them and said so.
-    const doctor = await run(dir, ['doctor', '--json']);
+    const doctor = await runCli(dir, ['doctor', '--json']);
     expect(doctor.stdout).toContain('generated_files');
 
     // health_url is only ever fetched over http(s), and only with --online: a command-looking
     // or file:/// URL is refused by name.
-    const online = await run(dir, ['doctor', '--online=']);
+    const online = await runCli(dir, ['doctor', '--online=']);
     expect(online.code).toBe(2);
     // (the message echoes the URL raw, newline included: see the report on control characters)
     expect(online.stderr).toMatch(/^checkpoint: --online: [\s\S]* is not an http\(s\) URL\n/);
     write(dir, '.checkpoints/config.json', `${JSON.stringify({ health_url: `file://${join(markers, 'health-file-url')}` })}\n`);
-    const fileUrl = await run(dir, ['doctor', '--online=']);
+    const fileUrl = await runCli(dir, ['doctor', '--online=']);
     expect(fileUrl.code).toBe(2);
     expect(fileUrl.stderr).toMatch(/^checkpoint: --online: file:\/\/.* is not an http\(s\) URL$/m);
     expect(found(dir)).toEqual([]);
@@ -213,12 +215,12 @@ describe('a checkpoint that arrived through a merge never runs anything', () => 
 
     expect(tags.length).toBeGreaterThan(200);
     // The positive proof: --verify runs next_actions[0].done_when, and only that.
-    const verify = await run(dir, ['done', 'api', '--verify']);
+    const verify = await runCli(dir, ['done', 'api', '--verify']);
     expect(verify.code, verify.stderr).toBe(0);
     expect(verify.stderr).toMatch(/verifying "verify me" with: touch /);
     expect(found(dir)).toEqual(['verify-ok', 'verify-ok-2', 'verify-subst']);
     // The next action carries payloads in text and done_when: a plain `done` runs neither.
-    const plain = await run(dir, ['done', 'api']);
+    const plain = await runCli(dir, ['done', 'api']);
     expect(plain.code, plain.stderr).toBe(0);
     expect(found(dir)).toEqual(['verify-ok', 'verify-ok-2', 'verify-subst']);
     console.log(`untrusted: ${tags.length} payload markers in ${new Set(tags.map((t) => t.replace(/-(subst|backtick|semi|pipe|and|newline|gitopt)$/, '').replace(/^pwned-/, ''))).size} fields, ${commands.length} commands + merge driver + pre-push hook + done; ${ran.join(', ')}`);

@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rotateSkill } from '../../src/store/rotate.js';
-import { BIN, cleanup, cli, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
+import { BIN, cleanup, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -46,9 +47,9 @@ function expectExactlyOnce(dir: string, path: string, expected: unknown[]) {
 }
 
 describe('checkpoint rotate', () => {
-  it('moves all but the newest 5 of each telemetry log to history/<skill>.<date>.json and leaves a pointer', () => {
+  it('moves all but the newest 5 of each telemetry log to history/<skill>.<date>.json and leaves a pointer', async () => {
     const dir = project({ run_history: runs(0, 12), merged_prs: prs(8), current_sprint: 3, notes: ['keep', 'me', 'all', 'of', 'them', 'please', 'seven'] });
-    const r = cli(dir, ['rotate']);
+    const r = await runCli(dir, ['rotate']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/api: moved 10 entries to \.checkpoints\/history\/api\.\d{4}-\d{2}-\d{2}\.json/);
     const after = doc(dir);
@@ -68,30 +69,30 @@ describe('checkpoint rotate', () => {
     const { skill_state: _a, ...rest } = after;
     const { skill_state: _b, ...restBefore } = checkpoint({});
     expect(rest).toEqual(restBefore);
-    expect(cli(dir, ['validate', '--strict']).code).toBe(0);
-    expect(cli(dir, ['history', 'api']).stdout).toMatch(/rotation\s+api\.\d{4}-\d{2}-\d{2}\.json/);
+    expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
+    expect((await runCli(dir, ['history', 'api'])).stdout).toMatch(/rotation\s+api\.\d{4}-\d{2}-\d{2}\.json/);
   });
 
-  it('--keep and config rotate_keep set how many stay; config logs are rotated too', () => {
+  it('--keep and config rotate_keep set how many stay; config logs are rotated too', async () => {
     const dir = project({ run_history: runs(0, 10), audits: runs(20, 30) }, { rotate_keep: 2, logs: ['skill_state.audits'] });
-    expect(cli(dir, ['rotate', '--dry-run', '--json']).stdout).toContain('"moved": 16');
-    expect(cli(dir, ['rotate', 'api', '--keep', '4']).code).toBe(0);
+    expect((await runCli(dir, ['rotate', '--dry-run', '--json'])).stdout).toContain('"moved": 16');
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '4'])).code).toBe(0);
     expect(doc(dir).skill_state.run_history).toEqual(runs(6, 10));
     expect(doc(dir).skill_state.audits).toEqual(runs(26, 30));
-    expect(cli(dir, ['rotate']).code).toBe(0); // config rotate_keep 2
+    expect((await runCli(dir, ['rotate'])).code).toBe(0); // config rotate_keep 2
     expect(doc(dir).skill_state.run_history).toEqual(runs(8, 10));
     expectExactlyOnce(dir, 'skill_state.audits', runs(20, 30));
   });
 
-  it('--dry-run shows what would move and the bytes saved, and writes nothing', () => {
+  it('--dry-run shows what would move and the bytes saved, and writes nothing', async () => {
     const dir = project({ run_history: runs(0, 20) });
     const before = readFileSync(join(dir, CP));
-    const r = cli(dir, ['rotate', '--dry-run']);
+    const r = await runCli(dir, ['rotate', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/dry run/);
     expect(r.stdout).toMatch(/would move 15 entries/);
     expect(r.stdout).toMatch(/would save \d+/);
-    const j = JSON.parse(cli(dir, ['rotate', '--dry-run', '--json']).stdout);
+    const j = JSON.parse((await runCli(dir, ['rotate', '--dry-run', '--json'])).stdout);
     expect(j.skills[0]).toMatchObject({ skill: 'api', moved: 15, dry_run: true, changed: true, bytes_before: before.length });
     expect(j.skills[0].bytes_after).toBeLessThan(before.length);
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
@@ -99,12 +100,12 @@ describe('checkpoint rotate', () => {
     expect(readdirSync(join(dir, '.checkpoints')).sort()).toEqual(['api.checkpoint.json']);
   });
 
-  it('two rotations the same day append to one file without duplicates; a third with nothing to do writes nothing', () => {
+  it('two rotations the same day append to one file without duplicates; a third with nothing to do writes nothing', async () => {
     const dir = project({ run_history: runs(0, 9) });
-    expect(cli(dir, ['rotate', '--keep', '3']).code).toBe(0);
+    expect((await runCli(dir, ['rotate', '--keep', '3'])).code).toBe(0);
     // New runs arrive through the normal write path.
-    for (const e of runs(9, 13)) expect(cli(dir, ['update', 'api', `--skill_state.run_history+:json=${JSON.stringify(e)}`]).code).toBe(0);
-    expect(cli(dir, ['rotate', '--keep', '3']).code).toBe(0);
+    for (const e of runs(9, 13)) expect((await runCli(dir, ['update', 'api', `--skill_state.run_history+:json=${JSON.stringify(e)}`])).code).toBe(0);
+    expect((await runCli(dir, ['rotate', '--keep', '3'])).code).toBe(0);
     const files = historyFiles(dir);
     expect(files).toHaveLength(1);
     expect(doc(dir, `${HISTORY}/${files[0]}`).entries['skill_state.run_history']).toEqual(runs(0, 10));
@@ -112,13 +113,13 @@ describe('checkpoint rotate', () => {
     expect(doc(dir).skill_state.rotated_to).toEqual([`${HISTORY}/${files[0]}`]);
     const cpBefore = readFileSync(join(dir, CP));
     const histBefore = readFileSync(join(dir, HISTORY, files[0]!));
-    const r = cli(dir, ['rotate', '--keep', '3']);
+    const r = await runCli(dir, ['rotate', '--keep', '3']);
     expect(r.stdout).toMatch(/nothing to rotate/);
     expect(readFileSync(join(dir, CP)).equals(cpBefore)).toBe(true);
     expect(readFileSync(join(dir, HISTORY, files[0]!)).equals(histBefore)).toBe(true);
   });
 
-  it('a process killed between the history write and the checkpoint write loses and doubles nothing', () => {
+  it('a process killed between the history write and the checkpoint write loses and doubles nothing', async () => {
     const all = runs(0, 12);
     const dir = project({ run_history: all, merged_prs: prs(9) });
     const before = readFileSync(join(dir, CP));
@@ -129,31 +130,31 @@ describe('checkpoint rotate', () => {
     expect(historyEntries(dir, 'skill_state.run_history')).toEqual(all.slice(0, 7));
     expect(existsSync(join(dir, '.checkpoints/.api.lock'))).toBe(true);
     // Mid-crash, entries are in both places; a normal re-run settles it.
-    const r = cli(dir, ['rotate']);
+    const r = await runCli(dir, ['rotate']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/already in history dropped/);
     expectExactlyOnce(dir, 'skill_state.run_history', all);
     expectExactlyOnce(dir, 'skill_state.merged_prs', prs(9));
     expect(doc(dir).skill_state.run_history).toEqual(all.slice(7));
     expect(doc(dir).skill_state.rotated_to).toHaveLength(1);
-    expect(cli(dir, ['validate']).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
-  it('after a crash, a re-run with a larger --keep still holds each entry exactly once', () => {
+  it('after a crash, a re-run with a larger --keep still holds each entry exactly once', async () => {
     const all = runs(0, 12);
     const dir = project({ run_history: all });
     const crashed = spawnSync(process.execPath, [BIN, 'rotate', '--keep', '2'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
     expect(crashed.signal).toBe('SIGKILL');
-    expect(cli(dir, ['rotate', '--keep', '8']).code).toBe(0);
+    expect((await runCli(dir, ['rotate', '--keep', '8'])).code).toBe(0);
     expectExactlyOnce(dir, 'skill_state.run_history', all);
     expect(doc(dir).skill_state.run_history).toEqual(all.slice(10));
   });
 
-  it('rotates every skill by default; a broken one is reported and the others still rotate', () => {
+  it('rotates every skill by default; a broken one is reported and the others still rotate', async () => {
     const dir = project({ run_history: runs(0, 8) });
     write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(checkpoint({ bypasses: runs(0, 9) }, 'web'), null, 2)}\n`);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
-    const r = cli(dir, ['rotate', '--json']);
+    const r = await runCli(dir, ['rotate', '--json']);
     expect(r.code).toBe(2);
     const j = JSON.parse(r.stdout);
     expect(j.skills.map((s: { skill: string; moved: number }) => [s.skill, s.moved])).toEqual([['api', 3], ['web', 4]]);
@@ -161,23 +162,23 @@ describe('checkpoint rotate', () => {
     expect(historyFiles(dir).map((f) => f.split('.')[0])).toEqual(['api', 'web']);
   });
 
-  it('refuses bad usage before touching anything', () => {
+  it('refuses bad usage before touching anything', async () => {
     const dir = project({ run_history: runs(0, 8) });
     const before = readFileSync(join(dir, CP));
     for (const args of [['rotate', '--keep', '-1'], ['rotate', '--keep', 'many'], ['rotate', '--keep', '1.5'], ['rotate', 'Bad/Name']]) {
-      const r = cli(dir, args);
+      const r = await runCli(dir, args);
       expect(r.code, args.join(' ')).toBe(2);
     }
-    expect(cli(dir, ['rotate', 'nope']).code).toBe(2);
+    expect((await runCli(dir, ['rotate', 'nope'])).code).toBe(2);
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
   });
 
-  it('refuses to append to a history file that is not a rotation file of the skill', () => {
+  it('refuses to append to a history file that is not a rotation file of the skill', async () => {
     const dir = project({ run_history: runs(0, 8) });
     const today = new Date().toISOString().slice(0, 10);
     write(dir, `${HISTORY}/api.${today}.json`, '{"skill":"web","rotated_at":"x","entries":{}}\n');
     const before = readFileSync(join(dir, CP));
-    const r = cli(dir, ['rotate']);
+    const r = await runCli(dir, ['rotate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not a rotation file of "api"/);
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
@@ -189,9 +190,9 @@ describe('update --auto-rotate', () => {
   const big = () => runs(0, 120).map((e) => ({ ...e, detail: 'x'.repeat(260) }));
   const size = (dir: string) => readFileSync(join(dir, CP)).length;
 
-  it('rotates first when the write would pass 32 KiB, and says so', () => {
+  it('rotates first when the write would pass 32 KiB, and says so', async () => {
     const dir = project({ run_history: big().slice(0, 100) });
-    const r = cli(dir, ['update', 'api', '--auto-rotate', '--step=s2', ...big().slice(100).map((e) => `--skill_state.run_history+:json=${JSON.stringify(e)}`)]);
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=s2', ...big().slice(100).map((e) => `--skill_state.run_history+:json=${JSON.stringify(e)}`)]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/auto-rotated 115 old log entries/);
     expect(r.stderr).not.toMatch(/over 32768/);
@@ -200,27 +201,27 @@ describe('update --auto-rotate', () => {
     expectExactlyOnce(dir, 'skill_state.run_history', big());
   });
 
-  it('config auto_rotate does the same without the flag', () => {
+  it('config auto_rotate does the same without the flag', async () => {
     const dir = project({ run_history: big() }, { auto_rotate: true });
-    const r = cli(dir, ['update', 'api', '--step=s3', '--json']);
+    const r = await runCli(dir, ['update', 'api', '--step=s3', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).rotated).toMatchObject({ moved: 115 });
     expect(size(dir)).toBeLessThan(32 * 1024);
     expectExactlyOnce(dir, 'skill_state.run_history', big());
   });
 
-  it('without the flag or config, a big file is written as is (with the size warning)', () => {
+  it('without the flag or config, a big file is written as is (with the size warning)', async () => {
     const dir = project({ run_history: big() });
-    const r = cli(dir, ['update', 'api', '--step=s4']);
+    const r = await runCli(dir, ['update', 'api', '--step=s4']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/checkpoint rotate/);
     expect(doc(dir).skill_state.run_history).toHaveLength(120);
     expect(historyFiles(dir)).toEqual([]);
   });
 
-  it('a small file is never rotated, flag or not', () => {
+  it('a small file is never rotated, flag or not', async () => {
     const dir = project({ run_history: runs(0, 30) });
-    expect(cli(dir, ['update', 'api', '--auto-rotate', '--step=s5']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--auto-rotate', '--step=s5'])).code).toBe(0);
     expect(doc(dir).skill_state.run_history).toHaveLength(30);
     expect(historyFiles(dir)).toEqual([]);
   });

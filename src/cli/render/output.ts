@@ -79,14 +79,18 @@ export function oneLine(text: string): string {
   );
 }
 
-export async function createOutput(color: boolean): Promise<Output> {
+/** Where finished text goes: fd 1 (stdout) or 2 (stderr). */
+export type Writer = (fd: 1 | 2, text: string) => void;
+
+/** `write` defaults to the process's own stdout and stderr; an in-process caller (tests) passes its own. */
+export async function createOutput(color: boolean, write: Writer = writeAll): Promise<Output> {
   const c = color ? new (await import('chalk')).Chalk({ level: 1 }) : PLAIN;
   return {
     color,
     c,
-    out: (text) => writeAll(1, line(escapeControl(text, color))),
-    err: (text) => writeAll(2, line(escapeControl(text, color))),
-    json: (value) => writeAll(1, `${JSON.stringify(value, null, 2)}\n`),
+    out: (text) => write(1, line(escapeControl(text, color))),
+    err: (text) => write(2, line(escapeControl(text, color))),
+    json: (value) => write(1, `${JSON.stringify(value, null, 2)}\n`),
   };
 }
 
