@@ -144,14 +144,17 @@ export class NativeHistory implements GitHistory {
     if (paths.length === 0) return [];
     const relative = new Map(paths.map((path) => [path, repoRelativePath(path)]));
     const pathspecs = [...new Set(relative.values())];
-    const base = (await this.headSha()) ?? EMPTY_TREE_OID;
-    // `diff <tree>` compares the tree with the working tree for tracked paths; files git
-    // does not track (ignored ones included) only show up in `ls-files --others`.
-    const [tracked, untracked] = await Promise.all([
-      this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...pathspecs]),
-      this.git(['--literal-pathspecs', 'ls-files', '-z', '--others', '--', ...pathspecs]),
-    ]);
-    const changed = new Set([...tracked.stdout.split('\0'), ...untracked.stdout.split('\0')]);
+    // One process for tracked edits (staged or not), untracked and ignored files (each ignored
+    // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
+    const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
+    const { changed, unsure } = parseStatus(status.stdout);
+    if (unsure.length) {
+      // Edited in the index and again in the work tree: only a comparison says whether the
+      // work tree went back to HEAD's content (rare, so a second process only then).
+      const base = (await this.headSha()) ?? EMPTY_TREE_OID;
+      const diff = await this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...unsure]);
+      for (const path of diff.stdout.split('\0')) if (path) changed.add(path);
+    }
     return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
   }
 
@@ -185,6 +188,36 @@ export class NativeHistory implements GitHistory {
   private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
     return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
   }
+}
+
+/**
+ * `git status --porcelain=v2 -z`: the paths whose work-tree file differs from HEAD's, and
+ * those it cannot tell (index and work tree both changed, so the work tree may equal HEAD).
+ */
+function parseStatus(out: string): { changed: Set<string>; unsure: string[] } {
+  const changed = new Set<string>();
+  const unsure: string[] = [];
+  for (const record of out.split('\0')) {
+    const kind = record[0];
+    if (kind === '?' || kind === '!') changed.add(record.slice(2));
+    else if (kind === 'u') changed.add(fieldsAfter(record, 10));
+    else if (kind === '1') {
+      const [x, y] = [record[2], record[3]];
+      const path = fieldsAfter(record, 8);
+      // X: HEAD vs index; Y: index vs work tree ('.' unchanged).
+      if (x === 'A' && y === 'D') continue; // added, then removed from disk: HEAD and disk both lack it
+      if (x !== '.' && y !== '.' && y !== 'D' && x !== 'A') unsure.push(path);
+      else changed.add(path);
+    }
+  }
+  return { changed, unsure };
+}
+
+/** The rest of a record after its first `n` space-separated fields (paths may hold spaces). */
+function fieldsAfter(record: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n; i++) at = record.indexOf(' ', at) + 1;
+  return record.slice(at);
 }
 
 /**

@@ -483,3 +483,42 @@ it('a rename of an executable keeps R; an untracked directory is not a file', as
     cleanup(dir);
   }
 });
+
+it('uncommittedPaths: staged edits, edits the work tree undid, ignored files in ignored folders, names with spaces', async () => {
+  for (const commit of [true, false]) {
+    const dir = makeRepo({ commit });
+    try {
+      write(dir, '.gitignore', 'build/\n*.log\n');
+      write(dir, 'kept.txt', 'one\n');
+      write(dir, 'undone.txt', 'one\n');
+      write(dir, 'staged only.txt', 'one\n');
+      write(dir, 'both.txt', 'one\n');
+      if (commit) commitAll(dir, 'files', day(2));
+      // Staged, then the work tree put back to HEAD's content: the work tree equals HEAD.
+      write(dir, 'undone.txt', 'two\n');
+      git(dir, ['add', 'undone.txt']);
+      write(dir, 'undone.txt', 'one\n');
+      write(dir, 'staged only.txt', 'two\n');
+      git(dir, ['add', 'staged only.txt']);
+      write(dir, 'both.txt', 'two\n');
+      git(dir, ['add', 'both.txt']);
+      write(dir, 'both.txt', 'three\n');
+      write(dir, 'build/out/gen.js', 'x\n');
+      write(dir, 'debug.log', 'x\n');
+      write(dir, 'gone.txt', 'x\n');
+      git(dir, ['add', 'gone.txt']);
+      rmSync(join(dir, 'gone.txt'));
+      const paths = ['kept.txt', 'undone.txt', 'staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log', 'gone.txt', 'never.txt'];
+      // Without commits every file on disk differs from the (empty) HEAD; a file added then removed from disk does not.
+      const expected = commit
+        ? ['staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log']
+        : ['kept.txt', 'undone.txt', 'staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log'];
+      for (const engine of ['native', 'isomorphic'] as const) {
+        const history = await createHistory({ dir, engine });
+        expect(await history.uncommittedPaths(paths), `${engine}, ${commit ? 'with' : 'without'} commits`).toEqual(expected);
+      }
+    } finally {
+      cleanup(dir);
+    }
+  }
+});
