@@ -9,7 +9,7 @@ import { CommitQueue } from './commit-queue.js';
 import { readHeadFiles } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
-import { pairExactRenames, type RawChange } from './renames.js';
+import { newestRemovals, pairExactRenames, removes, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 
@@ -78,6 +78,51 @@ export class IsoHistory implements GitHistory {
 
   async resolveCommit(rev: string): Promise<string | null> {
     return this.guard('resolving a commit', async () => (await lookupCommit(await this.reader(), rev))?.sha ?? null);
+  }
+
+  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+    return this.guard('resolving commits', async () => {
+      const reader = await this.reader();
+      const out: (string | null)[] = [];
+      for (const rev of revs) out.push((await lookupCommit(reader, rev))?.sha ?? null);
+      return out;
+    });
+  }
+
+  async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
+    if (!wanted.length) return [];
+    return this.guard('searching commit messages', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.reader();
+      const infos: CommitInfo[] = [];
+      // Commit objects only: no tree is read.
+      for await (const commit of walk(reader, tip, since)) {
+        if (wanted.some((t) => commit.message.includes(t))) infos.push(await describe(reader, commit, []));
+      }
+      return infos.sort(newestFirst);
+    });
+  }
+
+  async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
+    if (!wanted.length) return [];
+    return this.guard('finding removed files', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.reader();
+      const candidates: CommitInfo[] = [];
+      // Only the trees on the way to the paths are diffed, until a commit removes one: then
+      // that commit's whole diff, so the deletion pairs with the addition it was renamed to.
+      for await (const commit of walk(reader, tip, since)) {
+        const scoped = await describe(reader, commit, wanted);
+        if (wanted.some((path) => removes(scoped, path))) candidates.push(await describe(reader, commit));
+      }
+      return newestRemovals(candidates, wanted);
+    });
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {

@@ -4,7 +4,7 @@
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
-import { pairExactRenames, type RawChange } from './renames.js';
+import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { readHeadFiles } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
@@ -71,6 +71,43 @@ export class NativeHistory implements GitHistory {
 
   async resolveCommit(rev: string): Promise<string | null> {
     return (await this.lookupCommit(rev))?.sha ?? null;
+  }
+
+  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+    const names = revs.map(objectNamePrefix);
+    const asked = [...new Set(names.filter((n): n is string => n !== null))];
+    if (!asked.length) return revs.map(() => null);
+    // Ambiguous prefixes stay ambiguous whatever core.disambiguate says, as in lookupCommit.
+    const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${asked.join('\n')}\n`)).stdout.split('\n');
+    const found = new Map(asked.map((name, i) => {
+      const [sha, type] = (out[i] ?? '').split(' ');
+      return [name, type === 'commit' && sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : null];
+    }));
+    return names.map((name) => (name === null ? null : found.get(name) ?? null));
+  }
+
+  async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
+    if (!wanted.length || since > Number.MAX_SAFE_INTEGER) return [];
+    const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
+    const grep = wanted.map((t) => `--grep=${t}`);
+    const log = await this.fromHead(['log', ...bound, '--fixed-strings', ...grep, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--']);
+    return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+  }
+
+  async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
+    if (!wanted.length || since > Number.MAX_SAFE_INTEGER) return [];
+    const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
+    // Commits touching the paths (against any parent: --full-history), each with its whole
+    // first-parent diff (--full-diff), so a deletion pairs with the addition it was renamed to.
+    const log = await this.fromHead([
+      '--literal-pathspecs', 'log', ...bound, '--full-history', '--full-diff', '--no-renames', '--raw', '--no-abbrev', '-r', '-z',
+      '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, 'HEAD', '--', ...wanted,
+    ]);
+    return log === null ? [] : newestRemovals(parseLog(log.stdout), wanted);
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {

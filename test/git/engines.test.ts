@@ -214,6 +214,9 @@ async function answers(history: GitHistory, fixture: Fixture) {
     scoped: Object.fromEntries(await Promise.all(scopes(fixture).map(async (scope) => [scope.join(','), await history.commitsSince(0, { changes: scope })]))),
     resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
+    resolveCommits: await history.resolveCommits(revs),
+    commitsNaming: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
+    lastRemovals: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
     fileRevisions: await history.fileRevisions(fixture.paths),
     readBlobs: [...(await history.readBlobs((await history.fileRevisions(fixture.paths)).flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
@@ -255,6 +258,14 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     const { native, iso, fixture } = engines(name);
     const [fromNative, fromIso] = await Promise.all([answers(native, fixture), answers(iso, fixture)]);
     expect(fromIso).toEqual(fromNative);
+    // Absolute facts: the batch answers as one-by-one lookups do; the targeted searches are
+    // the unbounded walk filtered by message and by removal.
+    expect(fromNative.resolveCommits).toEqual(revisions(fixture).map((r) => fromNative.resolveCommit[r]));
+    const all = await native.commitsSince(0);
+    expect((await native.commitsNaming(['stale'], 0)).map((c) => c.sha)).toEqual(all.filter((c) => `${c.subject}\n${c.body}`.includes('stale')).map((c) => c.sha));
+    for (const c of await native.lastRemovals(['notes.txt', 'docs/guide.md'], 0)) {
+      expect(c.changes.some((ch) => (ch.status === 'D' || ch.status === 'R') && ['notes.txt', 'docs/guide.md'].includes(ch.from ?? ch.path))).toBe(true);
+    }
   });
 
   it.each(['native', 'isomorphic'] as const)('%s: lists exactly the walk, newest first', async (engine) => {
