@@ -6,7 +6,7 @@
 // Anything unusual about the repository, or a cache file that is not exactly ours, is a miss.
 // Stored per clone in the git dir, never in the work tree.
 import { createHash } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles } from './head-files.js';
@@ -94,6 +94,22 @@ export function isCommitList(value: unknown): value is CommitInfo[] {
     !!c && isString(c.sha) && SHA.test(c.sha) && Array.isArray(c.parents) && c.parents.every((p) => isString(p) && SHA.test(p)) &&
     isString(c.subject) && isString(c.body) && typeof c.time === 'number' && Number.isFinite(c.time) &&
     Array.isArray(c.changes) && c.changes.every((ch) => !!ch && isString(ch.path) && ['A', 'M', 'D', 'R'].includes(ch.status) && (ch.status === 'R' ? isString(ch.from) : ch.from === undefined)));
+}
+
+/**
+ * Identity of the objects an abbreviated name could resolve among: the loose-object folder of
+ * its first two hex digits and the pack folder (a new object lands in one of them). null when
+ * unsure (alternates, or no HEAD to key on): the caller asks git.
+ */
+export function objectsStamp(root: string, name: string): string | null {
+  const repo = repoKey(root);
+  if (!repo || !/^[0-9a-f]{2}/i.test(name)) return null;
+  const objects = join(repo.commonDir, 'objects');
+  if (lstatSync(join(objects, 'info/alternates'), { throwIfNoEntry: false })) return null;
+  const pack = lstatSync(join(objects, 'pack'), { throwIfNoEntry: false });
+  const loose = lstatSync(join(objects, name.slice(0, 2).toLowerCase()), { throwIfNoEntry: false });
+  if (!pack) return null;
+  return `${pack.mtimeMs}:${pack.ino}:${loose ? `${loose.mtimeMs}:${loose.ino}` : '-'}`;
 }
 
 /**
