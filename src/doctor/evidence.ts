@@ -124,26 +124,44 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // Doctor always speaks to the repository (the work tree, at least); next and status only on a miss.
   const repo = opts.repoState ? await history() : null;
 
-  // Action dates first: they say how far back the walk goes. On an unchanged HEAD they are remembered.
+  // Questions that need no walk start first: the work tree, and the commit names.
+  const files = opts.repoState ? readHeadFiles(root) : null;
+  const [head, shallow] = repo ? await Promise.all([files?.sha ? { sha: files.sha, branch: files.branch } : repo.head(), files ? files.shallow : repo.isShallow()]) : [null, false];
+  const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)) : Promise.resolve([]);
+  uncommitted.catch(() => {}); // awaited below
+  let walkKnown!: (walk: Promise<CommitInfo[]>) => void;
+  const walkLater = new Promise<CommitInfo[]>((resolve, reject) => (walkKnown = (w) => w.then(resolve, reject)));
+  walkLater.catch(() => {});
+  const verified = opts.verify?.length && !shallow ? verifyAll(root, history, opts.verify, walkLater, head?.sha ?? null) : Promise.resolve(new Map<string, Verified>());
+  verified.catch(() => {});
+  const walkFrom = (t: number): Promise<CommitInfo[]> => {
+    const cached = walkCache ? cachedCommitsSince(root, t, scope) : null;
+    if (cached) return Promise.resolve(cached);
+    return history().then(async (h) => {
+      const commits = await h.commitsSince(t, { changes: scope.length ? scope : 'none' });
+      storeCommitsSince(root, t, commits, scope);
+      return commits;
+    });
+  };
+  // Action dates say how far back the walk goes. On an unchanged HEAD they are remembered;
+  // else the walk to the checkpoints' own dates starts while they are read, and is redone
+  // only if an action turns out older.
   let queued: QueuedDates = (opts.dateQueued && rememberedDates(root, opts.dateQueued)) || new Map();
+  let early: { since: number; walk: Promise<CommitInfo[]> } | null = null;
   if (opts.dateQueued?.length && !queued.size) {
+    if (since !== null) {
+      const t = bound(since);
+      early = { since: t, walk: walkFrom(t) };
+      early.walk.catch(() => {}); // awaited below, or dropped when redone
+    }
     queued = await dateQueuedActions(root, await history(), opts.dateQueued);
     rememberDates(root, opts.dateQueued, queued);
   }
   // An action queued before its checkpoint's last save is judged from when it was queued.
   const unbounded = since === null ? null : Math.min(since, oldestDate(queued));
   if (unbounded !== null) since = bound(unbounded);
-
-  const fromCache = since !== null && walkCache ? cachedCommitsSince(root, since, scope) : null;
-  const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : fromCache ? Promise.resolve(fromCache) : history().then(async (h) => {
-    const commits = await h.commitsSince(since!, { changes: scope.length ? scope : 'none' });
-    storeCommitsSince(root, since!, commits, scope);
-    return commits;
-  });
-  const files = opts.repoState ? readHeadFiles(root) : null;
-  const [head, shallow] = repo ? await Promise.all([files?.sha ? { sha: files.sha, branch: files.branch } : repo.head(), files ? files.shallow : repo.isShallow()]) : [null, false];
-  const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)) : Promise.resolve([]);
-  const verified = opts.verify?.length && !shallow ? verifyAll(root, history, opts.verify, walk, head?.sha ?? null) : Promise.resolve(new Map<string, Verified>());
+  const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
+  walkKnown(walk);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
   const named = deep?.tokens.length ? atHead(root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
   const removals = deep?.files.length ? atHead(root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);

@@ -29,6 +29,9 @@ const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct%x00%B';
 export class NativeHistory implements GitHistory {
   readonly engine = 'native' as const;
 
+  /** Full shas resolveCommits found to be commits: isInHeadHistory need not look them up again. */
+  private readonly knownCommits = new Set<string>();
+
   constructor(readonly dir: string) {}
 
   async head(): Promise<HeadInfo | null> {
@@ -81,7 +84,9 @@ export class NativeHistory implements GitHistory {
     const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${asked.join('\n')}\n`)).stdout.split('\n');
     const found = new Map(asked.map((name, i) => {
       const [sha, type] = (out[i] ?? '').split(' ');
-      return [name, type === 'commit' && sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : null];
+      const commit = type === 'commit' && sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+      if (commit) this.knownCommits.add(commit);
+      return [name, commit];
     }));
     return names.map((name) => (name === null ? null : found.get(name) ?? null));
   }
@@ -111,7 +116,7 @@ export class NativeHistory implements GitHistory {
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {
-    const target = await this.lookupCommit(rev);
+    const target = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!target) return false;
     // Ancestry by the graph alone: a walk cut off by commit dates misses ancestors with skewed clocks.
     const answer = await this.git(['merge-base', '--is-ancestor', target.sha, 'HEAD'], [1, 128]);
