@@ -89,6 +89,13 @@ export class IsoHistory implements GitHistory {
     });
   }
 
+  /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
+  private deep: Promise<ObjectReader> | null = null;
+
+  private deepReader(): Promise<ObjectReader> {
+    return (this.deep ??= this.reader());
+  }
+
   async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
@@ -96,7 +103,7 @@ export class IsoHistory implements GitHistory {
     return this.guard('searching commit messages', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
-      const reader = await this.reader();
+      const reader = await this.deepReader();
       const infos: CommitInfo[] = [];
       // Commit objects only: no tree is read.
       for await (const commit of walk(reader, tip, since)) {
@@ -113,7 +120,7 @@ export class IsoHistory implements GitHistory {
     return this.guard('finding removed files', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
-      const reader = await this.reader();
+      const reader = await this.deepReader();
       const candidates: CommitInfo[] = [];
       // Only the trees on the way to the paths are diffed, until a commit removes one: then
       // that commit's whole diff, so the deletion pairs with the addition it was renamed to.
