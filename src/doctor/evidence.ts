@@ -134,12 +134,14 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   walkLater.catch(() => {});
   const verified = opts.verify?.length && !shallow ? verifyAll(root, history, opts.verify, walkLater, head?.sha ?? null) : Promise.resolve(new Map<string, Verified>());
   verified.catch(() => {});
+  // Walks git made (not read from the cache): the one used is kept, a dropped early one is not.
+  const walked = new WeakSet<CommitInfo[]>();
   const walkFrom = (t: number): Promise<CommitInfo[]> => {
     const cached = walkCache ? cachedCommitsSince(root, t, scope) : null;
     if (cached) return Promise.resolve(cached);
     return history().then(async (h) => {
       const commits = await h.commitsSince(t, { changes: scope.length ? scope : 'none' });
-      storeCommitsSince(root, t, commits, scope);
+      walked.add(commits);
       return commits;
     });
   };
@@ -165,9 +167,10 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
   const named = deep?.tokens.length ? atHead(root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
   const removals = deep?.files.length ? atHead(root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
-  const [walked, dirty, verifiedBy, older, removed] = await Promise.all([walk, uncommitted, verified, named, removals]);
-  const seen = new Set(walked.map((c) => c.sha));
-  const commits = older.length ? [...walked, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : walked;
+  const [recent, dirty, verifiedBy, older, removed] = await Promise.all([walk, uncommitted, verified, named, removals]);
+  if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
+  const seen = new Set(recent.map((c) => c.sha));
+  const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const h = opened ? await opened : null;
   return { history: h, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null };
 }
