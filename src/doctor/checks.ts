@@ -10,6 +10,7 @@ import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
 import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
+import { removes } from '../git/renames.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
 
@@ -144,9 +145,18 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
     }
     if (rel === null) continue;
     if (!existsSync(join(ctx.root, rel))) {
-      const rename = ctx.evidence.commits.find((c) => c.time >= after && c.changes.some((ch) => ch.status === 'R' && ch.from === rel));
-      const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
-      const removal = to ? undefined : ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.status === 'D' && ch.path === rel));
+      let rename = ctx.evidence.commits.find((c) => c.time >= after && c.changes.some((ch) => ch.status === 'R' && ch.from === rel));
+      let to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+      let removal = to ? undefined : ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.status === 'D' && ch.path === rel));
+      // Not explained by the bounded walk: its newest removal older than the cut, a rename included.
+      const older = rename || removal ? undefined : ctx.evidence.removals.find((c) => removes(c, rel));
+      if (older) {
+        const moved = older.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+        if (moved) {
+          rename = older;
+          to = moved;
+        } else removal = older;
+      }
       const by = rename ?? removal;
       findings.push({
         ...base, level: 'warning', path,
@@ -201,7 +211,7 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   const sha = commitToken(value);
   if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha "${value}" holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
-  const { full, inHead } = await lookupVerified(evidence.history, sha);
+  const { full, inHead } = evidence.verified.get(sha) ?? (await lookupVerified(evidence.history, sha));
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];
   if (!inHead) {
     return [{ ...base, level: 'warning', message: `verified_for_sha ${short(full)} is not in HEAD's history (verified on another branch?)`, evidence: { sha: full } }];

@@ -4,16 +4,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import { cachedCommitsSince, storeCommitsSince } from '../git/commit-cache.js';
+import { cachedAtHead, cachedCommitsSince, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
+import { readHeadFiles } from '../git/head-files.js';
+import { newestFirst } from '../git/normalize.js';
 import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
-import { dateQueuedActions, type QueuedDates } from './queued.js';
+import { dateQueuedActions, queuedTexts, type QueuedDates } from './queued.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 
 export interface Evidence {
   history: GitHistory | null;
   head: HeadInfo | null;
-  /** Commits since the oldest checkpoint's updated_at, newest first. */
+  /**
+   * Commits since the oldest checkpoint's updated_at, newest first. When the walk was cut,
+   * also the older commits whose message names a still-queued PR or ticket (without file lists).
+   */
   commits: CommitInfo[];
   shallow: boolean;
   /** When each queued text entered its checkpoint (doctor only), by checkpoint path. */
@@ -22,9 +27,28 @@ export interface Evidence {
   uncommitted: Set<string>;
   /** When the walk was cut short by the walk_days bound: the instant (seconds) it stopped at. */
   cutAt: number | null;
+  /** verified_for_sha answers by commit name (GatherOptions.verify). */
+  verified: Map<string, Verified>;
+  /** For GatherOptions.missing, when the walk was cut: the newest commits that removed them. */
+  removals: CommitInfo[];
+  /** What history older than the cut was still searched (null: the walk was not cut). */
+  deep: DeepSearch | null;
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: new Set(), cutAt: null };
+export interface Verified {
+  full: string | null;
+  inHead: boolean;
+}
+
+export interface DeepSearch {
+  /** PR and ticket ids of queued texts older than the cut, searched back to `since`. */
+  tokens: string[];
+  since: number;
+  /** Missing generated files whose last removal was looked for. */
+  files: string[];
+}
+
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: new Set(), cutAt: null, verified: new Map(), removals: [], deep: null };
 
 export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -47,13 +71,15 @@ export interface GatherOptions {
   notBefore?: number;
   /** Commit names (verified_for_sha) to look up alongside the walk. */
   verify?: readonly string[];
+  /** Generated files missing from the work tree: when the walk is cut, where they went is asked too. */
+  missing?: readonly string[];
 }
 
 /** Checkpoints often name the same base commit: each is looked up once per history. */
-const verifiedMemo = new WeakMap<GitHistory, Map<string, Promise<{ full: string | null; inHead: boolean }>>>();
+const verifiedMemo = new WeakMap<GitHistory, Map<string, Promise<Verified>>>();
 
 /** The full sha `sha` names (null: none) and whether HEAD's history holds it. */
-export function lookupVerified(history: GitHistory, sha: string): Promise<{ full: string | null; inHead: boolean }> {
+export function lookupVerified(history: GitHistory, sha: string): Promise<Verified> {
   let memo = verifiedMemo.get(history);
   if (!memo) verifiedMemo.set(history, (memo = new Map()));
   let answer = memo.get(sha);
@@ -70,7 +96,15 @@ export function walkBound(root: string, now: Date): number | undefined {
   return days > 0 ? Math.floor(now.getTime() / 1000 - days * 86_400) : undefined;
 }
 
-/** One walk back to the oldest of `checkpoints`' updated_at; each git question asked only if needed. */
+const VERIFIED_FILE = 'verified.json';
+const DEEP_TOKENS_FILE = 'deep-tokens.json';
+const DEEP_REMOVALS_FILE = 'deep-removals.json';
+
+/**
+ * One walk back to the oldest of `checkpoints`' updated_at (bounded by notBefore), and every
+ * other question asked alongside it: each only if needed, each answered from a cache at an
+ * unchanged HEAD, the rest started at once.
+ */
 export async function gatherEvidence(root: string, checkpoints: readonly Checkpoint[], opts: GatherOptions = {}): Promise<Evidence> {
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
@@ -81,34 +115,129 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
     cutAt = opts.notBefore;
     return opts.notBefore;
   };
-  if (since !== null) since = bound(since);
   const scope = opts.changesUnder ?? [];
-  // next and status need only the commits (and action dates): on an unchanged HEAD both come from caches, no git started.
-  const remembered = opts.dateQueued && !opts.repoState ? rememberedDates(root, opts.dateQueued) : null;
-  const walkFrom = since === null ? null : bound(Math.min(since, oldestDate(remembered)));
-  const cached = walkFrom !== null && !opts.repoState && (!opts.dateQueued || remembered) && (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, walkFrom, scope) : null;
-  if (cached) return { ...NO_EVIDENCE, commits: cached, cutAt, queued: remembered ?? new Map() };
-  const { createHistory } = await import('../git/index.js');
-  const history = await createHistory({ dir: root, engine: opts.engine ?? 'auto' });
-  // Started now, awaited by the check: a failure surfaces there, not here.
-  for (const sha of new Set(opts.verify)) lookupVerified(history, sha).catch(() => {});
-  // Working-tree state does not depend on the walk: ask for it alongside.
-  const uncommitted = opts.watch?.length ? history.uncommittedPaths(opts.watch) : Promise.resolve([]);
-  const queued = remembered ?? (opts.dateQueued ? await dateQueuedActions(root, history, opts.dateQueued) : new Map<string, Map<string, number>>());
-  if (opts.dateQueued && !remembered && !opts.repoState) rememberDates(root, opts.dateQueued, queued);
+  const engine = opts.engine ?? 'auto';
+  // An engine asked for by name is exercised, not answered from the walk cache.
+  const walkCache = engine === 'auto';
+  let opened: Promise<GitHistory> | null = null;
+  const history = () => (opened ??= import('../git/index.js').then(({ createHistory }) => createHistory({ dir: root, engine })));
+  // Doctor always speaks to the repository (the work tree, at least); next and status only on a miss.
+  const repo = opts.repoState ? await history() : null;
+
+  // Questions that need no walk start first: the work tree, and the commit names.
+  const files = opts.repoState ? readHeadFiles(root) : null;
+  const [head, shallow] = repo ? await Promise.all([files?.sha ? { sha: files.sha, branch: files.branch } : repo.head(), files ? files.shallow : repo.isShallow()]) : [null, false];
+  const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)) : Promise.resolve([]);
+  uncommitted.catch(() => {}); // awaited below
+  let walkKnown!: (walk: Promise<CommitInfo[]>) => void;
+  const walkLater = new Promise<CommitInfo[]>((resolve, reject) => (walkKnown = (w) => w.then(resolve, reject)));
+  walkLater.catch(() => {});
+  const verified = opts.verify?.length && !shallow ? verifyAll(root, history, opts.verify, walkLater, head?.sha ?? null) : Promise.resolve(new Map<string, Verified>());
+  verified.catch(() => {});
+  // Walks git made (not read from the cache): the one used is kept, a dropped early one is not.
+  const walked = new WeakSet<CommitInfo[]>();
+  const walkFrom = (t: number): Promise<CommitInfo[]> => {
+    const cached = walkCache ? cachedCommitsSince(root, t, scope) : null;
+    if (cached) return Promise.resolve(cached);
+    return history().then(async (h) => {
+      const commits = await h.commitsSince(t, { changes: scope.length ? scope : 'none' });
+      walked.add(commits);
+      return commits;
+    });
+  };
+  // Action dates say how far back the walk goes. On an unchanged HEAD they are remembered;
+  // else the walk to the checkpoints' own dates starts while they are read, and is redone
+  // only if an action turns out older.
+  let queued: QueuedDates = (opts.dateQueued && rememberedDates(root, opts.dateQueued)) || new Map();
+  let early: { since: number; walk: Promise<CommitInfo[]> } | null = null;
+  if (opts.dateQueued?.length && !queued.size) {
+    if (since !== null) {
+      const t = bound(since);
+      early = { since: t, walk: walkFrom(t) };
+      early.walk.catch(() => {}); // awaited below, or dropped when redone
+    }
+    queued = await dateQueuedActions(root, await history(), opts.dateQueued);
+    rememberDates(root, opts.dateQueued, queued);
+  }
   // An action queued before its checkpoint's last save is judged from when it was queued.
-  const oldestQueued = oldestDate(queued);
-  if (since !== null && oldestQueued < since) since = bound(oldestQueued);
-  // Dating took git, the walk need not: an unchanged HEAD still answers it from the cache.
-  const fromCache = since === null ? null : (opts.engine ?? 'auto') === 'auto' ? cachedCommitsSince(root, since, scope) : null;
-  const [commits, head, shallow, dirty] = await Promise.all([
-    since === null ? [] : fromCache ?? history.commitsSince(since, { changes: scope.length ? scope : 'none' }),
-    opts.repoState ? history.head() : null,
-    opts.repoState ? history.isShallow() : false,
-    uncommitted,
-  ]);
-  if (since !== null && !fromCache) storeCommitsSince(root, since, commits, scope);
-  return { history, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt };
+  const unbounded = since === null ? null : Math.min(since, oldestDate(queued));
+  if (unbounded !== null) since = bound(unbounded);
+  const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
+  walkKnown(walk);
+  const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
+  const named = deep?.tokens.length ? atHead(root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
+  const removals = deep?.files.length ? atHead(root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
+  const [recent, dirty, verifiedBy, older, removed] = await Promise.all([walk, uncommitted, verified, named, removals]);
+  if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
+  const seen = new Set(recent.map((c) => c.sha));
+  const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
+  const h = opened ? await opened : null;
+  return { history: h, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null };
+}
+
+/**
+ * What history older than the cut can still change: the PR and ticket ids of texts queued
+ * before the cut and the missing files, searched back to the oldest checkpoint date or queued text.
+ */
+function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued: QueuedDates, cutAt: number, oldest: number, missing: readonly string[]): DeepSearch {
+  const tokens = new Set<string>();
+  for (const { rel, cp } of files) {
+    const saved = toSeconds(cp.updated_at);
+    const dates = queued.get(rel);
+    for (const text of queuedTexts(cp)) {
+      const after = Math.min(saved, dates?.get(text) ?? saved);
+      const refs = workRefs(text);
+      if (!refs.length || !(after < cutAt)) continue;
+      for (const r of refs) tokens.add(r.token);
+    }
+  }
+  // One search back to the oldest of them: one pass, and the same question (cache key) each run.
+  return { tokens: [...tokens].sort(), since: oldest, files: [...new Set(missing)].sort() };
+}
+
+/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept. */
+async function atHead<T>(root: string, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>): Promise<T> {
+  const k = JSON.stringify(key);
+  const cached = cachedAtHead<unknown>(root, file, k);
+  if (valid(cached)) return cached;
+  const value = await ask();
+  storeAtHead(root, file, k, value);
+  return value;
+}
+
+type Stamped = Verified & { objects: string };
+
+/**
+ * verified_for_sha answers: every name resolved by one question, ancestry asked only for
+ * commits the walk did not reach. Kept at HEAD: ancestry is fixed by HEAD, and what a name
+ * resolves to only changes when objects with its first two hex digits arrive (objectsStamp).
+ */
+async function verifyAll(root: string, history: () => Promise<GitHistory>, tokens: readonly string[], walk: Promise<CommitInfo[]>, head: string | null): Promise<Map<string, Verified>> {
+  const names = [...new Set(tokens)];
+  const stamps = new Map(names.map((n) => [n, objectsStamp(root, n)]));
+  const cached = cachedAtHead<Record<string, Stamped>>(root, VERIFIED_FILE, 'v1');
+  const kept: Record<string, Stamped> = cached && typeof cached === 'object' && !Array.isArray(cached) ? { ...cached } : {};
+  const out = new Map<string, Verified>();
+  const ask: string[] = [];
+  for (const name of names) {
+    const hit = Object.hasOwn(kept, name) ? kept[name] : undefined;
+    const stamp = stamps.get(name);
+    if (stamp && hit && hit.objects === stamp && (hit.full === null || (typeof hit.full === 'string' && /^[0-9a-f]{40}$/.test(hit.full))) && typeof hit.inHead === 'boolean') out.set(name, { full: hit.full, inHead: hit.inHead && hit.full !== null });
+    else ask.push(name);
+  }
+  if (!ask.length) return out;
+  const h = await history();
+  const [fulls, walked] = await Promise.all([h.resolveCommits(ask), walk]);
+  const reached = new Set(walked.map((c) => c.sha));
+  const answers = await Promise.all(fulls.map(async (full) => ({ full, inHead: full !== null && (full === head || reached.has(full) || (await h.isInHeadHistory(full))) })));
+  ask.forEach((name, i) => {
+    out.set(name, answers[i]!);
+    const stamp = stamps.get(name);
+    if (stamp) kept[name] = { ...answers[i]!, objects: stamp };
+    else delete kept[name];
+  });
+  storeAtHead(root, VERIFIED_FILE, 'v1', Object.fromEntries(Object.entries(kept).slice(-50)));
+  return out;
 }
 
 function oldestDate(dates: QueuedDates | null): number {

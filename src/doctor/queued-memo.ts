@@ -2,13 +2,13 @@
 // queued texts and updated_at, the dates are the same, so they are answered without git.
 // Stored per clone in the git dir beside the blob cache; any doubt is a miss.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { repoKey } from '../git/commit-cache.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
-const MEMO_FILE = 'checkpoint/queued-dates.json';
+const MEMO_FILE = 'queued-dates.json';
 /** One entry per checkpoint file is all a clone needs; a few spare for switching branches. */
 const MAX_ENTRIES = 200;
 
@@ -20,18 +20,15 @@ function entryKey(head: string, shallow: string, rel: string, cp: Checkpoint): s
   return `${head}:${shallow}:${createHash('sha1').update(what).digest('hex')}`;
 }
 
-function memoPath(root: string): { path: string; head: string; shallow: string } | null {
+function memoPath(root: string, create = false): { dir: string; path: string; head: string; shallow: string } | null {
   const key = repoKey(root);
-  return key ? { path: join(key.commonDir, MEMO_FILE), head: key.head, shallow: key.shallow } : null;
+  const dir = key && cacheDir(key.commonDir, '', create);
+  return key && dir ? { dir, path: join(dir, MEMO_FILE), head: key.head, shallow: key.shallow } : null;
 }
 
 function readMemo(path: string): Memo {
-  try {
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Memo) : {};
-  } catch {
-    return {};
-  }
+  const raw = readCacheJson(path);
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Memo) : {};
 }
 
 /** The dates of every file, when all are remembered for this HEAD; else null. */
@@ -56,20 +53,12 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
 
 /** Best effort, like the other caches: a read-only git dir only costs the next run a dating. */
 export function rememberDates(root: string, files: readonly { rel: string; cp: Checkpoint }[], dates: QueuedDates): void {
-  const at = memoPath(root);
+  const at = memoPath(root, true);
   if (!at) return;
-  try {
-    const memo = readMemo(at.path);
-    for (const { rel, cp } of files) {
-      const byText = dates.get(rel);
-      if (byText) memo[entryKey(at.head, at.shallow, rel, cp)] = Object.fromEntries(byText);
-    }
-    const kept = Object.entries(memo).slice(-MAX_ENTRIES);
-    mkdirSync(join(at.path, '..'), { recursive: true });
-    const tmp = `${at.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(kept)));
-    renameSync(tmp, at.path);
-  } catch {
-    // see above
+  const memo = readMemo(at.path);
+  for (const { rel, cp } of files) {
+    const byText = dates.get(rel);
+    if (byText) memo[entryKey(at.head, at.shallow, rel, cp)] = Object.fromEntries(byText);
   }
+  writeCacheJson(at.dir, MEMO_FILE, Object.fromEntries(Object.entries(memo).slice(-MAX_ENTRIES)));
 }

@@ -29,6 +29,12 @@ export function summarize(text: string): BlobSummary {
   }
 }
 
+/** The shape fileRevisions returns: a cache file holding anything else is a miss. */
+function isRevisionList(value: unknown): value is FileRevision[] {
+  return Array.isArray(value) && value.every((r: Partial<FileRevision> | null) =>
+    !!r && typeof r.sha === 'string' && /^[0-9a-f]{40}$/.test(r.sha) && typeof r.time === 'number' && typeof r.path === 'string' && (r.blob === null || (typeof r.blob === 'string' && /^[0-9a-f]{40}$/.test(r.blob))));
+}
+
 /** Per checkpoint path (repo-relative): seconds at which each of its queued texts was queued. */
 export type QueuedDates = Map<string, Map<string, number>>;
 
@@ -44,7 +50,7 @@ export async function dateQueuedActions(root: string, history: GitHistory, files
   // A file's revisions below HEAD never change: asked of git once per HEAD.
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
-  if (!Array.isArray(revisions)) {
+  if (!isRevisionList(revisions)) {
     revisions = await history.fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);
   }

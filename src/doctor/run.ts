@@ -7,7 +7,7 @@ import { newestFirst } from '../git/normalize.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
-import { gatherEvidence, mentionsWork, walkBound } from './evidence.js';
+import { gatherEvidence, mentionsWork, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadAll } from '../read/load.js';
 import { fetchHealth } from './online.js';
@@ -69,7 +69,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const scopeOf = (rel: string) => (existsSync(join(opts.root, rel)) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
   const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
   const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints) });
+  const missing = generated.filter((rel) => !existsSync(join(opts.root, rel)));
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
   if (pushed) {
@@ -89,16 +90,29 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...verified[i]!);
   });
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  if (evidence.cutAt !== null) {
-    const date = new Date(evidence.cutAt * 1000).toISOString().slice(0, 10);
-    findings.push({ level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${date} (walk_days ${walkDays(opts.root)}): older commits were not checked; set "walk_days": 0 in .checkpoints/config.json to check all` });
-  }
+  if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/** The one line saying where the walk stopped and what older history was still searched. */
+function cutFinding(evidence: Evidence, days: number): Finding {
+  const day = (sec: number) => new Date(sec * 1000).toISOString().slice(0, 10);
+  const deep = evidence.deep;
+  const asked = [
+    ...(deep?.tokens.length ? [`for ${listed(deep.tokens)} (still queued)`] : []),
+    ...(deep?.files.length ? [`for the removal of ${listed(deep.files)}`] : []),
+  ];
+  const older = deep && asked.length ? `older commits back to ${day(deep.since)} were searched only ${asked.join(' and ')}` : 'older commits were not checked';
+  return { level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${day(evidence.cutAt!)} (walk_days ${days}): ${older}; set "walk_days": 0 in .checkpoints/config.json to check all` };
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= 3 ? items.join(', ') : `${items.slice(0, 3).join(', ')} and ${items.length - 3} more`;
 }
 
 /**

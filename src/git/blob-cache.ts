@@ -1,10 +1,10 @@
 // What doctor read from a checkpoint blob, kept per clone by blob id: a blob never changes,
 // so a file's old revisions are parsed once, whatever later commits do.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { resolveGitDirsSync } from './locate.js';
 
-const CACHE_FILE = 'checkpoint/queued-by-blob.json';
+const CACHE_FILE = 'queued-by-blob.json';
 /** Old entries beyond this are dropped (oldest first): the cache stays small in a long-lived clone. */
 const MAX_ENTRIES = 5000;
 
@@ -15,9 +15,10 @@ export interface BlobSummary {
   queued: string[];
 }
 
-function cachePath(root: string): string | null {
+function cachePath(root: string, create = false): string | null {
   try {
-    return join(resolveGitDirsSync(root).commonDir, CACHE_FILE);
+    const dir = cacheDir(resolveGitDirsSync(root).commonDir, '', create);
+    return dir && join(dir, CACHE_FILE);
   } catch {
     return null;
   }
@@ -26,25 +27,13 @@ function cachePath(root: string): string | null {
 export function readBlobCache(root: string): Map<string, BlobSummary> {
   const path = cachePath(root);
   if (!path) return new Map();
-  try {
-    const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, BlobSummary>;
-    return new Map(Object.entries(raw).filter(([, v]) => v && Array.isArray(v.queued)));
-  } catch {
-    return new Map();
-  }
+  const raw = readCacheJson(path);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return new Map();
+  return new Map(Object.entries(raw as Record<string, BlobSummary>).filter(([, v]) => v && Array.isArray(v.queued) && v.queued.every((t) => typeof t === 'string') && (v.updated_at === null || typeof v.updated_at === 'string')));
 }
 
 /** Best effort, like the commit cache: a read-only git dir only costs the next run a read. */
 export function writeBlobCache(root: string, cache: Map<string, BlobSummary>): void {
-  const path = cachePath(root);
-  if (!path) return;
-  try {
-    mkdirSync(join(path, '..'), { recursive: true });
-    const entries = [...cache].slice(-MAX_ENTRIES);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(Object.fromEntries(entries)));
-    renameSync(tmp, path);
-  } catch {
-    // see above
-  }
+  const path = cachePath(root, true);
+  if (path) writeCacheJson(join(path, '..'), CACHE_FILE, Object.fromEntries([...cache].slice(-MAX_ENTRIES)));
 }

@@ -1,21 +1,28 @@
-// Remembers the last bounded walk, so `status` and `next` called again on an unchanged HEAD
-// answer without starting git at all (an agent asks them at every step). History below a
-// commit never changes, so (HEAD, shallow boundary, since) fully determines the answer;
-// anything unusual about the repository simply means a miss. Stored per clone in the git
-// dir, never in the work tree.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Remembers bounded walks, so `status`, `next` and `doctor` called again on an unchanged HEAD
+// answer without walking (an agent asks them at every step). History below a commit never
+// changes, so (HEAD, shallow boundary, since, change scope) fully determines the answer. Each
+// distinct question (change scope) has its own slot, so status/next (subjects only) and doctor
+// (its generated files) never evict each other; the slots are few and the oldest are pruned.
+// Anything unusual about the repository, or a cache file that is not exactly ours, is a miss.
+// Stored per clone in the git dir, never in the work tree.
+import { createHash } from 'node:crypto';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheDir, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles } from './head-files.js';
 import type { CommitInfo } from './types.js';
 
-const CACHE_FILE = 'checkpoint/commits-since.json';
+const WALKS_DIR = 'walks';
+/** Distinct scopes in use at once: status/next, doctor, and a few for checkpoints that changed. */
+const MAX_WALK_SLOTS = 6;
+const SLOT_NAME = /^walk-[0-9a-f]{16}\.json$/;
 
 interface CacheEntry {
   head: string;
   shallow: string;
   since: number;
   /** The walk's change scope (GitHistory.commitsSince), sorted; [] for subjects only. */
-  scope?: string[];
+  scope: string[];
   commits: CommitInfo[];
 }
 
@@ -31,18 +38,18 @@ export function repoKey(root: string): RepoKey | null {
   return files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null;
 }
 
-/** The cached answer for commitsSince(since), or null on a miss. */
+const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
+const slotName = (scope: readonly string[]) => `walk-${createHash('sha1').update(scopeKey(scope)).digest('hex').slice(0, 16)}.json`;
+
+/** The cached answer for commitsSince(since) with this change scope, or null on a miss. */
 export function cachedCommitsSince(root: string, since: number, scope: readonly string[] = []): CommitInfo[] | null {
   const key = repoKey(root);
-  if (!key) return null;
-  try {
-    const entry = JSON.parse(readFileSync(join(key.commonDir, CACHE_FILE), 'utf8')) as CacheEntry;
-    if (entry.head !== key.head || entry.shallow !== key.shallow || entry.since > since || !Array.isArray(entry.commits)) return null;
-    if (scopeKey(entry.scope ?? []) !== scopeKey(scope)) return null;
-    return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
-  } catch {
-    return null;
-  }
+  const dir = key && cacheDir(key.commonDir, WALKS_DIR);
+  if (!key || !dir) return null;
+  const entry = readCacheJson(join(dir, slotName(scope))) as Partial<CacheEntry> | undefined;
+  if (!entry || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
+  if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
+  return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
 }
 
 /**
@@ -65,46 +72,63 @@ function cutWalk(commits: readonly CommitInfo[], head: string, since: number): C
 /** Best effort: a read-only git dir or a race with another writer only costs the next run a walk. */
 export function storeCommitsSince(root: string, since: number, commits: CommitInfo[], scope: readonly string[] = []): void {
   const key = repoKey(root);
-  if (!key) return;
+  const dir = key && cacheDir(key.commonDir, WALKS_DIR, true);
+  if (!key || !dir) return;
+  const name = slotName(scope);
+  writeCacheJson(dir, name, { head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry);
+  pruneCacheDir(dir, (file) => SLOT_NAME.test(file), MAX_WALK_SLOTS, name);
+  // The single slot of earlier versions: no longer read.
   try {
-    const path = join(key.commonDir, CACHE_FILE);
-    mkdirSync(join(key.commonDir, 'checkpoint'), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry));
-    renameSync(tmp, path);
+    unlinkSync(join(key.commonDir, 'checkpoint', 'commits-since.json'));
   } catch {
-    // see above
+    // absent
   }
 }
 
-const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
+const SHA = /^[0-9a-f]{40}$/;
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** Exactly the shape commitsSince returns: anything else in the file is a miss, never an answer. */
+export function isCommitList(value: unknown): value is CommitInfo[] {
+  return Array.isArray(value) && value.every((c: Partial<CommitInfo> | null) =>
+    !!c && isString(c.sha) && SHA.test(c.sha) && Array.isArray(c.parents) && c.parents.every((p) => isString(p) && SHA.test(p)) &&
+    isString(c.subject) && isString(c.body) && typeof c.time === 'number' && Number.isFinite(c.time) &&
+    Array.isArray(c.changes) && c.changes.every((ch) => !!ch && isString(ch.path) && ['A', 'M', 'D', 'R'].includes(ch.status) && (ch.status === 'R' ? isString(ch.from) : ch.from === undefined)));
+}
+
+/**
+ * Identity of the objects an abbreviated name could resolve among: the loose-object folder of
+ * its first two hex digits and the pack folder (a new object lands in one of them). null when
+ * unsure (alternates, or no HEAD to key on): the caller asks git.
+ */
+export function objectsStamp(root: string, name: string): string | null {
+  const repo = repoKey(root);
+  if (!repo || !/^[0-9a-f]{2}/i.test(name)) return null;
+  const objects = join(repo.commonDir, 'objects');
+  if (lstatSync(join(objects, 'info/alternates'), { throwIfNoEntry: false })) return null;
+  const pack = lstatSync(join(objects, 'pack'), { throwIfNoEntry: false });
+  const loose = lstatSync(join(objects, name.slice(0, 2).toLowerCase()), { throwIfNoEntry: false });
+  if (!pack) return null;
+  return `${pack.mtimeMs}:${pack.ino}:${loose ? `${loose.mtimeMs}:${loose.ino}` : '-'}`;
+}
 
 /**
  * Any other answer fully determined by HEAD (and the shallow boundary) plus `key`, such as a
- * file's revisions: read back while HEAD is unchanged, null on a miss.
+ * file's revisions: read back while HEAD is unchanged, null on a miss. Callers check the
+ * value's shape.
  */
 export function cachedAtHead<T>(root: string, file: string, key: string): T | null {
   const repo = repoKey(root);
-  if (!repo) return null;
-  try {
-    const entry = JSON.parse(readFileSync(join(repo.commonDir, 'checkpoint', file), 'utf8')) as { head: string; shallow: string; key: string; value: T };
-    return entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key ? entry.value : null;
-  } catch {
-    return null;
-  }
+  const dir = repo && cacheDir(repo.commonDir);
+  if (!repo || !dir) return null;
+  const entry = readCacheJson(join(dir, file)) as { head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
+  return entry && entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key && entry.value !== undefined ? entry.value : null;
 }
 
 /** Best effort, like storeCommitsSince. */
 export function storeAtHead(root: string, file: string, key: string, value: unknown): void {
   const repo = repoKey(root);
-  if (!repo) return;
-  try {
-    mkdirSync(join(repo.commonDir, 'checkpoint'), { recursive: true });
-    const path = join(repo.commonDir, 'checkpoint', file);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ head: repo.head, shallow: repo.shallow, key, value }));
-    renameSync(tmp, path);
-  } catch {
-    // see storeCommitsSince
-  }
+  const dir = repo && cacheDir(repo.commonDir, '', true);
+  if (!repo || !dir) return;
+  writeCacheJson(dir, file, { head: repo.head, shallow: repo.shallow, key, value });
 }

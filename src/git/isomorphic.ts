@@ -13,7 +13,7 @@ import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type GitObject, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
-import { pairExactRenames, type RawChange } from './renames.js';
+import { newestRemovals, pairExactRenames, removes, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 
@@ -113,6 +113,58 @@ export class IsoHistory implements GitHistory {
 
   async resolveCommit(rev: string): Promise<string | null> {
     return this.guard('resolving a commit', async () => (await lookupCommit(await this.reader(), rev))?.sha ?? null);
+  }
+
+  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+    return this.guard('resolving commits', async () => {
+      const reader = await this.reader();
+      const out: (string | null)[] = [];
+      for (const rev of revs) out.push((await lookupCommit(reader, rev))?.sha ?? null);
+      return out;
+    });
+  }
+
+  /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
+  private deep: Promise<ObjectReader> | null = null;
+
+  private deepReader(): Promise<ObjectReader> {
+    return (this.deep ??= this.reader());
+  }
+
+  async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
+    if (!wanted.length) return [];
+    return this.guard('searching commit messages', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.deepReader();
+      const infos: CommitInfo[] = [];
+      // Commit objects only: no tree is read.
+      for await (const commit of walk(reader, tip, since)) {
+        if (wanted.some((t) => commit.message.includes(t))) infos.push(await describe(reader, commit, []));
+      }
+      return infos.sort(newestFirst);
+    });
+  }
+
+  async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
+    if (!wanted.length) return [];
+    return this.guard('finding removed files', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [];
+      const reader = await this.deepReader();
+      const candidates: CommitInfo[] = [];
+      // Only the trees on the way to the paths are diffed, until a commit removes one: then
+      // that commit's whole diff, so the deletion pairs with the addition it was renamed to.
+      for await (const commit of walk(reader, tip, since)) {
+        const scoped = await describe(reader, commit, wanted);
+        if (wanted.some((path) => removes(scoped, path))) candidates.push(await describe(reader, commit));
+      }
+      return newestRemovals(candidates, wanted);
+    });
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {

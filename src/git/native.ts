@@ -4,7 +4,7 @@
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
-import { pairExactRenames, type RawChange } from './renames.js';
+import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { readHeadFiles } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
@@ -28,6 +28,9 @@ const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct%x00%B';
 
 export class NativeHistory implements GitHistory {
   readonly engine = 'native' as const;
+
+  /** Full shas resolveCommits found to be commits: isInHeadHistory need not look them up again. */
+  private readonly knownCommits = new Set<string>();
 
   constructor(readonly dir: string) {}
 
@@ -73,8 +76,47 @@ export class NativeHistory implements GitHistory {
     return (await this.lookupCommit(rev))?.sha ?? null;
   }
 
+  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+    const names = revs.map(objectNamePrefix);
+    const asked = [...new Set(names.filter((n): n is string => n !== null))];
+    if (!asked.length) return revs.map(() => null);
+    // Ambiguous prefixes stay ambiguous whatever core.disambiguate says, as in lookupCommit.
+    const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${asked.join('\n')}\n`)).stdout.split('\n');
+    const found = new Map(asked.map((name, i) => {
+      const [sha, type] = (out[i] ?? '').split(' ');
+      const commit = type === 'commit' && sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+      if (commit) this.knownCommits.add(commit);
+      return [name, commit];
+    }));
+    return names.map((name) => (name === null ? null : found.get(name) ?? null));
+  }
+
+  async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
+    if (!wanted.length || since > Number.MAX_SAFE_INTEGER) return [];
+    const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
+    const grep = wanted.map((t) => `--grep=${t}`);
+    const log = await this.fromHead(['log', ...bound, '--fixed-strings', ...grep, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--']);
+    return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+  }
+
+  async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
+    assertSince(since);
+    const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
+    if (!wanted.length || since > Number.MAX_SAFE_INTEGER) return [];
+    const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
+    // Commits touching the paths (against any parent: --full-history), each with its whole
+    // first-parent diff (--full-diff), so a deletion pairs with the addition it was renamed to.
+    const log = await this.fromHead([
+      '--literal-pathspecs', 'log', ...bound, '--full-history', '--full-diff', '--no-renames', '--raw', '--no-abbrev', '-r', '-z',
+      '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, 'HEAD', '--', ...wanted,
+    ]);
+    return log === null ? [] : newestRemovals(parseLog(log.stdout), wanted);
+  }
+
   async isInHeadHistory(rev: string): Promise<boolean> {
-    const target = await this.lookupCommit(rev);
+    const target = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!target) return false;
     // Ancestry by the graph alone: a walk cut off by commit dates misses ancestors with skewed clocks.
     const answer = await this.git(['merge-base', '--is-ancestor', target.sha, 'HEAD'], [1, 128]);
@@ -144,14 +186,17 @@ export class NativeHistory implements GitHistory {
     if (paths.length === 0) return [];
     const relative = new Map(paths.map((path) => [path, repoRelativePath(path)]));
     const pathspecs = [...new Set(relative.values())];
-    const base = (await this.headSha()) ?? EMPTY_TREE_OID;
-    // `diff <tree>` compares the tree with the working tree for tracked paths; files git
-    // does not track (ignored ones included) only show up in `ls-files --others`.
-    const [tracked, untracked] = await Promise.all([
-      this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...pathspecs]),
-      this.git(['--literal-pathspecs', 'ls-files', '-z', '--others', '--', ...pathspecs]),
-    ]);
-    const changed = new Set([...tracked.stdout.split('\0'), ...untracked.stdout.split('\0')]);
+    // One process for tracked edits (staged or not), untracked and ignored files (each ignored
+    // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
+    const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
+    const { changed, unsure } = parseStatus(status.stdout);
+    if (unsure.length) {
+      // Edited in the index and again in the work tree: only a comparison says whether the
+      // work tree went back to HEAD's content (rare, so a second process only then).
+      const base = (await this.headSha()) ?? EMPTY_TREE_OID;
+      const diff = await this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...unsure]);
+      for (const path of diff.stdout.split('\0')) if (path) changed.add(path);
+    }
     return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
   }
 
@@ -185,6 +230,36 @@ export class NativeHistory implements GitHistory {
   private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
     return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
   }
+}
+
+/**
+ * `git status --porcelain=v2 -z`: the paths whose work-tree file differs from HEAD's, and
+ * those it cannot tell (index and work tree both changed, so the work tree may equal HEAD).
+ */
+function parseStatus(out: string): { changed: Set<string>; unsure: string[] } {
+  const changed = new Set<string>();
+  const unsure: string[] = [];
+  for (const record of out.split('\0')) {
+    const kind = record[0];
+    if (kind === '?' || kind === '!') changed.add(record.slice(2));
+    else if (kind === 'u') changed.add(fieldsAfter(record, 10));
+    else if (kind === '1') {
+      const [x, y] = [record[2], record[3]];
+      const path = fieldsAfter(record, 8);
+      // X: HEAD vs index; Y: index vs work tree ('.' unchanged).
+      if (x === 'A' && y === 'D') continue; // added, then removed from disk: HEAD and disk both lack it
+      if (x !== '.' && y !== '.' && y !== 'D' && x !== 'A') unsure.push(path);
+      else changed.add(path);
+    }
+  }
+  return { changed, unsure };
+}
+
+/** The rest of a record after its first `n` space-separated fields (paths may hold spaces). */
+function fieldsAfter(record: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n; i++) at = record.indexOf(' ', at) + 1;
+  return record.slice(at);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Exact-rename pairing, shared by both engines. git's own rename detection is
 // similarity-based and configurable; pairing a deletion with an addition of the very same
 // blob in one commit is a rule both engines can apply identically to their raw tree diffs.
-import type { PathChange } from './types.js';
+import { newestFirst } from './normalize.js';
+import type { CommitInfo, PathChange } from './types.js';
 
 /** One entry of a raw tree diff. `oid` is the blob on the side that exists: old for D, new for A and M. */
 export interface RawChange {
@@ -46,4 +47,20 @@ export function pairExactRenames(raw: readonly RawChange[]): PathChange[] {
 
 function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Whether a commit's changes delete `path` or rename it away. */
+export function removes(commit: Pick<CommitInfo, 'changes'>, path: string): boolean {
+  return commit.changes.some((ch) => (ch.status === 'D' && ch.path === path) || (ch.status === 'R' && ch.from === path));
+}
+
+/** GitHistory.lastRemovals from candidate commits: per path the newest (time, then sha) that removes it. */
+export function newestRemovals(candidates: readonly CommitInfo[], paths: readonly string[]): CommitInfo[] {
+  const sorted = [...candidates].sort(newestFirst);
+  const picked = new Map<string, CommitInfo>();
+  for (const path of paths) {
+    const hit = sorted.find((c) => removes(c, path));
+    if (hit) picked.set(hit.sha, hit);
+  }
+  return sorted.filter((c) => picked.has(c.sha));
 }

@@ -59,6 +59,21 @@ export interface GitHistory {
   commitsSince(since: number, opts?: { changes?: ChangeScope }): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
+  /** resolveCommit for several names at once (one git process at most): answers in the same order. */
+  resolveCommits(revs: readonly string[]): Promise<(string | null)[]>;
+  /**
+   * Commits reachable from HEAD whose committer time is >= `since` (the walk stops there, as in
+   * commitsSince) and whose message (subject or body) holds any of `tokens` verbatim
+   * (case-sensitive). Newest first, without file lists (changes: []). A targeted question for
+   * history older than a bounded walk: costs one pass over commit messages, no tree is read.
+   */
+  commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]>;
+  /**
+   * For each of `paths`, the newest commit reachable from HEAD (walk bounded by `since` as in
+   * commitsSince) whose changes against its first parent delete it or rename it away (exact
+   * renames, as in commitsSince). Those commits, each once, newest first, with all their changes.
+   */
+  lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]>;
   /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
   isInHeadHistory(sha: string): Promise<boolean>;
   isShallow(): Promise<boolean>;

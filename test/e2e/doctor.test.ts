@@ -194,18 +194,41 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     return { dir, landing, base };
   }
 
-  it('cuts the walk at 365 days by default and says so in one line; walk_days 0 walks it all', async () => {
+  it('cuts the walk at 365 days by default and says so in one line, still finding the queued PR that landed before the cut; walk_days 0 walks it all', async () => {
     const { dir, landing } = oldRepo();
     const cut = await runCli(dir, ['doctor', '--engine', engine, '--json']);
     const report = JSON.parse(cut.stdout);
-    expect(report.findings.filter((f: { check: string }) => f.check === 'history')).toHaveLength(1);
-    expect(report.findings.some((f: { check: string }) => f.check === 'landed')).toBe(false);
+    const history = report.findings.filter((f: { check: string }) => f.check === 'history');
+    expect(history).toHaveLength(1);
+    expect(history[0].message).toMatch(/older commits back to \d{4}-\d\d-\d\d were searched only for #12 \(still queued\)/);
+    expect(report.findings.find((f: { check: string }) => f.check === 'landed')?.evidence.sha).toBe(landing);
     expect((await runCli(dir, ['doctor', '--engine', engine])).stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
+    // next does not tell an agent to merge a PR that merged a year and a half ago.
+    const next = (await runCli(dir, ['next', '--engine', engine])).stdout;
+    expect(next).toMatch(/^→ Write the session docs$/m);
+    expect(next).toContain(`#12 landed in ${landing.slice(0, 7)}`);
 
     write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
     const all = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
     expect(all.findings.some((f: { check: string }) => f.check === 'history')).toBe(false);
     expect(all.findings.find((f: { check: string }) => f.check === 'landed')?.evidence.sha).toBe(landing);
+  });
+
+  it('before the cut: a landing reverted later still counts as open; a generated file renamed away is named with its new path', async () => {
+    const { dir, landing } = oldRepo();
+    git(dir, ['revert', '--no-edit', landing], { GIT_COMMITTER_DATE: daysAgo(450), GIT_AUTHOR_DATE: daysAgo(450) });
+    git(dir, ['mv', 'docs/notes.md', 'docs/notes-v2.md']);
+    const renamed = commitAll(dir, 'Rename the notes', daysAgo(440));
+    write(dir, 'src/late.ts', 'x\n');
+    commitAll(dir, 'late', daysAgo(2));
+    const report = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
+    expect(report.findings.some((f: { check: string }) => f.check === 'landed')).toBe(false);
+    const missing = report.findings.find((f: { check: string; evidence?: { file?: string } }) => f.check === 'generated_files' && f.evidence?.file === 'docs/notes.md');
+    expect(missing.message).toContain(`renamed to docs/notes-v2.md in ${renamed.slice(0, 7)}`);
+    expect(missing.evidence).toMatchObject({ renamed_to: 'docs/notes-v2.md', sha: renamed });
+    const line = report.findings.find((f: { check: string }) => f.check === 'history').message;
+    expect(line).toContain('for the removal of docs/notes.md');
+    expect(line.split('\n')).toHaveLength(1);
   });
 
   it('never hides what a push sends: pushed commits older than the cut are still judged', async () => {

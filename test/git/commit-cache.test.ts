@@ -1,7 +1,8 @@
 // The cached bounded walk answers only for the HEAD (and shallow state) it was made at,
 // and a later cut-off is answered by re-walking inside the cached commits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cachedCommitsSince, storeCommitsSince } from '../../src/git/commit-cache.js';
 import { createHistory } from '../../src/git/index.js';
@@ -36,12 +37,58 @@ describe('commit cache', () => {
     expect(cachedCommitsSince(dir, since)).toBeNull();
   });
 
-  it('a broken cache file is a miss', async () => {
+  it('a broken, misshapen, linked or FIFO cache file is a miss, never an answer', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     commitAll(dir, 'c1', '2026-02-01T00:00:00Z');
-    storeCommitsSince(dir, 0, []);
-    writeFileSync(join(dir, '.git/checkpoint/commits-since.json'), '{not json');
+    const history = await createHistory({ dir, engine: 'native' });
+    storeCommitsSince(dir, 0, await history.commitsSince(0));
+    const walks = join(dir, '.git/checkpoint/walks');
+    const [slot] = readdirSync(walks);
+    const file = join(walks, slot!);
+    const good = JSON.parse(readFileSync(file, 'utf8'));
+    expect(cachedCommitsSince(dir, 0)).toHaveLength(2);
+    writeFileSync(file, '{not json');
     expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // Right key, wrong shape: a commit without parents, a change with an unknown status.
+    writeFileSync(file, JSON.stringify({ ...good, commits: [{ ...good.commits[0], parents: 'x' }] }));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    writeFileSync(file, JSON.stringify({ ...good, commits: [{ ...good.commits[0], changes: [{ status: 'X', path: 'a' }] }] }));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // A link to a good copy elsewhere is not followed.
+    const elsewhere = join(dir, 'copy.json');
+    writeFileSync(elsewhere, JSON.stringify(good));
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // A FIFO does not block the read.
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // The cache directory itself replaced by a link: no read, and no write through it.
+    rmSync(join(dir, '.git/checkpoint'), { recursive: true });
+    mkdirSync(join(dir, 'out'));
+    symlinkSync(join(dir, 'out'), join(dir, '.git/checkpoint'));
+    storeCommitsSince(dir, 0, await history.commitsSince(0));
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+  });
+
+  it('keeps one slot per change scope, so different questions do not evict each other, and a bounded number of slots', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    commitAll(dir, 'c1', '2026-02-01T00:00:00Z');
+    const history = await createHistory({ dir, engine: 'native' });
+    const subjects = await history.commitsSince(0, { changes: 'none' });
+    const scoped = await history.commitsSince(0, { changes: ['a.txt'] });
+    storeCommitsSince(dir, 0, subjects, []);
+    storeCommitsSince(dir, 0, scoped, ['a.txt']);
+    expect(cachedCommitsSince(dir, 0, [])).toEqual(subjects);
+    expect(cachedCommitsSince(dir, 0, ['a.txt'])).toEqual(scoped);
+    expect(cachedCommitsSince(dir, 0, ['b.txt'])).toBeNull();
+    for (let i = 0; i < 20; i++) storeCommitsSince(dir, 0, scoped, [`f${i}`]);
+    expect(readdirSync(join(dir, '.git/checkpoint/walks')).length).toBeLessThanOrEqual(6);
+    // The newest questions are still answered.
+    expect(cachedCommitsSince(dir, 0, ['f19'])).toEqual(scoped);
   });
 });

@@ -224,6 +224,9 @@ async function answers(history: GitHistory, fixture: Fixture) {
     scoped: Object.fromEntries(await Promise.all(scopes(fixture).map(async (scope) => [scope.join(','), await history.commitsSince(0, { changes: scope })]))),
     resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
+    resolveCommits: await history.resolveCommits(revs),
+    commitsNaming: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
+    lastRemovals: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
     fileRevisions: await history.fileRevisions(fixture.paths),
     readBlobs: [...(await history.readBlobs((await history.fileRevisions(fixture.paths)).flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
@@ -265,6 +268,14 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     const { native, iso, fixture } = engines(name);
     const [fromNative, fromIso] = await Promise.all([answers(native, fixture), answers(iso, fixture)]);
     expect(fromIso).toEqual(fromNative);
+    // Absolute facts: the batch answers as one-by-one lookups do; the targeted searches are
+    // the unbounded walk filtered by message and by removal.
+    expect(fromNative.resolveCommits).toEqual(revisions(fixture).map((r) => fromNative.resolveCommit[r]));
+    const all = await native.commitsSince(0);
+    expect((await native.commitsNaming(['stale'], 0)).map((c) => c.sha)).toEqual(all.filter((c) => `${c.subject}\n${c.body}`.includes('stale')).map((c) => c.sha));
+    for (const c of await native.lastRemovals(['notes.txt', 'docs/guide.md'], 0)) {
+      expect(c.changes.some((ch) => (ch.status === 'D' || ch.status === 'R') && ['notes.txt', 'docs/guide.md'].includes(ch.from ?? ch.path))).toBe(true);
+    }
   });
 
   it.each(['native', 'isomorphic'] as const)('%s: lists exactly the walk, newest first', async (engine) => {
@@ -511,5 +522,44 @@ it('an executable bit alone counts as a change only when core.filemode is on; li
     }
   } finally {
     cleanup(dir);
+  }
+});
+
+it('uncommittedPaths: staged edits, edits the work tree undid, ignored files in ignored folders, names with spaces', async () => {
+  for (const commit of [true, false]) {
+    const dir = makeRepo({ commit });
+    try {
+      write(dir, '.gitignore', 'build/\n*.log\n');
+      write(dir, 'kept.txt', 'one\n');
+      write(dir, 'undone.txt', 'one\n');
+      write(dir, 'staged only.txt', 'one\n');
+      write(dir, 'both.txt', 'one\n');
+      if (commit) commitAll(dir, 'files', day(2));
+      // Staged, then the work tree put back to HEAD's content: the work tree equals HEAD.
+      write(dir, 'undone.txt', 'two\n');
+      git(dir, ['add', 'undone.txt']);
+      write(dir, 'undone.txt', 'one\n');
+      write(dir, 'staged only.txt', 'two\n');
+      git(dir, ['add', 'staged only.txt']);
+      write(dir, 'both.txt', 'two\n');
+      git(dir, ['add', 'both.txt']);
+      write(dir, 'both.txt', 'three\n');
+      write(dir, 'build/out/gen.js', 'x\n');
+      write(dir, 'debug.log', 'x\n');
+      write(dir, 'gone.txt', 'x\n');
+      git(dir, ['add', 'gone.txt']);
+      rmSync(join(dir, 'gone.txt'));
+      const paths = ['kept.txt', 'undone.txt', 'staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log', 'gone.txt', 'never.txt'];
+      // Without commits every file on disk differs from the (empty) HEAD; a file added then removed from disk does not.
+      const expected = commit
+        ? ['staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log']
+        : ['kept.txt', 'undone.txt', 'staged only.txt', 'both.txt', 'build/out/gen.js', 'debug.log'];
+      for (const engine of ['native', 'isomorphic'] as const) {
+        const history = await createHistory({ dir, engine });
+        expect(await history.uncommittedPaths(paths), `${engine}, ${commit ? 'with' : 'without'} commits`).toEqual(expected);
+      }
+    } finally {
+      cleanup(dir);
+    }
   }
 });

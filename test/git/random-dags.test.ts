@@ -116,6 +116,17 @@ it('both engines match the model on random commit DAGs', async () => {
           expect(await history.isInHeadHistory(sha)).toBe(expectedWalk(commits, head, -Infinity).has(i));
         }
         expect(await history.uncommittedPaths(PATHS)).toEqual(expectedUncommitted);
+        for (const since of [0, times[1] ?? 0]) {
+          const walked = expectedCommitsSince(repo, commits, head, since, []);
+          // Tokens in a subject, only in a body, and in no message.
+          for (const tokens of [['#3'], ['body'], ['line', 'subject'], ['#4']]) {
+            expect(await history.commitsNaming(tokens, since)).toEqual(walked.filter((c) => tokens.some((t) => `${c.subject}\n${c.body}`.includes(t))));
+          }
+          // Per path, the newest walked commit whose first-parent changes delete it or rename it away.
+          const full = expectedCommitsSince(repo, commits, head, since);
+          const removing = new Set(PATHS.flatMap((p) => full.find((c) => c.changes.some((ch) => (ch.status === 'D' && ch.path === p) || (ch.status === 'R' && ch.from === p)))?.sha ?? []));
+          expect(await history.lastRemovals(PATHS, since)).toEqual(full.filter((c) => removing.has(c.sha)));
+        }
       }
     }),
     { numRuns: 20 },

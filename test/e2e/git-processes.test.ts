@@ -1,0 +1,134 @@
+// How many git processes a command starts, counted as a user's git would see them: a `git`
+// wrapper first on PATH logs every run and hands over to the real git. A warm doctor (HEAD
+// unchanged since the last one) asks git one question, the work tree's; status and next none.
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+beforeAll(assertBuilt);
+
+const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** A wrapper dir whose `git` appends its arguments to `log` and execs the real git. */
+function countingGit(): { path: string; log: string; runs: () => string[]; reset: () => void } {
+  const dir = tempDir('cp-gitwrap-');
+  dirs.push(dir);
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const log = join(dir, 'runs.log');
+  writeFileSync(log, '');
+  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+  chmodSync(join(dir, 'git'), 0o755);
+  return {
+    path: `${dir}:${process.env.PATH}`,
+    log,
+    runs: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    reset: () => writeFileSync(log, ''),
+  };
+}
+
+/** Hand-kept checkpoints: a queued PR, generated files (one missing, one a pattern), a verified sha in prose. */
+function project(opts: { old?: boolean } = {}): { dir: string; base: string } {
+  const dir = makeRepo();
+  dirs.push(dir);
+  const when = (d: number) => (opts.old ? daysAgo(d + 500) : daysAgo(d));
+  write(dir, 'src/auth.ts', 'auth\n');
+  write(dir, 'docs/spec.md', '# spec\n');
+  const base = commitAll(dir, 'base', when(30));
+  for (const skill of ['api', 'web']) {
+    write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify({
+      protocol_version: '1.1', skill, project: 'demo', project_dir: '/elsewhere/demo',
+      created_at: when(29), updated_at: when(28), phase: 'build', step: 'auth', status: 'in_progress',
+      progress_summary: 'Auth in review.', progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+      context_primer: { key_decisions: ['JWT'], generated_files: ['src/auth.ts (PR 3)', 'docs/spec.md', 'src/gone.ts', 'src/*.ts'] },
+      next_actions: ['Held for review: PR #12 — merge or close', 'Ship PLAT-7 to staging'],
+      skill_state: { verified_for_sha: `release (base ${base.slice(0, 7)})` },
+    }, null, 2)}\n`);
+  }
+  commitAll(dir, 'checkpoint: api and web', when(27));
+  write(dir, 'src/auth.ts', 'auth 2\n');
+  commitAll(dir, 'Auth middleware (#12)', when(20));
+  git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+  commitAll(dir, 'Rename the spec', when(10));
+  write(dir, 'README.md', 'x\n');
+  commitAll(dir, 'readme', daysAgo(1));
+  return { dir, base };
+}
+
+describe('git processes', () => {
+  it('a warm doctor starts exactly one git process; status and next, run in turn with it, none', () => {
+    const { dir } = project();
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const cold = cli(dir, ['doctor', '--json'], { env });
+    expect(cold.stderr).toBe('');
+    const report = JSON.parse(cold.stdout);
+    expect(report.findings.some((f: { check: string }) => f.check === 'landed')).toBe(true);
+    expect(report.findings.some((f: { message: string }) => /renamed to docs\/spec-v2\.md/.test(f.message))).toBe(true);
+    const coldRuns = gitOnPath.runs();
+    // The walk (subjects; generated files' changes), the work tree, the commit names and the
+    // one ancestry the walk did not answer, the dating of queued actions (revisions, blob sizes, blobs).
+    expect(coldRuns.length).toBeLessThanOrEqual(8);
+    expect(coldRuns.filter((r) => / status --porcelain=v2 /.test(r))).toHaveLength(1);
+    expect(coldRuns.filter((r) => / log --max-age=/.test(r))).toHaveLength(2);
+    expect(cli(dir, ['status'], { env }).code).toBe(0);
+    expect(cli(dir, ['next'], { env }).code).toBe(0);
+
+    gitOnPath.reset();
+    const warm = cli(dir, ['doctor', '--json'], { env });
+    expect(JSON.parse(warm.stdout)).toEqual(report);
+    expect(gitOnPath.runs()).toHaveLength(1);
+    expect(gitOnPath.runs()[0]).toMatch(/ status --porcelain=v2 /);
+    gitOnPath.reset();
+    for (const cmd of ['status', 'next']) expect(cli(dir, [cmd], { env }).code).toBe(0);
+    expect(gitOnPath.runs()).toEqual([]);
+    cli(dir, ['doctor'], { env });
+    expect(gitOnPath.runs()).toHaveLength(1);
+
+    // HEAD moves: the walk is asked again, not served stale.
+    commitAll(dir, 'Merge pull request #99 from x/y');
+    gitOnPath.reset();
+    cli(dir, ['doctor'], { env });
+    expect(gitOnPath.runs().some((r) => / log /.test(` ${r} `))).toBe(true);
+  });
+
+  it('past the walk_days cut, the deep questions are cached too: a warm doctor still starts one git process', () => {
+    const { dir } = project({ old: true });
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const cold = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
+    expect(cold.findings.find((f: { check: string }) => f.check === 'history').message).toMatch(/searched only for #12, PLAT-7 \(still queued\) and for the removal of docs\/spec\.md, src\/gone\.ts/);
+    expect(cold.findings.some((f: { check: string }) => f.check === 'landed')).toBe(true);
+    expect(cold.findings.some((f: { message: string }) => /docs\/spec\.md is missing: renamed to docs\/spec-v2\.md/.test(f.message))).toBe(true);
+    expect(gitOnPath.runs().filter((r) => /--grep=#12/.test(r))).toHaveLength(1);
+    gitOnPath.reset();
+    expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(cold);
+    expect(gitOnPath.runs()).toHaveLength(1);
+  });
+
+  it('a kept verified_for_sha answer is asked again once objects it could name arrive', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const other = makeRepo();
+    dirs.push(other);
+    write(other, 'side.txt', 'side\n');
+    const side = commitAll(other, 'side work');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: daysAgo(2), updated_at: daysAgo(1),
+      phase: 'build', step: 's', status: 'in_progress', progress_summary: 'x', progress_table: [], context_primer: { key_decisions: [], generated_files: [] },
+      next_actions: ['go'], skill_state: { verified_for_sha: `verified on ${side.slice(0, 9)}` },
+    }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint');
+    const verifiedFinding = () => JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings.find((f: { check: string }) => f.check === 'verified_for_sha')?.message;
+    expect(verifiedFinding()).toMatch(/is not a commit in this repository/);
+    expect(verifiedFinding()).toMatch(/is not a commit in this repository/);
+    // The commit arrives (HEAD unchanged): the kept answer no longer holds.
+    git(dir, ['fetch', '-q', other, `${side}:refs/remotes/other/main`]);
+    expect(verifiedFinding()).toMatch(/is not in HEAD's history/);
+    git(dir, ['-c', 'gc.auto=0', 'repack', '-adq']);
+    expect(verifiedFinding()).toMatch(/is not in HEAD's history/);
+  });
+});
