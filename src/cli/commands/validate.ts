@@ -6,6 +6,7 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
+import { block } from '../render/output.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -53,7 +54,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const a of r.advice) lines.push(`  ${c.cyan('advice')}  ${a.path}: ${a.message}`);
   }
   if (reports.length > 1 || failed) lines.push(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
-  ctx.out.out(lines.map((l) => (l.endsWith('\n') ? l : `${l}\n`)).join(''));
+  ctx.out.out(block(lines));
   return failed ? 1 : 0;
 }
 
