@@ -4,7 +4,6 @@
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
-import { PACKAGE_ROOT } from '../install/package-paths.js';
 import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output, type Writer } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
@@ -14,7 +13,8 @@ async function yargsPath(argv: string[]): Promise<number> {
   // yargs reads the nearest package.json above its start-up directory (the cwd, in a bundle)
   // to guess a version: in a clone that file may be a link to /dev/zero. Help and completion
   // need no project, so they run from this package's own folder.
-  process.chdir(PACKAGE_ROOT);
+  // package-paths is imported here only: it works out paths at load, which no other command needs.
+  process.chdir((await import('../install/package-paths.js')).PACKAGE_ROOT);
   const { runYargs } = await import('./help.js');
   return runYargs(argv, VERSION);
 }

@@ -1,7 +1,6 @@
 // Remembered action dates for next, status and resume: on an unchanged HEAD, with the same
 // queued texts and updated_at, the dates are the same, so they are answered without git.
 // Stored per clone in the git dir beside the blob cache; any doubt is a miss.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { repoKey } from '../git/commit-cache.js';
@@ -14,10 +13,12 @@ const MAX_ENTRIES = 200;
 
 type Memo = Record<string, Record<string, number>>;
 
-/** What a file's dates depend on besides HEAD: its path, updated_at and queued texts. */
+/**
+ * What a file's dates depend on besides HEAD: its path, updated_at and queued texts, written
+ * out whole (exact, and no node:crypto to load: that alone costs next and status a few ms).
+ */
 function entryKey(head: string, shallow: string, rel: string, cp: Checkpoint): string {
-  const what = JSON.stringify([rel, cp.updated_at, queuedTexts(cp)]);
-  return `${head}:${shallow}:${createHash('sha1').update(what).digest('hex')}`;
+  return `${head}:${shallow}:${JSON.stringify([rel, cp.updated_at, queuedTexts(cp)])}`;
 }
 
 function memoPath(root: string, create = false): { dir: string; path: string; head: string; shallow: string } | null {

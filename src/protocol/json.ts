@@ -127,45 +127,92 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   } catch {
     return parseJsonStrict(text, options);
   }
-  const keys = checkParsed(value, options.rejectUnsafeKeys ?? true);
-  // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
+  const rejectUnsafe = options.rejectUnsafeKeys ?? true;
+  if (!plainText(body, value, rejectUnsafe)) {
+    // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
+    const keys = checkParsed(value, rejectUnsafe);
+    if (keys < 0 || keys !== countKeyTokens(body)) return parseJsonStrict(text, options);
+  }
   // A literal JSON.parse would round (8.0, 1e-400) needs the exact scan to keep its text.
-  if (keys < 0 || keys !== countKeyTokens(body) || ((options.numberTexts ?? true) && hasOddNumber(body))) return parseJsonStrict(text, options);
+  if ((options.numberTexts ?? true) && hasOddNumber(body)) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 
+const occurrences = (text: string, part: string): number => text.split(part).length - 1;
+
+/**
+ * checkParsed's answer without visiting the value from script, for the common text: every
+ * check is a native pass over a string (a dozen files, cold, cost several milliseconds as a
+ * walk). Without `\u` escapes and blanks before colons, a text and JSON.stringify of its value
+ * write every string alike, so:
+ *  - each `":` is a key's end or sits inside a string both write alike; a folded duplicate
+ *    leaves the text with more of them than the re-serialization;
+ *  - a non-finite number (1e400) is re-serialized as `null`, one more than the text holds;
+ *  - a forbidden key is in the text as written;
+ *  - fewer than MAX_JSON_DEPTH brackets in the text cannot nest that deep.
+ * False when it cannot tell; checkParsed then decides.
+ */
+function plainText(body: string, value: JsonValue, rejectUnsafe: boolean): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (body.includes('\\u') || SPACED_KEY.test(body)) return false;
+  if (rejectUnsafe) for (const k of FORBIDDEN_KEYS) if (body.includes(`"${k}"`)) return false;
+  // Before JSON.stringify, which would overflow the stack on a value nested 10,000 deep.
+  if (occurrences(body, '{') + occurrences(body, '[') >= MAX_JSON_DEPTH) return false;
+  const out = JSON.stringify(value);
+  return occurrences(out, '":') === occurrences(body, '":') && occurrences(out, 'null') === occurrences(body, 'null');
+}
+
 /** Key count of a parsed value, or -1 when it is too deep, has a forbidden key or a non-finite number. */
-function checkParsed(value: JsonValue, rejectUnsafe: boolean, depth = 0): number {
-  // Runs cold on every file a command reads: for-in and no per-object key arrays keep it cheap.
-  if (typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value) ? -1 : 0;
-  if (value === null) return 0;
+function checkParsed(value: JsonValue, rejectUnsafe: boolean): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;
+  return typeof value === 'object' && value !== null ? checkContainer(value, rejectUnsafe, 0) : 0;
+}
+
+/**
+ * checkParsed of an object or array. Runs cold on every file a command reads, over every value:
+ * scalars are judged in the loop, so only containers cost a call (fewer calls, less to compile).
+ */
+function checkContainer(value: JsonValue[] | { [k: string]: JsonValue }, rejectUnsafe: boolean, depth: number): number {
   // Recursion stops at the depth limit, so it stays shallow whatever JSON.parse accepted.
   if (depth >= MAX_JSON_DEPTH) return -1;
   let keys = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const inner = checkParsed(value[i]!, rejectUnsafe, depth + 1);
-      if (inner < 0) return -1;
-      keys += inner;
+      const v = value[i]!;
+      if (typeof v === 'object') {
+        if (v === null) continue;
+        const inner = checkContainer(v, rejectUnsafe, depth + 1);
+        if (inner < 0) return -1;
+        keys += inner;
+      } else if (typeof v === 'number' && !Number.isFinite(v)) return -1;
     }
     return keys;
   }
   for (const k in value) {
     if (rejectUnsafe && FORBIDDEN_KEYS.has(k)) return -1;
-    const inner = checkParsed(value[k]!, rejectUnsafe, depth + 1);
-    if (inner < 0) return -1;
-    keys += 1 + inner;
+    keys++;
+    const v = value[k]!;
+    if (typeof v === 'object') {
+      if (v === null) continue;
+      const inner = checkContainer(v, rejectUnsafe, depth + 1);
+      if (inner < 0) return -1;
+      keys += inner;
+    } else if (typeof v === 'number' && !Number.isFinite(v)) return -1;
   }
   return keys;
 }
 
-// A string followed by a colon. Every key matches; a match may also start at the closing
-// quote of a value string (`["a", ":b"]`), so the count can exceed the keys, never fall short:
-// a mismatch only sends the text to the strict parser, which decides.
-const KEY_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"\s*:/g;
+// A key written with blanks before its colon (`"a" : 1`): rare, and countKeyTokens does not count it.
+const SPACED_KEY = /"[ \t\r\n]+:/;
 
+/**
+ * Upper bound on the key tokens in `body`, or -1 when it cannot tell. Every key ends in `":`
+ * unless blanks stand between (then -1); `":` inside a string (`"a\":b"`) counts too, so the
+ * count can exceed the keys, never fall short: a mismatch only sends the text to the strict
+ * parser, which decides. split counts in native code (no per-character loop to warm up).
+ */
 function countKeyTokens(body: string): number {
-  return body.match(KEY_TOKEN)?.length ?? 0;
+  return SPACED_KEY.test(body) ? -1 : body.split('":').length - 1;
 }
 
 export function parseJsonStrict(text: string, options: ParseOptions): Parsed {

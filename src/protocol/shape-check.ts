@@ -1,14 +1,17 @@
 // Structural validation read straight from schema.json, the one declaration of the
 // checkpoint's shape (types.ts's types are generated from it too: scripts/gen-shapes.mjs).
-// Why an interpreter and not a compiled validator (ajv standalone, TypeBox): the schema uses
-// a small subset of JSON Schema, walking it costs less than loading generated code (this
-// runs in the merge driver, where start-up is the whole cost), and each node carries the
-// one-line message a user sees (`x-error`, or `x-error-<keyword>` for one keyword's failure;
-// `x-missing`, `x-blank`, `x-unknown` for an object's members), so a schema change and its
-// message are one edit. Messages may name {key}, {path}, {value}, {enum}, {count} (an array's
-// length), {allowed} (an object's declared members) and the node's own numeric keywords
-// ({maxItems}, {minLength}, ...). test/protocol/schema-agreement.test.ts holds this walk to a full
-// JSON Schema implementation (ajv) on a corpus of real, messy checkpoints.
+// Why no compiled validator package (ajv standalone, TypeBox): the schema uses a small subset
+// of JSON Schema, reading it costs less than loading generated code (this runs in the merge
+// driver, where start-up is the whole cost), and each node carries the one-line message a
+// user sees (`x-error`, or `x-error-<keyword>` for one keyword's failure; `x-missing`,
+// `x-blank`, `x-unknown` for an object's members), so a schema change and its message are one
+// edit. Messages may name {key}, {path}, {value}, {enum}, {count} (an array's length),
+// {allowed} (an object's declared members) and the node's own numeric keywords ({maxItems},
+// {minLength}, ...). Each schema node is turned, on first use, into a closure that checks only the
+// keywords that node has: a command checking a dozen files walks each value once, with no
+// keyword lookups or per-value dispatch on the way. test/protocol/schema-agreement.test.ts
+// holds this walk to a full JSON Schema implementation (ajv) on a corpus of real, messy
+// checkpoints, and the property test beside it to the plain interpreter it replaced.
 //
 // Subset: type (one or a list), enum, const, not+enum, pattern, minLength, minimum,
 // exclusiveMinimum, minItems, maxItems, required, properties, additionalProperties, items,
@@ -40,7 +43,14 @@ function show(v: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** A schema node with its $ref followed and its keywords read once: the walk reads these. */
+/** A check of one value at the current path; reports through the walk in progress. */
+type Check = (v: unknown) => void;
+/** The first of a node's own keywords (not its children's) that `v` of JSON type `t` fails, or null. */
+type OwnTest = (v: unknown, t: string) => string | null;
+/** What follows a passing own test: items, members, if/then rules. */
+type Body = ((v: unknown, t: string) => void) | null;
+
+/** A schema node with its $ref followed and its keywords read once. */
 interface Node {
   s: Shape;
   types: readonly string[] | null;
@@ -56,21 +66,39 @@ interface Node {
   oneOf: Node[] | null;
   rules: { if: Shape; then: Shape }[];
   error: unknown;
+  /** Built on first use (recursive schemas stay cheap). */
+  check: Check | null;
+  own: OwnTest | null;
+  members: ((v: Obj) => void) | null;
 }
+
+const noReport: ShapeReport = () => {};
 
 /** Keywords that count an array's items: a failure still leaves each item worth checking. */
 const COUNTING = new Set(['minItems', 'maxItems']);
 
+/** Does JSON type `t` satisfy a `type` list ("number" takes integers too)? */
+function typeTest(types: readonly string[]): (t: string) => boolean {
+  if (types.length === 1) {
+    const w = types[0]!;
+    return w === 'number' ? (t) => t === 'number' || t === 'integer' : (t) => t === w;
+  }
+  const set = new Set(types);
+  const num = set.has('number');
+  return (t) => set.has(t) || (num && t === 'integer');
+}
+
 export class ShapeChecker {
   private readonly compiled = new Map<Shape, Node>();
   private readonly subtrees = new Map<string, Shape>();
+  // The walk in progress: where it stands and where problems go.
   private segs: (string | number)[] = [];
+  private report: ShapeReport = noReport;
   constructor(private readonly root: Shape) {}
 
   /** Every structural problem of `value`, each reported once at the deepest path that explains it. */
   check(value: unknown, report: ShapeReport): void {
-    this.segs = [];
-    this.walk(this.root, value, report);
+    this.run(this.root, value, report, []);
   }
 
   /**
@@ -80,13 +108,23 @@ export class ShapeChecker {
   checkAt(pointer: string, value: unknown, report: ShapeReport, base: readonly (string | number)[] = []): void {
     let start = this.subtrees.get(pointer);
     if (!start) this.subtrees.set(pointer, (start = { $ref: pointer }));
-    this.segs = [...base];
-    this.walk(start, value, report);
+    this.run(start, value, report, [...base]);
   }
 
   /** The schema node at `pointer`, its $ref followed (what a caller may read of the shape). */
   node(pointer: string): Shape {
     return this.deref({ $ref: pointer });
+  }
+
+  private run(shape: Shape, value: unknown, report: ShapeReport, segs: (string | number)[]): void {
+    const saved = [this.segs, this.report] as const;
+    this.segs = segs;
+    this.report = report;
+    try {
+      this.checkOf(shape)(value);
+    } finally {
+      [this.segs, this.report] = saved;
+    }
   }
 
   private path(): string {
@@ -127,6 +165,9 @@ export class ShapeChecker {
       oneOf: null,
       rules: ((s.allOf as Shape[] | undefined) ?? []).flatMap((r) => (r.if && r.then ? [{ if: r.if as Shape, then: r.then as Shape }] : [])),
       error: s['x-error'],
+      check: null,
+      own: null,
+      members: null,
     };
     this.compiled.set(shape, n);
     // A branch without its own message says the oneOf's.
@@ -150,94 +191,177 @@ export class ShapeChecker {
     });
   }
 
-  /** The message for a failed keyword: its own `x-error-<keyword>`, else the node's `x-error`. */
-  private failure(n: Node, keyword: string, v: unknown): string {
-    return this.message(n, n.s[`x-error-${keyword}`] ?? n.error, v);
+  /** Reports `v`'s failure of `keyword` (its own `x-error-<keyword>`, else the node's `x-error`). */
+  private fail(n: Node, v: unknown, keyword = 'type'): void {
+    this.report(this.path(), this.message(n, n.s[`x-error-${keyword}`] ?? n.error, v));
   }
 
-  /** The first of this node's own keywords (not its children's) that `v` fails, or null. */
-  private failed(n: Node, v: unknown): string | null {
-    const t = typeOf(v);
-    if (t === 'nonfinite') return 'type';
-    if (n.types && !n.types.some((w) => w === t || (w === 'number' && t === 'integer'))) return 'type';
-    if (n.enumValues && !n.enumValues.includes(v)) return 'enum';
-    if (n.notValues && n.notValues.includes(v)) return 'not';
-    const s = n.s;
-    if (t === 'string') {
-      const str = v as string;
-      if (n.minLength !== null && (str.length < n.minLength || (str.length < 2 * n.minLength && [...str].length < n.minLength))) return 'minLength';
-      if (n.pattern && !n.pattern.test(str)) return 'pattern';
-      if (n.dateTime && !isIsoInstant(str)) return 'format';
-    } else if (t === 'number' || t === 'integer') {
-      if (typeof s.minimum === 'number' && (v as number) < s.minimum) return 'minimum';
-      if (typeof s.exclusiveMinimum === 'number' && (v as number) <= s.exclusiveMinimum) return 'exclusiveMinimum';
-    } else if (t === 'array') {
-      if (typeof s.minItems === 'number' && (v as unknown[]).length < s.minItems) return 'minItems';
-      if (typeof s.maxItems === 'number' && (v as unknown[]).length > s.maxItems) return 'maxItems';
-    }
-    return null;
+  private checkOf(shape: Shape): Check {
+    const n = this.compile(shape);
+    return (n.check ??= this.buildCheck(n));
   }
 
-  private walk(shape: Shape, v: unknown, report: ShapeReport): void {
-    let n = this.compile(shape);
+  /** The check of a child schema, built when a value first reaches it. */
+  private lazyCheck(shape: Shape): Check {
+    let check: Check | null = null;
+    return (v) => (check ??= this.checkOf(shape))(v);
+  }
+
+  private ownOf(n: Node): OwnTest {
+    return (n.own ??= this.buildOwn(n));
+  }
+
+  private buildCheck(n: Node): Check {
+    let check: Check;
     if (n.oneOf) {
-      const t = typeOf(v);
-      const branch = n.oneOf.find((b) => !b.types || b.types.some((w) => w === t || (w === 'number' && t === 'integer')));
-      if (!branch || t === 'nonfinite') return report(this.path(), this.message(n, n.error, v));
-      n = branch;
-    }
-    const failed = this.failed(n, v);
-    if (failed !== null) {
-      report(this.path(), this.failure(n, failed, v));
-      if (!COUNTING.has(failed)) return;
-    }
-    if (Array.isArray(v)) {
-      if (n.items) {
-        for (let i = 0; i < v.length; i++) {
-          this.segs.push(i);
-          this.walk(n.items, v[i], report);
-          this.segs.pop();
+      // The branch of the value's type applies; its own message, else the oneOf's.
+      const branches = n.oneOf.map((b) => ({ n: b, accepts: b.types ? typeTest(b.types) : () => true, own: this.ownOf(b), body: this.buildBody(b) }));
+      check = (v) => {
+        const t = typeOf(v);
+        const branch = branches.find((b) => b.accepts(t));
+        if (!branch || t === 'nonfinite') return this.fail(n, v);
+        const failed = branch.own(v, t);
+        if (failed !== null) {
+          this.fail(branch.n, v, failed);
+          if (!COUNTING.has(failed)) return;
         }
-      }
-      return;
+        branch.body?.(v, t);
+      };
+    } else {
+      const own = this.ownOf(n);
+      const body = this.buildBody(n);
+      check = body
+        ? (v) => {
+            const t = typeOf(v);
+            const failed = own(v, t);
+            if (failed !== null) {
+              this.fail(n, v, failed);
+              if (!COUNTING.has(failed)) return;
+            }
+            body(v, t);
+          }
+        : (v) => {
+            const failed = own(v, typeOf(v));
+            if (failed !== null) this.fail(n, v, failed);
+          };
     }
-    if (!isObj(v)) return;
-    this.members(n, v, report);
-    for (const rule of n.rules) if (this.matches(rule.if, v)) this.members(this.compile(rule.then), v, report);
+    return check;
   }
 
-  private members(n: Node, v: Obj, report: ShapeReport): void {
-    const blank = n.s['x-blank'];
-    for (const k of n.required) {
-      const value = Object.hasOwn(v, k) ? v[k] : undefined;
-      if (value !== undefined && (blank === undefined || (value !== null && value !== ''))) continue;
-      this.segs.push(k);
-      if (value !== undefined) report(this.path(), this.message(n, blank, value));
-      else {
-        const prop = n.props?.get(k);
-        report(this.path(), this.message(n, n.s['x-missing'] ?? (prop ? this.compile(prop).error : undefined), undefined));
+  /** The first of this node's own keywords `v` (of type `t`) fails, or null. Only the keywords it has are tested. */
+  private buildOwn(n: Node): OwnTest {
+    const s = n.s;
+    const typeOk = n.types ? typeTest(n.types) : null;
+    const inEnum = n.enumValues ? new Set(n.enumValues) : null;
+    const notIn = n.notValues ? new Set(n.notValues) : null;
+    const { minLength, pattern, dateTime } = n;
+    const hasString = minLength !== null || pattern !== null || dateTime;
+    const minimum = typeof s.minimum === 'number' ? s.minimum : null;
+    const exclusiveMinimum = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : null;
+    const hasNumber = minimum !== null || exclusiveMinimum !== null;
+    const minItems = typeof s.minItems === 'number' ? s.minItems : null;
+    const maxItems = typeof s.maxItems === 'number' ? s.maxItems : null;
+    const hasArray = minItems !== null || maxItems !== null;
+    return (v, t) => {
+      if (t === 'nonfinite') return 'type';
+      if (typeOk !== null && !typeOk(t)) return 'type';
+      if (inEnum !== null && !inEnum.has(v)) return 'enum';
+      if (notIn !== null && notIn.has(v)) return 'not';
+      if (t === 'string') {
+        if (!hasString) return null;
+        const str = v as string;
+        if (minLength !== null && (str.length < minLength || (str.length < 2 * minLength && [...str].length < minLength))) return 'minLength';
+        if (pattern !== null && !pattern.test(str)) return 'pattern';
+        if (dateTime && !isIsoInstant(str)) return 'format';
+      } else if (t === 'number' || t === 'integer') {
+        if (!hasNumber) return null;
+        if (minimum !== null && (v as number) < minimum) return 'minimum';
+        if (exclusiveMinimum !== null && (v as number) <= exclusiveMinimum) return 'exclusiveMinimum';
+      } else if (t === 'array' && hasArray) {
+        if (minItems !== null && (v as unknown[]).length < minItems) return 'minItems';
+        if (maxItems !== null && (v as unknown[]).length > maxItems) return 'maxItems';
       }
-      this.segs.pop();
-    }
-    for (const k in v) {
-      if (!Object.hasOwn(v, k)) continue;
-      const child = v[k];
-      if (child === undefined) continue; // not JSON: a caller's absent field
-      if (blank !== undefined && (child === null || child === '') && n.required.includes(k)) continue; // reported above
-      const prop = n.props?.get(k);
-      const sub = prop ?? (n.additional === false ? false : n.additional);
-      if (sub === null) continue;
-      this.segs.push(k);
-      if (sub === false) report(this.path(), this.message(n, n.s['x-unknown'] ?? 'unknown field "{key}"', child));
-      else this.walk(sub, child, report);
-      this.segs.pop();
-    }
+      return null;
+    };
+  }
+
+  /** Array items, object members and if/then rules of a node, or null when it has none to check. */
+  private buildBody(n: Node): Body {
+    const item = n.items ? this.lazyCheck(n.items) : null;
+    const members = this.membersOf(n);
+    const rules = n.rules.map((r) => ({ if: r.if, then: r.then }));
+    const segs = () => this.segs;
+    if (!item && !members && !rules.length) return null;
+    return (v, t) => {
+      if (t === 'array') {
+        if (item) {
+          const arr = v as unknown[];
+          const at = segs();
+          for (let i = 0; i < arr.length; i++) {
+            at.push(i);
+            item(arr[i]);
+            at.pop();
+          }
+        }
+        return;
+      }
+      if (t !== 'object') return;
+      members?.(v as Obj);
+      for (const rule of rules) if (this.matches(rule.if, v)) this.membersOfThen(rule.then)(v as Obj);
+    };
+  }
+
+  private membersOfThen(shape: Shape): (v: Obj) => void {
+    const n = this.compile(shape);
+    return (n.members ??= this.membersOf(n) ?? (() => {}));
+  }
+
+  /** Required members, then every present member against its property (or additionalProperties). */
+  private membersOf(n: Node): ((v: Obj) => void) | null {
+    if (n.members) return n.members;
+    const { required, additional } = n;
+    if (!required.length && !n.props && additional === null) return null;
+    const blank = n.s['x-blank'];
+    const missing = n.s['x-missing'];
+    const unknown = n.s['x-unknown'];
+    const requiredSet = new Set(required);
+    const props = new Map<string, Check>();
+    for (const [k, p] of n.props ?? []) props.set(k, this.lazyCheck(p));
+    const other = additional === null || additional === false ? additional : this.lazyCheck(additional);
+    const members = (v: Obj): void => {
+      const segs = this.segs;
+      for (const k of required) {
+        const value = Object.hasOwn(v, k) ? v[k] : undefined;
+        if (value !== undefined && (blank === undefined || (value !== null && value !== ''))) continue;
+        segs.push(k);
+        if (value !== undefined) this.report(this.path(), this.message(n, blank, value));
+        else {
+          const prop = n.props?.get(k);
+          this.report(this.path(), this.message(n, missing ?? (prop ? this.compile(prop).error : undefined), undefined));
+        }
+        segs.pop();
+      }
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const child = v[k];
+        if (child === undefined) continue; // not JSON: a caller's absent field
+        if (blank !== undefined && (child === null || child === '') && requiredSet.has(k)) continue; // reported above
+        const check = props.get(k) ?? other;
+        if (check === null) continue;
+        segs.push(k);
+        if (check === false) this.report(this.path(), this.message(n, unknown ?? 'unknown field "{key}"', child));
+        else check(child);
+        segs.pop();
+      }
+    };
+    n.members = members;
+    return members;
   }
 
   /** Silent match, for `if`: own keywords, required and properties' own keywords. */
   private matches(shape: Shape, v: unknown): boolean {
     const n = this.compile(shape);
-    if (this.failed(n, v) !== null) return false;
+    if (this.ownOf(n)(v, typeOf(v)) !== null) return false;
     if (!isObj(v)) return true;
     if (n.required.some((k) => v[k] === undefined || !Object.hasOwn(v, k))) return false;
     for (const [k, p] of n.props ?? []) if (Object.hasOwn(v, k) && v[k] !== undefined && !this.matches(p, v[k])) return false;

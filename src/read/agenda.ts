@@ -29,7 +29,13 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
-  const relOf = (skill: string) => relative(opts.root, loaded.find((l) => l.skill === skill)!.path).split(sep).join('/');
+  // Once per skill: asked twice each, and path.relative resolves both paths on every call.
+  const rels = new Map<string, string>();
+  const relOf = (skill: string) => {
+    let rel = rels.get(skill);
+    if (rel === undefined) rels.set(skill, (rel = relative(opts.root, loaded.find((l) => l.skill === skill)!.path).split(sep).join('/')));
+    return rel;
+  };
   const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
   // Their actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
   const dateQueued = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));

@@ -57,7 +57,10 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
   }
 }
 
-export function parseCheckpointText(text: string, where: string): { value: JsonValue; format: TextFormat } {
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** `where` names the file in an error message (a function: worked out only when there is one). */
+export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
     const parsed = parseJson(text, { numberTexts: false });
     // Number texts ride with the format, so every rewrite of this file keeps them. They are
@@ -76,7 +79,7 @@ export function parseCheckpointText(text: string, where: string): { value: JsonV
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
       const what = e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}`;
-      throw new CheckpointError('E_JSON', `${where}:${e.line}:${e.column}: ${what}`, {
+      throw new CheckpointError('E_JSON', `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}: ${what}`, {
         hint: 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers); it was not changed',
       });
     }
@@ -86,24 +89,29 @@ export function parseCheckpointText(text: string, where: string): { value: JsonV
 
 /** Reads any checkpoint-shaped file by path (validate takes arbitrary files). */
 export function readCheckpointFile(root: string, path: string): CheckpointFile {
+  const file = readCheckpointAt(root, path);
+  if (file === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
+  return file;
+}
+
+/** The checkpoint file at `path`, or null when there is none: one read, no separate existence check. */
+function readCheckpointAt(root: string, path: string): CheckpointFile | null {
   const buf = readProjectBytes(root, path, { maxBytes: MAX_READ_BYTES, sizeHint: SIZE_HINT });
-  if (buf === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
+  if (buf === null) return null;
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
+    text = utf8.decode(buf);
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  const { value, format } = parseCheckpointText(text, display(root, path));
+  const { value, format } = parseCheckpointText(text, () => display(root, path));
   const name = basename(path);
   return { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length };
 }
 
 export function readCheckpoint(root: string, skill: string): CheckpointFile | null {
-  const path = checkpointPath(root, skill);
-  if (!statProjectFile(root, path)) return null;
-  return readCheckpointFile(root, path);
+  return readCheckpointAt(root, checkpointPath(root, skill));
 }
 
 /** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */

@@ -145,15 +145,66 @@ function overCap(root: string, p: string, size: number | string, max: number, hi
   return new CheckpointError('E_INVALID', `${show(root, p)} is ${size} bytes, over the ${max}-byte limit`, { hint: hint ?? 'that is not a file checkpoint writes; move it out of the way' });
 }
 
+const OPEN_LEAF = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Folders inside the project already walked by `locate` (name -> real path), kept only for the
+ * synchronous stretch of code that walked them: a command reading a dozen checkpoints walks
+ * .checkpoints/ once, while a long-lived process (the MCP server) walks it again on each request.
+ */
+const walkedDirs = new Map<string, string>();
+function walkedDir(root: string, dir: string): string | null {
+  const key = `${root}\0${dir}`;
+  let real = walkedDirs.get(key);
+  if (real === undefined) {
+    const rel = path.relative(path.resolve(root), dir);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return null; // named outside: the full checks
+    const loc = locate(root, dir);
+    if (!loc.stat?.isDirectory()) return null;
+    real = loc.real;
+    if (walkedDirs.size === 0) setImmediate(() => walkedDirs.clear());
+    walkedDirs.set(key, real);
+  }
+  return real;
+}
+
+/**
+ * The common case of readProjectBytes in one open and one fstat: a plain file, under the cap,
+ * in a folder already walked, opened without following a link. Anything else (a link, a FIFO,
+ * a folder, too big, unreadable) returns undefined and takes the full path, which says what it is.
+ */
+function readPlainLeaf(root: string, abs: string, max: number): Buffer | null | undefined {
+  const dir = walkedDir(root, path.dirname(abs));
+  if (dir === null) return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(`${dir}${path.sep}${path.basename(abs)}`, OPEN_LEAF);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > max) return undefined;
+    const buf = Buffer.allocUnsafe(st.size + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    return n > st.size ? undefined : buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Bytes of the plain file at `p`, at most `maxBytes`; null when it does not exist. */
 export function readProjectBytes(root: string, p: string, opts: ReadOptions = {}): Buffer | null {
   const max = opts.maxBytes ?? MAX_PROJECT_FILE_BYTES;
+  const fast = readPlainLeaf(root, path.resolve(root, p), max);
+  if (fast !== undefined) return fast;
   const loc = statProjectFile(root, p);
   if (!loc) return null;
   if (loc.stat!.size > max) throw overCap(root, loc.path, loc.stat!.size, max, opts.sizeHint);
   let fd: number;
   try {
-    fd = fs.openSync(loc.real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    fd = fs.openSync(loc.real, OPEN_LEAF);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw unsafe(`${show(root, loc.path)} became a symlink while reading; refused`, 'run the command again');

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import schema from '../../src/protocol/schema.json' with { type: 'json' };
 import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { ShapeChecker, type Shape } from '../../src/protocol/shape-check.js';
 import { ROOT } from '../helpers/repo.js';
+import { ShapeInterpreter } from '../helpers/shape-interpreter.js';
 
 type AjvCtor = new (opts: { strict: boolean; allErrors: boolean; logger: false }) => { compile: (s: object) => (d: unknown) => boolean };
 const AjvClass = ((Ajv2020 as unknown as { default?: AjvCtor }).default ?? Ajv2020) as unknown as AjvCtor;
@@ -55,5 +57,69 @@ describe('schema walk and ajv agree', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+// The walk is compiled into closures per schema node; the interpreter it replaced is the oracle:
+// the same problems, at the same paths, in the same order, with the same words.
+describe('the compiled schema walk and the interpreter it replaced', () => {
+  const compiled = new ShapeChecker(schema as unknown as Shape);
+  const interpreted = new ShapeInterpreter(schema as unknown as Shape);
+  const reports = (checker: { check: ShapeChecker['check'] }, doc: unknown): string[] => {
+    const out: string[] = [];
+    checker.check(doc, (path, message) => out.push(`${path}: ${message}`));
+    return out;
+  };
+  const capsuleReports = (checker: { checkAt: ShapeChecker['checkAt'] }, v: unknown): string[] => {
+    const out: string[] = [];
+    checker.checkAt('#/properties/capsule', v, (path, message) => out.push(`${path}: ${message}`), ['capsule']);
+    return out;
+  };
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constantFrom('', ' ', '2026-11-30T10:00:00Z', '2026-02-30T10:00:00Z', '2026-11-30 10:00', 'in_progress', 'blocked', 'user_decision', 'src/x.ts (PR 12)', -1, 0, 0.5, 8.0, 1e300, null, [], {}, [{}], { id: '' }),
+  );
+
+  it('agree on real checkpoints with up to three fields replaced, added or removed', () => {
+    const edit = fc.tuple(fc.nat(), value, fc.constantFrom('replace', 'add', 'remove'), fc.string({ maxLength: 12 }));
+    const cases = fc.tuple(fc.integer({ min: 0, max: docs.length - 1 }), fc.array(edit, { maxLength: 3 }));
+    fc.assert(
+      fc.property(cases, ([d, edits]) => {
+        let doc: unknown = docs[d];
+        for (const [i, v, how, key] of edits) {
+          const all = paths(doc);
+          if (!all.length) break;
+          const path = all[i % all.length]!;
+          if (how === 'replace') doc = replaced(doc, path, v);
+          else {
+            const copy = structuredClone(doc) as Record<string | number, unknown>;
+            let at = copy as Record<string | number, unknown>;
+            for (const seg of path.slice(0, -1)) at = at[seg] as Record<string | number, unknown>;
+            const last = path[path.length - 1]!;
+            if (how === 'remove') {
+              if (Array.isArray(at)) at.splice(last as number, 1);
+              else delete at[last];
+            } else if (at[last] && typeof at[last] === 'object' && !Array.isArray(at[last])) (at[last] as Record<string, unknown>)[key] = v;
+            doc = copy;
+          }
+        }
+        expect(reports(compiled, doc)).toEqual(reports(interpreted, doc));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('agree on any JSON value at the top, and on the corpus of invalid files', () => {
+    fc.assert(fc.property(value, (v) => {
+        expect(reports(compiled, v)).toEqual(reports(interpreted, v));
+        expect(capsuleReports(compiled, v)).toEqual(capsuleReports(interpreted, v));
+      }), { numRuns: 200 });
+    const invalid = join(ROOT, 'test/fixtures/corpus/invalid');
+    for (const f of readdirSync(invalid).filter((n) => n.endsWith('.json'))) {
+      const doc = JSON.parse(readFileSync(join(invalid, f), 'utf8')) as unknown;
+      const ours = reports(compiled, doc);
+      expect(ours.length, f).toBeGreaterThan(0);
+      expect(ours, f).toEqual(reports(interpreted, doc));
+    }
   });
 });

@@ -1,7 +1,8 @@
 // The store: reading refuses what is not a plain checkpoint inside the project; writing goes
 // only through mutateCheckpoint (a value) or replaceCheckpointText (resolve's whole text),
 // which validate, keep formatting, and leave a refused file byte-identical.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -155,6 +156,51 @@ describe('reading', () => {
   it('refuses invalid UTF-8', async () => {
     writeFileSync(file('api'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
     expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_JSON');
+  });
+
+  it('reading many files in one go (the folder walked once) answers each as reading it alone', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'x.json'), JSON.stringify(checkpoint('out')));
+    put('good', JSON.stringify(checkpoint('good'), null, 2));
+    put('dup', '{"skill": "dup", "skill": "again"}');
+    put('big', `{"pad": "${'x'.repeat(MAX_READ_BYTES)}"}`);
+    writeFileSync(join(root, 'real.json'), JSON.stringify(checkpoint('inlink')));
+    symlinkSync(join(root, 'real.json'), file('inlink'));
+    symlinkSync(join(outside, 'x.json'), file('outlink'));
+    symlinkSync(join(root, 'nowhere.json'), file('dangling'));
+    mkdirSync(file('folder'));
+    execFileSync('mkfifo', [file('fifo')]);
+    const skills = ['good', 'dup', 'big', 'inlink', 'outlink', 'dangling', 'folder', 'fifo', 'missing'];
+    const answer = (skill: string) => {
+      try {
+        const cp = readCheckpoint(root, skill);
+        return cp && { skill: cp.skill, value: cp.value, size: cp.sizeBytes };
+      } catch (e) {
+        return { code: (e as CheckpointError).code, message: (e as CheckpointError).message, hint: (e as CheckpointError).hint };
+      }
+    };
+    const together = skills.map(answer);
+    const alone = [];
+    for (const skill of skills) {
+      await new Promise((r) => setImmediate(r));
+      alone.push(answer(skill));
+    }
+    expect(together).toEqual(alone);
+    expect(together.map((a) => (a && 'code' in a ? a.code : a === null ? null : 'ok'))).toEqual(['ok', 'E_JSON', 'E_INVALID', 'ok', 'E_PATH', 'E_PATH', 'E_PATH', 'E_PATH', null]);
+    cleanup(outside);
+  });
+
+  it('a folder walked for one read is walked again once the code that read it has returned', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'api.checkpoint.json'), JSON.stringify(checkpoint('api')));
+    put('api', JSON.stringify(checkpoint('api')));
+    expect(readCheckpoint(root, 'api')).not.toBeNull();
+    await new Promise((r) => setImmediate(r));
+    // What a checkout of a hostile branch under a long-lived process (the MCP server) does.
+    rmSync(join(root, '.checkpoints'), { recursive: true });
+    symlinkSync(outside, join(root, '.checkpoints'));
+    expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_PATH');
+    cleanup(outside);
   });
 
   it('reads a BOM file and keeps the BOM in text and format', () => {

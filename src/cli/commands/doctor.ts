@@ -3,9 +3,10 @@ import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
-import { oneLine } from '../render/output.js';
+import { block, oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
+import { compareSkillNames } from '../../store/skill-name.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -30,21 +31,24 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return failed ? 1 : 0;
   }
   const { c } = ctx.out;
+  // One write for the whole report.
+  const lines: string[] = [];
   const mark: Record<Level, string> = { error: c.red('error  '), warning: c.yellow('warning'), advice: c.cyan('advice '), info: c.dim('info   ') };
   for (const [skill, group] of groupBySkill(report.findings)) {
-    ctx.out.out(c.bold(skill ?? '(repository)'));
+    lines.push(c.bold(skill ?? '(repository)'));
     for (const f of group) {
       const tag = pushed && f.blocks ? ' [blocks push]' : '';
-      ctx.out.out(`  ${mark[f.level]} ${f.path ? `${f.path}: ` : ''}${oneLine(f.message)}${tag}`);
+      lines.push(`  ${mark[f.level]} ${f.path ? `${f.path}: ` : ''}${oneLine(f.message)}${tag}`);
     }
   }
   const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
   const parts = [n(report.checkpoints, 'checkpoint'), n(errors, 'error'), n(warnings, 'warning'), `${count('advice')} advice`, n(count('info'), 'note')];
   if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking`);
   const summary = `doctor: ${parts.join(', ')}`;
-  ctx.out.out(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
-  if (failed && pushed) ctx.out.out('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
-  else if (failed && failOnWarnings && !errors) ctx.out.out('fix the checkpoints (or push with --no-verify to bypass the hook)');
+  lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
+  if (failed && pushed) lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
+  else if (failed && failOnWarnings && !errors) lines.push('fix the checkpoints (or push with --no-verify to bypass the hook)');
+  ctx.out.out(block(lines));
   return failed ? 1 : 0;
 }
 
@@ -54,7 +58,7 @@ function groupBySkill(findings: readonly Finding[]): [string | null, Finding[]][
   const groups = new Map<string | null, Finding[]>();
   for (const f of findings) groups.set(f.skill, [...(groups.get(f.skill) ?? []), f]);
   return [...groups]
-    .sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)))
+    .sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : compareSkillNames(a, b)))
     .map(([skill, group]) => [skill, [...group].sort((x, y) => order[x.level] - order[y.level])]);
 }
 

@@ -6,6 +6,7 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
+import { block } from '../render/output.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -43,14 +44,17 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return failed ? 1 : 0;
   }
   const { c } = ctx.out;
-  if (!reports.length) ctx.out.out('no checkpoints to validate (.checkpoints/ has none)');
+  // One write for the whole report.
+  const lines: string[] = [];
+  if (!reports.length) lines.push('no checkpoints to validate (.checkpoints/ has none)');
   for (const r of reports) {
-    ctx.out.out(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
-    for (const e of r.errors) ctx.out.out(`  ${c.red('error')}   ${e.path}: ${e.message}`);
-    for (const w of r.warnings) ctx.out.out(`  ${strict ? c.red('warning') : c.yellow('warning')} ${w.path}: ${w.message}`);
-    for (const a of r.advice) ctx.out.out(`  ${c.cyan('advice')}  ${a.path}: ${a.message}`);
+    lines.push(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
+    for (const e of r.errors) lines.push(`  ${c.red('error')}   ${e.path}: ${e.message}`);
+    for (const w of r.warnings) lines.push(`  ${strict ? c.red('warning') : c.yellow('warning')} ${w.path}: ${w.message}`);
+    for (const a of r.advice) lines.push(`  ${c.cyan('advice')}  ${a.path}: ${a.message}`);
   }
-  if (reports.length > 1 || failed) ctx.out.out(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
+  if (reports.length > 1 || failed) lines.push(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
+  ctx.out.out(block(lines));
   return failed ? 1 : 0;
 }
 

@@ -59,6 +59,9 @@ function writeAll(fd: 1 | 2, text: string): void {
 
 const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
+/** Lines as one text for a single `out` (one write for a whole report), each ending as `out` ends it. */
+export const block = (lines: readonly string[]): string => lines.map(line).join('');
+
 // Checkpoint text reaches the terminal from files that may have arrived through a merge, so
 // control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns)
 // are shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.

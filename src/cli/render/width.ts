@@ -16,7 +16,11 @@ function codePointWidth(cp: number): number {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+// Printable ASCII only: one column a character (most skill names, statuses and steps).
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
 export function displayWidth(text: string): number {
+  if (PLAIN_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text.replace(ANSI, '')) width += codePointWidth(ch.codePointAt(0)!);
   return width;
