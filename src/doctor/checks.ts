@@ -11,6 +11,7 @@ import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
+import type { CommitInfo } from '../git/types.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
 
@@ -79,7 +80,18 @@ export interface GeneratedTarget {
   rel: string | null;
 }
 
+/** Per loaded checkpoint (a fresh object each run): doctor asks for its targets twice. */
+const targetsOf = new WeakMap<Checkpoint, { root: string; targets: GeneratedTarget[] }>();
+
 export function generatedTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
+  const known = targetsOf.get(cp);
+  if (known?.root === root) return known.targets;
+  const targets = readTargets(cp, root);
+  targetsOf.set(cp, { root, targets });
+  return targets;
+}
+
+function readTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
   const exists = (p: string) => {
@@ -99,8 +111,22 @@ export function patternBase(root: string, alternative: string): string[] {
   return rel === null ? [] : [hasGlob(rel) ? globBase(rel) : rel];
 }
 
+type ResolvedPattern = { matches: string[]; test: (path: string) => boolean };
+
+/** Per run (its evidence object): checkpoints often list the same patterns, each globbed once. */
+const patternsOf = new WeakMap<Evidence, Map<string, ResolvedPattern>>();
+
+function resolvePatternOnce(evidence: Evidence, root: string, alternatives: readonly string[]): ResolvedPattern {
+  let memo = patternsOf.get(evidence);
+  if (!memo) patternsOf.set(evidence, (memo = new Map()));
+  const key = `${root}\0${alternatives.join('\0')}`;
+  let resolved = memo.get(key);
+  if (!resolved) memo.set(key, (resolved = resolvePattern(root, alternatives)));
+  return resolved;
+}
+
 /** Files a pattern entry matches now, and a test for paths it would match. */
-function resolvePattern(root: string, alternatives: readonly string[]): { matches: string[]; test: (path: string) => boolean } {
+function resolvePattern(root: string, alternatives: readonly string[]): ResolvedPattern {
   const rels = alternatives.flatMap((a) => {
     const rel = repoRelative(root, a);
     return rel === null ? [] : [rel];
@@ -115,11 +141,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
   const findings: Finding[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
   // The session's own commits (which also touch its checkpoint) are not drift.
-  const changedAfter = (test: (path: string) => boolean) =>
-    ctx.evidence.commits
-      .filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel))
-      .flatMap((c) => c.changes.filter((ch) => test(ch.path)).map((ch) => ({ commit: c, file: ch.path })))
-      [0];
+  let since: CommitInfo[] | null = null;
+  const changedAfter = (test: (path: string) => boolean): { commit: CommitInfo; file: string } | undefined => {
+    since ??= ctx.evidence.commits.filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel));
+    for (const commit of since) for (const ch of commit.changes) if (test(ch.path)) return { commit, file: ch.path };
+    return undefined;
+  };
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
@@ -127,7 +154,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
       continue;
     }
     if (target.kind === 'pattern') {
-      const { matches, test } = resolvePattern(ctx.root, target.alternatives);
+      const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
         findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });

@@ -92,17 +92,29 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
  * landing, and a landing a later revert undid no longer counts.
  */
 export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number): Landing[] {
-  const undone = undoneCommits(commits);
   const out: Landing[] = [];
   for (const ref of workRefs(text)) {
     let hit: CommitInfo | undefined;
-    const lands = landsTest(ref);
-    for (const c of commits) {
-      // Commit times have whole seconds: a commit in the same second as the write counts as after it.
-      if (c.time < afterSec || !lands(c.subject) || undone.has(c.sha) || isRevert(c)) continue;
-      if (!hit || c.time < hit.time) hit = c;
-    }
+    // Commit times have whole seconds: a commit in the same second as the write counts as after it.
+    for (const c of landingsOf(commits, ref)) if (c.time >= afterSec && (!hit || c.time < hit.time)) hit = c;
     if (hit) out.push({ ref, commit: { sha: hit.sha, subject: hit.subject, time: hit.time } });
   }
   return out;
+}
+
+/** Every checkpoint asks about the same few references over the same walk: each is searched once. */
+const landingsMemo = new WeakMap<readonly CommitInfo[], Map<string, CommitInfo[]>>();
+
+/** The commits of `commits` that land `ref` and still count (not a revert, not reverted since). */
+function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] {
+  let byRef = landingsMemo.get(commits);
+  if (!byRef) landingsMemo.set(commits, (byRef = new Map()));
+  let landings = byRef.get(ref.token);
+  if (!landings) {
+    const undone = undoneCommits(commits);
+    const lands = landsTest(ref);
+    landings = commits.filter((c) => lands(c.subject) && !undone.has(c.sha) && !isRevert(c));
+    byRef.set(ref.token, landings);
+  }
+  return landings;
 }
