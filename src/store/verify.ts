@@ -2,7 +2,7 @@
 // command string from a checkpoint (which may have arrived through a merge) is never run
 // unless the user asked for exactly that.
 // Not git (that goes through src/git/git-process.ts): the user's own done_when shell command.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface Verdict {
   ok: boolean;
@@ -16,9 +16,11 @@ export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Pr
     // The check's output is diagnostics: all of it goes to stderr, so `done --verify --json`
     // keeps stdout a single JSON document. It runs in its own process group, so a timeout or
     // a stop of this CLI ends the whole check (`sh -c` and what it started), never orphans it.
-    const child = spawn(command, { cwd, shell: true, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });
     let settled = false;
+    let child: ChildProcess | null = null;
+    let timer: NodeJS.Timeout | undefined;
     const killGroup = () => {
+      if (!child) return;
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
@@ -36,8 +38,15 @@ export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Pr
       killGroup();
       finish({ ok: false, reason: `stopped by ${signal}; the check was ended` });
     };
+    // Listening before the check starts: a stop that lands in between would otherwise end this
+    // CLI by the signal's default action and leave the check's group running.
     for (const s of STOP_SIGNALS) process.on(s, onSignal);
-    const timer = setTimeout(() => {
+    try {
+      child = spawn(command, { cwd, shell: true, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });
+    } catch (e) {
+      return finish({ ok: false, reason: e instanceof Error ? e.message : String(e) });
+    }
+    timer = setTimeout(() => {
       killGroup();
       finish({ ok: false, reason: `timed out after ${timeoutMs / 1000}s` });
     }, timeoutMs);
