@@ -103,3 +103,76 @@ describe('number text preservation', () => {
     );
   });
 });
+
+describe('number texts merge like values (equal doubles, different texts)', () => {
+  const FILE = '.checkpoints/demo.checkpoint.json';
+  const doc = (phase: string, big: string, tiny: string, score = '8.0') =>
+    `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "${phase}",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "skill_state": {"big": ${big}, "tiny": ${tiny}, "score": ${score}, "runs": [{"id": "r1", "ms": ${tiny}}]}\n}\n`;
+  const BIG = '12345678901234567890';
+
+  it("takes the one side's respelling, whichever side it is on", () => {
+    const base = doc('build', BIG, '1e-400');
+    const changed = doc('build', '12345678901234567891', '2e-400', '8');
+    const other = doc('audit', BIG, '1e-400');
+    for (const [ours, theirs] of [[other, changed], [changed, other]] as const) {
+      const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+      expect(r.status).toBe('clean');
+      expect(r.text).toContain('"phase": "audit"');
+      expect(r.text).toContain('"big": 12345678901234567891');
+      expect(r.text).toContain('"tiny": 2e-400');
+      expect(r.text).toContain('"ms": 2e-400');
+      expect(r.text).toContain('"score": 8,');
+      expect(r.text).not.toContain(BIG);
+    }
+  });
+
+  it('is a conflict when both sides respell one number differently, showing each text', () => {
+    const base = doc('build', BIG, '1e-400');
+    const ours = doc('build', BIG, '3e-400', '8.00');
+    const theirs = doc('build', BIG, '2e-400', '8.00');
+    const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+    expect(r.status).toBe('conflict');
+    expect(r.conflicts.map((c) => c.display).sort()).toEqual(['skill_state.runs[0].ms', 'skill_state.tiny']);
+    expect(r.text).toMatch(/<<<<<<< ours\n.*"tiny": 3e-400,?\n\|\|\|\|\|\|\| base\n.*"tiny": 1e-400,?\n=======\n.*"tiny": 2e-400,?\n>>>>>>> theirs/);
+    expect(r.text).toContain('"score": 8.00');
+    expect(r.messages.join('\n')).toContain('conflict at skill_state.tiny: ours 3e-400 vs theirs 2e-400 (base 1e-400)');
+    // Settled with one side: that side's text.
+    const settled = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE, settle: { theirs: ['skill_state'] } });
+    expect(settled.status).toBe('clean');
+    expect(settled.unmatched).toEqual([]);
+    expect(settled.text).toContain('"tiny": 2e-400');
+    expect(settled.text).toContain('"ms": 2e-400');
+  });
+
+  it('shows the source texts of conflicting numbers in the summary', () => {
+    const base = doc('build', BIG, '1e-400', '8.0');
+    const r = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '7.0'), theirs: doc('build', BIG, '1e-400', '9.50'), fileName: FILE });
+    expect(r.messages).toEqual([`checkpoint: ${FILE}: conflict at skill_state.score: ours 7.0 vs theirs 9.50 (base 8.0)`]);
+  });
+
+  it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
+    const spelling = fc.constantFrom('8.0', '8', '8.00', '80e-1', '0.8e1');
+    fc.assert(
+      fc.property(spelling, spelling, spelling, fc.boolean(), (b, o, t, phase) => {
+        const base = doc('build', BIG, '1e-400', b);
+        const ours = doc(phase ? 'audit' : 'build', BIG, '1e-400', o);
+        const theirs = doc('build', BIG, '1e-400', t);
+        const r1 = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+        const r2 = mergeCheckpointTexts({ base, ours: theirs, theirs: ours, fileName: FILE });
+        expect(r1.status).toBe(r2.status);
+        const score = (text: string | undefined) => [...text!.matchAll(/"score": ([^,}]+)/g)].map((m) => m[1]);
+        if (o !== b && t !== b && o !== t) {
+          expect(r1.status).toBe('conflict');
+          expect(score(r1.text)).toEqual([o, b, t]);
+          expect(score(r2.text)).toEqual([t, b, o]);
+        } else {
+          expect(r1.status).toBe('clean');
+          const want = o === b ? t : o;
+          expect(score(r1.text)).toEqual([want]);
+          expect(score(r2.text)).toEqual([want]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
