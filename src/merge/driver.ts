@@ -11,7 +11,7 @@ import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
-import { conflictNumberTexts, mergeNumberTexts, numberPlace } from './number-texts.js';
+import { conflictNumberTexts, mergeNumberTexts } from './number-texts.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -82,24 +82,16 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
   let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
   let unmatched: string[] | undefined;
+  if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   // Numbers equal as doubles but respelled by a side: their texts merge like values (number-texts.ts).
   const anyTexts = sideNumbers.base !== undefined || sideNumbers.ours !== undefined || sideNumbers.theirs !== undefined;
-  const texts = anyTexts ? mergeNumberTexts(value, conflicts, { base, ours, theirs }, sideNumbers) : undefined;
+  const settle = input.settle;
+  const texts = anyTexts ? mergeNumberTexts(value, conflicts, { base, ours, theirs }, sideNumbers, settle && ((display) => settledSide(display, settle))) : undefined;
   if (texts) {
     for (const c of conflicts) c.texts = conflictNumberTexts(c, sideNumbers);
     conflicts = [...conflicts, ...texts.conflicts];
-  }
-  if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
-  // A settled text conflict takes the chosen side's text.
-  for (const c of texts?.conflicts ?? []) {
-    if (conflicts.includes(c)) continue;
-    const chosen = settledSide(c.display, input.settle ?? {});
-    const text = chosen && c.texts?.[chosen];
-    if (text === undefined || text === null) continue;
-    const [key, position] = numberPlace(value, c.path);
-    texts!.numbers.set(key, [text]);
-    texts!.numbers.set(position, [text]);
-    if (chosen === 'theirs') texts!.changedFromOurs = true;
+    // A requested path that settled only a text conflict did cover one.
+    unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));
   }
   const numbers: NumberTexts = texts?.numbers ?? new Map();
   const format = { ...detectFormat(input.ours), numbers };

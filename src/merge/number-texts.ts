@@ -4,6 +4,7 @@
 // would: one side changed it -> that side's text; both to the same text -> that text; both to
 // different texts of the same double -> a conflict. Pure.
 
+import { recordedText } from '../protocol/format.js';
 import { addNumberText, numberKey, POSITION_ROOT, positionKey, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
@@ -17,15 +18,14 @@ export interface NumberTextMerge {
   conflicts: Conflict[];
   /** Some number takes a text other than ours': ours' bytes are not the merge. */
   changedFromOurs: boolean;
+  /** Paths (as displayed) of text conflicts `settle` decided. */
+  settled: string[];
 }
 
 const denotes = (text: string | undefined, v: number): text is string => text !== undefined && Object.is(Number(text), v);
 
-/** The text a writer gives a number standing at `key` (else at `position`): a recorded one denoting it, else JSON's. */
-function textOf(numbers: NumberTexts | undefined, key: string, position: string | null, v: number): string {
-  const same = (t: string): boolean => denotes(t, v);
-  return numbers?.get(key)?.find(same) ?? (position === null ? undefined : numbers?.get(position)?.find(same)) ?? JSON.stringify(v);
-}
+/** The text a writer gives a number standing at `key` (else at `position`): a recorded one, else JSON's. */
+const textOf = (numbers: NumberTexts | undefined, key: string, position: string | null, v: number): string => recordedText(numbers, key, position, v) ?? JSON.stringify(v);
 
 /** Visits every number below `value` with its content key, position key and path. */
 function eachNumber(value: JsonValue, visit: (v: number, key: string, position: string, path: PathSegment[]) => void, skip?: Set<string>): void {
@@ -52,15 +52,18 @@ function sideTexts(value: JsonValue | undefined, numbers: NumberTexts | undefine
 
 /**
  * Texts for the numbers of `merged` (conflicted subtrees are skipped: each side's block is
- * written with that side's own texts). `values`/`numbers` are the parsed sides.
+ * written with that side's own texts). `values`/`numbers` are the parsed sides. Run after
+ * `resolve` settled value conflicts: a settled number then denotes only its side's text.
+ * `settle` decides a text conflict the same way.
  */
 export function mergeNumberTexts(
   merged: JsonValue,
   valueConflicts: readonly Conflict[],
   values: Record<Side, JsonValue | undefined>,
   numbers: Partial<Record<Side, NumberTexts>>,
+  settle?: (display: string) => 'ours' | 'theirs' | undefined,
 ): NumberTextMerge {
-  const result: NumberTextMerge = { numbers: new Map(), conflicts: [], changedFromOurs: false };
+  const result: NumberTextMerge = { numbers: new Map(), conflicts: [], changedFromOurs: false, settled: [] };
   const texts = { base: sideTexts(values.base, numbers.base), ours: sideTexts(values.ours, numbers.ours), theirs: sideTexts(values.theirs, numbers.theirs) };
   const skip = new Set(valueConflicts.map((c) => JSON.stringify(c.path)));
   eachNumber(
@@ -72,9 +75,16 @@ export function mergeNumberTexts(
       if (o === b) pick = t;
       else if (t === b || o === t) pick = o;
       else if (denotes(o, v) && denotes(t, v)) {
-        const baseValue = b === undefined ? undefined : Number(b);
-        result.conflicts.push({ path, display: formatPath(path), base: baseValue, ours: v, theirs: v, texts: { base: b, ours: o, theirs: t } });
-        return;
+        const display = formatPath(path);
+        const side = settle?.(display);
+        if (side) {
+          pick = side === 'ours' ? o : t;
+          result.settled.push(display);
+        } else {
+          const baseValue = b === undefined ? undefined : Number(b);
+          result.conflicts.push({ path, display, base: baseValue, ours: v, theirs: v, texts: { base: b, ours: o, theirs: t } });
+          return;
+        }
       }
       // A side that changed the value itself wins over one that only respelled it.
       if (!denotes(pick, v)) pick = [o, t, b].find((x) => denotes(x, v));
@@ -112,16 +122,3 @@ export function conflictNumberTexts(conflict: Conflict, numbers: Partial<Record<
   return out;
 }
 
-/** The content key and position key of the value at `path` in `root` (as a writer of `root` names them). */
-export function numberPlace(root: JsonValue, path: readonly PathSegment[]): [string, string] {
-  let key = '';
-  let position = POSITION_ROOT;
-  let at: JsonValue = root;
-  for (const seg of path) {
-    const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
-    key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
-    position = positionKey(position, seg);
-    at = child;
-  }
-  return [key, position];
-}

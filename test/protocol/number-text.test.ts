@@ -148,6 +148,11 @@ describe('number texts merge like values (equal doubles, different texts)', () =
     const base = doc('build', BIG, '1e-400', '8.0');
     const r = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '7.0'), theirs: doc('build', BIG, '1e-400', '9.50'), fileName: FILE });
     expect(r.messages).toEqual([`checkpoint: ${FILE}: conflict at skill_state.score: ours 7.0 vs theirs 9.50 (base 8.0)`]);
+    for (const [side, text] of [['ours', '7.0'], ['theirs', '9.50']] as const) {
+      const settled = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '7.0'), theirs: doc('build', BIG, '1e-400', '9.50'), fileName: FILE, settle: { [side]: ['skill_state.score'] } });
+      expect(settled.status).toBe('clean');
+      expect(settled.text).toContain(`"score": ${text},`);
+    }
   });
 
   it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
