@@ -69,7 +69,10 @@ export function mergeNumberTexts(
   eachNumber(
     merged,
     (v, key, position, path) => {
-      const at = (side: Side): string | undefined => texts[side].get(key) ?? texts[side].get(position);
+      // By content key; by position only where no side has the content (an id-less item changed
+      // on every side): a side without the item must not lend the text of another at its index.
+      const byKey = texts.base.has(key) || texts.ours.has(key) || texts.theirs.has(key) ? key : position;
+      const at = (side: Side): string | undefined => texts[side].get(byKey);
       const [b, o, t] = [at('base'), at('ours'), at('theirs')];
       let pick: string | undefined;
       if (o === b) pick = t;

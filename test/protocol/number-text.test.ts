@@ -155,6 +155,21 @@ describe('number texts merge like values (equal doubles, different texts)', () =
     }
   });
 
+  it("takes each new log entry's own text, never the text of another entry at its index", () => {
+    const withLog = (log: string) => doc('build', BIG, '1e-400').replace('"next_actions": ["a"],', `"next_actions": ["a"],\n  "recently_done": [${log}],`);
+    const old = '{"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 8}';
+    const base = withLog(old);
+    const ours = withLog(`{"at": "2026-01-02T00:00:00Z", "action": "o", "ms": 8.0}, ${old}`);
+    const theirs = withLog(`{"at": "2026-01-03T00:00:00Z", "action": "t", "ms": 8.00}, ${old}`);
+    for (const [o, t] of [[ours, theirs], [theirs, ours]] as const) {
+      const r = mergeCheckpointTexts({ base, ours: o, theirs: t, fileName: FILE });
+      expect(r.status, r.messages.join('\n')).toBe('clean');
+      const entries = JSON.parse(r.text!).recently_done.map((e: { action: string }) => e.action);
+      const ms = [...r.text!.matchAll(/"ms": ([^,}\s]+)/g)].map((m) => m[1]);
+      expect(Object.fromEntries(entries.map((a: string, i: number) => [a, ms[i]]))).toEqual({ o: '8.0', t: '8.00', old: '8' });
+    }
+  });
+
   it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
     const spelling = fc.constantFrom('8.0', '8', '8.00', '80e-1', '0.8e1');
     fc.assert(
