@@ -172,24 +172,29 @@ describe('number texts merge like values (equal doubles, different texts)', () =
 
   it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
     const spelling = fc.constantFrom('8.0', '8', '8.00', '80e-1', '0.8e1');
+    const zero = fc.constantFrom('1e-400', '2e-400', '0.0', '0', '0e5');
+    const side = fc.record({ score: spelling, tiny: zero });
     fc.assert(
-      fc.property(spelling, spelling, spelling, fc.boolean(), (b, o, t, phase) => {
-        const base = doc('build', BIG, '1e-400', b);
-        const ours = doc(phase ? 'audit' : 'build', BIG, '1e-400', o);
-        const theirs = doc('build', BIG, '1e-400', t);
+      fc.property(side, side, side, fc.boolean(), (b, o, t, phase) => {
+        const base = doc('build', BIG, b.tiny, b.score);
+        const ours = doc(phase ? 'audit' : 'build', BIG, o.tiny, o.score);
+        const theirs = doc('build', BIG, t.tiny, t.score);
         const r1 = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
         const r2 = mergeCheckpointTexts({ base, ours: theirs, theirs: ours, fileName: FILE });
         expect(r1.status).toBe(r2.status);
-        const score = (text: string | undefined) => [...text!.matchAll(/"score": ([^,}]+)/g)].map((m) => m[1]);
-        if (o !== b && t !== b && o !== t) {
-          expect(r1.status).toBe('conflict');
-          expect(score(r1.text)).toEqual([o, b, t]);
-          expect(score(r2.text)).toEqual([t, b, o]);
-        } else {
-          expect(r1.status).toBe('clean');
-          const want = o === b ? t : o;
-          expect(score(r1.text)).toEqual([want]);
-          expect(score(r2.text)).toEqual([want]);
+        expect(r1.conflicts.map((c) => c.display).sort()).toEqual(r2.conflicts.map((c) => c.display).sort());
+        for (const field of ['score', 'tiny'] as const) {
+          const shown = (text: string | undefined) => [...text!.matchAll(new RegExp(`"${field}": ([^,}\\s]+)`, 'g'))].map((m) => m[1]);
+          const [bt, ot, tt] = [b[field], o[field], t[field]];
+          if (ot !== bt && tt !== bt && ot !== tt) {
+            expect(r1.status).toBe('conflict');
+            expect(shown(r1.text)).toEqual([ot, bt, tt]);
+            expect(shown(r2.text)).toEqual([tt, bt, ot]);
+          } else {
+            const want = ot === bt ? tt : ot;
+            expect(shown(r1.text)).toEqual([want]);
+            expect(shown(r2.text)).toEqual([want]);
+          }
         }
       }),
       { numRuns: 200 },
