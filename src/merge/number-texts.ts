@@ -27,22 +27,47 @@ const denotes = (text: string | undefined, v: number): text is string => text !=
 /** The text a writer gives a number standing at `key` (else at `position`): a recorded one, else JSON's. */
 const textOf = (numbers: NumberTexts | undefined, key: string, position: string | null, v: number): string => recordedText(numbers, key, position, v) ?? JSON.stringify(v);
 
-/** Visits every number below `value` with its content key, position key and path. */
-function eachNumber(value: JsonValue, visit: (v: number, key: string, position: string, path: PathSegment[]) => void, skip?: Set<string>): void {
-  const walk = (v: JsonValue, key: string, position: string, path: PathSegment[]): void => {
-    if (skip?.has(JSON.stringify(path))) return;
+/**
+ * Visits every number below `value` that may have a recorded text: a container is entered only
+ * when some key in `recorded` lies below it (by content key or by position), so a long log without
+ * an odd number is never keyed (naming its items costs their canonical JSON). `path` is reused:
+ * copy it to keep it.
+ */
+function eachNumber(
+  value: JsonValue,
+  recorded: readonly string[],
+  visit: (v: number, key: string, position: string, path: PathSegment[]) => void,
+  skip?: ReadonlySet<string>,
+): void {
+  const path: PathSegment[] = [];
+  const below = (key: string, position: string): boolean => recorded.some((r) => r.startsWith(key) || r.startsWith(position));
+  const walk = (v: JsonValue, key: string, position: string): void => {
+    if (skip?.size && skip.has(JSON.stringify(path))) return;
     if (typeof v === 'number') visit(v, key, position, path);
-    else if (Array.isArray(v)) v.forEach((item, i) => walk(item, numberKey(key, true, item), positionKey(position, i), [...path, i]));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walk(v[k]!, numberKey(key, false, k), positionKey(position, k), [...path, k]);
+    else if (v === null || typeof v !== 'object' || !below(key, position)) return;
+    else if (Array.isArray(v)) {
+      // Items are keyed by content: enter them only when something is recorded below this array at all.
+      if (!recorded.some((r) => r.startsWith(`${key}[`) || r.startsWith(`${position}[`))) return;
+      v.forEach((item, i) => {
+        path.push(i);
+        walk(item, numberKey(key, true, item), positionKey(position, i));
+        path.pop();
+      });
+    } else
+      for (const k of Object.keys(v)) {
+        path.push(k);
+        walk(v[k]!, numberKey(key, false, k), positionKey(position, k));
+        path.pop();
+      }
   };
-  walk(value, '', POSITION_ROOT, []);
+  walk(value, '', POSITION_ROOT);
 }
 
-/** Every number's text in one side, by content key and by position key. */
-function sideTexts(value: JsonValue | undefined, numbers: NumberTexts | undefined): Map<string, string> {
+/** Every (reachable, see eachNumber) number's text in one side, by content key and by position key. */
+function sideTexts(value: JsonValue | undefined, numbers: NumberTexts | undefined, recorded: readonly string[]): Map<string, string> {
   const texts = new Map<string, string>();
   if (value === undefined) return texts;
-  eachNumber(value, (v, key, position) => {
+  eachNumber(value, recorded, (v, key, position) => {
     const text = textOf(numbers, key, position, v);
     if (!texts.has(key)) texts.set(key, text);
     if (!texts.has(position)) texts.set(position, text);
@@ -64,10 +89,13 @@ export function mergeNumberTexts(
   settle?: (display: string) => 'ours' | 'theirs' | undefined,
 ): NumberTextMerge {
   const result: NumberTextMerge = { numbers: new Map(), conflicts: [], changedFromOurs: false, settled: [] };
-  const texts = { base: sideTexts(values.base, numbers.base), ours: sideTexts(values.ours, numbers.ours), theirs: sideTexts(values.theirs, numbers.theirs) };
+  // A number no side recorded a text for is written by JSON on every side: nothing to merge.
+  const recorded = [...new Set([numbers.base, numbers.ours, numbers.theirs].flatMap((m) => [...(m?.keys() ?? [])]))];
+  const texts = { base: sideTexts(values.base, numbers.base, recorded), ours: sideTexts(values.ours, numbers.ours, recorded), theirs: sideTexts(values.theirs, numbers.theirs, recorded) };
   const skip = new Set(valueConflicts.map((c) => JSON.stringify(c.path)));
   eachNumber(
     merged,
+    recorded,
     (v, key, position, path) => {
       // By content key; by position only where no side has the content (an id-less item changed
       // on every side): a side without the item must not lend the text of another at its index.
@@ -85,7 +113,7 @@ export function mergeNumberTexts(
           result.settled.push(display);
         } else {
           const baseValue = b === undefined ? undefined : Number(b);
-          result.conflicts.push({ path, display, base: baseValue, ours: v, theirs: v, texts: { base: b, ours: o, theirs: t } });
+          result.conflicts.push({ path: [...path], display, base: baseValue, ours: v, theirs: v, texts: { base: b, ours: o, theirs: t } });
           return;
         }
       }
