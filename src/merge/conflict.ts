@@ -22,6 +22,8 @@ export interface Conflict {
    * elements of one side's run from the index in `path`.
    */
   span?: number;
+  /** A side's source text of its number value where it differs from JSON's (`8.0`, `1e-400`): shown instead of the value. */
+  texts?: Partial<Record<'base' | 'ours' | 'theirs', string>>;
 }
 
 /** Callbacks the per-policy mergers use to recurse into items and to record conflicts. */

@@ -3,14 +3,15 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { addNumberText, JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
 import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
-import { settleConflicts, type Settlement } from './settle.js';
+import { settleConflicts, settledSide, type Settlement } from './settle.js';
+import { conflictNumberTexts, mergeNumberTexts } from './number-texts.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -54,8 +55,7 @@ export function unparseableMessage(fileName: string | undefined, side: MergeSide
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const messages: string[] = [];
-  // Texts of numbers a rewrite would change, from all three sides (ours first): an
-  // unchanged 8.0 or 12345678901234567890 keeps its text whichever side it came from.
+  // Texts of numbers a rewrite would change, per side: merged by mergeNumberTexts.
   const sideNumbers: Partial<Record<MergeSide, NumberTexts>> = {};
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
     try {
@@ -83,16 +83,25 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
-  const numbers: NumberTexts = new Map();
-  for (const side of ['ours', 'theirs', 'base'] as const) for (const [key, texts] of sideNumbers[side] ?? []) for (const t of texts) addNumberText(numbers, key, t);
+  // Numbers equal as doubles but respelled by a side: their texts merge like values (number-texts.ts).
+  const anyTexts = sideNumbers.base !== undefined || sideNumbers.ours !== undefined || sideNumbers.theirs !== undefined;
+  const settle = input.settle;
+  const texts = anyTexts ? mergeNumberTexts(value, conflicts, { base, ours, theirs }, sideNumbers, settle && ((display) => settledSide(display, settle))) : undefined;
+  if (texts) {
+    for (const c of conflicts) c.texts = conflictNumberTexts(c, sideNumbers);
+    conflicts = [...conflicts, ...texts.conflicts];
+    // A requested path that settled only a text conflict did cover one.
+    unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));
+  }
+  const numbers: NumberTexts = texts?.numbers ?? new Map();
   const format = { ...detectFormat(input.ours), numbers };
   if (conflicts.length > 0) {
-    const text = renderMerged(value, conflicts, { format, markerSize: input.markerSize, labels: input.labels });
+    const text = renderMerged(value, conflicts, { format, sideNumbers, markerSize: input.markerSize, labels: input.labels });
     return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 
   // Unchanged from ours: keep its bytes, however they were laid out.
-  const text = JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
+  const text = !texts?.changedFromOurs && JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
   const errors = introducedErrors(input.fileName, { value, text }, [
     { value: ours, text: input.ours },
     { value: theirs, text: input.theirs },

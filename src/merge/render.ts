@@ -4,7 +4,7 @@
 // the markers yields valid JSON for each side.
 
 import { DEFAULT_FORMAT, stringifyKeepingNumbers, type TextFormat } from '../protocol/format.js';
-import { numberKey, POSITION_ROOT, positionKey } from '../protocol/json.js';
+import { numberKey, POSITION_ROOT, positionKey, type NumberTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -21,6 +21,8 @@ export const DEFAULT_LABELS: ConflictLabels = { ours: 'ours', base: 'base', thei
 
 export interface RenderOptions {
   format?: TextFormat;
+  /** Each side's own number texts, for its block in a conflict (format.numbers holds the merged ones). */
+  sideNumbers?: Partial<Record<Side, NumberTexts>>;
   markerSize?: number;
   labels?: Partial<ConflictLabels>;
 }
@@ -36,6 +38,8 @@ interface Item {
   key: string;
   /** Its position (positionKey), the fallback for an id-less item whose content changed; null inside a conflict's side. */
   position: string | null;
+  /** Set for an item in a conflict's block: written with that side's number texts. */
+  side?: Side;
 }
 
 type Entry = { kind: 'plain'; item: Item; path: PathSegment[] } | { kind: 'conflict'; sides: Record<Side, Item[]> };
@@ -52,10 +56,16 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   const conflictBelow = new Set<string>();
   for (const c of conflicts) for (let k = 0; k < c.path.length; k++) conflictBelow.add(pathKey(c.path.slice(0, k)));
   const lines: string[] = [];
+  // A side's block: its own texts first, then the merged ones (what it shares with the merge).
+  const sideNumbers = {} as Record<Side, NumberTexts | undefined>;
+  for (const side of SIDES) {
+    const own = options.sideNumbers?.[side];
+    sideNumbers[side] = own?.size ? new Map([...(format.numbers ?? []), ...own]) : format.numbers;
+  }
 
   const pushPlain = (item: Item, level: number, lead: string, comma: string): void => {
     const pad = indent.repeat(level);
-    const numbers = format.numbers;
+    const numbers = item.side ? sideNumbers[item.side] : format.numbers;
     const text = numbers?.size ? stringifyKeepingNumbers(item.value, indent, numbers, item.key, item.position) : JSON.stringify(item.value, null, indent);
     const parts = text.split('\n');
     parts.forEach((part, i) => {
@@ -82,8 +92,8 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
     const keyOf = (value: JsonValue): string => (name === undefined ? numberKey(parentKey, true, value) : numberKey(parentKey, false, name));
     const items = (side: Side): Item[] => {
       const v = c[side];
-      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value), position: null })) : [];
-      return v === undefined ? [] : [{ prefix, value: v, key: c.path.length === 0 ? '' : keyOf(v), position: null }];
+      if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value), position: null, side })) : [];
+      return v === undefined ? [] : [{ prefix, value: v, key: c.path.length === 0 ? '' : keyOf(v), position: null, side }];
     };
     return { ours: items('ours'), base: items('base'), theirs: items('theirs') };
   };
@@ -166,9 +176,10 @@ function markerLine(side: Side | 'end', size: number, labels: ConflictLabels): s
 
 const MAX_SHOWN = 60;
 
-function describe(value: JsonValue | undefined, run: boolean): string {
+function describe(value: JsonValue | undefined, run: boolean, source?: string): string {
   if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false);
   if (value === undefined) return 'absent';
+  if (source !== undefined && typeof value === 'number') return source.length > MAX_SHOWN ? `${source.slice(0, MAX_SHOWN - 1)}…` : source;
   const text = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
@@ -178,6 +189,6 @@ export function summarizeConflicts(conflicts: readonly Conflict[], options: { fi
   const where = options.file ? `${options.file}: ` : '';
   return conflicts.map((c) => {
     const run = c.span !== undefined;
-    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run)} vs theirs ${describe(c.theirs, run)} (base ${describe(c.base, run)})`;
+    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours)} vs theirs ${describe(c.theirs, run, c.texts?.theirs)} (base ${describe(c.base, run, c.texts?.base)})`;
   });
 }

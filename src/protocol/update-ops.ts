@@ -3,7 +3,8 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { FORBIDDEN_KEYS } from './fields.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson } from './json.js';
+import { numberPlace, recordedText } from './format.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -13,6 +14,8 @@ export interface UpdateOp {
   value: JsonValue;
   /** The flag as typed, for messages. */
   flag: string;
+  /** Number texts of a :json value as typed (`9.0`, `12345678901234567891`), keyed from the value's root. */
+  numbers?: NumberTexts;
 }
 
 // --path, then optional "+" (append), then optional ":json", then "=" and the value.
@@ -35,16 +38,17 @@ export function parseUpdateFlag(flag: string): UpdateOp {
     if (!SEGMENT.test(seg)) throw usage(flag, `invalid path "${rawPath}" (segment ${JSON.stringify(seg)})`);
   }
   let value: JsonValue = raw;
+  let numbers: NumberTexts | undefined;
   if (json) {
     try {
-      value = parseJson(raw).value;
+      ({ value, numbers } = parseJson(raw));
     } catch (e) {
       if (e instanceof JsonNumberRangeError) throw usage(flag, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
       throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
-  return { path, mode: plus ? 'append' : 'set', value, flag };
+  return { path, mode: plus ? 'append' : 'set', value, flag, ...(numbers ? { numbers } : {}) };
 }
 
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,22 +61,32 @@ const own = (container: JsonObject | JsonValue[], key: string | number): JsonVal
 const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
   deepmerge<JsonObject>(a, b, { arrayMerge: (_old, given) => given, isMergeableObject: isPlainObject });
 
-/** Applies ops in order. Objects set onto objects are merged (never clobbered); arrays and scalars replace. */
-export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[]): JsonObject {
+/**
+ * Applies ops in order. Objects set onto objects are merged (never clobbered); arrays and scalars replace.
+ * `numbers`, the document's number texts, is updated in place: a number the user gives is written
+ * exactly as typed (`9.0` stays 9.0, `8` replaces an old 8.0), whatever text was there before.
+ */
+export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], numbers?: NumberTexts): JsonObject {
   const root = doc;
+  // Where each op's value landed (array indices as numbers), for its number texts.
+  const placed: Array<{ op: UpdateOp; at: Array<string | number> }> = [];
+  const shown = (v: JsonValue, at: Array<string | number>): string => (typeof v === 'number' ? (recordedText(numbers, ...numberPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v));
   for (const op of ops) {
+    const at: Array<string | number> = [];
     const parentPath = op.path.slice(0, -1);
     const key = op.path[op.path.length - 1]!;
     let parent: JsonObject | JsonValue[] = root;
     parentPath.forEach((seg, i) => {
       const container: JsonObject | JsonValue[] = parent;
       const here = op.path.slice(0, i + 1).join('.');
-      let child: JsonValue | undefined = own(container, Array.isArray(container) ? index(container, seg, op, here) : seg);
+      const slot = Array.isArray(container) ? index(container, seg, op, here) : seg;
+      at.push(slot);
+      let child: JsonValue | undefined = own(container, slot);
       if (child === undefined) {
         child = {};
         (container as JsonObject)[seg] = child;
       }
-      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${JSON.stringify(child)}, not an object`);
+      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${shown(child, at)}, not an object`);
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;
@@ -83,12 +97,36 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[]): JsonO
       if (current === undefined) next = [op.value];
       else if (Array.isArray(current)) next = [...current, op.value];
       else throw usage(op.flag, `cannot append: ${op.path.join('.')} is not an array`);
+      placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
     } else {
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
+      placed.push({ op, at: [...at, slot] });
     }
     (target as Record<string | number, JsonValue>)[slot] = next;
   }
+  if (numbers) for (const { op, at } of placed) keepTypedTexts(root, at, op, numbers);
   return root;
+}
+
+/** Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's). */
+function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, numbers: NumberTexts): void {
+  const visit = (v: JsonValue, rel: Array<string | number>): void => {
+    if (Array.isArray(v)) v.forEach((item, i) => visit(item, [...rel, i]));
+    else if (isPlainObject(v)) for (const k of Object.keys(v)) visit(v[k]!, [...rel, k]);
+    else if (typeof v === 'number') {
+      const path = [...at, ...rel];
+      // A later op may have replaced it: then that op decides.
+      let here: JsonValue | undefined = root;
+      for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
+      if (!Object.is(here, v)) return;
+      const typed = recordedText(op.numbers, ...numberPlace(op.value, rel), v);
+      for (const key of numberPlace(root, path)) {
+        if (typed === undefined) numbers.delete(key);
+        else numbers.set(key, [typed]);
+      }
+    }
+  };
+  visit(op.value, []);
 }
 
 function index(arr: JsonValue[], seg: string, op: UpdateOp, here: string): number {

@@ -4,7 +4,7 @@
 // a refused write leaves the file byte-identical.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
@@ -135,8 +135,11 @@ export function requireCheckpoint(root: string, skill: string): CheckpointFile {
 
 export interface MutateOptions {
   now: Date;
-  /** Transform the current document (null when there is none yet) into the next one. */
-  change: (current: JsonValue | null) => JsonValue;
+  /**
+   * Transform the current document (null when there is none yet) into the next one. `numbers`, a
+   * copy of the file's number texts, is what the write keeps: a change may update it (update-ops does).
+   */
+  change: (current: JsonValue | null, numbers: NumberTexts) => JsonValue;
   /** Extra work inside the lock, after validation and before the write (rotation writes history here). */
   beforeWrite?: (next: JsonValue) => JsonValue;
 }
@@ -172,12 +175,14 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
   ensureProjectDir(root, checkpointsDir(root));
   return withLock(lockPathFor(root, skill), () => {
     const current = readCheckpoint(root, skill);
-    let next = opts.change(current ? structuredClone(current.value) : null);
-    const text = formatJson(next, current?.format ?? DEFAULT_FORMAT);
+    const numbers: NumberTexts = new Map([...(current?.format.numbers ?? [])].map(([key, texts]) => [key, [...texts]]));
+    let next = opts.change(current ? structuredClone(current.value) : null, numbers);
+    const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), numbers };
+    const text = formatJson(next, format);
     const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
     if (errors.length) refuseInvalid(root, path, errors);
     if (opts.beforeWrite) next = opts.beforeWrite(next);
-    const finalText = formatJson(next, current?.format ?? DEFAULT_FORMAT);
+    const finalText = formatJson(next, format);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);
     return { path, before: current?.value ?? null, after: next, warnings, changed };

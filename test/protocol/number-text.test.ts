@@ -103,3 +103,101 @@ describe('number text preservation', () => {
     );
   });
 });
+
+describe('number texts merge like values (equal doubles, different texts)', () => {
+  const FILE = '.checkpoints/demo.checkpoint.json';
+  const doc = (phase: string, big: string, tiny: string, score = '8.0') =>
+    `{\n  "protocol_version": "1.1",\n  "skill": "demo",\n  "project": "demo",\n  "project_dir": "/d",\n  "created_at": "2026-01-01T00:00:00Z",\n  "updated_at": "2026-01-01T00:00:00Z",\n  "phase": "${phase}",\n  "step": "one",\n  "status": "in_progress",\n  "progress_summary": "x",\n  "next_actions": ["a"],\n  "skill_state": {"big": ${big}, "tiny": ${tiny}, "score": ${score}, "runs": [{"id": "r1", "ms": ${tiny}}]}\n}\n`;
+  const BIG = '12345678901234567890';
+
+  it("takes the one side's respelling, whichever side it is on", () => {
+    const base = doc('build', BIG, '1e-400');
+    const changed = doc('build', '12345678901234567891', '2e-400', '8');
+    const other = doc('audit', BIG, '1e-400');
+    for (const [ours, theirs] of [[other, changed], [changed, other]] as const) {
+      const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+      expect(r.status).toBe('clean');
+      expect(r.text).toContain('"phase": "audit"');
+      expect(r.text).toContain('"big": 12345678901234567891');
+      expect(r.text).toContain('"tiny": 2e-400');
+      expect(r.text).toContain('"ms": 2e-400');
+      expect(r.text).toContain('"score": 8,');
+      expect(r.text).not.toContain(BIG);
+    }
+  });
+
+  it('is a conflict when both sides respell one number differently, showing each text', () => {
+    const base = doc('build', BIG, '1e-400');
+    const ours = doc('build', BIG, '3e-400', '8.00');
+    const theirs = doc('build', BIG, '2e-400', '8.00');
+    const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+    expect(r.status).toBe('conflict');
+    expect(r.conflicts.map((c) => c.display).sort()).toEqual(['skill_state.runs[0].ms', 'skill_state.tiny']);
+    expect(r.text).toMatch(/<<<<<<< ours\n.*"tiny": 3e-400,?\n\|\|\|\|\|\|\| base\n.*"tiny": 1e-400,?\n=======\n.*"tiny": 2e-400,?\n>>>>>>> theirs/);
+    expect(r.text).toContain('"score": 8.00');
+    expect(r.messages.join('\n')).toContain('conflict at skill_state.tiny: ours 3e-400 vs theirs 2e-400 (base 1e-400)');
+    // Settled with one side: that side's text.
+    const settled = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE, settle: { theirs: ['skill_state'] } });
+    expect(settled.status).toBe('clean');
+    expect(settled.unmatched).toEqual([]);
+    expect(settled.text).toContain('"tiny": 2e-400');
+    expect(settled.text).toContain('"ms": 2e-400');
+  });
+
+  it('shows the source texts of conflicting numbers in the summary', () => {
+    const base = doc('build', BIG, '1e-400', '8.0');
+    const r = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '7.0'), theirs: doc('build', BIG, '1e-400', '9.50'), fileName: FILE });
+    expect(r.messages).toEqual([`checkpoint: ${FILE}: conflict at skill_state.score: ours 7.0 vs theirs 9.50 (base 8.0)`]);
+    for (const [side, text] of [['ours', '7.0'], ['theirs', '9.50']] as const) {
+      const settled = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '7.0'), theirs: doc('build', BIG, '1e-400', '9.50'), fileName: FILE, settle: { [side]: ['skill_state.score'] } });
+      expect(settled.status).toBe('clean');
+      expect(settled.text).toContain(`"score": ${text},`);
+    }
+  });
+
+  it("takes each new log entry's own text, never the text of another entry at its index", () => {
+    const withLog = (log: string) => doc('build', BIG, '1e-400').replace('"next_actions": ["a"],', `"next_actions": ["a"],\n  "recently_done": [${log}],`);
+    const old = '{"at": "2026-01-01T00:00:00Z", "action": "old", "ms": 8}';
+    const base = withLog(old);
+    const ours = withLog(`{"at": "2026-01-02T00:00:00Z", "action": "o", "ms": 8.0}, ${old}`);
+    const theirs = withLog(`{"at": "2026-01-03T00:00:00Z", "action": "t", "ms": 8.00}, ${old}`);
+    for (const [o, t] of [[ours, theirs], [theirs, ours]] as const) {
+      const r = mergeCheckpointTexts({ base, ours: o, theirs: t, fileName: FILE });
+      expect(r.status, r.messages.join('\n')).toBe('clean');
+      const entries = JSON.parse(r.text!).recently_done.map((e: { action: string }) => e.action);
+      const ms = [...r.text!.matchAll(/"ms": ([^,}\s]+)/g)].map((m) => m[1]);
+      expect(Object.fromEntries(entries.map((a: string, i: number) => [a, ms[i]]))).toEqual({ o: '8.0', t: '8.00', old: '8' });
+    }
+  });
+
+  it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
+    const spelling = fc.constantFrom('8.0', '8', '8.00', '80e-1', '0.8e1');
+    const zero = fc.constantFrom('1e-400', '2e-400', '0.0', '0', '0e5');
+    const side = fc.record({ score: spelling, tiny: zero });
+    fc.assert(
+      fc.property(side, side, side, fc.boolean(), (b, o, t, phase) => {
+        const base = doc('build', BIG, b.tiny, b.score);
+        const ours = doc(phase ? 'audit' : 'build', BIG, o.tiny, o.score);
+        const theirs = doc('build', BIG, t.tiny, t.score);
+        const r1 = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+        const r2 = mergeCheckpointTexts({ base, ours: theirs, theirs: ours, fileName: FILE });
+        expect(r1.status).toBe(r2.status);
+        expect(r1.conflicts.map((c) => c.display).sort()).toEqual(r2.conflicts.map((c) => c.display).sort());
+        for (const field of ['score', 'tiny'] as const) {
+          const shown = (text: string | undefined) => [...text!.matchAll(new RegExp(`"${field}": ([^,}\\s]+)`, 'g'))].map((m) => m[1]);
+          const [bt, ot, tt] = [b[field], o[field], t[field]];
+          if (ot !== bt && tt !== bt && ot !== tt) {
+            expect(r1.status).toBe('conflict');
+            expect(shown(r1.text)).toEqual([ot, bt, tt]);
+            expect(shown(r2.text)).toEqual([tt, bt, ot]);
+          } else {
+            const want = ot === bt ? tt : ot;
+            expect(shown(r1.text)).toEqual([want]);
+            expect(shown(r2.text)).toEqual([want]);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

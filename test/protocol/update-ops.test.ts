@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
 import { CheckpointError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/protocol/types.js';
+import { detectFormat, formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
 
 const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map(parseUpdateFlag));
 
@@ -196,5 +198,51 @@ describe('prototype pollution', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('number texts the user types', () => {
+  const FILE = '{\n  "skill_state": {\n    "score": 8.0,\n    "big": 12345678901234567890,\n    "tiny": 1e-400,\n    "list": [2.50, 3.0],\n    "keep": 1.0\n  }\n}\n';
+  /** Applies the flags the way `update` does and writes the file back with its texts. */
+  const write = (...flags: string[]): string => {
+    const parsed = parseJson(FILE);
+    const numbers = parsed.numbers ?? new Map();
+    const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), numbers);
+    return formatJson(doc, { ...detectFormat(FILE), numbers });
+  };
+
+  it('writes a :json number exactly as typed, even where the old text denotes the same double', () => {
+    const out = write('--skill_state.big:json=12345678901234567891', '--skill_state.tiny:json=5e-400', '--skill_state.score:json=9.0');
+    expect(out).toContain('"big": 12345678901234567891,');
+    expect(out).toContain('"tiny": 5e-400,');
+    expect(out).toContain('"score": 9.0,');
+    expect(out).toContain('"keep": 1.0');
+    expect(out).toContain('2.50');
+  });
+
+  it('writes a plainly typed number plainly over an old odd text', () => {
+    expect(write('--skill_state.score:json=8')).toContain('"score": 8,');
+  });
+
+  it('keeps the texts inside objects and arrays given as :json, set or appended', () => {
+    const out = write('--skill_state:json={"a":1.0,"b":[2.50]}', '--skill_state.list:json=[2.5, 7.50]', '--skill_state.more+:json=4.0');
+    expect(out).toContain('"a": 1.0,');
+    expect(out).toMatch(/"b": \[\n\s+2\.50\n/);
+    expect(out).toMatch(/"list": \[\n\s+2\.5,\n\s+7\.50\n/);
+    expect(out).toMatch(/"more": \[\n\s+4\.0\n/);
+    // Untouched siblings of a merged object keep theirs.
+    expect(out).toContain('"score": 8.0,');
+    expect(out).toContain('"big": 12345678901234567890,');
+  });
+
+  it('the last op on a place decides its text', () => {
+    expect(write('--skill_state.score:json=7.50', '--skill_state.score:json=7.5')).toContain('"score": 7.5,');
+    expect(write('--skill_state.score:json=7.5', '--skill_state.score:json=7.50')).toContain('"score": 7.50,');
+  });
+
+  it('names a number by its source text when it is in the way', () => {
+    const parsed = parseJson(FILE);
+    const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.numbers));
+    expect(e.message).toContain('it is 8.0, not an object');
   });
 });

@@ -1,0 +1,96 @@
+// Numbers equal as doubles but written differently (12345678901234567890 vs ...891, 1e-400 vs
+// 2e-400, 8.0 vs 8): a real `git merge` through the installed driver and `update` through the
+// built binary must keep every text a user or a side changed. Real git, the built binary.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+beforeAll(assertBuilt);
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+// Hand-written, like a real one: prose paths with notes and globs, an old date, odd numbers.
+const text = (over: { phase?: string; big?: string; tiny?: string; score?: string } = {}) => `{
+  "protocol_version": "1.1",
+  "skill": "api",
+  "project": "shop",
+  "project_dir": "/home/dev/shop",
+  "created_at": "2026-03-01T09:00:00Z",
+  "updated_at": "2026-03-03T17:45:00Z",
+  "phase": "${over.phase ?? 'build'}",
+  "step": "sprint-2",
+  "status": "in_progress",
+  "progress_summary": "Orders endpoint half done; see src/orders.ts (PR 12) and docs/**/*.md",
+  "next_actions": ["Finish src/orders.ts (PR 12)", "Run evaluator on src/**/*.ts"],
+  "skill_state": {
+    "big": ${over.big ?? '12345678901234567890'},
+    "tiny": ${over.tiny ?? '1e-400'},
+    "score": ${over.score ?? '8.0'},
+    "weights": [2.50, 1.0]
+  }
+}
+`;
+
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, FILE, text());
+  commitAll(dir, 'base');
+  return dir;
+}
+
+/** Branch `a` commits `theirs`, main commits `ours`, then main merges a. */
+function merge(ours: string, theirs: string): { dir: string; status: number | null; stderr: string } {
+  const dir = project();
+  git(dir, ['checkout', '-q', '-b', 'a']);
+  write(dir, FILE, theirs);
+  commitAll(dir, 'a');
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, FILE, ours);
+  commitAll(dir, 'main');
+  const r = gitTry(dir, ['merge', '--no-edit', 'a']);
+  return { dir, status: r.status, stderr: r.stderr + r.stdout };
+}
+
+describe('git merge keeps a respelled number', () => {
+  it("takes the side that changed a number's text", () => {
+    const { dir, status } = merge(text({ phase: 'audit' }), text({ big: '12345678901234567891', tiny: '2e-400' }));
+    expect(status).toBe(0);
+    const out = read(dir, FILE);
+    expect(out).toContain('"phase": "audit"');
+    expect(out).toContain('"big": 12345678901234567891,');
+    expect(out).toContain('"tiny": 2e-400,');
+    expect(out).toContain('"score": 8.0,');
+  });
+
+  it('conflicts when both sides respell it differently, with each text in the markers and the summary', () => {
+    const { dir, status, stderr } = merge(text({ tiny: '3e-400' }), text({ tiny: '2e-400' }));
+    expect(status).not.toBe(0);
+    expect(read(dir, FILE)).toMatch(/<<<<<<< .*\n\s+"tiny": 3e-400,\n\|{7} .*\n\s+"tiny": 1e-400,\n={7}\n\s+"tiny": 2e-400,\n>>>>>>> /);
+    expect(stderr).toContain('conflict at skill_state.tiny: ours 3e-400 vs theirs 2e-400 (base 1e-400)');
+  });
+});
+
+describe('update writes numbers as typed', () => {
+  it('changes a number to a text equal as a double, and keeps the texts it is given', () => {
+    const dir = project();
+    for (const flag of ['--skill_state.big:json=12345678901234567891', '--skill_state.tiny:json=5e-400', '--skill_state.score:json=9.0', '--skill_state.obj:json={"a":1.0,"b":[2.50]}']) {
+      const r = cli(dir, ['update', 'api', flag]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const out = read(dir, FILE);
+    for (const literal of ['"big": 12345678901234567891,', '"tiny": 5e-400,', '"score": 9.0,', '"a": 1.0,', '2.50', '1.0']) expect(out).toContain(literal);
+    expect(cli(dir, ['update', 'api', '--skill_state.score:json=9']).code).toBe(0);
+    expect(read(dir, FILE)).toContain('"score": 9,');
+  });
+
+  it('names a number in the way by its text, and leaves the file byte-identical', () => {
+    const dir = project();
+    const before = read(dir, FILE);
+    const r = cli(dir, ['update', 'api', '--skill_state.score.x=1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot write inside skill_state.score: it is 8.0, not an object');
+    expect(read(dir, FILE)).toBe(before);
+  });
+});
