@@ -37,6 +37,11 @@ function chosenSide(display: string, settlement: Settlement, used: Set<string>):
   return best?.side;
 }
 
+/** The side `settlement` chooses for the conflict at `display`, if any. */
+export function settledSide(display: string, settlement: Settlement): 'ours' | 'theirs' | undefined {
+  return chosenSide(display, settlement, new Set());
+}
+
 export function settleConflicts(value: JsonValue, conflicts: readonly Conflict[], settlement: Settlement): Settled {
   const used = new Set<string>();
   // The merged value shares subtrees with the parsed sides: settle a copy.
