@@ -243,6 +243,31 @@ describe('resolve is safe', () => {
     expect(read(outside, 'victim.json')).toBe('<<<<<<< ours\n{}\n=======\n[]\n>>>>>>> theirs\n');
   });
 
+  it('--check fails on a conflicted checkpoint too large to read for markers, and never calls it free of them', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'big']);
+    save(dir, cp({ phase: 'audit', skill_state: { dump: 'x'.repeat(17 * 1024 * 1024) } }));
+    commitAll(dir, 'a 17 MiB dump');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'deploy' }));
+    commitAll(dir, 'main sets phase');
+    expect(gitTry(dir, ['merge', '-q', 'big']).status).not.toBe(0);
+    expect(read(dir, FILE)).toContain('<<<<<<<');
+    const unmerged = await runCli(dir, ['resolve', '--check']);
+    expect(unmerged.code).toBe(1);
+    expect(unmerged.stdout).toMatch(/✗ \.checkpoints\/api\.checkpoint\.json is \d+ bytes, over the 16777216-byte limit: too large to check for conflict markers \(and is unmerged/);
+    expect(unmerged.stdout).not.toContain('has no conflict markers');
+    git(dir, ['add', FILE]);
+    const staged = await runCli(dir, ['resolve', '--check']);
+    expect(staged.code).toBe(1);
+    expect(staged.stdout).toContain('too large to check for conflict markers');
+    expect(staged.stdout).not.toContain('✓');
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout)).toMatchObject({ ok: false, tooLarge: [FILE], markers: [], unmerged: [] });
+  });
+
   it('never opens a FIFO while looking for conflicted files', async () => {
     const dir = makeRepo();
     dirs.push(dir);

@@ -9,7 +9,7 @@ import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -158,18 +158,23 @@ async function write(root: string, plan: Plan, add: boolean): Promise<void> {
 
 const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`checkpoint: skipped ${rel}: ${why}`);
 
-/** CI gate: exit 1 when any checkpoint file holds conflict markers or is unmerged. */
+/** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or is too large to read for markers. */
 function check(root: string, ctx: Context): number {
-  const markers = filesWithMarkers(root, skipNote(ctx));
+  const { markers, tooLarge } = scanForMarkers(root, skipNote(ctx));
   const unmerged = unmergedCheckpointPaths(root);
-  const bad = [...new Set([...markers, ...unmerged])];
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged });
+  const unread = tooLarge.map((t) => t.path);
+  const bad = [...new Set([...markers, ...unread, ...unmerged])];
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread });
   else if (bad.length) {
-    // Say which: text to settle in the file, or a settled file git's index still calls unmerged.
+    // Say which: text to settle in the file, a file not read, or a settled file git's index still calls unmerged.
     for (const p of bad) {
+      const index = unmerged.includes(p) ? " (and is unmerged in git's index)" : '';
+      const big = tooLarge.find((t) => t.path === p);
       const why = markers.includes(p)
-        ? `holds merge conflict markers${unmerged.includes(p) ? ' (and is unmerged in git\'s index)' : ''}`
-        : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
+        ? `holds merge conflict markers${index}`
+        : big
+          ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
+          : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
       ctx.out.out(`✗ ${p} ${why}`);
     }
     if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
