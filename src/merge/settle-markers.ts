@@ -1,7 +1,7 @@
 // `checkpoint resolve` on a file that already holds conflict markers: the file is the truth
 // (an earlier resolve or a hand edit may have settled part of it), so the merge is taken up
 // from its markers, never redone from git's index stages. A run changes only the blocks it is
-// told to settle: every other byte of the file stays as it was.
+// told to settle, every other byte as it was, wherever that provably means the same merge.
 
 import { parseJson } from '../protocol/json.js';
 import { mergeCheckpointTexts, type MergeTextsInput, type MergeTextsResult } from './driver.js';
@@ -24,7 +24,8 @@ type Merge = (segments: Segments, settle?: Settlement) => MergeTextsResult;
  * The semantic merge of the file's sides (settled as asked). Its text is, whenever that can be
  * proven to mean the same, the file itself with only the settled blocks cut down to the chosen
  * side; otherwise (git's line markers around several fields, a block hand-edited into
- * agreement) the merge laid out afresh, every value kept.
+ * agreement, a cut that would leave a neighbouring block's base without its comma) the merge
+ * laid out afresh, every value kept.
  */
 export function mergeMarkedText(input: MarkedMergeInput): MergeTextsResult {
   const { marked, base: fallbackBase, settle, ...rest } = input;
@@ -39,7 +40,7 @@ export function mergeMarkedText(input: MarkedMergeInput): MergeTextsResult {
 }
 
 function splice(segments: Segments, settle: Settlement, expected: string, merge: Merge): string | undefined {
-  if (segments.length > 2 * MAX_SPLICED_BLOCKS + 1) return undefined;
+  if (segments.filter((s) => typeof s !== 'string').length > MAX_SPLICED_BLOCKS) return undefined;
   const whole = merge(segments);
   if (whole.status === 'unparseable') return undefined;
   const all = whole.conflicts.map((c) => c.display);

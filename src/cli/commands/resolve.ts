@@ -105,7 +105,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
     return plan('markers', result, [sides.ours, sides.theirs]);
   }
   if (stages) {
-    if (marked?.blocks !== 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle }), [stages.ours, stages.theirs]);
+    if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle }), [stages.ours, stages.theirs]);
     return settledFile(file, onDisk, [stages.ours, stages.theirs], requested);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
