@@ -162,7 +162,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'where every skill left off: table, decisions waiting on you, details',
     positionals: [],
     options: {
-      brief: { type: 'boolean', describe: 'only the top action and open blockers' },
+      brief: { type: 'boolean', describe: 'only the top action, open blockers and checkpoints needing repair' },
       since: { type: 'string', describe: 'details only for skills updated since this ISO instant' },
       engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
     },

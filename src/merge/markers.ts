@@ -1,6 +1,9 @@
 // Splits a file holding git conflict markers back into its sides, so `checkpoint resolve`
-// can redo a merge that ran without our driver after the index stages are gone.
-// Handles merge-style (2 sides) and diff3-style (with a base section) markers of any size.
+// can take a merge up again from the file itself (the file is the truth once someone has
+// settled part of it). Handles merge-style (2 sides) and diff3-style (with a base section)
+// markers of any size.
+
+import { DEFAULT_LABELS } from './render.js';
 
 export interface MarkedSides {
   ours: string;
@@ -9,43 +12,85 @@ export interface MarkedSides {
   theirs: string;
 }
 
+/** One conflict block: each side's lines (line ends kept) and the block's whole text. */
+export interface MarkedBlock extends MarkedSides {
+  raw: string;
+}
+
+/** The file cut into the text around the blocks (strings) and the blocks themselves. */
+export interface MarkedText {
+  segments: (string | MarkedBlock)[];
+  blocks: number;
+  /**
+   * Every block is diff3-style with our labels: written by our driver or by `resolve` (markers
+   * around single conflicts), as opposed to git's own line markers.
+   */
+  own: boolean;
+}
+
 const OPEN = /^<{7,}(?: |$)/;
 const BASE = /^\|{7,}(?: |$)/;
 const SEP = /^={7,}\r?$/;
 const CLOSE = /^>{7,}(?: |$)/;
+const label = (bare: string) => bare.replace(/^(.)\1{6,} ?/, '').replace(/\r$/, '');
 
 export function hasConflictMarkers(text: string): boolean {
   return text.split('\n').some((l) => OPEN.test(l)) && text.split('\n').some((l) => CLOSE.test(l));
 }
 
-/** The three sides, or null when the text has no markers or they are malformed or nested. */
-export function splitConflictMarkers(text: string): MarkedSides | null {
-  const lines = text.split(/(?<=\n)/);
-  const out = { ours: [] as string[], base: [] as string[], theirs: [] as string[] };
+/** The text cut at its markers (no blocks: one segment), or null when they are malformed or nested. */
+export function parseMarkedText(text: string): MarkedText | null {
+  const segments: (string | MarkedBlock)[] = [];
+  let common = '';
+  let block: { ours: string; base: string | null; theirs: string; raw: string } | null = null;
   let state: 'common' | 'ours' | 'base' | 'theirs' = 'common';
-  let sawBase = false;
+  let own = true;
   let blocks = 0;
-  for (const line of lines) {
+  for (const line of text.split(/(?<=\n)/)) {
     const bare = line.replace(/\r?\n$/, '');
     if (OPEN.test(bare)) {
       if (state !== 'common') return null;
+      if (common) segments.push(common);
+      common = '';
+      block = { ours: '', base: null, theirs: '', raw: line };
+      own &&= label(bare) === DEFAULT_LABELS.ours;
       state = 'ours';
       blocks++;
-    } else if (BASE.test(bare) && state === 'ours') {
+      continue;
+    }
+    if (state === 'common') {
+      common += line;
+      continue;
+    }
+    block!.raw += line;
+    if (BASE.test(bare) && state === 'ours') {
       state = 'base';
-      sawBase = true;
+      block!.base = '';
+      own &&= label(bare) === DEFAULT_LABELS.base;
     } else if (SEP.test(bare) && (state === 'ours' || state === 'base')) {
       state = 'theirs';
     } else if (CLOSE.test(bare) && state === 'theirs') {
+      own &&= label(bare) === DEFAULT_LABELS.theirs && block!.base !== null;
+      segments.push(block!);
       state = 'common';
-    } else if (state === 'common') {
-      out.ours.push(line);
-      out.base.push(line);
-      out.theirs.push(line);
     } else {
-      out[state].push(line);
+      block![state] = (block![state] ?? '') + line;
     }
   }
-  if (state !== 'common' || blocks === 0) return null;
-  return { ours: out.ours.join(''), base: sawBase ? out.base.join('') : null, theirs: out.theirs.join('') };
+  if (state !== 'common') return null;
+  if (common) segments.push(common);
+  return { segments, blocks, own: own && blocks > 0 };
+}
+
+/** Each side of cut text: the text around the blocks plus that side's lines of each block. */
+export function joinSides(segments: readonly (string | MarkedBlock)[]): MarkedSides {
+  const sawBase = segments.some((s) => typeof s !== 'string' && s.base !== null);
+  const side = (k: keyof MarkedSides) => segments.map((s) => (typeof s === 'string' ? s : (s[k] ?? ''))).join('');
+  return { ours: side('ours'), base: sawBase ? side('base') : null, theirs: side('theirs') };
+}
+
+/** The three sides, or null when the text has no markers or they are malformed or nested. */
+export function splitConflictMarkers(text: string): MarkedSides | null {
+  const parsed = parseMarkedText(text);
+  return parsed && parsed.blocks > 0 ? joinSides(parsed.segments) : null;
 }

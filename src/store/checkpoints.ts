@@ -9,12 +9,13 @@ import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../pr
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
+import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
-import { ensureProjectDir, listProjectDir, readProjectBytes, statProjectFile, writablePath } from './safe-fs.js';
+import { ensureProjectDir, listProjectDir, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -199,6 +200,8 @@ export interface ReplaceTextOptions {
    * conflict markers must split back into its sides, so `resolve` can take it up again.
    */
   mergedFrom: readonly string[];
+  /** The text the caller worked from: if the file no longer holds it (someone edited it meanwhile), nothing is written. */
+  from?: string;
 }
 
 /**
@@ -214,6 +217,9 @@ export async function replaceCheckpointText(root: string, skill: string, path: s
   return withLock(lockPathFor(root, skill), () => {
     // Re-checked under the lock: the file may have changed hands (a link put in its place).
     assertPlainFileInside(root, path, { limitSize: false });
+    if (opts.from !== undefined && readProjectText(root, path, { maxBytes: MAX_MERGE_BYTES }) !== opts.from) {
+      throw new CheckpointError('E_LOCKED', `${display(root, path)} changed while it was being resolved; nothing was written`, { hint: 'run the command again' });
+    }
     if (splitConflictMarkers(opts.text) === null) {
       const merged = parseCheckpointText(opts.text, display(root, path));
       const sides = opts.mergedFrom.flatMap((text): FileContent[] => {

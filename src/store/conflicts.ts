@@ -40,13 +40,21 @@ export function unmergedCheckpointPaths(root: string): string[] {
   return out.split('\0').filter((p) => p.startsWith('.checkpoints/') && p.endsWith('.json'));
 }
 
+export interface MarkerScan {
+  /** Files holding conflict markers. */
+  markers: string[];
+  /** Plain files over MAX_RESOLVE_BYTES: not read, so whether they hold markers is unknown. */
+  tooLarge: { path: string; bytes: number }[];
+}
+
 /**
- * Every JSON file under .checkpoints/ (history included) that holds conflict markers. What
- * cannot be read safely (links out, loops, FIFOs, oversized files) is skipped and reported
- * through `onSkip`; links are never followed into folders, so a loop cannot recurse.
+ * Every JSON file under .checkpoints/ (history included) that holds conflict markers, and the
+ * plain files too large to read for them. What cannot be read safely (links out, loops, FIFOs)
+ * is skipped and reported through `onSkip`; links are never followed into folders, so a loop
+ * cannot recurse.
  */
-export function filesWithMarkers(root: string, onSkip?: (rel: string, why: string) => void): string[] {
-  const found: string[] = [];
+export function scanForMarkers(root: string, onSkip?: (rel: string, why: string) => void): MarkerScan {
+  const scan: MarkerScan = { markers: [], tooLarge: [] };
   const walk = (dir: string) => {
     for (const name of listProjectDir(root, dir)) {
       const p = join(dir, name);
@@ -58,8 +66,13 @@ export function filesWithMarkers(root: string, onSkip?: (rel: string, why: strin
           continue;
         }
         if (!name.endsWith('.json')) continue;
+        // Not read (a hostile clone's blob could be any size), so never called free of markers.
+        if (loc.stat.isFile() && loc.stat.size > MAX_RESOLVE_BYTES) {
+          scan.tooLarge.push({ path: relative(root, p), bytes: loc.stat.size });
+          continue;
+        }
         const text = readProjectText(root, p, { maxBytes: MAX_RESOLVE_BYTES });
-        if (text !== null && hasConflictMarkers(text)) found.push(relative(root, p));
+        if (text !== null && hasConflictMarkers(text)) scan.markers.push(relative(root, p));
       } catch (e) {
         if (!isCheckpointError(e)) throw e;
         onSkip?.(relative(root, p), e.message);
@@ -67,9 +80,19 @@ export function filesWithMarkers(root: string, onSkip?: (rel: string, why: strin
     }
   };
   walk(checkpointsDir(root));
-  return found.sort();
+  scan.markers.sort();
+  scan.tooLarge.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return scan;
 }
 
+/** The files scanForMarkers finds markers in; a file too large to read is reported through `onSkip`. */
+export function filesWithMarkers(root: string, onSkip?: (rel: string, why: string) => void): string[] {
+  const scan = scanForMarkers(root, onSkip);
+  for (const big of scan.tooLarge) onSkip?.(big.path, tooLargeMessage(big.bytes));
+  return scan.markers;
+}
+
+export const tooLargeMessage = (bytes: number) => `${bytes} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit: too large to check for conflict markers`;
 
 /** By name alone: the skill of a checkpoint or history file under .checkpoints/, else undefined. */
 export function resolvableSkill(rel: string): string | undefined {

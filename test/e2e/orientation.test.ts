@@ -5,7 +5,8 @@ import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const dirs: string[] = [];
@@ -38,6 +39,25 @@ function repoWith(checkpoints: Record<string, unknown>[]): string {
 
 describe('status', () => {
   const decision = { id: 'd1', description: 'Pick the database', needs: 'user_decision' };
+  it('--brief names each checkpoint that needs repair, one line each, never a blank line', async () => {
+    // Only a broken checkpoint: a row status outside the enum, as a hand edit leaves it.
+    const only = repoWith([cp('api', { progress_table: [{ id: 'auth', label: 'Auth', status: 'wip-ish' }] })]);
+    const lone = await runCli(only, ['status', '--brief']);
+    expect(lone.code).toBe(1);
+    expect(lone.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^✗ api needs repair: progress_table\[0\]\.status: .*\(checkpoint validate \.checkpoints\/api\.checkpoint\.json\)$/)]);
+    // A readable one beside a FIFO and a link out of the project.
+    const dir = repoWith([cp('api')]);
+    execFileSync('mkfifo', [join(dir, '.checkpoints/f.checkpoint.json')]);
+    symlinkSync('/etc/passwd', join(dir, '.checkpoints/x.checkpoint.json'));
+    const r = await runCli(dir, ['status', '--brief']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('api: api first action');
+    expect(lines).toContain('  ✗ f needs repair: .checkpoints/f.checkpoint.json is a FIFO, not a plain file; refused (checkpoint validate .checkpoints/f.checkpoint.json)');
+    expect(lines.filter((l) => /^ {2}✗ x needs repair: .*symlink to \/etc\/passwd/.test(l))).toHaveLength(1);
+    expect(lines).not.toContain('');
+  });
+
   it('shows the table, the decisions banner, PM lines and details; --brief and --since narrow it', async () => {
     const dir = repoWith([
       cp('api', { pm_refs: [{ provider: 'linear', id: 'PLAT-1', role: 'source' }, { provider: 'linear', id: 'PLAT-2', role: 'child' }] }),

@@ -107,6 +107,97 @@ describe('resolve --ours / --theirs', () => {
   });
 });
 
+/** Our driver's merge of two sessions that each set phase and step: two localized marker blocks, UU. */
+function twoConflicts(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['install-driver']).code).toBe(0);
+  save(dir, cp({}));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  save(dir, cp({ phase: 'audit', step: 'theirs-step', updated_at: '2026-06-02T00:00:00Z' }));
+  commitAll(dir, 'other session');
+  git(dir, ['checkout', '-q', 'main']);
+  save(dir, cp({ phase: 'deploy', step: 'our-step', updated_at: '2026-06-03T00:00:00Z' }));
+  commitAll(dir, 'main session');
+  expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+  expect(read(dir, FILE).match(/^<{7} ours$/gm)).toHaveLength(2);
+  return dir;
+}
+
+/** The file with the marker block around `key` replaced by `replacement`. */
+const cutBlock = (text: string, key: string, replacement: string) => {
+  const block = new RegExp(`<{7} ours\\n  "${key}": [^\\n]*\\n\\|{7} base\\n[^\\n]*\\n={7}\\n[^\\n]*\\n>{7} theirs\\n`);
+  expect(text).toMatch(block);
+  return text.replace(block, replacement);
+};
+
+describe('resolve takes a merge up from the file, never over what is settled', () => {
+  it('a second --ours/--theirs keeps the first choice: only the chosen block changes, byte for byte', async () => {
+    const dir = twoConflicts();
+    const merged = read(dir, FILE);
+    const first = await runCli(dir, ['resolve', '--ours', 'phase']);
+    expect(first.code).toBe(1);
+    const afterFirst = read(dir, FILE);
+    expect(afterFirst).toBe(cutBlock(merged, 'phase', '  "phase": "deploy",\n'));
+    const second = await runCli(dir, ['resolve', '--theirs', 'step']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('resolved from markers');
+    expect(read(dir, FILE)).toBe(cutBlock(afterFirst, 'step', '  "step": "theirs-step",\n'));
+    expect(load(dir)).toMatchObject({ phase: 'deploy', step: 'theirs-step', updated_at: '2026-06-03T00:00:00Z' });
+  });
+
+  it('keeps a hand-settled block as typed: resolve --add neither re-merges it nor stages a conflict', async () => {
+    const dir = twoConflicts();
+    write(dir, FILE, cutBlock(read(dir, FILE), 'phase', '  "phase":"hand-chosen",\n'));
+    const handEdited = read(dir, FILE);
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('conflict at step');
+    expect(r.stderr).not.toContain('conflict at phase');
+    expect(read(dir, FILE)).toBe(handEdited);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+    expect((await runCli(dir, ['resolve', '--ours', 'phase'])).code).toBe(2); // nothing to settle there any more
+    expect(read(dir, FILE)).toBe(handEdited);
+    const done = await runCli(dir, ['resolve', '--theirs', 'step', '--add']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(read(dir, FILE)).toBe(cutBlock(handEdited, 'step', '  "step": "theirs-step",\n'));
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
+  });
+
+  it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
+    const dir = twoConflicts();
+    const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;
+    write(dir, FILE, mine);
+    const check = await runCli(dir, ['resolve']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('already resolved in the file (stage it');
+    expect(read(dir, FILE)).toBe(mine);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+    const add = await runCli(dir, ['resolve', '--add']);
+    expect(add.code).toBe(0);
+    expect(read(dir, FILE)).toBe(mine);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
+  });
+
+  it('does not stage a hand-settled file that is broken or that the merge made invalid', async () => {
+    const dir = twoConflicts();
+    const broken = '{ "phase": "by-hand",\n';
+    write(dir, FILE, broken);
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not valid JSON at \d+:\d+/);
+    expect(read(dir, FILE)).toBe(broken);
+    const invalid = `${JSON.stringify(cp({ next_actions: [] }), null, 2)}\n`;
+    write(dir, FILE, invalid);
+    const v = await runCli(dir, ['resolve', '--add']);
+    expect(v.code).toBe(1);
+    expect(v.stderr).toContain('next_actions');
+    expect(read(dir, FILE)).toBe(invalid);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+  });
+});
+
 describe('resolve is safe', () => {
   it('leaves the markers and exits 1 when the merge is clean but invalid', async () => {
     const dir = makeRepo();
@@ -150,6 +241,31 @@ describe('resolve is safe', () => {
       expect(r.stderr).toMatch(why);
     }
     expect(read(outside, 'victim.json')).toBe('<<<<<<< ours\n{}\n=======\n[]\n>>>>>>> theirs\n');
+  });
+
+  it('--check fails on a conflicted checkpoint too large to read for markers, and never calls it free of them', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'big']);
+    save(dir, cp({ phase: 'audit', skill_state: { dump: 'x'.repeat(17 * 1024 * 1024) } }));
+    commitAll(dir, 'a 17 MiB dump');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'deploy' }));
+    commitAll(dir, 'main sets phase');
+    expect(gitTry(dir, ['merge', '-q', 'big']).status).not.toBe(0);
+    expect(read(dir, FILE)).toContain('<<<<<<<');
+    const unmerged = await runCli(dir, ['resolve', '--check']);
+    expect(unmerged.code).toBe(1);
+    expect(unmerged.stdout).toMatch(/✗ \.checkpoints\/api\.checkpoint\.json is \d+ bytes, over the 16777216-byte limit: too large to check for conflict markers \(and is unmerged/);
+    expect(unmerged.stdout).not.toContain('has no conflict markers');
+    git(dir, ['add', FILE]);
+    const staged = await runCli(dir, ['resolve', '--check']);
+    expect(staged.code).toBe(1);
+    expect(staged.stdout).toContain('too large to check for conflict markers');
+    expect(staged.stdout).not.toContain('✓');
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout)).toMatchObject({ ok: false, tooLarge: [FILE], markers: [], unmerged: [] });
   });
 
   it('never opens a FIFO while looking for conflicted files', async () => {

@@ -10,6 +10,8 @@ import { canonicalJson } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { parseMarkedText } from '../../src/merge/markers.js';
+import { mergeMarkedText } from '../../src/merge/settle-markers.js';
 import { mergeCheckpointValues, type Conflict, type PathSegment } from '../../src/merge/merge.js';
 
 const FILE = 'demo.checkpoint.json';
@@ -257,5 +259,52 @@ describe('merge properties over generated session histories', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('resolve takes a merge up from its own markers', () => {
+  const fileName = `.checkpoints/${FILE}`;
+  it('leaves an untouched conflict byte for byte; a settle cuts one block to the chosen side, or lays the merge out afresh', () => {
+    let cut = 0;
+    // Sessions that also set phase and a skill_state key each their own way: two conflicts at least.
+    const colliding = fc.tuple(triple, word, fc.constantFrom('k1', 'k5')).map(([[base, ours, theirs], w, k]) => {
+      const [o, t] = [structuredClone(ours) as any, structuredClone(theirs) as any];
+      [o.phase, t.phase] = [`${w}-ours`, `${w}-theirs`];
+      [o.skill_state[k], t.skill_state[k]] = [`${w} (ours)`, 8.5];
+      return [base, o, t] as const;
+    });
+    fc.assert(
+      fc.property(colliding, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), ([base, ours, theirs], sides) => {
+        const driver = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours), theirs: formatJson(theirs), fileName });
+        expect(driver.conflicts.length).toBeGreaterThanOrEqual(2);
+        let text = driver.text!;
+        const again = mergeMarkedText({ marked: parseMarkedText(text)!, fileName });
+        expect(again.text).toBe(text);
+        expect(again.conflicts.map((c) => c.display)).toEqual(driver.conflicts.map((c) => c.display));
+        const settled: { path: PathSegment[]; display: string; value: JsonValue | undefined }[] = [];
+        for (let step = 0; ; step++) {
+          const marked = parseMarkedText(text)!;
+          const open = mergeMarkedText({ marked, fileName });
+          if (marked.blocks === 0 || open.conflicts.length === 0) break;
+          const c = open.conflicts[0]!;
+          const side = sides[step % sides.length] ? 'ours' : 'theirs';
+          const r = mergeMarkedText({ marked, fileName, settle: { [side]: [c.display] } });
+          expect(r.unmatched).toEqual([]);
+          if (r.status === 'unparseable' || (r.status === 'conflict' && r.conflicts.length === 0)) return; // invalid once settled: resolve writes nothing
+          const cuts = marked.segments.flatMap((b) => (typeof b === 'string' ? [] : [marked.segments.map((s) => (typeof s === 'string' ? s : s === b ? b[side] : s.raw)).join('')]));
+          // A cut that would leave another block's base unreadable (its commas were the cut block's) is laid out afresh.
+          if (cuts.includes(r.text!)) cut++;
+          if (r.conflicts.length) for (const s of ['ours', 'base', 'theirs'] as const) expect(() => parseJson(resolveMarkers(r.text!.replace(/\r\n/g, '\n'), s))).not.toThrow();
+          // The settled value is the chosen side's, and what was settled before stays settled.
+          const value = r.conflicts.length ? parseJson(resolveMarkers(r.text!, 'ours')).value : parseJson(r.text!).value;
+          if (c.path.every((s) => typeof s === 'string')) settled.push({ path: c.path, display: c.display, value: c[side] });
+          for (const done of settled) if (!r.conflicts.some((o) => o.display.startsWith(done.display))) expect(valueAt(value, done.path)).toEqual(done.value);
+          expect(r.conflicts.length).toBeLessThan(open.conflicts.length);
+          text = r.text!;
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(cut).toBeGreaterThan(0);
   });
 });

@@ -1,12 +1,15 @@
 import { relative, resolve as resolvePath } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
-import { mergeCheckpointTexts } from '../../merge/driver.js';
-import { splitConflictMarkers } from '../../merge/markers.js';
+import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
+import { joinSides, parseMarkedText } from '../../merge/markers.js';
+import { mergeMarkedText } from '../../merge/settle-markers.js';
+import { introducedErrors, type FileContent } from '../../protocol/file-validation.js';
+import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -14,7 +17,9 @@ import { rootOf } from './common.js';
 
 type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
 /** conflictPaths: what still conflicts there, for the hint when a requested path matches nothing. */
-type Outcome = { path: string; status: Status; source?: 'stages' | 'markers'; messages: string[]; conflictPaths?: string[] };
+/** Where the result came from: git's index stages, the markers in the file, or the file itself (settled already). */
+type Source = 'stages' | 'markers' | 'file';
+type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[] };
 
 /** A file's merge worked out, not yet written. */
 interface Plan {
@@ -25,6 +30,8 @@ interface Plan {
   /** The texts of ours and theirs it was merged from (the store validates against them). */
   mergedFrom?: string[];
   unmatched: string[];
+  /** The text the plan was made from: the write is refused if the file changed since. */
+  onDisk?: string;
 }
 
 function listOption(value: string | boolean | string[] | undefined): string[] {
@@ -46,7 +53,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Every safety check before any write: one refused file leaves all of them as they were.
   const files = rels.map((rel) => resolvableFile(root, rel));
   const extraRules = compileExtraLogs(readConfig(root));
-  const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined));
+  const unmerged = new Set(unmergedCheckpointPaths(root));
+  const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged));
 
   if (settling) {
     const requested = [...settlement.ours!, ...settlement.theirs!];
@@ -68,7 +76,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
       const what = {
-        resolved: `✓ resolved from ${o.source}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
+        resolved: `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
         invalid: '✗ the merged result is invalid: the file is left as it was',
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
@@ -81,45 +89,92 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
-function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined): Plan {
+function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>): Plan {
   const rel = file.rel;
-  const stages = readStages(root, rel);
-  const sides = stages ?? splitConflictMarkers(readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '');
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
-  if (!sides) return { file, outcome: { path: rel, status: 'nothing-to-do', messages: [] }, unmatched: requested };
-  const result = mergeCheckpointTexts({ base: sides.base, ours: sides.ours, theirs: sides.theirs, extraRules, fileName: rel, settle });
-  const source = stages ? 'stages' : 'markers';
+  const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
+  const marked = parseMarkedText(onDisk);
+  const stages = unmerged.has(rel) ? readStages(root, rel) : null;
+  const plan = (source: Source, result: MergeTextsResult, mergedFrom: string[]) => fromMerge(file, source, result, mergedFrom, requested, onDisk);
+  // The file is the truth once it differs from what git left: markers we wrote (the driver's,
+  // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
+  // Git's own line markers, while git still holds the stages, are merged from those.
+  if (marked && marked.blocks > 0 && (marked.own || !stages)) {
+    const result = mergeMarkedText({ marked, base: stages?.base, extraRules, fileName: rel, settle });
+    const sides = joinSides(marked.segments);
+    return plan('markers', result, [sides.ours, sides.theirs]);
+  }
+  if (stages) {
+    if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle }), [stages.ours, stages.theirs]);
+    return settledFile(file, onDisk, [stages.ours, stages.theirs], requested);
+  }
+  if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
+  // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
+  if (unmerged.has(rel)) return settledFile(file, onDisk, [], requested);
+  return { file, outcome: { path: rel, status: 'nothing-to-do', messages: [] }, unmatched: requested };
+}
+
+function fromMerge(file: ResolvableFile, source: Source, result: MergeTextsResult, mergedFrom: string[], requested: string[], onDisk: string): Plan {
+  const path = file.rel;
   const unmatched = result.unmatched ?? requested;
   const conflictPaths = result.conflicts.map((c) => c.display);
-  if (result.status === 'unparseable' || result.text === undefined) return { file, outcome: { path: rel, status: 'unparseable', source, messages: result.messages, conflictPaths }, unmatched };
-  const mergedFrom = [sides.ours, sides.theirs];
-  if (result.status === 'clean') return { file, text: result.text, mergedFrom, outcome: { path: rel, status: 'resolved', source, messages: [], conflictPaths }, unmatched };
+  const outcome = (status: Status, messages = result.messages): Outcome => ({ path, status, source, messages, conflictPaths });
+  if (result.status === 'unparseable' || result.text === undefined) return { file, outcome: outcome('unparseable'), unmatched };
+  // Already what is on disk: nothing to write (a conflict left as it was, byte for byte).
+  const text = result.text === onDisk ? undefined : result.text;
+  if (result.status === 'clean') return { file, text, mergedFrom, onDisk, outcome: outcome('resolved', []), unmatched };
   // Invalid without a conflict: writing it unmarked would let it pass `resolve --check`.
-  if (result.conflicts.length === 0) return { file, outcome: { path: rel, status: 'invalid', source, messages: result.messages, conflictPaths }, unmatched };
-  return { file, text: result.text, mergedFrom, outcome: { path: rel, status: 'conflict', source, messages: result.messages, conflictPaths }, unmatched };
+  if (result.conflicts.length === 0) return { file, outcome: outcome('invalid'), unmatched };
+  return { file, text, mergedFrom, onDisk, outcome: outcome('conflict'), unmatched };
+}
+
+/** A file without markers git still calls unmerged: resolved by hand, so checked (as a merge result of `sides`) and never merged again. */
+function settledFile(file: ResolvableFile, text: string, sides: string[], requested: string[]): Plan {
+  const path = file.rel;
+  let value;
+  try {
+    value = parseJson(text, { numberTexts: false }).value;
+  } catch (e) {
+    const where = e instanceof JsonSyntaxError ? ` at ${e.line}:${e.column}: ${e.reason}` : '';
+    return { file, outcome: { path, status: 'unparseable', source: 'file', messages: [`checkpoint: ${path} is not valid JSON${where}: fix it by hand`] }, unmatched: requested };
+  }
+  const from = sides.flatMap((t): FileContent[] => {
+    try {
+      return [{ value: parseJson(t, { numberTexts: false }).value, text: t }];
+    } catch {
+      return [];
+    }
+  });
+  const errors = introducedErrors(path, { value, text }, from);
+  if (errors.length) return { file, outcome: { path, status: 'invalid', source: 'file', messages: errors.map((e) => `checkpoint: ${path}: invalid at ${e.path}: ${e.message}`) }, unmatched: requested };
+  return { file, outcome: { path, status: 'resolved', source: 'file', messages: [] }, unmatched: requested };
 }
 
 /** Through the store, like every other write. */
 async function write(root: string, plan: Plan, add: boolean): Promise<void> {
-  if (plan.text === undefined) return;
-  await replaceCheckpointText(root, plan.file.skill, plan.file.abs, { text: plan.text, mergedFrom: plan.mergedFrom ?? [] });
+  if (plan.text !== undefined) await replaceCheckpointText(root, plan.file.skill, plan.file.abs, { text: plan.text, mergedFrom: plan.mergedFrom ?? [], from: plan.onDisk });
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 
 const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`checkpoint: skipped ${rel}: ${why}`);
 
-/** CI gate: exit 1 when any checkpoint file holds conflict markers or is unmerged. */
+/** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or is too large to read for markers. */
 function check(root: string, ctx: Context): number {
-  const markers = filesWithMarkers(root, skipNote(ctx));
+  const { markers, tooLarge } = scanForMarkers(root, skipNote(ctx));
   const unmerged = unmergedCheckpointPaths(root);
-  const bad = [...new Set([...markers, ...unmerged])];
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged });
+  const unread = tooLarge.map((t) => t.path);
+  const bad = [...new Set([...markers, ...unread, ...unmerged])];
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread });
   else if (bad.length) {
-    // Say which: text to settle in the file, or a settled file git's index still calls unmerged.
+    // Say which: text to settle in the file, a file not read, or a settled file git's index still calls unmerged.
     for (const p of bad) {
+      const index = unmerged.includes(p) ? " (and is unmerged in git's index)" : '';
+      const big = tooLarge.find((t) => t.path === p);
       const why = markers.includes(p)
-        ? `holds merge conflict markers${unmerged.includes(p) ? ' (and is unmerged in git\'s index)' : ''}`
-        : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
+        ? `holds merge conflict markers${index}`
+        : big
+          ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
+          : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
       ctx.out.out(`✗ ${p} ${why}`);
     }
     if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');

@@ -49,6 +49,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
     for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
+    // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
+    for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.skill} needs repair`)}: ${q(repairReason(b))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     const w = Math.max(5, ...agenda.items.map((i) => displayWidth(i.skill)), ...agenda.broken.map((b) => displayWidth(b.skill)));
