@@ -153,6 +153,35 @@ function buildEmpty(): Fixture {
   return { dir, commits: {}, paths: ['untracked.txt', 'staged.txt', 'missing.txt'] };
 }
 
+/**
+ * Messages not in UTF-8: git log re-encodes by the commit's `encoding` header (true ISO-8859-1,
+ * 0x85 included; Shift_JIS), and prints the raw bytes for an unknown encoding or none.
+ */
+function buildEncodings(): Fixture {
+  const dir = makeRepo();
+  const commitBytes = (encoding: string | null, message: Buffer, n: number): string => {
+    write(dir, `f${n}.txt`, `${n}\n`);
+    writeFileSync(join(dir, '.git/MSG'), message);
+    git(dir, ['add', '-A']);
+    git(dir, [...(encoding ? ['-c', `i18n.commitEncoding=${encoding}`] : []), 'commit', '-q', '--cleanup=verbatim', '-F', '.git/MSG'], dateEnv(day(2 + n)));
+    return sha(dir, 'HEAD');
+  };
+  const latin1 = commitBytes('ISO-8859-1', Buffer.from('caf\xe9 latin1 (#12)\n\nna\xefve \x85 body\n', 'latin1'), 1);
+  const sjis = commitBytes('Shift_JIS', Buffer.from([...Buffer.from('sjis '), 0x93, 0xfa, 0x96, 0x7b, 0x0a]), 2);
+  const unknown = commitBytes('x-no-such-encoding', Buffer.from('unknown caf\xe9\n', 'latin1'), 3);
+  // git commit would store invalid UTF-8 as Latin-1 re-encoded: write the object itself.
+  const stamp = `${seconds(day(6))} +0000`;
+  const head = sha(dir, 'HEAD');
+  writeFileSync(join(dir, '.git/RAW'), Buffer.concat([
+    Buffer.from(`tree ${sha(dir, 'HEAD^{tree}')}\nparent ${head}\nauthor A <a@x> ${stamp}\ncommitter A <a@x> ${stamp}\n\n`),
+    Buffer.from('raw caf\xe9 \xff\r\n', 'latin1'),
+  ]));
+  const raw = git(dir, ['hash-object', '-t', 'commit', '-w', '.git/RAW']).trim();
+  git(dir, ['reset', '-q', '--soft', raw]);
+  const utf8 = commitBytes('utf8', Buffer.from('utf8 café\n'), 5);
+  return { dir, commits: { latin1, sjis, unknown, raw, utf8 }, paths: [] };
+}
+
 /** The same repository with its objects packed: deltified by an aggressive gc, or with REF_DELTA bases. */
 function packed(source: Fixture, repack: string[]): Fixture {
   const dir = tempDir();
@@ -176,6 +205,7 @@ beforeAll(async () => {
   fixtures.set('detached', buildDetached());
   fixtures.set('linked worktree', buildLinkedWorktree(linear));
   fixtures.set('no commits', buildEmpty());
+  fixtures.set('encodings', buildEncodings());
   fixtures.set('packed merges', packed(merges, ['gc', '-q', '--aggressive', '--prune=now']));
   fixtures.set('packed linear, REF_DELTA', packed(linear, ['-c', 'repack.useDeltaBaseOffset=false', 'repack', '-q', '-a', '-d', '-f']));
   for (const [name, { dir }] of fixtures) {
@@ -261,7 +291,7 @@ function byCommit(list: CommitInfo[], sha: string | undefined): CommitInfo {
   return found;
 }
 
-const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits', 'packed merges', 'packed linear, REF_DELTA'];
+const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits', 'encodings', 'packed merges', 'packed linear, REF_DELTA'];
 
 describe.each(FIXTURES)('%s: both engines', (name) => {
   it('give identical answers to every question', async () => {
@@ -327,6 +357,17 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const top = await history.filesIn(sha(dir, 'HEAD'), ['', 'docs/api']);
     expect([...top.keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md']);
     expect(await history.filesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', [''])).toEqual(new Map());
+  });
+
+  it('messages are decoded by their encoding header as git log prints them, and searched as such', async () => {
+    const { history, commits } = pick('encodings');
+    const all = await history.commitsSince(0);
+    expect(byCommit(all, commits.latin1)).toMatchObject({ subject: 'café latin1 (#12)', body: 'naïve \u0085 body' });
+    expect(byCommit(all, commits.sjis).subject).toBe('sjis 日本');
+    expect(byCommit(all, commits.unknown).subject).toBe('unknown caf\ufffd');
+    expect(byCommit(all, commits.raw).subject).toBe('raw caf\ufffd \ufffd');
+    expect(byCommit(all, commits.utf8).subject).toBe('utf8 café');
+    expect((await history.commitsNaming(['café', '日本'], 0)).map((c) => c.sha).sort()).toEqual([commits.latin1, commits.sjis, commits.utf8].sort());
   });
 
   it('linear history: statuses, message split, ties by sha, work-tree changes', async () => {
