@@ -90,7 +90,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...verified[i]!);
   });
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
+  // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
+  if (evidence.shallow) findings.push(SHALLOW_FINDING);
+  else if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
@@ -98,6 +100,11 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
+
+const SHALLOW_FINDING: Finding = {
+  level: 'info', check: 'history', skill: null, path: '',
+  message: 'shallow clone: landings, renames and removals older than its boundary cannot be checked (`git fetch --unshallow` to check)',
+};
 
 /** The one line saying where the walk stopped and what older history was still searched. */
 function cutFinding(evidence: Evidence, days: number): Finding {

@@ -231,6 +231,23 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(line.split('\n')).toHaveLength(1);
   });
 
+  it('a shallow clone: one line says landings older than its boundary cannot be checked, never that older history was searched; next notes it', async () => {
+    const { dir } = oldRepo();
+    const clone = join(tempDir(), 'clone');
+    dirs.push(clone.slice(0, -'/clone'.length));
+    // Only the two newest commits: the checkpoint's and #12's landings lie beyond the boundary.
+    git(dir, ['clone', '-q', '--depth', '1', `file://${dir}`, clone]);
+    const report = JSON.parse((await runCli(clone, ['doctor', '--engine', engine, '--json'])).stdout);
+    const history = report.findings.filter((f: { check: string }) => f.check === 'history');
+    expect(history).toHaveLength(1);
+    expect(history[0].message).toMatch(/^shallow clone: landings, renames and removals older than its boundary cannot be checked \(`git fetch --unshallow` to check\)$/);
+    expect((await runCli(clone, ['doctor', '--engine', engine])).stdout).not.toMatch(/searched|walk cut/);
+    const next = (await runCli(clone, ['next', '--engine', engine])).stdout;
+    expect(next).toMatch(/^→ Merge PR #12 \(auth middleware\)\n {2}note: shallow clone: work that landed before its boundary is not seen/m);
+    // The full clone says nothing of the kind.
+    expect((await runCli(dir, ['next', '--engine', engine])).stdout).not.toContain('shallow');
+  });
+
   it('never hides what a push sends: pushed commits older than the cut are still judged', async () => {
     const { dir, landing, base } = oldRepo();
     const r = await runCli(dir, ['doctor', '--engine', engine, '--json', '--fail-on-warnings', '--pushed', `${base}..${landing}`]);
