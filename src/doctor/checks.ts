@@ -118,7 +118,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
   const changedAfter = (test: (path: string) => boolean) =>
     ctx.evidence.commits
       .filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel))
-      .flatMap((c) => c.changes.filter((ch) => test(ch.path)).map((ch) => ({ commit: c, file: ch.path })))
+      .flatMap((c) => c.changes.filter((ch) => test(ch.path) || (ch.from !== undefined && test(ch.from))).map((ch) => ({ commit: c, file: ch.path, change: ch })))
       [0];
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
     const path = `context_primer.generated_files[${index}]`;
@@ -134,7 +134,18 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
         continue;
       }
       const change = changedAfter(test);
-      if (change) {
+      // A matched file deleted or renamed away is named so, as a literal entry's would be.
+      const ch = change?.change;
+      const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
+      if (change && gone !== null && !existsSync(join(ctx.root, gone))) {
+        const to = change.change.status === 'R' ? change.file : null;
+        const by = `${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}`;
+        findings.push({
+          ...base, level: 'warning', path,
+          message: `${gone} (matched by ${target.text}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
+          evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
+        });
+      } else if (change) {
         findings.push({
           ...base, level: 'warning', path,
           message: `${change.file} (matched by ${target.text}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
