@@ -124,16 +124,20 @@ function listed(items: readonly string[]): string {
 
 /**
  * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
- * what a work-tree one already says (the tip is the checked-out state) is shown once.
+ * what a work-tree one already says (the tip is the checked-out state) is shown once, in the
+ * work tree's words (which carry a date, or a rename found before the push). About a file,
+ * "the same" is the same entry, file, kind (missing or changed) and commit, whatever the wording.
  */
 function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
   const strip = (m: string) => m.replace(/ \(as pushed in [0-9a-f]+\)$/, '');
-  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${strip(f.message)}`;
+  const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
+  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;
   const tipByKey = new Map(tips.map((f) => [key(f), f]));
   const shown = new Set<string>();
   const out: Finding[] = workTree.map((f) => {
     const tip = tipByKey.get(key(f));
-    if (!tip) return { ...f, blocks: false };
+    // A tip naming another commit (a side branch's own change) is its own line.
+    if (!tip || (tip.evidence?.sha !== undefined && tip.evidence.sha !== f.evidence?.sha)) return { ...f, blocks: false };
     shown.add(key(f));
     return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };
   });
