@@ -142,9 +142,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
   const base = { check: 'generated_files', skill: cp.skill } as const;
   // The session's own commits (which also touch its checkpoint) are not drift.
   let since: CommitInfo[] | null = null;
-  const changedAfter = (test: (path: string) => boolean): { commit: CommitInfo; file: string } | undefined => {
+  // A rename's old path counts too: a file that matched and moved away changed.
+  const changedAfter = (test: (path: string) => boolean): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     since ??= ctx.evidence.commits.filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel));
-    for (const commit of since) for (const ch of commit.changes) if (test(ch.path)) return { commit, file: ch.path };
+    for (const commit of since) for (const ch of commit.changes) if (test(ch.path) || (ch.from !== undefined && test(ch.from))) return { commit, file: ch.path, change: ch };
     return undefined;
   };
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
@@ -161,7 +162,18 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
         continue;
       }
       const change = changedAfter(test);
-      if (change) {
+      // A matched file deleted or renamed away is named so, as a literal entry's would be.
+      const ch = change?.change;
+      const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
+      if (change && gone !== null && !existsSync(join(ctx.root, gone))) {
+        const to = change.change.status === 'R' ? change.file : null;
+        const by = `${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}`;
+        findings.push({
+          ...base, level: 'warning', path,
+          message: `${gone} (matched by ${target.text}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
+          evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
+        });
+      } else if (change) {
         findings.push({
           ...base, level: 'warning', path,
           message: `${change.file} (matched by ${target.text}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,

@@ -117,7 +117,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   };
   const scope = opts.changesUnder ?? [];
   const engine = opts.engine ?? 'auto';
-  // An engine asked for by name is exercised, not answered from the walk cache.
+  // An engine asked for by name is exercised, not answered from the walk caches.
   const walkCache = engine === 'auto';
   let opened: Promise<GitHistory> | null = null;
   const history = () => (opened ??= import('../git/index.js').then(({ createHistory }) => createHistory({ dir: root, engine })));
@@ -165,8 +165,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
   walkKnown(walk);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
-  const named = deep?.tokens.length ? atHead(root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
-  const removals = deep?.files.length ? atHead(root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
+  const named = deep?.tokens.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
+  const removals = deep?.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
   const [recent, dirty, verifiedBy, older, removed] = await Promise.all([walk, uncommitted, verified, named, removals]);
   if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
   const seen = new Set(recent.map((c) => c.sha));
@@ -195,8 +195,9 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
   return { tokens: [...tokens].sort(), since: oldest, files: [...new Set(missing)].sort() };
 }
 
-/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept. */
-async function atHead<T>(root: string, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>): Promise<T> {
+/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked). */
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>): Promise<T> {
+  if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);
   if (valid(cached)) return cached;

@@ -3,6 +3,8 @@
 import { posix } from 'node:path';
 import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
+import { newestFirst } from '../git/normalize.js';
+import { removes } from '../git/renames.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
@@ -61,7 +63,9 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {
     for (const { rel, cp } of valid) if (touched.has(rel)) out.push(...(await checkVerifiedSha(cp, repo)).map((f) => ({ ...f, message: f.message + where, blocks: f.level === 'warning' })));
   }
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, commits, touched, where)));
+  // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
+  const atHead = repo.head !== null && repo.head.sha === tip.toLowerCase() ? [...repo.commits, ...repo.removals] : [];
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead }, touched, where)));
   return out;
 }
 
@@ -83,7 +87,8 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
  * Literal generated_files entries against the tip's tree: a listed file the push deleted,
  * renamed or otherwise left missing, or changed after the checkpoint without updating it.
  */
-async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, commits: readonly CommitInfo[], touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[] }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+  const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const candidates = entries.flatMap((e) => (typeof e === 'string' ? [e.trim(), ...expandBraces(entryPathText(e))] : []));
   const rels = candidates.flatMap((c) => {
@@ -108,9 +113,10 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     if (!inTip(file)) {
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
       if (!touched.has(file) && !touched.has(rel)) return;
+      // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
-      const to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
-      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file));
+      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file)) ?? newestRemoval(seen.atHead, file);
+      const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
       out.push({
         ...base, level: 'warning', path,
         message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} "${by.subject}"; update the checkpoint${where}` : `${file} is missing${where}`,
@@ -129,4 +135,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     }
   });
   return out;
+}
+
+/** The newest of `commits` that deletes or renames away `file`. */
+function newestRemoval(commits: readonly CommitInfo[], file: string): CommitInfo | undefined {
+  return [...commits].sort(newestFirst).find((c) => removes(c, file));
 }

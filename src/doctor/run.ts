@@ -90,7 +90,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     findings.push(...verified[i]!);
   });
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
-  if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
+  // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
+  if (evidence.shallow) findings.push(SHALLOW_FINDING);
+  else if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
@@ -98,6 +100,11 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
+
+const SHALLOW_FINDING: Finding = {
+  level: 'info', check: 'history', skill: null, path: '',
+  message: 'shallow clone: landings, renames and removals older than its boundary cannot be checked (`git fetch --unshallow` to check)',
+};
 
 /** The one line saying where the walk stopped and what older history was still searched. */
 function cutFinding(evidence: Evidence, days: number): Finding {
@@ -117,16 +124,20 @@ function listed(items: readonly string[]): string {
 
 /**
  * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
- * what a work-tree one already says (the tip is the checked-out state) is shown once.
+ * what a work-tree one already says (the tip is the checked-out state) is shown once, in the
+ * work tree's words (which carry a date, or a rename found before the push). About a file,
+ * "the same" is the same entry, file, kind (missing or changed) and commit, whatever the wording.
  */
 function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
   const strip = (m: string) => m.replace(/ \(as pushed in [0-9a-f]+\)$/, '');
-  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${strip(f.message)}`;
+  const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
+  const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;
   const tipByKey = new Map(tips.map((f) => [key(f), f]));
   const shown = new Set<string>();
   const out: Finding[] = workTree.map((f) => {
     const tip = tipByKey.get(key(f));
-    if (!tip) return { ...f, blocks: false };
+    // A tip naming another commit (a side branch's own change) is its own line.
+    if (!tip || (tip.evidence?.sha !== undefined && tip.evidence.sha !== f.evidence?.sha)) return { ...f, blocks: false };
     shown.add(key(f));
     return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };
   });

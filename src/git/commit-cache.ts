@@ -16,8 +16,14 @@ const WALKS_DIR = 'walks';
 /** Distinct scopes in use at once: status/next, doctor, and a few for checkpoints that changed. */
 const MAX_WALK_SLOTS = 6;
 const SLOT_NAME = /^walk-[0-9a-f]{16}\.json$/;
+/**
+ * Bumped when an engine's answers change, so an answer cached before is a miss: 2, commit
+ * messages decoded by their `encoding` header.
+ */
+const FORMAT = 2;
 
 interface CacheEntry {
+  format: number;
   head: string;
   shallow: string;
   since: number;
@@ -47,7 +53,7 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
   const dir = key && cacheDir(key.commonDir, WALKS_DIR);
   if (!key || !dir) return null;
   const entry = readCacheJson(join(dir, slotName(scope))) as Partial<CacheEntry> | undefined;
-  if (!entry || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
+  if (!entry || entry.format !== FORMAT || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
   if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
   return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
 }
@@ -75,7 +81,7 @@ export function storeCommitsSince(root: string, since: number, commits: CommitIn
   const dir = key && cacheDir(key.commonDir, WALKS_DIR, true);
   if (!key || !dir) return;
   const name = slotName(scope);
-  writeCacheJson(dir, name, { head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry);
+  writeCacheJson(dir, name, { format: FORMAT, head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry);
   pruneCacheDir(dir, (file) => SLOT_NAME.test(file), MAX_WALK_SLOTS, name);
   // The single slot of earlier versions: no longer read.
   try {
@@ -121,8 +127,8 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
-  const entry = readCacheJson(join(dir, file)) as { head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
-  return entry && entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key && entry.value !== undefined ? entry.value : null;
+  const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
+  return entry && entry.format === FORMAT && entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key && entry.value !== undefined ? entry.value : null;
 }
 
 /** Best effort, like storeCommitsSince. */
@@ -130,5 +136,5 @@ export function storeAtHead(root: string, file: string, key: string, value: unkn
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir, '', true);
   if (!repo || !dir) return;
-  writeCacheJson(dir, file, { head: repo.head, shallow: repo.shallow, key, value });
+  writeCacheJson(dir, file, { format: FORMAT, head: repo.head, shallow: repo.shallow, key, value });
 }

@@ -13,6 +13,7 @@ import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type GitObject, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { decodeCommitText } from './commit-encoding.js';
 import { newestRemovals, pairExactRenames, removes, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
@@ -394,13 +395,14 @@ class ObjectReader {
 /**
  * A commit as isomorphic-git parses one (so the engines' answers do not move): `tree` first,
  * then the `parent` lines that follow it, the first `committer`, the message after the blank
- * line without carriage returns or leading and trailing blank lines.
+ * line without carriage returns or leading and trailing blank lines, decoded as git log does.
  */
 function parseCommit(sha: string, data: Buffer): ParsedCommit {
-  const text = data.toString('utf8');
-  const end = text.indexOf('\n\n');
+  // Headers are ASCII; the message is decoded alone, by the `encoding` header as git log does.
+  const split = data.indexOf('\n\n');
+  const text = data.toString('utf8', 0, split < 0 ? data.length : split);
   const headers: string[] = [];
-  for (const line of (end < 0 ? text : text.slice(0, end)).split('\n')) {
+  for (const line of text.split('\n')) {
     if (line.startsWith(' ') && headers.length > 0) headers[headers.length - 1] += `\n${line.slice(1)}`;
     else headers.push(line);
   }
@@ -413,7 +415,9 @@ function parseCommit(sha: string, data: Buffer): ParsedCommit {
   const stamp = committer === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(committer.slice('committer '.length));
   if (!stamp) throw new Error(`commit ${sha} has no readable committer line`);
   const time = Number(stamp[3]);
-  const message = `${(end < 0 ? '' : text.slice(end + 2)).replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+  const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
+  const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
+  const message = `${body.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
   return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, message };
 }
 

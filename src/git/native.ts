@@ -11,12 +11,14 @@ import { parseTreeListing, treeDir } from './tree-files.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
- * signature output mixed into formats, root commits diffed against the empty tree.
+ * signature output mixed into formats, root commits diffed against the empty tree, messages
+ * re-encoded to UTF-8 whatever the user's i18n.logOutputEncoding.
  */
 const BASE_OPTIONS = [
   '-c', 'core.quotepath=off',
   '-c', 'log.showSignature=false',
   '-c', 'log.showRoot=true',
+  '-c', 'i18n.logOutputEncoding=UTF-8',
   '--no-replace-objects',
 ];
 

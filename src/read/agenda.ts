@@ -6,6 +6,7 @@ import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, walkBound, t
 import { loadAll, loadOne, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
+import { readHeadFiles } from '../git/head-files.js';
 
 export interface AgendaItem {
   skill: string;
@@ -21,6 +22,8 @@ export interface Agenda {
   /** Checkpoints that could not be read or are invalid: shown, never ranked. */
   broken: Loaded[];
   evidence: Evidence;
+  /** A shallow clone, when history was asked about: work landed before its boundary is not seen. */
+  shallow: boolean;
 }
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
@@ -48,7 +51,8 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     overBudget: isOverBudget(checkpoint),
     choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence, relOf(skill))),
   }));
-  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence };
+  const shallow = asking.length > 0 && (readHeadFiles(opts.root)?.shallow ?? false);
+  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence, shallow };
 }
 
 /** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */

@@ -74,6 +74,29 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(1);
   });
 
+  it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'src/b.ts', 'b\n');
+    write(dir, 'lib/c.ts', 'c\n');
+    const entries = ['src/**/*.ts (PR 12)', 'lib/*.ts', 'src/a.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['rm', '-q', 'src/b.ts']);
+    const dropped = commitAll(dir, 'drop b', ago(60));
+    git(dir, ['mv', 'lib/c.ts', 'lib/d.ts']);
+    const moved = commitAll(dir, 'c becomes d', ago(50));
+    const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    const at = (i: number) => files.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    expect(at(0).message).toBe(`src/b.ts (matched by src/**/*.ts) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop b", ${at(0).evidence.date}); update the checkpoint`);
+    expect(at(0).evidence).toMatchObject({ file: 'src/b.ts', missing: true, sha: dropped });
+    expect(at(1).message).toContain(`lib/c.ts (matched by lib/*.ts) was renamed to lib/d.ts after the checkpoint was written (${moved.slice(0, 7)}`);
+    expect(at(1).evidence).toMatchObject({ file: 'lib/c.ts', renamed_to: 'lib/d.ts', sha: moved });
+    expect(at(2)).toBeUndefined();
+    expect(files.some((f: { message: string }) => f.message.includes('re-read it'))).toBe(false);
+  });
+
   it('checks verified_for_sha against HEAD history', async () => {
     const dir = makeRepo();
     dirs.push(dir);
@@ -229,6 +252,23 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     const line = report.findings.find((f: { check: string }) => f.check === 'history').message;
     expect(line).toContain('for the removal of docs/notes.md');
     expect(line.split('\n')).toHaveLength(1);
+  });
+
+  it('a shallow clone: one line says landings older than its boundary cannot be checked, never that older history was searched; next notes it', async () => {
+    const { dir } = oldRepo();
+    const clone = join(tempDir(), 'clone');
+    dirs.push(clone.slice(0, -'/clone'.length));
+    // Only the two newest commits: the checkpoint's and #12's landings lie beyond the boundary.
+    git(dir, ['clone', '-q', '--depth', '1', `file://${dir}`, clone]);
+    const report = JSON.parse((await runCli(clone, ['doctor', '--engine', engine, '--json'])).stdout);
+    const history = report.findings.filter((f: { check: string }) => f.check === 'history');
+    expect(history).toHaveLength(1);
+    expect(history[0].message).toMatch(/^shallow clone: landings, renames and removals older than its boundary cannot be checked \(`git fetch --unshallow` to check\)$/);
+    expect((await runCli(clone, ['doctor', '--engine', engine])).stdout).not.toMatch(/searched|walk cut/);
+    const next = (await runCli(clone, ['next', '--engine', engine])).stdout;
+    expect(next).toMatch(/^→ Merge PR #12 \(auth middleware\)\n {2}note: shallow clone: work that landed before its boundary is not seen/m);
+    // The full clone says nothing of the kind.
+    expect((await runCli(dir, ['next', '--engine', engine])).stdout).not.toContain('shallow');
   });
 
   it('never hides what a push sends: pushed commits older than the cut are still judged', async () => {

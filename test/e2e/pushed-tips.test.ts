@@ -131,6 +131,31 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
   });
 
+  it('a finding the work tree and the pushed HEAD share is one line, in the work tree\'s words: a rename from before the push keeps its hint', () => {
+    const dir = published();
+    write(dir, 'src/gen/types.ts', 'export type T = 1;\n');
+    edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/types.ts'); });
+    commitAll(dir, 'api: list the types');
+    git(dir, ['mv', 'src/gen/client.ts', 'src/gen/api-client.ts']);
+    const renamed = commitAll(dir, 'Rename the client');
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    // The push: an edit of a listed file, and a checkpoint change that carries the stale entry.
+    write(dir, 'src/gen/types.ts', 'export type T = 2;\n');
+    const edited = commitAll(dir, 'Regenerate types');
+    edit(dir, (d) => { d.step = 'review'; });
+    commitAll(dir, 'api: review');
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ['native', 'isomorphic']) {
+      const out = cli(dir, ['doctor', '--engine', engine, '--pushed', range]).stdout;
+      const lines = (i: number) => out.split('\n').filter((l) => l.includes(`generated_files[${i}]`));
+      expect(lines(0), out).toEqual([expect.stringMatching(new RegExp(`src/gen/client\\.ts is missing: renamed to src/gen/api-client\\.ts in ${renamed.slice(0, 7)}.* \\[blocks push\\]$`))]);
+      expect(lines(1), out).toEqual([expect.stringMatching(new RegExp(`src/gen/types\\.ts changed after the checkpoint was written \\(${edited.slice(0, 7)} .* \\[blocks push\\]$`))]);
+    }
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out.match(/renamed to src\/gen\/api-client\.ts/g), r.out).toHaveLength(1);
+  });
+
   it('work-tree drift is printed but never blocks a push whose tip is sound', () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');

@@ -50,6 +50,12 @@ describe('commit cache', () => {
     expect(cachedCommitsSince(dir, 0)).toHaveLength(2);
     writeFileSync(file, '{not json');
     expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // Written before the engines' answers changed (no format, or another one): a miss.
+    const { format: _, ...unversioned } = good;
+    writeFileSync(file, JSON.stringify(unversioned));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    writeFileSync(file, JSON.stringify({ ...good, format: 1 }));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
     // Right key, wrong shape: a commit without parents, a change with an unknown status.
     writeFileSync(file, JSON.stringify({ ...good, commits: [{ ...good.commits[0], parents: 'x' }] }));
     expect(cachedCommitsSince(dir, 0)).toBeNull();

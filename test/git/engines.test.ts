@@ -6,6 +6,7 @@
 import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createHistory, type CommitInfo, type GitHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 
@@ -153,6 +154,39 @@ function buildEmpty(): Fixture {
   return { dir, commits: {}, paths: ['untracked.txt', 'staged.txt', 'missing.txt'] };
 }
 
+/**
+ * Messages not in UTF-8: git log re-encodes by the commit's `encoding` header (true ISO-8859-1,
+ * 0x85 included; Shift_JIS), and prints the raw bytes for an unknown encoding or none.
+ */
+function buildEncodings(): Fixture {
+  const dir = makeRepo();
+  const commitBytes = (encoding: string | null, message: Buffer, n: number): string => {
+    write(dir, `f${n}.txt`, `${n}\n`);
+    writeFileSync(join(dir, '.git/MSG'), message);
+    git(dir, ['add', '-A']);
+    git(dir, [...(encoding ? ['-c', `i18n.commitEncoding=${encoding}`] : []), 'commit', '-q', '--cleanup=verbatim', '-F', '.git/MSG'], dateEnv(day(2 + n)));
+    return sha(dir, 'HEAD');
+  };
+  const latin1 = commitBytes('ISO-8859-1', Buffer.from('caf\xe9 latin1 (#12)\n\nna\xefve \x85 body\n', 'latin1'), 1);
+  const sjis = commitBytes('Shift_JIS', Buffer.from([...Buffer.from('sjis '), 0x93, 0xfa, 0x96, 0x7b, 0x0a]), 2);
+  const unknown = commitBytes('x-no-such-encoding', Buffer.from('unknown caf\xe9\n', 'latin1'), 3);
+  // git commit would store invalid UTF-8 as Latin-1 re-encoded: write the object itself.
+  const stamp = `${seconds(day(6))} +0000`;
+  const head = sha(dir, 'HEAD');
+  writeFileSync(join(dir, '.git/RAW'), Buffer.concat([
+    Buffer.from(`tree ${sha(dir, 'HEAD^{tree}')}\nparent ${head}\nauthor A <a@x> ${stamp}\ncommitter A <a@x> ${stamp}\n\n`),
+    Buffer.from('raw caf\xe9 \xff\r\n', 'latin1'),
+  ]));
+  const raw = git(dir, ['hash-object', '-t', 'commit', '-w', '.git/RAW']).trim();
+  git(dir, ['reset', '-q', '--soft', raw]);
+  const utf8 = commitBytes('utf8', Buffer.from('utf8 café\n'), 5);
+  // iconv knows no byte 0x81 in CP1252 (WHATWG reads it as U+0081), nor any past 0x7f in ASCII.
+  const cp1252 = commitBytes('windows-1252', Buffer.from([...Buffer.from('cp1252 '), 0x80, 0x0a]), 6);
+  const cp1252Hole = commitBytes('windows-1252', Buffer.from([...Buffer.from('cp1252 hole '), 0x81, 0x80, 0x0a]), 7);
+  const ascii = commitBytes('US-ASCII', Buffer.from('ascii caf\xe9\n', 'latin1'), 8);
+  return { dir, commits: { latin1, sjis, unknown, raw, utf8, cp1252, cp1252Hole, ascii }, paths: [] };
+}
+
 /** The same repository with its objects packed: deltified by an aggressive gc, or with REF_DELTA bases. */
 function packed(source: Fixture, repack: string[]): Fixture {
   const dir = tempDir();
@@ -176,6 +210,7 @@ beforeAll(async () => {
   fixtures.set('detached', buildDetached());
   fixtures.set('linked worktree', buildLinkedWorktree(linear));
   fixtures.set('no commits', buildEmpty());
+  fixtures.set('encodings', buildEncodings());
   fixtures.set('packed merges', packed(merges, ['gc', '-q', '--aggressive', '--prune=now']));
   fixtures.set('packed linear, REF_DELTA', packed(linear, ['-c', 'repack.useDeltaBaseOffset=false', 'repack', '-q', '-a', '-d', '-f']));
   for (const [name, { dir }] of fixtures) {
@@ -261,7 +296,7 @@ function byCommit(list: CommitInfo[], sha: string | undefined): CommitInfo {
   return found;
 }
 
-const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits', 'packed merges', 'packed linear, REF_DELTA'];
+const FIXTURES = ['linear', 'merges', 'renames', 'clock skew', 'shallow linear', 'shallow merges', 'detached', 'linked worktree', 'no commits', 'encodings', 'packed merges', 'packed linear, REF_DELTA'];
 
 describe.each(FIXTURES)('%s: both engines', (name) => {
   it('give identical answers to every question', async () => {
@@ -327,6 +362,20 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const top = await history.filesIn(sha(dir, 'HEAD'), ['', 'docs/api']);
     expect([...top.keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md']);
     expect(await history.filesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', [''])).toEqual(new Map());
+  });
+
+  it('messages are decoded by their encoding header as git log prints them, and searched as such', async () => {
+    const { history, commits } = pick('encodings');
+    const all = await history.commitsSince(0);
+    expect(byCommit(all, commits.latin1)).toMatchObject({ subject: 'café latin1 (#12)', body: 'naïve \u0085 body' });
+    expect(byCommit(all, commits.sjis).subject).toBe('sjis 日本');
+    expect(byCommit(all, commits.unknown).subject).toBe('unknown caf\ufffd');
+    expect(byCommit(all, commits.raw).subject).toBe('raw caf\ufffd \ufffd');
+    expect(byCommit(all, commits.utf8).subject).toBe('utf8 café');
+    expect(byCommit(all, commits.cp1252).subject).toBe('cp1252 €');
+    expect(byCommit(all, commits.cp1252Hole).subject).toBe('cp1252 hole \ufffd\ufffd');
+    expect(byCommit(all, commits.ascii).subject).toBe('ascii caf\ufffd');
+    expect((await history.commitsNaming(['café', '日本'], 0)).map((c) => c.sha).sort()).toEqual([commits.latin1, commits.sjis, commits.utf8].sort());
   });
 
   it('linear history: statuses, message split, ties by sha, work-tree changes', async () => {
@@ -482,6 +531,28 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(await history.isShallow()).toBe(false);
     expect(await history.uncommittedPaths(['untracked.txt', 'staged.txt', 'missing.txt'])).toEqual(['untracked.txt', 'staged.txt']);
   });
+});
+
+it('any message bytes under a single-byte encoding (or UTF-8, ASCII, an unknown one): both engines read what git log prints', async () => {
+  const dir = makeRepo();
+  try {
+    // Bytes weighted toward the ranges where decoders differ (C1, the code pages' holes). Multi-byte
+    // encodings are left to the fixed cases: glibc's and WHATWG's tables differ on rare sequences.
+    const byte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xa0 }), fc.integer({ min: 0x80, max: 0xff }));
+    const encoding = fc.constantFrom('ISO-8859-1', 'latin1', 'windows-1252', 'CP1252', 'ISO-8859-15', 'KOI8-R', 'KOI8-U', 'windows-1251', 'windows-1250', 'ISO-8859-2', 'ISO-8859-3', 'IBM866', 'UTF-8', 'ASCII', 'x-unknown');
+    const cases = fc.sample(fc.tuple(encoding, fc.array(byte, { minLength: 1, maxLength: 12 })), { numRuns: 40, seed: 12 });
+    cases.forEach(([enc, bytes], n) => {
+      writeFileSync(join(dir, '.git/MSG'), Buffer.from([...Buffer.from(`m${n} `), ...bytes, 0x0a]));
+      git(dir, ['-c', `i18n.commitEncoding=${enc}`, 'commit', '-q', '--allow-empty', '--cleanup=verbatim', '-F', '.git/MSG'], dateEnv(day(2)));
+    });
+    const [native, iso] = await Promise.all([createHistory({ dir, engine: 'native' }), createHistory({ dir, engine: 'isomorphic' })]);
+    const read = async (h: GitHistory) => (await h.commitsSince(0)).map(({ sha, subject, body }) => ({ sha, subject, body }));
+    const fromNative = await read(native);
+    expect(fromNative).toHaveLength(cases.length + 1);
+    expect(await read(iso)).toEqual(fromNative);
+  } finally {
+    cleanup(dir);
+  }
 });
 
 it('a rename of an executable keeps R; an untracked directory is not a file', async () => {

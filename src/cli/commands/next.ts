@@ -4,6 +4,7 @@ import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '..
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, rootOf } from './common.js';
+import { mentionsWork } from '../../doctor/evidence.js';
 
 export interface Recommendation {
   skill: string;
@@ -39,8 +40,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return agenda.broken.length ? 1 : 0;
   }
   const rec = recommend(top);
+  // Its landing may lie beyond a shallow clone's boundary: the action is shown, with that caveat.
+  const unverifiable = agenda.shallow && rec.kind === 'action' && mentionsWork(top.checkpoint);
   if (ctx.json) {
-    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair });
+    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow });
     return 0;
   }
   const { c } = ctx.out;
@@ -50,5 +53,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Quoted from the file: a line break in it must not print as a line of ours.
   ctx.out.out(`→ ${q(rec.text)}`);
   for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
+  if (unverifiable) ctx.out.out(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
   return 0;
 }
