@@ -72,20 +72,6 @@ export function stringifyKeepingNumbers(value: JsonValue, indent: string, number
   return out.replace(new RegExp(`"${marker}(\\d+)${marker}"`, 'g'), (_, k: string) => texts[Number(k)]!);
 }
 
-/** The content key and position key (numberKey, positionKey) of the value at `path` in `root`, as a writer of `root` names them. */
-export function numberPlace(root: JsonValue, path: readonly (string | number)[]): [string, string] {
-  let key = '';
-  let position = POSITION_ROOT;
-  let at: JsonValue = root;
-  for (const seg of path) {
-    const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
-    key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
-    position = positionKey(position, seg);
-    at = child;
-  }
-  return [key, position];
-}
-
 /** The recorded source text a writer gives the number `v` standing at `key` (else at `position`): one that still denotes `v`. */
 export function recordedText(numbers: NumberTexts | undefined, key: string, position: string | null, v: number): string | undefined {
   const same = (t: string): boolean => Object.is(Number(t), v);

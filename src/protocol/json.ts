@@ -403,19 +403,25 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
 function keyNumbers(root: JsonValue, raw: ReadonlyArray<{ path: ReadonlyArray<string | number>; text: string }>): NumberTexts {
   const numbers: NumberTexts = new Map();
   for (const { path, text } of raw) {
-    let key = '';
-    let position = POSITION_ROOT;
-    let at: JsonValue = root;
-    for (const seg of path) {
-      const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
-      key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
-      position = positionKey(position, seg);
-      at = child;
-    }
+    const [key, position] = numberPlace(root, path);
     // Two literals at one key (equal items in one array): a writer takes the first with the right value.
     addNumberText(numbers, key, text);
     // Outside arrays the content key already is the position.
     if (path.some((seg) => typeof seg === 'number')) addNumberText(numbers, position, text);
   }
   return numbers;
+}
+
+/** The content key and position key (numberKey, positionKey) of the value at `path` in `root`, as a writer of `root` names them. */
+export function numberPlace(root: JsonValue, path: ReadonlyArray<string | number>): [string, string] {
+  let key = '';
+  let position = POSITION_ROOT;
+  let at: JsonValue = root;
+  for (const seg of path) {
+    const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
+    key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
+    position = positionKey(position, seg);
+    at = child;
+  }
+  return [key, position];
 }

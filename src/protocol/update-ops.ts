@@ -3,8 +3,8 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { FORBIDDEN_KEYS } from './fields.js';
-import { numberPlace, recordedText } from './format.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from './json.js';
+import { recordedText } from './format.js';
+import { JsonNumberRangeError, JsonSyntaxError, numberPlace, parseJson, type NumberTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
