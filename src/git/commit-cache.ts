@@ -5,7 +5,6 @@
 // (its generated files) never evict each other; the slots are few and the oldest are pruned.
 // Anything unusual about the repository, or a cache file that is not exactly ours, is a miss.
 // Stored per clone in the git dir, never in the work tree.
-import { createHash } from 'node:crypto';
 import { lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
@@ -45,7 +44,20 @@ export function repoKey(root: string): RepoKey | null {
 }
 
 const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
-const slotName = (scope: readonly string[]) => `walk-${createHash('sha1').update(scopeKey(scope)).digest('hex').slice(0, 16)}.json`;
+/**
+ * A slot's file name: two 32-bit FNV-1a hashes of the scope (node:crypto would cost status and
+ * next a few ms of start-up). A collision only costs a miss: the entry records its scope.
+ */
+const slotName = (scope: readonly string[]) => {
+  const key = scopeKey(scope);
+  return `walk-${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`;
+};
+
+function fnv1a(text: string, seed: number): string {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
 
 /** The cached answer for commitsSince(since) with this change scope, or null on a miss. */
 export function cachedCommitsSince(root: string, since: number, scope: readonly string[] = []): CommitInfo[] | null {

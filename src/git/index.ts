@@ -5,7 +5,6 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOnPath } from './git-process.js';
-import { IsoHistory } from './isomorphic.js';
 import { findGitRoot } from './locate.js';
 import { NativeHistory } from './native.js';
 import type { EngineName, GitHistory } from './types.js';
@@ -32,7 +31,8 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
   }
   const hasGit = await gitOnPath();
   const chosen = engine === 'auto' ? (hasGit ? 'native' : 'isomorphic') : engine;
-  if (chosen === 'isomorphic') return IsoHistory.open(root);
+  // Imported only when chosen: the embedded engine's module loads node:crypto and node:zlib.
+  if (chosen === 'isomorphic') return (await import('./isomorphic.js')).IsoHistory.open(root);
   if (!hasGit) {
     throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
   }
