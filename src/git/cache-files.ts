@@ -1,7 +1,8 @@
 // The files our caches keep in the git dir (<common dir>/checkpoint/): read and written so that
 // a link, a FIFO or a huge file planted there is a miss, never followed, never blocking.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLeaf } from '../store/safe-fs.js';
 
 /** A cache file larger than this is not ours (a walk of thousands of commits stays far below). */
 const MAX_CACHE_BYTES = 64 << 20;
@@ -31,16 +32,12 @@ function realDir(path: string): boolean {
 
 /** Parsed JSON of a regular file, without following a link; undefined on any doubt. */
 export function readCacheJson(path: string): unknown {
-  let fd: number | null = null;
+  const text = readLeaf(path, MAX_CACHE_BYTES);
+  if (text === null) return undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined;
-    return JSON.parse(readFileSync(fd, 'utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 

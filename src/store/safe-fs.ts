@@ -240,7 +240,8 @@ export function readProjectText(root: string, p: string, opts: ReadOptions = {})
 
 /**
  * A small file read at `p` exactly (the last component never followed), or null when it is
- * absent, not a plain file, or over `maxBytes`: for lock files, whose folder is already checked.
+ * absent, not a plain file, or over `maxBytes`: for lock files and our caches in the git dir,
+ * whose folders are already checked.
  */
 export function readLeaf(p: string, maxBytes: number): string | null {
   let fd: number;
@@ -252,7 +253,8 @@ export function readLeaf(p: string, maxBytes: number): string | null {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size > maxBytes) return null;
-    const buf = Buffer.allocUnsafe(maxBytes + 1);
+    // Room for what fstat saw plus one byte, so a file that grew past the cap meanwhile is caught.
+    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
     let n = 0;
     for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
     return n > maxBytes ? null : buf.subarray(0, n).toString('utf8');
