@@ -206,9 +206,9 @@ describe('number texts the user types', () => {
   /** Applies the flags the way `update` does and writes the file back with its texts. */
   const write = (...flags: string[]): string => {
     const parsed = parseJson(FILE);
-    const numbers = parsed.numbers ?? new Map();
-    const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), numbers);
-    return formatJson(doc, { ...detectFormat(FILE), numbers });
+    const texts = parsed.texts ?? new Map();
+    const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), texts);
+    return formatJson(doc, { ...detectFormat(FILE), texts });
   };
 
   it('writes a :json number exactly as typed, even where the old text denotes the same double', () => {
@@ -242,7 +242,7 @@ describe('number texts the user types', () => {
 
   it('names a number by its source text when it is in the way', () => {
     const parsed = parseJson(FILE);
-    const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.numbers));
+    const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.texts));
     expect(e.message).toContain('it is 8.0, not an object');
   });
 });
