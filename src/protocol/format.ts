@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, literalKey, literalPlace, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -95,4 +95,16 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
 export function recordedText(texts: LiteralTexts | undefined, key: string, position: string | null, v: number | string): string | undefined {
   const same = (t: string): boolean => denotes(t, v);
   return texts?.get(key)?.find(same) ?? (position === null ? undefined : texts?.get(position)?.find(same));
+}
+
+/**
+ * A literal a command moves (done: an action into recently_done) keeps its recorded text: the text
+ * it had at `from` in `before` is recorded at `to` in `after`, where the same value now stands.
+ */
+export function carryText(texts: LiteralTexts, before: JsonValue, from: ReadonlyArray<string | number>, after: JsonValue, to: ReadonlyArray<string | number>): void {
+  let v: JsonValue | undefined = after;
+  for (const seg of to) v = v !== null && typeof v === 'object' ? (v as Record<string | number, JsonValue>)[seg] : undefined;
+  if (typeof v !== 'string' && typeof v !== 'number') return;
+  const text = recordedText(texts, ...literalPlace(before, from), v);
+  if (text !== undefined) for (const key of literalPlace(after, to)) addLiteralText(texts, key, text);
 }

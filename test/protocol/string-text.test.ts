@@ -207,14 +207,14 @@ describe('string text properties', () => {
             return w === me || (w === 0 && who.length > 6 && me !== 0) ? fromOwn : fromBase;
           };
         };
-        const [base, ours, theirs] = [layout(doc, spelling(b)), layout(doc, side(o, 1)), layout(doc, side(t, 2))].map((x) => `${x}\n`);
+        const [base, ours, theirs] = [`${layout(doc, spelling(b))}\n`, `${layout(doc, side(o, 1))}\n`, `${layout(doc, side(t, 2))}\n`];
         const r = mergeCheckpointTexts({ base, ours, theirs, fileName: '.checkpoints/demo.checkpoint.json' });
         expect(r.conflicts).toEqual([]);
         expect(r.status).toBe('clean');
         // Expected, literal by literal: ours' text if ours respelled it, else theirs'.
         const [bs, os, ts] = [spelling(b), side(o, 1), side(t, 2)];
         const expected = layout(doc, (s) => {
-          const [x, y, z] = [bs(s), os(s), ts(s)];
+          const [x, y, z] = [bs(s), os(s), ts(s)] as const;
           return y !== x ? y : z;
         });
         expect(r.text).toBe(`${expected}\n`);
