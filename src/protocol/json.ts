@@ -116,9 +116,12 @@ const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|\d{16}|-0)\s*(?:[,\]}]|$)/;
 // Strings (skipped whole, unrolled so a long one is one step) or number literals.
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
 
-// Only `\u` and `\/` escapes may be written otherwise by JSON.stringify (it writes `\"`, `\\`, `\n`
-// and the other short ones alike): one native pass, so a file without them never pays the exact scan.
-const ODD_ESCAPE = /\\[u/]/;
+/**
+ * Can a string in the text be written otherwise by JSON.stringify? Only a `\u` or `\/` escape can
+ * (it writes `\"`, `\\`, `\n` and the other short ones alike). Two native substring searches
+ * (several times faster than a regex over the text), so a file without them never pays the exact scan.
+ */
+const hasOddEscape = (body: string): boolean => body.includes('\\u') || body.includes('\\/');
 
 /** Does the text hold a number literal JSON.stringify would not write back as it is? */
 function hasOddNumber(body: string): boolean {
@@ -154,7 +157,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   }
   // A literal JSON.parse would round (8.0, 1e-400) or a string escape JSON.stringify does not
   // write (\u00e9, \/) needs the exact scan to keep its text.
-  if ((options.texts ?? true) && (hasOddNumber(body) || ODD_ESCAPE.test(body))) return parseJsonStrict(text, options);
+  if ((options.texts ?? true) && (hasOddNumber(body) || hasOddEscape(body))) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 
