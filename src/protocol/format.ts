@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { addLiteralText, denotes, literalKey, literalPlace, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -98,13 +98,9 @@ export function recordedText(texts: LiteralTexts | undefined, key: string, posit
 }
 
 /**
- * A literal a command moves (done: an action into recently_done) keeps its recorded text: the text
- * it had at `from` in `before` is recorded at `to` in `after`, where the same value now stands.
+ * Copies into `into` (may be `texts`) each text recorded at or below `from` (a literalKey), re-keyed below `to`:
+ * a value a command moves (done: an action into recently_done; rotate: entries into history/) keeps its texts.
  */
-export function carryText(texts: LiteralTexts, before: JsonValue, from: ReadonlyArray<string | number>, after: JsonValue, to: ReadonlyArray<string | number>): void {
-  let v: JsonValue | undefined = after;
-  for (const seg of to) v = v !== null && typeof v === 'object' ? (v as Record<string | number, JsonValue>)[seg] : undefined;
-  if (typeof v !== 'string' && typeof v !== 'number') return;
-  const text = recordedText(texts, ...literalPlace(before, from), v);
-  if (text !== undefined) for (const key of literalPlace(after, to)) addLiteralText(texts, key, text);
+export function rebaseTexts(texts: LiteralTexts, from: string, to: string, into: LiteralTexts): void {
+  for (const [key, known] of [...texts]) if (key.startsWith(from)) for (const text of known) addLiteralText(into, to + key.slice(from.length), text);
 }

@@ -111,5 +111,12 @@ describe('a Python-written checkpoint keeps its escapes', () => {
     expect(removed.filter((l) => l.includes('"note"'))).toEqual([1, 2].map((d) => String.raw`        "note": "d\u00e9ploy\u00e9 run ${d} \u2192 src/orders.ts (PR 12)",`));
     expect(removed).toHaveLength(10);
     expect(added.join('\n')).toMatch(/^ {4}\],\n {4}"rotated_to": \[\n {6}"\.checkpoints\/history\/api\.\d{4}-\d\d-\d\d\.json"$/);
+    // The moved entries keep their texts in history/, and again when restore brings them back.
+    const pointer = /"(\.checkpoints\/history\/[^"]+)"/.exec(added.join('\n'))![1]!;
+    const history = read(dir, pointer);
+    for (const d of [1, 2]) expect(history).toContain(String.raw`"note": "d\u00e9ploy\u00e9 run ${d} \u2192 src/orders.ts (PR 12)",` + `\n        "ms": ${8 + d}.0`);
+    run(dir, ['restore', pointer.split('/').pop()!]);
+    // Back to the Python file byte for byte, but for the pointer rotate left.
+    expect(read(dir, FILE).replace(/\],\n {4}"rotated_to": \[\n[^\]]*\]/, ']')).toBe(PY);
   });
 });
