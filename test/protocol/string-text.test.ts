@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat, formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { canonicalJson } from '../../src/protocol/identity.js';
-import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
+import { updatedText } from '../helpers/fixtures.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
-import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import type { JsonValue } from '../../src/protocol/types.js';
 
 const rewrite = (text: string, edit: (v: any) => void = () => {}): string => {
   const parsed = parseJson(text, { rejectUnsafeKeys: false });
@@ -106,12 +106,7 @@ describe('rewrites keep string texts', () => {
 });
 
 describe('update keeps string texts', () => {
-  const write = (...flags: string[]): string => {
-    const parsed = parseJson(PY);
-    const texts = parsed.texts ?? new Map();
-    const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), texts);
-    return formatJson(doc, { ...detectFormat(PY), texts });
-  };
+  const write = (...flags: string[]): string => updatedText(PY, ...flags);
 
   it('keeps the old text when the same string is given, writes a typed escape as typed, a new string plainly', () => {
     expect(write('--step=Café menu / orders 😀')).toBe(PY);
