@@ -4,7 +4,7 @@ import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
-import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from './json.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -111,17 +111,30 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
   return root;
 }
 
-/** Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's); each string, a text typed with escapes. */
+/**
+ * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's);
+ * each string and object key, a text typed with escapes.
+ */
 function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, texts: LiteralTexts): void {
+  const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
+    let here: JsonValue | undefined = root;
+    for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
+    return here;
+  };
   const visit = (v: JsonValue, rel: Array<string | number>): void => {
     if (Array.isArray(v)) v.forEach((item, i) => visit(item, [...rel, i]));
-    else if (isPlainObject(v)) for (const k of Object.keys(v)) visit(v[k]!, [...rel, k]);
+    else if (isPlainObject(v))
+      for (const k of Object.keys(v)) {
+        const [key, position] = literalPlace(op.value, [...rel, k]);
+        const name = recordedText(op.texts, key + NAME_SUFFIX, position + NAME_SUFFIX, k);
+        const path = [...at, ...rel, k];
+        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path)) texts.set(place + NAME_SUFFIX, [name]);
+        visit(v[k]!, [...rel, k]);
+      }
     else if (typeof v === 'number' || typeof v === 'string') {
       const path = [...at, ...rel];
       // A later op may have replaced it: then that op decides.
-      let here: JsonValue | undefined = root;
-      for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
-      if (!Object.is(here, v)) return;
+      if (!Object.is(valueAt(path), v)) return;
       const typed = recordedText(op.texts, ...literalPlace(op.value, rel), v);
       if (typed === undefined && typeof v === 'string') return;
       for (const key of literalPlace(root, path)) {

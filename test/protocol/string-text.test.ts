@@ -113,6 +113,9 @@ describe('update keeps string texts', () => {
     expect(write('--step:json="Caf\\u00E9 menu / orders 😀"')).toContain('"step": "Caf\\u00E9 menu / orders 😀",');
     expect(write('--skill_state.branch=x')).toContain(String.raw`"Stra\u00dfe": "M\u00fcnchen",`);
     expect(write('--step=new')).toContain('"step": "new",');
+    // Keys typed with escapes keep them too, set or merged into an object.
+    expect(write('--skill_state:json={"\\u00e9t\\u00e9": "\\u00e9"}')).toContain('    "\\u00e9t\\u00e9": "\\u00e9"\n');
+    expect(write('--skill_state.more:json={"k\\u00f6ln": [1]}')).toMatch(/"more": \{\n\s+"k\\u00f6ln": \[/);
   });
 
   it('names a string in the way by its source text', () => {
