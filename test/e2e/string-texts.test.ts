@@ -104,6 +104,28 @@ describe('a Python-written checkpoint keeps its escapes', () => {
     }
   });
 
+  it('git merge takes a branch\'s whole-file respelling (a Node agent wrote it raw), ours where both respelled, never a conflict', () => {
+    const dir = project();
+    const raw = `${JSON.stringify(JSON.parse(PY), null, 2)}\n`;
+    git(dir, ['checkout', '-q', '-b', 'a']);
+    write(dir, FILE, raw);
+    commitAll(dir, 'a: rewritten by a Node agent');
+    git(dir, ['checkout', '-q', 'main']);
+    run(dir, ['update', 'api', '--phase=audit']);
+    // And a tool that writes upper-case hex respelled the é of the step on this side too.
+    write(dir, FILE, read(dir, FILE).replace('"Caf\\u00e9 menu', '"Caf\\u00E9 menu'));
+    commitAll(dir, 'main');
+    const r = gitTry(dir, ['merge', '--no-edit', 'a']);
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    const out = read(dir, FILE);
+    expect(out).toContain('"phase": "audit"');
+    // Both respelled the step: ours' spelling. The rest only theirs respelled: theirs', 8.0 included.
+    expect(out).toContain(String.raw`"step": "Caf\u00E9 menu / orders \ud83d\ude00"`);
+    expect(out).toContain('"Straße": "München"');
+    expect(out).not.toContain('\\u00e9');
+    expect(out).toContain('"score": 8,');
+  });
+
   it('rotate removes only the moved entries and adds only the pointer', () => {
     const dir = project();
     run(dir, ['rotate', 'api', '--keep', '5']);
