@@ -40,6 +40,9 @@ export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT):
  * The replacer swaps such literals for placeholder strings (an object with such keys for a copy keyed by placeholders),
  * replaced by the texts afterwards; the placeholder's marker is chosen so that no string in the document contains it.
  */
+// An object key JavaScript lists before the others (an array index: up to 2^32 - 2, no leading zero).
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
 export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: LiteralTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT): string {
   const plain = JSON.stringify(value);
   let marker = '~#n';
@@ -75,16 +78,19 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   );
   /** `obj`, or a copy whose keys with a recorded text are placeholders for it (in the same order). */
   function withNameTexts(obj: { [k: string]: JsonValue }, own: string, position: string | null): { [k: string]: JsonValue } {
+    const members = Object.keys(obj);
+    const found = members.map((k) => recordedText(texts, literalKey(own, false, k) + NAME_SUFFIX, position === null ? null : positionKey(position, k) + NAME_SUFFIX, k));
+    if (found.every((text) => text === undefined)) return obj;
     const map = new Map<string, string>();
     const copy: { [k: string]: JsonValue } = {};
-    for (const k of Object.keys(obj)) {
-      const text = recordedText(texts, literalKey(own, false, k) + NAME_SUFFIX, position === null ? null : positionKey(position, k) + NAME_SUFFIX, k);
+    members.forEach((k, i) => {
+      // Index-like keys ("1") are listed first by any object: each becomes a placeholder too, so the copy keeps the order.
+      const text = found[i] ?? (INDEX_KEY.test(k) ? JSON.stringify(k) : undefined);
       const p = text === undefined ? k : placeholder(text);
       if (text !== undefined) map.set(p, k);
       // defineProperty: a `__proto__` member stays an own data property of the copy.
       Object.defineProperty(copy, p, { value: obj[k], enumerable: true, writable: true, configurable: true });
-    }
-    if (map.size === 0) return obj;
+    });
     names.set(copy, map);
     return copy;
   }
