@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
@@ -11,7 +11,7 @@ import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
-import { conflictNumberTexts, mergeNumberTexts } from './number-texts.js';
+import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -55,12 +55,12 @@ export function unparseableMessage(fileName: string | undefined, side: MergeSide
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const messages: string[] = [];
-  // Texts of numbers a rewrite would change, per side: merged by mergeNumberTexts.
-  const sideNumbers: Partial<Record<MergeSide, NumberTexts>> = {};
+  // Texts of literals a rewrite would change, per side: merged by mergeLiteralTexts.
+  const sideTexts: Partial<Record<MergeSide, LiteralTexts>> = {};
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
     try {
       const parsed = parseJson(text);
-      sideNumbers[side] = parsed.numbers;
+      sideTexts[side] = parsed.texts;
       return parsed.value;
     } catch (e) {
       const reason =
@@ -83,20 +83,19 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
-  // Numbers equal as doubles but respelled by a side: their texts merge like values (number-texts.ts).
-  const anyTexts = sideNumbers.base !== undefined || sideNumbers.ours !== undefined || sideNumbers.theirs !== undefined;
+  // Literals equal in value but respelled by a side: their texts merge like values (literal-texts.ts).
+  const anyTexts = sideTexts.base !== undefined || sideTexts.ours !== undefined || sideTexts.theirs !== undefined;
   const settle = input.settle;
-  const texts = anyTexts ? mergeNumberTexts(value, conflicts, { base, ours, theirs }, sideNumbers, settle && ((display) => settledSide(display, settle))) : undefined;
+  const texts = anyTexts ? mergeLiteralTexts(value, conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle))) : undefined;
   if (texts) {
-    for (const c of conflicts) c.texts = conflictNumberTexts(c, sideNumbers);
+    for (const c of conflicts) c.texts = conflictNumberTexts(c, sideTexts);
     conflicts = [...conflicts, ...texts.conflicts];
     // A requested path that settled only a text conflict did cover one.
     unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));
   }
-  const numbers: NumberTexts = texts?.numbers ?? new Map();
-  const format = { ...detectFormat(input.ours), numbers };
+  const format = { ...detectFormat(input.ours), texts: texts?.texts ?? new Map() };
   if (conflicts.length > 0) {
-    const text = renderMerged(value, conflicts, { format, sideNumbers, markerSize: input.markerSize, labels: input.labels });
+    const text = renderMerged(value, conflicts, { format, sideTexts, markerSize: input.markerSize, labels: input.labels });
     return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 

@@ -3,8 +3,8 @@
 // conflicting fields only. Keeping one side's block and deleting the other blocks and
 // the markers yields valid JSON for each side.
 
-import { DEFAULT_FORMAT, stringifyKeepingNumbers, type TextFormat } from '../protocol/format.js';
-import { numberKey, POSITION_ROOT, positionKey, type NumberTexts } from '../protocol/json.js';
+import { DEFAULT_FORMAT, recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
+import { literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -21,8 +21,8 @@ export const DEFAULT_LABELS: ConflictLabels = { ours: 'ours', base: 'base', thei
 
 export interface RenderOptions {
   format?: TextFormat;
-  /** Each side's own number texts, for its block in a conflict (format.numbers holds the merged ones). */
-  sideNumbers?: Partial<Record<Side, NumberTexts>>;
+  /** Each side's own literal texts, for its block in a conflict (format.texts holds the merged ones). */
+  sideTexts?: Partial<Record<Side, LiteralTexts>>;
   markerSize?: number;
   labels?: Partial<ConflictLabels>;
 }
@@ -34,11 +34,11 @@ const SIDES: readonly Side[] = ['ours', 'base', 'theirs'];
 interface Item {
   prefix: string;
   value: JsonValue;
-  /** Where the value stands, as numberKey names it: its numbers keep their source text. */
+  /** Where the value stands, as literalKey names it: its literals keep their source text. */
   key: string;
   /** Its position (positionKey), the fallback for an id-less item whose content changed; null inside a conflict's side. */
   position: string | null;
-  /** Set for an item in a conflict's block: written with that side's number texts. */
+  /** Set for an item in a conflict's block: written with that side's literal texts. */
   side?: Side;
 }
 
@@ -57,16 +57,16 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   for (const c of conflicts) for (let k = 0; k < c.path.length; k++) conflictBelow.add(pathKey(c.path.slice(0, k)));
   const lines: string[] = [];
   // A side's block: its own texts first, then the merged ones (what it shares with the merge).
-  const sideNumbers = {} as Record<Side, NumberTexts | undefined>;
+  const sideTexts = {} as Record<Side, LiteralTexts | undefined>;
   for (const side of SIDES) {
-    const own = options.sideNumbers?.[side];
-    sideNumbers[side] = own?.size ? new Map([...(format.numbers ?? []), ...own]) : format.numbers;
+    const own = options.sideTexts?.[side];
+    sideTexts[side] = own?.size ? new Map([...(format.texts ?? []), ...own]) : format.texts;
   }
 
   const pushPlain = (item: Item, level: number, lead: string, comma: string): void => {
     const pad = indent.repeat(level);
-    const numbers = item.side ? sideNumbers[item.side] : format.numbers;
-    const text = numbers?.size ? stringifyKeepingNumbers(item.value, indent, numbers, item.key, item.position) : JSON.stringify(item.value, null, indent);
+    const texts = item.side ? sideTexts[item.side] : format.texts;
+    const text = texts?.size ? stringifyKeepingTexts(item.value, indent, texts, item.key, item.position) : JSON.stringify(item.value, null, indent);
     const parts = text.split('\n');
     parts.forEach((part, i) => {
       const head = i === 0 ? pad + lead + item.prefix : pad;
@@ -89,7 +89,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
 
   /** parentKey and, for an object member, its name (an array item is named by its content). */
   const sideItems = (c: Conflict, prefix: string, parentKey: string, name?: string): Record<Side, Item[]> => {
-    const keyOf = (value: JsonValue): string => (name === undefined ? numberKey(parentKey, true, value) : numberKey(parentKey, false, name));
+    const keyOf = (value: JsonValue): string => (name === undefined ? literalKey(parentKey, true, value) : literalKey(parentKey, false, name));
     const items = (side: Side): Item[] => {
       const v = c[side];
       if (c.span !== undefined) return Array.isArray(v) ? v.map((value) => ({ prefix, value, key: keyOf(value), position: null, side })) : [];
@@ -103,11 +103,15 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   const objectEntries = (obj: { [key: string]: JsonValue }, path: PathSegment[], parent: Item): Entry[] =>
     Object.keys(obj).map((key): Entry => {
       const childPath = [...path, key];
-      const prefix = `${JSON.stringify(key)}: `;
+      const member = literalKey(parent.key, false, key);
+      const position = childPosition(parent, key);
+      // The key's own text, merged like the literals (literal-texts.ts), also for a conflicted member.
+      const name = format.texts?.size ? recordedText(format.texts, member + NAME_SUFFIX, position === null ? null : position + NAME_SUFFIX, key) : undefined;
+      const prefix = `${name ?? JSON.stringify(key)}: `;
       const c = conflictAt.get(pathKey(childPath));
       return c
         ? { kind: 'conflict', sides: sideItems(c, prefix, parent.key, key) }
-        : { kind: 'plain', item: { prefix, value: obj[key]!, key: numberKey(parent.key, false, key), position: childPosition(parent, key) }, path: childPath };
+        : { kind: 'plain', item: { prefix, value: obj[key]!, key: member, position }, path: childPath };
     });
 
   const arrayEntries = (arr: JsonValue[], path: PathSegment[], parent: Item): Entry[] => {
@@ -118,7 +122,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
         entries.push({ kind: 'conflict', sides: sideItems(c, '', parent.key) });
         i += Math.max(1, c.span ?? 1);
       } else {
-        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: numberKey(parent.key, true, arr[i]!), position: childPosition(parent, i) }, path: [...path, i] });
+        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: literalKey(parent.key, true, arr[i]!), position: childPosition(parent, i) }, path: [...path, i] });
         i++;
       }
     }

@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { numberKey, POSITION_ROOT, positionKey, type NumberTexts } from './json.js';
+import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -10,8 +10,8 @@ export interface TextFormat {
   eol: '\n' | '\r\n';
   finalNewline: boolean;
   bom: boolean;
-  /** Source texts of numbers a plain rewrite would change (from parseJson): written back where the value is unchanged. */
-  numbers?: NumberTexts;
+  /** Source texts of literals a plain rewrite would change (from parseJson): written back where the value is unchanged. */
+  texts?: LiteralTexts;
 }
 
 export const DEFAULT_FORMAT: TextFormat = { indent: '  ', eol: '\n', finalNewline: true, bom: false };
@@ -27,53 +27,86 @@ export function detectFormat(text: string): TextFormat {
 }
 
 export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT): string {
-  let out = format.numbers?.size ? stringifyKeepingNumbers(value as JsonValue, format.indent, format.numbers) : JSON.stringify(value, null, format.indent || undefined);
+  let out = format.texts?.size ? stringifyKeepingTexts(value as JsonValue, format.indent, format.texts) : JSON.stringify(value, null, format.indent || undefined);
   if (format.eol === '\r\n') out = out.replace(/\n/g, '\r\n');
   if (format.finalNewline) out += format.eol;
   return (format.bom ? '\uFEFF' : '') + out;
 }
 
 /**
- * JSON.stringify, but a number whose key (numberKey, below `rootKey`: where `value` stands) has a recorded source text that still
- * denotes the same value is written as that text (`8.0`, `12345678901234567890`, `1e-400`); failing that, the text recorded at
- * its position (positionKey below `rootPosition`; null: position unknown), if it denotes the same value.
- * The replacer swaps such numbers for placeholder strings, replaced by the texts afterwards;
- * the placeholder's marker is chosen so that no string in the document contains it.
+ * JSON.stringify, but a number, string or object key whose key (literalKey, below `rootKey`: where `value` stands) has a recorded
+ * source text that still denotes the same value is written as that text (`8.0`, `1e-400`, `"Caf\u00e9"`); failing that, the text
+ * recorded at its position (positionKey below `rootPosition`; null: position unknown), if it denotes the same value.
+ * The replacer swaps such literals for placeholder strings (an object with such keys for a copy keyed by placeholders),
+ * replaced by the texts afterwards; the placeholder's marker is chosen so that no string in the document contains it.
  */
-export function stringifyKeepingNumbers(value: JsonValue, indent: string, numbers: NumberTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT): string {
+// An object key JavaScript lists before the others (an array index: up to 2^32 - 2, no leading zero).
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
+export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: LiteralTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT): string {
   const plain = JSON.stringify(value);
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
   const keys = new WeakMap<object, string>();
   const positions = new WeakMap<object, string | null>();
-  const texts: string[] = [];
-  const out = JSON.stringify(
+  // A copy keyed by placeholders: each placeholder's real name.
+  const names = new WeakMap<object, Map<string, string>>();
+  const anyName = [...texts.keys()].some((k) => k.endsWith(NAME_SUFFIX));
+  const out: string[] = [];
+  const placeholder = (text: string): string => `${marker}${out.push(text) - 1}${marker}`;
+  const rendered = JSON.stringify(
     value,
     function (this: unknown, key: string, v: JsonValue) {
       const holder = this as object;
       const parentKey = keys.get(holder);
-      const own = parentKey === undefined ? rootKey : numberKey(parentKey, Array.isArray(holder), Array.isArray(holder) ? v : key);
+      const inArray = Array.isArray(holder);
+      const name = names.get(holder)?.get(key) ?? key;
+      const own = parentKey === undefined ? rootKey : literalKey(parentKey, inArray, inArray ? v : name);
       const parentPosition = positions.get(holder);
-      const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, Array.isArray(holder) ? Number(key) : key);
+      const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, inArray ? Number(key) : name);
       if (v !== null && typeof v === 'object') {
+        if (anyName && !Array.isArray(v)) v = withNameTexts(v, own, position);
         keys.set(v, own);
         positions.set(v, position);
-      } else if (typeof v === 'number') {
-        const text = recordedText(numbers, own, position, v);
-        if (text !== undefined) {
-          texts.push(text);
-          return `${marker}${texts.length - 1}${marker}`;
-        }
+      } else if (typeof v === 'number' || typeof v === 'string') {
+        const text = recordedText(texts, own, position, v);
+        if (text !== undefined) return placeholder(text);
       }
       return v;
     },
     indent || undefined,
   );
-  return out.replace(new RegExp(`"${marker}(\\d+)${marker}"`, 'g'), (_, k: string) => texts[Number(k)]!);
+  /** `obj`, or a copy whose keys with a recorded text are placeholders for it (in the same order). */
+  function withNameTexts(obj: { [k: string]: JsonValue }, own: string, position: string | null): { [k: string]: JsonValue } {
+    const members = Object.keys(obj);
+    const found = members.map((k) => recordedText(texts, literalKey(own, false, k) + NAME_SUFFIX, position === null ? null : positionKey(position, k) + NAME_SUFFIX, k));
+    if (found.every((text) => text === undefined)) return obj;
+    const map = new Map<string, string>();
+    const copy: { [k: string]: JsonValue } = {};
+    members.forEach((k, i) => {
+      // Index-like keys ("1") are listed first by any object: each becomes a placeholder too, so the copy keeps the order.
+      const text = found[i] ?? (INDEX_KEY.test(k) ? JSON.stringify(k) : undefined);
+      const p = text === undefined ? k : placeholder(text);
+      if (text !== undefined) map.set(p, k);
+      // defineProperty: a `__proto__` member stays an own data property of the copy.
+      Object.defineProperty(copy, p, { value: obj[k], enumerable: true, writable: true, configurable: true });
+    });
+    names.set(copy, map);
+    return copy;
+  }
+  return rendered.replace(new RegExp(`"${marker}(\\d+)${marker}"`, 'g'), (_, k: string) => out[Number(k)]!);
 }
 
-/** The recorded source text a writer gives the number `v` standing at `key` (else at `position`): one that still denotes `v`. */
-export function recordedText(numbers: NumberTexts | undefined, key: string, position: string | null, v: number): string | undefined {
-  const same = (t: string): boolean => Object.is(Number(t), v);
-  return numbers?.get(key)?.find(same) ?? (position === null ? undefined : numbers?.get(position)?.find(same));
+/** The recorded source text a writer gives the literal `v` standing at `key` (else at `position`): one that still denotes `v`. */
+export function recordedText(texts: LiteralTexts | undefined, key: string, position: string | null, v: number | string): string | undefined {
+  const same = (t: string): boolean => denotes(t, v);
+  return texts?.get(key)?.find(same) ?? (position === null ? undefined : texts?.get(position)?.find(same));
+}
+
+/**
+ * Copies into `into` (may be `texts`) each text recorded at or below `from` (a literalKey), re-keyed below `to`:
+ * a value a command moves (done: an action into recently_done; rotate: entries into history/) keeps its texts.
+ */
+export function rebaseTexts(texts: LiteralTexts, from: string, to: string, into: LiteralTexts): void {
+  for (const [key, known] of [...texts]) if (key.startsWith(from)) for (const text of known) addLiteralText(into, to + key.slice(from.length), text);
 }

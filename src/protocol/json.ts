@@ -41,39 +41,54 @@ export interface ParseOptions {
   /** Refuse `__proto__`, `prototype` and `constructor` keys (default true). */
   rejectUnsafeKeys?: boolean;
   /**
-   * Record the exact text of number literals JSON.stringify would rewrite (default true).
+   * Record the exact text of number and string literals JSON.stringify would rewrite (default true).
    * Readers that never write the file back skip it: recording needs the character-level scan.
    */
-  numberTexts?: boolean;
+  texts?: boolean;
 }
 
 export interface Parsed {
   value: JsonValue;
   hadBom: boolean;
-  /** Number literals JSON.stringify would not write back as they were (see NumberTexts); absent when there are none. */
-  numbers?: NumberTexts;
+  /** Literals JSON.stringify would not write back as they were (see LiteralTexts); absent when there are none. */
+  texts?: LiteralTexts;
 }
 
 /**
- * The source text of number literals a plain rewrite would change: `8.0`, `1E5`, `-0`,
- * `12345678901234567890` (not exact as a double), `1e-400` (underflows to 0). Keyed by
- * where the number stands (`numberKey`), with array items named by their content (their
- * `id`, else their canonical JSON) rather than their index, so a number keeps its text
- * when the merge or a command moves the item it sits in. A literal below an array is also
- * recorded by its position (positionKey), the fallback for an item without an `id` whose
- * other content changed (its content key changed with it). A writer puts the text back
- * wherever the value there still equals it; a changed value is written as usual.
+ * The source text of literals a plain rewrite would change: numbers (`8.0`, `1E5`, `-0`,
+ * `12345678901234567890`, not exact as a double, `1e-400`, which underflows to 0) and strings
+ * or object keys with escapes JSON.stringify does not write (`"Caf\u00e9"`, `"a\/b"`,
+ * `"\ud83d\ude00"`: a Python `json.dump` writes every non-ASCII character so). Keyed by
+ * where the literal stands (`literalKey`), with array items named by their content (their
+ * `id`, else their canonical JSON) rather than their index, so a literal keeps its text
+ * when the merge or a command moves the item it sits in; an object key's text is keyed by
+ * its member's key plus NAME_SUFFIX. A literal below an array is also recorded by its
+ * position (positionKey), the fallback for an item without an `id` whose other content
+ * changed (its content key changed with it). A writer puts the text back wherever the value
+ * there still equals it (`denotes`); a changed value is written as usual.
  */
-export type NumberTexts = Map<string, string[]>;
+export type LiteralTexts = Map<string, string[]>;
 
-/** Adds a literal's text at `key` (several when the sides of a merge wrote different numbers there). */
-export function addNumberText(numbers: NumberTexts, key: string, text: string): void {
-  const texts = numbers.get(key);
-  if (!texts) numbers.set(key, [text]);
-  else if (!texts.includes(text)) texts.push(text);
+/** Adds a literal's text at `key` (several when the sides of a merge wrote different literals there). */
+export function addLiteralText(texts: LiteralTexts, key: string, text: string): void {
+  const known = texts.get(key);
+  if (!known) texts.set(key, [text]);
+  else if (!known.includes(text)) known.push(text);
 }
 
-/** The positional key of the root: positional keys live apart from content keys in one NumberTexts. */
+/**
+ * Appended to a member's key (content or position) to name the text of the member's own name.
+ * No segment starts with it (members start with `.`, items with `[`), so it names nothing else.
+ */
+export const NAME_SUFFIX = ':';
+
+/** Does the literal `text` (a number's, or a string's with its quotes) stand for `v`? Numbers and strings never mistake each other. */
+export function denotes(text: string, v: number | string): boolean {
+  if (typeof v === 'number') return text.charCodeAt(0) !== 34 && Object.is(Number(text), v);
+  return text.charCodeAt(0) === 34 && JSON.parse(text) === v;
+}
+
+/** The positional key of the root: positional keys live apart from content keys in one LiteralTexts. */
 export const POSITION_ROOT = '#';
 
 /** The key of a child of the value positioned `parent`: an object member by name, an array item by index. */
@@ -82,7 +97,7 @@ export function positionKey(parent: string, keyOrIndex: string | number): string
 }
 
 /** The key of a child of the value keyed `parent`: an object member by name, an array item by content. */
-export function numberKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue): string {
+export function literalKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue): string {
   if (!inArray) return `${parent}.${JSON.stringify(keyOrItem)}`;
   const id = ownValue(keyOrItem as JsonValue, 'id');
   return `${parent}[${typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJson(keyOrItem as JsonValue)}]`;
@@ -100,6 +115,13 @@ function isCanonicalNumber(literal: string): boolean {
 const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|\d{16}|-0)\s*(?:[,\]}]|$)/;
 // Strings (skipped whole, unrolled so a long one is one step) or number literals.
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
+
+/**
+ * Can a string in the text be written otherwise by JSON.stringify? Only a `\u` or `\/` escape can
+ * (it writes `\"`, `\\`, `\n` and the other short ones alike). Two native substring searches
+ * (several times faster than a regex over the text), so a file without them never pays the exact scan.
+ */
+const hasOddEscape = (body: string): boolean => body.includes('\\u') || body.includes('\\/');
 
 /** Does the text hold a number literal JSON.stringify would not write back as it is? */
 function hasOddNumber(body: string): boolean {
@@ -133,8 +155,9 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
     const keys = checkParsed(value, rejectUnsafe);
     if (keys < 0 || keys !== countKeyTokens(body)) return parseJsonStrict(text, options);
   }
-  // A literal JSON.parse would round (8.0, 1e-400) needs the exact scan to keep its text.
-  if ((options.numberTexts ?? true) && hasOddNumber(body)) return parseJsonStrict(text, options);
+  // A literal JSON.parse would round (8.0, 1e-400) or a string escape JSON.stringify does not
+  // write (\u00e9, \/) needs the exact scan to keep its text.
+  if ((options.texts ?? true) && (hasOddNumber(body) || hasOddEscape(body))) return parseJsonStrict(text, options);
   return { value, hadBom };
 }
 
@@ -224,9 +247,11 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     i = 1;
   }
   const n = text.length;
-  // Where the parser stands (object keys and array indices), for recording number texts.
+  // Where the parser stands (object keys and array indices), for recording literal texts.
   const path: Array<string | number> = [];
-  const rawNumbers: Array<{ path: Array<string | number>; text: string }> = [];
+  const raw: RawText[] = [];
+  // The source text of the string str() just read, when JSON.stringify would write it otherwise.
+  let oddString: string | undefined;
 
   const position = (at: number): { line: number; col: number } => {
     let line = 1;
@@ -260,11 +285,18 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     i++; // opening quote
     let out = '';
     let chunk = i;
+    // Only `\u` and `\/` can be written otherwise by JSON.stringify (it writes `\u001f` alike, `\u001F` not).
+    let mayDiffer = false;
+    oddString = undefined;
     while (i < n) {
       const c = text.charCodeAt(i);
       if (c === 34) {
         out += text.slice(chunk, i);
         i++;
+        if (mayDiffer) {
+          const source = text.slice(start, i);
+          if (source !== JSON.stringify(out)) oddString = source;
+        }
         return out;
       }
       if (c === 92) {
@@ -273,7 +305,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         switch (e) {
           case '"': out += '"'; break;
           case '\\': out += '\\'; break;
-          case '/': out += '/'; break;
+          case '/': out += '/'; mayDiffer = true; break;
           case 'b': out += '\b'; break;
           case 'f': out += '\f'; break;
           case 'n': out += '\n'; break;
@@ -283,6 +315,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
             const hex = text.slice(i + 2, i + 6);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('invalid \\u escape in string');
             out += String.fromCharCode(parseInt(hex, 16));
+            mayDiffer = true;
             i += 4;
             break;
           }
@@ -308,7 +341,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
       throw new JsonNumberRangeError(m[0], path, line, col);
     }
     i += m[0].length;
-    if (!isCanonicalNumber(m[0])) rawNumbers.push({ path: [...path], text: m[0] });
+    if (!isCanonicalNumber(m[0])) raw.push({ path: [...path], text: m[0] });
     return v;
   };
 
@@ -352,6 +385,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         if (text[i] !== '"') return fail('expected a double-quoted property name');
         const keyAt = i;
         const key = str();
+        if (oddString !== undefined) raw.push({ path: [...path, key], text: oddString, name: true });
         if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key "${key}"`, keyAt);
         if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) fail(`forbidden key "${key}"`, keyAt);
         ws();
@@ -374,7 +408,11 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         return fail("expected ',' or '}' in object");
       }
     }
-    if (c === '"') return str();
+    if (c === '"') {
+      const s = str();
+      if (oddString !== undefined) raw.push({ path: [...path], text: oddString });
+      return s;
+    }
     if (c === 't' && text.startsWith('true', i)) {
       i += 4;
       return true;
@@ -396,30 +434,38 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const v = value(0);
   ws();
   if (i < n) fail('unexpected content after the JSON value');
-  return rawNumbers.length > 0 ? { value: v, hadBom, numbers: keyNumbers(v, rawNumbers) } : { value: v, hadBom };
+  return raw.length > 0 ? { value: v, hadBom, texts: keyTexts(v, raw) } : { value: v, hadBom };
 }
 
-/** Index paths -> content keys (numberKey), once the whole value is there to name array items by. */
-function keyNumbers(root: JsonValue, raw: ReadonlyArray<{ path: ReadonlyArray<string | number>; text: string }>): NumberTexts {
-  const numbers: NumberTexts = new Map();
-  for (const { path, text } of raw) {
-    const [key, position] = numberPlace(root, path);
+/** A recorded literal by index path; `name`: the text of the object key the path ends in, not of its value. */
+interface RawText {
+  path: Array<string | number>;
+  text: string;
+  name?: boolean;
+}
+
+/** Index paths -> content keys (literalKey), once the whole value is there to name array items by. */
+function keyTexts(root: JsonValue, raw: readonly RawText[]): LiteralTexts {
+  const texts: LiteralTexts = new Map();
+  for (const { path, text, name } of raw) {
+    const [key, position] = literalPlace(root, path);
+    const suffix = name ? NAME_SUFFIX : '';
     // Two literals at one key (equal items in one array): a writer takes the first with the right value.
-    addNumberText(numbers, key, text);
+    addLiteralText(texts, key + suffix, text);
     // Outside arrays the content key already is the position.
-    if (path.some((seg) => typeof seg === 'number')) addNumberText(numbers, position, text);
+    if (path.some((seg) => typeof seg === 'number')) addLiteralText(texts, position + suffix, text);
   }
-  return numbers;
+  return texts;
 }
 
-/** The content key and position key (numberKey, positionKey) of the value at `path` in `root`, as a writer of `root` names them. */
-export function numberPlace(root: JsonValue, path: ReadonlyArray<string | number>): [string, string] {
+/** The content key and position key (literalKey, positionKey) of the value at `path` in `root`, as a writer of `root` names them. */
+export function literalPlace(root: JsonValue, path: ReadonlyArray<string | number>): [string, string] {
   let key = '';
   let position = POSITION_ROOT;
   let at: JsonValue = root;
   for (const seg of path) {
     const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
-    key = numberKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
+    key = literalKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
     position = positionKey(position, seg);
     at = child;
   }

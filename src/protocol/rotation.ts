@@ -11,6 +11,7 @@ export const DEFAULT_ROTATE_KEEP = 5;
 export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('.');
 
 import { canonicalJson } from './identity.js';
+import { literalKey } from './json.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
 
@@ -191,4 +192,12 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): numb
     restored += back.length;
   }
   return restored;
+}
+
+/**
+ * Where a log's entries stand (literalKey) in the checkpoint and in a rotation file: moving an entry
+ * between the two re-keys its literal texts from one to the other (rebaseTexts), entry by entry.
+ */
+export function rotatedLogKeys(logPath: readonly string[]): { checkpoint: string; file: string } {
+  return { checkpoint: logPath.reduce((key, seg) => literalKey(key, false, seg), ''), file: literalKey(literalKey('', false, 'entries'), false, logPath.join('.')) };
 }

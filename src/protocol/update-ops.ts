@@ -4,7 +4,7 @@ import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
-import { JsonNumberRangeError, JsonSyntaxError, numberPlace, parseJson, type NumberTexts } from './json.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -14,8 +14,8 @@ export interface UpdateOp {
   value: JsonValue;
   /** The flag as typed, for messages. */
   flag: string;
-  /** Number texts of a :json value as typed (`9.0`, `12345678901234567891`), keyed from the value's root. */
-  numbers?: NumberTexts;
+  /** Literal texts of a :json value as typed (`9.0`, `"Caf\u00e9"`), keyed from the value's root. */
+  texts?: LiteralTexts;
 }
 
 // --path, then optional "+" (append), then optional ":json", then "=" and the value.
@@ -38,17 +38,17 @@ export function parseUpdateFlag(flag: string): UpdateOp {
     if (!SEGMENT.test(seg)) throw usage(flag, `invalid path "${rawPath}" (segment ${JSON.stringify(seg)})`);
   }
   let value: JsonValue = raw;
-  let numbers: NumberTexts | undefined;
+  let texts: LiteralTexts | undefined;
   if (json) {
     try {
-      ({ value, numbers } = parseJson(raw));
+      ({ value, texts } = parseJson(raw));
     } catch (e) {
       if (e instanceof JsonNumberRangeError) throw usage(flag, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
       throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
-  return { path, mode: plus ? 'append' : 'set', value, flag, ...(numbers ? { numbers } : {}) };
+  return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}) };
 }
 
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,14 +63,17 @@ const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
 
 /**
  * Applies ops in order. Objects set onto objects are merged (never clobbered); arrays and scalars replace.
- * `numbers`, the document's number texts, is updated in place: a number the user gives is written
- * exactly as typed (`9.0` stays 9.0, `8` replaces an old 8.0), whatever text was there before.
+ * `texts`, the document's literal texts, is updated in place: a number the user gives is written
+ * exactly as typed (`9.0` stays 9.0, `8` replaces an old 8.0), whatever text was there before. A
+ * string keeps its old text when the user gives the same string, unless typed with escapes of its own:
+ * an escape is encoding, not a change the user asked for.
  */
-export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], numbers?: NumberTexts): JsonObject {
+export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?: LiteralTexts): JsonObject {
   const root = doc;
-  // Where each op's value landed (array indices as numbers), for its number texts.
+  // Where each op's value landed (array indices as numbers), for its literal texts.
   const placed: Array<{ op: UpdateOp; at: Array<string | number> }> = [];
-  const shown = (v: JsonValue, at: Array<string | number>): string => (typeof v === 'number' ? (recordedText(numbers, ...numberPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v));
+  const shown = (v: JsonValue, at: Array<string | number>): string =>
+    typeof v === 'number' || typeof v === 'string' ? (recordedText(texts, ...literalPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v);
   for (const op of ops) {
     const at: Array<string | number> = [];
     const parentPath = op.path.slice(0, -1);
@@ -104,25 +107,39 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], number
     }
     (target as Record<string | number, JsonValue>)[slot] = next;
   }
-  if (numbers) for (const { op, at } of placed) keepTypedTexts(root, at, op, numbers);
+  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts);
   return root;
 }
 
-/** Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's). */
-function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, numbers: NumberTexts): void {
+/**
+ * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's);
+ * each string and object key, a text typed with escapes.
+ */
+function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, texts: LiteralTexts): void {
+  const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
+    let here: JsonValue | undefined = root;
+    for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
+    return here;
+  };
   const visit = (v: JsonValue, rel: Array<string | number>): void => {
     if (Array.isArray(v)) v.forEach((item, i) => visit(item, [...rel, i]));
-    else if (isPlainObject(v)) for (const k of Object.keys(v)) visit(v[k]!, [...rel, k]);
-    else if (typeof v === 'number') {
+    else if (isPlainObject(v))
+      for (const k of Object.keys(v)) {
+        const [key, position] = literalPlace(op.value, [...rel, k]);
+        const name = recordedText(op.texts, key + NAME_SUFFIX, position + NAME_SUFFIX, k);
+        const path = [...at, ...rel, k];
+        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path)) texts.set(place + NAME_SUFFIX, [name]);
+        visit(v[k]!, [...rel, k]);
+      }
+    else if (typeof v === 'number' || typeof v === 'string') {
       const path = [...at, ...rel];
       // A later op may have replaced it: then that op decides.
-      let here: JsonValue | undefined = root;
-      for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
-      if (!Object.is(here, v)) return;
-      const typed = recordedText(op.numbers, ...numberPlace(op.value, rel), v);
-      for (const key of numberPlace(root, path)) {
-        if (typed === undefined) numbers.delete(key);
-        else numbers.set(key, [typed]);
+      if (!Object.is(valueAt(path), v)) return;
+      const typed = recordedText(op.texts, ...literalPlace(op.value, rel), v);
+      if (typed === undefined && typeof v === 'string') return;
+      for (const key of literalPlace(root, path)) {
+        if (typed === undefined) texts.delete(key);
+        else texts.set(key, [typed]);
       }
     }
   };

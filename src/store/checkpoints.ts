@@ -4,7 +4,7 @@
 // a refused write leaves the file byte-identical.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson, type NumberTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
@@ -63,17 +63,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** `where` names the file in an error message (a function: worked out only when there is one). */
 export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
-    const parsed = parseJson(text, { numberTexts: false });
-    // Number texts ride with the format, so every rewrite of this file keeps them. They are
+    const parsed = parseJson(text, { texts: false });
+    // Literal texts ride with the format, so every rewrite of this file keeps them. They are
     // found only when a write asks for them: reading (validate, status, next, doctor) never pays
-    // the character-level scan a file with an `8.0` in it needs.
+    // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
     const format: TextFormat = detectFormat(text);
-    let numbers: { texts: TextFormat['numbers'] } | null = null;
-    Object.defineProperty(format, 'numbers', {
+    let found: { texts: TextFormat['texts'] } | null = null;
+    Object.defineProperty(format, 'texts', {
       enumerable: true,
       configurable: true,
-      get: () => (numbers ??= { texts: parseJson(text).numbers }).texts,
-      set: (texts: TextFormat['numbers']) => void (numbers = { texts }),
+      get: () => (found ??= { texts: parseJson(text).texts }).texts,
+      set: (texts: TextFormat['texts']) => void (found = { texts }),
     });
     return { value: parsed.value, format };
   } catch (e) {
@@ -137,10 +137,10 @@ export function requireCheckpoint(root: string, skill: string): CheckpointFile {
 export interface MutateOptions {
   now: Date;
   /**
-   * Transform the current document (null when there is none yet) into the next one. `numbers`, a
-   * copy of the file's number texts, is what the write keeps: a change may update it (update-ops does).
+   * Transform the current document (null when there is none yet) into the next one. `texts`, a
+   * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
    */
-  change: (current: JsonValue | null, numbers: NumberTexts) => JsonValue;
+  change: (current: JsonValue | null, texts: LiteralTexts) => JsonValue;
   /** Extra work inside the lock, after validation and before the write (rotation writes history here). */
   beforeWrite?: (next: JsonValue) => JsonValue;
 }
@@ -176,9 +176,9 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
   ensureProjectDir(root, checkpointsDir(root));
   return withLock(lockPathFor(root, skill), () => {
     const current = readCheckpoint(root, skill);
-    const numbers: NumberTexts = new Map([...(current?.format.numbers ?? [])].map(([key, texts]) => [key, [...texts]]));
-    let next = opts.change(current ? structuredClone(current.value) : null, numbers);
-    const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), numbers };
+    const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
+    let next = opts.change(current ? structuredClone(current.value) : null, texts);
+    const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
     const text = formatJson(next, format);
     const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
     if (errors.length) refuseInvalid(root, path, errors);
@@ -191,7 +191,7 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
 }
 
 export interface ReplaceTextOptions {
-  /** The whole new text, written byte for byte (a merge keeps each side's layout and number texts). */
+  /** The whole new text, written byte for byte (a merge keeps each side's layout and literal texts). */
   text: string;
   /**
    * The texts it was merged from. A clean text must parse and validate as the file its name
@@ -224,7 +224,7 @@ export async function replaceCheckpointText(root: string, skill: string, path: s
       const merged = parseCheckpointText(opts.text, display(root, path));
       const sides = opts.mergedFrom.flatMap((text): FileContent[] => {
         try {
-          return [{ value: parseJson(text, { numberTexts: false }).value, text }];
+          return [{ value: parseJson(text, { texts: false }).value, text }];
         } catch {
           return []; // an unreadable side excuses nothing
         }

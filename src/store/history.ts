@@ -8,7 +8,9 @@ import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPat
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
-import { restoreRotatedEntries, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
+import { restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
+import { rebaseTexts } from '../protocol/format.js';
+import { literalKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 
 export const HISTORY_DIR = 'history';
@@ -122,7 +124,7 @@ export async function restoreArchive(root: string, arg: string, now: Date): Prom
   const parsed = parseArchiveName(basename(archive));
   if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
   const file = readCheckpointFile(root, archive); // must parse
-  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now);
+  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now, file.format.texts);
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
     if (projectPathExists(root, live)) {
@@ -136,7 +138,7 @@ export async function restoreArchive(root: string, arg: string, now: Date): Prom
   });
 }
 
-async function restoreRotation(root: string, skill: string, name: string, value: JsonValue, now: Date): Promise<Restored> {
+async function restoreRotation(root: string, skill: string, name: string, value: JsonValue, now: Date, fileTexts?: LiteralTexts): Promise<Restored> {
   const problem = rotationFileProblem(value, skill);
   if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
   if (!projectPathExists(root, checkpointPath(root, skill))) {
@@ -147,8 +149,16 @@ async function restoreRotation(root: string, skill: string, name: string, value:
   let entries = 0;
   const result = await mutateCheckpoint(root, skill, {
     now,
-    change: (current) => {
-      entries = restoreRotatedEntries(current as JsonObject, value as unknown as RotationFile);
+    change: (current, texts) => {
+      const file = value as unknown as RotationFile;
+      entries = restoreRotatedEntries(current as JsonObject, file);
+      // The entries keep the texts they had in the rotation file (as rotate kept them there).
+      if (fileTexts?.size) {
+        for (const [dotted, moved] of Object.entries(file.entries)) {
+          const at = rotatedLogKeys(dotted.split('.'));
+          for (const entry of moved) rebaseTexts(fileTexts, literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry), texts);
+        }
+      }
       return current!;
     },
   });

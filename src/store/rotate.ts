@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { DEFAULT_FORMAT, formatJson, type TextFormat } from '../protocol/format.js';
+import { DEFAULT_FORMAT, formatJson, rebaseTexts, type TextFormat } from '../protocol/format.js';
+import { literalKey, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotatedLogKeys, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -60,17 +61,17 @@ function pointerOf(root: string, path: string): string {
   return display(root, path).split('\\').join('/');
 }
 
-function readRotationFile(root: string, path: string, skill: string): RotationFile {
+function readRotationFile(root: string, path: string, skill: string): { file: RotationFile; format: TextFormat } {
   const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
   if (text === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} vanished while rotating`);
-  const { value } = parseCheckpointText(text, display(root, path));
+  const { value, format } = parseCheckpointText(text, display(root, path));
   const problem = rotationFileProblem(value, skill);
   if (problem) {
     throw new CheckpointError('E_INVALID', `${display(root, path)} is not a rotation file of "${skill}": ${problem}`, {
       hint: 'move that file out of .checkpoints/history/ (or fix it), then rotate again; nothing was changed',
     });
   }
-  return value as unknown as RotationFile;
+  return { file: value as unknown as RotationFile, format };
 }
 
 /** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
@@ -153,13 +154,24 @@ function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settin
   return { plan: p, target };
 }
 
-/** Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left. */
-function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject): void {
+/**
+ * Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left.
+ * `texts`, the checkpoint's literal texts: each moved entry keeps them in the file, as the file's own entries keep theirs.
+ */
+function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject, texts?: LiteralTexts): void {
   if (!p.moved) return;
   ensureProjectDir(root, historyDir(root));
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
-  const file = appendToRotationFile(existing, skill, p.logs, now.toISOString());
-  writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, DEFAULT_FORMAT));
+  const file = appendToRotationFile(existing?.file ?? null, skill, p.logs, now.toISOString());
+  const kept: LiteralTexts = new Map(existing?.format.texts ?? []);
+  if (texts?.size) {
+    for (const log of p.logs) {
+      const at = rotatedLogKeys(log.path);
+      // Entries are keyed by content, so an entry's key names it in both files.
+      for (const entry of log.moved) rebaseTexts(texts, literalKey(at.checkpoint, true, entry), literalKey(at.file, true, entry), kept);
+    }
+  }
+  writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, { ...DEFAULT_FORMAT, texts: kept }));
   const journal: Journal = { doc: docFingerprint(from), where: pointerOf(root, target), logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
   writeFileAtomic(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal));
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
@@ -205,10 +217,12 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
+  let moving: LiteralTexts | undefined;
   let done: RotateReport | undefined;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
-    change: (value) => {
+    change: (value, texts) => {
+      moving = texts;
       const live = readCheckpoint(root, skill);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
@@ -218,7 +232,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint.
     beforeWrite: (next) => {
-      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from);
+      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving);
       return next;
     },
   });
@@ -231,10 +245,10 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
  * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
  * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
  */
-export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject): string {
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject, texts?: LiteralTexts): string {
   const target = join(historyDir(root), rotationFileName(skill, now));
   const log = { path, dotted: path.join('.'), total: entries.length, moved: entries, alreadyRotated: 0, kept: 0 };
-  writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from);
+  writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
   return pointerOf(root, target);
 }
 
@@ -271,7 +285,7 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now, next);
+  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
   const path = live?.path ?? checkpointPath(root, skill);
   return { doc: p.plan.doc, report: report(root, skill, path, p.target, p.plan, bytes, format, false) };
 }

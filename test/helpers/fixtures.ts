@@ -1,5 +1,8 @@
 // A small valid in-progress checkpoint for tests to start from; `over` replaces fields.
 import type { JsonObject } from '../../src/protocol/types.js';
+import { detectFormat, formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
 
 export function checkpointDoc(over: Record<string, unknown> = {}): JsonObject {
   return {
@@ -34,4 +37,12 @@ export function freshCheckpoint(skill: string, over: Record<string, unknown> = {
     next_actions: ['Write the auth middleware tests'],
     ...over,
   });
+}
+
+/** `text` after the update `flags`, written back the way `update` writes it (keeping its literal texts). */
+export function updatedText(text: string, ...flags: string[]): string {
+  const parsed = parseJson(text);
+  const texts = parsed.texts ?? new Map();
+  const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), texts);
+  return formatJson(doc, { ...detectFormat(text), texts });
 }

@@ -9,7 +9,7 @@ import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 const rewrite = (text: string, edit: (v: any) => void = () => {}) => {
   const parsed = parseJson(text);
   edit(parsed.value);
-  return formatJson(parsed.value, { ...detectFormat(text), numbers: parsed.numbers });
+  return formatJson(parsed.value, { ...detectFormat(text), texts: parsed.texts });
 };
 
 describe('number text preservation', () => {
@@ -91,7 +91,7 @@ describe('number text preservation', () => {
         const obj = new Map(pairs);
         const text = `{\n  ${[...obj].map(([k, v]) => `"${k}": ${v}`).concat(`"list": [${list.join(', ')}]`).join(',\n  ')}\n}\n`;
         const parsed = parseJson(text);
-        const out = formatJson(parsed.value, { ...detectFormat(text), numbers: parsed.numbers });
+        const out = formatJson(parsed.value, { ...detectFormat(text), texts: parsed.texts });
         // Layout may differ for the inline list; every literal must be there, as written.
         for (const [k, v] of obj) expect(out).toContain(`"${k}": ${v}`);
         expect(JSON.parse(out)).toEqual(JSON.parse(text));

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
 import { CheckpointError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/protocol/types.js';
-import { detectFormat, formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
+import { updatedText } from '../helpers/fixtures.js';
 
 const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map(parseUpdateFlag));
 
@@ -204,12 +204,7 @@ describe('prototype pollution', () => {
 describe('number texts the user types', () => {
   const FILE = '{\n  "skill_state": {\n    "score": 8.0,\n    "big": 12345678901234567890,\n    "tiny": 1e-400,\n    "list": [2.50, 3.0],\n    "keep": 1.0\n  }\n}\n';
   /** Applies the flags the way `update` does and writes the file back with its texts. */
-  const write = (...flags: string[]): string => {
-    const parsed = parseJson(FILE);
-    const numbers = parsed.numbers ?? new Map();
-    const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), numbers);
-    return formatJson(doc, { ...detectFormat(FILE), numbers });
-  };
+  const write = (...flags: string[]): string => updatedText(FILE, ...flags);
 
   it('writes a :json number exactly as typed, even where the old text denotes the same double', () => {
     const out = write('--skill_state.big:json=12345678901234567891', '--skill_state.tiny:json=5e-400', '--skill_state.score:json=9.0');
@@ -242,7 +237,7 @@ describe('number texts the user types', () => {
 
   it('names a number by its source text when it is in the way', () => {
     const parsed = parseJson(FILE);
-    const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.numbers));
+    const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.texts));
     expect(e.message).toContain('it is 8.0, not an object');
   });
 });

@@ -2,6 +2,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { logRetention } from '../../protocol/fields.js';
+import { rebaseTexts } from '../../protocol/format.js';
+import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
@@ -75,10 +77,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
-  let overflow: { entries: JsonValue[]; from: JsonObject } | null = null;
+  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
-    change: (current) => {
+    change: (current, texts) => {
       const doc = current as JsonObject | null;
       const from = structuredClone(doc) as JsonObject;
       // Re-read under the lock: the file may have been reset or rewritten since firstAction().
@@ -104,9 +106,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
       const all = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done];
       doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
+      // The action keeps its text (`\u2014`, as a Python agent wrote it) in its new place.
+      const [was] = literalPlace(from, typeof popped === 'string' ? ['next_actions', 0] : ['next_actions', 0, 'text']);
+      rebaseTexts(texts, was, literalPlace(doc, ['recently_done', 0, 'action'])[0], texts);
       // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
       if (all.length > RECENTLY_DONE_MAX) {
-        overflow = { entries: all.slice(RECENTLY_DONE_MAX), from };
+        overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
         try {
           addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
         } catch {
@@ -117,7 +122,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       return stampWrite(doc, ctx.now);
     },
     beforeWrite: (doc) => {
-      if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from);
+      if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
       return doc;
     },
   });

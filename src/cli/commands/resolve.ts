@@ -133,14 +133,14 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
   const path = file.rel;
   let value;
   try {
-    value = parseJson(text, { numberTexts: false }).value;
+    value = parseJson(text, { texts: false }).value;
   } catch (e) {
     const where = e instanceof JsonSyntaxError ? ` at ${e.line}:${e.column}: ${e.reason}` : '';
     return { file, outcome: { path, status: 'unparseable', source: 'file', messages: [`checkpoint: ${path} is not valid JSON${where}: fix it by hand`] }, unmatched: requested };
   }
   const from = sides.flatMap((t): FileContent[] => {
     try {
-      return [{ value: parseJson(t, { numberTexts: false }).value, text: t }];
+      return [{ value: parseJson(t, { texts: false }).value, text: t }];
     } catch {
       return [];
     }

@@ -27,14 +27,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let rotated: RotateReport | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
-    change: (current, numbers) => {
+    change: (current, texts) => {
       if (current !== null && (typeof current !== 'object' || Array.isArray(current))) {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
       }
       created = current === null;
       const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, numbers), ctx.now);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts), ctx.now);
     },
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
     beforeWrite: (next) => {

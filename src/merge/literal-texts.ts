@@ -1,0 +1,167 @@
+// 3-way merge of literal texts. The value merge compares values, so a side that only changed a
+// literal's text (12345678901234567890 -> ...891, 8.0 -> 8, "Caf\u00e9" -> "Café") looks unchanged
+// to it. Here each number, string and object key of the merged value takes its text the way a
+// value would: one side changed it -> that side's text; both to the same text -> that text; both
+// to different texts -> for a number, a conflict (which spelling of a 20-digit id or a measured
+// 8.0 is meant is a choice a person makes); for a string, ours' text (a string's escapes are
+// only encoding: every text decodes to the same characters, so no reader can tell them apart
+// and there is nothing to ask a person). Pure.
+
+import { recordedText } from '../protocol/format.js';
+import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
+import type { JsonValue } from '../protocol/types.js';
+import { formatPath, type Conflict, type PathSegment } from './conflict.js';
+
+type Side = 'base' | 'ours' | 'theirs';
+
+export interface LiteralTextMerge {
+  /** The texts to write the merged value with (only those JSON.stringify would not produce). */
+  texts: LiteralTexts;
+  /** Numbers both sides rewrote to different texts of one double. */
+  conflicts: Conflict[];
+  /** Some literal takes a text other than ours': ours' bytes are not the merge. */
+  changedFromOurs: boolean;
+  /** Paths (as displayed) of text conflicts `settle` decided. */
+  settled: string[];
+}
+
+const stands = (text: string | undefined, v: number | string): text is string => text !== undefined && denotes(text, v);
+
+/** The text a writer gives a literal standing at `key` (else at `position`): a recorded one, else JSON's. */
+const textOf = (texts: LiteralTexts | undefined, key: string, position: string | null, v: number | string): string => recordedText(texts, key, position, v) ?? JSON.stringify(v);
+
+/**
+ * Visits every number, string and object key below `value` that may have a recorded text: a
+ * container is entered only when some key in `recorded` lies below it (by content key or by
+ * position), so a long log without an odd literal is never keyed (naming its items costs their
+ * canonical JSON); an object key only when some side recorded a text for it. An object key is
+ * visited with its member's path and the member's keys plus NAME_SUFFIX, before (and whether or
+ * not) its value is skipped. `path` is reused: copy it to keep it.
+ */
+function eachLiteral(
+  value: JsonValue,
+  recorded: ReadonlySet<string>,
+  visit: (v: number | string, key: string, position: string, path: PathSegment[]) => void,
+  skip?: ReadonlySet<string>,
+): void {
+  const path: PathSegment[] = [];
+  const keys = [...recorded];
+  const below = (key: string, position: string): boolean => keys.some((r) => r.startsWith(key) || r.startsWith(position));
+  const walk = (v: JsonValue, key: string, position: string): void => {
+    if (skip?.size && skip.has(JSON.stringify(path))) return;
+    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path);
+    else if (v === null || typeof v !== 'object' || !below(key, position)) return;
+    else if (Array.isArray(v)) {
+      // Items are keyed by content: enter them only when something is recorded below this array at all.
+      if (!keys.some((r) => r.startsWith(`${key}[`) || r.startsWith(`${position}[`))) return;
+      v.forEach((item, i) => {
+        path.push(i);
+        walk(item, literalKey(key, true, item), positionKey(position, i));
+        path.pop();
+      });
+    } else
+      for (const k of Object.keys(v)) {
+        path.push(k);
+        const [member, at] = [literalKey(key, false, k), positionKey(position, k)];
+        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path);
+        walk(v[k]!, member, at);
+        path.pop();
+      }
+  };
+  walk(value, '', POSITION_ROOT);
+}
+
+/** Every (reachable, see eachLiteral) literal's text in one side, by content key and by position key. */
+function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined, recorded: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (value === undefined) return out;
+  eachLiteral(value, recorded, (v, key, position) => {
+    const text = textOf(texts, key, position, v);
+    if (!out.has(key)) out.set(key, text);
+    if (!out.has(position)) out.set(position, text);
+  });
+  return out;
+}
+
+/**
+ * Texts for the literals of `merged` (conflicted subtrees are skipped: each side's block is
+ * written with that side's own texts). `values`/`texts` are the parsed sides. Run after
+ * `resolve` settled value conflicts: a settled literal then denotes only its side's text.
+ * `settle` decides a number text conflict the same way.
+ */
+export function mergeLiteralTexts(
+  merged: JsonValue,
+  valueConflicts: readonly Conflict[],
+  values: Record<Side, JsonValue | undefined>,
+  texts: Partial<Record<Side, LiteralTexts>>,
+  settle?: (display: string) => 'ours' | 'theirs' | undefined,
+): LiteralTextMerge {
+  const result: LiteralTextMerge = { texts: new Map(), conflicts: [], changedFromOurs: false, settled: [] };
+  // A literal no side recorded a text for is written by JSON on every side: nothing to merge.
+  const recorded = new Set([texts.base, texts.ours, texts.theirs].flatMap((m) => [...(m?.keys() ?? [])]));
+  const sides = { base: sideTexts(values.base, texts.base, recorded), ours: sideTexts(values.ours, texts.ours, recorded), theirs: sideTexts(values.theirs, texts.theirs, recorded) };
+  const skip = new Set(valueConflicts.map((c) => JSON.stringify(c.path)));
+  eachLiteral(
+    merged,
+    recorded,
+    (v, key, position, path) => {
+      // By content key; by position only where no side has the content (an id-less item changed
+      // on every side): a side without the item must not lend the text of another at its index.
+      const byKey = sides.base.has(key) || sides.ours.has(key) || sides.theirs.has(key) ? key : position;
+      const at = (side: Side): string | undefined => sides[side].get(byKey);
+      const [b, o, t] = [at('base'), at('ours'), at('theirs')];
+      let pick: string | undefined;
+      if (o === b) pick = t;
+      else if (t === b || o === t) pick = o;
+      else if (stands(o, v) && stands(t, v)) {
+        // Strings: ours, never a conflict (see the top of this file).
+        if (typeof v === 'string') pick = o;
+        else {
+          const display = formatPath(path);
+          const side = settle?.(display);
+          if (side) {
+            pick = side === 'ours' ? o : t;
+            result.settled.push(display);
+          } else {
+            const baseValue = b === undefined ? undefined : Number(b);
+            result.conflicts.push({ path: [...path], display, base: baseValue, ours: v, theirs: v, texts: { base: b, ours: o, theirs: t } });
+            return;
+          }
+        }
+      }
+      // A side that changed the value itself wins over one that only respelled it.
+      if (!stands(pick, v)) pick = [o, t, b].find((x) => stands(x, v));
+      if (pick === undefined) return;
+      if (pick !== o) result.changedFromOurs = true;
+      if (pick === JSON.stringify(v)) return;
+      addLiteralText(result.texts, key, pick);
+      addLiteralText(result.texts, position, pick);
+    },
+    skip,
+  );
+  return result;
+}
+
+/** Each side's text of a conflict's number values (for its summary line), where the side recorded one. */
+export function conflictNumberTexts(conflict: Conflict, texts: Partial<Record<Side, LiteralTexts>>): Conflict['texts'] {
+  if (conflict.span !== undefined || conflict.path.length === 0) return undefined;
+  let out: Conflict['texts'];
+  // Object members are keyed by name; an array item by its own content, which for a number is the number.
+  let parent = '';
+  const last = conflict.path.length - 1;
+  for (let k = 0; k < last; k++) {
+    const seg = conflict.path[k]!;
+    if (typeof seg === 'number') return undefined; // an item's key depends on content that differs by side
+    parent = literalKey(parent, false, seg);
+  }
+  const seg = conflict.path[last]!;
+  for (const side of ['base', 'ours', 'theirs'] as const) {
+    const v = conflict[side];
+    if (typeof v !== 'number') continue;
+    const key = typeof seg === 'number' ? literalKey(parent, true, v) : literalKey(parent, false, seg);
+    const text = textOf(texts[side], key, null, v);
+    if (text !== JSON.stringify(v)) (out ??= {})[side] = text;
+  }
+  return out;
+}
+
