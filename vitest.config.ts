@@ -9,6 +9,10 @@ export default defineConfig({
     // and on a loaded 2-core box an e2e file spawning the binary hundreds of times is slow.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // The template repositories makeRepo() copies, made once per run and removed at its end.
+    globalSetup: ['test/helpers/global-setup.ts'],
+    // After each file, the folders it made with tempDir()/makeRepo() are removed, pass or fail.
+    setupFiles: ['test/helpers/cleanup.ts'],
     pool: 'forks',
     // One worker runs many files without a fresh process and module graph for each (~0.5 s of
     // CPU per file). Tests leave no process-wide state behind: test/helpers/in-process.ts
@@ -18,7 +22,7 @@ export default defineConfig({
     // two files at once keep both cores busy (the default on 2 cores is one).
     maxWorkers: 2,
     // The launcher's per-user code cache: the binaries the tests install and run keep theirs in
-    // one temp folder, never in the user's ~/.cache.
-    env: { XDG_CACHE_HOME: join(tmpdir(), 'checkpoint-protocol-test-cache') },
+    // a temp folder of this run (global-setup.ts removes it at the end), never in ~/.cache.
+    env: { XDG_CACHE_HOME: join(tmpdir(), `checkpoint-protocol-test-cache-${process.pid}`) },
   },
 });
