@@ -4,9 +4,9 @@
 // actions/checkout leaves it: no merge driver configured. Clean -> the job passes; a
 // committed conflict marker -> it fails.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
@@ -96,30 +96,49 @@ interface StepResult {
   output: string;
 }
 
-/** Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install step. */
-function runJob(dir: string): { ok: boolean; steps: StepResult[] } {
+/**
+ * Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install step.
+ * `npx: 'shim'` puts first on PATH an `npx` that runs `npx --no-install <bin>` as npx does (the
+ * project's node_modules/.bin/<bin>) without npm's start-up: one job proves real npx does that.
+ */
+function runJob(dir: string, { npx }: { npx: 'real' | 'shim' } = { npx: 'shim' }): { ok: boolean; steps: StepResult[] } {
+  const PATH = npx === 'shim' ? [npxShim(), ENV.PATH].join(delimiter) : ENV.PATH;
   const results: StepResult[] = [];
   for (const step of CHECKS) {
     // Every check step is gated on the install step having succeeded (it has, above) and on
     // the run not being cancelled, so it runs whatever the steps before it did.
     expect(step.if ?? '', step.name).toMatch(/!cancelled\(\)/);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env }, encoding: 'utf8', timeout: HANG_GUARD_MS });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env, PATH }, encoding: 'utf8', timeout: HANG_GUARD_MS });
     results.push({ name: step.name ?? step.run!, run: step.run!, code: r.status, output: r.stdout + r.stderr });
   }
   return { ok: results.every((s) => s.code === 0), steps: results };
 }
+let shim: string | undefined;
+function npxShim(): string {
+  if (shim) return shim;
+  shim = tempDir('cp-npx-shim-');
+  writeFileSync(join(shim, 'npx'), '#!/bin/sh\n[ "$1" = --no-install ] || { echo "npx shim: only --no-install" >&2; exit 97; }\nshift\nbin=$1\nshift\nexec "$PWD/node_modules/.bin/$bin" "$@"\n');
+  chmodSync(join(shim, 'npx'), 0o755);
+  return shim;
+}
+afterAll(() => (shim = undefined)); // tempDir's folder is removed after the file
+
 const stepOf = (job: ReturnType<typeof runJob>, pattern: RegExp) => job.steps.find((s) => pattern.test(s.run))!;
 
 const goodCheckpoint = (skill: string) => freshCheckpoint(skill, { context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] } });
 
-/** A project set up the documented way (`checkpoint init`) with one healthy checkpoint. */
+/** A project set up the documented way (`checkpoint init`) with one healthy checkpoint: made once, copied per test. */
+let project: string;
+beforeAll(() => {
+  project = makeRepo();
+  expect(cli(project, ['init']).code).toBe(0);
+  write(project, 'README.md', '# demo\n');
+  write(project, '.checkpoints/api.checkpoint.json', `${JSON.stringify(goodCheckpoint('api'), null, 2)}\n`);
+  commitAll(project, 'checkpoints');
+});
 function origin(): string {
-  const dir = makeRepo();
-  dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
-  write(dir, 'README.md', '# demo\n');
-  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(goodCheckpoint('api'), null, 2)}\n`);
-  commitAll(dir, 'checkpoints');
+  const dir = join(tempDir('cp-ci-origin-'), 'origin');
+  cpSync(project, dir, { recursive: true });
   return dir;
 }
 
@@ -140,7 +159,7 @@ describe('examples/github-workflow.yml', () => {
 
   it('passes on a clean repository', () => {
     const dir = checkout(origin());
-    const job = runJob(dir);
+    const job = runJob(dir, { npx: 'real' });
     expect(job.ok, JSON.stringify(job.steps, null, 2)).toBe(true);
     // CI has no merge driver configured: doctor says so, as a warning that does not fail the job.
     expect(stepOf(job, /doctor/).output).toMatch(/merge\.checkpoint\.driver/);
