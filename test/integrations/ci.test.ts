@@ -4,11 +4,12 @@
 // actions/checkout leaves it: no merge driver configured. Clean -> the job passes; a
 // committed conflict marker -> it fails.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { withNpxShim } from '../helpers/npx-shim.js';
 
 interface Step {
   id?: string;
@@ -97,32 +98,21 @@ interface StepResult {
 }
 
 /**
- * Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install step.
- * `npx: 'shim'` puts first on PATH an `npx` that runs `npx --no-install <bin>` as npx does (the
- * project's node_modules/.bin/<bin>) without npm's start-up: one job proves real npx does that.
+ * Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install
+ * step; through the real npx in one job, test/helpers/npx-shim.ts's in the others.
  */
 function runJob(dir: string, { npx }: { npx: 'real' | 'shim' } = { npx: 'shim' }): { ok: boolean; steps: StepResult[] } {
-  const PATH = npx === 'shim' ? [npxShim(), ENV.PATH].join(delimiter) : ENV.PATH;
+  const env = { ...(npx === 'shim' ? withNpxShim(ENV) : ENV), ...WORKFLOW.env };
   const results: StepResult[] = [];
   for (const step of CHECKS) {
     // Every check step is gated on the install step having succeeded (it has, above) and on
     // the run not being cancelled, so it runs whatever the steps before it did.
     expect(step.if ?? '', step.name).toMatch(/!cancelled\(\)/);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env, PATH }, encoding: 'utf8', timeout: HANG_GUARD_MS });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env, encoding: 'utf8', timeout: HANG_GUARD_MS });
     results.push({ name: step.name ?? step.run!, run: step.run!, code: r.status, output: r.stdout + r.stderr });
   }
   return { ok: results.every((s) => s.code === 0), steps: results };
 }
-let shim: string | undefined;
-function npxShim(): string {
-  if (shim) return shim;
-  shim = tempDir('cp-npx-shim-');
-  writeFileSync(join(shim, 'npx'), '#!/bin/sh\n[ "$1" = --no-install ] || { echo "npx shim: only --no-install" >&2; exit 97; }\nshift\nbin=$1\nshift\nexec "$PWD/node_modules/.bin/$bin" "$@"\n');
-  chmodSync(join(shim, 'npx'), 0o755);
-  return shim;
-}
-afterAll(() => (shim = undefined)); // tempDir's folder is removed after the file
-
 const stepOf = (job: ReturnType<typeof runJob>, pattern: RegExp) => job.steps.find((s) => pattern.test(s.run))!;
 
 const goodCheckpoint = (skill: string) => freshCheckpoint(skill, { context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] } });
