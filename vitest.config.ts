@@ -1,6 +1,32 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest (most of them one long process: npm pack and install, the engine
+ * differential, a kill loop), started first so that the two workers end together rather than one
+ * finishing a long file alone. The rest keep vitest's order (slowest last time first).
+ */
+const LONGEST = [
+  'test/package/pack.test.ts',
+  'test/git/engines.test.ts',
+  'test/e2e/hostile-clone.test.ts',
+  'test/merge/git-driver.test.ts',
+  'test/merge/property.test.ts',
+  'test/git/random-dags.test.ts',
+  'test/reliability/crash.test.ts',
+  'test/e2e/real-repo.test.ts',
+];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((l) => f.moduleId.endsWith(l));
+      return i === -1 ? LONGEST.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -13,6 +39,7 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     // After each file, the folders it made with tempDir()/makeRepo() are removed, pass or fail.
     setupFiles: ['test/helpers/cleanup.ts'],
+    sequence: { sequencer: LongestFirst },
     pool: 'forks',
     // One worker runs many files without a fresh process and module graph for each (~0.5 s of
     // CPU per file). Tests leave no process-wide state behind: test/helpers/in-process.ts
