@@ -1,6 +1,32 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest (most of them one long process: npm pack and install, the engine
+ * differential, a kill loop), started first so that the two workers end together rather than one
+ * finishing a long file alone. The rest keep vitest's order (slowest last time first).
+ */
+const LONGEST = [
+  'test/package/pack.test.ts',
+  'test/git/engines.test.ts',
+  'test/e2e/hostile-clone.test.ts',
+  'test/merge/git-driver.test.ts',
+  'test/merge/property.test.ts',
+  'test/git/random-dags.test.ts',
+  'test/reliability/crash.test.ts',
+  'test/e2e/real-repo.test.ts',
+];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((l) => f.moduleId.endsWith(l));
+      return i === -1 ? LONGEST.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -9,6 +35,11 @@ export default defineConfig({
     // and on a loaded 2-core box an e2e file spawning the binary hundreds of times is slow.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // The template repositories makeRepo() copies, made once per run and removed at its end.
+    globalSetup: ['test/helpers/global-setup.ts'],
+    // After each file, the folders it made with tempDir()/makeRepo() are removed, pass or fail.
+    setupFiles: ['test/helpers/cleanup.ts'],
+    sequence: { sequencer: LongestFirst },
     pool: 'forks',
     // One worker runs many files without a fresh process and module graph for each (~0.5 s of
     // CPU per file). Tests leave no process-wide state behind: test/helpers/in-process.ts
@@ -18,7 +49,7 @@ export default defineConfig({
     // two files at once keep both cores busy (the default on 2 cores is one).
     maxWorkers: 2,
     // The launcher's per-user code cache: the binaries the tests install and run keep theirs in
-    // one temp folder, never in the user's ~/.cache.
-    env: { XDG_CACHE_HOME: join(tmpdir(), 'checkpoint-protocol-test-cache') },
+    // a temp folder of this run (global-setup.ts removes it at the end), never in ~/.cache.
+    env: { XDG_CACHE_HOME: join(tmpdir(), `checkpoint-protocol-test-cache-${process.pid}`) },
   },
 });

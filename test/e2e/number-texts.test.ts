@@ -3,6 +3,7 @@
 // built binary must keep every text a user or a side changed. Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -73,22 +74,22 @@ describe('git merge keeps a respelled number', () => {
 });
 
 describe('update writes numbers as typed', () => {
-  it('changes a number to a text equal as a double, and keeps the texts it is given', () => {
+  it('changes a number to a text equal as a double, and keeps the texts it is given', async () => {
     const dir = project();
     for (const flag of ['--skill_state.big:json=12345678901234567891', '--skill_state.tiny:json=5e-400', '--skill_state.score:json=9.0', '--skill_state.obj:json={"a":1.0,"b":[2.50]}']) {
-      const r = cli(dir, ['update', 'api', flag]);
+      const r = await runCli(dir, ['update', 'api', flag]);
       expect(r.code, r.stderr).toBe(0);
     }
     const out = read(dir, FILE);
     for (const literal of ['"big": 12345678901234567891,', '"tiny": 5e-400,', '"score": 9.0,', '"a": 1.0,', '2.50', '1.0']) expect(out).toContain(literal);
-    expect(cli(dir, ['update', 'api', '--skill_state.score:json=9']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--skill_state.score:json=9'])).code).toBe(0);
     expect(read(dir, FILE)).toContain('"score": 9,');
   });
 
-  it('names a number in the way by its text, and leaves the file byte-identical', () => {
+  it('names a number in the way by its text, and leaves the file byte-identical', async () => {
     const dir = project();
     const before = read(dir, FILE);
-    const r = cli(dir, ['update', 'api', '--skill_state.score.x=1']);
+    const r = await runCli(dir, ['update', 'api', '--skill_state.score.x=1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot write inside skill_state.score: it is 8.0, not an object');
     expect(read(dir, FILE)).toBe(before);

@@ -1,21 +1,19 @@
 // The pre-push hook judges the commits a push sends, as they are in each pushed tip: never the
-// checked-out work tree. Real `git push` to a local bare remote through the installed hook.
-import { afterEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+// checked-out work tree. Real `git push` to a local bare remote through the installed hook; the
+// doctor runs that check each engine's findings go through main() in-process.
+import { cpSync, rmSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
-
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach(cleanup));
+import { runCli } from '../helpers/in-process.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 
-/** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published. */
-function published(): string {
+/** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published: made once. */
+let template: { dir: string; remote: string };
+beforeAll(() => {
   const dir = makeRepo();
-  dirs.push(dir);
   const remote = tempDir('cp-remote-');
-  dirs.push(remote);
   git(remote, ['init', '-q', '--bare']);
   git(dir, ['remote', 'add', 'origin', remote]);
   expect(cli(dir, ['init']).code).toBe(0);
@@ -25,6 +23,16 @@ function published(): string {
   commitAll(dir, 'Start the api skill');
   const r = gitTry(dir, ['push', 'origin', 'main']);
   expect(r.status, r.stdout + r.stderr).toBe(0);
+  template = { dir, remote };
+});
+
+/** A copy of the published project and of its remote, for one test. */
+function published(): string {
+  const parent = tempDir('cp-published-');
+  const [dir, remote] = [join(parent, 'work'), join(parent, 'remote.git')];
+  cpSync(template.dir, dir, { recursive: true });
+  cpSync(template.remote, remote, { recursive: true });
+  git(dir, ['remote', 'set-url', 'origin', remote]);
   return dir;
 }
 
@@ -41,13 +49,13 @@ const push = (dir: string, ...refs: string[]) => {
 
 const remoteHas = (dir: string, branch: string) => gitTry(dir, ['ls-remote', 'origin', `refs/heads/${branch}`]).stdout.includes(branch);
 
-function blocking(dir: string, engine: string, range: string): string[] {
-  const r = cli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range]);
+async function blocking(dir: string, engine: string, range: string): Promise<string[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range]);
   return (JSON.parse(r.stdout) as { findings: { message: string; blocks: boolean }[] }).findings.filter((f) => f.blocks).map((f) => f.message);
 }
 
 describe('the pre-push hook judges pushed tips, not the work tree', () => {
-  it('refuses a side branch carrying an invalid checkpoint while main is checked out (repro A)', () => {
+  it('refuses a side branch carrying an invalid checkpoint while main is checked out (repro A)', async () => {
     const dir = published();
     git(dir, ['checkout', '-q', '-b', 'bad']);
     edit(dir, (d) => { d.status = 'ready-to-deploy'; });
@@ -58,10 +66,10 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/status[\s\S]*ready-to-deploy[\s\S]*as pushed in [0-9a-f]{7}[\s\S]*\[blocks push\]/);
     expect(remoteHas(dir, 'bad')).toBe(false);
     const tip = git(dir, ['rev-parse', 'bad']).trim();
-    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, tip).join('\n')).toMatch(/ready-to-deploy/);
+    for (const engine of ['native', 'isomorphic']) expect((await blocking(dir, engine, tip)).join('\n')).toMatch(/ready-to-deploy/);
   });
 
-  it('refuses a push landing PLAT-9 while the pushed checkpoint still queues it, whatever the work tree says (repro B)', () => {
+  it('refuses a push landing PLAT-9 while the pushed checkpoint still queues it, whatever the work tree says (repro B)', async () => {
     const dir = published();
     const base = git(dir, ['rev-parse', 'HEAD']).trim();
     write(dir, 'docs/plat-9.md', 'docs\n');
@@ -72,14 +80,14 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/Write docs for PLAT-9" names PLAT-9, which landed[\s\S]*\[blocks push\]/);
     const range = `${base}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
-    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('PLAT-9')]);
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range)).toEqual([expect.stringContaining('PLAT-9')]);
     // Committing the reconcile makes the pushed tip true: the push goes through.
     commitAll(dir, 'api: docs done');
     const ok = push(dir, 'main');
     expect(ok.status, ok.out).toBe(0);
   });
 
-  it('refuses a side branch landing PLAT-9 although checked-out main holds a committed reconcile', () => {
+  it('refuses a side branch landing PLAT-9 although checked-out main holds a committed reconcile', async () => {
     const dir = published();
     git(dir, ['checkout', '-q', '-b', 'side']);
     write(dir, 'docs/plat-9.md', 'docs\n');
@@ -96,7 +104,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(main.status, main.out).toBe(0);
   });
 
-  it('refuses a branch that deletes a listed generated file while the work tree still has it', () => {
+  it('refuses a branch that deletes a listed generated file while the work tree still has it', async () => {
     const dir = published();
     git(dir, ['checkout', '-q', '-b', 'cleanup']);
     rmSync(join(dir, 'src/gen/client.ts'));
@@ -106,10 +114,10 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/client\.ts is missing in [0-9a-f]{7} "Drop the generated client"[\s\S]*\[blocks push\]/);
     const tip = git(dir, ['rev-parse', 'cleanup']).trim();
-    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, tip)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, tip)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
   });
 
-  it('refuses a pushed checkpoint change that lists a file missing from the tip, though the work tree has it', () => {
+  it('refuses a pushed checkpoint change that lists a file missing from the tip, though the work tree has it', async () => {
     const dir = published();
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/server.ts — generated'); });
     commitAll(dir, 'api: list the server stub');
@@ -118,10 +126,10 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/server\.ts is missing \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
     const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
-    for (const engine of ['native', 'isomorphic']) expect(blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is missing')]);
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is missing')]);
   });
 
-  it('a pushed HEAD carrying a verified_for_sha that is no commit here is refused, once', () => {
+  it('a pushed HEAD carrying a verified_for_sha that is no commit here is refused, once', async () => {
     const dir = published();
     edit(dir, (d) => { d.skill_state = { verified_for_sha: 'release-v1 (pre-commit; base deadbee1234)' }; });
     commitAll(dir, 'api: verified');
@@ -131,7 +139,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
   });
 
-  it('a finding the work tree and the pushed HEAD share is one line, in the work tree\'s words: a rename from before the push keeps its hint', () => {
+  it('a finding the work tree and the pushed HEAD share is one line, in the work tree\'s words: a rename from before the push keeps its hint', async () => {
     const dir = published();
     write(dir, 'src/gen/types.ts', 'export type T = 1;\n');
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/types.ts'); });
@@ -146,7 +154,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     commitAll(dir, 'api: review');
     const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
     for (const engine of ['native', 'isomorphic']) {
-      const out = cli(dir, ['doctor', '--engine', engine, '--pushed', range]).stdout;
+      const out = (await runCli(dir, ['doctor', '--engine', engine, '--pushed', range])).stdout;
       const lines = (i: number) => out.split('\n').filter((l) => l.includes(`generated_files[${i}]`));
       expect(lines(0), out).toEqual([expect.stringMatching(new RegExp(`src/gen/client\\.ts is missing: renamed to src/gen/api-client\\.ts in ${renamed.slice(0, 7)}.* \\[blocks push\\]$`))]);
       expect(lines(1), out).toEqual([expect.stringMatching(new RegExp(`src/gen/types\\.ts changed after the checkpoint was written \\(${edited.slice(0, 7)} .* \\[blocks push\\]$`))]);
@@ -156,7 +164,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out.match(/renamed to src\/gen\/api-client\.ts/g), r.out).toHaveLength(1);
   });
 
-  it('work-tree drift is printed but never blocks a push whose tip is sound', () => {
+  it('work-tree drift is printed but never blocks a push whose tip is sound', async () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');
     commitAll(dir, 'Fix a typo');

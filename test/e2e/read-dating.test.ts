@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCli } from '../helpers/in-process.js';
 import { cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -46,26 +47,27 @@ function repo(): string {
 }
 
 describe.each(['native', 'isomorphic'] as const)('a re-saved checkpoint still queuing a merged PR (%s)', (engine) => {
-  it('next skips it as landed, resume does not offer it, status notes it landed', () => {
+  it('next skips it as landed, resume does not offer it, status notes it landed', async () => {
     const dir = repo();
-    const next = cli(dir, ['next', '--json', '--engine', engine]);
+    const next = await runCli(dir, ['next', '--json', '--engine', engine]);
     expect(next.code, next.stderr).toBe(0);
     const rec = JSON.parse(next.stdout).next;
     expect(rec).toMatchObject({ skill: 'release', kind: 'action', text: 'Write the changelog for v1.8' });
     expect(rec.skipped_as_landed).toEqual([{ index: 0, text: HELD, evidence: expect.stringContaining('Merge pull request #232') }]);
 
-    const resume = cli(dir, ['resume', 'release', '--engine', engine]);
+    const resume = await runCli(dir, ['resume', 'release', '--engine', engine]);
     expect(resume.code, resume.stdout + resume.stderr).toBe(3); // months old: stale, the user is asked whether to continue
     expect(resume.stdout).toContain('Next: Write the changelog for v1.8');
     expect(resume.stdout).not.toContain(`Next: ${HELD}`);
 
-    const status = cli(dir, ['status', '--engine', engine]);
+    const status = await runCli(dir, ['status', '--engine', engine]);
     expect(status.stdout).toMatch(/Held for user review: PR #232[^\n]*already landed: #232 landed in [0-9a-f]{7}/);
-    const statusJson = JSON.parse(cli(dir, ['status', '--json', '--engine', engine]).stdout);
+    const statusJson = JSON.parse((await runCli(dir, ['status', '--json', '--engine', engine])).stdout);
     expect(statusJson.skills[0].landed_actions).toEqual([expect.objectContaining({ index: 0, text: HELD })]);
   });
 });
 
+// Real processes here: the second run must find the dates on disk, not in this process's memory.
 describe('dates remembered for an unchanged HEAD and checkpoint', () => {
   it('a second next answers from the caches alone, without reading git objects', () => {
     const dir = repo();

@@ -2,9 +2,10 @@
 // checkpoints written by hand and by agents, annotated/braced/globbed/prose generated_files,
 // an action kept across a re-save while its PR merged, a revert, a skewed commit date, an
 // out-of-enum status and numbers written 8.0. Every warning must be true, every refusal deserved.
-import { afterEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCli } from '../helpers/in-process.js';
 import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -67,9 +68,8 @@ const SITE_FILES = [
   'docs/removed.md - superseded by the guides',
 ];
 
-function buildRepo(): { dir: string; skewed: string } {
+function makeLongLived(): string {
   const dir = makeRepo();
-  dirs.push(dir);
   write(dir, 'scripts/gen-stack-packs.mjs', 'export {};\n');
   write(dir, 'site/src/x.md', '# x\n');
   for (const p of ['index', 'a', 'b', 'c', 'd', 'e']) write(dir, `site/public/previews/mobile-demo/${p}.html`, `<p>${p}</p>\n`);
@@ -104,19 +104,48 @@ function buildRepo(): { dir: string; skewed: string } {
   commitAll(dir, 'Remove the old docs page', '2026-08-01T00:00:00Z');
   write(dir, '.checkpoints/release.checkpoint.json', release('2026-08-02T12:00:00Z', ['Held for user review: PR #232 (previews) — squash-merge or close', 'Open PR #240 for the docs'], `claude/release-v1-8 (pre-commit; base ${skewed.slice(0, 7)})`));
   commitAll(dir, 'checkpoint: release re-saved', '2026-08-02T12:01:00Z');
-  return { dir, skewed };
+  return dir;
 }
 
-function doctorJson(dir: string, engine: string, extra: string[] = []): { code: number; report: { findings: Finding[]; blocking: number } } {
-  const r = cli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
+/** A copy of `dir` (and of its bare remote, re-pointed at the copy) in a new temp folder. */
+function copyRepo(dir: string, remote?: string): string {
+  const parent = tempDir('cp-real-repo-');
+  cpSync(dir, join(parent, 'work'), { recursive: true });
+  if (remote) {
+    cpSync(remote, join(parent, 'remote.git'), { recursive: true });
+    git(join(parent, 'work'), ['remote', 'set-url', 'origin', join(parent, 'remote.git')]);
+  }
+  return join(parent, 'work');
+}
+
+// Built once (a dozen dated commits), copied for each test: no test sees another's changes or caches.
+let longLived: string;
+let published: { dir: string; remote: string };
+beforeAll(() => {
+  longLived = makeLongLived();
+  // The project once `checkpoint init` is committed and main is on its remote.
+  const dir = copyRepo(longLived);
+  expect(cli(dir, ['init']).code).toBe(0);
+  commitAll(dir, 'checkpoint tooling', '2026-08-03T00:00:00Z');
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
+  published = { dir, remote };
+});
+
+const buildRepo = (): { dir: string } => ({ dir: copyRepo(longLived) });
+
+async function doctorJson(dir: string, engine: string, extra: string[] = []): Promise<{ code: number; report: { findings: Finding[]; blocking: number } }> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
   return { code: r.code, report: JSON.parse(r.stdout) };
 }
 
 describe.each(['native', 'isomorphic'] as const)('doctor on a long-lived repository (%s)', (engine) => {
-  it('warns only about true drift; notes and advice never count', () => {
+  it('warns only about true drift; notes and advice never count', async () => {
     const { dir } = buildRepo();
     const before = read(dir, '.checkpoints/site.checkpoint.json');
-    const { code, report } = doctorJson(dir, engine);
+    const { code, report } = await doctorJson(dir, engine);
     const warnings = report.findings.filter((f) => f.level === 'warning').map((f) => `${f.skill} ${f.check} ${f.path}`).sort();
     expect(warnings).toEqual([
       'auth stale updated_at',
@@ -141,9 +170,9 @@ describe.each(['native', 'isomorphic'] as const)('doctor on a long-lived reposit
     expect(read(dir, '.checkpoints/site.checkpoint.json')).toBe(before);
   });
 
-  it('next keeps a reverted ticket as the action to do', () => {
+  it('next keeps a reverted ticket as the action to do', async () => {
     const { dir } = buildRepo();
-    const r = cli(dir, ['next', '--json', '--engine', engine]);
+    const r = await runCli(dir, ['next', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const { next } = JSON.parse(r.stdout);
     expect(next).toMatchObject({ skill: 'auth', kind: 'action', text: 'Implement PLAT-7 (login form)', skipped_as_landed: [] });
@@ -158,14 +187,7 @@ describe('the pre-push hook judges what is pushed', () => {
     git(dir, ['remote', 'add', 'origin', remote]);
   }
 
-  function initAndPublish(): string {
-    const { dir } = buildRepo();
-    expect(cli(dir, ['init']).code).toBe(0);
-    commitAll(dir, 'checkpoint tooling', '2026-08-03T00:00:00Z');
-    withRemote(dir);
-    expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
-    return dir;
-  }
+  const initAndPublish = (): string => copyRepo(published.dir, published.remote);
 
   it('allows an unrelated push in a repo with stale and invalid checkpoints', () => {
     const dir = initAndPublish();
@@ -181,7 +203,7 @@ describe('the pre-push hook judges what is pushed', () => {
     expect(gitTry(dir, ['push', 'origin', ':topic']).status).toBe(0);
   });
 
-  it('refuses a push that lands a PR a checkpoint still queues, with the reason', () => {
+  it('refuses a push that lands a PR a checkpoint still queues, with the reason', async () => {
     const dir = initAndPublish();
     write(dir, 'docs/api.md', 'api\n');
     commitAll(dir, 'API docs (#240)');
@@ -190,7 +212,7 @@ describe('the pre-push hook judges what is pushed', () => {
     expect(r.stdout + r.stderr).toMatch(/Open PR #240 for the docs" names #240, which landed .*\[blocks push\]/);
     expect(r.stderr).toContain('push refused');
     // The already-landed #232 and the invalid legacy file were printed but did not decide it.
-    const { report } = doctorJson(dir, 'native', ['--pushed', `${git(dir, ['rev-parse', 'origin/main']).trim()}..HEAD`.replace('HEAD', git(dir, ['rev-parse', 'HEAD']).trim())]);
+    const { report } = await doctorJson(dir, 'native', ['--pushed', `${git(dir, ['rev-parse', 'origin/main']).trim()}..HEAD`.replace('HEAD', git(dir, ['rev-parse', 'HEAD']).trim())]);
     expect(report.findings.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringContaining('#240')]);
   });
 

@@ -3,7 +3,7 @@
 // (exit 1) whenever the result still conflicts or is invalid. Real git, the built binary.
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -27,10 +27,20 @@ const cp = (over: Record<string, unknown>) => ({
 const save = (dir: string, doc: unknown) => write(dir, FILE, `${JSON.stringify(doc, null, 2)}\n`);
 const load = (dir: string) => JSON.parse(read(dir, FILE));
 
+/** A copy of a repository made once per file, for one test (a merge in progress copies whole: index, MERGE_HEAD). */
+function once(make: () => string): () => string {
+  let made: string | undefined;
+  return () => {
+    made ??= make();
+    const dir = join(tempDir('cp-resolve-'), 'work');
+    cpSync(made, dir, { recursive: true });
+    return dir;
+  };
+}
+
 /** A plain text merge (no driver) of two sessions that also set phase differently: UU, line markers. */
-function phaseConflict(): string {
+const phaseConflict = once(() => {
   const dir = makeRepo();
-  dirs.push(dir);
   save(dir, cp({}));
   commitAll(dir, 'base');
   git(dir, ['checkout', '-q', '-b', 'other']);
@@ -41,7 +51,7 @@ function phaseConflict(): string {
   commitAll(dir, 'main session');
   expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
   return dir;
-}
+});
 
 describe('resolve --ours / --theirs', () => {
   it('resolve --check tells markers in the file from a file only unmerged in the index', async () => {
@@ -108,9 +118,8 @@ describe('resolve --ours / --theirs', () => {
 });
 
 /** Our driver's merge of two sessions that each set phase and step: two localized marker blocks, UU. */
-function twoConflicts(): string {
+const twoConflicts = once(() => {
   const dir = makeRepo();
-  dirs.push(dir);
   expect(cli(dir, ['install-driver']).code).toBe(0);
   save(dir, cp({}));
   commitAll(dir, 'base');
@@ -123,7 +132,7 @@ function twoConflicts(): string {
   expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
   expect(read(dir, FILE).match(/^<{7} ours$/gm)).toHaveLength(2);
   return dir;
-}
+});
 
 /** The file with the marker block around `key` replaced by `replacement`. */
 const cutBlock = (text: string, key: string, replacement: string) => {

@@ -230,8 +230,11 @@ function cutoffs(dir: string): number[] {
   return [...new Set([-5, 0, ...times, ...times.map((t) => t + 1), 4_000_000_000])].sort((a, b) => a - b);
 }
 
+type Spelling = 'full' | 'short' | 'upper' | 'four';
+const SPELL: Record<Spelling, (sha: string) => string> = { full: (s) => s, short: (s) => s.slice(0, 7), upper: (s) => s.toUpperCase(), four: (s) => s.slice(0, 4) };
+
 /** Full, short, upper-case and 4-digit names of every commit, plus names of non-commits and nothing. */
-function revisions(fixture: Fixture): string[] {
+function revisions(fixture: Fixture, spellings: Spelling[] = ['full', 'short', 'upper', 'four']): string[] {
   const all = gitTry(fixture.dir, ['rev-list', '--all']);
   const present = all.status === 0 ? all.stdout.split('\n').filter(Boolean) : [];
   const shas = [...new Set([...present, ...Object.values(fixture.commits)])];
@@ -239,7 +242,7 @@ function revisions(fixture: Fixture): string[] {
   const trees = present.length === 0 ? [] : [sha(fixture.dir, 'HEAD^{tree}'), ...git(fixture.dir, ['ls-tree', 'HEAD']).split(/\s+/).filter((w) => /^[0-9a-f]{40}$/.test(w))];
   const objects = [...tags, ...trees];
   return [
-    ...shas.flatMap((s) => [s, s.slice(0, 7), s.toUpperCase(), s.slice(0, 4)]),
+    ...shas.flatMap((s) => spellings.map((spell) => SPELL[spell](s))),
     ...objects,
     'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef',
     '0000',
@@ -258,7 +261,9 @@ async function answers(history: GitHistory, fixture: Fixture) {
     subjectsOnly: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsSince(t, { changes: 'none' })]))),
     scoped: Object.fromEntries(await Promise.all(scopes(fixture).map(async (scope) => [scope.join(','), await history.commitsSince(0, { changes: scope })]))),
     resolveCommit: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.resolveCommit(r)]))),
-    isInHeadHistory: Object.fromEntries(await Promise.all(revs.map(async (r) => [r, await history.isInHeadHistory(r)]))),
+    // Every spelling goes through the same name lookup as resolveCommit (asked above for all of
+    // them): ancestry is asked of the full and 7-digit names, and of every name that is no commit.
+    isInHeadHistory: Object.fromEntries(await Promise.all(revisions(fixture, ['full', 'short']).map(async (r) => [r, await history.isInHeadHistory(r)]))),
     resolveCommits: await history.resolveCommits(revs),
     commitsNaming: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
     lastRemovals: Object.fromEntries(await Promise.all(cutoffs(fixture.dir).map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
@@ -280,10 +285,31 @@ function scopes(fixture: Fixture): string[][] {
 /** Directories probed with filesIn: the top, nested ones, a file, a missing one, a file that became a directory, spellings. */
 const TREE_DIRS = ['', 'docs', 'docs/api', './docs/', 'docs/guide.md', 'a.txt', 'missing', 'moved', '.'];
 
-/** Every (from, to) pair of named commits, plus new-branch pushes (null: judged against remote-tracking refs). */
+/**
+ * (from, to) pairs of named commits, and new-branch pushes (null: judged against remote-tracking
+ * refs). For each tip, the first and the last named commit of every relation they can have to
+ * it: the tip itself, an ancestor (near and far), a descendant, a commit on another branch, one
+ * this clone does not have. (All n² pairs only repeat these relations at other distances.)
+ */
 function pushPairs(fixture: Fixture): [string | null, string][] {
   const shas = [...new Set(Object.values(fixture.commits))];
-  return shas.flatMap((to) => [[null, to] as [string | null, string], ...shas.map((from): [string | null, string] => [from, to])]);
+  const listed = gitTry(fixture.dir, ['rev-list', '--all', '--parents']);
+  const parents = new Map((listed.status === 0 ? listed.stdout.split('\n').filter(Boolean) : []).map((l) => [l.slice(0, 40), l.split(' ').slice(1)]));
+  const ancestors = (sha: string): Set<string> => {
+    const seen = new Set<string>();
+    const todo = [...(parents.get(sha) ?? [])];
+    for (let c = todo.pop(); c !== undefined; c = todo.pop()) if (!seen.has(c)) todo.push(...(seen.add(c), parents.get(c) ?? []));
+    return seen;
+  };
+  return shas.flatMap((to) => {
+    const above = ancestors(to);
+    const relation = (from: string) =>
+      !parents.has(from) ? 'absent' : from === to ? 'same' : above.has(from) ? 'ancestor' : ancestors(from).has(to) ? 'descendant' : 'other branch';
+    const byRelation = new Map<string, string[]>();
+    for (const from of shas) byRelation.set(relation(from), [...(byRelation.get(relation(from)) ?? []), from]);
+    const froms = [...byRelation.values()].flatMap((list) => [...new Set([list[0]!, list.at(-1)!])]);
+    return [[null, to] as [string | null, string], ...froms.map((from): [string | null, string] => [from, to])];
+  });
 }
 
 function engines(name: string): { native: GitHistory; iso: GitHistory; fixture: Fixture } {

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/checkpoint.js');
@@ -28,8 +29,22 @@ export const GIT_ENV: NodeJS.ProcessEnv = {
  */
 export const HANG_GUARD_MS = 240_000;
 
+/** Folders tempDir() made for the current test file: test/helpers/cleanup.ts removes them after it. */
+const made: string[] = [];
+
+/**
+ * A new folder under the system temp directory. It is removed after the test file that made it
+ * (test/helpers/cleanup.ts), pass or fail, so a test need not clean up what it makes here.
+ */
 export function tempDir(prefix = 'cp-test-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir() made so far (in this worker, for the file that just ran). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
@@ -42,26 +57,29 @@ export function gitTry(cwd: string, args: string[], env: NodeJS.ProcessEnv = {})
 
 /**
  * A new repository on branch main with one empty root commit. The suite makes hundreds, so git
- * makes each kind once per test process and every repository is a copy of that .git: the same
- * bytes git would write again (the root commit's identity and date are fixed, so is its hash).
+ * makes each kind once per run (test/helpers/global-setup.ts) and every repository is a copy of
+ * that .git: the same bytes git would write again (the root commit's identity and date are
+ * fixed, so is its hash).
  */
 export function makeRepo(opts: { commit?: boolean } = {}): string {
   const dir = tempDir();
-  cpSync(join(repoTemplate(opts.commit !== false), '.git'), join(dir, '.git'), { recursive: true });
+  const templates = inject('repoTemplates');
+  cpSync(join(opts.commit !== false ? templates.committed : templates.empty, '.git'), join(dir, '.git'), { recursive: true });
   return dir;
 }
 
-const templates = new Map<boolean, string>();
-function repoTemplate(commit: boolean): string {
-  let dir = templates.get(commit);
-  if (dir) return dir;
-  dir = tempDir('cp-template-');
+export interface RepoTemplates {
+  committed: string;
+  empty: string;
+}
+
+/** Makes the template repository `makeRepo` copies, in the new folder `dir`. */
+export function initTemplate(dir: string, commit: boolean): string {
+  mkdirSync(dir, { recursive: true });
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'gc.auto', '0']);
   git(dir, ['config', 'commit.gpgsign', 'false']);
   if (commit) git(dir, ['commit', '-q', '--allow-empty', '-m', 'root'], dateEnv('2026-01-01T00:00:00Z'));
-  if (!templates.size) process.once('exit', () => templates.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  templates.set(commit, dir);
   return dir;
 }
 

@@ -6,8 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
+import { cleanup, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { runCli } from '../helpers/in-process.js';
+import { withNpxShim } from '../helpers/npx-shim.js';
 
 interface HookEntry {
   matcher?: string;
@@ -47,20 +49,23 @@ function project(): string {
   return dir;
 }
 
-/** What Claude Code does with a command hook: `sh -c <command>` in the project, event JSON on stdin. */
-function hook(dir: string, cmd: string, event: Record<string, unknown>) {
+/**
+ * What Claude Code does with a command hook: `sh -c <command>` in the project, event JSON on
+ * stdin; through the real npx where a test says so, else test/helpers/npx-shim.ts's.
+ */
+function hook(dir: string, cmd: string, event: Record<string, unknown>, npx: 'real' | 'shim') {
   const r = spawnSync('sh', ['-c', cmd], {
     cwd: dir,
-    env: { ...ENV, CLAUDE_PROJECT_DIR: dir },
+    env: { ...(npx === 'real' ? ENV : withNpxShim(ENV)), CLAUDE_PROJECT_DIR: dir },
     input: JSON.stringify({ session_id: 'test', cwd: dir, ...event }),
     encoding: 'utf8',
     timeout: HANG_GUARD_MS,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const startup = (dir: string) => hook(dir, SESSION_START, { hook_event_name: 'SessionStart', source: 'startup' });
-const afterCompact = (dir: string) => hook(dir, AFTER_COMPACT, { hook_event_name: 'SessionStart', source: 'compact' });
-const preCompact = (dir: string) => hook(dir, PRE_COMPACT, { hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+const startup = (dir: string, npx: 'real' | 'shim' = 'shim') => hook(dir, SESSION_START, { hook_event_name: 'SessionStart', source: 'startup' }, npx);
+const afterCompact = (dir: string, npx: 'real' | 'shim' = 'shim') => hook(dir, AFTER_COMPACT, { hook_event_name: 'SessionStart', source: 'compact' }, npx);
+const preCompact = (dir: string, npx: 'real' | 'shim' = 'shim') => hook(dir, PRE_COMPACT, { hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }, npx);
 
 const checkpoint = freshCheckpoint;
 const save = (dir: string, skill: string, doc: unknown) => write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(doc, null, 2)}\n`);
@@ -92,13 +97,14 @@ describe('the example hook commands', () => {
 describe('with no checkpoint', () => {
   it('every hook exits 0 and says there is nothing to resume', () => {
     const dir = project();
-    const start = startup(dir);
+    // Each command as written, through the real npx.
+    const start = startup(dir, 'real');
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toMatch(/no checkpoint to resume/);
-    const compact = afterCompact(dir);
+    const compact = afterCompact(dir, 'real');
     expect(compact.code, compact.stderr).toBe(0);
     expect(compact.stdout).toMatch(/no recovery capsule saved/);
-    const pause = preCompact(dir);
+    const pause = preCompact(dir, 'real');
     expect(pause.code, pause.stderr).toBe(0);
     expect(pause.stdout).toMatch(/nothing to refresh/);
     expect(existsSync(join(dir, '.checkpoints'))).toBe(false); // nothing written
@@ -137,14 +143,14 @@ describe('with a normal checkpoint', () => {
 });
 
 describe('with a blocked checkpoint', () => {
-  it('resume exits 3; the session-start hook turns that into 0 and still hands over the orientation', () => {
+  it('resume exits 3; the session-start hook turns that into 0 and still hands over the orientation', async () => {
     const dir = project();
     save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL, {
       status: 'blocked',
       blockers: [{ id: 'b1', description: 'Which session store: Redis or Postgres?', needs: 'user_decision' }],
     }));
     commitAll(dir, 'blocked');
-    expect(cli(dir, ['resume']).code).toBe(3); // what the wrapper is for
+    expect((await runCli(dir, ['resume'])).code).toBe(3); // what the wrapper is for
     const r = startup(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ASK THE USER/);
@@ -154,18 +160,18 @@ describe('with a blocked checkpoint', () => {
   it('a real failure still fails the hook: checkpoint-protocol not installed is exit 1, shown to the user', () => {
     const dir = makeRepo();
     dirs.push(dir);
-    const r = startup(dir);
+    const r = startup(dir, 'real'); // what npx itself does when the bin is not installed
     expect(r.code).toBe(1);
     expect(r.stderr).not.toBe('');
   });
 });
 
 describe('with a saved capsule', () => {
-  it('PreCompact refreshes its mechanical state only; SessionStart(compact) prints it as unverified claims', () => {
+  it('PreCompact refreshes its mechanical state only; SessionStart(compact) prints it as unverified claims', async () => {
     const dir = project();
     save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL));
     commitAll(dir, 'checkpoint');
-    const saved = cli(dir, ['pause', PAUSED_SKILL, '--context', JSON.stringify(CAPSULE)]);
+    const saved = await runCli(dir, ['pause', PAUSED_SKILL, '--context', JSON.stringify(CAPSULE)]);
     expect(saved.code, saved.stderr).toBe(0);
     write(dir, 'src/auth.ts', 'export const wip = false;\n');
     commitAll(dir, 'capsule');

@@ -4,11 +4,12 @@
 // actions/checkout leaves it: no merge driver configured. Clean -> the job passes; a
 // committed conflict marker -> it fails.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { withNpxShim } from '../helpers/npx-shim.js';
 
 interface Step {
   id?: string;
@@ -96,14 +97,18 @@ interface StepResult {
   output: string;
 }
 
-/** Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install step. */
-function runJob(dir: string): { ok: boolean; steps: StepResult[] } {
+/**
+ * Runs the check steps like the runner: `bash -e` per step, gated by its `if:` on the install
+ * step; through the real npx in one job, test/helpers/npx-shim.ts's in the others.
+ */
+function runJob(dir: string, { npx }: { npx: 'real' | 'shim' } = { npx: 'shim' }): { ok: boolean; steps: StepResult[] } {
+  const env = { ...(npx === 'shim' ? withNpxShim(ENV) : ENV), ...WORKFLOW.env };
   const results: StepResult[] = [];
   for (const step of CHECKS) {
     // Every check step is gated on the install step having succeeded (it has, above) and on
     // the run not being cancelled, so it runs whatever the steps before it did.
     expect(step.if ?? '', step.name).toMatch(/!cancelled\(\)/);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env: { ...ENV, ...WORKFLOW.env }, encoding: 'utf8', timeout: HANG_GUARD_MS });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', step.run!], { cwd: dir, env, encoding: 'utf8', timeout: HANG_GUARD_MS });
     results.push({ name: step.name ?? step.run!, run: step.run!, code: r.status, output: r.stdout + r.stderr });
   }
   return { ok: results.every((s) => s.code === 0), steps: results };
@@ -112,14 +117,18 @@ const stepOf = (job: ReturnType<typeof runJob>, pattern: RegExp) => job.steps.fi
 
 const goodCheckpoint = (skill: string) => freshCheckpoint(skill, { context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['README.md'] } });
 
-/** A project set up the documented way (`checkpoint init`) with one healthy checkpoint. */
+/** A project set up the documented way (`checkpoint init`) with one healthy checkpoint: made once, copied per test. */
+let project: string;
+beforeAll(() => {
+  project = makeRepo();
+  expect(cli(project, ['init']).code).toBe(0);
+  write(project, 'README.md', '# demo\n');
+  write(project, '.checkpoints/api.checkpoint.json', `${JSON.stringify(goodCheckpoint('api'), null, 2)}\n`);
+  commitAll(project, 'checkpoints');
+});
 function origin(): string {
-  const dir = makeRepo();
-  dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
-  write(dir, 'README.md', '# demo\n');
-  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(goodCheckpoint('api'), null, 2)}\n`);
-  commitAll(dir, 'checkpoints');
+  const dir = join(tempDir('cp-ci-origin-'), 'origin');
+  cpSync(project, dir, { recursive: true });
   return dir;
 }
 
@@ -140,7 +149,7 @@ describe('examples/github-workflow.yml', () => {
 
   it('passes on a clean repository', () => {
     const dir = checkout(origin());
-    const job = runJob(dir);
+    const job = runJob(dir, { npx: 'real' });
     expect(job.ok, JSON.stringify(job.steps, null, 2)).toBe(true);
     // CI has no merge driver configured: doctor says so, as a warning that does not fail the job.
     expect(stepOf(job, /doctor/).output).toMatch(/merge\.checkpoint\.driver/);

@@ -8,8 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, GIT_ENV, installedProject, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
+import { cleanup, commitAll, GIT_ENV, installedProject, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { runCli } from '../helpers/in-process.js';
+import { withNpxShim } from '../helpers/npx-shim.js';
 
 const example = (f: string) => JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8'));
 const ENV: Record<string, string> = Object.fromEntries(
@@ -41,11 +43,12 @@ describe('MCP server entries', () => {
     ['vscode/mcp.json', example('vscode/mcp.json').servers.checkpoint],
     ['gemini-cli/settings.json', example('gemini-cli/settings.json').mcpServers.checkpoint],
   ];
-  for (const [file, server] of entries) {
+  // The first entry starts through the real npx; the others (the same command) through test/helpers/npx-shim.ts's.
+  for (const [i, [file, server]] of entries.entries()) {
     it(`${file} starts a server that answers`, async () => {
       const dir = project();
       const client = new Client({ name: 'host', version: '1' });
-      await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: dir, env: ENV, stderr: 'pipe' }));
+      await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: dir, env: i === 0 ? ENV : withNpxShim(ENV), stderr: 'pipe' }));
       try {
         const r = (await client.callTool({ name: 'next', arguments: {} })) as { structuredContent?: Record<string, unknown> };
         expect(r.structuredContent).toMatchObject({ next: { skill: 'my-skill', text: 'Write the auth middleware tests' } });
@@ -60,8 +63,8 @@ describe('Gemini CLI hooks', () => {
   const settings = example('gemini-cli/settings.json');
   const START = settings.hooks.SessionStart[0].hooks[0].command as string;
   const PRE_COMPRESS = settings.hooks.PreCompress[0].hooks[0].command as string;
-  const hook = (dir: string, cmd: string, event: Record<string, unknown>) =>
-    spawnSync('sh', ['-c', cmd], { cwd: dir, env: { ...ENV, GEMINI_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', transcript_path: '/tmp/t.json', cwd: dir, timestamp: new Date().toISOString(), ...event }), encoding: 'utf8', timeout: HANG_GUARD_MS });
+  const hook = (dir: string, cmd: string, event: Record<string, unknown>, npx: 'real' | 'shim' = 'shim') =>
+    spawnSync('sh', ['-c', cmd], { cwd: dir, env: { ...(npx === 'real' ? ENV : withNpxShim(ENV)), GEMINI_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', transcript_path: '/tmp/t.json', cwd: dir, timestamp: new Date().toISOString(), ...event }), encoding: 'utf8', timeout: HANG_GUARD_MS });
 
   it('are in the docs as written', () => {
     const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
@@ -70,7 +73,7 @@ describe('Gemini CLI hooks', () => {
 
   it('SessionStart prints only JSON (Gemini parses stdout), carrying the orientation as additionalContext', () => {
     const dir = project();
-    const r = hook(dir, START, { hook_event_name: 'SessionStart', source: 'startup' });
+    const r = hook(dir, START, { hook_event_name: 'SessionStart', source: 'startup' }, 'real');
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
@@ -85,10 +88,10 @@ describe('Gemini CLI hooks', () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toMatch(/ASK THE USER/);
   });
 
-  it('PreCompress refreshes the capsule and prints only {} on stdout', () => {
+  it('PreCompress refreshes the capsule and prints only {} on stdout', async () => {
     const dir = project();
     const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: ['vitest green'], pending: [], next: 'expiry test' };
-    expect(cli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)])).code).toBe(0);
     write(dir, 'src/auth.ts', 'done\n');
     commitAll(dir, 'capsule');
     write(dir, 'src/auth.ts', 'wip\n'); // uncommitted work at compression time
@@ -114,13 +117,13 @@ describe('Claude Code hooks and the 10,000-character cap', () => {
   const settings = example('claude-code/settings.json');
   const commandOf = (matcher: string) => settings.hooks.SessionStart.find((e: { matcher: string }) => e.matcher === matcher).hooks[0].command as string;
 
-  it('session start (startup and after compaction) prints at most 9,000 characters with the omissions line', () => {
+  it('session start (startup and after compaction) prints at most 9,000 characters with the omissions line', async () => {
     const dir = project();
     huge(dir);
     const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: Array.from({ length: 12 }, (_, i) => `run ${i}: ${'e'.repeat(900)}`), pending: [], next: 'expiry test' };
-    expect(cli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)]).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'my-skill', '--context', JSON.stringify(capsule)])).code).toBe(0);
     for (const [matcher, source] of [['startup|resume', 'startup'], ['compact', 'compact']] as const) {
-      const r = spawnSync('sh', ['-c', commandOf(matcher)], { cwd: dir, env: { ...ENV, CLAUDE_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source }), encoding: 'utf8', timeout: HANG_GUARD_MS });
+      const r = spawnSync('sh', ['-c', commandOf(matcher)], { cwd: dir, env: { ...withNpxShim(ENV), CLAUDE_PROJECT_DIR: dir }, input: JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source }), encoding: 'utf8', timeout: HANG_GUARD_MS });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.length, matcher).toBeLessThanOrEqual(9001);
       expect(r.stdout.trimEnd().split('\n').at(-1), matcher).toMatch(/^… left out to fit the output budget: .*; everything: checkpoint show my-skill$/);
