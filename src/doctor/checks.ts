@@ -57,10 +57,6 @@ export function checkStaleness(cp: Checkpoint, now: Date): Finding[] {
 export interface FileContext {
   root: string;
   evidence: Evidence;
-  /** Of the generated files, those with uncommitted edits. */
-  uncommitted: ReadonlySet<string>;
-  /** The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected. */
-  checkpointDirty: boolean;
   checkpointRel: string;
 }
 
@@ -136,9 +132,15 @@ function resolvePattern(root: string, alternatives: readonly string[]): Resolved
   return { matches, test: (path) => res.some((re) => re.test(path)) };
 }
 
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[] {
+/**
+ * Two steps, so the history is judged while git still reports the work tree: the returned
+ * function takes the paths with uncommitted edits (the generated files and the checkpoint)
+ * and gives the findings, in entry order.
+ */
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
-  const findings: Finding[] = [];
+  // A literal file without committed changes since: a finding only if it has uncommitted edits.
+  const findings: (Finding | { dirty: string; path: string })[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
   // The session's own commits (which also touch its checkpoint) are not drift.
   let since: CommitInfo[] | null = null;
@@ -211,11 +213,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
         message: `${rel} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
-    } else if (ctx.uncommitted.has(rel)) {
-      findings.push({ ...base, level: ctx.checkpointDirty ? 'info' : 'warning', path, message: `${rel} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: rel } });
-    }
+    } else findings.push({ dirty: rel, path });
   }
-  return findings;
+  return (uncommitted) => findings.flatMap((f): Finding[] => {
+    if (!('dirty' in f)) return [f];
+    if (!uncommitted.has(f.dirty)) return [];
+    // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
+    return [{ ...base, level, path: f.path, message: `${f.dirty} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
+  });
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */

@@ -79,16 +79,15 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   }
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
-  const dirty = evidence.uncommitted;
-
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
-  checkpoints.forEach((cp, i) => {
-    findings.push(...checkProjectDir(cp, opts.root, evidence.history !== null));
-    findings.push(...checkStaleness(cp, opts.now));
-    findings.push(...checkGeneratedFiles(cp, { root: opts.root, evidence, uncommitted: dirty, checkpointDirty: dirty.has(cpRel(cp)), checkpointRel: cpRel(cp) }));
-    findings.push(...checkLandedWork(cp, evidence, relOf(cp.skill)!));
-    findings.push(...verified[i]!);
-  });
+  // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
+  const perCheckpoint = checkpoints.map((cp, i) => ({
+    before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp) }),
+    after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
+  }));
+  const dirty = await evidence.uncommitted;
+  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);
