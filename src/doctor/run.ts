@@ -59,7 +59,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     return l ? relative(opts.root, l.path).split(sep).join('/') : null;
   };
   const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
-  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root));
+  const entries = new Map();
+  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root, entries));
   const cpRel = (cp: Checkpoint) => relative(opts.root, loaded.find((l) => l.skill === cp.skill)!.path).split(sep).join('/');
   const generated = targets.flatMap((t) => (t.rel === null ? [] : [t.rel]));
   const watched = [...new Set([...generated, ...checkpoints.map(cpRel)])];
