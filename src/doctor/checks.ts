@@ -57,10 +57,6 @@ export function checkStaleness(cp: Checkpoint, now: Date): Finding[] {
 export interface FileContext {
   root: string;
   evidence: Evidence;
-  /** Of the generated files, those with uncommitted edits. */
-  uncommitted: ReadonlySet<string>;
-  /** The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected. */
-  checkpointDirty: boolean;
   checkpointRel: string;
 }
 
@@ -83,15 +79,19 @@ export interface GeneratedTarget {
 /** Per loaded checkpoint (a fresh object each run): doctor asks for its targets twice. */
 const targetsOf = new WeakMap<Checkpoint, { root: string; targets: GeneratedTarget[] }>();
 
-export function generatedTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
+/**
+ * `entries`: what each entry text resolved to in this run, shared by the checkpoints of one
+ * run (they often list the same files); never kept across runs, as files come and go.
+ */
+export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>> = new Map()): GeneratedTarget[] {
   const known = targetsOf.get(cp);
   if (known?.root === root) return known.targets;
-  const targets = readTargets(cp, root);
+  const targets = readTargets(cp, root, entries);
   targetsOf.set(cp, { root, targets });
   return targets;
 }
 
-function readTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
+function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
   const exists = (p: string) => {
@@ -100,8 +100,12 @@ function readTargets(cp: Checkpoint, root: string): GeneratedTarget[] {
   };
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    const target = parseEntry(entry, exists);
-    return [{ index, entry, target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }];
+    let resolved = entries.get(entry);
+    if (!resolved) {
+      const target = parseEntry(entry, exists);
+      entries.set(entry, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
+    }
+    return [{ index, entry, ...resolved }];
   });
 }
 
@@ -136,16 +140,73 @@ function resolvePattern(root: string, alternatives: readonly string[]): Resolved
   return { matches, test: (path) => res.some((re) => re.test(path)) };
 }
 
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[] {
+/**
+ * Two steps, so the history is judged while git still reports the work tree: the returned
+ * function takes the paths with uncommitted edits (the generated files and the checkpoint)
+ * and gives the findings, in entry order.
+ */
+interface Touching {
+  /** Commit indices (newest first) with a change at each path. */
+  byPath: Map<string, number[]>;
+  /** Commit indices (newest first) whose changes name a path (or a rename's old path) that is `path`, or passes a test. */
+  matching: (path: string | ((path: string) => boolean)) => readonly number[];
+}
+
+/** Per walk (every checkpoint and entry asks about the same commits): which commits touch which paths. */
+const touchingOf = new WeakMap<readonly CommitInfo[], Touching>();
+
+function commitsTouching(commits: readonly CommitInfo[]): Touching {
+  const known = touchingOf.get(commits);
+  if (known) return known;
+  const byPath = new Map<string, number[]>();
+  const byName = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, path: string, i: number) => {
+    const list = map.get(path);
+    if (!list) map.set(path, [i]);
+    else if (list[list.length - 1] !== i) list.push(i);
+  };
+  commits.forEach((c, i) => {
+    for (const ch of c.changes) {
+      add(byPath, ch.path, i);
+      add(byName, ch.path, i);
+      if (ch.from !== undefined) add(byName, ch.from, i);
+    }
+  });
+  const byTest = new Map<(path: string) => boolean, number[]>();
+  const matching = (path: string | ((path: string) => boolean)): readonly number[] => {
+    if (typeof path === 'string') return byName.get(path) ?? [];
+    let found = byTest.get(path);
+    if (!found) {
+      const hits = new Set<number>();
+      for (const [name, list] of byName) if (path(name)) for (const i of list) hits.add(i);
+      byTest.set(path, (found = [...hits].sort((a, b) => a - b)));
+    }
+    return found;
+  };
+  const touching = { byPath, matching };
+  touchingOf.set(commits, touching);
+  return touching;
+}
+
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
-  const findings: Finding[] = [];
+  // A literal file without committed changes since: a finding only if it has uncommitted edits.
+  const findings: (Finding | { dirty: string; path: string })[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
+  const commits = ctx.evidence.commits;
+  const touched = commitsTouching(commits);
   // The session's own commits (which also touch its checkpoint) are not drift.
-  let since: CommitInfo[] | null = null;
-  // A rename's old path counts too: a file that matched and moved away changed.
-  const changedAfter = (test: (path: string) => boolean): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
-    since ??= ctx.evidence.commits.filter((c) => c.time >= after && !c.changes.some((ch) => ch.path === ctx.checkpointRel));
-    for (const commit of since) for (const ch of commit.changes) if (test(ch.path) || (ch.from !== undefined && test(ch.from))) return { commit, file: ch.path, change: ch };
+  const own = new Set(touched.byPath.get(ctx.checkpointRel));
+  // The newest commit since `after` with a change whose path (or a rename's old path: a file
+  // that matched and moved away changed) passes `test`, and that change. Only the commits that
+  // touch a matching path are looked at, not the whole walk per entry and checkpoint.
+  const changedAfter = (test: (path: string) => boolean, candidates: readonly number[]): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
+    for (const i of candidates) {
+      const commit = commits[i]!;
+      if (commit.time < after || own.has(i)) continue;
+      const ch = commit.changes.find((c) => test(c.path) || (c.from !== undefined && test(c.from)))!;
+      return { commit, file: ch.path, change: ch };
+    }
     return undefined;
   };
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
@@ -161,7 +222,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
         findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
-      const change = changedAfter(test);
+      const change = changedAfter(test, touched.matching(test));
       // A matched file deleted or renamed away is named so, as a literal entry's would be.
       const ch = change?.change;
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
@@ -204,18 +265,22 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): Finding[]
       });
       continue;
     }
-    const change = changedAfter((p) => p === rel);
+    const change = changedAfter((p) => p === rel, touched.matching(rel));
     if (change) {
       findings.push({
         ...base, level: 'warning', path,
         message: `${rel} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
-    } else if (ctx.uncommitted.has(rel)) {
-      findings.push({ ...base, level: ctx.checkpointDirty ? 'info' : 'warning', path, message: `${rel} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: rel } });
-    }
+    } else findings.push({ dirty: rel, path });
   }
-  return findings;
+  return (uncommitted) => findings.flatMap((f): Finding[] => {
+    if (!('dirty' in f)) return [f];
+    if (!uncommitted.has(f.dirty)) return [];
+    // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
+    return [{ ...base, level, path: f.path, message: `${f.dirty} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
+  });
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */

@@ -23,8 +23,8 @@ export interface Evidence {
   shallow: boolean;
   /** When each queued text entered its checkpoint (doctor only), by checkpoint path. */
   queued: QueuedDates;
-  /** Of GatherOptions.watch, the paths with uncommitted changes. */
-  uncommitted: Set<string>;
+  /** Of GatherOptions.watch, the paths with uncommitted changes: git answers while the checks run. */
+  uncommitted: Promise<Set<string>>;
   /** When the walk was cut short by the walk_days bound: the instant (seconds) it stopped at. */
   cutAt: number | null;
   /** verified_for_sha answers by commit name (GatherOptions.verify). */
@@ -48,7 +48,7 @@ export interface DeepSearch {
   files: string[];
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: new Set(), cutAt: null, verified: new Map(), removals: [], deep: null };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null };
 
 export function toSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -127,8 +127,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // Questions that need no walk start first: the work tree, and the commit names.
   const files = opts.repoState ? readHeadFiles(root) : null;
   const [head, shallow] = repo ? await Promise.all([files?.sha ? { sha: files.sha, branch: files.branch } : repo.head(), files ? files.shallow : repo.isShallow()]) : [null, false];
-  const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)) : Promise.resolve([]);
-  uncommitted.catch(() => {}); // awaited below
+  const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)).then((paths) => new Set(paths)) : Promise.resolve(new Set<string>());
+  uncommitted.catch(() => {}); // awaited by the caller, after the checks that do not need it
   let walkKnown!: (walk: Promise<CommitInfo[]>) => void;
   const walkLater = new Promise<CommitInfo[]>((resolve, reject) => (walkKnown = (w) => w.then(resolve, reject)));
   walkLater.catch(() => {});
@@ -167,12 +167,12 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
   const named = deep?.tokens.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
   const removals = deep?.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
-  const [recent, dirty, verifiedBy, older, removed] = await Promise.all([walk, uncommitted, verified, named, removals]);
+  const [recent, verifiedBy, older, removed] = await Promise.all([walk, verified, named, removals]);
   if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
   const seen = new Set(recent.map((c) => c.sha));
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted: new Set(dirty), cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null };
 }
 
 /**

@@ -54,22 +54,27 @@ function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = loadAll(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
-  const relOf = (skill: string) => {
-    const l = loaded.find((x) => x.skill === skill);
-    return l ? relative(opts.root, l.path).split(sep).join('/') : null;
-  };
+  // Each checkpoint's repo-relative path, worked out once (every check asks for it).
+  const rels = new Map<string, string>();
+  for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, relative(opts.root, l.path).split(sep).join('/'));
+  const relOf = (skill: string) => rels.get(skill) ?? null;
   const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
-  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root));
-  const cpRel = (cp: Checkpoint) => relative(opts.root, loaded.find((l) => l.skill === cp.skill)!.path).split(sep).join('/');
-  const generated = targets.flatMap((t) => (t.rel === null ? [] : [t.rel]));
-  const watched = [...new Set([...generated, ...checkpoints.map(cpRel)])];
+  const entries = new Map();
+  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root, entries));
+  const cpRel = (cp: Checkpoint) => rels.get(cp.skill)!;
+  // Checkpoints often list the same files: each is looked at once.
+  const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))];
+  const present = new Set(generated.filter((rel) => existsSync(join(opts.root, rel))));
+  // Uncommitted edits matter only for literal generated files (the checkpoints are asked
+  // about with them, for their level): none named, no git status at all.
+  const watched = generated.length ? [...new Set([...generated, ...checkpoints.map(cpRel)])] : [];
   // File lists only where the checks look: the generated files (a missing one by its
   // directory, so a rename within it pairs up and names the new path; a pattern by its fixed
   // directory) and the checkpoints themselves (a session's own commits are not drift).
-  const scopeOf = (rel: string) => (existsSync(join(opts.root, rel)) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
+  const scopeOf = (rel: string) => (present.has(rel) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
   const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
   const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
-  const missing = generated.filter((rel) => !existsSync(join(opts.root, rel)));
+  const missing = generated.filter((rel) => !present.has(rel));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
@@ -79,16 +84,15 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   }
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
-  const dirty = evidence.uncommitted;
-
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
-  checkpoints.forEach((cp, i) => {
-    findings.push(...checkProjectDir(cp, opts.root, evidence.history !== null));
-    findings.push(...checkStaleness(cp, opts.now));
-    findings.push(...checkGeneratedFiles(cp, { root: opts.root, evidence, uncommitted: dirty, checkpointDirty: dirty.has(cpRel(cp)), checkpointRel: cpRel(cp) }));
-    findings.push(...checkLandedWork(cp, evidence, relOf(cp.skill)!));
-    findings.push(...verified[i]!);
-  });
+  // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
+  const perCheckpoint = checkpoints.map((cp, i) => ({
+    before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp) }),
+    after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
+  }));
+  const dirty = await evidence.uncommitted;
+  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);

@@ -97,6 +97,30 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(files.some((f: { message: string }) => f.message.includes('re-read it'))).toBe(false);
   });
 
+  it('names generated files with uncommitted edits, in entry order among committed drift; notes only while the checkpoint itself is mid-edit', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'src/b.ts', 'b\n');
+    write(dir, 'src/c file.ts', 'c\n');
+    const entries = ['src/a.ts (PR 12)', 'src/b.ts — reviewed', 'src/c file.ts', 'src/new.ts'];
+    const cp = `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries }, next_actions: ['Write the docs'] }), null, 2)}\n`;
+    write(dir, '.checkpoints/api.checkpoint.json', cp);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    write(dir, 'src/b.ts', 'b, committed later\n');
+    const edit = commitAll(dir, 'edit b', ago(60));
+    write(dir, 'src/a.ts', 'a, not committed\n');
+    write(dir, 'src/c file.ts', 'c, staged\n');
+    git(dir, ['add', 'src/c file.ts']);
+    write(dir, 'src/new.ts', 'untracked\n');
+    const files = async () => JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    const dirty = (level: string, i: number, file: string) => ({ level, path: `context_primer.generated_files[${i}]`, message: `${file} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file } });
+    const committed = { level: 'warning', path: 'context_primer.generated_files[1]', evidence: { file: 'src/b.ts', sha: edit } };
+    expect(await files()).toMatchObject([dirty('warning', 0, 'src/a.ts'), committed, dirty('warning', 2, 'src/c file.ts'), dirty('warning', 3, 'src/new.ts')]);
+    write(dir, '.checkpoints/api.checkpoint.json', cp.replace('Write the docs', 'Write the docs, then the tests'));
+    expect(await files()).toMatchObject([dirty('info', 0, 'src/a.ts'), committed, dirty('info', 2, 'src/c file.ts'), dirty('info', 3, 'src/new.ts')]);
+  });
+
   it('checks verified_for_sha against HEAD history', async () => {
     const dir = makeRepo();
     dirs.push(dir);

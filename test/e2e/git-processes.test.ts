@@ -109,6 +109,34 @@ describe('git processes', () => {
     expect(gitOnPath.runs()).toHaveLength(1);
   });
 
+  it('checkpoints naming no literal generated file (only patterns and notes): a warm doctor starts no git process', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/auth.ts', 'auth\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: daysAgo(3), updated_at: daysAgo(2),
+      phase: 'build', step: 's', status: 'in_progress', progress_summary: 'x', progress_table: [],
+      context_primer: { key_decisions: [], generated_files: ['src/*.ts (all of them)', 'the auth module, rewritten twice'] },
+      next_actions: ['Merge PR #12'],
+    }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint', daysAgo(2));
+    write(dir, 'src/auth.ts', 'auth 2\n');
+    commitAll(dir, 'Auth rework (#12)', daysAgo(1));
+    write(dir, 'src/auth.ts', 'auth 3, not committed\n');
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const cold = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
+    expect(cold.findings.filter((f: { check: string }) => f.check === 'generated_files' || f.check === 'landed').map((f: { level: string; message: string }) => `${f.level} ${f.message.split(' (')[0]}`)).toEqual([
+      'warning src/auth.ts',
+      'info "the auth module, rewritten twice" names no file; read as a note, not checked',
+      'warning "Merge PR #12" names #12, which landed after the checkpoint',
+    ]);
+    expect(gitOnPath.runs().filter((r) => / status /.test(` ${r} `))).toEqual([]);
+    gitOnPath.reset();
+    expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(cold);
+    expect(gitOnPath.runs()).toEqual([]);
+  });
+
   it('a kept verified_for_sha answer is asked again once objects it could name arrive', () => {
     const dir = makeRepo();
     dirs.push(dir);

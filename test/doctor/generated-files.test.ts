@@ -1,0 +1,69 @@
+// checkGeneratedFiles looks only at the commits that touch a matching path (an index built once
+// per walk): it must name the same commit and file as a scan of every commit, newest first.
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkGeneratedFiles } from '../../src/doctor/checks.js';
+import { NO_EVIDENCE } from '../../src/doctor/evidence.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
+import type { CommitInfo, PathChange } from '../../src/git/types.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cp-generated-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const PRESENT = ['src/a.ts', 'src/b.ts', 'src/c d.ts', 'lib/e.ts'];
+for (const file of PRESENT) {
+  mkdirSync(join(root, file, '..'), { recursive: true });
+  writeFileSync(join(root, file), 'x\n');
+}
+const CHECKPOINT = '.checkpoints/api.checkpoint.json';
+const PATHS = [...PRESENT, 'src/old.ts', 'lib/f.ts', 'docs/x.md', CHECKPOINT];
+const ENTRIES = ['src/a.ts (PR 12)', 'src/b.ts — draft', 'src/c d.ts', 'lib/e.ts', 'src/*.ts', 'src/{a,b}.ts', 'lib/**/*.ts (generated)', '**/*.md'];
+const SAVED = 1_000;
+
+const change = fc.oneof(
+  fc.record({ status: fc.constantFrom<PathChange['status']>('A', 'M', 'D'), path: fc.constantFrom(...PATHS) }),
+  fc.record({ status: fc.constant<PathChange['status']>('R'), path: fc.constantFrom(...PATHS), from: fc.constantFrom(...PATHS) }),
+);
+// Newest first, as walks are; some commits older than the checkpoint.
+const walk = fc.array(fc.record({ time: fc.integer({ min: SAVED - 50, max: SAVED + 50 }), changes: fc.array(change, { maxLength: 4 }) }), { maxLength: 25 })
+  .map((cs) => cs.sort((a, b) => b.time - a.time).map((c, i): CommitInfo => ({ sha: i.toString(16).padStart(40, '0'), parents: [], subject: `commit ${i}`, body: '', ...c })));
+
+/** The scan the index replaced: every commit since the checkpoint not touching it, newest first. */
+function scan(commits: readonly CommitInfo[], test: (path: string) => boolean): { sha: string; file: string } | undefined {
+  for (const c of commits) {
+    if (c.time < SAVED || c.changes.some((ch) => ch.path === CHECKPOINT)) continue;
+    for (const ch of c.changes) if (test(ch.path) || (ch.from !== undefined && test(ch.from))) return { sha: c.sha, file: ch.path };
+  }
+  return undefined;
+}
+
+const TESTS: Record<string, (path: string) => boolean> = {
+  'src/a.ts (PR 12)': (p) => p === 'src/a.ts',
+  'src/b.ts — draft': (p) => p === 'src/b.ts',
+  'src/c d.ts': (p) => p === 'src/c d.ts',
+  'lib/e.ts': (p) => p === 'lib/e.ts',
+  'src/*.ts': (p) => /^src\/[^/]*\.ts$/.test(p),
+  'src/{a,b}.ts': (p) => p === 'src/a.ts' || p === 'src/b.ts',
+  'lib/**/*.ts (generated)': (p) => /^lib\/(?:.*\/)?[^/]*\.ts$/.test(p),
+  '**/*.md': (p) => /^(?:.*\/)?[^/]*\.md$/.test(p),
+};
+
+describe('checkGeneratedFiles over a walk', () => {
+  it('names the same newest commit and file as scanning every commit, for paths and patterns', () => {
+    fc.assert(fc.property(walk, fc.subarray(ENTRIES, { minLength: 1 }), (commits, entries) => {
+      const cp = { skill: 'api', updated_at: new Date(SAVED * 1000).toISOString(), context_primer: { generated_files: entries } } as unknown as Checkpoint;
+      const findings = checkGeneratedFiles(cp, { root, evidence: { ...NO_EVIDENCE, commits }, checkpointRel: CHECKPOINT })(new Set());
+      entries.forEach((entry, i) => {
+        const found = findings.find((f) => f.path === `context_primer.generated_files[${i}]`);
+        const expected = scan(commits, TESTS[entry]!);
+        if (entry === '**/*.md') return expect(found?.message).toBe('**/*.md matches no file'); // none on disk
+        expect(found?.evidence?.sha).toBe(expected?.sha);
+        // A literal entry is named as written; a pattern's match by the changed path (by its old
+        // path when deleted or renamed away).
+        if (expected && /[*{]/.test(entry) && !found!.evidence!.missing) expect(found!.evidence!.file).toBe(expected.file);
+      });
+    }), { numRuns: 300 });
+  });
+});
