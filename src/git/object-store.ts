@@ -652,7 +652,9 @@ export class ObjectStore {
         if (chain.length === 0) {
           if (entry.size > maxBytes) return { type, size: entry.size, data: null };
           const data = at.pack.inflate(entry, `object ${oid}`);
-          this.bases.set(key, { type, data });
+          // A commit stored whole is rarely a delta base (and is kept as one when reached as
+          // a base): a walk over thousands of them would only churn the cache.
+          if (type !== 'commit') this.bases.set(key, { type, data });
           return { type, size: data.length, data };
         }
         break;
