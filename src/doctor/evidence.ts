@@ -150,6 +150,20 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // only if an action turns out older.
   let queued: QueuedDates = (opts.dateQueued && rememberedDates(root, opts.dateQueued)) || new Map();
   let early: { since: number; walk: Promise<CommitInfo[]> } | null = null;
+  // The deep questions likewise, when the checkpoints' own dates already cut the walk: asked
+  // with what is known before the dates (a text is queued no later than its checkpoint's save),
+  // and used only if the dates leave the question unchanged.
+  const ask = (search: DeepSearch) => ({
+    search,
+    named: search.tokens.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.tokens, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.tokens, search.since))) : Promise.resolve([]),
+    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since))) : Promise.resolve([]),
+  });
+  let guessed: ReturnType<typeof ask> | null = null;
+  if (opts.dateQueued?.length && !queued.size && since !== null && opts.notBefore !== undefined && since < opts.notBefore) {
+    guessed = ask(deepQuestions(opts.dateQueued, queued, opts.notBefore, since, opts.missing ?? []));
+    guessed.named.catch(() => {}); // awaited below, or dropped when the dates change the question
+    guessed.removals.catch(() => {});
+  }
   if (opts.dateQueued?.length && !queued.size) {
     if (since !== null) {
       const t = bound(since);
@@ -165,8 +179,14 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
   walkKnown(walk);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
-  const named = deep?.tokens.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [deep.tokens, deep.since], isCommitList, () => history().then((h) => h.commitsNaming(deep.tokens, deep.since))) : Promise.resolve([]);
-  const removals = deep?.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [deep.files, deep.since], isCommitList, () => history().then((h) => h.lastRemovals(deep.files, deep.since))) : Promise.resolve([]);
+  const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const g = guessed?.search;
+  const asked = deep === null ? null : {
+    named: g && sameKey([g.tokens, g.since], [deep.tokens, deep.since]) ? guessed!.named : ask({ ...deep, files: [] }).named,
+    removals: g && sameKey([g.files, g.since], [deep.files, deep.since]) ? guessed!.removals : ask({ ...deep, tokens: [] }).removals,
+  };
+  const named = asked?.named ?? Promise.resolve([]);
+  const removals = asked?.removals ?? Promise.resolve([]);
   const [recent, verifiedBy, older, removed] = await Promise.all([walk, verified, named, removals]);
   if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
   const seen = new Set(recent.map((c) => c.sha));

@@ -14,7 +14,7 @@ import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type GitObject, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { decodeCommitText } from './commit-encoding.js';
-import { newestRemovals, pairExactRenames, removes, type RawChange } from './renames.js';
+import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 
@@ -158,11 +158,20 @@ export class IsoHistory implements GitHistory {
       if (tip === null) return [];
       const reader = await this.deepReader();
       const candidates: CommitInfo[] = [];
-      // Only the trees on the way to the paths are diffed, until a commit removes one: then
-      // that commit's whole diff, so the deletion pairs with the addition it was renamed to.
+      // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
+      // when its parent holds a file there and it does not: one lookup per tree and path,
+      // never a diff, and a subtree is read only when its id changed. Then that commit's
+      // whole diff, so the deletion pairs with the addition it was renamed to.
       for await (const commit of walk(reader, tip, since)) {
-        const scoped = await describe(reader, commit, wanted);
-        if (wanted.some((path) => removes(scoped, path))) candidates.push(await describe(reader, commit));
+        const firstParent = commit.parents[0];
+        const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
+        if (parentTree === null || parentTree === commit.tree) continue;
+        for (const path of wanted) {
+          if ((await reader.fileAt(parentTree, path)) !== null && (await reader.fileAt(commit.tree, path)) === null) {
+            candidates.push(await describe(reader, commit));
+            break;
+          }
+        }
       }
       return newestRemovals(candidates, wanted);
     });
@@ -344,6 +353,7 @@ export class IsoHistory implements GitHistory {
 class ObjectReader {
   private readonly commits = new Map<string, Promise<ParsedCommit>>();
   private readonly trees = new Map<string, Promise<Map<string, TreeEntry>>>();
+  private readonly files = new Map<string, Promise<FileState | null>>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -364,6 +374,22 @@ class ObjectReader {
   tree(oid: string | null): Promise<Map<string, TreeEntry>> {
     if (oid === null) return Promise.resolve(new Map());
     return memoized(this.trees, oid, async () => parseTree(oid, (await this.peel(oid, 'tree')).data));
+  }
+
+  /**
+   * The file (blob, link or submodule) at `path` in tree `oid`, as fileInTree finds it, but
+   * kept per tree and path instead of per parsed tree: a walk asking about a few paths in
+   * thousands of root trees holds one answer each, and a subtree whose id did not change
+   * between two commits is not read again.
+   */
+  fileAt(oid: string, path: string): Promise<FileState | null> {
+    return memoized(this.files, `${oid}/${path}`, async () => {
+      const slash = path.indexOf('/');
+      const entry = entryNamed(oid, (await this.peel(oid, 'tree')).data, slash < 0 ? path : path.slice(0, slash));
+      if (entry === null) return null;
+      if (slash < 0) return entry.type === 'tree' ? null : { oid: entry.oid, mode: entry.mode };
+      return entry.type === 'tree' ? this.fileAt(entry.oid, path.slice(slash + 1)) : null;
+    });
   }
 
   /** Full ids of the objects an abbreviation names: none, one, or (ambiguous) two. */
@@ -435,6 +461,22 @@ function parseTree(oid: string, data: Buffer): Map<string, TreeEntry> {
     at = nul + 21;
   }
   return entries;
+}
+
+/** The entry `name` of a tree object, as parseTree would map it (the last of that name), without building the map. */
+function entryNamed(oid: string, data: Buffer, name: string): TreeEntry | null {
+  let found: TreeEntry | null = null;
+  for (let at = 0; at < data.length; ) {
+    const space = data.indexOf(0x20, at);
+    const nul = space < 0 ? -1 : data.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new Error(`tree ${oid} is malformed at byte ${at}`);
+    if (data.toString('utf8', space + 1, nul) === name) {
+      const mode = canonicalMode(data.toString('latin1', at, space));
+      found = { mode, path: name, oid: data.toString('hex', nul + 1, nul + 21), type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' };
+    }
+    at = nul + 21;
+  }
+  return found;
 }
 
 /** Modes as git reads them from a tree (canon_mode): old "100664" files count as 100644. */

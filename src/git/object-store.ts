@@ -39,6 +39,9 @@ const MAX_ALTERNATE_DEPTH = 5;
 /** Recently resolved pack objects kept as delta bases: consecutive commits and trees share chains. */
 const BASE_CACHE_BYTES = 16 * 1024 * 1024;
 const BASE_CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
+/** Pack bytes are read and kept in pages this large, at most this many per pack (4 MiB). */
+const PACK_PAGE_BYTES = 32 * 1024;
+const PACK_PAGES_KEPT = 128;
 
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const OFS_DELTA = 6;
@@ -92,11 +95,11 @@ function readAt(fd: number, position: number, length: number): Buffer {
  * Inflates one zlib stream that starts at `start` and yields exactly `size` bytes, reading a
  * window that grows only while the stream runs past it. Output beyond `size` is refused.
  */
-function inflateAt(file: string, fd: number, start: number, end: number, size: number, head?: Buffer): Buffer {
+function inflateAt(file: string, read: (position: number, length: number) => Buffer, start: number, end: number, size: number, head?: Buffer): Buffer {
   // zlib adds about 5 bytes per 16 KiB stored block plus a few of framing: most streams fit the first window.
   let window = Math.min(end - start, size + (size >>> 10) + 64);
   for (;;) {
-    const input = head && head.length >= window ? head.subarray(0, window) : readAt(fd, start, window);
+    const input = head && head.length >= window ? head.subarray(0, window) : read(start, window);
     try {
       // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
       const out = inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
@@ -198,10 +201,14 @@ class PackIndex {
     const bucket = this.bucket(first, lo, hi);
     if (bucket) {
       const start = lo;
+      // Bytes 1-4 as a number decide almost every step without a call into Buffer.compare
+      // (byte 0 is the bucket's own); the whole id only on a tie.
+      const key = oid.readUInt32BE(1);
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         const at = (mid - start) * this.stride;
-        const cmp = bucket.shas.compare(oid, 0, 20, at, at + 20);
+        const word = bucket.shas.readUInt32BE(at + 1);
+        const cmp = word !== key ? (word < key ? -1 : 1) : bucket.shas.compare(oid, 0, 20, at, at + 20);
         if (cmp === 0) return mid;
         if (cmp < 0) lo = mid + 1;
         else hi = mid;
@@ -330,6 +337,7 @@ interface PackEntry {
 
 class Pack {
   private file: { fd: number; size: number } | null = null;
+  private readonly pages = new Map<number, Buffer>();
 
   constructor(
     readonly id: number,
@@ -360,16 +368,41 @@ class Pack {
     return file;
   }
 
+  /**
+   * `length` bytes at `position`, through a few pages kept per pack: git writes commits
+   * together in walk order and a tree's deltas near it, so a long walk reads each page once
+   * instead of making one read per object. A read longer than a page goes to the file.
+   */
+  private bytes(position: number, length: number): Buffer {
+    const first = Math.floor(position / PACK_PAGE_BYTES);
+    const last = Math.floor((position + length - 1) / PACK_PAGE_BYTES);
+    if (length <= 0 || last - first > 1) return readAt(this.open().fd, position, length);
+    const page = this.page(first);
+    const at = position - first * PACK_PAGE_BYTES;
+    if (first === last || at + length <= page.length) return page.subarray(at, at + length);
+    return Buffer.concat([page.subarray(at), this.page(last)]).subarray(0, length);
+  }
+
+  private page(n: number): Buffer {
+    let page = this.pages.get(n);
+    if (page === undefined) {
+      page = readAt(this.open().fd, n * PACK_PAGE_BYTES, PACK_PAGE_BYTES);
+      // Oldest first out: a walk moves through the pack, and rarely comes back.
+      if (this.pages.size >= PACK_PAGES_KEPT) this.pages.delete(this.pages.keys().next().value!);
+      this.pages.set(n, page);
+    }
+    return page;
+  }
+
   /** End of object data: the pack's trailing checksum follows it. */
   private get end(): number {
     return this.open().size - 20;
   }
 
   entry(offset: number): PackEntry {
-    const { fd } = this.open();
     const end = this.end;
     if (!Number.isSafeInteger(offset) || offset < 12 || offset >= end) throw corrupt(this.packPath, `an object offset ${offset} lies outside the pack`);
-    const head = readAt(fd, offset, Math.min(512, end - offset));
+    const head = this.bytes(offset, Math.min(512, end - offset));
     let p = 0;
     const next = () => {
       if (p >= head.length) throw corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
@@ -409,7 +442,7 @@ class Pack {
 
   inflate(entry: PackEntry, what: string): Buffer {
     const size = checkedSize(this.packPath, entry.size, what);
-    return inflateAt(this.packPath, this.open().fd, entry.dataStart, this.end, size, entry.head);
+    return inflateAt(this.packPath, (at, length) => this.bytes(at, length), entry.dataStart, this.end, size, entry.head);
   }
 }
 
@@ -503,6 +536,7 @@ export class ObjectStore {
   private unsupported: string[] = [];
   private nextPackId = 0;
   private readonly bases = new BaseCache();
+  private lastPack: Pack | null = null;
   private readonly dirs: string[];
 
   /** `objectsDir` is the common git dir's `objects` (a linked worktree shares its main one). */
@@ -566,9 +600,16 @@ export class ObjectStore {
 
   private fromPacks(oid: string, maxBytes: number): GitObject | null {
     const key = Buffer.from(oid, 'hex');
-    for (const pack of this.listPacks()) {
+    // The pack that held the last object first, as git looks: a walk's objects sit together.
+    const packs = this.listPacks();
+    const last = this.lastPack !== null && packs.includes(this.lastPack) ? this.lastPack : null;
+    for (let n = last === null ? 0 : -1; n < packs.length; n++) {
+      const pack = n < 0 ? last! : packs[n]!;
+      if (n >= 0 && pack === last) continue;
       const i = pack.index.find(key);
-      if (i >= 0) return this.resolve(pack, pack.index.offset(i), maxBytes, oid);
+      if (i < 0) continue;
+      this.lastPack = pack;
+      return this.resolve(pack, pack.index.offset(i), maxBytes, oid);
     }
     return null;
   }
@@ -611,7 +652,9 @@ export class ObjectStore {
         if (chain.length === 0) {
           if (entry.size > maxBytes) return { type, size: entry.size, data: null };
           const data = at.pack.inflate(entry, `object ${oid}`);
-          this.bases.set(key, { type, data });
+          // A commit stored whole is rarely a delta base (and is kept as one when reached as
+          // a base): a walk over thousands of them would only churn the cache.
+          if (type !== 'commit') this.bases.set(key, { type, data });
           return { type, size: data.length, data };
         }
         break;
@@ -731,7 +774,7 @@ function readLoose(path: string, maxBytes: number): GitObject | null {
     const size = Number(match[2]);
     if (size > maxBytes) return { type, size, data: null };
     checkedSize(path, size, 'the object');
-    const whole = inflateAt(path, file.fd, 0, file.size, nul + 1 + size);
+    const whole = inflateAt(path, (at, length) => readAt(file.fd, at, length), 0, file.size, nul + 1 + size);
     return { type, size, data: whole.subarray(nul + 1) };
   } finally {
     closeSync(file.fd);

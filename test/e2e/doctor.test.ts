@@ -278,6 +278,23 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(line.split('\n')).toHaveLength(1);
   });
 
+  it('a checkpoint saved after the cut that still queues a PR from before it: that PR is searched too (the dates change the deep question)', async () => {
+    const { dir, landing } = oldRepo();
+    // Queued two years ago, re-saved ten days ago with the text kept; PR #77 landed in between.
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(checkpoint({ skill: 'web', created_at: daysAgo(721), updated_at: daysAgo(720), next_actions: ['Land PR #77 (web login)', 'Polish the web login'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: web', daysAgo(719));
+    write(dir, 'src/web.ts', 'login\n');
+    const web = commitAll(dir, 'Web login (#77)', daysAgo(600));
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(checkpoint({ skill: 'web', created_at: daysAgo(721), updated_at: daysAgo(10), next_actions: ['Land PR #77 (web login)', 'Polish the web login'], step: 're-saved' }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: web re-saved', daysAgo(9));
+    const report = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
+    const landed = report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha).sort();
+    expect(landed).toEqual([landing, web].sort());
+    expect(report.findings.find((f: { check: string }) => f.check === 'history').message).toMatch(/searched only for #12, #77 \(still queued\)/);
+    // status (and next) say so too: they ask the same deep question.
+    expect((await runCli(dir, ['status', '--engine', engine])).stdout).toContain(`Land PR #77 (web login)  (already landed: #77 landed in ${web.slice(0, 7)}`);
+  });
+
   it('a shallow clone: one line says landings older than its boundary cannot be checked, never that older history was searched; next notes it', async () => {
     const { dir } = oldRepo();
     const clone = join(tempDir(), 'clone');

@@ -402,6 +402,9 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(byCommit(all, commits.cp1252Hole).subject).toBe('cp1252 hole \ufffd\ufffd');
     expect(byCommit(all, commits.ascii).subject).toBe('ascii caf\ufffd');
     expect((await history.commitsNaming(['café', '日本'], 0)).map((c) => c.sha).sort()).toEqual([commits.latin1, commits.sjis, commits.utf8].sort());
+    // Asked alongside a removal question, as doctor asks: the same commits.
+    const [named] = await Promise.all([history.commitsNaming(['café', '日本'], 0), history.lastRemovals(['gone.txt'], 0)]);
+    expect(named.map((c) => c.sha).sort()).toEqual([commits.latin1, commits.sjis, commits.utf8].sort());
   });
 
   it('linear history: statuses, message split, ties by sha, work-tree changes', async () => {

@@ -215,6 +215,37 @@ describe('ObjectStore reads what git reads', () => {
     expect([...(await history.readBlobs([big, small, 'nonsense'], 4999)).keys()]).toEqual([small]);
     store.close();
   });
+
+  it('a pack of several MiB, read whole, then backwards: objects across and beyond the reader\'s pages', async () => {
+    const dir = repo();
+    // Incompressible text (hex of a hash chain) so entries keep their size in the pack: some
+    // smaller than a page, some straddling two, some longer than two; more than the pages kept.
+    let seed = createHash('sha1').update('pages').digest();
+    const noise = (bytes: number) => {
+      let text = '';
+      while (text.length < bytes) {
+        seed = createHash('sha1').update(seed).digest();
+        text += seed.toString('hex');
+      }
+      return text.slice(0, bytes);
+    };
+    for (let i = 0; i < 12; i++) {
+      for (const [j, size] of [5_000, 31_000, 33_000, 47_000, 70_000, 150_000, 400_000].entries()) write(dir, `blob-${j}.txt`, noise(size));
+      commitAll(dir, `round ${i}`);
+    }
+    git(dir, ['gc', '-q', '--prune=now']);
+    const [pack] = readdirSync(join(objectsOf(dir), 'pack')).filter((f) => f.endsWith('.pack'));
+    expect(readFileSync(join(objectsOf(dir), 'pack', pack!)).length).toBeGreaterThan(4.5 * 1024 * 1024); // over the 4 MiB of pages kept
+    const expected = catAll(dir);
+    const store = new ObjectStore(objectsOf(dir));
+    try {
+      for (const oids of [[...expected.keys()], [...expected.keys()].reverse()]) {
+        for (const oid of oids) expect((await store.read(oid))?.data?.equals(expected.get(oid)!.data), oid).toBe(true);
+      }
+    } finally {
+      store.close();
+    }
+  });
 });
 
 // ---- crafted packs: what a hostile clone can hold ----

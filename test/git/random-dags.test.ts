@@ -126,6 +126,12 @@ it('both engines match the model on random commit DAGs', async () => {
           const full = expectedCommitsSince(repo, commits, head, since);
           const removing = new Set(PATHS.flatMap((p) => full.find((c) => c.changes.some((ch) => (ch.status === 'D' && ch.path === p) || (ch.status === 'R' && ch.from === p)))?.sha ?? []));
           expect(await history.lastRemovals(PATHS, since)).toEqual(full.filter((c) => removing.has(c.sha)));
+          // Asked together, as doctor asks them (the isomorphic engine shares one reader between them): same answers.
+          const tokens = ['#3', 'body'];
+          expect(await Promise.all([history.commitsNaming(tokens, since), history.lastRemovals(PATHS, since)])).toEqual([
+            walked.filter((c) => tokens.some((t) => `${c.subject}\n${c.body}`.includes(t))),
+            full.filter((c) => removing.has(c.sha)),
+          ]);
         }
       }
     }),
