@@ -11,7 +11,7 @@
 //  - another build of the tool, or a cache file that is not exactly ours, is a miss.
 // Kept per work tree in its git dir (<gitdir>/checkpoint/verdicts.json), never in the work tree.
 import type { BigIntStats } from 'node:fs';
-import { closeSync, fstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, readCacheJson } from '../git/cache-files.js';
 import { resolveGitDirsSync } from '../git/locate.js';
@@ -50,13 +50,14 @@ interface Learnt {
 const idOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 
 export class Verdicts {
-  private readonly entries: Map<string, Entry>;
+  /** As read from the cache file, unchecked (isEntry), or learnt by this run. */
+  private readonly entries: Map<string, unknown>;
   private readonly learnt: Learnt[] = [];
 
   private constructor(
     private readonly gitdir: string | null,
     private readonly build: string | null,
-    entries: Map<string, Entry>,
+    entries: Map<string, unknown>,
   ) {
     this.entries = entries;
   }
@@ -66,14 +67,16 @@ export class Verdicts {
     if (build === null) return new Verdicts(null, null, new Map());
     let gitdir: string;
     try {
-      gitdir = resolveGitDirsSync(root).gitdir;
+      // A .git folder is the git dir (the common case, asked without a failing read of `commondir`).
+      gitdir = statSync(join(root, '.git')).isDirectory() ? join(root, '.git') : resolveGitDirsSync(root).gitdir;
     } catch {
       return new Verdicts(null, null, new Map());
     }
     const file = readCacheJson(join(gitdir, 'checkpoint', FILE)) as { build?: unknown; entries?: unknown } | undefined;
-    const entries = new Map<string, Entry>();
+    // Entries are checked when looked up: a run asks about a dozen of them.
+    const entries = new Map<string, unknown>();
     if (file && file.build === build && Array.isArray(file.entries)) {
-      for (const e of file.entries as unknown[]) if (isEntryPair(e)) entries.set(e[0], e[1]);
+      for (const e of file.entries as unknown[]) if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string') entries.set(e[0], e[1]);
     }
     return new Verdicts(gitdir, build, entries);
   }
@@ -81,7 +84,7 @@ export class Verdicts {
   /** The verdict on the file at `key` (its path and the name it is judged under) if `st` is the file judged. */
   lookup(key: string, st: BigIntStats): Verdict | undefined {
     const e = this.entries.get(key);
-    return e && e.id === idOf(st) ? e : undefined;
+    return isEntry(e) && e.id === idOf(st) ? e : undefined;
   }
 
   /** Records the verdict on the file at `key`, just read with fstat `st`. */
@@ -126,8 +129,7 @@ export class Verdicts {
 const isIssues = (v: unknown): v is Issue[] =>
   Array.isArray(v) && v.every((i) => typeof i === 'object' && i !== null && typeof i.path === 'string' && typeof i.message === 'string' && (i.level === 'error' || i.level === 'warning'));
 
-function isEntryPair(v: unknown): v is [string, Entry] {
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string') return false;
-  const e = v[1] as Partial<Entry> | null;
+function isEntry(v: unknown): v is Entry {
+  const e = v as Partial<Entry> | null | undefined;
   return typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.ctimeNs === 'string' && /^\d+$/.test(e.ctimeNs) && isIssues(e.errors) && isIssues(e.warnings);
 }
