@@ -9,7 +9,8 @@
 //    with the SDK and zod) likewise, for `checkpoint mcp` only.
 //  - index.js: the programmatic API (ESM) for other tools.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,15 @@ const declarations = new Promise((resolve, reject) => {
     .on('error', reject)
     .on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.build.json exited with ${code}`))));
 });
+// Names this build's behaviour (store/verdicts.ts keeps a validation verdict only for the build
+// that gave it): a hash of every source file, so any change to the rules is a new build.
+const buildId = (() => {
+  const hash = createHash('sha256').update(pkg.version);
+  for (const file of readdirSync('src', { recursive: true }).map(String).sort()) {
+    if (/\.(ts|json)$/.test(file)) hash.update(`\0${file}\0`).update(readFileSync(`src/${file}`));
+  }
+  return hash.digest('hex').slice(0, 16);
+})();
 const common = {
   absWorkingDir: ROOT,
   bundle: true,
@@ -42,7 +52,7 @@ const common = {
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-  define: { CHECKPOINT_VERSION: JSON.stringify(pkg.version) },
+  define: { CHECKPOINT_VERSION: JSON.stringify(pkg.version), CHECKPOINT_BUILD: JSON.stringify(buildId) },
 };
 
 // CommonJS has no import.meta; give modules that locate package files (install/package-paths.ts) one.

@@ -58,9 +58,9 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   if (isIsoInstant(doc.created_at) && isIsoInstant(doc.updated_at) && Date.parse(doc.updated_at) < Date.parse(doc.created_at)) {
     err('updated_at', `updated_at (${doc.updated_at}) is before created_at (${doc.created_at})`);
   }
-  if (ctx.now && isIsoInstant(doc.updated_at) && Date.parse(doc.updated_at) - ctx.now.getTime() > MAX_FUTURE_SKEW_MS) {
-    warn('updated_at', `updated_at (${doc.updated_at}) is more than a day in the future; check the writer's clock`);
-  }
+  // The only rule that reads the clock: verdicts.ts keeps the others' answer per file and runs this one live.
+  const skew = ctx.now ? futureSkew(doc.updated_at, ctx.now) : null;
+  if (skew) warnings.push(skew);
   if (ctx.fileName !== undefined && typeof doc.skill === 'string' && doc.skill) {
     const expected = `${doc.skill}.checkpoint.json`;
     if (ctx.fileName !== expected) err('skill', `file name "${ctx.fileName}" must be "${expected}" for skill "${doc.skill}"`);
@@ -96,6 +96,12 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     warn('(file)', `file is ${ctx.sizeBytes} bytes (over ${MAX_FILE_BYTES}); move old telemetry out with \`checkpoint rotate\``);
   }
   return { errors, warnings };
+}
+
+/** The warning for an `updated_at` more than a day past `now`, else null. */
+export function futureSkew(updatedAt: unknown, now: Date): Issue | null {
+  if (!isIsoInstant(updatedAt) || Date.parse(updatedAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return null;
+  return { level: 'warning', path: 'updated_at', message: `updated_at (${updatedAt}) is more than a day in the future; check the writer's clock` };
 }
 
 type Report = (path: string, message: string) => void;

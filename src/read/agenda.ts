@@ -4,6 +4,7 @@ import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecis
 import type { Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, walkBound, type Evidence } from '../doctor/evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
+import { Verdicts } from '../store/verdicts.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
 import { readHeadFiles } from '../git/head-files.js';
@@ -27,7 +28,10 @@ export interface Agenda {
 }
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
-  const loaded = opts.skill ? [loadOne(opts.root, opts.skill, opts.now)] : loadAll(opts.root, opts.now);
+  // Read-only: a checkpoint unchanged since a run judged it is not judged again.
+  const verdicts = Verdicts.open(opts.root);
+  const loaded = opts.skill ? [loadOne(opts.root, opts.skill, opts.now, verdicts)] : loadAll(opts.root, opts.now, verdicts);
+  verdicts.save();
   const valid = loaded.flatMap((l) => (l.checkpoint ? [{ skill: l.skill, checkpoint: l.checkpoint }] : []));
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint

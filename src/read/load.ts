@@ -1,10 +1,12 @@
 // Loads every checkpoint for the read-side commands, keeping unreadable ones as findings
 // instead of aborting: one broken file must not hide the state of the others.
 import { basename } from 'node:path';
-import { isCheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { checkpointPath, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
+import { checkpointPath, display, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
+import type { Verdicts } from '../store/verdicts.js';
+import { readChecked } from './checked.js';
 
 export interface Loaded {
   skill: string;
@@ -17,15 +19,25 @@ export interface Loaded {
   problem?: string;
 }
 
-export function loadAll(root: string, now: Date): Loaded[] {
-  return listSkills(root).map((skill) => loadOne(root, skill, now));
+/** Every checkpoint; with `verdicts` (read-only callers), files unchanged since judged are not judged again. */
+export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] {
+  return listSkills(root).map((skill) => loadOne(root, skill, now, verdicts));
 }
 
-export function loadOne(root: string, skill: string, now: Date): Loaded {
+export function loadOne(root: string, skill: string, now: Date, verdicts?: Verdicts): Loaded {
   const path = checkpointPath(root, skill);
   try {
-    const file = readCheckpointFile(root, path);
-    const validation = validateCheckpoint(file.value, { fileName: basename(path), now, sizeBytes: file.sizeBytes });
+    let file: CheckpointFile;
+    let validation: ValidationResult;
+    if (verdicts) {
+      const checked = readChecked(root, path, { fileName: basename(path), now, verdicts, needValue: true });
+      if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
+      file = checked.file!;
+      validation = checked.validation;
+    } else {
+      file = readCheckpointFile(root, path);
+      validation = validateCheckpoint(file.value, { fileName: basename(path), now, sizeBytes: file.sizeBytes });
+    }
     return { skill, path, file, validation, ...(validation.errors.length ? {} : { checkpoint: file.value as unknown as Checkpoint }) };
   } catch (e) {
     if (!isCheckpointError(e)) throw e;

@@ -15,7 +15,8 @@ import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
-import { ensureProjectDir, listProjectDir, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import type { BigIntStats } from 'node:fs';
+import { ensureProjectDir, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -61,9 +62,10 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** `where` names the file in an error message (a function: worked out only when there is one). */
-export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
+export function parseCheckpointText(text: string, where: string | (() => string), trusted = false): { value: JsonValue; format: TextFormat } {
   try {
-    const parsed = parseJson(text, { texts: false });
+    // Trusted: this exact file passed parseJson's checks before (verdicts.ts), so JSON.parse gives its value.
+    const parsed = trusted ? { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue } : parseJson(text, { texts: false });
     // Literal texts ride with the format, so every rewrite of this file keeps them. They are
     // found only when a write asks for them: reading (validate, status, next, doctor) never pays
     // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
@@ -97,8 +99,26 @@ export function readCheckpointFile(root: string, path: string): CheckpointFile {
 
 /** The checkpoint file at `path`, or null when there is none: one read, no separate existence check. */
 function readCheckpointAt(root: string, path: string): CheckpointFile | null {
-  const buf = readProjectBytes(root, path, { maxBytes: MAX_READ_BYTES, sizeHint: SIZE_HINT });
-  if (buf === null) return null;
+  return readCheckpointKnown(root, path)?.file ?? null;
+}
+
+/**
+ * What a reader already knows of the file it opened, by its fstat (verdicts.ts): `skip`, do not
+ * read it; `trusted`, it passed parseJson's checks unchanged, so JSON.parse alone gives its value.
+ */
+export type Known = (st: BigIntStats) => 'skip' | 'trusted' | undefined;
+
+/** The checkpoint file at `path` (null when `known` said skip) with the fstat of what was read; null when there is none. */
+export function readCheckpointKnown(root: string, path: string, known?: Known): { file: CheckpointFile | null; stat: BigIntStats } | null {
+  let seen: 'skip' | 'trusted' | undefined;
+  const read = readProjectFile(root, path, {
+    maxBytes: MAX_READ_BYTES,
+    sizeHint: SIZE_HINT,
+    ...(known && { unless: (st: BigIntStats) => (seen = known(st)) === 'skip' }),
+  });
+  if (read === null) return null;
+  const buf = read.bytes;
+  if (buf === null) return { file: null, stat: read.stat };
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -106,9 +126,9 @@ function readCheckpointAt(root: string, path: string): CheckpointFile | null {
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  const { value, format } = parseCheckpointText(text, () => display(root, path));
+  const { value, format } = parseCheckpointText(text, () => display(root, path), seen === 'trusted');
   const name = basename(path);
-  return { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length };
+  return { file: { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length }, stat: read.stat };
 }
 
 export function readCheckpoint(root: string, skill: string): CheckpointFile | null {

@@ -11,6 +11,7 @@ import { CheckpointError } from '../errors.js';
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 type Stats = import('node:fs').Stats;
+type BigIntStats = import('node:fs').BigIntStats;
 
 /** Default cap on any project file read; checkpoints use their own (MAX_READ_BYTES). */
 export const MAX_PROJECT_FILE_BYTES = 4 * 1024 * 1024;
@@ -112,7 +113,7 @@ function locateOutside(root: string, abs: string): Located {
   }
 }
 
-function kindOf(st: Stats): string {
+function kindOf(st: Stats | BigIntStats): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -168,12 +169,36 @@ function walkedDir(root: string, dir: string): string | null {
   return real;
 }
 
+/** A project file as read: its bytes (null when `unless` left it unread) and the fstat of what was opened. */
+export interface ProjectFile {
+  bytes: Buffer | null;
+  stat: BigIntStats;
+}
+
+export interface FileReadOptions extends ReadOptions {
+  /**
+   * Called with the fstat of the opened file (a plain file under the cap, all checks passed):
+   * true leaves it unread. A caller that knows this exact file already (verdicts.ts) skips the read.
+   */
+  unless?: (st: BigIntStats) => boolean;
+}
+
+/** Reads the opened plain file `fd` whole, unless `unless` says not to; undefined when it grew past `max` meanwhile. */
+function readOpened(fd: number, st: BigIntStats, max: number, unless?: (st: BigIntStats) => boolean): ProjectFile | undefined {
+  if (unless?.(st)) return { bytes: null, stat: st };
+  // Room for what fstat saw plus one byte, so a file that grew past the cap meanwhile is caught.
+  const buf = Buffer.allocUnsafe(Math.min(Number(st.size), max) + 1);
+  let n = 0;
+  for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+  return n > max ? undefined : { bytes: buf.subarray(0, n), stat: st };
+}
+
 /**
- * The common case of readProjectBytes in one open and one fstat: a plain file, under the cap,
+ * The common case of readProjectFile in one open and one fstat: a plain file, under the cap,
  * in a folder already walked, opened without following a link. Anything else (a link, a FIFO,
  * a folder, too big, unreadable) returns undefined and takes the full path, which says what it is.
  */
-function readPlainLeaf(root: string, abs: string, max: number): Buffer | null | undefined {
+function readPlainLeaf(root: string, abs: string, max: number, unless?: (st: BigIntStats) => boolean): ProjectFile | null | undefined {
   const dir = walkedDir(root, path.dirname(abs));
   if (dir === null) return undefined;
   let fd: number;
@@ -183,12 +208,9 @@ function readPlainLeaf(root: string, abs: string, max: number): Buffer | null | 
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > max) return undefined;
-    const buf = Buffer.allocUnsafe(st.size + 1);
-    let n = 0;
-    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-    return n > st.size ? undefined : buf.subarray(0, n);
+    const st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.size > BigInt(max)) return undefined;
+    return readOpened(fd, st, max, unless);
   } finally {
     fs.closeSync(fd);
   }
@@ -196,8 +218,13 @@ function readPlainLeaf(root: string, abs: string, max: number): Buffer | null | 
 
 /** Bytes of the plain file at `p`, at most `maxBytes`; null when it does not exist. */
 export function readProjectBytes(root: string, p: string, opts: ReadOptions = {}): Buffer | null {
+  return readProjectFile(root, p, opts)?.bytes ?? null;
+}
+
+/** The plain file at `p` (bytes at most `maxBytes`) with the fstat of what was read; null when it does not exist. */
+export function readProjectFile(root: string, p: string, opts: FileReadOptions = {}): ProjectFile | null {
   const max = opts.maxBytes ?? MAX_PROJECT_FILE_BYTES;
-  const fast = readPlainLeaf(root, path.resolve(root, p), max);
+  const fast = readPlainLeaf(root, path.resolve(root, p), max, opts.unless);
   if (fast !== undefined) return fast;
   const loc = statProjectFile(root, p);
   if (!loc) return null;
@@ -213,13 +240,11 @@ export function readProjectBytes(root: string, p: string, opts: ReadOptions = {}
   }
   try {
     // fstat the opened file: what was checked is what is read.
-    const st = fs.fstatSync(fd);
+    const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile()) throw unsafe(`${show(root, loc.path)} is ${kindOf(st)}, not a plain file; refused`, 'replace it with a regular file');
-    const buf = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
-    let n = 0;
-    for (let r; n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-    if (n > max) throw overCap(root, loc.path, `over ${max}`, max, opts.sizeHint);
-    return buf.subarray(0, n);
+    const file = readOpened(fd, st, max, opts.unless);
+    if (!file) throw overCap(root, loc.path, `over ${max}`, max, opts.sizeHint);
+    return file;
   } finally {
     fs.closeSync(fd);
   }

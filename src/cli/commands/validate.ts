@@ -1,7 +1,9 @@
 import { basename, resolve } from 'node:path';
-import { checkpointPath, display, listSkills, readCheckpointFile } from '../../store/checkpoints.js';
-import { validateCheckpoint, warningLevel, type Issue } from '../../protocol/validate.js';
-import { isCheckpointError } from '../../errors.js';
+import { checkpointPath, display, listSkills } from '../../store/checkpoints.js';
+import { warningLevel, type Issue } from '../../protocol/validate.js';
+import { CheckpointError, isCheckpointError } from '../../errors.js';
+import { Verdicts } from '../../store/verdicts.js';
+import { readChecked } from '../../read/checked.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
@@ -32,7 +34,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ? args.positionals.map((p) => resolve(ctx.dirOverride ? root : ctx.cwd, p))
     : listSkills(root).map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
-  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named));
+  // Read-only: a file unchanged since a run judged it is not read again (store/verdicts.ts).
+  const verdicts = Verdicts.open(root);
+  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named, verdicts));
+  verdicts.save();
   // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
   if (!named) {
     const problems = configProblems(root);
@@ -67,11 +72,12 @@ function expectedName(name: string): string {
   return archive ? `${archive[1]}.checkpoint.json` : name;
 }
 
-function validateOne(root: string, path: string, now: Date, strict: boolean, named: boolean): FileReport {
+function validateOne(root: string, path: string, now: Date, strict: boolean, named: boolean, verdicts: Verdicts): FileReport {
   const file = display(root, path);
   try {
-    const cp = readCheckpointFile(root, path);
-    const v = validateCheckpoint(cp.value, { fileName: expectedName(basename(path)), now, sizeBytes: cp.sizeBytes });
+    const checked = readChecked(root, path, { fileName: expectedName(basename(path)), now, verdicts, needValue: false });
+    if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${file} does not exist`);
+    const v = checked.validation;
     // The doctor's levels: --strict fails on warnings, never on advice.
     const warnings = v.warnings.filter((w) => warningLevel(w) === 'warning');
     const advice = v.warnings.filter((w) => warningLevel(w) === 'advice').map((w): Advice => ({ level: 'advice', path: w.path, message: w.message }));

@@ -1,0 +1,171 @@
+// Verdicts (store/verdicts.ts) through readChecked and the built binary: a read-only command
+// reuses a file's validation verdict only while the file is exactly the one judged, so its
+// answer is always what a fresh validation gives.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readChecked } from '../../src/read/checked.js';
+import { Verdicts } from '../../src/store/verdicts.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { checkpointPath } from '../../src/store/checkpoints.js';
+import { assertBuilt, cleanup, cli, makeRepo, write } from '../helpers/repo.js';
+
+const BUILD = 'test-build';
+const NOW = new Date('2026-11-20T00:00:00.000Z');
+
+// Messy, the way real files are: an 8.0, a status outside the enum in a row, a path with a note.
+const doc = (status: string) =>
+  `${JSON.stringify(
+    {
+      protocol_version: '1.1',
+      skill: 'api',
+      project: 'demo',
+      project_dir: '/demo',
+      created_at: '2026-06-01T00:00:00Z',
+      updated_at: '2026-06-02T00:00:00Z',
+      phase: 'build',
+      step: 's1',
+      status,
+      progress_summary: 'Building (see PR 12).',
+      progress_table: [{ id: 's1', label: 'S1', status: 'in_progress' }],
+      context_primer: { key_decisions: ['a'], generated_files: ['src/x.ts (PR 12)'] },
+      next_actions: ['go'],
+    },
+    null,
+    2,
+  ).replace('"step": "s1"', '"step": "s1", "score": 8.0')}\n`;
+
+/** What a fresh validation says of the file at `path` now. */
+function fresh(path: string, now = NOW) {
+  const text = readFileSync(path, 'utf8');
+  return validateCheckpoint(JSON.parse(text), { fileName: basename(path), now, sizeBytes: Buffer.byteLength(text) });
+}
+
+/** Replaces the file's text by one of the same size and puts its mtime back: only ctime tells. */
+function sneakyEdit(path: string, from: string, to: string): void {
+  const st = statSync(path);
+  const text = readFileSync(path, 'utf8');
+  expect(to.length).toBe(from.length);
+  writeFileSync(path, text.replace(from, to));
+  utimesSync(path, st.atime, st.mtime);
+}
+
+let dir: string;
+let path: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  dir = makeRepo();
+  write(dir, '.checkpoints/api.checkpoint.json', doc('in_progress'));
+  path = checkpointPath(dir, 'api');
+  // Older than the racy margin (2 s), so a verdict on it may be kept.
+  await new Promise((r) => setTimeout(r, 2200));
+});
+afterAll(() => cleanup(dir));
+
+const check = (verdicts: Verdicts, needValue: boolean, now = NOW) => readChecked(dir, path, { fileName: 'api.checkpoint.json', now, verdicts, needValue })!;
+
+describe('readChecked with verdicts', () => {
+  it('reuses a kept verdict without reading the file, and answers as a fresh validation', () => {
+    const first = Verdicts.open(dir, BUILD);
+    const a = check(first, false);
+    expect(a.file).not.toBeNull(); // nothing known yet: read and judged
+    first.save();
+    const b = check(Verdicts.open(dir, BUILD), false);
+    expect(b.file).toBeNull(); // known: not even read
+    expect(b.validation).toEqual(fresh(path));
+    const c = check(Verdicts.open(dir, BUILD), true);
+    expect(c.file?.value).toEqual(JSON.parse(readFileSync(path, 'utf8')));
+    expect(c.validation).toEqual(fresh(path));
+  });
+
+  it('runs the clock rule live: a kept verdict still warns of a future updated_at', () => {
+    const v = Verdicts.open(dir, BUILD);
+    check(v, false);
+    v.save();
+    const past = new Date('2026-05-01T00:00:00.000Z');
+    const r = check(Verdicts.open(dir, BUILD), false, past);
+    expect(r.file).toBeNull();
+    expect(r.validation.warnings[0]?.path).toBe('updated_at');
+    expect(r.validation).toEqual(fresh(path, past));
+  });
+
+  it('misses for a file changed in place with its size and mtime kept', () => {
+    const v = Verdicts.open(dir, BUILD);
+    check(v, false);
+    v.save();
+    sneakyEdit(path, '"status": "in_progress"', '"status": "in_limbo_11"');
+    const r = check(Verdicts.open(dir, BUILD), false);
+    expect(r.file).not.toBeNull();
+    expect(r.validation.errors.map((e) => e.path)).toContain('status');
+    expect(r.validation).toEqual(fresh(path));
+    sneakyEdit(path, '"status": "in_limbo_11"', '"status": "in_progress"');
+  });
+
+  it('keeps no verdict on a file changed within the racy margin', () => {
+    write(dir, '.checkpoints/web.checkpoint.json', doc('in_progress').replace('"skill": "api"', '"skill": "web"'));
+    const web = checkpointPath(dir, 'web');
+    const v = Verdicts.open(dir, BUILD);
+    readChecked(dir, web, { fileName: 'web.checkpoint.json', now: NOW, verdicts: v, needValue: false });
+    v.save();
+    const again = readChecked(dir, web, { fileName: 'web.checkpoint.json', now: NOW, verdicts: Verdicts.open(dir, BUILD), needValue: false });
+    expect(again?.file).not.toBeNull();
+    rmSync(web);
+  });
+
+  it('misses for another build, and caches nothing without a build id', () => {
+    const v = Verdicts.open(dir, BUILD);
+    check(v, false);
+    v.save();
+    expect(check(Verdicts.open(dir, 'other-build'), false).file).not.toBeNull();
+    const none = Verdicts.open(dir, null);
+    check(none, false);
+    none.save();
+    expect(check(Verdicts.open(dir, null), false).file).not.toBeNull();
+  });
+
+  it('treats a hostile cache file as a miss: a link to /dev/zero, a FIFO, garbage, wrong shapes', () => {
+    const file = join(dir, '.git/checkpoint/verdicts.json');
+    const plant = (make: () => void) => {
+      rmSync(file, { force: true });
+      make();
+      const r = check(Verdicts.open(dir, BUILD), false);
+      expect(r.file).not.toBeNull();
+      expect(r.validation).toEqual(fresh(path));
+    };
+    mkdirSync(join(dir, '.git/checkpoint'), { recursive: true });
+    plant(() => symlinkSync('/dev/zero', file));
+    plant(() => execFileSync('mkfifo', [file]));
+    plant(() => writeFileSync(file, '{"build":"test-build","entries":'));
+    plant(() => writeFileSync(file, JSON.stringify({ build: BUILD, entries: [[`${path}\0api.checkpoint.json`, { id: 'x', ctimeNs: 'no', errors: 'none', warnings: [] }]] })));
+    rmSync(file, { force: true });
+  });
+
+  it('writes nothing through a link planted in place of the cache folder', () => {
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    rmSync(join(dir, '.git/checkpoint'), { recursive: true, force: true });
+    symlinkSync(elsewhere, join(dir, '.git/checkpoint'));
+    const v = Verdicts.open(dir, BUILD);
+    check(v, false);
+    v.save();
+    expect(() => statSync(join(elsewhere, 'verdicts.json'))).toThrow();
+    rmSync(join(dir, '.git/checkpoint'));
+    rmSync(elsewhere, { recursive: true });
+  });
+});
+
+describe('the built binary', () => {
+  it('validate and status see an in-place edit that kept size and mtime', () => {
+    expect(cli(dir, ['validate']).code).toBe(0);
+    expect(cli(dir, ['validate']).code).toBe(0); // the second run answers from the verdict
+    sneakyEdit(path, '"status": "in_progress"', '"status": "in_limbo_11"');
+    const v = cli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('status "in_limbo_11" must be one of');
+    expect(cli(dir, ['status']).stdout).toMatch(/api +needs repair +status: status "in_limbo_11"/);
+    sneakyEdit(path, '"status": "in_limbo_11"', '"status": "in_progress"');
+    expect(cli(dir, ['validate']).code).toBe(0);
+  });
+});
