@@ -13,6 +13,8 @@ export type EntryTarget =
 /** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
 const NOTE_START = /\s+(?:\(|—|–|--?|#|:)(?:\s|$)|\s+\(|:\s/;
 const GLOB_CHARS = /[*?[]/;
+/** A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`. */
+const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 
@@ -49,8 +51,15 @@ function looksLikePath(text: string): boolean {
 export function parseEntry(entry: string, exists: (path: string) => boolean): EntryTarget {
   const whole = entry.trim();
   if (whole && exists(whole)) return { kind: 'path', path: whole };
-  const text = entryPathText(whole);
+  let text = entryPathText(whole);
   if (text && text !== whole && exists(text)) return { kind: 'path', path: text };
+  // "src/x.ts:12-40", "src/x.ts#L12-L40": a place in the file (a file named so was taken above).
+  const place = PLACE_IN_FILE.exec(text);
+  const file = place ? text.slice(0, place.index) : '';
+  if (place && /[^:#\s]$/.test(file)) {
+    text = file;
+    if (exists(text)) return { kind: 'path', path: text };
+  }
   // "src\\x.ts" written on Windows: backslashes are separators only when no file has the name as written.
   if (text.includes('\\') && !exists(text)) {
     const slashed = text.replace(/\\/g, '/');
