@@ -30,9 +30,9 @@ function realDir(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
-/** Parsed JSON of a regular file, without following a link; undefined on any doubt. */
-export function readCacheJson(path: string): unknown {
-  const text = readLeaf(path, MAX_CACHE_BYTES);
+/** Parsed JSON of a regular file of at most `maxBytes`, without following a link; undefined on any doubt. */
+export function readCacheJson(path: string, maxBytes = MAX_CACHE_BYTES): unknown {
+  const text = readLeaf(path, maxBytes);
   if (text === null) return undefined;
   try {
     return JSON.parse(text) as unknown;

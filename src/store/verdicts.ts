@@ -26,6 +26,8 @@ const FILE = 'verdicts.json';
 const MAX_ENTRIES = 256;
 /** Margin for file systems whose timestamps are coarse (2 s on FAT, 1 s on ext3 and HFS+). */
 const RACY_NS = 2_000_000_000n;
+/** Far more than MAX_ENTRIES verdicts take: a larger file was not written by us and is a miss, not a long read. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 /** What validateCheckpoint says of a file without a clock, plus what the clock rule reads. */
 export interface Verdict {
@@ -72,7 +74,7 @@ export class Verdicts {
     } catch {
       return new Verdicts(null, null, new Map());
     }
-    const file = readCacheJson(join(gitdir, 'checkpoint', FILE)) as { build?: unknown; entries?: unknown } | undefined;
+    const file = readCacheJson(join(gitdir, 'checkpoint', FILE), MAX_FILE_BYTES) as { build?: unknown; entries?: unknown } | undefined;
     // Entries are checked when looked up: a run asks about a dozen of them.
     const entries = new Map<string, unknown>();
     if (file && file.build === build && Array.isArray(file.entries)) {

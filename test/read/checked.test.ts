@@ -142,6 +142,25 @@ describe('readChecked with verdicts', () => {
     rmSync(file, { force: true });
   });
 
+  it('treats a cache file larger than ours ever are as a miss, even holding a right entry', () => {
+    const file = join(dir, '.git/checkpoint/verdicts.json');
+    rmSync(file, { force: true });
+    // The entry a run would keep for this file as it is now (the racy rule aside).
+    const st = statSync(path, { bigint: true });
+    const v = fresh(path);
+    const entry = [`${path}\0api.checkpoint.json`, { errors: v.errors, warnings: v.warnings, updatedAt: JSON.parse(readFileSync(path, 'utf8')).updated_at, id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: String(st.ctimeNs) }];
+    mkdirSync(join(dir, '.git/checkpoint'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ build: BUILD, entries: [entry] }));
+    expect(check(Verdicts.open(dir, BUILD), false).file).toBeNull(); // the right entry alone: a hit
+    // 9 MiB of padding before it: a file no run of ours writes (256 entries at most).
+    const padding = Array.from({ length: 9 * 1024 }, (_, i) => [`pad-${i}`, 'x'.repeat(1024)]);
+    writeFileSync(file, JSON.stringify({ build: BUILD, entries: [...padding, entry] }));
+    const r = check(Verdicts.open(dir, BUILD), false);
+    expect(r.file).not.toBeNull();
+    expect(r.validation).toEqual(fresh(path));
+    rmSync(file, { force: true });
+  });
+
   it('writes nothing through a link planted in place of the cache folder', () => {
     const elsewhere = join(dir, 'elsewhere');
     mkdirSync(elsewhere);
