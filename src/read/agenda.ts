@@ -25,6 +25,8 @@ export interface Agenda {
   evidence: Evidence;
   /** A shallow clone, when history was asked about: work landed before its boundary is not seen. */
   shallow: boolean;
+  /** Why git history could not be read (a damaged repository): landed work was not checked. */
+  historyError: string | null;
 }
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
@@ -46,7 +48,13 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
   // Their actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
   const dateQueued = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
-  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now), dateQueued }).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+  // A repository git cannot read (a damaged pack) still gets an answer, with the reason said.
+  let historyError: string | null = null;
+  const unread = (e: unknown): Evidence => {
+    historyError = String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
+    return NO_EVIDENCE;
+  };
+  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now), dateQueued }).catch(unread) : NO_EVIDENCE;
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
     skill,
     checkpoint,
@@ -56,7 +64,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence, relOf(skill))),
   }));
   const shallow = asking.length > 0 && (readHeadFiles(opts.root)?.shallow ?? false);
-  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence, shallow };
+  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence, shallow, historyError };
 }
 
 /** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */

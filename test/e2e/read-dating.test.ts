@@ -2,10 +2,10 @@
 // does): a PR that merged after the action was queued is landed even though the checkpoint
 // was re-saved later still queuing it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, renameSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -83,5 +83,49 @@ describe('dates remembered for an unchanged HEAD and checkpoint', () => {
       renameSync(`${objects}.away`, objects);
     }
     expect(existsSync(objects)).toBe(true);
+  });
+});
+
+describe.each(['native', 'isomorphic'] as const)('a repository whose history git cannot read (%s)', (engine) => {
+  /** The repo above with its one pack cut short: every object past the cut is gone. */
+  function damaged(): string {
+    const dir = repo();
+    git(dir, ['gc', '-q']);
+    const packs = join(dir, '.git/objects/pack');
+    const pack = join(packs, readdirSync(packs).find((f) => f.endsWith('.pack'))!);
+    chmodSync(pack, 0o644);
+    truncateSync(pack, statSync(pack).size - 200);
+    return dir;
+  }
+  const WARNING = /^checkpoint: warning: git history could not be read, so queued PRs and tickets were not checked against landed work: .+ \(`checkpoint doctor` for details\)$/m;
+
+  it('next, status and resume still answer, and say that landed work was not checked', async () => {
+    const dir = damaged();
+    const json = await runCli(dir, ['next', '--json', '--engine', engine]);
+    expect(json.code, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    // The landing of PR #232 cannot be seen, so the held review is shown, with the reason.
+    expect(out.next).toMatchObject({ skill: 'release', kind: 'action', text: HELD, skipped_as_landed: [] });
+    expect(out.history_error).toEqual(expect.any(String));
+    expect(json.stderr).toMatch(WARNING);
+
+    const text = await runCli(dir, ['next', '--engine', engine]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('note: git history could not be read: whether this already landed is not known');
+    expect(text.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(text.stderr).toMatch(WARNING);
+
+    const status = await runCli(dir, ['status', '--json', '--engine', engine]);
+    expect(JSON.parse(status.stdout).history_error).toEqual(expect.any(String));
+    expect(status.stderr).toMatch(WARNING);
+    const resume = await runCli(dir, ['resume', 'release', '--engine', engine]);
+    expect(resume.stderr).toMatch(WARNING);
+  });
+
+  it('a readable repository gets no such warning', async () => {
+    const dir = repo();
+    const next = await runCli(dir, ['next', '--json', '--engine', engine]);
+    expect(JSON.parse(next.stdout).history_error).toBeNull();
+    expect(next.stderr).toBe('');
   });
 });

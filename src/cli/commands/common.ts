@@ -3,6 +3,7 @@ import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { oneLine } from '../render/output.js';
 
 export function rootOf(ctx: Context): string {
   return findRoot(ctx.cwd, ctx.dirOverride);
@@ -34,4 +35,13 @@ export function refuseUndecodableArg(value: string, what: string, hint: string, 
   if (value.includes('\uFFFD')) {
     throw new CheckpointError(code, `refused: ${what} is not valid UTF-8 (it holds U+FFFD, the mark of undecodable bytes)`, { hint });
   }
+}
+
+/**
+ * The stderr line next, status and resume print when git history could not be read (a damaged
+ * repository): they still answer, but an action shown as still to do may have landed.
+ */
+export function historyNotice(error: string | null): string | null {
+  if (error === null) return null;
+  return `checkpoint: warning: git history could not be read, so queued PRs and tickets were not checked against landed work: ${oneLine(error)} (\`checkpoint doctor\` for details)`;
 }

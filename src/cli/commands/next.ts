@@ -3,7 +3,7 @@ import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
-import { engineArg, rootOf } from './common.js';
+import { engineArg, historyNotice, rootOf } from './common.js';
 import { mentionsWork } from '../../doctor/evidence.js';
 
 export interface Recommendation {
@@ -32,6 +32,8 @@ export function recommend(item: AgendaItem): Recommendation {
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
+  const notice = historyNotice(agenda.historyError);
+  if (notice) ctx.out.err(notice);
   const top = agenda.items[0];
   const needsRepair = agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) }));
   if (!top) {
@@ -43,7 +45,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Its landing may lie beyond a shallow clone's boundary: the action is shown, with that caveat.
   const unverifiable = agenda.shallow && rec.kind === 'action' && mentionsWork(top.checkpoint);
   if (ctx.json) {
-    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow });
+    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow, history_error: agenda.historyError });
     return 0;
   }
   const { c } = ctx.out;
@@ -53,6 +55,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Quoted from the file: a line break in it must not print as a line of ours.
   ctx.out.out(`→ ${q(rec.text)}`);
   for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
+  if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) ctx.out.out(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
   if (unverifiable) ctx.out.out(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
   return 0;
 }

@@ -7,7 +7,7 @@ import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
 import { charLimit, fillBudget, type Block } from '../render/budget.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { engineArg, optionalSkillArg, rootOf } from './common.js';
+import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
 
 export const RESUME_MAX_BYTES = 16 * 1024;
@@ -31,6 +31,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint: 'fix it (checkpoint validate) or start fresh with checkpoint reset' });
   }
+  const unread = historyNotice(agenda.historyError);
+  if (unread) ctx.out.err(unread);
   const notice = brokenNotice(agenda);
   if (notice) ctx.out.err(notice);
   const top = agenda.items[0];

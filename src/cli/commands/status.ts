@@ -6,7 +6,7 @@ import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '..
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { engineArg, rootOf } from './common.js';
+import { engineArg, historyNotice, rootOf } from './common.js';
 import { recommend } from './next.js';
 
 /** "PM: PLAT-4471 (source) + 3 children" from pm_refs. */
@@ -24,6 +24,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const since = typeof args.options.since === 'string' ? args.options.since : undefined;
   if (since !== undefined && !isIsoInstant(since)) throw new CheckpointError('E_USAGE', `--since=${since} is not an ISO-8601 instant`, { hint: 'e.g. --since=2026-11-01T00:00:00Z' });
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
+  const notice = historyNotice(agenda.historyError);
+  if (notice) ctx.out.err(notice);
   const decisions = decisionsWaiting(agenda.items);
   const detailed = agenda.items.filter((i) => since === undefined || Date.parse(i.checkpoint.updated_at) >= Date.parse(since));
 
@@ -34,6 +36,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       next: agenda.items[0] ? recommend(agenda.items[0]) : null,
       skills: agenda.items.map((i) => summary(i, ctx.now)),
       broken: agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) })),
+      history_error: agenda.historyError,
     });
     return agenda.broken.length ? 1 : 0;
   }
