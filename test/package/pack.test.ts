@@ -66,8 +66,8 @@ beforeAll(() => {
   work = tempDir('cp-pack-');
   dirs.push(work);
   // A copy of the package with the dist/ this run's `npm run build` made (the tests all run that
-  // build). prepack is that same build (checked below), and `npm test` runs it from a clean
-  // clone, so packing skips it here rather than building a second time.
+  // build). prepack is that same build and the type check (checked below), both of which
+  // `npm test` runs from a clean clone, so packing skips them here rather than running them twice.
   const src = join(work, 'src');
   mkdirSync(src);
   for (const part of ['package.json', 'README.md', 'LICENSE', 'bin', 'hooks', 'dist']) {
@@ -117,8 +117,8 @@ describe('npm pack', () => {
     expect(PKG.bin).toEqual({ checkpoint: 'bin/checkpoint.js', [DISTINCT]: 'bin/checkpoint.js' });
   });
 
-  it('has a prepack script that builds, and no runtime dependencies (everything is bundled into dist/)', () => {
-    expect(PKG.scripts.prepack).toBe('npm run build');
+  it('has a prepack script that builds and type-checks, and no runtime dependencies (everything is bundled into dist/)', () => {
+    expect(PKG.scripts.prepack).toBe('npm run build && npm run typecheck');
     expect(PKG.dependencies ?? {}).toEqual({});
   });
 
