@@ -1,19 +1,15 @@
 // Reads the merge-driver registration straight from the repository's config file, so
 // doctor can check it without a git binary. The shared config of linked worktrees lives
 // in the common dir. Read synchronously: node:fs/promises alone costs doctor ~2% of its run.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitDirs } from './locate.js';
+import { readGitFile } from './head-files.js';
 
 /** `merge.checkpoint.driver` from the repository config, or null. */
 export async function readDriverConfig(root: string): Promise<string | null> {
   const { commonDir } = await resolveGitDirs(root);
-  let text = '';
-  try {
-    text = readFileSync(join(commonDir, 'config'), 'utf8');
-  } catch {
-    // no config file: no driver
-  }
+  // No config file (or not a plain one: a FIFO is never read): no driver.
+  const text = readGitFile(join(commonDir, 'config')) ?? '';
   let inSection = false;
   let driver: string | null = null;
   for (const raw of text.split(/\r?\n/)) {

@@ -3,7 +3,7 @@
 // linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
 // (reftable or other extensions, a symref chain, a sha-256 repository) answers null, and the
 // caller asks git instead.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
@@ -23,6 +23,35 @@ export interface HeadFiles extends GitDirs {
   shallowKey: string;
 }
 
+/** packed-refs of a very large repository stays well under this; more is not ours to parse. */
+const MAX_GIT_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A git-dir file's text as git reads it (a link followed), without ever blocking: null when it
+ * does not exist; undefined when it is not a plain file (a FIFO planted there would block a plain
+ * read forever), is too large, or cannot be read.
+ */
+export function readGitFile(path: string): string | null | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_GIT_FILE_BYTES) return undefined;
+    const buf = Buffer.allocUnsafe(st.size + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    return n > st.size ? undefined : buf.subarray(0, n).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export type HeadTarget = { sha: string; ref: null } | { sha: null; ref: string };
 
 /**
@@ -31,7 +60,9 @@ export type HeadTarget = { sha: string; ref: null } | { sha: null; ref: string }
  * Also the isomorphic engine's start for layouts readHeadFiles leaves to others.
  */
 export function readHeadTarget(gitdir: string): HeadTarget | null {
-  const head = readFileSync(join(gitdir, 'HEAD'), 'utf8').trim();
+  const text = readGitFile(join(gitdir, 'HEAD'));
+  if (typeof text !== 'string') throw new Error(`${join(gitdir, 'HEAD')}: ${text === null ? 'no such file' : 'not a readable plain file'}`);
+  const head = text.trim();
   if (SHA.test(head)) return { sha: head, ref: null };
   if (head.startsWith('ref:')) return { sha: null, ref: head.slice('ref:'.length).trim() };
   return null;
@@ -63,20 +94,12 @@ export function readHeadFiles(root: string): HeadFiles | null {
 function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null | undefined {
   // Per-worktree refs (refs/bisect, refs/worktree) live in the worktree's own git dir.
   const perWorktree = /^refs\/(bisect|worktree|rewritten)\//.test(ref);
-  let loose: string | null = null;
-  try {
-    loose = readFileSync(join(perWorktree ? gitdir : commonDir, ref), 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-  }
-  if (loose !== null) return SHA.test(loose) ? loose : undefined;
-  let packed = '';
-  try {
-    packed = readFileSync(join(commonDir, 'packed-refs'), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-  }
-  for (const line of packed.split('\n')) {
+  const loose = readGitFile(join(perWorktree ? gitdir : commonDir, ref));
+  if (loose === undefined) return undefined;
+  if (loose !== null) return SHA.test(loose.trim()) ? loose.trim() : undefined;
+  const packed = readGitFile(join(commonDir, 'packed-refs'));
+  if (packed === undefined) return undefined;
+  for (const line of (packed ?? '').split('\n')) {
     if (line.length === 41 + ref.length && line.endsWith(` ${ref}`)) {
       const sha = line.slice(0, 40);
       return SHA.test(sha) ? sha : undefined;
@@ -87,11 +110,8 @@ function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null 
 
 /** reftable, sha-256 and other extensions change how refs are stored: leave those to git. */
 function unusualConfig(commonDir: string): boolean {
-  let text = '';
-  try {
-    text = readFileSync(join(commonDir, 'config'), 'utf8');
-  } catch {
-    return false;
-  }
-  return /^\s*\[\s*extensions\b/im.test(text);
+  const text = readGitFile(join(commonDir, 'config'));
+  // Not a plain file: git itself must say what it makes of it.
+  if (text === undefined) return true;
+  return text !== null && /^\s*\[\s*extensions\b/im.test(text);
 }

@@ -5,7 +5,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOnPath } from './git-process.js';
-import { findGitRoot } from './locate.js';
+import { findGitRoot, resolveGitDirsSync } from './locate.js';
+import { assertNoBlockingFiles } from './blocking-files.js';
 import { NativeHistory } from './native.js';
 import type { EngineName, GitHistory } from './types.js';
 
@@ -36,5 +37,6 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
   if (!hasGit) {
     throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
   }
+  assertNoBlockingFiles(root, resolveGitDirsSync(root));
   return new NativeHistory(root);
 }

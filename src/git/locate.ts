@@ -27,7 +27,9 @@ export function resolveGitDirsSync(root: string): GitDirs {
   const gitdir = statSync(dotGit).isFile() ? followGitFile(dotGit) : dotGit;
   let commonDirFile: string | null = null;
   try {
-    commonDirFile = readFileSync(join(gitdir, 'commondir'), 'utf8');
+    // Only a plain file is read: a FIFO planted there would block the read forever.
+    const file = join(gitdir, 'commondir');
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) commonDirFile = readFileSync(file, 'utf8');
   } catch {
     // not a linked worktree
   }

@@ -1,0 +1,51 @@
+// git opens the files of its own directory without asking what they are: a FIFO planted where a
+// pack index, the index or the config should be makes every git process wait forever (and with
+// it doctor in a pre-push hook). git never writes one, so before the native engine's first
+// process the files git reads for our questions are checked to be no FIFO, socket or device.
+// One directory listing and a few lstats: cheap next to one git process.
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import type { GitDirs } from './locate.js';
+
+/** What git reads of the shared git dir, besides the pack folder. */
+const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'objects/info/alternates', 'objects/info/commit-graph', 'objects/info/multi-pack-index'];
+/** What git reads of a work tree's own git dir. */
+const OWN_FILES = ['HEAD', 'index'];
+
+/** A kind of file a read can block on or never end; null for a file, folder or nothing. */
+function blockingKind(st: Stats | undefined): string | null {
+  if (!st) return null;
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return null;
+}
+
+/** Through a link as git would follow it; a dangling link is git's to report. */
+function kindAt(path: string): string | null {
+  const own = lstatSync(path, { throwIfNoEntry: false });
+  return blockingKind(own?.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own);
+}
+
+/** Throws when a file git would open for a history question could block it. */
+export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
+  const paths = [...COMMON_FILES.map((f) => join(dirs.commonDir, f)), ...OWN_FILES.map((f) => join(dirs.gitdir, f))];
+  for (const folder of [join(dirs.commonDir, 'objects/pack'), join(dirs.commonDir, 'objects/info/commit-graphs')]) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue; // none, or not a folder: git says so itself
+    }
+    for (const name of names) paths.push(join(folder, name));
+  }
+  for (const path of paths) {
+    const kind = kindAt(path);
+    if (kind !== null) {
+      throw new CheckpointError('E_GIT', `${relative(root, path) || path} is ${kind}, not a file: git would wait on it forever; refused`, {
+        hint: 'git never writes one there: remove it, or run checkpoint in a clone you trust',
+      });
+    }
+  }
+}

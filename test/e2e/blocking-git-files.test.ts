@@ -1,0 +1,62 @@
+// A FIFO (or device) planted where git reads its own files (a pack index, the index, the config)
+// makes every git process wait forever, and with it doctor in a pre-push hook. git never writes
+// one; the native engine refuses to start git on such a repository instead of hanging.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+
+const dirs: string[] = [];
+beforeAll(() => assertBuilt());
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+/** The built binary as a process: a hang ends at the guard (signal set) and fails the test, never the suite. */
+function run(cwd: string, args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV, encoding: 'utf8', timeout: HANG_GUARD_MS });
+  return { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** A packed repository whose checkpoint still queues PR #12, which landed after it was written. */
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-01T10:00:00Z', next_actions: ['Merge PR #12 (orders API)', 'Write the changelog'] }), null, 2)}\n`);
+  commitAll(dir, 'checkpoint: api', '2026-11-01T10:01:00Z');
+  write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+  commitAll(dir, 'Orders API (#12)', '2026-11-02T10:00:00Z');
+  git(dir, ['gc', '-q']);
+  return dir;
+}
+
+function plantFifo(path: string): void {
+  rmSync(path, { force: true });
+  const r = spawnSync('mkfifo', [path]);
+  if (r.status !== 0) throw new Error(`mkfifo failed: ${r.stderr}`);
+}
+
+const packIndex = (dir: string) => join(dir, '.git/objects/pack', readdirSync(join(dir, '.git/objects/pack')).find((f) => f.endsWith('.idx'))!);
+
+describe.each([
+  ['a pack index', packIndex, /\.git\/objects\/pack\/pack-[0-9a-f]+\.idx is a FIFO, not a file: git would wait on it forever; refused/],
+  ['the index', (dir: string) => join(dir, '.git/index'), /\.git\/index is a FIFO, not a file: git would wait on it forever; refused/],
+  ['packed-refs', (dir: string) => join(dir, '.git/packed-refs'), /\.git\/packed-refs is a FIFO, not a file/],
+  ['the config', (dir: string) => join(dir, '.git/config'), /\.git\/config is a FIFO, not a file/],
+])('a FIFO in place of %s', (_what, where, reason) => {
+  it('doctor refuses in one line with exit 2; next still answers and says history was not read', () => {
+    const dir = repo();
+    plantFifo(where(dir));
+    const doctor = run(dir, ['doctor', '--engine', 'native']);
+    expect(doctor.signal, doctor.stderr).toBeNull();
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
+    expect(doctor.stderr).toMatch(reason);
+    expect(doctor.stderr).not.toMatch(/internal error|\n\s+at /);
+    const next = run(dir, ['next', '--engine', 'native']);
+    expect(next.signal, next.stderr).toBeNull();
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain('Merge PR #12 (orders API)');
+    expect(next.stderr).toMatch(/warning: git history could not be read/);
+    expect(next.stderr).toMatch(reason);
+  });
+});
