@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOnPath } from './git-process.js';
-import { findGitRoot, resolveGitDirsSync } from './locate.js';
+import { findGitRoot, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { assertNoBlockingFiles } from './blocking-files.js';
 import { NativeHistory } from './native.js';
 import type { EngineName, GitHistory } from './types.js';
@@ -37,6 +37,12 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
   if (!hasGit) {
     throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
   }
-  assertNoBlockingFiles(root, resolveGitDirsSync(root));
+  let dirs: GitDirs | null = null;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    // A broken .git file: git's own error says what is wrong with it.
+  }
+  if (dirs) assertNoBlockingFiles(root, dirs);
   return new NativeHistory(root);
 }
