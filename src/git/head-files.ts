@@ -3,10 +3,11 @@
 // linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
 // (reftable or other extensions, a symref chain, a sha-256 repository) answers null, and the
 // caller asks git instead.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
+import { readPlainFd } from '../store/safe-fs.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -39,14 +40,7 @@ export function readGitFile(path: string): string | null | undefined {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_GIT_FILE_BYTES) return undefined;
-    const buf = Buffer.allocUnsafe(st.size + 1);
-    let n = 0;
-    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-    return n > st.size ? undefined : buf.subarray(0, n).toString('utf8');
-  } catch {
-    return undefined;
+    return readPlainFd(fd, MAX_GIT_FILE_BYTES) ?? undefined;
   } finally {
     closeSync(fd);
   }

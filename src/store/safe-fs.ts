@@ -276,6 +276,15 @@ export function readLeaf(p: string, maxBytes: number): string | null {
     return null;
   }
   try {
+    return readPlainFd(fd, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The text of the open `fd` when it is a plain file of at most `maxBytes`, else null (never throws, never closes it). */
+export function readPlainFd(fd: number, maxBytes: number): string | null {
+  try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size > maxBytes) return null;
     // Room for what fstat saw plus one byte, so a file that grew past the cap meanwhile is caught.
@@ -285,8 +294,6 @@ export function readLeaf(p: string, maxBytes: number): string | null {
     return n > maxBytes ? null : buf.subarray(0, n).toString('utf8');
   } catch {
     return null;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
