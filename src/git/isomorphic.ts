@@ -132,14 +132,19 @@ export class IsoHistory implements GitHistory {
     return (this.deep ??= this.reader());
   }
 
+  /** A deep question from HEAD (none on an unborn branch), with the deep questions' shared reader. */
+  private deepWalk(action: string, ask: (reader: ObjectReader, tip: string) => Promise<CommitInfo[]>): Promise<CommitInfo[]> {
+    return this.guard(action, async () => {
+      const tip = (await this.readHead()).sha;
+      return tip === null ? [] : ask(await this.deepReader(), tip);
+    });
+  }
+
   async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
     if (!wanted.length) return [];
-    return this.guard('searching commit messages', async () => {
-      const tip = (await this.readHead()).sha;
-      if (tip === null) return [];
-      const reader = await this.deepReader();
+    return this.deepWalk('searching commit messages', async (reader, tip) => {
       const infos: CommitInfo[] = [];
       // Commit objects only: no tree is read.
       for await (const commit of walk(reader, tip, since)) {
@@ -153,10 +158,7 @@ export class IsoHistory implements GitHistory {
     assertSince(since);
     const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
     if (!wanted.length) return [];
-    return this.guard('finding removed files', async () => {
-      const tip = (await this.readHead()).sha;
-      if (tip === null) return [];
-      const reader = await this.deepReader();
+    return this.deepWalk('finding removed files', async (reader, tip) => {
       const candidates: CommitInfo[] = [];
       // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
       // when its parent holds a file there and it does not: one lookup per tree and path,
