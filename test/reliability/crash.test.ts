@@ -26,7 +26,7 @@ import { cleanup, makeRepo, write } from '../helpers/repo.js';
 import { assertBuilt, checkpointText, run, start } from './helpers.js';
 
 const LANES = ['lane-a', 'lane-b', 'lane-c', 'lane-d'];
-const RUNS = 80;
+const RUNS = 48;
 const PER_LANE = RUNS / LANES.length;
 // A writer that finds a lock waits at most LOCK_TIMEOUT_MS (15 s) and then fails; a lock with a
 // live-looking owner ages out only after STALE_LOCK_MS (60 s). So a run that meets a dead
