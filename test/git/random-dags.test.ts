@@ -102,10 +102,8 @@ it('both engines match the model on random commit DAGs', async () => {
       for (const engine of ['native', 'isomorphic'] as const) {
         const history = await createHistory({ dir: repo.dir, engine });
         expect(await history.head()).toEqual({ sha: repo.shas[head], branch: `c${head}` });
-        for (const since of [0, ...times]) expect(await history.commitsSince(since)).toEqual(expectedCommitsSince(repo, commits, head, since));
-        // A second past a commit time walks what the next time up walks: the bound itself is
-        // checked above, so the subjects-only walk is asked at the commit times alone.
-        for (const since of [0, ...new Set(commits.map((c) => c.time))]) {
+        for (const since of [0, ...times]) {
+          expect(await history.commitsSince(since)).toEqual(expectedCommitsSince(repo, commits, head, since));
           expect(await history.commitsSince(since, { changes: 'none' })).toEqual(expectedCommitsSince(repo, commits, head, since, []));
         }
         for (const scope of [['d'], ['x', 'f/g'], ['a', 'd/c']]) {
