@@ -4,7 +4,10 @@
 // cloned with real git, then every command and a real `git merge` run on them. Nothing
 // outside the clone may change, every command must end on its own (the spawn timeout is only
 // a safety net: its firing fails the test through the signal), and none may print
-// "internal error" or a stack trace.
+// "internal error" or a stack trace. Commands run as processes of the built binary in the
+// clone with FIFOs (a read that blocks on one could only be stopped from outside) and where
+// the command needs the installed binary (init, install-driver); elsewhere in this process
+// (test/helpers/in-process.ts), through the same entry, which saves a node start-up each.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, type RunResult, HANG_GUARD_MS } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
+import { NEEDS_PROCESS, runCli } from '../helpers/in-process.js';
 
 const SAFETY_NET_MS = HANG_GUARD_MS;
 
@@ -37,6 +41,12 @@ function treeHash(dir: string): string {
 function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): RunResult & { signal: NodeJS.Signals | null } {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', timeout: SAFETY_NET_MS, maxBuffer: 8 * 1024 * 1024 });
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '', signal: r.signal };
+}
+
+/** A command in a clone without FIFOs, in this process unless it needs the installed binary. */
+async function runHere(cwd: string, args: string[]): Promise<RunResult & { signal: NodeJS.Signals | null }> {
+  if (cwd === inner || args.some((a) => NEEDS_PROCESS.test(a))) return run(cwd, args);
+  return { ...(await runCli(cwd, args)), signal: null };
 }
 
 function expectCleanEnd(r: ReturnType<typeof run>, what: string): void {
@@ -176,17 +186,17 @@ describe('what the hostile clones get back', () => {
     expect(r.stderr).toMatch(/^checkpoint: \.checkpoints\/README\.md is a symlink to .*outside the project; refused$/m);
   });
 
-  it('a .checkpoints/ that links out is refused for reads and writes, with one line', () => {
+  it('a .checkpoints/ that links out is refused for reads and writes, with one line', async () => {
     for (const args of [['status'], ['update', 'api', '--step=x'], ['init']]) {
-      const r = run(linkedRoot, args);
+      const r = await runHere(linkedRoot, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/^checkpoint: \.checkpoints is a symlink to .*, outside the project; refused$/);
     }
   });
 
-  it('reset, rotate and done never put history behind a linked history/', () => {
+  it('reset, rotate and done never put history behind a linked history/', async () => {
     for (const args of [['reset', 'api'], ['rotate'], ['done', 'api']]) {
-      const r = run(linkedHistory, args);
+      const r = await runHere(linkedHistory, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/history is a symlink to .*outside the project/);
     }
@@ -249,8 +259,8 @@ describe.each([
   ['a clone whose .checkpoints/ holds links out, /dev/zero, loops, dangling links and FIFOs', () => inner],
   ['a clone whose history/ links out', () => linkedHistory],
 ])('%s', (_name, dir) => {
-  it.each(COMMANDS.map((c) => [c.join(' '), c] as const))('checkpoint %s ends cleanly and writes nothing outside', (_label, args) => {
-    const r = run(dir(), args);
+  it.each(COMMANDS.map((c) => [c.join(' '), c] as const))('checkpoint %s ends cleanly and writes nothing outside', async (_label, args) => {
+    const r = await runHere(dir(), args);
     expectCleanEnd(r, `checkpoint ${args.join(' ')}`);
     expect(treeHash(outside)).toBe(outsideBefore);
   });

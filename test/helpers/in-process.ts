@@ -18,7 +18,7 @@ import { GIT_ENV, type RunResult } from './repo.js';
  * Commands that need the built package: init and install-driver bake the installed bin's path
  * into git config; the merge driver and the MCP server are processes git and hosts start.
  */
-const NEEDS_PROCESS = /^(init|install-driver|merge-driver|mcp)$/;
+export const NEEDS_PROCESS = /^(init|install-driver|merge-driver|mcp)$/;
 
 let queue: Promise<unknown> = Promise.resolve();
 
