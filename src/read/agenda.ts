@@ -79,6 +79,7 @@ async function landedActions(root: string, now: Date, asking: readonly Asking[],
   const known = key === null ? null : rememberedLanded(head!, key, notBefore);
   if (known) return { answer: known, head };
   let failed = false;
+  // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
   const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking }).catch((e: unknown) => {
     failed = true;
     unread(e);
