@@ -40,7 +40,8 @@ function loadWithCache(file, name, command) {
   // V8 checks only the source's length, so the key carries the file's identity too; the prefix
   // names this install's bundle, whose older caches are removed when a new one is written.
   const st = fs.statSync(file);
-  const dir = join(process.env.XDG_CACHE_HOME || join(require('node:os').homedir(), '.cache'), 'checkpoint-protocol');
+  // os.homedir() is HOME when set (libuv's rule): read directly, node:os stays unloaded.
+  const dir = join(process.env.XDG_CACHE_HOME || join(process.env.HOME || require('node:os').homedir(), '.cache'), 'checkpoint-protocol');
   const prefix = `${name}.${hash(file)}.`;
   const build = `${prefix}${process.versions.v8}.${st.size}.${Math.trunc(st.mtimeMs)}.${st.ino}.`;
   const cacheFile = join(dir, `${build}${command || 'other'}.cache`);

@@ -143,6 +143,14 @@ await Promise.all([
 ]);
 await declarations;
 
+// The launcher compiles these from a string read from disk. One character above U+00FF (a
+// dash in a regex literal, which esbuild leaves as written) makes V8 hold the whole bundle as a
+// two-byte string: twice the memory, and a young-generation collection more for every command.
+for (const file of ['cli.cjs', 'merge-driver.cjs']) {
+  const wide = /[^\x00-\xff]/.exec(readFileSync(`${OUT}/${file}`, 'utf8'));
+  if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays one byte a character`);
+}
+
 rmSync('dist.old', { recursive: true, force: true });
 if (existsSync('dist')) renameSync('dist', 'dist.old');
 renameSync(OUT, 'dist');

@@ -27,7 +27,7 @@ async function yargsPath(argv: string[]): Promise<number> {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, write?: Writer): Promise<number> {
   const wantsJson = argv.includes('--json');
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
-  const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal()), write);
+  const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal), write);
   try {
     const [name, ...rest] = hoistGlobalOptions(argv);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);

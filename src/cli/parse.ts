@@ -39,11 +39,32 @@ function fillOptionalValues(spec: CommandSpec, args: string[]): string[] {
   return optional.size ? args.map((a) => (optional.has(a) ? `${a}=` : a)) : args;
 }
 
+/**
+ * What parseArgs gives for the common command line: positionals and plain `--flag` booleans
+ * only (`checkpoint status`, `next --json`). Anything else (a value, a short or unknown option,
+ * `--`) is left to parseArgs: null. Saves loading node's parseArgs on the hot read commands.
+ */
+export function parseSimple(spec: CommandSpec, args: readonly string[]): { positionals: string[]; values: Record<string, true> } | null {
+  const positionals: string[] = [];
+  const values: Record<string, true> = Object.create(null) as Record<string, true>; // as parseArgs gives it
+  for (const a of args) {
+    if (!a.startsWith('-')) {
+      positionals.push(a);
+      continue;
+    }
+    const name = a.slice(2);
+    const o = a.startsWith('--') ? (Object.hasOwn(spec.options, name) ? spec.options[name] : Object.hasOwn(GLOBAL_OPTIONS, name) ? GLOBAL_OPTIONS[name] : undefined) : undefined;
+    if (!o || o.type !== 'boolean' || o.multiple || name.includes('=')) return null;
+    values[name] = true;
+  }
+  return { positionals, values };
+}
+
 export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
   const { rest, ops } = splitOps(spec, fillOptionalValues(spec, args));
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });
+    parsed = parseSimple(spec, rest) ?? parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });
   } catch (e) {
     // node's messages run over several lines and sentences; keep the first, as one line.
     const raw = (e as Error).message;

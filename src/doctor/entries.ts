@@ -11,7 +11,7 @@ export type EntryTarget =
   | { kind: 'note' };
 
 /** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
-const NOTE_START = /\s+(?:\(|—|–|--?|#|:)(?:\s|$)|\s+\(|:\s/;
+const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
 const GLOB_CHARS = /[*?[]/;
 /** A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`. */
 const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;

@@ -1,13 +1,14 @@
 // The shared reading of "what now?" for next, status and resume: every valid checkpoint
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
-import type { Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, walkBound, type Evidence } from '../doctor/evidence.js';
+import { actionText, type Checkpoint } from '../protocol/types.js';
+import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, walkBound } from '../doctor/evidence.js';
 import { loadAll, loadOne, type Loaded } from './load.js';
 import { Verdicts } from '../store/verdicts.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
-import { readHeadFiles } from '../git/head-files.js';
+import { readHeadFiles, type HeadFiles } from '../git/head-files.js';
+import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
 export interface AgendaItem {
   skill: string;
@@ -22,7 +23,6 @@ export interface Agenda {
   items: AgendaItem[];
   /** Checkpoints that could not be read or are invalid: shown, never ranked. */
   broken: Loaded[];
-  evidence: Evidence;
   /** A shallow clone, when history was asked about: work landed before its boundary is not seen. */
   shallow: boolean;
   /** Why git history could not be read (a damaged repository): landed work was not checked. */
@@ -45,26 +45,62 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     if (rel === undefined) rels.set(skill, (rel = relative(opts.root, loaded.find((l) => l.skill === skill)!.path).split(sep).join('/')));
     return rel;
   };
-  const asking = valid.map((v) => v.checkpoint).filter(mentionsWork);
-  // Their actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
-  const dateQueued = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
+  const asking = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
   // A repository git cannot read (a damaged pack) still gets an answer, with the reason said.
   let historyError: string | null = null;
-  const unread = (e: unknown): Evidence => {
+  const landed = asking.length ? await landedActions(opts.root, opts.now, asking, opts.engine ?? 'auto', (e) => {
     historyError = String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
+  }) : { answer: new Map() as LandedAnswer, head: null };
+  const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => {
+    const byText = landed.answer.get(relOf(skill));
+    return {
+      skill,
+      checkpoint,
+      rank: rankOf(checkpoint),
+      stale: isStale(checkpoint, opts.now),
+      overBudget: isOverBudget(checkpoint),
+      choice: chooseAction(checkpoint, (text) => byText?.get(text) ?? null),
+    };
+  });
+  const shallow = landed.head?.shallow ?? false;
+  return { items, broken: loaded.filter((l) => !l.checkpoint), shallow, historyError };
+}
+
+/**
+ * Which queued actions of `asking` git shows as landed, with the evidence: remembered for an
+ * unchanged HEAD and unchanged checkpoints (landed-memo.ts), else from the walk, every queued
+ * action judged. Also HEAD as the files say (null: unsure, or no repository here).
+ */
+async function landedActions(root: string, now: Date, asking: readonly Asking[], engine: 'auto' | EngineName, unread: (e: unknown) => void): Promise<{ answer: LandedAnswer; head: HeadFiles | null }> {
+  const head = readHeadFiles(root);
+  const notBefore = walkBound(root, now);
+  // An engine asked for by name is exercised, as gatherEvidence does with its walk caches.
+  const key = engine === 'auto' && head !== null ? landedKey(head, asking) : null;
+  const known = key === null ? null : rememberedLanded(head!, key, notBefore);
+  if (known) return { answer: known, head };
+  let failed = false;
+  // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
+  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking }).catch((e: unknown) => {
+    failed = true;
+    unread(e);
     return NO_EVIDENCE;
-  };
-  const evidence = asking.length ? await gatherEvidence(opts.root, asking, { engine: opts.engine, notBefore: walkBound(opts.root, opts.now), dateQueued }).catch(unread) : NO_EVIDENCE;
-  const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => ({
-    skill,
-    checkpoint,
-    rank: rankOf(checkpoint),
-    stale: isStale(checkpoint, opts.now),
-    overBudget: isOverBudget(checkpoint),
-    choice: chooseAction(checkpoint, landedEvidence(checkpoint, evidence, relOf(skill))),
-  }));
-  const shallow = asking.length > 0 && (readHeadFiles(opts.root)?.shallow ?? false);
-  return { items, broken: loaded.filter((l) => !l.checkpoint), evidence, shallow, historyError };
+  });
+  const answer: LandedAnswer = new Map();
+  // The walk went back to the oldest save or queued action: kept only when walk_days did not cut it.
+  let since = Infinity;
+  for (const { rel, cp } of asking) {
+    const landed = landedEvidence(cp, evidence, rel);
+    const byText = new Map<string, string>();
+    for (const action of Array.isArray(cp.next_actions) ? cp.next_actions : []) {
+      const text = actionText(action);
+      const evidenceLine = landed(text);
+      if (evidenceLine !== null) byText.set(text, evidenceLine);
+    }
+    answer.set(rel, byText);
+    since = Math.min(since, toSeconds(cp.updated_at), ...(evidence.queued.get(rel)?.values() ?? []));
+  }
+  if (key !== null && !failed && evidence.cutAt === null && Number.isFinite(since)) rememberLanded(head!, key, since, answer);
+  return { answer, head };
 }
 
 /** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */

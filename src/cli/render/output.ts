@@ -15,11 +15,12 @@ export interface Output {
   json(value: unknown): void;
 }
 
-export function decideColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+/** `isTTY` may be a function, asked only when neither flag nor environment decides. */
+export function decideColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean | (() => boolean)): boolean {
   if (flag !== undefined) return flag;
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
-  return isTTY;
+  return typeof isTTY === 'function' ? isTTY() : isTTY;
 }
 
 /**
