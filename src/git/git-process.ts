@@ -3,7 +3,6 @@
 // bytes and decoded once, failures turned into one-line E_GIT errors. `runGit` is a real
 // async child, so callers that ask git two questions at once get them run side by side;
 // `runGitBytes` and `runGitSync` (git-sync.ts) are honestly synchronous, for sync code.
-import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -27,6 +26,8 @@ export function runGit(
   options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
+    // Fetched on first use: a command answered from files and caches never loads child_process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
