@@ -162,3 +162,24 @@ describe('uncommittedFromIndex', () => {
     expect(answered).toBeGreaterThan(0);
   });
 });
+
+describe('uncommittedFromIndex in a linked worktree', () => {
+  it('reads the worktree\'s own index and answers as git does there', () => {
+    const dir = settledRepo();
+    const linked = join(dir, '..', `${dir.split('/').pop()}-linked`);
+    try {
+      git(dir, ['worktree', 'add', '-q', linked, '-b', 'side']);
+      settle(linked);
+      write(linked, 'new.txt', 'untracked\n');
+      rmSync(join(linked, 'a.txt'));
+      const gitdir = git(linked, ['rev-parse', '--absolute-git-dir']).trim();
+      const tree = git(linked, ['rev-parse', 'HEAD^{tree}']).trim();
+      const answer = uncommittedFromIndex({ root: linked, gitdir, commonDir: join(dir, '.git'), headTree: tree, paths: PATHS });
+      expect(answer && PATHS.filter((p) => answer.has(p))).toEqual(['a.txt', 'new.txt']);
+      expect(gitSays(linked)).toEqual(['a.txt', 'new.txt']);
+    } finally {
+      cleanup(linked);
+      cleanup(dir);
+    }
+  });
+});
