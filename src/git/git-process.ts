@@ -58,7 +58,8 @@ export function runGitBytes(cwd: string, args: readonly string[], input: string)
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */
 export async function gitOnPath(): Promise<boolean> {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+  // Each directory once: PATH often repeats some (version managers prepend theirs again).
+  for (const dir of new Set((process.env.PATH ?? '').split(delimiter))) {
     if (!dir) continue;
     for (const name of names) {
       const candidate = join(dir, name);
@@ -70,7 +71,8 @@ export async function gitOnPath(): Promise<boolean> {
 
 function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // Most PATH directories have no git: no ENOENT error built (and thrown) for each of them.
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {
