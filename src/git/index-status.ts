@@ -25,8 +25,6 @@ export interface IndexStatusInput {
   /** The per-worktree git dir (its `index`) and the common dir (its `config`). */
   gitdir: string;
   commonDir: string;
-  /** HEAD's root tree: the index's cached tree must equal it (the index then holds HEAD exactly). */
-  headTree: string;
   /** Repo-relative paths, `/`-separated. */
   paths: readonly string[];
 }
@@ -38,10 +36,11 @@ interface Entry {
 }
 
 /**
- * Of `paths`, those whose work-tree state differs from HEAD's (git status lists them: edited,
- * deleted, untracked or ignored); null when only git can tell.
+ * Of `paths`, those whose work-tree state differs from the index's cached root tree (git status
+ * lists them: edited, deleted, untracked or ignored), with that tree: when it is HEAD's tree, the
+ * answer is git's against HEAD (the caller compares). Null when only git can tell.
  */
-export function uncommittedFromIndex(input: IndexStatusInput): Set<string> | null {
+export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; changed: Set<string> } | null {
   const { root, paths } = input;
   if (!paths.every(plainPath) || oddConfig(input.commonDir)) return null;
   const index = readIndex(join(input.gitdir, 'index'));
@@ -69,13 +68,15 @@ export function uncommittedFromIndex(input: IndexStatusInput): Set<string> | nul
       const mine = wanted.get(name);
       // A second entry for a path is a conflict's stage: git's to report.
       if (mine && mine.equals(buf.subarray(nameAt, nameAt + nameLength))) {
-        if (found.has(name)) return null;
+        // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
+        if (found.has(name) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
         found.set(name, { at, flags, extended });
       }
     }
     at += (nameAt - at + nameLength + 8) & ~7;
   }
-  if (!cachedTreeIs(buf, at, end, input.headTree)) return null;
+  const tree = cachedTree(buf, at, end);
+  if (tree === null) return null;
 
   const changed = new Set<string>();
   const dirs = new Map<string, boolean>();
@@ -104,7 +105,7 @@ export function uncommittedFromIndex(input: IndexStatusInput): Set<string> | nul
     }
     if (!statMatches(buf, entry.at, st, mtimeSec)) return null;
   }
-  return changed;
+  return { tree, changed };
 }
 
 /** Repo-relative, no `.git` component, nothing git would normalise differently. */
@@ -142,26 +143,26 @@ function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
   }
 }
 
-/** Whether the index's extensions hold a valid root cache-tree equal to `tree`, and nothing this reader cannot follow. */
-function cachedTreeIs(buf: Buffer, at: number, end: number, tree: string): boolean {
-  let matched = false;
+/** The index's valid root cache-tree (hex), or null when it has none or an extension this reader cannot follow. */
+function cachedTree(buf: Buffer, at: number, end: number): string | null {
+  let tree: string | null = null;
   while (at + 8 <= end) {
     const sig = buf.toString('latin1', at, at + 4);
     const size = buf.readUInt32BE(at + 4);
     const data = at + 8;
-    if (data + size > end) return false;
+    if (data + size > end) return null;
     // A lowercase first letter marks an extension git requires readers to understand (link: split index; sdir: sparse).
-    if (sig.charCodeAt(0) < 0x41 || sig.charCodeAt(0) > 0x5a) return false;
+    if (sig.charCodeAt(0) < 0x41 || sig.charCodeAt(0) > 0x5a) return null;
     if (sig === 'TREE') {
       // The root entry: "" NUL "<entries> <subtrees>\n" and, when valid (entries >= 0), its oid.
       const nl = buf.indexOf(10, data);
-      if (buf[data] !== 0 || nl < 0 || nl + 21 > data + size) return false;
+      if (buf[data] !== 0 || nl < 0 || nl + 21 > data + size) return null;
       const [entries] = buf.toString('latin1', data + 1, nl).split(' ');
-      matched = /^\d+$/.test(entries ?? '') && buf.toString('hex', nl + 1, nl + 21) === tree;
+      tree = /^\d+$/.test(entries ?? '') ? buf.toString('hex', nl + 1, nl + 21) : null;
     }
     at = data + size;
   }
-  return matched && at === end;
+  return at === end ? tree : null;
 }
 
 /**

@@ -212,13 +212,16 @@ export class NativeHistory implements GitHistory {
   private async statusFromIndex(paths: readonly string[]): Promise<Set<string> | null> {
     const files = readHeadFiles(this.dir);
     if (!files?.sha) return null;
+    const answer = uncommittedFromIndex({ root: this.dir, gitdir: files.gitdir, commonDir: files.commonDir, paths });
+    if (answer === null) return null;
+    // The index holds HEAD exactly when its cached root tree is HEAD's.
     let tree = cachedAtHead<unknown>(this.dir, HEAD_TREE_FILE, 'tree');
     if (typeof tree !== 'string' || !/^[0-9a-f]{40}$/.test(tree)) {
       tree = await readCommitTree(files.commonDir, files.sha);
       if (tree === null) return null;
       storeAtHead(this.dir, HEAD_TREE_FILE, 'tree', tree);
     }
-    return uncommittedFromIndex({ root: this.dir, gitdir: files.gitdir, commonDir: files.commonDir, headTree: tree as string, paths });
+    return answer.tree === tree ? answer.changed : null;
   }
 
   /** Runs a command that names HEAD; null when HEAD is unborn (a repository without commits). */

@@ -32,11 +32,12 @@ function settle(dir: string): void {
   git(dir, ['update-index', '-q', '--refresh']);
 }
 
+/** The reader's answer when its index holds HEAD's tree (as the native engine takes it), else null. */
 function fromIndex(dir: string, paths = PATHS): string[] | null {
   const tree = git(dir, ['rev-parse', 'HEAD^{tree}']).trim();
   const gitdir = join(dir, '.git');
-  const answer = uncommittedFromIndex({ root: dir, gitdir, commonDir: gitdir, headTree: tree, paths });
-  return answer && paths.filter((p) => answer.has(p));
+  const answer = uncommittedFromIndex({ root: dir, gitdir, commonDir: gitdir, paths });
+  return answer && answer.tree === tree ? paths.filter((p) => answer.changed.has(p)) : null;
 }
 
 /** git's answer, independently: content differs from HEAD (diff), or the file is untracked or ignored (ls-files --others). */
@@ -174,8 +175,9 @@ describe('uncommittedFromIndex in a linked worktree', () => {
       rmSync(join(linked, 'a.txt'));
       const gitdir = git(linked, ['rev-parse', '--absolute-git-dir']).trim();
       const tree = git(linked, ['rev-parse', 'HEAD^{tree}']).trim();
-      const answer = uncommittedFromIndex({ root: linked, gitdir, commonDir: join(dir, '.git'), headTree: tree, paths: PATHS });
-      expect(answer && PATHS.filter((p) => answer.has(p))).toEqual(['a.txt', 'new.txt']);
+      const answer = uncommittedFromIndex({ root: linked, gitdir, commonDir: join(dir, '.git'), paths: PATHS });
+      expect(answer?.tree).toBe(tree);
+      expect(answer && PATHS.filter((p) => answer.changed.has(p))).toEqual(['a.txt', 'new.txt']);
       expect(gitSays(linked)).toEqual(['a.txt', 'new.txt']);
     } finally {
       cleanup(linked);
