@@ -3,7 +3,6 @@
 // bytes and decoded once, failures turned into one-line E_GIT errors. `runGit` is a real
 // async child, so callers that ask git two questions at once get them run side by side;
 // `runGitBytes` and `runGitSync` (git-sync.ts) are honestly synchronous, for sync code.
-import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -27,6 +26,8 @@ export function runGit(
   options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
+    // Fetched on first use: a command answered from files and caches never loads child_process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -57,7 +58,8 @@ export function runGitBytes(cwd: string, args: readonly string[], input: string)
 /** Whether an executable `git` is on PATH, checked on the file system without spawning anything. */
 export async function gitOnPath(): Promise<boolean> {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+  // Each directory once: PATH often repeats some (version managers prepend theirs again).
+  for (const dir of new Set((process.env.PATH ?? '').split(delimiter))) {
     if (!dir) continue;
     for (const name of names) {
       const candidate = join(dir, name);
@@ -69,7 +71,8 @@ export async function gitOnPath(): Promise<boolean> {
 
 function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // Most PATH directories have no git: no ENOENT error built (and thrown) for each of them.
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {

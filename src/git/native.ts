@@ -1,11 +1,14 @@
 // GitHistory on the git binary. Each question takes a few git processes whose output
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rule
 // rather than by git's similarity detection, so both engines agree.
+import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { readHeadFiles } from './head-files.js';
+import { cachedAtHead, storeAtHead } from './commit-cache.js';
+import { uncommittedFromIndex } from './index-status.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
 
@@ -188,6 +191,9 @@ export class NativeHistory implements GitHistory {
     if (paths.length === 0) return [];
     const relative = new Map(paths.map((path) => [path, repoRelativePath(path)]));
     const pathspecs = [...new Set(relative.values())];
+    // The common case, a clean index at HEAD, from git's own index file: no process at all.
+    const fromIndex = await this.statusFromIndex(pathspecs);
+    if (fromIndex) return [...relative].filter(([, path]) => fromIndex.has(path)).map(([original]) => original);
     // One process for tracked edits (staged or not), untracked and ignored files (each ignored
     // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
     const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
@@ -200,6 +206,22 @@ export class NativeHistory implements GitHistory {
       for (const path of diff.stdout.split('\0')) if (path) changed.add(path);
     }
     return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
+  }
+
+  /** uncommittedFromIndex's answer (null: ask git), with HEAD's root tree read once per HEAD. */
+  private async statusFromIndex(paths: readonly string[]): Promise<Set<string> | null> {
+    const files = readHeadFiles(this.dir);
+    if (!files?.sha) return null;
+    const answer = uncommittedFromIndex({ root: this.dir, gitdir: files.gitdir, commonDir: files.commonDir, paths });
+    if (answer === null) return null;
+    // The index holds HEAD exactly when its cached root tree is HEAD's.
+    let tree = cachedAtHead<unknown>(this.dir, HEAD_TREE_FILE, 'tree');
+    if (typeof tree !== 'string' || !/^[0-9a-f]{40}$/.test(tree)) {
+      tree = await readCommitTree(files.commonDir, files.sha);
+      if (tree === null) return null;
+      storeAtHead(this.dir, HEAD_TREE_FILE, 'tree', tree);
+    }
+    return answer.tree === tree ? answer.changed : null;
   }
 
   /** Runs a command that names HEAD; null when HEAD is unborn (a repository without commits). */
@@ -231,6 +253,25 @@ export class NativeHistory implements GitHistory {
 
   private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
     return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
+  }
+}
+
+const HEAD_TREE_FILE = 'head-tree.json';
+
+/** A commit's root tree read from the object files (zlib loaded only then); null when unsure. */
+async function readCommitTree(commonDir: string, sha: string): Promise<string | null> {
+  try {
+    const { ObjectStore } = await import('./object-store.js');
+    const store = new ObjectStore(join(commonDir, 'objects'));
+    try {
+      const commit = await store.read(sha, 1 << 20);
+      const match = commit?.type === 'commit' && commit.data ? /^tree ([0-9a-f]{40})\n/.exec(commit.data.toString('latin1')) : null;
+      return match?.[1] ?? null;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return null;
   }
 }
 

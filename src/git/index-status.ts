@@ -1,0 +1,214 @@
+// `git status` for a few named paths, answered from git's own index file when git itself would
+// answer from it without reading any file's content: doctor's one question to git, on a clean
+// work tree, then costs a file read and a few lstat calls instead of a process.
+//
+// Exact by construction: every answer here is one git would give from the same bytes (stat data
+// equal, field for field, to the index entry; the index's cached tree equal to HEAD's tree), and
+// anything this reader does not judge the same way git does (a racily clean entry, a changed stat,
+// assume-unchanged or skip-worktree flags, conflicts, a split or sparse index, index v4, a nested
+// repository, a symlink on the way, an odd config) answers null: the caller asks git.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
+import { join } from 'node:path';
+import { readGitFile } from './head-files.js';
+
+/** An index larger than this is left to git (tens of thousands of files stay well under it). */
+const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+const NS = 1_000_000_000n;
+
+export interface IndexStatusInput {
+  /** The work tree's root. */
+  root: string;
+  /** The per-worktree git dir (its `index`) and the common dir (its `config`). */
+  gitdir: string;
+  commonDir: string;
+  /** Repo-relative paths, `/`-separated. */
+  paths: readonly string[];
+}
+
+interface Entry {
+  at: number;
+  flags: number;
+  extended: number;
+}
+
+/**
+ * Of `paths`, those whose work-tree state differs from the index's cached root tree (git status
+ * lists them: edited, deleted, untracked or ignored), with that tree: when it is HEAD's tree, the
+ * answer is git's against HEAD (the caller compares). Null when only git can tell.
+ */
+export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; changed: Set<string> } | null {
+  const { root, paths } = input;
+  if (!paths.every(plainPath) || oddConfig(input.commonDir)) return null;
+  const index = readIndex(join(input.gitdir, 'index'));
+  if (!index) return null;
+  const { buf, mtimeSec } = index;
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return null;
+  const count = buf.readUInt32BE(8);
+  const wanted = new Map(paths.map((p) => [p, Buffer.from(p, 'utf8')]));
+  const lengths = new Set([...wanted.values()].map((b) => b.length));
+  const found = new Map<string, Entry>();
+  const end = buf.length - 20; // the trailing checksum
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    if (at + 62 > end) return null;
+    const flags = buf.readUInt16BE(at + 60);
+    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(at + 62) : 0;
+    const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
+    let nameLength = flags & 0xfff;
+    if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
+    if (nameLength < 0 || nameAt + nameLength >= end) return null;
+    if (lengths.has(nameLength)) {
+      const name = buf.toString('utf8', nameAt, nameAt + nameLength);
+      const mine = wanted.get(name);
+      // A second entry for a path is a conflict's stage: git's to report.
+      if (mine && mine.equals(buf.subarray(nameAt, nameAt + nameLength))) {
+        // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
+        if (found.has(name) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
+        found.set(name, { at, flags, extended });
+      }
+    }
+    at += (nameAt - at + nameLength + 8) & ~7;
+  }
+  const tree = cachedTree(buf, at, end);
+  if (tree === null) return null;
+
+  const changed = new Set<string>();
+  const dirs = new Map<string, boolean>();
+  for (const path of paths) {
+    if (!plainAncestors(root, path, dirs)) return null;
+    const entry = found.get(path);
+    let st: BigIntStats | undefined;
+    try {
+      st = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (!entry) {
+      // Not in the index, which holds exactly HEAD's tree: untracked or ignored when there is
+      // a file (git lists both), nothing when absent. A folder is listed by the files in it.
+      if (st === undefined || st.isDirectory()) continue;
+      if (!st.isFile() && !st.isSymbolicLink()) return null;
+      changed.add(path);
+      continue;
+    }
+    // Assume-unchanged, a conflict stage, skip-worktree or intent-to-add: git's rules, not ours.
+    if (entry.flags & 0xb000 || entry.extended & 0x6000) return null;
+    if (st === undefined) {
+      changed.add(path); // deleted in the work tree
+      continue;
+    }
+    if (!statMatches(buf, entry.at, st, mtimeSec)) return null;
+  }
+  return { tree, changed };
+}
+
+/** Repo-relative, no `.git` component, nothing git would normalise differently. */
+function plainPath(path: string): boolean {
+  if (!path || path.includes('\0') || path.startsWith('/') || path.endsWith('/')) return false;
+  return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && seg.toLowerCase() !== '.git');
+}
+
+/** Settings under which git matches paths or finds the work tree otherwise than this reader does. */
+function oddConfig(commonDir: string): boolean {
+  const text = readGitFile(join(commonDir, 'config'));
+  if (text === undefined) return true;
+  return text !== null && /^\s*(ignorecase|worktree|precomposeunicode|sparsecheckout)\s*=/im.test(text);
+}
+
+function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.size > BigInt(MAX_INDEX_BYTES)) return null;
+    const buf = Buffer.allocUnsafe(Number(st.size) + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    if (n !== Number(st.size)) return null;
+    return { buf: buf.subarray(0, n), mtimeSec: st.mtimeNs / NS };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The index's valid root cache-tree (hex), or null when it has none or an extension this reader cannot follow. */
+function cachedTree(buf: Buffer, at: number, end: number): string | null {
+  let tree: string | null = null;
+  while (at + 8 <= end) {
+    const sig = buf.toString('latin1', at, at + 4);
+    const size = buf.readUInt32BE(at + 4);
+    const data = at + 8;
+    if (data + size > end) return null;
+    // A lowercase first letter marks an extension git requires readers to understand (link: split index; sdir: sparse).
+    if (sig.charCodeAt(0) < 0x41 || sig.charCodeAt(0) > 0x5a) return null;
+    if (sig === 'TREE') {
+      // The root entry: "" NUL "<entries> <subtrees>\n" and, when valid (entries >= 0), its oid.
+      const nl = buf.indexOf(10, data);
+      if (buf[data] !== 0 || nl < 0 || nl + 21 > data + size) return null;
+      const [entries] = buf.toString('latin1', data + 1, nl).split(' ');
+      tree = /^\d+$/.test(entries ?? '') ? buf.toString('hex', nl + 1, nl + 21) : null;
+    }
+    at = data + size;
+  }
+  return at === end ? tree : null;
+}
+
+/**
+ * Every directory above `path` is a plain directory (no symlink on the way) and not a nested
+ * repository (no `.git` in it): otherwise git lists or skips the path in ways this reader does not.
+ */
+function plainAncestors(root: string, path: string, memo: Map<string, boolean>): boolean {
+  for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) {
+    const dir = path.slice(0, cut);
+    let ok = memo.get(dir);
+    if (ok === undefined) {
+      try {
+        const st = lstatSync(join(root, dir), { throwIfNoEntry: false });
+        // A missing directory: nothing below it exists (absent paths are judged by the index alone).
+        ok = st === undefined || (st.isDirectory() && lstatSync(join(root, dir, '.git'), { throwIfNoEntry: false }) === undefined);
+      } catch {
+        ok = false;
+      }
+      memo.set(dir, ok);
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/**
+ * git's stat comparison (all fields it checks by default, nanoseconds included), plus its racy
+ * rule at whole seconds: an entry modified no earlier than the second the index was written may
+ * have changed since, so git compares contents and so must the caller.
+ */
+function statMatches(buf: Buffer, at: number, st: BigIntStats, indexMtimeSec: bigint): boolean {
+  const u32 = (v: bigint) => Number(v & 0xffffffffn);
+  const mode = buf.readUInt32BE(at + 24);
+  const kind = Number(st.mode) & S_IFMT;
+  if ((mode & S_IFMT) !== kind || (kind !== S_IFREG && kind !== S_IFLNK)) return false;
+  if (kind === S_IFREG && (mode & 0o100) !== (Number(st.mode) & 0o100)) return false;
+  const mtimeSec = buf.readUInt32BE(at + 8);
+  if (BigInt(mtimeSec) >= indexMtimeSec) return false;
+  return (
+    buf.readUInt32BE(at) === u32(st.ctimeNs / NS) &&
+    buf.readUInt32BE(at + 4) === Number(st.ctimeNs % NS) &&
+    mtimeSec === u32(st.mtimeNs / NS) &&
+    buf.readUInt32BE(at + 12) === Number(st.mtimeNs % NS) &&
+    buf.readUInt32BE(at + 20) === u32(st.ino) &&
+    buf.readUInt32BE(at + 28) === u32(st.uid) &&
+    buf.readUInt32BE(at + 32) === u32(st.gid) &&
+    buf.readUInt32BE(at + 36) === u32(st.size)
+  );
+}

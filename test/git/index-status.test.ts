@@ -1,0 +1,187 @@
+// The index reader answers `git status` for named paths only where git itself would answer
+// from the index alone; everywhere else it says null and git is asked. Checked against real
+// git in real repositories: each answer it gives is git's, and it does answer the common case
+// (a settled, clean index at HEAD), else doctor would quietly pay for a process every run.
+import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { uncommittedFromIndex } from '../../src/git/index-status.js';
+import { createHistory } from '../../src/git/index.js';
+import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+
+const PATHS = ['a.txt', 'docs/spec.md', 'docs/notes (old).md', 'run.sh', 'new.txt', 'debug.log', 'build/out.js', 'never.txt', 'docs', '.checkpoints/api.checkpoint.json'];
+const HOUR_AGO = new Date(Date.now() - 3_600_000);
+
+/** A repository whose files were written well before its index: nothing is racily clean. */
+function settledRepo(): string {
+  const dir = makeRepo();
+  write(dir, '.gitignore', '*.log\nbuild/\n');
+  write(dir, 'a.txt', 'one\n');
+  write(dir, 'docs/spec.md', '# Spec\n');
+  write(dir, 'docs/notes (old).md', 'notes\n');
+  write(dir, 'run.sh', '#!/bin/sh\n');
+  commitAll(dir, 'files', '2026-11-01T00:00:00Z');
+  settle(dir);
+  return dir;
+}
+
+/** Files dated an hour back, then the index refreshed (rewritten with their stat data, later). */
+function settle(dir: string): void {
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), HOUR_AGO, HOUR_AGO);
+  git(dir, ['update-index', '-q', '--refresh']);
+}
+
+/** The reader's answer when its index holds HEAD's tree (as the native engine takes it), else null. */
+function fromIndex(dir: string, paths = PATHS): string[] | null {
+  const tree = git(dir, ['rev-parse', 'HEAD^{tree}']).trim();
+  const gitdir = join(dir, '.git');
+  const answer = uncommittedFromIndex({ root: dir, gitdir, commonDir: gitdir, paths });
+  return answer && answer.tree === tree ? paths.filter((p) => answer.changed.has(p)) : null;
+}
+
+/** git's answer, independently: content differs from HEAD (diff), or the file is untracked or ignored (ls-files --others). */
+function gitSays(dir: string, paths = PATHS): string[] {
+  const listed = new Set([
+    ...git(dir, ['diff', 'HEAD', '--name-only', '-z', '--no-renames', '--', ...paths]).split('\0'),
+    ...git(dir, ['ls-files', '--others', '-z', '--', ...paths]).split('\0'),
+  ]);
+  return paths.filter((p) => listed.has(p));
+}
+
+describe('uncommittedFromIndex', () => {
+  it('answers a settled clean index at HEAD as git does: untracked and ignored files, deletions, folders, absent paths', async () => {
+    const dir = settledRepo();
+    try {
+      write(dir, 'new.txt', 'untracked\n');
+      write(dir, 'debug.log', 'ignored\n');
+      write(dir, 'build/out.js', 'ignored folder\n');
+      write(dir, '.checkpoints/api.checkpoint.json', '{}\n');
+      rmSync(join(dir, 'run.sh'));
+      const expected = ['run.sh', 'new.txt', 'debug.log', 'build/out.js', '.checkpoints/api.checkpoint.json'];
+      expect(gitSays(dir)).toEqual(expected);
+      expect(fromIndex(dir)).toEqual(expected);
+      // The native engine takes it, and says the same.
+      expect(await (await createHistory({ dir, engine: 'native' })).uncommittedPaths(PATHS)).toEqual(expected);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('leaves to git what only its content comparison or its own rules can tell', () => {
+    const cases: [string, (dir: string) => void][] = [
+      ['an edit of the same size with its mtime put back', (dir) => {
+        writeFileSync(join(dir, 'a.txt'), 'two\n');
+        utimesSync(join(dir, 'a.txt'), HOUR_AGO, HOUR_AGO);
+      }],
+      ['a staged edit (the cached tree no longer matches HEAD)', (dir) => {
+        write(dir, 'docs/spec.md', '# Spec v2\n');
+        git(dir, ['add', 'docs/spec.md']);
+        write(dir, 'docs/spec.md', '# Spec\n');
+        utimesSync(join(dir, 'docs/spec.md'), HOUR_AGO, HOUR_AGO);
+      }],
+      ['a staged rename', (dir) => git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md'])],
+      ['assume-unchanged', (dir) => {
+        git(dir, ['update-index', '--assume-unchanged', 'a.txt']);
+        write(dir, 'a.txt', 'changed\n');
+      }],
+      ['skip-worktree', (dir) => {
+        git(dir, ['update-index', '--skip-worktree', 'a.txt']);
+        write(dir, 'a.txt', 'changed\n');
+      }],
+      ['a racily clean file (written in the second the index was)', (dir) => {
+        write(dir, 'a.txt', 'two\n');
+        git(dir, ['add', 'a.txt']);
+        git(dir, ['commit', '-q', '-m', 'two']);
+      }],
+      ['a file under a nested repository', (dir) => {
+        mkdirSync(join(dir, 'vendor/.git'), { recursive: true });
+        write(dir, 'vendor/x.txt', 'x\n');
+      }],
+      ['a file beyond a symlink', (dir) => {
+        mkdirSync(join(dir, 'real'));
+        write(dir, 'real/x.txt', 'x\n');
+        symlinkSync('real', join(dir, 'link'));
+      }],
+      ['an executable bit flipped', (dir) => git(dir, ['update-index', '--chmod=+x', 'run.sh'])],
+    ];
+    for (const [name, change] of cases) {
+      const dir = settledRepo();
+      try {
+        change(dir);
+        const paths = [...PATHS, 'docs/spec-v2.md', 'vendor/x.txt', 'link/x.txt'];
+        expect(fromIndex(dir, paths), name).toBeNull();
+      } finally {
+        cleanup(dir);
+      }
+    }
+  });
+
+  it('never answers for paths git treats apart', () => {
+    const dir = settledRepo();
+    try {
+      for (const odd of ['.git/config', 'docs/../a.txt', './a.txt', 'docs/', '/a.txt']) expect(fromIndex(dir, [odd]), odd).toBeNull();
+      git(dir, ['config', 'core.ignorecase', 'true']);
+      expect(fromIndex(dir, ['a.txt'])).toBeNull();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('whatever the work tree went through, an answer is git\'s', () => {
+    const ops = ['edit', 'delete', 'create', 'stage', 'touch', 'chmod', 'settle'] as const;
+    const files = ['a.txt', 'docs/spec.md', 'new.txt', 'debug.log', 'docs/notes (old).md'];
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...ops), fc.constantFrom(...files)), { maxLength: 4 }), (steps) => {
+        const dir = settledRepo();
+        try {
+          for (const [op, file] of steps) {
+            const p = join(dir, file);
+            try {
+              if (op === 'edit' || op === 'create') write(dir, file, `${op} ${file}\n`);
+              else if (op === 'delete') rmSync(p, { force: true });
+              else if (op === 'stage') git(dir, ['add', '-A', '--', file]);
+              else if (op === 'touch') utimesSync(p, HOUR_AGO, HOUR_AGO);
+              else if (op === 'chmod') git(dir, ['update-index', '--chmod=+x', '--', file]);
+              else settle(dir);
+            } catch {
+              // a step that does not apply (touching a deleted file, chmod of an untracked one) leaves the state as it was
+            }
+          }
+          const answer = fromIndex(dir);
+          if (answer !== null) {
+            answered++;
+            expect(answer).toEqual(gitSays(dir));
+          }
+        } finally {
+          cleanup(dir);
+        }
+      }),
+      { numRuns: 25 },
+    );
+    expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describe('uncommittedFromIndex in a linked worktree', () => {
+  it('reads the worktree\'s own index and answers as git does there', () => {
+    const dir = settledRepo();
+    const linked = join(dir, '..', `${dir.split('/').pop()}-linked`);
+    try {
+      git(dir, ['worktree', 'add', '-q', linked, '-b', 'side']);
+      settle(linked);
+      write(linked, 'new.txt', 'untracked\n');
+      rmSync(join(linked, 'a.txt'));
+      const gitdir = git(linked, ['rev-parse', '--absolute-git-dir']).trim();
+      const tree = git(linked, ['rev-parse', 'HEAD^{tree}']).trim();
+      const answer = uncommittedFromIndex({ root: linked, gitdir, commonDir: join(dir, '.git'), paths: PATHS });
+      expect(answer?.tree).toBe(tree);
+      expect(answer && PATHS.filter((p) => answer.changed.has(p))).toEqual(['a.txt', 'new.txt']);
+      expect(gitSays(linked)).toEqual(['a.txt', 'new.txt']);
+    } finally {
+      cleanup(linked);
+      cleanup(dir);
+    }
+  });
+});
