@@ -1,5 +1,5 @@
 // A checkpoint read with its validation, for the read-only commands (validate, status, next,
-// resume): through verdicts.ts, a file unchanged since a run judged it is neither parsed strictly
+// resume, doctor): through verdicts.ts, a file unchanged since a run judged it is neither parsed strictly
 // nor checked again; validate, which needs no value, does not even read it.
 import { ownValue } from '../protocol/identity.js';
 import { futureSkew, validateCheckpoint, type ValidationResult } from '../protocol/validate.js';

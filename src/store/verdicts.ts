@@ -1,6 +1,8 @@
 // Each checkpoint file's validation verdict, remembered the way git's index remembers a file's
-// stat: a read-only command (validate, status, next, resume) that finds a file unchanged reuses
-// the verdict instead of parsing and checking it again. Never used by a write or the merge driver.
+// stat: a read-only command (validate, status, next, resume, doctor) that finds a file unchanged
+// reuses the verdict instead of parsing and checking it again. Never used by a write or the merge
+// driver. Doctor may: trusting a file by its stat is the trust git gives its own index, the clock
+// rule and every drift check still run live, and a pushed tip is judged from git's blobs.
 // Exact, not a guess:
 //  - unchanged means the same device, inode, size, mtime and ctime to the nanosecond; a write
 //    always sets ctime, which no tool can set back;

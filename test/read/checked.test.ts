@@ -1,4 +1,4 @@
-// Verdicts (store/verdicts.ts) through readChecked and the built binary: a read-only command
+// Verdicts (store/verdicts.ts) through readChecked and the built binary: a read-only command (or doctor)
 // reuses a file's validation verdict only while the file is exactly the one judged, so its
 // answer is always what a fresh validation gives.
 import { execFileSync } from 'node:child_process';
@@ -15,11 +15,11 @@ const BUILD = 'test-build';
 const NOW = new Date('2026-11-20T00:00:00.000Z');
 
 // Messy, the way real files are: an 8.0, a status outside the enum in a row, a path with a note.
-const doc = (status: string) =>
+const doc = (status: string, skill = 'api') =>
   `${JSON.stringify(
     {
       protocol_version: '1.1',
-      skill: 'api',
+      skill,
       project: 'demo',
       project_dir: '/demo',
       created_at: '2026-06-01T00:00:00Z',
@@ -53,12 +53,16 @@ function sneakyEdit(path: string, from: string, to: string): void {
 
 let dir: string;
 let path: string;
+/** Left alone by the readChecked tests (their edits are racy for a while): the binary's own. */
+let opsPath: string;
 
 beforeAll(async () => {
   assertBuilt();
   dir = makeRepo();
   write(dir, '.checkpoints/api.checkpoint.json', doc('in_progress'));
   path = checkpointPath(dir, 'api');
+  write(dir, '.checkpoints/ops.checkpoint.json', doc('in_progress', 'ops'));
+  opsPath = checkpointPath(dir, 'ops');
   // Older than the racy margin (2 s), so a verdict on it may be kept.
   await new Promise((r) => setTimeout(r, 2200));
 });
@@ -176,15 +180,24 @@ describe('readChecked with verdicts', () => {
 });
 
 describe('the built binary', () => {
-  it('validate and status see an in-place edit that kept size and mtime', () => {
+  it('validate, status and doctor keep verdicts, and see an in-place edit that kept size and mtime', () => {
+    const doctor = cli(dir, ['doctor']);
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toContain('0 errors');
+    const kept = JSON.parse(readFileSync(join(dir, '.git/checkpoint/verdicts.json'), 'utf8')) as { entries: [string, unknown][] };
+    expect(kept.entries.map(([key]) => key)).toContain(`${opsPath}\0ops.checkpoint.json`);
     expect(cli(dir, ['validate']).code).toBe(0);
     expect(cli(dir, ['validate']).code).toBe(0); // the second run answers from the verdict
-    sneakyEdit(path, '"status": "in_progress"', '"status": "in_limbo_11"');
+    sneakyEdit(opsPath, '"status": "in_progress"', '"status": "in_limbo_11"');
     const v = cli(dir, ['validate']);
     expect(v.code).toBe(1);
     expect(v.stdout).toContain('status "in_limbo_11" must be one of');
-    expect(cli(dir, ['status']).stdout).toMatch(/api +needs repair +status: status "in_limbo_11"/);
-    sneakyEdit(path, '"status": "in_limbo_11"', '"status": "in_progress"');
+    expect(cli(dir, ['status']).stdout).toMatch(/ops +needs repair +status: status "in_limbo_11"/);
+    const d = cli(dir, ['doctor']);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/error +status: status "in_limbo_11" must be one of/);
+    sneakyEdit(opsPath, '"status": "in_limbo_11"', '"status": "in_progress"');
     expect(cli(dir, ['validate']).code).toBe(0);
+    expect(cli(dir, ['doctor']).code).toBe(0);
   });
 });
