@@ -31,6 +31,16 @@ function report(name, ours, base, baseName, target) {
 }
 
 const git = (cwd, args) => execFileSync('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+
+/**
+ * The index of a clone someone works in, as the first `git status` there leaves it: written after
+ * its files' last change. Freshly made fixtures are written in the same second as their files, so
+ * every entry is "racily clean" and both git and doctor must fall back to reading contents.
+ */
+function settleIndexes(dirs) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100);
+  for (const dir of dirs) git(dir, ['update-index', '-q', '--refresh']);
+}
 const run = (cwd, args, expectCodes = [0, 1]) => () => timeOnce(NODE, [BIN, ...args], { cwd, env, expectCodes });
 
 // 1. The merge driver, once per conflicted file inside `git merge`, vs a bare node start.
@@ -73,6 +83,7 @@ if (want(2) || want(4)) {
   fixtures.real = makeRealRepo(join(work, 'real-550'), { commits: 50, recentCommits: 500, now });
   fixtures.big = makeRealRepo(join(work, 'real-20k'), { commits: 19_500, recentCommits: 500, now });
   fixtures.stale = makeRealRepo(join(work, 'stale-20k'), { commits: 19_500, recentCommits: 500, now, stale: true });
+  settleIndexes(Object.values(fixtures).map((f) => f.dir));
   for (const [name, { dir }] of Object.entries(fixtures)) {
     const script = (withGit) => {
       const path = join(work, `${name}-reference${withGit ? '-git' : ''}.cjs`);
@@ -127,6 +138,7 @@ if (want(3)) {
     }
     repos[size] = dir;
   }
+  settleIndexes(Object.values(repos));
   const rss = {};
   for (const engine of ['native', 'isomorphic']) {
     const m = compare({
