@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { isAbsolute, join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { CheckpointError } from '../errors.js';
+import { inflateUpTo } from './zlib-inflate.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -101,8 +102,7 @@ function inflateAt(file: string, read: (position: number, length: number) => Buf
   for (;;) {
     const input = head && head.length >= window ? head.subarray(0, window) : read(start, window);
     try {
-      // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
-      const out = inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
+      const out = inflateUpTo(input, size);
       if (out.length !== size) throw corrupt(file, `an object at offset ${start} inflates to ${out.length} bytes, not the ${size} it declares`);
       return out;
     } catch (error) {
@@ -552,14 +552,23 @@ export class ObjectStore {
    * when the object is larger than `maxBytes`; nothing larger than MAX_OBJECT_BYTES is read.
    */
   async read(oid: string, maxBytes: number = MAX_OBJECT_BYTES): Promise<GitObject | null> {
-    if (!/^[0-9a-f]{40}$/.test(oid)) return null;
-    const found = this.readSync(oid, maxBytes);
-    if (found !== null || this.unsupported.length === 0 || this.fallback === null) return found;
+    const found = this.readKnown(oid, maxBytes);
+    if (found !== undefined) return found;
     // An index this reader does not know (a newer .idx version): isomorphic-git reads those
     // objects or says why not, rather than this reader answering "missing" for an object it has.
-    const other = await this.fallback(oid);
+    const other = await this.fallback!(oid);
     if (other === null) return null;
     return { type: other.type, size: other.data.length, data: other.data.length > maxBytes ? null : other.data };
+  }
+
+  /**
+   * read() without the fallback reader, for a walk that does not wait on one: undefined when
+   * only the fallback could answer (the object is not here, and some index was skipped).
+   */
+  readKnown(oid: string, maxBytes: number = MAX_OBJECT_BYTES): GitObject | null | undefined {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return null;
+    const found = this.readSync(oid, maxBytes);
+    return found === null && this.unsupported.length > 0 && this.fallback !== null ? undefined : found;
   }
 
   /** Full ids of the objects whose id starts with `prefix` (hex, 4 to 40 digits); at most `limit`. */
