@@ -27,6 +27,14 @@ class NeedsFallback extends Error {
   }
 }
 
+interface WalkState {
+  queue: CommitQueue<WalkCommit>;
+  queued: Set<string>;
+  /** The commit being visited or having its parents queued, when a step stopped on it. */
+  current: WalkCommit | undefined;
+  visited: boolean;
+}
+
 /** Commits and path lookups of the deep questions, each read once for both. */
 export class DeepReader {
   private readonly commits = new Map<string, WalkCommit>();
@@ -42,63 +50,53 @@ export class DeepReader {
 
   /**
    * Commits reachable from `tip` without passing one older than `minTime`, each once, in
-   * committer-time order (ObjectReader's walk): `visit` sees each before its parents are read.
+   * committer-time order (ObjectReader's walk), each visited before its parents are read.
+   * `visit` may use commit() and fileAt(); it may return a promise, which is awaited.
    */
   async walk(tip: string, minTime: number, visit: (commit: WalkCommit) => void | Promise<void>): Promise<void> {
-    const queue = new CommitQueue<WalkCommit>();
-    const queued = new Set([tip]);
-    queue.push(await this.commit(tip));
-    for (let commit = queue.pop(); commit !== undefined && commit.time >= minTime; commit = queue.pop()) {
-      const visiting = visit(commit);
-      if (visiting) await visiting;
-      for (const parent of commit.parents) {
-        if (queued.has(parent)) continue;
-        queued.add(parent);
-        queue.push(this.now(() => this.commitNow(parent)) ?? (await this.commit(parent)));
-      }
-    }
-  }
-
-  async commit(sha: string): Promise<WalkCommit> {
-    return this.later(() => this.commitNow(sha));
-  }
-
-  /** The file (blob, link or submodule) at `path` in tree `oid`, as ObjectReader.fileAt finds it. */
-  async fileAt(oid: string, path: string): Promise<FileState | null> {
-    const found = this.now(() => this.fileAtNow(oid, path));
-    return found !== undefined ? found : this.later(() => this.fileAtNow(oid, path));
-  }
-
-  /** The commit parsed whole, as ObjectReader.commit gives it. */
-  parsed(commit: WalkCommit): ParsedCommit {
-    const parsed = parseCommit(commit.sha, commit.data);
-    parsed.parents = commit.parents;
-    return parsed;
-  }
-
-  /** `read()`'s answer, or undefined when it needs an object from the fallback reader. */
-  private now<T>(read: () => T): T | undefined {
-    try {
-      return read();
-    } catch (error) {
-      if (error instanceof NeedsFallback) return undefined;
-      throw error;
-    }
-  }
-
-  /** `read()`'s answer, asking the fallback reader for each object it needs. */
-  private async later<T>(read: () => T): Promise<T> {
+    const walk: WalkState = { queue: new CommitQueue<WalkCommit>(), queued: new Set([tip]), current: undefined, visited: false };
+    walk.queue.push(await this.later(() => this.commit(tip)));
     for (;;) {
+      let pending: Promise<void> | null;
       try {
-        return read();
+        pending = this.drain(walk, minTime, visit);
       } catch (error) {
         if (!(error instanceof NeedsFallback)) throw error;
-        this.fetched.set(error.oid, await this.store.read(error.oid));
+        // The step that needed it runs again once the fallback reader has answered.
+        await this.fetch(error.oid);
+        continue;
       }
+      if (pending === null) return;
+      await pending;
     }
   }
 
-  private commitNow(sha: string): WalkCommit {
+  /** Walks on synchronously until the walk ends (null) or a visit returns a promise. */
+  private drain(walk: WalkState, minTime: number, visit: (commit: WalkCommit) => void | Promise<void>): Promise<void> | null {
+    for (;;) {
+      let commit = walk.current;
+      if (commit === undefined) {
+        commit = walk.queue.pop();
+        if (commit === undefined || commit.time < minTime) return null;
+        walk.current = commit;
+        walk.visited = false;
+      }
+      if (!walk.visited) {
+        const pending = visit(commit);
+        walk.visited = true;
+        if (pending) return pending;
+      }
+      for (const parent of commit.parents) {
+        if (walk.queued.has(parent)) continue;
+        walk.queue.push(this.commit(parent));
+        walk.queued.add(parent);
+      }
+      walk.current = undefined;
+    }
+  }
+
+  /** The commit `sha` (through tags). Throws NeedsFallback inside walk(), which retries. */
+  commit(sha: string): WalkCommit {
     let commit = this.commits.get(sha);
     if (commit === undefined) {
       // An annotated tag reads as the commit it points to, under that commit's oid.
@@ -110,7 +108,34 @@ export class DeepReader {
     return commit;
   }
 
-  private fileAtNow(oid: string, path: string): FileState | null {
+  /** The commit parsed whole, as ObjectReader.commit gives it. */
+  parsed(commit: WalkCommit): ParsedCommit {
+    const parsed = parseCommit(commit.sha, commit.data);
+    parsed.parents = commit.parents;
+    return parsed;
+  }
+
+  /** `read()`'s answer, asking the fallback reader for each object it needs. */
+  private async later<T>(read: () => T): Promise<T> {
+    for (;;) {
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof NeedsFallback)) throw error;
+        await this.fetch(error.oid);
+      }
+    }
+  }
+
+  private async fetch(oid: string): Promise<void> {
+    this.fetched.set(oid, await this.store.read(oid));
+  }
+
+  /**
+   * The file (blob, link or submodule) at `path` in tree `oid`, as ObjectReader.fileAt finds
+   * it. Throws NeedsFallback inside walk(), which retries.
+   */
+  fileAt(oid: string, path: string): FileState | null {
     let memo = this.files.get(path);
     if (memo === undefined) this.files.set(path, (memo = new Map()));
     let found = memo.get(oid);
@@ -120,7 +145,7 @@ export class DeepReader {
       const entry = entryNamed(tree.oid, tree.data, slash < 0 ? path : path.slice(0, slash));
       if (entry === null) found = null;
       else if (slash < 0) found = entry.type === 'tree' ? null : { oid: entry.oid, mode: entry.mode };
-      else found = entry.type === 'tree' ? this.fileAtNow(entry.oid, path.slice(slash + 1)) : null;
+      else found = entry.type === 'tree' ? this.fileAt(entry.oid, path.slice(slash + 1)) : null;
       memo.set(oid, found);
     }
     return found;
@@ -135,8 +160,7 @@ export class DeepReader {
   }
 
   private read(oid: string): GitObject | null {
-    const fetched = this.fetched.get(oid);
-    if (fetched !== undefined || this.fetched.has(oid)) return fetched ?? null;
+    if (this.fetched.size > 0 && this.fetched.has(oid)) return this.fetched.get(oid)!;
     const found = this.store.readKnown(oid);
     if (found === undefined) throw new NeedsFallback(oid);
     return found;
@@ -201,29 +225,54 @@ function startsWith(data: Buffer, at: number, text: string): boolean {
   return true;
 }
 
-/**
- * `tokens` as UTF-8 bytes for mayName, or null when a search of the bytes could miss one: a
- * token holding U+FFFD (which an invalid byte decodes to) or a lone surrogate.
- */
-export function tokenBytes(tokens: readonly string[]): Buffer[] | null {
-  const bytes = tokens.map((t) => Buffer.from(t, 'utf8'));
-  // A lone surrogate encodes as U+FFFD: such a token does not come back from its bytes.
-  return tokens.every((t, i) => !t.includes('\uFFFD') && bytes[i]!.toString('utf8') === t) ? bytes : null;
+/** Tokens as mayName searches for them: UTF-8 bytes, by first byte. */
+export interface Needles {
+  byFirstByte: (Buffer[] | undefined)[];
 }
 
 /**
- * False only when the commit's message (as parseCommit decodes it) holds none of the tokens
- * (none empty, none with a newline). Without an `encoding` header or a carriage return, the
- * message is its bytes read as UTF-8, where a token's text appears exactly where its UTF-8
- * bytes do: an invalid byte reads as U+FFFD without swallowing a valid character after it,
- * and trimming blank lines cannot join text. Otherwise (or for null tokens): true, and the
- * caller decodes and checks.
+ * `tokens` (none empty, none with a newline) prepared for mayName, or null when a search of
+ * the bytes could miss one: a token holding U+FFFD (which an invalid byte decodes to) or a
+ * lone surrogate (which encodes as U+FFFD).
  */
-export function mayName(data: Buffer, tokens: readonly Buffer[] | null): boolean {
-  const split = data.indexOf('\n\n');
-  if (split < 0) return false; // the message is "\n"
-  if (tokens === null) return true;
-  const encoding = data.indexOf('\nencoding ');
-  if ((encoding >= 0 && encoding < split) || data.indexOf(0x0d, split) >= 0) return true;
-  return tokens.some((t) => data.indexOf(t, split + 2) >= 0);
+export function tokenBytes(tokens: readonly string[]): Needles | null {
+  const byFirstByte: (Buffer[] | undefined)[] = new Array(256).fill(undefined);
+  for (const token of tokens) {
+    const bytes = Buffer.from(token, 'utf8');
+    if (token.includes('\uFFFD') || bytes.toString('utf8') !== token || bytes.length === 0) return null;
+    (byFirstByte[bytes[0]!] ??= []).push(bytes);
+  }
+  return { byFirstByte };
+}
+
+/**
+ * False only when the commit's message (as parseCommit decodes it) holds none of the tokens.
+ * Without an `encoding` header or a carriage return, the message is its bytes read as UTF-8,
+ * where a token's text appears exactly where its UTF-8 bytes do: an invalid byte reads as
+ * U+FFFD without swallowing a valid character after it, and trimming blank lines cannot join
+ * text. Otherwise (or for null needles): true, and the caller decodes and checks.
+ */
+export function mayName(data: Buffer, needles: Needles | null): boolean {
+  // The headers end at the first blank line; an `encoding` header among them re-encodes the message.
+  let split = -1;
+  let encoded = false;
+  for (let i = 0; i + 1 < data.length; i++) {
+    if (data[i] !== LF) continue;
+    if (data[i + 1] === LF) {
+      split = i;
+      break;
+    }
+    if (data[i + 1] === 0x65 && startsWith(data, i + 1, 'encoding ')) encoded = true;
+  }
+  if (split < 0) return false; // the message is "\n", and no token is
+  if (needles === null || encoded) return true;
+  const byFirstByte = needles.byFirstByte;
+  for (let i = split + 2; i < data.length; i++) {
+    const byte = data[i]!;
+    if (byte === 0x0d) return true;
+    const group = byFirstByte[byte];
+    if (group === undefined) continue;
+    for (const token of group) if (i + token.length <= data.length && data.compare(token, 0, token.length, i, i + token.length) === 0) return true;
+  }
+  return false;
 }

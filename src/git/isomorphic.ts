@@ -144,15 +144,14 @@ export class IsoHistory implements GitHistory {
       // when its parent holds a file there and it does not: one lookup per tree and path,
       // never a diff, and a subtree is read only when its id changed. Then that commit's
       // whole diff, so the deletion pairs with the addition it was renamed to.
-      await deep.walk(tip, since, async (commit) => {
+      await deep.walk(tip, since, (commit) => {
         const firstParent = commit.parents[0];
         if (firstParent === undefined) return;
-        const parentTree = (await deep.commit(firstParent)).tree;
+        const parentTree = deep.commit(firstParent).tree;
         if (parentTree === commit.tree) return;
         for (const path of wanted) {
-          if ((await deep.fileAt(parentTree, path)) !== null && (await deep.fileAt(commit.tree, path)) === null) {
-            candidates.push(await describe(reader, deep.parsed(commit)));
-            break;
+          if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
+            return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
           }
         }
       });

@@ -53,7 +53,8 @@ function kept(): Engine | null {
   if (engine !== null) {
     const probe = Buffer.from('checkpoint object store\n'.repeat(3));
     try {
-      if (!run(engine, zlib.deflateSync(probe), probe.length).equals(probe)) engine = null;
+      const stream = zlib.deflateSync(probe);
+      if (!run(engine, stream, 0, stream.length, probe.length).equals(probe)) engine = null;
     } catch {
       engine = null;
     }
@@ -65,14 +66,27 @@ function fail(message: string, code: string): InflateError {
   return Object.assign(new Error(message), { code });
 }
 
-function run(e: Engine, input: Buffer, size: number): Buffer {
+/** Output space: slices of one buffer, as Buffer.allocUnsafe's pool, with one view per object instead of two. */
+const ARENA_BYTES = 64 * 1024;
+let arena = Buffer.allocUnsafe(0);
+let arenaUsed = 0;
+
+function run(e: Engine, input: Buffer, offset: number, length: number, size: number): Buffer {
   e.failure = null;
   e.handle.reset();
   // As inflateSync's maxOutputLength, which cannot be 0.
   const limit = Math.max(size, 1);
   const room = limit + 1;
-  const out = Buffer.allocUnsafe(room);
-  e.handle.writeSync(zlib.constants.Z_FINISH, input, 0, input.length, out, 0, room);
+  let out = arena;
+  let at = arenaUsed;
+  if (room > ARENA_BYTES / 4) {
+    out = Buffer.allocUnsafeSlow(room);
+    at = 0;
+  } else if (at + room > arena.length) {
+    out = arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
+    at = arenaUsed = 0;
+  }
+  e.handle.writeSync(zlib.constants.Z_FINISH, input, offset, length, out, at, room);
   if (e.failure !== null) {
     const { message, code } = e.failure as { message: string; code: string };
     // Node's own stream gives up on a handle after an error: so does this one.
@@ -83,17 +97,21 @@ function run(e: Engine, input: Buffer, size: number): Buffer {
   // under Z_FINISH anything short of it is an error. No room left: more than `size`.
   const produced = room - e.state[0]!;
   if (produced > limit) throw fail(`inflates to more than ${limit} bytes`, 'ERR_BUFFER_TOO_LARGE');
-  return out.subarray(0, produced);
+  // Kept 8-byte aligned, as Buffer's pool keeps its slices.
+  if (out === arena) arenaUsed = (at + produced + 7) & ~7;
+  return out.subarray(at, at + produced);
 }
 
 /**
- * The bytes of the zlib stream at the start of `input`, at most `size` of them (or 1 when
- * `size` is 0; more is ERR_BUFFER_TOO_LARGE); bytes after the stream's end are ignored, as inflateSync does. An
- * input that ends inside the stream throws code Z_BUF_ERROR. The caller checks the length.
+ * The bytes of the zlib stream at input[offset..offset+length), at most `size` of them (or 1
+ * when `size` is 0; more is ERR_BUFFER_TOO_LARGE); bytes after the stream's end are ignored,
+ * as inflateSync does. An input that ends inside the stream throws code Z_BUF_ERROR. The
+ * caller checks the length.
  */
-export function inflateUpTo(input: Buffer, size: number): Buffer {
+export function inflateUpTo(input: Buffer, size: number, offset = 0, length = input.length - offset): Buffer {
   const e = kept();
-  if (e !== null) return run(e, input, size);
+  if (e !== null) return run(e, input, offset, length, size);
+  const span = offset === 0 && length === input.length ? input : input.subarray(offset, offset + length);
   // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
-  return zlib.inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
+  return zlib.inflateSync(span, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
 }
