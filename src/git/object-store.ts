@@ -416,24 +416,25 @@ class Pack {
       limit = head.length;
     }
     const start = p;
-    const next = () => {
-      if (p >= limit) throw corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
-      return head[p++]!;
-    };
-    let c = next();
+    const pastEnd = () => corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
+    if (p >= limit) throw pastEnd();
+    let c = head[p++]!;
     const type = (c >> 4) & 7;
     let size = c & 15;
     for (let shift = 4; c & 0x80; shift += 7) {
       if (shift > 53) throw corrupt(this.packPath, `the object at offset ${offset} declares an impossible size`);
-      c = next();
+      if (p >= limit) throw pastEnd();
+      c = head[p++]!;
       size += (c & 0x7f) * 2 ** shift;
     }
     const entry: PackEntry = { type, size, dataStart: 0, baseOffset: undefined, baseOid: undefined, buffer: head, at: 0, end: limit };
     if (type === OFS_DELTA) {
-      c = next();
+      if (p >= limit) throw pastEnd();
+      c = head[p++]!;
       let back = c & 0x7f;
       while (c & 0x80) {
-        c = next();
+        if (p >= limit) throw pastEnd();
+        c = head[p++]!;
         back = (back + 1) * 128 + (c & 0x7f);
         if (back > offset) break;
       }
@@ -492,11 +493,14 @@ function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
       for (let bit = 0; bit < 3; bit++) if (op & (16 << bit)) size += (delta[p++] ?? 0) * 2 ** (8 * bit);
       if (size === 0) size = 0x10000;
       if (p > delta.length || offset + size > base.length || o + size > target) throw corrupt(file, 'a delta copies outside its base or its result');
-      base.copy(out, o, offset, offset + size);
+      // Tree deltas copy entries of a few dozen bytes: a loop costs less than Buffer.copy's call.
+      if (size < 64) for (let i = 0; i < size; i++) out[o + i] = base[offset + i]!;
+      else base.copy(out, o, offset, offset + size);
       o += size;
     } else if (op !== 0) {
       if (p + op > delta.length || o + op > target) throw corrupt(file, 'a delta inserts past its end or its result');
-      delta.copy(out, o, p, p + op);
+      if (op < 64) for (let i = 0; i < op; i++) out[o + i] = delta[p + i]!;
+      else delta.copy(out, o, p, p + op);
       p += op;
       o += op;
     } else {
