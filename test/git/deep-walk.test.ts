@@ -2,9 +2,18 @@
 // from its bytes must give parseCommit's parents, tree and time (or leave the commit to it),
 // and a message searched in its bytes must never miss a token the decoded message holds.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { commitHeader, mayName, tokenBytes } from '../../src/git/deep-walk.js';
+import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitHeader, DeepReader, mayName, tokenBytes, type WalkCommit } from '../../src/git/deep-walk.js';
 import { parseCommit } from '../../src/git/object-parse.js';
+import { ObjectStore } from '../../src/git/object-store.js';
+import { cleanup, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) cleanup(dir);
+});
 
 const SHA = 'c'.repeat(40);
 const id = (c: string) => c.repeat(40);
@@ -81,5 +90,55 @@ describe('mayName', () => {
     expect(tokenBytes(['\uFFFD'])).toBeNull();
     expect(tokenBytes(['\ud800'])).toBeNull();
     expect(mayName(data, null)).toBe(true);
+  });
+});
+
+describe('DeepReader', () => {
+  it('walks objects only the fallback reader has, asking it object by object, with the answers of a direct read', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', '# Spec\n');
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'first', '2026-01-01T00:00:00Z');
+    write(dir, 'a.txt', 'b\n');
+    commitAll(dir, 'second (#482)', '2026-01-02T00:00:00Z');
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+    commitAll(dir, 'rename the spec', '2026-01-03T00:00:00Z');
+    git(dir, ['gc', '-q', '--prune=now']);
+    // The same objects behind an index version this reader does not know.
+    const objects = tempDir();
+    dirs.push(objects);
+    cpSync(join(dir, '.git', 'objects'), objects, { recursive: true });
+    const idx = readdirSync(join(objects, 'pack')).find((n) => n.endsWith('.idx'))!;
+    const idxPath = join(objects, 'pack', idx);
+    const bytes = readFileSync(idxPath);
+    bytes.writeUInt32BE(3, 4);
+    chmodSync(idxPath, 0o644);
+    writeFileSync(idxPath, bytes);
+
+    const direct = new ObjectStore(join(dir, '.git', 'objects'));
+    const asked: string[] = [];
+    const behind = new ObjectStore(objects, async (oid) => {
+      asked.push(oid);
+      const found = await direct.read(oid);
+      return found?.data ? { type: found.type, data: found.data } : null;
+    });
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const answers = async (store: ObjectStore) => {
+      const reader = new DeepReader(store, new Set());
+      const seen: unknown[] = [];
+      await reader.walk(tip, 0, (commit: WalkCommit) => {
+        const parent = commit.parents[0];
+        seen.push([commit.sha, commit.time, reader.fileAt(commit.tree, 'docs/spec.md'), parent && reader.commit(parent).tree]);
+      });
+      return seen;
+    };
+    const expected = await answers(direct);
+    expect(expected).toHaveLength(4); // makeRepo's first commit, then these three
+    expect(await answers(behind)).toEqual(expected);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked).size).toBe(asked.length);
+    direct.close();
+    behind.close();
   });
 });
