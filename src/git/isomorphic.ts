@@ -11,22 +11,15 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
 import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
-import { ObjectStore, type GitObject, type ObjectType } from './object-store.js';
+import { ObjectStore, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
-import { decodeCommitText } from './commit-encoding.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
+import { DeepReader, mayName, tokenBytes } from './deep-walk.js';
+import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
-
-/** One entry of a tree object, named as isomorphic-git names it. */
-interface TreeEntry {
-  mode: string;
-  path: string;
-  oid: string;
-  type: 'tree' | 'blob' | 'commit';
-}
 
 /** One isomorphic-git cache per process, for the objects it still reads (see ObjectStore's fallback). */
 const cache = {};
@@ -39,21 +32,6 @@ function loadIsoGit(): Promise<IsoGit> {
     (mod) => (typeof mod.resolveRef === 'function' ? mod : (mod as unknown as { default: IsoGit }).default) as IsoGit,
   );
   return isoGit;
-}
-
-interface ParsedCommit {
-  sha: string;
-  /** First-parent order; empty for a root and for a shallow clone's boundary commits. */
-  parents: string[];
-  tree: string;
-  time: number;
-  message: string;
-}
-
-/** What a path holds in a tree or on disk, as far as "does it differ" is concerned. */
-interface FileState {
-  oid: string;
-  mode: string;
 }
 
 export class IsoHistory implements GitHistory {
@@ -126,17 +104,16 @@ export class IsoHistory implements GitHistory {
   }
 
   /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
-  private deep: Promise<ObjectReader> | null = null;
+  private deep: Promise<{ walk: DeepReader; reader: ObjectReader }> | null = null;
 
-  private deepReader(): Promise<ObjectReader> {
-    return (this.deep ??= this.reader());
-  }
-
-  /** A deep question from HEAD (none on an unborn branch), with the deep questions' shared reader. */
-  private deepWalk(action: string, ask: (reader: ObjectReader, tip: string) => Promise<CommitInfo[]>): Promise<CommitInfo[]> {
+  /** A deep question from HEAD (none on an unborn branch), with the deep questions' shared readers. */
+  private deepWalk(action: string, ask: (walk: DeepReader, reader: ObjectReader, tip: string) => Promise<CommitInfo[]>): Promise<CommitInfo[]> {
     return this.guard(action, async () => {
       const tip = (await this.readHead()).sha;
-      return tip === null ? [] : ask(await this.deepReader(), tip);
+      if (tip === null) return [];
+      this.deep ??= this.shallowCommits().then((shallow) => ({ walk: new DeepReader(this.store, shallow), reader: new ObjectReader(this.store, shallow) }));
+      const { walk, reader } = await this.deep;
+      return ask(walk, reader, tip);
     });
   }
 
@@ -144,12 +121,15 @@ export class IsoHistory implements GitHistory {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
     if (!wanted.length) return [];
-    return this.deepWalk('searching commit messages', async (reader, tip) => {
+    const needles = tokenBytes(wanted);
+    return this.deepWalk('searching commit messages', async (deep, _reader, tip) => {
       const infos: CommitInfo[] = [];
-      // Commit objects only: no tree is read.
-      for await (const commit of walk(reader, tip, since)) {
-        if (wanted.some((t) => commit.message.includes(t))) infos.push(await describe(reader, commit, []));
-      }
+      // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
+      await deep.walk(tip, since, (commit) => {
+        if (!mayName(commit.data, needles)) return;
+        const parsed = deep.parsed(commit);
+        if (wanted.some((t) => parsed.message.includes(t))) infos.push(summary(parsed, []));
+      });
       return infos.sort(newestFirst);
     });
   }
@@ -158,23 +138,23 @@ export class IsoHistory implements GitHistory {
     assertSince(since);
     const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
     if (!wanted.length) return [];
-    return this.deepWalk('finding removed files', async (reader, tip) => {
+    return this.deepWalk('finding removed files', async (deep, reader, tip) => {
       const candidates: CommitInfo[] = [];
       // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
       // when its parent holds a file there and it does not: one lookup per tree and path,
       // never a diff, and a subtree is read only when its id changed. Then that commit's
       // whole diff, so the deletion pairs with the addition it was renamed to.
-      for await (const commit of walk(reader, tip, since)) {
+      await deep.walk(tip, since, (commit) => {
         const firstParent = commit.parents[0];
-        const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
-        if (parentTree === null || parentTree === commit.tree) continue;
+        if (firstParent === undefined) return;
+        const parentTree = deep.commit(firstParent).tree;
+        if (parentTree === commit.tree) return;
         for (const path of wanted) {
-          if ((await reader.fileAt(parentTree, path)) !== null && (await reader.fileAt(commit.tree, path)) === null) {
-            candidates.push(await describe(reader, commit));
-            break;
+          if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
+            return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
           }
         }
-      }
+      });
       return newestRemovals(candidates, wanted);
     });
   }
@@ -406,93 +386,11 @@ class ObjectReader {
 
   /** The object `oid`, through tags (and, for a tree, a commit), down to an object of type `want`. */
   private async peel(oid: string, want: 'commit' | 'tree'): Promise<{ oid: string; data: Buffer }> {
-    for (let depth = 0; depth < 16; depth++) {
-      const found: GitObject | null = await this.store.read(oid);
-      if (found === null) throw new Error(`object ${oid} is missing`);
-      if (found.data === null) throw new Error(`object ${oid} is ${found.size} bytes, too large to read`);
-      if (found.type === want) return { oid, data: found.data };
-      const next = found.type === 'tag' ? /^object ([0-9a-f]{40})\n/.exec(found.data.toString('latin1'))?.[1] : undefined;
-      const tree = want === 'tree' && found.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(found.data.toString('latin1'))?.[1] : undefined;
-      if (next === undefined && tree === undefined) throw new Error(`object ${oid} is a ${found.type}, not a ${want}`);
-      oid = (next ?? tree)!;
+    for (let depth = 0; ; depth++) {
+      const step = peelStep(oid, await this.store.read(oid), want, depth);
+      if (typeof step !== 'string') return step;
+      oid = step;
     }
-    throw new Error(`tag ${oid} points through more than 16 tags`);
-  }
-}
-
-/**
- * A commit as isomorphic-git parses one (so the engines' answers do not move): `tree` first,
- * then the `parent` lines that follow it, the first `committer`, the message after the blank
- * line without carriage returns or leading and trailing blank lines, decoded as git log does.
- */
-function parseCommit(sha: string, data: Buffer): ParsedCommit {
-  // Headers are ASCII; the message is decoded alone, by the `encoding` header as git log does.
-  const split = data.indexOf('\n\n');
-  const text = data.toString('utf8', 0, split < 0 ? data.length : split);
-  const headers: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith(' ') && headers.length > 0) headers[headers.length - 1] += `\n${line.slice(1)}`;
-    else headers.push(line);
-  }
-  const tree = /^tree ([0-9a-f]{40})$/.exec(headers[0] ?? '')?.[1];
-  if (tree === undefined) throw new Error(`commit ${sha} does not start with a tree`);
-  const parents: string[] = [];
-  let i = 1;
-  for (; i < headers.length && headers[i]!.startsWith('parent '); i++) parents.push(headers[i]!.slice('parent '.length));
-  const committer = headers.slice(i).find((h) => h.startsWith('committer '));
-  const stamp = committer === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(committer.slice('committer '.length));
-  if (!stamp) throw new Error(`commit ${sha} has no readable committer line`);
-  const time = Number(stamp[3]);
-  const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
-  const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
-  const message = `${body.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
-  return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, message };
-}
-
-/** A tree object's entries by name: `<mode> <name>\0<20-byte id>` each. */
-function parseTree(oid: string, data: Buffer): Map<string, TreeEntry> {
-  const entries = new Map<string, TreeEntry>();
-  for (let at = 0; at < data.length; ) {
-    const space = data.indexOf(0x20, at);
-    const nul = space < 0 ? -1 : data.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new Error(`tree ${oid} is malformed at byte ${at}`);
-    const mode = canonicalMode(data.toString('latin1', at, space));
-    const path = data.toString('utf8', space + 1, nul);
-    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-    entries.set(path, { mode, path, oid: data.toString('hex', nul + 1, nul + 21), type });
-    at = nul + 21;
-  }
-  return entries;
-}
-
-/** The entry `name` of a tree object, as parseTree would map it (the last of that name), without building the map. */
-function entryNamed(oid: string, data: Buffer, name: string): TreeEntry | null {
-  let found: TreeEntry | null = null;
-  for (let at = 0; at < data.length; ) {
-    const space = data.indexOf(0x20, at);
-    const nul = space < 0 ? -1 : data.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > data.length) throw new Error(`tree ${oid} is malformed at byte ${at}`);
-    if (data.toString('utf8', space + 1, nul) === name) {
-      const mode = canonicalMode(data.toString('latin1', at, space));
-      found = { mode, path: name, oid: data.toString('hex', nul + 1, nul + 21), type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob' };
-    }
-    at = nul + 21;
-  }
-  return found;
-}
-
-/** Modes as git reads them from a tree (canon_mode): old "100664" files count as 100644. */
-function canonicalMode(raw: string): string {
-  const mode = Number.parseInt(raw, 8);
-  switch (mode & 0o170000) {
-    case 0o040000:
-      return '040000';
-    case 0o120000:
-      return '120000';
-    case 0o160000:
-      return '160000';
-    default:
-      return mode & 0o100 ? '100755' : '100644';
   }
 }
 
@@ -564,6 +462,11 @@ async function describe(reader: ObjectReader, commit: ParsedCommit, scope: reado
     const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
     await diffTrees(reader, parentTree, commit.tree, '', raw, scope);
   }
+  return summary(commit, raw);
+}
+
+/** A commit with the given raw changes (paired into renames). */
+function summary(commit: ParsedCommit, raw: RawChange[]): CommitInfo {
   const { subject, body } = splitMessage(commit.message);
   return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, changes: pairExactRenames(raw) };
 }

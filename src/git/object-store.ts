@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { isAbsolute, join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { CheckpointError } from '../errors.js';
+import { inflateUpTo } from './zlib-inflate.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -39,9 +40,10 @@ const MAX_ALTERNATE_DEPTH = 5;
 /** Recently resolved pack objects kept as delta bases: consecutive commits and trees share chains. */
 const BASE_CACHE_BYTES = 16 * 1024 * 1024;
 const BASE_CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
+const BASE_CACHE_ENTRY_OVERHEAD = 128;
 /** Pack bytes are read and kept in pages this large, at most this many per pack (4 MiB). */
-const PACK_PAGE_BYTES = 32 * 1024;
-const PACK_PAGES_KEPT = 128;
+const PACK_PAGE_BYTES = 128 * 1024;
+const PACK_PAGES_KEPT = 32;
 
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const OFS_DELTA = 6;
@@ -94,15 +96,14 @@ function readAt(fd: number, position: number, length: number): Buffer {
 /**
  * Inflates one zlib stream that starts at `start` and yields exactly `size` bytes, reading a
  * window that grows only while the stream runs past it. Output beyond `size` is refused.
+ * `head` holds the bytes from `start` on that are already in memory (head[headAt..headEnd)).
  */
-function inflateAt(file: string, read: (position: number, length: number) => Buffer, start: number, end: number, size: number, head?: Buffer): Buffer {
+function inflateAt(file: string, read: (position: number, length: number) => Buffer, start: number, end: number, size: number, head?: Buffer, headAt = 0, headEnd = head?.length ?? 0): Buffer {
   // zlib adds about 5 bytes per 16 KiB stored block plus a few of framing: most streams fit the first window.
   let window = Math.min(end - start, size + (size >>> 10) + 64);
   for (;;) {
-    const input = head && head.length >= window ? head.subarray(0, window) : read(start, window);
     try {
-      // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
-      const out = inflateSync(input, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
+      const out = head && headEnd - headAt >= window ? inflateUpTo(head, size, headAt, window) : inflateUpTo(read(start, window), size);
       if (out.length !== size) throw corrupt(file, `an object at offset ${start} inflates to ${out.length} bytes, not the ${size} it declares`);
       return out;
     } catch (error) {
@@ -331,8 +332,10 @@ interface PackEntry {
   dataStart: number;
   baseOffset?: number;
   baseOid?: string;
-  /** The bytes read with the header, which often hold the whole compressed object. */
-  head: Buffer;
+  /** The pack bytes already in memory from dataStart on: buffer[at..end), often the whole compressed object. */
+  buffer: Buffer;
+  at: number;
+  end: number;
 }
 
 class Pack {
@@ -402,26 +405,36 @@ class Pack {
   entry(offset: number): PackEntry {
     const end = this.end;
     if (!Number.isSafeInteger(offset) || offset < 12 || offset >= end) throw corrupt(this.packPath, `an object offset ${offset} lies outside the pack`);
-    const head = this.bytes(offset, Math.min(512, end - offset));
-    let p = 0;
-    const next = () => {
-      if (p >= head.length) throw corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
-      return head[p++]!;
-    };
-    let c = next();
+    // The rest of the page holding the header (no copy), or the next 512 bytes read across pages.
+    const pageNo = Math.floor(offset / PACK_PAGE_BYTES);
+    let head = this.page(pageNo);
+    let p = offset - pageNo * PACK_PAGE_BYTES;
+    let limit = Math.min(head.length, end - pageNo * PACK_PAGE_BYTES);
+    if (limit - p < Math.min(512, end - offset)) {
+      head = this.bytes(offset, Math.min(512, end - offset));
+      p = 0;
+      limit = head.length;
+    }
+    const start = p;
+    const pastEnd = () => corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
+    if (p >= limit) throw pastEnd();
+    let c = head[p++]!;
     const type = (c >> 4) & 7;
     let size = c & 15;
     for (let shift = 4; c & 0x80; shift += 7) {
       if (shift > 53) throw corrupt(this.packPath, `the object at offset ${offset} declares an impossible size`);
-      c = next();
+      if (p >= limit) throw pastEnd();
+      c = head[p++]!;
       size += (c & 0x7f) * 2 ** shift;
     }
-    const entry: PackEntry = { type, size, dataStart: 0, head };
+    const entry: PackEntry = { type, size, dataStart: 0, baseOffset: undefined, baseOid: undefined, buffer: head, at: 0, end: limit };
     if (type === OFS_DELTA) {
-      c = next();
+      if (p >= limit) throw pastEnd();
+      c = head[p++]!;
       let back = c & 0x7f;
       while (c & 0x80) {
-        c = next();
+        if (p >= limit) throw pastEnd();
+        c = head[p++]!;
         back = (back + 1) * 128 + (c & 0x7f);
         if (back > offset) break;
       }
@@ -429,20 +442,20 @@ class Pack {
       if (back <= 0 || back > offset - 12) throw corrupt(this.packPath, `the delta at offset ${offset} names a base outside the pack`);
       entry.baseOffset = offset - back;
     } else if (type === REF_DELTA) {
-      if (p + 20 > head.length) throw corrupt(this.packPath, `the delta at offset ${offset} runs past the pack`);
+      if (p + 20 > limit) throw corrupt(this.packPath, `the delta at offset ${offset} runs past the pack`);
       entry.baseOid = head.toString('hex', p, p + 20);
       p += 20;
     } else if (TYPES[type] === undefined) {
       throw corrupt(this.packPath, `the object at offset ${offset} has unknown type ${type}`);
     }
-    entry.dataStart = offset + p;
-    entry.head = head.subarray(p);
+    entry.dataStart = offset + (p - start);
+    entry.at = p;
     return entry;
   }
 
   inflate(entry: PackEntry, what: string): Buffer {
     const size = checkedSize(this.packPath, entry.size, what);
-    return inflateAt(this.packPath, (at, length) => this.bytes(at, length), entry.dataStart, this.end, size, entry.head);
+    return inflateAt(this.packPath, (at, length) => this.bytes(at, length), entry.dataStart, this.end, size, entry.buffer, entry.at, entry.end);
   }
 }
 
@@ -480,11 +493,14 @@ function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
       for (let bit = 0; bit < 3; bit++) if (op & (16 << bit)) size += (delta[p++] ?? 0) * 2 ** (8 * bit);
       if (size === 0) size = 0x10000;
       if (p > delta.length || offset + size > base.length || o + size > target) throw corrupt(file, 'a delta copies outside its base or its result');
-      base.copy(out, o, offset, offset + size);
+      // Tree deltas copy entries of a few dozen bytes: a loop costs less than Buffer.copy's call.
+      if (size < 64) for (let i = 0; i < size; i++) out[o + i] = base[offset + i]!;
+      else base.copy(out, o, offset, offset + size);
       o += size;
     } else if (op !== 0) {
       if (p + op > delta.length || o + op > target) throw corrupt(file, 'a delta inserts past its end or its result');
-      delta.copy(out, o, p, p + op);
+      if (op < 64) for (let i = 0; i < op; i++) out[o + i] = delta[p + i]!;
+      else delta.copy(out, o, p, p + op);
       p += op;
       o += op;
     } else {
@@ -501,11 +517,16 @@ function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
  * one Map entry at a time.
  */
 class BaseCache {
-  private young = new Map<string, { type: ObjectType; data: Buffer }>();
-  private old = new Map<string, { type: ObjectType; data: Buffer }>();
+  private young = new Map<number | string, { type: ObjectType; data: Buffer }>();
+  private old = new Map<number | string, { type: ObjectType; data: Buffer }>();
   private youngBytes = 0;
 
-  get(key: string): { type: ObjectType; data: Buffer } | undefined {
+  /** The key of the object at `offset` in `pack`: a number while both fit in one, as they do in any real pack. */
+  static key(pack: Pack, offset: number): number | string {
+    return offset < 2 ** 40 && pack.id < 2 ** 12 ? offset * 2 ** 12 + pack.id : `${pack.id}:${offset}`;
+  }
+
+  get(key: number | string): { type: ObjectType; data: Buffer } | undefined {
     const hit = this.young.get(key);
     if (hit) return hit;
     const older = this.old.get(key);
@@ -513,10 +534,11 @@ class BaseCache {
     return older;
   }
 
-  set(key: string, value: { type: ObjectType; data: Buffer }): void {
+  set(key: number | string, value: { type: ObjectType; data: Buffer }): void {
     if (value.data.length > BASE_CACHE_ENTRY_BYTES || this.young.has(key)) return;
     this.young.set(key, value);
-    this.youngBytes += value.data.length;
+    // An entry's own cost counts too: a walk caches tens of thousands of 60-byte trees.
+    this.youngBytes += value.data.length + BASE_CACHE_ENTRY_OVERHEAD;
     if (this.youngBytes > BASE_CACHE_BYTES / 2) {
       this.old = this.young;
       this.young = new Map();
@@ -538,6 +560,7 @@ export class ObjectStore {
   private readonly bases = new BaseCache();
   private lastPack: Pack | null = null;
   private readonly dirs: string[];
+  private readonly keyBytes = Buffer.alloc(20);
 
   /** `objectsDir` is the common git dir's `objects` (a linked worktree shares its main one). */
   constructor(
@@ -552,14 +575,23 @@ export class ObjectStore {
    * when the object is larger than `maxBytes`; nothing larger than MAX_OBJECT_BYTES is read.
    */
   async read(oid: string, maxBytes: number = MAX_OBJECT_BYTES): Promise<GitObject | null> {
-    if (!/^[0-9a-f]{40}$/.test(oid)) return null;
-    const found = this.readSync(oid, maxBytes);
-    if (found !== null || this.unsupported.length === 0 || this.fallback === null) return found;
+    const found = this.readKnown(oid, maxBytes);
+    if (found !== undefined) return found;
     // An index this reader does not know (a newer .idx version): isomorphic-git reads those
     // objects or says why not, rather than this reader answering "missing" for an object it has.
-    const other = await this.fallback(oid);
+    const other = await this.fallback!(oid);
     if (other === null) return null;
     return { type: other.type, size: other.data.length, data: other.data.length > maxBytes ? null : other.data };
+  }
+
+  /**
+   * read() without the fallback reader, for a walk that does not wait on one: undefined when
+   * only the fallback could answer (the object is not here, and some index was skipped).
+   */
+  readKnown(oid: string, maxBytes: number = MAX_OBJECT_BYTES): GitObject | null | undefined {
+    if (!isObjectId(oid)) return null;
+    const found = this.readSync(oid, maxBytes);
+    return found === null && this.unsupported.length > 0 && this.fallback !== null ? undefined : found;
   }
 
   /** Full ids of the objects whose id starts with `prefix` (hex, 4 to 40 digits); at most `limit`. */
@@ -599,7 +631,7 @@ export class ObjectStore {
   }
 
   private fromPacks(oid: string, maxBytes: number): GitObject | null {
-    const key = Buffer.from(oid, 'hex');
+    const key = this.key(oid);
     // The pack that held the last object first, as git looks: a walk's objects sit together.
     const packs = this.listPacks();
     const last = this.lastPack !== null && packs.includes(this.lastPack) ? this.lastPack : null;
@@ -629,14 +661,46 @@ export class ObjectStore {
    * base is inflated, so an object over `maxBytes` costs one small inflate.
    */
   private resolve(pack: Pack, offset: number, maxBytes: number, oid: string): GitObject {
-    const chain: { pack: Pack; offset: number; entry: PackEntry }[] = [];
-    const seen = new Set<string>();
+    const top = pack.entry(offset);
+    const type = TYPES[top.type];
+    if (type === undefined) return this.resolveDelta(pack, offset, top, maxBytes, oid);
+    // Stored whole. A commit is rarely a delta base (and is kept as one when reached as a
+    // base): a walk over thousands of them would only churn the cache.
+    const key = type === 'commit' ? null : BaseCache.key(pack, offset);
+    const cached = key === null ? undefined : this.bases.get(key);
+    if (cached) return { type: cached.type, size: cached.data.length, data: cached.data.length > maxBytes ? null : cached.data };
+    if (top.size > maxBytes) return { type, size: top.size, data: null };
+    const data = pack.inflate(top, `object ${oid}`);
+    if (key !== null) this.bases.set(key, { type, data });
+    return { type, size: data.length, data };
+  }
+
+  /**
+   * A delta at `offset` (its entry `top`): its chain is followed down to a stored base (or a
+   * cached one), then applied upwards. The result's size is known from the top delta before
+   * any base is inflated, so an object over `maxBytes` costs one small inflate.
+   */
+  private resolveDelta(pack: Pack, offset: number, top: PackEntry, maxBytes: number, oid: string): GitObject {
+    const cachedTop = this.bases.get(BaseCache.key(pack, offset));
+    if (cachedTop) return { type: cachedTop.type, size: cachedTop.data.length, data: cachedTop.data.length > maxBytes ? null : cachedTop.data };
+    // Where the base of a delta `entry` in `from` is (its own pack first, as git looks); null: in no pack.
+    const next = (from: Pack, entry: PackEntry) => (entry.baseOffset !== undefined ? { pack: from, offset: entry.baseOffset } : this.locate(entry.baseOid!, from));
+    const chain: { pack: Pack; offset: number; entry: PackEntry }[] = [{ pack, offset, entry: top }];
+    const seen = new Set<number | string>([BaseCache.key(pack, offset)]);
     let base: { type: ObjectType; data: Buffer } | null = null;
-    let baseEntry: { pack: Pack; entry: PackEntry; key: string } | null = null;
-    for (let at = { pack, offset }; ; ) {
-      const key = `${at.pack.id}:${at.offset}`;
+    let baseEntry: { pack: Pack; entry: PackEntry; key: number | string } | null = null;
+    for (let at = next(pack, top); ; ) {
+      if (at === null) {
+        // A base outside every pack (a thin pack completed by loose objects).
+        const link = chain[chain.length - 1]!;
+        const baseOid = link.entry.baseOid!;
+        const loose = this.fromLoose(baseOid, MAX_OBJECT_BYTES);
+        if (loose?.data == null) throw corrupt(link.pack.packPath, `the delta base ${baseOid} of ${oid} ${loose ? 'is too large to read' : 'is missing'}`);
+        base = { type: loose.type, data: loose.data };
+        break;
+      }
+      const key = BaseCache.key(at.pack, at.offset);
       const cached = this.bases.get(key);
-      if (cached && chain.length === 0) return { type: cached.type, size: cached.data.length, data: cached.data.length > maxBytes ? null : cached.data };
       if (cached) {
         base = cached;
         break;
@@ -646,40 +710,16 @@ export class ObjectStore {
       }
       seen.add(key);
       const entry = at.pack.entry(at.offset);
-      const type = TYPES[entry.type];
-      if (type !== undefined) {
+      if (TYPES[entry.type] !== undefined) {
         baseEntry = { pack: at.pack, entry, key };
-        if (chain.length === 0) {
-          if (entry.size > maxBytes) return { type, size: entry.size, data: null };
-          const data = at.pack.inflate(entry, `object ${oid}`);
-          // A commit stored whole is rarely a delta base (and is kept as one when reached as
-          // a base): a walk over thousands of them would only churn the cache.
-          if (type !== 'commit') this.bases.set(key, { type, data });
-          return { type, size: data.length, data };
-        }
         break;
       }
       chain.push({ pack: at.pack, offset: at.offset, entry });
-      if (entry.baseOffset !== undefined) {
-        at = { pack: at.pack, offset: entry.baseOffset };
-        continue;
-      }
-      const baseOid = entry.baseOid!;
-      const home = this.locate(baseOid, at.pack);
-      if (home !== null) {
-        at = home;
-        continue;
-      }
-      // A base outside every pack (a thin pack completed by loose objects).
-      const loose = this.fromLoose(baseOid, MAX_OBJECT_BYTES);
-      if (loose?.data == null) throw corrupt(at.pack.packPath, `the delta base ${baseOid} of ${oid} ${loose ? 'is too large to read' : 'is missing'}`);
-      base = { type: loose.type, data: loose.data };
-      break;
+      at = next(at.pack, entry);
     }
     const type = base?.type ?? TYPES[baseEntry!.entry.type]!;
-    const top = chain[0]!;
-    const topDelta = top.pack.inflate(top.entry, `a delta of ${oid}`);
-    const size = deltaSizes(top.pack.packPath, topDelta).target;
+    const topDelta = pack.inflate(top, `a delta of ${oid}`);
+    const size = deltaSizes(pack.packPath, topDelta).target;
     if (size > maxBytes) return { type, size, data: null };
     let data = base?.data;
     if (data === undefined) {
@@ -691,19 +731,25 @@ export class ObjectStore {
       const link = chain[i]!;
       const delta = i === 0 ? topDelta : link.pack.inflate(link.entry, `a delta of ${oid}`);
       data = applyDelta(link.pack.packPath, data, delta);
-      this.bases.set(`${link.pack.id}:${link.offset}`, { type, data });
+      this.bases.set(BaseCache.key(link.pack, link.offset), { type, data });
     }
     return { type, size: data.length, data };
   }
 
   /** Where a REF_DELTA base is: the delta's own pack first, as git looks. */
   private locate(oid: string, preferred: Pack): { pack: Pack; offset: number } | null {
-    const key = Buffer.from(oid, 'hex');
+    const key = this.key(oid);
     for (const pack of [preferred, ...this.listPacks().filter((p) => p !== preferred)]) {
       const i = pack.index.find(key);
       if (i >= 0) return { pack, offset: pack.index.offset(i) };
     }
     return null;
+  }
+
+  /** `oid` as 20 bytes, in a buffer reused by every lookup (a walk makes tens of thousands). */
+  private key(oid: string): Buffer {
+    this.keyBytes.write(oid, 'hex');
+    return this.keyBytes;
   }
 
   private listPacks(): Pack[] {
@@ -752,6 +798,16 @@ export class ObjectStore {
     this.unsupported = unsupported;
     return packs;
   }
+}
+
+/** 40 lower-case hex digits. */
+function isObjectId(oid: string): boolean {
+  if (oid.length !== 40) return false;
+  for (let i = 0; i < 40; i++) {
+    const c = oid.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
 }
 
 /** A loose object: a zlib stream of "<type> <size>\0<content>". */

@@ -1,0 +1,278 @@
+// The deep questions (commitsNaming, lastRemovals) look past the bounded walk, back to the
+// oldest checkpoint: on a long-lived repository every commit since, and a root tree each,
+// tens of thousands of objects. Read the way ObjectReader reads objects for one question (a
+// memoized promise and a fully parsed object per read), the bookkeeping costs more than the
+// reading. Here reads are synchronous while the store can answer alone, a commit is read
+// from its header bytes, and a message is searched in its bytes before any is decoded.
+// Whatever falls outside the common shape goes to the same full parsers (object-parse.ts),
+// so the answers are the ones ObjectReader gives.
+import { CommitQueue } from './commit-queue.js';
+import { entryNamed, parseCommit, peelStep, type FileState, type ParsedCommit } from './object-parse.js';
+import type { GitObject, ObjectStore } from './object-store.js';
+
+/** A commit as a deep walk reads it: its header's parents, root tree and time, and its bytes. */
+export interface WalkCommit {
+  sha: string;
+  /** First-parent order; empty for a root and for a shallow clone's boundary commits. */
+  parents: string[];
+  tree: string;
+  time: number;
+  data: Buffer;
+}
+
+/** An object only the store's fallback reader (which is asynchronous) can give. */
+class NeedsFallback extends Error {
+  constructor(readonly oid: string) {
+    super(`object ${oid} needs the fallback reader`);
+  }
+}
+
+interface WalkState {
+  queue: CommitQueue<WalkCommit>;
+  queued: Set<string>;
+  /** The commit being visited or having its parents queued, when a step stopped on it. */
+  current: WalkCommit | undefined;
+  visited: boolean;
+}
+
+/** Commits and path lookups of the deep questions, each read once for both. */
+export class DeepReader {
+  private readonly commits = new Map<string, WalkCommit>();
+  /** Per path: root (or sub-) tree id -> what that tree holds at the path. */
+  private readonly files = new Map<string, Map<string, FileState | null>>();
+  /** Objects the fallback reader gave (null: it has none either). */
+  private readonly fetched = new Map<string, GitObject | null>();
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly shallow: ReadonlySet<string>,
+  ) {}
+
+  /**
+   * Commits reachable from `tip` without passing one older than `minTime`, each once, in
+   * committer-time order (ObjectReader's walk), each visited before its parents are read.
+   * `visit` may use commit() and fileAt(); it may return a promise, which is awaited.
+   */
+  async walk(tip: string, minTime: number, visit: (commit: WalkCommit) => void | Promise<void>): Promise<void> {
+    const walk: WalkState = { queue: new CommitQueue<WalkCommit>(), queued: new Set([tip]), current: undefined, visited: false };
+    walk.queue.push(await this.later(() => this.commit(tip)));
+    for (;;) {
+      let pending: Promise<void> | null;
+      try {
+        pending = this.drain(walk, minTime, visit);
+      } catch (error) {
+        if (!(error instanceof NeedsFallback)) throw error;
+        // The step that needed it runs again once the fallback reader has answered.
+        await this.fetch(error.oid);
+        continue;
+      }
+      if (pending === null) return;
+      await pending;
+    }
+  }
+
+  /** Walks on synchronously until the walk ends (null) or a visit returns a promise. */
+  private drain(walk: WalkState, minTime: number, visit: (commit: WalkCommit) => void | Promise<void>): Promise<void> | null {
+    for (;;) {
+      let commit = walk.current;
+      if (commit === undefined) {
+        commit = walk.queue.pop();
+        if (commit === undefined || commit.time < minTime) return null;
+        walk.current = commit;
+        walk.visited = false;
+      }
+      if (!walk.visited) {
+        const pending = visit(commit);
+        walk.visited = true;
+        if (pending) return pending;
+      }
+      for (const parent of commit.parents) {
+        if (walk.queued.has(parent)) continue;
+        walk.queue.push(this.commit(parent));
+        walk.queued.add(parent);
+      }
+      walk.current = undefined;
+    }
+  }
+
+  /** The commit `sha` (through tags). Throws NeedsFallback inside walk(), which retries. */
+  commit(sha: string): WalkCommit {
+    let commit = this.commits.get(sha);
+    if (commit === undefined) {
+      // An annotated tag reads as the commit it points to, under that commit's oid.
+      const { oid, data } = this.peel(sha, 'commit');
+      commit = commitHeader(oid, data) ?? fromParsed(parseCommit(oid, data), data);
+      if (this.shallow.has(oid)) commit.parents = [];
+      this.commits.set(sha, commit);
+    }
+    return commit;
+  }
+
+  /** The commit parsed whole, as ObjectReader.commit gives it. */
+  parsed(commit: WalkCommit): ParsedCommit {
+    const parsed = parseCommit(commit.sha, commit.data);
+    parsed.parents = commit.parents;
+    return parsed;
+  }
+
+  /** `read()`'s answer, asking the fallback reader for each object it needs. */
+  private async later<T>(read: () => T): Promise<T> {
+    for (;;) {
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof NeedsFallback)) throw error;
+        await this.fetch(error.oid);
+      }
+    }
+  }
+
+  private async fetch(oid: string): Promise<void> {
+    this.fetched.set(oid, await this.store.read(oid));
+  }
+
+  /**
+   * The file (blob, link or submodule) at `path` in tree `oid`, as ObjectReader.fileAt finds
+   * it. Throws NeedsFallback inside walk(), which retries.
+   */
+  fileAt(oid: string, path: string): FileState | null {
+    let memo = this.files.get(path);
+    if (memo === undefined) this.files.set(path, (memo = new Map()));
+    let found = memo.get(oid);
+    if (found === undefined) {
+      const slash = path.indexOf('/');
+      const tree = this.peel(oid, 'tree');
+      const entry = entryNamed(tree.oid, tree.data, slash < 0 ? path : path.slice(0, slash));
+      if (entry === null) found = null;
+      else if (slash < 0) found = entry.type === 'tree' ? null : { oid: entry.oid, mode: entry.mode };
+      else found = entry.type === 'tree' ? this.fileAt(entry.oid, path.slice(slash + 1)) : null;
+      memo.set(oid, found);
+    }
+    return found;
+  }
+
+  private peel(oid: string, want: 'commit' | 'tree'): { oid: string; data: Buffer } {
+    for (let depth = 0; ; depth++) {
+      const step = peelStep(oid, this.read(oid), want, depth);
+      if (typeof step !== 'string') return step;
+      oid = step;
+    }
+  }
+
+  private read(oid: string): GitObject | null {
+    if (this.fetched.size > 0 && this.fetched.has(oid)) return this.fetched.get(oid)!;
+    const found = this.store.readKnown(oid);
+    if (found === undefined) throw new NeedsFallback(oid);
+    return found;
+  }
+}
+
+function fromParsed(commit: ParsedCommit, data: Buffer): WalkCommit {
+  return { sha: commit.sha, parents: commit.parents, tree: commit.tree, time: commit.time, data };
+}
+
+const LF = 0x0a;
+const SPACE = 0x20;
+/** parseCommit's reading of a committer line (after "committer "). */
+const STAMP = /^(.*) <(.*)> (.*) (.*)$/;
+
+/**
+ * The header of a commit in git's own shape, read from its bytes: "tree <id>", "parent <id>"
+ * lines (lower-case hex ids, no continuation lines), then the first "committer" line, not
+ * continued. Anything else is null, for parseCommit to read (or refuse) as it always has.
+ */
+export function commitHeader(sha: string, data: Buffer): WalkCommit | null {
+  if (!idLine(data, 0, 'tree ')) return null;
+  const tree = data.toString('latin1', 5, 45);
+  const parents: string[] = [];
+  let at = 46;
+  while (startsWith(data, at, 'parent ')) {
+    if (!idLine(data, at, 'parent ')) return null;
+    parents.push(data.toString('latin1', at + 7, at + 47));
+    at += 48;
+  }
+  // The headers end at the first blank line (or the end): the committer must come before.
+  while (at < data.length && data[at] !== LF) {
+    let end = data.indexOf(LF, at);
+    if (end < 0) end = data.length;
+    // A line starting with a space continues the header before it.
+    if (data[at] !== SPACE && startsWith(data, at, 'committer ')) {
+      if (data[end + 1] === SPACE) return null;
+      const stamp = STAMP.exec(data.toString('utf8', at + 'committer '.length, end));
+      if (stamp === null) return null;
+      const time = Number(stamp[3]);
+      return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, data };
+    }
+    at = end + 1;
+  }
+  return null;
+}
+
+/** `<name><40 lower-case hex>\n` at `at`, not followed by a continuation line. */
+function idLine(data: Buffer, at: number, name: string): boolean {
+  const end = at + name.length + 40;
+  if (end >= data.length || data[end] !== LF || data[end + 1] === SPACE || !startsWith(data, at, name)) return false;
+  for (let i = at + name.length; i < end; i++) {
+    const c = data[i]!;
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
+function startsWith(data: Buffer, at: number, text: string): boolean {
+  if (at + text.length > data.length) return false;
+  for (let i = 0; i < text.length; i++) if (data[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Tokens as mayName searches for them: UTF-8 bytes, by first byte. */
+export interface Needles {
+  byFirstByte: (Buffer[] | undefined)[];
+}
+
+/**
+ * `tokens` (none empty, none with a newline) prepared for mayName, or null when a search of
+ * the bytes could miss one: a token holding U+FFFD (which an invalid byte decodes to) or a
+ * lone surrogate (which encodes as U+FFFD).
+ */
+export function tokenBytes(tokens: readonly string[]): Needles | null {
+  const byFirstByte: (Buffer[] | undefined)[] = new Array(256).fill(undefined);
+  for (const token of tokens) {
+    const bytes = Buffer.from(token, 'utf8');
+    if (token.includes('\uFFFD') || bytes.toString('utf8') !== token || bytes.length === 0) return null;
+    (byFirstByte[bytes[0]!] ??= []).push(bytes);
+  }
+  return { byFirstByte };
+}
+
+/**
+ * False only when the commit's message (as parseCommit decodes it) holds none of the tokens.
+ * Without an `encoding` header or a carriage return, the message is its bytes read as UTF-8,
+ * where a token's text appears exactly where its UTF-8 bytes do: an invalid byte reads as
+ * U+FFFD without swallowing a valid character after it, and trimming blank lines cannot join
+ * text. Otherwise (or for null needles): true, and the caller decodes and checks.
+ */
+export function mayName(data: Buffer, needles: Needles | null): boolean {
+  // The headers end at the first blank line; an `encoding` header among them re-encodes the message.
+  let split = -1;
+  let encoded = false;
+  for (let i = 0; i + 1 < data.length; i++) {
+    if (data[i] !== LF) continue;
+    if (data[i + 1] === LF) {
+      split = i;
+      break;
+    }
+    if (data[i + 1] === 0x65 && startsWith(data, i + 1, 'encoding ')) encoded = true;
+  }
+  if (split < 0) return false; // the message is "\n", and no token is
+  if (needles === null || encoded) return true;
+  const byFirstByte = needles.byFirstByte;
+  for (let i = split + 2; i < data.length; i++) {
+    const byte = data[i]!;
+    if (byte === 0x0d) return true;
+    const group = byFirstByte[byte];
+    if (group === undefined) continue;
+    for (const token of group) if (i + token.length <= data.length && data.compare(token, 0, token.length, i, i + token.length) === 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,144 @@
+// The deep walk's shortcuts against the full parser they stand in for: a commit header read
+// from its bytes must give parseCommit's parents, tree and time (or leave the commit to it),
+// and a message searched in its bytes must never miss a token the decoded message holds.
+import fc from 'fast-check';
+import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitHeader, DeepReader, mayName, tokenBytes, type WalkCommit } from '../../src/git/deep-walk.js';
+import { parseCommit } from '../../src/git/object-parse.js';
+import { ObjectStore } from '../../src/git/object-store.js';
+import { cleanup, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) cleanup(dir);
+});
+
+const SHA = 'c'.repeat(40);
+const id = (c: string) => c.repeat(40);
+
+/** Header and message pieces as real and hostile commits hold them. */
+const piece = fc.constantFrom(
+  `tree ${id('a')}\n`,
+  `parent ${id('b')}\n`,
+  `parent ${id('d')}\n`,
+  `parent ${id('B')}\n`,
+  'parent not-an-id\n',
+  'author A U Thor <a@example.com> 1700000000 +0000\n',
+  'committer C O Mitter <c@example.com> 1700000100 +0100\n',
+  'committer Two <t@example.com> 1700000200 -0500\n',
+  'committer broken line\n',
+  'committer Ünïcode <u@example.com> 1700000300 +0000\n',
+  'committer CR <c@example.com> 1700000400 +0000\r\n',
+  'committer X <x@example.com> NaN +0000\n',
+  'encoding ISO-8859-1\n',
+  'gpgsig -----BEGIN PGP SIGNATURE-----\n committer Fake <f@example.com> 1 +0000\n -----END PGP SIGNATURE-----\n',
+  ' continued\n',
+  '\n',
+  'Subject (#482)\n',
+  'body PLAT-4471 café\n',
+  '\r\n',
+);
+
+const asBytes = (pieces: (string | readonly number[])[]) => Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+describe('commitHeader', () => {
+  it('reads a commit in git\'s own shape without the full parser', () => {
+    const data = Buffer.from(`tree ${id('a')}\nparent ${id('b')}\nparent ${id('d')}\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1700000100 +0100\n\nSubject\n`);
+    expect(commitHeader(SHA, data)).toEqual({ sha: SHA, parents: [id('b'), id('d')], tree: id('a'), time: 1700000100, data });
+  });
+
+  it('gives parseCommit\'s parents, tree and time whenever it reads a header, and leaves the rest to it', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(piece, { maxLength: 9 }), (withTree, pieces) => {
+        const data = asBytes([...(withTree ? [`tree ${id('a')}\n`] : []), ...pieces]);
+        const quick = commitHeader(SHA, data);
+        if (quick === null) return;
+        const full = parseCommit(SHA, data);
+        expect({ parents: quick.parents, tree: quick.tree, time: quick.time }).toEqual({ parents: full.parents, tree: full.tree, time: full.time });
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+  });
+});
+
+describe('mayName', () => {
+  const headers = fc.constantFrom(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n`, `tree ${id('a')}\ncommitter C <c@x> 1 +0000\nencoding ISO-8859-1\n`, `tree ${id('a')}\nencoding UTF-8\ncommitter C <c@x> 1 +0000\n`);
+  /** Message bytes: text, invalid and truncated UTF-8, carriage returns, blank lines. */
+  const chunk = fc.oneof(
+    fc.constantFrom('#482', '#4', '82', 'PLAT-4471', 'café', '日本', '\uFFFD', ' ', '\n', '\n\n', '\r', 'x'),
+    fc.constantFrom([0xc3], [0xa9], [0xe6, 0x97], [0xa5], [0xff], [0xef, 0xbb, 0xbf], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe9]),
+  );
+  const token = fc.constantFrom('#482', 'PLAT-4471', 'café', 'é', '日本', '本', '\uFFFD', 'x', ' #4', '\ud800', 'a\rb', '82 x');
+
+  it('never says no when the decoded message holds a token', () => {
+    fc.assert(
+      fc.property(headers, fc.array(chunk, { maxLength: 12 }), fc.uniqueArray(token, { minLength: 1, maxLength: 3 }), (header, body, tokens) => {
+        const data = asBytes([header, '\n', ...body]);
+        const message = parseCommit(SHA, data).message;
+        if (tokens.some((t) => message.includes(t))) expect(mayName(data, tokenBytes(tokens))).toBe(true);
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
+  });
+
+  it('says no without decoding when the bytes hold no token', () => {
+    const data = Buffer.from(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n\nfix thing (#4825)\n\nbody\n`);
+    expect(mayName(data, tokenBytes(['#482']))).toBe(true);
+    expect(mayName(data, tokenBytes(['PLAT-4471']))).toBe(false);
+    expect(tokenBytes(['\uFFFD'])).toBeNull();
+    expect(tokenBytes(['\ud800'])).toBeNull();
+    expect(mayName(data, null)).toBe(true);
+  });
+});
+
+describe('DeepReader', () => {
+  it('walks objects only the fallback reader has, asking it object by object, with the answers of a direct read', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', '# Spec\n');
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'first', '2026-01-01T00:00:00Z');
+    write(dir, 'a.txt', 'b\n');
+    commitAll(dir, 'second (#482)', '2026-01-02T00:00:00Z');
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+    commitAll(dir, 'rename the spec', '2026-01-03T00:00:00Z');
+    git(dir, ['gc', '-q', '--prune=now']);
+    // The same objects behind an index version this reader does not know.
+    const objects = tempDir();
+    dirs.push(objects);
+    cpSync(join(dir, '.git', 'objects'), objects, { recursive: true });
+    const idx = readdirSync(join(objects, 'pack')).find((n) => n.endsWith('.idx'))!;
+    const idxPath = join(objects, 'pack', idx);
+    const bytes = readFileSync(idxPath);
+    bytes.writeUInt32BE(3, 4);
+    chmodSync(idxPath, 0o644);
+    writeFileSync(idxPath, bytes);
+
+    const direct = new ObjectStore(join(dir, '.git', 'objects'));
+    const asked: string[] = [];
+    const behind = new ObjectStore(objects, async (oid) => {
+      asked.push(oid);
+      const found = await direct.read(oid);
+      return found?.data ? { type: found.type, data: found.data } : null;
+    });
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const answers = async (store: ObjectStore) => {
+      const reader = new DeepReader(store, new Set());
+      const seen: unknown[] = [];
+      await reader.walk(tip, 0, (commit: WalkCommit) => {
+        const parent = commit.parents[0];
+        seen.push([commit.sha, commit.time, reader.fileAt(commit.tree, 'docs/spec.md'), parent && reader.commit(parent).tree]);
+      });
+      return seen;
+    };
+    const expected = await answers(direct);
+    expect(expected).toHaveLength(4); // makeRepo's first commit, then these three
+    expect(await answers(behind)).toEqual(expected);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked).size).toBe(asked.length);
+    direct.close();
+    behind.close();
+  });
+});
