@@ -102,8 +102,12 @@ function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null 
   return null;
 }
 
-/** reftable, sha-256 and other extensions change how refs are stored: leave those to git. */
+/**
+ * reftable, sha-256 and other extensions change how refs are stored; a grafts file changes
+ * history below an unchanged HEAD (so nothing may be kept by HEAD): leave those to git.
+ */
 function unusualConfig(commonDir: string): boolean {
+  if (statSync(join(commonDir, 'info', 'grafts'), { throwIfNoEntry: false }) !== undefined) return true;
   const text = readGitFile(join(commonDir, 'config'));
   // Not a plain file: git itself must say what it makes of it.
   if (text === undefined) return true;

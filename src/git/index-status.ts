@@ -8,7 +8,7 @@
 // assume-unchanged or skip-worktree flags, conflicts, a split or sparse index, index v4, a nested
 // repository, a symlink on the way, an odd config) answers null: the caller asks git.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { readGitFile } from './head-files.js';
 
 /** An index larger than this is left to git (tens of thousands of files stay well under it). */
@@ -42,7 +42,7 @@ interface Entry {
  */
 export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; changed: Set<string> } | null {
   const { root, paths } = input;
-  if (!paths.every(plainPath) || oddConfig(input.commonDir)) return null;
+  if (!paths.every(plainPath) || oddConfig(input.gitdir, input.commonDir)) return null;
   const index = readIndex(join(input.gitdir, 'index'));
   if (!index) return null;
   const { buf, mtimeSec } = index;
@@ -52,6 +52,8 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   const count = buf.readUInt32BE(8);
   const wanted = new Map(paths.map((p) => [p, Buffer.from(p, 'utf8')]));
   const lengths = new Set([...wanted.values()].map((b) => b.length));
+  // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
+  const folded = new Set(paths.map(asciiLower));
   const found = new Map<string, Entry>();
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
@@ -71,7 +73,7 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
         // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
         if (found.has(name) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
         found.set(name, { at, flags, extended });
-      }
+      } else if (folded.has(asciiLower(name))) return null;
     }
     at += (nameAt - at + nameLength + 8) & ~7;
   }
@@ -114,11 +116,34 @@ function plainPath(path: string): boolean {
   return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && seg.toLowerCase() !== '.git');
 }
 
-/** Settings under which git matches paths or finds the work tree otherwise than this reader does. */
-function oddConfig(commonDir: string): boolean {
-  const text = readGitFile(join(commonDir, 'config'));
-  if (text === undefined) return true;
-  return text !== null && /^\s*(ignorecase|worktree|precomposeunicode|sparsecheckout)\s*=/im.test(text);
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/**
+ * Settings under which git matches paths or finds the work tree otherwise than this reader
+ * does, looked for in every file git reads them from (an include: git's call). Loosely: a
+ * false alarm only means asking git.
+ */
+const ODD_SETTING = /(?:^|[\s\];])(?:ignorecase|worktree|precomposeunicode|sparsecheckout)\b|^\s*\[\s*include/im;
+
+function oddConfig(gitdir: string, commonDir: string): boolean {
+  const env = process.env;
+  if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) return true;
+  const home = env.HOME;
+  const files = [join(commonDir, 'config'), join(gitdir, 'config.worktree')];
+  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
+  else {
+    if (env.XDG_CONFIG_HOME) files.push(join(env.XDG_CONFIG_HOME, 'git', 'config'));
+    if (home) files.push(...(env.XDG_CONFIG_HOME ? [] : [join(home, '.config', 'git', 'config')]), join(home, '.gitconfig'));
+  }
+  if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  return files.some((file) => {
+    // git reads only absolute paths here; a relative one would name a file in the work tree.
+    if (!isAbsolute(file) || file === '/dev/null') return false;
+    const text = readGitFile(file);
+    // Not a plain file (or unreadable): what git makes of it is git's to say.
+    if (text === undefined) return true;
+    return text !== null && ODD_SETTING.test(text);
+  });
 }
 
 function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {

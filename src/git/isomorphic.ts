@@ -47,6 +47,12 @@ export class IsoHistory implements GitHistory {
   static async open(dir: string): Promise<IsoHistory> {
     const dirs = await resolveGitDirs(dir);
     const gitdir = dirs.commonDir;
+    // git rewrites parents by a grafts file; a walk that ignored it would answer another history.
+    if (fs.existsSync(join(gitdir, 'info', 'grafts'))) {
+      throw new CheckpointError('E_GIT', `${join(gitdir, 'info', 'grafts')} rewrites this history, which the embedded engine does not follow`, {
+        hint: 'use the native engine (git on PATH, no --engine isomorphic), or turn the grafts into replace refs: `git replace --convert-graft-file`',
+      });
+    }
     const store = new ObjectStore(join(gitdir, 'objects'), async (oid) => {
       const git = await loadIsoGit();
       try {

@@ -65,10 +65,17 @@ describe('readHeadFiles', () => {
     expect(readHeadFiles(clone)?.shallow).toBe(true);
   });
 
-  it('steps aside for repositories with extensions (reftable, sha-256, ...) and for no repository at all', () => {
+  it('steps aside for repositories with extensions (reftable, sha-256, ...) or grafts, and for no repository at all', async () => {
     const dir = repo();
     git(dir, ['config', 'extensions.worktreeConfig', 'true']);
     expect(readHeadFiles(dir)).toBeNull();
+    // A grafts file rewrites history below an unchanged HEAD: nothing may be kept by HEAD.
+    const grafted = repo();
+    expect(readHeadFiles(grafted)).not.toBeNull();
+    write(grafted, '.git/info/grafts', `${git(grafted, ['rev-parse', 'HEAD']).trim()}\n`);
+    expect(readHeadFiles(grafted)).toBeNull();
+    // The embedded engine does not follow grafts: it says so rather than walk another history.
+    await expect(createHistory({ dir: grafted, engine: 'isomorphic' })).rejects.toThrow(/grafts rewrites this history/);
     const plain = tempDir();
     dirs.push(plain);
     expect(readHeadFiles(plain)).toBeNull();

@@ -128,6 +128,30 @@ describe('uncommittedFromIndex', () => {
     }
   });
 
+  it('leaves case folding to git, wherever core.ignorecase was set', () => {
+    const dir = settledRepo();
+    const global = join(dir, '..', `${dir.split('/').pop()}-gitconfig`);
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    try {
+      // An untracked A.txt beside the tracked a.txt: with ignorecase from the global config
+      // git lists nothing, without it git lists A.txt. Either way the reader must not answer.
+      write(dir, 'A.txt', 'twin\n');
+      writeFileSync(global, '[core] ignorecase\n');
+      process.env.GIT_CONFIG_GLOBAL = global;
+      expect(fromIndex(dir, ['A.txt'])).toBeNull();
+      writeFileSync(global, '[include]\n\tpath = elsewhere.cfg\n');
+      expect(fromIndex(dir, ['a.txt'])).toBeNull();
+      writeFileSync(global, '[user]\n\tname = Dev\n');
+      expect(fromIndex(dir, ['A.txt'])).toBeNull(); // the case twin alone
+      expect(fromIndex(dir, ['a.txt', 'docs/spec.md'])).toEqual(gitSays(dir, ['a.txt', 'docs/spec.md']));
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+      rmSync(global, { force: true });
+      cleanup(dir);
+    }
+  });
+
   it('whatever the work tree went through, an answer is git\'s', () => {
     const ops = ['edit', 'delete', 'create', 'stage', 'touch', 'chmod', 'settle'] as const;
     const files = ['a.txt', 'docs/spec.md', 'new.txt', 'debug.log', 'docs/notes (old).md'];
