@@ -45,6 +45,8 @@ export interface MarkerScan {
   markers: string[];
   /** Plain files over MAX_RESOLVE_BYTES: not read, so whether they hold markers is unknown. */
   tooLarge: { path: string; bytes: number }[];
+  /** Files that could not be read safely (a link out, a FIFO): whether they hold markers is unknown too. */
+  unreadable: { path: string; why: string }[];
 }
 
 /**
@@ -54,7 +56,7 @@ export interface MarkerScan {
  * cannot recurse.
  */
 export function scanForMarkers(root: string, onSkip?: (rel: string, why: string) => void): MarkerScan {
-  const scan: MarkerScan = { markers: [], tooLarge: [] };
+  const scan: MarkerScan = { markers: [], tooLarge: [], unreadable: [] };
   const walk = (dir: string) => {
     for (const name of listProjectDir(root, dir)) {
       const p = join(dir, name);
@@ -75,6 +77,7 @@ export function scanForMarkers(root: string, onSkip?: (rel: string, why: string)
         if (text !== null && hasConflictMarkers(text)) scan.markers.push(relative(root, p));
       } catch (e) {
         if (!isCheckpointError(e)) throw e;
+        scan.unreadable.push({ path: relative(root, p), why: e.message });
         onSkip?.(relative(root, p), e.message);
       }
     }

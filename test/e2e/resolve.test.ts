@@ -283,8 +283,10 @@ describe('resolve is safe', () => {
     mkdirSync(join(dir, '.checkpoints'), { recursive: true });
     execFileSync('mkfifo', [join(dir, '.checkpoints/trap.checkpoint.json')]);
     // If resolve opened it, this would block until vitest's timeout: a hang fails the test.
+    // A gate does not pass what it could not read: it fails, saying which file and why.
     const r = cli(dir, ['resolve', '--check']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^✗ \.checkpoints\/trap\.checkpoint\.json could not be read for conflict markers: .*is a FIFO, not a plain file; refused$/m);
     const named = cli(dir, ['resolve', '.checkpoints/trap.checkpoint.json']);
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/is a FIFO, not a plain file; refused/);

@@ -158,23 +158,27 @@ async function write(root: string, plan: Plan, add: boolean): Promise<void> {
 
 const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`checkpoint: skipped ${rel}: ${why}`);
 
-/** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or is too large to read for markers. */
+/** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or cannot be read for markers (too large, a link out, a FIFO). */
 function check(root: string, ctx: Context): number {
-  const { markers, tooLarge } = scanForMarkers(root, skipNote(ctx));
+  // A file the scan could not read is failed below, with its reason: no separate "skipped" note.
+  const { markers, tooLarge, unreadable } = scanForMarkers(root);
   const unmerged = unmergedCheckpointPaths(root);
   const unread = tooLarge.map((t) => t.path);
-  const bad = [...new Set([...markers, ...unread, ...unmerged])];
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread });
+  const bad = [...new Set([...markers, ...unread, ...unreadable.map((u) => u.path), ...unmerged])];
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable });
   else if (bad.length) {
     // Say which: text to settle in the file, a file not read, or a settled file git's index still calls unmerged.
     for (const p of bad) {
       const index = unmerged.includes(p) ? " (and is unmerged in git's index)" : '';
       const big = tooLarge.find((t) => t.path === p);
+      const refused = unreadable.find((u) => u.path === p);
       const why = markers.includes(p)
         ? `holds merge conflict markers${index}`
         : big
           ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
-          : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
+          : refused
+            ? `could not be read for conflict markers${index}: ${refused.why.replace(/^checkpoint: /, '')}`
+            : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
       ctx.out.out(`✗ ${p} ${why}`);
     }
     if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
