@@ -266,7 +266,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'paths', describe: 'files to resolve (default: every conflicted checkpoint file)', variadic: true }],
     options: {
       add: { type: 'boolean', describe: 'stage files that resolved cleanly' },
-      check: { type: 'boolean', describe: 'only report: exit 1 if any checkpoint file holds conflict markers (for CI)' },
+      check: { type: 'boolean', describe: 'only report: exit 1 if any checkpoint file holds conflict markers, is unmerged, or cannot be read for them (for CI)' },
       ours: { type: 'string', multiple: true, describe: 'settle the conflict at this path (as printed, e.g. phase) with our version; repeatable' },
       theirs: { type: 'string', multiple: true, describe: 'settle the conflict at this path with their version; repeatable' },
     },
