@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { uncommittedFromIndex } from '../../src/git/index-status.js';
 import { createHistory } from '../../src/git/index.js';
-import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
 
 const PATHS = ['a.txt', 'docs/spec.md', 'docs/notes (old).md', 'run.sh', 'new.txt', 'debug.log', 'build/out.js', 'never.txt', 'docs', '.checkpoints/api.checkpoint.json'];
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
@@ -26,11 +26,7 @@ function settledRepo(): string {
   return dir;
 }
 
-/** Files dated an hour back, then the index refreshed (rewritten with their stat data, later). */
-function settle(dir: string): void {
-  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), HOUR_AGO, HOUR_AGO);
-  git(dir, ['update-index', '-q', '--refresh']);
-}
+const settle = (dir: string) => settleIndex(dir, HOUR_AGO);
 
 /** The reader's answer when its index holds HEAD's tree (as the native engine takes it), else null. */
 function fromIndex(dir: string, paths = PATHS): string[] | null {

@@ -1,7 +1,7 @@
 // Throw-away git repositories made with the real git binary: fixed identity, no
 // signing, no auto-gc, no global or system config leaking in from the machine.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, realpathSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,16 @@ export function removeTempDirs(): void {
 
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * The index as a user's first `git status` in a clone leaves it: tracked files dated an hour
+ * back, then the index refreshed after them, so no entry is "racily clean". Without it, whether
+ * git (and doctor's index reader) may trust an entry's stat depends on when the second turned.
+ */
+export function settleIndex(dir: string, at = new Date(Date.now() - 3_600_000)): void {
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) if (existsSync(join(dir, f))) utimesSync(join(dir, f), at, at);
+  git(dir, ['update-index', '-q', '--refresh']);
 }
 
 export function gitTry(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
