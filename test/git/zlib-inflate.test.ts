@@ -44,7 +44,7 @@ describe('inflateUpTo', () => {
           else expect(ours).toHaveProperty('error');
         },
       ),
-      { numRuns: 1500, seed: 5 },
+      { numRuns: 1500 },
     );
   });
 
