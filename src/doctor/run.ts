@@ -9,8 +9,7 @@ import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, mentionsWork, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
-import { loadAll } from '../read/load.js';
-import { Verdicts } from '../store/verdicts.js';
+import { loadRemembered } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -55,9 +54,7 @@ function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
 export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
-  const verdicts = Verdicts.open(opts.root);
-  const loaded = loadAll(opts.root, opts.now, verdicts);
-  verdicts.save();
+  const loaded = loadRemembered(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();

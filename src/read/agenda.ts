@@ -3,8 +3,7 @@
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, walkBound } from '../doctor/evidence.js';
-import { loadAll, loadOne, type Loaded } from './load.js';
-import { Verdicts } from '../store/verdicts.js';
+import { loadRemembered, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
 import { readHeadFiles, type HeadFiles } from '../git/head-files.js';
@@ -30,10 +29,7 @@ export interface Agenda {
 }
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
-  // Read-only: a checkpoint unchanged since a run judged it is not judged again.
-  const verdicts = Verdicts.open(opts.root);
-  const loaded = opts.skill ? [loadOne(opts.root, opts.skill, opts.now, verdicts)] : loadAll(opts.root, opts.now, verdicts);
-  verdicts.save();
+  const loaded = loadRemembered(opts.root, opts.now, opts.skill);
   const valid = loaded.flatMap((l) => (l.checkpoint ? [{ skill: l.skill, checkpoint: l.checkpoint }] : []));
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint

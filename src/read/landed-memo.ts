@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import type { HeadFiles } from '../git/head-files.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
+import { BUILD } from '../store/verdicts.js';
 
-declare const CHECKPOINT_BUILD: string;
-const BUILD = typeof CHECKPOINT_BUILD === 'string' ? CHECKPOINT_BUILD : null;
 
 const FILE = 'landed.json';
 /** Distinct questions kept: status/next over all checkpoints, resume per skill, a branch switch. */

@@ -5,7 +5,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { checkpointPath, display, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
-import type { Verdicts } from '../store/verdicts.js';
+import { Verdicts } from '../store/verdicts.js';
 import { readChecked } from './checked.js';
 
 export interface Loaded {
@@ -22,6 +22,17 @@ export interface Loaded {
 /** Every checkpoint; with `verdicts` (read-only callers), files unchanged since judged are not judged again. */
 export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] {
   return listSkills(root).map((skill) => loadOne(root, skill, now, verdicts));
+}
+
+/**
+ * The checkpoints (one skill's, or all) as the read-only commands and doctor load them: a file
+ * unchanged since a run judged it is not judged again, and what this run judged is kept.
+ */
+export function loadRemembered(root: string, now: Date, skill?: string): Loaded[] {
+  const verdicts = Verdicts.open(root);
+  const loaded = skill === undefined ? loadAll(root, now, verdicts) : [loadOne(root, skill, now, verdicts)];
+  verdicts.save();
+  return loaded;
 }
 
 export function loadOne(root: string, skill: string, now: Date, verdicts?: Verdicts): Loaded {

@@ -20,8 +20,12 @@ import { resolveGitDirsSync } from '../git/locate.js';
 import type { Issue } from '../protocol/validate.js';
 
 declare const CHECKPOINT_BUILD: string;
-/** Set by scripts/build.mjs from the sources: an unbundled run (tests from src/) has none and caches nothing. */
-const BUILD = typeof CHECKPOINT_BUILD === 'string' ? CHECKPOINT_BUILD : null;
+/**
+ * This build's identity, set by scripts/build.mjs from the sources: what every answer kept in
+ * .git/checkpoint/ by the rules of this code is keyed by. An unbundled run (tests from src/) has
+ * none and keeps nothing.
+ */
+export const BUILD = typeof CHECKPOINT_BUILD === 'string' ? CHECKPOINT_BUILD : null;
 
 const FILE = 'verdicts.json';
 /** Entries kept: a project's checkpoints plus files named to validate, with room to spare. */
