@@ -64,8 +64,10 @@ const cjs = {
   minify: true,
   // import() of the separate files becomes require(): synchronous, and no ESM loader.
   supported: { 'dynamic-import': false },
-  define: { ...common.define, 'import.meta.url': '__cpModuleUrl' },
-  banner: { js: "const __cpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Worked out on first use: the few modules that ask (install/package-paths.ts) are not on the
+  // path of most commands, and node:url's pathToFileURL costs start-up when run.
+  define: { ...common.define, 'import.meta.url': '__cpMeta.url' },
+  banner: { js: "const __cpMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
 };
 
 /** Keeps a heavy import out of the bundle: it becomes a require() of its own file in dist/. */
@@ -146,9 +148,14 @@ await declarations;
 // The launcher compiles these from a string read from disk. One character above U+00FF (a
 // dash in a regex literal, which esbuild leaves as written) makes V8 hold the whole bundle as a
 // two-byte string: twice the memory, and a young-generation collection more for every command.
+// The launcher also gives them a require() of built-ins and sibling files only, and no import():
+// a bundle that needs more is refused here rather than failing on a user's machine.
 for (const file of ['cli.cjs', 'merge-driver.cjs']) {
-  const wide = /[^\x00-\xff]/.exec(readFileSync(`${OUT}/${file}`, 'utf8'));
+  const text = readFileSync(`${OUT}/${file}`, 'utf8');
+  const wide = /[^\x00-\xff]/.exec(text);
   if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays one byte a character`);
+  const unsupported = /\bimport\(|\brequire\.(?:resolve|cache|main)\b|\brequire\("(?!node:|\.\/[\w.-]+\.cjs")[^"]*"\)/.exec(text);
+  if (unsupported) throw new Error(`dist/${file} holds ${unsupported[0]}: bin/checkpoint.js loads it with a require() of node built-ins and ./<file>.cjs only, and no import()`);
 }
 
 rmSync('dist.old', { recursive: true, force: true });

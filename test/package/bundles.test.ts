@@ -26,6 +26,18 @@ process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...see
   return JSON.parse(line!.slice(7));
 }
 
+const nodeCompileCache = () => typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** Node's own modules a run loaded after start-up (process.moduleLoadList, via a preloaded hook). */
+function builtinsLoaded(cwd: string, args: string[]): string[] {
+  const hook = join(tempDir(), 'builtins.cjs');
+  writeFileSync(hook, `const before = new Set(process.moduleLoadList);
+process.on('exit', () => require('fs').writeSync(2, 'BUILTINS ' + JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))) + '\\n'));`);
+  const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { cwd, encoding: 'utf8', env: { ...GIT_ENV, NO_COLOR: '1' } });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('BUILTINS '));
+  return (JSON.parse(line!.slice(9)) as string[]).map((m) => m.replace(/^NativeModule /, ''));
+}
+
 describe('bundles', () => {
   it('the merge driver bundle carries none of yargs, isomorphic-git or chalk', () => {
     assertBuilt();
@@ -56,13 +68,34 @@ describe('bundles', () => {
   });
 });
 
+describe('start-up', () => {
+  it('the read-only commands load none of node:module, os, url or child_process on a settled repository', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    try {
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({ protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'in_progress', progress_summary: 's', next_actions: ['Ship the API (PR 12)'] }, null, 2)}\n`);
+      spawnSync('git', ['add', '-A'], { cwd: dir, env: GIT_ENV });
+      spawnSync('git', ['commit', '-qm', 'checkpoint'], { cwd: dir, env: GIT_ENV });
+      // The first run of each learns (and may ask git); the second answers from what it kept.
+      for (const cmd of ['validate', 'status', 'next']) builtinsLoaded(dir, [cmd]);
+      for (const cmd of ['validate', 'status', 'next']) {
+        const loaded = builtinsLoaded(dir, [cmd]);
+        // Node >= 22.1 loads node:module for its own compile cache (see the launcher).
+        const unwanted = nodeCompileCache() ? /^(os|url|child_process)$/ : /^(module|os|url|child_process|internal\/modules\/esm\/loader)$/;
+        expect(loaded.filter((m) => unwanted.test(m)), cmd).toEqual([]);
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
+
 describe('the launcher', () => {
   // Every file of the install (bin/, dist/) with its size and mtime.
   const installState = () => ['bin', 'dist'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true }).map(String).sort().map((f) => {
     const st = statSync(join(ROOT, d, f));
     return `${d}/${f} ${st.size} ${st.mtimeMs}`;
   }));
-  const nodeCompileCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
   it('never writes into its install folder; on Node 20 it keeps a per-command code cache in the user cache folder', () => {
     assertBuilt();
@@ -76,7 +109,7 @@ describe('the launcher', () => {
       const first = status();
       expect(first.status, first.stderr).toBe(0);
       expect(installState()).toEqual(before);
-      if (nodeCompileCache) return; // node's own cache (Node >= 22.1) lives in node's folder
+      if (nodeCompileCache()) return; // node's own cache (Node >= 22.1) lives in node's folder
       const files = readdirSync(join(cache, 'checkpoint-protocol'));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^cli\.cjs\..*\.status\.cache$/);
