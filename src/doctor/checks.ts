@@ -11,6 +11,7 @@ import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
+import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
 import type { CommitInfo } from '../git/types.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
@@ -58,6 +59,8 @@ export interface FileContext {
   root: string;
   evidence: Evidence;
   checkpointRel: string;
+  /** What the index keeps out of the work tree (a sparse checkout), read when first asked. */
+  outside?: () => OutsideCheckout;
 }
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
@@ -219,7 +222,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
-        findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
+        // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
+        const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
+        const bases = target.alternatives.flatMap((a) => patternBase(ctx.root, a));
+        if ([...outside.files].some(test) || outside.folders.some((f) => bases.some((b) => f.startsWith(b === '' ? '' : `${b}/`) || `${b}/`.startsWith(f)))) {
+          findings.push({ ...base, level: 'info', path, message: `${target.text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
+        } else findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
       const change = changedAfter(test, touched.matching(test));
@@ -245,7 +253,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (rel === null) continue;
     if (!existsSync(join(ctx.root, rel))) {
-      findings.push(missingFile(rel, path, cp.skill, ctx));
+      if (isOutside(ctx.outside?.() ?? NOTHING_OUTSIDE, rel)) findings.push({ ...base, level: 'info', path, message: NOT_CHECKED_OUT(rel), evidence: { file: rel } });
+      else findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -266,6 +275,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     return [{ ...base, level, path: f.path, message: `${f.dirty} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
 }
+
+const NOT_CHECKED_OUT = (rel: string) => `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`;
 
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {
@@ -299,7 +310,8 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext)
     finding: (uncommitted, midSession) => {
       // Deleted or moved in the work tree: drift about to be committed, unless the session is mid-work.
       if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${rel} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
-      if (last) return { ...base, level: 'info', message: `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
+      // HEAD has it and git sees no change: kept out of the work tree (an index not read above).
+      if (last) return { ...base, level: 'info', message: NOT_CHECKED_OUT(rel), evidence: { file: rel } };
       return { ...base, level: 'warning', message: `${rel} is missing`, evidence: { file: rel, missing: true } };
     },
   };

@@ -79,16 +79,17 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     dirs.push(dir);
     write(dir, 'docs/spec.md', 'spec\n');
     write(dir, 'src/a.ts', 'a\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts'] } }), null, 2)}\n`);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(119));
     git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
     commitAll(dir, 'spec v2', ago(60));
     git(dir, ['mv', 'docs/spec-v2.md', 'docs/spec.md']);
     commitAll(dir, 'back to spec.md', ago(50));
-    const spec = async () => {
+    const entry = async (i: number) => {
       const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
-      return report.findings.find((f: { path: string }) => f.path === 'context_primer.generated_files[0]');
+      return report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
     };
+    const spec = () => entry(0);
     // Renamed again in the index only: the old rename (undone since) is not the reason.
     git(dir, ['mv', 'docs/spec.md', 'docs/spec-v3.md']);
     expect(await spec()).toMatchObject({ level: 'warning', message: 'docs/spec.md is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
@@ -98,11 +99,14 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(existsSync(join(dir, 'docs/spec.md'))).toBe(false);
     const notCheckedOut = { level: 'info', message: 'docs/spec.md is not checked out here (sparse checkout or skip-worktree); not checked' };
     expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info', message: 'docs/*.md matches no file in this checkout; a sparse checkout leaves out what it may name; not checked' });
     git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
     expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
     expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info' });
     git(dir, ['update-index', '--index-version', '4']);
     expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info' });
     expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(0);
   });
 
