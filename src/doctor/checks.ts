@@ -11,6 +11,7 @@ import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
+import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
 import type { CommitInfo } from '../git/types.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
@@ -58,6 +59,8 @@ export interface FileContext {
   root: string;
   evidence: Evidence;
   checkpointRel: string;
+  /** What the index keeps out of the work tree (a sparse checkout), read when first asked. */
+  outside?: () => OutsideCheckout;
 }
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
@@ -191,7 +194,7 @@ function commitsTouching(commits: readonly CommitInfo[]): Touching {
 export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
-  const findings: (Finding | { dirty: string; path: string })[] = [];
+  const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
   const commits = ctx.evidence.commits;
   const touched = commitsTouching(commits);
@@ -219,7 +222,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
-        findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
+        // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
+        const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
+        const bases = target.alternatives.flatMap((a) => patternBase(ctx.root, a));
+        if ([...outside.files].some(test) || outside.folders.some((f) => bases.some((b) => f.startsWith(b === '' ? '' : `${b}/`) || `${b}/`.startsWith(f)))) {
+          findings.push({ ...base, level: 'info', path, message: `${target.text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
+        } else findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
       const change = changedAfter(test, touched.matching(test));
@@ -245,24 +253,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (rel === null) continue;
     if (!existsSync(join(ctx.root, rel))) {
-      let rename = ctx.evidence.commits.find((c) => c.time >= after && c.changes.some((ch) => ch.status === 'R' && ch.from === rel));
-      let to = rename?.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
-      let removal = to ? undefined : ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.status === 'D' && ch.path === rel));
-      // Not explained by the bounded walk: its newest removal older than the cut, a rename included.
-      const older = rename || removal ? undefined : ctx.evidence.removals.find((c) => removes(c, rel));
-      if (older) {
-        const moved = older.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
-        if (moved) {
-          rename = older;
-          to = moved;
-        } else removal = older;
-      }
-      const by = rename ?? removal;
-      findings.push({
-        ...base, level: 'warning', path,
-        message: to ? `${rel} is missing: renamed to ${to} in ${short(rename!.sha)}; update the checkpoint` : removal ? `${rel} is missing: deleted in ${short(removal.sha)} "${removal.subject}"` : `${rel} is missing`,
-        evidence: { file: rel, missing: true, ...(by ? { sha: by.sha, date: iso(by.time) } : {}), ...(to ? { renamed_to: to } : {}) },
-      });
+      if (isOutside(ctx.outside?.() ?? NOTHING_OUTSIDE, rel)) findings.push({ ...base, level: 'info', path, message: NOT_CHECKED_OUT(rel), evidence: { file: rel } });
+      else findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -275,12 +267,54 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     } else findings.push({ dirty: rel, path });
   }
   return (uncommitted) => findings.flatMap((f): Finding[] => {
+    if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel))];
     if (!('dirty' in f)) return [f];
     if (!uncommitted.has(f.dirty)) return [];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
     const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
     return [{ ...base, level, path: f.path, message: `${f.dirty} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
+}
+
+const NOT_CHECKED_OUT = (rel: string) => `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`;
+
+/** A missing file's finding, once git has said whether the path has uncommitted changes. */
+interface Absent {
+  absent: string;
+  finding: (uncommitted: boolean, midSession: boolean) => Finding;
+}
+
+/**
+ * A listed file that is not in the work tree, explained by what took it away: the newest walked
+ * commit that touched it, when that commit removed it (deleted, or renamed away); else, past the
+ * walk, its newest removal in older history. When the newest commit that touched it left it in
+ * place, HEAD still has it, and git's own status says the rest (known once it answers): a
+ * deletion or move not yet committed, or a file this checkout does not hold (outside a sparse
+ * checkout: not drift).
+ */
+function missingFile(rel: string, path: string, skill: string, ctx: FileContext): Absent {
+  const base = { check: 'generated_files', skill, path } as const;
+  const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
+  const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
+  if (by !== null) {
+    const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+    const finding: Finding = {
+      ...base, level: 'warning',
+      message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} "${by.subject}"`,
+      evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
+    };
+    return { absent: rel, finding: () => finding };
+  }
+  return {
+    absent: rel,
+    finding: (uncommitted, midSession) => {
+      // Deleted or moved in the work tree: drift about to be committed, unless the session is mid-work.
+      if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${rel} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      // HEAD has it and git sees no change: kept out of the work tree (an index not read above).
+      if (last) return { ...base, level: 'info', message: NOT_CHECKED_OUT(rel), evidence: { file: rel } };
+      return { ...base, level: 'warning', message: `${rel} is missing`, evidence: { file: rel, missing: true } };
+    },
+  };
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */

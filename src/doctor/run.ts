@@ -14,6 +14,8 @@ import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
+import { NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
+import { resolveGitDirsSync } from '../git/locate.js';
 
 export interface DoctorOptions {
   root: string;
@@ -84,13 +86,16 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     const walked = new Set(evidence.commits.map((c) => c.sha));
     evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
   }
+  // Read only when a listed file is missing or a pattern matches nothing: a sparse checkout's doing?
+  let outside: OutsideCheckout | undefined;
+  const outsideCheckout = () => (outside ??= evidence.history === null ? NOTHING_OUTSIDE : outsideOf(opts.root));
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp) }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), outside: outsideCheckout }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;
@@ -105,6 +110,15 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/** The index's skip-worktree entries for the work tree at `root` (none where there is no git dir there). */
+function outsideOf(root: string): OutsideCheckout {
+  try {
+    return readOutsideCheckout(resolveGitDirsSync(root).gitdir);
+  } catch {
+    return NOTHING_OUTSIDE;
+  }
 }
 
 const SHALLOW_FINDING: Finding = {

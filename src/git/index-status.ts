@@ -146,7 +146,8 @@ function oddConfig(gitdir: string, commonDir: string): boolean {
   });
 }
 
-function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
+/** The index file's bytes and its mtime in whole seconds; null when it is not a plain file under the cap. */
+export function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

@@ -17,6 +17,7 @@ import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes } from './deep-walk.js';
+import { skipWorktreePaths } from './skip-worktree.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -286,7 +287,11 @@ export class IsoHistory implements GitHistory {
         const fileMode: unknown = await (await this.git()).getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
         honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
       }
-      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
+      // A committed file absent from the disk is not a change where the index keeps it out of the
+      // work tree on purpose (a sparse checkout): git status lists it as nothing.
+      const absent = relative.filter((_, i) => states[i]![0] !== null && states[i]![1] === null);
+      const sparse = absent.length ? skipWorktreePaths(this.dirs.gitdir, absent) : new Set<string>();
+      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !sparse.has(relative[i]!));
     });
   }
 

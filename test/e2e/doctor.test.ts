@@ -74,6 +74,42 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(1);
   });
 
+  it('a listed file outside a sparse checkout is a note, not drift; a deletion or move not yet committed is named so, not blamed on an old rename', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', 'spec\n');
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+    commitAll(dir, 'spec v2', ago(60));
+    git(dir, ['mv', 'docs/spec-v2.md', 'docs/spec.md']);
+    commitAll(dir, 'back to spec.md', ago(50));
+    const entry = async (i: number) => {
+      const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+      return report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    };
+    const spec = () => entry(0);
+    // Renamed again in the index only: the old rename (undone since) is not the reason.
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v3.md']);
+    expect(await spec()).toMatchObject({ level: 'warning', message: 'docs/spec.md is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
+    git(dir, ['mv', 'docs/spec-v3.md', 'docs/spec.md']);
+    // Outside the sparse set, with skip-worktree entries, then a sparse index (a folder entry), then index v4.
+    git(dir, ['sparse-checkout', 'set', 'src', '.checkpoints']);
+    expect(existsSync(join(dir, 'docs/spec.md'))).toBe(false);
+    const notCheckedOut = { level: 'info', message: 'docs/spec.md is not checked out here (sparse checkout or skip-worktree); not checked' };
+    expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info', message: 'docs/*.md matches no file in this checkout; a sparse checkout leaves out what it may name; not checked' });
+    git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+    expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
+    expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info' });
+    git(dir, ['update-index', '--index-version', '4']);
+    expect(await spec()).toMatchObject(notCheckedOut);
+    expect(await entry(2)).toMatchObject({ level: 'info' });
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(0);
+  });
+
   it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {
     const dir = makeRepo();
     dirs.push(dir);

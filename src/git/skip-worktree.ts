@@ -1,0 +1,99 @@
+// What git's index marks skip-worktree: what a sparse checkout leaves out of the work tree on
+// purpose. `git status` does not list such a path as deleted, doctor does not call it missing,
+// and the embedded engine (which otherwise compares HEAD with the disk) follows git. Read from
+// the index file itself (versions 2 to 4, sparse-folder entries included); an index this reader
+// cannot follow (a split index, a damaged file) names nothing, which leaves every answer as it
+// would be without a sparse checkout.
+import { join } from 'node:path';
+import { readIndex } from './index-status.js';
+
+const EXTENDED = 0x4000;
+const SKIP_WORKTREE = 0x4000;
+
+/** Files the index keeps out of the work tree, and folders a sparse index folds whole (each ending in `/`). */
+export interface OutsideCheckout {
+  files: Set<string>;
+  folders: string[];
+}
+
+/** A checkout with nothing kept out (or an index that could not be read). */
+export const NOTHING_OUTSIDE: OutsideCheckout = { files: new Set(), folders: [] };
+
+/** Whether `path` (repo-relative, `/`-separated) is kept out of the work tree by the index. */
+export function isOutside(outside: OutsideCheckout, path: string): boolean {
+  return outside.files.has(path) || outside.folders.some((folder) => path.startsWith(folder));
+}
+
+/** Of `paths`, those the index in `gitdir` keeps out of the work tree. */
+export function skipWorktreePaths(gitdir: string, paths: readonly string[]): Set<string> {
+  if (!paths.length) return new Set();
+  const outside = readOutsideCheckout(gitdir);
+  return new Set(paths.filter((path) => isOutside(outside, path)));
+}
+
+/** The index's skip-worktree entries (none when it has none, or cannot be read). */
+export function readOutsideCheckout(gitdir: string): OutsideCheckout {
+  const buf = readIndex(join(gitdir, 'index'))?.buf ?? null;
+  if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return NOTHING_OUTSIDE;
+  const version = buf.readUInt32BE(4);
+  if (version < 3 || version > 4) return NOTHING_OUTSIDE; // skip-worktree lives in v3's extended flags
+  const files = new Set<string>();
+  const folders: string[] = [];
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - 20; // the trailing checksum
+  let at = 12;
+  let previous: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < count; i++) {
+    if (at + 62 > end) return NOTHING_OUTSIDE;
+    const flags = buf.readUInt16BE(at + 60);
+    const hasExtended = (flags & EXTENDED) !== 0;
+    const extended = hasExtended ? buf.readUInt16BE(at + 62) : 0;
+    const nameAt = at + (hasExtended ? 64 : 62);
+    let name: Buffer;
+    if (version === 4) {
+      // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
+      const strip = readVarint(buf, nameAt, end);
+      if (strip === null || strip.value > previous.length) return NOTHING_OUTSIDE;
+      const nul = buf.indexOf(0, strip.next);
+      if (nul < 0 || nul >= end) return NOTHING_OUTSIDE;
+      name = Buffer.concat([previous.subarray(0, previous.length - strip.value), buf.subarray(strip.next, nul)]);
+      at = nul + 1;
+    } else {
+      let length = flags & 0xfff;
+      if (length === 0xfff) length = buf.indexOf(0, nameAt) - nameAt;
+      if (length < 0 || nameAt + length >= end) return NOTHING_OUTSIDE;
+      name = buf.subarray(nameAt, nameAt + length);
+      // Entries are padded with NULs to a multiple of 8 bytes.
+      at += (nameAt - at + length + 8) & ~7;
+    }
+    previous = name;
+    if (!(extended & SKIP_WORKTREE)) continue;
+    const text = name.toString('utf8');
+    // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
+    if (text.endsWith('/')) folders.push(text);
+    else files.add(text);
+  }
+  return splitIndex(buf, at, end) ? NOTHING_OUTSIDE : { files, folders };
+}
+
+/** git's varint in index v4 names (each continuation byte adds one before shifting). */
+function readVarint(buf: Buffer, at: number, end: number): { value: number; next: number } | null {
+  if (at >= end) return null;
+  let byte = buf[at++]!;
+  let value = byte & 0x7f;
+  while (byte & 0x80) {
+    if (at >= end || value > 0xffffff) return null;
+    byte = buf[at++]!;
+    value = ((value + 1) << 7) | (byte & 0x7f);
+  }
+  return { value, next: at };
+}
+
+/** Whether the extensions after the entries hold `link`: most entries then live in another file. */
+function splitIndex(buf: Buffer, at: number, end: number): boolean {
+  while (at + 8 <= end) {
+    if (buf.toString('latin1', at, at + 4) === 'link') return true;
+    at += 8 + buf.readUInt32BE(at + 4);
+  }
+  return false;
+}
