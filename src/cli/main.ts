@@ -4,7 +4,7 @@
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
-import { createOutput, decideColor, oneLine, stdoutIsTerminal, type Output, type Writer } from './render/output.js';
+import { createOutput, decideColor, PERMISSION_HINT, stdoutIsTerminal, withHint, type Output, type Writer } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
@@ -90,19 +90,17 @@ function hoistGlobalOptions(argv: string[]): string[] {
 
 function report(e: unknown, out: Output, json: boolean): number {
   if (isCheckpointError(e)) {
-    out.err(`checkpoint: ${oneLine(e.message)}`);
-    if (e.hint) out.err(`  hint: ${oneLine(e.hint)}`);
+    // One line: what went wrong and where, then what to do.
+    out.err(`checkpoint: ${withHint(e.message, e.hint)}`);
     if (json) out.json({ ok: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
     return e.exit;
   }
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
-    out.err(`checkpoint: ${err.message}`);
-    out.err('  hint: check permissions and free space; nothing was changed');
+    out.err(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`);
     return 2;
   }
-  out.err(`checkpoint: internal error: ${err?.message ?? String(e)}`);
-  out.err('  hint: this is a bug in checkpoint; rerun with CHECKPOINT_DEBUG=1 for details and report it');
+  out.err(`checkpoint: internal error: ${withHint(err?.message ?? String(e), 'this is a bug in checkpoint; rerun with CHECKPOINT_DEBUG=1 for details and report it')}`);
   if (process.env.CHECKPOINT_DEBUG) out.err(String(err?.stack ?? e));
   return 2;
 }

@@ -4,7 +4,7 @@
 import { isCheckpointError } from '../errors.js';
 import { parseCommandArgs } from '../cli/parse.js';
 import { findCommand, type Context } from '../cli/spec.js';
-import { createOutput, oneLine } from '../cli/render/output.js';
+import { createOutput, PERMISSION_HINT, withHint } from '../cli/render/output.js';
 
 export interface Captured {
   code: number;
@@ -45,12 +45,12 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
 
 export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
-  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${oneLine(e.message)}${e.hint ? `\n  hint: ${oneLine(e.hint)}` : ''}`, e.code);
+  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${withHint(e.message, e.hint)}`, e.code);
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
-    return new ToolFailure(`checkpoint: ${oneLine(err.message)}\n  hint: check permissions and free space; nothing was changed`, err.code);
+    return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code);
   }
-  return new ToolFailure(`checkpoint: internal error: ${oneLine(String(err?.message ?? e))}\n  hint: this is a bug in checkpoint; please report it`, 'E_INTERNAL');
+  return new ToolFailure(`checkpoint: internal error: ${withHint(String(err?.message ?? e), 'this is a bug in checkpoint; please report it')}`, 'E_INTERNAL');
 }
 
 /** The command's JSON document: what it printed with out.json, else its stdout parsed (show, resume --context). */

@@ -154,3 +154,10 @@ export function installedProject(files: Record<string, string> = {}): string {
   commitAll(dir, 'project');
   return dir;
 }
+
+/** A failed command's stderr, which must be one line: `checkpoint: <message>[; hint: <what to do>]`. */
+export function errorLine(stderr: string, prefix: RegExp = /^checkpoint: /): { lines: number; message: string; hint: string | null } {
+  const lines = stderr.replace(/\n$/, '').split('\n');
+  const [message, hint = null] = lines[0]!.replace(prefix, '').split('; hint: ', 2) as [string, string?];
+  return { lines: lines.length, message, hint };
+}

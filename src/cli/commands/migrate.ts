@@ -2,6 +2,7 @@ import { isCheckpointError } from '../../errors.js';
 import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
 import { checkpointPath, display, listSkills, mutateCheckpoint, readCheckpoint } from '../../store/checkpoints.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { withHint } from '../render/output.js';
 import { rootOf } from './common.js';
 
 interface FileReport {
@@ -50,8 +51,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (dryRun && reports.length) ctx.out.out(c.dim('dry run: nothing is written'));
   for (const r of reports) {
     if (r.error) {
-      ctx.out.out(`${c.red('✗')} ${r.file}: ${r.error.message}`);
-      if (r.error.hint) ctx.out.out(`  hint: ${r.error.hint}`);
+      ctx.out.out(`${c.red('✗')} ${r.file}: ${withHint(r.error.message, r.error.hint)}`);
       continue;
     }
     const mark = r.problems.length ? c.yellow('!') : r.changed ? c.green('✓') : c.dim('·');

@@ -4,6 +4,7 @@ import { readConfig } from '../../store/config.js';
 import { rotateSkill, type RotateReport } from '../../store/rotate.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { withHint } from '../render/output.js';
 import { rootOf } from './common.js';
 
 function keepArg(raw: unknown): number | undefined {
@@ -56,8 +57,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
   for (const f of failures) {
-    ctx.out.err(`✗ ${f.skill}: ${f.message}`);
-    if (f.hint) ctx.out.err(`  hint: ${f.hint}`);
+    // One line per skill, as every refusal: what, where, then what to do.
+    ctx.out.err(`✗ ${f.skill}: ${withHint(f.message, f.hint)}`);
   }
   return exit;
 }

@@ -83,6 +83,14 @@ export function oneLine(text: string): string {
   );
 }
 
+/** What to do when the file system said no (permissions, a read-only or full disk). */
+export const PERMISSION_HINT = 'check permissions and free space; nothing was changed';
+
+/** A refusal as one line: what went wrong and where, then (after `; hint: `) what to do. */
+export function withHint(message: string, hint?: string | null): string {
+  return `${oneLine(message)}${hint ? `; hint: ${oneLine(hint)}` : ''}`;
+}
+
 /** Where finished text goes: fd 1 (stdout) or 2 (stderr). */
 export type Writer = (fd: 1 | 2, text: string) => void;
 
