@@ -30,7 +30,7 @@ type Result = { content: { type: 'text'; text: string }[]; structuredContent?: R
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text } }, isError: true });
 
-export function createServer(opts: McpOptions): { server: McpServer; close: () => void } {
+export function createServer(opts: McpOptions): { server: McpServer; close: () => void; drain: () => Promise<void> } {
   const server = new McpServer(
     { name: 'checkpoint', version: opts.version },
     {
@@ -40,6 +40,23 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   );
   const watches = new Map<string, Watch>();
   const subscribed = new Set<string>();
+  // Tool calls under way, so a server whose input ended answers them all before it stops.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+  const drain = async () => {
+    // A turn first: the transport hands over what it already read, which may start more calls.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    do {
+      await turn();
+      await Promise.allSettled([...inFlight]);
+    } while (inFlight.size);
+    // And a turn for the SDK to write the last answers out.
+    await turn();
+  };
 
   /** The folder a call works in; the store then finds the project (worktree) root from it. */
   async function projectDir(explicit: unknown): Promise<string> {
@@ -101,7 +118,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         inputSchema: tool.shape,
         annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive ?? false, idempotentHint: tool.readOnly, openWorldHint: tool.name === 'doctor' },
       },
-      (args: Record<string, unknown>) => call(tool, args),
+      (args: Record<string, unknown>) => track(call(tool, args)),
     );
   }
 
@@ -166,20 +183,23 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     },
   );
 
-  return { server, close: () => watches.forEach((w) => w.close()) };
+  return { server, close: () => watches.forEach((w) => w.close()), drain };
 }
 
 export async function runMcpServer(opts: McpOptions): Promise<number> {
-  const { server, close } = createServer(opts);
+  const { server, close, drain } = createServer(opts);
   const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
   const input = process.stdin.pipe(guardedInput(reply));
   const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    process.stdin.once('end', () => done());
+    input.once('end', () => done());
   });
   await server.connect(transport);
   await closed;
+  // Input ended (a host that writes its calls and closes the pipe): every call already read is
+  // answered before the server stops, as its writes were made.
+  await drain();
   close();
   await server.close().catch(() => {});
   return 0;
