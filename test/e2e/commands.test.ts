@@ -277,6 +277,15 @@ describe('validate', () => {
 });
 
 describe('update', () => {
+  it('a refused first write leaves no .checkpoints/ folder behind; an existing one is kept', async () => {
+    const dir = repo();
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expect(existsSync(join(dir, '.checkpoints'))).toBe(false);
+    mkdirSync(join(dir, '.checkpoints'));
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expect(readdirSync(join(dir, '.checkpoints'))).toEqual([]);
+  });
+
   it('scaffolds a new checkpoint: project from package.json, project_dir = root', async () => {
     const dir = repo();
     write(dir, 'package.json', '{"name": "gtrack-web"}');

@@ -136,6 +136,7 @@ describe('checkpoint mcp', () => {
       ['pause', { skill: 'api', capsule: { goal: 'only a goal' } }, /capsule/],
       ['show', { skill: 'nope' }, /no checkpoint for skill "nope"/],
       ['status', { cwd: 'relative/dir' }, /absolute/],
+      ['doctor', { cwd: '/nonexistent/checkpoint-test' }, /cwd "\/nonexistent\/checkpoint-test": no such directory/],
       ['rotate', { keep: -1 }, /keep/],
     ];
     for (const [tool, args, message] of cases) {
