@@ -16,7 +16,7 @@
 // On Node 20 this file never loads node:module: requiring it starts part of the ESM loader
 // (about 1 ms of node's own code compiled on every run).
 'use strict';
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 const DIST = join(__dirname, '..', 'dist');
 const argv = process.argv.slice(2);
@@ -70,7 +70,7 @@ function loadWithCache(file, name, command) {
     // At exit, so the cache also holds what this run compiled lazily. Written whole or not at all.
     process.once('exit', () => {
       try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        makeDir(fs, dir);
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, script.createCachedData());
         fs.renameSync(tmp, cacheFile);
@@ -81,6 +81,29 @@ function loadWithCache(file, name, command) {
     });
   }
   return mod.exports;
+}
+
+/**
+ * The cache folder and, if missing, its parent (~/.cache), one level each: Node 20's recursive
+ * mkdir never returns on some paths (under /proc), and a deeper missing path is no cache of ours.
+ */
+function makeDir(fs, dir) {
+  for (const d of [dirname(dir), dir]) {
+    try {
+      fs.mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+    }
+  }
+}
+
+/** The command word, which names the code cache: the first plain word, past `-C <dir>` / `--dir <dir>`. */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-C' || args[i] === '--dir') i++;
+    else if (/^[a-z][a-z-]{0,19}$/.test(args[i])) return args[i];
+  }
+  return undefined;
 }
 
 /** FNV-1a of a path, in hex: short and stable (node:crypto would cost more start-up). */
@@ -101,7 +124,7 @@ function fail(e) {
 try {
   const run = argv[0] === 'merge-driver'
     ? load('merge-driver.cjs', 'merge').runMergeDriver(argv.slice(1))
-    : load('cli.cjs', argv.find((a) => /^[a-z][a-z-]{0,19}$/.test(a))).main(argv);
+    : load('cli.cjs', commandOf(argv)).main(argv);
   run.then((code) => { process.exitCode = code; }, fail);
 } catch (e) {
   fail(e);

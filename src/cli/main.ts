@@ -1,6 +1,7 @@
 // The CLI entry: parse with the command table, run the lazily-loaded command, and turn
 // every CheckpointError into one line (plus a hint) and its exit code. Never a stack
 // trace for a user mistake.
+import { isAbsolute } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
@@ -56,9 +57,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     const args = parseCommandArgs(spec, rest);
     if (args.options.help) return yargsPath([spec.name, '--help']);
+    const dirOverride = typeof args.options.dir === 'string' ? args.options.dir : undefined;
     const ctx: Context = {
-      cwd: process.cwd(),
-      dirOverride: typeof args.options.dir === 'string' ? args.options.dir : undefined,
+      cwd: currentDir(dirOverride),
+      dirOverride,
       json: Boolean(args.options.json),
       now: new Date(),
       out,
@@ -86,6 +88,17 @@ function hoistGlobalOptions(argv: string[]): string[] {
     } else break;
   }
   return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
+}
+
+/** The folder the command runs in; a folder deleted under a shell still in it is the user's to fix, not a crash. */
+function currentDir(override: string | undefined): string {
+  try {
+    return process.cwd();
+  } catch {
+    // An absolute -C needs no current folder.
+    if (override !== undefined && isAbsolute(override)) return override;
+    throw new CheckpointError('E_NO_ROOT', 'the current folder no longer exists (deleted or moved away)', { hint: 'cd into the project again, or pass it with -C <dir>' });
+  }
 }
 
 function report(e: unknown, out: Output, json: boolean): number {

@@ -89,7 +89,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
   for (const [name, o] of Object.entries(spec.options)) {
     const v = options[name];
     if (o.choices && typeof v === 'string' && !o.choices.includes(v)) {
-      throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: --${name} must be one of ${o.choices.join(', ')}`);
+      throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: --${name} must be one of ${o.choices.join(', ')}`, { hint: `e.g. checkpoint ${spec.name} --${name}=${o.choices[0]}` });
     }
   }
   return { positionals, options, ops };

@@ -253,8 +253,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (rel === null) continue;
     if (!existsSync(join(ctx.root, rel))) {
-      if (isOutside(ctx.outside?.() ?? NOTHING_OUTSIDE, rel)) findings.push({ ...base, level: 'info', path, message: NOT_CHECKED_OUT(rel), evidence: { file: rel } });
-      else findings.push(missingFile(rel, path, cp.skill, ctx));
+      findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -276,7 +275,6 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   });
 }
 
-const NOT_CHECKED_OUT = (rel: string) => `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`;
 
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {
@@ -285,33 +283,38 @@ interface Absent {
 }
 
 /**
- * A listed file that is not in the work tree, explained by what took it away: the newest walked
- * commit that touched it, when that commit removed it (deleted, or renamed away); else, past the
- * walk, its newest removal in older history. When the newest commit that touched it left it in
- * place, HEAD still has it, and git's own status says the rest (known once it answers): a
- * deletion or move not yet committed, or a file this checkout does not hold (outside a sparse
- * checkout: not drift).
+ * A listed file that is not in the work tree, judged once git has said whether the path has
+ * uncommitted changes, in this order:
+ *  - git lists it: HEAD has it and the work tree lost it, a deletion or move not yet committed
+ *    (whatever older history says);
+ *  - the index holds it as skip-worktree: HEAD has it, a sparse checkout leaves it out: a note;
+ *  - a commit took it away: the newest walked commit that touched it, when that commit removed it
+ *    (deleted, or renamed away), else past the walk its newest removal in older history;
+ *  - a sparse index folds its folder, or the newest walked commit that touched it kept it:
+ *    HEAD has it and git sees no change, so this checkout does not hold it: a note;
+ *  - else it is missing, unexplained.
  */
 function missingFile(rel: string, path: string, skill: string, ctx: FileContext): Absent {
   const base = { check: 'generated_files', skill, path } as const;
-  const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
-  const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
-  if (by !== null) {
-    const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
-    const finding: Finding = {
-      ...base, level: 'warning',
-      message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} "${by.subject}"`,
-      evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
-    };
-    return { absent: rel, finding: () => finding };
-  }
+  const notCheckedOut: Finding = { ...base, level: 'info', message: `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
     finding: (uncommitted, midSession) => {
-      // Deleted or moved in the work tree: drift about to be committed, unless the session is mid-work.
+      // Drift about to be committed, unless the session is mid-work.
       if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${rel} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
-      // HEAD has it and git sees no change: kept out of the work tree (an index not read above).
-      if (last) return { ...base, level: 'info', message: NOT_CHECKED_OUT(rel), evidence: { file: rel } };
+      const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
+      if (outside.files.has(rel)) return notCheckedOut;
+      const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
+      const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
+      if (by !== null) {
+        const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+        return {
+          ...base, level: 'warning',
+          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} "${by.subject}"`,
+          evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
+        };
+      }
+      if (last || isOutside(outside, rel)) return notCheckedOut;
       return { ...base, level: 'warning', message: `${rel} is missing`, evidence: { file: rel, missing: true } };
     },
   };

@@ -82,8 +82,12 @@ function isExecutableFile(path: string): boolean {
 
 /** The one-line error for a git run that failed: subcommand, directory, git's first stderr line. */
 export function gitFailed(cwd: string, args: readonly string[], result: GitResult): CheckpointError {
-  const detail = firstLine(result.stderr) || `exit code ${result.code}`;
-  return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${cwd}: ${detail}`);
+  // git's own verdict (`fatal: index file corrupt`) says more than the first complaint before it.
+  const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+  const detail = lines.find((line) => line.startsWith('fatal:')) ?? firstLine(result.stderr) ?? `exit code ${result.code}`;
+  return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${cwd}: ${detail || `exit code ${result.code}`}`, {
+    hint: `git -C ${cwd} ${subcommandOf(args)} shows git's whole message; repair the repository, or run checkpoint in a clone git can read`,
+  });
 }
 
 function subcommandOf(args: readonly string[]): string {

@@ -287,11 +287,11 @@ export class IsoHistory implements GitHistory {
         const fileMode: unknown = await (await this.git()).getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
         honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
       }
-      // A committed file absent from the disk is not a change where the index keeps it out of the
-      // work tree on purpose (a sparse checkout): git status lists it as nothing.
-      const absent = relative.filter((_, i) => states[i]![0] !== null && states[i]![1] === null);
-      const sparse = absent.length ? skipWorktreePaths(this.dirs.gitdir, absent) : new Set<string>();
-      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !sparse.has(relative[i]!));
+      // A path the index keeps out of the work tree (skip-worktree: a sparse checkout) is never
+      // compared with the disk: git status lists it as nothing, absent or edited.
+      const differing = relative.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
+      const skipped = differing.length ? skipWorktreePaths(this.dirs.gitdir, differing) : new Set<string>();
+      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
     });
   }
 

@@ -1,9 +1,9 @@
 // What git's index marks skip-worktree: what a sparse checkout leaves out of the work tree on
-// purpose. `git status` does not list such a path as deleted, doctor does not call it missing,
-// and the embedded engine (which otherwise compares HEAD with the disk) follows git. Read from
-// the index file itself (versions 2 to 4, sparse-folder entries included); an index this reader
-// cannot follow (a split index, a damaged file) names nothing, which leaves every answer as it
-// would be without a sparse checkout.
+// purpose. `git status` does not compare such a path with the work tree, doctor does not call
+// it missing, and the embedded engine (which otherwise compares HEAD with the disk) follows git.
+// Read from the index file itself (versions 2 to 4, sparse-folder entries, a split index's
+// shared file); an index this reader cannot follow (a damaged file) names nothing, which leaves
+// every answer as it would be without a sparse checkout.
 import { join } from 'node:path';
 import { readIndex } from './index-status.js';
 
@@ -31,12 +31,26 @@ export function skipWorktreePaths(gitdir: string, paths: readonly string[]): Set
   return new Set(paths.filter((path) => isOutside(outside, path)));
 }
 
-/** The index's skip-worktree entries (none when it has none, or cannot be read). */
+/**
+ * The index's skip-worktree entries (none when it has none, or cannot be read). A split index
+ * keeps most entries in a shared file: both files' entries are read (the split file's own
+ * replace and delete bitmaps are not followed, so a path deleted from the index may still be
+ * named: doctor asks git status about such a path first).
+ */
 export function readOutsideCheckout(gitdir: string): OutsideCheckout {
-  const buf = readIndex(join(gitdir, 'index'))?.buf ?? null;
-  if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return NOTHING_OUTSIDE;
+  const main = entriesOutside(readIndex(join(gitdir, 'index'))?.buf ?? null);
+  if (main === null) return NOTHING_OUTSIDE;
+  if (main.link === null) return { files: main.files, folders: main.folders };
+  const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null);
+  if (shared === null || shared.link !== null) return NOTHING_OUTSIDE;
+  return { files: new Set([...shared.files, ...main.files]), folders: [...shared.folders, ...main.folders] };
+}
+
+/** One index file's skip-worktree entries, and the shared index it links to; null when it cannot be read. */
+function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: string | null }) | null {
+  if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
-  if (version < 3 || version > 4) return NOTHING_OUTSIDE; // skip-worktree lives in v3's extended flags
+  if (version < 2 || version > 4) return null;
   const files = new Set<string>();
   const folders: string[] = [];
   const count = buf.readUInt32BE(8);
@@ -44,24 +58,25 @@ export function readOutsideCheckout(gitdir: string): OutsideCheckout {
   let at = 12;
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
-    if (at + 62 > end) return NOTHING_OUTSIDE;
+    if (at + 62 > end) return null;
     const flags = buf.readUInt16BE(at + 60);
-    const hasExtended = (flags & EXTENDED) !== 0;
+    // skip-worktree lives in v3's extended flags
+    const hasExtended = version >= 3 && (flags & EXTENDED) !== 0;
     const extended = hasExtended ? buf.readUInt16BE(at + 62) : 0;
     const nameAt = at + (hasExtended ? 64 : 62);
     let name: Buffer;
     if (version === 4) {
       // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
       const strip = readVarint(buf, nameAt, end);
-      if (strip === null || strip.value > previous.length) return NOTHING_OUTSIDE;
+      if (strip === null || strip.value > previous.length) return null;
       const nul = buf.indexOf(0, strip.next);
-      if (nul < 0 || nul >= end) return NOTHING_OUTSIDE;
+      if (nul < 0 || nul >= end) return null;
       name = Buffer.concat([previous.subarray(0, previous.length - strip.value), buf.subarray(strip.next, nul)]);
       at = nul + 1;
     } else {
       let length = flags & 0xfff;
       if (length === 0xfff) length = buf.indexOf(0, nameAt) - nameAt;
-      if (length < 0 || nameAt + length >= end) return NOTHING_OUTSIDE;
+      if (length < 0 || nameAt + length >= end) return null;
       name = buf.subarray(nameAt, nameAt + length);
       // Entries are padded with NULs to a multiple of 8 bytes.
       at += (nameAt - at + length + 8) & ~7;
@@ -71,9 +86,10 @@ export function readOutsideCheckout(gitdir: string): OutsideCheckout {
     const text = name.toString('utf8');
     // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
     if (text.endsWith('/')) folders.push(text);
-    else files.add(text);
+    else if (text) files.add(text);
   }
-  return splitIndex(buf, at, end) ? NOTHING_OUTSIDE : { files, folders };
+  const link = sharedIndexOf(buf, at, end);
+  return link === undefined ? null : { files, folders, link };
 }
 
 /** git's varint in index v4 names (each continuation byte adds one before shifting). */
@@ -89,11 +105,13 @@ function readVarint(buf: Buffer, at: number, end: number): { value: number; next
   return { value, next: at };
 }
 
-/** Whether the extensions after the entries hold `link`: most entries then live in another file. */
-function splitIndex(buf: Buffer, at: number, end: number): boolean {
+/** The shared index a split index links to (its `link` extension), null for none; undefined when the extensions do not parse. */
+function sharedIndexOf(buf: Buffer, at: number, end: number): string | null | undefined {
   while (at + 8 <= end) {
-    if (buf.toString('latin1', at, at + 4) === 'link') return true;
-    at += 8 + buf.readUInt32BE(at + 4);
+    const size = buf.readUInt32BE(at + 4);
+    if (at + 8 + size > end) return undefined;
+    if (buf.toString('latin1', at, at + 4) === 'link') return size >= 20 ? buf.toString('hex', at + 8, at + 28) : undefined;
+    at += 8 + size;
   }
-  return false;
+  return at === end ? null : undefined;
 }

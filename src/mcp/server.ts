@@ -3,6 +3,7 @@
 // resolved on every call (explicit cwd, else -C, else the host's first root), so two worktrees
 // never write into each other. No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../errors.js';
@@ -30,7 +31,7 @@ type Result = { content: { type: 'text'; text: string }[]; structuredContent?: R
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text } }, isError: true });
 
-export function createServer(opts: McpOptions): { server: McpServer; close: () => void } {
+export function createServer(opts: McpOptions): { server: McpServer; close: () => void; drain: () => Promise<void> } {
   const server = new McpServer(
     { name: 'checkpoint', version: opts.version },
     {
@@ -40,11 +41,30 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   );
   const watches = new Map<string, Watch>();
   const subscribed = new Set<string>();
+  // Tool calls under way, so a server whose input ended answers them all before it stops.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+  const drain = async () => {
+    // A turn first: the transport hands over what it already read, which may start more calls.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    do {
+      await turn();
+      await Promise.allSettled([...inFlight]);
+    } while (inFlight.size);
+    // And a turn for the SDK to write the last answers out.
+    await turn();
+  };
 
   /** The folder a call works in; the store then finds the project (worktree) root from it. */
   async function projectDir(explicit: unknown): Promise<string> {
     if (typeof explicit === 'string') {
       if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${JSON.stringify(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
+      // As the CLI's -C: a folder that is not there is refused, never read as an empty project (or created).
+      if (!statSync(explicit, { throwIfNoEntry: false })?.isDirectory()) throw new CheckpointError('E_NO_ROOT', `cwd ${JSON.stringify(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
       return explicit;
     }
     if (opts.dir !== undefined) return resolve(opts.startCwd, opts.dir);
@@ -101,7 +121,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         inputSchema: tool.shape,
         annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive ?? false, idempotentHint: tool.readOnly, openWorldHint: tool.name === 'doctor' },
       },
-      (args: Record<string, unknown>) => call(tool, args),
+      (args: Record<string, unknown>) => track(call(tool, args)),
     );
   }
 
@@ -166,20 +186,23 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     },
   );
 
-  return { server, close: () => watches.forEach((w) => w.close()) };
+  return { server, close: () => watches.forEach((w) => w.close()), drain };
 }
 
 export async function runMcpServer(opts: McpOptions): Promise<number> {
-  const { server, close } = createServer(opts);
+  const { server, close, drain } = createServer(opts);
   const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
   const input = process.stdin.pipe(guardedInput(reply));
   const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    process.stdin.once('end', () => done());
+    input.once('end', () => done());
   });
   await server.connect(transport);
   await closed;
+  // Input ended (a host that writes its calls and closes the pipe): every call already read is
+  // answered before the server stops, as its writes were made.
+  await drain();
   close();
   await server.close().catch(() => {});
   return 0;

@@ -16,7 +16,7 @@ import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-n
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
-import { ensureProjectDir, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { ensureProjectDir, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -193,7 +193,18 @@ function replaceText(root: string, path: string, text: string): void {
 /** The only way a checkpoint's value is changed. */
 export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
   const path = checkpointPath(root, skill);
+  // The folder holds the lock, so it is made first; a refused first write leaves no folder behind.
+  const made = !projectPathExists(root, checkpointsDir(root));
   ensureProjectDir(root, checkpointsDir(root));
+  try {
+    return await mutateLocked(root, skill, path, opts);
+  } catch (e) {
+    if (made) removeEmptyDir(root, checkpointsDir(root));
+    throw e;
+  }
+}
+
+function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
   return withLock(lockPathFor(root, skill), () => {
     const current = readCheckpoint(root, skill);
     const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));

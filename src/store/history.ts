@@ -71,7 +71,7 @@ export function listArchives(root: string, skill?: string, onSkip?: (file: strin
  */
 export async function archiveCheckpoint(root: string, skill: string, now: Date): Promise<string> {
   const live = checkpointPath(root, skill);
-  const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`);
+  const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`, { hint: 'see `checkpoint list` for the checkpoints here' });
   // Checked before locking too: without .checkpoints/ the lock file cannot even be created.
   if (!projectPathExists(root, live)) throw missing();
   return withLock(lockPathFor(root, skill), () => {

@@ -297,6 +297,15 @@ export function readPlainFd(fd: number, maxBytes: number): string | null {
   }
 }
 
+/** Removes the folder `dir` inside the project if it is empty (a folder this run made and did not use); otherwise leaves it. */
+export function removeEmptyDir(root: string, dir: string): void {
+  try {
+    fs.rmdirSync(path.resolve(root, dir)); // never follows a link, refuses a folder with anything in it
+  } catch {
+    // not empty, not a folder, or gone: left as it is
+  }
+}
+
 /** Whether something (anything) is at `p`, checked without following a link out. */
 export function projectPathExists(root: string, p: string): boolean {
   return locate(root, p).stat !== null;

@@ -277,6 +277,15 @@ describe('validate', () => {
 });
 
 describe('update', () => {
+  it('a refused first write leaves no .checkpoints/ folder behind; an existing one is kept', async () => {
+    const dir = repo();
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expect(existsSync(join(dir, '.checkpoints'))).toBe(false);
+    mkdirSync(join(dir, '.checkpoints'));
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    expect(readdirSync(join(dir, '.checkpoints'))).toEqual([]);
+  });
+
   it('scaffolds a new checkpoint: project from package.json, project_dir = root', async () => {
     const dir = repo();
     write(dir, 'package.json', '{"name": "gtrack-web"}');
@@ -494,9 +503,14 @@ describe('done', () => {
     seed(dir, 'api', doc('api', { next_actions: ['plain', 'b'] }));
     expectUsageFailure(await runCli(dir, ['done', 'api', '--verify']), /next_actions\[0\] of "api" has no done_when check to verify/);
     seed(dir, 'web', doc('web', { next_actions: [{ text: 'a', done_when: 'true' }, 'b'] }));
-    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', 'soon']), /--timeout must be a positive number/);
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', 'soon']), /--timeout=soon: expected a positive number of seconds/);
     // past 2^31-1 ms setTimeout would fire at once and report a spurious timeout
-    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', '3000000']), /--timeout must be a positive number of seconds \(at most 86400\)/);
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--verify', '--timeout', '3000000']), /--timeout=3000000: expected a positive number of seconds \(at most 86400\)/);
+    // Without --verify a --timeout limits nothing: refused, not ignored, and nothing is popped.
+    const before = readFileSync(join(dir, '.checkpoints/web.checkpoint.json'), 'utf8');
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--timeout=abc']), /--timeout=abc: expected a positive number/);
+    expectUsageFailure(await runCli(dir, ['done', 'web', '--timeout=30']), /--timeout limits the --verify check, and --verify was not given/);
+    expect(readFileSync(join(dir, '.checkpoints/web.checkpoint.json'), 'utf8')).toBe(before);
     seed(dir, 'ops', doc('ops', { status: 'complete', next_actions: [] }));
     expectUsageFailure(await runCli(dir, ['done', 'ops']), /no next_actions to mark done/);
   });

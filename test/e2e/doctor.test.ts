@@ -78,6 +78,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const dir = makeRepo();
     dirs.push(dir);
     write(dir, 'docs/spec.md', 'spec\n');
+    write(dir, 'docs/other.md', 'other\n');
     write(dir, 'src/a.ts', 'a\n');
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(119));
@@ -108,6 +109,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject(notCheckedOut);
     expect(await entry(2)).toMatchObject({ level: 'info' });
     expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(0);
+    // Deleted by a commit while its folder stays folded: drift, named by that commit.
+    git(dir, ['rm', '-q', '--sparse', 'docs/spec.md']);
+    const dropped = commitAll(dir, 'drop the spec', ago(10));
+    expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
+    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
   it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {

@@ -112,7 +112,7 @@ const CASES: Case[] = [
   { name: 'update without operations', setup: (d) => write(d, CP, validText()), args: ['update', 'api'], message: /^checkpoint update: nothing to update$/ },
   { name: 'update with a leftover operator', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--a+:json+=1'], message: /^--a\+:json\+=1: invalid path/ },
   { name: 'update with broken JSON value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={oops}'], message: /value is not valid JSON/ },
-  { name: 'done --verify with a bad timeout', setup: (d) => write(d, CP, validText({ next_actions: [{ text: 'a', done_when: 'touch hostile.marker' }, 'b'] })), args: ['done', 'api', '--verify', '--timeout=-1'], message: /^--timeout must be a positive number of seconds \(at most 86400\)$/ },
+  { name: 'done --verify with a bad timeout', setup: (d) => write(d, CP, validText({ next_actions: [{ text: 'a', done_when: 'touch hostile.marker' }, 'b'] })), args: ['done', 'api', '--verify', '--timeout=-1'], message: /^--timeout=-1: expected a positive number of seconds \(at most 86400\)$/ },
   { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout=<value>/ },
   { name: 'an option without its value', args: ['list', '--dir'], message: /^checkpoint list: option '-C, --dir <value>' argument missing$/ },
   { name: '-C to a missing folder', args: ['-C', 'does/not/exist', 'list'], message: /^-C does\/not\/exist: no such directory$/ },

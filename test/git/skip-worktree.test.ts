@@ -1,6 +1,6 @@
 // The index's skip-worktree entries as git writes them (sparse checkouts), read without git.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { readOutsideCheckout, skipWorktreePaths } from '../../src/git/skip-worktree.js';
@@ -32,13 +32,14 @@ describe('skip-worktree entries', () => {
     expect([...skipWorktreePaths(gitdir, ['docs/api/v1.md', 'src/a.ts', 'docs'])]).toEqual(['docs/api/v1.md']);
   });
 
-  it('names nothing for a split index (its entries live in another file), and never throws on a damaged one', () => {
+  it('reads a split index with its shared file, and never throws on a damaged one', () => {
     const dir = sparseRepo();
     const gitdir = join(dir, '.git');
     git(dir, ['sparse-checkout', 'set', 'src']);
     const whole = readFileSync(join(gitdir, 'index'));
     git(dir, ['update-index', '--split-index']);
-    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: [] });
+    expect(readdirSync(gitdir).some((f) => f.startsWith('sharedindex.'))).toBe(true);
+    expect(readOutsideCheckout(gitdir).files).toEqual(new Set(['docs/spec.md', 'docs/api/v1.md']));
     fc.assert(
       fc.property(fc.nat(whole.length - 1), fc.uint8Array({ minLength: 1, maxLength: 8 }), (at, bytes) => {
         const damaged = Buffer.from(whole);

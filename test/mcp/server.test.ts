@@ -128,12 +128,15 @@ describe('checkpoint mcp', () => {
       ['update', { skill: 'api', ops: [{ path: 'status', value: 'bogus' }] }, /status/],
       ['update', { skill: 'api', ops: [{ path: 'a=b', value: 'x' }] }, /path/],
       ['update', { skill: 'api', ops: [{ path: '__proto__.x', value: 1 }] }, /forbidden/],
+      // An own "__proto__" key inside a value (as JSON.parse makes one) is refused, never dropped on the way to the file.
+      ['update', { skill: 'api', ops: [{ path: 'skill_state.x', value: JSON.parse('{"ok":[{"__proto__":{"a":1}}]}') }] }, /forbidden key "__proto__"/],
       ['update', { skill: 'api', ops: [] }, /ops/],
       ['done', { skill: 'api', verify: true }, /verify[\s\S]*--allow-verify/],
       ['pause', { skill: 'api' }, /capsule.*auto/],
       ['pause', { skill: 'api', capsule: { goal: 'only a goal' } }, /capsule/],
       ['show', { skill: 'nope' }, /no checkpoint for skill "nope"/],
       ['status', { cwd: 'relative/dir' }, /absolute/],
+      ['doctor', { cwd: '/nonexistent/checkpoint-test' }, /cwd "\/nonexistent\/checkpoint-test": no such directory/],
       ['rotate', { keep: -1 }, /keep/],
     ];
     for (const [tool, args, message] of cases) {
@@ -146,6 +149,26 @@ describe('checkpoint mcp', () => {
     // A malformed request (params not an object) is answered with an error, then service goes on.
     await expect(c.request({ method: 'tools/call', params: 'garbage' as never }, CallToolResultSchema)).rejects.toThrow();
     expect((await call(c, 'next')).structuredContent).toMatchObject({ next: { skill: 'api' } });
+  });
+
+  it('a host that writes its calls and closes the pipe gets every answer, each write made once', async () => {
+    const dir = repo();
+    messy(dir);
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...[1, 2, 3, 4, 5].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'context_primer.key_decisions', op: 'append', value: `decision ${id}` }] } } })),
+    ];
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      child.on('error', fail).on('exit', () => done(text));
+      child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    });
+    const answered = out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id).sort();
+    expect(answered).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(disk(dir).context_primer.key_decisions.filter((d: string) => d.startsWith('decision ')).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `decision ${i}`));
   });
 
   it('done verify runs the done_when check only when the server was started with --allow-verify', async () => {

@@ -45,6 +45,14 @@ function missingCommand(cmd: string, cwd: string): string | null {
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = skillArg(args);
+  const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
+  // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
+    throw new CheckpointError('E_USAGE', `--timeout=${String(args.options.timeout)}: expected a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`, { hint: 'e.g. --verify --timeout=120' });
+  }
+  if (args.options.timeout !== undefined && !args.options.verify) {
+    throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${String(args.options.timeout)}` });
+  }
   const first = firstAction(requireCheckpoint(root, skill).value);
 
   if (args.options.verify) {
@@ -55,11 +63,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       });
     }
     if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
-    const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
-    // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
-    if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
-      throw new CheckpointError('E_USAGE', `--timeout must be a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`);
-    }
     const missing = missingCommand(cmd, root);
     if (missing !== null) {
       throw new CheckpointError('E_USAGE', `done_when "${cmd}" of next_actions[0] is not a runnable check (no command "${missing}")`, {
