@@ -16,7 +16,8 @@ export interface Captured {
 
 /** A CheckpointError (or a refused file operation) as the CLI prints it: one line plus a hint. */
 export class ToolFailure extends Error {
-  constructor(readonly text: string, readonly code: string) {
+  /** `text` is the whole one-line refusal, as the CLI prints it; `hint` its what-to-do part alone (as `--json` gives it). */
+  constructor(readonly text: string, readonly code: string, readonly hint: string | null = null) {
     super(text);
   }
 }
@@ -45,10 +46,10 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
 
 export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
-  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${withHint(e.message, e.hint)}`, e.code);
+  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${withHint(e.message, e.hint)}`, e.code, e.hint ?? null);
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
-    return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code);
+    return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, PERMISSION_HINT);
   }
   return new ToolFailure(`checkpoint: internal error: ${withHint(String(err?.message ?? e), 'this is a bug in checkpoint; please report it')}`, 'E_INTERNAL');
 }

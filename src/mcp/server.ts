@@ -29,7 +29,7 @@ export interface McpOptions {
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text } }, isError: true });
+const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
 export function createServer(opts: McpOptions): { server: McpServer; close: () => void; drain: () => Promise<void> } {
   const server = new McpServer(

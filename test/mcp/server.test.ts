@@ -143,6 +143,10 @@ describe('checkpoint mcp', () => {
       const r = await call(c, tool, args);
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
       expect(text(r)).toMatch(message);
+      // One line, the hint also apart (as `--json` gives it).
+      expect(text(r)).not.toContain('\n');
+      const error = (r.structuredContent as { error?: { hint?: unknown } } | undefined)?.error;
+      if (error && typeof error.hint === 'string') expect(text(r)).toContain(`; hint: ${error.hint}`);
       expect(text(r)).not.toMatch(/\n\s+at /); // no stack trace
       expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
     }
