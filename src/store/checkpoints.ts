@@ -16,6 +16,7 @@ import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-n
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
+import { parseTrustedJson } from './trusted-json.js';
 import { ensureProjectDir, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
@@ -66,18 +67,7 @@ export function parseCheckpointText(text: string, where: string | (() => string)
   try {
     // Trusted: this exact file passed parseJson's checks before (verdicts.ts), so JSON.parse gives its value.
     const parsed = trusted ? { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue } : parseJson(text, { texts: false });
-    // Literal texts ride with the format, so every rewrite of this file keeps them. They are
-    // found only when a write asks for them: reading (validate, status, next, doctor) never pays
-    // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
-    const format: TextFormat = detectFormat(text);
-    let found: { texts: TextFormat['texts'] } | null = null;
-    Object.defineProperty(format, 'texts', {
-      enumerable: true,
-      configurable: true,
-      get: () => (found ??= { texts: parseJson(text).texts }).texts,
-      set: (texts: TextFormat['texts']) => void (found = { texts }),
-    });
-    return { value: parsed.value, format };
+    return { value: parsed.value, format: formatOf(text) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
@@ -87,6 +77,47 @@ export function parseCheckpointText(text: string, where: string | (() => string)
       });
     }
     throw e;
+  }
+}
+
+/** The format of the parsed `text`. */
+function formatOf(text: string): TextFormat {
+  // Literal texts ride with the format, so every rewrite of this file keeps them. They are
+  // found only when a write asks for them: reading (validate, status, next, doctor) never pays
+  // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
+  const format: TextFormat = detectFormat(text);
+  let found: { texts: TextFormat['texts'] } | null = null;
+  Object.defineProperty(format, 'texts', {
+    enumerable: true,
+    configurable: true,
+    get: () => (found ??= { texts: parseJson(text).texts }).texts,
+    set: (texts: TextFormat['texts']) => void (found = { texts }),
+  });
+  return format;
+}
+
+/**
+ * A file read on trust (verdicts.ts): its value parsed from the bytes (trusted-json.ts); its text
+ * and format, which the read-only commands seldom need, worked out on first use.
+ */
+class TrustedFile implements CheckpointFile {
+  #text: string | undefined;
+  #format: TextFormat | undefined;
+  constructor(
+    readonly skill: string,
+    readonly path: string,
+    readonly value: JsonValue,
+    private readonly bytes: Buffer,
+  ) {}
+  get sizeBytes(): number {
+    return this.bytes.length;
+  }
+  get text(): string {
+    // The same bytes decoded cleanly when the verdict was given.
+    return (this.#text ??= utf8.decode(this.bytes));
+  }
+  get format(): TextFormat {
+    return (this.#format ??= formatOf(this.text));
   }
 }
 
@@ -119,6 +150,10 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   if (read === null) return null;
   const buf = read.bytes;
   if (buf === null) return { file: null, stat: read.stat };
+  const name = basename(path);
+  const skill = skillFromFileName(name) ?? name;
+  const value = seen === 'trusted' ? parseTrustedJson(buf) : undefined;
+  if (value !== undefined) return { file: new TrustedFile(skill, path, value, buf), stat: read.stat };
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -126,9 +161,8 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  const { value, format } = parseCheckpointText(text, () => display(root, path), seen === 'trusted');
-  const name = basename(path);
-  return { file: { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length }, stat: read.stat };
+  const parsed = parseCheckpointText(text, () => display(root, path), seen === 'trusted');
+  return { file: { skill, path, text, value: parsed.value, format: parsed.format, sizeBytes: buf.length }, stat: read.stat };
 }
 
 export function readCheckpoint(root: string, skill: string): CheckpointFile | null {
