@@ -16,7 +16,7 @@ import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-n
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
-import { parseTrustedJson } from './trusted-json.js';
+import { parseAsciiJson } from './trusted-json.js';
 import { ensureProjectDir, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
@@ -63,11 +63,9 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** `where` names the file in an error message (a function: worked out only when there is one). */
-export function parseCheckpointText(text: string, where: string | (() => string), trusted = false): { value: JsonValue; format: TextFormat } {
+export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
-    // Trusted: this exact file passed parseJson's checks before (verdicts.ts), so JSON.parse gives its value.
-    const parsed = trusted ? { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue } : parseJson(text, { texts: false });
-    return { value: parsed.value, format: formatOf(text) };
+    return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
@@ -97,8 +95,9 @@ function formatOf(text: string): TextFormat {
 }
 
 /**
- * A file read on trust (verdicts.ts): its value parsed from the bytes (trusted-json.ts); its text
- * and format, which the read-only commands seldom need, worked out on first use.
+ * A file read on trust (verdicts.ts): this exact file passed parseJson's checks before, so
+ * JSON.parse gives its value; its text (when ASCII) and format, which the read-only commands
+ * seldom need, are worked out on first use.
  */
 class TrustedFile implements CheckpointFile {
   #text: string | undefined;
@@ -108,7 +107,10 @@ class TrustedFile implements CheckpointFile {
     readonly path: string,
     readonly value: JsonValue,
     private readonly bytes: Buffer,
-  ) {}
+    text?: string,
+  ) {
+    this.#text = text;
+  }
   get sizeBytes(): number {
     return this.bytes.length;
   }
@@ -152,8 +154,8 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   if (buf === null) return { file: null, stat: read.stat };
   const name = basename(path);
   const skill = skillFromFileName(name) ?? name;
-  const value = seen === 'trusted' ? parseTrustedJson(buf) : undefined;
-  if (value !== undefined) return { file: new TrustedFile(skill, path, value, buf), stat: read.stat };
+  const ascii = seen === 'trusted' ? parseAsciiJson(buf) : undefined;
+  if (ascii !== undefined) return { file: new TrustedFile(skill, path, ascii, buf), stat: read.stat };
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -161,7 +163,8 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  const parsed = parseCheckpointText(text, () => display(root, path), seen === 'trusted');
+  if (seen === 'trusted') return { file: new TrustedFile(skill, path, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue, buf, text), stat: read.stat };
+  const parsed = parseCheckpointText(text, () => display(root, path));
   return { file: { skill, path, text, value: parsed.value, format: parsed.format, sizeBytes: buf.length }, stat: read.stat };
 }
 

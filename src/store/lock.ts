@@ -3,10 +3,13 @@
 // (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
 import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync } from 'node:fs';
 import { relative } from 'node:path';
-import { hostname } from 'node:os';
 import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
 import { readLeaf } from './safe-fs.js';
+
+// node:os only when a lock is taken or inspected: every read-only command loads this module (through
+// the checkpoint store) and would otherwise load node:os for nothing.
+const hostname = () => process.getBuiltinModule('node:os').hostname();
 
 /** A lock file holds one small JSON owner record; more is not a lock we wrote. */
 const MAX_LOCK_BYTES = 4096;
