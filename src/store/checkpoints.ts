@@ -17,7 +17,7 @@ import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
 import { parseAsciiJson } from './trusted-json.js';
-import { ensureProjectDir, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { ensureProjectDir, isNormalAbsolute, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -39,7 +39,8 @@ export function checkpointsDir(root: string): string {
 export function checkpointPath(root: string, skill: string): string {
   assertSkillName(skill);
   const dir = checkpointsDir(root);
-  const p = resolve(dir, `${skill}${CHECKPOINT_SUFFIX}`);
+  // The name is one plain component (no separator, no leading dot): joined as text when that is what resolve gives.
+  const p = isNormalAbsolute(dir) ? `${dir}${sep}${skill}${CHECKPOINT_SUFFIX}` : resolve(dir, `${skill}${CHECKPOINT_SUFFIX}`);
   if (!p.startsWith(dir + sep)) throw new CheckpointError('E_PATH', `skill "${skill}" resolves outside ${CHECKPOINTS_DIR}/`);
   return p;
 }
