@@ -16,7 +16,7 @@ import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-n
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
-import { parseAsciiJson } from './trusted-json.js';
+import { parseKnownJson } from './trusted-json.js';
 import { ensureProjectDir, isNormalAbsolute, listProjectDir, readProjectFile, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
@@ -97,8 +97,8 @@ function formatOf(text: string): TextFormat {
 
 /**
  * A file read on trust (verdicts.ts): this exact file passed parseJson's checks before, so
- * JSON.parse gives its value; its text (when ASCII) and format, which the read-only commands
- * seldom need, are worked out on first use.
+ * JSON.parse gives its value (from its bytes, trusted-json.ts, when told where its non-ASCII
+ * bytes are); its text and format, which the read-only commands seldom need, on first use.
  */
 class TrustedFile implements CheckpointFile {
   #text: string | undefined;
@@ -140,11 +140,16 @@ function readCheckpointAt(root: string, path: string): CheckpointFile | null {
  * What a reader already knows of the file it opened, by its fstat (verdicts.ts): `skip`, do not
  * read it; `trusted`, it passed parseJson's checks unchanged, so JSON.parse alone gives its value.
  */
-export type Known = (st: BigIntStats) => 'skip' | 'trusted' | undefined;
+export type Known = (st: BigIntStats) => 'skip' | 'trusted' | Trusted | undefined;
+
+/** `trusted`, with where its non-ASCII bytes are (trusted-json.ts nonAsciiRuns), so no decode is needed. */
+export interface Trusted {
+  nonAscii: readonly number[];
+}
 
 /** The checkpoint file at `path` (null when `known` said skip) with the fstat of what was read; null when there is none. */
 export function readCheckpointKnown(root: string, path: string, known?: Known): { file: CheckpointFile | null; stat: BigIntStats } | null {
-  let seen: 'skip' | 'trusted' | undefined;
+  let seen: ReturnType<Known>;
   const read = readProjectFile(root, path, {
     maxBytes: MAX_READ_BYTES,
     sizeHint: SIZE_HINT,
@@ -155,8 +160,8 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   if (buf === null) return { file: null, stat: read.stat };
   const name = basename(path);
   const skill = skillFromFileName(name) ?? name;
-  const ascii = seen === 'trusted' ? parseAsciiJson(buf) : undefined;
-  if (ascii !== undefined) return { file: new TrustedFile(skill, path, ascii, buf), stat: read.stat };
+  const value = typeof seen === 'object' ? parseKnownJson(buf, seen.nonAscii) : undefined;
+  if (value !== undefined) return { file: new TrustedFile(skill, path, value, buf), stat: read.stat };
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -164,7 +169,7 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  if (seen === 'trusted') return { file: new TrustedFile(skill, path, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue, buf, text), stat: read.stat };
+  if (seen !== undefined) return { file: new TrustedFile(skill, path, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue, buf, text), stat: read.stat };
   const parsed = parseCheckpointText(text, () => display(root, path));
   return { file: { skill, path, text, value: parsed.value, format: parsed.format, sizeBytes: buf.length }, stat: read.stat };
 }
