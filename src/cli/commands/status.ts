@@ -77,6 +77,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`);
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
+  // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
+  lines.push('');
   ctx.out.out(lines.join('\n'));
   return agenda.broken.length ? 1 : 0;
 }
