@@ -62,13 +62,10 @@ export function isStale(cp: Checkpoint, now: Date): boolean {
 
 /** Checkpoints in `next` order: rank, over budget first, then newest. */
 export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => {
-    const r = rankOf(a.checkpoint) - rankOf(b.checkpoint);
-    if (r) return r;
-    const budget = Number(isOverBudget(b.checkpoint)) - Number(isOverBudget(a.checkpoint));
-    if (budget) return budget;
-    return (Date.parse(b.checkpoint.updated_at) || 0) - (Date.parse(a.checkpoint.updated_at) || 0);
-  });
+  // Each checkpoint's keys worked out once, not at every comparison (rankOf reads blockers and rows).
+  const keyed = items.map((item) => ({ item, rank: rankOf(item.checkpoint), over: Number(isOverBudget(item.checkpoint)), at: Date.parse(item.checkpoint.updated_at) || 0 }));
+  keyed.sort((a, b) => a.rank - b.rank || b.over - a.over || b.at - a.at);
+  return keyed.map((k) => k.item);
 }
 
 export interface ActionChoice {

@@ -7,6 +7,7 @@ import { loadRemembered, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
 import { readHeadFiles, type HeadFiles } from '../git/head-files.js';
+import { isNormalAbsolute } from '../store/safe-fs.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
 export interface AgendaItem {
@@ -38,7 +39,12 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   const rels = new Map<string, string>();
   const relOf = (skill: string) => {
     let rel = rels.get(skill);
-    if (rel === undefined) rels.set(skill, (rel = relative(opts.root, loaded.find((l) => l.skill === skill)!.path).split(sep).join('/')));
+    if (rel === undefined) {
+      const path = loaded.find((l) => l.skill === skill)!.path;
+      // A checkpoint's path is the root's plus .checkpoints/<file>: its tail, without relative()'s work.
+      rel = isNormalAbsolute(opts.root) && path.startsWith(`${opts.root}/`) && isNormalAbsolute(path) ? path.slice(opts.root.length + 1) : relative(opts.root, path).split(sep).join('/');
+      rels.set(skill, rel);
+    }
     return rel;
   };
   const asking = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));

@@ -4,6 +4,7 @@
 import { ownValue } from '../protocol/identity.js';
 import { futureSkew, validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import { readCheckpointKnown, type CheckpointFile } from '../store/checkpoints.js';
+import { nonAsciiRuns } from '../store/trusted-json.js';
 import type { Verdict, Verdicts } from '../store/verdicts.js';
 
 export interface Checked {
@@ -25,13 +26,13 @@ export interface CheckOptions {
 export function readChecked(root: string, path: string, opts: CheckOptions): Checked | null {
   const key = `${path}\0${opts.fileName}`;
   let verdict: Verdict | undefined;
-  const read = readCheckpointKnown(root, path, (st) => ((verdict = opts.verdicts.lookup(key, st)) ? (opts.needValue ? 'trusted' : 'skip') : undefined));
+  const read = readCheckpointKnown(root, path, (st) => ((verdict = opts.verdicts.lookup(key, st)) ? (opts.needValue ? verdict : 'skip') : undefined));
   if (read === null) return null;
   if (verdict === undefined) {
     const file = read.file!;
     // Judged without the clock, so the verdict holds tomorrow too; the clock rule runs below.
     const v = validateCheckpoint(file.value, { fileName: opts.fileName, sizeBytes: file.sizeBytes });
-    verdict = { errors: v.errors, warnings: v.warnings, updatedAt: ownValue(file.value, 'updated_at') };
+    verdict = { errors: v.errors, warnings: v.warnings, updatedAt: ownValue(file.value, 'updated_at'), nonAscii: nonAsciiRuns(file.text) };
     opts.verdicts.remember(key, read.stat, verdict);
   }
   // validateCheckpoint's order: the clock's warning comes before every other.

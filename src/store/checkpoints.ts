@@ -16,7 +16,8 @@ import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-n
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
-import { ensureProjectDir, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
+import { parseKnownJson } from './trusted-json.js';
+import { ensureProjectDir, isNormalAbsolute, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -38,7 +39,8 @@ export function checkpointsDir(root: string): string {
 export function checkpointPath(root: string, skill: string): string {
   assertSkillName(skill);
   const dir = checkpointsDir(root);
-  const p = resolve(dir, `${skill}${CHECKPOINT_SUFFIX}`);
+  // The name is one plain component (no separator, no leading dot): joined as text when that is what resolve gives.
+  const p = isNormalAbsolute(dir) ? `${dir}${sep}${skill}${CHECKPOINT_SUFFIX}` : resolve(dir, `${skill}${CHECKPOINT_SUFFIX}`);
   if (!p.startsWith(dir + sep)) throw new CheckpointError('E_PATH', `skill "${skill}" resolves outside ${CHECKPOINTS_DIR}/`);
   return p;
 }
@@ -62,22 +64,9 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** `where` names the file in an error message (a function: worked out only when there is one). */
-export function parseCheckpointText(text: string, where: string | (() => string), trusted = false): { value: JsonValue; format: TextFormat } {
+export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
-    // Trusted: this exact file passed parseJson's checks before (verdicts.ts), so JSON.parse gives its value.
-    const parsed = trusted ? { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue } : parseJson(text, { texts: false });
-    // Literal texts ride with the format, so every rewrite of this file keeps them. They are
-    // found only when a write asks for them: reading (validate, status, next, doctor) never pays
-    // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
-    const format: TextFormat = detectFormat(text);
-    let found: { texts: TextFormat['texts'] } | null = null;
-    Object.defineProperty(format, 'texts', {
-      enumerable: true,
-      configurable: true,
-      get: () => (found ??= { texts: parseJson(text).texts }).texts,
-      set: (texts: TextFormat['texts']) => void (found = { texts }),
-    });
-    return { value: parsed.value, format };
+    return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
@@ -87,6 +76,51 @@ export function parseCheckpointText(text: string, where: string | (() => string)
       });
     }
     throw e;
+  }
+}
+
+/** The format of the parsed `text`. */
+function formatOf(text: string): TextFormat {
+  // Literal texts ride with the format, so every rewrite of this file keeps them. They are
+  // found only when a write asks for them: reading (validate, status, next, doctor) never pays
+  // the character-level scan a file with an `8.0` or a `\u00e9` in it needs.
+  const format: TextFormat = detectFormat(text);
+  let found: { texts: TextFormat['texts'] } | null = null;
+  Object.defineProperty(format, 'texts', {
+    enumerable: true,
+    configurable: true,
+    get: () => (found ??= { texts: parseJson(text).texts }).texts,
+    set: (texts: TextFormat['texts']) => void (found = { texts }),
+  });
+  return format;
+}
+
+/**
+ * A file read on trust (verdicts.ts): this exact file passed parseJson's checks before, so
+ * JSON.parse gives its value (from its bytes, trusted-json.ts, when told where its non-ASCII
+ * bytes are); its text and format, which the read-only commands seldom need, on first use.
+ */
+class TrustedFile implements CheckpointFile {
+  #text: string | undefined;
+  #format: TextFormat | undefined;
+  constructor(
+    readonly skill: string,
+    readonly path: string,
+    readonly value: JsonValue,
+    private readonly bytes: Buffer,
+    text?: string,
+  ) {
+    this.#text = text;
+  }
+  get sizeBytes(): number {
+    return this.bytes.length;
+  }
+  get text(): string {
+    // The same bytes decoded cleanly when the verdict was given.
+    return (this.#text ??= utf8.decode(this.bytes));
+  }
+  get format(): TextFormat {
+    return (this.#format ??= formatOf(this.text));
   }
 }
 
@@ -106,11 +140,16 @@ function readCheckpointAt(root: string, path: string): CheckpointFile | null {
  * What a reader already knows of the file it opened, by its fstat (verdicts.ts): `skip`, do not
  * read it; `trusted`, it passed parseJson's checks unchanged, so JSON.parse alone gives its value.
  */
-export type Known = (st: BigIntStats) => 'skip' | 'trusted' | undefined;
+export type Known = (st: BigIntStats) => 'skip' | 'trusted' | Trusted | undefined;
+
+/** `trusted`, with where its non-ASCII bytes are (trusted-json.ts nonAsciiRuns), so no decode is needed. */
+export interface Trusted {
+  nonAscii: readonly number[];
+}
 
 /** The checkpoint file at `path` (null when `known` said skip) with the fstat of what was read; null when there is none. */
 export function readCheckpointKnown(root: string, path: string, known?: Known): { file: CheckpointFile | null; stat: BigIntStats } | null {
-  let seen: 'skip' | 'trusted' | undefined;
+  let seen: ReturnType<Known>;
   const read = readProjectFile(root, path, {
     maxBytes: MAX_READ_BYTES,
     sizeHint: SIZE_HINT,
@@ -119,6 +158,10 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   if (read === null) return null;
   const buf = read.bytes;
   if (buf === null) return { file: null, stat: read.stat };
+  const name = basename(path);
+  const skill = skillFromFileName(name) ?? name;
+  const value = typeof seen === 'object' ? parseKnownJson(buf, seen.nonAscii) : undefined;
+  if (value !== undefined) return { file: new TrustedFile(skill, path, value, buf), stat: read.stat };
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
@@ -126,9 +169,9 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
-  const { value, format } = parseCheckpointText(text, () => display(root, path), seen === 'trusted');
-  const name = basename(path);
-  return { file: { skill: skillFromFileName(name) ?? name, path, text, value, format, sizeBytes: buf.length }, stat: read.stat };
+  if (seen !== undefined) return { file: new TrustedFile(skill, path, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue, buf, text), stat: read.stat };
+  const parsed = parseCheckpointText(text, () => display(root, path));
+  return { file: { skill, path, text, value: parsed.value, format: parsed.format, sizeBytes: buf.length }, stat: read.stat };
 }
 
 export function readCheckpoint(root: string, skill: string): CheckpointFile | null {

@@ -16,6 +16,15 @@ type BigIntStats = import('node:fs').BigIntStats;
 /** Default cap on any project file read; checkpoints use their own (MAX_READ_BYTES). */
 export const MAX_PROJECT_FILE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Whether `p` is an absolute POSIX path path.resolve would give back unchanged (no empty, `.` or
+ * `..` component, no trailing slash): the common case of a path built from the root, for which
+ * the read path skips resolve's character-by-character work.
+ */
+export function isNormalAbsolute(p: string): boolean {
+  return path.sep === '/' && p.charCodeAt(0) === 47 && !/\/\.{0,2}(?:\/|$)/.test(p);
+}
+
 const realRoots = new Map<string, string>();
 function realRoot(root: string): string {
   let real = realRoots.get(root);
@@ -224,7 +233,7 @@ export function readProjectBytes(root: string, p: string, opts: ReadOptions = {}
 /** The plain file at `p` (bytes at most `maxBytes`) with the fstat of what was read; null when it does not exist. */
 export function readProjectFile(root: string, p: string, opts: FileReadOptions = {}): ProjectFile | null {
   const max = opts.maxBytes ?? MAX_PROJECT_FILE_BYTES;
-  const fast = readPlainLeaf(root, path.resolve(root, p), max, opts.unless);
+  const fast = readPlainLeaf(root, isNormalAbsolute(p) ? p : path.resolve(root, p), max, opts.unless);
   if (fast !== undefined) return fast;
   const loc = statProjectFile(root, p);
   if (!loc) return null;

@@ -40,6 +40,8 @@ export interface Verdict {
   errors: Issue[];
   warnings: Issue[];
   updatedAt: unknown;
+  /** Where the file's non-ASCII bytes are (trusted-json.ts nonAsciiRuns): a trusted read parses them without a decode. */
+  nonAscii: number[];
 }
 
 interface Entry extends Verdict {
@@ -139,5 +141,6 @@ const isIssues = (v: unknown): v is Issue[] =>
 
 function isEntry(v: unknown): v is Entry {
   const e = v as Partial<Entry> | null | undefined;
-  return typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.ctimeNs === 'string' && /^\d+$/.test(e.ctimeNs) && isIssues(e.errors) && isIssues(e.warnings);
+  return typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.ctimeNs === 'string' && /^\d+$/.test(e.ctimeNs) && isIssues(e.errors) && isIssues(e.warnings) &&
+    Array.isArray(e.nonAscii) && e.nonAscii.every(Number.isSafeInteger);
 }

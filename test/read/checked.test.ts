@@ -9,6 +9,7 @@ import { readChecked } from '../../src/read/checked.js';
 import { Verdicts } from '../../src/store/verdicts.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { checkpointPath } from '../../src/store/checkpoints.js';
+import { nonAsciiRuns } from '../../src/store/trusted-json.js';
 import { assertBuilt, cleanup, cli, makeRepo, write } from '../helpers/repo.js';
 
 const BUILD = 'test-build';
@@ -152,7 +153,7 @@ describe('readChecked with verdicts', () => {
     // The entry a run would keep for this file as it is now (the racy rule aside).
     const st = statSync(path, { bigint: true });
     const v = fresh(path);
-    const entry = [`${path}\0api.checkpoint.json`, { errors: v.errors, warnings: v.warnings, updatedAt: JSON.parse(readFileSync(path, 'utf8')).updated_at, id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: String(st.ctimeNs) }];
+    const entry = [`${path}\0api.checkpoint.json`, { errors: v.errors, warnings: v.warnings, updatedAt: JSON.parse(readFileSync(path, 'utf8')).updated_at, nonAscii: nonAsciiRuns(readFileSync(path, 'utf8')), id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: String(st.ctimeNs) }];
     mkdirSync(join(dir, '.git/checkpoint'), { recursive: true });
     writeFileSync(file, JSON.stringify({ build: BUILD, entries: [entry] }));
     expect(check(Verdicts.open(dir, BUILD), false).file).toBeNull(); // the right entry alone: a hit

@@ -50,12 +50,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const { c } = ctx.out;
   // A conflicted or invalid checkpoint is named where the reader looks, before another skill is recommended.
-  for (const line of needsRepairLines(agenda)) ctx.out.out(c.red(line));
-  ctx.out.out(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
+  const lines = needsRepairLines(agenda).map((line) => c.red(line));
+  lines.push(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
   // Quoted from the file: a line break in it must not print as a line of ours.
-  ctx.out.out(`→ ${q(rec.text)}`);
-  for (const s of rec.skipped_as_landed) ctx.out.out(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
-  if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) ctx.out.out(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
-  if (unverifiable) ctx.out.out(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
+  lines.push(`→ ${q(rec.text)}`);
+  for (const s of rec.skipped_as_landed) lines.push(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
+  if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
+  if (unverifiable) lines.push(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
+  // One write, ending in its newline (out adds none).
+  lines.push('');
+  ctx.out.out(lines.join('\n'));
   return 0;
 }

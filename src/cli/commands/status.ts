@@ -56,21 +56,29 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.skill} needs repair`)}: ${q(repairReason(b))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
+    // Each cell escaped and measured once: the widths, then the rows.
+    const rows = agenda.items.map((i) => {
+      const status = q(i.checkpoint.status);
+      const step = q(`${i.checkpoint.phase} / ${i.checkpoint.step}`);
+      return { i, status, step, sw: displayWidth(status), pw: displayWidth(step) };
+    });
     const w = Math.max(5, ...agenda.items.map((i) => displayWidth(i.skill)), ...agenda.broken.map((b) => displayWidth(b.skill)));
-    const sw = Math.max(12, ...agenda.items.map((i) => displayWidth(q(i.checkpoint.status))));
-    const stepOf = (cp: Checkpoint) => q(`${cp.phase} / ${cp.step}`);
-    const pw = Math.max(12, ...agenda.items.map((i) => displayWidth(stepOf(i.checkpoint))));
+    const sw = Math.max(12, ...rows.map((r) => r.sw));
+    const pw = Math.max(12, ...rows.map((r) => r.pw));
+    const pad = (text: string, textWidth: number, width: number) => text + ' '.repeat(Math.max(0, width - textWidth));
     lines.push(c.dim(`${padDisplay('skill', w)}  ${padDisplay('status', sw)}  ${padDisplay('phase / step', pw)}  updated`));
-    for (const i of agenda.items) {
+    for (const { i, status, step, sw: sw1, pw: pw1 } of rows) {
       const cp = i.checkpoint;
       const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
-      lines.push(`${padDisplay(i.skill, w)}  ${padDisplay(q(cp.status), sw)}  ${padDisplay(stepOf(cp), pw)}  ${age}`);
+      lines.push(`${padDisplay(i.skill, w)}  ${pad(status, sw1, sw)}  ${pad(step, pw1, pw)}  ${age}`);
       const pm = pmLine(cp);
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${q(pm)}`));
     }
     for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`);
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
+  // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
+  lines.push('');
   ctx.out.out(lines.join('\n'));
   return agenda.broken.length ? 1 : 0;
 }

@@ -75,8 +75,13 @@ export function escapeControl(text: string, keepColour: boolean): string {
 // Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
 const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
 
+// Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
+const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
 /** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
 export function oneLine(text: string): string {
+  // Most values are one plain line already: returned as they are, without three replaces.
+  if (!NOT_ONE_LINE.test(text)) return text;
   return escapeControl(
     text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, (m) => `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`),
     false,
