@@ -17,6 +17,7 @@ import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes } from './deep-walk.js';
+import { DeepThread } from './deep-thread.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -110,16 +111,28 @@ export class IsoHistory implements GitHistory {
   }
 
   /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
-  private deep: Promise<{ walk: DeepReader; reader: ObjectReader }> | null = null;
+  private deep: DeepReaders | null = null;
+  /** The deep-walk worker, once a deep question is asked (null: none to start, the answers come from this thread). */
+  private thread: DeepThread | null | undefined;
+  private shallowOnce: Promise<Set<string>> | null = null;
 
-  /** A deep question from HEAD (none on an unborn branch), with the deep questions' shared readers. */
-  private deepWalk(action: string, ask: (walk: DeepReader, reader: ObjectReader, tip: string) => Promise<CommitInfo[]>): Promise<CommitInfo[]> {
+  /**
+   * A deep question from HEAD (none on an unborn branch). It walks in the deep-walk worker,
+   * alongside whatever else this thread reads; if the worker cannot answer (no worker file,
+   * an object only the fallback reader has, an error), it is asked again here, so answers and
+   * errors are this thread's.
+   */
+  private deepAsk(action: string, asked: Omit<DeepQuestion, 'tip'>): Promise<CommitInfo[]> {
     return this.guard(action, async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
-      this.deep ??= this.shallowCommits().then((shallow) => ({ walk: new DeepReader(this.store, shallow), reader: new ObjectReader(this.store, shallow) }));
-      const { walk, reader } = await this.deep;
-      return ask(walk, reader, tip);
+      const shallow = await (this.shallowOnce ??= this.shallowCommits());
+      const question: DeepQuestion = { ...asked, tip };
+      if (this.thread === undefined) this.thread = DeepThread.start(join(this.dirs.commonDir, 'objects'), shallow);
+      const answered = this.thread === null ? null : await this.thread.ask(question);
+      if (answered !== null) return answered;
+      this.deep ??= deepReaders(this.store, shallow);
+      return deepAnswer(this.deep, question);
     });
   }
 
@@ -127,42 +140,14 @@ export class IsoHistory implements GitHistory {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
     if (!wanted.length) return [];
-    const needles = tokenBytes(wanted);
-    return this.deepWalk('searching commit messages', async (deep, _reader, tip) => {
-      const infos: CommitInfo[] = [];
-      // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
-      await deep.walk(tip, since, (commit) => {
-        if (!mayName(commit.data, needles)) return;
-        const parsed = deep.parsed(commit);
-        if (wanted.some((t) => parsed.message.includes(t))) infos.push(summary(parsed, []));
-      });
-      return infos.sort(newestFirst);
-    });
+    return this.deepAsk('searching commit messages', { kind: 'naming', wanted, since });
   }
 
   async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
     assertSince(since);
     const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
     if (!wanted.length) return [];
-    return this.deepWalk('finding removed files', async (deep, reader, tip) => {
-      const candidates: CommitInfo[] = [];
-      // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
-      // when its parent holds a file there and it does not: one lookup per tree and path,
-      // never a diff, and a subtree is read only when its id changed. Then that commit's
-      // whole diff, so the deletion pairs with the addition it was renamed to.
-      await deep.walk(tip, since, (commit) => {
-        const firstParent = commit.parents[0];
-        if (firstParent === undefined) return;
-        const parentTree = deep.commit(firstParent).tree;
-        if (parentTree === commit.tree) return;
-        for (const path of wanted) {
-          if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
-            return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
-          }
-        }
-      });
-      return newestRemovals(candidates, wanted);
-    });
+    return this.deepAsk('finding removed files', { kind: 'removals', wanted, since });
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {
@@ -332,6 +317,57 @@ export class IsoHistory implements GitHistory {
       throw new CheckpointError('E_GIT', `${step} failed in ${this.dir}: ${reason}`, { cause: error });
     }
   }
+}
+
+/** A deep question as the main thread and the deep-walk worker both answer it. */
+export interface DeepQuestion {
+  kind: 'naming' | 'removals';
+  tip: string;
+  /** Tokens (naming) or repository-relative paths (removals): unique, none empty. */
+  wanted: string[];
+  since: number;
+}
+
+/** The readers the deep questions share. */
+export interface DeepReaders {
+  walk: DeepReader;
+  reader: ObjectReader;
+}
+
+export function deepReaders(store: ObjectStore, shallow: ReadonlySet<string>): DeepReaders {
+  return { walk: new DeepReader(store, shallow), reader: new ObjectReader(store, shallow) };
+}
+
+/** commitsNaming's or lastRemovals' answer, read with `readers`. */
+export async function deepAnswer({ walk: deep, reader }: DeepReaders, { kind, tip, wanted, since }: DeepQuestion): Promise<CommitInfo[]> {
+  if (kind === 'naming') {
+    const needles = tokenBytes(wanted);
+    const infos: CommitInfo[] = [];
+    // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
+    await deep.walk(tip, since, (commit) => {
+      if (!mayName(commit.data, needles)) return;
+      const parsed = deep.parsed(commit);
+      if (wanted.some((t) => parsed.message.includes(t))) infos.push(summary(parsed, []));
+    });
+    return infos.sort(newestFirst);
+  }
+  const candidates: CommitInfo[] = [];
+  // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
+  // when its parent holds a file there and it does not: one lookup per tree and path,
+  // never a diff, and a subtree is read only when its id changed. Then that commit's
+  // whole diff, so the deletion pairs with the addition it was renamed to.
+  await deep.walk(tip, since, (commit) => {
+    const firstParent = commit.parents[0];
+    if (firstParent === undefined) return;
+    const parentTree = deep.commit(firstParent).tree;
+    if (parentTree === commit.tree) return;
+    for (const path of wanted) {
+      if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
+        return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
+      }
+    }
+  });
+  return newestRemovals(candidates, wanted);
 }
 
 /**

@@ -1,0 +1,158 @@
+// The deep questions in the deep-walk worker (dist/deep-worker.cjs) against the same questions
+// in the main thread and against git itself: the same answers on real and messy repositories,
+// the same one-line errors on a damaged one, and the main thread answering whenever the worker
+// cannot (an object only the fallback reader has, a corrupt pack).
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHistory } from '../../src/git/index.js';
+import { DeepThread, setDeepWorkerScript } from '../../src/git/deep-thread.js';
+import { assertBuilt, commitAll, git, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+
+const WORKER = join(ROOT, 'dist/deep-worker.cjs');
+const TOKENS = ['#482', 'PLAT-7', 'café', 'nowhere'];
+const PATHS = ['docs/spec.md', 'gen/api.ts', 'notes.txt', 'never/there.md'];
+
+/** History with what doctor's deep questions look for: a landed PR, tickets, a rename, deletions, a merge. */
+function buildRepo(): string {
+  const dir = makeRepo();
+  write(dir, 'docs/spec.md', '# Spec\n');
+  write(dir, 'gen/api.ts', 'export {};\n');
+  write(dir, 'notes.txt', 'n\n');
+  commitAll(dir, 'add the spec', '2026-01-02T00:00:00Z');
+  git(dir, ['checkout', '-q', '-b', 'side']);
+  write(dir, 'side.txt', 's\n');
+  git(dir, ['rm', '-q', 'notes.txt']);
+  commitAll(dir, 'side work for PLAT-7\n\nremoves the notes', '2026-01-03T00:00:00Z');
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, 'gen/api.ts', 'export const a = 1;\n');
+  commitAll(dir, 'Rate limiting (#482)', '2026-01-04T00:00:00Z');
+  git(dir, ['merge', '-q', '--no-ff', '-m', 'merge side', 'side'], { GIT_AUTHOR_DATE: '2026-01-05T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-05T00:00:00Z' });
+  git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+  commitAll(dir, 'Rename the spec for v2 (café)', '2026-01-06T00:00:00Z');
+  git(dir, ['rm', '-q', 'gen/api.ts']);
+  commitAll(dir, 'drop the generated api', '2026-01-07T00:00:00Z');
+  for (let i = 0; i < 5; i++) {
+    write(dir, 'log.txt', `${i}\n`);
+    commitAll(dir, `chore ${i}`, `2026-01-${10 + i}T00:00:00Z`);
+  }
+  git(dir, ['gc', '-q', '--aggressive', '--prune=now']);
+  return dir;
+}
+
+async function deepAnswers(dir: string, engine: 'native' | 'isomorphic', since = 0) {
+  const history = await createHistory({ dir, engine });
+  const [named, removals] = await Promise.all([history.commitsNaming(TOKENS, since), history.lastRemovals(PATHS, since)]);
+  return { named, removals };
+}
+
+/** The isomorphic engine's answers (or its error message) with the worker script set to `script`. */
+async function isoWith(script: string | null, dir: string, since = 0): Promise<unknown> {
+  const before = setDeepWorkerScript(script);
+  try {
+    return await deepAnswers(dir, 'isomorphic', since);
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    setDeepWorkerScript(before);
+  }
+}
+
+function pack(dir: string, end: string): string {
+  const packDir = join(dir, '.git/objects/pack');
+  return join(packDir, readdirSync(packDir).find((n) => n.endsWith(end))!);
+}
+
+let repo: string;
+let tip: string;
+beforeAll(() => {
+  assertBuilt();
+  setDeepWorkerScript(WORKER);
+  repo = buildRepo();
+  tip = git(repo, ['rev-parse', 'HEAD']).trim();
+});
+
+
+describe('the deep-walk worker', () => {
+  it('answers the deep questions itself, as the main thread and git do', async () => {
+    const thread = DeepThread.start(join(repo, '.git/objects'), new Set());
+    expect(thread).not.toBeNull();
+    const inWorker = await thread!.ask({ kind: 'naming', tip, wanted: ['#482'], since: 0 });
+    expect(inWorker?.map((c) => c.subject)).toEqual(['Rate limiting (#482)']);
+    const removed = await thread!.ask({ kind: 'removals', tip, wanted: ['docs/spec.md'], since: 0 });
+    expect(removed?.map((c) => c.subject)).toEqual(['Rename the spec for v2 (café)']);
+
+    const native = await deepAnswers(repo, 'native');
+    expect(native.named.length).toBeGreaterThan(1);
+    expect(native.removals.length).toBe(3);
+    expect(await isoWith(WORKER, repo)).toEqual(native);
+    expect(await isoWith(null, repo)).toEqual(native);
+    // A bound inside the history: only the newer commits.
+    const since = Math.floor(Date.parse('2026-01-05T00:00:00Z') / 1000);
+    expect(await isoWith(WORKER, repo, since)).toEqual(await deepAnswers(repo, 'native', since));
+  });
+
+  it('gives a shallow clone\'s answers: boundary commits are roots', async () => {
+    const dir = join(tempDir(), 'clone');
+    git(tempDir(), ['clone', '-q', '--depth', '4', `file://${repo}`, dir]);
+    const native = await deepAnswers(dir, 'native');
+    expect(await isoWith(WORKER, dir)).toEqual(native);
+    expect(await isoWith(null, dir)).toEqual(native);
+  });
+
+  it('is not started on an unborn branch: no commits, no answers', async () => {
+    const dir = makeRepo({ commit: false });
+    write(dir, 'docs/spec.md', 'x\n');
+    expect(await isoWith(WORKER, dir)).toEqual({ named: [], removals: [] });
+    expect(await deepAnswers(dir, 'native')).toEqual({ named: [], removals: [] });
+  });
+
+  it('leaves a corrupt pack to the main thread, which fails with its own one-line error', async () => {
+    const dir = tempDir();
+    git(dir, ['clone', '-q', '--no-local', repo, 'c']);
+    const clone = join(dir, 'c');
+    git(clone, ['repack', '-q', '-a', '-d']);
+    const file = pack(clone, '.pack');
+    const bytes = readFileSync(file);
+    // Garble the compressed data past the header: objects no longer inflate.
+    for (let i = 200; i < bytes.length - 20; i += 7) bytes[i] = bytes[i]! ^ 0x5a;
+    chmodSync(file, 0o644);
+    writeFileSync(file, bytes);
+    const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
+    const thread = DeepThread.start(join(clone, '.git/objects'), new Set());
+    expect(await thread!.ask({ kind: 'removals', tip: cloneTip, wanted: ['docs/spec.md'], since: 0 })).toBeNull();
+    // Once failed, the worker is not asked again.
+    expect(await thread!.ask({ kind: 'naming', tip: cloneTip, wanted: ['#482'], since: 0 })).toBeNull();
+
+    const withWorker = (await isoWith(WORKER, clone)) as { error?: string };
+    const inProcess = (await isoWith(null, clone)) as { error?: string };
+    expect(withWorker.error).toMatch(/^\/.*\.pack: an object at offset \d+ /);
+    expect(withWorker.error).not.toContain('\n');
+    expect(withWorker).toEqual(inProcess);
+  });
+
+  it('leaves objects behind an index it does not know to the main thread\'s fallback reader', async () => {
+    const dir = tempDir();
+    git(dir, ['clone', '-q', '--no-local', repo, 'c']);
+    const clone = join(dir, 'c');
+    const idx = pack(clone, '.idx');
+    const bytes = readFileSync(idx);
+    bytes.writeUInt32BE(3, 4); // an index version only the fallback reader is asked about
+    chmodSync(idx, 0o644);
+    writeFileSync(idx, bytes);
+    const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
+    const thread = DeepThread.start(join(clone, '.git/objects'), new Set());
+    expect(await thread!.ask({ kind: 'naming', tip: cloneTip, wanted: ['#482'], since: 0 })).toBeNull();
+    // isomorphic-git cannot read that index either: both ways give its error, or both its answers.
+    expect(await isoWith(WORKER, clone)).toEqual(await isoWith(null, clone));
+  });
+
+  it('is not started when there is no worker file (running from the sources)', () => {
+    const before = setDeepWorkerScript(join(ROOT, 'src/git/deep-worker.cjs'));
+    try {
+      expect(DeepThread.start(join(repo, '.git/objects'), new Set())).toBeNull();
+    } finally {
+      setDeepWorkerScript(before);
+    }
+  });
+});
