@@ -339,35 +339,60 @@ export function deepReaders(store: ObjectStore, shallow: ReadonlySet<string>): D
 }
 
 /** commitsNaming's or lastRemovals' answer, read with `readers`. */
-export async function deepAnswer({ walk: deep, reader }: DeepReaders, { kind, tip, wanted, since }: DeepQuestion): Promise<CommitInfo[]> {
-  if (kind === 'naming') {
-    const needles = tokenBytes(wanted);
-    const infos: CommitInfo[] = [];
-    // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
-    await deep.walk(tip, since, (commit) => {
-      if (!mayName(commit.data, needles)) return;
-      const parsed = deep.parsed(commit);
-      if (wanted.some((t) => parsed.message.includes(t))) infos.push(summary(parsed, []));
-    });
-    return infos.sort(newestFirst);
+export async function deepAnswer(readers: DeepReaders, question: DeepQuestion): Promise<CommitInfo[]> {
+  return (await deepAnswers(readers, [question]))[0]!;
+}
+
+/**
+ * The answers to `questions`, in order. Questions from the same tip back to the same time
+ * share one walk (the deep-walk worker gets doctor's two together): each commit is read and
+ * visited once for all of them, in the order a walk for each alone visits it, so every
+ * answer is the one that walk gives.
+ */
+export async function deepAnswers(readers: DeepReaders, questions: readonly DeepQuestion[]): Promise<CommitInfo[][]> {
+  const groups = new Map<string, DeepQuestion[]>();
+  for (const q of questions) {
+    const key = `${q.tip} ${q.since}`;
+    const group = groups.get(key);
+    if (group) group.push(q);
+    else groups.set(key, [q]);
   }
-  const candidates: CommitInfo[] = [];
-  // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
-  // when its parent holds a file there and it does not: one lookup per tree and path,
-  // never a diff, and a subtree is read only when its id changed. Then that commit's
-  // whole diff, so the deletion pairs with the addition it was renamed to.
+  const answers = new Map<DeepQuestion, CommitInfo[]>();
+  for (const group of groups.values()) await walkFor(readers, group, answers);
+  return questions.map((q) => answers.get(q)!);
+}
+
+/** One walk answering `group` (one tip, one since), each answer set in `answers`. */
+async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly DeepQuestion[], answers: Map<DeepQuestion, CommitInfo[]>): Promise<void> {
+  const naming = group.filter((q) => q.kind === 'naming').map((q) => ({ q, needles: tokenBytes(q.wanted), infos: [] as CommitInfo[] }));
+  const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[] }));
+  const { tip, since } = group[0]!;
   await deep.walk(tip, since, (commit) => {
+    // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
+    let parsed: ParsedCommit | undefined;
+    for (const n of naming) {
+      if (!mayName(commit.data, n.needles)) continue;
+      parsed ??= deep.parsed(commit);
+      const message = parsed.message;
+      if (n.q.wanted.some((t) => message.includes(t))) n.infos.push(summary(parsed, []));
+    }
+    // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
+    // when its parent holds a file there and it does not: one lookup per tree and path,
+    // never a diff, and a subtree is read only when its id changed. Then that commit's
+    // whole diff, so the deletion pairs with the addition it was renamed to.
+    if (removals.length === 0) return;
     const firstParent = commit.parents[0];
     if (firstParent === undefined) return;
     const parentTree = deep.commit(firstParent).tree;
     if (parentTree === commit.tree) return;
-    for (const path of wanted) {
-      if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
-        return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
-      }
-    }
+    const removing = removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
+    if (removing.length === 0) return;
+    return describe(reader, deep.parsed(commit)).then((info) => {
+      for (const r of removing) r.candidates.push(info);
+    });
   });
-  return newestRemovals(candidates, wanted);
+  for (const n of naming) answers.set(n.q, n.infos.sort(newestFirst));
+  for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
 }
 
 /**
