@@ -16,7 +16,7 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
-import { DeepReader, mayName, tokenBytes } from './deep-walk.js';
+import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
@@ -368,6 +368,9 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
   const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[] }));
   const { tip, since } = group[0]!;
   await deep.walk(tip, since, (commit) => {
+    // The removals first: their reads may stop the visit (an object for the fallback reader),
+    // which then runs again from the start, so nothing is recorded before them.
+    const removing = removals.length > 0 ? removalsBy(deep, commit, removals) : [];
     // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
     let parsed: ParsedCommit | undefined;
     for (const n of naming) {
@@ -376,16 +379,6 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
       const message = parsed.message;
       if (n.q.wanted.some((t) => message.includes(t))) n.infos.push(summary(parsed, []));
     }
-    // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
-    // when its parent holds a file there and it does not: one lookup per tree and path,
-    // never a diff, and a subtree is read only when its id changed. Then that commit's
-    // whole diff, so the deletion pairs with the addition it was renamed to.
-    if (removals.length === 0) return;
-    const firstParent = commit.parents[0];
-    if (firstParent === undefined) return;
-    const parentTree = deep.commit(firstParent).tree;
-    if (parentTree === commit.tree) return;
-    const removing = removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
     if (removing.length === 0) return;
     return describe(reader, deep.parsed(commit)).then((info) => {
       for (const r of removing) r.candidates.push(info);
@@ -393,6 +386,21 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
   });
   for (const n of naming) answers.set(n.q, n.infos.sort(newestFirst));
   for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
+}
+
+/**
+ * The removal questions `commit` answers: a commit removes a path (a D, or an R away from it,
+ * in its first-parent diff) exactly when its parent holds a file there and it does not: one
+ * lookup per tree and path, never a diff, and a subtree is read only when its id changed.
+ * Then that commit's whole diff is read, so the deletion pairs with the addition it was
+ * renamed to.
+ */
+function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
+  const firstParent = commit.parents[0];
+  if (firstParent === undefined) return [];
+  const parentTree = deep.commit(firstParent).tree;
+  if (parentTree === commit.tree) return [];
+  return removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
 }
 
 /**

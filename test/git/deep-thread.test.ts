@@ -2,11 +2,13 @@
 // in the main thread and against git itself: the same answers on real and messy repositories,
 // the same one-line errors on a damaged one, and the main thread answering whenever the worker
 // cannot (an object only the fallback reader has, a corrupt pack).
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHistory } from '../../src/git/index.js';
 import { DeepThread, setDeepWorkerScript } from '../../src/git/deep-thread.js';
+import { deepAnswer, deepAnswers, deepReaders, type DeepQuestion } from '../../src/git/isomorphic.js';
+import { ObjectStore } from '../../src/git/object-store.js';
 import { assertBuilt, commitAll, git, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 
 const WORKER = join(ROOT, 'dist/deep-worker.cjs');
@@ -40,7 +42,7 @@ function buildRepo(): string {
   return dir;
 }
 
-async function deepAnswers(dir: string, engine: 'native' | 'isomorphic', since = 0) {
+async function historyAnswers(dir: string, engine: 'native' | 'isomorphic', since = 0) {
   const history = await createHistory({ dir, engine });
   const [named, removals] = await Promise.all([history.commitsNaming(TOKENS, since), history.lastRemovals(PATHS, since)]);
   return { named, removals };
@@ -50,7 +52,7 @@ async function deepAnswers(dir: string, engine: 'native' | 'isomorphic', since =
 async function isoWith(script: string | null, dir: string, since = 0): Promise<unknown> {
   const before = setDeepWorkerScript(script);
   try {
-    return await deepAnswers(dir, 'isomorphic', since);
+    return await historyAnswers(dir, 'isomorphic', since);
   } catch (error) {
     return { error: (error as Error).message };
   } finally {
@@ -82,20 +84,20 @@ describe('the deep-walk worker', () => {
     const removed = await thread!.ask({ kind: 'removals', tip, wanted: ['docs/spec.md'], since: 0 });
     expect(removed?.map((c) => c.subject)).toEqual(['Rename the spec for v2 (café)']);
 
-    const native = await deepAnswers(repo, 'native');
+    const native = await historyAnswers(repo, 'native');
     expect(native.named.length).toBeGreaterThan(1);
     expect(native.removals.length).toBe(3);
     expect(await isoWith(WORKER, repo)).toEqual(native);
     expect(await isoWith(null, repo)).toEqual(native);
     // A bound inside the history: only the newer commits.
     const since = Math.floor(Date.parse('2026-01-05T00:00:00Z') / 1000);
-    expect(await isoWith(WORKER, repo, since)).toEqual(await deepAnswers(repo, 'native', since));
+    expect(await isoWith(WORKER, repo, since)).toEqual(await historyAnswers(repo, 'native', since));
   });
 
   it('gives a shallow clone\'s answers: boundary commits are roots', async () => {
     const dir = join(tempDir(), 'clone');
     git(tempDir(), ['clone', '-q', '--depth', '4', `file://${repo}`, dir]);
-    const native = await deepAnswers(dir, 'native');
+    const native = await historyAnswers(dir, 'native');
     expect(await isoWith(WORKER, dir)).toEqual(native);
     expect(await isoWith(null, dir)).toEqual(native);
   });
@@ -104,7 +106,7 @@ describe('the deep-walk worker', () => {
     const dir = makeRepo({ commit: false });
     write(dir, 'docs/spec.md', 'x\n');
     expect(await isoWith(WORKER, dir)).toEqual({ named: [], removals: [] });
-    expect(await deepAnswers(dir, 'native')).toEqual({ named: [], removals: [] });
+    expect(await historyAnswers(dir, 'native')).toEqual({ named: [], removals: [] });
   });
 
   it('leaves a corrupt pack to the main thread, which fails with its own one-line error', async () => {
@@ -154,5 +156,39 @@ describe('the deep-walk worker', () => {
     } finally {
       setDeepWorkerScript(before);
     }
+  });
+
+  it('answers questions asked together as each alone, also when objects come one by one from the fallback reader', async () => {
+    // The same objects behind an index version only the fallback reader is asked about: each
+    // object needed mid-walk stops a visit, which runs again once the fallback has answered.
+    const objects = tempDir();
+    cpSync(join(repo, '.git/objects'), objects, { recursive: true });
+    const idx = readdirSync(join(objects, 'pack')).find((n) => n.endsWith('.idx'))!;
+    const bytes = readFileSync(join(objects, 'pack', idx));
+    bytes.writeUInt32BE(3, 4);
+    chmodSync(join(objects, 'pack', idx), 0o644);
+    writeFileSync(join(objects, 'pack', idx), bytes);
+    const direct = new ObjectStore(join(repo, '.git/objects'));
+    let asked = 0;
+    const behind = new ObjectStore(objects, async (oid) => {
+      asked++;
+      const found = await direct.read(oid);
+      return found?.data ? { type: found.type, data: found.data } : null;
+    });
+    const later = Math.floor(Date.parse('2026-01-05T00:00:00Z') / 1000);
+    const questions: DeepQuestion[] = [
+      { kind: 'naming', tip, wanted: TOKENS, since: 0 },
+      { kind: 'removals', tip, wanted: PATHS, since: 0 },
+      { kind: 'removals', tip, wanted: ['docs/spec.md'], since: 0 },
+      { kind: 'naming', tip, wanted: ['#482', 'chore'], since: later },
+      { kind: 'removals', tip, wanted: PATHS, since: later },
+    ];
+    const alone = await Promise.all(questions.map((q) => deepAnswer(deepReaders(direct, new Set()), q)));
+    expect(alone.map((a) => a.length)).toEqual([3, 3, 1, 5, 3]);
+    expect(await deepAnswers(deepReaders(behind, new Set()), questions)).toEqual(alone);
+    expect(await deepAnswers(deepReaders(direct, new Set()), questions)).toEqual(alone);
+    expect(asked).toBeGreaterThan(0);
+    direct.close();
+    behind.close();
   });
 });
