@@ -149,6 +149,25 @@ describe('the deep-walk worker', () => {
     expect(await isoWith(WORKER, clone)).toEqual(await isoWith(null, clone));
   });
 
+  it('leaves the question to the main thread when the worker fails to load or dies', async () => {
+    const dir = tempDir();
+    const broken = join(dir, 'broken-worker.cjs');
+    writeFileSync(broken, "throw new Error('a damaged install');\n");
+    const dying = join(dir, 'dying-worker.cjs');
+    writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
+    const native = await historyAnswers(repo, 'native');
+    for (const script of [broken, dying]) {
+      const before = setDeepWorkerScript(script);
+      try {
+        const thread = DeepThread.start(join(repo, '.git/objects'), new Set());
+        expect(await thread!.ask({ kind: 'naming', tip, wanted: ['#482'], since: 0 })).toBeNull();
+      } finally {
+        setDeepWorkerScript(before);
+      }
+      expect(await isoWith(script, repo)).toEqual(native);
+    }
+  });
+
   it('is not started when there is no worker file (running from the sources)', () => {
     const before = setDeepWorkerScript(join(ROOT, 'src/git/deep-worker.cjs'));
     try {
