@@ -9,7 +9,8 @@ import { createHistory } from '../../src/git/index.js';
 import { DeepThread, setDeepWorkerScript } from '../../src/git/deep-thread.js';
 import { deepAnswer, deepAnswers, deepReaders, type DeepQuestion } from '../../src/git/isomorphic.js';
 import { ObjectStore } from '../../src/git/object-store.js';
-import { assertBuilt, commitAll, git, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { spawnSync } from 'node:child_process';
+import { assertBuilt, BIN, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 
 const WORKER = join(ROOT, 'dist/deep-worker.cjs');
 const TOKENS = ['#482', 'PLAT-7', 'café', 'nowhere'];
@@ -209,5 +210,59 @@ describe('the deep-walk worker', () => {
     expect(asked).toBeGreaterThan(0);
     direct.close();
     behind.close();
+  });
+
+});
+
+describe('checkpoint doctor (built) and the deep-walk worker', () => {
+  const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const checkpoint = (saved: number) => ({
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/elsewhere/demo', created_at: daysAgo(saved + 1), updated_at: daysAgo(saved),
+    phase: 'build', step: 'auth', status: 'in_progress', progress_summary: 'Auth in review (PR 12).',
+    context_primer: { generated_files: ['src/auth.ts', 'docs/notes.md (see PR 12)'] }, next_actions: ['Merge PR #12 (auth middleware)', 'Write the session docs'],
+  });
+  /** A repository whose checkpoint was saved `saved` days ago; PR #12 lands and docs/notes.md goes a day later. */
+  function repoSaved(saved: number): string {
+    const dir = makeRepo();
+    write(dir, 'src/auth.ts', 'auth\n');
+    write(dir, 'docs/notes.md', 'notes\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(saved), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(saved));
+    write(dir, 'src/auth.ts', 'auth with middleware\n');
+    git(dir, ['rm', '-q', 'docs/notes.md']);
+    commitAll(dir, 'Auth middleware (#12), notes folded into the README', daysAgo(saved - 1));
+    write(dir, 'README.md', 'readme\n');
+    commitAll(dir, 'readme', daysAgo(1));
+    return dir;
+  }
+  /** Doctor's output, and whether a worker thread ran (a preloaded module marks each one). */
+  function doctor(dir: string, engine: string): { stdout: string; code: number | null; worker: boolean } {
+    const hook = join(tempDir(), 'mark.cjs');
+    const marks = join(tempDir(), 'marks');
+    writeFileSync(hook, `if (!require('node:worker_threads').isMainThread) require('node:fs').appendFileSync(${JSON.stringify(marks)}, 'worker\\n');\n`);
+    const r = spawnSync(process.execPath, ['-r', hook, BIN, 'doctor', '--engine', engine], { cwd: dir, encoding: 'utf8', env: { ...GIT_ENV, XDG_CACHE_HOME: tempDir() } });
+    let worker = false;
+    try {
+      worker = readFileSync(marks, 'utf8').includes('worker');
+    } catch {
+      // no worker wrote a mark
+    }
+    return { stdout: r.stdout, code: r.status, worker };
+  }
+
+  it('a doctor whose walk is cut asks the worker, and says what native git says; a fresh one starts none', () => {
+    const stale = repoSaved(500);
+    const cut = doctor(stale, 'isomorphic');
+    expect(cut.worker).toBe(true);
+    expect(cut.stdout).toMatch(/history walk cut at .*searched only for #12 \(still queued\) and for the removal of docs\/notes\.md/);
+    expect(cut.stdout).toMatch(/docs\/notes\.md is missing: deleted in [0-9a-f]{7} "Auth middleware \(#12\)/);
+    const native = doctor(stale, 'native');
+    expect(native.worker).toBe(false);
+    expect({ stdout: cut.stdout, code: cut.code }).toEqual({ stdout: native.stdout, code: native.code });
+
+    const fresh = doctor(repoSaved(30), 'isomorphic');
+    expect(fresh.worker).toBe(false);
+    expect(fresh.stdout).toMatch(/docs\/notes\.md is missing: deleted in [0-9a-f]{7} "Auth middleware \(#12\)/);
+    expect(fresh.stdout).not.toContain('history walk cut');
   });
 });
