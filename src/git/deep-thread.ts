@@ -7,16 +7,15 @@
 // has, any error) the question is asked again in the main thread, so every answer and error
 // is the one the main thread gives.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DeepQuestion } from './isomorphic.js';
 import type { CommitInfo } from './types.js';
 
-/** The worker's bundle, beside this module's in dist/ (running from the sources, there is none). */
-let script: string | null = fileURLToPath(new URL('./deep-worker.cjs', import.meta.url));
+/** The worker's bundle; undefined: the one beside this module's in dist/ (running from the sources, there is none). */
+let script: string | null | undefined;
 
-/** Tests point this at a built worker (or null: none). Returns the previous setting. */
-export function setDeepWorkerScript(path: string | null): string | null {
+/** Tests point this at a built worker (or null: none; undefined: the default). Returns the previous setting. */
+export function setDeepWorkerScript(path: string | null | undefined): string | null | undefined {
   const before = script;
   script = path;
   return before;
@@ -47,12 +46,17 @@ export class DeepThread {
     worker.on('exit', () => this.fail());
   }
 
-  /** A worker reading `objects` (null when there is no worker file to start). */
-  static start(objects: string, shallow: ReadonlySet<string>): DeepThread | null {
-    if (script === null || !existsSync(script)) return null;
+  /**
+   * A worker reading `objects` (null when there is no worker file to start). node:worker_threads
+   * (and node:url) load here, not with this module: a run that asks no deep question pays nothing.
+   */
+  static async start(objects: string, shallow: ReadonlySet<string>): Promise<DeepThread | null> {
+    const file = script === undefined ? (await import('node:url')).fileURLToPath(new URL('./deep-worker.cjs', import.meta.url)) : script;
+    if (file === null || !existsSync(file)) return null;
+    const { Worker } = await import('node:worker_threads');
     const workerData: DeepWorkerData = { objects, shallow: [...shallow] };
     try {
-      return new DeepThread(new Worker(script, { workerData }));
+      return new DeepThread(new Worker(file, { workerData }));
     } catch {
       return null;
     }

@@ -113,7 +113,7 @@ export class IsoHistory implements GitHistory {
   /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
   private deep: DeepReaders | null = null;
   /** The deep-walk worker, once a deep question is asked (null: none to start, the answers come from this thread). */
-  private thread: DeepThread | null | undefined;
+  private thread: Promise<DeepThread | null> | null = null;
   private shallowOnce: Promise<Set<string>> | null = null;
 
   /**
@@ -128,8 +128,8 @@ export class IsoHistory implements GitHistory {
       if (tip === null) return [];
       const shallow = await (this.shallowOnce ??= this.shallowCommits());
       const question: DeepQuestion = { ...asked, tip };
-      if (this.thread === undefined) this.thread = DeepThread.start(join(this.dirs.commonDir, 'objects'), shallow);
-      const answered = this.thread === null ? null : await this.thread.ask(question);
+      const thread = await (this.thread ??= DeepThread.start(join(this.dirs.commonDir, 'objects'), shallow));
+      const answered = thread === null ? null : await thread.ask(question);
       if (answered !== null) return answered;
       this.deep ??= deepReaders(this.store, shallow);
       return deepAnswer(this.deep, question);

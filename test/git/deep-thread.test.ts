@@ -78,7 +78,7 @@ beforeAll(() => {
 
 describe('the deep-walk worker', () => {
   it('answers the deep questions itself, as the main thread and git do', async () => {
-    const thread = DeepThread.start(join(repo, '.git/objects'), new Set());
+    const thread = await DeepThread.start(join(repo, '.git/objects'), new Set());
     expect(thread).not.toBeNull();
     const inWorker = await thread!.ask({ kind: 'naming', tip, wanted: ['#482'], since: 0 });
     expect(inWorker?.map((c) => c.subject)).toEqual(['Rate limiting (#482)']);
@@ -122,7 +122,7 @@ describe('the deep-walk worker', () => {
     chmodSync(file, 0o644);
     writeFileSync(file, bytes);
     const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
-    const thread = DeepThread.start(join(clone, '.git/objects'), new Set());
+    const thread = await DeepThread.start(join(clone, '.git/objects'), new Set());
     expect(await thread!.ask({ kind: 'removals', tip: cloneTip, wanted: ['docs/spec.md'], since: 0 })).toBeNull();
     // Once failed, the worker is not asked again.
     expect(await thread!.ask({ kind: 'naming', tip: cloneTip, wanted: ['#482'], since: 0 })).toBeNull();
@@ -144,7 +144,7 @@ describe('the deep-walk worker', () => {
     chmodSync(idx, 0o644);
     writeFileSync(idx, bytes);
     const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
-    const thread = DeepThread.start(join(clone, '.git/objects'), new Set());
+    const thread = await DeepThread.start(join(clone, '.git/objects'), new Set());
     expect(await thread!.ask({ kind: 'naming', tip: cloneTip, wanted: ['#482'], since: 0 })).toBeNull();
     // isomorphic-git cannot read that index either: both ways give its error, or both its answers.
     expect(await isoWith(WORKER, clone)).toEqual(await isoWith(null, clone));
@@ -160,7 +160,7 @@ describe('the deep-walk worker', () => {
     for (const script of [broken, dying]) {
       const before = setDeepWorkerScript(script);
       try {
-        const thread = DeepThread.start(join(repo, '.git/objects'), new Set());
+        const thread = await DeepThread.start(join(repo, '.git/objects'), new Set());
         expect(await thread!.ask({ kind: 'naming', tip, wanted: ['#482'], since: 0 })).toBeNull();
       } finally {
         setDeepWorkerScript(before);
@@ -169,10 +169,10 @@ describe('the deep-walk worker', () => {
     }
   });
 
-  it('is not started when there is no worker file (running from the sources)', () => {
-    const before = setDeepWorkerScript(join(ROOT, 'src/git/deep-worker.cjs'));
+  it('is not started when there is no worker file (running from the sources)', async () => {
+    const before = setDeepWorkerScript(undefined);
     try {
-      expect(DeepThread.start(join(repo, '.git/objects'), new Set())).toBeNull();
+      expect(await DeepThread.start(join(repo, '.git/objects'), new Set())).toBeNull();
     } finally {
       setDeepWorkerScript(before);
     }
@@ -235,33 +235,42 @@ describe('checkpoint doctor (built) and the deep-walk worker', () => {
     commitAll(dir, 'readme', daysAgo(1));
     return dir;
   }
-  /** Doctor's output, and whether a worker thread ran (a preloaded module marks each one). */
-  function doctor(dir: string, engine: string): { stdout: string; code: number | null; worker: boolean } {
+  /**
+   * Doctor's output, whether a worker thread ran, and whether node:worker_threads was loaded at
+   * all (a preloaded module marks each worker, and reads the main thread's module list at exit).
+   */
+  function doctor(dir: string, engine: string): { stdout: string; code: number | null; worker: boolean; loaded: boolean } {
     const hook = join(tempDir(), 'mark.cjs');
     const marks = join(tempDir(), 'marks');
-    writeFileSync(hook, `if (!require('node:worker_threads').isMainThread) require('node:fs').appendFileSync(${JSON.stringify(marks)}, 'worker\\n');\n`);
+    writeFileSync(hook, [
+      `const mark = (m) => require('node:fs').appendFileSync(${JSON.stringify(marks)}, m + '\\n');`,
+      "const loaded = () => process.moduleLoadList.includes('NativeModule worker_threads');",
+      "if (loaded() && !require('node:worker_threads').isMainThread) mark('worker');",
+      "else process.on('exit', () => { if (loaded()) mark('loaded'); });",
+    ].join('\n'));
     const r = spawnSync(process.execPath, ['-r', hook, BIN, 'doctor', '--engine', engine], { cwd: dir, encoding: 'utf8', env: { ...GIT_ENV, XDG_CACHE_HOME: tempDir() } });
-    let worker = false;
+    let text = '';
     try {
-      worker = readFileSync(marks, 'utf8').includes('worker');
+      text = readFileSync(marks, 'utf8');
     } catch {
-      // no worker wrote a mark
+      // nothing marked
     }
-    return { stdout: r.stdout, code: r.status, worker };
+    return { stdout: r.stdout, code: r.status, worker: text.includes('worker'), loaded: text.includes('loaded') };
   }
 
   it('a doctor whose walk is cut asks the worker, and says what native git says; a fresh one starts none', () => {
     const stale = repoSaved(500);
     const cut = doctor(stale, 'isomorphic');
-    expect(cut.worker).toBe(true);
+    expect(cut).toMatchObject({ worker: true, loaded: true });
     expect(cut.stdout).toMatch(/history walk cut at .*searched only for #12 \(still queued\) and for the removal of docs\/notes\.md/);
     expect(cut.stdout).toMatch(/docs\/notes\.md is missing: deleted in [0-9a-f]{7} "Auth middleware \(#12\)/);
     const native = doctor(stale, 'native');
-    expect(native.worker).toBe(false);
+    expect(native).toMatchObject({ worker: false, loaded: false });
     expect({ stdout: cut.stdout, code: cut.code }).toEqual({ stdout: native.stdout, code: native.code });
 
     const fresh = doctor(repoSaved(30), 'isomorphic');
-    expect(fresh.worker).toBe(false);
+    // Not even node:worker_threads is loaded.
+    expect(fresh).toMatchObject({ worker: false, loaded: false });
     expect(fresh.stdout).toMatch(/docs\/notes\.md is missing: deleted in [0-9a-f]{7} "Auth middleware \(#12\)/);
     expect(fresh.stdout).not.toContain('history walk cut');
   });
