@@ -13,6 +13,7 @@ import type { CommitInfo } from './types.js';
 
 /** The worker's bundle; undefined: the one beside this module's in dist/ (running from the sources, there is none). */
 let script: string | null | undefined;
+let singleCore: boolean | undefined;
 
 /** Tests point this at a built worker (or null: none; undefined: the default). Returns the previous setting. */
 export function setDeepWorkerScript(path: string | null | undefined): string | null | undefined {
@@ -47,12 +48,14 @@ export class DeepThread {
   }
 
   /**
-   * A worker reading `objects` (null when there is no worker file to start). node:worker_threads
+   * A worker reading `objects` (null when there is no worker file, or one core). node:worker_threads
    * (and node:url) load here, not with this module: a run that asks no deep question pays nothing.
    */
   static async start(objects: string, shallow: ReadonlySet<string>): Promise<DeepThread | null> {
     const file = script === undefined ? (await import('node:url')).fileURLToPath(new URL('./deep-worker.cjs', import.meta.url)) : script;
     if (file === null || !existsSync(file)) return null;
+    // On one core a second thread only adds its start-up and its own compiling.
+    if (singleCore ??= (await import('node:os')).availableParallelism() < 2) return null;
     const { Worker } = await import('node:worker_threads');
     const workerData: DeepWorkerData = { objects, shallow: [...shallow] };
     try {
