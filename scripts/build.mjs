@@ -129,6 +129,8 @@ const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ f
 await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
   build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
+  // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
+  build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
   build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT] }),
   build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED, YARGS_OWN_FOLDER] }),

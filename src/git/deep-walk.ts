@@ -10,6 +10,9 @@ import { CommitQueue } from './commit-queue.js';
 import { entryNamed, parseCommit, peelStep, type FileState, type ParsedCommit } from './object-parse.js';
 import type { GitObject, ObjectStore } from './object-store.js';
 
+/** Trees fileAt keeps at hand: a root tree and a subtree for each of a few paths. */
+const RECENT_TREES = 8;
+
 /** A commit as a deep walk reads it: its header's parents, root tree and time, and its bytes. */
 export interface WalkCommit {
   sha: string;
@@ -42,6 +45,8 @@ export class DeepReader {
   private readonly files = new Map<string, Map<string, FileState | null>>();
   /** Objects the fallback reader gave (null: it has none either). */
   private readonly fetched = new Map<string, GitObject | null>();
+  private readonly recentTrees: { asked: string; tree: { oid: string; data: Buffer } }[] = [];
+  private nextRecent = 0;
 
   constructor(
     private readonly store: ObjectStore,
@@ -141,7 +146,7 @@ export class DeepReader {
     let found = memo.get(oid);
     if (found === undefined) {
       const slash = path.indexOf('/');
-      const tree = this.peel(oid, 'tree');
+      const tree = this.tree(oid);
       const entry = entryNamed(tree.oid, tree.data, slash < 0 ? path : path.slice(0, slash));
       if (entry === null) found = null;
       else if (slash < 0) found = entry.type === 'tree' ? null : { oid: entry.oid, mode: entry.mode };
@@ -149,6 +154,19 @@ export class DeepReader {
       memo.set(oid, found);
     }
     return found;
+  }
+
+  /**
+   * The tree `oid` (through tags and commits), from the few read last: a commit's trees are
+   * looked up once per path, so with several paths each is asked for again at once.
+   */
+  private tree(oid: string): { oid: string; data: Buffer } {
+    const recent = this.recentTrees;
+    for (let i = 0; i < recent.length; i++) if (recent[i]!.asked === oid) return recent[i]!.tree;
+    const tree = this.peel(oid, 'tree');
+    recent[this.nextRecent] = { asked: oid, tree };
+    this.nextRecent = (this.nextRecent + 1) % RECENT_TREES;
+    return tree;
   }
 
   private peel(oid: string, want: 'commit' | 'tree'): { oid: string; data: Buffer } {

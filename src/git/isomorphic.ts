@@ -16,7 +16,8 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
-import { DeepReader, mayName, tokenBytes } from './deep-walk.js';
+import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
+import { DeepThread } from './deep-thread.js';
 import { skipWorktreePaths } from './skip-worktree.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
@@ -111,16 +112,28 @@ export class IsoHistory implements GitHistory {
   }
 
   /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
-  private deep: Promise<{ walk: DeepReader; reader: ObjectReader }> | null = null;
+  private deep: DeepReaders | null = null;
+  /** The deep-walk worker, once a deep question is asked (null: none to start, the answers come from this thread). */
+  private thread: Promise<DeepThread | null> | null = null;
+  private shallowOnce: Promise<Set<string>> | null = null;
 
-  /** A deep question from HEAD (none on an unborn branch), with the deep questions' shared readers. */
-  private deepWalk(action: string, ask: (walk: DeepReader, reader: ObjectReader, tip: string) => Promise<CommitInfo[]>): Promise<CommitInfo[]> {
+  /**
+   * A deep question from HEAD (none on an unborn branch). It walks in the deep-walk worker,
+   * alongside whatever else this thread reads; if the worker cannot answer (no worker file,
+   * an object only the fallback reader has, an error), it is asked again here, so answers and
+   * errors are this thread's.
+   */
+  private deepAsk(action: string, asked: Omit<DeepQuestion, 'tip'>): Promise<CommitInfo[]> {
     return this.guard(action, async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
-      this.deep ??= this.shallowCommits().then((shallow) => ({ walk: new DeepReader(this.store, shallow), reader: new ObjectReader(this.store, shallow) }));
-      const { walk, reader } = await this.deep;
-      return ask(walk, reader, tip);
+      const shallow = await (this.shallowOnce ??= this.shallowCommits());
+      const question: DeepQuestion = { ...asked, tip };
+      const thread = await (this.thread ??= DeepThread.start(join(this.dirs.commonDir, 'objects'), shallow));
+      const answered = thread === null ? null : await thread.ask(question);
+      if (answered !== null) return answered;
+      this.deep ??= deepReaders(this.store, shallow);
+      return deepAnswer(this.deep, question);
     });
   }
 
@@ -128,42 +141,14 @@ export class IsoHistory implements GitHistory {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
     if (!wanted.length) return [];
-    const needles = tokenBytes(wanted);
-    return this.deepWalk('searching commit messages', async (deep, _reader, tip) => {
-      const infos: CommitInfo[] = [];
-      // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
-      await deep.walk(tip, since, (commit) => {
-        if (!mayName(commit.data, needles)) return;
-        const parsed = deep.parsed(commit);
-        if (wanted.some((t) => parsed.message.includes(t))) infos.push(summary(parsed, []));
-      });
-      return infos.sort(newestFirst);
-    });
+    return this.deepAsk('searching commit messages', { kind: 'naming', wanted, since });
   }
 
   async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
     assertSince(since);
     const wanted = [...new Set(paths.map(repoRelativePath))].filter(Boolean);
     if (!wanted.length) return [];
-    return this.deepWalk('finding removed files', async (deep, reader, tip) => {
-      const candidates: CommitInfo[] = [];
-      // A commit removes a path (a D, or an R away from it, in its first-parent diff) exactly
-      // when its parent holds a file there and it does not: one lookup per tree and path,
-      // never a diff, and a subtree is read only when its id changed. Then that commit's
-      // whole diff, so the deletion pairs with the addition it was renamed to.
-      await deep.walk(tip, since, (commit) => {
-        const firstParent = commit.parents[0];
-        if (firstParent === undefined) return;
-        const parentTree = deep.commit(firstParent).tree;
-        if (parentTree === commit.tree) return;
-        for (const path of wanted) {
-          if (deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null) {
-            return describe(reader, deep.parsed(commit)).then((info) => void candidates.push(info));
-          }
-        }
-      });
-      return newestRemovals(candidates, wanted);
-    });
+    return this.deepAsk('finding removed files', { kind: 'removals', wanted, since });
   }
 
   async isInHeadHistory(rev: string): Promise<boolean> {
@@ -337,6 +322,90 @@ export class IsoHistory implements GitHistory {
       throw new CheckpointError('E_GIT', `${step} failed in ${this.dir}: ${reason}`, { cause: error });
     }
   }
+}
+
+/** A deep question as the main thread and the deep-walk worker both answer it. */
+export interface DeepQuestion {
+  kind: 'naming' | 'removals';
+  tip: string;
+  /** Tokens (naming) or repository-relative paths (removals): unique, none empty. */
+  wanted: string[];
+  since: number;
+}
+
+/** The readers the deep questions share. */
+export interface DeepReaders {
+  walk: DeepReader;
+  reader: ObjectReader;
+}
+
+export function deepReaders(store: ObjectStore, shallow: ReadonlySet<string>): DeepReaders {
+  return { walk: new DeepReader(store, shallow), reader: new ObjectReader(store, shallow) };
+}
+
+/** commitsNaming's or lastRemovals' answer, read with `readers`. */
+export async function deepAnswer(readers: DeepReaders, question: DeepQuestion): Promise<CommitInfo[]> {
+  return (await deepAnswers(readers, [question]))[0]!;
+}
+
+/**
+ * The answers to `questions`, in order. Questions from the same tip back to the same time
+ * share one walk (the deep-walk worker gets doctor's two together): each commit is read and
+ * visited once for all of them, in the order a walk for each alone visits it, so every
+ * answer is the one that walk gives.
+ */
+export async function deepAnswers(readers: DeepReaders, questions: readonly DeepQuestion[]): Promise<CommitInfo[][]> {
+  const groups = new Map<string, DeepQuestion[]>();
+  for (const q of questions) {
+    const key = `${q.tip} ${q.since}`;
+    const group = groups.get(key);
+    if (group) group.push(q);
+    else groups.set(key, [q]);
+  }
+  const answers = new Map<DeepQuestion, CommitInfo[]>();
+  for (const group of groups.values()) await walkFor(readers, group, answers);
+  return questions.map((q) => answers.get(q)!);
+}
+
+/** One walk answering `group` (one tip, one since), each answer set in `answers`. */
+async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly DeepQuestion[], answers: Map<DeepQuestion, CommitInfo[]>): Promise<void> {
+  const naming = group.filter((q) => q.kind === 'naming').map((q) => ({ q, needles: tokenBytes(q.wanted), infos: [] as CommitInfo[] }));
+  const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[] }));
+  const { tip, since } = group[0]!;
+  await deep.walk(tip, since, (commit) => {
+    // The removals first: their reads may stop the visit (an object for the fallback reader),
+    // which then runs again from the start, so nothing is recorded before them.
+    const removing = removals.length > 0 ? removalsBy(deep, commit, removals) : [];
+    // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
+    let parsed: ParsedCommit | undefined;
+    for (const n of naming) {
+      if (!mayName(commit.data, n.needles)) continue;
+      parsed ??= deep.parsed(commit);
+      const message = parsed.message;
+      if (n.q.wanted.some((t) => message.includes(t))) n.infos.push(summary(parsed, []));
+    }
+    if (removing.length === 0) return;
+    return describe(reader, deep.parsed(commit)).then((info) => {
+      for (const r of removing) r.candidates.push(info);
+    });
+  });
+  for (const n of naming) answers.set(n.q, n.infos.sort(newestFirst));
+  for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
+}
+
+/**
+ * The removal questions `commit` answers: a commit removes a path (a D, or an R away from it,
+ * in its first-parent diff) exactly when its parent holds a file there and it does not: one
+ * lookup per tree and path, never a diff, and a subtree is read only when its id changed.
+ * Then that commit's whole diff is read, so the deletion pairs with the addition it was
+ * renamed to.
+ */
+function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
+  const firstParent = commit.parents[0];
+  if (firstParent === undefined) return [];
+  const parentTree = deep.commit(firstParent).tree;
+  if (parentTree === commit.tree) return [];
+  return removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
 }
 
 /**

@@ -45,6 +45,9 @@ const BASE_CACHE_ENTRY_OVERHEAD = 128;
 const PACK_PAGE_BYTES = 128 * 1024;
 const PACK_PAGES_KEPT = 32;
 
+/** 2 ** n for n < 64, by lookup: `2 ** n` with a variable n is a call into Math.pow, once per size byte and delta op. */
+const POW2 = Array.from({ length: 64 }, (_, n) => 2 ** n);
+
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
@@ -416,24 +419,23 @@ class Pack {
       limit = head.length;
     }
     const start = p;
-    const pastEnd = () => corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
-    if (p >= limit) throw pastEnd();
+    if (p >= limit) throw this.pastEnd(offset);
     let c = head[p++]!;
     const type = (c >> 4) & 7;
     let size = c & 15;
     for (let shift = 4; c & 0x80; shift += 7) {
       if (shift > 53) throw corrupt(this.packPath, `the object at offset ${offset} declares an impossible size`);
-      if (p >= limit) throw pastEnd();
+      if (p >= limit) throw this.pastEnd(offset);
       c = head[p++]!;
-      size += (c & 0x7f) * 2 ** shift;
+      size += (c & 0x7f) * POW2[shift]!;
     }
     const entry: PackEntry = { type, size, dataStart: 0, baseOffset: undefined, baseOid: undefined, buffer: head, at: 0, end: limit };
     if (type === OFS_DELTA) {
-      if (p >= limit) throw pastEnd();
+      if (p >= limit) throw this.pastEnd(offset);
       c = head[p++]!;
       let back = c & 0x7f;
       while (c & 0x80) {
-        if (p >= limit) throw pastEnd();
+        if (p >= limit) throw this.pastEnd(offset);
         c = head[p++]!;
         back = (back + 1) * 128 + (c & 0x7f);
         if (back > offset) break;
@@ -453,6 +455,10 @@ class Pack {
     return entry;
   }
 
+  private pastEnd(offset: number): CheckpointError {
+    return corrupt(this.packPath, `the object header at offset ${offset} runs past the pack`);
+  }
+
   inflate(entry: PackEntry, what: string): Buffer {
     const size = checkedSize(this.packPath, entry.size, what);
     return inflateAt(this.packPath, (at, length) => this.bytes(at, length), entry.dataStart, this.end, size, entry.buffer, entry.at, entry.end);
@@ -467,7 +473,7 @@ function deltaSizes(file: string, delta: Buffer): { base: number; target: number
     for (let shift = 0; ; shift += 7) {
       if (p >= delta.length || shift > 49) throw corrupt(file, 'a delta has a malformed header');
       const c = delta[p++]!;
-      value += (c & 0x7f) * 2 ** shift;
+      value += (c & 0x7f) * POW2[shift]!;
       if (!(c & 0x80)) return value;
     }
   };
@@ -489,8 +495,8 @@ function applyDelta(file: string, base: Buffer, delta: Buffer): Buffer {
     if (op & 0x80) {
       let offset = 0;
       let size = 0;
-      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset += (delta[p++] ?? 0) * 2 ** (8 * bit);
-      for (let bit = 0; bit < 3; bit++) if (op & (16 << bit)) size += (delta[p++] ?? 0) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset += (delta[p++] ?? 0) * POW2[8 * bit]!;
+      for (let bit = 0; bit < 3; bit++) if (op & (16 << bit)) size += (delta[p++] ?? 0) * POW2[8 * bit]!;
       if (size === 0) size = 0x10000;
       if (p > delta.length || offset + size > base.length || o + size > target) throw corrupt(file, 'a delta copies outside its base or its result');
       // Tree deltas copy entries of a few dozen bytes: a loop costs less than Buffer.copy's call.

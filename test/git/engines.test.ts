@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHistory, type CommitInfo, type GitHistory } from '../../src/git/index.js';
-import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { setDeepWorkerScript } from '../../src/git/deep-thread.js';
+import { assertBuilt, cleanup, commitAll, dateEnv, git, gitTry, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 
 interface Fixture {
   dir: string;
@@ -199,6 +200,10 @@ const fixtures = new Map<string, Fixture>();
 const histories = new Map<string, { native: GitHistory; iso: GitHistory }>();
 
 beforeAll(async () => {
+  // The isomorphic engine's deep questions walk in the built worker, as in the CLI
+  // (random-dags and deep-thread tests hold the main thread's own deep walk to git).
+  assertBuilt();
+  setDeepWorkerScript(join(ROOT, 'dist/deep-worker.cjs'));
   const linear = buildLinear();
   const merges = buildMerges();
   fixtures.set('linear', linear);
