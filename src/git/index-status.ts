@@ -82,12 +82,13 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
 
   const changed = new Set<string>();
   const dirs = new Map<string, boolean>();
+  const inRoot = under(root);
   for (const path of paths) {
-    if (!plainAncestors(root, path, dirs)) return null;
+    if (!plainAncestors(inRoot, path, dirs)) return null;
     const entry = found.get(path);
     let st: BigIntStats | undefined;
     try {
-      st = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
+      st = lstatSync(inRoot(path), { bigint: true, throwIfNoEntry: false });
     } catch {
       return null;
     }
@@ -191,18 +192,28 @@ function cachedTree(buf: Buffer, at: number, end: number): string | null {
 }
 
 /**
+ * The path of a plain repo-relative path (plainPath) under `root`, as join(root, path) gives it,
+ * without normalizing each path again: a path.join per path made node's normalizer hot enough
+ * for V8 to optimize it, a cost larger than all the joins.
+ */
+function under(root: string): (path: string) => string {
+  const base = join(root, '.');
+  return (path) => (base === '.' ? path : base.endsWith('/') ? base + path : `${base}/${path}`);
+}
+
+/**
  * Every directory above `path` is a plain directory (no symlink on the way) and not a nested
  * repository (no `.git` in it): otherwise git lists or skips the path in ways this reader does not.
  */
-function plainAncestors(root: string, path: string, memo: Map<string, boolean>): boolean {
+function plainAncestors(inRoot: (path: string) => string, path: string, memo: Map<string, boolean>): boolean {
   for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) {
     const dir = path.slice(0, cut);
     let ok = memo.get(dir);
     if (ok === undefined) {
       try {
-        const st = lstatSync(join(root, dir), { throwIfNoEntry: false });
+        const st = lstatSync(inRoot(dir), { throwIfNoEntry: false });
         // A missing directory: nothing below it exists (absent paths are judged by the index alone).
-        ok = st === undefined || (st.isDirectory() && lstatSync(join(root, dir, '.git'), { throwIfNoEntry: false }) === undefined);
+        ok = st === undefined || (st.isDirectory() && lstatSync(inRoot(`${dir}/.git`), { throwIfNoEntry: false }) === undefined);
       } catch {
         ok = false;
       }
