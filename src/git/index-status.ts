@@ -50,10 +50,18 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return null;
   const count = buf.readUInt32BE(8);
-  const wanted = new Map(paths.map((p) => [p, Buffer.from(p, 'utf8')]));
-  const lengths = new Set([...wanted.values()].map((b) => b.length));
   // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
-  const folded = new Set(paths.map(asciiLower));
+  // Compared as bytes in place: no string per index entry. A path holding U+FFFD could equal an
+  // entry's undecodable name as text but not as bytes: git's call too.
+  if (paths.some((p) => p.includes('\ufffd'))) return null;
+  const byLength = new Map<number, { path: string; bytes: Buffer; folded: Buffer }[]>();
+  for (const path of paths) {
+    const bytes = Buffer.from(path, 'utf8');
+    const folded = Buffer.from(bytes.map((c) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)));
+    const list = byLength.get(bytes.length);
+    if (list) list.push({ path, bytes, folded });
+    else byLength.set(bytes.length, [{ path, bytes, folded }]);
+  }
   const found = new Map<string, Entry>();
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
@@ -65,15 +73,14 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
     let nameLength = flags & 0xfff;
     if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
     if (nameLength < 0 || nameAt + nameLength >= end) return null;
-    if (lengths.has(nameLength)) {
-      const name = buf.toString('utf8', nameAt, nameAt + nameLength);
-      const mine = wanted.get(name);
-      // A second entry for a path is a conflict's stage: git's to report.
-      if (mine && mine.equals(buf.subarray(nameAt, nameAt + nameLength))) {
+    const sameLength = byLength.get(nameLength);
+    if (sameLength) {
+      const mine = sameLength.find((w) => buf.compare(w.bytes, 0, nameLength, nameAt, nameAt + nameLength) === 0);
+      if (mine) {
         // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
-        if (found.has(name) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
-        found.set(name, { at, flags, extended });
-      } else if (folded.has(asciiLower(name))) return null;
+        if (found.has(mine.path) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
+        found.set(mine.path, { at, flags, extended });
+      } else if (sameLength.some((w) => foldedEqual(buf, nameAt, w.folded))) return null;
     }
     at += (nameAt - at + nameLength + 8) & ~7;
   }
@@ -117,7 +124,14 @@ function plainPath(path: string): boolean {
   return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && seg.toLowerCase() !== '.git');
 }
 
-const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+/** Whether buf's bytes from `at` equal `folded` (ASCII lower-cased) once their ASCII upper case is folded; from the end, where paths differ. */
+function foldedEqual(buf: Buffer, at: number, folded: Buffer): boolean {
+  for (let i = folded.length - 1; i >= 0; i--) {
+    const c = buf[at + i]!;
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== folded[i]) return false;
+  }
+  return true;
+}
 
 /**
  * Settings under which git matches paths or finds the work tree otherwise than this reader
