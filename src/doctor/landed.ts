@@ -125,10 +125,12 @@ function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] 
   let walk = landingsMemo.get(commits);
   if (!walk) {
     const byNumber = new Map<string, CommitInfo[]>();
+    // exec on the one regex (no iterator and regex copy per subject, as matchAll makes).
     for (const c of commits) {
-      for (const [key] of c.subject.matchAll(NUMBER_KEY)) {
-        const list = byNumber.get(key);
-        if (!list) byNumber.set(key, [c]);
+      NUMBER_KEY.lastIndex = 0;
+      for (let m = NUMBER_KEY.exec(c.subject); m !== null; m = NUMBER_KEY.exec(c.subject)) {
+        const list = byNumber.get(m[0]);
+        if (!list) byNumber.set(m[0], [c]);
         else if (list[list.length - 1] !== c) list.push(c);
       }
     }
