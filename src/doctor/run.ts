@@ -3,6 +3,7 @@ import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
+import { atOneHead } from '../git/commit-cache.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, generatedTargets, patternBase } from './checks.js';
@@ -58,7 +59,12 @@ function repoPath(root: string, file: string): string {
   return (plain ? rest : relative(root, file).split(sep)).join('/');
 }
 
-export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
+export function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
+  // Every cache and the index reader ask what HEAD is: the git dir's files are read once.
+  return atOneHead(opts.root, () => doctor(opts));
+}
+
+async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   const loaded = loadRemembered(opts.root, opts.now);
