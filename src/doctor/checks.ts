@@ -61,13 +61,35 @@ export interface FileContext {
   checkpointRel: string;
   /** What the index keeps out of the work tree (a sparse checkout), read when first asked. */
   outside?: () => OutsideCheckout;
+  /** Whether a repo-relative path exists (existsIn: one answer per path per run). */
+  exists?: Exists;
+}
+
+/** Whether a repo-relative path exists under the root. */
+export type Exists = (rel: string) => boolean;
+
+/**
+ * Existence asked once per path in a run: the checkpoints of one run list the same files, and
+ * each check asks again (a fresh one per run, as files come and go between runs).
+ */
+export function existsIn(root: string): Exists {
+  const memo = new Map<string, boolean>();
+  return (rel) => {
+    let found = memo.get(rel);
+    if (found === undefined) memo.set(rel, (found = existsSync(join(root, rel))));
+    return found;
+  };
 }
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {
-  const rel = isAbsolute(file) ? relative(root, file) : file.replace(/^\.\//, '');
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
+  // On POSIX an absolute path is one starting with a slash (path.isAbsolute's own rule), asked
+  // here without it: doctor asks for every entry of every checkpoint, and each path call counts
+  // towards V8 optimizing node's path code, which costs more than the calls themselves.
+  const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
+  const rel = absolute ? relative(root, file) : file.replace(/^\.\//, '');
+  if (!rel || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
+  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /** One generated_files entry resolved against the work tree. */
@@ -86,20 +108,20 @@ const targetsOf = new WeakMap<Checkpoint, { root: string; targets: GeneratedTarg
  * `entries`: what each entry text resolved to in this run, shared by the checkpoints of one
  * run (they often list the same files); never kept across runs, as files come and go.
  */
-export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>> = new Map()): GeneratedTarget[] {
+export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>> = new Map(), exists: Exists = existsIn(root)): GeneratedTarget[] {
   const known = targetsOf.get(cp);
   if (known?.root === root) return known.targets;
-  const targets = readTargets(cp, root, entries);
+  const targets = readTargets(cp, root, entries, exists);
   targetsOf.set(cp, { root, targets });
   return targets;
 }
 
-function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>): GeneratedTarget[] {
+function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
   const exists = (p: string) => {
     const rel = repoRelative(root, p);
-    return rel !== null && existsSync(join(root, rel));
+    return rel !== null && existsRel(rel);
   };
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
@@ -123,23 +145,23 @@ type ResolvedPattern = { matches: string[]; test: (path: string) => boolean };
 /** Per run (its evidence object): checkpoints often list the same patterns, each globbed once. */
 const patternsOf = new WeakMap<Evidence, Map<string, ResolvedPattern>>();
 
-function resolvePatternOnce(evidence: Evidence, root: string, alternatives: readonly string[]): ResolvedPattern {
+function resolvePatternOnce(evidence: Evidence, root: string, alternatives: readonly string[], exists: Exists): ResolvedPattern {
   let memo = patternsOf.get(evidence);
   if (!memo) patternsOf.set(evidence, (memo = new Map()));
   const key = `${root}\0${alternatives.join('\0')}`;
   let resolved = memo.get(key);
-  if (!resolved) memo.set(key, (resolved = resolvePattern(root, alternatives)));
+  if (!resolved) memo.set(key, (resolved = resolvePattern(root, alternatives, exists)));
   return resolved;
 }
 
 /** Files a pattern entry matches now, and a test for paths it would match. */
-function resolvePattern(root: string, alternatives: readonly string[]): ResolvedPattern {
+function resolvePattern(root: string, alternatives: readonly string[], exists: Exists): ResolvedPattern {
   const rels = alternatives.flatMap((a) => {
     const rel = repoRelative(root, a);
     return rel === null ? [] : [rel];
   });
   const res = rels.map(globToRegExp);
-  const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : existsSync(join(root, rel)) ? [rel] : []));
+  const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : exists(rel) ? [rel] : []));
   return { matches, test: (path) => res.some((re) => re.test(path)) };
 }
 
@@ -197,6 +219,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
   const commits = ctx.evidence.commits;
+  const exists = ctx.exists ?? existsIn(ctx.root);
   const touched = commitsTouching(commits);
   // The session's own commits (which also touch its checkpoint) are not drift.
   const own = new Set(touched.byPath.get(ctx.checkpointRel));
@@ -212,14 +235,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     return undefined;
   };
-  for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root)) {
+  for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
       findings.push({ ...base, level: 'info', path, message: `"${entry}" names no file; read as a note, not checked` });
       continue;
     }
     if (target.kind === 'pattern') {
-      const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives);
+      const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
@@ -234,7 +257,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       // A matched file deleted or renamed away is named so, as a literal entry's would be.
       const ch = change?.change;
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
-      if (change && gone !== null && !existsSync(join(ctx.root, gone))) {
+      if (change && gone !== null && !exists(gone)) {
         const to = change.change.status === 'R' ? change.file : null;
         const by = `${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}`;
         findings.push({
@@ -252,7 +275,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (rel === null) continue;
-    if (!existsSync(join(ctx.root, rel))) {
+    if (!exists(rel)) {
       findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
     }

@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import { cachedAtHead, cachedCommitsSince, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
-import { readHeadFiles } from '../git/head-files.js';
+import { cachedAtHead, cachedCommitsSince, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
@@ -125,7 +124,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const repo = opts.repoState ? await history() : null;
 
   // Questions that need no walk start first: the work tree, and the commit names.
-  const files = opts.repoState ? readHeadFiles(root) : null;
+  const files = opts.repoState ? headFiles(root) : null;
   const [head, shallow] = repo ? await Promise.all([files?.sha ? { sha: files.sha, branch: files.branch } : repo.head(), files ? files.shallow : repo.isShallow()]) : [null, false];
   const uncommitted = opts.watch?.length ? history().then((h) => h.uncommittedPaths(opts.watch!)).then((paths) => new Set(paths)) : Promise.resolve(new Set<string>());
   uncommitted.catch(() => {}); // awaited by the caller, after the checks that do not need it

@@ -102,19 +102,47 @@ export function findLandings(text: string, commits: readonly CommitInfo[], after
   return out;
 }
 
+interface WalkLandings {
+  /** Commits (in walk order) by each number their subject writes after `#` or `-` ("#12", "-007"). */
+  byNumber: Map<string, CommitInfo[]>;
+  byRef: Map<string, CommitInfo[]>;
+}
+
 /** Every checkpoint asks about the same few references over the same walk: each is searched once. */
-const landingsMemo = new WeakMap<readonly CommitInfo[], Map<string, CommitInfo[]>>();
+const landingsMemo = new WeakMap<readonly CommitInfo[], WalkLandings>();
+
+/**
+ * Where a reference's number stands in a subject that lands it: after `#` for a PR ("#12" in
+ * both subject forms, digits neither preceded nor followed by more), after the dash for a ticket
+ * ("ABC-007", not followed by a digit). Every subject landsTest accepts has it, so the walk is
+ * read once for all references and each reference is tested against its few candidates only.
+ */
+const NUMBER_KEY = /[#-]\d+/g;
+const keyOf = (ref: WorkRef) => (ref.kind === 'pr' ? `#${ref.number}` : ref.id.slice(ref.id.lastIndexOf('-')));
 
 /** The commits of `commits` that land `ref` and still count (not a revert, not reverted since). */
 function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] {
-  let byRef = landingsMemo.get(commits);
-  if (!byRef) landingsMemo.set(commits, (byRef = new Map()));
-  let landings = byRef.get(ref.token);
+  let walk = landingsMemo.get(commits);
+  if (!walk) {
+    const byNumber = new Map<string, CommitInfo[]>();
+    // exec on the one regex (no iterator and regex copy per subject, as matchAll makes).
+    for (const c of commits) {
+      NUMBER_KEY.lastIndex = 0;
+      for (let m = NUMBER_KEY.exec(c.subject); m !== null; m = NUMBER_KEY.exec(c.subject)) {
+        const list = byNumber.get(m[0]);
+        if (!list) byNumber.set(m[0], [c]);
+        else if (list[list.length - 1] !== c) list.push(c);
+      }
+    }
+    landingsMemo.set(commits, (walk = { byNumber, byRef: new Map() }));
+  }
+  let landings = walk.byRef.get(ref.token);
   if (!landings) {
-    const undone = undoneCommits(commits);
     const lands = landsTest(ref);
-    landings = commits.filter((c) => lands(c.subject) && !undone.has(c.sha) && !isRevert(c));
-    byRef.set(ref.token, landings);
+    const candidates = (walk.byNumber.get(keyOf(ref)) ?? []).filter((c) => lands(c.subject));
+    const undone = candidates.length ? undoneCommits(commits) : null;
+    landings = candidates.filter((c) => !undone!.has(c.sha) && !isRevert(c));
+    walk.byRef.set(ref.token, landings);
   }
   return landings;
 }

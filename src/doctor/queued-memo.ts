@@ -3,7 +3,7 @@
 // Stored per clone in the git dir beside the blob cache; any doubt is a miss.
 import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
-import { repoKey } from '../git/commit-cache.js';
+import { repoKey, storeKey } from '../git/commit-cache.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
@@ -22,7 +22,7 @@ function entryKey(head: string, shallow: string, rel: string, cp: Checkpoint): s
 }
 
 function memoPath(root: string, create = false): { dir: string; path: string; head: string; shallow: string } | null {
-  const key = repoKey(root);
+  const key = create ? storeKey(root) : repoKey(root);
   const dir = key && cacheDir(key.commonDir, '', create);
   return key && dir ? { dir, path: join(dir, MEMO_FILE), head: key.head, shallow: key.shallow } : null;
 }

@@ -1,12 +1,12 @@
 // doctor = every check over every checkpoint, with one evidence walk shared by all.
-import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
+import { atOneHead } from '../git/commit-cache.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, generatedTargets, patternBase } from './checks.js';
+import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, mentionsWork, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered } from '../read/load.js';
@@ -53,22 +53,37 @@ function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
   });
 }
 
-export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
+/** `file` (under `root`) relative to it, `/`-separated: the plain prefix cut when it is one, as path.relative gives. */
+function repoPath(root: string, file: string): string {
+  const base = root.endsWith(sep) ? root : root + sep;
+  const rest = file.startsWith(base) ? file.slice(base.length).split(sep) : null;
+  const plain = rest !== null && rest.every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+  return (plain ? rest : relative(root, file).split(sep)).join('/');
+}
+
+export function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
+  // Every cache and the index reader ask what HEAD is: the git dir's files are read once.
+  return atOneHead(opts.root, () => doctor(opts));
+}
+
+async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   const loaded = loadRemembered(opts.root, opts.now);
   const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
-  for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, relative(opts.root, l.path).split(sep).join('/'));
+  for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));
   const relOf = (skill: string) => rels.get(skill) ?? null;
   const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
   const entries = new Map();
-  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root, entries));
+  // Each file looked for once in this run, however many checkpoints and checks name it.
+  const exists = existsIn(opts.root);
+  const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root, entries, exists));
   const cpRel = (cp: Checkpoint) => rels.get(cp.skill)!;
   // Checkpoints often list the same files: each is looked at once.
   const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))];
-  const present = new Set(generated.filter((rel) => existsSync(join(opts.root, rel))));
+  const present = new Set(generated.filter(exists));
   // Uncommitted edits matter only for literal generated files (the checkpoints are asked
   // about with them, for their level): none named, no git status at all.
   const watched = generated.length ? [...new Set([...generated, ...checkpoints.map(cpRel)])] : [];
@@ -76,7 +91,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   // directory, so a rename within it pairs up and names the new path; a pattern by its fixed
   // directory) and the checkpoints themselves (a session's own commits are not drift).
   const scopeOf = (rel: string) => (present.has(rel) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
-  const patterns = targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives.flatMap((a) => patternBase(opts.root, a)) : []));
+  const alternatives = new Set(targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives : [])));
+  const patterns = [...alternatives].flatMap((a) => patternBase(opts.root, a));
   const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
   const missing = generated.filter((rel) => !present.has(rel));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
@@ -95,7 +111,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), outside: outsideCheckout }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;

@@ -8,7 +8,8 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
-import { readHeadFiles } from './head-files.js';
+import { readHeadFiles, type HeadFiles } from './head-files.js';
+import { gitRunCount } from './git-sync.js';
 import type { CommitInfo } from './types.js';
 
 const WALKS_DIR = 'walks';
@@ -37,10 +38,51 @@ interface RepoKey {
   shallow: string;
 }
 
+/** Roots inside an atOneHead span: HEAD's files as read there, and the git run count they were read at. */
+const pinned = new Map<string, { depth: number; files?: HeadFiles | null; at?: number }>();
+
+/**
+ * Runs `ask` with HEAD's files read once for every question it asks about `root` (doctor asks
+ * about HEAD for each cache it reads): read again only after a git process of ours ran, as
+ * one may have moved HEAD. What is stored is keyed by HEAD read afresh (storeKey).
+ */
+export async function atOneHead<T>(root: string, ask: () => Promise<T>): Promise<T> {
+  let pin = pinned.get(root);
+  if (!pin) pinned.set(root, (pin = { depth: 0 }));
+  pin.depth++;
+  try {
+    return await ask();
+  } finally {
+    if (--pin.depth === 0) pinned.delete(root);
+  }
+}
+
+/** readHeadFiles(root), once per atOneHead span (see there). */
+export function headFiles(root: string): HeadFiles | null {
+  const pin = pinned.get(root);
+  if (!pin) return readHeadFiles(root);
+  if (pin.files === undefined || pin.at !== gitRunCount()) {
+    pin.at = gitRunCount();
+    pin.files = readHeadFiles(root);
+  }
+  return pin.files;
+}
+
+const keyOf = (files: HeadFiles | null): RepoKey | null => (files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null);
+
 /** HEAD's commit and shallow state from the files (head-files.ts); null when unsure or unborn. */
 export function repoKey(root: string): RepoKey | null {
-  const files = readHeadFiles(root);
-  return files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null;
+  return keyOf(headFiles(root));
+}
+
+/**
+ * The key to store an answer under: HEAD read afresh, and only when it is still the HEAD the
+ * answer was worked out at (repoKey), so an answer is never kept for a HEAD that moved meanwhile.
+ */
+export function storeKey(root: string): RepoKey | null {
+  const asked = repoKey(root);
+  const now = pinned.has(root) ? keyOf(readHeadFiles(root)) : asked;
+  return asked && now && asked.head === now.head && asked.shallow === now.shallow && asked.commonDir === now.commonDir ? now : null;
 }
 
 const scopeKey = (scope: readonly string[]) => [...new Set(scope)].sort().join('\0');
@@ -89,7 +131,7 @@ function cutWalk(commits: readonly CommitInfo[], head: string, since: number): C
 
 /** Best effort: a read-only git dir or a race with another writer only costs the next run a walk. */
 export function storeCommitsSince(root: string, since: number, commits: CommitInfo[], scope: readonly string[] = []): void {
-  const key = repoKey(root);
+  const key = storeKey(root);
   const dir = key && cacheDir(key.commonDir, WALKS_DIR, true);
   if (!key || !dir) return;
   const name = slotName(scope);
@@ -145,7 +187,7 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
 
 /** Best effort, like storeCommitsSince. */
 export function storeAtHead(root: string, file: string, key: string, value: unknown): void {
-  const repo = repoKey(root);
+  const repo = storeKey(root);
   const dir = repo && cacheDir(repo.commonDir, '', true);
   if (!repo || !dir) return;
   writeCacheJson(dir, file, { format: FORMAT, head: repo.head, shallow: repo.shallow, key, value });

@@ -6,7 +6,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { gitEnv, spawnGitSync, type GitResult } from './git-sync.js';
+import { gitEnv, noteGitRun, spawnGitSync, type GitResult } from './git-sync.js';
 
 // The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too).
 export { gitEnv, gitOutputSync, runGitSync, type GitResult } from './git-sync.js';
@@ -28,6 +28,7 @@ export function runGit(
   return new Promise((resolve, reject) => {
     // Fetched on first use: a command answered from files and caches never loads child_process.
     const { spawn } = process.getBuiltinModule('node:child_process');
+    noteGitRun();
     const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -35,6 +36,7 @@ export function runGit(
     child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(spawnError(error)));
     child.on('close', (code) => {
+      noteGitRun();
       const result = { code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
       if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) resolve(result);
       else reject(gitFailed(cwd, args, result));

@@ -30,10 +30,30 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+let gitRuns = 0;
+
+/**
+ * Counts git processes started and ended by this process: any of them may have moved HEAD, so
+ * HEAD read before a change in the count is read again (commit-cache.ts headFiles).
+ */
+export function gitRunCount(): number {
+  return gitRuns;
+}
+
+/** Called as a git child starts and again as it ends. */
+export function noteGitRun(): void {
+  gitRuns++;
+}
+
 /** `git <args>` in `cwd`, synchronously, with gitEnv(): the raw child, output as bytes. */
 export function spawnGitSync(cwd: string, args: readonly string[], input?: string) {
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  return spawnSync('git', args, { cwd, env: gitEnv(), input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30, windowsHide: true });
+  noteGitRun();
+  try {
+    return spawnSync('git', args, { cwd, env: gitEnv(), input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30, windowsHide: true });
+  } finally {
+    noteGitRun();
+  }
 }
 
 /**

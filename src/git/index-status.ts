@@ -50,10 +50,18 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return null;
   const count = buf.readUInt32BE(8);
-  const wanted = new Map(paths.map((p) => [p, Buffer.from(p, 'utf8')]));
-  const lengths = new Set([...wanted.values()].map((b) => b.length));
   // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
-  const folded = new Set(paths.map(asciiLower));
+  // Compared as bytes in place: no string per index entry. A path holding U+FFFD could equal an
+  // entry's undecodable name as text but not as bytes: git's call too.
+  if (paths.some((p) => p.includes('\ufffd'))) return null;
+  const byLength = new Map<number, { path: string; bytes: Buffer; folded: Buffer }[]>();
+  for (const path of paths) {
+    const bytes = Buffer.from(path, 'utf8');
+    const folded = Buffer.from(bytes.map((c) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)));
+    const list = byLength.get(bytes.length);
+    if (list) list.push({ path, bytes, folded });
+    else byLength.set(bytes.length, [{ path, bytes, folded }]);
+  }
   const found = new Map<string, Entry>();
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
@@ -65,15 +73,33 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
     let nameLength = flags & 0xfff;
     if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
     if (nameLength < 0 || nameAt + nameLength >= end) return null;
-    if (lengths.has(nameLength)) {
-      const name = buf.toString('utf8', nameAt, nameAt + nameLength);
-      const mine = wanted.get(name);
-      // A second entry for a path is a conflict's stage: git's to report.
-      if (mine && mine.equals(buf.subarray(nameAt, nameAt + nameLength))) {
+    const sameLength = byLength.get(nameLength);
+    if (sameLength) {
+      // Byte loops written out here, from the end (where paths differ): a helper or node's
+      // Buffer.compare, called for each entry, gets hot enough for V8 to optimize it, a cost
+      // larger than the loop.
+      let mine: (typeof sameLength)[number] | undefined;
+      let twin = false;
+      for (const w of sameLength) {
+        let exact = true;
+        let folds = true;
+        for (let j = nameLength - 1; j >= 0 && folds; j--) {
+          const c = buf[nameAt + j]!;
+          if (c === w.bytes[j]) continue;
+          exact = false;
+          folds = (c >= 0x41 && c <= 0x5a ? c | 0x20 : c) === w.folded[j];
+        }
+        if (exact) {
+          mine = w;
+          break;
+        }
+        twin ||= folds;
+      }
+      if (mine) {
         // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
-        if (found.has(name) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
-        found.set(name, { at, flags, extended });
-      } else if (folded.has(asciiLower(name))) return null;
+        if (found.has(mine.path) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
+        found.set(mine.path, { at, flags, extended });
+      } else if (twin) return null;
     }
     at += (nameAt - at + nameLength + 8) & ~7;
   }
@@ -82,12 +108,13 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
 
   const changed = new Set<string>();
   const dirs = new Map<string, boolean>();
+  const inRoot = under(root);
   for (const path of paths) {
-    if (!plainAncestors(root, path, dirs)) return null;
+    if (!plainAncestors(inRoot, path, dirs)) return null;
     const entry = found.get(path);
     let st: BigIntStats | undefined;
     try {
-      st = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
+      st = lstatSync(inRoot(path), { bigint: true, throwIfNoEntry: false });
     } catch {
       return null;
     }
@@ -116,7 +143,6 @@ function plainPath(path: string): boolean {
   return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && seg.toLowerCase() !== '.git');
 }
 
-const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * Settings under which git matches paths or finds the work tree otherwise than this reader
@@ -192,18 +218,28 @@ function cachedTree(buf: Buffer, at: number, end: number): string | null {
 }
 
 /**
+ * The path of a plain repo-relative path (plainPath) under `root`, as join(root, path) gives it,
+ * without normalizing each path again: a path.join per path made node's normalizer hot enough
+ * for V8 to optimize it, a cost larger than all the joins.
+ */
+function under(root: string): (path: string) => string {
+  const base = join(root, '.');
+  return (path) => (base === '.' ? path : base.endsWith('/') ? base + path : `${base}/${path}`);
+}
+
+/**
  * Every directory above `path` is a plain directory (no symlink on the way) and not a nested
  * repository (no `.git` in it): otherwise git lists or skips the path in ways this reader does not.
  */
-function plainAncestors(root: string, path: string, memo: Map<string, boolean>): boolean {
+function plainAncestors(inRoot: (path: string) => string, path: string, memo: Map<string, boolean>): boolean {
   for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) {
     const dir = path.slice(0, cut);
     let ok = memo.get(dir);
     if (ok === undefined) {
       try {
-        const st = lstatSync(join(root, dir), { throwIfNoEntry: false });
+        const st = lstatSync(inRoot(dir), { throwIfNoEntry: false });
         // A missing directory: nothing below it exists (absent paths are judged by the index alone).
-        ok = st === undefined || (st.isDirectory() && lstatSync(join(root, dir, '.git'), { throwIfNoEntry: false }) === undefined);
+        ok = st === undefined || (st.isDirectory() && lstatSync(inRoot(`${dir}/.git`), { throwIfNoEntry: false }) === undefined);
       } catch {
         ok = false;
       }

@@ -6,8 +6,7 @@ import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
-import { readHeadFiles } from './head-files.js';
-import { cachedAtHead, storeAtHead } from './commit-cache.js';
+import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
@@ -40,7 +39,7 @@ export class NativeHistory implements GitHistory {
   constructor(readonly dir: string) {}
 
   async head(): Promise<HeadInfo | null> {
-    const files = readHeadFiles(this.dir);
+    const files = headFiles(this.dir);
     if (files) return files.sha === null ? null : { sha: files.sha, branch: files.branch };
     const [sha, ref] = await Promise.all([this.headSha(), this.git(['symbolic-ref', '--quiet', 'HEAD'], [1])]);
     if (sha === null) return null;
@@ -182,7 +181,7 @@ export class NativeHistory implements GitHistory {
   }
 
   async isShallow(): Promise<boolean> {
-    const files = readHeadFiles(this.dir);
+    const files = headFiles(this.dir);
     if (files) return files.shallow;
     return (await this.git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
   }
@@ -210,7 +209,7 @@ export class NativeHistory implements GitHistory {
 
   /** uncommittedFromIndex's answer (null: ask git), with HEAD's root tree read once per HEAD. */
   private async statusFromIndex(paths: readonly string[]): Promise<Set<string> | null> {
-    const files = readHeadFiles(this.dir);
+    const files = headFiles(this.dir);
     if (!files?.sha) return null;
     const answer = uncommittedFromIndex({ root: this.dir, gitdir: files.gitdir, commonDir: files.commonDir, paths });
     if (answer === null) return null;
@@ -233,7 +232,7 @@ export class NativeHistory implements GitHistory {
   }
 
   private async headSha(): Promise<string | null> {
-    const files = readHeadFiles(this.dir);
+    const files = headFiles(this.dir);
     if (files) return files.sha;
     const result = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [1]);
     return result.code === 0 ? result.stdout.trim() : null;

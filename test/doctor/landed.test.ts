@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { findLandings, subjectLandsPr, subjectNamesTicket, workRefs } from '../../src/doctor/landed.js';
 import type { CommitInfo } from '../../src/git/types.js';
 
@@ -68,5 +69,24 @@ describe('reverts', () => {
     const revert = commit(sha(2), 'Revert "PLAT-7: login"', 200, `This reverts commit ${sha(1)}.`);
     const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login""', 300, `This reverts commit ${sha(2)}.`);
     expect(findLandings('Implement PLAT-7', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
+  });
+});
+
+describe('findLandings over an indexed walk', () => {
+  // The walk is indexed once by the numbers its subjects write after # or -; the answer must be
+  // what testing every subject against every reference gives (revert rules aside: none here).
+  const pieces = ['#', '-', '(', ')', ' ', 'Merge pull request ', ' from a/b', 'AB-', 'AB1-', 'PLAT-', 'X', '0', '1', '2', '7', '12', '007', '#12', '(#12)', '(#7)'];
+  const text = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join(''));
+  it('finds exactly the subjects that land each reference', () => {
+    fc.assert(fc.property(fc.array(text, { maxLength: 25 }), text, (subjects, queued) => {
+      const commits = subjects.map((s, i) => commit(`c${i}`, s, 1000 - i));
+      const naive = workRefs(queued).flatMap((ref) => {
+        const lands = (s: string) => s.includes(ref.token) && (ref.kind === 'pr' ? subjectLandsPr(s, ref.number) : subjectNamesTicket(s, ref.id));
+        const hits = commits.filter((c) => lands(c.subject) && !/^Revert "/.test(c.subject));
+        const oldest = hits.reduce<CommitInfo | undefined>((a, c) => (!a || c.time < a.time ? c : a), undefined);
+        return oldest ? [[ref.token, oldest.sha]] : [];
+      });
+      expect(findLandings(queued, commits, 0).map((l) => [l.ref.token, l.commit.sha])).toEqual(naive);
+    }));
   });
 });

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { cachedCommitsSince, storeCommitsSince } from '../../src/git/commit-cache.js';
+import { atOneHead, cachedAtHead, cachedCommitsSince, repoKey, storeAtHead, storeCommitsSince } from '../../src/git/commit-cache.js';
+import { runGitSync } from '../../src/git/git-process.js';
 import { createHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, git, makeRepo } from '../helpers/repo.js';
 
@@ -96,5 +97,31 @@ describe('commit cache', () => {
     expect(readdirSync(join(dir, '.git/checkpoint/walks')).length).toBeLessThanOrEqual(6);
     // The newest questions are still answered.
     expect(cachedCommitsSince(dir, 0, ['f19'])).toEqual(scoped);
+  });
+
+  it('reads HEAD once within atOneHead, again after a git process of ours, and never stores under a HEAD that moved', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    commitAll(dir, 'c1', '2026-02-01T00:00:00Z');
+    const first = git(dir, ['rev-parse', 'HEAD']).trim();
+    await atOneHead(dir, async () => {
+      expect(repoKey(dir)?.head).toBe(first);
+      // Moved by someone else (not our runner): the span keeps the HEAD it read...
+      commitAll(dir, 'c2', '2026-02-02T00:00:00Z');
+      expect(repoKey(dir)?.head).toBe(first);
+      // ...and an answer worked out at it is not kept for the HEAD that is there now.
+      storeAtHead(dir, 'probe.json', 'k', 'answer at c1');
+      expect(cachedAtHead(dir, 'probe.json', 'k')).toBeNull();
+      // A git process of ours may move HEAD: read again.
+      writeFileSync(join(dir, 'f.txt'), 'x\n');
+      expect(runGitSync(dir, ['add', 'f.txt']).code).toBe(0);
+      expect(runGitSync(dir, ['commit', '-qm', 'c3']).code).toBe(0);
+      expect(repoKey(dir)?.head).toBe(git(dir, ['rev-parse', 'HEAD']).trim());
+      storeAtHead(dir, 'probe.json', 'k', 'answer at c3');
+    });
+    expect(cachedAtHead(dir, 'probe.json', 'k')).toBe('answer at c3');
+    // Outside a span HEAD is read each time.
+    commitAll(dir, 'c4', '2026-02-04T00:00:00Z');
+    expect(cachedAtHead(dir, 'probe.json', 'k')).toBeNull();
   });
 });
