@@ -129,11 +129,30 @@ function cutWalk(commits: readonly CommitInfo[], head: string, since: number): C
   return commits.filter((c) => reached.has(c.sha));
 }
 
-/** Best effort: a read-only git dir or a race with another writer only costs the next run a walk. */
+/**
+ * The commit a walk started from: in a walk from one tip, every other commit was reached as a
+ * parent of one in the walk, so the tip is the one commit no other names as parent. null for an
+ * empty walk, undefined when that does not single one out (not one tip's walk).
+ */
+export function walkTip(commits: readonly CommitInfo[]): string | null | undefined {
+  if (!commits.length) return null;
+  const parents = new Set<string>();
+  for (const c of commits) for (const p of c.parents) parents.add(p);
+  const tips = commits.filter((c) => !parents.has(c.sha));
+  return tips.length === 1 ? tips[0]!.sha : undefined;
+}
+
+/**
+ * Best effort: a read-only git dir or a race with another writer only costs the next run a walk.
+ * Kept only under the HEAD it walked from: HEAD read before and after the walk may agree while
+ * git walked another commit in between (moved there and back meanwhile).
+ */
 export function storeCommitsSince(root: string, since: number, commits: CommitInfo[], scope: readonly string[] = []): void {
   const key = storeKey(root);
   const dir = key && cacheDir(key.commonDir, WALKS_DIR, true);
   if (!key || !dir) return;
+  const tip = walkTip(commits);
+  if (tip === undefined || (tip !== null && tip !== key.head)) return;
   const name = slotName(scope);
   writeCacheJson(dir, name, { format: FORMAT, head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry);
   pruneCacheDir(dir, (file) => SLOT_NAME.test(file), MAX_WALK_SLOTS, name);

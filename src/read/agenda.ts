@@ -7,6 +7,7 @@ import { loadRemembered, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
 import { readHeadFiles, type HeadFiles } from '../git/head-files.js';
+import { walkTip } from '../git/commit-cache.js';
 import { isNormalAbsolute } from '../store/safe-fs.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
@@ -101,7 +102,10 @@ async function landedActions(root: string, now: Date, asking: readonly Asking[],
     answer.set(rel, byText);
     since = Math.min(since, toSeconds(cp.updated_at), ...(evidence.queued.get(rel)?.values() ?? []));
   }
-  if (key !== null && !failed && evidence.cutAt === null && Number.isFinite(since)) rememberLanded(head!, key, since, answer);
+  // Kept only for the HEAD the walk started from (HEAD may have moved and come back meanwhile).
+  const tip = walkTip(evidence.commits);
+  const walkedHead = tip === null || tip === head?.sha;
+  if (key !== null && !failed && walkedHead && evidence.cutAt === null && Number.isFinite(since)) rememberLanded(head!, key, since, answer);
   return { answer, head };
 }
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { atOneHead, cachedAtHead, cachedCommitsSince, repoKey, storeAtHead, storeCommitsSince } from '../../src/git/commit-cache.js';
+import { atOneHead, cachedAtHead, cachedCommitsSince, repoKey, storeAtHead, storeCommitsSince, walkTip } from '../../src/git/commit-cache.js';
 import { runGitSync } from '../../src/git/git-process.js';
 import { createHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, git, makeRepo } from '../helpers/repo.js';
@@ -36,6 +36,29 @@ describe('commit cache', () => {
     expect(cachedCommitsSince(dir, since)).toHaveLength(4);
     git(dir, ['checkout', '-q', '--detach', 'HEAD~1']);
     expect(cachedCommitsSince(dir, since)).toBeNull();
+  });
+
+  it('keeps a walk only under the commit it walked from: HEAD moved away and back during the walk stores nothing', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (let i = 1; i <= 3; i++) commitAll(dir, `c${i}`, `2026-02-0${i}T00:00:00Z`);
+    const a = git(dir, ['rev-parse', 'HEAD']).trim();
+    const history = await createHistory({ dir, engine: 'native' });
+    // Another shell commits "Land it (#12)" and resets back while this run walks: the walk is of B.
+    commitAll(dir, 'Land it (#12)', '2026-02-04T00:00:00Z');
+    const walkOfB = await history.commitsSince(0);
+    git(dir, ['reset', '-q', '--hard', a]);
+    expect(walkTip(walkOfB)).not.toBe(a);
+    storeCommitsSince(dir, 0, walkOfB);
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // The walk of A itself is kept.
+    const walkOfA = await history.commitsSince(0);
+    expect(walkTip(walkOfA)).toBe(a);
+    storeCommitsSince(dir, 0, walkOfA);
+    expect(cachedCommitsSince(dir, 0)).toEqual(walkOfA);
+    // A list that is not one walk (two tips) names no tip.
+    expect(walkTip([...walkOfA, { ...walkOfB[0]!, parents: [] }])).toBeUndefined();
+    expect(walkTip([])).toBeNull();
   });
 
   it('a broken, misshapen, linked or FIFO cache file is a miss, never an answer', async () => {
