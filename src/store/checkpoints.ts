@@ -138,11 +138,11 @@ function readCheckpointAt(root: string, path: string): CheckpointFile | null {
 
 /**
  * What a reader already knows of the file it opened, by its fstat (verdicts.ts): `skip`, do not
- * read it; `trusted`, it passed parseJson's checks unchanged, so JSON.parse alone gives its value.
+ * read it; a Trusted, it passed parseJson's checks unchanged, so JSON.parse alone gives its value.
  */
-export type Known = (st: BigIntStats) => 'skip' | 'trusted' | Trusted | undefined;
+export type Known = (st: BigIntStats) => 'skip' | Trusted | undefined;
 
-/** `trusted`, with where its non-ASCII bytes are (trusted-json.ts nonAsciiRuns), so no decode is needed. */
+/** A file known good, with where its non-ASCII bytes are (trusted-json.ts nonAsciiRuns), so no decode is needed. */
 export interface Trusted {
   nonAscii: readonly number[];
 }

@@ -28,7 +28,8 @@ describe('a checkpoint read on trust', () => {
       const path = join(dir, 'api.checkpoint.json');
       writeFileSync(path, text);
       const strict = readCheckpointKnown(dir, path)!.file!;
-      for (const how of ['trusted', { nonAscii: nonAsciiRuns(strict.text) }] as const) {
+      // Runs that do not fit the bytes (an odd list) take the decoding read; the right ones, the byte read.
+      for (const how of [{ nonAscii: [0] }, { nonAscii: nonAsciiRuns(strict.text) }] as const) {
         const trusted = readCheckpointKnown(dir, path, () => how)!.file!;
         expect(trusted.value).toEqual(strict.value);
         expect(Object.getPrototypeOf(trusted.value)).toBe(Object.prototype);
