@@ -47,7 +47,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const summary = `doctor: ${parts.join(', ')}`;
   lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
   if (failed && pushed) lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
-  else if (failed && failOnWarnings && !errors) lines.push('fix the checkpoints (or push with --no-verify to bypass the hook)');
+  // Outside the hook (CI, by hand) there is no push to bypass: say what fails the run.
+  else if (failed && failOnWarnings && !errors) lines.push('--fail-on-warnings: reconcile the checkpoints with what the warnings name, then run doctor again');
   ctx.out.out(block(lines));
   return failed ? 1 : 0;
 }
