@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHistory, type CommitInfo, type GitHistory } from '../../src/git/index.js';
 import { setDeepWorkerScript } from '../../src/git/deep-thread.js';
-import { assertBuilt, cleanup, commitAll, dateEnv, git, gitTry, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 
 interface Fixture {
   dir: string;
@@ -199,11 +199,12 @@ function packed(source: Fixture, repack: string[]): Fixture {
 const fixtures = new Map<string, Fixture>();
 const histories = new Map<string, { native: GitHistory; iso: GitHistory }>();
 
+let workerBefore: string | null | undefined;
 beforeAll(async () => {
-  // The isomorphic engine's deep questions walk in the built worker, as in the CLI
-  // (random-dags and deep-thread tests hold the main thread's own deep walk to git).
-  assertBuilt();
-  setDeepWorkerScript(join(ROOT, 'dist/deep-worker.cjs'));
+  // The isomorphic engine's deep questions are answered in this thread here: the worker runs
+  // the same deepAnswers, and deep-thread.test holds its answers to this thread's and git's on
+  // its own histories (with the worker, each fixture's engine starts a thread: +40% time).
+  workerBefore = setDeepWorkerScript(null);
   const linear = buildLinear();
   const merges = buildMerges();
   fixtures.set('linear', linear);
@@ -225,6 +226,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  setDeepWorkerScript(workerBefore); // vitest reuses this process for other files
   for (const { dir } of fixtures.values()) cleanup(dir.replace(/\/(clone|wt)$/, ''));
 });
 
