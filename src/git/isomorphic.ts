@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
 import { readHeadFiles, readHeadTarget } from './head-files.js';
+import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
 import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
@@ -291,7 +292,8 @@ export class IsoHistory implements GitHistory {
 
   /** HEAD's ref (null when detached) and commit (null when the branch has no commits yet). */
   private async readHead(): Promise<{ ref: string | null; sha: string | null }> {
-    const files = readHeadFiles(this.dir);
+    // As read for this run (commit-cache.ts headFiles): the commit walked is the one answers are kept under.
+    const files = headFiles(this.dir);
     if (files) return { ref: files.ref, sha: files.sha };
     // Unusual layouts: the HEAD file as head-files.ts reads it, then isomorphic-git's own ref
     // resolution (symref chains and the like).

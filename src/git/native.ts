@@ -123,7 +123,9 @@ export class NativeHistory implements GitHistory {
     const target = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!target) return false;
     // Ancestry by the graph alone: a walk cut off by commit dates misses ancestors with skewed clocks.
-    const answer = await this.git(['merge-base', '--is-ancestor', target.sha, 'HEAD'], [1, 128]);
+    const head = await this.headSha();
+    if (head === null) return false;
+    const answer = await this.git(['merge-base', '--is-ancestor', target.sha, head], [1, 128]);
     return answer.code === 0;
   }
 
@@ -223,9 +225,17 @@ export class NativeHistory implements GitHistory {
     return answer.tree === tree ? answer.changed : null;
   }
 
-  /** Runs a command that names HEAD; null when HEAD is unborn (a repository without commits). */
+  /**
+   * Runs a command that names HEAD, with HEAD's commit as read for this run in its place: what git
+   * walks is then the commit the answer is kept under, even if HEAD moves (and comes back) while
+   * it runs. Null when HEAD is unborn (a repository without commits).
+   */
   private async fromHead(args: readonly string[]): Promise<GitResult | null> {
-    const result = await this.git(args, [128]);
+    const sha = await this.headSha();
+    if (sha === null) return null;
+    // The revision `HEAD`, not a path named so after `--`.
+    const end = args.indexOf('--');
+    const result = await this.git(args.map((a, i) => (a === 'HEAD' && (end < 0 || i < end) ? sha : a)), [128]);
     if (result.code === 0) return result;
     if ((await this.headSha()) === null) return null;
     throw gitFailed(this.dir, args, result);

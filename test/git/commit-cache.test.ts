@@ -61,6 +61,25 @@ describe('commit cache', () => {
     expect(walkTip([])).toBeNull();
   });
 
+  it('within one run both engines walk the HEAD read for the run, even when HEAD moves meanwhile', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (let i = 1; i <= 3; i++) commitAll(dir, `c${i}`, `2026-02-0${i}T00:00:00Z`);
+    const a = git(dir, ['rev-parse', 'HEAD']).trim();
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      const walk = await atOneHead(dir, async () => {
+        expect(repoKey(dir)?.head).toBe(a);
+        // Another shell commits while this run works; the run goes on answering about A.
+        commitAll(dir, `Land it (#12) ${engine}`, '2026-02-04T00:00:00Z');
+        return history.commitsSince(0);
+      });
+      expect(walkTip(walk), engine).toBe(a);
+      expect(walk.some((c) => c.subject.startsWith('Land it'))).toBe(false);
+      git(dir, ['reset', '-q', '--hard', a]);
+    }
+  });
+
   it('a broken, misshapen, linked or FIFO cache file is a miss, never an answer', async () => {
     const dir = makeRepo();
     dirs.push(dir);
