@@ -6,8 +6,8 @@ import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, w
 import { loadRemembered, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
-import { readHeadFiles, type HeadFiles } from '../git/head-files.js';
-import { walkTip } from '../git/commit-cache.js';
+import type { HeadFiles } from '../git/head-files.js';
+import { atOneHead, headFiles, walkTip } from '../git/commit-cache.js';
 import { isNormalAbsolute } from '../store/safe-fs.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
@@ -75,7 +75,12 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
  * action judged. Also HEAD as the files say (null: unsure, or no repository here).
  */
 async function landedActions(root: string, now: Date, asking: readonly Asking[], engine: 'auto' | EngineName, unread: (e: unknown) => void): Promise<{ answer: LandedAnswer; head: HeadFiles | null }> {
-  const head = readHeadFiles(root);
+  // One HEAD for the whole answer, as doctor: read once, and walked by the engines as read.
+  return atOneHead(root, () => landedAtHead(root, now, asking, engine, unread));
+}
+
+async function landedAtHead(root: string, now: Date, asking: readonly Asking[], engine: 'auto' | EngineName, unread: (e: unknown) => void): Promise<{ answer: LandedAnswer; head: HeadFiles | null }> {
+  const head = headFiles(root);
   const notBefore = walkBound(root, now);
   // An engine asked for by name is exercised, as gatherEvidence does with its walk caches.
   const key = engine === 'auto' && head !== null ? landedKey(head, asking) : null;
