@@ -1,4 +1,5 @@
 // doctor = every check over every checkpoint, with one evidence walk shared by all.
+import { readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
@@ -93,7 +94,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const scopeOf = (rel: string) => (present.has(rel) || !rel.includes('/') ? rel : rel.slice(0, rel.lastIndexOf('/')));
   const alternatives = new Set(targets.flatMap((t) => (t.target.kind === 'pattern' ? t.target.alternatives : [])));
   const patterns = [...alternatives].flatMap((a) => patternBase(opts.root, a));
-  const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns])];
+  // A missing file at the top has no folder to list: the top's files stand in for it, so a rename
+  // to one of them pairs up there too.
+  const topFiles = generated.some((rel) => !present.has(rel) && !rel.includes('/')) ? filesAtTop(opts.root) : [];
+  const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns, ...topFiles])];
   const missing = generated.filter((rel) => !present.has(rel));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
@@ -134,6 +138,15 @@ function outsideOf(root: string): OutsideCheckout {
     return readOutsideCheckout(resolveGitDirsSync(root).gitdir);
   } catch {
     return NOTHING_OUTSIDE;
+  }
+}
+
+/** Files directly in the work tree's top folder (at most a few hundred): where a file renamed at the top went. */
+function filesAtTop(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).slice(0, 500);
+  } catch {
+    return [];
   }
 }
 

@@ -116,6 +116,23 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
+  it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'NOTES.md', 'notes\n');
+    write(dir, 'docs/c.md', 'c\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['NOTES.md (kept by hand)', 'docs/c.md'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['mv', 'NOTES.md', 'NOTES-2026.md']);
+    git(dir, ['mv', 'docs/c.md', 'docs/d.md']);
+    const moved = commitAll(dir, 'rename notes and c', ago(60));
+    const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { message: string }) => f.message)).toEqual([
+      `NOTES.md is missing: renamed to NOTES-2026.md in ${moved.slice(0, 7)}; update the checkpoint`,
+      `docs/c.md is missing: renamed to docs/d.md in ${moved.slice(0, 7)}; update the checkpoint`,
+    ]);
+  });
+
   it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {
     const dir = makeRepo();
     dirs.push(dir);
