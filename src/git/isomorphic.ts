@@ -9,7 +9,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
-import { readHeadFiles, readHeadTarget } from './head-files.js';
+import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
@@ -295,6 +295,9 @@ export class IsoHistory implements GitHistory {
     // As read for this run (commit-cache.ts headFiles): the commit walked is the one answers are kept under.
     const files = headFiles(this.dir);
     if (files) return { ref: files.ref, sha: files.sha };
+    // isomorphic-git would read past a broken loose ref to packed-refs, where git refuses.
+    const broken = brokenHeadRef(this.dir);
+    if (broken) throw broken;
     // Unusual layouts: the HEAD file as head-files.ts reads it, then isomorphic-git's own ref
     // resolution (symref chains and the like).
     const target = readHeadTarget(this.dirs.gitdir);

@@ -8,6 +8,7 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
+import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
 
@@ -41,6 +42,7 @@ export class NativeHistory implements GitHistory {
   async head(): Promise<HeadInfo | null> {
     const files = headFiles(this.dir);
     if (files) return files.sha === null ? null : { sha: files.sha, branch: files.branch };
+    throwIfBroken(this.dir);
     const [sha, ref] = await Promise.all([this.headSha(), this.git(['symbolic-ref', '--quiet', 'HEAD'], [1])]);
     if (sha === null) return null;
     const refName = ref.stdout.trim();
@@ -244,6 +246,8 @@ export class NativeHistory implements GitHistory {
   private async headSha(): Promise<string | null> {
     const files = headFiles(this.dir);
     if (files) return files.sha;
+    // rev-parse --quiet answers a broken branch as it does an unborn one: "no commits yet".
+    throwIfBroken(this.dir);
     const result = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [1]);
     return result.code === 0 ? result.stdout.trim() : null;
   }
@@ -266,6 +270,11 @@ export class NativeHistory implements GitHistory {
 }
 
 const HEAD_TREE_FILE = 'head-tree.json';
+
+function throwIfBroken(root: string): void {
+  const broken = brokenHeadRef(root);
+  if (broken) throw broken;
+}
 
 /** A commit's root tree read from the object files (zlib loaded only then); null when unsure. */
 async function readCommitTree(commonDir: string, sha: string): Promise<string | null> {
