@@ -20,6 +20,7 @@ import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { skipWorktreePaths } from './skip-worktree.js';
+import { indexRefusal } from './index-damage.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -263,6 +264,9 @@ export class IsoHistory implements GitHistory {
     const unique = [...new Set(paths)];
     const relative = unique.map(repoRelativePath);
     return this.guard('comparing the working tree with HEAD', async () => {
+      // HEAD and the disk are compared without the index, but a damaged one is refused as the native engine refuses it.
+      const refused = indexRefusal(this.dirs.gitdir);
+      if (refused) throw refused;
       const tip = (await this.readHead()).sha;
       const reader = await this.reader();
       const tree = tip === null ? null : (await reader.commit(tip)).tree;

@@ -20,6 +20,7 @@ function project(): { dir: string; tip: string } {
     updated_at: '2026-09-14T17:40:00Z',
     progress_summary: 'Orders endpoint half done; see src/orders.ts (PR 12).',
     progress_table: [{ id: 'orders', label: 'Orders API', status: 'in_progress', pct: 50.0 }],
+    context_primer: { key_decisions: ['cursor pagination'], generated_files: ['src/orders.ts (PR 12)', 'src/**/*.gen.ts'] },
     next_actions: ['Merge PR #12 (orders API)', 'Write the changelog for src/**/*.ts'],
   });
   write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
@@ -61,5 +62,30 @@ describe.each(ENGINES)('%s engine: an empty loose ref for the current branch ove
     rmSync(loose);
     expect(cli(dir, ['doctor', '--engine', engine]).code).toBe(0);
     expect(cli(dir, ['next', '--engine', engine]).stdout).toMatch(/→ Write the changelog[\s\S]*#12 landed in/);
+  });
+});
+
+describe.each(ENGINES)('%s engine: a .git/index of random bytes', (engine) => {
+  it('doctor refuses in one line with the repair, as git does; next and status, which need no index, answer; the file is untouched', () => {
+    const { dir } = project();
+    const index = join(dir, '.git/index');
+    const garbage = Buffer.from('c018bc7a5e0f3d21a9b47c6e88d1f2a03b5c7d9e1f20314253647586978a9bacbdcedfe0f1', 'hex');
+    writeFileSync(index, garbage);
+    expect(gitTry(dir, ['status']).stderr).toMatch(/fatal: index file corrupt/);
+
+    const doctor = cli(dir, ['doctor', '--engine', engine]);
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
+    const line = errorLine(doctor.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toBe(`git cannot read the index ${index}: index file corrupt (bad signature 0xc018bc7a)`);
+    expect(line.hint).toBe(`rebuild it from HEAD: \`rm ${index} && git reset\` (the work tree is left as it is; stage again what was staged)`);
+
+    for (const command of ['next', 'status']) {
+      const run = cli(dir, [command, '--engine', engine]);
+      expect(run.code, `${command}: ${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/Write the changelog/);
+      expect(run.stdout).toMatch(/#12 landed in/);
+    }
+    expect(readFileSync(index).equals(garbage)).toBe(true);
   });
 });
