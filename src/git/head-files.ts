@@ -1,10 +1,11 @@
 // The one reader of HEAD, the branch and the shallow state from the git dir's files, so the
 // commands that need them start no git process. Exact for the plain "files" ref backend,
 // linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
-// (reftable or other extensions, a symref chain, a sha-256 repository) answers null, and the
-// caller asks git instead.
-import { closeSync, constants, openSync, statSync } from 'node:fs';
+// (reftable or other extensions, a symref chain, a sha-256 repository, a loose ref git finds
+// broken: brokenHeadRef says why) answers null, and the caller asks git instead.
+import { closeSync, constants, lstatSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CheckpointError } from '../errors.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
 import { readPlainFd } from '../store/safe-fs.js';
@@ -84,13 +85,36 @@ export function readHeadFiles(root: string): HeadFiles | null {
   }
 }
 
-/** A branch's commit: loose ref, then packed-refs; null when neither has it (unborn); undefined when unsure. */
-function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null | undefined {
-  // Per-worktree refs (refs/bisect, refs/worktree) live in the worktree's own git dir.
-  const perWorktree = /^refs\/(bisect|worktree|rewritten)\//.test(ref);
-  const loose = readGitFile(join(perWorktree ? gitdir : commonDir, ref));
+/** The git dir holding a ref's loose file and log: per-worktree refs (refs/bisect, refs/worktree) live in the worktree's own. */
+function refHome({ gitdir, commonDir }: GitDirs, ref: string): string {
+  return /^refs\/(bisect|worktree|rewritten)\//.test(ref) ? gitdir : commonDir;
+}
+
+/** A branch's commit: loose ref, then packed-refs; null when neither has it (unborn); undefined when unsure (or broken: brokenHeadRef). */
+function resolveRef(dirs: GitDirs, ref: string): string | null | undefined {
+  const loose = readGitFile(join(refHome(dirs, ref), ref));
   if (loose === undefined) return undefined;
-  if (loose !== null) return SHA.test(loose.trim()) ? loose.trim() : undefined;
+  if (loose !== null) {
+    const sha = parseLooseRef(loose, 40);
+    return sha === null || sha === 'symref' ? undefined : sha;
+  }
+  return packedRef(dirs.commonDir, ref);
+}
+
+/**
+ * A loose ref file's object id as git parses it (trailing blanks trimmed, then `hexLength` hex
+ * digits in either case, ending there or at a blank; git's blanks are space, tab, CR and LF):
+ * lower-cased. 'symref' for `ref:`; null when git finds the ref broken.
+ */
+function parseLooseRef(text: string, hexLength: 40 | 64): string | 'symref' | null {
+  const body = text.replace(/[ \t\r\n]+$/, '');
+  if (body.startsWith('ref:')) return 'symref';
+  const id = body.slice(0, hexLength);
+  const ends = body.length === hexLength || ' \t\r\n'.includes(body[hexLength]!);
+  return id.length === hexLength && /^[0-9a-f]+$/i.test(id) && ends ? id.toLowerCase() : null;
+}
+/** A ref's commit in packed-refs; null when it is not there; undefined when unsure. */
+function packedRef(commonDir: string, ref: string): string | null | undefined {
   const packed = readGitFile(join(commonDir, 'packed-refs'));
   if (packed === undefined) return undefined;
   for (const line of (packed ?? '').split('\n')) {
@@ -100,6 +124,39 @@ function resolveRef({ gitdir, commonDir }: GitDirs, ref: string): string | null 
     }
   }
   return null;
+}
+
+/**
+ * Why git cannot read HEAD's branch, as one error (null when it can, or when unsure): its loose
+ * file is a plain file holding neither an object id nor `ref:` (empty after a crash, say). git
+ * then refuses HEAD ("your current branch appears to be broken") and never falls back to
+ * packed-refs, so neither engine may: one answers "no commits yet", the other an older commit.
+ * The engines ask this only when readHeadFiles stepped aside.
+ */
+export function brokenHeadRef(root: string): CheckpointError | null {
+  try {
+    const dirs = resolveGitDirsSync(root);
+    const ref = readHeadTarget(dirs.gitdir)?.ref;
+    if (!ref || !/^refs\/\S+$/.test(ref) || ref.includes('..')) return null;
+    const file = join(refHome(dirs, ref), ref);
+    // A link is git's own business (a symref when it names refs/...); only a plain file is judged.
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return null;
+    const text = readGitFile(file);
+    if (typeof text !== 'string') return null;
+    const config = readGitFile(join(dirs.commonDir, 'config'));
+    const hexLength = typeof config === 'string' && /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 64 : 40;
+    if (parseLooseRef(text, hexLength) !== null) return null;
+    const packed = packedRef(dirs.commonDir, ref);
+    const what = text.trim() === '' ? 'is empty' : 'holds no commit id';
+    const log = join(refHome(dirs, ref), 'logs', ref);
+    const last = statSync(log, { throwIfNoEntry: false })?.isFile() ? ` (the last line of ${log} names its last commit)` : '';
+    const removal = packed ? `\`rm ${file}\` (packed-refs still has it at ${packed.slice(0, 12)})` : `\`rm ${file}\``;
+    return new CheckpointError('E_GIT', `the current branch ${branchName(ref)} is broken: ${file} ${what}, so git cannot read HEAD ("your current branch appears to be broken")`, {
+      hint: `remove the broken file: ${removal}, then \`git update-ref ${ref} <commit>\` if the branch was further on${last}`,
+    });
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CommitQueue } from './commit-queue.js';
-import { readHeadFiles, readHeadTarget } from './head-files.js';
+import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
@@ -20,6 +20,7 @@ import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { skipWorktreePaths } from './skip-worktree.js';
+import { indexRefusal } from './index-damage.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -263,6 +264,9 @@ export class IsoHistory implements GitHistory {
     const unique = [...new Set(paths)];
     const relative = unique.map(repoRelativePath);
     return this.guard('comparing the working tree with HEAD', async () => {
+      // HEAD and the disk are compared without the index, but a damaged one is refused as the native engine refuses it.
+      const refused = indexRefusal(this.dirs.gitdir);
+      if (refused) throw refused;
       const tip = (await this.readHead()).sha;
       const reader = await this.reader();
       const tree = tip === null ? null : (await reader.commit(tip)).tree;
@@ -295,6 +299,9 @@ export class IsoHistory implements GitHistory {
     // As read for this run (commit-cache.ts headFiles): the commit walked is the one answers are kept under.
     const files = headFiles(this.dir);
     if (files) return { ref: files.ref, sha: files.sha };
+    // isomorphic-git would read past a broken loose ref to packed-refs, where git refuses.
+    const broken = brokenHeadRef(this.dir);
+    if (broken) throw broken;
     // Unusual layouts: the HEAD file as head-files.ts reads it, then isomorphic-git's own ref
     // resolution (symref chains and the like).
     const target = readHeadTarget(this.dirs.gitdir);

@@ -8,6 +8,9 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
+import { indexRefusal } from './index-damage.js';
+import { resolveGitDirsSync } from './locate.js';
+import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
 
@@ -41,6 +44,7 @@ export class NativeHistory implements GitHistory {
   async head(): Promise<HeadInfo | null> {
     const files = headFiles(this.dir);
     if (files) return files.sha === null ? null : { sha: files.sha, branch: files.branch };
+    throwIfBroken(this.dir);
     const [sha, ref] = await Promise.all([this.headSha(), this.git(['symbolic-ref', '--quiet', 'HEAD'], [1])]);
     if (sha === null) return null;
     const refName = ref.stdout.trim();
@@ -195,6 +199,10 @@ export class NativeHistory implements GitHistory {
     // The common case, a clean index at HEAD, from git's own index file: no process at all.
     const fromIndex = await this.statusFromIndex(pathspecs);
     if (fromIndex) return [...relative].filter(([, path]) => fromIndex.has(path)).map(([original]) => original);
+    // git refuses some damaged indexes and reads others past their end (a garbled answer): both
+    // refused here as the embedded engine refuses them. Only here: the answer above needs an intact index.
+    const refused = indexRefusal(this.indexDir());
+    if (refused) throw refused;
     // One process for tracked edits (staged or not), untracked and ignored files (each ignored
     // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
     const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
@@ -207,6 +215,11 @@ export class NativeHistory implements GitHistory {
       for (const path of diff.stdout.split('\0')) if (path) changed.add(path);
     }
     return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
+  }
+
+  /** The git dir holding the index. */
+  private indexDir(): string {
+    return headFiles(this.dir)?.gitdir ?? resolveGitDirsSync(this.dir).gitdir;
   }
 
   /** uncommittedFromIndex's answer (null: ask git), with HEAD's root tree read once per HEAD. */
@@ -244,6 +257,8 @@ export class NativeHistory implements GitHistory {
   private async headSha(): Promise<string | null> {
     const files = headFiles(this.dir);
     if (files) return files.sha;
+    // rev-parse --quiet answers a broken branch as it does an unborn one: "no commits yet".
+    throwIfBroken(this.dir);
     const result = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [1]);
     return result.code === 0 ? result.stdout.trim() : null;
   }
@@ -266,6 +281,11 @@ export class NativeHistory implements GitHistory {
 }
 
 const HEAD_TREE_FILE = 'head-tree.json';
+
+function throwIfBroken(root: string): void {
+  const broken = brokenHeadRef(root);
+  if (broken) throw broken;
+}
 
 /** A commit's root tree read from the object files (zlib loaded only then); null when unsure. */
 async function readCommitTree(commonDir: string, sha: string): Promise<string | null> {

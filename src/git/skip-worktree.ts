@@ -46,8 +46,8 @@ export function readOutsideCheckout(gitdir: string): OutsideCheckout {
   return { files: new Set([...shared.files, ...main.files]), folders: [...shared.folders, ...main.folders] };
 }
 
-/** One index file's skip-worktree entries, and the shared index it links to; null when it cannot be read. */
-function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: string | null }) | null {
+/** One index file's skip-worktree entries, and the shared index it links to; null when its entries and extensions do not fit its bytes (index-damage.ts). */
+export function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: string | null }) | null {
   if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
