@@ -408,6 +408,25 @@ describe('the driver with bad input, invoked directly', () => {
     });
   }
 
+  it('names every unreadable side in one line, so a merge of N files prints at most N lines from us', () => {
+    const broken = good().replace('"phase": "build",', '"phase": "build",,');
+    const nonUtf8 = Buffer.concat([Buffer.from('{\n  "phase": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]);
+    const parsed = runDriver({ base: '{"phase": ', ours: broken, theirs: '' });
+    expect(parsed.code).toBe(1);
+    expect(parsed.stderr).toMatch(
+      /^checkpoint: cannot merge \.checkpoints\/demo\.checkpoint\.json semantically: base is not valid JSON at 1:11: [^;\n]+; ours is not valid JSON at 8:\d+: [^;\n]+; theirs is not valid JSON at 1:1: empty file[^\n]*\n$/,
+    );
+    const read = runDriver({ base: good(), ours: nonUtf8, theirs: nonUtf8 });
+    expect(read.code).toBe(1);
+    expect(read.stderr).toBe('checkpoint: cannot merge .checkpoints/demo.checkpoint.json semantically: ours is not valid UTF-8; theirs is not valid UTF-8\n');
+  });
+
+  it('prints a path holding a newline or an escape sequence escaped, on one line', () => {
+    const r = runDriver({ base: good(), ours: '{', theirs: good() }, { args: (p) => [p.base, p.ours, p.theirs, '.checkpoints/a\n\x1b[2Jb.checkpoint.json', '7'] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^checkpoint: cannot merge \.checkpoints\/a\\n\\x1b\[2Jb\.checkpoint\.json semantically: ours is not valid JSON at 1:2: [^\n]+\n$/);
+  });
+
   it("keeps ours' BOM and CRLF line ends", () => {
     const withBom = (text: string) => '\uFEFF' + text.replace(/\n/g, '\r\n');
     const r = runDriver({ base: good(), ours: withBom(changed((d) => (d.phase = 'x'))), theirs: changed((d) => (d.step = 'y')) });
