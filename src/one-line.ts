@@ -43,3 +43,9 @@ export function shown(value: string, max = MAX_SHOWN_CHARS): string {
   if (partial) cut = cut.slice(0, partial.index);
   return `${cut}… (${value.length} characters)`;
 }
+
+/** Items inside one line: the first `max`, each shown(), then how many more (a hostile repo can hold thousands). */
+export function shownList(items: readonly string[], max = 3): string {
+  const head = items.slice(0, max).map((item) => shown(item)).join(', ');
+  return items.length > max ? `${head} and ${items.length - max} more` : head;
+}

@@ -66,7 +66,7 @@ export const block = (lines: readonly string[]): string => lines.map(line).join(
 
 // Checkpoint text reaches the terminal from files that may have arrived through a merge, so
 // control characters are shown escaped (one-line.ts, shared with the merge driver's bundle).
-export { escapeControl, oneLine, shown } from '../../one-line.js';
+export { escapeControl, oneLine, shown, shownList } from '../../one-line.js';
 
 /** What to do when the file system said no (permissions, a read-only or full disk). */
 export const PERMISSION_HINT = 'check permissions and free space; nothing was changed';
