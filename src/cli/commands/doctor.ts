@@ -1,4 +1,5 @@
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
@@ -69,6 +70,6 @@ function onlineUrl(args: ParsedArgs, root: string): string | undefined {
   if (flag === undefined) return undefined;
   const url = typeof flag === 'string' && flag ? flag : readConfig(root).health_url;
   if (!url) throw new CheckpointError('E_USAGE', '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
-  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${url} is not an http(s) URL`);
+  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${shown(url)} is not an http(s) URL`);
   return url;
 }
