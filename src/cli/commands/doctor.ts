@@ -39,7 +39,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     lines.push(c.bold(skill ?? '(repository)'));
     for (const f of group) {
       const tag = pushed && f.blocks ? ' [blocks push]' : '';
-      lines.push(`  ${mark[f.level]} ${f.path ? `${f.path}: ` : ''}${oneLine(f.message)}${tag}`);
+      lines.push(`  ${mark[f.level]} ${oneLine(`${f.path ? `${f.path}: ` : ''}${f.message}`)}${tag}`);
     }
   }
   const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;

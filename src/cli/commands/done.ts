@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { shown } from '../../one-line.js';
+import { oneLine, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { logRetention } from '../../protocol/fields.js';
@@ -70,10 +70,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
-    ctx.out.err(`verifying "${actionText(first)}" with: ${cmd}`);
+    // The action and its check come from the file: each line of ours stays one line.
+    ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
     if (!verdict.ok) {
-      ctx.out.err(`✗ not done: ${verdict.reason}; next_actions unchanged`);
+      ctx.out.err(`✗ not done: ${oneLine(verdict.reason)}; next_actions unchanged`);
       if (ctx.json) ctx.out.json({ ok: false, skill, verified: false, reason: verdict.reason });
       return 1;
     }
@@ -135,8 +136,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
     return 0;
   }
-  ctx.out.out(`✓ done: ${doneText}`);
-  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${(result.after as JsonObject).status}` : `  next: ${actionText(next)}`);
+  ctx.out.out(`✓ done: ${oneLine(doneText)}`);
+  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
   return 0;
 }
 

@@ -13,7 +13,7 @@ import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, r
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { shown, shownList } from '../render/output.js';
+import { oneLine, shown, shownList } from '../render/output.js';
 import { rootOf } from './common.js';
 
 type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
@@ -88,8 +88,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
         'nothing-to-do': '· nothing to resolve',
       }[o.status];
-      ctx.out.out(`${o.path}: ${what}`);
-      for (const m of o.messages) ctx.out.err(`  ${m}`);
+      ctx.out.out(`${oneLine(o.path)}: ${what}`);
+      for (const m of o.messages) ctx.out.err(`  ${oneLine(m)}`);
     }
     if (skipped.length) ctx.out.err(`checkpoint: ${skippedNote(skipped)}; hint: check ${skipped.length === 1 ? 'it' : 'them'} by hand`);
   }
@@ -208,7 +208,7 @@ function check(root: string, ctx: Context): number {
           : refused
             ? `could not be read for conflict markers${index}: ${refused.why.replace(/^checkpoint: /, '')}`
             : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
-      ctx.out.out(`✗ ${p} ${why}`);
+      ctx.out.out(`✗ ${oneLine(p)} ${oneLine(why)}`); // a file name in a clone may hold a newline
     }
     if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
