@@ -7,7 +7,7 @@
 
 import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
-import { MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide, type UnreadableSide } from './driver.js';
+import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide, type UnreadableSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
@@ -121,7 +121,8 @@ function mergeFiles(args: string[]): number {
       ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
       : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS });
 
-  for (const line of result.messages) say(line);
+  const report = driverReport(repoPath, result.messages);
+  if (report !== undefined) say(report);
   if (result.status === 'unparseable') {
     lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
     return 1;

@@ -62,6 +62,23 @@ export function unparseableMessage(fileName: string | undefined, sides: readonly
   return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${sides.map((s) => `${s.side} ${s.reason}`).join('; ')}`;
 }
 
+/** How many of a file's conflicts the driver's one line names; `checkpoint resolve` shows all. */
+export const MAX_REPORTED_CONFLICTS = 3;
+
+/**
+ * The driver's one line for a file (git runs it once per file: N files, at most N lines of
+ * ours): its messages after the first lose their `checkpoint: <file>: ` prefix, and past
+ * MAX_REPORTED_CONFLICTS they are counted, not printed.
+ */
+export function driverReport(fileName: string, messages: readonly string[]): string | undefined {
+  if (messages.length <= 1) return messages[0];
+  const prefix = `checkpoint: ${fileName}: `;
+  const bare = messages.map((m) => (m.startsWith(prefix) ? m.slice(prefix.length) : m.replace(/^checkpoint: /, '')));
+  const shown = bare.slice(0, MAX_REPORTED_CONFLICTS).join('; ');
+  const more = bare.length > MAX_REPORTED_CONFLICTS ? `; and ${bare.length - MAX_REPORTED_CONFLICTS} more (\`checkpoint resolve\` shows each)` : '';
+  return `${prefix}${shown}${more}`;
+}
+
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const unreadable: UnreadableSide[] = [];
   // Texts of literals a rewrite would change, per side: merged by mergeLiteralTexts.

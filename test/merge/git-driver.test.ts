@@ -421,6 +421,16 @@ describe('the driver with bad input, invoked directly', () => {
     expect(read.stderr).toBe('checkpoint: cannot merge .checkpoints/demo.checkpoint.json semantically: ours is not valid UTF-8; theirs is not valid UTF-8\n');
   });
 
+  it('reports a file with many conflicts in one line: the first few, then how many more', () => {
+    const set = (v: string) => changed((d) => Object.assign(d, { phase: `${v} phase`, step: `${v} step`, progress_summary: `${v} summary (PR 12)`, project: `${v}-project`, project_dir: `/work/${v}` }));
+    const r = runDriver({ base: good(), ours: set('ours'), theirs: set('theirs') });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^checkpoint: \\.checkpoints/demo\\.checkpoint\\.json: conflict at \\w+: ours [^;]+; conflict at \\w+: [^;]+; conflict at \\w+: [^;]+; and 2 more \\(\`checkpoint resolve\` shows each\\)$`));
+    expect(r.ours.toString()).toContain('<<<<<<<');
+  });
+
   it('prints a path holding a newline or an escape sequence escaped, on one line', () => {
     const r = runDriver({ base: good(), ours: '{', theirs: good() }, { args: (p) => [p.base, p.ours, p.theirs, '.checkpoints/a\n\x1b[2Jb.checkpoint.json', '7'] });
     expect(r.code).toBe(1);
