@@ -2,6 +2,7 @@
 // the hot commands). Mistakes become one-line usage errors (exit 2).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec, type ParsedArgs } from './spec.js';
 
 function toConfig(options: Record<string, OptionSpec>): NonNullable<ParseArgsConfig['options']> {
@@ -67,7 +68,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
     parsed = parseSimple(spec, rest) ?? parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });
   } catch (e) {
     // node's messages run over several lines and sentences; keep the first, as one line.
-    const raw = (e as Error).message;
+    const raw = shownArgs((e as Error).message, rest);
     const msg = raw.split(/\n|\. To specify/)[0]!.replace(/\.$/, '').replace(/^(Unknown option|Option)\b/, (m) => m.toLowerCase());
     const dashed = /use '(--[^=']+=)-XYZ'/.exec(raw)?.[1];
     throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: ${msg}`, {
@@ -84,7 +85,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
     throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: missing <${missing.name}>`, { hint: `usage: ${usageLine(spec)}` });
   }
   if (!variadic && positionals.length > spec.positionals.length) {
-    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: unexpected argument ${JSON.stringify(positionals[spec.positionals.length])}`, { hint: `usage: ${usageLine(spec)}` });
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: unexpected argument ${shown(JSON.stringify(positionals[spec.positionals.length]))}`, { hint: `usage: ${usageLine(spec)}` });
   }
   for (const [name, o] of Object.entries(spec.options)) {
     const v = options[name];
@@ -93,6 +94,22 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
     }
   }
   return { positionals, options, ops };
+}
+
+/**
+ * node's message with the arguments it quotes as typed (`--a\nb`, `-\x1b`, 10 kB of name) shown
+ * escaped and bounded: a newline in one would otherwise cut the message where node's own lines end.
+ */
+function shownArgs(message: string, args: readonly string[]): string {
+  const pieces = new Set<string>();
+  for (const a of args) {
+    const shorts = a.startsWith('-') && !a.startsWith('--') ? [...a.slice(1)].map((c) => `-${c}`) : [];
+    for (const p of [a, a.split('=')[0]!, ...shorts]) if (p !== shown(p)) pieces.add(p);
+  }
+  let out = message;
+  // Longest first: a shorter piece (the name before "=") never matches inside a replaced longer one.
+  for (const p of [...pieces].sort((x, y) => y.length - x.length)) out = out.split(p).join(shown(p));
+  return out;
 }
 
 export function usageLine(spec: CommandSpec): string {

@@ -1,6 +1,7 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
+import { shown } from '../one-line.js';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
@@ -238,7 +239,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      findings.push({ ...base, level: 'info', path, message: `"${entry}" names no file; read as a note, not checked` });
+      findings.push({ ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names no file; read as a note, not checked` });
       continue;
     }
     if (target.kind === 'pattern') {
@@ -249,8 +250,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
         const bases = target.alternatives.flatMap((a) => patternBase(ctx.root, a));
         if ([...outside.files].some(test) || outside.folders.some((f) => bases.some((b) => f.startsWith(b === '' ? '' : `${b}/`) || `${b}/`.startsWith(f)))) {
-          findings.push({ ...base, level: 'info', path, message: `${target.text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
-        } else findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
+          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
+        } else findings.push({ ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
       const change = changedAfter(test, touched.matching(test));
@@ -262,13 +263,13 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const by = `${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}`;
         findings.push({
           ...base, level: 'warning', path,
-          message: `${gone} (matched by ${target.text}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
+          message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
           evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
       } else if (change) {
         findings.push({
           ...base, level: 'warning', path,
-          message: `${change.file} (matched by ${target.text}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
       }
@@ -283,7 +284,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (change) {
       findings.push({
         ...base, level: 'warning', path,
-        message: `${rel} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else findings.push({ dirty: rel, path });
@@ -294,7 +295,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (!uncommitted.has(f.dirty)) return [];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
     const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
-    return [{ ...base, level, path: f.path, message: `${f.dirty} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
+    return [{ ...base, level, path: f.path, message: `${shown(f.dirty)} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
 }
 
@@ -319,12 +320,12 @@ interface Absent {
  */
 function missingFile(rel: string, path: string, skill: string, ctx: FileContext): Absent {
   const base = { check: 'generated_files', skill, path } as const;
-  const notCheckedOut: Finding = { ...base, level: 'info', message: `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
+  const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
     finding: (uncommitted, midSession) => {
       // Drift about to be committed, unless the session is mid-work.
-      if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${rel} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
       if (outside.files.has(rel)) return notCheckedOut;
       const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
@@ -338,7 +339,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext)
         };
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
-      return { ...base, level: 'warning', message: `${rel} is missing`, evidence: { file: rel, missing: true } };
+      return { ...base, level: 'warning', message: `${shown(rel)} is missing`, evidence: { file: rel, missing: true } };
     },
   };
 }
@@ -361,7 +362,7 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `"${text}" names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
+      message: `${shown(JSON.stringify(text))} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
   });
@@ -373,7 +374,7 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   const base = { check: 'verified_for_sha', skill: cp.skill, path: 'skill_state.verified_for_sha' } as const;
   // Hand-written values wrap the sha in prose ("release-v1 (pre-commit; base e5ea561)").
   const sha = commitToken(value);
-  if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha "${value}" holds no commit id; not checked` }];
+  if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha ${shown(JSON.stringify(value))} holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
   const { full, inHead } = evidence.verified.get(sha) ?? (await lookupVerified(evidence.history, sha));
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];

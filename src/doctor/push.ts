@@ -1,6 +1,7 @@
 // What a push is judged on: only findings the pushed commits cause or carry block it.
 // Pure: takes findings and the pushed commits, returns findings with `blocks` set.
 import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
 import type { CommitInfo } from '../git/types.js';
 import type { Finding } from './types.js';
 
@@ -16,7 +17,7 @@ const ZERO = /^0+$/;
 /** "<from>..<to>" or "<to>" (a new branch); an all-zero from is a new branch too. */
 export function parsePushRange(text: string): PushRange {
   const [from, to, extra] = text.split('..');
-  const bad = () => new CheckpointError('E_USAGE', `--pushed ${text}: expected <from-sha>..<to-sha> or <to-sha>`, { hint: 'the pre-push hook passes the ranges git gives it' });
+  const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from-sha>..<to-sha> or <to-sha>`, { hint: 'the pre-push hook passes the ranges git gives it' });
   if (extra !== undefined) throw bad();
   if (to === undefined) {
     if (!HEX.test(from!)) throw bad();

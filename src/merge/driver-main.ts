@@ -7,20 +7,22 @@
 
 import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
-import { MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide } from './driver.js';
+import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide, type UnreadableSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
+import { oneLine } from '../one-line.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
 
 class UsageError extends Error {}
 
+/** Always one line: a path (%P) or a key in a hostile clone may hold a newline or an escape sequence. */
 function say(line: string): void {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${oneLine(line)}\n`);
 }
 
 /** A side's bytes, or null when it is over MAX_MERGE_BYTES (git's line merge takes the file then). */
@@ -99,7 +101,7 @@ function mergeFiles(args: string[]): number {
     theirs: readBytes(theirsPath, '%B (theirs)'),
   };
 
-  const unreadable: { side: MergeSide; reason: string }[] = [];
+  const unreadable: UnreadableSide[] = [];
   const decode = (side: MergeSide): string => {
     const raw = bytes[side];
     if (raw === null) {
@@ -116,10 +118,11 @@ function mergeFiles(args: string[]): number {
   const texts = { base: decode('base'), ours: decode('ours'), theirs: decode('theirs') };
   const result =
     unreadable.length > 0
-      ? { status: 'unparseable' as const, text: undefined, messages: unreadable.map(({ side, reason }) => unparseableMessage(repoPath, side, reason)) }
+      ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
       : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS });
 
-  for (const line of result.messages) say(line);
+  const report = driverReport(repoPath, result.messages);
+  if (report !== undefined) say(report);
   if (result.status === 'unparseable') {
     lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
     return 1;

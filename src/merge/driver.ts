@@ -48,13 +48,39 @@ export interface MergeTextsResult {
 
 const NO_ANCESTOR = /^\uFEFF?\s*$/;
 
-/** The one-line message for a side the semantic merge cannot read. */
-export function unparseableMessage(fileName: string | undefined, side: MergeSide, reason: string): string {
-  return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${side} ${reason}`;
+/** A side the semantic merge cannot read, and why ("is not valid JSON at 3:5: ..."). */
+export interface UnreadableSide {
+  side: MergeSide;
+  reason: string;
+}
+
+/**
+ * One line for every side the semantic merge cannot read: `git merge` runs the driver once per
+ * file, so N files print at most N such lines, however many of their sides are broken.
+ */
+export function unparseableMessage(fileName: string | undefined, sides: readonly UnreadableSide[]): string {
+  return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${sides.map((s) => `${s.side} ${s.reason}`).join('; ')}`;
+}
+
+/** How many of a file's conflicts the driver's one line names; `checkpoint resolve` shows all. */
+export const MAX_REPORTED_CONFLICTS = 3;
+
+/**
+ * The driver's one line for a file (git runs it once per file: N files, at most N lines of
+ * ours): its messages after the first lose their `checkpoint: <file>: ` prefix, and past
+ * MAX_REPORTED_CONFLICTS they are counted, not printed.
+ */
+export function driverReport(fileName: string, messages: readonly string[]): string | undefined {
+  if (messages.length <= 1) return messages[0];
+  const prefix = `checkpoint: ${fileName}: `;
+  const bare = messages.map((m) => (m.startsWith(prefix) ? m.slice(prefix.length) : m.replace(/^checkpoint: /, '')));
+  const shown = bare.slice(0, MAX_REPORTED_CONFLICTS).join('; ');
+  const more = bare.length > MAX_REPORTED_CONFLICTS ? `; and ${bare.length - MAX_REPORTED_CONFLICTS} more (\`checkpoint resolve\` shows each)` : '';
+  return `${prefix}${shown}${more}`;
 }
 
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
-  const messages: string[] = [];
+  const unreadable: UnreadableSide[] = [];
   // Texts of literals a rewrite would change, per side: merged by mergeLiteralTexts.
   const sideTexts: Partial<Record<MergeSide, LiteralTexts>> = {};
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
@@ -69,14 +95,14 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
           : e instanceof JsonSyntaxError
             ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}`
             : `cannot be read: ${String(e)}`;
-      messages.push(unparseableMessage(input.fileName, side, reason));
+      unreadable.push({ side, reason });
       return undefined;
     }
   };
   const base = input.base === null || NO_ANCESTOR.test(input.base) ? undefined : parseSide('base', input.base);
   const ours = parseSide('ours', input.ours);
   const theirs = parseSide('theirs', input.theirs);
-  if (messages.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages };
+  if (unreadable.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages: [unparseableMessage(input.fileName, unreadable)] };
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
@@ -110,5 +136,5 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
     const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
     return { status: 'conflict', text, conflicts, messages: invalid, unmatched };
   }
-  return { status: 'clean', text, conflicts, messages, unmatched };
+  return { status: 'clean', text, conflicts, messages: [], unmatched };
 }

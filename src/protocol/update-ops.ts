@@ -2,6 +2,7 @@
 // operators and applying them to a document. Pure; the store does the read and write.
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
@@ -23,19 +24,20 @@ const FLAG = /^--([^=]+?)(\+)?(:json)?=([\s\S]*)$/;
 const SEGMENT = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*$/;
 
 function usage(flag: string, why: string, hint?: string): CheckpointError {
-  return new CheckpointError('E_USAGE', `${flag}: ${why}`, {
+  // The flag as typed, value included: shown on one line and bounded (it may hold a newline or a whole file).
+  return new CheckpointError('E_USAGE', `${shown(flag)}: ${why}`, {
     hint: hint ?? 'forms: --a.b=text, --list+=text, --a.b:json=<json>, --list+:json=<json>',
   });
 }
 
 export function parseUpdateFlag(flag: string): UpdateOp {
   const m = FLAG.exec(flag);
-  if (!m) throw usage(flag.length > 80 ? `${flag.slice(0, 80)}…` : flag, 'expected --path=value');
+  if (!m) throw usage(flag, 'expected --path=value');
   const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
   const path = rawPath.split('.');
   for (const seg of path) {
     if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
-    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path "${rawPath}" (segment ${JSON.stringify(seg)})`);
+    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path ${shown(JSON.stringify(rawPath))} (segment ${shown(JSON.stringify(seg))})`);
   }
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;
@@ -72,7 +74,8 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
   const root = doc;
   // Where each op's value landed (array indices as numbers), for its literal texts.
   const placed: Array<{ op: UpdateOp; at: Array<string | number> }> = [];
-  const shown = (v: JsonValue, at: Array<string | number>): string =>
+  // A value from the file as it is written there (`8.0` stays 8.0), bounded for the message.
+  const valueText = (v: JsonValue, at: Array<string | number>): string =>
     typeof v === 'number' || typeof v === 'string' ? (recordedText(texts, ...literalPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v);
   for (const op of ops) {
     const at: Array<string | number> = [];
@@ -89,7 +92,7 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
         child = {};
         (container as JsonObject)[seg] = child;
       }
-      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${shown(child, at)}, not an object`);
+      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`);
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;

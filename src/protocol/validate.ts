@@ -9,6 +9,7 @@ import schema from './schema.json' with { type: 'json' };
 import { capsuleSizeProblem } from './capsule.js';
 import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
+import { shown } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 
 export { isIsoInstant, joinPath };
@@ -63,7 +64,9 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   if (skew) warnings.push(skew);
   if (ctx.fileName !== undefined && typeof doc.skill === 'string' && doc.skill) {
     const expected = `${doc.skill}.checkpoint.json`;
-    if (ctx.fileName !== expected) err('skill', `file name "${ctx.fileName}" must be "${expected}" for skill "${doc.skill}"`);
+    // The skill comes from the file: quoted and bounded, so a newline in it cannot break a report line.
+    const q = (text: string) => shown(JSON.stringify(text));
+    if (ctx.fileName !== expected) err('skill', `file name ${q(ctx.fileName)} must be ${q(expected)} for skill ${q(doc.skill)}`);
   }
   if (typeof doc.progress_summary === 'string' && doc.progress_summary.length > MAX_SUMMARY_CHARS) {
     warn('progress_summary', `progress_summary is ${doc.progress_summary.length} characters (over ${MAX_SUMMARY_CHARS}); keep it to a few sentences and move detail into progress_table`);

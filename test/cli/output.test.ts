@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideColor, escapeControl, oneLine } from '../../src/cli/render/output.js';
+import { decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
+import { MAX_SHOWN_CHARS } from '../../src/one-line.js';
 import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
 
 describe('colour decision', () => {
@@ -53,5 +55,35 @@ describe('control characters', () => {
     } finally {
       cleanup(dir);
     }
+  });
+});
+
+describe('shown: a value echoed inside a one-line message', () => {
+  // Anything a command line or a hostile file can hold: line breaks, ESC, C1 controls, separators, long runs.
+  const nasty = fc.string({ unit: fc.constantFrom('a', 'é', '字', '\n', '\r', '\x1b', '[', '2', 'J', '\x9b', '\u2028', '\u0085', '\\', 'x', '\t', '\0'), maxLength: 400 });
+
+  it('is one line without control characters, bounded, and says when it was cut', () => {
+    fc.assert(
+      fc.property(nasty, (value) => {
+        const out = shown(value);
+        expect(out).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/); // a tab is one line
+        expect(out.length).toBeLessThanOrEqual(MAX_SHOWN_CHARS + ` (${value.length} characters)`.length + 1);
+        if (oneLine(value).length <= MAX_SHOWN_CHARS) expect(out).toBe(oneLine(value));
+        else expect(out.endsWith(`… (${value.length} characters)`)).toBe(true);
+      }),
+    );
+  });
+
+  it('never cuts an escape in two', () => {
+    for (let pad = 70; pad <= 80; pad++) {
+      const cut = shown(`${'a'.repeat(pad)}\x1b\u2028${'b'.repeat(100)}`).replace(/… \(\d+ characters\)$/, '');
+      expect(cut).toMatch(/^a+(\\x1b(\\u2028b*)?)?$/);
+    }
+  });
+
+  it('leaves a plain short value as it is, and lists at most a few', () => {
+    expect(shown('.checkpoints/api.checkpoint.json')).toBe('.checkpoints/api.checkpoint.json');
+    expect(shownList(['a', 'b\nc', 'd', 'e', 'f'])).toBe('a, b\\nc, d and 2 more');
+    expect(shownList(['a', 'b'])).toBe('a, b');
   });
 });

@@ -40,3 +40,40 @@ describe('parseSimple', () => {
     expect(() => parseCommandArgs(status, ['--bogus'])).toThrow(/unknown option '--bogus'/);
   });
 });
+
+describe('parseCommandArgs refusals', () => {
+  const status = COMMANDS.find((c) => c.name === 'status')!;
+  const refusal = (args: string[]) => {
+    try {
+      parseCommandArgs(status, args);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  it('show an argument holding a newline or ESC escaped, never cut at it', () => {
+    expect(refusal(['--bo\ngus=1'])).toBe("checkpoint status: unknown option '--bo\\ngus'");
+    expect(refusal(['--a\x1b[2Jb'])).toBe("checkpoint status: unknown option '--a\\x1b[2Jb'");
+    expect(refusal(['-\n'])).toBe("checkpoint status: unknown option '-\\n'");
+    expect(refusal(['next:\nrm -rf /'])).toBe('checkpoint status: unexpected argument "next:\\nrm -rf /"');
+  });
+
+  it('are one bounded line whatever the arguments hold', () => {
+    const arg = fc.string({ unit: fc.constantFrom('-', '=', 'a', '\n', '\r', '\x1b', '\u2028', 'x'), minLength: 1, maxLength: 300 });
+    fc.assert(
+      fc.property(fc.array(arg, { minLength: 1, maxLength: 3 }), (args) => {
+        let message: string;
+        try {
+          parseCommandArgs(status, args);
+          return;
+        } catch (e) {
+          message = (e as Error).message;
+        }
+        expect(message).not.toMatch(/[\n\r\x1b\u2028]/);
+        expect(message.length).toBeLessThan(400);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, errorLine, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -290,6 +290,54 @@ describe('resolve is safe', () => {
     const named = cli(dir, ['resolve', '.checkpoints/trap.checkpoint.json']);
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/is a FIFO, not a plain file; refused/);
+  });
+});
+
+describe('resolve mid-merge with files it cannot read', () => {
+  /** phaseConflict plus `links` links out of the project and a FIFO, all under .checkpoints/. */
+  const hostile = (links: number) => {
+    const dir = phaseConflict();
+    const outside = tempDir('cp-resolve-outside-');
+    dirs.push(dir, outside);
+    write(outside, 'victim.json', '{"secret": true}\n');
+    for (let i = 0; i < links; i++) symlinkSync(join(outside, 'victim.json'), join(dir, `.checkpoints/link${i}.checkpoint.json`));
+    execFileSync('mkfifo', [join(dir, '.checkpoints/trap.checkpoint.json')]);
+    return dir;
+  };
+
+  it('a refusal is one line naming the skipped files, bounded, and leaves the conflicted file byte-identical', async () => {
+    const dir = hostile(40);
+    const before = readFileSync(join(dir, FILE));
+    const r = await runCli(dir, ['resolve', '--ours', 'no.such.path']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines, r.stderr).toBe(1);
+    expect(line.message).toBe(
+      'resolve: no conflict at no.such.path in .checkpoints/api.checkpoint.json (skipped 41 files that cannot be read safely (`checkpoint resolve --check` says why): .checkpoints/link0.checkpoint.json, .checkpoints/link1.checkpoint.json, .checkpoints/link10.checkpoint.json and 38 more)',
+    );
+    expect(line.hint).toBe('conflicts there: phase');
+    expect(readFileSync(join(dir, FILE))).toEqual(before);
+  });
+
+  it('a report names the skipped files in one note, not a line each', async () => {
+    const dir = hostile(5);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(1); // the phase conflict remains
+    expect(r.stderr.split('\n').filter((l) => l.includes('skipped'))).toEqual([
+      'checkpoint: skipped 6 files that cannot be read safely (`checkpoint resolve --check` says why): .checkpoints/link0.checkpoint.json, .checkpoints/link1.checkpoint.json, .checkpoints/link2.checkpoint.json and 3 more; hint: check them by hand',
+    ]);
+    const json = JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout);
+    expect(json.skipped).toHaveLength(6);
+    expect(json.skipped[0]).toMatchObject({ path: '.checkpoints/link0.checkpoint.json', why: expect.stringMatching(/symlink/) });
+  });
+
+  it('one skipped file is named with its reason', async () => {
+    const dir = hostile(0);
+    const r = await runCli(dir, ['resolve', '--theirs', 'nowhere']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(/^resolve: no conflict at nowhere in \.checkpoints\/api\.checkpoint\.json \(skipped \.checkpoints\/trap\.checkpoint\.json: is a FIFO, not a plain file\)$/);
   });
 });
 

@@ -148,7 +148,22 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
     });
   }
 
-  it('reports every unparseable side', () => {
-    expect(merge('{', '[', good).messages.map((m) => m.match(/semantically: (\w+)/)![1])).toEqual(['base', 'ours']);
+  it('reports every unparseable side in one line: sides and reasons, in base, ours, theirs order', () => {
+    const r = merge('{', '{\n  "phase": 1,\n  "phase": 2\n}', '[');
+    expect(r.messages).toEqual([
+      `checkpoint: cannot merge ${FILE} semantically: base is not valid JSON at 1:2: expected a double-quoted property name; ours is not valid JSON at 3:3: duplicate key "phase"; theirs is not valid JSON at 1:2: unexpected end of input`,
+    ]);
+  });
+
+  it('shows a duplicate key from the file escaped and bounded: the message stays one short line', () => {
+    // JSON escapes in the file: the key itself holds a newline and ESC.
+    const key = `evil\\n\\u001b[2J${'k'.repeat(500)}`;
+    const bad = `{"${key}": 1, "${key}": 2}`;
+    const [message, ...rest] = merge(good, bad, good).messages;
+    expect(rest).toEqual([]);
+    expect(message).toContain('duplicate key "evil\\n\\u001b[2Jkkk');
+    expect(message).toMatch(/k… \(\d+ characters\)$/);
+    expect(message).not.toMatch(/[\n\x1b]/);
+    expect(message!.length).toBeLessThan(250);
   });
 });

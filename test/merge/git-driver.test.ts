@@ -408,6 +408,35 @@ describe('the driver with bad input, invoked directly', () => {
     });
   }
 
+  it('names every unreadable side in one line, so a merge of N files prints at most N lines from us', () => {
+    const broken = good().replace('"phase": "build",', '"phase": "build",,');
+    const nonUtf8 = Buffer.concat([Buffer.from('{\n  "phase": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]);
+    const parsed = runDriver({ base: '{"phase": ', ours: broken, theirs: '' });
+    expect(parsed.code).toBe(1);
+    expect(parsed.stderr).toMatch(
+      /^checkpoint: cannot merge \.checkpoints\/demo\.checkpoint\.json semantically: base is not valid JSON at 1:11: [^;\n]+; ours is not valid JSON at 8:\d+: [^;\n]+; theirs is not valid JSON at 1:1: empty file[^\n]*\n$/,
+    );
+    const read = runDriver({ base: good(), ours: nonUtf8, theirs: nonUtf8 });
+    expect(read.code).toBe(1);
+    expect(read.stderr).toBe('checkpoint: cannot merge .checkpoints/demo.checkpoint.json semantically: ours is not valid UTF-8; theirs is not valid UTF-8\n');
+  });
+
+  it('reports a file with many conflicts in one line: the first few, then how many more', () => {
+    const set = (v: string) => changed((d) => Object.assign(d, { phase: `${v} phase`, step: `${v} step`, progress_summary: `${v} summary (PR 12)`, project: `${v}-project`, project_dir: `/work/${v}` }));
+    const r = runDriver({ base: good(), ours: set('ours'), theirs: set('theirs') });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^checkpoint: \\.checkpoints/demo\\.checkpoint\\.json: conflict at \\w+: ours [^;]+; conflict at \\w+: [^;]+; conflict at \\w+: [^;]+; and 2 more \\(\`checkpoint resolve\` shows each\\)$`));
+    expect(r.ours.toString()).toContain('<<<<<<<');
+  });
+
+  it('prints a path holding a newline or an escape sequence escaped, on one line', () => {
+    const r = runDriver({ base: good(), ours: '{', theirs: good() }, { args: (p) => [p.base, p.ours, p.theirs, '.checkpoints/a\n\x1b[2Jb.checkpoint.json', '7'] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^checkpoint: cannot merge \.checkpoints\/a\\n\\x1b\[2Jb\.checkpoint\.json semantically: ours is not valid JSON at 1:2: [^\n]+\n$/);
+  });
+
   it("keeps ours' BOM and CRLF line ends", () => {
     const withBom = (text: string) => '\uFEFF' + text.replace(/\n/g, '\r\n');
     const r = runDriver({ base: good(), ours: withBom(changed((d) => (d.phase = 'x'))), theirs: changed((d) => (d.step = 'y')) });

@@ -16,6 +16,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { parseJson } from '../../src/protocol/json.js';
+import { shown } from '../../src/one-line.js';
 import { cleanup, errorLine, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, checkpointDoc, checkpointText, run, snapshot, STACK_LINE } from './helpers.js';
@@ -137,10 +138,10 @@ add('unknown command', [
 // Which names are refused is unit-tested on the rule itself (test/store/root.test.ts, every
 // shape: traversal, absolute, dot names, case, slashes, non-ASCII, length). Here only the way
 // in: each command refuses through the same check, with the name quoted on one line, including
-// one that carries a newline.
+// one that carries a newline, and bounded (a 101-character name is cut, its length named).
 const badSkills = ['../evil', '/etc/passwd', 'a\nb', 'x'.repeat(101)];
 for (const skill of badSkills) {
-  const message = new RegExp(`^invalid skill name ${JSON.stringify(skill).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const message = new RegExp(`^invalid skill name ${shown(JSON.stringify(skill)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   add(`skill name ${JSON.stringify(skill).slice(0, 24)}`, [
     { name: 'update', args: ['update', skill, '--next_actions+=x'], message },
     { name: 'show', setup: valid, args: ['show', skill], message },

@@ -1,4 +1,5 @@
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
@@ -38,7 +39,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     lines.push(c.bold(skill ?? '(repository)'));
     for (const f of group) {
       const tag = pushed && f.blocks ? ' [blocks push]' : '';
-      lines.push(`  ${mark[f.level]} ${f.path ? `${f.path}: ` : ''}${oneLine(f.message)}${tag}`);
+      lines.push(`  ${mark[f.level]} ${oneLine(`${f.path ? `${f.path}: ` : ''}${f.message}`)}${tag}`);
     }
   }
   const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
@@ -69,6 +70,6 @@ function onlineUrl(args: ParsedArgs, root: string): string | undefined {
   if (flag === undefined) return undefined;
   const url = typeof flag === 'string' && flag ? flag : readConfig(root).health_url;
   if (!url) throw new CheckpointError('E_USAGE', '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
-  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${url} is not an http(s) URL`);
+  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${shown(url)} is not an http(s) URL`);
   return url;
 }

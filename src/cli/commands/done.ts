@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import { oneLine, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { logRetention } from '../../protocol/fields.js';
@@ -48,10 +49,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const timeout = Number(args.options.timeout ?? DEFAULT_VERIFY_TIMEOUT_S);
   // setTimeout fires at once for delays past 2^31-1 ms, so the bound is a day.
   if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_VERIFY_TIMEOUT_S) {
-    throw new CheckpointError('E_USAGE', `--timeout=${String(args.options.timeout)}: expected a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`, { hint: 'e.g. --verify --timeout=120' });
+    throw new CheckpointError('E_USAGE', `--timeout=${shown(String(args.options.timeout))}: expected a positive number of seconds (at most ${MAX_VERIFY_TIMEOUT_S})`, { hint: 'e.g. --verify --timeout=120' });
   }
   if (args.options.timeout !== undefined && !args.options.verify) {
-    throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${String(args.options.timeout)}` });
+    throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
   const first = firstAction(requireCheckpoint(root, skill).value);
 
@@ -65,14 +66,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const missing = missingCommand(cmd, root);
     if (missing !== null) {
-      throw new CheckpointError('E_USAGE', `done_when "${cmd}" of next_actions[0] is not a runnable check (no command "${missing}")`, {
+      throw new CheckpointError('E_USAGE', `done_when ${shown(JSON.stringify(cmd))} of next_actions[0] is not a runnable check (no command ${shown(JSON.stringify(missing))})`, {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
-    ctx.out.err(`verifying "${actionText(first)}" with: ${cmd}`);
+    // The action and its check come from the file: each line of ours stays one line.
+    ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
     if (!verdict.ok) {
-      ctx.out.err(`✗ not done: ${verdict.reason}; next_actions unchanged`);
+      ctx.out.err(`✗ not done: ${oneLine(verdict.reason)}; next_actions unchanged`);
       if (ctx.json) ctx.out.json({ ok: false, skill, verified: false, reason: verdict.reason });
       return 1;
     }
@@ -134,8 +136,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
     return 0;
   }
-  ctx.out.out(`✓ done: ${doneText}`);
-  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${(result.after as JsonObject).status}` : `  next: ${actionText(next)}`);
+  ctx.out.out(`✓ done: ${oneLine(doneText)}`);
+  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
   return 0;
 }
 

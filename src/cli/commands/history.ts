@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { display } from '../../store/checkpoints.js';
 import { historyDir, listArchives } from '../../store/history.js';
 import { listProjectDir, statProjectFile } from '../../store/safe-fs.js';
+import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
@@ -40,7 +41,7 @@ const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.jso
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
-  const skipped = (file: string, why: string) => ctx.out.err(`checkpoint: skipped history/${file}: ${why}`);
+  const skipped = (file: string, why: string) => ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(why)}`);
   const entries = listArchives(root, skill, skipped);
   const all = new Set(listArchives(root).map((e) => e.file));
   // With a skill, a hand-named file is shown when its name starts with the skill.
@@ -56,7 +57,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.out('no archives in .checkpoints/history/');
     return 0;
   }
-  for (const e of entries) ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${e.file}  ${ctx.out.c.dim(`${e.bytes} bytes`)}`);
-  for (const o of others) ctx.out.out(`other       ${o.file}  ${ctx.out.c.dim(`${o.bytes} bytes; ${CANNOT_RESTORE}`)}`);
+  for (const e of entries) ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${oneLine(e.file)}  ${ctx.out.c.dim(`${e.bytes} bytes`)}`);
+  for (const o of others) ctx.out.out(`other       ${oneLine(o.file)}  ${ctx.out.c.dim(`${o.bytes} bytes; ${CANNOT_RESTORE}`)}`);
   return 0;
 }

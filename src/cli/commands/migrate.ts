@@ -2,7 +2,7 @@ import { isCheckpointError } from '../../errors.js';
 import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
 import { checkpointPath, display, listSkills, mutateCheckpoint, readCheckpoint } from '../../store/checkpoints.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { withHint } from '../render/output.js';
+import { oneLine, withHint } from '../render/output.js';
 import { rootOf } from './common.js';
 
 interface FileReport {
@@ -56,8 +56,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     const mark = r.problems.length ? c.yellow('!') : r.changed ? c.green('✓') : c.dim('·');
     ctx.out.out(`${mark} ${r.file}: ${r.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to migrate'}`);
-    for (const ch of r.changes) ctx.out.out(`    ${ch.path}: ${ch.detail}`);
-    for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${p.path}: ${p.message}`);
+    // Paths and details quote the file's keys and values: one line each.
+    for (const ch of r.changes) ctx.out.out(`    ${oneLine(`${ch.path}: ${ch.detail}`)}`);
+    for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${oneLine(`${p.path}: ${p.message}`)}`);
   }
   const changed = reports.filter((r) => r.changed).length;
   ctx.out.out(`${changed} of ${reports.length} checkpoint${reports.length === 1 ? '' : 's'} ${dryRun ? 'would change' : 'changed'}${failed ? `; ${failed} need attention` : ''}`);

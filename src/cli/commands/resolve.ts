@@ -1,5 +1,5 @@
 import { relative, resolve as resolvePath } from 'node:path';
-import { CheckpointError } from '../../errors.js';
+import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
 import { joinSides, parseMarkedText } from '../../merge/markers.js';
@@ -13,6 +13,7 @@ import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, r
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { oneLine, shown, shownList } from '../render/output.js';
 import { rootOf } from './common.js';
 
 type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
@@ -43,35 +44,40 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.check) return check(root, ctx);
   const settlement: Settlement = { ours: listOption(args.options.ours), theirs: listOption(args.options.theirs) };
   const both = settlement.ours!.find((p) => settlement.theirs!.includes(p));
-  if (both !== undefined) throw new CheckpointError('E_USAGE', `resolve: ${both} is given to both --ours and --theirs`, { hint: 'name each conflict path once' });
+  if (both !== undefined) throw new CheckpointError('E_USAGE', `resolve: ${shown(both)} is given to both --ours and --theirs`, { hint: 'name each conflict path once' });
   const settling = settlement.ours!.length + settlement.theirs!.length > 0;
+  const add = Boolean(args.options.add);
 
   const base = ctx.dirOverride ? root : ctx.cwd;
-  const rels = args.positionals.length
-    ? args.positionals.map((p) => relative(root, resolvePath(base, p)))
-    : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, skipNote(ctx))])].filter((rel) => resolvableSkill(rel) !== undefined);
-  // Every safety check before any write: one refused file leaves all of them as they were.
-  const files = rels.map((rel) => resolvableFile(root, rel));
-  const extraRules = compileExtraLogs(readConfig(root));
-  const unmerged = new Set(unmergedCheckpointPaths(root));
-  const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged));
+  // Files the marker scan could not read safely (a link out, a FIFO, too large): named once, in
+  // the one line a refusal prints or in one note after the report, never a line each.
+  const skipped: Skipped[] = [];
+  const plans = await withSkipped(skipped, async () => {
+    const rels = args.positionals.length
+      ? args.positionals.map((p) => relative(root, resolvePath(base, p)))
+      : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])].filter((rel) => resolvableSkill(rel) !== undefined);
+    // Every safety check before any write: one refused file leaves all of them as they were.
+    const files = rels.map((rel) => resolvableFile(root, rel));
+    const extraRules = compileExtraLogs(readConfig(root));
+    const unmerged = new Set(unmergedCheckpointPaths(root));
+    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged));
 
-  if (settling) {
-    const requested = [...settlement.ours!, ...settlement.theirs!];
-    const nowhere = requested.filter((p) => plans.every((plan) => plan.unmatched.includes(p)));
-    if (nowhere.length > 0) {
-      const open = [...new Set(plans.flatMap((p) => p.outcome.conflictPaths ?? []))];
-      throw new CheckpointError('E_USAGE', `resolve: no conflict at ${nowhere.join(', ')} in ${plans.length ? plans.map((p) => p.file.rel).join(', ') : 'any conflicted checkpoint file'}`, {
-        hint: open.length ? `conflicts there: ${open.join(', ')}` : 'run `checkpoint resolve` without --ours/--theirs to see the conflicts',
-      });
+    if (settling) {
+      const requested = [...settlement.ours!, ...settlement.theirs!];
+      const nowhere = requested.filter((p) => plans.every((plan) => plan.unmatched.includes(p)));
+      if (nowhere.length > 0) {
+        const open = [...new Set(plans.flatMap((p) => p.outcome.conflictPaths ?? []))];
+        throw new CheckpointError('E_USAGE', `resolve: no conflict at ${shownList(nowhere)} in ${plans.length ? shownList(plans.map((p) => p.file.rel)) : 'any conflicted checkpoint file'}`, {
+          hint: open.length ? `conflicts there: ${shownList(open, 5)}` : 'run `checkpoint resolve` without --ours/--theirs to see the conflicts',
+        });
+      }
     }
-  }
-
-  const add = Boolean(args.options.add);
-  for (const plan of plans) await write(root, plan, add);
+    for (const plan of plans) await write(root, plan, add);
+    return plans;
+  });
   const outcomes = plans.map((p) => p.outcome);
   const failed = outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o) });
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}) });
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
@@ -82,11 +88,36 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
         'nothing-to-do': '· nothing to resolve',
       }[o.status];
-      ctx.out.out(`${o.path}: ${what}`);
-      for (const m of o.messages) ctx.out.err(`  ${m}`);
+      ctx.out.out(`${oneLine(o.path)}: ${what}`);
+      for (const m of o.messages) ctx.out.err(`  ${oneLine(m)}`);
     }
+    if (skipped.length) ctx.out.err(`checkpoint: ${skippedNote(skipped)}; hint: check ${skipped.length === 1 ? 'it' : 'them'} by hand`);
   }
   return failed ? 1 : 0;
+}
+
+/** A file the marker scan skipped, and why. */
+type Skipped = { path: string; why: string };
+
+/** The skipped files in one bounded phrase: the reason when there is one file, else `resolve --check` gives each. */
+function skippedNote(skipped: readonly Skipped[]): string {
+  if (skipped.length === 1) {
+    const { path, why } = skipped[0]!;
+    // safe-fs names the file and ends "; refused"; said once here.
+    const reason = why.replace(/^checkpoint: /, '').replace(`${path} `, '').replace(/; refused$/, '');
+    return `skipped ${shown(path)}: ${shown(reason, 160)}`;
+  }
+  return `skipped ${skipped.length} files that cannot be read safely (\`checkpoint resolve --check\` says why): ${shownList(skipped.map((s) => s.path))}`;
+}
+
+/** Runs `work`; a refusal from it also names what was skipped on the way, in its own one line. */
+async function withSkipped<T>(skipped: readonly Skipped[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!isCheckpointError(e) || skipped.length === 0) throw e;
+    throw new CheckpointError(e.code, `${e.message} (${skippedNote(skipped)})`, { hint: e.hint, exit: e.exit, cause: e });
+  }
 }
 
 function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>): Plan {
@@ -156,8 +187,6 @@ async function write(root: string, plan: Plan, add: boolean): Promise<void> {
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
 
-const skipNote = (ctx: Context) => (rel: string, why: string) => ctx.out.err(`checkpoint: skipped ${rel}: ${why}`);
-
 /** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or cannot be read for markers (too large, a link out, a FIFO). */
 function check(root: string, ctx: Context): number {
   // A file the scan could not read is failed below, with its reason: no separate "skipped" note.
@@ -179,7 +208,7 @@ function check(root: string, ctx: Context): number {
           : refused
             ? `could not be read for conflict markers${index}: ${refused.why.replace(/^checkpoint: /, '')}`
             : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
-      ctx.out.out(`✗ ${p} ${why}`);
+      ctx.out.out(`✗ ${oneLine(p)} ${oneLine(why)}`); // a file name in a clone may hold a newline
     }
     if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');

@@ -4,6 +4,7 @@
 // default); a missing capsule is not an error, a corrupt or oversized one is (exit 2) and
 // nothing is changed: this command only reads.
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers } from '../../protocol/priority.js';
@@ -24,7 +25,7 @@ function byteLimit(raw: unknown): number {
   if (raw === undefined) return CONTEXT_OUTPUT_MAX_BYTES;
   const n = Number(raw);
   if (typeof raw !== 'string' || !Number.isInteger(n) || n < MIN_OUTPUT_BYTES) {
-    throw new CheckpointError('E_USAGE', `--max-bytes=${String(raw)}: expected a whole number of bytes, at least ${MIN_OUTPUT_BYTES}`);
+    throw new CheckpointError('E_USAGE', `--max-bytes=${shown(String(raw))}: expected a whole number of bytes, at least ${MIN_OUTPUT_BYTES}`);
   }
   return n;
 }
@@ -69,6 +70,7 @@ export function sameCommit(a: string | null, b: string | null): boolean | null {
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const maxBytes = byteLimit(args.options['max-bytes']);
+  const maxChars = charLimit(args.options['max-chars']); // checked before any work, like --max-bytes
   const skill = optionalSkillArg(args);
 
   let found: Found | null = null;
@@ -108,7 +110,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
-    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars: charLimit(args.options['max-chars']), maxBytes: maxBytes - 1 }, `checkpoint show ${found.skill}`));
+    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars, maxBytes: maxBytes - 1 }, `checkpoint show ${found.skill}`));
     return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {

@@ -1,4 +1,5 @@
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, type AgendaItem } from '../../read/agenda.js';
@@ -17,7 +18,9 @@ const MAX_FILES = 12;
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
+  // Both limits checked before any work: a bad value is refused even when resume would only ask which skill.
   const maxBytes = byteLimit(args.options['max-bytes']);
+  const maxChars = charLimit(args.options['max-chars']);
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args), skill });
@@ -63,14 +66,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json({ ok: true, ask_user: ask, ...orientation.data });
     return ask ? EXIT_ASK_USER : 0;
   }
-  ctx.out.out(fillBudget(orientation.blocks, { maxChars: charLimit(args.options['max-chars']), maxBytes }, `checkpoint show ${top.skill}`));
+  ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top.skill}`));
   return ask ? EXIT_ASK_USER : 0;
 }
 
 function byteLimit(raw: unknown): number {
   if (raw === undefined) return RESUME_MAX_BYTES;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 256) throw new CheckpointError('E_USAGE', `--max-bytes=${String(raw)}: expected a whole number of bytes, at least 256`);
+  if (!Number.isInteger(n) || n < 256) throw new CheckpointError('E_USAGE', `--max-bytes=${shown(String(raw))}: expected a whole number of bytes, at least 256`);
   return n;
 }
 

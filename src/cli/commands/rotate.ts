@@ -1,4 +1,5 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { listSkills } from '../../store/checkpoints.js';
 import { readConfig } from '../../store/config.js';
 import { rotateSkill, type RotateReport } from '../../store/rotate.js';
@@ -11,7 +12,7 @@ function keepArg(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n)) {
-    throw new CheckpointError('E_USAGE', `--keep=${String(raw)}: expected a whole number >= 0`, { hint: 'e.g. checkpoint rotate --keep 5' });
+    throw new CheckpointError('E_USAGE', `--keep=${shown(String(raw))}: expected a whole number >= 0`, { hint: 'e.g. checkpoint rotate --keep 5' });
   }
   return n;
 }

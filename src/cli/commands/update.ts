@@ -1,4 +1,5 @@
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
@@ -19,7 +20,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CheckpointError('E_USAGE', 'checkpoint update: nothing to update', { hint: "e.g. checkpoint update api --step=sprint-2 --next_actions+='Run the evaluator'" });
   }
   for (const op of args.ops) {
-    const flag = (op.split('=')[0] ?? op).slice(0, 80);
+    const flag = shown(op.split('=')[0] ?? op);
     refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
   const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched

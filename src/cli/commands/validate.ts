@@ -8,7 +8,7 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
-import { block } from '../render/output.js';
+import { block, oneLine } from '../render/output.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -54,9 +54,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!reports.length) lines.push('no checkpoints to validate (.checkpoints/ has none)');
   for (const r of reports) {
     lines.push(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
-    for (const e of r.errors) lines.push(`  ${c.red('error')}   ${e.path}: ${e.message}`);
-    for (const w of r.warnings) lines.push(`  ${strict ? c.red('warning') : c.yellow('warning')} ${w.path}: ${w.message}`);
-    for (const a of r.advice) lines.push(`  ${c.cyan('advice')}  ${a.path}: ${a.message}`);
+    // Paths and messages may quote a file's keys and values: each finding stays one line.
+    for (const e of r.errors) lines.push(`  ${c.red('error')}   ${oneLine(`${e.path}: ${e.message}`)}`);
+    for (const w of r.warnings) lines.push(`  ${strict ? c.red('warning') : c.yellow('warning')} ${oneLine(`${w.path}: ${w.message}`)}`);
+    for (const a of r.advice) lines.push(`  ${c.cyan('advice')}  ${oneLine(`${a.path}: ${a.message}`)}`);
   }
   if (reports.length > 1 || failed) lines.push(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
   ctx.out.out(block(lines));

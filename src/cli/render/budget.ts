@@ -4,6 +4,7 @@
 // end: whole blocks (and whole list items) in, or out and named on one closing line.
 
 import { CheckpointError } from '../../errors.js';
+import { shown } from '../../one-line.js';
 
 /** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
 export const DEFAULT_MAX_CHARS = 9000;
@@ -14,7 +15,7 @@ export function charLimit(raw: unknown): number {
   if (raw === undefined) return DEFAULT_MAX_CHARS;
   const n = Number(raw);
   if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < MIN_MAX_CHARS) {
-    throw new CheckpointError('E_USAGE', `--max-chars=${String(raw)}: expected a whole number of characters, at least ${MIN_MAX_CHARS}`, { hint: `e.g. --max-chars ${DEFAULT_MAX_CHARS} (the default)` });
+    throw new CheckpointError('E_USAGE', `--max-chars=${shown(String(raw))}: expected a whole number of characters, at least ${MIN_MAX_CHARS}`, { hint: `e.g. --max-chars ${DEFAULT_MAX_CHARS} (the default)` });
   }
   return n;
 }

@@ -6,6 +6,7 @@
 // machinery cost several milliseconds to set up.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { ChalkInstance } from 'chalk';
+import { escapeControl, oneLine } from '../../one-line.js';
 
 export interface Output {
   readonly color: boolean;
@@ -64,29 +65,8 @@ const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 export const block = (lines: readonly string[]): string => lines.map(line).join('');
 
 // Checkpoint text reaches the terminal from files that may have arrived through a merge, so
-// control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns)
-// are shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.
-const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
-export function escapeControl(text: string, keepColour: boolean): string {
-  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
-}
-
-// Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
-const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
-
-// Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
-const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
-
-/** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
-export function oneLine(text: string): string {
-  // Most values are one plain line already: returned as they are, without three replaces.
-  if (!NOT_ONE_LINE.test(text)) return text;
-  return escapeControl(
-    text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, (m) => `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    false,
-  );
-}
+// control characters are shown escaped (one-line.ts, shared with the merge driver's bundle).
+export { escapeControl, oneLine, shown, shownList } from '../../one-line.js';
 
 /** What to do when the file system said no (permissions, a read-only or full disk). */
 export const PERMISSION_HINT = 'check permissions and free space; nothing was changed';

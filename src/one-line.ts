@@ -1,0 +1,51 @@
+// Text from outside (a checkpoint that arrived through a merge, a command-line value, a file
+// name in a clone) shown inside our own lines. Pure and import-free, so every layer can use it,
+// the merge driver's lean bundle included.
+
+// Control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns) are
+// shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.
+const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+export function escapeControl(text: string, keepColour: boolean): string {
+  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
+}
+
+// Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
+const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
+
+// Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
+const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
+/** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
+export function oneLine(text: string): string {
+  // Most values are one plain line already: returned as they are, without three replaces.
+  if (!NOT_ONE_LINE.test(text)) return text;
+  return escapeControl(
+    text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, (m) => `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    false,
+  );
+}
+
+/** How much of a value a one-line message shows: enough to recognise it, never a screenful. */
+export const MAX_SHOWN_CHARS = 80;
+
+/**
+ * A value echoed inside a message (an option as typed, a path, a name read from a file): on one
+ * line (oneLine) and at most MAX_SHOWN_CHARS of it, cut with "…" and its full length named.
+ * Cut after escaping, so the bound holds for what is printed, and never inside an escape.
+ */
+export function shown(value: string, max = MAX_SHOWN_CHARS): string {
+  const text = oneLine(value);
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max);
+  // An escape (\n, \xNN, \uNNNN) cut in two would read as something else: drop its start.
+  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
+  if (partial) cut = cut.slice(0, partial.index);
+  return `${cut}… (${value.length} characters)`;
+}
+
+/** Items inside one line: the first `max`, each shown(), then how many more (a hostile repo can hold thousands). */
+export function shownList(items: readonly string[], max = 3): string {
+  const head = items.slice(0, max).map((item) => shown(item)).join(', ');
+  return items.length > max ? `${head} and ${items.length - max} more` : head;
+}
