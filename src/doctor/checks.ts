@@ -63,6 +63,8 @@ export interface FileContext {
   outside?: () => OutsideCheckout;
   /** Whether a repo-relative path exists (existsIn: one answer per path per run). */
   exists?: Exists;
+  /** Whether the index holds a path (asked only about bare names the work tree lacks). */
+  inIndex?: (path: string) => boolean;
 }
 
 /** Whether a repo-relative path exists under the root. */
@@ -238,7 +240,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      findings.push({ ...base, level: 'info', path, message: `"${entry}" names no file; read as a note, not checked` });
+      const note: Finding = { ...base, level: 'info', path, message: `"${entry}" names no file; read as a note, not checked` };
+      // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
+      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp.skill, ctx, note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -315,9 +319,10 @@ interface Absent {
  *    (deleted, or renamed away), else past the walk its newest removal in older history;
  *  - a sparse index folds its folder, or the newest walked commit that touched it kept it:
  *    HEAD has it and git sees no change, so this checkout does not hold it: a note;
- *  - else it is missing, unexplained.
+ *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
+ *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
  */
-function missingFile(rel: string, path: string, skill: string, ctx: FileContext): Absent {
+function missingFile(rel: string, path: string, skill: string, ctx: FileContext, unknown?: Finding): Absent {
   const base = { check: 'generated_files', skill, path } as const;
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${rel} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
@@ -338,6 +343,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext)
         };
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
+      if (unknown && !ctx.inIndex?.(rel)) return unknown;
       return { ...base, level: 'warning', message: `${rel} is missing`, evidence: { file: rel, missing: true } };
     },
   };

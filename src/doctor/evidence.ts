@@ -214,6 +214,15 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
   return { tokens: [...tokens].sort(), since: oldest, files: [...new Set(missing)].sort() };
 }
 
+/**
+ * The newest commits that removed `files`, back to `since`: HEAD fully determines the answer, so
+ * it is kept by HEAD in cache file `file` (root false: an engine asked for by name is asked).
+ */
+export function lastRemovalsAtHead(root: string | false, file: string, history: GitHistory, files: readonly string[], since: number): Promise<CommitInfo[]> {
+  const sorted = [...new Set(files)].sort();
+  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since));
+}
+
 /** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked). */
 async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>): Promise<T> {
   if (root === false) return ask();

@@ -105,7 +105,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const out: Finding[] = [];
   entries.forEach((entry, index) => {
     if (typeof entry !== 'string') return;
-    const target = parseEntry(entry, inTip);
+    const parsed = parseEntry(entry, inTip);
+    // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
+    const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind !== 'path') return;
     const file = repoRelative(root, target.path);
     if (file === null) return;

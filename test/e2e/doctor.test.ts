@@ -116,6 +116,36 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
+  it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) write(dir, f, `${f}\n`);
+    commitAll(dir, 'init', ago(300));
+    git(dir, ['rm', '-q', 'Procfile']);
+    const early = commitAll(dir, 'drop the Procfile', ago(200));
+    const entries = ['Makefile (build targets)', 'LICENSE', 'Procfile', 'HEAD', 'Brewfile', 'Dockerfile', 'tests', 'none', 'n/a', 'TBD'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['rm', '-q', 'Makefile']);
+    const dropped = commitAll(dir, 'drop make', ago(60));
+    git(dir, ['rm', '-q', '--cached', 'LICENSE']);
+    rmSync(join(dir, 'LICENSE'));
+    git(dir, ['update-index', '--skip-worktree', 'HEAD']);
+    rmSync(join(dir, 'HEAD'));
+    write(dir, 'Brewfile', 'b\n');
+    git(dir, ['add', 'Brewfile']);
+    rmSync(join(dir, 'Brewfile'));
+    const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+    const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"` });
+    expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
+    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"` });
+    expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing' });
+    expect(at(5)).toBeUndefined();
+    for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
+  });
+
   it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
     const dir = makeRepo();
     dirs.push(dir);
