@@ -13,7 +13,7 @@ import { readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
@@ -83,7 +83,7 @@ export class IsoHistory implements GitHistory {
 
   async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
     assertSince(since);
-    const scope = changes === 'all' ? null : changes === 'none' ? [] : changes.map(repoRelativePath);
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];

@@ -146,6 +146,24 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
   });
 
+  it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'README.md', 'readme\n');
+    write(dir, 'CHANGELOG.md', 'changes\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['rm', '-q', 'CHANGELOG.md']);
+    const dropped = commitAll(dir, 'drop the changelog', ago(60));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { message: string }) => f.message)).toEqual([
+      `CHANGELOG.md (matched by *.md) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop the changelog", ${files[0].evidence.date}); update the checkpoint`,
+      '**/*.csv matches no file',
+    ]);
+  });
+
   it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
     const dir = makeRepo();
     dirs.push(dir);

@@ -316,11 +316,11 @@ async function answers(history: GitHistory, fixture: Fixture) {
   };
 }
 
-/** Change scopes: each path, its directory, all of them, and one naming nothing. */
+/** Change scopes: each path, its directory, all of them, one naming nothing, and the top ('': everything, as a top-level glob's base). */
 function scopes(fixture: Fixture): string[][] {
   const paths = [...new Set(fixture.paths.map((p) => p.replace(/^\.\//, '')))];
   const dirs = paths.flatMap((p) => (p.includes('/') ? [p.slice(0, p.lastIndexOf('/'))] : []));
-  return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir']];
+  return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir'], ['', 'no/such/dir']];
 }
 
 /** Directories probed with filesIn: the top, nested ones, a file, a missing one, a file that became a directory, spellings. */
@@ -424,7 +424,7 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     for (const scope of scopes(fixture)) {
       const scoped: CommitInfo[] = answered.scoped[scope.join(',')];
       expect(strip(scoped)).toEqual(strip(all));
-      const inScope = (p: string) => scope.some((s) => p === s || p.startsWith(`${s}/`));
+      const inScope = (p: string) => scope.some((s) => s === '' || p === s || p.startsWith(`${s}/`));
       for (const c of scoped) {
         expect(c.changes.every((ch) => inScope(ch.path) && (ch.from === undefined || inScope(ch.from)))).toBe(true);
         // Every change in scope that the full walk lists is there (a rename from outside the scope as an addition).
