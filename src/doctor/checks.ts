@@ -65,6 +65,8 @@ export interface FileContext {
   exists?: Exists;
   /** Whether the index holds a path (asked only about bare names the work tree lacks). */
   inIndex?: (path: string) => boolean;
+  /** HEAD's files under the folders a sparse index folds where a pattern matching nothing here may look (foldedPatternDirs). */
+  headFolded?: ReadonlySet<string>;
 }
 
 /** Whether a repo-relative path exists under the root. */
@@ -154,6 +156,31 @@ function resolvePatternOnce(evidence: Evidence, root: string, alternatives: read
   let resolved = memo.get(key);
   if (!resolved) memo.set(key, (resolved = resolvePattern(root, alternatives, exists)));
   return resolved;
+}
+
+/** The folded folders (sparse index) a pattern matching nothing here may name files in, each as the folder to list ('' the top). */
+function foldedDirs(root: string, alternatives: readonly string[], outside: OutsideCheckout): string[] {
+  const bases = alternatives.flatMap((a) => patternBase(root, a));
+  return outside.folders.flatMap((f) => bases.flatMap((b) => {
+    const base = b === '' ? '' : `${b}/`;
+    // The narrower of the two: the folder under the pattern's base, or the base inside the folder.
+    return f.startsWith(base) ? [f.slice(0, -1)] : base.startsWith(f) ? [b] : [];
+  }));
+}
+
+/**
+ * For patterns that match nothing in the work tree: the folded folders of a sparse index they may
+ * name files in, to list in HEAD's tree (none, and `outside` not read, when every pattern matches).
+ */
+export function foldedPatternDirs(targets: readonly GeneratedTarget[], root: string, evidence: Evidence, exists: Exists, outside: () => OutsideCheckout): string[] {
+  const dirs = new Set<string>();
+  for (const { target } of targets) {
+    if (target.kind !== 'pattern' || resolvePatternOnce(evidence, root, target.alternatives, exists).matches.length) continue;
+    const { folders } = outside();
+    if (!folders.length) return [];
+    for (const d of foldedDirs(root, target.alternatives, outside())) dirs.add(d);
+  }
+  return [...dirs];
 }
 
 /** Files a pattern entry matches now, and a test for paths it would match. */
@@ -250,9 +277,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
+        // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
         const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
-        const bases = target.alternatives.flatMap((a) => patternBase(ctx.root, a));
-        if ([...outside.files].some(test) || outside.folders.some((f) => bases.some((b) => f.startsWith(b === '' ? '' : `${b}/`) || `${b}/`.startsWith(f)))) {
+        const folded = foldedDirs(ctx.root, target.alternatives, outside).length > 0 && (ctx.headFolded === undefined || [...ctx.headFolded].some(test));
+        if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${target.text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else findings.push({ ...base, level: 'warning', path, message: `${target.text} matches no file`, evidence: { file: target.text, missing: true } });
         continue;

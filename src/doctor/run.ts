@@ -7,7 +7,7 @@ import { newestFirst } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, generatedTargets, patternBase } from './checks.js';
+import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered } from '../read/load.js';
@@ -117,10 +117,13 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
+  // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
+  const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
+  const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;

@@ -236,7 +236,7 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+  async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     return this.guard('listing a commit\'s files', async () => {
       const reader = await this.reader();
       const commit = await lookupCommit(reader, rev);
@@ -248,7 +248,14 @@ export class IsoHistory implements GitHistory {
           const entry = entries.get(name);
           entries = entry?.type === 'tree' ? await reader.tree(entry.oid) : new Map();
         }
-        for (const [name, entry] of entries) if (entry.type === 'blob') out.set(dir ? `${dir}/${name}` : name, entry.oid);
+        const visit = async (at: string, listed: typeof entries): Promise<void> => {
+          for (const [name, entry] of listed) {
+            const path = at ? `${at}/${name}` : name;
+            if (entry.type === 'blob') out.set(path, entry.oid);
+            else if (opts.recursive && entry.type === 'tree') await visit(path, await reader.tree(entry.oid));
+          }
+        };
+        await visit(dir, entries);
       }
       return out;
     });

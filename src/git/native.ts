@@ -175,11 +175,12 @@ export class NativeHistory implements GitHistory {
     return out;
   }
 
-  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+  async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     const commit = await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();
     const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
-    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir));
+    const recursive = opts.recursive === true;
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive);
   }
 
   async isShallow(): Promise<boolean> {

@@ -116,6 +116,31 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
+  it('a glob under a folder a sparse index folds is a note only when HEAD has a match there; matching nothing in HEAD either, it is drift', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/api/orders.yaml', 'openapi: 3.0.0\n');
+    write(dir, 'docs/guide/deep/setup.md', 'setup\n');
+    write(dir, 'src/a.ts', 'a\n');
+    const entries = ['docs/api/*.yaml (PR 12)', 'docs/**/*.md', 'docs/**/*.txt — exports', 'docs/api/*.json', '**/*.csv', 'src/*.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['sparse-checkout', 'set', '--cone', 'src', '.checkpoints']);
+    git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+    expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    const hidden = (text: string) => ({ level: 'info', message: `${text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked` });
+    expect(at(0)).toMatchObject(hidden('docs/api/*.yaml'));
+    expect(at(1)).toMatchObject(hidden('docs/**/*.md'));
+    expect(at(2)).toMatchObject({ level: 'warning', message: 'docs/**/*.txt matches no file', evidence: { missing: true } });
+    expect(at(3)).toMatchObject({ level: 'warning', message: 'docs/api/*.json matches no file' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: '**/*.csv matches no file' });
+    expect(at(5)).toBeUndefined();
+  });
+
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
     const dir = makeRepo();
     dirs.push(dir);

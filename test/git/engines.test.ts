@@ -313,6 +313,7 @@ async function answers(history: GitHistory, fixture: Fixture) {
     readBlobs: [...(await history.readBlobs(fileRevisions.flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(q.pairs.map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
     filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
+    filesInRecursive: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD'])].map(async (rev) => [rev, Object.fromEntries(await Promise.all(TREE_DIRS.map(async (d) => [d, [...(await history.filesIn(rev, [d], { recursive: true }))].sort()])))]))),
   };
 }
 
@@ -454,6 +455,9 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const top = await history.filesIn(sha(dir, 'HEAD'), ['', 'docs/api']);
     expect([...top.keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md']);
     expect(await history.filesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', [''])).toEqual(new Map());
+    // recursive: every file at any depth under the folders, and only under them.
+    expect([...(await history.filesIn(sha(dir, 'HEAD'), ['docs'], { recursive: true })).keys()].sort()).toEqual(['docs/api/ref.md', 'docs/guide.md/index.md']);
+    expect([...(await history.filesIn(sha(dir, 'HEAD'), [''], { recursive: true })).keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md', 'docs/guide.md/index.md']);
   });
 
   it('messages are decoded by their encoding header as git log prints them, and searched as such', async () => {
