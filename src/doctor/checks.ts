@@ -6,7 +6,8 @@ import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
 import type { Finding } from './types.js';
-import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
+import { lookupVerified, type Evidence } from './evidence.js';
+import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
@@ -258,7 +259,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const changedAfter = (test: (path: string) => boolean, candidates: readonly number[]): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
-      if (commit.time < after || own.has(i)) continue;
+      if (!committedAfter(commit.time, after) || own.has(i)) continue;
       const ch = commit.changes.find((c) => test(c.path) || (c.from !== undefined && test(c.from)))!;
       return { commit, file: ch.path, change: ch };
     }
@@ -380,7 +381,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */
 export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): Finding[] {
   const saved = toSeconds(cp.updated_at);
-  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
+  const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   const texts: { path: string; text: string }[] = [];
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
@@ -388,7 +389,7 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   });
   return texts.flatMap(({ path, text }) => {
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
-    const after = Math.min(saved, dates?.get(text) ?? saved);
+    const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
     return findLandings(text, evidence.commits, after).map((l): Finding => ({
       level: 'warning',

@@ -141,6 +141,29 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(at(5)).toBeUndefined();
   });
 
+  it('a PR commit in the same second as the checkpoint write counts as landed in doctor, next and status alike, made just before or just after it', async () => {
+    for (const order of ['pr first', 'checkpoint first'] as const) {
+      const dir = makeRepo();
+      dirs.push(dir);
+      const second = Math.floor(Date.now() / 1000) - 7200;
+      const at = new Date(second * 1000).toISOString();
+      const written = at.replace(/\.\d+Z$/, '.700Z');
+      const pr = () => {
+        write(dir, 'src/orders.ts', 'orders\n');
+        return commitAll(dir, 'Orders API (#12)', at);
+      };
+      if (order === 'pr first') pr();
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', at);
+      const landing = order === 'pr first' ? git(dir, ['rev-parse', 'HEAD~1']).trim() : pr();
+      const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+      expect(report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha), order).toEqual([landing]);
+      const next = (await runCli(dir, ['next', '--engine', engine])).stdout;
+      expect(next, order).toContain(`skipped next_actions[0] "Merge PR #12 (orders API)": #12 landed in ${landing.slice(0, 7)}`);
+      expect((await runCli(dir, ['status', '--engine', engine])).stdout, order).toContain(`(already landed: #12 landed in ${landing.slice(0, 7)}`);
+    }
+  });
+
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
     const dir = makeRepo();
     dirs.push(dir);
