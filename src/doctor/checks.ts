@@ -93,7 +93,8 @@ export function repoRelative(root: string, file: string): string | null {
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
   const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
   const rel = absolute ? relative(root, file) : file.replace(/^\.\//, '');
-  if (!rel || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
+  // The repository itself ("."), or a NUL no path holds: no file in it.
+  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 

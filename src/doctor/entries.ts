@@ -77,6 +77,8 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     const slashed = text.replace(/\\/g, '/');
     if (exists(slashed)) return { kind: 'path', path: slashed };
   }
+  // No file has a NUL in its name (git cannot hold one): text with one names none.
+  if (text.includes('\0')) return { kind: 'note' };
   if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) return isBareName(text) ? { kind: 'note', name: text } : { kind: 'note' };
   const alternatives = expandBraces(text);
   if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };

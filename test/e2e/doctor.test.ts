@@ -164,6 +164,19 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     }
   });
 
+  it('entries no file can have (".", "..", a NUL in the name) are notes, never a failed run', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'Makefile', 'all:\n');
+    const entries = ['.', '..', 'Make\u0000file', 'src/a\u0000.ts (PR 12)', 'Makefile'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string }) => [f.path, f.level])).toEqual([0, 1, 2, 3].map((i) => [`context_primer.generated_files[${i}]`, 'info']));
+  });
+
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
     const dir = makeRepo();
     dirs.push(dir);
