@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
-import { gatherEvidence, lastRemovalsAtHead, mentionsWork, walkBound, type Evidence } from './evidence.js';
+import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered } from '../read/load.js';
 import { fetchHealth } from './online.js';
@@ -102,7 +102,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const topFiles = [...generated.filter((rel) => !present.has(rel)), ...bare].some((rel) => !rel.includes('/')) ? filesAtTop(opts.root) : [];
   const changesUnder = [...new Set([...generated.map(scopeOf), ...bare.map(scopeOf), ...checkpoints.map(cpRel), ...patterns, ...topFiles])];
   const missing = generated.filter((rel) => !present.has(rel));
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
+  const notBefore = walkBound(opts.root, opts.now);
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
   if (pushed) {
@@ -127,7 +128,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;
-  if (bare.length && evidence.history) await removalsOfBareNames(opts.root, opts.engine, evidence, bare.filter((n) => !dirty.has(n) && !outsideCheckout().files.has(n)));
+  if (bare.length && evidence.history) await removalsOfBareNames(opts.root, opts.engine, evidence, bare.filter((n) => !dirty.has(n) && !outsideCheckout().files.has(n)), bareReach(checkpoints, notBefore));
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
@@ -152,19 +153,31 @@ function outsideOf(root: string): OutsideCheckout {
 
 /**
  * A bare name the walk does not explain ("Makefile" deleted before the checkpoint was written,
- * or a word like "TBD" that never was a file): its last removal in all of HEAD's history, the
- * answer kept by HEAD. Added to the evidence's removals, where a missing file's commit is looked for.
+ * or a word like "TBD" that never was a file): its last removal in HEAD's history back to `since`
+ * (bareReach), the answer kept by HEAD. Added to the evidence's
+ * removals, where a missing file's commit is looked for.
  */
-async function removalsOfBareNames(root: string, engine: DoctorOptions['engine'], evidence: Evidence, names: readonly string[]): Promise<void> {
+async function removalsOfBareNames(root: string, engine: DoctorOptions['engine'], evidence: Evidence, names: readonly string[], since: number): Promise<void> {
   const touches = (c: CommitInfo, n: string) => c.changes.some((ch) => ch.path === n || ch.from === n);
   const unexplained = names.filter((n) => !evidence.commits.some((c) => touches(c, n)) && !evidence.removals.some((c) => removes(c, n)));
   if (!unexplained.length || evidence.shallow) return;
-  const found = await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, BARE_REMOVALS_FILE, evidence.history!, unexplained, 0);
+  const found = await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, BARE_REMOVALS_FILE, evidence.history!, unexplained, since);
   const known = new Set(evidence.removals.map((c) => c.sha));
   evidence.removals = [...evidence.removals, ...found.filter((c) => !known.has(c.sha))].sort(newestFirst);
 }
 
 const BARE_REMOVALS_FILE = 'bare-removals.json';
+
+/**
+ * How far back a bare name's removal is looked for: the walk_days bound (the start of its day, so
+ * the kept answer serves a day's runs), or the oldest checkpoint's save when older (as far as any
+ * missing file's removal is searched); all history under walk_days 0.
+ */
+function bareReach(checkpoints: readonly Checkpoint[], notBefore: number | undefined): number {
+  if (notBefore === undefined) return 0;
+  const saved = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
+  return Math.max(0, Math.min(notBefore - (notBefore % 86_400), ...saved));
+}
 
 /** Of `names`, those the index of the work tree at `root` holds (none where there is no git dir there). */
 function indexNames(root: string, names: readonly string[]): Set<string> {

@@ -490,6 +490,34 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(r.code).toBe(1);
   });
 
+  it('a bare name removed past the cut: found back to the oldest checkpoint save, or within walk_days before it; older only under walk_days 0', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const f of ['Makefile', 'Procfile', 'Brewfile']) write(dir, f, `${f}\n`);
+    commitAll(dir, 'base', daysAgo(1200));
+    git(dir, ['rm', '-q', 'Brewfile']);
+    const ancient = commitAll(dir, 'drop the Brewfile', daysAgo(1100));
+    git(dir, ['rm', '-q', 'Procfile']);
+    const before = commitAll(dir, 'drop the Procfile', daysAgo(900));
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(729));
+    git(dir, ['rm', '-q', 'Makefile']);
+    const after = commitAll(dir, 'drop make', daysAgo(500));
+    write(dir, 'README.md', 'readme\n');
+    commitAll(dir, 'readme', daysAgo(1));
+    const messages = async () => JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout).findings
+      .filter((f: { check: string }) => f.check === 'generated_files').map((f: { message: string }) => f.message);
+    const note = '"Brewfile" names no file; read as a note, not checked';
+    // The checkpoint was saved 730 days ago: removals back to then are searched, past a 365-day cut.
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 365 }\n');
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, '"Procfile" names no file; read as a note, not checked', note]);
+    // A bound older than the save reaches the Procfile's removal, not the Brewfile's.
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 1000 }\n');
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"`, note]);
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
+    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"`);
+  });
+
   it('refuses a walk_days that is not a number of days, in one line, exit 2', async () => {
     const { dir } = oldRepo();
     write(dir, '.checkpoints/config.json', '{ "walk_days": "a year" }\n');
