@@ -7,7 +7,8 @@ import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
 import type { Finding } from './types.js';
-import { lookupVerified, toSeconds, type Evidence } from './evidence.js';
+import { lookupVerified, type Evidence } from './evidence.js';
+import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
 import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
@@ -64,6 +65,10 @@ export interface FileContext {
   outside?: () => OutsideCheckout;
   /** Whether a repo-relative path exists (existsIn: one answer per path per run). */
   exists?: Exists;
+  /** Whether the index holds a path (asked only about bare names the work tree lacks). */
+  inIndex?: (path: string) => boolean;
+  /** HEAD's files under the folders a sparse index folds where a pattern matching nothing here may look (foldedPatternDirs). */
+  headFolded?: ReadonlySet<string>;
 }
 
 /** Whether a repo-relative path exists under the root. */
@@ -89,7 +94,8 @@ export function repoRelative(root: string, file: string): string | null {
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
   const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
   const rel = absolute ? relative(root, file) : file.replace(/^\.\//, '');
-  if (!rel || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
+  // The repository itself ("."), or a NUL no path holds: no file in it.
+  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
@@ -153,6 +159,31 @@ function resolvePatternOnce(evidence: Evidence, root: string, alternatives: read
   let resolved = memo.get(key);
   if (!resolved) memo.set(key, (resolved = resolvePattern(root, alternatives, exists)));
   return resolved;
+}
+
+/** The folded folders (sparse index) a pattern matching nothing here may name files in, each as the folder to list ('' the top). */
+function foldedDirs(root: string, alternatives: readonly string[], outside: OutsideCheckout): string[] {
+  const bases = alternatives.flatMap((a) => patternBase(root, a));
+  return outside.folders.flatMap((f) => bases.flatMap((b) => {
+    const base = b === '' ? '' : `${b}/`;
+    // The narrower of the two: the folder under the pattern's base, or the base inside the folder.
+    return f.startsWith(base) ? [f.slice(0, -1)] : base.startsWith(f) ? [b] : [];
+  }));
+}
+
+/**
+ * For patterns that match nothing in the work tree: the folded folders of a sparse index they may
+ * name files in, to list in HEAD's tree (none, and `outside` not read, when every pattern matches).
+ */
+export function foldedPatternDirs(targets: readonly GeneratedTarget[], root: string, evidence: Evidence, exists: Exists, outside: () => OutsideCheckout): string[] {
+  const dirs = new Set<string>();
+  for (const { target } of targets) {
+    if (target.kind !== 'pattern' || resolvePatternOnce(evidence, root, target.alternatives, exists).matches.length) continue;
+    const { folders } = outside();
+    if (!folders.length) return [];
+    for (const d of foldedDirs(root, target.alternatives, outside())) dirs.add(d);
+  }
+  return [...dirs];
 }
 
 /** Files a pattern entry matches now, and a test for paths it would match. */
@@ -230,7 +261,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const changedAfter = (test: (path: string) => boolean, candidates: readonly number[]): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
-      if (commit.time < after || own.has(i)) continue;
+      if (!committedAfter(commit.time, after) || own.has(i)) continue;
       const ch = commit.changes.find((c) => test(c.path) || (c.from !== undefined && test(c.from)))!;
       return { commit, file: ch.path, change: ch };
     }
@@ -239,7 +270,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      findings.push({ ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names no file; read as a note, not checked` });
+      const note: Finding = { ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names no file; read as a note, not checked` };
+      // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
+      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp.skill, ctx, note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -247,9 +280,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
+        // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
         const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
-        const bases = target.alternatives.flatMap((a) => patternBase(ctx.root, a));
-        if ([...outside.files].some(test) || outside.folders.some((f) => bases.some((b) => f.startsWith(b === '' ? '' : `${b}/`) || `${b}/`.startsWith(f)))) {
+        const folded = foldedDirs(ctx.root, target.alternatives, outside).length > 0 && (ctx.headFolded === undefined || [...ctx.headFolded].some(test));
+        if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else findings.push({ ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
@@ -316,9 +350,10 @@ interface Absent {
  *    (deleted, or renamed away), else past the walk its newest removal in older history;
  *  - a sparse index folds its folder, or the newest walked commit that touched it kept it:
  *    HEAD has it and git sees no change, so this checkout does not hold it: a note;
- *  - else it is missing, unexplained.
+ *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
+ *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
  */
-function missingFile(rel: string, path: string, skill: string, ctx: FileContext): Absent {
+function missingFile(rel: string, path: string, skill: string, ctx: FileContext, unknown?: Finding): Absent {
   const base = { check: 'generated_files', skill, path } as const;
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
@@ -339,6 +374,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext)
         };
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
+      if (unknown && !ctx.inIndex?.(rel)) return unknown;
       return { ...base, level: 'warning', message: `${shown(rel)} is missing`, evidence: { file: rel, missing: true } };
     },
   };
@@ -347,7 +383,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext)
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */
 export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): Finding[] {
   const saved = toSeconds(cp.updated_at);
-  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
+  const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   const texts: { path: string; text: string }[] = [];
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
@@ -355,7 +391,7 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   });
   return texts.flatMap(({ path, text }) => {
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
-    const after = Math.min(saved, dates?.get(text) ?? saved);
+    const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
     return findLandings(text, evidence.commits, after).map((l): Finding => ({
       level: 'warning',

@@ -7,8 +7,11 @@ export type EntryTarget =
   | { kind: 'path'; path: string }
   /** Brace-expanded alternatives, some with glob characters: missing only when none matches. */
   | { kind: 'pattern'; text: string; alternatives: string[] }
-  /** No path in it: a note, never drift. */
-  | { kind: 'note' };
+  /**
+   * No path in it: a note, never drift. `name`: a bare name not in the work tree ("Makefile",
+   * "LICENSE", "TBD"): a file only if git knows it (HEAD, the index, or a commit removed it).
+   */
+  | { kind: 'note'; name?: string };
 
 /** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
@@ -38,6 +41,15 @@ export function entryPathText(entry: string): string {
   return unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
 }
 
+/**
+ * A name with no folder, extension or pattern ("Makefile", "HEAD", "tests", "TBD"), or "n/a":
+ * text alone cannot tell a file from a word; git can.
+ */
+function isBareName(text: string): boolean {
+  return NOT_APPLICABLE.test(text) || (/^[^\s/\\*?[\]{}]+$/.test(text) && text !== '.' && text !== '..');
+}
+const NOT_APPLICABLE = /^n\/a$/i;
+
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
 function looksLikePath(text: string): boolean {
   if (!text || /\s/.test(text)) return false;
@@ -65,7 +77,9 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     const slashed = text.replace(/\\/g, '/');
     if (exists(slashed)) return { kind: 'path', path: slashed };
   }
-  if (!looksLikePath(text)) return { kind: 'note' };
+  // No file has a NUL in its name (git cannot hold one): text with one names none.
+  if (text.includes('\0')) return { kind: 'note' };
+  if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) return isBareName(text) ? { kind: 'note', name: text } : { kind: 'note' };
   const alternatives = expandBraces(text);
   if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
   return { kind: 'pattern', text, alternatives };

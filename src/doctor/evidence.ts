@@ -10,6 +10,7 @@ import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, queuedTexts, type QueuedDates } from './queued.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
+import { queuedAt, toSeconds } from './instants.js';
 
 export interface Evidence {
   history: GitHistory | null;
@@ -49,9 +50,7 @@ export interface DeepSearch {
 
 export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null };
 
-export function toSeconds(iso: string): number {
-  return Math.floor(Date.parse(iso) / 1000);
-}
+export { toSeconds } from './instants.js';
 
 export interface GatherOptions {
   engine?: 'auto' | EngineName;
@@ -201,10 +200,9 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
 function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued: QueuedDates, cutAt: number, oldest: number, missing: readonly string[]): DeepSearch {
   const tokens = new Set<string>();
   for (const { rel, cp } of files) {
-    const saved = toSeconds(cp.updated_at);
-    const dates = queued.get(rel);
+    const at = queuedAt(cp, queued.get(rel));
     for (const text of queuedTexts(cp)) {
-      const after = Math.min(saved, dates?.get(text) ?? saved);
+      const after = at(text);
       const refs = workRefs(text);
       if (!refs.length || !(after < cutAt)) continue;
       for (const r of refs) tokens.add(r.token);
@@ -212,6 +210,15 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
   }
   // One search back to the oldest of them: one pass, and the same question (cache key) each run.
   return { tokens: [...tokens].sort(), since: oldest, files: [...new Set(missing)].sort() };
+}
+
+/**
+ * The newest commits that removed `files`, back to `since`: HEAD fully determines the answer, so
+ * it is kept by HEAD in cache file `file` (root false: an engine asked for by name is asked).
+ */
+export function lastRemovalsAtHead(root: string | false, file: string, history: GitHistory, files: readonly string[], since: number): Promise<CommitInfo[]> {
+  const sorted = [...new Set(files)].sort();
+  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since));
 }
 
 /** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked). */
@@ -273,11 +280,10 @@ export function mentionsWork(cp: Checkpoint): boolean {
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */
 export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (text: string) => string | null {
-  const saved = toSeconds(cp.updated_at);
-  const dates = checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel);
+  const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
-    const landings = findLandings(text, evidence.commits, Math.min(saved, dates?.get(text) ?? saved));
+    const landings = findLandings(text, evidence.commits, at(text));
     if (!landings.length || landings.length < workRefs(text).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} "${l.commit.subject}"`).join('; ');
   };

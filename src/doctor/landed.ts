@@ -2,6 +2,7 @@
 // and behind `next` skipping such actions. Pure: takes commit records, returns matches.
 // Only commit SUBJECTS count: a token that merely appears in an unrelated body is not a merge.
 import type { CommitInfo } from '../git/types.js';
+import { committedAfter } from './instants.js';
 
 export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
 
@@ -95,8 +96,8 @@ export function findLandings(text: string, commits: readonly CommitInfo[], after
   const out: Landing[] = [];
   for (const ref of workRefs(text)) {
     let hit: CommitInfo | undefined;
-    // Commit times have whole seconds: a commit in the same second as the write counts as after it.
-    for (const c of landingsOf(commits, ref)) if (c.time >= afterSec && (!hit || c.time < hit.time)) hit = c;
+    // A commit in the same second as the queueing counts as after it (instants.ts says why).
+    for (const c of landingsOf(commits, ref)) if (committedAfter(c.time, afterSec) && (!hit || c.time < hit.time)) hit = c;
     if (hit) out.push({ ref, commit: { sha: hit.sha, subject: hit.subject, time: hit.time } });
   }
   return out;

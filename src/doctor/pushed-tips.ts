@@ -11,7 +11,8 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
-import { NO_EVIDENCE, toSeconds, type Evidence } from './evidence.js';
+import { NO_EVIDENCE, type Evidence } from './evidence.js';
+import { committedAfter, toSeconds } from './instants.js';
 import type { Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions } from './queued.js';
@@ -105,7 +106,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const out: Finding[] = [];
   entries.forEach((entry, index) => {
     if (typeof entry !== 'string') return;
-    const target = parseEntry(entry, inTip);
+    const parsed = parseEntry(entry, inTip);
+    // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
+    const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind !== 'path') return;
     const file = repoRelative(root, target.path);
     if (file === null) return;
@@ -125,7 +128,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       return;
     }
     // The session's own commits (which also touch its checkpoint) are not drift.
-    const change = commits.find((c) => c.time >= after && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
+    const change = commits.find((c) => committedAfter(c.time, after) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {
       out.push({
         ...base, level: 'warning', path,

@@ -4,11 +4,11 @@
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
+import { toSeconds } from './instants.js';
 
 const REVISIONS_FILE = 'file-revisions.json';
 import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
 
-const toSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
 /** A checkpoint blob larger than this is not read for dating (a hostile history may hold anything). */
 const MAX_BLOB_BYTES = 1 << 20;

@@ -7,15 +7,16 @@ import { newestFirst } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, generatedTargets, patternBase } from './checks.js';
-import { gatherEvidence, mentionsWork, walkBound, type Evidence } from './evidence.js';
+import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
+import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
-import { NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
+import { indexHolds, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
+import { removes } from '../git/renames.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 
 export interface DoctorOptions {
@@ -85,9 +86,11 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Checkpoints often list the same files: each is looked at once.
   const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))];
   const present = new Set(generated.filter(exists));
+  // Bare names the work tree lacks ("Makefile", "TBD"): files only if git knows them. None: nothing asked.
+  const bare = [...new Set(targets.flatMap((t) => (t.target.kind === 'note' && t.target.name !== undefined ? [t.target.name] : [])))];
   // Uncommitted edits matter only for literal generated files (the checkpoints are asked
   // about with them, for their level): none named, no git status at all.
-  const watched = generated.length ? [...new Set([...generated, ...checkpoints.map(cpRel)])] : [];
+  const watched = generated.length || bare.length ? [...new Set([...generated, ...bare, ...checkpoints.map(cpRel)])] : [];
   // File lists only where the checks look: the generated files (a missing one by its
   // directory, so a rename within it pairs up and names the new path; a pattern by its fixed
   // directory) and the checkpoints themselves (a session's own commits are not drift).
@@ -96,10 +99,11 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const patterns = [...alternatives].flatMap((a) => patternBase(opts.root, a));
   // A missing file at the top has no folder to list: the top's files stand in for it, so a rename
   // to one of them pairs up there too.
-  const topFiles = generated.some((rel) => !present.has(rel) && !rel.includes('/')) ? filesAtTop(opts.root) : [];
-  const changesUnder = [...new Set([...generated.map(scopeOf), ...checkpoints.map(cpRel), ...patterns, ...topFiles])];
+  const topFiles = [...generated.filter((rel) => !present.has(rel)), ...bare].some((rel) => !rel.includes('/')) ? filesAtTop(opts.root) : [];
+  const changesUnder = [...new Set([...generated.map(scopeOf), ...bare.map(scopeOf), ...checkpoints.map(cpRel), ...patterns, ...topFiles])];
   const missing = generated.filter((rel) => !present.has(rel));
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore: walkBound(opts.root, opts.now), verify: verifyTokens(checkpoints), missing });
+  const notBefore = walkBound(opts.root, opts.now);
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
   if (pushed) {
@@ -109,16 +113,22 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Read only when a listed file is missing or a pattern matches nothing: a sparse checkout's doing?
   let outside: OutsideCheckout | undefined;
   const outsideCheckout = () => (outside ??= evidence.history === null ? NOTHING_OUTSIDE : outsideOf(opts.root));
+  let held: Set<string> | undefined;
+  const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, bare)).has(rel);
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
+  // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
+  const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
+  const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;
+  if (bare.length && evidence.history) await removalsOfBareNames(opts.root, opts.engine, evidence, bare.filter((n) => !dirty.has(n) && !outsideCheckout().files.has(n)), bareReach(checkpoints, notBefore));
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
@@ -138,6 +148,43 @@ function outsideOf(root: string): OutsideCheckout {
     return readOutsideCheckout(resolveGitDirsSync(root).gitdir);
   } catch {
     return NOTHING_OUTSIDE;
+  }
+}
+
+/**
+ * A bare name the walk does not explain ("Makefile" deleted before the checkpoint was written,
+ * or a word like "TBD" that never was a file): its last removal in HEAD's history back to `since`
+ * (bareReach), the answer kept by HEAD. Added to the evidence's
+ * removals, where a missing file's commit is looked for.
+ */
+async function removalsOfBareNames(root: string, engine: DoctorOptions['engine'], evidence: Evidence, names: readonly string[], since: number): Promise<void> {
+  const touches = (c: CommitInfo, n: string) => c.changes.some((ch) => ch.path === n || ch.from === n);
+  const unexplained = names.filter((n) => !evidence.commits.some((c) => touches(c, n)) && !evidence.removals.some((c) => removes(c, n)));
+  if (!unexplained.length || evidence.shallow) return;
+  const found = await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, BARE_REMOVALS_FILE, evidence.history!, unexplained, since);
+  const known = new Set(evidence.removals.map((c) => c.sha));
+  evidence.removals = [...evidence.removals, ...found.filter((c) => !known.has(c.sha))].sort(newestFirst);
+}
+
+const BARE_REMOVALS_FILE = 'bare-removals.json';
+
+/**
+ * How far back a bare name's removal is looked for: the walk_days bound (the start of its day, so
+ * the kept answer serves a day's runs), or the oldest checkpoint's save when older (as far as any
+ * missing file's removal is searched); all history under walk_days 0.
+ */
+function bareReach(checkpoints: readonly Checkpoint[], notBefore: number | undefined): number {
+  if (notBefore === undefined) return 0;
+  const saved = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
+  return Math.max(0, Math.min(notBefore - (notBefore % 86_400), ...saved));
+}
+
+/** Of `names`, those the index of the work tree at `root` holds (none where there is no git dir there). */
+function indexNames(root: string, names: readonly string[]): Set<string> {
+  try {
+    return indexHolds(resolveGitDirsSync(root).gitdir, names);
+  } catch {
+    return new Set();
   }
 }
 

@@ -13,7 +13,7 @@ import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
@@ -84,7 +84,7 @@ export class IsoHistory implements GitHistory {
 
   async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
     assertSince(since);
-    const scope = changes === 'all' ? null : changes === 'none' ? [] : changes.map(repoRelativePath);
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
@@ -237,7 +237,7 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+  async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     return this.guard('listing a commit\'s files', async () => {
       const reader = await this.reader();
       const commit = await lookupCommit(reader, rev);
@@ -249,7 +249,14 @@ export class IsoHistory implements GitHistory {
           const entry = entries.get(name);
           entries = entry?.type === 'tree' ? await reader.tree(entry.oid) : new Map();
         }
-        for (const [name, entry] of entries) if (entry.type === 'blob') out.set(dir ? `${dir}/${name}` : name, entry.oid);
+        const visit = async (at: string, listed: typeof entries): Promise<void> => {
+          for (const [name, entry] of listed) {
+            const path = at ? `${at}/${name}` : name;
+            if (entry.type === 'blob') out.set(path, entry.oid);
+            else if (opts.recursive && entry.type === 'tree') await visit(path, await reader.tree(entry.oid));
+          }
+        };
+        await visit(dir, entries);
       }
       return out;
     });

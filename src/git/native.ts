@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
-import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, splitMessage } from './normalize.js';
+import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
@@ -57,7 +57,7 @@ export class NativeHistory implements GitHistory {
     // Without options that make git "limit" the walk (topo order, negative refs, ...),
     // --max-age drops an older commit without queueing its parents: exactly our walk.
     const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
-    const scope = changes === 'all' ? null : changes === 'none' ? [] : changes.map(repoRelativePath);
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     if (scope?.includes('')) return this.commitsSince(since);
     const raw = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
     if (scope === null) {
@@ -179,11 +179,12 @@ export class NativeHistory implements GitHistory {
     return out;
   }
 
-  async filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+  async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     const commit = await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();
     const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
-    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir));
+    const recursive = opts.recursive === true;
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive);
   }
 
   async isShallow(): Promise<boolean> {

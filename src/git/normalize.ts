@@ -48,6 +48,11 @@ export function repoRelativePath(path: string): string {
   return normalized;
 }
 
+/** A change scope's paths normalized: '' (the top: everything) stays as it is, the rest as repoRelativePath. */
+export function scopePaths(scope: readonly string[]): string[] {
+  return scope.map((p) => (p === '' ? '' : repoRelativePath(p)));
+}
+
 /** Whether `path` is one of `scope`'s paths or lies under one ('' covers everything). */
 export function inScope(path: string, scope: readonly string[]): boolean {
   return scope.some((p) => p === '' || path === p || path.startsWith(`${p}/`));

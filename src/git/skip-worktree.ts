@@ -46,13 +46,31 @@ export function readOutsideCheckout(gitdir: string): OutsideCheckout {
   return { files: new Set([...shared.files, ...main.files]), folders: [...shared.folders, ...main.folders] };
 }
 
-/** One index file's skip-worktree entries, and the shared index it links to; null when its entries and extensions do not fit its bytes (index-damage.ts). */
-export function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: string | null }) | null {
+/**
+ * Of `names` (repo-relative paths), those the index in `gitdir` holds, whatever its flags: git
+ * knows them as files even when the work tree lost them. An index this reader cannot follow holds none.
+ */
+export function indexHolds(gitdir: string, names: readonly string[]): Set<string> {
+  if (!names.length) return new Set();
+  const wanted = new Set(names);
+  const main = entriesOutside(readIndex(join(gitdir, 'index'))?.buf ?? null, wanted);
+  if (main === null) return new Set();
+  if (main.link === null) return main.held;
+  const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null, wanted);
+  return shared === null || shared.link !== null ? new Set() : new Set([...shared.held, ...main.held]);
+}
+
+/**
+ * One index file's skip-worktree entries, those of `wanted` it holds, and the shared index it
+ * links to; null when its entries and extensions do not fit its bytes (index-damage.ts).
+ */
+export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { link: string | null; held: Set<string> }) | null {
   if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const files = new Set<string>();
   const folders: string[] = [];
+  const held = new Set<string>();
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
@@ -82,6 +100,10 @@ export function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: s
       at += (nameAt - at + length + 8) & ~7;
     }
     previous = name;
+    if (wanted?.size) {
+      const entry = name.toString('utf8');
+      if (wanted.has(entry)) held.add(entry);
+    }
     if (!(extended & SKIP_WORKTREE)) continue;
     const text = name.toString('utf8');
     // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
@@ -89,7 +111,7 @@ export function entriesOutside(buf: Buffer | null): (OutsideCheckout & { link: s
     else if (text) files.add(text);
   }
   const link = sharedIndexOf(buf, at, end);
-  return link === undefined ? null : { files, folders, link };
+  return link === undefined ? null : { files, folders, link, held };
 }
 
 /** git's varint in index v4 names (each continuation byte adds one before shifting). */

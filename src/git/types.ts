@@ -93,9 +93,10 @@ export interface GitHistory {
   pushedCommits(from: string | null, to: string): Promise<CommitInfo[]>;
   /**
    * The files (blobs and links, not submodules) directly in each of `dirs` (repo-relative, '' for
-   * the top) in commit `rev`'s tree (a hex object name), path -> blob id. Empty when `rev` names no commit here.
+   * the top) in commit `rev`'s tree (a hex object name), path -> blob id; with `recursive`, every
+   * file at any depth under them. Empty when `rev` names no commit here.
    */
-  filesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>>;
+  filesIn(rev: string, dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
 }

@@ -28,6 +28,16 @@ describe('generated_files entries as people write them', () => {
     expect(parseEntry('', none)).toEqual({ kind: 'note' });
   });
 
+  it('a bare name is a note naming a possible file (git decides); one with an extension or folder stays a path', () => {
+    for (const [entry, name] of [['Makefile', 'Makefile'], ['Makefile (build targets)', 'Makefile'], ['`Dockerfile` — prod image', 'Dockerfile'], ['HEAD', 'HEAD'], ['TBD', 'TBD'], ['none', 'none'], ['n/a', 'n/a'], ['N/A', 'N/A']]) {
+      expect(parseEntry(entry!, none)).toEqual({ kind: 'note', name });
+    }
+    expect(parseEntry('Makefile (build targets)', (p) => p === 'Makefile')).toEqual({ kind: 'path', path: 'Makefile' });
+    expect(parseEntry('README.md', none)).toEqual({ kind: 'path', path: 'README.md' });
+    expect(parseEntry('docs/Makefile', none)).toEqual({ kind: 'path', path: 'docs/Makefile' });
+    expect(parseEntry('see the Makefile', none)).toEqual({ kind: 'note' });
+  });
+
   it('a place in a file names the file, unless a file is named with it; a drive letter is not a place', () => {
     expect(parseEntry('src/x.ts:12-40', (p) => p === 'src/x.ts')).toEqual({ kind: 'path', path: 'src/x.ts' });
     expect(parseEntry('logs/run:12', (p) => p === 'logs/run:12')).toEqual({ kind: 'path', path: 'logs/run:12' });

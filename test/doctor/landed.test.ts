@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { findLandings, subjectLandsPr, subjectNamesTicket, workRefs } from '../../src/doctor/landed.js';
 import type { CommitInfo } from '../../src/git/types.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
+import { checkLandedWork } from '../../src/doctor/checks.js';
+import { landedEvidence, NO_EVIDENCE } from '../../src/doctor/evidence.js';
+import { committedAfter, queuedAt } from '../../src/doctor/instants.js';
 
 const commit = (sha: string, subject: string, time: number, body = ''): CommitInfo => ({ sha, parents: [], subject, body, time, changes: [] });
 
@@ -87,6 +91,29 @@ describe('findLandings over an indexed walk', () => {
         return oldest ? [[ref.token, oldest.sha]] : [];
       });
       expect(findLandings(queued, commits, 0).map((l) => [l.ref.token, l.commit.sha])).toEqual(naive);
+    }));
+  });
+});
+
+describe('one rule for when a landing counts, for doctor and for next/status', () => {
+  // A write at any millisecond, a text queued then or at an older revision's save, landings in
+  // the seconds around both: doctor's finding and next's "already landed" say the same, and a
+  // landing in the queueing's own second counts (instants.ts: whole-second commit times).
+  const instant = fc.integer({ min: 1_700_000_000_000, max: 1_700_000_100_000 });
+  it('doctor flags a queued text exactly when next shows it landed, a same-second landing included', () => {
+    fc.assert(fc.property(instant, fc.option(fc.integer({ min: 0, max: 60 })), fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: 4 }), (writtenMs, queuedEarlier, offsets) => {
+      const saved = Math.floor(writtenMs / 1000);
+      const queuedSec = queuedEarlier === null ? saved : saved - queuedEarlier;
+      const text = 'Merge PR #12 (orders API)';
+      const cp = { skill: 'api', updated_at: new Date(writtenMs).toISOString(), next_actions: [text] } as unknown as Checkpoint;
+      const commits = offsets.map((o, i) => commit(`${i}`.repeat(40), 'Orders API (#12)', queuedSec + o)).sort((a, b) => b.time - a.time);
+      const evidence = { ...NO_EVIDENCE, commits, queued: new Map([['.checkpoints/api.checkpoint.json', new Map([[text, queuedSec]])]]) };
+      const doctor = checkLandedWork(cp, evidence, '.checkpoints/api.checkpoint.json');
+      const next = landedEvidence(cp, evidence, '.checkpoints/api.checkpoint.json')(text);
+      const expected = offsets.some((o) => o >= 0);
+      expect(doctor.length > 0).toBe(expected);
+      expect(next !== null).toBe(expected);
+      expect(committedAfter(queuedSec, queuedAt(cp, evidence.queued.get('.checkpoints/api.checkpoint.json'))(text))).toBe(true);
     }));
   });
 });

@@ -116,6 +116,115 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
+  it('a glob under a folder a sparse index folds is a note only when HEAD has a match there; matching nothing in HEAD either, it is drift', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/api/orders.yaml', 'openapi: 3.0.0\n');
+    write(dir, 'docs/guide/deep/setup.md', 'setup\n');
+    write(dir, 'src/a.ts', 'a\n');
+    const entries = ['docs/api/*.yaml (PR 12)', 'docs/**/*.md', 'docs/**/*.txt — exports', 'docs/api/*.json', '**/*.csv', 'src/*.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['sparse-checkout', 'set', '--cone', 'src', '.checkpoints']);
+    git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+    expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    const hidden = (text: string) => ({ level: 'info', message: `${text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked` });
+    expect(at(0)).toMatchObject(hidden('docs/api/*.yaml'));
+    expect(at(1)).toMatchObject(hidden('docs/**/*.md'));
+    expect(at(2)).toMatchObject({ level: 'warning', message: 'docs/**/*.txt matches no file', evidence: { missing: true } });
+    expect(at(3)).toMatchObject({ level: 'warning', message: 'docs/api/*.json matches no file' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: '**/*.csv matches no file' });
+    expect(at(5)).toBeUndefined();
+  });
+
+  it('a PR commit in the same second as the checkpoint write counts as landed in doctor, next and status alike, made just before or just after it', async () => {
+    for (const order of ['pr first', 'checkpoint first'] as const) {
+      const dir = makeRepo();
+      dirs.push(dir);
+      const second = Math.floor(Date.now() / 1000) - 7200;
+      const at = new Date(second * 1000).toISOString();
+      const written = at.replace(/\.\d+Z$/, '.700Z');
+      const pr = () => {
+        write(dir, 'src/orders.ts', 'orders\n');
+        return commitAll(dir, 'Orders API (#12)', at);
+      };
+      if (order === 'pr first') pr();
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', at);
+      const landing = order === 'pr first' ? git(dir, ['rev-parse', 'HEAD~1']).trim() : pr();
+      const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+      expect(report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha), order).toEqual([landing]);
+      const next = (await runCli(dir, ['next', '--engine', engine])).stdout;
+      expect(next, order).toContain(`skipped next_actions[0] "Merge PR #12 (orders API)": #12 landed in ${landing.slice(0, 7)}`);
+      expect((await runCli(dir, ['status', '--engine', engine])).stdout, order).toContain(`(already landed: #12 landed in ${landing.slice(0, 7)}`);
+    }
+  });
+
+  it('entries no file can have (".", "..", a NUL in the name) are notes, never a failed run', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'Makefile', 'all:\n');
+    const entries = ['.', '..', 'Make\u0000file', 'src/a\u0000.ts (PR 12)', 'Makefile'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string }) => [f.path, f.level])).toEqual([0, 1, 2, 3].map((i) => [`context_primer.generated_files[${i}]`, 'info']));
+  });
+
+  it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) write(dir, f, `${f}\n`);
+    commitAll(dir, 'init', ago(300));
+    git(dir, ['rm', '-q', 'Procfile']);
+    const early = commitAll(dir, 'drop the Procfile', ago(200));
+    const entries = ['Makefile (build targets)', 'LICENSE', 'Procfile', 'HEAD', 'Brewfile', 'Dockerfile', 'tests', 'none', 'n/a', 'TBD'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['rm', '-q', 'Makefile']);
+    const dropped = commitAll(dir, 'drop make', ago(60));
+    git(dir, ['rm', '-q', '--cached', 'LICENSE']);
+    rmSync(join(dir, 'LICENSE'));
+    git(dir, ['update-index', '--skip-worktree', 'HEAD']);
+    rmSync(join(dir, 'HEAD'));
+    write(dir, 'Brewfile', 'b\n');
+    git(dir, ['add', 'Brewfile']);
+    rmSync(join(dir, 'Brewfile'));
+    const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+    const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
+    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"` });
+    expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
+    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"` });
+    expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing' });
+    expect(at(5)).toBeUndefined();
+    for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
+  });
+
+  it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'README.md', 'readme\n');
+    write(dir, 'CHANGELOG.md', 'changes\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['rm', '-q', 'CHANGELOG.md']);
+    const dropped = commitAll(dir, 'drop the changelog', ago(60));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { message: string }) => f.message)).toEqual([
+      `CHANGELOG.md (matched by *.md) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop the changelog", ${files[0].evidence.date}); update the checkpoint`,
+      '**/*.csv matches no file',
+    ]);
+  });
+
   it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
     const dir = makeRepo();
     dirs.push(dir);
@@ -379,6 +488,34 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect(landed?.evidence.sha).toBe(landing);
     expect(landed?.blocks).toBe(true);
     expect(r.code).toBe(1);
+  });
+
+  it('a bare name removed past the cut: found back to the oldest checkpoint save, or within walk_days before it; older only under walk_days 0', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const f of ['Makefile', 'Procfile', 'Brewfile']) write(dir, f, `${f}\n`);
+    commitAll(dir, 'base', daysAgo(1200));
+    git(dir, ['rm', '-q', 'Brewfile']);
+    const ancient = commitAll(dir, 'drop the Brewfile', daysAgo(1100));
+    git(dir, ['rm', '-q', 'Procfile']);
+    const before = commitAll(dir, 'drop the Procfile', daysAgo(900));
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(729));
+    git(dir, ['rm', '-q', 'Makefile']);
+    const after = commitAll(dir, 'drop make', daysAgo(500));
+    write(dir, 'README.md', 'readme\n');
+    commitAll(dir, 'readme', daysAgo(1));
+    const messages = async () => JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout).findings
+      .filter((f: { check: string }) => f.check === 'generated_files').map((f: { message: string }) => f.message);
+    const note = '"Brewfile" names no file; read as a note, not checked';
+    // The checkpoint was saved 730 days ago: removals back to then are searched, past a 365-day cut.
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 365 }\n');
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, '"Procfile" names no file; read as a note, not checked', note]);
+    // A bound older than the save reaches the Procfile's removal, not the Brewfile's.
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 1000 }\n');
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"`, note]);
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
+    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"`);
   });
 
   it('refuses a walk_days that is not a number of days, in one line, exit 2', async () => {

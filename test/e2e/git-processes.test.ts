@@ -114,6 +114,34 @@ describe('git processes', () => {
     expect(gitOnPath.runs()).toEqual([]);
   });
 
+  it('bare names (a present Makefile, a plain word, a Procfile deleted long ago): a warm doctor starts no git process', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'Makefile', 'all:\n');
+    write(dir, 'Procfile', 'web: node .\n');
+    commitAll(dir, 'base', daysAgo(5));
+    git(dir, ['rm', '-q', 'Procfile']);
+    const dropped = commitAll(dir, 'drop the Procfile', daysAgo(4));
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: daysAgo(3), updated_at: daysAgo(2),
+      phase: 'build', step: 's', status: 'in_progress', progress_summary: 'x', progress_table: [],
+      context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'TBD', 'Procfile'] },
+      next_actions: ['Write the docs'],
+    }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint', daysAgo(2));
+    settleIndex(dir);
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const cold = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
+    expect(cold.findings.filter((f: { check: string }) => f.check === 'generated_files').map((f: { level: string; message: string }) => `${f.level} ${f.message}`)).toEqual([
+      'info "TBD" names no file; read as a note, not checked',
+      `warning Procfile is missing: deleted in ${dropped.slice(0, 7)} "drop the Procfile"`,
+    ]);
+    gitOnPath.reset();
+    expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(cold);
+    expect(gitOnPath.runs()).toEqual([]);
+  });
+
   it('checkpoints naming no literal generated file (only patterns and notes): a warm doctor starts no git process', () => {
     const dir = makeRepo();
     dirs.push(dir);

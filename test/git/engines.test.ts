@@ -313,14 +313,15 @@ async function answers(history: GitHistory, fixture: Fixture) {
     readBlobs: [...(await history.readBlobs(fileRevisions.flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(q.pairs.map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
     filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
+    filesInRecursive: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD'])].map(async (rev) => [rev, Object.fromEntries(await Promise.all(TREE_DIRS.map(async (d) => [d, [...(await history.filesIn(rev, [d], { recursive: true }))].sort()])))]))),
   };
 }
 
-/** Change scopes: each path, its directory, all of them, and one naming nothing. */
+/** Change scopes: each path, its directory, all of them, one naming nothing, and the top ('': everything, as a top-level glob's base). */
 function scopes(fixture: Fixture): string[][] {
   const paths = [...new Set(fixture.paths.map((p) => p.replace(/^\.\//, '')))];
   const dirs = paths.flatMap((p) => (p.includes('/') ? [p.slice(0, p.lastIndexOf('/'))] : []));
-  return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir']];
+  return [...paths.map((p) => [p]), ...dirs.map((d) => [d]), [...paths, ...dirs], ['no/such/dir'], ['', 'no/such/dir']];
 }
 
 /** Directories probed with filesIn: the top, nested ones, a file, a missing one, a file that became a directory, spellings. */
@@ -424,7 +425,7 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     for (const scope of scopes(fixture)) {
       const scoped: CommitInfo[] = answered.scoped[scope.join(',')];
       expect(strip(scoped)).toEqual(strip(all));
-      const inScope = (p: string) => scope.some((s) => p === s || p.startsWith(`${s}/`));
+      const inScope = (p: string) => scope.some((s) => s === '' || p === s || p.startsWith(`${s}/`));
       for (const c of scoped) {
         expect(c.changes.every((ch) => inScope(ch.path) && (ch.from === undefined || inScope(ch.from)))).toBe(true);
         // Every change in scope that the full walk lists is there (a rename from outside the scope as an addition).
@@ -454,6 +455,9 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const top = await history.filesIn(sha(dir, 'HEAD'), ['', 'docs/api']);
     expect([...top.keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md']);
     expect(await history.filesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', [''])).toEqual(new Map());
+    // recursive: every file at any depth under the folders, and only under them.
+    expect([...(await history.filesIn(sha(dir, 'HEAD'), ['docs'], { recursive: true })).keys()].sort()).toEqual(['docs/api/ref.md', 'docs/guide.md/index.md']);
+    expect([...(await history.filesIn(sha(dir, 'HEAD'), [''], { recursive: true })).keys()].sort()).toEqual(['.gitignore', 'a.txt', 'docs/api/ref.md', 'docs/guide.md/index.md']);
   });
 
   it('messages are decoded by their encoding header as git log prints them, and searched as such', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { readOutsideCheckout, skipWorktreePaths } from '../../src/git/skip-worktree.js';
+import { indexHolds, readOutsideCheckout, skipWorktreePaths } from '../../src/git/skip-worktree.js';
 import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -30,6 +30,27 @@ describe('skip-worktree entries', () => {
     git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
     expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: ['docs/'] });
     expect([...skipWorktreePaths(gitdir, ['docs/api/v1.md', 'src/a.ts', 'docs'])]).toEqual(['docs/api/v1.md']);
+  });
+
+  it('says which names the index holds, whatever their flags, in v2, v4 and split indexes', () => {
+    const dir = sparseRepo();
+    const gitdir = join(dir, '.git');
+    write(dir, 'Makefile', 'all:\n');
+    git(dir, ['add', 'Makefile']);
+    const asked = ['README.md', 'Makefile', 'docs/spec.md', 'docs', 'TBD', 'src'];
+    const held = ['README.md', 'Makefile', 'docs/spec.md'];
+    expect([...indexHolds(gitdir, asked)].sort()).toEqual([...held].sort());
+    git(dir, ['sparse-checkout', 'set', 'src']);
+    expect([...indexHolds(gitdir, asked)].sort()).toEqual([...held].sort());
+    git(dir, ['update-index', '--index-version', '4']);
+    expect([...indexHolds(gitdir, asked)].sort()).toEqual([...held].sort());
+    git(dir, ['rm', '-q', '--cached', 'README.md']);
+    expect([...indexHolds(gitdir, ['README.md', 'Makefile'])]).toEqual(['Makefile']);
+    git(dir, ['add', 'README.md']);
+    // A split index: the shared file's entries count too (its delete bitmap is not followed).
+    git(dir, ['update-index', '--split-index']);
+    expect([...indexHolds(gitdir, asked)].sort()).toEqual([...held].sort());
+    expect(indexHolds(gitdir, [])).toEqual(new Set());
   });
 
   it('reads a split index with its shared file, and never throws on a damaged one', () => {

@@ -1,0 +1,28 @@
+// When a commit counts as made after a checkpoint write: one rule for doctor (landed work, changed
+// files, pushed tips) and for next, status and resume (actions shown as landed). Pure.
+//
+// Commit times are whole seconds; updated_at usually carries milliseconds. A commit in the write's
+// own second may have been made before or after it, and nothing in git says which. It counts as
+// after: the commit is in HEAD's history and names the work, so calling it landed costs a
+// reconcile the message points at (and a push blocked until then), while calling it not landed
+// sends the next session to redo merged work, silently.
+import type { Checkpoint } from '../protocol/types.js';
+
+/** The second an ISO instant falls in (NaN when it does not parse). */
+export function toSeconds(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000);
+}
+
+/** Whether a commit at `commitTime` (whole seconds) counts as made after a write in second `writtenSec`. */
+export function committedAfter(commitTime: number, writtenSec: number): boolean {
+  return commitTime >= writtenSec;
+}
+
+/**
+ * The second each queued text of `cp` was queued: its date from the checkpoint file's revisions
+ * (`dates`, queued.ts), never later than the last save (a text a re-save kept keeps its date).
+ */
+export function queuedAt(cp: Pick<Checkpoint, 'updated_at'>, dates: ReadonlyMap<string, number> | undefined): (text: string) => number {
+  const saved = toSeconds(cp.updated_at);
+  return (text) => Math.min(saved, dates?.get(text) ?? saved);
+}
