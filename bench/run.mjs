@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCheckpoint } from './lib/checkpoints.mjs';
 import { makeHistoryRepo } from './lib/history-repo.mjs';
@@ -19,6 +19,15 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--section='))?.slice('--section='.length).split(',').map(Number);
 const want = (n) => !only || only.includes(n);
 const RUNS = quick ? 7 : 21;
+// --reference=<file>: the protocol's reference CLI (scripts/checkpoint.mjs of the protocol's home
+// repository; it cannot live in this one), measured side by side with ours on section 2's
+// repositories. It finds its repository through OPCHAIN_ROOT.
+const referenceArg = process.argv.find((a) => a.startsWith('--reference='))?.slice('--reference='.length);
+const referenceCli = referenceArg === undefined ? undefined : resolve(referenceArg);
+if (referenceCli !== undefined && !existsSync(referenceCli)) {
+  console.error(`bench: --reference=${referenceArg}: no such file; hint: give the path of the reference CLI's scripts/checkpoint.mjs`);
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'cp-bench-'));
 // Every process, ours and baseline alike, runs in one environment. Variables that make node
 // itself do more at every start are left out unless --keep-env: NODE_EXTRA_CA_CERTS (set on some
@@ -31,11 +40,11 @@ const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 console.log(dropped.length ? `environment: ${dropped.join(', ')} left out of every process (--keep-env keeps them)` : `environment: as given${keepEnv ? ' (--keep-env)' : ''}`);
 const rows = [];
 
-function report(name, ours, base, baseName, target) {
+function report(name, ours, base, baseName, target, oursName = 'ours') {
   const ratio = ours / base;
   const verdict = target === undefined ? 'reported' : ratio <= target ? `ok (<= ${target}x)` : `OVER (target ${target}x)`;
   rows.push({ name, ratio, ours, base, baseName, verdict });
-  console.log(`${name}: ${ratio.toFixed(2)}x  (ours ${fmt(ours)} vs ${baseName} ${fmt(base)})  ${verdict}`);
+  console.log(`${name}: ${ratio.toFixed(2)}x  (${oursName} ${fmt(ours)} vs ${baseName} ${fmt(base)})  ${verdict}`);
 }
 
 const git = (cwd, args) => execFileSync('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -115,6 +124,20 @@ if (want(2) || want(4)) {
       report(`${cmd}, ${label}`, m.ours, m.baseline, baseName, REFERENCE_TARGET);
     }
   }
+  // The reference CLI itself, when given: the issue's own target, ours <= the reference. Its ratio
+  // to the baseline is reported too (the baseline targets above assume it costs 1.05-1.1x that).
+  for (const [name, label] of want(2) && referenceCli ? [['real', 'real-shaped repo, 550 commits'], ['big', '20,000 commits']] : []) {
+    const { dir, readParse, readParseGit } = fixtures[name];
+    const referenceEnv = { ...env, OPCHAIN_ROOT: dir };
+    for (const cmd of ['validate', 'status', 'next', 'doctor']) {
+      const reference = () => timeOnce(NODE, [referenceCli, cmd], { cwd: dir, env: referenceEnv, expectCodes: [0, 1] });
+      const baseline = cmd === 'validate' || cmd === 'status' ? readParse : readParseGit;
+      const m = compare({ ours: run(dir, [cmd]), reference, baseline }, { runs: cmd === 'doctor' ? Math.ceil(RUNS / 2) : RUNS });
+      report(`${cmd} vs the reference CLI, ${label}`, m.ours, m.reference, 'reference', 1.0);
+      report(`the reference CLI's ${cmd} vs its baseline, ${label}`, m.reference, m.baseline, baseline === readParse ? 'read+parse' : 'read+parse+git log', undefined, 'reference');
+    }
+  }
+  if (want(2) && !referenceCli) console.log('(the reference CLI itself is measured with --reference=<path to its scripts/checkpoint.mjs>)');
   // status right after HEAD moved: no cached walk, so git runs once (reported, no target). What a
   // commit that left the checkpoints alone invalidates goes: every answer kept at HEAD. The files'
   // validation verdicts stay, as they do after such a commit.
