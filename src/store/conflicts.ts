@@ -37,8 +37,11 @@ export function readStages(root: string, rel: string): Stages | null {
 
 /** Repo-relative paths git reports as unmerged, below .checkpoints/. */
 export function unmergedCheckpointPaths(root: string): string[] {
-  const out = git(root, ['diff', '--name-only', '--diff-filter=U', '-z']) ?? '';
-  return out.split('\0').filter((p) => p.startsWith('.checkpoints/') && p.endsWith('.json'));
+  // The index's unmerged entries, read by plumbing: `git diff` refreshes and rewrites the index
+  // (--no-optional-locks or not), and resolve --check must write nothing.
+  const out = git(root, ['ls-files', '--unmerged', '-z']) ?? '';
+  const paths = new Set(out.split('\0').map((entry) => entry.slice(entry.indexOf('\t') + 1)));
+  return [...paths].filter((p) => p.startsWith('.checkpoints/') && p.endsWith('.json'));
 }
 
 export interface MarkerScan {

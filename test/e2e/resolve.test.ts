@@ -293,6 +293,26 @@ describe('resolve is safe', () => {
   });
 });
 
+describe('resolve only reads git state', () => {
+  it('resolve --check, resolve and resolve --add with nothing conflicted leave git\'s index byte-identical', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp({}));
+    write(dir, 'src/a.ts', 'export const a = 1;\n');
+    commitAll(dir, 'base');
+    // A work-tree file whose stat no longer matches its index entry: any index refresh rewrites the index.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100);
+    write(dir, 'src/a.ts', 'export const a = 1;\n');
+    const index = () => readFileSync(join(dir, '.git/index'));
+    const before = index();
+    for (const args of [['resolve', '--check'], ['resolve'], ['resolve', '--add']]) {
+      const r = cli(dir, args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBeLessThan(2);
+      expect(index().equals(before), args.join(' ')).toBe(true);
+    }
+  });
+});
+
 describe('resolve mid-merge with files it cannot read', () => {
   /** phaseConflict plus `links` links out of the project and a FIFO, all under .checkpoints/. */
   const hostile = (links: number) => {
