@@ -9,6 +9,7 @@ import { relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
 import { atOneHead, headFiles, walkTip } from '../git/commit-cache.js';
 import { isNormalAbsolute } from '../store/safe-fs.js';
+import { isCheckpointError } from '../errors.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
 export interface AgendaItem {
@@ -52,7 +53,8 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // A repository git cannot read (a damaged pack) still gets an answer, with the reason said.
   let historyError: string | null = null;
   const landed = asking.length ? await landedActions(opts.root, opts.now, asking, opts.engine ?? 'auto', (e) => {
-    historyError = String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
+    // Our own refusal is one message, whatever its path holds (a newline included); git's stderr, its first line.
+    historyError = isCheckpointError(e) ? e.message : String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
   }) : { answer: new Map() as LandedAnswer, head: null };
   const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => {
     const byText = landed.answer.get(relOf(skill));

@@ -65,6 +65,25 @@ describe.each(ENGINES)('%s engine: an empty loose ref for the current branch ove
   });
 });
 
+describe('a broken current-branch ref in a repository whose path holds a newline', () => {
+  it('next and status name the whole path, escaped on one line, not cut at the newline', () => {
+    const { dir } = project();
+    // A clone under a folder named with a newline and a terminal escape.
+    const odd = join(dir, 'we\x1b[2Jird\nname');
+    git(dir, ['clone', '-q', dir, odd]);
+    git(odd, ['pack-refs', '--all']);
+    writeFileSync(join(odd, '.git/refs/heads/main'), '');
+    for (const command of ['next', 'status']) {
+      const run = cli(odd, [command]);
+      expect(run.code, `${command}: ${run.stderr}`).toBe(0);
+      const warning = run.stderr.split('\n').filter((l) => l.includes('git history could not be read'));
+      expect(warning).toHaveLength(1);
+      expect(warning[0]).toContain('we\\x1b[2Jird\\nname/.git/refs/heads/main is empty');
+      expect(run.stderr).not.toContain('\x1b');
+    }
+  });
+});
+
 describe.each(ENGINES)('%s engine: a .git/index of random bytes', (engine) => {
   it('doctor refuses in one line with the repair, as git does; next and status, which need no index, answer; the file is untouched', () => {
     const { dir } = project();
