@@ -12,7 +12,7 @@ import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
-import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
+import { assertSkillName, CHECKPOINT_SUFFIX, isMisnamedCheckpoint, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
@@ -184,6 +184,11 @@ export function listSkills(root: string): string[] {
     .map((f) => skillFromFileName(f))
     .filter((s): s is string => s !== null)
     .sort();
+}
+
+/** Files in .checkpoints/ named `*.checkpoint.json` whose names are not valid skill names (skill-name.ts isMisnamedCheckpoint), sorted. */
+export function listMisnamed(root: string): string[] {
+  return listProjectDir(root, checkpointsDir(root)).filter(isMisnamedCheckpoint).sort();
 }
 
 export function requireCheckpoint(root: string, skill: string): CheckpointFile {
