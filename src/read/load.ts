@@ -5,9 +5,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listMisnamed, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
-import { CHECKPOINTS_DIR } from '../store/root.js';
-import { CHECKPOINT_SUFFIX, misnamedReason } from '../store/skill-name.js';
-import { shown } from '../one-line.js';
+import { misnamedLabel, misnamedProblem } from '../store/skill-name.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readChecked } from './checked.js';
 
@@ -27,14 +25,16 @@ export interface Loaded {
   misnamed?: true;
 }
 
-/** Every checkpoint; with `verdicts` (read-only callers), files unchanged since judged are not judged again. */
+/**
+ * Every checkpoint, then each misnamed `*.checkpoint.json` as one needing repair (never read); with
+ * `verdicts` (read-only callers), files unchanged since judged are not judged again.
+ */
 export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] {
   return [...listSkills(root).map((skill) => loadOne(root, skill, now, verdicts)), ...listMisnamed(root).map((name) => misnamed(root, name))];
 }
 
 function misnamed(root: string, name: string): Loaded {
-  const skill = shown(name.slice(0, -CHECKPOINT_SUFFIX.length));
-  return { skill, path: join(checkpointsDir(root), name), problem: `${shown(`${CHECKPOINTS_DIR}/${name}`)}: ${misnamedReason(name)}`, misnamed: true };
+  return { skill: misnamedLabel(name), path: join(checkpointsDir(root), name), problem: misnamedProblem(name), misnamed: true };
 }
 
 /**

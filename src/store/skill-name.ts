@@ -37,6 +37,16 @@ export function isMisnamedCheckpoint(file: string): boolean {
   return file.endsWith(CHECKPOINT_SUFFIX) && skillFromFileName(file) === null;
 }
 
+/** Where a skill's name is shown (status, list, doctor), a misnamed checkpoint file's stem, escaped and bounded. */
+export function misnamedLabel(file: string): string {
+  return shown(file.slice(0, -CHECKPOINT_SUFFIX.length));
+}
+
+/** The finding for misnamed checkpoint file `file` in .checkpoints/: its path, then misnamedReason. */
+export function misnamedProblem(file: string): string {
+  return `${shown(`.checkpoints/${file}`)}: ${misnamedReason(file)}`;
+}
+
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
 export function misnamedReason(file: string, so = 'no command reads it as a checkpoint'): string {
   const stem = file.slice(0, -CHECKPOINT_SUFFIX.length);
