@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { checkpointPath, checkpointsDir, display, listMisnamed, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
+import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedLabel, misnamedProblem } from '../store/skill-name.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readChecked } from './checked.js';
@@ -30,7 +30,8 @@ export interface Loaded {
  * `verdicts` (read-only callers), files unchanged since judged are not judged again.
  */
 export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] {
-  return [...listSkills(root).map((skill) => loadOne(root, skill, now, verdicts)), ...listMisnamed(root).map((name) => misnamed(root, name))];
+  const { skills, misnamed: names } = listCheckpointFiles(root);
+  return [...skills.map((skill) => loadOne(root, skill, now, verdicts)), ...names.map((name) => misnamed(root, name))];
 }
 
 function misnamed(root: string, name: string): Loaded {

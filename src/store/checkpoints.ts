@@ -180,15 +180,22 @@ export function readCheckpoint(root: string, skill: string): CheckpointFile | nu
 
 /** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */
 export function listSkills(root: string): string[] {
-  return listProjectDir(root, checkpointsDir(root))
-    .map((f) => skillFromFileName(f))
-    .filter((s): s is string => s !== null)
-    .sort();
+  return listCheckpointFiles(root).skills;
 }
 
-/** Files in .checkpoints/ named `*.checkpoint.json` whose names are not valid skill names (skill-name.ts isMisnamedCheckpoint), sorted. */
-export function listMisnamed(root: string): string[] {
-  return listProjectDir(root, checkpointsDir(root)).filter(isMisnamedCheckpoint).sort();
+/**
+ * One listing of .checkpoints/: the skills with a checkpoint file, and the files named
+ * `*.checkpoint.json` that are no skill's (skill-name.ts isMisnamedCheckpoint), each sorted.
+ */
+export function listCheckpointFiles(root: string): { skills: string[]; misnamed: string[] } {
+  const skills: string[] = [];
+  const misnamed: string[] = [];
+  for (const f of listProjectDir(root, checkpointsDir(root))) {
+    const skill = skillFromFileName(f);
+    if (skill !== null) skills.push(skill);
+    else if (isMisnamedCheckpoint(f)) misnamed.push(f);
+  }
+  return { skills: skills.sort(), misnamed: misnamed.sort() };
 }
 
 export function requireCheckpoint(root: string, skill: string): CheckpointFile {

@@ -48,7 +48,7 @@ export function misnamedProblem(file: string): string {
 }
 
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
-export function misnamedReason(file: string, so = 'no command reads it as a checkpoint'): string {
+export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
   const stem = file.slice(0, -CHECKPOINT_SUFFIX.length);
   return `${shown(JSON.stringify(stem))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }

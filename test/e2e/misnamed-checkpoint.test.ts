@@ -84,9 +84,13 @@ describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
     const v = await runCli(dir, ['validate']);
     expect(v.code).toBe(1);
     expect(v.stdout).toContain(`✗ ${escaped}\n`);
-    expect(v.stdout).toMatch(/error +\(file name\): ".*" is not a valid skill name, so no command reads it as a checkpoint: rename it to <skill>\.checkpoint\.json, the skill in lowercase letters/);
+    expect(v.stdout).toMatch(/error +\(file name\): ".*" is not a valid skill name, so it is not read as any skill's checkpoint: rename it to <skill>\.checkpoint\.json, the skill in lowercase letters/);
     noControl(v.stdout.replace(/\n/g, ''));
     expect(v.stdout.trimEnd().split('\n')).toHaveLength(3); // the file, its one error, the tally
+    // Named on the command line: its content is judged, and its name too.
+    const named = await runCli(dir, ['validate', `.checkpoints/${stem}.checkpoint.json`]);
+    expect(named.code).toBe(1);
+    expect(named.stdout).toContain('(file name): ');
     const json = JSON.parse((await runCli(dir, ['validate', '--json'])).stdout);
     expect(json.ok).toBe(false);
     expect(json.files[0].file).toBe(`.checkpoints/${stem}.checkpoint.json`);
