@@ -99,6 +99,7 @@ describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
     expect(d.code).toBe(1);
     const findings = JSON.parse(d.stdout).findings as { level: string; check: string; message: string }[];
     expect(findings).toContainEqual(expect.objectContaining({ level: 'error', check: 'file-name' }));
+    expect(JSON.parse(d.stdout).checkpoints).toBe(0); // a finding, not a checkpoint
     const text = await runCli(dir, ['doctor']);
     expect(text.stdout).toContain(`${escaped}: `);
     noControl(text.stdout.replace(/\n/g, ''));
