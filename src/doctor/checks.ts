@@ -22,7 +22,7 @@ const iso = (sec: number) => new Date(sec * 1000).toISOString();
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {
-  if (l.problem) return [{ level: 'error', check: 'schema', skill: l.skill, path: '', message: l.problem }];
+  if (l.problem) return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem }];
   const v = l.validation!;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),

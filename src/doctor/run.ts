@@ -10,7 +10,7 @@ import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
-import { loadRemembered } from '../read/load.js';
+import { loadRemembered, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -137,9 +137,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (opts.pushed) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
-    return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+    return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
-  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: loaded.length, engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
 
 /** The index's skip-worktree entries for the work tree at `root` (none where there is no git dir there). */
@@ -244,4 +244,9 @@ function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Fi
     out.push(f);
   }
   return out;
+}
+
+/** The checkpoints doctor reports on: a misnamed file is a finding, not a checkpoint. */
+function counted(loaded: readonly Loaded[]): number {
+  return loaded.filter((l) => !l.misnamed).length;
 }

@@ -118,6 +118,7 @@ async function landedAtHead(root: string, now: Date, asking: readonly Asking[], 
 
 /** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */
 export function repairReason(b: Loaded): string {
+  if (b.misnamed) return b.problem!; // names the file and the rename
   const first = b.validation?.errors[0];
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = /conflict/i.test(what) ? 'checkpoint resolve' : 'checkpoint validate';

@@ -1,10 +1,11 @@
 // Loads every checkpoint for the read-side commands, keeping unreadable ones as findings
 // instead of aborting: one broken file must not hide the state of the others.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
-import { checkpointPath, display, listSkills, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
+import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
+import { misnamedLabel, misnamedProblem } from '../store/skill-name.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readChecked } from './checked.js';
 
@@ -17,11 +18,24 @@ export interface Loaded {
   validation?: ValidationResult;
   /** Why the file could not be read or parsed. */
   problem?: string;
+  /**
+   * A `*.checkpoint.json` whose name is not a valid skill name: never read, shown as needing
+   * repair (`skill` is then its name escaped for display, `problem` says how to rename it).
+   */
+  misnamed?: true;
 }
 
-/** Every checkpoint; with `verdicts` (read-only callers), files unchanged since judged are not judged again. */
+/**
+ * Every checkpoint, then each misnamed `*.checkpoint.json` as one needing repair (never read); with
+ * `verdicts` (read-only callers), files unchanged since judged are not judged again.
+ */
 export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] {
-  return listSkills(root).map((skill) => loadOne(root, skill, now, verdicts));
+  const { skills, misnamed: names } = listCheckpointFiles(root);
+  return [...skills.map((skill) => loadOne(root, skill, now, verdicts)), ...names.map((name) => misnamed(root, name))];
+}
+
+function misnamed(root: string, name: string): Loaded {
+  return { skill: misnamedLabel(name), path: join(checkpointsDir(root), name), problem: misnamedProblem(name), misnamed: true };
 }
 
 /**

@@ -12,7 +12,7 @@ import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
-import { assertSkillName, CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
+import { assertSkillName, CHECKPOINT_SUFFIX, isMisnamedCheckpoint, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
@@ -180,10 +180,22 @@ export function readCheckpoint(root: string, skill: string): CheckpointFile | nu
 
 /** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */
 export function listSkills(root: string): string[] {
-  return listProjectDir(root, checkpointsDir(root))
-    .map((f) => skillFromFileName(f))
-    .filter((s): s is string => s !== null)
-    .sort();
+  return listCheckpointFiles(root).skills;
+}
+
+/**
+ * One listing of .checkpoints/: the skills with a checkpoint file, and the files named
+ * `*.checkpoint.json` that are no skill's (skill-name.ts isMisnamedCheckpoint), each sorted.
+ */
+export function listCheckpointFiles(root: string): { skills: string[]; misnamed: string[] } {
+  const skills: string[] = [];
+  const misnamed: string[] = [];
+  for (const f of listProjectDir(root, checkpointsDir(root))) {
+    const skill = skillFromFileName(f);
+    if (skill !== null) skills.push(skill);
+    else if (isMisnamedCheckpoint(f)) misnamed.push(f);
+  }
+  return { skills: skills.sort(), misnamed: misnamed.sort() };
 }
 
 export function requireCheckpoint(root: string, skill: string): CheckpointFile {

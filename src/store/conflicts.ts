@@ -10,7 +10,7 @@ import { hasConflictMarkers } from '../merge/markers.js';
 import { gitOutputSync as git } from '../git/git-process.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
-import { skillFromFileName } from './skill-name.js';
+import { isMisnamedCheckpoint, misnamedReason, skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved (the driver's limit too). */
 export const MAX_RESOLVE_BYTES = MAX_MERGE_BYTES;
@@ -111,6 +111,12 @@ export function resolvableSkill(rel: string): string | undefined {
   return undefined;
 }
 
+/** By name alone: a file `resolve` refuses rather than passes over (a misnamed `*.checkpoint.json` directly in .checkpoints/). */
+export function misnamedCheckpointRel(rel: string): boolean {
+  const parts = rel.split(sep).join('/').split('/');
+  return parts.length === 2 && parts[0] === '.checkpoints' && isMisnamedCheckpoint(parts[1]!);
+}
+
 export interface ResolvableFile {
   /** Repo-relative, with forward slashes. */
   rel: string;
@@ -132,6 +138,8 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
   };
   if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
   const skill = resolvableSkill(rel);
+  // Never written: its name is no skill to lock by, and may hold a newline or ESC.
+  if (!skill && misnamedCheckpointRel(rel)) refuse(misnamedReason(parts[1]!, 'resolve will not write it'), 'then rerun `checkpoint resolve` (or settle its markers by hand and git add it)');
   if (!skill) refuse('not a checkpoint or history file');
   const abs = join(root, ...parts);
   const loc = statProjectFile(root, abs);

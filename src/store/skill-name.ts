@@ -6,20 +6,51 @@ import { shown } from '../one-line.js';
 export const SKILL_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 export const MAX_SKILL_NAME = 100;
 
+/** The naming rule in words, for every message that asks for a valid name. */
+export const SKILL_NAME_RULE = `lowercase letters, digits, ".", "_" and "-" (pattern ${SKILL_NAME.source}, at most ${MAX_SKILL_NAME} characters)`;
+
+function isSkillName(name: string): boolean {
+  return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..');
+}
+
 export function assertSkillName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !SKILL_NAME.test(name) || name.length > MAX_SKILL_NAME || name.includes('..')) {
-    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${shown(JSON.stringify(String(name)))}`, {
-      hint: `use lowercase letters, digits, ".", "_" and "-" (pattern ${SKILL_NAME.source}, at most ${MAX_SKILL_NAME} characters)`,
-    });
+  if (typeof name !== 'string' || !isSkillName(name)) {
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${shown(JSON.stringify(String(name)))}`, { hint: `use ${SKILL_NAME_RULE}` });
   }
 }
 
 export const CHECKPOINT_SUFFIX = '.checkpoint.json';
 
+/** The skill a file name in .checkpoints/ belongs to: `<skill>.checkpoint.json` with a valid skill name, else null. */
 export function skillFromFileName(file: string): string | null {
   if (!file.endsWith(CHECKPOINT_SUFFIX)) return null;
   const skill = file.slice(0, -CHECKPOINT_SUFFIX.length);
-  return SKILL_NAME.test(skill) && !skill.includes('..') ? skill : null;
+  return isSkillName(skill) ? skill : null;
+}
+
+/**
+ * A file in .checkpoints/ named like a checkpoint (`*.checkpoint.json`, so git routes it to the
+ * merge driver) whose name is not a valid skill name: no command reads or writes it as one, so
+ * it is reported instead (misnamedProblem). Temp files end in ".tmp" and are never this.
+ */
+export function isMisnamedCheckpoint(file: string): boolean {
+  return file.endsWith(CHECKPOINT_SUFFIX) && skillFromFileName(file) === null;
+}
+
+/** Where a skill's name is shown (status, list, doctor), a misnamed checkpoint file's stem, escaped and bounded. */
+export function misnamedLabel(file: string): string {
+  return shown(file.slice(0, -CHECKPOINT_SUFFIX.length));
+}
+
+/** The finding for misnamed checkpoint file `file` in .checkpoints/: its path, then misnamedReason. */
+export function misnamedProblem(file: string): string {
+  return `${shown(`.checkpoints/${file}`)}: ${misnamedReason(file)}`;
+}
+
+/** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
+export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
+  const stem = file.slice(0, -CHECKPOINT_SUFFIX.length);
+  return `${shown(JSON.stringify(stem))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }
 
 // The order String#localeCompare gives the characters a skill name may hold.

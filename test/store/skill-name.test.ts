@@ -2,7 +2,7 @@
 // doctor's report order: it must order every pair of skill names exactly as localeCompare does.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSkillNames, SKILL_NAME } from '../../src/store/skill-name.js';
+import { assertSkillName, compareSkillNames, isMisnamedCheckpoint, misnamedProblem, SKILL_NAME, skillFromFileName } from '../../src/store/skill-name.js';
 
 const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789._-'.split(''));
 const skillName = fc
@@ -25,5 +25,39 @@ describe('compareSkillNames', () => {
     expect([...names].sort(compareSkillNames)).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     // Not a skill name: localeCompare decides.
     expect(compareSkillNames('Zeta', 'alpha')).toBe(Math.sign('Zeta'.localeCompare('alpha')));
+  });
+});
+
+describe('a file named like a checkpoint: a skill\'s, or misnamed', () => {
+  const suffix = '.checkpoint.json';
+  it('is exactly one of the two, and the misnamed one is reported on one bounded line', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 40 }), skillName), (stem) => {
+        const file = stem + suffix;
+        const skill = skillFromFileName(file);
+        expect(skill === null).toBe(isMisnamedCheckpoint(file));
+        if (skill !== null) expect(() => assertSkillName(skill)).not.toThrow();
+        else {
+          const line = misnamedProblem(file);
+          expect(line).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/); // a tab is one line (oneLine keeps it)
+          expect(line.length).toBeLessThan(400);
+          expect(line).toContain('rename it to <skill>.checkpoint.json');
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('judges names by the same rule a write does (length and ".." included); other files are neither', () => {
+    expect(isMisnamedCheckpoint('Foo.checkpoint.json')).toBe(true);
+    expect(isMisnamedCheckpoint('a b.checkpoint.json')).toBe(true);
+    expect(isMisnamedCheckpoint('nl\nx\x1b[2J.checkpoint.json')).toBe(true);
+    expect(isMisnamedCheckpoint('a..b.checkpoint.json')).toBe(true);
+    expect(isMisnamedCheckpoint(`${'a'.repeat(101)}.checkpoint.json`)).toBe(true);
+    expect(skillFromFileName(`${'a'.repeat(100)}.checkpoint.json`)).toBe('a'.repeat(100));
+    for (const other of ['config.json', '.api.checkpoint.json.123-abc.tmp', '.api.lock', 'README.md']) {
+      expect(isMisnamedCheckpoint(other)).toBe(false);
+      expect(skillFromFileName(other)).toBeNull();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { listSkills, readCheckpoint } from '../../store/checkpoints.js';
+import { listCheckpointFiles, readCheckpoint } from '../../store/checkpoints.js';
+import { misnamedLabel, misnamedProblem } from '../../store/skill-name.js';
 import { isCheckpointError } from '../../errors.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -15,7 +16,8 @@ interface Row {
 
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const rows: Row[] = listSkills(root).map((skill) => {
+  const { skills, misnamed } = listCheckpointFiles(root);
+  const rows: Row[] = skills.map((skill) => {
     try {
       const v = (readCheckpoint(root, skill)?.value ?? {}) as Record<string, unknown>;
       const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
@@ -25,6 +27,10 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
       return { skill, status: 'unreadable', phase: '', step: '', updated_at: null, error: e.message };
     }
   });
+  // Named like a checkpoint, but no skill's: a row that says so and how to fix it, never left out.
+  for (const name of misnamed) {
+    rows.push({ skill: misnamedLabel(name), status: 'misnamed', phase: '', step: '', updated_at: null, error: misnamedProblem(name) });
+  }
   if (ctx.json) {
     ctx.out.json(rows);
     return rows.some((r) => r.error) ? 1 : 0;

@@ -1,5 +1,7 @@
-import { basename, resolve } from 'node:path';
-import { checkpointPath, display, listSkills } from '../../store/checkpoints.js';
+import { basename, dirname, resolve } from 'node:path';
+import { checkpointPath, checkpointsDir, display, listCheckpointFiles } from '../../store/checkpoints.js';
+import { isMisnamedCheckpoint, misnamedReason } from '../../store/skill-name.js';
+import { CHECKPOINTS_DIR } from '../../store/root.js';
 import { warningLevel, type Issue } from '../../protocol/validate.js';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { Verdicts } from '../../store/verdicts.js';
@@ -30,16 +32,22 @@ interface FileReport {
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const strict = Boolean(args.options.strict);
-  const paths = args.positionals.length
+  const listed = args.positionals.length ? null : listCheckpointFiles(root);
+  const paths = listed === null
     ? args.positionals.map((p) => resolve(ctx.dirOverride ? root : ctx.cwd, p))
-    : listSkills(root).map((s) => checkpointPath(root, s));
+    : listed.skills.map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
   // Read-only: a file unchanged since a run judged it is not read again (store/verdicts.ts).
   const verdicts = Verdicts.open(root);
-  const reports: FileReport[] = paths.map((path) => validateOne(root, path, ctx.now, strict, named, verdicts));
+  const reports: FileReport[] = paths.map((path) => withNameCheck(root, path, validateOne(root, path, ctx.now, strict, named, verdicts)));
   verdicts.save();
-  // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
   if (!named) {
+    // Named like a checkpoint but not a skill: no command reads it, so it is a finding here.
+    for (const name of listed!.misnamed) {
+      const rel = `${CHECKPOINTS_DIR}/${name}`;
+      reports.push({ file: rel, ok: false, errors: [{ level: 'error', path: '(file name)', message: misnamedReason(name) }], warnings: [], advice: [] });
+    }
+    // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
     const problems = configProblems(root);
     if (problems.length) reports.push({ file: CONFIG_DISPLAY, ok: false, errors: problems.map((p) => ({ level: 'error', path: p.key, message: p.message.replace(`${CONFIG_DISPLAY} `, '').replace(`${CONFIG_DISPLAY}:`, '').trim() })), warnings: [], advice: [] });
   }
@@ -53,7 +61,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const lines: string[] = [];
   if (!reports.length) lines.push('no checkpoints to validate (.checkpoints/ has none)');
   for (const r of reports) {
-    lines.push(`${r.ok ? c.green('✓') : c.red('✗')} ${r.file}`);
+    lines.push(`${r.ok ? c.green('✓') : c.red('✗')} ${oneLine(r.file)}`); // a file name in a clone may hold a newline
     // Paths and messages may quote a file's keys and values: each finding stays one line.
     for (const e of r.errors) lines.push(`  ${c.red('error')}   ${oneLine(`${e.path}: ${e.message}`)}`);
     for (const w of r.warnings) lines.push(`  ${strict ? c.red('warning') : c.yellow('warning')} ${oneLine(`${w.path}: ${w.message}`)}`);
@@ -62,6 +70,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (reports.length > 1 || failed) lines.push(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
   ctx.out.out(block(lines));
   return failed ? 1 : 0;
+}
+
+/** A misnamed checkpoint file named on the command line: its content judged, and its name too. */
+function withNameCheck(root: string, path: string, report: FileReport): FileReport {
+  const name = basename(path);
+  if (dirname(path) !== checkpointsDir(root) || !isMisnamedCheckpoint(name)) return report;
+  return { ...report, ok: false, errors: [{ level: 'error', path: '(file name)', message: misnamedReason(name) }, ...report.errors] };
 }
 
 /**

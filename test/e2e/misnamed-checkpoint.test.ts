@@ -1,0 +1,131 @@
+// A `*.checkpoint.json` in .checkpoints/ whose name is not a valid skill name ("Foo", one with a
+// newline and ESC, one with a space): git routes it to the merge driver and `resolve --check`
+// fails on its markers, so every command the user looks at must say so too, escaped, on one
+// line, and resolve must refuse it rather than pass over it reporting success. Real git.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const dirs: string[] = [];
+beforeAll(assertBuilt);
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+// Messy, like a real one: a note in a path list, a glob, an old date, a number written 8.0.
+const doc = (summary: string) => `{
+  "protocol_version": "1.1", "skill": "foo", "project": "demo", "project_dir": "/demo",
+  "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-02T00:00:00Z",
+  "phase": "build", "step": "one", "status": "in_progress", "progress_summary": "${summary}",
+  "context_primer": { "key_decisions": [], "generated_files": ["src/x.ts (PR 12)", "docs/**/*.md"] },
+  "next_actions": ["ship it"], "skill_state": { "score": 8.0 }
+}
+`;
+
+/** Three names no skill can have, each with how the report shows it. */
+const NAMES: { stem: string; shown: string }[] = [
+  { stem: 'Foo', shown: 'Foo' },
+  { stem: 'nl\nx\x1b[2J', shown: 'nl\\nx\\x1b[2J' },
+  { stem: 'a b', shown: 'a b' },
+];
+
+/** A repo where `.checkpoints/<stem>.checkpoint.json` conflicts (plain git merge, or through the merge driver). */
+function conflicted(stem: string, driver = false): { dir: string; rel: string } {
+  const dir = makeRepo();
+  if (driver) expect(cli(dir, ['install-driver']).code).toBe(0);
+  dirs.push(dir);
+  const rel = `.checkpoints/${stem}.checkpoint.json`;
+  write(dir, rel, doc('Started.'));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  write(dir, rel, doc('Theirs.'));
+  commitAll(dir, 'other');
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, rel, doc('Ours.'));
+  commitAll(dir, 'ours');
+  expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+  return { dir, rel };
+}
+
+/** Output shown to a person: nothing a terminal would act on, each finding on its own line. */
+const noControl = (text: string) => expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+
+describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
+  const escaped = `.checkpoints/${shown}.checkpoint.json`;
+
+  it('resolve refuses it in one line, as --check fails on it, and leaves it byte-identical', async () => {
+    const { dir, rel } = conflicted(stem);
+    const before = readFileSync(join(dir, rel));
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(1);
+    for (const args of [['resolve'], ['resolve', '--add'], ['resolve', rel]]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`${escaped}: `);
+      expect(r.stderr).toContain('is not a valid skill name, so resolve will not write it: rename it to <skill>.checkpoint.json');
+      noControl(r.stderr.trimEnd());
+    }
+    expect(readFileSync(join(dir, rel)).equals(before)).toBe(true);
+    expect(git(dir, ['diff', '--name-only', '--diff-filter=U', '-z']).split('\0')).toContain(rel);
+  });
+
+  it('through the merge driver too: resolve refuses what --check reports', async () => {
+    const { dir, rel } = conflicted(stem, true);
+    expect(readFileSync(join(dir, rel), 'utf8')).toContain('<<<<<<<');
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(1);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${escaped}: `);
+  });
+
+  it('validate and doctor fail on it with what to do; status shows it as needing repair', async () => {
+    const { dir } = conflicted(stem);
+    const v = await runCli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain(`✗ ${escaped}\n`);
+    expect(v.stdout).toMatch(/error +\(file name\): ".*" is not a valid skill name, so it is not read as any skill's checkpoint: rename it to <skill>\.checkpoint\.json, the skill in lowercase letters/);
+    noControl(v.stdout.replace(/\n/g, ''));
+    expect(v.stdout.trimEnd().split('\n')).toHaveLength(3); // the file, its one error, the tally
+    // Named on the command line: its content is judged, and its name too.
+    const named = await runCli(dir, ['validate', `.checkpoints/${stem}.checkpoint.json`]);
+    expect(named.code).toBe(1);
+    expect(named.stdout).toContain('(file name): ');
+    const json = JSON.parse((await runCli(dir, ['validate', '--json'])).stdout);
+    expect(json.ok).toBe(false);
+    expect(json.files[0].file).toBe(`.checkpoints/${stem}.checkpoint.json`);
+
+    const d = await runCli(dir, ['doctor', '--json']);
+    expect(d.code).toBe(1);
+    const findings = JSON.parse(d.stdout).findings as { level: string; check: string; message: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ level: 'error', check: 'file-name' }));
+    expect(JSON.parse(d.stdout).checkpoints).toBe(0); // a finding, not a checkpoint
+    const text = await runCli(dir, ['doctor']);
+    expect(text.stdout).toContain(`${escaped}: `);
+    noControl(text.stdout.replace(/\n/g, ''));
+
+    const l = await runCli(dir, ['list']);
+    expect(l.code).toBe(1);
+    expect(l.stdout).toContain(`${shown}  misnamed`);
+    expect(l.stdout.trimEnd().split('\n')).toHaveLength(1);
+
+    const s = await runCli(dir, ['status', '--brief']);
+    expect(s.code).toBe(1);
+    expect(s.stdout).toContain(`✗ ${shown} needs repair: ${escaped}: `);
+    expect(s.stdout.trimEnd().split('\n')).toHaveLength(1);
+    noControl(s.stdout.trimEnd());
+  });
+});
+
+describe('the rename the message asks for', () => {
+  it('makes the file a checkpoint resolve settles like any other', async () => {
+    const { dir, rel } = conflicted('Foo');
+    const fixed = '.checkpoints/foo.checkpoint.json';
+    renameSync(join(dir, rel), join(dir, fixed));
+    git(dir, ['rm', '-q', '--cached', rel]);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.stderr).not.toContain('not a valid skill name');
+    expect(r.stdout).toContain(`${fixed}: `);
+    expect((await runCli(dir, ['validate'])).stdout).not.toContain('not a valid skill name');
+  });
+});
