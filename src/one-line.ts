@@ -44,6 +44,23 @@ export function shown(value: string, max = MAX_SHOWN_CHARS): string {
   return `${cut}… (${value.length} characters)`;
 }
 
+/**
+ * A path echoed inside a message: like shown(), but a long one keeps its end (the file and the
+ * folders just above it, what a user recognises), cut at the start with "…" and its full length
+ * named. A cut never leaves half an escape at the start.
+ */
+export function shownPath(path: string, max = MAX_SHOWN_CHARS): string {
+  const text = oneLine(path);
+  if (text.length <= max) return text;
+  let start = text.length - max;
+  // An escape the cut falls inside is dropped whole.
+  for (const m of text.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|n)/g)) {
+    if (m.index >= start) break;
+    if (m.index + m[0].length > start) start = m.index + m[0].length;
+  }
+  return `…${text.slice(start)} (${path.length} characters)`;
+}
+
 /** Items inside one line: the first `max`, each shown(), then how many more (a hostile repo can hold thousands). */
 export function shownList(items: readonly string[], max = 3): string {
   const head = items.slice(0, max).map((item) => shown(item)).join(', ');

@@ -6,6 +6,7 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 import { indexRefusal } from './index-damage.js';
 import type { GitDirs } from './locate.js';
 
@@ -47,7 +48,7 @@ export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
       // The index in the words and with the repair the embedded engine gives for it.
       const refused = path === join(dirs.gitdir, 'index') ? indexRefusal(dirs.gitdir) : null;
       if (refused) throw refused;
-      throw new CheckpointError('E_GIT', `${relative(root, path) || path} is ${kind}, not a file: git would wait on it forever; refused`, {
+      throw new CheckpointError('E_GIT', `${shownPath(relative(root, path) || path)} is ${kind}, not a file: git would wait on it forever; refused`, {
         hint: 'git never writes one there: remove it, or run checkpoint in a clone you trust',
       });
     }

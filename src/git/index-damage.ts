@@ -9,6 +9,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 import { blockingKind } from './blocking-files.js';
 import { readIndex } from './index-status.js';
 import { entriesOutside } from './skip-worktree.js';
@@ -71,7 +72,7 @@ function notAFile(st: Stats): string {
 export function indexRefusal(gitdir: string): CheckpointError | null {
   const damage = indexDamage(gitdir);
   if (damage === null) return null;
-  const file = join(gitdir, 'index');
+  const file = shownPath(join(gitdir, 'index'));
   return new CheckpointError('E_GIT', `git cannot read the index ${file}: ${damage}`, {
     hint: `rebuild it from HEAD: \`rm ${file} && git reset\` (the work tree is left as it is; stage again what was staged)`,
   });
