@@ -2,7 +2,7 @@
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
 import { shown } from '../one-line.js';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
@@ -277,7 +277,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (target.kind === 'pattern') {
       const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists);
-      if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
+      if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) {
+        findings.push(namesNoRepoFile(base, path, entry, false));
+        continue;
+      }
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
         // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
@@ -309,7 +312,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       }
       continue;
     }
-    if (rel === null) continue;
+    if (rel === null) {
+      findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root)));
+      continue;
+    }
     if (!exists(rel)) {
       findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
@@ -333,6 +339,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   });
 }
 
+/** An entry naming a path outside the repository (or the repository itself): a note, as doctor cannot check it. */
+function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path: string, entry: string, itself: boolean): Finding {
+  const what = itself ? 'the repository itself, not a file in it' : 'a path outside the repository';
+  return { ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names ${what}; not checked` };
+}
 
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {

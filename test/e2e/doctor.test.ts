@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -175,6 +175,28 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { path: string; level: string }) => [f.path, f.level])).toEqual([0, 1, 2, 3].map((i) => [`context_primer.generated_files[${i}]`, 'info']));
+  });
+
+  it('an entry outside the repository ("../Makefile", "/etc/hosts", "../docs/*.md") or the repository itself ("./") gets a note saying so, never nothing', async () => {
+    const parent = tempDir();
+    dirs.push(parent);
+    const dir = join(parent, 'app');
+    cpSync(makeRepo(), dir, { recursive: true });
+    dirs.push(dir);
+    // Real files there: an entry outside is not checked even when it would be found.
+    write(parent, 'Makefile', 'all:\n');
+    write(parent, 'docs/setup.md', 'setup\n');
+    const entries = ['../Makefile', '../Makefile (shared build, PR 12)', `${parent}/docs/setup.md`, '/etc/hosts', '../docs/*.md', './', 'src/orders.ts'];
+    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual([
+      ...[0, 1, 2, 3, 4].map((i) => [`context_primer.generated_files[${i}]`, 'info', `${JSON.stringify(entries[i])} names a path outside the repository; not checked`]),
+      ['context_primer.generated_files[5]', 'info', '"./" names the repository itself, not a file in it; not checked'],
+    ]);
   });
 
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
