@@ -65,7 +65,7 @@ export interface FileContext {
   outside?: () => OutsideCheckout;
   /** Whether a repo-relative path exists (existsIn: one answer per path per run). */
   exists?: Exists;
-  /** Whether the index holds a path (asked only about bare names the work tree lacks). */
+  /** Whether the index holds a path (asked only about listed files and bare names the work tree lacks). */
   inIndex?: (path: string) => boolean;
   /** HEAD's files under the folders a sparse index folds where a pattern matching nothing here may look (foldedPatternDirs). */
   headFolded?: ReadonlySet<string>;
@@ -355,7 +355,7 @@ interface Absent {
  * A listed file that is not in the work tree, judged once git has said whether the path has
  * uncommitted changes, in this order:
  *  - git lists it: HEAD has it and the work tree lost it, a deletion or move not yet committed
- *    (whatever older history says);
+ *    (whatever older history says); so is a file only the index holds (staged, never committed);
  *  - the index holds it as skip-worktree: HEAD has it, a sparse checkout leaves it out: a note;
  *  - a commit took it away: the newest walked commit that touched it, when that commit removed it
  *    (deleted, or renamed away), else past the walk its newest removal in older history;
@@ -371,9 +371,12 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
     absent: rel,
     finding: (uncommitted, midSession) => {
       // Drift about to be committed, unless the session is mid-work.
-      if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      if (uncommitted) return deleted;
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
       if (outside.files.has(rel)) return notCheckedOut;
+      // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
+      if (ctx.inIndex?.(rel)) return deleted;
       const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
       if (by !== null) {

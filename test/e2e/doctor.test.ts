@@ -224,9 +224,33 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
     expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"` });
     expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
-    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing' });
+    // Staged, never committed, deleted: an uncommitted deletion as LICENSE's.
+    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
     expect(at(5)).toBeUndefined();
     for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
+  });
+
+  it('a listed file only the index holds (staged, never committed), deleted from the work tree mid-session, is an uncommitted deletion as a file from HEAD is', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+    const entries = ['Brewfile', 'src/new.ts (PR 12, draft)', 'src/orders.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    write(dir, 'Brewfile', 'brew "git"\n');
+    write(dir, 'src/new.ts', 'export {};\n');
+    git(dir, ['add', 'Brewfile', 'src/new.ts']);
+    rmSync(join(dir, 'Brewfile'));
+    rmSync(join(dir, 'src/new.ts'));
+    rmSync(join(dir, 'src/orders.ts'));
+    expect(git(dir, ['status', '--porcelain=v2'])).toMatch(/^1 AD .* Brewfile$/m);
+    // The session is mid-work: its checkpoint has uncommitted edits.
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ next_actions: ['Wire src/new.ts into the router'], context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+    const files = report.findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual(
+      ['Brewfile', 'src/new.ts', 'src/orders.ts'].map((file, i) => [`context_primer.generated_files[${i}]`, 'info', `${file} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`]),
+    );
   });
 
   it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {
