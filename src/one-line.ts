@@ -28,6 +28,8 @@ export function oneLine(text: string): string {
 
 /** How much of a value a one-line message shows: enough to recognise it, never a screenful. */
 export const MAX_SHOWN_CHARS = 80;
+/** How much of another program's own message (git's `fatal: ...`) a line relays: its reason often ends it. */
+export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
 /**
  * A value echoed inside a message (an option as typed, a path, a name read from a file): on one

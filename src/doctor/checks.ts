@@ -1,7 +1,7 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
-import { shown } from '../one-line.js';
+import { shown, shownPath } from '../one-line.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
@@ -39,8 +39,8 @@ export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean
     skill: cp.skill,
     path: 'project_dir',
     message: inGitRepo
-      ? `project_dir ${cp.project_dir} does not exist on this machine (written in another checkout; this one is ${root})`
-      : `project_dir ${cp.project_dir} does not exist and this checkpoint is not in a git repository`,
+      ? `project_dir ${shownPath(cp.project_dir)} does not exist on this machine (written in another checkout; this one is ${shownPath(root)})`
+      : `project_dir ${shownPath(cp.project_dir)} does not exist and this checkpoint is not in a git repository`,
   }];
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { shown, shownPath } from '../one-line.js';
+import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { CommitQueue } from './commit-queue.js';
 import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
@@ -336,7 +336,7 @@ export class IsoHistory implements GitHistory {
     } catch (error) {
       if (isCheckpointError(error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CheckpointError('E_GIT', `${step} failed in ${shownPath(this.dir)}: ${shown(reason)}`, { cause: error });
+      throw new CheckpointError('E_GIT', `${step} failed in ${shownPath(this.dir)}: ${shown(reason, MAX_RELAYED_CHARS)}`, { cause: error });
     }
   }
 }

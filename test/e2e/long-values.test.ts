@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll, errorLine, git, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { commitAll, errorLine, git, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 import { snapshot } from '../reliability/helpers.js';
@@ -75,5 +75,21 @@ describe('a repository nested ~3,000 characters deep', () => {
     const r = await runCli(dir, ['doctor', '--engine', engine]);
     expectBoundedRefusal(r);
     expect(r.stderr).toMatch(/git cannot read the index …d+\/\.git\/index \(\d{4} characters\): index file corrupt/);
+  });
+
+  it.each(['native', 'isomorphic'])('a healthy run there (%s): every line of the report is bounded, the checkout named by its end', async (engine) => {
+    const dir = deepProject();
+    const r = await runCli(dir, ['doctor', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, line.slice(0, 200)).toBeLessThan(MAX_LINE);
+    expect(r.stdout).toMatch(/this one is …d+ \(\d{4} characters\)\)/);
+  });
+
+  it('git failing there (a broken config): one bounded line that keeps git\'s own reason', async () => {
+    const dir = deepProject();
+    write(dir, '.git/config', `${read(dir, '.git/config')}[core\n`);
+    const r = await runCli(dir, ['doctor', '--engine', 'native']);
+    expectBoundedRefusal(r);
+    expect(r.stderr).toMatch(/failed in …d+ \(\d{4} characters\): fatal: bad config line \d+ in file \.git\/config; hint: /);
   });
 });
