@@ -28,6 +28,8 @@ export function oneLine(text: string): string {
 
 /** How much of a value a one-line message shows: enough to recognise it, never a screenful. */
 export const MAX_SHOWN_CHARS = 80;
+/** How much of a path a message shows: twice a value's, as an ordinary absolute path (a pack's, 40 hex digits in its name) often passes 80. */
+export const MAX_SHOWN_PATH_CHARS = 2 * MAX_SHOWN_CHARS;
 /** How much of another program's own message (git's `fatal: ...`) a line relays: its reason often ends it. */
 export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
@@ -51,7 +53,7 @@ export function shown(value: string, max = MAX_SHOWN_CHARS): string {
  * folders just above it, what a user recognises), cut at the start with "…" and its full length
  * named. A cut never leaves half an escape at the start.
  */
-export function shownPath(path: string, max = MAX_SHOWN_CHARS): string {
+export function shownPath(path: string, max = MAX_SHOWN_PATH_CHARS): string {
   const text = oneLine(path);
   if (text.length <= max) return text;
   let start = text.length - max;

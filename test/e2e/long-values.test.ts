@@ -11,7 +11,7 @@ import { freshCheckpoint } from '../helpers/fixtures.js';
 import { snapshot } from '../reliability/helpers.js';
 
 /** Room for the message's own words and a few cut values, far below any value quoted whole. */
-const MAX_LINE = 700;
+const MAX_LINE = 1000;
 
 function project(): string {
   const dir = makeRepo();
