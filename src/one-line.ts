@@ -28,6 +28,10 @@ export function oneLine(text: string): string {
 
 /** How much of a value a one-line message shows: enough to recognise it, never a screenful. */
 export const MAX_SHOWN_CHARS = 80;
+/** How much of a path a message shows: twice a value's, as an ordinary absolute path (a pack's, 40 hex digits in its name) often passes 80. */
+export const MAX_SHOWN_PATH_CHARS = 2 * MAX_SHOWN_CHARS;
+/** How much of another program's own message (git's `fatal: ...`) a line relays: its reason often ends it. */
+export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
 /**
  * A value echoed inside a message (an option as typed, a path, a name read from a file): on one
@@ -42,6 +46,23 @@ export function shown(value: string, max = MAX_SHOWN_CHARS): string {
   const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
   if (partial) cut = cut.slice(0, partial.index);
   return `${cut}… (${value.length} characters)`;
+}
+
+/**
+ * A path echoed inside a message: like shown(), but a long one keeps its end (the file and the
+ * folders just above it, what a user recognises), cut at the start with "…" and its full length
+ * named. A cut never leaves half an escape at the start.
+ */
+export function shownPath(path: string, max = MAX_SHOWN_PATH_CHARS): string {
+  const text = oneLine(path);
+  if (text.length <= max) return text;
+  let start = text.length - max;
+  // An escape the cut falls inside is dropped whole.
+  for (const m of text.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|n)/g)) {
+    if (m.index >= start) break;
+    if (m.index + m[0].length > start) start = m.index + m[0].length;
+  }
+  return `…${text.slice(start)} (${path.length} characters)`;
 }
 
 /** Items inside one line: the first `max`, each shown(), then how many more (a hostile repo can hold thousands). */

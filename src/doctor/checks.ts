@@ -1,8 +1,8 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
-import { shown } from '../one-line.js';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { shown, shownPath } from '../one-line.js';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
@@ -39,8 +39,8 @@ export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean
     skill: cp.skill,
     path: 'project_dir',
     message: inGitRepo
-      ? `project_dir ${cp.project_dir} does not exist on this machine (written in another checkout; this one is ${root})`
-      : `project_dir ${cp.project_dir} does not exist and this checkpoint is not in a git repository`,
+      ? `project_dir ${shownPath(cp.project_dir)} does not exist on this machine (written in another checkout; this one is ${shownPath(root)})`
+      : `project_dir ${shownPath(cp.project_dir)} does not exist and this checkpoint is not in a git repository`,
   }];
 }
 
@@ -65,7 +65,7 @@ export interface FileContext {
   outside?: () => OutsideCheckout;
   /** Whether a repo-relative path exists (existsIn: one answer per path per run). */
   exists?: Exists;
-  /** Whether the index holds a path (asked only about bare names the work tree lacks). */
+  /** Whether the index holds a path (asked only about listed files and bare names the work tree lacks). */
   inIndex?: (path: string) => boolean;
   /** HEAD's files under the folders a sparse index folds where a pattern matching nothing here may look (foldedPatternDirs). */
   headFolded?: ReadonlySet<string>;
@@ -277,7 +277,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (target.kind === 'pattern') {
       const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists);
-      if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) continue;
+      if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) {
+        findings.push(namesNoRepoFile(base, path, entry, false));
+        continue;
+      }
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
         // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
@@ -309,7 +312,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       }
       continue;
     }
-    if (rel === null) continue;
+    if (rel === null) {
+      findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root)));
+      continue;
+    }
     if (!exists(rel)) {
       findings.push(missingFile(rel, path, cp.skill, ctx));
       continue;
@@ -333,6 +339,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   });
 }
 
+/** An entry naming a path outside the repository (or the repository itself): a note, as doctor cannot check it. */
+function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path: string, entry: string, itself: boolean): Finding {
+  const what = itself ? 'the repository itself, not a file in it' : 'a path outside the repository';
+  return { ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names ${what}; not checked` };
+}
 
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {
@@ -344,7 +355,7 @@ interface Absent {
  * A listed file that is not in the work tree, judged once git has said whether the path has
  * uncommitted changes, in this order:
  *  - git lists it: HEAD has it and the work tree lost it, a deletion or move not yet committed
- *    (whatever older history says);
+ *    (whatever older history says); so is a file only the index holds (staged, never committed);
  *  - the index holds it as skip-worktree: HEAD has it, a sparse checkout leaves it out: a note;
  *  - a commit took it away: the newest walked commit that touched it, when that commit removed it
  *    (deleted, or renamed away), else past the walk its newest removal in older history;
@@ -360,9 +371,12 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
     absent: rel,
     finding: (uncommitted, midSession) => {
       // Drift about to be committed, unless the session is mid-work.
-      if (uncommitted) return { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      if (uncommitted) return deleted;
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
       if (outside.files.has(rel)) return notCheckedOut;
+      // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
+      if (ctx.inIndex?.(rel)) return deleted;
       const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
       if (by !== null) {

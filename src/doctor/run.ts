@@ -114,7 +114,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   let outside: OutsideCheckout | undefined;
   const outsideCheckout = () => (outside ??= evidence.history === null ? NOTHING_OUTSIDE : outsideOf(opts.root));
   let held: Set<string> | undefined;
-  const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, bare)).has(rel);
+  const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, [...bare, ...missing])).has(rel);
   const findings: Finding[] = loaded.flatMap(checkSchema);
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));

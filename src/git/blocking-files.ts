@@ -6,6 +6,8 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
+import { indexRefusal } from './index-damage.js';
 import type { GitDirs } from './locate.js';
 
 /** What git reads of the shared git dir, besides the pack folder. */
@@ -14,7 +16,7 @@ const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'objects/info/alternat
 const OWN_FILES = ['HEAD', 'index'];
 
 /** A kind of file a read can block on or never end; null for a file, folder or nothing. */
-function blockingKind(st: Stats | undefined): string | null {
+export function blockingKind(st: Stats | undefined): string | null {
   if (!st) return null;
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
@@ -43,7 +45,10 @@ export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
   for (const path of paths) {
     const kind = kindAt(path);
     if (kind !== null) {
-      throw new CheckpointError('E_GIT', `${relative(root, path) || path} is ${kind}, not a file: git would wait on it forever; refused`, {
+      // The index in the words and with the repair the embedded engine gives for it.
+      const refused = path === join(dirs.gitdir, 'index') ? indexRefusal(dirs.gitdir) : null;
+      if (refused) throw refused;
+      throw new CheckpointError('E_GIT', `${shownPath(relative(root, path) || path)} is ${kind}, not a file: git would wait on it forever; refused`, {
         hint: 'git never writes one there: remove it, or run checkpoint in a clone you trust',
       });
     }

@@ -6,6 +6,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { gitEnv, noteGitRun, spawnGitSync, type GitResult } from './git-sync.js';
 
 // The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too).
@@ -87,8 +88,8 @@ export function gitFailed(cwd: string, args: readonly string[], result: GitResul
   // git's own verdict (`fatal: index file corrupt`) says more than the first complaint before it.
   const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean);
   const detail = lines.find((line) => line.startsWith('fatal:')) ?? firstLine(result.stderr) ?? `exit code ${result.code}`;
-  return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${cwd}: ${detail || `exit code ${result.code}`}`, {
-    hint: `git -C ${cwd} ${subcommandOf(args)} shows git's whole message; repair the repository, or run checkpoint in a clone git can read`,
+  return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${shownPath(cwd)}: ${shown(detail, MAX_RELAYED_CHARS) || `exit code ${result.code}`}`, {
+    hint: `git -C ${shownPath(cwd)} ${subcommandOf(args)} shows git's whole message; repair the repository, or run checkpoint in a clone git can read`,
   });
 }
 

@@ -6,6 +6,7 @@
 import { closeSync, constants, lstatSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
 import { readPlainFd } from '../store/safe-fs.js';
@@ -149,10 +150,10 @@ export function brokenHeadRef(root: string): CheckpointError | null {
     const packed = packedRef(dirs.commonDir, ref);
     const what = text.trim() === '' ? 'is empty' : 'holds no commit id';
     const log = join(refHome(dirs, ref), 'logs', ref);
-    const last = statSync(log, { throwIfNoEntry: false })?.isFile() ? ` (the last line of ${log} names its last commit)` : '';
-    const removal = packed ? `\`rm ${file}\` (packed-refs still has it at ${packed.slice(0, 12)})` : `\`rm ${file}\``;
-    return new CheckpointError('E_GIT', `the current branch ${branchName(ref)} is broken: ${file} ${what}, so git cannot read HEAD ("your current branch appears to be broken")`, {
-      hint: `remove the broken file: ${removal}, then \`git update-ref ${ref} <commit>\` if the branch was further on${last}`,
+    const last = statSync(log, { throwIfNoEntry: false })?.isFile() ? ` (the last line of ${shownPath(log)} names its last commit)` : '';
+    const removal = packed ? `\`rm ${shownPath(file)}\` (packed-refs still has it at ${packed.slice(0, 12)})` : `\`rm ${shownPath(file)}\``;
+    return new CheckpointError('E_GIT', `the current branch ${shown(branchName(ref))} is broken: ${shownPath(file)} ${what}, so git cannot read HEAD ("your current branch appears to be broken")`, {
+      hint: `remove the broken file: ${removal}, then \`git update-ref ${shownPath(ref)} <commit>\` if the branch was further on${last}`,
     });
   } catch {
     return null;

@@ -6,9 +6,11 @@
 // fell. Such an index (entries or extensions running past the end, a split index's shared file
 // missing) is refused too, so the two engines agree; an index whose bytes parse whole is read
 // (a stale checksum alone does not stop git either).
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
+import { blockingKind } from './blocking-files.js';
 import { readIndex } from './index-status.js';
 import { entriesOutside } from './skip-worktree.js';
 
@@ -24,11 +26,19 @@ export function indexDamage(gitdir: string): string | null {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? null : `could not open it (${code ?? 'error'})`;
+    if (code === 'ENOENT') return null;
+    // A socket cannot be opened at all: named by what it is, as a FIFO is.
+    let st: Stats | undefined;
+    try {
+      st = statSync(file);
+    } catch {
+      // a link loop or no permission: the open's error code says it
+    }
+    return st && !st.isFile() ? notAFile(st) : `could not open it (${code ?? 'error'})`;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return 'not a plain file';
+    if (!st.isFile()) return notAFile(st);
     if (st.size < MIN_INDEX_BYTES) return `index file smaller than expected (${st.size} bytes)`;
     const head = Buffer.alloc(12);
     if (readSync(fd, head, 0, 12, 0) !== 12) return 'could not read it';
@@ -51,11 +61,18 @@ export function indexDamage(gitdir: string): string | null {
   return null;
 }
 
+/** An index that is no file (through a link, as git follows one); git never leaves one there. */
+function notAFile(st: Stats): string {
+  const kind = blockingKind(st);
+  if (kind !== null) return `it is ${kind}, not a file (git never writes one there, and would wait on it forever)`;
+  return st.isDirectory() ? 'it is a directory, not a file' : 'not a plain file';
+}
+
 /** indexDamage's answer as the refusal both engines give, with the repair; null when git reads the index. */
 export function indexRefusal(gitdir: string): CheckpointError | null {
   const damage = indexDamage(gitdir);
   if (damage === null) return null;
-  const file = join(gitdir, 'index');
+  const file = shownPath(join(gitdir, 'index'));
   return new CheckpointError('E_GIT', `git cannot read the index ${file}: ${damage}`, {
     hint: `rebuild it from HEAD: \`rm ${file} && git reset\` (the work tree is left as it is; stage again what was staged)`,
   });

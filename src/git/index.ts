@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 import { gitOnPath } from './git-process.js';
 import { findGitRoot, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { assertNoBlockingFiles } from './blocking-files.js';
@@ -23,10 +24,10 @@ export interface CreateHistoryOptions {
 export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptions): Promise<GitHistory> {
   const absolute = resolve(dir);
   const isDirectory = statSync(absolute, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  if (!isDirectory) throw new CheckpointError('E_GIT', `not a directory: ${absolute}`);
+  if (!isDirectory) throw new CheckpointError('E_GIT', `not a directory: ${shownPath(absolute)}`);
   const root = await findGitRoot(absolute);
   if (root === null) {
-    throw new CheckpointError('E_GIT', `not a git repository (or any parent up to /): ${absolute}`, {
+    throw new CheckpointError('E_GIT', `not a git repository (or any parent up to /): ${shownPath(absolute)}`, {
       hint: 'run checkpoint inside a git work tree, or `git init` one first',
     });
   }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
+import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { CommitQueue } from './commit-queue.js';
 import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
@@ -53,7 +54,7 @@ export class IsoHistory implements GitHistory {
     const gitdir = dirs.commonDir;
     // git rewrites parents by a grafts file; a walk that ignored it would answer another history.
     if (fs.existsSync(join(gitdir, 'info', 'grafts'))) {
-      throw new CheckpointError('E_GIT', `${join(gitdir, 'info', 'grafts')} rewrites this history, which the embedded engine does not follow`, {
+      throw new CheckpointError('E_GIT', `${shownPath(join(gitdir, 'info', 'grafts'))} rewrites this history, which the embedded engine does not follow`, {
         hint: 'use the native engine (git on PATH, no --engine isomorphic), or turn the grafts into replace refs: `git replace --convert-graft-file`',
       });
     }
@@ -335,7 +336,7 @@ export class IsoHistory implements GitHistory {
     } catch (error) {
       if (isCheckpointError(error)) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CheckpointError('E_GIT', `${step} failed in ${this.dir}: ${reason}`, { cause: error });
+      throw new CheckpointError('E_GIT', `${step} failed in ${shownPath(this.dir)}: ${shown(reason, MAX_RELAYED_CHARS)}`, { cause: error });
     }
   }
 }

@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 
 export interface GitDirs {
   /** Per-worktree git dir: HEAD lives here. */
@@ -42,6 +43,6 @@ export async function resolveGitDirs(root: string): Promise<GitDirs> {
 
 function followGitFile(file: string): string {
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, 'utf8'));
-  if (!match?.[1]) throw new CheckpointError('E_GIT', `${file} is not a valid gitdir pointer (no "gitdir:" line)`);
+  if (!match?.[1]) throw new CheckpointError('E_GIT', `${shownPath(file)} is not a valid gitdir pointer (no "gitdir:" line)`);
   return resolve(dirname(file), match[1]);
 }

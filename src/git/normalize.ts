@@ -2,6 +2,7 @@
 // equal answers whichever engine reads them.
 import { posix } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 import type { CommitInfo } from './types.js';
 
 /** Subject is the first line of the message; body is the rest, trimmed. */
@@ -43,7 +44,7 @@ export function repoRelativePath(path: string): string {
   if (!path.includes('\\') && path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..')) return path;
   const normalized = posix.normalize(path.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (posix.isAbsolute(normalized) || normalized === '.' || normalized === '..' || normalized.startsWith('../')) {
-    throw new CheckpointError('E_PATH', `not a file path inside the repository: ${path}`);
+    throw new CheckpointError('E_PATH', `not a file path inside the repository: ${shownPath(path)}`);
   }
   return normalized;
 }

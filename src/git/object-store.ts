@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { isAbsolute, join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 import { inflateUpTo } from './zlib-inflate.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -62,7 +63,7 @@ const IDX_CHUNK_ENTRIES = 512;
 const IDX_CACHED_BUCKET_ENTRIES = 4096;
 
 function corrupt(file: string, what: string): CheckpointError {
-  return new CheckpointError('E_GIT', `${file}: ${what}`, {
+  return new CheckpointError('E_GIT', `${shownPath(file)}: ${what}`, {
     hint: 'the repository\'s object store is damaged or was tampered with: run `git fsck`, or clone it again',
   });
 }

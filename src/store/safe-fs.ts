@@ -7,6 +7,7 @@
 // on purpose (`validate /tmp/x.json`) gets the same file-type and size checks.
 // Loaded by the merge driver too, so it takes fs from process.getBuiltinModule (no ESM facade).
 import { CheckpointError } from '../errors.js';
+import { shownPath } from '../one-line.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -41,9 +42,13 @@ function realRoot(root: string): string {
 
 const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 
+/** A path inside a message: relative to the root, and bounded (a typed argument can be any length). */
 function show(root: string, p: string): string {
-  return path.relative(root, p) || p;
+  return shownPath(path.relative(root, p) || p);
 }
+
+/** A name longer than the file system allows (ENAMETOOLONG) names no file: it is missing, not an internal error. */
+const NAMES_NOTHING = new Set(['ENOENT', 'ENAMETOOLONG']);
 
 function unsafe(message: string, hint: string): CheckpointError {
   return new CheckpointError('E_PATH', message, { hint });
@@ -78,7 +83,7 @@ export function locate(root: string, p: string): Located {
       st = fs.lstatSync(next);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { path: abs, real: path.join(next, ...parts.slice(i + 1)), stat: null };
+      if (NAMES_NOTHING.has(code!)) return { path: abs, real: path.join(next, ...parts.slice(i + 1)), stat: null };
       if (code === 'ENOTDIR') throw unsafe(`${show(root, path.dirname(named))} is not a folder`, 'remove or rename it');
       throw e;
     }
@@ -108,7 +113,7 @@ function locateOutside(root: string, abs: string): Located {
     return { path: abs, real: fs.realpathSync(abs), stat: st };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+    if (NAMES_NOTHING.has(code!) || code === 'ENOTDIR') {
       // A dangling link is not "missing": say what it is.
       try {
         if (fs.lstatSync(abs).isSymbolicLink()) throw unsafe(`${show(root, abs)} is a dangling symlink`, 'point it at a real file');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
+import { MAX_SHOWN_PATH_CHARS, shownPath } from '../../src/one-line.js';
 import { MAX_SHOWN_CHARS } from '../../src/one-line.js';
 import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
 
@@ -85,5 +86,37 @@ describe('shown: a value echoed inside a one-line message', () => {
     expect(shown('.checkpoints/api.checkpoint.json')).toBe('.checkpoints/api.checkpoint.json');
     expect(shownList(['a', 'b\nc', 'd', 'e', 'f'])).toBe('a, b\\nc, d and 2 more');
     expect(shownList(['a', 'b'])).toBe('a, b');
+  });
+});
+
+describe('shownPath: a path echoed inside a one-line message keeps its end', () => {
+  const segment = fc.string({ unit: fc.constantFrom('d', 'é', '\n', '\x1b', '\u2028', ' ', '(', '1', '\\'), minLength: 1, maxLength: 40 });
+  const paths = fc.array(segment, { minLength: 1, maxLength: 120 }).map((parts) => `/tmp/${parts.join('/')}/.git/index`);
+
+  it('is one line, bounded, ends as the path ends, and names the full length when cut', () => {
+    fc.assert(
+      fc.property(paths, (path) => {
+        const out = shownPath(path);
+        expect(out).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/);
+        expect(out.length).toBeLessThanOrEqual(1 + MAX_SHOWN_PATH_CHARS + ` (${path.length} characters)`.length);
+        if (oneLine(path).length <= MAX_SHOWN_PATH_CHARS) return void expect(out).toBe(oneLine(path));
+        expect(out).toMatch(new RegExp(`^….*/\\.git/index \\(${path.length} characters\\)$`));
+        expect(oneLine(path).endsWith(out.slice(1, -` (${path.length} characters)`.length))).toBe(true);
+      }),
+    );
+  });
+
+  it('never starts with half an escape', () => {
+    for (let pad = MAX_SHOWN_PATH_CHARS - 10; pad <= MAX_SHOWN_PATH_CHARS + 10; pad++) {
+      const out = shownPath(`${'b'.repeat(100)}\x1b\u2028${'a'.repeat(pad)}`).replace(/ \(\d+ characters\)$/, '');
+      expect(out).toMatch(/^…((\\x1b)?\\u2028)?a+$/);
+    }
+  });
+
+  it('leaves a short path as it is', () => {
+    expect(shownPath('/work/repo/.git/refs/heads/main')).toBe('/work/repo/.git/refs/heads/main');
+    // An ordinary pack path, 40 hex digits in its name, is shown whole.
+    const pack = `/home/alice/src/github.com/acme/orders-service/.git/objects/pack/pack-${'9f77c4984f'.repeat(4)}.pack`;
+    expect(shownPath(pack)).toBe(pack);
   });
 });

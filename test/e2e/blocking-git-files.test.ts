@@ -2,7 +2,7 @@
 // makes every git process wait forever, and with it doctor in a pre-push hook. git never writes
 // one; the native engine refuses to start git on such a repository instead of hanging.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
@@ -40,7 +40,7 @@ const packIndex = (dir: string) => join(dir, '.git/objects/pack', readdirSync(jo
 
 describe.each([
   ['a pack index', packIndex, /\.git\/objects\/pack\/pack-[0-9a-f]+\.idx is a FIFO, not a file: git would wait on it forever; refused/],
-  ['the index', (dir: string) => join(dir, '.git/index'), /\.git\/index is a FIFO, not a file: git would wait on it forever; refused/],
+  ['the index', (dir: string) => join(dir, '.git/index'), /git cannot read the index \/.*\/\.git\/index: it is a FIFO, not a file \(git never writes one there, and would wait on it forever\)/],
   ['packed-refs', (dir: string) => join(dir, '.git/packed-refs'), /\.git\/packed-refs is a FIFO, not a file/],
   ['the config', (dir: string) => join(dir, '.git/config'), /\.git\/config is a FIFO, not a file/],
 ])('a FIFO in place of %s', (_what, where, reason) => {
@@ -58,5 +58,32 @@ describe.each([
     expect(next.stdout).toContain('Merge PR #12 (orders API)');
     expect(next.stderr).toMatch(/warning: git history could not be read/);
     expect(next.stderr).toMatch(reason);
+  });
+});
+
+// Both engines refuse an index that is no file in one wording, with the one repair that works
+// whatever was planted: remove it and let git rebuild it from HEAD.
+describe.each([
+  ['a FIFO', (index: string) => plantFifo(index), 'a FIFO'],
+  ['a link to /dev/zero', (index: string) => { rmSync(index); symlinkSync('/dev/zero', index); }, 'a device'],
+])('%s in place of .git/index', (_what, plant, kind) => {
+  it('native and isomorphic refuse it alike: same line, same hint, exit 2; the repair works', () => {
+    const dir = repo();
+    // generated_files: the one question that reads the index on both engines.
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', '2026-11-03T10:01:00Z');
+    const index = join(dir, '.git/index');
+    plant(index);
+    const [native, isomorphic] = (['native', 'isomorphic'] as const).map((engine) => run(dir, ['doctor', '--json', '--engine', engine]));
+    for (const r of [native!, isomorphic!]) {
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+    }
+    expect(isomorphic!.stdout + isomorphic!.stderr).toBe(native!.stdout + native!.stderr);
+    expect(native!.stdout + native!.stderr).toContain(`git cannot read the index ${index}: it is ${kind}, not a file (git never writes one there, and would wait on it forever)`);
+    expect(native!.stdout + native!.stderr).toContain(`rebuild it from HEAD: \`rm ${index} && git reset\``);
+    rmSync(index);
+    git(dir, ['reset', '-q']);
+    for (const engine of ['native', 'isomorphic']) expect(run(dir, ['doctor', '--engine', engine]).code).not.toBe(2);
   });
 });

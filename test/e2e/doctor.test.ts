@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -177,6 +177,28 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(files.map((f: { path: string; level: string }) => [f.path, f.level])).toEqual([0, 1, 2, 3].map((i) => [`context_primer.generated_files[${i}]`, 'info']));
   });
 
+  it('an entry outside the repository ("../Makefile", "/etc/hosts", "../docs/*.md") or the repository itself ("./") gets a note saying so, never nothing', async () => {
+    const parent = tempDir();
+    dirs.push(parent);
+    const dir = join(parent, 'app');
+    cpSync(makeRepo(), dir, { recursive: true });
+    dirs.push(dir);
+    // Real files there: an entry outside is not checked even when it would be found.
+    write(parent, 'Makefile', 'all:\n');
+    write(parent, 'docs/setup.md', 'setup\n');
+    const entries = ['../Makefile', '../Makefile (shared build, PR 12)', `${parent}/docs/setup.md`, '/etc/hosts', '../docs/*.md', './', 'src/orders.ts'];
+    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual([
+      ...[0, 1, 2, 3, 4].map((i) => [`context_primer.generated_files[${i}]`, 'info', `${JSON.stringify(entries[i])} names a path outside the repository; not checked`]),
+      ['context_primer.generated_files[5]', 'info', '"./" names the repository itself, not a file in it; not checked'],
+    ]);
+  });
+
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
     const dir = makeRepo();
     dirs.push(dir);
@@ -202,9 +224,33 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
     expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"` });
     expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
-    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing' });
+    // Staged, never committed, deleted: an uncommitted deletion as LICENSE's.
+    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
     expect(at(5)).toBeUndefined();
     for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
+  });
+
+  it('a listed file only the index holds (staged, never committed), deleted from the work tree mid-session, is an uncommitted deletion as a file from HEAD is', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+    const entries = ['Brewfile', 'src/new.ts (PR 12, draft)', 'src/orders.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    write(dir, 'Brewfile', 'brew "git"\n');
+    write(dir, 'src/new.ts', 'export {};\n');
+    git(dir, ['add', 'Brewfile', 'src/new.ts']);
+    rmSync(join(dir, 'Brewfile'));
+    rmSync(join(dir, 'src/new.ts'));
+    rmSync(join(dir, 'src/orders.ts'));
+    expect(git(dir, ['status', '--porcelain=v2'])).toMatch(/^1 AD .* Brewfile$/m);
+    // The session is mid-work: its checkpoint has uncommitted edits.
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ next_actions: ['Wire src/new.ts into the router'], context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+    const files = report.findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual(
+      ['Brewfile', 'src/new.ts', 'src/orders.ts'].map((file, i) => [`context_primer.generated_files[${i}]`, 'info', `${file} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`]),
+    );
   });
 
   it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {

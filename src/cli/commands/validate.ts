@@ -11,6 +11,7 @@ import { rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
 import { block, oneLine } from '../render/output.js';
+import { shownPath } from '../../one-line.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -92,7 +93,7 @@ function validateOne(root: string, path: string, now: Date, strict: boolean, nam
   const file = display(root, path);
   try {
     const checked = readChecked(root, path, { fileName: expectedName(basename(path)), now, verdicts, needValue: false });
-    if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${file} does not exist`);
+    if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${shownPath(file)} does not exist`, { hint: 'name an existing checkpoint file, or run `checkpoint validate` alone for all of .checkpoints/' });
     const v = checked.validation;
     // The doctor's levels: --strict fails on warnings, never on advice.
     const warnings = v.warnings.filter((w) => warningLevel(w) === 'warning');
