@@ -2,7 +2,7 @@
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
 import { shown, shownPath } from '../one-line.js';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
@@ -87,13 +87,17 @@ export function existsIn(root: string): Exists {
   };
 }
 
+const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
+
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {
   // On POSIX an absolute path is one starting with a slash (path.isAbsolute's own rule), asked
   // here without it: doctor asks for every entry of every checkpoint, and each path call counts
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
   const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
-  const rel = absolute ? relative(root, file) : file.replace(/^\.\//, '');
+  const written = absolute ? relative(root, file) : file.replace(/^\.\//, '');
+  // "src/../../x" climbs out through a folder, "src/./x.ts" is src/x.ts: judged as git is asked, normalized.
+  const rel = DOT_SEGMENT.test(written) ? normalize(written) : written;
   // The repository itself ("."), or a NUL no path holds: no file in it.
   if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
   return sep === '/' ? rel : rel.split(sep).join('/');

@@ -186,7 +186,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     // Real files there: an entry outside is not checked even when it would be found.
     write(parent, 'Makefile', 'all:\n');
     write(parent, 'docs/setup.md', 'setup\n');
-    const entries = ['../Makefile', '../Makefile (shared build, PR 12)', `${parent}/docs/setup.md`, '/etc/hosts', '../docs/*.md', './', 'src/orders.ts'];
+    const entries = ['../Makefile', '../Makefile (shared build, PR 12)', `${parent}/docs/setup.md`, '/etc/hosts', '../docs/*.md', 'src/../../Makefile', 'docs/../../docs/*.md', './', 'src/orders.ts', 'src/./orders.ts'];
     write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(119));
@@ -194,8 +194,8 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual([
-      ...[0, 1, 2, 3, 4].map((i) => [`context_primer.generated_files[${i}]`, 'info', `${JSON.stringify(entries[i])} names a path outside the repository; not checked`]),
-      ['context_primer.generated_files[5]', 'info', '"./" names the repository itself, not a file in it; not checked'],
+      ...[0, 1, 2, 3, 4, 5, 6].map((i) => [`context_primer.generated_files[${i}]`, 'info', `${JSON.stringify(entries[i])} names a path outside the repository; not checked`]),
+      ['context_primer.generated_files[7]', 'info', '"./" names the repository itself, not a file in it; not checked'],
     ]);
   });
 
