@@ -3,7 +3,7 @@
 // writes its result through the store (checkpoints.ts replaceCheckpointText).
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { shownPath } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
@@ -134,7 +134,7 @@ export interface ResolvableFile {
 export function resolvableFile(root: string, rel: string): ResolvableFile {
   const parts = rel.split(sep).join('/').split('/');
   const refuse = (what: string, hint = 'resolve works on .checkpoints/<skill>.checkpoint.json and .checkpoints/history/ files only'): never => {
-    throw new CheckpointError('E_PATH', `${shown(rel)}: ${what}`, { hint });
+    throw new CheckpointError('E_PATH', `${shownPath(rel)}: ${what}`, { hint });
   };
   if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
   const skill = resolvableSkill(rel);

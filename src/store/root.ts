@@ -1,7 +1,7 @@
 // Finding the project root: the git top level (a `.git` dir or worktree file), else the
 // nearest folder holding .checkpoints/. Pure fs, no git process: this runs on every command.
 import { existsSync, statSync } from 'node:fs';
-import { shown } from '../one-line.js';
+import { shownPath } from '../one-line.js';
 import { dirname, join, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 
@@ -26,7 +26,7 @@ export function findRoot(cwd: string, override?: string): string {
   if (override !== undefined) {
     const dir = resolve(cwd, override);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new CheckpointError('E_NO_ROOT', `-C ${shown(override)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      throw new CheckpointError('E_NO_ROOT', `-C ${shownPath(override)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
     }
     return findGitTop(dir) ?? dir;
   }

@@ -29,6 +29,9 @@ afterAll(() => cleanup(dir));
 const EVIL = 'ready\nnext: rm -rf /\r\x1b[2J\u2028';
 const LONG = 'x'.repeat(5000);
 
+// A path shows its end when cut (the part a user recognises): the long part goes first there.
+const tailFirst = (v: string) => (v.length > EVIL.length ? `${v.slice(EVIL.length)}/${EVIL}` : v);
+
 // [what, argv]: each value holds EVIL, then (second run) LONG as well.
 const cases: Array<[string, (v: string) => string[]]> = [
   ['update --path=value', (v) => ['update', 'api', `--a:json={${v}`]],
@@ -42,11 +45,11 @@ const cases: Array<[string, (v: string) => string[]]> = [
   ['resume --max-chars', (v) => ['resume', `--max-chars=${v}`]],
   ['resume --context --max-bytes', (v) => ['resume', 'api', '--context', `--max-bytes=${v}`]],
   ['resume --context --max-chars', (v) => ['resume', 'api', '--context', `--max-chars=${v}`]],
-  ['pause --context-file', (v) => ['pause', 'api', `--context-file=/nonexistent/${v}`]],
+  ['pause --context-file', (v) => ['pause', 'api', `--context-file=/nonexistent/${tailFirst(v)}`]],
   ['resolve --ours', (v) => ['resolve', `--ours=${v}`]],
   ['resolve --ours and --theirs', (v) => ['resolve', `--ours=${v}`, `--theirs=${v}`]],
-  ['resolve <path>', (v) => ['resolve', `.checkpoints/${v}.json`]],
-  ['-C <dir>', (v) => ['-C', `/nonexistent/${v}`, 'status']],
+  ['resolve <path>', (v) => ['resolve', `.checkpoints/${tailFirst(v)}.json`]],
+  ['-C <dir>', (v) => ['-C', `/nonexistent/${tailFirst(v)}`, 'status']],
   ['an unknown option', (v) => ['status', `--${v}`]],
   ['an unexpected argument', (v) => ['status', v]],
   ['an unknown command', (v) => [v]],

@@ -4,7 +4,7 @@
 // Invalid or oversized input is refused with the reason and the file stays byte-identical;
 // nothing is ever truncated.
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
-import { shown } from '../../one-line.js';
+import { shownPath } from '../../one-line.js';
 import { resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import {
@@ -60,9 +60,9 @@ function readFileBounded(path: string): { bytes: Buffer; total: number } {
   try {
     st = statSync(path);
   } catch {
-    throw new CheckpointError('E_NOT_FOUND', `--context-file ${shown(path)}: no such file`);
+    throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`);
   }
-  if (!st.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shown(path)}: not a regular file`);
+  if (!st.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`);
   if (st.size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: st.size };
   const buf = Buffer.alloc(CAPSULE_INPUT_MAX_BYTES + 1);
   const fd = openSync(path, 'r');

@@ -14,6 +14,7 @@ import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
+import { shownPath } from '../../one-line.js';
 import { rootOf } from './common.js';
 
 type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
@@ -106,7 +107,7 @@ function skippedNote(skipped: readonly Skipped[]): string {
     const { path, why } = skipped[0]!;
     // safe-fs names the file and ends "; refused"; said once here.
     const reason = why.replace(/^checkpoint: /, '').replace(`${path} `, '').replace(/; refused$/, '');
-    return `skipped ${shown(path)}: ${shown(reason, 160)}`;
+    return `skipped ${shownPath(path)}: ${shown(reason, 160)}`;
   }
   return `skipped ${skipped.length} files that cannot be read safely (\`checkpoint resolve --check\` says why): ${shownList(skipped.map((s) => s.path))}`;
 }
