@@ -8,7 +8,7 @@ import { removes } from '../git/renames.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
-import { skillFromFileName } from '../store/skill-name.js';
+import { isMisnamedCheckpoint, misnamedLabel, misnamedProblem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
@@ -45,11 +45,19 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
 async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
   const history = repo.history!;
   const touched = new Set(commits.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
-  const files = [...(await history.filesIn(tip, [DIR]))].filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
+  const inDir = [...(await history.filesIn(tip, [DIR]))];
+  const files = inDir.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
   const texts = await history.readBlobs(files.map(([, oid]) => oid), MAX_READ_BYTES);
   const loaded = files.map(([path, oid]) => loadBlob(path, texts.get(oid), now));
   const where = ` (as pushed in ${short(tip)})`;
   const out: Finding[] = [];
+  // A misnamed checkpoint file is never read as one: it blocks when the push carries it (adds,
+  // renames to or changes it), in the words the work tree's finding uses (mergePushed pairs them).
+  for (const [path] of inDir) {
+    const name = posix.basename(path);
+    if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
+    out.push({ level: 'error', check: 'file-name', skill: misnamedLabel(name), path: '', message: misnamedProblem(name) + where, blocks: touched.has(path) });
+  }
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
     const carried = touched.has(l.path);

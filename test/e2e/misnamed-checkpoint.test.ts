@@ -117,6 +117,28 @@ describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
   });
 });
 
+describe('next beside a misnamed checkpoint file', () => {
+  it('recommends the readable checkpoint, names the misnamed one, and exits 1 with ok false like status', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/foo.checkpoint.json', doc('Started.'));
+    write(dir, '.checkpoints/Foo.checkpoint.json', doc('An old copy.'));
+    commitAll(dir, 'two copies');
+    const text = await runCli(dir, ['next']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/needs repair: Foo: .*Foo\.checkpoint\.json.*not a valid skill name[\s\S]*→ ship it/);
+    const json = await runCli(dir, ['next', '--json']);
+    expect(json.code).toBe(1);
+    const out = JSON.parse(json.stdout);
+    expect([out.ok, out.next.text, out.needs_repair.map((b: { skill: string }) => b.skill)]).toEqual([false, 'ship it', ['Foo']]);
+    for (const args of [['status'], ['status', '--brief'], ['list']]) expect((await runCli(dir, args)).code, args.join(' ')).toBe(1);
+    // Renamed away: nothing needs repair, and next exits 0.
+    git(dir, ['rm', '-q', '.checkpoints/Foo.checkpoint.json']);
+    const clean = await runCli(dir, ['next', '--json']);
+    expect([clean.code, JSON.parse(clean.stdout).ok]).toEqual([0, true]);
+  });
+});
+
 describe('the rename the message asks for', () => {
   it('makes the file a checkpoint resolve settles like any other', async () => {
     const { dir, rel } = conflicted('Foo');

@@ -140,6 +140,11 @@ describe('resume', () => {
     // next names it where the reader looks, before recommending another skill.
     const next = await runCli(dir, ['next']);
     expect(next.stdout).toMatch(/^needs repair: web: .*\(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)\n[\s\S]*api/);
+    // Still a finding, as in status and list: exit 1, and `ok: false` beside the recommendation.
+    expect(next.code).toBe(1);
+    const json = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
+    expect([json.ok, json.next.skill, json.needs_repair.map((b: { skill: string }) => b.skill)]).toEqual([false, 'api', ['web']]);
+    expect((await runCli(dir, ['next', '--json'])).code).toBe(1);
     expect((await runCli(dir, ['status'])).stdout).toMatch(/^web\s+needs repair\s+/m);
     const only = repoWith([]);
     write(only, '.checkpoints/web.checkpoint.json', '{}');

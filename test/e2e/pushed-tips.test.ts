@@ -164,6 +164,33 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out.match(/renamed to src\/gen\/api-client\.ts/g), r.out).toHaveLength(1);
   });
 
+  it('refuses a push that adds a misnamed checkpoint file or renames one to such a name; one already published does not block', async () => {
+    const dir = published();
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const legacy = '{"schema_version":"1.0","skill":"Foo","status":"in_progress","updated_at":"2026-06-01T09:00:00Z"}\n';
+    for (const name of ['Foo', 'a b', 'x..y']) write(dir, `.checkpoints/${name}.checkpoint.json`, legacy);
+    commitAll(dir, 'Keep the old skills around');
+    git(dir, ['mv', FILE, '.checkpoints/API.checkpoint.json']);
+    commitAll(dir, 'Rename api (PR 12)');
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const r = push(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    for (const name of ['Foo', 'a b', 'x..y', 'API']) {
+      expect(r.out.split('\n').filter((l) => l.includes(`.checkpoints/${name}.checkpoint.json:`)), r.out).toEqual([expect.stringMatching(/is not a valid skill name.*\[blocks push\]$/)]);
+    }
+    expect(git(dir, ['ls-remote', 'origin', 'refs/heads/main']).startsWith(base)).toBe(true);
+    for (const engine of ['native', 'isomorphic']) expect((await blocking(dir, engine, `${base}..${tip}`)).length, engine).toBe(4);
+    // Published anyway: an unrelated push is not this one's doing.
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    write(dir, 'README.md', 'unrelated\n');
+    commitAll(dir, 'Fix a typo');
+    const range = `${tip}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range), engine).toEqual([]);
+    const later = push(dir, 'main');
+    expect(later.status, later.out).toBe(0);
+    expect(later.out).toMatch(/Foo\.checkpoint\.json: .*is not a valid skill name/);
+  });
+
   it('work-tree drift is printed but never blocks a push whose tip is sound', async () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');

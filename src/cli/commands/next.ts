@@ -36,17 +36,21 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (notice) ctx.out.err(notice);
   const top = agenda.items[0];
   const needsRepair = agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) }));
+  // A checkpoint that needs repair is a finding (exit 1, `ok: false`), as in status and list;
+  // the recommendation for the readable ones is still given.
+  const ok = needsRepair.length === 0;
+  const code = ok ? 0 : 1;
   if (!top) {
-    if (ctx.json) ctx.out.json({ ok: true, next: null, broken: agenda.broken.map((b) => b.skill), needs_repair: needsRepair });
+    if (ctx.json) ctx.out.json({ ok, next: null, broken: agenda.broken.map((b) => b.skill), needs_repair: needsRepair });
     else ctx.out.out(agenda.broken.length ? needsRepairLines(agenda).join('\n') : 'no checkpoints yet: nothing queued');
-    return agenda.broken.length ? 1 : 0;
+    return code;
   }
   const rec = recommend(top);
   // Its landing may lie beyond a shallow clone's boundary: the action is shown, with that caveat.
   const unverifiable = agenda.shallow && rec.kind === 'action' && mentionsWork(top.checkpoint);
   if (ctx.json) {
-    ctx.out.json({ ok: true, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow, history_error: agenda.historyError });
-    return 0;
+    ctx.out.json({ ok, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow, history_error: agenda.historyError });
+    return code;
   }
   const { c } = ctx.out;
   // A conflicted or invalid checkpoint is named where the reader looks, before another skill is recommended.
@@ -60,5 +64,5 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // One write, ending in its newline (out adds none).
   lines.push('');
   ctx.out.out(lines.join('\n'));
-  return 0;
+  return code;
 }
