@@ -2,7 +2,7 @@
 // commands whose git reads the index refuse in indexRefusal's one line instead of waiting on it
 // forever or reading git's failure as "nothing there"; pause saves what it can and says what not.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,7 @@ const PLANTS: [string, (index: string) => Promise<void> | void, string][] = [
   ['a FIFO', (index) => void spawnSync('mkfifo', [index]), 'it is a FIFO, not a file'],
   ['a link to /dev/zero', (index) => symlinkSync('/dev/zero', index), 'it is a device, not a file'],
   ['a socket', (index) => new Promise<void>((done) => { const s = createServer(); servers.push(s); s.listen(index, () => done()); }), 'it is a socket, not a file'],
+  ['4 KB of random bytes', (index) => writeFileSync(index, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 251))), 'index file corrupt (bad signature'],
 ];
 
 describe.each(PLANTS)('.git/index is %s', (_what, plant, reason) => {
