@@ -6,7 +6,7 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, commitAll, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -61,6 +61,26 @@ describe.each(PLANTS)('.git/index is %s', (_what, plant, reason) => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'E_GIT' } });
     expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'))).toEqual(before);
+  });
+
+  it('pause --auto saves HEAD and branch but no uncommitted paths it could not read, and warns in one line', async () => {
+    const dir = repo();
+    const index = join(dir, '.git/index');
+    rmSync(index);
+    await plant(index);
+    const r = run(dir, ['pause', 'api', '--auto']);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`^checkpoint: warning: saved without the uncommitted paths: git cannot read the index .*: ${reason.replace(/[()]/g, '\\$&')}.*; hint: rebuild it from HEAD`));
+    expect(r.stdout).toContain('branch main, uncommitted paths unknown');
+    const mechanical = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).capsule.mechanical;
+    expect(mechanical.branch).toBe('main');
+    expect(mechanical.head).toBe(git(dir, ['rev-parse', '--short', 'HEAD']).trim());
+    expect(mechanical).not.toHaveProperty('uncommitted');
+    expect(mechanical).not.toHaveProperty('uncommitted_count');
+    const context = run(dir, ['resume', 'api', '--context']);
+    expect(context.stdout).toContain('branch main, uncommitted paths not recorded');
   });
 });
 
