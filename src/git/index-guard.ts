@@ -1,11 +1,10 @@
 // git opens the index for status, diff, ls-files, add and the like without asking what it is:
 // a FIFO, socket or device planted at .git/index makes such a git wait forever (or read
-// garbage). Before each git run that may read it, one lstat per work tree and process says
-// whether it is one, and the run is refused in indexRefusal's words. History questions (log,
-// cat-file, ls-tree, rev-parse ...) never read the index and are never refused for it.
+// garbage). Before each git run that may read it, one lstat (the git dir found once per work
+// tree and process) says whether it is one, and the run is refused in indexRefusal's words.
+// History questions (log, cat-file, ls-tree, rev-parse ...) never read the index: never refused.
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { CheckpointError } from '../errors.js';
 import { kindAt } from './blocking-files.js';
 import { indexRefusal } from './index-damage.js';
 import { resolveGitDirsSync } from './locate.js';
@@ -16,30 +15,31 @@ const NO_INDEX = new Set([
   'merge-file', 'name-rev', 'rev-list', 'rev-parse', 'show-ref', 'symbolic-ref', 'var', 'version',
 ]);
 
-/** The refusal for a blocking index, by work-tree directory (null: none), once per process. */
-const checked = new Map<string, CheckpointError | null>();
+/** The git dir holding the index, by work-tree directory (null: none found), looked up once per process. */
+const gitdirs = new Map<string, string | null>();
 
 /** Throws indexRefusal's E_GIT when `git <args>` in `cwd` would open an index that is a FIFO, socket or device. */
 export function assertIndexNotBlocking(cwd: string, args: readonly string[]): void {
   if (NO_INDEX.has(subcommandOf(args))) return;
-  let refused = checked.get(cwd);
-  if (refused === undefined) {
-    refused = blockingIndex(cwd);
-    checked.set(cwd, refused);
+  let gitdir = gitdirs.get(cwd);
+  if (gitdir === undefined) {
+    gitdir = gitdirOf(cwd);
+    gitdirs.set(cwd, gitdir);
   }
+  // The lstat itself each time: a long-lived process (the MCP server) sees a repaired index.
+  if (gitdir === null || kindAt(join(gitdir, 'index')) === null) return;
+  const refused = indexRefusal(gitdir);
   if (refused) throw refused;
 }
 
-function blockingIndex(cwd: string): CheckpointError | null {
+function gitdirOf(cwd: string): string | null {
   const root = workTreeRoot(cwd);
   if (root === null) return null; // not in a repository: git says so itself
-  let gitdir: string;
   try {
-    gitdir = resolveGitDirsSync(root).gitdir;
+    return resolveGitDirsSync(root).gitdir;
   } catch {
     return null; // a broken .git file: git's own error says what is wrong with it
   }
-  return kindAt(join(gitdir, 'index')) === null ? null : indexRefusal(gitdir);
 }
 
 function workTreeRoot(cwd: string): string | null {
