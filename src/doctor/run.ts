@@ -18,6 +18,7 @@ import { walkDays } from '../store/config.js';
 import { indexHolds, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
 import { resolveGitDirsSync } from '../git/locate.js';
+import { assertIndexNotBlocking } from '../git/index-guard.js';
 
 export interface DoctorOptions {
   root: string;
@@ -103,6 +104,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const changesUnder = [...new Set([...generated.map(scopeOf), ...bare.map(scopeOf), ...checkpoints.map(cpRel), ...patterns, ...topFiles])];
   const missing = generated.filter((rel) => !present.has(rel));
   const notBefore = walkBound(opts.root, opts.now);
+  // doctor vouches for the work tree (git status), so an index git would wait on is refused
+  // even when no file is watched; the history questions themselves never read it.
+  assertIndexNotBlocking(opts.root, ['status']);
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;

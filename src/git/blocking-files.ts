@@ -7,13 +7,13 @@ import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
-import { indexRefusal } from './index-damage.js';
 import type { GitDirs } from './locate.js';
 
 /** What git reads of the shared git dir, besides the pack folder. */
 const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'objects/info/alternates', 'objects/info/commit-graph', 'objects/info/multi-pack-index'];
-/** What git reads of a work tree's own git dir. */
-const OWN_FILES = ['HEAD', 'index'];
+/** What git reads of a work tree's own git dir for history questions; the index only git runs
+ * that read it check (index-guard.ts), so log answers beside a FIFO there. */
+const OWN_FILES = ['HEAD'];
 
 /** A kind of file a read can block on or never end; null for a file, folder or nothing. */
 export function blockingKind(st: Stats | undefined): string | null {
@@ -25,7 +25,7 @@ export function blockingKind(st: Stats | undefined): string | null {
 }
 
 /** Through a link as git would follow it; a dangling link is git's to report. */
-function kindAt(path: string): string | null {
+export function kindAt(path: string): string | null {
   const own = lstatSync(path, { throwIfNoEntry: false });
   return blockingKind(own?.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own);
 }
@@ -45,9 +45,6 @@ export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
   for (const path of paths) {
     const kind = kindAt(path);
     if (kind !== null) {
-      // The index in the words and with the repair the embedded engine gives for it.
-      const refused = path === join(dirs.gitdir, 'index') ? indexRefusal(dirs.gitdir) : null;
-      if (refused) throw refused;
       throw new CheckpointError('E_GIT', `${shownPath(relative(root, path) || path)} is ${kind}, not a file: git would wait on it forever; refused`, {
         hint: 'git never writes one there: remove it, or run checkpoint in a clone you trust',
       });

@@ -7,10 +7,24 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
-import { gitEnv, noteGitRun, spawnGitSync, type GitResult } from './git-sync.js';
+import { assertIndexNotBlocking, subcommandOf } from './index-guard.js';
+import { gitEnv, gitOutputSync as outputSync, noteGitRun, runGitSync as runSync, spawnGitSync, type GitResult } from './git-sync.js';
 
-// The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too).
-export { gitEnv, gitOutputSync, runGitSync, type GitResult } from './git-sync.js';
+// The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too, unguarded:
+// git starts the driver with the index already read).
+export { gitEnv, type GitResult } from './git-sync.js';
+
+/** git-sync's runGitSync, refused (E_GIT) before a git that reads the index would wait on a FIFO there. */
+export function runGitSync(cwd: string, args: readonly string[]): GitResult {
+  assertIndexNotBlocking(cwd, args);
+  return runSync(cwd, args);
+}
+
+/** git-sync's gitOutputSync, refused (E_GIT) before a git that reads the index would wait on a FIFO there. */
+export function gitOutputSync(cwd: string, args: readonly string[]): string | null {
+  assertIndexNotBlocking(cwd, args);
+  return outputSync(cwd, args);
+}
 
 function spawnError(error: NodeJS.ErrnoException): CheckpointError {
   const message = error.code === 'ENOENT' ? 'git executable not found on PATH' : `could not run git: ${error.message}`;
@@ -27,6 +41,7 @@ export function runGit(
   options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
+    assertIndexNotBlocking(cwd, args);
     // Fetched on first use: a command answered from files and caches never loads child_process.
     const { spawn } = process.getBuiltinModule('node:child_process');
     noteGitRun();
@@ -52,6 +67,7 @@ export function runGit(
 
 /** Synchronous, for output that must stay bytes (object contents with their byte sizes). */
 export function runGitBytes(cwd: string, args: readonly string[], input: string): Buffer {
+  assertIndexNotBlocking(cwd, args);
   const child = spawnGitSync(cwd, args, input);
   if (child.error) throw spawnError(child.error as NodeJS.ErrnoException);
   if (child.status !== 0) throw gitFailed(cwd, args, { code: child.status ?? -1, stdout: '', stderr: child.stderr.toString('utf8') });
@@ -91,15 +107,6 @@ export function gitFailed(cwd: string, args: readonly string[], result: GitResul
   return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${shownPath(cwd)}: ${shown(detail, MAX_RELAYED_CHARS) || `exit code ${result.code}`}`, {
     hint: `git -C ${shownPath(cwd)} ${subcommandOf(args)} shows git's whole message; repair the repository, or run checkpoint in a clone git can read`,
   });
-}
-
-function subcommandOf(args: readonly string[]): string {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '-c' || arg === '-C') i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return '';
 }
 
 function firstLine(text: string): string {

@@ -64,13 +64,13 @@ export interface MechanicalState {
   head: string | null;
   /** Current branch, or null (detached HEAD, no repository, or no git). */
   branch: string | null;
-  /** The first changed or untracked paths (store/git-state.ts MAX_UNCOMMITTED_PATHS), git's order. */
-  uncommitted: string[];
-  /** How many there are in all. */
-  uncommitted_count: number;
+  /** The first changed or untracked paths (store/git-state.ts MAX_UNCOMMITTED_PATHS), git's order; null when git could not read the index (not known, so not stored). */
+  uncommitted: string[] | null;
+  /** How many there are in all; null with uncommitted. */
+  uncommitted_count: number | null;
 }
 
-export type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_count: number };
+export type Mechanical = NonNullable<Capsule['mechanical']> & { uncommitted_count?: number };
 
 /** The seven fields in the protocol's order (the input's order is not kept). */
 export function orderedContext(c: CapsuleContext): CapsuleContext {
@@ -85,9 +85,13 @@ export function orderedContext(c: CapsuleContext): CapsuleContext {
  * even an empty list does not fit. Pure.
  */
 export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: MechanicalState, at: string): Capsule {
-  let n = state.uncommitted.length;
+  const paths = state.uncommitted;
+  let n = paths?.length ?? 0;
   for (;;) {
-    const mechanical: Mechanical = { head: state.head, branch: state.branch, uncommitted: state.uncommitted.slice(0, n), uncommitted_count: state.uncommitted_count, at };
+    // Unknown paths are left out, never stored as [] (which says "none").
+    const mechanical: Mechanical = paths === null
+      ? { head: state.head, branch: state.branch, at }
+      : { head: state.head, branch: state.branch, uncommitted: paths.slice(0, n), uncommitted_count: state.uncommitted_count ?? paths.length, at };
     const capsule: Capsule = { context: base.context, origin: base.origin, mechanical };
     if (utf8Bytes(JSON.stringify(capsule)) <= CAPSULE_STORED_MAX_BYTES) return capsule;
     if (n === 0) return { context: base.context, origin: base.origin };

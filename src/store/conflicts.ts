@@ -7,7 +7,9 @@ import { shownPath } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
-import { gitOutputSync as git } from '../git/git-process.js';
+import { gitFailed, gitOutputSync as git, runGitSync } from '../git/git-process.js';
+import { indexRefusal } from '../git/index-damage.js';
+import { resolveGitDirsSync } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { isMisnamedCheckpoint, misnamedReason, skillFromFileName } from './skill-name.js';
@@ -39,9 +41,21 @@ export function readStages(root: string, rel: string): Stages | null {
 export function unmergedCheckpointPaths(root: string): string[] {
   // The index's unmerged entries, read by plumbing: `git diff` refreshes and rewrites the index
   // (--no-optional-locks or not), and resolve --check must write nothing.
-  const out = git(root, ['ls-files', '--unmerged', '-z']) ?? '';
+  const args = ['ls-files', '--unmerged', '-z'];
+  const r = runGitSync(root, args);
+  // A failure is no "nothing unmerged": the index git could not read, named with its repair, or git's own words.
+  if (r.code !== 0) throw indexRefusalAt(root) ?? gitFailed(root, args, r);
+  const out = r.stdout;
   const paths = new Set(out.split('\0').map((entry) => entry.slice(entry.indexOf('\t') + 1)));
   return [...paths].filter((p) => p.startsWith('.checkpoints/') && p.endsWith('.json'));
+}
+
+function indexRefusalAt(root: string): CheckpointError | null {
+  try {
+    return indexRefusal(resolveGitDirsSync(root).gitdir);
+  } catch {
+    return null; // no repository here: git's own words say so
+  }
 }
 
 export interface MarkerScan {

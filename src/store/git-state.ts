@@ -3,8 +3,11 @@
 // unusual); the short HEAD and the paths come from two concurrent git processes through the
 // gateway. Outside a repository, without commits, or without git: nulls and [], never an
 // error, because `pause --auto` runs from hooks on every compaction.
+import type { CheckpointError } from '../errors.js';
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
+import { indexRefusal } from '../git/index-damage.js';
+import { resolveGitDirsSync } from '../git/locate.js';
 import type { MechanicalState } from '../protocol/capsule.js';
 
 /** How many uncommitted paths the capsule lists; the rest are only counted. */
@@ -13,7 +16,10 @@ export const MAX_UNCOMMITTED_PATHS = 50;
 const GIT_TIMEOUT_MS = 10_000;
 
 /** What pause records as the capsule's mechanical state (its shape is capsule.ts's). */
-export type GitState = MechanicalState;
+export interface GitState extends MechanicalState {
+  /** Why the uncommitted paths are not known (null there): the index git could not read. */
+  unreadIndex?: CheckpointError;
+}
 
 /** git's stdout, or null for any failure (no repository, no git): the capsule never fails on it. */
 function git(cwd: string, args: string[]): Promise<string | null> {
@@ -44,6 +50,13 @@ export async function gitState(root: string): Promise<GitState> {
     files ? files.branch : git(root, ['symbolic-ref', '--short', '-q', 'HEAD']),
     git(root, ['--no-optional-locks', 'status', '--porcelain', '-z']),
   ]);
+  if (status === null) {
+    // A repository whose index git cannot read (a FIFO, garbage): HEAD and the branch still
+    // come from their own files, the uncommitted paths are unknown, never "none".
+    const gitdir = files?.gitdir ?? gitdirOf(root);
+    const refused = gitdir === null ? null : indexRefusal(gitdir);
+    if (refused) return { head: head?.trim() || null, branch: (files ? files.branch : branch)?.trim() || null, uncommitted: null, uncommitted_count: null, unreadIndex: refused };
+  }
   const paths = status === null ? [] : parsePorcelainZ(status);
   return {
     head: head?.trim() || null,
@@ -52,4 +65,12 @@ export async function gitState(root: string): Promise<GitState> {
     uncommitted: paths.slice(0, MAX_UNCOMMITTED_PATHS),
     uncommitted_count: paths.length,
   };
+}
+
+function gitdirOf(root: string): string | null {
+  try {
+    return resolveGitDirsSync(root).gitdir;
+  } catch {
+    return null; // no repository here
+  }
 }

@@ -40,7 +40,6 @@ const packIndex = (dir: string) => join(dir, '.git/objects/pack', readdirSync(jo
 
 describe.each([
   ['a pack index', packIndex, /\.git\/objects\/pack\/pack-[0-9a-f]+\.idx is a FIFO, not a file: git would wait on it forever; refused/],
-  ['the index', (dir: string) => join(dir, '.git/index'), /git cannot read the index \/.*\/\.git\/index: it is a FIFO, not a file \(git never writes one there, and would wait on it forever\)/],
   ['packed-refs', (dir: string) => join(dir, '.git/packed-refs'), /\.git\/packed-refs is a FIFO, not a file/],
   ['the config', (dir: string) => join(dir, '.git/config'), /\.git\/config is a FIFO, not a file/],
 ])('a FIFO in place of %s', (_what, where, reason) => {
@@ -58,6 +57,33 @@ describe.each([
     expect(next.stdout).toContain('Merge PR #12 (orders API)');
     expect(next.stderr).toMatch(/warning: git history could not be read/);
     expect(next.stderr).toMatch(reason);
+  });
+});
+
+// git log, cat-file and ls-tree never open the index: the history questions of next, status and
+// resume answer beside a FIFO or device there exactly as beside a healthy index; doctor, which
+// vouches for the work tree (git status), refuses.
+describe.each([
+  ['a FIFO', (index: string) => plantFifo(index)],
+  ['a link to /dev/zero', (index: string) => { rmSync(index); symlinkSync('/dev/zero', index); }],
+])('%s in place of .git/index, history only', (_what, plant) => {
+  it('next, status and resume answer as with a healthy index (PR #12 seen landed); doctor refuses', () => {
+    const dir = repo();
+    const commands = [['next'], ['status', '--json'], ['resume', 'api', '--json']].map((c) => [...c, '--engine', 'native']);
+    const healthy = commands.map((c) => run(dir, c));
+    plant(join(dir, '.git/index'));
+    const planted = commands.map((c) => run(dir, c));
+    for (const [i, r] of planted.entries()) {
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.stderr, commands[i]!.join(' ')).toBe(healthy[i]!.stderr);
+      expect(r.code).toBe(healthy[i]!.code);
+      expect(r.stdout.replace(/"(age|ago)[^,}]*/g, ''), commands[i]!.join(' ')).toBe(healthy[i]!.stdout.replace(/"(age|ago)[^,}]*/g, ''));
+    }
+    expect(planted[0]!.stdout).not.toMatch(/^→ Merge PR #12/m);
+    expect(planted[0]!.stdout).toContain('Write the changelog');
+    const doctor = run(dir, ['doctor', '--engine', 'native']);
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
+    expect(doctor.stderr).toMatch(/^checkpoint: git cannot read the index \/.*\/\.git\/index: it is a (FIFO|device), not a file/);
   });
 });
 

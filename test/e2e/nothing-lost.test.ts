@@ -113,7 +113,7 @@ describe('text from a checkpoint cannot look like the tool', () => {
     expect((await runCli(dir, ['validate'])).code).toBe(0);
     const r = await runCli(dir, ['resume', 'api', '--context']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/mechanical state at an unrecorded time .* 0 uncommitted paths/);
+    expect(r.stdout).toMatch(/mechanical state at an unrecorded time .* uncommitted paths not recorded/);
     expect((await runCli(dir, ['resume', 'api', '--context', '--json'])).code).toBe(0);
   });
 

@@ -22,7 +22,7 @@ import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../../protocol
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
-import { gitState } from '../../store/git-state.js';
+import { gitState, type GitState } from '../../store/git-state.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
@@ -128,6 +128,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (problems.length) throw refuse(root, skill, `invalid capsule: ${describe(problems)}`);
 
   const state = await gitState(root);
+  warnUnreadIndex(ctx, state);
   const at = ctx.now.toISOString();
   const base: Pick<Capsule, 'context' | 'origin'> = { context: orderedContext(parsed as unknown as CapsuleContext), origin: { root, head: state.head, saved_at: at } };
   const stored = validateCapsule(base);
@@ -155,6 +156,17 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 }
 
 class NothingToRefresh extends Error {}
+
+/** The pause is saved before context loss all the same; what git could not say is left out, and said so. */
+function warnUnreadIndex(ctx: Context, state: GitState): void {
+  const e = state.unreadIndex;
+  if (e) ctx.out.err(`checkpoint: warning: saved without the uncommitted paths: ${e.message}; hint: ${e.hint ?? 'repair the index'}`);
+}
+
+function uncommittedText(m: Mechanical | undefined): string {
+  if (m?.uncommitted_count === undefined) return m && !('uncommitted' in m) ? 'uncommitted paths unknown' : '0 uncommitted paths';
+  return `${m.uncommitted_count} uncommitted path${m.uncommitted_count === 1 ? '' : 's'}`;
+}
 
 const NOT_RECORDED = 'unknown: not recorded yet';
 
@@ -193,7 +205,7 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
     return 0;
   }
   const m = capsule.mechanical as Mechanical | undefined;
-  ctx.out.out(`✓ saved a first capsule for ${skill} with mechanical state only (HEAD ${m?.head ?? 'none'}, branch ${m?.branch ?? 'none'}, ${m?.uncommitted_count ?? 0} uncommitted)`);
+  ctx.out.out(`✓ saved a first capsule for ${skill} with mechanical state only (HEAD ${m?.head ?? 'none'}, branch ${m?.branch ?? 'none'}, ${m && !('uncommitted' in m) ? 'unknown' : (m?.uncommitted_count ?? 0)} uncommitted)`);
   ctx.out.out(`  ${add}`);
   return 0;
 }
@@ -209,6 +221,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   if (!file) return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
 
   const state = await gitState(root); // outside the lock: git can be slow, the write is not
+  warnUnreadIndex(ctx, state);
   const at = ctx.now.toISOString();
   // First compaction before any capsule: save the mechanical state under a placeholder
   // context that says, field by field, that the agent has not recorded it yet.
@@ -240,7 +253,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const m = capsule?.mechanical as Mechanical | undefined;
   ctx.out.out(
     m
-      ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${m.uncommitted_count} uncommitted path${m.uncommitted_count === 1 ? '' : 's'}`
+      ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${uncommittedText(m)}`
       : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
   );
   return 0;

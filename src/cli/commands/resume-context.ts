@@ -222,7 +222,7 @@ function textBlocks(v: View, now: Date): Block[] {
     blocks.push({
       name: 'uncommitted paths',
       tier: 5,
-      head: ['', `mechanical state at ${oneLine(f.at ?? 'an unrecorded time')} (recorded, not claimed): HEAD ${oneLine(f.head ?? 'none')}, branch ${oneLine(f.branch ?? 'none')}, ${f.total} uncommitted path${f.total === 1 ? '' : 's'}${f.paths.length ? ':' : ''}`],
+      head: ['', `mechanical state at ${oneLine(f.at ?? 'an unrecorded time')} (recorded, not claimed): HEAD ${oneLine(f.head ?? 'none')}, branch ${oneLine(f.branch ?? 'none')}, ${'uncommitted' in m || 'uncommitted_count' in m ? `${f.total} uncommitted path${f.total === 1 ? '' : 's'}` : 'uncommitted paths not recorded'}${f.paths.length ? ':' : ''}`],
       items: [...f.paths.map((p) => `  ${oneLine(p)}`), ...(f.paths.length && more > 0 ? [`  … and ${more} more`] : [])],
     });
   }
