@@ -173,8 +173,11 @@ describe.each(['native', 'isomorphic'] as const)('doctor on a long-lived reposit
   it('next keeps a reverted ticket as the action to do', async () => {
     const { dir } = buildRepo();
     const r = await runCli(dir, ['next', '--json', '--engine', engine]);
-    expect(r.code, r.stderr).toBe(0);
-    const { next } = JSON.parse(r.stdout);
+    // The repository holds an invalid checkpoint: next still recommends, and exits 1 as status does.
+    expect(r.code, r.stderr).toBe(1);
+    const { next, ok, needs_repair } = JSON.parse(r.stdout);
+    expect(ok).toBe(false);
+    expect(needs_repair.length).toBeGreaterThan(0);
     expect(next).toMatchObject({ skill: 'auth', kind: 'action', text: 'Implement PLAT-7 (login form)', skipped_as_landed: [] });
   });
 });
