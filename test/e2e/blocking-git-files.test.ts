@@ -5,18 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
 beforeAll(() => assertBuilt());
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
-/** The built binary as a process: a hang ends at the guard (signal set) and fails the test, never the suite. */
-function run(cwd: string, args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV, encoding: 'utf8', timeout: HANG_GUARD_MS });
-  return { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
-}
 
 /** A packed repository whose checkpoint still queues PR #12, which landed after it was written. */
 function repo(): string {

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -15,10 +15,6 @@ beforeAll(() => assertBuilt());
 afterEach(() => dirs.splice(0).forEach(cleanup));
 afterAll(() => servers.forEach((s) => s.close()));
 
-function run(cwd: string, args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV, encoding: 'utf8', timeout: HANG_GUARD_MS });
-  return { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
-}
 
 /** A messy checkpoint with a saved capsule, committed, and a tracked file edited since. */
 function repo(): string {

@@ -131,6 +131,12 @@ export function cli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The built binary as a process that may hang (a FIFO planted in the repo): the guard ends it with `signal` set, failing the test, never the suite. */
+export function cliGuarded(cwd: string, args: string[]): RunResult & { signal: NodeJS.Signals | null } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV, encoding: 'utf8', timeout: HANG_GUARD_MS });
+  return { code: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
 export function cleanup(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
