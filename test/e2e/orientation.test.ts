@@ -121,6 +121,11 @@ describe('resume', () => {
     expect(r.stdout).toContain('web  failed');
     expect(r.stdout).toContain('api  in_progress');
     expect(JSON.parse((await runCli(asking, ['resume', '--json'])).stdout)).toMatchObject({ ask_user: true });
+    expect(r.stdout.split('\n')[0]).toBe('Several checkpoints need a decision before any is resumed automatically:');
+    // One checkpoint to look at is not "several".
+    const one = await runCli(repoWith([cp('web', { status: 'failed' })]), ['resume']);
+    expect(one.code).toBe(3);
+    expect(one.stdout.split('\n')[0]).toBe('This checkpoint needs a decision before it is resumed automatically:');
   });
 
   it('stays within the byte limit and names what it left out', async () => {

@@ -51,7 +51,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     if (ctx.json) ctx.out.json({ ok: true, ask_user: true, question: 'Which checkpoint should this session resume?', candidates });
     else {
-      ctx.out.out('Several checkpoints need a decision before any is resumed automatically:');
+      ctx.out.out(candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:');
       const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
       const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
       const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
