@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { kindAt } from './blocking-files.js';
 import { indexRefusal } from './index-damage.js';
-import { resolveGitDirsSync } from './locate.js';
+import { gitdirOrNull } from './locate.js';
 
 /** Subcommands that never open the index: everything else is checked. */
 const NO_INDEX = new Set([
@@ -34,12 +34,8 @@ export function assertIndexNotBlocking(cwd: string, args: readonly string[]): vo
 
 function gitdirOf(cwd: string): string | null {
   const root = workTreeRoot(cwd);
-  if (root === null) return null; // not in a repository: git says so itself
-  try {
-    return resolveGitDirsSync(root).gitdir;
-  } catch {
-    return null; // a broken .git file: git's own error says what is wrong with it
-  }
+  // Not in a repository, or a broken .git file: git's own error says so.
+  return root === null ? null : gitdirOrNull(root);
 }
 
 function workTreeRoot(cwd: string): string | null {

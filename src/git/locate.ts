@@ -37,6 +37,15 @@ export function resolveGitDirsSync(root: string): GitDirs {
   return { gitdir, commonDir: commonDirFile === null ? gitdir : resolve(gitdir, commonDirFile.trim()) };
 }
 
+/** The git dir of a work-tree root; null where there is none (or its .git file is broken): git's own error says why. */
+export function gitdirOrNull(root: string): string | null {
+  try {
+    return resolveGitDirsSync(root).gitdir;
+  } catch {
+    return null;
+  }
+}
+
 export async function resolveGitDirs(root: string): Promise<GitDirs> {
   return resolveGitDirsSync(root);
 }

@@ -9,7 +9,7 @@ import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { gitFailed, gitOutputSync as git, runGitSync } from '../git/git-process.js';
 import { indexRefusal } from '../git/index-damage.js';
-import { resolveGitDirsSync } from '../git/locate.js';
+import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { isMisnamedCheckpoint, misnamedReason, skillFromFileName } from './skill-name.js';
@@ -51,11 +51,8 @@ export function unmergedCheckpointPaths(root: string): string[] {
 }
 
 function indexRefusalAt(root: string): CheckpointError | null {
-  try {
-    return indexRefusal(resolveGitDirsSync(root).gitdir);
-  } catch {
-    return null; // no repository here: git's own words say so
-  }
+  const gitdir = gitdirOrNull(root);
+  return gitdir === null ? null : indexRefusal(gitdir); // no repository here: git's own words say so
 }
 
 export interface MarkerScan {

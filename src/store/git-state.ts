@@ -7,7 +7,7 @@ import type { CheckpointError } from '../errors.js';
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
 import { indexRefusal } from '../git/index-damage.js';
-import { resolveGitDirsSync } from '../git/locate.js';
+import { gitdirOrNull } from '../git/locate.js';
 import type { MechanicalState } from '../protocol/capsule.js';
 
 /** How many uncommitted paths the capsule lists; the rest are only counted. */
@@ -53,7 +53,7 @@ export async function gitState(root: string): Promise<GitState> {
   if (status === null) {
     // A repository whose index git cannot read (a FIFO, garbage): HEAD and the branch still
     // come from their own files, the uncommitted paths are unknown, never "none".
-    const gitdir = files?.gitdir ?? gitdirOf(root);
+    const gitdir = files?.gitdir ?? gitdirOrNull(root);
     const refused = gitdir === null ? null : indexRefusal(gitdir);
     if (refused) return { head: head?.trim() || null, branch: (files ? files.branch : branch)?.trim() || null, uncommitted: null, uncommitted_count: null, unreadIndex: refused };
   }
@@ -65,12 +65,4 @@ export async function gitState(root: string): Promise<GitState> {
     uncommitted: paths.slice(0, MAX_UNCOMMITTED_PATHS),
     uncommitted_count: paths.length,
   };
-}
-
-function gitdirOf(root: string): string | null {
-  try {
-    return resolveGitDirsSync(root).gitdir;
-  } catch {
-    return null; // no repository here
-  }
 }
