@@ -30,10 +30,14 @@ function realDir(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
-/** Parsed JSON of a regular file of at most `maxBytes`, without following a link; undefined on any doubt. */
-export function readCacheJson(path: string, maxBytes = MAX_CACHE_BYTES): unknown {
+/**
+ * Parsed JSON of a regular file of at most `maxBytes`, without following a link; undefined on any
+ * doubt. With `prefix`, a file whose text does not start with it is a miss before any parsing:
+ * after HEAD moves, every cache keyed by HEAD misses, and parsing a walk to learn that costs ms.
+ */
+export function readCacheJson(path: string, maxBytes = MAX_CACHE_BYTES, prefix?: string): unknown {
   const text = readLeaf(path, maxBytes);
-  if (text === null) return undefined;
+  if (text === null || (prefix !== undefined && !text.startsWith(prefix))) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

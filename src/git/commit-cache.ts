@@ -68,6 +68,12 @@ export function headFiles(root: string): HeadFiles | null {
   return pin.files;
 }
 
+/**
+ * How every entry keyed by `key` starts as writeCacheJson writes it (JSON.stringify keeps the
+ * order the writers below build their entries in): anything else is a miss without parsing.
+ */
+const entryPrefix = (key: RepoKey) => `{"format":${FORMAT},"head":${JSON.stringify(key.head)},"shallow":${JSON.stringify(key.shallow)},`;
+
 const keyOf = (files: HeadFiles | null): RepoKey | null => (files?.sha ? { commonDir: files.commonDir, head: files.sha, shallow: files.shallowKey } : null);
 
 /** HEAD's commit and shallow state from the files (head-files.ts); null when unsure or unborn. */
@@ -106,7 +112,7 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
   const key = repoKey(root);
   const dir = key && cacheDir(key.commonDir, WALKS_DIR);
   if (!key || !dir) return null;
-  const entry = readCacheJson(join(dir, slotName(scope))) as Partial<CacheEntry> | undefined;
+  const entry = readCacheJson(join(dir, slotName(scope)), undefined, entryPrefix(key)) as Partial<CacheEntry> | undefined;
   if (!entry || entry.format !== FORMAT || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
   if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
   return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
@@ -200,7 +206,7 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
-  const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
+  const entry = readCacheJson(join(dir, file), undefined, entryPrefix(repo)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
   return entry && entry.format === FORMAT && entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key && entry.value !== undefined ? entry.value : null;
 }
 
