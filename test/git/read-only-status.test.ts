@@ -2,25 +2,12 @@
 // rare case (a file edited in the index and again in the work tree) compares the work tree
 // with HEAD by content, as git does, without writing the index git refreshes meanwhile; its
 // answer stays git's own and, but for autocrlf (below), the embedded engine's.
-import { readdirSync, readFileSync, lstatSync, utimesSync, writeFileSync, cpSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { readFileSync, utimesSync, writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { createHistory } from '../../src/git/index.js';
 import { commitAll, git, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
-
-/** Every entry under .git: its kind, inode, size, mtime and content hash, to compare before and after. */
-function snapshot(gitdir: string, rel = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(join(gitdir, rel))) {
-    const path = rel ? `${rel}/${name}` : name;
-    const st = lstatSync(join(gitdir, path), { bigint: true });
-    const hash = st.isFile() ? createHash('sha256').update(readFileSync(join(gitdir, path))).digest('hex') : '';
-    out.set(path, `${st.mode} ${st.ino} ${st.size} ${st.mtimeNs} ${hash}`);
-    if (st.isDirectory()) for (const [p, v] of snapshot(gitdir, path)) out.set(p, v);
-  }
-  return out;
-}
+import { dirState } from '../helpers/dir-state.js';
 
 /** git's own answer, asked in a copy of the repository (git diff refreshes the copy's index). */
 function gitSays(dir: string, paths: readonly string[]): string[] {
@@ -76,9 +63,9 @@ it('staged edits the work tree edited again, undid, or only touched: git\'s answ
   const expected = ['src/gen.ts', 'src/touched.ts', '.checkpoints/api.checkpoint.json'];
   expect(gitSays(dir, paths)).toEqual(expected);
   for (const engine of ['native', 'isomorphic'] as const) {
-    const before = snapshot(join(dir, '.git'));
+    const before = dirState(join(dir, '.git'));
     expect(await (await createHistory({ dir, engine })).uncommittedPaths(paths), engine).toEqual(expected);
-    expect(snapshot(join(dir, '.git')), `${engine} wrote under .git`).toEqual(before);
+    expect(dirState(join(dir, '.git')), `${engine} wrote under .git`).toEqual(before);
   }
 });
 
@@ -107,9 +94,9 @@ it('autocrlf: a staged edit the work tree undid in CRLF is unchanged, as git com
   // files through their filters alone (git hash-object) would call crlf.txt changed.
   const expected = ['crlf edited.txt'];
   expect(gitSays(dir, paths)).toEqual(expected);
-  const before = snapshot(join(dir, '.git'));
+  const before = dirState(join(dir, '.git'));
   expect(await (await createHistory({ dir, engine: 'native' })).uncommittedPaths(paths)).toEqual(expected);
-  expect(snapshot(join(dir, '.git'))).toEqual(before);
+  expect(dirState(join(dir, '.git'))).toEqual(before);
   // The embedded engine reads no autocrlf or attributes: it compares bytes, so it calls the
   // CRLF checkout of an LF blob changed (as it does without a staged edit). Where bytes decide, it agrees.
   const iso = await (await createHistory({ dir, engine: 'isomorphic' })).uncommittedPaths(paths);
