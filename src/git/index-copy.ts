@@ -17,14 +17,29 @@ const CHUNK = 1 << 20;
  * index: git reads that as an empty one), then removes the copy and anything git left beside it.
  */
 export async function withIndexCopy<T>(gitdir: string, run: (indexFile: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'checkpoint-index-'));
+  let dir: string | null = null;
   try {
+    dir = mkdtempSync(join(tmpdir(), 'checkpoint-index-'));
     const copy = join(dir, 'index');
-    copyIndex(join(gitdir, 'index'), copy, gitdir);
+    try {
+      copyIndex(join(gitdir, 'index'), copy, gitdir);
+    } catch (error) {
+      throw error instanceof CheckpointError ? error : noCopy(error);
+    }
     return await run(copy);
+  } catch (error) {
+    throw dir === null ? noCopy(error) : error;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (dir !== null) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The temporary folder is full or not writable: said in one line, as any refusal. */
+function noCopy(error: unknown): CheckpointError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return new CheckpointError('E_GIT', `could not copy the index to compare a staged file with HEAD without writing .git (${code} in ${shownPath(tmpdir())})`, {
+    hint: 'free space there, or point TMPDIR at a writable folder',
+  });
 }
 
 /** Copies a plain file; a FIFO or device put there since the caller checked is refused as git's index. */

@@ -2,7 +2,7 @@
 // rare case (a file edited in the index and again in the work tree) compares the work tree
 // with HEAD by content, as git does, without writing the index git refreshes meanwhile; its
 // answer stays git's own and, but for autocrlf (below), the embedded engine's.
-import { readFileSync, utimesSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { createHistory } from '../../src/git/index.js';
@@ -62,12 +62,31 @@ it('staged edits the work tree edited again, undid, or only touched: git\'s answ
   expect(paths.map((p) => statusOf(dir, p))).toEqual(['MM', 'MM', 'M.', 'MM', '', 'MM', '']);
   const expected = ['src/gen.ts', 'src/touched.ts', '.checkpoints/api.checkpoint.json'];
   expect(gitSays(dir, paths)).toEqual(expected);
+  // The index copy lives in TMPDIR for the one git run, then goes.
+  const tmp = tempDir('cp-tmpdir-');
   for (const engine of ['native', 'isomorphic'] as const) {
     const before = dirState(join(dir, '.git'));
-    expect(await (await createHistory({ dir, engine })).uncommittedPaths(paths), engine).toEqual(expected);
+    expect(await withTmpdir(tmp, async () => (await createHistory({ dir, engine })).uncommittedPaths(paths)), engine).toEqual(expected);
     expect(dirState(join(dir, '.git')), `${engine} wrote under .git`).toEqual(before);
+    expect(readdirSync(tmp)).toEqual([]);
   }
+  // No temporary folder to copy it to: one line with the way out, never git's own index written.
+  const before = dirState(join(dir, '.git'));
+  const refused = withTmpdir(join(tmp, 'missing'), async () => (await createHistory({ dir, engine: 'native' })).uncommittedPaths(paths));
+  await expect(refused).rejects.toMatchObject({ code: 'E_GIT', message: expect.stringMatching(/^could not copy the index .* \(ENOENT in .*missing\)$/), hint: expect.stringContaining('TMPDIR') });
+  expect(dirState(join(dir, '.git'))).toEqual(before);
 });
+
+async function withTmpdir<T>(tmp: string, run: () => Promise<T>): Promise<T> {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    return await run();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
 
 it('autocrlf: a staged edit the work tree undid in CRLF is unchanged, as git compares; .git untouched', async () => {
   const dir = makeRepo();
