@@ -5,6 +5,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
+import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
@@ -65,8 +66,9 @@ function repoPath(root: string, file: string): string {
 }
 
 export function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
-  // Every cache and the index reader ask what HEAD is: the git dir's files are read once.
-  return atOneHead(opts.root, () => doctor(opts));
+  // Every cache and the index reader ask what HEAD is: the git dir's files are read once. What
+  // the run learnt is kept only when it completes: a refusal leaves .git as it found it.
+  return holdCacheWrites(() => atOneHead(opts.root, () => doctor(opts)));
 }
 
 async function doctor(opts: DoctorOptions): Promise<DoctorReport> {

@@ -1,11 +1,54 @@
 // The files our caches keep in the git dir (<common dir>/checkpoint/): read and written so that
-// a link, a FIFO or a huge file planted there is a miss, never followed, never blocking.
+// a link, a FIFO or a huge file planted there is a miss, never followed, never blocking. Every
+// write to them goes through here (cacheWrite), so a run can hold them back until it completes.
 import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLeaf } from '../store/safe-fs.js';
 
 /** A cache file larger than this is not ours (a walk of thousands of commits stays far below). */
 const MAX_CACHE_BYTES = 64 << 20;
+
+/**
+ * Writes held back by holdCacheWrites, in order, and the text of each file written so (what a
+ * read in the same run gets). Module state, not per run: runs overlapping in one process share it.
+ */
+let held: { depth: number; failed: boolean; writes: (() => void)[]; texts: Map<string, string>; dirs: Set<string> } | null = null;
+
+/**
+ * Runs `run` with every cache write held back until it settles: made, in order, when it (and any
+ * run overlapping it) completes; dropped when one throws. doctor's refusals (a damaged index, a
+ * broken branch, git failing) come after it has learnt answers: .git is then left as it was.
+ */
+export async function holdCacheWrites<T>(run: () => Promise<T>): Promise<T> {
+  held ??= { depth: 0, failed: false, writes: [], texts: new Map(), dirs: new Set() };
+  const mine = held;
+  mine.depth++;
+  try {
+    return await run();
+  } catch (error) {
+    mine.failed = true;
+    throw error;
+  } finally {
+    if (--mine.depth === 0) {
+      held = null;
+      if (!mine.failed) {
+        for (const write of mine.writes) {
+          try {
+            write();
+          } catch {
+            // best effort, as every cache write: the next run only works it out again
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Makes a cache write now, or when the run holding writes back completes. */
+export function cacheWrite(write: () => void): void {
+  if (held) held.writes.push(write);
+  else write();
+}
 
 /** `<commonDir>/checkpoint[/sub]` when it is a real directory (made if missing and `create`); else null. */
 export function cacheDir(commonDir: string, sub = '', create = false): string | null {
@@ -14,6 +57,18 @@ export function cacheDir(commonDir: string, sub = '', create = false): string | 
   let dir = commonDir;
   for (const name of sub ? ['checkpoint', sub] : ['checkpoint']) {
     dir = join(dir, name);
+    // To be made with the writes a run holds back: there for that run's own reads and writes.
+    if (held?.dirs.has(dir)) continue;
+    if (create && held) {
+      const st = lstatSync(dir, { throwIfNoEntry: false });
+      if (st && !st.isDirectory()) return null;
+      if (!st) {
+        held.dirs.add(dir);
+        // Made level by level and checked as here, when the writes are made.
+        cacheWrite(() => void cacheDir(commonDir, sub, true));
+      }
+      continue;
+    }
     if (create) {
       try {
         mkdirSync(dir);
@@ -36,7 +91,7 @@ function realDir(path: string): boolean {
  * after HEAD moves, every cache keyed by HEAD misses, and parsing a walk to learn that costs ms.
  */
 export function readCacheJson(path: string, maxBytes = MAX_CACHE_BYTES, prefix?: string): unknown {
-  const text = readLeaf(path, maxBytes);
+  const text = held?.texts.get(path) ?? readLeaf(path, maxBytes);
   if (text === null || (prefix !== undefined && !text.startsWith(prefix))) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -45,11 +100,17 @@ export function readCacheJson(path: string, maxBytes = MAX_CACHE_BYTES, prefix?:
   }
 }
 
-/** Best effort: written to a fresh temp file (never through a link) and renamed over `name`. */
+/** Best effort: written to a fresh temp file (never through a link) and renamed over `name` (see cacheWrite). */
 export function writeCacheJson(dir: string, name: string, value: unknown): void {
+  const text = JSON.stringify(value);
+  held?.texts.set(join(dir, name), text);
+  cacheWrite(() => writeText(dir, name, text));
+}
+
+function writeText(dir: string, name: string, text: string): void {
   const tmp = join(dir, `.${name}.${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, JSON.stringify(value), { flag: 'wx' });
+    writeFileSync(tmp, text, { flag: 'wx' });
     renameSync(tmp, join(dir, name));
   } catch {
     try {
@@ -62,6 +123,10 @@ export function writeCacheJson(dir: string, name: string, value: unknown): void 
 
 /** Keeps `current` and the newest others of `dir` whose names pass `ours`, `keep` in all; deletes the rest. */
 export function pruneCacheDir(dir: string, ours: (name: string) => boolean, keep: number, current: string): void {
+  cacheWrite(() => prune(dir, ours, keep, current));
+}
+
+function prune(dir: string, ours: (name: string) => boolean, keep: number, current: string): void {
   try {
     const files = readdirSync(dir).filter((name) => name !== current && ours(name)).flatMap((name) => {
       const st = lstatSync(join(dir, name), { throwIfNoEntry: false });

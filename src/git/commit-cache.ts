@@ -7,7 +7,7 @@
 // Stored per clone in the git dir, never in the work tree.
 import { lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
+import { cacheDir, cacheWrite, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles, type HeadFiles } from './head-files.js';
 import { gitRunCount } from './git-sync.js';
 import type { CommitInfo } from './types.js';
@@ -163,11 +163,13 @@ export function storeCommitsSince(root: string, since: number, commits: CommitIn
   writeCacheJson(dir, name, { format: FORMAT, head: key.head, shallow: key.shallow, since, scope: [...new Set(scope)].sort(), commits } satisfies CacheEntry);
   pruneCacheDir(dir, (file) => SLOT_NAME.test(file), MAX_WALK_SLOTS, name);
   // The single slot of earlier versions: no longer read.
-  try {
-    unlinkSync(join(key.commonDir, 'checkpoint', 'commits-since.json'));
-  } catch {
-    // absent
-  }
+  cacheWrite(() => {
+    try {
+      unlinkSync(join(key.commonDir, 'checkpoint', 'commits-since.json'));
+    } catch {
+      // absent
+    }
+  });
 }
 
 const SHA = /^[0-9a-f]{40}$/;

@@ -23,11 +23,11 @@ export interface GitResult {
   stderr: string;
 }
 
-/** The environment every git child gets: ours, minus what would point git elsewhere. */
+/** The environment every git child gets: ours, minus what would point git elsewhere, plus the caller's `extra`. */
 export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
+  const env = { ...process.env };
   for (const name of REPO_LOCATING_VARS) delete env[name];
-  return env;
+  return { ...env, ...extra };
 }
 
 let gitRuns = 0;

@@ -9,6 +9,7 @@ import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
 import { indexRefusal } from './index-damage.js';
+import { withIndexCopy } from './index-copy.js';
 import { resolveGitDirsSync } from './locate.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
@@ -210,9 +211,12 @@ export class NativeHistory implements GitHistory {
     const { changed, unsure } = parseStatus(status.stdout);
     if (unsure.length) {
       // Edited in the index and again in the work tree: only a comparison says whether the
-      // work tree went back to HEAD's content (rare, so a second process only then).
+      // work tree went back to HEAD's content (rare, so a second process only then). git diff
+      // compares as git does, but writes back the index it refreshed: it is given a copy to
+      // write (index-copy.ts), written whole (core.splitIndex off: no shared index into .git).
       const base = (await this.headSha()) ?? EMPTY_TREE_OID;
-      const diff = await this.git(['--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...unsure]);
+      const args = ['-c', 'core.splitIndex=false', '--no-optional-locks', '--literal-pathspecs', 'diff', base, '--name-only', '-z', '--no-renames', '--no-relative', '--', ...unsure];
+      const diff = await withIndexCopy(this.indexDir(), (index) => this.git(args, [], undefined, { GIT_INDEX_FILE: index }));
       for (const path of diff.stdout.split('\0')) if (path) changed.add(path);
     }
     return [...relative].filter(([, path]) => changed.has(path)).map(([original]) => original);
@@ -276,8 +280,8 @@ export class NativeHistory implements GitHistory {
     return { sha, time: committerTime(result.stdout.slice(headerEnd + 1)) };
   }
 
-  private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string) {
-    return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input });
+  private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string, env?: NodeJS.ProcessEnv) {
+    return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input, env });
   }
 }
 

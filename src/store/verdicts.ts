@@ -15,7 +15,7 @@
 import type { BigIntStats } from 'node:fs';
 import { closeSync, fstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, readCacheJson } from '../git/cache-files.js';
+import { cacheDir, cacheWrite, readCacheJson } from '../git/cache-files.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import type { Issue } from '../protocol/validate.js';
 
@@ -103,8 +103,13 @@ export class Verdicts {
     this.learnt.push({ key, entry: { ...verdict, id: idOf(st), ctimeNs: String(st.ctimeNs) }, readAt: process.hrtime.bigint() });
   }
 
-  /** Writes what this run learnt; best effort (a read-only folder just means re-checking next time). */
+  /** Writes what this run learnt; best effort (a read-only folder just means re-checking next time). Held back as every cache write (cacheWrite). */
   save(): void {
+    if (this.learnt.length === 0 || this.gitdir === null) return;
+    cacheWrite(() => this.write());
+  }
+
+  private write(): void {
     if (this.learnt.length === 0 || this.gitdir === null) return;
     const dir = cacheDir(this.gitdir, '', true);
     if (dir === null) return;
