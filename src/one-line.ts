@@ -49,6 +49,25 @@ export function shown(value: string, max = MAX_SHOWN_CHARS): string {
 }
 
 /**
+ * A string echoed in double quotes inside a message (a name or text read from a file, an
+ * argument as typed): `\` and `"` escaped as \\ and \", the rest as oneLine shows it (never
+ * JSON.stringify's \u001b: one form for a control character in all text output). A long one is
+ * cut like shown(), with the ellipsis inside the quotes and the quote always closed, so it reads
+ * as cut: `"aaaa…" (150 characters)`.
+ */
+export function quoted(value: string, max = MAX_SHOWN_CHARS): string {
+  const text = oneLine(value.replace(/[\\"]/g, '\\$&'));
+  if (text.length <= max) return `"${text}"`;
+  let cut = '';
+  // Whole escapes and whole code points only (here every backslash starts an escape).
+  for (const [token] of text.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[\s\S])|[\s\S]/gu)) {
+    if (cut.length + token.length > max) break;
+    cut += token;
+  }
+  return `"${cut}…" (${value.length} characters)`;
+}
+
+/**
  * A path echoed inside a message: like shown(), but a long one keeps its end (the file and the
  * folders just above it, what a user recognises), cut at the start with "…" and its full length
  * named. A cut never leaves half an escape at the start.

@@ -1,7 +1,7 @@
 // Skill names become file names under .checkpoints/; the pattern alone keeps them there
 // (no slash, no leading dot, so no `..`), and the store re-checks the resolved path.
 import { CheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 
 export const SKILL_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 export const MAX_SKILL_NAME = 100;
@@ -15,7 +15,7 @@ function isSkillName(name: string): boolean {
 
 export function assertSkillName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !isSkillName(name)) {
-    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${shown(JSON.stringify(String(name)))}`, { hint: `use ${SKILL_NAME_RULE}` });
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `use ${SKILL_NAME_RULE}` });
   }
 }
 
@@ -50,7 +50,7 @@ export function misnamedProblem(file: string): string {
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
 export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
   const stem = file.slice(0, -CHECKPOINT_SUFFIX.length);
-  return `${shown(JSON.stringify(stem))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
+  return `${quoted(stem)} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }
 
 // The order String#localeCompare gives the characters a skill name may hold.

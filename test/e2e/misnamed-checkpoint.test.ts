@@ -151,3 +151,29 @@ describe('the rename the message asks for', () => {
     expect((await runCli(dir, ['validate'])).stdout).not.toContain('not a valid skill name');
   });
 });
+
+describe('a misnamed file whose name is long or holds ESC, as the reports quote it', () => {
+  const long = `${'q'.repeat(146)}Wide`; // 150 characters, no skill's name
+  const files = [`${long}.checkpoint.json`, 'a\x1b[31mb.checkpoint.json', 'Foo Bar.checkpoint.json', 'x..y.checkpoint.json'];
+
+  function project(): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/api.checkpoint.json', doc('Started.'));
+    for (const f of files) write(dir, `.checkpoints/${f}`, doc('A copy.'));
+    commitAll(dir, 'misnamed copies');
+    return dir;
+  }
+
+  it('a cut name keeps its closing quote, the ellipsis inside it; ESC is shown as \\x1b, never \\u001b', async () => {
+    const dir = project();
+    for (const args of [['validate'], ['doctor'], ['status'], ['list']]) {
+      const r = await runCli(dir, args);
+      const text = r.stdout + r.stderr;
+      expect(text, args.join(' ')).toContain(`"${'q'.repeat(80)}…" (150 characters) is not a valid skill name`);
+      expect(text, args.join(' ')).toContain('"a\\x1b[31mb" is not a valid skill name');
+      expect(text, args.join(' ')).not.toContain('\\u001b');
+      noControl(text.replace(/\n/g, ''));
+    }
+  });
+});
