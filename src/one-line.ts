@@ -10,13 +10,18 @@ export function escapeControl(text: string, keepColour: boolean): string {
   return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
 }
 
-// Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
-const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
+// Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
+// as \x85, as it shows every control character): LINE and PARAGRAPH SEPARATOR, beyond \xNN.
+const UNICODE_BREAK = /[\u2028\u2029]/g;
 
 // Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
 const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
-/** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
+/**
+ * For one-line messages: a newline inside a value becomes a visible `\n`, every other control
+ * character `\xNN` (the one form text output uses for one, as escapeControl does), LINE and
+ * PARAGRAPH SEPARATOR `\u2028` and `\u2029`.
+ */
 export function oneLine(text: string): string {
   // Most values are one plain line already: returned as they are, without three replaces.
   if (!NOT_ONE_LINE.test(text)) return text;

@@ -349,7 +349,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const value = (depth: number): JsonValue => {
     ws();
     if (i >= n) return fail('unexpected end of input');
-    const c = text[i];
+    const c = text[i]!;
     if (c === '{' || c === '[') {
       if (depth >= MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
       i++;
@@ -428,7 +428,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     }
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return num();
     if (c === '<' || c === '=' || c === '>') return fail(CONFLICT_REASON);
-    return fail(`unexpected character ${JSON.stringify(c)}`);
+    return fail(`unexpected character ${quoted(c)}`);
   };
 
   if (i >= n || /^\s*$/.test(text.slice(i))) fail('empty file (expected a JSON object)', i);

@@ -37,8 +37,9 @@ describe('control characters', () => {
     expect(oneLine('two\nlines')).toBe('two\\nlines');
   });
 
-  it('oneLine also shows Unicode line breaks (NEL, LINE and PARAGRAPH SEPARATOR) escaped', () => {
-    expect(oneLine('a\u2028b\u2029c\u0085d\r\ne')).toBe('a\\u2028b\\u2029c\\u0085d\\ne');
+  it('oneLine also shows Unicode line breaks escaped: NEL as the C1 control it is (\\x85, as escapeControl shows it), LINE and PARAGRAPH SEPARATOR as \\u2028, \\u2029', () => {
+    expect(oneLine('a\u2028b\u2029c\u0085d\r\ne')).toBe('a\\u2028b\\u2029c\\x85d\\ne');
+    expect(oneLine('c\u0085d')).toBe(escapeControl('c\u0085d', false));
   });
 
   it('list prints one line per skill, whatever the fields hold', () => {
