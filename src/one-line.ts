@@ -38,6 +38,12 @@ export const MAX_SHOWN_PATH_CHARS = 2 * MAX_SHOWN_CHARS;
 /** How much of another program's own message (git's `fatal: ...`) a line relays: its reason often ends it. */
 export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
+/** The start of a oneLine text cut at its end: an escape (\n, \xNN, \uNNNN) cut in two would read as something else, so its start is dropped. */
+export function withoutPartialEscape(cut: string): string {
+  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
+  return partial ? cut.slice(0, partial.index) : cut;
+}
+
 /**
  * A value echoed inside a message (an option as typed, a path, a name read from a file): on one
  * line (oneLine) and at most MAX_SHOWN_CHARS of it, cut with "…" and its full length named.
@@ -46,11 +52,7 @@ export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 export function shown(value: string, max = MAX_SHOWN_CHARS): string {
   const text = oneLine(value);
   if (text.length <= max) return text;
-  let cut = text.slice(0, max);
-  // An escape (\n, \xNN, \uNNNN) cut in two would read as something else: drop its start.
-  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
-  if (partial) cut = cut.slice(0, partial.index);
-  return `${cut}… (${value.length} characters)`;
+  return `${withoutPartialEscape(text.slice(0, max))}… (${value.length} characters)`;
 }
 
 /**

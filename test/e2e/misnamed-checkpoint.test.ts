@@ -7,6 +7,7 @@ import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import { MISNAMED_CELL_WIDTH } from '../../src/cli/render/width.js';
 
 const dirs: string[] = [];
 beforeAll(assertBuilt);
@@ -175,5 +176,19 @@ describe('a misnamed file whose name is long or holds ESC, as the reports quote 
       expect(text, args.join(' ')).not.toContain('\\u001b');
       noControl(text.replace(/\n/g, ''));
     }
+  });
+
+  it('cannot widen the skill column of status or list: its name is cut to fit, every row stays aligned', async () => {
+    const dir = project();
+    const cut = `${'q'.repeat(MISNAMED_CELL_WIDTH - 1)}…`;
+    for (const [args, second] of [[['status'], /(in_progress|needs repair)/], [['list'], /(in_progress|misnamed)/]] as const) {
+      const rows = (await runCli(dir, [...args])).stdout.split('\n').filter((l) => second.test(l));
+      expect(rows, args.join(' ')).toHaveLength(1 + files.length);
+      // The second column starts where a short name and a cell of MISNAMED_CELL_WIDTH leave it, in every row.
+      expect(new Set(rows.map((l) => l.search(second))), args.join(' ')).toEqual(new Set([MISNAMED_CELL_WIDTH + 2]));
+      expect(rows.some((l) => l.startsWith(`${cut}  `)), args.join(' ')).toBe(true);
+    }
+    const brief = (await runCli(dir, ['status', '--brief'])).stdout;
+    expect(brief).toContain(`✗ ${cut} needs repair: .checkpoints/${'q'.repeat(67)}`);
   });
 });
