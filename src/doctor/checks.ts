@@ -2,7 +2,8 @@
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
 import { quoted, shown, shownPath } from '../one-line.js';
-import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
@@ -22,7 +23,11 @@ const iso = (sec: number) => new Date(sec * 1000).toISOString();
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {
-  if (l.problem) return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem }];
+  if (l.problem) {
+    // A misnamed file by its real name too (`skill` its stem): a script can act on it.
+    const file = l.misnamed ? { evidence: { file: `${CHECKPOINTS_DIR}/${basename(l.path)}` } } : {};
+    return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem, ...file }];
+  }
   const v = l.validation!;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),

@@ -9,7 +9,7 @@ import { quoted } from '../one-line.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
-import { isMisnamedCheckpoint, misnamedLabel, misnamedProblem, skillFromFileName } from '../store/skill-name.js';
+import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
@@ -57,7 +57,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   for (const [path] of inDir) {
     const name = posix.basename(path);
     if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
-    out.push({ level: 'error', check: 'file-name', skill: misnamedLabel(name), path: '', message: misnamedProblem(name) + where, blocks: touched.has(path) });
+    out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: path }, blocks: touched.has(path) });
   }
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {

@@ -191,4 +191,22 @@ describe('a misnamed file whose name is long or holds ESC, as the reports quote 
     const brief = (await runCli(dir, ['status', '--brief'])).stdout;
     expect(brief).toContain(`✗ ${cut} needs repair: .checkpoints/${'q'.repeat(67)}`);
   });
+
+  it('--json carries each misnamed file by its real name (JSON escapes it), never our display escaping', async () => {
+    const dir = project();
+    const real = files.map((f) => ({ skill: f.slice(0, -'.checkpoint.json'.length), file: `.checkpoints/${f}` }));
+    const pick = (entries: { skill: string; file?: string }[]) => entries.filter((e) => e.file !== undefined).map(({ skill, file }) => ({ skill, file }));
+    const byName = (a: { skill: string }, b: { skill: string }) => (a.skill < b.skill ? -1 : 1);
+    const want = [...real].sort(byName);
+    const status = await runCli(dir, ['status', '--json']);
+    expect(status.stdout).toContain('"a\\u001b[31mb"'); // ESC escaped by JSON itself
+    expect(pick(JSON.parse(status.stdout).broken).sort(byName)).toEqual(want);
+    expect(pick(JSON.parse((await runCli(dir, ['list', '--json'])).stdout)).sort(byName)).toEqual(want);
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
+    expect(pick(next.needs_repair).sort(byName)).toEqual(want);
+    const findings = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; skill: string; evidence?: { file?: string } }[];
+    expect(findings.filter((f) => f.check === 'file-name').map((f) => ({ skill: f.skill, file: f.evidence?.file })).sort(byName)).toEqual(want);
+    // The name a script reads is a file it can open.
+    for (const { file } of want) expect(readFileSync(join(dir, file), 'utf8')).toContain('A copy.');
+  });
 });

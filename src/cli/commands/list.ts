@@ -1,5 +1,5 @@
 import { listCheckpointFiles, readCheckpoint } from '../../store/checkpoints.js';
-import { misnamedLabel, misnamedProblem } from '../../store/skill-name.js';
+import { misnamedProblem, misnamedStem, skillLabel } from '../../store/skill-name.js';
 import { isCheckpointError } from '../../errors.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import { padDisplay, skillColumn } from '../render/width.js';
@@ -13,6 +13,8 @@ interface Row {
   step: string;
   updated_at: string | null;
   error?: string;
+  /** A misnamed file's path as it is (its stem is `skill`): --json carries the real name. */
+  file?: string;
 }
 
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
@@ -30,7 +32,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   });
   // Named like a checkpoint, but no skill's: a row that says so and how to fix it, never left out.
   for (const name of misnamed) {
-    rows.push({ skill: misnamedLabel(name), status: 'misnamed', phase: '', step: '', updated_at: null, error: misnamedProblem(name) });
+    rows.push({ skill: misnamedStem(name), status: 'misnamed', phase: '', step: '', updated_at: null, error: misnamedProblem(name), file: `.checkpoints/${name}` });
   }
   if (ctx.json) {
     ctx.out.json(rows);
@@ -41,7 +43,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   // Sized by display width, a misnamed file's name cut to fit (its message names the whole file).
-  const { width: w, labels } = skillColumn(rows.map((r) => ({ label: r.skill, misnamed: r.status === 'misnamed' })), 1);
+  const { width: w, labels } = skillColumn(rows.map((r) => ({ label: skillLabel(r.skill), misnamed: r.file !== undefined })), 1);
   rows.forEach((r, k) => {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
     // Values come from files a merge may have brought: one row stays one line.

@@ -3,7 +3,8 @@ import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, decisionsWaiting, repairEntry, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, fitDisplay, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -36,7 +37,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       decisions_waiting: decisions,
       next: agenda.items[0] ? recommend(agenda.items[0]) : null,
       skills: agenda.items.map((i) => summary(i, ctx.now)),
-      broken: agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) })),
+      broken: agenda.broken.map(repairEntry),
       history_error: agenda.historyError,
     });
     return agenda.broken.length ? 1 : 0;
@@ -55,7 +56,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
     // A misnamed file's name as the table's cell shows it: its message names the whole file.
-    for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(b.skill, MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
+    for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     // Each cell escaped and measured once: the widths, then the rows.
@@ -64,7 +65,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const step = q(`${i.checkpoint.phase} / ${i.checkpoint.step}`);
       return { i, status, step, sw: displayWidth(status), pw: displayWidth(step) };
     });
-    const { width: w, labels } = skillColumn([...agenda.items.map((i) => ({ label: i.skill })), ...agenda.broken.map((b) => ({ label: b.skill, misnamed: b.misnamed }))], 5);
+    const { width: w, labels } = skillColumn([...agenda.items.map((i) => ({ label: i.skill })), ...agenda.broken.map((b) => ({ label: skillLabel(b.skill), misnamed: b.misnamed }))], 5);
     const brokenLabels = labels.slice(agenda.items.length);
     const sw = Math.max(12, ...rows.map((r) => r.sw));
     const pw = Math.max(12, ...rows.map((r) => r.pw));
