@@ -210,3 +210,41 @@ describe('a misnamed file whose name is long or holds ESC, as the reports quote 
     for (const { file } of want) expect(readFileSync(join(dir, file), 'utf8')).toContain('A copy.');
   });
 });
+
+describe('several misnamed files in one conflicted merge', () => {
+  // Git lists them sorted by bytes: "F", "a", "q", "x".
+  const stems = ['Foo Bar', 'a\x1b[31mb', 'x..y', `${'q'.repeat(146)}Wide`];
+  const rels = stems.map((s) => `.checkpoints/${s}.checkpoint.json`);
+
+  function conflictedAll(driver = false): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    if (driver) expect(cli(dir, ['install-driver']).code).toBe(0);
+    const all = [...rels, '.checkpoints/api.checkpoint.json'];
+    for (const rel of all) write(dir, rel, doc('Started.'));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    for (const rel of all) write(dir, rel, doc('Theirs.'));
+    commitAll(dir, 'other');
+    git(dir, ['checkout', '-q', 'main']);
+    for (const rel of all) write(dir, rel, doc('Ours.'));
+    commitAll(dir, 'ours');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    return dir;
+  }
+
+  it('resolve names every one in its one refusal line (the first few, then how many more), and writes nothing', async () => {
+    const dir = conflictedAll();
+    const before = rels.map((rel) => readFileSync(join(dir, rel)));
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(2);
+    const line = r.stderr.trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain(`.checkpoints/Foo Bar.checkpoint.json, .checkpoints/a\\x1b[31mb.checkpoint.json, .checkpoints/${'q'.repeat(67)}… (179 characters) and 1 more: 4 checkpoint files whose names are not valid skill names, so resolve will not write them`);
+    noControl(line);
+    // Named on the command line, each one is named too.
+    const named = await runCli(dir, ['resolve', rels[0]!, rels[2]!]);
+    expect([named.code, named.stderr]).toEqual([2, expect.stringContaining('.checkpoints/Foo Bar.checkpoint.json, .checkpoints/x..y.checkpoint.json: 2 checkpoint files')]);
+    rels.forEach((rel, k) => expect(readFileSync(join(dir, rel)).equals(before[k]!)).toBe(true));
+  });
+});

@@ -9,7 +9,7 @@ import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedCheckpointRel, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedCheckpointRel, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -59,6 +59,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])].filter((rel) => resolvableSkill(rel) !== undefined || misnamedCheckpointRel(rel));
     // Every safety check before any write: one refused file leaves all of them as they were. A
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).
+    refuseMisnamed(rels); // all of them named in its one line, not the first alone
     const files = rels.map((rel) => resolvableFile(root, rel));
     const extraRules = compileExtraLogs(readConfig(root));
     const unmerged = new Set(unmergedCheckpointPaths(root));
