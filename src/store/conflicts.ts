@@ -138,14 +138,23 @@ export function refuseMisnamed(rels: readonly string[]): void {
   if (misnamed.length === 1) throw misnamedRefusal(misnamed[0]!);
   const what = `${misnamed.length} checkpoint files whose names are not valid skill names, so resolve will not write them`;
   throw new CheckpointError('E_PATH', `${shownList(misnamed)}: ${what}: rename each to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`, {
-    hint: 'then rerun `checkpoint resolve` (or settle their markers by hand and git add them)',
+    hint: `${misnamedAdvice(misnamed.length)}, then rerun \`checkpoint resolve\``,
   });
+}
+
+/**
+ * What to do with `n` misnamed conflicted files, which resolve refuses: the two ways that work.
+ * A conflicted file cannot be renamed with git mv, so the rename is spelled out.
+ */
+export function misnamedAdvice(n: number): string {
+  const [it, its, them] = n === 1 ? ['it', 'its', 'it'] : ['each', 'their', 'them'];
+  return `settle ${its} markers by hand and git add ${them}, or rename ${it} to <skill>.checkpoint.json with mv, then git rm --cached the old name (git mv refuses a conflicted file)`;
 }
 
 /** Resolve's refusal of one misnamed checkpoint file (`rel` with forward slashes): why its name is none, and what to do. */
 function misnamedRefusal(rel: string): CheckpointError {
   return new CheckpointError('E_PATH', `${shownPath(rel)}: ${misnamedReason(rel.slice(rel.lastIndexOf('/') + 1), 'resolve will not write it')}`, {
-    hint: 'then rerun `checkpoint resolve` (or settle its markers by hand and git add it)',
+    hint: `${misnamedAdvice(1)}, then rerun \`checkpoint resolve\``,
   });
 }
 

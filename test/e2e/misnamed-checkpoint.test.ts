@@ -247,4 +247,40 @@ describe('several misnamed files in one conflicted merge', () => {
     expect([named.code, named.stderr]).toEqual([2, expect.stringContaining('.checkpoints/Foo Bar.checkpoint.json, .checkpoints/x..y.checkpoint.json: 2 checkpoint files')]);
     rels.forEach((rel, k) => expect(readFileSync(join(dir, rel)).equals(before[k]!)).toBe(true));
   });
+
+  it('resolve --check advises what works for them (never resolve --add first), and following it lets resolve --add run', async () => {
+    const dir = conflictedAll(true);
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    const lines = check.stdout.trimEnd().split('\n');
+    for (const rel of rels) expect(lines.find((l) => l.startsWith(`✗ ${rel.replace('\x1b', '\\x1b').slice(0, 40)}`)), rel).toContain("its name is no skill's, so resolve will not write it");
+    const advice = lines.findIndex((l) => l.startsWith('for the 4 misnamed files: settle their markers by hand and git add them, or rename each to <skill>.checkpoint.json with mv, then git rm --cached the old name'));
+    const resolveAdd = lines.findIndex((l) => l.includes('checkpoint resolve --add'));
+    expect([advice >= 0, resolveAdd > advice, lines[resolveAdd]!.startsWith('then run ')]).toEqual([true, true, true]);
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout).misnamed).toEqual([...rels].sort());
+
+    // As advised: one renamed (mv, then git rm --cached the old name), the others settled by hand and added.
+    renameSync(join(dir, rels[0]!), join(dir, '.checkpoints/foo-bar.checkpoint.json'));
+    git(dir, ['rm', '-q', '--cached', rels[0]!]);
+    for (const rel of rels.slice(1)) {
+      write(dir, rel, doc('Settled by hand.'));
+      git(dir, ['add', '--', rel]);
+    }
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).not.toBe(2);
+    expect(r.stderr).not.toContain('not a valid skill name');
+    expect(r.stdout).toContain('.checkpoints/foo-bar.checkpoint.json: ');
+    expect(r.stdout).toContain('.checkpoints/api.checkpoint.json: ');
+  });
+
+  it('one misnamed file alone: --check advises settling or renaming it, then resolve', async () => {
+    const dir = conflictedAll();
+    for (const rel of rels.slice(1)) {
+      write(dir, rel, doc('Settled by hand.'));
+      git(dir, ['add', '--', rel]);
+    }
+    const lines = (await runCli(dir, ['resolve', '--check'])).stdout.trimEnd().split('\n');
+    expect(lines).toContain('for the misnamed file: settle its markers by hand and git add it, or rename it to <skill>.checkpoint.json with mv, then git rm --cached the old name (git mv refuses a conflicted file)');
+    expect(lines.at(-1)).toBe('then run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
+  });
 });
