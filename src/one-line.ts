@@ -10,13 +10,18 @@ export function escapeControl(text: string, keepColour: boolean): string {
   return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
 }
 
-// Line breaks a terminal or editor may honour beyond \n: NEL, LINE and PARAGRAPH SEPARATOR.
-const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
+// Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
+// as \x85, as it shows every control character): LINE and PARAGRAPH SEPARATOR, beyond \xNN.
+const UNICODE_BREAK = /[\u2028\u2029]/g;
 
 // Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
 const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
-/** For one-line messages: newlines inside a value become visible `\n`, other line breaks `\uXXXX`. */
+/**
+ * For one-line messages: a newline inside a value becomes a visible `\n`, every other control
+ * character `\xNN` (the one form text output uses for one, as escapeControl does), LINE and
+ * PARAGRAPH SEPARATOR `\u2028` and `\u2029`.
+ */
 export function oneLine(text: string): string {
   // Most values are one plain line already: returned as they are, without three replaces.
   if (!NOT_ONE_LINE.test(text)) return text;
@@ -33,6 +38,12 @@ export const MAX_SHOWN_PATH_CHARS = 2 * MAX_SHOWN_CHARS;
 /** How much of another program's own message (git's `fatal: ...`) a line relays: its reason often ends it. */
 export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
+/** The start of a oneLine text cut at its end: an escape (\n, \xNN, \uNNNN) cut in two would read as something else, so its start is dropped. */
+export function withoutPartialEscape(cut: string): string {
+  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
+  return partial ? cut.slice(0, partial.index) : cut;
+}
+
 /**
  * A value echoed inside a message (an option as typed, a path, a name read from a file): on one
  * line (oneLine) and at most MAX_SHOWN_CHARS of it, cut with "…" and its full length named.
@@ -41,11 +52,26 @@ export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 export function shown(value: string, max = MAX_SHOWN_CHARS): string {
   const text = oneLine(value);
   if (text.length <= max) return text;
-  let cut = text.slice(0, max);
-  // An escape (\n, \xNN, \uNNNN) cut in two would read as something else: drop its start.
-  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
-  if (partial) cut = cut.slice(0, partial.index);
-  return `${cut}… (${value.length} characters)`;
+  return `${withoutPartialEscape(text.slice(0, max))}… (${value.length} characters)`;
+}
+
+/**
+ * A string echoed in double quotes inside a message (a name or text read from a file, an
+ * argument as typed): `\` and `"` escaped as \\ and \", the rest as oneLine shows it (never
+ * JSON.stringify's \u001b: one form for a control character in all text output). A long one is
+ * cut like shown(), with the ellipsis inside the quotes and the quote always closed, so it reads
+ * as cut: `"aaaa…" (150 characters)`.
+ */
+export function quoted(value: string, max = MAX_SHOWN_CHARS): string {
+  const text = oneLine(value.replace(/[\\"]/g, '\\$&'));
+  if (text.length <= max) return `"${text}"`;
+  let cut = '';
+  // Whole escapes and whole code points only (here every backslash starts an escape).
+  for (const [token] of text.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[\s\S])|[\s\S]/gu)) {
+    if (cut.length + token.length > max) break;
+    cut += token;
+  }
+  return `"${cut}…" (${value.length} characters)`;
 }
 
 /**

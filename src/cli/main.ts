@@ -2,7 +2,7 @@
 // every CheckpointError into one line (plus a hint) and its exit code. Never a stack
 // trace for a user mistake.
 import { isAbsolute } from 'node:path';
-import { shown } from '../one-line.js';
+import { quoted } from '../one-line.js';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
@@ -52,7 +52,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const spec = findCommand(name);
     if (!spec) {
       const guess = closest(name, COMMANDS.map((c) => c.name));
-      throw new CheckpointError('E_USAGE', `unknown command ${shown(JSON.stringify(name))}`, {
+      throw new CheckpointError('E_USAGE', `unknown command ${quoted(name)}`, {
         hint: guess ? `did you mean \`checkpoint ${guess}\`? (see \`checkpoint --help\`)` : 'see `checkpoint --help` for the commands',
       });
     }

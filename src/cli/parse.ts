@@ -2,7 +2,7 @@
 // the hot commands). Mistakes become one-line usage errors (exit 2).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec, type ParsedArgs } from './spec.js';
 
 function toConfig(options: Record<string, OptionSpec>): NonNullable<ParseArgsConfig['options']> {
@@ -85,7 +85,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
     throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: missing <${missing.name}>`, { hint: `usage: ${usageLine(spec)}` });
   }
   if (!variadic && positionals.length > spec.positionals.length) {
-    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: unexpected argument ${shown(JSON.stringify(positionals[spec.positionals.length]))}`, { hint: `usage: ${usageLine(spec)}` });
+    throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: unexpected argument ${quoted(positionals[spec.positionals.length]!)}`, { hint: `usage: ${usageLine(spec)}` });
   }
   for (const [name, o] of Object.entries(spec.options)) {
     const v = options[name];

@@ -1,8 +1,9 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync } from 'node:fs';
-import { shown, shownPath } from '../one-line.js';
-import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { quoted, shown, shownPath } from '../one-line.js';
+import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { Loaded } from '../read/load.js';
@@ -22,7 +23,11 @@ const iso = (sec: number) => new Date(sec * 1000).toISOString();
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {
-  if (l.problem) return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem }];
+  if (l.problem) {
+    // A misnamed file by its real name too (`skill` its stem): a script can act on it.
+    const file = l.misnamed ? { evidence: { file: `${CHECKPOINTS_DIR}/${basename(l.path)}` } } : {};
+    return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem, ...file }];
+  }
   const v = l.validation!;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
@@ -274,7 +279,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      const note: Finding = { ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names no file; read as a note, not checked` };
+      const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} names no file; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
       findings.push(target.name === undefined ? note : missingFile(target.name, path, cp.skill, ctx, note));
       continue;
@@ -301,7 +306,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
       if (change && gone !== null && !exists(gone)) {
         const to = change.change.status === 'R' ? change.file : null;
-        const by = `${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}`;
+        const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}`;
         findings.push({
           ...base, level: 'warning', path,
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
@@ -310,7 +315,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       } else if (change) {
         findings.push({
           ...base, level: 'warning', path,
-          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
       }
@@ -328,7 +333,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (change) {
       findings.push({
         ...base, level: 'warning', path,
-        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} "${change.commit.subject}", ${iso(change.commit.time)}); re-read it`,
+        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else findings.push({ dirty: rel, path });
@@ -346,7 +351,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
 /** An entry naming a path outside the repository (or the repository itself): a note, as doctor cannot check it. */
 function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path: string, entry: string, itself: boolean): Finding {
   const what = itself ? 'the repository itself, not a file in it' : 'a path outside the repository';
-  return { ...base, level: 'info', path, message: `${shown(JSON.stringify(entry))} names ${what}; not checked` };
+  return { ...base, level: 'info', path, message: `${quoted(entry)} names ${what}; not checked` };
 }
 
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
@@ -387,7 +392,7 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         return {
           ...base, level: 'warning',
-          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} "${by.subject}"`,
+          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}`,
           evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
         };
       }
@@ -416,7 +421,7 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `${shown(JSON.stringify(text))} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} "${l.commit.subject}"); reconcile instead of redoing it`,
+      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}); reconcile instead of redoing it`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
   });
@@ -428,7 +433,7 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   const base = { check: 'verified_for_sha', skill: cp.skill, path: 'skill_state.verified_for_sha' } as const;
   // Hand-written values wrap the sha in prose ("release-v1 (pre-commit; base e5ea561)").
   const sha = commitToken(value);
-  if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha ${shown(JSON.stringify(value))} holds no commit id; not checked` }];
+  if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha ${quoted(value)} holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
   const { full, inHead } = evidence.verified.get(sha) ?? (await lookupVerified(evidence.history, sha));
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];

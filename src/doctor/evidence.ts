@@ -6,6 +6,7 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { cachedAtHead, cachedCommitsSince, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
+import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { dateQueuedActions, queuedTexts, type QueuedDates } from './queued.js';
@@ -285,6 +286,6 @@ export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
     const landings = findLandings(text, evidence.commits, at(text));
     if (!landings.length || landings.length < workRefs(text).length) return null;
-    return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} "${l.commit.subject}"`).join('; ');
+    return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
   };
 }

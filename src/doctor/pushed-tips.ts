@@ -5,10 +5,11 @@ import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
 import { removes } from '../git/renames.js';
+import { quoted } from '../one-line.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
-import { isMisnamedCheckpoint, misnamedLabel, misnamedProblem, skillFromFileName } from '../store/skill-name.js';
+import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
@@ -56,7 +57,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   for (const [path] of inDir) {
     const name = posix.basename(path);
     if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
-    out.push({ level: 'error', check: 'file-name', skill: misnamedLabel(name), path: '', message: misnamedProblem(name) + where, blocks: touched.has(path) });
+    out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: path }, blocks: touched.has(path) });
   }
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
@@ -130,7 +131,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
       out.push({
         ...base, level: 'warning', path,
-        message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} "${by.subject}"; update the checkpoint${where}` : `${file} is missing${where}`,
+        message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,
         evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
       });
       return;
@@ -140,7 +141,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     if (change) {
       out.push({
         ...base, level: 'warning', path,
-        message: `${file} changed after the checkpoint was written (${short(change.sha)} "${change.subject}"); re-read it${where}`,
+        message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${where}`,
         evidence: { file, sha: change.sha },
       });
     }

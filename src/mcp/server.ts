@@ -4,7 +4,7 @@
 // never write into each other. No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
 import { statSync } from 'node:fs';
-import { shown } from '../one-line.js';
+import { quoted } from '../one-line.js';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../errors.js';
@@ -63,9 +63,9 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   /** The folder a call works in; the store then finds the project (worktree) root from it. */
   async function projectDir(explicit: unknown): Promise<string> {
     if (typeof explicit === 'string') {
-      if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${JSON.stringify(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
+      if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
       // As the CLI's -C: a folder that is not there is refused, never read as an empty project (or created).
-      if (!statSync(explicit, { throwIfNoEntry: false })?.isDirectory()) throw new CheckpointError('E_NO_ROOT', `cwd ${shown(JSON.stringify(explicit))}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      if (!statSync(explicit, { throwIfNoEntry: false })?.isDirectory()) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
       return explicit;
     }
     if (opts.dir !== undefined) return resolve(opts.startCwd, opts.dir);

@@ -13,7 +13,7 @@ import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
-import { oneLine } from '../one-line.js';
+import { oneLine, quoted } from '../one-line.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const CONFIG_PATH = '.checkpoints/config.json';
@@ -59,7 +59,7 @@ function readExtraRules(): ExtraRules {
     // Mid-merge there is no one to answer an exit 2: bad entries are named and ignored, the valid
     // ones still apply (an ignored log merges by the plain rules: conflicts, never a silent loss).
     const { kept, problems } = checkPolicyConfig(config);
-    const unknown = unknownConfigKeys(config).map((k) => `unknown key ${JSON.stringify(k)}`);
+    const unknown = unknownConfigKeys(config).map((k) => `unknown key ${quoted(k)}`);
     if (problems.length || unknown.length) say(`checkpoint merge-driver: warning: ${CONFIG_PATH}: ignoring ${[...unknown, ...problems].join('; ')} (the rest applies)`);
     return compileExtraLogs(kept);
   } catch (e) {

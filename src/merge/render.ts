@@ -8,6 +8,7 @@ import { literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts 
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
+import { quoted } from '../one-line.js';
 
 export const DEFAULT_MARKER_SIZE = 7;
 
@@ -184,7 +185,9 @@ function describe(value: JsonValue | undefined, run: boolean, source?: string): 
   if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false);
   if (value === undefined) return 'absent';
   if (source !== undefined && typeof value === 'number') return source.length > MAX_SHOWN ? `${source.slice(0, MAX_SHOWN - 1)}…` : source;
-  const text = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
+  // A string as every message quotes one: the quote closed after a cut, control characters as \xNN.
+  if (typeof value === 'string') return quoted(value, MAX_SHOWN - 2);
+  const text = canonicalJson(value);
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 

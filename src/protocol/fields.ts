@@ -4,6 +4,7 @@
 
 import schema from './schema.json' with { type: 'json' };
 import { isIsoInstant } from './instant.js';
+import { quoted } from '../one-line.js';
 
 /** The ten header + progress fields every checkpoint must carry (missing, null or "" all count): the schema's `required`. */
 export const REQUIRED_FIELDS: readonly string[] = schema.required;
@@ -190,7 +191,7 @@ export function checkPolicyConfig(config: { [key: string]: unknown }): { kept: P
     for (let i = 0; i < list.length; i++) {
       const pattern: unknown = list[i];
       const problem = typeof pattern !== 'string' ? 'must be a dotted path string' : patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
-      if (problem) problems.push(`"${key}"[${i}]${typeof pattern === 'string' ? ` ${JSON.stringify(pattern)}` : ''} ${problem}`);
+      if (problem) problems.push(`"${key}"[${i}]${typeof pattern === 'string' ? ` ${quoted(pattern)}` : ''} ${problem}`);
       else good.push(pattern as string);
     }
     kept[key] = good;

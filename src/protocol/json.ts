@@ -4,7 +4,7 @@
 // and absurd nesting, and tolerates (but reports) a UTF-8 BOM.
 
 import { FORBIDDEN_KEYS } from './fields.js';
-import { shown } from '../one-line.js';
+import { quoted } from '../one-line.js';
 import { canonicalJson, ownValue } from './identity.js';
 import type { JsonValue } from './types.js';
 import { joinPath } from './validate.js';
@@ -349,7 +349,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
   const value = (depth: number): JsonValue => {
     ws();
     if (i >= n) return fail('unexpected end of input');
-    const c = text[i];
+    const c = text[i]!;
     if (c === '{' || c === '[') {
       if (depth >= MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
       i++;
@@ -387,7 +387,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         const keyAt = i;
         const key = str();
         if (oddString !== undefined) raw.push({ path: [...path, key], text: oddString, name: true });
-        if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key ${shown(JSON.stringify(key))}`, keyAt); // a key from the file: one bounded line
+        if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key ${quoted(key)}`, keyAt); // a key from the file: one bounded line
         if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) fail(`forbidden key "${key}"`, keyAt);
         ws();
         if (text[i] !== ':') return fail("expected ':' after property name");
@@ -428,7 +428,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     }
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return num();
     if (c === '<' || c === '=' || c === '>') return fail(CONFLICT_REASON);
-    return fail(`unexpected character ${JSON.stringify(c)}`);
+    return fail(`unexpected character ${quoted(c)}`);
   };
 
   if (i >= n || /^\s*$/.test(text.slice(i))) fail('empty file (expected a JSON object)', i);

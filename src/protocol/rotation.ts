@@ -12,6 +12,7 @@ export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('
 
 import { canonicalJson } from './identity.js';
 import { literalKey } from './json.js';
+import { quoted } from '../one-line.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
 
@@ -135,7 +136,7 @@ export interface RotationFile {
  */
 export function rotationFileProblem(value: unknown, skill?: string): string | null {
   if (!isObj(value)) return 'not a JSON object';
-  if (typeof value.skill !== 'string' || (skill !== undefined && value.skill !== skill)) return `its "skill" is ${JSON.stringify(value.skill)}, not ${skill === undefined ? 'a skill name' : `"${skill}"`}`;
+  if (typeof value.skill !== 'string' || (skill !== undefined && value.skill !== skill)) return `its "skill" is ${typeof value.skill === 'string' ? quoted(value.skill) : JSON.stringify(value.skill)}, not ${skill === undefined ? 'a skill name' : `"${skill}"`}`;
   if (typeof value.rotated_at !== 'string') return '"rotated_at" is missing';
   if (!isObj(value.entries)) return '"entries" must map dotted log paths to arrays';
   for (const [k, v] of Object.entries(value.entries)) if (!Array.isArray(v)) return `entries[${JSON.stringify(k)}] is not an array`;

@@ -2,7 +2,7 @@
 // operators and applying them to a document. Pure; the store does the read and write.
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
@@ -37,7 +37,7 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   const path = rawPath.split('.');
   for (const seg of path) {
     if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
-    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path ${shown(JSON.stringify(rawPath))} (segment ${shown(JSON.stringify(seg))})`);
+    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`);
   }
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;

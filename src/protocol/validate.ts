@@ -9,7 +9,7 @@ import schema from './schema.json' with { type: 'json' };
 import { capsuleSizeProblem } from './capsule.js';
 import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
-import { shown } from '../one-line.js';
+import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 
 export { isIsoInstant, joinPath };
@@ -65,8 +65,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   if (ctx.fileName !== undefined && typeof doc.skill === 'string' && doc.skill) {
     const expected = `${doc.skill}.checkpoint.json`;
     // The skill comes from the file: quoted and bounded, so a newline in it cannot break a report line.
-    const q = (text: string) => shown(JSON.stringify(text));
-    if (ctx.fileName !== expected) err('skill', `file name ${q(ctx.fileName)} must be ${q(expected)} for skill ${q(doc.skill)}`);
+    if (ctx.fileName !== expected) err('skill', `file name ${quoted(ctx.fileName)} must be ${quoted(expected)} for skill ${quoted(doc.skill)}`);
   }
   if (typeof doc.progress_summary === 'string' && doc.progress_summary.length > MAX_SUMMARY_CHARS) {
     warn('progress_summary', `progress_summary is ${doc.progress_summary.length} characters (over ${MAX_SUMMARY_CHARS}); keep it to a few sentences and move detail into progress_table`);
@@ -118,10 +117,10 @@ function checkBlockers(doc: Obj, warn: Report): void {
     if (!isObj(b)) return;
     const p = joinPath('blockers', i);
     if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowIds.has(b.blocking)) {
-      warn(joinPath(p, 'blocking'), `blocking "${b.blocking}" matches no progress_table id`);
+      warn(joinPath(p, 'blocking'), `blocking ${quoted(b.blocking)} matches no progress_table id`);
     }
     if (b.needs === 'user_decision' && doc.status === 'complete') {
-      warn(p, `status is complete while user_decision blocker "${String(b.id)}" is still open`);
+      warn(p, `status is complete while user_decision blocker ${quoted(String(b.id))} is still open`);
     }
   });
 }

@@ -5,13 +5,15 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, walkBound } from '../doctor/evidence.js';
 import { loadRemembered, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
-import { relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
 import { atOneHead, headFiles, walkTip } from '../git/commit-cache.js';
 import { isNormalAbsolute } from '../store/safe-fs.js';
 import { isCheckpointError } from '../errors.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 
+import { CHECKPOINTS_DIR } from '../store/root.js';
+import { skillLabel } from '../store/skill-name.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
@@ -125,15 +127,23 @@ export function repairReason(b: Loaded): string {
   return `${what} (${how} .checkpoints/${b.skill}.checkpoint.json)`;
 }
 
+/**
+ * A checkpoint that needs repair as --json gives it: the skill, why and what to do; a misnamed
+ * file also by its real name (`skill` its stem, `file` its path), which JSON escapes itself.
+ */
+export function repairEntry(b: Loaded): { skill: string; problem: string; file?: string } {
+  return { skill: b.skill, problem: repairReason(b), ...(b.misnamed ? { file: `${CHECKPOINTS_DIR}/${basename(b.path)}` } : {}) };
+}
+
 /** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */
 export function needsRepairLines(agenda: Agenda): string[] {
-  return agenda.broken.map((b) => `needs repair: ${b.skill}: ${repairReason(b)}`);
+  return agenda.broken.map((b) => `needs repair: ${skillLabel(b.skill)}: ${repairReason(b)}`);
 }
 
 /** One stderr line naming checkpoints that were left out of the ranking, so they are never silently ignored. */
 export function brokenNotice(agenda: Agenda): string | null {
   if (!agenda.broken.length) return null;
-  const names = agenda.broken.map((b) => b.skill).join(', ');
+  const names = agenda.broken.map((b) => skillLabel(b.skill)).join(', ');
   return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see \`checkpoint validate\`)`;
 }
 

@@ -5,7 +5,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
-import { misnamedLabel, misnamedProblem } from '../store/skill-name.js';
+import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readChecked } from './checked.js';
 
@@ -20,7 +20,8 @@ export interface Loaded {
   problem?: string;
   /**
    * A `*.checkpoint.json` whose name is not a valid skill name: never read, shown as needing
-   * repair (`skill` is then its name escaped for display, `problem` says how to rename it).
+   * repair (`skill` is then the file's stem as it is, for --json: text shows it through
+   * skillLabel; `problem` says how to rename it).
    */
   misnamed?: true;
 }
@@ -35,7 +36,7 @@ export function loadAll(root: string, now: Date, verdicts?: Verdicts): Loaded[] 
 }
 
 function misnamed(root: string, name: string): Loaded {
-  return { skill: misnamedLabel(name), path: join(checkpointsDir(root), name), problem: misnamedProblem(name), misnamed: true };
+  return { skill: misnamedStem(name), path: join(checkpointsDir(root), name), problem: misnamedProblem(name), misnamed: true };
 }
 
 /**

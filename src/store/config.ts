@@ -7,6 +7,7 @@ import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
 import { readProjectText } from './safe-fs.js';
 import { KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES, unknownConfigKeys } from './config-limits.js';
+import { quoted } from '../one-line.js';
 
 export { MAX_CONFIG_BYTES };
 
@@ -83,7 +84,7 @@ function inspectConfig(root: string): { value: Record<string, unknown> | null; p
   const { value } = parseCheckpointText(text, '.checkpoints/config.json');
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { value: null, problems: [{ key: '(file)', message: 'must be a JSON object' }] };
   const c = value as Record<string, unknown>;
-  const problems: ConfigProblem[] = unknownConfigKeys(c).map((k) => ({ key: k, message: `unknown key ${JSON.stringify(k)} (known: ${[...KNOWN_CONFIG_KEYS].join(', ')})` }));
+  const problems: ConfigProblem[] = unknownConfigKeys(c).map((k) => ({ key: k, message: `unknown key ${quoted(k)} (known: ${[...KNOWN_CONFIG_KEYS].join(', ')})` }));
   for (const message of checkPolicyConfig(c).problems) {
     const at = /^"(\w+)"(\[\d+\])?/.exec(message); // "logs"[1] ... -> logs[1]
     problems.push({ key: at ? `${at[1]}${at[2] ?? ''}` : '(file)', message });

@@ -3,7 +3,7 @@
 // writes its result through the store (checkpoints.ts replaceCheckpointText).
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { shownPath } from '../one-line.js';
+import { shownList, shownPath } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
@@ -12,7 +12,7 @@ import { indexRefusal } from '../git/index-damage.js';
 import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
-import { isMisnamedCheckpoint, misnamedReason, skillFromFileName } from './skill-name.js';
+import { isMisnamedCheckpoint, misnamedReason, SKILL_NAME_RULE, skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved (the driver's limit too). */
 export const MAX_RESOLVE_BYTES = MAX_MERGE_BYTES;
@@ -128,6 +128,36 @@ export function misnamedCheckpointRel(rel: string): boolean {
   return parts.length === 2 && parts[0] === '.checkpoints' && isMisnamedCheckpoint(parts[1]!);
 }
 
+/**
+ * Refuses, in one line naming every one (shownList), the misnamed checkpoint files among `rels`
+ * (repo-relative): resolve never writes one, and says so of all of them before any write.
+ */
+export function refuseMisnamed(rels: readonly string[]): void {
+  const misnamed = rels.map((rel) => rel.split(sep).join('/')).filter((rel) => resolvableSkill(rel) === undefined && misnamedCheckpointRel(rel));
+  if (misnamed.length === 0) return;
+  if (misnamed.length === 1) throw misnamedRefusal(misnamed[0]!);
+  const what = `${misnamed.length} checkpoint files whose names are not valid skill names, so resolve will not write them`;
+  throw new CheckpointError('E_PATH', `${shownList(misnamed)}: ${what}: rename each to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`, {
+    hint: `${misnamedAdvice(misnamed.length)}, then rerun \`checkpoint resolve\``,
+  });
+}
+
+/**
+ * What to do with `n` misnamed conflicted files, which resolve refuses: the two ways that work.
+ * A conflicted file cannot be renamed with git mv, so the rename is spelled out.
+ */
+export function misnamedAdvice(n: number): string {
+  const [it, its, them] = n === 1 ? ['it', 'its', 'it'] : ['each', 'their', 'them'];
+  return `settle ${its} markers by hand and git add ${them}, or rename ${it} to <skill>.checkpoint.json with mv, then git rm --cached the old name (git mv refuses a conflicted file)`;
+}
+
+/** Resolve's refusal of one misnamed checkpoint file (`rel` with forward slashes): why its name is none, and what to do. */
+function misnamedRefusal(rel: string): CheckpointError {
+  return new CheckpointError('E_PATH', `${shownPath(rel)}: ${misnamedReason(rel.slice(rel.lastIndexOf('/') + 1), 'resolve will not write it')}`, {
+    hint: `${misnamedAdvice(1)}, then rerun \`checkpoint resolve\``,
+  });
+}
+
 export interface ResolvableFile {
   /** Repo-relative, with forward slashes. */
   rel: string;
@@ -150,7 +180,7 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
   if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
   const skill = resolvableSkill(rel);
   // Never written: its name is no skill to lock by, and may hold a newline or ESC.
-  if (!skill && misnamedCheckpointRel(rel)) refuse(misnamedReason(parts[1]!, 'resolve will not write it'), 'then rerun `checkpoint resolve` (or settle its markers by hand and git add it)');
+  if (!skill && misnamedCheckpointRel(rel)) throw misnamedRefusal(parts.join('/'));
   if (!skill) refuse('not a checkpoint or history file');
   const abs = join(root, ...parts);
   const loc = statProjectFile(root, abs);

@@ -3,7 +3,7 @@
 import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
@@ -102,7 +102,7 @@ export function resolveArchive(root: string, arg: string): string {
   const byName = join(dir, basename(arg));
   const candidate = projectPathExists(root, byName) ? byName : resolve(arg);
   if (!candidate.startsWith(dir + sep) || !projectPathExists(root, candidate)) {
-    throw new CheckpointError('E_NOT_FOUND', `no archive ${shown(JSON.stringify(arg))} in ${display(root, dir)}/`, { hint: 'list them with `checkpoint history`' });
+    throw new CheckpointError('E_NOT_FOUND', `no archive ${quoted(arg)} in ${display(root, dir)}/`, { hint: 'list them with `checkpoint history`' });
   }
   return candidate;
 }

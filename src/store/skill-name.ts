@@ -1,7 +1,7 @@
 // Skill names become file names under .checkpoints/; the pattern alone keeps them there
 // (no slash, no leading dot, so no `..`), and the store re-checks the resolved path.
 import { CheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 
 export const SKILL_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 export const MAX_SKILL_NAME = 100;
@@ -15,7 +15,7 @@ function isSkillName(name: string): boolean {
 
 export function assertSkillName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !isSkillName(name)) {
-    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${shown(JSON.stringify(String(name)))}`, { hint: `use ${SKILL_NAME_RULE}` });
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `use ${SKILL_NAME_RULE}` });
   }
 }
 
@@ -37,9 +37,18 @@ export function isMisnamedCheckpoint(file: string): boolean {
   return file.endsWith(CHECKPOINT_SUFFIX) && skillFromFileName(file) === null;
 }
 
-/** Where a skill's name is shown (status, list, doctor), a misnamed checkpoint file's stem, escaped and bounded. */
-export function misnamedLabel(file: string): string {
-  return shown(file.slice(0, -CHECKPOINT_SUFFIX.length));
+/** The name a misnamed checkpoint file stands for: its stem as it is, for --json (text shows skillLabel of it). */
+export function misnamedStem(file: string): string {
+  return file.slice(0, -CHECKPOINT_SUFFIX.length);
+}
+
+/**
+ * A skill's name in text output (status, list, next, doctor): escaped onto one line and bounded
+ * by the naming rule's own length, so a name a skill can have is shown as it is, and a misnamed
+ * file's stem (any text, any length) neither breaks the line nor runs on.
+ */
+export function skillLabel(skill: string): string {
+  return shown(skill, MAX_SKILL_NAME);
 }
 
 /** The finding for misnamed checkpoint file `file` in .checkpoints/: its path, then misnamedReason. */
@@ -49,8 +58,7 @@ export function misnamedProblem(file: string): string {
 
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
 export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
-  const stem = file.slice(0, -CHECKPOINT_SUFFIX.length);
-  return `${shown(JSON.stringify(stem))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
+  return `${quoted(misnamedStem(file))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }
 
 // The order String#localeCompare gives the characters a skill name may hold.

@@ -109,3 +109,22 @@ describe('a value from a hostile checkpoint or file name', () => {
     for (const bad of ['Status: complete', 'next: rm -rf', 'next: push', '01.json', 'y.json']) expect(all.filter((l) => l.startsWith(bad))).toEqual([]);
   });
 });
+
+// A control character in a value reaches text output in one form, \xNN (as a path shows it),
+// never also JSON's \u001b: whether it came through a quoted name, a config key or a parse error.
+describe('a control character from a file, in one form', () => {
+  it('validate and doctor show ESC in a config key and SOH in a checkpoint as \\x1b and \\x01', async () => {
+    const repo = makeRepo();
+    write(repo, '.checkpoints/config.json', '{"logs": ["skill_state.audits"], "walk\\u001b[2Jdays": 30}\n');
+    write(repo, FILE, '{"protocol_version": "1.1", "skill": \u0001}\n');
+    commitAll(repo, 'hostile');
+    for (const argv of [['validate'], ['doctor']]) {
+      const r = await runCli(repo, argv);
+      const text = r.stdout + r.stderr;
+      expect(text, argv[0]).toContain('unknown key "walk\\x1b[2Jdays"');
+      expect(text, argv[0]).not.toMatch(/\\u00|[\x00-\x09\x0b-\x1f]/);
+      if (argv[0] === 'validate') expect(text).toContain('unexpected character "\\x01"');
+    }
+    cleanup(repo);
+  });
+});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
-import { MAX_SHOWN_PATH_CHARS, shownPath } from '../../src/one-line.js';
+import { MAX_SHOWN_PATH_CHARS, quoted, shownPath } from '../../src/one-line.js';
 import { MAX_SHOWN_CHARS } from '../../src/one-line.js';
 import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
 
@@ -37,8 +37,9 @@ describe('control characters', () => {
     expect(oneLine('two\nlines')).toBe('two\\nlines');
   });
 
-  it('oneLine also shows Unicode line breaks (NEL, LINE and PARAGRAPH SEPARATOR) escaped', () => {
-    expect(oneLine('a\u2028b\u2029c\u0085d\r\ne')).toBe('a\\u2028b\\u2029c\\u0085d\\ne');
+  it('oneLine also shows Unicode line breaks escaped: NEL as the C1 control it is (\\x85, as escapeControl shows it), LINE and PARAGRAPH SEPARATOR as \\u2028, \\u2029', () => {
+    expect(oneLine('a\u2028b\u2029c\u0085d\r\ne')).toBe('a\\u2028b\\u2029c\\x85d\\ne');
+    expect(oneLine('c\u0085d')).toBe(escapeControl('c\u0085d', false));
   });
 
   it('list prints one line per skill, whatever the fields hold', () => {
@@ -86,6 +87,41 @@ describe('shown: a value echoed inside a one-line message', () => {
     expect(shown('.checkpoints/api.checkpoint.json')).toBe('.checkpoints/api.checkpoint.json');
     expect(shownList(['a', 'b\nc', 'd', 'e', 'f'])).toBe('a, b\\nc, d and 2 more');
     expect(shownList(['a', 'b'])).toBe('a, b');
+  });
+});
+
+describe('quoted: a string echoed in double quotes inside a one-line message', () => {
+  const nasty = fc.string({ unit: fc.constantFrom('a', 'é', '字', '😀', '\n', '\r', '\x1b', '[', '"', '\\', 'x', 'u', '\x9b', '\u2028', '\u0085', '\t', '\0'), maxLength: 300 });
+  /** The value a shown text stands for: each escape read back as the character it names. */
+  const unescape = (text: string) =>
+    text.replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|n|\\|")/g, (_, e: string) => (e === 'n' ? '\n' : e.length === 1 ? e : String.fromCharCode(parseInt(e.slice(1), 16))));
+  // \r\n is shown as one \n, as oneLine shows it everywhere.
+  const asShown = (value: string) => value.replace(/\r\n/g, '\n');
+
+  it('is one line, every opened quote closed, bounded; whole it reads back as the value, cut as a start of it with "…" inside the quotes', () => {
+    fc.assert(
+      fc.property(nasty, fc.integer({ min: 8, max: 120 }), (value, max) => {
+        const out = quoted(value, max);
+        expect(out).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]/);
+        expect(out).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/); // never half an emoji
+        const m = /^"((?:[^"\\]|\\.)*)"(?: \((\d+) characters\))?$/su.exec(out);
+        expect(m, out).not.toBeNull();
+        const [, inner, length] = m!;
+        if (length === undefined) return void expect(unescape(inner!)).toBe(asShown(value));
+        expect(Number(length)).toBe(value.length);
+        expect(inner!.endsWith('…')).toBe(true);
+        expect(inner!.length).toBeLessThanOrEqual(max + 1);
+        expect(asShown(value).startsWith(unescape(inner!.slice(0, -1)))).toBe(true);
+      }),
+    );
+  });
+
+  it('escapes a control character as \\xNN (as paths show it), never \\u001b; a cut value ends …" then its length', () => {
+    expect(quoted('a\x1b[31mb')).toBe('"a\\x1b[31mb"');
+    expect(quoted('say "hi" \\ ok')).toBe('"say \\"hi\\" \\\\ ok"');
+    expect(quoted('x'.repeat(150))).toBe(`"${'x'.repeat(80)}…" (150 characters)`);
+    // An escape the bound falls inside is left out whole.
+    expect(quoted(`${'x'.repeat(78)}\x1b${'y'.repeat(10)}`)).toBe(`"${'x'.repeat(78)}…" (89 characters)`);
   });
 });
 

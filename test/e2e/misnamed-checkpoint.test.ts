@@ -7,6 +7,7 @@ import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import { MISNAMED_CELL_WIDTH } from '../../src/cli/render/width.js';
 
 const dirs: string[] = [];
 beforeAll(assertBuilt);
@@ -149,5 +150,137 @@ describe('the rename the message asks for', () => {
     expect(r.stderr).not.toContain('not a valid skill name');
     expect(r.stdout).toContain(`${fixed}: `);
     expect((await runCli(dir, ['validate'])).stdout).not.toContain('not a valid skill name');
+  });
+});
+
+describe('a misnamed file whose name is long or holds ESC, as the reports quote it', () => {
+  const long = `${'q'.repeat(146)}Wide`; // 150 characters, no skill's name
+  const files = [`${long}.checkpoint.json`, 'a\x1b[31mb.checkpoint.json', 'Foo Bar.checkpoint.json', 'x..y.checkpoint.json'];
+
+  function project(): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/api.checkpoint.json', doc('Started.'));
+    for (const f of files) write(dir, `.checkpoints/${f}`, doc('A copy.'));
+    commitAll(dir, 'misnamed copies');
+    return dir;
+  }
+
+  it('a cut name keeps its closing quote, the ellipsis inside it; ESC is shown as \\x1b, never \\u001b', async () => {
+    const dir = project();
+    for (const args of [['validate'], ['doctor'], ['status'], ['list']]) {
+      const r = await runCli(dir, args);
+      const text = r.stdout + r.stderr;
+      expect(text, args.join(' ')).toContain(`"${'q'.repeat(80)}…" (150 characters) is not a valid skill name`);
+      expect(text, args.join(' ')).toContain('"a\\x1b[31mb" is not a valid skill name');
+      expect(text, args.join(' ')).not.toContain('\\u001b');
+      noControl(text.replace(/\n/g, ''));
+    }
+  });
+
+  it('cannot widen the skill column of status or list: its name is cut to fit, every row stays aligned', async () => {
+    const dir = project();
+    const cut = `${'q'.repeat(MISNAMED_CELL_WIDTH - 1)}…`;
+    for (const [args, second] of [[['status'], /(in_progress|needs repair)/], [['list'], /(in_progress|misnamed)/]] as const) {
+      const rows = (await runCli(dir, [...args])).stdout.split('\n').filter((l) => second.test(l));
+      expect(rows, args.join(' ')).toHaveLength(1 + files.length);
+      // The second column starts where a short name and a cell of MISNAMED_CELL_WIDTH leave it, in every row.
+      expect(new Set(rows.map((l) => l.search(second))), args.join(' ')).toEqual(new Set([MISNAMED_CELL_WIDTH + 2]));
+      expect(rows.some((l) => l.startsWith(`${cut}  `)), args.join(' ')).toBe(true);
+    }
+    const brief = (await runCli(dir, ['status', '--brief'])).stdout;
+    expect(brief).toContain(`✗ ${cut} needs repair: .checkpoints/${'q'.repeat(67)}`);
+  });
+
+  it('--json carries each misnamed file by its real name (JSON escapes it), never our display escaping', async () => {
+    const dir = project();
+    const real = files.map((f) => ({ skill: f.slice(0, -'.checkpoint.json'.length), file: `.checkpoints/${f}` }));
+    const pick = (entries: { skill: string; file?: string }[]) => entries.filter((e) => e.file !== undefined).map(({ skill, file }) => ({ skill, file }));
+    const byName = (a: { skill: string }, b: { skill: string }) => (a.skill < b.skill ? -1 : 1);
+    const want = [...real].sort(byName);
+    const status = await runCli(dir, ['status', '--json']);
+    expect(status.stdout).toContain('"a\\u001b[31mb"'); // ESC escaped by JSON itself
+    expect(pick(JSON.parse(status.stdout).broken).sort(byName)).toEqual(want);
+    expect(pick(JSON.parse((await runCli(dir, ['list', '--json'])).stdout)).sort(byName)).toEqual(want);
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
+    expect(pick(next.needs_repair).sort(byName)).toEqual(want);
+    const findings = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; skill: string; evidence?: { file?: string } }[];
+    expect(findings.filter((f) => f.check === 'file-name').map((f) => ({ skill: f.skill, file: f.evidence?.file })).sort(byName)).toEqual(want);
+    // The name a script reads is a file it can open.
+    for (const { file } of want) expect(readFileSync(join(dir, file), 'utf8')).toContain('A copy.');
+  });
+});
+
+describe('several misnamed files in one conflicted merge', () => {
+  // Git lists them sorted by bytes: "F", "a", "q", "x".
+  const stems = ['Foo Bar', 'a\x1b[31mb', 'x..y', `${'q'.repeat(146)}Wide`];
+  const rels = stems.map((s) => `.checkpoints/${s}.checkpoint.json`);
+
+  function conflictedAll(driver = false): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    if (driver) expect(cli(dir, ['install-driver']).code).toBe(0);
+    const all = [...rels, '.checkpoints/api.checkpoint.json'];
+    for (const rel of all) write(dir, rel, doc('Started.'));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    for (const rel of all) write(dir, rel, doc('Theirs.'));
+    commitAll(dir, 'other');
+    git(dir, ['checkout', '-q', 'main']);
+    for (const rel of all) write(dir, rel, doc('Ours.'));
+    commitAll(dir, 'ours');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    return dir;
+  }
+
+  it('resolve names every one in its one refusal line (the first few, then how many more), and writes nothing', async () => {
+    const dir = conflictedAll();
+    const before = rels.map((rel) => readFileSync(join(dir, rel)));
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(2);
+    const line = r.stderr.trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toContain(`.checkpoints/Foo Bar.checkpoint.json, .checkpoints/a\\x1b[31mb.checkpoint.json, .checkpoints/${'q'.repeat(67)}… (179 characters) and 1 more: 4 checkpoint files whose names are not valid skill names, so resolve will not write them`);
+    noControl(line);
+    // Named on the command line, each one is named too.
+    const named = await runCli(dir, ['resolve', rels[0]!, rels[2]!]);
+    expect([named.code, named.stderr]).toEqual([2, expect.stringContaining('.checkpoints/Foo Bar.checkpoint.json, .checkpoints/x..y.checkpoint.json: 2 checkpoint files')]);
+    rels.forEach((rel, k) => expect(readFileSync(join(dir, rel)).equals(before[k]!)).toBe(true));
+  });
+
+  it('resolve --check advises what works for them (never resolve --add first), and following it lets resolve --add run', async () => {
+    const dir = conflictedAll(true);
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    const lines = check.stdout.trimEnd().split('\n');
+    for (const rel of rels) expect(lines.find((l) => l.startsWith(`✗ ${rel.replace('\x1b', '\\x1b').slice(0, 40)}`)), rel).toContain("its name is no skill's, so resolve will not write it");
+    const advice = lines.findIndex((l) => l.startsWith('for the 4 misnamed files: settle their markers by hand and git add them, or rename each to <skill>.checkpoint.json with mv, then git rm --cached the old name'));
+    const resolveAdd = lines.findIndex((l) => l.includes('checkpoint resolve --add'));
+    expect([advice >= 0, resolveAdd > advice, lines[resolveAdd]!.startsWith('then run ')]).toEqual([true, true, true]);
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout).misnamed).toEqual([...rels].sort());
+
+    // As advised: one renamed (mv, then git rm --cached the old name), the others settled by hand and added.
+    renameSync(join(dir, rels[0]!), join(dir, '.checkpoints/foo-bar.checkpoint.json'));
+    git(dir, ['rm', '-q', '--cached', rels[0]!]);
+    for (const rel of rels.slice(1)) {
+      write(dir, rel, doc('Settled by hand.'));
+      git(dir, ['add', '--', rel]);
+    }
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).not.toBe(2);
+    expect(r.stderr).not.toContain('not a valid skill name');
+    expect(r.stdout).toContain('.checkpoints/foo-bar.checkpoint.json: ');
+    expect(r.stdout).toContain('.checkpoints/api.checkpoint.json: ');
+  });
+
+  it('one misnamed file alone: --check advises settling or renaming it, then resolve', async () => {
+    const dir = conflictedAll();
+    for (const rel of rels.slice(1)) {
+      write(dir, rel, doc('Settled by hand.'));
+      git(dir, ['add', '--', rel]);
+    }
+    const lines = (await runCli(dir, ['resolve', '--check'])).stdout.trimEnd().split('\n');
+    expect(lines).toContain('for the misnamed file: settle its markers by hand and git add it, or rename it to <skill>.checkpoint.json with mv, then git rm --cached the old name (git mv refuses a conflicted file)');
+    expect(lines.at(-1)).toBe('then run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
   });
 });

@@ -161,8 +161,9 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
     const bad = `{"${key}": 1, "${key}": 2}`;
     const [message, ...rest] = merge(good, bad, good).messages;
     expect(rest).toEqual([]);
-    expect(message).toContain('duplicate key "evil\\n\\u001b[2Jkkk');
-    expect(message).toMatch(/k… \(\d+ characters\)$/);
+    // ESC as every text output shows it (\x1b), and the cut key's quote closed after the ellipsis.
+    expect(message).toContain('duplicate key "evil\\n\\x1b[2Jkkk');
+    expect(message).toMatch(/k…" \(\d+ characters\)$/);
     expect(message).not.toMatch(/[\n\x1b]/);
     expect(message!.length).toBeLessThan(250);
   });

@@ -155,6 +155,12 @@ describe('summarizeConflicts', () => {
     expect(line!.length).toBeLessThan(200);
   });
 
+  it('quotes a long string value as cut, the quote closed; ESC in it as \\x1b, like every message', () => {
+    const { conflicts } = renderMerge({ phase: 'spec' }, { phase: `red\x1b[31m${'x'.repeat(200)}` }, { phase: 'audit' });
+    const [line] = summarizeConflicts(conflicts);
+    expect(line).toMatch(/^checkpoint: conflict at phase: ours "red\\x1b\[31mx+…" \(208 characters\) vs theirs "audit" \(base "spec"\)$/);
+  });
+
   it('shows a single-item queue run as the item itself', () => {
     const base = { next_actions: ['one', 'two'] };
     const { conflicts } = renderMerge(base, { next_actions: ['one!', 'two'] }, { next_actions: ['two'] });

@@ -16,7 +16,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { parseJson } from '../../src/protocol/json.js';
-import { shown } from '../../src/one-line.js';
+import { quoted } from '../../src/one-line.js';
 import { cleanup, errorLine, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, checkpointDoc, checkpointText, run, snapshot, STACK_LINE } from './helpers.js';
@@ -141,7 +141,7 @@ add('unknown command', [
 // one that carries a newline, and bounded (a 101-character name is cut, its length named).
 const badSkills = ['../evil', '/etc/passwd', 'a\nb', 'x'.repeat(101)];
 for (const skill of badSkills) {
-  const message = new RegExp(`^invalid skill name ${shown(JSON.stringify(skill)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const message = new RegExp(`^invalid skill name ${quoted(skill).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   add(`skill name ${JSON.stringify(skill).slice(0, 24)}`, [
     { name: 'update', args: ['update', skill, '--next_actions+=x'], message },
     { name: 'show', setup: valid, args: ['show', skill], message },

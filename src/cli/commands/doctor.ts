@@ -7,7 +7,7 @@ import { parsePushRange } from '../../doctor/push.js';
 import { block, oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
-import { compareSkillNames } from '../../store/skill-name.js';
+import { compareSkillNames, skillLabel } from '../../store/skill-name.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -36,7 +36,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const lines: string[] = [];
   const mark: Record<Level, string> = { error: c.red('error  '), warning: c.yellow('warning'), advice: c.cyan('advice '), info: c.dim('info   ') };
   for (const [skill, group] of groupBySkill(report.findings)) {
-    lines.push(c.bold(skill ?? '(repository)'));
+    lines.push(c.bold(skill === null ? '(repository)' : skillLabel(skill)));
     for (const f of group) {
       const tag = pushed && f.blocks ? ' [blocks push]' : '';
       lines.push(`  ${mark[f.level]} ${oneLine(`${f.path ? `${f.path}: ` : ''}${f.message}`)}${tag}`);

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { oneLine, shown } from '../../one-line.js';
+import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { logRetention } from '../../protocol/fields.js';
@@ -66,7 +66,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const missing = missingCommand(cmd, root);
     if (missing !== null) {
-      throw new CheckpointError('E_USAGE', `done_when ${shown(JSON.stringify(cmd))} of next_actions[0] is not a runnable check (no command ${shown(JSON.stringify(missing))})`, {
+      throw new CheckpointError('E_USAGE', `done_when ${quoted(cmd)} of next_actions[0] is not a runnable check (no command ${quoted(missing)})`, {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }

@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, needsRepairLines, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, needsRepairLines, repairEntry, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
@@ -35,7 +35,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const notice = historyNotice(agenda.historyError);
   if (notice) ctx.out.err(notice);
   const top = agenda.items[0];
-  const needsRepair = agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) }));
+  const needsRepair = agenda.broken.map(repairEntry);
   // A checkpoint that needs repair is a finding (exit 1, `ok: false`), as in status and list;
   // the recommendation for the readable ones is still given.
   const ok = needsRepair.length === 0;

@@ -9,7 +9,7 @@ import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedCheckpointRel, readStages, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -59,6 +59,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])].filter((rel) => resolvableSkill(rel) !== undefined || misnamedCheckpointRel(rel));
     // Every safety check before any write: one refused file leaves all of them as they were. A
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).
+    refuseMisnamed(rels); // all of them named in its one line, not the first alone
     const files = rels.map((rel) => resolvableFile(root, rel));
     const extraRules = compileExtraLogs(readConfig(root));
     const unmerged = new Set(unmergedCheckpointPaths(root));
@@ -196,23 +197,30 @@ function check(root: string, ctx: Context): number {
   const unmerged = unmergedCheckpointPaths(root);
   const unread = tooLarge.map((t) => t.path);
   const bad = [...new Set([...markers, ...unread, ...unreadable.map((u) => u.path), ...unmerged])];
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable });
+  // A misnamed file is one resolve refuses: never advised to it, whatever else is there.
+  const misnamed = bad.filter((p) => misnamedCheckpointRel(p));
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable, misnamed });
   else if (bad.length) {
+    // Offered for a file resolve takes; by name while a misnamed file would make a bare run refuse.
+    const resolveIt = (p: string) => (resolvableSkill(p) === undefined ? '' : `, or checkpoint resolve --add${misnamed.length ? ` ${p}` : ''}`);
     // Say which: text to settle in the file, a file not read, or a settled file git's index still calls unmerged.
     for (const p of bad) {
       const index = unmerged.includes(p) ? " (and is unmerged in git's index)" : '';
+      const refused = misnamed.includes(p) ? '; its name is no skill\'s, so resolve will not write it' : '';
       const big = tooLarge.find((t) => t.path === p);
-      const refused = unreadable.find((u) => u.path === p);
+      const unread = unreadable.find((u) => u.path === p);
       const why = markers.includes(p)
-        ? `holds merge conflict markers${index}`
+        ? `holds merge conflict markers${index}${refused}`
         : big
           ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
-          : refused
-            ? `could not be read for conflict markers${index}: ${refused.why.replace(/^checkpoint: /, '')}`
-            : `has no conflict markers but is still unmerged in git's index (git add ${p}, or checkpoint resolve --add)`;
+          : unread
+            ? `could not be read for conflict markers${index}: ${unread.why.replace(/^checkpoint: /, '')}`
+            : `has no conflict markers but is still unmerged in git's index (git add ${refused ? 'it' : p}${resolveIt(p)})${refused}`;
       ctx.out.out(`✗ ${oneLine(p)} ${oneLine(why)}`); // a file name in a clone may hold a newline
     }
-    if (markers.length) ctx.out.out('run `checkpoint resolve --add` locally (hosted merge buttons bypass the merge driver)');
+    // First what makes resolve refuse, then resolve: it would refuse the whole run before.
+    if (misnamed.length) ctx.out.out(`for the ${misnamed.length === 1 ? 'misnamed file' : `${misnamed.length} misnamed files`}: ${misnamedAdvice(misnamed.length)}`);
+    if (markers.length) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
   return bad.length ? 1 : 0;
 }

@@ -3,9 +3,10 @@ import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, decisionsWaiting, repairEntry, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
-import { displayWidth, padDisplay } from '../render/width.js';
+import { displayWidth, fitDisplay, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -36,7 +37,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       decisions_waiting: decisions,
       next: agenda.items[0] ? recommend(agenda.items[0]) : null,
       skills: agenda.items.map((i) => summary(i, ctx.now)),
-      broken: agenda.broken.map((b) => ({ skill: b.skill, problem: repairReason(b) })),
+      broken: agenda.broken.map(repairEntry),
       history_error: agenda.historyError,
     });
     return agenda.broken.length ? 1 : 0;
@@ -54,7 +55,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
     for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
-    for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.skill} needs repair`)}: ${q(repairReason(b))}`);
+    // A misnamed file's name as the table's cell shows it: its message names the whole file.
+    for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     // Each cell escaped and measured once: the widths, then the rows.
@@ -63,7 +65,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const step = q(`${i.checkpoint.phase} / ${i.checkpoint.step}`);
       return { i, status, step, sw: displayWidth(status), pw: displayWidth(step) };
     });
-    const w = Math.max(5, ...agenda.items.map((i) => displayWidth(i.skill)), ...agenda.broken.map((b) => displayWidth(b.skill)));
+    const { width: w, labels } = skillColumn([...agenda.items.map((i) => ({ label: i.skill })), ...agenda.broken.map((b) => ({ label: skillLabel(b.skill), misnamed: b.misnamed }))], 5);
+    const brokenLabels = labels.slice(agenda.items.length);
     const sw = Math.max(12, ...rows.map((r) => r.sw));
     const pw = Math.max(12, ...rows.map((r) => r.pw));
     const pad = (text: string, textWidth: number, width: number) => text + ' '.repeat(Math.max(0, width - textWidth));
@@ -75,7 +78,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const pm = pmLine(cp);
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${q(pm)}`));
     }
-    for (const b of agenda.broken) lines.push(`${c.red(padDisplay(b.skill, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`);
+    agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).

@@ -1,4 +1,5 @@
 // Terminal display width, so tables stay aligned with wide (CJK, emoji) and combining characters.
+import { withoutPartialEscape } from '../../one-line.js';
 
 /** Columns a code point takes: 0 for combining marks and zero-width joiners, 2 for wide ones. */
 function codePointWidth(cp: number): number {
@@ -29,4 +30,34 @@ export function displayWidth(text: string): number {
 /** `text` padded with spaces to `width` display columns (never cut). */
 export function padDisplay(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/** Escaped (oneLine) `text` in at most `width` display columns: cut with "…", never inside an escape or a code point. */
+export function fitDisplay(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let cut = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = codePointWidth(ch.codePointAt(0)!);
+    if (used + w > width - 1) break;
+    cut += ch;
+    used += w;
+  }
+  return `${withoutPartialEscape(cut)}…`;
+}
+
+/**
+ * A misnamed checkpoint file's name (no skill's, of any length) takes at most this many columns
+ * in a table's skill column: enough to recognise it; its row's message names the whole file.
+ */
+export const MISNAMED_CELL_WIDTH = 24;
+
+/**
+ * The skill column of a table (status, list): as wide as the widest name a skill can have (the
+ * naming rule bounds those) and `min`; a misnamed file's escaped name never widens it past that
+ * and MISNAMED_CELL_WIDTH, it is cut to fit, so one absurd file name cannot push every row right.
+ */
+export function skillColumn(cells: readonly { label: string; misnamed?: boolean }[], min: number): { width: number; labels: string[] } {
+  const width = Math.max(min, ...cells.map((c) => (c.misnamed ? Math.min(displayWidth(c.label), MISNAMED_CELL_WIDTH) : displayWidth(c.label))));
+  return { width, labels: cells.map((c) => (c.misnamed ? fitDisplay(c.label, width) : c.label)) };
 }
