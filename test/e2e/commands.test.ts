@@ -147,6 +147,33 @@ describe('list and show', () => {
     expect(JSON.parse(out)).toEqual(doc('web'));
   });
 
+  it('show of a CRLF checkpoint (a bare CR, C1 controls in a value) prints JSON that parses, LF line ends, every text kept', async () => {
+    const dir = repo();
+    const text = [
+      '{',
+      '  "protocol_version": "1.1", "skill": "crlf", "project": "gtrack",\r',
+      '  "created_at": "2026-01-01T10:00:00Z", "updated_at": "2026-01-02T10:00:00Z",',
+      '  "phase": "build\\r\\nreview \u009b2J\u0085", "step": "src/x.ts (PR 12)",',
+      '  "status": "waiting", "progress_summary": "Half done.",',
+      '  "skill_state": {"score": 8.0},',
+      '  "next_actions": ["Run evals"]',
+      '}',
+      '',
+    ].join('\r\n');
+    write(dir, rel('crlf'), text);
+    const before = bytes(dir, 'crlf');
+    for (const args of [['show', 'crlf'], ['show', 'crlf', '--json']]) {
+      const out = expectOk(await runCli(dir, args)).stdout;
+      expect(JSON.parse(out)).toEqual(JSON.parse(text));
+      expect(out).toBe(text.replace(/\r\n?/g, '\n').replace('\u009b', '\\u009b').replace('\u0085', '\\u0085'));
+    }
+    // Without a skill, the same value: no raw C1 control for a terminal to act on.
+    const all = expectOk(await runCli(dir, ['show'])).stdout;
+    expect((JSON.parse(all) as { crlf: unknown }).crlf).toEqual(JSON.parse(text));
+    expect(all).not.toMatch(/[\u007f-\u009f]/);
+    expect(bytes(dir, 'crlf').equals(before)).toBe(true);
+  });
+
   it('show without a skill prints every checkpoint as one JSON object', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api'));
