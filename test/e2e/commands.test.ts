@@ -128,6 +128,24 @@ describe('list and show', () => {
     expect(r.stdout).toMatch(/^api {2}in_progress/m);
   });
 
+  it('list marks a readable but invalid checkpoint (a status outside the enum) and exits 1, as status and next do', async () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    seed(dir, 'web', doc('web', { status: 'blocked-on-review', phase: 'review', step: 'PR 12 (src/x.ts, docs/*.md)', updated_at: '2026-09-12T17:30:00Z' }));
+    const before = bytes(dir, 'web');
+    const r = await runCli(dir, ['list']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^api {2}in_progress {2}build\/sprint-1 {2}\d+d ago$/m);
+    expect(r.stdout).toMatch(/^web {2}blocked-on-review {2}review\/PR 12 \(src\/x\.ts, docs\/\*\.md\) {2}\d+d ago {2}✗ needs repair: status: .*"blocked-on-review".* \(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+    const json = await runCli(dir, ['list', '--json']);
+    expect(json.code).toBe(1);
+    const rows = JSON.parse(json.stdout) as Doc[];
+    expect(rows[0]).not.toHaveProperty('error');
+    expect(rows[1]).toMatchObject({ skill: 'web', status: 'blocked-on-review', step: 'PR 12 (src/x.ts, docs/*.md)', error: expect.stringMatching(/^status: /) });
+    expect((await runCli(dir, ['status'])).code).toBe(1);
+    expect(bytes(dir, 'web').equals(before)).toBe(true);
+  });
+
   it('show <skill> prints the file byte for byte, ready for JSON.parse', async () => {
     const dir = repo();
     const original = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);

@@ -1,6 +1,5 @@
-import { listCheckpointFiles, readCheckpoint } from '../../store/checkpoints.js';
-import { misnamedLabel, misnamedProblem } from '../../store/skill-name.js';
-import { isCheckpointError } from '../../errors.js';
+import { repairReason } from '../../read/agenda.js';
+import { loadRemembered } from '../../read/load.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
@@ -16,21 +15,24 @@ interface Row {
 
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const { skills, misnamed } = listCheckpointFiles(root);
-  const rows: Row[] = skills.map((skill) => {
-    try {
-      const v = (readCheckpoint(root, skill)?.value ?? {}) as Record<string, unknown>;
-      const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
-      return { skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
-    } catch (e) {
-      if (!isCheckpointError(e)) throw e;
-      return { skill, status: 'unreadable', phase: '', step: '', updated_at: null, error: e.message };
+  // Loaded and judged as status and next load them: an invalid checkpoint is a finding here too.
+  const unread = new Set<Row>();
+  const rows: Row[] = loadRemembered(root, ctx.now).map((l): Row => {
+    // Named like a checkpoint but no skill's, or not readable: a row that says why, never left out.
+    if (l.misnamed || !l.file) {
+      const row = { skill: l.skill, status: l.misnamed ? 'misnamed' : 'unreadable', phase: '', step: '', updated_at: null, error: l.problem! };
+      unread.add(row);
+      return row;
     }
+    const v = l.file.value;
+    const str = (k: string) => {
+      const x = v !== null && typeof v === 'object' && !Array.isArray(v) ? v[k] : undefined;
+      return typeof x === 'string' ? x : '';
+    };
+    const row: Row = { skill: l.skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
+    // Readable but invalid: its row still shows what it says, marked with why it needs repair.
+    return l.checkpoint ? row : { ...row, error: repairReason(l) };
   });
-  // Named like a checkpoint, but no skill's: a row that says so and how to fix it, never left out.
-  for (const name of misnamed) {
-    rows.push({ skill: misnamedLabel(name), status: 'misnamed', phase: '', step: '', updated_at: null, error: misnamedProblem(name) });
-  }
   if (ctx.json) {
     ctx.out.json(rows);
     return rows.some((r) => r.error) ? 1 : 0;
@@ -43,7 +45,8 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   for (const r of rows) {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
     // Values come from files a merge may have brought: one row stays one line.
-    const detail = r.error ? ctx.out.c.red(oneLine(r.error)) : `${oneLine(r.phase)}/${oneLine(r.step)}  ${ctx.out.c.dim(when)}`;
+    const read = `${oneLine(r.phase)}/${oneLine(r.step)}  ${ctx.out.c.dim(when)}`;
+    const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
     ctx.out.out(`${r.skill.padEnd(w)}  ${oneLine(r.status).padEnd(11)}  ${detail}`);
   }
   return rows.some((r) => r.error) ? 1 : 0;
