@@ -1,6 +1,7 @@
 import { repairReason } from '../../read/agenda.js';
 import { loadRemembered } from '../../read/load.js';
 import { oneLine, relativeTime } from '../render/output.js';
+import { fitDisplay, MAX_CELL_WIDTH } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 
@@ -44,10 +45,11 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const w = Math.max(...rows.map((r) => r.skill.length));
   for (const r of rows) {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
-    // Values come from files a merge may have brought: one row stays one line.
-    const read = `${oneLine(r.phase)}/${oneLine(r.step)}  ${ctx.out.c.dim(when)}`;
+    // Values come from files a merge may have brought: one row stays one line, each cell bounded.
+    const cell = (value: string) => fitDisplay(oneLine(value), MAX_CELL_WIDTH);
+    const read = `${cell(r.phase)}/${cell(r.step)}  ${ctx.out.c.dim(when)}`;
     const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
-    ctx.out.out(`${r.skill.padEnd(w)}  ${oneLine(r.status).padEnd(11)}  ${detail}`);
+    ctx.out.out(`${r.skill.padEnd(w)}  ${cell(r.status).padEnd(11)}  ${detail}`);
   }
   return rows.some((r) => r.error) ? 1 : 0;
 }

@@ -30,3 +30,26 @@ export function displayWidth(text: string): number {
 export function padDisplay(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
+
+/** Escaped (oneLine) `text` in at most `width` display columns: cut with "…", never inside an escape or a code point. */
+export function fitDisplay(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let cut = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = codePointWidth(ch.codePointAt(0)!);
+    if (used + w > width - 1) break;
+    cut += ch;
+    used += w;
+  }
+  // An escape (\n, \xNN, \uNNNN) cut in two would read as something else: its start is dropped.
+  const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
+  return `${partial ? cut.slice(0, partial.index) : cut}…`;
+}
+
+/**
+ * The most columns a value from a checkpoint (phase, step, status) takes in a table row: enough
+ * to recognise it, so one long value (a 2 MB phase) cannot make every row a screenful;
+ * `checkpoint show <skill>` prints it whole.
+ */
+export const MAX_CELL_WIDTH = 40;
