@@ -611,6 +611,37 @@ describe('reset, history, restore', () => {
     expectOk(await runCli(dir, ['reset', 'web']));
   });
 
+  it('restore takes a path whole: one into another repository or out through .. is refused, never read as its last part', async () => {
+    const dir = repo();
+    const other = repo();
+    seed(dir, 'api', doc('api', { step: 'ours' }));
+    expectOk(await runCli(dir, ['reset', 'api']));
+    const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    // The other repository holds an archive of the same name with other content.
+    write(other, `.checkpoints/history/${archive}`, `${JSON.stringify(doc('api', { step: 'theirs' }), null, 2)}\n`);
+    mkdirSync(join(dir, 'src'));
+    const refused = [
+      ['/etc/passwd/../../', archive],
+      [`${other}/.checkpoints/history/`, archive],
+      [`../${basename(other)}/.checkpoints/history/`, archive],
+      ['.checkpoints/history/sub/', archive],
+      ['.checkpoints/', archive],
+    ].map((parts) => parts.join(''));
+    for (const arg of refused) {
+      const r = await runCli(dir, ['restore', arg]);
+      expectUsageFailure(r, /^checkpoint: no archive ".*(?:"| \(\d+ characters\)): that path is not in this project's \.checkpoints\/history\/$/);
+      expect(existsSync(join(dir, rel('api'))), arg).toBe(false);
+    }
+    // A path from a subfolder, with -C from the project, and a bare name all still work.
+    expectOk(await runCli(join(dir, 'src'), ['restore', `../.checkpoints/history/${archive}`]));
+    expect(load(dir, 'api').step).toBe('ours');
+    for (const [cwd, args] of [[other, ['restore', `.checkpoints/history/${archive}`, '-C', dir]], [dir, ['restore', archive]]] as const) {
+      expectOk(await runCli(dir, ['reset', 'api']));
+      expectOk(await runCli(cwd, [...args]));
+      expect(load(dir, 'api').step).toBe('ours');
+    }
+  });
+
   it('reset and restore of things that do not exist are usage errors', async () => {
     const dir = repo();
     expectUsageFailure(await runCli(dir, ['reset', 'api']), /no checkpoint for skill "api" to reset/);
