@@ -43,10 +43,10 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   const w = Math.max(...rows.map((r) => r.skill.length));
+  // Values come from files a merge may have brought: one row stays one line, each cell bounded.
+  const cell = (value: string) => fitDisplay(oneLine(value), MAX_CELL_WIDTH);
   for (const r of rows) {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
-    // Values come from files a merge may have brought: one row stays one line, each cell bounded.
-    const cell = (value: string) => fitDisplay(oneLine(value), MAX_CELL_WIDTH);
     const read = `${cell(r.phase)}/${cell(r.step)}  ${ctx.out.c.dim(when)}`;
     const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
     ctx.out.out(`${r.skill.padEnd(w)}  ${cell(r.status).padEnd(11)}  ${detail}`);

@@ -134,15 +134,14 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
   const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
   const marked = parseMarkedText(onDisk);
-  const staged = unmerged.has(rel) ? readStages(root, rel) : null;
+  const stages = unmerged.has(rel) ? readStages(root, rel) : null;
   // One side deleted the file, the other changed it: nothing to merge, and neither is chosen
   // silently. The changed file is checked like a settled one; only --add keeps it.
-  if (staged && 'deleted' in staged) {
-    const kept = settledFile(file, onDisk, [staged.changed], requested);
+  if (stages && 'deleted' in stages) {
+    const kept = settledFile(file, onDisk, [stages.changed], requested);
     if (kept.outcome.status !== 'resolved') return kept;
-    return { ...kept, outcome: { ...kept.outcome, status: add ? 'resolved' : 'deleted-on-one-side', deleted: staged.deleted } };
+    return { ...kept, outcome: { ...kept.outcome, status: add ? 'resolved' : 'deleted-on-one-side', deleted: stages.deleted } };
   }
-  const stages = staged;
   const plan = (source: Source, result: MergeTextsResult, mergedFrom: string[]) => fromMerge(file, source, result, mergedFrom, requested, onDisk);
   // The file is the truth once it differs from what git left: markers we wrote (the driver's,
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
