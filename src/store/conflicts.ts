@@ -23,8 +23,15 @@ export interface Stages {
   theirs: string;
 }
 
-/** The unmerged index stages of `rel`, or null when git holds none for it. */
-export function readStages(root: string, rel: string): Stages | null {
+/** A modify/delete conflict: one side deleted the file, the other changed it (git left that side's text in the work tree). */
+export interface OneSideDeleted {
+  deleted: 'ours' | 'theirs';
+  /** The changed side's text, as git staged it. */
+  changed: string;
+}
+
+/** The unmerged index stages of `rel`: both sides, or which side deleted it; null when git holds none for it. */
+export function readStages(root: string, rel: string): Stages | OneSideDeleted | null {
   const listing = git(root, ['ls-files', '-u', '-z', '--', rel]);
   if (!listing) return null;
   const shas: Record<string, string> = {};
@@ -32,9 +39,11 @@ export function readStages(root: string, rel: string): Stages | null {
     const m = /^\d+ ([0-9a-f]+) ([123])\t/.exec(entry);
     if (m) shas[m[2]!] = m[1]!;
   }
-  if (!shas['2'] || !shas['3']) return null;
   const blob = (sha: string) => git(root, ['cat-file', 'blob', sha]) ?? '';
-  return { base: shas['1'] ? blob(shas['1']) : null, ours: blob(shas['2']), theirs: blob(shas['3']) };
+  if (shas['2'] && shas['3']) return { base: shas['1'] ? blob(shas['1']) : null, ours: blob(shas['2']), theirs: blob(shas['3']) };
+  // A base and one side only: the other side deleted the file.
+  if (shas['1'] && (shas['2'] || shas['3'])) return { deleted: shas['2'] ? 'theirs' : 'ours', changed: blob((shas['2'] ?? shas['3'])!) };
+  return null;
 }
 
 /** Repo-relative paths git reports as unmerged, below .checkpoints/. */

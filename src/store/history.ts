@@ -1,7 +1,7 @@
 // .checkpoints/history/: where reset (and later rotate) move things. Nothing is deleted;
 // `history` lists what is there and `restore` brings an archived checkpoint back.
 import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
@@ -96,13 +96,23 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
   });
 }
 
-/** Resolves an archive argument (a file name in history/ or a path to one) safely. */
-export function resolveArchive(root: string, arg: string): string {
+/**
+ * Resolves an archive argument safely: a bare name is looked up in history/; anything with a
+ * separator is a path (relative to `base`), taken whole and accepted only when it names a file
+ * directly in this project's history/. Never reduced to its last part, which would bring back
+ * this project's file of that name for a path into another repository or through `..`.
+ */
+export function resolveArchive(root: string, arg: string, base = root): string {
   const dir = historyDir(root);
-  const byName = join(dir, basename(arg));
-  const candidate = projectPathExists(root, byName) ? byName : resolve(arg);
-  if (!candidate.startsWith(dir + sep) || !projectPathExists(root, candidate)) {
-    throw new CheckpointError('E_NOT_FOUND', `no archive ${quoted(arg)} in ${display(root, dir)}/`, { hint: 'list them with `checkpoint history`' });
+  const candidate = arg.includes('/') || arg.includes(sep) ? resolve(base, arg) : join(dir, arg);
+  const where = `${display(root, dir)}/`;
+  if (dirname(candidate) !== dir) {
+    throw new CheckpointError('E_USAGE', `no archive ${quoted(arg)}: that path is not in this project's ${where}`, {
+      hint: `name an archive that \`checkpoint history\` lists, or give its path inside ${where}`,
+    });
+  }
+  if (!projectPathExists(root, candidate)) {
+    throw new CheckpointError('E_NOT_FOUND', `no archive ${quoted(arg)} in ${where}`, { hint: 'list them with `checkpoint history`' });
   }
   return candidate;
 }
@@ -120,8 +130,8 @@ export interface Restored {
  * (never over a live one); a rotation file's entries go back into the live checkpoint's logs.
  * The archive itself stays: history is never consumed.
  */
-export async function restoreArchive(root: string, arg: string, now: Date): Promise<Restored> {
-  const archive = resolveArchive(root, arg);
+export async function restoreArchive(root: string, arg: string, now: Date, base = root): Promise<Restored> {
+  const archive = resolveArchive(root, arg, base);
   const parsed = parseArchiveName(basename(archive));
   if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
   const file = readCheckpointFile(root, archive); // must parse

@@ -127,12 +127,15 @@ function locateOutside(root: string, abs: string): Located {
   }
 }
 
+/** What a file system entry is, for "<path> is <kind>, not a <wanted>": it names what is there, never only what it is not. */
 function kindOf(st: Stats | BigIntStats): string {
+  if (st.isFile()) return 'a file';
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
   if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
+  if (st.isSymbolicLink()) return 'a symlink';
+  return 'of an unknown kind';
 }
 
 function assertPlain(root: string, loc: Located): void {

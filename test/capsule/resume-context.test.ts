@@ -71,6 +71,16 @@ describe('resume --context', () => {
     expect(moved.origin.head).toBe(h);
   });
 
+  it('--json of a claim holding C1 controls is still JSON (\\u escapes, never the text \\x9b)', async () => {
+    const dir = project('api');
+    const goal = 'ship \u009b2J it \u0085 now';
+    await pause(dir, 'api', context({ goal }));
+    const r = await runCli(dir, ['resume', 'api', '--context', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u007f-\u009f]/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ context: { goal } });
+  });
+
   it('without a skill, shows the capsule saved most recently', async () => {
     const dir = project('api', 'web', 'zed');
     await pause(dir, 'web', context({ goal: 'web goal' }));

@@ -128,6 +128,24 @@ describe('list and show', () => {
     expect(r.stdout).toMatch(/^api {2}in_progress/m);
   });
 
+  it('list marks a readable but invalid checkpoint (a status outside the enum) and exits 1, as status and next do', async () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    seed(dir, 'web', doc('web', { status: 'blocked-on-review', phase: 'review', step: 'PR 12 (src/x.ts, docs/*.md)', updated_at: '2026-09-12T17:30:00Z' }));
+    const before = bytes(dir, 'web');
+    const r = await runCli(dir, ['list']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^api {2}in_progress {2}build\/sprint-1 {2}\d+d ago$/m);
+    expect(r.stdout).toMatch(/^web {2}blocked-on-review {2}review\/PR 12 \(src\/x\.ts, docs\/\*\.md\) {2}\d+d ago {2}✗ needs repair: status: .*"blocked-on-review".* \(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+    const json = await runCli(dir, ['list', '--json']);
+    expect(json.code).toBe(1);
+    const rows = JSON.parse(json.stdout) as Doc[];
+    expect(rows[0]).not.toHaveProperty('error');
+    expect(rows[1]).toMatchObject({ skill: 'web', status: 'blocked-on-review', step: 'PR 12 (src/x.ts, docs/*.md)', error: expect.stringMatching(/^status: /) });
+    expect((await runCli(dir, ['status'])).code).toBe(1);
+    expect(bytes(dir, 'web').equals(before)).toBe(true);
+  });
+
   it('show <skill> prints the file byte for byte, ready for JSON.parse', async () => {
     const dir = repo();
     const original = seed(dir, 'api', doc('api'), (v) => `${JSON.stringify(v, null, 4)}\n`);
@@ -145,6 +163,33 @@ describe('list and show', () => {
     const out = expectOk(await runCli(dir, ['show', 'web'])).stdout;
     expect(out).toBe(`${JSON.stringify(doc('web'), null, 2)}\n`);
     expect(JSON.parse(out)).toEqual(doc('web'));
+  });
+
+  it('show of a CRLF checkpoint (a bare CR, C1 controls in a value) prints JSON that parses, LF line ends, every text kept', async () => {
+    const dir = repo();
+    const text = [
+      '{',
+      '  "protocol_version": "1.1", "skill": "crlf", "project": "gtrack",\r',
+      '  "created_at": "2026-01-01T10:00:00Z", "updated_at": "2026-01-02T10:00:00Z",',
+      '  "phase": "build\\r\\nreview \u009b2J\u0085", "step": "src/x.ts (PR 12)",',
+      '  "status": "waiting", "progress_summary": "Half done.",',
+      '  "skill_state": {"score": 8.0},',
+      '  "next_actions": ["Run evals"]',
+      '}',
+      '',
+    ].join('\r\n');
+    write(dir, rel('crlf'), text);
+    const before = bytes(dir, 'crlf');
+    for (const args of [['show', 'crlf'], ['show', 'crlf', '--json']]) {
+      const out = expectOk(await runCli(dir, args)).stdout;
+      expect(JSON.parse(out)).toEqual(JSON.parse(text));
+      expect(out).toBe(text.replace(/\r\n?/g, '\n').replace('\u009b', '\\u009b').replace('\u0085', '\\u0085'));
+    }
+    // Without a skill, the same value: no raw C1 control for a terminal to act on.
+    const all = expectOk(await runCli(dir, ['show'])).stdout;
+    expect((JSON.parse(all) as { crlf: unknown }).crlf).toEqual(JSON.parse(text));
+    expect(all).not.toMatch(/[\u007f-\u009f]/);
+    expect(bytes(dir, 'crlf').equals(before)).toBe(true);
   });
 
   it('show without a skill prints every checkpoint as one JSON object', async () => {
@@ -564,6 +609,37 @@ describe('reset, history, restore', () => {
     write(dir, rel('web'), '"not an object"\n');
     expectUsageFailure(await runCli(dir, ['update', 'web', '--step=x']), /web\.checkpoint\.json is not a JSON object/);
     expectOk(await runCli(dir, ['reset', 'web']));
+  });
+
+  it('restore takes a path whole: one into another repository or out through .. is refused, never read as its last part', async () => {
+    const dir = repo();
+    const other = repo();
+    seed(dir, 'api', doc('api', { step: 'ours' }));
+    expectOk(await runCli(dir, ['reset', 'api']));
+    const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    // The other repository holds an archive of the same name with other content.
+    write(other, `.checkpoints/history/${archive}`, `${JSON.stringify(doc('api', { step: 'theirs' }), null, 2)}\n`);
+    mkdirSync(join(dir, 'src'));
+    const refused = [
+      ['/etc/passwd/../../', archive],
+      [`${other}/.checkpoints/history/`, archive],
+      [`../${basename(other)}/.checkpoints/history/`, archive],
+      ['.checkpoints/history/sub/', archive],
+      ['.checkpoints/', archive],
+    ].map((parts) => parts.join(''));
+    for (const arg of refused) {
+      const r = await runCli(dir, ['restore', arg]);
+      expectUsageFailure(r, /^checkpoint: no archive ".*(?:"| \(\d+ characters\)): that path is not in this project's \.checkpoints\/history\/$/);
+      expect(existsSync(join(dir, rel('api'))), arg).toBe(false);
+    }
+    // A path from a subfolder, with -C from the project, and a bare name all still work.
+    expectOk(await runCli(join(dir, 'src'), ['restore', `../.checkpoints/history/${archive}`]));
+    expect(load(dir, 'api').step).toBe('ours');
+    for (const [cwd, args] of [[other, ['restore', `.checkpoints/history/${archive}`, '-C', dir]], [dir, ['restore', archive]]] as const) {
+      expectOk(await runCli(dir, ['reset', 'api']));
+      expectOk(await runCli(cwd, [...args]));
+      expect(load(dir, 'api').step).toBe('ours');
+    }
   });
 
   it('reset and restore of things that do not exist are usage errors', async () => {

@@ -226,10 +226,24 @@ describe('what the hostile clones get back', () => {
     }
   });
 
-  it('history skips a dangling link and a FIFO with a note', () => {
+  it('history skips a dangling link and a FIFO with a note, each once, and only the asked skill\'s', () => {
     const r = run(inner, ['history']);
-    expect(r.stderr).toMatch(/skipped history\/api\.2026-01-03T00-00-00Z\.checkpoint\.json: .*dangling symlink/);
-    expect(r.stderr).toMatch(/skipped history\/api\.2026-01-04\.json: .*FIFO/);
+    const notes = r.stderr.split('\n').filter((l) => l.startsWith('checkpoint: skipped history/'));
+    expect(notes.filter((l) => /^checkpoint: skipped history\/api\.2026-01-03T00-00-00Z\.checkpoint\.json: .*dangling symlink/.test(l))).toHaveLength(1);
+    expect(notes.filter((l) => /^checkpoint: skipped history\/api\.2026-01-04\.json: .*FIFO/.test(l))).toHaveLength(1);
+    expect(new Set(notes).size).toBe(notes.length);
+    expect(run(inner, ['history', 'api']).stderr).toBe(r.stderr);
+    expect(run(inner, ['history', 'web']).stderr).not.toContain('skipped history/api.');
+  });
+
+  it('history where .checkpoints/history is a file: one line naming what it is', async () => {
+    const dir = makeRepo();
+    mkdirSync(join(dir, '.checkpoints'));
+    writeFileSync(join(dir, '.checkpoints', 'history'), 'notes, not a folder\n');
+    const r = await runCli(dir, ['history']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('checkpoint: .checkpoints/history is a file, not a folder; refused; hint: remove or rename it\n');
+    expect(readFileSync(join(dir, '.checkpoints', 'history'), 'utf8')).toBe('notes, not a folder\n');
   });
 
   it('a real git merge with the driver ends, and the driver ignores a config.json that is /dev/zero', () => {

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, errorLine, git, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { displayWidth, MAX_CELL_WIDTH } from '../../src/cli/render/width.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 import { snapshot } from '../reliability/helpers.js';
@@ -91,5 +92,49 @@ describe('a repository nested ~3,000 characters deep', () => {
     const r = await runCli(dir, ['doctor', '--engine', 'native']);
     expectBoundedRefusal(r);
     expect(r.stderr).toMatch(/failed in …d+ \(\d{4} characters\): fatal: bad config line \d+ in file \.git\/config; hint: /);
+  });
+});
+
+describe('a 2 MB phase, a long wide step, a long PM id: the status and list tables', () => {
+  // Written by hand or through MCP: nothing bounds a value's length on disk.
+  const phase = `review ${'x'.repeat(2_000_000)}`;
+  const step = `${'写'.repeat(300)}\n(PR 12, src/x.ts)`;
+  const status = `blocked-on-review ${'y'.repeat(5000)}`;
+  function tables(): string {
+    const dir = makeRepo();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api', { phase }), null, 2)}\n`);
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(freshCheckpoint('web', { step, pm_refs: [{ provider: 'jira', id: `PLAT-${'9'.repeat(500)}`, role: 'source' }] }), null, 2)}\n`);
+    write(dir, '.checkpoints/ops.checkpoint.json', `${JSON.stringify(freshCheckpoint('ops', { status }), null, 2)}\n`);
+    return dir;
+  }
+  /** The widest row a table may print: skill, three cut cells and the words around them. */
+  const MAX_ROW = 4 * MAX_CELL_WIDTH + 60;
+
+  it('status: every table row is bounded, a long cell cut with "…"; --json and show still give the whole value', async () => {
+    const dir = tables();
+    const r = await runCli(dir, ['status']);
+    expect(r.code, r.stderr).toBe(1); // ops: its status is outside the enum
+    const table = r.stdout.split('\n\n')[0]!.split('\n');
+    // The rows of the table (header, skills, the PM line); the repair line quotes validate's own cut message.
+    for (const row of table.filter((l) => !l.startsWith('ops'))) expect(displayWidth(row), row.slice(0, 200)).toBeLessThanOrEqual(MAX_ROW);
+    expect(table.find((l) => l.startsWith('api'))).toMatch(/^api +in_progress +review x+… \/ auth +\S/);
+    expect(table.find((l) => l.startsWith('web'))).toMatch(/^web +in_progress +build \/ 写+… +\S/);
+    expect(table.find((l) => l.includes('PM:'))).toMatch(/PM: PLAT-9+…$/);
+    expect(r.stdout.length).toBeLessThan(10_000);
+    const json = JSON.parse((await runCli(dir, ['status', '--json'])).stdout) as { skills: { skill: string; phase: string; step: string }[] };
+    expect(json.skills.find((s) => s.skill === 'api')!.phase).toBe(phase);
+    expect(json.skills.find((s) => s.skill === 'web')!.step).toBe(step);
+    expect((JSON.parse((await runCli(dir, ['show', 'api'])).stdout) as { phase: string }).phase).toBe(phase);
+  });
+
+  it('list: the status, phase and step cells are cut the same way', async () => {
+    const dir = tables();
+    const r = await runCli(dir, ['list']);
+    expect(r.code, r.stderr).toBe(1);
+    const rows = r.stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^api {2}in_progress {2}review x+…\/auth {2}\S/);
+    expect(rows[1]).toMatch(/^ops {2}blocked-on-review y+… {2}build\/auth {2}.*✗ needs repair: status: /);
+    expect(rows[2]).toMatch(/^web {2}in_progress {2}build\/写+… {2}\S/);
+    for (const row of rows) expect(displayWidth(row.replace(/ {2}✗ needs repair: .*/, '')), row.slice(0, 200)).toBeLessThanOrEqual(MAX_ROW);
   });
 });

@@ -207,6 +207,60 @@ describe('resolve takes a merge up from the file, never over what is settled', (
   });
 });
 
+/** One branch deletes the checkpoint, the other changes it: git's modify/delete conflict (DU from D1, UD from D2). */
+const modifyDelete = once(() => {
+  const dir = makeRepo();
+  save(dir, cp({}));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'D1']);
+  git(dir, ['rm', '-q', FILE]);
+  commitAll(dir, 'drop api');
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['checkout', '-q', '-b', 'D2']);
+  save(dir, cp({ step: 'two', updated_at: '2026-06-02T00:00:00Z', progress_summary: 'Scored 8.0 on the nightly run.' }));
+  commitAll(dir, 'edit api');
+  return dir;
+});
+
+describe('resolve: a modify/delete conflict', () => {
+  it.each([
+    ['D1', 'D2', 'DU', 'our side (HEAD)', 'theirs'],
+    ['D2', 'D1', 'UD', 'their side', 'ours (HEAD)'],
+  ])('on %s merging %s (%s): says which side deleted it, chooses nothing, and --add keeps the changed file only when asked', async (head, other, xy, deleter, changer) => {
+    const dir = modifyDelete();
+    git(dir, ['checkout', '-q', head]);
+    expect(gitTry(dir, ['merge', '-q', other]).status).not.toBe(0);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(new RegExp(`^${xy} \\.checkpoints/api`, 'm'));
+    const changed = read(dir, FILE);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${FILE}: ✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add\` keeps the changed file, \`git rm ${FILE}\` accepts the deletion\n`);
+    expect(JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout)).toMatchObject({ ok: false, files: [{ path: FILE, status: 'deleted-on-one-side', deleted: head === 'D1' ? 'ours' : 'theirs' }] });
+    expect(read(dir, FILE)).toBe(changed);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(new RegExp(`^${xy} `, 'm'));
+
+    const add = await runCli(dir, ['resolve', '--add']);
+    expect(add.code).toBe(0);
+    expect(add.stdout).toBe(`${FILE}: ✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${FILE}\` accepts the deletion instead)\n`);
+    expect(read(dir, FILE)).toBe(changed);
+    expect(git(dir, ['ls-files', '-u'])).toBe('');
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+    // The way out the message names works as written.
+    git(dir, ['rm', '-q', '-f', FILE]);
+    expect(git(dir, ['ls-files', FILE])).toBe('');
+  });
+
+  it('the deletion accepted with git rm, as the message says, leaves nothing to resolve', async () => {
+    const dir = modifyDelete();
+    git(dir, ['checkout', '-q', 'D1']);
+    gitTry(dir, ['merge', '-q', 'D2']);
+    git(dir, ['rm', '-q', FILE]);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('no conflicted checkpoint files\n');
+  });
+});
+
 describe('resolve is safe', () => {
   it('leaves the markers and exits 1 when the merge is clean but invalid', async () => {
     const dir = makeRepo();

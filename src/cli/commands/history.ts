@@ -1,7 +1,7 @@
 import { isCheckpointError } from '../../errors.js';
 import { join } from 'node:path';
 import { display } from '../../store/checkpoints.js';
-import { historyDir, listArchives } from '../../store/history.js';
+import { historyDir, listArchives, parseArchiveName } from '../../store/history.js';
 import { listProjectDir, statProjectFile } from '../../store/safe-fs.js';
 import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -41,11 +41,19 @@ const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.jso
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
-  const skipped = (file: string, why: string) => ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(why)}`);
-  const entries = listArchives(root, skill, skipped);
-  const all = new Set(listArchives(root).map((e) => e.file));
-  // With a skill, a hand-named file is shown when its name starts with the skill.
-  const others = otherJsonFiles(root, all, skipped).filter((o) => !skill || o.file.startsWith(`${skill}.`) || o.file.startsWith(`${skill}-`));
+  // One listing of history/: each entry is checked once, so a skipped one is reported once.
+  const skippedFiles = new Map<string, string>();
+  const skip = (file: string, why: string) => void skippedFiles.set(file, why);
+  const all = listArchives(root, undefined, skip);
+  const known = new Set([...all.map((e) => e.file), ...skippedFiles.keys()]);
+  // With a skill, its archives, and a hand-named file when its name starts with the skill.
+  const handNamedFor = (file: string) => !skill || file.startsWith(`${skill}.`) || file.startsWith(`${skill}-`);
+  const entries = skill ? all.filter((e) => e.skill === skill) : all;
+  const others = otherJsonFiles(root, known, skip).filter((o) => handNamedFor(o.file));
+  for (const file of [...skippedFiles.keys()].sort()) {
+    const archived = parseArchiveName(file);
+    if (archived ? !skill || archived.skill === skill : handNamedFor(file)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
+  }
   if (ctx.json) {
     ctx.out.json([
       ...entries.map((e) => ({ ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' })),

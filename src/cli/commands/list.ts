@@ -1,8 +1,8 @@
-import { listCheckpointFiles, readCheckpoint } from '../../store/checkpoints.js';
-import { misnamedProblem, misnamedStem, skillLabel } from '../../store/skill-name.js';
-import { isCheckpointError } from '../../errors.js';
+import { repairReason } from '../../read/agenda.js';
+import { loadRemembered } from '../../read/load.js';
+import { skillLabel } from '../../store/skill-name.js';
 import { oneLine, relativeTime } from '../render/output.js';
-import { padDisplay, skillColumn } from '../render/width.js';
+import { fitDisplay, MAX_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 
@@ -19,21 +19,25 @@ interface Row {
 
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const { skills, misnamed } = listCheckpointFiles(root);
-  const rows: Row[] = skills.map((skill) => {
-    try {
-      const v = (readCheckpoint(root, skill)?.value ?? {}) as Record<string, unknown>;
-      const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
-      return { skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
-    } catch (e) {
-      if (!isCheckpointError(e)) throw e;
-      return { skill, status: 'unreadable', phase: '', step: '', updated_at: null, error: e.message };
+  // Loaded and judged as status and next load them: an invalid checkpoint is a finding here too.
+  const unread = new Set<Row>();
+  const rows: Row[] = loadRemembered(root, ctx.now).map((l): Row => {
+    // Named like a checkpoint but no skill's, or not readable: a row that says why, never left out.
+    if (l.misnamed || !l.file) {
+      const row: Row = { skill: l.skill, status: l.misnamed ? 'misnamed' : 'unreadable', phase: '', step: '', updated_at: null, error: l.problem! };
+      if (l.misnamed) row.file = `.checkpoints/${l.skill}.checkpoint.json`;
+      unread.add(row);
+      return row;
     }
+    const v = l.file.value;
+    const str = (k: string) => {
+      const x = v !== null && typeof v === 'object' && !Array.isArray(v) ? v[k] : undefined;
+      return typeof x === 'string' ? x : '';
+    };
+    const row: Row = { skill: l.skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
+    // Readable but invalid: its row still shows what it says, marked with why it needs repair.
+    return l.checkpoint ? row : { ...row, error: repairReason(l) };
   });
-  // Named like a checkpoint, but no skill's: a row that says so and how to fix it, never left out.
-  for (const name of misnamed) {
-    rows.push({ skill: misnamedStem(name), status: 'misnamed', phase: '', step: '', updated_at: null, error: misnamedProblem(name), file: `.checkpoints/${name}` });
-  }
   if (ctx.json) {
     ctx.out.json(rows);
     return rows.some((r) => r.error) ? 1 : 0;
@@ -44,11 +48,13 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   }
   // Sized by display width, a misnamed file's name cut to fit (its message names the whole file).
   const { width: w, labels } = skillColumn(rows.map((r) => ({ label: skillLabel(r.skill), misnamed: r.file !== undefined })), 1);
+  // Values come from files a merge may have brought: one row stays one line, each cell bounded.
+  const cell = (value: string) => fitDisplay(oneLine(value), MAX_CELL_WIDTH);
   rows.forEach((r, k) => {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
-    // Values come from files a merge may have brought: one row stays one line.
-    const detail = r.error ? ctx.out.c.red(oneLine(r.error)) : `${oneLine(r.phase)}/${oneLine(r.step)}  ${ctx.out.c.dim(when)}`;
-    ctx.out.out(`${padDisplay(labels[k]!, w)}  ${oneLine(r.status).padEnd(11)}  ${detail}`);
+    const read = `${cell(r.phase)}/${cell(r.step)}  ${ctx.out.c.dim(when)}`;
+    const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
+    ctx.out.out(`${padDisplay(labels[k]!, w)}  ${cell(r.status).padEnd(11)}  ${detail}`);
   });
   return rows.some((r) => r.error) ? 1 : 0;
 }

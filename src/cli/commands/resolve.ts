@@ -17,11 +17,12 @@ import { oneLine, shown, shownList } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
 import { rootOf } from './common.js';
 
-type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do';
+type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do' | 'deleted-on-one-side';
 /** conflictPaths: what still conflicts there, for the hint when a requested path matches nothing. */
 /** Where the result came from: git's index stages, the markers in the file, or the file itself (settled already). */
 type Source = 'stages' | 'markers' | 'file';
-type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[] };
+/** deleted: the side that deleted the file in a modify/delete conflict (the file holds the other side's change). */
+type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs' };
 
 /** A file's merge worked out, not yet written. */
 interface Plan {
@@ -63,7 +64,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const files = rels.map((rel) => resolvableFile(root, rel));
     const extraRules = compileExtraLogs(readConfig(root));
     const unmerged = new Set(unmergedCheckpointPaths(root));
-    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged));
+    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged, add));
 
     if (settling) {
       const requested = [...settlement.ours!, ...settlement.theirs!];
@@ -84,8 +85,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
+      // A modify/delete conflict: which side deleted the file, and what each way out does.
+      const [deleter, changer] = o.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
       const what = {
-        resolved: `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
+        // Once staged, git rm needs -f to drop the file from the index as well.
+        resolved: o.deleted
+          ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${o.path}\` accepts the deletion instead)`
+          : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
+        'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add\` keeps the changed file, \`git rm ${o.path}\` accepts the deletion`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
         invalid: '✗ the merged result is invalid: the file is left as it was',
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
@@ -123,12 +130,19 @@ async function withSkipped<T>(skipped: readonly Skipped[], work: () => Promise<T
   }
 }
 
-function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>): Plan {
+function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>, add: boolean): Plan {
   const rel = file.rel;
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
   const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
   const marked = parseMarkedText(onDisk);
   const stages = unmerged.has(rel) ? readStages(root, rel) : null;
+  // One side deleted the file, the other changed it: nothing to merge, and neither is chosen
+  // silently. The changed file is checked like a settled one; only --add keeps it.
+  if (stages && 'deleted' in stages) {
+    const kept = settledFile(file, onDisk, [stages.changed], requested);
+    if (kept.outcome.status !== 'resolved') return kept;
+    return { ...kept, outcome: { ...kept.outcome, status: add ? 'resolved' : 'deleted-on-one-side', deleted: stages.deleted } };
+  }
   const plan = (source: Source, result: MergeTextsResult, mergedFrom: string[]) => fromMerge(file, source, result, mergedFrom, requested, onDisk);
   // The file is the truth once it differs from what git left: markers we wrote (the driver's,
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.

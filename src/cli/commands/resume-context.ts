@@ -9,6 +9,7 @@ import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers } from '../../protocol/priority.js';
 import { charLimit, fillBudget, type Block } from '../render/budget.js';
+import { terminalSafeJson } from '../render/json-text.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { oneLine, relativeTime } from '../render/output.js';
@@ -101,7 +102,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (ctx.json) {
     for (const withPaths of [true, false]) {
       const obj = jsonView(view, withPaths);
-      for (const text of [JSON.stringify(obj, null, 2), JSON.stringify(obj)]) {
+      // Escaped before it is measured: a C1 control printed as \u00XX is six bytes, not two.
+      for (const text of [JSON.stringify(obj, null, 2), JSON.stringify(obj)].map(terminalSafeJson)) {
         if (Buffer.byteLength(text) + 1 <= maxBytes) {
           ctx.out.out(text);
           return 0;

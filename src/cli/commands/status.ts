@@ -6,7 +6,7 @@ import { ageDays } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, repairEntry, repairReason, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
-import { displayWidth, fitDisplay, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
+import { displayWidth, fitDisplay, MAX_CELL_WIDTH, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -59,10 +59,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
-    // Each cell escaped and measured once: the widths, then the rows.
+    // Each cell escaped, cut to MAX_CELL_WIDTH and measured once: the widths, then the rows.
+    const cell = (value: string) => fitDisplay(q(value), MAX_CELL_WIDTH);
     const rows = agenda.items.map((i) => {
-      const status = q(i.checkpoint.status);
-      const step = q(`${i.checkpoint.phase} / ${i.checkpoint.step}`);
+      const status = cell(i.checkpoint.status);
+      const step = `${cell(i.checkpoint.phase)} / ${cell(i.checkpoint.step)}`;
       return { i, status, step, sw: displayWidth(status), pw: displayWidth(step) };
     });
     const { width: w, labels } = skillColumn([...agenda.items.map((i) => ({ label: i.skill })), ...agenda.broken.map((b) => ({ label: skillLabel(b.skill), misnamed: b.misnamed }))], 5);
@@ -76,7 +77,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
       lines.push(`${padDisplay(i.skill, w)}  ${pad(status, sw1, sw)}  ${pad(step, pw1, pw)}  ${age}`);
       const pm = pmLine(cp);
-      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${q(pm)}`));
+      if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${fitDisplay(q(pm), 2 * MAX_CELL_WIDTH)}`));
     }
     agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
     for (const i of detailed) lines.push('', ...details(i, ctx));

@@ -7,6 +7,7 @@
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl, oneLine } from '../../one-line.js';
+import { terminalSafeJson } from './json-text.js';
 
 export interface Output {
   readonly color: boolean;
@@ -87,7 +88,8 @@ export async function createOutput(color: boolean, write: Writer = writeAll): Pr
     c,
     out: (text) => write(1, line(escapeControl(text, color))),
     err: (text) => write(2, line(escapeControl(text, color))),
-    json: (value) => write(1, `${JSON.stringify(value, null, 2)}\n`),
+    // JSON.stringify leaves C1 controls raw in strings; escaped, the value is the same.
+    json: (value) => write(1, `${terminalSafeJson(JSON.stringify(value, null, 2))}\n`),
   };
 }
 

@@ -61,3 +61,10 @@ export function skillColumn(cells: readonly { label: string; misnamed?: boolean 
   const width = Math.max(min, ...cells.map((c) => (c.misnamed ? Math.min(displayWidth(c.label), MISNAMED_CELL_WIDTH) : displayWidth(c.label))));
   return { width, labels: cells.map((c) => (c.misnamed ? fitDisplay(c.label, width) : c.label)) };
 }
+
+/**
+ * The most columns a value from a checkpoint (phase, step, status) takes in a table row: enough
+ * to recognise it, so one long value (a 2 MB phase) cannot make every row a screenful;
+ * `checkpoint show <skill>` prints it whole.
+ */
+export const MAX_CELL_WIDTH = 40;
