@@ -1,19 +1,31 @@
-// Installs hooks/pre-push into the repository's hooks folder (core.hooksPath respected),
-// keeping a foreign pre-push hook as pre-push.chained, which ours runs first. Idempotent.
-import { chmodSync, renameSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+// Installs hooks/pre-push into this clone's own hooks folder, and only where no other tool's
+// pre-push hook is. Like git-lfs, a foreign hook is never moved or overwritten: hook managers
+// (husky, lefthook, pre-commit) regenerate their files and find the user's hook by the name they
+// run under ($0), so a moved hook silently stops gating. Nor is a hook written into a folder
+// core.hooksPath names or a linked hooks folder (committed, or shared by other repositories):
+// init prints the one line to add to the user's hook instead. Idempotent.
+import { chmodSync, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { assertGitRepo, gitOut } from './git-config.js';
 import { shellQuote } from './driver.js';
+import type { InstallPlan } from './plan.js';
+import { shownPath } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../store/safe-fs.js';
+import { readProjectText, writablePath } from '../store/safe-fs.js';
 
 const MARKER = 'checkpoint pre-push hook';
+/** Where a project that depends on the package has the shipped hook, whatever the package manager. */
+const LOCAL_TEMPLATE = 'node_modules/checkpoint-protocol/hooks/pre-push';
+
+/** The clone's own hooks folder, the one git uses when core.hooksPath is unset. */
+function ownHooksDir(root: string): string {
+  return join(resolve(root, gitOut(root, ['rev-parse', '--git-common-dir'])!), 'hooks');
+}
 
 export function hooksDir(root: string): string {
   const configured = gitOut(root, ['config', '--get', 'core.hooksPath']);
   if (configured) return isAbsolute(configured) ? configured : resolve(root, configured);
-  const common = gitOut(root, ['rev-parse', '--git-common-dir'])!;
-  return join(resolve(root, common), 'hooks');
+  return ownHooksDir(root);
 }
 
 /**
@@ -26,27 +38,69 @@ export function renderHook(template: string, nodePath: string, binPath: string):
     .replace(/^CHECKPOINT_BIN=""$/m, () => `CHECKPOINT_BIN=${shellQuote(binPath)}`);
 }
 
-export function installPrePushHook(root: string, template: string, nodePath: string, binPath: string): string[] {
-  assertGitRepo(root);
-  const dir = hooksDir(root);
-  // core.hooksPath may name a committed folder (.husky/, .githooks/): checked like any project path.
-  ensureProjectDir(root, dir);
-  const path = join(dir, 'pre-push');
-  const content = renderHook(template, nodePath, binPath);
-  const changes: string[] = [];
-  const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });
-  if (current !== null) {
-    if (current === content) return [];
-    if (!current.includes(MARKER)) {
-      const chained = join(dir, 'pre-push.chained');
-      if (projectPathExists(root, chained)) return [`left ${path} alone: both it and pre-push.chained exist; chain \`checkpoint-protocol doctor --fail-on-warnings\` by hand`];
-      renameSync(path, chained);
-      changes.push('kept the existing pre-push hook as pre-push.chained (it runs first)');
-    }
+/**
+ * The line a user adds to a pre-push hook another tool owns: the shipped hook, run with git's
+ * arguments and stdin (the pushed refs), finds the CLI in node_modules/.bin or on PATH. A
+ * project path when the package is installed there, so the line can be committed.
+ */
+export function chainLine(root: string, templatePath: string): string {
+  const rel = relative(root, templatePath);
+  const path = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : templatePath;
+  return `sh ${/^[\w./-]+$/.test(path) ? path : shellQuote(path)} "$@"`;
+}
+
+const shown = (root: string, p: string) => {
+  const rel = relative(root, p);
+  return shownPath(rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p);
+};
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
-  const target = writablePath(root, path, { atomic: true });
-  writeFileAtomic(target, content);
-  chmodSync(target, 0o755);
-  changes.push(`installed the pre-push hook in ${path}`);
-  return changes;
+}
+
+/** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
+export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
+  assertGitRepo(root);
+  const own = ownHooksDir(root);
+  const dir = hooksDir(root);
+  const path = join(dir, 'pre-push');
+  const nothing = (note: string): InstallPlan => ({ changes: [], notes: [note], apply() {} });
+  const addLine = (file: string) => `to check pushes, add this line to ${shown(root, file)}: ${chainLine(root, templatePath)}`;
+  // A linked hooks folder may be shared with other repositories: never read or written through.
+  if (isLink(dir)) {
+    let target = '(unreadable)';
+    try {
+      target = realpathSync(dir);
+    } catch {
+      // dangling: named as unreadable
+    }
+    return nothing(`no pre-push hook written: ${shown(root, dir)} is a link to ${shownPath(target)} (other repositories may share it); ${addLine(path)}`);
+  }
+  const content = renderHook(template, nodePath, binPath);
+  // A FIFO, device or oversized file here is refused (exit 2) before anything is written.
+  const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });
+  if (current !== null && !current.includes(MARKER)) {
+    // husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>.
+    const husky = basename(dir) === '_' && /\/h"|husky/.test(current);
+    const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
+    return nothing(`left ${shown(root, path)} as it is (another tool's hook)${chained}; ${addLine(husky ? join(dirname(dir), 'pre-push') : path)}`);
+  }
+  if (current === null && resolve(dir) !== resolve(own)) {
+    return nothing(`no pre-push hook written: core.hooksPath points at ${shown(root, dir)}, not this clone's own hooks folder; ${addLine(path)}`);
+  }
+  // Ours (an earlier install's too, wherever it is, pre-push.chained beside it still run): kept current.
+  if (current === content) return { changes: [], notes: [], apply() {} };
+  return {
+    changes: [`${current === null ? 'installed' : 'updated'} the pre-push hook in ${path}`],
+    notes: [],
+    apply() {
+      const target = writablePath(root, path, { atomic: true });
+      writeFileAtomic(target, content);
+      chmodSync(target, 0o755);
+    },
+  };
 }

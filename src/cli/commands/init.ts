@@ -4,7 +4,7 @@ import { checkpointsDir } from '../../store/checkpoints.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { installDriver } from '../../install/driver.js';
-import { installPrePushHook } from '../../install/hook.js';
+import { planPrePushHook } from '../../install/hook.js';
 import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { SKIP_ENV } from './install-driver.js';
@@ -26,9 +26,10 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   done.push(...writeIfAbsent(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md'));
   done.push(...writeIfChanged(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`));
   done.push(...writeIfAbsent(root, join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore'));
-  for (const step of await integrationSteps(root, ctx)) done.push(step);
-  if (ctx.json) ctx.out.json({ ok: true, root, changes: done });
-  else ctx.out.out(done.length ? done.map((d) => `✓ ${d}`).join('\n') : `✓ ${root} is already set up`);
+  const notes: string[] = [];
+  for (const step of await integrationSteps(root, ctx, notes)) done.push(step);
+  if (ctx.json) ctx.out.json({ ok: true, root, changes: done, notes });
+  else ctx.out.out([...(done.length || notes.length ? done.map((d) => `✓ ${d}`) : [`✓ ${root} is already set up`]), ...notes.map((n) => `! ${n}`)].join('\n'));
   return 0;
 }
 
@@ -49,9 +50,12 @@ function writeIfAbsent(root: string, path: string, content: string, label: strin
 }
 
 /** Git integrations that init also sets up: the merge driver and the pre-push hook. */
-async function integrationSteps(root: string, ctx: Context): Promise<string[]> {
+async function integrationSteps(root: string, ctx: Context, notes: string[]): Promise<string[]> {
   if (!existsSync(join(root, '.git'))) return ['not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)'];
   if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return [`git integrations skipped (${SKIP_ENV} is set)`];
   const { changes } = installDriver(root, process.execPath, BIN_PATH);
-  return [...changes, ...installPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH)];
+  const hook = planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH, HOOK_TEMPLATE_PATH);
+  hook.apply();
+  notes.push(...hook.notes);
+  return [...changes, ...hook.changes];
 }
