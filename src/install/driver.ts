@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
+import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 
@@ -21,13 +22,11 @@ export function driverCommand(nodePath: string, binPath: string): string {
   return `${shellQuote(nodePath)} ${shellQuote(binPath)} merge-driver %O %A %B %P %L`;
 }
 
-export interface InstallResult {
-  changes: string[];
-}
-
-export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
+/** Decides what install will change; reads (and refuses) everything before anything is written. */
+export function planDriver(root: string, nodePath: string, binPath: string): InstallPlan {
   assertGitRepo(root);
   const changes: string[] = [];
+  const sets: [string, string][] = [];
   const wanted: [string, string][] = [
     ['merge.checkpoint.name', DRIVER_NAME],
     ['merge.checkpoint.driver', driverCommand(nodePath, binPath)],
@@ -35,7 +34,7 @@ export function installDriver(root: string, nodePath: string, binPath: string): 
   ];
   for (const [key, value] of wanted) {
     if (gitOut(root, ['config', '--local', '--get', key]) === value) continue;
-    gitRun(root, ['config', '--local', key, value]);
+    sets.push([key, value]);
     // A driver in npx's cache breaks silently when npm clears it: say so while it is fixable.
     const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
     changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
@@ -45,18 +44,31 @@ export function installDriver(root: string, nodePath: string, binPath: string): 
   const text = readProjectText(root, path) ?? '';
   const lines = text.split(/\r?\n/);
   const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
+  let attributes: string | null = null;
   if (missing.length) {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const sep = text && !text.endsWith('\n') ? eol : '';
-    writeFileAtomic(writablePath(root, path, { atomic: true }), text + sep + missing.join(eol) + eol);
+    attributes = text + sep + missing.join(eol) + eol;
     changes.push(`added ${missing.length === 1 ? 'a line' : `${missing.length} lines`} to .gitattributes`);
   }
-  return { changes };
+  return {
+    changes,
+    notes: [],
+    apply() {
+      for (const [key, value] of sets) gitRun(root, ['config', '--local', key, value]);
+      if (attributes !== null) writeFileAtomic(writablePath(root, path, { atomic: true }), attributes);
+    },
+  };
+}
+
+export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
+  return applyPlans([planDriver(root, nodePath, binPath)]);
 }
 
 export function uninstallDriver(root: string): InstallResult {
   assertGitRepo(root);
   const changes: string[] = [];
+  const notes: string[] = [];
   if (gitOut(root, ['config', '--local', '--get-regexp', '^merge\\.checkpoint\\.']) !== null) {
     gitRun(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
     changes.push('removed merge.checkpoint from git config');
@@ -73,5 +85,5 @@ export function uninstallDriver(root: string): InstallResult {
       changes.push('removed the checkpoint lines from .gitattributes');
     }
   }
-  return { changes };
+  return { changes, notes };
 }

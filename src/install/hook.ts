@@ -80,6 +80,8 @@ export function planPrePushHook(root: string, template: string, nodePath: string
     }
     return nothing(`no pre-push hook written: ${shown(root, dir)} is a link to ${shownPath(target)} (other repositories may share it); ${addLine(path)}`);
   }
+  // We never write a link: one here is the user's (to a shared hook, say), left as it is.
+  if (isLink(path)) return nothing(`left ${shown(root, path)} as it is (a link, not checkpoint's hook); ${addLine(path)}`);
   const content = renderHook(template, nodePath, binPath);
   // A FIFO, device or oversized file here is refused (exit 2) before anything is written.
   const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });

@@ -2,9 +2,10 @@
 // manager, the user's own) is never moved or overwritten, and init prints the line that runs our
 // check from it; a hook an earlier init installed (with pre-push.chained) keeps working.
 import { describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, commitAll, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
 import { renderHook } from '../../src/install/hook.js';
 
 const LINE = 'sh node_modules/checkpoint-protocol/hooks/pre-push "$@"';
@@ -122,5 +123,59 @@ describe('init beside another pre-push hook', () => {
     expect(push.status, push.stderr).toBe(0);
     expect(push.stderr).toContain('chained-ran');
     expect(push.stderr).toContain('checkpoint doctor --fail-on-warnings');
+  });
+});
+
+describe('init decides before it writes', () => {
+  /** Everything init could have written, to compare before and after a refusal. */
+  const snapshot = (dir: string) => ({
+    config: read(dir, '.git/config'),
+    top: readdirSync(dir).sort(),
+    hooks: existsSync(join(dir, '.git/hooks')) ? readdirSync(join(dir, '.git/hooks')).sort() : [],
+    checkpoints: existsSync(join(dir, '.checkpoints')) ? readdirSync(join(dir, '.checkpoints')).sort() : null,
+  });
+
+  it('.git/hooks linked to a shared folder: nothing written into it, one line says what to add, the rest is done (exit 0)', () => {
+    const dir = makeRepo();
+    const shared = tempDir('cp-shared-hooks-');
+    rmSync(join(dir, '.git/hooks'), { recursive: true, force: true });
+    symlinkSync(shared, join(dir, '.git/hooks'));
+    const r = cli(dir, ['init']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`! no pre-push hook written: .git/hooks is a link to ${shared} (other repositories may share it); to check pushes, add this line to .git/hooks/pre-push: sh `);
+    expect(r.stdout).not.toContain('git tracks');
+    expect(readdirSync(shared)).toEqual([]);
+    expect(read(dir, '.gitattributes')).toContain('merge=checkpoint');
+    expect(existsSync(join(dir, '.checkpoints/README.md'))).toBe(true);
+  });
+
+  it('a refusal found late (.gitattributes a link out of the project) leaves everything as it was, exit 2', () => {
+    const dir = makeRepo();
+    const outside = join(tempDir('cp-outside-'), 'attrs');
+    execFileSync('sh', ['-c', `printf '*.png binary\\n' > "${outside}"`]);
+    symlinkSync(outside, join(dir, '.gitattributes'));
+    const before = snapshot(dir);
+    const r = cli(dir, ['init']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: expect.stringContaining('.gitattributes is a symlink to') });
+    expect(r.stdout).toBe('');
+    expect(snapshot(dir)).toEqual(before);
+    expect(readFileSync(outside, 'utf8')).toBe('*.png binary\n');
+  });
+
+  it.each([
+    ['.checkpoints/.gitignore', '.checkpoints/.gitignore is a FIFO'],
+    ['.git/hooks/pre-push', '.git/hooks/pre-push is a FIFO'],
+  ])('a FIFO at %s: refused before README, schema, config or .gitattributes are written', (fifo, message) => {
+    const dir = makeRepo();
+    mkdirSync(join(dir, fifo, '..'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, fifo)]);
+    const before = snapshot(dir);
+    const r = cliGuarded(dir, ['init']);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: expect.stringContaining(message) });
+    expect(snapshot(dir)).toEqual(before);
   });
 });
