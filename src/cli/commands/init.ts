@@ -8,7 +8,7 @@ import { planPrePushHook } from '../../install/hook.js';
 import { applyPlans, type InstallPlan } from '../../install/plan.js';
 import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { SKIP_ENV } from './install-driver.js';
+import { renderSteps, SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
@@ -24,7 +24,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const plans = [planCheckpointsDir(root), ...integrationPlans(root, ctx)];
   const { changes, notes } = applyPlans(plans);
   if (ctx.json) ctx.out.json({ ok: true, root, changes, notes });
-  else ctx.out.out([...(changes.length || notes.length ? changes.map((d) => `✓ ${d}`) : [`✓ ${root} is already set up`]), ...notes.map((n) => `! ${n}`)].join('\n'));
+  else ctx.out.out(renderSteps(changes, notes, `✓ ${root} is already set up`));
   return 0;
 }
 
