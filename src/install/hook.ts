@@ -4,7 +4,7 @@
 // run under ($0), so a moved hook silently stops gating. Nor is a hook written into a folder
 // core.hooksPath names or a linked hooks folder (committed, or shared by other repositories):
 // init prints the one line to add to the user's hook instead. Idempotent.
-import { chmodSync, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, realpathSync, renameSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { assertGitRepo, gitOut } from './git-config.js';
 import { shellQuote } from './driver.js';
@@ -54,6 +54,11 @@ const shown = (root: string, p: string) => {
   return shownPath(rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p);
 };
 
+/** husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>. */
+function isHuskyWrapper(dir: string, hook: string): boolean {
+  return basename(dir) === '_' && /\/h"|husky/.test(hook);
+}
+
 function isLink(p: string): boolean {
   try {
     return lstatSync(p).isSymbolicLink();
@@ -85,11 +90,22 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   const content = renderHook(template, nodePath, binPath);
   // A FIFO, device or oversized file here is refused (exit 2) before anything is written.
   const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });
+  const userFile = (hook: string) => (isHuskyWrapper(dir, hook) ? join(dirname(dir), 'pre-push') : path);
   if (current !== null && !current.includes(MARKER)) {
-    // husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>.
-    const husky = basename(dir) === '_' && /\/h"|husky/.test(current);
     const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
-    return nothing(`left ${shown(root, path)} as it is (another tool's hook)${chained}; ${addLine(husky ? join(dirname(dir), 'pre-push') : path)}`);
+    return nothing(`left ${shown(root, path)} as it is (another tool's hook)${chained}; ${addLine(userFile(current))}`);
+  }
+  // An earlier init moved the hook here to pre-push.chained. A hook manager's file run under that
+  // name ($0) looks for the wrong work and passes; in a core.hooksPath folder we write no hook any
+  // more. Either way it goes back (replacing only our hook) and the line to add is printed.
+  const chainedPath = join(dir, 'pre-push.chained');
+  const chained = current !== null && !isLink(chainedPath) ? readProjectText(root, chainedPath, { maxBytes: 1024 * 1024 }) : null;
+  if (chained !== null && (resolve(dir) !== resolve(own) || /\$(?:0|\{0\})/.test(chained))) {
+    return {
+      changes: [`put ${shown(root, chainedPath)} back as ${shown(root, path)}, which an earlier checkpoint init had moved aside (it ran, but under another name)`],
+      notes: [addLine(userFile(chained))],
+      apply: () => renameSync(chainedPath, path),
+    };
   }
   if (current === null && resolve(dir) !== resolve(own)) {
     return nothing(`no pre-push hook written: core.hooksPath points at ${shown(root, dir)}, not this clone's own hooks folder; ${addLine(path)}`);

@@ -126,6 +126,32 @@ describe('init beside another pre-push hook', () => {
   });
 });
 
+describe('init repairs what an earlier init did to a hook manager', () => {
+  it("husky's wrapper moved to pre-push.chained (the user's gate silently off) is put back, byte for byte, and the gate works again", () => {
+    const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
+    const wrapper = read(dir, '.husky/_/pre-push');
+    // What the earlier init left: its hook at .husky/_/pre-push, husky's wrapper beside it.
+    const earlier = renderHook(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8'), process.execPath, join(ROOT, 'bin/checkpoint.js'));
+    write(dir, '.husky/_/pre-push.chained', wrapper);
+    write(dir, '.husky/_/pre-push', earlier);
+    chmodSync(join(dir, '.husky/_/pre-push.chained'), 0o755);
+    chmodSync(join(dir, '.husky/_/pre-push'), 0o755);
+    const silenced = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(silenced.status, 'the defect this repairs: the gate is off').toBe(0);
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'more']);
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('✓ put .husky/_/pre-push.chained back as .husky/_/pre-push, which an earlier checkpoint init had moved aside (it ran, but under another name)\n');
+    expect(init.stdout).toContain(`! to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
+    expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
+    const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(gated.status).not.toBe(0);
+    expect(gated.stderr).toContain('user-gate-ran');
+    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (another tool's hook); to check pushes, add this line to .husky/pre-push: ");
+  });
+});
+
 describe('init decides before it writes', () => {
   /** Everything init could have written, to compare before and after a refusal. */
   const snapshot = (dir: string) => ({
