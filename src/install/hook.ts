@@ -22,8 +22,9 @@ function ownHooksDir(root: string): string {
   return join(resolve(root, gitOut(root, ['rev-parse', '--git-common-dir'])!), 'hooks');
 }
 
-export function hooksDir(root: string): string {
-  const configured = gitOut(root, ['config', '--get', 'core.hooksPath']);
+function hooksDir(root: string): string {
+  // --path: git expands a leading ~ in core.hooksPath, as it does when it runs hooks.
+  const configured = gitOut(root, ['config', '--path', '--get', 'core.hooksPath']);
   if (configured) return isAbsolute(configured) ? configured : resolve(root, configured);
   return ownHooksDir(root);
 }
@@ -44,15 +45,17 @@ export function renderHook(template: string, nodePath: string, binPath: string):
  * project path when the package is installed there, so the line can be committed.
  */
 export function chainLine(root: string, templatePath: string): string {
-  const rel = relative(root, templatePath);
-  const path = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : templatePath;
+  const path = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
   return `sh ${/^[\w./-]+$/.test(path) ? path : shellQuote(path)} "$@"`;
 }
 
-const shown = (root: string, p: string) => {
+/** `p` relative to the root when it is inside it, else as it is. */
+function fromRoot(root: string, p: string): string {
   const rel = relative(root, p);
-  return shownPath(rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p);
-};
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+}
+
+const shown = (root: string, p: string) => shownPath(fromRoot(root, p));
 
 /** husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>. */
 function isHuskyWrapper(dir: string, hook: string): boolean {

@@ -102,6 +102,18 @@ describe('init beside another pre-push hook', () => {
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
   });
 
+  it('a global core.hooksPath under ~ is read as git reads it (expanded), never created as a "~" folder in the project', () => {
+    const dir = makeRepo();
+    const home = tempDir('cp-home-');
+    mkdirSync(join(home, '.githooks'));
+    git(dir, ['config', 'core.hooksPath', '~/.githooks']);
+    const r = cli(dir, ['init'], { env: { HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`! no pre-push hook written: core.hooksPath points at ${home}/.githooks, not this clone's own hooks folder; to check pushes, add this line to ${home}/.githooks/pre-push: `);
+    expect(readdirSync(join(home, '.githooks'))).toEqual([]);
+    expect(existsSync(join(dir, '~'))).toBe(false);
+  });
+
   it('a hook an earlier init installed, with the user hook it kept as pre-push.chained: updated in place, the chained hook still runs', () => {
     const dir = makeRepo();
     const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
