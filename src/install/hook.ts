@@ -96,7 +96,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   const userFile = (hook: string) => (isHuskyWrapper(dir, hook) ? join(dirname(dir), 'pre-push') : path);
   if (current !== null && !current.includes(MARKER)) {
     const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
-    return nothing(`left ${shown(root, path)} as it is (another tool's hook)${chained}; ${addLine(userFile(current))}`);
+    return nothing(`left ${shown(root, path)} as it is (not checkpoint's hook)${chained}; ${addLine(userFile(current))}`);
   }
   // An earlier init moved the hook here to pre-push.chained. A hook manager's file run under that
   // name ($0) looks for the wrong work and passes; in a core.hooksPath folder we write no hook any

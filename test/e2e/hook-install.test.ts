@@ -43,7 +43,7 @@ describe('init beside another pre-push hook', () => {
     const wrapper = read(dir, '.husky/_/pre-push');
     const init = cli(dir, ['init']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`! left .husky/_/pre-push as it is (another tool's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(init.stdout).toContain(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
     expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
     expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
@@ -67,7 +67,7 @@ describe('init beside another pre-push hook', () => {
     expect(refused.stderr).toContain('push refused');
     // Idempotent: the same note, nothing changed.
     const again = cli(dir, ['init']);
-    expect(again.stdout).toBe(`! left .husky/_/pre-push as it is (another tool's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(again.stdout).toBe(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
   });
 
   it("a hook in .git/hooks that finds its work by its own name ($0, husky 4) stays where it is, byte for byte", () => {
@@ -78,7 +78,7 @@ describe('init beside another pre-push hook', () => {
     const init = cli(dir, ['init', '--json']);
     expect(init.code, init.stderr).toBe(0);
     const out = JSON.parse(init.stdout);
-    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(another tool's hook\); to check pushes, add this line to \.git\/hooks\/pre-push: sh \S+hooks\/pre-push "\$@"$/)]);
+    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.git\/hooks\/pre-push: sh \S+hooks\/pre-push "\$@"$/)]);
     expect(out.changes.some((c: string) => c.includes('pre-push'))).toBe(false);
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
     expect(existsSync(join(dir, '.git/hooks/pre-push.chained'))).toBe(false);
@@ -98,7 +98,7 @@ describe('init beside another pre-push hook', () => {
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
     write(dir, '.githooks/pre-push', '#!/bin/sh\necho team-hook >&2\n');
     const left = cli(dir, ['init']);
-    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(another tool's hook\); to check pushes, add this line to \.githooks\/pre-push: /m);
+    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.githooks\/pre-push: /m);
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
   });
 
@@ -160,7 +160,7 @@ describe('init repairs what an earlier init did to a hook manager', () => {
     const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(gated.status).not.toBe(0);
     expect(gated.stderr).toContain('user-gate-ran');
-    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (another tool's hook); to check pushes, add this line to .husky/pre-push: ");
+    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ");
   });
 });
 
