@@ -1,10 +1,10 @@
 // Installing the merge driver (spaces in paths, linked worktrees, exact uninstall) and
 // `checkpoint resolve` on files a merge without the driver left conflicted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanup, cli, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
-import { spawnSync } from 'node:child_process';
+import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -136,6 +136,19 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(uninstall.stdout).toContain('✓ removed merge.checkpoint.name, merge.checkpoint.driver from git config\n✓ removed the lines install-driver added to .gitattributes\n');
     expect(git(dir, ['config', '--get-regexp', '^merge\\.checkpoint\\.'])).toBe('merge.checkpoint.foo bar\nmerge.checkpoint.recursive text\n');
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
+  });
+
+  it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', () => {
+    const dir = repo();
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    rmSync(join(dir, '.gitattributes'));
+    execFileSync('mkfifo', [join(dir, '.gitattributes')]);
+    const config = read(dir, '.git/config');
+    const r = cliGuarded(dir, ['uninstall-driver']);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^checkpoint: \.gitattributes is a FIFO, not a plain file; refused; hint: .+\n$/);
+    expect(read(dir, '.git/config')).toBe(config);
   });
 
   it('an install moved since (a stale driver path of ours) is updated, and uninstall empties and drops the section', () => {
