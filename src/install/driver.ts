@@ -1,15 +1,18 @@
-// Registers the semantic merge driver in a repository: the .gitattributes line and the
-// merge.checkpoint.* config. Idempotent; uninstall removes exactly what install adds.
+// Registers the semantic merge driver in a repository: the .gitattributes lines and the
+// merge.checkpoint.* config. Idempotent; never overwrites a value it did not write (a driver the
+// user set, such as the protocol's reference driver, is kept and named); uninstall removes exactly
+// what install adds: our values only, the section only once empty, the marked .gitattributes lines.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names.js';
+import { addAttributeLines, removeAttributeLines } from './attributes.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
+import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
+import { shown } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 
 export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
-const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
 
 /** Quote for the POSIX shell git runs drivers with; safe with spaces, quotes and $. */
 export function shellQuote(s: string): string {
@@ -21,57 +24,114 @@ export function driverCommand(nodePath: string, binPath: string): string {
   return `${shellQuote(nodePath)} ${shellQuote(binPath)} merge-driver %O %A %B %P %L`;
 }
 
-export interface InstallResult {
-  changes: string[];
+const QUOTED = `'(?:[^']|'\\\\'')*'`;
+/** A driver command install wrote, from any install (a moved one too, which install updates). */
+const OUR_DRIVER = new RegExp(`^${QUOTED} ${QUOTED} merge-driver %O %A %B %P %L$`);
+
+/** Our value for each key, and whether a value found there is one install writes. */
+const KEYS: { key: string; ours: (v: string) => boolean }[] = [
+  { key: 'merge.checkpoint.name', ours: (v) => v === DRIVER_NAME },
+  { key: 'merge.checkpoint.driver', ours: (v) => OUR_DRIVER.test(v) },
+  { key: 'merge.checkpoint.recursive', ours: (v) => v === 'binary' },
+];
+
+/** Every value of `key` in this clone's config (a key may be set more than once), or null. */
+const configValue = (root: string, key: string) => gitOut(root, ['config', '--local', '--get-all', key]);
+
+/** Set when the driver is someone else's: then the whole section is theirs and left alone. */
+function foreignDriver(root: string): string | null {
+  const driver = configValue(root, 'merge.checkpoint.driver');
+  return driver !== null && !OUR_DRIVER.test(driver) ? driver : null;
 }
 
-export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
+const keepNote = (key: string, value: string, fix: string) =>
+  `kept ${key} as this clone set it (${shown(value)}), not checkpoint's; ${fix}`;
+
+/** Decides what install will change; reads (and refuses) everything before anything is written. */
+export function planDriver(root: string, nodePath: string, binPath: string): InstallPlan {
   assertGitRepo(root);
   const changes: string[] = [];
-  const wanted: [string, string][] = [
-    ['merge.checkpoint.name', DRIVER_NAME],
-    ['merge.checkpoint.driver', driverCommand(nodePath, binPath)],
-    ['merge.checkpoint.recursive', 'binary'],
-  ];
-  for (const [key, value] of wanted) {
-    if (gitOut(root, ['config', '--local', '--get', key]) === value) continue;
-    gitRun(root, ['config', '--local', key, value]);
-    // A driver in npx's cache breaks silently when npm clears it: say so while it is fixable.
-    const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
-    changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
+  const notes: string[] = [];
+  const sets: [string, string][] = [];
+  const wanted: Record<string, string> = {
+    'merge.checkpoint.name': DRIVER_NAME,
+    'merge.checkpoint.driver': driverCommand(nodePath, binPath),
+    'merge.checkpoint.recursive': 'binary',
+  };
+  const theirs = foreignDriver(root);
+  if (theirs !== null) {
+    notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset merge.checkpoint.driver, then checkpoint install-driver'));
+  } else {
+    for (const { key, ours } of KEYS) {
+      const current = configValue(root, key);
+      if (current === wanted[key]) continue;
+      if (current !== null && !ours(current)) {
+        notes.push(keepNote(key, current, `to use checkpoint's: git config --unset-all ${key}, then checkpoint install-driver`));
+        continue;
+      }
+      sets.push([key, wanted[key]!]);
+      // A driver in npx's cache breaks silently when npm clears it: say so while it is fixable.
+      const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
+      changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
+    }
   }
   const path = join(root, '.gitattributes');
   // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
   const text = readProjectText(root, path) ?? '';
-  const lines = text.split(/\r?\n/);
-  const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
-  if (missing.length) {
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const sep = text && !text.endsWith('\n') ? eol : '';
-    writeFileAtomic(writablePath(root, path, { atomic: true }), text + sep + missing.join(eol) + eol);
-    changes.push(`added ${missing.length === 1 ? 'a line' : `${missing.length} lines`} to .gitattributes`);
+  // Under someone else's driver, routing more files to it (history/) would change their merges.
+  const attributes = theirs !== null ? { text, added: 0 } : addAttributeLines(text);
+  if (attributes.added) changes.push(`added ${attributes.added === 1 ? 'a line' : `${attributes.added} lines`} to .gitattributes`);
+  return {
+    changes,
+    notes,
+    apply() {
+      for (const [key, value] of sets) gitRun(root, ['config', '--local', key, value]);
+      if (attributes.added) writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
+    },
+  };
+}
+
+export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
+  return applyPlans([planDriver(root, nodePath, binPath)]);
+}
+
+/** Decides what uninstall removes: only values install writes, and the lines it marked. */
+export function planUninstallDriver(root: string): InstallPlan {
+  assertGitRepo(root);
+  const changes: string[] = [];
+  const notes: string[] = [];
+  const theirs = foreignDriver(root);
+  const unset = theirs !== null ? [] : KEYS.filter(({ key, ours }) => {
+    const v = configValue(root, key);
+    return v !== null && ours(v);
+  }).map(({ key }) => key);
+  if (theirs !== null) notes.push(`left merge.checkpoint as this clone set it: its driver (${shown(theirs)}) is not checkpoint's`);
+  if (unset.length) changes.push(`removed ${unset.join(', ')} from git config`);
+  const path = join(root, '.gitattributes');
+  const text = readProjectText(root, path);
+  const attributes = text === null ? null : removeAttributeLines(text);
+  if (attributes?.removed) changes.push('removed the lines install-driver added to .gitattributes');
+  if (attributes?.unmarked) {
+    notes.push(`left ${attributes.unmarked === 1 ? 'a checkpoint line' : `${attributes.unmarked} checkpoint lines`} in .gitattributes that install-driver did not add (not under its marker); remove by hand if the project no longer uses the driver`);
   }
-  return { changes };
+  return {
+    changes,
+    notes,
+    apply() {
+      for (const key of unset) gitRun(root, ['config', '--local', '--unset-all', key]);
+      // Some git versions keep an emptied section's header: drop it when nothing of the user's is
+      // left in it (gitOut, not gitRun: where git already dropped it, "no such section" is fine).
+      if (unset.length && gitOut(root, ['config', '--local', '--get-regexp', '^merge\\.checkpoint\\.']) === null) {
+        gitOut(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
+      }
+      if (attributes?.removed) {
+        if (attributes.text === '') unlinkSync(path);
+        else writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
+      }
+    },
+  };
 }
 
 export function uninstallDriver(root: string): InstallResult {
-  assertGitRepo(root);
-  const changes: string[] = [];
-  if (gitOut(root, ['config', '--local', '--get-regexp', '^merge\\.checkpoint\\.']) !== null) {
-    gitRun(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
-    changes.push('removed merge.checkpoint from git config');
-  }
-  const path = join(root, '.gitattributes');
-  const text = readProjectText(root, path);
-  if (text !== null) {
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const kept = text.split(/\r?\n/).filter((l) => !ATTRIBUTE_LINES.includes(l));
-    const next = kept.join(eol);
-    if (next !== text) {
-      if (next.trim() === '') unlinkSync(path);
-      else writeFileAtomic(writablePath(root, path, { atomic: true }), next);
-      changes.push('removed the checkpoint lines from .gitattributes');
-    }
-  }
-  return { changes };
+  return applyPlans([planUninstallDriver(root)]);
 }

@@ -1,19 +1,32 @@
-// Installs hooks/pre-push into the repository's hooks folder (core.hooksPath respected),
-// keeping a foreign pre-push hook as pre-push.chained, which ours runs first. Idempotent.
-import { chmodSync, renameSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+// Installs hooks/pre-push into this clone's own hooks folder, and only where no other tool's
+// pre-push hook is. Like git-lfs, a foreign hook is never moved or overwritten: hook managers
+// (husky, lefthook, pre-commit) regenerate their files and find the user's hook by the name they
+// run under ($0), so a moved hook silently stops gating. Nor is a hook written into a folder
+// core.hooksPath names or a linked hooks folder (committed, or shared by other repositories):
+// init prints the one line to add to the user's hook instead. Idempotent.
+import { chmodSync, existsSync, lstatSync, realpathSync, renameSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { assertGitRepo, gitOut } from './git-config.js';
 import { shellQuote } from './driver.js';
+import type { InstallPlan } from './plan.js';
+import { shownPath } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../store/safe-fs.js';
+import { readProjectText, writablePath } from '../store/safe-fs.js';
 
 const MARKER = 'checkpoint pre-push hook';
+/** Where a project that depends on the package has the shipped hook, whatever the package manager. */
+const LOCAL_TEMPLATE = 'node_modules/checkpoint-protocol/hooks/pre-push';
 
-export function hooksDir(root: string): string {
-  const configured = gitOut(root, ['config', '--get', 'core.hooksPath']);
+/** The clone's own hooks folder, the one git uses when core.hooksPath is unset. */
+function ownHooksDir(root: string): string {
+  return join(resolve(root, gitOut(root, ['rev-parse', '--git-common-dir'])!), 'hooks');
+}
+
+function hooksDir(root: string): string {
+  // --path: git expands a leading ~ in core.hooksPath, as it does when it runs hooks.
+  const configured = gitOut(root, ['config', '--path', '--get', 'core.hooksPath']);
   if (configured) return isAbsolute(configured) ? configured : resolve(root, configured);
-  const common = gitOut(root, ['rev-parse', '--git-common-dir'])!;
-  return join(resolve(root, common), 'hooks');
+  return ownHooksDir(root);
 }
 
 /**
@@ -26,27 +39,89 @@ export function renderHook(template: string, nodePath: string, binPath: string):
     .replace(/^CHECKPOINT_BIN=""$/m, () => `CHECKPOINT_BIN=${shellQuote(binPath)}`);
 }
 
-export function installPrePushHook(root: string, template: string, nodePath: string, binPath: string): string[] {
-  assertGitRepo(root);
-  const dir = hooksDir(root);
-  // core.hooksPath may name a committed folder (.husky/, .githooks/): checked like any project path.
-  ensureProjectDir(root, dir);
-  const path = join(dir, 'pre-push');
-  const content = renderHook(template, nodePath, binPath);
-  const changes: string[] = [];
-  const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });
-  if (current !== null) {
-    if (current === content) return [];
-    if (!current.includes(MARKER)) {
-      const chained = join(dir, 'pre-push.chained');
-      if (projectPathExists(root, chained)) return [`left ${path} alone: both it and pre-push.chained exist; chain \`checkpoint-protocol doctor --fail-on-warnings\` by hand`];
-      renameSync(path, chained);
-      changes.push('kept the existing pre-push hook as pre-push.chained (it runs first)');
-    }
+/**
+ * The line a user adds to a pre-push hook another tool owns: the shipped hook, run with git's
+ * arguments and stdin (the pushed refs), finds the CLI in node_modules/.bin or on PATH. A
+ * project path when the package is installed there, so the line can be committed.
+ */
+export function chainLine(root: string, templatePath: string): string {
+  const path = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
+  return `sh ${/^[\w./-]+$/.test(path) ? path : shellQuote(path)} "$@"`;
+}
+
+/** `p` relative to the root when it is inside it, else as it is. */
+function fromRoot(root: string, p: string): string {
+  const rel = relative(root, p);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+}
+
+const shown = (root: string, p: string) => shownPath(fromRoot(root, p));
+
+/** husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>. */
+function isHuskyWrapper(dir: string, hook: string): boolean {
+  return basename(dir) === '_' && /\/h"|husky/.test(hook);
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
-  const target = writablePath(root, path, { atomic: true });
-  writeFileAtomic(target, content);
-  chmodSync(target, 0o755);
-  changes.push(`installed the pre-push hook in ${path}`);
-  return changes;
+}
+
+/** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
+export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
+  assertGitRepo(root);
+  const own = ownHooksDir(root);
+  const dir = hooksDir(root);
+  const path = join(dir, 'pre-push');
+  const nothing = (note: string): InstallPlan => ({ changes: [], notes: [note], apply() {} });
+  const addLine = (file: string) => `to check pushes, add this line to ${shown(root, file)}: ${chainLine(root, templatePath)}`;
+  // A linked hooks folder may be shared with other repositories: never read or written through.
+  if (isLink(dir)) {
+    let target = '(unreadable)';
+    try {
+      target = realpathSync(dir);
+    } catch {
+      // dangling: named as unreadable
+    }
+    return nothing(`no pre-push hook written: ${shown(root, dir)} is a link to ${shownPath(target)} (other repositories may share it); ${addLine(path)}`);
+  }
+  // We never write a link: one here is the user's (to a shared hook, say), left as it is.
+  if (isLink(path)) return nothing(`left ${shown(root, path)} as it is (a link, not checkpoint's hook); ${addLine(path)}`);
+  const content = renderHook(template, nodePath, binPath);
+  // A FIFO, device or oversized file here is refused (exit 2) before anything is written.
+  const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });
+  const userFile = (hook: string) => (isHuskyWrapper(dir, hook) ? join(dirname(dir), 'pre-push') : path);
+  if (current !== null && !current.includes(MARKER)) {
+    const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
+    return nothing(`left ${shown(root, path)} as it is (not checkpoint's hook)${chained}; ${addLine(userFile(current))}`);
+  }
+  // An earlier init moved the hook here to pre-push.chained. A hook manager's file run under that
+  // name ($0) looks for the wrong work and passes; in a core.hooksPath folder we write no hook any
+  // more. Either way it goes back (replacing only our hook) and the line to add is printed.
+  const chainedPath = join(dir, 'pre-push.chained');
+  const chained = current !== null && !isLink(chainedPath) ? readProjectText(root, chainedPath, { maxBytes: 1024 * 1024 }) : null;
+  if (chained !== null && (resolve(dir) !== resolve(own) || /\$(?:0|\{0\})/.test(chained))) {
+    return {
+      changes: [`put ${shown(root, chainedPath)} back as ${shown(root, path)}, which an earlier checkpoint init had moved aside (it ran, but under another name)`],
+      notes: [addLine(userFile(chained))],
+      apply: () => renameSync(chainedPath, path),
+    };
+  }
+  if (current === null && resolve(dir) !== resolve(own)) {
+    return nothing(`no pre-push hook written: core.hooksPath points at ${shown(root, dir)}, not this clone's own hooks folder; ${addLine(path)}`);
+  }
+  // Ours (an earlier install's too, wherever it is, pre-push.chained beside it still run): kept current.
+  if (current === content) return { changes: [], notes: [], apply() {} };
+  return {
+    changes: [`${current === null ? 'installed' : 'updated'} the pre-push hook in ${path}`],
+    notes: [],
+    apply() {
+      const target = writablePath(root, path, { atomic: true });
+      writeFileAtomic(target, content);
+      chmodSync(target, 0o755);
+    },
+  };
 }

@@ -89,7 +89,7 @@ describe('init', () => {
     expect(readFileSync(join(dir, '.checkpoints/README.md')).equals(before)).toBe(true);
 
     const json = expectOk(cli(dir, ['init', '--json']));
-    expect(JSON.parse(json.stdout)).toEqual({ ok: true, root: dir, changes: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ ok: true, root: dir, changes: [], notes: [] });
   });
 
   it('leaves a README the project edited alone, and says so', async () => {

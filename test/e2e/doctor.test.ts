@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -413,26 +413,6 @@ describe('pre-push hook', () => {
     commitAll(dir, 'checkpoint: reconcile api');
     const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(ok.status, ok.stderr).toBe(0);
-  });
-
-  it('chains an existing hook, respects core.hooksPath and is idempotent', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    git(dir, ['config', 'core.hooksPath', '.githooks']);
-    write(dir, '.githooks/pre-push', '#!/bin/sh\necho chained-ran >&2\nexit 0\n');
-    chmodSync(join(dir, '.githooks/pre-push'), 0o755);
-    expect(cli(dir, ['init']).code).toBe(0);
-    expect(existsSync(join(dir, '.githooks/pre-push.chained'))).toBe(true);
-    expect(readFileSync(join(dir, '.githooks/pre-push'), 'utf8')).toContain('checkpoint pre-push hook');
-    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
-    const again = cli(dir, ['init']);
-    expect(again.stdout).toContain('already set up');
-    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ updated_at: ago(1), context_primer: { key_decisions: [] } })));
-    commitAll(dir, 'cp');
-    withRemote(dir);
-    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(push.status, push.stderr).toBe(0);
-    expect(push.stderr).toContain('chained-ran');
   });
 });
 

@@ -1,10 +1,10 @@
 // Installing the merge driver (spaces in paths, linked worktrees, exact uninstall) and
 // `checkpoint resolve` on files a merge without the driver left conflicted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, cleanup, cli, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
-import { spawnSync } from 'node:child_process';
+import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -94,6 +94,74 @@ describe('install-driver', () => {
     dirs.push(plain);
     expect(cli(plain, ['install-driver', '--optional']).code).toBe(0);
     expect(cli(plain, ['install-driver']).code).toBe(2);
+  });
+});
+
+describe('install-driver and uninstall-driver beside what the user set', () => {
+  const REFERENCE = 'node scripts/merge-checkpoint.mjs %O %A %B';
+  const THEIR_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
+
+  it("keeps a driver the user set (the protocol's reference driver) and its section; uninstall then changes nothing", () => {
+    const dir = repo();
+    git(dir, ['config', 'merge.checkpoint.driver', REFERENCE]);
+    git(dir, ['config', 'merge.checkpoint.foo', 'bar']);
+    write(dir, '.gitattributes', `*.png binary\n${THEIR_LINE}\n`);
+    const config = read(dir, '.git/config');
+    const install = cli(dir, ['install-driver']);
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toBe(`! kept merge.checkpoint.driver as this clone set it (${REFERENCE}), not checkpoint's; to use checkpoint's driver instead: git config --unset merge.checkpoint.driver, then checkpoint install-driver\n`);
+    expect(read(dir, '.git/config')).toBe(config);
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n`);
+    const uninstall = cli(dir, ['uninstall-driver', '--json']);
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(JSON.parse(uninstall.stdout)).toMatchObject({ ok: true, changes: [], notes: [expect.stringContaining(`its driver (${REFERENCE}) is not checkpoint's`), expect.stringContaining('left a checkpoint line in .gitattributes')] });
+    expect(read(dir, '.git/config')).toBe(config);
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n`);
+  });
+
+  it("after the user switches to ours: uninstall removes our keys and marked line only, keeping their key and their line", () => {
+    const dir = repo();
+    git(dir, ['config', 'merge.checkpoint.driver', REFERENCE]);
+    git(dir, ['config', 'merge.checkpoint.foo', 'bar']);
+    write(dir, '.gitattributes', `*.png binary\r\n${THEIR_LINE}\r\n`);
+    git(dir, ['config', '--unset', 'merge.checkpoint.driver']); // what the note says to do
+    const install = cli(dir, ['install-driver']);
+    expect(install.stdout).toBe('✓ set merge.checkpoint.name\n✓ set merge.checkpoint.driver\n✓ set merge.checkpoint.recursive\n✓ added a line to .gitattributes\n');
+    expect(read(dir, '.gitattributes')).toContain('# added by checkpoint install-driver');
+    // The user tunes one of our keys: from then on it is theirs.
+    git(dir, ['config', 'merge.checkpoint.recursive', 'text']);
+    expect(cli(dir, ['install-driver']).stdout).toContain("! kept merge.checkpoint.recursive as this clone set it (text), not checkpoint's");
+    const uninstall = cli(dir, ['uninstall-driver']);
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(uninstall.stdout).toContain('✓ removed merge.checkpoint.name, merge.checkpoint.driver from git config\n✓ removed the lines install-driver added to .gitattributes\n');
+    expect(git(dir, ['config', '--get-regexp', '^merge\\.checkpoint\\.'])).toBe('merge.checkpoint.foo bar\nmerge.checkpoint.recursive text\n');
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
+  });
+
+  it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', () => {
+    const dir = repo();
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    rmSync(join(dir, '.gitattributes'));
+    execFileSync('mkfifo', [join(dir, '.gitattributes')]);
+    const config = read(dir, '.git/config');
+    const r = cliGuarded(dir, ['uninstall-driver']);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^checkpoint: \.gitattributes is a FIFO, not a plain file; refused; hint: .+\n$/);
+    expect(read(dir, '.git/config')).toBe(config);
+  });
+
+  it('an install moved since (a stale driver path of ours) is updated, and uninstall empties and drops the section', () => {
+    const dir = repo();
+    const before = read(dir, '.git/config');
+    git(dir, ['config', 'merge.checkpoint.driver', "'/old/node' '/gone/it'\\''s/bin/checkpoint.js' merge-driver %O %A %B %P %L"]);
+    const install = cli(dir, ['install-driver']);
+    expect(install.stdout).toContain('✓ set merge.checkpoint.driver\n');
+    expect(install.stdout).not.toContain('!');
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain(BIN);
+    expect(cli(dir, ['uninstall-driver']).code).toBe(0);
+    expect(read(dir, '.git/config')).toBe(before);
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
   });
 });
 

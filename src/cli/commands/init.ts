@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
-import { installDriver } from '../../install/driver.js';
-import { installPrePushHook } from '../../install/hook.js';
+import { planDriver } from '../../install/driver.js';
+import { planPrePushHook } from '../../install/hook.js';
+import { applyPlans, type InstallPlan } from '../../install/plan.js';
 import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { SKIP_ENV } from './install-driver.js';
+import { renderSteps, SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
@@ -16,42 +17,51 @@ import { ensureProjectDir, projectPathExists, readProjectText, writablePath } fr
  * Creates .checkpoints/ with its README, .gitignore and JSON Schema. Idempotent: reports what
  * it did. README and .gitignore belong to the project once written: init writes them only
  * when absent and leaves an edited one alone. The schema is ours and kept current.
+ * Every step is planned (and any refusal thrown) before the first write: exit 2 changes nothing.
  */
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const dir = checkpointsDir(root);
-  const done: string[] = [];
-  if (!projectPathExists(root, dir)) done.push('created .checkpoints/');
-  ensureProjectDir(root, dir);
-  done.push(...writeIfAbsent(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md'));
-  done.push(...writeIfChanged(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`));
-  done.push(...writeIfAbsent(root, join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore'));
-  for (const step of await integrationSteps(root, ctx)) done.push(step);
-  if (ctx.json) ctx.out.json({ ok: true, root, changes: done });
-  else ctx.out.out(done.length ? done.map((d) => `✓ ${d}`).join('\n') : `✓ ${root} is already set up`);
+  const plans = [planCheckpointsDir(root), ...integrationPlans(root, ctx)];
+  const { changes, notes } = applyPlans(plans);
+  if (ctx.json) ctx.out.json({ ok: true, root, changes, notes });
+  else ctx.out.out(renderSteps(changes, notes, `✓ ${root} is already set up`));
   return 0;
 }
 
-function writeIfChanged(root: string, path: string, content: string, label: string): string[] {
-  const current = readProjectText(root, path);
-  if (current === content) return [];
-  writeFileAtomic(writablePath(root, path, { atomic: true }), content);
-  return [`${current === null ? 'wrote' : 'updated'} ${label}`];
+function planCheckpointsDir(root: string): InstallPlan {
+  const dir = checkpointsDir(root);
+  const exists = projectPathExists(root, dir);
+  if (exists) ensureProjectDir(root, dir); // only checks: a file or FIFO named .checkpoints is refused here
+  const files = [
+    planFile(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md', 'absent'),
+    planFile(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`, 'changed'),
+    planFile(root, join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore', 'absent'),
+  ];
+  return {
+    changes: [...(exists ? [] : ['created .checkpoints/']), ...files.flatMap((f) => f.changes)],
+    notes: [],
+    apply() {
+      ensureProjectDir(root, dir);
+      for (const f of files) f.apply();
+    },
+  };
 }
 
-function writeIfAbsent(root: string, path: string, content: string, label: string): string[] {
+/** Writes `content` when the file is absent, or (`changed`) whenever it differs. */
+function planFile(root: string, path: string, content: string, label: string, when: 'absent' | 'changed'): InstallPlan {
   const current = readProjectText(root, path);
-  if (current === null) {
-    writeFileAtomic(writablePath(root, path, { atomic: true }), content);
-    return [`wrote ${label}`];
-  }
-  return current === content ? [] : [`left ${label} as the project edited it`];
+  const write = current === null || (when === 'changed' && current !== content);
+  const changes = write ? [`${current === null ? 'wrote' : 'updated'} ${label}`] : current === content ? [] : [`left ${label} as the project edited it`];
+  return { changes, notes: [], apply: () => write && writeFileAtomic(writablePath(root, path, { atomic: true }), content) };
 }
 
 /** Git integrations that init also sets up: the merge driver and the pre-push hook. */
-async function integrationSteps(root: string, ctx: Context): Promise<string[]> {
-  if (!existsSync(join(root, '.git'))) return ['not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)'];
-  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return [`git integrations skipped (${SKIP_ENV} is set)`];
-  const { changes } = installDriver(root, process.execPath, BIN_PATH);
-  return [...changes, ...installPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH)];
+function integrationPlans(root: string, ctx: Context): InstallPlan[] {
+  const note = (change: string): InstallPlan[] => [{ changes: [change], notes: [], apply() {} }];
+  if (!existsSync(join(root, '.git'))) return note('not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
+  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
+  return [
+    planDriver(root, process.execPath, BIN_PATH),
+    planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH, HOOK_TEMPLATE_PATH),
+  ];
 }

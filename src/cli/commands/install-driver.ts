@@ -18,8 +18,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.err('checkpoint install-driver: not a git repository; nothing to install');
     return 0;
   }
-  const { changes } = installDriver(root, process.execPath, BIN_PATH);
-  if (ctx.json) ctx.out.json({ ok: true, changes });
-  else ctx.out.out(changes.length ? changes.map((c) => `✓ ${c}`).join('\n') : '✓ merge driver already installed');
+  const { changes, notes } = installDriver(root, process.execPath, BIN_PATH);
+  if (ctx.json) ctx.out.json({ ok: true, changes, notes });
+  else ctx.out.out(renderSteps(changes, notes, '✓ merge driver already installed'));
   return 0;
+}
+
+/** What init / install-driver / uninstall-driver did (✓), then what they left for the user to do (!). */
+export function renderSteps(changes: string[], notes: string[], nothing: string): string {
+  return [...(changes.length || notes.length ? changes.map((c) => `✓ ${c}`) : [nothing]), ...notes.map((n) => `! ${n}`)].join('\n');
 }

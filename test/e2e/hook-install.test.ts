@@ -1,0 +1,219 @@
+// How init installs the pre-push hook beside other tools' hooks: a foreign hook (husky, a hook
+// manager, the user's own) is never moved or overwritten, and init prints the line that runs our
+// check from it; a hook an earlier init installed (with pre-push.chained) keeps working.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { renderHook } from '../../src/install/hook.js';
+
+const LINE = 'sh node_modules/checkpoint-protocol/hooks/pre-push "$@"';
+
+function withRemote(dir: string): void {
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+}
+
+/** A project that depends on the package (node_modules as npm lays it out) and uses husky 9. */
+function huskyProject(userHook: string): string {
+  const dir = installedProject();
+  symlinkSync(ROOT, join(dir, 'node_modules/checkpoint-protocol'));
+  git(dir, ['config', 'core.hooksPath', '.husky/_']);
+  // husky 9's wrapper and runner: the wrapper runs .husky/<the name it was run as>.
+  write(dir, '.husky/_/pre-push', '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+  write(dir, '.husky/_/h', '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nexport PATH="node_modules/.bin:$PATH"\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\nexit $c\n');
+  chmodSync(join(dir, '.husky/_/pre-push'), 0o755);
+  chmodSync(join(dir, '.husky/_/h'), 0o755);
+  write(dir, '.husky/pre-push', userHook);
+  commitAll(dir, 'husky');
+  withRemote(dir);
+  return dir;
+}
+
+const invalidCheckpoint = (dir: string) => {
+  write(dir, '.checkpoints/api.checkpoint.json', '{ "skill": "api", "status": "half done (see PR 12)", "progress": 8.0 }\n');
+  commitAll(dir, 'checkpoint: api, half written');
+};
+
+describe('init beside another pre-push hook', () => {
+  it("husky 9: leaves husky's wrapper alone, so the user's gate still runs, and the printed line adds our check", () => {
+    const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
+    const wrapper = read(dir, '.husky/_/pre-push');
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
+    expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+    // The rest of init was done.
+    expect(git(dir, ['config', 'merge.checkpoint.recursive']).trim()).toBe('binary');
+    expect(existsSync(join(dir, '.checkpoints/README.md'))).toBe(true);
+    commitAll(dir, 'checkpoint init');
+    const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(gated.status).not.toBe(0);
+    expect(gated.stderr).toContain('user-gate-ran');
+    // The user adds the printed line to their hook: our check now runs, with git's stdin.
+    write(dir, '.husky/pre-push', `${LINE}\necho user-gate-ran >&2\n`);
+    commitAll(dir, 'husky: check checkpoints on push');
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
+    expect(ok.stderr).toContain('user-gate-ran');
+    invalidCheckpoint(dir);
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    // Idempotent: the same note, nothing changed.
+    const again = cli(dir, ['init']);
+    expect(again.stdout).toBe(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+  });
+
+  it("a hook in .git/hooks that finds its work by its own name ($0, husky 4) stays where it is, byte for byte", () => {
+    const dir = makeRepo();
+    const hook = '#!/bin/sh\n# husky\nhookName=`basename "$0"`\necho "ran as $hookName" >&2\n[ "$hookName" = pre-push ] || exit 0\nexit 1\n';
+    write(dir, '.git/hooks/pre-push', hook);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    const init = cli(dir, ['init', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    const out = JSON.parse(init.stdout);
+    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.git\/hooks\/pre-push: sh \S+hooks\/pre-push "\$@"$/)]);
+    expect(out.changes.some((c: string) => c.includes('pre-push'))).toBe(false);
+    expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
+    expect(existsSync(join(dir, '.git/hooks/pre-push.chained'))).toBe(false);
+    withRemote(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status).not.toBe(0);
+    expect(push.stderr).toContain('ran as pre-push');
+  });
+
+  it('core.hooksPath: writes no hook into that folder, with or without a hook there, and names it', () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.hooksPath', '.githooks']);
+    const none = cli(dir, ['init']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(/^! no pre-push hook written: core\.hooksPath points at \.githooks, not this clone's own hooks folder; to check pushes, add this line to \.githooks\/pre-push: sh .+ "\$@"$/m);
+    expect(existsSync(join(dir, '.githooks'))).toBe(false);
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+    write(dir, '.githooks/pre-push', '#!/bin/sh\necho team-hook >&2\n');
+    const left = cli(dir, ['init']);
+    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.githooks\/pre-push: /m);
+    expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
+  });
+
+  it('a global core.hooksPath under ~ is read as git reads it (expanded), never created as a "~" folder in the project', () => {
+    const dir = makeRepo();
+    const home = tempDir('cp-home-');
+    mkdirSync(join(home, '.githooks'));
+    git(dir, ['config', 'core.hooksPath', '~/.githooks']);
+    const r = cli(dir, ['init'], { env: { HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`! no pre-push hook written: core.hooksPath points at ${home}/.githooks, not this clone's own hooks folder; to check pushes, add this line to ${home}/.githooks/pre-push: `);
+    expect(readdirSync(join(home, '.githooks'))).toEqual([]);
+    expect(existsSync(join(dir, '~'))).toBe(false);
+  });
+
+  it('a hook an earlier init installed, with the user hook it kept as pre-push.chained: updated in place, the chained hook still runs', () => {
+    const dir = makeRepo();
+    const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
+    const earlier = renderHook(template.replace(/^(# Installed by .*)$/m, '$1\n# A pre-push hook that was here before is kept as pre-push.chained and runs first.'), '/old/node', '/old/place/bin/checkpoint.js');
+    mkdirSync(join(dir, '.git/hooks'), { recursive: true });
+    write(dir, '.git/hooks/pre-push', earlier);
+    write(dir, '.git/hooks/pre-push.chained', '#!/bin/sh\necho chained-ran >&2\n');
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    chmodSync(join(dir, '.git/hooks/pre-push.chained'), 0o755);
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('✓ updated the pre-push hook in');
+    expect(init.stdout).not.toContain('!');
+    expect(read(dir, '.git/hooks/pre-push')).not.toBe(earlier);
+    expect(cli(dir, ['init']).stdout).toBe(`✓ ${dir} is already set up\n`);
+    commitAll(dir, 'init');
+    withRemote(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status, push.stderr).toBe(0);
+    expect(push.stderr).toContain('chained-ran');
+    expect(push.stderr).toContain('checkpoint doctor --fail-on-warnings');
+  });
+});
+
+describe('init repairs what an earlier init did to a hook manager', () => {
+  it("husky's wrapper moved to pre-push.chained (the user's gate silently off) is put back, byte for byte, and the gate works again", () => {
+    const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
+    const wrapper = read(dir, '.husky/_/pre-push');
+    // What the earlier init left: its hook at .husky/_/pre-push, husky's wrapper beside it.
+    const earlier = renderHook(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8'), process.execPath, join(ROOT, 'bin/checkpoint.js'));
+    write(dir, '.husky/_/pre-push.chained', wrapper);
+    write(dir, '.husky/_/pre-push', earlier);
+    chmodSync(join(dir, '.husky/_/pre-push.chained'), 0o755);
+    chmodSync(join(dir, '.husky/_/pre-push'), 0o755);
+    const silenced = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(silenced.status, 'the defect this repairs: the gate is off').toBe(0);
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'more']);
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('✓ put .husky/_/pre-push.chained back as .husky/_/pre-push, which an earlier checkpoint init had moved aside (it ran, but under another name)\n');
+    expect(init.stdout).toContain(`! to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
+    expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
+    const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(gated.status).not.toBe(0);
+    expect(gated.stderr).toContain('user-gate-ran');
+    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ");
+  });
+});
+
+describe('init decides before it writes', () => {
+  /** Everything init could have written, to compare before and after a refusal. */
+  const snapshot = (dir: string) => ({
+    config: read(dir, '.git/config'),
+    top: readdirSync(dir).sort(),
+    hooks: existsSync(join(dir, '.git/hooks')) ? readdirSync(join(dir, '.git/hooks')).sort() : [],
+    checkpoints: existsSync(join(dir, '.checkpoints')) ? readdirSync(join(dir, '.checkpoints')).sort() : null,
+  });
+
+  it('.git/hooks linked to a shared folder: nothing written into it, one line says what to add, the rest is done (exit 0)', () => {
+    const dir = makeRepo();
+    const shared = tempDir('cp-shared-hooks-');
+    rmSync(join(dir, '.git/hooks'), { recursive: true, force: true });
+    symlinkSync(shared, join(dir, '.git/hooks'));
+    const r = cli(dir, ['init']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`! no pre-push hook written: .git/hooks is a link to ${shared} (other repositories may share it); to check pushes, add this line to .git/hooks/pre-push: sh `);
+    expect(r.stdout).not.toContain('git tracks');
+    expect(readdirSync(shared)).toEqual([]);
+    expect(read(dir, '.gitattributes')).toContain('merge=checkpoint');
+    expect(existsSync(join(dir, '.checkpoints/README.md'))).toBe(true);
+  });
+
+  it('a refusal found late (.gitattributes a link out of the project) leaves everything as it was, exit 2', () => {
+    const dir = makeRepo();
+    const outside = join(tempDir('cp-outside-'), 'attrs');
+    execFileSync('sh', ['-c', `printf '*.png binary\\n' > "${outside}"`]);
+    symlinkSync(outside, join(dir, '.gitattributes'));
+    const before = snapshot(dir);
+    const r = cli(dir, ['init']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: expect.stringContaining('.gitattributes is a symlink to') });
+    expect(r.stdout).toBe('');
+    expect(snapshot(dir)).toEqual(before);
+    expect(readFileSync(outside, 'utf8')).toBe('*.png binary\n');
+  });
+
+  it.each([
+    ['.checkpoints/.gitignore', '.checkpoints/.gitignore is a FIFO'],
+    ['.git/hooks/pre-push', '.git/hooks/pre-push is a FIFO'],
+  ])('a FIFO at %s: refused before README, schema, config or .gitattributes are written', (fifo, message) => {
+    const dir = makeRepo();
+    mkdirSync(join(dir, fifo, '..'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, fifo)]);
+    const before = snapshot(dir);
+    const r = cliGuarded(dir, ['init']);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: expect.stringContaining(message) });
+    expect(snapshot(dir)).toEqual(before);
+  });
+});

@@ -1,0 +1,44 @@
+// install-driver's .gitattributes lines: uninstall takes back exactly what install added, on
+// any text a project may hold (its own copy of our lines, comments, CRLF, no final newline).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { addAttributeLines, ATTRIBUTE_LINES, ATTRIBUTES_MARKER, removeAttributeLines } from '../../src/install/attributes.js';
+
+const projectLine = fc.oneof(
+  fc.constantFrom(...ATTRIBUTE_LINES, `${ATTRIBUTE_LINES[0]} `, `  ${ATTRIBUTE_LINES[1]}`, '*.png binary', '# checkpoint lines', '', '* text=auto eol=lf', '.checkpoints/** -diff'),
+  fc.string({ maxLength: 30 }).filter((s) => !/[\r\n]/.test(s) && s !== ATTRIBUTES_MARKER),
+);
+const eol = fc.constantFrom('\n', '\r\n');
+/** A .gitattributes as found: lines with their own endings (mixed is possible), maybe no final newline. */
+const attributesText = fc.tuple(fc.array(fc.tuple(projectLine, eol), { maxLength: 8 }), fc.boolean()).map(([lines, final]) => {
+  const text = lines.map(([l, e]) => l + e).join('');
+  return final || !text ? text : text.replace(/\r?\n$/, '');
+});
+
+describe('.gitattributes lines', () => {
+  it('uninstall after install gives the text back byte for byte (plus the newline install had to end it with)', () => {
+    fc.assert(fc.property(attributesText, (text) => {
+      const installed = addAttributeLines(text);
+      for (const l of ATTRIBUTE_LINES) expect(installed.text.split(/\r?\n/)).toContain(l);
+      expect(addAttributeLines(installed.text).added).toBe(0);
+      const ended = text === '' || text.endsWith('\n') ? text : text + (text.includes('\r\n') ? '\r\n' : '\n');
+      expect(removeAttributeLines(installed.text).text).toBe(installed.added ? ended : text);
+    }));
+  });
+
+  it('never removes a line the project wrote itself, even one equal to ours', () => {
+    fc.assert(fc.property(attributesText, (text) => {
+      const out = removeAttributeLines(text);
+      expect(out.text).toBe(text);
+      expect(out.removed).toBe(0);
+      expect(out.unmarked).toBe(text.split(/\r?\n/).filter((l) => ATTRIBUTE_LINES.includes(l)).length);
+    }));
+  });
+
+  it("the project's own checkpoint line stays; only the marked history line goes", () => {
+    const theirs = '*.png binary\r\n.checkpoints/*.checkpoint.json merge=checkpoint\r\n';
+    const installed = addAttributeLines(theirs);
+    expect(installed).toEqual({ text: `${theirs}${ATTRIBUTES_MARKER}\r\n.checkpoints/history/*.json merge=checkpoint\r\n`, added: 1 });
+    expect(removeAttributeLines(installed.text)).toEqual({ text: theirs, removed: 2, unmarked: 1 });
+  });
+});
