@@ -9,7 +9,7 @@ import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
-import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
+import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
@@ -227,6 +227,8 @@ export interface MutateResult {
   before: JsonValue | null;
   after: JsonValue;
   warnings: Issue[];
+  /** Errors the file already had, which the write left as they were (so did not refuse): the command says so. */
+  kept: FileError[];
   changed: boolean;
 }
 
@@ -289,6 +291,7 @@ interface Prepared {
   next: JsonValue;
   format: TextFormat;
   warnings: Issue[];
+  kept: FileError[];
 }
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
@@ -302,13 +305,26 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
   refuseOversized(root, path, text);
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
-  if (errors.length) refuseInvalid(root, path, errors);
-  return { current, next, format, warnings };
+  // The merge driver's rule: refused are only the errors this write brings in. One the file
+  // already had (a hand-written status outside the enum) does not block a write that leaves it.
+  const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
+  if (introduced.length) refuseInvalid(root, path, introduced);
+  return { current, next, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
+}
+
+/**
+ * What mutateCheckpoint would do, without the lock and without writing (`migrate --dry-run`,
+ * and `done --verify` before it runs a check): the same refusals, thrown the same way.
+ */
+export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
+  const path = checkpointPath(root, skill);
+  const { current, next, format, warnings, kept } = prepareWrite(root, skill, path, opts);
+  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: formatJson(next, format) !== current?.text };
 }
 
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
   return withLock(lockPathFor(root, skill), () => {
-    const { current, format, warnings, ...prepared } = prepareWrite(root, skill, path, opts);
+    const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
     if (opts.beforeWrite) {
       next = opts.beforeWrite(next);
@@ -318,7 +334,7 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     refuseOversized(root, path, finalText);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);
-    return { path, before: current?.value ?? null, after: next, warnings, changed };
+    return { path, before: current?.value ?? null, after: next, warnings, kept, changed };
   });
 }
 

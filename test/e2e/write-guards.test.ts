@@ -71,3 +71,79 @@ describe('a write never leaves a file the readers refuse', () => {
     expect((await runCli(dir, ['update', 'crlf', '--step=next'])).code).toBe(0);
   });
 });
+
+describe('a problem the file already had does not block writes that leave it as it was', () => {
+  /** web: a top-level status outside the enum; api: a progress_table row with one. Both hand-written. */
+  function offEnum(dir: string): { web: string; api: string } {
+    const web = messy(dir, 'web', { status: 'blocked-on-review', next_actions: ['Wait for the review of PR 12', 'Merge it'] });
+    const api = messy(dir, 'api', {
+      progress_table: [{ id: 'auth', label: 'Auth', status: 'complete' }, { id: 'crud', label: 'CRUD (see notes)', status: 'blocked-on-review' }],
+      next_actions: ['Write the auth middleware tests', { text: 'Ship it', done_when: 'true' }],
+    });
+    return { web, api };
+  }
+
+  it('update, done and pause --auto go through, each saying in one line that the error was already there', async () => {
+    const dir = repo();
+    offEnum(dir);
+    const note = (stderr: string, file: string, where: string) => {
+      const lines = stderr.split('\n').filter((l) => l.startsWith('checkpoint: note:'));
+      expect(lines, stderr).toHaveLength(1);
+      expect(lines[0]).toContain(`${file} already had an error, left as it was: ${where}`);
+    };
+    const update = await runCli(dir, ['update', 'api', '--step=crud']);
+    expect(update.code, update.stderr).toBe(0);
+    note(update.stderr, FILE('api'), 'progress_table[1].status');
+    const done = await runCli(dir, ['done', 'api']);
+    expect(done.code, done.stderr).toBe(0);
+    note(done.stderr, FILE('api'), 'progress_table[1].status');
+    // The PreCompact hook's command: documented to exit 0.
+    const pause = await runCli(dir, ['pause', 'web', '--auto']);
+    expect(pause.code, pause.stderr).toBe(0);
+    note(pause.stderr, FILE('web'), 'status');
+    const json = await runCli(dir, ['update', 'web', '--step=review', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).kept_errors).toEqual([expect.objectContaining({ path: 'status' })]);
+    // The error stays as the user wrote it.
+    expect(JSON.parse(read(dir, FILE('web'))).status).toBe('blocked-on-review');
+    expect(JSON.parse(read(dir, FILE('api'))).progress_table[1].status).toBe('blocked-on-review');
+  });
+
+  it('a write that brings in an error of its own is still refused, the file byte-identical', async () => {
+    const dir = repo();
+    const { web } = offEnum(dir);
+    const r = await runCli(dir, ['update', 'web', '--status=parked', '--step=x']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toMatch(/^refused: the result would be invalid at status: status "parked"/);
+    expect(read(dir, FILE('web'))).toBe(web);
+    const row = await runCli(dir, ['update', 'web', '--progress_table.0.status=half-done']);
+    expect(row.code).toBe(2);
+    expect(read(dir, FILE('web'))).toBe(web);
+  });
+
+  it('migrate --dry-run says what the real run does, file by file', async () => {
+    const dir = repo();
+    const { web } = offEnum(dir);
+    // web: a 1.0 file with the off-enum status (migrates, the error kept); old: a leftover the
+    // repair would turn into an invalid status (refused by both runs).
+    write(dir, FILE('web'), web.replace('"protocol_version": "1.1"', '"protocol_version": "1.0"'));
+    const old = freshCheckpoint('old', { protocol_version: '1.0' }) as Record<string, unknown>;
+    delete old.status;
+    write(dir, FILE('old'), `${JSON.stringify({ ...old, 'status:json': '"parked"' }, null, 2)}\n`);
+    const dry = await runCli(dir, ['migrate', '--dry-run', '--json']);
+    const onDisk = [read(dir, FILE('web')), read(dir, FILE('old'))];
+    const real = await runCli(dir, ['migrate', '--json']);
+    type Report = { skill: string; changed: boolean; error: { code: string } | null; kept_errors: { path: string }[] };
+    const outcome = (stdout: string) =>
+      (JSON.parse(stdout).files as Report[]).map((f) => ({ skill: f.skill, changed: f.changed, error: f.error?.code ?? null, kept: f.kept_errors.map((e) => e.path) }));
+    expect(outcome(dry.stdout)).toEqual(outcome(real.stdout));
+    expect(outcome(real.stdout)).toEqual([
+      { skill: 'api', changed: false, error: null, kept: [] },
+      { skill: 'old', changed: false, error: 'E_INVALID', kept: [] },
+      { skill: 'web', changed: true, error: null, kept: ['status'] },
+    ]);
+    expect(dry.code).toBe(real.code);
+    expect(read(dir, FILE('old'))).toBe(onDisk[1]);
+    expect(JSON.parse(read(dir, FILE('web'))).protocol_version).toBe('1.1');
+  });
+});

@@ -218,16 +218,20 @@ describe('checkpoint migrate', () => {
   });
 
   it('a file it cannot read or that would be invalid is reported; the others are migrated', async () => {
-    const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after
-    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, broken: '{"skill": ' });
-    const before = raw(dir, 'bad');
+    const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after: migrated, the error kept and said
+    const worse: Record<string, unknown> = { ...checkpoint({}, 'worse'), 'phase:json': '42' }; // the repair would make it invalid: refused
+    delete worse.phase;
+    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, worse: `${JSON.stringify(worse, null, 2)}\n`, broken: '{"skill": ' });
+    const before = raw(dir, 'worse');
     const r = await runCli(dir, ['migrate', '--json']);
     expect(r.code).toBe(1);
     const files = Object.fromEntries(JSON.parse(r.stdout).files.map((f: { skill: string }) => [f.skill, f]));
     expect(files.api).toMatchObject({ changed: true, error: null });
-    expect(files.bad.error).toMatchObject({ code: 'E_INVALID' });
+    expect(files.bad).toMatchObject({ changed: true, error: null, kept_errors: [{ path: 'next_actions' }] });
+    expect(files.worse.error).toMatchObject({ code: 'E_INVALID' });
     expect(files.broken.error).toMatchObject({ code: 'E_JSON' });
-    expect(raw(dir, 'bad').equals(before)).toBe(true);
+    expect(raw(dir, 'worse').equals(before)).toBe(true);
     expect(parsed(dir, 'api').protocol_version).toBe('1.1');
+    expect(parsed(dir, 'bad').protocol_version).toBe('1.1');
   });
 });

@@ -7,12 +7,12 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
-import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
 import { addPointers } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf, skillArg } from './common.js';
+import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
@@ -132,8 +132,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     },
   });
   if (overflow) clearRotationJournal(root, skill);
+  noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
+    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
