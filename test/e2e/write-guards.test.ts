@@ -147,3 +147,34 @@ describe('a problem the file already had does not block writes that leave it as 
     expect(JSON.parse(read(dir, FILE('web'))).protocol_version).toBe('1.1');
   });
 });
+
+describe('done keeps the whole action in recently_done', () => {
+  it('every field of an object action, with its exact text, next to at and action; older records untouched', async () => {
+    const dir = repo();
+    const text = messy(dir, 'api', {
+      next_actions: ['PLACEHOLDER', 'Write the auth middleware tests'],
+      recently_done: [{ at: '2026-06-01T00:00:00Z', text: 'Set up CI (hand-written record)' }],
+    }).replace('"PLACEHOLDER"', '{"text": "Run evals \\u2014 sprint 2", "done_when": "true", "weird": 1e3, "meta": {"pr": 12, "score": 8.0}}');
+    write(dir, FILE('api'), text);
+    const r = await runCli(dir, ['done', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = read(dir, FILE('api'));
+    const done = JSON.parse(after).recently_done;
+    expect(done).toEqual([
+      { at: expect.any(String), action: 'Run evals — sprint 2', done_when: 'true', weird: 1000, meta: { pr: 12, score: 8 } },
+      { at: '2026-06-01T00:00:00Z', text: 'Set up CI (hand-written record)' },
+    ]);
+    // The texts as written: a respelled number or escape would be a change nobody asked for.
+    expect(after).toContain('"weird": 1e3');
+    expect(after).toContain('"score": 8.0');
+    expect(after).toContain('"action": "Run evals \\u2014 sprint 2"');
+  });
+
+  it('an action with its own at or action field is kept whole beside the record', async () => {
+    const dir = repo();
+    const action = { text: 'Deploy', at: 'after the freeze', action: 'kubectl apply', done_when: 'true' };
+    messy(dir, 'api', { next_actions: [action, 'Announce'] });
+    expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).recently_done[0]).toEqual({ at: expect.any(String), action: 'Deploy', next_action: action });
+  });
+});

@@ -109,11 +109,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       }
       doneText = actionText(popped);
       const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
-      const all = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done];
+      const record = doneRecord(popped, ctx.now.toISOString());
+      const all = [record.entry, ...done];
       doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
-      // The action keeps its text (`\u2014`, as a Python agent wrote it) in its new place.
-      const [was] = literalPlace(from, typeof popped === 'string' ? ['next_actions', 0] : ['next_actions', 0, 'text']);
-      rebaseTexts(texts, was, literalPlace(doc, ['recently_done', 0, 'action'])[0], texts);
+      // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
+      for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
       // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
       if (all.length > RECENTLY_DONE_MAX) {
         overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
@@ -140,6 +140,28 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
   ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
   return 0;
+}
+
+/**
+ * The recently_done entry of a finished action: `{at, action}` (the schema's RecentlyDone) plus
+ * every other field the action had (done_when, a project's own), so nothing of it is lost. An
+ * action with fields of its own named `at` or `action` is kept whole under `next_action`.
+ * `moved`: where each part of the action (a path below it) stands in the entry, for its texts.
+ */
+function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved: Array<[string[], string[]]> } {
+  if (typeof action === 'string') return { entry: { at, action }, moved: [[[], ['action']]] };
+  const { text, ...rest } = action as unknown as JsonObject;
+  const entry: JsonObject = { at, action: text! };
+  const moved: Array<[string[], string[]]> = [[['text'], ['action']]];
+  if (Object.hasOwn(rest, 'at') || Object.hasOwn(rest, 'action')) {
+    entry.next_action = action as unknown as JsonObject;
+    return { entry, moved: [...moved, [[], ['next_action']]] };
+  }
+  for (const [k, v] of Object.entries(rest)) {
+    entry[k] = v;
+    moved.push([[k], [k]]);
+  }
+  return { entry, moved };
 }
 
 function firstAction(value: JsonValue): NextAction {
