@@ -1,6 +1,8 @@
 // What a write may leave on disk: never a file the readers then refuse (too big, nested too
 // deep), and never a refusal for a problem the file already had and the write left as it was.
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cleanup, errorLine, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
@@ -176,5 +178,22 @@ describe('done keeps the whole action in recently_done', () => {
     messy(dir, 'api', { next_actions: [action, 'Announce'] });
     expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
     expect(JSON.parse(read(dir, FILE('api'))).recently_done[0]).toEqual({ at: expect.any(String), action: 'Deploy', next_action: action });
+  });
+});
+
+describe('done --verify decides every refusal before it runs the check', () => {
+  it('the last action while in_progress is refused without running done_when; with --complete it runs', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: [{ text: 'Ship it (PR 12)', done_when: 'touch ran' }] });
+    const r = await runCli(dir, ['done', 'api', '--verify']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('verifying');
+    expect(errorLine(r.stderr).message).toContain('that was the last action of "api" and it is in_progress');
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+    expect(read(dir, FILE('api'))).toBe(before);
+    const ok = await runCli(dir, ['done', 'api', '--verify', '--complete']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(existsSync(join(dir, 'ran'))).toBe(true);
+    expect(JSON.parse(read(dir, FILE('api'))).status).toBe('complete');
   });
 });

@@ -7,7 +7,7 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
-import { display, mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
 import { addPointers } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
@@ -56,6 +56,53 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const first = firstAction(requireCheckpoint(root, skill).value);
 
+  let next: NextAction | undefined;
+  let doneText = actionText(first);
+  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
+  // One change for the check before --verify runs and for the write: every refusal is decided first.
+  const change = (current: JsonValue | null, texts: LiteralTexts): JsonValue => {
+    overflow = null;
+    const doc = current as JsonObject | null;
+    const from = structuredClone(doc) as JsonObject;
+    // Re-read under the lock: the file may have been reset or rewritten since firstAction().
+    if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
+      throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
+    }
+    const actions = doc.next_actions as NextAction[];
+    const popped = actions.shift();
+    // The file may have changed since we looked; pop what is first now, but never a different
+    // action than the one we verified.
+    if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+      throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
+    }
+    if (!actions.length && doc.status === 'in_progress') {
+      if (!args.options.complete) {
+        throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
+          hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
+        });
+      }
+      doc.status = 'complete';
+    }
+    doneText = actionText(popped);
+    const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
+    const record = doneRecord(popped, ctx.now.toISOString());
+    const all = [record.entry, ...done];
+    doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
+    // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
+    for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
+    // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
+    if (all.length > RECENTLY_DONE_MAX) {
+      overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
+      try {
+        addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
+      } catch {
+        // a skill_state that cannot hold the pointer: the entries still go to history/
+      }
+    }
+    next = actions[0];
+    return stampWrite(doc, ctx.now);
+  };
+
   if (args.options.verify) {
     const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
     if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
@@ -70,6 +117,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
+    // Every refusal of the write (the last action while in_progress, an invalid result) before the check runs.
+    previewMutation(root, skill, { now: ctx.now, change });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
@@ -80,52 +129,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
 
-  let next: NextAction | undefined;
-  let doneText = actionText(first);
-  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
-    change: (current, texts) => {
-      const doc = current as JsonObject | null;
-      const from = structuredClone(doc) as JsonObject;
-      // Re-read under the lock: the file may have been reset or rewritten since firstAction().
-      if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
-        throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
-      }
-      const actions = doc.next_actions as NextAction[];
-      const popped = actions.shift();
-      // The file may have changed since we looked; pop what is first now, but never a different
-      // action than the one we verified.
-      if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
-        throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
-      }
-      if (!actions.length && doc.status === 'in_progress') {
-        if (!args.options.complete) {
-          throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
-            hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
-          });
-        }
-        doc.status = 'complete';
-      }
-      doneText = actionText(popped);
-      const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
-      const record = doneRecord(popped, ctx.now.toISOString());
-      const all = [record.entry, ...done];
-      doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
-      // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
-      for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
-      // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
-      if (all.length > RECENTLY_DONE_MAX) {
-        overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
-        try {
-          addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
-        } catch {
-          // a skill_state that cannot hold the pointer: the entries still go to history/
-        }
-      }
-      next = actions[0];
-      return stampWrite(doc, ctx.now);
-    },
+    change,
     beforeWrite: (doc) => {
       if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
       return doc;
