@@ -116,9 +116,9 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
 
 /**
  * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's);
- * each string and object key, a text typed with escapes.
+ * each string and object key, a text typed with escapes. Also migrate's, for the JSON it parses out of a leftover.
  */
-function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, texts: LiteralTexts): void {
+export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts): void {
   const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
     let here: JsonValue | undefined = root;
     for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;

@@ -4,6 +4,7 @@ import { checkpointPath, display, listSkills, mutateCheckpoint, previewMutation,
 import type { FileError } from '../../protocol/file-validation.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { JsonValue } from '../../protocol/types.js';
+import type { LiteralTexts } from '../../protocol/json.js';
 import { oneLine, withHint } from '../render/output.js';
 import { keptErrorsText, rootOf } from './common.js';
 
@@ -33,8 +34,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (!report.changed) continue;
       const write = {
         now: ctx.now,
-        change: (value: JsonValue | null) => {
-          const r = migrateCheckpoint(value); // again, under the lock: the file may have moved on
+        change: (value: JsonValue | null, texts: LiteralTexts) => {
+          const r = migrateCheckpoint(value, texts); // again, under the lock: the file may have moved on
           Object.assign(report, pick(r));
           return r.doc;
         },
