@@ -197,3 +197,17 @@ describe('done --verify decides every refusal before it runs the check', () => {
     expect(JSON.parse(read(dir, FILE('api'))).status).toBe('complete');
   });
 });
+
+describe('update quirks', () => {
+  it('a leading-zero index and an empty :json value are one-line refusals; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: ['Write the tests', 'Ship it (PR 12)'] });
+    const zero = await runCli(dir, ['update', 'api', '--next_actions.01=Ship it today']);
+    expect(zero.code).toBe(2);
+    expect(errorLine(zero.stderr)).toMatchObject({ lines: 1, message: '--next_actions.01=Ship it today: index "01" has a leading zero', hint: 'write it as 1' });
+    const empty = await runCli(dir, ['update', 'api', '--step:json=']);
+    expect(empty.code).toBe(2);
+    expect(errorLine(empty.stderr)).toMatchObject({ lines: 1, message: '--step:json=: no JSON value after "="' });
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+});
