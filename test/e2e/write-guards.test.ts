@@ -172,6 +172,15 @@ describe('done keeps the whole action in recently_done', () => {
     expect(after).toContain('"action": "Run evals \\u2014 sprint 2"');
   });
 
+  it('a recently_done that is not a list is refused, never replaced', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { recently_done: 'Set up CI by hand (see PR 3)', next_actions: ['Write the tests', 'Ship it'] });
+    const r = await runCli(dir, ['done', 'api']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: 'recently_done of "api" is not a list: done would replace it and lose what it holds' });
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+
   it('an action with its own at or action field is kept whole beside the record', async () => {
     const dir = repo();
     const action = { text: 'Deploy', at: 'after the freeze', action: 'kubectl apply', done_when: 'true' };

@@ -84,7 +84,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       doc.status = 'complete';
     }
     doneText = actionText(popped);
-    const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
+    // A hand-written recently_done that is not a list would be replaced, and what it held lost.
+    if (doc.recently_done !== undefined && !Array.isArray(doc.recently_done)) {
+      throw new CheckpointError('E_INVALID', `recently_done of "${skill}" is not a list: done would replace it and lose what it holds`, {
+        hint: 'make it a list by hand (its value as the first item), then run done again; nothing was changed',
+      });
+    }
+    const done = (doc.recently_done ?? []) as JsonValue[];
     const record = doneRecord(popped, ctx.now.toISOString());
     const all = [record.entry, ...done];
     doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
