@@ -2,6 +2,9 @@
 // (so the CLI's own parser and checks apply) and says in one line what came back.
 import { z } from './sdk.js';
 import { CAPSULE_FIELDS, capsuleFieldsText } from '../protocol/capsule.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../protocol/json.js';
+import type { JsonValue } from '../protocol/types.js';
+import { CheckpointError } from '../errors.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -29,6 +32,17 @@ const FIELD_PATH = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*(\.[A-Za-z0-9_$][A-Za-z0-9_$-]*
 // (forbidden keys, depth, numbers). A zod record would copy it by assignment, and
 // `o["__proto__"] = v` sets a prototype: an own `__proto__` key would vanish instead of being refused.
 const json = z.unknown().refine((v) => v !== undefined, 'a JSON value is required').describe('any JSON value');
+
+/**
+ * A JSON argument as the text the CLI parses. A value nested past what a checkpoint is read
+ * with is refused here, in one line: JSON.stringify of a value 100,000 deep overflows the stack.
+ */
+function jsonText(value: unknown, where: string): string {
+  if (tooDeepAt(value as JsonValue) !== null) {
+    throw new CheckpointError('E_USAGE', `${where} nests deeper than ${MAX_JSON_DEPTH} levels, more than a checkpoint is read with`, { hint: 'flatten the value (or pass it as a string); nothing was changed' });
+  }
+  return JSON.stringify(value);
+}
 
 /** `--name=value` for set options: the = form, so a value starting with "-" stays a value. */
 function flags(a: Args, names: Record<string, string>): string[] {
@@ -128,8 +142,8 @@ export const TOOLS: ToolSpec[] = [
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
     },
     argv: (a) => [
-      ...(a.ops as { path: string; op: 'set' | 'append'; value: unknown }[]).map((o) =>
-        typeof o.value === 'string' ? `--${o.path}${o.op === 'append' ? '+' : ''}=${o.value}` : `--${o.path}${o.op === 'append' ? '+' : ''}:json=${JSON.stringify(o.value)}`,
+      ...(a.ops as { path: string; op: 'set' | 'append'; value: unknown }[]).map((o, i) =>
+        typeof o.value === 'string' ? `--${o.path}${o.op === 'append' ? '+' : ''}=${o.value}` : `--${o.path}${o.op === 'append' ? '+' : ''}:json=${jsonText(o.value, `ops[${i}].value`)}`,
       ),
       ...flags(a, { auto_rotate: 'auto-rotate' }),
       ...rest(a.skill),
@@ -170,7 +184,7 @@ export const TOOLS: ToolSpec[] = [
     },
     // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.
     check: (a) => ((a.capsule !== undefined) === Boolean(a.auto) ? 'checkpoint pause: give either capsule (the seven-field object) or auto=true' : null),
-    argv: (a) => [...(a.capsule !== undefined ? [`--context=${JSON.stringify(a.capsule)}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
+    argv: (a) => [...(a.capsule !== undefined ? [`--context=${jsonText(a.capsule, 'capsule')}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
     summary: (d) => (d.refreshed === false ? String(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${d.skill} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${d.skill}`),
   },
   {

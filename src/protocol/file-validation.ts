@@ -41,7 +41,15 @@ export function fileErrors(fileName: string | undefined, file: FileContent): Fil
  * say, is that side's, and blocking two clean appends on it helps no one).
  */
 export function introducedErrors(fileName: string | undefined, merged: FileContent, sides: readonly FileContent[]): FileError[] {
-  const errors = fileErrors(fileName, merged);
+  return notAlreadyIn(fileName, fileErrors(fileName, merged), sides);
+}
+
+/**
+ * `errors` of a new text (a merge's, or a command's write) that none of `sides` already had:
+ * the rule both the merge driver and the store's writes follow (a write may not make a file
+ * worse, but a problem already there does not block a write that leaves it as it was).
+ */
+export function notAlreadyIn(fileName: string | undefined, errors: FileError[], sides: readonly FileContent[]): FileError[] {
   if (errors.length === 0) return errors;
   const key = (e: FileError) => `${e.path}\0${e.message}`;
   const already = new Set(sides.flatMap((side) => fileErrors(fileName, side).map(key)));

@@ -186,6 +186,28 @@ function plainText(body: string, value: JsonValue, rejectUnsafe: boolean): boole
   return occurrences(out, '":') === occurrences(body, '":') && occurrences(out, 'null') === occurrences(body, 'null');
 }
 
+/**
+ * Where `value` nests deeper than a reader accepts (parseJson refuses a container opened at
+ * MAX_JSON_DEPTH): the path to the first such container, else null. A writer asks this before
+ * it serializes, so it never writes what it cannot read back. Recursion stops at the limit.
+ */
+export function tooDeepAt(value: JsonValue, depth = 0): Array<string | number> | null {
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= MAX_JSON_DEPTH) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const below = tooDeepAt(value[i]!, depth + 1);
+      if (below) return [i, ...below];
+    }
+    return null;
+  }
+  for (const k in value) {
+    const below = tooDeepAt(value[k]!, depth + 1);
+    if (below) return [k, ...below];
+  }
+  return null;
+}
+
 /** Key count of a parsed value, or -1 when it is too deep, has a forbidden key or a non-finite number. */
 function checkParsed(value: JsonValue, rejectUnsafe: boolean): number {
   if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;

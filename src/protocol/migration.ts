@@ -6,7 +6,9 @@
 // A repair that could lose data (x is not an array, the JSON does not parse, x already
 // holds a different value) is not made: the leftover stays and is reported.
 import { FORBIDDEN_KEYS } from './fields.js';
-import { JsonSyntaxError, parseJson } from './json.js';
+import { JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from './json.js';
+import { rebaseTexts } from './format.js';
+import { keepTypedTexts } from './update-ops.js';
 import { canonicalJson } from './identity.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { joinPath } from './validate.js';
@@ -45,9 +47,10 @@ export function leftoverKey(key: string): { base: string; append: boolean; json:
   return { base: m[1]!, append: Boolean(m[2]), json: Boolean(m[3]) };
 }
 
-function parseLeftover(text: string): { ok: true; value: JsonValue } | { ok: false; why: string } {
+function parseLeftover(text: string): { ok: true; value: JsonValue; texts?: LiteralTexts } | { ok: false; why: string } {
   try {
-    return { ok: true, value: parseJson(text).value };
+    const { value, texts } = parseJson(text);
+    return { ok: true, value, ...(texts ? { texts } : {}) };
   } catch (e) {
     return { ok: false, why: e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e) };
   }
@@ -78,12 +81,23 @@ function mergeInto(into: JsonValue, add: JsonValue, path: string): { value: Json
   return { value: into, conflict: path };
 }
 
-export function migrateCheckpoint(input: JsonValue): MigrationResult {
+type Path = Array<string | number>;
+
+/**
+ * `texts`, the file's literal texts, is updated in place as applyUpdateOps does: a number in a
+ * repaired value keeps the text it was written with (`"x:json": "8.0"` becomes `"x": 8.0`, and
+ * an `"x+": [2.50]` item moved into x stays 2.50).
+ */
+export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): MigrationResult {
   const changes: MigrationChange[] = [];
+  // Where repaired values landed in the result: parsed JSON with its typed texts, or a value
+  // moved from `from` in the input (its texts recorded under the file's keys).
+  const placed: Array<{ at: Path; value: JsonValue; texts?: LiteralTexts } | { at: Path; from: Path }> = [];
   const problems: MigrationProblem[] = [];
   if (!isObj(input)) return { doc: input, changes, problems: [{ path: '(root)', message: 'a checkpoint must be a JSON object' }], changed: false };
 
-  const repairObject = (obj: Obj, base: string): Obj => {
+  // `at`: the object's path in the result; `src`: in the input (null below a repaired value).
+  const repairObject = (obj: Obj, base: string, objAt: Path, src: Path | null): Obj => {
     // Ordered pairs, so a repaired value takes the leftover's place when x did not exist.
     const pairs: [string, JsonValue][] = Object.entries(obj);
     const find = (k: string) => pairs.findIndex(([key]) => key === k);
@@ -97,13 +111,16 @@ export function migrateCheckpoint(input: JsonValue): MigrationResult {
         continue;
       }
       let value = pairs[find(key)]![1];
-      if (lo.json && typeof value === 'string') {
-        const parsed = parseLeftover(value);
+      let typed: LiteralTexts | undefined;
+      const parsedHere = lo.json && typeof value === 'string';
+      if (parsedHere) {
+        const parsed = parseLeftover(value as string);
         if (!parsed.ok) {
           problems.push({ path: at, message: `left as is: its value is not valid JSON (${parsed.why})` });
           continue;
         }
         value = parsed.value;
+        typed = parsed.texts;
       }
       const ti = find(lo.base);
       const existing = ti === -1 ? undefined : pairs[ti]![1];
@@ -112,23 +129,29 @@ export function migrateCheckpoint(input: JsonValue): MigrationResult {
       if (lo.append) {
         // "x+" held the raw appended value(s); "x+:json" one parsed value, as update appends it today.
         const items = !lo.json && Array.isArray(value) ? value : [value];
+        // The items are the leftover's own array items (each at its index there), or the one value.
+        const spread = items === (value as unknown);
         if (existing !== undefined && !Array.isArray(existing)) {
           problems.push({ path: at, message: `left as is: cannot append to ${target}, which is not an array` });
           continue;
         }
         const list = [...((existing as JsonValue[] | undefined) ?? [])];
         let added = 0;
-        for (const item of items) {
-          if (list.some((x) => same(x, item))) continue;
+        items.forEach((item, i) => {
+          if (list.some((x) => same(x, item))) return;
           list.push(item);
           added++;
-        }
+          const to = [...objAt, lo.base, list.length - 1];
+          if (parsedHere) placed.push({ at: to, value: item, ...(typed ? { texts: typed } : {}) });
+          else if (src) placed.push({ at: to, from: [...src, key, ...(spread ? [i] : [])] });
+        });
         next = list;
         const skipped = items.length - added;
         detail = `${existing === undefined ? 'created' : 'appended to'} ${target}: ${added} value${added === 1 ? '' : 's'}${skipped ? ` (${skipped} already there)` : ''}`;
       } else if (existing === undefined) {
         next = value;
         detail = `set ${target} from the JSON it held`;
+        placed.push({ at: [...objAt, lo.base], value, ...(typed ? { texts: typed } : {}) });
       } else {
         const r = mergeInto(existing, value, target);
         if (r.conflict) {
@@ -137,6 +160,7 @@ export function migrateCheckpoint(input: JsonValue): MigrationResult {
         }
         next = r.value;
         detail = same(existing, next) ? `dropped: ${target} already holds that value` : `merged into ${target}`;
+        placed.push({ at: [...objAt, lo.base], value, ...(typed ? { texts: typed } : {}) });
       }
       const li = find(key);
       if (ti === -1) pairs[li] = [lo.base, next];
@@ -147,17 +171,24 @@ export function migrateCheckpoint(input: JsonValue): MigrationResult {
       changes.push({ path: at, action: lo.append ? 'append' : 'json', detail });
     }
     const out: Obj = {};
-    for (const [k, v] of pairs) out[k] = repair(v, joinPath(base, k));
+    // A pair still under its own key holds the input's value; a repaired one, a new value.
+    for (const [k, v] of pairs) out[k] = repair(v, joinPath(base, k), [...objAt, k], src && Object.hasOwn(obj, k) && obj[k] === v ? [...src, k] : null);
     return out;
   };
 
-  const repair = (value: JsonValue, base: string): JsonValue => {
-    if (Array.isArray(value)) return value.map((v, i) => repair(v, joinPath(base, i)));
-    if (isObj(value)) return repairObject(value, base);
+  const repair = (value: JsonValue, base: string, at: Path, src: Path | null): JsonValue => {
+    if (Array.isArray(value)) return value.map((v, i) => repair(v, joinPath(base, i), [...at, i], src && [...src, i]));
+    if (isObj(value)) return repairObject(value, base, at, src);
     return value;
   };
 
-  const doc = repair(input, '') as JsonObject;
+  const doc = repair(input, '', [], []) as JsonObject;
+  if (texts) {
+    for (const p of placed) {
+      if ('from' in p) rebaseTexts(texts, literalPlace(input, p.from)[0], literalPlace(doc, p.at)[0], texts);
+      else keepTypedTexts(doc, p.at, p, texts);
+    }
+  }
   if (doc.protocol_version === MIGRATE_FROM) {
     doc.protocol_version = MIGRATE_TO;
     changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was "${MIGRATE_FROM}"); no other data changes` });

@@ -42,6 +42,8 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;
   if (json) {
+    // The parser's own word for nothing ("empty file") names the wrong thing here.
+    if (!raw.trim()) throw usage(flag, 'no JSON value after "="', "give one (--a:json=null, --a:json='[]'), or set an empty string without :json (--a=)");
     try {
       ({ value, texts } = parseJson(raw));
     } catch (e) {
@@ -116,9 +118,9 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
 
 /**
  * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's);
- * each string and object key, a text typed with escapes.
+ * each string and object key, a text typed with escapes. Also migrate's, for the JSON it parses out of a leftover.
  */
-function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: UpdateOp, texts: LiteralTexts): void {
+export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts): void {
   const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
     let here: JsonValue | undefined = root;
     for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
@@ -151,6 +153,8 @@ function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op
 
 function index(arr: JsonValue[], seg: string, op: UpdateOp, here: string): number {
   if (!/^\d+$/.test(seg)) throw usage(op.flag, `${here.split('.').slice(0, -1).join('.') || 'it'} is an array; address an item by its index`);
+  // "01" may be a typo for 0, 10 or 1: an index is written one way only.
+  if (seg.length > 1 && seg.startsWith('0')) throw usage(op.flag, `index ${shown(JSON.stringify(seg))} has a leading zero`, `write it as ${Number(seg)}`);
   const i = Number(seg);
   if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${here.replace(/\.\d+$/, '')} (length ${arr.length})`);
   return i;

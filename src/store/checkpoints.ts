@@ -4,10 +4,12 @@
 // a refused write leaves the file byte-identical.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
+import { joinPath } from '../protocol/path.js';
+import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
-import { introducedErrors, type FileContent, type FileError } from '../protocol/file-validation.js';
+import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
@@ -225,6 +227,8 @@ export interface MutateResult {
   before: JsonValue | null;
   after: JsonValue;
   warnings: Issue[];
+  /** Errors the file already had, which the write left as they were (so did not refuse): the command says so. */
+  kept: FileError[];
   changed: boolean;
 }
 
@@ -259,20 +263,78 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
   }
 }
 
+/**
+ * Refuses a text the readers would refuse (readCheckpointKnown's MAX_READ_BYTES): a write never
+ * leaves a file that `show`, `update` and the rest then cannot open.
+ */
+function refuseOversized(root: string, path: string, text: string): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_READ_BYTES) {
+    throw new CheckpointError('E_INVALID', `refused: the result would be ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
+      hint: `${display(root, path)} was not changed; keep bulk data in a file of its own and reference it from the checkpoint`,
+    });
+  }
+}
+
+/** Refuses a value nested deeper than parseJson reads (MAX_JSON_DEPTH), before it is serialized. */
+function refuseTooDeep(root: string, path: string, value: JsonValue): void {
+  const at = tooDeepAt(value);
+  if (at === null) return;
+  const where = at.reduce<string>((base, key) => joinPath(base, key), '') || '(root)';
+  throw new CheckpointError('E_INVALID', `refused: the result would nest deeper than ${MAX_JSON_DEPTH} levels at ${shown(where)}, more than a checkpoint is read with`, {
+    hint: `${display(root, path)} was not changed; flatten the value (or store it as a string)`,
+  });
+}
+
+interface Prepared {
+  current: CheckpointFile | null;
+  next: JsonValue;
+  format: TextFormat;
+  warnings: Issue[];
+  kept: FileError[];
+}
+
+/** read -> change -> the checks every write passes: what a write would write, or a refusal. */
+function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
+  const current = readCheckpoint(root, skill);
+  const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
+  const next = opts.change(current ? structuredClone(current.value) : null, texts);
+  refuseTooDeep(root, path, next);
+  const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
+  const text = formatJson(next, format);
+  // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
+  refuseOversized(root, path, text);
+  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
+  // The merge driver's rule: refused are only the errors this write brings in. One the file
+  // already had (a hand-written status outside the enum) does not block a write that leaves it.
+  const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
+  if (introduced.length) refuseInvalid(root, path, introduced);
+  return { current, next, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
+}
+
+/**
+ * What mutateCheckpoint would do, without the lock and without writing (`migrate --dry-run`,
+ * and `done --verify` before it runs a check): the same refusals, thrown the same way.
+ */
+export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
+  const path = checkpointPath(root, skill);
+  const { current, next, format, warnings, kept } = prepareWrite(root, skill, path, opts);
+  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: formatJson(next, format) !== current?.text };
+}
+
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
   return withLock(lockPathFor(root, skill), () => {
-    const current = readCheckpoint(root, skill);
-    const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
-    let next = opts.change(current ? structuredClone(current.value) : null, texts);
-    const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
-    const text = formatJson(next, format);
-    const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
-    if (errors.length) refuseInvalid(root, path, errors);
-    if (opts.beforeWrite) next = opts.beforeWrite(next);
+    const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
+    let next = prepared.next;
+    if (opts.beforeWrite) {
+      next = opts.beforeWrite(next);
+      refuseTooDeep(root, path, next);
+    }
     const finalText = formatJson(next, format);
+    refuseOversized(root, path, finalText);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);
-    return { path, before: current?.value ?? null, after: next, warnings, changed };
+    return { path, before: current?.value ?? null, after: next, warnings, kept, changed };
   });
 }
 
@@ -318,6 +380,7 @@ export async function replaceCheckpointText(root: string, skill: string, path: s
       const errors = introducedErrors(display(root, path), { value: merged.value, text: opts.text }, sides);
       if (errors.length) refuseInvalid(root, path, errors);
     }
+    refuseOversized(root, path, opts.text);
     replaceText(root, path, opts.text);
     return { path };
   });

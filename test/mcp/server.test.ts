@@ -175,6 +175,37 @@ describe('checkpoint mcp', () => {
     expect(disk(dir).context_primer.key_decisions.filter((d: string) => d.startsWith('decision ')).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `decision ${i}`));
   });
 
+  it('an update the readers could not take back (5 MB, or nested 100,000 deep) is a clean tool error; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    // Raw lines: a client's own JSON.stringify overflows on a value this deep, as a hostile host's need not.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const lines = [
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"update","arguments":{"skill":"api","ops":[{"path":"skill_state.deep","value":${deep}}]}}}`,
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'skill_state.dump', value: 'x'.repeat(5 * 1024 * 1024) }] } } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'next', arguments: {} } }),
+    ];
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      child.on('error', fail).on('exit', () => done(text));
+      child.stdin.end(lines.map((l) => `${l}\n`).join(''));
+    });
+    const answers = new Map(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: ToolResult }).map((a) => [a.id, a.result]));
+    const deepAnswer = answers.get(1)!;
+    expect(deepAnswer.isError).toBe(true);
+    expect(deepAnswer.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+    expect(text(deepAnswer)).toMatch(/^checkpoint: ops\[0\]\.value nests deeper than 256 levels/);
+    const big = answers.get(2)!;
+    expect(big.isError).toBe(true);
+    expect(text(big)).toMatch(/^checkpoint: refused: the result would be \d+ bytes, over the 4194304-byte limit/);
+    expect(answers.get(3)!.structuredContent).toMatchObject({ next: { skill: 'api' } });
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
   it('done verify runs the done_when check only when the server was started with --allow-verify', async () => {
     const dir = repo();
     messy(dir, { next_actions: [{ text: 'Ship it', done_when: 'test -f shipped' }, 'Announce'] });

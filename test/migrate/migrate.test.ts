@@ -7,6 +7,9 @@ import { leftoverKey, migrateCheckpoint } from '../../src/protocol/migration.js'
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { cleanup, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import fc from 'fast-check';
+import { parseJson } from '../../src/protocol/json.js';
+import { detectFormat, formatJson } from '../../src/protocol/format.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -218,16 +221,65 @@ describe('checkpoint migrate', () => {
   });
 
   it('a file it cannot read or that would be invalid is reported; the others are migrated', async () => {
-    const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after
-    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, broken: '{"skill": ' });
-    const before = raw(dir, 'bad');
+    const invalid = checkpoint({ status: 'in_progress', next_actions: [] }, 'bad'); // invalid before and after: migrated, the error kept and said
+    const worse: Record<string, unknown> = { ...checkpoint({}, 'worse'), 'phase:json': '42' }; // the repair would make it invalid: refused
+    delete worse.phase;
+    const dir = project({ api: `${JSON.stringify(checkpoint(), null, 2)}\n`, bad: `${JSON.stringify(invalid, null, 2)}\n`, worse: `${JSON.stringify(worse, null, 2)}\n`, broken: '{"skill": ' });
+    const before = raw(dir, 'worse');
     const r = await runCli(dir, ['migrate', '--json']);
     expect(r.code).toBe(1);
     const files = Object.fromEntries(JSON.parse(r.stdout).files.map((f: { skill: string }) => [f.skill, f]));
     expect(files.api).toMatchObject({ changed: true, error: null });
-    expect(files.bad.error).toMatchObject({ code: 'E_INVALID' });
+    expect(files.bad).toMatchObject({ changed: true, error: null, kept_errors: [{ path: 'next_actions' }] });
+    expect(files.worse.error).toMatchObject({ code: 'E_INVALID' });
     expect(files.broken.error).toMatchObject({ code: 'E_JSON' });
-    expect(raw(dir, 'bad').equals(before)).toBe(true);
+    expect(raw(dir, 'worse').equals(before)).toBe(true);
     expect(parsed(dir, 'api').protocol_version).toBe('1.1');
+    expect(parsed(dir, 'bad').protocol_version).toBe('1.1');
+  });
+
+  it('numbers it repairs keep their exact text, as update and the merge keep them', async () => {
+    const legacy = `{
+  "protocol_version": "1.0", "skill": "api", "project": "demo", "project_dir": "/demo",
+  "created_at": "2026-03-31T14:00:00Z", "updated_at": "2026-03-31T15:30:00Z",
+  "phase": "build-loop", "step": "sprint-2", "status": "in_progress", "progress_summary": "Sprint 2 (see PR 12).",
+  "next_actions": ["Re-run the evaluator"],
+  "skill_state": {
+    "iteration:json": "8.0",
+    "scores:json": "{\\"a\\": 2.50, \\"b\\": [1E2, 3]}",
+    "pass_threshold": 6.0,
+    "history+": [7.50, {"score": 9.0}],
+    "runs+:json": "{\\"n\\": 1.0}"
+  }
+}
+`;
+    const dir = project({ api: legacy });
+    expect((await runCli(dir, ['migrate'])).code).toBe(0);
+    const after = read(dir, '.checkpoints/api.checkpoint.json');
+    expect(JSON.parse(after).skill_state).toEqual({ iteration: 8, scores: { a: 2.5, b: [100, 3] }, pass_threshold: 6, history: [7.5, { score: 9 }], runs: [{ n: 1 }] });
+    for (const text of ['"iteration": 8.0', '"a": 2.50', '1E2', '"pass_threshold": 6.0', '7.50', '"score": 9.0', '"n": 1.0']) expect(after).toContain(text);
+  });
+});
+
+describe('migrate keeps number texts (property)', () => {
+  // Literals JSON.stringify would respell: trailing fraction zeros, exponents, a negative zero.
+  const literal = fc.oneof(
+    fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: 1, max: 3 })).map(([n, z]) => `${n}.${'0'.repeat(z)}`),
+    fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom('e', 'E', 'e+', 'E-'), fc.integer({ min: 0, max: 20 })).map(([m, e, x]) => `${m}${e}${x}`),
+    fc.constant('-0'),
+    fc.constant('-0.0'),
+  );
+  it('a number parsed out of an "x:json" or "x+:json" leftover is written as it was typed', () => {
+    fc.assert(
+      fc.property(literal, fc.boolean(), (lit, append) => {
+        const key = append ? 'x+:json' : 'x:json';
+        const text = `${JSON.stringify({ protocol_version: '1.1', skill_state: { [key]: `{"v": ${lit}}` } }, null, 2)}\n`;
+        const parsed = parseJson(text);
+        const texts = parsed.texts ?? new Map();
+        const r = migrateCheckpoint(parsed.value, texts);
+        const out = formatJson(r.doc, { ...detectFormat(text), texts });
+        expect(out).toContain(`"v": ${lit}`);
+      }),
+    );
   });
 });

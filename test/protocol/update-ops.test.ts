@@ -146,6 +146,28 @@ describe('applying', () => {
   });
 });
 
+describe('what is refused as typed', () => {
+  it('an array index with a leading zero, never read as another index', () => {
+    const doc = { next_actions: ['Write the tests', 'Ship it (PR 12)'] } as JsonObject;
+    for (const [flag, n] of [['--next_actions.01=x', 1], ['--next_actions.00=x', 0], ['--next_actions.01.text=x', 1]] as const) {
+      const e = usageError(() => apply(structuredClone(doc), flag));
+      expect(e.message).toBe(`${flag}: index "${flag.split(/[.=]/)[1]}" has a leading zero`);
+      expect(e.hint).toBe(`write it as ${n}`);
+    }
+    // "0" itself, and "01" as an object key (not an index), are fine.
+    expect(apply(structuredClone(doc), '--next_actions.0=x').next_actions).toEqual(['x', 'Ship it (PR 12)']);
+    expect(apply({ skill_state: {} } as JsonObject, '--skill_state.01=x').skill_state).toEqual({ '01': 'x' });
+  });
+
+  it('an empty :json value says that no JSON was given, not "empty file"', () => {
+    for (const flag of ['--step:json=', '--step:json=  ', '--next_actions+:json=']) {
+      const e = usageError(() => parseUpdateFlag(flag));
+      expect(e.message).toBe(`${flag}: no JSON value after "="`);
+      expect(e.message).not.toContain('file');
+    }
+  });
+});
+
 describe('prototype pollution', () => {
   it.each([
     '--__proto__.polluted=1',

@@ -3,6 +3,7 @@ import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import type { FileError } from '../../protocol/file-validation.js';
 import { oneLine } from '../render/output.js';
 
 export function rootOf(ctx: Context): string {
@@ -44,4 +45,18 @@ export function refuseUndecodableArg(value: string, what: string, hint: string, 
 export function historyNotice(error: string | null): string | null {
   if (error === null) return null;
   return `checkpoint: warning: git history could not be read, so queued PRs and tickets were not checked against landed work: ${oneLine(error)} (\`checkpoint doctor\` for details)`;
+}
+
+/** What a write left alone: the errors the file already had (the write kept them as they were), in one clause. */
+export function keptErrorsText(kept: readonly FileError[]): string {
+  const first = kept[0]!;
+  return `already had ${kept.length === 1 ? 'an error' : `${kept.length} errors`}, left as ${kept.length === 1 ? 'it was' : 'they were'}: ${oneLine(`${first.path}: ${first.message}`)}${kept.length > 1 ? ` (+${kept.length - 1} more)` : ''}`;
+}
+
+/**
+ * The stderr line of a write that went through although the file was invalid before it (an
+ * error the write did not bring in does not block it): so the user knows, and where.
+ */
+export function noteKeptErrors(ctx: Context, file: string, kept: readonly FileError[]): void {
+  if (kept.length) ctx.out.err(`checkpoint: note: ${file} ${keptErrorsText(kept)}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\``);
 }

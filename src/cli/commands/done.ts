@@ -7,12 +7,12 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
-import { mutateCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
 import { addPointers } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf, skillArg } from './common.js';
+import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
@@ -56,6 +56,59 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const first = firstAction(requireCheckpoint(root, skill).value);
 
+  let next: NextAction | undefined;
+  let doneText = actionText(first);
+  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
+  // One change for the check before --verify runs and for the write: every refusal is decided first.
+  const change = (current: JsonValue | null, texts: LiteralTexts): JsonValue => {
+    overflow = null;
+    const doc = current as JsonObject | null;
+    const from = structuredClone(doc) as JsonObject;
+    // Re-read under the lock: the file may have been reset or rewritten since firstAction().
+    if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
+      throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
+    }
+    const actions = doc.next_actions as NextAction[];
+    const popped = actions.shift();
+    // The file may have changed since we looked; pop what is first now, but never a different
+    // action than the one we verified.
+    if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+      throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
+    }
+    if (!actions.length && doc.status === 'in_progress') {
+      if (!args.options.complete) {
+        throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
+          hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
+        });
+      }
+      doc.status = 'complete';
+    }
+    doneText = actionText(popped);
+    // A hand-written recently_done that is not a list would be replaced, and what it held lost.
+    if (doc.recently_done !== undefined && !Array.isArray(doc.recently_done)) {
+      throw new CheckpointError('E_INVALID', `recently_done of "${skill}" is not a list: done would replace it and lose what it holds`, {
+        hint: 'make it a list by hand (its value as the first item), then run done again; nothing was changed',
+      });
+    }
+    const done = (doc.recently_done ?? []) as JsonValue[];
+    const record = doneRecord(popped, ctx.now.toISOString());
+    const all = [record.entry, ...done];
+    doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
+    // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
+    for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
+    // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
+    if (all.length > RECENTLY_DONE_MAX) {
+      overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
+      try {
+        addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
+      } catch {
+        // a skill_state that cannot hold the pointer: the entries still go to history/
+      }
+    }
+    next = actions[0];
+    return stampWrite(doc, ctx.now);
+  };
+
   if (args.options.verify) {
     const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
     if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
@@ -70,6 +123,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
+    // Every refusal of the write (the last action while in_progress, an invalid result) before the check runs.
+    previewMutation(root, skill, { now: ctx.now, change });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
@@ -80,65 +135,45 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
 
-  let next: NextAction | undefined;
-  let doneText = actionText(first);
-  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
-    change: (current, texts) => {
-      const doc = current as JsonObject | null;
-      const from = structuredClone(doc) as JsonObject;
-      // Re-read under the lock: the file may have been reset or rewritten since firstAction().
-      if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
-        throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
-      }
-      const actions = doc.next_actions as NextAction[];
-      const popped = actions.shift();
-      // The file may have changed since we looked; pop what is first now, but never a different
-      // action than the one we verified.
-      if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
-        throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
-      }
-      if (!actions.length && doc.status === 'in_progress') {
-        if (!args.options.complete) {
-          throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
-            hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
-          });
-        }
-        doc.status = 'complete';
-      }
-      doneText = actionText(popped);
-      const done = Array.isArray(doc.recently_done) ? (doc.recently_done as JsonValue[]) : [];
-      const all = [{ at: ctx.now.toISOString(), action: actionText(popped) }, ...done];
-      doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
-      // The action keeps its text (`\u2014`, as a Python agent wrote it) in its new place.
-      const [was] = literalPlace(from, typeof popped === 'string' ? ['next_actions', 0] : ['next_actions', 0, 'text']);
-      rebaseTexts(texts, was, literalPlace(doc, ['recently_done', 0, 'action'])[0], texts);
-      // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
-      if (all.length > RECENTLY_DONE_MAX) {
-        overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
-        try {
-          addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
-        } catch {
-          // a skill_state that cannot hold the pointer: the entries still go to history/
-        }
-      }
-      next = actions[0];
-      return stampWrite(doc, ctx.now);
-    },
+    change,
     beforeWrite: (doc) => {
       if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
       return doc;
     },
   });
   if (overflow) clearRotationJournal(root, skill);
+  noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status });
+    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
   ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
   return 0;
+}
+
+/**
+ * The recently_done entry of a finished action: `{at, action}` (the schema's RecentlyDone) plus
+ * every other field the action had (done_when, a project's own), so nothing of it is lost. An
+ * action with fields of its own named `at` or `action` is kept whole under `next_action`.
+ * `moved`: where each part of the action (a path below it) stands in the entry, for its texts.
+ */
+function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved: Array<[string[], string[]]> } {
+  if (typeof action === 'string') return { entry: { at, action }, moved: [[[], ['action']]] };
+  const { text, ...rest } = action as unknown as JsonObject;
+  const entry: JsonObject = { at, action: text! };
+  const moved: Array<[string[], string[]]> = [[['text'], ['action']]];
+  if (Object.hasOwn(rest, 'at') || Object.hasOwn(rest, 'action')) {
+    entry.next_action = action as unknown as JsonObject;
+    return { entry, moved: [...moved, [[], ['next_action']]] };
+  }
+  for (const [k, v] of Object.entries(rest)) {
+    entry[k] = v;
+    moved.push([[k], [k]]);
+  }
+  return { entry, moved };
 }
 
 function firstAction(value: JsonValue): NextAction {

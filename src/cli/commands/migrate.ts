@@ -1,9 +1,12 @@
 import { isCheckpointError } from '../../errors.js';
 import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
-import { checkpointPath, display, listSkills, mutateCheckpoint, readCheckpoint } from '../../store/checkpoints.js';
+import { checkpointPath, display, listSkills, mutateCheckpoint, previewMutation, readCheckpoint } from '../../store/checkpoints.js';
+import type { FileError } from '../../protocol/file-validation.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import type { JsonValue } from '../../protocol/types.js';
+import type { LiteralTexts } from '../../protocol/json.js';
 import { oneLine, withHint } from '../render/output.js';
-import { rootOf } from './common.js';
+import { keptErrorsText, rootOf } from './common.js';
 
 interface FileReport {
   skill: string;
@@ -11,6 +14,8 @@ interface FileReport {
   changed: boolean;
   changes: MigrationChange[];
   problems: MigrationProblem[];
+  /** Errors the file already had, which the migration left as they were. */
+  kept_errors: FileError[];
   error: { code: string; message: string; hint: string | null } | null;
 }
 
@@ -19,22 +24,24 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const dryRun = Boolean(args.options['dry-run']);
   const reports: FileReport[] = [];
   for (const skill of listSkills(root)) {
-    const report: FileReport = { skill, file: display(root, checkpointPath(root, skill)), changed: false, changes: [], problems: [], error: null };
+    const report: FileReport = { skill, file: display(root, checkpointPath(root, skill)), changed: false, changes: [], problems: [], kept_errors: [], error: null };
     reports.push(report);
     try {
       const current = readCheckpoint(root, skill);
       if (!current) continue;
       Object.assign(report, pick(migrateCheckpoint(current.value)));
-      // Nothing to do (or --dry-run): the file is not touched, not even reformatted.
-      if (dryRun || !report.changed) continue;
-      await mutateCheckpoint(root, skill, {
+      // Nothing to do: the file is not touched, not even reformatted.
+      if (!report.changed) continue;
+      const write = {
         now: ctx.now,
-        change: (value) => {
-          const r = migrateCheckpoint(value); // again, under the lock: the file may have moved on
+        change: (value: JsonValue | null, texts: LiteralTexts) => {
+          const r = migrateCheckpoint(value, texts); // again, under the lock: the file may have moved on
           Object.assign(report, pick(r));
           return r.doc;
         },
-      });
+      };
+      // --dry-run passes the same checks as the write (so it says what the real run will do), writing nothing.
+      report.kept_errors = (dryRun ? previewMutation(root, skill, write) : await mutateCheckpoint(root, skill, write)).kept;
     } catch (e) {
       if (!isCheckpointError(e)) throw e;
       Object.assign(report, { changed: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
@@ -59,6 +66,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // Paths and details quote the file's keys and values: one line each.
     for (const ch of r.changes) ctx.out.out(`    ${oneLine(`${ch.path}: ${ch.detail}`)}`);
     for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${oneLine(`${p.path}: ${p.message}`)}`);
+    if (r.kept_errors.length) ctx.out.out(`    ${c.yellow('note')} ${keptErrorsText(r.kept_errors)}`);
   }
   const changed = reports.filter((r) => r.changed).length;
   ctx.out.out(`${changed} of ${reports.length} checkpoint${reports.length === 1 ? '' : 's'} ${dryRun ? 'would change' : 'changed'}${failed ? `; ${failed} need attention` : ''}`);

@@ -24,7 +24,7 @@ import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../proto
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
+import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 /** Bytes read from stdin past the limit just to report the size, then reading stops. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
@@ -146,6 +146,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     },
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));
+  noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null });
     return 0;
@@ -199,6 +200,7 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
       return current;
     },
   });
+  noteKeptErrors(ctx, display(root, result.path), result.kept);
   const add = `the agent should add ${CAPSULE_FIELDS.slice(0, -1).join(', ')} and ${CAPSULE_FIELDS.at(-1)}: checkpoint pause ${skill} --context '<json>'`;
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, refreshed: true, first: true, path: display(root, result.path), mechanical: capsule.mechanical ?? null, todo: add });
@@ -242,6 +244,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
         return current;
       },
     });
+    noteKeptErrors(ctx, display(root, result.path), result.kept);
     if (ctx.json) {
       ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null });
       return 0;

@@ -11,7 +11,7 @@ import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoin
 import { projectName } from '../../store/project.js';
 import { autoRotate, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { refuseUndecodableArg, rootOf, skillArg } from './common.js';
+import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -47,8 +47,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const rotation = rotated as RotateReport | null;
   // The size warning was judged before rotation; keep it only if the written file is still over.
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
+  noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings, ...(rotation ? { rotated: rotation } : {}) });
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings, ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
     return 0;
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
