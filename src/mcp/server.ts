@@ -8,7 +8,7 @@ import { shown } from '../one-line.js';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../errors.js';
-import { findRoot } from '../store/root.js';
+import { projectRoot } from '../cli/commands/common.js';
 import { listSkills, requireCheckpoint } from '../store/checkpoints.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
@@ -79,7 +79,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
   /** The project root of a call, watched from then on for resource notifications. */
   function rootFor(dir: string): string {
-    const root = findRoot(dir);
+    const root = projectRoot(dir);
     if (!watches.has(root)) {
       watches.set(root, watchCheckpoints(root, (skills) => {
         server.sendResourceListChanged();
@@ -159,9 +159,10 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     subscribed.delete(req.params.uri);
     return {};
   });
-  // Watching starts with the first call; a host that only subscribes starts it here.
+  // Watching starts with the first call; a host that only subscribes starts it here. A folder
+  // that is no project (a bare repository) is refused by each call, not here.
   server.server.oninitialized = () => {
-    void projectDir(undefined).then(rootFor, () => {});
+    void projectDir(undefined).then(rootFor).catch(() => {});
   };
 
   server.registerPrompt(

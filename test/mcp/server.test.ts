@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -255,5 +255,22 @@ describe('checkpoint mcp', () => {
     await call(c, 'update', { cwd: main, skill: 'api', ops: [{ path: 'step', value: 'in-main' }] });
     expect(disk(main).step).toBe('in-main');
     expect(JSON.parse(readFileSync(join(other, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+});
+
+describe('checkpoint mcp: calls whose folder has no working tree', () => {
+  it('a bare repository as cwd (or as the folder the server started in) is a tool error, nothing written there', async () => {
+    const parent = tempDir();
+    git(parent, ['init', '-q', '--bare', 'b.git']);
+    const bare = join(parent, 'b.git');
+    const before = git(bare, ['config', '--list', '--local']);
+    const c = await connect(bare);
+    for (const args of [{}, { cwd: bare }]) {
+      const r = await call(c, 'update', { ...args, skill: 'api', ops: [{ path: 'step', value: 'x' }] });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe(`checkpoint: ${bare} is a bare repository (no working tree); hint: run checkpoint in a clone of it (git clone ${bare} <folder>)`);
+    }
+    expect(readdirSync(bare).sort()).toEqual(['HEAD', 'branches', 'config', 'description', 'hooks', 'info', 'objects', 'refs']);
+    expect(git(bare, ['config', '--list', '--local'])).toBe(before);
   });
 });
