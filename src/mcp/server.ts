@@ -15,6 +15,7 @@ import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
 import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { guardedInput } from './guard.js';
+import { assertProjectFile } from './project-files.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { watchCheckpoints, type Watch } from './watch.js';
 
@@ -99,7 +100,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : undefined });
       }
       const dir = await projectDir(args.cwd);
-      rootFor(dir);
+      const root = rootFor(dir);
+      for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
       const cap = await invoke(tool.command, argv, dir, true);
       const doc = documentOf(cap);

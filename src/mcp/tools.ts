@@ -17,6 +17,8 @@ export interface ToolSpec {
   argv: (a: Args) => string[];
   /** Refusals the CLI makes elsewhere (a TTY check, a flag the server did not enable). */
   check?: (a: Args) => string | null;
+  /** The arguments that name files: each must lie inside the project (src/mcp/project-files.ts). */
+  files?: (a: Args) => unknown[];
   summary: (doc: Doc) => string;
 }
 
@@ -97,7 +99,8 @@ export const TOOLS: ToolSpec[] = [
     title: 'Check checkpoints against the protocol',
     description: 'Errors and warnings with JSON paths for every checkpoint (or the named files).',
     readOnly: true,
-    shape: { cwd, files: z.array(z.string()).optional().describe('files to check, relative to the project'), strict: z.boolean().optional().describe('warnings fail too') },
+    shape: { cwd, files: z.array(z.string()).optional().describe('files inside the project to check, relative to cwd'), strict: z.boolean().optional().describe('warnings fail too') },
+    files: (a) => (Array.isArray(a.files) ? a.files : []),
     argv: (a) => [...flags(a, { strict: 'strict' }), ...rest(a.files)],
     summary: (d) => `${(d.files as unknown[] | undefined)?.filter((f) => (f as Doc).ok).length ?? 0}/${count(d.files, 'valid')}`,
   },

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -272,5 +272,44 @@ describe('checkpoint mcp: calls whose folder has no working tree', () => {
     }
     expect(readdirSync(bare).sort()).toEqual(['HEAD', 'branches', 'config', 'description', 'hooks', 'info', 'objects', 'refs']);
     expect(git(bare, ['config', '--list', '--local'])).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: tools read only inside the project', () => {
+  it('validate refuses a file outside the project (absolute, ../, or through a link) as one tool error, quoting none of it', async () => {
+    const dir = repo();
+    messy(dir);
+    const secrets = tempDir();
+    // Its first character is what a JSON parse error would quote.
+    write(secrets, 'shadow', 'Zroot:$6$salt$hash:19000:0:99999:7:::\n');
+    symlinkSync(join(secrets, 'shadow'), join(dir, 'notes.json'));
+    symlinkSync(secrets, join(dir, 'vendor'));
+    write(dir, 'src/README.md', 'the api service\n');
+    const c = await connect(join(dir, 'src'));
+    const cases: [string, RegExp][] = [
+      [join(secrets, 'shadow'), /^checkpoint: validate: file ".*shadow" is outside the project .*; refused \(the MCP tools read only inside it\); hint: /],
+      ['/etc/shadow', /is outside the project/],
+      ['../../' + secrets.split('/').filter(Boolean).pop() + '/shadow', /is outside the project/],
+      ['..', /is outside the project/],
+      ['../notes.json', /notes\.json is a symlink to .*shadow, outside the project; refused/],
+      ['../vendor/shadow', /vendor is a symlink to .*, outside the project; refused/],
+      ['../.checkpoints/a\0b', /NUL byte/],
+    ];
+    for (const [file, message] of cases) {
+      const r = await call(c, 'validate', { files: [file] });
+      expect(r.isError, file).toBe(true);
+      expect(text(r), file).toMatch(message);
+      expect(text(r)).not.toContain('\n');
+      expect(JSON.stringify(r)).not.toContain('"Z');
+      expect(r.structuredContent).not.toHaveProperty('files');
+    }
+    // One outside file among good ones refuses the call, before any is read.
+    expect((await call(c, 'validate', { files: ['../.checkpoints/api.checkpoint.json', '/etc/shadow'] })).isError).toBe(true);
+    // Inside the project, relative to the call's folder or absolute, files are checked as before.
+    for (const file of ['../.checkpoints/api.checkpoint.json', join(dir, FILE)]) {
+      const ok = await call(c, 'validate', { files: [file] });
+      expect(ok.isError, file).toBeFalsy();
+      expect(ok.structuredContent).toMatchObject({ ok: true, files: [{ file: FILE, ok: true }] });
+    }
   });
 });
