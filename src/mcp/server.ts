@@ -4,6 +4,7 @@
 // never write into each other. No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
 import { statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { shown } from '../one-line.js';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
 import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
 import { assertProjectFile } from './project-files.js';
 import { TOOLS, type ToolSpec } from './tools.js';
@@ -196,8 +198,18 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 export async function runMcpServer(opts: McpOptions): Promise<number> {
   const { server, close, drain } = createServer(opts);
   const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
-  const input = process.stdin.pipe(guardedInput(reply));
-  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
+  const batches = new Batches(reply);
+  const input = process.stdin.pipe(guardedInput(reply, batches));
+  // The server's messages pass by `batches` on their way out: an answer a batch waits for is held for it.
+  const output = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const text = String(chunk);
+      if (batches.held(JSON.parse(text))) done();
+      else if (process.stdout.write(text)) done();
+      else process.stdout.once('drain', () => done());
+    },
+  });
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, output as unknown as typeof process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     input.once('end', () => done());

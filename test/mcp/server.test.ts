@@ -313,3 +313,59 @@ describe('checkpoint mcp: tools read only inside the project', () => {
     }
   });
 });
+
+describe('checkpoint mcp: JSON-RPC batches', () => {
+  /** The built server fed `lines` through a pipe that then closes: every line it wrote back, parsed. */
+  async function pipe(dir: string, version: string, lines: unknown[]): Promise<unknown[]> {
+    const init = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      child.on('error', fail).on('exit', () => done(text));
+      child.stdin.end([...init, ...lines].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    });
+    return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown).filter((m) => (m as { id?: unknown }).id !== 0);
+  }
+  const batch = [
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'step', value: 'batched' }] } } },
+    { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+    { jsonrpc: '2.0', id: 'two', method: 'ping' },
+    { jsonrpc: '2.0', id: 3, method: 'no/such/method' },
+  ];
+
+  it('under MCP 2025-03-26 (whose spec has them) a batch is answered with one array, in its order', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, '2025-03-26', [batch, { jsonrpc: '2.0', id: 4, method: 'ping' }]);
+    expect(answers).toHaveLength(2);
+    // The ping after it may be answered first: the batch waits for its slowest member.
+    const array = answers.find(Array.isArray) as Record<string, unknown>[];
+    const single = answers.find((a) => !Array.isArray(a));
+    expect(array.map((a) => a.id)).toEqual([1, 'two', 3]);
+    expect(array[0]).toMatchObject({ result: { structuredContent: { ok: true, skill: 'api' } } });
+    expect(array[1]).toMatchObject({ result: {} });
+    expect(array[2]).toMatchObject({ error: { code: -32601 } });
+    expect(single).toMatchObject({ id: 4, result: {} });
+    expect(disk(dir).step).toBe('batched');
+  });
+
+  it('under 2025-06-18 and later (which removed them) each request in a batch gets an error saying so; nothing runs', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const dir = repo();
+      const before = messy(dir);
+      const answers = await pipe(dir, version, [batch, [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }], [], { jsonrpc: '2.0', id: 4, method: 'ping' }]);
+      expect(answers).toHaveLength(4);
+      const [array, notes, empty, single] = answers as [Record<string, { code: number; message: string }>[], Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+      expect(array.map((a) => a.id)).toEqual([1, 'two', 3]);
+      for (const a of array) expect(a.error).toEqual({ code: -32600, message: `Invalid Request: JSON-RPC batches are not part of MCP ${version}, the version this session agreed on (only 2025-03-26 has them); send one message per line` });
+      expect(notes).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(empty).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
+      expect(single).toMatchObject({ id: 4, result: {} });
+      expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    }
+  });
+});
