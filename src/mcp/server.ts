@@ -33,6 +33,19 @@ export interface McpOptions {
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
+/**
+ * A refused prompt or resource request as its JSON-RPC error: the CLI's one line as the message
+ * (the SDK sends a thrown error's own `code`, `message` and `data`), Invalid params for a
+ * mistake in the request, Internal error for a bug.
+ */
+function rpcError(e: unknown, notFound = -32602): Error & { code: number; data: Record<string, unknown> } {
+  const f = asFailure(e);
+  const code = f.code === 'E_INTERNAL' ? -32603 : f.code === 'E_NOT_FOUND' ? notFound : -32602;
+  return Object.assign(new Error(f.text), { code, data: { code: f.code, hint: f.hint } });
+}
+/** MCP's "Resource not found". */
+const RESOURCE_NOT_FOUND = -32002;
+
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
 export function createServer(opts: McpOptions): { server: McpServer; close: () => void; drain: () => Promise<void> } {
@@ -151,7 +164,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         const text = requireCheckpoint(root, skill).text;
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
       } catch (e) {
-        throw new Error(asFailure(e).text);
+        throw rpcError(e, RESOURCE_NOT_FOUND);
       }
     },
   );
@@ -183,7 +196,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         const cap = await invoke('resume', ['--', ...(args.skill ? [args.skill] : [])], dir, false);
         text = [...cap.out, ...cap.err].join('\n');
       } catch (e) {
-        text = asFailure(e).text;
+        // A refusal is the request's error, never a message the model would read as its briefing.
+        throw rpcError(e);
       }
       return {
         description: 'checkpoint resume briefing',

@@ -369,3 +369,33 @@ describe('checkpoint mcp: JSON-RPC batches', () => {
     }
   });
 });
+
+describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () => {
+  it('prompts/get and resources/read answer a bad skill, a missing one or a relative cwd with an error (one line), never with the text as content', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    const cases: [() => Promise<unknown>, number, RegExp][] = [
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: '../x' } }), -32602, /^checkpoint: invalid skill name "\.\.\/x"; hint: use lowercase letters/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 'nope' } }), -32602, /^checkpoint: no checkpoint for skill "nope"; hint: checkpoints here: api/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
+      [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
+      [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
+    ];
+    for (const [request, code, message] of cases) {
+      const error = await request().then(
+        (r) => expect.unreachable(`answered ${JSON.stringify(r)}`),
+        (e: unknown) => e as { code: number; message: string; data?: { code?: string } },
+      );
+      expect(error.code).toBe(code);
+      // The SDK's client puts "MCP error <code>: " before the server's message.
+      const sent = error.message.replace(/^MCP error -?\d+: /, '');
+      expect(sent).toMatch(message);
+      expect(sent).not.toContain('\n');
+      expect(error.data?.code).toMatch(/^E_/);
+    }
+    // The good request still gets its briefing.
+    const ok = await c.getPrompt({ name: 'resume-session', arguments: { skill: 'api' } });
+    expect((ok.messages[0]!.content as { text: string }).text).toContain('RESUMING: api');
+  });
+});
