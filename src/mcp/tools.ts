@@ -137,7 +137,11 @@ export const TOOLS: ToolSpec[] = [
       ...flags(a, { auto_rotate: 'auto-rotate' }),
       ...rest(a.skill),
     ],
-    summary: (d) => `${d.created ? 'created' : 'updated'} ${d.path}${count(d.warnings, 'warning(s)') !== '0 warning(s)' ? ` (${count(d.warnings, 'warning(s)')})` : ''}`,
+    summary: (d) => {
+      // The CLI's words: warnings, and advice (a missing progress_table) apart.
+      const notes = [Array.isArray(d.warnings) && d.warnings.length ? count(d.warnings, 'warning(s)') : '', Array.isArray(d.advice) && d.advice.length ? count(d.advice, 'advice') : ''].filter(Boolean);
+      return `${d.created ? 'created' : 'updated'} ${d.path}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+    },
   },
   {
     name: 'done',

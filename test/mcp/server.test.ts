@@ -399,3 +399,26 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
     expect((ok.messages[0]!.content as { text: string }).text).toContain('RESUMING: api');
   });
 });
+
+describe('checkpoint mcp: update reports as the CLI does', () => {
+  it('advice (no progress_table, no context_primer) is advice, a tripped budget a warning, with the CLI\'s levels and words', async () => {
+    const dir = repo();
+    const c = await connect(dir);
+    const r = await call(c, 'update', { skill: 'api', ops: [{ path: 'status', value: 'in_progress' }, { path: 'next_actions', op: 'append', value: 'Write the auth tests (src/auth.ts, PR 12)' }, { path: 'cost', value: { total_usd: 12.5, budget_usd: 10.0 } }] });
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toBe('created .checkpoints/api.checkpoint.json (1 warning(s), 2 advice)');
+    expect(r.structuredContent).toMatchObject({
+      warnings: [{ level: 'warning', path: 'cost.total_usd' }],
+      advice: [{ level: 'advice', path: 'progress_table' }, { level: 'advice', path: 'context_primer' }],
+    });
+    // The same split and levels `validate` gives the file, and the CLI's own update --json.
+    const validated = JSON.parse(cli(dir, ['validate', '--json']).stdout).files[0];
+    expect(r.structuredContent!.warnings).toEqual(validated.warnings);
+    expect(r.structuredContent!.advice).toEqual(validated.advice);
+    const viaCli = JSON.parse(cli(dir, ['update', 'api', '--step=from-the-cli', '--json']).stdout);
+    expect({ warnings: viaCli.warnings, advice: viaCli.advice }).toEqual({ warnings: r.structuredContent!.warnings, advice: r.structuredContent!.advice });
+    // With nothing to say, nothing is added.
+    const clean = await call(c, 'update', { skill: 'api', ops: [{ path: 'cost.budget_usd', value: 20 }, { path: 'progress_table', value: [{ id: 'auth', label: 'Auth', status: 'in_progress' }] }, { path: 'context_primer', value: { key_decisions: ['JWT in cookies'] } }] });
+    expect(text(clean)).toBe('updated .checkpoints/api.checkpoint.json');
+  });
+});

@@ -3,7 +3,7 @@ import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { MAX_FILE_BYTES, warningLevel } from '../../protocol/validate.js';
+import { MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -48,7 +48,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // The size warning was judged before rotation; keep it only if the written file is still over.
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings, ...(rotation ? { rotated: rotation } : {}) });
+    // As validate reports them: a missing progress_table is advice, not a warning.
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, ...splitAdvice(warnings), ...(rotation ? { rotated: rotation } : {}) });
     return 0;
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
