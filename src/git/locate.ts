@@ -1,8 +1,8 @@
 // Finding a repository with plain fs: the work-tree root, its git dir (a linked worktree
 // has a `.git` file pointing elsewhere) and the common dir that holds objects, refs and
 // the shallow file.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
 
@@ -19,6 +19,60 @@ export async function findGitRoot(cwd: string): Promise<string | null> {
     const dotGit = statSync(join(dir, '.git'), { throwIfNoEntry: false });
     if (dotGit && (dotGit.isDirectory() || dotGit.isFile())) return dir;
     if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * Refuses a folder inside a git dir rather than a work tree: a bare repository, or the `.git`
+ * folder of a work tree (what git calls "must be run in a work tree"). Found as git finds it,
+ * walking up: a `.git` entry met first means a work tree (or none at all) and passes. Without
+ * this, `.checkpoints/`, `.gitattributes` and merge config would be written into the git dir.
+ */
+export function assertNotInGitDir(start: string, cwd: string): void {
+  let innermost: string | null = null;
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (statOrNull(join(dir, '.git'))) break;
+    if (isGitDir(dir)) {
+      innermost ??= dir;
+      // The .git folder of a work tree (its worktrees/ and modules/ included): the work tree is right above.
+      if (basename(dir) === '.git') {
+        const workTree = dirname(dir);
+        throw new CheckpointError('E_NO_ROOT', `${shownPath(dir)} is the git dir of ${shownPath(workTree)}, not a working tree`, { hint: `run checkpoint in ${shownPath(workTree)}` });
+      }
+    }
+    if (dirname(dir) === dir) break;
+  }
+  if (innermost !== null) {
+    // As the user named it (-C b.git) when it is below where they are, else in full.
+    const rel = relative(cwd, innermost);
+    const name = rel && !rel.startsWith('..') ? rel : innermost;
+    throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: `run checkpoint in a clone of it (git clone ${shownPath(innermost)} <folder>)` });
+  }
+}
+
+/** Git's own test: a HEAD that names a ref or an object id, with objects and refs (or a commondir that holds them). */
+function isGitDir(dir: string): boolean {
+  const head = join(dir, 'HEAD');
+  const stat = statOrNull(head);
+  // A plain small file only: a FIFO or /dev/zero planted as HEAD must not block or flood the read.
+  if (!stat?.isFile() || stat.size > 4096) return false;
+  let text: string;
+  try {
+    text = readFileSync(head, 'utf8');
+  } catch {
+    return false;
+  }
+  if (!/^(ref: refs\/|[0-9a-f]{40})/.test(text)) return false;
+  const isDir = (name: string) => statOrNull(join(dir, name))?.isDirectory() ?? false;
+  return (isDir('objects') && isDir('refs')) || (statOrNull(join(dir, 'commondir'))?.isFile() ?? false);
+}
+
+/** A folder we may not enter (EACCES) has no git dir we could use: as missing, like existsSync. */
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
   }
 }
 

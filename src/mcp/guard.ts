@@ -1,27 +1,33 @@
 // A malformed message must get an answer, not silence: the SDK's stdio transport drops a line
 // it cannot parse (the host then waits for a reply that never comes). Lines pass through this
 // filter first; one that is not JSON, or not a JSON-RPC message, is answered here with the
-// JSON-RPC error and never reaches the server.
+// JSON-RPC error and never reaches the server. A batch (an array) goes to `batches` (batch.ts).
 import { Transform } from 'node:stream';
+import type { Batches } from './batch.js';
 import { JSONRPCMessageSchema } from './sdk.js';
 
 const MAX_LINE = 8 * 1024 * 1024;
 
-export function guardedInput(reply: (message: unknown) => void): Transform {
+export function guardedInput(reply: (message: unknown) => void, batches: Batches): Transform {
   let pending = '';
-  const answer = (line: string): boolean => {
+  /** The lines of `line` the server is to read. */
+  const answer = (line: string): string[] => {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
-      return false;
+      return [];
     }
-    if (JSONRPCMessageSchema.safeParse(value).success) return true;
+    if (Array.isArray(value)) return batches.receive(value);
+    if (JSONRPCMessageSchema.safeParse(value).success) {
+      batches.seen(value);
+      return [`${line}\n`];
+    }
     const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
     // A notification (no id) gets no reply, by JSON-RPC's rules.
     if (typeof id === 'string' || typeof id === 'number') reply({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
-    return false;
+    return [];
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -30,7 +36,7 @@ export function guardedInput(reply: (message: unknown) => void): Transform {
       for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
         const line = pending.slice(0, nl).replace(/\r$/, '');
         pending = pending.slice(nl + 1);
-        if (line.trim() && answer(line)) out += `${line}\n`;
+        if (line.trim()) out += answer(line).join('');
       }
       if (pending.length > MAX_LINE) {
         pending = '';

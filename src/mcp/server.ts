@@ -4,17 +4,20 @@
 // never write into each other. No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
 import { statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { quoted } from '../one-line.js';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../errors.js';
-import { findRoot } from '../store/root.js';
+import { projectRoot } from '../cli/commands/common.js';
 import { listSkills, requireCheckpoint } from '../store/checkpoints.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
 import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
+import { assertProjectFile } from './project-files.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { watchCheckpoints, type Watch } from './watch.js';
 
@@ -29,6 +32,19 @@ export interface McpOptions {
 }
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+/**
+ * A refused prompt or resource request as its JSON-RPC error: the CLI's one line as the message
+ * (the SDK sends a thrown error's own `code`, `message` and `data`), Invalid params for a
+ * mistake in the request, Internal error for a bug.
+ */
+function rpcError(e: unknown, notFound = -32602): Error & { code: number; data: Record<string, unknown> } {
+  const f = asFailure(e);
+  const code = f.code === 'E_INTERNAL' ? -32603 : f.code === 'E_NOT_FOUND' ? notFound : -32602;
+  return Object.assign(new Error(f.text), { code, data: { code: f.code, hint: f.hint } });
+}
+/** MCP's "Resource not found". */
+const RESOURCE_NOT_FOUND = -32002;
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
@@ -79,7 +95,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
   /** The project root of a call, watched from then on for resource notifications. */
   function rootFor(dir: string): string {
-    const root = findRoot(dir);
+    const root = projectRoot(dir);
     if (!watches.has(root)) {
       watches.set(root, watchCheckpoints(root, (skills) => {
         server.sendResourceListChanged();
@@ -99,7 +115,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : undefined });
       }
       const dir = await projectDir(args.cwd);
-      rootFor(dir);
+      const root = rootFor(dir);
+      for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
       const cap = await invoke(tool.command, argv, dir, true);
       const doc = documentOf(cap);
@@ -147,7 +164,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         const text = requireCheckpoint(root, skill).text;
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
       } catch (e) {
-        throw new Error(asFailure(e).text);
+        throw rpcError(e, RESOURCE_NOT_FOUND);
       }
     },
   );
@@ -159,9 +176,10 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     subscribed.delete(req.params.uri);
     return {};
   });
-  // Watching starts with the first call; a host that only subscribes starts it here.
+  // Watching starts with the first call; a host that only subscribes starts it here. A folder
+  // that is no project (a bare repository) is refused by each call, not here.
   server.server.oninitialized = () => {
-    void projectDir(undefined).then(rootFor, () => {});
+    void projectDir(undefined).then(rootFor).catch(() => {});
   };
 
   server.registerPrompt(
@@ -178,7 +196,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         const cap = await invoke('resume', ['--', ...(args.skill ? [args.skill] : [])], dir, false);
         text = [...cap.out, ...cap.err].join('\n');
       } catch (e) {
-        text = asFailure(e).text;
+        // A refusal is the request's error, never a message the model would read as its briefing.
+        throw rpcError(e);
       }
       return {
         description: 'checkpoint resume briefing',
@@ -193,8 +212,18 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 export async function runMcpServer(opts: McpOptions): Promise<number> {
   const { server, close, drain } = createServer(opts);
   const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
-  const input = process.stdin.pipe(guardedInput(reply));
-  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, process.stdout);
+  const batches = new Batches(reply);
+  const input = process.stdin.pipe(guardedInput(reply, batches));
+  // The server's messages pass by `batches` on their way out: an answer a batch waits for is held for it.
+  const output = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const text = String(chunk);
+      if (batches.held(JSON.parse(text))) done();
+      else if (process.stdout.write(text)) done();
+      else process.stdout.once('drain', () => done());
+    },
+  });
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin, output as unknown as typeof process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     input.once('end', () => done());

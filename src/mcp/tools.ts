@@ -20,6 +20,8 @@ export interface ToolSpec {
   argv: (a: Args) => string[];
   /** Refusals the CLI makes elsewhere (a TTY check, a flag the server did not enable). */
   check?: (a: Args) => string | null;
+  /** The arguments that name files: each must lie inside the project (src/mcp/project-files.ts). */
+  files?: (a: Args) => unknown[];
   summary: (doc: Doc) => string;
 }
 
@@ -111,7 +113,8 @@ export const TOOLS: ToolSpec[] = [
     title: 'Check checkpoints against the protocol',
     description: 'Errors and warnings with JSON paths for every checkpoint (or the named files).',
     readOnly: true,
-    shape: { cwd, files: z.array(z.string()).optional().describe('files to check, relative to the project'), strict: z.boolean().optional().describe('warnings fail too') },
+    shape: { cwd, files: z.array(z.string()).optional().describe('files inside the project to check, relative to cwd'), strict: z.boolean().optional().describe('warnings fail too') },
+    files: (a) => (Array.isArray(a.files) ? a.files : []),
     argv: (a) => [...flags(a, { strict: 'strict' }), ...rest(a.files)],
     summary: (d) => `${(d.files as unknown[] | undefined)?.filter((f) => (f as Doc).ok).length ?? 0}/${count(d.files, 'valid')}`,
   },
@@ -148,7 +151,11 @@ export const TOOLS: ToolSpec[] = [
       ...flags(a, { auto_rotate: 'auto-rotate' }),
       ...rest(a.skill),
     ],
-    summary: (d) => `${d.created ? 'created' : 'updated'} ${d.path}${count(d.warnings, 'warning(s)') !== '0 warning(s)' ? ` (${count(d.warnings, 'warning(s)')})` : ''}`,
+    summary: (d) => {
+      // The CLI's words: warnings, and advice (a missing progress_table) apart.
+      const notes = [Array.isArray(d.warnings) && d.warnings.length ? count(d.warnings, 'warning(s)') : '', Array.isArray(d.advice) && d.advice.length ? count(d.advice, 'advice') : ''].filter(Boolean);
+      return `${d.created ? 'created' : 'updated'} ${d.path}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+    },
   },
   {
     name: 'done',

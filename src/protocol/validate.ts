@@ -134,3 +134,17 @@ export const ADVICE_PATHS: ReadonlySet<string> = new Set(['progress_table', 'con
 
 /** The level validate and doctor report a validator warning at. */
 export const warningLevel = (w: Issue): 'warning' | 'advice' => (ADVICE_PATHS.has(w.path) ? 'advice' : 'warning');
+
+/** A validator warning reported as advice: shown, never failing (`--strict` included). */
+export interface Advice {
+  level: 'advice';
+  path: string;
+  message: string;
+}
+
+/** Validator warnings as every command reports them (validate, update, the MCP tools): warnings, and the advice apart. */
+export function splitAdvice(issues: Issue[]): { warnings: Issue[]; advice: Advice[] } {
+  const warnings = issues.filter((w) => warningLevel(w) === 'warning');
+  const advice = issues.filter((w) => warningLevel(w) === 'advice').map((w): Advice => ({ level: 'advice', path: w.path, message: w.message }));
+  return { warnings, advice };
+}

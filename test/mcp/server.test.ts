@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -286,5 +286,170 @@ describe('checkpoint mcp', () => {
     await call(c, 'update', { cwd: main, skill: 'api', ops: [{ path: 'step', value: 'in-main' }] });
     expect(disk(main).step).toBe('in-main');
     expect(JSON.parse(readFileSync(join(other, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+});
+
+describe('checkpoint mcp: calls whose folder has no working tree', () => {
+  it('a bare repository as cwd (or as the folder the server started in) is a tool error, nothing written there', async () => {
+    const parent = tempDir();
+    git(parent, ['init', '-q', '--bare', 'b.git']);
+    const bare = join(parent, 'b.git');
+    const before = git(bare, ['config', '--list', '--local']);
+    const c = await connect(bare);
+    for (const args of [{}, { cwd: bare }]) {
+      const r = await call(c, 'update', { ...args, skill: 'api', ops: [{ path: 'step', value: 'x' }] });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe(`checkpoint: ${bare} is a bare repository (no working tree); hint: run checkpoint in a clone of it (git clone ${bare} <folder>)`);
+    }
+    expect(readdirSync(bare).sort()).toEqual(['HEAD', 'branches', 'config', 'description', 'hooks', 'info', 'objects', 'refs']);
+    expect(git(bare, ['config', '--list', '--local'])).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: tools read only inside the project', () => {
+  it('validate refuses a file outside the project (absolute, ../, or through a link) as one tool error, quoting none of it', async () => {
+    const dir = repo();
+    messy(dir);
+    const secrets = tempDir();
+    // Its first character is what a JSON parse error would quote.
+    write(secrets, 'shadow', 'Zroot:$6$salt$hash:19000:0:99999:7:::\n');
+    symlinkSync(join(secrets, 'shadow'), join(dir, 'notes.json'));
+    symlinkSync(secrets, join(dir, 'vendor'));
+    write(dir, 'src/README.md', 'the api service\n');
+    const c = await connect(join(dir, 'src'));
+    const cases: [string, RegExp][] = [
+      [join(secrets, 'shadow'), /^checkpoint: validate: file ".*shadow" is outside the project .*; refused \(the MCP tools read only inside it\); hint: /],
+      ['/etc/shadow', /is outside the project/],
+      ['../../' + secrets.split('/').filter(Boolean).pop() + '/shadow', /is outside the project/],
+      ['..', /is outside the project/],
+      ['../notes.json', /notes\.json is a symlink to .*shadow, outside the project; refused/],
+      ['../vendor/shadow', /vendor is a symlink to .*, outside the project; refused/],
+      ['../.checkpoints/a\0b', /NUL byte/],
+    ];
+    for (const [file, message] of cases) {
+      const r = await call(c, 'validate', { files: [file] });
+      expect(r.isError, file).toBe(true);
+      expect(text(r), file).toMatch(message);
+      expect(text(r)).not.toContain('\n');
+      expect(JSON.stringify(r)).not.toContain('"Z');
+      expect(r.structuredContent).not.toHaveProperty('files');
+    }
+    // One outside file among good ones refuses the call, before any is read.
+    expect((await call(c, 'validate', { files: ['../.checkpoints/api.checkpoint.json', '/etc/shadow'] })).isError).toBe(true);
+    // Inside the project, relative to the call's folder or absolute, files are checked as before.
+    for (const file of ['../.checkpoints/api.checkpoint.json', join(dir, FILE)]) {
+      const ok = await call(c, 'validate', { files: [file] });
+      expect(ok.isError, file).toBeFalsy();
+      expect(ok.structuredContent).toMatchObject({ ok: true, files: [{ file: FILE, ok: true }] });
+    }
+  });
+});
+
+describe('checkpoint mcp: JSON-RPC batches', () => {
+  /** The built server fed `lines` through a pipe that then closes: every line it wrote back, parsed. */
+  async function pipe(dir: string, version: string, lines: unknown[]): Promise<unknown[]> {
+    const init = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      child.on('error', fail).on('exit', () => done(text));
+      child.stdin.end([...init, ...lines].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    });
+    return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown).filter((m) => (m as { id?: unknown }).id !== 0);
+  }
+  const batch = [
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'step', value: 'batched' }] } } },
+    { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+    { jsonrpc: '2.0', id: 'two', method: 'ping' },
+    { jsonrpc: '2.0', id: 3, method: 'no/such/method' },
+  ];
+
+  it('under MCP 2025-03-26 (whose spec has them) a batch is answered with one array, in its order', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, '2025-03-26', [batch, { jsonrpc: '2.0', id: 4, method: 'ping' }]);
+    expect(answers).toHaveLength(2);
+    // The ping after it may be answered first: the batch waits for its slowest member.
+    const array = answers.find(Array.isArray) as Record<string, unknown>[];
+    const single = answers.find((a) => !Array.isArray(a));
+    expect(array.map((a) => a.id)).toEqual([1, 'two', 3]);
+    expect(array[0]).toMatchObject({ result: { structuredContent: { ok: true, skill: 'api' } } });
+    expect(array[1]).toMatchObject({ result: {} });
+    expect(array[2]).toMatchObject({ error: { code: -32601 } });
+    expect(single).toMatchObject({ id: 4, result: {} });
+    expect(disk(dir).step).toBe('batched');
+  });
+
+  it('under 2025-06-18 and later (which removed them) each request in a batch gets an error saying so; nothing runs', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const dir = repo();
+      const before = messy(dir);
+      const answers = await pipe(dir, version, [batch, [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }], [], { jsonrpc: '2.0', id: 4, method: 'ping' }]);
+      expect(answers).toHaveLength(4);
+      const [array, notes, empty, single] = answers as [Record<string, { code: number; message: string }>[], Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+      expect(array.map((a) => a.id)).toEqual([1, 'two', 3]);
+      for (const a of array) expect(a.error).toEqual({ code: -32600, message: `Invalid Request: JSON-RPC batches are not part of MCP ${version}, the version this session agreed on (only 2025-03-26 has them); send one message per line` });
+      expect(notes).toMatchObject({ id: null, error: { code: -32600 } });
+      expect(empty).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
+      expect(single).toMatchObject({ id: 4, result: {} });
+      expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    }
+  });
+});
+
+describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () => {
+  it('prompts/get and resources/read answer a bad skill, a missing one or a relative cwd with an error (one line), never with the text as content', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    const cases: [() => Promise<unknown>, number, RegExp][] = [
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: '../x' } }), -32602, /^checkpoint: invalid skill name "\.\.\/x"; hint: use lowercase letters/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 'nope' } }), -32602, /^checkpoint: no checkpoint for skill "nope"; hint: checkpoints here: api/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
+      [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
+      [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
+    ];
+    for (const [request, code, message] of cases) {
+      const error = await request().then(
+        (r) => expect.unreachable(`answered ${JSON.stringify(r)}`),
+        (e: unknown) => e as { code: number; message: string; data?: { code?: string } },
+      );
+      expect(error.code).toBe(code);
+      // The SDK's client puts "MCP error <code>: " before the server's message.
+      const sent = error.message.replace(/^MCP error -?\d+: /, '');
+      expect(sent).toMatch(message);
+      expect(sent).not.toContain('\n');
+      expect(error.data?.code).toMatch(/^E_/);
+    }
+    // The good request still gets its briefing.
+    const ok = await c.getPrompt({ name: 'resume-session', arguments: { skill: 'api' } });
+    expect((ok.messages[0]!.content as { text: string }).text).toContain('RESUMING: api');
+  });
+});
+
+describe('checkpoint mcp: update reports as the CLI does', () => {
+  it('advice (no progress_table, no context_primer) is advice, a tripped budget a warning, with the CLI\'s levels and words', async () => {
+    const dir = repo();
+    const c = await connect(dir);
+    const r = await call(c, 'update', { skill: 'api', ops: [{ path: 'status', value: 'in_progress' }, { path: 'next_actions', op: 'append', value: 'Write the auth tests (src/auth.ts, PR 12)' }, { path: 'cost', value: { total_usd: 12.5, budget_usd: 10.0 } }] });
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toBe('created .checkpoints/api.checkpoint.json (1 warning(s), 2 advice)');
+    expect(r.structuredContent).toMatchObject({
+      warnings: [{ level: 'warning', path: 'cost.total_usd' }],
+      advice: [{ level: 'advice', path: 'progress_table' }, { level: 'advice', path: 'context_primer' }],
+    });
+    // The same split and levels `validate` gives the file, and the CLI's own update --json.
+    const validated = JSON.parse(cli(dir, ['validate', '--json']).stdout).files[0];
+    expect(r.structuredContent!.warnings).toEqual(validated.warnings);
+    expect(r.structuredContent!.advice).toEqual(validated.advice);
+    const viaCli = JSON.parse(cli(dir, ['update', 'api', '--step=from-the-cli', '--json']).stdout);
+    expect({ warnings: viaCli.warnings, advice: viaCli.advice }).toEqual({ warnings: r.structuredContent!.warnings, advice: r.structuredContent!.advice });
+    // With nothing to say, nothing is added.
+    const clean = await call(c, 'update', { skill: 'api', ops: [{ path: 'cost.budget_usd', value: 20 }, { path: 'progress_table', value: [{ id: 'auth', label: 'Auth', status: 'in_progress' }] }, { path: 'context_primer', value: { key_decisions: ['JWT in cookies'] } }] });
+    expect(text(clean)).toBe('updated .checkpoints/api.checkpoint.json');
   });
 });

@@ -1,5 +1,7 @@
 // Small helpers every command shares.
 import { CheckpointError, type ErrorCode } from '../../errors.js';
+import { resolve } from 'node:path';
+import { assertNotInGitDir } from '../../git/locate.js';
 import { findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -7,7 +9,18 @@ import type { FileError } from '../../protocol/file-validation.js';
 import { oneLine } from '../render/output.js';
 
 export function rootOf(ctx: Context): string {
-  return findRoot(ctx.cwd, ctx.dirOverride);
+  return projectRoot(ctx.cwd, ctx.dirOverride);
+}
+
+/**
+ * The project root every command (and the MCP server) works in: found from `cwd`, or from the
+ * -C folder as given. A folder inside a git dir (a bare repository, a `.git` folder) is refused
+ * here, before anything is read or written: it has no working tree to keep checkpoints in.
+ */
+export function projectRoot(cwd: string, override?: string): string {
+  const root = findRoot(cwd, override);
+  assertNotInGitDir(override === undefined ? cwd : resolve(cwd, override), cwd);
+  return root;
 }
 
 export function skillArg(args: ParsedArgs, index = 0): string {

@@ -3,7 +3,7 @@ import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
 import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { MAX_FILE_BYTES, warningLevel } from '../../protocol/validate.js';
+import { MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -49,7 +49,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, warnings, ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
+    // As validate reports them: a missing progress_table is advice, not a warning.
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, ...splitAdvice(warnings), ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
     return 0;
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);

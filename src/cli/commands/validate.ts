@@ -2,7 +2,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles } from '../../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedReason } from '../../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../../store/root.js';
-import { warningLevel, type Issue } from '../../protocol/validate.js';
+import { splitAdvice, type Advice, type Issue } from '../../protocol/validate.js';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { Verdicts } from '../../store/verdicts.js';
 import { readChecked } from '../../read/checked.js';
@@ -14,13 +14,6 @@ import { block, oneLine } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
-
-/** A recommendation (a missing progress_table, a long summary): shown, never failing, --strict included. */
-interface Advice {
-  level: 'advice';
-  path: string;
-  message: string;
-}
 
 interface FileReport {
   file: string;
@@ -96,8 +89,7 @@ function validateOne(root: string, path: string, now: Date, strict: boolean, nam
     if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${shownPath(file)} does not exist`, { hint: 'name an existing checkpoint file, or run `checkpoint validate` alone for all of .checkpoints/' });
     const v = checked.validation;
     // The doctor's levels: --strict fails on warnings, never on advice.
-    const warnings = v.warnings.filter((w) => warningLevel(w) === 'warning');
-    const advice = v.warnings.filter((w) => warningLevel(w) === 'advice').map((w): Advice => ({ level: 'advice', path: w.path, message: w.message }));
+    const { warnings, advice } = splitAdvice(v.warnings);
     return { file, ok: v.errors.length === 0 && (!strict || warnings.length === 0), errors: v.errors, warnings, advice };
   } catch (e) {
     // A missing file named on the command line is a usage mistake; anything unreadable is a

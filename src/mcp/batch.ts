@@ -1,0 +1,102 @@
+// JSON-RPC batches: an array of messages on one line. MCP 2025-03-26 says a server MUST accept
+// them; 2025-06-18 removed them (2025-11-25 too). The SDK's stdio transport drops an array without
+// a word, so the host waits forever. Here a batch is answered by the protocol version the session
+// agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
+// back together as one array, as JSON-RPC 2.0 says; under any other version every request in it
+// is answered with an error that says why (and a batch of notifications alone with one error).
+import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
+
+/** The protocol versions whose spec has batches. */
+export const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
+
+type Id = string | number;
+const INVALID = -32600;
+const error = (id: Id | null, message: string) => ({ jsonrpc: '2.0', id, error: { code: INVALID, message } });
+const idOf = (m: unknown): Id | null => {
+  const id = typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+const isRequest = (m: unknown) => idOf(m) !== null && typeof (m as { method?: unknown }).method === 'string';
+const key = (id: Id) => `${typeof id}:${id}`;
+
+interface Open {
+  /** The batch's answers in the order of its requests; a hole is an answer still to come. */
+  answers: unknown[];
+  /** Where each awaited request's answer goes. */
+  slots: Map<string, number>;
+}
+
+export class Batches {
+  /** The version the session agrees on (the server's answer to initialize); null before that. */
+  private version: string | null = null;
+  private readonly open: Open[] = [];
+
+  constructor(private readonly reply: (message: unknown) => void) {}
+
+  /**
+   * A message from the host, on its way to the server. From initialize the version is known
+   * before the server answers (a host may send its next line at once): the SDK's own rule.
+   */
+  seen(message: unknown): void {
+    const m = message as { method?: unknown; params?: { protocolVersion?: unknown } };
+    if (m.method !== 'initialize' || idOf(m) === null) return;
+    const asked = m.params?.protocolVersion;
+    this.version = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+  }
+
+  /** A batch from the host: the lines to hand to the server (its answers are held by `held`). */
+  receive(batch: unknown[]): string[] {
+    // JSON-RPC 2.0: an empty array is one Invalid Request, not an empty answer.
+    if (!batch.length) {
+      this.reply(error(null, 'Invalid Request: an empty batch'));
+      return [];
+    }
+    if (this.version === null || !BATCH_VERSIONS.has(this.version)) {
+      const only = [...BATCH_VERSIONS].join(', ');
+      const why = this.version === null
+        ? `Invalid Request: a batch before initialize (initialize comes alone, and only MCP ${only} has batches)`
+        : `Invalid Request: JSON-RPC batches are not part of MCP ${this.version}, the version this session agreed on (only ${only} has them); send one message per line`;
+      const answers = batch.filter(isRequest).map((m) => error(idOf(m), why));
+      this.reply(answers.length ? answers : error(null, why));
+      return [];
+    }
+    const open: Open = { answers: [], slots: new Map() };
+    const lines: string[] = [];
+    for (const m of batch) {
+      const id = idOf(m);
+      if (!JSONRPCMessageSchema.safeParse(m).success) {
+        open.answers.push(error(id, 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)'));
+        continue;
+      }
+      if (isRequest(m)) {
+        if (open.slots.has(key(id!))) {
+          open.answers.push(error(id, `Invalid Request: the id ${JSON.stringify(id)} is used twice in this batch`));
+          continue;
+        }
+        open.slots.set(key(id!), open.answers.length);
+        open.answers.push(undefined);
+      }
+      lines.push(`${JSON.stringify(m)}\n`);
+    }
+    // Notifications and responses alone: JSON-RPC answers nothing at all.
+    if (open.slots.size) this.open.push(open);
+    else if (open.answers.length) this.reply(open.answers);
+    return lines;
+  }
+
+  /** A message the server sends: true when it is an answer a batch waits for (sent with the batch once all are in). */
+  held(message: unknown): boolean {
+    const id = idOf(message);
+    if (id === null || (message as { method?: unknown }).method !== undefined) return false;
+    const i = this.open.findIndex((b) => b.slots.has(key(id)));
+    if (i < 0) return false;
+    const open = this.open[i]!;
+    open.answers[open.slots.get(key(id))!] = message;
+    open.slots.delete(key(id));
+    if (!open.slots.size) {
+      this.open.splice(i, 1);
+      this.reply(open.answers);
+    }
+    return true;
+  }
+}

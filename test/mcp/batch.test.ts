@@ -1,0 +1,84 @@
+// Batches (src/mcp/batch.ts) in the process: whatever array a host sends, every request in it is
+// answered exactly once, in one reply, and nothing is silent. The server is played by a loop that
+// answers each forwarded request in a shuffled order, as concurrent tool calls finish.
+// The built server over a real pipe is in server.test.ts.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Batches } from '../../src/mcp/batch.js';
+
+const init = (version: string) => ({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+
+function session(version: string | null) {
+  const replies: unknown[] = [];
+  const b = new Batches((m) => replies.push(m));
+  if (version) b.seen(init(version));
+  return { b, replies };
+}
+
+/** Elements a host might put in a batch, tagged: requests (ids may repeat), notifications, responses, junk. */
+const element = fc.oneof(
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'b', '1')), method: fc.constantFrom('ping', 'tools/list', 'tools/call') }).map((m) => ({ kind: 'request', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constantFrom('notifications/initialized', 'notifications/roots/list_changed') }).map((m) => ({ kind: 'quiet', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), result: fc.constant({}) }).map((m) => ({ kind: 'quiet', m })),
+  fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.record({ id: fc.integer(), method: fc.integer() })).map((m) => ({ kind: 'junk', m })),
+);
+
+type Msg = { id?: unknown; method?: unknown; error?: { code: number; message: string } };
+
+describe('JSON-RPC batches', () => {
+  it('under MCP 2025-03-26: one array answers every request of the batch once, in its order; invalid members get their error in place', () => {
+    fc.assert(
+      fc.property(fc.array(element, { minLength: 1, maxLength: 12 }), fc.integer(), (tagged, seed) => {
+        const { b, replies } = session('2025-03-26');
+        const lines = b.receive(tagged.map((t) => t.m)).map((l) => JSON.parse(l) as Msg);
+        // A request whose id came earlier in the batch is refused in place; the first is served.
+        const idOf = (t: (typeof tagged)[number]) => JSON.stringify((t.m as Msg).id);
+        const served = (t: (typeof tagged)[number], i: number) => t.kind === 'request' && tagged.findIndex((u) => u.kind === 'request' && idOf(u) === idOf(t)) === i;
+        // Requests served, notifications and responses reach the server; junk does not.
+        expect(lines).toEqual(tagged.filter((t, i) => t.kind === 'quiet' || served(t, i)).map((t) => t.m));
+        // The server answers the requests it was given, in a shuffled order.
+        const requests = lines.filter((m) => m.id !== undefined && typeof m.method === 'string');
+        const order = [...requests].sort((x, y) => ((JSON.stringify(x).length * 31 + seed) % 7) - ((JSON.stringify(y).length * 31 + seed) % 7));
+        for (const r of order) expect(b.held({ jsonrpc: '2.0', id: r.id, result: { echo: r.method } })).toBe(true);
+        // Something not awaited goes straight out.
+        expect(b.held({ jsonrpc: '2.0', id: 'not-in-any-batch', result: {} })).toBe(false);
+        expect(b.held({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' })).toBe(false);
+
+        const answered = tagged.map((t, i) => ({ ...t, served: served(t, i) })).filter((t) => t.kind !== 'quiet');
+        if (!answered.length) {
+          expect(replies).toEqual([]); // notifications and responses alone: nothing, as JSON-RPC says
+          return;
+        }
+        expect(replies).toHaveLength(1);
+        const answers = replies[0] as Msg[];
+        expect(Array.isArray(answers)).toBe(true);
+        // One answer per request or junk member, in the batch's order.
+        expect(answers.map((a) => (a.error ? 'error' : 'result'))).toEqual(answered.map((t) => (t.served ? 'result' : 'error')));
+        expect(answers.filter((a) => !a.error).map((a) => a.id)).toEqual(requests.map((r) => r.id));
+        for (const a of answers.filter((x) => x.error)) expect(a.error!.code).toBe(-32600);
+      }),
+    );
+  });
+
+  it('under any other version (or before initialize): each request is answered with an error that says why, never silence', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(null, '2025-06-18', '2025-11-25', '2024-11-05', 'not-a-version'), fc.array(element, { minLength: 1, maxLength: 8 }), (version, tagged) => {
+        const { b, replies } = session(version);
+        expect(b.receive(tagged.map((t) => t.m))).toEqual([]); // nothing reaches the server
+        expect(replies).toHaveLength(1);
+        const reply = replies[0] as Msg | Msg[];
+        const errors = Array.isArray(reply) ? reply : [reply];
+        for (const e of errors) expect(e.error!.code).toBe(-32600);
+        const shown = version === null ? 'before initialize' : version === 'not-a-version' ? 'MCP 2025-11-25' : `MCP ${version}`;
+        expect(errors[0]!.error!.message).toContain(shown);
+        if (!Array.isArray(reply)) expect(reply.id).toBeNull();
+      }),
+    );
+  });
+
+  it('an empty batch is one Invalid Request, not an empty array', () => {
+    const { b, replies } = session('2025-03-26');
+    expect(b.receive([])).toEqual([]);
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } }]);
+  });
+});
