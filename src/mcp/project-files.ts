@@ -3,12 +3,12 @@
 // (The CLI's `validate <file>` reads what the user names: that is the user's own choice.)
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { shown, shownPath } from '../one-line.js';
+import { quoted, shownPath } from '../one-line.js';
 import { locate } from '../store/safe-fs.js';
 
 /** Refuses `file` (as the command resolves it, from `dir`) unless it lies inside `root` without following a link out. */
 export function assertProjectFile(root: string, dir: string, file: string, tool: string): void {
-  const named = shown(JSON.stringify(file));
+  const named = quoted(file);
   const hint = 'name files inside the project, e.g. .checkpoints/api.checkpoint.json';
   if (file.includes('\0')) throw new CheckpointError('E_PATH', `${tool}: file ${named} holds a NUL byte; refused`, { hint });
   const rel = relative(root, resolve(dir, file));

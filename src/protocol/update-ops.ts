@@ -154,7 +154,7 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
 function index(arr: JsonValue[], seg: string, op: UpdateOp, here: string): number {
   if (!/^\d+$/.test(seg)) throw usage(op.flag, `${here.split('.').slice(0, -1).join('.') || 'it'} is an array; address an item by its index`);
   // "01" may be a typo for 0, 10 or 1: an index is written one way only.
-  if (seg.length > 1 && seg.startsWith('0')) throw usage(op.flag, `index ${shown(JSON.stringify(seg))} has a leading zero`, `write it as ${Number(seg)}`);
+  if (seg.length > 1 && seg.startsWith('0')) throw usage(op.flag, `index ${quoted(seg)} has a leading zero`, `write it as ${Number(seg)}`);
   const i = Number(seg);
   if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${here.replace(/\.\d+$/, '')} (length ${arr.length})`);
   return i;
