@@ -40,13 +40,31 @@ export function renderHook(template: string, nodePath: string, binPath: string):
 }
 
 /**
- * The line a user adds to a pre-push hook another tool owns: the shipped hook, run with git's
- * arguments and stdin (the pushed refs), finds the CLI in node_modules/.bin or on PATH. A
- * project path when the package is installed there, so the line can be committed.
+ * The line a user puts first in a pre-push hook another tool owns: it sources the shipped
+ * pre-push-chain, which runs our check on git's stdin, ends the hook (exit 1) on drift whatever
+ * the hook's shell options, and gives the rest of the hook the same stdin. A project path when
+ * the package is installed there (the line can be committed); else the installed copy's, whose
+ * hook then finds the package's own launcher beside it.
  */
 export function chainLine(root: string, templatePath: string): string {
-  const path = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
-  return `sh ${/^[\w./-]+$/.test(path) ? path : shellQuote(path)} "$@"`;
+  if (existsSync(join(root, LOCAL_TEMPLATE))) return `. ${LOCAL_TEMPLATE}-chain`;
+  const hook = fromRoot(root, templatePath);
+  const q = (p: string) => (/^[\w./-]+$/.test(p) ? p : shellQuote(p));
+  return `CHECKPOINT_HOOK=${q(hook)} . ${q(`${hook}-chain`)}`;
+}
+
+/** A user's hook file as text, if it is a plain file we may read (outside the project, a link, a FIFO: null). */
+function peek(root: string, file: string): string | null {
+  try {
+    return isLink(file) ? null : readProjectText(root, file, { maxBytes: 1024 * 1024 });
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a user's hook already runs our check: the chain line, or the shipped hook run by path (an earlier line). */
+function runsOurCheck(hook: string): boolean {
+  return /hooks\/pre-push-chain\b/.test(hook) || /checkpoint-protocol\/hooks\/pre-push\b/.test(hook);
 }
 
 /** `p` relative to the root when it is inside it, else as it is. */
@@ -77,7 +95,14 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   const dir = hooksDir(root);
   const path = join(dir, 'pre-push');
   const nothing = (note: string): InstallPlan => ({ changes: [], notes: [note], apply() {} });
-  const addLine = (file: string) => `to check pushes, add this line to ${shown(root, file)}: ${chainLine(root, templatePath)}`;
+  // What to do with the user's own hook file: nothing when it runs our check already; the line
+  // to put first in it; or, for none yet, a file to make (git runs only an executable one).
+  const addLine = (file: string) => {
+    const text = existsSync(file) ? peek(root, file) : null;
+    if (text !== null && runsOurCheck(text)) return `${shown(root, file)} runs checkpoint's check already`;
+    if (!existsSync(file)) return `to check pushes, create ${shown(root, file)} (#!/bin/sh, then this line; chmod +x) with: ${chainLine(root, templatePath)}`;
+    return `to check pushes, put this line first in ${shown(root, file)}: ${chainLine(root, templatePath)}`;
+  };
   // A linked hooks folder may be shared with other repositories: never read or written through.
   if (isLink(dir)) {
     let target = '(unreadable)';

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
 import { renderHook } from '../../src/install/hook.js';
 
-const LINE = 'sh node_modules/checkpoint-protocol/hooks/pre-push "$@"';
+const LINE = '. node_modules/checkpoint-protocol/hooks/pre-push-chain';
 
 function withRemote(dir: string): void {
   const remote = tempDir('cp-remote-');
@@ -43,7 +43,7 @@ describe('init beside another pre-push hook', () => {
     const wrapper = read(dir, '.husky/_/pre-push');
     const init = cli(dir, ['init']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(init.stdout).toContain(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, put this line first in .husky/pre-push: ${LINE}\n`);
     expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
     expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
@@ -65,9 +65,54 @@ describe('init beside another pre-push hook', () => {
     const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('push refused');
-    // Idempotent: the same note, nothing changed.
+    // Idempotent, and it sees the line is there: no second request to add it.
     const again = cli(dir, ['init']);
-    expect(again.stdout).toBe(`! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(again.stdout).toBe("! left .husky/_/pre-push as it is (not checkpoint's hook); .husky/pre-push runs checkpoint's check already\n");
+  });
+
+  it('the printed line gives the rest of the hook git\'s stdin, and stops the push under a plain sh (no -e) too', () => {
+    // The user's own gate reads the pushed refs after our line: it must still see them.
+    const dir = huskyProject('while read l s r x; do [ "$r" = refs/heads/protected ] && { echo user-gate-refused >&2; exit 1; }; done\nexit 0\n');
+    cli(dir, ['init']);
+    write(dir, '.husky/pre-push', `${LINE}\n${read(dir, '.husky/pre-push')}`);
+    commitAll(dir, 'husky: check checkpoints on push');
+    expect(gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main']).status).toBe(0);
+    const gate = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/protected']);
+    expect(gate.status).not.toBe(0);
+    expect(gate.stderr).toContain('user-gate-refused');
+    // A plain hook in .git/hooks (run without -e) that ends in `exit 0`: our refusal still ends it.
+    git(dir, ['config', '--unset', 'core.hooksPath']);
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${LINE}\necho user-hook-ran >&2\nexit 0\n`);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    invalidCheckpoint(dir);
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    expect(refused.stderr).not.toContain('user-hook-ran');
+  });
+
+  it('without the package in node_modules, the printed line names the installed copy, whose hook finds its own CLI', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    write(dir, '.git/hooks/pre-push', '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    const line = cli(dir, ['init']).stdout.match(/put this line first in \.git\/hooks\/pre-push: (.+)$/m)?.[1];
+    expect(line).toBe(`CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}`);
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\nexit 0\n`);
+    commitAll(dir, 'checkpoint init');
+    invalidCheckpoint(dir);
+    // No checkpoint-protocol on PATH and no node_modules: the hook runs the package's own launcher.
+    const path = `${dirname(process.execPath)}:/usr/bin:/bin`;
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main'], { PATH: path });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    expect(refused.stderr).not.toContain('not found');
+  });
+
+  it('a core.hooksPath folder with no pre-push yet: the note says to create an executable file with the line', () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.hooksPath', '.githooks']);
+    expect(cli(dir, ['init']).stdout).toMatch(/create \.githooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: /);
   });
 
   it("a hook in .git/hooks that finds its work by its own name ($0, husky 4) stays where it is, byte for byte", () => {
@@ -78,7 +123,7 @@ describe('init beside another pre-push hook', () => {
     const init = cli(dir, ['init', '--json']);
     expect(init.code, init.stderr).toBe(0);
     const out = JSON.parse(init.stdout);
-    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.git\/hooks\/pre-push: sh \S+hooks\/pre-push "\$@"$/)]);
+    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.git\/hooks\/pre-push: CHECKPOINT_HOOK=\S+hooks\/pre-push \. \S+hooks\/pre-push-chain$/)]);
     expect(out.changes.some((c: string) => c.includes('pre-push'))).toBe(false);
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
     expect(existsSync(join(dir, '.git/hooks/pre-push.chained'))).toBe(false);
@@ -93,12 +138,12 @@ describe('init beside another pre-push hook', () => {
     git(dir, ['config', 'core.hooksPath', '.githooks']);
     const none = cli(dir, ['init']);
     expect(none.code, none.stderr).toBe(0);
-    expect(none.stdout).toMatch(/^! no pre-push hook written: core\.hooksPath points at \.githooks, not this clone's own hooks folder; to check pushes, add this line to \.githooks\/pre-push: sh .+ "\$@"$/m);
+    expect(none.stdout).toMatch(/^! no pre-push hook written: core\.hooksPath points at \.githooks, not this clone's own hooks folder; to check pushes, create \.githooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: CHECKPOINT_HOOK=.+ \. .+pre-push-chain$/m);
     expect(existsSync(join(dir, '.githooks'))).toBe(false);
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
     write(dir, '.githooks/pre-push', '#!/bin/sh\necho team-hook >&2\n');
     const left = cli(dir, ['init']);
-    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, add this line to \.githooks\/pre-push: /m);
+    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.githooks\/pre-push: /m);
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
   });
 
@@ -109,7 +154,7 @@ describe('init beside another pre-push hook', () => {
     git(dir, ['config', 'core.hooksPath', '~/.githooks']);
     const r = cli(dir, ['init'], { env: { HOME: home } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`! no pre-push hook written: core.hooksPath points at ${home}/.githooks, not this clone's own hooks folder; to check pushes, add this line to ${home}/.githooks/pre-push: `);
+    expect(r.stdout).toContain(`! no pre-push hook written: core.hooksPath points at ${home}/.githooks, not this clone's own hooks folder; to check pushes, create ${home}/.githooks/pre-push (#!/bin/sh, then this line; chmod +x) with: `);
     expect(readdirSync(join(home, '.githooks'))).toEqual([]);
     expect(existsSync(join(dir, '~'))).toBe(false);
   });
@@ -154,13 +199,13 @@ describe('init repairs what an earlier init did to a hook manager', () => {
     const init = cli(dir, ['init']);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('✓ put .husky/_/pre-push.chained back as .husky/_/pre-push, which an earlier checkpoint init had moved aside (it ran, but under another name)\n');
-    expect(init.stdout).toContain(`! to check pushes, add this line to .husky/pre-push: ${LINE}\n`);
+    expect(init.stdout).toContain(`! to check pushes, put this line first in .husky/pre-push: ${LINE}\n`);
     expect(read(dir, '.husky/_/pre-push')).toBe(wrapper);
     expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
     const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(gated.status).not.toBe(0);
     expect(gated.stderr).toContain('user-gate-ran');
-    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, add this line to .husky/pre-push: ");
+    expect(cli(dir, ['init']).stdout).toContain("! left .husky/_/pre-push as it is (not checkpoint's hook); to check pushes, put this line first in .husky/pre-push: ");
   });
 });
 
@@ -181,7 +226,7 @@ describe('init decides before it writes', () => {
     const r = cli(dir, ['init']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain(`! no pre-push hook written: .git/hooks is a link to ${shared} (other repositories may share it); to check pushes, add this line to .git/hooks/pre-push: sh `);
+    expect(r.stdout).toContain(`! no pre-push hook written: .git/hooks is a link to ${shared} (other repositories may share it); to check pushes, create .git/hooks/pre-push (#!/bin/sh, then this line; chmod +x) with: CHECKPOINT_HOOK=`);
     expect(r.stdout).not.toContain('git tracks');
     expect(readdirSync(shared)).toEqual([]);
     expect(read(dir, '.gitattributes')).toContain('merge=checkpoint');
