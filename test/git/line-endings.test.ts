@@ -1,0 +1,218 @@
+// Line-ending conversion: with core.autocrlf or text/eol attributes the work tree holds other
+// bytes than the blobs (CRLF on disk, LF stored), and git status calls such a file clean. Both
+// engines must answer as git status does, whether the index's stat data settles a file or its
+// content has to be converted and hashed (files touched: same bytes, another mtime). The pure
+// conversion is checked against git's own (hash-object --path) on open-ended contents.
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHistory, type EngineName } from '../../src/git/index.js';
+import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
+import { parseAttributes } from '../../src/git/eol-attributes.js';
+import { commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+
+const WATCHED = ['src/a.ts', 'docs/x.md', 'assets/logo.bin', 'src/legacy.ts', 'media/clip.lfs'];
+const ENGINES: EngineName[] = ['native', 'isomorphic'];
+
+/** What git status itself lists among `paths` (leaving the index unrefreshed: the next answer must not lean on it). */
+function gitStatus(dir: string, paths: readonly string[]): string[] {
+  const out = git(dir, ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths]);
+  return out.split('\0').filter(Boolean).map((line) => line.slice(3)).sort();
+}
+
+async function answers(dir: string, paths: readonly string[] = WATCHED): Promise<Record<EngineName | 'git', string[]>> {
+  const out = { git: gitStatus(dir, paths) } as Record<EngineName | 'git', string[]>;
+  for (const engine of ENGINES) out[engine] = (await (await createHistory({ dir, engine })).uncommittedPaths(paths)).sort();
+  return out;
+}
+
+/** Every tracked file given a new mtime (same bytes): git must look at contents, not stat data. */
+function touchAll(dir: string): void {
+  const at = new Date(Date.now() - 60_000);
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), at, at);
+}
+
+/** A clone-like checkout: files removed and checked out again under the current settings, then settled. */
+function recheckout(dir: string): void {
+  git(dir, ['rm', '-r', '-q', '--cached', '.']);
+  for (const f of WATCHED) git(dir, ['rm', '-q', '--force', '--ignore-unmatch', '--', f]);
+  git(dir, ['reset', '-q', '--hard', 'HEAD']);
+  settleIndex(dir);
+}
+
+function project(files: Record<string, string | Buffer>): string {
+  const dir = makeRepo();
+  for (const [rel, content] of Object.entries(files)) {
+    if (typeof content === 'string') write(dir, rel, content);
+    else {
+      write(dir, rel, '');
+      writeFileSync(join(dir, rel), content);
+    }
+  }
+  commitAll(dir, 'files as the team wrote them (PR 12)', '2026-03-02T09:00:00Z');
+  return dir;
+}
+
+const TS = 'export const a = 1;\n// TODO(PR 12): drop the shim\nexport const b = 2.0;\n';
+const MD = '# Notes\n\n- status: in-progress\n- 8.0 of 10 done\n';
+
+/** Asserts all three agree, and on `expected`. */
+async function expectAll(dir: string, expected: string[]): Promise<void> {
+  const got = await answers(dir);
+  expect(got).toEqual({ git: expected, native: expected, isomorphic: expected });
+}
+
+describe('uncommittedPaths under line-ending conversion: both engines answer as git status', () => {
+  it('core.autocrlf=true: a clean CRLF checkout is clean (stat data or contents), a real edit is not', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    expect(git(dir, ['show', ':src/a.ts'])).toBe(TS);
+    expect(git(dir, ['cat-file', '-p', 'HEAD:src/a.ts'])).toBe(TS);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // An edit of the same size (so only the content tells), CRLF kept as the editor keeps it.
+    write(dir, 'src/a.ts', TS.replace('a = 1', 'a = 7').replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('autocrlf turned on over an LF checkout, then a file rewritten with CRLF: git calls it modified (its size moved), so do both', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD });
+    settleIndex(dir);
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    await expectAll(dir, []);
+    // What the clean conversion would give back is HEAD's blob, but git never looks: the size recorded in the index differs.
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('core.autocrlf=input: CRLF files added under it are stored LF and read clean', async () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.autocrlf', 'input']);
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    write(dir, 'docs/x.md', MD.replace(/\n/g, '\r\n'));
+    commitAll(dir, 'from a Windows editor');
+    expect(git(dir, ['cat-file', '-p', 'HEAD:src/a.ts'])).toBe(TS);
+    settleIndex(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', MD.replace('8.0', '9.0').replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['docs/x.md']);
+  });
+
+  it('.gitattributes `*.md text eol=crlf` (autocrlf unset): the CRLF checkout is clean', async () => {
+    const dir = project({ '.gitattributes': '# docs are edited on Windows\n*.md text eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    expect(git(dir, ['ls-files', '--eol', 'docs/x.md'])).toMatch(/i\/lf\s+w\/crlf/);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', `${MD.replace(/\n/g, '\r\n')}more\r\n`);
+    await expectAll(dir, ['docs/x.md']);
+  });
+
+  it('`* text=auto` with autocrlf=true: a binary file (NUL, CRLF inside) is stored and compared as it is', async () => {
+    const binary = Buffer.from('PNG\r\n\x1a\n\0\0\0\rIHDR\r\n', 'latin1');
+    const dir = project({ '.gitattributes': '* text=auto\n', 'src/a.ts': TS, 'assets/logo.bin': binary });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // The same bytes with one NUL dropped for a CR-free byte: still binary, same size, changed.
+    const edited = Buffer.from(binary);
+    edited[7] = 0x41;
+    writeFileSync(join(dir, 'assets/logo.bin'), edited);
+    await expectAll(dir, ['assets/logo.bin']);
+  });
+
+  it('the safe rule: a blob committed with CRLF before autocrlf was turned on stays clean, an edit does not', async () => {
+    const dir = project({ 'src/legacy.ts': 'const old = 1;\r\nconst older = 2;\r\n', 'src/a.ts': TS });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'src/legacy.ts', 'const old = 1;\r\nconst older = 3;\r\n');
+    await expectAll(dir, ['src/legacy.ts']);
+  });
+
+  it('a filter driver (filter=lfs): settled by stat data both engines agree; otherwise the embedded engine never calls it clean', async () => {
+    const dir = project({ '.gitattributes': '*.lfs filter=lfs diff=lfs merge=lfs -text\n', 'src/a.ts': TS });
+    // A stand-in for git-lfs: stored upper-case, checked out lower-case.
+    git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
+    git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
+    write(dir, 'media/clip.lfs', 'oid sha256:4d7a pointer\n');
+    commitAll(dir, 'add the clip');
+    recheckout(dir);
+    expect(git(dir, ['cat-file', '-p', 'HEAD:media/clip.lfs'])).toBe('OID SHA256:4D7A POINTER\n');
+    await expectAll(dir, []);
+    // Touched: only running the filter tells, which the embedded engine does not do: it reports
+    // the file (a named difference, never a false "clean").
+    touchAll(dir);
+    expect(await answers(dir)).toEqual({ git: [], native: [], isomorphic: ['media/clip.lfs'] });
+    write(dir, 'media/clip.lfs', 'oid sha256:9f00 pointer\n');
+    await expectAll(dir, ['media/clip.lfs']);
+  });
+});
+
+/**
+ * The blob git stores for each of `contents` at `path`, added over an index holding `staged`
+ * (git add reads it for the safe rule; hash-object does not).
+ */
+function gitStores(dir: string, path: string, staged: Buffer | null, contents: readonly Buffer[]): string[] {
+  let stagedOid: string | null = null;
+  if (staged !== null) {
+    writeFileSync(join(dir, 'staged.tmp'), staged);
+    stagedOid = git(dir, ['hash-object', '-w', '--no-filters', 'staged.tmp']).trim();
+  }
+  return contents.map((content) => {
+    git(dir, ['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--', path]);
+    if (stagedOid !== null) git(dir, ['update-index', '--add', '--cacheinfo', `100644,${stagedOid},${path}`]);
+    writeFileSync(join(dir, path), content);
+    git(dir, ['add', '--', path]);
+    return git(dir, ['ls-files', '-s', '--', path]).split(/\s+/)[1]!;
+  });
+}
+
+describe('toGit (pure) against git hash-object --path', () => {
+  const dir = makeRepo();
+  // Settings as git reads them, each naming the attributes line and config that produce it.
+  const SETTINGS: { line: string; autocrlf: 'true' | 'false' | 'input'; attrs: EolAttributes }[] = [
+    { line: '', autocrlf: 'true', attrs: {} },
+    { line: '', autocrlf: 'input', attrs: {} },
+    { line: '', autocrlf: 'false', attrs: {} },
+    { line: 'f text=auto', autocrlf: 'false', attrs: { text: 'auto' } },
+    { line: 'f text', autocrlf: 'false', attrs: { text: true } },
+    { line: 'f -text', autocrlf: 'true', attrs: { text: false } },
+    { line: 'f eol=crlf', autocrlf: 'false', attrs: { eol: 'crlf' } },
+    { line: 'f text=auto eol=lf', autocrlf: 'true', attrs: { text: 'auto', eol: 'lf' } },
+    { line: 'f crlf=input', autocrlf: 'false', attrs: { crlf: 'input' } },
+  ];
+  const bytes = fc.array(fc.constantFrom(0x0d, 0x0a, 0x00, 0x61, 0x20, 0x1a, 0x7f, 0x01, 0x09), { maxLength: 40 }).map((a) => Buffer.from(a));
+
+  it('gives the blob git stores, for any bytes, staged blob and setting', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SETTINGS.keys()), fc.option(bytes, { nil: null }), fc.array(bytes, { minLength: 1, maxLength: 3 }), (s, staged, contents) => {
+        const setting = SETTINGS[s]!;
+        writeFileSync(join(dir, '.gitattributes'), `${setting.line}\n`);
+        git(dir, ['config', 'core.autocrlf', setting.autocrlf]);
+        const parsed = parseAttributes(setting.line, '', true);
+        const attrs: EolAttributes = {};
+        for (const l of parsed.lines) if (l.matches('f')) for (const [k, v] of l.assigns) (attrs as Record<string, unknown>)[k] = v;
+        expect(attrs).toEqual(setting.attrs);
+        const rule = cleanRule(attrs, setting.autocrlf);
+        if (!('action' in rule)) throw new Error('inexact');
+        const expected = gitStores(dir, 'f', staged, contents);
+        const ours = contents.map((c) => toGit(c, rule.action, staged));
+        ours.forEach((out, i) => writeFileSync(join(dir, `out${i}.tmp`), out));
+        const oursIds = git(dir, ['hash-object', '--no-filters', ...ours.map((_, i) => `out${i}.tmp`)]).split('\n').filter(Boolean);
+        expect(oursIds).toEqual(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
