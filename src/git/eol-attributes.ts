@@ -1,7 +1,7 @@
 // The attributes and config git's clean conversion reads for a path (eol-convert.ts), read from
 // the repository the way the embedded engine reads everything else: plain files only, no link
 // out, bounded. Anything read here that git could read differently (a quoted or class pattern,
-// a user macro, an include, core.attributesFile, core.ignorecase, an unreadable file) makes the
+// a user macro, an include, core.attributesFile, an unreadable file) makes the
 // answer inexact rather than guessed: the caller never calls a file clean on a guess.
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -29,7 +29,7 @@ interface AttrFile {
 const NAME = /^[A-Za-z0-9_.][-A-Za-z0-9_.]*$/;
 
 /** Parses an attributes file found in folder `base` ('' for the root and the non-work-tree files). */
-export function parseAttributes(text: string, base: string, allowMacros: boolean): AttrFile {
+export function parseAttributes(text: string, base: string, allowMacros: boolean, ignoreCase = false): AttrFile {
   const file: AttrFile = { lines: [], macros: new Set() };
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '').replace(/^[ \t]+/, '');
@@ -54,7 +54,7 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
       const value: AttrValue = token.startsWith('-') ? false : token.startsWith('!') ? undefined : eq < 0 ? true : token.slice(eq + 1);
       assigns.push([name, value]);
     }
-    const matches = patternTest(pattern, base);
+    const matches = patternTest(pattern, base, ignoreCase);
     if (matches === null) {
       file.inexact ??= `the .gitattributes pattern ${JSON.stringify(pattern)}`;
       continue;
@@ -67,19 +67,24 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
 /**
  * attr.c's path_matches: a pattern without a slash matches a name at any depth under `base`, one
  * with a slash matches the path relative to `base` (wildmatch with WM_PATHNAME); a pattern ending
- * in `/` matches folders only, never a file. Null for a bracket class (left to git).
+ * in `/` matches folders only, never a file. Null for a bracket class (left to git). Under
+ * core.ignorecase git compares both the folder and the pattern without case (ASCII).
  */
-function patternTest(pattern: string, base: string): ((path: string) => boolean) | null {
+function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path: string) => boolean) | null {
   if (pattern.endsWith('/')) return () => false;
   if (pattern.includes('[')) return null;
+  const flags = ignoreCase ? 'si' : 's';
   const prefix = base ? `${base}/` : '';
+  const inBase = (path: string) => (ignoreCase ? asciiLower(path.slice(0, prefix.length)) === asciiLower(prefix) : path.startsWith(prefix));
   if (!pattern.includes('/')) {
-    const re = new RegExp(`^${globBody(pattern)}$`, 's');
-    return (path) => path.startsWith(prefix) && re.test(path.slice(path.lastIndexOf('/') + 1));
+    const re = new RegExp(`^${globBody(pattern)}$`, flags);
+    return (path) => inBase(path) && re.test(path.slice(path.lastIndexOf('/') + 1));
   }
-  const re = new RegExp(`^${globBody(pattern.replace(/^\//, ''))}$`, 's');
-  return (path) => path.startsWith(prefix) && re.test(path.slice(prefix.length));
+  const re = new RegExp(`^${globBody(pattern.replace(/^\//, ''))}$`, flags);
+  return (path) => inBase(path) && re.test(path.slice(prefix.length));
 }
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** A wildmatch pattern (WM_PATHNAME, no brackets) as a regular expression body. */
 function globBody(glob: string): string {
@@ -110,8 +115,8 @@ const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => boolean): EolAttributes | { inexact: string } {
   const files: AttrFile[] = [];
   const add = (text: string | null | undefined, base: string, top: boolean, where: string): string | null => {
-    if (text === undefined) return `${where} is not a plain file`;
-    if (text !== null) files.push(parseAttributes(text, base, top));
+    if (text === undefined) return `${where} (not a plain file)`;
+    if (text !== null) files.push(parseAttributes(text, base, top, config.ignoreCase));
     return null;
   };
   // git's order, lowest precedence first: system, global, then the work tree from the root down, then info/attributes.
@@ -156,7 +161,7 @@ function workTreeFiles(
       text = undefined; // a link, a FIFO, too large, not UTF-8: not followed
     }
     // Missing from the work tree, git reads the index's copy.
-    if (text === null && staged(rel)) return `${rel} is deleted but still staged`;
+    if (text === null && staged(rel)) return `the staged ${rel} (deleted from the work tree)`;
     const problem = add(text, dir, dir === '', rel);
     if (problem) return problem;
   }
@@ -168,12 +173,14 @@ export interface EolConfig {
   autocrlf: AutoCrlf;
   /** The global attributes file git reads (XDG's), null for none. */
   globalAttributes: string | null;
+  /** core.ignorecase: attribute patterns match without case. */
+  ignoreCase: boolean;
   inexact?: string;
 }
 
 /**
  * core.autocrlf (last one wins, system to worktree as git reads them), and the global attributes
- * file's place. An include, core.attributesFile or core.ignorecase make the answer inexact.
+ * file's place, and core.ignorecase. An include or core.attributesFile make the answer inexact.
  */
 export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
   const env = process.env;
@@ -184,12 +191,12 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
   if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
   else files.push(join(xdg, 'config'), join(home, '.gitconfig'));
   files.push(join(commonDir, 'config'), join(gitdir, 'config.worktree'));
-  const config: EolConfig = { autocrlf: 'false', globalAttributes: join(xdg, 'attributes') };
+  const config: EolConfig = { autocrlf: 'false', globalAttributes: join(xdg, 'attributes'), ignoreCase: false };
   if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) config.inexact = 'git config given in the environment';
   for (const file of files) {
     if (!isAbsolute(file) || file === '/dev/null') continue;
     const text = readGitFile(file);
-    if (text === undefined) config.inexact ??= `${file} is not a plain file`;
+    if (text === undefined) config.inexact ??= `${file} (not a plain file)`;
     if (!text) continue;
     let section = '';
     for (const raw of text.split(/\r?\n/)) {
@@ -211,7 +218,7 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
         else if (['false', 'no', 'off', ''].includes(v) || /^-?0+$/.test(v)) config.autocrlf = 'false';
         else config.inexact ??= `core.autocrlf=${value}`;
       } else if (key === 'attributesfile') config.inexact ??= 'core.attributesFile';
-      else if (key === 'ignorecase' && !['false', 'no', 'off', '0'].includes(value.toLowerCase())) config.inexact ??= 'core.ignorecase';
+      else if (key === 'ignorecase') config.ignoreCase = !['false', 'no', 'off', '0', ''].includes(value.toLowerCase());
     }
   }
   return config;

@@ -44,6 +44,8 @@ function loadIsoGit(): Promise<IsoGit> {
 
 export class IsoHistory implements GitHistory {
   readonly engine = 'isomorphic' as const;
+  /** See GitHistory.unsure: paths reported without git's conversion, keyed as asked. */
+  readonly unsure = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -282,7 +284,7 @@ export class IsoHistory implements GitHistory {
       const reader = await this.reader();
       const tree = tip === null ? null : (await reader.commit(tip)).tree;
       const states = await Promise.all(relative.map((path) => Promise.all([fileInTree(reader, tree, path), fileOnDisk(join(this.dir, path))])));
-      await this.settleConversions(relative, states);
+      const unsure = await this.settleConversions(relative, states);
       // core.filemode is read only when an executable bit alone tells a file apart.
       let honorExecBit = true;
       if (states.some(([committed, onDisk]) => sameFile(committed, onDisk, false) !== sameFile(committed, onDisk, true))) {
@@ -293,7 +295,13 @@ export class IsoHistory implements GitHistory {
       // compared with the disk: git status lists it as nothing, absent or edited.
       const differing = relative.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
       const skipped = differing.length ? skipWorktreePaths(this.dirs.gitdir, differing) : new Set<string>();
-      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
+      const reported = unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
+      this.unsure.clear();
+      for (const path of reported) {
+        const why = unsure.get(repoRelativePath(path));
+        if (why !== undefined) this.unsure.set(path, why);
+      }
+      return reported;
     });
   }
 
@@ -306,13 +314,14 @@ export class IsoHistory implements GitHistory {
    * the stat data; otherwise the file stays uncommitted (never clean on a guess). Nothing is read
    * when no bytes differ, nor for a file git stores as it is.
    */
-  private async settleConversions(paths: readonly string[], states: [FileState | null, FileState | null][]): Promise<void> {
+  private async settleConversions(paths: readonly string[], states: [FileState | null, FileState | null][]): Promise<Map<string, string>> {
+    const unsure = new Map<string, string>();
     const plain = (f: FileState | null): f is FileState => f !== null && (f.mode === '100644' || f.mode === '100755');
     const candidates = paths.flatMap((path, i) => {
       const [committed, onDisk] = states[i]!;
       return plain(committed) && plain(onDisk) && committed.oid !== onDisk.oid ? [{ path, i, committed, onDisk }] : [];
     });
-    if (candidates.length === 0) return;
+    if (candidates.length === 0) return unsure;
     const { gitdir, commonDir } = this.dirs;
     const config = readEolConfig(gitdir, commonDir);
     let entries: Map<string, IndexEntry> | null | undefined;
@@ -323,7 +332,10 @@ export class IsoHistory implements GitHistory {
       entries ??= indexEntries(gitdir, candidates.map((c) => c.path));
       const entry = entries?.get(path);
       // Staged, flagged or unreadable: git answers by other rules than these.
-      if (!entry || entry.flagged || entry.oid !== committed.oid) continue;
+      if (!entry || entry.flagged || entry.oid !== committed.oid) {
+        if ('inexact' in rule && entries === null) unsure.set(path, rule.inexact);
+        continue;
+      }
       const st = await lstat(join(this.dir, path), { bigint: true }).catch(() => null);
       if (!st?.isFile()) continue;
       let same = entry.settles(st);
@@ -334,7 +346,9 @@ export class IsoHistory implements GitHistory {
         same = blobId(toGit(await readFile(join(this.dir, path)), rule.action, staged)) === committed.oid;
       }
       if (same) states[i] = [committed, { ...onDisk, oid: committed.oid }];
+      else if ('inexact' in rule) unsure.set(path, rule.inexact);
     }
+    return unsure;
   }
 
   private get shallowFile(): string {

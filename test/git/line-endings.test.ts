@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { createHistory, type EngineName } from '../../src/git/index.js';
 import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
 import { parseAttributes } from '../../src/git/eol-attributes.js';
-import { commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+import { assertBuilt, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
 
 const WATCHED = ['src/a.ts', 'docs/x.md', 'assets/logo.bin', 'src/legacy.ts', 'media/clip.lfs'];
 const ENGINES: EngineName[] = ['native', 'isomorphic'];
@@ -154,8 +155,55 @@ describe('uncommittedPaths under line-ending conversion: both engines answer as 
     // the file (a named difference, never a false "clean").
     touchAll(dir);
     expect(await answers(dir)).toEqual({ git: [], native: [], isomorphic: ['media/clip.lfs'] });
+    const iso = await createHistory({ dir, engine: 'isomorphic' });
+    await iso.uncommittedPaths(WATCHED);
+    expect(Object.fromEntries(iso.unsure ?? [])).toEqual({ 'media/clip.lfs': 'filter=lfs' });
     write(dir, 'media/clip.lfs', 'oid sha256:9f00 pointer\n');
     await expectAll(dir, ['media/clip.lfs']);
+  });
+});
+
+describe('checkpoint doctor (built) under core.autocrlf=true', () => {
+  /** A checkpoint months old in the way agents leave them: notes after paths, a glob, prose. */
+  const checkpoint = JSON.stringify(
+    checkpointDoc({
+      skill: 'build',
+      created_at: '2026-06-20T08:00:00.0Z',
+      updated_at: '2026-07-01T10:00:00Z',
+      context_primer: { key_decisions: ['CRLF on Windows clones'], generated_files: ['src/a.ts (PR 12)', 'docs/x.md', 'media/clip.lfs (LFS pointer)', 'docs/*.md', 'see the wiki for the rest'] },
+    }),
+    null,
+    2,
+  );
+
+  function doctor(dir: string, engine: EngineName): { code: number; findings: { message: string; path: string }[]; rest: unknown } {
+    const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+    const { engine: _e, findings, ...rest } = JSON.parse(r.stdout) as { engine: string; findings: { message: string; path: string }[] };
+    return { code: r.code, findings, rest };
+  }
+
+  it('gives the same findings from both engines on a clean CRLF checkout and on an edit; a filter it cannot run is named', () => {
+    assertBuilt();
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, '.gitattributes': '*.lfs filter=lfs -text\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
+    git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
+    git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
+    write(dir, 'media/clip.lfs', 'oid sha256:4d7a pointer\n');
+    commitAll(dir, 'clip', '2026-03-03T09:00:00Z');
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    const native = doctor(dir, 'native');
+    expect(doctor(dir, 'isomorphic')).toEqual(native);
+    expect(native.findings.filter((f) => /uncommitted/.test(f.message))).toEqual([]);
+    write(dir, 'src/a.ts', TS.replace('a = 1', 'a = 7').replace(/\n/g, '\r\n'));
+    const edited = doctor(dir, 'native');
+    expect(doctor(dir, 'isomorphic')).toEqual(edited);
+    expect(edited.findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message)).toEqual(['src/a.ts has uncommitted edits made after the checkpoint; re-read it']);
+    touchAll(dir);
+    const unsure = doctor(dir, 'isomorphic').findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message);
+    expect(unsure).toEqual([
+      'src/a.ts has uncommitted edits made after the checkpoint; re-read it',
+      'media/clip.lfs may have uncommitted edits (not checked exactly: the embedded engine does not follow filter=lfs; git on PATH checks it) made after the checkpoint; re-read it',
+    ]);
   });
 });
 
