@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHistory, type EngineName } from '../../src/git/index.js';
 import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
-import { parseAttributes } from '../../src/git/eol-attributes.js';
+import { eolAttributes, parseAttributes, readEolConfig } from '../../src/git/eol-attributes.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 import { assertBuilt, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
 
@@ -261,6 +261,42 @@ describe('toGit (pure) against git hash-object --path', () => {
         expect(oursIds).toEqual(expected);
       }),
       { numRuns: 50 },
+    );
+  });
+});
+
+describe('eolAttributes against git check-attr', () => {
+  const PATTERNS = ['*', '*.md', '*.ts', 'x.md', 'docs/*', '/src/*.ts', '**/x.md', 'docs/**', 'a?.ts', 'src/', 'docs/x.md', '\\*.md', 'SRC/*.ts', '*.MD', 'src/**/*.ts', 'deep/**/b.md'];
+  const ASSIGNS = ['text', '-text', 'text=auto', 'eol=crlf', 'eol=lf', '!text', 'binary', 'filter=lfs', 'crlf', '-crlf', 'crlf=input', 'ident', '!eol', 'diff'];
+  const PATHS = ['x.md', 'a1.ts', 'src/a.ts', 'src/deep/b.ts', 'docs/x.md', 'docs/sub/x.md', 'deep/b.md', 'deep/1/2/b.md', 'SRC/a.ts', 'README.MD', '*.md'];
+  const line = fc.tuple(fc.constantFrom(...PATTERNS), fc.subarray(ASSIGNS, { minLength: 1, maxLength: 3 })).map(([p, a]) => `${p} ${a.join(' ')}`);
+  const file = fc.array(line, { maxLength: 4 }).map((ls) => `# attributes\n${ls.join('\n')}\n`);
+
+  function viaGit(dir: string): Record<string, EolAttributes> {
+    const out: Record<string, EolAttributes> = {};
+    for (const row of git(dir, ['check-attr', 'text', 'crlf', 'eol', 'filter', 'ident', '--', ...PATHS]).split('\n').filter(Boolean)) {
+      const m = /^(.*): (\S+): (.*)$/.exec(row)!;
+      const value = m[3] === 'set' ? true : m[3] === 'unset' ? false : m[3] === 'unspecified' ? undefined : m[3];
+      out[m[1]!] ??= {};
+      if (value !== undefined) (out[m[1]!] as Record<string, unknown>)[m[2]!] = value;
+    }
+    return out;
+  }
+
+  it('reads the same attributes as git for the root, a folder and info/attributes, with or without core.ignorecase', () => {
+    const dir = makeRepo();
+    for (const p of PATHS) write(dir, p, 'x\n');
+    fc.assert(
+      fc.property(file, file, file, fc.boolean(), (root, docs, info, ignoreCase) => {
+        writeFileSync(join(dir, '.gitattributes'), root);
+        writeFileSync(join(dir, 'docs/.gitattributes'), docs);
+        write(dir, '.git/info/attributes', info);
+        git(dir, ['config', 'core.ignorecase', String(ignoreCase)]);
+        const config = readEolConfig(join(dir, '.git'), join(dir, '.git'));
+        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => false)]));
+        expect(ours).toEqual(viaGit(dir));
+      }),
+      { numRuns: 60 },
     );
   });
 });
