@@ -150,10 +150,8 @@ function workTreeFiles(
   add: (text: string | null | undefined, base: string, top: boolean, where: string) => string | null,
   staged: (rel: string) => boolean,
 ): string | null {
-  const dirs = [''];
-  for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) dirs.push(path.slice(0, cut));
-  for (const dir of dirs) {
-    const rel = dir ? `${dir}/.gitattributes` : '.gitattributes';
+  for (const rel of attributeFilesAbove(path)) {
+    const dir = rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
     let text: string | null | undefined;
     try {
       text = readProjectText(root, rel);
@@ -166,6 +164,13 @@ function workTreeFiles(
     if (problem) return problem;
   }
   return null;
+}
+
+/** The .gitattributes files that apply to `path`, root first (repo-relative). */
+export function attributeFilesAbove(path: string): string[] {
+  const files = ['.gitattributes'];
+  for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) files.push(`${path.slice(0, cut)}/.gitattributes`);
+  return files;
 }
 
 /** The config the conversion reads; `inexact` when a setting changes what this reader would find. */

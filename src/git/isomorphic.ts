@@ -23,7 +23,7 @@ import { DeepThread } from './deep-thread.js';
 import { indexHolds, skipWorktreePaths } from './skip-worktree.js';
 import { indexRefusal } from './index-damage.js';
 import { indexEntries, type IndexEntry } from './index-status.js';
-import { eolAttributes, readEolConfig } from './eol-attributes.js';
+import { attributeFilesAbove, eolAttributes, readEolConfig } from './eol-attributes.js';
 import { cleanRule, toGit } from './eol-convert.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
@@ -325,8 +325,11 @@ export class IsoHistory implements GitHistory {
     const { gitdir, commonDir } = this.dirs;
     const config = readEolConfig(gitdir, commonDir);
     let entries: Map<string, IndexEntry> | null | undefined;
+    // The .gitattributes files the index holds, read once for all candidates (git reads a staged one the work tree lost).
+    let staged: Set<string> | undefined;
+    const isStaged = (rel: string) => (staged ??= indexHolds(gitdir, candidates.flatMap((c) => attributeFilesAbove(c.path)))).has(rel);
     for (const { path, i, committed, onDisk } of candidates) {
-      const attrs = config.inexact ? { inexact: config.inexact } : eolAttributes(this.dir, commonDir, path, config, (rel) => indexHolds(gitdir, [rel]).size > 0);
+      const attrs = config.inexact ? { inexact: config.inexact } : eolAttributes(this.dir, commonDir, path, config, isStaged);
       const rule = 'inexact' in attrs ? attrs : cleanRule(attrs, config.autocrlf);
       if ('action' in rule && rule.action === 'binary') continue;
       entries ??= indexEntries(gitdir, candidates.map((c) => c.path));
