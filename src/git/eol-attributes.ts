@@ -206,12 +206,13 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
     let section = '';
     for (const raw of text.split(/\r?\n/)) {
       let line = raw.trim();
-      const head = /^\[\s*([^\]\s"]+)(?:\s+"[^"]*")?\s*\]\s*/.exec(line);
+      const head = /^\[\s*([^\]\s"]+)(\s+"[^"]*")?\s*\]\s*/.exec(line);
       if (head) {
-        section = head[1]!.toLowerCase();
+        // `[core "x"]` is another section than core.
+        section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()} sub`;
         line = line.slice(head[0].length);
       }
-      if (section === 'include' || section === 'includeif') config.inexact ??= `an include in ${file}`;
+      if (section === 'include' || section.startsWith('includeif')) config.inexact ??= `an include in ${file}`;
       const kv = /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
       if (section !== 'core' || !kv) continue;
       const key = kv[1]!.toLowerCase();

@@ -300,3 +300,26 @@ describe('eolAttributes against git check-attr', () => {
     );
   });
 });
+
+describe('readEolConfig', () => {
+  const read = (config: string) => {
+    const dir = makeRepo();
+    write(dir, '.git/config', config);
+    return readEolConfig(join(dir, '.git'), join(dir, '.git'));
+  };
+  it('reads core.autocrlf as git does: booleans in every spelling, input, the last one winning', () => {
+    const cases: [string, string][] = [['true', 'true'], ['YES', 'true'], ['on', 'true'], ['1', 'true'], ['2', 'true'], ['false', 'false'], ['no', 'false'], ['0', 'false'], ['', 'false'], ['Input', 'input'], ['"true" ; a comment', 'true']];
+    for (const [value, expected] of cases) expect(read(`[core]\n\tautocrlf = ${value}\n`).autocrlf, value).toBe(expected);
+    expect(read('[core]\n\tautocrlf\n').autocrlf).toBe('true');
+    expect(read('[core]\n\tautocrlf = true\n[core]\n\tAutoCRLF = input\n').autocrlf).toBe('input');
+    expect(read('[core "other"]\n\tautocrlf = true\n').autocrlf).toBe('false');
+    expect(read('[core]\n\tignorecase = true\n').ignoreCase).toBe(true);
+  });
+  it('calls inexact what it does not follow: an include, core.attributesFile, a value git would refuse', () => {
+    expect(read('[include]\n\tpath = ../shared.gitconfig\n').inexact).toMatch(/include/);
+    expect(read('[includeIf "gitdir:~/work/"]\n\tpath = work.gitconfig\n').inexact).toMatch(/include/);
+    expect(read('[core]\n\tattributesFile = ~/.gitattributes\n').inexact).toBe('core.attributesFile');
+    expect(read('[core]\n\tautocrlf = maybe\n').inexact).toBe('core.autocrlf=maybe');
+    expect(read('[core]\n\tautocrlf = true\n').inexact).toBeUndefined();
+  });
+});
