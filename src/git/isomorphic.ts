@@ -341,15 +341,19 @@ export class IsoHistory implements GitHistory {
       }
       const st = await lstat(join(this.dir, path), { bigint: true }).catch(() => null);
       if (!st?.isFile()) continue;
-      let same = entry.settles(st);
-      // A size other than the one recorded is a change to git, whatever the conversion makes of it.
-      if (!same && 'action' in rule && (entry.size === 0 || BigInt(entry.size) === (st.size & 0xffffffffn))) {
-        const staged = (await this.store.read(committed.oid))?.data ?? null;
-        if (staged === null) continue;
-        same = blobId(toGit(await readFile(join(this.dir, path)), rule.action, staged)) === committed.oid;
+      if (entry.settles(st)) {
+        states[i] = [committed, { ...onDisk, oid: committed.oid }];
+        continue;
       }
-      if (same) states[i] = [committed, { ...onDisk, oid: committed.oid }];
-      else if ('inexact' in rule) unsure.set(path, rule.inexact);
+      // A size other than the one recorded is a change to git, whatever the conversion makes of it.
+      if (entry.size !== 0 && BigInt(entry.size) !== (st.size & 0xffffffffn)) continue;
+      // Only the content tells: git converts it, this engine can or says it could not.
+      if ('inexact' in rule) {
+        unsure.set(path, rule.inexact);
+        continue;
+      }
+      const blob = (await this.store.read(committed.oid))?.data ?? null;
+      if (blob !== null && blobId(toGit(await readFile(join(this.dir, path)), rule.action, blob)) === committed.oid) states[i] = [committed, { ...onDisk, oid: committed.oid }];
     }
     return unsure;
   }
