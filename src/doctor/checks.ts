@@ -254,7 +254,7 @@ function commitsTouching(commits: readonly CommitInfo[]): Touching {
   return touching;
 }
 
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>) => Finding[] {
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
@@ -338,13 +338,16 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       });
     } else findings.push({ dirty: rel, path });
   }
-  return (uncommitted) => findings.flatMap((f): Finding[] => {
+  return (uncommitted, unsure) => findings.flatMap((f): Finding[] => {
     if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel))];
     if (!('dirty' in f)) return [f];
     if (!uncommitted.has(f.dirty)) return [];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
     const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
-    return [{ ...base, level, path: f.path, message: `${shown(f.dirty)} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
+    // An engine that could not compare as git does says so, rather than claiming an edit.
+    const why = unsure?.get(f.dirty);
+    const claim = why === undefined ? 'has uncommitted edits' : `may have uncommitted edits (not checked exactly: the embedded engine does not follow ${shown(why)}; git on PATH checks it)`;
+    return [{ ...base, level, path: f.path, message: `${shown(f.dirty)} ${claim} made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
 }
 

@@ -135,7 +135,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   }));
   const dirty = await evidence.uncommitted;
   if (bare.length && evidence.history) await removalsOfBareNames(opts.root, opts.engine, evidence, bare.filter((n) => !dirty.has(n) && !outsideCheckout().files.has(n)), bareReach(checkpoints, notBefore));
-  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty), ...after);
+  const unsure = evidence.history?.unsure;
+  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);

@@ -274,3 +274,60 @@ function statMatches(buf: Buffer, at: number, st: BigIntStats, indexMtimeSec: bi
     buf.readUInt32BE(at + 36) === u32(st.size)
   );
 }
+
+/** A path's entry in the index, for the embedded engine's content check (isomorphic.ts). */
+export interface IndexEntry {
+  /** The staged blob. */
+  oid: string;
+  /** The file size recorded with it (0: never recorded, as after read-tree). */
+  size: number;
+  /** Assume-unchanged, skip-worktree, intent-to-add or a conflict stage: git's own rules apply. */
+  flagged: boolean;
+  /** Whether a file with stat `st` is unchanged by git's stat rule alone (same stat, not racily clean). */
+  settles: (st: BigIntStats) => boolean;
+}
+
+/**
+ * The index's entries for `paths` (index v2 or v3, whole: no split or sparse index); null when
+ * the index cannot be read so. Decoded per entry: only for the few paths whose bytes differ.
+ */
+export function indexEntries(gitdir: string, paths: readonly string[]): Map<string, IndexEntry> | null {
+  const index = readIndex(join(gitdir, 'index'));
+  if (!index) return null;
+  const { buf, mtimeSec } = index;
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return null;
+  const wanted = new Set(paths);
+  const found = new Map<string, IndexEntry>();
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - 20;
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    if (at + 62 > end) return null;
+    const flags = buf.readUInt16BE(at + 60);
+    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(at + 62) : 0;
+    const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
+    let nameLength = flags & 0xfff;
+    if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
+    if (nameLength < 0 || nameAt + nameLength >= end) return null;
+    const name = buf.toString('utf8', nameAt, nameAt + nameLength);
+    if (wanted.has(name)) {
+      const entryAt = at;
+      const flagged = found.has(name) || (flags & 0xb000) !== 0 || (extended & 0x6000) !== 0;
+      found.set(name, {
+        oid: buf.toString('hex', at + 40, at + 60),
+        size: buf.readUInt32BE(at + 36),
+        flagged,
+        settles: (st) => !flagged && statMatches(buf, entryAt, st, mtimeSec),
+      });
+    }
+    at += (nameAt - at + nameLength + 8) & ~7;
+  }
+  // A lowercase extension (a split or sparse index) holds entries this reader does not follow.
+  for (; at + 8 <= end; at += 8 + buf.readUInt32BE(at + 4)) {
+    const first = buf[at]!;
+    if (first < 0x41 || first > 0x5a) return null;
+  }
+  return at === end ? found : null;
+}

@@ -20,8 +20,11 @@ import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from
 import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
-import { skipWorktreePaths } from './skip-worktree.js';
+import { indexHolds, skipWorktreePaths } from './skip-worktree.js';
 import { indexRefusal } from './index-damage.js';
+import { indexEntries, type IndexEntry } from './index-status.js';
+import { attributeFilesAbove, eolAttributes, readEolConfig } from './eol-attributes.js';
+import { cleanRule, toGit } from './eol-convert.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -41,6 +44,8 @@ function loadIsoGit(): Promise<IsoGit> {
 
 export class IsoHistory implements GitHistory {
   readonly engine = 'isomorphic' as const;
+  /** See GitHistory.unsure: paths reported without git's conversion, keyed as asked. */
+  readonly unsure = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -279,6 +284,7 @@ export class IsoHistory implements GitHistory {
       const reader = await this.reader();
       const tree = tip === null ? null : (await reader.commit(tip)).tree;
       const states = await Promise.all(relative.map((path) => Promise.all([fileInTree(reader, tree, path), fileOnDisk(join(this.dir, path))])));
+      const unsure = await this.settleConversions(relative, states);
       // core.filemode is read only when an executable bit alone tells a file apart.
       let honorExecBit = true;
       if (states.some(([committed, onDisk]) => sameFile(committed, onDisk, false) !== sameFile(committed, onDisk, true))) {
@@ -289,8 +295,67 @@ export class IsoHistory implements GitHistory {
       // compared with the disk: git status lists it as nothing, absent or edited.
       const differing = relative.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
       const skipped = differing.length ? skipWorktreePaths(this.dirs.gitdir, differing) : new Set<string>();
-      return unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
+      const reported = unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
+      this.unsure.clear();
+      for (const path of reported) {
+        const why = unsure.get(repoRelativePath(path));
+        if (why !== undefined) this.unsure.set(path, why);
+      }
+      return reported;
     });
+  }
+
+  /**
+   * Where a file's bytes differ from HEAD's blob, what git would make of it: a file git stores
+   * converted (core.autocrlf, the text/eol attributes) reads as HEAD's blob when git's clean
+   * conversion gives that blob, found as git status finds it (the index's stat data first, then
+   * the size it recorded, then the content). A conversion this engine cannot reproduce (a
+   * filter driver, ident, an encoding, what eol-attributes.ts does not follow) is settled only by
+   * the stat data; otherwise the file stays uncommitted (never clean on a guess). Nothing is read
+   * when no bytes differ, nor for a file git stores as it is.
+   */
+  private async settleConversions(paths: readonly string[], states: [FileState | null, FileState | null][]): Promise<Map<string, string>> {
+    const unsure = new Map<string, string>();
+    const plain = (f: FileState | null): f is FileState => f !== null && (f.mode === '100644' || f.mode === '100755');
+    const candidates = paths.flatMap((path, i) => {
+      const [committed, onDisk] = states[i]!;
+      return plain(committed) && plain(onDisk) && committed.oid !== onDisk.oid ? [{ path, i, committed, onDisk }] : [];
+    });
+    if (candidates.length === 0) return unsure;
+    const { gitdir, commonDir } = this.dirs;
+    const config = readEolConfig(gitdir, commonDir);
+    let entries: Map<string, IndexEntry> | null | undefined;
+    // The .gitattributes files the index holds, read once for all candidates (git reads a staged one the work tree lost).
+    let staged: Set<string> | undefined;
+    const isStaged = (rel: string) => (staged ??= indexHolds(gitdir, candidates.flatMap((c) => attributeFilesAbove(c.path)))).has(rel);
+    for (const { path, i, committed, onDisk } of candidates) {
+      const attrs = config.inexact ? { inexact: config.inexact } : eolAttributes(this.dir, commonDir, path, config, isStaged);
+      const rule = 'inexact' in attrs ? attrs : cleanRule(attrs, config.autocrlf);
+      if ('action' in rule && rule.action === 'binary') continue;
+      entries ??= indexEntries(gitdir, candidates.map((c) => c.path));
+      const entry = entries?.get(path);
+      // Staged, flagged or unreadable: git answers by other rules than these.
+      if (!entry || entry.flagged || entry.oid !== committed.oid) {
+        if ('inexact' in rule && entries === null) unsure.set(path, rule.inexact);
+        continue;
+      }
+      const st = await lstat(join(this.dir, path), { bigint: true }).catch(() => null);
+      if (!st?.isFile()) continue;
+      if (entry.settles(st)) {
+        states[i] = [committed, { ...onDisk, oid: committed.oid }];
+        continue;
+      }
+      // A size other than the one recorded is a change to git, whatever the conversion makes of it.
+      if (entry.size !== 0 && BigInt(entry.size) !== (st.size & 0xffffffffn)) continue;
+      // Only the content tells: git converts it, this engine can or says it could not.
+      if ('inexact' in rule) {
+        unsure.set(path, rule.inexact);
+        continue;
+      }
+      const blob = (await this.store.read(committed.oid))?.data ?? null;
+      if (blob !== null && blobId(toGit(await readFile(join(this.dir, path)), rule.action, blob)) === committed.oid) states[i] = [committed, { ...onDisk, oid: committed.oid }];
+    }
+    return unsure;
   }
 
   private get shallowFile(): string {
@@ -632,7 +697,7 @@ async function fileOnDisk(absolute: string): Promise<FileState | null> {
 }
 
 /** The id git gives a blob holding `content`. */
-function blobId(content: Buffer): string {
+function blobId(content: Uint8Array): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 

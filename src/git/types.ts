@@ -99,4 +99,10 @@ export interface GitHistory {
   filesIn(rev: string, dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
+  /**
+   * Of the paths the last uncommittedPaths call returned, those the engine could not check as
+   * git does (a filter driver it does not run, say), with what it could not apply: reported so
+   * rather than called clean. Absent or empty when every answer is git's.
+   */
+  readonly unsure?: ReadonlyMap<string, string>;
 }

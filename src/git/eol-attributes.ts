@@ -1,0 +1,231 @@
+// The attributes and config git's clean conversion reads for a path (eol-convert.ts), read from
+// the repository the way the embedded engine reads everything else: plain files only, no link
+// out, bounded. Anything read here that git could read differently (a quoted or class pattern,
+// a user macro, an include, core.attributesFile, an unreadable file) makes the
+// answer inexact rather than guessed: the caller never calls a file clean on a guess.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { readProjectText } from '../store/safe-fs.js';
+import { decodeConfigValue } from './driver-config.js';
+import { readGitFile } from './head-files.js';
+import type { AttrValue, AutoCrlf, EolAttributes } from './eol-convert.js';
+
+const WANTED = new Set(['text', 'crlf', 'eol', 'filter', 'ident', 'working-tree-encoding']);
+
+/** One `.gitattributes` line: its pattern as a test on a repo-relative path, and its assignments. */
+interface AttrLine {
+  matches: (path: string) => boolean;
+  assigns: [string, AttrValue][];
+}
+
+/** One attributes file, parsed; `inexact` names what this reader does not follow. */
+interface AttrFile {
+  lines: AttrLine[];
+  macros: Set<string>;
+  inexact?: string;
+}
+
+/** Attribute names as git accepts them (attr.c attr_name_valid). */
+const NAME = /^[A-Za-z0-9_.][-A-Za-z0-9_.]*$/;
+
+/** Parses an attributes file found in folder `base` ('' for the root and the non-work-tree files). */
+export function parseAttributes(text: string, base: string, allowMacros: boolean, ignoreCase = false): AttrFile {
+  const file: AttrFile = { lines: [], macros: new Set() };
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '').replace(/^[ \t]+/, '');
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.startsWith('"')) {
+      file.inexact ??= 'a quoted pattern in .gitattributes';
+      continue;
+    }
+    const [pattern, ...tokens] = line.split(/[ \t]+/).filter(Boolean);
+    if (pattern === undefined) continue;
+    if (pattern.startsWith('[attr]')) {
+      // A macro: only honoured at the top level; its expansion is not followed here.
+      if (allowMacros) file.macros.add(pattern.slice('[attr]'.length));
+      continue;
+    }
+    if (pattern.startsWith('!')) continue; // git refuses negative patterns in attributes
+    const assigns: [string, AttrValue][] = [];
+    for (const token of tokens) {
+      const eq = token.indexOf('=');
+      const name = token.startsWith('-') || token.startsWith('!') ? token.slice(1) : eq < 0 ? token : token.slice(0, eq);
+      if (!NAME.test(name)) continue;
+      const value: AttrValue = token.startsWith('-') ? false : token.startsWith('!') ? undefined : eq < 0 ? true : token.slice(eq + 1);
+      assigns.push([name, value]);
+    }
+    const matches = patternTest(pattern, base, ignoreCase);
+    if (matches === null) {
+      file.inexact ??= `the .gitattributes pattern ${JSON.stringify(pattern)}`;
+      continue;
+    }
+    file.lines.push({ matches, assigns });
+  }
+  return file;
+}
+
+/**
+ * attr.c's path_matches: a pattern without a slash matches a name at any depth under `base`, one
+ * with a slash matches the path relative to `base` (wildmatch with WM_PATHNAME); a pattern ending
+ * in `/` matches folders only, never a file. Null for a bracket class (left to git). Under
+ * core.ignorecase git compares both the folder and the pattern without case (ASCII).
+ */
+function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path: string) => boolean) | null {
+  if (pattern.endsWith('/')) return () => false;
+  if (pattern.includes('[')) return null;
+  const flags = ignoreCase ? 'si' : 's';
+  const prefix = base ? `${base}/` : '';
+  const inBase = (path: string) => (ignoreCase ? asciiLower(path.slice(0, prefix.length)) === asciiLower(prefix) : path.startsWith(prefix));
+  if (!pattern.includes('/')) {
+    const re = new RegExp(`^${globBody(pattern)}$`, flags);
+    return (path) => inBase(path) && re.test(path.slice(path.lastIndexOf('/') + 1));
+  }
+  const re = new RegExp(`^${globBody(pattern.replace(/^\//, ''))}$`, flags);
+  return (path) => inBase(path) && re.test(path.slice(prefix.length));
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** A wildmatch pattern (WM_PATHNAME, no brackets) as a regular expression body. */
+function globBody(glob: string): string {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && i + 1 < glob.length) out += escape(glob[++i]!);
+    else if (c === '?') out += '[^/]';
+    else if (c === '*') {
+      let j = i;
+      while (glob[j + 1] === '*') j++;
+      const double = j > i && (i === 0 || glob[i - 1] === '/') && (j + 1 === glob.length || glob[j + 1] === '/');
+      if (!double) out += '[^/]*';
+      else if (j + 1 === glob.length) out += '.*'; // trailing `/**`: everything inside
+      else {
+        out += '(?:.*/)?'; // `**/`: zero or more folders
+        j++;
+      }
+      i = j;
+    } else out += escape(c);
+  }
+  return out;
+}
+
+const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The conversion attributes of `path`, or what this reader could not follow. */
+export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => boolean): EolAttributes | { inexact: string } {
+  const files: AttrFile[] = [];
+  const add = (text: string | null | undefined, base: string, top: boolean, where: string): string | null => {
+    if (text === undefined) return `${where} (not a plain file)`;
+    if (text !== null) files.push(parseAttributes(text, base, top, config.ignoreCase));
+    return null;
+  };
+  // git's order, lowest precedence first: system, global, then the work tree from the root down, then info/attributes.
+  const problem =
+    (process.env.GIT_ATTR_NOSYSTEM ? null : add(readGitFile('/etc/gitattributes'), '', true, '/etc/gitattributes')) ??
+    add(config.globalAttributes === null ? null : readGitFile(config.globalAttributes), '', true, 'the global attributes file') ??
+    workTreeFiles(root, path, add, staged) ??
+    add(readGitFile(join(commonDir, 'info', 'attributes')), '', true, 'info/attributes');
+  if (problem) return { inexact: problem };
+  const macros = new Set(files.flatMap((f) => [...f.macros]));
+  const attrs: EolAttributes = {};
+  for (const file of files) {
+    if (file.inexact) return { inexact: file.inexact };
+    for (const line of file.lines) {
+      if (!line.matches(path)) continue;
+      for (const [name, value] of line.assigns) {
+        if (name === 'binary') {
+          if (value === true) attrs.text = false; // the built-in macro: -diff -merge -text
+        } else if (macros.has(name)) return { inexact: `the attribute macro ${name}` };
+        else if (WANTED.has(name)) attrs[name as keyof EolAttributes] = value;
+      }
+    }
+  }
+  return attrs;
+}
+
+/** The work tree's .gitattributes files above `path`, root first; a message when one cannot be read. */
+function workTreeFiles(
+  root: string,
+  path: string,
+  add: (text: string | null | undefined, base: string, top: boolean, where: string) => string | null,
+  staged: (rel: string) => boolean,
+): string | null {
+  for (const rel of attributeFilesAbove(path)) {
+    const dir = rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
+    let text: string | null | undefined;
+    try {
+      text = readProjectText(root, rel);
+    } catch {
+      text = undefined; // a link, a FIFO, too large, not UTF-8: not followed
+    }
+    // Missing from the work tree, git reads the index's copy.
+    if (text === null && staged(rel)) return `the staged ${rel} (deleted from the work tree)`;
+    const problem = add(text, dir, dir === '', rel);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** The .gitattributes files that apply to `path`, root first (repo-relative). */
+export function attributeFilesAbove(path: string): string[] {
+  const files = ['.gitattributes'];
+  for (let cut = path.indexOf('/'); cut >= 0; cut = path.indexOf('/', cut + 1)) files.push(`${path.slice(0, cut)}/.gitattributes`);
+  return files;
+}
+
+/** The config the conversion reads; `inexact` when a setting changes what this reader would find. */
+export interface EolConfig {
+  autocrlf: AutoCrlf;
+  /** The global attributes file git reads (XDG's), null for none. */
+  globalAttributes: string | null;
+  /** core.ignorecase: attribute patterns match without case. */
+  ignoreCase: boolean;
+  inexact?: string;
+}
+
+/**
+ * core.autocrlf (last one wins, system to worktree as git reads them), and the global attributes
+ * file's place, and core.ignorecase. An include or core.attributesFile make the answer inexact.
+ */
+export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
+  const env = process.env;
+  const files: string[] = [];
+  if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  const home = env.HOME ?? homedir();
+  const xdg = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'git') : join(home, '.config', 'git');
+  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
+  else files.push(join(xdg, 'config'), join(home, '.gitconfig'));
+  files.push(join(commonDir, 'config'), join(gitdir, 'config.worktree'));
+  const config: EolConfig = { autocrlf: 'false', globalAttributes: join(xdg, 'attributes'), ignoreCase: false };
+  if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) config.inexact = 'git config given in the environment';
+  for (const file of files) {
+    if (!isAbsolute(file) || file === '/dev/null') continue;
+    const text = readGitFile(file);
+    if (text === undefined) config.inexact ??= `${file} (not a plain file)`;
+    if (!text) continue;
+    let section = '';
+    for (const raw of text.split(/\r?\n/)) {
+      let line = raw.trim();
+      const head = /^\[\s*([^\]\s"]+)(\s+"[^"]*")?\s*\]\s*/.exec(line);
+      if (head) {
+        // `[core "x"]` is another section than core.
+        section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()} sub`;
+        line = line.slice(head[0].length);
+      }
+      if (section === 'include' || section.startsWith('includeif')) config.inexact ??= `an include in ${file}`;
+      const kv = /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
+      if (section !== 'core' || !kv) continue;
+      const key = kv[1]!.toLowerCase();
+      const value = kv[2] === undefined ? 'true' : decodeConfigValue(kv[2]).trim();
+      if (key === 'autocrlf') {
+        const v = value.toLowerCase();
+        if (v === 'input') config.autocrlf = 'input';
+        else if (['true', 'yes', 'on'].includes(v) || /^-?0*[1-9]\d*$/.test(v)) config.autocrlf = 'true';
+        else if (['false', 'no', 'off', ''].includes(v) || /^-?0+$/.test(v)) config.autocrlf = 'false';
+        else config.inexact ??= `core.autocrlf=${value}`;
+      } else if (key === 'attributesfile') config.inexact ??= 'core.attributesFile';
+      else if (key === 'ignorecase') config.ignoreCase = !['false', 'no', 'off', '0', ''].includes(value.toLowerCase());
+    }
+  }
+  return config;
+}

@@ -1,0 +1,330 @@
+// Line-ending conversion: with core.autocrlf or text/eol attributes the work tree holds other
+// bytes than the blobs (CRLF on disk, LF stored), and git status calls such a file clean. Both
+// engines must answer as git status does, whether the index's stat data settles a file or its
+// content has to be converted and hashed (files touched: same bytes, another mtime). The pure
+// conversion is checked against git's own (hash-object --path) on open-ended contents.
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHistory, type EngineName } from '../../src/git/index.js';
+import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
+import { eolAttributes, parseAttributes, readEolConfig } from '../../src/git/eol-attributes.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+import { assertBuilt, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+
+const WATCHED = ['src/a.ts', 'docs/x.md', 'assets/logo.bin', 'src/legacy.ts', 'media/clip.lfs'];
+const ENGINES: EngineName[] = ['native', 'isomorphic'];
+
+/** What git status itself lists among `paths` (leaving the index unrefreshed: the next answer must not lean on it). */
+function gitStatus(dir: string, paths: readonly string[]): string[] {
+  const out = git(dir, ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths]);
+  return out.split('\0').filter(Boolean).map((line) => line.slice(3)).sort();
+}
+
+async function answers(dir: string, paths: readonly string[] = WATCHED): Promise<Record<EngineName | 'git', string[]>> {
+  const out = { git: gitStatus(dir, paths) } as Record<EngineName | 'git', string[]>;
+  for (const engine of ENGINES) out[engine] = (await (await createHistory({ dir, engine })).uncommittedPaths(paths)).sort();
+  return out;
+}
+
+/** Every tracked file given a new mtime (same bytes): git must look at contents, not stat data. */
+function touchAll(dir: string): void {
+  const at = new Date(Date.now() - 60_000);
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), at, at);
+}
+
+/** A clone-like checkout: files removed and checked out again under the current settings, then settled. */
+function recheckout(dir: string): void {
+  git(dir, ['rm', '-r', '-q', '--cached', '.']);
+  for (const f of WATCHED) git(dir, ['rm', '-q', '--force', '--ignore-unmatch', '--', f]);
+  git(dir, ['reset', '-q', '--hard', 'HEAD']);
+  settleIndex(dir);
+}
+
+function project(files: Record<string, string | Buffer>): string {
+  const dir = makeRepo();
+  for (const [rel, content] of Object.entries(files)) {
+    if (typeof content === 'string') write(dir, rel, content);
+    else {
+      write(dir, rel, '');
+      writeFileSync(join(dir, rel), content);
+    }
+  }
+  commitAll(dir, 'files as the team wrote them (PR 12)', '2026-03-02T09:00:00Z');
+  return dir;
+}
+
+const TS = 'export const a = 1;\n// TODO(PR 12): drop the shim\nexport const b = 2.0;\n';
+const MD = '# Notes\n\n- status: in-progress\n- 8.0 of 10 done\n';
+
+/** Asserts all three agree, and on `expected`. */
+async function expectAll(dir: string, expected: string[]): Promise<void> {
+  const got = await answers(dir);
+  expect(got).toEqual({ git: expected, native: expected, isomorphic: expected });
+}
+
+describe('uncommittedPaths under line-ending conversion: both engines answer as git status', () => {
+  it('core.autocrlf=true: a clean CRLF checkout is clean (stat data or contents), a real edit is not', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    expect(git(dir, ['show', ':src/a.ts'])).toBe(TS);
+    expect(git(dir, ['cat-file', '-p', 'HEAD:src/a.ts'])).toBe(TS);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // An edit of the same size (so only the content tells), CRLF kept as the editor keeps it.
+    write(dir, 'src/a.ts', TS.replace('a = 1', 'a = 7').replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('autocrlf turned on over an LF checkout, then a file rewritten with CRLF: git calls it modified (its size moved), so do both', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD });
+    settleIndex(dir);
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    await expectAll(dir, []);
+    // What the clean conversion would give back is HEAD's blob, but git never looks: the size recorded in the index differs.
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('core.autocrlf=input: CRLF files added under it are stored LF and read clean', async () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.autocrlf', 'input']);
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    write(dir, 'docs/x.md', MD.replace(/\n/g, '\r\n'));
+    commitAll(dir, 'from a Windows editor');
+    expect(git(dir, ['cat-file', '-p', 'HEAD:src/a.ts'])).toBe(TS);
+    settleIndex(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', MD.replace('8.0', '9.0').replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['docs/x.md']);
+  });
+
+  it('.gitattributes `*.md text eol=crlf` (autocrlf unset): the CRLF checkout is clean', async () => {
+    const dir = project({ '.gitattributes': '# docs are edited on Windows\n*.md text eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    expect(git(dir, ['ls-files', '--eol', 'docs/x.md'])).toMatch(/i\/lf\s+w\/crlf/);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', `${MD.replace(/\n/g, '\r\n')}more\r\n`);
+    await expectAll(dir, ['docs/x.md']);
+  });
+
+  it('`* text=auto` with autocrlf=true: a binary file (NUL, CRLF inside) is stored and compared as it is', async () => {
+    const binary = Buffer.from('PNG\r\n\x1a\n\0\0\0\rIHDR\r\n', 'latin1');
+    const dir = project({ '.gitattributes': '* text=auto\n', 'src/a.ts': TS, 'assets/logo.bin': binary });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // The same bytes with one NUL dropped for a CR-free byte: still binary, same size, changed.
+    const edited = Buffer.from(binary);
+    edited[7] = 0x41;
+    writeFileSync(join(dir, 'assets/logo.bin'), edited);
+    await expectAll(dir, ['assets/logo.bin']);
+  });
+
+  it('the safe rule: a blob committed with CRLF before autocrlf was turned on stays clean, an edit does not', async () => {
+    const dir = project({ 'src/legacy.ts': 'const old = 1;\r\nconst older = 2;\r\n', 'src/a.ts': TS });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'src/legacy.ts', 'const old = 1;\r\nconst older = 3;\r\n');
+    await expectAll(dir, ['src/legacy.ts']);
+  });
+
+  it('a filter driver (filter=lfs): settled by stat data both engines agree; otherwise the embedded engine never calls it clean', async () => {
+    const dir = project({ '.gitattributes': '*.lfs filter=lfs diff=lfs merge=lfs -text\n', 'src/a.ts': TS });
+    // A stand-in for git-lfs: stored upper-case, checked out lower-case.
+    git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
+    git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
+    write(dir, 'media/clip.lfs', 'oid sha256:4d7a pointer\n');
+    commitAll(dir, 'add the clip');
+    recheckout(dir);
+    expect(git(dir, ['cat-file', '-p', 'HEAD:media/clip.lfs'])).toBe('OID SHA256:4D7A POINTER\n');
+    await expectAll(dir, []);
+    // Touched: only running the filter tells, which the embedded engine does not do: it reports
+    // the file (a named difference, never a false "clean").
+    touchAll(dir);
+    expect(await answers(dir)).toEqual({ git: [], native: [], isomorphic: ['media/clip.lfs'] });
+    const iso = await createHistory({ dir, engine: 'isomorphic' });
+    await iso.uncommittedPaths(WATCHED);
+    expect(Object.fromEntries(iso.unsure ?? [])).toEqual({ 'media/clip.lfs': 'filter=lfs' });
+    write(dir, 'media/clip.lfs', 'oid sha256:9f00 pointer\n');
+    await expectAll(dir, ['media/clip.lfs']);
+    // A size other than the one the index recorded: a change to git without running the filter, so certain here too.
+    write(dir, 'media/clip.lfs', 'oid sha256:9f00aa pointer\n');
+    await expectAll(dir, ['media/clip.lfs']);
+    await iso.uncommittedPaths(WATCHED);
+    expect(iso.unsure?.size).toBe(0);
+  });
+});
+
+describe('checkpoint doctor (built) under core.autocrlf=true', () => {
+  /** A checkpoint months old in the way agents leave them: notes after paths, a glob, prose. */
+  const checkpoint = JSON.stringify(
+    checkpointDoc({
+      skill: 'build',
+      created_at: '2026-06-20T08:00:00.0Z',
+      updated_at: '2026-07-01T10:00:00Z',
+      context_primer: { key_decisions: ['CRLF on Windows clones'], generated_files: ['src/a.ts (PR 12)', 'docs/x.md', 'media/clip.lfs (LFS pointer)', 'docs/*.md', 'see the wiki for the rest'] },
+    }),
+    null,
+    2,
+  );
+
+  function doctor(dir: string, engine: EngineName): { code: number; findings: { message: string; path: string }[]; rest: unknown } {
+    const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+    const { engine: _e, findings, ...rest } = JSON.parse(r.stdout) as { engine: string; findings: { message: string; path: string }[] };
+    return { code: r.code, findings, rest };
+  }
+
+  it('gives the same findings from both engines on a clean CRLF checkout and on an edit; a filter it cannot run is named', () => {
+    assertBuilt();
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, '.gitattributes': '*.lfs filter=lfs -text\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
+    git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
+    git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
+    write(dir, 'media/clip.lfs', 'oid sha256:4d7a pointer\n');
+    commitAll(dir, 'clip', '2026-03-03T09:00:00Z');
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    const native = doctor(dir, 'native');
+    expect(doctor(dir, 'isomorphic')).toEqual(native);
+    expect(native.findings.filter((f) => /uncommitted/.test(f.message))).toEqual([]);
+    write(dir, 'src/a.ts', TS.replace('a = 1', 'a = 7').replace(/\n/g, '\r\n'));
+    const edited = doctor(dir, 'native');
+    expect(doctor(dir, 'isomorphic')).toEqual(edited);
+    expect(edited.findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message)).toEqual(['src/a.ts has uncommitted edits made after the checkpoint; re-read it']);
+    touchAll(dir);
+    const unsure = doctor(dir, 'isomorphic').findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message);
+    expect(unsure).toEqual([
+      'src/a.ts has uncommitted edits made after the checkpoint; re-read it',
+      'media/clip.lfs may have uncommitted edits (not checked exactly: the embedded engine does not follow filter=lfs; git on PATH checks it) made after the checkpoint; re-read it',
+    ]);
+  });
+});
+
+/**
+ * The blob git stores for each of `contents` at `path`, added over an index holding `staged`
+ * (git add reads it for the safe rule; hash-object does not).
+ */
+function gitStores(dir: string, path: string, staged: Buffer | null, contents: readonly Buffer[]): string[] {
+  let stagedOid: string | null = null;
+  if (staged !== null) {
+    writeFileSync(join(dir, 'staged.tmp'), staged);
+    stagedOid = git(dir, ['hash-object', '-w', '--no-filters', 'staged.tmp']).trim();
+  }
+  return contents.map((content) => {
+    git(dir, ['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--', path]);
+    if (stagedOid !== null) git(dir, ['update-index', '--add', '--cacheinfo', `100644,${stagedOid},${path}`]);
+    writeFileSync(join(dir, path), content);
+    git(dir, ['add', '--', path]);
+    return git(dir, ['ls-files', '-s', '--', path]).split(/\s+/)[1]!;
+  });
+}
+
+describe('toGit (pure) against git hash-object --path', () => {
+  const dir = makeRepo();
+  // Settings as git reads them, each naming the attributes line and config that produce it.
+  const SETTINGS: { line: string; autocrlf: 'true' | 'false' | 'input'; attrs: EolAttributes }[] = [
+    { line: '', autocrlf: 'true', attrs: {} },
+    { line: '', autocrlf: 'input', attrs: {} },
+    { line: '', autocrlf: 'false', attrs: {} },
+    { line: 'f text=auto', autocrlf: 'false', attrs: { text: 'auto' } },
+    { line: 'f text', autocrlf: 'false', attrs: { text: true } },
+    { line: 'f -text', autocrlf: 'true', attrs: { text: false } },
+    { line: 'f eol=crlf', autocrlf: 'false', attrs: { eol: 'crlf' } },
+    { line: 'f text=auto eol=lf', autocrlf: 'true', attrs: { text: 'auto', eol: 'lf' } },
+    { line: 'f crlf=input', autocrlf: 'false', attrs: { crlf: 'input' } },
+  ];
+  const bytes = fc.array(fc.constantFrom(0x0d, 0x0a, 0x00, 0x61, 0x20, 0x1a, 0x7f, 0x01, 0x09), { maxLength: 40 }).map((a) => Buffer.from(a));
+
+  it('gives the blob git stores, for any bytes, staged blob and setting', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SETTINGS.keys()), fc.option(bytes, { nil: null }), fc.array(bytes, { minLength: 1, maxLength: 3 }), (s, staged, contents) => {
+        const setting = SETTINGS[s]!;
+        writeFileSync(join(dir, '.gitattributes'), `${setting.line}\n`);
+        git(dir, ['config', 'core.autocrlf', setting.autocrlf]);
+        const parsed = parseAttributes(setting.line, '', true);
+        const attrs: EolAttributes = {};
+        for (const l of parsed.lines) if (l.matches('f')) for (const [k, v] of l.assigns) (attrs as Record<string, unknown>)[k] = v;
+        expect(attrs).toEqual(setting.attrs);
+        const rule = cleanRule(attrs, setting.autocrlf);
+        if (!('action' in rule)) throw new Error('inexact');
+        const expected = gitStores(dir, 'f', staged, contents);
+        const ours = contents.map((c) => toGit(c, rule.action, staged));
+        ours.forEach((out, i) => writeFileSync(join(dir, `out${i}.tmp`), out));
+        const oursIds = git(dir, ['hash-object', '--no-filters', ...ours.map((_, i) => `out${i}.tmp`)]).split('\n').filter(Boolean);
+        expect(oursIds).toEqual(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('eolAttributes against git check-attr', () => {
+  const PATTERNS = ['*', '*.md', '*.ts', 'x.md', 'docs/*', '/src/*.ts', '**/x.md', 'docs/**', 'a?.ts', 'src/', 'docs/x.md', '\\*.md', 'SRC/*.ts', '*.MD', 'src/**/*.ts', 'deep/**/b.md'];
+  const ASSIGNS = ['text', '-text', 'text=auto', 'eol=crlf', 'eol=lf', '!text', 'binary', 'filter=lfs', 'crlf', '-crlf', 'crlf=input', 'ident', '!eol', 'diff'];
+  const PATHS = ['x.md', 'a1.ts', 'src/a.ts', 'src/deep/b.ts', 'docs/x.md', 'docs/sub/x.md', 'deep/b.md', 'deep/1/2/b.md', 'SRC/a.ts', 'README.MD', '*.md'];
+  const line = fc.tuple(fc.constantFrom(...PATTERNS), fc.subarray(ASSIGNS, { minLength: 1, maxLength: 3 })).map(([p, a]) => `${p} ${a.join(' ')}`);
+  const file = fc.array(line, { maxLength: 4 }).map((ls) => `# attributes\n${ls.join('\n')}\n`);
+
+  function viaGit(dir: string): Record<string, EolAttributes> {
+    const out: Record<string, EolAttributes> = {};
+    for (const row of git(dir, ['check-attr', 'text', 'crlf', 'eol', 'filter', 'ident', '--', ...PATHS]).split('\n').filter(Boolean)) {
+      const m = /^(.*): (\S+): (.*)$/.exec(row)!;
+      const value = m[3] === 'set' ? true : m[3] === 'unset' ? false : m[3] === 'unspecified' ? undefined : m[3];
+      out[m[1]!] ??= {};
+      if (value !== undefined) (out[m[1]!] as Record<string, unknown>)[m[2]!] = value;
+    }
+    return out;
+  }
+
+  it('reads the same attributes as git for the root, a folder and info/attributes, with or without core.ignorecase', () => {
+    const dir = makeRepo();
+    for (const p of PATHS) write(dir, p, 'x\n');
+    fc.assert(
+      fc.property(file, file, file, fc.boolean(), (root, docs, info, ignoreCase) => {
+        writeFileSync(join(dir, '.gitattributes'), root);
+        writeFileSync(join(dir, 'docs/.gitattributes'), docs);
+        write(dir, '.git/info/attributes', info);
+        git(dir, ['config', 'core.ignorecase', String(ignoreCase)]);
+        const config = readEolConfig(join(dir, '.git'), join(dir, '.git'));
+        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => false)]));
+        expect(ours).toEqual(viaGit(dir));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('readEolConfig', () => {
+  const read = (config: string) => {
+    const dir = makeRepo();
+    write(dir, '.git/config', config);
+    return readEolConfig(join(dir, '.git'), join(dir, '.git'));
+  };
+  it('reads core.autocrlf as git does: booleans in every spelling, input, the last one winning', () => {
+    const cases: [string, string][] = [['true', 'true'], ['YES', 'true'], ['on', 'true'], ['1', 'true'], ['2', 'true'], ['false', 'false'], ['no', 'false'], ['0', 'false'], ['', 'false'], ['Input', 'input'], ['"true" ; a comment', 'true']];
+    for (const [value, expected] of cases) expect(read(`[core]\n\tautocrlf = ${value}\n`).autocrlf, value).toBe(expected);
+    expect(read('[core]\n\tautocrlf\n').autocrlf).toBe('true');
+    expect(read('[core]\n\tautocrlf = true\n[core]\n\tAutoCRLF = input\n').autocrlf).toBe('input');
+    expect(read('[core "other"]\n\tautocrlf = true\n').autocrlf).toBe('false');
+    expect(read('[core]\n\tignorecase = true\n').ignoreCase).toBe(true);
+  });
+  it('calls inexact what it does not follow: an include, core.attributesFile, a value git would refuse', () => {
+    expect(read('[include]\n\tpath = ../shared.gitconfig\n').inexact).toMatch(/include/);
+    expect(read('[includeIf "gitdir:~/work/"]\n\tpath = work.gitconfig\n').inexact).toMatch(/include/);
+    expect(read('[core]\n\tattributesFile = ~/.gitattributes\n').inexact).toBe('core.attributesFile');
+    expect(read('[core]\n\tautocrlf = maybe\n').inexact).toBe('core.autocrlf=maybe');
+    expect(read('[core]\n\tautocrlf = true\n').inexact).toBeUndefined();
+  });
+});
