@@ -66,7 +66,7 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   }
   const path = join(root, '.gitattributes');
   // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
-  const text = readProjectText(root, path) ?? '';
+  const text = readProjectText(root, path);
   const attributes = addAttributeLines(text);
   if (attributes.added) {
     const lines = attributes.added === 1 ? 'a line' : `${attributes.added} lines`;
@@ -116,7 +116,7 @@ export function planUninstallDriver(root: string): InstallPlan {
         gitOut(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
       }
       if (attributes?.removed) {
-        if (attributes.text === '') unlinkSync(path);
+        if (attributes.text === null) unlinkSync(path);
         else writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
       }
     },

@@ -98,6 +98,28 @@ describe('install-driver', () => {
   });
 });
 
+describe('uninstall-driver after install-driver gives .gitattributes back byte for byte', () => {
+  it.each([
+    ['CRLF, no final newline', '*.png binary\r\n*.md text'],
+    ['LF, no final newline', '*.png binary\n*.md text'],
+    ['an empty file', ''],
+    ['no file', null],
+  ])('%s', (_name, attrs) => {
+    const dir = repo();
+    if (attrs !== null) write(dir, '.gitattributes', attrs);
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    // git reads the lines install added, and the project's own last line is still whole.
+    expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json', '.checkpoints/history/api.2026-11-01.json'])).toBe(
+      '.checkpoints/api.checkpoint.json: merge: checkpoint\n.checkpoints/history/api.2026-11-01.json: merge: checkpoint\n',
+    );
+    if (attrs) expect(git(dir, ['check-attr', 'text', 'README.md'])).toBe('README.md: text: set\n');
+    const r = cli(dir, ['uninstall-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    if (attrs === null) expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    else expect(readFileSync(join(dir, '.gitattributes'), 'latin1')).toBe(attrs);
+  });
+});
+
 describe('install-driver and uninstall-driver beside what the user set', () => {
   const REFERENCE = 'node scripts/merge-checkpoint.mjs %O %A %B';
   const THEIR_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
