@@ -8,6 +8,9 @@ import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names
 export const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
 export const ATTRIBUTES_MARKER = '# added by checkpoint install-driver (uninstall-driver removes the lines below)';
 
+/** The path pattern each of our lines starts with. */
+const OUR_PATTERNS = ATTRIBUTE_LINES.map((l) => l.split(' ')[0]!);
+
 const eolOf = (text: string) => (text.includes('\r\n') ? '\r\n' : '\n');
 
 /**
@@ -28,12 +31,14 @@ export function addAttributeLines(text: string | null): { text: string; added: n
 
 /**
  * The text without the marked lines install added, every other line byte for byte (its own line
- * ending kept), and how many of our lines were left because no marker is above them. `text` is
- * null when nothing but a block install wrote into a new file was left: the file is install's to
- * delete (an emptied file that existed before install is '').
+ * ending kept); how many of our lines were left because no marker is above them; and the lines
+ * under a marker that are ours as the project edited them (same pattern, other attributes): kept,
+ * as the project's now. `text` is null when nothing but a block install wrote into a new file was
+ * left: the file is install's to delete (an emptied file that existed before install is '').
  */
-export function removeAttributeLines(text: string): { text: string | null; removed: number; unmarked: number } {
+export function removeAttributeLines(text: string): { text: string | null; removed: number; unmarked: number; edited: string[] } {
   let kept = '';
+  const edited: string[] = [];
   let removed = 0;
   let unmarked = 0;
   let inBlock = false;
@@ -50,16 +55,18 @@ export function removeAttributeLines(text: string): { text: string | null; remov
       removed++;
       continue;
     }
-    inBlock = false;
-    if (ATTRIBUTE_LINES.includes(line)) unmarked++;
     kept += piece;
+    // One of ours that the project tuned (`... merge=checkpoint -diff`): the block goes on below it.
+    inBlock &&= OUR_PATTERNS.includes(line.trim().split(/\s/)[0]!);
+    if (inBlock) edited.push(line);
+    else if (ATTRIBUTE_LINES.includes(line)) unmarked++;
   }
-  if (!removed) return { text, removed, unmarked };
+  if (!removed) return { text, removed, unmarked, edited };
   if (endsInBlock && !last.endsWith('\n')) {
     // Install appended to a file that ended without a line break: drop the one it put before the block.
     const sep = blockEol || (/\r?\n$/.exec(kept)?.[0] ?? '');
     if (sep && kept.endsWith(sep)) kept = kept.slice(0, -sep.length);
-    return { text: kept, removed, unmarked };
+    return { text: kept, removed, unmarked, edited };
   }
-  return { text: kept === '' ? null : kept, removed, unmarked };
+  return { text: kept === '' ? null : kept, removed, unmarked, edited };
 }

@@ -9,7 +9,7 @@ import { DRIVER_NAME, driverCommand, isOurDriverCommand } from './driver-command
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
 import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 
@@ -102,6 +102,10 @@ export function planUninstallDriver(root: string): InstallPlan {
   const text = readProjectText(root, path);
   const attributes = text === null ? null : removeAttributeLines(text);
   if (attributes?.removed) changes.push('removed the lines install-driver added to .gitattributes');
+  if (attributes?.edited.length) {
+    const n = attributes.edited.length;
+    notes.push(`left ${n === 1 ? 'a line' : `${n} lines`} in .gitattributes that install-driver added and the project since edited (${quoted(attributes.edited[0]!)}${n > 1 ? ', …' : ''}); remove by hand if the project no longer uses the driver`);
+  }
   if (attributes?.unmarked) {
     notes.push(`left ${attributes.unmarked === 1 ? 'a checkpoint line' : `${attributes.unmarked} checkpoint lines`} in .gitattributes that install-driver did not add (not under its marker); remove by hand if the project no longer uses the driver`);
   }

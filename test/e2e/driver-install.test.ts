@@ -201,6 +201,22 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
   });
 
+  it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', () => {
+    const dir = repo();
+    write(dir, '.gitattributes', '*.png binary\n');
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    write(dir, '.gitattributes', read(dir, '.gitattributes').replace(`${THEIR_LINE}\n`, `${THEIR_LINE} -diff\n`));
+    const r = cli(dir, ['uninstall-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe([
+      '✓ removed merge.checkpoint.name, merge.checkpoint.driver, merge.checkpoint.recursive from git config',
+      '✓ removed the lines install-driver added to .gitattributes',
+      `! left a line in .gitattributes that install-driver added and the project since edited ("${THEIR_LINE} -diff"); remove by hand if the project no longer uses the driver`,
+      '',
+    ].join('\n'));
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE} -diff\n`);
+  });
+
   it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', () => {
     const dir = repo();
     expect(cli(dir, ['install-driver']).code).toBe(0);

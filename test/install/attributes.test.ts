@@ -40,6 +40,28 @@ describe('.gitattributes lines', () => {
     const theirs = '*.png binary\r\n.checkpoints/*.checkpoint.json merge=checkpoint\r\n';
     const installed = addAttributeLines(theirs);
     expect(installed).toEqual({ text: `${theirs}${ATTRIBUTES_MARKER}\r\n.checkpoints/history/*.json merge=checkpoint\r\n`, added: 1 });
-    expect(removeAttributeLines(installed.text)).toEqual({ text: theirs, removed: 2, unmarked: 1 });
+    expect(removeAttributeLines(installed.text)).toEqual({ text: theirs, removed: 2, unmarked: 1, edited: [] });
+  });
+
+  it('a marked line the project edited stays and is reported; the rest of the block still goes', () => {
+    const suffix = fc.string({ minLength: 1, maxLength: 12 }).filter((t) => !/[\r\n]/.test(t)).map((t) => ` ${t}`);
+    fc.assert(fc.property(fc.option(attributesText, { freq: 8 }), fc.nat(), suffix, (text, pick, tail) => {
+      const installed = addAttributeLines(text);
+      fc.pre(installed.added > 0);
+      const lines = installed.text.split(/(?<=\n)/);
+      const at = lines.findIndex((l) => l.startsWith(ATTRIBUTES_MARKER)) + 1 + (pick % installed.added);
+      const ours = lines[at]!.replace(/\r?\n$/, '');
+      lines[at] = ours + tail + lines[at]!.slice(ours.length);
+      const out = removeAttributeLines(lines.join(''));
+      expect(out.edited).toEqual([ours + tail]);
+      expect(out.removed).toBe(installed.added); // the marker and every line of ours not edited
+      expect(out.text?.split(/\r?\n/)).toContain(ours + tail);
+      expect(out.text).not.toContain(ATTRIBUTES_MARKER);
+    }));
+  });
+
+  it("the red team's case: ` -diff` appended to our first line", () => {
+    const installed = addAttributeLines(null).text.replace(`${ATTRIBUTE_LINES[0]}\n`, `${ATTRIBUTE_LINES[0]} -diff\n`);
+    expect(removeAttributeLines(installed)).toEqual({ text: `${ATTRIBUTE_LINES[0]} -diff\n`, removed: 2, unmarked: 0, edited: [`${ATTRIBUTE_LINES[0]} -diff`] });
   });
 });
