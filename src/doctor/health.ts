@@ -10,7 +10,11 @@ import { isCheckpointError } from '../errors.js';
 import { listProjectDir, readProjectText } from '../store/safe-fs.js';
 
 
-/** Whether .gitattributes routes checkpoints to merge=checkpoint, or why it cannot be read (then install-driver refuses it too). */
+/**
+ * Whether .gitattributes routes checkpoints to merge=checkpoint (a history/ line alone or a
+ * commented-out line does not: install-driver would add the checkpoints line), or why it cannot be read (then install-driver
+ * refuses it too).
+ */
 export function attributesDeclareDriver(root: string): { declared: boolean; refused: string | null } {
   let text: string | null;
   try {
@@ -19,7 +23,7 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
     if (isCheckpointError(e)) return { declared: false, refused: e.hint ? `${e.message}; ${e.hint}` : e.message }; // a link out, a FIFO, a folder: declares nothing we read
     throw e;
   }
-  return { declared: text !== null && text.split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim())), refused: null };
+  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null };
 }
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */

@@ -201,6 +201,19 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
   });
 
+  it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', () => {
+    const dir = repo();
+    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    for (const attrs of ['.checkpoints/history/*.json merge=checkpoint\n', `#${THEIR_LINE}\n# ${THEIR_LINE}\n`]) {
+      write(dir, '.gitattributes', attrs);
+      expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unspecified\n');
+      expect(health()).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${THEIR_LINE}"; run \`checkpoint install-driver\`` })]);
+      expect(cli(dir, ['install-driver']).stdout).toContain('to .gitattributes');
+      expect(health()).toEqual([]);
+    }
+  });
+
   it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', () => {
     const dir = repo();
     write(dir, '.gitattributes', '*.png binary\n');
