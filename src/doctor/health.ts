@@ -2,21 +2,28 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDriverConfig } from '../git/driver-config.js';
+import { isOurDriverCommand } from '../install/driver-command.js';
+import { shown } from '../one-line.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
 import { listProjectDir, readProjectText } from '../store/safe-fs.js';
 
 
-export function attributesDeclareDriver(root: string): boolean {
+/**
+ * Whether .gitattributes routes checkpoints to merge=checkpoint (a history/ line alone or a
+ * commented-out line does not: install-driver would add the checkpoints line), or why it cannot be read (then install-driver
+ * refuses it too).
+ */
+export function attributesDeclareDriver(root: string): { declared: boolean; refused: string | null } {
   let text: string | null;
   try {
     text = readProjectText(root, join(root, '.gitattributes'));
   } catch (e) {
-    if (isCheckpointError(e)) return false; // a link out, a FIFO, a folder: declares nothing we read
+    if (isCheckpointError(e)) return { declared: false, refused: e.hint ? `${e.message}; ${e.hint}` : e.message }; // a link out, a FIFO, a folder: declares nothing we read
     throw e;
   }
-  return text !== null && text.split(/\r?\n/).some((l) => /^\S*\.checkpoints\/\S*\s.*\bmerge=checkpoint\b/.test(l.trim()));
+  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null };
 }
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
@@ -29,20 +36,32 @@ export function checkLeftovers(root: string): Finding[] {
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
   if (!inGitRepo) return [];
-  const declared = attributesDeclareDriver(root);
+  const { declared, refused } = attributesDeclareDriver(root);
   const driver = await readDriverConfig(root);
   const base = { check: 'merge_driver', skill: null, path: '' } as const;
+  if (refused) {
+    return [{ ...base, level: driver ? 'warning' : 'info', message: `checkpoint cannot read .gitattributes, and install-driver refuses it too: ${refused}; then run \`checkpoint install-driver\`` }];
+  }
   if (declared && !driver) {
     return [{ ...base, level: 'warning', message: '.gitattributes routes checkpoints to merge=checkpoint but this clone has no merge.checkpoint.driver; run `checkpoint install-driver`' }];
   }
+  // A driver the user set is one install-driver keeps: advice that only re-runs it would loop, so
+  // each message below names it as theirs and says what install-driver does about it, if anything.
+  const theirs = driver !== null && !isOurDriverCommand(driver);
+  const switchToOurs = 'to use checkpoint\'s instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`';
   if (!declared && driver) {
-    return [{ ...base, level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${ATTRIBUTES_LINE}"; run \`checkpoint install-driver\`` }];
+    const lacks = `.gitattributes lacks "${ATTRIBUTES_LINE}"`;
+    return [{ ...base, level: 'warning', message: theirs
+      ? `merge.checkpoint.driver is this clone's own (${shown(driver)}), not checkpoint's, and never runs for checkpoints: ${lacks}; run \`checkpoint install-driver\` to add it (it keeps that driver), or, ${switchToOurs}`
+      : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];
   }
   if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
   // install-driver writes absolute, single-quoted paths; a moved or removed install breaks every merge.
   const missing = [...driver!.matchAll(/'((?:[^']|'\\'')+)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'")).filter((p) => p.startsWith('/') && !existsSync(p));
   if (missing.length) {
-    return [{ ...base, level: 'warning', message: `merge.checkpoint.driver points at ${missing[0]}, which no longer exists; run \`checkpoint install-driver\`` }];
+    return [{ ...base, level: 'warning', message: theirs
+      ? `merge.checkpoint.driver is this clone's own (${shown(driver!)}), not checkpoint's, and points at ${missing[0]}, which no longer exists; fix that driver, or, ${switchToOurs}`
+      : `merge.checkpoint.driver points at ${missing[0]}, which no longer exists; run \`checkpoint install-driver\`` }];
   }
   return [];
 }

@@ -16,7 +16,10 @@ export async function readDriverConfig(root: string): Promise<string | null> {
     const line = raw.trim();
     const section = /^\[\s*([^\]\s"]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
     if (section) {
-      inSection = section[1]!.toLowerCase() === 'merge' && section[2] === 'checkpoint';
+      // git's older [merge.checkpoint] form names the same section (its subsection lowercased):
+      // missing it here would have doctor ask for install-driver, which finds the driver set.
+      const [name, sub] = section[2] !== undefined ? [section[1]!, section[2]] : [section[1]!.replace(/\..*$/, ''), /\.(.*)$/.exec(section[1]!)?.[1]?.toLowerCase()];
+      inSection = name.toLowerCase() === 'merge' && sub === 'checkpoint';
       continue;
     }
     const kv = /^driver\s*=\s*(.*)$/i.exec(line);

@@ -8,37 +8,65 @@ import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names
 export const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
 export const ATTRIBUTES_MARKER = '# added by checkpoint install-driver (uninstall-driver removes the lines below)';
 
+/** The path pattern each of our lines starts with. */
+const OUR_PATTERNS = ATTRIBUTE_LINES.map((l) => l.split(' ')[0]!);
+
 const eolOf = (text: string) => (text.includes('\r\n') ? '\r\n' : '\n');
 
-/** The text with our missing lines appended under a marker, and how many were added (0: unchanged). */
-export function addAttributeLines(text: string): { text: string; added: number } {
-  const lines = text.split(/\r?\n/);
+/**
+ * The text with our missing lines appended under a marker, and how many were added (0: unchanged).
+ * `null` is a file that does not exist yet. A file that ends without a line break (an empty one
+ * too) still does afterwards, so removeAttributeLines can give every byte back.
+ */
+export function addAttributeLines(text: string | null): { text: string; added: number } {
+  const current = text ?? '';
+  const lines = current.split(/\r?\n/);
   const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
-  if (!missing.length) return { text, added: 0 };
-  const eol = eolOf(text);
-  const sep = text && !text.endsWith('\n') ? eol : '';
-  return { text: text + sep + [ATTRIBUTES_MARKER, ...missing].join(eol) + eol, added: missing.length };
+  if (!missing.length) return { text: current, added: 0 };
+  const eol = eolOf(current);
+  const block = [ATTRIBUTES_MARKER, ...missing].join(eol);
+  const full = text === null || current.endsWith('\n');
+  return { text: full ? current + block + eol : current + (current ? eol : '') + block, added: missing.length };
 }
 
 /**
  * The text without the marked lines install added, every other line byte for byte (its own line
- * ending kept), and how many of our lines were left because no marker is above them.
+ * ending kept); how many of our lines were left because no marker is above them; and the lines
+ * under a marker that are ours as the project edited them (same pattern, other attributes): kept,
+ * as the project's now. `text` is null when nothing but a block install wrote into a new file was
+ * left: the file is install's to delete (an emptied file that existed before install is '').
  */
-export function removeAttributeLines(text: string): { text: string; removed: number; unmarked: number } {
+export function removeAttributeLines(text: string): { text: string | null; removed: number; unmarked: number; edited: string[] } {
   let kept = '';
+  const edited: string[] = [];
   let removed = 0;
   let unmarked = 0;
   let inBlock = false;
+  let endsInBlock = false;
+  let last = '';
+  let blockEol = '';
   for (const piece of text.split(/(?<=\n)/)) {
     const line = piece.replace(/\r?\n$/, '');
-    if (line === ATTRIBUTES_MARKER || (inBlock && ATTRIBUTE_LINES.includes(line))) {
+    last = piece;
+    endsInBlock = line === ATTRIBUTES_MARKER || (inBlock && ATTRIBUTE_LINES.includes(line));
+    if (endsInBlock) {
+      if (line === ATTRIBUTES_MARKER) blockEol = piece.slice(line.length);
       inBlock = true;
       removed++;
       continue;
     }
-    inBlock = false;
-    if (ATTRIBUTE_LINES.includes(line)) unmarked++;
     kept += piece;
+    // One of ours that the project tuned (`... merge=checkpoint -diff`): the block goes on below it.
+    inBlock &&= OUR_PATTERNS.includes(line.trim().split(/\s/)[0]!);
+    if (inBlock) edited.push(line);
+    else if (ATTRIBUTE_LINES.includes(line)) unmarked++;
   }
-  return { text: kept, removed, unmarked };
+  if (!removed) return { text, removed, unmarked, edited };
+  if (endsInBlock && !last.endsWith('\n')) {
+    // Install appended to a file that ended without a line break: drop the one it put before the block.
+    const sep = blockEol || (/\r?\n$/.exec(kept)?.[0] ?? '');
+    if (sep && kept.endsWith(sep)) kept = kept.slice(0, -sep.length);
+    return { text: kept, removed, unmarked, edited };
+  }
+  return { text: kept === '' ? null : kept, removed, unmarked, edited };
 }

@@ -5,43 +5,32 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { addAttributeLines, removeAttributeLines } from './attributes.js';
+import { DRIVER_NAME, driverCommand, isOurDriverCommand } from './driver-command.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { isNpxCachePath } from './package-paths.js';
 import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 
-export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
-
-/** Quote for the POSIX shell git runs drivers with; safe with spaces, quotes and $. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** %O %A %B %P %L: git substitutes them already shell-quoted. */
-export function driverCommand(nodePath: string, binPath: string): string {
-  return `${shellQuote(nodePath)} ${shellQuote(binPath)} merge-driver %O %A %B %P %L`;
-}
-
-const QUOTED = `'(?:[^']|'\\\\'')*'`;
-/** A driver command install wrote, from any install (a moved one too, which install updates). */
-const OUR_DRIVER = new RegExp(`^${QUOTED} ${QUOTED} merge-driver %O %A %B %P %L$`);
+export { DRIVER_NAME, driverCommand, shellQuote } from './driver-command.js';
 
 /** Our value for each key, and whether a value found there is one install writes. */
 const KEYS: { key: string; ours: (v: string) => boolean }[] = [
   { key: 'merge.checkpoint.name', ours: (v) => v === DRIVER_NAME },
-  { key: 'merge.checkpoint.driver', ours: (v) => OUR_DRIVER.test(v) },
+  { key: 'merge.checkpoint.driver', ours: isOurDriverCommand },
   { key: 'merge.checkpoint.recursive', ours: (v) => v === 'binary' },
 ];
 
 /** Every value of `key` in this clone's config (a key may be set more than once), or null. */
 const configValue = (root: string, key: string) => gitOut(root, ['config', '--local', '--get-all', key]);
 
-/** Set when the driver is someone else's: then the whole section is theirs and left alone. */
+/** Set when the driver is someone else's: then the whole section is theirs and left alone (the
+ * .gitattributes lines are still added: they route checkpoints to the driver named `checkpoint`,
+ * which is then theirs; without them it never runs). */
 function foreignDriver(root: string): string | null {
   const driver = configValue(root, 'merge.checkpoint.driver');
-  return driver !== null && !OUR_DRIVER.test(driver) ? driver : null;
+  return driver !== null && !isOurDriverCommand(driver) ? driver : null;
 }
 
 const keepNote = (key: string, value: string, fix: string) =>
@@ -60,7 +49,7 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   };
   const theirs = foreignDriver(root);
   if (theirs !== null) {
-    notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset merge.checkpoint.driver, then checkpoint install-driver'));
+    notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset-all merge.checkpoint.driver, then checkpoint install-driver'));
   } else {
     for (const { key, ours } of KEYS) {
       const current = configValue(root, key);
@@ -77,10 +66,12 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   }
   const path = join(root, '.gitattributes');
   // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
-  const text = readProjectText(root, path) ?? '';
-  // Under someone else's driver, routing more files to it (history/) would change their merges.
-  const attributes = theirs !== null ? { text, added: 0 } : addAttributeLines(text);
-  if (attributes.added) changes.push(`added ${attributes.added === 1 ? 'a line' : `${attributes.added} lines`} to .gitattributes`);
+  const text = readProjectText(root, path);
+  const attributes = addAttributeLines(text);
+  if (attributes.added) {
+    const lines = attributes.added === 1 ? 'a line' : `${attributes.added} lines`;
+    changes.push(`added ${lines} to .gitattributes${theirs !== null ? " (routing checkpoints to this clone's own merge.checkpoint.driver)" : ''}`);
+  }
   return {
     changes,
     notes,
@@ -111,6 +102,10 @@ export function planUninstallDriver(root: string): InstallPlan {
   const text = readProjectText(root, path);
   const attributes = text === null ? null : removeAttributeLines(text);
   if (attributes?.removed) changes.push('removed the lines install-driver added to .gitattributes');
+  if (attributes?.edited.length) {
+    const n = attributes.edited.length;
+    notes.push(`left ${n === 1 ? 'a line' : `${n} lines`} in .gitattributes that install-driver added and the project since edited (${quoted(attributes.edited[0]!)}${n > 1 ? ', …' : ''}); remove by hand if the project no longer uses the driver`);
+  }
   if (attributes?.unmarked) {
     notes.push(`left ${attributes.unmarked === 1 ? 'a checkpoint line' : `${attributes.unmarked} checkpoint lines`} in .gitattributes that install-driver did not add (not under its marker); remove by hand if the project no longer uses the driver`);
   }
@@ -125,7 +120,7 @@ export function planUninstallDriver(root: string): InstallPlan {
         gitOut(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
       }
       if (attributes?.removed) {
-        if (attributes.text === '') unlinkSync(path);
+        if (attributes.text === null) unlinkSync(path);
         else writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
       }
     },

@@ -1,7 +1,8 @@
 // Installing the merge driver (spaces in paths, linked worktrees, exact uninstall) and
 // `checkpoint resolve` on files a merge without the driver left conflicted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { ATTRIBUTES_MARKER } from '../../src/install/attributes.js';
 import { join } from 'node:path';
 import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -97,11 +98,33 @@ describe('install-driver', () => {
   });
 });
 
+describe('uninstall-driver after install-driver gives .gitattributes back byte for byte', () => {
+  it.each([
+    ['CRLF, no final newline', '*.png binary\r\n*.md text'],
+    ['LF, no final newline', '*.png binary\n*.md text'],
+    ['an empty file', ''],
+    ['no file', null],
+  ])('%s', (_name, attrs) => {
+    const dir = repo();
+    if (attrs !== null) write(dir, '.gitattributes', attrs);
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    // git reads the lines install added, and the project's own last line is still whole.
+    expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json', '.checkpoints/history/api.2026-11-01.json'])).toBe(
+      '.checkpoints/api.checkpoint.json: merge: checkpoint\n.checkpoints/history/api.2026-11-01.json: merge: checkpoint\n',
+    );
+    if (attrs) expect(git(dir, ['check-attr', 'text', 'README.md'])).toBe('README.md: text: set\n');
+    const r = cli(dir, ['uninstall-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    if (attrs === null) expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    else expect(readFileSync(join(dir, '.gitattributes'), 'latin1')).toBe(attrs);
+  });
+});
+
 describe('install-driver and uninstall-driver beside what the user set', () => {
   const REFERENCE = 'node scripts/merge-checkpoint.mjs %O %A %B';
   const THEIR_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
 
-  it("keeps a driver the user set (the protocol's reference driver) and its section; uninstall then changes nothing", () => {
+  it("keeps a driver the user set (the protocol's reference driver) and its section, still routing checkpoints to it; uninstall takes back only the marked line", () => {
     const dir = repo();
     git(dir, ['config', 'merge.checkpoint.driver', REFERENCE]);
     git(dir, ['config', 'merge.checkpoint.foo', 'bar']);
@@ -109,14 +132,54 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     const config = read(dir, '.git/config');
     const install = cli(dir, ['install-driver']);
     expect(install.code, install.stderr).toBe(0);
-    expect(install.stdout).toBe(`! kept merge.checkpoint.driver as this clone set it (${REFERENCE}), not checkpoint's; to use checkpoint's driver instead: git config --unset merge.checkpoint.driver, then checkpoint install-driver\n`);
+    expect(install.stdout).toBe(`✓ added a line to .gitattributes (routing checkpoints to this clone's own merge.checkpoint.driver)\n! kept merge.checkpoint.driver as this clone set it (${REFERENCE}), not checkpoint's; to use checkpoint's driver instead: git config --unset-all merge.checkpoint.driver, then checkpoint install-driver\n`);
     expect(read(dir, '.git/config')).toBe(config);
-    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n`);
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n${ATTRIBUTES_MARKER}\n.checkpoints/history/*.json merge=checkpoint\n`);
     const uninstall = cli(dir, ['uninstall-driver', '--json']);
     expect(uninstall.code, uninstall.stderr).toBe(0);
-    expect(JSON.parse(uninstall.stdout)).toMatchObject({ ok: true, changes: [], notes: [expect.stringContaining(`its driver (${REFERENCE}) is not checkpoint's`), expect.stringContaining('left a checkpoint line in .gitattributes')] });
+    expect(JSON.parse(uninstall.stdout)).toMatchObject({
+      ok: true,
+      changes: ['removed the lines install-driver added to .gitattributes'],
+      notes: [expect.stringContaining(`its driver (${REFERENCE}) is not checkpoint's`), expect.stringContaining('left a checkpoint line in .gitattributes')],
+    });
     expect(read(dir, '.git/config')).toBe(config);
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n`);
+  });
+
+  it("routes checkpoints to the user's own driver, so it runs in a merge; doctor names it instead of looping on install-driver", () => {
+    const dir = divergedRepo();
+    // Their driver keeps our side and leaves a trace, as a real one would do its own work.
+    write(dir, '.git/their-driver.sh', 'echo "$3" >> .git/their-driver.ran\nexit 0\n');
+    git(dir, ['config', 'merge.checkpoint.driver', 'sh .git/their-driver.sh %O %A %B']);
+    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(health()).toEqual([{ check: 'merge_driver', level: 'warning', skill: null, path: '', blocks: expect.anything(), message:
+      "merge.checkpoint.driver is this clone's own (sh .git/their-driver.sh %O %A %B), not checkpoint's, and never runs for checkpoints: .gitattributes lacks \".checkpoints/*.checkpoint.json merge=checkpoint\"; run `checkpoint install-driver` to add it (it keeps that driver), or, to use checkpoint's instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`" }]);
+    const install = cli(dir, ['install-driver']);
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toMatch(/^✓ added 2 lines to \.gitattributes \(routing checkpoints to this clone's own merge\.checkpoint\.driver\)\n! kept merge\.checkpoint\.driver /);
+    expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json', '.checkpoints/history/api.2026-11-01.json'])).toBe(
+      '.checkpoints/api.checkpoint.json: merge: checkpoint\n.checkpoints/history/api.2026-11-01.json: merge: checkpoint\n',
+    );
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toBe('sh .git/their-driver.sh %O %A %B\n');
+    expect(health()).toEqual([]);
+    expect(cli(dir, ['install-driver']).stdout).not.toContain('✓');
+    commitAll(dir, 'route checkpoints to our driver');
+    const merged = gitTry(dir, ['merge', '-q', '--no-edit', 'other']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(dir, '.git/their-driver.ran')).toMatch(/\S/);
+  });
+
+  it("doctor never sends the user to install-driver for what it keeps or refuses: their driver's missing file, an unreadable .gitattributes", () => {
+    const dir = repo();
+    write(dir, '.gitattributes', `${THEIR_LINE}\n`);
+    git(dir, ['config', 'merge.checkpoint.driver', "'/gone/merge-checkpoint.mjs' %O %A %B"]);
+    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(health()).toEqual([expect.objectContaining({ level: 'warning', message:
+      "merge.checkpoint.driver is this clone's own ('/gone/merge-checkpoint.mjs' %O %A %B), not checkpoint's, and points at /gone/merge-checkpoint.mjs, which no longer exists; fix that driver, or, to use checkpoint's instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`" })]);
+    rmSync(join(dir, '.gitattributes'));
+    symlinkSync('/etc/hostname', join(dir, '.gitattributes'));
+    expect(cliGuarded(dir, ['install-driver']).code).toBe(2);
+    expect(health()).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^checkpoint cannot read \.gitattributes, and install-driver refuses it too: \.gitattributes is a symlink to \/etc\/hostname, outside the project; .+; then run `checkpoint install-driver`$/) })]);
   });
 
   it("after the user switches to ours: uninstall removes our keys and marked line only, keeping their key and their line", () => {
@@ -136,6 +199,35 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(uninstall.stdout).toContain('✓ removed merge.checkpoint.name, merge.checkpoint.driver from git config\n✓ removed the lines install-driver added to .gitattributes\n');
     expect(git(dir, ['config', '--get-regexp', '^merge\\.checkpoint\\.'])).toBe('merge.checkpoint.foo bar\nmerge.checkpoint.recursive text\n');
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
+  });
+
+  it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', () => {
+    const dir = repo();
+    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    for (const attrs of ['.checkpoints/history/*.json merge=checkpoint\n', `#${THEIR_LINE}\n# ${THEIR_LINE}\n`]) {
+      write(dir, '.gitattributes', attrs);
+      expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unspecified\n');
+      expect(health()).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${THEIR_LINE}"; run \`checkpoint install-driver\`` })]);
+      expect(cli(dir, ['install-driver']).stdout).toContain('to .gitattributes');
+      expect(health()).toEqual([]);
+    }
+  });
+
+  it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', () => {
+    const dir = repo();
+    write(dir, '.gitattributes', '*.png binary\n');
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    write(dir, '.gitattributes', read(dir, '.gitattributes').replace(`${THEIR_LINE}\n`, `${THEIR_LINE} -diff\n`));
+    const r = cli(dir, ['uninstall-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe([
+      '✓ removed merge.checkpoint.name, merge.checkpoint.driver, merge.checkpoint.recursive from git config',
+      '✓ removed the lines install-driver added to .gitattributes',
+      `! left a line in .gitattributes that install-driver added and the project since edited ("${THEIR_LINE} -diff"); remove by hand if the project no longer uses the driver`,
+      '',
+    ].join('\n'));
+    expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE} -diff\n`);
   });
 
   it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', () => {

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeConfigValue, readDriverConfig } from '../../src/git/driver-config.js';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DRIVER_NAME } from '../../src/install/driver-command.js';
 import { cleanup, cli, git, makeRepo } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -24,5 +27,19 @@ describe('merge driver registration, read without git', () => {
     expect(findings.filter((f) => f.check === 'merge_driver')).toEqual([
       expect.objectContaining({ level: 'warning', message: expect.stringContaining("/gone/it's here/bin/checkpoint.js") }),
     ]);
+  });
+
+  it("reads git's older [merge.checkpoint] section form, so doctor agrees with install-driver", async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    const value = git(dir, ['config', 'merge.checkpoint.driver']).trim();
+    git(dir, ['config', '--remove-section', 'merge.checkpoint']);
+    appendFileSync(join(dir, '.git/config'), `[merge.CheckPoint]\n\tname = ${DRIVER_NAME}\n\tdriver = ${value.replace(/\\/g, '\\\\')}\n\trecursive = binary\n[merge.other]\n\tdriver = x\n`);
+    expect(git(dir, ['config', 'merge.checkpoint.driver']).trim()).toBe(value);
+    expect(await readDriverConfig(dir)).toBe(value);
+    expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
+    const findings = JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[];
+    expect(findings.filter((f) => f.check === 'merge_driver')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // install-driver's .gitattributes lines: uninstall takes back exactly what install added, on
-// any text a project may hold (its own copy of our lines, comments, CRLF, no final newline).
+// any text a project may hold (its own copy of our lines, comments, CRLF, no final newline, an
+// empty file).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { addAttributeLines, ATTRIBUTE_LINES, ATTRIBUTES_MARKER, removeAttributeLines } from '../../src/install/attributes.js';
@@ -16,14 +17,14 @@ const attributesText = fc.tuple(fc.array(fc.tuple(projectLine, eol), { maxLength
 });
 
 describe('.gitattributes lines', () => {
-  it('uninstall after install gives the text back byte for byte (plus the newline install had to end it with)', () => {
-    fc.assert(fc.property(attributesText, (text) => {
+  it('uninstall after install gives back every byte: no final newline, an empty file, no file at all', () => {
+    // null: no .gitattributes (install creates it, uninstall deletes it); '' is an empty file that stays.
+    fc.assert(fc.property(fc.option(attributesText, { freq: 8 }), (text) => {
       const installed = addAttributeLines(text);
       for (const l of ATTRIBUTE_LINES) expect(installed.text.split(/\r?\n/)).toContain(l);
       expect(addAttributeLines(installed.text).added).toBe(0);
-      const ended = text === '' || text.endsWith('\n') ? text : text + (text.includes('\r\n') ? '\r\n' : '\n');
-      expect(removeAttributeLines(installed.text).text).toBe(installed.added ? ended : text);
-    }));
+      expect(removeAttributeLines(installed.text).text).toBe(installed.added ? text : installed.text);
+    }), { examples: [['*.png binary\r\n*.md text'], ['*.png binary\n*.md text'], [''], [null]] });
   });
 
   it('never removes a line the project wrote itself, even one equal to ours', () => {
@@ -39,6 +40,28 @@ describe('.gitattributes lines', () => {
     const theirs = '*.png binary\r\n.checkpoints/*.checkpoint.json merge=checkpoint\r\n';
     const installed = addAttributeLines(theirs);
     expect(installed).toEqual({ text: `${theirs}${ATTRIBUTES_MARKER}\r\n.checkpoints/history/*.json merge=checkpoint\r\n`, added: 1 });
-    expect(removeAttributeLines(installed.text)).toEqual({ text: theirs, removed: 2, unmarked: 1 });
+    expect(removeAttributeLines(installed.text)).toEqual({ text: theirs, removed: 2, unmarked: 1, edited: [] });
+  });
+
+  it('a marked line the project edited stays and is reported; the rest of the block still goes', () => {
+    const suffix = fc.string({ minLength: 1, maxLength: 12 }).filter((t) => !/[\r\n]/.test(t)).map((t) => ` ${t}`);
+    fc.assert(fc.property(fc.option(attributesText, { freq: 8 }), fc.nat(), suffix, (text, pick, tail) => {
+      const installed = addAttributeLines(text);
+      fc.pre(installed.added > 0);
+      const lines = installed.text.split(/(?<=\n)/);
+      const at = lines.findIndex((l) => l.startsWith(ATTRIBUTES_MARKER)) + 1 + (pick % installed.added);
+      const ours = lines[at]!.replace(/\r?\n$/, '');
+      lines[at] = ours + tail + lines[at]!.slice(ours.length);
+      const out = removeAttributeLines(lines.join(''));
+      expect(out.edited).toEqual([ours + tail]);
+      expect(out.removed).toBe(installed.added); // the marker and every line of ours not edited
+      expect(out.text?.split(/\r?\n/)).toContain(ours + tail);
+      expect(out.text).not.toContain(ATTRIBUTES_MARKER);
+    }));
+  });
+
+  it("the red team's case: ` -diff` appended to our first line", () => {
+    const installed = addAttributeLines(null).text.replace(`${ATTRIBUTE_LINES[0]}\n`, `${ATTRIBUTE_LINES[0]} -diff\n`);
+    expect(removeAttributeLines(installed)).toEqual({ text: `${ATTRIBUTE_LINES[0]} -diff\n`, removed: 2, unmarked: 0, edited: [`${ATTRIBUTE_LINES[0]} -diff`] });
   });
 });
