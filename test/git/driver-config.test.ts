@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeConfigValue, readDriverConfig } from '../../src/git/driver-config.js';
+import { readDriverConfig } from '../../src/git/driver-config.js';
+import { decodeConfigValue } from '../../src/git/config-file.js';
 import { cleanup, cli, git, makeRepo } from '../helpers/repo.js';
 
 const dirs: string[] = [];
