@@ -4,6 +4,7 @@
 // agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
 // back together as one array, as JSON-RPC 2.0 says; under any other version every request in it
 // is answered with an error that says why (and a batch of notifications alone with one error).
+import { invalidParams } from './params.js';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
 
 /** The protocol versions whose spec has batches. */
@@ -66,6 +67,11 @@ export class Batches {
       const id = idOf(m);
       if (!JSONRPCMessageSchema.safeParse(m).success) {
         open.answers.push(error(id, 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)'));
+        continue;
+      }
+      const refused = invalidParams(m);
+      if (refused) {
+        open.answers.push(refused);
         continue;
       }
       if (isRequest(m)) {

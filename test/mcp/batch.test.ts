@@ -17,7 +17,13 @@ function session(version: string | null) {
 
 /** Elements a host might put in a batch, tagged: requests (ids may repeat), notifications, responses, junk. */
 const element = fc.oneof(
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'b', '1')), method: fc.constantFrom('ping', 'tools/list', 'tools/call') }).map((m) => ({ kind: 'request', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'b', '1')), method: fc.constantFrom('ping', 'tools/list') }).map((m) => ({ kind: 'request', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), method: fc.constant('tools/call'), params: fc.constant({ name: 'show', arguments: { skill: 'api' } }) }).map((m) => ({ kind: 'request', m })),
+  // Params that do not fit the method (a prompt argument that is no string, a tools/call without a name).
+  fc.oneof(
+    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), method: fc.constant('prompts/get'), params: fc.record({ name: fc.constant('resume-session'), arguments: fc.record({ skill: fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 })) }) }) }),
+    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.constantFrom('a', 'b'), method: fc.constant('tools/call') }),
+  ).map((m) => ({ kind: 'bad-params', m })),
   fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constantFrom('notifications/initialized', 'notifications/roots/list_changed') }).map((m) => ({ kind: 'quiet', m })),
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), result: fc.constant({}) }).map((m) => ({ kind: 'quiet', m })),
   fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.record({ id: fc.integer(), method: fc.integer() })).map((m) => ({ kind: 'junk', m })),
@@ -55,7 +61,10 @@ describe('JSON-RPC batches', () => {
         // One answer per request or junk member, in the batch's order.
         expect(answers.map((a) => (a.error ? 'error' : 'result'))).toEqual(answered.map((t) => (t.served ? 'result' : 'error')));
         expect(answers.filter((a) => !a.error).map((a) => a.id)).toEqual(requests.map((r) => r.id));
-        for (const a of answers.filter((x) => x.error)) expect(a.error!.code).toBe(-32600);
+        // Invalid params in place (-32602, one line), every other refusal Invalid Request.
+        const refused = answered.filter((t) => !t.served);
+        expect(answers.filter((x) => x.error).map((a) => a.error!.code)).toEqual(refused.map((t) => (t.kind === 'bad-params' ? -32602 : -32600)));
+        for (const a of answers.filter((x) => x.error)) expect(a.error!.message).not.toContain('\n');
       }),
     );
   });
