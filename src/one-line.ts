@@ -91,8 +91,11 @@ export function shownPath(path: string, max = MAX_SHOWN_PATH_CHARS): string {
   return `…${text.slice(start)} (${path.length} characters)`;
 }
 
-/** Items inside one line: the first `max`, each shown(), then how many more (a hostile repo can hold thousands). */
-export function shownList(items: readonly string[], max = 3): string {
-  const head = items.slice(0, max).map((item) => shown(item)).join(', ');
+/**
+ * Items inside one line: the first `max`, each shown() (or `show`: quoted() where an item may hold
+ * a space or a comma), then how many more (a hostile repo can hold thousands).
+ */
+export function shownList(items: readonly string[], max = 3, show: (item: string) => string = shown): string {
+  const head = items.slice(0, max).map((item) => show(item)).join(', ');
   return items.length > max ? `${head} and ${items.length - max} more` : head;
 }

@@ -6,8 +6,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { readProjectText } from '../store/safe-fs.js';
-import { decodeConfigValue } from './driver-config.js';
-import { readGitFile } from './head-files.js';
+import { decodeConfigValue } from './config-file.js';
+import { readGitFile } from './git-file.js';
 import type { AttrValue, AutoCrlf, EolAttributes } from './eol-convert.js';
 
 const WANTED = new Set(['text', 'crlf', 'eol', 'filter', 'ident', 'working-tree-encoding']);

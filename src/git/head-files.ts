@@ -3,13 +3,13 @@
 // linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
 // (reftable or other extensions, a symref chain, a sha-256 repository, a loose ref git finds
 // broken: brokenHeadRef says why) answers null, and the caller asks git instead.
-import { closeSync, constants, lstatSync, openSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
-import { readPlainFd } from '../store/safe-fs.js';
+import { readGitFile } from './git-file.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -24,28 +24,6 @@ export interface HeadFiles extends GitDirs {
   shallow: boolean;
   /** Identity of the shallow boundary ("size:mtime", '' when not shallow), for cache keys. */
   shallowKey: string;
-}
-
-/** packed-refs of a very large repository stays well under this; more is not ours to parse. */
-const MAX_GIT_FILE_BYTES = 64 * 1024 * 1024;
-
-/**
- * A git-dir file's text as git reads it (a link followed), without ever blocking: null when it
- * does not exist; undefined when it is not a plain file (a FIFO planted there would block a plain
- * read forever), is too large, or cannot be read.
- */
-export function readGitFile(path: string): string | null | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  try {
-    return readPlainFd(fd, MAX_GIT_FILE_BYTES) ?? undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export type HeadTarget = { sha: string; ref: null } | { sha: null; ref: string };

@@ -9,7 +9,7 @@
 // repository, a symlink on the way, an odd config) answers null: the caller asks git.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { readGitFile } from './head-files.js';
+import { readGitFile } from './git-file.js';
 
 /** An index larger than this is left to git (tens of thousands of files stay well under it). */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;

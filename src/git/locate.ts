@@ -5,6 +5,8 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
+import { configValue } from './config-file.js';
+import { readGitFile } from './git-file.js';
 
 export interface GitDirs {
   /** Per-worktree git dir: HEAD lives here. */
@@ -33,11 +35,18 @@ export function assertNotInGitDir(start: string, cwd: string): void {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     if (statOrNull(join(dir, '.git'))) break;
     if (isGitDir(dir)) {
-      innermost ??= dir;
-      // The .git folder of a work tree (its worktrees/ and modules/ included): the work tree is right above.
+      if (innermost === null) {
+        innermost = dir;
+        // A linked worktree's admin dir or a submodule's git dir (under .git/worktrees, .git/modules)
+        // belongs to its own work tree, not to the repository whose .git holds it.
+        const workTree = ownWorkTree(dir);
+        if (workTree !== null) throw inGitDirOf(dir, workTree);
+      }
+      // The .git folder of a work tree (its hooks and refs included): the work tree is right above.
       if (basename(dir) === '.git') {
-        const workTree = dirname(dir);
-        throw new CheckpointError('E_NO_ROOT', `${shownPath(dir)} is the git dir of ${shownPath(workTree)}, not a working tree`, { hint: `run checkpoint in ${shownPath(workTree)}` });
+        if (innermost === dir) throw inGitDirOf(dir, dirname(dir));
+        // A git dir kept inside it whose work tree we cannot tell (one pruned or moved): named itself.
+        throw new CheckpointError('E_NO_ROOT', `${shownPath(innermost)} is a git dir, not a working tree`, { hint: 'run checkpoint in its work tree' });
       }
     }
     if (dirname(dir) === dir) break;
@@ -48,6 +57,24 @@ export function assertNotInGitDir(start: string, cwd: string): void {
     const name = rel && !rel.startsWith('..') ? rel : innermost;
     throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: `run checkpoint in a clone of it (git clone ${shownPath(innermost)} <folder>)` });
   }
+}
+
+function inGitDirOf(gitDir: string, workTree: string): CheckpointError {
+  return new CheckpointError('E_NO_ROOT', `${shownPath(gitDir)} is the git dir of ${shownPath(workTree)}, not a working tree`, { hint: `run checkpoint in ${shownPath(workTree)}` });
+}
+
+/**
+ * The work tree a git dir names for itself, when it still has one: a linked worktree's admin
+ * dir names `<worktree>/.git` in its `gitdir` file; a submodule's git dir sets core.worktree
+ * (relative to the git dir). Null when it names none, or one with no `.git` there any more.
+ */
+function ownWorkTree(gitDir: string): string | null {
+  const pointer = readGitFile(join(gitDir, 'gitdir'))?.trim();
+  const config = readGitFile(join(gitDir, 'config'));
+  const workTree = pointer ? (basename(pointer) === '.git' ? dirname(resolve(gitDir, pointer)) : null) : config ? configValue(config, 'core', null, 'worktree') : null;
+  if (!workTree) return null;
+  const root = resolve(gitDir, workTree);
+  return statOrNull(join(root, '.git')) ? root : null;
 }
 
 /** Git's own test: a HEAD that names a ref or an object id, with objects and refs (or a commondir that holds them). */

@@ -2,8 +2,12 @@
 // them; 2025-06-18 removed them (2025-11-25 too). The SDK's stdio transport drops an array without
 // a word, so the host waits forever. Here a batch is answered by the protocol version the session
 // agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
-// back together as one array, as JSON-RPC 2.0 says; under any other version every request in it
-// is answered with an error that says why (and a batch of notifications alone with one error).
+// back together as one array, as JSON-RPC 2.0 says. Under any other version nothing in it runs,
+// and one rule answers it: an array with one Invalid Request per member that awaits an answer (an
+// object with a string or number id that is not itself a response, well-formed or not, as a
+// single line with an id is answered), in the batch's order; a single error with id null when
+// no member awaits one (notifications, responses, junk), so a batch is never met with silence.
+import { invalidParams } from './params.js';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
 
 /** The protocol versions whose spec has batches. */
@@ -17,6 +21,8 @@ const idOf = (m: unknown): Id | null => {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };
 const isRequest = (m: unknown) => idOf(m) !== null && typeof (m as { method?: unknown }).method === 'string';
+/** A member a host may wait on an answer for: it has an id and is no response (result or error). */
+const awaitsAnswer = (m: unknown) => idOf(m) !== null && !('result' in (m as object)) && !('error' in (m as object));
 const key = (id: Id) => `${typeof id}:${id}`;
 
 interface Open {
@@ -56,7 +62,7 @@ export class Batches {
       const why = this.version === null
         ? `Invalid Request: a batch before initialize (initialize comes alone, and only MCP ${only} has batches)`
         : `Invalid Request: JSON-RPC batches are not part of MCP ${this.version}, the version this session agreed on (only ${only} has them); send one message per line`;
-      const answers = batch.filter(isRequest).map((m) => error(idOf(m), why));
+      const answers = batch.filter(awaitsAnswer).map((m) => error(idOf(m), why));
       this.reply(answers.length ? answers : error(null, why));
       return [];
     }
@@ -66,6 +72,11 @@ export class Batches {
       const id = idOf(m);
       if (!JSONRPCMessageSchema.safeParse(m).success) {
         open.answers.push(error(id, 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)'));
+        continue;
+      }
+      const refused = invalidParams(m);
+      if (refused) {
+        open.answers.push(refused);
         continue;
       }
       if (isRequest(m)) {

@@ -1,9 +1,10 @@
 // A malformed message must get an answer, not silence: the SDK's stdio transport drops a line
 // it cannot parse (the host then waits for a reply that never comes). Lines pass through this
 // filter first; one that is not JSON, or not a JSON-RPC message, is answered here with the
-// JSON-RPC error and never reaches the server. A batch (an array) goes to `batches` (batch.ts).
+// JSON-RPC error and never reaches the server, as is a request whose params do not fit its method. A batch (an array) goes to `batches` (batch.ts).
 import { Transform } from 'node:stream';
 import type { Batches } from './batch.js';
+import { invalidParams } from './params.js';
 import { JSONRPCMessageSchema } from './sdk.js';
 
 const MAX_LINE = 8 * 1024 * 1024;
@@ -21,6 +22,11 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
     }
     if (Array.isArray(value)) return batches.receive(value);
     if (JSONRPCMessageSchema.safeParse(value).success) {
+      const refused = invalidParams(value);
+      if (refused) {
+        reply(refused);
+        return [];
+      }
       batches.seen(value);
       return [`${line}\n`];
     }

@@ -3,7 +3,7 @@
 // writes its result through the store (checkpoints.ts replaceCheckpointText).
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { shownList, shownPath } from '../one-line.js';
+import { MAX_SHOWN_PATH_CHARS, quoted, shownList, shownPath } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
@@ -137,17 +137,21 @@ export function misnamedCheckpointRel(rel: string): boolean {
   return parts.length === 2 && parts[0] === '.checkpoints' && isMisnamedCheckpoint(parts[1]!);
 }
 
+/** How many misnamed files resolve's refusal names before "and N more": `resolve --check` lists them all. */
+const MISNAMED_SHOWN = 3;
+
 /**
- * Refuses, in one line naming every one (shownList), the misnamed checkpoint files among `rels`
- * (repo-relative): resolve never writes one, and says so of all of them before any write.
+ * Refuses, in one line, the misnamed checkpoint files among `rels` (repo-relative): the first
+ * MISNAMED_SHOWN, each quoted (a name may hold a space or a comma), then how many more, and
+ * `resolve --check` named for the full list. Resolve never writes one, and says so before any write.
  */
 export function refuseMisnamed(rels: readonly string[]): void {
   const misnamed = rels.map((rel) => rel.split(sep).join('/')).filter((rel) => resolvableSkill(rel) === undefined && misnamedCheckpointRel(rel));
   if (misnamed.length === 0) return;
   if (misnamed.length === 1) throw misnamedRefusal(misnamed[0]!);
   const what = `${misnamed.length} checkpoint files whose names are not valid skill names, so resolve will not write them`;
-  throw new CheckpointError('E_PATH', `${shownList(misnamed)}: ${what}: rename each to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`, {
-    hint: `${misnamedAdvice(misnamed.length)}, then rerun \`checkpoint resolve\``,
+  throw new CheckpointError('E_PATH', `${shownList(misnamed, MISNAMED_SHOWN, quotedPath)}: ${what}: rename each to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`, {
+    hint: `\`checkpoint resolve --check\` lists every one; ${misnamedAdvice(misnamed.length)}, then rerun \`checkpoint resolve\``,
   });
 }
 
@@ -160,9 +164,12 @@ export function misnamedAdvice(n: number): string {
   return `settle ${its} markers by hand and git add ${them}, or rename ${it} to <skill>.checkpoint.json with mv, then git rm --cached the old name (git mv refuses a conflicted file)`;
 }
 
+/** A path in resolve's refusals: quoted, with a path's room (twice a value's) before it is cut. */
+const quotedPath = (rel: string) => quoted(rel, MAX_SHOWN_PATH_CHARS);
+
 /** Resolve's refusal of one misnamed checkpoint file (`rel` with forward slashes): why its name is none, and what to do. */
 function misnamedRefusal(rel: string): CheckpointError {
-  return new CheckpointError('E_PATH', `${shownPath(rel)}: ${misnamedReason(rel.slice(rel.lastIndexOf('/') + 1), 'resolve will not write it')}`, {
+  return new CheckpointError('E_PATH', `${quotedPath(rel)}: ${misnamedReason(rel.slice(rel.lastIndexOf('/') + 1), 'resolve will not write it')}`, {
     hint: `${misnamedAdvice(1)}, then rerun \`checkpoint resolve\``,
   });
 }

@@ -87,6 +87,8 @@ describe('shown: a value echoed inside a one-line message', () => {
     expect(shown('.checkpoints/api.checkpoint.json')).toBe('.checkpoints/api.checkpoint.json');
     expect(shownList(['a', 'b\nc', 'd', 'e', 'f'])).toBe('a, b\\nc, d and 2 more');
     expect(shownList(['a', 'b'])).toBe('a, b');
+    // Quoted where an item may hold a space or a comma: where each ends stays plain.
+    expect(shownList(['a b.json', 'c, d.json', 'e"f', 'g'], 3, quoted)).toBe('"a b.json", "c, d.json", "e\\"f" and 1 more');
   });
 });
 

@@ -2,8 +2,8 @@
 // in: every command refuses it in one line (exit 2) and writes nothing there, not .checkpoints/,
 // not .gitattributes, not merge config. Real `git init --bare` and `git worktree add`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { COMMANDS } from '../../src/cli/spec.js';
 import { cleanup, cli, commitAll, errorLine, git, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { NEEDS_PROCESS, runCli } from '../helpers/in-process.js';
@@ -84,7 +84,7 @@ describe('a folder with no working tree', () => {
     expect(snapshot(bare)).toEqual(before);
   });
 
-  it('the .git folder of a work tree (its hooks, a linked worktree\'s admin dir): refused, pointing at the work tree', async () => {
+  it('the .git folder of a work tree (its hooks, its refs): refused, pointing at the work tree', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api'), null, 2)}\n`);
@@ -96,7 +96,6 @@ describe('a folder with no working tree', () => {
     const cases: [string, string[]][] = [
       [dotGit, ['status']],
       [join(dotGit, 'hooks'), ['update', 'api', '--step=x']],
-      [join(dotGit, 'worktrees', 'wt'), ['init']],
       [dir, ['-C', '.git', 'install-driver']],
       [dir, ['-C', '.git/refs', 'pause', 'api', '--auto']],
     ];
@@ -113,5 +112,40 @@ describe('a folder with no working tree', () => {
     expect((await runCli(join(dir, 'vendor'), ['update', 'api', '--step=from-a-subfolder'])).code).toBe(0);
     expect((await runCli(linked, ['show', 'api'])).code).toBe(0);
     expect((await run(join(dir, 'vendor'), ['-C', 'mirror.git', 'list'])).code).toBe(2);
+  });
+
+  it('a linked worktree\'s admin dir and a submodule\'s git dir: refused, naming their own work tree, not the main one', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api'), null, 2)}\n`);
+    commitAll(dir, 'checkpoint');
+    const linked = join(tempDir(), 'feature wt');
+    git(dir, ['worktree', 'add', '-q', '-b', 'side', linked]);
+    const sub = makeRepo();
+    dirs.push(sub);
+    git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/lib']);
+    // As the user finds them: `cd "$(git rev-parse --absolute-git-dir)"`.
+    const admin = git(linked, ['rev-parse', '--absolute-git-dir']).trim();
+    const modules = git(join(dir, 'vendor', 'lib'), ['rev-parse', '--absolute-git-dir']).trim();
+    expect([admin, modules]).toEqual([expect.stringContaining('/.git/worktrees/'), join(dir, '.git', 'modules', 'vendor', 'lib')]);
+    const before = snapshot(dir);
+    const cases: [string, string[], string, string][] = [
+      [admin, ['status'], admin, linked],
+      [join(dir, '.git'), ['-C', relative(join(dir, '.git'), admin), 'init'], admin, linked],
+      [modules, ['status'], modules, join(dir, 'vendor', 'lib')],
+      [join(modules, 'hooks'), ['update', 'api', '--step=x'], modules, join(dir, 'vendor', 'lib')],
+    ];
+    for (const [cwd, argv, gitDir, workTree] of cases) {
+      const r = await run(cwd, argv);
+      const where = `${argv.join(' ')} in ${cwd}`;
+      expect(r.code, `${where}: ${r.stderr}`).toBe(2);
+      expect(errorLine(r.stderr), where).toEqual({ lines: 1, message: `${gitDir} is the git dir of ${workTree}, not a working tree`, hint: `run checkpoint in ${workTree}` });
+    }
+    // A worktree removed without `git worktree prune`: its admin dir names no work tree that is there.
+    rmSync(linked, { recursive: true, force: true });
+    const r = await run(admin, ['status']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toEqual({ lines: 1, message: `${admin} is a git dir, not a working tree`, hint: 'run checkpoint in its work tree' });
+    expect(snapshot(dir)).toEqual(before);
   });
 });

@@ -63,7 +63,7 @@ describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(r.stderr).toContain(`${escaped}: `);
+      expect(r.stderr).toContain(`checkpoint: "${escaped}": `);
       expect(r.stderr).toContain('is not a valid skill name, so resolve will not write it: rename it to <skill>.checkpoint.json');
       noControl(r.stderr.trimEnd());
     }
@@ -77,7 +77,7 @@ describe.each(NAMES)('a checkpoint file named $shown', ({ stem, shown }) => {
     expect((await runCli(dir, ['resolve', '--check'])).code).toBe(1);
     const r = await runCli(dir, ['resolve']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${escaped}: `);
+    expect(r.stderr).toContain(`checkpoint: "${escaped}": `);
   });
 
   it('validate and doctor fail on it with what to do; status shows it as needing repair', async () => {
@@ -233,18 +233,23 @@ describe('several misnamed files in one conflicted merge', () => {
     return dir;
   }
 
-  it('resolve names every one in its one refusal line (the first few, then how many more), and writes nothing', async () => {
+  it('resolve quotes the first three in its one refusal line, then how many more, points to --check for all, and writes nothing', async () => {
     const dir = conflictedAll();
     const before = rels.map((rel) => readFileSync(join(dir, rel)));
     const r = await runCli(dir, ['resolve', '--add']);
     expect(r.code).toBe(2);
     const line = r.stderr.trimEnd();
     expect(line.split('\n')).toHaveLength(1);
-    expect(line).toContain(`.checkpoints/Foo Bar.checkpoint.json, .checkpoints/a\\x1b[31mb.checkpoint.json, .checkpoints/${'q'.repeat(67)}… (179 characters) and 1 more: 4 checkpoint files whose names are not valid skill names, so resolve will not write them`);
+    // Each quoted (a space or a comma inside one cannot blur where it ends), a long one cut at a path's 160 characters.
+    expect(line).toContain(`checkpoint: ".checkpoints/Foo Bar.checkpoint.json", ".checkpoints/a\\x1b[31mb.checkpoint.json", ".checkpoints/${'q'.repeat(146)}W…" (179 characters) and 1 more: 4 checkpoint files whose names are not valid skill names, so resolve will not write them`);
+    expect(line).toContain('; hint: `checkpoint resolve --check` lists every one; settle their markers by hand');
     noControl(line);
+    // As the hint says: --check names all four, the one left out of the line included.
+    const check = (await runCli(dir, ['resolve', '--check'])).stdout;
+    for (const rel of rels) expect(check, rel).toContain(`✗ ${rel.replace('\x1b', '\\x1b').slice(0, 40)}`);
     // Named on the command line, each one is named too.
     const named = await runCli(dir, ['resolve', rels[0]!, rels[2]!]);
-    expect([named.code, named.stderr]).toEqual([2, expect.stringContaining('.checkpoints/Foo Bar.checkpoint.json, .checkpoints/x..y.checkpoint.json: 2 checkpoint files')]);
+    expect([named.code, named.stderr]).toEqual([2, expect.stringContaining('checkpoint: ".checkpoints/Foo Bar.checkpoint.json", ".checkpoints/x..y.checkpoint.json": 2 checkpoint files')]);
     rels.forEach((rel, k) => expect(readFileSync(join(dir, rel)).equals(before[k]!)).toBe(true));
   });
 

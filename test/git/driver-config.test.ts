@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeConfigValue, readDriverConfig } from '../../src/git/driver-config.js';
+import { readDriverConfig } from '../../src/git/driver-config.js';
+import { decodeConfigValue } from '../../src/git/config-file.js';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DRIVER_NAME } from '../../src/install/driver-command.js';

@@ -17,7 +17,13 @@ function session(version: string | null) {
 
 /** Elements a host might put in a batch, tagged: requests (ids may repeat), notifications, responses, junk. */
 const element = fc.oneof(
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'b', '1')), method: fc.constantFrom('ping', 'tools/list', 'tools/call') }).map((m) => ({ kind: 'request', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'b', '1')), method: fc.constantFrom('ping', 'tools/list') }).map((m) => ({ kind: 'request', m })),
+  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), method: fc.constant('tools/call'), params: fc.constant({ name: 'show', arguments: { skill: 'api' } }) }).map((m) => ({ kind: 'request', m })),
+  // Params that do not fit the method (a prompt argument that is no string, a tools/call without a name).
+  fc.oneof(
+    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), method: fc.constant('prompts/get'), params: fc.record({ name: fc.constant('resume-session'), arguments: fc.record({ skill: fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 })) }) }) }),
+    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.constantFrom('a', 'b'), method: fc.constant('tools/call') }),
+  ).map((m) => ({ kind: 'bad-params', m })),
   fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constantFrom('notifications/initialized', 'notifications/roots/list_changed') }).map((m) => ({ kind: 'quiet', m })),
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 0, max: 5 }), result: fc.constant({}) }).map((m) => ({ kind: 'quiet', m })),
   fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.record({ id: fc.integer(), method: fc.integer() })).map((m) => ({ kind: 'junk', m })),
@@ -55,25 +61,64 @@ describe('JSON-RPC batches', () => {
         // One answer per request or junk member, in the batch's order.
         expect(answers.map((a) => (a.error ? 'error' : 'result'))).toEqual(answered.map((t) => (t.served ? 'result' : 'error')));
         expect(answers.filter((a) => !a.error).map((a) => a.id)).toEqual(requests.map((r) => r.id));
-        for (const a of answers.filter((x) => x.error)) expect(a.error!.code).toBe(-32600);
+        // Invalid params in place (-32602, one line), every other refusal Invalid Request.
+        const refused = answered.filter((t) => !t.served);
+        expect(answers.filter((x) => x.error).map((a) => a.error!.code)).toEqual(refused.map((t) => (t.kind === 'bad-params' ? -32602 : -32600)));
+        for (const a of answers.filter((x) => x.error)) expect(a.error!.message).not.toContain('\n');
       }),
     );
   });
 
-  it('under any other version (or before initialize): each request is answered with an error that says why, never silence', () => {
+  it('under any other version (or before initialize): nothing runs; one error per member awaiting an answer, in order, else one error with id null', () => {
+    // A member awaits an answer when it has a string or number id and is no response: the host may be waiting on that id.
+    const awaits = (m: unknown): boolean => {
+      if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
+      const id = (m as Msg).id;
+      return (typeof id === 'string' || typeof id === 'number') && !('result' in m) && !('error' in m);
+    };
     fc.assert(
       fc.property(fc.constantFrom(null, '2025-06-18', '2025-11-25', '2024-11-05', 'not-a-version'), fc.array(element, { minLength: 1, maxLength: 8 }), (version, tagged) => {
         const { b, replies } = session(version);
-        expect(b.receive(tagged.map((t) => t.m))).toEqual([]); // nothing reaches the server
+        const batch: unknown[] = tagged.map((t) => t.m);
+        expect(b.receive(batch)).toEqual([]); // nothing reaches the server
         expect(replies).toHaveLength(1);
         const reply = replies[0] as Msg | Msg[];
+        const waiting = batch.filter(awaits);
+        if (waiting.length) {
+          expect(Array.isArray(reply)).toBe(true);
+          expect((reply as Msg[]).map((a) => a.id)).toEqual(waiting.map((m) => (m as Msg).id));
+        } else {
+          expect(Array.isArray(reply)).toBe(false);
+          expect((reply as Msg).id).toBeNull();
+        }
         const errors = Array.isArray(reply) ? reply : [reply];
-        for (const e of errors) expect(e.error!.code).toBe(-32600);
+        // One reason for all, naming the version, on one line.
+        expect(new Set(errors.map((e) => JSON.stringify(e.error)))).toHaveProperty('size', 1);
+        expect(errors[0]!.error!.code).toBe(-32600);
         const shown = version === null ? 'before initialize' : version === 'not-a-version' ? 'MCP 2025-11-25' : `MCP ${version}`;
         expect(errors[0]!.error!.message).toContain(shown);
-        if (!Array.isArray(reply)) expect(reply.id).toBeNull();
+        expect(errors[0]!.error!.message).not.toContain('\n');
       }),
     );
+  });
+
+  it('under 2025-06-18, the cases found by hand follow the one rule', () => {
+    const note = { jsonrpc: '2.0', method: 'notifications/roots/list_changed' };
+    const cases: [unknown[], unknown][] = [
+      [[{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'prompts/list' }, note], [1, 2]],
+      [[1, 2], null],
+      [[note], null],
+      [[{ jsonrpc: '2.0', id: 7, result: {} }], null],
+      // Ill-formed but with an id: answered under it, as the same line sent alone is.
+      [[{ id: 8, method: 5 }, note, { jsonrpc: '1.0', id: 'nine', method: 'ping' }], [8, 'nine']],
+    ];
+    for (const [batch, ids] of cases) {
+      const { b, replies } = session('2025-06-18');
+      b.receive(batch);
+      const reply = replies[0] as Msg | Msg[];
+      if (ids === null) expect(reply, JSON.stringify(batch)).toMatchObject({ id: null, error: { code: -32600 } });
+      else expect((reply as Msg[]).map((a) => a.id), JSON.stringify(batch)).toEqual(ids);
+    }
   });
 
   it('an empty batch is one Invalid Request, not an empty array', () => {

@@ -412,6 +412,10 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
       [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
       [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
+      // Params that do not fit the method: Invalid params in one line, never Internal error with zod's dump.
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 5 as unknown as string } }), -32602, /^Invalid params for prompts\/get: params\.arguments\.skill: expected string, received number$/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: ['api'] as unknown as Record<string, string> }), -32602, /^Invalid params for prompts\/get: params\.arguments: expected record, received array$/],
+      [() => c.readResource({ uri: 5 as unknown as string }), -32602, /^Invalid params for resources\/read: params\.uri: expected string, received number$/],
     ];
     for (const [request, code, message] of cases) {
       const error = await request().then(
