@@ -62,9 +62,18 @@ function peek(root: string, file: string): string | null {
   }
 }
 
-/** Whether a user's hook already runs our check: the chain line, or the shipped hook run by path (an earlier line). */
-function runsOurCheck(hook: string): boolean {
-  return /hooks\/pre-push-chain\b/.test(hook) || /checkpoint-protocol\/hooks\/pre-push\b/.test(hook);
+/** A line that runs our check: the chain line, or the shipped hook run by path (an earlier line). */
+const OUR_CHECK = /hooks\/pre-push-chain\b|checkpoint-protocol\/hooks\/pre-push\b/;
+
+/**
+ * Whether a user's hook runs our check first: its first command (after blank and comment lines)
+ * is our line. Anywhere else it may never run (after an `exit`, inside a branch) or run after a
+ * command that read git's stdin to its end, leaving our check no pushed refs: 'later'.
+ */
+function ourCheckIn(hook: string): 'first' | 'later' | null {
+  const first = hook.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('#'));
+  if (first !== undefined && OUR_CHECK.test(first)) return 'first';
+  return hook.split(/\r?\n/).some((line) => !line.trim().startsWith('#') && OUR_CHECK.test(line)) ? 'later' : null;
 }
 
 /** `p` relative to the root when it is inside it, else as it is. */
@@ -99,9 +108,11 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   // to put first in it; or, for none yet, a file to make (git runs only an executable one).
   const addLine = (file: string) => {
     const text = existsSync(file) ? peek(root, file) : null;
-    if (text !== null && runsOurCheck(text)) return `${shown(root, file)} runs checkpoint's check already`;
+    const ours = text === null ? null : ourCheckIn(text);
+    if (ours === 'first') return `${shown(root, file)} runs checkpoint's check already`;
     if (!existsSync(file)) return `to check pushes, create ${shown(root, file)} (#!/bin/sh, then this line; chmod +x) with: ${chainLine(root, templatePath)}`;
-    return `to check pushes, put this line first in ${shown(root, file)}: ${chainLine(root, templatePath)}`;
+    const where = ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
+    return `to check pushes, put this line first in ${shown(root, file)}${where}: ${chainLine(root, templatePath)}`;
   };
   // A linked hooks folder may be shared with other repositories: never read or written through.
   if (isLink(dir)) {

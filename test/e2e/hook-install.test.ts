@@ -109,6 +109,47 @@ describe('init beside another pre-push hook', () => {
     expect(refused.stderr).not.toContain('not found');
   });
 
+  it('"runs the check already" only when our line comes first: after a stdin reader, an exit or in a comment it asks again', () => {
+    const dir = huskyProject('exit 0\n');
+    for (const hook of [`while read l s r x; do :; done\n${LINE}\n`, `exit 0\n${LINE}\n`, `# ${LINE}\nexit 0\n`]) {
+      write(dir, '.husky/pre-push', hook);
+      const out = cli(dir, ['init']).stdout;
+      expect(out, hook).not.toContain('already');
+      expect(out, hook).toContain(`put this line first in .husky/pre-push`);
+    }
+    write(dir, '.husky/pre-push', `# checks\n\n${LINE}\nexit 0\n`);
+    expect(cli(dir, ['init']).stdout).toContain('.husky/pre-push runs checkpoint\'s check already');
+  });
+
+  it('pre-push-chain gives the rest of the hook the bytes git gave: none for a push with nothing to send', () => {
+    const dir = huskyProject(`${LINE}\nod -c >&2\n`);
+    cli(dir, ['init']);
+    commitAll(dir, 'checkpoint init');
+    expect(gitTry(dir, ['push', '-q', 'origin', 'main']).status).toBe(0);
+    // Everything up to date: git gives the hook an empty stdin, and so does our line.
+    const again = gitTry(dir, ['push', 'origin', 'main']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^0000000$/m);
+  });
+
+  it('a hook run where node is not on PATH says so and lets the push through, never "push refused"', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const bin = tempDir('cp-bin-');
+    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
+      const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+      symlinkSync(found, join(bin, tool));
+    }
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\nCHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}\n`);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    write(dir, 'a.txt', 'a\n');
+    commitAll(dir, 'a');
+    const r = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main'], { PATH: bin });
+    expect(r.stderr).toContain('node was not found');
+    expect(r.stderr).not.toContain('push refused');
+    expect(r.status, r.stderr).toBe(0);
+  });
+
   it('a core.hooksPath folder with no pre-push yet: the note says to create an executable file with the line', () => {
     const dir = makeRepo();
     git(dir, ['config', 'core.hooksPath', '.githooks']);
