@@ -7,7 +7,7 @@
 // object with a string or number id that is not itself a response, well-formed or not, as a
 // single line with an id is answered), in the batch's order; a single error with id null when
 // no member awaits one (notifications, responses, junk), so a batch is never met with silence.
-import { invalidParams } from './params.js';
+import { invalidParams, listParams } from './params.js';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
 
 /** The protocol versions whose spec has batches. */
@@ -70,6 +70,11 @@ export class Batches {
     const lines: string[] = [];
     for (const m of batch) {
       const id = idOf(m);
+      const listed = listParams(m);
+      if (listed) {
+        open.answers.push(listed);
+        continue;
+      }
       if (!JSONRPCMessageSchema.safeParse(m).success) {
         open.answers.push(error(id, 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)'));
         continue;

@@ -4,7 +4,7 @@
 // JSON-RPC error and never reaches the server, as is a request whose params do not fit its method. A batch (an array) goes to `batches` (batch.ts).
 import { Transform } from 'node:stream';
 import type { Batches } from './batch.js';
-import { invalidParams } from './params.js';
+import { invalidParams, listParams } from './params.js';
 import { JSONRPCMessageSchema } from './sdk.js';
 
 const MAX_LINE = 8 * 1024 * 1024;
@@ -21,6 +21,11 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
       return [];
     }
     if (Array.isArray(value)) return batches.receive(value);
+    const listed = listParams(value);
+    if (listed) {
+      reply(listed);
+      return [];
+    }
     if (JSONRPCMessageSchema.safeParse(value).success) {
       const refused = invalidParams(value);
       if (refused) {

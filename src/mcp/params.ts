@@ -10,16 +10,46 @@ const INVALID_PARAMS = -32602;
 /** Each MCP request method with the schema its request must fit. */
 const SCHEMAS = new Map(ClientRequestSchema.options.map((s) => [s.shape.method.value as string, s]));
 
-/** The -32602 answer for `message` (a request with an id) when its params do not fit its method, else null. */
-export function invalidParams(message: unknown): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { code: 'E_USAGE'; path: string } } } | null {
-  const m = message as { id?: unknown; method?: unknown };
+type Refusal = { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { code: 'E_USAGE'; path: string } } };
+
+const refusal = (id: string | number, method: string, path: string, why: string, more = ''): Refusal => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${shown(path)}: ${shown(why)}${more}`, data: { code: 'E_USAGE', path } },
+});
+
+/**
+ * The -32602 answer for a request (with an id) whose params are a list: JSON-RPC allows them, so
+ * the message is well formed (the SDK's schema, which wants an object, would call it malformed),
+ * but every MCP method takes its params by name. Asked before that schema; else null.
+ */
+export function listParams(message: unknown): Refusal | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  if ((typeof m.id !== 'string' && typeof m.id !== 'number') || m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !Array.isArray(m.params)) return null;
+  return refusal(m.id, m.method, 'params', 'a list; MCP takes params by name (an object)');
+}
+
+/**
+ * The -32602 answer for `message` (a well-formed request with an id) when its params do not fit
+ * its method, else null. A resource uri that is no URL is such a misfit too, not a server fault.
+ */
+export function invalidParams(message: unknown): Refusal | null {
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   if (typeof m.id !== 'string' && typeof m.id !== 'number') return null;
   const schema = typeof m.method === 'string' ? SCHEMAS.get(m.method) : undefined;
   const result = schema?.safeParse(message);
+  if (result?.success && m.method === 'resources/read') {
+    try {
+      new URL((m.params as { uri: string }).uri);
+    } catch {
+      return refusal(m.id, m.method, 'params.uri', 'not a URL (checkpoint://… as resources/list gives)');
+    }
+  }
   if (!result || result.success) return null;
   const [first, ...rest] = result.error.issues;
   const path = first!.path.map(String).join('.');
   const more = rest.length ? ` (and ${rest.length} more)` : '';
   const why = first!.message.replace(/^Invalid input: /, '');
-  return { jsonrpc: '2.0', id: m.id, error: { code: INVALID_PARAMS, message: `Invalid params for ${m.method as string}: ${shown(path)}: ${shown(why)}${more}`, data: { code: 'E_USAGE', path } } };
+  return refusal(m.id, m.method as string, path, why, more);
 }

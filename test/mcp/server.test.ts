@@ -368,6 +368,18 @@ describe('checkpoint mcp: JSON-RPC batches', () => {
     { jsonrpc: '2.0', id: 3, method: 'no/such/method' },
   ];
 
+  it('params as a list and a resource uri that is no URL are Invalid params (-32602), alone and in a batch', async () => {
+    const dir = repo();
+    messy(dir);
+    const listed = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: [] };
+    const noUrl = { jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'nonsense' } };
+    const answers = await pipe(dir, '2025-03-26', [listed, noUrl, [{ ...listed, id: 8 }, { ...noUrl, id: 9 }]]);
+    const flat = answers.flat() as { id: number; error?: { code: number; message: string } }[];
+    expect(flat.map((a) => [a.id, a.error?.code])).toEqual([[6, -32602], [7, -32602], [8, -32602], [9, -32602]]);
+    expect(flat[0]!.error!.message).toBe('Invalid params for tools/list: params: a list; MCP takes params by name (an object)');
+    expect(flat[1]!.error!.message).toMatch(/^Invalid params for resources\/read: params\.uri: not a URL/);
+  });
+
   it('under MCP 2025-03-26 (whose spec has them) a batch is answered with one array, in its order', async () => {
     const dir = repo();
     messy(dir);
