@@ -36,6 +36,15 @@ function foreignDriver(root: string): string | null {
 const keepNote = (key: string, value: string, fix: string) =>
   `kept ${key} as this clone set it (${shown(value)}), not checkpoint's; ${fix}`;
 
+/** The merge attribute .gitattributes gives a checkpoint file now (as written there), when it is not ours; else null. */
+function projectMergeAttribute(root: string): string | null {
+  const out = gitOut(root, ['check-attr', 'merge', '--', '.checkpoints/x.checkpoint.json']);
+  const value = out === null ? null : /: merge: (.*)$/.exec(out)?.[1] ?? null;
+  if (value === null || value === 'unspecified' || value === 'checkpoint') return null;
+  // As it is written in .gitattributes.
+  return value === 'unset' ? '-merge' : value === 'set' ? 'merge' : `merge=${value}`;
+}
+
 /** Decides what install will change; reads (and refuses) everything before anything is written. */
 export function planDriver(root: string, nodePath: string, binPath: string): InstallPlan {
   assertGitRepo(root);
@@ -71,6 +80,10 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   if (attributes.added) {
     const lines = attributes.added === 1 ? 'a line' : `${attributes.added} lines`;
     changes.push(`added ${lines} to .gitattributes${theirs !== null ? " (routing checkpoints to this clone's own merge.checkpoint.driver)" : ''}`);
+    // Later lines win in .gitattributes: a merge attribute the project set for checkpoints (a
+    // merge=union, a -merge) is overridden by ours, which is said, never done silently.
+    const before = text === null ? null : projectMergeAttribute(root);
+    if (before !== null) notes.push(`.gitattributes already gave checkpoint files ${shown(before)}; the lines added after it take precedence (uninstall-driver gives the file back as it was)`);
   }
   return {
     changes,

@@ -214,6 +214,21 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     }
   });
 
+  it('a merge attribute the project gave checkpoints (merge=union, -merge) is overridden with a note, never silently, and given back', () => {
+    for (const [line, shownAs] of [['.checkpoints/*.checkpoint.json merge=union', 'merge=union'], ['* -merge', '-merge']]) {
+      const dir = repo();
+      write(dir, '.gitattributes', `${line}\n`);
+      const r = cli(dir, ['install-driver']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`! .gitattributes already gave checkpoint files ${shownAs}; the lines added after it take precedence`);
+      expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json']).trim()).toBe('.checkpoints/api.checkpoint.json: merge: checkpoint');
+      expect(cli(dir, ['uninstall-driver']).code).toBe(0);
+      expect(read(dir, '.gitattributes')).toBe(`${line}\n`);
+    }
+    // Nothing of the project's routed checkpoints: no note.
+    expect(cli(repo(), ['install-driver']).stdout).not.toContain('!');
+  });
+
   it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', () => {
     const dir = repo();
     write(dir, '.gitattributes', '*.png binary\n');
