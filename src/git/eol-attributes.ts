@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { readProjectText } from '../store/safe-fs.js';
-import { decodeConfigValue } from './config-file.js';
+import { configEntries } from './config-file.js';
 import { readGitFile } from './git-file.js';
 import type { AttrValue, AutoCrlf, EolAttributes } from './eol-convert.js';
 
@@ -203,20 +203,11 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
     const text = readGitFile(file);
     if (text === undefined) config.inexact ??= `${file} (not a plain file)`;
     if (!text) continue;
-    let section = '';
-    for (const raw of text.split(/\r?\n/)) {
-      let line = raw.trim();
-      const head = /^\[\s*([^\]\s"]+)(\s+"[^"]*")?\s*\]\s*/.exec(line);
-      if (head) {
-        // `[core "x"]` is another section than core.
-        section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()} sub`;
-        line = line.slice(head[0].length);
-      }
-      if (section === 'include' || section.startsWith('includeif')) config.inexact ??= `an include in ${file}`;
-      const kv = /^([A-Za-z][-A-Za-z0-9]*)\s*(?:=\s*(.*))?$/.exec(line);
-      if (section !== 'core' || !kv) continue;
-      const key = kv[1]!.toLowerCase();
-      const value = kv[2] === undefined ? 'true' : decodeConfigValue(kv[2]).trim();
+    for (const { section, subsection, key, value: written } of configEntries(text)) {
+      if (section === 'include' || section === 'includeif') config.inexact ??= `an include in ${file}`;
+      // `[core "x"]` is another section than core.
+      if (section !== 'core' || subsection !== null || key === '') continue;
+      const value = written === null ? 'true' : written.trim();
       if (key === 'autocrlf') {
         const v = value.toLowerCase();
         if (v === 'input') config.autocrlf = 'input';
