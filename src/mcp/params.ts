@@ -3,7 +3,8 @@
 // line naming where. The SDK would parse it inside its handler and answer Internal error with
 // zod's multi-line dump, so it is checked here before the server sees it.
 import { shown } from '../one-line.js';
-import { ClientRequestSchema } from './sdk.js';
+import { ClientRequestSchema, z } from './sdk.js';
+import { TOOLS } from './tools.js';
 
 const INVALID_PARAMS = -32602;
 
@@ -11,6 +12,10 @@ const INVALID_PARAMS = -32602;
 const SCHEMAS = new Map(ClientRequestSchema.options.map((s) => [s.shape.method.value as string, s]));
 
 type Refusal = { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { code: 'E_USAGE'; path: string } } };
+type ToolRefusal = { jsonrpc: '2.0'; id: string | number; result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown>; isError: true } };
+
+/** Each tool's arguments as the SDK checks them (an object of its shape; other keys are dropped). */
+const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, z.object(t.shape)]));
 
 const refusal = (id: string | number, method: string, path: string, why: string, more = ''): Refusal => ({
   jsonrpc: '2.0',
@@ -34,7 +39,7 @@ export function listParams(message: unknown): Refusal | null {
  * The -32602 answer for `message` (a well-formed request with an id) when its params do not fit
  * its method, else null. A resource uri that is no URL is such a misfit too, not a server fault.
  */
-export function invalidParams(message: unknown): Refusal | null {
+export function invalidParams(message: unknown): Refusal | ToolRefusal | null {
   const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   if (typeof m.id !== 'string' && typeof m.id !== 'number') return null;
   const schema = typeof m.method === 'string' ? SCHEMAS.get(m.method) : undefined;
@@ -46,10 +51,34 @@ export function invalidParams(message: unknown): Refusal | null {
       return refusal(m.id, m.method, 'params.uri', 'not a URL (checkpoint://… as resources/list gives)');
     }
   }
+  if (result?.success && m.method === 'tools/call') return invalidToolArguments(m as { id: string | number; params?: unknown });
   if (!result || result.success) return null;
-  const [first, ...rest] = result.error.issues;
-  const path = first!.path.map(String).join('.');
-  const more = rest.length ? ` (and ${rest.length} more)` : '';
-  const why = first!.message.replace(/^Invalid input: /, '');
+  const { path, why, more } = firstIssue(result.error);
   return refusal(m.id, m.method as string, path, why, more);
+}
+
+/**
+ * The answer for a call of one of our tools whose arguments do not fit its input schema, else null.
+ * MCP wants it as a tool result with isError (the model reads it and can try again), which the SDK
+ * would send as "MCP error -32602: Input validation error: Invalid arguments for tool …": here it
+ * is the CLI's one line, with the same structured error every other refused call carries.
+ */
+function invalidToolArguments(m: { id: string | number; params?: unknown }): ToolRefusal | null {
+  const params = m.params as { name: string; arguments?: unknown };
+  const schema = TOOL_ARGUMENTS.get(params.name);
+  const result = schema?.safeParse(params.arguments ?? {});
+  if (!result || result.success) return null;
+  const { path, why, more } = firstIssue(result.error);
+  const hint = 'tools/list gives each tool\'s input schema';
+  const text = `checkpoint: invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}; hint: ${hint}`;
+  return { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], structuredContent: { ok: false, error: { code: 'E_USAGE', message: text, hint } }, isError: true } };
+}
+
+function firstIssue(error: z.ZodError): { path: string; why: string; more: string } {
+  const [first, ...rest] = error.issues;
+  return {
+    path: first!.path.map(String).join('.'),
+    why: first!.message.replace(/^Invalid input: /, ''),
+    more: rest.length ? ` (and ${rest.length} more)` : '',
+  };
 }

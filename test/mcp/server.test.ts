@@ -138,6 +138,9 @@ describe('checkpoint mcp', () => {
       ['status', { cwd: 'relative/dir' }, /absolute/],
       ['doctor', { cwd: '/nonexistent/checkpoint-test' }, /cwd "\/nonexistent\/checkpoint-test": no such directory/],
       ['rotate', { keep: -1 }, /keep/],
+      // Arguments that do not fit the tool's input schema: the CLI's one line, not the SDK's "MCP error -32602: Input validation error: …".
+      ['status', { brief: 'yes' }, /^checkpoint: invalid argument brief for tool status: expected boolean, received string; hint: tools\/list/],
+      ['show', { skill: 5 }, /^checkpoint: invalid argument skill for tool show: expected string, received number; hint:/],
     ];
     for (const [tool, args, message] of cases) {
       const r = await call(c, tool, args);
@@ -148,6 +151,7 @@ describe('checkpoint mcp', () => {
       const error = (r.structuredContent as { error?: { hint?: unknown } } | undefined)?.error;
       if (error && typeof error.hint === 'string') expect(text(r)).toContain(`; hint: ${error.hint}`);
       expect(text(r)).not.toMatch(/\n\s+at /); // no stack trace
+      expect(text(r)).not.toContain('MCP error');
       expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
     }
     // A malformed request (params not an object) is answered with an error, then service goes on.
