@@ -34,11 +34,7 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   const m = FLAG.exec(flag);
   if (!m) throw usage(flag, 'expected --path=value');
   const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
-  const path = rawPath.split('.');
-  for (const seg of path) {
-    if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
-    if (!SEGMENT.test(seg)) throw usage(flag, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`);
-  }
+  const path = pathSegments(flag, rawPath);
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;
   if (json) {
@@ -53,6 +49,47 @@ export function parseUpdateFlag(flag: string): UpdateOp {
     }
   }
   return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}) };
+}
+
+// One segment of a path as conflict messages print it: `[2]`, or `["a.b"]` (a JSON string).
+const BRACKET = /^\[(?:(\d+)|("(?:[^"\\]|\\.)*"))\]/;
+
+/**
+ * `a.b.1.c`, or the form conflicts are shown in (`x_obj["a.b"]`, `progress_table[1].status`), so a
+ * key holding a dot or a space can be named. Every key, bracketed or not, meets the forbidden-key rule.
+ */
+function pathSegments(flag: string, rawPath: string): string[] {
+  const path: string[] = [];
+  const refuse = (seg: string): never => {
+    if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
+    throw usage(flag, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`, 'write keys as a.b.1.c, or as conflicts show them: a["key with . or space"][1]');
+  };
+  let rest = rawPath;
+  while (true) {
+    const b = BRACKET.exec(rest);
+    let seg = '';
+    if (b) {
+      try {
+        seg = b[1] ?? (JSON.parse(b[2]!) as string);
+      } catch {
+        refuse(b[0]); // a bad escape inside the quotes
+      }
+      rest = rest.slice(b[0].length);
+      if (FORBIDDEN_KEYS.has(seg)) refuse(seg);
+    } else {
+      const end = rest.search(/[.[]/);
+      seg = end === -1 ? rest : rest.slice(0, end);
+      rest = end === -1 ? '' : rest.slice(end);
+      if (FORBIDDEN_KEYS.has(seg) || !SEGMENT.test(seg)) refuse(seg);
+    }
+    path.push(seg);
+    if (!rest) return path;
+    // A bracket follows a segment directly; a dot must lead to another segment.
+    if (rest.startsWith('.')) {
+      rest = rest.slice(1);
+      if (!rest || rest.startsWith('[')) refuse(rest);
+    } else if (!rest.startsWith('[')) refuse(rest);
+  }
 }
 
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

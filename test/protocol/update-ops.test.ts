@@ -263,3 +263,22 @@ describe('number texts the user types', () => {
     expect(e.message).toContain('it is 8.0, not an object');
   });
 });
+
+describe('paths written as conflicts show them', () => {
+  it('a key holding a dot or a space is named in brackets, an index as [N]; forbidden keys stay forbidden however written', () => {
+    const doc = { skill_state: { 'a.b': 1, 'x y': [0, 'old'] }, progress_table: [{ status: 'in_progress' }, { status: 'Done' }] } as unknown as JsonObject;
+    const out = apply(structuredClone(doc), '--skill_state["a.b"]=2', '--skill_state["x y"][1]=new', '--progress_table[1].status=complete');
+    expect(out.skill_state).toEqual({ 'a.b': '2', 'x y': [0, 'new'] });
+    expect((out.progress_table as JsonObject[])[1]).toEqual({ status: 'complete' });
+    // The dotted form still means nested keys.
+    expect(apply(structuredClone(doc), '--skill_state.a.b=3').skill_state).toMatchObject({ a: { b: '3' }, 'a.b': 1 });
+    for (const flag of ['--skill_state["__proto__"].x=1', '--["constructor"]=1', '--a["\\u005f_proto__"]=1', '--a[0]["prototype"]=1']) {
+      expect(usageError(() => parseUpdateFlag(flag)).message).toMatch(/path segment "(__proto__|constructor|prototype)" is forbidden/);
+    }
+    for (const flag of ['--a["b"=1', '--a["\\q"]=1', '--a.["b"]=1', '--a["b"]x=1', '--a..b=1', '--a.=1', '--a[01x]=1']) {
+      const e = usageError(() => parseUpdateFlag(flag));
+      expect(e.message, flag).toMatch(/invalid path/);
+      expect(e.hint).toContain('a["key with . or space"]');
+    }
+  });
+});
