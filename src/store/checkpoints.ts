@@ -8,6 +8,7 @@ import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDe
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
+import { formatKeepingLayout } from '../protocol/layout.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
@@ -294,6 +295,15 @@ interface Prepared {
   kept: FileError[];
 }
 
+/**
+ * The text a write gives `next`: written into the current file keeping its layout (an inline
+ * array stays inline, a hand-written `"k":1` stays so: only what changed is written anew,
+ * protocol/layout.ts); a new file laid out in `format`. `format.texts`: the texts the write keeps.
+ */
+export function checkpointText(current: CheckpointFile | null, next: JsonValue, format: TextFormat): string {
+  return current ? formatKeepingLayout(current.text, current.value, next, format, current.format.texts) : formatJson(next, format);
+}
+
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
 function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
   const current = readCheckpoint(root, skill);
@@ -301,7 +311,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const next = opts.change(current ? structuredClone(current.value) : null, texts);
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
-  const text = formatJson(next, format);
+  const text = checkpointText(current, next, format);
   // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
   refuseOversized(root, path, text);
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
@@ -319,7 +329,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
 export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
   const path = checkpointPath(root, skill);
   const { current, next, format, warnings, kept } = prepareWrite(root, skill, path, opts);
-  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: formatJson(next, format) !== current?.text };
+  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: checkpointText(current, next, format) !== current?.text };
 }
 
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
@@ -330,7 +340,7 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
       next = opts.beforeWrite(next);
       refuseTooDeep(root, path, next);
     }
-    const finalText = formatJson(next, format);
+    const finalText = checkpointText(current, next, format);
     refuseOversized(root, path, finalText);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);

@@ -1,0 +1,360 @@
+// Writes a changed value back into the text it was read from, keeping the layout a person or
+// an agent gave the file. Checkpoints are written by hand too (an inline `["a.ts", "b.ts"]`, a
+// one-line object, blank lines, `"k":1`); a write that re-laid out the whole document would
+// make `git diff` of a one-field change touch most lines. Here every value that did not change
+// keeps its source text byte for byte (with the whitespace around it), and what changed is
+// written in the style of the container it stands in: on lines of its own at the container's
+// indent in a multi-line container, inline with the container's separators in a one-line one.
+// A file laid out as formatJson lays it out comes back exactly as formatJson writes it.
+// Kept apart from format.ts so the merge driver's bundle does not carry it. Pure.
+
+import { formatJson, recordedText, stringifyKeepingTexts, type TextFormat } from './format.js';
+import { literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import type { JsonValue } from './types.js';
+
+/** A value's place in the source text; a container with its members and the text between them. */
+type Node = Scalar | Container;
+interface Scalar {
+  kind: 'scalar';
+  start: number;
+  end: number;
+}
+interface Container {
+  kind: 'array' | 'object';
+  start: number;
+  end: number;
+  members: Member[];
+  /** The blanks between the last member (or the opening bracket) and the closing one. */
+  close: string;
+  multiline: boolean;
+}
+interface Member {
+  /** The blanks before the member, after the opening bracket or the comma. */
+  lead: string;
+  /** Object members: the decoded key, its source text, and the text from the key to the value (`: `). */
+  name?: string;
+  nameText?: string;
+  colon?: string;
+  value: Node;
+  /** The blanks between the value and its comma ('' for the last member). */
+  mid: string;
+}
+
+/** Separators seen in the file, for a container that has none of its own to copy. */
+interface Style {
+  inlineLead?: string;
+  inlineColon?: string;
+  multiColon?: string;
+}
+
+/** Something the writer cannot place exactly: the whole document is then written by formatJson. */
+class Unplaceable extends Error {}
+
+/** The source text's value tree with positions. `text` already passed parseJson, so this only locates. */
+function scan(text: string, style: Style): { root: Node; start: number; end: number } {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const blanks = (): string => {
+    const from = i;
+    for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i));
+    return text.slice(from, i);
+  };
+  const skipString = (): void => {
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 92) i += 2;
+      else {
+        i++;
+        if (c === 34) return;
+      }
+    }
+    throw new Unplaceable('unterminated string');
+  };
+  const value = (): Node => {
+    const start = i;
+    const c = text[i];
+    if (c === '"') {
+      skipString();
+      return { kind: 'scalar', start, end: i };
+    }
+    if (c !== '{' && c !== '[') {
+      while (i < n && !/[\s,\]}]/.test(text[i]!)) i++;
+      if (i === start) throw new Unplaceable(`unexpected ${c ?? 'end'}`);
+      return { kind: 'scalar', start, end: i };
+    }
+    const object = c === '{';
+    const closer = object ? '}' : ']';
+    const members: Member[] = [];
+    // A duplicate key leaves one member for two texts: which one a reader keeps is not ours to guess.
+    const names = object ? new Set<string>() : null;
+    i++;
+    let lead = blanks();
+    let close = '';
+    if (text[i] === closer) close = lead;
+    else
+      for (;;) {
+        const member: Member = { lead, value: null as unknown as Node, mid: '' };
+        if (names) {
+          const keyAt = i;
+          if (text[i] !== '"') throw new Unplaceable('expected a key');
+          skipString();
+          member.nameText = text.slice(keyAt, i);
+          member.name = JSON.parse(member.nameText) as string;
+          if (names.has(member.name)) throw new Unplaceable(`duplicate key ${member.nameText}`);
+          names.add(member.name);
+          const colonAt = i;
+          blanks();
+          if (text[i] !== ':') throw new Unplaceable("expected ':'");
+          i++;
+          blanks();
+          member.colon = text.slice(colonAt, i);
+        }
+        member.value = value();
+        const after = blanks();
+        members.push(member);
+        if (text[i] === ',') {
+          member.mid = after;
+          i++;
+          lead = blanks();
+          continue;
+        }
+        if (text[i] !== closer) throw new Unplaceable(`expected ',' or '${closer}'`);
+        close = after;
+        break;
+      }
+    i++;
+    const multiline = members.length > 0 && text.slice(start, i).includes('\n');
+    if (!multiline && members.length > 1) style.inlineLead ??= members[members.length - 1]!.lead;
+    const colon = members[0]?.colon;
+    if (colon !== undefined && !colon.includes('\n')) {
+      if (multiline) style.multiColon ??= colon;
+      else style.inlineColon ??= colon;
+    }
+    return { kind: object ? 'object' : 'array', start, end: i, members, close, multiline };
+  };
+  blanks();
+  const start = i;
+  const root = value();
+  const end = i;
+  blanks();
+  if (i !== n) throw new Unplaceable('content after the value');
+  return { root, start, end };
+}
+
+/** Equal values with the same key order; numbers by Object.is (-0 is not 0: its text differs). */
+function sameValue(a: JsonValue, b: JsonValue): boolean {
+  if (typeof a === 'number') return Object.is(a, b);
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let k = 0; k < a.length; k++) if (!sameValue(a[k]!, b[k]!)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k] || !sameValue(a[ka[k]!]!, b[kb[k]!]!)) return false;
+  return true;
+}
+
+/** Where a value is written: in a multi-line container (its lines at `indent`) or inline with its separators. */
+interface Place {
+  multiline: boolean;
+  indent: string;
+  comma: string;
+  colon: string;
+}
+
+/** The keys whose recorded texts the write changed (update-ops: `8` typed over an old `8.0`): their literals are written anew. */
+function changedTexts(before: LiteralTexts | undefined, after: LiteralTexts | undefined): string[] {
+  const out: string[] = [];
+  const differs = (x: string[] | undefined, y: string[] | undefined): boolean => (x?.length ?? 0) !== (y?.length ?? 0) || (x ?? []).some((t, k) => t !== y![k]);
+  for (const [key, known] of after ?? []) if (differs(known, before?.get(key))) out.push(key);
+  for (const key of before?.keys() ?? []) if (!after?.has(key)) out.push(key);
+  return out;
+}
+
+/** Puts `sep` after each `,` and `colon` after each `:` outside strings of compact JSON. */
+function respace(compact: string, comma: string, colon: string): string {
+  if (comma === ',' && colon === ':') return compact;
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < compact.length; k++) {
+    const c = compact.charCodeAt(k);
+    if (c === 34) {
+      for (k++; compact.charCodeAt(k) !== 34; k++) if (compact.charCodeAt(k) === 92) k++;
+    } else if (c === 44 || c === 58) {
+      out += compact.slice(from, k) + (c === 44 ? comma : colon);
+      from = k + 1;
+    }
+  }
+  return out + compact.slice(from);
+}
+
+/** The recorded `id` of an array item (as literalKey names items), for pairing an edited item with its old self. */
+function idOf(v: JsonValue | undefined): string | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, 'id')) return undefined;
+  const id = v.id;
+  return typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined;
+}
+
+/**
+ * For each new item, the old item it continues (its index) or -1 (a new item): first an equal
+ * item, then one with the same `id`, then the one at the same index when of the same kind (an
+ * item edited in place keeps the layout of what it did not change). Order may differ: a
+ * container is written in the new value's order.
+ */
+function pairItems(before: JsonValue[], after: JsonValue[]): number[] {
+  const pairs = new Array<number>(after.length).fill(-1);
+  const used = new Uint8Array(before.length);
+  const byText = new Map<string, number[]>();
+  before.forEach((v, k) => {
+    const t = JSON.stringify(v);
+    const list = byText.get(t);
+    if (list) list.push(k);
+    else byText.set(t, [k]);
+  });
+  // An item still at its index first, so a duplicate pairs with its own text.
+  after.forEach((v, j) => {
+    if (j < before.length && sameValue(before[j]!, v)) {
+      pairs[j] = j;
+      used[j] = 1;
+    }
+  });
+  after.forEach((v, j) => {
+    if (pairs[j] !== -1) return;
+    const k = byText.get(JSON.stringify(v))?.find((c) => !used[c] && sameValue(before[c]!, v));
+    if (k !== undefined) {
+      pairs[j] = k;
+      used[k] = 1;
+    }
+  });
+  const byId = new Map<string, number>();
+  before.forEach((v, k) => {
+    const id = idOf(v);
+    if (!used[k] && id !== undefined && !byId.has(id)) byId.set(id, k);
+  });
+  after.forEach((v, j) => {
+    if (pairs[j] !== -1) return;
+    const id = idOf(v);
+    const k = id === undefined ? undefined : byId.get(id);
+    if (k !== undefined && !used[k]) {
+      pairs[j] = k;
+      used[k] = 1;
+    }
+  });
+  const kind = (v: JsonValue | undefined): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+  after.forEach((v, j) => {
+    if (pairs[j] === -1 && j < before.length && !used[j] && typeof v === 'object' && v !== null && kind(before[j]) === kind(v)) {
+      pairs[j] = j;
+      used[j] = 1;
+    }
+  });
+  return pairs;
+}
+
+/**
+ * `after` written into `original` (whose parse is `before`), keeping the layout of what did not
+ * change (see the top of this file); formatJson's text when the original has something this
+ * writer cannot place exactly. `format`: the file's (its `texts` the ones the write keeps);
+ * `originalTexts`: the texts the original was read with, so a literal whose text the write
+ * changed (`8` typed over `8.0`) is written anew though its value is equal.
+ */
+export function formatKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string {
+  const style: Style = {};
+  let parsed: ReturnType<typeof scan>;
+  try {
+    parsed = scan(original, style);
+  } catch (e) {
+    // Duplicate keys (a reader keeps one, so which text a kept value has is unknowable), or a
+    // text that is not the parse of `before`: lay out the whole document as formatJson does.
+    if (e instanceof Unplaceable) return formatJson(after, format);
+    throw e;
+  }
+  const texts = format.texts;
+  const changed = changedTexts(originalTexts, texts);
+  const changedBelow = (key: string, position: string): boolean => changed.some((c) => c.startsWith(key) || c.startsWith(position));
+  const { indent: unit, eol } = format;
+  const multiFile = unit !== '';
+  const inlineLead = style.inlineLead ?? (multiFile ? ' ' : '');
+  const inlineColon = style.inlineColon ?? (multiFile ? ': ' : ':');
+  const source = (node: Node): string => original.slice(node.start, node.end);
+
+  /** A value written whole: formatJson's text (with recorded literal texts) at this place. */
+  const fresh = (v: JsonValue, key: string, position: string, at: Place): string => {
+    if (!at.multiline) return respace(texts?.size ? stringifyKeepingTexts(v, '', texts, key, position) : JSON.stringify(v), at.comma, at.colon);
+    const text = texts?.size ? stringifyKeepingTexts(v, unit, texts, key, position) : JSON.stringify(v, null, unit);
+    return text.replace(/\n/g, eol + at.indent);
+  };
+
+  /** The indent of the line `at` stands on. */
+  const lineIndent = (at: number): string => {
+    const from = original.lastIndexOf('\n', at - 1) + 1;
+    return /^[ \t]*/.exec(original.slice(from, at))![0];
+  };
+
+  const render = (node: Node, was: JsonValue, now: JsonValue, key: string, position: string, at: Place): string => {
+    if (sameValue(was, now) && !changedBelow(key, position)) return source(node);
+    if (node.kind === 'scalar' || now === null || typeof now !== 'object' || Array.isArray(now) !== (node.kind === 'array')) return fresh(now, key, position, at);
+    return container(node, was as JsonValue[] | { [k: string]: JsonValue }, now, key, position, at);
+  };
+
+  const container = (node: Container, was: JsonValue[] | { [k: string]: JsonValue }, now: JsonValue[] | { [k: string]: JsonValue }, key: string, position: string, at: Place): string => {
+    const old = node.members;
+    const last = old[old.length - 1];
+    // An empty container takes the file's style: on lines of its own in a multi-line file (unless it sits inline).
+    const multiline = old.length ? node.multiline : at.multiline && multiFile;
+    const base = lineIndent(node.start);
+    const withBreak = [...old].reverse().find((m) => m.lead.includes('\n'));
+    const memberIndent = withBreak ? withBreak.lead.slice(withBreak.lead.lastIndexOf('\n') + 1) : base + unit;
+    const firstLead = old.length ? old[0]!.lead : multiline ? eol + memberIndent : '';
+    const restLead = multiline ? eol + memberIndent : old.length > 1 ? last!.lead : inlineLead;
+    const colon = old.find((m) => m.colon !== undefined && !m.colon.includes('\n'))?.colon ?? (multiline ? (style.multiColon ?? ': ') : inlineColon);
+    const inner: Place = { multiline, indent: memberIndent, comma: `,${multiline ? inlineLead : restLead}`, colon: multiline ? inlineColon : colon };
+    const close = old.length ? node.close : multiline ? eol + base : '';
+
+    // Each new member: its old self (index into `old`) or -1, and its written text.
+    const parts: Array<{ from: number; body: string }> = [];
+    if (Array.isArray(now)) {
+      const before = was as JsonValue[];
+      pairItems(before, now).forEach((k, j) => {
+        const v = now[j]!;
+        const itemKey = literalKey(key, true, v);
+        const itemPosition = positionKey(position, j);
+        parts.push({ from: k, body: k === -1 ? fresh(v, itemKey, itemPosition, inner) : render(old[k]!.value, before[k]!, v, itemKey, itemPosition, inner) });
+      });
+    } else {
+      const before = was as { [k: string]: JsonValue };
+      const index = new Map(old.map((m, k) => [m.name!, k]));
+      for (const name of Object.keys(now)) {
+        const memberKey = literalKey(key, false, name);
+        const memberPosition = positionKey(position, name);
+        const k = index.get(name) ?? -1;
+        const renamed = k === -1 || changed.includes(memberKey + NAME_SUFFIX) || changed.includes(memberPosition + NAME_SUFFIX);
+        const nameText = renamed ? (recordedText(texts, memberKey + NAME_SUFFIX, memberPosition + NAME_SUFFIX, name) ?? JSON.stringify(name)) : old[k]!.nameText!;
+        const value = k === -1 ? fresh(now[name]!, memberKey, memberPosition, inner) : render(old[k]!.value, before[name]!, now[name]!, memberKey, memberPosition, inner);
+        parts.push({ from: k, body: nameText + (k === -1 ? colon : old[k]!.colon!) + value });
+      }
+    }
+    if (parts.length === 0) return node.kind === 'array' ? '[]' : '{}';
+    let out = node.kind === 'array' ? '[' : '{';
+    parts.forEach(({ from, body }, j) => {
+      const was = from === -1 ? undefined : old[from]!;
+      // A member keeps the blanks before it while it stays first (or not first); its comma's blanks while it is not last.
+      out += was && (from === 0) === (j === 0) ? was.lead : j === 0 ? firstLead : restLead;
+      out += body;
+      if (j < parts.length - 1) out += (was && from < old.length - 1 ? was.mid : '') + ',';
+    });
+    return out + close + (node.kind === 'array' ? ']' : '}');
+  };
+
+  const top: Place = { multiline: multiFile, indent: '', comma: `,${inlineLead}`, colon: inlineColon };
+  const body = render(parsed.root, before, after, '', POSITION_ROOT, top);
+  const out = original.slice(0, parsed.start) + body + original.slice(parsed.end);
+  // A last check, as cheap as a read: the text must read back as `after`, keys in order (the
+  // property tests say it does; if some layout ever fooled the writer, nothing is lost).
+  return JSON.stringify(JSON.parse(body)) === JSON.stringify(after) ? out : formatJson(after, format);
+}
