@@ -264,14 +264,23 @@ function pairItems(before: JsonValue[], after: JsonValue[]): number[] {
  * changed (`8` typed over `8.0`) is written anew though its value is equal.
  */
 export function formatKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string {
+  const out = writeKeepingLayout(original, before, after, format, originalTexts);
+  // A last check, as cheap as a read: the text must read back as `after`, keys in order (the
+  // property tests say it does; if some layout ever fooled the writer, nothing is lost).
+  if (out === null || JSON.stringify(JSON.parse(out.charCodeAt(0) === 0xfeff ? out.slice(1) : out)) !== JSON.stringify(after)) return formatJson(after, format);
+  return out;
+}
+
+/** formatKeepingLayout's text, unchecked; null when the original cannot be placed exactly. */
+export function writeKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string | null {
   const style: Style = {};
   let parsed: ReturnType<typeof scan>;
   try {
     parsed = scan(original, style);
   } catch (e) {
     // Duplicate keys (a reader keeps one, so which text a kept value has is unknowable), or a
-    // text that is not the parse of `before`: lay out the whole document as formatJson does.
-    if (e instanceof Unplaceable) return formatJson(after, format);
+    // text that is not the parse of `before`: the whole document is laid out as formatJson does.
+    if (e instanceof Unplaceable) return null;
     throw e;
   }
   const texts = format.texts;
@@ -353,8 +362,5 @@ export function formatKeepingLayout(original: string, before: JsonValue, after: 
 
   const top: Place = { multiline: multiFile, indent: '', comma: `,${inlineLead}`, colon: inlineColon };
   const body = render(parsed.root, before, after, '', POSITION_ROOT, top);
-  const out = original.slice(0, parsed.start) + body + original.slice(parsed.end);
-  // A last check, as cheap as a read: the text must read back as `after`, keys in order (the
-  // property tests say it does; if some layout ever fooled the writer, nothing is lost).
-  return JSON.stringify(JSON.parse(body)) === JSON.stringify(after) ? out : formatJson(after, format);
+  return original.slice(0, parsed.start) + body + original.slice(parsed.end);
 }
