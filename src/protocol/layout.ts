@@ -50,26 +50,26 @@ interface Style {
 /** Something the writer cannot place exactly: the whole document is then written by formatJson. */
 class Unplaceable extends Error {}
 
+// Sticky patterns: native scans of blanks, a string, and a number / true / false / null.
+const BLANKS = /[ \t\r\n]*/y;
+const STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/y;
+const SCALAR = /[^\s,\]}]+/y;
+
 /** The source text's value tree with positions. `text` already passed parseJson, so this only locates. */
 function scan(text: string, style: Style): { root: Node; start: number; end: number } {
   const n = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const blanks = (): string => {
+    BLANKS.lastIndex = i;
+    BLANKS.test(text);
     const from = i;
-    for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i));
+    i = BLANKS.lastIndex;
     return text.slice(from, i);
   };
   const skipString = (): void => {
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 92) i += 2;
-      else {
-        i++;
-        if (c === 34) return;
-      }
-    }
-    throw new Unplaceable('unterminated string');
+    STRING.lastIndex = i;
+    if (!STRING.test(text)) throw new Unplaceable('unterminated string');
+    i = STRING.lastIndex;
   };
   const value = (): Node => {
     const start = i;
@@ -79,8 +79,9 @@ function scan(text: string, style: Style): { root: Node; start: number; end: num
       return { kind: 'scalar', start, end: i };
     }
     if (c !== '{' && c !== '[') {
-      while (i < n && !/[\s,\]}]/.test(text[i]!)) i++;
-      if (i === start) throw new Unplaceable(`unexpected ${c ?? 'end'}`);
+      SCALAR.lastIndex = i;
+      if (!SCALAR.test(text)) throw new Unplaceable(`unexpected ${c ?? 'end'}`);
+      i = SCALAR.lastIndex;
       return { kind: 'scalar', start, end: i };
     }
     const object = c === '{';

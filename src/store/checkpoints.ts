@@ -219,8 +219,11 @@ export interface MutateOptions {
    * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
    */
   change: (current: JsonValue | null, texts: LiteralTexts) => JsonValue;
-  /** Extra work inside the lock, after validation and before the write (rotation writes history here). */
-  beforeWrite?: (next: JsonValue) => JsonValue;
+  /**
+   * Extra work inside the lock, after validation and before the write (rotation writes history here).
+   * `text`: what would be written for `next` (return `next` itself to have it written).
+   */
+  beforeWrite?: (next: JsonValue, text: string) => JsonValue;
 }
 
 export interface MutateResult {
@@ -290,6 +293,8 @@ function refuseTooDeep(root: string, path: string, value: JsonValue): void {
 interface Prepared {
   current: CheckpointFile | null;
   next: JsonValue;
+  /** The text of `next`, as it would be written. */
+  text: string;
   format: TextFormat;
   warnings: Issue[];
   kept: FileError[];
@@ -319,7 +324,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
   if (introduced.length) refuseInvalid(root, path, introduced);
-  return { current, next, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
+  return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
 }
 
 /**
@@ -328,8 +333,8 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
  */
 export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
   const path = checkpointPath(root, skill);
-  const { current, next, format, warnings, kept } = prepareWrite(root, skill, path, opts);
-  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: checkpointText(current, next, format) !== current?.text };
+  const { current, next, text, warnings, kept } = prepareWrite(root, skill, path, opts);
+  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: text !== current?.text };
 }
 
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
@@ -337,10 +342,11 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
     if (opts.beforeWrite) {
-      next = opts.beforeWrite(next);
+      next = opts.beforeWrite(next, prepared.text);
       refuseTooDeep(root, path, next);
     }
-    const finalText = checkpointText(current, next, format);
+    // The same value (beforeWrite changes a document only by returning another): its text is known.
+    const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
     refuseOversized(root, path, finalText);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);

@@ -266,15 +266,15 @@ export interface AutoRotation {
  * For `update --auto-rotate` / config auto_rotate: called from mutateCheckpoint's beforeWrite
  * (so under the skill's lock, after validation). When the document about to be written would
  * pass MAX_FILE_BYTES, its logs are rotated (history written first) and the smaller document
- * is returned for the write; otherwise `next` comes back unchanged. `force` is the flag;
+ * is returned for the write; otherwise `next` comes back unchanged. `text`: what the write would write for `next`. `force` is the flag;
  * without it only config auto_rotate turns this on, and an unreadable config turns it off.
  */
-export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean }): AutoRotation {
+export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string }): AutoRotation {
   if (next === null || typeof next !== 'object' || Array.isArray(next)) return { doc: next, report: null };
+  const bytes = Buffer.byteLength(opts.text);
+  if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
   const live = readCheckpoint(root, skill);
   const format = live?.format ?? DEFAULT_FORMAT;
-  const bytes = Buffer.byteLength(checkpointText(live, next, format));
-  if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
   let config: ProjectConfig;
   try {
     config = readConfig(root);
