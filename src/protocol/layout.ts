@@ -143,23 +143,42 @@ function scan(text: string, style: Style): { root: Node; start: number; end: num
   return { root, start, end };
 }
 
-/** Equal values with the same key order; numbers by Object.is (-0 is not 0: its text differs). */
-function sameValue(a: JsonValue, b: JsonValue): boolean {
-  if (typeof a === 'number') return Object.is(a, b);
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let k = 0; k < a.length; k++) if (!sameValue(a[k]!, b[k]!)) return false;
+/**
+ * Equal values with the same key order; numbers by Object.is (-0 is not 0: its text differs).
+ * Each container pair's answer is kept (`known`, by the old container): the writer asks again at
+ * every level it descends, and a hostile file nested 256 deep must not cost 256 passes.
+ */
+type Same = (a: JsonValue, b: JsonValue) => boolean;
+function sameValues(): Same {
+  const known = new WeakMap<object, { b: JsonValue; same: boolean }>();
+  const same: Same = (a, b) => {
+    if (typeof a === 'number') return Object.is(a, b);
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+    const hit = known.get(a);
+    if (hit && hit.b === b) return hit.same;
+    const answer = compare(a, b);
+    known.set(a, { b, same: answer });
+    return answer;
+  };
+  const compare = (a: JsonValue[] | { [k: string]: JsonValue }, b: JsonValue[] | { [k: string]: JsonValue }): boolean => {
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) return false;
+      for (let k = 0; k < a.length; k++) if (!same(a[k]!, b[k]!)) return false;
+      return true;
+    }
+    if (Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k] || !same(a[ka[k]!]!, b[kb[k]!]!)) return false;
     return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k] || !sameValue(a[ka[k]!]!, b[kb[k]!]!)) return false;
-  return true;
+  };
+  return same;
 }
+
+/** A value's names in LiteralTexts (see writeKeepingLayout). */
+type Named = { key: string; position: string } | null;
 
 /** Where a value is written: in a multi-line container (its lines at `indent`) or inline with its separators. */
 interface Place {
@@ -208,52 +227,63 @@ function idOf(v: JsonValue | undefined): string | undefined {
  * item edited in place keeps the layout of what it did not change). Order may differ: a
  * container is written in the new value's order.
  */
-function pairItems(before: JsonValue[], after: JsonValue[]): number[] {
+function pairItems(before: JsonValue[], after: JsonValue[], sameValue: Same): number[] {
   const pairs = new Array<number>(after.length).fill(-1);
   const used = new Uint8Array(before.length);
-  const byText = new Map<string, number[]>();
-  before.forEach((v, k) => {
-    const t = JSON.stringify(v);
+  const take = (j: number, k: number): void => {
+    pairs[j] = k;
+    used[k] = 1;
+  };
+  // The common head and tail (an append, a removal, an entry put first) pair without keying anything.
+  let head = 0;
+  while (head < after.length && head < before.length && sameValue(before[head]!, after[head]!)) {
+    take(head, head);
+    head++;
+  }
+  let tail = 0;
+  while (tail < after.length - head && tail < before.length - head && sameValue(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!)) {
+    take(after.length - 1 - tail, before.length - 1 - tail);
+    tail++;
+  }
+  const end = after.length - tail;
+  const endBefore = before.length - tail;
+  // In between: an item still at its index first, so a duplicate pairs with its own text.
+  for (let j = head; j < end && j < endBefore; j++) if (sameValue(before[j]!, after[j]!)) take(j, j);
+  // Equal texts, each list in index order with a cursor past the used ones: linear however many items repeat.
+  const byText = new Map<string, { at: number[]; next: number }>();
+  for (let k = head; k < endBefore; k++) {
+    if (used[k]) continue;
+    const t = JSON.stringify(before[k]);
     const list = byText.get(t);
-    if (list) list.push(k);
-    else byText.set(t, [k]);
-  });
-  // An item still at its index first, so a duplicate pairs with its own text.
-  after.forEach((v, j) => {
-    if (j < before.length && sameValue(before[j]!, v)) {
-      pairs[j] = j;
-      used[j] = 1;
-    }
-  });
-  after.forEach((v, j) => {
-    if (pairs[j] !== -1) return;
-    const k = byText.get(JSON.stringify(v))?.find((c) => !used[c] && sameValue(before[c]!, v));
-    if (k !== undefined) {
-      pairs[j] = k;
-      used[k] = 1;
-    }
-  });
+    if (list) list.at.push(k);
+    else byText.set(t, { at: [k], next: 0 });
+  }
+  for (let j = head; j < end && byText.size; j++) {
+    if (pairs[j] !== -1) continue;
+    const v = after[j]!;
+    const list = byText.get(JSON.stringify(v));
+    if (!list) continue;
+    while (list.next < list.at.length && used[list.at[list.next]!]) list.next++;
+    let k: number | undefined = list.at[list.next];
+    // Equal texts, unequal values (-0 and 0 both print 0): look further, a rare case.
+    if (k !== undefined && !sameValue(before[k]!, v)) k = list.at.find((c) => !used[c] && sameValue(before[c]!, v));
+    if (k !== undefined) take(j, k);
+  }
   const byId = new Map<string, number>();
-  before.forEach((v, k) => {
-    const id = idOf(v);
+  for (let k = head; k < endBefore; k++) {
+    const id = idOf(before[k]);
     if (!used[k] && id !== undefined && !byId.has(id)) byId.set(id, k);
-  });
-  after.forEach((v, j) => {
-    if (pairs[j] !== -1) return;
-    const id = idOf(v);
+  }
+  for (let j = head; j < end && byId.size; j++) {
+    const id = pairs[j] === -1 ? idOf(after[j]) : undefined;
     const k = id === undefined ? undefined : byId.get(id);
-    if (k !== undefined && !used[k]) {
-      pairs[j] = k;
-      used[k] = 1;
-    }
-  });
+    if (k !== undefined && !used[k]) take(j, k);
+  }
   const kind = (v: JsonValue | undefined): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
-  after.forEach((v, j) => {
-    if (pairs[j] === -1 && j < before.length && !used[j] && typeof v === 'object' && v !== null && kind(before[j]) === kind(v)) {
-      pairs[j] = j;
-      used[j] = 1;
-    }
-  });
+  for (let j = head; j < end && j < endBefore; j++) {
+    const v = after[j]!;
+    if (pairs[j] === -1 && !used[j] && typeof v === 'object' && v !== null && kind(before[j]) === kind(v)) take(j, j);
+  }
   return pairs;
 }
 
@@ -275,6 +305,7 @@ export function formatKeepingLayout(original: string, before: JsonValue, after: 
 /** formatKeepingLayout's text, unchecked; null when the original cannot be placed exactly. */
 export function writeKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string | null {
   const style: Style = {};
+  const sameValue = sameValues();
   let parsed: ReturnType<typeof scan>;
   try {
     parsed = scan(original, style);
@@ -286,7 +317,12 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   }
   const texts = format.texts;
   const changed = changedTexts(originalTexts, texts);
-  const changedBelow = (key: string, position: string): boolean => changed.some((c) => c.startsWith(key) || c.startsWith(position));
+  // Where a value stands as LiteralTexts names it (literalKey, positionKey), or null where no text
+  // is recorded at or below it: then nothing needs naming (an item's name costs its canonical JSON).
+  const recorded = texts?.size ? [...texts.keys(), ...changed] : changed;
+  const below = (list: readonly string[], at: Named): boolean => at !== null && list.some((r) => r.startsWith(at.key) || r.startsWith(at.position));
+  const child = (at: Named, inArray: boolean, keyOrItem: string | JsonValue, index: string | number): Named =>
+    at === null || !below(recorded, at) ? null : { key: literalKey(at.key, inArray, keyOrItem), position: positionKey(at.position, index) };
   const { indent: unit, eol } = format;
   const multiFile = unit !== '';
   const inlineLead = style.inlineLead ?? (multiFile ? ' ' : '');
@@ -294,9 +330,10 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   const source = (node: Node): string => original.slice(node.start, node.end);
 
   /** A value written whole: formatJson's text (with recorded literal texts) at this place. */
-  const fresh = (v: JsonValue, key: string, position: string, at: Place): string => {
-    if (!at.multiline) return respace(texts?.size ? stringifyKeepingTexts(v, '', texts, key, position) : JSON.stringify(v), at.comma, at.colon);
-    const text = texts?.size ? stringifyKeepingTexts(v, unit, texts, key, position) : JSON.stringify(v, null, unit);
+  const fresh = (v: JsonValue, named: Named, at: Place): string => {
+    const keep = texts?.size && named !== null;
+    if (!at.multiline) return respace(keep ? stringifyKeepingTexts(v, '', texts, named.key, named.position) : JSON.stringify(v), at.comma, at.colon);
+    const text = keep ? stringifyKeepingTexts(v, unit, texts, named.key, named.position) : JSON.stringify(v, null, unit);
     return text.replace(/\n/g, eol + at.indent);
   };
 
@@ -306,13 +343,13 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     return /^[ \t]*/.exec(original.slice(from, at))![0];
   };
 
-  const render = (node: Node, was: JsonValue, now: JsonValue, key: string, position: string, at: Place): string => {
-    if (sameValue(was, now) && !changedBelow(key, position)) return source(node);
-    if (node.kind === 'scalar' || now === null || typeof now !== 'object' || Array.isArray(now) !== (node.kind === 'array')) return fresh(now, key, position, at);
-    return container(node, was as JsonValue[] | { [k: string]: JsonValue }, now, key, position, at);
+  const render = (node: Node, was: JsonValue, now: JsonValue, named: Named, at: Place): string => {
+    if (sameValue(was, now) && !below(changed, named)) return source(node);
+    if (node.kind === 'scalar' || now === null || typeof now !== 'object' || Array.isArray(now) !== (node.kind === 'array')) return fresh(now, named, at);
+    return container(node, was as JsonValue[] | { [k: string]: JsonValue }, now, named, at);
   };
 
-  const container = (node: Container, was: JsonValue[] | { [k: string]: JsonValue }, now: JsonValue[] | { [k: string]: JsonValue }, key: string, position: string, at: Place): string => {
+  const container = (node: Container, was: JsonValue[] | { [k: string]: JsonValue }, now: JsonValue[] | { [k: string]: JsonValue }, named: Named, at: Place): string => {
     const old = node.members;
     const last = old[old.length - 1];
     // An empty container takes the file's style: on lines of its own in a multi-line file (unless it sits inline).
@@ -330,22 +367,21 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     const parts: Array<{ from: number; body: string }> = [];
     if (Array.isArray(now)) {
       const before = was as JsonValue[];
-      pairItems(before, now).forEach((k, j) => {
+      pairItems(before, now, sameValue).forEach((k, j) => {
         const v = now[j]!;
-        const itemKey = literalKey(key, true, v);
-        const itemPosition = positionKey(position, j);
-        parts.push({ from: k, body: k === -1 ? fresh(v, itemKey, itemPosition, inner) : render(old[k]!.value, before[k]!, v, itemKey, itemPosition, inner) });
+        const item = child(named, true, v, j);
+        parts.push({ from: k, body: k === -1 ? fresh(v, item, inner) : render(old[k]!.value, before[k]!, v, item, inner) });
       });
     } else {
       const before = was as { [k: string]: JsonValue };
       const index = new Map(old.map((m, k) => [m.name!, k]));
       for (const name of Object.keys(now)) {
-        const memberKey = literalKey(key, false, name);
-        const memberPosition = positionKey(position, name);
+        const member = child(named, false, name, name);
         const k = index.get(name) ?? -1;
-        const renamed = k === -1 || changed.includes(memberKey + NAME_SUFFIX) || changed.includes(memberPosition + NAME_SUFFIX);
-        const nameText = renamed ? (recordedText(texts, memberKey + NAME_SUFFIX, memberPosition + NAME_SUFFIX, name) ?? JSON.stringify(name)) : old[k]!.nameText!;
-        const value = k === -1 ? fresh(now[name]!, memberKey, memberPosition, inner) : render(old[k]!.value, before[name]!, now[name]!, memberKey, memberPosition, inner);
+        const nameKeys = member && ([member.key + NAME_SUFFIX, member.position + NAME_SUFFIX] as const);
+        const renamed = k === -1 || (nameKeys && (changed.includes(nameKeys[0]) || changed.includes(nameKeys[1])));
+        const nameText = renamed ? ((nameKeys && recordedText(texts, nameKeys[0], nameKeys[1], name)) || JSON.stringify(name)) : old[k]!.nameText!;
+        const value = k === -1 ? fresh(now[name]!, member, inner) : render(old[k]!.value, before[name]!, now[name]!, member, inner);
         parts.push({ from: k, body: nameText + (k === -1 ? colon : old[k]!.colon!) + value });
       }
     }
@@ -362,6 +398,6 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   };
 
   const top: Place = { multiline: multiFile, indent: '', comma: `,${inlineLead}`, colon: inlineColon };
-  const body = render(parsed.root, before, after, '', POSITION_ROOT, top);
+  const body = render(parsed.root, before, after, { key: '', position: POSITION_ROOT }, top);
   return original.slice(0, parsed.start) + body + original.slice(parsed.end);
 }
