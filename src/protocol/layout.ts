@@ -5,7 +5,8 @@
 // keeps its source text byte for byte (with the whitespace around it), and what changed is
 // written in the style of the container it stands in: on lines of its own at the container's
 // indent in a multi-line container, inline with the container's separators in a one-line one.
-// A file laid out as formatJson lays it out comes back exactly as formatJson writes it.
+// A file laid out as formatJson lays it out comes back exactly as formatJson writes it (but
+// for a literal's text formatJson loses and this keeps: an unchanged 8.0 in a changed array).
 // Kept apart from format.ts so the merge driver's bundle does not carry it. Pure.
 
 import { formatJson, recordedText, stringifyKeepingTexts, type TextFormat } from './format.js';
