@@ -8,6 +8,7 @@ import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDe
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
+import { formatKeepingLayout } from '../protocol/layout.js';
 import { validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
@@ -218,8 +219,11 @@ export interface MutateOptions {
    * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
    */
   change: (current: JsonValue | null, texts: LiteralTexts) => JsonValue;
-  /** Extra work inside the lock, after validation and before the write (rotation writes history here). */
-  beforeWrite?: (next: JsonValue) => JsonValue;
+  /**
+   * Extra work inside the lock, after validation and before the write (rotation writes history here).
+   * `text`: what would be written for `next` (return `next` itself to have it written).
+   */
+  beforeWrite?: (next: JsonValue, text: string) => JsonValue;
 }
 
 export interface MutateResult {
@@ -289,9 +293,20 @@ function refuseTooDeep(root: string, path: string, value: JsonValue): void {
 interface Prepared {
   current: CheckpointFile | null;
   next: JsonValue;
+  /** The text of `next`, as it would be written. */
+  text: string;
   format: TextFormat;
   warnings: Issue[];
   kept: FileError[];
+}
+
+/**
+ * The text a write gives `next`: written into the current file keeping its layout (an inline
+ * array stays inline, a hand-written `"k":1` stays so: only what changed is written anew,
+ * protocol/layout.ts); a new file laid out in `format`. `format.texts`: the texts the write keeps.
+ */
+export function checkpointText(current: CheckpointFile | null, next: JsonValue, format: TextFormat): string {
+  return current ? formatKeepingLayout(current.text, current.value, next, format, current.format.texts) : formatJson(next, format);
 }
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
@@ -301,7 +316,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const next = opts.change(current ? structuredClone(current.value) : null, texts);
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
-  const text = formatJson(next, format);
+  const text = checkpointText(current, next, format);
   // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
   refuseOversized(root, path, text);
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
@@ -309,7 +324,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
   if (introduced.length) refuseInvalid(root, path, introduced);
-  return { current, next, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
+  return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
 }
 
 /**
@@ -318,8 +333,8 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
  */
 export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
   const path = checkpointPath(root, skill);
-  const { current, next, format, warnings, kept } = prepareWrite(root, skill, path, opts);
-  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: formatJson(next, format) !== current?.text };
+  const { current, next, text, warnings, kept } = prepareWrite(root, skill, path, opts);
+  return { path, before: current?.value ?? null, after: next, warnings, kept, changed: text !== current?.text };
 }
 
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
@@ -327,10 +342,11 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
     if (opts.beforeWrite) {
-      next = opts.beforeWrite(next);
+      next = opts.beforeWrite(next, prepared.text);
       refuseTooDeep(root, path, next);
     }
-    const finalText = formatJson(next, format);
+    // The same value (beforeWrite changes a document only by returning another): its text is known.
+    const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
     refuseOversized(root, path, finalText);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);

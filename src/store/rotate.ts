@@ -17,7 +17,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
-import { checkpointPath, display, mutateCheckpoint, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
+import { checkpointPath, checkpointText, display, mutateCheckpoint, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
@@ -184,7 +184,7 @@ function asObject(skill: string, value: JsonValue | null): JsonObject {
   return value;
 }
 
-function report(root: string, skill: string, path: string, target: string, p: RotationPlan, before: number, format: TextFormat, dryRun: boolean): RotateReport {
+function report(root: string, skill: string, file: CheckpointFile | null, path: string, target: string, p: RotationPlan, before: number, format: TextFormat, dryRun: boolean): RotateReport {
   return {
     skill,
     file: display(root, path),
@@ -193,7 +193,7 @@ function report(root: string, skill: string, path: string, target: string, p: Ro
     moved: p.moved,
     already_in_history: p.dropped,
     bytes_before: before,
-    bytes_after: p.changed ? Buffer.byteLength(formatJson(p.doc, format)) : before,
+    bytes_after: p.changed ? Buffer.byteLength(checkpointText(file, p.doc, format)) : before,
     changed: p.changed,
     dry_run: dryRun,
   };
@@ -213,7 +213,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   const s = settings(opts.config ?? readConfig(root), opts.keep);
   const current = requireCheckpoint(root, skill);
   const first = plan(root, skill, asObject(skill, current.value), opts.now, s);
-  if (opts.dryRun || !first.plan.changed) return report(root, skill, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
+  if (opts.dryRun || !first.plan.changed) return report(root, skill, current, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
@@ -227,7 +227,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
       pending = { ...plan(root, skill, from, opts.now, s), from };
-      done = report(root, skill, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
+      done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint.
@@ -266,15 +266,15 @@ export interface AutoRotation {
  * For `update --auto-rotate` / config auto_rotate: called from mutateCheckpoint's beforeWrite
  * (so under the skill's lock, after validation). When the document about to be written would
  * pass MAX_FILE_BYTES, its logs are rotated (history written first) and the smaller document
- * is returned for the write; otherwise `next` comes back unchanged. `force` is the flag;
+ * is returned for the write; otherwise `next` comes back unchanged. `text`: what the write would write for `next`. `force` is the flag;
  * without it only config auto_rotate turns this on, and an unreadable config turns it off.
  */
-export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean }): AutoRotation {
+export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string }): AutoRotation {
   if (next === null || typeof next !== 'object' || Array.isArray(next)) return { doc: next, report: null };
+  const bytes = Buffer.byteLength(opts.text);
+  if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
   const live = readCheckpoint(root, skill);
   const format = live?.format ?? DEFAULT_FORMAT;
-  const bytes = Buffer.byteLength(formatJson(next, format));
-  if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
   let config: ProjectConfig;
   try {
     config = readConfig(root);
@@ -287,5 +287,5 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!p.plan.changed) return { doc: next, report: null };
   writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
   const path = live?.path ?? checkpointPath(root, skill);
-  return { doc: p.plan.doc, report: report(root, skill, path, p.target, p.plan, bytes, format, false) };
+  return { doc: p.plan.doc, report: report(root, skill, live, path, p.target, p.plan, bytes, format, false) };
 }

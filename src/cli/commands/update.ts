@@ -38,8 +38,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts), ctx.now);
     },
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
-    beforeWrite: (next) => {
-      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']) });
+    beforeWrite: (next, text) => {
+      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text });
       rotated = r.report;
       return r.doc;
     },

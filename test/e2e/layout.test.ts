@@ -1,0 +1,106 @@
+// A hand-kept checkpoint (tabs, CRLF, inline arrays, one-line objects, `"k":v`, a blank line,
+// 8.0 and 1E3, a status outside the enum, notes in path lists) through update, done, pause
+// --auto and rotate with the built binary: each `git diff` shows only the lines the command
+// changed, in the file's own layout. Real git.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+beforeAll(assertBuilt);
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const HAND = [
+  '{',
+  '\t"protocol_version": "1.1",',
+  '\t"skill": "api",',
+  '\t"project": "shop",',
+  '\t"project_dir": "/home/dev/shop",',
+  '\t"created_at": "2026-02-01T09:00:00Z",',
+  '\t"updated_at": "2026-03-03T17:45:00Z",',
+  '\t"phase": "build",',
+  '\t"step": "orders endpoint",',
+  '\t"status":"waiting-on-review",',
+  '\t"progress_summary": "Orders half done; see src/orders.ts (PR 12)",',
+  '',
+  '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md"],',
+  '\t"next_actions": [',
+  '\t\t{"text": "Ship PR #12", "done_when": "merged, score 8.0+"},',
+  '\t\t"Run evaluator on src/**/*.ts (skip vendor/)"',
+  '\t],',
+  '\t"recently_done": [],',
+  '\t"eval_scores": [{"rubric": "auditor", "score": 8.0, "max": 10.0, "at": "2026-02-05T10:00:00Z"}],',
+  '\t"skill_state": {"branch": "main", "ratio": 1E3, "tags": ["a","b"],',
+  '\t\t"run_history": [',
+  '\t\t\t{"at": "2026-01-05T10:00:00Z", "ms": 812.0, "note": "src/x.ts (PR 12)"},',
+  '\t\t\t{"at": "2026-01-06T10:00:00Z", "ms": 9.50},',
+  '\t\t\t{"at": "2026-02-06T10:00:00Z", "ms": 10}',
+  '\t\t]}',
+  '}',
+  '',
+].join('\r\n');
+
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, FILE, HAND);
+  commitAll(dir, 'base');
+  return dir;
+}
+
+/** The lines the last command removed and added (git diff -U0), line ends shown as they are. */
+function diffLines(dir: string): { removed: string[]; added: string[] } {
+  const lines = git(dir, ['diff', '-U0', '--', FILE]).split('\n');
+  return {
+    removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1)),
+    added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1)),
+  };
+}
+
+const run = (dir: string, args: string[]): void => {
+  const r = cli(dir, args);
+  expect(r.code, r.stderr).toBe(0);
+};
+
+const STAMP = /^\t"updated_at": "\d{4}-\d\d-\d\dT[\d:.]+Z",\r$/;
+
+describe('a hand-formatted checkpoint keeps its layout through writes', () => {
+  it('update changes only the updated lines', () => {
+    const dir = project();
+    run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['\t"updated_at": "2026-03-03T17:45:00Z",\r', '\t"step": "orders endpoint",\r', '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md"],\r']);
+    expect(added[0]).toMatch(STAMP);
+    expect(added.slice(1)).toEqual(['\t"step": "orders endpoint: pagination",\r', '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md", "src/pagination.ts"],\r']);
+  });
+
+  it('done moves the action into recently_done, at the file\'s indent, touching nothing else', () => {
+    const dir = project();
+    run(dir, ['done', 'api']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['\t"updated_at": "2026-03-03T17:45:00Z",\r', '\t\t{"text": "Ship PR #12", "done_when": "merged, score 8.0+"},\r', '\t"recently_done": [],\r']);
+    expect(added[0]).toMatch(STAMP);
+    expect(added.slice(1).join('\n')).toMatch(/^\t"recently_done": \[\r\n\t\t\{\r\n\t\t\t"at": "[^"]+",\r\n\t\t\t"action": "Ship PR #12",\r\n\t\t\t"done_when": "merged, score 8.0\+"\r\n\t\t\}\r\n\t\],\r$/);
+  });
+
+  it('pause --auto only adds the capsule', () => {
+    const dir = project();
+    run(dir, ['pause', 'api', '--auto']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['\t\t]}\r']);
+    expect(added[0]).toBe('\t\t]},\r');
+    expect(added[1]).toBe('\t"capsule": {\r');
+    expect(added.every((l) => l.endsWith('\r') && /^\t/.test(l))).toBe(true);
+  });
+
+  it('rotate removes only the moved entries and adds only the pointer, keeping the texts it moved', () => {
+    const dir = project();
+    run(dir, ['rotate', 'api', '--keep', '1']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['\t\t\t{"at": "2026-01-05T10:00:00Z", "ms": 812.0, "note": "src/x.ts (PR 12)"},\r', '\t\t\t{"at": "2026-01-06T10:00:00Z", "ms": 9.50},\r']);
+    expect(added.join('\n')).toMatch(/^\t\t\],\r\n\t\t"rotated_to": \[\r\n\t\t\t"\.checkpoints\/history\/api\.\d{4}-\d\d-\d\d\.json"\r$/);
+    const history = git(dir, ['ls-files', '--others', '--exclude-standard', '.checkpoints/history']).trim();
+    expect(read(dir, history)).toContain('"ms": 812.0');
+  });
+});

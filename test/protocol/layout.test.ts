@@ -1,0 +1,132 @@
+// A write into a hand-formatted checkpoint changes only what it changed: an inline array stays
+// inline, a one-line object keeps its separators, blank lines and `"k":1` stay, and what is
+// new takes the style of the container it lands in.
+import { describe, expect, it } from 'vitest';
+import { detectFormat, formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import { formatKeepingLayout, writeKeepingLayout } from '../../src/protocol/layout.js';
+import { applyUpdateOps, parseUpdateFlag } from '../../src/protocol/update-ops.js';
+import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+
+/** `text` after `edit` changed its value, through the layout writer as a store write calls it. */
+function rewrite(text: string, edit: (v: any) => JsonValue | void): string {
+  const parsed = parseJson(text);
+  const next = structuredClone(parsed.value);
+  const replaced = edit(next);
+  const format = { ...detectFormat(text), texts: new Map(parsed.texts ?? []) };
+  return formatKeepingLayout(text, parsed.value, replaced === undefined ? next : replaced, format, parsed.texts);
+}
+
+const MESSY = [
+  '{',
+  '  "skill": "api",',
+  '  "status":"blocked-ish",',
+  '',
+  '  "generated_files": ["src/x.ts (PR 12)", "docs/**/*.md"],',
+  '  "compact": ["a","b"],',
+  '  "meta": {"score": 8.0, "tags": [], "owner": "ren\\u00e9"},',
+  '  "next_actions": [',
+  '    {"id": "a", "task": "ship the orders endpoint", "priority": 1},',
+  '    { "id": "b", "task": "tell Ren\\u00e9" }',
+  '  ],',
+  '  "blockers": []',
+  '}',
+  '',
+].join('\n');
+
+describe('formatKeepingLayout', () => {
+  it('appends to an inline array inline, with its separator', () => {
+    const out = rewrite(MESSY, (v) => {
+      v.generated_files.push('src/y.ts');
+      v.compact.push('c');
+    });
+    expect(out).toBe(MESSY.replace('"docs/**/*.md"]', '"docs/**/*.md", "src/y.ts"]').replace('["a","b"]', '["a","b","c"]'));
+  });
+
+  it('changes one member of a one-line object in place, keeping 8.0 and the escapes beside it', () => {
+    const out = rewrite(MESSY, (v) => {
+      v.meta.tags.push('urgent');
+      v.meta.owner = 'kim';
+    });
+    expect(out).toBe(MESSY.replace('{"score": 8.0, "tags": [], "owner": "ren\\u00e9"}', '{"score": 8.0, "tags": ["urgent"], "owner": "kim"}'));
+  });
+
+  it('removes members with their separators, never leaving a trailing comma', () => {
+    const out = rewrite(MESSY, (v) => {
+      v.next_actions.shift();
+      v.generated_files.pop();
+      delete v.blockers;
+    });
+    expect(out).toBe(
+      MESSY.replace('    {"id": "a", "task": "ship the orders endpoint", "priority": 1},\n', '')
+        .replace(', "docs/**/*.md"]', ']')
+        .replace('  ],\n  "blockers": []\n', '  ]\n'),
+    );
+    const inline = '{"a": [1, 2, 3], "b": { "x": 1, "y": 2 }}\n';
+    expect(rewrite(inline, (v) => void v.a.shift())).toBe('{"a": [2, 3], "b": { "x": 1, "y": 2 }}\n');
+    expect(rewrite(inline, (v) => void delete v.b.x)).toBe('{"a": [1, 2, 3], "b": { "y": 2 }}\n');
+    expect(rewrite(inline, (v) => void delete v.b)).toBe('{"a": [1, 2, 3]}\n');
+  });
+
+  it('edits an item in place, keeping its own layout', () => {
+    const out = rewrite(MESSY, (v) => {
+      v.next_actions[1].task = 'tell Kim';
+      v.next_actions[0].priority = 2;
+    });
+    expect(out).toBe(MESSY.replace('"priority": 1}', '"priority": 2}').replace('"tell Ren\\u00e9" }', '"tell Kim" }'));
+  });
+
+  it('puts a new member and a new item of a multi-line container on lines of their own, at its indent', () => {
+    const out = rewrite(MESSY, (v) => {
+      v.blockers.push({ what: 'CI red', since: '2026-01-02' });
+      v.next_actions.push({ id: 'c', task: 'write docs' });
+      v.phase = 'build';
+    });
+    expect(out).toBe(
+      MESSY.replace('    { "id": "b", "task": "tell Ren\\u00e9" }\n', '    { "id": "b", "task": "tell Ren\\u00e9" },\n    {\n      "id": "c",\n      "task": "write docs"\n    }\n').replace(
+        '  "blockers": []\n',
+        '  "blockers": [\n    {\n      "what": "CI red",\n      "since": "2026-01-02"\n    }\n  ],\n  "phase": "build"\n',
+      ),
+    );
+  });
+
+  it('keeps a container\'s own separators for what it gains: `:` and `,` without spaces stay so', () => {
+    const text = '{"a":{"x":1},"b":[]}';
+    expect(rewrite(text, (v) => {
+      v.a.y = { z: [1, 2] };
+      v.b.push('n');
+    })).toBe('{"a":{"x":1,"y":{"z":[1,2]}},"b":["n"]}');
+    // An empty one-line container in a multi-line file stays inline when it sits in a one-line container.
+    expect(rewrite('{\n\t"m": {"tags": [], "n": 1}\n}', (v) => void v.m.tags.push('a', 'b'))).toBe('{\n\t"m": {"tags": ["a", "b"], "n": 1}\n}');
+  });
+
+  it('keeps CRLF, a BOM, tabs and blank lines; new lines take CRLF and the tab', () => {
+    const text = '\uFEFF{\r\n\t"a": [\r\n\t\t1,\r\n\r\n\t\t2\r\n\t],\r\n\r\n\t"b": "x"\r\n}\r\n';
+    expect(rewrite(text, (v) => {
+      v.a.push(3);
+      v.c = true;
+    })).toBe('\uFEFF{\r\n\t"a": [\r\n\t\t1,\r\n\r\n\t\t2,\r\n\t\t3\r\n\t],\r\n\r\n\t"b": "x",\r\n\t"c": true\r\n}\r\n');
+  });
+
+  it('gives back the original text when nothing changed, and formatJson\'s text for a file in our layout', () => {
+    expect(rewrite(MESSY, () => {})).toBe(MESSY);
+    const ours = formatJson({ a: [1, { b: 'x' }], c: {}, d: [] });
+    const next = { a: [1, { b: 'y' }, 2], c: { k: [] }, e: 1 };
+    expect(rewrite(ours, () => next)).toBe(formatJson(next));
+  });
+
+  it('writes a literal anew when the write changed its text (`8` typed over `8.0`), though its value is equal', () => {
+    const parsed = parseJson(MESSY);
+    const texts = new Map(parsed.texts ?? []);
+    const next = applyUpdateOps(structuredClone(parsed.value) as JsonObject, [parseUpdateFlag('--meta.score:json=8')], texts);
+    const out = formatKeepingLayout(MESSY, parsed.value, next, { ...detectFormat(MESSY), texts }, parsed.texts);
+    expect(out).toBe(MESSY.replace('"score": 8.0', '"score": 8'));
+  });
+
+  it('falls back to formatJson for a text it cannot place (duplicate keys)', () => {
+    const text = '{"a": [1, 2], "a": [1, 2]}';
+    const value = { a: [1, 2, 3] };
+    expect(writeKeepingLayout(text, { a: [1, 2] }, value, detectFormat(text))).toBeNull();
+    expect(formatKeepingLayout(text, { a: [1, 2] }, value, detectFormat(text))).toBe(formatJson(value, detectFormat(text)));
+  });
+});
