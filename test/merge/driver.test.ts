@@ -4,6 +4,7 @@ import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import type { JsonObject } from '../../src/protocol/types.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { MAX_CHECKPOINT_BYTES } from '../../src/protocol/validate.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
 
@@ -114,6 +115,41 @@ describe('mergeCheckpointTexts: conflicts', () => {
     // Only on ours (committed there, theirs is valid): still that side's problem, not the merge's.
     const theirsValid = edited((d) => d.recently_done.push({ at: '2026-03-02T11:00:00Z', action: 'shipped' }));
     expect(merge(text(BASE), text(edited((d) => (d.status = 'ready-to-deploy'))), text(theirsValid)).status).toBe('clean');
+  });
+
+  it('refuses a merge whose result is over the 4 MiB a checkpoint may hold, each side under it', () => {
+    // A hand-kept file: off-enum status, a number written 8.0, CRLF; each branch appended ~60 KB of runs.
+    const bulk = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${tag}${i}`, at: '2026-06-02T00:00:00Z', note: `${tag} run ${i} (PR 12) `.padEnd(600, '.') }));
+    const crlf = (doc: JsonObject) => text(doc).replace(/\n/g, '\r\n').replace('"last_score": 8', '"last_score": 8.0');
+    const messyWith = (n: number) =>
+      edited((d) => {
+        d.status = 'ready-to-deploy';
+        d.skill_state = { run_history: bulk('old', n), last_score: 8 };
+      });
+    // Enough old runs that the base sits ~100 KB under the cap: each side's ~70 KB fits, both do not.
+    const perRun = crlf(messyWith(1)).length - crlf(messyWith(0)).length;
+    const old = Math.floor((MAX_CHECKPOINT_BYTES - 100_000) / perRun);
+    const messy = messyWith(old);
+    const add = (tag: string) => {
+      const d = structuredClone(messy) as any;
+      d.skill_state.run_history.push(...bulk(tag, 100));
+      return crlf(d);
+    };
+    const [base, ours, theirs] = [crlf(messy), add('ours'), add('theirs')];
+    for (const side of [base, ours, theirs]) expect(new TextEncoder().encode(side).length).toBeLessThan(MAX_CHECKPOINT_BYTES);
+    for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+      const r = merge(base, a!, b!);
+      expect(r.status).toBe('conflict');
+      const bytes = new TextEncoder().encode(r.text!).length;
+      expect(bytes).toBeGreaterThan(MAX_CHECKPOINT_BYTES);
+      // Nothing lost: every run of both sides is in the (unmarked) text left for the user to rotate.
+      expect((parseJson(r.text!).value as any).skill_state.run_history).toHaveLength(old + 200);
+      expect(r.messages).toHaveLength(1);
+      expect(r.messages[0]).toContain(`${FILE}: the merged result is ${bytes} bytes, over the 4 MiB`);
+      expect(r.messages[0]).toContain('`checkpoint rotate`');
+      // The off-enum status both sides committed is not the merge's to refuse.
+      expect(r.messages[0]).not.toContain('status');
+    }
   });
 
   it("checks the file name's base name against the skill", () => {
