@@ -98,7 +98,8 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   }
   if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_CHECKPOINT_BYTES) {
     // An error, so the merge driver refuses a merge that makes a file no command then reads.
-    err('(file)', `is ${ctx.sizeBytes} bytes, over the 4 MiB (${MAX_CHECKPOINT_BYTES} bytes) a checkpoint may hold; move old telemetry out with \`checkpoint rotate\``);
+    // No byte count in it: the same error on a side that was already over excuses the merge (notAlreadyIn).
+    err('(file)', `is over the 4 MiB (${MAX_CHECKPOINT_BYTES} bytes) a checkpoint may hold; move old telemetry out with \`checkpoint rotate\``);
   } else if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_FILE_BYTES) {
     warn('(file)', `file is ${ctx.sizeBytes} bytes (over ${MAX_FILE_BYTES}); move old telemetry out with \`checkpoint rotate\``);
   }

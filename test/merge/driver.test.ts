@@ -145,7 +145,7 @@ describe('mergeCheckpointTexts: conflicts', () => {
       // Nothing lost: every run of both sides is in the (unmarked) text left for the user to rotate.
       expect((parseJson(r.text!).value as any).skill_state.run_history).toHaveLength(old + 200);
       expect(r.messages).toHaveLength(1);
-      expect(r.messages[0]).toContain(`${FILE}: the merged result is ${bytes} bytes, over the 4 MiB`);
+      expect(r.messages[0]).toContain(`${FILE}: the merged result would be ${bytes} bytes, which is over the 4 MiB`);
       expect(r.messages[0]).toContain('`checkpoint rotate`');
       // The off-enum status both sides committed is not the merge's to refuse.
       expect(r.messages[0]).not.toContain('status');
