@@ -166,7 +166,7 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
   const good = text(BASE);
   const cases: Array<[string, string, RegExp]> = [
     ['broken JSON', '{\n  "phase": "spec",\n}', /at 3:1: expected a double-quoted property name/],
-    ['conflict markers', '{\n<<<<<<< ours\n  "a": 1\n', /at 2:1: conflict marker/],
+    ['conflict markers', '{\n<<<<<<< ours\n  "a": 1\n', /holds committed conflict markers at 2:1/],
     ['a duplicate key', '{\n  "phase": 1,\n  "phase": 2\n}', /at 3:3: duplicate key "phase"/],
     ['a forbidden key', '{"__proto__": {}}', /at 1:2: forbidden key "__proto__"/],
     ['an empty file', '', /at 1:1: empty file/],
@@ -179,10 +179,23 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
       expect(r.status).toBe('unparseable');
       expect(r.text).toBeUndefined();
       expect(r.messages).toHaveLength(1);
-      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} is not valid JSON `));
+      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} (is not valid JSON|holds committed conflict markers) `));
       expect(r.messages[0]).toMatch(reason);
     });
   }
+
+  it('says which side holds committed conflict markers (a hosted merge) and the way out that works', () => {
+    // What a merge button commits: git's markers around a real collision, CRLF, the rest hand-kept.
+    const hosted = good.replace('  "step": "draft",\n', '<<<<<<< feat/a\n  "step": "a",\n=======\n  "step": "b",\n>>>>>>> feat/b\n').replace(/\n/g, '\r\n');
+    const theirs = merge(good, good, hosted).messages;
+    expect(theirs).toEqual([
+      `checkpoint: cannot merge ${FILE} semantically: theirs holds committed conflict markers at 9:1 (a merge that bypassed the driver): \`git merge --abort\`, run \`checkpoint resolve --add\` on their branch and commit, then merge again`,
+    ]);
+    expect(merge(good, hosted, good).messages[0]).toMatch(/: ours holds committed conflict markers at 9:1 .*`checkpoint resolve --add` on this branch and commit/);
+    expect(merge(hosted, hosted, hosted).messages[0]).toMatch(/base holds .*; ours holds .*; theirs holds .* on each branch and commit, then merge again$/);
+    // Not for a side that is merely broken: no advice it would not need.
+    expect(merge(good, good, '{\n  "phase": "A",,\n}').messages[0]).not.toContain('git merge --abort');
+  });
 
   it('reports every unparseable side in one line: sides and reasons, in base, ours, theirs order', () => {
     const r = merge('{', '{\n  "phase": 1,\n  "phase": 2\n}', '[');
