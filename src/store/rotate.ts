@@ -17,7 +17,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
-import { checkpointPath, display, mutateCheckpoint, OVERSIZED_READ_BYTES, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
+import { checkpointPath, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
@@ -213,6 +213,12 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   const s = settings(opts.config ?? readConfig(root), opts.keep);
   const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES);
   const first = plan(root, skill, asObject(skill, current.value), opts.now, s);
+  // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
+  if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
+    throw new CheckpointError('E_INVALID', `${display(root, current.path)} is ${current.sizeBytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint, and holds no old telemetry to rotate out`, {
+      hint: 'set it aside with `checkpoint reset <skill>` (kept in history/) or cut bulk data out by hand',
+    });
+  }
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
