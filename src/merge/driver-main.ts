@@ -9,7 +9,7 @@ import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
 import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide, type UnreadableSide } from './driver.js';
 import type { ExtraRules } from './merge.js';
-import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE } from './render.js';
+import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, LINE_MERGE_LABELS } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
@@ -138,7 +138,7 @@ function mergeFiles(args: string[]): number {
  * (at most 127); more means it failed.
  */
 function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): void {
-  const args = ['merge-file', '--diff3', '-L', DEFAULT_LABELS.ours, '-L', DEFAULT_LABELS.base, '-L', DEFAULT_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];
+  const args = ['merge-file', '--diff3', '-L', LINE_MERGE_LABELS.ours, '-L', LINE_MERGE_LABELS.base, '-L', LINE_MERGE_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];
   const r = runGitSync(process.cwd(), args);
   if (r.code < 0 || r.code > 127) {
     say(`checkpoint merge-driver: git merge-file could not merge ${repoPath}; ours is left as it was`);

@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson } from '../protocol/format.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
+import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
@@ -62,6 +62,17 @@ export function unparseableMessage(fileName: string | undefined, sides: readonly
   return `checkpoint: cannot merge ${fileName ?? 'the checkpoint'} semantically: ${sides.map((s) => `${s.side} ${s.reason}`).join('; ')}`;
 }
 
+/**
+ * The way out when a side's committed file holds markers (a hosted merge that bypassed the
+ * driver): `checkpoint resolve` mid-merge would only meet them again, nested in git's own.
+ */
+function committedMarkersAdvice(sides: readonly UnreadableSide[]): string {
+  const marked = sides.filter((s) => s.side !== 'base' && s.reason.startsWith('holds committed conflict markers')).map((s) => s.side);
+  if (marked.length === 0) return '';
+  const where = marked.length === 2 ? 'on each branch' : marked[0] === 'ours' ? 'on this branch' : 'on their branch';
+  return ` (a merge that bypassed the driver): \`git merge --abort\`, run \`checkpoint resolve --add\` ${where} and commit, then merge again`;
+}
+
 /** How many of a file's conflicts the driver's one line names; `checkpoint resolve` shows all. */
 export const MAX_REPORTED_CONFLICTS = 3;
 
@@ -93,7 +104,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
         e instanceof JsonNumberRangeError
           ? `cannot be read at ${e.line}:${e.column}: ${e.reason}`
           : e instanceof JsonSyntaxError
-            ? `is not valid JSON at ${e.line}:${e.column}: ${e.reason}`
+            ? e.reason === CONFLICT_REASON
+              ? `holds committed conflict markers at ${e.line}:${e.column}`
+              : `is not valid JSON at ${e.line}:${e.column}: ${e.reason}`
             : `cannot be read: ${String(e)}`;
       unreadable.push({ side, reason });
       return undefined;
@@ -102,7 +115,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const base = input.base === null || NO_ANCESTOR.test(input.base) ? undefined : parseSide('base', input.base);
   const ours = parseSide('ours', input.ours);
   const theirs = parseSide('theirs', input.theirs);
-  if (unreadable.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages: [unparseableMessage(input.fileName, unreadable)] };
+  if (unreadable.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages: [unparseableMessage(input.fileName, unreadable) + committedMarkersAdvice(unreadable)] };
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
@@ -133,7 +146,12 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   ]);
   if (errors.length > 0) {
     const where = input.fileName ?? 'the checkpoint';
-    const invalid = errors.map((e) => `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`);
+    const invalid = errors.map((e) =>
+      // (file): the size cap, the one error of the whole file; rotate reads a merged file this big.
+      e.path === '(file)'
+        ? `checkpoint: ${where}: the merged result would be ${new TextEncoder().encode(text).length} bytes, which ${e.message} on it, then \`git add\` it (or \`git merge --abort\`, rotate one side, merge again)`
+        : `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`,
+    );
     return { status: 'conflict', text, conflicts, messages: invalid, unmatched };
   }
   return { status: 'clean', text, conflicts, messages: [], unmatched };

@@ -19,6 +19,11 @@ export interface ConflictLabels {
 }
 
 export const DEFAULT_LABELS: ConflictLabels = { ours: 'ours', base: 'base', theirs: 'theirs' };
+/**
+ * The driver's fallback to git's line merge labels its markers apart, so `resolve` knows they
+ * are git's (taken from the index stages, naming the side that is really broken), not ours.
+ */
+export const LINE_MERGE_LABELS: ConflictLabels = { ours: 'ours (line merge)', base: 'base (line merge)', theirs: 'theirs (line merge)' };
 
 export interface RenderOptions {
   format?: TextFormat;

@@ -59,7 +59,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'created_at', policy: { kind: 'instant', pick: 'earliest' } },
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
-  { pattern: 'capsule.mechanical.at', policy: { kind: 'instant', pick: 'latest' } },
+  // The machine-written repository snapshot (`pause --auto` on every compaction): one value, never mixed field by field.
+  { pattern: 'capsule.mechanical', policy: SNAPSHOT },
   { pattern: 'next_actions', policy: { kind: 'queue' } },
   { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false, keep: 10 } },
   { pattern: 'eval_scores', policy: LOG_APPEND('at') },

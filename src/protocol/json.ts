@@ -13,7 +13,8 @@ import { joinPath } from './validate.js';
 export const MAX_JSON_DEPTH = 256;
 
 const CONFLICT_MARKER = /^(<{7}|={7}|>{7}|\|{7})/;
-const CONFLICT_REASON = 'conflict marker (resolve the merge first: `checkpoint resolve`)';
+/** A JsonSyntaxError's reason when the text holds a conflict marker (the merge driver tells that apart). */
+export const CONFLICT_REASON = 'conflict marker (resolve the merge first: `checkpoint resolve`)';
 
 export class JsonSyntaxError extends Error {
   constructor(

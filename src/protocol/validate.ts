@@ -16,6 +16,8 @@ export { isIsoInstant, joinPath };
 
 /** Thresholds, named once and used by name everywhere (validate, doctor, rotate hints). */
 export const MAX_FILE_BYTES = 32 * 1024;
+/** The most a checkpoint may hold: past it no command reads the file (a checkpoint is session state, not a data store). */
+export const MAX_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 export const MAX_SUMMARY_CHARS = 1200;
 export const MAX_KEY_DECISIONS = 20;
 export const MAX_FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
@@ -94,7 +96,11 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     const size = capsuleSizeProblem(doc.capsule);
     if (size !== null) err('capsule', size);
   }
-  if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_FILE_BYTES) {
+  if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_CHECKPOINT_BYTES) {
+    // An error, so the merge driver refuses a merge that makes a file no command then reads.
+    // No byte count in it: the same error on a side that was already over excuses the merge (notAlreadyIn).
+    err('(file)', `is over the 4 MiB (${MAX_CHECKPOINT_BYTES} bytes) a checkpoint may hold; move old telemetry out with \`checkpoint rotate\``);
+  } else if (ctx.sizeBytes !== undefined && ctx.sizeBytes > MAX_FILE_BYTES) {
     warn('(file)', `file is ${ctx.sizeBytes} bytes (over ${MAX_FILE_BYTES}); move old telemetry out with \`checkpoint rotate\``);
   }
   return { errors, warnings };

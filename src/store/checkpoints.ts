@@ -9,7 +9,7 @@ import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
-import { validateCheckpoint, type Issue } from '../protocol/validate.js';
+import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
@@ -23,7 +23,7 @@ import { parseKnownJson } from './trusted-json.js';
 import { ensureProjectDir, isNormalAbsolute, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
-export const MAX_READ_BYTES = 4 * 1024 * 1024;
+export const MAX_READ_BYTES = MAX_CHECKPOINT_BYTES;
 
 export interface CheckpointFile {
   skill: string;
@@ -52,8 +52,13 @@ export function display(root: string, path: string): string {
   return relative(root, path) || path;
 }
 
-// Not `checkpoint rotate`: it reads the file first and refuses one this big too.
-const SIZE_HINT = 'checkpoints are session state: set this one aside with `checkpoint reset <skill>` (kept in history/) or cut bulk data out by hand';
+const SIZE_HINT = 'checkpoints are session state: move old telemetry out with `checkpoint rotate <skill>` (it reads a file up to 16 MiB), set it aside with `checkpoint reset <skill>` (kept in history/), or cut bulk data out by hand';
+
+/**
+ * What `checkpoint rotate` reads: a merge of two files under MAX_READ_BYTES can land over it,
+ * and rotate, which only makes a file smaller, is the way back. The merge driver's own cap.
+ */
+export const OVERSIZED_READ_BYTES = MAX_MERGE_BYTES;
 
 /** Refuses what is not a plain file inside the project (links out, loops, folders, FIFOs, devices) and, unless told, an oversized one. */
 export function assertPlainFileInside(root: string, path: string, opts: { limitSize?: boolean } = {}): void {
@@ -135,8 +140,8 @@ export function readCheckpointFile(root: string, path: string): CheckpointFile {
 }
 
 /** The checkpoint file at `path`, or null when there is none: one read, no separate existence check. */
-function readCheckpointAt(root: string, path: string): CheckpointFile | null {
-  return readCheckpointKnown(root, path)?.file ?? null;
+function readCheckpointAt(root: string, path: string, maxBytes?: number): CheckpointFile | null {
+  return readCheckpointKnown(root, path, undefined, maxBytes)?.file ?? null;
 }
 
 /**
@@ -151,10 +156,10 @@ export interface Trusted {
 }
 
 /** The checkpoint file at `path` (null when `known` said skip) with the fstat of what was read; null when there is none. */
-export function readCheckpointKnown(root: string, path: string, known?: Known): { file: CheckpointFile | null; stat: BigIntStats } | null {
+export function readCheckpointKnown(root: string, path: string, known?: Known, maxBytes = MAX_READ_BYTES): { file: CheckpointFile | null; stat: BigIntStats } | null {
   let seen: ReturnType<Known>;
   const read = readProjectFile(root, path, {
-    maxBytes: MAX_READ_BYTES,
+    maxBytes,
     sizeHint: SIZE_HINT,
     ...(known && { unless: (st: BigIntStats) => (seen = known(st)) === 'skip' }),
   });
@@ -177,8 +182,9 @@ export function readCheckpointKnown(root: string, path: string, known?: Known): 
   return { file: { skill, path, text, value: parsed.value, format: parsed.format, sizeBytes: buf.length }, stat: read.stat };
 }
 
-export function readCheckpoint(root: string, skill: string): CheckpointFile | null {
-  return readCheckpointAt(root, checkpointPath(root, skill));
+/** `maxBytes`: a larger read cap, for the one command that only shrinks a file (rotate: OVERSIZED_READ_BYTES). */
+export function readCheckpoint(root: string, skill: string, maxBytes?: number): CheckpointFile | null {
+  return readCheckpointAt(root, checkpointPath(root, skill), maxBytes);
 }
 
 /** Skill names with a checkpoint file, sorted. Temp files and history are never listed. */
@@ -201,8 +207,8 @@ export function listCheckpointFiles(root: string): { skills: string[]; misnamed:
   return { skills: skills.sort(), misnamed: misnamed.sort() };
 }
 
-export function requireCheckpoint(root: string, skill: string): CheckpointFile {
-  const file = readCheckpoint(root, skill);
+export function requireCheckpoint(root: string, skill: string, maxBytes?: number): CheckpointFile {
+  const file = readCheckpoint(root, skill, maxBytes);
   if (!file) {
     const known = listSkills(root);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
@@ -224,6 +230,8 @@ export interface MutateOptions {
    * `text`: what would be written for `next` (return `next` itself to have it written).
    */
   beforeWrite?: (next: JsonValue, text: string) => JsonValue;
+  /** Read cap for the current file (default MAX_READ_BYTES); the write is still refused over MAX_READ_BYTES. */
+  readLimit?: number;
 }
 
 export interface MutateResult {
@@ -311,7 +319,7 @@ export function checkpointText(current: CheckpointFile | null, next: JsonValue, 
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
 function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
-  const current = readCheckpoint(root, skill);
+  const current = readCheckpoint(root, skill, opts.readLimit);
   const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
   const next = opts.change(current ? structuredClone(current.value) : null, texts);
   refuseTooDeep(root, path, next);

@@ -17,7 +17,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
-import { checkpointPath, checkpointText, display, mutateCheckpoint, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
+import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
@@ -211,8 +211,14 @@ export interface RotateOptions {
 /** Rotates one skill's logs (or, with dryRun, reports what would move and writes nothing). */
 export async function rotateSkill(root: string, skill: string, opts: RotateOptions): Promise<RotateReport> {
   const s = settings(opts.config ?? readConfig(root), opts.keep);
-  const current = requireCheckpoint(root, skill);
+  const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES);
   const first = plan(root, skill, asObject(skill, current.value), opts.now, s);
+  // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
+  if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
+    throw new CheckpointError('E_INVALID', `${display(root, current.path)} is ${current.sizeBytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint, and holds no old telemetry to rotate out`, {
+      hint: 'set it aside with `checkpoint reset <skill>` (kept in history/) or cut bulk data out by hand',
+    });
+  }
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
@@ -221,9 +227,10 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   let done: RotateReport | undefined;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
+    readLimit: OVERSIZED_READ_BYTES,
     change: (value, texts) => {
       moving = texts;
-      const live = readCheckpoint(root, skill);
+      const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
       pending = { ...plan(root, skill, from, opts.now, s), from };

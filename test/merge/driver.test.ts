@@ -4,6 +4,7 @@ import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import type { JsonObject } from '../../src/protocol/types.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { MAX_CHECKPOINT_BYTES } from '../../src/protocol/validate.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
 
@@ -116,6 +117,41 @@ describe('mergeCheckpointTexts: conflicts', () => {
     expect(merge(text(BASE), text(edited((d) => (d.status = 'ready-to-deploy'))), text(theirsValid)).status).toBe('clean');
   });
 
+  it('refuses a merge whose result is over the 4 MiB a checkpoint may hold, each side under it', () => {
+    // A hand-kept file: off-enum status, a number written 8.0, CRLF; each branch appended ~60 KB of runs.
+    const bulk = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${tag}${i}`, at: '2026-06-02T00:00:00Z', note: `${tag} run ${i} (PR 12) `.padEnd(600, '.') }));
+    const crlf = (doc: JsonObject) => text(doc).replace(/\n/g, '\r\n').replace('"last_score": 8', '"last_score": 8.0');
+    const messyWith = (n: number) =>
+      edited((d) => {
+        d.status = 'ready-to-deploy';
+        d.skill_state = { run_history: bulk('old', n), last_score: 8 };
+      });
+    // Enough old runs that the base sits ~100 KB under the cap: each side's ~70 KB fits, both do not.
+    const perRun = crlf(messyWith(1)).length - crlf(messyWith(0)).length;
+    const old = Math.floor((MAX_CHECKPOINT_BYTES - 100_000) / perRun);
+    const messy = messyWith(old);
+    const add = (tag: string) => {
+      const d = structuredClone(messy) as any;
+      d.skill_state.run_history.push(...bulk(tag, 100));
+      return crlf(d);
+    };
+    const [base, ours, theirs] = [crlf(messy), add('ours'), add('theirs')];
+    for (const side of [base, ours, theirs]) expect(new TextEncoder().encode(side).length).toBeLessThan(MAX_CHECKPOINT_BYTES);
+    for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+      const r = merge(base, a!, b!);
+      expect(r.status).toBe('conflict');
+      const bytes = new TextEncoder().encode(r.text!).length;
+      expect(bytes).toBeGreaterThan(MAX_CHECKPOINT_BYTES);
+      // Nothing lost: every run of both sides is in the (unmarked) text left for the user to rotate.
+      expect((parseJson(r.text!).value as any).skill_state.run_history).toHaveLength(old + 200);
+      expect(r.messages).toHaveLength(1);
+      expect(r.messages[0]).toContain(`${FILE}: the merged result would be ${bytes} bytes, which is over the 4 MiB`);
+      expect(r.messages[0]).toContain('`checkpoint rotate`');
+      // The off-enum status both sides committed is not the merge's to refuse.
+      expect(r.messages[0]).not.toContain('status');
+    }
+  });
+
   it("checks the file name's base name against the skill", () => {
     const ours = text(edited((d) => (d.phase = 'build')));
     const theirs = text(edited((d) => (d.step = 'x')));
@@ -130,7 +166,7 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
   const good = text(BASE);
   const cases: Array<[string, string, RegExp]> = [
     ['broken JSON', '{\n  "phase": "spec",\n}', /at 3:1: expected a double-quoted property name/],
-    ['conflict markers', '{\n<<<<<<< ours\n  "a": 1\n', /at 2:1: conflict marker/],
+    ['conflict markers', '{\n<<<<<<< ours\n  "a": 1\n', /holds committed conflict markers at 2:1/],
     ['a duplicate key', '{\n  "phase": 1,\n  "phase": 2\n}', /at 3:3: duplicate key "phase"/],
     ['a forbidden key', '{"__proto__": {}}', /at 1:2: forbidden key "__proto__"/],
     ['an empty file', '', /at 1:1: empty file/],
@@ -143,10 +179,23 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
       expect(r.status).toBe('unparseable');
       expect(r.text).toBeUndefined();
       expect(r.messages).toHaveLength(1);
-      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} is not valid JSON `));
+      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} (is not valid JSON|holds committed conflict markers) `));
       expect(r.messages[0]).toMatch(reason);
     });
   }
+
+  it('says which side holds committed conflict markers (a hosted merge) and the way out that works', () => {
+    // What a merge button commits: git's markers around a real collision, CRLF, the rest hand-kept.
+    const hosted = good.replace('  "step": "draft",\n', '<<<<<<< feat/a\n  "step": "a",\n=======\n  "step": "b",\n>>>>>>> feat/b\n').replace(/\n/g, '\r\n');
+    const theirs = merge(good, good, hosted).messages;
+    expect(theirs).toEqual([
+      `checkpoint: cannot merge ${FILE} semantically: theirs holds committed conflict markers at 9:1 (a merge that bypassed the driver): \`git merge --abort\`, run \`checkpoint resolve --add\` on their branch and commit, then merge again`,
+    ]);
+    expect(merge(good, hosted, good).messages[0]).toMatch(/: ours holds committed conflict markers at 9:1 .*`checkpoint resolve --add` on this branch and commit/);
+    expect(merge(hosted, hosted, hosted).messages[0]).toMatch(/base holds .*; ours holds .*; theirs holds .* on each branch and commit, then merge again$/);
+    // Not for a side that is merely broken: no advice it would not need.
+    expect(merge(good, good, '{\n  "phase": "A",,\n}').messages[0]).not.toContain('git merge --abort');
+  });
 
   it('reports every unparseable side in one line: sides and reasons, in base, ours, theirs order', () => {
     const r = merge('{', '{\n  "phase": 1,\n  "phase": 2\n}', '[');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/protocol/json.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { cleanup, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
 const LAUNCHER_SOURCE = "const { runMergeDriver } = await import('./driver.mjs');\nprocess.exitCode = await runMergeDriver(process.argv.slice(2));\n";
@@ -251,7 +252,29 @@ describe('git runs the driver', () => {
     expect(r.stderr).toMatch(/checkpoint: cannot merge \.checkpoints\/demo\.checkpoint\.json semantically: ours is not valid JSON at 8:\d+/);
     expect(git(dir, ['status', '--porcelain'])).toContain(`UU ${FILE}`);
     expect(read(dir, FILE)).toContain('"phase": "build",,');
-    expect(read(dir, FILE)).toMatch(/^<{7} ours\n[\s\S]*^\|{7} base\n[\s\S]*^={7}\n[\s\S]*^>{7} theirs\n/m);
+    // Labelled as git's line merge, not the driver's own markers (resolve takes those apart differently).
+    expect(read(dir, FILE)).toMatch(/^<{7} ours \(line merge\)\n[\s\S]*^\|{7} base \(line merge\)\n[\s\S]*^={7}\n[\s\S]*^>{7} theirs \(line merge\)\n/m);
+  });
+
+  it("after the line merge, resolve names the side that is really broken (git's markers: read from the index stages)", async () => {
+    const dir = driverRepo();
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    // Theirs breaks a line far from the one both sides change: git's line merge takes it into the common text.
+    const doc = read(dir, FILE);
+    write(dir, FILE, doc.replace('"project": "demo",', '"project": "demo",,').replace('"status": "in_progress"', '"status": "shipping"').replace('"step": "sprint-1"', '"step": "theirs"'));
+    commitAll(dir, 'feature broke it');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, doc.replace('"step": "sprint-1"', '"step": "ours"'));
+    commitAll(dir, 'main step');
+    expect(gitTry(dir, ['merge', '--no-edit', 'feature']).status).not.toBe(0);
+    expect(read(dir, FILE)).toMatch(/^  "project": "demo",,\n[\s\S]*^<{7} /m); // above the markers
+    const before = read(dir, FILE);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/semantically: theirs is not valid JSON at 4:\d+: expected a double-quoted property name\n/);
+    expect(r.stderr).not.toMatch(/\b(base|ours) is not valid JSON/);
+    expect(read(dir, FILE)).toBe(before);
   });
 
   it('merges an add/add (no common ancestor content) cleanly', () => {

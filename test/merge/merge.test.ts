@@ -535,6 +535,31 @@ describe('issue 9: real-repo shapes', () => {
       expect([run('2026-03-02T10:00:00Z', 'fail', 1), run('2026-03-02T10:00:00Z', 'pass', 2)]).toContainEqual((one.value as any).skill_state.last_run);
     });
 
+    it('takes capsule.mechanical whole from the later `pause --auto`, never field by field (two branches that compacted)', () => {
+      const capsule = (mechanical: object) => ({
+        context: { goal: 'ship auth (PR 12)', acceptance: 'tests pass', next: 'write tests', constraints: [], decisions: [], evidence: [], pending: ['worktree /work/wt-a'] },
+        origin: { root: '/work/demo', head: '01ed59b', saved_at: '2026-03-01T09:00:00Z' },
+        mechanical,
+      });
+      const b = edit((d) => (d.capsule = capsule({ head: null, branch: null, at: '2026-03-01T09:00:00Z' })), base);
+      const feat = { head: 'ceb77d2', branch: 'feat/auth', uncommitted: ['src/x.ts (PR 12)', 'docs/*.md'], uncommitted_count: 14, at: '2026-03-02T10:00:00+02:00' };
+      const main = { head: '01ed59b', branch: 'main', uncommitted: [], uncommitted_count: 0, at: '2026-03-02T09:30:00Z' };
+      const ours = edit((d) => (d.capsule = capsule(main)), b);
+      const theirs = edit((d) => (d.capsule = capsule(feat)), b);
+      for (const [x, y] of [[ours, theirs], [theirs, ours]] as const) {
+        const { value, conflicts } = merge3(b, x, y);
+        expect(conflicts).toEqual([]);
+        // 10:00+02:00 is 08:00Z: main's save is the later one, whole (its branch with its head).
+        expect((value as any).capsule.mechanical).toEqual(main);
+      }
+      // The same instant on both: one whole side, the same both ways round.
+      const tied = edit((d) => (d.capsule = capsule({ ...feat, at: main.at })), b);
+      const one = merge3(b, ours, tied);
+      expect(one.conflicts).toEqual([]);
+      expect(one.value).toEqual(merge3(b, tied, ours).value);
+      expect([main, { ...feat, at: main.at }]).toContainEqual((one.value as any).capsule.mechanical);
+    });
+
     it('applies project-declared telemetry from config', () => {
       const extraRules = compileExtraLogs({ telemetry: ['skill_state.**.coverage'] });
       const b = edit((d) => (d.skill_state.coverage = { pct: 80 }), base);

@@ -17,6 +17,7 @@ import { mergeCheckpointValues, type Conflict, type PathSegment } from '../../sr
 const FILE = 'demo.checkpoint.json';
 const T0 = Date.UTC(2026, 2, 1);
 const WORDS = ['spec', 'build', 'audit', 'ship', 'fix', 'docs', 'deploy', 'review'];
+const SNAPSHOT_PATHS: string[][] = [['skill_state', 'last_run'], ['skill_state', 'streak'], ['capsule', 'mechanical']];
 const LOG_PATHS: string[][] = [['eval_scores'], ['recently_done'], ['skill_state', 'run_history'], ['context_primer', 'key_decisions']];
 
 const word = fc.constantFrom(...WORDS);
@@ -71,6 +72,11 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
       last_run: { at: new Date(T0).toISOString(), verdict: 'pass', duration_ms: 8.5, checks: ['lint'] },
       streak: 1,
     },
+    capsule: {
+      context: { goal: 'ship auth', acceptance: 'tests pass', next: 'write tests', constraints: [], decisions: [], evidence: [], pending: [] },
+      origin: { root: '/work/demo', head: 'a1b2c3d', saved_at: new Date(T0).toISOString() },
+      mechanical: { head: 'a1b2c3d', branch: 'main', uncommitted: [], uncommitted_count: 0, at: new Date(T0).toISOString() },
+    },
   }));
 
 type Edit = (doc: any) => void;
@@ -92,6 +98,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.tuple(instant, word, fc.integer({ min: 1, max: 9999 })).map(([at, verdict, ms]): Edit => (d) => (d.skill_state.last_run = { at, verdict, duration_ms: ms, checks: [verdict] })),
   fc.tuple(word, stamp).map(([verdict, at]): Edit => (d) => ((d.updated_at = at), (d.skill_state.last_run = { verdict }))),
   fc.boolean().map((reset): Edit => (d) => (d.skill_state.streak = reset ? 0 : d.skill_state.streak + 1)),
+  // `pause --auto` (every compaction): the mechanical snapshot rewritten whole, or the same instant on two branches.
+  fc.tuple(fc.oneof(instant, fc.constant(new Date(T0 + 1000).toISOString())), fc.constantFrom('main', 'feat/auth', null), fc.integer({ min: 0, max: 0xfffffff }).map((n) => n.toString(16).padStart(7, '0')), fc.uniqueArray(fc.constantFrom('src/x.ts (PR 12)', 'docs/', '*.md'), { maxLength: 3 })).map(
+    ([at, branch, head, paths]): Edit => (d) => (d.capsule.mechanical = { head, branch, uncommitted: paths, uncommitted_count: paths.length, at }),
+  ),
   word.map((w): Edit => (d) => d.context_primer.key_decisions.push(`decided: ${w}`)),
   fc.tuple(fc.constantFrom(...LOG_PATHS), fc.nat()).map(([path, i]): Edit => (d) => {
     const log = path.reduce((o, k) => o?.[k], d) ?? [];
@@ -183,9 +193,12 @@ describe('merge properties over generated session histories', () => {
         f.forEach((c, i) => expect([b[i]!.ours, b[i]!.theirs, b[i]!.base]).toEqual([c.theirs, c.ours, c.base]));
 
         const underConflict = (path: readonly PathSegment[]) => forward.conflicts.some((c) => isPrefix(c.path, path));
+        // Inside a snapshot both sides rewrote, one side's whole value wins (checked below), not field by field.
+        const changedBy = (doc: JsonValue, path: readonly PathSegment[]) => !isDeepStrictEqual(valueAt(doc, path), valueAt(base, path));
+        const insideRewritten = (path: readonly PathSegment[]) => SNAPSHOT_PATHS.some((s) => path.length > s.length && isPrefix(s, path) && changedBy(ours, s) && changedBy(theirs, s));
         // A value changed by one side only is in the result.
         for (const path of objectPaths([base, ours, theirs])) {
-          if (underConflict(path)) continue;
+          if (underConflict(path) || insideRewritten(path)) continue;
           const [vb, vo, vt] = [valueAt(base, path), valueAt(ours, path), valueAt(theirs, path)];
           if (isDeepStrictEqual(vt, vb) && !isDeepStrictEqual(vo, vb)) expect(valueAt(forward.value, path), `ours' change at ${path.join('.')}`).toEqual(vo);
           if (isDeepStrictEqual(vo, vb) && !isDeepStrictEqual(vt, vb)) expect(valueAt(forward.value, path), `theirs' change at ${path.join('.')}`).toEqual(vt);
@@ -204,10 +217,9 @@ describe('merge properties over generated session histories', () => {
           }
         }
         // Snapshots never conflict and are never a mix: the result is one side's whole value.
-        for (const key of ['last_run', 'streak']) {
-          const path = ['skill_state', key];
+        for (const path of SNAPSHOT_PATHS) {
           expect(forward.conflicts.filter((c) => isPrefix(path, c.path))).toEqual([]);
-          if (valueAt(forward.value, ['skill_state']) === undefined) continue;
+          if (valueAt(forward.value, [path[0]!]) === undefined) continue;
           expect([valueAt(ours, path), valueAt(theirs, path)]).toContainEqual(valueAt(forward.value, path));
         }
 

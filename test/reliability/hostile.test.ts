@@ -398,7 +398,7 @@ describe.concurrent('the merge driver with polluting keys', () => {
     expect(() => parseJson(result)).toThrow();
     // The driver did not merge semantically: the result is git's own line merge of the three.
     write(dir, 'A2', c.ours);
-    const gitMerge = execFileSync('sh', ['-c', 'git merge-file --diff3 -L ours -L base -L theirs --marker-size=7 A2 O B || true'], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+    const gitMerge = execFileSync('sh', ['-c', 'git merge-file --diff3 -L "ours (line merge)" -L "base (line merge)" -L "theirs (line merge)" --marker-size=7 A2 O B || true'], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
     expect(gitMerge).toBe('');
     expect(result).toBe(readFileSync(join(dir, 'A2'), 'utf8'));
   });

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rotateSkill } from '../../src/store/rotate.js';
+import { MAX_READ_BYTES } from '../../src/store/checkpoints.js';
 import { BIN, cleanup, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
@@ -160,6 +161,20 @@ describe('checkpoint rotate', () => {
     expect(j.skills.map((s: { skill: string; moved: number }) => [s.skill, s.moved])).toEqual([['api', 3], ['web', 4]]);
     expect(j.failures).toEqual([expect.objectContaining({ skill: 'bad', code: 'E_JSON' })]);
     expect(historyFiles(dir).map((f) => f.split('.')[0])).toEqual(['api', 'web']);
+  });
+
+  it('reads a file a merge left over the 4 MiB cap (the others refuse it) and brings it back under', async () => {
+    const big = runs(0, 6_000).map((r) => ({ ...r, note: `${r.note} (PR 12) `.padEnd(700, '.') }));
+    const dir = project({ run_history: big });
+    expect(Buffer.byteLength(read(dir, CP))).toBeGreaterThan(MAX_READ_BYTES);
+    const refused = await runCli(dir, ['show', 'api']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('`checkpoint rotate <skill>`');
+    const r = await runCli(dir, ['rotate', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Buffer.byteLength(read(dir, CP))).toBeLessThan(MAX_READ_BYTES);
+    expectExactlyOnce(dir, 'skill_state.run_history', big);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
   it('refuses bad usage before touching anything', async () => {
