@@ -91,7 +91,7 @@ function makeLongLived(): string {
   write(dir, '.checkpoints/auth.checkpoint.json', auth());
   commitAll(dir, 'checkpoint: auth', '2026-07-01T08:01:00Z');
   write(dir, 'src/other.ts', 'other\n');
-  commitAll(dir, 'PLAT-7: login', '2026-07-05T09:00:00Z');
+  commitAll(dir, 'PLAT-7: login (#118)', '2026-07-05T09:00:00Z');
   git(dir, ['revert', '--no-edit', 'HEAD'], dateEnv('2026-07-06T09:00:00Z'));
 
   // A commit whose successor has a skewed (older) committer date: still an ancestor.

@@ -1,0 +1,69 @@
+// False findings a red team found in doctor and next (round 12), each as a user meets it: a
+// hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
+// `git push` to a local bare remote through the hook `checkpoint init` installs.
+import { describe, expect, it } from 'vitest';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const OLD = '2026-03-14T08:02:11Z';
+
+/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed. */
+function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const dir = makeRepo();
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
+  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  commitAll(dir, `checkpoint: ${skill}`, OLD);
+  const r = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+/** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
+function handKept(skill: string, over: Record<string, unknown>): Record<string, unknown> {
+  return {
+    protocol_version: '1.1', skill, project: 'demo', project_dir: '/home/claude/demo',
+    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
+    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
+    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress' }],
+    next_actions: ['Ship'],
+    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: [] },
+    ...over,
+  };
+}
+
+const push = (dir: string) => {
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  return { status: r.status, out: r.stdout + r.stderr };
+};
+
+const nextOf = (dir: string) => JSON.parse(cli(dir, ['next', '--json']).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
+
+describe('ticket-shaped words are not landed work (r3)', () => {
+  const actions = ['Convert all logs to UTF-8', 'Switch cache keys to SHA-256 (ISO-8601 stamps too)', 'Finish PLAT-7 auth flow', 'Ship'];
+
+  it('ordinary commits naming UTF-8, SHA-256 or a ticket in progress neither skip the action nor block the push', () => {
+    const dir = published('api', handKept('api', { next_actions: actions }));
+    commitAll(dir, 'Strip UTF-8 BOM from README');
+    commitAll(dir, 'Add SHA-256 test vector (#40)');
+    commitAll(dir, 'WIP PLAT-7: started, not done');
+    expect(nextOf(dir)).toMatchObject({ text: actions[0], skipped_as_landed: [] });
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('a merge or a squash of the ticket still lands it', () => {
+    for (const subject of ['PLAT-7: auth flow (#131)', 'Merge pull request #482 from x/PLAT-7-auth']) {
+      const dir = published('api', handKept('api', { next_actions: actions.slice(2) }));
+      commitAll(dir, subject);
+      expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: actions[2] }] });
+      const r = push(dir);
+      expect(r.status, r.out).not.toBe(0);
+      expect(r.out).toMatch(/"Finish PLAT-7 auth flow" names PLAT-7, which landed[^\n]*\[blocks push\]/);
+    }
+  });
+});
