@@ -108,6 +108,18 @@ export function repoRelative(root: string, file: string): string | null {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
+/**
+ * An absolute path under the checkpoint's own project_dir, written in another checkout
+ * ("/home/claude/demo/src/c.ts", project_dir "/home/claude/demo"), as the same path in this one;
+ * any other path as written. Null when project_dir maps nothing (relative, "/", this checkout).
+ */
+export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) => string) | null {
+  const dir = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/\/+$/, '') : '';
+  if (sep !== '/' || !dir.startsWith('/') || dir === root || DOT_SEGMENT.test(dir) || dir.includes('\0')) return null;
+  const prefix = `${dir}/`;
+  return (path) => (path.startsWith(prefix) && repoRelative(root, path) === null ? `${root}/${path.slice(prefix.length)}` : path);
+}
+
 /** One generated_files entry resolved against the work tree. */
 export interface GeneratedTarget {
   index: number;
@@ -135,19 +147,30 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
 function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
+  const mapped = fromProjectDir(cp, root);
   const exists = (p: string) => {
-    const rel = repoRelative(root, p);
+    const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
   };
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    let resolved = entries.get(entry);
+    // An entry naming project_dir reads differently per checkpoint: kept apart by it.
+    const key = mapped && entry.includes(cp.project_dir) ? `${cp.project_dir}\0${entry}` : entry;
+    let resolved = entries.get(key);
     if (!resolved) {
-      const target = parseEntry(entry, exists);
-      entries.set(entry, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
+      const parsed = parseEntry(entry, exists);
+      const target = mapped ? inCheckout(parsed, mapped) : parsed;
+      entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
     }
     return [{ index, entry, ...resolved }];
   });
+}
+
+/** A target's paths as fromProjectDir maps them (a pattern keeps its text as written, for messages). */
+function inCheckout(target: EntryTarget, mapped: (path: string) => string): EntryTarget {
+  if (target.kind === 'path') return { kind: 'path', path: mapped(target.path) };
+  if (target.kind === 'pattern') return { ...target, alternatives: target.alternatives.map(mapped) };
+  return target;
 }
 
 /** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */

@@ -67,3 +67,29 @@ describe('ticket-shaped words are not landed work (r3)', () => {
     }
   });
 });
+
+describe('paths doctor missed (r5)', () => {
+  const files = { 'docs/my notes.md': '# notes\n', 'src/c.ts': 'export const c = 1;\n', 'src/keep.ts': 'export {};\n' };
+  const entries = ['docs/my notes.md', '/home/claude/demo/src/c.ts (PR 12)', '/home/claude/demo/src/keep.ts', '/srv/elsewhere/x.ts', 'see docs/ for the rest'];
+  const doctor = (dir: string) => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+    .filter((f) => f.path.startsWith('context_primer.generated_files'));
+
+  it('checks a path with spaces after it is renamed, and an absolute path under project_dir from another machine', () => {
+    const dir = published('docs', handKept('docs', { context_primer: { key_decisions: [], generated_files: entries } }), files);
+    // Present and unchanged: only the path outside both the repository and project_dir is a note.
+    expect(doctor(dir).map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[3]', 'info'], ['context_primer.generated_files[4]', 'info']]);
+    git(dir, ['mv', 'docs/my notes.md', 'docs/old notes.md']);
+    git(dir, ['rm', '-q', 'src/c.ts']);
+    const sha = commitAll(dir, 'Tidy docs, drop the c module').slice(0, 7);
+    const after = doctor(dir);
+    expect(after.filter((f) => f.level === 'warning').map((f) => f.message)).toEqual([
+      `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint`,
+      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"`,
+    ]);
+    expect(after.find((f) => f.path === 'context_primer.generated_files[3]')?.message).toMatch(/outside the repository; not checked/);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/docs\/my notes\.md is missing: renamed to docs\/old notes\.md[^\n]*\[blocks push\]/);
+    expect(r.out).toMatch(/src\/c\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
