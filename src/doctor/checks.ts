@@ -282,6 +282,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
+  // A complete skill's files go on changing with the code: worth a re-read before reuse, not drift.
+  const changed = cp.status === 'complete' ? 'advice' : 'warning';
   const commits = ctx.evidence.commits;
   const exists = ctx.exists ?? existsIn(ctx.root);
   const touched = commitsTouching(commits);
@@ -337,7 +339,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         });
       } else if (change) {
         findings.push({
-          ...base, level: 'warning', path,
+          ...base, level: changed, path,
           message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
@@ -355,7 +357,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const change = changedAfter((p) => p === rel, touched.matching(rel));
     if (change) {
       findings.push({
-        ...base, level: 'warning', path,
+        ...base, level: changed, path,
         message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
@@ -366,7 +368,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (!('dirty' in f)) return [f];
     if (!uncommitted.has(f.dirty)) return [];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
-    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : changed;
     // An engine that could not compare as git does says so, rather than claiming an edit.
     const why = unsure?.get(f.dirty);
     const claim = why === undefined ? 'has uncommitted edits' : `may have uncommitted edits (not checked exactly: the embedded engine does not follow ${shown(why)}; git on PATH checks it)`;

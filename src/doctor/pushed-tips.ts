@@ -137,6 +137,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       });
       return;
     }
+    // A complete skill's file changing is the code's life (advice in the work tree), never a block.
+    if (cp.status === 'complete') return;
     // The session's own commits (which also touch its checkpoint) are not drift.
     const change = commits.find((c) => committedAfter(c.time, after) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {

@@ -93,3 +93,39 @@ describe('paths doctor missed (r5)', () => {
     expect(r.out).toMatch(/src\/c\.ts is missing[^\n]*\[blocks push\]/);
   });
 });
+
+describe('a skill completed long ago (r4)', () => {
+  const complete = (over: Record<string, unknown> = {}) => handKept('old', {
+    status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],
+    progress_table: [{ id: 'a', label: 'Codegen', status: 'complete' }],
+    context_primer: { key_decisions: ['generated once, then hand-tuned'], generated_files: ['src/gen.ts (PR 12)', 'docs/*.md'] },
+    ...over,
+  });
+
+  it('its generated files changing later is advice, and an ordinary push goes through', () => {
+    const dir = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    write(dir, 'src/gen.ts', 'export const v = 2;\n');
+    write(dir, 'docs/gen.md', '# v2\n');
+    commitAll(dir, 'ordinary edit months later');
+    const findings = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+      .filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(findings.map((f) => [f.level, f.message.replace(/ \(.*/, '')])).toEqual([['advice', 'src/gen.ts changed after the checkpoint was written'], ['advice', 'docs/gen.md']]);
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    expect(cli(dir, ['doctor', '--fail-on-warnings']).code).toBe(0);
+  });
+
+  it('open work still blocks on the same edit, and a complete skill still on a deleted file', () => {
+    const open = published('old', complete({ status: 'in_progress', next_actions: ['Regenerate the client'] }), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    write(open, 'src/gen.ts', 'export const v = 2;\n');
+    commitAll(open, 'hand edit');
+    expect(push(open).out).toMatch(/src\/gen\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
+    const done = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    git(done, ['rm', '-q', 'src/gen.ts']);
+    commitAll(done, 'drop the generated module');
+    const r = push(done);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
