@@ -296,8 +296,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!committedAfter(commit.time, after) || own.has(i)) continue;
-      const ch = commit.changes.find((c) => test(c.path) || (c.from !== undefined && test(c.from)))!;
-      return { commit, file: ch.path, change: ch };
+      // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
+      const ch = commit.changes.find((c) => (c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path));
+      if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;
   };

@@ -129,3 +129,18 @@ describe('a skill completed long ago (r4)', () => {
     expect(r.out).toMatch(/src\/gen\.ts is missing[^\n]*\[blocks push\]/);
   });
 });
+
+describe('a rename a glob still covers (r6)', () => {
+  it('is no finding; the same rename out of a brace entry still is', () => {
+    const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n' };
+    const dir = published('gen', handKept('gen', { context_primer: { key_decisions: [], generated_files: ['src/*.ts (codegen, PR 12)', 'src/{a,b}.ts'] } }), files);
+    git(dir, ['mv', 'src/a.ts', 'src/c.ts']);
+    const sha = commitAll(dir, 'Rename a to c').slice(0, 7);
+    const drift = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+      .filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(drift.map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')])).toEqual([
+      ['context_primer.generated_files[1]', 'warning', `src/a.ts (matched by src/{a,b}.ts) was renamed to src/c.ts`],
+    ]);
+    expect(drift[0]!.message).toContain(sha);
+  });
+});
