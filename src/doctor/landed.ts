@@ -1,6 +1,6 @@
 // Which work git shows as landed: the evidence behind doctor's "redo shipped work" check
 // and behind `next` skipping such actions. Pure: takes commit records, returns matches.
-// Only commit SUBJECTS count: a token that merely appears in an unrelated body is not a merge.
+// Only commit SUBJECTS (and whether a commit is a merge) count: a token in an unrelated body is not a landing.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
 
