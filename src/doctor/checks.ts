@@ -108,6 +108,18 @@ export function repoRelative(root: string, file: string): string | null {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
+/**
+ * An absolute path under the checkpoint's own project_dir, written in another checkout
+ * ("/home/claude/demo/src/c.ts", project_dir "/home/claude/demo"), as the same path in this one;
+ * any other path as written. Null when project_dir maps nothing (relative, "/", this checkout).
+ */
+export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) => string) | null {
+  const dir = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/\/+$/, '') : '';
+  if (sep !== '/' || !dir.startsWith('/') || dir === root || DOT_SEGMENT.test(dir) || dir.includes('\0')) return null;
+  const prefix = `${dir}/`;
+  return (path) => (path.startsWith(prefix) && repoRelative(root, path) === null ? `${root}/${path.slice(prefix.length)}` : path);
+}
+
 /** One generated_files entry resolved against the work tree. */
 export interface GeneratedTarget {
   index: number;
@@ -135,19 +147,30 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
 function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
+  const mapped = fromProjectDir(cp, root);
   const exists = (p: string) => {
-    const rel = repoRelative(root, p);
+    const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
   };
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    let resolved = entries.get(entry);
+    // An entry naming project_dir reads differently per checkpoint: kept apart by it.
+    const key = mapped && entry.includes(cp.project_dir) ? `${cp.project_dir}\0${entry}` : entry;
+    let resolved = entries.get(key);
     if (!resolved) {
-      const target = parseEntry(entry, exists);
-      entries.set(entry, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
+      const parsed = parseEntry(entry, exists);
+      const target = mapped ? inCheckout(parsed, mapped) : parsed;
+      entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
     }
     return [{ index, entry, ...resolved }];
   });
+}
+
+/** A target's paths as fromProjectDir maps them (a pattern keeps its text as written, for messages). */
+function inCheckout(target: EntryTarget, mapped: (path: string) => string): EntryTarget {
+  if (target.kind === 'path') return { kind: 'path', path: mapped(target.path) };
+  if (target.kind === 'pattern') return { ...target, alternatives: target.alternatives.map(mapped) };
+  return target;
 }
 
 /** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */
@@ -259,6 +282,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
+  // A complete skill's files go on changing with the code: worth a re-read before reuse, not drift.
+  const changed = cp.status === 'complete' ? 'advice' : 'warning';
   const commits = ctx.evidence.commits;
   const exists = ctx.exists ?? existsIn(ctx.root);
   const touched = commitsTouching(commits);
@@ -271,8 +296,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!committedAfter(commit.time, after) || own.has(i)) continue;
-      const ch = commit.changes.find((c) => test(c.path) || (c.from !== undefined && test(c.from)))!;
-      return { commit, file: ch.path, change: ch };
+      // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
+      const ch = commit.changes.find((c) => (c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path));
+      if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;
   };
@@ -314,7 +340,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         });
       } else if (change) {
         findings.push({
-          ...base, level: 'warning', path,
+          ...base, level: changed, path,
           message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
@@ -332,7 +358,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const change = changedAfter((p) => p === rel, touched.matching(rel));
     if (change) {
       findings.push({
-        ...base, level: 'warning', path,
+        ...base, level: changed, path,
         message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
@@ -343,7 +369,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (!('dirty' in f)) return [f];
     if (!uncommitted.has(f.dirty)) return [];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
-    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : 'warning';
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : changed;
     // An engine that could not compare as git does says so, rather than claiming an edit.
     const why = unsure?.get(f.dirty);
     const claim = why === undefined ? 'has uncommitted edits' : `may have uncommitted edits (not checked exactly: the embedded engine does not follow ${shown(why)}; git on PATH checks it)`;

@@ -50,6 +50,13 @@ function isBareName(text: string): boolean {
 }
 const NOT_APPLICABLE = /^n\/a$/i;
 
+/**
+ * A relative path with spaces in its names and a file extension, no pattern, no `..`
+ * ("docs/my notes.md", "My Notes.md"); prose ending in a file name passes too, and stays a note
+ * unless git knows a file by that whole text.
+ */
+const SPACED_PATH = /^(?!\/|\.\.\/)(?!.*\/\.\.(?:\/|$))[^\s*?[\]{}\\](?:[^*?[\]{}\\\n\r]*[^\s*?[\]{}\\])?\.[A-Za-z0-9]{1,10}$/;
+
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
 function looksLikePath(text: string): boolean {
   if (!text || /\s/.test(text)) return false;
@@ -79,7 +86,11 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   }
   // No file has a NUL in its name (git cannot hold one): text with one names none.
   if (text.includes('\0')) return { kind: 'note' };
-  if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) return isBareName(text) ? { kind: 'note', name: text } : { kind: 'note' };
+  if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) {
+    if (isBareName(text)) return { kind: 'note', name: text };
+    // "docs/my notes.md" no file has now: a file if git knows it (renamed, deleted), as a bare name.
+    return SPACED_PATH.test(text) ? { kind: 'note', name: text.replace(/^\.\//, '') } : { kind: 'note' };
+  }
   const alternatives = expandBraces(text);
   if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
   return { kind: 'pattern', text, alternatives };

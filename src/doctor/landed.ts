@@ -1,13 +1,17 @@
 // Which work git shows as landed: the evidence behind doctor's "redo shipped work" check
 // and behind `next` skipping such actions. Pure: takes commit records, returns matches.
-// Only commit SUBJECTS count: a token that merely appears in an unrelated body is not a merge.
+// Only commit SUBJECTS (and whether a commit is a merge) count: a token in an unrelated body is not a landing.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
 
 export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
 
 const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b/g;
-const TICKET_RE = /\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b/g;
+// A CVE id whole (`CVE-2024-3094`, not `CVE-2024`); any other id not followed by `-<digit>`
+// ("ABC-2024-11" is a date-like name, not ticket ABC-2024).
+const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
+/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4). */
+const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT)-/;
 
 /** PR numbers (`#12`) and ticket ids (`ABC-123`) that a piece of text refers to. */
 export function workRefs(text: string): WorkRef[] {
@@ -20,30 +24,41 @@ export function workRefs(text: string): WorkRef[] {
   }
   for (const m of text.matchAll(TICKET_RE)) {
     const token = m[1]!;
+    if (NOT_TICKET.test(token)) continue;
     if (!seen.has(token)) refs.push({ kind: 'ticket', id: token, token });
     seen.add(token);
   }
   return refs;
 }
 
+type Landable = Pick<CommitInfo, 'subject' | 'parents'>;
+
 /** A merge subject ("Merge pull request #12 from ...") or a squash subject ending "(#12)". */
 export function subjectLandsPr(subject: string, pr: number): boolean {
-  return landsTest({ kind: 'pr', number: pr, token: `#${pr}` })(subject);
+  return landsTest({ kind: 'pr', number: pr, token: `#${pr}` })({ subject, parents: [] });
 }
 
-export function subjectNamesTicket(subject: string, id: string): boolean {
-  return landsTest({ kind: 'ticket', id, token: id })(subject);
+/** A commit naming ticket `id` that lands work (see LANDING_SHAPED): "WIP PLAT-7: started" does not. */
+export function commitLandsTicket(commit: Landable, id: string): boolean {
+  return landsTest({ kind: 'ticket', id, token: id })(commit);
 }
+
+/**
+ * How work lands, for a ticket as for a PR: a merge (a merge commit, or its subject as git,
+ * GitHub, GitLab and Bitbucket write it) or a squash subject ending "(#123)". A plain commit
+ * naming a ticket is work on it, not its landing.
+ */
+const LANDING_SHAPED = /^Merged? |\(#\d{1,7}\)\s*$/;
 
 /** One compiled test per reference: a walk checks it against every subject since the checkpoint. */
-function landsTest(ref: WorkRef): (subject: string) => boolean {
+function landsTest(ref: WorkRef): (commit: Landable) => boolean {
   if (ref.kind === 'ticket') {
     const names = new RegExp(`(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`);
-    return (subject) => subject.includes(ref.id) && names.test(subject);
+    return ({ subject, parents }) => subject.includes(ref.id) && names.test(subject) && (parents.length > 1 || LANDING_SHAPED.test(subject));
   }
   const merge = new RegExp(`^Merge pull request #${ref.number}\\b`);
   const squash = new RegExp(`\\(#${ref.number}\\)\\s*$`);
-  return (subject) => subject.includes(ref.token) && (merge.test(subject) || squash.test(subject));
+  return ({ subject }) => subject.includes(ref.token) && (merge.test(subject) || squash.test(subject));
 }
 
 export interface Landing {
@@ -140,7 +155,7 @@ function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] 
   let landings = walk.byRef.get(ref.token);
   if (!landings) {
     const lands = landsTest(ref);
-    const candidates = (walk.byNumber.get(keyOf(ref)) ?? []).filter((c) => lands(c.subject));
+    const candidates = (walk.byNumber.get(keyOf(ref)) ?? []).filter(lands);
     const undone = candidates.length ? undoneCommits(commits) : null;
     landings = candidates.filter((c) => !undone!.has(c.sha) && !isRevert(c));
     walk.byRef.set(ref.token, landings);

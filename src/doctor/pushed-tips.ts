@@ -10,7 +10,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, repoRelative } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRelative } from './checks.js';
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
@@ -100,14 +100,15 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
 async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[] }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
+  const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
   const candidates = entries.flatMap((e) => (typeof e === 'string' ? [e.trim(), ...expandBraces(entryPathText(e))] : []));
   const rels = candidates.flatMap((c) => {
-    const r = repoRelative(root, c);
+    const r = repoRelative(root, mapped(c));
     return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];
   });
   const tree = rels.length ? await history.filesIn(tip, [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))]) : new Map<string, string>();
   const inTip = (p: string) => {
-    const r = repoRelative(root, p);
+    const r = repoRelative(root, mapped(p));
     return r !== null && tree.has(r);
   };
   const after = toSeconds(cp.updated_at);
@@ -119,7 +120,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind !== 'path') return;
-    const file = repoRelative(root, target.path);
+    const file = repoRelative(root, mapped(target.path));
     if (file === null) return;
     const path = `context_primer.generated_files[${index}]`;
     if (!inTip(file)) {
@@ -136,6 +137,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       });
       return;
     }
+    // A complete skill's file changing is the code's life (advice in the work tree), never a block.
+    if (cp.status === 'complete') return;
     // The session's own commits (which also touch its checkpoint) are not drift.
     const change = commits.find((c) => committedAfter(c.time, after) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {

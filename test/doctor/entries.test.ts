@@ -49,6 +49,16 @@ describe('generated_files entries as people write them', () => {
     expect(parseEntry('My Docs/a - b.md', (p) => p === 'My Docs/a - b.md')).toEqual({ kind: 'path', path: 'My Docs/a - b.md' });
   });
 
+  it('a path with spaces no file has now names a possible file (git decides), as a bare name does', () => {
+    expect(parseEntry('docs/my notes.md', none)).toEqual({ kind: 'note', name: 'docs/my notes.md' });
+    expect(parseEntry('./docs/my notes.md (kept by hand)', none)).toEqual({ kind: 'note', name: 'docs/my notes.md' });
+    expect(parseEntry('Release Notes.md', none)).toEqual({ kind: 'note', name: 'Release Notes.md' });
+    // Outside the repository, climbing out, patterns, or no file name at the end: prose only.
+    for (const entry of ['/srv/my notes.md', '../shared/my notes.md', 'docs/../../my notes.md', 'docs/my * notes.md', 'docs/my notes', 'see docs/ for more']) {
+      expect(parseEntry(entry, none)).toEqual({ kind: 'note' });
+    }
+  });
+
   it('brace patterns and globs are patterns', () => {
     expect(parseEntry('site/previews/{index,a}.html (PR 3)', none)).toEqual({ kind: 'pattern', text: 'site/previews/{index,a}.html', alternatives: ['site/previews/index.html', 'site/previews/a.html'] });
     expect(parseEntry('docs/**/*.md', none)).toMatchObject({ kind: 'pattern', alternatives: ['docs/**/*.md'] });

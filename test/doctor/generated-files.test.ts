@@ -30,11 +30,17 @@ const change = fc.oneof(
 const walk = fc.array(fc.record({ time: fc.integer({ min: SAVED - 50, max: SAVED + 50 }), changes: fc.array(change, { maxLength: 4 }) }), { maxLength: 25 })
   .map((cs) => cs.sort((a, b) => b.time - a.time).map((c, i): CommitInfo => ({ sha: i.toString(16).padStart(40, '0'), parents: [], subject: `commit ${i}`, body: '', ...c })));
 
-/** The scan the index replaced: every commit since the checkpoint not touching it, newest first. */
+/**
+ * The scan the index replaced: every commit since the checkpoint not touching it, newest first;
+ * a rename with both ends matching is no change (the entry still names the same content).
+ */
 function scan(commits: readonly CommitInfo[], test: (path: string) => boolean): { sha: string; file: string } | undefined {
   for (const c of commits) {
     if (c.time < SAVED || c.changes.some((ch) => ch.path === CHECKPOINT)) continue;
-    for (const ch of c.changes) if (test(ch.path) || (ch.from !== undefined && test(ch.from))) return { sha: c.sha, file: ch.path };
+    for (const ch of c.changes) {
+      const renamedWithin = ch.from !== undefined && test(ch.from) && test(ch.path);
+      if (!renamedWithin && (test(ch.path) || (ch.from !== undefined && test(ch.from)))) return { sha: c.sha, file: ch.path };
+    }
   }
   return undefined;
 }
@@ -65,5 +71,23 @@ describe('checkGeneratedFiles over a walk', () => {
         if (expected && /[*{]/.test(entry) && !found!.evidence!.missing) expect(found!.evidence!.file).toBe(expected.file);
       });
     }), { numRuns: 300 });
+  });
+});
+
+describe('a rename a pattern still covers (red team)', () => {
+  const at = (sec: number, changes: PathChange[], i: number): CommitInfo => ({ sha: String(i).repeat(40), parents: [], subject: `commit ${i}`, body: '', time: sec, changes });
+  const findings = (entries: string[], commits: CommitInfo[]) => {
+    const cp = { skill: 'api', status: 'in_progress', updated_at: new Date(SAVED * 1000).toISOString(), context_primer: { generated_files: entries } } as unknown as Checkpoint;
+    return checkGeneratedFiles(cp, { root, evidence: { ...NO_EVIDENCE, commits }, checkpointRel: CHECKPOINT })(new Set());
+  };
+  it('is no finding, and an older real change behind it is still named', () => {
+    const rename = at(SAVED + 20, [{ status: 'R', from: 'src/old.ts', path: 'src/a.ts' }], 2);
+    expect(findings(['src/*.ts (codegen, PR 12)'], [rename])).toEqual([]);
+    const edit = at(SAVED + 10, [{ status: 'M', path: 'src/b.ts' }], 1);
+    expect(findings(['src/*.ts (codegen, PR 12)'], [rename, edit]).map((f) => [f.level, f.evidence?.file, f.evidence?.sha])).toEqual([['warning', 'src/b.ts', edit.sha]]);
+  });
+  it('is a finding when the new name leaves the pattern', () => {
+    const out = at(SAVED + 20, [{ status: 'R', from: 'src/old.ts', path: 'lib/old.ts' }], 3);
+    expect(findings(['src/*.ts'], [out])[0]?.message).toMatch(/^src\/old\.ts \(matched by src\/\*\.ts\) was renamed to lib\/old\.ts after the checkpoint was written/);
   });
 });

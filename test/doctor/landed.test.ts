@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findLandings, subjectLandsPr, subjectNamesTicket, workRefs } from '../../src/doctor/landed.js';
+import { commitLandsTicket, findLandings, subjectLandsPr, workRefs } from '../../src/doctor/landed.js';
 import type { CommitInfo } from '../../src/git/types.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
 import { checkLandedWork } from '../../src/doctor/checks.js';
@@ -16,6 +16,15 @@ describe('workRefs', () => {
   it('ignores anchors and lowercase look-alikes', () => {
     expect(workRefs('see docs#section and abc-123 and &#39;')).toEqual([]);
   });
+  it('ignores encodings, hash names, standards and model names shaped like tickets', () => {
+    const text = 'Convert logs to UTF-8 (not UTF-16/UCS-2), keys to SHA-256 over SHA-1 and SHA3-512, dates to ISO-8601 per ISO-3166 and RFC-3339, an MD-5 and CRC-32 check, ask GPT-4';
+    expect(workRefs(text)).toEqual([]);
+    expect(workRefs('Finish PLAT-7 before the UTF-8 switch').map((r) => r.token)).toEqual(['PLAT-7']);
+  });
+  it('reads a CVE id whole, and a date-like name as no ticket', () => {
+    expect(workRefs('Patch CVE-2024-3094 in xz').map((r) => r.token)).toEqual(['CVE-2024-3094']);
+    expect(workRefs('Rotate keys from RELEASE-2024-11-02 notes')).toEqual([]);
+  });
 });
 
 describe('landing subjects', () => {
@@ -26,10 +35,20 @@ describe('landing subjects', () => {
     expect(subjectLandsPr('Prepare for #12', 12)).toBe(false);
     expect(subjectLandsPr('Add auth (#12) and more', 12)).toBe(false);
   });
-  it('matches ticket ids as whole tokens', () => {
-    expect(subjectNamesTicket('PLAT-7: fix login', 'PLAT-7')).toBe(true);
-    expect(subjectNamesTicket('PLAT-77: fix login', 'PLAT-7')).toBe(false);
-    expect(subjectNamesTicket('XPLAT-7 fix', 'PLAT-7')).toBe(false);
+  const lands = (subject: string, id: string, parents: string[] = ['p']) => commitLandsTicket({ subject, parents }, id);
+  it('lands a ticket only from a merge or a squash subject, naming it as a whole token', () => {
+    expect(lands('PLAT-7: fix login (#131)', 'PLAT-7')).toBe(true);
+    expect(lands('Merge pull request #482 from x/PLAT-7-auth', 'PLAT-7')).toBe(true);
+    expect(lands("Merge branch 'PLAT-7-auth' into 'main'", 'PLAT-7')).toBe(true);
+    expect(lands('Merged in PLAT-7-auth (pull request #9)', 'PLAT-7')).toBe(true);
+    expect(lands('PLAT-7 auth flow', 'PLAT-7', ['p1', 'p2'])).toBe(true); // a merge commit with its own subject
+    expect(lands('PLAT-77: fix login (#131)', 'PLAT-7')).toBe(false);
+    expect(lands('XPLAT-7 fix (#131)', 'PLAT-7')).toBe(false);
+  });
+  it('a plain commit naming a ticket is work on it, not its landing', () => {
+    expect(lands('PLAT-7: fix login', 'PLAT-7')).toBe(false);
+    expect(lands('WIP PLAT-7: started, not done', 'PLAT-7')).toBe(false);
+    expect(lands('PLAT-7: see (#131) for context', 'PLAT-7')).toBe(false);
   });
 });
 
@@ -52,13 +71,21 @@ describe('findLandings', () => {
   it('a token only in a commit body is not a merge', () => {
     expect(findLandings('PLAT-7', commits, 0)).toEqual([]);
   });
+  it('encodings and hash names in ordinary commits land nothing (red team r3)', () => {
+    const later = [commit('c5', 'Add SHA-256 test vector', 500), commit('c4', 'Strip UTF-8 BOM from README (#40)', 400), commit('c6', 'WIP PLAT-7: started, not done', 600)];
+    expect(findLandings('Convert all logs to UTF-8', later, 150)).toEqual([]);
+    expect(findLandings('Switch cache keys to SHA-256', later, 150)).toEqual([]);
+    expect(findLandings('Finish PLAT-7 auth flow', later, 150)).toEqual([]);
+    const landed = [...later, commit('c7', 'PLAT-7: auth flow (#131)', 700)];
+    expect(findLandings('Finish PLAT-7 auth flow', landed, 150).map((l) => l.commit.sha)).toEqual(['c7']);
+  });
 });
 
 describe('reverts', () => {
   const sha = (n: number) => String(n).repeat(40).slice(0, 40);
   it('a revert is not a landing, and a reverted landing no longer counts', () => {
-    const land = commit(sha(1), 'PLAT-7: login', 100);
-    const revert = commit(sha(2), 'Revert "PLAT-7: login"', 200, `This reverts commit ${sha(1)}.`);
+    const land = commit(sha(1), 'PLAT-7: login (#31)', 100);
+    const revert = commit(sha(2), 'Revert "PLAT-7: login (#31)"', 200, `This reverts commit ${sha(1)}.`);
     expect(findLandings('Implement PLAT-7', [revert, land], 0)).toEqual([]);
     // Only the revert in range: still not a landing.
     expect(findLandings('Implement PLAT-7', [revert], 150)).toEqual([]);
@@ -69,9 +96,9 @@ describe('reverts', () => {
     expect(findLandings('Merge PR #12', [revert, land], 0)).toEqual([]);
   });
   it('reverting the revert lands the work again', () => {
-    const land = commit(sha(1), 'PLAT-7: login', 100);
-    const revert = commit(sha(2), 'Revert "PLAT-7: login"', 200, `This reverts commit ${sha(1)}.`);
-    const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login""', 300, `This reverts commit ${sha(2)}.`);
+    const land = commit(sha(1), 'PLAT-7: login (#31)', 100);
+    const revert = commit(sha(2), 'Revert "PLAT-7: login (#31)"', 200, `This reverts commit ${sha(1)}.`);
+    const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login (#31)""', 300, `This reverts commit ${sha(2)}.`);
     expect(findLandings('Implement PLAT-7', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
   });
 });
@@ -79,14 +106,14 @@ describe('reverts', () => {
 describe('findLandings over an indexed walk', () => {
   // The walk is indexed once by the numbers its subjects write after # or -; the answer must be
   // what testing every subject against every reference gives (revert rules aside: none here).
-  const pieces = ['#', '-', '(', ')', ' ', 'Merge pull request ', ' from a/b', 'AB-', 'AB1-', 'PLAT-', 'X', '0', '1', '2', '7', '12', '007', '#12', '(#12)', '(#7)'];
+  const pieces = ['#', '-', '(', ')', ' ', 'Merge pull request ', 'Merge ', ' from a/b', 'AB-', 'AB1-', 'PLAT-', 'UTF-', 'CVE-2024-', 'X', '0', '1', '2', '7', '12', '007', '2024', '#12', '(#12)', '(#7)'];
   const text = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join(''));
   it('finds exactly the subjects that land each reference', () => {
-    fc.assert(fc.property(fc.array(text, { maxLength: 25 }), text, (subjects, queued) => {
-      const commits = subjects.map((s, i) => commit(`c${i}`, s, 1000 - i));
+    fc.assert(fc.property(fc.array(fc.tuple(text, fc.boolean()), { maxLength: 25 }), text, (subjects, queued) => {
+      const commits = subjects.map(([s, merge], i) => ({ ...commit(`c${i}`, s, 1000 - i), parents: merge ? ['a', 'b'] : ['a'] }));
       const naive = workRefs(queued).flatMap((ref) => {
-        const lands = (s: string) => s.includes(ref.token) && (ref.kind === 'pr' ? subjectLandsPr(s, ref.number) : subjectNamesTicket(s, ref.id));
-        const hits = commits.filter((c) => lands(c.subject) && !/^Revert "/.test(c.subject));
+        const lands = (c: CommitInfo) => c.subject.includes(ref.token) && (ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : commitLandsTicket(c, ref.id));
+        const hits = commits.filter((c) => lands(c) && !/^Revert "/.test(c.subject));
         const oldest = hits.reduce<CommitInfo | undefined>((a, c) => (!a || c.time < a.time ? c : a), undefined);
         return oldest ? [[ref.token, oldest.sha]] : [];
       });

@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -294,19 +294,22 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     write(dir, 'src/a.ts', 'a\n');
     write(dir, 'src/b.ts', 'b\n');
     write(dir, 'lib/c.ts', 'c\n');
+    write(dir, 'lib/e.ts', 'e\n');
     const entries = ['src/**/*.ts (PR 12)', 'lib/*.ts', 'src/a.ts'];
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(119));
     git(dir, ['rm', '-q', 'src/b.ts']);
     const dropped = commitAll(dir, 'drop b', ago(60));
-    git(dir, ['mv', 'lib/c.ts', 'lib/d.ts']);
+    // Out of the glob's reach (a rename it still matches at both ends would be no change).
+    mkdirSync(join(dir, 'lib/old'));
+    git(dir, ['mv', 'lib/c.ts', 'lib/old/d.ts']);
     const moved = commitAll(dir, 'c becomes d', ago(50));
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const at = (i: number) => files.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
     expect(at(0).message).toBe(`src/b.ts (matched by src/**/*.ts) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop b", ${at(0).evidence.date}); update the checkpoint`);
     expect(at(0).evidence).toMatchObject({ file: 'src/b.ts', missing: true, sha: dropped });
-    expect(at(1).message).toContain(`lib/c.ts (matched by lib/*.ts) was renamed to lib/d.ts after the checkpoint was written (${moved.slice(0, 7)}`);
-    expect(at(1).evidence).toMatchObject({ file: 'lib/c.ts', renamed_to: 'lib/d.ts', sha: moved });
+    expect(at(1).message).toContain(`lib/c.ts (matched by lib/*.ts) was renamed to lib/old/d.ts after the checkpoint was written (${moved.slice(0, 7)}`);
+    expect(at(1).evidence).toMatchObject({ file: 'lib/c.ts', renamed_to: 'lib/old/d.ts', sha: moved });
     expect(at(2)).toBeUndefined();
     expect(files.some((f: { message: string }) => f.message.includes('re-read it'))).toBe(false);
   });

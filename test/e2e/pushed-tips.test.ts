@@ -73,7 +73,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const dir = published();
     const base = git(dir, ['rev-parse', 'HEAD']).trim();
     write(dir, 'docs/plat-9.md', 'docs\n');
-    commitAll(dir, 'PLAT-9: write docs');
+    commitAll(dir, 'PLAT-9: write docs (#21)');
     // Reconciled in the work tree only: the pushed commit still queues the action.
     edit(dir, (d) => { d.next_actions = ['Review the docs']; });
     const r = push(dir, 'main');
@@ -91,7 +91,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const dir = published();
     git(dir, ['checkout', '-q', '-b', 'side']);
     write(dir, 'docs/plat-9.md', 'docs\n');
-    commitAll(dir, 'PLAT-9: write docs');
+    commitAll(dir, 'PLAT-9: write docs (#21)');
     git(dir, ['checkout', '-q', 'main']);
     edit(dir, (d) => { d.next_actions = ['Review the docs']; });
     commitAll(dir, 'api: reconcile');

@@ -77,7 +77,7 @@ describe('the remembered landed-work answer', () => {
   it('is not used once HEAD moves, nor once the checkpoint queues other work', () => {
     freshNext();
     plant('planted');
-    commitAll(dir, 'PLAT-7: roll out to all tenants', ago(1));
+    commitAll(dir, 'PLAT-7: roll out to all tenants (#14)', ago(1));
     const moved = next();
     expect(moved.skipped).not.toContain('planted');
     expect(moved).toEqual(freshNext());

@@ -1,0 +1,146 @@
+// False findings a red team found in doctor and next (round 12), each as a user meets it: a
+// hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
+// `git push` to a local bare remote through the hook `checkpoint init` installs.
+import { describe, expect, it } from 'vitest';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const OLD = '2026-03-14T08:02:11Z';
+
+/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed. */
+function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const dir = makeRepo();
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
+  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  commitAll(dir, `checkpoint: ${skill}`, OLD);
+  const r = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+/** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
+function handKept(skill: string, over: Record<string, unknown>): Record<string, unknown> {
+  return {
+    protocol_version: '1.1', skill, project: 'demo', project_dir: '/home/claude/demo',
+    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
+    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
+    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress' }],
+    next_actions: ['Ship'],
+    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: [] },
+    ...over,
+  };
+}
+
+const push = (dir: string) => {
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  return { status: r.status, out: r.stdout + r.stderr };
+};
+
+const nextOf = (dir: string) => JSON.parse(cli(dir, ['next', '--json']).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
+
+describe('ticket-shaped words are not landed work (r3)', () => {
+  const actions = ['Convert all logs to UTF-8', 'Switch cache keys to SHA-256 (ISO-8601 stamps too)', 'Finish PLAT-7 auth flow', 'Ship'];
+
+  it('ordinary commits naming UTF-8, SHA-256 or a ticket in progress neither skip the action nor block the push', () => {
+    const dir = published('api', handKept('api', { next_actions: actions }));
+    commitAll(dir, 'Strip UTF-8 BOM from README');
+    commitAll(dir, 'Add SHA-256 test vector (#40)');
+    commitAll(dir, 'WIP PLAT-7: started, not done');
+    expect(nextOf(dir)).toMatchObject({ text: actions[0], skipped_as_landed: [] });
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('a merge or a squash of the ticket still lands it', () => {
+    for (const subject of ['PLAT-7: auth flow (#131)', 'Merge pull request #482 from x/PLAT-7-auth']) {
+      const dir = published('api', handKept('api', { next_actions: actions.slice(2) }));
+      commitAll(dir, subject);
+      expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: actions[2] }] });
+      const r = push(dir);
+      expect(r.status, r.out).not.toBe(0);
+      expect(r.out).toMatch(/"Finish PLAT-7 auth flow" names PLAT-7, which landed[^\n]*\[blocks push\]/);
+    }
+  });
+});
+
+describe('paths doctor missed (r5)', () => {
+  const files = { 'docs/my notes.md': '# notes\n', 'src/c.ts': 'export const c = 1;\n', 'src/keep.ts': 'export {};\n' };
+  const entries = ['docs/my notes.md', '/home/claude/demo/src/c.ts (PR 12)', '/home/claude/demo/src/keep.ts', '/srv/elsewhere/x.ts', 'see docs/ for the rest'];
+  const doctor = (dir: string) => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+    .filter((f) => f.path.startsWith('context_primer.generated_files'));
+
+  it('checks a path with spaces after it is renamed, and an absolute path under project_dir from another machine', () => {
+    const dir = published('docs', handKept('docs', { context_primer: { key_decisions: [], generated_files: entries } }), files);
+    // Present and unchanged: only the path outside both the repository and project_dir is a note.
+    expect(doctor(dir).map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[3]', 'info'], ['context_primer.generated_files[4]', 'info']]);
+    git(dir, ['mv', 'docs/my notes.md', 'docs/old notes.md']);
+    git(dir, ['rm', '-q', 'src/c.ts']);
+    const sha = commitAll(dir, 'Tidy docs, drop the c module').slice(0, 7);
+    const after = doctor(dir);
+    expect(after.filter((f) => f.level === 'warning').map((f) => f.message)).toEqual([
+      `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint`,
+      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"`,
+    ]);
+    expect(after.find((f) => f.path === 'context_primer.generated_files[3]')?.message).toMatch(/outside the repository; not checked/);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/docs\/my notes\.md is missing: renamed to docs\/old notes\.md[^\n]*\[blocks push\]/);
+    expect(r.out).toMatch(/src\/c\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
+
+describe('a skill completed long ago (r4)', () => {
+  const complete = (over: Record<string, unknown> = {}) => handKept('old', {
+    status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],
+    progress_table: [{ id: 'a', label: 'Codegen', status: 'complete' }],
+    context_primer: { key_decisions: ['generated once, then hand-tuned'], generated_files: ['src/gen.ts (PR 12)', 'docs/*.md'] },
+    ...over,
+  });
+
+  it('its generated files changing later is advice, and an ordinary push goes through', () => {
+    const dir = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    write(dir, 'src/gen.ts', 'export const v = 2;\n');
+    write(dir, 'docs/gen.md', '# v2\n');
+    commitAll(dir, 'ordinary edit months later');
+    const findings = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+      .filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(findings.map((f) => [f.level, f.message.replace(/ \(.*/, '')])).toEqual([['advice', 'src/gen.ts changed after the checkpoint was written'], ['advice', 'docs/gen.md']]);
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    expect(cli(dir, ['doctor', '--fail-on-warnings']).code).toBe(0);
+  });
+
+  it('open work still blocks on the same edit, and a complete skill still on a deleted file', () => {
+    const open = published('old', complete({ status: 'in_progress', next_actions: ['Regenerate the client'] }), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    write(open, 'src/gen.ts', 'export const v = 2;\n');
+    commitAll(open, 'hand edit');
+    expect(push(open).out).toMatch(/src\/gen\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
+    const done = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
+    git(done, ['rm', '-q', 'src/gen.ts']);
+    commitAll(done, 'drop the generated module');
+    const r = push(done);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
+
+describe('a rename a glob still covers (r6)', () => {
+  it('is no finding; the same rename out of a brace entry still is', () => {
+    const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n' };
+    const dir = published('gen', handKept('gen', { context_primer: { key_decisions: [], generated_files: ['src/*.ts (codegen, PR 12)', 'src/{a,b}.ts'] } }), files);
+    git(dir, ['mv', 'src/a.ts', 'src/c.ts']);
+    const sha = commitAll(dir, 'Rename a to c').slice(0, 7);
+    const drift = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+      .filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(drift.map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')])).toEqual([
+      ['context_primer.generated_files[1]', 'warning', `src/a.ts (matched by src/{a,b}.ts) was renamed to src/c.ts`],
+    ]);
+    expect(drift[0]!.message).toContain(sha);
+  });
+});
