@@ -150,6 +150,12 @@ function plainPath(path: string): boolean {
  * false alarm only means asking git.
  */
 const ODD_SETTING = /(?:^|[\s\];])(?:ignorecase|worktree|precomposeunicode|sparsecheckout)\b|^\s*\[\s*include/im;
+/**
+ * The words ODD_SETTING needs, lower-cased: a text without any (lower-cased) cannot match, and
+ * most configs have none, so the regex (costly to compile: its i-flag classes are closed over
+ * Unicode case) is run only when one is there.
+ */
+const ODD_WORDS = ['ignorecase', 'worktree', 'precomposeunicode', 'sparsecheckout', 'include'];
 
 function oddConfig(gitdir: string, commonDir: string): boolean {
   const env = process.env;
@@ -168,7 +174,9 @@ function oddConfig(gitdir: string, commonDir: string): boolean {
     const text = readGitFile(file);
     // Not a plain file (or unreadable): what git makes of it is git's to say.
     if (text === undefined) return true;
-    return text !== null && ODD_SETTING.test(text);
+    if (text === null) return false;
+    const lower = text.toLowerCase();
+    return ODD_WORDS.some((w) => lower.includes(w)) && ODD_SETTING.test(text);
   });
 }
 

@@ -141,6 +141,11 @@ describe('uncommittedFromIndex', () => {
       expect(fromIndex(dir, ['A.txt'])).toBeNull();
       writeFileSync(global, '[include]\n\tpath = elsewhere.cfg\n');
       expect(fromIndex(dir, ['a.txt'])).toBeNull();
+      // git reads section and key names in any case: so does the reader.
+      writeFileSync(global, '[Core]\n\tIgnoreCase = true\n');
+      expect(fromIndex(dir, ['A.txt'])).toBeNull();
+      writeFileSync(global, '[INCLUDE]\n\tpath = elsewhere.cfg\n');
+      expect(fromIndex(dir, ['a.txt'])).toBeNull();
       writeFileSync(global, '[user]\n\tname = Dev\n');
       expect(fromIndex(dir, ['A.txt'])).toBeNull(); // the case twin alone
       expect(fromIndex(dir, ['a.txt', 'docs/spec.md'])).toEqual(gitSays(dir, ['a.txt', 'docs/spec.md']));
