@@ -415,7 +415,11 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
       if (outside.files.has(rel)) return notCheckedOut;
       // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
       if (ctx.inIndex?.(rel)) return deleted;
-      const last = ctx.evidence.commits.find((c) => c.changes.some((ch) => ch.path === rel || ch.from === rel));
+      // The newest walked commit with a change at `rel` (or a rename from it): the walk's index of
+      // names, not a scan of every commit per missing file and checkpoint.
+      const commits = ctx.evidence.commits;
+      const newest = commitsTouching(commits).matching(rel)[0];
+      const last = newest === undefined ? undefined : commits[newest];
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;

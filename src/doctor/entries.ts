@@ -165,8 +165,10 @@ export function globBase(glob: string): string {
 /** The commit-like token in a verified_for_sha value ("branch (pre-commit; base e5ea561)" -> e5ea561). */
 export function commitToken(value: string): string | null {
   const trimmed = value.trim();
-  if (/^[0-9a-f]{4,40}$/i.test(trimmed)) return trimmed;
-  const tokens = [...trimmed.matchAll(/(?:^|[^0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z])/gi)].map((m) => m[1]!);
+  // Both cases spelt out rather than the i flag: the same matches (it folds ASCII letters only),
+  // and V8 compiles an i-flag class by closing it over Unicode case, about 1M instructions here.
+  if (/^[0-9a-fA-F]{4,40}$/.test(trimmed)) return trimmed;
+  const tokens = [...trimmed.matchAll(/(?:^|[^0-9A-Za-z])([0-9a-fA-F]{7,40})(?![0-9A-Za-z])/g)].map((m) => m[1]!);
   // Prefer a token with a digit and a letter: "decade" or "1234567" alone are rarely shas.
-  return tokens.find((t) => /\d/.test(t) && /[a-f]/i.test(t)) ?? tokens[0] ?? null;
+  return tokens.find((t) => /\d/.test(t) && /[a-fA-F]/.test(t)) ?? tokens[0] ?? null;
 }

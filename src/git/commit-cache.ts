@@ -175,13 +175,29 @@ export function storeCommitsSince(root: string, since: number, commits: CommitIn
 const SHA = /^[0-9a-f]{40}$/;
 const isString = (v: unknown): v is string => typeof v === 'string';
 
-/** Exactly the shape commitsSince returns: anything else in the file is a miss, never an answer. */
+/**
+ * Exactly the shape commitsSince returns: anything else in the file is a miss, never an answer.
+ * Indexed loops: a walk's hundreds of commits are checked on every cached run, and a callback
+ * per commit, parent and change (every) cost about a quarter more.
+ */
 export function isCommitList(value: unknown): value is CommitInfo[] {
-  return Array.isArray(value) && value.every((c: Partial<CommitInfo> | null) =>
-    !!c && isString(c.sha) && SHA.test(c.sha) && Array.isArray(c.parents) && c.parents.every((p) => isString(p) && SHA.test(p)) &&
-    isString(c.subject) && isString(c.body) && typeof c.time === 'number' && Number.isFinite(c.time) &&
-    Array.isArray(c.changes) && c.changes.every((ch) => !!ch && isString(ch.path) && ['A', 'M', 'D', 'R'].includes(ch.status) && (ch.status === 'R' ? isString(ch.from) : ch.from === undefined)));
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i] as Partial<CommitInfo> | null;
+    if (!c || !isSha(c.sha) || !Array.isArray(c.parents) || !isString(c.subject) || !isString(c.body) || typeof c.time !== 'number' || !Number.isFinite(c.time) || !Array.isArray(c.changes)) return false;
+    const { parents, changes } = c;
+    for (let j = 0; j < parents.length; j++) if (!isSha(parents[j])) return false;
+    for (let j = 0; j < changes.length; j++) {
+      const ch = changes[j] as Partial<CommitInfo['changes'][number]> | null;
+      if (!ch || !isString(ch.path)) return false;
+      const s = ch.status;
+      if (s === 'R' ? !isString(ch.from) : (s !== 'A' && s !== 'M' && s !== 'D') || ch.from !== undefined) return false;
+    }
+  }
+  return true;
 }
+
+const isSha = (v: unknown): v is string => isString(v) && SHA.test(v);
 
 /**
  * Identity of the objects an abbreviated name could resolve among: the loose-object folder of

@@ -147,5 +147,6 @@ function unusualConfig(commonDir: string): boolean {
   const text = readGitFile(join(commonDir, 'config'));
   // Not a plain file: git itself must say what it makes of it.
   if (text === undefined) return true;
-  return text !== null && /^\s*\[\s*extensions\b/im.test(text);
+  // The regex only where the word is (its i flag makes it costly to compile): most configs lack it.
+  return text !== null && text.toLowerCase().includes('extensions') && /^\s*\[\s*extensions\b/im.test(text);
 }

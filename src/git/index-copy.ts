@@ -4,13 +4,15 @@
 // same bytes, so the same answer (clean filters, autocrlf's look at the staged blob, modes), and
 // whatever git writes lands in a temporary folder outside the repository, removed afterwards.
 import { closeSync, constants, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
 import { indexRefusal } from './index-damage.js';
 
 const CHUNK = 1 << 20;
+
+/** The temporary folder, from node:os fetched when a copy is made: importing this module (native.ts does) must not load it. */
+const tmpdir = (): string => process.getBuiltinModule('node:os').tmpdir();
 
 /**
  * Runs `run` with the path of a copy of `<gitdir>/index` (a path to no file when there is no

@@ -134,5 +134,21 @@ describe('verified_for_sha prose', () => {
     expect(commitToken('4cb0b09')).toBe('4cb0b09');
     expect(commitToken('e5ea561f00d')).toBe('e5ea561f00d');
     expect(commitToken('claude/release-v1-8 (pre-commit)')).toBeNull();
+    expect(commitToken('base E5EA561, rebased')).toBe('E5EA561');
+  });
+
+  it('finds the token the case-insensitive rule finds, in any text', () => {
+    // The rule as first written (with the i flag); commitToken spells both cases out instead.
+    const withFlag = (value: string): string | null => {
+      const trimmed = value.trim();
+      if (/^[0-9a-f]{4,40}$/i.test(trimmed)) return trimmed;
+      const tokens = [...trimmed.matchAll(/(?:^|[^0-9A-Za-z])([0-9a-f]{7,40})(?![0-9A-Za-z])/gi)].map((m) => m[1]!);
+      return tokens.find((t) => /\d/.test(t) && /[a-f]/i.test(t)) ?? tokens[0] ?? null;
+    };
+    const char = fc.constantFrom('a', 'F', 'e', 'B', '0', '7', 'g', 'Z', ' ', '-', '(', ';', '\u212a', '\u0130', '\u017f', '\u00e9');
+    fc.assert(fc.property(fc.array(char, { maxLength: 60 }), (chars) => {
+      const text = chars.join('');
+      expect(commitToken(text)).toBe(withFlag(text));
+    }), { numRuns: 500 });
   });
 });
