@@ -51,48 +51,57 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   if (version !== 2 && version !== 3) return null;
   const count = buf.readUInt32BE(8);
   // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
-  // A path holding U+FFFD could equal an entry's undecodable name as text but not as bytes: git's call too.
+  // Compared as bytes in place: no string per index entry. A path holding U+FFFD could equal an
+  // entry's undecodable name as text but not as bytes: git's call too.
   if (paths.some((p) => p.includes('\ufffd'))) return null;
-  // The entries' names by where they start: the walk reads each entry's length only, and the
-  // paths are looked for in the whole file at once (below), not compared with every entry.
-  const entryAt = new Map<number, number>();
+  const byLength = new Map<number, { path: string; bytes: Buffer; folded: Buffer }[]>();
+  for (const path of paths) {
+    const bytes = Buffer.from(path, 'utf8');
+    const folded = Buffer.from(bytes.map((c) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)));
+    const list = byLength.get(bytes.length);
+    if (list) list.push({ path, bytes, folded });
+    else byLength.set(bytes.length, [{ path, bytes, folded }]);
+  }
+  const found = new Map<string, Entry>();
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
   for (let i = 0; i < count; i++) {
     if (at + 62 > end) return null;
-    const long = version === 3 && (buf[at + 60]! & 0x40) !== 0;
-    const nameAt = at + (long ? 64 : 62);
-    let nameLength = ((buf[at + 60]! << 8) | buf[at + 61]!) & 0xfff;
+    const flags = buf.readUInt16BE(at + 60);
+    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(at + 62) : 0;
+    const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
+    let nameLength = flags & 0xfff;
     if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
     if (nameLength < 0 || nameAt + nameLength >= end) return null;
-    entryAt.set(nameAt, at);
-    at += (nameAt - at + nameLength + 8) & ~7;
-  }
-  // Each path's entry, and any entry naming it in another case (a twin): found by searching the
-  // index as Latin-1 text (one character a byte, so offsets are byte offsets), lower-cased. That
-  // folds ASCII as git does and also Latin-1's own capitals, which only finds more twins (each
-  // then left to git), never fewer; a hit counts only where an entry's name starts and ends.
-  const text = buf.toString('latin1', 0, end);
-  const folded = text.toLowerCase();
-  const wanted = new Set(paths.map((p) => Buffer.from(p, 'utf8').toString('latin1')));
-  const found = new Map<string, Entry>();
-  for (const path of new Set(paths)) {
-    const name = Buffer.from(path, 'utf8').toString('latin1');
-    const key = name.toLowerCase();
-    for (let hit = folded.indexOf(key, 12); hit >= 0; hit = folded.indexOf(key, hit + 1)) {
-      const entry = entryAt.get(hit);
-      if (entry === undefined || nameLengthAt(buf, entry, version) !== name.length) continue;
-      const exact = text.slice(hit, hit + name.length);
-      if (exact !== name) {
-        // Another path asked about, spelt so exactly: that path's own entry, not a twin of this one.
-        if (wanted.has(exact)) continue;
-        return null;
+    const sameLength = byLength.get(nameLength);
+    if (sameLength) {
+      // Byte loops written out here, from the end (where paths differ): a helper or node's
+      // Buffer.compare, called for each entry, gets hot enough for V8 to optimize it, a cost
+      // larger than the loop.
+      let mine: (typeof sameLength)[number] | undefined;
+      let twin = false;
+      for (const w of sameLength) {
+        let exact = true;
+        let folds = true;
+        for (let j = nameLength - 1; j >= 0 && folds; j--) {
+          const c = buf[nameAt + j]!;
+          if (c === w.bytes[j]) continue;
+          exact = false;
+          folds = (c >= 0x41 && c <= 0x5a ? c | 0x20 : c) === w.folded[j];
+        }
+        if (exact) {
+          mine = w;
+          break;
+        }
+        twin ||= folds;
       }
-      // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge.
-      if (found.has(path) || buf.readUInt32BE(entry + 8) >= index.mtimeSec) return null;
-      const flags = buf.readUInt16BE(entry + 60);
-      found.set(path, { at: entry, flags, extended: version === 3 && flags & 0x4000 ? buf.readUInt16BE(entry + 62) : 0 });
+      if (mine) {
+        // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
+        if (found.has(mine.path) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
+        found.set(mine.path, { at, flags, extended });
+      } else if (twin) return null;
     }
+    at += (nameAt - at + nameLength + 8) & ~7;
   }
   const tree = cachedTree(buf, at, end);
   if (tree === null) return null;
@@ -126,15 +135,6 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
     if (!statMatches(buf, entry.at, st, mtimeSec)) return null;
   }
   return { tree, changed };
-}
-
-/** The name length of the index entry at `at` (as the walk in uncommittedFromIndex reads it). */
-function nameLengthAt(buf: Buffer, at: number, version: number): number {
-  const flags = buf.readUInt16BE(at + 60);
-  const length = flags & 0xfff;
-  if (length !== 0xfff) return length;
-  const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
-  return buf.indexOf(0, nameAt) - nameAt;
 }
 
 /** Repo-relative, no `.git` component, nothing git would normalise differently. */
