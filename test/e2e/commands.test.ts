@@ -220,7 +220,7 @@ describe('validate', () => {
       [
         '✓ .checkpoints/api.checkpoint.json',
         '✗ .checkpoints/web.checkpoint.json',
-        '  error   status: status "done" must be one of in_progress|blocked|complete|failed',
+        '  error   status: status "done" must be one of in_progress|blocked|complete|failed (did you mean complete?)',
         '  error   eval_scores[0].score: score 11 exceeds max 10',
         '1/2 valid',
         '',
