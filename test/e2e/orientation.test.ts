@@ -315,3 +315,27 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(bad.stderr).toContain('cannot resume bad');
   });
 });
+
+describe('resume keeps what matters most', () => {
+  it('a next action longer than the budget is cut with a marker, never dropped, while the summary gives way', async () => {
+    const next = `Run the migration: ${'step '.repeat(1900)}then STOP before prod`;
+    const dir = repoWith([cp('api', { progress_summary: 'context '.repeat(900), next_actions: [next, 'Ship'] })]);
+    const r = await runCli(dir, ['resume', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().length).toBeLessThanOrEqual(9000);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.startsWith('Next: Run the migration: step step'))).toMatch(/… \[cut\]$/);
+    expect(lines.at(-1)).toMatch(/^… left out to fit the output budget: summary, .*next action \(cut to \d+ of \d+ characters\).*; everything: checkpoint show api$/);
+    expect(r.stdout).not.toContain('Summary:');
+  });
+
+  it('without a skill, names the other skills in progress (bounded); with one, does not', async () => {
+    const skills = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];
+    const dir = repoWith(skills.map((s, k) => cp(s, { updated_at: daysAgo(1 + k / 10) })));
+    const r = await runCli(dir, ['resume']);
+    expect(r.stdout).toContain('RESUMING: a1 ');
+    expect(r.stdout).toContain('Also in progress: a2, a3, a4, a5, a6 and 2 more (checkpoint resume <skill>)');
+    expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).others_in_progress).toEqual(skills.slice(1));
+    expect((await runCli(dir, ['resume', 'a1'])).stdout).not.toContain('Also in progress');
+  });
+});

@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
+import { shown, shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
-import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
+import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
@@ -15,6 +15,8 @@ export const RESUME_MAX_BYTES = 16 * 1024;
 /** Exit code when the user has to decide (continue, restart, show) before work resumes. */
 export const EXIT_ASK_USER = 3;
 const MAX_FILES = 12;
+/** Other in-progress skills resume names by name; the rest as a count. */
+const MAX_OTHERS = 5;
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
@@ -66,8 +68,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const ask = needsUser(top);
   const orientation = orient(top, ctx.now, ask);
+  // Resume picked one: a session must know the others it was not shown exist.
+  const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
+  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume <skill>)`] });
   if (ctx.json) {
-    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data });
+    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }) });
     return ask ? EXIT_ASK_USER : 0;
   }
   ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top.skill}`));
@@ -118,7 +123,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
     },
     { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
-    { name: 'next action', tier: 2, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
+    { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
     ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];

@@ -85,7 +85,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${fitDisplay(q(pm), 2 * MAX_CELL_WIDTH)}`));
     }
     agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
-    for (const i of slips) lines.push(c.yellow(q(repairNoteLine(i)!)));
+    // After the table, apart: a note names values and a command, longer than any row.
+    if (slips.length) lines.push('', ...slips.map((i) => c.yellow(q(repairNoteLine(i)!))));
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
