@@ -713,3 +713,27 @@ function groupMembers(pgid: number): string[] {
     }
   });
 }
+
+describe('no silent changes', () => {
+  it('done says how many recently_done entries it moved to history, and where', async () => {
+    const dir = repo();
+    const older = Array.from({ length: 22 }, (_, i) => ({ at: `2026-0${1 + (i % 9)}-0${1 + (i % 9)}T10:00:00Z`, action: `old action ${i} (PR ${100 + i})` }));
+    seed(dir, 'api', doc('api', { next_actions: ['Write the evaluator', 'Run it', 'Ship'], recently_done: older }));
+    const r = expectOk(await runCli(dir, ['done', 'api']));
+    const line = r.stdout.split('\n').find((l) => l.includes('recently_done'));
+    expect(line).toMatch(/^ {2}moved 13 older recently_done entries \(over 10\) to \.checkpoints\/history\/api\.\d{4}-\d{2}-\d{2}\.json$/);
+    const to = line!.split(' to ')[1]!;
+    expect(read(dir, to)).toContain('old action 21 (PR 121)');
+    const json = JSON.parse((await runCli(dir, ['done', 'api', '--json'])).stdout);
+    expect(json.archived).toEqual({ to, count: 1 });
+  });
+
+  it('update refuses a field every write stamps (updated_at, protocol_version): exit 2, one line, file byte-identical', async () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api'));
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--updated_at=2020-01-01T00:00:00Z']), /updated_at is stamped by every write .* cannot be set/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--step=x', '--protocol_version=1.0']), /protocol_version is stamped by every write/);
+    expect(bytes(dir, 'api')).toEqual(before);
+    expectOk(await runCli(dir, ['update', 'api', '--skill_state.updated_at=2020-01-01']));
+  });
+});
