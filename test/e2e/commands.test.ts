@@ -737,3 +737,30 @@ describe('no silent changes', () => {
     expectOk(await runCli(dir, ['update', 'api', '--skill_state.updated_at=2020-01-01']));
   });
 });
+
+describe('history and restore on a messy history/', () => {
+  it('history marks an archive restore would refuse for its size, and restore says so with advice that fits an archive', async () => {
+    const dir = repo();
+    const name = 'api.2026-01-01T00-00-00Z.checkpoint.json';
+    write(dir, `.checkpoints/history/${name}`, JSON.stringify({ ...doc('api'), blob: 'x'.repeat(4 * 1024 * 1024) }));
+    const h = expectOk(await runCli(dir, ['history']));
+    expect(h.stdout).toMatch(new RegExp(`^checkpoint  ${name.replace(/\./g, '\\.')}  \\d+ bytes; cannot restore: is \\d+ bytes, over the 4194304-byte limit restore reads$`, 'm'));
+    const [entry] = JSON.parse((await runCli(dir, ['history', '--json'])).stdout);
+    expect(entry).toMatchObject({ file: name, restorable: false, reason: expect.stringContaining('cannot restore') });
+    const r = await runCli(dir, ['restore', name]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('over the 4194304-byte limit restore reads');
+    expect(r.stderr).not.toContain('reset');
+    expect(existsSync(join(dir, rel('api')))).toBe(false);
+  });
+
+  it('many entries that are not plain files: the first few named, then a count', async () => {
+    const dir = repo();
+    for (let i = 0; i < 40; i++) mkdirSync(join(dir, `.checkpoints/history/web.2026-02-${String((i % 28) + 1).padStart(2, '0')}T00-00-${String(i).padStart(2, '0')}Z.checkpoint.json`), { recursive: true });
+    const h = await runCli(dir, ['history']);
+    const lines = h.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines.slice(0, 5).every((l) => /^checkpoint: skipped history\/web\..* is a folder, not a plain file; refused$/.test(l))).toBe(true);
+    expect(lines[5]).toBe('checkpoint: skipped 35 more entries of history/ that are not plain files inside the project (40 in all)');
+  });
+});
