@@ -4,18 +4,26 @@
 
 // Control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns) are
 // shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.
-const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// The bidirectional formatting characters (LRE..RLO, LRI..PDI, LRM, RLM, ALM) are escaped too:
+// passed through, they make a value display in another order than it reads (Trojan Source).
+const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond. */
+const escaped = (ch: string) => {
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
 
 export function escapeControl(text: string, keepColour: boolean): string {
-  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `\\x${m.charCodeAt(0).toString(16).padStart(2, '0')}${m.slice(1)}`));
+  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `${escaped(m)}${m.slice(1)}`));
 }
 
 // Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
 // as \x85, as it shows every control character): LINE and PARAGRAPH SEPARATOR, beyond \xNN.
 const UNICODE_BREAK = /[\u2028\u2029]/g;
 
-// Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL) and the two separators.
-const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+// Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL), the bidi controls and the two separators.
+const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 
 /**
  * For one-line messages: a newline inside a value becomes a visible `\n`, every other control
@@ -25,10 +33,7 @@ const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 export function oneLine(text: string): string {
   // Most values are one plain line already: returned as they are, without three replaces.
   if (!NOT_ONE_LINE.test(text)) return text;
-  return escapeControl(
-    text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, (m) => `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    false,
-  );
+  return escapeControl(text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, escaped), false);
 }
 
 /** How much of a value a one-line message shows: enough to recognise it, never a screenful. */

@@ -22,6 +22,9 @@ export function scaffoldCheckpoint(opts: { skill: string; project: string; proje
 }
 
 /** Restamps a write: updated_at now (never moving backwards), wire version current. */
+/** Top-level fields every write stamps (stampWrite): a value given for one would be replaced. */
+export const STAMPED_FIELDS: ReadonlySet<string> = new Set(['updated_at', 'protocol_version']);
+
 export function stampWrite(doc: JsonObject, now: Date): JsonObject {
   const prev = typeof doc.updated_at === 'string' ? Date.parse(doc.updated_at) : NaN;
   doc.updated_at = Number.isNaN(prev) || prev <= now.getTime() ? now.toISOString() : (doc.updated_at as string);

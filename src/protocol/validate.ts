@@ -11,6 +11,7 @@ import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
+import { suggestionFor } from './repairable.js';
 
 export { isIsoInstant, joinPath };
 
@@ -56,6 +57,11 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
 
   shape.check(doc, err);
   if (!isObj(doc)) return { errors, warnings };
+  // A hand-written "Done" or "in-progress": the message names the value it most likely means.
+  for (const e of errors) {
+    const meant = suggestionFor(doc, e);
+    if (meant) e.message += ` (did you mean ${meant}?)`;
+  }
 
   // Cross-field rules: what a schema cannot compare or count.
   if (isIsoInstant(doc.created_at) && isIsoInstant(doc.updated_at) && Date.parse(doc.updated_at) < Date.parse(doc.created_at)) {

@@ -14,6 +14,7 @@ import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAn
 
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { skillLabel } from '../store/skill-name.js';
+import { readableView, type RepairNote } from '../protocol/repairable.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
@@ -21,6 +22,8 @@ export interface AgendaItem {
   stale: boolean;
   overBudget: boolean;
   choice: ActionChoice;
+  /** Hand-written slips (a status outside its enum, an action object without text): read as written, each with its fix. */
+  repairs: RepairNote[];
 }
 
 export interface Agenda {
@@ -35,7 +38,15 @@ export interface Agenda {
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
   const loaded = loadRemembered(opts.root, opts.now, opts.skill);
-  const valid = loaded.flatMap((l) => (l.checkpoint ? [{ skill: l.skill, checkpoint: l.checkpoint }] : []));
+  // A file whose only errors are hand-written slips is read as written (validate still fails it).
+  const repairs = new Map<string, RepairNote[]>();
+  const valid = loaded.flatMap((l) => {
+    if (l.checkpoint) return [{ skill: l.skill, checkpoint: l.checkpoint, shown: l.checkpoint }];
+    const readable = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors) : null;
+    if (!readable) return [];
+    repairs.set(l.skill, readable.notes);
+    return [{ skill: l.skill, checkpoint: readable.meaning, shown: readable.view }];
+  });
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
@@ -58,19 +69,20 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     // Our own refusal is one message, whatever its path holds (a newline included); git's stderr, its first line.
     historyError = isCheckpointError(e) ? e.message : String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
   }) : { answer: new Map() as LandedAnswer, head: null };
-  const items = rankCheckpoints(valid).map(({ skill, checkpoint }) => {
+  const items = rankCheckpoints(valid).map(({ skill, checkpoint, shown }) => {
     const byText = landed.answer.get(relOf(skill));
     return {
       skill,
-      checkpoint,
+      checkpoint: shown,
       rank: rankOf(checkpoint),
       stale: isStale(checkpoint, opts.now),
       overBudget: isOverBudget(checkpoint),
       choice: chooseAction(checkpoint, (text) => byText?.get(text) ?? null),
+      repairs: repairs.get(skill) ?? [],
     };
   });
   const shallow = landed.head?.shallow ?? false;
-  return { items, broken: loaded.filter((l) => !l.checkpoint), shallow, historyError };
+  return { items, broken: loaded.filter((l) => !l.checkpoint && !repairs.has(l.skill)), shallow, historyError };
 }
 
 /**
@@ -138,6 +150,27 @@ export function repairEntry(b: Loaded): { skill: string; problem: string; file?:
 /** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */
 export function needsRepairLines(agenda: Agenda): string[] {
   return agenda.broken.map((b) => `needs repair: ${skillLabel(b.skill)}: ${repairReason(b)}`);
+}
+
+/**
+ * One line for a checkpoint read despite hand-written slips: the first, its exact fix, and how
+ * many more (validate lists them). Never `reset`: the file is sound apart from these fields.
+ */
+const MAX_FIX_FLAGS = 5;
+
+export function repairNoteLine(item: AgendaItem): string | null {
+  const [first, ...more] = item.repairs;
+  if (!first) return null;
+  const also = more.length ? ` (and ${more.length} more: ${more.slice(0, 3).map((r) => r.path).join(', ')}${more.length > 3 ? ', …' : ''})` : '';
+  // Bounded: a hand-edited table may hold a hundred slips; validate lists every one.
+  const flags = item.repairs.slice(0, MAX_FIX_FLAGS).map((r) => r.fix).join(' ');
+  const then = item.repairs.length > MAX_FIX_FLAGS ? `, then checkpoint validate .checkpoints/${item.skill}.checkpoint.json` : '';
+  return `note: ${item.skill}: ${first.path}: ${first.problem}${also}; fix: checkpoint update ${item.skill} ${flags}${then}`;
+}
+
+/** A checkpoint's slips as --json gives them. */
+export function repairsEntry(item: AgendaItem): { skill: string; path: string; problem: string; fix: string }[] {
+  return item.repairs.map((r) => ({ skill: item.skill, path: r.path, problem: r.problem, fix: `checkpoint update ${item.skill} ${r.fix}` }));
 }
 
 /** One stderr line naming checkpoints that were left out of the ranking, so they are never silently ignored. */

@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
-import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
+import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
@@ -117,6 +117,11 @@ export function resolveArchive(root: string, arg: string, base = root): string {
   return candidate;
 }
 
+/** Why restore would refuse an archive of `bytes` for its size (over what a checkpoint may be), else null. */
+export function archiveTooBig(bytes: number | undefined): string | null {
+  return bytes !== undefined && bytes > MAX_READ_BYTES ? `is ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit restore reads` : null;
+}
+
 /** Copies an archived checkpoint back as the live one; refuses to overwrite a live checkpoint. */
 export interface Restored {
   skill: string;
@@ -134,6 +139,9 @@ export async function restoreArchive(root: string, arg: string, now: Date, base 
   const archive = resolveArchive(root, arg, base);
   const parsed = parseArchiveName(basename(archive));
   if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
+  // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
+  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size);
+  if (tooBig) throw new CheckpointError('E_INVALID', `${basename(archive)} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
   const file = readCheckpointFile(root, archive); // must parse
   if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now, file.format.texts);
   const live = checkpointPath(root, parsed.skill);

@@ -99,8 +99,10 @@ describe('resume --context fills the budget by tier', () => {
   it('tier 1: decisions and blockers waiting on the user come before everything else', async () => {
     const r = await run({ decision: 600, blocker: 400, action: 700, goal: 700, evidence: 300, rest: 100, paths: 10 });
     expect(r.has('T1-DECISION') && r.has('T1-BLOCKER')).toBe(true);
-    expect(r.has('T2-ACTION') || r.has('T3-GOAL')).toBe(false);
-    expect(r.note).toMatch(/current next action.*goal/);
+    expect(r.has('T3-GOAL')).toBe(false);
+    // The next action is never dropped: what room is left holds the start of it, cut and named.
+    expect(r.note).toMatch(/current next action \(cut to \d+ of \d+ characters\).*goal/);
+    expect(r.out).toMatch(/next_actions\[0\] now: .*T2-ACTION.*… \[cut\]/);
   });
 
   it('tier 2: the next action next', async () => {
@@ -161,5 +163,29 @@ describe('resume fills the budget by tier', () => {
     } finally {
       cleanup(dir);
     }
+  });
+});
+
+describe('a block marked cut', () => {
+  it('is cut to fit, marked and named, never left out, whatever the lengths', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 400, max: 2000 }), (summary, next, maxChars) => {
+        const blocks: Block[] = [
+          { name: 'header', tier: 0, head: ['RESUMING: api'] },
+          { name: 'summary', tier: 3, head: [`Summary: ${'s'.repeat(summary)}`] },
+          { name: 'next action', tier: 2, cut: true, head: [`Next: ${'n'.repeat(next)}`] },
+        ];
+        const text = fillBudget(blocks, { maxChars, maxBytes: 1e6 }, 'checkpoint show api');
+        expect(text.length).toBeLessThanOrEqual(maxChars);
+        const line = text.split('\n').find((l) => l.startsWith('Next: '));
+        expect(line).toBeDefined();
+        if (line !== `Next: ${'n'.repeat(next)}`) {
+          expect(line).toMatch(/… \[cut\]$/);
+          expect(text).toMatch(/next action \(cut to \d+ of \d+ characters\)/);
+          expect(text).not.toContain('Summary:');
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -42,6 +42,36 @@ describe('control characters', () => {
     expect(oneLine('c\u0085d')).toBe(escapeControl('c\u0085d', false));
   });
 
+  it('bidirectional formatting characters are shown as \\uNNNN, never passed to the terminal (Trojan Source)', () => {
+    const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+    for (const ch of bidi) {
+      const code = ch.charCodeAt(0).toString(16).padStart(4, '0');
+      expect(escapeControl(`a${ch}b`, false)).toBe(`a\\u${code}b`);
+      expect(escapeControl(`a${ch}b`, true)).toBe(`a\\u${code}b`);
+      expect(oneLine(`a${ch}b`)).toBe(`a\\u${code}b`);
+      expect(shown(`a${ch}b`)).toBe(`a\\u${code}b`);
+    }
+    // Neighbours that only look alike stay as they are: ZWJ, the Arabic letters around ALM.
+    expect(oneLine('a\u200db\u061bc\u061dd')).toBe('a\u200db\u061bc\u061dd');
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => !/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/.test(escapeControl(s, true)) && !/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/.test(oneLine(s))));
+  });
+
+  it('status, resume, resume --context and next print a bidi control escaped; --json keeps the real value', () => {
+    const dir = makeRepo();
+    try {
+      const evil = 'ok \u202eevil\u202c then \u2066x\u2069';
+      expect(cli(dir, ['update', 'api', '--status=in_progress', `--progress_summary=${evil}`, '--next_actions+=fix \u200fit']).code).toBe(0);
+      for (const args of [['status'], ['resume'], ['resume', '--context'], ['next']]) {
+        const r = cli(dir, args);
+        expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+      }
+      expect(cli(dir, ['resume']).stdout).toContain('Summary: ok \\u202eevil\\u202c then \\u2066x\\u2069');
+      expect(JSON.parse(cli(dir, ['resume', '--json']).stdout).progress_summary).toBe(evil);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   it('list prints one line per skill, whatever the fields hold', () => {
     const dir = makeRepo();
     try {

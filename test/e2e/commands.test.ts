@@ -220,7 +220,7 @@ describe('validate', () => {
       [
         '✓ .checkpoints/api.checkpoint.json',
         '✗ .checkpoints/web.checkpoint.json',
-        '  error   status: status "done" must be one of in_progress|blocked|complete|failed',
+        '  error   status: status "done" must be one of in_progress|blocked|complete|failed (did you mean complete?)',
         '  error   eval_scores[0].score: score 11 exceeds max 10',
         '1/2 valid',
         '',
@@ -713,3 +713,54 @@ function groupMembers(pgid: number): string[] {
     }
   });
 }
+
+describe('no silent changes', () => {
+  it('done says how many recently_done entries it moved to history, and where', async () => {
+    const dir = repo();
+    const older = Array.from({ length: 22 }, (_, i) => ({ at: `2026-0${1 + (i % 9)}-0${1 + (i % 9)}T10:00:00Z`, action: `old action ${i} (PR ${100 + i})` }));
+    seed(dir, 'api', doc('api', { next_actions: ['Write the evaluator', 'Run it', 'Ship'], recently_done: older }));
+    const r = expectOk(await runCli(dir, ['done', 'api']));
+    const line = r.stdout.split('\n').find((l) => l.includes('recently_done'));
+    expect(line).toMatch(/^ {2}moved 13 older recently_done entries \(over 10\) to \.checkpoints\/history\/api\.\d{4}-\d{2}-\d{2}\.json$/);
+    const to = line!.split(' to ')[1]!;
+    expect(read(dir, to)).toContain('old action 21 (PR 121)');
+    const json = JSON.parse((await runCli(dir, ['done', 'api', '--json'])).stdout);
+    expect(json.archived).toEqual({ to, count: 1 });
+  });
+
+  it('update refuses a field every write stamps (updated_at, protocol_version): exit 2, one line, file byte-identical', async () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api'));
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--updated_at=2020-01-01T00:00:00Z']), /updated_at is stamped by every write .* cannot be set/);
+    expectUsageFailure(await runCli(dir, ['update', 'api', '--step=x', '--protocol_version=1.0']), /protocol_version is stamped by every write/);
+    expect(bytes(dir, 'api')).toEqual(before);
+    expectOk(await runCli(dir, ['update', 'api', '--skill_state.updated_at=2020-01-01']));
+  });
+});
+
+describe('history and restore on a messy history/', () => {
+  it('history marks an archive restore would refuse for its size, and restore says so with advice that fits an archive', async () => {
+    const dir = repo();
+    const name = 'api.2026-01-01T00-00-00Z.checkpoint.json';
+    write(dir, `.checkpoints/history/${name}`, JSON.stringify({ ...doc('api'), blob: 'x'.repeat(4 * 1024 * 1024) }));
+    const h = expectOk(await runCli(dir, ['history']));
+    expect(h.stdout).toMatch(new RegExp(`^checkpoint  ${name.replace(/\./g, '\\.')}  \\d+ bytes; cannot restore: is \\d+ bytes, over the 4194304-byte limit restore reads$`, 'm'));
+    const [entry] = JSON.parse((await runCli(dir, ['history', '--json'])).stdout);
+    expect(entry).toMatchObject({ file: name, restorable: false, reason: expect.stringContaining('cannot restore') });
+    const r = await runCli(dir, ['restore', name]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('over the 4194304-byte limit restore reads');
+    expect(r.stderr).not.toContain('reset');
+    expect(existsSync(join(dir, rel('api')))).toBe(false);
+  });
+
+  it('many entries that are not plain files: the first few named, then a count', async () => {
+    const dir = repo();
+    for (let i = 0; i < 40; i++) mkdirSync(join(dir, `.checkpoints/history/web.2026-02-${String((i % 28) + 1).padStart(2, '0')}T00-00-${String(i).padStart(2, '0')}Z.checkpoint.json`), { recursive: true });
+    const h = await runCli(dir, ['history']);
+    const lines = h.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines.slice(0, 5).every((l) => /^checkpoint: skipped history\/web\..* is a folder, not a plain file; refused$/.test(l))).toBe(true);
+    expect(lines[5]).toBe('checkpoint: skipped 35 more entries of history/ that are not plain files inside the project (40 in all)');
+  });
+});

@@ -40,11 +40,11 @@ function repoWith(checkpoints: Record<string, unknown>[]): string {
 describe('status', () => {
   const decision = { id: 'd1', description: 'Pick the database', needs: 'user_decision' };
   it('--brief names each checkpoint that needs repair, one line each, never a blank line', async () => {
-    // Only a broken checkpoint: a row status outside the enum, as a hand edit leaves it.
-    const only = repoWith([cp('api', { progress_table: [{ id: 'auth', label: 'Auth', status: 'wip-ish' }] })]);
+    // Only a broken checkpoint: a row without its label, as a hand edit leaves it.
+    const only = repoWith([cp('api', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     const lone = await runCli(only, ['status', '--brief']);
     expect(lone.code).toBe(1);
-    expect(lone.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^✗ api needs repair: progress_table\[0\]\.status: .*\(checkpoint validate \.checkpoints\/api\.checkpoint\.json\)$/)]);
+    expect(lone.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^✗ api needs repair: progress_table\[0\]\S*: .*\(checkpoint validate \.checkpoints\/api\.checkpoint\.json\)$/)]);
     // A readable one beside a FIFO and a link out of the project.
     const dir = repoWith([cp('api')]);
     execFileSync('mkfifo', [join(dir, '.checkpoints/f.checkpoint.json')]);
@@ -246,5 +246,96 @@ describe('editor support', () => {
     const bare = repoWith([]);
     expect((await runCli(bare, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
     expect(JSON.parse(read(bare, '.checkpoints/api.checkpoint.json')).$schema).toBeUndefined();
+  });
+});
+
+describe('hand-written slips (a status outside its enum, an action object without text)', () => {
+  // As a person leaves a checkpoint: "Done" on a row, "in-progress" on top, an {"action": …} item.
+  const messy = () =>
+    cp('api', {
+      status: 'in-progress',
+      progress_table: [{ id: 'auth', label: 'Auth (PR 12)', status: 'Done' }, { id: 'api', label: 'API', status: 'in_progress' }],
+      next_actions: [{ action: 'Wire the token refresh' }, 'Ship it'],
+    });
+
+  it('status, next and resume orient from the file as written, with one note naming the exact fix; the file is untouched', async () => {
+    const dir = repoWith([messy()]);
+    const before = read(dir, '.checkpoints/api.checkpoint.json');
+    const fix = "fix: checkpoint update api --status=in_progress --progress_table.0.status=complete --next_actions.0='Wire the token refresh'";
+    const status = await runCli(dir, ['status']);
+    expect(status.code).toBe(1); // still a finding, as validate says
+    expect(status.stdout).toMatch(/^api +in-progress +build \/ auth/m);
+    expect(status.stdout).not.toContain('needs repair');
+    const notes = status.stdout.split('\n').filter((l) => l.startsWith('note: api:'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('status "in-progress" is not one of in_progress|blocked|complete|failed (did you mean in_progress?)');
+    expect(notes[0]).toContain(fix);
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toContain('api (in progress)');
+    expect(next.stdout).toContain('→ Wire the token refresh');
+    expect(next.stdout).toContain(fix);
+    const resume = await runCli(dir, ['resume']);
+    expect(resume.code, resume.stderr).toBe(0);
+    expect(resume.stdout).toContain('Status: in-progress');
+    expect(resume.stdout).toContain('Next: Wire the token refresh');
+    expect(resume.stdout).toContain(fix);
+    const named = await runCli(dir, ['resume', 'api', '--json']);
+    expect(named.code).toBe(0);
+    const data = JSON.parse(named.stdout);
+    expect(data.status).toBe('in-progress');
+    expect(data.repairs.map((r: { path: string }) => r.path)).toEqual(['status', 'progress_table[0].status', 'next_actions[0]']);
+    for (const out of [status.stdout, next.stdout, resume.stdout, resume.stderr]) expect(out).not.toContain('reset');
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+  });
+
+  it('validate still fails it and doctor reports it, each with the did-you-mean; the fix the note gives makes it valid', async () => {
+    const dir = repoWith([messy()]);
+    const v = await runCli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('row status must be one of complete|in_progress|not_started|blocked|failed (did you mean complete?)');
+    const d = await runCli(dir, ['doctor']);
+    expect(d.stdout).toContain('status "in-progress" must be one of in_progress|blocked|complete|failed (did you mean in_progress?)');
+    expect((await runCli(dir, ['update', 'api', '--status=in_progress', '--progress_table.0.status=complete', '--next_actions.0=Wire the token refresh'])).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
+    const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
+    write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
+    const s = await runCli(dir, ['status']);
+    expect(s.stdout).toContain('note: api: status: status "wip-ish" is not one of in_progress|blocked|complete|failed; fix: checkpoint update api --status=<in_progress|blocked|complete|failed>');
+    expect(s.stdout).toMatch(/^web +needs repair/m);
+    expect(s.stdout).toMatch(/^bad +needs repair/m);
+    const web = await runCli(dir, ['resume', 'web']);
+    expect(web.code).toBe(2);
+    expect(web.stderr).toContain('cannot resume web');
+    expect(web.stderr).not.toContain('reset');
+    const bad = await runCli(dir, ['resume', 'bad']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('cannot resume bad');
+  });
+});
+
+describe('resume keeps what matters most', () => {
+  it('a next action longer than the budget is cut with a marker, never dropped, while the summary gives way', async () => {
+    const next = `Run the migration: ${'step '.repeat(1900)}then STOP before prod`;
+    const dir = repoWith([cp('api', { progress_summary: 'context '.repeat(900), next_actions: [next, 'Ship'] })]);
+    const r = await runCli(dir, ['resume', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().length).toBeLessThanOrEqual(9000);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.startsWith('Next: Run the migration: step step'))).toMatch(/… \[cut\]$/);
+    expect(lines.at(-1)).toMatch(/^… left out to fit the output budget: summary, .*next action \(cut to \d+ of \d+ characters\).*; everything: checkpoint show api$/);
+    expect(r.stdout).not.toContain('Summary:');
+  });
+
+  it('without a skill, names the other skills in progress (bounded); with one, does not', async () => {
+    const skills = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];
+    const dir = repoWith(skills.map((s, k) => cp(s, { updated_at: daysAgo(1 + k / 10) })));
+    const r = await runCli(dir, ['resume']);
+    expect(r.stdout).toContain('RESUMING: a1 ');
+    expect(r.stdout).toContain('Also in progress: a2, a3, a4, a5, a6 and 2 more (checkpoint resume <skill>)');
+    expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).others_in_progress).toEqual(skills.slice(1));
+    expect((await runCli(dir, ['resume', 'a1'])).stdout).not.toContain('Also in progress');
   });
 });

@@ -174,11 +174,13 @@ describe.each(['native', 'isomorphic'] as const)('doctor on a long-lived reposit
   it('next keeps a reverted ticket as the action to do', async () => {
     const { dir } = buildRepo();
     const r = await runCli(dir, ['next', '--json', '--engine', engine]);
-    // The repository holds an invalid checkpoint: next still recommends, and exits 1 as status does.
+    // The repository holds an out-of-enum status: read as written with its fix, ranked, and a finding (exit 1, as status).
     expect(r.code, r.stderr).toBe(1);
-    const { next, ok, needs_repair } = JSON.parse(r.stdout);
+    const { next, ok, needs_repair, repairs } = JSON.parse(r.stdout);
     expect(ok).toBe(false);
-    expect(needs_repair.length).toBeGreaterThan(0);
+    expect(needs_repair).toEqual([]);
+    expect(repairs.length).toBeGreaterThan(0);
+    expect(repairs[0].fix).toMatch(/^checkpoint update \S+ --status=/);
     expect(next).toMatchObject({ skill: 'auth', kind: 'action', text: 'Implement PLAT-7 (login form)', skipped_as_landed: [] });
   });
 });

@@ -135,22 +135,26 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
 
+  let archived: { to: string; count: number } | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change,
     beforeWrite: (doc) => {
-      if (overflow) archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
+      if (overflow) archived = { to: archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts), count: overflow.entries.length };
       return doc;
     },
   });
   if (overflow) clearRotationJournal(root, skill);
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
   ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
+  // Moved, not lost: said, with where (the file names them in skill_state.rotated_to too).
+  const moved = archived as { to: string; count: number } | null;
+  if (moved) ctx.out.out(`  moved ${moved.count} older recently_done entr${moved.count === 1 ? 'y' : 'ies'} (over ${RECENTLY_DONE_MAX}) to ${oneLine(moved.to)}`);
   return 0;
 }
 

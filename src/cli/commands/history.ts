@@ -1,7 +1,7 @@
 import { isCheckpointError } from '../../errors.js';
 import { join } from 'node:path';
 import { display } from '../../store/checkpoints.js';
-import { historyDir, listArchives, parseArchiveName } from '../../store/history.js';
+import { archiveTooBig, historyDir, listArchives, parseArchiveName } from '../../store/history.js';
 import { listProjectDir, statProjectFile } from '../../store/safe-fs.js';
 import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -36,6 +36,9 @@ function otherJsonFiles(root: string, known: ReadonlySet<string>, onSkip: (file:
     });
 }
 
+/** Skipped entries named one by one; past this, a count (a clone may hold thousands). */
+const MAX_SKIPS_NAMED = 5;
+
 const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.json (rename it, or copy it back by hand)';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
@@ -50,13 +53,20 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const handNamedFor = (file: string) => !skill || file.startsWith(`${skill}.`) || file.startsWith(`${skill}-`);
   const entries = skill ? all.filter((e) => e.skill === skill) : all;
   const others = otherJsonFiles(root, known, skip).filter((o) => handNamedFor(o.file));
-  for (const file of [...skippedFiles.keys()].sort()) {
+  const skipped = [...skippedFiles.keys()].sort().filter((file) => {
     const archived = parseArchiveName(file);
-    if (archived ? !skill || archived.skill === skill : handNamedFor(file)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
-  }
+    return archived ? !skill || archived.skill === skill : handNamedFor(file);
+  });
+  for (const file of skipped.slice(0, MAX_SKIPS_NAMED)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
+  if (skipped.length > MAX_SKIPS_NAMED) ctx.out.err(`checkpoint: skipped ${skipped.length - MAX_SKIPS_NAMED} more entries of history/ that are not plain files inside the project (${skipped.length} in all)`);
+  // What restore would refuse is marked here, with why, so the list promises nothing it cannot do.
+  const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes);
   if (ctx.json) {
     ctx.out.json([
-      ...entries.map((e) => ({ ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' })),
+      ...entries.map((e) => {
+        const why = refusal(e);
+        return { ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' && !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
+      }),
       ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: CANNOT_RESTORE })),
     ]);
     return 0;
@@ -65,7 +75,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.out('no archives in .checkpoints/history/');
     return 0;
   }
-  for (const e of entries) ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${oneLine(e.file)}  ${ctx.out.c.dim(`${e.bytes} bytes`)}`);
+  for (const e of entries) {
+    const why = refusal(e);
+    ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${oneLine(e.file)}  ${ctx.out.c.dim(`${e.bytes} bytes${why ? `; cannot restore: ${why}` : ''}`)}`);
+  }
   for (const o of others) ctx.out.out(`other       ${oneLine(o.file)}  ${ctx.out.c.dim(`${o.bytes} bytes; ${CANNOT_RESTORE}`)}`);
   return 0;
 }

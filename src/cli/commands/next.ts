@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, needsRepairLines, repairEntry, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
@@ -38,7 +38,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const needsRepair = agenda.broken.map(repairEntry);
   // A checkpoint that needs repair is a finding (exit 1, `ok: false`), as in status and list;
   // the recommendation for the readable ones is still given.
-  const ok = needsRepair.length === 0;
+  // A checkpoint read despite hand-written slips is ranked as written, and a finding too.
+  const slips = agenda.items.filter((i) => i.repairs.length);
+  const repairs = slips.flatMap(repairsEntry);
+  const ok = needsRepair.length === 0 && repairs.length === 0;
   const code = ok ? 0 : 1;
   if (!top) {
     if (ctx.json) ctx.out.json({ ok, next: null, broken: agenda.broken.map((b) => b.skill), needs_repair: needsRepair });
@@ -49,7 +52,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Its landing may lie beyond a shallow clone's boundary: the action is shown, with that caveat.
   const unverifiable = agenda.shallow && rec.kind === 'action' && mentionsWork(top.checkpoint);
   if (ctx.json) {
-    ctx.out.json({ ok, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, shallow: agenda.shallow, history_error: agenda.historyError });
+    ctx.out.json({ ok, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError });
     return code;
   }
   const { c } = ctx.out;
@@ -60,6 +63,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   lines.push(`→ ${q(rec.text)}`);
   for (const s of rec.skipped_as_landed) lines.push(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
   if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
+  for (const i of slips) lines.push(c.yellow(`  ${q(repairNoteLine(i)!)}`));
   if (unverifiable) lines.push(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
   // One write, ending in its newline (out adds none).
   lines.push('');

@@ -204,7 +204,7 @@ function textBlocks(v: View, now: Date): Block[] {
     blocks.push({ name: '', tier: 1, head: [''] });
   }
   const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? actionText(cp.next_actions[0]!) : null;
-  if (first !== null) blocks.push({ name: 'current next action', tier: 2, head: [`next_actions[0] now: ${block(first)}`, ''] });
+  if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${block(first)}`, ''] });
   const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${block(value)}`] });
   const list = (name: string, tier: number, items: string[]): Block =>
     items.length ? { name, tier, head: [`${name}:`], items: items.map((i) => `  - ${block(i)}`) } : { name, tier, head: [`${`${name}:`.padEnd(12)} (none)`] };

@@ -1,8 +1,8 @@
 import { CheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
+import { shown, shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
-import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
-import { brokenNotice, buildAgenda, type AgendaItem } from '../../read/agenda.js';
+import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
+import { brokenNotice, buildAgenda, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
@@ -15,6 +15,8 @@ export const RESUME_MAX_BYTES = 16 * 1024;
 /** Exit code when the user has to decide (continue, restart, show) before work resumes. */
 export const EXIT_ASK_USER = 3;
 const MAX_FILES = 12;
+/** Other in-progress skills resume names by name; the rest as a count. */
+const MAX_OTHERS = 5;
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
@@ -32,7 +34,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume <skill>)` : 'no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update <skill> ...)',
       });
     }
-    throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint: 'fix it (checkpoint validate) or start fresh with checkpoint reset' });
+    // Only a file that cannot be read at all may be set aside; a field is fixed where it stands.
+    const hint = b.problem
+      ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
+      : `fix the field with checkpoint update ${skill} --<path>=<value> (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
+    throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
   }
   const unread = historyNotice(agenda.historyError);
   if (unread) ctx.out.err(unread);
@@ -62,8 +68,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const ask = needsUser(top);
   const orientation = orient(top, ctx.now, ask);
+  // Resume picked one: a session must know the others it was not shown exist.
+  const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
+  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume <skill>)`] });
   if (ctx.json) {
-    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data });
+    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }) });
     return ask ? EXIT_ASK_USER : 0;
   }
   ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top.skill}`));
@@ -114,7 +123,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
     },
     { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
-    { name: 'next action', tier: 2, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
+    { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
+    ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
   if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
@@ -139,6 +149,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       key_decisions: keyDecisions,
       files,
       user_decisions: decisions,
+      repairs: repairsEntry(item),
     },
   };
 }

@@ -3,7 +3,7 @@ import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { ageDays } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, repairEntry, repairReason, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, decisionsWaiting, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, fitDisplay, MAX_CELL_WIDTH, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
@@ -29,18 +29,22 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const notice = historyNotice(agenda.historyError);
   if (notice) ctx.out.err(notice);
   const decisions = decisionsWaiting(agenda.items);
+  // Read despite hand-written slips: still a finding (exit 1), as a checkpoint that needs repair.
+  const slips = agenda.items.filter((i) => i.repairs.length);
+  const findings = agenda.broken.length + slips.length;
   const detailed = agenda.items.filter((i) => since === undefined || Date.parse(i.checkpoint.updated_at) >= Date.parse(since));
 
   if (ctx.json) {
     ctx.out.json({
-      ok: agenda.broken.length === 0,
+      ok: findings === 0,
       decisions_waiting: decisions,
       next: agenda.items[0] ? recommend(agenda.items[0]) : null,
       skills: agenda.items.map((i) => summary(i, ctx.now)),
       broken: agenda.broken.map(repairEntry),
+      repairs: slips.flatMap(repairsEntry),
       history_error: agenda.historyError,
     });
-    return agenda.broken.length ? 1 : 0;
+    return findings ? 1 : 0;
   }
   const { c } = ctx.out;
   const lines: string[] = [];
@@ -57,6 +61,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
     // A misnamed file's name as the table's cell shows it: its message names the whole file.
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
+    for (const i of slips) lines.push(`  ${c.yellow(q(repairNoteLine(i)!))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     // Each cell escaped, cut to MAX_CELL_WIDTH and measured once: the widths, then the rows.
@@ -80,12 +85,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${fitDisplay(q(pm), 2 * MAX_CELL_WIDTH)}`));
     }
     agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
+    // After the table, apart: a note names values and a command, longer than any row.
+    if (slips.length) lines.push('', ...slips.map((i) => c.yellow(q(repairNoteLine(i)!))));
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
   lines.push('');
   ctx.out.out(lines.join('\n'));
-  return agenda.broken.length ? 1 : 0;
+  return findings ? 1 : 0;
 }
 
 function openBlockers(cp: Checkpoint) {

@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
-import { scaffoldCheckpoint, stampWrite } from '../../protocol/scaffold.js';
+import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
@@ -24,6 +24,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
   const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched
+  // Refused rather than replaced without a word: the write stamps these itself.
+  const stamped = ops.find((op) => op.path.length === 1 && STAMPED_FIELDS.has(op.path[0]!));
+  if (stamped) {
+    const field = stamped.path[0]!;
+    throw new CheckpointError('E_USAGE', `${shown(stamped.flag)}: ${field} is stamped by every write (${field === 'updated_at' ? 'the time of the write' : 'the current protocol version'}) and cannot be set`, {
+      hint: `leave --${field} out; the checkpoint was not changed`,
+    });
+  }
   let created = false;
   let rotated: RotateReport | null = null;
   const result = await mutateCheckpoint(root, skill, {

@@ -1,10 +1,11 @@
 // Output budgets for text that agent hosts inject into a model's context. Hosts cap a hook's
 // output (Claude Code shows only a short preview past 10,000 characters, without a warning),
 // so resume and resume --context fill a budget in priority order instead of cutting at the
-// end: whole blocks (and whole list items) in, or out and named on one closing line.
+// end: whole blocks (and whole list items) in, or out and named on one closing line; only the
+// next action is never left out: cut to what fits, marked, and the cut named.
 
 import { CheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
+import { shown, withoutPartialEscape } from '../../one-line.js';
 
 /** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
 export const DEFAULT_MAX_CHARS = 9000;
@@ -29,6 +30,11 @@ export interface Block {
   head: string[];
   /** Items that may be left out from the end, one whole item at a time. */
   items?: string[];
+  /**
+   * Never left out for length (the next action): when its head does not fit whole, its first line
+   * is cut to what fits, marked, and the cut named on the closing line.
+   */
+  cut?: boolean;
 }
 
 export interface Budget {
@@ -44,14 +50,18 @@ const fits = (text: string, b: Budget) => text.length <= b.maxChars && Buffer.by
  */
 export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
+  const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
+  const firstLine = (b: Block) => b.head[0] ?? '';
   const omitted = () =>
     blocks.flatMap((b, i) => {
       const total = b.items?.length ?? 0;
       if (shown[i]! < 0) return b.name ? [b.name] : []; // a nameless block is spacing
+      if (cutAt[i]! >= 0) return [`${b.name} (cut to ${cutAt[i]} of ${firstLine(b).length} characters)`];
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
+  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
   const text = () => {
-    const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...b.head, ...(b.items ?? []).slice(0, shown[i])]));
+    const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...head(b, i), ...(b.items ?? []).slice(0, shown[i])]));
     const left = omitted();
     if (left.length) lines.push(`… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`);
     return lines.join('\n');
@@ -69,6 +79,25 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
       shown[i] = n + 1;
       if (!fits(text(), budget)) break;
       n++;
+    }
+    if (n === 0 && blocks[i]!.cut) {
+      // Its head cut to the longest start that fits (the text only grows with the cut's length).
+      let [lo, hi] = [0, firstLine(blocks[i]!).length - 1];
+      shown[i] = 0;
+      cutAt[i] = 0;
+      if (!fits(text(), budget)) {
+        shown[i] = -1;
+        cutAt[i] = -1;
+        continue;
+      }
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        cutAt[i] = mid;
+        if (fits(text(), budget)) lo = mid;
+        else hi = mid - 1;
+      }
+      cutAt[i] = lo;
+      continue;
     }
     // A heading with none of its items says nothing: leave the block out and name it.
     shown[i] = n > 0 ? n : -1;

@@ -1,0 +1,116 @@
+// Hand-written slips a session can still orient from: a status outside its enum ("Done",
+// "in-progress"), an action written as an object without `text` ({"action": "…"}). validate
+// keeps them as errors; status, next and resume read the file as written and say, in one note,
+// what is off and the exact `checkpoint update` that fixes it. Pure.
+import { BLOCKER_NEEDS, CHECKPOINT_STATUSES, ROW_STATUSES } from './shapes.generated.js';
+import { joinPath } from './path.js';
+import { quoted } from '../one-line.js';
+import type { Checkpoint } from './types.js';
+import type { Issue } from './validate.js';
+
+// Words people write for an enum value, keyed by their normalised form (see norm). Explicit and
+// small: a suggestion is only made where the meaning is clear, never by edit distance.
+const SYNONYMS: Record<string, string> = {
+  done: 'complete', completed: 'complete', finished: 'complete', closed: 'complete', shipped: 'complete',
+  inprogress: 'in_progress', wip: 'in_progress', doing: 'in_progress', started: 'in_progress', active: 'in_progress', ongoing: 'in_progress',
+  todo: 'not_started', pending: 'not_started', planned: 'not_started', notstarted: 'not_started', open: 'not_started',
+  waiting: 'blocked', onhold: 'blocked', stuck: 'blocked',
+  fail: 'failed', error: 'failed', errored: 'failed',
+};
+
+/** Case, spaces, `_` and `-` ignored: "In Progress", "in-progress" and "IN_PROGRESS" are one word. */
+const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
+export function suggestEnum(written: string, allowed: readonly string[]): string | null {
+  const n = norm(written);
+  const direct = allowed.find((a) => norm(a) === n);
+  if (direct !== undefined) return direct;
+  const meant = SYNONYMS[n];
+  return meant !== undefined && allowed.includes(meant) ? meant : null;
+}
+
+export interface RepairNote {
+  /** The JSON path of the slip (validate's). */
+  path: string;
+  /** What is off, naming the value as written. */
+  problem: string;
+  /** The `checkpoint update` flag that fixes it (value as a placeholder when no suggestion). */
+  fix: string;
+  /** The enum value the slip most likely means, when there is one. */
+  meant?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A flag value the shell takes as it is, or a placeholder when it would need care. */
+const flagValue = (v: string) => (/^[\w .,:/()#@+-]{1,60}$/.test(v) ? `'${v}'` : '<the text>');
+
+/** What an action object without `text` says: its first non-empty string member, else its JSON. */
+function actionWords(a: Obj): string {
+  const s = Object.values(a).find((v): v is string => typeof v === 'string' && /\S/.test(v));
+  return s ?? JSON.stringify(a);
+}
+
+/** Each repairable slip in `doc`: enum fields written outside their enum, action objects without text. */
+function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
+  const notes: RepairNote[] = [];
+  const actions = new Map<number, string>();
+  const outside = (path: string, flag: string, v: unknown, allowed: readonly string[], what: string) => {
+    if (typeof v !== 'string' || allowed.includes(v)) return;
+    const meant = suggestEnum(v, allowed);
+    notes.push({
+      path,
+      problem: `${what} ${quoted(v)} is not one of ${allowed.join('|')}${meant ? ` (did you mean ${meant}?)` : ''}`,
+      fix: `--${flag}=${meant ?? `<${allowed.join('|')}>`}`,
+      ...(meant ? { meant } : {}),
+    });
+  };
+  outside('status', 'status', doc.status, CHECKPOINT_STATUSES, 'status');
+  if (Array.isArray(doc.progress_table)) {
+    doc.progress_table.forEach((row, i) => {
+      if (isObj(row)) outside(joinPath(joinPath('progress_table', i), 'status'), `progress_table.${i}.status`, row.status, ROW_STATUSES, 'row status');
+    });
+  }
+  if (Array.isArray(doc.blockers)) {
+    doc.blockers.forEach((b, i) => {
+      if (isObj(b)) outside(joinPath(joinPath('blockers', i), 'needs'), `blockers.${i}.needs`, b.needs, BLOCKER_NEEDS, 'blocker needs');
+    });
+  }
+  if (Array.isArray(doc.next_actions)) {
+    doc.next_actions.forEach((a, i) => {
+      if (!isObj(a) || typeof a.text === 'string') return;
+      const words = actionWords(a);
+      actions.set(i, words);
+      const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
+      notes.push({ path: joinPath('next_actions', i), problem: `next_actions[${i}] is an object with ${keys || 'no members'} but no "text" (an action is a string or {"text": …})`, fix: `--next_actions.${i}=${flagValue(words)}` });
+    });
+  }
+  return { notes, actions };
+}
+
+/** The did-you-mean of an enum slip at `issue.path`, for validate's and doctor's messages; null when there is none. */
+export function suggestionFor(doc: unknown, issue: Issue): string | null {
+  if (!isObj(doc)) return null;
+  return slips(doc).notes.find((n) => n.path === issue.path)?.meant ?? null;
+}
+
+/**
+ * `doc` as the read-side commands can show it despite `errors`, with a note per slip; null when
+ * an error is anything but a repairable slip (the file then needs repair as before). The view
+ * keeps every value as written; only an action object without text reads as its words.
+ */
+export function readableView(doc: unknown, errors: readonly Issue[]): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
+  if (!isObj(doc) || !errors.length) return null;
+  const { notes, actions } = slips(doc);
+  const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
+  if (!notes.length || !errors.every((e) => covered(e.path))) return null;
+  const view: Obj = { ...doc };
+  if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
+  // What ranking and staleness read: a top-level status with a clear did-you-mean as that status
+  // ("in-progress" ranks as in progress, not as "nothing queued"); shown as written all the same.
+  const status = notes.find((n) => n.path === 'status')?.meant;
+  const meaning = status ? { ...view, status } : view;
+  return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
+}

@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readableView, suggestEnum } from '../../src/protocol/repairable.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../../src/protocol/shapes.generated.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+
+describe('suggestEnum', () => {
+  it('reads case and separators loosely and a small table of words, nothing fuzzy', () => {
+    expect(suggestEnum('Done', ROW_STATUSES)).toBe('complete');
+    expect(suggestEnum('in-progress', CHECKPOINT_STATUSES)).toBe('in_progress');
+    expect(suggestEnum('In Progress', CHECKPOINT_STATUSES)).toBe('in_progress');
+    expect(suggestEnum('COMPLETE', CHECKPOINT_STATUSES)).toBe('complete');
+    expect(suggestEnum('todo', ROW_STATUSES)).toBe('not_started');
+    expect(suggestEnum('todo', CHECKPOINT_STATUSES)).toBeNull(); // no such top-level status
+    expect(suggestEnum('complet', CHECKPOINT_STATUSES)).toBeNull();
+    expect(suggestEnum('wip-ish', CHECKPOINT_STATUSES)).toBeNull();
+  });
+
+  it('only ever suggests a value of the enum', () => {
+    fc.assert(fc.property(fc.string(), (s) => {
+      const m = suggestEnum(s, CHECKPOINT_STATUSES);
+      return m === null || (CHECKPOINT_STATUSES as readonly string[]).includes(m);
+    }));
+  });
+});
+
+describe('readableView', () => {
+  const doc = (over: Record<string, unknown>) => ({ ...checkpointDoc(), ...over });
+  const view = (d: unknown) => readableView(d, validateCheckpoint(d).errors);
+
+  it('keeps statuses as written, reads an action object by its words, ranks by the clear meaning', () => {
+    const r = view(doc({ status: 'In Progress', next_actions: [{ action: 'Wire it' }, 'Ship'] }))!;
+    expect(r.view.status).toBe('In Progress');
+    expect(r.meaning.status).toBe('in_progress');
+    expect(r.view.next_actions).toEqual(['Wire it', 'Ship']);
+    expect(r.notes.map((n) => n.fix)).toEqual(['--status=in_progress', "--next_actions.0='Wire it'"]);
+  });
+
+  it('is null for a valid file and for any error that is not a slip', () => {
+    expect(view(doc({}))).toBeNull();
+    expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
+    expect(view([])).toBeNull();
+  });
+});
