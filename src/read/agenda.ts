@@ -18,6 +18,8 @@ import { readableView, type RepairNote } from '../protocol/repairable.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
+  /** The status as meant: `checkpoint.status`, or its clear did-you-mean for a hand-written slip ("Blocked"). */
+  status: string;
   rank: number;
   stale: boolean;
   overBudget: boolean;
@@ -74,6 +76,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     return {
       skill,
       checkpoint: shown,
+      status: checkpoint.status,
       rank: rankOf(checkpoint),
       stale: isStale(checkpoint, opts.now),
       overBudget: isOverBudget(checkpoint),

@@ -299,6 +299,14 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  it('a hand-written "Blocked" is a blocked checkpoint: resume asks the user (exit 3), showing the status as written', async () => {
+    const dir = repoWith([cp('api', { status: 'Blocked', blockers: [{ id: 'creds', description: 'no staging creds (PR 12)' }] })]);
+    const r = await runCli(dir, ['resume']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^ {2}api +Blocked .*failed or blocked$/m);
+    expect(r.stdout).toContain('ASK THE USER');
+  });
+
   it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
     const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');

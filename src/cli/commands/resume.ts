@@ -51,7 +51,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else ctx.out.out(msg);
     return 0;
   }
-  const needsUser = (i: AgendaItem) => i.stale || i.checkpoint.status === 'blocked' || i.checkpoint.status === 'failed';
+  const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed';
   // Without a skill we never silently pick one the user has to look at: list and ask.
   if (!skill && needsUser(top)) {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
