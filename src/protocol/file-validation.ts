@@ -22,8 +22,11 @@ function baseName(fileName: string): string {
   return fileName.slice(fileName.replace(/\\/g, '/').lastIndexOf('/') + 1);
 }
 
-/** The errors of a file of this name (undefined: a checkpoint whose name is not checked). */
-export function fileErrors(fileName: string | undefined, file: FileContent): FileError[] {
+/**
+ * The errors of a file of this name (undefined: a checkpoint whose name is not checked).
+ * `known`: documents whose errors the caller discounts (validate.ts ValidateContext.known).
+ */
+export function fileErrors(fileName: string | undefined, file: FileContent, known?: readonly JsonValue[]): FileError[] {
   const kind = fileName === undefined ? 'checkpoint' : fileKind(fileName);
   if (kind === 'rotation') {
     // The same check rotate and restore use (protocol/rotation.ts).
@@ -32,7 +35,8 @@ export function fileErrors(fileName: string | undefined, file: FileContent): Fil
   }
   // An archive keeps its stamped name: only a live checkpoint's name must be its skill's.
   const name = fileName === undefined || kind === 'archive' ? undefined : baseName(fileName);
-  return validateCheckpoint(file.value, { fileName: name, sizeBytes: new TextEncoder().encode(file.text).length }).errors;
+  // No sizeBytes: the size rule is a warning, and only errors are asked for here.
+  return validateCheckpoint(file.value, { fileName: name, known }).errors;
 }
 
 /**
@@ -41,7 +45,8 @@ export function fileErrors(fileName: string | undefined, file: FileContent): Fil
  * say, is that side's, and blocking two clean appends on it helps no one).
  */
 export function introducedErrors(fileName: string | undefined, merged: FileContent, sides: readonly FileContent[]): FileError[] {
-  return notAlreadyIn(fileName, fileErrors(fileName, merged), sides);
+  // What the merge took unchanged from a side is that side's: its errors are discounted below.
+  return notAlreadyIn(fileName, fileErrors(fileName, merged, sides.map((side) => side.value)), sides);
 }
 
 /**

@@ -152,6 +152,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
     return parseJsonStrict(text, options);
   }
   const rejectUnsafe = options.rejectUnsafeKeys ?? true;
+  if (writtenByStringify(body, value, rejectUnsafe)) return { value, hadBom };
   if (!plainText(body, value, rejectUnsafe)) {
     // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
     const keys = checkParsed(value, rejectUnsafe);
@@ -161,6 +162,28 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
   // write (\u00e9, \/) needs the exact scan to keep its text.
   if ((options.texts ?? true) && (hasOddNumber(body) || hasOddEscape(body))) return parseJsonStrict(text, options);
   return { value, hadBom };
+}
+
+// Lines indented this deep hold a container nested past MAX_JSON_DEPTH (two spaces a level).
+const TOO_DEEP_INDENT = `\n${'  '.repeat(MAX_JSON_DEPTH)}`;
+
+/**
+ * The usual checkpoint, as JSON.stringify(value, null, 2) wrote it: the text is what writing its
+ * value back gives, byte for byte, so it holds no folded duplicate, no non-finite number and no
+ * literal with a text of its own (LiteralTexts). One native write and compare, the cheapest
+ * answer for the merge driver's three sides; the depth and forbidden keys are read off the text.
+ * False when it cannot tell (another layout): plainText and checkParsed decide.
+ */
+function writtenByStringify(body: string, value: JsonValue, rejectUnsafe: boolean): boolean {
+  if (!body.startsWith('{\n  "') || body.includes(TOO_DEEP_INDENT)) return false;
+  if (rejectUnsafe) for (const k of FORBIDDEN_KEYS) if (body.includes(`"${k}"`)) return false;
+  let out: string;
+  try {
+    out = JSON.stringify(value, null, 2);
+  } catch {
+    return false; // nested too deep for the stack, on fewer lines than the check above reads
+  }
+  return body.length - out.length <= 1 && body.startsWith(out) && (body.length === out.length || body.endsWith('\n'));
 }
 
 const occurrences = (text: string, part: string): number => text.split(part).length - 1;

@@ -94,11 +94,24 @@ export class ShapeChecker {
   // The walk in progress: where it stands and where problems go.
   private segs: (string | number)[] = [];
   private report: ShapeReport = noReport;
+  /** The values the walk's `known` documents hold where it stands (see `check`). */
+  private known: readonly unknown[] = [];
   constructor(private readonly root: Shape) {}
 
-  /** Every structural problem of `value`, each reported once at the deepest path that explains it. */
-  check(value: unknown, report: ShapeReport): void {
-    this.run(this.root, value, report, []);
+  /**
+   * Every structural problem of `value`, each reported once at the deepest path that explains it.
+   * `known`: documents whose problems the caller discounts anyway (a merge's sides: it refuses only
+   * what it introduced). An object or array of `value` that is the very same one a known document
+   * holds at the same path is not walked: its problems are that document's, path and message
+   * alike, since a member's schema depends only on its parent's (if/then members are walked whole).
+   */
+  check(value: unknown, report: ShapeReport, known: readonly unknown[] = []): void {
+    this.known = known;
+    try {
+      this.run(this.root, value, report, []);
+    } finally {
+      this.known = [];
+    }
   }
 
   /**
@@ -297,17 +310,28 @@ export class ShapeChecker {
         if (item) {
           const arr = v as unknown[];
           const at = segs();
+          const known = this.known;
           for (let i = 0; i < arr.length; i++) {
+            const child = arr[i];
+            const below = known.length ? this.knownBelow(known, child, i, true) : known;
+            if (below === null) continue;
             at.push(i);
-            item(arr[i]);
+            this.known = below;
+            item(child);
             at.pop();
           }
+          this.known = known;
         }
         return;
       }
       if (t !== 'object') return;
       members?.(v as Obj);
+      if (!rules.length) return;
+      // A then-schema adds checks to members a known document may not have had them on.
+      const known = this.known;
+      this.known = [];
       for (const rule of rules) if (this.matches(rule.if, v)) this.membersOfThen(rule.then)(v as Obj);
+      this.known = known;
     };
   }
 
@@ -330,6 +354,7 @@ export class ShapeChecker {
     const other = additional === null || additional === false ? additional : this.lazyCheck(additional);
     const members = (v: Obj): void => {
       const segs = this.segs;
+      const known = this.known;
       for (const k of required) {
         const value = Object.hasOwn(v, k) ? v[k] : undefined;
         if (value !== undefined && (blank === undefined || (value !== null && value !== ''))) continue;
@@ -348,14 +373,34 @@ export class ShapeChecker {
         if (blank !== undefined && (child === null || child === '') && requiredSet.has(k)) continue; // reported above
         const check = props.get(k) ?? other;
         if (check === null) continue;
+        const below = known.length ? this.knownBelow(known, child, k, false) : known;
+        if (below === null) continue;
         segs.push(k);
+        this.known = below;
         if (check === false) this.report(this.path(), this.message(n, unknown ?? 'unknown field "{key}"', child));
         else check(child);
         segs.pop();
       }
+      this.known = known;
     };
     n.members = members;
     return members;
+  }
+
+  /**
+   * What the known documents hold at member `key` (an index when `inArray`) of where the walk stands, or null when one holds
+   * `child` itself there (an object or array: a scalar is cheaper to check than to look up).
+   */
+  private knownBelow(known: readonly unknown[], child: unknown, key: string | number, inArray: boolean): unknown[] | null {
+    const below: unknown[] = [];
+    for (const doc of known) {
+      // Only a container of the same kind: the same schema node then applies to its members.
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc) !== inArray || !Object.hasOwn(doc, key)) continue;
+      const at = (doc as Record<string | number, unknown>)[key];
+      if (at === child && typeof child === 'object' && child !== null) return null;
+      if (typeof at === 'object' && at !== null) below.push(at);
+    }
+    return below;
   }
 
   /** Silent match, for `if`: own keywords, required and properties' own keywords. */

@@ -41,6 +41,12 @@ export interface ValidateContext {
   now?: Date;
   /** Size of the file on disk, for the size warning. */
   sizeBytes?: number;
+  /**
+   * Documents whose errors the caller discounts (a merge's sides, see file-validation.ts): the
+   * shape check skips what `doc` shares with them, so only errors they do not have are certain
+   * to be reported. Never for a caller that reports every error.
+   */
+  known?: readonly unknown[];
 }
 
 type Obj = Record<string, unknown>;
@@ -55,7 +61,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   const err = (path: string, message: string) => errors.push({ level: 'error', path, message });
   const warn = (path: string, message: string) => warnings.push({ level: 'warning', path, message });
 
-  shape.check(doc, err);
+  shape.check(doc, err, ctx.known);
   if (!isObj(doc)) return { errors, warnings };
   // A hand-written "Done" or "in-progress": the message names the value it most likely means.
   for (const e of errors) {

@@ -15,6 +15,9 @@ function outcome(parse: (text: string) => unknown, text: string): unknown {
   }
 }
 
+/** Arrays nested `depth` deep below where it stands. */
+const nested = (depth: number): unknown => (depth === 0 ? [] : [nested(depth - 1)]);
+
 function expectSameAsStrict(text: string): void {
   const fast = outcome(parseJson, text);
   expect(fast).toEqual(outcome(strict, text));
@@ -38,7 +41,29 @@ describe('parseJson (fast path) gives exactly what the strict parser gives', () 
     ['a key that starts with a colon', '{"a": "x", ":k": 1, "a": 2}'],
     ['escaped quotes and backslashes', '{"a\\"b\\\\": "c\\\\\\"", "\\"": 2}'],
     ['trailing garbage', '{"a": 1} x'],
+    // As JSON.stringify(value, null, 2) writes a checkpoint (writtenByStringify's shortcut):
+    ['a written file', `${JSON.stringify({ a: [1, { b: 'c' }], d: {} }, null, 2)}\n`],
+    ['a written file with a forbidden key', '{\n  "__proto__": {\n    "polluted": true\n  }\n}\n'],
+    ['a written file with a duplicate key', '{\n  "a": 1,\n  "a": 1\n}\n'],
+    ['a written file with CRLF', '{\r\n  "a": 1\r\n}\r\n'],
+    ['a written file with two final newlines', '{\n  "a": 1\n}\n\n'],
+    ['a written file nested at the limit', `${JSON.stringify({ a: nested(254) }, null, 2)}\n`],
+    ['a written file nested past the limit', `${JSON.stringify({ a: nested(255) }, null, 2)}\n`],
+    ['a file written deep on one line', `{\n  "a": ${'['.repeat(10_000)}${']'.repeat(10_000)}\n}`],
+    ['a written file with 8.0 and \\u00e9', '{\n  "a": 8.0,\n  "b": "Caf\\u00e9"\n}\n'],
   ])('with %s', (_, text) => expectSameAsStrict(text));
+
+  it('on texts JSON.stringify(value, null, 2) wrote, and the same tampered', () => {
+    const written = fc.dictionary(fc.string(), fc.jsonValue()).map((v) => JSON.stringify(v, null, 2));
+    const text = fc.oneof(
+      written,
+      written.map((t) => `${t}\n`),
+      written.map((t) => t.replace(/\n(\s*)("[^"\\]*":[^\n]*,)\n/, '\n$1$2\n$1$2\n')),
+      written.map((t) => t.replace(/"[^"\\]*":/, '"__proto__":')),
+      fc.tuple(written, fc.integer({ min: 0, max: 60 })).map(([t, i]) => t.slice(0, i) + t.slice(i + 1)),
+    );
+    fc.assert(fc.property(text, expectSameAsStrict), { numRuns: 2000 });
+  });
 
   it('on generated JSON texts, with and without duplicated and tampered keys', () => {
     const text = fc.oneof(
