@@ -483,9 +483,9 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
  * renamed to.
  */
 function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
-  const firstParent = commit.parents[0];
-  if (firstParent === undefined) return [];
-  const parentTree = deep.commit(firstParent).tree;
+  // A length check, not parents[0] read past the end: the root commit would deoptimise the walk's compiled loop.
+  if (commit.parents.length === 0) return [];
+  const parentTree = deep.commit(commit.parents[0]!).tree;
   if (parentTree === commit.tree) return [];
   return removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
 }
