@@ -489,6 +489,9 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
   for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
 }
 
+/** removalsBy's answer for most commits, without an array each. */
+const NONE: never[] = [];
+
 /**
  * The removal questions `commit` answers: a commit removes a path (a D, or an R away from it,
  * in its first-parent diff) exactly when its parent holds a file there and it does not: one
@@ -496,8 +499,6 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
  * Then that commit's whole diff is read, so the deletion pairs with the addition it was
  * renamed to.
  */
-const NONE: never[] = [];
-
 function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
   // A length check, not parents[0] read past the end: the root commit would deoptimise the walk's compiled loop.
   if (commit.parents.length === 0) return NONE;
