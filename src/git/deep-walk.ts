@@ -216,14 +216,50 @@ export function commitHeader(sha: string, data: Buffer): WalkCommit | null {
     // A line starting with a space continues the header before it.
     if (data[at] !== SPACE && startsWith(data, at, 'committer ')) {
       if (data[end + 1] === SPACE) return null;
-      const stamp = STAMP.exec(data.toString('utf8', at + 'committer '.length, end));
-      if (stamp === null) return null;
-      const time = Number(stamp[3]);
+      let time = stampTime(data, at + 'committer '.length, end);
+      if (time < 0) {
+        const stamp = STAMP.exec(data.toString('utf8', at + 'committer '.length, end));
+        if (stamp === null) return null;
+        time = Number(stamp[3]);
+      }
       return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, data };
     }
     at = end + 1;
   }
   return null;
+}
+
+const LT = 0x3c;
+const GT = 0x3e;
+
+/**
+ * STAMP's time (its third group) read from the bytes of a committer line (data[from..end)) in
+ * the shape where the expression has one way to match: one "<", one ">" (after " <" and
+ * before "> "), and a time of 1-15 ASCII digits before the line's last space. -1 otherwise,
+ * for STAMP itself: other bytes after the ">" (a signed or spaced time), and the characters
+ * STAMP's "." does not match (CR, U+2028, U+2029), are left to it.
+ */
+function stampTime(data: Buffer, from: number, end: number): number {
+  const lt = data.indexOf(LT, from);
+  if (lt < from + 1 || lt >= end || data[lt - 1] !== SPACE) return -1;
+  const gt = data.indexOf(GT, lt + 1);
+  if (gt < 0 || gt + 1 >= end || data[gt + 1] !== SPACE) return -1;
+  for (let i = from; i < end; i++) {
+    const c = data[i]!;
+    if (c === 0x0d || (c === LT && i !== lt) || (c === GT && i !== gt) || (c === 0xe2 && data[i + 1] === 0x80 && (data[i + 2] === 0xa8 || data[i + 2] === 0xa9))) return -1;
+  }
+  // "> <digits> <zone>": the zone (the last space's right) must hold no space.
+  let time = 0;
+  let i = gt + 2;
+  for (; i < end && i - (gt + 2) < 16; i++) {
+    const c = data[i]!;
+    if (c === SPACE) break;
+    if (c < 0x30 || c > 0x39) return -1;
+    time = time * 10 + (c - 0x30);
+  }
+  if (i === gt + 2 || i - (gt + 2) > 15 || i >= end || data[i] !== SPACE) return -1;
+  for (let j = i + 1; j < end; j++) if (data[j] === SPACE) return -1;
+  return time;
 }
 
 /** `<name><40 lower-case hex>\n` at `at`, not followed by a continuation line. */

@@ -454,11 +454,25 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
   const naming = group.filter((q) => q.kind === 'naming').map((q) => ({ q, needles: tokenBytes(q.wanted), infos: [] as CommitInfo[] }));
   const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[] }));
   const { tip, since } = group[0]!;
+  // The walk only notes the few commits that may answer; they are decoded and described after
+  // it, in walk order. The walk's loop, compiled once tens of thousands of commits in, then
+  // never meets code it has not run (which would throw its compiled code away to compile again).
+  const mayAnswer: WalkCommit[] = [];
+  const removed: { commit: WalkCommit; removing: typeof removals }[] = [];
   await deep.walk(tip, since, (commit) => {
     // The removals first: their reads may stop the visit (an object for the fallback reader),
     // which then runs again from the start, so nothing is recorded before them.
-    const removing = removals.length > 0 ? removalsBy(deep, commit, removals) : [];
+    const removing = removals.length > 0 ? removalsBy(deep, commit, removals) : NONE;
+    if (removing.length > 0) removed.push({ commit, removing });
     // Commit objects only: no tree is read, and a message is decoded only when its bytes may hold a token.
+    for (let i = 0; i < naming.length; i++) {
+      if (mayName(commit.data, naming[i]!.needles)) {
+        mayAnswer.push(commit);
+        break;
+      }
+    }
+  });
+  for (const commit of mayAnswer) {
     let parsed: ParsedCommit | undefined;
     for (const n of naming) {
       if (!mayName(commit.data, n.needles)) continue;
@@ -466,14 +480,17 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
       const message = parsed.message;
       if (n.q.wanted.some((t) => message.includes(t))) n.infos.push(summary(parsed, []));
     }
-    if (removing.length === 0) return;
-    return describe(reader, deep.parsed(commit)).then((info) => {
-      for (const r of removing) r.candidates.push(info);
-    });
-  });
+  }
+  for (const { commit, removing } of removed) {
+    const info = await describe(reader, deep.parsed(commit));
+    for (const r of removing) r.candidates.push(info);
+  }
   for (const n of naming) answers.set(n.q, n.infos.sort(newestFirst));
   for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
 }
+
+/** removalsBy's answer for most commits, without an array each. */
+const NONE: never[] = [];
 
 /**
  * The removal questions `commit` answers: a commit removes a path (a D, or an R away from it,
@@ -483,11 +500,23 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
  * renamed to.
  */
 function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
-  const firstParent = commit.parents[0];
-  if (firstParent === undefined) return [];
-  const parentTree = deep.commit(firstParent).tree;
-  if (parentTree === commit.tree) return [];
-  return removals.filter(({ q }) => q.wanted.some((path) => deep.fileAt(parentTree, path) !== null && deep.fileAt(commit.tree, path) === null));
+  // A length check, not parents[0] read past the end: the root commit would deoptimise the walk's compiled loop.
+  if (commit.parents.length === 0) return NONE;
+  const parentTree = deep.commit(commit.parents[0]!).tree;
+  if (parentTree === commit.tree) return NONE;
+  return removals.filter(({ q }) => q.wanted.some((path) => removes(deep, parentTree, commit.tree, path)));
+}
+
+/**
+ * Whether `path` is a file in `parentTree` and not in `tree`. Both are looked up every time,
+ * not the second only when the first holds it: a commit's tree is the next commit's parent
+ * tree, looked up once for both, and a lookup first made thousands of commits in would throw
+ * the walk's compiled loop away to compile it again.
+ */
+function removes(deep: DeepReader, parentTree: string, tree: string, path: string): boolean {
+  const had = deep.fileAt(parentTree, path) !== null;
+  const has = deep.fileAt(tree, path) !== null;
+  return had && !has;
 }
 
 /**

@@ -131,6 +131,16 @@ function checkedSize(file: string, size: number, what: string): number {
   return size;
 }
 
+/** A fan-out bucket of a pack index, as kept once read. */
+interface Bucket {
+  /** The ids, `stride` bytes apart (version 1: each after its offset). */
+  shas: Buffer;
+  /** Each id's bytes 1-4 as a number: a binary search step compares one. */
+  words: Uint32Array;
+  /** Version 2: each id's 32-bit offset word (empty for version 1). */
+  offsets: Uint32Array;
+}
+
 /** A pack index (.idx, versions 1 and 2): fan-out table, sorted ids, offsets; read by position. */
 class PackIndex {
   readonly count: number;
@@ -139,7 +149,7 @@ class PackIndex {
   private readonly stride: number;
   private readonly large: number;
   /** Per fan-out bucket: its ids and 32-bit offset words, read on first use. */
-  private readonly buckets: ({ shas: Buffer; offsets: Buffer } | undefined)[] = [];
+  private readonly buckets: (Bucket | undefined)[] = [];
 
   private constructor(
     readonly path: string,
@@ -198,6 +208,18 @@ class PackIndex {
     closeSync(this.fd);
   }
 
+  /** Pack offset of `oid` (20 bytes), or -1: find() and offset() in one, from the cached bucket when there is one. */
+  offsetOf(oid: Buffer): number {
+    const i = this.find(oid);
+    if (i < 0) return -1;
+    const first = oid[0]!;
+    const bucket = this.buckets[first];
+    if (bucket === undefined || this.version !== 2) return this.offset(i);
+    const small = bucket.offsets[i - this.bucketStart(first)]!;
+    // A 64-bit offset's word has its top bit set (read as unsigned): offset() follows it.
+    return small < 0x80000000 ? small : this.offset(i);
+  }
+
   /** Position of `oid` (20 bytes) in the sorted table, or -1. */
   find(oid: Buffer): number {
     const first = oid[0]!;
@@ -206,14 +228,19 @@ class PackIndex {
     const bucket = this.bucket(first, lo, hi);
     if (bucket) {
       const start = lo;
-      // Bytes 1-4 as a number decide almost every step without a call into Buffer.compare
-      // (byte 0 is the bucket's own); the whole id only on a tie.
+      // Bytes 1-4 as a number decide almost every step (byte 0 is the bucket's own); the
+      // rest of the id is compared only on a tie, byte by byte, without a call into Buffer.compare.
       const key = oid.readUInt32BE(1);
+      const words = bucket.words;
+      const shas = bucket.shas;
+      const stride = this.stride;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const at = (mid - start) * this.stride;
-        const word = bucket.shas.readUInt32BE(at + 1);
-        const cmp = word !== key ? (word < key ? -1 : 1) : bucket.shas.compare(oid, 0, 20, at, at + 20);
+        const word = words[mid - start]!;
+        const at = (mid - start) * stride;
+        // On a tie: byte 0 too (a damaged index may hold an id outside its bucket), then bytes 5-19.
+        let cmp = word === key ? shas[at]! - oid[0]! : word < key ? -1 : 1;
+        for (let b = 5; cmp === 0 && b < 20; b++) cmp = shas[at + b]! - oid[b]!;
         if (cmp === 0) return mid;
         if (cmp < 0) lo = mid + 1;
         else hi = mid;
@@ -267,7 +294,7 @@ class PackIndex {
     if (this.version === 1) return this.uint32(1024 + i * 24);
     const bucket = this.buckets[this.bucketOf(i)];
     const start = bucket ? this.bucketStart(this.bucketOf(i)) : 0;
-    const small = bucket ? bucket.offsets.readUInt32BE((i - start) * 4) : this.uint32(8 + 1024 + n * 24 + i * 4);
+    const small = bucket ? bucket.offsets[i - start]! : this.uint32(8 + 1024 + n * 24 + i * 4);
     if ((small & 0x80000000) === 0) return small;
     // A 64-bit offset: the low 31 bits index the table of large offsets.
     const j = small & 0x7fffffff;
@@ -279,15 +306,19 @@ class PackIndex {
   }
 
   /** The cached bucket `b` (positions lo..hi-1), read now if small enough; null when too large to keep. */
-  private bucket(b: number, lo: number, hi: number): { shas: Buffer; offsets: Buffer } | null {
+  private bucket(b: number, lo: number, hi: number): Bucket | null {
     const cached = this.buckets[b];
     if (cached) return cached;
     if (hi - lo > IDX_CACHED_BUCKET_ENTRIES) return null;
     const shas = this.shas(lo, hi);
+    const words = new Uint32Array(hi - lo);
+    for (let j = 0; j < words.length; j++) words[j] = shas.readUInt32BE(j * this.stride + 1);
     // Version 1 keeps each offset beside its id; version 2 in a table of its own.
-    const offsets = this.version === 2 && hi > lo ? readAt(this.fd, 8 + 1024 + this.count * 24 + lo * 4, (hi - lo) * 4) : Buffer.alloc(0);
-    if (offsets.length < (this.version === 2 ? (hi - lo) * 4 : 0)) throw corrupt(this.path, 'is truncated');
-    const bucket = { shas, offsets };
+    const table = this.version === 2 && hi > lo ? readAt(this.fd, 8 + 1024 + this.count * 24 + lo * 4, (hi - lo) * 4) : Buffer.alloc(0);
+    if (table.length < (this.version === 2 ? (hi - lo) * 4 : 0)) throw corrupt(this.path, 'is truncated');
+    const offsets = new Uint32Array(table.length / 4);
+    for (let j = 0; j < offsets.length; j++) offsets[j] = table.readUInt32BE(j * 4);
+    const bucket = { shas, words, offsets };
     this.buckets[b] = bucket;
     return bucket;
   }
@@ -645,10 +676,10 @@ export class ObjectStore {
     for (let n = last === null ? 0 : -1; n < packs.length; n++) {
       const pack = n < 0 ? last! : packs[n]!;
       if (n >= 0 && pack === last) continue;
-      const i = pack.index.find(key);
-      if (i < 0) continue;
+      const offset = pack.index.offsetOf(key);
+      if (offset < 0) continue;
       this.lastPack = pack;
-      return this.resolve(pack, pack.index.offset(i), maxBytes, oid);
+      return this.resolve(pack, offset, maxBytes, oid);
     }
     return null;
   }
@@ -747,16 +778,18 @@ export class ObjectStore {
   private locate(oid: string, preferred: Pack): { pack: Pack; offset: number } | null {
     const key = this.key(oid);
     for (const pack of [preferred, ...this.listPacks().filter((p) => p !== preferred)]) {
-      const i = pack.index.find(key);
-      if (i >= 0) return { pack, offset: pack.index.offset(i) };
+      const offset = pack.index.offsetOf(key);
+      if (offset >= 0) return { pack, offset };
     }
     return null;
   }
 
   /** `oid` as 20 bytes, in a buffer reused by every lookup (a walk makes tens of thousands). */
   private key(oid: string): Buffer {
-    this.keyBytes.write(oid, 'hex');
-    return this.keyBytes;
+    // Decoded here: Buffer.write(hex) is a call into C++, and every id here is 40 lower-case hex digits (isObjectId).
+    const key = this.keyBytes;
+    for (let i = 0; i < 20; i++) key[i] = (HEX_VALUE[oid.charCodeAt(2 * i)]! << 4) | HEX_VALUE[oid.charCodeAt(2 * i + 1)]!;
+    return key;
   }
 
   private listPacks(): Pack[] {
@@ -806,6 +839,13 @@ export class ObjectStore {
     return packs;
   }
 }
+
+/** Each lower-case hex digit's value by character code. */
+const HEX_VALUE = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 16; c++) table['0123456789abcdef'.charCodeAt(c)] = c;
+  return table;
+})();
 
 /** 40 lower-case hex digits. */
 function isObjectId(oid: string): boolean {

@@ -95,6 +95,48 @@ describe('the deep-walk worker', () => {
     expect(await isoWith(WORKER, repo, since)).toEqual(await historyAnswers(repo, 'native', since));
   });
 
+  it('finds removals as git does when a path comes back, goes in a merge\'s second parent, and a subtree repeats', async () => {
+    const dir = makeRepo();
+    write(dir, 'docs/spec.md', '# Spec\n');
+    write(dir, 'docs/guide.md', 'g\n');
+    commitAll(dir, 'add the docs', '2026-02-01T00:00:00Z');
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'drop the spec (PLAT-7)', '2026-02-02T00:00:00Z');
+    write(dir, 'docs/spec.md', '# Spec\n');
+    commitAll(dir, 'bring the spec back', '2026-02-03T00:00:00Z');
+    // docs/ as it was two commits ago: the same subtree id comes back under another root tree.
+    write(dir, 'src/a.ts', '1\n');
+    commitAll(dir, 'code', '2026-02-04T00:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    git(dir, ['mv', 'docs/guide.md', 'docs/guide-v2.md']);
+    commitAll(dir, 'rename the guide on a side branch', '2026-02-05T00:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, 'src/a.ts', '2\n');
+    commitAll(dir, 'more code (#482)', '2026-02-06T00:00:00Z');
+    // The rename reaches main through the merge's second parent: main's first-parent diff removes the guide there.
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'merge side', 'side'], { GIT_AUTHOR_DATE: '2026-02-07T00:00:00Z', GIT_COMMITTER_DATE: '2026-02-07T00:00:00Z' });
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'drop the spec again', '2026-02-08T00:00:00Z');
+    git(dir, ['gc', '-q', '--prune=now']);
+    const paths = ['docs/spec.md', 'docs/guide.md'];
+    const answers = async (engine: 'native' | 'isomorphic', script?: string | null) => {
+      const before = setDeepWorkerScript(script ?? WORKER);
+      try {
+        const history = await createHistory({ dir, engine });
+        const [named, removals] = await Promise.all([history.commitsNaming(['#482', 'PLAT-7'], 0), history.lastRemovals(paths, 0)]);
+        return { named: named.map((c) => c.subject), removals: removals.map((c) => [c.subject, c.changes]) };
+      } finally {
+        setDeepWorkerScript(before);
+      }
+    };
+    const native = await answers('native');
+    // The newest removal of each path: the spec's second drop, and the guide's rename in the merge's first-parent diff.
+    expect(native.removals.map(([subject]) => subject).sort()).toEqual(['drop the spec again', 'merge side']);
+    expect([...native.named].sort()).toEqual(['drop the spec (PLAT-7)', 'more code (#482)']);
+    expect(await answers('isomorphic', WORKER)).toEqual(native);
+    expect(await answers('isomorphic', null)).toEqual(native);
+  });
+
   it('gives a shallow clone\'s answers: boundary commits are roots', async () => {
     const dir = join(tempDir(), 'clone');
     git(tempDir(), ['clone', '-q', '--depth', '4', `file://${repo}`, dir]);
