@@ -5,7 +5,7 @@
 import { fileKind, ROTATION_NAME } from './file-names.js';
 import type { JsonValue } from './json-types.js';
 import { rotationFileProblem } from './rotation.js';
-import { validateCheckpoint } from './validate.js';
+import { MAX_CHECKPOINT_BYTES, validateCheckpoint } from './validate.js';
 
 export interface FileError {
   path: string;
@@ -35,8 +35,16 @@ export function fileErrors(fileName: string | undefined, file: FileContent, know
   }
   // An archive keeps its stamped name: only a live checkpoint's name must be its skill's.
   const name = fileName === undefined || kind === 'archive' ? undefined : baseName(fileName);
-  // No sizeBytes: the size rule is a warning, and only errors are asked for here.
-  return validateCheckpoint(file.value, { fileName: name, known }).errors;
+  return validateCheckpoint(file.value, { fileName: name, known, sizeBytes: utf8SizeNearCap(file.text) }).errors;
+}
+
+/**
+ * The text's size in UTF-8 where it could pass the cap (an error: a merge must not make a file
+ * the readers refuse); undefined where it cannot, at up to 3 bytes per UTF-16 unit, so the
+ * common file is never encoded just to be measured.
+ */
+function utf8SizeNearCap(text: string): number | undefined {
+  return text.length * 3 <= MAX_CHECKPOINT_BYTES ? undefined : new TextEncoder().encode(text).length;
 }
 
 /**
