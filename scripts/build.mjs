@@ -102,20 +102,6 @@ const SCHEMA_FOR_CHECKING = {
     });
   },
 };
-/**
- * The CLI's schema.json as JSON.parse of its text rather than an object literal: the same value
- * (key order, numbers), but a string in the bundle instead of a literal whose every nested
- * object is bytecode kept in the code cache and built at load by every command, status included.
- */
-const SCHEMA_AS_TEXT = {
-  name: 'schema-as-text',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]protocol[\\/]schema\.json$/ }, (args) => {
-      const text = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
-      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
-    });
-  },
-};
 const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
 /**
  * yargs looks for a package.json to read its settings from, starting at the folder above the
@@ -142,7 +128,7 @@ const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ f
 
 await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
-  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP, SCHEMA_AS_TEXT] }),
+  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
   // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
   build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
