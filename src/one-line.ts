@@ -45,6 +45,8 @@ export const MAX_RELAYED_CHARS = 3 * MAX_SHOWN_CHARS;
 
 /** The start of a oneLine text cut at its end: an escape (\n, \xNN, \uNNNN) cut in two would read as something else, so its start is dropped. */
 export function withoutPartialEscape(cut: string): string {
+  // The longest partial escape (a backslash, u and three digits) is five characters: with no backslash among the last five, none.
+  if (cut.lastIndexOf('\\') < cut.length - 5) return cut;
   const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
   return partial ? cut.slice(0, partial.index) : cut;
 }

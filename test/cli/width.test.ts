@@ -54,3 +54,42 @@ describe('the skill column of a table', () => {
     expect(short).toEqual({ width: MISNAMED_CELL_WIDTH, labels: ['api', `${'q'.repeat(MISNAMED_CELL_WIDTH - 1)}…`] });
   });
 });
+
+// The shortcuts (printable ASCII sliced, code points read by index, a cut escape looked for only
+// near the end) must give what measuring every code point as for...of yields it gives.
+describe('the shortcuts agree with measuring every code point', () => {
+  const widthOf = (cp: number): number => {
+    const zero = [0x200b, 0x200c, 0x200d, 0xfeff].includes(cp) || [[0x300, 0x36f], [0x1ab0, 0x1aff], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f]].some(([a, b]) => cp >= a! && cp <= b!);
+    if (zero) return 0;
+    const wide = [[0x1100, 0x115f], [0x2e80, 0x303e], [0x3040, 0xa4cf], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x1f900, 0x1f9ff], [0x1f680, 0x1f6ff], [0x20000, 0x3fffd]];
+    return wide.some(([a, b]) => cp >= a! && cp <= b!) ? 2 : 1;
+  };
+  const slowWidth = (text: string) => [...text.replace(/\x1b\[[0-9;]*m/g, '')].reduce((w, ch) => w + widthOf(ch.codePointAt(0)!), 0);
+  const slowFit = (text: string, width: number) => {
+    if (slowWidth(text) <= width) return text;
+    let cut = '';
+    let used = 0;
+    for (const ch of text) {
+      const w = widthOf(ch.codePointAt(0)!);
+      if (used + w > width - 1) break;
+      cut += ch;
+      used += w;
+    }
+    const partial = /\\(?:x[0-9a-f]{0,1}|u[0-9a-f]{0,3})?$/.exec(cut);
+    return `${partial ? cut.slice(0, partial.index) : cut}…`;
+  };
+  // ASCII, Latin-1, the edges of the ranges, combining marks, CJK, emoji, lone surrogates, escapes.
+  const unit = fc.oneof(
+    fc.constantFrom('a', ' ', '~', '\x7f', '\t', '\\', 'x', 'u', '0', 'f', 'é', '\u02ff', '\u0300', '\u036f', '\u0370', '\u200b', '\u200d', '\u303f', '字', '가', '😀', '🚀', '\ud800', '\udc00', '\x1b[31m', '\x1b', '…'),
+    fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp)),
+  );
+  it('displayWidth and fitDisplay', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 60 }), fc.integer({ min: 0, max: 50 }), (text, width) => {
+        expect(displayWidth(text)).toBe(slowWidth(text));
+        expect(fitDisplay(text, width)).toBe(slowFit(text, width));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -3,6 +3,8 @@ import { withoutPartialEscape } from '../../one-line.js';
 
 /** Columns a code point takes: 0 for combining marks and zero-width joiners, 2 for wide ones. */
 function codePointWidth(cp: number): number {
+  // Below U+0300 (ASCII, Latin-1, Latin Extended) none is wide or zero-width: one test, not twenty.
+  if (cp < 0x300) return 1;
   if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0xfeff) return 0;
   if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xfe20 && cp <= 0xfe2f)) return 0;
   if (
@@ -22,8 +24,14 @@ const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 
 export function displayWidth(text: string): number {
   if (PLAIN_ASCII.test(text)) return text.length;
+  // By index, not a string iterator: a code point at a time (a lone surrogate alone, as for...of has it).
+  const plain = text.includes('\x1b') ? text.replace(ANSI, '') : text;
   let width = 0;
-  for (const ch of text.replace(ANSI, '')) width += codePointWidth(ch.codePointAt(0)!);
+  for (let i = 0; i < plain.length; ) {
+    const cp = plain.codePointAt(i)!;
+    width += codePointWidth(cp);
+    i += cp > 0xffff ? 2 : 1;
+  }
   return width;
 }
 
@@ -34,6 +42,8 @@ export function padDisplay(text: string, width: number): string {
 
 /** Escaped (oneLine) `text` in at most `width` display columns: cut with "…", never inside an escape or a code point. */
 export function fitDisplay(text: string, width: number): string {
+  // Printable ASCII (most cells): a column a character, so the cut is a slice.
+  if (PLAIN_ASCII.test(text)) return text.length <= width ? text : `${withoutPartialEscape(text.slice(0, Math.max(0, width - 1)))}…`;
   if (displayWidth(text) <= width) return text;
   let cut = '';
   let used = 0;
