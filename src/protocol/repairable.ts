@@ -44,13 +44,22 @@ export interface RepairNote {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A flag value the shell takes as it is, or a placeholder when it would need care. */
-const flagValue = (v: string) => (/^[\w .,:/()#@+-]{1,60}$/.test(v) ? `'${v}'` : '<the text>');
+/**
+ * A flag value quoted for a POSIX shell (single quotes; a `'` inside as `'\''`), so the fix runs as
+ * printed; a placeholder for text that cannot be pasted as one line (a control character) or is too long.
+ */
+const flagValue = (v: string) => (v.length <= 200 && /\S/.test(v) && !/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(v) ? `'${v.replace(/'/g, `'\\''`)}'` : '<the text>');
 
-/** What an action object without `text` says: its first non-empty string member, else its JSON. */
+// The members people name an action's words with, before any other string member; `id` and
+// `done_when` are never its words.
+const WORD_KEYS = ['action', 'description', 'title', 'task', 'summary', 'name', 'step'];
+const NOT_WORDS = new Set(['id', 'done_when', 'status', 'owner', 'at', 'created_at', 'updated_at']);
+
+/** What an action object without `text` says: a words member (WORD_KEYS), else its first other non-empty string, else its JSON. */
 function actionWords(a: Obj): string {
-  const s = Object.values(a).find((v): v is string => typeof v === 'string' && /\S/.test(v));
-  return s ?? JSON.stringify(a);
+  const words = (k: string) => typeof a[k] === 'string' && /\S/.test(a[k] as string);
+  const key = WORD_KEYS.find(words) ?? Object.keys(a).find((k) => !NOT_WORDS.has(k) && words(k));
+  return key === undefined ? JSON.stringify(a) : (a[key] as string);
 }
 
 /** Each repairable slip in `doc`: enum fields written outside their enum, action objects without text. */
@@ -84,7 +93,7 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
       const words = actionWords(a);
       actions.set(i, words);
       const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
-      notes.push({ path: joinPath('next_actions', i), problem: `next_actions[${i}] is an object with ${keys || 'no members'} but no "text" (an action is a string or {"text": …})`, fix: `--next_actions.${i}=${flagValue(words)}` });
+      notes.push({ path: joinPath('next_actions', i), problem: `next_actions[${i}] is an object with ${keys || 'no members'} but no "text" (an action is a string or {"text": …})`, fix: `--next_actions.${i}.text=${flagValue(words)}` });
     });
   }
   return { notes, actions };

@@ -261,7 +261,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
   it('status, next and resume orient from the file as written, with one note naming the exact fix; the file is untouched', async () => {
     const dir = repoWith([messy()]);
     const before = read(dir, '.checkpoints/api.checkpoint.json');
-    const fix = "fix: checkpoint update api --status=in_progress --progress_table.0.status=complete --next_actions.0='Wire the token refresh'";
+    const fix = "fix: checkpoint update api --status=in_progress --progress_table.0.status=complete --next_actions.0.text='Wire the token refresh'";
     const status = await runCli(dir, ['status']);
     expect(status.code).toBe(1); // still a finding, as validate says
     expect(status.stdout).toMatch(/^api +in-progress +build \/ auth/m);
@@ -295,7 +295,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(v.stdout).toContain('row status must be one of complete|in_progress|not_started|blocked|failed (did you mean complete?)');
     const d = await runCli(dir, ['doctor']);
     expect(d.stdout).toContain('status "in-progress" must be one of in_progress|blocked|complete|failed (did you mean in_progress?)');
-    expect((await runCli(dir, ['update', 'api', '--status=in_progress', '--progress_table.0.status=complete', '--next_actions.0=Wire the token refresh'])).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--status=in_progress', '--progress_table.0.status=complete', '--next_actions.0.text=Wire the token refresh'])).code).toBe(0);
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 

@@ -34,7 +34,15 @@ describe('readableView', () => {
     expect(r.view.status).toBe('In Progress');
     expect(r.meaning.status).toBe('in_progress');
     expect(r.view.next_actions).toEqual(['Wire it', 'Ship']);
-    expect(r.notes.map((n) => n.fix)).toEqual(['--status=in_progress', "--next_actions.0='Wire it'"]);
+    expect(r.notes.map((n) => n.fix)).toEqual(['--status=in_progress', "--next_actions.0.text='Wire it'"]);
+  });
+
+  it('an action object is read by its words member, never its id; the fix sets .text (other members kept) quoted for the shell', () => {
+    const r = view(doc({ next_actions: [{ id: 'n1', action: "Ship the release (it's PR 12) — ü" }, { done_when: 'npm test', id: 'n2', title: 'Run it' }] }))!;
+    expect(r.view.next_actions).toEqual(["Ship the release (it's PR 12) — ü", 'Run it']);
+    expect(r.notes.map((n) => n.fix)).toEqual([`--next_actions.0.text='Ship the release (it'\\''s PR 12) — ü'`, "--next_actions.1.text='Run it'"]);
+    // Text that cannot be pasted as one line stays a placeholder.
+    expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe('--next_actions.0.text=<the text>');
   });
 
   it('is null for a valid file and for any error that is not a slip', () => {
