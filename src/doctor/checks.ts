@@ -418,8 +418,15 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
       // The newest walked commit with a change at `rel` (or a rename from it): the walk's index of
       // names, not a scan of every commit per missing file and checkpoint.
       const commits = ctx.evidence.commits;
-      const newest = commitsTouching(commits).matching(rel)[0];
-      const last = newest === undefined ? undefined : commits[newest];
+      const touching = commitsTouching(commits).matching(rel);
+      let last = touching[0] === undefined ? undefined : commits[touching[0]];
+      // Commits of one second are in sha order, not parent order (so both engines agree): of
+      // those, the file being gone now points at the one that removed it.
+      if (last && !removes(last, rel)) {
+        const time = last.time;
+        const removal = touching.map((i) => commits[i]!).find((c) => c.time === time && removes(c, rel));
+        if (removal) last = removal;
+      }
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;

@@ -144,3 +144,27 @@ describe('a rename a glob still covers (r6)', () => {
     expect(drift[0]!.message).toContain(sha);
   });
 });
+
+describe('a file changed and deleted within one second (verify round)', () => {
+  it('is reported deleted by the commit that deleted it, on both engines, not as "not checked out here"', () => {
+    const dir = published('api', handKept('api', { context_primer: { generated_files: ['src/gen.ts (PR 12)', 'src/keep.ts'] } }), { 'src/gen.ts': 'v1\n', 'src/keep.ts': 'k\n' });
+    // Same committer second: the walk orders such commits by sha. Made until the change's sha
+    // sorts before the deletion's, the order that hid the deletion.
+    const at = '2026-11-30T09:00:00Z';
+    const start = git(dir, ['rev-parse', 'HEAD']).trim();
+    let rm = '';
+    for (let n = 1; ; n++) {
+      write(dir, 'src/gen.ts', `v2 #${n}\n`);
+      const change = commitAll(dir, 'regenerate gen', at);
+      git(dir, ['rm', '-q', 'src/gen.ts']);
+      rm = commitAll(dir, 'drop gen', at);
+      if (change < rm) break;
+      git(dir, ['reset', '-q', '--hard', start]);
+    }
+    for (const engine of ['native', 'isomorphic']) {
+      const out = cli(dir, ['doctor', '--engine', engine]).stdout;
+      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"`);
+      expect(out, engine).not.toContain('not checked out here');
+    }
+  });
+});
