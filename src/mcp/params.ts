@@ -2,7 +2,7 @@
 // resources/read with no uri) is a mistake in the request: JSON-RPC's Invalid params, in one
 // line naming where. The SDK would parse it inside its handler and answer Internal error with
 // zod's multi-line dump, so it is checked here before the server sees it.
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 import { ClientRequestSchema, z } from './sdk.js';
 import { TOOLS } from './tools.js';
 
@@ -63,11 +63,13 @@ export function invalidParams(message: unknown): Refusal | ToolRefusal | null {
  * would send as "MCP error -32602: Input validation error: Invalid arguments for tool …": here it
  * is the CLI's one line, with the same structured error every other refused call carries.
  */
-function invalidToolArguments(m: { id: string | number; params?: unknown }): ToolRefusal | null {
+function invalidToolArguments(m: { id: string | number; params?: unknown }): Refusal | ToolRefusal | null {
   const params = m.params as { name: string; arguments?: unknown };
   const schema = TOOL_ARGUMENTS.get(params.name);
-  const result = schema?.safeParse(params.arguments ?? {});
-  if (!result || result.success) return null;
+  // MCP's answer for an unknown tool is Invalid params (the SDK would send a tool result reading "MCP error -32602: …").
+  if (!schema) return refusal(m.id, 'tools/call', 'params.name', `no tool ${quoted(params.name)}`, '; tools/list names them');
+  const result = schema.safeParse(params.arguments ?? {});
+  if (result.success) return null;
   const { path, why, more } = firstIssue(result.error);
   const hint = 'tools/list gives each tool\'s input schema';
   const text = `checkpoint: invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}; hint: ${hint}`;

@@ -432,6 +432,8 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 5 as unknown as string } }), -32602, /^Invalid params for prompts\/get: params\.arguments\.skill: expected string, received number$/],
       [() => c.getPrompt({ name: 'resume-session', arguments: ['api'] as unknown as Record<string, string> }), -32602, /^Invalid params for prompts\/get: params\.arguments: expected record, received array$/],
       [() => c.readResource({ uri: 5 as unknown as string }), -32602, /^Invalid params for resources\/read: params\.uri: expected string, received number$/],
+      // An unknown tool is Invalid params (MCP's rule), not a tool result reading "MCP error -32602: …".
+      [() => c.callTool({ name: 'nosuch', arguments: {} }), -32602, /^Invalid params for tools\/call: params\.name: no tool "nosuch"; tools\/list names them$/],
     ];
     for (const [request, code, message] of cases) {
       const error = await request().then(
