@@ -42,6 +42,24 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
   return new Set(order.slice(Math.max(0, order.length - keep)));
 }
 
+/**
+ * A newest-first log (recently_done) with a new first entry, cut to `keep`: what stays and what
+ * moves out, each in array order. By entry time when every entry has one (a hand-kept list may
+ * run oldest-first), the new first entry always staying; else the first `keep`, as the order says.
+ */
+export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy): { kept: JsonValue[]; moved: JsonValue[] } {
+  if (entries.length <= keep) return { kept: [...entries], moved: [] };
+  const times = entries.map((e) => logEntryTime(e, policy));
+  let stays: (i: number) => boolean = (i) => i < keep;
+  if (keep > 0 && times.every((t) => t !== undefined)) {
+    // Newest first among the rest; equal times keep array order.
+    const rest = entries.map((_, i) => i).slice(1).sort((a, b) => times[b]! - times[a]! || a - b);
+    const chosen = new Set([0, ...rest.slice(0, keep - 1)]);
+    stays = (i) => chosen.has(i);
+  }
+  return { kept: entries.filter((_, i) => stays(i)), moved: entries.filter((_, i) => !stays(i)) };
+}
+
 export interface LogRotation {
   path: string[];
   dotted: string;

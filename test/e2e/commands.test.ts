@@ -457,7 +457,21 @@ describe('done', () => {
     expectOk(await runCli(dir, ['done', 'api']));
     const recent = load(dir, 'api').recently_done as { action: string }[];
     expect(recent).toHaveLength(10);
-    expect(recent.map((x) => x.action)).toEqual(['new', ...old.slice(0, 9).map((o) => o.action)]);
+    // This hand-kept list runs oldest-first: the newest by `at` stay (in their order), the oldest moves to history/.
+    expect(recent.map((x) => x.action)).toEqual(['new', ...old.slice(1).map((o) => o.action)]);
+    const moved = readdirSync(join(dir, '.checkpoints/history')).map((f) => read(dir, `.checkpoints/history/${f}`)).join('');
+    expect(moved).toContain('"old-0"');
+    expect(moved).not.toContain('"old-9"');
+  });
+
+  it('a list without times keeps its first entries, as its newest-first order says', async () => {
+    const dir = repo();
+    const old = Array.from({ length: 10 }, (_, i) => `old ${i} (PR ${i})`);
+    seed(dir, 'api', doc('api', { next_actions: ['new', 'after'], recently_done: old }));
+    expectOk(await runCli(dir, ['done', 'api']));
+    const recent = load(dir, 'api').recently_done as unknown[];
+    expect((recent[0] as { action: string }).action).toBe('new');
+    expect(recent.slice(1)).toEqual(old.slice(0, 9));
   });
 
   it('the last action of an in_progress checkpoint needs --complete', async () => {

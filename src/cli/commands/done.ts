@@ -2,14 +2,14 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
-import { logRetention } from '../../protocol/fields.js';
+import { logRetention, policyFor, type LogPolicy } from '../../protocol/fields.js';
 import { rebaseTexts } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
-import { addPointers } from '../../protocol/rotation.js';
+import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
@@ -93,12 +93,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const done = (doc.recently_done ?? []) as JsonValue[];
     const record = doneRecord(popped, ctx.now.toISOString());
     const all = [record.entry, ...done];
-    doc.recently_done = all.slice(0, RECENTLY_DONE_MAX);
+    const cut = cutNewestFirst(all, RECENTLY_DONE_MAX, policyFor(['recently_done']) as LogPolicy);
+    doc.recently_done = cut.kept;
     // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
     for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
     // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
-    if (all.length > RECENTLY_DONE_MAX) {
-      overflow = { entries: all.slice(RECENTLY_DONE_MAX), from, texts };
+    if (cut.moved.length) {
+      overflow = { entries: cut.moved, from, texts };
       try {
         addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
       } catch {
