@@ -1,7 +1,9 @@
 // A request whose params do not fit its method (prompts/get with a number as an argument,
 // resources/read with no uri) is a mistake in the request: JSON-RPC's Invalid params, in one
 // line naming where. The SDK would parse it inside its handler and answer Internal error with
-// zod's multi-line dump, so it is checked here before the server sees it.
+// zod's multi-line dump, so it is checked here before the server sees it. So are tool calls:
+// an unknown tool is Invalid params too, and arguments that do not fit a tool's schema a tool
+// error in the CLI's words.
 import { quoted, shown } from '../one-line.js';
 import { ClientRequestSchema, z } from './sdk.js';
 import { TOOLS } from './tools.js';
@@ -58,7 +60,8 @@ export function invalidParams(message: unknown): Refusal | ToolRefusal | null {
 }
 
 /**
- * The answer for a call of one of our tools whose arguments do not fit its input schema, else null.
+ * The answer for a call of a tool we do not have, or of one whose arguments do not fit its input
+ * schema; else null.
  * MCP wants it as a tool result with isError (the model reads it and can try again), which the SDK
  * would send as "MCP error -32602: Input validation error: Invalid arguments for tool …": here it
  * is the CLI's one line, with the same structured error every other refused call carries.
