@@ -92,6 +92,10 @@ function pathSegments(flag: string, rawPath: string): string[] {
   }
 }
 
+/** A path as it was typed where it could be (`a.b.1`), a key holding other characters bracketed (`x["a.b"]`). */
+const pathText = (segs: readonly string[]): string =>
+  segs.map((seg, i) => (SEGMENT.test(seg) ? (i ? `.${seg}` : seg) : `[${JSON.stringify(seg)}]`)).join('');
+
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An own value only: `toString`, `valueOf` and friends inherited from Object.prototype are not data. */
@@ -123,8 +127,8 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
     let parent: JsonObject | JsonValue[] = root;
     parentPath.forEach((seg, i) => {
       const container: JsonObject | JsonValue[] = parent;
-      const here = op.path.slice(0, i + 1).join('.');
-      const slot = Array.isArray(container) ? index(container, seg, op, here) : seg;
+      const here = pathText(op.path.slice(0, i + 1));
+      const slot = Array.isArray(container) ? index(container, seg, op, pathText(op.path.slice(0, i))) : seg;
       at.push(slot);
       let child: JsonValue | undefined = own(container, slot);
       if (child === undefined) {
@@ -135,13 +139,13 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;
-    const slot = Array.isArray(target) ? index(target, key, op, op.path.join('.')) : key;
+    const slot = Array.isArray(target) ? index(target, key, op, pathText(parentPath)) : key;
     const current = own(target, slot);
     let next: JsonValue;
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];
       else if (Array.isArray(current)) next = [...current, op.value];
-      else throw usage(op.flag, `cannot append: ${op.path.join('.')} is not an array`);
+      else throw usage(op.flag, `cannot append: ${pathText(op.path)} is not an array`);
       placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
     } else {
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
@@ -188,11 +192,12 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
   visit(op.value, []);
 }
 
-function index(arr: JsonValue[], seg: string, op: UpdateOp, here: string): number {
-  if (!/^\d+$/.test(seg)) throw usage(op.flag, `${here.split('.').slice(0, -1).join('.') || 'it'} is an array; address an item by its index`);
+/** `arr`'s index `seg`; `of`: the array's path as messages show it. */
+function index(arr: JsonValue[], seg: string, op: UpdateOp, of: string): number {
+  if (!/^\d+$/.test(seg)) throw usage(op.flag, `${of || 'it'} is an array; address an item by its index`);
   // "01" may be a typo for 0, 10 or 1: an index is written one way only.
   if (seg.length > 1 && seg.startsWith('0')) throw usage(op.flag, `index ${quoted(seg)} has a leading zero`, `write it as ${Number(seg)}`);
   const i = Number(seg);
-  if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${here.replace(/\.\d+$/, '')} (length ${arr.length})`);
+  if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${of || 'it'} (length ${arr.length})`);
   return i;
 }

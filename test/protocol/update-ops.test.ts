@@ -275,6 +275,9 @@ describe('paths written as conflicts show them', () => {
     for (const flag of ['--skill_state["__proto__"].x=1', '--["constructor"]=1', '--a["\\u005f_proto__"]=1', '--a[0]["prototype"]=1']) {
       expect(usageError(() => parseUpdateFlag(flag)).message).toMatch(/path segment "(__proto__|constructor|prototype)" is forbidden/);
     }
+    // Messages name such a path as it was written, not as nested keys.
+    expect(usageError(() => apply(structuredClone(doc), '--skill_state["a.b"]["c"]=1')).message).toBe('--skill_state["a.b"]["c"]=1: cannot write inside skill_state["a.b"]: it is 1, not an object');
+    expect(usageError(() => apply(structuredClone(doc), '--skill_state["x y"][5]=1')).message).toBe('--skill_state["x y"][5]=1: index 5 is past the end of skill_state["x y"] (length 2)');
     for (const flag of ['--a["b"=1', '--a["\\q"]=1', '--a.["b"]=1', '--a["b"]x=1', '--a..b=1', '--a.=1', '--a[01x]=1']) {
       const e = usageError(() => parseUpdateFlag(flag));
       expect(e.message, flag).toMatch(/invalid path/);
