@@ -6,7 +6,8 @@ import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'n
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import type { Loaded } from '../read/load.js';
+import { readable, type Loaded } from '../read/load.js';
+import { fixCommand } from '../protocol/repairable.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
@@ -29,8 +30,12 @@ export function checkSchema(l: Loaded): Finding[] {
     return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem, ...file }];
   }
   const v = l.validation!;
+  // Errors that are all hand-written slips: the file is checked for drift as status, next and resume read it.
+  const notes = v.errors.length ? readable(l)?.notes ?? [] : [];
+  const fix = notes.length ? fixCommand(l.skill, notes) : null;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
+    ...(fix === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; fix: ${fix}`, fix } satisfies Finding]),
     ...v.warnings.map((w): Finding => ({ level: warningLevel(w), check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }

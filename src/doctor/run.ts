@@ -11,7 +11,7 @@ import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
-import { loadRemembered, type Loaded } from '../read/load.js';
+import { loadRemembered, readable, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -75,7 +75,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   const loaded = loadRemembered(opts.root, opts.now);
-  const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
+  // A file whose only errors are hand-written slips is checked as status, next and resume read it.
+  const checkpoints = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
   for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));

@@ -99,6 +99,16 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
   return { notes, actions };
 }
 
+/** A fix command names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
+const MAX_FIX_FLAGS = 5;
+
+/** The one command that fixes `notes` in `skill`'s checkpoint (past MAX_FIX_FLAGS, then validate for the rest). */
+export function fixCommand(skill: string, notes: readonly RepairNote[]): string {
+  const flags = notes.slice(0, MAX_FIX_FLAGS).map((r) => r.fix).join(' ');
+  const then = notes.length > MAX_FIX_FLAGS ? `, then checkpoint validate .checkpoints/${skill}.checkpoint.json` : '';
+  return `checkpoint update ${skill} ${flags}${then}`;
+}
+
 /** The did-you-mean of an enum slip at `issue.path`, for validate's and doctor's messages; null when there is none. */
 export function suggestionFor(doc: unknown, issue: Issue): string | null {
   if (!isObj(doc)) return null;
