@@ -127,9 +127,14 @@ export function readableView(doc: unknown, errors: readonly Issue[]): { view: Ch
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };
   if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
-  // What ranking and staleness read: a top-level status with a clear did-you-mean as that status
-  // ("in-progress" ranks as in progress, not as "nothing queued"); shown as written all the same.
-  const status = notes.find((n) => n.path === 'status')?.meant;
-  const meaning = status ? { ...view, status } : view;
+  // What ranking, staleness and resume's progress read: a status with a clear did-you-mean as
+  // that status ("in-progress" ranks as in progress, not as "nothing queued"; a row "Done" counts
+  // as complete); shown as written all the same.
+  const meant = (path: string) => notes.find((n) => n.path === path)?.meant;
+  const status = meant('status');
+  const rows = Array.isArray(doc.progress_table) ? doc.progress_table : [];
+  const rowMeant = rows.map((_, i) => meant(joinPath(joinPath('progress_table', i), 'status')));
+  const meaning: Obj = status ? { ...view, status } : { ...view };
+  if (rowMeant.some((m) => m !== undefined)) meaning.progress_table = rows.map((row, i) => (rowMeant[i] === undefined ? row : { ...(row as Obj), status: rowMeant[i] }));
   return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
 }

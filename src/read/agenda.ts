@@ -20,6 +20,8 @@ export interface AgendaItem {
   checkpoint: Checkpoint;
   /** The status as meant: `checkpoint.status`, or its clear did-you-mean for a hand-written slip ("Blocked"). */
   status: string;
+  /** The checkpoint as meant: each status with a clear did-you-mean read as it (a row's "Done" as complete); else `checkpoint`. */
+  meant: Checkpoint;
   rank: number;
   stale: boolean;
   overBudget: boolean;
@@ -76,6 +78,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
       skill,
       checkpoint: shown,
       status: checkpoint.status,
+      meant: checkpoint,
       rank: rankOf(checkpoint),
       stale: isStale(checkpoint, opts.now),
       overBudget: isOverBudget(checkpoint),

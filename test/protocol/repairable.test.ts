@@ -45,6 +45,14 @@ describe('readableView', () => {
     expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe('--next_actions.0.text=<the text>');
   });
 
+  it('reads a row status as meant where the meaning is clear; the view keeps every row as written', () => {
+    const rows = [{ id: 'a', label: 'A', status: 'Done' }, { id: 'b', label: 'B', status: 'In Progress' }, { id: 'c', label: 'C', status: 'someday' }, { id: 'd', label: 'D', status: 'complete' }];
+    const r = view(doc({ progress_table: rows }))!;
+    expect(r.view.progress_table).toEqual(rows);
+    expect(r.meaning.progress_table!.map((row) => row.status)).toEqual(['complete', 'in_progress', 'someday', 'complete']);
+    expect(r.meaning.progress_table![0]).toEqual({ id: 'a', label: 'A', status: 'complete' });
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
