@@ -167,9 +167,9 @@ function outsideOf(root: string): OutsideCheckout {
 
 /**
  * A bare name or missing file the walk does not explain ("Makefile" deleted before the checkpoint
- * was written, or by a commit dated before it; a word like "TBD" that never was a file): its last removal in HEAD's history back to `since`
- * (bareReach), the answer kept by HEAD. Added to the evidence's
- * removals, where a missing file's commit is looked for.
+ * was written, or by a commit dated before it; a word like "TBD" that never was a file): its last
+ * removal in HEAD's history back to `since` (bareReach), the answer kept by HEAD. Added to the
+ * evidence's removals, where a missing file's commit is looked for.
  */
 async function removalsOfBareNames(root: string, engine: DoctorOptions['engine'], evidence: Evidence, names: readonly string[], since: number): Promise<void> {
   const touches = (c: CommitInfo, n: string) => c.changes.some((ch) => ch.path === n || ch.from === n);
