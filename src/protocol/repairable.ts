@@ -62,6 +62,17 @@ function actionWords(a: Obj): string {
   return key === undefined ? JSON.stringify(a) : (a[key] as string);
 }
 
+/**
+ * An action's words as the read side takes them: a string as it is, an object by its `text`, or,
+ * without a string `text`, by its words (actionWords); '' for anything else. So an action queued
+ * as {"action": …} and later fixed to {"text": …} reads as one text across the file's revisions.
+ */
+export function readActionText(a: unknown): string {
+  if (typeof a === 'string') return a;
+  if (!isObj(a)) return '';
+  return typeof a.text === 'string' ? a.text : actionWords(a);
+}
+
 /** Each repairable slip in `doc`: enum fields written outside their enum, action objects without text. */
 function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
   const notes: RepairNote[] = [];

@@ -89,6 +89,12 @@ describe.each(ENGINES)('doctor on a slip-only checkpoint (%s engine)', (engine) 
     expect((await runCli(dir, ['update', 'api', '--status=in_progress', '--progress_table.0.status=complete', '--next_actions.0.text=Merge PR #12 (auth middleware)'])).code).toBe(0);
     const after: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;
     expect(after.filter((f) => f.check === 'schema' && f.level !== 'advice')).toEqual([]);
+    // The action is still dated by when it was queued (as {"action": …}): the fix's re-save hides no landing.
+    expect(after.filter((f) => f.check === 'landed').map((f) => f.path)).toEqual(['next_actions[0]']);
+    commitAll(dir, 'checkpoint: api (slips fixed)', ago(1));
+    const committed: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;
+    expect(committed.filter((f) => f.check === 'landed').map((f) => f.path)).toEqual(['next_actions[0]']);
+    expect((await runCli(dir, ['next', '--engine', engine])).stdout).toContain('skipped next_actions[0] "Merge PR #12 (auth middleware)": #12 landed in');
   });
 
   it('a top-level status written "Done" is read as complete: a changed file is advice, as for a complete skill', async () => {
