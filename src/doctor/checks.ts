@@ -6,7 +6,9 @@ import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'n
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import type { Loaded } from '../read/load.js';
+import { readable, type Loaded } from '../read/load.js';
+import { fixCommand } from '../protocol/repairable.js';
+import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
@@ -29,8 +31,12 @@ export function checkSchema(l: Loaded): Finding[] {
     return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem, ...file }];
   }
   const v = l.validation!;
+  // Errors that are all hand-written slips: the file is checked for drift as status, next and resume read it.
+  const notes = v.errors.length ? readable(l)?.notes ?? [] : [];
+  const fix = notes.length ? fixCommand(l.skill, notes) : null;
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
+    ...(fix === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; fix: ${fix}`, fix } satisfies Finding]),
     ...v.warnings.map((w): Finding => ({ level: warningLevel(w), check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }
@@ -74,6 +80,8 @@ export interface FileContext {
   inIndex?: (path: string) => boolean;
   /** HEAD's files under the folders a sparse index folds where a pattern matching nothing here may look (foldedPatternDirs). */
   headFolded?: ReadonlySet<string>;
+  /** How far back (seconds; 0: all of HEAD's history) a missing file the walk does not explain was searched for its removal; undefined: not searched. */
+  removalsSince?: number;
 }
 
 /** Whether a repo-relative path exists under the root. */
@@ -438,9 +446,22 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
       if (unknown && !ctx.inIndex?.(rel)) return unknown;
-      return { ...base, level: 'warning', message: `${shown(rel)} is missing`, evidence: { file: rel, missing: true } };
+      return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
   };
+}
+
+/**
+ * What the search for a missing file's removal found: nothing in all of HEAD's history, or nothing
+ * dated since `since` (a commit may be older, or misdated by a clock behind: git can say).
+ */
+function notRemoved(rel: string, since: number | undefined): string {
+  if (since === undefined) return '';
+  if (since <= 0) return "; no commit in HEAD's history deleted or renamed it";
+  const day = iso(since).slice(0, 10);
+  // Pasteable as printed: quoted when it needs it; a placeholder where one line cannot hold it.
+  const file = rel.length > 200 || /[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(rel) ? '<the path>' : /^[\w./@+-]+$/.test(rel) ? rel : shellQuote(rel);
+  return `; no commit in HEAD's history dated since ${day} deleted or renamed it (an older or misdated one may have: \`git log --full-history -1 -- ${file}\`)`;
 }
 
 /** next_actions and blocker resolutions that name a PR or ticket git shows as landed since. */

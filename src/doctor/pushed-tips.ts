@@ -14,7 +14,7 @@ import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRel
 import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
-import type { Loaded } from '../read/load.js';
+import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions } from './queued.js';
 import type { Finding } from './types.js';
@@ -64,7 +64,11 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     const carried = touched.has(l.path);
     out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
   }
-  const valid = loaded.flatMap((l) => (l.checkpoint ? [{ rel: l.path, cp: l.checkpoint }] : []));
+  // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
+  const valid = loaded.flatMap((l) => {
+    const r = readable(l);
+    return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
+  });
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was queued.
   const queued = await dateQueuedActions(root, history, valid);
   const evidence = { ...NO_EVIDENCE, commits: [...commits], queued };
@@ -84,9 +88,10 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
   const skill = skillFromFileName(name)!;
   if (text === undefined) return { skill, path, problem: `${path} is larger than ${MAX_READ_BYTES} bytes or unreadable in the pushed commit` };
   try {
-    const { value } = parseCheckpointText(text, path);
-    const validation = validateCheckpoint(value, { fileName: name, now, sizeBytes: Buffer.byteLength(text) });
-    return { skill, path, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
+    const { value, format } = parseCheckpointText(text, path);
+    const sizeBytes = Buffer.byteLength(text);
+    const validation = validateCheckpoint(value, { fileName: name, now, sizeBytes });
+    return { skill, path, file: { skill, path, text, value, format, sizeBytes }, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
   } catch (e) {
     if (!isCheckpointError(e)) throw e;
     return { skill, path, problem: e.message };

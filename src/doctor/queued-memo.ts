@@ -7,7 +7,8 @@ import { repoKey, storeKey } from '../git/commit-cache.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
-const MEMO_FILE = 'queued-dates.json';
+// -2: dates from summaries that read an action object without text by its words (blob-cache.ts).
+const MEMO_FILE = 'queued-dates-2.json';
 /** One entry per checkpoint file is all a clone needs; a few spare for switching branches. */
 const MAX_ENTRIES = 200;
 

@@ -1,7 +1,8 @@
 // When each queued action entered next_actions: from the checkpoint file's own revisions
 // (never a repository-wide walk), so an action kept across a re-save is still dated by when it
 // was queued, and work that landed between the queueing and the re-save is still seen.
-import { actionText, type Checkpoint } from '../protocol/types.js';
+import type { Checkpoint } from '../protocol/types.js';
+import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
 import { toSeconds } from './instants.js';
@@ -15,7 +16,8 @@ const MAX_BLOB_BYTES = 1 << 20;
 
 /** Texts a checkpoint queues: next_actions and blocker resolutions (what `landed` checks). */
 export function queuedTexts(cp: Partial<Checkpoint>): string[] {
-  const actions = Array.isArray(cp.next_actions) ? cp.next_actions.map((a) => (a && (typeof a === 'string' || typeof a.text === 'string') ? actionText(a) : '')) : [];
+  // An action written {"action": …} reads by its words, as the read side shows it: a fix's re-save keeps its date.
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions.map(readActionText) : [];
   const blockers = Array.isArray(cp.blockers) ? cp.blockers.map((b) => (b && typeof b.proposed_resolution === 'string' ? b.proposed_resolution : '')) : [];
   return [...actions, ...blockers].filter(Boolean);
 }

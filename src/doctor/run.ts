@@ -11,7 +11,7 @@ import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
-import { loadRemembered, type Loaded } from '../read/load.js';
+import { loadRemembered, readable, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -75,7 +75,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   const loaded = loadRemembered(opts.root, opts.now);
-  const checkpoints = loaded.flatMap((l) => (l.checkpoint ? [l.checkpoint] : []));
+  // A file whose only errors are hand-written slips is checked as status, next and resume read it.
+  const checkpoints = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
   for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));
@@ -127,14 +128,20 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
   const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
+  // How far back a missing file the walk does not explain is searched for its removal (none: no history to search).
+  const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;
-  if (bare.length && evidence.history) await removalsOfBareNames(opts.root, opts.engine, evidence, bare.filter((n) => !dirty.has(n) && !outsideCheckout().files.has(n)), bareReach(checkpoints, notBefore));
+  // A missing file the walk does not explain (a commit with a clock behind is dated before the
+  // checkpoint, the walk's bound, though made after it) is looked for as a bare name is.
+  const settled = (n: string) => !dirty.has(n) && !outsideCheckout().files.has(n);
+  const unexplained = [...bare.filter(settled), ...missing.filter((rel) => settled(rel) && !inIndex(rel))];
+  if (unexplained.length && removalsSince !== undefined) await removalsOfBareNames(opts.root, opts.engine, evidence, unexplained, removalsSince);
   const unsure = evidence.history?.unsure;
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
@@ -159,10 +166,10 @@ function outsideOf(root: string): OutsideCheckout {
 }
 
 /**
- * A bare name the walk does not explain ("Makefile" deleted before the checkpoint was written,
- * or a word like "TBD" that never was a file): its last removal in HEAD's history back to `since`
- * (bareReach), the answer kept by HEAD. Added to the evidence's
- * removals, where a missing file's commit is looked for.
+ * A bare name or missing file the walk does not explain ("Makefile" deleted before the checkpoint
+ * was written, or by a commit dated before it; a word like "TBD" that never was a file): its last
+ * removal in HEAD's history back to `since` (bareReach), the answer kept by HEAD. Added to the
+ * evidence's removals, where a missing file's commit is looked for.
  */
 async function removalsOfBareNames(root: string, engine: DoctorOptions['engine'], evidence: Evidence, names: readonly string[], since: number): Promise<void> {
   const touches = (c: CommitInfo, n: string) => c.changes.some((ch) => ch.path === n || ch.from === n);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { resolveGitDirsSync } from './locate.js';
 
-const CACHE_FILE = 'queued-by-blob.json';
+// -2: an action object without text is summarized by its words (readActionText); older summaries lack them.
+const CACHE_FILE = 'queued-by-blob-2.json';
 /** Old entries beyond this are dropped (oldest first): the cache stays small in a long-lived clone. */
 const MAX_ENTRIES = 5000;
 

@@ -62,6 +62,17 @@ function actionWords(a: Obj): string {
   return key === undefined ? JSON.stringify(a) : (a[key] as string);
 }
 
+/**
+ * An action's words as the read side takes them: a string as it is, an object by its `text`, or,
+ * without a string `text`, by its words (actionWords); '' for anything else. So an action queued
+ * as {"action": …} and later fixed to {"text": …} reads as one text across the file's revisions.
+ */
+export function readActionText(a: unknown): string {
+  if (typeof a === 'string') return a;
+  if (!isObj(a)) return '';
+  return typeof a.text === 'string' ? a.text : actionWords(a);
+}
+
 /** Each repairable slip in `doc`: enum fields written outside their enum, action objects without text. */
 function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
   const notes: RepairNote[] = [];
@@ -99,6 +110,16 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
   return { notes, actions };
 }
 
+/** A fix command names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
+const MAX_FIX_FLAGS = 5;
+
+/** The one command that fixes `notes` in `skill`'s checkpoint (past MAX_FIX_FLAGS, then validate for the rest). */
+export function fixCommand(skill: string, notes: readonly RepairNote[]): string {
+  const flags = notes.slice(0, MAX_FIX_FLAGS).map((r) => r.fix).join(' ');
+  const then = notes.length > MAX_FIX_FLAGS ? `, then checkpoint validate .checkpoints/${skill}.checkpoint.json` : '';
+  return `checkpoint update ${skill} ${flags}${then}`;
+}
+
 /** The did-you-mean of an enum slip at `issue.path`, for validate's and doctor's messages; null when there is none. */
 export function suggestionFor(doc: unknown, issue: Issue): string | null {
   if (!isObj(doc)) return null;
@@ -117,9 +138,14 @@ export function readableView(doc: unknown, errors: readonly Issue[]): { view: Ch
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };
   if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
-  // What ranking and staleness read: a top-level status with a clear did-you-mean as that status
-  // ("in-progress" ranks as in progress, not as "nothing queued"); shown as written all the same.
-  const status = notes.find((n) => n.path === 'status')?.meant;
-  const meaning = status ? { ...view, status } : view;
+  // What ranking, staleness and resume's progress read: a status with a clear did-you-mean as
+  // that status ("in-progress" ranks as in progress, not as "nothing queued"; a row "Done" counts
+  // as complete); shown as written all the same.
+  const meant = (path: string) => notes.find((n) => n.path === path)?.meant;
+  const status = meant('status');
+  const rows = Array.isArray(doc.progress_table) ? doc.progress_table : [];
+  const rowMeant = rows.map((_, i) => meant(joinPath(joinPath('progress_table', i), 'status')));
+  const meaning: Obj = status ? { ...view, status } : { ...view };
+  if (rowMeant.some((m) => m !== undefined)) meaning.progress_table = rows.map((row, i) => (rowMeant[i] === undefined ? row : { ...(row as Obj), status: rowMeant[i] }));
   return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
 }

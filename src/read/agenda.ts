@@ -3,7 +3,7 @@
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, walkBound } from '../doctor/evidence.js';
-import { loadRemembered, type Loaded } from './load.js';
+import { loadRemembered, readable, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { basename, relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
@@ -14,12 +14,14 @@ import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAn
 
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { skillLabel } from '../store/skill-name.js';
-import { readableView, type RepairNote } from '../protocol/repairable.js';
+import { fixCommand, type RepairNote } from '../protocol/repairable.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
   /** The status as meant: `checkpoint.status`, or its clear did-you-mean for a hand-written slip ("Blocked"). */
   status: string;
+  /** The checkpoint as meant: each status with a clear did-you-mean read as it (a row's "Done" as complete); else `checkpoint`. */
+  meant: Checkpoint;
   rank: number;
   stale: boolean;
   overBudget: boolean;
@@ -43,11 +45,10 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
   // A file whose only errors are hand-written slips is read as written (validate still fails it).
   const repairs = new Map<string, RepairNote[]>();
   const valid = loaded.flatMap((l) => {
-    if (l.checkpoint) return [{ skill: l.skill, checkpoint: l.checkpoint, shown: l.checkpoint }];
-    const readable = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors) : null;
-    if (!readable) return [];
-    repairs.set(l.skill, readable.notes);
-    return [{ skill: l.skill, checkpoint: readable.meaning, shown: readable.view }];
+    const r = readable(l);
+    if (!r) return [];
+    if (r.notes.length) repairs.set(l.skill, r.notes);
+    return [{ skill: l.skill, checkpoint: r.checkpoint, shown: r.shown }];
   });
   // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
   // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
@@ -77,6 +78,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
       skill,
       checkpoint: shown,
       status: checkpoint.status,
+      meant: checkpoint,
       rank: rankOf(checkpoint),
       stale: isStale(checkpoint, opts.now),
       overBudget: isOverBudget(checkpoint),
@@ -159,16 +161,11 @@ export function needsRepairLines(agenda: Agenda): string[] {
  * One line for a checkpoint read despite hand-written slips: the first, its exact fix, and how
  * many more (validate lists them). Never `reset`: the file is sound apart from these fields.
  */
-const MAX_FIX_FLAGS = 5;
-
 export function repairNoteLine(item: AgendaItem): string | null {
   const [first, ...more] = item.repairs;
   if (!first) return null;
   const also = more.length ? ` (and ${more.length} more: ${more.slice(0, 3).map((r) => r.path).join(', ')}${more.length > 3 ? ', …' : ''})` : '';
-  // Bounded: a hand-edited table may hold a hundred slips; validate lists every one.
-  const flags = item.repairs.slice(0, MAX_FIX_FLAGS).map((r) => r.fix).join(' ');
-  const then = item.repairs.length > MAX_FIX_FLAGS ? `, then checkpoint validate .checkpoints/${item.skill}.checkpoint.json` : '';
-  return `note: ${item.skill}: ${first.path}: ${first.problem}${also}; fix: checkpoint update ${item.skill} ${flags}${then}`;
+  return `note: ${item.skill}: ${first.path}: ${first.problem}${also}; fix: ${fixCommand(item.skill, item.repairs)}`;
 }
 
 /** A checkpoint's slips as --json gives them. */

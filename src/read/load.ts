@@ -7,6 +7,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
 import { Verdicts } from '../store/verdicts.js';
+import { readableView, type RepairNote } from '../protocol/repairable.js';
 import { readChecked } from './checked.js';
 
 export interface Loaded {
@@ -69,4 +70,24 @@ export function loadOne(root: string, skill: string, now: Date, verdicts?: Verdi
     if (!isCheckpointError(e)) throw e;
     return { skill, path, problem: e.message };
   }
+}
+
+/** A loaded checkpoint as the read-side commands and doctor read it. */
+export interface Readable {
+  /** As meant: what ranking, staleness and drift checks read (a slip's clear did-you-mean applied). */
+  checkpoint: Checkpoint;
+  /** As written, for display (an action object without text read as its words). */
+  shown: Checkpoint;
+  /** The hand-written slips it was read despite, each with its fix; none for a valid file. */
+  notes: RepairNote[];
+}
+
+/**
+ * `l` as status, next, resume and doctor read it: a valid file as it is; one whose only errors
+ * are repairable slips through readableView; null for any other (it needs repair).
+ */
+export function readable(l: Loaded): Readable | null {
+  if (l.checkpoint) return { checkpoint: l.checkpoint, shown: l.checkpoint, notes: [] };
+  const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors) : null;
+  return r && { checkpoint: r.meaning, shown: r.view, notes: r.notes };
 }

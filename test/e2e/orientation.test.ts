@@ -277,12 +277,15 @@ describe('hand-written slips (a status outside its enum, an action object withou
     const resume = await runCli(dir, ['resume']);
     expect(resume.code, resume.stderr).toBe(0);
     expect(resume.stdout).toContain('Status: in-progress');
+    // The row written "Done" counts as complete, as status reads "in-progress" as in progress.
+    expect(resume.stdout).toContain('Progress: 1/2 phases complete');
     expect(resume.stdout).toContain('Next: Wire the token refresh');
     expect(resume.stdout).toContain(fix);
     const named = await runCli(dir, ['resume', 'api', '--json']);
     expect(named.code).toBe(0);
     const data = JSON.parse(named.stdout);
     expect(data.status).toBe('in-progress');
+    expect(data.progress).toBe('1/2 phases complete');
     expect(data.repairs.map((r: { path: string }) => r.path)).toEqual(['status', 'progress_table[0].status', 'next_actions[0]']);
     for (const out of [status.stdout, next.stdout, resume.stdout, resume.stderr]) expect(out).not.toContain('reset');
     expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);

@@ -69,6 +69,38 @@ describe('resolve --ours / --theirs', () => {
     expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
   });
 
+  it('resolve --check on a file settled by hand into invalid JSON or an invalid checkpoint gives advice that works, never --add alone', async () => {
+    const dir = phaseConflict();
+    // As a person settles git's line markers: theirs kept, the markers cut, a comma lost on the way.
+    const settled = read(dir, FILE).replace(/<{7} HEAD\n[\s\S]*?={7}\n/, '').replace(/>{7} other\n/, '').replace('"step": "one",', '"step": "one"');
+    write(dir, FILE, settled);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+    const r = await runCli(dir, ['resolve', '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`✗ ${FILE} is not valid JSON at 10:3: expected ',' or '}' in object, and is still unmerged in git's index: fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${FILE}\`; then \`checkpoint resolve --add ${FILE}\`\n`);
+    expect(r.stdout).not.toContain('git add');
+    expect(JSON.parse((await runCli(dir, ['resolve', '--check', '--json'])).stdout)).toMatchObject({ ok: false, unmerged: [FILE], invalid: [{ path: FILE, problem: "is not valid JSON at 10:3: expected ',' or '}' in object" }] });
+    expect(read(dir, FILE)).toBe(settled);
+    // The advice, followed as printed, works: the merge again, then resolve (a real conflict is left to settle).
+    git(dir, ['checkout', '--merge', '--', FILE]);
+    const again = await runCli(dir, ['resolve', '--add', FILE]);
+    expect(again.stderr).toContain('conflict at phase');
+    expect((await runCli(dir, ['resolve', '--theirs', 'phase', '--add', FILE])).code).toBe(0);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+    expect(load(dir).phase).toBe('audit');
+  });
+
+  it('resolve --check on a hand-settled file that parses but is no valid checkpoint names the field, and the way back', async () => {
+    const dir = phaseConflict();
+    const settled = read(dir, FILE).replace(/<{7} HEAD\n[\s\S]*?={7}\n/, '').replace(/>{7} other\n/, '').replace('"phase": "audit"', '"phase": 8.0');
+    write(dir, FILE, settled);
+    const r = await runCli(dir, ['resolve', '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^✗ ${FILE.replace(/\./g, '\\.')} is invalid at phase: .*, and is still unmerged in git's index: fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${FILE.replace(/\./g, '\\.')}\`; then \`checkpoint resolve --add ${FILE.replace(/\./g, '\\.')}\`\n$`));
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(1); // what --add alone would do
+    expect(read(dir, FILE)).toBe(settled);
+  });
+
   it('settles a phase conflict with their version, keeps everything else merged, and stages it', async () => {
     const dir = phaseConflict();
     const r = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
@@ -248,6 +280,24 @@ describe('resolve: a modify/delete conflict', () => {
     // The way out the message names works as written.
     git(dir, ['rm', '-q', '-f', FILE]);
     expect(git(dir, ['ls-files', FILE])).toBe('');
+  });
+
+  it.each([
+    ['D1', 'D2', 'theirs'],
+    ['D2', 'D1', 'ours'],
+  ])('on %s merging %s, the changed file edited into invalid JSON: resolve --check says how to take the changed side back (git checkout --%s)', async (head, other, side) => {
+    const dir = modifyDelete();
+    git(dir, ['checkout', '-q', head]);
+    expect(gitTry(dir, ['merge', '-q', other]).status).not.toBe(0);
+    const changed = read(dir, FILE);
+    write(dir, FILE, changed.replace('"step": "two",', '"step": "two",,'));
+    const r = await runCli(dir, ['resolve', '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`is not valid JSON at \\d+:\\d+: [^\\n]*, and is still unmerged in git's index: fix it by hand, or drop the edits and take the changed side again with \`git checkout --${side} -- ${FILE.replace(/\./g, '\\.')}\`; then \`checkpoint resolve --add ${FILE.replace(/\./g, '\\.')}\` \\(or \`git rm ${FILE.replace(/\./g, '\\.')}\` to accept the deletion\\)\n$`));
+    git(dir, ['checkout', `--${side}`, '--', FILE]);
+    expect(read(dir, FILE)).toBe(changed);
+    expect((await runCli(dir, ['resolve', '--add', FILE])).code).toBe(0);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
   });
 
   it('the deletion accepted with git rm, as the message says, leaves nothing to resolve', async () => {

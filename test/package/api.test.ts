@@ -173,7 +173,7 @@ describe('exports of dist/index.js', () => {
     const drift = report.findings.filter((f) => f.check === 'generated_files');
     expect(drift).toEqual([
       expect.objectContaining({ level: 'warning', skill: 'api', path: 'context_primer.generated_files[0]', message: expect.stringMatching(/src\/auth\.ts changed after the checkpoint was written .*rework auth/) }),
-      expect.objectContaining({ level: 'warning', skill: 'api', path: 'context_primer.generated_files[1]', message: 'src/gone.ts is missing' }),
+      expect.objectContaining({ level: 'warning', skill: 'api', path: 'context_primer.generated_files[1]', message: "src/gone.ts is missing; no commit in HEAD's history dated since 2025-11-06 deleted or renamed it (an older or misdated one may have: `git log --full-history -1 -- src/gone.ts`)" }),
     ]);
     const iso = await api.runDoctor({ root: repo, now, engine: 'isomorphic' });
     expect(iso.engine).toBe('isomorphic');

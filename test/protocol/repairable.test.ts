@@ -45,6 +45,30 @@ describe('readableView', () => {
     expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe('--next_actions.0.text=<the text>');
   });
 
+  it('reads a row status as meant where the meaning is clear; the view keeps every row as written', () => {
+    const rows = [{ id: 'a', label: 'A', status: 'Done' }, { id: 'b', label: 'B', status: 'In Progress' }, { id: 'c', label: 'C', status: 'someday' }, { id: 'd', label: 'D', status: 'complete' }];
+    const r = view(doc({ progress_table: rows }))!;
+    expect(r.view.progress_table).toEqual(rows);
+    expect(r.meaning.progress_table!.map((row) => row.status)).toEqual(['complete', 'in_progress', 'someday', 'complete']);
+    expect(r.meaning.progress_table![0]).toEqual({ id: 'a', label: 'A', status: 'complete' });
+  });
+
+  it('for any rows, a row reads as meant exactly where suggestEnum gives a meaning; the view and every other member stay as written', () => {
+    const status = fc.oneof(fc.constantFrom(...ROW_STATUSES, 'Done', 'in-progress', 'WIP', 'todo', 'Blocked', 'someday', ''), fc.string());
+    fc.assert(fc.property(fc.array(status, { minLength: 1, maxLength: 6 }), (statuses) => {
+      const rows = statuses.map((st, i) => ({ id: `r${i}`, label: `Row ${i} (PR ${i})`, status: st }));
+      const r = view(doc({ progress_table: rows }));
+      if (r === null) return statuses.every((st) => (ROW_STATUSES as readonly string[]).includes(st));
+      expect(r.view.progress_table).toEqual(rows);
+      const meant = r.meaning.progress_table!;
+      statuses.forEach((st, i) => {
+        const expected = (ROW_STATUSES as readonly string[]).includes(st) ? st : suggestEnum(st, ROW_STATUSES) ?? st;
+        expect(meant[i]).toEqual({ ...rows[i], status: expected });
+      });
+      return true;
+    }));
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();

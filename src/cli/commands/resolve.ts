@@ -35,6 +35,8 @@ interface Plan {
   unmatched: string[];
   /** The text the plan was made from: the write is refused if the file changed since. */
   onDisk?: string;
+  /** For a file settled by hand that --add would refuse: what is wrong with it ("is not valid JSON at 3:5: …"). */
+  problem?: string;
 }
 
 function listOption(value: string | boolean | string[] | undefined): string[] {
@@ -183,8 +185,8 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
   try {
     value = parseJson(text, { texts: false }).value;
   } catch (e) {
-    const where = e instanceof JsonSyntaxError ? ` at ${e.line}:${e.column}: ${e.reason}` : '';
-    return { file, outcome: { path, status: 'unparseable', source: 'file', messages: [`checkpoint: ${path} is not valid JSON${where}: fix it by hand`] }, unmatched: requested };
+    const problem = `is not valid JSON${e instanceof JsonSyntaxError ? ` at ${e.line}:${e.column}: ${e.reason}` : ''}`;
+    return { file, outcome: { path, status: 'unparseable', source: 'file', messages: [`checkpoint: ${path} ${problem}: fix it by hand`] }, unmatched: requested, problem };
   }
   const from = sides.flatMap((t): FileContent[] => {
     try {
@@ -194,7 +196,10 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
     }
   });
   const errors = introducedErrors(path, { value, text }, from);
-  if (errors.length) return { file, outcome: { path, status: 'invalid', source: 'file', messages: errors.map((e) => `checkpoint: ${path}: invalid at ${e.path}: ${e.message}`) }, unmatched: requested };
+  if (errors.length) {
+    const problem = `is invalid at ${errors[0]!.path}: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
+    return { file, outcome: { path, status: 'invalid', source: 'file', messages: errors.map((e) => `checkpoint: ${path}: invalid at ${e.path}: ${e.message}`) }, unmatched: requested, problem };
+  }
   return { file, outcome: { path, status: 'resolved', source: 'file', messages: [] }, unmatched: requested };
 }
 
@@ -202,6 +207,29 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
 async function write(root: string, plan: Plan, add: boolean): Promise<void> {
   if (plan.text !== undefined) await replaceCheckpointText(root, plan.file.skill, plan.file.abs, { text: plan.text, mergedFrom: plan.mergedFrom ?? [], from: plan.onDisk });
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
+}
+
+/**
+ * What makes `resolve --add` refuse a settled file git still calls unmerged (not valid JSON, or
+ * errors neither side had), and the git command that gives back what to settle (discarding the
+ * edits): the merge again, or in a modify/delete conflict the changed side. Null when --add
+ * would stage it, or when resolve would refuse it for another reason (its own message says why).
+ */
+function settledProblem(root: string, rel: string, unmerged: readonly string[]): { problem: string; again: string; deleted: boolean } | null {
+  let plan: Plan;
+  try {
+    plan = planOne(root, resolvableFile(root, rel), compileExtraLogs(readConfig(root)), undefined, new Set(unmerged), true);
+  } catch (e) {
+    if (isCheckpointError(e)) return null;
+    throw e;
+  }
+  if (plan.problem === undefined) return null;
+  const stages = readStages(root, rel);
+  if (stages && 'deleted' in stages) {
+    const changed = stages.deleted === 'ours' ? 'theirs' : 'ours';
+    return { problem: plan.problem, again: `drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\``, deleted: true };
+  }
+  return { problem: plan.problem, again: `drop the edits and merge it again with \`git checkout --merge -- ${rel}\``, deleted: false };
 }
 
 /** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or cannot be read for markers (too large, a link out, a FIFO). */
@@ -213,7 +241,13 @@ function check(root: string, ctx: Context): number {
   const bad = [...new Set([...markers, ...unread, ...unreadable.map((u) => u.path), ...unmerged])];
   // A misnamed file is one resolve refuses: never advised to it, whatever else is there.
   const misnamed = bad.filter((p) => misnamedCheckpointRel(p));
-  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable, misnamed });
+  // A file settled by hand (no markers) that git still calls unmerged: --add stages it only when it is sound.
+  const settled = unmerged.filter((p) => !markers.includes(p) && !unread.includes(p) && !unreadable.some((u) => u.path === p) && !misnamed.includes(p));
+  const invalid = settled.flatMap((p) => {
+    const why = settledProblem(root, p, unmerged);
+    return why === null ? [] : [{ path: p, ...why }];
+  });
+  if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable, misnamed, invalid: invalid.map(({ path, problem }) => ({ path, problem })) });
   else if (bad.length) {
     // Offered for a file resolve takes; by name while a misnamed file would make a bare run refuse.
     const resolveIt = (p: string) => (resolvableSkill(p) === undefined ? '' : `, or checkpoint resolve --add${misnamed.length ? ` ${p}` : ''}`);
@@ -223,7 +257,10 @@ function check(root: string, ctx: Context): number {
       const refused = misnamed.includes(p) ? '; its name is no skill\'s, so resolve will not write it' : '';
       const big = tooLarge.find((t) => t.path === p);
       const unread = unreadable.find((u) => u.path === p);
-      const why = markers.includes(p)
+      const broken = invalid.find((i) => i.path === p);
+      const why = broken
+        ? `${broken.problem}, and is still unmerged in git's index: fix it by hand, or ${broken.again}; then \`checkpoint resolve --add ${p}\`${broken.deleted ? ` (or \`git rm ${p}\` to accept the deletion)` : ''}`
+        : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big
           ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`

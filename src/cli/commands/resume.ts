@@ -106,7 +106,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const rec = recommend(item);
   const decisions = userDecisionBlockers(cp);
   const keyDecisions = (cp.context_primer?.key_decisions ?? []).filter((d): d is string => typeof d === 'string');
-  const files = relevantFiles(cp);
+  // Rows counted and matched as meant (a row written "Done" is complete), as ranking reads them.
+  const files = relevantFiles(item.meant);
   // Every value from the file goes through q(): a line break in it prints as \n, so a merged
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   // Display order; the tier says what a tight output budget keeps first: the minimal header,
@@ -122,7 +123,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       ],
     },
     { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
-    { name: 'progress', tier: 3, head: [`Progress: ${progress(cp)}`] },
+    { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },
     { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
     ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
@@ -143,7 +144,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       stale: item.stale,
       status: cp.status,
       progress_summary: cp.progress_summary,
-      progress: progress(cp),
+      progress: progress(item.meant),
       next: rec,
       next_actions: upcoming,
       key_decisions: keyDecisions,

@@ -1,0 +1,79 @@
+// A committer clock behind: a commit made after the checkpoint (its child in the graph) dated
+// before the checkpoint's updated_at. The walk is bounded by date, so doctor looks further back
+// for a missing file's removal, and says honestly when it found none. Real git, both engines.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+function checkpoint(files: string[], over: Record<string, unknown> = {}) {
+  return {
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/someone/demo',
+    created_at: '2026-06-01T09:00:00Z', updated_at: ago(121).replace('Z', '.250Z'),
+    phase: 'build', step: 'spec', status: 'in_progress', progress_summary: 'Spec drafted; scored 8.0.',
+    progress_table: [{ id: 'spec', label: 'Spec', status: 'in_progress' }],
+    context_primer: { key_decisions: ['OpenAPI 3.1'], generated_files: files },
+    next_actions: ['Review the spec with the API team'],
+    ...over,
+  };
+}
+
+type F = { level: string; path: string; message: string; evidence?: Record<string, unknown> };
+
+async function entry(dir: string, engine: string, i: number): Promise<F | undefined> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout).findings as F[]).find((f) => f.path === `context_primer.generated_files[${i}]`);
+}
+
+describe.each(ENGINES)('a missing file removed by a commit with a clock behind (%s engine)', (engine) => {
+  it('names the deleting or renaming commit though it is dated before the checkpoint', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', 'spec v1\n');
+    write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
+    write(dir, 'src/keep.ts', 'keep\n');
+    write(dir, FILE, `${JSON.stringify(checkpoint(['docs/spec.md (v1, PR 12)', 'src/gen.ts', 'src/keep.ts']), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(120));
+    // The next two commits come after it in the graph, from a machine whose clock is 3 hours behind.
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    const dropped = commitAll(dir, 'Drop the old spec', ago(300));
+    git(dir, ['mv', 'src/gen.ts', 'src/generated.ts']);
+    const moved = commitAll(dir, 'Rename the generated module', ago(290));
+    // Then a commit with a right clock.
+    write(dir, 'README.md', 'demo\n');
+    commitAll(dir, 'Readme', ago(30));
+    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"`, evidence: { file: 'docs/spec.md', missing: true, sha: dropped } });
+    expect(await entry(dir, engine, 1)).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: moved, renamed_to: 'src/generated.ts' } });
+    expect(await entry(dir, engine, 2)).toBeUndefined();
+  });
+
+  it('a file no commit it searched removed is missing, saying so and how to look further back', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', 'spec v1\n');
+    write(dir, FILE, `${JSON.stringify(checkpoint(['docs/spec.md (v1)', 'docs/typo-spec.md — never written']), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(120));
+    // A clock years behind: before even the walk_days bound.
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    const dropped = commitAll(dir, 'Drop the old spec', '2001-01-01T00:00:00Z');
+    const hint = (file: string) => `(an older or misdated one may have: \`git log --full-history -1 -- ${file}\`)`;
+    const spec = await entry(dir, engine, 0);
+    expect(spec).toMatchObject({ level: 'warning', evidence: { file: 'docs/spec.md', missing: true } });
+    expect(spec!.message).toMatch(/^docs\/spec\.md is missing; no commit in HEAD's history dated since \d{4}-\d\d-\d\d deleted or renamed it /);
+    expect(spec!.message.endsWith(hint('docs/spec.md'))).toBe(true);
+    // The command it names finds the commit.
+    expect(git(dir, ['log', '--full-history', '-1', '--format=%H', '--', 'docs/spec.md']).trim()).toBe(dropped);
+    expect((await entry(dir, engine, 1))!.message.endsWith(hint('docs/typo-spec.md'))).toBe(true);
+    // With no bound (walk_days 0) all of HEAD's history is searched, and the line says so.
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
+    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"` });
+    expect(await entry(dir, engine, 1)).toMatchObject({ level: 'warning', message: "docs/typo-spec.md is missing; no commit in HEAD's history deleted or renamed it" });
+  });
+});
