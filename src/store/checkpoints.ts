@@ -325,9 +325,13 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
   const text = checkpointText(current, next, format);
-  // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
-  refuseOversized(root, path, text);
-  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
+  // A write with beforeWrite (update --auto-rotate) may shrink the document there: its size is
+  // judged on what is finally written (mutateLocked), so rotation makes room before the cap
+  // refuses. beforeWrite writes history/ only for a result that fits (store/rotate.ts autoRotate).
+  const bytes = Buffer.byteLength(text);
+  if (!opts.beforeWrite) refuseOversized(root, path, text);
+  const sizeBytes = opts.beforeWrite ? Math.min(bytes, MAX_READ_BYTES) : bytes;
+  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);

@@ -292,7 +292,10 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
   const path = live?.path ?? checkpointPath(root, skill);
-  return { doc: p.plan.doc, report: report(root, skill, live, path, p.target, p.plan, bytes, format, false) };
+  const done = report(root, skill, live, path, p.target, p.plan, bytes, format, false);
+  // Still over the cap after rotating: the write is refused, so nothing goes to history either.
+  if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
+  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
+  return { doc: p.plan.doc, report: done };
 }

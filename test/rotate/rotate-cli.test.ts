@@ -234,6 +234,51 @@ describe('update --auto-rotate', () => {
     expect(historyFiles(dir)).toEqual([]);
   });
 
+  /**
+   * A checkpoint `under` bytes below the 4 MiB cap: 600 run_history records of ~7 KB (hand-kept:
+   * scores written 8.0, a path with a note), padded by a note of its own to the exact size.
+   */
+  function nearCap(under: number, blob = 0): { dir: string; entries: Entry[] } {
+    const entries = runs(0, 600).map((e, i) => ({ ...e, file: `src/run${i}.ts (PR ${i})`, score: 8, detail: 'x'.repeat(6700) }));
+    const fixture = (pad: number) =>
+      `${JSON.stringify(checkpoint({ run_history: entries, big_note: 'n'.repeat(blob), pad: 'p'.repeat(pad) }), null, 2).replace(/"score": 8\b/g, '"score": 8.0')}\n`;
+    const text = fixture(MAX_READ_BYTES - under - Buffer.byteLength(fixture(0)));
+    expect(Buffer.byteLength(text)).toBe(MAX_READ_BYTES - under);
+    const dir = project({});
+    write(dir, CP, text);
+    return { dir, entries: JSON.parse(text).skill_state.run_history };
+  }
+  const longAction = `--next_actions+=Re-run the evaluator over ${'src/**/*.ts, '.repeat(8)}then compare with docs/baseline.md`;
+
+  it('near the 4 MiB cap, rotates first and then checks the cap: the write lands, nothing is lost', async () => {
+    const { dir, entries } = nearCap(60);
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', longAction]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/auto-rotated 595 old log entries/);
+    expect(size(dir)).toBeLessThan(MAX_READ_BYTES);
+    expect(doc(dir).next_actions.at(-1)).toContain('docs/baseline.md');
+    expectExactlyOnce(dir, 'skill_state.run_history', entries);
+    expect(read(dir, CP)).toContain('"score": 8.0'); // the kept records keep their text
+  });
+
+  it('near the cap without --auto-rotate, or when rotating cannot make room: refused, file byte-identical, no history', async () => {
+    const { dir } = nearCap(60);
+    const before = readFileSync(join(dir, CP));
+    const plain = await runCli(dir, ['update', 'api', longAction]);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/refused: the result would be \d+ bytes, over the 4194304-byte limit/);
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    // A note of 4 MB that is no log: rotation would move the records, yet the file stays over.
+    const stuck = nearCap(60);
+    const huge = `--skill_state.big_note=${'b'.repeat(MAX_READ_BYTES)}`;
+    const stuckBefore = readFileSync(join(stuck.dir, CP));
+    const r = await runCli(stuck.dir, ['update', 'api', '--auto-rotate', huge]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/over the 4194304-byte limit/);
+    expect(readFileSync(join(stuck.dir, CP)).equals(stuckBefore)).toBe(true);
+    expect(historyFiles(stuck.dir)).toEqual([]);
+  });
+
   it('a small file is never rotated, flag or not', async () => {
     const dir = project({ run_history: runs(0, 30) });
     expect((await runCli(dir, ['update', 'api', '--auto-rotate', '--step=s5'])).code).toBe(0);
