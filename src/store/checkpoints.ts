@@ -133,8 +133,8 @@ class TrustedFile implements CheckpointFile {
 }
 
 /** Reads any checkpoint-shaped file by path (validate takes arbitrary files). */
-export function readCheckpointFile(root: string, path: string): CheckpointFile {
-  const file = readCheckpointAt(root, path);
+export function readCheckpointFile(root: string, path: string, maxBytes?: number): CheckpointFile {
+  const file = readCheckpointAt(root, path, maxBytes);
   if (file === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
   return file;
 }
@@ -232,6 +232,8 @@ export interface MutateOptions {
   beforeWrite?: (next: JsonValue, text: string) => JsonValue;
   /** Read cap for the current file (default MAX_READ_BYTES); the write is still refused over MAX_READ_BYTES. */
   readLimit?: number;
+  /** What to do when the result would pass MAX_READ_BYTES, when the general advice does not fit (restore). */
+  refused?: string;
 }
 
 export interface MutateResult {
@@ -279,11 +281,11 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
  * Refuses a text the readers would refuse (readCheckpointKnown's MAX_READ_BYTES): a write never
  * leaves a file that `show`, `update` and the rest then cannot open.
  */
-function refuseOversized(root: string, path: string, text: string): void {
+function refuseOversized(root: string, path: string, text: string, advice = 'keep bulk data in a file of its own and reference it from the checkpoint'): void {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_READ_BYTES) {
     throw new CheckpointError('E_INVALID', `refused: the result would be ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
-      hint: `${display(root, path)} was not changed; keep bulk data in a file of its own and reference it from the checkpoint`,
+      hint: `${display(root, path)} was not changed; ${advice}`,
     });
   }
 }
@@ -329,7 +331,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // judged on what is finally written (mutateLocked), so rotation makes room before the cap
   // refuses. beforeWrite writes history/ only for a result that fits (store/rotate.ts autoRotate).
   const bytes = Buffer.byteLength(text);
-  if (!opts.beforeWrite) refuseOversized(root, path, text);
+  if (!opts.beforeWrite) refuseOversized(root, path, text, opts.refused);
   const sizeBytes = opts.beforeWrite ? Math.min(bytes, MAX_READ_BYTES) : bytes;
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
@@ -359,7 +361,7 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     }
     // The same value (beforeWrite changes a document only by returning another): its text is known.
     const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
-    refuseOversized(root, path, finalText);
+    refuseOversized(root, path, finalText, opts.refused);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);
     return { path, before: current?.value ?? null, after: next, warnings, kept, changed };

@@ -19,13 +19,11 @@ import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
-import { historyDir } from './history.js';
+import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { checkpointsDir } from './checkpoints.js';
 import { unlinkSync } from 'node:fs';
 
-/** Rotation files are read whole; past this one is not ours. */
-const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
 export const CRASH_AFTER_HISTORY_ENV = 'CHECKPOINT_TEST_CRASH_AFTER_HISTORY';

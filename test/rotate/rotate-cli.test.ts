@@ -177,6 +177,42 @@ describe('checkpoint rotate', () => {
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  // Short records, many fields: the rotation file (pretty) is over twice the compact checkpoint.
+  const dense = (from: number, to: number) => runs(from, to).map((r, i) => ({ ...r, a: 1, b: 2.5, c: 3, d: 'src/x.ts (PR 12)', ok: true, pr: i % 90 }));
+
+  it('every rotation file rotate writes is one restore reads, even past 4 MiB: the round trip gives every entry back', async () => {
+    const all = dense(0, 19_000);
+    const dir = project({});
+    write(dir, CP, `${JSON.stringify(checkpoint({ run_history: all }))}\n`); // one line, as a tool wrote it
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    const [file] = historyFiles(dir);
+    expect(Buffer.byteLength(read(dir, `${HISTORY}/${file}`))).toBeGreaterThan(MAX_READ_BYTES);
+    const h = await runCli(dir, ['history']);
+    expect(h.stdout).toContain(file);
+    expect(h.stdout).not.toMatch(/cannot restore/);
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/put 18995 rotated entries back/);
+    expect(doc(dir).skill_state.run_history).toHaveLength(19_000);
+    expect([...doc(dir).skill_state.run_history].sort((x: Entry, y: Entry) => x.at!.localeCompare(y.at!))).toEqual(all);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('restore of a rotation file whose entries no longer fit the live checkpoint: a clear refusal, nothing changed', async () => {
+    const dir = project({ run_history: dense(0, 10_000) });
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { run_history: [...doc(dir).skill_state.run_history, ...dense(10_000, 20_000)] } }, null, 2)}\n`);
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0); // the same day: appended to one file
+    const [file] = historyFiles(dir);
+    expect(Buffer.byteLength(read(dir, `${HISTORY}/${file}`))).toBeGreaterThan(MAX_READ_BYTES);
+    const before = readFileSync(join(dir, CP));
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`refused: the result would be \\d+ bytes, over the 4194304-byte limit .*the entries stay in history/${file!.replace(/\./g, '\\.')}`));
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+  });
+
   it('refuses bad usage before touching anything', async () => {
     const dir = project({ run_history: runs(0, 8) });
     const before = readFileSync(join(dir, CP));

@@ -60,7 +60,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   for (const file of skipped.slice(0, MAX_SKIPS_NAMED)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
   if (skipped.length > MAX_SKIPS_NAMED) ctx.out.err(`checkpoint: skipped ${skipped.length - MAX_SKIPS_NAMED} more entries of history/ that are not plain files inside the project (${skipped.length} in all)`);
   // What restore would refuse is marked here, with why, so the list promises nothing it cannot do.
-  const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes);
+  const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes, e.kind);
   if (ctx.json) {
     ctx.out.json([
       ...entries.map((e) => {
