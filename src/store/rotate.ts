@@ -297,3 +297,24 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
   return { doc: p.plan.doc, report: done };
 }
+
+/**
+ * Advice for a write refused over the 4 MiB cap (done, update): when rotating the old telemetry
+ * of `next` (what would have been written) out to history/ brings it back under, name
+ * `checkpoint rotate`; else undefined, for the general advice. `also`: another way the command has.
+ */
+export function rotationAdvice(root: string, skill: string, next: JsonValue, now: Date, also = ''): string | undefined {
+  if (next === null || typeof next !== 'object' || Array.isArray(next)) return undefined;
+  let config: ProjectConfig;
+  try {
+    config = readConfig(root);
+  } catch {
+    return undefined; // rotate would refuse the same config
+  }
+  const p = plan(root, skill, next, now, settings(config)).plan;
+  if (!p.changed) return undefined;
+  const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
+  const bytes = Buffer.byteLength(checkpointText(live, p.doc, live?.format ?? DEFAULT_FORMAT));
+  if (bytes > MAX_READ_BYTES) return undefined;
+  return `rotation makes room: \`checkpoint rotate ${skill}\` moves ${p.moved} old log entr${p.moved === 1 ? 'y' : 'ies'} to history/ (about ${bytes} bytes then), and run this again${also}`;
+}

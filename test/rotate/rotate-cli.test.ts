@@ -303,6 +303,8 @@ describe('update --auto-rotate', () => {
     const plain = await runCli(dir, ['update', 'api', longAction]);
     expect(plain.code).toBe(2);
     expect(plain.stderr).toMatch(/refused: the result would be \d+ bytes, over the 4194304-byte limit/);
+    // rotation would make room: the refusal names it, and the flag
+    expect(plain.stderr).toMatch(/`checkpoint rotate api` moves 595 old log entries to history\/ .*\(or pass --auto-rotate\)/);
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
     // A note of 4 MB that is no log: rotation would move the records, yet the file stays over.
     const stuck = nearCap(60);
@@ -311,8 +313,25 @@ describe('update --auto-rotate', () => {
     const r = await runCli(stuck.dir, ['update', 'api', '--auto-rotate', huge]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/over the 4194304-byte limit/);
+    expect(r.stderr).not.toMatch(/checkpoint rotate/); // it would not make room
+    expect(r.stderr).toMatch(/keep bulk data in a file of its own/);
     expect(readFileSync(join(stuck.dir, CP)).equals(stuckBefore)).toBe(true);
     expect(historyFiles(stuck.dir)).toEqual([]);
+  });
+
+  it('done near the cap names `checkpoint rotate <skill>` when rotation would make room; nothing written', async () => {
+    const { dir } = nearCap(20);
+    const before = readFileSync(join(dir, CP));
+    const r = await runCli(dir, ['done', 'api', '--complete']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/refused: the result would be \d+ bytes, over the 4194304-byte limit.*`checkpoint rotate api` moves 595 old log entries to history\//);
+    expect(r.stderr).not.toMatch(/--auto-rotate/); // done has no such flag
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect(historyFiles(dir)).toEqual([]);
+    // as advised: rotate, then done lands
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    expect((await runCli(dir, ['done', 'api', '--complete'])).code).toBe(0);
   });
 
   it('a small file is never rotated, flag or not', async () => {
