@@ -76,14 +76,14 @@ describe('formatKeepingLayout', () => {
     expect(out).toBe(MESSY.replace('"priority": 1}', '"priority": 2}').replace('"tell Ren\\u00e9" }', '"tell Kim" }'));
   });
 
-  it('puts a new member and a new item of a multi-line container on lines of their own, at its indent', () => {
+  it('puts a new member and a new item of a multi-line container on lines of their own, at its indent; a new record among one-line records on one line, like them', () => {
     const out = rewrite(MESSY, (v) => {
       v.blockers.push({ what: 'CI red', since: '2026-01-02' });
       v.next_actions.push({ id: 'c', task: 'write docs' });
       v.phase = 'build';
     });
     expect(out).toBe(
-      MESSY.replace('    { "id": "b", "task": "tell Ren\\u00e9" }\n', '    { "id": "b", "task": "tell Ren\\u00e9" },\n    {\n      "id": "c",\n      "task": "write docs"\n    }\n').replace(
+      MESSY.replace('    { "id": "b", "task": "tell Ren\\u00e9" }\n', '    { "id": "b", "task": "tell Ren\\u00e9" },\n    { "id": "c", "task": "write docs" }\n').replace(
         '  "blockers": []\n',
         '  "blockers": [\n    {\n      "what": "CI red",\n      "since": "2026-01-02"\n    }\n  ],\n  "phase": "build"\n',
       ),
