@@ -190,6 +190,7 @@ describe('checkpoint rotate', () => {
     const h = await runCli(dir, ['history']);
     expect(h.stdout).toContain(file);
     expect(h.stdout).not.toMatch(/cannot restore/);
+    expect(JSON.parse((await runCli(dir, ['history', '--json'])).stdout)).toMatchObject([{ file, kind: 'rotation', restorable: true }]);
     const r = await runCli(dir, ['restore', file!]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/put 18995 rotated entries back/);

@@ -65,7 +65,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json([
       ...entries.map((e) => {
         const why = refusal(e);
-        return { ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' && !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
+        return { ...e, path: display(root, e.path), restorable: !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
       }),
       ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: CANNOT_RESTORE })),
     ]);
