@@ -6,7 +6,8 @@
 
 import schema from './schema.json' with { type: 'json' };
 import { ShapeChecker, type Shape } from './shape-check.js';
-import { CAPSULE_FIELDS, type Capsule, type CapsuleContext } from './types.js';
+import { isJsonObject } from './identity.js';
+import { CAPSULE_FIELDS, type Capsule, type CapsuleContext, type JsonObject, type JsonValue } from './types.js';
 
 export { CAPSULE_FIELDS };
 
@@ -79,12 +80,43 @@ export function orderedContext(c: CapsuleContext): CapsuleContext {
   return out as unknown as CapsuleContext;
 }
 
+/** What `pause` itself writes into `mechanical`; any other key there is the user's and is kept. */
+const MECHANICAL_KEYS: ReadonlySet<string> = new Set(['head', 'branch', 'uncommitted', 'uncommitted_count', 'at']);
+/** The capsule's own parts; any other top-level key is the user's and is kept. */
+const CAPSULE_PARTS: ReadonlySet<string> = new Set(['context', 'origin', 'mechanical']);
+
+/** Keys a stored capsule holds that `pause` does not write (kept by every pause: nothing is dropped). */
+export function foreignCapsuleKeys(capsule: JsonValue | undefined): string[] {
+  if (!isJsonObject(capsule)) return [];
+  const own = Object.keys(capsule).filter((k) => !CAPSULE_PARTS.has(k));
+  const mech = capsule.mechanical;
+  return isJsonObject(mech) ? [...own, ...Object.keys(mech).filter((k) => !MECHANICAL_KEYS.has(k)).map((k) => `mechanical.${k}`)] : own;
+}
+
+/**
+ * `base` (context, origin) with fresh mechanical state, laid into `old` (the stored capsule,
+ * when it is an object): its other keys and its mechanical's other keys stay, in their order.
+ */
+function assemble(old: JsonObject | null, base: Pick<Capsule, 'context' | 'origin'>, mechanical: Mechanical | undefined): Capsule {
+  const oldMech = old && isJsonObject(old.mechanical) ? old.mechanical : null;
+  const extra = oldMech ? Object.fromEntries(Object.entries(oldMech).filter(([k]) => !MECHANICAL_KEYS.has(k))) : {};
+  const mech = mechanical ? { ...mechanical, ...extra } : Object.keys(extra).length ? extra : undefined;
+  const parts: Record<string, unknown> = { context: base.context, origin: base.origin, mechanical: mech };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(old ?? {})) out[k] = CAPSULE_PARTS.has(k) ? parts[k] : v;
+  for (const k of CAPSULE_PARTS) if (!(k in out)) out[k] = parts[k];
+  if (out.mechanical === undefined) delete out.mechanical; // never a key holding undefined
+  return out as unknown as Capsule;
+}
+
 /**
  * The capsule with mechanical state attached, listing as many uncommitted paths as fit
  * within CAPSULE_STORED_MAX_BYTES (the count stays exact); without mechanical state when
- * even an empty list does not fit. Pure.
+ * even an empty list does not fit. `old`: the stored capsule, whose keys pause does not
+ * write are kept (a hand-kept note, mechanical.custom). Pure.
  */
-export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: MechanicalState, at: string): Capsule {
+export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state: MechanicalState, at: string, old: JsonValue | null = null): Capsule {
+  const keep = isJsonObject(old ?? undefined) ? (old as JsonObject) : null;
   const paths = state.uncommitted;
   let n = paths?.length ?? 0;
   for (;;) {
@@ -92,9 +124,46 @@ export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state:
     const mechanical: Mechanical = paths === null
       ? { head: state.head, branch: state.branch, at }
       : { head: state.head, branch: state.branch, uncommitted: paths.slice(0, n), uncommitted_count: state.uncommitted_count ?? paths.length, at };
-    const capsule: Capsule = { context: base.context, origin: base.origin, mechanical };
+    const capsule = assemble(keep, base, mechanical);
     if (utf8Bytes(JSON.stringify(capsule)) <= CAPSULE_STORED_MAX_BYTES) return capsule;
-    if (n === 0) return { context: base.context, origin: base.origin };
+    if (n === 0) return assemble(keep, base, undefined);
     n = Math.floor(n / 2);
   }
+}
+
+/**
+ * The context and origin `pause --auto` keeps from a stored capsule, however it was written:
+ * what is there stays as it is, what is missing is filled from `fill` (placeholders that say
+ * "not recorded", and the origin of now). A capsule without a `context` that holds the seven
+ * fields at its top level (written by hand) has them moved into `context`, where readers look.
+ * `filled`: the paths that were filled, for the message. Pure.
+ */
+export function keptClaims(old: JsonObject, fill: Pick<Capsule, 'context' | 'origin'>): { base: Pick<Capsule, 'context' | 'origin'>; rest: JsonObject; filled: string[] } {
+  const filled: string[] = [];
+  const rest: JsonObject = { ...old };
+  const complete = (have: JsonObject, keys: readonly string[], from: Record<string, unknown>, at: string): JsonObject => {
+    const out: JsonObject = { ...have };
+    for (const k of keys) {
+      if (out[k] !== undefined) continue;
+      out[k] = from[k] as JsonValue;
+      filled.push(`${at}.${k}`);
+    }
+    return out;
+  };
+  let context: JsonValue | undefined = old.context;
+  if (context === undefined) {
+    const lifted: JsonObject = {};
+    for (const k of CAPSULE_FIELDS) {
+      if (old[k] === undefined) continue;
+      lifted[k] = old[k]!;
+      delete rest[k];
+    }
+    context = complete(lifted, CAPSULE_FIELDS, fill.context as unknown as Record<string, unknown>, 'context');
+  } else if (isJsonObject(context)) {
+    context = complete(context, CAPSULE_FIELDS, fill.context as unknown as Record<string, unknown>, 'context');
+  }
+  let origin: JsonValue | undefined = old.origin;
+  if (origin === undefined || isJsonObject(origin)) origin = complete(origin ?? {}, ['root', 'head', 'saved_at'], fill.origin, 'origin');
+  // A context or origin that is not an object is left exactly as written (validate names it).
+  return { base: { context: context as unknown as CapsuleContext, origin: origin as unknown as Capsule['origin'] }, rest, filled };
 }

@@ -363,6 +363,9 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     const colon = old.find((m) => m.colon !== undefined && !m.colon.includes('\n'))?.colon ?? (multiline ? (style.multiColon ?? ': ') : inlineColon);
     const inner: Place = { multiline, indent: memberIndent, comma: `,${multiline ? inlineLead : restLead}`, colon: multiline ? inlineColon : colon };
     const close = old.length ? node.close : multiline ? eol + base : '';
+    // A multi-line array of one-line records (`[\n  {"a":1},\n  {"a":2}\n]`): a new item follows
+    // its siblings, on one line with their separators, not laid out over lines of its own.
+    const siblings = multiline && node.kind === 'array' ? inlineSiblings(old) : null;
 
     // Each new member: its old self (index into `old`) or -1, and its written text.
     const parts: Array<{ from: number; body: string }> = [];
@@ -371,7 +374,8 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
       pairItems(before, now, sameValue).forEach((k, j) => {
         const v = now[j]!;
         const item = child(named, true, v, j);
-        parts.push({ from: k, body: k === -1 ? fresh(v, item, inner) : render(old[k]!.value, before[k]!, v, item, inner) });
+        const like = k === -1 && siblings ? nearest(siblings, j) : null;
+        parts.push({ from: k, body: k === -1 ? (like ? inlineLike(v, item, like) : fresh(v, item, inner)) : render(old[k]!.value, before[k]!, v, item, inner) });
       });
     } else {
       const before = was as { [k: string]: JsonValue };
@@ -390,12 +394,40 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     let out = node.kind === 'array' ? '[' : '{';
     parts.forEach(({ from, body }, j) => {
       const was = from === -1 ? undefined : old[from]!;
-      // A member keeps the blanks before it while it stays first (or not first); its comma's blanks while it is not last.
-      out += was && (from === 0) === (j === 0) ? was.lead : j === 0 ? firstLead : restLead;
+      // A member keeps the blanks before it while it stays first (or not first), and on a line of
+      // its own always (its line's indent is its own: a tab stays a tab); its comma's blanks while it is not last.
+      out += was && ((from === 0) === (j === 0) || (multiline && was.lead.includes('\n'))) ? was.lead : j === 0 ? firstLead : restLead;
       out += body;
       if (j < parts.length - 1) out += (was && from < old.length - 1 ? was.mid : '') + ',';
     });
     return out + close + (node.kind === 'array' ? ']' : '}');
+  };
+
+  /**
+   * The one-line records of a multi-line array (with their indexes), when its container items are
+   * all on one line each and at least one is not empty: a new item is then written like them. Else null.
+   */
+  const inlineSiblings = (old: readonly Member[]): Array<{ at: number; record: Container }> | null => {
+    const records: Array<{ at: number; record: Container }> = [];
+    for (const [at, m] of old.entries()) {
+      if (m.value.kind === 'scalar') continue;
+      if (m.value.multiline) return null;
+      if (m.value.members.length) records.push({ at, record: m.value });
+    }
+    return records.length ? records : null;
+  };
+
+  /** The record nearest to index `j`, the one a new item there is written like. */
+  const nearest = (records: ReadonlyArray<{ at: number; record: Container }>, j: number): Container =>
+    records.reduce((best, r) => (Math.abs(r.at - j) < Math.abs(best.at - j) ? r : best)).record;
+
+  /** `v` on one line with `record`'s separators, and its blanks inside the brackets (`{ "id": "b" }`) when of its kind. */
+  const inlineLike = (v: JsonValue, named: Named, record: Container): string => {
+    const colon = record.members.find((m) => m.colon !== undefined)?.colon ?? inlineColon;
+    const lead = record.members[1]?.lead ?? (colon.endsWith(' ') ? ' ' : '');
+    const text = fresh(v, named, { multiline: false, indent: '', comma: `,${lead}`, colon });
+    if (text.length <= 2 || text[0] !== original[record.start]) return text;
+    return text[0] + record.members[0]!.lead + text.slice(1, -1) + record.close + text.slice(-1);
   };
 
   const top: Place = { multiline: multiFile, indent: '', comma: `,${inlineLead}`, colon: inlineColon };

@@ -43,21 +43,32 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
 }
 
 /**
- * A newest-first log (recently_done) with a new first entry, cut to `keep`: what stays and what
- * moves out, each in array order. By entry time when every entry has one (a hand-kept list may
- * run oldest-first), the new first entry always staying; else the first `keep`, as the order says.
+ * A log (recently_done) with a new first entry, cut to `keep`: what stays and what moves out,
+ * each in array order. The new first entry always stays; of the rest the newest stay. A hand-kept
+ * list may run either way and mix in entries without a time, so: its direction is read from the
+ * entries that have times (rising in array order: oldest-first; else newest-first, the
+ * protocol's order), an entry without a time counts as older than every timed one, and between
+ * entries of equal standing (no time, or equal times) the direction says which is newer.
  */
 export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy): { kept: JsonValue[]; moved: JsonValue[] } {
   if (entries.length <= keep) return { kept: [...entries], moved: [] };
+  if (keep <= 0) return { kept: [], moved: [...entries] };
   const times = entries.map((e) => logEntryTime(e, policy));
-  let stays: (i: number) => boolean = (i) => i < keep;
-  if (keep > 0 && times.every((t) => t !== undefined)) {
-    // Newest first among the rest; equal times keep array order.
-    const rest = entries.map((_, i) => i).slice(1).sort((a, b) => times[b]! - times[a]! || a - b);
-    const chosen = new Set([0, ...rest.slice(0, keep - 1)]);
-    stays = (i) => chosen.has(i);
-  }
-  return { kept: entries.filter((_, i) => stays(i)), moved: entries.filter((_, i) => !stays(i)) };
+  const rest = entries.map((_, i) => i).slice(1);
+  const timed = rest.filter((i) => times[i] !== undefined);
+  let rising = 0;
+  for (let k = 1; k < timed.length; k++) rising += Math.sign(times[timed[k]!]! - times[timed[k - 1]!]!);
+  const oldestFirst = rising > 0;
+  // Newest first: timed before untimed, later time first, then the later (oldest-first) or earlier position.
+  const rank = (a: number, b: number): number => {
+    const ta = times[a];
+    const tb = times[b];
+    if (ta !== undefined && tb !== undefined && ta !== tb) return tb - ta;
+    if ((ta === undefined) !== (tb === undefined)) return ta === undefined ? 1 : -1;
+    return oldestFirst ? b - a : a - b;
+  };
+  const chosen = new Set([0, ...[...rest].sort(rank).slice(0, keep - 1)]);
+  return { kept: entries.filter((_, i) => chosen.has(i)), moved: entries.filter((_, i) => !chosen.has(i)) };
 }
 
 export interface LogRotation {

@@ -133,8 +133,8 @@ class TrustedFile implements CheckpointFile {
 }
 
 /** Reads any checkpoint-shaped file by path (validate takes arbitrary files). */
-export function readCheckpointFile(root: string, path: string): CheckpointFile {
-  const file = readCheckpointAt(root, path);
+export function readCheckpointFile(root: string, path: string, maxBytes?: number): CheckpointFile {
+  const file = readCheckpointAt(root, path, maxBytes);
   if (file === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
   return file;
 }
@@ -230,8 +230,19 @@ export interface MutateOptions {
    * `text`: what would be written for `next` (return `next` itself to have it written).
    */
   beforeWrite?: (next: JsonValue, text: string) => JsonValue;
+  /**
+   * beforeWrite may shrink the document (update --auto-rotate): the size cap then judges what
+   * is finally written, not `next`, so rotation makes room before the cap refuses. Such a
+   * beforeWrite must write history/ only for a result that fits (store/rotate.ts autoRotate).
+   */
+  shrinks?: boolean;
   /** Read cap for the current file (default MAX_READ_BYTES); the write is still refused over MAX_READ_BYTES. */
   readLimit?: number;
+  /**
+   * What to do when the result would pass MAX_READ_BYTES, when the general advice does not fit
+   * (restore; done and update name rotate when it would make room). Undefined: the general advice.
+   */
+  refused?: string | ((next: JsonValue) => string | undefined);
 }
 
 export interface MutateResult {
@@ -279,11 +290,12 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
  * Refuses a text the readers would refuse (readCheckpointKnown's MAX_READ_BYTES): a write never
  * leaves a file that `show`, `update` and the rest then cannot open.
  */
-function refuseOversized(root: string, path: string, text: string): void {
+function refuseOversized(root: string, path: string, text: string, next?: JsonValue, refused?: MutateOptions['refused']): void {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_READ_BYTES) {
+    const advice = (typeof refused === 'function' ? refused(next!) : refused) ?? 'keep bulk data in a file of its own and reference it from the checkpoint';
     throw new CheckpointError('E_INVALID', `refused: the result would be ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
-      hint: `${display(root, path)} was not changed; keep bulk data in a file of its own and reference it from the checkpoint`,
+      hint: `${display(root, path)} was not changed; ${advice}`,
     });
   }
 }
@@ -325,9 +337,12 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
   const text = checkpointText(current, next, format);
-  // Before beforeWrite, which may write history/: a refusal then leaves nothing behind.
-  refuseOversized(root, path, text);
-  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes: Buffer.byteLength(text) });
+  // Before beforeWrite, which may write history/: a refusal then leaves nothing behind. One that
+  // shrinks the document is judged on what it leaves (mutateLocked), so rotation makes room first.
+  const bytes = Buffer.byteLength(text);
+  if (!opts.shrinks) refuseOversized(root, path, text, next, opts.refused);
+  const sizeBytes = opts.shrinks ? Math.min(bytes, MAX_READ_BYTES) : bytes;
+  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
@@ -355,7 +370,7 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     }
     // The same value (beforeWrite changes a document only by returning another): its text is known.
     const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
-    refuseOversized(root, path, finalText);
+    refuseOversized(root, path, finalText, next, opts.refused);
     const changed = finalText !== current?.text;
     if (changed) replaceText(root, path, finalText);
     return { path, before: current?.value ?? null, after: next, warnings, kept, changed };

@@ -117,9 +117,22 @@ export function resolveArchive(root: string, arg: string, base = root): string {
   return candidate;
 }
 
-/** Why restore would refuse an archive of `bytes` for its size (over what a checkpoint may be), else null. */
-export function archiveTooBig(bytes: number | undefined): string | null {
-  return bytes !== undefined && bytes > MAX_READ_BYTES ? `is ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit restore reads` : null;
+/**
+ * Rotation files are read whole up to this: rotate appends a day's entries into one, so one can
+ * pass the 4 MiB a checkpoint may hold (a merge left the checkpoint up to 16 MiB, rotate reads
+ * that much). Restore reads what rotate may write: every archive written can be restored.
+ */
+export const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Why restore would refuse an archive of `bytes` for its size, else null. An archived checkpoint
+ * becomes the live file as it is, so it must be one a checkpoint may be; a rotation file only
+ * gives its entries back (the write then refuses a live file that would pass the cap).
+ */
+export function archiveTooBig(bytes: number | undefined, kind: ArchiveEntry['kind']): string | null {
+  if (bytes === undefined) return null;
+  if (kind === 'rotation') return bytes > MAX_ROTATION_FILE_BYTES ? `is ${bytes} bytes, over the ${MAX_ROTATION_FILE_BYTES}-byte limit restore reads` : null;
+  return bytes > MAX_READ_BYTES ? `is ${bytes} bytes: restored, it would be a live checkpoint over the ${MAX_READ_BYTES}-byte limit` : null;
 }
 
 /** Copies an archived checkpoint back as the live one; refuses to overwrite a live checkpoint. */
@@ -140,9 +153,9 @@ export async function restoreArchive(root: string, arg: string, now: Date, base 
   const parsed = parseArchiveName(basename(archive));
   if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
   // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
-  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size);
+  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size, parsed.kind);
   if (tooBig) throw new CheckpointError('E_INVALID', `${basename(archive)} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
-  const file = readCheckpointFile(root, archive); // must parse
+  const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
   if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now, file.format.texts);
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
@@ -167,6 +180,7 @@ async function restoreRotation(root: string, skill: string, name: string, value:
   }
   let entries = 0;
   const result = await mutateCheckpoint(root, skill, {
+    refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
     now,
     change: (current, texts) => {
       const file = value as unknown as RotationFile;

@@ -19,13 +19,11 @@ import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
-import { historyDir } from './history.js';
+import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
 import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { checkpointsDir } from './checkpoints.js';
 import { unlinkSync } from 'node:fs';
 
-/** Rotation files are read whole; past this one is not ours. */
-const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
 export const CRASH_AFTER_HISTORY_ENV = 'CHECKPOINT_TEST_CRASH_AFTER_HISTORY';
@@ -292,7 +290,31 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
   const path = live?.path ?? checkpointPath(root, skill);
-  return { doc: p.plan.doc, report: report(root, skill, live, path, p.target, p.plan, bytes, format, false) };
+  const done = report(root, skill, live, path, p.target, p.plan, bytes, format, false);
+  // Still over the cap after rotating: the write is refused, so nothing goes to history either.
+  if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
+  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
+  return { doc: p.plan.doc, report: done };
+}
+
+/**
+ * Advice for a write refused over the 4 MiB cap (done, update): when rotating the old telemetry
+ * of `next` (what would have been written) out to history/ brings it back under, name
+ * `checkpoint rotate`; else undefined, for the general advice. `also`: another way the command has.
+ */
+export function rotationAdvice(root: string, skill: string, next: JsonValue, now: Date, also = ''): string | undefined {
+  if (next === null || typeof next !== 'object' || Array.isArray(next)) return undefined;
+  let config: ProjectConfig;
+  try {
+    config = readConfig(root);
+  } catch {
+    return undefined; // rotate would refuse the same config
+  }
+  const p = plan(root, skill, next, now, settings(config)).plan;
+  if (!p.changed) return undefined;
+  const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
+  const bytes = Buffer.byteLength(checkpointText(live, p.doc, live?.format ?? DEFAULT_FORMAT));
+  if (bytes > MAX_READ_BYTES) return undefined;
+  return `rotation makes room: \`checkpoint rotate ${skill}\` moves ${p.moved} old log entr${p.moved === 1 ? 'y' : 'ies'} to history/ (about ${bytes} bytes then), and run this again${also}`;
 }

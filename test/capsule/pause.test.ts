@@ -288,3 +288,74 @@ describe('text we persist names the distinctive bin', () => {
     }
   });
 });
+
+describe('pause over a capsule written by hand', () => {
+  /** The checkpoint with `capsule` spliced in by hand, in a hand-kept layout (tabs, 8.0, a note in a path). */
+  function handProject(capsule: string): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const body = JSON.stringify(checkpoint(), null, '\t').replace(/\n}$/, `,\n\t"capsule": ${capsule}\n}`);
+    write(dir, CP, `${body.replace('"go"', '"go: src/x.ts (PR 12)"')}\n`);
+    commitAll(dir, 'hand-written capsule', '2026-08-02T00:00:00Z');
+    return dir;
+  }
+  const placeholder = (v: unknown) => String(v).startsWith('unknown: not recorded yet');
+
+  it.each([
+    ['an empty object', '{}'],
+    ['a goal at its top level', '{"goal": "ship it (see docs/plan.md)"}'],
+    ['mechanical only, with a key of its own', '{"mechanical": {"head": "abc1234", "custom": 1, "seen": 8.0}}'],
+    ['a partial context', '{"context": {"goal": "ship", "pending": ["PR 12 review"]}}'],
+    ['an empty origin', '{"origin": {}, "context": {"next": "run make"}}'],
+  ])('--auto fills what %s lacks, keeps what is there, and exits 0', async (_what, capsule) => {
+    const dir = handProject(capsule);
+    const given = JSON.parse(capsule);
+    const r = await runCli(dir, ['pause', 'api', '--auto']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/internal error/);
+    const cap = doc(dir).capsule;
+    // what was there stays (a top-level claim moves into context, where resume reads it)
+    const claims = { ...Object.fromEntries(Object.entries(given).filter(([k]) => k === 'goal')), ...(given.context ?? {}) };
+    for (const [k, v] of Object.entries(claims)) expect(cap.context[k]).toEqual(v);
+    if (given.mechanical?.custom !== undefined) expect(cap.mechanical).toMatchObject({ custom: 1, seen: 8 });
+    // what was missing is filled, each placeholder saying so
+    for (const k of ['goal', 'acceptance', 'constraints', 'decisions', 'evidence', 'pending', 'next']) {
+      if (!(k in claims)) expect([cap.context[k]].flat().every(placeholder), k).toBe(true);
+    }
+    expect(cap.origin).toMatchObject({ root: dir, head: head(dir) });
+    expect(cap.mechanical).toMatchObject({ head: head(dir), branch: 'main' });
+    expect(r.stdout).toMatch(/filled what the capsule lacked: .*context\.acceptance/);
+    // the rest of the file is as it was, the hand-kept text included
+    expect(read(dir, CP)).toContain('"go: src/x.ts (PR 12)"');
+    expect((await runCli(dir, ['validate', 'api'])).stdout).not.toMatch(/error\s+capsule/);
+  });
+
+  it('--auto keeps an origin as saved and fills only its missing keys', async () => {
+    const dir = handProject('{"context": {"goal": "g"}, "origin": {"root": "/old/place", "saved_at": "2026-08-01T00:00:00Z"}}');
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    expect(doc(dir).capsule.origin).toEqual({ root: '/old/place', saved_at: '2026-08-01T00:00:00Z', head: head(dir) });
+  });
+
+  it('--context replaces the claims and keeps every field the protocol does not define, saying so', async () => {
+    const dir = handProject('{"goal": "ship", "my_notes": ["keep me", "and me: src/y.ts (PR 9)"], "mechanical": {"head": "abc", "custom": 1}}');
+    const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    expect(r.code, r.stderr).toBe(0);
+    const cap = doc(dir).capsule;
+    expect(cap.context).toEqual(context());
+    expect(cap.my_notes).toEqual(['keep me', 'and me: src/y.ts (PR 9)']);
+    expect(cap.goal).toBe('ship');
+    expect(cap.mechanical).toMatchObject({ head: head(dir), custom: 1 });
+    expect(r.stderr).toMatch(/kept capsule fields the protocol does not define: goal, my_notes, mechanical\.custom/);
+    const json = await runCli(dir, ['pause', 'api', '--json', '--context', JSON.stringify(context({ next: 'again' }))]);
+    expect(JSON.parse(json.stdout).kept_fields).toEqual(['goal', 'my_notes', 'mechanical.custom']);
+    expect(doc(dir).capsule.my_notes).toEqual(cap.my_notes);
+  });
+
+  it('--context over a capsule of our own says nothing about kept fields', async () => {
+    const dir = project();
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
+    const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context({ next: 'x' }))]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/kept capsule field/);
+  });
+});

@@ -758,12 +758,12 @@ describe('history and restore on a messy history/', () => {
     const name = 'api.2026-01-01T00-00-00Z.checkpoint.json';
     write(dir, `.checkpoints/history/${name}`, JSON.stringify({ ...doc('api'), blob: 'x'.repeat(4 * 1024 * 1024) }));
     const h = expectOk(await runCli(dir, ['history']));
-    expect(h.stdout).toMatch(new RegExp(`^checkpoint  ${name.replace(/\./g, '\\.')}  \\d+ bytes; cannot restore: is \\d+ bytes, over the 4194304-byte limit restore reads$`, 'm'));
+    expect(h.stdout).toMatch(new RegExp(`^checkpoint  ${name.replace(/\./g, '\\.')}  \\d+ bytes; cannot restore: is \\d+ bytes: restored, it would be a live checkpoint over the 4194304-byte limit$`, 'm'));
     const [entry] = JSON.parse((await runCli(dir, ['history', '--json'])).stdout);
     expect(entry).toMatchObject({ file: name, restorable: false, reason: expect.stringContaining('cannot restore') });
     const r = await runCli(dir, ['restore', name]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('over the 4194304-byte limit restore reads');
+    expect(r.stderr).toContain('restored, it would be a live checkpoint over the 4194304-byte limit');
     expect(r.stderr).not.toContain('reset');
     expect(existsSync(join(dir, rel('api')))).toBe(false);
   });

@@ -104,3 +104,58 @@ describe('a hand-formatted checkpoint keeps its layout through writes', () => {
     expect(read(dir, history)).toContain('"ms": 812.0');
   });
 });
+
+describe('a new record follows its siblings in a list of one-line records', () => {
+  // Spaces, but the first record's line starts with a tab (pasted in), one-line records, a note in a path.
+  const LIST = [
+    '{',
+    '  "protocol_version": "1.1", "skill": "api", "project": "shop", "project_dir": "/home/dev/shop",',
+    '  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",',
+    '  "phase": "build", "step": "orders", "status": "in_progress", "progress_summary": "Orders half done",',
+    '  "next_actions": [',
+    '    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},',
+    '    "Run evaluator on src/**/*.ts (skip vendor/)"',
+    '  ],',
+    '  "recently_done": [',
+    '\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},',
+    '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}',
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+
+  function listProject(): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    write(dir, FILE, LIST);
+    commitAll(dir, 'base');
+    return dir;
+  }
+
+  it('done writes the new record on one line and leaves the old records byte for byte', () => {
+    const dir = listProject();
+    run(dir, ['done', 'api']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},']);
+    expect(added).toHaveLength(2);
+    expect(added[1]).toMatch(/^\t\{"at": "[^"]+", "action": "Ship PR #12", "done_when": "merged, score 8\.0\+"\},$/);
+    expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}\n  ]');
+  });
+
+  it('update --recently_done+:json= appends one line in the style of the record next to it', () => {
+    const dir = listProject();
+    run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}']);
+    expect(added.slice(1)).toEqual(['    {"at":"2026-02-03T09:00:00Z","action":"reviewed"},', '    {"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
+  });
+
+  it('records laid out over lines keep getting new records over lines', () => {
+    const dir = listProject();
+    write(dir, FILE, LIST.replace('\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},', '    {\n      "at": "2026-02-02T09:00:00Z",\n      "action": "wrote"\n    },'));
+    commitAll(dir, 'multi');
+    run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged"}']);
+    expect(read(dir, FILE)).toMatch(/\n {4}\{\n {6}"at": "2026-03-04T10:00:00Z",\n {6}"action": "tagged"\n {4}\}\n {2}\]/);
+  });
+});

@@ -1,6 +1,7 @@
 // A write into a hand-formatted checkpoint changes only what it changed: an inline array stays
 // inline, a one-line object keeps its separators, blank lines and `"k":1` stay, and what is
 // new takes the style of the container it lands in.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
@@ -76,14 +77,14 @@ describe('formatKeepingLayout', () => {
     expect(out).toBe(MESSY.replace('"priority": 1}', '"priority": 2}').replace('"tell Ren\\u00e9" }', '"tell Kim" }'));
   });
 
-  it('puts a new member and a new item of a multi-line container on lines of their own, at its indent', () => {
+  it('puts a new member and a new item of a multi-line container on lines of their own, at its indent; a new record among one-line records on one line, like them', () => {
     const out = rewrite(MESSY, (v) => {
       v.blockers.push({ what: 'CI red', since: '2026-01-02' });
       v.next_actions.push({ id: 'c', task: 'write docs' });
       v.phase = 'build';
     });
     expect(out).toBe(
-      MESSY.replace('    { "id": "b", "task": "tell Ren\\u00e9" }\n', '    { "id": "b", "task": "tell Ren\\u00e9" },\n    {\n      "id": "c",\n      "task": "write docs"\n    }\n').replace(
+      MESSY.replace('    { "id": "b", "task": "tell Ren\\u00e9" }\n', '    { "id": "b", "task": "tell Ren\\u00e9" },\n    { "id": "c", "task": "write docs" }\n').replace(
         '  "blockers": []\n',
         '  "blockers": [\n    {\n      "what": "CI red",\n      "since": "2026-01-02"\n    }\n  ],\n  "phase": "build"\n',
       ),
@@ -128,5 +129,29 @@ describe('formatKeepingLayout', () => {
     const value = { a: [1, 2, 3] };
     expect(writeKeepingLayout(text, { a: [1, 2] }, value, detectFormat(text))).toBeNull();
     expect(formatKeepingLayout(text, { a: [1, 2] }, value, detectFormat(text))).toBe(formatJson(value, detectFormat(text)));
+  });
+});
+
+describe('a list of one-line records gains records', () => {
+  const record = fc.dictionary(fc.constantFrom('at', 'action', 'note', 'score'), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant('src/x.ts (PR 12)')), { minKeys: 1, maxKeys: 3 });
+  const indent = fc.constantFrom('  ', '    ', '\t', '\t\t');
+  it('each new record takes one line; every old record line stays byte for byte (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(record, indent, fc.boolean()), { minLength: 1, maxLength: 6 }), fc.array(record, { minLength: 1, maxLength: 3 }).map((rs) => rs.map((r, i) => ({ ...r, n: `new ${i}` }))), fc.boolean(), (old, added, first) => {
+        // Hand-kept: each record on a line of its own, its own indent, compact or spaced (`{ "at": "x" }`).
+        const lines = old.map(([r, ind, spaced]) => ind + (spaced ? JSON.stringify(r, null, 1).replace(/\n */g, ' ') : JSON.stringify(r)));
+        const text = `{\n  "recently_done": [\n${lines.join(',\n')}\n  ]\n}\n`;
+        const out = rewrite(text, (v) => {
+          if (first) v.recently_done.unshift(...added);
+          else v.recently_done.push(...added);
+        });
+        const body = out.split('\n').slice(2, -3);
+        expect(body).toHaveLength(old.length + added.length);
+        const kept = first ? body.slice(added.length) : body.slice(0, old.length);
+        kept.forEach((l, k) => expect(l.replace(/,$/, '')).toBe(lines[k]));
+        expect(JSON.parse(out).recently_done).toEqual(first ? [...added, ...old.map(([r]) => r)] : [...old.map(([r]) => r), ...added]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

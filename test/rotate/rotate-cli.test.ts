@@ -177,6 +177,43 @@ describe('checkpoint rotate', () => {
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  // Short records, many fields: the rotation file (pretty) is over twice the compact checkpoint.
+  const dense = (from: number, to: number) => runs(from, to).map((r, i) => ({ ...r, a: 1, b: 2.5, c: 3, d: 'src/x.ts (PR 12)', ok: true, pr: i % 90 }));
+
+  it('every rotation file rotate writes is one restore reads, even past 4 MiB: the round trip gives every entry back', async () => {
+    const all = dense(0, 19_000);
+    const dir = project({});
+    write(dir, CP, `${JSON.stringify(checkpoint({ run_history: all }))}\n`); // one line, as a tool wrote it
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    const [file] = historyFiles(dir);
+    expect(Buffer.byteLength(read(dir, `${HISTORY}/${file}`))).toBeGreaterThan(MAX_READ_BYTES);
+    const h = await runCli(dir, ['history']);
+    expect(h.stdout).toContain(file);
+    expect(h.stdout).not.toMatch(/cannot restore/);
+    expect(JSON.parse((await runCli(dir, ['history', '--json'])).stdout)).toMatchObject([{ file, kind: 'rotation', restorable: true }]);
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/put 18995 rotated entries back/);
+    expect(doc(dir).skill_state.run_history).toHaveLength(19_000);
+    expect([...doc(dir).skill_state.run_history].sort((x: Entry, y: Entry) => x.at!.localeCompare(y.at!))).toEqual(all);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('restore of a rotation file whose entries no longer fit the live checkpoint: a clear refusal, nothing changed', async () => {
+    const dir = project({ run_history: dense(0, 10_000) });
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { run_history: [...doc(dir).skill_state.run_history, ...dense(10_000, 20_000)] } }, null, 2)}\n`);
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0); // the same day: appended to one file
+    const [file] = historyFiles(dir);
+    expect(Buffer.byteLength(read(dir, `${HISTORY}/${file}`))).toBeGreaterThan(MAX_READ_BYTES);
+    const before = readFileSync(join(dir, CP));
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`refused: the result would be \\d+ bytes, over the 4194304-byte limit .*the entries stay in history/${file!.replace(/\./g, '\\.')}`));
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+  });
+
   it('refuses bad usage before touching anything', async () => {
     const dir = project({ run_history: runs(0, 8) });
     const before = readFileSync(join(dir, CP));
@@ -232,6 +269,70 @@ describe('update --auto-rotate', () => {
     expect(r.stderr).toMatch(/checkpoint rotate/);
     expect(doc(dir).skill_state.run_history).toHaveLength(120);
     expect(historyFiles(dir)).toEqual([]);
+  });
+
+  /**
+   * A checkpoint `under` bytes below the 4 MiB cap: 600 run_history records of ~7 KB (hand-kept:
+   * scores written 8.0, a path with a note), padded by a note of its own to the exact size.
+   */
+  function nearCap(under: number, blob = 0): { dir: string; entries: Entry[] } {
+    const entries = runs(0, 600).map((e, i) => ({ ...e, file: `src/run${i}.ts (PR ${i})`, score: 8, detail: 'x'.repeat(6700) }));
+    const fixture = (pad: number) =>
+      `${JSON.stringify(checkpoint({ run_history: entries, big_note: 'n'.repeat(blob), pad: 'p'.repeat(pad) }), null, 2).replace(/"score": 8\b/g, '"score": 8.0')}\n`;
+    const text = fixture(MAX_READ_BYTES - under - Buffer.byteLength(fixture(0)));
+    expect(Buffer.byteLength(text)).toBe(MAX_READ_BYTES - under);
+    const dir = project({});
+    write(dir, CP, text);
+    return { dir, entries: JSON.parse(text).skill_state.run_history };
+  }
+  const longAction = `--next_actions+=Re-run the evaluator over ${'src/**/*.ts, '.repeat(8)}then compare with docs/baseline.md`;
+
+  it('near the 4 MiB cap, rotates first and then checks the cap: the write lands, nothing is lost', async () => {
+    const { dir, entries } = nearCap(60);
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', longAction]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/auto-rotated 595 old log entries/);
+    expect(size(dir)).toBeLessThan(MAX_READ_BYTES);
+    expect(doc(dir).next_actions.at(-1)).toContain('docs/baseline.md');
+    expectExactlyOnce(dir, 'skill_state.run_history', entries);
+    expect(read(dir, CP)).toContain('"score": 8.0'); // the kept records keep their text
+  });
+
+  it('near the cap without --auto-rotate, or when rotating cannot make room: refused, file byte-identical, no history', async () => {
+    const { dir } = nearCap(60);
+    const before = readFileSync(join(dir, CP));
+    const plain = await runCli(dir, ['update', 'api', longAction]);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/refused: the result would be \d+ bytes, over the 4194304-byte limit/);
+    // rotation would make room: the refusal names it, and the flag
+    expect(plain.stderr).toMatch(/`checkpoint rotate api` moves 595 old log entries to history\/ .*\(or pass --auto-rotate\)/);
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    // A note of 4 MB that is no log: rotation would move the records, yet the file stays over.
+    const stuck = nearCap(60);
+    const huge = `--skill_state.big_note=${'b'.repeat(MAX_READ_BYTES)}`;
+    const stuckBefore = readFileSync(join(stuck.dir, CP));
+    const r = await runCli(stuck.dir, ['update', 'api', '--auto-rotate', huge]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/over the 4194304-byte limit/);
+    expect(r.stderr).not.toMatch(/checkpoint rotate/); // it would not make room
+    expect(r.stderr).toMatch(/keep bulk data in a file of its own/);
+    expect(readFileSync(join(stuck.dir, CP)).equals(stuckBefore)).toBe(true);
+    expect(historyFiles(stuck.dir)).toEqual([]);
+  });
+
+  it('done near the cap names `checkpoint rotate <skill>` when rotation would make room; nothing written', async () => {
+    const { dir } = nearCap(20);
+    const before = readFileSync(join(dir, CP));
+    const r = await runCli(dir, ['done', 'api', '--complete']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/refused: the result would be \d+ bytes, over the 4194304-byte limit.*`checkpoint rotate api` moves 595 old log entries to history\//);
+    expect(r.stderr).not.toMatch(/--auto-rotate/); // done has no such flag
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect(historyFiles(dir)).toEqual([]);
+    // as advised: rotate, then done lands
+    expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
+    expect((await runCli(dir, ['done', 'api', '--complete'])).code).toBe(0);
   });
 
   it('a small file is never rotated, flag or not', async () => {

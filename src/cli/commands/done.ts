@@ -8,7 +8,7 @@ import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
-import { archiveOverflow, clearRotationJournal, overflowPointer } from '../../store/rotate.js';
+import { archiveOverflow, clearRotationJournal, overflowPointer, rotationAdvice } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -140,6 +140,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change,
+    refused: (doc) => rotationAdvice(root, skill, doc, ctx.now),
     beforeWrite: (doc) => {
       if (overflow) archived = { to: archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts), count: overflow.entries.length };
       return doc;

@@ -60,12 +60,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   for (const file of skipped.slice(0, MAX_SKIPS_NAMED)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
   if (skipped.length > MAX_SKIPS_NAMED) ctx.out.err(`checkpoint: skipped ${skipped.length - MAX_SKIPS_NAMED} more entries of history/ that are not plain files inside the project (${skipped.length} in all)`);
   // What restore would refuse is marked here, with why, so the list promises nothing it cannot do.
-  const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes);
+  const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes, e.kind);
   if (ctx.json) {
     ctx.out.json([
       ...entries.map((e) => {
         const why = refusal(e);
-        return { ...e, path: display(root, e.path), restorable: e.kind === 'checkpoint' && !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
+        return { ...e, path: display(root, e.path), restorable: !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
       }),
       ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: CANNOT_RESTORE })),
     ]);

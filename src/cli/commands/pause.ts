@@ -10,6 +10,8 @@ import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_FIELDS,
   CAPSULE_INPUT_MAX_BYTES,
+  foreignCapsuleKeys,
+  keptClaims,
   utf8Bytes,
   orderedContext,
   validateCapsule,
@@ -133,7 +135,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const base: Pick<Capsule, 'context' | 'origin'> = { context: orderedContext(parsed as unknown as CapsuleContext), origin: { root, head: state.head, saved_at: at } };
   const stored = validateCapsule(base);
   if (stored.length) throw refuse(root, skill, describe(stored), 'size');
-  const capsule = withMechanical(base, state, at);
+  let capsule = withMechanical(base, state, at);
+  let foreign: string[] = [];
 
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
@@ -141,14 +144,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       }
+      // The new claims replace the old ones; what else the stored capsule holds (a hand-kept note) stays.
+      const old = (current as JsonObject).capsule ?? null;
+      foreign = foreignCapsuleKeys(old ?? undefined);
+      capsule = withMechanical(base, state, at, old);
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
       return stampWrite(current as JsonObject, ctx.now);
     },
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  noteForeign(ctx, skill, foreign);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null });
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null, ...(foreign.length ? { kept_fields: foreign } : {}) });
     return 0;
   }
   ctx.out.out(`✓ saved the recovery capsule of ${skill} in ${display(root, result.path)} (${bytes} bytes; origin HEAD ${capsule.origin.head ?? 'none'})`);
@@ -157,6 +165,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 }
 
 class NothingToRefresh extends Error {}
+
+/** Keys of the old capsule that pause kept though the protocol does not define them: said, never dropped silently. */
+function noteForeign(ctx: Context, skill: string, keys: readonly string[]): void {
+  if (!keys.length) return;
+  ctx.out.err(`checkpoint: note: kept capsule field${keys.length === 1 ? '' : 's'} the protocol does not define: ${keys.join(', ')}; hint: move notes of your own to skill_state of ${skill} (validate reports unknown capsule fields)`);
+}
 
 /** The pause is saved before context loss all the same; what git could not say is left out, and said so. */
 function warnUnreadIndex(ctx: Context, state: GitState): void {
@@ -229,6 +243,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   // context that says, field by field, that the agent has not recorded it yet.
   if (!hasCapsule(file.value)) return firstAuto(root, skill, ctx, state, at);
   let capsule: Capsule | undefined;
+  let filled: string[] = [];
   try {
     const result = await mutateCheckpoint(root, skill, {
       now: ctx.now,
@@ -238,15 +253,18 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
         if (typeof old !== 'object' || old === null || Array.isArray(old)) {
           throw new CheckpointError('E_CAPSULE', `the stored capsule of "${skill}" is not an object`, { hint: `save a new one: checkpoint pause ${skill} --context ...` });
         }
-        // context and origin stay exactly as saved (frozen); only mechanical is replaced.
-        capsule = withMechanical({ context: old.context, origin: old.origin }, state, at);
+        // context and origin stay exactly as saved (frozen); only mechanical is replaced. A capsule
+        // written by hand gets what it lacks filled in (placeholders, the origin of now), the rest kept.
+        const kept = keptClaims(old as unknown as JsonObject, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
+        filled = kept.filled;
+        capsule = withMechanical(kept.base, state, at, kept.rest);
         current.capsule = capsule as unknown as JsonValue;
         return current;
       },
     });
     noteKeptErrors(ctx, display(root, result.path), result.kept);
     if (ctx.json) {
-      ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null });
+      ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null, ...(filled.length ? { filled } : {}) });
       return 0;
     }
   } catch (e) {
@@ -259,5 +277,6 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
       ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${uncommittedText(m)}`
       : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
   );
+  if (filled.length) ctx.out.out(`  filled what the capsule lacked: ${filled.join(', ')} (placeholders say "not recorded"; add them: checkpoint pause ${skill} --context '<json>')`);
   return 0;
 }

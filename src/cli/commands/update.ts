@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
 import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoints.js';
 import { projectName } from '../../store/project.js';
-import { autoRotate, type RotateReport } from '../../store/rotate.js';
+import { autoRotate, rotationAdvice, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
@@ -45,7 +45,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
       return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts), ctx.now);
     },
+    refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
+    shrinks: true,
     beforeWrite: (next, text) => {
       const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text });
       rotated = r.report;

@@ -1,0 +1,83 @@
+// done's cut of recently_done (protocol/rotation.ts cutNewestFirst): a hand-kept list may run
+// oldest-first or newest-first and mix in entries without a time; the newest always stay.
+import fc from 'fast-check';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { policyFor, logEntryTime, type LogPolicy } from '../../src/protocol/fields.js';
+import { canonicalJson } from '../../src/protocol/identity.js';
+import { cutNewestFirst } from '../../src/protocol/rotation.js';
+import type { JsonValue } from '../../src/protocol/types.js';
+import { cleanup, commitAll, makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+
+const policy = policyFor(['recently_done']) as LogPolicy;
+const time = (e: JsonValue) => logEntryTime(e, policy);
+const multiset = (xs: readonly JsonValue[]) => xs.map((x) => canonicalJson(x)).sort();
+
+// Real-shaped entries: {at, action} (times in a few formats, some equal), bare notes, objects without `at`.
+const day = fc.integer({ min: 0, max: 40 }).map((d) => new Date(Date.UTC(2026, 7, 1) + d * 86_400_000));
+const entry: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.tuple(day, fc.boolean(), fc.nat(99)).map(([d, ms, n]) => ({ at: ms ? d.toISOString() : d.toISOString().replace('.000Z', 'Z'), action: `did ${n}: src/x${n}.ts (PR ${n})` })),
+  fc.nat(99).map((n) => `legacy note ${n}`),
+  fc.nat(99).map((n) => ({ action: `no time ${n}`, status: 'shipped' })),
+);
+
+describe('cutNewestFirst', () => {
+  it('whatever the mix and direction: moves none newer than a kept one, loses nothing, keeps the new entry', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 24 }), fc.boolean(), fc.integer({ min: 1, max: 12 }), (rest, reversed, keep) => {
+        const old = reversed ? [...rest].reverse() : rest;
+        const all: JsonValue[] = [{ at: '2026-12-01T00:00:00Z', action: 'new' }, ...old];
+        const { kept, moved } = cutNewestFirst(all, keep, policy);
+        expect(multiset([...kept, ...moved])).toEqual(multiset(all));
+        expect(kept[0]).toEqual(all[0]);
+        expect(kept).toHaveLength(Math.min(keep, all.length));
+        const keptTimes = kept.map(time).filter((t) => t !== undefined);
+        const oldestKept = Math.min(...keptTimes);
+        for (const m of moved) {
+          const t = time(m);
+          if (t !== undefined) expect(t).toBeLessThanOrEqual(oldestKept);
+        }
+        // An untimed entry moves only when no timed one (other than the new) was moved instead.
+        if (moved.some((m) => time(m) !== undefined)) expect(kept.slice(1).every((k) => time(k) !== undefined)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads the direction from the timed entries: an oldest-first list with a note first moves the note and the oldest', () => {
+    const r = (d: number) => ({ at: `2026-11-${String(d + 1).padStart(2, '0')}T09:00:00Z`, action: `r${d}` });
+    const old: JsonValue[] = ['legacy note', ...Array.from({ length: 10 }, (_, i) => r(i + 1))];
+    const { kept, moved } = cutNewestFirst([{ at: '2026-12-01T00:00:00Z', action: 'new' }, ...old], 10, policy);
+    expect(moved).toEqual(['legacy note', r(1)]);
+    expect(kept.map((k) => (k as { action: string }).action)).toEqual(['new', ...Array.from({ length: 9 }, (_, i) => `r${i + 2}`)]);
+    // newest-first, untimed ones: the last in array order are the oldest
+    const nf = cutNewestFirst([{ at: '2026-12-01T00:00:00Z', action: 'new' }, 'a', 'b', 'c'], 3, policy);
+    expect(nf.moved).toEqual(['c']);
+  });
+});
+
+describe('checkpoint done on a hand-kept recently_done', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+
+  it('["legacy note", r1 … r10] oldest-first: the note and r1 go to history, r2-r10 stay, and the message counts them', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const r = (d: number) => ({ at: `2026-11-${String(d + 1).padStart(2, '0')}T09:00:00Z`, action: `r${d}: src/r${d}.ts (PR ${d})`, score: 8 });
+    const doc = checkpointDoc({ next_actions: ['Ship the release notes', 'Tag v2'], recently_done: ['legacy note', ...Array.from({ length: 10 }, (_, i) => r(i + 1))] });
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2).replace(/"score": 8/g, '"score": 8.0')}\n`);
+    commitAll(dir, 'hand-kept', '2026-11-12T00:00:00Z');
+    const res = await runCli(dir, ['done', 'api']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/moved 2 older recently_done entries/);
+    const after = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+    expect(after.recently_done.map((e: { action: string }) => e.action.split(':')[0])).toEqual(['Ship the release notes', ...Array.from({ length: 9 }, (_, i) => `r${i + 2}`)]);
+    const [file] = readdirSync(join(dir, '.checkpoints/history'));
+    const history = JSON.parse(read(dir, `.checkpoints/history/${file}`));
+    expect(history.entries.recently_done).toEqual(['legacy note', r(1)]);
+    expect(read(dir, `.checkpoints/history/${file}`)).toContain('"score": 8.0');
+  });
+});
