@@ -11,7 +11,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
-import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { commitToken, entryParts, globBase, globToRegExp, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -93,12 +93,15 @@ export function existsIn(root: string): Exists {
 }
 
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
+const HOME_PATH = /^~(?:[\\/]|$)/;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {
   // On POSIX an absolute path is one starting with a slash (path.isAbsolute's own rule), asked
   // here without it: doctor asks for every entry of every checkpoint, and each path call counts
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
+  // A Windows drive or share path read on POSIX, or a home path ("~/x": whose home?): none in this checkout.
+  if ((sep === '/' && WINDOWS_ABSOLUTE.test(file)) || HOME_PATH.test(file)) return null;
   const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
   const written = absolute ? relative(root, file) : file.replace(/^\.\//, '');
   // "src/../../x" climbs out through a folder, "src/./x.ts" is src/x.ts: judged as git is asked, normalized.
@@ -111,14 +114,31 @@ export function repoRelative(root: string, file: string): string | null {
 /**
  * An absolute path under the checkpoint's own project_dir, written in another checkout
  * ("/home/claude/demo/src/c.ts", project_dir "/home/claude/demo"), as the same path in this one;
- * any other path as written. Null when project_dir maps nothing (relative, "/", this checkout).
+ * any other path as written. A Windows project_dir ("C:\\Users\\me\\proj") maps as Windows
+ * reads paths: either slash, any case; a home one ("~/proj") maps the paths written under it.
+ * Null when project_dir maps nothing (relative, "/", this checkout).
  */
 export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) => string) | null {
-  const dir = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/\/+$/, '') : '';
-  if (sep !== '/' || !dir.startsWith('/') || dir === root || DOT_SEGMENT.test(dir) || dir.includes('\0')) return null;
+  const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
+  if (sep !== '/' || DOT_SEGMENT.test(written) || written.includes('\0')) return null;
+  if (WINDOWS_ABSOLUTE.test(written)) {
+    const dir = written.replace(/\\/g, '/').replace(/\/+$/, '');
+    // Compared lowercased, cut at the length written (lowercasing may change a length).
+    const [cut, prefix] = [dir.length + 1, `${dir}/`.toLowerCase()];
+    return (path) => {
+      if (!WINDOWS_ABSOLUTE.test(path)) return path;
+      const slashed = path.replace(/\\/g, '/');
+      return slashed.slice(0, cut).toLowerCase() === prefix ? `${root}/${slashed.slice(cut)}` : path;
+    };
+  }
+  const dir = written.replace(/\/+$/, '');
+  if (!(dir.startsWith('/') || dir.startsWith('~/')) || dir === root) return null;
   const prefix = `${dir}/`;
   return (path) => (path.startsWith(prefix) && repoRelative(root, path) === null ? `${root}/${path.slice(prefix.length)}` : path);
 }
+
+/** Text compared as a Windows path would be (either slash, any case): whether an entry names project_dir. */
+const comparable = (text: string) => text.replace(/\\/g, '/').toLowerCase();
 
 /** One generated_files entry resolved against the work tree. */
 export interface GeneratedTarget {
@@ -152,17 +172,21 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
     const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
   };
+  const dir = mapped ? comparable(cp.project_dir) : '';
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    // An entry naming project_dir reads differently per checkpoint: kept apart by it.
-    const key = mapped && entry.includes(cp.project_dir) ? `${cp.project_dir}\0${entry}` : entry;
-    let resolved = entries.get(key);
-    if (!resolved) {
-      const parsed = parseEntry(entry, exists);
-      const target = mapped ? inCheckout(parsed, mapped) : parsed;
-      entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
-    }
-    return [{ index, entry, ...resolved }];
+    // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text.
+    return entryParts(entry, exists).map((part) => {
+      // An entry naming project_dir reads differently per checkpoint: kept apart by it.
+      const key = mapped && comparable(part).includes(dir) ? `${cp.project_dir}\0${part}` : part;
+      let resolved = entries.get(key);
+      if (!resolved) {
+        const parsed = parseEntry(part, exists);
+        const target = mapped ? inCheckout(parsed, mapped) : parsed;
+        entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
+      }
+      return { index, entry, ...resolved };
+    });
   });
 }
 
