@@ -113,3 +113,31 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
     ]);
   });
 });
+
+describe('landed PRs written as people write them (r14 W5)', () => {
+  const actions = ['Merge PR#45', 'Land https://github.com/org/repo/pull/47 once CI is green', 'Review PR 46', 'Port the C# client (step #1, issue #3)', 'Ship'];
+
+  it('a squash or merge of PR#45, PR 46 or a pull/47 URL lands the action: next skips it, doctor names it, the push is refused', async () => {
+    const dir = published('api', handKept('api', { project_dir: '/home/claude/demo', next_actions: actions }));
+    commitAll(dir, 'Add export (#45)');
+    commitAll(dir, 'Merge pull request #46 from org/review-fixes');
+    commitAll(dir, 'Fix the CI link (#47)');
+    // Numbers that name no PR of these actions: a step and an issue.
+    commitAll(dir, 'Tidy the build (#1)');
+    commitAll(dir, 'Triage (#3)');
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
+    expect(next).toMatchObject({ text: actions[3], skipped_as_landed: actions.slice(0, 3).map((text) => ({ text })) });
+    for (const engine of ['native', 'isomorphic']) {
+      const landed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.message.includes('landed'));
+      expect(landed.map((f) => [f.path, f.message.replace(/,? which landed.*/, '')]), engine).toEqual([
+        ['next_actions[0]', '"Merge PR#45" names #45'],
+        ['next_actions[1]', '"Land https://github.com/org/repo/pull/47 once CI is green" names #47'],
+        ['next_actions[2]', '"Review PR 46" names #46'],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    for (const n of [45, 46, 47]) expect(r.out).toMatch(new RegExp(`names #${n}, which landed[^\\n]*\\[blocks push\\]`));
+    expect(r.out).not.toMatch(/names #[13]\b/);
+  });
+});
