@@ -306,7 +306,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
-  // A complete skill's files go on changing with the code: worth a re-read before reuse, not drift.
+  // A complete skill's files go on changing with the code: worth a re-read before reuse, not
+  // drift; so does a rename (the file lives on under its new name). A deletion stays drift.
   const changed = cp.status === 'complete' ? 'advice' : 'warning';
   const commits = ctx.evidence.commits;
   const exists = ctx.exists ?? existsIn(ctx.root);
@@ -331,7 +332,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (target.kind === 'note') {
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} names no file; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
-      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp.skill, ctx, note));
+      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp, ctx, note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -358,7 +359,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const to = change.change.status === 'R' ? change.file : null;
         const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}`;
         findings.push({
-          ...base, level: 'warning', path,
+          ...base, level: to ? changed : 'warning', path,
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
           evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
@@ -376,7 +377,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      findings.push(missingFile(rel, path, cp.skill, ctx));
+      findings.push(missingFile(rel, path, cp, ctx));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -426,8 +427,8 @@ interface Absent {
  *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
  *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
  */
-function missingFile(rel: string, path: string, skill: string, ctx: FileContext, unknown?: Finding): Absent {
-  const base = { check: 'generated_files', skill, path } as const;
+function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, unknown?: Finding): Absent {
+  const base = { check: 'generated_files', skill: cp.skill, path } as const;
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
@@ -455,7 +456,8 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         return {
-          ...base, level: 'warning',
+          // Renamed away from a complete skill: the code lives on, as when it changes (checkGeneratedFiles).
+          ...base, level: to && cp.status === 'complete' ? 'advice' : 'warning',
           message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}`,
           evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
         };

@@ -131,6 +131,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
       const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file)) ?? newestRemoval(seen.atHead, file);
       const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
+      // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
+      if (to && cp.status === 'complete') return;
       out.push({
         ...base, level: 'warning', path,
         message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,

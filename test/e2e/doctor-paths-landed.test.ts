@@ -141,3 +141,36 @@ describe('landed PRs written as people write them (r14 W5)', () => {
     expect(r.out).not.toMatch(/names #[13]\b/);
   });
 });
+
+describe('a complete skill whose generated file is renamed (r14 U2)', () => {
+  const complete = handKept('old', {
+    status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],
+    progress_table: [{ id: 'a', label: 'Codegen', status: 'complete' }],
+    context_primer: { key_decisions: ['generated once, then hand-tuned'], generated_files: ['src/gen.ts (PR 12)', 'lib/*.ts (codegen)'] },
+  });
+  const files = { 'src/gen.ts': 'export const v = 1;\n', 'lib/client.ts': 'export const client = 1;\n', 'lib/server.ts': 'export const server = 1;\n' };
+
+  it('is advice, as its edits are, and the push goes through; open work still blocks on it', async () => {
+    const dir = published('old', complete, files);
+    git(dir, ['mv', 'src/gen.ts', 'src/generated.ts']);
+    git(dir, ['mv', 'lib/client.ts', 'src/client.ts']);
+    const sha = commitAll(dir, 'Rename the generated modules').slice(0, 7);
+    for (const engine of ['native', 'isomorphic']) {
+      expect((await fileFindings(dir, engine)).map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')]), engine).toEqual([
+        ['context_primer.generated_files[0]', 'advice', `src/gen.ts is missing: renamed to src/generated.ts in ${sha}; update the checkpoint`],
+        ['context_primer.generated_files[1]', 'advice', 'lib/client.ts (matched by lib/*.ts) was renamed to src/client.ts'],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
+
+    const open = published('old', { ...complete, status: 'in_progress', next_actions: ['Regenerate the client'] }, files);
+    git(open, ['mv', 'src/gen.ts', 'src/generated.ts']);
+    commitAll(open, 'Rename the generated module');
+    const refused = push(open);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/src\/gen\.ts is missing: renamed to src\/generated\.ts[^\n]*\[blocks push\]/);
+  });
+});
