@@ -197,10 +197,16 @@ function inCheckout(target: EntryTarget, mapped: (path: string) => string): Entr
   return target;
 }
 
-/** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */
+/**
+ * The directory a pattern alternative's matches lie under ('' for the whole repo; none outside
+ * it). A literal alternative ("lib/client.ts" of "lib/{client,server}.ts") by its folder, as a
+ * missing file is: a rename within it then pairs up and names the new path.
+ */
 export function patternBase(root: string, alternative: string): string[] {
   const rel = repoRelative(root, alternative);
-  return rel === null ? [] : [hasGlob(rel) ? globBase(rel) : rel];
+  if (rel === null) return [];
+  // One at the top stays itself: the whole repository's file lists would cost every walk.
+  return [hasGlob(rel) ? globBase(rel) : rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : rel];
 }
 
 type ResolvedPattern = { matches: string[]; test: (path: string) => boolean };

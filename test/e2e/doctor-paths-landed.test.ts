@@ -174,3 +174,17 @@ describe('a complete skill whose generated file is renamed (r14 U2)', () => {
     expect(refused.out).toMatch(/src\/gen\.ts is missing: renamed to src\/generated\.ts[^\n]*\[blocks push\]/);
   });
 });
+
+describe('a file a brace entry names, renamed in its folder (r14 U2)', () => {
+  it('is named renamed, not deleted: advice for a complete skill, drift for open work', async () => {
+    const files = { 'lib/client.ts': 'export const client = 1;\n', 'lib/server.ts': 'export const server = 1;\n' };
+    for (const status of ['complete', 'in_progress']) {
+      const dir = published('gen', handKept('gen', { status, next_actions: status === 'complete' ? [] : ['Ship'], context_primer: { generated_files: ['lib/{client,server}.ts (codegen)'] } }), files);
+      git(dir, ['mv', 'lib/client.ts', 'lib/api-client.ts']);
+      commitAll(dir, 'Rename the client');
+      expect((await fileFindings(dir)).map((f) => [f.level, f.message.replace(/ after the checkpoint.*/, '')]), status).toEqual([
+        [status === 'complete' ? 'advice' : 'warning', 'lib/client.ts (matched by lib/{client,server}.ts) was renamed to lib/api-client.ts'],
+      ]);
+    }
+  });
+});
