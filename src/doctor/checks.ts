@@ -123,6 +123,8 @@ export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) =>
   if (sep !== '/' || DOT_SEGMENT.test(written) || written.includes('\0')) return null;
   if (WINDOWS_ABSOLUTE.test(written)) {
     const dir = written.replace(/\\/g, '/').replace(/\/+$/, '');
+    // A drive's root ("C:\\") maps nothing, as "/" does not.
+    if (/^[A-Za-z]:$/.test(dir)) return null;
     // Compared lowercased, cut at the length written (lowercasing may change a length).
     const [cut, prefix] = [dir.length + 1, `${dir}/`.toLowerCase()];
     return (path) => {
