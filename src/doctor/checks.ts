@@ -13,7 +13,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
-import { commitToken, globBase, globToRegExp, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { commitToken, entryParts, globBase, globToRegExp, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -101,12 +101,15 @@ export function existsIn(root: string): Exists {
 }
 
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
+const HOME_PATH = /^~(?:[\\/]|$)/;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {
   // On POSIX an absolute path is one starting with a slash (path.isAbsolute's own rule), asked
   // here without it: doctor asks for every entry of every checkpoint, and each path call counts
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
+  // A Windows drive or share path read on POSIX, or a home path ("~/x": whose home?): none in this checkout.
+  if ((sep === '/' && WINDOWS_ABSOLUTE.test(file)) || HOME_PATH.test(file)) return null;
   const absolute = sep === '/' ? file.startsWith('/') : isAbsolute(file);
   const written = absolute ? relative(root, file) : file.replace(/^\.\//, '');
   // "src/../../x" climbs out through a folder, "src/./x.ts" is src/x.ts: judged as git is asked, normalized.
@@ -119,14 +122,33 @@ export function repoRelative(root: string, file: string): string | null {
 /**
  * An absolute path under the checkpoint's own project_dir, written in another checkout
  * ("/home/claude/demo/src/c.ts", project_dir "/home/claude/demo"), as the same path in this one;
- * any other path as written. Null when project_dir maps nothing (relative, "/", this checkout).
+ * any other path as written. A Windows project_dir ("C:\\Users\\me\\proj") maps as Windows
+ * reads paths: either slash, any case; a home one ("~/proj") maps the paths written under it.
+ * Null when project_dir maps nothing (relative, "/", this checkout).
  */
 export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) => string) | null {
-  const dir = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/\/+$/, '') : '';
-  if (sep !== '/' || !dir.startsWith('/') || dir === root || DOT_SEGMENT.test(dir) || dir.includes('\0')) return null;
+  const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
+  if (sep !== '/' || DOT_SEGMENT.test(written) || written.includes('\0')) return null;
+  if (WINDOWS_ABSOLUTE.test(written)) {
+    const dir = written.replace(/\\/g, '/').replace(/\/+$/, '');
+    // A drive's root ("C:\\") maps nothing, as "/" does not.
+    if (/^[A-Za-z]:$/.test(dir)) return null;
+    // Compared lowercased, cut at the length written (lowercasing may change a length).
+    const [cut, prefix] = [dir.length + 1, `${dir}/`.toLowerCase()];
+    return (path) => {
+      if (!WINDOWS_ABSOLUTE.test(path)) return path;
+      const slashed = path.replace(/\\/g, '/');
+      return slashed.slice(0, cut).toLowerCase() === prefix ? `${root}/${slashed.slice(cut)}` : path;
+    };
+  }
+  const dir = written.replace(/\/+$/, '');
+  if (!(dir.startsWith('/') || dir.startsWith('~/')) || dir === root) return null;
   const prefix = `${dir}/`;
   return (path) => (path.startsWith(prefix) && repoRelative(root, path) === null ? `${root}/${path.slice(prefix.length)}` : path);
 }
+
+/** Text compared as a Windows path would be (either slash, any case): whether an entry names project_dir. */
+const comparable = (text: string) => text.replace(/\\/g, '/').toLowerCase();
 
 /** One generated_files entry resolved against the work tree. */
 export interface GeneratedTarget {
@@ -160,17 +182,21 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
     const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
   };
+  const dir = mapped ? comparable(cp.project_dir) : '';
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    // An entry naming project_dir reads differently per checkpoint: kept apart by it.
-    const key = mapped && entry.includes(cp.project_dir) ? `${cp.project_dir}\0${entry}` : entry;
-    let resolved = entries.get(key);
-    if (!resolved) {
-      const parsed = parseEntry(entry, exists);
-      const target = mapped ? inCheckout(parsed, mapped) : parsed;
-      entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
-    }
-    return [{ index, entry, ...resolved }];
+    // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text.
+    return entryParts(entry, exists).map((part) => {
+      // An entry naming project_dir reads differently per checkpoint: kept apart by it.
+      const key = mapped && comparable(part).includes(dir) ? `${cp.project_dir}\0${part}` : part;
+      let resolved = entries.get(key);
+      if (!resolved) {
+        const parsed = parseEntry(part, exists);
+        const target = mapped ? inCheckout(parsed, mapped) : parsed;
+        entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
+      }
+      return { index, entry, ...resolved };
+    });
   });
 }
 
@@ -181,10 +207,16 @@ function inCheckout(target: EntryTarget, mapped: (path: string) => string): Entr
   return target;
 }
 
-/** The directory a pattern alternative's matches lie under ('' for the whole repo; none outside it). */
+/**
+ * The directory a pattern alternative's matches lie under ('' for the whole repo; none outside
+ * it). A literal alternative ("lib/client.ts" of "lib/{client,server}.ts") by its folder, as a
+ * missing file is: a rename within it then pairs up and names the new path.
+ */
 export function patternBase(root: string, alternative: string): string[] {
   const rel = repoRelative(root, alternative);
-  return rel === null ? [] : [hasGlob(rel) ? globBase(rel) : rel];
+  if (rel === null) return [];
+  // One at the top stays itself: the whole repository's file lists would cost every walk.
+  return [hasGlob(rel) ? globBase(rel) : rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : rel];
 }
 
 type ResolvedPattern = { matches: string[]; test: (path: string) => boolean };
@@ -290,7 +322,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
-  // A complete skill's files go on changing with the code: worth a re-read before reuse, not drift.
+  // A complete skill's files go on changing with the code: worth a re-read before reuse, not
+  // drift; so does a rename (the file lives on under its new name). A deletion stays drift.
   const changed = cp.status === 'complete' ? 'advice' : 'warning';
   const commits = ctx.evidence.commits;
   const exists = ctx.exists ?? existsIn(ctx.root);
@@ -315,7 +348,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (target.kind === 'note') {
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} names no file; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
-      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp.skill, ctx, note));
+      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp, ctx, note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -342,7 +375,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const to = change.change.status === 'R' ? change.file : null;
         const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}`;
         findings.push({
-          ...base, level: 'warning', path,
+          ...base, level: to ? changed : 'warning', path,
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
           evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
@@ -360,7 +393,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      findings.push(missingFile(rel, path, cp.skill, ctx));
+      findings.push(missingFile(rel, path, cp, ctx));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -410,8 +443,8 @@ interface Absent {
  *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
  *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
  */
-function missingFile(rel: string, path: string, skill: string, ctx: FileContext, unknown?: Finding): Absent {
-  const base = { check: 'generated_files', skill, path } as const;
+function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, unknown?: Finding): Absent {
+  const base = { check: 'generated_files', skill: cp.skill, path } as const;
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
@@ -439,7 +472,8 @@ function missingFile(rel: string, path: string, skill: string, ctx: FileContext,
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         return {
-          ...base, level: 'warning',
+          // Renamed away from a complete skill: the code lives on, as when it changes (checkGeneratedFiles).
+          ...base, level: to && cp.status === 'complete' ? 'advice' : 'warning',
           message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}`,
           evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
         };

@@ -57,10 +57,49 @@ const NOT_APPLICABLE = /^n\/a$/i;
  */
 const SPACED_PATH = /^(?!\/|\.\.\/)(?!.*\/\.\.(?:\/|$))[^\s*?[\]{}\\](?:[^*?[\]{}\\\n\r]*[^\s*?[\]{}\\])?\.[A-Za-z0-9]{1,10}$/;
 
+/** A Windows absolute path: a drive ("C:\\x", "c:/x") or a UNC share ("\\\\host\\share"). */
+export const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\])/;
+
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
 function looksLikePath(text: string): boolean {
   if (!text || /\s/.test(text)) return false;
-  return text.includes('/') || /\.[A-Za-z0-9]{1,10}$/.test(text) || GLOB_CHARS.test(text) || /\{[^}]*,[^}]*\}/.test(text);
+  return text.includes('/') || WINDOWS_ABSOLUTE.test(text) || /\.[A-Za-z0-9]{1,10}$/.test(text) || GLOB_CHARS.test(text) || /\{[^}]*,[^}]*\}/.test(text);
+}
+
+/**
+ * The entries one generated_files string holds: itself, or, when no file is named by it as
+ * written (nor by its path text) and it splits on ", " into parts that each read as a path
+ * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked.
+ */
+export function entryParts(entry: string, exists: (path: string) => boolean): string[] {
+  if (!entry.includes(', ')) return [entry];
+  const whole = entry.trim();
+  return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry);
+}
+
+/** The parts of `entry` read as a list of paths ("src/a.ts, src/b.ts"), else `entry` alone. */
+export function listParts(entry: string): string[] {
+  if (!entry.includes(', ')) return [entry];
+  const parts = splitTopLevel(entry.trim());
+  return parts.length > 1 && parts.every((p) => looksLikePath(entryPathText(p))) ? parts : [entry];
+}
+
+/** `text` split at each ", " outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's "{a, b}" stay whole. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    else if (ch === ',' && depth === 0 && text[i + 1] === ' ') {
+      parts.push(text.slice(start, i).trim());
+      start = i + 2;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts;
 }
 
 /**

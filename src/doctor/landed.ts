@@ -6,20 +6,33 @@ import { committedAfter } from './instants.js';
 
 export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
 
-const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b/g;
+/**
+ * A PR as people write one: "#12" standing alone (not "C#12", "docs#12", "&#39;", another
+ * repository's "org/repo#12"), "PR#12", "PR 12", "PR-12", "pull request 12", a ".../pull/12" URL.
+ * Groups: the number after a lone "#" (judged by ORDINAL_BEFORE), else after a PR word or URL.
+ */
+const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b|(?<![\w-])(?:PR|Pr|pr)(?:\s?#|[ -])(\d{1,7})\b|\b[Pp]ull [Rr]equest #?(\d{1,7})\b|(?:^|\/)pull\/(\d{1,7})\b/g;
+/**
+ * "#12" after a word that numbers something else: a step or an item in a list, or an issue
+ * (GitHub numbers issues and PRs from one counter, so issue #12 is never PR #12).
+ */
+const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?|[Oo]ptions?|[Ss]tages?|[Rr]ounds?|[Rr]ows?|[Ll]ines?|[Cc]ases?|[Tt]asks?|[Ii]ssues?|[Bb]ugs?|[Tt]ickets?|[Nn]o\.?|[Nn]umber)\s*$/;
 // A CVE id whole (`CVE-2024-3094`, not `CVE-2024`); any other id not followed by `-<digit>`
 // ("ABC-2024-11" is a date-like name, not ticket ABC-2024).
 const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
-/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4). */
-const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT)-/;
+/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4), and PR-12 (a pull request, read by PR_RE). */
+const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT|PR)-/;
 
-/** PR numbers (`#12`) and ticket ids (`ABC-123`) that a piece of text refers to. */
+/** PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`) and ticket ids (`ABC-123`) that a piece of text refers to. */
 export function workRefs(text: string): WorkRef[] {
   const refs: WorkRef[] = [];
   const seen = new Set<string>();
   for (const m of text.matchAll(PR_RE)) {
-    const token = `#${m[1]}`;
-    if (!seen.has(token)) refs.push({ kind: 'pr', number: Number(m[1]), token });
+    // A lone "#12" after "step" or "issue" numbers something else (the match starts one character before the "#").
+    if (m[1] !== undefined && ORDINAL_BEFORE.test(text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1)))) continue;
+    const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+    const token = `#${digits}`;
+    if (!seen.has(token)) refs.push({ kind: 'pr', number: Number(digits), token });
     seen.add(token);
   }
   for (const m of text.matchAll(TICKET_RE)) {

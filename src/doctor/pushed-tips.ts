@@ -11,7 +11,7 @@ import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRelative } from './checks.js';
-import { entryPathText, expandBraces, hasGlob, parseEntry } from './entries.js';
+import { entryParts, entryPathText, listParts, expandBraces, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -106,7 +106,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
-  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [e.trim(), ...expandBraces(entryPathText(e))] : []));
+  // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
+  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap((c) => [c.trim(), ...expandBraces(entryPathText(c))]) : []));
   const rels = candidates.flatMap((c) => {
     const r = repoRelative(root, mapped(c));
     return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];
@@ -119,9 +120,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const after = toSeconds(cp.updated_at);
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
-  entries.forEach((entry, index) => {
-    if (typeof entry !== 'string') return;
-    const parsed = parseEntry(entry, inTip);
+  const parts = entries.flatMap((entry, index) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, index })) : []));
+  parts.forEach(({ part, index }) => {
+    const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind !== 'path') return;
@@ -135,6 +136,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
       const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file)) ?? newestRemoval(seen.atHead, file);
       const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
+      // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
+      if (to && cp.status === 'complete') return;
       out.push({
         ...base, level: 'warning', path,
         message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,

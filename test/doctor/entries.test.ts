@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryPathText, expandBraces, globToRegExp, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryParts, entryPathText, expandBraces, globToRegExp, parseEntry } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -125,6 +125,46 @@ describe('generated_files entries as people write them', () => {
       const t = parseEntry(s, none);
       if (t.kind === 'path') expect(/\s/.test(t.path)).toBe(false);
     }));
+  });
+});
+
+describe('a list of paths in one entry (r14)', () => {
+  it.each([
+    ['src/gone1.ts, src/gone2.ts', ['src/gone1.ts', 'src/gone2.ts']],
+    ['src/a.ts, src/b.ts (PR 4)', ['src/a.ts', 'src/b.ts (PR 4)']],
+    ['`src/a.ts`, docs/*.md, lib/{x,y}.ts', ['`src/a.ts`', 'docs/*.md', 'lib/{x,y}.ts']],
+    ['C:\\proj\\a.ts, C:\\proj\\b.ts', ['C:\\proj\\a.ts', 'C:\\proj\\b.ts']],
+    // Not lists: a comma inside a note or a brace, or a part that reads as prose.
+    ['src/x.ts (PR 1, 4cb0b09)', ['src/x.ts (PR 1, 4cb0b09)']],
+    ['src/x.ts (PR 1, src/y.ts)', ['src/x.ts (PR 1, src/y.ts)']],
+    ['src/{a, b}.ts', ['src/{a, b}.ts']],
+    ['src/x.ts, and more', ['src/x.ts, and more']],
+    ['Generated, then hand-tuned', ['Generated, then hand-tuned']],
+    ['src/a.ts,src/b.ts', ['src/a.ts,src/b.ts']],
+  ])('%s -> %j', (entry, parts) => {
+    expect(entryParts(entry, none)).toEqual(parts);
+  });
+
+  it('a file named with ", " is taken whole when it exists, notes and all', () => {
+    expect(entryParts('docs/a, b.md', (p) => p === 'docs/a, b.md')).toEqual(['docs/a, b.md']);
+    expect(entryParts('docs/a, b.md (draft)', (p) => p === 'docs/a, b.md')).toEqual(['docs/a, b.md (draft)']);
+    expect(entryParts('docs/a, b.md', none)).toEqual(['docs/a', 'b.md']);
+  });
+
+  it('property: joined paths split back into themselves; any text without ", " is one entry', () => {
+    const seg = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
+    const path = fc.tuple(fc.array(seg, { maxLength: 3 }), seg).map(([dirs, name]) => [...dirs, `${name}.ts`].join('/'));
+    fc.assert(fc.property(fc.array(path, { minLength: 2, maxLength: 5 }), (paths) => {
+      expect(entryParts(paths.join(', '), none)).toEqual(paths);
+    }));
+    fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((s) => !s.includes(', ')), (s) => {
+      expect(entryParts(s, none)).toEqual([s]);
+    }));
+  });
+
+  it('a Windows absolute path reads as a path, whatever its extension', () => {
+    expect(parseEntry('C:\\Users\\me\\proj\\Makefile', none)).toEqual({ kind: 'path', path: 'C:\\Users\\me\\proj\\Makefile' });
+    expect(parseEntry('c:/users/me/proj/src/x.ts (PR 3)', none)).toEqual({ kind: 'path', path: 'c:/users/me/proj/src/x.ts' });
   });
 });
 

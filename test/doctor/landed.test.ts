@@ -27,6 +27,47 @@ describe('workRefs', () => {
   });
 });
 
+describe('PR references as people write them (r14)', () => {
+  const prs = (text: string) => workRefs(text).flatMap((r) => (r.kind === 'pr' ? [r.number] : []));
+  it.each([
+    ['Merge PR #45', [45]],
+    ['Merge PR#45', [45]],
+    ['Review PR 46', [46]],
+    ['review pr 46 before Friday', [46]],
+    ['Rebase PR-47 onto main', [47]],
+    ['Land https://github.com/org/repo/pull/45 once CI is green', [45]],
+    ['See github.com/org/repo/pull/45/files and PR#46', [45, 46]],
+    ['Address review on pull request 48', [48]],
+    ['Address review on Pull Request #48', [48]],
+    ['Follow up on #12 (and #13)', [12, 13]],
+    ['Ship it (#12)', [12]],
+    ['Merge PR #45, then PR 45 again', [45]],
+    // Not PR references: languages, anchors, another repository's numbers, ordinals, issues.
+    ['Port the parser from C# and F#', []],
+    ['see docs#12 and org/repo#12 and &#39;', []],
+    ['Do step #1, then item #2 and phase #3', []],
+    ['Close issue #12 and bug #7 (ticket #9)', []],
+    ['Sprint 45 retro, April 45th, print 45 pages', []],
+    ['Open https://github.com/org/repo/issues/45', []],
+    ['Write the PR description', []],
+    ['Bump to PR45-compatible schema', []],
+  ])('%s -> %j', (text, numbers) => {
+    expect(prs(text)).toEqual(numbers);
+  });
+
+  it('PR-47 is a pull request, not ticket PR-47', () => {
+    expect(workRefs('Rebase PR-47 onto main')).toEqual([{ kind: 'pr', number: 47, token: '#47' }]);
+  });
+
+  it('property: prose without a PR shape names no PR', () => {
+    // Words that never start with a digit or #: joined by spaces, none makes "PR 4", "#4", "pull/4" or "pull request 4".
+    const words = ['the', 'PR', 'pr', 'review', 'pull', 'request', 'pulls', 'C#', 'F#', 'C#12', 'step #1', 'issue #12', 'bug #3', 'item #2', 'docs#12', 'org/repo#7', '&#39;', 'sprint-4', 'spr-4', 'APR-3', 'PRO-5', 'v1.2', 'issues/45', 'src/x.ts', '(see above)', 'approach', 'express', 'Pr.', 'PRs', '—', 'PLAT-7', 'UTF-8'];
+    fc.assert(fc.property(fc.array(fc.constantFrom(...words), { maxLength: 12 }), (picked) => {
+      expect(prs(picked.join(' '))).toEqual([]);
+    }), { numRuns: 500 });
+  });
+});
+
 describe('landing subjects', () => {
   it('recognises merge and squash subjects only', () => {
     expect(subjectLandsPr('Merge pull request #12 from org/branch', 12)).toBe(true);

@@ -1,0 +1,42 @@
+// Which checkout path a generated_files entry written on another machine names (r14 W4).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { fromProjectDir, repoRelative } from '../../src/doctor/checks.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
+
+const ROOT = '/work/repo';
+const inRepo = (projectDir: string, entry: string) => {
+  const mapped = fromProjectDir({ project_dir: projectDir } as Checkpoint, ROOT);
+  return repoRelative(ROOT, mapped ? mapped(entry) : entry);
+};
+
+describe('paths under project_dir written elsewhere', () => {
+  it.each([
+    ['C:\\Users\\me\\proj', 'C:\\Users\\me\\proj\\src\\x.ts', 'src/x.ts'],
+    ['C:\\Users\\me\\proj', 'C:/Users/me/proj/src/x.ts', 'src/x.ts'],
+    ['C:\\Users\\me\\proj\\', 'c:\\users\\ME\\PROJ\\src\\x.ts', 'src/x.ts'],
+    ['c:/users/me/proj', 'C:\\Users\\me\\proj\\src\\Deep\\X.ts', 'src/Deep/X.ts'],
+    ['C:\\Users\\me\\proj', 'C:\\Users\\me\\proj\\..\\other\\x.ts', null],
+    ['C:\\Users\\me\\proj', 'C:\\Users\\me\\project2\\x.ts', null],
+    ['C:\\Users\\me\\proj', 'D:\\x.ts', null],
+    ['C:\\', 'C:\\src\\x.ts', null],
+    ['/home/me/proj', 'C:\\Users\\me\\proj\\src\\x.ts', null],
+    ['/home/me/proj', '/home/me/proj/src/x.ts', 'src/x.ts'],
+    ['/home/me/proj', '~/proj/src/x.ts', null],
+    ['~/proj', '~/proj/src/x.ts', 'src/x.ts'],
+    ['~/proj', '~/other/x.ts', null],
+    ['/home/me/proj', 'src/x.ts', 'src/x.ts'],
+  ])('project_dir %s: %s -> %s', (dir, entry, rel) => {
+    expect(inRepo(dir, entry)).toBe(rel);
+  });
+
+  it('property: a Windows path under a Windows project_dir maps to its rest, whatever the case and slashes', () => {
+    const seg = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/);
+    const flip = (s: string, upper: boolean[]) => [...s].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c.toLowerCase())).join('');
+    fc.assert(fc.property(fc.array(seg, { minLength: 1, maxLength: 3 }), fc.array(seg, { minLength: 1, maxLength: 3 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }), fc.constantFrom('\\', '/'), (dirSegs, rest, upper, slash) => {
+      const dir = `C:\\${dirSegs.join('\\')}`;
+      const entry = flip(`c:${slash}${dirSegs.join(slash)}`, upper) + slash + rest.join('\\');
+      expect(inRepo(dir, entry)).toBe(rest.join('/'));
+    }));
+  });
+});

@@ -1,0 +1,190 @@
+// Paths and landed work doctor misread (red team round 14), each as a user meets it: a hand-kept
+// checkpoint committed and published months ago, ordinary commits since, and a real `git push`
+// to a local bare remote through the hook `checkpoint init` installs.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const OLD = '2026-03-14T08:02:11Z';
+
+/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed. */
+function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const dir = makeRepo();
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
+  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  commitAll(dir, `checkpoint: ${skill}`, OLD);
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
+
+/** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
+function handKept(skill: string, over: Record<string, unknown>): Record<string, unknown> {
+  return {
+    protocol_version: '1.1', skill, project: 'demo', project_dir: 'C:\\Users\\me\\proj',
+    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
+    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
+    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress', note: 'gen ~8.0 min' }],
+    next_actions: ['Ship'],
+    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: [] },
+    ...over,
+  };
+}
+
+const push = (dir: string) => {
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  return { status: r.status, out: r.stdout + r.stderr };
+};
+
+type Found = { path: string; level: string; message: string; blocks: boolean };
+const fileFindings = async (dir: string, engine = 'auto') => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[])
+  .filter((f) => f.path.startsWith('context_primer.generated_files'));
+
+describe('Windows and home paths in generated_files (r14 W4)', () => {
+  const files = { 'src/x.ts': 'export const x = 1;\n', 'src/old.ts': 'export const old = 1;\n', 'docs/a, b.md': '# a file named with a comma\n' };
+  const entries = [
+    'C:\\Users\\me\\proj\\src\\x.ts',
+    'C:/Users/me/proj/src/x.ts (PR 3)',
+    'c:\\users\\ME\\PROJ\\src\\x.ts',
+    'C:\\Users\\me\\proj\\src\\old.ts — codegen output',
+    'D:\\elsewhere\\z.ts',
+    '~/proj/src/x.ts',
+    'docs/a, b.md',
+  ];
+
+  it('reads a path under a Windows project_dir (any case, either slash) in this checkout; other Windows and home paths are notes', async () => {
+    const dir = published('win', handKept('win', { context_primer: { key_decisions: [], generated_files: entries } }), files);
+    for (const engine of ['native', 'isomorphic']) {
+      expect((await fileFindings(dir, engine)).map((f) => [f.path, f.level, f.message]), engine).toEqual([
+        ['context_primer.generated_files[4]', 'info', '"D:\\\\elsewhere\\\\z.ts" names a path outside the repository; not checked'],
+        ['context_primer.generated_files[5]', 'info', '"~/proj/src/x.ts" names a path outside the repository; not checked'],
+      ]);
+    }
+    // Still drift when the file named under project_dir moves.
+    git(dir, ['mv', 'src/old.ts', 'src/new.ts']);
+    const sha = commitAll(dir, 'Rename the old module').slice(0, 7);
+    const drift = (await fileFindings(dir)).filter((f) => f.level === 'warning');
+    expect(drift.map((f) => [f.path, f.message])).toEqual([['context_primer.generated_files[3]', `src/old.ts is missing: renamed to src/new.ts in ${sha}; update the checkpoint`]]);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/old\.ts is missing: renamed to src\/new\.ts[^\n]*\[blocks push\]/);
+    expect(r.out).not.toMatch(/x\.ts is missing/);
+  });
+
+  it('a Windows path under a POSIX project_dir is outside the repository, not missing; a home path under a home project_dir is exact', async () => {
+    const dir = published('posix', handKept('posix', { project_dir: '/home/claude/proj', context_primer: { key_decisions: [], generated_files: ['C:\\Users\\me\\proj\\src\\x.ts', 'C:/Users/me/proj/src/x.ts'] } }), files);
+    expect((await fileFindings(dir)).map((f) => [f.level, f.message.replace(/^".*" /, '')])).toEqual([['info', 'names a path outside the repository; not checked'], ['info', 'names a path outside the repository; not checked']]);
+    const home = published('home', handKept('home', { project_dir: '~/proj', context_primer: { key_decisions: [], generated_files: ['~/proj/src/x.ts', '~/proj/src/old.ts (codegen)'] } }), files);
+    expect(await fileFindings(home)).toEqual([]);
+    git(home, ['rm', '-q', 'src/old.ts']);
+    const sha = commitAll(home, 'Drop the old module').slice(0, 7);
+    expect((await fileFindings(home)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[1]', 'warning', `src/old.ts is missing: deleted in ${sha} "Drop the old module"`]]);
+  });
+});
+
+describe('a comma list in one generated_files entry (r14 W4)', () => {
+  const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n', 'docs/a, b.md': '# named with a comma\n' };
+
+  it('checks each part: a missing part is drift, and a push that deletes a listed part is refused', async () => {
+    const dir = published('list', handKept('list', { project_dir: '/home/claude/demo', context_primer: { key_decisions: [], generated_files: ['src/a.ts, src/b.ts (PR 4)', 'docs/a, b.md', '`src/a.ts`, docs/*.md'] } }), files);
+    expect(await fileFindings(dir)).toEqual([]);
+    git(dir, ['rm', '-q', 'src/b.ts']);
+    const sha = commitAll(dir, 'Drop the b module').slice(0, 7);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"`]]);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
+  });
+
+  it('reports every missing part, where the whole entry used to be a note', async () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    write(dir, '.checkpoints/gone.checkpoint.json', `${JSON.stringify(handKept('gone', { project_dir: dir, updated_at: new Date().toISOString(), context_primer: { generated_files: ['src/gone1.ts, src/gone2.ts', 'src/x.ts, and more'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint');
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([
+      ['context_primer.generated_files[0]', 'warning', 'src/gone1.ts is missing'],
+      ['context_primer.generated_files[0]', 'warning', 'src/gone2.ts is missing'],
+      ['context_primer.generated_files[1]', 'info', '"src/x.ts, and more" names no file; read as a note, not checked'],
+    ]);
+  });
+});
+
+describe('landed PRs written as people write them (r14 W5)', () => {
+  const actions = ['Merge PR#45', 'Land https://github.com/org/repo/pull/47 once CI is green', 'Review PR 46', 'Port the C# client (step #1, issue #3)', 'Ship'];
+
+  it('a squash or merge of PR#45, PR 46 or a pull/47 URL lands the action: next skips it, doctor names it, the push is refused', async () => {
+    const dir = published('api', handKept('api', { project_dir: '/home/claude/demo', next_actions: actions }));
+    commitAll(dir, 'Add export (#45)');
+    commitAll(dir, 'Merge pull request #46 from org/review-fixes');
+    commitAll(dir, 'Fix the CI link (#47)');
+    // Numbers that name no PR of these actions: a step and an issue.
+    commitAll(dir, 'Tidy the build (#1)');
+    commitAll(dir, 'Triage (#3)');
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
+    expect(next).toMatchObject({ text: actions[3], skipped_as_landed: actions.slice(0, 3).map((text) => ({ text })) });
+    for (const engine of ['native', 'isomorphic']) {
+      const landed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.message.includes('landed'));
+      expect(landed.map((f) => [f.path, f.message.replace(/,? which landed.*/, '')]), engine).toEqual([
+        ['next_actions[0]', '"Merge PR#45" names #45'],
+        ['next_actions[1]', '"Land https://github.com/org/repo/pull/47 once CI is green" names #47'],
+        ['next_actions[2]', '"Review PR 46" names #46'],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    for (const n of [45, 46, 47]) expect(r.out).toMatch(new RegExp(`names #${n}, which landed[^\\n]*\\[blocks push\\]`));
+    expect(r.out).not.toMatch(/names #[13]\b/);
+  });
+});
+
+describe('a complete skill whose generated file is renamed (r14 U2)', () => {
+  const complete = handKept('old', {
+    status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],
+    progress_table: [{ id: 'a', label: 'Codegen', status: 'complete' }],
+    context_primer: { key_decisions: ['generated once, then hand-tuned'], generated_files: ['src/gen.ts (PR 12)', 'lib/*.ts (codegen)'] },
+  });
+  const files = { 'src/gen.ts': 'export const v = 1;\n', 'lib/client.ts': 'export const client = 1;\n', 'lib/server.ts': 'export const server = 1;\n' };
+
+  it('is advice, as its edits are, and the push goes through; open work still blocks on it', async () => {
+    const dir = published('old', complete, files);
+    git(dir, ['mv', 'src/gen.ts', 'src/generated.ts']);
+    git(dir, ['mv', 'lib/client.ts', 'src/client.ts']);
+    const sha = commitAll(dir, 'Rename the generated modules').slice(0, 7);
+    for (const engine of ['native', 'isomorphic']) {
+      expect((await fileFindings(dir, engine)).map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')]), engine).toEqual([
+        ['context_primer.generated_files[0]', 'advice', `src/gen.ts is missing: renamed to src/generated.ts in ${sha}; update the checkpoint`],
+        ['context_primer.generated_files[1]', 'advice', 'lib/client.ts (matched by lib/*.ts) was renamed to src/client.ts'],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
+
+    const open = published('old', { ...complete, status: 'in_progress', next_actions: ['Regenerate the client'] }, files);
+    git(open, ['mv', 'src/gen.ts', 'src/generated.ts']);
+    commitAll(open, 'Rename the generated module');
+    const refused = push(open);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/src\/gen\.ts is missing: renamed to src\/generated\.ts[^\n]*\[blocks push\]/);
+  });
+});
+
+describe('a file a brace entry names, renamed in its folder (r14 U2)', () => {
+  it('is named renamed, not deleted: advice for a complete skill, drift for open work', async () => {
+    const files = { 'lib/client.ts': 'export const client = 1;\n', 'lib/server.ts': 'export const server = 1;\n' };
+    for (const status of ['complete', 'in_progress']) {
+      const dir = published('gen', handKept('gen', { status, next_actions: status === 'complete' ? [] : ['Ship'], context_primer: { generated_files: ['lib/{client,server}.ts (codegen)'] } }), files);
+      git(dir, ['mv', 'lib/client.ts', 'lib/api-client.ts']);
+      commitAll(dir, 'Rename the client');
+      expect((await fileFindings(dir)).map((f) => [f.level, f.message.replace(/ after the checkpoint.*/, '')]), status).toEqual([
+        [status === 'complete' ? 'advice' : 'warning', 'lib/client.ts (matched by lib/{client,server}.ts) was renamed to lib/api-client.ts'],
+      ]);
+    }
+  });
+});
