@@ -68,3 +68,73 @@ describe('checkpoint mcp: an oversized line', () => {
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });
 });
+
+describe('checkpoint mcp: update never changes a number on the way', () => {
+  /** A raw update line: `ops` as JSON text, so a number is sent as written (1e400, -0.0), as a host's JSON may hold it. */
+  const rawUpdate = (id: number, ops: string, tool = 'update', more = '') => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${tool}","arguments":{"skill":"api",${more}"ops":${ops}}}}`;
+
+  it('a number JSON-RPC cannot carry exactly (1e400, 12345678901234567890) is one E_USAGE tool error naming where and how to send it; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.x","value":1e400}]'),
+      rawUpdate(2, '[{"path":"step","value":"fine"},{"path":"skill_state.x","value":{"big":[1,-1e400]}}]'),
+      rawUpdate(3, '[{"path":"skill_state.id","value":12345678901234567890}]'),
+      rawUpdate(4, '[{"path":"skill_state.id","op":"append","value":{"n":-9007199254740993}}]'),
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"pause","arguments":{"skill":"api","capsule":{"goal":"g","acceptance":"a","constraints":[],"decisions":[],"evidence":[1e999],"pending":[],"next":"n"}}}}`,
+    ]);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    const texts = [1, 2, 3, 4, 5].map((id) => {
+      const r = byId.get(id)!.result!;
+      expect(r.isError, String(id)).toBe(true);
+      expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      expect(r.content[0]!.text).not.toContain('\n');
+      return r.content[0]!.text;
+    });
+    expect(texts[0]).toBe('checkpoint: ops[0].value: a number too large for JSON-RPC to carry (such as 1e400) arrived as Infinity; nothing was changed; hint: write it as a string');
+    expect(texts[1]).toMatch(/^checkpoint: ops\[1\]\.value\.big\[1\]: a number too large .* arrived as -Infinity; nothing was changed/);
+    expect(texts[2]).toBe(
+      'checkpoint: ops[0].value: the integer 12345678901234567000 is past 9007199254740991, so JSON-RPC may have rounded it on the way; nothing was changed; hint: send its exact digits as JSON text, e.g. {"path": "…", "value": "12345678901234567890", "json": true}, or as a string',
+    );
+    expect(texts[3]).toMatch(/^checkpoint: ops\[0\]\.value\.n: the integer -9007199254740992 is past/);
+    expect(texts[4]).toMatch(/^checkpoint: capsule\.evidence\[0\]: a number too large/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('-0 keeps its sign; "json": true takes the value as JSON text, numbers written exactly as sent (as --path:json= does)', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.zero","value":-0.0},{"path":"skill_state.list","value":[0,-0,9007199254740991,0.1]}]'),
+      rawUpdate(2, '[{"path":"skill_state.id","value":"12345678901234567890","json":true},{"path":"skill_state.scores","value":"[8.0, 1E5, -0.0]","json":true},{"path":"next_actions","op":"append","value":"\\"Deploy (see PR 12)\\"","json":true}]'),
+    ]);
+    for (const a of answers) expect(a.result?.isError, JSON.stringify(a)).toBeFalsy();
+    const text = readFileSync(join(dir, FILE), 'utf8');
+    expect(text).toContain('"zero": -0,');
+    expect(text).toMatch(/"list": \[\s*0,\s*-0,\s*9007199254740991,\s*0\.1\s*\]/);
+    expect(text).toContain('"id": 12345678901234567890');
+    expect(text).toMatch(/"scores": \[\s*8\.0,\s*1E5,\s*-0\.0\s*\]/);
+    expect(JSON.parse(text).next_actions.at(-1)).toBe('Deploy (see PR 12)');
+    // What was not touched keeps its text.
+    expect(text).toContain('"score": 8.0');
+  });
+
+  it('"json": true with a value that is not a string, or not JSON, is one E_USAGE tool error; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.x","value":12,"json":true}]'),
+      rawUpdate(2, '[{"path":"skill_state.x","value":"{\\"a\\":","json":true}]'),
+      rawUpdate(3, '[{"path":"skill_state.x","value":"1e400","json":true}]'),
+    ]);
+    const texts = answers.map((a) => {
+      expect(a.result?.isError).toBe(true);
+      expect(a.result!.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toMatch(/^checkpoint: ops\[0\]: "json": true takes the value as JSON text, a string; got a number; hint: /);
+    expect(texts[1]).toMatch(/^checkpoint: --skill_state\.x:json=\{"a":: value is not valid JSON/);
+    expect(texts[2]).toMatch(/number 1e400 .* beyond what a JSON number can hold/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
