@@ -2,10 +2,10 @@
 // to the built binary, in real git repositories: every request gets one clear answer, nothing
 // in a refused line runs, and no file changes that was not asked to.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, GIT_ENV, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -136,5 +136,59 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
     expect(texts[1]).toMatch(/^checkpoint: --skill_state\.x:json=\{"a":: value is not valid JSON/);
     expect(texts[2]).toMatch(/number 1e400 .* beyond what a JSON number can hold/);
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: a call works only in the server\'s own project', () => {
+  const stepOp = [{ path: 'next_actions', op: 'append', value: 'Write the tests (src/x.ts, PR 12)' }];
+
+  it('a cwd outside it (/dev, another repository) is one E_USAGE error, nothing created there; inside it, or in a worktree of its repository, calls work', async () => {
+    const dir = repo();
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    mkdirSync(join(dir, 'src/deep'), { recursive: true });
+    const other = repo();
+    const worktree = join(tempDir(), 'wt');
+    dirs.push(dirname(worktree));
+    git(dir, ['worktree', 'add', '-q', '-b', 'side', worktree]);
+    const answers = await pipe(dir, [
+      toolCall(1, 'update', { cwd: '/dev', skill: 'zz', ops: stepOp }),
+      toolCall(2, 'update', { cwd: other, skill: 'api', ops: stepOp }),
+      toolCall(3, 'status', { cwd: other }),
+      toolCall(4, 'update', { cwd: join(dir, 'src/deep'), skill: 'api', ops: [{ path: 'step', value: 'from-src' }] }),
+      toolCall(5, 'update', { cwd: worktree, skill: 'api', ops: [{ path: 'step', value: 'in-worktree' }] }),
+      JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'prompts/get', params: { name: 'resume-session', arguments: { cwd: other } } }),
+    ]);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    for (const [id, where] of [[1, '/dev'], [2, other], [3, other]] as const) {
+      const r = byId.get(id)!.result!;
+      expect(r.isError, String(id)).toBe(true);
+      expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      expect(r.content[0]!.text).toBe(
+        `checkpoint: cwd "${where}" is outside this server's project (${dir}) and the host's roots; refused; hint: pass a folder inside it (or a worktree of its repository), or start a server for that project (checkpoint mcp -C <folder>)`,
+      );
+    }
+    expect(byId.get(6)!.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^checkpoint: cwd ".*" is outside this server's project/) });
+    expect(existsSync('/dev/.checkpoints')).toBe(false);
+    expect(existsSync(join(other, '.checkpoints'))).toBe(false);
+    expect(byId.get(4)!.result!.isError).toBeFalsy();
+    expect(JSON.parse(readFileSync(join(dir, FILE), 'utf8')).step).toBe('from-src');
+    expect(byId.get(5)!.result!.isError).toBeFalsy();
+    expect(JSON.parse(readFileSync(join(worktree, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+
+  it('started in a folder that is no project, a write is refused in one line and creates nothing; after `checkpoint init` there it works', async () => {
+    const plain = tempDir();
+    dirs.push(plain);
+    write(plain, 'notes/todo.md', '- ship it\n');
+    const call = (id: number) => toolCall(id, 'update', { skill: 'api', ops: stepOp });
+    const [refused] = await pipe(plain, [call(1)]);
+    expect(refused!.result!.isError).toBe(true);
+    expect(refused!.result!.content[0]!.text).toBe(`checkpoint: ${plain} is not a git work tree and holds no .checkpoints/; refused to start one there; hint: run \`checkpoint -C ${plain} init\` there first (or git init), or check the folder`);
+    expect(readdirSync(plain)).toEqual(['notes']);
+    expect(cli(plain, ['init']).code).toBe(0);
+    const [ok] = await pipe(plain, [call(2)]);
+    expect(ok!.result!.isError).toBeFalsy();
+    expect(existsSync(join(plain, FILE))).toBe(true);
   });
 });
