@@ -44,9 +44,12 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
       batches.seen(value);
       return [`${line}\n`];
     }
-    const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-    // A notification (no id) gets no reply, by JSON-RPC's rules.
-    if (typeof id === 'string' || typeof id === 'number') reply({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    const m = typeof value === 'object' && value !== null ? (value as { id?: unknown }) : {};
+    // A notification (no id) gets no reply, by JSON-RPC's rules. An id that is no string or
+    // number (an object, a list, true, null) cannot be answered by itself: JSON-RPC's answer
+    // is Invalid Request with id null, so the host is never left waiting.
+    if (typeof m.id === 'string' || typeof m.id === 'number') reply({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    else if ('id' in m) reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the id must be a string or a number' } });
     return [];
   };
   /** The server's input for one whole line (its bytes, without the newline). */

@@ -145,6 +145,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   /** The folder a call works in; the store then finds the project (worktree) root from it. */
   async function projectDir(explicit: unknown): Promise<string> {
     if (typeof explicit === 'string') {
+      if (explicit.includes('\0')) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} holds a NUL byte; refused`, { hint: 'pass the project folder as an absolute path' });
       if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
       // As the CLI's -C: a folder that is not there is refused, never read as an empty project (or created).
       if (!isFolder(explicit)) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
@@ -223,8 +224,13 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     'checkpoint',
     new ResourceTemplate('checkpoint://{skill}', {
       list: async () => {
-        const root = rootFor(await projectDir(undefined));
-        return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+        try {
+          const root = rootFor(await projectDir(undefined));
+          return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+        } catch (e) {
+          // A refusal (.checkpoints a link out of the project, a bare repository) in the CLI's one line, not Internal error.
+          throw rpcError(e);
+        }
       },
     }),
     { title: 'A checkpoint', mimeType: 'application/json' },

@@ -29,8 +29,14 @@ export interface ToolSpec {
 const cwd = z.string().optional().describe('absolute path of the project (or worktree) folder; default: the host\'s first root');
 const skill = z.string().describe('skill name (file .checkpoints/<skill>.checkpoint.json)');
 const engine = z.enum(['auto', 'native', 'isomorphic']).optional().describe('git history engine');
-// The path rule of `checkpoint update --a.b=...`: segments of letters, digits, _ $ -, joined by dots.
-const FIELD_PATH = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*(\.[A-Za-z0-9_$][A-Za-z0-9_$-]*)*$/;
+// A path is judged by `checkpoint update`'s own grammar (a.b.1.c, or bracketed as conflicts show
+// keys: a["key.with dots"][1]), forbidden keys included. Refused here only what would not come
+// back out of the flag as the same path: an "=" ends the path in `--path=value`, and a trailing
+// "+" or ":json" would be read as the flag's own operator.
+const fieldPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.includes('=') && !/(\+|:json)$/.test(p), 'a path like a.b, a[1].b or a["k.j"] that holds no "=" (nor ends in "+")');
 // A value is passed on as it arrived and judged where the CLI judges `--path:json=<text>`
 // (forbidden keys, depth, numbers). A zod record would copy it by assignment, and
 // `o["__proto__"] = v` sets a prototype: an own `__proto__` key would vanish instead of being refused.
@@ -178,7 +184,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill,
       ops: z
-        .array(z.object({ path: z.string().regex(FIELD_PATH, 'a dotted field path like skill_state.iteration or progress_table.1.status'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
+        .array(z.object({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
         .min(1),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
     },

@@ -2,7 +2,7 @@
 // to the built binary, in real git repositories: every request gets one clear answer, nothing
 // in a refused line runs, and no file changes that was not asked to.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
@@ -55,6 +55,8 @@ async function pipe(dir: string, lines: (string | Buffer)[]): Promise<Answer[]> 
   });
   return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Answer).filter((m) => m.id !== 0);
 }
+/** Answers in the order of their (numeric) ids: concurrent calls are answered as they finish. */
+const byOrder = (answers: Answer[]) => [...answers].sort((a, b) => Number(a.id) - Number(b.id));
 const toolCall = (id: unknown, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('checkpoint mcp: an oversized line', () => {
@@ -127,7 +129,7 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
       rawUpdate(2, '[{"path":"skill_state.x","value":"{\\"a\\":","json":true}]'),
       rawUpdate(3, '[{"path":"skill_state.x","value":"1e400","json":true}]'),
     ]);
-    const texts = answers.map((a) => {
+    const texts = byOrder(answers).map((a) => {
       expect(a.result?.isError).toBe(true);
       expect(a.result!.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
       return a.result!.content[0]!.text;
@@ -190,5 +192,77 @@ describe('checkpoint mcp: a call works only in the server\'s own project', () =>
     const [ok] = await pipe(plain, [call(2)]);
     expect(ok!.result!.isError).toBeFalsy();
     expect(existsSync(join(plain, FILE))).toBe(true);
+  });
+});
+
+describe('checkpoint mcp: edge cases get one clear answer', () => {
+  it('a request whose id is an object, a list, a boolean or null is one Invalid Request with id null, and never runs', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const update = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"update","arguments":{"skill":"api","ops":[{"path":"step","value":"ran"}]}}}`;
+    const answers = await pipe(dir, [update('{"a":1}'), update('[7]'), update('true'), update('null'), '{"jsonrpc":"2.0","id":false,"method":"ping"}', toolCall(9, 'next', {})]);
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32600], [null, -32600], [null, -32600], [null, -32600], [null, -32600], [9, 'result']]);
+    expect(answers[0]!.error!.message).toBe('Invalid Request: the id must be a string or a number');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('a cwd holding a NUL byte, or /proc/self, is one clear tool error (never "internal error")', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [toolCall(1, 'status', { cwd: '/x\u0000' }), toolCall(2, 'update', { cwd: '/x\u0000y', skill: 'api', ops: [{ path: 'step', value: 'x' }] }), toolCall(3, 'update', { cwd: '/proc/self', skill: 'api', ops: [{ path: 'step', value: 'x' }] }), toolCall(4, 'status', { cwd: '/proc/self/' })]);
+    const texts = byOrder(answers).map((a) => {
+      expect(a.result!.isError).toBe(true);
+      expect(a.result!.content[0]!.text).not.toMatch(/internal error|\n/);
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toBe('checkpoint: cwd "/x\\x00" holds a NUL byte; refused; hint: pass the project folder as an absolute path');
+    expect(texts[1]).toMatch(/^checkpoint: cwd "\/x\\x00y" holds a NUL byte/);
+    expect(texts[2]).toMatch(/^checkpoint: cwd "\/proc\/self" is outside this server's project/);
+    expect(texts[3]).toMatch(/^checkpoint: cwd "\/proc\/self\/" is outside this server's project/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('resources/list with .checkpoints a symlink out of the project is Invalid params saying so, not Internal error', async () => {
+    const dir = repo();
+    messy(dir);
+    const outside = tempDir();
+    dirs.push(outside);
+    renameSync(join(dir, '.checkpoints'), join(outside, 'cps'));
+    symlinkSync(join(outside, 'cps'), join(dir, '.checkpoints'));
+    const [list] = await pipe(dir, ['{"jsonrpc":"2.0","id":1,"method":"resources/list"}']);
+    expect(list!.error).toMatchObject({ code: -32602, data: { code: 'E_PATH' } });
+    expect(list!.error!.message).toMatch(/^checkpoint: \.checkpoints is a symlink to .*, outside the project; refused; hint: /);
+  });
+
+  it('update reaches keys holding dots or other letters by the CLI\'s bracket paths; forbidden keys and "=" stay refused', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, [
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["a.b"]', value: 2 }, { path: 'skill_state["café"]', value: 'y' }, { path: 'progress_table[1].status', value: 'in_progress' }, { path: 'skill_state["new key (PR 12)"].n', value: 1 }] }),
+    ]);
+    expect(answers[0]!.result!.isError, JSON.stringify(answers[0])).toBeFalsy();
+    const doc = JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
+    expect(doc.skill_state).toEqual({ 'a.b': 2, café: 'y', 'new key (PR 12)': { n: 1 } });
+    expect(doc.progress_table[1].status).toBe('in_progress');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toContain('"score": 8.0');
+
+    const dir2 = repo();
+    const before2 = messy(dir2);
+    const refused = await pipe(dir2, [
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["__proto__"].x', value: 1 }] }),
+      toolCall(2, 'update', { skill: 'api', ops: [{ path: 'skill_state["a=b"]', value: 1 }] }),
+      toolCall(3, 'update', { skill: 'api', ops: [{ path: 'skill_state.x+', value: 1 }] }),
+      toolCall(4, 'update', { skill: 'api', ops: [{ path: 'skill_state["a', value: 1 }] }),
+    ]);
+    const texts = byOrder(refused).map((a) => {
+      expect(a.result!.isError, JSON.stringify(a)).toBe(true);
+      expect(a.result!.content[0]!.text).not.toContain('\n');
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toMatch(/path segment "__proto__" is forbidden/);
+    expect(texts[1]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update: a path like a.b, a\[1\].b or a\["k.j"\] that holds no "=" \(nor ends in "\+"\); hint: /);
+    expect(texts[2]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update/);
+    expect(texts[3]).toMatch(/invalid path/);
+    expect(readFileSync(join(dir2, FILE), 'utf8')).toBe(before2);
   });
 });
