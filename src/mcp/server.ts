@@ -1,7 +1,7 @@
 // `checkpoint mcp`: a Model Context Protocol server over stdio, one process per host session.
 // Every tool runs the CLI command of the same name (src/mcp/invoke.ts); the project is
 // resolved on every call (explicit cwd, else -C, else the host's first root), so two worktrees
-// never write into each other. No lock is held between calls; a failing call answers a tool
+// never write into each other; an explicit cwd must lie in a project the server serves (servedBy). No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
 import { realpathSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -151,7 +151,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       if (!isFolder(explicit)) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
       // A bare repository or git dir is refused here by its own name, before the question of whose it is.
       const root = projectRoot(explicit);
-      const served = [home, ...(await hostRoots())];
+      // A host that does not answer roots/list leaves the server's own project alone to serve.
+      const served = [home, ...(await hostRoots().catch(() => []))];
       if (!servedBy(root, served)) {
         const mine = projectRootOrNull(home);
         throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is outside this server's project (${mine && isProjectFolder(mine) ? shownPath(mine) : `none: it was started in ${shownPath(home)}`}) and the host's roots; refused`, {
