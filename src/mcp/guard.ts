@@ -7,10 +7,19 @@ import type { Batches } from './batch.js';
 import { invalidParams, listParams } from './params.js';
 import { JSONRPCMessageSchema } from './sdk.js';
 
-const MAX_LINE = 8 * 1024 * 1024;
+/** The longest line read as a message, in bytes; the rest of a longer one is dropped up to its newline. */
+export const MAX_LINE = 8 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
 
 export function guardedInput(reply: (message: unknown) => void, batches: Batches): Transform {
-  let pending = '';
+  // The line read so far, as the bytes that came (a character cut between two chunks is decoded
+  // whole, with its line), and whether it already passed MAX_LINE: then it was refused, and what
+  // follows up to the newline is its tail, never a message of its own.
+  let parts: Buffer[] = [];
+  let size = 0;
+  let oversized = false;
+  const refuse = () => reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a line over ${MAX_LINE} bytes; it was dropped up to its newline and nothing in it ran` } });
   /** The lines of `line` the server is to read. */
   const answer = (line: string): string[] => {
     let value: unknown;
@@ -35,25 +44,59 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
       batches.seen(value);
       return [`${line}\n`];
     }
-    const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-    // A notification (no id) gets no reply, by JSON-RPC's rules.
-    if (typeof id === 'string' || typeof id === 'number') reply({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    const m = typeof value === 'object' && value !== null ? (value as { id?: unknown }) : {};
+    // A notification (no id) gets no reply, by JSON-RPC's rules. An id that is no string or
+    // number (an object, a list, true, null) cannot be answered by itself: JSON-RPC's answer
+    // is Invalid Request with id null, so the host is never left waiting.
+    if (typeof m.id === 'string' || typeof m.id === 'number') reply({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    else if ('id' in m) reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the id must be a string or a number' } });
     return [];
   };
+  /** The server's input for one whole line (its bytes, without the newline). */
+  const take = (bytes: Buffer): string => {
+    const line = bytes.toString('utf8').replace(/\r$/, '');
+    return line.trim() ? answer(line).join('') : '';
+  };
   return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      pending += chunk.toString('utf8');
+    transform(chunk: Buffer | string, _enc, done) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let out = '';
-      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
-        const line = pending.slice(0, nl).replace(/\r$/, '');
-        pending = pending.slice(nl + 1);
-        if (line.trim()) out += answer(line).join('');
+      let start = 0;
+      for (let nl = bytes.indexOf(NEWLINE); nl !== -1; nl = bytes.indexOf(NEWLINE, start)) {
+        const piece = bytes.subarray(start, nl);
+        start = nl + 1;
+        const skipped = oversized;
+        const before = parts;
+        // Its length without the line ending (a CR before the newline is no part of the message).
+        const length = size + piece.length - (piece[piece.length - 1] === CR || (!piece.length && before.at(-1)?.at(-1) === CR) ? 1 : 0);
+        parts = [];
+        size = 0;
+        oversized = false;
+        if (skipped) continue;
+        if (length > MAX_LINE) refuse();
+        else out += take(before.length ? Buffer.concat([...before, piece]) : piece);
       }
-      if (pending.length > MAX_LINE) {
-        pending = '';
-        reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${MAX_LINE} bytes` } });
+      const tail = bytes.subarray(start);
+      if (!oversized && tail.length) {
+        // One byte more than the cap: room for the CR of a CRLF line ending.
+        if (size + tail.length > MAX_LINE + 1) {
+          // Refused now, so the host is not kept waiting for a newline that may be far off.
+          refuse();
+          oversized = true;
+          parts = [];
+          size = 0;
+        } else {
+          parts.push(tail);
+          size += tail.length;
+        }
       }
       done(null, out || undefined);
+    },
+    flush(done) {
+      // A host may close the pipe right after its last line, newline or not.
+      const last = oversized || !size ? '' : take(Buffer.concat(parts));
+      parts = [];
+      done(null, last || undefined);
     },
   });
 }

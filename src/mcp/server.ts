@@ -1,16 +1,18 @@
 // `checkpoint mcp`: a Model Context Protocol server over stdio, one process per host session.
 // Every tool runs the CLI command of the same name (src/mcp/invoke.ts); the project is
 // resolved on every call (explicit cwd, else -C, else the host's first root), so two worktrees
-// never write into each other. No lock is held between calls; a failing call answers a tool
+// never write into each other; an explicit cwd must lie in a project the server serves (servedBy). No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { quoted } from '../one-line.js';
-import { isAbsolute, resolve } from 'node:path';
+import { quoted, shownPath } from '../one-line.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../errors.js';
 import { projectRoot } from '../cli/commands/common.js';
 import { listSkills, requireCheckpoint } from '../store/checkpoints.js';
+import { assertProjectFolder, isProjectFolder } from '../store/root.js';
+import { resolveGitDirsSync } from '../git/locate.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
@@ -48,6 +50,61 @@ const RESOURCE_NOT_FOUND = -32002;
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
+/** A folder (following links); false for anything else, or a path the system refuses to look at. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function projectRootOrNull(dir: string): string | null {
+  try {
+    return projectRoot(dir);
+  } catch {
+    return null;
+  }
+}
+
+const real = (path: string): string | null => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+};
+
+/** The shared git dir of the repository whose work tree `root` is; null outside git. */
+function repositoryOf(root: string): string | null {
+  try {
+    return real(resolveGitDirsSync(root).commonDir);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Does the server serve the project at `root`? When it lies inside one of `folders` (the server's
+ * own folder, the host's roots; a folder that is no project serves nothing) or is a work tree of
+ * the same repository as one (worktrees of one repository are one project). Real paths: a link
+ * inside the project that leads out of it does not count as inside.
+ */
+function servedBy(root: string, folders: readonly string[]): boolean {
+  const at = real(root);
+  if (at === null) return false;
+  const repository = repositoryOf(root);
+  return folders.some((folder) => {
+    const base = projectRootOrNull(folder);
+    if (base === null || !isProjectFolder(base)) return false;
+    const realBase = real(base);
+    if (realBase === null) return false;
+    const rel = relative(realBase, at);
+    if (rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))) return true;
+    return repository !== null && repository === repositoryOf(base);
+  });
+}
+
 export function createServer(opts: McpOptions): { server: McpServer; close: () => void; drain: () => Promise<void> } {
   const server = new McpServer(
     { name: 'checkpoint', version: opts.version },
@@ -76,21 +133,36 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     await turn();
   };
 
+  /** The host's roots (MCP roots/list), as folders; none when the host has no roots. */
+  async function hostRoots(): Promise<string[]> {
+    if (!server.server.getClientCapabilities()?.roots) return [];
+    const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
+    return roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
+  }
+  // The folder the server serves: -C, else where it was started.
+  const home = opts.dir !== undefined ? resolve(opts.startCwd, opts.dir) : opts.startCwd;
+
   /** The folder a call works in; the store then finds the project (worktree) root from it. */
   async function projectDir(explicit: unknown): Promise<string> {
     if (typeof explicit === 'string') {
+      if (explicit.includes('\0')) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} holds a NUL byte; refused`, { hint: 'pass the project folder as an absolute path' });
       if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
       // As the CLI's -C: a folder that is not there is refused, never read as an empty project (or created).
-      if (!statSync(explicit, { throwIfNoEntry: false })?.isDirectory()) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      if (!isFolder(explicit)) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      // A bare repository or git dir is refused here by its own name, before the question of whose it is.
+      const root = projectRoot(explicit);
+      // A host that does not answer roots/list leaves the server's own project alone to serve.
+      const served = [home, ...(await hostRoots().catch(() => []))];
+      if (!servedBy(root, served)) {
+        const mine = projectRootOrNull(home);
+        throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is outside this server's project (${mine && isProjectFolder(mine) ? shownPath(mine) : `none: it was started in ${shownPath(home)}`}) and the host's roots; refused`, {
+          hint: 'pass a folder inside it (or a worktree of its repository), or start a server for that project (checkpoint mcp -C <folder>)',
+        });
+      }
       return explicit;
     }
-    if (opts.dir !== undefined) return resolve(opts.startCwd, opts.dir);
-    if (server.server.getClientCapabilities()?.roots) {
-      const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
-      const first = roots.find((r) => r.uri.startsWith('file:'));
-      if (first) return fileURLToPath(first.uri);
-    }
-    return opts.startCwd;
+    if (opts.dir !== undefined) return home;
+    return (await hostRoots())[0] ?? opts.startCwd;
   }
 
   /** The project root of a call, watched from then on for resource notifications. */
@@ -116,6 +188,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       }
       const dir = await projectDir(args.cwd);
       const root = rootFor(dir);
+      // A write never starts a .checkpoints/ in a folder that is no project (the host started us in /, or in ~).
+      if (!tool.readOnly) assertProjectFolder(root);
       for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
       const cap = await invoke(tool.command, argv, dir, true);
@@ -151,8 +225,13 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     'checkpoint',
     new ResourceTemplate('checkpoint://{skill}', {
       list: async () => {
-        const root = rootFor(await projectDir(undefined));
-        return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+        try {
+          const root = rootFor(await projectDir(undefined));
+          return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+        } catch (e) {
+          // A refusal (.checkpoints a link out of the project, a bare repository) in the CLI's one line, not Internal error.
+          throw rpcError(e);
+        }
       },
     }),
     { title: 'A checkpoint', mimeType: 'application/json' },

@@ -5,6 +5,7 @@ import { CAPSULE_FIELDS, capsuleFieldsText } from '../protocol/capsule.js';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
+import { joinPath } from '../protocol/path.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -28,22 +29,65 @@ export interface ToolSpec {
 const cwd = z.string().optional().describe('absolute path of the project (or worktree) folder; default: the host\'s first root');
 const skill = z.string().describe('skill name (file .checkpoints/<skill>.checkpoint.json)');
 const engine = z.enum(['auto', 'native', 'isomorphic']).optional().describe('git history engine');
-// The path rule of `checkpoint update --a.b=...`: segments of letters, digits, _ $ -, joined by dots.
-const FIELD_PATH = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*(\.[A-Za-z0-9_$][A-Za-z0-9_$-]*)*$/;
+// A path is judged by `checkpoint update`'s own grammar (a.b.1.c, or bracketed as conflicts show
+// keys: a["key.with dots"][1]), forbidden keys included. Refused here only what would not come
+// back out of the flag as the same path: an "=" ends the path in `--path=value`, and a trailing
+// "+" or ":json" would be read as the flag's own operator.
+const fieldPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.includes('=') && !/(\+|:json)$/.test(p), 'a path like a.b, a[1].b or a["k.j"] that holds no "=" (nor ends in "+")');
 // A value is passed on as it arrived and judged where the CLI judges `--path:json=<text>`
 // (forbidden keys, depth, numbers). A zod record would copy it by assignment, and
 // `o["__proto__"] = v` sets a prototype: an own `__proto__` key would vanish instead of being refused.
 const json = z.unknown().refine((v) => v !== undefined, 'a JSON value is required').describe('any JSON value');
 
 /**
- * A JSON argument as the text the CLI parses. A value nested past what a checkpoint is read
- * with is refused here, in one line: JSON.stringify of a value 100,000 deep overflows the stack.
+ * A JSON argument as the text the CLI parses. The host's JSON was parsed before we see it, so a
+ * number it could not carry is refused rather than written otherwise: one past a double (1e400,
+ * now Infinity, which JSON.stringify writes as null) and an integer past 2^53 (its digits may
+ * have been rounded). -0 is written as -0 (JSON.stringify drops the sign). A value nested past
+ * what a checkpoint is read with is refused first, in one line: walking or stringifying one
+ * 100,000 deep overflows the stack.
  */
 function jsonText(value: unknown, where: string): string {
   if (tooDeepAt(value as JsonValue) !== null) {
     throw new CheckpointError('E_USAGE', `${where} nests deeper than ${MAX_JSON_DEPTH} levels, more than a checkpoint is read with`, { hint: 'flatten the value (or pass it as a string); nothing was changed' });
   }
-  return JSON.stringify(value);
+  const text = (v: unknown, at: string): string => {
+    if (typeof v === 'number') return numberText(v, at);
+    if (Array.isArray(v)) return `[${v.map((item, i) => text(item, joinPath(at, i))).join(',')}]`;
+    // Own keys as JSON.parse made them (an own "__proto__" included: the CLI refuses it by name).
+    if (typeof v === 'object' && v !== null) return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${text((v as Record<string, unknown>)[k], joinPath(at, k))}`).join(',')}}`;
+    return JSON.stringify(v);
+  };
+  return text(value, where);
+}
+
+function numberText(n: number, at: string): string {
+  if (!Number.isFinite(n)) {
+    throw new CheckpointError('E_USAGE', `${at}: a number too large for JSON-RPC to carry (such as 1e400) arrived as ${n}; nothing was changed`, { hint: 'write it as a string' });
+  }
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
+    throw new CheckpointError('E_USAGE', `${at}: the integer ${String(n)} is past ${Number.MAX_SAFE_INTEGER}, so JSON-RPC may have rounded it on the way; nothing was changed`, {
+      hint: 'send its exact digits as JSON text, e.g. {"path": "…", "value": "12345678901234567890", "json": true}, or as a string',
+    });
+  }
+  return Object.is(n, -0) ? '-0' : JSON.stringify(n);
+}
+
+/** One update op as its `checkpoint update` flag: a string is set as text, any other value (or a string with json: true) as `:json`. */
+function opFlag(o: { path: string; op: 'set' | 'append'; value: unknown; json?: boolean }, i: number): string {
+  const flag = `--${o.path}${o.op === 'append' ? '+' : ''}`;
+  if (o.json) {
+    if (typeof o.value !== 'string') {
+      throw new CheckpointError('E_USAGE', `ops[${i}]: "json": true takes the value as JSON text, a string; got ${o.value === null ? 'null' : Array.isArray(o.value) ? 'an array' : `a ${typeof o.value}`}`, {
+        hint: 'send e.g. "value": "12345678901234567890", or drop "json" to send the value itself',
+      });
+    }
+    return `${flag}:json=${o.value}`;
+  }
+  return typeof o.value === 'string' ? `${flag}=${o.value}` : `${flag}:json=${jsonText(o.value, `ops[${i}].value`)}`;
 }
 
 /** `--name=value` for set options: the = form, so a value starting with "-" stays a value. */
@@ -133,21 +177,19 @@ export const TOOLS: ToolSpec[] = [
     command: 'update',
     title: 'Change a checkpoint',
     description:
-      'Merge new state into a checkpoint (created if missing), stamped and validated, under the skill\'s lock. Operations as `checkpoint update`: op "set" replaces (objects merge into objects), "append" adds to a list; value is any JSON.',
+      'Merge new state into a checkpoint (created if missing), stamped and validated, under the skill\'s lock. Operations as `checkpoint update`: op "set" replaces (objects merge into objects), "append" adds to a list; value is any JSON; with json: true, JSON text kept exactly as written (for integers past 2^53, which JSON-RPC may round).',
     readOnly: false,
     destructive: true,
     shape: {
       cwd,
       skill,
       ops: z
-        .array(z.object({ path: z.string().regex(FIELD_PATH, 'a dotted field path like skill_state.iteration or progress_table.1.status'), op: z.enum(['set', 'append']).default('set'), value: json }))
+        .array(z.object({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
         .min(1),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
     },
     argv: (a) => [
-      ...(a.ops as { path: string; op: 'set' | 'append'; value: unknown }[]).map((o, i) =>
-        typeof o.value === 'string' ? `--${o.path}${o.op === 'append' ? '+' : ''}=${o.value}` : `--${o.path}${o.op === 'append' ? '+' : ''}:json=${jsonText(o.value, `ops[${i}].value`)}`,
-      ),
+      ...(a.ops as Parameters<typeof opFlag>[0][]).map(opFlag),
       ...flags(a, { auto_rotate: 'auto-rotate' }),
       ...rest(a.skill),
     ],

@@ -32,3 +32,20 @@ export function findRoot(cwd: string, override?: string): string {
   }
   return findGitTop(cwd) ?? findUp(cwd, (d) => existsSync(join(d, CHECKPOINTS_DIR))) ?? resolve(cwd);
 }
+
+/** A git work tree's top, or a folder that holds .checkpoints/: what findRoot finds when it finds a project. */
+export function isProjectFolder(root: string): boolean {
+  return existsSync(join(root, '.git')) || existsSync(join(root, CHECKPOINTS_DIR));
+}
+
+/**
+ * Refuses to start a .checkpoints/ in `root` unless it is a git work tree or already holds one.
+ * For a folder named from afar (-C, an MCP call's folder), which may be a typo, /dev or
+ * /proc/self: `checkpoint init` there is the way to start one on purpose.
+ */
+export function assertProjectFolder(root: string): void {
+  if (isProjectFolder(root)) return;
+  throw new CheckpointError('E_NO_ROOT', `${shownPath(root)} is not a git work tree and holds no ${CHECKPOINTS_DIR}/; refused to start one there`, {
+    hint: `run \`checkpoint -C ${shownPath(root)} init\` there first (or git init), or check the folder`,
+  });
+}

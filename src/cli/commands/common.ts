@@ -2,7 +2,7 @@
 import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { resolve } from 'node:path';
 import { assertNotInGitDir } from '../../git/locate.js';
-import { findRoot } from '../../store/root.js';
+import { assertProjectFolder, findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { FileError } from '../../protocol/file-validation.js';
@@ -20,6 +20,13 @@ export function rootOf(ctx: Context): string {
 export function projectRoot(cwd: string, override?: string): string {
   const root = findRoot(cwd, override);
   assertNotInGitDir(override === undefined ? cwd : resolve(cwd, override), cwd);
+  return root;
+}
+
+/** rootOf for a command that may create .checkpoints/: a -C folder must be a project already (assertProjectFolder). */
+export function writeRootOf(ctx: Context): string {
+  const root = rootOf(ctx);
+  if (ctx.dirOverride !== undefined) assertProjectFolder(root);
   return root;
 }
 

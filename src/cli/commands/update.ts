@@ -11,10 +11,10 @@ import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoin
 import { projectName } from '../../store/project.js';
 import { autoRotate, rotationAdvice, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
+import { noteKeptErrors, refuseUndecodableArg, skillArg, writeRootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
-  const root = rootOf(ctx);
+  const root = writeRootOf(ctx);
   const skill = skillArg(args);
   if (!args.ops.length) {
     throw new CheckpointError('E_USAGE', 'checkpoint update: nothing to update', { hint: "e.g. checkpoint update api --step=sprint-2 --next_actions+='Run the evaluator'" });

@@ -1,0 +1,268 @@
+// `checkpoint mcp` fed what a careless or hostile host may send, as raw lines through a real pipe
+// to the built binary, in real git repositories: every request gets one clear answer, nothing
+// in a refused line runs, and no file changes that was not asked to.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  return dir;
+}
+
+/** A hand-kept checkpoint: prose in paths, an off-enum status, 8.0 scores, old dates. */
+function messy(dir: string): string {
+  const text = `${JSON.stringify(
+    freshCheckpoint('api', {
+      progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }, { id: 'old', label: 'Legacy (parked, see notes)', status: 'parked' }],
+      context_primer: { key_decisions: ['JWT in cookies (see PR 12)'], generated_files: ['src/x.ts (PR 12)', 'src/**/*.test.ts'] },
+      next_actions: ['Write the auth middleware tests', { text: 'Ship it', done_when: 'true' }],
+      eval_scores: [{ rubric: 'audit', score: 8, max: 10, at: '2026-01-05T00:00:00Z' }],
+      skill_state: { 'a.b': 1, café: 'x' },
+      updated_at: '2026-03-02T09:14:00Z',
+    }),
+    null,
+    2,
+  ).replace('"score": 8', '"score": 8.0')}\n`;
+  write(dir, FILE, text);
+  return text;
+}
+
+type Answer = { jsonrpc: string; id: unknown; result?: { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> }; error?: { code: number; message: string; data?: unknown } };
+
+/** The built server fed raw `lines` (after initialize) through a pipe that then closes: every answer but initialize's. */
+async function pipe(dir: string, lines: (string | Buffer)[]): Promise<Answer[]> {
+  assertBuilt();
+  const init = [
+    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } }),
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  ];
+  const out = await new Promise<string>((done, fail) => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.on('error', fail).on('exit', () => done(text));
+    for (const l of [...init, ...lines]) child.stdin.write(Buffer.isBuffer(l) ? l : `${l}\n`);
+    child.stdin.end();
+  });
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Answer).filter((m) => m.id !== 0);
+}
+/** Answers in the order of their (numeric) ids: concurrent calls are answered as they finish. */
+const byOrder = (answers: Answer[]) => [...answers].sort((a, b) => Number(a.id) - Number(b.id));
+const toolCall = (id: unknown, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+describe('checkpoint mcp: an oversized line', () => {
+  it('16 MiB of blanks and then a call on one line: one refusal, and the call at its end never runs', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const update = toolCall(7, 'update', { skill: 'api', ops: [{ path: 'step', value: 'smuggled' }] });
+    const answers = await pipe(dir, [Buffer.from(`${' '.repeat(16 * 1024 * 1024)}${update}\n`), toolCall(8, 'next', {})]);
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32600], [8, 'result']]);
+    expect(answers[0]!.error!.message).toBe('Invalid Request: a line over 8388608 bytes; it was dropped up to its newline and nothing in it ran');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: update never changes a number on the way', () => {
+  /** A raw update line: `ops` as JSON text, so a number is sent as written (1e400, -0.0), as a host's JSON may hold it. */
+  const rawUpdate = (id: number, ops: string, tool = 'update', more = '') => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${tool}","arguments":{"skill":"api",${more}"ops":${ops}}}}`;
+
+  it('a number JSON-RPC cannot carry exactly (1e400, 12345678901234567890) is one E_USAGE tool error naming where and how to send it; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.x","value":1e400}]'),
+      rawUpdate(2, '[{"path":"step","value":"fine"},{"path":"skill_state.x","value":{"big":[1,-1e400]}}]'),
+      rawUpdate(3, '[{"path":"skill_state.id","value":12345678901234567890}]'),
+      rawUpdate(4, '[{"path":"skill_state.id","op":"append","value":{"n":-9007199254740993}}]'),
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"pause","arguments":{"skill":"api","capsule":{"goal":"g","acceptance":"a","constraints":[],"decisions":[],"evidence":[1e999],"pending":[],"next":"n"}}}}`,
+    ]);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    const texts = [1, 2, 3, 4, 5].map((id) => {
+      const r = byId.get(id)!.result!;
+      expect(r.isError, String(id)).toBe(true);
+      expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      expect(r.content[0]!.text).not.toContain('\n');
+      return r.content[0]!.text;
+    });
+    expect(texts[0]).toBe('checkpoint: ops[0].value: a number too large for JSON-RPC to carry (such as 1e400) arrived as Infinity; nothing was changed; hint: write it as a string');
+    expect(texts[1]).toMatch(/^checkpoint: ops\[1\]\.value\.big\[1\]: a number too large .* arrived as -Infinity; nothing was changed/);
+    expect(texts[2]).toBe(
+      'checkpoint: ops[0].value: the integer 12345678901234567000 is past 9007199254740991, so JSON-RPC may have rounded it on the way; nothing was changed; hint: send its exact digits as JSON text, e.g. {"path": "…", "value": "12345678901234567890", "json": true}, or as a string',
+    );
+    expect(texts[3]).toMatch(/^checkpoint: ops\[0\]\.value\.n: the integer -9007199254740992 is past/);
+    expect(texts[4]).toMatch(/^checkpoint: capsule\.evidence\[0\]: a number too large/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('-0 keeps its sign; "json": true takes the value as JSON text, numbers written exactly as sent (as --path:json= does)', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.zero","value":-0.0},{"path":"skill_state.list","value":[0,-0,9007199254740991,0.1]}]'),
+      rawUpdate(2, '[{"path":"skill_state.id","value":"12345678901234567890","json":true},{"path":"skill_state.scores","value":"[8.0, 1E5, -0.0]","json":true},{"path":"next_actions","op":"append","value":"\\"Deploy (see PR 12)\\"","json":true}]'),
+    ]);
+    for (const a of answers) expect(a.result?.isError, JSON.stringify(a)).toBeFalsy();
+    const text = readFileSync(join(dir, FILE), 'utf8');
+    expect(text).toContain('"zero": -0,');
+    expect(text).toMatch(/"list": \[\s*0,\s*-0,\s*9007199254740991,\s*0\.1\s*\]/);
+    expect(text).toContain('"id": 12345678901234567890');
+    expect(text).toMatch(/"scores": \[\s*8\.0,\s*1E5,\s*-0\.0\s*\]/);
+    expect(JSON.parse(text).next_actions.at(-1)).toBe('Deploy (see PR 12)');
+    // What was not touched keeps its text.
+    expect(text).toContain('"score": 8.0');
+  });
+
+  it('"json": true with a value that is not a string, or not JSON, is one E_USAGE tool error; the file stays byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"skill_state.x","value":12,"json":true}]'),
+      rawUpdate(2, '[{"path":"skill_state.x","value":"{\\"a\\":","json":true}]'),
+      rawUpdate(3, '[{"path":"skill_state.x","value":"1e400","json":true}]'),
+    ]);
+    const texts = byOrder(answers).map((a) => {
+      expect(a.result?.isError).toBe(true);
+      expect(a.result!.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toMatch(/^checkpoint: ops\[0\]: "json": true takes the value as JSON text, a string; got a number; hint: /);
+    expect(texts[1]).toMatch(/^checkpoint: --skill_state\.x:json=\{"a":: value is not valid JSON/);
+    expect(texts[2]).toMatch(/number 1e400 .* beyond what a JSON number can hold/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: a call works only in the server\'s own project', () => {
+  const stepOp = [{ path: 'next_actions', op: 'append', value: 'Write the tests (src/x.ts, PR 12)' }];
+
+  it('a cwd outside it (/dev, another repository) is one E_USAGE error, nothing created there; inside it, or in a worktree of its repository, calls work', async () => {
+    const dir = repo();
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    mkdirSync(join(dir, 'src/deep'), { recursive: true });
+    const other = repo();
+    const worktree = join(tempDir(), 'wt');
+    dirs.push(dirname(worktree));
+    git(dir, ['worktree', 'add', '-q', '-b', 'side', worktree]);
+    const answers = await pipe(dir, [
+      toolCall(1, 'update', { cwd: '/dev', skill: 'zz', ops: stepOp }),
+      toolCall(2, 'update', { cwd: other, skill: 'api', ops: stepOp }),
+      toolCall(3, 'status', { cwd: other }),
+      toolCall(4, 'update', { cwd: join(dir, 'src/deep'), skill: 'api', ops: [{ path: 'step', value: 'from-src' }] }),
+      toolCall(5, 'update', { cwd: worktree, skill: 'api', ops: [{ path: 'step', value: 'in-worktree' }] }),
+      JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'prompts/get', params: { name: 'resume-session', arguments: { cwd: other } } }),
+    ]);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    for (const [id, where] of [[1, '/dev'], [2, other], [3, other]] as const) {
+      const r = byId.get(id)!.result!;
+      expect(r.isError, String(id)).toBe(true);
+      expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      expect(r.content[0]!.text).toBe(
+        `checkpoint: cwd "${where}" is outside this server's project (${dir}) and the host's roots; refused; hint: pass a folder inside it (or a worktree of its repository), or start a server for that project (checkpoint mcp -C <folder>)`,
+      );
+    }
+    expect(byId.get(6)!.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^checkpoint: cwd ".*" is outside this server's project/) });
+    expect(existsSync('/dev/.checkpoints')).toBe(false);
+    expect(existsSync(join(other, '.checkpoints'))).toBe(false);
+    expect(byId.get(4)!.result!.isError).toBeFalsy();
+    expect(JSON.parse(readFileSync(join(dir, FILE), 'utf8')).step).toBe('from-src');
+    expect(byId.get(5)!.result!.isError).toBeFalsy();
+    expect(JSON.parse(readFileSync(join(worktree, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+
+  it('started in a folder that is no project, a write is refused in one line and creates nothing; after `checkpoint init` there it works', async () => {
+    const plain = tempDir();
+    dirs.push(plain);
+    write(plain, 'notes/todo.md', '- ship it\n');
+    const call = (id: number) => toolCall(id, 'update', { skill: 'api', ops: stepOp });
+    const [refused] = await pipe(plain, [call(1)]);
+    expect(refused!.result!.isError).toBe(true);
+    expect(refused!.result!.content[0]!.text).toBe(`checkpoint: ${plain} is not a git work tree and holds no .checkpoints/; refused to start one there; hint: run \`checkpoint -C ${plain} init\` there first (or git init), or check the folder`);
+    expect(readdirSync(plain)).toEqual(['notes']);
+    expect(cli(plain, ['init']).code).toBe(0);
+    const [ok] = await pipe(plain, [call(2)]);
+    expect(ok!.result!.isError).toBeFalsy();
+    expect(existsSync(join(plain, FILE))).toBe(true);
+  });
+});
+
+describe('checkpoint mcp: edge cases get one clear answer', () => {
+  it('a request whose id is an object, a list, a boolean or null is one Invalid Request with id null, and never runs', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const update = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"update","arguments":{"skill":"api","ops":[{"path":"step","value":"ran"}]}}}`;
+    const answers = await pipe(dir, [update('{"a":1}'), update('[7]'), update('true'), update('null'), '{"jsonrpc":"2.0","id":false,"method":"ping"}', toolCall(9, 'next', {})]);
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32600], [null, -32600], [null, -32600], [null, -32600], [null, -32600], [9, 'result']]);
+    expect(answers[0]!.error!.message).toBe('Invalid Request: the id must be a string or a number');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('a cwd holding a NUL byte, or /proc/self, is one clear tool error (never "internal error")', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [toolCall(1, 'status', { cwd: '/x\u0000' }), toolCall(2, 'update', { cwd: '/x\u0000y', skill: 'api', ops: [{ path: 'step', value: 'x' }] }), toolCall(3, 'update', { cwd: '/proc/self', skill: 'api', ops: [{ path: 'step', value: 'x' }] }), toolCall(4, 'status', { cwd: '/proc/self/' })]);
+    const texts = byOrder(answers).map((a) => {
+      expect(a.result!.isError).toBe(true);
+      expect(a.result!.content[0]!.text).not.toMatch(/internal error|\n/);
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toBe('checkpoint: cwd "/x\\x00" holds a NUL byte; refused; hint: pass the project folder as an absolute path');
+    expect(texts[1]).toMatch(/^checkpoint: cwd "\/x\\x00y" holds a NUL byte/);
+    expect(texts[2]).toMatch(/^checkpoint: cwd "\/proc\/self" is outside this server's project/);
+    expect(texts[3]).toMatch(/^checkpoint: cwd "\/proc\/self\/" is outside this server's project/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
+  it('resources/list with .checkpoints a symlink out of the project is Invalid params saying so, not Internal error', async () => {
+    const dir = repo();
+    messy(dir);
+    const outside = tempDir();
+    dirs.push(outside);
+    renameSync(join(dir, '.checkpoints'), join(outside, 'cps'));
+    symlinkSync(join(outside, 'cps'), join(dir, '.checkpoints'));
+    const [list] = await pipe(dir, ['{"jsonrpc":"2.0","id":1,"method":"resources/list"}']);
+    expect(list!.error).toMatchObject({ code: -32602, data: { code: 'E_PATH' } });
+    expect(list!.error!.message).toMatch(/^checkpoint: \.checkpoints is a symlink to .*, outside the project; refused; hint: /);
+  });
+
+  it('update reaches keys holding dots or other letters by the CLI\'s bracket paths; forbidden keys and "=" stay refused', async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, [
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["a.b"]', value: 2 }, { path: 'skill_state["café"]', value: 'y' }, { path: 'progress_table[1].status', value: 'in_progress' }, { path: 'skill_state["new key (PR 12)"].n', value: 1 }] }),
+    ]);
+    expect(answers[0]!.result!.isError, JSON.stringify(answers[0])).toBeFalsy();
+    const doc = JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
+    expect(doc.skill_state).toEqual({ 'a.b': 2, café: 'y', 'new key (PR 12)': { n: 1 } });
+    expect(doc.progress_table[1].status).toBe('in_progress');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toContain('"score": 8.0');
+
+    const dir2 = repo();
+    const before2 = messy(dir2);
+    const refused = await pipe(dir2, [
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["__proto__"].x', value: 1 }] }),
+      toolCall(2, 'update', { skill: 'api', ops: [{ path: 'skill_state["a=b"]', value: 1 }] }),
+      toolCall(3, 'update', { skill: 'api', ops: [{ path: 'skill_state.x+', value: 1 }] }),
+      toolCall(4, 'update', { skill: 'api', ops: [{ path: 'skill_state["a', value: 1 }] }),
+    ]);
+    const texts = byOrder(refused).map((a) => {
+      expect(a.result!.isError, JSON.stringify(a)).toBe(true);
+      expect(a.result!.content[0]!.text).not.toContain('\n');
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toMatch(/path segment "__proto__" is forbidden/);
+    expect(texts[1]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update: a path like a.b, a\[1\].b or a\["k.j"\] that holds no "=" \(nor ends in "\+"\); hint: /);
+    expect(texts[2]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update/);
+    expect(texts[3]).toMatch(/invalid path/);
+    expect(readFileSync(join(dir2, FILE), 'utf8')).toBe(before2);
+  });
+});
