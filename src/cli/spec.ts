@@ -90,7 +90,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'validate',
     describe: 'check checkpoint files against the protocol',
-    positionals: [{ name: 'files', describe: 'files to check (default: every checkpoint)', variadic: true }],
+    positionals: [{ name: 'files', describe: 'files (or skill names) to check (default: every checkpoint)', variadic: true }],
     options: { strict: { type: 'boolean', describe: 'treat warnings as failures (advice never fails)' } },
     examples: [
       ['checkpoint validate', 'every checkpoint in .checkpoints/'],

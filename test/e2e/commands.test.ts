@@ -1,5 +1,5 @@
 // The read/write commands end to end: the built binary in throw-away git repositories.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
@@ -318,6 +318,18 @@ describe('validate', () => {
     mkdirSync(join(dir, 'sub'));
     expect(expectOk(await runCli(join(dir, 'sub'), ['validate', `../${rel('api')}`])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
     expectUsageFailure(await runCli(dir, ['validate', 'nope.checkpoint.json']), /nope\.checkpoint\.json does not exist/);
+  });
+
+  it('takes a skill name as every other command does, unless a file of that name is there', async () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api'));
+    mkdirSync(join(dir, 'sub'));
+    expect(expectOk(await runCli(join(dir, 'sub'), ['validate', 'api'])).stdout).toBe('✓ .checkpoints/api.checkpoint.json\n');
+    writeFileSync(join(dir, 'sub', 'api'), '');
+    const r = await runCli(join(dir, 'sub'), ['validate', 'api']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ sub/api\n');
+    expectUsageFailure(await runCli(dir, ['validate', 'web']), /web does not exist/);
   });
 });
 

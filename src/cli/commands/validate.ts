@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles } from '../../store/checkpoints.js';
-import { isMisnamedCheckpoint, misnamedReason } from '../../store/skill-name.js';
+import { isMisnamedCheckpoint, MAX_SKILL_NAME, misnamedReason, SKILL_NAME } from '../../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../../store/root.js';
 import { splitAdvice, type Advice, type Issue } from '../../protocol/validate.js';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
@@ -12,6 +13,7 @@ import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
 import { block, oneLine } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
+import { projectPathExists } from '../../store/safe-fs.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -28,7 +30,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const strict = Boolean(args.options.strict);
   const listed = args.positionals.length ? null : listCheckpointFiles(root);
   const paths = listed === null
-    ? args.positionals.map((p) => resolve(ctx.dirOverride ? root : ctx.cwd, p))
+    ? args.positionals.map((p) => namedPath(root, resolve(ctx.dirOverride ? root : ctx.cwd, p), p))
     : listed.skills.map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
   // Read-only: a file unchanged since a run judged it is not read again (store/verdicts.ts).
@@ -66,6 +68,17 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/**
+ * What a name on the command line means: the file it names, or, when no such file exists and
+ * it is a skill name, that skill's checkpoint (every other command takes skill names, so
+ * `validate api` is what people type).
+ */
+function namedPath(root: string, path: string, given: string): string {
+  if (!SKILL_NAME.test(given) || given.length > MAX_SKILL_NAME || existsSync(path)) return path;
+  const skillFile = checkpointPath(root, given);
+  return projectPathExists(root, skillFile) ? skillFile : path;
+}
+
 /** A misnamed checkpoint file named on the command line: its content judged, and its name too. */
 function withNameCheck(root: string, path: string, report: FileReport): FileReport {
   const name = basename(path);
@@ -86,7 +99,7 @@ function validateOne(root: string, path: string, now: Date, strict: boolean, nam
   const file = display(root, path);
   try {
     const checked = readChecked(root, path, { fileName: expectedName(basename(path)), now, verdicts, needValue: false });
-    if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${shownPath(file)} does not exist`, { hint: 'name an existing checkpoint file, or run `checkpoint validate` alone for all of .checkpoints/' });
+    if (checked === null) throw new CheckpointError('E_NOT_FOUND', `${shownPath(file)} does not exist`, { hint: 'name an existing checkpoint file or skill, or run `checkpoint validate` alone for all of .checkpoints/' });
     const v = checked.validation;
     // The doctor's levels: --strict fails on warnings, never on advice.
     const { warnings, advice } = splitAdvice(v.warnings);
