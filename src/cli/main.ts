@@ -102,6 +102,17 @@ function currentDir(override: string | undefined): string {
   }
 }
 
+/**
+ * A write the file system itself turned down (mkdir under /proc, a name too long, a loop, a
+ * full descriptor table): the place is the problem, not checkpoint. Reads of missing files
+ * are handled where they happen, so only write-side calls are judged here.
+ */
+function refusedByFileSystem(err: NodeJS.ErrnoException | undefined): boolean {
+  return typeof err?.path === 'string'
+    && ['mkdir', 'rename', 'link', 'symlink', 'mkdtemp', 'write', 'fsync'].includes(err.syscall ?? '')
+    && ['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'EIO', 'EXDEV', 'EBUSY', 'EMFILE', 'ENFILE', 'EDQUOT', 'EINVAL'].includes(err.code ?? '');
+}
+
 function report(e: unknown, out: Output, json: boolean): number {
   if (isCheckpointError(e)) {
     // One line: what went wrong and where, then what to do.
@@ -112,6 +123,10 @@ function report(e: unknown, out: Output, json: boolean): number {
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
     out.err(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`);
+    return 2;
+  }
+  if (refusedByFileSystem(err)) {
+    out.err(`checkpoint: ${withHint(err!.message, 'the file system refused it: run checkpoint in an ordinary project folder (a git work tree on a writable disk)')}`);
     return 2;
   }
   out.err(`checkpoint: internal error: ${withHint(err?.message ?? String(e), 'this is a bug in checkpoint; rerun with CHECKPOINT_DEBUG=1 for details and report it')}`);

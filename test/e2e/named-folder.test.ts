@@ -44,6 +44,18 @@ describe('-C: writes only into a project', () => {
     expect(existsSync('/dev/.checkpoints')).toBe(false);
   });
 
+  it('init where the file system refuses a folder (/proc/self) is one plain line, never an internal error', async () => {
+    const elsewhere = track(makeRepo());
+    // As a process: /proc/self is then the checkpoint process's own folder.
+    const r = cli(elsewhere, ['-C', '/proc/self', 'init']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(/^ENOENT: no such file or directory, mkdir '\/proc\/\S+\/\.checkpoints'$/);
+    expect(line.hint).toMatch(/^the file system refused it/);
+    expect(r.stderr).not.toContain('internal error');
+  });
+
   it('a git work tree (from a subfolder too) and a plain folder that already holds .checkpoints/ take writes as before', async () => {
     const elsewhere = track(tempDir());
     const repo = track(makeRepo());
