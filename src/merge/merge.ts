@@ -194,6 +194,9 @@ function mergeObjects(ctx: MergeContext, path: PathSegment[], policyPath: string
     insertedAfter.set(anchor, list);
   }
 
+  // Every member ours' very own (an object neither side changed, the usual case): ours itself,
+  // which the merged file's validation then skips as ours' (validate.ts `known`).
+  if (insertedAfter.size === 0 && merged.size === oursKeys.length && oursKeys.every((key) => merged.get(key) === ours[key])) return ours;
   const result: JsonObject = {};
   const put = (key: string): void => setOwn(result, key, merged.get(key)!);
   for (const key of insertedAfter.get(null) ?? []) put(key);
