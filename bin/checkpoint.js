@@ -122,10 +122,18 @@ function fail(e) {
 }
 
 try {
-  const run = argv[0] === 'merge-driver'
-    ? load('merge-driver.cjs', 'merge').runMergeDriver(argv.slice(1))
-    : load('cli.cjs', commandOf(argv)).main(argv);
-  run.then((code) => { process.exitCode = code; }, fail);
+  if (argv[0] === 'merge-driver') {
+    // Once per conflicted file inside `git merge`: it writes synchronously and leaves nothing
+    // running, so it ends as soon as it is done (process.exit skips node's teardown; the code
+    // cache is still written by its 'exit' listener).
+    const driver = load('merge-driver.cjs', 'merge');
+    driver.runMergeDriver(argv.slice(1)).then((code) => {
+      process.exitCode = code;
+      if (driver.canExitNow()) process.exit();
+    }, fail);
+  } else {
+    load('cli.cjs', commandOf(argv)).main(argv).then((code) => { process.exitCode = code; }, fail);
+  }
 } catch (e) {
   fail(e);
 }

@@ -20,9 +20,34 @@ const CONFIG_PATH = '.checkpoints/config.json';
 
 class UsageError extends Error {}
 
-/** Always one line: a path (%P) or a key in a hostile clone may hold a newline or an escape sequence. */
+/** Set when a line went to the process.stderr stream, whose write may still be pending at the end. */
+let streamed = false;
+
+/**
+ * Always one line: a path (%P) or a key in a hostile clone may hold a newline or an escape sequence.
+ * Written synchronously (no stream or tty machinery to start), so the launcher may exit as soon as
+ * the driver returns; a full non-blocking pipe (EAGAIN) falls back to the stream.
+ */
 function say(line: string): void {
-  process.stderr.write(`${oneLine(line)}\n`);
+  const buf = Buffer.from(`${oneLine(line)}\n`, 'utf8');
+  for (let off = 0; off < buf.length; ) {
+    try {
+      off += fs.writeSync(2, buf, off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return; // stderr closed: nowhere to say it
+      streamed = true;
+      process.stderr.write(buf.subarray(off));
+      return;
+    }
+  }
+}
+
+/**
+ * Whether the process may end right away once runMergeDriver has resolved (bin/checkpoint.js then
+ * skips node's own teardown, ~1% of the driver's cost): everything was written synchronously.
+ */
+export function canExitNow(): boolean {
+  return !streamed;
 }
 
 /** A side's bytes, or null when it is over MAX_MERGE_BYTES (git's line merge takes the file then). */

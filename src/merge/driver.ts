@@ -12,6 +12,7 @@ import type { Conflict } from './conflict.js';
 import { mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
+import { jsonEqual } from './json-value.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
@@ -119,7 +120,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules });
+  let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true });
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   // Literals equal in value but respelled by a side: their texts merge like values (literal-texts.ts).
@@ -139,7 +140,8 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   }
 
   // Unchanged from ours: keep its bytes, however they were laid out.
-  const text = !texts?.changedFromOurs && JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
+  // (jsonEqual first: a merge that changed something is told apart without writing out both values.)
+  const text = !texts?.changedFromOurs && jsonEqual(value, ours) && JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
   const errors = introducedErrors(input.fileName, { value, text }, [
     { value: ours, text: input.ours },
     { value: theirs, text: input.theirs },

@@ -23,25 +23,39 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   return equalWithin(a, b, 0);
 }
 
-// Recursion (no allocation) for the usual shallow values: this runs on every merged node,
-// cold, inside `git merge`. Past parseJson's depth limit it hands over to the explicit stack.
+// Recursion without allocation (no key lists: for-in reads the object's cached keys) for the usual
+// shallow values: this runs on every merged node, cold, inside `git merge`, so leaves are compared
+// in the loop (no call per string or number). Past parseJson's depth limit it hands over to the
+// explicit stack.
 function equalWithin(x: JsonValue | undefined, y: JsonValue | undefined, depth: number): boolean {
   if (x === y) return true;
   if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
   if (depth > MAX_JSON_DEPTH) return equalDeep(x, y);
   if (Array.isArray(x)) {
-    if (!Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!equalWithin(x[i], y[i], depth + 1)) return false;
+    const n = x.length;
+    if (!Array.isArray(y) || n !== y.length) return false;
+    // Last item first: two versions of a log or queue of one length usually differ at the end.
+    if (n > 0 && !equalWithin(x[n - 1], y[n - 1], depth + 1)) return false;
+    for (let i = 0; i < n - 1; i++) {
+      const a = x[i]!;
+      const b = y[i]!;
+      if (a !== b && (typeof a !== 'object' || !equalWithin(a, b, depth + 1))) return false;
+    }
     return true;
   }
   if (Array.isArray(y)) return false;
+  // for-in lists a JSON object's own keys (nothing is enumerable on its prototype). A key y lacks
+  // reads an inherited method or undefined there, which equals no JSON value.
   let count = 0;
-  for (const key of Object.keys(x)) {
-    if (FORBIDDEN_KEYS.has(key)) continue;
-    if (!Object.prototype.hasOwnProperty.call(y, key) || !equalWithin(x[key], y[key], depth + 1)) return false;
+  for (const key in x) {
+    if (key.length >= 9 && FORBIDDEN_KEYS.has(key)) continue; // every forbidden key is 9+ characters
+    const a = x[key]!;
+    const b = y[key];
+    if (a !== b && (typeof a !== 'object' || a === null || !equalWithin(a, b, depth + 1))) return false;
     count++;
   }
-  return count === countSafeKeys(y);
+  for (const key in y) if (!(key.length >= 9 && FORBIDDEN_KEYS.has(key))) count--;
+  return count === 0;
 }
 
 function equalDeep(a: JsonValue, b: JsonValue): boolean {

@@ -23,6 +23,11 @@ export type ExtraRules = readonly PolicyRule[];
 
 export interface MergeOptions {
   extraRules?: ExtraRules;
+  /**
+   * Every side came from parseJson, which refuses `__proto__`/`constructor`/`prototype` keys:
+   * the merged value, built of the sides' parts, cannot hold one, so it is not searched.
+   */
+  keysChecked?: boolean;
 }
 
 export interface MergeResult {
@@ -56,7 +61,7 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const merged = ctx.node([], [], base, ours, theirs) ?? ours;
   // Merged objects never take an unsafe key, but a subtree handed through whole (a log
   // entry, a side's array) could carry one from a caller that did not use parseJson.
-  return { value: withoutUnsafeKeys(merged), conflicts };
+  return { value: opts.keysChecked ? merged : withoutUnsafeKeys(merged), conflicts };
 }
 
 interface SideTimes {
@@ -189,6 +194,9 @@ function mergeObjects(ctx: MergeContext, path: PathSegment[], policyPath: string
     insertedAfter.set(anchor, list);
   }
 
+  // Every member ours' very own (an object neither side changed, the usual case): ours itself,
+  // which the merged file's validation then skips as ours' (validate.ts `known`).
+  if (insertedAfter.size === 0 && merged.size === oursKeys.length && oursKeys.every((key) => merged.get(key) === ours[key])) return ours;
   const result: JsonObject = {};
   const put = (key: string): void => setOwn(result, key, merged.get(key)!);
   for (const key of insertedAfter.get(null) ?? []) put(key);

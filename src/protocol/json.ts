@@ -183,7 +183,9 @@ function writtenByStringify(body: string, value: JsonValue, rejectUnsafe: boolea
   } catch {
     return false; // nested too deep for the stack, on fewer lines than the check above reads
   }
-  return body.length - out.length <= 1 && body.startsWith(out) && (body.length === out.length || body.endsWith('\n'));
+  // Compared as whole strings (a native memory compare; startsWith walks 20 KiB a character at a time).
+  if (body.length === out.length) return body === out;
+  return body.length === out.length + 1 && body.charCodeAt(out.length) === 10 && body.slice(0, out.length) === out;
 }
 
 const occurrences = (text: string, part: string): number => text.split(part).length - 1;

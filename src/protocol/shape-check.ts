@@ -101,8 +101,8 @@ export class ShapeChecker {
   /**
    * Every structural problem of `value`, each reported once at the deepest path that explains it.
    * `known`: documents whose problems the caller discounts anyway (a merge's sides: it refuses only
-   * what it introduced). An object or array of `value` that is the very same one a known document
-   * holds at the same path is not walked: its problems are that document's, path and message
+   * what it introduced). A member of `value` that is the very same one a known document holds at
+   * the same path (an equal scalar, or the same object or array) is not walked: its problems are that document's, path and message
    * alike, since a member's schema depends only on its parent's (if/then members are walked whole).
    */
   check(value: unknown, report: ShapeReport, known: readonly unknown[] = []): void {
@@ -389,7 +389,7 @@ export class ShapeChecker {
 
   /**
    * What the known documents hold at member `key` (an index when `inArray`) of where the walk stands, or null when one holds
-   * `child` itself there (an object or array: a scalar is cheaper to check than to look up).
+   * `child` itself there (a scalar too: run once, cold, checking one means building its schema node's check).
    */
   private knownBelow(known: readonly unknown[], child: unknown, key: string | number, inArray: boolean): unknown[] | null {
     const below: unknown[] = [];
@@ -397,7 +397,7 @@ export class ShapeChecker {
       // Only a container of the same kind: the same schema node then applies to its members.
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc) !== inArray || !Object.hasOwn(doc, key)) continue;
       const at = (doc as Record<string | number, unknown>)[key];
-      if (at === child && typeof child === 'object' && child !== null) return null;
+      if (at === child) return null;
       if (typeof at === 'object' && at !== null) below.push(at);
     }
     return below;

@@ -1,5 +1,5 @@
-// introducedErrors skips, in the shape check of a merged file, every object or array it shares
-// (the very same value, at the same path) with a side: that subtree's errors are the side's, which
+// introducedErrors skips, in the shape check of a merged file, every member it shares (an equal
+// scalar, or the very same object or array, at the same path) with a side: that subtree's errors are the side's, which
 // the merge discounts anyway. Held here to the plain rule it must equal: every error of the whole
 // merged file that no side has. Merged files are made the way the merge makes them: members and
 // items taken whole from either side (shared), copied, moved to another index, or replaced.
