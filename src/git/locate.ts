@@ -1,6 +1,7 @@
 // Finding a repository with plain fs: the work-tree root, its git dir (a linked worktree
 // has a `.git` file pointing elsewhere) and the common dir that holds objects, refs and
 // the shallow file.
+import { pasteArg } from '../shell-words.js';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -55,7 +56,7 @@ export function assertNotInGitDir(start: string, cwd: string): void {
     // As the user named it (-C b.git) when it is below where they are, else in full.
     const rel = relative(cwd, innermost);
     const name = rel && !rel.startsWith('..') ? rel : innermost;
-    throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: `run checkpoint in a clone of it (git clone ${shownPath(innermost)} <folder>)` });
+    throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: `run checkpoint in a clone of it (git clone ${pasteArg(innermost)} '<folder>')` });
   }
 }
 

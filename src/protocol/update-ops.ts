@@ -26,7 +26,7 @@ const SEGMENT = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*$/;
 function usage(flag: string, why: string, hint?: string): CheckpointError {
   // The flag as typed, value included: shown on one line and bounded (it may hold a newline or a whole file).
   return new CheckpointError('E_USAGE', `${shown(flag)}: ${why}`, {
-    hint: hint ?? 'forms: --a.b=text, --list+=text, --a.b:json=<json>, --list+:json=<json>',
+    hint: hint ?? "forms: --a.b=text, --list+=text, --a.b:json='<json>', --list+:json='<json>'",
   });
 }
 
