@@ -7,7 +7,7 @@ import { pasteArg } from '../shell-words.js';
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { shown, shownPath } from '../one-line.js';
+import { MAX_SHOWN_PATH_CHARS, shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
 import { readGitFile } from './git-file.js';
@@ -130,8 +130,10 @@ export function brokenHeadRef(root: string): CheckpointError | null {
     const what = text.trim() === '' ? 'is empty' : 'holds no commit id';
     const log = join(refHome(dirs, ref), 'logs', ref);
     const last = statSync(log, { throwIfNoEntry: false })?.isFile() ? ` (the last line of ${shownPath(log)} names its last commit)` : '';
-    // Commands to paste: each path one shell word, whatever it holds (a space, a `;`, a `$(`).
-    const removal = packed ? `\`rm ${pasteArg(file)}\` (packed-refs still has it at ${packed.slice(0, 12)})` : `\`rm ${pasteArg(file)}\``;
+    // A command to paste: the path one shell word, whatever it holds (a space, a `;`, a `$(`);
+    // a path too long to show whole is named, cut, with no command (a cut path is another file).
+    const rm = pasteArg(file);
+    const removal = `${rm.length <= MAX_SHOWN_PATH_CHARS ? `\`rm ${rm}\`` : shownPath(file)}${packed ? ` (packed-refs still has it at ${packed.slice(0, 12)})` : ''}`;
     return new CheckpointError('E_GIT', `the current branch ${shown(branchName(ref))} is broken: ${shownPath(file)} ${what}, so git cannot read HEAD ("your current branch appears to be broken")`, {
       hint: `remove the broken file: ${removal}, then \`git update-ref ${pasteArg(ref)} '<commit>'\` if the branch was further on${last}`,
     });
