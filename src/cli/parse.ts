@@ -72,7 +72,7 @@ export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs 
     const msg = raw.split(/\n|\. To specify/)[0]!.replace(/\.$/, '').replace(/^(Unknown option|Option)\b/, (m) => m.toLowerCase());
     const dashed = /use '(--[^=']+=)-XYZ'/.exec(raw)?.[1];
     throw new CheckpointError('E_USAGE', `checkpoint ${spec.name}: ${msg}`, {
-      hint: dashed ? `a value that starts with "-" needs the = form: ${dashed}<value>` : `see \`checkpoint ${spec.name} --help\``,
+      hint: dashed ? `a value that starts with "-" needs the = form: ${dashed}'<value>'` : `see \`checkpoint ${spec.name} --help\``,
     });
   }
   const positionals = parsed.positionals;

@@ -7,7 +7,7 @@ import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { readable, type Loaded } from '../read/load.js';
-import { fixCommand } from '../protocol/repairable.js';
+import { repairPlan } from '../protocol/repairable.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
@@ -33,10 +33,11 @@ export function checkSchema(l: Loaded): Finding[] {
   const v = l.validation!;
   // Errors that are all hand-written slips: the file is checked for drift as status, next and resume read it.
   const notes = v.errors.length ? readable(l)?.notes ?? [] : [];
-  const fix = notes.length ? fixCommand(l.skill, notes) : null;
+  const plan = notes.length ? repairPlan(l.skill, notes) : null;
+  const how = plan && [...(plan.command === null ? [] : [`fix: ${plan.command}`]), ...(plan.byHand.length ? [`by hand: ${plan.byHand.join('; ')}`] : [])].join('; ');
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
-    ...(fix === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; fix: ${fix}`, fix } satisfies Finding]),
+    ...(plan === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; ${how}`, ...(plan.command === null ? {} : { fix: plan.command }) } satisfies Finding]),
     ...v.warnings.map((w): Finding => ({ level: warningLevel(w), check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }

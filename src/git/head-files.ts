@@ -3,10 +3,11 @@
 // linked worktrees (HEAD per worktree, refs via commondir) and packed-refs; anything unusual
 // (reftable or other extensions, a symref chain, a sha-256 repository, a loose ref git finds
 // broken: brokenHeadRef says why) answers null, and the caller asks git instead.
+import { pasteArg } from '../shell-words.js';
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { shown, shownPath } from '../one-line.js';
+import { MAX_SHOWN_PATH_CHARS, shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
 import { readGitFile } from './git-file.js';
@@ -129,9 +130,12 @@ export function brokenHeadRef(root: string): CheckpointError | null {
     const what = text.trim() === '' ? 'is empty' : 'holds no commit id';
     const log = join(refHome(dirs, ref), 'logs', ref);
     const last = statSync(log, { throwIfNoEntry: false })?.isFile() ? ` (the last line of ${shownPath(log)} names its last commit)` : '';
-    const removal = packed ? `\`rm ${shownPath(file)}\` (packed-refs still has it at ${packed.slice(0, 12)})` : `\`rm ${shownPath(file)}\``;
+    // A command to paste: the path one shell word, whatever it holds (a space, a `;`, a `$(`);
+    // a path too long to show whole is named, cut, with no command (a cut path is another file).
+    const rm = pasteArg(file);
+    const removal = `${rm.length <= MAX_SHOWN_PATH_CHARS ? `\`rm ${rm}\`` : shownPath(file)}${packed ? ` (packed-refs still has it at ${packed.slice(0, 12)})` : ''}`;
     return new CheckpointError('E_GIT', `the current branch ${shown(branchName(ref))} is broken: ${shownPath(file)} ${what}, so git cannot read HEAD ("your current branch appears to be broken")`, {
-      hint: `remove the broken file: ${removal}, then \`git update-ref ${shownPath(ref)} <commit>\` if the branch was further on${last}`,
+      hint: `remove the broken file: ${removal}, then \`git update-ref ${pasteArg(ref)} '<commit>'\` if the branch was further on${last}`,
     });
   } catch {
     return null;

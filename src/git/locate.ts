@@ -1,10 +1,11 @@
 // Finding a repository with plain fs: the work-tree root, its git dir (a linked worktree
 // has a `.git` file pointing elsewhere) and the common dir that holds objects, refs and
 // the shallow file.
+import { pasteArg } from '../shell-words.js';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { shownPath } from '../one-line.js';
+import { MAX_SHOWN_PATH_CHARS, shownPath } from '../one-line.js';
 import { configValue } from './config-file.js';
 import { readGitFile } from './git-file.js';
 
@@ -55,7 +56,7 @@ export function assertNotInGitDir(start: string, cwd: string): void {
     // As the user named it (-C b.git) when it is below where they are, else in full.
     const rel = relative(cwd, innermost);
     const name = rel && !rel.startsWith('..') ? rel : innermost;
-    throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: `run checkpoint in a clone of it (git clone ${shownPath(innermost)} <folder>)` });
+    throw new CheckpointError('E_NO_ROOT', `${shownPath(name)} is a bare repository (no working tree)`, { hint: cloneHint(innermost) });
   }
 }
 
@@ -135,4 +136,10 @@ function followGitFile(file: string): string {
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, 'utf8'));
   if (!match?.[1]) throw new CheckpointError('E_GIT', `${shownPath(file)} is not a valid gitdir pointer (no "gitdir:" line)`);
   return resolve(dirname(file), match[1]);
+}
+
+/** A command to paste, its path one shell word; for a path too long to show whole, the advice without one (a cut path is another). */
+function cloneHint(bare: string): string {
+  const path = pasteArg(bare);
+  return path.length <= MAX_SHOWN_PATH_CHARS ? `run checkpoint in a clone of it (git clone ${path} '<folder>')` : `run checkpoint in a clone of it (git clone it into a folder of its own)`;
 }

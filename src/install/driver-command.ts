@@ -3,12 +3,12 @@
 // or the user's own (kept by install, and named by doctor instead of sending the user to
 // install-driver, which would keep it again).
 
-export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
+import { shellQuote } from '../shell-words.js';
 
-/** Quote for the POSIX shell git runs drivers with; safe with spaces, quotes and $. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+// The POSIX shell git runs drivers with reads the paths quoted as any pasted command.
+export { shellQuote };
+
+export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
 
 /** %O %A %B %P %L: git substitutes them already shell-quoted. */
 export function driverCommand(nodePath: string, binPath: string): string {

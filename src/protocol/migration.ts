@@ -3,9 +3,13 @@
 //   "x+":      an append they did not understand  -> its value(s) merged into the array x
 //   "x:json":  a JSON value kept as a string      -> parsed and set (or merged) into x
 //   "x+:json": both                                -> parsed and appended to x
+// Only a provable leftover is repaired: its value is text, as a parser wrote a flag's value
+// (a string; for "x+" also a list of strings, a flag given twice), and x is beside it or is a
+// field the protocol knows there (cost, next_actions, skill_state.…merged_prs). Any other key
+// of that shape ("B+": 3 in a table of grades, "C:json" in a project's own data) is data, kept.
 // A repair that could lose data (x is not an array, the JSON does not parse, x already
 // holds a different value) is not made: the leftover stays and is reported.
-import { FORBIDDEN_KEYS } from './fields.js';
+import { FORBIDDEN_KEYS, policyFor, PROTOCOL_FIELDS } from './fields.js';
 import { JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from './json.js';
 import { rebaseTexts } from './format.js';
 import { keepTypedTexts } from './update-ops.js';
@@ -45,6 +49,21 @@ export function leftoverKey(key: string): { base: string; append: boolean; json:
   const m = LEFTOVER.exec(key);
   if (!m || (!m[2] && !m[3])) return null;
   return { base: m[1]!, append: Boolean(m[2]), json: Boolean(m[3]) };
+}
+
+/**
+ * Whether key `lo` holding `value` in an object at `objAt` is provably what an old update parser
+ * left: its value text, as a parser writes a flag's value, and its target beside it or a field
+ * the protocol knows at that place.
+ */
+function provable(lo: { base: string; append: boolean; json: boolean }, value: JsonValue, obj: Obj, objAt: Path): boolean {
+  const strings = (v: JsonValue) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
+  if (typeof value !== 'string' && !(lo.append && !lo.json && strings(value))) return false;
+  if (Object.hasOwn(obj, lo.base)) return true;
+  if (!objAt.length) return PROTOCOL_FIELDS.includes(lo.base);
+  // Array indices are no part of a policy path: a field below a list item is not known by place.
+  if (objAt.some((seg) => typeof seg === 'number')) return false;
+  return policyFor([...(objAt as string[]), lo.base]).kind !== 'value';
 }
 
 function parseLeftover(text: string): { ok: true; value: JsonValue; texts?: LiteralTexts } | { ok: false; why: string } {
@@ -111,6 +130,7 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
         continue;
       }
       let value = pairs[find(key)]![1];
+      if (!provable(lo, value, obj, objAt)) continue;
       let typed: LiteralTexts | undefined;
       const parsedHere = lo.json && typeof value === 'string';
       if (parsedHere) {
@@ -191,7 +211,9 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
   }
   if (doc.protocol_version === MIGRATE_FROM) {
     doc.protocol_version = MIGRATE_TO;
-    changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was "${MIGRATE_FROM}"); no other data changes` });
+    // True of this file: the repairs, when there are any, are listed after it.
+    const also = changes.length ? `; and ${changes.length} leftover${changes.length === 1 ? '' : 's'} of older update parsers repaired (below)` : '; no other data changes';
+    changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was "${MIGRATE_FROM}")${also}` });
   }
   return { doc, changes, problems, changed: changes.length > 0 };
 }

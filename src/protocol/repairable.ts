@@ -1,10 +1,12 @@
 // Hand-written slips a session can still orient from: a status outside its enum ("Done",
-// "in-progress"), an action written as an object without `text` ({"action": "…"}). validate
+// "in-progress"), an action written as an object without `text` ({"action": "…"}) or with a
+// number for done_when, next_actions written as one string. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { BLOCKER_NEEDS, CHECKPOINT_STATUSES, ROW_STATUSES } from './shapes.generated.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
+import { pasteWord, placeholder, shellQuote } from '../shell-words.js';
 import type { Checkpoint } from './types.js';
 import type { Issue } from './validate.js';
 
@@ -35,8 +37,13 @@ export interface RepairNote {
   path: string;
   /** What is off, naming the value as written. */
   problem: string;
-  /** The `checkpoint update` flag that fixes it (value as a placeholder when no suggestion). */
-  fix: string;
+  /**
+   * The `checkpoint update` flags that fix it, each word safe to paste into a shell (a value the
+   * note cannot suggest is a quoted placeholder, which update refuses); null when no command can.
+   */
+  fix: string | null;
+  /** What to do by hand where no flag can (a value too long to print, a done_when that is a list). */
+  byHand?: string;
   /** The enum value the slip most likely means, when there is one. */
   meant?: string;
 }
@@ -44,22 +51,22 @@ export interface RepairNote {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * A flag value quoted for a POSIX shell (single quotes; a `'` inside as `'\''`), so the fix runs as
- * printed; a placeholder for text that cannot be pasted as one line (a control character) or is too long.
- */
-const flagValue = (v: string) => (v.length <= 200 && /\S/.test(v) && !/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(v) ? `'${v.replace(/'/g, `'\\''`)}'` : '<the text>');
+/** The longest text a fix spells out; a longer one is said by hand (a note stays a line, not a screenful). */
+export const MAX_FIX_TEXT = 500;
 
-// The members people name an action's words with, before any other string member; `id` and
-// `done_when` are never its words.
+/** `v` as a flag value the fix can print (pasteWord: it gives back exactly `v`), or null when too long. */
+const flagValue = (v: string) => (v.length <= MAX_FIX_TEXT ? pasteWord(v) : null);
+
+// The members people name an action's words with, before any other string member; `id`,
+// `text` and `done_when` are never its words.
 const WORD_KEYS = ['action', 'description', 'title', 'task', 'summary', 'name', 'step'];
-const NOT_WORDS = new Set(['id', 'done_when', 'status', 'owner', 'at', 'created_at', 'updated_at']);
+const NOT_WORDS = new Set(['id', 'text', 'done_when', 'status', 'owner', 'at', 'created_at', 'updated_at']);
+const hasWords = (v: unknown): v is string => typeof v === 'string' && /\S/.test(v);
 
-/** What an action object without `text` says: a words member (WORD_KEYS), else its first other non-empty string, else its JSON. */
-function actionWords(a: Obj): string {
-  const words = (k: string) => typeof a[k] === 'string' && /\S/.test(a[k] as string);
-  const key = WORD_KEYS.find(words) ?? Object.keys(a).find((k) => !NOT_WORDS.has(k) && words(k));
-  return key === undefined ? JSON.stringify(a) : (a[key] as string);
+/** What an action object without usable `text` says: a words member (WORD_KEYS), else its first other non-empty string; null when it says nothing. */
+function actionWords(a: Obj): string | null {
+  const key = WORD_KEYS.find((k) => hasWords(a[k])) ?? Object.keys(a).find((k) => !NOT_WORDS.has(k) && hasWords(a[k]));
+  return key === undefined ? null : (a[key] as string);
 }
 
 /**
@@ -70,10 +77,16 @@ function actionWords(a: Obj): string {
 export function readActionText(a: unknown): string {
   if (typeof a === 'string') return a;
   if (!isObj(a)) return '';
-  return typeof a.text === 'string' ? a.text : actionWords(a);
+  return typeof a.text === 'string' ? a.text : actionWords(a) ?? '';
 }
 
-/** Each repairable slip in `doc`: enum fields written outside their enum, action objects without text. */
+/** The update flag that makes next_actions, written as the one string `text`, a list of that action; null when too long to spell out. */
+export function listFlag(text: string): string | null {
+  const list = flagValue(JSON.stringify([text]));
+  return list === null ? null : `--next_actions:json=${list}`;
+}
+
+/** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string. */
 function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
@@ -83,7 +96,7 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
     notes.push({
       path,
       problem: `${what} ${quoted(v)} is not one of ${allowed.join('|')}${meant ? ` (did you mean ${meant}?)` : ''}`,
-      fix: `--${flag}=${meant ?? `<${allowed.join('|')}>`}`,
+      fix: `--${flag}=${meant ?? placeholder(allowed.join('|'))}`,
       ...(meant ? { meant } : {}),
     });
   };
@@ -98,26 +111,70 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
       if (isObj(b)) outside(joinPath(joinPath('blockers', i), 'needs'), `blockers.${i}.needs`, b.needs, BLOCKER_NEEDS, 'blocker needs');
     });
   }
-  if (Array.isArray(doc.next_actions)) {
-    doc.next_actions.forEach((a, i) => {
-      if (!isObj(a) || typeof a.text === 'string') return;
-      const words = actionWords(a);
-      actions.set(i, words);
-      const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
-      notes.push({ path: joinPath('next_actions', i), problem: `next_actions[${i}] is an object with ${keys || 'no members'} but no "text" (an action is a string or {"text": …})`, fix: `--next_actions.${i}.text=${flagValue(words)}` });
+  if (typeof doc.next_actions === 'string' && hasWords(doc.next_actions)) {
+    // One action written as a string where a list belongs: read as that one action.
+    const text = doc.next_actions;
+    actions.set(0, text);
+    const list = listFlag(text);
+    notes.push({
+      path: 'next_actions',
+      problem: `next_actions is a string (${quoted(text)}), not a list of actions`,
+      fix: list,
+      ...(list === null ? { byHand: `make next_actions a list holding that text (it is ${text.length} characters, too long to spell out here)` } : {}),
     });
   }
+  if (Array.isArray(doc.next_actions)) doc.next_actions.forEach((a, i) => {
+    if (isObj(a)) actionSlip(a, i, notes, actions);
+  });
   return { notes, actions };
 }
 
-/** A fix command names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
-const MAX_FIX_FLAGS = 5;
+/** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */
+function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number, string>): void {
+  const textOk = hasWords(a.text);
+  const words = textOk ? (a.text as string) : actionWords(a);
+  // Nothing to read it by ({"text": ""}): not a slip; the file needs repair, and says how.
+  if (words === null) return;
+  const whenOk = a.done_when === undefined || typeof a.done_when === 'string';
+  if (textOk && whenOk) return;
+  const flags: string[] = [];
+  const byHand: string[] = [];
+  const problems: string[] = [];
+  const at = `next_actions[${i}]`;
+  if (!textOk) {
+    actions.set(i, words);
+    const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
+    problems.push(a.text === undefined ? `${at} is an object with ${keys} but no "text" (an action is a string or {"text": …})` : `${at}.text is ${a.text === '' ? 'empty' : `not text (${typeof a.text === 'string' ? 'blank' : JSON.stringify(a.text)?.slice(0, 40)})`}`);
+    const value = flagValue(words);
+    if (value === null) byHand.push(`copy its words (${words.length} characters) into ${at}.text`);
+    else flags.push(`--next_actions.${i}.text=${value}`);
+  }
+  if (!whenOk) {
+    const v = a.done_when;
+    problems.push(`${at}.done_when is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${String(v)}`}, not a command string`);
+    // A number or true/false reads back as the same text; a list or object has no one command to be.
+    if (typeof v === 'number' || typeof v === 'boolean') flags.push(`--next_actions.${i}.done_when=${shellQuote(String(v))}`);
+    else byHand.push(`make ${at}.done_when one command string, or remove it`);
+  }
+  notes.push({ path: joinPath('next_actions', i), problem: problems.join('; '), fix: flags.length ? flags.join(' ') : null, ...(byHand.length ? { byHand: byHand.join(', and ') } : {}) });
+}
 
-/** The one command that fixes `notes` in `skill`'s checkpoint (past MAX_FIX_FLAGS, then validate for the rest). */
-export function fixCommand(skill: string, notes: readonly RepairNote[]): string {
-  const flags = notes.slice(0, MAX_FIX_FLAGS).map((r) => r.fix).join(' ');
-  const then = notes.length > MAX_FIX_FLAGS ? `, then checkpoint validate .checkpoints/${skill}.checkpoint.json` : '';
-  return `checkpoint update ${skill} ${flags}${then}`;
+/** A fix names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
+export const MAX_FIX_FLAGS = 5;
+
+/**
+ * How the first MAX_FIX_FLAGS of `notes` in `skill`'s checkpoint are fixed: the one exact
+ * `checkpoint update` (every word safe to paste; null when only hand edits can), the hand edits,
+ * and whether more slips are left for validate to list.
+ */
+export function repairPlan(skill: string, notes: readonly RepairNote[]): { command: string | null; byHand: string[]; more: boolean } {
+  const fixed = notes.slice(0, MAX_FIX_FLAGS);
+  const flags = fixed.flatMap((r) => (r.fix === null ? [] : [r.fix]));
+  return {
+    command: flags.length ? `checkpoint update ${skill} ${flags.join(' ')}` : null,
+    byHand: fixed.flatMap((r) => (r.byHand ? [r.byHand] : [])),
+    more: notes.length > MAX_FIX_FLAGS,
+  };
 }
 
 /** The did-you-mean of an enum slip at `issue.path`, for validate's and doctor's messages; null when there is none. */
@@ -129,7 +186,8 @@ export function suggestionFor(doc: unknown, issue: Issue): string | null {
 /**
  * `doc` as the read-side commands can show it despite `errors`, with a note per slip; null when
  * an error is anything but a repairable slip (the file then needs repair as before). The view
- * keeps every value as written; only an action object without text reads as its words.
+ * keeps every value as written; only an action object without text reads as its words, and
+ * next_actions written as one string as a list of that one action.
  */
 export function readableView(doc: unknown, errors: readonly Issue[]): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
@@ -137,7 +195,8 @@ export function readableView(doc: unknown, errors: readonly Issue[]): { view: Ch
   const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };
-  if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
+  if (typeof doc.next_actions === 'string') view.next_actions = [doc.next_actions];
+  else if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
   // What ranking, staleness and resume's progress read: a status with a clear did-you-mean as
   // that status ("in-progress" ranks as in progress, not as "nothing queued"; a row "Done" counts
   // as complete); shown as written all the same.
@@ -148,4 +207,14 @@ export function readableView(doc: unknown, errors: readonly Issue[]): { view: Ch
   const meaning: Obj = status ? { ...view, status } : { ...view };
   if (rowMeant.some((m) => m !== undefined)) meaning.progress_table = rows.map((row, i) => (rowMeant[i] === undefined ? row : { ...(row as Obj), status: rowMeant[i] }));
   return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
+}
+
+/**
+ * What to do about an error no command can fix for the user, where it is clear (an action whose
+ * text is empty: only its author knows its words); null for the rest (validate names each).
+ */
+export function handRepair(issue: Issue): string | null {
+  const empty = /^next_actions\[(\d+)\]\.text$/.exec(issue.path);
+  if (empty) return `write the action's words into next_actions[${empty[1]}].text, or delete that item, by hand`;
+  return null;
 }

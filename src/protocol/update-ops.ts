@@ -21,12 +21,15 @@ export interface UpdateOp {
 
 // --path, then optional "+" (append), then optional ":json", then "=" and the value.
 const FLAG = /^--([^=]+?)(\+)?(:json)?=([\s\S]*)$/;
-const SEGMENT = /^[A-Za-z0-9_$][A-Za-z0-9_$-]*$/;
+// A dotted segment: letters and digits of any script (`café`, `größe`, `進捗`; combining marks after
+// the first), `_`, `$`, and `-` after the first, so it never reads as an option. Anything else
+// (spaces, quotes, shell syntax, format characters) is written in brackets: a["key"].
+const SEGMENT = /^[\p{L}\p{N}_$][\p{L}\p{N}\p{M}_$-]*$/u;
 
 function usage(flag: string, why: string, hint?: string): CheckpointError {
   // The flag as typed, value included: shown on one line and bounded (it may hold a newline or a whole file).
   return new CheckpointError('E_USAGE', `${shown(flag)}: ${why}`, {
-    hint: hint ?? 'forms: --a.b=text, --list+=text, --a.b:json=<json>, --list+:json=<json>',
+    hint: hint ?? "forms: --a.b=text, --list+=text, --a.b:json='<json>', --list+:json='<json>'",
   });
 }
 

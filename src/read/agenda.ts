@@ -14,7 +14,7 @@ import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAn
 
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { skillLabel } from '../store/skill-name.js';
-import { fixCommand, type RepairNote } from '../protocol/repairable.js';
+import { handRepair, MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
@@ -141,7 +141,8 @@ export function repairReason(b: Loaded): string {
   const first = b.validation?.errors[0];
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = /conflict/i.test(what) ? 'checkpoint resolve' : 'checkpoint validate';
-  return `${what} (${how} .checkpoints/${b.skill}.checkpoint.json)`;
+  const hand = !b.problem && first ? handRepair(first) : null;
+  return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
 }
 
 /**
@@ -158,19 +159,26 @@ export function needsRepairLines(agenda: Agenda): string[] {
 }
 
 /**
- * One line for a checkpoint read despite hand-written slips: the first, its exact fix, and how
- * many more (validate lists them). Never `reset`: the file is sound apart from these fields.
+ * One line for a checkpoint read despite hand-written slips: the first, how many more (validate
+ * lists them), what only a hand edit can fix, and last, so it can be copied to the end of the
+ * line, the exact `checkpoint update` (every word safe to paste: see shell-words.ts). Never
+ * `reset`: the file is sound apart from these fields.
  */
 export function repairNoteLine(item: AgendaItem): string | null {
   const [first, ...more] = item.repairs;
   if (!first) return null;
-  const also = more.length ? ` (and ${more.length} more: ${more.slice(0, 3).map((r) => r.path).join(', ')}${more.length > 3 ? ', …' : ''})` : '';
-  return `note: ${item.skill}: ${first.path}: ${first.problem}${also}; fix: ${fixCommand(item.skill, item.repairs)}`;
+  const file = `.checkpoints/${item.skill}.checkpoint.json`;
+  const plan = repairPlan(item.skill, item.repairs);
+  const rest = plan.more ? `; the fix covers ${MAX_FIX_FLAGS}, \`checkpoint validate ${file}\` lists all` : '';
+  const also = more.length ? ` (and ${more.length} more: ${more.slice(0, 3).map((r) => r.path).join(', ')}${more.length > 3 ? ', …' : ''}${rest})` : '';
+  const byHand = plan.byHand.length ? `; by hand in ${file}: ${plan.byHand.join('; ')}` : '';
+  const fix = plan.command === null ? '' : `; fix: ${plan.command}`;
+  return `note: ${item.skill}: ${first.path}: ${first.problem}${also}${byHand}${fix}`;
 }
 
-/** A checkpoint's slips as --json gives them. */
-export function repairsEntry(item: AgendaItem): { skill: string; path: string; problem: string; fix: string }[] {
-  return item.repairs.map((r) => ({ skill: item.skill, path: r.path, problem: r.problem, fix: `checkpoint update ${item.skill} ${r.fix}` }));
+/** A checkpoint's slips as --json gives them: `fix` the whole command (null when only a hand edit can), `by_hand` what that edit is. */
+export function repairsEntry(item: AgendaItem): { skill: string; path: string; problem: string; fix: string | null; by_hand?: string }[] {
+  return item.repairs.map((r) => ({ skill: item.skill, path: r.path, problem: r.problem, fix: r.fix === null ? null : `checkpoint update ${item.skill} ${r.fix}`, ...(r.byHand ? { by_hand: r.byHand } : {}) }));
 }
 
 /** One stderr line naming checkpoints that were left out of the ranking, so they are never silently ignored. */

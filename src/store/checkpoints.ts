@@ -52,7 +52,7 @@ export function display(root: string, path: string): string {
   return relative(root, path) || path;
 }
 
-const SIZE_HINT = 'checkpoints are session state: move old telemetry out with `checkpoint rotate <skill>` (it reads a file up to 16 MiB), set it aside with `checkpoint reset <skill>` (kept in history/), or cut bulk data out by hand';
+const SIZE_HINT = 'checkpoints are session state: move old telemetry out with `checkpoint rotate \'<skill>\'` (it reads a file up to 16 MiB), set it aside with `checkpoint reset \'<skill>\'` (kept in history/), or cut bulk data out by hand';
 
 /**
  * What `checkpoint rotate` reads: a merge of two files under MAX_READ_BYTES can land over it,
@@ -212,7 +212,7 @@ export function requireCheckpoint(root: string, skill: string, maxBytes?: number
   if (!file) {
     const known = listSkills(root);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
-      hint: known.length ? `known skills: ${known.join(', ')}` : 'create one with `checkpoint update <skill> ...`',
+      hint: known.length ? `known skills: ${known.join(', ')}` : "create one with `checkpoint update '<skill>' ...`",
     });
   }
   return file;

@@ -75,7 +75,7 @@ describe('a folder with no working tree', () => {
         const line = errorLine(r.stderr);
         expect(line.lines, where).toBe(1);
         expect(line.message, where).toMatch(/b\.git is a bare repository \(no working tree\)$/);
-        expect(line.hint, where).toBe(`run checkpoint in a clone of it (git clone ${bare} <folder>)`);
+        expect(line.hint, where).toBe(`run checkpoint in a clone of it (git clone ${bare} '<folder>')`);
         expect(r.stdout, where).toBe('');
       }
     }

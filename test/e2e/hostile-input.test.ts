@@ -113,7 +113,7 @@ const CASES: Case[] = [
   { name: 'update with a leftover operator', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--a+:json+=1'], message: /^--a\+:json\+=1: invalid path/ },
   { name: 'update with broken JSON value', setup: (d) => write(d, CP, validText()), args: ['update', 'api', '--skill_state:json={oops}'], message: /value is not valid JSON/ },
   { name: 'done --verify with a bad timeout', setup: (d) => write(d, CP, validText({ next_actions: [{ text: 'a', done_when: 'touch hostile.marker' }, 'b'] })), args: ['done', 'api', '--verify', '--timeout=-1'], message: /^--timeout=-1: expected a positive number of seconds \(at most 86400\)$/ },
-  { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout=<value>/ },
+  { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout='<value>'/ },
   { name: 'an option without its value', args: ['list', '--dir'], message: /^checkpoint list: option '-C, --dir <value>' argument missing$/ },
   { name: '-C to a missing folder', args: ['-C', 'does/not/exist', 'list'], message: /^-C does\/not\/exist: no such directory$/ },
   { name: 'restore of a path outside history/', setup: (d) => write(d, 'api.2026-01-01T00-00-00.000Z.checkpoint.json', validText()), args: ['restore', '../api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive/, cwd: 'sub' },
@@ -165,6 +165,6 @@ describe('accepted on purpose', () => {
     dirs.push(dir);
     const r = await runCli(dir, ['show', 'api', '--json']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: 'E_NOT_FOUND', message: 'no checkpoint for skill "api" in .checkpoints/', hint: 'create one with `checkpoint update <skill> ...`' } });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: 'E_NOT_FOUND', message: 'no checkpoint for skill "api" in .checkpoints/', hint: "create one with `checkpoint update '<skill>' ...`" } });
   });
 });

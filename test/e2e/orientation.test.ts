@@ -314,7 +314,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
     const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
     const s = await runCli(dir, ['status']);
-    expect(s.stdout).toContain('note: api: status: status "wip-ish" is not one of in_progress|blocked|complete|failed; fix: checkpoint update api --status=<in_progress|blocked|complete|failed>');
+    expect(s.stdout).toContain("note: api: status: status \"wip-ish\" is not one of in_progress|blocked|complete|failed; fix: checkpoint update api --status='<in_progress|blocked|complete|failed>'");
     expect(s.stdout).toMatch(/^web +needs repair/m);
     expect(s.stdout).toMatch(/^bad +needs repair/m);
     const web = await runCli(dir, ['resume', 'web']);
@@ -345,7 +345,7 @@ describe('resume keeps what matters most', () => {
     const dir = repoWith(skills.map((s, k) => cp(s, { updated_at: daysAgo(1 + k / 10) })));
     const r = await runCli(dir, ['resume']);
     expect(r.stdout).toContain('RESUMING: a1 ');
-    expect(r.stdout).toContain('Also in progress: a2, a3, a4, a5, a6 and 2 more (checkpoint resume <skill>)');
+    expect(r.stdout).toContain("Also in progress: a2, a3, a4, a5, a6 and 2 more (checkpoint resume '<skill>')");
     expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).others_in_progress).toEqual(skills.slice(1));
     expect((await runCli(dir, ['resume', 'a1'])).stdout).not.toContain('Also in progress');
   });

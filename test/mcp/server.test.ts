@@ -303,7 +303,7 @@ describe('checkpoint mcp: calls whose folder has no working tree', () => {
     for (const args of [{}, { cwd: bare }]) {
       const r = await call(c, 'update', { ...args, skill: 'api', ops: [{ path: 'step', value: 'x' }] });
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe(`checkpoint: ${bare} is a bare repository (no working tree); hint: run checkpoint in a clone of it (git clone ${bare} <folder>)`);
+      expect(text(r)).toBe(`checkpoint: ${bare} is a bare repository (no working tree); hint: run checkpoint in a clone of it (git clone ${bare} '<folder>')`);
     }
     expect(readdirSync(bare).sort()).toEqual(['HEAD', 'branches', 'config', 'description', 'hooks', 'info', 'objects', 'refs']);
     expect(git(bare, ['config', '--list', '--local'])).toBe(before);

@@ -65,8 +65,9 @@ describe('migrateCheckpoint (pure)', () => {
   });
 
   it('appends to an existing array, spreading array values and skipping ones already there', async () => {
-    const r = migrateCheckpoint(checkpoint({ skill_state: { merged_prs: [40, 41], 'merged_prs+': [41, 42, 43] } }));
-    expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, 41, 42, 43]);
+    // A flag given twice: a list of its texts.
+    const r = migrateCheckpoint(checkpoint({ skill_state: { merged_prs: [40, '#41'], 'merged_prs+': ['#41', '#42', '#43'] } }));
+    expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, '#41', '#42', '#43']);
     expect(r.changes[1]!.detail).toMatch(/2 values \(1 already there\)/);
   });
 
@@ -74,13 +75,13 @@ describe('migrateCheckpoint (pure)', () => {
     const r = migrateCheckpoint(
       checkpoint({
         'cost:json': '{"total_usd": 1.5, "budget_usd": 10}',
-        skill_state: { 'iteration:json': '2', scores: { a: 1 }, 'scores:json': '{"b": 2, "a": 1}' },
+        skill_state: { 'last_run:json': '{"ok": true}', scores: { a: 1 }, 'scores:json': '{"b": 2, "a": 1}' },
       }),
     );
     const doc = r.doc as JsonObject;
     expect(doc.cost).toEqual({ total_usd: 1.5, budget_usd: 10 });
     expect(doc['cost:json']).toBeUndefined();
-    expect(doc.skill_state).toEqual({ iteration: 2, scores: { a: 1, b: 2 } });
+    expect(doc.skill_state).toEqual({ last_run: { ok: true }, scores: { a: 1, b: 2 } });
     expect(r.problems).toEqual([]);
   });
 
@@ -92,7 +93,7 @@ describe('migrateCheckpoint (pure)', () => {
   it('repairs anywhere: inside arrays and nested objects', async () => {
     const r = migrateCheckpoint(
       checkpoint({
-        progress_table: [{ id: 'a', label: 'A', status: 'complete', 'notes:json': '["n1"]' }],
+        progress_table: [{ id: 'a', label: 'A', status: 'complete', notes: [], 'notes:json': '["n1"]' }],
         skill_state: { deep: { deeper: { 'bypasses+': 'hook skipped' } } },
       }),
     );
@@ -106,6 +107,7 @@ describe('migrateCheckpoint (pure)', () => {
     const input = checkpoint({
       protocol_version: '1.1',
       skill_state: {
+        bad: 'old',
         'bad:json': '{"a": ',
         'name+': 'x',
         name: 'a string, not a list',
@@ -131,6 +133,22 @@ describe('migrateCheckpoint (pure)', () => {
     for (const k of ['C++', 'x', 'a:b', 'a.b+', ':json', '+', 'sprint-1', 'x:JSON']) expect(leftoverKey(k), k).toBeNull();
     const input = checkpoint({ protocol_version: '1.1', skill_state: { languages: { 'C++': 3 }, 'a.b+': 1 } });
     expect(migrateCheckpoint(structuredClone(input)).doc).toEqual(input);
+  });
+
+  it('keeps keys of that shape it cannot prove are leftovers: numbers, non-text values, targets neither beside them nor known', async () => {
+    const grades = { 'B+': 3, 'C:json': '{"x":1}', 'A+': 'top marks', 'D+:json': '[1]', 'E:json': { already: 'parsed' }, 'F+': [1, 2] };
+    for (const version of ['1.0', '1.1']) {
+      const input = checkpoint({ protocol_version: version, skill_state: { grades }, progress_table: [{ id: 'a', label: 'A', status: 'complete', 'notes:json': '["n1"]' }] });
+      const r = migrateCheckpoint(structuredClone(input));
+      expect(r.problems).toEqual([]);
+      expect(withoutVersion(r.doc as JsonObject)).toEqual(withoutVersion(input));
+      // Its summary is true: only the stamp.
+      expect(r.changes).toEqual(version === '1.0' ? [{ path: 'protocol_version', action: 'stamp', detail: 'stamped "1.1" (was "1.0"); no other data changes' }] : []);
+    }
+    // The same texts where the protocol knows the field, or beside their target, are repaired.
+    const known = migrateCheckpoint(checkpoint({ skill_state: { 'merged_prs+': '#3', grades: { B: ['x'], 'B+': 'y' } } }));
+    expect((known.doc as JsonObject).skill_state).toEqual({ merged_prs: ['#3'], grades: { B: ['x', 'y'] } });
+    expect(known.changes[0]!.detail).toBe('stamped "1.1" (was "1.0"); and 2 leftovers of older update parsers repaired (below)');
   });
 
   it('is idempotent', async () => {
@@ -178,7 +196,7 @@ describe('checkpoint migrate', () => {
 
   it('repairs merged_prs+ and x:json left by older parsers and reports each change', async () => {
     const damaged = checkpoint({
-      skill_state: { merged_prs: [12], 'merged_prs+': '#13', 'iteration:json': '3', 'reconciliations+': 'manual 2026-05-15' },
+      skill_state: { merged_prs: [12], 'merged_prs+': '#13', 'last_run:json': '{"at": "2026-05-15T10:00:00Z"}', 'reconciliations+': 'manual 2026-05-15' },
       'cost:json': '{"total_usd": 2}',
     });
     const dir = project({ api: `${JSON.stringify(damaged, null, 2)}\n` });
@@ -186,16 +204,26 @@ describe('checkpoint migrate', () => {
     expect(r.code, r.stdout).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.files[0]).toMatchObject({ skill: 'api', file: '.checkpoints/api.checkpoint.json', changed: true, problems: [], error: null });
-    expect(report.files[0].changes.map((c: { path: string }) => c.path)).toEqual(['protocol_version', '"cost:json"', 'skill_state."merged_prs+"', 'skill_state."iteration:json"', 'skill_state."reconciliations+"']);
+    expect(report.files[0].changes.map((c: { path: string }) => c.path)).toEqual(['protocol_version', '"cost:json"', 'skill_state."merged_prs+"', 'skill_state."last_run:json"', 'skill_state."reconciliations+"']);
+    expect(report.files[0].changes[0].detail).toBe('stamped "1.1" (was "1.0"); and 4 leftovers of older update parsers repaired (below)');
     const after = parsed(dir, 'api');
-    expect(after.skill_state).toEqual({ merged_prs: [12, '#13'], iteration: 3, reconciliations: ['manual 2026-05-15'] });
-    expect(Object.keys(after.skill_state)).toEqual(['merged_prs', 'iteration', 'reconciliations']);
+    expect(after.skill_state).toEqual({ merged_prs: [12, '#13'], last_run: { at: '2026-05-15T10:00:00Z' }, reconciliations: ['manual 2026-05-15'] });
+    expect(Object.keys(after.skill_state)).toEqual(['merged_prs', 'last_run', 'reconciliations']);
     expect(after.cost).toEqual({ total_usd: 2 });
     expect(after.updated_at).toBe(damaged.updated_at); // a migration is not progress
   });
 
+  it('a project\'s own keys shaped like leftovers are kept byte for byte, and the summary says only what was done', async () => {
+    const text = `${JSON.stringify(checkpoint({ skill_state: { grades: { 'B+': 3, 'C:json': '{"x":1}' } } }), null, 2)}\n`;
+    const dir = project({ api: text });
+    const r = await runCli(dir, ['migrate']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toBe('✓ .checkpoints/api.checkpoint.json: changed\n    protocol_version: stamped "1.1" (was "1.0"); no other data changes\n1 of 1 checkpoint changed\n');
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(text.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
+  });
+
   it('reports what it cannot repair (exit 1) and still makes the safe changes', async () => {
-    const dir = project({ api: `${JSON.stringify(checkpoint({ skill_state: { 'x:json': '{not json' } }), null, 2)}\n` });
+    const dir = project({ api: `${JSON.stringify(checkpoint({ skill_state: { x: {}, 'x:json': '{not json' } }), null, 2)}\n` });
     const r = await runCli(dir, ['migrate']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/not repaired skill_state\."x:json": left as is: its value is not valid JSON/);
@@ -245,19 +273,19 @@ describe('checkpoint migrate', () => {
   "phase": "build-loop", "step": "sprint-2", "status": "in_progress", "progress_summary": "Sprint 2 (see PR 12).",
   "next_actions": ["Re-run the evaluator"],
   "skill_state": {
-    "iteration:json": "8.0",
+    "last_run:json": "{\\"score\\": 8.0}",
+    "scores": {},
     "scores:json": "{\\"a\\": 2.50, \\"b\\": [1E2, 3]}",
     "pass_threshold": 6.0,
-    "history+": [7.50, {"score": 9.0}],
-    "runs+:json": "{\\"n\\": 1.0}"
+    "run_history+:json": "{\\"n\\": 1.0}"
   }
 }
 `;
     const dir = project({ api: legacy });
     expect((await runCli(dir, ['migrate'])).code).toBe(0);
     const after = read(dir, '.checkpoints/api.checkpoint.json');
-    expect(JSON.parse(after).skill_state).toEqual({ iteration: 8, scores: { a: 2.5, b: [100, 3] }, pass_threshold: 6, history: [7.5, { score: 9 }], runs: [{ n: 1 }] });
-    for (const text of ['"iteration": 8.0', '"a": 2.50', '1E2', '"pass_threshold": 6.0', '7.50', '"score": 9.0', '"n": 1.0']) expect(after).toContain(text);
+    expect(JSON.parse(after).skill_state).toEqual({ last_run: { score: 8 }, scores: { a: 2.5, b: [100, 3] }, pass_threshold: 6, run_history: [{ n: 1 }] });
+    for (const text of ['"score": 8.0', '"a": 2.50', '1E2', '"pass_threshold": 6.0', '"n": 1.0']) expect(after).toContain(text);
   });
 });
 
@@ -272,7 +300,7 @@ describe('migrate keeps number texts (property)', () => {
   it('a number parsed out of an "x:json" or "x+:json" leftover is written as it was typed', () => {
     fc.assert(
       fc.property(literal, fc.boolean(), (lit, append) => {
-        const key = append ? 'x+:json' : 'x:json';
+        const key = append ? 'run_history+:json' : 'last_run:json';
         const text = `${JSON.stringify({ protocol_version: '1.1', skill_state: { [key]: `{"v": ${lit}}` } }, null, 2)}\n`;
         const parsed = parseJson(text);
         const texts = parsed.texts ?? new Map();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readableView, suggestEnum } from '../../src/protocol/repairable.js';
+import { handRepair, readableView, suggestEnum } from '../../src/protocol/repairable.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../../src/protocol/shapes.generated.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
@@ -41,8 +41,36 @@ describe('readableView', () => {
     const r = view(doc({ next_actions: [{ id: 'n1', action: "Ship the release (it's PR 12) — ü" }, { done_when: 'npm test', id: 'n2', title: 'Run it' }] }))!;
     expect(r.view.next_actions).toEqual(["Ship the release (it's PR 12) — ü", 'Run it']);
     expect(r.notes.map((n) => n.fix)).toEqual([`--next_actions.0.text='Ship the release (it'\\''s PR 12) — ü'`, "--next_actions.1.text='Run it'"]);
-    // Text that cannot be pasted as one line stays a placeholder.
-    expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe('--next_actions.0.text=<the text>');
+    // Text that cannot be printed as one line is spelled out with ANSI-C escapes, so the paste sets it exactly.
+    expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe("--next_actions.0.text=$'two\\x0alines'");
+  });
+
+  it('a done_when written as a number is fixed with the text, so the fix leaves the item valid; a list is said by hand', () => {
+    const r = view(doc({ next_actions: [{ action: 'ok', done_when: 5 }, { text: 'Run it', done_when: 8.0 }, { task: 'Lint', done_when: ['npm run lint'] }] }))!;
+    expect(r.view.next_actions).toEqual(['ok', { text: 'Run it', done_when: 8 }, 'Lint']);
+    expect(r.notes.map((n) => [n.fix, n.byHand])).toEqual([
+      ["--next_actions.0.text='ok' --next_actions.0.done_when='5'", undefined],
+      ["--next_actions.1.done_when='8'", undefined],
+      ["--next_actions.2.text='Lint'", 'make next_actions[2].done_when one command string, or remove it'],
+    ]);
+    // The two commands give a valid file.
+    const fixed = doc({ next_actions: [{ action: 'ok', done_when: '5', text: 'ok' }, { text: 'Run it', done_when: '8' }] });
+    expect(validateCheckpoint(fixed).errors).toEqual([]);
+  });
+
+  it('next_actions written as one string reads as a list of that action, fixed by making it one', () => {
+    const r = view(doc({ next_actions: 'Merge PR #12 then deploy' }))!;
+    expect(r.view.next_actions).toEqual(['Merge PR #12 then deploy']);
+    expect(r.notes).toEqual([{ path: 'next_actions', problem: 'next_actions is a string ("Merge PR #12 then deploy"), not a list of actions', fix: `--next_actions:json='["Merge PR #12 then deploy"]'` }]);
+    const long = view(doc({ next_actions: 'x'.repeat(600) }))!.notes[0]!;
+    expect([long.fix, long.byHand]).toEqual([null, 'make next_actions a list holding that text (it is 600 characters, too long to spell out here)']);
+  });
+
+  it('an action with empty text and no other words is no slip (the file needs repair, by hand)', () => {
+    expect(view(doc({ next_actions: [{ text: '' }] }))).toBeNull();
+    expect(handRepair({ level: 'error', path: 'next_actions[0].text', message: 'x' })).toBe("write the action's words into next_actions[0].text, or delete that item, by hand");
+    // With words elsewhere in it, they are its text.
+    expect(view(doc({ next_actions: [{ text: ' ', description: 'Ship' }] }))!.notes[0]!.fix).toBe("--next_actions.0.text='Ship'");
   });
 
   it('reads a row status as meant where the meaning is clear; the view keeps every row as written', () => {

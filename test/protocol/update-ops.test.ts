@@ -264,6 +264,21 @@ describe('number texts the user types', () => {
   });
 });
 
+describe('paths in any script', () => {
+  it('a dotted segment may hold letters and digits of any script; forbidden keys, options and shell syntax are still refused', () => {
+    const doc = { skill_state: { café: { x: '0' } } } as unknown as JsonObject;
+    const out = apply(structuredClone(doc), '--skill_state.café.x=1', '--skill_state.größe=2', '--skill_state.進捗.٣=3', '--skill_state.cafe\u0301=4');
+    expect(out.skill_state).toEqual({ café: { x: '1' }, größe: '2', 進捗: { '٣': '3' }, 'cafe\u0301': '4' });
+    expect(parseUpdateFlag('--café.x=1').path).toEqual(['café', 'x']);
+    for (const flag of ['--a.-x=1', '--a.x y=1', '--a.$(id)=1', '--a.x\u202e=1', '--a.\u0301x=1', '--a.x;y=1', '--a.`id`=1', "--a.x'y=1"]) {
+      expect(usageError(() => parseUpdateFlag(flag)).message, flag).toMatch(/invalid path/);
+    }
+    for (const flag of ['--__proto__.é=1', '--é.constructor.prototype=1', '--é.prototype=1']) {
+      expect(usageError(() => parseUpdateFlag(flag)).message).toMatch(/path segment "(__proto__|constructor|prototype)" is forbidden/);
+    }
+  });
+});
+
 describe('paths written as conflicts show them', () => {
   it('a key holding a dot or a space is named in brackets, an index as [N]; forbidden keys stay forbidden however written', () => {
     const doc = { skill_state: { 'a.b': 1, 'x y': [0, 'old'] }, progress_table: [{ status: 'in_progress' }, { status: 'Done' }] } as unknown as JsonObject;

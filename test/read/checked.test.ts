@@ -193,7 +193,7 @@ describe('the built binary', () => {
     const v = cli(dir, ['validate']);
     expect(v.code).toBe(1);
     expect(v.stdout).toContain('status "in_limbo_11" must be one of');
-    expect(cli(dir, ['status']).stdout).toMatch(/note: ops: status: status "in_limbo_11" is not one of .*; fix: checkpoint update ops --status=</);
+    expect(cli(dir, ['status']).stdout).toMatch(/note: ops: status: status "in_limbo_11" is not one of .*; fix: checkpoint update ops --status='</);
     const d = cli(dir, ['doctor']);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/error +status: status "in_limbo_11" must be one of/);

@@ -11,6 +11,7 @@ import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '.
 import { archiveOverflow, clearRotationJournal, overflowPointer, rotationAdvice } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
+import { listFlag } from '../../protocol/repairable.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
@@ -54,7 +55,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.timeout !== undefined && !args.options.verify) {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
-  const first = firstAction(requireCheckpoint(root, skill).value);
+  const first = firstAction(requireCheckpoint(root, skill).value, skill);
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
@@ -182,10 +183,17 @@ function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved:
   return { entry, moved };
 }
 
-function firstAction(value: JsonValue): NextAction {
+function firstAction(value: JsonValue, skill: string): NextAction {
   const actions = (value as JsonObject | null)?.next_actions;
+  // One action written as a string ("Merge PR #12 then deploy"): made a list first, by the command status and next print too.
+  if (typeof actions === 'string' && /\S/.test(actions)) {
+    const flag = listFlag(actions);
+    throw new CheckpointError('E_INVALID', `next_actions of "${skill}" is a string, not a list of actions; nothing was changed`, {
+      hint: flag === null ? `make it a list holding that text by hand (["…"]), then run done again` : `make it a list, then run done again: checkpoint update ${skill} ${flag}`,
+    });
+  }
   if (!Array.isArray(actions) || actions.length === 0) {
-    throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: "queue one with checkpoint update <skill> --next_actions+='...'" });
+    throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
   }
   const first = actions[0] as NextAction;
   if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {

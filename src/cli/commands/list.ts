@@ -43,7 +43,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     return rows.some((r) => r.error) ? 1 : 0;
   }
   if (!rows.length) {
-    ctx.out.out('no checkpoints yet (create one with `checkpoint update <skill> ...`)');
+    ctx.out.out("no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
     return 0;
   }
   // Sized by display width, a misnamed file's name cut to fit (its message names the whole file).

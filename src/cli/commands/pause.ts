@@ -104,7 +104,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   if (!readCheckpoint(root, skill)) {
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
-      hint: `create it first: checkpoint update ${skill} --phase=<phase> --step=<step> --next_actions+='<first action>'`,
+      hint: `create it first: checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`,
     });
   }
   const input = await readInput(args, ctx, root);

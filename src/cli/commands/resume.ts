@@ -10,6 +10,9 @@ import { charLimit, fillBudget, type Block } from '../render/budget.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
+import { placeholder, shellQuote } from '../../shell-words.js';
+import { handRepair } from '../../protocol/repairable.js';
+import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 
 export const RESUME_MAX_BYTES = 16 * 1024;
 /** Exit code when the user has to decide (continue, restart, show) before work resumes. */
@@ -17,6 +20,8 @@ export const EXIT_ASK_USER = 3;
 const MAX_FILES = 12;
 /** Other in-progress skills resume names by name; the rest as a count. */
 const MAX_OTHERS = 5;
+/** The skill a printed command leaves to the reader: quoted, so pasted as it is it is refused, never a redirection. */
+const ONE_SKILL = placeholder('skill');
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
@@ -31,13 +36,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const skills = listSkills(root);
     if (!skills.includes(skill)) {
       throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`, {
-        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume <skill>)` : 'no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update <skill> ...)',
+        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume ${ONE_SKILL})` : `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
       });
     }
     // Only a file that cannot be read at all may be set aside; a field is fixed where it stands.
+    const first = b.validation?.errors[0];
+    const hand = first ? handRepair(first) : null;
+    // A placeholder path is refused by update as pasted; the reader fills in path and value.
     const hint = b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
-      : `fix the field with checkpoint update ${skill} --<path>=<value> (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
+      : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
     throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
   }
   const unread = historyNotice(agenda.historyError);
@@ -51,10 +59,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else ctx.out.out(msg);
     return 0;
   }
-  const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed';
+  const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed' || unreadStatus(i);
   // Without a skill we never silently pick one the user has to look at: list and ask.
   if (!skill && needsUser(top)) {
-    const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
+    const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     if (ctx.json) ctx.out.json({ ok: true, ask_user: true, question: 'Which checkpoint should this session resume?', candidates });
     else {
       ctx.out.out(candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:');
@@ -62,7 +70,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
       const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
       for (const cand of candidates) ctx.out.out(`  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`);
-      ctx.out.out('ASK THE USER which to resume, then run `checkpoint resume <skill>`.');
+      ctx.out.out(`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`);
     }
     return EXIT_ASK_USER;
   }
@@ -70,7 +78,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const orientation = orient(top, ctx.now, ask);
   // Resume picked one: a session must know the others it was not shown exist.
   const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
-  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume <skill>)`] });
+  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume ${ONE_SKILL})`] });
   if (ctx.json) {
     ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }) });
     return ask ? EXIT_ASK_USER : 0;
@@ -78,6 +86,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top.skill}`));
   return ask ? EXIT_ASK_USER : 0;
 }
+
+// A status outside the enum that no repair reads as one ("paused", "✅ done"): whether the work
+// goes on is the user's call, as for blocked, never resumed as if in progress.
+const UNREAD_STATUS = `a status outside ${CHECKPOINT_STATUSES.join('|')}: whether work goes on is unclear`;
+const unreadStatus = (i: AgendaItem) => !(CHECKPOINT_STATUSES as readonly string[]).includes(i.status);
 
 function byteLimit(raw: unknown): number {
   if (raw === undefined) return RESUME_MAX_BYTES;
@@ -128,7 +141,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
     ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
-  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: this checkpoint is ${item.stale ? 'stale' : q(cp.status)}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
+  const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
+  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: ${why}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
   const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs !== 'user_decision');
   if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}`) });

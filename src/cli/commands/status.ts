@@ -50,7 +50,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const lines: string[] = [];
   if (decisions.length) lines.push(c.red.bold(`⛔ ${decisions.length} decision${decisions.length === 1 ? '' : 's'} waiting on you`));
   if (!agenda.items.length && !agenda.broken.length) {
-    ctx.out.out('no checkpoints yet (create one with `checkpoint update <skill> ...`)');
+    ctx.out.out("no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
     return 0;
   }
   if (args.options.brief) {

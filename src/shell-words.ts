@@ -1,0 +1,42 @@
+// Words of the commands we print for a person to paste (a slip's fix, a hint): each one a single
+// shell word that runs nothing and redirects nothing, in bash and in sh. Pure and import-free.
+
+/** Quote for a POSIX shell: single quotes, a `'` inside as `'\''`; safe with spaces, quotes and $. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A placeholder the reader replaces (`'<in_progress|blocked|complete|failed>'`): quoted, so a line
+ * pasted as printed passes it as one word (which update refuses) and never reads `<` or `|` as
+ * the shell's.
+ */
+export function placeholder(what: string): string {
+  return shellQuote(`<${what}>`);
+}
+
+// What text output shows escaped (one-line.ts: control and bidi characters, line and paragraph
+// separators): such a value cannot be printed as it is inside a command.
+const ESCAPED_IN_OUTPUT = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/**
+ * `text` as one shell word that gives back exactly `text`, printable on one line: single-quoted,
+ * or, when it holds a character text output escapes (a newline, U+202E), ANSI-C quoted with
+ * that character as its UTF-8 bytes (`$'two\x0alines'`), which bash, zsh and ksh read back
+ * exactly in any locale. The printed line holds only the escape, never the character.
+ */
+export function pasteWord(text: string): string {
+  if (!ESCAPED_IN_OUTPUT.test(text)) return shellQuote(text);
+  let out = '';
+  for (const ch of text) {
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (ESCAPED_IN_OUTPUT.test(ch)) for (const byte of new TextEncoder().encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return `$'${out}'`;
+}
+
+/** A word printed bare when it plainly is one (`src/x.ts`, `refs/heads/main`), else quoted as pasteWord does. */
+export function pasteArg(text: string): string {
+  return /^[\w./+,:@%-]+$/.test(text) ? text : pasteWord(text);
+}

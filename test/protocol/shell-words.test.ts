@@ -1,0 +1,102 @@
+// The commands a slip note prints are pasted into a shell by people: each word must come back
+// exactly as meant, and nothing else may run or be redirected. Proven in real bash and sh.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { pasteArg, pasteWord, placeholder } from '../../src/shell-words.js';
+import { oneLine } from '../../src/one-line.js';
+import { readableView } from '../../src/protocol/repairable.js';
+import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+import { parses, paste } from '../helpers/paste.js';
+
+// Text as people and hostile clones write it: quotes, shell syntax, newlines, bidi and C1 controls.
+const nasty = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...`'"\\$\`!;&|<>(){}[]*?~#= \t\n\r\x1b\x85\u2028\u202e\u2066é✅-_aZ0`.split('')), maxLength: 24 }),
+  fc.string({ unit: 'grapheme', maxLength: 24 }),
+);
+
+describe('pasteWord', () => {
+  it('gives back exactly the text in bash, prints on one line as it stands, and runs nothing', () => {
+    const texts = fc.sample(nasty, 300);
+    texts.push('', "it's", '$(touch pwned)', '`touch pwned`', 'a\nb', '\u202egnirts', '> out', 'x\\', '\\x41', "'\\''");
+    for (const t of texts) expect(oneLine(pasteWord(t)), JSON.stringify(t)).toBe(pasteWord(t));
+    const r = paste(texts.map((t) => `checkpoint ${pasteWord(t)}`));
+    expect(r.stderr).toBe('');
+    expect(r.created).toEqual([]);
+    expect(r.runs).toEqual(texts.map((t) => ['checkpoint', t]));
+  });
+
+  it('in sh, a word that needs ANSI-C quoting is still one word and runs nothing', () => {
+    const texts = ['a\nb; touch pwned', '\u202e$(touch pwned)', "x'y"];
+    const r = paste(texts.map((t) => `checkpoint ${pasteWord(t)}`), '/bin/sh');
+    expect(r.created).toEqual([]);
+    expect(r.runs.map((run) => run.length)).toEqual([2, 2, 2]);
+  });
+
+  it('pasteArg leaves a plain path bare and quotes any other', () => {
+    expect(pasteArg('/repo/.git/refs/heads/main')).toBe('/repo/.git/refs/heads/main');
+    expect(pasteArg('/tmp/a b;rm x')).toBe("'/tmp/a b;rm x'");
+    expect(placeholder('in_progress|blocked')).toBe("'<in_progress|blocked>'");
+  });
+});
+
+describe('slip fixes pasted into bash', () => {
+  const doc = (over: Record<string, unknown>) => ({ ...checkpointDoc(), ...over });
+  const notesOf = (d: unknown) => readableView(d, validateCheckpoint(d).errors)?.notes ?? [];
+
+  it('every fix runs only `checkpoint update` and sets exactly the text it was read from (any status, any action words)', () => {
+    fc.assert(
+      fc.property(fc.array(nasty, { minLength: 1, maxLength: 6 }), (words) => {
+        const cases = words.flatMap((w) => [
+          doc({ status: w, progress_table: [{ id: 'a', label: 'A', status: w }], blockers: [{ id: 'b', description: 'B', needs: w }] }),
+          doc({ next_actions: [{ action: w, done_when: 5 }, { title: w }] }),
+          doc({ next_actions: w }),
+        ]);
+        const lines: string[] = [];
+        const expected: string[][] = [];
+        for (const d of cases) {
+          for (const n of notesOf(d)) {
+            if (n.fix === null) continue;
+            const line = `checkpoint update api ${n.fix}`;
+            expect(oneLine(line)).toBe(line);
+            expect(parses(line)).toBe(true);
+            lines.push(line);
+            expected.push(expectedArgs(d as Record<string, unknown>, n.path, n.meant));
+          }
+        }
+        const r = paste(lines);
+        expect(r.stderr).toBe('');
+        expect(r.created).toEqual([]);
+        expect(r.runs).toEqual(expected.map((args) => ['checkpoint', 'update', 'api', ...args]));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('a status with no clear meaning is a quoted placeholder; no text placeholder is ever printed', () => {
+    const notes = notesOf(doc({ status: 'Paused', progress_table: [{ id: 'a', label: 'A', status: 'DONE!' }] }));
+    expect(notes.map((n) => n.fix)).toEqual(["--status='<in_progress|blocked|complete|failed>'", "--progress_table.0.status='<complete|in_progress|not_started|blocked|failed>'"]);
+    const r = paste([`checkpoint update q ${notes.map((n) => n.fix).join(' ')}`]);
+    expect([r.stderr, r.created]).toEqual(['', []]);
+    expect(r.runs).toEqual([['checkpoint', 'update', 'q', '--status=<in_progress|blocked|complete|failed>', '--progress_table.0.status=<complete|in_progress|not_started|blocked|failed>']]);
+    // Multi-line and bidi text is spelled out with ANSI-C escapes; text too long for a line is said by hand.
+    expect(notesOf(doc({ next_actions: [{ action: 'two\nlines' }] }))[0]!.fix).toBe("--next_actions.0.text=$'two\\x0alines'");
+    expect(notesOf(doc({ next_actions: [{ action: '\u202egnirts' }] }))[0]!.fix).toBe("--next_actions.0.text=$'\\xe2\\x80\\xaegnirts'");
+    const long = notesOf(doc({ next_actions: [{ action: `Migrate ${'the tables '.repeat(60)}` }] }))[0]!;
+    expect(long.fix).toBeNull();
+    expect(long.byHand).toMatch(/^copy its words \(\d+ characters\) into next_actions\[0\]\.text$/);
+  });
+});
+
+/** The arguments a note's fix must pass: every value exactly as the file holds it (or the did-you-mean, or the placeholder). */
+function expectedArgs(d: Record<string, unknown>, path: string, meant: string | undefined): string[] {
+  const enumArg = (flag: string, allowed: string) => [`--${flag}=${meant ?? `<${allowed}>`}`];
+  if (path === 'status') return enumArg('status', 'in_progress|blocked|complete|failed');
+  if (path === 'progress_table[0].status') return enumArg('progress_table.0.status', 'complete|in_progress|not_started|blocked|failed');
+  if (path === 'blockers[0].needs') return enumArg('blockers.0.needs', 'user_decision|code_fix|external_dep');
+  if (path === 'next_actions') return [`--next_actions:json=${JSON.stringify([d.next_actions])}`];
+  const i = Number(/^next_actions\[(\d)\]$/.exec(path)![1]);
+  const a = (d.next_actions as Record<string, unknown>[])[i]!;
+  const words = (a.action ?? a.title) as string;
+  return [`--next_actions.${i}.text=${words}`, ...(a.done_when === 5 ? ['--next_actions.0.done_when=5'] : [])];
+}
