@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/protocol/format.js';
+import { formatKeepingLayout } from '../../src/protocol/layout.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { canonicalJson } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
@@ -300,13 +301,20 @@ describe('merge properties over generated session histories', () => {
     const layout = fc.record({ indent: fc.constantFrom('  ', '\t', '    '), eol: fc.constantFrom('\n' as const, '\r\n' as const), finalNewline: fc.boolean(), bom: fc.boolean() });
     fc.assert(
       fc.property(triple, layout, ([base, ours, theirs], format) => {
-        const r = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours, format), theirs: formatJson(theirs), fileName: `.checkpoints/${FILE}` });
+        const keepLayout = () => formatKeepingLayout;
+        const r = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours, format), theirs: formatJson(theirs), fileName: `.checkpoints/${FILE}`, keepLayout });
         const merged = mergeCheckpointValues(base, ours, theirs);
         expect(r.status).not.toBe('unparseable');
         if (r.status === 'clean') {
           expect(r.text!.startsWith('\uFEFF')).toBe(format.bom);
           expect(parseJson(r.text!).value).toEqual(merged.value);
           expect(validateCheckpoint(parseJson(r.text!).value, { fileName: FILE }).errors).toEqual([]);
+          // Ours in formatJson's layout (any indent, line end, BOM): the layout kept is formatJson's, byte for byte.
+          expect(r.text).toBe(formatJson(merged.value, format));
+          // The layout follows ours, so the text is byte-symmetric where both sides share one layout and key order.
+          const swapped = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(theirs, format), theirs: formatJson(ours, format), fileName: `.checkpoints/${FILE}`, keepLayout });
+          if (JSON.stringify(mergeCheckpointValues(base, theirs, ours).value) === JSON.stringify(merged.value)) expect(swapped.text).toBe(r.text);
+          else expect(parseJson(swapped.text!).value).toEqual(merged.value);
           return;
         }
         expect(r.messages.length).toBeGreaterThan(0);
@@ -322,6 +330,63 @@ describe('merge properties over generated session histories', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+/** A hand layout: its indent unit, line end, inline arrays of scalars, one-line flat objects, `"k":v`. */
+interface HandStyle {
+  unit: string;
+  eol: string;
+  inlineArrays: boolean;
+  inlineObjects: boolean;
+  colon: string;
+}
+const handStyle: fc.Arbitrary<HandStyle> = fc.record({ unit: fc.constantFrom('\t', '    ', '  '), eol: fc.constantFrom('\n', '\r\n'), inlineArrays: fc.boolean(), inlineObjects: fc.boolean(), colon: fc.constantFrom(': ', ':') });
+function handValue(x: JsonValue, style: HandStyle, pad: string): string {
+  const { unit, eol, colon } = style;
+  const flat = (v: JsonValue[]) => v.every((e) => typeof e !== 'object' || e === null);
+  if (Array.isArray(x)) {
+    if (x.length === 0) return '[]';
+    if (style.inlineArrays && flat(x)) return `[${x.map((e) => JSON.stringify(e)).join(', ')}]`;
+    return `[${eol}${x.map((e) => pad + unit + handValue(e, style, pad + unit)).join(`,${eol}`)}${eol}${pad}]`;
+  }
+  if (x !== null && typeof x === 'object') {
+    const keys = Object.keys(x);
+    if (keys.length === 0) return '{}';
+    if (style.inlineObjects && flat(keys.map((k) => x[k]!))) return `{${keys.map((k) => `${JSON.stringify(k)}${colon}${JSON.stringify(x[k])}`).join(', ')}}`;
+    return `{${eol}${keys.map((k) => handMember(k, x[k]!, style, pad + unit)).join(`,${eol}`)}${eol}${pad}}`;
+  }
+  return JSON.stringify(x);
+}
+const handMember = (k: string, v: JsonValue, style: HandStyle, pad: string) => `${pad}${JSON.stringify(k)}${style.colon}${handValue(v, style, pad)}`;
+const handText = (doc: JsonObject, style: HandStyle) => handValue(doc, style, '') + style.eol;
+
+describe("the driver writes a clean merge in ours' layout", () => {
+  it('every top-level value the merge left as ours had it keeps its text; the value is the merge, both ways round', () => {
+    let kept = 0;
+    fc.assert(
+      fc.property(triple, handStyle, handStyle, ([base, ours, theirs], mine, other) => {
+        const keepLayout = () => formatKeepingLayout;
+        const fileName = `.checkpoints/${FILE}`;
+        const r = mergeCheckpointTexts({ base: handText(base, mine), ours: handText(ours, mine), theirs: handText(theirs, other), fileName, keepLayout });
+        const swapped = mergeCheckpointTexts({ base: handText(base, mine), ours: handText(theirs, other), theirs: handText(ours, mine), fileName, keepLayout });
+        const merged = mergeCheckpointValues(base, ours, theirs);
+        expect(swapped.status).toBe(r.status);
+        if (r.status !== 'clean') return;
+        const value = parseJson(r.text!).value as JsonObject;
+        expect(value).toEqual(merged.value);
+        expect(parseJson(swapped.text!).value).toEqual(merged.value);
+        // Ours' line ends throughout, and every member ours has unchanged written as ours wrote it.
+        if (mine.eol === '\r\n') expect(r.text!.replace(/\r\n/g, '')).not.toContain('\n');
+        for (const k of Object.keys(ours)) {
+          if (!isDeepStrictEqual(value[k], ours[k]) || JSON.stringify(value[k]) !== JSON.stringify(ours[k])) continue;
+          expect(r.text).toContain(handMember(k, ours[k]!, mine, mine.unit));
+          kept++;
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(kept).toBeGreaterThan(1000);
   });
 });
 
