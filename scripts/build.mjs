@@ -1,6 +1,7 @@
 // Bundles the CLI into dist/. Start-up is most of a command's cost (a checkpoint command
 // runs in ~70 ms of node start plus a few ms of work), so each path loads only what it needs:
-//  - merge-driver.cjs: the `git merge` hot path: the pure merge code and node built-ins only.
+//  - merge-driver.cjs: the `git merge` hot path: the pure merge code and node built-ins only;
+//    merge-layout.cjs (protocol/layout.ts) beside it, required only to keep a hand-made layout.
 //  - cli.cjs: the command table, parser and every command. CommonJS, minified: require() is
 //    synchronous and skips the ESM loader's start-up; modules behind a dynamic import() stay
 //    lazy (esbuild wraps them), so a command pays only for the code it runs.
