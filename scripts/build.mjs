@@ -1,6 +1,7 @@
 // Bundles the CLI into dist/. Start-up is most of a command's cost (a checkpoint command
 // runs in ~70 ms of node start plus a few ms of work), so each path loads only what it needs:
-//  - merge-driver.cjs: the `git merge` hot path: the pure merge code and node built-ins only.
+//  - merge-driver.cjs: the `git merge` hot path: the pure merge code and node built-ins only;
+//    merge-layout.cjs (protocol/layout.ts) beside it, required only to keep a hand-made layout.
 //  - cli.cjs: the command table, parser and every command. CommonJS, minified: require() is
 //    synchronous and skips the ESM loader's start-up; modules behind a dynamic import() stay
 //    lazy (esbuild wraps them), so a command pays only for the code it runs.
@@ -103,6 +104,8 @@ const SCHEMA_FOR_CHECKING = {
   },
 };
 const HELP = separate(/^\.\/help\.js$/, 'help.cjs');
+// The layout writer: the driver requires it only for a clean merge of a hand-laid-out file.
+const MERGE_LAYOUT = separate(/^\.\.\/protocol\/layout\.js$/, 'merge-layout.cjs');
 /**
  * yargs looks for a package.json to read its settings from, starting at the folder above the
  * nearest `node_modules` in its own path: in a project that installed us, the project's own
@@ -127,7 +130,8 @@ const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
 const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) };
 
 await Promise.all([
-  build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
+  build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING, MERGE_LAYOUT] }),
+  build({ ...cjs, entryPoints: ['src/protocol/layout.ts'], outfile: `${OUT}/merge-layout.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
   build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
   // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
   build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT] }),
@@ -152,7 +156,7 @@ await declarations;
 // two-byte string: twice the memory, and a young-generation collection more for every command.
 // The launcher also gives them a require() of built-ins and sibling files only, and no import():
 // a bundle that needs more is refused here rather than failing on a user's machine.
-for (const file of ['cli.cjs', 'merge-driver.cjs']) {
+for (const file of ['cli.cjs', 'merge-driver.cjs', 'merge-layout.cjs']) {
   const text = readFileSync(`${OUT}/${file}`, 'utf8');
   const wide = /[^\x00-\xff]/.exec(text);
   if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays one byte a character`);

@@ -7,7 +7,8 @@
 
 import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
 import { parseJson } from '../protocol/json.js';
-import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type MergeSide, type UnreadableSide } from './driver.js';
+import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type LayoutWriter, type MergeSide, type UnreadableSide } from './driver.js';
+import type * as Layout from '../protocol/layout.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, LINE_MERGE_LABELS } from './render.js';
 import { readProjectText } from '../store/safe-fs.js';
@@ -101,6 +102,12 @@ function isLink(path: string): boolean {
   }
 }
 
+/**
+ * protocol/layout.ts, required on first use: scripts/build.mjs builds it apart (dist/merge-layout.cjs),
+ * so a merge of files laid out as formatJson writes them never reads or compiles it.
+ */
+const keepLayout = (): LayoutWriter => (require('../protocol/layout.js') as typeof Layout).formatKeepingLayout;
+
 // ignoreBOM keeps a BOM in the text, so the merged file keeps it too.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -144,7 +151,7 @@ function mergeFiles(args: string[]): number {
   const result =
     unreadable.length > 0
       ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
-      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS });
+      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout });
 
   const report = driverReport(repoPath, result.messages);
   if (report !== undefined) say(report);

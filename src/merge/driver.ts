@@ -2,7 +2,7 @@
 // side strictly, merge semantically, then render (markers only where the sides collide)
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
-import { detectFormat, formatJson } from '../protocol/format.js';
+import { detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
 import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
@@ -35,7 +35,16 @@ export interface MergeTextsInput {
   labels?: Partial<ConflictLabels>;
   /** `resolve --ours/--theirs`: conflicts to settle with one side's version. */
   settle?: Settlement;
+  /**
+   * The writer that keeps ours' layout (protocol/layout.ts formatKeepingLayout), fetched only
+   * when a clean merge changed a file that is not laid out as formatJson lays it out; without
+   * it, the merge is written in formatJson's layout. A getter, so the driver loads it only then.
+   */
+  keepLayout?: () => LayoutWriter;
 }
+
+/** protocol/layout.ts formatKeepingLayout: `after` written into `original` (parsed `before`) in its layout. */
+export type LayoutWriter = (original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts) => string;
 
 export interface MergeTextsResult {
   /** clean: text is the merge. conflict: text is the merge with markers (or unmarked but invalid). unparseable: no text. */
@@ -95,10 +104,13 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const unreadable: UnreadableSide[] = [];
   // Texts of literals a rewrite would change, per side: merged by mergeLiteralTexts.
   const sideTexts: Partial<Record<MergeSide, LiteralTexts>> = {};
+  // Ours is laid out exactly as formatJson lays it out (the parser's fast path knows): no layout to keep.
+  let oursCanonical = false;
   const parseSide = (side: MergeSide, text: string): JsonValue | undefined => {
     try {
       const parsed = parseJson(text);
       sideTexts[side] = parsed.texts;
+      if (side === 'ours') oursCanonical = parsed.canonical === true;
       return parsed.value;
     } catch (e) {
       const reason =
@@ -139,9 +151,20 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
     return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 
-  // Unchanged from ours: keep its bytes, however they were laid out.
-  // (jsonEqual first: a merge that changed something is told apart without writing out both values.)
-  const text = !texts?.changedFromOurs && jsonEqual(value, ours) && JSON.stringify(value) === JSON.stringify(ours) ? input.ours : formatJson(value, format);
+  // The merged value (the same whichever side is ours) written in ours' layout, as every command
+  // writes (layout.ts): unchanged from ours, its bytes; else each value ours has unchanged keeps its
+  // text, and what the merge changed takes its container's style. So the text is byte-symmetric
+  // (merge(A,B) == merge(B,A)) where the sides share one layout and key order (both canonical, or
+  // both as formatJson writes with one indent); otherwise only the value is. Conflicts are laid out
+  // by renderMerged (markers need lines of their own). A canonical ours is formatJson's layout
+  // already: the layout writer is neither loaded nor run. (jsonEqual first: a merge that changed
+  // something is told apart without writing out both values.)
+  const text =
+    !texts?.changedFromOurs && jsonEqual(value, ours) && JSON.stringify(value) === JSON.stringify(ours)
+      ? input.ours
+      : oursCanonical || !input.keepLayout
+        ? formatJson(value, format)
+        : input.keepLayout()(input.ours, ours, value, format, sideTexts.ours);
   const errors = introducedErrors(input.fileName, { value, text }, [
     { value: ours, text: input.ours },
     { value: theirs, text: input.theirs },

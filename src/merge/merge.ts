@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment } from './conflict.js';
 import { isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
 import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-value.js';
+import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
 import { mergeRecords } from './records.js';
@@ -102,8 +103,11 @@ function mergeNode(
   // Objects merge key by key under every policy but snapshot. Recursing straight away
   // gives what the "one side changed it" shortcuts would, in ours' key order, without
   // comparing each subtree again at every level above it.
-  if (isJsonObject(ours) && isJsonObject(theirs) && path.length <= MAX_JSON_DEPTH && policyFor(policyPath, extra).kind !== 'snapshot') {
-    return mergeObjects(ctx, path, policyPath, isJsonObject(base) ? base : undefined, ours, theirs);
+  if (isJsonObject(ours) && isJsonObject(theirs) && path.length <= MAX_JSON_DEPTH) {
+    const kind = policyFor(policyPath, extra).kind;
+    // A capsule's two origins of the same claims are one origin before its keys merge.
+    if (kind === 'capsule') [ours, theirs] = oneOriginForSameClaims(base, ours, theirs);
+    if (kind !== 'snapshot') return mergeObjects(ctx, path, policyPath, isJsonObject(base) ? base : undefined, ours, theirs);
   }
   if (jsonEqual(ours, theirs)) return ours;
   if (jsonEqual(base, ours)) return theirs;
@@ -151,6 +155,7 @@ function mergeNode(
       if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t);
       break;
     case 'value':
+    case 'capsule':
       break;
   }
   return ctx.conflict(path, base, ours, theirs);

@@ -26,6 +26,11 @@ export type MergePolicy =
   | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number }
   /** Records with an `id`: merged per id (added, removed, or recursed), order kept. */
   | { kind: 'records' }
+  /**
+   * The recovery capsule: key by key like a value, but two origins of the same claims are one
+   * origin, the earlier saved (merge/capsule-origin.ts says why, from recovery-capsule.md).
+   */
+  | { kind: 'capsule' }
   /** next_actions: an ordered queue, popped from the front and appended at the back. */
   | { kind: 'queue' }
   /**
@@ -59,6 +64,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'created_at', policy: { kind: 'instant', pick: 'earliest' } },
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
+  { pattern: 'capsule', policy: { kind: 'capsule' } },
   // The machine-written repository snapshot (`pause --auto` on every compaction): one value, never mixed field by field.
   { pattern: 'capsule.mechanical', policy: SNAPSHOT },
   { pattern: 'next_actions', policy: { kind: 'queue' } },

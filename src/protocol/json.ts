@@ -54,6 +54,8 @@ export interface Parsed {
   hadBom: boolean;
   /** Literals JSON.stringify would not write back as they were (see LiteralTexts); absent when there are none. */
   texts?: LiteralTexts;
+  /** The text (after a BOM) is exactly `JSON.stringify(value, null, 2)`, with or without a final newline: formatJson's own layout. */
+  canonical?: true;
 }
 
 /**
@@ -152,7 +154,7 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
     return parseJsonStrict(text, options);
   }
   const rejectUnsafe = options.rejectUnsafeKeys ?? true;
-  if (writtenByStringify(body, value, rejectUnsafe)) return { value, hadBom };
+  if (writtenByStringify(body, value, rejectUnsafe)) return { value, hadBom, canonical: true };
   if (!plainText(body, value, rejectUnsafe)) {
     // Fewer keys in the value than key tokens in the text means JSON.parse folded duplicates.
     const keys = checkParsed(value, rejectUnsafe);

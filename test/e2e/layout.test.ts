@@ -3,7 +3,7 @@
 // --auto and rotate with the built binary: each `git diff` shows only the lines the command
 // changed, in the file's own layout. Real git.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -157,5 +157,35 @@ describe('a new record follows its siblings in a list of one-line records', () =
     commitAll(dir, 'multi');
     run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged"}']);
     expect(read(dir, FILE)).toMatch(/\n {4}\{\n {6}"at": "2026-03-04T10:00:00Z",\n {6}"action": "tagged"\n {4}\}\n {2}\]/);
+  });
+});
+
+describe('a hand-formatted checkpoint keeps its layout through `git merge`', () => {
+  it("the driver writes the merge in ours' layout: only the lines the other branch changed", () => {
+    const dir = project();
+    git(dir, ['checkout', '-q', '-b', 'a']);
+    run(dir, ['update', 'api', '--step=orders endpoint: pagination']);
+    commitAll(dir, 'a: step');
+    git(dir, ['checkout', '-q', '-b', 'b', 'HEAD~1']);
+    run(dir, ['update', 'api', '--generated_files+=src/pagination.ts', '--skill_state.branch=feat/pagination']);
+    commitAll(dir, 'b: files');
+    git(dir, ['checkout', '-q', 'a']);
+    const merge = gitTry(dir, ['merge', '--no-edit', 'b']);
+    expect(merge.status, merge.stdout + merge.stderr).toBe(0);
+    const lines = git(dir, ['diff', '-U0', 'HEAD^1', 'HEAD', '--', FILE]).split('\n');
+    const removed = lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
+    const added = lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+    // The merge against branch a: b's stamp (the later), b's list addition and key; the rest byte for byte (8.0, 1E3, the blank line, CRLF).
+    expect(removed).toEqual([
+      git(dir, ['show', `HEAD^1:${FILE}`]).split('\n').find((l) => l.startsWith('\t"updated_at"'))!,
+      '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md"],\r',
+      '\t"skill_state": {"branch": "main", "ratio": 1E3, "tags": ["a","b"],\r',
+    ]);
+    expect(added).toEqual([
+      git(dir, ['show', `HEAD^2:${FILE}`]).split('\n').find((l) => l.startsWith('\t"updated_at"'))!,
+      '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md", "src/pagination.ts"],\r',
+      '\t"skill_state": {"branch": "feat/pagination", "ratio": 1E3, "tags": ["a","b"],\r',
+    ]);
+    expect(read(dir, FILE)).toContain('\t"step": "orders endpoint: pagination",\r\n');
   });
 });

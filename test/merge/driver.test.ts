@@ -4,6 +4,7 @@ import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import type { JsonObject } from '../../src/protocol/types.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { formatKeepingLayout } from '../../src/protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES } from '../../src/protocol/validate.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
@@ -67,6 +68,74 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(r.status).toBe('clean');
       expect((parseJson(r.text!).value as any).recently_done).toHaveLength(2);
     }
+  });
+
+  describe("in ours' layout (keepLayout)", () => {
+    // Kept by hand: tabs, CRLF, inline arrays and one-line objects, `"k":v`, 8.0, a blank line, notes in paths.
+    const hand = (over: { updated?: string; files?: string; actions?: string; scores?: string } = {}) =>
+      [
+        '{',
+        '\t"protocol_version": "1.1", "skill": "demo",',
+        '\t"project": "demo", "project_dir": "/work/demo",',
+        '\t"created_at": "2025-11-01T10:00:00Z",',
+        `\t"updated_at": "${over.updated ?? '2026-01-05T10:00:00Z'}",`,
+        '\t"phase":"build", "step": "orders endpoint", "status": "in_progress",',
+        '\t"progress_summary": "Orders half done; see src/orders.ts (PR 12)",',
+        '',
+        `\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts"${over.files ?? ''}],`,
+        '\t"next_actions": [',
+        `\t\t{"text": "Ship PR #12", "done_when": "merged, score 8.0+"}${over.actions ?? ''}`,
+        '\t],',
+        `\t"eval_scores": [{"rubric": "auditor", "score": 8.0, "at": "2026-01-05T10:00:00Z"}${over.scores ?? ''}]`,
+        '}',
+        '',
+      ].join('\r\n');
+    const keepLayout = () => formatKeepingLayout;
+
+    it("keeps every value ours did not change as it was; the other side's changes take their container's style", () => {
+      const base = hand();
+      const ours = hand({ updated: '2026-01-06T10:00:00Z', files: ', "docs/api.md"' });
+      const theirs = hand({ updated: '2026-01-07T09:00:00Z', actions: ',\r\n\t\t"Run evaluator on src/**/*.ts (skip vendor/)"', scores: ', {"rubric": "auditor", "score": 9.0, "at": "2026-01-07T09:00:00Z"}' });
+      const r = merge(base, ours, theirs, { keepLayout });
+      expect(r.status, r.messages.join('\n')).toBe('clean');
+      expect(r.text).toBe(
+        hand({
+          updated: '2026-01-07T09:00:00Z',
+          files: ', "docs/api.md"',
+          actions: ',\r\n\t\t"Run evaluator on src/**/*.ts (skip vendor/)"',
+          scores: ', {"rubric": "auditor", "score": 9.0, "at": "2026-01-07T09:00:00Z"}',
+        }),
+      );
+      // Without the writer (the API's default), formatJson's layout, as before.
+      expect(merge(base, ours, theirs).text).toBe(formatJson(parseJson(r.text!).value, { indent: '\t', eol: '\r\n', finalNewline: true, bom: false, texts: parseJson(r.text!).texts }));
+    });
+
+    it('symmetric in value: each side as ours gets the same merged value in its own layout', () => {
+      const base = hand();
+      const ours = hand({ files: ', "docs/api.md"' });
+      const theirs = JSON.stringify(parseJson(hand({ updated: '2026-01-07T09:00:00Z', actions: ', "Deploy"' })).value, null, 2) + '\n';
+      const one = merge(base, ours, theirs, { keepLayout });
+      const other = merge(base, theirs, ours, { keepLayout });
+      expect([one.status, other.status]).toEqual(['clean', 'clean']);
+      expect(parseJson(one.text!).value).toEqual(parseJson(other.text!).value);
+      expect(one.text).toContain('\r\n\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md"],\r\n');
+      // Theirs is canonical: as ours, the merge is formatJson's text of the merged value (8.0 kept, as every writer keeps it).
+      expect(other.text).toBe(formatJson(parseJson(other.text!).value, { indent: '  ', eol: '\n', finalNewline: true, bom: false, texts: parseJson(other.text!).texts }));
+    });
+
+    it('never loads the writer for ours laid out as formatJson writes (two spaces), nor for a conflict', () => {
+      const unused = () => {
+        throw new Error('the layout writer was asked for');
+      };
+      const ours = edited((d) => d.next_actions.push('three'));
+      const theirs = edited((d) => (d.updated_at = '2026-03-02T11:00:00Z'));
+      expect(merge(text(BASE), text(ours), text(theirs), { keepLayout: unused }).status).toBe('clean');
+      const bom = `\uFEFF${JSON.stringify(ours, null, 2)}`; // no final newline, a BOM: still formatJson's layout
+      expect(merge(text(BASE), bom, text(theirs), { keepLayout: unused }).text).toBe(`\uFEFF${JSON.stringify({ ...ours, updated_at: '2026-03-02T11:00:00Z' }, null, 2)}`);
+      const r = merge(hand(), hand({ updated: '2026-01-06T10:00:00Z' }).replace('"build"', '"audit"'), hand({ updated: '2026-01-07T10:00:00Z' }).replace('"build"', '"ship"'), { keepLayout: unused });
+      expect(r.status).toBe('conflict');
+      expect(r.text).toContain('<<<<<<< ours');
+    });
   });
 
   it('uses the extra log rules it is given', () => {

@@ -560,6 +560,69 @@ describe('issue 9: real-repo shapes', () => {
       expect([main, { ...feat, at: main.at }]).toContainEqual((one.value as any).capsule.mechanical);
     });
 
+    describe('capsule.origin', () => {
+      // What a first `pause --auto` writes: the placeholder claims, origin and mechanical state of one HEAD and time.
+      const placeholder = { goal: 'unknown: not recorded yet', acceptance: 'unknown: not recorded yet', constraints: ['unknown: not recorded yet'], decisions: [], evidence: [], pending: [], next: 'unknown: see next_actions[0]' };
+      const firstAuto = (root: string, head: string, branch: string, at: string, context: object = placeholder) => ({
+        context,
+        origin: { root, head, saved_at: at },
+        mechanical: { head, branch, uncommitted: [`src/${branch}.ts (PR 12)`], uncommitted_count: 1, at },
+      });
+      const a = firstAuto('/work/wt-a', '01ed59b', 'feat/a', '2026-03-02T09:00:00Z');
+      const b = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:30:00+00:00');
+
+      it('two branches\' first `pause --auto` merge by themselves: the earlier origin, the later mechanical state', () => {
+        const ours = edit((d) => (d.capsule = a), base);
+        const theirs = edit((d) => (d.capsule = b), base);
+        for (const [x, y] of [[ours, theirs], [theirs, ours]] as const) {
+          const { value, conflicts } = merge3(base, x, y);
+          expect(conflicts).toEqual([]);
+          expect((value as any).capsule).toEqual({ context: placeholder, origin: a.origin, mechanical: b.mechanical });
+        }
+        // Nothing of the later session is lost: its origin's HEAD and time are its mechanical state's.
+        expect([b.mechanical.head, b.mechanical.at]).toEqual([b.origin.head, b.origin.saved_at]);
+      });
+
+      it('compares saved_at as instants, and an equal instant picks the same origin both ways round', () => {
+        const later = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T10:00:00+02:00'); // 08:00Z: earlier than a
+        expect((merge3(base, edit((d) => (d.capsule = a), base), edit((d) => (d.capsule = later), base)).value as any).capsule.origin).toEqual(later.origin);
+        const tied = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:00:00.000Z');
+        const one = merge3(base, edit((d) => (d.capsule = a), base), edit((d) => (d.capsule = tied), base));
+        expect(one.conflicts).toEqual([]);
+        expect([a.origin, tied.origin]).toContainEqual((one.value as any).capsule.origin);
+      });
+
+      it('also for the same claims saved on both sides over an older capsule', () => {
+        const older = edit((d) => (d.capsule = firstAuto('/work/demo', '0000001', 'main', '2026-03-01T09:00:00Z')), base);
+        const claims = { ...placeholder, goal: 'ship auth (PR 12)' };
+        const ours = edit((d) => (d.capsule = firstAuto('/work/wt-a', '01ed59b', 'feat/a', '2026-03-02T09:00:00Z', claims)), older);
+        const theirs = edit((d) => (d.capsule = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:30:00Z', claims)), older);
+        const { value, conflicts } = merge3(older, ours, theirs);
+        expect(conflicts).toEqual([]);
+        expect((value as any).capsule.origin).toEqual((ours as any).capsule.origin);
+      });
+
+      it('stays a conflict beside different claims, or when a saved_at is not an instant', () => {
+        const ours = edit((d) => (d.capsule = a), base);
+        const claimed = edit((d) => (d.capsule = { ...b, context: { ...placeholder, goal: 'ship auth (PR 12)' } }), base);
+        expect(displays(merge3(base, ours, claimed).conflicts)).toEqual(['capsule.context.goal', 'capsule.origin.root', 'capsule.origin.head', 'capsule.origin.saved_at']);
+        const undated = edit((d) => (d.capsule = { ...b, origin: { ...b.origin, saved_at: 'yesterday' } }), base);
+        expect(displays(merge3(base, ours, undated).conflicts)).toEqual(['capsule.origin.root', 'capsule.origin.head', 'capsule.origin.saved_at']);
+        // The base's own claims saved again on both sides: nothing new the sides agree on (and the driver's markers re-merge the same).
+        const older = edit((d) => (d.capsule = firstAuto('/work/demo', '0000001', 'main', '2026-03-01T09:00:00Z')), base);
+        expect(displays(merge3(older, edit((d) => (d.capsule = a), older), edit((d) => (d.capsule = b), older)).conflicts)).toEqual(['capsule.origin.root', 'capsule.origin.head', 'capsule.origin.saved_at']);
+      });
+
+      it('leaves an origin only one side changed to the plain rules', () => {
+        const older = edit((d) => (d.capsule = a), base);
+        const ours = edit((d) => (d.capsule = { ...a, mechanical: b.mechanical }), older);
+        const theirs = edit((d) => (d.capsule = b), older);
+        const { value, conflicts } = merge3(older, ours, theirs);
+        expect(conflicts).toEqual([]);
+        expect((value as any).capsule.origin).toEqual(b.origin);
+      });
+    });
+
     it('applies project-declared telemetry from config', () => {
       const extraRules = compileExtraLogs({ telemetry: ['skill_state.**.coverage'] });
       const b = edit((d) => (d.skill_state.coverage = { pct: 80 }), base);

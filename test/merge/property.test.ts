@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/protocol/format.js';
+import { formatKeepingLayout } from '../../src/protocol/layout.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { canonicalJson } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
@@ -35,6 +36,16 @@ const action: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.tuple(word, word).map(([a, b]) => ({ text: `${a} ${b}`, done_when: `npm run ${b}` })),
 );
 
+/** Capsule claims: a saved context, another, and the placeholder a first `pause --auto` writes. */
+const CLAIMS: JsonObject[] = [
+  { goal: 'ship auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: [], pending: [], next: 'write tests' },
+  { goal: 'ship auth (PR 12)', acceptance: 'tests pass', constraints: ['no new deps'], decisions: [], evidence: ['src/x.ts (PR 12): 8.0 passes'], pending: [], next: 'write tests' },
+  { goal: 'unknown: not recorded yet', acceptance: 'unknown: not recorded yet', constraints: ['unknown: not recorded yet'], decisions: [], evidence: [], pending: [], next: 'unknown: see next_actions[0]' },
+];
+const sha = fc.integer({ min: 0, max: 0xfffffff }).map((n) => n.toString(16).padStart(7, '0'));
+/** A session's repository: root, HEAD, branch and time (sometimes the same instant on two branches, sometimes with an offset). */
+const where = fc.record({ root: fc.constantFrom('/work/demo', '/work/wt-a', '/work/wt-b'), head: sha, branch: fc.constantFrom('main', 'feat/auth', null), at: fc.oneof(stamp, fc.constant(new Date(T0 + 1000).toISOString())) });
+
 const baseDoc: fc.Arbitrary<JsonObject> = fc
   .record({
     phase: word,
@@ -47,6 +58,8 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     rows: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }),
     blockers: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }),
     state: fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), fc.oneof(fc.integer(), word, fc.boolean())),
+    // A checkpoint no session has paused yet: both branches' first `pause --auto` create the capsule.
+    paused: fc.boolean(),
   })
   .map((g) => ({
     protocol_version: '1.1',
@@ -72,15 +85,17 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
       last_run: { at: new Date(T0).toISOString(), verdict: 'pass', duration_ms: 8.5, checks: ['lint'] },
       streak: 1,
     },
-    capsule: {
-      context: { goal: 'ship auth', acceptance: 'tests pass', next: 'write tests', constraints: [], decisions: [], evidence: [], pending: [] },
-      origin: { root: '/work/demo', head: 'a1b2c3d', saved_at: new Date(T0).toISOString() },
-      mechanical: { head: 'a1b2c3d', branch: 'main', uncommitted: [], uncommitted_count: 0, at: new Date(T0).toISOString() },
-    },
+    ...(g.paused && {
+      capsule: {
+        context: CLAIMS[0]!,
+        origin: { root: '/work/demo', head: 'a1b2c3d', saved_at: new Date(T0).toISOString() },
+        mechanical: { head: 'a1b2c3d', branch: 'main', uncommitted: [], uncommitted_count: 0, at: new Date(T0).toISOString() },
+      },
+    }),
   }));
 
 type Edit = (doc: any) => void;
-const edit: fc.Arbitrary<Edit> = fc.oneof(
+const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.tuple(fc.constantFrom('phase', 'step', 'progress_summary'), word).map(([field, value]): Edit => (d) => (d[field] = value)),
   fc.constantFrom('in_progress', 'blocked').map((status): Edit => (d) => (d.status = status)),
   stamp.map((at): Edit => (d) => (d.updated_at = at)),
@@ -98,10 +113,6 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.tuple(instant, word, fc.integer({ min: 1, max: 9999 })).map(([at, verdict, ms]): Edit => (d) => (d.skill_state.last_run = { at, verdict, duration_ms: ms, checks: [verdict] })),
   fc.tuple(word, stamp).map(([verdict, at]): Edit => (d) => ((d.updated_at = at), (d.skill_state.last_run = { verdict }))),
   fc.boolean().map((reset): Edit => (d) => (d.skill_state.streak = reset ? 0 : d.skill_state.streak + 1)),
-  // `pause --auto` (every compaction): the mechanical snapshot rewritten whole, or the same instant on two branches.
-  fc.tuple(fc.oneof(instant, fc.constant(new Date(T0 + 1000).toISOString())), fc.constantFrom('main', 'feat/auth', null), fc.integer({ min: 0, max: 0xfffffff }).map((n) => n.toString(16).padStart(7, '0')), fc.uniqueArray(fc.constantFrom('src/x.ts (PR 12)', 'docs/', '*.md'), { maxLength: 3 })).map(
-    ([at, branch, head, paths]): Edit => (d) => (d.capsule.mechanical = { head, branch, uncommitted: paths, uncommitted_count: paths.length, at }),
-  ),
   word.map((w): Edit => (d) => d.context_primer.key_decisions.push(`decided: ${w}`)),
   fc.tuple(fc.constantFrom(...LOG_PATHS), fc.nat()).map(([path, i]): Edit => (d) => {
     const log = path.reduce((o, k) => o?.[k], d) ?? [];
@@ -124,6 +135,24 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     if (!d.progress_table.some((r: any) => r.id === `new-${w}`)) d.progress_table.splice(at % (d.progress_table.length + 1), 0, { id: `new-${w}`, label: w, status: 'not_started' });
   }),
 );
+
+// What `pause` writes, weighted up so both sides often pause on a checkpoint with no capsule yet.
+const pauseEdit: fc.Arbitrary<Edit> = fc.oneof(
+  // `pause --auto` (every compaction): the mechanical snapshot rewritten whole, or the same instant on two branches;
+  // the first one writes the placeholder claims under an origin of its HEAD and time (pause.ts firstAuto).
+  fc.tuple(fc.oneof(instant, fc.constant(new Date(T0 + 1000).toISOString())), fc.constantFrom('main', 'feat/auth', null), sha, fc.uniqueArray(fc.constantFrom('src/x.ts (PR 12)', 'docs/', '*.md'), { maxLength: 3 }), fc.constantFrom('/work/demo', '/work/wt-a')).map(
+    ([at, branch, head, paths, root]): Edit => (d) => {
+      const mechanical = { head, branch, uncommitted: paths, uncommitted_count: paths.length, at };
+      if (d.capsule) d.capsule.mechanical = mechanical;
+      else d.capsule = { context: structuredClone(CLAIMS[2]!), origin: { root, head, saved_at: at }, mechanical };
+    },
+  ),
+  // `pause --context`: claims saved afresh, under a new origin.
+  fc.tuple(fc.nat({ max: CLAIMS.length - 1 }), where).map(([k, w]): Edit => (d) => {
+    d.capsule = { context: structuredClone(CLAIMS[k]!), origin: { root: w.root, head: w.head, saved_at: w.at }, mechanical: { head: w.head, branch: w.branch, uncommitted: [], uncommitted_count: 0, at: w.at } };
+  }),
+);
+const edit: fc.Arbitrary<Edit> = fc.oneof({ arbitrary: sessionEdit, weight: 5 }, { arbitrary: pauseEdit, weight: 1 });
 
 const descendant = (base: JsonObject) =>
   fc.array(edit, { maxLength: 6 }).map((edits) => {
@@ -180,6 +209,7 @@ const byDisplay = (conflicts: Conflict[]) => [...conflicts].sort((a, b) => (a.di
 
 describe('merge properties over generated session histories', () => {
   it('is symmetric, keeps one-sided changes, every added log entry and no removed one', () => {
+    let sameClaims = 0;
     fc.assert(
       fc.property(triple, ([base, ours, theirs]) => {
         const forward = mergeCheckpointValues(base, ours, theirs);
@@ -195,7 +225,13 @@ describe('merge properties over generated session histories', () => {
         const underConflict = (path: readonly PathSegment[]) => forward.conflicts.some((c) => isPrefix(c.path, path));
         // Inside a snapshot both sides rewrote, one side's whole value wins (checked below), not field by field.
         const changedBy = (doc: JsonValue, path: readonly PathSegment[]) => !isDeepStrictEqual(valueAt(doc, path), valueAt(base, path));
-        const insideRewritten = (path: readonly PathSegment[]) => SNAPSHOT_PATHS.some((s) => path.length > s.length && isPrefix(s, path) && changedBy(ours, s) && changedBy(theirs, s));
+        // Two origins of the same new claims: one whole origin (checked below), never a mix of the two.
+        const [oo, to, bo] = [valueAt(ours, ['capsule', 'origin']) as any, valueAt(theirs, ['capsule', 'origin']) as any, valueAt(base, ['capsule', 'origin'])];
+        const twoOrigins = !!oo && !!to && !isDeepStrictEqual(oo, to) && !isDeepStrictEqual(oo, bo) && !isDeepStrictEqual(to, bo);
+        const claims = valueAt(ours, ['capsule', 'context']);
+        const sameNewClaims = twoOrigins && isDeepStrictEqual(claims, valueAt(theirs, ['capsule', 'context'])) && !isDeepStrictEqual(claims, valueAt(base, ['capsule', 'context']));
+        const wholeValues = sameNewClaims ? [...SNAPSHOT_PATHS, ['capsule', 'origin']] : SNAPSHOT_PATHS;
+        const insideRewritten = (path: readonly PathSegment[]) => wholeValues.some((s) => path.length > s.length && isPrefix(s, path) && changedBy(ours, s) && changedBy(theirs, s));
         // A value changed by one side only is in the result.
         for (const path of objectPaths([base, ours, theirs])) {
           if (underConflict(path) || insideRewritten(path)) continue;
@@ -223,6 +259,20 @@ describe('merge properties over generated session histories', () => {
           expect([valueAt(ours, path), valueAt(theirs, path)]).toContainEqual(valueAt(forward.value, path));
         }
 
+        // Two origins neither side took from the base: one whole origin, the earlier saved, when
+        // both sides hold the same new claims (capsule-origin.ts); beside different claims, a conflict.
+        if (twoOrigins) {
+          const atOrigin = forward.conflicts.filter((c) => isPrefix(['capsule', 'origin'], c.path));
+          if (sameNewClaims) {
+            sameClaims++;
+            expect(atOrigin).toEqual([]);
+            const [so, st] = [Date.parse(oo.saved_at), Date.parse(to.saved_at)];
+            const merged = valueAt(forward.value, ['capsule', 'origin']);
+            if (so === st) expect([oo, to]).toContainEqual(merged);
+            else expect(merged).toEqual(so < st ? oo : to);
+          } else if (!isDeepStrictEqual(claims, valueAt(theirs, ['capsule', 'context']))) expect(atOrigin).not.toEqual([]);
+        }
+
         // A conflict-free merge is a valid checkpoint, but for one cross-field rule no
         // per-field merge can see: each side popped the other's last action.
         if (forward.conflicts.length === 0) {
@@ -232,6 +282,8 @@ describe('merge properties over generated session histories', () => {
       }),
       { numRuns: 3000 },
     );
+    // The generator reaches the shape: two sessions that saved the same claims under origins of their own.
+    expect(sameClaims).toBeGreaterThan(40);
   });
 
   it('leaves a document alone that only one side changed', () => {
@@ -249,13 +301,20 @@ describe('merge properties over generated session histories', () => {
     const layout = fc.record({ indent: fc.constantFrom('  ', '\t', '    '), eol: fc.constantFrom('\n' as const, '\r\n' as const), finalNewline: fc.boolean(), bom: fc.boolean() });
     fc.assert(
       fc.property(triple, layout, ([base, ours, theirs], format) => {
-        const r = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours, format), theirs: formatJson(theirs), fileName: `.checkpoints/${FILE}` });
+        const keepLayout = () => formatKeepingLayout;
+        const r = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(ours, format), theirs: formatJson(theirs), fileName: `.checkpoints/${FILE}`, keepLayout });
         const merged = mergeCheckpointValues(base, ours, theirs);
         expect(r.status).not.toBe('unparseable');
         if (r.status === 'clean') {
           expect(r.text!.startsWith('\uFEFF')).toBe(format.bom);
           expect(parseJson(r.text!).value).toEqual(merged.value);
           expect(validateCheckpoint(parseJson(r.text!).value, { fileName: FILE }).errors).toEqual([]);
+          // Ours in formatJson's layout (any indent, line end, BOM): the layout kept is formatJson's, byte for byte.
+          expect(r.text).toBe(formatJson(merged.value, format));
+          // The layout follows ours, so the text is byte-symmetric where both sides share one layout and key order.
+          const swapped = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(theirs, format), theirs: formatJson(ours, format), fileName: `.checkpoints/${FILE}`, keepLayout });
+          if (JSON.stringify(mergeCheckpointValues(base, theirs, ours).value) === JSON.stringify(merged.value)) expect(swapped.text).toBe(r.text);
+          else expect(parseJson(swapped.text!).value).toEqual(merged.value);
           return;
         }
         expect(r.messages.length).toBeGreaterThan(0);
@@ -271,6 +330,63 @@ describe('merge properties over generated session histories', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+/** A hand layout: its indent unit, line end, inline arrays of scalars, one-line flat objects, `"k":v`. */
+interface HandStyle {
+  unit: string;
+  eol: string;
+  inlineArrays: boolean;
+  inlineObjects: boolean;
+  colon: string;
+}
+const handStyle: fc.Arbitrary<HandStyle> = fc.record({ unit: fc.constantFrom('\t', '    ', '  '), eol: fc.constantFrom('\n', '\r\n'), inlineArrays: fc.boolean(), inlineObjects: fc.boolean(), colon: fc.constantFrom(': ', ':') });
+function handValue(x: JsonValue, style: HandStyle, pad: string): string {
+  const { unit, eol, colon } = style;
+  const flat = (v: JsonValue[]) => v.every((e) => typeof e !== 'object' || e === null);
+  if (Array.isArray(x)) {
+    if (x.length === 0) return '[]';
+    if (style.inlineArrays && flat(x)) return `[${x.map((e) => JSON.stringify(e)).join(', ')}]`;
+    return `[${eol}${x.map((e) => pad + unit + handValue(e, style, pad + unit)).join(`,${eol}`)}${eol}${pad}]`;
+  }
+  if (x !== null && typeof x === 'object') {
+    const keys = Object.keys(x);
+    if (keys.length === 0) return '{}';
+    if (style.inlineObjects && flat(keys.map((k) => x[k]!))) return `{${keys.map((k) => `${JSON.stringify(k)}${colon}${JSON.stringify(x[k])}`).join(', ')}}`;
+    return `{${eol}${keys.map((k) => handMember(k, x[k]!, style, pad + unit)).join(`,${eol}`)}${eol}${pad}}`;
+  }
+  return JSON.stringify(x);
+}
+const handMember = (k: string, v: JsonValue, style: HandStyle, pad: string) => `${pad}${JSON.stringify(k)}${style.colon}${handValue(v, style, pad)}`;
+const handText = (doc: JsonObject, style: HandStyle) => handValue(doc, style, '') + style.eol;
+
+describe("the driver writes a clean merge in ours' layout", () => {
+  it('every top-level value the merge left as ours had it keeps its text; the value is the merge, both ways round', () => {
+    let kept = 0;
+    fc.assert(
+      fc.property(triple, handStyle, handStyle, ([base, ours, theirs], mine, other) => {
+        const keepLayout = () => formatKeepingLayout;
+        const fileName = `.checkpoints/${FILE}`;
+        const r = mergeCheckpointTexts({ base: handText(base, mine), ours: handText(ours, mine), theirs: handText(theirs, other), fileName, keepLayout });
+        const swapped = mergeCheckpointTexts({ base: handText(base, mine), ours: handText(theirs, other), theirs: handText(ours, mine), fileName, keepLayout });
+        const merged = mergeCheckpointValues(base, ours, theirs);
+        expect(swapped.status).toBe(r.status);
+        if (r.status !== 'clean') return;
+        const value = parseJson(r.text!).value as JsonObject;
+        expect(value).toEqual(merged.value);
+        expect(parseJson(swapped.text!).value).toEqual(merged.value);
+        // Ours' line ends throughout, and every member ours has unchanged written as ours wrote it.
+        if (mine.eol === '\r\n') expect(r.text!.replace(/\r\n/g, '')).not.toContain('\n');
+        for (const k of Object.keys(ours)) {
+          if (!isDeepStrictEqual(value[k], ours[k]) || JSON.stringify(value[k]) !== JSON.stringify(ours[k])) continue;
+          expect(r.text).toContain(handMember(k, ours[k]!, mine, mine.unit));
+          kept++;
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(kept).toBeGreaterThan(1000);
   });
 });
 

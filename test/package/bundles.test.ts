@@ -58,6 +58,14 @@ describe('bundles', () => {
       const doc = JSON.stringify({ protocol_version: '1.1', skill: 'a', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'complete', progress_summary: 's' });
       for (const f of ['O', 'A', 'B']) writeFileSync(join(dir, f), doc);
       expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(['merge-driver.cjs']);
+      // A merge that changes ours: laid out as formatJson writes, the driver alone; kept by hand (tabs), the layout writer too.
+      const parsed = JSON.parse(doc);
+      for (const [indent, loaded] of [[2, ['merge-driver.cjs']], ['\t', ['merge-driver.cjs', 'merge-layout.cjs']]] as const) {
+        writeFileSync(join(dir, 'O'), JSON.stringify(parsed, null, indent));
+        writeFileSync(join(dir, 'A'), JSON.stringify({ ...parsed, step: 'z' }, null, indent));
+        writeFileSync(join(dir, 'B'), JSON.stringify({ ...parsed, phase: 'w' }, null, 2));
+        expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(loaded);
+      }
       expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
       // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the server file.

@@ -1,0 +1,51 @@
+// The recovery capsule's origin when both sides saved the same claims with origins of their own:
+// most often two branches' first `pause --auto` on a checkpoint without a capsule, each writing
+// the same placeholder context under an origin of its own HEAD and time. That is two sessions
+// pausing, not a disagreement, so it merges by itself.
+//
+// recovery-capsule.md: the origin is the revision the claims were recorded at, frozen by later
+// saves, and "newer HEAD does not revalidate old evidence". Of two origins of one set of claims
+// the earlier (by saved_at) is where those claims were first recorded, so it is the capsule's
+// origin; the later one only says the same claims were saved again, which by the spec proves
+// nothing new: where and when a session saved is mechanical state, which the merge keeps from
+// the later session (capsule.mechanical, a snapshot; a first `pause --auto` writes its origin's
+// HEAD and time there too), and the later origin itself stays in its branch's history.
+// Only then: different claims (a real disagreement), the base's own claims saved again (nothing
+// the sides agree on is new; and a merge of the driver's own markers, whose sides and base all
+// hold the claims merged outside the markers, must meet the same conflict again), or a saved_at
+// that is not an instant leave the origins to the plain rules: a conflict a person settles, with
+// the claims it belongs to. Pure, and symmetric: the choice depends on the two values, never on
+// which side is ours.
+
+import { isIsoInstant } from '../protocol/instant.js';
+import type { JsonObject, JsonValue } from '../protocol/types.js';
+import { isJsonObject, ownValue } from '../protocol/identity.js';
+import { standIn } from './conflict.js';
+import { jsonEqual, setOwn } from './json-value.js';
+
+/** `obj` with `key` set to `value`, in its place (a copy: the sides are never mutated). */
+function withMember(obj: JsonObject, key: string, value: JsonValue): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(obj)) setOwn(out, k, k === key ? value : obj[k]!);
+  return out;
+}
+
+/**
+ * Both capsules with one origin when they hold the same claims, not the base's, under two
+ * origins neither side took from the base: the earlier saved one (equal instants: the one whose canonical JSON
+ * sorts first). Otherwise the capsules as they are.
+ */
+export function oneOriginForSameClaims(base: JsonValue | undefined, ours: JsonObject, theirs: JsonObject): [JsonObject, JsonObject] {
+  const o = ownValue(ours, 'origin');
+  const t = ownValue(theirs, 'origin');
+  if (!isJsonObject(o) || !isJsonObject(t) || jsonEqual(o, t)) return [ours, theirs];
+  const b = ownValue(base, 'origin');
+  if (jsonEqual(b, o) || jsonEqual(b, t)) return [ours, theirs]; // one side's change: the plain rules take it
+  const claims = ownValue(ours, 'context');
+  if (!jsonEqual(claims, ownValue(theirs, 'context')) || jsonEqual(claims, ownValue(base, 'context'))) return [ours, theirs];
+  const [so, st] = [ownValue(o, 'saved_at'), ownValue(t, 'saved_at')];
+  if (!isIsoInstant(so) || !isIsoInstant(st)) return [ours, theirs];
+  const [to, tt] = [Date.parse(so), Date.parse(st)];
+  const origin = to === tt ? standIn(o, t)! : to < tt ? o : t;
+  return [withMember(ours, 'origin', origin), withMember(theirs, 'origin', origin)];
+}
