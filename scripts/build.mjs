@@ -151,15 +151,16 @@ await Promise.all([
 ]);
 await declarations;
 
-// The launcher compiles these from a string read from disk. One character above U+00FF (a
-// dash in a regex literal, which esbuild leaves as written) makes V8 hold the whole bundle as a
-// two-byte string: twice the memory, and a young-generation collection more for every command.
+// The launcher compiles these from a string read from disk, as Latin-1 (one byte, one character:
+// no UTF-8 decode of the whole bundle on every run), which is exact only for ASCII. A character
+// above U+007F (a dash in a regex literal, which esbuild leaves as written) would be misread; one
+// above U+00FF would also make V8 hold the whole bundle as a two-byte string.
 // The launcher also gives them a require() of built-ins and sibling files only, and no import():
 // a bundle that needs more is refused here rather than failing on a user's machine.
 for (const file of ['cli.cjs', 'merge-driver.cjs', 'merge-layout.cjs']) {
   const text = readFileSync(`${OUT}/${file}`, 'utf8');
-  const wide = /[^\x00-\xff]/.exec(text);
-  if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays one byte a character`);
+  const wide = /[^\x00-\x7f]/.exec(text);
+  if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays ASCII`);
   const unsupported = /\bimport\(|\brequire\.(?:resolve|cache|main)\b|\brequire\("(?!node:|\.\/[\w.-]+\.cjs")[^"]*"\)/.exec(text);
   if (unsupported) throw new Error(`dist/${file} holds ${unsupported[0]}: bin/checkpoint.js loads it with a require() of node built-ins and ./<file>.cjs only, and no import()`);
 }

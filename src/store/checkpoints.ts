@@ -69,7 +69,10 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Made on first use: a run whose checkpoints were all judged before decodes none, and making
+// one starts node's TextDecoder machinery.
+let decoder: TextDecoder | undefined;
+const utf8 = () => (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
 
 /** `where` names the file in an error message (a function: worked out only when there is one). */
 export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
@@ -125,7 +128,7 @@ class TrustedFile implements CheckpointFile {
   }
   get text(): string {
     // The same bytes decoded cleanly when the verdict was given.
-    return (this.#text ??= utf8.decode(this.bytes));
+    return (this.#text ??= utf8().decode(this.bytes));
   }
   get format(): TextFormat {
     return (this.#format ??= formatOf(this.text));
@@ -173,7 +176,7 @@ export function readCheckpointKnown(root: string, path: string, known?: Known, m
   let text: string;
   try {
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
-    text = utf8.decode(buf);
+    text = utf8().decode(buf);
   } catch {
     throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }

@@ -267,14 +267,15 @@ export function readProjectFile(root: string, p: string, opts: FileReadOptions =
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Made on first use (most runs read no project file as text): making one starts node's TextDecoder machinery.
+let decoder: TextDecoder | undefined;
 
 /** UTF-8 text of the plain file at `p` (BOM kept), or null when it does not exist. */
 export function readProjectText(root: string, p: string, opts: ReadOptions = {}): string | null {
   const bytes = readProjectBytes(root, p, opts);
   if (bytes === null) return null;
   try {
-    return utf8.decode(bytes);
+    return (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })).decode(bytes);
   } catch {
     throw new CheckpointError('E_INVALID', `${show(root, path.resolve(root, p))}: not valid UTF-8`, { hint: 'save the file as UTF-8' });
   }

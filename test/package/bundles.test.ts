@@ -105,6 +105,10 @@ describe('the launcher', () => {
     return `${d}/${f} ${st.size} ${st.mtimeMs}`;
   }));
 
+  it('the bundles the launcher compiles are ASCII, so its Latin-1 read of them is exact', () => {
+    for (const file of ['cli.cjs', 'merge-driver.cjs']) expect(/[^\x00-\x7f]/.exec(dist(file)), file).toBeNull();
+  });
+
   it('never writes into its install folder; on Node 20 it keeps a per-command code cache in the user cache folder', () => {
     assertBuilt();
     const dir = makeRepo();
