@@ -106,9 +106,10 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
     expect(cli(dir, ['init']).code).toBe(0);
     write(dir, '.checkpoints/gone.checkpoint.json', `${JSON.stringify(handKept('gone', { project_dir: dir, updated_at: new Date().toISOString(), context_primer: { generated_files: ['src/gone1.ts, src/gone2.ts', 'src/x.ts, and more'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint');
-    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([
-      ['context_primer.generated_files[0]', 'warning', 'src/gone1.ts is missing'],
-      ['context_primer.generated_files[0]', 'warning', 'src/gone2.ts is missing'],
+    // Never in history: the search went back walk_days (365) from the day doctor ran (DAY here).
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message.replace(/since \d{4}-\d\d-\d\d /, 'since DAY ')])).toEqual([
+      ['context_primer.generated_files[0]', 'warning', `src/gone1.ts is missing; no commit in HEAD's history dated since DAY deleted or renamed it (an older or misdated one may have: \`git log --full-history -1 -- src/gone1.ts\`)`],
+      ['context_primer.generated_files[0]', 'warning', `src/gone2.ts is missing; no commit in HEAD's history dated since DAY deleted or renamed it (an older or misdated one may have: \`git log --full-history -1 -- src/gone2.ts\`)`],
       ['context_primer.generated_files[1]', 'info', '"src/x.ts, and more" names no file; read as a note, not checked'],
     ]);
   });

@@ -45,8 +45,11 @@ function buildRepo(): string {
 
 async function historyAnswers(dir: string, engine: 'native' | 'isomorphic', since = 0) {
   const history = await createHistory({ dir, engine });
-  const [named, removals] = await Promise.all([history.commitsNaming(TOKENS, since), history.lastRemovals(PATHS, since)]);
-  return { named, removals };
+  // Both settled, the first failure in a fixed order: which of two failing questions fails first is timing.
+  const [named, removals] = await Promise.allSettled([history.commitsNaming(TOKENS, since), history.lastRemovals(PATHS, since)]);
+  if (named.status === 'rejected') throw named.reason;
+  if (removals.status === 'rejected') throw removals.reason;
+  return { named: named.value, removals: removals.value };
 }
 
 /** The isomorphic engine's answers (or its error message) with the worker script set to `script`. */
