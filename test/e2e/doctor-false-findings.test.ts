@@ -2,25 +2,9 @@
 // hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
 // `git push` to a local bare remote through the hook `checkpoint init` installs.
 import { describe, expect, it } from 'vitest';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, write } from '../helpers/repo.js';
+import { published } from '../helpers/published.js';
 
-const OLD = '2026-03-14T08:02:11Z';
-
-/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed. */
-function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
-  const dir = makeRepo();
-  const remote = tempDir('cp-remote-');
-  git(remote, ['init', '-q', '--bare']);
-  git(dir, ['remote', 'add', 'origin', remote]);
-  expect(cli(dir, ['init']).code).toBe(0);
-  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
-  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
-  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  commitAll(dir, `checkpoint: ${skill}`, OLD);
-  const r = gitTry(dir, ['push', '-q', 'origin', 'main']);
-  expect(r.status, r.stdout + r.stderr).toBe(0);
-  return dir;
-}
 
 /** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
 function handKept(skill: string, over: Record<string, unknown>): Record<string, unknown> {

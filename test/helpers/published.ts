@@ -1,0 +1,23 @@
+// A project as users publish one: `checkpoint init`, its files, a hand-written checkpoint
+// committed months ago, and a real `git push` to a local bare remote through the hook init installs.
+import { expect } from 'vitest';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from './repo.js';
+
+/** When published() commits the checkpoint. */
+export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
+
+/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed. */
+export function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const dir = makeRepo();
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
+  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  commitAll(dir, `checkpoint: ${skill}`, PUBLISHED_AT);
+  const r = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return dir;
+}
