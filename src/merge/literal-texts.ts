@@ -31,6 +31,25 @@ const stands = (text: string | undefined, v: number | string): text is string =>
 const textOf = (texts: LiteralTexts | undefined, key: string, position: string | null, v: number | string): string => recordedText(texts, key, position, v) ?? JSON.stringify(v);
 
 /**
+ * Whether any of `keys` starts with a given prefix, in log time: sorted, the keys starting with
+ * `p` are the run at p's insertion point. (A scan of every key per node made a merge of a few
+ * thousand records with literal texts take tens of seconds.)
+ */
+function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
+  const sorted = [...keys].sort();
+  return (p) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < sorted.length && sorted[lo]!.startsWith(p);
+  };
+}
+
+/**
  * Visits every number, string and object key below `value` that may have a recorded text: a
  * container is entered only when some key in `recorded` lies below it (by content key or by
  * position), so a long log without an odd literal is never keyed (naming its items costs their
@@ -45,15 +64,15 @@ function eachLiteral(
   skip?: ReadonlySet<string>,
 ): void {
   const path: PathSegment[] = [];
-  const keys = [...recorded];
-  const below = (key: string, position: string): boolean => keys.some((r) => r.startsWith(key) || r.startsWith(position));
+  const starts = prefixSearch(recorded);
+  const below = (key: string, position: string): boolean => starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
     if (skip?.size && skip.has(JSON.stringify(path))) return;
     if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path);
     else if (v === null || typeof v !== 'object' || !below(key, position)) return;
     else if (Array.isArray(v)) {
       // Items are keyed by content: enter them only when something is recorded below this array at all.
-      if (!keys.some((r) => r.startsWith(`${key}[`) || r.startsWith(`${position}[`))) return;
+      if (!starts(`${key}[`) && !starts(`${position}[`)) return;
       v.forEach((item, i) => {
         path.push(i);
         walk(item, literalKey(key, true, item), positionKey(position, i));
