@@ -108,5 +108,28 @@ export function recordedText(texts: LiteralTexts | undefined, key: string, posit
  * a value a command moves (done: an action into recently_done; rotate: entries into history/) keeps its texts.
  */
 export function rebaseTexts(texts: LiteralTexts, from: string, to: string, into: LiteralTexts): void {
-  for (const [key, known] of [...texts]) if (key.startsWith(from)) for (const text of known) addLiteralText(into, to + key.slice(from.length), text);
+  rebaseSiblings(texts, [[from, to]], into);
+}
+
+/**
+ * rebaseTexts for the entries of one list moved at once, in one pass over `texts` (rotate and
+ * restore move thousands: a pass per entry took seconds). Sibling literalKeys are none a prefix of
+ * another (each ends in `]` after a whole JSON value or id), so the one `from` a key can start with
+ * is the greatest not above it.
+ */
+export function rebaseSiblings(texts: LiteralTexts, moves: Iterable<readonly [from: string, to: string]>, into: LiteralTexts): void {
+  const target = new Map(moves);
+  const froms = [...target.keys()].sort();
+  for (const [key, known] of [...texts]) {
+    let lo = 0;
+    let hi = froms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (froms[mid]! <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    const from = froms[lo - 1];
+    if (from === undefined || !key.startsWith(from)) continue;
+    for (const text of known) addLiteralText(into, target.get(from)! + key.slice(from.length), text);
+  }
 }

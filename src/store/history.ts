@@ -10,7 +10,7 @@ import { withLock } from './lock.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
-import { rebaseTexts } from '../protocol/format.js';
+import { rebaseSiblings } from '../protocol/format.js';
 import { literalKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 
@@ -189,7 +189,7 @@ async function restoreRotation(root: string, skill: string, name: string, value:
       if (fileTexts?.size) {
         for (const [dotted, moved] of Object.entries(file.entries)) {
           const at = rotatedLogKeys(dotted.split('.'));
-          for (const entry of moved) rebaseTexts(fileTexts, literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry), texts);
+          rebaseSiblings(fileTexts, moved.map((entry) => [literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry)] as const), texts);
         }
       }
       return current!;

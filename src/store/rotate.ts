@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { DEFAULT_FORMAT, formatJson, rebaseTexts, type TextFormat } from '../protocol/format.js';
+import { DEFAULT_FORMAT, formatJson, rebaseSiblings, type TextFormat } from '../protocol/format.js';
 import { literalKey, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotatedLogKeys, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
@@ -166,7 +166,7 @@ function writeHistory(root: string, skill: string, target: string, p: Pick<Rotat
     for (const log of p.logs) {
       const at = rotatedLogKeys(log.path);
       // Entries are keyed by content, so an entry's key names it in both files.
-      for (const entry of log.moved) rebaseTexts(texts, literalKey(at.checkpoint, true, entry), literalKey(at.file, true, entry), kept);
+      rebaseSiblings(texts, log.moved.map((entry) => [literalKey(at.checkpoint, true, entry), literalKey(at.file, true, entry)] as const), kept);
     }
   }
   writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, { ...DEFAULT_FORMAT, texts: kept }));
