@@ -66,7 +66,7 @@ function jsonText(value: unknown, where: string): string {
 
 function numberText(n: number, at: string): string {
   if (!Number.isFinite(n)) {
-    throw new CheckpointError('E_USAGE', `${at}: a number too large for JSON-RPC to carry (such as 1e400) arrived as ${n}; nothing was changed`, { hint: 'write it as a string' });
+    throw new CheckpointError('E_USAGE', `${at}: a number too large for JSON-RPC to carry (such as 1e400) arrived as ${n}; nothing was changed`, { hint: 'a checkpoint cannot hold it as a number either (the CLI refuses 1e400 too): send it as a string' });
   }
   if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
     throw new CheckpointError('E_USAGE', `${at}: the integer ${String(n)} is past ${Number.MAX_SAFE_INTEGER}, so JSON-RPC may have rounded it on the way; nothing was changed`, {

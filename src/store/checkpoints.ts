@@ -52,7 +52,11 @@ export function display(root: string, path: string): string {
   return relative(root, path) || path;
 }
 
-const SIZE_HINT = 'checkpoints are session state: move old telemetry out with `checkpoint rotate \'<skill>\'` (it reads a file up to 16 MiB), set it aside with `checkpoint reset \'<skill>\'` (kept in history/), or cut bulk data out by hand';
+/** What to do about the oversized checkpoint at `path`: its skill named in the commands (skill names need no quoting), a quoted placeholder for any other file. */
+const sizeHint = (path: string): string => {
+  const skill = skillFromFileName(basename(path)) ?? "'<skill>'";
+  return `checkpoints are session state: move old telemetry out with \`checkpoint rotate ${skill}\` (it reads a file up to 16 MiB), set it aside with \`checkpoint reset ${skill}\` (kept in history/), or cut bulk data out by hand`;
+};
 
 /**
  * What `checkpoint rotate` reads: a merge of two files under MAX_READ_BYTES can land over it,
@@ -65,7 +69,7 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
   const loc = statProjectFile(root, path);
   if (!loc) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
   if (opts.limitSize !== false && loc.stat!.size > MAX_READ_BYTES) {
-    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${loc.stat!.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, { hint: SIZE_HINT });
+    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${loc.stat!.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, { hint: sizeHint(path) });
   }
 }
 
@@ -163,7 +167,7 @@ export function readCheckpointKnown(root: string, path: string, known?: Known, m
   let seen: ReturnType<Known>;
   const read = readProjectFile(root, path, {
     maxBytes,
-    sizeHint: SIZE_HINT,
+    sizeHint: sizeHint(path),
     ...(known && { unless: (st: BigIntStats) => (seen = known(st)) === 'skip' }),
   });
   if (read === null) return null;

@@ -214,7 +214,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
   if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
     throw new CheckpointError('E_INVALID', `${display(root, current.path)} is ${current.sizeBytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint, and holds no old telemetry to rotate out`, {
-      hint: 'set it aside with `checkpoint reset <skill>` (kept in history/) or cut bulk data out by hand',
+      hint: `set it aside with \`checkpoint reset ${skill}\` (kept in history/) or cut bulk data out by hand`,
     });
   }
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));

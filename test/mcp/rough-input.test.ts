@@ -93,7 +93,7 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
       expect(r.content[0]!.text).not.toContain('\n');
       return r.content[0]!.text;
     });
-    expect(texts[0]).toBe('checkpoint: ops[0].value: a number too large for JSON-RPC to carry (such as 1e400) arrived as Infinity; nothing was changed; hint: write it as a string');
+    expect(texts[0]).toBe('checkpoint: ops[0].value: a number too large for JSON-RPC to carry (such as 1e400) arrived as Infinity; nothing was changed; hint: a checkpoint cannot hold it as a number either (the CLI refuses 1e400 too): send it as a string');
     expect(texts[1]).toMatch(/^checkpoint: ops\[1\]\.value\.big\[1\]: a number too large .* arrived as -Infinity; nothing was changed/);
     expect(texts[2]).toBe(
       'checkpoint: ops[0].value: the integer 12345678901234567000 is past 9007199254740991, so JSON-RPC may have rounded it on the way; nothing was changed; hint: send its exact digits as JSON text, e.g. {"path": "…", "value": "12345678901234567890", "json": true}, or as a string',

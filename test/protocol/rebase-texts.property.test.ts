@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rebaseSiblings, rebaseTexts } from '../../src/protocol/format.js';
-import { literalKey, parseJson, type JsonValue, type LiteralTexts } from '../../src/protocol/json.js';
+import { literalKey, parseJson, type LiteralTexts } from '../../src/protocol/json.js';
+import type { JsonValue } from '../../src/protocol/types.js';
 
 // Entries as logs hold them: records with and without ids (ids that prefix one another), numbers
 // written 8.0 / 1e3, strings with escapes, nested lists, duplicates.

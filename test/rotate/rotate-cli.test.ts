@@ -169,7 +169,7 @@ describe('checkpoint rotate', () => {
     expect(Buffer.byteLength(read(dir, CP))).toBeGreaterThan(MAX_READ_BYTES);
     const refused = await runCli(dir, ['show', 'api']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("`checkpoint rotate '<skill>'`");
+    expect(refused.stderr).toContain('`checkpoint rotate api`');
     const r = await runCli(dir, ['rotate', 'api']);
     expect(r.code, r.stderr).toBe(0);
     expect(Buffer.byteLength(read(dir, CP))).toBeLessThan(MAX_READ_BYTES);
