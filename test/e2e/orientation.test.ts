@@ -258,6 +258,12 @@ describe('hand-written slips (a status outside its enum, an action object withou
       next_actions: [{ action: 'Wire the token refresh' }, 'Ship it'],
     });
 
+  it('next on a status it cannot read ("Paused") with actions queued says so, not "nothing queued"', async () => {
+    const dir = repoWith([cp('api', { status: 'Paused', next_actions: [{ action: 'Wire the token refresh' }, 'Ship it'] })]);
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toMatch(/^api \(queued, but not in progress\)\n→ Wire the token refresh\n/);
+  });
+
   it('status, next and resume orient from the file as written, with one note naming the exact fix; the file is untouched', async () => {
     const dir = repoWith([messy()]);
     const before = read(dir, '.checkpoints/api.checkpoint.json');

@@ -1,5 +1,5 @@
 import { actionText } from '../../protocol/types.js';
-import { RANK_LABELS, userDecisionBlockers } from '../../protocol/priority.js';
+import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
@@ -19,7 +19,7 @@ export interface Recommendation {
 }
 
 export function recommend(item: AgendaItem): Recommendation {
-  const base = { skill: item.skill, rank: item.rank, reason: RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
+  const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
   if (item.choice.reconcile) {
