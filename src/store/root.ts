@@ -1,5 +1,6 @@
 // Finding the project root: the git top level (a `.git` dir or worktree file), else the
 // nearest folder holding .checkpoints/. Pure fs, no git process: this runs on every command.
+import { pasteArg } from '../shell-words.js';
 import { existsSync, statSync } from 'node:fs';
 import { shownPath } from '../one-line.js';
 import { dirname, join, resolve } from 'node:path';
@@ -46,6 +47,6 @@ export function isProjectFolder(root: string): boolean {
 export function assertProjectFolder(root: string): void {
   if (isProjectFolder(root)) return;
   throw new CheckpointError('E_NO_ROOT', `${shownPath(root)} is not a git work tree and holds no ${CHECKPOINTS_DIR}/; refused to start one there`, {
-    hint: `run \`checkpoint -C ${shownPath(root)} init\` there first (or git init), or check the folder`,
+    hint: `run \`checkpoint -C ${pasteArg(root)} init\` there first (or git init), or check the folder`,
   });
 }

@@ -32,6 +32,15 @@ describe('-C: writes only into a project', () => {
     expect(existsSync(join(plain, '.checkpoints/api.checkpoint.json'))).toBe(true);
   });
 
+  it("the hint's init command is safe to paste for a folder named with a space and a ';'", async () => {
+    const elsewhere = track(makeRepo());
+    const odd = join(track(tempDir()), 'my notes;rm -rf x');
+    mkdirSync(odd);
+    const r = await runCli(elsewhere, ['-C', odd, 'update', 'api', '--next_actions+=go']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).hint).toBe(`run \`checkpoint -C '${odd}' init\` there first (or git init), or check the folder`);
+  });
+
   it('/proc/self and /dev are refused in one line (never an internal error), nothing written', async () => {
     const elsewhere = track(makeRepo());
     for (const dir of ['/proc/self', '/dev']) {
