@@ -334,17 +334,22 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // The newest commit since `after` with a change whose path (or a rename's old path: a file
   // that matched and moved away changed) passes `test`, and that change. Only the commits that
   // touch a matching path are looked at, not the whole walk per entry and checkpoint.
-  const changedAfter = (test: (path: string) => boolean, candidates: readonly number[]): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
+  const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!committedAfter(commit.time, after) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
-      const ch = commit.changes.find((c) => (c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path));
+      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path)));
       if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;
   };
-  for (const { index, entry, target, rel } of generatedTargets(cp, ctx.root, undefined, exists)) {
+  const targets = generatedTargets(cp, ctx.root, undefined, exists);
+  // A file two entries name (a literal and a glob, or the same path with and without a note) is
+  // one finding, under the first literal entry naming it: a glob reports the other files it matches.
+  const literal = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null ? [t.rel] : [])));
+  const reported = new Set<string>();
+  for (const { index, entry, target, rel } of targets) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} names no file; read as a note, not checked` };
@@ -368,7 +373,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         } else findings.push({ ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } });
         continue;
       }
-      const change = changedAfter(test, touched.matching(test));
+      const change = changedAfter(test, touched.matching(test), literal);
       // A matched file deleted or renamed away is named so, as a literal entry's would be.
       const ch = change?.change;
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
@@ -393,6 +398,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root)));
       continue;
     }
+    if (reported.has(rel)) continue;
+    reported.add(rel);
     if (!exists(rel)) {
       findings.push(missingFile(rel, path, cp, ctx));
       continue;

@@ -120,6 +120,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const after = toSeconds(cp.updated_at);
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
+  const reported = new Set<string>();
   const parts = entries.flatMap((entry, index) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, index })) : []));
   parts.forEach(({ part, index }) => {
     const parsed = parseEntry(part, inTip);
@@ -127,7 +128,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind !== 'path') return;
     const file = repoRelative(root, mapped(target.path));
-    if (file === null) return;
+    // A file two entries name is one finding, under the first (as in the work tree's check).
+    if (file === null || reported.has(file)) return;
+    reported.add(file);
     const path = `context_primer.generated_files[${index}]`;
     if (!inTip(file)) {
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).

@@ -173,3 +173,28 @@ describe('a file a brace entry names, renamed in its folder (r14 U2)', () => {
     }
   });
 });
+
+describe('a file two generated_files entries name', () => {
+  it('is one finding, under the first literal entry; a glob beside it reports the other files it matches; the push says it once', async () => {
+    const files = { 'src/orders.ts': 'export const orders = 1;\n', 'src/other.ts': 'export const other = 1;\n' };
+    const entries = ['src/orders.ts', 'src/*.ts', 'src/orders.ts (PR 12)'];
+    const dir = published('api', handKept('api', { context_primer: { key_decisions: [], generated_files: entries } }), files);
+    write(dir, 'src/orders.ts', 'export const orders = 2;\n');
+    const sha = commitAll(dir, 'Orders API (#12)').slice(0, 7);
+    for (const engine of ['native', 'isomorphic']) {
+      expect((await fileFindings(dir, engine)).map((f) => [f.path, f.message.replace(/ \(\w+ "Orders.*$/, '')]), engine).toEqual([
+        ['context_primer.generated_files[0]', 'src/orders.ts changed after the checkpoint was written'],
+      ]);
+    }
+    write(dir, 'src/other.ts', 'export const other = 2;\n');
+    commitAll(dir, 'Tidy other');
+    expect((await fileFindings(dir)).map((f) => [f.path, f.message.replace(/ \(\w+ ".*$/, '')])).toEqual([
+      ['context_primer.generated_files[0]', 'src/orders.ts changed after the checkpoint was written'],
+      ['context_primer.generated_files[1]', 'src/other.ts (matched by src/*.ts) changed after the checkpoint was written'],
+    ]);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out.match(/src\/orders\.ts changed after the checkpoint/g)).toHaveLength(1);
+    expect(r.out).toContain(sha);
+  });
+});
