@@ -3,34 +3,14 @@
 // number for done_when, next_actions written as one string. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
-import { BLOCKER_NEEDS, CHECKPOINT_STATUSES, ROW_STATUSES } from './shapes.generated.js';
+import { enumSlips } from './enum-slip.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteWord, placeholder, shellQuote } from '../shell-words.js';
 import type { Checkpoint } from './types.js';
 import type { Issue } from './validate.js';
 
-// Words people write for an enum value, keyed by their normalised form (see norm). Explicit and
-// small: a suggestion is only made where the meaning is clear, never by edit distance.
-const SYNONYMS: Record<string, string> = {
-  done: 'complete', completed: 'complete', finished: 'complete', closed: 'complete', shipped: 'complete',
-  inprogress: 'in_progress', wip: 'in_progress', doing: 'in_progress', started: 'in_progress', active: 'in_progress', ongoing: 'in_progress',
-  todo: 'not_started', pending: 'not_started', planned: 'not_started', notstarted: 'not_started', open: 'not_started',
-  waiting: 'blocked', onhold: 'blocked', stuck: 'blocked',
-  fail: 'failed', error: 'failed', errored: 'failed',
-};
-
-/** Case, spaces, `_` and `-` ignored: "In Progress", "in-progress" and "IN_PROGRESS" are one word. */
-const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
-
-/** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
-export function suggestEnum(written: string, allowed: readonly string[]): string | null {
-  const n = norm(written);
-  const direct = allowed.find((a) => norm(a) === n);
-  if (direct !== undefined) return direct;
-  const meant = SYNONYMS[n];
-  return meant !== undefined && allowed.includes(meant) ? meant : null;
-}
+export { suggestEnum } from './enum-slip.js';
 
 export interface RepairNote {
   /** The JSON path of the slip (validate's). */
@@ -90,25 +70,12 @@ export function listFlag(text: string): string | null {
 function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
-  const outside = (path: string, flag: string, v: unknown, allowed: readonly string[], what: string) => {
-    if (typeof v !== 'string' || allowed.includes(v)) return;
-    const meant = suggestEnum(v, allowed);
+  for (const e of enumSlips(doc)) {
     notes.push({
-      path,
-      problem: `${what} ${quoted(v)} is not one of ${allowed.join('|')}${meant ? ` (did you mean ${meant}?)` : ''}`,
-      fix: `--${flag}=${meant ?? placeholder(allowed.join('|'))}`,
-      ...(meant ? { meant } : {}),
-    });
-  };
-  outside('status', 'status', doc.status, CHECKPOINT_STATUSES, 'status');
-  if (Array.isArray(doc.progress_table)) {
-    doc.progress_table.forEach((row, i) => {
-      if (isObj(row)) outside(joinPath(joinPath('progress_table', i), 'status'), `progress_table.${i}.status`, row.status, ROW_STATUSES, 'row status');
-    });
-  }
-  if (Array.isArray(doc.blockers)) {
-    doc.blockers.forEach((b, i) => {
-      if (isObj(b)) outside(joinPath(joinPath('blockers', i), 'needs'), `blockers.${i}.needs`, b.needs, BLOCKER_NEEDS, 'blocker needs');
+      path: e.path,
+      problem: `${e.what} ${quoted(e.value)} is not one of ${e.allowed.join('|')}${e.meant ? ` (did you mean ${e.meant}?)` : ''}`,
+      fix: `--${e.flag}=${e.meant ?? placeholder(e.allowed.join('|'))}`,
+      ...(e.meant ? { meant: e.meant } : {}),
     });
   }
   if (typeof doc.next_actions === 'string' && hasWords(doc.next_actions)) {
@@ -175,12 +142,6 @@ export function repairPlan(skill: string, notes: readonly RepairNote[]): { comma
     byHand: fixed.flatMap((r) => (r.byHand ? [r.byHand] : [])),
     more: notes.length > MAX_FIX_FLAGS,
   };
-}
-
-/** The did-you-mean of an enum slip at `issue.path`, for validate's and doctor's messages; null when there is none. */
-export function suggestionFor(doc: unknown, issue: Issue): string | null {
-  if (!isObj(doc)) return null;
-  return slips(doc).notes.find((n) => n.path === issue.path)?.meant ?? null;
 }
 
 /**

@@ -11,7 +11,7 @@ import { isIsoInstant } from './instant.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
-import { suggestionFor } from './repairable.js';
+import { enumSlips } from './enum-slip.js';
 
 export { isIsoInstant, joinPath };
 
@@ -64,9 +64,12 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   shape.check(doc, err, ctx.known);
   if (!isObj(doc)) return { errors, warnings };
   // A hand-written "Done" or "in-progress": the message names the value it most likely means.
-  for (const e of errors) {
-    const meant = suggestionFor(doc, e);
-    if (meant) e.message += ` (did you mean ${meant}?)`;
+  if (errors.length) {
+    const meant = new Map(enumSlips(doc).flatMap((s) => (s.meant ? [[s.path, s.meant] as const] : [])));
+    for (const e of errors) {
+      const m = meant.get(e.path);
+      if (m) e.message += ` (did you mean ${m}?)`;
+    }
   }
 
   // Cross-field rules: what a schema cannot compare or count.

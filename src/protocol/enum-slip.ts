@@ -1,0 +1,63 @@
+// Enum fields written outside their enum ("Done", "in-progress") and the value each most likely
+// means. Apart from repairable.ts (the fix commands, the read-side view) because validate, and so
+// the merge driver, needs only the did-you-mean. Pure.
+import { BLOCKER_NEEDS, CHECKPOINT_STATUSES, ROW_STATUSES } from './shapes.generated.js';
+import { joinPath } from './path.js';
+
+// Words people write for an enum value, keyed by their normalised form (see norm). Explicit and
+// small: a suggestion is only made where the meaning is clear, never by edit distance.
+const SYNONYMS: Record<string, string> = {
+  done: 'complete', completed: 'complete', finished: 'complete', closed: 'complete', shipped: 'complete',
+  inprogress: 'in_progress', wip: 'in_progress', doing: 'in_progress', started: 'in_progress', active: 'in_progress', ongoing: 'in_progress',
+  todo: 'not_started', pending: 'not_started', planned: 'not_started', notstarted: 'not_started', open: 'not_started',
+  waiting: 'blocked', onhold: 'blocked', stuck: 'blocked',
+  fail: 'failed', error: 'failed', errored: 'failed',
+};
+
+/** Case, spaces, `_` and `-` ignored: "In Progress", "in-progress" and "IN_PROGRESS" are one word. */
+const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
+export function suggestEnum(written: string, allowed: readonly string[]): string | null {
+  const n = norm(written);
+  const direct = allowed.find((a) => norm(a) === n);
+  if (direct !== undefined) return direct;
+  const meant = SYNONYMS[n];
+  return meant !== undefined && allowed.includes(meant) ? meant : null;
+}
+
+/** An enum field holding a string outside its enum. */
+export interface EnumSlip {
+  /** Its path as validate names it (`progress_table[0].status`). */
+  path: string;
+  /** Its path as an update flag takes it (`progress_table.0.status`). */
+  flag: string;
+  value: string;
+  allowed: readonly string[];
+  /** What the field is called in a message. */
+  what: string;
+  meant: string | null;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Each enum field of `doc` holding a string outside its enum: status, a row's status, a blocker's needs. */
+export function enumSlips(doc: Obj): EnumSlip[] {
+  const out: EnumSlip[] = [];
+  const outside = (path: string, flag: string, v: unknown, allowed: readonly string[], what: string) => {
+    if (typeof v === 'string' && !allowed.includes(v)) out.push({ path, flag, value: v, allowed, what, meant: suggestEnum(v, allowed) });
+  };
+  outside('status', 'status', doc.status, CHECKPOINT_STATUSES, 'status');
+  if (Array.isArray(doc.progress_table)) {
+    doc.progress_table.forEach((row, i) => {
+      if (isObj(row)) outside(joinPath(joinPath('progress_table', i), 'status'), `progress_table.${i}.status`, row.status, ROW_STATUSES, 'row status');
+    });
+  }
+  if (Array.isArray(doc.blockers)) {
+    doc.blockers.forEach((b, i) => {
+      if (isObj(b)) outside(joinPath(joinPath('blockers', i), 'needs'), `blockers.${i}.needs`, b.needs, BLOCKER_NEEDS, 'blocker needs');
+    });
+  }
+  return out;
+}
