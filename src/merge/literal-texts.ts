@@ -7,7 +7,7 @@
 // only encoding: every text decodes to the same characters, so no reader can tell them apart
 // and there is nothing to ask a person). Pure.
 
-import { recordedText } from '../protocol/format.js';
+import { recordedText, sortedBelow } from '../protocol/format.js';
 import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
@@ -37,16 +37,7 @@ const textOf = (texts: LiteralTexts | undefined, key: string, position: string |
  */
 function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
   const sorted = [...keys].sort();
-  return (p) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < p) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < sorted.length && sorted[lo]!.startsWith(p);
-  };
+  return (p) => sorted[sortedBelow(sorted, p)]?.startsWith(p) ?? false;
 }
 
 /**

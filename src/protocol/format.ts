@@ -111,6 +111,18 @@ export function rebaseTexts(texts: LiteralTexts, from: string, to: string, into:
   rebaseSiblings(texts, [[from, to]], into);
 }
 
+/** How many of `sorted` (ascending by `<`) are below `key`, or at most `key` when `orEqual`: a binary search. */
+export function sortedBelow(sorted: readonly string[], key: string, orEqual = false): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key || (orEqual && sorted[mid] === key)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * rebaseTexts for the entries of one list moved at once, in one pass over `texts` (rotate and
  * restore move thousands: a pass per entry took seconds). Sibling literalKeys are none a prefix of
@@ -121,14 +133,7 @@ export function rebaseSiblings(texts: LiteralTexts, moves: Iterable<readonly [fr
   const target = new Map(moves);
   const froms = [...target.keys()].sort();
   for (const [key, known] of [...texts]) {
-    let lo = 0;
-    let hi = froms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (froms[mid]! <= key) lo = mid + 1;
-      else hi = mid;
-    }
-    const from = froms[lo - 1];
+    const from = froms[sortedBelow(froms, key, true) - 1];
     if (from === undefined || !key.startsWith(from)) continue;
     for (const text of known) addLiteralText(into, target.get(from)! + key.slice(from.length), text);
   }
