@@ -41,6 +41,20 @@ export interface DoctorReport {
 }
 
 
+/**
+ * The ranges with each end peeled to its commit: the hook passes the local object a ref points
+ * at, which for an annotated tag is the tag, whose commits are the ones the push sends. An end
+ * that names no commit (a deletion's zeros, an object this clone lacks) is kept as given.
+ */
+async function peeledRanges(history: GitHistory | null, ranges: readonly PushRange[]): Promise<PushRange[]> {
+  if (!history) return [...ranges];
+  const ends = ranges.flatMap((r) => (r.from === null ? [r.to] : [r.from, r.to]));
+  const commits = await history.resolveCommits(ends, { peel: true });
+  let i = 0;
+  const next = (given: string) => commits[i++] ?? given;
+  return ranges.map((r) => (r.from === null ? { from: null, to: next(r.to) } : { from: next(r.from), to: next(r.to) }));
+}
+
 async function pushedCommits(history: GitHistory | null, ranges: readonly PushRange[]): Promise<CommitInfo[]> {
   if (!history) return [];
   const all = new Map<string, CommitInfo>();
@@ -111,8 +125,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // even when no file is watched; the history questions themselves never read it.
   assertIndexNotBlocking(opts.root, ['status']);
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
+  const ranges = opts.pushed ? await peeledRanges(evidence.history, opts.pushed) : null;
   // The commits a push sends are always judged, however far back the walk was cut.
-  const pushed = opts.pushed ? await pushedCommits(evidence.history, opts.pushed) : null;
+  const pushed = ranges ? await pushedCommits(evidence.history, ranges) : null;
   if (pushed) {
     const walked = new Set(evidence.commits.map((c) => c.sha));
     evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
@@ -148,9 +163,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);
   else if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
-  if (opts.pushed) {
+  if (ranges) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
-    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, opts.pushed) : { findings: [], commits: [] };
+    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, ranges) : { findings: [], commits: [] };
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };

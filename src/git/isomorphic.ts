@@ -110,11 +110,11 @@ export class IsoHistory implements GitHistory {
     return this.guard('resolving a commit', async () => (await lookupCommit(await this.reader(), rev))?.sha ?? null);
   }
 
-  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+  async resolveCommits(revs: readonly string[], opts: { peel?: boolean } = {}): Promise<(string | null)[]> {
     return this.guard('resolving commits', async () => {
       const reader = await this.reader();
       const out: (string | null)[] = [];
-      for (const rev of revs) out.push((await lookupCommit(reader, rev))?.sha ?? null);
+      for (const rev of revs) out.push((await lookupCommit(reader, rev, opts.peel))?.sha ?? null);
       return out;
     });
   }
@@ -705,15 +705,20 @@ async function fileInTree(reader: ObjectReader, tree: string | null, path: strin
   return null;
 }
 
-/** The commit an object name abbreviates, or null (unknown, ambiguous, or not a commit). */
-async function lookupCommit(reader: ObjectReader, rev: string): Promise<ParsedCommit | null> {
+/**
+ * The commit an object name abbreviates, or null (unknown, ambiguous, or not a commit). A tag's
+ * own name does not name a commit, unless `peel` asks for the commit it points to (`<name>^{commit}`).
+ */
+async function lookupCommit(reader: ObjectReader, rev: string, peel = false): Promise<ParsedCommit | null> {
   const name = objectNamePrefix(rev);
   if (name === null) return null;
   const matches = reader.expandOid(name);
   const oid = matches[0];
-  // Unknown, ambiguous, or not a commit (a tag's own name does not name a commit either).
-  if (matches.length !== 1 || oid === undefined || (await reader.typeOf(oid)) !== 'commit') return null;
-  return reader.commit(oid);
+  if (matches.length !== 1 || oid === undefined) return null;
+  const type = await reader.typeOf(oid);
+  if (type === 'commit') return reader.commit(oid);
+  // reader.commit peels through tags; a tag of a tree or blob (or a broken chain) has no commit.
+  return peel && type === 'tag' ? reader.commit(oid).catch(() => null) : null;
 }
 
 /** A regular file or symlink on disk as git would store it; null for missing paths and directories. */

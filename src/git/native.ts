@@ -85,12 +85,13 @@ export class NativeHistory implements GitHistory {
     return (await this.lookupCommit(rev))?.sha ?? null;
   }
 
-  async resolveCommits(revs: readonly string[]): Promise<(string | null)[]> {
+  async resolveCommits(revs: readonly string[], opts: { peel?: boolean } = {}): Promise<(string | null)[]> {
     const names = revs.map(objectNamePrefix);
     const asked = [...new Set(names.filter((n): n is string => n !== null))];
     if (!asked.length) return revs.map(() => null);
+    const input = asked.map((name) => (opts.peel ? `${name}^{commit}` : name));
     // Ambiguous prefixes stay ambiguous whatever core.disambiguate says, as in lookupCommit.
-    const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${asked.join('\n')}\n`)).stdout.split('\n');
+    const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${input.join('\n')}\n`)).stdout.split('\n');
     const found = new Map(asked.map((name, i) => {
       const [sha, type] = (out[i] ?? '').split(' ');
       const commit = type === 'commit' && sha !== undefined && /^[0-9a-f]{40}$/.test(sha) ? sha : null;

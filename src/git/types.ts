@@ -59,8 +59,12 @@ export interface GitHistory {
   commitsSince(since: number, opts?: { changes?: ChangeScope }): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
-  /** resolveCommit for several names at once (one git process at most): answers in the same order. */
-  resolveCommits(revs: readonly string[]): Promise<(string | null)[]>;
+  /**
+   * resolveCommit for several names at once (one git process at most): answers in the same order.
+   * With `peel`, a name of an annotated tag answers with the commit the tag points to (through
+   * tags of tags): what a pushed tag sends.
+   */
+  resolveCommits(revs: readonly string[], opts?: { peel?: boolean }): Promise<(string | null)[]>;
   /**
    * Commits reachable from HEAD whose committer time is >= `since` (the walk stops there, as in
    * commitsSince) and whose message (subject or body) holds any of `tokens` verbatim

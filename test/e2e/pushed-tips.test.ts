@@ -117,6 +117,30 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, tip)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
   });
 
+  it('an annotated tag sends its commits: judged as the branch would be (the hook passes the tag object)', async () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'cleanup']);
+    rmSync(join(dir, 'src/gen/client.ts'));
+    commitAll(dir, 'Drop the generated client');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['tag', '-a', '-m', 'release', 'v2', 'cleanup']);
+    // A tag of that tag, as some release tooling makes.
+    git(dir, ['tag', '-a', '-m', 'signed off', 'v2-approved', 'v2']);
+    for (const tag of ['v2', 'v2-approved']) {
+      const r = push(dir, tag);
+      expect(r.status, r.out).not.toBe(0);
+      expect(r.out).toMatch(/src\/gen\/client\.ts is missing in [0-9a-f]{7} "Drop the generated client"[\s\S]*\[blocks push\]/);
+      const object = git(dir, ['rev-parse', tag]).trim();
+      expect(git(dir, ['cat-file', '-t', object]).trim()).toBe('tag');
+      for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, object)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+    }
+    expect(gitTry(dir, ['ls-remote', 'origin', 'refs/tags/v2']).stdout).toBe('');
+    // A tag of a commit the remote already has sends nothing: it goes through.
+    git(dir, ['tag', '-a', '-m', 'old', 'v1', 'main']);
+    const ok = push(dir, 'v1');
+    expect(ok.status, ok.out).toBe(0);
+  });
+
   it('refuses a pushed checkpoint change that lists a file missing from the tip, though the work tree has it', async () => {
     const dir = published();
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/server.ts — generated'); });

@@ -306,6 +306,8 @@ async function answers(history: GitHistory, fixture: Fixture) {
     resolveCommit: Object.fromEntries(await Promise.all(q.oneByOne.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all(q.ancestry.map(async (r) => [r, await history.isInHeadHistory(r)]))),
     resolveCommits: await history.resolveCommits(q.revs),
+    // The pushed ends of a ref: an annotated tag's name answers with its commit.
+    resolveCommitsPeeled: await history.resolveCommits(q.revs, { peel: true }),
     commitsNaming: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
     lastRemovals: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
@@ -544,6 +546,9 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(tagObject).not.toBe(commits.m3);
     expect(await history.resolveCommit(tagObject)).toBeNull();
     expect(await history.isInHeadHistory(tagObject)).toBe(false);
+    // Peeled (a pushed tag): the tag names its commit; a commit names itself; a tree names none.
+    const tree = git(pick('merges').dir, ['rev-parse', `${commits.m3}^{tree}`]).trim();
+    expect(await history.resolveCommits([tagObject, tagObject.slice(0, 8), commits.m3 as string, tree], { peel: true })).toEqual([commits.m3, commits.m3, commits.m3, null]);
   });
 
   it('renames: only D+A of the same non-empty blob become R', async () => {
