@@ -7,6 +7,13 @@ import { ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names
 
 export const ATTRIBUTE_LINES = [ATTRIBUTES_LINE, HISTORY_ATTRIBUTES_LINE];
 export const ATTRIBUTES_MARKER = '# added by checkpoint install-driver (uninstall-driver removes the lines below)';
+/**
+ * The marker above a block appended to a file that ended without a line break (or was empty):
+ * install ends the file with one (a later `echo ... >> .gitattributes` must not run into our
+ * last line), so uninstall also takes back the break it put above the block.
+ */
+export const ATTRIBUTES_MARKER_UNTERMINATED = '# added by checkpoint install-driver (uninstall-driver removes the lines below and the line break above)';
+const MARKERS = [ATTRIBUTES_MARKER, ATTRIBUTES_MARKER_UNTERMINATED];
 
 /** The path pattern each of our lines starts with. */
 const OUR_PATTERNS = ATTRIBUTE_LINES.map((l) => l.split(' ')[0]!);
@@ -15,8 +22,9 @@ const eolOf = (text: string) => (text.includes('\r\n') ? '\r\n' : '\n');
 
 /**
  * The text with our missing lines appended under a marker, and how many were added (0: unchanged).
- * `null` is a file that does not exist yet. A file that ends without a line break (an empty one
- * too) still does afterwards, so removeAttributeLines can give every byte back.
+ * `null` is a file that does not exist yet. The result always ends with a line break; a file that
+ * had none (an empty one too) gets the marker that says so, so removeAttributeLines can give
+ * every byte back.
  */
 export function addAttributeLines(text: string | null): { text: string; added: number } {
   const current = text ?? '';
@@ -24,9 +32,9 @@ export function addAttributeLines(text: string | null): { text: string; added: n
   const missing = ATTRIBUTE_LINES.filter((l) => !lines.includes(l));
   if (!missing.length) return { text: current, added: 0 };
   const eol = eolOf(current);
-  const block = [ATTRIBUTES_MARKER, ...missing].join(eol);
   const full = text === null || current.endsWith('\n');
-  return { text: full ? current + block + eol : current + (current ? eol : '') + block, added: missing.length };
+  const block = [full ? ATTRIBUTES_MARKER : ATTRIBUTES_MARKER_UNTERMINATED, ...missing].join(eol) + eol;
+  return { text: full ? current + block : current + (current ? eol : '') + block, added: missing.length };
 }
 
 /**
@@ -45,12 +53,17 @@ export function removeAttributeLines(text: string): { text: string | null; remov
   let endsInBlock = false;
   let last = '';
   let blockEol = '';
+  // The last block's marker said install put a line break above it (the file had none).
+  let unterminated = false;
   for (const piece of text.split(/(?<=\n)/)) {
     const line = piece.replace(/\r?\n$/, '');
     last = piece;
-    endsInBlock = line === ATTRIBUTES_MARKER || (inBlock && ATTRIBUTE_LINES.includes(line));
+    endsInBlock = MARKERS.includes(line) || (inBlock && ATTRIBUTE_LINES.includes(line));
     if (endsInBlock) {
-      if (line === ATTRIBUTES_MARKER) blockEol = piece.slice(line.length);
+      if (MARKERS.includes(line)) {
+        blockEol = piece.slice(line.length);
+        unterminated = line === ATTRIBUTES_MARKER_UNTERMINATED;
+      }
       inBlock = true;
       removed++;
       continue;
@@ -62,8 +75,15 @@ export function removeAttributeLines(text: string): { text: string | null; remov
     else if (ATTRIBUTE_LINES.includes(line)) unmarked++;
   }
   if (!removed) return { text, removed, unmarked, edited };
+  if (endsInBlock && unterminated) {
+    // The file had no final line break (or was empty, and stays so): drop the one install put
+    // above the block. Lines the project added below the block keep theirs.
+    if (blockEol && kept.endsWith(blockEol)) kept = kept.slice(0, -blockEol.length);
+    return { text: kept, removed, unmarked, edited };
+  }
   if (endsInBlock && !last.endsWith('\n')) {
-    // Install appended to a file that ended without a line break: drop the one it put before the block.
+    // An older install appended to a file that ended without a line break, and left it so: drop
+    // the one it put before the block.
     const sep = blockEol || (/\r?\n$/.exec(kept)?.[0] ?? '');
     if (sep && kept.endsWith(sep)) kept = kept.slice(0, -sep.length);
     return { text: kept, removed, unmarked, edited };

@@ -22,9 +22,25 @@ describe('.gitattributes lines', () => {
     fc.assert(fc.property(fc.option(attributesText, { freq: 8 }), (text) => {
       const installed = addAttributeLines(text);
       for (const l of ATTRIBUTE_LINES) expect(installed.text.split(/\r?\n/)).toContain(l);
+      // A line appended later (`echo ... >> .gitattributes`) never runs into ours.
+      if (installed.added) expect(installed.text.endsWith('\n')).toBe(true);
       expect(addAttributeLines(installed.text).added).toBe(0);
       expect(removeAttributeLines(installed.text).text).toBe(installed.added ? text : installed.text);
     }), { examples: [['*.png binary\r\n*.md text'], ['*.png binary\n*.md text'], [''], [null]] });
+  });
+
+  it('a line the project appends after install stays its own line, and uninstall keeps it (red team s11 #8)', () => {
+    const text = '*.png binary\n*.sh text eol=lf';
+    const appended = `${addAttributeLines(text).text}*.md text\n`;
+    expect(appended.split('\n')).toContain('*.md text');
+    expect(appended.split('\n')).toContain(ATTRIBUTE_LINES[1]);
+    expect(removeAttributeLines(appended).text).toBe(`${text}\n*.md text\n`);
+  });
+
+  it('a block an older install left without a final line break is still taken back byte for byte', () => {
+    const text = '*.png binary\r\n*.md text';
+    const older = `${text}\r\n${[ATTRIBUTES_MARKER, ...ATTRIBUTE_LINES].join('\r\n')}`;
+    expect(removeAttributeLines(older).text).toBe(text);
   });
 
   it('never removes a line the project wrote itself, even one equal to ours', () => {
@@ -49,14 +65,14 @@ describe('.gitattributes lines', () => {
       const installed = addAttributeLines(text);
       fc.pre(installed.added > 0);
       const lines = installed.text.split(/(?<=\n)/);
-      const at = lines.findIndex((l) => l.startsWith(ATTRIBUTES_MARKER)) + 1 + (pick % installed.added);
+      const at = lines.findIndex((l) => l.startsWith('# added by checkpoint install-driver')) + 1 + (pick % installed.added);
       const ours = lines[at]!.replace(/\r?\n$/, '');
       lines[at] = ours + tail + lines[at]!.slice(ours.length);
       const out = removeAttributeLines(lines.join(''));
       expect(out.edited).toEqual([ours + tail]);
       expect(out.removed).toBe(installed.added); // the marker and every line of ours not edited
       expect(out.text?.split(/\r?\n/)).toContain(ours + tail);
-      expect(out.text).not.toContain(ATTRIBUTES_MARKER);
+      expect(out.text).not.toContain('# added by checkpoint install-driver');
     }));
   });
 
