@@ -13,7 +13,8 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
-import { commitToken, entryParts, globBase, globToRegExp, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { commitToken, entryParts, globBase, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { globMatcher } from './glob.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -265,7 +266,7 @@ function resolvePattern(root: string, alternatives: readonly string[], exists: E
     const rel = repoRelative(root, a);
     return rel === null ? [] : [rel];
   });
-  const res = rels.map(globToRegExp);
+  const res = rels.map(globMatcher);
   const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : exists(rel) ? [rel] : []));
   return { matches, test: (path) => res.some((re) => re.test(path)) };
 }

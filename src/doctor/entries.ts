@@ -16,6 +16,7 @@ export type EntryTarget =
 /** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
 const GLOB_CHARS = /[*?[]/;
+const WILDCARDS = /[*?]/;
 /** A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`. */
 const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
@@ -131,7 +132,10 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     return SPACED_PATH.test(text) ? { kind: 'note', name: text.replace(/^\.\//, '') } : { kind: 'note' };
   }
   const alternatives = expandBraces(text);
-  if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
+  // Brackets without `*` or `?` name a path, not a one-character set: a Next.js or SvelteKit
+  // route (`app/[id]/page.tsx`) is written so far more often than a glob of sets alone, and as a
+  // path a deleted one is reported with the commit that deleted it.
+  if (alternatives.length === 1 && !WILDCARDS.test(text)) return { kind: 'path', path: alternatives[0]! };
   return { kind: 'pattern', text, alternatives };
 }
 
@@ -163,31 +167,6 @@ export function expandBraces(text: string): string[] {
     } else if (ch === ',' && depth === 1) commas.push(i);
   }
   return [text];
-}
-
-/** A glob (`*`, `**`, `?`, `[...]`) as an anchored regular expression over repo paths. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
-    if (ch === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (ch === '?') re += '[^/]';
-    else if (ch === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
-        re += `[${body}]`;
-        i = end;
-      }
-    } else re += ch.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
 }
 
 export function hasGlob(text: string): boolean {

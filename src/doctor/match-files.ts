@@ -2,13 +2,14 @@
 // never following links out, and capped so a huge tree costs a bounded amount.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { globBase, globToRegExp } from './entries.js';
+import { globBase } from './entries.js';
+import { globMatcher } from './glob.js';
 
 const MAX_ENTRIES = 20_000;
 
 /** Repo-relative files under `root` matching `glob` (forward slashes), at most `limit`. */
 export function matchGlob(root: string, glob: string, limit = 50): string[] {
-  const re = globToRegExp(glob);
+  const re = globMatcher(glob);
   const out: string[] = [];
   let seen = 0;
   const visit = (rel: string): void => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryParts, entryPathText, expandBraces, globToRegExp, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryParts, entryPathText, expandBraces, parseEntry } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -70,14 +70,6 @@ describe('generated_files entries as people write them', () => {
     expect(expandBraces('a{b}c')).toEqual(['a{b}c']);
     expect(expandBraces('a{b,c')).toEqual(['a{b,c']);
     expect(expandBraces('{a,b}'.repeat(20)).length).toBe(256);
-  });
-
-  it('globs match path segments as git-style globs do', () => {
-    expect(globToRegExp('docs/*.md').test('docs/a.md')).toBe(true);
-    expect(globToRegExp('docs/*.md').test('docs/x/a.md')).toBe(false);
-    expect(globToRegExp('docs/**/*.md').test('docs/a.md')).toBe(true);
-    expect(globToRegExp('docs/**/*.md').test('docs/x/y/a.md')).toBe(true);
-    expect(globToRegExp('a?[bc].(x)').test('a1b.(x)')).toBe(true);
   });
 
   it('property: any brace expansion has no more than the cap and every result drops the braces it expanded', () => {

@@ -177,6 +177,26 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(files.map((f: { path: string; level: string }) => [f.path, f.level])).toEqual([0, 1, 2, 3].map((i) => [`context_primer.generated_files[${i}]`, 'info']));
   });
 
+  it('a deleted Next.js route is a missing path with its commit; a hostile glob (an empty range, stars that backtrack) is a finding, never a crash or a hang', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'app/[lang-code]/page.tsx', 'export default 1;\n');
+    for (let i = 0; i < 200; i++) write(dir, `src/d${i}/${'a'.repeat(80)}${i}.ts`, '\n');
+    const entries = ['app/[lang-code]/page.tsx (route)', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b', 'src/d1/[z-a]*.ts'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    rmSync(join(dir, 'app'), { recursive: true });
+    const dropped = commitAll(dir, 'Drop the lang route', ago(60));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; message: string }) => [f.path, f.message])).toEqual([
+      ['context_primer.generated_files[0]', `app/[lang-code]/page.tsx is missing: deleted in ${dropped.slice(0, 7)} "Drop the lang route"`],
+      ['context_primer.generated_files[1]', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b matches no file'],
+      ['context_primer.generated_files[2]', 'src/d1/[z-a]*.ts matches no file'],
+    ]);
+  });
+
   it('an entry outside the repository ("../Makefile", "/etc/hosts", "../docs/*.md") or the repository itself ("./") gets a note saying so, never nothing', async () => {
     const parent = tempDir();
     dirs.push(parent);
