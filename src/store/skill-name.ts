@@ -9,11 +9,20 @@ export const MAX_SKILL_NAME = 100;
 /** The naming rule in words, for every message that asks for a valid name. */
 export const SKILL_NAME_RULE = `lowercase letters, digits, ".", "_" and "-" (pattern ${SKILL_NAME.source}, at most ${MAX_SKILL_NAME} characters)`;
 
+/**
+ * Names Windows keeps for devices, with any extension (`con.checkpoint.json` is CON): git for
+ * Windows refuses to check such a path out, so a teammate there could not clone the project.
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\.|$)/;
+
 function isSkillName(name: string): boolean {
-  return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..');
+  return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..') && !WINDOWS_DEVICE.test(name);
 }
 
 export function assertSkillName(name: unknown): asserts name is string {
+  if (typeof name === 'string' && WINDOWS_DEVICE.test(name)) {
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(name)}: Windows reserves ${quoted(name.split('.')[0]!)} for a device, so a clone there could not check the file out`, { hint: `use another name, e.g. ${quoted(`${name.split('.')[0]}-skill`)}` });
+  }
   if (typeof name !== 'string' || !isSkillName(name)) {
     throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `use ${SKILL_NAME_RULE}` });
   }
@@ -58,6 +67,8 @@ export function misnamedProblem(file: string): string {
 
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
 export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
+  const stem = misnamedStem(file);
+  if (WINDOWS_DEVICE.test(stem) && SKILL_NAME.test(stem)) return `${quoted(stem)} is a name Windows reserves for a device (a clone there cannot check the file out), so ${so}: rename it to <skill>.checkpoint.json with another name`;
   return `${quoted(misnamedStem(file))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }
 

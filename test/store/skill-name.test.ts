@@ -55,6 +55,13 @@ describe('a file named like a checkpoint: a skill\'s, or misnamed', () => {
     expect(isMisnamedCheckpoint('a..b.checkpoint.json')).toBe(true);
     expect(isMisnamedCheckpoint(`${'a'.repeat(101)}.checkpoint.json`)).toBe(true);
     expect(skillFromFileName(`${'a'.repeat(100)}.checkpoint.json`)).toBe('a'.repeat(100));
+    // Names Windows keeps for devices, with any extension: git for Windows could not check them out.
+    for (const device of ['con', 'nul', 'aux', 'prn', 'com1', 'lpt9', 'con.v2', 'nul.x.y']) {
+      expect(isMisnamedCheckpoint(`${device}.checkpoint.json`), device).toBe(true);
+      expect(misnamedProblem(`${device}.checkpoint.json`)).toContain('Windows reserves for a device');
+      expect(() => assertSkillName(device)).toThrow(/Windows reserves "\w+" for a device/);
+    }
+    for (const fine of ['console', 'auxiliary', 'com', 'com10', 'lpt0', 'null', 'my-con', 'a.con']) expect(() => assertSkillName(fine), fine).not.toThrow();
     for (const other of ['config.json', '.api.checkpoint.json.123-abc.tmp', '.api.lock', 'README.md']) {
       expect(isMisnamedCheckpoint(other)).toBe(false);
       expect(skillFromFileName(other)).toBeNull();
