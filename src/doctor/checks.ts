@@ -14,7 +14,7 @@ import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
 import { commitToken, entryParts, globBase, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
-import { globMatcher } from './glob.js';
+import { globMatcher } from '../glob.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -266,7 +266,7 @@ function resolvePattern(root: string, alternatives: readonly string[], exists: E
     const rel = repoRelative(root, a);
     return rel === null ? [] : [rel];
   });
-  const res = rels.map(globMatcher);
+  const res = rels.map((rel) => globMatcher(rel));
   const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : exists(rel) ? [rel] : []));
   return { matches, test: (path) => res.some((re) => re.test(path)) };
 }

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { globBase } from './entries.js';
-import { globMatcher } from './glob.js';
+import { globMatcher } from '../glob.js';
 
 const MAX_ENTRIES = 20_000;
 

@@ -5,6 +5,7 @@
 // answer inexact rather than guessed: the caller never calls a file clean on a guess.
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { globMatcher } from '../glob.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { configEntries } from './config-file.js';
 import { readGitFile } from './git-file.js';
@@ -73,43 +74,19 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
 function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path: string) => boolean) | null {
   if (pattern.endsWith('/')) return () => false;
   if (pattern.includes('[')) return null;
-  const flags = ignoreCase ? 'si' : 's';
   const prefix = base ? `${base}/` : '';
   const inBase = (path: string) => (ignoreCase ? asciiLower(path.slice(0, prefix.length)) === asciiLower(prefix) : path.startsWith(prefix));
+  // Matched without a RegExp: a pattern in a clone's .gitattributes may be hostile (glob.ts).
+  const opts = { escapes: true, ignoreCase };
   if (!pattern.includes('/')) {
-    const re = new RegExp(`^${globBody(pattern)}$`, flags);
-    return (path) => inBase(path) && re.test(path.slice(path.lastIndexOf('/') + 1));
+    const name = globMatcher(pattern, opts);
+    return (path) => inBase(path) && name.test(path.slice(path.lastIndexOf('/') + 1));
   }
-  const re = new RegExp(`^${globBody(pattern.replace(/^\//, ''))}$`, flags);
-  return (path) => inBase(path) && re.test(path.slice(prefix.length));
+  const rel = globMatcher(pattern.replace(/^\//, ''), opts);
+  return (path) => inBase(path) && rel.test(path.slice(prefix.length));
 }
 
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/** A wildmatch pattern (WM_PATHNAME, no brackets) as a regular expression body. */
-function globBody(glob: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '\\' && i + 1 < glob.length) out += escape(glob[++i]!);
-    else if (c === '?') out += '[^/]';
-    else if (c === '*') {
-      let j = i;
-      while (glob[j + 1] === '*') j++;
-      const double = j > i && (i === 0 || glob[i - 1] === '/') && (j + 1 === glob.length || glob[j + 1] === '/');
-      if (!double) out += '[^/]*';
-      else if (j + 1 === glob.length) out += '.*'; // trailing `/**`: everything inside
-      else {
-        out += '(?:.*/)?'; // `**/`: zero or more folders
-        j++;
-      }
-      i = j;
-    } else out += escape(c);
-  }
-  return out;
-}
-
-const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The conversion attributes of `path`, or what this reader could not follow. */
 export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => boolean): EolAttributes | { inexact: string } {

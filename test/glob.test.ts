@@ -3,8 +3,8 @@
 // carry (a range that would make a RegExp throw, stars that would make one backtrack for minutes).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { globMatcher } from '../../src/doctor/glob.js';
-import { commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { globMatcher } from '../src/glob.js';
+import { commitAll, git, makeRepo, write } from './helpers/repo.js';
 
 /** The rules as a definition: exponential, so for short texts only (no sets: those are tabled below). */
 function byDefinition(glob: string, path: string): boolean {
@@ -55,6 +55,15 @@ describe('generated_files globs', () => {
     ['a.(x)+$^{}|\\', 'a.(x)+$^{}|\\', true], // RegExp syntax is plain text here
   ])('%s against %s: %s', (glob, path, expected) => {
     expect(globMatcher(glob).test(path)).toBe(expected);
+  });
+
+  it('.gitattributes rules: a backslash escapes, core.ignorecase folds ASCII case', () => {
+    expect(globMatcher('a\\*b', { escapes: true }).test('a*b')).toBe(true);
+    expect(globMatcher('a\\*b', { escapes: true }).test('axb')).toBe(false);
+    expect(globMatcher('a\\*b').test('a\\xb')).toBe(true); // without escapes, a Windows separator is itself
+    expect(globMatcher('Docs/*.MD', { ignoreCase: true }).test('docs/Guide.md')).toBe(true);
+    expect(globMatcher('file[A-C].ts', { ignoreCase: true }).test('FILEb.ts')).toBe(true);
+    expect(globMatcher('Docs/*.MD').test('docs/Guide.md')).toBe(false);
   });
 
   it('hostile patterns answer, in steps bounded by pattern x name', () => {

@@ -1,5 +1,5 @@
-// generated_files globs, matched without a regular expression. A pattern comes from a checkpoint
-// file, which a clone may make hostile: a RegExp built from `*a*a*a*a*a*b` backtracks for minutes
+// Globs from a clone (generated_files entries, .gitattributes patterns), matched without a regular
+// expression. A pattern may be hostile: a RegExp built from `*a*a*a*a*a*b` backtracks for minutes
 // on a long name, and one built from a range like `[z-a]` throws. Here a pattern is matched one
 // path segment at a time: inside a segment by the classic last-star backtracking (at worst
 // pattern x name steps), across segments with `**` remembered per (segment, position), so no
@@ -15,6 +15,13 @@ export interface GlobMatcher {
   test(path: string): boolean;
 }
 
+export interface GlobOptions {
+  /** `\\` makes the next character plain (git's patterns); else a backslash is itself (a Windows path). */
+  escapes?: boolean;
+  /** ASCII letters match either case (core.ignorecase). */
+  ignoreCase?: boolean;
+}
+
 type Piece =
   | { kind: 'char'; code: number }
   | { kind: 'one' }
@@ -24,7 +31,8 @@ type Piece =
 type Segment = { globstar: true } | { globstar: false; text: string | null; pieces: Piece[]; literal: Piece[] | null };
 
 /** A matcher for `glob` over repo-relative paths with forward slashes. */
-export function globMatcher(glob: string): GlobMatcher {
+export function globMatcher(glob: string, opts: GlobOptions = {}): GlobMatcher {
+  const fold = opts.ignoreCase === true;
   const segments: Segment[] = [];
   for (const text of glob.split('/')) {
     // `**/**` is one `**`: each more would multiply the ways to split a path.
@@ -32,43 +40,48 @@ export function globMatcher(glob: string): GlobMatcher {
       if (!segments.at(-1)?.globstar) segments.push({ globstar: true });
       continue;
     }
-    const pieces = parseSegment(text, true);
+    const pieces = parseSegment(text, true, opts.escapes === true, fold);
     const plain = pieces.every((p) => p.kind === 'char');
-    segments.push({ globstar: false, text: plain ? text : null, pieces, literal: text.includes('[') && !plain ? parseSegment(text, false) : null });
+    const literal = text.includes('[') && !plain ? parseSegment(text, false, opts.escapes === true, fold) : null;
+    segments.push({ globstar: false, text: plain ? String.fromCharCode(...pieces.map((p) => (p as { code: number }).code)) : null, pieces, literal });
   }
   const globstars = segments.filter((s) => s.globstar).length;
-  return { test: (path) => matchPath(segments, path, globstars > 1) };
+  return { test: (path) => matchPath(segments, fold ? asciiLower(path) : path, globstars > 1) };
 }
 
-function parseSegment(text: string, sets: boolean): Piece[] {
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
+function parseSegment(text: string, sets: boolean, escapes: boolean, fold: boolean): Piece[] {
   const pieces: Piece[] = [];
+  const char = (i: number): Piece => ({ kind: 'char', code: fold ? asciiLower(text[i]!).charCodeAt(0) : text.charCodeAt(i) });
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    if (ch === '*') {
+    if (escapes && ch === '\\' && i + 1 < text.length) pieces.push(char(++i));
+    else if (ch === '*') {
       // `a**b` is `a*b` (git): two stars in a row add nothing but steps.
       if (pieces.at(-1)?.kind !== 'star') pieces.push({ kind: 'star' });
     } else if (ch === '?') pieces.push({ kind: 'one' });
     else if (ch === '[' && sets) {
-      const set = parseSet(text, i);
-      if (set === null) pieces.push({ kind: 'char', code: 0x5b });
+      const set = parseSet(text, i, fold);
+      if (set === null) pieces.push(char(i));
       else {
         pieces.push(set.piece);
         i = set.end;
       }
-    } else pieces.push({ kind: 'char', code: text.charCodeAt(i) });
+    } else pieces.push(char(i));
   }
   return pieces;
 }
 
 /** The set opening at `open` (a `[`) and the index of its `]`; null when it never closes. */
-function parseSet(text: string, open: number): { piece: Piece; end: number } | null {
+function parseSet(text: string, open: number, fold: boolean): { piece: Piece; end: number } | null {
   let i = open + 1;
   const negate = text[i] === '!' || text[i] === '^';
   if (negate) i++;
   const ranges: number[] = [];
   // A `]` first in the set is one of its characters.
   for (let first = true; i < text.length; first = false) {
-    if (text[i] === ']' && !first) return { piece: { kind: 'set', negate, ranges }, end: i };
+    if (text[i] === ']' && !first) return { piece: { kind: 'set', negate, ranges: fold ? withLowerCase(ranges) : ranges }, end: i };
     let lo = text.charCodeAt(i);
     if (text[i] === '\\' && i + 1 < text.length) lo = text.charCodeAt(++i);
     i++;
@@ -80,6 +93,17 @@ function parseSet(text: string, open: number): { piece: Piece; end: number } | n
     } else ranges.push(lo, lo);
   }
   return null;
+}
+
+/** Ranges plus, for their upper-case ASCII letters, the lower-case ones (paths are folded to lower case). */
+function withLowerCase(ranges: number[]): number[] {
+  const out = [...ranges];
+  for (let k = 0; k < ranges.length; k += 2) {
+    const lo = Math.max(ranges[k]!, 0x41);
+    const hi = Math.min(ranges[k + 1]!, 0x5a);
+    if (lo <= hi) out.push(lo + 0x20, hi + 0x20);
+  }
+  return out;
 }
 
 function matchesChar(piece: Piece, code: number): boolean {
