@@ -13,7 +13,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
-import { commitToken, entryParts, globBase, hasGlob, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
@@ -540,6 +540,7 @@ export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Prom
   if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha ${quoted(value)} holds no commit id; not checked` }];
   if (evidence.shallow) return [{ ...base, level: 'info', message: `shallow clone: cannot check verified_for_sha ${sha} (fetch full history to check)` }];
   const { full, inHead } = evidence.verified.get(sha) ?? (await lookupVerified(evidence.history, sha));
+  if (!full && isGuessedCommitToken(value, sha)) return [{ ...base, level: 'info', message: `verified_for_sha ${quoted(value)} names no commit of this repository (${sha} is none); not checked` }];
   if (!full) return [{ ...base, level: 'warning', message: `verified_for_sha ${sha} is not a commit in this repository` }];
   if (!inHead) {
     return [{ ...base, level: 'warning', message: `verified_for_sha ${short(full)} is not in HEAD's history (verified on another branch?)`, evidence: { sha: full } }];

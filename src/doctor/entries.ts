@@ -188,5 +188,16 @@ export function commitToken(value: string): string | null {
   if (/^[0-9a-fA-F]{4,40}$/.test(trimmed)) return trimmed;
   const tokens = [...trimmed.matchAll(/(?:^|[^0-9A-Za-z])([0-9a-fA-F]{7,40})(?![0-9A-Za-z])/g)].map((m) => m[1]!);
   // Prefer a token with a digit and a letter: "decade" or "1234567" alone are rarely shas.
-  return tokens.find((t) => /\d/.test(t) && /[a-fA-F]/.test(t)) ?? tokens[0] ?? null;
+  return tokens.find(looksLikeSha) ?? tokens[0] ?? null;
+}
+
+const looksLikeSha = (t: string) => /\d/.test(t) && /[a-fA-F]/.test(t);
+
+/**
+ * Whether commitToken's answer for `value` is only a guess: a token of digits alone or letters
+ * alone inside prose ("CI build 20261201 green", "defaced"), which is rarely a commit id. One
+ * that names no commit is then prose, not drift.
+ */
+export function isGuessedCommitToken(value: string, token: string): boolean {
+  return value.trim() !== token && !looksLikeSha(token);
 }

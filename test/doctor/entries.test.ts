@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryParts, entryPathText, expandBraces, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryParts, entryPathText, expandBraces, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -167,6 +167,11 @@ describe('verified_for_sha prose', () => {
     expect(commitToken('e5ea561f00d')).toBe('e5ea561f00d');
     expect(commitToken('claude/release-v1-8 (pre-commit)')).toBeNull();
     expect(commitToken('base E5EA561, rebased')).toBe('E5EA561');
+    // Digits or letters alone inside prose are a guess; a value that is only the token is not.
+    expect(isGuessedCommitToken('CI build 20261201 green', commitToken('CI build 20261201 green')!)).toBe(true);
+    expect(isGuessedCommitToken('looks defaced', 'defaced')).toBe(true);
+    expect(isGuessedCommitToken('base e5ea561', 'e5ea561')).toBe(false);
+    expect(isGuessedCommitToken(' 1234567 ', '1234567')).toBe(false);
   });
 
   it('finds the token the case-insensitive rule finds, in any text', () => {

@@ -163,6 +163,16 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
   });
 
+  it('prose in verified_for_sha whose only number is no commit ("CI build 20261201 green") is a note and never blocks a push', async () => {
+    const dir = published();
+    edit(dir, (d) => { d.skill_state = { verified_for_sha: 'CI build 20261201 green' }; });
+    commitAll(dir, 'api: verified');
+    const r = push(dir, 'main');
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toContain('verified_for_sha "CI build 20261201 green" names no commit of this repository (20261201 is none); not checked');
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, git(dir, ['rev-parse', 'HEAD']).trim())).toEqual([]);
+  });
+
   it('a finding the work tree and the pushed HEAD share is one line, in the work tree\'s words: a rename from before the push keeps its hint', async () => {
     const dir = published();
     write(dir, 'src/gen/types.ts', 'export type T = 1;\n');
