@@ -166,10 +166,13 @@ export const TOOLS: ToolSpec[] = [
     name: 'doctor',
     command: 'doctor',
     title: 'Drift between checkpoints, git and the working tree',
-    description: 'Findings where checkpoints disagree with git history and the working tree. Never goes online unless `online` is given (true: the config health_url, or a URL).',
+    description: 'Findings where checkpoints disagree with git history and the working tree. Never goes online unless `online` is true: then it fetches the health_url of .checkpoints/config.json.',
     readOnly: true,
-    shape: { cwd, online: z.union([z.boolean(), z.string()]).optional().describe('also compare a deployed health URL with HEAD'), engine },
-    argv: (a) => [...(a.online === true ? ['--online='] : typeof a.online === 'string' ? [`--online=${a.online}`] : []), ...flags(a, { engine: 'engine' })],
+    // No URL from the agent: a prompt could make the server probe the user's own network (a
+    // loopback service, a cloud metadata address). The project's config names the one it trusts.
+    shape: { cwd, online: z.union([z.boolean(), z.string()]).optional().describe('true: also compare the health_url of .checkpoints/config.json with HEAD'), engine },
+    check: (a) => (typeof a.online === 'string' ? 'checkpoint doctor: this server fetches only the health_url of .checkpoints/config.json (online: true), never a URL from the agent; put the URL there as health_url, or run `checkpoint doctor --online=<url>` yourself' : null),
+    argv: (a) => [...(a.online === true ? ['--online='] : []), ...flags(a, { engine: 'engine' })],
     summary: (d) => `doctor: ${d.checkpoints} checkpoint(s), ${d.errors} error(s), ${d.warnings} warning(s)`,
   },
   {

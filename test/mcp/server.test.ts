@@ -132,6 +132,8 @@ describe('checkpoint mcp', () => {
       ['update', { skill: 'api', ops: [{ path: 'skill_state.x', value: JSON.parse('{"ok":[{"__proto__":{"a":1}}]}') }] }, /forbidden key "__proto__"/],
       ['update', { skill: 'api', ops: [] }, /ops/],
       ['done', { skill: 'api', verify: true }, /verify[\s\S]*--allow-verify/],
+      // A URL from the agent is never fetched: it could probe the user's own network.
+      ['doctor', { online: 'http://127.0.0.1:9/secret' }, /fetches only the health_url of \.checkpoints\/config\.json/],
       ['pause', { skill: 'api' }, /capsule.*auto/],
       ['pause', { skill: 'api', capsule: { goal: 'only a goal' } }, /capsule/],
       ['show', { skill: 'nope' }, /no checkpoint for skill "nope"/],
