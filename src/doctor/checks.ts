@@ -478,6 +478,11 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
         if (removal) last = removal;
       }
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
+      if (by === null && !last) {
+        const folder = folderRemoval(rel, commits, ctx.evidence.removals);
+        // Moved away from a complete skill: the code lives on, as for a renamed file.
+        if (folder) return { ...base, message: folder.message, evidence: folder.evidence, level: folder.moved && cp.status === 'complete' ? 'advice' : 'warning' };
+      }
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         return {
@@ -491,6 +496,28 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       if (unknown && !ctx.inIndex?.(rel)) return unknown;
       return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
+  };
+}
+
+/**
+ * A missing entry that was a folder (`src/lib/`, or `src/lib` written without the slash): the
+ * newest commit with a change under it took its last file away, deleting or moving it (every
+ * file it renamed went to one other folder: that folder is where it went).
+ */
+function folderRemoval(rel: string, commits: readonly CommitInfo[], older: readonly CommitInfo[]): { message: string; evidence: Finding['evidence']; moved: boolean } | null {
+  const name = rel.replace(/\/+$/, '');
+  if (!name) return null;
+  const under = (p: string | undefined) => p !== undefined && p.startsWith(`${name}/`);
+  const newest = commits[commitsTouching(commits).matching((p) => under(p))[0] ?? -1] ?? older.find((c) => c.changes.some((ch) => under(ch.from ?? (ch.status === 'D' ? ch.path : undefined))));
+  const gone = newest?.changes.filter((ch) => (ch.status === 'D' && under(ch.path)) || (ch.status === 'R' && under(ch.from)));
+  if (!newest || !gone?.length) return null;
+  const targets = new Set(gone.map((ch) => (ch.status === 'R' && ch.path.endsWith(ch.from!.slice(name.length)) ? ch.path.slice(0, ch.path.length - (ch.from!.length - name.length)) : null)));
+  const to = targets.size === 1 ? [...targets][0] : null;
+  const dest = rel.endsWith('/') && to ? `${to}/` : to;
+  return {
+    message: dest ? `${rel} is missing: renamed to ${dest} in ${short(newest.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(newest.sha)} ${quoted(newest.subject)}`,
+    evidence: { file: rel, missing: true, sha: newest.sha, date: iso(newest.time), ...(dest ? { renamed_to: dest } : {}) },
+    moved: dest !== null,
   };
 }
 

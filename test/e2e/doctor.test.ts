@@ -197,6 +197,31 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     ]);
   });
 
+  it('a listed folder that is gone is named with the commit that deleted or moved it, with or without its trailing slash', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/lib/a.ts', 'a\n');
+    write(dir, 'src/lib/b.ts', 'b\n');
+    write(dir, 'src/gen/c.ts', 'c\n');
+    const entries = ['src/lib/', 'src/lib', 'src/gen/ (generated client)'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    write(dir, 'src/lib/a.ts', 'a2\n');
+    commitAll(dir, 'Edit a', ago(90));
+    rmSync(join(dir, 'src/lib'), { recursive: true });
+    const dropped = commitAll(dir, 'Drop lib', ago(60));
+    git(dir, ['mv', 'src/gen', 'src/client']);
+    const moved = commitAll(dir, 'Move the generated client', ago(30));
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { message: string }) => f.message)).toEqual([
+      `src/lib/ is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"`,
+      `src/lib is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"`,
+      `src/gen/ is missing: renamed to src/client/ in ${moved.slice(0, 7)}; update the checkpoint`,
+    ]);
+  });
+
   it('an entry outside the repository ("../Makefile", "/etc/hosts", "../docs/*.md") or the repository itself ("./") gets a note saying so, never nothing', async () => {
     const parent = tempDir();
     dirs.push(parent);
