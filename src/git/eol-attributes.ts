@@ -112,7 +112,11 @@ function globBody(glob: string): string {
 const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The conversion attributes of `path`, or what this reader could not follow. */
-export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => boolean): EolAttributes | { inexact: string } {
+/**
+ * `staged(rel)` is the index's text of a work-tree attributes file the work tree lost: null when
+ * the index does not hold it either, undefined when it cannot be read.
+ */
+export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => string | null | undefined): EolAttributes | { inexact: string } {
   const files: AttrFile[] = [];
   const add = (text: string | null | undefined, base: string, top: boolean, where: string): string | null => {
     if (text === undefined) return `${where} (not a plain file)`;
@@ -148,7 +152,7 @@ function workTreeFiles(
   root: string,
   path: string,
   add: (text: string | null | undefined, base: string, top: boolean, where: string) => string | null,
-  staged: (rel: string) => boolean,
+  staged: (rel: string) => string | null | undefined,
 ): string | null {
   for (const rel of attributeFilesAbove(path)) {
     const dir = rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
@@ -159,7 +163,10 @@ function workTreeFiles(
       text = undefined; // a link, a FIFO, too large, not UTF-8: not followed
     }
     // Missing from the work tree, git reads the index's copy.
-    if (text === null && staged(rel)) return `the staged ${rel} (deleted from the work tree)`;
+    if (text === null) {
+      text = staged(rel);
+      if (text === undefined) return `the staged ${rel} (deleted from the work tree)`;
+    }
     const problem = add(text, dir, dir === '', rel);
     if (problem) return problem;
   }

@@ -3,7 +3,7 @@
 // engines must answer as git status does, whether the index's stat data settles a file or its
 // content has to be converted and hashed (files touched: same bytes, another mtime). The pure
 // conversion is checked against git's own (hash-object --path) on open-ended contents.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -31,7 +31,7 @@ async function answers(dir: string, paths: readonly string[] = WATCHED): Promise
 /** Every tracked file given a new mtime (same bytes): git must look at contents, not stat data. */
 function touchAll(dir: string): void {
   const at = new Date(Date.now() - 60_000);
-  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), at, at);
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) if (existsSync(join(dir, f))) utimesSync(join(dir, f), at, at);
 }
 
 /** A clone-like checkout: files removed and checked out again under the current settings, then settled. */
@@ -168,6 +168,100 @@ describe('uncommittedPaths under line-ending conversion: both engines answer as 
   });
 });
 
+describe('uncommittedPaths by the index\'s rules: both engines answer as git status', () => {
+  const CRLF_MD = MD.replace(/\n/g, '\r\n');
+
+  it('a .gitattributes deleted from the work tree but still in the index keeps its rules (text=auto eol=crlf); git rm --cached leaves the work tree\'s copy in force', async () => {
+    const dir = project({ '.gitattributes': '# Windows team\n* text=auto eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    expect(git(dir, ['ls-files', '--eol', 'docs/x.md'])).toMatch(/i\/lf\s+w\/crlf/);
+    rmSync(join(dir, '.gitattributes'));
+    await expectAll(dir, []);
+    // Content compared: only the staged rules make the CRLF files clean.
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', CRLF_MD.replace('8.0', '9.0'));
+    await expectAll(dir, ['docs/x.md']);
+    write(dir, 'docs/x.md', CRLF_MD);
+    git(dir, ['checkout', '--', '.gitattributes']);
+    git(dir, ['rm', '-q', '--cached', '.gitattributes']);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // Gone from both: no rule applies, and a touched CRLF file is an edit to git.
+    rmSync(join(dir, '.gitattributes'));
+    await expectAll(dir, ['docs/x.md', 'src/a.ts']);
+  });
+
+  it('a staged `-text` .gitattributes deleted from the work tree: its rule, not autocrlf, decides', async () => {
+    const dir = project({ '.gitattributes': '*.md -text\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    rmSync(join(dir, '.gitattributes'));
+    touchAll(dir);
+    // docs/x.md is stored as it is (LF on disk): clean; src/a.ts went out CRLF and converts back.
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', CRLF_MD);
+    const got = await answers(dir);
+    expect(got.git).toEqual(['docs/x.md']);
+    expect(got).toEqual({ git: got.git, native: got.git, isomorphic: got.git });
+  });
+
+  it('same bytes, another size: dos2unix on a CRLF checkout is a change to git (the recorded size moved), unix2dos back is not', async () => {
+    const dir = makeRepo();
+    write(dir, '.gitattributes', '* text=auto\n');
+    write(dir, 'docs/x.md', CRLF_MD);
+    write(dir, 'src/a.ts', TS);
+    commitAll(dir, 'notes from a Windows editor (PR 12)');
+    expect(git(dir, ['cat-file', '-p', 'HEAD:docs/x.md'])).toBe(MD);
+    settleIndex(dir);
+    await expectAll(dir, []);
+    // Now HEAD's very bytes, but not the size git recorded.
+    write(dir, 'docs/x.md', MD);
+    await expectAll(dir, ['docs/x.md']);
+    write(dir, 'docs/x.md', CRLF_MD);
+    await expectAll(dir, []);
+    // And the other way: unix2dos on an LF checkout.
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('HEAD\'s bytes under a rule that converts them (CRLF committed before `* text`): modified once the stat data no longer settle it', async () => {
+    const dir = project({ 'src/legacy.ts': 'const old = 1;\r\nconst older = 2;\r\n', 'src/a.ts': TS });
+    settleIndex(dir);
+    write(dir, '.gitattributes', '* text\n');
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, ['src/legacy.ts']);
+  });
+
+  it('bytes other than HEAD\'s but stat data the index recorded: clean to git, with no conversion at all', async () => {
+    const dir = project({ '.gitattributes': '* text eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    git(dir, ['rm', '-q', '.gitattributes']);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, ['docs/x.md', 'src/a.ts']);
+  });
+
+  it('assume-unchanged and skip-worktree files are clean to git however they change, in index v2, v4 and a split index', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, 'src/legacy.ts': 'const old = 1;\n' });
+    git(dir, ['update-index', '--assume-unchanged', 'src/a.ts']);
+    git(dir, ['update-index', '--skip-worktree', 'docs/x.md']);
+    write(dir, 'src/a.ts', `${TS}// local tweak\n`);
+    write(dir, 'docs/x.md', `${MD}- local\n`);
+    write(dir, 'src/legacy.ts', 'const old = 2;\n');
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--index-version', '4']);
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--index-version', '2', '--split-index']);
+    await expectAll(dir, ['src/legacy.ts']);
+    rmSync(join(dir, 'src/a.ts'));
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--no-assume-unchanged', 'src/a.ts']);
+    await expectAll(dir, ['src/a.ts', 'src/legacy.ts']);
+  });
+});
+
 describe('checkpoint doctor (built) under core.autocrlf=true', () => {
   /** A checkpoint months old in the way agents leave them: notes after paths, a glob, prose. */
   const checkpoint = JSON.stringify(
@@ -298,7 +392,7 @@ describe('eolAttributes against git check-attr', () => {
         write(dir, '.git/info/attributes', info);
         git(dir, ['config', 'core.ignorecase', String(ignoreCase)]);
         const config = readEolConfig(join(dir, '.git'), join(dir, '.git'));
-        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => false)]));
+        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => null)]));
         expect(ours).toEqual(viaGit(dir));
       }),
       { numRuns: 60 },
