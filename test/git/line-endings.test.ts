@@ -3,15 +3,20 @@
 // engines must answer as git status does, whether the index's stat data settles a file or its
 // content has to be converted and hashed (files touched: same bytes, another mtime). The pure
 // conversion is checked against git's own (hash-object --path) on open-ended contents.
-import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { configPlaces, windowsGitInstall } from '../../src/git/config-file.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHistory, type EngineName } from '../../src/git/index.js';
 import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
 import { eolAttributes, parseAttributes, readEolConfig } from '../../src/git/eol-attributes.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
-import { assertBuilt, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+import { assertBuilt, cli, commitAll, git, GIT_ENV, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
+
+/** git's test environment without the config isolation (each case sets its own). */
+const GIT_ENV_BASE: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(GIT_ENV).filter(([k]) => !k.startsWith('GIT_CONFIG')));
 
 const WATCHED = ['src/a.ts', 'docs/x.md', 'assets/logo.bin', 'src/legacy.ts', 'media/clip.lfs'];
 const ENGINES: EngineName[] = ['native', 'isomorphic'];
@@ -420,5 +425,92 @@ describe('readEolConfig', () => {
     expect(read('[core]\n\tattributesFile = ~/.gitattributes\n').inexact).toBe('core.attributesFile');
     expect(read('[core]\n\tautocrlf = maybe\n').inexact).toBe('core.autocrlf=maybe');
     expect(read('[core]\n\tautocrlf = true\n').inexact).toBeUndefined();
+  });
+});
+
+describe('where git looks for config: configPlaces against git itself (Linux), and the Windows lookup as a pure function', () => {
+  /** Config keys, each set in one place: which ones git reads tells which files it read. */
+  const KEYS = ['system', 'global', 'xdg', 'explicit', 'sysexplicit'] as const;
+
+  /** The files of a fake machine: a home with both global files, an XDG folder, a system file and two explicit ones. */
+  function machine(): { dir: string; files: Record<(typeof KEYS)[number], string>; home: string; xdgHome: string } {
+    const root = tempDir('cp-cfg-');
+    const files = {
+      system: join(root, 'etc/gitconfig'),
+      global: join(root, 'home/.gitconfig'),
+      xdg: join(root, 'xdg/git/config'),
+      explicit: join(root, 'elsewhere/global.gitconfig'),
+      sysexplicit: join(root, 'elsewhere/system.gitconfig'),
+    };
+    for (const [key, file] of Object.entries(files)) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `[checkpoint-test]\n\t${key} = yes\n`);
+    }
+    mkdirSync(join(root, 'home/.config/git'), { recursive: true });
+    writeFileSync(join(root, 'home/.config/git/config'), '[checkpoint-test]\n\thomexdg = yes\n');
+    return { dir: makeRepo(), files, home: join(root, 'home'), xdgHome: join(root, 'xdg') };
+  }
+
+  it('reads the files git reads under GIT_CONFIG_NOSYSTEM (any spelling), GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME and HOME', () => {
+    const m = machine();
+    const envs: Record<string, string | undefined>[] = [];
+    for (const nosystem of [undefined, '1', '0', 'false', 'yes', '']) for (const system of [undefined, m.files.sysexplicit, '']) for (const global of [undefined, m.files.explicit, '']) for (const xdg of [undefined, m.xdgHome, '']) envs.push({ GIT_CONFIG_NOSYSTEM: nosystem, GIT_CONFIG_SYSTEM: system, GIT_CONFIG_GLOBAL: global, XDG_CONFIG_HOME: xdg, HOME: m.home });
+    for (const env of envs) {
+      // git's answer: every checkpoint-test key it reads, with the file it came from.
+      const full: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV_BASE };
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete full[k]; else full[k] = v;
+      const r = spawnSync('git', ['config', '--show-origin', '--get-regexp', '^checkpoint-test\\.'], { cwd: m.dir, env: full, encoding: 'utf8' });
+      const byGit = r.stdout.split('\n').filter(Boolean).map((line) => line.replace(/^file:/, '').split('\t')[0]!).filter((f) => !f.endsWith('.git/config'));
+      const places = configPlaces({ env, platform: 'linux', homedir: '/nonexistent' });
+      // git skips files that do not exist; the /etc/gitconfig of this machine is not one of ours.
+      const ours = [...places.system, ...places.global].filter((f) => f !== '/etc/gitconfig' && existsSync(f));
+      expect(ours, JSON.stringify(env)).toEqual(byGit);
+    }
+  });
+
+  it('readEolConfig takes core.autocrlf from the system file git reads, and config.worktree only under extensions.worktreeConfig', () => {
+    const m = machine();
+    writeFileSync(m.files.sysexplicit, '[core]\n\tautocrlf = true\n');
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { GIT_CONFIG_SYSTEM: m.files.sysexplicit, GIT_CONFIG_GLOBAL: '/dev/null', HOME: m.home });
+      for (const nosystem of ['1', '0', 'off', undefined]) {
+        if (nosystem === undefined) delete process.env.GIT_CONFIG_NOSYSTEM;
+        else process.env.GIT_CONFIG_NOSYSTEM = nosystem;
+        const byGit = spawnSync('git', ['config', '--get', 'core.autocrlf'], { cwd: m.dir, env: process.env, encoding: 'utf8' }).stdout.trim() || 'false';
+        expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf, `GIT_CONFIG_NOSYSTEM=${nosystem}`).toBe(byGit);
+      }
+      process.env.GIT_CONFIG_NOSYSTEM = '1';
+      write(m.dir, '.git/config.worktree', '[core]\n\tautocrlf = input\n');
+      const byGit = () => spawnSync('git', ['config', '--get', 'core.autocrlf'], { cwd: m.dir, env: process.env, encoding: 'utf8' }).stdout.trim() || 'false';
+      expect(byGit()).toBe('false');
+      expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf).toBe('false');
+      git(m.dir, ['config', 'extensions.worktreeConfig', 'true']);
+      expect(byGit()).toBe('input');
+      expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf).toBe('input');
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('on Windows: %PROGRAMDATA%\\Git\\config, then the install\'s etc\\gitconfig, then the XDG and home files (HOME, else HOMEDRIVE+HOMEPATH, else USERPROFILE)', () => {
+    const base = { PROGRAMDATA: 'C:\\ProgramData', USERPROFILE: 'C:\\Users\\ana', HOMEDRIVE: 'H:', HOMEPATH: '\\ana' };
+    const install = windowsGitInstall('C:\\Program Files\\Git\\cmd');
+    expect(install).toBe('C:\\Program Files\\Git');
+    expect(configPlaces({ env: base, platform: 'win32', homedir: 'C:\\Users\\ana', gitInstall: install })).toEqual({
+      system: ['C:\\ProgramData\\Git\\config', 'C:\\Program Files\\Git\\etc\\gitconfig'],
+      global: ['H:\\ana\\.config\\git\\config', 'H:\\ana\\.gitconfig'],
+      globalAttributes: 'H:\\ana\\.config\\git\\attributes',
+      systemAttributes: 'C:\\Program Files\\Git\\etc\\gitattributes',
+    });
+    const noDrive = configPlaces({ env: { USERPROFILE: 'C:\\Users\\ana' }, platform: 'win32', homedir: 'X:\\', gitInstall: null });
+    expect(noDrive).toEqual({ system: [], global: ['C:\\Users\\ana\\.config\\git\\config', 'C:\\Users\\ana\\.gitconfig'], globalAttributes: 'C:\\Users\\ana\\.config\\git\\attributes', systemAttributes: null });
+    const set = configPlaces({ env: { ...base, HOME: 'D:\\home', GIT_CONFIG_SYSTEM: 'D:\\sys.cfg', GIT_CONFIG_GLOBAL: 'D:\\g.cfg', XDG_CONFIG_HOME: 'D:\\xdg' }, platform: 'win32', homedir: 'X:\\', gitInstall: install });
+    expect(set.system).toEqual(['C:\\ProgramData\\Git\\config', 'D:\\sys.cfg']);
+    expect(set.global).toEqual(['D:\\g.cfg']);
+    expect(set.globalAttributes).toBe('D:\\xdg\\git\\attributes');
+    expect(configPlaces({ env: { ...base, GIT_CONFIG_NOSYSTEM: 'true', GIT_ATTR_NOSYSTEM: '1' }, platform: 'win32', homedir: 'X:\\', gitInstall: install })).toMatchObject({ system: [], systemAttributes: null });
+    for (const [dir, root] of [['C:\\Program Files\\Git\\bin', 'C:\\Program Files\\Git'], ['C:\\Program Files\\Git\\mingw64\\bin\\', 'C:\\Program Files\\Git'], ['D:/tools/PortableGit/usr/bin', 'D:\\tools\\PortableGit'], ['C:\\Windows', null]] as const) expect(windowsGitInstall(dir), dir).toBe(root);
   });
 });
