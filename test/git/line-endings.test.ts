@@ -311,6 +311,39 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
   });
 });
 
+describe('checkpoint doctor (built) by the index\'s rules', () => {
+  it('a staged .gitattributes the work tree lost, dos2unix on a CRLF checkout, assume-unchanged and skip-worktree files: the same findings from both engines, as git status says', () => {
+    assertBuilt();
+    const checkpoint = JSON.stringify(checkpointDoc({
+      skill: 'build', created_at: '2026-06-20T08:00:00.0Z', updated_at: '2026-07-01T10:00:00Z',
+      context_primer: { key_decisions: ['CRLF for the Windows team'], generated_files: ['src/a.ts (PR 12)', 'docs/x.md', 'src/legacy.ts — assume-unchanged locally', 'docs/*.md'] },
+    }), null, 2);
+    const dir = project({ '.gitattributes': '* text=auto eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD, 'src/legacy.ts': 'const old = 1;\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
+    recheckout(dir);
+    const doctor = (engine: EngineName) => {
+      const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+      const { engine: _e, findings } = JSON.parse(r.stdout) as { engine: string; findings: { message: string }[] };
+      return { code: r.code, uncommitted: findings.map((f) => f.message).filter((m) => /uncommitted/.test(m)), findings };
+    };
+    const same = (expected: string[]) => {
+      const native = doctor('native');
+      expect(doctor('isomorphic')).toEqual(native);
+      expect(native.uncommitted).toEqual(expected.map((f) => `${f} has uncommitted edits made after the checkpoint; re-read it`));
+    };
+    rmSync(join(dir, '.gitattributes'));
+    touchAll(dir);
+    same([]);
+    git(dir, ['checkout', '--', '.gitattributes']);
+    // dos2unix: HEAD's very bytes, another size than git recorded.
+    write(dir, 'docs/x.md', MD);
+    same(['docs/x.md']);
+    git(dir, ['update-index', '--assume-unchanged', 'src/legacy.ts']);
+    git(dir, ['update-index', '--skip-worktree', 'docs/x.md']);
+    write(dir, 'src/legacy.ts', 'const old = 2;\r\n');
+    same([]);
+  });
+});
+
 /**
  * The blob git stores for each of `contents` at `path`, added over an index holding `staged`
  * (git add reads it for the safe rule; hash-object does not).
