@@ -3,11 +3,11 @@
 // out, bounded. Anything read here that git could read differently (a quoted or class pattern,
 // a user macro, an include, core.attributesFile, an unreadable file) makes the
 // answer inexact rather than guessed: the caller never calls a file clean on a guess.
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { globMatcher } from '../glob.js';
 import { readProjectText } from '../store/safe-fs.js';
-import { configEntries } from './config-file.js';
+import { configEntries, envBool } from './config-file.js';
+import { currentConfigPlaces } from './config-places.js';
 import { readGitFile } from './git-file.js';
 import type { AttrValue, AutoCrlf, EolAttributes } from './eol-convert.js';
 
@@ -89,7 +89,11 @@ function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** The conversion attributes of `path`, or what this reader could not follow. */
-export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => boolean): EolAttributes | { inexact: string } {
+/**
+ * `staged(rel)` is the index's text of a work-tree attributes file the work tree lost: null when
+ * the index does not hold it either, undefined when it cannot be read.
+ */
+export function eolAttributes(root: string, commonDir: string, path: string, config: EolConfig, staged: (rel: string) => string | null | undefined): EolAttributes | { inexact: string } {
   const files: AttrFile[] = [];
   const add = (text: string | null | undefined, base: string, top: boolean, where: string): string | null => {
     if (text === undefined) return `${where} (not a plain file)`;
@@ -98,7 +102,7 @@ export function eolAttributes(root: string, commonDir: string, path: string, con
   };
   // git's order, lowest precedence first: system, global, then the work tree from the root down, then info/attributes.
   const problem =
-    (process.env.GIT_ATTR_NOSYSTEM ? null : add(readGitFile('/etc/gitattributes'), '', true, '/etc/gitattributes')) ??
+    (config.systemAttributes === null ? null : add(readGitFile(config.systemAttributes), '', true, config.systemAttributes)) ??
     add(config.globalAttributes === null ? null : readGitFile(config.globalAttributes), '', true, 'the global attributes file') ??
     workTreeFiles(root, path, add, staged) ??
     add(readGitFile(join(commonDir, 'info', 'attributes')), '', true, 'info/attributes');
@@ -125,7 +129,7 @@ function workTreeFiles(
   root: string,
   path: string,
   add: (text: string | null | undefined, base: string, top: boolean, where: string) => string | null,
-  staged: (rel: string) => boolean,
+  staged: (rel: string) => string | null | undefined,
 ): string | null {
   for (const rel of attributeFilesAbove(path)) {
     const dir = rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
@@ -136,7 +140,10 @@ function workTreeFiles(
       text = undefined; // a link, a FIFO, too large, not UTF-8: not followed
     }
     // Missing from the work tree, git reads the index's copy.
-    if (text === null && staged(rel)) return `the staged ${rel} (deleted from the work tree)`;
+    if (text === null) {
+      text = staged(rel);
+      if (text === undefined) return `the staged ${rel} (deleted from the work tree)`;
+    }
     const problem = add(text, dir, dir === '', rel);
     if (problem) return problem;
   }
@@ -155,6 +162,8 @@ export interface EolConfig {
   autocrlf: AutoCrlf;
   /** The global attributes file git reads (XDG's), null for none. */
   globalAttributes: string | null;
+  /** The system attributes file (/etc/gitattributes; the install's on Windows), null for none. */
+  systemAttributes: string | null;
   /** core.ignorecase: attribute patterns match without case. */
   ignoreCase: boolean;
   inexact?: string;
@@ -166,14 +175,11 @@ export interface EolConfig {
  */
 export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
   const env = process.env;
-  const files: string[] = [];
-  if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
-  const home = env.HOME ?? homedir();
-  const xdg = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'git') : join(home, '.config', 'git');
-  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
-  else files.push(join(xdg, 'config'), join(home, '.gitconfig'));
-  files.push(join(commonDir, 'config'), join(gitdir, 'config.worktree'));
-  const config: EolConfig = { autocrlf: 'false', globalAttributes: join(xdg, 'attributes'), ignoreCase: false };
+  const places = currentConfigPlaces();
+  const files = [...places.system, ...places.global, join(commonDir, 'config')];
+  // config.worktree is read only under extensions.worktreeConfig, as git reads it.
+  if (worktreeConfigOn(commonDir)) files.push(join(gitdir, 'config.worktree'));
+  const config: EolConfig = { autocrlf: 'false', globalAttributes: places.globalAttributes, systemAttributes: places.systemAttributes, ignoreCase: false };
   if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) config.inexact = 'git config given in the environment';
   for (const file of files) {
     if (!isAbsolute(file) || file === '/dev/null') continue;
@@ -196,4 +202,11 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
     }
   }
   return config;
+}
+
+/** Whether the repository config turns on extensions.worktreeConfig (git then reads config.worktree). */
+export function worktreeConfigOn(commonDir: string): boolean {
+  let on = false;
+  for (const e of configEntries(readGitFile(join(commonDir, 'config')) ?? '')) if (e.section === 'extensions' && e.subsection === null && e.key === 'worktreeconfig') on = e.value === null || envBool(e.value);
+  return on;
 }

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { assertIndexNotBlocking, subcommandOf } from './index-guard.js';
+import { packMismatchIn } from './pack-damage.js';
 import { gitEnv, gitOutputSync as outputSync, noteGitRun, runGitSync as runSync, spawnGitSync, type GitResult } from './git-sync.js';
 
 // The synchronous core lives in git-sync.ts (no imports: the merge driver uses it too, unguarded:
@@ -101,11 +102,16 @@ function isExecutableFile(path: string): boolean {
 
 /** The one-line error for a git run that failed: subcommand, directory, git's first stderr line. */
 export function gitFailed(cwd: string, args: readonly string[], result: GitResult): CheckpointError {
+  // A refused pack explains the missing object git then names: the pack is what to repair.
+  const pack = packMismatchIn(result.stderr, cwd);
+  if (pack) return pack;
   // git's own verdict (`fatal: index file corrupt`) says more than the first complaint before it.
   const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean);
   const detail = lines.find((line) => line.startsWith('fatal:')) ?? firstLine(result.stderr) ?? `exit code ${result.code}`;
+  // A damaged object: the same advice the embedded engine gives for one.
+  const repair = /^fatal: (?:packed|loose) object \S+ .*is corrupt/.test(detail) ? 'run `git fsck` to see what is lost, then fetch it again or clone afresh' : 'repair the repository, or run checkpoint in a clone git can read';
   return new CheckpointError('E_GIT', `git ${subcommandOf(args)} failed in ${shownPath(cwd)}: ${shown(detail, MAX_RELAYED_CHARS) || `exit code ${result.code}`}`, {
-    hint: `git -C ${shownPath(cwd)} ${subcommandOf(args)} shows git's whole message; repair the repository, or run checkpoint in a clone git can read`,
+    hint: `git -C ${shownPath(cwd)} ${subcommandOf(args)} shows git's whole message; ${repair}`,
   });
 }
 

@@ -10,6 +10,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { readGitFile } from './git-file.js';
+import { currentConfigPlaces } from './config-places.js';
 
 /** An index larger than this is left to git (tens of thousands of files stay well under it). */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
@@ -160,14 +161,9 @@ const ODD_WORDS = ['ignorecase', 'worktree', 'precomposeunicode', 'sparsecheckou
 function oddConfig(gitdir: string, commonDir: string): boolean {
   const env = process.env;
   if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) return true;
-  const home = env.HOME;
-  const files = [join(commonDir, 'config'), join(gitdir, 'config.worktree')];
-  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
-  else {
-    if (env.XDG_CONFIG_HOME) files.push(join(env.XDG_CONFIG_HOME, 'git', 'config'));
-    if (home) files.push(...(env.XDG_CONFIG_HOME ? [] : [join(home, '.config', 'git', 'config')]), join(home, '.gitconfig'));
-  }
-  if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  // The same files git reads (config-file.ts configPlaces), config.worktree whether or not it is on.
+  const places = currentConfigPlaces();
+  const files = [join(commonDir, 'config'), join(gitdir, 'config.worktree'), ...places.global, ...places.system];
   return files.some((file) => {
     // git reads only absolute paths here; a relative one would name a file in the work tree.
     if (!isAbsolute(file) || file === '/dev/null') return false;

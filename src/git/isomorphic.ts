@@ -20,11 +20,11 @@ import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from
 import { treeDir } from './tree-files.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
-import { indexHolds, skipWorktreePaths } from './skip-worktree.js';
+import { indexBlobIds, uncheckedPaths } from './skip-worktree.js';
 import { indexRefusal } from './index-damage.js';
-import { indexEntries, type IndexEntry } from './index-status.js';
-import { attributeFilesAbove, eolAttributes, readEolConfig } from './eol-attributes.js';
-import { cleanRule, toGit } from './eol-convert.js';
+import { indexEntries } from './index-status.js';
+import { attributeFilesAbove, eolAttributes, readEolConfig, type EolConfig } from './eol-attributes.js';
+import { cleanRule, toGit, type CleanRule } from './eol-convert.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -291,10 +291,10 @@ export class IsoHistory implements GitHistory {
         const fileMode: unknown = await (await this.git()).getConfig({ fs, gitdir: this.dirs.commonDir, path: 'core.filemode' });
         honorExecBit = !['false', 'no', 'off', '0'].includes(String(fileMode).toLowerCase());
       }
-      // A path the index keeps out of the work tree (skip-worktree: a sparse checkout) is never
-      // compared with the disk: git status lists it as nothing, absent or edited.
+      // A path the index keeps out of the work tree (skip-worktree: a sparse checkout) or marks
+      // assume-unchanged is never compared with the disk: git status lists it as nothing, absent or edited.
       const differing = relative.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
-      const skipped = differing.length ? skipWorktreePaths(this.dirs.gitdir, differing) : new Set<string>();
+      const skipped = differing.length ? uncheckedPaths(this.dirs.gitdir, differing) : new Set<string>();
       const reported = unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
       this.unsure.clear();
       for (const path of reported) {
@@ -306,54 +306,63 @@ export class IsoHistory implements GitHistory {
   }
 
   /**
-   * Where a file's bytes differ from HEAD's blob, what git would make of it: a file git stores
-   * converted (core.autocrlf, the text/eol attributes) reads as HEAD's blob when git's clean
-   * conversion gives that blob, found as git status finds it (the index's stat data first, then
-   * the size it recorded, then the content). A conversion this engine cannot reproduce (a
-   * filter driver, ident, an encoding, what eol-attributes.ts does not follow) is settled only by
-   * the stat data; otherwise the file stays uncommitted (never clean on a guess). Nothing is read
-   * when no bytes differ, nor for a file git stores as it is.
+   * What git status makes of a file, where HEAD's blob and the disk alone can mislead: git
+   * answers from the index's stat data first, then the size it recorded, then the content after
+   * its clean conversion (core.autocrlf, the text/eol attributes). So a file whose bytes differ
+   * from HEAD's blob is clean when its stat data match, or when the conversion gives that blob;
+   * and a file holding HEAD's very bytes is modified when its size is not the one recorded (a
+   * CRLF checkout run through dos2unix) or the conversion gives another blob (CRLF committed
+   * before `text` was set). A conversion this engine cannot reproduce (a filter driver, ident,
+   * an encoding, what eol-attributes.ts does not follow) is settled only by the stat data;
+   * otherwise a differing file stays uncommitted (never clean on a guess). File content is read
+   * only when the stat data do not settle it.
    */
   private async settleConversions(paths: readonly string[], states: [FileState | null, FileState | null][]): Promise<Map<string, string>> {
     const unsure = new Map<string, string>();
     const plain = (f: FileState | null): f is FileState => f !== null && (f.mode === '100644' || f.mode === '100755');
     const candidates = paths.flatMap((path, i) => {
       const [committed, onDisk] = states[i]!;
-      return plain(committed) && plain(onDisk) && committed.oid !== onDisk.oid ? [{ path, i, committed, onDisk }] : [];
+      return plain(committed) && plain(onDisk) ? [{ path, i, committed, onDisk, same: committed.oid === onDisk.oid }] : [];
     });
     if (candidates.length === 0) return unsure;
-    const { gitdir, commonDir } = this.dirs;
-    const config = readEolConfig(gitdir, commonDir);
-    let entries: Map<string, IndexEntry> | null | undefined;
-    // The .gitattributes files the index holds, read once for all candidates (git reads a staged one the work tree lost).
-    let staged: Set<string> | undefined;
-    const isStaged = (rel: string) => (staged ??= indexHolds(gitdir, candidates.flatMap((c) => attributeFilesAbove(c.path)))).has(rel);
-    for (const { path, i, committed, onDisk } of candidates) {
-      const attrs = config.inexact ? { inexact: config.inexact } : eolAttributes(this.dir, commonDir, path, config, isStaged);
-      const rule = 'inexact' in attrs ? attrs : cleanRule(attrs, config.autocrlf);
-      if ('action' in rule && rule.action === 'binary') continue;
-      entries ??= indexEntries(gitdir, candidates.map((c) => c.path));
+    const { gitdir } = this.dirs;
+    const entries = indexEntries(gitdir, candidates.map((c) => c.path));
+    const rules = new RuleReader(this.dir, this.dirs, this.store, candidates.map((c) => c.path));
+    for (const { path, i, committed, onDisk, same } of candidates) {
+      const clean = () => (states[i] = [committed, { ...onDisk, oid: committed.oid }]);
+      const modified = () => (states[i] = [committed, { ...onDisk, oid: MODIFIED_BY_INDEX }]);
       const entry = entries?.get(path);
       // Staged, flagged or unreadable: git answers by other rules than these.
       if (!entry || entry.flagged || entry.oid !== committed.oid) {
-        if ('inexact' in rule && entries === null) unsure.set(path, rule.inexact);
+        if (!same && entries === null) {
+          const rule = await rules.of(path);
+          if ('inexact' in rule) unsure.set(path, rule.inexact);
+        }
         continue;
       }
       const st = await lstat(join(this.dir, path), { bigint: true }).catch(() => null);
       if (!st?.isFile()) continue;
       if (entry.settles(st)) {
-        states[i] = [committed, { ...onDisk, oid: committed.oid }];
+        if (!same) clean();
         continue;
       }
       // A size other than the one recorded is a change to git, whatever the conversion makes of it.
-      if (entry.size !== 0 && BigInt(entry.size) !== (st.size & 0xffffffffn)) continue;
-      // Only the content tells: git converts it, this engine can or says it could not.
-      if ('inexact' in rule) {
-        unsure.set(path, rule.inexact);
+      if (entry.size !== 0 && BigInt(entry.size) !== (st.size & 0xffffffffn)) {
+        if (same) modified();
         continue;
       }
+      // Only the content tells: git converts it, this engine can or says it could not.
+      const rule = await rules.of(path);
+      if ('inexact' in rule) {
+        if (!same) unsure.set(path, rule.inexact);
+        continue;
+      }
+      if (rule.action === 'binary') continue; // stored as it is: the bytes tell
       const blob = (await this.store.read(committed.oid))?.data ?? null;
-      if (blob !== null && blobId(toGit(await readFile(join(this.dir, path)), rule.action, blob)) === committed.oid) states[i] = [committed, { ...onDisk, oid: committed.oid }];
+      if (blob === null) continue;
+      const converted = blobId(toGit(await readFile(join(this.dir, path)), rule.action, blob));
+      if (converted === committed.oid) clean();
+      else if (same) modified();
     }
     return unsure;
   }
@@ -403,6 +412,50 @@ export class IsoHistory implements GitHistory {
       const reason = error instanceof Error ? error.message : String(error);
       throw new CheckpointError('E_GIT', `${step} failed in ${shownPath(this.dir)}: ${shown(reason, MAX_RELAYED_CHARS)}`, { cause: error });
     }
+  }
+}
+
+/** Stands for a file git status calls modified though its bytes are HEAD's (see settleConversions). */
+const MODIFIED_BY_INDEX = 'modified by the index rules';
+
+/** Largest staged .gitattributes read from the index; a larger one makes the answer inexact. */
+const MAX_STAGED_ATTRIBUTES_BYTES = 1024 * 1024;
+
+/**
+ * The clean conversion rule of each path, read once per question: config, then the attribute
+ * files above the paths. A .gitattributes missing from the work tree is read from the index
+ * as git reads it (a deletion not yet committed still applies its rules; `git rm --cached`
+ * leaves the work tree's file, which git reads first).
+ */
+class RuleReader {
+  private config: EolConfig | undefined;
+  private staged: Map<string, string | undefined> | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly dirs: GitDirs,
+    private readonly store: ObjectStore,
+    private readonly paths: readonly string[],
+  ) {}
+
+  async of(path: string): Promise<CleanRule> {
+    const config = (this.config ??= readEolConfig(this.dirs.gitdir, this.dirs.commonDir));
+    if (config.inexact) return { inexact: config.inexact };
+    const staged = (this.staged ??= await this.readStaged());
+    const attrs = eolAttributes(this.root, this.dirs.commonDir, path, config, (rel) => (staged.has(rel) ? staged.get(rel) : null));
+    return 'inexact' in attrs ? attrs : cleanRule(attrs, config.autocrlf);
+  }
+
+  /** The staged text of each attribute file the work tree lost (undefined: one this reader cannot read). */
+  private async readStaged(): Promise<Map<string, string | undefined>> {
+    const files = [...new Set(this.paths.flatMap(attributeFilesAbove))];
+    const lost = (await Promise.all(files.map(async (rel) => ((await lstat(join(this.root, rel)).catch(() => null)) === null ? [rel] : [])))).flat();
+    const out = new Map<string, string | undefined>();
+    for (const [rel, oid] of indexBlobIds(this.dirs.gitdir, lost)) {
+      const blob = oid === '' ? null : await this.store.read(oid, MAX_STAGED_ATTRIBUTES_BYTES);
+      out.set(rel, blob?.type === 'blob' && blob.data !== null ? blob.data.toString('utf8') : undefined);
+    }
+    return out;
   }
 }
 

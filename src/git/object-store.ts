@@ -18,6 +18,7 @@ import { inflateSync } from 'node:zlib';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
 import { inflateUpTo } from './zlib-inflate.js';
+import { packMismatch } from './pack-damage.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -156,7 +157,7 @@ class PackIndex {
     private readonly fd: number,
     readonly version: 1 | 2,
     fanout: Buffer,
-    size: number,
+    private readonly size: number,
   ) {
     this.fanout = new Uint32Array(256);
     for (let i = 0; i < 256; i++) {
@@ -206,6 +207,11 @@ class PackIndex {
 
   close(): void {
     closeSync(this.fd);
+  }
+
+  /** The checksum of its pack the .idx records (before its own, at the end). */
+  packChecksum(): Buffer {
+    return readAt(this.fd, this.size - 40, 20);
   }
 
   /** Pack offset of `oid` (20 bytes), or -1: find() and offset() in one, from the cached bucket when there is one. */
@@ -375,6 +381,7 @@ interface PackEntry {
 
 class Pack {
   private file: { fd: number; size: number } | null = null;
+  private refusal: CheckpointError | null | undefined;
   private readonly pages = new Map<number, Buffer>();
 
   constructor(
@@ -386,6 +393,18 @@ class Pack {
   close(): void {
     this.index.close();
     if (this.file) closeSync(this.file.fd);
+  }
+
+  /**
+   * Why git would refuse this pack whole (its trailing checksum is not the one the .idx
+   * records), or null. Only the 20-byte trailers are compared, as git does on opening a pack.
+   */
+  refused(): CheckpointError | null {
+    if (this.refusal === undefined) {
+      const file = this.open();
+      this.refusal = readAt(file.fd, file.size - 20, 20).equals(this.index.packChecksum()) ? null : packMismatch(this.packPath);
+    }
+    return this.refusal;
   }
 
   private open(): { fd: number; size: number } {
@@ -597,6 +616,8 @@ export class ObjectStore {
   private nextPackId = 0;
   private readonly bases = new BaseCache();
   private lastPack: Pack | null = null;
+  /** The refusal of a pack that held the object asked for (see fromPacks). */
+  private refusedPack: CheckpointError | null = null;
   private readonly dirs: string[];
   private readonly keyBytes = Buffer.alloc(20);
 
@@ -663,9 +684,11 @@ export class ObjectStore {
   }
 
   private readSync(oid: string, maxBytes: number): GitObject | null {
-    const found = this.fromPacks(oid, maxBytes) ?? this.fromLoose(oid, maxBytes);
-    if (found !== null || !this.rescan()) return found;
-    return this.fromPacks(oid, maxBytes);
+    this.refusedPack = null;
+    let found = this.fromPacks(oid, maxBytes) ?? this.fromLoose(oid, maxBytes);
+    if (found === null && this.rescan()) found = this.fromPacks(oid, maxBytes);
+    if (found === null && this.refusedPack) throw this.refusedPack;
+    return found;
   }
 
   private fromPacks(oid: string, maxBytes: number): GitObject | null {
@@ -678,6 +701,12 @@ export class ObjectStore {
       if (n >= 0 && pack === last) continue;
       const offset = pack.index.offsetOf(key);
       if (offset < 0) continue;
+      // As git: a refused pack's objects are looked for elsewhere; found nowhere, its refusal is the error.
+      const refused = pack.refused();
+      if (refused) {
+        this.refusedPack ??= refused;
+        continue;
+      }
       this.lastPack = pack;
       return this.resolve(pack, offset, maxBytes, oid);
     }

@@ -9,6 +9,8 @@ import { readIndex } from './index-status.js';
 
 const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000;
+/** CE_VALID: `git update-index --assume-unchanged`; git status takes the file as unchanged. */
+const ASSUME_UNCHANGED = 0x8000;
 
 /** Files the index keeps out of the work tree, and folders a sparse index folds whole (each ending in `/`). */
 export interface OutsideCheckout {
@@ -32,6 +34,23 @@ export function skipWorktreePaths(gitdir: string, paths: readonly string[]): Set
 }
 
 /**
+ * Of `paths`, those git status never compares with the work tree: kept out of it
+ * (skip-worktree) or marked assume-unchanged. git lists such a path as nothing, edited,
+ * deleted or clean; the embedded engine follows (an unreadable index marks none).
+ */
+export function uncheckedPaths(gitdir: string, paths: readonly string[]): Set<string> {
+  if (!paths.length) return new Set();
+  const read = (file: string) => entriesOutside(readIndex(join(gitdir, file))?.buf ?? null);
+  const main = read('index');
+  if (main === null) return new Set();
+  const shared = main.link === null ? null : read(`sharedindex.${main.link}`);
+  if (main.link !== null && (shared === null || shared.link !== null)) return new Set();
+  const outside: OutsideCheckout = { files: new Set([...(shared?.files ?? []), ...main.files]), folders: [...(shared?.folders ?? []), ...main.folders] };
+  const assumed = new Set([...(shared?.assumed ?? []), ...main.assumed]);
+  return new Set(paths.filter((path) => assumed.has(path) || isOutside(outside, path)));
+}
+
+/**
  * The index's skip-worktree entries (none when it has none, or cannot be read). A split index
  * keeps most entries in a shared file: both files' entries are read (the split file's own
  * replace and delete bitmaps are not followed, so a path deleted from the index may still be
@@ -51,32 +70,42 @@ export function readOutsideCheckout(gitdir: string): OutsideCheckout {
  * knows them as files even when the work tree lost them. An index this reader cannot follow holds none.
  */
 export function indexHolds(gitdir: string, names: readonly string[]): Set<string> {
-  if (!names.length) return new Set();
+  return new Set(indexBlobIds(gitdir, names).keys());
+}
+
+/**
+ * Of `names`, those the index in `gitdir` holds, each with its staged blob id ('' when the
+ * index holds it more than once: a conflict's stages). An index this reader cannot follow holds none.
+ */
+export function indexBlobIds(gitdir: string, names: readonly string[]): Map<string, string> {
+  if (!names.length) return new Map();
   const wanted = new Set(names);
   const main = entriesOutside(readIndex(join(gitdir, 'index'))?.buf ?? null, wanted);
-  if (main === null) return new Set();
+  if (main === null) return new Map();
   if (main.link === null) return main.held;
   const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null, wanted);
-  return shared === null || shared.link !== null ? new Set() : new Set([...shared.held, ...main.held]);
+  return shared === null || shared.link !== null ? new Map() : new Map([...shared.held, ...main.held]);
 }
 
 /**
  * One index file's skip-worktree entries, those of `wanted` it holds, and the shared index it
  * links to; null when its entries and extensions do not fit its bytes (index-damage.ts).
  */
-export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { link: string | null; held: Set<string> }) | null {
+export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { link: string | null; held: Map<string, string>; assumed: Set<string> }) | null {
   if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const files = new Set<string>();
   const folders: string[] = [];
-  const held = new Set<string>();
+  const held = new Map<string, string>();
+  const assumed = new Set<string>();
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     if (at + 62 > end) return null;
+    const start = at;
     const flags = buf.readUInt16BE(at + 60);
     // skip-worktree lives in v3's extended flags
     const hasExtended = version >= 3 && (flags & EXTENDED) !== 0;
@@ -102,8 +131,9 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
     previous = name;
     if (wanted?.size) {
       const entry = name.toString('utf8');
-      if (wanted.has(entry)) held.add(entry);
+      if (wanted.has(entry)) held.set(entry, held.has(entry) ? '' : buf.toString('hex', start + 40, start + 60));
     }
+    if (flags & ASSUME_UNCHANGED) assumed.add(name.toString('utf8'));
     if (!(extended & SKIP_WORKTREE)) continue;
     const text = name.toString('utf8');
     // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
@@ -111,7 +141,7 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
     else if (text) files.add(text);
   }
   const link = sharedIndexOf(buf, at, end);
-  return link === undefined ? null : { files, folders, link, held };
+  return link === undefined ? null : { files, folders, link, held, assumed };
 }
 
 /** git's varint in index v4 names (each continuation byte adds one before shifting). */

@@ -3,15 +3,20 @@
 // engines must answer as git status does, whether the index's stat data settles a file or its
 // content has to be converted and hashed (files touched: same bytes, another mtime). The pure
 // conversion is checked against git's own (hash-object --path) on open-ended contents.
-import { utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { configPlaces, windowsGitInstall } from '../../src/git/config-file.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHistory, type EngineName } from '../../src/git/index.js';
 import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
 import { eolAttributes, parseAttributes, readEolConfig } from '../../src/git/eol-attributes.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
-import { assertBuilt, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+import { assertBuilt, cli, commitAll, git, GIT_ENV, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
+
+/** git's test environment without the config isolation (each case sets its own). */
+const GIT_ENV_BASE: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(GIT_ENV).filter(([k]) => !k.startsWith('GIT_CONFIG')));
 
 const WATCHED = ['src/a.ts', 'docs/x.md', 'assets/logo.bin', 'src/legacy.ts', 'media/clip.lfs'];
 const ENGINES: EngineName[] = ['native', 'isomorphic'];
@@ -31,7 +36,7 @@ async function answers(dir: string, paths: readonly string[] = WATCHED): Promise
 /** Every tracked file given a new mtime (same bytes): git must look at contents, not stat data. */
 function touchAll(dir: string): void {
   const at = new Date(Date.now() - 60_000);
-  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) utimesSync(join(dir, f), at, at);
+  for (const f of git(dir, ['ls-files', '-z']).split('\0').filter(Boolean)) if (existsSync(join(dir, f))) utimesSync(join(dir, f), at, at);
 }
 
 /** A clone-like checkout: files removed and checked out again under the current settings, then settled. */
@@ -168,6 +173,100 @@ describe('uncommittedPaths under line-ending conversion: both engines answer as 
   });
 });
 
+describe('uncommittedPaths by the index\'s rules: both engines answer as git status', () => {
+  const CRLF_MD = MD.replace(/\n/g, '\r\n');
+
+  it('a .gitattributes deleted from the work tree but still in the index keeps its rules (text=auto eol=crlf); git rm --cached leaves the work tree\'s copy in force', async () => {
+    const dir = project({ '.gitattributes': '# Windows team\n* text=auto eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    expect(git(dir, ['ls-files', '--eol', 'docs/x.md'])).toMatch(/i\/lf\s+w\/crlf/);
+    rmSync(join(dir, '.gitattributes'));
+    await expectAll(dir, []);
+    // Content compared: only the staged rules make the CRLF files clean.
+    touchAll(dir);
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', CRLF_MD.replace('8.0', '9.0'));
+    await expectAll(dir, ['docs/x.md']);
+    write(dir, 'docs/x.md', CRLF_MD);
+    git(dir, ['checkout', '--', '.gitattributes']);
+    git(dir, ['rm', '-q', '--cached', '.gitattributes']);
+    touchAll(dir);
+    await expectAll(dir, []);
+    // Gone from both: no rule applies, and a touched CRLF file is an edit to git.
+    rmSync(join(dir, '.gitattributes'));
+    await expectAll(dir, ['docs/x.md', 'src/a.ts']);
+  });
+
+  it('a staged `-text` .gitattributes deleted from the work tree: its rule, not autocrlf, decides', async () => {
+    const dir = project({ '.gitattributes': '*.md -text\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    git(dir, ['config', 'core.autocrlf', 'true']);
+    recheckout(dir);
+    rmSync(join(dir, '.gitattributes'));
+    touchAll(dir);
+    // docs/x.md is stored as it is (LF on disk): clean; src/a.ts went out CRLF and converts back.
+    await expectAll(dir, []);
+    write(dir, 'docs/x.md', CRLF_MD);
+    const got = await answers(dir);
+    expect(got.git).toEqual(['docs/x.md']);
+    expect(got).toEqual({ git: got.git, native: got.git, isomorphic: got.git });
+  });
+
+  it('same bytes, another size: dos2unix on a CRLF checkout is a change to git (the recorded size moved), unix2dos back is not', async () => {
+    const dir = makeRepo();
+    write(dir, '.gitattributes', '* text=auto\n');
+    write(dir, 'docs/x.md', CRLF_MD);
+    write(dir, 'src/a.ts', TS);
+    commitAll(dir, 'notes from a Windows editor (PR 12)');
+    expect(git(dir, ['cat-file', '-p', 'HEAD:docs/x.md'])).toBe(MD);
+    settleIndex(dir);
+    await expectAll(dir, []);
+    // Now HEAD's very bytes, but not the size git recorded.
+    write(dir, 'docs/x.md', MD);
+    await expectAll(dir, ['docs/x.md']);
+    write(dir, 'docs/x.md', CRLF_MD);
+    await expectAll(dir, []);
+    // And the other way: unix2dos on an LF checkout.
+    write(dir, 'src/a.ts', TS.replace(/\n/g, '\r\n'));
+    await expectAll(dir, ['src/a.ts']);
+  });
+
+  it('HEAD\'s bytes under a rule that converts them (CRLF committed before `* text`): modified once the stat data no longer settle it', async () => {
+    const dir = project({ 'src/legacy.ts': 'const old = 1;\r\nconst older = 2;\r\n', 'src/a.ts': TS });
+    settleIndex(dir);
+    write(dir, '.gitattributes', '* text\n');
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, ['src/legacy.ts']);
+  });
+
+  it('bytes other than HEAD\'s but stat data the index recorded: clean to git, with no conversion at all', async () => {
+    const dir = project({ '.gitattributes': '* text eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD });
+    recheckout(dir);
+    git(dir, ['rm', '-q', '.gitattributes']);
+    await expectAll(dir, []);
+    touchAll(dir);
+    await expectAll(dir, ['docs/x.md', 'src/a.ts']);
+  });
+
+  it('assume-unchanged and skip-worktree files are clean to git however they change, in index v2, v4 and a split index', async () => {
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, 'src/legacy.ts': 'const old = 1;\n' });
+    git(dir, ['update-index', '--assume-unchanged', 'src/a.ts']);
+    git(dir, ['update-index', '--skip-worktree', 'docs/x.md']);
+    write(dir, 'src/a.ts', `${TS}// local tweak\n`);
+    write(dir, 'docs/x.md', `${MD}- local\n`);
+    write(dir, 'src/legacy.ts', 'const old = 2;\n');
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--index-version', '4']);
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--index-version', '2', '--split-index']);
+    await expectAll(dir, ['src/legacy.ts']);
+    rmSync(join(dir, 'src/a.ts'));
+    await expectAll(dir, ['src/legacy.ts']);
+    git(dir, ['update-index', '--no-assume-unchanged', 'src/a.ts']);
+    await expectAll(dir, ['src/a.ts', 'src/legacy.ts']);
+  });
+});
+
 describe('checkpoint doctor (built) under core.autocrlf=true', () => {
   /** A checkpoint months old in the way agents leave them: notes after paths, a glob, prose. */
   const checkpoint = JSON.stringify(
@@ -209,6 +308,39 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
       'src/a.ts has uncommitted edits made after the checkpoint; re-read it',
       'media/clip.lfs may have uncommitted edits (not checked exactly: the embedded engine does not follow filter=lfs; git on PATH checks it) made after the checkpoint; re-read it',
     ]);
+  });
+});
+
+describe('checkpoint doctor (built) by the index\'s rules', () => {
+  it('a staged .gitattributes the work tree lost, dos2unix on a CRLF checkout, assume-unchanged and skip-worktree files: the same findings from both engines, as git status says', () => {
+    assertBuilt();
+    const checkpoint = JSON.stringify(checkpointDoc({
+      skill: 'build', created_at: '2026-06-20T08:00:00.0Z', updated_at: '2026-07-01T10:00:00Z',
+      context_primer: { key_decisions: ['CRLF for the Windows team'], generated_files: ['src/a.ts (PR 12)', 'docs/x.md', 'src/legacy.ts — assume-unchanged locally', 'docs/*.md'] },
+    }), null, 2);
+    const dir = project({ '.gitattributes': '* text=auto eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD, 'src/legacy.ts': 'const old = 1;\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
+    recheckout(dir);
+    const doctor = (engine: EngineName) => {
+      const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+      const { engine: _e, findings } = JSON.parse(r.stdout) as { engine: string; findings: { message: string }[] };
+      return { code: r.code, uncommitted: findings.map((f) => f.message).filter((m) => /uncommitted/.test(m)), findings };
+    };
+    const same = (expected: string[]) => {
+      const native = doctor('native');
+      expect(doctor('isomorphic')).toEqual(native);
+      expect(native.uncommitted).toEqual(expected.map((f) => `${f} has uncommitted edits made after the checkpoint; re-read it`));
+    };
+    rmSync(join(dir, '.gitattributes'));
+    touchAll(dir);
+    same([]);
+    git(dir, ['checkout', '--', '.gitattributes']);
+    // dos2unix: HEAD's very bytes, another size than git recorded.
+    write(dir, 'docs/x.md', MD);
+    same(['docs/x.md']);
+    git(dir, ['update-index', '--assume-unchanged', 'src/legacy.ts']);
+    git(dir, ['update-index', '--skip-worktree', 'docs/x.md']);
+    write(dir, 'src/legacy.ts', 'const old = 2;\r\n');
+    same([]);
   });
 });
 
@@ -298,7 +430,7 @@ describe('eolAttributes against git check-attr', () => {
         write(dir, '.git/info/attributes', info);
         git(dir, ['config', 'core.ignorecase', String(ignoreCase)]);
         const config = readEolConfig(join(dir, '.git'), join(dir, '.git'));
-        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => false)]));
+        const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => null)]));
         expect(ours).toEqual(viaGit(dir));
       }),
       { numRuns: 60 },
@@ -326,5 +458,92 @@ describe('readEolConfig', () => {
     expect(read('[core]\n\tattributesFile = ~/.gitattributes\n').inexact).toBe('core.attributesFile');
     expect(read('[core]\n\tautocrlf = maybe\n').inexact).toBe('core.autocrlf=maybe');
     expect(read('[core]\n\tautocrlf = true\n').inexact).toBeUndefined();
+  });
+});
+
+describe('where git looks for config: configPlaces against git itself (Linux), and the Windows lookup as a pure function', () => {
+  /** Config keys, each set in one place: which ones git reads tells which files it read. */
+  const KEYS = ['system', 'global', 'xdg', 'explicit', 'sysexplicit'] as const;
+
+  /** The files of a fake machine: a home with both global files, an XDG folder, a system file and two explicit ones. */
+  function machine(): { dir: string; files: Record<(typeof KEYS)[number], string>; home: string; xdgHome: string } {
+    const root = tempDir('cp-cfg-');
+    const files = {
+      system: join(root, 'etc/gitconfig'),
+      global: join(root, 'home/.gitconfig'),
+      xdg: join(root, 'xdg/git/config'),
+      explicit: join(root, 'elsewhere/global.gitconfig'),
+      sysexplicit: join(root, 'elsewhere/system.gitconfig'),
+    };
+    for (const [key, file] of Object.entries(files)) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `[checkpoint-test]\n\t${key} = yes\n`);
+    }
+    mkdirSync(join(root, 'home/.config/git'), { recursive: true });
+    writeFileSync(join(root, 'home/.config/git/config'), '[checkpoint-test]\n\thomexdg = yes\n');
+    return { dir: makeRepo(), files, home: join(root, 'home'), xdgHome: join(root, 'xdg') };
+  }
+
+  it('reads the files git reads under GIT_CONFIG_NOSYSTEM (any spelling), GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME and HOME', () => {
+    const m = machine();
+    const envs: Record<string, string | undefined>[] = [];
+    for (const nosystem of [undefined, '1', '0', 'false', 'yes', '']) for (const system of [undefined, m.files.sysexplicit, '']) for (const global of [undefined, m.files.explicit, '']) for (const xdg of [undefined, m.xdgHome, '']) envs.push({ GIT_CONFIG_NOSYSTEM: nosystem, GIT_CONFIG_SYSTEM: system, GIT_CONFIG_GLOBAL: global, XDG_CONFIG_HOME: xdg, HOME: m.home });
+    for (const env of envs) {
+      // git's answer: every checkpoint-test key it reads, with the file it came from.
+      const full: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV_BASE };
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete full[k]; else full[k] = v;
+      const r = spawnSync('git', ['config', '--show-origin', '--get-regexp', '^checkpoint-test\\.'], { cwd: m.dir, env: full, encoding: 'utf8' });
+      const byGit = r.stdout.split('\n').filter(Boolean).map((line) => line.replace(/^file:/, '').split('\t')[0]!).filter((f) => !f.endsWith('.git/config'));
+      const places = configPlaces({ env, platform: 'linux', homedir: '/nonexistent' });
+      // git skips files that do not exist; the /etc/gitconfig of this machine is not one of ours.
+      const ours = [...places.system, ...places.global].filter((f) => f !== '/etc/gitconfig' && existsSync(f));
+      expect(ours, JSON.stringify(env)).toEqual(byGit);
+    }
+  });
+
+  it('readEolConfig takes core.autocrlf from the system file git reads, and config.worktree only under extensions.worktreeConfig', () => {
+    const m = machine();
+    writeFileSync(m.files.sysexplicit, '[core]\n\tautocrlf = true\n');
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { GIT_CONFIG_SYSTEM: m.files.sysexplicit, GIT_CONFIG_GLOBAL: '/dev/null', HOME: m.home });
+      for (const nosystem of ['1', '0', 'off', undefined]) {
+        if (nosystem === undefined) delete process.env.GIT_CONFIG_NOSYSTEM;
+        else process.env.GIT_CONFIG_NOSYSTEM = nosystem;
+        const byGit = spawnSync('git', ['config', '--get', 'core.autocrlf'], { cwd: m.dir, env: process.env, encoding: 'utf8' }).stdout.trim() || 'false';
+        expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf, `GIT_CONFIG_NOSYSTEM=${nosystem}`).toBe(byGit);
+      }
+      process.env.GIT_CONFIG_NOSYSTEM = '1';
+      write(m.dir, '.git/config.worktree', '[core]\n\tautocrlf = input\n');
+      const byGit = () => spawnSync('git', ['config', '--get', 'core.autocrlf'], { cwd: m.dir, env: process.env, encoding: 'utf8' }).stdout.trim() || 'false';
+      expect(byGit()).toBe('false');
+      expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf).toBe('false');
+      git(m.dir, ['config', 'extensions.worktreeConfig', 'true']);
+      expect(byGit()).toBe('input');
+      expect(readEolConfig(join(m.dir, '.git'), join(m.dir, '.git')).autocrlf).toBe('input');
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('on Windows: %PROGRAMDATA%\\Git\\config, then the install\'s etc\\gitconfig, then the XDG and home files (HOME, else HOMEDRIVE+HOMEPATH, else USERPROFILE)', () => {
+    const base = { PROGRAMDATA: 'C:\\ProgramData', USERPROFILE: 'C:\\Users\\ana', HOMEDRIVE: 'H:', HOMEPATH: '\\ana' };
+    const install = windowsGitInstall('C:\\Program Files\\Git\\cmd');
+    expect(install).toBe('C:\\Program Files\\Git');
+    expect(configPlaces({ env: base, platform: 'win32', homedir: 'C:\\Users\\ana', gitInstall: install })).toEqual({
+      system: ['C:\\ProgramData\\Git\\config', 'C:\\Program Files\\Git\\etc\\gitconfig'],
+      global: ['H:\\ana\\.config\\git\\config', 'H:\\ana\\.gitconfig'],
+      globalAttributes: 'H:\\ana\\.config\\git\\attributes',
+      systemAttributes: 'C:\\Program Files\\Git\\etc\\gitattributes',
+    });
+    const noDrive = configPlaces({ env: { USERPROFILE: 'C:\\Users\\ana' }, platform: 'win32', homedir: 'X:\\', gitInstall: null });
+    expect(noDrive).toEqual({ system: [], global: ['C:\\Users\\ana\\.config\\git\\config', 'C:\\Users\\ana\\.gitconfig'], globalAttributes: 'C:\\Users\\ana\\.config\\git\\attributes', systemAttributes: null });
+    const set = configPlaces({ env: { ...base, HOME: 'D:\\home', GIT_CONFIG_SYSTEM: 'D:\\sys.cfg', GIT_CONFIG_GLOBAL: 'D:\\g.cfg', XDG_CONFIG_HOME: 'D:\\xdg' }, platform: 'win32', homedir: 'X:\\', gitInstall: install });
+    expect(set.system).toEqual(['C:\\ProgramData\\Git\\config', 'D:\\sys.cfg']);
+    expect(set.global).toEqual(['D:\\g.cfg']);
+    expect(set.globalAttributes).toBe('D:\\xdg\\git\\attributes');
+    expect(configPlaces({ env: { ...base, GIT_CONFIG_NOSYSTEM: 'true', GIT_ATTR_NOSYSTEM: '1' }, platform: 'win32', homedir: 'X:\\', gitInstall: install })).toMatchObject({ system: [], systemAttributes: null });
+    for (const [dir, root] of [['C:\\Program Files\\Git\\bin', 'C:\\Program Files\\Git'], ['C:\\Program Files\\Git\\mingw64\\bin\\', 'C:\\Program Files\\Git'], ['D:/tools/PortableGit/usr/bin', 'D:\\tools\\PortableGit'], ['C:\\Windows', null]] as const) expect(windowsGitInstall(dir), dir).toBe(root);
   });
 });

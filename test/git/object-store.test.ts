@@ -4,7 +4,7 @@
 // give one clear CheckpointError, never a hang, a crash or an allocation of what they claim.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isCheckpointError } from '../../src/errors.js';
 import { createHistory } from '../../src/git/index.js';
 import { MAX_DELTA_DEPTH, ObjectStore, type ObjectType } from '../../src/git/object-store.js';
-import { cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, errorLine, git, GIT_ENV, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -491,6 +492,84 @@ describe('ObjectStore on crafted packs', () => {
     writeFileSync(pack, bytes);
     const history = await createHistory({ dir, engine: 'isomorphic' });
     await expect(history.commitsSince(0)).rejects.toMatchObject({ code: 'E_GIT', message: expect.stringMatching(/\.pack: /) });
+  });
+});
+
+describe('a pack whose trailing checksum is damaged', () => {
+  /** A repository of one pack, its last byte flipped: the objects intact, the trailer not the .idx's. */
+  function badTrailer(): { dir: string; pack: string } {
+    const dir = historyRepo(3);
+    write(dir, '.checkpoints/build.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'build', created_at: '2026-05-01T09:00:00Z', updated_at: '2026-05-02T09:00:00.0Z', context_primer: { key_decisions: ['keep the pack'], generated_files: ['src/big.txt (PR 12)'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint');
+    git(dir, ['gc', '-q', '--prune=now']);
+    const pack = packFiles(dir, '.pack')[0]!;
+    const bytes = readFileSync(pack);
+    bytes[bytes.length - 1]! ^= 0xff;
+    writeFileSync(pack, bytes);
+    return { dir, pack };
+  }
+  const LINE = /\.pack does not match its \.idx \(the pack's trailing checksum is not the one the \.idx records\), so git refuses every object in it$/;
+
+  it('is refused whole by git and by both engines, with the same one line naming the pack', async () => {
+    const { dir, pack } = badTrailer();
+    const log = gitTry(dir, ['log', '--oneline']);
+    expect(log.status).not.toBe(0);
+    expect(log.stderr).toMatch(/does not match index/);
+    const errors: string[] = [];
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      const error = await history.commitsSince(0).then(() => null, (e: unknown) => e);
+      expect(isCheckpointError(error), `${engine}: ${String(error)}`).toBe(true);
+      expect((error as Error).message).toMatch(LINE);
+      expect((error as Error).message).toContain(pack);
+      errors.push((error as Error).message);
+    }
+    expect(errors[1]).toBe(errors[0]);
+  });
+
+  it('its objects found elsewhere (loose again) are read, as git reads them', async () => {
+    const { dir, pack } = badTrailer();
+    const good = Buffer.from(readFileSync(pack));
+    good[good.length - 1]! ^= 0xff;
+    // Unpack a good copy into loose objects beside the damaged pack.
+    const spare = tempDir();
+    dirs.push(spare);
+    git(spare, ['init', '-q', '--bare']);
+    execFileSync('git', ['unpack-objects', '-q'], { cwd: spare, input: good, env: GIT_ENV });
+    for (const fan of readdirSync(join(spare, 'objects')).filter((n) => /^[0-9a-f]{2}$/.test(n))) cpSync(join(spare, 'objects', fan), join(dir, '.git/objects', fan), { recursive: true });
+    expect(gitTry(dir, ['log', '--oneline']).status).toBe(0);
+    const native = await (await createHistory({ dir, engine: 'native' })).commitsSince(0);
+    const iso = await (await createHistory({ dir, engine: 'isomorphic' })).commitsSince(0);
+    expect(iso.map((c) => c.sha)).toEqual(native.map((c) => c.sha));
+    expect(native).toHaveLength(5); // the initial commit, 3 commits, the checkpoint
+  });
+
+  it('checkpoint doctor (built): one line, exit 2, the same on both engines; an object damaged inside the pack names git fsck on both', () => {
+    assertBuilt();
+    const { dir, pack } = badTrailer();
+    const runs = (['native', 'isomorphic'] as const).map((engine) => cli(dir, ['doctor', '--engine', engine]));
+    for (const r of runs) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const { lines, message, hint } = errorLine(r.stderr);
+      expect(lines).toBe(1);
+      expect(message).toMatch(LINE);
+      expect(hint).toMatch(/git fsck/);
+    }
+    expect(runs[1]!.stderr).toBe(runs[0]!.stderr);
+    // The trailer mended, the object data overwritten: git reads the pack and fails on an object.
+    const bytes = readFileSync(pack);
+    bytes[bytes.length - 1]! ^= 0xff;
+    bytes.fill(0xff, 40, bytes.length - 60);
+    writeFileSync(pack, bytes);
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const r = cli(dir, ['doctor', '--engine', engine]);
+      expect(r.code, engine).toBe(2);
+      const { lines, message, hint } = errorLine(r.stderr);
+      expect(lines, r.stderr).toBe(1);
+      expect(message).toContain(pack.slice(pack.lastIndexOf('pack-')));
+      expect(hint).toMatch(/git fsck/);
+    }
   });
 });
 
