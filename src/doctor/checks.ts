@@ -547,7 +547,7 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    return findLandings(text, evidence.commits, after).map((l): Finding => ({
+    return findLandings(text, evidence.commits, after, evidence.thisRepo).map((l): Finding => ({
       level: 'warning',
       check: 'landed',
       skill: cp.skill,

@@ -9,6 +9,8 @@ import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
+import { thisRepoOf, type ThisRepo } from './repo-names.js';
+import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, type QueuedDates } from './queued.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
@@ -34,6 +36,8 @@ export interface Evidence {
   removals: CommitInfo[];
   /** What history older than the cut was still searched (null: the walk was not cut). */
   deep: DeepSearch | null;
+  /** This repository's names (its remotes): a PR URL of another repository is not its PR. */
+  thisRepo: ThisRepo;
 }
 
 export interface Verified {
@@ -49,7 +53,7 @@ export interface DeepSearch {
   files: string[];
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null, thisRepo: [] };
 
 export { toSeconds } from './instants.js';
 
@@ -72,6 +76,8 @@ export interface GatherOptions {
   verify?: readonly string[];
   /** Generated files missing from the work tree: when the walk is cut, where they went is asked too. */
   missing?: readonly string[];
+  /** This repository's names, when the caller has read them (else read here, from the remotes). */
+  thisRepo?: ThisRepo;
 }
 
 /** Checkpoints often name the same base commit: each is looked up once per history. */
@@ -106,6 +112,7 @@ const DEEP_REMOVALS_FILE = 'deep-removals.json';
  */
 export async function gatherEvidence(root: string, checkpoints: readonly Checkpoint[], opts: GatherOptions = {}): Promise<Evidence> {
   if (!existsSync(join(root, '.git'))) return NO_EVIDENCE;
+  const thisRepo = opts.thisRepo ?? readThisRepo(root);
   const times = checkpoints.map((c) => toSeconds(c.updated_at)).filter((t) => Number.isFinite(t));
   let since = times.length ? Math.min(...times) : null;
   let cutAt: number | null = null;
@@ -159,7 +166,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   });
   let guessed: ReturnType<typeof ask> | null = null;
   if (opts.dateQueued?.length && !queued.size && since !== null && opts.notBefore !== undefined && since < opts.notBefore) {
-    guessed = ask(deepQuestions(opts.dateQueued, queued, opts.notBefore, since, opts.missing ?? []));
+    guessed = ask(deepQuestions(opts.dateQueued, queued, opts.notBefore, since, opts.missing ?? [], thisRepo));
     guessed.named.catch(() => {}); // awaited below, or dropped when the dates change the question
     guessed.removals.catch(() => {});
   }
@@ -177,7 +184,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (unbounded !== null) since = bound(unbounded);
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
   walkKnown(walk);
-  const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
+  const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? [], thisRepo) : null;
   const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const g = guessed?.search;
   const asked = deep === null ? null : {
@@ -191,20 +198,25 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const seen = new Set(recent.map((c) => c.sha));
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo };
+}
+
+/** This repository's names, from its remotes' URLs (.git/config): the same for both engines. */
+export function readThisRepo(root: string): ThisRepo {
+  return thisRepoOf(remoteUrls(root));
 }
 
 /**
  * What history older than the cut can still change: the PR and ticket ids of texts queued
  * before the cut and the missing files, searched back to the oldest checkpoint date or queued text.
  */
-function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued: QueuedDates, cutAt: number, oldest: number, missing: readonly string[]): DeepSearch {
+function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued: QueuedDates, cutAt: number, oldest: number, missing: readonly string[], thisRepo: ThisRepo): DeepSearch {
   const tokens = new Set<string>();
   for (const { rel, cp } of files) {
     const at = queuedAt(cp, queued.get(rel));
     for (const text of queuedTexts(cp)) {
       const after = at(text);
-      const refs = workRefs(text);
+      const refs = workRefs(text, thisRepo);
       if (!refs.length || !(after < cutAt)) continue;
       for (const r of refs) tokens.add(r.token);
     }
@@ -284,8 +296,8 @@ export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
-    const landings = findLandings(text, evidence.commits, at(text));
-    if (!landings.length || landings.length < workRefs(text).length) return null;
+    const landings = findLandings(text, evidence.commits, at(text), evidence.thisRepo);
+    if (!landings.length || landings.length < workRefs(text, evidence.thisRepo).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
   };
 }

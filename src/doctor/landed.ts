@@ -3,6 +3,7 @@
 // Only commit SUBJECTS (and whether a commit is a merge) count: a token in an unrelated body is not a landing.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
+import { isThisRepo, pullUrlRepo, type ThisRepo } from './repo-names.js';
 
 export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
 
@@ -23,14 +24,42 @@ const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
 /** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4), and PR-12 (a pull request, read by PR_RE). */
 const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT|PR)-/;
 
-/** PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`) and ticket ids (`ABC-123`) that a piece of text refers to. */
-export function workRefs(text: string): WorkRef[] {
+/** The URL-ish run of characters ending at `end` (a space, a markdown link's parenthesis or a quote ends it); scanned back, so a long text costs its run only. */
+function urlRunBefore(text: string, end: number): string {
+  let i = end;
+  while (i > 0 && !/[\s<>()[\]{}"'`]/.test(text[i - 1]!)) i--;
+  return text.slice(i, end);
+}
+/** A markdown link right after a reference: `[#12](https://…/pull/12)`. */
+const LINK_AFTER = /^\]\(\s*<?([^\s)>]+)/;
+const PULL_IN_URL = /\/pull\/(\d{1,7})\b/;
+
+/** Whether the URL a match stands in (a `…/pull/12`) or links to (`[#12](…/pull/12)`) is another repository's PR. */
+function otherRepos(text: string, m: RegExpExecArray | RegExpMatchArray, digits: string, repo: ThisRepo): boolean {
+  let url: string | null = null;
+  if (m[4] !== undefined) url = m[0].startsWith('/') ? urlRunBefore(text, m.index!) : null;
+  else {
+    const link = LINK_AFTER.exec(text.slice(m.index! + m[0].length))?.[1];
+    const pull = link === undefined ? null : PULL_IN_URL.exec(link);
+    if (pull && pull[1] === digits) url = link!.slice(0, pull.index);
+  }
+  const named = url ? pullUrlRepo(url) : null;
+  return named !== null && !isThisRepo(named, repo);
+}
+
+/**
+ * PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`) and ticket ids (`ABC-123`) that a
+ * piece of text refers to. A full PR URL of another repository than `repo` (its remotes) is not
+ * this repository's PR, nor is a `[#12](…)` link to one.
+ */
+export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   const refs: WorkRef[] = [];
   const seen = new Set<string>();
   for (const m of text.matchAll(PR_RE)) {
     // A lone "#12" after "step" or "issue" numbers something else (the match starts one character before the "#").
     if (m[1] !== undefined && ORDINAL_BEFORE.test(text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1)))) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+    if (repo.length && otherRepos(text, m, digits, repo)) continue;
     const token = `#${digits}`;
     if (!seen.has(token)) refs.push({ kind: 'pr', number: Number(digits), token });
     seen.add(token);
@@ -118,11 +147,11 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
 
 /**
  * The first landing (oldest commit) per reference in `text`, among `commits` from `afterSec` on. A revert is not a
- * landing, and a landing a later revert undid no longer counts.
+ * landing, and a landing a later revert undid no longer counts. `repo`: this repository's names (workRefs).
  */
-export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number): Landing[] {
+export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number, repo: ThisRepo = []): Landing[] {
   const out: Landing[] = [];
-  for (const ref of workRefs(text)) {
+  for (const ref of workRefs(text, repo)) {
     let hit: CommitInfo | undefined;
     // A commit in the same second as the queueing counts as after it (instants.ts says why).
     for (const c of landingsOf(commits, ref)) if (committedAfter(c.time, afterSec) && (!hit || c.time < hit.time)) hit = c;

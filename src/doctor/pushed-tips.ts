@@ -71,7 +71,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   });
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was queued.
   const queued = await dateQueuedActions(root, history, valid);
-  const evidence = { ...NO_EVIDENCE, commits: [...commits], queued };
+  const evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
   // verified_for_sha is judged against HEAD's history: only for a pushed HEAD that carries the checkpoint.
   if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {

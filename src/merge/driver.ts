@@ -14,6 +14,7 @@ import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
 import { jsonEqual } from './json-value.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
+import { renderKeepingLayout } from './render-layout.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
 
@@ -147,7 +148,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   }
   const format = { ...detectFormat(input.ours), texts: texts?.texts ?? new Map() };
   if (conflicts.length > 0) {
-    const text = renderMerged(value, conflicts, { format, sideTexts, markerSize: input.markerSize, labels: input.labels });
+    // Ours laid out by hand: kept outside the conflicted lines where it can be (render-layout.ts), else formatJson's layout.
+    const kept = oursCanonical || !input.keepLayout ? null : renderKeepingLayout({ original: input.ours, before: ours, value, conflicts, format, sideTexts, markerSize: input.markerSize, labels: input.labels, write: input.keepLayout() });
+    const text = kept ?? renderMerged(value, conflicts, { format, sideTexts, markerSize: input.markerSize, labels: input.labels });
     return { status: 'conflict', text, conflicts, messages: summarizeConflicts(conflicts, { file: input.fileName }), unmatched };
   }
 

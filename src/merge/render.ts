@@ -177,7 +177,7 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
 }
 
 /** The line that opens a side's block in a conflict (`end`: the line that closes the conflict). */
-function markerLine(side: Side | 'end', size: number, labels: ConflictLabels): string {
+export function markerLine(side: Side | 'end', size: number, labels: ConflictLabels): string {
   if (side === 'ours') return `${'<'.repeat(size)} ${labels.ours}`;
   if (side === 'base') return `${'|'.repeat(size)} ${labels.base}`;
   if (side === 'theirs') return '='.repeat(size);

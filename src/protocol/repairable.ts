@@ -4,6 +4,8 @@
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { enumSlips } from './enum-slip.js';
+import { recordedText } from './format.js';
+import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteWord, placeholder, shellQuote } from '../shell-words.js';
@@ -66,8 +68,19 @@ export function listFlag(text: string): string | null {
   return list === null ? null : `--next_actions:json=${list}`;
 }
 
+/**
+ * The text the file writes the number at `path` of `doc` with (`8.0`, `1E5`, `-0`: the literal
+ * texts parseJson records, asked for only here), else JSON's: a fix that turns it into a string
+ * carries what the user wrote, not what the double prints as.
+ */
+type NumberText = (v: number, path: ReadonlyArray<string | number>) => string;
+const numberTextIn = (doc: Obj, texts: (() => LiteralTexts | undefined) | undefined): NumberText => (v, path) => {
+  const known = texts?.();
+  return (known?.size && recordedText(known, ...literalPlace(doc as never, path), v)) || String(v);
+};
+
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string. */
-function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } {
+function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions: Map<number, string> } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
   for (const e of enumSlips(doc)) {
@@ -91,13 +104,13 @@ function slips(doc: Obj): { notes: RepairNote[]; actions: Map<number, string> } 
     });
   }
   if (Array.isArray(doc.next_actions)) doc.next_actions.forEach((a, i) => {
-    if (isObj(a)) actionSlip(a, i, notes, actions);
+    if (isObj(a)) actionSlip(a, i, notes, actions, numberText);
   });
   return { notes, actions };
 }
 
 /** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */
-function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number, string>): void {
+function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number, string>, numberText: NumberText): void {
   const textOk = hasWords(a.text);
   const words = textOk ? (a.text as string) : actionWords(a);
   // Nothing to read it by ({"text": ""}): not a slip; the file needs repair, and says how.
@@ -111,16 +124,18 @@ function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number,
   if (!textOk) {
     actions.set(i, words);
     const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
-    problems.push(a.text === undefined ? `${at} is an object with ${keys} but no "text" (an action is a string or {"text": …})` : `${at}.text is ${a.text === '' ? 'empty' : `not text (${typeof a.text === 'string' ? 'blank' : JSON.stringify(a.text)?.slice(0, 40)})`}`);
+    problems.push(a.text === undefined ? `${at} is an object with ${keys} but no "text" (an action is a string or {"text": …})` : `${at}.text is ${a.text === '' ? 'empty' : `not text (${typeof a.text === 'string' ? 'blank' : typeof a.text === 'number' ? numberText(a.text, ['next_actions', i, 'text']) : JSON.stringify(a.text)?.slice(0, 40)})`}`);
     const value = flagValue(words);
     if (value === null) byHand.push(`copy its words (${words.length} characters) into ${at}.text`);
     else flags.push(`--next_actions.${i}.text=${value}`);
   }
   if (!whenOk) {
     const v = a.done_when;
-    problems.push(`${at}.done_when is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${String(v)}`}, not a command string`);
+    // A number is named and fixed by its text as written (8.0 stays 8.0, not 8).
+    const text = typeof v === 'number' ? numberText(v, ['next_actions', i, 'done_when']) : String(v);
+    problems.push(`${at}.done_when is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${text}`}, not a command string`);
     // A number or true/false reads back as the same text; a list or object has no one command to be.
-    if (typeof v === 'number' || typeof v === 'boolean') flags.push(`--next_actions.${i}.done_when=${shellQuote(String(v))}`);
+    if (typeof v === 'number' || typeof v === 'boolean') flags.push(`--next_actions.${i}.done_when=${shellQuote(text)}`);
     else byHand.push(`make ${at}.done_when one command string, or remove it`);
   }
   notes.push({ path: joinPath('next_actions', i), problem: problems.join('; '), fix: flags.length ? flags.join(' ') : null, ...(byHand.length ? { byHand: byHand.join(', and ') } : {}) });
@@ -148,11 +163,16 @@ export function repairPlan(skill: string, notes: readonly RepairNote[]): { comma
  * `doc` as the read-side commands can show it despite `errors`, with a note per slip; null when
  * an error is anything but a repairable slip (the file then needs repair as before). The view
  * keeps every value as written; only an action object without text reads as its words, and
- * next_actions written as one string as a list of that one action.
+ * next_actions written as one string as a list of that one action. `texts`: the file's literal
+ * texts (parseJson's), asked for only when a fix spells out a number.
  */
-export function readableView(doc: unknown, errors: readonly Issue[]): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
+export function readableView(
+  doc: unknown,
+  errors: readonly Issue[],
+  texts?: () => LiteralTexts | undefined,
+): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions } = slips(doc);
+  const { notes, actions } = slips(doc, numberTextIn(doc, texts));
   const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };

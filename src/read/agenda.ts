@@ -2,7 +2,7 @@
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, toSeconds, walkBound } from '../doctor/evidence.js';
+import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { loadRemembered, readable, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { basename, relative, sep } from 'node:path';
@@ -104,12 +104,14 @@ async function landedAtHead(root: string, now: Date, asking: readonly Asking[], 
   const head = headFiles(root);
   const notBefore = walkBound(root, now);
   // An engine asked for by name is exercised, as gatherEvidence does with its walk caches.
-  const key = engine === 'auto' && head !== null ? landedKey(head, asking) : null;
+  // Which PR URLs are this repository's follows its remotes, which HEAD does not fix: in the key.
+  const thisRepo = readThisRepo(root);
+  const key = engine === 'auto' && head !== null ? landedKey(head, asking, thisRepo) : null;
   const known = key === null ? null : rememberedLanded(head!, key, notBefore);
   if (known) return { answer: known, head };
   let failed = false;
   // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
-  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking }).catch((e: unknown) => {
+  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking, thisRepo }).catch((e: unknown) => {
     failed = true;
     unread(e);
     return NO_EVIDENCE;

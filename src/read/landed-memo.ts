@@ -5,6 +5,7 @@
 //  - HEAD's commit and the shallow boundary (history below a commit never changes);
 //  - each asking checkpoint's path, updated_at, queued actions and blocker resolutions (what the
 //    walk's start, the action dates and the landing rules read);
+//  - this repository's names (its remotes: which PR URLs are its own), which HEAD does not fix;
 //  - the walk_days bound, only when it cuts the walk: an answer is kept only from an uncut walk,
 //    and used only while the bound still leaves that walk uncut;
 //  - this build's rules (CHECKPOINT_BUILD, as for verdicts.ts): an unbundled run keeps nothing.
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import type { HeadFiles } from '../git/head-files.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
+import type { ThisRepo } from '../doctor/repo-names.js';
 import { BUILD } from '../store/verdicts.js';
 
 
@@ -39,9 +41,9 @@ interface Entry {
 }
 
 /** The question, written out whole; null when this run keeps no answers. */
-export function landedKey(head: HeadFiles, asking: readonly Asking[]): string | null {
+export function landedKey(head: HeadFiles, asking: readonly Asking[], thisRepo: ThisRepo): string | null {
   if (BUILD === null || head.sha === null) return null;
-  return JSON.stringify([BUILD, head.sha, head.shallowKey, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, actionText), texts(cp.blockers, resolution)])]);
+  return JSON.stringify([BUILD, head.sha, head.shallowKey, thisRepo, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, actionText), texts(cp.blockers, resolution)])]);
 }
 
 function texts<T>(list: T[] | undefined, text: (item: T) => unknown): unknown[] {

@@ -351,6 +351,49 @@ describe('pause over a capsule written by hand', () => {
     expect(doc(dir).capsule.my_notes).toEqual(cap.my_notes);
   });
 
+  it.each([
+    ['--auto', ['--auto']],
+    ['--context', ['--context', JSON.stringify(context())]],
+  ])('%s over a null capsule saves a fresh one in its place, the rest of the file as written', async (_how, flags) => {
+    const dir = handProject('null');
+    const r = await runCli(dir, ['pause', 'api', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    const cap = doc(dir).capsule;
+    expect(cap.origin).toMatchObject({ root: dir, head: head(dir) });
+    expect(cap.mechanical).toMatchObject({ head: head(dir), branch: 'main' });
+    expect(Object.keys(cap.context)).toEqual(Object.keys(context()));
+    expect(read(dir, CP)).toContain('\t"next_actions"');
+    expect(read(dir, CP)).toContain('"go: src/x.ts (PR 12)"');
+    expect((await runCli(dir, ['validate', 'api'])).stdout).not.toMatch(/error\s+capsule/);
+  });
+
+  it.each([
+    ['a string', '"halfway through the canary; do not restart the rollout (see PR 12)"', 'a string'],
+    ['prose with a newline escape', '"line one\\nline two"', 'a string'],
+    ['an array', '["ship it", 8.0]', 'an array'],
+    ['a number written 8.0', '8.0', 'a number'],
+    ['a boolean', 'true', 'a boolean'],
+  ])('a capsule that is %s is never dropped: --auto and --context refuse in one line, exit 2, file byte-identical', async (_what, capsule, kind) => {
+    const dir = handProject(capsule);
+    const before = bytesOf(dir);
+    for (const flags of [['--auto'], ['--context', JSON.stringify(context())], ['--auto', '--json']]) {
+      const r = await runCli(dir, ['pause', 'api', ...flags]);
+      expect(r.code, flags.join(' ')).toBe(2);
+      const said = flags.includes('--json') ? JSON.parse(r.stdout).error.message : r.stderr;
+      expect(said).toContain(`the capsule in ${CP} is ${kind}, not the capsule object`);
+      if (!flags.includes('--json')) {
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).toMatch(/was not changed; move that text into the capsule's fields by hand.*"capsule": null.*checkpoint pause api --context/);
+      }
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(bytesOf(dir).equals(before), flags.join(' ')).toBe(true);
+    }
+    // The fix the hint gives works: with the text moved and the capsule set to null, pause saves.
+    write(dir, CP, read(dir, CP).replace(`"capsule": ${capsule}`, '"capsule": null'));
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context({ pending: ['halfway through the canary'] }))])).code).toBe(0);
+    expect(doc(dir).capsule.context.pending).toEqual(['halfway through the canary']);
+  });
+
   it('--context over a capsule of our own says nothing about kept fields', async () => {
     const dir = project();
     expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);

@@ -6,6 +6,7 @@ import type { Checkpoint } from '../../src/protocol/types.js';
 import { checkLandedWork } from '../../src/doctor/checks.js';
 import { landedEvidence, NO_EVIDENCE } from '../../src/doctor/evidence.js';
 import { committedAfter, queuedAt } from '../../src/doctor/instants.js';
+import { isThisRepo, pullUrlRepo, remoteName, thisRepoOf } from '../../src/doctor/repo-names.js';
 
 const commit = (sha: string, subject: string, time: number, body = ''): CommitInfo => ({ sha, parents: [], subject, body, time, changes: [] });
 
@@ -65,6 +66,68 @@ describe('PR references as people write them (r14)', () => {
     fc.assert(fc.property(fc.array(fc.constantFrom(...words), { maxLength: 12 }), (picked) => {
       expect(prs(picked.join(' '))).toEqual([]);
     }), { numRuns: 500 });
+  });
+});
+
+describe('a PR URL of another repository is not this repository\'s PR', () => {
+  // This repository as its remotes name it: an ssh origin in mixed case, an https fork with .git.
+  const repo = thisRepoOf(['git@GitHub.com:Acme/Shop.git', 'https://me@github.com/me/shop-fork.git/', '/srv/mirror/shop.git']);
+  const prs = (text: string, r = repo) => workRefs(text, r).flatMap((ref) => (ref.kind === 'pr' ? [ref.number] : []));
+
+  it.each([
+    ['Port the fix from https://github.com/other-org/other-repo/pull/45 into src/auth.ts', []],
+    ['See github.com/other-org/other-repo/pull/45/files first', []],
+    ['Port [#45](https://github.com/other-org/other-repo/pull/45) (upstream)', []],
+    ['Port [PR #45](<https://github.com/other-org/other-repo/pull/45>)', []],
+    ['Land https://github.com/acme/shop/pull/45 once CI is green', [45]],
+    ['Land https://GITHUB.COM/ACME/Shop/pull/45', [45]],
+    ['Land http://www.github.com/acme/shop/pull/45/commits', [45]],
+    ['Land https://github.com/me/shop-fork/pull/45', [45]],
+    ['(https://github.com/acme/shop/pull/45)', [45]],
+    ['pull/47, then PR #45 and PR#46', [47, 45, 46]],
+    ['See ../pull/45 and docs/reviews/pull/46', [45, 46]],
+    // Another repository's #45 beside this one's #45 (written otherwise): this one's still counts.
+    ['Port https://github.com/other-org/other-repo/pull/45, then merge PR #45', [45]],
+    ['[#45](https://github.com/acme/shop/pull/45)', [45]],
+    // A link whose URL names another number is not about this #45.
+    ['[#45](https://github.com/other-org/other-repo/pull/99)', [45]],
+  ])('%s -> %j', (text, numbers) => {
+    expect(prs(text)).toEqual(numbers);
+  });
+
+  it('with no hosted remote (none, or local paths only) a full URL counts as before', () => {
+    for (const r of [thisRepoOf([]), thisRepoOf(['/srv/git/shop.git', '../shop', 'file:///srv/shop.git', 'C:\\repos\\shop'])]) {
+      expect(r).toEqual([]);
+      expect(prs('Port https://github.com/other-org/other-repo/pull/45', r)).toEqual([45]);
+    }
+  });
+
+  it('reads every remote URL form git takes', () => {
+    const want = { host: 'github.com', path: 'acme/shop' };
+    for (const url of [
+      'https://github.com/acme/shop', 'https://github.com/acme/shop.git', 'https://github.com/Acme/Shop.git/', 'https://user:tok@github.com/acme/shop.git',
+      'http://github.com:80/acme/shop', 'ssh://git@github.com/acme/shop.git', 'ssh://git@ssh.github.com:443/acme/shop.git', 'git@github.com:acme/shop.git',
+      'github.com:acme/shop', 'git://github.com/acme/shop.git', 'git+ssh://git@github.com/acme/shop',
+    ]) expect(remoteName(url), url).toEqual(want);
+    expect(remoteName('git@gitlab.com:group/sub/shop.git')).toEqual({ host: 'gitlab.com', path: 'group/sub/shop' });
+    for (const url of ['/srv/git/shop.git', './shop', 'file:///srv/shop.git', 'C:\\repos\\shop', 'https://github.com', '']) expect(remoteName(url), url).toBeNull();
+  });
+
+  it('an ssh alias host (~/.ssh/config) matches by path; a path of another owner never does', () => {
+    const alias = thisRepoOf(['git@github-work:acme/shop.git']);
+    expect(isThisRepo(pullUrlRepo('https://github.com/acme/shop')!, alias)).toBe(true);
+    expect(isThisRepo(pullUrlRepo('https://github.com/other/shop')!, alias)).toBe(false);
+    expect(isThisRepo(pullUrlRepo('https://gitlab.com/acme/shop')!, repo)).toBe(false);
+  });
+
+  it('property: text around a URL of another repository never yields its number; this repository\'s URL always does', () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+    const prose = fc.stringMatching(/^[a-zA-Z ,.;:]{0,30}$/);
+    fc.assert(fc.property(word, word, fc.integer({ min: 1, max: 9_999_999 }), prose, prose, (owner, name, n, before, after) => {
+      fc.pre(!(owner === 'acme' && name === 'shop') && !(owner === 'me' && name === 'shop-fork'));
+      expect(prs(`${before} https://github.com/${owner}/${name}/pull/${n} ${after}`)).toEqual([]);
+      expect(prs(`${before} https://github.com/acme/shop/pull/${n} ${after}`)).toEqual([n]);
+    }));
   });
 });
 

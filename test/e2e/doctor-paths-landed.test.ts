@@ -127,6 +127,52 @@ describe('landed PRs written as people write them (r14 W5)', () => {
   });
 });
 
+describe('a PR URL of another repository (round 11)', () => {
+  const foreign = 'Port the fix from https://github.com/other-org/other-repo/pull/45 into src/auth.ts (see docs/**/*.md)';
+  const own = 'Land https://GitHub.com/acme/shop/pull/46 once CI is green';
+  const actions = [own, 'Merge PR#50 (auth middleware)', foreign, 'Ship the session docs'];
+  const landedIn = async (dir: string, engine: string) =>
+    (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.message.includes('landed')).map((f) => f.path);
+  const skipped = async (dir: string, cmd: string[]) => {
+    const out = JSON.parse((await runCli(dir, [...cmd, '--json'])).stdout);
+    return ((out.skills?.[0]?.landed_actions ?? (out.next ?? out).skipped_as_landed) as { text: string }[]).map((s) => s.text);
+  };
+
+  it('is not this repository\'s #45: doctor (both engines), next, resume and the push judge only this repository\'s PRs; with no hosted remote it counts as before', async () => {
+    const dir = published('api', handKept('api', { project_dir: '/home/claude/demo', next_actions: actions }));
+    // This repository on GitHub, as a clone names it (origin is the local bare remote the push goes to).
+    git(dir, ['remote', 'add', 'github', 'git@github.com:Acme/Shop.git']);
+    commitAll(dir, 'Merge pull request #45 from acme/feat');
+    commitAll(dir, 'Ship the CI link (#46)');
+    commitAll(dir, 'Merge pull request #50 from acme/auth');
+    for (const engine of ['native', 'isomorphic']) expect(await landedIn(dir, engine), engine).toEqual(['next_actions[0]', 'next_actions[1]']);
+    expect(await skipped(dir, ['next'])).toEqual([own, actions[1]]);
+    expect(await skipped(dir, ['resume', 'api'])).toEqual([own, actions[1]]);
+    expect(await skipped(dir, ['status'])).toEqual([own, actions[1]]);
+    expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next.text).toBe(foreign);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/names #46, which landed/);
+    expect(r.out).not.toMatch(/names #45/);
+
+    // Without a hosted remote nothing tells the other repository apart: counted, as before (and not remembered from the run above).
+    git(dir, ['remote', 'remove', 'github']);
+    for (const engine of ['native', 'isomorphic']) expect(await landedIn(dir, engine), engine).toEqual(['next_actions[0]', 'next_actions[1]', 'next_actions[2]']);
+    expect(await skipped(dir, ['next'])).toEqual(actions.slice(0, 3));
+    expect(await skipped(dir, ['status'])).toEqual(actions.slice(0, 3));
+    // An https remote with .git, in a linked worktree (remotes live in the common config), tells them apart again.
+    git(dir, ['remote', 'add', 'up', 'https://github.com/acme/shop.git']);
+    const wt = `${dir}-wt`;
+    git(dir, ['worktree', 'add', '-q', wt]);
+    try {
+      expect(await skipped(wt, ['next'])).toEqual([own, actions[1]]);
+      expect(await landedIn(wt, 'isomorphic')).toEqual(['next_actions[0]', 'next_actions[1]']);
+    } finally {
+      git(dir, ['worktree', 'remove', '--force', wt]);
+    }
+  });
+});
+
 describe('a complete skill whose generated file is renamed (r14 U2)', () => {
   const complete = handKept('old', {
     status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],

@@ -188,4 +188,69 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
     ]);
     expect(read(dir, FILE)).toContain('\t"step": "orders endpoint: pagination",\r\n');
   });
+
+  /** Branches a and b from the base, each changing `HAND` by `edits` (exact text swaps), then `git merge b` on a. */
+  function conflicted(a: [string, string][], b: [string, string][]): { dir: string; ours: string; merge: { status: number | null; out: string } } {
+    const dir = project();
+    const swap = (edits: [string, string][]) => edits.reduce((t, [from, to]) => (expect(t).toContain(from), t.replace(from, to)), HAND);
+    git(dir, ['checkout', '-q', '-b', 'a']);
+    write(dir, FILE, swap(a));
+    commitAll(dir, 'a');
+    git(dir, ['checkout', '-q', '-b', 'b', 'HEAD~1']);
+    write(dir, FILE, swap(b));
+    commitAll(dir, 'b');
+    git(dir, ['checkout', '-q', 'a']);
+    const r = gitTry(dir, ['merge', '--no-edit', 'b']);
+    return { dir, ours: swap(a), merge: { status: r.status, out: r.stdout + r.stderr } };
+  }
+
+  it("a conflicted merge keeps ours' layout outside the conflicted lines; each side's block is that line with its values (1E3, 2E3, 3.0E3 as written)", () => {
+    const { dir, ours, merge } = conflicted(
+      [['"step": "orders endpoint"', '"step": "orders: pagination (a)"'], ['"ratio": 1E3', '"ratio": 2E3'], ['"score": 8.0,', '"score": 8.0, "by": "a",']],
+      [['"step": "orders endpoint"', '"step": "orders: cursor (b)"'], ['"ratio": 1E3', '"ratio": 3.0E3'], ['"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"']],
+    );
+    expect(merge.status, merge.out).not.toBe(0);
+    expect(merge.out).toMatch(/conflict at step: .*conflict at skill_state\.ratio: ours 2E3 vs theirs 3\.0E3 \(base 1E3\)/);
+    const block = (o: string, base: string, t: string) => ['<<<<<<< ours', o, '||||||| base', base, '=======', t, '>>>>>>> theirs'].map((l) => `${l}\r\n`).join('');
+    const state = (v: string) => `\t"skill_state": {"branch": "main", "ratio": ${v}, "tags": ["a","b"],`;
+    // Ours byte for byte (tabs, CRLF, inline lists, the blank line, 8.0), b's clean change, and a block per conflicted line
+    // (the skill_state line opens an object that goes on over the lines after it: each side's line does the same).
+    const expected = ours
+      .replace('\t"step": "orders: pagination (a)",\r\n', block('\t"step": "orders: pagination (a)",', '\t"step": "orders endpoint",', '\t"step": "orders: cursor (b)",'))
+      .replace(`${state('2E3')}\r\n`, block(state('2E3'), state('1E3'), state('3.0E3')))
+      .replace('"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"');
+    expect(read(dir, FILE)).toBe(expected);
+    // Settled field by field, the file is ours' layout again, with the choices made.
+    const r = cli(dir, ['resolve', '--theirs', 'step', '--theirs', 'skill_state.ratio', '--add']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, FILE)).toBe(
+      ours.replace('"step": "orders: pagination (a)"', '"step": "orders: cursor (b)"').replace('"ratio": 2E3', '"ratio": 3.0E3').replace('"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"'),
+    );
+    expect(git(dir, ['diff', '--name-only', '--diff-filter=U'])).toBe('');
+  });
+
+  it("a member one side deleted and the other changed, on a line of its own: that side's block is empty, the layout kept", () => {
+    const { dir, ours, merge } = conflicted([['"phase": "build",', '"phase": "build (a)",']], [['\t"phase": "build",\r\n', '']]);
+    expect(merge.status, merge.out).not.toBe(0);
+    const block = ['<<<<<<< ours', '\t"phase": "build (a)",', '||||||| base', '\t"phase": "build",', '=======', '>>>>>>> theirs'].map((l) => `${l}\r\n`).join('');
+    expect(read(dir, FILE)).toBe(ours.replace('\t"phase": "build (a)",\r\n', block));
+    const r = cli(dir, ['resolve', '--theirs', 'phase']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, FILE)).toBe(ours.replace('\t"phase": "build (a)",\r\n', ''));
+  });
+
+  it('a conflict it cannot put on its line (a member one side deleted, beside others on that line) falls back to the canonical layout, valid for each side', () => {
+    const { dir, merge } = conflicted([['"ratio": 1E3,', '"ratio": 2E3,']], [['"ratio": 1E3, ', '']]);
+    expect(merge.status, merge.out).not.toBe(0);
+    expect(merge.out).toMatch(/conflict at skill_state\.ratio: ours 2E3 vs theirs absent/);
+    const text = read(dir, FILE);
+    expect(text).toMatch(/^<<<<<<< ours\r$/m);
+    expect(text).not.toContain('"generated_files": ["src/x.ts (PR 12)"'); // laid out by formatJson
+    for (const side of ['ours', 'theirs'] as const) {
+      const r = cli(dir, ['resolve', `--${side}`, 'skill_state.ratio']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(JSON.parse(read(dir, FILE)).skill_state.ratio).toBe(side === 'ours' ? 2000 : undefined);
+      write(dir, FILE, text);
+    }
+  });
 });

@@ -4,6 +4,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import { paste } from '../helpers/paste.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -93,5 +94,51 @@ describe('update writes numbers as typed', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot write inside skill_state.score: it is 8.0, not an object');
     expect(read(dir, FILE)).toBe(before);
+  });
+});
+
+describe('a slip fix carries a number as it was written', () => {
+  // done_when written as numbers (a person typed a version or a score there), in a hand-kept layout.
+  const slipped = `{
+    "protocol_version": "1.1", "skill": "api", "project": "shop", "project_dir": "/home/dev/shop",
+    "created_at": "2026-03-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",
+    "phase": "build", "step": "sprint-2", "status": "in_progress",
+    "progress_summary": "Orders half done; see src/orders.ts (PR 12)",
+    "next_actions": [
+        {"text": "Finish src/orders.ts (PR 12)", "done_when": 8.0},
+        {"text": 1E5, "title": "Load test docs/**/*.md"},
+        {"text": "Bump to 2.50", "done_when": 2.50},
+        {"text": "Re-run", "done_when": -0},
+        {"text": "Plain", "done_when": 7}
+    ],
+    "eval_scores": [{"rubric": "audit", "score": 8.0, "max": 10, "at": "2026-03-01T00:00:00Z"}]
+}
+`;
+  const fix = "checkpoint update api --next_actions.0.done_when='8.0' --next_actions.1.text='Load test docs/**/*.md' --next_actions.2.done_when='2.50' --next_actions.3.done_when='-0' --next_actions.4.done_when='7'";
+
+  it('status, next and doctor print the literal text (8.0, 2.50, -0) in the problem and the fix; pasting the fix gives a valid file with those texts', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, FILE, slipped);
+    commitAll(dir, 'checkpoint', '2026-03-03T17:45:00Z');
+    const status = await runCli(dir, ['status', '--json']);
+    const notes = JSON.parse(status.stdout).repairs as { problem: string }[];
+    expect(notes.map((n) => n.problem)).toEqual([
+      'next_actions[0].done_when is the number 8.0, not a command string',
+      'next_actions[1].text is not text (1E5)',
+      'next_actions[2].done_when is the number 2.50, not a command string',
+      'next_actions[3].done_when is the number -0, not a command string',
+      'next_actions[4].done_when is the number 7, not a command string',
+    ]);
+    for (const args of [['status'], ['next'], ['doctor']]) expect((await runCli(dir, args)).stdout, args[0]).toContain(fix);
+    expect(read(dir, FILE)).toBe(slipped);
+    // The words exactly as a shell passes them (paste records them), then run by the built binary.
+    const words = paste([fix]).runs[0]!;
+    expect(words.slice(0, 3)).toEqual(['checkpoint', 'update', 'api']);
+    const pasted = cli(dir, words.slice(1));
+    expect(pasted.code, pasted.stderr).toBe(0);
+    const after = read(dir, FILE);
+    for (const t of ['"done_when": "8.0"', '"done_when": "2.50"', '"done_when": "-0"', '"done_when": "7"', '"score": 8.0']) expect(after).toContain(t);
+    expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
   });
 });

@@ -161,6 +161,22 @@ describe('checkpoint mcp', () => {
     expect((await call(c, 'next')).structuredContent).toMatchObject({ next: { skill: 'api' } });
   });
 
+  it('pause over a capsule written as prose refuses like the CLI (file byte-identical); over a null capsule it saves', async () => {
+    const dir = repo();
+    const before = messy(dir, { capsule: 'halfway through the canary; do not restart the rollout (PR 12)' });
+    const c = await connect(dir);
+    const capsule = { goal: 'Auth', acceptance: 'tests pass', constraints: [], decisions: [], evidence: [], pending: [], next: 'Ship it' };
+    for (const args of [{ skill: 'api', auto: true }, { skill: 'api', capsule }]) {
+      const r = await call(c, 'pause', args);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/the capsule in \.checkpoints\/api\.checkpoint\.json is a string, not the capsule object.*hint: .*"capsule": null/);
+      expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    }
+    messy(dir, { capsule: null });
+    expect((await call(c, 'pause', { skill: 'api', auto: true })).structuredContent).toMatchObject({ refreshed: true, first: true });
+    expect(disk(dir).capsule.mechanical).toMatchObject({ branch: 'main' });
+  });
+
   it('a host that writes its calls and closes the pipe gets every answer, each write made once', async () => {
     const dir = repo();
     messy(dir);

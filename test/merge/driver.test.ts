@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { splitConflictMarkers } from '../../src/merge/markers.js';
 import { compileExtraLogs } from '../../src/protocol/fields.js';
 import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
@@ -123,7 +125,27 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(other.text).toBe(formatJson(parseJson(other.text!).value, { indent: '  ', eol: '\n', finalNewline: true, bom: false, texts: parseJson(other.text!).texts }));
     });
 
-    it('never loads the writer for ours laid out as formatJson writes (two spaces), nor for a conflict', () => {
+    it("property: a conflict on a line shared with other members keeps ours' layout elsewhere, and each side's blocks give exactly that side's file", () => {
+      // Any scalar for "step" on each side (strings with quotes, marker-like text, newlines; numbers), on the line it shares with "phase" and "status".
+      const value = fc.oneof(fc.string(), fc.constant('<<<<<<< ours\n======='), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+      fc.assert(
+        fc.property(value, value, (a, b) => {
+          fc.pre(JSON.stringify(a) !== JSON.stringify(b) && JSON.stringify(a) !== '"orders endpoint"' && JSON.stringify(b) !== '"orders endpoint"');
+          const side = (v: unknown, updated: string) => hand({ updated }).replace('"step": "orders endpoint"', () => `"step": ${JSON.stringify(v)}`);
+          const r = merge(hand(), side(a, '2026-01-06T10:00:00Z'), side(b, '2026-01-07T10:00:00Z'), { keepLayout });
+          expect(r.status).toBe('conflict');
+          const sides = splitConflictMarkers(r.text!)!;
+          expect(parseJson(sides.ours).value).toEqual({ ...(parseJson(side(a, '2026-01-06T10:00:00Z')).value as object), updated_at: '2026-01-07T10:00:00Z' });
+          expect((parseJson(sides.theirs).value as { step: unknown }).step).toEqual(b);
+          expect((parseJson(sides.base!).value as { step: unknown }).step).toBe('orders endpoint');
+          // Outside the conflicted line, ours' text: the tabs, CRLF, the blank line and the inline lists.
+          expect(r.text).toContain('\r\n\r\n\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts"],\r\n\t"next_actions": [\r\n');
+        }),
+        { numRuns: 60 },
+      );
+    });
+
+    it('never loads the writer for ours laid out as formatJson writes (two spaces), a conflict included', () => {
       const unused = () => {
         throw new Error('the layout writer was asked for');
       };
@@ -132,7 +154,7 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(merge(text(BASE), text(ours), text(theirs), { keepLayout: unused }).status).toBe('clean');
       const bom = `\uFEFF${JSON.stringify(ours, null, 2)}`; // no final newline, a BOM: still formatJson's layout
       expect(merge(text(BASE), bom, text(theirs), { keepLayout: unused }).text).toBe(`\uFEFF${JSON.stringify({ ...ours, updated_at: '2026-03-02T11:00:00Z' }, null, 2)}`);
-      const r = merge(hand(), hand({ updated: '2026-01-06T10:00:00Z' }).replace('"build"', '"audit"'), hand({ updated: '2026-01-07T10:00:00Z' }).replace('"build"', '"ship"'), { keepLayout: unused });
+      const r = merge(text(BASE), text(edited((d) => (d.phase = 'audit'))), text(edited((d) => (d.phase = 'ship'))), { keepLayout: unused });
       expect(r.status).toBe('conflict');
       expect(r.text).toContain('<<<<<<< ours');
     });

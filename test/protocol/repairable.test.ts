@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handRepair, readableView, suggestEnum } from '../../src/protocol/repairable.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
+import { parseJson } from '../../src/protocol/json.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../../src/protocol/shapes.generated.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -56,6 +57,38 @@ describe('readableView', () => {
     // The two commands give a valid file.
     const fixed = doc({ next_actions: [{ action: 'ok', done_when: '5', text: 'ok' }, { text: 'Run it', done_when: '8' }] });
     expect(validateCheckpoint(fixed).errors).toEqual([]);
+  });
+
+  it("a number's fix and problem carry the text the file wrote it with (parseJson's literal texts), not the double's", () => {
+    const text = JSON.stringify(doc({ next_actions: [{ text: 'Run it (PR 12)', done_when: 8 }, { text: 9, title: 'Lint' }, 'Ship'] }), null, 2)
+      .replace('"done_when": 8', '"done_when": 8.0')
+      .replace('"text": 9', '"text": 9.50e0');
+    const parsed = parseJson(text);
+    let asked = 0;
+    const r = readableView(parsed.value, validateCheckpoint(parsed.value).errors, () => (asked++, parsed.texts))!;
+    expect(r.notes.map((n) => [n.problem, n.fix])).toEqual([
+      ['next_actions[0].done_when is the number 8.0, not a command string', "--next_actions.0.done_when='8.0'"],
+      ['next_actions[1].text is not text (9.50e0)', "--next_actions.1.text='Lint'"],
+    ]);
+    expect(asked).toBeGreaterThan(0);
+    // Without a number to spell out, the texts are never asked for (reading pays no scan).
+    asked = 0;
+    readableView(doc({ status: 'Done' }), validateCheckpoint(doc({ status: 'Done' })).errors, () => (asked++, parsed.texts));
+    expect(asked).toBe(0);
+  });
+
+  it('any number written by hand as done_when is fixed to exactly its text', () => {
+    const literal = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => JSON.stringify(v)),
+      fc.tuple(fc.integer({ min: -999, max: 999 }), fc.stringMatching(/^[0-9]{0,4}0$/)).map(([i, f]) => `${i}.${f}`),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom('e', 'E', 'e+', 'E-'), fc.integer({ min: 0, max: 30 })).map(([m, e, x]) => `${m}${e}${x}`),
+    );
+    fc.assert(fc.property(literal, (lit) => {
+      const text = JSON.stringify(doc({ next_actions: [{ text: 'Check docs/**/*.md', done_when: 'X' }] }), null, 2).replace('"X"', lit);
+      const parsed = parseJson(text);
+      const fix = readableView(parsed.value, validateCheckpoint(parsed.value).errors, () => parsed.texts)!.notes[0]!.fix;
+      expect(fix).toBe(`--next_actions.0.done_when='${lit}'`);
+    }));
   });
 
   it('next_actions written as one string reads as a list of that action, fixed by making it one', () => {

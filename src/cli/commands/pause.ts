@@ -145,7 +145,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       }
       // The new claims replace the old ones; what else the stored capsule holds (a hand-kept note) stays.
-      const old = (current as JsonObject).capsule ?? null;
+      const old = storedCapsule(root, skill, current as JsonObject);
       foreign = foreignCapsuleKeys(old ?? undefined);
       capsule = withMechanical(base, state, at, old);
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
@@ -165,6 +165,27 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 }
 
 class NothingToRefresh extends Error {}
+
+/** The JSON type a reader would call `value`, for the refusal. */
+function jsonKind(value: JsonValue): string {
+  return Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/**
+ * The stored capsule object, or null when there is none (absent or `null`: a fresh one is
+ * simply saved). Any other value (prose, a list, a number written by hand) is refused: the
+ * capsule has no field to carry it (the schema allows no extra key, skill_state belongs to the
+ * skill), so replacing it would drop the user's text. The refusal says how to move it by hand.
+ */
+function storedCapsule(root: string, skill: string, current: JsonObject): JsonObject | null {
+  const value = current.capsule;
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object' && !Array.isArray(value)) return value;
+  const file = display(root, checkpointPath(root, skill));
+  throw new CheckpointError('E_CAPSULE', `refused: the capsule in ${file} is ${jsonKind(value)}, not the capsule object; pause would drop its text`, {
+    hint: `${file} was not changed; move that text into the capsule's fields by hand (or elsewhere in the file), set "capsule": null there, then run checkpoint pause ${skill} --context '<json>' (or --auto)`,
+  });
+}
 
 /** Keys of the old capsule that pause kept though the protocol does not define them: said, never dropped silently. */
 function noteForeign(ctx: Context, skill: string, keys: readonly string[]): void {
@@ -209,7 +230,7 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       }
       // Another writer saved a real capsule meanwhile: keep it, never overwrite claims with placeholders.
-      if ((current as JsonObject).capsule !== undefined) return current;
+      if (storedCapsule(root, skill, current as JsonObject) !== null) return current;
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
       return current;
     },
@@ -232,9 +253,11 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
     else ctx.out.out(why);
     return 0;
   };
-  const hasCapsule = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v) && v.capsule !== undefined;
+  const isObject = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const hasCapsule = (v: JsonValue | null): v is JsonObject => isObject(v) && storedCapsule(root, skill, v) !== null;
   const file = readCheckpoint(root, skill);
   if (!file) return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
+  if (isObject(file.value)) storedCapsule(root, skill, file.value); // refused before git is asked anything
 
   const state = await gitState(root); // outside the lock: git can be slow, the write is not
   warnUnreadIndex(ctx, state);
@@ -249,13 +272,10 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
       now: ctx.now,
       change: (current) => {
         if (!hasCapsule(current)) throw new NothingToRefresh();
-        const old = current.capsule as unknown as Capsule;
-        if (typeof old !== 'object' || old === null || Array.isArray(old)) {
-          throw new CheckpointError('E_CAPSULE', `the stored capsule of "${skill}" is not an object`, { hint: `save a new one: checkpoint pause ${skill} --context ...` });
-        }
+        const old = current.capsule as JsonObject;
         // context and origin stay exactly as saved (frozen); only mechanical is replaced. A capsule
         // written by hand gets what it lacks filled in (placeholders, the origin of now), the rest kept.
-        const kept = keptClaims(old as unknown as JsonObject, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
+        const kept = keptClaims(old, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
         filled = kept.filled;
         capsule = withMechanical(kept.base, state, at, kept.rest);
         current.capsule = capsule as unknown as JsonValue;

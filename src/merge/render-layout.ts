@@ -1,0 +1,158 @@
+// A conflicted merge written in ours' layout (inline arrays, 4-space indent, CRLF kept), not
+// re-laid-out as formatJson would: the merged value goes through the layout writer with a
+// placeholder at each conflict, then each line holding placeholders becomes a diff3 block (the
+// line once per side, that side's values in place; markers on lines of their own). Keeping one
+// side's block gives that side's line, so the file stays valid JSON for each side: checked
+// here, and any case it cannot do so (a run of array items, a side without the value on a line
+// it shares, a value spread over lines) returns null and renderMerged lays the file out. Pure.
+
+import { stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
+import { literalKey, parseJson, type LiteralTexts } from '../protocol/json.js';
+import type { JsonObject, JsonValue } from '../protocol/types.js';
+import type { Conflict, PathSegment } from './conflict.js';
+import { jsonEqual, setOwn } from './json-value.js';
+import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, markerLine, type ConflictLabels } from './render.js';
+
+type Side = 'ours' | 'base' | 'theirs';
+const SIDES: readonly Side[] = ['ours', 'base', 'theirs'];
+
+export interface LayoutRenderInput {
+  /** Ours' text and value: the layout kept. */
+  original: string;
+  before: JsonValue;
+  /** The merged value (each conflict's path holds a stand-in). */
+  value: JsonValue;
+  conflicts: readonly Conflict[];
+  /** Ours' format, its texts the merged literal texts. */
+  format: TextFormat;
+  sideTexts: Partial<Record<Side, LiteralTexts>>;
+  markerSize?: number;
+  labels?: Partial<ConflictLabels>;
+  write: (original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts) => string;
+}
+
+/** `root` with `v` at `path` (undefined: the member removed); null when the path does not lead there. */
+function setAt(root: JsonValue, path: readonly PathSegment[], v: JsonValue | undefined): boolean {
+  let at: JsonValue = root;
+  for (const seg of path.slice(0, -1)) {
+    const next: JsonValue | undefined = at !== null && typeof at === 'object' ? (at as Record<string | number, JsonValue>)[seg] : undefined;
+    if (next === undefined || next === null || typeof next !== 'object') return false;
+    at = next;
+  }
+  const last = path[path.length - 1]!;
+  if (Array.isArray(at)) {
+    if (typeof last !== 'number' || v === undefined || last >= at.length) return false;
+    at[last] = v;
+  } else if (at !== null && typeof at === 'object' && typeof last === 'string') {
+    if (v === undefined) delete (at as JsonObject)[last];
+    else setOwn(at as JsonObject, last, v);
+  } else return false;
+  return true;
+}
+
+/** The content key a writer names the literal at `path` by, standing `v` there (as renderMerged's blocks name theirs). */
+function keyAt(root: JsonValue, path: readonly PathSegment[], v: JsonValue): string {
+  let key = '';
+  let at: JsonValue = root;
+  path.forEach((seg, i) => {
+    const inArray = Array.isArray(at);
+    const child: JsonValue = i === path.length - 1 ? v : (at as Record<string | number, JsonValue>)[seg]!;
+    key = literalKey(key, inArray, inArray ? child : (seg as string));
+    at = child;
+  });
+  return key;
+}
+
+// A line that is one object member and nothing else (its comma aside): a side without the member drops it.
+const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
+
+export function renderKeepingLayout(input: LayoutRenderInput): string | null {
+  const { conflicts, format } = input;
+  if (!conflicts.length || conflicts.some((c) => c.path.length === 0 || c.span !== undefined)) return null;
+  const withMarks = structuredClone(input.value);
+  // Placeholders no string of the document holds.
+  const plain = JSON.stringify(input.value);
+  let tag = '\u0001cpc';
+  while (plain.includes(JSON.stringify(tag).slice(1, -1))) tag += '\u0001';
+  const marks = conflicts.map((_, i) => JSON.stringify(`${tag}${i}\u0001`));
+  if (!conflicts.every((c, i) => setAt(withMarks, c.path, JSON.parse(marks[i]!) as string))) return null;
+  const text = input.write(input.original, input.before, withMarks, format, input.sideTexts.ours);
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const lines = text.slice(bom.length).split('\n');
+  // Each placeholder exactly once, each on one line.
+  const lineOf = marks.map((m) => {
+    let at = -1;
+    lines.forEach((l, n) => {
+      const first = l.indexOf(m);
+      if (first === -1) return;
+      at = at === -1 && l.indexOf(m, first + 1) === -1 ? n : -2;
+    });
+    return at;
+  });
+  if (lineOf.some((n) => n < 0)) return null;
+  const indent = format.indent || '  ';
+  const size = input.markerSize ?? DEFAULT_MARKER_SIZE;
+  const labels = { ...DEFAULT_LABELS, ...input.labels };
+  const texts = {} as Record<Side, LiteralTexts | undefined>;
+  for (const side of SIDES) {
+    const own = input.sideTexts[side];
+    texts[side] = own?.size ? new Map([...(format.texts ?? []), ...own]) : format.texts;
+  }
+  const valueText = (c: Conflict, side: Side, pad: string): string | undefined => {
+    const v = c[side];
+    if (v === undefined) return undefined;
+    const t = texts[side];
+    const written = t?.size ? stringifyKeepingTexts(v, indent, t, keyAt(input.value, c.path, v), null) : JSON.stringify(v, null, indent);
+    return written.split('\n').join(`\n${pad}`);
+  };
+  const out: string[] = [];
+  for (let n = 0; n < lines.length; n++) {
+    const here = conflicts.flatMap((c, i) => (lineOf[i] === n ? [i] : []));
+    if (!here.length) {
+      out.push(lines[n]!);
+      continue;
+    }
+    const cr = lines[n]!.endsWith('\r') ? '\r' : '';
+    const line = cr ? lines[n]!.slice(0, -1) : lines[n]!;
+    const pad = /^\s*/.exec(line)![0];
+    for (const side of [...SIDES, 'end' as const]) {
+      out.push(markerLine(side, size, labels) + cr);
+      if (side === 'end') break;
+      let sideLine = line;
+      let dropped = false;
+      for (const i of here) {
+        const v = valueText(conflicts[i]!, side, pad);
+        if (v !== undefined) sideLine = sideLine.replace(marks[i]!, () => v);
+        else if (here.length === 1 && MEMBER_ONLY.test(line.replace(marks[i]!, ''))) dropped = true;
+        else return null;
+      }
+      if (!dropped) out.push(...sideLine.split('\n').map((l) => l + cr));
+    }
+  }
+  const result = bom + out.join('\n');
+  return eachSideReads(result, input.value, conflicts) ? result : null;
+}
+
+/** Whether keeping each side's blocks gives valid JSON holding exactly that side's values. */
+function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conflict[]): boolean {
+  const lines = text.split('\n');
+  for (const side of SIDES) {
+    const kept: string[] = [];
+    let inSide: Side | 'none' = 'none';
+    for (const l of lines) {
+      if (/^<{7,}(?: |\r?$)/.test(l)) inSide = 'ours';
+      else if (/^\|{7,}(?: |\r?$)/.test(l)) inSide = 'base';
+      else if (/^={7,}\r?$/.test(l)) inSide = 'theirs';
+      else if (/^>{7,}(?: |\r?$)/.test(l)) inSide = 'none';
+      else if (inSide === 'none' || inSide === side) kept.push(l);
+    }
+    const want = structuredClone(merged);
+    if (!conflicts.every((c) => setAt(want, c.path, c[side]))) return false;
+    try {
+      if (!jsonEqual(parseJson(kept.join('\n')).value, want)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
