@@ -505,7 +505,7 @@ export async function deepAnswers(readers: DeepReaders, questions: readonly Deep
 /** One walk answering `group` (one tip, one since), each answer set in `answers`. */
 async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly DeepQuestion[], answers: Map<DeepQuestion, CommitInfo[]>): Promise<void> {
   const naming = group.filter((q) => q.kind === 'naming').map((q) => ({ q, needles: tokenBytes(q.wanted), infos: [] as CommitInfo[] }));
-  const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[] }));
+  const removals = group.filter((q) => q.kind === 'removals').map((q) => ({ q, candidates: [] as CommitInfo[], newest: new Map<string, WalkCommit>() }));
   const { tip, since } = group[0]!;
   // The walk only notes the few commits that may answer; they are decoded and described after
   // it, in walk order. The walk's loop, compiled once tens of thousands of commits in, then
@@ -550,14 +550,37 @@ const NONE: never[] = [];
  * in its first-parent diff) exactly when its parent holds a file there and it does not: one
  * lookup per tree and path, never a diff, and a subtree is read only when its id changed.
  * Then that commit's whole diff is read, so the deletion pairs with the addition it was
- * renamed to.
+ * renamed to. A path whose removal was found is looked up again only in a commit that would
+ * be newer (time, then sha: newestRemovals' order): the walk goes by time, so once the
+ * missing files are explained the rest of history is read for its commits alone, while a
+ * commit whose clock runs ahead of its children's is still looked at.
  */
-function removalsBy<T extends { q: DeepQuestion }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
+function removalsBy<T extends { q: DeepQuestion; newest: Map<string, WalkCommit> }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
   // A length check, not parents[0] read past the end: the root commit would deoptimise the walk's compiled loop.
   if (commit.parents.length === 0) return NONE;
   const parentTree = deep.commit(commit.parents[0]!).tree;
   if (parentTree === commit.tree) return NONE;
-  return removals.filter(({ q }) => q.wanted.some((path) => removes(deep, parentTree, commit.tree, path)));
+  let answered: T[] = NONE;
+  let found: [Map<string, WalkCommit>, string][] | null = null;
+  for (const r of removals) {
+    let hit = false;
+    for (const path of r.q.wanted) {
+      const best = r.newest.get(path);
+      if (best !== undefined && !newerThan(commit, best)) continue;
+      if (!removes(deep, parentTree, commit.tree, path)) continue;
+      hit = true;
+      (found ??= []).push([r.newest, path]);
+    }
+    if (hit) (answered === NONE ? (answered = []) : answered).push(r);
+  }
+  // Noted once every read is done: a read the fallback reader must answer runs the visit again.
+  if (found !== null) for (const [newest, path] of found) newest.set(path, commit);
+  return answered;
+}
+
+/** Whether `a` sorts before `b` in newestFirst's order (time, then sha). */
+function newerThan(a: WalkCommit, b: WalkCommit): boolean {
+  return a.time > b.time || (a.time === b.time && a.sha < b.sha);
 }
 
 /**

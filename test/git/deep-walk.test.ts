@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitHeader, DeepReader, mayName, tokenBytes, type WalkCommit } from '../../src/git/deep-walk.js';
 import { parseCommit } from '../../src/git/object-parse.js';
 import { ObjectStore } from '../../src/git/object-store.js';
+import { createHistory } from '../../src/git/index.js';
+import { deepAnswer, deepReaders, type DeepQuestion } from '../../src/git/isomorphic.js';
 import { cleanup, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -150,6 +152,95 @@ describe('DeepReader', () => {
     expect(await answers(behind)).toEqual(expected);
     expect(asked.length).toBeGreaterThan(0);
     expect(new Set(asked).size).toBe(asked.length);
+    direct.close();
+    behind.close();
+  });
+});
+
+describe('lastRemovals: a path already explained is looked up only in newer commits', () => {
+  const removalsOf = async (dir: string, paths: string[]) => {
+    const out: Record<string, string[]> = {};
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      out[engine] = (await history.lastRemovals(paths, 0)).map((c) => c.subject);
+    }
+    return out;
+  };
+
+  it('finds a removal whose clock runs ahead of the commits after it, visited after a newer-listed one', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', '# Spec\n');
+    write(dir, 'keep.txt', 'k\n');
+    commitAll(dir, 'add the spec', '2026-01-02T00:00:00Z');
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'remove it, clock ahead', '2026-03-01T00:00:00Z');
+    write(dir, 'docs/spec.md', '# Spec again\n');
+    commitAll(dir, 'add it back', '2026-01-03T00:00:00Z');
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'remove it again', '2026-01-04T00:00:00Z');
+    // The walk meets "remove it again" first; "remove it, clock ahead" is newer by time.
+    expect(await removalsOf(dir, ['docs/spec.md'])).toEqual({ native: ['remove it, clock ahead'], isomorphic: ['remove it, clock ahead'] });
+  });
+
+  it('lists only the newest removal of each path, whatever older ones follow, and one found late for another path', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', '1\n');
+    write(dir, 'a.txt', 'a\n');
+    write(dir, 'docs/other.md', 'o\n');
+    commitAll(dir, 'add', '2026-01-02T00:00:00Z');
+    git(dir, ['rm', '-q', 'a.txt']);
+    commitAll(dir, 'remove a early', '2026-01-03T00:00:00Z');
+    git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'remove spec first time', '2026-01-04T00:00:00Z');
+    write(dir, 'docs/spec.md', '2\n');
+    commitAll(dir, 'add spec back', '2026-01-05T00:00:00Z');
+    // The spec's blob changes while docs/ keeps other files: its removal needs the subtree read.
+    write(dir, 'docs/spec.md', '3\n');
+    commitAll(dir, 'edit spec', '2026-01-06T00:00:00Z');
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+    commitAll(dir, 'rename spec', '2026-01-07T00:00:00Z');
+    write(dir, 'b.txt', 'b\n');
+    commitAll(dir, 'later', '2026-01-08T00:00:00Z');
+    const found = await removalsOf(dir, ['docs/spec.md', 'a.txt', 'docs/other.md']);
+    expect(found).toEqual({ native: ['rename spec', 'remove a early'], isomorphic: ['rename spec', 'remove a early'] });
+  });
+
+  it('gives the same answers when objects come from the fallback reader, a visit then running again', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/spec.md', '1\n');
+    write(dir, 'x.txt', 'x\n');
+    commitAll(dir, 'add', '2026-01-02T00:00:00Z');
+    // One commit removes both paths: both are noted only after every read of that visit.
+    git(dir, ['rm', '-q', 'docs/spec.md', 'x.txt']);
+    commitAll(dir, 'remove both', '2026-01-03T00:00:00Z');
+    write(dir, 'y.txt', 'y\n');
+    commitAll(dir, 'after', '2026-01-04T00:00:00Z');
+    git(dir, ['gc', '-q', '--prune=now']);
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const direct = new ObjectStore(join(dir, '.git', 'objects'));
+    // Every object through the fallback reader: the pack behind an index version this reader does not know.
+    const objects = tempDir();
+    dirs.push(objects);
+    cpSync(join(dir, '.git', 'objects'), objects, { recursive: true });
+    const idxPath = join(objects, 'pack', readdirSync(join(objects, 'pack')).find((n) => n.endsWith('.idx'))!);
+    const bytes = readFileSync(idxPath);
+    bytes.writeUInt32BE(3, 4);
+    chmodSync(idxPath, 0o644);
+    writeFileSync(idxPath, bytes);
+    let asked = 0;
+    const behind = new ObjectStore(objects, async (oid) => {
+      asked++;
+      const got = await direct.read(oid);
+      return got?.data ? { type: got.type, data: got.data } : null;
+    });
+    const question: DeepQuestion = { kind: 'removals', tip, since: 0, wanted: ['x.txt', 'docs/spec.md'] };
+    const subjects = async (store: ObjectStore) => (await deepAnswer(deepReaders(store, new Set()), question)).map((c) => c.subject);
+    expect(await subjects(direct)).toEqual(['remove both']);
+    expect(await subjects(behind)).toEqual(['remove both']);
+    expect(asked).toBeGreaterThan(0);
     direct.close();
     behind.close();
   });
