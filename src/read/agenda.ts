@@ -140,9 +140,15 @@ export function repairReason(b: Loaded): string {
   if (b.misnamed) return b.problem!; // names the file and the rename
   const first = b.validation?.errors[0];
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
-  const how = /conflict/i.test(what) ? 'checkpoint resolve' : 'checkpoint validate';
+  const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
   const hand = !b.problem && first ? handRepair(first) : null;
   return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */
+export function needsResolve(b: Loaded): boolean {
+  const first = b.validation?.errors[0];
+  return /conflict/i.test(b.problem ?? (first ? `${first.path}: ${first.message}` : ''));
 }
 
 /**
