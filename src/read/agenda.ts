@@ -191,7 +191,10 @@ export function repairsEntry(item: AgendaItem): { skill: string; path: string; p
 export function brokenNotice(agenda: Agenda): string | null {
   if (!agenda.broken.length) return null;
   const names = agenda.broken.map((b) => skillLabel(b.skill)).join(', ');
-  return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see \`checkpoint validate\`)`;
+  // A file a merge left conflicted is repaired by resolve, any other by what validate lists.
+  const resolve = agenda.broken.filter(needsResolve).length;
+  const see = resolve === 0 ? '`checkpoint validate`' : resolve === agenda.broken.length ? '`checkpoint resolve`' : '`checkpoint resolve`, `checkpoint validate`';
+  return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see ${see})`;
 }
 
 export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {

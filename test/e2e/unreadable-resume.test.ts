@@ -64,6 +64,7 @@ describe('resume over a checkpoint that cannot be read', () => {
     expect(r.stdout).toContain('✗ needs repair: api: .checkpoints/api.checkpoint.json');
     expect(r.stdout).toContain('checkpoint resolve');
     expect(r.stdout).toMatch(/^ASK THE USER before starting work: repair it/m);
+    expect(r.stderr).toContain('left out unreadable or invalid checkpoint: api (see `checkpoint resolve`)');
     const json = await runCli(dir, ['resume', '--json']);
     expect(json.code).toBe(3);
     const doc = JSON.parse(json.stdout);
