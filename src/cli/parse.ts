@@ -117,27 +117,5 @@ export function usageLine(spec: CommandSpec): string {
   return ['checkpoint', spec.name, ...pos, spec.takesOps ? '--path=value...' : '', '[options]'].filter(Boolean).join(' ');
 }
 
-/** Edit distance, for "did you mean" on an unknown command. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const d = distance(word, c);
-    if (d < bestD) [best, bestD] = [c, d];
-  }
-  return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
+/** Edit distance, for "did you mean" on an unknown command: the protocol's, which field names use too. */
+export { closest } from '../protocol/field-slip.js';

@@ -104,6 +104,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [skill()],
     options: {
       'auto-rotate': { type: 'boolean', describe: 'when the file would pass 32 KiB, first rotate old telemetry into .checkpoints/history/ (config auto_rotate does the same)' },
+      'allow-new-field': { type: 'boolean', describe: 'write a new top-level field whose name is a near miss of a protocol field or an option\'s name (refused otherwise, as a likely typo)' },
     },
     takesOps: true,
     examples: [
@@ -262,7 +263,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'resolve',
-    describe: 're-run the semantic merge on conflicted checkpoint files (index stages, else conflict markers)',
+    describe: 're-run the semantic merge on conflicted checkpoint files (our markers in the file win; git\'s own line markers are merged from the index stages)',
     positionals: [{ name: 'paths', describe: 'files to resolve (default: every conflicted checkpoint file)', variadic: true }],
     options: {
       add: { type: 'boolean', describe: 'stage files that resolved cleanly' },

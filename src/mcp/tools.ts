@@ -190,10 +190,11 @@ export const TOOLS: ToolSpec[] = [
         .array(z.object({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
         .min(1),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
+      allow_new_field: z.boolean().optional().describe('write a new top-level field whose name is a near miss of a protocol field (refused otherwise, as a likely typo)'),
     },
     argv: (a) => [
       ...(a.ops as Parameters<typeof opFlag>[0][]).map(opFlag),
-      ...flags(a, { auto_rotate: 'auto-rotate' }),
+      ...flags(a, { auto_rotate: 'auto-rotate', allow_new_field: 'allow-new-field' }),
       ...rest(a.skill),
     ],
     summary: (d) => {

@@ -12,6 +12,7 @@ import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips } from './enum-slip.js';
+import { protocolFieldSlip } from './field-slip.js';
 
 export { isIsoInstant, joinPath };
 
@@ -27,6 +28,8 @@ export interface Issue {
   level: 'error' | 'warning';
   path: string;
   message: string;
+  /** A warning reported as advice whatever its path (see warningLevel). */
+  advice?: true;
 }
 
 export interface ValidationResult {
@@ -70,6 +73,13 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
       const m = meant.get(e.path);
       if (m) e.message += ` (did you mean ${m}?)`;
     }
+  }
+
+  // A top-level name one or two letters off a protocol field is most likely a typo whose change was lost.
+  for (const key of Object.keys(doc)) {
+    const meant = protocolFieldSlip(key);
+    // Advice: a project may keep a field of its own by that name (update --allow-new-field), and no push gate fails on it.
+    if (meant !== null) warnings.push({ level: 'warning', path: joinPath('', key), message: `unknown top-level field ${quoted(key)}; did you mean ${meant}?`, advice: true });
   }
 
   // Cross-field rules: what a schema cannot compare or count.
@@ -154,7 +164,7 @@ function checkBlockers(doc: Obj, warn: Report): void {
 export const ADVICE_PATHS: ReadonlySet<string> = new Set(['progress_table', 'context_primer', 'progress_summary', 'context_primer.key_decisions', '(file)']);
 
 /** The level validate and doctor report a validator warning at. */
-export const warningLevel = (w: Issue): 'warning' | 'advice' => (ADVICE_PATHS.has(w.path) ? 'advice' : 'warning');
+export const warningLevel = (w: Issue): 'warning' | 'advice' => (w.advice || ADVICE_PATHS.has(w.path) ? 'advice' : 'warning');
 
 /** A validator warning reported as advice: shown, never failing (`--strict` included). */
 export interface Advice {

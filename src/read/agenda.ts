@@ -142,9 +142,15 @@ export function repairReason(b: Loaded): string {
   if (b.misnamed) return b.problem!; // names the file and the rename
   const first = b.validation?.errors[0];
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
-  const how = /conflict/i.test(what) ? 'checkpoint resolve' : 'checkpoint validate';
+  const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
   const hand = !b.problem && first ? handRepair(first) : null;
   return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */
+export function needsResolve(b: Loaded): boolean {
+  const first = b.validation?.errors[0];
+  return /conflict/i.test(b.problem ?? (first ? `${first.path}: ${first.message}` : ''));
 }
 
 /**
@@ -187,7 +193,10 @@ export function repairsEntry(item: AgendaItem): { skill: string; path: string; p
 export function brokenNotice(agenda: Agenda): string | null {
   if (!agenda.broken.length) return null;
   const names = agenda.broken.map((b) => skillLabel(b.skill)).join(', ');
-  return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see \`checkpoint validate\`)`;
+  // A file a merge left conflicted is repaired by resolve, any other by what validate lists.
+  const resolve = agenda.broken.filter(needsResolve).length;
+  const see = resolve === 0 ? '`checkpoint validate`' : resolve === agenda.broken.length ? '`checkpoint resolve`' : '`checkpoint resolve`, `checkpoint validate`';
+  return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see ${see})`;
 }
 
 export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {

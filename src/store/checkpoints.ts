@@ -20,7 +20,7 @@ import { writeFileAtomic } from './atomic.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
 import { parseKnownJson } from './trusted-json.js';
-import { ensureProjectDir, isNormalAbsolute, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
+import { ensureProjectDir, isNormalAbsolute, linkAt, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
 export const MAX_READ_BYTES = MAX_CHECKPOINT_BYTES;
@@ -260,6 +260,8 @@ export interface MutateResult {
   /** Errors the file already had, which the write left as they were (so did not refuse): the command says so. */
   kept: FileError[];
   changed: boolean;
+  /** The checkpoint was a link inside the project (to this target): the atomic write replaced it with a regular file, the target untouched. */
+  replacedLink?: string;
 }
 
 export function lockPathFor(root: string, skill: string): string {
@@ -379,8 +381,10 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
     const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
     refuseOversized(root, path, finalText, next, opts.refused);
     const changed = finalText !== current?.text;
+    // safe-fs followed the link to read (its target is inside the project); the rename replaces it.
+    const link = changed ? linkAt(path) : null;
     if (changed) replaceText(root, path, finalText);
-    return { path, before: current?.value ?? null, after: next, warnings, kept, changed };
+    return { path, before: current?.value ?? null, after: next, warnings, kept, changed, ...(link !== null ? { replacedLink: link } : {}) };
   });
 }
 

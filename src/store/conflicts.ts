@@ -64,6 +64,33 @@ function indexRefusalAt(root: string): CheckpointError | null {
   return gitdir === null ? null : indexRefusal(gitdir); // no repository here: git's own words say so
 }
 
+/**
+ * Refuses (E_INVALID, one line) to `act` on checkpoint file `abs` while it holds conflict markers
+ * or git's index holds it unmerged: archiving it mid-merge would leave `resolve` nothing to work
+ * from. Outside a repository only the markers count.
+ */
+export function refuseConflicted(root: string, abs: string, act: string): void {
+  const rel = relative(root, abs).split(sep).join('/');
+  const loc = statProjectFile(root, abs);
+  // A file too large for the resolver is not read for markers here either (reset is how it is set aside).
+  const text = loc && loc.stat!.size <= MAX_RESOLVE_BYTES ? readLenient(root, abs) : null;
+  const why = text !== null && hasConflictMarkers(text) ? 'holds merge conflict markers' : git(root, ['ls-files', '--unmerged', '-z', '--', rel]) ? "is unmerged in git's index (a merge stopped on it)" : null;
+  if (why === null) return;
+  throw new CheckpointError('E_INVALID', `refused to ${act}: ${rel} ${why}; the file was not changed`, {
+    hint: 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)',
+  });
+}
+
+/** The file's text, or null when it cannot be read as UTF-8 (then it holds no markers a resolver could read either). */
+function readLenient(root: string, abs: string): string | null {
+  try {
+    return readProjectText(root, abs, { maxBytes: MAX_RESOLVE_BYTES });
+  } catch (e) {
+    if (isCheckpointError(e)) return null;
+    throw e;
+  }
+}
+
 export interface MarkerScan {
   /** Files holding conflict markers. */
   markers: string[];
@@ -174,6 +201,13 @@ function misnamedRefusal(rel: string): CheckpointError {
   });
 }
 
+/** How to bring back an unmerged file missing from the work tree: the merge again, or in a modify/delete conflict the changed side. */
+function missingAdvice(root: string, rel: string): string {
+  const stages = readStages(root, rel);
+  const merge = stages && 'deleted' in stages ? `git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}` : `git checkout --merge -- ${rel}`;
+  return `bring it back with \`${merge}\`, then rerun \`checkpoint resolve\``;
+}
+
 export interface ResolvableFile {
   /** Repo-relative, with forward slashes. */
   rel: string;
@@ -188,7 +222,7 @@ export interface ResolvableFile {
  * way safe-fs reaches every project file (no link out of the project, no loop), a plain file
  * of sane size (never a FIFO or a device).
  */
-export function resolvableFile(root: string, rel: string): ResolvableFile {
+export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet<string>): ResolvableFile {
   const parts = rel.split(sep).join('/').split('/');
   const refuse = (what: string, hint = 'resolve works on .checkpoints/<skill>.checkpoint.json and .checkpoints/history/ files only'): never => {
     throw new CheckpointError('E_PATH', `${shownPath(rel)}: ${what}`, { hint });
@@ -200,6 +234,8 @@ export function resolvableFile(root: string, rel: string): ResolvableFile {
   if (!skill) refuse('not a checkpoint or history file');
   const abs = join(root, ...parts);
   const loc = statProjectFile(root, abs);
+  // Removed from the work tree mid-merge (git rm, an archive): git's stages still hold both sides.
+  if (!loc && unmerged?.has(parts.join('/'))) refuse("missing from the work tree, but git's index still holds its merge", missingAdvice(root, parts.join('/')));
   if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
   if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
   return { rel: parts.join('/'), abs, skill: skill! };

@@ -7,6 +7,7 @@ import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
 import { withLock } from './lock.js';
+import { refuseConflicted } from './conflicts.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import { restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
@@ -80,6 +81,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
     // Refuses links out of the project and directories, but not a broken file: resetting
     // is how a corrupt checkpoint is set aside (it stays readable in history/).
     assertPlainFileInside(root, live, { limitSize: false });
+    refuseConflicted(root, live, `reset ${skill}`);
     const dir = ensureProjectDir(root, historyDir(root));
     const stamp = fileStamp(now);
     for (let n = 0; ; n++) {

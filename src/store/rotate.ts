@@ -17,6 +17,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
+import { refuseConflicted } from './conflicts.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
@@ -218,6 +219,8 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     });
   }
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
+  // A side of a stopped merge (the file settled by hand, git still calling it unmerged) is not archived from.
+  refuseConflicted(root, current.path, `rotate ${skill}`);
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;

@@ -357,6 +357,15 @@ export function listProjectDir(root: string, dir: string): string[] {
   return fs.readdirSync(loc.real);
 }
 
+/** What the link at `p`'s last component points to (as written in the link), or null when `p` is no link. */
+export function linkAt(p: string): string | null {
+  try {
+    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The real path to write `p` at: its folder checked (and created) as by ensureProjectDir, the
  * file itself absent or plain. An atomic rename replaces a link at the last component rather

@@ -601,7 +601,10 @@ describe('reset, history, restore', () => {
     expect(r.stdout).toBe(`✓ archived api to .checkpoints/history/${archive} (bring it back with \`checkpoint restore ${archive}\`)\n`);
 
     expect(expectOk(await runCli(dir, ['history'])).stdout).toBe(`checkpoint  ${archive}  ${original.length} bytes\n`);
-    expect(expectOk(await runCli(dir, ['history', 'web'])).stdout).toBe('no archives in .checkpoints/history/\n');
+    // A skill that never had a checkpoint is a typo, refused as show and reset refuse it; api is known by its archive alone.
+    const never = await runCli(dir, ['history', 'web']);
+    expect(never.code).toBe(2);
+    expect(never.stderr).toBe('checkpoint: no checkpoint or archive for skill "web" in .checkpoints/; hint: known skills: api\n');
     expect(JSON.parse(expectOk(await runCli(dir, ['history', 'api', '--json'])).stdout)).toEqual([
       { file: archive, path: `.checkpoints/history/${archive}`, skill: 'api', kind: 'checkpoint', bytes: original.length, restorable: true },
     ]);

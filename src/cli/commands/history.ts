@@ -1,8 +1,9 @@
-import { isCheckpointError } from '../../errors.js';
+import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { join } from 'node:path';
-import { display } from '../../store/checkpoints.js';
+import { checkpointPath, display, listSkills } from '../../store/checkpoints.js';
+import { CHECKPOINTS_DIR } from '../../store/root.js';
 import { archiveTooBig, historyDir, listArchives, parseArchiveName } from '../../store/history.js';
-import { listProjectDir, statProjectFile } from '../../store/safe-fs.js';
+import { listProjectDir, projectPathExists, statProjectFile } from '../../store/safe-fs.js';
 import { oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
@@ -59,6 +60,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
   for (const file of skipped.slice(0, MAX_SKIPS_NAMED)) ctx.out.err(`checkpoint: skipped history/${oneLine(file)}: ${oneLine(skippedFiles.get(file)!)}`);
   if (skipped.length > MAX_SKIPS_NAMED) ctx.out.err(`checkpoint: skipped ${skipped.length - MAX_SKIPS_NAMED} more entries of history/ that are not plain files inside the project (${skipped.length} in all)`);
+  // A skill that never had a checkpoint (a typo) is refused as show and reset refuse it, not "no archives".
+  if (skill && !entries.length && !others.length && !skipped.length && !projectPathExists(root, checkpointPath(root, skill))) {
+    const known = [...new Set([...listSkills(root), ...all.map((e) => e.skill)])].sort();
+    throw new CheckpointError('E_NOT_FOUND', `no checkpoint or archive for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
+      hint: known.length ? `known skills: ${known.join(', ')}` : 'no checkpoints or archives here yet',
+    });
+  }
   // What restore would refuse is marked here, with why, so the list promises nothing it cannot do.
   const refusal = (e: (typeof entries)[number]) => archiveTooBig(e.bytes, e.kind);
   if (ctx.json) {

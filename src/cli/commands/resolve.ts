@@ -63,9 +63,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // Every safety check before any write: one refused file leaves all of them as they were. A
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).
     refuseMisnamed(rels); // all of them named in its one line, not the first alone
-    const files = rels.map((rel) => resolvableFile(root, rel));
-    const extraRules = compileExtraLogs(readConfig(root));
     const unmerged = new Set(unmergedCheckpointPaths(root));
+    const files = rels.map((rel) => resolvableFile(root, rel, unmerged));
+    const extraRules = compileExtraLogs(readConfig(root));
     const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged, add));
 
     if (settling) {

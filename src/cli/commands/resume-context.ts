@@ -3,7 +3,8 @@
 // authority. Its origin HEAD is shown next to the current HEAD. Bounded output (16 KiB by
 // default); a missing capsule is not an error, a corrupt or oversized one is (exit 2) and
 // nothing is changed: this command only reads.
-import { CheckpointError } from '../../errors.js';
+import { CheckpointError, isCheckpointError } from '../../errors.js';
+import { EXIT_ASK_USER } from './resume.js';
 import { shown } from '../../one-line.js';
 import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
@@ -42,15 +43,16 @@ interface Found {
 }
 
 /** The capsule saved most recently across all checkpoints; unreadable files are skipped (and named). */
-function mostRecent(root: string): { found: Found | null; skipped: string[] } {
+function mostRecent(root: string): { found: Found | null; skipped: Skipped[] } {
   let best: { found: Found; at: number } | null = null;
-  const skipped: string[] = [];
+  const skipped: Skipped[] = [];
   for (const skill of listSkills(root)) {
     let file: CheckpointFile | null;
     try {
       file = readCheckpoint(root, skill);
-    } catch {
-      skipped.push(skill);
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      skipped.push({ skill, why: e.message });
       continue;
     }
     const capsule = file ? capsuleOf(file.value) : undefined;
@@ -75,7 +77,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const skill = optionalSkillArg(args);
 
   let found: Found | null = null;
-  let skipped: string[] = [];
+  let skipped: Skipped[] = [];
   if (skill) {
     const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
     if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`);
@@ -84,7 +86,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`);
   } else {
     ({ found, skipped } = mostRecent(root));
-    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s}: its checkpoint file cannot be read (checkpoint validate)`);
+    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: its checkpoint file cannot be read (${repairCommand(s)})`);
+    // The capsule may be in a file that cannot be read: never "none saved", the user decides.
+    if (!found && skipped.length) return unreadable(ctx, skipped);
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint');
   }
 
@@ -118,6 +122,29 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
     hint: `read it whole with checkpoint show ${found.skill} (or raise --max-bytes)`,
   });
+}
+
+/** A checkpoint skipped because it cannot be read, and why (its reader's one line). */
+interface Skipped {
+  skill: string;
+  why: string;
+}
+
+/** What repairs `s`: `resolve` for a file a merge left conflicted, else `validate` to list its errors. */
+const repairCommand = (s: Skipped) => (/conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
+
+/** No capsule could be read and some checkpoint could not be: ask the user (resume's exit 3), naming each and its repair. */
+function unreadable(ctx: Context, skipped: readonly Skipped[]): number {
+  const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
+  const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
+  if (ctx.json) ctx.out.json({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})` })) });
+  else {
+    ctx.out.out(`${message}:`);
+    for (const l of lines) ctx.out.out(`  ✗ ${oneLine(l)}`);
+    const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
+    ctx.out.out(`ASK THE USER before starting work: repair ${it} with the command on ${line}; do not start fresh over ${it}.`);
+  }
+  return EXIT_ASK_USER;
 }
 
 function none(ctx: Context, skill: string | null, message: string): number {

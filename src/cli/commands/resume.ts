@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown, shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
-import { brokenNotice, buildAgenda, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
@@ -43,7 +43,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const first = b.validation?.errors[0];
     const hand = first ? handRepair(first) : null;
     // A placeholder path is refused by update as pasted; the reader fills in path and value.
-    const hint = b.problem
+    // A merge left it conflicted: resolving keeps both sides; reset would archive the markers mid-merge.
+    const hint = needsResolve(b)
+      ? 'finish the merge with checkpoint resolve (checkpoint resolve --check lists what is left)'
+      : b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
       : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
     throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
@@ -53,7 +56,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const notice = brokenNotice(agenda);
   if (notice) ctx.out.err(notice);
   const top = agenda.items[0];
-  if (!top) {
+  // A checkpoint that exists but cannot be read is never "nothing to resume": when nothing else
+  // can be resumed, or a merge left one conflicted, the user decides before any work starts.
+  const unreadable = skill ? [] : agenda.broken;
+  const askRepair = unreadable.length > 0 && (!top || unreadable.some(needsResolve));
+  if (!top && !askRepair) {
     const msg = 'no checkpoint to resume: start fresh (a skill creates its checkpoint on its first write)';
     if (ctx.json) ctx.out.json({ ok: true, resume: null, message: msg });
     else ctx.out.out(msg);
@@ -61,10 +68,18 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed' || unreadStatus(i);
   // Without a skill we never silently pick one the user has to look at: list and ask.
-  if (!skill && needsUser(top)) {
+  if (!skill && (askRepair || needsUser(top!))) {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
-    if (ctx.json) ctx.out.json({ ok: true, ask_user: true, question: 'Which checkpoint should this session resume?', candidates });
-    else {
+    const repair = unreadable.map(repairEntry);
+    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? 'A checkpoint cannot be read: repair it, or resume another?' : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
+    else if (askRepair) {
+      // Each line names the file and the command that repairs it; never "start fresh" over it.
+      ctx.out.out(unreadable.length === 1 ? 'A checkpoint cannot be read, so none is resumed automatically:' : 'Checkpoints cannot be read, so none is resumed automatically:');
+      for (const line of needsRepairLines(agenda)) ctx.out.out(`  ✗ ${q(line)}`);
+      for (const cand of candidates) ctx.out.out(`  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`);
+      const them = unreadable.length === 1 ? 'it' : 'them';
+      ctx.out.out(`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`);
+    } else {
       ctx.out.out(candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:');
       const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
       const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
@@ -74,16 +89,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     return EXIT_ASK_USER;
   }
-  const ask = needsUser(top);
-  const orientation = orient(top, ctx.now, ask);
+  const ask = needsUser(top!);
+  const orientation = orient(top!, ctx.now, ask);
+  // Left out of the ranking but named where the session reads, not on stderr alone.
+  const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
+  if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
   // Resume picked one: a session must know the others it was not shown exist.
   const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
   if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume ${ONE_SKILL})`] });
   if (ctx.json) {
-    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }) });
+    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}) });
     return ask ? EXIT_ASK_USER : 0;
   }
-  ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top.skill}`));
+  ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top!.skill}`));
   return ask ? EXIT_ASK_USER : 0;
 }
 

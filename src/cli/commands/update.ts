@@ -1,6 +1,9 @@
 import { CheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
-import { applyUpdateOps, parseUpdateFlag } from '../../protocol/update-ops.js';
+import { shown, shownPath } from '../../one-line.js';
+import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
+import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
+import { protocolFieldSlip } from '../../protocol/field-slip.js';
+import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
@@ -40,6 +43,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (current !== null && (typeof current !== 'object' || Array.isArray(current))) {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
       }
+      refuseFieldSlips(ops, current as JsonObject | null, Boolean(args.options['allow-new-field']));
       created = current === null;
       const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
@@ -58,13 +62,38 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // The size warning was judged before rotation; keep it only if the written file is still over.
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  // As every write does (an atomic rename never writes through a link): said, since git shows a type change.
+  const link = result.replacedLink;
+  if (link !== undefined) ctx.out.err(`checkpoint: note: ${display(root, result.path)} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
   if (ctx.json) {
     // As validate reports them: a missing progress_table is advice, not a warning.
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, ...splitAdvice(warnings), ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), created, ...(link !== undefined ? { replaced_link: link } : {}), ...splitAdvice(warnings), ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
     return 0;
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
   if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
   for (const w of warnings) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
   return 0;
+}
+
+/** Every option name and short any command takes, and `version`: as a field name, a flag that went astray (`--json=1`). */
+const OPTION_NAMES: ReadonlySet<string> = new Set(['version', ...[GLOBAL_OPTIONS, ...COMMANDS.map((c) => c.options)].flatMap((o) => Object.entries(o).flatMap(([name, spec]) => [name, ...(spec.short ? [spec.short] : [])]))]);
+
+/**
+ * Refuses an op that would add a top-level field that is no protocol field and is most likely a
+ * typo: a near miss of one (`--stauts`) or an option's name (`--json=1`). A field the file
+ * already has, one far from every protocol field, or `allow` (--allow-new-field) is written.
+ */
+function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, allow: boolean): void {
+  if (allow) return;
+  for (const op of ops) {
+    const top = op.path[0];
+    if (typeof top !== 'string' || PROTOCOL_FIELDS.includes(top) || (current !== null && Object.hasOwn(current, top))) continue;
+    const meant = protocolFieldSlip(top);
+    if (meant === null && !OPTION_NAMES.has(top)) continue;
+    const why = meant !== null ? `${shown(top)} is not a protocol field; did you mean --${meant}?` : `${shown(top)} is the name of an option, not a protocol field (an option takes no =value here)`;
+    throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${why}`, {
+      hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with --allow-new-field (or keep it under skill_state: --skill_state.${top}=...)`,
+    });
+  }
 }
