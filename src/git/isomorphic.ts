@@ -104,7 +104,16 @@ export class IsoHistory implements GitHistory {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [...walked];
       const reader = await this.reader();
-      const steps: SkewSteps = { walkFrom: (tips, t) => this.walkFrom(tips, t, changes), between: (tips, excluded) => between(reader, tips, excluded) };
+      const steps: SkewSteps = {
+        walkFrom: (tips, t) => this.walkFrom(tips, t, changes),
+        between: async (tips, excluded) => {
+          const region = await between(reader, tips, excluded);
+          const inRegion = new Set(region.map((c) => c.sha));
+          const edge = [...new Set(region.flatMap((c) => c.parents).filter((p) => !inRegion.has(p)))];
+          const boundary = await Promise.all(edge.map((sha) => reader.commit(sha)));
+          return { region, boundary };
+        },
+      };
       return (await pastSkew(tip, walked, since, anchor, steps)).sort(newestFirst);
     });
   }

@@ -68,7 +68,7 @@ export class NativeHistory implements GitHistory {
     if (head === null) return [...walked];
     const steps: SkewSteps = {
       walkFrom: async (tips, t) => (await this.logSince(tips, t, changes)) ?? [],
-      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
+      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', '--boundary', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
     };
     return (await pastSkew(head, walked, since, anchor, steps)).sort(newestFirst);
   }
@@ -450,10 +450,15 @@ function malformed(detail: string): CheckpointError {
   return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
 }
 
-/** `rev-list --timestamp --parents` output: each commit's committer time, id and parents. */
-function parseGraph(out: string): GraphCommit[] {
-  return out.split('\n').filter(Boolean).map((line) => {
+/** `rev-list --boundary --timestamp --parents` output: committer time, id ("-" first on the boundary) and parents. */
+function parseGraph(out: string): { region: GraphCommit[]; boundary: Omit<GraphCommit, 'parents'>[] } {
+  const region: GraphCommit[] = [];
+  const boundary: Omit<GraphCommit, 'parents'>[] = [];
+  for (const line of out.split('\n')) {
     const [time, sha, ...parents] = line.split(' ');
-    return { sha: sha!, time: Number(time), parents: parents.filter(Boolean) };
-  });
+    if (!sha) continue;
+    if (sha.startsWith('-')) boundary.push({ sha: sha.slice(1), time: Number(time) });
+    else region.push({ sha, time: Number(time), parents: parents.filter(Boolean) });
+  }
+  return { region, boundary };
 }

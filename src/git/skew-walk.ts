@@ -12,8 +12,8 @@
 // Cost: on an honest history the walk's own commits prove that every commit it stopped at is
 // in the anchor's history (they lie below the anchor in the walked graph), so nothing more is
 // asked. Only an unproven stop costs one `rev-list <stops> --not <anchor>` (the commits after
-// the anchor behind them: the skewed ones, or a side branch merged after the checkpoint) and
-// one more bounded walk from behind them. The caller's walk_days bound stays explicit: a walk it
+// the anchor behind them: the skewed ones, or a side branch merged after the checkpoint), and
+// a bounded walk from behind them only when something there is dated since. The caller's walk_days bound stays explicit: a walk it
 // cuts is given no anchor (the anchor is older than the cut; see gatherEvidence).
 import type { CommitInfo } from './types.js';
 
@@ -27,8 +27,11 @@ export interface GraphCommit {
 export interface SkewSteps {
   /** Commits reachable from `tips` without passing one older than `since` (commitsSince's rule), with changes. */
   walkFrom(tips: readonly string[], since: number): Promise<CommitInfo[]>;
-  /** Commits reachable from `tips` and not from `excluded` (`git rev-list tips --not excluded`). */
-  between(tips: readonly string[], excluded: readonly string[]): Promise<GraphCommit[]>;
+  /**
+   * Commits reachable from `tips` and not from `excluded`, and the boundary: their parents that
+   * are reachable from `excluded` (`git rev-list --boundary tips --not excluded`).
+   */
+  between(tips: readonly string[], excluded: readonly string[]): Promise<{ region: GraphCommit[]; boundary: Omit<GraphCommit, 'parents'>[] }>;
 }
 
 /**
@@ -39,20 +42,14 @@ export interface SkewSteps {
 export async function pastSkew(head: string, walked: readonly CommitInfo[], since: number, anchor: string, steps: SkewSteps): Promise<CommitInfo[]> {
   const stops = unprovenStops(head, walked, anchor);
   if (!stops.length) return [...walked];
-  const after = await steps.between(stops, [anchor]);
-  if (!after.length) return [...walked];
+  const { region, boundary } = await steps.between(stops, [anchor]);
   const known = new Set(walked.map((c) => c.sha));
-  const region = new Set(after.map((c) => c.sha));
-  // Behind the region: its own commits dated since or later, and the commits in the anchor's
-  // history it leads to (walked on by the usual rule: a commit there may postdate `since`).
-  const tips = new Set<string>();
-  for (const c of after) {
-    if (c.time >= since && !known.has(c.sha)) tips.add(c.sha);
-    for (const p of c.parents) if (!region.has(p) && !known.has(p)) tips.add(p);
-  }
-  if (!tips.size) return [...walked];
+  // Behind the stops: the commits after the anchor dated since or later, and those of the
+  // anchor's history they lead to that are (walked on by the usual rule from there).
+  const tips = [...region, ...boundary].filter((c) => c.time >= since && !known.has(c.sha)).map((c) => c.sha);
+  if (!tips.length) return [...walked];
   const out = [...walked];
-  for (const c of await steps.walkFrom([...tips], since)) {
+  for (const c of await steps.walkFrom(tips, since)) {
     if (known.has(c.sha)) continue;
     known.add(c.sha);
     out.push(c);
