@@ -68,6 +68,8 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
     revisions = await (await history()).fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);
   }
+  // Untracked checkpoints have no revisions: nothing to read.
+  if (!revisions.length) return { revisions, cache: new Map() };
   const cache = readBlobCache(root);
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
   if (missing.length) {
