@@ -123,3 +123,21 @@ describe.each(ENGINES)('a commit dated before the checkpoint on top of the work 
     expect(status.stdout).toContain(`already landed: #482 landed in ${merge.slice(0, 7)}`);
   });
 });
+
+describe('past a skewed commit, from the caches', () => {
+  it('a second run on the same HEAD (walk cache, landed memo, dates memo) gives the same answers', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, FILE, `${JSON.stringify(checkpoint([], { next_actions: ['Merge PR #7 once CI is green'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(120));
+    write(dir, 'src/a.ts', 'a\n');
+    const merged = commitAll(dir, 'Merge pull request #7 from acme/a', ago(60));
+    write(dir, 'src/b.ts', 'b\n');
+    commitAll(dir, 'Rebased fix that kept its date', ago(60 * 24 * 40));
+    for (let run = 0; run < 2; run++) {
+      const doctor = await runCli(dir, ['doctor', '--json']);
+      expect((JSON.parse(doctor.stdout).findings as F[]).find((f) => f.path === 'next_actions[0]'), `run ${run}`).toMatchObject({ evidence: { sha: merged } });
+      expect((await runCli(dir, ['next'])).stdout, `run ${run}`).toContain(`#7 landed in ${merged.slice(0, 7)}`);
+    }
+  });
+});
