@@ -182,7 +182,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // anchor is older than the cut: walking to it is what walk_days bounds.
   const uncut = since;
   const complete = (walked: CommitInfo[]): Promise<CommitInfo[]> | CommitInfo[] =>
-    uncut === null || cutAt !== null || !opts.dateQueued?.length ? walked : pastSkewFor(root, history, opts.dateQueued, walked, uncut, scope);
+    uncut === null || cutAt !== null || !opts.dateQueued?.length ? walked : pastSkewFor(root, history, opts.dateQueued, walked, uncut, scope, opts.notBefore);
   const full = walk.then(complete);
   walkKnown(full);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? []) : null;
@@ -208,12 +208,12 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
  * checkpoints' revisions, and git is asked only when the walked graph does not already show
  * that every commit the walk stopped at is in the anchor's history.
  */
-async function pastSkewFor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], walked: CommitInfo[], since: number, scope: readonly string[]): Promise<CommitInfo[]> {
+async function pastSkewFor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], walked: CommitInfo[], since: number, scope: readonly string[], floor: number | undefined): Promise<CommitInfo[]> {
   const anchor = await sinceAnchor(root, history, files, since);
   if (anchor === null) return walked;
   const head = headFiles(root)?.sha ?? (await (await history()).head())?.sha;
   if (!head || !unprovenStops(head, walked, anchor).length) return walked;
-  return (await history()).commitsPast(walked, since, anchor, { changes: scope.length ? scope : 'none' });
+  return (await history()).commitsPast(walked, since, anchor, { changes: scope.length ? scope : 'none', floor });
 }
 
 /**

@@ -89,17 +89,17 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async commitsSince(since: number, { changes = 'all', anchor }: { changes?: ChangeScope; anchor?: string } = {}): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all', anchor, floor }: { changes?: ChangeScope; anchor?: string; floor?: number } = {}): Promise<CommitInfo[]> {
     assertSince(since);
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
       const walked = await this.walkFrom([tip], since, changes);
-      return anchor === undefined ? walked.sort(newestFirst) : this.commitsPast(walked, since, anchor, { changes });
+      return anchor === undefined ? walked.sort(newestFirst) : this.commitsPast(walked, since, anchor, { changes, floor });
     });
   }
 
-  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
+  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all', floor }: { changes?: ChangeScope; floor?: number } = {}): Promise<CommitInfo[]> {
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [...walked];
@@ -107,7 +107,7 @@ export class IsoHistory implements GitHistory {
       const steps: SkewSteps = {
         walkFrom: (tips, t) => this.walkFrom(tips, t, changes),
         between: async (tips, excluded) => {
-          const region = await between(reader, tips, excluded);
+          const region = await between(reader, tips, excluded, floor !== undefined && floor > 0 ? Math.ceil(floor) : -Infinity);
           const inRegion = new Set(region.map((c) => c.sha));
           const edge = [...new Set(region.flatMap((c) => c.parents).filter((p) => !inRegion.has(p)))];
           const boundary = await Promise.all(edge.map((sha) => reader.commit(sha)));
@@ -638,10 +638,11 @@ async function* walk(reader: ObjectReader, tips: readonly string[], minTime: num
 }
 
 /**
- * `git rev-list tip --not excluded...`: one date-ordered walk painting commits reachable from
- * an excluded tip; it stops once every queued commit is excluded, as git's own walk does.
+ * `git rev-list tips --not excluded...`: one date-ordered walk painting commits reachable from
+ * an excluded tip; it stops once every queued commit is excluded, as git's own walk does. A
+ * commit older than `floor` is excluded too, and its parents with it (git's --max-age there).
  */
-async function between(reader: ObjectReader, tips: readonly string[], excluded: readonly string[]): Promise<ParsedCommit[]> {
+async function between(reader: ObjectReader, tips: readonly string[], excluded: readonly string[], floor = -Infinity): Promise<ParsedCommit[]> {
   const queue = new CommitQueue<ParsedCommit>();
   const painted = new Map<string, boolean>(); // sha -> excluded? (excluded wins, once set)
   const done = new Map<string, boolean>(); // sha -> the paint its parents were given
@@ -659,6 +660,10 @@ async function between(reader: ObjectReader, tips: readonly string[], excluded: 
   while (pending.size > 0) {
     const commit = queue.pop();
     if (commit === undefined) break;
+    if (commit.time < floor && painted.get(commit.sha) === false) {
+      painted.set(commit.sha, true);
+      pending.delete(commit.sha);
+    }
     const isExcluded = painted.get(commit.sha) === true;
     if (done.get(commit.sha) === isExcluded) continue;
     done.set(commit.sha, isExcluded);

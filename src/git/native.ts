@@ -53,22 +53,24 @@ export class NativeHistory implements GitHistory {
     return { sha, branch: refName ? branchName(refName) : null };
   }
 
-  async commitsSince(since: number, { changes = 'all', anchor }: { changes?: ChangeScope; anchor?: string } = {}): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all', anchor, floor }: { changes?: ChangeScope; anchor?: string; floor?: number } = {}): Promise<CommitInfo[]> {
     assertSince(since);
     if (since > Number.MAX_SAFE_INTEGER) return [];
     const head = await this.headSha();
     if (head === null) return [];
     const walked = await this.logSince([head], since, changes);
     if (anchor === undefined || walked === null) return walked ?? [];
-    return this.commitsPast(walked, since, anchor, { changes });
+    return this.commitsPast(walked, since, anchor, { changes, floor });
   }
 
-  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
+  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all', floor }: { changes?: ChangeScope; floor?: number } = {}): Promise<CommitInfo[]> {
     const head = await this.headSha();
     if (head === null) return [...walked];
+    // In a walk limited by negative refs, --max-age marks an older commit uninteresting, and its parents with it.
+    const bound = floor !== undefined && floor > 0 ? [`--max-age=${Math.ceil(floor)}`] : [];
     const steps: SkewSteps = {
       walkFrom: async (tips, t) => (await this.logSince(tips, t, changes)) ?? [],
-      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', '--boundary', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
+      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', ...bound, '--boundary', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
     };
     return (await pastSkew(head, walked, since, anchor, steps)).sort(newestFirst);
   }

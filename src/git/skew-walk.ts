@@ -13,8 +13,10 @@
 // in the anchor's history (they lie below the anchor in the walked graph), so nothing more is
 // asked. Only an unproven stop costs one `rev-list <stops> --not <anchor>` (the commits after
 // the anchor behind them: the skewed ones, or a side branch merged after the checkpoint), and
-// a bounded walk from behind them only when something there is dated since. The caller's
-// walk_days bound stays explicit: a walk it cuts is given no anchor (see gatherEvidence).
+// a bounded walk from behind them only when something there is dated since. The walk_days
+// bound stays explicit: a walk it cuts is given no anchor (see gatherEvidence), and a commit
+// dated before it counts as before the anchor (`floor`, git's --max-age in a limited walk), so
+// that question never paints history older than the bound.
 import type { CommitInfo } from './types.js';
 
 /** A commit's place in the graph: what `between` answers. */

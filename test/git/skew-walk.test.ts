@@ -62,6 +62,13 @@ describe.each(ENGINES)('%s engine: commits behind a commit dated before the chec
     expect((await history.commitsSince(T, { anchor, changes: ['gen'] })).map((c) => c.sha).sort()).toEqual(datedSince(dir, T));
   });
 
+  it('a commit dated before the floor (the walk_days bound) counts as before the checkpoint: the walk stops there', async () => {
+    const { dir, anchor, merge } = skewedRepo([T - 400 * 86_400]);
+    const history = await createHistory({ dir, engine });
+    expect(await history.commitsSince(T, { anchor, floor: T - 365 * 86_400 })).toEqual([]);
+    expect((await history.commitsSince(T, { anchor, floor: T - 500 * 86_400 })).map((c) => c.sha)).toContain(merge);
+  });
+
   it('an honest history answers as without an anchor', async () => {
     const { dir, anchor } = skewedRepo([]);
     const history = await createHistory({ dir, engine });
