@@ -11,7 +11,8 @@ import { walkDays } from '../store/config.js';
 import { findLandings, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
-import { dateQueuedActions, queuedTexts, type QueuedDates } from './queued.js';
+import { dateQueuedActions, queuedTexts, sinceAnchor, type QueuedDates } from './queued.js';
+import { unprovenStops } from '../git/skew-walk.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 
@@ -183,7 +184,14 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const unbounded = since === null ? null : Math.min(since, oldestDate(queued));
   if (unbounded !== null) since = bound(unbounded);
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
-  walkKnown(walk);
+  // A walk the bound did not cut goes on past a commit dated before `since` (a skewed clock) that
+  // is not in the history of the commit that recorded `since` (skew-walk.ts). A cut walk's
+  // anchor is older than the cut: walking to it is what walk_days bounds.
+  const uncut = since;
+  const complete = (walked: CommitInfo[]): Promise<CommitInfo[]> | CommitInfo[] =>
+    uncut === null || cutAt !== null || !opts.dateQueued?.length ? walked : pastSkewFor(root, history, opts.dateQueued, walked, uncut, scope, opts.notBefore);
+  const full = walk.then(complete);
+  walkKnown(full);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? [], thisRepo) : null;
   const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const g = guessed?.search;
@@ -193,8 +201,9 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   };
   const named = asked?.named ?? Promise.resolve([]);
   const removals = asked?.removals ?? Promise.resolve([]);
-  const [recent, verifiedBy, older, removed] = await Promise.all([walk, verified, named, removals]);
-  if (since !== null && walked.has(recent)) storeCommitsSince(root, since, recent, scope);
+  const [walkedRecent, recent, verifiedBy, older, removed] = await Promise.all([walk, full, verified, named, removals]);
+  // The cache keeps the plain walk: its completion is recomputed from it (no git on an honest history).
+  if (since !== null && walked.has(walkedRecent)) storeCommitsSince(root, since, walkedRecent, scope);
   const seen = new Set(recent.map((c) => c.sha));
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const h = opened ? await opened : null;
@@ -204,6 +213,19 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
 /** This repository's names, from its remotes' URLs (.git/config): the same for both engines. */
 export function readThisRepo(root: string): ThisRepo {
   return thisRepoOf(remoteUrls(root));
+}
+
+/**
+ * `walked` completed past skewed commits (GitHistory.commitsPast): the anchor is read from the
+ * checkpoints' revisions, and git is asked only when the walked graph does not already show
+ * that every commit the walk stopped at is in the anchor's history.
+ */
+async function pastSkewFor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], walked: CommitInfo[], since: number, scope: readonly string[], floor: number | undefined): Promise<CommitInfo[]> {
+  const anchor = await sinceAnchor(root, history, files, since);
+  if (anchor === null) return walked;
+  const head = headFiles(root)?.sha ?? (await (await history()).head())?.sha;
+  if (!head || !unprovenStops(head, walked, anchor).length) return walked;
+  return (await history()).commitsPast(walked, since, anchor, { changes: scope.length ? scope : 'none', floor });
 }
 
 /**

@@ -48,36 +48,73 @@ export type QueuedDates = Map<string, Map<string, number>>;
 export async function dateQueuedActions(root: string, history: GitHistory, files: readonly { rel: string; cp: Checkpoint }[]): Promise<QueuedDates> {
   const dates: QueuedDates = new Map();
   if (!files.length) return dates;
+  const { revisions, cache } = await readRevisions(root, () => Promise.resolve(history), files);
+  for (const { rel, cp } of files) {
+    const own = revisions.filter((r) => r.path === rel);
+    dates.set(rel, new Map(queuedTexts(cp).map((text) => [text, datedBy(own, cache, cp, text).at])));
+  }
+  return dates;
+}
+
+/**
+ * The checkpoint files' revisions along HEAD's first parents and what each blob queues: asked
+ * of git once per HEAD (a file's revisions below HEAD never change), a blob read once ever.
+ */
+async function readRevisions(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string }[]): Promise<{ revisions: FileRevision[]; cache: Map<string, BlobSummary> }> {
   const paths = files.map((f) => f.rel);
-  // A file's revisions below HEAD never change: asked of git once per HEAD.
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
   if (!isRevisionList(revisions)) {
-    revisions = await history.fileRevisions(paths);
+    revisions = await (await history()).fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);
   }
+  // Untracked checkpoints have no revisions: nothing to read.
+  if (!revisions.length) return { revisions, cache: new Map() };
   const cache = readBlobCache(root);
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
   if (missing.length) {
-    const texts = await history.readBlobs(missing, MAX_BLOB_BYTES);
+    const texts = await (await history()).readBlobs(missing, MAX_BLOB_BYTES);
     for (const oid of missing) cache.set(oid, texts.has(oid) ? summarize(texts.get(oid)!) : { updated_at: null, queued: [] });
     writeBlobCache(root, cache);
   }
+  return { revisions, cache };
+}
+
+/** When `text` was queued (see dateQueuedActions), and the revision that recorded it (null: none committed did). */
+function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null } {
+  const summaryOf = (r: FileRevision) => (r.blob ? cache.get(r.blob) : undefined);
+  // The current save: recorded by the oldest revision of the newest run that holds its updated_at.
+  let found: { at: number; by: FileRevision | null } = { at: toSeconds(cp.updated_at), by: null };
+  for (const r of own) {
+    if (summaryOf(r)?.updated_at !== cp.updated_at) break;
+    found.by = r;
+  }
+  if (text === null) return found;
+  for (const r of own) {
+    const summary = summaryOf(r);
+    if (!summary?.queued.includes(text)) break;
+    const written = summary.updated_at ? toSeconds(summary.updated_at) : NaN;
+    const at = Number.isFinite(written) ? written : r.time;
+    if (at <= found.at) found = { at, by: r };
+  }
+  return found;
+}
+
+/**
+ * The commit that recorded instant `since` in one of `files` (their save, or the revision that
+ * queued a text that old): the walk's exact lower bound in the graph (skew-walk.ts). Null when
+ * none did, or when that commit is dated before `since` (an uncommitted save, a skewed anchor).
+ */
+export async function sinceAnchor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], since: number): Promise<string | null> {
+  if (!files.length) return null;
+  const { revisions, cache } = await readRevisions(root, history, files);
   for (const { rel, cp } of files) {
     const own = revisions.filter((r) => r.path === rel);
-    const current = toSeconds(cp.updated_at);
-    const byText = new Map<string, number>();
-    for (const text of queuedTexts(cp)) {
-      let at = current;
-      for (const r of own) {
-        const summary = r.blob ? cache.get(r.blob) : undefined;
-        if (!summary?.queued.includes(text)) break;
-        const written = summary.updated_at ? toSeconds(summary.updated_at) : NaN;
-        at = Math.min(at, Number.isFinite(written) ? written : r.time);
-      }
-      byText.set(text, at);
+    for (const text of [null, ...queuedTexts(cp)]) {
+      const { at, by } = datedBy(own, cache, cp, text);
+      // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
+      if (at === since && by !== null && by.time >= Math.floor(since)) return by.sha;
     }
-    dates.set(rel, byText);
   }
-  return dates;
+  return null;
 }

@@ -18,6 +18,7 @@ import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRe
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
+import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { indexBlobIds, uncheckedPaths } from './skip-worktree.js';
@@ -88,22 +89,47 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all', anchor, floor }: { changes?: ChangeScope; anchor?: string; floor?: number } = {}): Promise<CommitInfo[]> {
     assertSince(since);
-    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     return this.guard('listing recent commits', async () => {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
-      const reader = await this.reader();
-      const recent: ParsedCommit[] = [];
-      for await (const commit of walk(reader, tip, since)) recent.push(commit);
-      // One commit at a time: consecutive commits share delta chains, and a base that is
-      // still being inflated for one commit is not yet cached for the next.
-      const infos: CommitInfo[] = [];
-      // Commit objects only when no file list is asked for: no tree is read.
-      for (const commit of recent) infos.push(await describe(reader, commit, scope?.includes('') ? null : scope));
-      return infos.sort(newestFirst);
+      const walked = await this.walkFrom([tip], since, changes);
+      return anchor === undefined ? walked.sort(newestFirst) : this.commitsPast(walked, since, anchor, { changes, floor });
     });
+  }
+
+  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all', floor }: { changes?: ChangeScope; floor?: number } = {}): Promise<CommitInfo[]> {
+    return this.guard('listing recent commits', async () => {
+      const tip = (await this.readHead()).sha;
+      if (tip === null) return [...walked];
+      const reader = await this.reader();
+      const steps: SkewSteps = {
+        walkFrom: (tips, t) => this.walkFrom(tips, t, changes),
+        between: async (tips, excluded) => {
+          const region = await between(reader, tips, excluded, floor !== undefined && floor > 0 ? Math.ceil(floor) : -Infinity);
+          const inRegion = new Set(region.map((c) => c.sha));
+          const edge = [...new Set(region.flatMap((c) => c.parents).filter((p) => !inRegion.has(p)))];
+          const boundary = await Promise.all(edge.map((sha) => reader.commit(sha)));
+          return { region, boundary };
+        },
+      };
+      return (await pastSkew(tip, walked, since, anchor, steps)).sort(newestFirst);
+    });
+  }
+
+  /** commitsSince's walk from `tips`, described with the changes `changes` asks for (walk order). */
+  private async walkFrom(tips: readonly string[], since: number, changes: ChangeScope): Promise<CommitInfo[]> {
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
+    const reader = await this.reader();
+    const recent: ParsedCommit[] = [];
+    for await (const commit of walk(reader, tips, since)) recent.push(commit);
+    // One commit at a time: consecutive commits share delta chains, and a base that is
+    // still being inflated for one commit is not yet cached for the next.
+    const infos: CommitInfo[] = [];
+    // Commit objects only when no file list is asked for: no tree is read.
+    for (const commit of recent) infos.push(await describe(reader, commit, scope?.includes('') ? null : scope));
+    return infos;
   }
 
   async resolveCommit(rev: string): Promise<string | null> {
@@ -167,7 +193,7 @@ export class IsoHistory implements GitHistory {
       if (target === null || tip === null) return false;
       // No cut-off by date: an ancestor whose committer clock was skewed is still an ancestor.
       // The date-ordered walk meets a well-dated target early and stops there.
-      for await (const commit of walk(reader, tip, -Infinity)) {
+      for await (const commit of walk(reader, [tip], -Infinity)) {
         if (commit.sha === target.sha) return true;
       }
       return false;
@@ -182,7 +208,7 @@ export class IsoHistory implements GitHistory {
       const base = from === null ? null : await lookupCommit(reader, from);
       const excluded = base ? [base.sha] : await this.remoteTips(reader);
       const infos: CommitInfo[] = [];
-      for (const commit of await between(reader, tip.sha, excluded)) infos.push(await describe(reader, commit));
+      for (const commit of await between(reader, [tip.sha], excluded)) infos.push(await describe(reader, commit));
       return infos.sort(newestFirst);
     });
   }
@@ -675,10 +701,10 @@ function memoized<T>(memo: Map<string, Promise<T>>, key: string, read: () => Pro
  * order. Parents are read as they are queued, so the walk also reads the older commits
  * at its frontier, and no further.
  */
-async function* walk(reader: ObjectReader, tip: string, minTime: number): AsyncGenerator<ParsedCommit> {
+async function* walk(reader: ObjectReader, tips: readonly string[], minTime: number): AsyncGenerator<ParsedCommit> {
   const queue = new CommitQueue<ParsedCommit>();
-  const queued = new Set([tip]);
-  queue.push(await reader.commit(tip));
+  const queued = new Set(tips);
+  for (const tip of queued) queue.push(await reader.commit(tip));
   for (let commit = queue.pop(); commit !== undefined && commit.time >= minTime; commit = queue.pop()) {
     yield commit;
     const unseen = commit.parents.filter((parent) => !queued.has(parent));
@@ -688,10 +714,11 @@ async function* walk(reader: ObjectReader, tip: string, minTime: number): AsyncG
 }
 
 /**
- * `git rev-list tip --not excluded...`: one date-ordered walk painting commits reachable from
- * an excluded tip; it stops once every queued commit is excluded, as git's own walk does.
+ * `git rev-list tips --not excluded...`: one date-ordered walk painting commits reachable from
+ * an excluded tip; it stops once every queued commit is excluded, as git's own walk does. A
+ * commit older than `floor` is excluded too, and its parents with it (git's --max-age there).
  */
-async function between(reader: ObjectReader, tip: string, excluded: readonly string[]): Promise<ParsedCommit[]> {
+async function between(reader: ObjectReader, tips: readonly string[], excluded: readonly string[], floor = -Infinity): Promise<ParsedCommit[]> {
   const queue = new CommitQueue<ParsedCommit>();
   const painted = new Map<string, boolean>(); // sha -> excluded? (excluded wins, once set)
   const done = new Map<string, boolean>(); // sha -> the paint its parents were given
@@ -705,10 +732,14 @@ async function between(reader: ObjectReader, tip: string, excluded: readonly str
     queue.push(await reader.commit(sha));
   };
   for (const sha of excluded) await paint(sha, true);
-  await paint(tip, false);
+  for (const tip of tips) await paint(tip, false);
   while (pending.size > 0) {
     const commit = queue.pop();
     if (commit === undefined) break;
+    if (commit.time < floor && painted.get(commit.sha) === false) {
+      painted.set(commit.sha, true);
+      pending.delete(commit.sha);
+    }
     const isExcluded = painted.get(commit.sha) === true;
     if (done.get(commit.sha) === isExcluded) continue;
     done.set(commit.sha, isExcluded);

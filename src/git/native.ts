@@ -14,6 +14,7 @@ import { resolveGitDirsSync } from './locate.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
+import { pastSkew, type GraphCommit, type SkewSteps } from './skew-walk.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -68,29 +69,50 @@ export class NativeHistory implements GitHistory {
     return { sha, branch: refName ? branchName(refName) : null };
   }
 
-  async commitsSince(since: number, { changes = 'all' }: { changes?: ChangeScope } = {}): Promise<CommitInfo[]> {
+  async commitsSince(since: number, { changes = 'all', anchor, floor }: { changes?: ChangeScope; anchor?: string; floor?: number } = {}): Promise<CommitInfo[]> {
     assertSince(since);
     if (since > Number.MAX_SAFE_INTEGER) return [];
+    const head = await this.headSha();
+    if (head === null) return [];
+    const walked = await this.logSince([head], since, changes);
+    if (anchor === undefined || walked === null) return walked ?? [];
+    return this.commitsPast(walked, since, anchor, { changes, floor });
+  }
+
+  async commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, { changes = 'all', floor }: { changes?: ChangeScope; floor?: number } = {}): Promise<CommitInfo[]> {
+    const head = await this.headSha();
+    if (head === null) return [...walked];
+    // In a walk limited by negative refs, --max-age marks an older commit uninteresting, and its parents with it.
+    const bound = floor !== undefined && floor > 0 ? [`--max-age=${Math.ceil(floor)}`] : [];
+    const steps: SkewSteps = {
+      walkFrom: async (tips, t) => (await this.logSince(tips, t, changes)) ?? [],
+      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', ...bound, '--boundary', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
+    };
+    return (await pastSkew(head, walked, since, anchor, steps)).sort(newestFirst);
+  }
+
+  /** commitsSince's walk from `tips` (commit names; HEAD's sha for the usual question); null when HEAD went unborn meanwhile. */
+  private async logSince(tips: readonly string[], since: number, changes: ChangeScope): Promise<CommitInfo[] | null> {
     // Without options that make git "limit" the walk (topo order, negative refs, ...),
     // --max-age drops an older commit without queueing its parents: exactly our walk.
     const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
     const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
-    if (scope?.includes('')) return this.commitsSince(since);
+    if (scope?.includes('')) return this.logSince(tips, since, 'all');
     const raw = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
     if (scope === null) {
-      const log = await this.fromHead(['log', ...bound, ...raw, LOG_FORMAT, 'HEAD', '--']);
-      return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+      const log = await this.fromHead(['log', ...bound, ...raw, LOG_FORMAT, ...tips, '--']);
+      return log === null ? null : parseLog(log.stdout).sort(newestFirst);
     }
     // Subjects come from a walk that diffs nothing; the scope's changes from a second walk,
     // run alongside, that diffs only the trees the scope's paths lie in. --full-history
     // keeps that walk the same set of commits (a pathspec would otherwise prune side
     // branches); it shows only commits with a change in scope.
-    const subjects = this.fromHead(['log', ...bound, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--']);
+    const subjects = this.fromHead(['log', ...bound, '--no-patch', '-z', '--no-color', LOG_FORMAT, ...tips, '--']);
     const scoped = scope.length === 0
       ? Promise.resolve(null)
-      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct%x00', 'HEAD', '--', ...new Set(scope)]);
+      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct%x00', ...tips, '--', ...new Set(scope)]);
     const [all, changed] = await Promise.all([subjects, scoped]);
-    if (all === null) return [];
+    if (all === null) return null;
     const commits = parseLog(all.stdout);
     const changesBySha = new Map((changed === null ? [] : parseLog(changed.stdout, scope)).map((c) => [c.sha, c.changes]));
     for (const c of commits) c.changes = changesBySha.get(c.sha) ?? [];
@@ -444,4 +466,17 @@ function rawChange(meta: string, path: string): RawChange {
 
 function malformed(detail: string): CheckpointError {
   return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
+}
+
+/** `rev-list --boundary --timestamp --parents` output: committer time, id ("-" first on the boundary) and parents. */
+function parseGraph(out: string): { region: GraphCommit[]; boundary: Omit<GraphCommit, 'parents'>[] } {
+  const region: GraphCommit[] = [];
+  const boundary: Omit<GraphCommit, 'parents'>[] = [];
+  for (const line of out.split('\n')) {
+    const [time, sha, ...parents] = line.split(' ');
+    if (!sha) continue;
+    if (sha.startsWith('-')) boundary.push({ sha: sha.slice(1), time: Number(time) });
+    else region.push({ sha, time: Number(time), parents: parents.filter(Boolean) });
+  }
+  return { region, boundary };
 }

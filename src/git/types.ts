@@ -52,11 +52,20 @@ export interface GitHistory {
   /**
    * Commits reachable from HEAD whose committer time is >= `since` (seconds), found by a
    * walk that never goes past a commit older than `since`: cost follows the question.
+   * With `anchor` (the commit that recorded the instant `since` stands for: a checkpoint's
+   * save), it does go past an older commit that is not in the anchor's history: one dated in
+   * the past by a skewed clock cannot hide the commits behind it (skew-walk.ts); `floor`: see commitsPast.
    * Newest first (committer time desc, then sha). `changes` says which file lists to produce:
    * 'all' (default), 'none' (subjects only: no tree is diffed), or only the changes at or
    * under the given repo-relative paths (exact renames paired within those).
    */
-  commitsSince(since: number, opts?: { changes?: ChangeScope }): Promise<CommitInfo[]>;
+  commitsSince(since: number, opts?: { changes?: ChangeScope; anchor?: string; floor?: number }): Promise<CommitInfo[]>;
+  /**
+   * commitsSince's answer with `anchor` from its answer without (`walked`, back to `since`, with
+   * the same `changes`): asks git only when the walked commits leave that answer open. A commit
+   * dated before `floor` (the walk_days bound) counts as in the anchor's history.
+   */
+  commitsPast(walked: readonly CommitInfo[], since: number, anchor: string, opts?: { changes?: ChangeScope; floor?: number }): Promise<CommitInfo[]>;
   /** Full sha if `rev` names a commit object in this repository, else null. */
   resolveCommit(rev: string): Promise<string | null>;
   /**

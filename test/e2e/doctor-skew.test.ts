@@ -77,3 +77,67 @@ describe.each(ENGINES)('a missing file removed by a commit with a clock behind (
     expect(await entry(dir, engine, 1)).toMatchObject({ level: 'warning', message: "docs/typo-spec.md is missing; no commit in HEAD's history deleted or renamed it" });
   });
 });
+
+// A commit dated before the checkpoint sitting after it in the graph (a wrong clock, a
+// cherry-pick that kept its old date): the walk goes past it, since it is not in the history of
+// the commit that saved the checkpoint, so what landed behind it is still seen.
+describe.each(ENGINES)('a commit dated before the checkpoint on top of the work after it (%s engine)', (engine) => {
+  function landedBehindSkew(): { dir: string; merge: string; regen: string } {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
+    commitAll(dir, 'initial', ago(24 * 60));
+    write(dir, FILE, `${JSON.stringify(checkpoint(['src/gen.ts (regenerated, PR 12)'], { next_actions: ['Wait for PR #482 (invoice totals) to land, then rebase', 'Review the spec with the API team'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(120));
+    git(dir, ['checkout', '-q', '-b', 'feat']);
+    write(dir, 'src/totals.ts', 'totals\n');
+    commitAll(dir, 'invoice totals', ago(60));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_AUTHOR_DATE: ago(60), GIT_COMMITTER_DATE: ago(60) });
+    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, 'src/gen.ts', 'export const n = 9.0;\n');
+    const regen = commitAll(dir, 'Regenerate', ago(30));
+    write(dir, 'src/fix.ts', 'fix\n');
+    commitAll(dir, 'Cherry-picked fix (kept its date)', ago(30 * 24 * 60));
+    return { dir, merge, regen };
+  }
+
+  it('doctor reports the landed PR and the changed generated file', async () => {
+    const { dir, merge, regen } = landedBehindSkew();
+    const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+    expect(r.code, r.stderr).toBe(0);
+    const findings = JSON.parse(r.stdout).findings as F[];
+    expect(findings.find((f) => f.path === 'next_actions[0]')).toMatchObject({ level: 'warning', evidence: { sha: merge } });
+    expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: regen } });
+    // The pre-push hook's judgement of the same commits as pushed blocks on them too.
+    const pushed = await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${git(dir, ['rev-parse', 'HEAD~4']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`]);
+    const blocking = (JSON.parse(pushed.stdout).findings as (F & { blocks?: boolean })[]).filter((f) => f.blocks).map((f) => f.evidence?.sha);
+    expect(blocking).toEqual(expect.arrayContaining([merge, regen]));
+  });
+
+  it('next and status say the PR landed', async () => {
+    const { dir, merge } = landedBehindSkew();
+    const next = await runCli(dir, ['next', '--engine', engine]);
+    expect(next.stdout).toContain(`#482 landed in ${merge.slice(0, 7)} "Merge pull request #482 from acme/feat"`);
+    const status = await runCli(dir, ['status', '--engine', engine]);
+    expect(status.stdout).toContain(`already landed: #482 landed in ${merge.slice(0, 7)}`);
+  });
+});
+
+describe('past a skewed commit, from the caches', () => {
+  it('a second run on the same HEAD (walk cache, landed memo, dates memo) gives the same answers', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, FILE, `${JSON.stringify(checkpoint([], { next_actions: ['Merge PR #7 once CI is green'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(120));
+    write(dir, 'src/a.ts', 'a\n');
+    const merged = commitAll(dir, 'Merge pull request #7 from acme/a', ago(60));
+    write(dir, 'src/b.ts', 'b\n');
+    commitAll(dir, 'Rebased fix that kept its date', ago(60 * 24 * 40));
+    for (let run = 0; run < 2; run++) {
+      const doctor = await runCli(dir, ['doctor', '--json']);
+      expect((JSON.parse(doctor.stdout).findings as F[]).find((f) => f.path === 'next_actions[0]'), `run ${run}`).toMatchObject({ evidence: { sha: merged } });
+      expect((await runCli(dir, ['next'])).stdout, `run ${run}`).toContain(`#7 landed in ${merged.slice(0, 7)}`);
+    }
+  });
+});

@@ -311,12 +311,20 @@ async function answers(history: GitHistory, fixture: Fixture) {
     commitsNaming: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
     lastRemovals: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
+    // Each named commit as the checkpoint's commit, the walk starting at its date: past skew (skew-walk.ts).
+    anchored: await anchoredWalks(history, fixture),
     fileRevisions,
     readBlobs: [...(await history.readBlobs(fileRevisions.flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(q.pairs.map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
     filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
     filesInRecursive: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD'])].map(async (rev) => [rev, Object.fromEntries(await Promise.all(TREE_DIRS.map(async (d) => [d, [...(await history.filesIn(rev, [d], { recursive: true }))].sort()])))]))),
   };
+}
+
+async function anchoredWalks(history: GitHistory, fixture: Fixture): Promise<Record<string, CommitInfo[]>> {
+  const dated = new Map((await history.commitsSince(-Infinity, { changes: 'none' })).map((c) => [c.sha, c.time]));
+  const anchors = [...new Set(Object.values(fixture.commits))].filter((sha) => dated.has(sha));
+  return Object.fromEntries(await Promise.all(anchors.map(async (anchor) => [anchor, await history.commitsSince(dated.get(anchor)!, { anchor, changes: 'none' })])));
 }
 
 /** Change scopes: each path, its directory, all of them, one naming nothing, and the top ('': everything, as a top-level glob's base). */
@@ -592,6 +600,9 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
   it('clock skew: the walk stops at a commit older than the cut-off; ancestry ignores dates', async () => {
     const { history, commits } = pick('clock skew');
     expect((await history.commitsSince(seconds(day(6)))).map((c) => c.sha)).toEqual([commits.tip]);
+    // Unless the commit it stops at is not in the checkpoint commit's history: then it goes on behind it.
+    expect((await history.commitsSince(seconds(day(6)), { anchor: commits.newer })).map((c) => c.sha)).toEqual([commits.tip, commits.newer]);
+    expect((await history.commitsSince(seconds(day(6)), { anchor: commits.older })).map((c) => c.sha)).toEqual([commits.tip]);
     expect(await history.isInHeadHistory(commits.older as string)).toBe(true);
     // Ancestry follows the graph, not the dates: an ancestor reached only through an older
     // (skewed) commit is still in HEAD's history.

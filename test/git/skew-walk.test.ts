@@ -1,0 +1,159 @@
+// A commit dated in the past sitting after the checkpoint must not hide the commits behind it:
+// commitsSince with an anchor (the checkpoint's commit) walks past an older commit that is not in
+// the anchor's history. Real git repositories, both engines, against git's own answers.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHistory, type CommitInfo } from '../../src/git/index.js';
+import { unprovenStops } from '../../src/git/skew-walk.js';
+import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { buildDagRepo, type DagCommit } from './dag-repo.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const T = Date.parse('2026-11-20T10:00:00Z') / 1000;
+const iso = (s: number) => new Date(s * 1000).toISOString();
+const made: string[] = [];
+afterEach(() => made.splice(0).forEach(cleanup));
+
+/** Every commit reachable from HEAD dated `since` or later, by git (the exact answer on these fixtures). */
+function datedSince(dir: string, since: number): string[] {
+  return git(dir, ['rev-list', '--timestamp', 'HEAD']).split('\n').filter(Boolean).map((l) => l.split(' ')).filter(([t]) => Number(t) >= since).map(([, sha]) => sha!).sort();
+}
+
+/** Checkpoint at T, PR #482 merged at T+1h, a generated file changed at T+2h; then `skewed` commits dated in the past on top. */
+function skewedRepo(skewed: number[]): { dir: string; anchor: string; merge: string; regen: string } {
+  const dir = makeRepo();
+  made.push(dir);
+  write(dir, 'gen/schema.ts', 'v1\n');
+  commitAll(dir, 'initial', iso(T - 86_400));
+  write(dir, '.checkpoints/billing.checkpoint.json', '{}\n');
+  const anchor = commitAll(dir, 'checkpoint: billing', iso(T));
+  git(dir, ['checkout', '-q', '-b', 'feat']);
+  write(dir, 'src/totals.ts', 'export const total = 8.0;\n');
+  commitAll(dir, 'invoice totals', iso(T + 3600));
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_AUTHOR_DATE: iso(T + 3600), GIT_COMMITTER_DATE: iso(T + 3600) });
+  const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+  write(dir, 'gen/schema.ts', 'v2\n');
+  const regen = commitAll(dir, 'regenerate schema', iso(T + 7200));
+  skewed.forEach((t, i) => {
+    write(dir, 'src/fix.ts', `fix ${i}\n`);
+    commitAll(dir, `cherry-picked fix ${i}`, iso(t));
+  });
+  return { dir, anchor, merge, regen };
+}
+
+describe.each(ENGINES)('%s engine: commits behind a commit dated before the checkpoint', (engine) => {
+  it('one skewed commit on top: without an anchor the walk stops there; with one it lists every commit dated since', async () => {
+    const { dir, anchor, merge, regen } = skewedRepo([T - 30 * 86_400]);
+    const history = await createHistory({ dir, engine });
+    expect(await history.commitsSince(T)).toEqual([]);
+    const found = await history.commitsSince(T, { anchor });
+    expect(found.map((c) => c.sha).sort()).toEqual(datedSince(dir, T));
+    expect(found.map((c) => c.sha)).toEqual(expect.arrayContaining([merge, regen, anchor]));
+    expect(found.find((c) => c.sha === merge)!.subject).toBe('Merge pull request #482 from acme/feat');
+    expect(found.find((c) => c.sha === regen)!.changes).toEqual([{ status: 'M', path: 'gen/schema.ts' }]);
+    // Newest first, as without an anchor.
+    expect(found.map((c) => c.time)).toEqual([...found.map((c) => c.time)].sort((a, b) => b - a));
+  });
+
+  it('a rebased series that kept its old, ascending dates hides nothing either', async () => {
+    const { dir, anchor } = skewedRepo([T - 30 * 86_400, T - 29 * 86_400, T - 28 * 86_400]);
+    const history = await createHistory({ dir, engine });
+    expect((await history.commitsSince(T, { anchor, changes: ['gen'] })).map((c) => c.sha).sort()).toEqual(datedSince(dir, T));
+  });
+
+  it('a commit dated before the floor (the walk_days bound) counts as before the checkpoint: the walk stops there', async () => {
+    const { dir, anchor, merge } = skewedRepo([T - 400 * 86_400]);
+    const history = await createHistory({ dir, engine });
+    expect(await history.commitsSince(T, { anchor, floor: T - 365 * 86_400 })).toEqual([]);
+    expect((await history.commitsSince(T, { anchor, floor: T - 500 * 86_400 })).map((c) => c.sha)).toContain(merge);
+  });
+
+  it('an honest history answers as without an anchor', async () => {
+    const { dir, anchor } = skewedRepo([]);
+    const history = await createHistory({ dir, engine });
+    expect(await history.commitsSince(T, { anchor })).toEqual(await history.commitsSince(T));
+  });
+});
+
+it('both engines give the same commits, with the same changes, past skew', async () => {
+  const { dir, anchor } = skewedRepo([T - 30 * 86_400, T - 40 * 86_400]);
+  const [native, iso] = await Promise.all(ENGINES.map((engine) => createHistory({ dir, engine })));
+  for (const changes of ['all', 'none', ['gen', 'src']] as const) {
+    expect(await iso!.commitsSince(T, { anchor, changes })).toEqual(await native!.commitsSince(T, { anchor, changes }));
+  }
+});
+
+describe('unprovenStops', () => {
+  const c = (sha: string, ...parents: string[]): Pick<CommitInfo, 'sha' | 'parents'> => ({ sha, parents });
+  it('a walk that reached the anchor proves the commits it stopped at below it', () => {
+    expect(unprovenStops('d', [c('d', 'c'), c('c', 'b'), c('b', 'a')], 'c')).toEqual([]);
+  });
+  it('a stop the walked graph does not put below the anchor is unproven: a skewed HEAD, a side branch', () => {
+    expect(unprovenStops('d', [], 'b')).toEqual(['d']);
+    expect(unprovenStops('d', [c('d', 'c', 'x'), c('c', 'b')], 'c')).toEqual(['x']);
+    expect(unprovenStops('b', [], 'b')).toEqual([]);
+  });
+});
+
+// Random DAGs with random dates (so children are often older than parents), a random anchor in
+// HEAD's history: both engines must give the model's answer, which holds every commit dated
+// since that `git rev-list <anchor>..HEAD` lists (the commits after the checkpoint).
+const specArb = fc.record({ parentPicks: fc.array(fc.nat(), { maxLength: 2 }), hours: fc.integer({ min: -6, max: 6 }) });
+
+function ancestors(commits: readonly DagCommit[], from: number): Set<number> {
+  const seen = new Set<number>();
+  const pending = [from];
+  while (pending.length) {
+    const i = pending.pop()!;
+    if (seen.has(i)) continue;
+    seen.add(i);
+    pending.push(...commits[i]!.parents);
+  }
+  return seen;
+}
+
+/** The documented rule: reachable from HEAD through commits dated since or outside the anchor's history; listed when dated since. */
+function model(commits: readonly DagCommit[], head: number, anchor: number, since: number): Set<number> {
+  const below = ancestors(commits, anchor);
+  const reached = new Set<number>();
+  const pending = [head];
+  while (pending.length) {
+    const i = pending.pop()!;
+    if (reached.has(i)) continue;
+    reached.add(i);
+    const c = commits[i]!;
+    if (c.time >= since || !below.has(i)) pending.push(...c.parents);
+  }
+  return new Set([...reached].filter((i) => commits[i]!.time >= since));
+}
+
+it('random skewed DAGs: both engines match the model, which holds every commit after the anchor dated since', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(specArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), async (specs, headPick, anchorPick, sinceBack) => {
+      // Mostly a line (a commit without picks follows the one before), with merges and side roots.
+      const commits: DagCommit[] = specs.map((spec, i) => ({
+        parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
+        time: T + spec.hours * 3600,
+        message: `${i} Merge pull request #${i}`,
+        files: new Map([['f', `${i}\n`]]),
+      }));
+      const head = commits.length - 1 - (headPick % 2);
+      const inHead = [...ancestors(commits, head)].sort((a, b) => a - b);
+      const anchor = inHead[anchorPick % inHead.length]!;
+      // The checkpoint's save, at or shortly before its commit.
+      const since = commits[anchor]!.time - sinceBack * 3600;
+      const repo = buildDagRepo(commits, head);
+      made.push(repo.dir);
+      const expected = [...model(commits, head, anchor, since)].map((i) => repo.shas[i]!).sort();
+      const after = git(repo.dir, ['rev-list', '--timestamp', 'HEAD', '--not', repo.shas[anchor]!]).split('\n').filter(Boolean).map((l) => l.split(' ')).filter(([t]) => Number(t) >= since).map(([, sha]) => sha!);
+      expect(expected).toEqual(expect.arrayContaining(after));
+      for (const engine of ENGINES) {
+        const history = await createHistory({ dir: repo.dir, engine });
+        const found = await history.commitsSince(since, { anchor: repo.shas[anchor], changes: 'none' });
+        expect(found.map((c) => c.sha).sort()).toEqual(expected);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});
