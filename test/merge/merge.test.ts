@@ -319,7 +319,7 @@ describe('queue policy (next_actions)', () => {
     expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three']);
   });
 
-  it("keeps both sides' appended items, each side's block in its own order, blocks by canonical JSON", () => {
+  it("keeps both sides' appended items, each side's block in its own order, blocks of equal times by canonical JSON", () => {
     const ours = edit((d) => d.next_actions.push('b: second', 'a: first'));
     const theirs = edit((d) => d.next_actions.push('c: third'));
     // ours' block ["b: second","a: first"] sorts before theirs' ["c: third"], and stays in its own order.
@@ -336,6 +336,32 @@ describe('queue policy (next_actions)', () => {
       d.next_actions.push('write docs');
     });
     expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three', 'write docs', { text: 'deploy', done_when: 'npm run deploy' }]);
+  });
+
+  it('keeps an item one side appended behind every older item the other side reordered', () => {
+    const base = edit((d) => (d.next_actions = ['Write the auth middleware', 'Add rate limiting']));
+    const ours = edit((d) => (d.next_actions = ['Add rate limiting', 'Write the auth middleware']), base);
+    const theirs = edit((d) => d.next_actions.push('C'), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(actions(value)).toEqual(['Add rate limiting', 'Write the auth middleware', 'C']);
+    // A block of moved and new items: up to its last moved one before both sides' new items, which go by the side saved earlier.
+    const mixed = edit((d) => ((d.updated_at = '2026-03-01T11:00:00Z'), (d.next_actions = ['Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'Later'])), base);
+    // theirs (still at base's 10:00) saved before mixed (11:00): its new item first.
+    expect(actions(merge3(base, mixed, theirs).value)).toEqual(['Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'C', 'Later']);
+    const laterTheirs = edit((d) => ((d.updated_at = '2026-03-01T12:00:00Z'), d.next_actions.unshift('Z first'), d.next_actions.push('C')), base);
+    expect(actions(merge3(base, mixed, laterTheirs).value)).toEqual(['Z first', 'Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'Later', 'C']);
+  });
+
+  it("orders two sides' appended blocks by the side saved earlier, not by their text", () => {
+    const ours = edit((d) => ((d.updated_at = '2026-03-02T09:00:00Z'), d.next_actions.push('Zap prod config')));
+    const theirs = edit((d) => ((d.updated_at = '2026-03-02T10:00:00+00:00'), d.next_actions.push('Add docs', 'Ship')));
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['one', 'two', 'three', 'Zap prod config', 'Add docs', 'Ship']);
+    const later = edit((d) => ((d.updated_at = '2026-03-03T00:00:00Z'), d.next_actions.push('Zap prod config')));
+    expect(actions(merge3(BASE, later, theirs).value)).toEqual(['one', 'two', 'three', 'Add docs', 'Ship', 'Zap prod config']);
+    // A side without a valid time goes after the one with a time.
+    const undated = edit((d) => ((d.updated_at = 'yesterday'), d.next_actions.push('A undated')));
+    expect(actions(merge3(BASE, undated, theirs).value)).toEqual(['one', 'two', 'three', 'Add docs', 'Ship', 'A undated']);
   });
 
   it('keeps an item appended by both sides once', () => {

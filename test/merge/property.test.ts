@@ -121,6 +121,12 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
   action.map((a): Edit => (d) => d.next_actions.push(a)),
   fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
+  // Reprioritising: a queued action moved to the front or the back.
+  fc.tuple(fc.nat(), fc.boolean()).map(([i, front]): Edit => (d) => {
+    const [moved] = d.next_actions.splice(i % d.next_actions.length, 1);
+    if (front) d.next_actions.unshift(moved);
+    else d.next_actions.push(moved);
+  }),
   fc.tuple(fc.constantFrom('k1', 'k2', 'k4'), fc.oneof(fc.integer(), word)).map(([k, v]): Edit => (d) => (d.skill_state[k] = v)),
   fc.constantFrom('k1', 'k2', 'k3').map((k): Edit => (d) => delete d.skill_state[k]),
   fc.tuple(fc.constantFrom('final', 'rounds'), fc.integer({ min: 0, max: 10 })).map(([k, v]): Edit => (d) => (d.skill_state.scores[k] = v)),
@@ -434,5 +440,72 @@ describe('resolve takes a merge up from its own markers', () => {
       { numRuns: 150 },
     );
     expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe('queue merge (next_actions) over reprioritised queues', () => {
+  // Sessions pop from the front, append (sometimes the same action on both branches) and move a queued action to the front or the back.
+  const NEW = ['Deploy', 'Write docs', 'Zap prod config', 'Add metrics'];
+  type QueueOp = { pop: true } | { append: string } | { move: number; to: 'front' | 'back' };
+  const op: fc.Arbitrary<QueueOp> = fc.oneof(
+    fc.constant({ pop: true as const }),
+    fc.constantFrom(...NEW).map((a) => ({ append: a })),
+    fc.tuple(fc.nat(), fc.constantFrom('front' as const, 'back' as const)).map(([move, to]) => ({ move, to })),
+  );
+  const run = (queue: string[], ops: QueueOp[], tag: string): string[] => {
+    const q = [...queue];
+    for (const o of ops) {
+      if ('pop' in o) q.length > 1 && q.shift();
+      else if ('append' in o) !q.includes(`${o.append} (${tag})`) && q.push(`${o.append} (${tag})`);
+      else if (q.length > 0) {
+        const [item] = q.splice(o.move % q.length, 1);
+        if (o.to === 'front') q.unshift(item!);
+        else q.push(item!);
+      }
+    }
+    return q;
+  };
+  const sides = fc
+    .record({
+      base: fc.uniqueArray(fc.constantFrom('a1', 'a2', 'a3', 'a4', 'a5', 'a6'), { minLength: 1, maxLength: 6 }),
+      ours: fc.array(op, { maxLength: 4 }),
+      theirs: fc.array(op, { maxLength: 4 }),
+      oursAt: fc.integer({ min: 0, max: 3 }),
+      theirsAt: fc.integer({ min: 0, max: 3 }),
+    })
+    .map((g) => ({ base: g.base as string[], ours: run(g.base, g.ours, 'x'), theirs: run(g.base, g.theirs, 'y'), oursAt: g.oursAt, theirsAt: g.theirsAt }));
+
+  it('is symmetric, keeps every action either side kept once, and an appended action behind every older one', () => {
+    let appendedBehind = 0;
+    fc.assert(
+      fc.property(sides, ({ base, ours, theirs, oursAt, theirsAt }) => {
+        const doc = (queue: string[], hour: number): JsonObject => ({ updated_at: new Date(T0 + hour * 3600_000).toISOString(), next_actions: queue });
+        const forward = mergeCheckpointValues(doc(base, 0), doc(ours, oursAt), doc(theirs, theirsAt));
+        const backward = mergeCheckpointValues(doc(base, 0), doc(theirs, theirsAt), doc(ours, oursAt));
+        expect(backward.value).toEqual(forward.value);
+        expect(backward.conflicts.map((c) => c.display)).toEqual(forward.conflicts.map((c) => c.display));
+        if (forward.conflicts.length > 0) return;
+        const merged = (forward.value as any).next_actions as string[];
+        // Nothing twice; every action both sides hold, and every new one either side added, once.
+        expect(new Set(merged).size).toBe(merged.length);
+        for (const a of ours) if (theirs.includes(a) || !base.includes(a)) expect(merged, a).toContain(a);
+        for (const a of theirs) if (ours.includes(a) || !base.includes(a)) expect(merged, a).toContain(a);
+        for (const a of merged) expect([...ours, ...theirs]).toContain(a);
+        // A side that only popped from the front and appended behind base's last action (kept: else its
+        // append may be a reword of that action in place): its new actions stay behind every older one.
+        for (const side of [ours, theirs]) {
+          const kept = side.slice(0, side.findIndex((a) => !base.includes(a)) >>> 0);
+          const onlyAppended = kept.length > 0 && isDeepStrictEqual(kept, base.slice(base.length - kept.length)) && side.slice(kept.length).every((a) => !base.includes(a));
+          if (!onlyAppended) continue;
+          const lastOld = Math.max(-1, ...merged.map((a, i) => (base.includes(a) ? i : -1)));
+          for (const a of side.slice(kept.length)) {
+            if (lastOld >= 0) appendedBehind++;
+            expect(merged.indexOf(a), `${a} behind every older action in ${JSON.stringify(merged)}`).toBeGreaterThan(lastOld);
+          }
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(appendedBehind).toBeGreaterThan(1000);
   });
 });
