@@ -14,6 +14,7 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
+import { mergeCounter } from './counter.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -149,6 +150,11 @@ function mergeNode(
     case 'queue':
       if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t, times);
       break;
+    case 'counter': {
+      const sum = mergeCounter(base, o, t);
+      if (sum !== undefined) return sum;
+      break;
+    }
     case 'value':
     case 'capsule':
       break;

@@ -294,6 +294,51 @@ describe('git runs the driver', () => {
   });
 });
 
+describe('cost spend through git (red-team finding 6)', () => {
+  it("adds two branches' spend without a conflict; an unchanged 8.0 keeps its text, the sums are written without float noise", () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.cost = { currency: 'USD', total_usd: 1, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10 }, updated_at: '2026-03-01T10:00:00Z' };
+    // Hand-written numbers: 1.0 and 8.0, as Python's json.dump writes floats.
+    const withTexts = (d: unknown) => JSON.stringify(d, null, 2).replace('"total_usd": 1,', '"total_usd": 1.0,').replace('"build": 8', '"build": 8.0') + '\n';
+    write(dir, FILE, withTexts(doc));
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    write(dir, FILE, withTexts({ ...doc, cost: { ...doc.cost, total_usd: 4.25, by_phase: { spec: 3.2, build: 8 }, tokens: { input: 300 }, updated_at: '2026-03-02T08:00:00Z' } }));
+    commitAll(dir, 'theirs spends', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, withTexts({ ...doc, cost: { ...doc.cost, total_usd: 3.5, by_phase: { spec: 3.3, build: 8 }, tokens: { input: 100 }, updated_at: '2026-03-02T09:00:00Z' } }));
+    commitAll(dir, 'ours spends', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(expectClean(dir).cost).toEqual({ currency: 'USD', total_usd: 6.75, budget_usd: 50, by_phase: { spec: 3.4, build: 8 }, tokens: { input: 390 }, updated_at: '2026-03-02T09:00:00Z' });
+    const text = read(dir, FILE);
+    expect(text).toContain('"total_usd": 6.75,');
+    expect(text).toContain('"spec": 3.4,');
+    expect(text).toContain('"build": 8.0');
+  });
+
+  it('still stops on two different budgets', () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.cost = { total_usd: 1, budget_usd: 50 };
+    save(dir, doc);
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    save(dir, { ...doc, cost: { total_usd: 2, budget_usd: 60 } });
+    commitAll(dir, 'theirs', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, { ...doc, cost: { total_usd: 3, budget_usd: 80 } });
+    commitAll(dir, 'ours', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('cost.budget_usd');
+    expect(r.stdout + r.stderr).not.toContain('cost.total_usd');
+  });
+});
+
 describe('queue order through git (red-team finding 7)', () => {
   it('keeps an action one branch appended behind the actions the other branch reprioritised', () => {
     const dir = driverRepo();

@@ -310,6 +310,62 @@ describe('records policy', () => {
   });
 });
 
+describe('counter policy (cost spend)', () => {
+  const COST = { currency: 'USD', total_usd: 1.0, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10, note: 'approx' }, updated_at: '2026-03-01T09:00:00Z' };
+  const base = edit((d) => (d.cost = structuredClone(COST)));
+  const spend = (fn: (cost: any) => void) => edit((d) => fn(d.cost), base);
+  const cost = (value: JsonValue) => (value as any).cost;
+
+  it("adds both branches' spend: base + each side's increment, on every counter", () => {
+    const ours = spend((c) => Object.assign(c, { total_usd: 3.5, updated_at: '2026-03-02T00:00:00Z' }, { tokens: { input: 100, note: 'approx' } }));
+    const theirs = spend((c) => Object.assign(c, { total_usd: 4.25, updated_at: '2026-03-03T00:00:00Z' }, { tokens: { input: 300, note: 'approx' } }));
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(cost(value)).toEqual({ ...COST, total_usd: 6.75, tokens: { input: 390, note: 'approx' }, updated_at: '2026-03-03T00:00:00Z' });
+  });
+
+  it('writes no float noise: the sum rounded to the most decimals a side has', () => {
+    const ours = spend((c) => ((c.by_phase.spec = 3.3), (c.by_model = { opus: 0.1 })));
+    const theirs = spend((c) => ((c.by_phase.spec = 3.2), (c.by_model = { opus: 0.2, haiku: 1e-7 })));
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    // 3.3 + 3.2 - 3.1 and 0.1 + 0.2 are 3.4000000000000004 and 0.30000000000000004 in doubles.
+    expect(cost(value).by_phase).toEqual({ spec: 3.4, build: 8 });
+    expect(cost(value).by_model).toEqual({ opus: 0.3, haiku: 1e-7 });
+  });
+
+  it('keeps budget_usd and currency plain values: different changes conflict', () => {
+    const ours = spend((c) => ((c.budget_usd = 80), (c.currency = 'EUR')));
+    const theirs = spend((c) => ((c.budget_usd = 60), (c.currency = 'GBP')));
+    expect(displays(merge3(base, ours, theirs).conflicts)).toEqual(['cost.currency', 'cost.budget_usd']);
+  });
+
+  it('falls back to the plain rules for a non-number, a negative value or a negative sum', () => {
+    const text = spend((c) => (c.total_usd = '3.50'));
+    const other = spend((c) => (c.total_usd = 2));
+    expect(displays(merge3(base, text, other).conflicts)).toEqual(['cost.total_usd']);
+    const negative = spend((c) => (c.tokens.input = -5));
+    const up = spend((c) => (c.tokens.input = 20));
+    expect(displays(merge3(base, negative, up).conflicts)).toEqual(['cost.tokens.input']);
+    // Both lowered the total (a reset, a correction): 0.5 + 0.25 - 1.0 < 0, a person decides.
+    const reset = spend((c) => (c.total_usd = 0.5));
+    const corrected = spend((c) => (c.total_usd = 0.25));
+    expect(displays(merge3(base, reset, corrected).conflicts)).toEqual(['cost.total_usd']);
+    // A string under tokens is the project's own note: plain.
+    const note = spend((c) => (c.tokens.note = 'exact'));
+    const otherNote = spend((c) => (c.tokens.note = 'rough'));
+    expect(displays(merge3(base, note, otherNote).conflicts)).toEqual(['cost.tokens.note']);
+  });
+
+  it('sums a counter both sides added without a base; takes one added by one side alone', () => {
+    const ours = edit((d) => (d.cost = { total_usd: 1.25, by_phase: { build: 1.25 } }));
+    const theirs = edit((d) => (d.cost = { total_usd: 2, by_phase: { audit: 2 } }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(cost(value)).toEqual({ total_usd: 3.25, by_phase: { build: 1.25, audit: 2 } });
+  });
+});
+
 describe('queue policy (next_actions)', () => {
   const actions = (value: JsonValue) => (value as any).next_actions;
 

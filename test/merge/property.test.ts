@@ -60,6 +60,7 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     state: fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), fc.oneof(fc.integer(), word, fc.boolean())),
     // A checkpoint no session has paused yet: both branches' first `pause --auto` create the capsule.
     paused: fc.boolean(),
+    spent: fc.option(fc.record({ cents: fc.integer({ min: 0, max: 5000 }), phase: word, tokens: fc.integer({ min: 0, max: 10 ** 6 }) }), { nil: undefined }),
   })
   .map((g) => ({
     protocol_version: '1.1',
@@ -85,6 +86,9 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
       last_run: { at: new Date(T0).toISOString(), verdict: 'pass', duration_ms: 8.5, checks: ['lint'] },
       streak: 1,
     },
+    ...(g.spent && {
+      cost: { currency: 'USD', total_usd: g.spent.cents / 100, budget_usd: 50, by_phase: { [g.spent.phase]: g.spent.cents / 100 }, tokens: { input: g.spent.tokens }, updated_at: new Date(T0).toISOString() },
+    }),
     ...(g.paused && {
       capsule: {
         context: CLAIMS[0]!,
@@ -121,6 +125,17 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
   action.map((a): Edit => (d) => d.next_actions.push(a)),
   fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
+  // A session's spend (cost telemetry): cents, sometimes tenths (0.1 + 0.2 in doubles), on the total, a phase, a model and tokens.
+  fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom(100, 10), word, fc.integer({ min: 1, max: 5000 }), stamp).map(([n, per, phase, tokens, at]): Edit => (d) => {
+    const cost = (d.cost ??= {});
+    const add = (o: any, k: string) => (o[k] = (o[k] ?? 0) + n / per);
+    add(cost, 'total_usd');
+    add((cost.by_phase ??= {}), phase);
+    add((cost.by_model ??= {}), 'claude-opus-4-8');
+    (cost.tokens ??= {}).input = (cost.tokens.input ?? 0) + tokens;
+    cost.updated_at = at;
+  }),
+  fc.integer({ min: 10, max: 90 }).map((budget): Edit => (d) => ((d.cost ??= {}).budget_usd = budget)),
   // Reprioritising: a queued action moved to the front or the back.
   fc.tuple(fc.nat(), fc.boolean()).map(([i, front]): Edit => (d) => {
     const [moved] = d.next_actions.splice(i % d.next_actions.length, 1);
@@ -216,6 +231,7 @@ const byDisplay = (conflicts: Conflict[]) => [...conflicts].sort((a, b) => (a.di
 describe('merge properties over generated session histories', () => {
   it('is symmetric, keeps one-sided changes, every added log entry and no removed one', () => {
     let sameClaims = 0;
+    let counters = 0;
     fc.assert(
       fc.property(triple, ([base, ours, theirs]) => {
         const forward = mergeCheckpointValues(base, ours, theirs);
@@ -265,6 +281,22 @@ describe('merge properties over generated session histories', () => {
           expect([valueAt(ours, path), valueAt(theirs, path)]).toContainEqual(valueAt(forward.value, path));
         }
 
+        // Spend counters both sides changed: base + each side's increment, rounded to the decimals the sides have.
+        for (const path of objectPaths([base, ours, theirs])) {
+          if (path[0] !== 'cost' || !(path[1] === 'total_usd' ? path.length === 2 : path.length === 3 && ['by_phase', 'by_model', 'tokens'].includes(path[1] as string))) continue;
+          const [vb, vo, vt] = [valueAt(base, path), valueAt(ours, path), valueAt(theirs, path)];
+          const count = (v: JsonValue | undefined) => typeof v === 'number' && v >= 0;
+          if (!count(vo) || !count(vt) || (vb !== undefined && !count(vb)) || vo === vb || vt === vb || vo === vt) continue;
+          const sum = (vo as number) + (vt as number) - ((vb as number | undefined) ?? 0);
+          if (sum < 0 || underConflict(path.slice(0, -1))) continue;
+          counters++;
+          expect(forward.conflicts.filter((c) => isPrefix(path, c.path)), path.join('.')).toEqual([]);
+          const merged = valueAt(forward.value, path) as number;
+          expect(Math.abs(merged - sum), path.join('.')).toBeLessThan(1e-6);
+          const places = (v: JsonValue | undefined) => (typeof v === 'number' ? (String(v).split('.')[1]?.length ?? 0) : 0);
+          expect(places(merged), `${path.join('.')} = ${merged}`).toBeLessThanOrEqual(Math.max(places(vb), places(vo), places(vt)));
+        }
+
         // Two origins neither side took from the base: one whole origin, the earlier saved, when
         // both sides hold the same new claims (capsule-origin.ts); beside different claims, a conflict.
         if (twoOrigins) {
@@ -290,6 +322,8 @@ describe('merge properties over generated session histories', () => {
     );
     // The generator reaches the shape: two sessions that saved the same claims under origins of their own.
     expect(sameClaims).toBeGreaterThan(40);
+    // ... and two branches' spend on the same counters.
+    expect(counters).toBeGreaterThan(40);
   });
 
   it('leaves a document alone that only one side changed', () => {
