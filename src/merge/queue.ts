@@ -15,8 +15,8 @@
 // stays behind every older one. Between the two sides, the block of the side saved earlier
 // (its `updated_at`; a side without a valid one after) comes first, equal times by canonical
 // JSON. "Ours first" cannot be symmetric: merging (O,A,B) and (O,B,A) must give the same
-// queue, so the order may not depend on which side is checked out. An action both sides moved, to different
-// places, stands once, at the first of them.
+// queue, so the order may not depend on which side is checked out. An action both sides
+// moved, to different places, stands once, at the first of them.
 
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
