@@ -125,17 +125,6 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
   action.map((a): Edit => (d) => d.next_actions.push(a)),
   fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
-  // A session's spend (cost telemetry): cents, sometimes tenths (0.1 + 0.2 in doubles), on the total, a phase, a model and tokens.
-  fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom(100, 10), word, fc.integer({ min: 1, max: 5000 }), stamp).map(([n, per, phase, tokens, at]): Edit => (d) => {
-    const cost = (d.cost ??= {});
-    const add = (o: any, k: string) => (o[k] = (o[k] ?? 0) + n / per);
-    add(cost, 'total_usd');
-    add((cost.by_phase ??= {}), phase);
-    add((cost.by_model ??= {}), 'claude-opus-4-8');
-    (cost.tokens ??= {}).input = (cost.tokens.input ?? 0) + tokens;
-    cost.updated_at = at;
-  }),
-  fc.integer({ min: 10, max: 90 }).map((budget): Edit => (d) => ((d.cost ??= {}).budget_usd = budget)),
   // Reprioritising: a queued action moved to the front or the back.
   fc.tuple(fc.nat(), fc.boolean()).map(([i, front]): Edit => (d) => {
     const [moved] = d.next_actions.splice(i % d.next_actions.length, 1);
@@ -173,7 +162,21 @@ const pauseEdit: fc.Arbitrary<Edit> = fc.oneof(
     d.capsule = { context: structuredClone(CLAIMS[k]!), origin: { root: w.root, head: w.head, saved_at: w.at }, mechanical: { head: w.head, branch: w.branch, uncommitted: [], uncommitted_count: 0, at: w.at } };
   }),
 );
-const edit: fc.Arbitrary<Edit> = fc.oneof({ arbitrary: sessionEdit, weight: 5 }, { arbitrary: pauseEdit, weight: 1 });
+// A session's spend (cost telemetry): cents, sometimes tenths (0.1 + 0.2 in doubles), on the total, a phase, a model and tokens;
+// or a new budget. Weighted up so both sides often spend on the same counters.
+const spendEdit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom(100, 10), word, fc.integer({ min: 1, max: 5000 }), stamp).map(([n, per, phase, tokens, at]): Edit => (d) => {
+    const cost = (d.cost ??= {});
+    const add = (o: any, k: string) => (o[k] = (o[k] ?? 0) + n / per);
+    add(cost, 'total_usd');
+    add((cost.by_phase ??= {}), phase);
+    add((cost.by_model ??= {}), 'claude-opus-4-8');
+    (cost.tokens ??= {}).input = (cost.tokens.input ?? 0) + tokens;
+    cost.updated_at = at;
+  }),
+  fc.integer({ min: 10, max: 90 }).map((budget): Edit => (d) => ((d.cost ??= {}).budget_usd = budget)),
+);
+const edit: fc.Arbitrary<Edit> = fc.oneof({ arbitrary: sessionEdit, weight: 5 }, { arbitrary: pauseEdit, weight: 1 }, { arbitrary: spendEdit, weight: 1 });
 
 const descendant = (base: JsonObject) =>
   fc.array(edit, { maxLength: 6 }).map((edits) => {
