@@ -26,6 +26,12 @@ export interface Conflict {
   texts?: Partial<Record<'base' | 'ours' | 'theirs', string>>;
 }
 
+/** Each side's document time (its top-level `updated_at`, in ms), where it has a valid one. */
+export interface SideTimes {
+  ours: number | undefined;
+  theirs: number | undefined;
+}
+
 /** Callbacks the per-policy mergers use to recurse into items and to record conflicts. */
 export interface MergeContext {
   /** 3-way merge of one node; `undefined` in and out means absent. */

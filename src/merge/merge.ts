@@ -8,12 +8,13 @@
 import { policyFor, type PolicyRule } from '../protocol/fields.js';
 import { MAX_JSON_DEPTH } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
-import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment } from './conflict.js';
+import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment, type SideTimes } from './conflict.js';
 import { isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
 import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-value.js';
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
+import { mergeCounter } from './counter.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -63,11 +64,6 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   // Merged objects never take an unsafe key, but a subtree handed through whole (a log
   // entry, a side's array) could carry one from a caller that did not use parseJson.
   return { value: opts.keysChecked ? merged : withoutUnsafeKeys(merged), conflicts };
-}
-
-interface SideTimes {
-  ours: number | undefined;
-  theirs: number | undefined;
 }
 
 function instantOf(value: JsonValue | undefined): number | undefined {
@@ -152,8 +148,13 @@ function mergeNode(
       break;
     }
     case 'queue':
-      if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t);
+      if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t, times);
       break;
+    case 'counter': {
+      const sum = mergeCounter(base, o, t);
+      if (sum !== undefined) return sum;
+      break;
+    }
     case 'value':
     case 'capsule':
       break;

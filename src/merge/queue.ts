@@ -10,13 +10,17 @@
 // new items stay in front only when they replace the old item for item.
 //
 // Where both sides insert at the same place (typically both append at the end), each
-// side's block keeps its own order and the two blocks are ordered by their canonical
+// side's block keeps its own order. Items already queued in base (a side moved them there:
+// a reprioritised queue) come before items new to the queue, so an action one side appended
+// stays behind every older one. Between the two sides, the block of the side saved earlier
+// (its `updated_at`; a side without a valid one after) comes first, equal times by canonical
 // JSON. "Ours first" cannot be symmetric: merging (O,A,B) and (O,B,A) must give the same
-// queue, so the order may not depend on which side is checked out.
+// queue, so the order may not depend on which side is checked out. An action both sides
+// moved, to different places, stands once, at the first of them.
 
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
-import type { MergeContext, PathSegment } from './conflict.js';
+import type { MergeContext, PathSegment, SideTimes } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
 
@@ -25,6 +29,25 @@ interface Hunk {
   start: number;
   end: number;
   items: JsonValue[];
+}
+
+/** The base queue, whether a canonical key is one of its items, and the sides' save times. */
+interface QueueSides {
+  base: readonly JsonValue[];
+  inBase: (key: string) => boolean;
+  times: SideTimes;
+  /** Keeps the first place of a base item both sides moved (to different places): drops its later copies from a resolved run. */
+  once: (run: JsonValue[]) => JsonValue[];
+}
+
+/** Canonical keys of the base items among a side's hunks' items: the items that side moved. */
+function movedKeys(hunks: readonly Hunk[], inBase: (key: string) => boolean): Set<string> {
+  const keys = new Set<string>();
+  for (const h of hunks) for (const item of h.items) {
+    const key = canonicalJson(item);
+    if (inBase(key)) keys.add(key);
+  }
+  return keys;
 }
 
 const isInsertion = (h: Hunk): boolean => h.start === h.end;
@@ -81,17 +104,51 @@ function applyHunks(base: readonly JsonValue[], start: number, end: number, hunk
   return out;
 }
 
-/** Both sides inserted at one place: each block in its own order, blocks by canonical JSON, shared items once. */
-function combineInsertions(ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
+/** Whether ours' block goes first at a shared place: the side saved earlier, a known time before an unknown, else by canonical JSON. */
+function oursFirst(times: SideTimes, ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  const [o, t] = [times.ours, times.theirs];
+  if (o !== undefined && t !== undefined && o !== t) return o < t;
+  if ((o === undefined) !== (t === undefined)) return o !== undefined;
+  return compareStrings(canonicalJson(ours as JsonValue[]), canonicalJson(theirs as JsonValue[])) <= 0;
+}
+
+/** Where a block's moved base items end: the block's part up to and including its last base item. */
+function movedPart(block: readonly JsonValue[], inBase: (key: string) => boolean): number {
+  for (let k = block.length - 1; k >= 0; k--) if (inBase(canonicalJson(block[k]!))) return k + 1;
+  return 0;
+}
+
+/**
+ * Both sides inserted at one place: each block in its own order, the moved base items of both
+ * blocks before the new items of both, the earlier side first within each; an item both
+ * inserted once.
+ */
+function combineInsertions(times: SideTimes, inBase: (key: string) => boolean, ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
   if (ours.length === 0) return [...theirs];
   if (theirs.length === 0) return [...ours];
-  const [first, second] = compareStrings(canonicalJson(ours as JsonValue[]), canonicalJson(theirs as JsonValue[])) <= 0 ? [ours, theirs] : [theirs, ours];
-  const inFirst = new Set(first.map(canonicalJson));
-  return [...first, ...second.filter((item) => !inFirst.has(canonicalJson(item)))];
+  const [first, second] = oursFirst(times, ours, theirs) ? [ours, theirs] : [theirs, ours];
+  const [m1, m2] = [movedPart(first, inBase), movedPart(second, inBase)];
+  const out: JsonValue[] = [];
+  // An item one block already put out is, in the other block, the same insertion: kept once.
+  const putBy = new Map<string, 1 | 2>();
+  const put = (block: readonly JsonValue[], side: 1 | 2, from: number, to: number): void => {
+    for (let k = from; k < to; k++) {
+      const key = canonicalJson(block[k]!);
+      if ((putBy.get(key) ?? side) !== side) continue;
+      putBy.set(key, side);
+      out.push(block[k]!);
+    }
+  };
+  put(first, 1, 0, m1);
+  put(second, 2, 0, m2);
+  put(first, 1, m1, first.length);
+  put(second, 2, m2, second.length);
+  return out;
 }
 
 /** Removals and insertions only: drop what either side removed, keep what either inserted. */
-function combineWithoutEdits(base: readonly JsonValue[], start: number, end: number, ours: readonly Hunk[], theirs: readonly Hunk[]): JsonValue[] {
+function combineWithoutEdits(q: QueueSides, start: number, end: number, ours: readonly Hunk[], theirs: readonly Hunk[]): JsonValue[] {
+  const base = q.base;
   const removed = new Set<number>();
   for (const h of [...ours, ...theirs]) for (let i = h.start; i < h.end; i++) removed.add(i);
   const insertions = (hunks: readonly Hunk[]): Map<number, JsonValue[]> => new Map(hunks.filter(isInsertion).map((h) => [h.start, h.items]));
@@ -99,7 +156,7 @@ function combineWithoutEdits(base: readonly JsonValue[], start: number, end: num
   const theirsAt = insertions(theirs);
   const out: JsonValue[] = [];
   for (let gap = start; gap <= end; gap++) {
-    append(out, combineInsertions(oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
+    append(out, combineInsertions(q.times, q.inBase, oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
     if (gap < end && !removed.has(gap)) out.push(base[gap]!);
   }
   return out;
@@ -111,10 +168,31 @@ export function mergeQueue(
   base: readonly JsonValue[],
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
+  times: SideTimes,
 ): JsonValue[] {
   const baseKeys = base.map(canonicalJson);
+  let baseSet: Set<string> | undefined;
+  const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
   const oursHunks = sideHunks(base, baseKeys, ours);
   const theirsHunks = sideHunks(base, baseKeys, theirs);
+  const hasItems = (hunks: readonly Hunk[]): boolean => hunks.some((h) => h.items.length > 0);
+  let movedTwice: Set<string> | undefined;
+  if (hasItems(oursHunks) && hasItems(theirsHunks)) {
+    const theirsMoved = movedKeys(theirsHunks, inBase);
+    movedTwice = new Set([...movedKeys(oursHunks, inBase)].filter((key) => theirsMoved.has(key)));
+  }
+  const placed = new Set<string>();
+  const once = (run: JsonValue[]): JsonValue[] => {
+    if (!movedTwice?.size) return run;
+    return run.filter((item) => {
+      const key = canonicalJson(item);
+      if (!movedTwice.has(key)) return true;
+      if (placed.has(key)) return false;
+      placed.add(key);
+      return true;
+    });
+  };
+  const q: QueueSides = { base, times, inBase, once };
   const out: JsonValue[] = [];
   let at = 0;
   let i = 0;
@@ -140,7 +218,7 @@ export function mergeQueue(
       }
     }
     append(out, base, at, start);
-    append(out, resolveRegion(ctx, path, out.length, base, start, end, regionOurs, regionTheirs));
+    append(out, resolveRegion(ctx, path, out.length, q, start, end, regionOurs, regionTheirs));
     at = end;
   }
   append(out, base, at);
@@ -151,18 +229,19 @@ function resolveRegion(
   ctx: MergeContext,
   path: PathSegment[],
   index: number,
-  base: readonly JsonValue[],
+  q: QueueSides,
   start: number,
   end: number,
   ours: readonly Hunk[],
   theirs: readonly Hunk[],
 ): JsonValue[] {
+  const base = q.base;
   const o = applyHunks(base, start, end, ours);
   const t = applyHunks(base, start, end, theirs);
   const b = base.slice(start, end);
   const [ko, kt, kb] = [canonicalJson(o), canonicalJson(t), canonicalJson(b)];
-  if (ko === kt || kt === kb) return o;
-  if (ko === kb) return t;
-  if (!ours.some(isEdit) && !theirs.some(isEdit)) return combineWithoutEdits(base, start, end, ours, theirs);
+  if (ko === kt || kt === kb) return q.once(o);
+  if (ko === kb) return q.once(t);
+  if (!ours.some(isEdit) && !theirs.some(isEdit)) return q.once(combineWithoutEdits(q, start, end, ours, theirs));
   return ctx.sliceConflict([...path, index], b, o, t);
 }

@@ -34,6 +34,11 @@ export type MergePolicy =
   /** next_actions: an ordered queue, popped from the front and appended at the back. */
   | { kind: 'queue' }
   /**
+   * A spend counter (cost): both sides' increments add up, base + (ours - base) + (theirs - base);
+   * a side that is not a non-negative number, or a negative sum, merges as a plain value.
+   */
+  | { kind: 'counter' }
+  /**
    * Telemetry snapshot (last_run, streak): when both sides changed it, the whole value of
    * the side whose own time is later (its `at`, else that side's top-level `updated_at`).
    */
@@ -57,6 +62,7 @@ export const SKILL_STATE_SNAPSHOT_NAMES = ['last_run', 'streak'] as const;
 export const ROTATION_POINTER = 'skill_state.rotated_to';
 
 const SNAPSHOT: MergePolicy = { kind: 'snapshot' };
+const COUNTER: MergePolicy = { kind: 'counter' };
 /** A project's own log (config.json "logs"): entries timed by `at`, rotatable. */
 const PROJECT_LOG: MergePolicy = LOG_APPEND('at', true);
 
@@ -64,6 +70,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'created_at', policy: { kind: 'instant', pick: 'earliest' } },
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
+  // Spend each branch's sessions recorded; budget_usd and currency stay plain values.
+  ...['cost.total_usd', 'cost.by_phase.*', 'cost.by_model.*', 'cost.tokens.*'].map((pattern) => ({ pattern, policy: COUNTER })),
   { pattern: 'capsule', policy: { kind: 'capsule' } },
   // The machine-written repository snapshot (`pause --auto` on every compaction): one value, never mixed field by field.
   { pattern: 'capsule.mechanical', policy: SNAPSHOT },

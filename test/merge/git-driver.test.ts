@@ -125,7 +125,8 @@ describe('git runs the driver', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = expectClean(dir);
     expect(doc.updated_at).toBe('2026-03-02T09:00:00Z');
-    expectEverything(doc, ['main', 'feature'], ['a3', 'a4', 'a5', 'f: write docs', 'm: deploy']);
+    // Both appended: main's session (08:00) queued its action before feature's (09:00).
+    expectEverything(doc, ['main', 'feature'], ['a3', 'a4', 'a5', 'm: deploy', 'f: write docs']);
     expect(doc.recently_done.map((d: any) => `${d.by}:${d.action}`)).toEqual(['feature:a1', 'feature:a2', 'main:a1']);
     expectLastRun(doc, 'feature');
     expect(doc.skill_state.streak).toBe(1);
@@ -145,8 +146,8 @@ describe('git runs the driver', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = expectClean(dir);
     expect(doc.updated_at).toBe('2026-03-02T10:00:00Z');
-    // Replaying f2: ours appended 'm next', theirs 'f2 next'; blocks go in canonical order.
-    expectEverything(doc, ['main', 'f1', 'f2'], ['a3', 'a4', 'a5', 'f1 next', 'f2 next', 'm next']);
+    // Appends in the order the sessions saved them: main (08:00), f1 (09:00), f2 (10:00).
+    expectEverything(doc, ['main', 'f1', 'f2'], ['a3', 'a4', 'a5', 'm next', 'f1 next', 'f2 next']);
     expectLastRun(doc, 'f2');
     expect(doc.skill_state.streak).toBe(2);
   });
@@ -289,7 +290,73 @@ describe('git runs the driver', () => {
 
     const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
     expect(r.status, r.stderr).toBe(0);
-    expectEverything(expectClean(dir), ['main', 'feature'], ['a1', 'a2', 'a3', 'a4', 'a5', 'f next', 'm next']);
+    expectEverything(expectClean(dir), ['main', 'feature'], ['a1', 'a2', 'a3', 'a4', 'a5', 'm next', 'f next']);
+  });
+});
+
+describe('cost spend through git (red-team finding 6)', () => {
+  it("adds two branches' spend without a conflict; an unchanged 8.0 keeps its text, the sums are written without float noise", () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.cost = { currency: 'USD', total_usd: 1, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10 }, updated_at: '2026-03-01T10:00:00Z' };
+    // Hand-written numbers: 1.0 and 8.0, as Python's json.dump writes floats.
+    const withTexts = (d: unknown) => JSON.stringify(d, null, 2).replace('"total_usd": 1,', '"total_usd": 1.0,').replace('"build": 8', '"build": 8.0') + '\n';
+    write(dir, FILE, withTexts(doc));
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    write(dir, FILE, withTexts({ ...doc, cost: { ...doc.cost, total_usd: 4.25, by_phase: { spec: 3.2, build: 8 }, tokens: { input: 300 }, updated_at: '2026-03-02T08:00:00Z' } }));
+    commitAll(dir, 'theirs spends', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, withTexts({ ...doc, cost: { ...doc.cost, total_usd: 3.5, by_phase: { spec: 3.3, build: 8 }, tokens: { input: 100 }, updated_at: '2026-03-02T09:00:00Z' } }));
+    commitAll(dir, 'ours spends', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(expectClean(dir).cost).toEqual({ currency: 'USD', total_usd: 6.75, budget_usd: 50, by_phase: { spec: 3.4, build: 8 }, tokens: { input: 390 }, updated_at: '2026-03-02T09:00:00Z' });
+    const text = read(dir, FILE);
+    expect(text).toContain('"total_usd": 6.75,');
+    expect(text).toContain('"spec": 3.4,');
+    expect(text).toContain('"build": 8.0');
+  });
+
+  it('still stops on two different budgets', () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.cost = { total_usd: 1, budget_usd: 50 };
+    save(dir, doc);
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    save(dir, { ...doc, cost: { total_usd: 2, budget_usd: 60 } });
+    commitAll(dir, 'theirs', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, { ...doc, cost: { total_usd: 3, budget_usd: 80 } });
+    commitAll(dir, 'ours', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('cost.budget_usd');
+    expect(r.stdout + r.stderr).not.toContain('cost.total_usd');
+  });
+});
+
+describe('queue order through git (red-team finding 7)', () => {
+  it('keeps an action one branch appended behind the actions the other branch reprioritised', () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.next_actions = ['Write the auth middleware', 'Add rate limiting'];
+    save(dir, doc);
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    save(dir, { ...doc, updated_at: '2026-03-02T08:00:00Z', next_actions: [...doc.next_actions, 'Check the logs'] });
+    commitAll(dir, 'theirs appends', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, { ...doc, updated_at: '2026-03-02T09:00:00Z', next_actions: ['Add rate limiting', 'Write the auth middleware', 'Add docs'] });
+    commitAll(dir, 'ours reprioritises and appends', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status, r.stderr).toBe(0);
+    // Older actions first, in ours' new order; then the appends, theirs' (saved earlier) before ours'.
+    expect(expectClean(dir).next_actions).toEqual(['Add rate limiting', 'Write the auth middleware', 'Check the logs', 'Add docs']);
   });
 });
 

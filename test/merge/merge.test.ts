@@ -310,6 +310,62 @@ describe('records policy', () => {
   });
 });
 
+describe('counter policy (cost spend)', () => {
+  const COST = { currency: 'USD', total_usd: 1.0, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10, note: 'approx' }, updated_at: '2026-03-01T09:00:00Z' };
+  const base = edit((d) => (d.cost = structuredClone(COST)));
+  const spend = (fn: (cost: any) => void) => edit((d) => fn(d.cost), base);
+  const cost = (value: JsonValue) => (value as any).cost;
+
+  it("adds both branches' spend: base + each side's increment, on every counter", () => {
+    const ours = spend((c) => Object.assign(c, { total_usd: 3.5, updated_at: '2026-03-02T00:00:00Z' }, { tokens: { input: 100, note: 'approx' } }));
+    const theirs = spend((c) => Object.assign(c, { total_usd: 4.25, updated_at: '2026-03-03T00:00:00Z' }, { tokens: { input: 300, note: 'approx' } }));
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(cost(value)).toEqual({ ...COST, total_usd: 6.75, tokens: { input: 390, note: 'approx' }, updated_at: '2026-03-03T00:00:00Z' });
+  });
+
+  it('writes no float noise: the sum rounded to the most decimals a side has', () => {
+    const ours = spend((c) => ((c.by_phase.spec = 3.3), (c.by_model = { opus: 0.1 })));
+    const theirs = spend((c) => ((c.by_phase.spec = 3.2), (c.by_model = { opus: 0.2, haiku: 1e-7 })));
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    // 3.3 + 3.2 - 3.1 and 0.1 + 0.2 are 3.4000000000000004 and 0.30000000000000004 in doubles.
+    expect(cost(value).by_phase).toEqual({ spec: 3.4, build: 8 });
+    expect(cost(value).by_model).toEqual({ opus: 0.3, haiku: 1e-7 });
+  });
+
+  it('keeps budget_usd and currency plain values: different changes conflict', () => {
+    const ours = spend((c) => ((c.budget_usd = 80), (c.currency = 'EUR')));
+    const theirs = spend((c) => ((c.budget_usd = 60), (c.currency = 'GBP')));
+    expect(displays(merge3(base, ours, theirs).conflicts)).toEqual(['cost.currency', 'cost.budget_usd']);
+  });
+
+  it('falls back to the plain rules for a non-number, a negative value or a negative sum', () => {
+    const text = spend((c) => (c.total_usd = '3.50'));
+    const other = spend((c) => (c.total_usd = 2));
+    expect(displays(merge3(base, text, other).conflicts)).toEqual(['cost.total_usd']);
+    const negative = spend((c) => (c.tokens.input = -5));
+    const up = spend((c) => (c.tokens.input = 20));
+    expect(displays(merge3(base, negative, up).conflicts)).toEqual(['cost.tokens.input']);
+    // Both lowered the total (a reset, a correction): 0.5 + 0.25 - 1.0 < 0, a person decides.
+    const reset = spend((c) => (c.total_usd = 0.5));
+    const corrected = spend((c) => (c.total_usd = 0.25));
+    expect(displays(merge3(base, reset, corrected).conflicts)).toEqual(['cost.total_usd']);
+    // A string under tokens is the project's own note: plain.
+    const note = spend((c) => (c.tokens.note = 'exact'));
+    const otherNote = spend((c) => (c.tokens.note = 'rough'));
+    expect(displays(merge3(base, note, otherNote).conflicts)).toEqual(['cost.tokens.note']);
+  });
+
+  it('sums a counter both sides added without a base; takes one added by one side alone', () => {
+    const ours = edit((d) => (d.cost = { total_usd: 1.25, by_phase: { build: 1.25 } }));
+    const theirs = edit((d) => (d.cost = { total_usd: 2, by_phase: { audit: 2 } }));
+    const { value, conflicts } = merge3(BASE, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(cost(value)).toEqual({ total_usd: 3.25, by_phase: { build: 1.25, audit: 2 } });
+  });
+});
+
 describe('queue policy (next_actions)', () => {
   const actions = (value: JsonValue) => (value as any).next_actions;
 
@@ -319,7 +375,7 @@ describe('queue policy (next_actions)', () => {
     expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three']);
   });
 
-  it("keeps both sides' appended items, each side's block in its own order, blocks by canonical JSON", () => {
+  it("keeps both sides' appended items, each side's block in its own order, blocks of equal times by canonical JSON", () => {
     const ours = edit((d) => d.next_actions.push('b: second', 'a: first'));
     const theirs = edit((d) => d.next_actions.push('c: third'));
     // ours' block ["b: second","a: first"] sorts before theirs' ["c: third"], and stays in its own order.
@@ -336,6 +392,32 @@ describe('queue policy (next_actions)', () => {
       d.next_actions.push('write docs');
     });
     expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['three', 'write docs', { text: 'deploy', done_when: 'npm run deploy' }]);
+  });
+
+  it('keeps an item one side appended behind every older item the other side reordered', () => {
+    const base = edit((d) => (d.next_actions = ['Write the auth middleware', 'Add rate limiting']));
+    const ours = edit((d) => (d.next_actions = ['Add rate limiting', 'Write the auth middleware']), base);
+    const theirs = edit((d) => d.next_actions.push('C'), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(actions(value)).toEqual(['Add rate limiting', 'Write the auth middleware', 'C']);
+    // A block of moved and new items: up to its last moved one before both sides' new items, which go by the side saved earlier.
+    const mixed = edit((d) => ((d.updated_at = '2026-03-01T11:00:00Z'), (d.next_actions = ['Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'Later'])), base);
+    // theirs (still at base's 10:00) saved before mixed (11:00): its new item first.
+    expect(actions(merge3(base, mixed, theirs).value)).toEqual(['Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'C', 'Later']);
+    const laterTheirs = edit((d) => ((d.updated_at = '2026-03-01T12:00:00Z'), d.next_actions.unshift('Z first'), d.next_actions.push('C')), base);
+    expect(actions(merge3(base, mixed, laterTheirs).value)).toEqual(['Z first', 'Add rate limiting', 'Urgent fix', 'Write the auth middleware', 'Later', 'C']);
+  });
+
+  it("orders two sides' appended blocks by the side saved earlier, not by their text", () => {
+    const ours = edit((d) => ((d.updated_at = '2026-03-02T09:00:00Z'), d.next_actions.push('Zap prod config')));
+    const theirs = edit((d) => ((d.updated_at = '2026-03-02T10:00:00+00:00'), d.next_actions.push('Add docs', 'Ship')));
+    expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['one', 'two', 'three', 'Zap prod config', 'Add docs', 'Ship']);
+    const later = edit((d) => ((d.updated_at = '2026-03-03T00:00:00Z'), d.next_actions.push('Zap prod config')));
+    expect(actions(merge3(BASE, later, theirs).value)).toEqual(['one', 'two', 'three', 'Add docs', 'Ship', 'Zap prod config']);
+    // A side without a valid time goes after the one with a time.
+    const undated = edit((d) => ((d.updated_at = 'yesterday'), d.next_actions.push('A undated')));
+    expect(actions(merge3(BASE, undated, theirs).value)).toEqual(['one', 'two', 'three', 'Add docs', 'Ship', 'A undated']);
   });
 
   it('keeps an item appended by both sides once', () => {

@@ -60,6 +60,7 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     state: fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), fc.oneof(fc.integer(), word, fc.boolean())),
     // A checkpoint no session has paused yet: both branches' first `pause --auto` create the capsule.
     paused: fc.boolean(),
+    spent: fc.option(fc.record({ cents: fc.integer({ min: 0, max: 5000 }), phase: word, tokens: fc.integer({ min: 0, max: 10 ** 6 }) }), { nil: undefined }),
   })
   .map((g) => ({
     protocol_version: '1.1',
@@ -85,6 +86,9 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
       last_run: { at: new Date(T0).toISOString(), verdict: 'pass', duration_ms: 8.5, checks: ['lint'] },
       streak: 1,
     },
+    ...(g.spent && {
+      cost: { currency: 'USD', total_usd: g.spent.cents / 100, budget_usd: 50, by_phase: { [g.spent.phase]: g.spent.cents / 100 }, tokens: { input: g.spent.tokens }, updated_at: new Date(T0).toISOString() },
+    }),
     ...(g.paused && {
       capsule: {
         context: CLAIMS[0]!,
@@ -121,6 +125,12 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
   action.map((a): Edit => (d) => d.next_actions.push(a)),
   fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
+  // Reprioritising: a queued action moved to the front or the back.
+  fc.tuple(fc.nat(), fc.boolean()).map(([i, front]): Edit => (d) => {
+    const [moved] = d.next_actions.splice(i % d.next_actions.length, 1);
+    if (front) d.next_actions.unshift(moved);
+    else d.next_actions.push(moved);
+  }),
   fc.tuple(fc.constantFrom('k1', 'k2', 'k4'), fc.oneof(fc.integer(), word)).map(([k, v]): Edit => (d) => (d.skill_state[k] = v)),
   fc.constantFrom('k1', 'k2', 'k3').map((k): Edit => (d) => delete d.skill_state[k]),
   fc.tuple(fc.constantFrom('final', 'rounds'), fc.integer({ min: 0, max: 10 })).map(([k, v]): Edit => (d) => (d.skill_state.scores[k] = v)),
@@ -152,7 +162,21 @@ const pauseEdit: fc.Arbitrary<Edit> = fc.oneof(
     d.capsule = { context: structuredClone(CLAIMS[k]!), origin: { root: w.root, head: w.head, saved_at: w.at }, mechanical: { head: w.head, branch: w.branch, uncommitted: [], uncommitted_count: 0, at: w.at } };
   }),
 );
-const edit: fc.Arbitrary<Edit> = fc.oneof({ arbitrary: sessionEdit, weight: 5 }, { arbitrary: pauseEdit, weight: 1 });
+// A session's spend (cost telemetry): cents, sometimes tenths (0.1 + 0.2 in doubles), on the total, a phase, a model and tokens;
+// or a new budget. Weighted up so both sides often spend on the same counters.
+const spendEdit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.tuple(fc.integer({ min: 1, max: 900 }), fc.constantFrom(100, 10), word, fc.integer({ min: 1, max: 5000 }), stamp).map(([n, per, phase, tokens, at]): Edit => (d) => {
+    const cost = (d.cost ??= {});
+    const add = (o: any, k: string) => (o[k] = (o[k] ?? 0) + n / per);
+    add(cost, 'total_usd');
+    add((cost.by_phase ??= {}), phase);
+    add((cost.by_model ??= {}), 'claude-opus-4-8');
+    (cost.tokens ??= {}).input = (cost.tokens.input ?? 0) + tokens;
+    cost.updated_at = at;
+  }),
+  fc.integer({ min: 10, max: 90 }).map((budget): Edit => (d) => ((d.cost ??= {}).budget_usd = budget)),
+);
+const edit: fc.Arbitrary<Edit> = fc.oneof({ arbitrary: sessionEdit, weight: 10 }, { arbitrary: pauseEdit, weight: 2 }, { arbitrary: spendEdit, weight: 1 });
 
 const descendant = (base: JsonObject) =>
   fc.array(edit, { maxLength: 6 }).map((edits) => {
@@ -210,6 +234,7 @@ const byDisplay = (conflicts: Conflict[]) => [...conflicts].sort((a, b) => (a.di
 describe('merge properties over generated session histories', () => {
   it('is symmetric, keeps one-sided changes, every added log entry and no removed one', () => {
     let sameClaims = 0;
+    let counters = 0;
     fc.assert(
       fc.property(triple, ([base, ours, theirs]) => {
         const forward = mergeCheckpointValues(base, ours, theirs);
@@ -259,6 +284,22 @@ describe('merge properties over generated session histories', () => {
           expect([valueAt(ours, path), valueAt(theirs, path)]).toContainEqual(valueAt(forward.value, path));
         }
 
+        // Spend counters both sides changed: base + each side's increment, rounded to the decimals the sides have.
+        for (const path of objectPaths([base, ours, theirs])) {
+          if (path[0] !== 'cost' || !(path[1] === 'total_usd' ? path.length === 2 : path.length === 3 && ['by_phase', 'by_model', 'tokens'].includes(path[1] as string))) continue;
+          const [vb, vo, vt] = [valueAt(base, path), valueAt(ours, path), valueAt(theirs, path)];
+          const count = (v: JsonValue | undefined) => typeof v === 'number' && v >= 0;
+          if (!count(vo) || !count(vt) || (vb !== undefined && !count(vb)) || vo === vb || vt === vb || vo === vt) continue;
+          const sum = (vo as number) + (vt as number) - ((vb as number | undefined) ?? 0);
+          if (sum < 0 || underConflict(path.slice(0, -1))) continue;
+          counters++;
+          expect(forward.conflicts.filter((c) => isPrefix(path, c.path)), path.join('.')).toEqual([]);
+          const merged = valueAt(forward.value, path) as number;
+          expect(Math.abs(merged - sum), path.join('.')).toBeLessThan(1e-6);
+          const places = (v: JsonValue | undefined) => (typeof v === 'number' ? (String(v).split('.')[1]?.length ?? 0) : 0);
+          expect(places(merged), `${path.join('.')} = ${merged}`).toBeLessThanOrEqual(Math.max(places(vb), places(vo), places(vt)));
+        }
+
         // Two origins neither side took from the base: one whole origin, the earlier saved, when
         // both sides hold the same new claims (capsule-origin.ts); beside different claims, a conflict.
         if (twoOrigins) {
@@ -284,6 +325,8 @@ describe('merge properties over generated session histories', () => {
     );
     // The generator reaches the shape: two sessions that saved the same claims under origins of their own.
     expect(sameClaims).toBeGreaterThan(40);
+    // ... and two branches' spend on the same counters.
+    expect(counters).toBeGreaterThan(20);
   });
 
   it('leaves a document alone that only one side changed', () => {
@@ -434,5 +477,72 @@ describe('resolve takes a merge up from its own markers', () => {
       { numRuns: 150 },
     );
     expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe('queue merge (next_actions) over reprioritised queues', () => {
+  // Sessions pop from the front, append (sometimes the same action on both branches) and move a queued action to the front or the back.
+  const NEW = ['Deploy', 'Write docs', 'Zap prod config', 'Add metrics'];
+  type QueueOp = { pop: true } | { append: string } | { move: number; to: 'front' | 'back' };
+  const op: fc.Arbitrary<QueueOp> = fc.oneof(
+    fc.constant({ pop: true as const }),
+    fc.constantFrom(...NEW).map((a) => ({ append: a })),
+    fc.tuple(fc.nat(), fc.constantFrom('front' as const, 'back' as const)).map(([move, to]) => ({ move, to })),
+  );
+  const run = (queue: string[], ops: QueueOp[], tag: string): string[] => {
+    const q = [...queue];
+    for (const o of ops) {
+      if ('pop' in o) q.length > 1 && q.shift();
+      else if ('append' in o) !q.includes(`${o.append} (${tag})`) && q.push(`${o.append} (${tag})`);
+      else if (q.length > 0) {
+        const [item] = q.splice(o.move % q.length, 1);
+        if (o.to === 'front') q.unshift(item!);
+        else q.push(item!);
+      }
+    }
+    return q;
+  };
+  const sides = fc
+    .record({
+      base: fc.uniqueArray(fc.constantFrom('a1', 'a2', 'a3', 'a4', 'a5', 'a6'), { minLength: 1, maxLength: 6 }),
+      ours: fc.array(op, { maxLength: 4 }),
+      theirs: fc.array(op, { maxLength: 4 }),
+      oursAt: fc.integer({ min: 0, max: 3 }),
+      theirsAt: fc.integer({ min: 0, max: 3 }),
+    })
+    .map((g) => ({ base: g.base as string[], ours: run(g.base, g.ours, 'x'), theirs: run(g.base, g.theirs, 'y'), oursAt: g.oursAt, theirsAt: g.theirsAt }));
+
+  it('is symmetric, keeps every action either side kept once, and an appended action behind every older one', () => {
+    let appendedBehind = 0;
+    fc.assert(
+      fc.property(sides, ({ base, ours, theirs, oursAt, theirsAt }) => {
+        const doc = (queue: string[], hour: number): JsonObject => ({ updated_at: new Date(T0 + hour * 3600_000).toISOString(), next_actions: queue });
+        const forward = mergeCheckpointValues(doc(base, 0), doc(ours, oursAt), doc(theirs, theirsAt));
+        const backward = mergeCheckpointValues(doc(base, 0), doc(theirs, theirsAt), doc(ours, oursAt));
+        expect(backward.value).toEqual(forward.value);
+        expect(backward.conflicts.map((c) => c.display)).toEqual(forward.conflicts.map((c) => c.display));
+        if (forward.conflicts.length > 0) return;
+        const merged = (forward.value as any).next_actions as string[];
+        // Nothing twice; every action both sides hold, and every new one either side added, once.
+        expect(new Set(merged).size).toBe(merged.length);
+        for (const a of ours) if (theirs.includes(a) || !base.includes(a)) expect(merged, a).toContain(a);
+        for (const a of theirs) if (ours.includes(a) || !base.includes(a)) expect(merged, a).toContain(a);
+        for (const a of merged) expect([...ours, ...theirs]).toContain(a);
+        // A side that only popped from the front and appended behind base's last action (kept: else its
+        // append may be a reword of that action in place): its new actions stay behind every older one.
+        for (const side of [ours, theirs]) {
+          const kept = side.slice(0, side.findIndex((a) => !base.includes(a)) >>> 0);
+          const onlyAppended = kept.length > 0 && isDeepStrictEqual(kept, base.slice(base.length - kept.length)) && side.slice(kept.length).every((a) => !base.includes(a));
+          if (!onlyAppended) continue;
+          const lastOld = Math.max(-1, ...merged.map((a, i) => (base.includes(a) ? i : -1)));
+          for (const a of side.slice(kept.length)) {
+            if (lastOld >= 0) appendedBehind++;
+            expect(merged.indexOf(a), `${a} behind every older action in ${JSON.stringify(merged)}`).toBeGreaterThan(lastOld);
+          }
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(appendedBehind).toBeGreaterThan(1000);
   });
 });
