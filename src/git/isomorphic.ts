@@ -25,7 +25,6 @@ import { indexRefusal } from './index-damage.js';
 import { indexEntries, type IndexEntry } from './index-status.js';
 import { attributeFilesAbove, eolAttributes, readEolConfig } from './eol-attributes.js';
 import { cleanRule, toGit } from './eol-convert.js';
-import { excludesFileRules } from './excludes-file.js';
 import { entryNamed, parseCommit, parseTree, peelStep, type FileState, type ParsedCommit, type TreeEntry } from './object-parse.js';
 
 type IsoGit = typeof import('isomorphic-git');
@@ -275,17 +274,10 @@ export class IsoHistory implements GitHistory {
 
   async ignoredPaths(paths: readonly string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
-    return this.guard('reading the ignore rules', async () => {
-      const git = await this.git();
-      const excluded = await excludesFileRules(this.dirs.commonDir);
-      const out = new Set<string>();
-      for (const path of paths) {
-        // isomorphic-git reads the .gitignore files and info/exclude (in the common dir: a linked worktree shares it).
-        const filepath = repoRelativePath(path);
-        if (excluded?.ignores(filepath) || (await git.isIgnored({ fs, dir: this.dir, gitdir: this.dirs.commonDir, filepath }))) out.add(path);
-      }
-      return out;
-    });
+    // Loaded only now: no run that lists no untracked file reads a rule.
+    const { ignoredIn } = await import('./ignore-rules.js');
+    const ignored = ignoredIn(this.dir, this.dirs.commonDir, paths.map(repoRelativePath));
+    return new Set(paths.filter((p) => ignored.has(repoRelativePath(p))));
   }
 
   async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
