@@ -1,7 +1,7 @@
 // How people write generated_files entries (red team s11, #3 #4 #9), each as a user meets it: a
 // hand-kept checkpoint committed and published months ago, then a real `git push` to a local bare
 // remote through the hook `checkpoint init` installs; doctor's findings for both engines.
-import { utimesSync } from 'node:fs';
+import { symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
@@ -172,6 +172,18 @@ describe('untracked and ignored files in generated_files (r11 #4)', () => {
         'src/api.gen.ts is ignored by git (a build output?); not checked',
         'src/new.ts is not tracked by git (never added: commit it if the work needs it); not checked',
       ]);
+    }
+  });
+});
+
+describe('hostile ignore files', () => {
+  it('a .gitignore linked to /dev/zero is not read (git does not follow it either); doctor answers', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    symlinkSync('/dev/zero', join(dir, '.gitignore'));
+    write(dir, 'gen/out.js', 'x\n');
+    listFiles(dir, ['gen/out.js'], { updated_at: new Date(Date.now() + 3_600_000).toISOString() });
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(['gen/out.js is not tracked by git (never added: commit it if the work needs it); not checked']);
     }
   });
 });
