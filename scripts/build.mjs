@@ -124,6 +124,8 @@ const YARGS_OWN_FOLDER = {
   },
 };
 const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
+// The embedded engine's .gitignore reader with the ignore package: only when doctor asks about an untracked listed file.
+const IGNORE_RULES = separate(/^\.\/ignore-rules\.js$/, 'ignore-rules.cjs');
 // The MCP server with the SDK and zod: only `checkpoint mcp` requires it.
 const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
 // help.ts reads the command table only; the commands' modules are never run from it.
@@ -132,11 +134,12 @@ const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ f
 await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING, MERGE_LAYOUT] }),
   build({ ...cjs, entryPoints: ['src/protocol/layout.ts'], outfile: `${OUT}/merge-layout.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
-  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, MCP] }),
+  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, IGNORE_RULES, MCP] }),
   // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
-  build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT] }),
+  build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
-  build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT] }),
+  build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES] }),
+  build({ ...cjs, entryPoints: ['src/git/ignore-rules.ts'], outfile: `${OUT}/ignore-rules.cjs` }),
   build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED, YARGS_OWN_FOLDER] }),
   build({ ...cjs, stdin: { contents: "module.exports = require('isomorphic-git');", resolveDir: '.' }, outfile: `${OUT}/isomorphic-git.cjs` }),
   build({

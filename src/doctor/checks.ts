@@ -1,6 +1,6 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { quoted, shown, shownPath } from '../one-line.js';
 import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { CHECKPOINTS_DIR } from '../store/root.js';
@@ -319,7 +319,13 @@ function commitsTouching(commits: readonly CommitInfo[]): Touching {
   return touching;
 }
 
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>) => Finding[] {
+/** A file git does not track (neither the index nor HEAD holds it): ignored (a build output), or never added. */
+export type Untracked = 'ignored' | 'untracked';
+
+/**
+ * `untracked`: of the uncommitted paths, those git does not track, which no commit ever changes.
+ */
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>, untracked?: ReadonlyMap<string, Untracked>) => Finding[] {
   const after = toSeconds(cp.updated_at);
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
@@ -353,7 +359,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel } of targets) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} names no file; read as a note, not checked` };
+      const what = target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
+      const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
       findings.push(target.name === undefined ? note : missingFile(target.name, path, cp, ctx, note));
       continue;
@@ -414,17 +421,35 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       });
     } else findings.push({ dirty: rel, path });
   }
-  return (uncommitted, unsure) => findings.flatMap((f): Finding[] => {
+  return (uncommitted, unsure, untracked) => findings.flatMap((f): Finding[] => {
     if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel))];
     if (!('dirty' in f)) return [f];
     if (!uncommitted.has(f.dirty)) return [];
-    // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
-    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : changed;
+    // A build output or a file never added: git holds no version of it to drift from.
+    const kind = untracked?.get(f.dirty);
+    if (kind !== undefined) {
+      const why = kind === 'ignored' ? 'is ignored by git (a build output?)' : 'is not tracked by git (never added: commit it if the work needs it)';
+      return [{ ...base, level: 'info', path: f.path, message: `${shown(f.dirty)} ${why}; not checked`, evidence: { file: f.dirty } }];
+    }
     // An engine that could not compare as git does says so, rather than claiming an edit.
     const why = unsure?.get(f.dirty);
     const claim = why === undefined ? 'has uncommitted edits' : `may have uncommitted edits (not checked exactly: the embedded engine does not follow ${shown(why)}; git on PATH checks it)`;
+    // Last modified before the checkpoint was written (same second: after, as a commit is): the checkpoint saw the edits.
+    const modified = modifiedAt(join(ctx.root, f.dirty));
+    if (modified < after) return [{ ...base, level: 'info', path: f.path, message: `${shown(f.dirty)} ${claim}, last modified ${iso(modified)}, before the checkpoint was written`, evidence: { file: f.dirty, date: iso(modified) } }];
+    // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : changed;
     return [{ ...base, level, path: f.path, message: `${shown(f.dirty)} ${claim} made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
+}
+
+/** The second a file was last modified (lstat: a link is not followed), NaN when it cannot be read. */
+function modifiedAt(file: string): number {
+  try {
+    return Math.floor(lstatSync(file).mtimeMs / 1000);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** An entry naming a path outside the repository (or the repository itself): a note, as doctor cannot check it. */

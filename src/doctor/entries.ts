@@ -10,8 +10,9 @@ export type EntryTarget =
   /**
    * No path in it: a note, never drift. `name`: a bare name not in the work tree ("Makefile",
    * "LICENSE", "TBD"): a file only if git knows it (HEAD, the index, or a commit removed it).
+   * `url`: the entry is a URL ("https://…", "file:///…"), kept as written.
    */
-  | { kind: 'note'; name?: string };
+  | { kind: 'note'; name?: string; url?: string };
 
 /** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
@@ -22,25 +23,43 @@ const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 
-/** Quote pairs people wrap paths in (Markdown backticks, straight and typographic quotes). */
-const QUOTES: readonly (readonly [string, string])[] = [['`', '`'], ['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019'], ['\u00ab', '\u00bb']];
+/**
+ * Quote pairs people wrap paths in (Markdown backticks, straight and typographic quotes, a
+ * Markdown autolink's angle brackets, parentheses).
+ */
+const QUOTES: readonly (readonly [string, string])[] = [['`', '`'], ['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019'], ['\u00ab', '\u00bb'], ['<', '>'], ['(', ')']];
 
 /** `text` without the matching quotes around it ("`src/x.ts`" -> "src/x.ts"), repeatedly ("\"`a`\""). */
 export function unquote(text: string): string {
   let out = text.trim();
   for (;;) {
     const pair = QUOTES.find(([open, close]) => out.length >= 2 && out.startsWith(open) && out.endsWith(close));
-    if (!pair) return out;
+    // Brackets only as one pair around the whole: "(a) and (b)" is not "a) and (b".
+    if (!pair || ((pair[0] === '(' || pair[0] === '<') && /[()<>]/.test(out.slice(1, -1)))) return out;
     out = out.slice(1, -1).trim();
   }
 }
 
-/** The path part of an annotated entry: the text before the first note separator, unquoted. */
+/** A Markdown link, "[text](target)" or "[text](target "title")": it names its target. */
+const MARKDOWN_LINK = /^\[[^\]\n]*\]\(\s*<?([^()<>\s]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$/;
+
+/** A URL ("https://…", "file:///…"): a scheme of two or more letters (one is a Windows drive) and "//". */
+const URL_START = /^[A-Za-z][A-Za-z0-9+.-]+:\/\//;
+
+export function isUrl(text: string): boolean {
+  return URL_START.test(text);
+}
+
+/** The path part of an annotated entry: the text before the first note separator, unquoted; a Markdown link's target. */
 export function entryPathText(entry: string): string {
   const text = unquote(entry);
   const cut = NOTE_START.exec(text);
-  return unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
+  const path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
+  return MARKDOWN_LINK.exec(path)?.[1] ?? path;
 }
+
+/** A URL query after a path, as GitHub links to a file's source ("docs/x.md?plain=1"): a glob has no "=". */
+const URL_QUERY = /\?[\w.-]+=[^\s/?]*(?:&[\w.-]+=[^\s/?]*)*$/;
 
 /**
  * A name with no folder, extension or pattern ("Makefile", "HEAD", "tests", "TBD"), or "n/a":
@@ -111,7 +130,15 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   const whole = entry.trim();
   if (whole && exists(whole)) return { kind: 'path', path: whole };
   let text = entryPathText(whole);
+  // A URL names no file here, whatever its path says; kept as written (a path's "//" would fold).
+  if (isUrl(text)) return { kind: 'note', url: text };
   if (text && text !== whole && exists(text)) return { kind: 'path', path: text };
+  // "docs/x.md?plain=1": the file a GitHub link shows as source.
+  const query = URL_QUERY.exec(text);
+  if (query && query.index > 0) {
+    text = text.slice(0, query.index);
+    if (exists(text)) return { kind: 'path', path: text };
+  }
   // "src/x.ts:12-40", "src/x.ts#L12-L40": a place in the file (a file named so was taken above).
   const place = PLACE_IN_FILE.exec(text);
   const file = place ? text.slice(0, place.index) : '';
@@ -119,10 +146,11 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     text = file;
     if (exists(text)) return { kind: 'path', path: text };
   }
-  // "src\\x.ts" written on Windows: backslashes are separators only when no file has the name as written.
-  if (text.includes('\\') && !exists(text)) {
-    const slashed = text.replace(/\\/g, '/');
-    if (exists(slashed)) return { kind: 'path', path: slashed };
+  // "src\\x.ts" written on Windows: backslashes are separators when no file has the name as
+  // written, whether or not one has it slashed (a deleted ".\\src\\a.ts" is looked up as src/a.ts).
+  if (text.includes('\\') && !WINDOWS_ABSOLUTE.test(text) && !exists(text)) {
+    text = text.replace(/\\/g, '/');
+    if (exists(text)) return { kind: 'path', path: text };
   }
   // No file has a NUL in its name (git cannot hold one): text with one names none.
   if (text.includes('\0')) return { kind: 'note' };
@@ -137,6 +165,21 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   // path a deleted one is reported with the commit that deleted it.
   if (alternatives.length === 1 && !WILDCARDS.test(text)) return { kind: 'path', path: alternatives[0]! };
   return { kind: 'pattern', text, alternatives };
+}
+
+/**
+ * Every path parseEntry may ask `exists` about for `entry` (all of them, as when none exists),
+ * and its target's paths: where a listing of a commit's tree must look to answer it.
+ */
+export function entryLookups(entry: string): string[] {
+  const asked: string[] = [];
+  const target = parseEntry(entry, (path) => {
+    asked.push(path);
+    return false;
+  });
+  if (target.kind === 'path') asked.push(target.path);
+  else if (target.kind === 'pattern') asked.push(...target.alternatives);
+  return asked;
 }
 
 /** "a/{b,c}/d.{ts,js}" -> four paths; nested braces expand too; unbalanced braces stay literal. */

@@ -1,6 +1,8 @@
 // What a push sends, judged as pushed: the checkpoints in each pushed tip's tree (not the
 // work tree), against the commits that push sends. Only these findings can block a push.
-import { posix } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { indexNames } from '../git/skip-worktree.js';
 import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
@@ -10,8 +12,8 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRelative } from './checks.js';
-import { entryParts, entryPathText, listParts, expandBraces, hasGlob, parseEntry } from './entries.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRelative, type Untracked } from './checks.js';
+import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -79,7 +81,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   }
   // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
   const atHead = repo.head !== null && repo.head.sha === tip.toLowerCase() ? [...repo.commits, ...repo.removals] : [];
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead, head: repo.head?.sha ?? null }, touched, where)));
   return out;
 }
 
@@ -102,12 +104,12 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
  * Literal generated_files entries against the tip's tree: a listed file the push deleted,
  * renamed or otherwise left missing, or changed after the checkpoint without updating it.
  */
-async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[] }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[]; head: string | null }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
-  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap((c) => [c.trim(), ...expandBraces(entryPathText(c))]) : []));
+  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
   const rels = candidates.flatMap((c) => {
     const r = repoRelative(root, mapped(c));
     return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];
@@ -122,34 +124,43 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const out: Finding[] = [];
   const reported = new Set<string>();
   const parts = entries.flatMap((entry, index) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, index })) : []));
-  parts.forEach(({ part, index }) => {
+  for (const { part, index } of parts) {
     const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
-    if (target.kind !== 'path') return;
+    if (target.kind !== 'path') continue;
     const file = repoRelative(root, mapped(target.path));
     // A file two entries name is one finding, under the first (as in the work tree's check).
-    if (file === null || reported.has(file)) return;
+    if (file === null || reported.has(file)) continue;
     reported.add(file);
     const path = `context_primer.generated_files[${index}]`;
     if (!inTip(file)) {
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
-      if (!touched.has(file) && !touched.has(rel)) return;
+      if (!touched.has(file) && !touched.has(rel)) continue;
+      // Carried, but a file git does not track here: ignored (a build output), no commit ever
+      // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
+      // never added, the push carries a checkpoint naming a file it leaves out: said so.
+      const untracked = touched.has(file) ? undefined : await untrackedHere(root, history, seen.head, file);
+      if (untracked === 'ignored') continue;
+      if (untracked === 'untracked') {
+        out.push({ ...base, level: 'warning', path, message: `${file} is not committed (the work tree has it untracked); commit it or drop it from the checkpoint${where}`, evidence: { file, missing: true } });
+        continue;
+      }
       // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
       const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file)) ?? newestRemoval(seen.atHead, file);
       const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
       // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
-      if (to && cp.status === 'complete') return;
+      if (to && cp.status === 'complete') continue;
       out.push({
         ...base, level: 'warning', path,
         message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,
         evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
       });
-      return;
+      continue;
     }
     // A complete skill's file changing is the code's life (advice in the work tree), never a block.
-    if (cp.status === 'complete') return;
+    if (cp.status === 'complete') continue;
     // The session's own commits (which also touch its checkpoint) are not drift.
     const change = commits.find((c) => committedAfter(c.time, after) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {
@@ -159,8 +170,20 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
         evidence: { file, sha: change.sha },
       });
     }
-  });
+  }
   return out;
+}
+
+/**
+ * Whether git does not track `file` here (neither the index nor HEAD holds it): 'ignored' (present
+ * or not: a build output may not be built here), 'untracked' when the work tree has it; else undefined.
+ */
+async function untrackedHere(root: string, history: GitHistory, head: string | null, file: string): Promise<Untracked | undefined> {
+  if (indexNames(root, [file]).has(file)) return undefined;
+  const dir = posix.dirname(file);
+  if (head !== null && (await history.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
+  if ((await history.ignoredPaths([file])).has(file)) return 'ignored';
+  return existsSync(join(root, file)) ? 'untracked' : undefined;
 }
 
 /** The newest of `commits` that deletes or renames away `file`. */

@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, type Loaded } from '../read/load.js';
@@ -16,7 +16,7 @@ import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
-import { indexHolds, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
+import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
@@ -158,7 +158,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const unexplained = [...bare.filter(settled), ...missing.filter((rel) => settled(rel) && !inIndex(rel))];
   if (unexplained.length && removalsSince !== undefined) await removalsOfBareNames(opts.root, opts.engine, evidence, unexplained, removalsSince);
   const unsure = evidence.history?.unsure;
-  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure), ...after);
+  const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
+  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);
@@ -208,13 +209,21 @@ function bareReach(checkpoints: readonly Checkpoint[], notBefore: number | undef
   return Math.max(0, Math.min(notBefore - (notBefore % 86_400), ...saved));
 }
 
-/** Of `names`, those the index of the work tree at `root` holds (none where there is no git dir there). */
-function indexNames(root: string, names: readonly string[]): Set<string> {
-  try {
-    return indexHolds(resolveGitDirsSync(root).gitdir, names);
-  } catch {
-    return new Set();
+/**
+ * Of `files` (present, with uncommitted changes), those git does not track: neither the index
+ * nor HEAD's tree holds them (HEAD too: an index this reader cannot follow holds nothing).
+ */
+async function untrackedOf(root: string, evidence: Evidence, files: readonly string[]): Promise<Map<string, Untracked>> {
+  if (!files.length || evidence.history === null) return new Map();
+  const held = indexNames(root, files);
+  let candidates = files.filter((rel) => !held.has(rel));
+  if (candidates.length && evidence.head !== null) {
+    const dirs = [...new Set(candidates.map((rel) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '')))];
+    const inHead = await evidence.history.filesIn(evidence.head.sha, dirs);
+    candidates = candidates.filter((rel) => !inHead.has(rel));
   }
+  const ignored = await evidence.history.ignoredPaths(candidates);
+  return new Map(candidates.map((rel) => [rel, ignored.has(rel) ? 'ignored' : 'untracked']));
 }
 
 /** Files directly in the work tree's top folder (at most a few hundred): where a file renamed at the top went. */

@@ -298,6 +298,14 @@ export class IsoHistory implements GitHistory {
     return readHeadFiles(this.dir)?.shallow ?? exists(this.shallowFile);
   }
 
+  async ignoredPaths(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    // Loaded only now: no run that lists no untracked file reads a rule.
+    const { ignoredIn } = await import('./ignore-rules.js');
+    const ignored = ignoredIn(this.dir, this.dirs.commonDir, paths.map(repoRelativePath));
+    return new Set(paths.filter((p) => ignored.has(repoRelativePath(p))));
+  }
+
   async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
     if (paths.length === 0) return [];
     const unique = [...new Set(paths)];

@@ -232,6 +232,16 @@ export class NativeHistory implements GitHistory {
     return (await this.git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
   }
 
+  async ignoredPaths(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    // Exit 1: none of them is ignored; 128: one lies beyond a symbolic link (git holds nothing
+    // there) or git cannot tell: none taken as ignored, the answer doctor gave before asking.
+    const out = await this.git(['check-ignore', '-z', '--stdin'], [1, 128], `${paths.map(repoRelativePath).join('\0')}\0`);
+    if (out.code === 128) return new Set();
+    const ignored = new Set(out.stdout.split('\0'));
+    return new Set(paths.filter((p) => ignored.has(repoRelativePath(p))));
+  }
+
   async uncommittedPaths(paths: readonly string[]): Promise<string[]> {
     if (paths.length === 0) return [];
     const relative = new Map(paths.map((path) => [path, repoRelativePath(path)]));

@@ -6,6 +6,7 @@
 // every answer as it would be without a sparse checkout.
 import { join } from 'node:path';
 import { readIndex } from './index-status.js';
+import { resolveGitDirsSync } from './locate.js';
 
 const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000;
@@ -85,6 +86,15 @@ export function indexBlobIds(gitdir: string, names: readonly string[]): Map<stri
   if (main.link === null) return main.held;
   const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null, wanted);
   return shared === null || shared.link !== null ? new Map() : new Map([...shared.held, ...main.held]);
+}
+
+/** Of `names`, those the index of the work tree at `root` holds (none where there is no git dir there). */
+export function indexNames(root: string, names: readonly string[]): Set<string> {
+  try {
+    return indexHolds(resolveGitDirsSync(root).gitdir, names);
+  } catch {
+    return new Set();
+  }
 }
 
 /**

@@ -110,6 +110,11 @@ export interface GitHistory {
    * file at any depth under them. Empty when `rev` names no commit here.
    */
   filesIn(rev: string, dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>>;
+  /**
+   * Of `paths` (repo-relative, untracked), those git ignores: .gitignore files, info/exclude,
+   * core.excludesFile, as `git check-ignore` reads them. Asked only about listed files git does not track.
+   */
+  ignoredPaths(paths: readonly string[]): Promise<Set<string>>;
   /** Of `paths`, those that differ between HEAD and the working tree (edited, deleted, untracked). */
   uncommittedPaths(paths: readonly string[]): Promise<string[]>;
   /**

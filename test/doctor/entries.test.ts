@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryParts, entryPathText, expandBraces, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -98,7 +98,9 @@ describe('generated_files entries as people write them', () => {
   it('backslashes are separators only when no file has the name as written', () => {
     expect(parseEntry('src\\x.ts', (p) => p === 'src/x.ts')).toEqual({ kind: 'path', path: 'src/x.ts' });
     expect(parseEntry('src\\x.ts', (p) => p === 'src\\x.ts')).toEqual({ kind: 'path', path: 'src\\x.ts' });
-    expect(parseEntry('src\\x.ts', none)).toEqual({ kind: 'path', path: 'src\\x.ts' });
+    // No file either way (deleted): read slashed, so its deletion is looked up by that path (r11 #9).
+    expect(parseEntry('src\\x.ts', none)).toEqual({ kind: 'path', path: 'src/x.ts' });
+    expect(parseEntry('.\\src\\x.ts (PR 3)', none)).toEqual({ kind: 'path', path: './src/x.ts' });
   });
 
   it('property: quoting a path in any quote pair yields the same target', () => {
@@ -116,6 +118,60 @@ describe('generated_files entries as people write them', () => {
     fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => {
       const t = parseEntry(s, none);
       if (t.kind === 'path') expect(/\s/.test(t.path)).toBe(false);
+    }));
+  });
+});
+
+describe('links and URLs as people paste them (r11 #3)', () => {
+  it.each([
+    'https://github.com/o/r/blob/main/src/a.ts',
+    'https://example.com/docs/api.html',
+    'http://localhost:3000//x',
+    'file:///repo/src/a.ts',
+    'git+ssh://host/x.git',
+  ])('%s is a note holding the URL as written', (url) => {
+    expect(parseEntry(url, none)).toEqual({ kind: 'note', url });
+    expect(parseEntry(`${url} (deployed docs)`, none)).toEqual({ kind: 'note', url });
+    expect(parseEntry(`[docs](${url})`, none)).toEqual({ kind: 'note', url });
+  });
+
+  it.each([
+    ['[a](src/a.ts)', 'src/a.ts'],
+    ['[src/b.ts](src/b.ts) (PR 12)', 'src/b.ts'],
+    ['[the handler](src/a.ts "title")', 'src/a.ts'],
+    ['(src/a.ts)', 'src/a.ts'],
+    ['<src/a.ts>', 'src/a.ts'],
+    ['`<src/a.ts>`', 'src/a.ts'],
+    ['docs/guide/x.md?plain=1', 'docs/guide/x.md'],
+    ['[x](docs/x.md?plain=1#L4)', 'docs/x.md'],
+  ])('%s reads as %s', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+    expect(parseEntry(entry, (p) => p === path)).toEqual({ kind: 'path', path });
+  });
+
+  it('a real name with brackets, parentheses or "?" is taken by its exact name before any other reading', () => {
+    for (const name of ['app/[id]/page.tsx', '[a](src/a.ts)', 'app/(marketing)/page.tsx', '(src/a.ts)', 'x.md?plain=1']) {
+      expect(parseEntry(name, (p) => p === name)).toEqual({ kind: 'path', path: name });
+    }
+    // Gone, a bracket is a glob class as before; a parenthesis pair inside a path is not stripped.
+    expect(parseEntry('app/[id]/page.tsx', none)).toMatchObject({ kind: 'pattern' });
+    expect(parseEntry('app/(marketing)/page.tsx', none)).toEqual({ kind: 'path', path: 'app/(marketing)/page.tsx' });
+    expect(parseEntry('(a) and (b).ts', none)).toEqual({ kind: 'note' });
+  });
+
+  it('entryLookups lists every path parseEntry asks about and the target', () => {
+    expect(entryLookups('[a](src/a.ts) (PR 1)')).toContain('src/a.ts');
+    expect(entryLookups('.\\src\\a.ts')).toContain('./src/a.ts');
+    expect(entryLookups('lib/{x,y}.ts')).toEqual(expect.arrayContaining(['lib/x.ts', 'lib/y.ts']));
+  });
+
+  it('property: any scheme:// URL, however wrapped, is a note holding exactly its text', () => {
+    const scheme = fc.stringMatching(/^[a-z][a-z0-9+.-]{1,8}$/);
+    // A final '.', ',' or ';' is read as the sentence's, not the URL's.
+    const rest = fc.stringMatching(/^(?:[A-Za-z0-9_./%?=&~-]{0,39}[A-Za-z0-9_/%?=&~-])?$/);
+    fc.assert(fc.property(scheme, rest, fc.constantFrom(['', ''], ['<', '>'], ['`', '`'], ['[x](', ')']), (a, b, [open, close]) => {
+      const url = `${a}://${b}`;
+      expect(parseEntry(`${open}${url}${close}`, none)).toEqual({ kind: 'note', url });
     }));
   });
 });

@@ -378,9 +378,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const files = async () => JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const dirty = (level: string, i: number, file: string) => ({ level, path: `context_primer.generated_files[${i}]`, message: `${file} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file } });
     const committed = { level: 'warning', path: 'context_primer.generated_files[1]', evidence: { file: 'src/b.ts', sha: edit } };
-    expect(await files()).toMatchObject([dirty('warning', 0, 'src/a.ts'), committed, dirty('warning', 2, 'src/c file.ts'), dirty('warning', 3, 'src/new.ts')]);
+    // A file never added is not tracked: no edits to claim, a note either way (r11 #4).
+    const untracked = { level: 'info', path: 'context_primer.generated_files[3]', message: 'src/new.ts is not tracked by git (never added: commit it if the work needs it); not checked', evidence: { file: 'src/new.ts' } };
+    expect(await files()).toMatchObject([dirty('warning', 0, 'src/a.ts'), committed, dirty('warning', 2, 'src/c file.ts'), untracked]);
     write(dir, '.checkpoints/api.checkpoint.json', cp.replace('Write the docs', 'Write the docs, then the tests'));
-    expect(await files()).toMatchObject([dirty('info', 0, 'src/a.ts'), committed, dirty('info', 2, 'src/c file.ts'), dirty('info', 3, 'src/new.ts')]);
+    expect(await files()).toMatchObject([dirty('info', 0, 'src/a.ts'), committed, dirty('info', 2, 'src/c file.ts'), untracked]);
   });
 
   it('checks verified_for_sha against HEAD history', async () => {

@@ -1,0 +1,215 @@
+// How people write generated_files entries (red team s11, #3 #4 #9), each as a user meets it: a
+// hand-kept checkpoint committed and published months ago, then a real `git push` to a local bare
+// remote through the hook `checkpoint init` installs; doctor's findings for both engines.
+import { symlinkSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { commitAll, git, gitTry, read, write } from '../helpers/repo.js';
+import { published } from '../helpers/published.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const ENGINES = ['native', 'isomorphic'];
+
+function handKept(files: string[], over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/claude/demo',
+    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
+    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
+    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress' }],
+    next_actions: ['Ship'],
+    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: files },
+    skill_state: { iteration: 1, pass_threshold: 8.0 },
+    ...over,
+  };
+}
+
+function listFiles(dir: string, files: string[], over: Record<string, unknown> = {}): void {
+  const doc = JSON.parse(read(dir, FILE)) as Record<string, unknown> & { context_primer: { generated_files: string[] } };
+  doc.context_primer.generated_files = files;
+  write(dir, FILE, `${JSON.stringify({ ...doc, ...over }, null, 2)}\n`);
+}
+
+const push = (dir: string) => {
+  const r = gitTry(dir, ['push', 'origin', 'main']);
+  return { status: r.status, out: r.stdout + r.stderr };
+};
+
+type F = { path: string; level: string; message: string; blocks?: boolean };
+async function fileFindings(dir: string, engine: string, extra: string[] = []): Promise<F[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
+  return (JSON.parse(r.stdout).findings as F[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+}
+
+const SOURCES = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', 'app/[id]/page.tsx': 'export default () => null;\n', 'docs/guide/x.md': '# x\n' };
+
+describe('URLs and links in generated_files (r11 #3)', () => {
+  const links = [
+    'https://github.com/o/r/blob/main/src/a.ts',
+    'https://example.com/docs/api.html (deployed)',
+    '(src/a.ts)',
+    '[a](src/a.ts)',
+    '[src/b.ts](src/b.ts) — the b half',
+    '<src/a.ts>',
+    'file:///repo/src/a.ts',
+    'docs/guide/x.md?plain=1',
+    'app/[id]/page.tsx',
+  ];
+
+  it('a push adding them is not refused; doctor notes the URLs as written and reads the links as their files', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['src/a.ts', ...links]);
+    commitAll(dir, 'cp: links');
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine, ['--fail-on-warnings']);
+      expect(found.filter((f) => f.level !== 'info'), engine).toEqual([]);
+      // Exactly the three URLs are notes, in the text the checkpoint holds ("//" kept).
+      expect(found.map((f) => f.message), engine).toEqual([
+        '"https://github.com/o/r/blob/main/src/a.ts" names a URL, not a file in this checkout; read as a note, not checked',
+        '"https://example.com/docs/api.html (deployed)" names a URL (https://example.com/docs/api.html), not a file in this checkout; read as a note, not checked',
+        '"file:///repo/src/a.ts" names a URL, not a file in this checkout; read as a note, not checked',
+      ]);
+    }
+  });
+
+  it('a link names its file for drift too: a change after the checkpoint and a deletion, as the plain path would', async () => {
+    const dir = published('api', handKept(['[a](src/a.ts)', '<src/b.ts> (PR 4)', 'docs/guide/x.md?plain=1', 'app/[id]/page.tsx']), SOURCES);
+    write(dir, 'src/a.ts', 'export const a = 3;\n');
+    write(dir, 'app/[id]/page.tsx', 'export default () => 1;\n');
+    git(dir, ['rm', '-q', 'src/b.ts', 'docs/guide/x.md']);
+    commitAll(dir, 'rework a, drop b');
+    for (const engine of ENGINES) {
+      const found = (await fileFindings(dir, engine)).map((f) => `${f.level} ${f.path}: ${f.message}`);
+      expect(found, engine).toEqual([
+        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.ts changed after the checkpoint was written \([0-9a-f]{7} "rework a, drop b"/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/b\.ts is missing: deleted in [0-9a-f]{7} "rework a, drop b"$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[2\]: docs\/guide\/x\.md is missing: deleted in [0-9a-f]{7} "rework a, drop b"$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[3\]: app\/\[id\]\/page\.tsx changed after the checkpoint was written/),
+      ]);
+    }
+  });
+});
+
+describe('untracked and ignored files in generated_files (r11 #4)', () => {
+  const OLD = new Date('2026-01-01T00:00:00Z');
+
+  /** Published listing src/a.ts; then dist/ ignored, a built bundle and a file never added, both months older than the checkpoint. */
+  function withArtifacts(): string {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, '.gitignore': 'dist/\n*.log\n' });
+    write(dir, 'dist/bundle.js', 'bundle\n');
+    listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'dist/never-built.js', 'src/scratch.ts'], { updated_at: '2026-03-20T09:00:00.5Z' });
+    commitAll(dir, 'cp: list the bundle', '2026-03-20T09:01:00Z');
+    write(dir, 'src/scratch.ts', 'export {};\n'); // written, never added
+    for (const f of ['dist/bundle.js', 'src/scratch.ts']) utimesSync(join(dir, f), OLD, OLD);
+    return dir;
+  }
+
+  it('an ignored build output and a never-added file are notes, not "uncommitted edits made after the checkpoint"', async () => {
+    const dir = withArtifacts();
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.filter((f) => f.path !== 'context_primer.generated_files[2]').map((f) => `${f.level}: ${f.message}`), engine).toEqual([
+        'info: dist/bundle.js is ignored by git (a build output?); not checked',
+        'info: src/scratch.ts is not tracked by git (never added: commit it if the work needs it); not checked',
+      ]);
+      expect((await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings'])).stdout, engine).not.toMatch(/made after the checkpoint/);
+    }
+  });
+
+  it('a tracked file\'s uncommitted edits are "made after the checkpoint" only when its mtime is after updated_at', async () => {
+    const dir = withArtifacts();
+    write(dir, 'src/a.ts', 'export const a = 9;\n');
+    utimesSync(join(dir, 'src/a.ts'), OLD, OLD);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]'), engine).toMatchObject({
+        level: 'info', message: 'src/a.ts has uncommitted edits, last modified 2026-01-01T00:00:00.000Z, before the checkpoint was written',
+      });
+    }
+    const now = new Date();
+    utimesSync(join(dir, 'src/a.ts'), now, now);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]'), engine).toMatchObject({
+        level: 'warning', message: 'src/a.ts has uncommitted edits made after the checkpoint; re-read it',
+      });
+    }
+  });
+
+  it('the push carrying the checkpoint is not refused for an ignored file (built or not); a never-added one is named as such', async () => {
+    const dir = withArtifacts();
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).not.toMatch(/dist\/[^\n]*blocks push/);
+    expect(refused.out).toMatch(/src\/scratch\.ts is not committed \(the work tree has it untracked\); commit it or drop it from the checkpoint \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    for (const engine of ENGINES) {
+      const blocking = (await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range])).stdout;
+      expect((JSON.parse(blocking).findings as F[]).filter((f) => f.blocks).map((f) => f.message), engine).toEqual([expect.stringContaining('src/scratch.ts is not committed')]);
+    }
+    // Dropped from the checkpoint: the ignored entries alone block nothing.
+    listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'dist/never-built.js'], { updated_at: new Date().toISOString() });
+    commitAll(dir, 'cp: scratch is not part of the work');
+    const r = push(dir);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('the embedded engine follows info/exclude and core.excludesFile as git check-ignore does', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    write(dir, '.git/info/exclude', 'out/\n');
+    write(dir, '.git/my-excludes', '*.gen.ts\n');
+    git(dir, ['config', 'core.excludesFile', join(dir, '.git/my-excludes')]);
+    write(dir, 'out/x.js', 'x\n');
+    write(dir, 'src/api.gen.ts', 'x\n');
+    write(dir, 'src/new.ts', 'x\n');
+    listFiles(dir, ['out/x.js', 'src/api.gen.ts', 'src/new.ts'], { updated_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const checked = git(dir, ['check-ignore', 'out/x.js', 'src/api.gen.ts', 'src/new.ts'].concat([]), {}).trim().split('\n');
+    expect(checked).toEqual(['out/x.js', 'src/api.gen.ts']);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
+        'out/x.js is ignored by git (a build output?); not checked',
+        'src/api.gen.ts is ignored by git (a build output?); not checked',
+        'src/new.ts is not tracked by git (never added: commit it if the work needs it); not checked',
+      ]);
+    }
+  });
+});
+
+describe('hostile ignore files', () => {
+  it('a .gitignore linked to /dev/zero is not read (git does not follow it either); doctor answers', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    symlinkSync('/dev/zero', join(dir, '.gitignore'));
+    write(dir, 'gen/out.js', 'x\n');
+    listFiles(dir, ['gen/out.js'], { updated_at: new Date(Date.now() + 3_600_000).toISOString() });
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(['gen/out.js is not tracked by git (never added: commit it if the work needs it); not checked']);
+    }
+  });
+});
+
+describe('a Windows-style entry whose file was deleted (r11 #9)', () => {
+  it('is looked up by the path it reads as, in the work tree and at the pushed tip', async () => {
+    const dir = published('api', handKept(['.\\src\\a.ts', 'src\\b.ts (PR 3)']), SOURCES);
+    git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
+    commitAll(dir, 'rm a');
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
+        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"$/),
+      ]);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
+    expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
+  });
+
+  it('a Windows-style entry whose file exists does not block a push carrying its checkpoint', () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['.\\src\\a.ts', 'src\\b.ts (PR 3)']);
+    commitAll(dir, 'cp: windows paths');
+    const r = push(dir);
+    expect(r.status, r.out).toBe(0);
+  });
+});
