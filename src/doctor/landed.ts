@@ -92,11 +92,41 @@ export function commitLandsTicket(commit: Landable, id: string): boolean {
  */
 const LANDING_SHAPED = /^Merged? |\(#\d{1,7}\)\s*$/;
 
+/**
+ * The `into <target>` tail git, GitHub and GitLab write ("... into PLAT-7-flag", "... into 'main'"),
+ * and the ` of <url>` a pull adds before it. Branch and tag names hold no spaces, so the tail is the last words.
+ */
+const MERGE_TARGET = /(?: of \S+)?(?: into (?:'([^']*)'|(\S+)))?\s*$/;
+/** The names a git merge subject quotes: "Merge branch 'a'", "Merge branches 'a' and 'b'", "Merge remote-tracking branch 'origin/a'". */
+const QUOTED = /'([^']*)'/g;
+
+/**
+ * The part of a landing subject that says what landed. In a merge subject that is the side merged
+ * in, never the branch it went into: "Merge branch 'main' into PLAT-7-flag" (updating a ticket branch)
+ * lands nothing of PLAT-7, and "Merge branch 'PLAT-7-flag' of github.com:o/r into PLAT-7-flag" (a
+ * pull of the ticket branch itself) is a sync. Null when the subject lands nothing.
+ */
+export function landingText(subject: string, isMerge: boolean): string | null {
+  if (!/^Merged? /.test(subject)) return isMerge || LANDING_SHAPED.test(subject) ? subject : null;
+  const target = MERGE_TARGET.exec(subject)!;
+  const into = target[1] ?? target[2];
+  const source = subject.slice(0, target.index);
+  if (into === undefined) return source;
+  // Every quoted name is the target itself (or a remote's copy of it, "origin/<target>"): a sync.
+  const names = [...source.matchAll(QUOTED)].map((m) => m[1]!);
+  const sync = names.length > 0 && names.every((n) => n === into || n.endsWith(`/${into}`));
+  return sync ? null : source;
+}
+
 /** One compiled test per reference: a walk checks it against every subject since the checkpoint. */
 function landsTest(ref: WorkRef): (commit: Landable) => boolean {
   if (ref.kind === 'ticket') {
     const names = new RegExp(`(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`);
-    return ({ subject, parents }) => subject.includes(ref.id) && names.test(subject) && (parents.length > 1 || LANDING_SHAPED.test(subject));
+    return ({ subject, parents }) => {
+      if (!subject.includes(ref.id)) return false;
+      const text = landingText(subject, parents.length > 1);
+      return text !== null && names.test(text);
+    };
   }
   const merge = new RegExp(`^Merge pull request #${ref.number}\\b`);
   const squash = new RegExp(`\\(#${ref.number}\\)\\s*$`);

@@ -9,9 +9,16 @@
 //    that has it (for a record added on both sides, the smaller of the two anchors);
 //    records sharing an anchor are sorted by id, and each keeps its own followers
 //    right behind it, so a run added by one side stays contiguous.
+//
+// Rows sharing an id (hand-written tables repeat one) are told apart, not given up on: each
+// side's row of a repeated id takes the key of the base row of that id it stands for
+// (matchGroup), so disjoint edits merge and a real conflict is marked at that row alone.
+// Each side is keyed against base alone, so the keys (and the merge) stay symmetric.
 
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
+import { canonicalJson } from '../protocol/identity.js';
+import { alignToBase } from './align.js';
 import { compareStrings, jsonEqual, recordId } from './json-value.js';
 
 interface RecordIndex {
@@ -19,15 +26,95 @@ interface RecordIndex {
   byId: Map<string, JsonValue>;
 }
 
-/** Null when some entry has no usable id or an id repeats: then the array is not a record set. */
-function indexRecords(entries: readonly JsonValue[]): RecordIndex | null {
-  const byId = new Map<string, JsonValue>();
+/** The ids of `entries`, or null when some entry has no usable id: then the array is not a record set. */
+function idsOf(entries: readonly JsonValue[]): string[] | null {
+  const ids: string[] = [];
   for (const entry of entries) {
     const id = recordId(entry);
-    if (id === undefined || byId.has(id)) return null;
-    byId.set(id, entry);
+    if (id === undefined) return null;
+    ids.push(id);
   }
-  return { order: [...byId.keys()], byId };
+  return ids;
+}
+
+function addRepeats(ids: readonly string[], repeated: Set<string>): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) repeated.add(id);
+    seen.add(id);
+  }
+}
+
+/** The key of the `n`th row of repeated id `id` (record ids are keyed "id:...", so none collides). */
+const rowKey = (id: string, n: number) => `dup:${n}:${id}`;
+
+/**
+ * Which base row of a repeated id each of a side's rows of that id is (-1: a row the side
+ * added). As many rows as base: row by row (edits in place), unless the side only reordered
+ * them. Otherwise rows equal to base rows, in order, pair up (align.ts), and between those
+ * pairs the rest pair row by row; what is left over was added or removed.
+ */
+function matchGroup(base: readonly string[], side: readonly string[]): number[] {
+  const toBase = new Array<number>(side.length).fill(-1);
+  if (side.length === base.length) {
+    const sorted = (xs: readonly string[]) => [...xs].sort(compareStrings).join('\n');
+    if (sorted(side) !== sorted(base)) return toBase.map((_, i) => i);
+    const free = new Map<string, { at: number; rows: number[] }>();
+    base.forEach((text, n) => (free.get(text) ?? free.set(text, { at: 0, rows: [] }).get(text)!).rows.push(n));
+    return side.map((text) => {
+      const same = free.get(text)!;
+      return same.rows[same.at++]!;
+    });
+  }
+  const match = alignToBase(base, side);
+  let sideFrom = 0;
+  let baseFrom = 0;
+  for (let n = 0; n <= base.length; n++) {
+    if (n < base.length && match[n]! < 0) continue;
+    const sideTo = n < base.length ? match[n]! : side.length;
+    for (let k = 0; baseFrom + k < n && sideFrom + k < sideTo; k++) toBase[sideFrom + k] = baseFrom + k;
+    if (n < base.length) toBase[sideTo] = n;
+    baseFrom = n + 1;
+    sideFrom = sideTo + 1;
+  }
+  return toBase;
+}
+
+/**
+ * Keys for one side's rows: its id, or for a repeated id the key of the base row it is
+ * (matchGroup); rows the side added get keys past base's, in order. Base itself (`baseRows`
+ * null) keys its repeated rows by position.
+ */
+function keyRows(entries: readonly JsonValue[], ids: readonly string[], repeated: ReadonlySet<string>, baseRows: Map<string, string[]> | null): RecordIndex {
+  const keys: string[] = ids.slice();
+  const groups = new Map<string, number[]>();
+  ids.forEach((id, i) => {
+    if (repeated.has(id)) (groups.get(id) ?? groups.set(id, []).get(id)!).push(i);
+  });
+  for (const [id, mine] of groups) {
+    const rows = baseRows?.get(id) ?? [];
+    const toBase = baseRows ? matchGroup(rows, mine.map((i) => canonicalJson(entries[i]!))) : mine.map((_, n) => n);
+    let extra = rows.length;
+    mine.forEach((i, n) => (keys[i] = rowKey(id, toBase[n]! >= 0 ? toBase[n]! : extra++)));
+  }
+  const byId = new Map<string, JsonValue>();
+  keys.forEach((key, i) => byId.set(key, entries[i]!));
+  return { order: keys, byId };
+}
+
+/** The three sides keyed alike, or null when some side is not a record set. */
+function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): [RecordIndex, RecordIndex, RecordIndex] | null {
+  const [b, o, t] = [idsOf(base), idsOf(ours), idsOf(theirs)];
+  if (!b || !o || !t) return null;
+  const repeated = new Set<string>();
+  for (const list of [b, o, t]) addRepeats(list, repeated);
+  let baseRows: Map<string, string[]> | null = null;
+  if (repeated.size > 0) {
+    const rows = new Map<string, string[]>([...repeated].map((id) => [id, []]));
+    b.forEach((id, i) => rows.get(id)?.push(canonicalJson(base[i]!)));
+    baseRows = rows;
+  }
+  return [keyRows(base, b, repeated, null), keyRows(ours, o, repeated, baseRows), keyRows(theirs, t, repeated, baseRows)];
 }
 
 function sameSequence(a: readonly string[], b: readonly string[]): boolean {
@@ -109,7 +196,7 @@ function orderSurvivors(base: RecordIndex, ours: RecordIndex, theirs: RecordInde
   return result;
 }
 
-/** Undefined when some side is not a record set (then the caller applies the plain value rules). */
+/** Undefined when some entry has no usable id (then the caller applies the plain value rules). */
 export function mergeRecords(
   ctx: MergeContext,
   path: PathSegment[],
@@ -118,10 +205,9 @@ export function mergeRecords(
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
 ): JsonValue[] | undefined {
-  const b = indexRecords(base);
-  const o = indexRecords(ours);
-  const t = indexRecords(theirs);
-  if (!b || !o || !t) return undefined;
+  const sides = indexSides(base, ours, theirs);
+  if (!sides) return undefined;
+  const [b, o, t] = sides;
   const result: JsonValue[] = [];
   for (const id of orderSurvivors(b, o, t)) {
     const [inBase, inOurs, inTheirs] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];

@@ -102,6 +102,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     warn('context_primer.key_decisions', `${primer.key_decisions.length} key_decisions (over ${MAX_KEY_DECISIONS}); consolidate older ones into a summary`);
   }
   checkBlockers(doc, warn);
+  for (const field of ['progress_table', 'blockers'] as const) checkRepeatedIds(doc[field], field, warn);
   const cost = doc.cost;
   if (isObj(cost) && isNonNegNumber(cost.total_usd) && isNonNegNumber(cost.budget_usd) && cost.budget_usd > 0 && cost.total_usd > cost.budget_usd) {
     warn('cost.total_usd', `budget gate tripped: total_usd ${cost.total_usd} > budget_usd ${cost.budget_usd}`);
@@ -152,6 +153,28 @@ function checkBlockers(doc: Obj, warn: Report): void {
     }
     if (b.needs === 'user_decision' && doc.status === 'complete') {
       warn(p, `status is complete while user_decision blocker ${quoted(String(b.id))} is still open`);
+    }
+  });
+}
+
+/**
+ * One warning per id that repeats in a record array (hand-written tables do it): merges pair
+ * rows by id, so rows sharing one can only be told apart by position and may conflict.
+ */
+function checkRepeatedIds(rows: unknown, field: string, warn: Report): void {
+  if (!Array.isArray(rows)) return;
+  const first = new Map<string, number>();
+  const reported = new Set<string>();
+  rows.forEach((row, i) => {
+    const id = isObj(row) ? row.id : undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = `${typeof id}:${id}`;
+    const at = first.get(key);
+    if (at === undefined) first.set(key, i);
+    else if (!reported.has(key)) {
+      reported.add(key);
+      const shown = typeof id === 'string' ? quoted(id) : String(id);
+      warn(joinPath(joinPath(field, i), 'id'), `id ${shown} repeats ${joinPath(field, at)}; merges match ${field} entries by id, so give each its own id`);
     }
   });
 }

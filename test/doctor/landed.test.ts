@@ -156,6 +156,56 @@ describe('landing subjects', () => {
   });
 });
 
+describe('merge subjects: only the side merged in lands a ticket (red team s11 #2)', () => {
+  const lands = (subject: string, parents = ['p1', 'p2']) => commitLandsTicket({ subject, parents }, 'PLAT-7');
+  // Real subjects as git, GitHub, GitLab and Bitbucket write them; PLAT-7 on one side or the other.
+  it.each([
+    // git's own
+    ["Merge branch 'PLAT-7-flag'", true],
+    ["Merge branch 'PLAT-7-flag' into main", true],
+    ["Merge branch 'main' into PLAT-7-flag", false],
+    ["Merge branches 'PLAT-7-a' and 'fix' into release", true],
+    ["Merge branches 'main' and 'fix' into PLAT-7-flag", false],
+    ["Merge branches 'a', 'b' and 'PLAT-7-c'", true],
+    ["Merge remote-tracking branch 'origin/PLAT-7-flag' into main", true],
+    ["Merge remote-tracking branch 'origin/main' into PLAT-7-flag", false],
+    ["Merge remote-tracking branch 'origin/PLAT-7-flag' into PLAT-7-flag", false],
+    ["Merge tag 'v1' into PLAT-7-flag", false],
+    ["Merge tag 'PLAT-7-rc1' into main", true],
+    ["Merge commit 'c81ef11b8f2a' into PLAT-7-flag", false],
+    ["Merge branch 'main' of github.com:o/r into PLAT-7-flag", false],
+    ["Merge branch 'PLAT-7-flag' of github.com:o/r into PLAT-7-flag", false],
+    ["Merge branch 'PLAT-7-flag' of https://github.com/o/r", true],
+    ["Merge branch 'PLAT-7-flag' of github.com:o/r into main", true],
+    // GitHub
+    ['Merge pull request #12 from o/PLAT-7-flag', true],
+    ['Merge pull request #12 from o/main', false],
+    ['PLAT-7: add flag (#12)', true],
+    // GitLab quotes the target
+    ["Merge branch 'PLAT-7-flag' into 'main'", true],
+    ["Merge branch 'main' into 'PLAT-7-flag'", false],
+    // Bitbucket
+    ['Merged in PLAT-7-flag (pull request #12)', true],
+    ['Merged in main (pull request #13)', false],
+    // by hand
+    ['Merge PLAT-7-flag into main', true],
+    ['Merge main into PLAT-7-flag', false],
+  ])('%s -> %s', (subject, expected) => {
+    expect(lands(subject as string)).toBe(expected);
+  });
+
+  it('property: no merge subject lands the ticket through its into-target alone', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9/_.-]{0,15}$/);
+    const target = fc.constantFrom('PLAT-7-flag', 'feature/PLAT-7', "'PLAT-7-flag'", 'PLAT-7');
+    const head = fc.constantFrom((n: string) => `Merge branch '${n}'`, (n: string) => `Merge remote-tracking branch 'origin/${n}'`, (n: string) => `Merge tag '${n}'`,
+      (n: string) => `Merge commit '${n}'`, (n: string) => `Merge branch '${n}' of github.com:o/r`, (n: string) => `Merge branches '${n}' and 'x'`);
+    fc.assert(fc.property(head, name, target, (h, n, t) => {
+      expect(lands(`${h(n)} into ${t}`)).toBe(false);
+      expect(lands(`${h(`PLAT-7-${n}`)} into main`)).toBe(true);
+    }));
+  });
+});
+
 describe('findLandings', () => {
   const commits = [
     commit('c3', 'Merge pull request #12 from a/b', 300),

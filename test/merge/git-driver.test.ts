@@ -602,3 +602,56 @@ describe('the driver with bad input, invoked directly', () => {
     expect(doc.recently_done.slice(0, 2).map((d: any) => d.action)).toEqual(['theirs', 'ours']);
   });
 });
+
+describe('rows sharing an id, through git merge (red team s11 #12)', () => {
+  const table = [
+    { id: 'planning', label: 'Planner', status: 'complete' },
+    { id: 's1', label: 'Sprint 1', status: 'complete', note: 'scored 8.0' },
+    { id: 's1', label: 'Sprint 1 (redo)', status: 'in_progress' },
+  ];
+  const blockers = [{ id: 'b1', description: 'API keys' }, { id: 'b1', description: 'API keys (staging)' }];
+  function branches(ours: (d: any) => void, theirs: (d: any) => void): string {
+    const dir = driverRepo();
+    save(dir, { ...baseDoc(), progress_table: table, blockers });
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    const t = load(dir);
+    theirs(t);
+    save(dir, t);
+    commitAll(dir, 'theirs', '2026-03-02T10:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    const o = load(dir);
+    ours(o);
+    save(dir, o);
+    commitAll(dir, 'ours', '2026-03-02T11:00:00Z');
+    return dir;
+  }
+
+  it('disjoint edits merge cleanly: one side finishes the redo row and resolves a blocker, the other appends a row and a blocker', () => {
+    const dir = branches(
+      (d) => ((d.progress_table[2].status = 'complete'), (d.blockers[1].needs = 'user_decision')),
+      (d) => (d.progress_table.push({ id: 's2', label: 'Sprint 2', status: 'not_started' }), d.blockers.push({ id: 'b2', description: 'DNS' })),
+    );
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    expect(doc.progress_table).toEqual([...table.slice(0, 2), { ...table[2], status: 'complete' }, { id: 's2', label: 'Sprint 2', status: 'not_started' }]);
+    expect(doc.blockers).toEqual([blockers[0], { ...blockers[1], needs: 'user_decision' }, { id: 'b2', description: 'DNS' }]);
+  });
+
+  it('both sides changing the same repeated-id row conflict at that row only', async () => {
+    const dir = branches((d) => (d.progress_table[2].status = 'complete'), (d) => (d.progress_table[2].status = 'failed'));
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/conflict at progress_table\[2\]\.status: ours "complete" vs theirs "failed"/);
+    const text = read(dir, FILE);
+    expect(text.match(/^<<<<<<< /gm)).toHaveLength(1);
+    const ours = text.replace(/^\|{7}[\s\S]*?^>{7}.*\n/m, '').replace(/^<{7}.*\n/m, '');
+    expect(parseJson(ours).value).toMatchObject({ progress_table: [table[0], table[1], { ...table[2], status: 'complete' }] });
+    // validate names the repeated ids so they can be fixed before the next merge.
+    git(dir, ['merge', '--abort']);
+    const v = await runCli(dir, ['validate', '--strict', FILE]);
+    expect(v.stdout).toContain('progress_table[2].id: id "s1" repeats progress_table[1]');
+    expect(v.stdout).toContain('blockers[1].id: id "b1" repeats blockers[0]');
+  });
+});

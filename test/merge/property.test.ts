@@ -56,6 +56,8 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     scores: fc.array(fc.record({ rubric: word, score: fc.integer({ min: 0, max: 10 }), at: instant }), { maxLength: 3 }),
     done: fc.array(fc.record({ at: instant, action: word }), { maxLength: 3 }),
     rows: fc.uniqueArray(word, { minLength: 1, maxLength: 4 }),
+    // Hand-written tables repeat an id ("s1" for a phase and its redo): the row at this index is written again.
+    repeatRow: fc.option(fc.nat({ max: 3 }), { freq: 3 }),
     blockers: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 3 }),
     state: fc.dictionary(fc.constantFrom('k1', 'k2', 'k3'), fc.oneof(fc.integer(), word, fc.boolean())),
     // A checkpoint no session has paused yet: both branches' first `pause --auto` create the capsule.
@@ -73,7 +75,10 @@ const baseDoc: fc.Arbitrary<JsonObject> = fc
     step: g.step,
     status: 'in_progress',
     progress_summary: `${g.phase} under way`,
-    progress_table: g.rows.map((id) => ({ id, label: id, status: 'not_started' })),
+    progress_table: [
+      ...g.rows.map((id) => ({ id, label: id, status: 'not_started' })),
+      ...(g.repeatRow === null ? [] : [{ id: g.rows[g.repeatRow % g.rows.length]!, label: 'again', status: 'in_progress' }]),
+    ],
     context_primer: { key_decisions: g.decisions },
     blockers: g.blockers.map((n) => ({ id: `b${n}`, description: `blocker ${n}` })),
     next_actions: g.actions,
@@ -141,6 +146,11 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
   }),
   fc.nat().map((i): Edit => (d) => d.blockers.length > 0 && d.blockers.splice(i % d.blockers.length, 1)),
   fc.tuple(fc.nat(), fc.constantFrom('complete', 'in_progress', 'blocked')).map(([i, s]): Edit => (d) => (d.progress_table[i % d.progress_table.length].status = s)),
+  // A row added under an id the table already has.
+  fc.tuple(fc.nat(), fc.nat(), word).map(([i, at, w]): Edit => (d) => {
+    const id = d.progress_table[i % d.progress_table.length].id;
+    d.progress_table.splice(at % (d.progress_table.length + 1), 0, { id, label: `${w} again`, status: 'not_started' });
+  }),
   fc.tuple(word, fc.nat()).map(([w, at]): Edit => (d) => {
     if (!d.progress_table.some((r: any) => r.id === `new-${w}`)) d.progress_table.splice(at % (d.progress_table.length + 1), 0, { id: `new-${w}`, label: w, status: 'not_started' });
   }),
@@ -544,5 +554,75 @@ describe('queue merge (next_actions) over reprioritised queues', () => {
       { numRuns: 3000 },
     );
     expect(appendedBehind).toBeGreaterThan(1000);
+  });
+});
+
+describe('rows sharing an id (red team s11 #12)', () => {
+  const DOC: JsonObject = { protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString(), phase: 'build', step: 'flag', status: 'in_progress', progress_summary: 'half', next_actions: ['ship'] };
+  // Tables as people write them: a phase redone under the same id, rows copied whole.
+  const row = fc.record({ id: fc.constantFrom('s1', 's2'), label: fc.constantFrom('S1', 'S1 again'), status: fc.constantFrom('complete', 'in_progress') });
+  const table = fc.array(row, { minLength: 1, maxLength: 6 });
+  const mergeTables = (b: JsonValue[], o: JsonValue[], t: JsonValue[]) => mergeCheckpointValues({ progress_table: b }, { progress_table: o }, { progress_table: t });
+  const multiset = (rows: readonly JsonValue[]) => rows.map((r) => canonicalJson(r)).sort();
+
+  it('one side edits a row in place, the other edits another row or appends one: a clean merge holding both, both ways round', () => {
+    const other = fc.oneof(
+      fc.tuple(fc.constant('edit' as const), fc.nat(), fc.constantFrom('blocked', 'failed')),
+      fc.tuple(fc.constant('append' as const), row, fc.nat()),
+    );
+    fc.assert(fc.property(table, fc.nat(), other, (base, i, change) => {
+      const at = i % base.length;
+      const ours = base.map((r, k) => (k === at ? { ...r, note: 'done (PR 12), 8.0 min' } : r));
+      const theirs = structuredClone(base) as any[];
+      let expected: JsonValue[];
+      if (change[0] === 'edit') {
+        const j = change[1] % base.length;
+        fc.pre(j !== at);
+        theirs[j] = { ...theirs[j], status: change[2] };
+        expected = ours.map((r, k) => (k === j ? theirs[j] : r));
+      } else {
+        theirs.push(change[1]);
+        expected = [...ours, change[1]];
+      }
+      for (const [o, t] of [[ours, theirs], [theirs, ours]]) {
+        const merged = mergeTables(base, o!, t!);
+        expect(merged.conflicts).toEqual([]);
+        expect(multiset((merged.value as JsonObject).progress_table as JsonValue[])).toEqual(multiset(expected));
+      }
+    }));
+  });
+
+  it('never loses a row and stays symmetric whatever the two sides did', () => {
+    const edits = (base: JsonValue[]) => fc.array(fc.tuple(fc.constantFrom('edit', 'drop', 'add'), fc.nat(), row), { maxLength: 3 }).map((steps) => {
+      const t = structuredClone(base) as any[];
+      for (const [kind, n, r] of steps) {
+        if (kind === 'add') t.splice(n % (t.length + 1), 0, r);
+        else if (t.length > 0 && kind === 'drop') t.splice(n % t.length, 1);
+        else if (t.length > 0) t[n % t.length] = { ...t[n % t.length], status: r.status === 'complete' ? 'blocked' : 'failed' };
+      }
+      return t as JsonValue[];
+    });
+    fc.assert(fc.property(table.chain((b) => fc.tuple(fc.constant(b as JsonValue[]), edits(b), edits(b))), ([base, ours, theirs]) => {
+      const forward = mergeTables(base, ours, theirs);
+      const backward = mergeTables(base, theirs, ours);
+      expect(backward.value).toEqual(forward.value);
+      expect(byDisplay(backward.conflicts).map((c) => [c.display, c.theirs, c.ours])).toEqual(byDisplay(forward.conflicts).map((c) => [c.display, c.ours, c.theirs]));
+      // A conflict is within one row (progress_table[k]...), never the whole table.
+      for (const c of forward.conflicts) expect(c.path.slice(0, 2)).toEqual(['progress_table', expect.any(Number)]);
+      // Nothing lost: a row one side added or rewrote is in a clean merge as that side wrote it,
+      // unless the other side rewrote a row of that id too (then the two merge field by field).
+      const doc = (rows: JsonValue[]) => formatJson({ ...DOC, progress_table: rows });
+      const r = mergeCheckpointTexts({ base: doc(base), ours: doc(ours), theirs: doc(theirs), fileName: `.checkpoints/${FILE}` });
+      for (const side of ['ours', 'base', 'theirs'] as const) expect(() => parseJson(resolveMarkers(r.text!.replace(/\r\n/g, '\n'), side))).not.toThrow();
+      if (forward.conflicts.length > 0) return;
+      const inBase = new Set(base.map((row) => canonicalJson(row)));
+      const got = new Set(((forward.value as JsonObject).progress_table as JsonValue[]).map((row) => canonicalJson(row)));
+      const rowsOf = (rows: JsonValue[], id: unknown) => multiset(rows.filter((row) => (row as JsonObject).id === id)).join('\n');
+      const rewrote = (rows: JsonValue[]) => new Set(['s1', 's2'].filter((id) => rowsOf(rows, id) !== rowsOf(base, id)));
+      for (const [mine, other] of [[ours, theirs], [theirs, ours]] as const) {
+        const touched = rewrote(other);
+        for (const row of mine) if (!inBase.has(canonicalJson(row)) && !touched.has((row as JsonObject).id as string)) expect(got.has(canonicalJson(row)), String(canonicalJson(row))).toBe(true);
+      }
+    }), { numRuns: 1000 });
   });
 });

@@ -7,6 +7,7 @@ import {
   MAX_KEY_DECISIONS,
   MAX_SUMMARY_CHARS,
   validateCheckpoint,
+  warningLevel,
   type Issue,
   type ValidateContext,
 } from '../../src/protocol/validate.js';
@@ -156,6 +157,31 @@ describe('progress_table', () => {
     expectError(with_({ progress_table: [row, { ...row, id: 'b', label: null }] }), 'progress_table[1].label', /string label/);
     expectError(with_({ progress_table: [{ ...row, status: 'done' }] }), 'progress_table[0].status', /complete\|in_progress\|not_started\|blocked\|failed/);
     expectError(with_({ progress_table: [{ id: 'a', label: 'A' }] }), 'progress_table[0].status', /row status/);
+  });
+});
+
+describe('repeated ids (red team s11 #12)', () => {
+  it('warns once per repeated id in progress_table and blockers, at its first repeat, naming the row it repeats', () => {
+    const rows = [
+      { id: 's1', label: 'S1', status: 'complete' },
+      { id: 's2', label: 'S2 (PR 12)', status: 'in_progress' },
+      { id: 's1', label: 'S1 again', status: 'in_progress' },
+      { id: 's1', label: 'S1, third try', status: 'not_started' },
+      { id: 's2', label: 'S2 copy', status: 'complete' },
+    ];
+    const blockers = [{ id: 'b1', description: 'waiting on API keys' }, { id: 'b1', description: 'waiting on API keys (again)' }];
+    const { errors, warnings } = run(with_({ progress_table: rows, blockers }));
+    expect(errors).toEqual([]);
+    expect(warnings.filter((w) => /repeats/.test(w.message)).map((w) => [w.path, w.message])).toEqual([
+      ['progress_table[2].id', 'id "s1" repeats progress_table[0]; merges match progress_table entries by id, so give each its own id'],
+      ['progress_table[4].id', 'id "s2" repeats progress_table[1]; merges match progress_table entries by id, so give each its own id'],
+      ['blockers[1].id', 'id "b1" repeats blockers[0]; merges match blockers entries by id, so give each its own id'],
+    ]);
+    expect(warningLevel(warnings.find((w) => w.path === 'blockers[1].id')!)).toBe('warning');
+  });
+  it('ids that differ only in type or case are not repeats', () => {
+    const { warnings } = run(with_({ progress_table: [{ id: 'S1', label: 'a', status: 'complete' }, { id: 's1', label: 'b', status: 'complete' }], blockers: [{ id: 1, description: 'x' }, { id: '1', description: 'y' }] }));
+    expect(warnings.filter((w) => /repeats/.test(w.message))).toEqual([]);
   });
 });
 
