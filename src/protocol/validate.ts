@@ -102,7 +102,10 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     warn('context_primer.key_decisions', `${primer.key_decisions.length} key_decisions (over ${MAX_KEY_DECISIONS}); consolidate older ones into a summary`);
   }
   checkBlockers(doc, warn);
-  for (const field of ['progress_table', 'blockers'] as const) checkRepeatedIds(doc[field], field, warn);
+  // Advice: a hazard for a later merge, not drift; a hand-kept table may have had it for months,
+  // and a push that touches the file must not be refused for it.
+  const adviseRepeat = (path: string, message: string) => warnings.push({ level: 'warning', path, message, advice: true });
+  for (const field of ['progress_table', 'blockers'] as const) checkRepeatedIds(doc[field], field, adviseRepeat);
   const cost = doc.cost;
   if (isObj(cost) && isNonNegNumber(cost.total_usd) && isNonNegNumber(cost.budget_usd) && cost.budget_usd > 0 && cost.total_usd > cost.budget_usd) {
     warn('cost.total_usd', `budget gate tripped: total_usd ${cost.total_usd} > budget_usd ${cost.budget_usd}`);
@@ -158,7 +161,7 @@ function checkBlockers(doc: Obj, warn: Report): void {
 }
 
 /**
- * One warning per id that repeats in a record array (hand-written tables do it): merges pair
+ * One note per id that repeats in a record array (hand-written tables do it): merges pair
  * rows by id, so rows sharing one can only be told apart by position and may conflict.
  */
 function checkRepeatedIds(rows: unknown, field: string, warn: Report): void {

@@ -651,6 +651,7 @@ describe('rows sharing an id, through git merge (red team s11 #12)', () => {
     // validate names the repeated ids so they can be fixed before the next merge.
     git(dir, ['merge', '--abort']);
     const v = await runCli(dir, ['validate', '--strict', FILE]);
+    expect(v.code).toBe(0);
     expect(v.stdout).toContain('progress_table[2].id: id "s1" repeats progress_table[1]');
     expect(v.stdout).toContain('blockers[1].id: id "b1" repeats blockers[0]');
   });
