@@ -13,7 +13,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
-import { commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob } from './match-files.js';
 import { removes } from '../git/renames.js';
@@ -378,7 +378,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const folded = foldedDirs(ctx.root, target.alternatives, outside).length > 0 && (ctx.headFolded === undefined || [...ctx.headFolded].some(test));
         if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
-        } else findings.push({ ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } });
+        } else {
+          const none: Finding = { ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } };
+          // Read as the path it may be: the commit that removed it, when history has one.
+          const asPath = target.alternatives.length === 1 && bracketsOnly(target.text) ? repoRelative(ctx.root, target.alternatives[0]!) : null;
+          findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, none));
+        }
         continue;
       }
       const change = changedAfter(test, touched.matching(test), literal);

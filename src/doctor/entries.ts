@@ -160,10 +160,7 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     return SPACED_PATH.test(text) ? { kind: 'note', name: text.replace(/^\.\//, '') } : { kind: 'note' };
   }
   const alternatives = expandBraces(text);
-  // Brackets without `*` or `?` name a path, not a one-character set: a Next.js or SvelteKit
-  // route (`app/[id]/page.tsx`) is written so far more often than a glob of sets alone, and as a
-  // path a deleted one is reported with the commit that deleted it.
-  if (alternatives.length === 1 && !WILDCARDS.test(text)) return { kind: 'path', path: alternatives[0]! };
+  if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
   return { kind: 'pattern', text, alternatives };
 }
 
@@ -210,6 +207,14 @@ export function expandBraces(text: string): string[] {
     } else if (ch === ',' && depth === 1) commas.push(i);
   }
   return [text];
+}
+
+/**
+ * A pattern whose only glob characters are brackets: matching nothing, it is most likely a path
+ * with brackets in its name that is gone (a Next.js route, `app/[id]/page.tsx`).
+ */
+export function bracketsOnly(text: string): boolean {
+  return !WILDCARDS.test(text);
 }
 
 export function hasGlob(text: string): boolean {
