@@ -75,9 +75,11 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     }
   }
 
-  // A top-level name one or two letters off a protocol field is most likely a typo whose change was lost.
+  // A top-level name one or two letters off a protocol field, holding what that field would, is
+  // most likely a typo whose change was lost ("stauts": "blocked"; not "state": "draft").
   for (const key of Object.keys(doc)) {
-    const meant = protocolFieldSlip(key);
+    const near = protocolFieldSlip(key);
+    const meant = near !== null && fitsProtocolField(near, doc[key]) ? near : null;
     // Advice: a project may keep a field of its own by that name (update --allow-new-field), and no push gate fails on it.
     if (meant !== null) warnings.push({ level: 'warning', path: joinPath('', key), message: `unknown top-level field ${quoted(key)}; did you mean ${meant}?`, advice: true });
   }
@@ -180,6 +182,26 @@ function checkRepeatedIds(rows: unknown, field: string, warn: Report): void {
       warn(joinPath(joinPath(field, i), 'id'), `id ${shown} repeats ${joinPath(field, at)}; merges match ${field} entries by id, so give each its own id`);
     }
   });
+}
+
+/**
+ * Whether `value` could be what the protocol's top-level `field` holds: a scalar as the schema
+ * checks it (an enum's members, a date's pattern), an object or array by its kind alone (a first
+ * item may still lack fields). update's did-you-mean: `--stauts=blocked` fits status, while
+ * `--state=draft` or `--host=db1` is a field of the project's own.
+ */
+export function fitsProtocolField(field: string, value: unknown): boolean {
+  const pointer = `#/properties/${field}`;
+  if (value !== null && typeof value === 'object') {
+    const type = shape.node(pointer).type;
+    const kinds = Array.isArray(type) ? type : [type];
+    return kinds.includes(Array.isArray(value) ? 'array' : 'object');
+  }
+  let fits = true;
+  shape.checkAt(pointer, value, () => {
+    fits = false;
+  });
+  return fits;
 }
 
 /**

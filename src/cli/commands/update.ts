@@ -6,7 +6,7 @@ import { protocolFieldSlip } from '../../protocol/field-slip.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
+import { fitsProtocolField, MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -76,24 +76,38 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return 0;
 }
 
-/** Every option name and short any command takes, and `version`: as a field name, a flag that went astray (`--json=1`). */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['version', ...[GLOBAL_OPTIONS, ...COMMANDS.map((c) => c.options)].flatMap((o) => Object.entries(o).flatMap(([name, spec]) => [name, ...(spec.short ? [spec.short] : [])]))]);
+/**
+ * The option names an update's own command line may hold (global ones, update's, `version`): as
+ * a field name, a flag that went astray (`--json=1`, `--color=1`). Other commands' options are
+ * ordinary words a project may use as fields.
+ */
+const OPTION_NAMES: ReadonlySet<string> = new Set(['version', ...[GLOBAL_OPTIONS, COMMANDS.find((c) => c.name === 'update')!.options].flatMap((o) => Object.entries(o).flatMap(([name, spec]) => [name, ...(spec.short ? [spec.short] : [])]))]);
+
+/** What `op` would write at its top-level field: its value, in a list for an append, under its path's keys. */
+function topValue(op: UpdateOp): unknown {
+  let value: unknown = op.mode === 'append' ? [op.value] : op.value;
+  for (const seg of op.path.slice(1).reverse()) value = { [String(seg)]: value };
+  return value;
+}
 
 /**
  * Refuses an op that would add a top-level field that is no protocol field and is most likely a
- * typo: a near miss of one (`--stauts`) or an option's name (`--json=1`). A field the file
- * already has, one far from every protocol field, or `allow` (--allow-new-field) is written.
+ * typo: a near miss of one whose value would fit it (`--stauts=blocked`), or an option's name
+ * (`--json=1`). A field the file already has, one far from every protocol field, one whose value
+ * does not fit the field it nearly names (`--state=draft`, `--host=db1`), or `allow`
+ * (--allow-new-field) is written.
  */
 function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, allow: boolean): void {
   if (allow) return;
   for (const op of ops) {
     const top = op.path[0];
     if (typeof top !== 'string' || PROTOCOL_FIELDS.includes(top) || (current !== null && Object.hasOwn(current, top))) continue;
-    const meant = protocolFieldSlip(top);
+    const near = protocolFieldSlip(top);
+    const meant = near !== null && fitsProtocolField(near, topValue(op)) ? near : null;
     if (meant === null && !OPTION_NAMES.has(top)) continue;
     const why = meant !== null ? `${shown(top)} is not a protocol field; did you mean --${meant}?` : `${shown(top)} is the name of an option, not a protocol field (an option takes no =value here)`;
     throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${why}`, {
-      hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with --allow-new-field (or keep it under skill_state: --skill_state.${top}=...)`,
+      hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true), or keep it under skill_state: --skill_state.${top}=...`,
     });
   }
 }
