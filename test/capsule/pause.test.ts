@@ -383,7 +383,7 @@ describe('pause over a capsule written by hand', () => {
       expect(said).toContain(`the capsule in ${CP} is ${kind}, not the capsule object`);
       if (!flags.includes('--json')) {
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
-        expect(r.stderr).toMatch(/was not changed; move that text into the capsule's fields by hand.*"capsule": null.*checkpoint pause api --context/);
+        expect(r.stderr).toMatch(/was not changed; move that text into the capsule's fields by hand.*remove the "capsule" member \(or set it to null\).*checkpoint pause api --context/);
       }
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
       expect(bytesOf(dir).equals(before), flags.join(' ')).toBe(true);

@@ -183,7 +183,7 @@ function storedCapsule(root: string, skill: string, current: JsonObject): JsonOb
   if (typeof value === 'object' && !Array.isArray(value)) return value;
   const file = display(root, checkpointPath(root, skill));
   throw new CheckpointError('E_CAPSULE', `refused: the capsule in ${file} is ${jsonKind(value)}, not the capsule object; pause would drop its text`, {
-    hint: `${file} was not changed; move that text into the capsule's fields by hand (or elsewhere in the file), set "capsule": null there, then run checkpoint pause ${skill} --context '<json>' (or --auto)`,
+    hint: `${file} was not changed; move that text into the capsule's fields by hand (or elsewhere in the file), remove the "capsule" member (or set it to null), then run checkpoint pause ${skill} --context '<json>' (or --auto)`,
   });
 }
 
