@@ -169,7 +169,7 @@ describe('checkpoint mcp', () => {
     for (const args of [{ skill: 'api', auto: true }, { skill: 'api', capsule }]) {
       const r = await call(c, 'pause', args);
       expect(r.isError).toBe(true);
-      expect(text(r)).toMatch(/the capsule in \.checkpoints\/api\.checkpoint\.json is a string, not the capsule object.*hint: .*"capsule": null/);
+      expect(text(r)).toMatch(/the capsule in \.checkpoints\/api\.checkpoint\.json is a string, not the capsule object.*hint: .*remove the "capsule" member \(or set it to null\)/);
       expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
     }
     messy(dir, { capsule: null });
