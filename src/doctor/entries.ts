@@ -58,8 +58,12 @@ export function entryPathText(entry: string): string {
   return MARKDOWN_LINK.exec(path)?.[1] ?? path;
 }
 
-/** A URL query after a path, as GitHub links to a file's source ("docs/x.md?plain=1"): a glob has no "=". */
-const URL_QUERY = /\?[\w.-]+=[^\s/?]*(?:&[\w.-]+=[^\s/?]*)*$/;
+/**
+ * A URL query after a path: as GitHub links to a file's source ("docs/x.md?plain=1": a glob has no
+ * "="), or a bundler's import suffix right after a file's extension ("src/a.svg?raw", Vite's
+ * `?url`, `?inline`: a glob's `?` stands for one character inside a name, not after its extension).
+ */
+const URL_QUERY = /\?[\w.-]+=[^\s/?]*(?:&[\w.-]+=[^\s/?]*)*$|(?<=\.[A-Za-z0-9]{1,10})\?[a-z]+(?:&[a-z]+)*$/;
 
 /**
  * A name with no folder, extension or pattern ("Makefile", "HEAD", "tests", "TBD"), or "n/a":

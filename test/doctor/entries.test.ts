@@ -135,6 +135,11 @@ describe('links and URLs as people paste them (r11 #3)', () => {
     expect(parseEntry(`[docs](${url})`, none)).toEqual({ kind: 'note', url });
   });
 
+  it('a glob whose ? stands inside a name is still a glob, not a query', () => {
+    expect(parseEntry('src/file?.ts', none)).toMatchObject({ kind: 'pattern', alternatives: ['src/file?.ts'] });
+    expect(parseEntry('docs/v?/x.md', none)).toMatchObject({ kind: 'pattern' });
+  });
+
   it.each([
     ['[a](src/a.ts)', 'src/a.ts'],
     ['[src/b.ts](src/b.ts) (PR 12)', 'src/b.ts'],
@@ -144,6 +149,8 @@ describe('links and URLs as people paste them (r11 #3)', () => {
     ['`<src/a.ts>`', 'src/a.ts'],
     ['docs/guide/x.md?plain=1', 'docs/guide/x.md'],
     ['[x](docs/x.md?plain=1#L4)', 'docs/x.md'],
+    ['src/icons/logo.svg?raw', 'src/icons/logo.svg'],
+    ['src/worker.ts?worker&inline (Vite)', 'src/worker.ts'],
   ])('%s reads as %s', (entry, path) => {
     expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
     expect(parseEntry(entry, (p) => p === path)).toEqual({ kind: 'path', path });
