@@ -162,6 +162,8 @@ export async function restoreArchive(root: string, arg: string, now: Date, base 
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
     if (projectPathExists(root, live)) {
+      // Mid-merge the way out is resolve, not reset (which refuses a conflicted file too).
+      refuseConflicted(root, live, `restore ${basename(archive)} over it`);
       throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
         hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
       });

@@ -150,6 +150,20 @@ describe('archiving writes refuse a conflicted checkpoint', () => {
     expect(git(dir, ['ls-files', '-u', '--', FILE])).not.toBe('');
   });
 
+  it('restore over a conflicted checkpoint points at resolve, not at reset (which refuses it too)', async () => {
+    const dir = conflicted();
+    const before = readFileSync(join(dir, FILE));
+    const archive = '.checkpoints/history/api.2026-11-01T00-00-00Z.checkpoint.json';
+    write(dir, archive, git(dir, ['show', `HEAD:${FILE}`]));
+    const r = await runCli(dir, ['restore', 'api.2026-11-01T00-00-00Z.checkpoint.json']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.message).toMatch(/^refused to restore api\.2026-11-01T00-00-00Z\.checkpoint\.json over it: \.checkpoints\/api\.checkpoint\.json holds merge conflict markers/);
+    expect(line.hint).toContain('checkpoint resolve');
+    expect(line.hint).not.toContain('reset');
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+  });
+
   it('reset and rotate refuse a file settled by hand that git still holds unmerged', async () => {
     const dir = conflicted();
     git(dir, ['checkout', '--ours', '--', FILE]); // no markers, index still unmerged
