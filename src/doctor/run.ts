@@ -267,8 +267,13 @@ function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Fi
   const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
   const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;
   const tipByKey = new Map(tips.map((f) => [key(f), f]));
+  // A work tree's note about a file that a pushed tip makes drift ("not tracked by git" here,
+  // "not committed" as pushed): the tip's line alone says it.
+  const fileOf = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${f.evidence?.file}`;
+  const tipDrift = new Set(tips.filter((f) => f.evidence?.file !== undefined && (f.level === 'error' || f.level === 'warning')).map(fileOf));
+  const superseded = (f: Finding) => (f.level === 'info' || f.level === 'advice') && f.evidence?.file !== undefined && tipDrift.has(fileOf(f));
   const shown = new Set<string>();
-  const out: Finding[] = workTree.map((f) => {
+  const out: Finding[] = workTree.filter((f) => !superseded(f)).map((f) => {
     const tip = tipByKey.get(key(f));
     // A tip naming another commit (a side branch's own change) is its own line.
     if (!tip || (tip.evidence?.sha !== undefined && tip.evidence.sha !== f.evidence?.sha)) return { ...f, blocks: false };

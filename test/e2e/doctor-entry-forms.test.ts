@@ -143,6 +143,8 @@ describe('untracked and ignored files in generated_files (r11 #4)', () => {
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).not.toMatch(/dist\/[^\n]*blocks push/);
     expect(refused.out).toMatch(/src\/scratch\.ts is not committed \(the work tree has it untracked\); commit it or drop it from the checkpoint \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
+    // One line for the entry: the work tree's "not tracked by git" note is the pushed line's to say.
+    expect(refused.out.split('\n').filter((l) => l.includes('src/scratch.ts'))).toHaveLength(1);
     const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
     for (const engine of ENGINES) {
       const blocking = (await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range])).stdout;
