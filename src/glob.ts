@@ -49,7 +49,8 @@ export function globMatcher(glob: string, opts: GlobOptions = {}): GlobMatcher {
   return { test: (path) => matchPath(segments, fold ? asciiLower(path) : path, globstars > 1) };
 }
 
-const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+/** ASCII letters lower-cased, others kept (git's core.ignorecase folds no more). */
+export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 function parseSegment(text: string, sets: boolean, escapes: boolean, fold: boolean): Piece[] {
   const pieces: Piece[] = [];

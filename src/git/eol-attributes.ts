@@ -4,7 +4,7 @@
 // a user macro, an include, core.attributesFile, an unreadable file) makes the
 // answer inexact rather than guessed: the caller never calls a file clean on a guess.
 import { isAbsolute, join } from 'node:path';
-import { globMatcher } from '../glob.js';
+import { asciiLower, globMatcher } from '../glob.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { configEntries, envBool } from './config-file.js';
 import { currentConfigPlaces } from './config-places.js';
@@ -86,7 +86,6 @@ function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path
   return (path) => inBase(path) && rel.test(path.slice(prefix.length));
 }
 
-const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** The conversion attributes of `path`, or what this reader could not follow. */
 /**
