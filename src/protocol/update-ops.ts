@@ -17,6 +17,8 @@ export interface UpdateOp {
   flag: string;
   /** Literal texts of a :json value as typed (`9.0`, `"Caf\u00e9"`), keyed from the value's root. */
   texts?: LiteralTexts;
+  /** Given as plain text (`--a=9`, no :json): it keeps the type of a number or boolean it replaces. */
+  plain?: true;
 }
 
 // --path, then optional "+" (append), then optional ":json", then "=" and the value.
@@ -51,7 +53,27 @@ export function parseUpdateFlag(flag: string): UpdateOp {
       throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
-  return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}) };
+  return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
+}
+
+// A JSON number as typed on a command line: `9`, `-0.5`, `8.0`, `1e3` (no `+`, `.5`, `0x1`, `Infinity`).
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Plain text given over a number or a boolean keeps that type when it reads as one: `--score=9`
+ * over 8.0 writes the number 9 (as typed), `--done=true` over false the boolean. Anything else
+ * stays text, as `--a=text` always writes; `:json` sets any type on purpose.
+ */
+function keepingType(current: JsonValue | undefined, op: UpdateOp): UpdateOp {
+  if (!op.plain || typeof op.value !== 'string') return op;
+  if (typeof current === 'boolean' && (op.value === 'true' || op.value === 'false')) return { ...op, value: op.value === 'true' };
+  if (typeof current !== 'number' || !NUMBER_TEXT.test(op.value)) return op;
+  try {
+    const { value, texts } = parseJson(op.value);
+    return typeof value === 'number' ? { ...op, value, ...(texts ? { texts } : {}) } : op;
+  } catch {
+    return op; // out of a double's range (1e400): written as the text it is
+  }
 }
 
 // One segment of a path as conflict messages print it: `[2]`, or `["a.b"]` (a JSON string).
@@ -112,38 +134,42 @@ const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
 /**
  * Applies ops in order. Objects set onto objects are merged (never clobbered); arrays and scalars replace.
  * `texts`, the document's literal texts, is updated in place: a number the user gives is written
- * exactly as typed (`9.0` stays 9.0, `8` replaces an old 8.0), whatever text was there before. A
- * string keeps its old text when the user gives the same string, unless typed with escapes of its own:
- * an escape is encoding, not a change the user asked for.
+ * exactly as typed (`9.0` stays 9.0), but one typed as JSON writes it (`8`, or any number from an
+ * MCP agent, which has no spelling) over an equal number keeps the file's text (`8.0`): the value
+ * did not change, so neither does the file. A string keeps its old text when the user gives the
+ * same string, unless typed with escapes of its own: an escape is encoding, not a change the user asked for.
  */
 export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?: LiteralTexts): JsonObject {
   const root = doc;
+  // The file's own texts, before any op: what "the value did not change" is judged against.
+  const before = texts && new Map(texts);
   // Where each op's value landed (array indices as numbers), for its literal texts.
   const placed: Array<{ op: UpdateOp; at: Array<string | number> }> = [];
   // A value from the file as it is written there (`8.0` stays 8.0), bounded for the message.
   const valueText = (v: JsonValue, at: Array<string | number>): string =>
     typeof v === 'number' || typeof v === 'string' ? (recordedText(texts, ...literalPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v);
-  for (const op of ops) {
+  for (const given of ops) {
     const at: Array<string | number> = [];
-    const parentPath = op.path.slice(0, -1);
-    const key = op.path[op.path.length - 1]!;
+    const parentPath = given.path.slice(0, -1);
+    const key = given.path[given.path.length - 1]!;
     let parent: JsonObject | JsonValue[] = root;
     parentPath.forEach((seg, i) => {
       const container: JsonObject | JsonValue[] = parent;
-      const here = pathText(op.path.slice(0, i + 1));
-      const slot = Array.isArray(container) ? index(container, seg, op, pathText(op.path.slice(0, i))) : seg;
+      const here = pathText(given.path.slice(0, i + 1));
+      const slot = Array.isArray(container) ? index(container, seg, given, pathText(given.path.slice(0, i))) : seg;
       at.push(slot);
       let child: JsonValue | undefined = own(container, slot);
       if (child === undefined) {
         child = {};
         (container as JsonObject)[seg] = child;
       }
-      if (typeof child !== 'object' || child === null) throw usage(op.flag, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`);
+      if (typeof child !== 'object' || child === null) throw usage(given.flag, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`);
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;
-    const slot = Array.isArray(target) ? index(target, key, op, pathText(parentPath)) : key;
+    const slot = Array.isArray(target) ? index(target, key, given, pathText(parentPath)) : key;
     const current = own(target, slot);
+    const op = given.mode === 'set' ? keepingType(current, given) : given;
     let next: JsonValue;
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];
@@ -156,15 +182,16 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
     }
     (target as Record<string | number, JsonValue>)[slot] = next;
   }
-  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts);
+  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts, before);
   return root;
 }
 
 /**
- * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's);
+ * Each number of `op`'s value, where it now stands in `root`, takes the text the user typed (none: JSON's),
+ * unless that is JSON's own spelling of the number the file's text there (in `before`) already denotes;
  * each string and object key, a text typed with escapes. Also migrate's, for the JSON it parses out of a leftover.
  */
-export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts): void {
+export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts, before?: LiteralTexts): void {
   const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
     let here: JsonValue | undefined = root;
     for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
@@ -186,13 +213,27 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
       if (!Object.is(valueAt(path), v)) return;
       const typed = recordedText(op.texts, ...literalPlace(op.value, rel), v);
       if (typed === undefined && typeof v === 'string') return;
-      for (const key of literalPlace(root, path)) {
+      const places = literalPlace(root, path);
+      if (typeof v === 'number' && (typed === undefined || typed === JSON.stringify(v)) && unchangedNumber(before, places, v)) {
+        for (const key of places) {
+          const old = before!.get(key);
+          if (old) texts.set(key, old);
+        }
+        return;
+      }
+      for (const key of places) {
         if (typed === undefined) texts.delete(key);
         else texts.set(key, [typed]);
       }
     }
   };
   visit(op.value, []);
+}
+
+/** Whether the file's text at one of `places` (before any op) spells the number `v`: `8.0` for 8. */
+function unchangedNumber(before: LiteralTexts | undefined, places: readonly string[], v: number): boolean {
+  const old = before && places.map((key) => before.get(key)?.[0]).find((t) => t !== undefined);
+  return old !== undefined && NUMBER_TEXT.test(old) && Object.is(Number(old), v);
 }
 
 /** `arr`'s index `seg`; `of`: the array's path as messages show it. */

@@ -83,8 +83,11 @@ describe('update writes numbers as typed', () => {
     }
     const out = read(dir, FILE);
     for (const literal of ['"big": 12345678901234567891,', '"tiny": 5e-400,', '"score": 9.0,', '"a": 1.0,', '2.50', '1.0']) expect(out).toContain(literal);
+    // The same value again in JSON's spelling leaves the text; another value is written as typed.
     expect((await runCli(dir, ['update', 'api', '--skill_state.score:json=9'])).code).toBe(0);
-    expect(read(dir, FILE)).toContain('"score": 9,');
+    expect(read(dir, FILE)).toContain('"score": 9.0,');
+    expect((await runCli(dir, ['update', 'api', '--skill_state.score=10'])).code).toBe(0);
+    expect(read(dir, FILE)).toContain('"score": 10,');
   });
 
   it('names a number in the way by its text, and leaves the file byte-identical', async () => {

@@ -116,12 +116,19 @@ describe('formatKeepingLayout', () => {
     expect(rewrite(ours, () => next)).toBe(formatJson(next));
   });
 
-  it('writes a literal anew when the write changed its text (`8` typed over `8.0`), though its value is equal', () => {
+  it('writes a literal anew when the write changed its text (`8.00` typed over `8.0`), though its value is equal', () => {
+    const parsed = parseJson(MESSY);
+    const texts = new Map(parsed.texts ?? []);
+    const next = applyUpdateOps(structuredClone(parsed.value) as JsonObject, [parseUpdateFlag('--meta.score:json=8.00')], texts);
+    const out = formatKeepingLayout(MESSY, parsed.value, next, { ...detectFormat(MESSY), texts }, parsed.texts);
+    expect(out).toBe(MESSY.replace('"score": 8.0', '"score": 8.00'));
+  });
+
+  it('keeps a literal whose value a write gave again in JSON\'s own spelling (`8` over `8.0`): the file does not change', () => {
     const parsed = parseJson(MESSY);
     const texts = new Map(parsed.texts ?? []);
     const next = applyUpdateOps(structuredClone(parsed.value) as JsonObject, [parseUpdateFlag('--meta.score:json=8')], texts);
-    const out = formatKeepingLayout(MESSY, parsed.value, next, { ...detectFormat(MESSY), texts }, parsed.texts);
-    expect(out).toBe(MESSY.replace('"score": 8.0', '"score": 8'));
+    expect(formatKeepingLayout(MESSY, parsed.value, next, { ...detectFormat(MESSY), texts }, parsed.texts)).toBe(MESSY);
   });
 
   it('falls back to formatJson for a text it cannot place (duplicate keys)', () => {

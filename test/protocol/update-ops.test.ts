@@ -35,7 +35,7 @@ afterEach(expectPristinePrototype);
 
 describe('parsing the operators', () => {
   it('--a.b=v sets text', () => {
-    expect(parseUpdateFlag('--a.b=v')).toEqual({ path: ['a', 'b'], mode: 'set', value: 'v', flag: '--a.b=v' });
+    expect(parseUpdateFlag('--a.b=v')).toEqual({ path: ['a', 'b'], mode: 'set', value: 'v', flag: '--a.b=v', plain: true });
   });
 
   it('--l+=v appends text', () => {
@@ -237,15 +237,21 @@ describe('number texts the user types', () => {
     expect(out).toContain('2.50');
   });
 
-  it('writes a plainly typed number plainly over an old odd text', () => {
-    expect(write('--skill_state.score:json=8')).toContain('"score": 8,');
+  it('keeps the file\'s text when a number is given in JSON\'s own spelling over an equal one (the value did not change)', () => {
+    expect(write('--skill_state.score:json=8')).toContain('"score": 8.0,');
+    expect(write('--skill_state.score=8')).toContain('"score": 8.0,');
+    expect(write('--skill_state.big:json=12345678901234567000')).toContain('"big": 12345678901234567890,');
+    // A spelling of its own is written as typed; a different value in JSON's spelling too.
+    expect(write('--skill_state.keep:json=1.00')).toContain('"keep": 1.00');
+    expect(write('--skill_state.score:json=9')).toContain('"score": 9,');
   });
 
   it('keeps the texts inside objects and arrays given as :json, set or appended', () => {
     const out = write('--skill_state:json={"a":1.0,"b":[2.50]}', '--skill_state.list:json=[2.5, 7.50]', '--skill_state.more+:json=4.0');
     expect(out).toContain('"a": 1.0,');
     expect(out).toMatch(/"b": \[\n\s+2\.50\n/);
-    expect(out).toMatch(/"list": \[\n\s+2\.5,\n\s+7\.50\n/);
+    // 2.5 over 2.50 at the same place: the value did not change, so neither does its text.
+    expect(out).toMatch(/"list": \[\n\s+2\.50,\n\s+7\.50\n/);
     expect(out).toMatch(/"more": \[\n\s+4\.0\n/);
     // Untouched siblings of a merged object keep theirs.
     expect(out).toContain('"score": 8.0,');
@@ -261,6 +267,34 @@ describe('number texts the user types', () => {
     const parsed = parseJson(FILE);
     const e = usageError(() => applyUpdateOps(parsed.value as JsonObject, [parseUpdateFlag('--skill_state.score.x=1')], parsed.texts));
     expect(e.message).toContain('it is 8.0, not an object');
+  });
+});
+
+describe('plain text over a number or a boolean', () => {
+  const doc = (): JsonObject => ({ skill_state: { score: 8, iteration: 3, ok: false, label: 'v2', none: null, list: [1, 2] } }) as unknown as JsonObject;
+
+  it('keeps the type when the text reads as one, as typed', () => {
+    const out = apply(doc(), '--skill_state.score=9.5', '--skill_state.iteration=4', '--skill_state.ok=true', '--skill_state.list.0=7');
+    expect(out.skill_state).toMatchObject({ score: 9.5, iteration: 4, ok: true, list: [7, 2] });
+    expect(updatedText('{"skill_state": {"score": 8.0}}\n', '--skill_state.score=9.0')).toContain('9.0');
+  });
+
+  it('stays text where the text does not read as the old type, or the old value is text, null or absent', () => {
+    const out = apply(doc(), '--skill_state.score=high', '--skill_state.iteration=+4', '--skill_state.ok=yes', '--skill_state.label=3', '--skill_state.none=1', '--skill_state.fresh=2', '--skill_state.list+=3');
+    expect(out.skill_state).toMatchObject({ score: 'high', iteration: '+4', ok: 'yes', label: '3', none: '1', fresh: '2', list: [1, 2, '3'] });
+    // Only JSON's number grammar: no hex, no leading dot, no Infinity; past a double's range stays text.
+    for (const text of ['0x10', '.5', 'Infinity', 'NaN', '1e400', '01', ' 5', '5 ', '1_000']) expect(apply(doc(), `--skill_state.score=${text}`).skill_state).toMatchObject({ score: text });
+    expect(apply(doc(), '--skill_state.ok=True').skill_state).toMatchObject({ ok: 'True' });
+  });
+
+  it('any JSON number text over a number gives that number (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        const text = JSON.stringify(n);
+        const out = apply(doc(), `--skill_state.score=${text}`);
+        expect(Object.is((out.skill_state as JsonObject).score, JSON.parse(text))).toBe(true);
+      }),
+    );
   });
 });
 
@@ -283,7 +317,8 @@ describe('paths written as conflicts show them', () => {
   it('a key holding a dot or a space is named in brackets, an index as [N]; forbidden keys stay forbidden however written', () => {
     const doc = { skill_state: { 'a.b': 1, 'x y': [0, 'old'] }, progress_table: [{ status: 'in_progress' }, { status: 'Done' }] } as unknown as JsonObject;
     const out = apply(structuredClone(doc), '--skill_state["a.b"]=2', '--skill_state["x y"][1]=new', '--progress_table[1].status=complete');
-    expect(out.skill_state).toEqual({ 'a.b': '2', 'x y': [0, 'new'] });
+    // Plain text over a number that reads as one stays a number (--a=9 over 8.0).
+    expect(out.skill_state).toEqual({ 'a.b': 2, 'x y': [0, 'new'] });
     expect((out.progress_table as JsonObject[])[1]).toEqual({ status: 'complete' });
     // The dotted form still means nested keys.
     expect(apply(structuredClone(doc), '--skill_state.a.b=3').skill_state).toMatchObject({ a: { b: '3' }, 'a.b': 1 });
