@@ -45,3 +45,21 @@ it('the update tool changes only the lines it changed, in the file\'s own layout
   ]);
   expect(read(dir, FILE)).toContain('"score": 8.0');
 });
+
+it('a number an agent sends again over an equal one (8 over 8.0) leaves its text; another value is written', async () => {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, FILE, HAND);
+  commitAll(dir, 'base');
+  assertBuilt();
+  client = new Client({ name: 'test-host', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' }));
+  const same = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'eval_scores[0].score', value: 8 }] } })) as { isError?: boolean };
+  expect(same.isError).toBeFalsy();
+  expect(read(dir, FILE)).toContain('"score": 8.0,');
+  expect(git(dir, ['diff', '-U0', '--', FILE]).split('\n').filter((l) => /^[-+](?![-+])/.test(l) && !l.includes('updated_at'))).toEqual([]);
+  const other = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'eval_scores[0].score', value: 9.5 }] } })) as { isError?: boolean };
+  expect(other.isError).toBeFalsy();
+  expect(read(dir, FILE)).toContain('"score": 9.5,');
+});
