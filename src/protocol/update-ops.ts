@@ -62,12 +62,13 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /**
  * Plain text given over a number or a boolean keeps that type when it reads as one: `--score=9`
  * over 8.0 writes the number 9 (as typed), `--done=true` over false the boolean. Anything else
- * stays text, as `--a=text` always writes; `:json` sets any type on purpose.
+ * stays text, as `--a=text` always writes; `:json` sets any type on purpose. So does a value that
+ * is wrong where it stands (`keepsType` false: a `done_when` written as 8.0 is fixed with `=8.0`).
  */
-function keepingType(current: JsonValue | undefined, op: UpdateOp): UpdateOp {
+function keepingType(current: JsonValue | undefined, op: UpdateOp, keepsType: () => boolean): UpdateOp {
   if (!op.plain || typeof op.value !== 'string') return op;
-  if (typeof current === 'boolean' && (op.value === 'true' || op.value === 'false')) return { ...op, value: op.value === 'true' };
-  if (typeof current !== 'number' || !NUMBER_TEXT.test(op.value)) return op;
+  if (typeof current === 'boolean' && (op.value === 'true' || op.value === 'false')) return keepsType() ? { ...op, value: op.value === 'true' } : op;
+  if (typeof current !== 'number' || !NUMBER_TEXT.test(op.value) || !keepsType()) return op;
   try {
     const { value, texts } = parseJson(op.value);
     return typeof value === 'number' ? { ...op, value, ...(texts ? { texts } : {}) } : op;
@@ -139,7 +140,7 @@ const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
  * did not change, so neither does the file. A string keeps its old text when the user gives the
  * same string, unless typed with escapes of its own: an escape is encoding, not a change the user asked for.
  */
-export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?: LiteralTexts): JsonObject {
+export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?: LiteralTexts, opts: { keepsType?: (at: ReadonlyArray<string | number>) => boolean } = {}): JsonObject {
   const root = doc;
   // The file's own texts, before any op: what "the value did not change" is judged against.
   const before = texts && new Map(texts);
@@ -169,7 +170,7 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
     const target: JsonObject | JsonValue[] = parent;
     const slot = Array.isArray(target) ? index(target, key, given, pathText(parentPath)) : key;
     const current = own(target, slot);
-    const op = given.mode === 'set' ? keepingType(current, given) : given;
+    const op = given.mode === 'set' ? keepingType(current, given, () => opts.keepsType?.([...at, slot]) ?? true) : given;
     let next: JsonValue;
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];

@@ -5,8 +5,9 @@ import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
-import type { JsonObject } from '../../protocol/types.js';
-import { fitsProtocolField, MAX_FILE_BYTES, splitAdvice, warningLevel } from '../../protocol/validate.js';
+import type { JsonObject, JsonValue } from '../../protocol/types.js';
+import { joinPath } from '../../protocol/path.js';
+import { fitsProtocolField, MAX_FILE_BYTES, splitAdvice, validateCheckpoint, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -47,7 +48,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       created = current === null;
       const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts), ctx.now);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current) }), ctx.now);
     },
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
@@ -110,4 +111,17 @@ function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, 
       hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true), or keep it under skill_state: --skill_state.${top}=...`,
     });
   }
+}
+
+/**
+ * Whether the file's value at a path is valid there, so plain text over it keeps its type: a
+ * number where the protocol wants text (`done_when: 8.0`) is fixed by `--…done_when=8.0`, as text.
+ * The file is validated only when some op would keep a type.
+ */
+function validWhereItStands(current: JsonValue): (at: ReadonlyArray<string | number>) => boolean {
+  let wrong: Set<string> | undefined;
+  return (at) => {
+    wrong ??= new Set(validateCheckpoint(current).errors.map((e) => e.path));
+    return !wrong.has(at.reduce<string>((p, seg) => joinPath(p, seg), ''));
+  };
 }
