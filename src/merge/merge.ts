@@ -14,7 +14,7 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
-import { mergeCounter } from './counter.js';
+import { mergeCounter, resetWhy } from './counter.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -45,8 +45,8 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
 
   const ctx: MergeContext = {
     node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, path, policyPath, b, o, t),
-    conflict(path, b, o, t) {
-      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t });
+    conflict(path, b, o, t, why) {
+      conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });
       return standIn(o, t);
     },
     sliceConflict(path, b, o, t) {
@@ -153,7 +153,7 @@ function mergeNode(
     case 'counter': {
       const sum = mergeCounter(base, o, t);
       if (sum !== undefined) return sum;
-      break;
+      return ctx.conflict(path, base, ours, theirs, resetWhy(base, o, t));
     }
     case 'value':
     case 'capsule':

@@ -357,6 +357,35 @@ describe('counter policy (cost spend)', () => {
     expect(displays(merge3(base, note, otherNote).conflicts)).toEqual(['cost.tokens.note']);
   });
 
+  it('conflicts where one side lowered a counter (a reset) and the other spent more: a decrease is not spend', () => {
+    const base5 = spend((c) => ((c.total_usd = 5), (c.by_phase.build = 8.0)));
+    const reset = edit((d) => ((d.cost.total_usd = 0), (d.cost.by_phase.build = 0)), base5);
+    const spent = edit((d) => ((d.cost.total_usd = 7), (d.cost.by_phase.build = 9.5), (d.cost.tokens.input = 300)), base5);
+    const { value, conflicts } = merge3(base5, reset, spent);
+    // 0 + 7 - 5 = 2 and 0 + 9.5 - 8 = 1.5 meant neither side: both values stay, a person decides.
+    expect(displays(conflicts)).toEqual(['cost.total_usd', 'cost.by_phase.build']);
+    expect(conflicts.map((c) => [c.base, c.ours, c.theirs])).toEqual([
+      [5, 0, 7],
+      [8, 0, 9.5],
+    ]);
+    expect(conflicts[0]!.why).toMatch(/^ours lowered it \(a reset or a correction\)/);
+    expect(mergeCheckpointValues(base5, spent, reset).conflicts[0]!.why).toMatch(/^theirs lowered it/);
+    // A counter only one side touched merges as before.
+    expect(cost(value).tokens.input).toBe(300);
+    // A correction down on one side and spend on the other: 5 -> 4 and 5 -> 6 is not 5.
+    const down = edit((d) => (d.cost.total_usd = 4), base5);
+    const up = edit((d) => (d.cost.total_usd = 6), base5);
+    expect(displays(merge3(base5, down, up).conflicts)).toEqual(['cost.total_usd']);
+    // A reset both sides made alike, or one side made alone: the plain rules, no conflict.
+    const resetToo = edit((d) => ((d.cost.total_usd = 0), (d.cost.by_phase.build = 0), (d.cost.tokens.input = 20)), base5);
+    const both = merge3(base5, reset, resetToo);
+    expect(both.conflicts).toEqual([]);
+    expect(cost(both.value)).toMatchObject({ total_usd: 0, by_phase: { build: 0 }, tokens: { input: 20 } });
+    const alone = merge3(base5, reset, edit((d) => (d.cost.tokens.input = 20), base5));
+    expect(alone.conflicts).toEqual([]);
+    expect(cost(alone.value)).toMatchObject({ total_usd: 0, tokens: { input: 20 } });
+  });
+
   it('sums a counter both sides added without a base; takes one added by one side alone', () => {
     const ours = edit((d) => (d.cost = { total_usd: 1.25, by_phase: { build: 1.25 } }));
     const theirs = edit((d) => (d.cost = { total_usd: 2, by_phase: { audit: 2 } }));
