@@ -1,8 +1,13 @@
 // Spend counters (cost.total_usd, cost.by_phase.*, ...): each branch's session adds its own
 // spend, so two branches merge as base + (ours - base) + (theirs - base), each session's
-// spend counted once. Pure.
+// spend counted once. Money amounts (total_usd, by_phase.*, by_model.* and the plain value
+// budget_usd; not tokens.*) are in the document's cost.currency: a side that switched currency
+// makes the other side's amounts another unit, which no sum or pick may mix silently. Pure.
 
 import type { JsonValue } from '../protocol/types.js';
+import { ownValue } from '../protocol/identity.js';
+import { jsonEqual } from './json-value.js';
+import { quoted } from '../one-line.js';
 
 const isCount = (v: JsonValue | undefined): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
@@ -30,6 +35,67 @@ export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | unde
   if (!(sum >= 0) || !Number.isFinite(sum)) return undefined;
   const places = Math.max(decimals(b), decimals(ours), decimals(theirs));
   return places <= 100 ? Number(sum.toFixed(places)) : sum;
+}
+
+const currencyField = (doc: JsonValue | undefined): JsonValue | undefined => ownValue(ownValue(doc, 'cost'), 'currency');
+
+/** The money unit a cost.currency value names (the protocol's default USD when absent), case-blind. */
+function unitOf(currency: JsonValue | undefined): string {
+  if (currency === undefined) return 'USD';
+  // Not a string (an invalid file): a unit of its own, equal only to the same value (lower case: no string's key).
+  return typeof currency === 'string' ? currency.trim().toUpperCase() : `json ${JSON.stringify(currency)}`;
+}
+
+/** Each side's money unit and the merged document's (undefined where cost.currency itself conflicts). */
+export interface Currencies {
+  base: string;
+  ours: string;
+  theirs: string;
+  merged: string | undefined;
+}
+
+/** The sides' units when they are not all one (a side switched currency), else undefined: the usual case. */
+export function mixedCurrencies(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): Currencies | undefined {
+  const [b, o, t] = [currencyField(base), currencyField(ours), currencyField(theirs)];
+  const c = { base: unitOf(b), ours: unitOf(o), theirs: unitOf(t) };
+  if (c.base === c.ours && c.ours === c.theirs) return undefined;
+  // As the field itself merges (one side changed it: that side's), so a conflicted currency leaves every unit open.
+  const merged = jsonEqual(o, t) || jsonEqual(b, t) ? c.ours : jsonEqual(b, o) ? c.theirs : undefined;
+  return { ...c, merged };
+}
+
+const MONEY_MAPS = new Set(['by_phase', 'by_model']);
+
+/**
+ * Amounts in cost.currency: cost.total_usd, cost.budget_usd, cost.by_phase.<name>,
+ * cost.by_model.<name>, and the two maps themselves (one side may add or drop a whole map).
+ */
+export function isMoneyPath(policyPath: readonly string[]): boolean {
+  if (policyPath[0] !== 'cost') return false;
+  if (policyPath.length === 2) return policyPath[1] === 'total_usd' || policyPath[1] === 'budget_usd' || MONEY_MAPS.has(policyPath[1]!);
+  return policyPath.length === 3 && MONEY_MAPS.has(policyPath[1]!);
+}
+
+/**
+ * Whether merging an amount would put a side's money into the merged document under another
+ * currency: a side's change is in that side's currency, and a sum also carries the base's
+ * amount in the base's. Then the amount conflicts (both values shown), even where only one side
+ * changed it: theirs' 5 -> 7 USD taken into a document ours switched to EUR is silently wrong.
+ */
+export function mixesCurrencies(c: Currencies, base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): boolean {
+  if (jsonEqual(ours, theirs)) return false; // the same amount either way: the merge adds nothing
+  if (c.merged === undefined) return true;
+  const oursChanged = !jsonEqual(base, ours);
+  const theirsChanged = !jsonEqual(base, theirs);
+  if ((oursChanged && c.ours !== c.merged) || (theirsChanged && c.theirs !== c.merged)) return true;
+  // Both spent in the merged currency, from a base amount in another: 0 is 0 in any currency.
+  return oursChanged && theirsChanged && c.base !== c.merged && base !== undefined && base !== 0;
+}
+
+/** For a currency conflict's line: each side's unit (the values alone would read as a plain disagreement). */
+export function currenciesWhy(c: Currencies): string {
+  const show = (key: string): string => (key.startsWith('json ') ? `${key.slice(5, 25)}${key.length > 25 ? '…' : ''}` : quoted(key, 20));
+  return `amounts in different currencies (base ${show(c.base)}, ours ${show(c.ours)}, theirs ${show(c.theirs)})`;
 }
 
 /**

@@ -36,7 +36,7 @@ export type MergePolicy =
   /**
    * A spend counter (cost): both sides' increments add up, base + (ours - base) + (theirs - base);
    * a side that is not a non-negative number, or is below the base (a reset), merges as a plain
-   * value (merge/counter.ts).
+   * value, and so does an amount in another side's currency (merge/counter.ts).
    */
   | { kind: 'counter' }
   /**

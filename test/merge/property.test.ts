@@ -626,3 +626,59 @@ describe('rows sharing an id (red team s11 #12)', () => {
     }), { numRuns: 1000 });
   });
 });
+
+describe('counters add only spend, in one currency', () => {
+  const currency = fc.constantFrom(undefined, 'USD', 'usd', 'EUR', 'GBP');
+  const side = fc.record({ total: fc.integer({ min: 0, max: 12 }), currency });
+  const doc = (s: { total: number; currency: string | undefined }): JsonObject => ({ skill: 'demo', cost: { ...(s.currency === undefined ? {} : { currency: s.currency }), total_usd: s.total, tokens: { input: s.total * 100 } } });
+  const unit = (c: string | undefined) => (c ?? 'USD').toUpperCase();
+
+  it('sums two increments in one currency; a decrease or a currency switch is never added; symmetric', () => {
+    const seen = { sum: 0, reset: 0, currency: 0 };
+    fc.assert(
+      fc.property(side, side, side, (b, o, t) => {
+        const [base, ours, theirs] = [doc(b), doc(o), doc(t)];
+        const forward = mergeCheckpointValues(base, ours, theirs);
+        const backward = mergeCheckpointValues(base, theirs, ours);
+        expect(backward.value).toEqual(forward.value);
+        expect(byDisplay(backward.conflicts).map((c) => c.display)).toEqual(byDisplay(forward.conflicts).map((c) => c.display));
+        const atTotal = forward.conflicts.some((c) => c.display === 'cost.total_usd');
+        const total = valueAt(forward.value, ['cost', 'total_usd']);
+        const oneUnit = unit(b.currency) === unit(o.currency) && unit(o.currency) === unit(t.currency);
+        // Tokens are no money: their increments add up whatever the currency.
+        if (o.total > b.total && t.total > b.total && o.total !== t.total) expect(valueAt(forward.value, ['cost', 'tokens', 'input'])).toBe(o.total * 100 + t.total * 100 - b.total * 100);
+        if (o.total === t.total) return;
+        if (!oneUnit) {
+          // A side switched currency: the total is one side's own change, in the merged document's currency, or a conflict.
+          if (atTotal) {
+            seen.currency++;
+            return;
+          }
+          // The unit the merged document is in (where cost.currency conflicts, the one either resolution gives, if they agree).
+          const currencyConflict = forward.conflicts.some((c) => c.display === 'cost.currency');
+          const merged = !currencyConflict ? unit(valueAt(forward.value, ['cost', 'currency']) as string | undefined) : unit(o.currency) === unit(t.currency) ? unit(o.currency) : undefined;
+          const from = [o, t].filter((s) => s.total === total && s.total !== b.total);
+          // A sum only of two increments in that currency from nothing (0 is 0 in any currency).
+          const summed = b.total === 0 && o.total > 0 && t.total > 0 && total === o.total + t.total && unit(o.currency) === merged && unit(t.currency) === merged;
+          expect(summed || from.some((s) => unit(s.currency) === merged)).toBe(true);
+          return;
+        }
+        if (o.total === b.total || t.total === b.total) {
+          expect(total).toBe(o.total === b.total ? t.total : o.total);
+          return;
+        }
+        if (o.total < b.total || t.total < b.total) {
+          // A reset (or a correction) beside spend or another reset: both values stand, a person decides.
+          seen.reset++;
+          expect(atTotal).toBe(true);
+          return;
+        }
+        seen.sum++;
+        expect(atTotal).toBe(false);
+        expect(total).toBe(o.total + t.total - b.total);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(Math.min(seen.sum, seen.reset, seen.currency)).toBeGreaterThan(50);
+  });
+});
