@@ -92,6 +92,39 @@ export function mixesCurrencies(c: Currencies, base: JsonValue | undefined, ours
   return oursChanged && theirsChanged && c.base !== c.merged && base !== undefined && base !== 0;
 }
 
+const NUMBER_TEXT = /^-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Decimal places a number's source text shows (`7.0` -> 1, `2.50` -> 2, `1.50e1` -> 1), or undefined for a non-number. */
+function spelledDecimals(text: string): number | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  return m ? Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0)) : undefined;
+}
+
+/**
+ * The text of a counter's sum, which no side holds, from the sides' texts of that counter
+ * (base absent: undefined). Where a side wrote it with decimals JSON drops (`7.0`, `2.50`), as
+ * many decimals as the most precise of the texts: `5.0`, `6.0`, `7.0` give `8.0`; `5.00`,
+ * `6.5`, `7.0` give `8.50`. Undefined, so JSON's text stands as it always did, when every side
+ * wrote the counter as JSON does (`0.25` + `0.75` is `1`), when the sum needs no more decimals
+ * than JSON writes, when JSON writes it with an exponent, or when a text is not a number's.
+ */
+export function sumText(sum: number, texts: readonly (string | undefined)[]): string | undefined {
+  let places = 0;
+  let respelled = false;
+  for (const text of texts) {
+    if (text === undefined) continue;
+    const d = spelledDecimals(text);
+    if (d === undefined) return undefined;
+    places = Math.max(places, d);
+    respelled ||= text !== JSON.stringify(Number(text));
+  }
+  if (!respelled) return undefined;
+  const json = JSON.stringify(sum);
+  if (places > 100 || !/^-?\d+(?:\.\d+)?$/.test(json)) return undefined;
+  const shown = json.split('.')[1]?.length ?? 0;
+  return places > shown ? `${json}${shown === 0 ? '.' : ''}${'0'.repeat(places - shown)}` : undefined;
+}
+
 /** For a currency conflict's line: each side's unit (the values alone would read as a plain disagreement). */
 export function currenciesWhy(c: Currencies): string {
   const show = (key: string): string => (key.startsWith('json ') ? `${key.slice(5, 25)}${key.length > 25 ? '…' : ''}` : quoted(key, 20));
