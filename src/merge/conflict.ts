@@ -22,6 +22,8 @@ export interface Conflict {
    * elements of one side's run from the index in `path`.
    */
   span?: number;
+  /** Why the sides do not combine, where a merge rule stepped back (a counter reset, a currency switch): shown after the values. */
+  why?: string;
   /** A side's source text of its number value where it differs from JSON's (`8.0`, `1e-400`): shown instead of the value. */
   texts?: Partial<Record<'base' | 'ours' | 'theirs', string>>;
 }
@@ -36,8 +38,8 @@ export interface SideTimes {
 export interface MergeContext {
   /** 3-way merge of one node; `undefined` in and out means absent. */
   node(path: PathSegment[], policyPath: string[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined;
-  /** Records a conflict and returns the value that stands in for it in the merged document. */
-  conflict(path: PathSegment[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): JsonValue | undefined;
+  /** Records a conflict (with why the rule for its field did not apply, if it says) and returns the value that stands in for it in the merged document. */
+  conflict(path: PathSegment[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined, why?: string): JsonValue | undefined;
   /** Records a conflict over a run of array elements; returns the run that stands in for it. */
   sliceConflict(path: PathSegment[], base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]): JsonValue[];
   /** How many conflicts are recorded so far; `dropConflictsFrom(n)` forgets those after the first n. */

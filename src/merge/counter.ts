@@ -1,8 +1,13 @@
 // Spend counters (cost.total_usd, cost.by_phase.*, ...): each branch's session adds its own
 // spend, so two branches merge as base + (ours - base) + (theirs - base), each session's
-// spend counted once. Pure.
+// spend counted once. Money amounts (total_usd, by_phase.*, by_model.* and the plain value
+// budget_usd; not tokens.*) are in the document's cost.currency: a side that switched currency
+// makes the other side's amounts another unit, which no sum or pick may mix silently. Pure.
 
 import type { JsonValue } from '../protocol/types.js';
+import { ownValue } from '../protocol/identity.js';
+import { jsonEqual } from './json-value.js';
+import { quoted } from '../one-line.js';
 
 const isCount = (v: JsonValue | undefined): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
@@ -17,14 +22,121 @@ function decimals(n: number): number {
  * Both sides changed a counter (or both added it, base absent = 0): their summed deltas,
  * rounded to the most decimals any side has so binary float noise (0.1 + 0.2) never reaches
  * the file. `(ours + theirs) - base` is the same sum either way round, bit for bit.
- * Undefined, so the plain rules apply, when a side is not a non-negative number or the sum
- * is negative (a side reset the counter: a person decides).
+ * Undefined, so the plain rules apply (a conflict: a person decides), when a side is not a
+ * non-negative number or is below the base: a side that lowered the counter reset it (a new
+ * budget period) or corrected it, and a decrease is not spend; adding it to the other side's
+ * spend (5 -> 0 and 5 -> 7 giving 2) means neither.
  */
 export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): number | undefined {
   if (!isCount(ours) || !isCount(theirs) || (base !== undefined && !isCount(base))) return undefined;
   const b = base ?? 0;
+  if (ours < b || theirs < b) return undefined;
   const sum = ours + theirs - b;
   if (!(sum >= 0) || !Number.isFinite(sum)) return undefined;
   const places = Math.max(decimals(b), decimals(ours), decimals(theirs));
   return places <= 100 ? Number(sum.toFixed(places)) : sum;
+}
+
+const currencyField = (doc: JsonValue | undefined): JsonValue | undefined => ownValue(ownValue(doc, 'cost'), 'currency');
+
+/** The money unit a cost.currency value names (the protocol's default USD when absent), case-blind. */
+function unitOf(currency: JsonValue | undefined): string {
+  if (currency === undefined) return 'USD';
+  // Not a string (an invalid file): a unit of its own, equal only to the same value (lower case: no string's key).
+  return typeof currency === 'string' ? currency.trim().toUpperCase() : `json ${JSON.stringify(currency)}`;
+}
+
+/** Each side's money unit and the merged document's (undefined where cost.currency itself conflicts). */
+export interface Currencies {
+  base: string;
+  ours: string;
+  theirs: string;
+  merged: string | undefined;
+}
+
+/** The sides' units when they are not all one (a side switched currency), else undefined: the usual case. */
+export function mixedCurrencies(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): Currencies | undefined {
+  const [b, o, t] = [currencyField(base), currencyField(ours), currencyField(theirs)];
+  const c = { base: unitOf(b), ours: unitOf(o), theirs: unitOf(t) };
+  if (c.base === c.ours && c.ours === c.theirs) return undefined;
+  // As the field itself merges (one side changed it: that side's), so a conflicted currency leaves every unit open.
+  const merged = jsonEqual(o, t) || jsonEqual(b, t) ? c.ours : jsonEqual(b, o) ? c.theirs : undefined;
+  return { ...c, merged };
+}
+
+const MONEY_MAPS = new Set(['by_phase', 'by_model']);
+
+/**
+ * Amounts in cost.currency: cost.total_usd, cost.budget_usd, cost.by_phase.<name>,
+ * cost.by_model.<name>, and the two maps themselves (one side may add or drop a whole map).
+ */
+export function isMoneyPath(policyPath: readonly string[]): boolean {
+  if (policyPath[0] !== 'cost') return false;
+  if (policyPath.length === 2) return policyPath[1] === 'total_usd' || policyPath[1] === 'budget_usd' || MONEY_MAPS.has(policyPath[1]!);
+  return policyPath.length === 3 && MONEY_MAPS.has(policyPath[1]!);
+}
+
+/**
+ * Whether merging an amount would put a side's money into the merged document under another
+ * currency: a side's change is in that side's currency, and a sum also carries the base's
+ * amount in the base's. Then the amount conflicts (both values shown), even where only one side
+ * changed it: theirs' 5 -> 7 USD taken into a document ours switched to EUR is silently wrong.
+ */
+export function mixesCurrencies(c: Currencies, base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): boolean {
+  if (jsonEqual(ours, theirs)) return false; // the same amount either way: the merge adds nothing
+  if (c.merged === undefined) return true;
+  const oursChanged = !jsonEqual(base, ours);
+  const theirsChanged = !jsonEqual(base, theirs);
+  if ((oursChanged && c.ours !== c.merged) || (theirsChanged && c.theirs !== c.merged)) return true;
+  // Both spent in the merged currency, from a base amount in another: 0 is 0 in any currency.
+  return oursChanged && theirsChanged && c.base !== c.merged && base !== undefined && base !== 0;
+}
+
+const NUMBER_TEXT = /^-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Decimal places a number's source text shows (`7.0` -> 1, `2.50` -> 2, `1.50e1` -> 1), or undefined for a non-number. */
+function spelledDecimals(text: string): number | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  return m ? Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0)) : undefined;
+}
+
+/**
+ * The text of a counter's sum, which no side holds, from the sides' texts of that counter
+ * (base absent: undefined). Where a side wrote it with decimals JSON drops (`7.0`, `2.50`), as
+ * many decimals as the most precise of the texts: `5.0`, `6.0`, `7.0` give `8.0`; `5.00`,
+ * `6.5`, `7.0` give `8.50`. Undefined, so JSON's text stands as it always did, when every side
+ * wrote the counter as JSON does (`0.25` + `0.75` is `1`), when the sum needs no more decimals
+ * than JSON writes, when JSON writes it with an exponent, or when a text is not a number's.
+ */
+export function sumText(sum: number, texts: readonly (string | undefined)[]): string | undefined {
+  let places = 0;
+  let respelled = false;
+  for (const text of texts) {
+    if (text === undefined) continue;
+    const d = spelledDecimals(text);
+    if (d === undefined) return undefined;
+    places = Math.max(places, d);
+    respelled ||= text !== JSON.stringify(Number(text));
+  }
+  if (!respelled) return undefined;
+  const json = JSON.stringify(sum);
+  if (places > 100 || !/^-?\d+(?:\.\d+)?$/.test(json)) return undefined;
+  const shown = json.split('.')[1]?.length ?? 0;
+  return places > shown ? `${json}${shown === 0 ? '.' : ''}${'0'.repeat(places - shown)}` : undefined;
+}
+
+/** For a currency conflict's line: each side's unit (the values alone would read as a plain disagreement). */
+export function currenciesWhy(c: Currencies): string {
+  const show = (key: string): string => (key.startsWith('json ') ? `${key.slice(5, 25)}${key.length > 25 ? '…' : ''}` : quoted(key, 20));
+  return `amounts in different currencies (base ${show(c.base)}, ours ${show(c.ours)}, theirs ${show(c.theirs)})`;
+}
+
+/**
+ * For a counter's conflict line, where one side lowered the counter while the other spent more:
+ * the case a sum of increments used to take silently. Undefined otherwise (the values say it all).
+ */
+export function resetWhy(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): string | undefined {
+  if (!isCount(base) || !isCount(ours) || !isCount(theirs)) return undefined;
+  const lowered = ours < base && theirs > base ? 'ours' : theirs < base && ours > base ? 'theirs' : undefined;
+  return lowered && `${lowered} lowered it (a reset or a correction), and a decrease is not spend`;
 }

@@ -11,6 +11,7 @@ import { recordedText, sortedBelow } from '../protocol/format.js';
 import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
+import { sumText } from './counter.js';
 
 type Side = 'base' | 'ours' | 'theirs';
 
@@ -141,6 +142,8 @@ export function mergeLiteralTexts(
       }
       // A side that changed the value itself wins over one that only respelled it.
       if (!stands(pick, v)) pick = [o, t, b].find((x) => stands(x, v));
+      // A number no side holds is a counter's sum (counter.ts): the sides' decimals, 8.0 staying 8.0.
+      if (pick === undefined && typeof v === 'number') pick = sumText(v, [b, o, t]);
       if (pick === undefined) return;
       if (pick !== o) result.changedFromOurs = true;
       if (pick === JSON.stringify(v)) return;

@@ -14,7 +14,7 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
-import { mergeCounter } from './counter.js';
+import { currenciesWhy, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, resetWhy, type Currencies } from './counter.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -42,11 +42,13 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const extra = opts.extraRules ?? [];
   // A snapshot without its own `at` is as recent as the side's document.
   const sideTimes = { ours: instantOf(ownValue(ours, 'updated_at')), theirs: instantOf(ownValue(theirs, 'updated_at')) };
+  // Set only when a side switched cost.currency: then its amounts and the other side's are different units.
+  const currencies = mixedCurrencies(base, ours, theirs);
 
   const ctx: MergeContext = {
-    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, path, policyPath, b, o, t),
-    conflict(path, b, o, t) {
-      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t });
+    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, path, policyPath, b, o, t),
+    conflict(path, b, o, t, why) {
+      conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });
       return standIn(o, t);
     },
     sliceConflict(path, b, o, t) {
@@ -90,6 +92,7 @@ function mergeNode(
   ctx: MergeContext,
   extra: ExtraRules,
   times: SideTimes,
+  currencies: Currencies | undefined,
   path: PathSegment[],
   policyPath: string[],
   base: JsonValue | undefined,
@@ -105,6 +108,8 @@ function mergeNode(
     if (kind === 'capsule') [ours, theirs] = oneOriginForSameClaims(base, ours, theirs);
     if (kind !== 'snapshot') return mergeObjects(ctx, path, policyPath, isJsonObject(base) ? base : undefined, ours, theirs);
   }
+  // An amount in one side's currency that would land in a document of another (counter.ts).
+  if (currencies && isMoneyPath(policyPath) && mixesCurrencies(currencies, base, ours, theirs)) return ctx.conflict(path, base, ours, theirs, currenciesWhy(currencies));
   if (jsonEqual(ours, theirs)) return ours;
   if (jsonEqual(base, ours)) return theirs;
   if (jsonEqual(base, theirs)) return ours;
@@ -153,7 +158,7 @@ function mergeNode(
     case 'counter': {
       const sum = mergeCounter(base, o, t);
       if (sum !== undefined) return sum;
-      break;
+      return ctx.conflict(path, base, ours, theirs, resetWhy(base, o, t));
     }
     case 'value':
     case 'capsule':

@@ -201,6 +201,6 @@ export function summarizeConflicts(conflicts: readonly Conflict[], options: { fi
   const where = options.file ? `${options.file}: ` : '';
   return conflicts.map((c) => {
     const run = c.span !== undefined;
-    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours)} vs theirs ${describe(c.theirs, run, c.texts?.theirs)} (base ${describe(c.base, run, c.texts?.base)})`;
+    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours)} vs theirs ${describe(c.theirs, run, c.texts?.theirs)} (base ${describe(c.base, run, c.texts?.base)})${c.why ? `: ${c.why}` : ''}`;
   });
 }

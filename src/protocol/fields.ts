@@ -35,7 +35,8 @@ export type MergePolicy =
   | { kind: 'queue' }
   /**
    * A spend counter (cost): both sides' increments add up, base + (ours - base) + (theirs - base);
-   * a side that is not a non-negative number, or a negative sum, merges as a plain value.
+   * a side that is not a non-negative number, or is below the base (a reset), merges as a plain
+   * value, and so does an amount in another side's currency (merge/counter.ts).
    */
   | { kind: 'counter' }
   /**

@@ -169,6 +169,38 @@ describe('mergeCheckpointTexts: clean merges', () => {
   });
 });
 
+describe('mergeCheckpointTexts: a counter sum written with the decimals its sides wrote', () => {
+  // As Python's json.dump writes floats: every amount with its `.0`; budget_usd as an int.
+  const spent = (total: string, build: string) =>
+    text(edited((d) => (d.cost = { currency: 'USD', total_usd: 0.5, budget_usd: 50, by_phase: { spec: 3.1, build: 0.25 } })))
+      .replace('"total_usd": 0.5', `"total_usd": ${total}`)
+      .replace('"build": 0.25', `"build": ${build}`);
+  const sums = (base: [string, string], ours: [string, string], theirs: [string, string]) => {
+    const r = merge(spent(...base), spent(...ours), spent(...theirs));
+    const back = merge(spent(...base), spent(...theirs), spent(...ours));
+    expect([r.status, back.status]).toEqual(['clean', 'clean']);
+    // Both ways round: the same text.
+    expect(back.text).toBe(r.text);
+    return [r.text!.match(/"total_usd": (.*),/)![1], r.text!.match(/"build": (.*)\n/)![1]];
+  };
+
+  it('keeps `.0` on a sum of amounts written x.0: 5.0 + (6.0 - 5.0) + (7.0 - 5.0) is 8.0, not 8', () => {
+    expect(sums(['5.0', '8.0'], ['6.0', '9.0'], ['7.0', '9.5'])).toEqual(['8.0', '10.5']);
+    expect(sums(['5.0', '8'], ['6.5', '9'], ['7.0', '10'])).toEqual(['8.5', '11']);
+    // One side's spelling is enough: base 5, ours 6, theirs 7.0.
+    expect(sums(['5', '0'], ['6', '1'], ['7.0', '2'])).toEqual(['8.0', '3']);
+  });
+
+  it('writes as many decimals as the most precise spelling, and no more than JSON needs otherwise', () => {
+    expect(sums(['5.00', '1.0'], ['6.50', '1.25'], ['7.00', '1.75'])).toEqual(['8.50', '2.00']);
+    expect(sums(['5.00', '1.5e1'], ['6.5', '16'], ['7.25', '1.70e1'])).toEqual(['8.75', '18.0']);
+    // No side wrote more decimals than JSON: JSON's text, as before (0.25 + 0.75 is 1).
+    expect(sums(['0', '0'], ['0.25', '0.5'], ['0.75', '0.75'])).toEqual(['1', '1.25']);
+    // A sum JSON writes with an exponent keeps JSON's text.
+    expect(sums(['0.0', '1e-7'], ['1e-7', '2e-7'], ['2e-7', '3e-7'])).toEqual(['3e-7', '4e-7']);
+  });
+});
+
 describe('mergeCheckpointTexts: conflicts', () => {
   it('renders markers only around the colliding field and summarizes it', () => {
     const r = merge(text(BASE), text(edited((d) => (d.phase = 'build'))), text(edited((d) => (d.phase = 'audit'))), { markerSize: 9 });

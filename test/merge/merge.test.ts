@@ -357,6 +357,89 @@ describe('counter policy (cost spend)', () => {
     expect(displays(merge3(base, note, otherNote).conflicts)).toEqual(['cost.tokens.note']);
   });
 
+  it('conflicts where one side lowered a counter (a reset) and the other spent more: a decrease is not spend', () => {
+    const base5 = spend((c) => ((c.total_usd = 5), (c.by_phase.build = 8.0)));
+    const reset = edit((d) => ((d.cost.total_usd = 0), (d.cost.by_phase.build = 0)), base5);
+    const spent = edit((d) => ((d.cost.total_usd = 7), (d.cost.by_phase.build = 9.5), (d.cost.tokens.input = 300)), base5);
+    const { value, conflicts } = merge3(base5, reset, spent);
+    // 0 + 7 - 5 = 2 and 0 + 9.5 - 8 = 1.5 meant neither side: both values stay, a person decides.
+    expect(displays(conflicts)).toEqual(['cost.total_usd', 'cost.by_phase.build']);
+    expect(conflicts.map((c) => [c.base, c.ours, c.theirs])).toEqual([
+      [5, 0, 7],
+      [8, 0, 9.5],
+    ]);
+    expect(conflicts[0]!.why).toMatch(/^ours lowered it \(a reset or a correction\)/);
+    expect(mergeCheckpointValues(base5, spent, reset).conflicts[0]!.why).toMatch(/^theirs lowered it/);
+    // A counter only one side touched merges as before.
+    expect(cost(value).tokens.input).toBe(300);
+    // A correction down on one side and spend on the other: 5 -> 4 and 5 -> 6 is not 5.
+    const down = edit((d) => (d.cost.total_usd = 4), base5);
+    const up = edit((d) => (d.cost.total_usd = 6), base5);
+    expect(displays(merge3(base5, down, up).conflicts)).toEqual(['cost.total_usd']);
+    // A reset both sides made alike, or one side made alone: the plain rules, no conflict.
+    const resetToo = edit((d) => ((d.cost.total_usd = 0), (d.cost.by_phase.build = 0), (d.cost.tokens.input = 20)), base5);
+    const both = merge3(base5, reset, resetToo);
+    expect(both.conflicts).toEqual([]);
+    expect(cost(both.value)).toMatchObject({ total_usd: 0, by_phase: { build: 0 }, tokens: { input: 20 } });
+    const alone = merge3(base5, reset, edit((d) => (d.cost.tokens.input = 20), base5));
+    expect(alone.conflicts).toEqual([]);
+    expect(cost(alone.value)).toMatchObject({ total_usd: 0, tokens: { input: 20 } });
+  });
+
+  describe('a currency switched on one side', () => {
+    const usd = spend((c) => ((c.total_usd = 5), (c.by_model = { opus: 2 })));
+    // Ours moved the checkpoint to EUR, converting what it had, and spent on by_model.opus.
+    const eur = edit((d) => Object.assign(d.cost, { currency: 'EUR', total_usd: 4.6, budget_usd: 46, by_phase: { spec: 2.85, build: 7.36 }, by_model: { opus: 2.5 } }), usd);
+
+    it('conflicts on every amount the other side spent in the old currency, sums nothing across currencies', () => {
+      // Theirs spent 2 USD more on the total and on build, and counted tokens.
+      const spent = edit((d) => Object.assign(d.cost, { total_usd: 7, by_phase: { spec: 3.1, build: 10 }, tokens: { input: 300, note: 'approx' } }), usd);
+      const { value, conflicts } = merge3(usd, eur, spent);
+      expect(displays(conflicts)).toEqual(['cost.total_usd', 'cost.by_phase.build']);
+      expect(conflicts.map((c) => [c.base, c.ours, c.theirs])).toEqual([
+        [5, 4.6, 7],
+        [8, 7.36, 10],
+      ]);
+      expect(conflicts[0]!.why).toBe('amounts in different currencies (base "USD", ours "EUR", theirs "USD")');
+      // What only ours changed is in EUR, as the merged currency: taken. Tokens are no money: summed as ever.
+      expect(cost(value)).toMatchObject({ currency: 'EUR', budget_usd: 46, by_phase: { spec: 2.85 }, by_model: { opus: 2.5 }, tokens: { input: 300 } });
+      // No side switched: an absent currency is USD, a respelled code the same currency, and spend adds up as ever.
+      const absent = edit((d) => delete d.cost.currency, usd);
+      const lower = edit((d) => Object.assign(d.cost, { currency: ' usd', total_usd: 6 }), absent);
+      const more = edit((d) => (d.cost.total_usd = 7), absent);
+      const same = merge3(absent, lower, more);
+      expect(same.conflicts).toEqual([]);
+      expect(cost(same.value)).toMatchObject({ currency: ' usd', total_usd: 8 });
+    });
+
+    it("conflicts on an amount only the old-currency side changed: its dollars are not the merged document's euros", () => {
+      const spent = edit((d) => ((d.cost.by_model.haiku = 0.5), (d.cost.budget_usd = 60)), usd);
+      const { value, conflicts } = merge3(usd, eur, spent);
+      expect(displays(conflicts)).toEqual(['cost.budget_usd', 'cost.by_model.haiku']);
+      expect(cost(value).by_model.opus).toBe(2.5);
+      // A whole map added in dollars, beside a switch to euros.
+      const noModels = edit((d) => delete d.cost.by_model, usd);
+      const eurNoModels = edit((d) => ((d.cost.currency = 'EUR'), (d.cost.total_usd = 4.6)), noModels);
+      const models = edit((d) => (d.cost.by_model = { haiku: 0.5 }), noModels);
+      expect(displays(merge3(noModels, eurNoModels, models).conflicts)).toEqual(['cost.by_model']);
+    });
+
+    it('conflicts when both switched and both spent: the base amount is in the old currency; sums where it is 0 or absent', () => {
+      const a = edit((d) => Object.assign(d.cost, { currency: 'EUR', total_usd: 5.6, by_model: { opus: 2, sonnet: 1 } }), usd);
+      const b = edit((d) => Object.assign(d.cost, { currency: 'EUR', total_usd: 6.6, by_model: { opus: 2, sonnet: 2 } }), usd);
+      const { value, conflicts } = merge3(usd, a, b);
+      expect(displays(conflicts)).toEqual(['cost.total_usd']);
+      expect(cost(value).currency).toBe('EUR');
+      expect(cost(value).by_model).toEqual({ opus: 2, sonnet: 3 });
+    });
+
+    it('conflicts on every amount both sides changed when each switched to another currency', () => {
+      const a = edit((d) => Object.assign(d.cost, { currency: 'EUR', total_usd: 4.6 }), usd);
+      const b = edit((d) => Object.assign(d.cost, { currency: 'GBP', total_usd: 4 }), usd);
+      expect(displays(merge3(usd, a, b).conflicts)).toEqual(['cost.currency', 'cost.total_usd']);
+    });
+  });
+
   it('sums a counter both sides added without a base; takes one added by one side alone', () => {
     const ours = edit((d) => (d.cost = { total_usd: 1.25, by_phase: { build: 1.25 } }));
     const theirs = edit((d) => (d.cost = { total_usd: 2, by_phase: { audit: 2 } }));

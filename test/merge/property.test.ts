@@ -626,3 +626,127 @@ describe('rows sharing an id (red team s11 #12)', () => {
     }), { numRuns: 1000 });
   });
 });
+
+describe('counter sums keep the decimals their sides wrote', () => {
+  // Amounts in micro-units (6 decimals at most), often whole or half units: the x.0 and x.50 of hand-kept files.
+  const micros = (max: number) => fc.oneof(fc.integer({ min: 0, max: max / 1e6 }).map((n) => n * 1e6), fc.integer({ min: 0, max: max / 1e6 }).map((n) => n * 1e6), fc.integer({ min: 0, max: max / 5e5 }).map((n) => n * 5e5), fc.integer({ min: 0, max: max / 1e4 }).map((n) => n * 1e4), fc.integer({ min: 0, max }));
+  /** Decimals the value needs at least. */
+  const needed = (m: bigint): number => {
+    let d = 6;
+    while (d > 0 && m % 10n === 0n) (m /= 10n), d--;
+    return d;
+  };
+  const spell = (m: bigint, places: number): string => {
+    const whole = (m / 1_000_000n).toString();
+    const fraction = (m % 1_000_000n).toString().padStart(6, '0');
+    return places === 0 ? whole : `${whole}.${fraction.slice(0, places)}`;
+  };
+  /** A side's amount as a hand-kept file writes it: its value, with 0 to 2 decimals more than it needs (at most 6). */
+  const written = (m: bigint, extra: number) => spell(m, Math.min(6, needed(m) + extra));
+  const spelled = (text: string) => text.split('.')[1]?.length ?? 0;
+  const doc = (total: string | undefined, opus: string | undefined) => {
+    const cost: JsonObject = { currency: 'USD', budget_usd: 50 };
+    if (total !== undefined) cost.total_usd = '@total';
+    if (opus !== undefined) cost.by_model = { opus: '@opus' };
+    const json = formatJson({ protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString(), phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'see src/x.ts (PR 12)', next_actions: ['ship'], cost });
+    return json.replace('"@total"', total ?? '').replace('"@opus"', opus ?? '');
+  };
+  const extra = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2 }));
+  const spend = micros(1e9).filter((n) => n > 0);
+  const counter = fc.record({ base: micros(5e9), spentOurs: spend, spentTheirs: spend, extras: fc.tuple(extra, extra, extra) }).filter((c) => c.spentOurs !== c.spentTheirs);
+
+  it('is symmetric, never drops a decimal a side wrote, and reads back as the exact sum', () => {
+    let padded = 0;
+    fc.assert(
+      fc.property(counter, counter, fc.boolean(), (total, opus, opusHasBase) => {
+        // Both sides spent on both counters (a sum); by_model.opus is sometimes new on both sides (no base).
+        const sides = (c: typeof total, withBase: boolean) => {
+          const b = BigInt(c.base);
+          const [o, t] = [b + BigInt(c.spentOurs), b + BigInt(c.spentTheirs)];
+          return { values: [withBase ? b : undefined, o, t] as const, texts: [withBase ? written(b, c.extras[0]) : undefined, written(o, c.extras[1]), written(t, c.extras[2])] as const };
+        };
+        const tt = sides(total, true);
+        const ot = sides(opus, opusHasBase);
+        const [base, ours, theirs] = [0, 1, 2].map((i) => doc(tt.texts[i], ot.texts[i]));
+        const r = mergeCheckpointTexts({ base: base!, ours: ours!, theirs: theirs!, fileName: FILE });
+        const swapped = mergeCheckpointTexts({ base: base!, ours: theirs!, theirs: ours!, fileName: FILE });
+        expect(r.status, r.messages.join('\n')).toBe('clean');
+        expect(swapped.text).toBe(r.text);
+        for (const [key, s] of [['total_usd', tt], ['opus', ot]] as const) {
+          const text = r.text!.match(new RegExp(`"${key}": ([^,\\n]+)`))![1]!;
+          const [b, o, t] = s.values;
+          const exact = o + t - (b ?? 0n);
+          const texts = s.texts.filter((x): x is string => x !== undefined);
+          const most = Math.max(...texts.map(spelled));
+          // A side wrote more decimals than JSON would: the sum takes the most any side wrote. Else JSON's own text.
+          const respelled = texts.some((x) => x !== JSON.stringify(Number(x)));
+          const expected = respelled ? spell(exact, most) : JSON.stringify(Number(spell(exact, 6)));
+          expect(text, `${key}: ${texts.join(' ')}`).toBe(expected);
+          if (respelled) expect(spelled(text)).toBeGreaterThanOrEqual(most);
+          if (respelled && spelled(text) > spelled(JSON.stringify(Number(text)))) padded++;
+          // The text reads back as the exact decimal sum, rounded to those decimals (it has no more).
+          expect(JSON.parse(text)).toBe(Number(spell(exact, 6)));
+        }
+      }),
+      { numRuns: 600 },
+    );
+    // The generator reaches sums whose trailing zeros JSON would drop (8.0, 2.50).
+    expect(padded).toBeGreaterThan(100);
+  });
+});
+
+describe('counters add only spend, in one currency', () => {
+  const currency = fc.constantFrom(undefined, 'USD', 'usd', 'EUR', 'GBP');
+  const side = fc.record({ total: fc.integer({ min: 0, max: 12 }), currency });
+  const doc = (s: { total: number; currency: string | undefined }): JsonObject => ({ skill: 'demo', cost: { ...(s.currency === undefined ? {} : { currency: s.currency }), total_usd: s.total, tokens: { input: s.total * 100 } } });
+  const unit = (c: string | undefined) => (c ?? 'USD').toUpperCase();
+
+  it('sums two increments in one currency; a decrease or a currency switch is never added; symmetric', () => {
+    const seen = { sum: 0, reset: 0, currency: 0 };
+    fc.assert(
+      fc.property(side, side, side, (b, o, t) => {
+        const [base, ours, theirs] = [doc(b), doc(o), doc(t)];
+        const forward = mergeCheckpointValues(base, ours, theirs);
+        const backward = mergeCheckpointValues(base, theirs, ours);
+        expect(backward.value).toEqual(forward.value);
+        expect(byDisplay(backward.conflicts).map((c) => c.display)).toEqual(byDisplay(forward.conflicts).map((c) => c.display));
+        const atTotal = forward.conflicts.some((c) => c.display === 'cost.total_usd');
+        const total = valueAt(forward.value, ['cost', 'total_usd']);
+        const oneUnit = unit(b.currency) === unit(o.currency) && unit(o.currency) === unit(t.currency);
+        // Tokens are no money: their increments add up whatever the currency.
+        if (o.total > b.total && t.total > b.total && o.total !== t.total) expect(valueAt(forward.value, ['cost', 'tokens', 'input'])).toBe(o.total * 100 + t.total * 100 - b.total * 100);
+        if (o.total === t.total) return;
+        if (!oneUnit) {
+          // A side switched currency: the total is one side's own change, in the merged document's currency, or a conflict.
+          if (atTotal) {
+            seen.currency++;
+            return;
+          }
+          // The unit the merged document is in (where cost.currency conflicts, the one either resolution gives, if they agree).
+          const currencyConflict = forward.conflicts.some((c) => c.display === 'cost.currency');
+          const merged = !currencyConflict ? unit(valueAt(forward.value, ['cost', 'currency']) as string | undefined) : unit(o.currency) === unit(t.currency) ? unit(o.currency) : undefined;
+          const from = [o, t].filter((s) => s.total === total && s.total !== b.total);
+          // A sum only of two increments in that currency from nothing (0 is 0 in any currency).
+          const summed = b.total === 0 && o.total > 0 && t.total > 0 && total === o.total + t.total && unit(o.currency) === merged && unit(t.currency) === merged;
+          expect(summed || from.some((s) => unit(s.currency) === merged)).toBe(true);
+          return;
+        }
+        if (o.total === b.total || t.total === b.total) {
+          expect(total).toBe(o.total === b.total ? t.total : o.total);
+          return;
+        }
+        if (o.total < b.total || t.total < b.total) {
+          // A reset (or a correction) beside spend or another reset: both values stand, a person decides.
+          seen.reset++;
+          expect(atTotal).toBe(true);
+          return;
+        }
+        seen.sum++;
+        expect(atTotal).toBe(false);
+        expect(total).toBe(o.total + t.total - b.total);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(Math.min(seen.sum, seen.reset, seen.currency)).toBeGreaterThan(50);
+  });
+});
