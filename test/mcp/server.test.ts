@@ -471,6 +471,27 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
   });
 });
 
+describe('checkpoint mcp: show gives the exact text', () => {
+  it('without a skill, its text content is every file\'s own text (as `checkpoint show`); structured content is that JSON as parsed', async () => {
+    const dir = repo();
+    const api = messy(dir, { skill_state: { order_id: 1, tiny: 2, offset: 3, label: 'caf' } })
+      .replace('"order_id": 1', '"order_id": 12345678901234567890')
+      .replace('"tiny": 2', '"tiny": 1e-400')
+      .replace('"offset": 3', '"offset": -0')
+      .replace('"label": "caf"', String.raw`"label": "caf\u00e9 (PR 12)"`)
+      .replace('"score": 8,', '"score": 8.0,');
+    write(dir, FILE, api);
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(freshCheckpoint('web', { next_actions: ['Ship src/web/*.tsx (PR 14)'] }), null, 2)}\n`);
+    const c = await connect(dir);
+    const r = await call(c, 'show');
+    expect(r.isError).toBeFalsy();
+    expect(`${text(r)}\n`).toBe(cli(dir, ['show']).stdout);
+    for (const literal of ['"order_id": 12345678901234567890', '"tiny": 1e-400', '"offset": -0', '"score": 8.0', String.raw`"caf\u00e9 (PR 12)"`]) expect(text(r)).toContain(literal);
+    // A JS object over JSON-RPC carries doubles: the big integer arrives rounded there (documented).
+    expect(r.structuredContent).toMatchObject({ api: { skill: 'api', skill_state: { label: 'café (PR 12)' } }, web: { skill: 'web' } });
+  });
+});
+
 describe('checkpoint mcp: update reports as the CLI does', () => {
   it('advice (no progress_table, no context_primer) is advice, a tripped budget a warning, with the CLI\'s levels and words', async () => {
     const dir = repo();
