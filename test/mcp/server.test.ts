@@ -446,6 +446,10 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
       [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
       [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
+      // Judged as sent, never as the URL it would resolve to (checkpoint://api/README).
+      [() => c.readResource({ uri: 'checkpoint://api/../README' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/README"; hint: use lowercase letters/],
+      [() => c.readResource({ uri: 'checkpoint://api/../../etc/passwd' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/\.\.\/etc\/passwd"; hint:/],
+      [() => c.readResource({ uri: 'file:///etc/passwd' }), -32002, /^checkpoint: no resource "file:\/\/\/etc\/passwd": this server serves checkpoint:\/\/<skill> and checkpoint:\/\/README; hint: resources\/list names them$/],
       // Params that do not fit the method: Invalid params in one line, never Internal error with zod's dump.
       [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 5 as unknown as string } }), -32602, /^Invalid params for prompts\/get: params\.arguments\.skill: expected string, received number$/],
       [() => c.getPrompt({ name: 'resume-session', arguments: ['api'] as unknown as Record<string, string> }), -32602, /^Invalid params for prompts\/get: params\.arguments: expected record, received array$/],
@@ -464,6 +468,8 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       expect(sent).toMatch(message);
       expect(sent).not.toContain('\n');
       expect(error.data?.code).toMatch(/^E_/);
+      // A refusal in the CLI's words carries its hint alone in data, as the docs promise.
+      if (sent.startsWith('checkpoint: ')) expect((error.data as { hint?: string }).hint).toBe(sent.slice(sent.indexOf('; hint: ') + '; hint: '.length));
     }
     // The good request still gets its briefing.
     const ok = await c.getPrompt({ name: 'resume-session', arguments: { skill: 'api' } });
