@@ -56,8 +56,12 @@ fi
 ###-end-checkpoint-completions-###
 `;
 
+/** `shell`, or, when none is named, the shell the environment says runs. */
+export function completionShell(shell: 'bash' | 'zsh' | undefined, env: NodeJS.ProcessEnv): 'bash' | 'zsh' {
+  return (shell ? shell === 'zsh' : Boolean(env.ZSH_NAME) || /zsh/.test(env.SHELL ?? '')) ? 'zsh' : 'bash';
+}
+
 /** The script for `shell`, or, when none is named, for the shell the environment says runs. */
 export function completionScript(shell: 'bash' | 'zsh' | undefined, env: NodeJS.ProcessEnv): string {
-  const zsh = shell ? shell === 'zsh' : Boolean(env.ZSH_NAME) || /zsh/.test(env.SHELL ?? '');
-  return zsh ? ZSH : BASH;
+  return completionShell(shell, env) === 'zsh' ? ZSH : BASH;
 }

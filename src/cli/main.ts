@@ -45,7 +45,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
         throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)' });
       }
-      out.out((await import('./completion-script.js')).completionScript(shell, env));
+      const { completionScript, completionShell } = await import('./completion-script.js');
+      // As every command's --json: one JSON document (the script a string in it), never the bare script.
+      if (wantsJson) out.json({ ok: true, shell: completionShell(shell, env), script: completionScript(shell, env) });
+      else out.out(completionScript(shell, env));
       return 0;
     }
     if (name === 'completion' || argv.includes('--get-yargs-completions')) return yargsPath(argv);

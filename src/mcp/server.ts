@@ -16,7 +16,7 @@ import { resolveGitDirsSync } from '../git/locate.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
-import { McpServer, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { McpServer, ReadResourceRequestSchema, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
 import { assertProjectFile } from './project-files.js';
@@ -47,6 +47,8 @@ function rpcError(e: unknown, notFound = -32602): Error & { code: number; data: 
 }
 /** MCP's "Resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
+const SCHEME = 'checkpoint://';
+const README_URI = `${SCHEME}README`;
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
@@ -218,16 +220,25 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   }
 
   // Resources: each checkpoint as stored, and the README that explains .checkpoints/.
-  server.registerResource('protocol-readme', 'checkpoint://README', { title: 'The Checkpoint Protocol in this repository', mimeType: 'text/markdown' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: CHECKPOINTS_README }],
-  }));
+  const readme = (uri: string) => ({ contents: [{ uri, mimeType: 'text/markdown', text: CHECKPOINTS_README }] });
+  async function readCheckpointResource(uri: string, skill: string) {
+    try {
+      assertSkillName(skill);
+      const root = rootFor(await projectDir(undefined));
+      const text = requireCheckpoint(root, skill).text;
+      return { contents: [{ uri, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
+    } catch (e) {
+      throw rpcError(e, RESOURCE_NOT_FOUND);
+    }
+  }
+  server.registerResource('protocol-readme', README_URI, { title: 'The Checkpoint Protocol in this repository', mimeType: 'text/markdown' }, async (uri) => readme(uri.href));
   server.registerResource(
     'checkpoint',
-    new ResourceTemplate('checkpoint://{skill}', {
+    new ResourceTemplate(`${SCHEME}{skill}`, {
       list: async () => {
         try {
           const root = rootFor(await projectDir(undefined));
-          return { resources: listSkills(root).map((s) => ({ uri: `checkpoint://${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+          return { resources: listSkills(root).map((s) => ({ uri: `${SCHEME}${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
         } catch (e) {
           // A refusal (.checkpoints a link out of the project, a bare repository) in the CLI's one line, not Internal error.
           throw rpcError(e);
@@ -235,18 +246,17 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       },
     }),
     { title: 'A checkpoint', mimeType: 'application/json' },
-    async (uri, vars) => {
-      try {
-        const skill = String(vars.skill);
-        assertSkillName(skill);
-        const root = rootFor(await projectDir(undefined));
-        const text = requireCheckpoint(root, skill).text;
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
-      } catch (e) {
-        throw rpcError(e, RESOURCE_NOT_FOUND);
-      }
-    },
+    async (uri, vars) => readCheckpointResource(uri.href, String(vars.skill)),
   );
+  // resources/read judged by the URI as sent. The SDK's own handler reads it as a URL first,
+  // which resolves dot segments (checkpoint://api/../README became checkpoint://api/README) and
+  // answers a miss in its own words, without the CLI's code and hint.
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const uri = req.params.uri;
+    if (uri === README_URI) return readme(uri);
+    if (uri.startsWith(SCHEME)) return readCheckpointResource(uri, uri.slice(SCHEME.length));
+    throw rpcError(new CheckpointError('E_NOT_FOUND', `no resource ${quoted(uri)}: this server serves ${SCHEME}<skill> and ${README_URI}`, { hint: 'resources/list names them' }), RESOURCE_NOT_FOUND);
+  });
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
     subscribed.add(req.params.uri);
     return {};

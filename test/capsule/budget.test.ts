@@ -22,7 +22,8 @@ describe('fillBudget', () => {
     fc.assert(
       fc.property(fc.uniqueArray(blockArb, { selector: (b) => b.name, maxLength: 8 }), fc.integer({ min: 200, max: 3000 }), (blocks: Block[], maxChars) => {
         const out = fillBudget(blocks, { maxChars, maxBytes: Infinity }, 'checkpoint show x');
-        expect(out.length).toBeLessThanOrEqual(maxChars);
+        // Printed with its final newline, which the budget counts.
+        expect(`${out}\n`.length).toBeLessThanOrEqual(maxChars);
         const lines = out === '' ? [] : out.split('\n');
         const note = NOTE.exec(lines.at(-1) ?? '');
         const body = note ? lines.slice(0, -1) : lines;
@@ -90,8 +91,8 @@ describe('resume --context fills the budget by tier', () => {
     expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
     const r = await runCli(dir, ['resume', 'api', '--context', '--max-chars', String(budget)]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.length).toBeLessThanOrEqual(budget);
     const out = r.stdout.trimEnd();
-    expect(out.length).toBeLessThanOrEqual(budget);
     const last = out.split('\n').at(-1)!;
     return { out, note: NOTE.exec(last)?.[1] ?? null, has: (m: string) => out.includes(m) };
   }
@@ -150,8 +151,8 @@ describe('resume fills the budget by tier', () => {
       commitAll(dir, 'checkpoint');
       const r = await runCli(dir, ['resume', 'api', '--max-chars', '1500']);
       expect(r.code, r.stderr).toBe(3); // blocked: ask the user
+      expect(r.stdout.length).toBeLessThanOrEqual(1500);
       const out = r.stdout.trimEnd();
-      expect(out.length).toBeLessThanOrEqual(1500);
       expect(out).toMatch(/^RESUMING: api on .*\nLast session: .*\nStatus: blocked\n/);
       for (const m of ['⛔ B1: Redis or Postgres', '⛔ B2: Keep the v1 tokens', '⛔ B3: Ship behind a flag']) expect(out).toContain(m);
       expect(out).toMatch(/^Next: Ask the user to decide: Redis or Postgres/m); // blocked: the next action is the decision
@@ -176,7 +177,7 @@ describe('a block marked cut', () => {
           { name: 'next action', tier: 2, cut: true, head: [`Next: ${'n'.repeat(next)}`] },
         ];
         const text = fillBudget(blocks, { maxChars, maxBytes: 1e6 }, 'checkpoint show api');
-        expect(text.length).toBeLessThanOrEqual(maxChars);
+        expect(`${text}\n`.length).toBeLessThanOrEqual(maxChars);
         const line = text.split('\n').find((l) => l.startsWith('Next: '));
         expect(line).toBeDefined();
         if (line !== `Next: ${'n'.repeat(next)}`) {
@@ -187,5 +188,104 @@ describe('a block marked cut', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the budget holds for the whole output, its final newline included', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+  // Prose as agents write it: accents, an emoji, a path with a note, a line break in a value.
+  const PROSE = Array.from('Réglé le cache 😀 de src/orders.ts (PR 12), voir docs/**/*.md\npuis ');
+  const prose = (n: number) => Array.from({ length: n }, (_, i) => PROSE[i % PROSE.length]).join('');
+  const skillArb = fc.record({
+    pad: fc.nat({ max: 95 }),
+    status: fc.constantFrom('in_progress', 'in_progress', 'blocked', 'failed', 'complete', 'Done'),
+    stale: fc.boolean(),
+    summary: fc.nat({ max: 3000 }),
+    next: fc.nat({ max: 3000 }),
+    decisions: fc.array(fc.nat({ max: 400 }), { maxLength: 12 }),
+    asks: fc.array(fc.nat({ max: 300 }), { maxLength: 3 }),
+    capsule: fc.option(fc.nat({ max: 800 }), { nil: undefined }),
+    broken: fc.constantFrom(false, false, false, true),
+  });
+
+  it('resume, resume <skill> and resume --context print at most --max-chars characters (and stay within --max-bytes)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(skillArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 400, max: 4000 }), async (skills, maxChars) => {
+        const dir = makeRepo();
+        dirs.push(dir);
+        const names = skills.map((s, i) => `${['api', 'web', 'docs', 'ops'][i]}-${'x'.repeat(s.pad)}`);
+        skills.forEach((s, i) => {
+          const skill = names[i]!;
+          const at = s.stale ? '2026-01-02T03:04:05Z' : new Date().toISOString();
+          const doc = freshCheckpoint(skill, {
+            status: s.status,
+            created_at: at,
+            updated_at: at,
+            progress_summary: prose(s.summary),
+            next_actions: [`${prose(s.next)} (PR 12)`, 'Ship it'],
+            blockers: s.asks.map((n, k) => ({ id: `B${k + 1}`, description: prose(n), needs: 'user_decision' })),
+            context_primer: { key_decisions: s.decisions.map(prose), generated_files: ['src/orders.ts (PR 12)', 'src/**/*.test.ts'] },
+            ...(s.capsule === undefined ? {} : {
+              capsule: {
+                context: { goal: prose(s.capsule), acceptance: 'npm test green', constraints: [prose(s.capsule)], decisions: ['cookies, not headers'], evidence: [prose(s.capsule)], pending: ['docs'], next: prose(s.capsule) || 'x' },
+                origin: { root: dir, head: null, saved_at: at },
+                mechanical: { head: null, branch: 'main', uncommitted: ['src/orders.ts'], uncommitted_count: 1, at },
+              },
+            }),
+          });
+          write(dir, `.checkpoints/${skill}.checkpoint.json`, s.broken ? '{"skill": "' : `${JSON.stringify(doc, null, 2)}\n`);
+        });
+        const limit = String(maxChars);
+        for (const args of [['resume'], ['resume', names[0]!], ['resume', '--context'], ['resume', '--context', names[0]!]]) {
+          const r = await runCli(dir, [...args, '--max-chars', limit]);
+          expect([0, 2, 3], r.stderr).toContain(r.code);
+          expect(r.stdout.length, `${args.join(' ')}: ${r.stdout}`).toBeLessThanOrEqual(maxChars);
+          expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(16 * 1024);
+          if (r.code !== 2) expect(r.stdout.endsWith('\n')).toBe(true);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('when resume asks the user, the question and its list fit the budget too', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+  const long = (i: number) => `skill-${i}-${'x'.repeat(90)}`;
+
+  it('eight blocked skills with long names: the question, as many as fit, and a line naming the rest', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (let i = 1; i <= 8; i++) write(dir, `.checkpoints/${long(i)}.checkpoint.json`, `${JSON.stringify(freshCheckpoint(long(i), { status: 'blocked', next_actions: ['Ask about src/auth.ts (PR 12)'] }), null, 2)}\n`);
+    for (const maxChars of [400, 700]) {
+      const r = await runCli(dir, ['resume', '--max-chars', String(maxChars)]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout.length).toBeLessThanOrEqual(maxChars);
+      expect(r.stdout).toMatch(/^Several checkpoints need a decision/);
+      expect(r.stdout).toContain("ASK THE USER which to resume, then run `checkpoint resume '<skill>'`.");
+      expect(r.stdout).toMatch(/  skill-\d-x+ +blocked /);
+      expect(NOTE.exec(r.stdout.trimEnd().split('\n').at(-1)!)?.slice(1)).toEqual([expect.stringMatching(/^candidates \(\d of 8\)$/), 'checkpoint status']);
+    }
+    // With room, all eight and no note.
+    const all = await runCli(dir, ['resume']);
+    expect(all.stdout.match(/^ {2}skill-/gm)).toHaveLength(8);
+    expect(all.stdout).not.toContain('left out');
+  });
+
+  it('checkpoints that cannot be read (resume and resume --context): the question stays, the repair lines give way', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (let i = 1; i <= 10; i++) write(dir, `.checkpoints/${long(i)}.checkpoint.json`, '{"skill": "half-written\n');
+    for (const args of [['resume'], ['resume', '--context']]) {
+      for (const maxChars of [400, 1200]) {
+        const r = await runCli(dir, [...args, '--max-chars', String(maxChars)]);
+        expect(r.code, r.stderr).toBe(3);
+        expect(r.stdout.length).toBeLessThanOrEqual(maxChars);
+        expect(r.stdout).toMatch(/^ASK THE USER before starting work: repair them with the command on each line/m);
+        expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^… left out to fit the output budget: checkpoints needing repair( \(\d+ of 10\))?; everything: checkpoint (status|validate)$/);
+      }
+    }
   });
 });

@@ -96,6 +96,20 @@ describe('shell completion', () => {
     }
   });
 
+  it('with --json (as every command takes it) it prints one JSON document holding the script, exit 0; an unknown shell the JSON refusal, exit 2', async () => {
+    for (const [args, shell] of [[['completion', 'bash', '--json'], 'bash'], [['--json', 'completion'], 'zsh'], [['completion', '--json', 'zsh'], 'zsh']] as const) {
+      const env = { SHELL: '/usr/bin/zsh', ZSH_NAME: '' };
+      const r = await runCli(cwd, [...args], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      const plain = (await runCli(cwd, args.filter((a) => a !== '--json'), { env })).stdout;
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, shell, script: plain });
+    }
+    const fish = await runCli(cwd, ['completion', 'fish', '--json']);
+    expect(fish.code).toBe(2);
+    expect(JSON.parse(fish.stdout)).toMatchObject({ ok: false, error: { code: 'E_USAGE', message: 'checkpoint completion fish: only bash and zsh are supported' } });
+  });
+
   it('--get-yargs-completions suggests status for `sta`, and command options after a command', async () => {
     for (const args of [['--get-yargs-completions', 'sta'], ['--get-yargs-completions', 'checkpoint', 'sta']]) {
       const r = await runCli(cwd, args, { env: { SHELL: '/bin/bash' } });

@@ -446,6 +446,10 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
       [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
       [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
+      // Judged as sent, never as the URL it would resolve to (checkpoint://api/README).
+      [() => c.readResource({ uri: 'checkpoint://api/../README' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/README"; hint: use lowercase letters/],
+      [() => c.readResource({ uri: 'checkpoint://api/../../etc/passwd' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/\.\.\/etc\/passwd"; hint:/],
+      [() => c.readResource({ uri: 'file:///etc/passwd' }), -32002, /^checkpoint: no resource "file:\/\/\/etc\/passwd": this server serves checkpoint:\/\/<skill> and checkpoint:\/\/README; hint: resources\/list names them$/],
       // Params that do not fit the method: Invalid params in one line, never Internal error with zod's dump.
       [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 5 as unknown as string } }), -32602, /^Invalid params for prompts\/get: params\.arguments\.skill: expected string, received number$/],
       [() => c.getPrompt({ name: 'resume-session', arguments: ['api'] as unknown as Record<string, string> }), -32602, /^Invalid params for prompts\/get: params\.arguments: expected record, received array$/],
@@ -464,10 +468,33 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       expect(sent).toMatch(message);
       expect(sent).not.toContain('\n');
       expect(error.data?.code).toMatch(/^E_/);
+      // A refusal in the CLI's words carries its hint alone in data, as the docs promise.
+      if (sent.startsWith('checkpoint: ')) expect((error.data as { hint?: string }).hint).toBe(sent.slice(sent.indexOf('; hint: ') + '; hint: '.length));
     }
     // The good request still gets its briefing.
     const ok = await c.getPrompt({ name: 'resume-session', arguments: { skill: 'api' } });
     expect((ok.messages[0]!.content as { text: string }).text).toContain('RESUMING: api');
+  });
+});
+
+describe('checkpoint mcp: show gives the exact text', () => {
+  it('without a skill, its text content is every file\'s own text (as `checkpoint show`); structured content is that JSON as parsed', async () => {
+    const dir = repo();
+    const api = messy(dir, { skill_state: { order_id: 1, tiny: 2, offset: 3, label: 'caf' } })
+      .replace('"order_id": 1', '"order_id": 12345678901234567890')
+      .replace('"tiny": 2', '"tiny": 1e-400')
+      .replace('"offset": 3', '"offset": -0')
+      .replace('"label": "caf"', String.raw`"label": "caf\u00e9 (PR 12)"`)
+      .replace('"score": 8,', '"score": 8.0,');
+    write(dir, FILE, api);
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(freshCheckpoint('web', { next_actions: ['Ship src/web/*.tsx (PR 14)'] }), null, 2)}\n`);
+    const c = await connect(dir);
+    const r = await call(c, 'show');
+    expect(r.isError).toBeFalsy();
+    expect(`${text(r)}\n`).toBe(cli(dir, ['show']).stdout);
+    for (const literal of ['"order_id": 12345678901234567890', '"tiny": 1e-400', '"offset": -0', '"score": 8.0', String.raw`"caf\u00e9 (PR 12)"`]) expect(text(r)).toContain(literal);
+    // A JS object over JSON-RPC carries doubles: the big integer arrives rounded there (documented).
+    expect(r.structuredContent).toMatchObject({ api: { skill: 'api', skill_state: { label: 'café (PR 12)' } }, web: { skill: 'web' } });
   });
 });
 

@@ -9,7 +9,7 @@ import { shown } from '../../one-line.js';
 import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers } from '../../protocol/priority.js';
-import { charLimit, fillBudget, type Block } from '../render/budget.js';
+import { charLimit, fillBudget, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
@@ -88,7 +88,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ({ found, skipped } = mostRecent(root));
     for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: its checkpoint file cannot be read (${repairCommand(s)})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
-    if (!found && skipped.length) return unreadable(ctx, skipped);
+    if (!found && skipped.length) return unreadable(ctx, skipped, { maxChars, maxBytes });
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint');
   }
 
@@ -116,7 +116,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
-    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars, maxBytes: maxBytes - 1 }, `checkpoint show ${found.skill}`));
+    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars, maxBytes }, `checkpoint show ${found.skill}`));
     return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
@@ -134,15 +134,18 @@ interface Skipped {
 const repairCommand = (s: Skipped) => (/conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
 
 /** No capsule could be read and some checkpoint could not be: ask the user (resume's exit 3), naming each and its repair. */
-function unreadable(ctx: Context, skipped: readonly Skipped[]): number {
+function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
   const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
   const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
   if (ctx.json) ctx.out.json({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})` })) });
   else {
-    ctx.out.out(`${message}:`);
-    for (const l of lines) ctx.out.out(`  ✗ ${oneLine(l)}`);
     const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
-    ctx.out.out(`ASK THE USER before starting work: repair ${it} with the command on ${line}; do not start fresh over ${it}.`);
+    // Within --max-chars like the capsule: the question is never left out, the list gives way from its end.
+    ctx.out.out(fillBudget([
+      { name: 'heading', tier: 0, head: [`${message}:`] },
+      { name: 'checkpoints needing repair', tier: 1, head: [], items: lines.map((l) => `  ✗ ${oneLine(l)}`) },
+      { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${it} with the command on ${line}; do not start fresh over ${it}.`] },
+    ], budget, 'checkpoint validate'));
   }
   return EXIT_ASK_USER;
 }

@@ -71,22 +71,28 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!skill && (askRepair || needsUser(top!))) {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     const repair = unreadable.map(repairEntry);
-    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? 'A checkpoint cannot be read: repair it, or resume another?' : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
-    else if (askRepair) {
-      // Each line names the file and the command that repairs it; never "start fresh" over it.
-      ctx.out.out(unreadable.length === 1 ? 'A checkpoint cannot be read, so none is resumed automatically:' : 'Checkpoints cannot be read, so none is resumed automatically:');
-      for (const line of needsRepairLines(agenda)) ctx.out.out(`  ✗ ${q(line)}`);
-      for (const cand of candidates) ctx.out.out(`  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`);
-      const them = unreadable.length === 1 ? 'it' : 'them';
-      ctx.out.out(`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`);
-    } else {
-      ctx.out.out(candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:');
+    // Within the budget like the briefing: the question is never left out, the lists give way from their ends.
+    const askBlocks = (): Block[] => {
+      if (askRepair) {
+        const them = unreadable.length === 1 ? 'it' : 'them';
+        return [
+          { name: 'heading', tier: 0, head: [unreadable.length === 1 ? 'A checkpoint cannot be read, so none is resumed automatically:' : 'Checkpoints cannot be read, so none is resumed automatically:'] },
+          { name: 'checkpoints needing repair', tier: 1, head: [], items: needsRepairLines(agenda).map((line) => `  ✗ ${q(line)}`) },
+          { name: 'other checkpoints', tier: 2, head: [], items: candidates.map((cand) => `  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`) },
+          { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`] },
+        ];
+      }
       const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
       const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
       const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
-      for (const cand of candidates) ctx.out.out(`  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`);
-      ctx.out.out(`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`);
-    }
+      return [
+        { name: 'heading', tier: 0, head: [candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:'] },
+        { name: 'candidates', tier: 1, head: [], items: candidates.map((cand) => `  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`) },
+        { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`] },
+      ];
+    };
+    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? 'A checkpoint cannot be read: repair it, or resume another?' : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
+    else ctx.out.out(fillBudget(askBlocks(), { maxChars, maxBytes }, 'checkpoint status'));
     return EXIT_ASK_USER;
   }
   const ask = needsUser(top!);

@@ -37,16 +37,19 @@ export interface Block {
   cut?: boolean;
 }
 
+/** What the printed output may hold: the text and the newline that ends it, counted together. */
 export interface Budget {
   maxChars: number;
   maxBytes: number;
 }
 
-const fits = (text: string, b: Budget) => text.length <= b.maxChars && Buffer.byteLength(text) <= b.maxBytes;
+// The text goes out as one line block ending in a newline (output.ts): the newline is output too.
+const fits = (text: string, b: Budget) => text.length + 1 <= b.maxChars && Buffer.byteLength(text) + 1 <= b.maxBytes;
 
 /**
  * The blocks in their display order, as many as fit, chosen by tier; then one line naming
- * what was left out and the command that shows everything. Never cuts inside a line.
+ * what was left out and the command that shows everything. Never cuts inside a line. The text
+ * returned is printed with a final newline, which the budget counts.
  */
 export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
