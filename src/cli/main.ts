@@ -35,7 +35,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
     // `--version` after a command too: per-command help lists it (update takes it as a field only with `=`).
     if (name === '--version' || name === '-V' || rest.includes('--version')) {
-      out.out(VERSION);
+      // As every command's --json: one JSON document, never a bare word.
+      if (wantsJson) out.json({ ok: true, version: VERSION });
+      else out.out(VERSION);
       return 0;
     }
     if (name === 'completion' && !argv.includes('--get-yargs-completions')) {

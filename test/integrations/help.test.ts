@@ -110,6 +110,15 @@ describe('shell completion', () => {
     expect(JSON.parse(fish.stdout)).toMatchObject({ ok: false, error: { code: 'E_USAGE', message: 'checkpoint completion fish: only bash and zsh are supported' } });
   });
 
+  it('--version with --json prints one JSON document, in either order; without it the bare version', async () => {
+    for (const args of [['--version', '--json'], ['--json', '--version'], ['-V', '--json']]) {
+      const r = await runCli(cwd, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, version: (await runCli(cwd, ['--version'])).stdout.trim() });
+    }
+    expect((await runCli(cwd, ['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?\n$/);
+  });
+
   it('--get-yargs-completions suggests status for `sta`, and command options after a command', async () => {
     for (const args of [['--get-yargs-completions', 'sta'], ['--get-yargs-completions', 'checkpoint', 'sta']]) {
       const r = await runCli(cwd, args, { env: { SHELL: '/bin/bash' } });
