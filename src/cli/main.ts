@@ -6,7 +6,7 @@ import { quoted } from '../one-line.js';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
 import { closest, parseCommandArgs } from './parse.js';
-import { createOutput, decideColor, PERMISSION_HINT, stdoutIsTerminal, withHint, type Output, type Writer } from './render/output.js';
+import { createOutput, decideColor, PERMISSION_HINT, refusedAccessOrRoom, stdoutIsTerminal, withHint, type Output, type Writer } from './render/output.js';
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
@@ -126,7 +126,7 @@ function report(e: unknown, out: Output, json: boolean): number {
     return e.exit;
   }
   const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
+  if (refusedAccessOrRoom(err?.code)) {
     out.err(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`);
     return 2;
   }

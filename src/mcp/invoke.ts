@@ -4,7 +4,7 @@
 import { isCheckpointError } from '../errors.js';
 import { parseCommandArgs } from '../cli/parse.js';
 import { findCommand, type Context } from '../cli/spec.js';
-import { createOutput, PERMISSION_HINT, withHint } from '../cli/render/output.js';
+import { createOutput, PERMISSION_HINT, refusedAccessOrRoom, withHint } from '../cli/render/output.js';
 
 export interface Captured {
   code: number;
@@ -48,7 +48,7 @@ export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
   if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${withHint(e.message, e.hint)}`, e.code, e.hint ?? null);
   const err = e as NodeJS.ErrnoException;
-  if (err?.code === 'EACCES' || err?.code === 'EPERM' || err?.code === 'EROFS' || err?.code === 'ENOSPC') {
+  if (refusedAccessOrRoom(err?.code)) {
     return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, PERMISSION_HINT);
   }
   return new ToolFailure(`checkpoint: internal error: ${withHint(String(err?.message ?? e), 'this is a bug in checkpoint; please report it')}`, 'E_INTERNAL');

@@ -3,8 +3,11 @@
 
 /** history/<skill>.<ISO stamp, colons as dashes>[-n].checkpoint.json: a checkpoint archived by reset. */
 export const ARCHIVE_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?Z(?:-\d+)?)\.checkpoint\.json$/;
-/** history/<skill>.<YYYY-MM-DD>.json: log entries moved out by rotate. */
-export const ROTATION_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2})\.json$/;
+/**
+ * history/<skill>.<YYYY-MM-DD>[-n].json: log entries moved out by rotate (and done). -n: a later
+ * rotation of that day whose checkpoint no longer named the first file (its entries restored).
+ */
+export const ROTATION_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}(?:-\d+)?)\.json$/;
 
 export type CheckpointFileKind = 'checkpoint' | 'archive' | 'rotation';
 

@@ -90,6 +90,8 @@ export interface RotationPlan {
   moved: number;
   dropped: number;
   changed: boolean;
+  /** Rotation files newly named in skill_state.rotated_to (what can make a small rotation grow the file). */
+  pointersAdded: number;
 }
 
 export interface PlanOptions {
@@ -129,10 +131,11 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
     parent[key] = remaining.filter((_, i) => keepSet.has(i));
     logs.push({ path, dotted, total: entries.length, moved, alreadyRotated, kept: keepSet.size });
   }
+  const named = rotationPointers(doc).length;
   if (logs.length) addPointers(doc, pointers);
   const moved = logs.reduce((n, l) => n + l.moved.length, 0);
   const dropped = logs.reduce((n, l) => n + l.alreadyRotated, 0);
-  return { logs, doc, moved, dropped, changed: logs.length > 0 };
+  return { logs, doc, moved, dropped, changed: logs.length > 0, pointersAdded: rotationPointers(doc).length - named };
 }
 
 /** Records rotation files in skill_state.rotated_to (kept unique, in order). Mutates `doc`. */
@@ -188,13 +191,70 @@ export function appendToRotationFile(existing: RotationFile | null, skill: strin
   return file;
 }
 
+/** Copies of log entries, by dotted log path, then by canonical JSON: how many of each. */
+export type EntryCounts = Map<string, Map<string, number>>;
+
+/** Adds `entries` of the log `dotted` to `counts`. Mutates `counts`. */
+export function countEntries(counts: EntryCounts, dotted: string, entries: readonly JsonValue[]): EntryCounts {
+  let byEntry = counts.get(dotted);
+  if (!byEntry) counts.set(dotted, (byEntry = new Map()));
+  for (const e of entries) {
+    const k = canonicalJson(e);
+    byEntry.set(k, (byEntry.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The rotation files `doc`'s rotated_to names; none when it is absent or not a list of paths. */
+export function rotationPointers(doc: JsonObject): string[] {
+  const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
+  const state = doc[stateKey];
+  const list = isObj(state) ? state[pointerKey] : undefined;
+  return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/**
+ * Takes `file` out of rotated_to (every copy a merge may have left), and the key with it when
+ * nothing is left: its entries are back in the checkpoint. Mutates `doc`.
+ */
+export function removePointer(doc: JsonObject, file: string): void {
+  const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
+  const state = doc[stateKey];
+  if (!isObj(state) || !Array.isArray(state[pointerKey])) return;
+  const rest = (state[pointerKey] as JsonValue[]).filter((p) => p !== file);
+  if (rest.length) state[pointerKey] = rest;
+  else delete state[pointerKey];
+}
+
+export interface RestoreOptions {
+  /**
+   * 'all': the checkpoint names this file in rotated_to, so every entry in it is out of the
+   * checkpoint and comes back, count included, whatever equal entries the log holds (those are
+   * other events: copies rotate kept, or ones added since). 'missing': it does not (its entries
+   * were restored before, or it is an earlier checkpoint's): an entry comes back only past the
+   * copies of it the log already holds, so nothing is ever doubled.
+   */
+  mode: 'all' | 'missing';
+  /** Copies held elsewhere (a killed rotation's journal, files the checkpoint names), left out as well. */
+  elsewhere?: EntryCounts;
+}
+
+export interface RestoreCount {
+  /** Entries put back. */
+  restored: number;
+  /** Entries of the file left out, as copies already in the checkpoint (or elsewhere). */
+  left: number;
+}
+
 /**
  * The inverse of a rotation, for `checkpoint restore <skill>.<date>.json`: puts the file's
- * entries back into the checkpoint's logs (creating a log that is gone), skipping entries
- * already there (as whole records, counted). Returns how many came back. Mutates `doc`.
+ * entries back into the checkpoint's logs (creating a log that is gone), in the place rotate took
+ * them from: before the log's entries (the oldest, in an appended log), after them in a
+ * newest-first one (recently_done), newest first. Mutates `doc`.
  */
-export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): number {
+export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts: RestoreOptions): RestoreCount {
   let restored = 0;
+  let left = 0;
   for (const [dotted, entries] of Object.entries(file.entries)) {
     const path = dotted.split('.');
     let parent: JsonObject = doc;
@@ -209,19 +269,30 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile): numb
     if (FORBIDDEN_KEYS.has(key)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
     const current = parent[key] ?? [];
     if (!Array.isArray(current)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: it is not a list in the checkpoint`);
-    // Counted as a multiset of whole records: an archived entry already back in the log (a
-    // restore run twice) is matched once; repeats and records sharing an id all come back.
-    const present = new Map<string, number>();
-    for (const e of current) present.set(canonicalJson(e), (present.get(canonicalJson(e)) ?? 0) + 1);
-    const back = entries.filter((e) => {
-      const n = present.get(canonicalJson(e)) ?? 0;
-      if (n > 0) present.set(canonicalJson(e), n - 1);
+    // Counted as a multiset of whole records: each copy accounted for leaves out one equal entry, no more.
+    const have = new Map<string, number>();
+    const add = (k: string, n: number) => have.set(k, (have.get(k) ?? 0) + n);
+    if (opts.mode === 'missing') for (const e of current) add(canonicalJson(e), 1);
+    for (const [k, n] of opts.elsewhere?.get(dotted) ?? []) add(k, n);
+    let back = entries.filter((e) => {
+      const k = canonicalJson(e);
+      const n = have.get(k) ?? 0;
+      if (n > 0) have.set(k, n - 1);
       return n === 0;
     });
-    parent[key] = [...back, ...current];
+    const policy = policyFor(path);
+    if (policy.kind === 'log' && policy.order === 'newest-first') {
+      // Appended batch after batch, oldest batch first: newest first again when every entry says when.
+      const times = back.map((e) => logEntryTime(e, policy));
+      if (times.every((t) => t !== undefined)) back = back.map((e, i) => ({ e, t: times[i]!, i })).sort((a, b) => b.t - a.t || a.i - b.i).map((x) => x.e);
+      parent[key] = [...current, ...back];
+    } else {
+      parent[key] = [...back, ...current];
+    }
     restored += back.length;
+    left += entries.length - back.length;
   }
-  return restored;
+  return { restored, left };
 }
 
 /**

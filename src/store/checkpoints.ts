@@ -238,6 +238,12 @@ export interface MutateOptions {
    */
   beforeWrite?: (next: JsonValue, text: string) => JsonValue;
   /**
+   * Takes beforeWrite's own writes back (rotation's history write) when the checkpoint write
+   * after it is refused or fails, before the error goes on: so "nothing was changed" stays true.
+   * It may throw an error of its own that says what it could not take back.
+   */
+  undoBeforeWrite?: (cause: unknown) => void;
+  /**
    * beforeWrite may shrink the document (update --auto-rotate): the size cap then judges what
    * is finally written, not `next`, so rotation makes room before the cap refuses. Such a
    * beforeWrite must write history/ only for a result that fits (store/rotate.ts autoRotate).
@@ -373,18 +379,22 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
   return withLock(lockPathFor(root, skill), () => {
     const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
-    if (opts.beforeWrite) {
-      next = opts.beforeWrite(next, prepared.text);
+    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text);
+    try {
       refuseTooDeep(root, path, next);
+      // The same value (beforeWrite changes a document only by returning another): its text is known.
+      const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
+      refuseOversized(root, path, finalText, next, opts.refused);
+      const changed = finalText !== current?.text;
+      // safe-fs followed the link to read (its target is inside the project); the rename replaces it.
+      const link = changed ? linkAt(path) : null;
+      if (changed) replaceText(root, path, finalText);
+      return { path, before: current?.value ?? null, after: next, warnings, kept, changed, ...(link !== null ? { replacedLink: link } : {}) };
+    } catch (e) {
+      // replaceText is an atomic rename: a throw means the checkpoint is as it was.
+      opts.undoBeforeWrite?.(e);
+      throw e;
     }
-    // The same value (beforeWrite changes a document only by returning another): its text is known.
-    const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
-    refuseOversized(root, path, finalText, next, opts.refused);
-    const changed = finalText !== current?.text;
-    // safe-fs followed the link to read (its target is inside the project); the rename replaces it.
-    const link = changed ? linkAt(path) : null;
-    if (changed) replaceText(root, path, finalText);
-    return { path, before: current?.value ?? null, after: next, warnings, kept, changed, ...(link !== null ? { replacedLink: link } : {}) };
   });
 }
 

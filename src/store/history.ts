@@ -1,19 +1,15 @@
-// .checkpoints/history/: where reset (and later rotate) move things. Nothing is deleted;
-// `history` lists what is there and `restore` brings an archived checkpoint back.
-import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+// .checkpoints/history/: where reset and rotate move things. Nothing is deleted; `history`
+// lists what is there and `restore` (store/restore.ts) brings it back.
+import { linkSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
-import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile, writablePath } from './safe-fs.js';
-import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, readCheckpointFile } from './checkpoints.js';
+import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile } from './safe-fs.js';
+import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { refuseConflicted } from './conflicts.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
-import { restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, type RotationFile } from '../protocol/rotation.js';
-import { rebaseSiblings } from '../protocol/format.js';
-import { literalKey, type LiteralTexts } from '../protocol/json.js';
-import type { JsonObject, JsonValue } from '../protocol/types.js';
 
 export const HISTORY_DIR = 'history';
 
@@ -135,69 +131,4 @@ export function archiveTooBig(bytes: number | undefined, kind: ArchiveEntry['kin
   if (bytes === undefined) return null;
   if (kind === 'rotation') return bytes > MAX_ROTATION_FILE_BYTES ? `is ${bytes} bytes, over the ${MAX_ROTATION_FILE_BYTES}-byte limit restore reads` : null;
   return bytes > MAX_READ_BYTES ? `is ${bytes} bytes: restored, it would be a live checkpoint over the ${MAX_READ_BYTES}-byte limit` : null;
-}
-
-/** Copies an archived checkpoint back as the live one; refuses to overwrite a live checkpoint. */
-export interface Restored {
-  skill: string;
-  path: string;
-  /** For a rotation file: how many log entries came back (the rest were already there). */
-  entries?: number;
-}
-
-/**
- * Brings back what reset or rotate moved: an archived checkpoint becomes the live one again
- * (never over a live one); a rotation file's entries go back into the live checkpoint's logs.
- * The archive itself stays: history is never consumed.
- */
-export async function restoreArchive(root: string, arg: string, now: Date, base = root): Promise<Restored> {
-  const archive = resolveArchive(root, arg, base);
-  const parsed = parseArchiveName(basename(archive));
-  if (!parsed) throw new CheckpointError('E_USAGE', `${basename(archive)} is neither an archived checkpoint nor a rotation file`);
-  // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
-  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size, parsed.kind);
-  if (tooBig) throw new CheckpointError('E_INVALID', `${basename(archive)} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
-  const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
-  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, basename(archive), file.value, now, file.format.texts);
-  const live = checkpointPath(root, parsed.skill);
-  return withLock(lockPathFor(root, parsed.skill), () => {
-    if (projectPathExists(root, live)) {
-      // Mid-merge the way out is resolve, not reset (which refuses a conflicted file too).
-      refuseConflicted(root, live, `restore ${basename(archive)} over it`);
-      throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
-        hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
-      });
-    }
-    // 'wx' never replaces anything, a link included; the bytes are the archive's, as read safely.
-    writeFileSync(writablePath(root, live), file.text, { flag: 'wx' }); // strict UTF-8 decode: same bytes
-    return { skill: parsed.skill, path: live };
-  });
-}
-
-async function restoreRotation(root: string, skill: string, name: string, value: JsonValue, now: Date, fileTexts?: LiteralTexts): Promise<Restored> {
-  const problem = rotationFileProblem(value, skill);
-  if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
-  if (!projectPathExists(root, checkpointPath(root, skill))) {
-    throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {
-      hint: 'restore an archived checkpoint of that skill first (checkpoint history)',
-    });
-  }
-  let entries = 0;
-  const result = await mutateCheckpoint(root, skill, {
-    refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
-    now,
-    change: (current, texts) => {
-      const file = value as unknown as RotationFile;
-      entries = restoreRotatedEntries(current as JsonObject, file);
-      // The entries keep the texts they had in the rotation file (as rotate kept them there).
-      if (fileTexts?.size) {
-        for (const [dotted, moved] of Object.entries(file.entries)) {
-          const at = rotatedLogKeys(dotted.split('.'));
-          rebaseSiblings(fileTexts, moved.map((entry) => [literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry)] as const), texts);
-        }
-      }
-      return current!;
-    },
-  });
-  return { skill, path: result.path, entries };
 }

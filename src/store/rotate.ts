@@ -1,13 +1,20 @@
 // Rotation on disk. Order is what makes it crash-safe: under the skill's lock the moved
 // entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
-// then is the checkpoint rewritten. Between the two, a local journal (.checkpoints/.<skill>.rotation.tmp,
-// never committed) names the checkpoint (by content hash) and the entries just archived. A
-// crash before the checkpoint write leaves exactly that checkpoint behind, so the next run
+// then is the checkpoint rewritten. A checkpoint write that fails (a full disk) takes the
+// history write back: the rotation file's old bytes stay linked under a second name until
+// the checkpoint write lands, so putting them back needs no space. Between the two, a local
+// journal (.checkpoints/.<skill>.rotation.tmp, never committed) names the checkpoint (by
+// content hash) and the entries just archived. A crash (a kill, not a failed write) before the
+// checkpoint write leaves exactly that checkpoint behind, so the next run
 // drops from it exactly those entries and nothing else: an entry merely equal to an archived
 // one is a new event and moves again. (Kept out of the rotation file: it would make two
 // branches' rotation files conflict.) A crash before the journal is written doubles, never loses.
+// A rotation file the checkpoint names in skill_state.rotated_to holds entries that are out of
+// it; restore puts such a file's entries back whole and takes the name out. So rotate appends
+// only to a file the checkpoint names (or a new one): after a restore, the day's next rotation
+// goes to <skill>.<date>-1.json, never into a file whose entries are back in the checkpoint.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { DEFAULT_FORMAT, formatJson, rebaseSiblings, type TextFormat } from '../protocol/format.js';
 import { literalKey, type LiteralTexts } from '../protocol/json.js';
@@ -21,9 +28,10 @@ import { refuseConflicted } from './conflicts.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
-import { ensureProjectDir, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { ensureProjectDir, projectPathExists, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 import { checkpointsDir } from './checkpoints.js';
-import { unlinkSync } from 'node:fs';
+import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { countEntries, rotationPointers, type EntryCounts } from '../protocol/rotation.js';
 
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
@@ -47,17 +55,35 @@ export interface RotateReport {
   already_in_history: number;
   bytes_before: number;
   bytes_after: number;
+  /** Whether skill_state.rotated_to gained a name (a rotation of a few small entries can then grow the file). */
+  pointer_added: boolean;
   changed: boolean;
   dry_run: boolean;
 }
 
-export function rotationFileName(skill: string, now: Date): string {
-  return `${skill}.${now.toISOString().slice(0, 10)}.json`;
+/** The day's rotation files: <skill>.<YYYY-MM-DD>.json, then -1, -2, ... (protocol/file-names.ts ROTATION_NAME). */
+export function rotationFileName(skill: string, now: Date, n = 0): string {
+  return `${skill}.${now.toISOString().slice(0, 10)}${n ? `-${n}` : ''}.json`;
 }
 
-/** The pointer form of a history path: relative to the root, with forward slashes. */
-function pointerOf(root: string, path: string): string {
+/** The pointer form of a history path (as skill_state.rotated_to records it): relative to the root, with forward slashes. */
+export function pointerOf(root: string, path: string): string {
   return display(root, path).split('\\').join('/');
+}
+
+/**
+ * Where entries moved out of `doc` today go: the first of the day's rotation files that `doc`
+ * names in rotated_to (its entries are out of this checkpoint, so appending keeps that true) or
+ * that does not exist yet. One it does not name (restored, or a reset checkpoint's) is left as
+ * it is. `alsoOurs`: a file a killed rotation of this very document wrote to.
+ */
+function rotationTarget(root: string, skill: string, doc: JsonObject, now: Date, alsoOurs?: string): string {
+  const named = new Set(rotationPointers(doc));
+  if (alsoOurs !== undefined) named.add(alsoOurs);
+  for (let n = 0; ; n++) {
+    const target = join(historyDir(root), rotationFileName(skill, now, n));
+    if (named.has(pointerOf(root, target)) || !projectPathExists(root, target)) return target;
+  }
 }
 
 function readRotationFile(root: string, path: string, skill: string): { file: RotationFile; format: TextFormat } {
@@ -101,17 +127,17 @@ export function clearRotationJournal(root: string, skill: string): void {
 }
 
 /** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
-function crashedRotation(root: string, skill: string, doc: JsonObject): CrashIndex {
+function crashedRotation(root: string, skill: string, doc: JsonObject): { index: CrashIndex; where?: string } {
   const index: CrashIndex = new Map();
   let journal: Journal;
   try {
     const text = readProjectText(root, journalPath(root, skill), { maxBytes: MAX_ROTATION_FILE_BYTES });
-    if (text === null) return index;
+    if (text === null) return { index };
     journal = JSON.parse(text) as Journal;
   } catch {
-    return index; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
+    return { index }; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
   }
-  if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return index;
+  if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return { index };
   for (const [dotted, entries] of Object.entries(journal.logs)) {
     if (!Array.isArray(entries)) continue;
     const byEntry = new Map<string, { n: number; where: string }>();
@@ -123,7 +149,19 @@ function crashedRotation(root: string, skill: string, doc: JsonObject): CrashInd
       else byEntry.set(k, { n: 1, where: String(journal.where) });
     }
   }
-  return index;
+  return { index, where: String(journal.where) };
+}
+
+/**
+ * The copies of entries a rotation killed before its checkpoint write put into the rotation file
+ * `pointer` while `doc` (the checkpoint still as it was) holds them too: restore leaves those out.
+ */
+export function crashedCopiesIn(root: string, skill: string, doc: JsonObject, pointer: string): EntryCounts {
+  const counts: EntryCounts = new Map();
+  for (const [dotted, byEntry] of crashedRotation(root, skill, doc).index) {
+    for (const [k, { n, where }] of byEntry) if (where === pointer) countEntries(counts, dotted, []).get(dotted)!.set(k, n);
+  }
+  return counts;
 }
 
 interface Settings {
@@ -136,8 +174,8 @@ function settings(config: ProjectConfig, keep?: number): Settings {
 }
 
 function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settings): { plan: RotationPlan; target: string } {
-  const target = join(historyDir(root), rotationFileName(skill, now));
-  const index = crashedRotation(root, skill, doc);
+  const { index, where } = crashedRotation(root, skill, doc);
+  const target = rotationTarget(root, skill, doc, now, where);
   const p = planRotation(doc, {
     keep: s.keep,
     extra: s.extra,
@@ -153,13 +191,73 @@ function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settin
   return { plan: p, target };
 }
 
+/** A history write whose checkpoint write is still to come: taken back if that fails, settled once it landed. */
+export interface HistoryWrite {
+  /**
+   * history/ as it was: the rotation file's old bytes (or no file), the journal as it was, a
+   * history/ folder this write made removed. Throws (saying what is left) only if that fails.
+   */
+  undo(cause: unknown): void;
+  /** The checkpoint write landed: the old bytes' second name and the journal go. */
+  settle(): void;
+}
+
+/** The second name of a file's old bytes while a rotation's checkpoint write is pending (a temp name: never listed, never committed). */
+function undoPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path).replace(/^\./, '')}.undo.tmp`);
+}
+
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+/**
+ * Replaces `path` (a real path, checked by writablePath) with `text`, its old bytes (if any)
+ * linked under undoPathFor first: `back` puts them back (or removes a file that was not there),
+ * `drop` forgets them. A link and a rename take no space, so a full disk can still undo.
+ */
+function replaceUndoably(path: string, text: string): { back(): void; drop(): void } {
+  const saved = undoPathFor(path);
+  removeIfThere(saved); // a killed run's (the skill's lock is held: no other writer of this name)
+  let had = true;
+  try {
+    linkSync(path, saved);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    had = false;
+  }
+  try {
+    writeFileAtomic(path, text);
+  } catch (e) {
+    if (had) removeIfThere(saved);
+    throw e;
+  }
+  return {
+    back: () => (had ? renameSync(saved, path) : removeIfThere(path)),
+    drop: () => {
+      try {
+        if (had) removeIfThere(saved);
+      } catch {
+        // left behind: a temp name nothing reads, removed by the next write of this file
+      }
+    },
+  };
+}
+
 /**
  * Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left.
  * `texts`, the checkpoint's literal texts: each moved entry keeps them in the file, as the file's own entries keep theirs.
+ * Returns the write, to be settled after the checkpoint write or undone when it fails (null: nothing moved).
  */
-function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject, texts?: LiteralTexts): void {
-  if (!p.moved) return;
-  ensureProjectDir(root, historyDir(root));
+function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject, texts?: LiteralTexts): HistoryWrite | null {
+  if (!p.moved) return null;
+  const dir = historyDir(root);
+  const madeDir = !projectPathExists(root, dir);
+  ensureProjectDir(root, dir);
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
   const file = appendToRotationFile(existing?.file ?? null, skill, p.logs, now.toISOString());
   const kept: LiteralTexts = new Map(existing?.format.texts ?? []);
@@ -170,10 +268,48 @@ function writeHistory(root: string, skill: string, target: string, p: Pick<Rotat
       rebaseSiblings(texts, log.moved.map((entry) => [literalKey(at.checkpoint, true, entry), literalKey(at.file, true, entry)] as const), kept);
     }
   }
-  writeFileAtomic(writablePath(root, target, { atomic: true }), formatJson(file, { ...DEFAULT_FORMAT, texts: kept }));
-  const journal: Journal = { doc: docFingerprint(from), where: pointerOf(root, target), logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
-  writeFileAtomic(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal));
+  const where = pointerOf(root, target);
+  const journal: Journal = { doc: docFingerprint(from), where, logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
+  // Taken back journal first: a failure half way then leaves entries in both places with no
+  // journal naming them, which the next rotate moves again (doubled), never a journal naming
+  // entries the file no longer has (which the next rotate would drop: lost).
+  const steps: { back(): void; drop(): void }[] = [];
+  const failed = (cause: unknown, e: unknown, journaled: boolean): CheckpointError =>
+    new CheckpointError('E_UNSAFE', `${cause instanceof Error ? cause.message : String(cause)}; the checkpoint was not changed, but ${where} could not be put back as it was (${e instanceof Error ? e.message : String(e)}): it holds ${p.moved} entr${p.moved === 1 ? 'y' : 'ies'} the checkpoint still holds too`, {
+      hint: journaled
+        ? `run \`checkpoint rotate ${skill}\` again once the disk takes it: it moves each of them once (a journal names them)`
+        : `remove the last ${p.moved === 1 ? 'entry' : `${p.moved} entries`} appended there by hand, or the next rotate archives each a second time`,
+      cause,
+    });
+  const undo = (cause: unknown): void => {
+    const [fileStep, journalStep] = steps;
+    try {
+      journalStep?.back();
+    } catch (e) {
+      throw failed(cause, e, true);
+    }
+    try {
+      fileStep?.back();
+    } catch (e) {
+      throw failed(cause, e, false);
+    }
+    if (madeDir) removeEmptyDir(root, dir);
+  };
+  try {
+    steps.push(replaceUndoably(writablePath(root, target, { atomic: true }), formatJson(file, { ...DEFAULT_FORMAT, texts: kept })));
+    steps.push(replaceUndoably(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal)));
+  } catch (e) {
+    undo(e);
+    throw e;
+  }
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
+  return {
+    undo,
+    settle: () => {
+      for (const step of steps) step.drop();
+      clearRotationJournal(root, skill);
+    },
+  };
 }
 
 function asObject(skill: string, value: JsonValue | null): JsonObject {
@@ -193,6 +329,7 @@ function report(root: string, skill: string, file: CheckpointFile | null, path: 
     already_in_history: p.dropped,
     bytes_before: before,
     bytes_after: p.changed ? Buffer.byteLength(checkpointText(file, p.doc, format)) : before,
+    pointer_added: p.pointersAdded > 0,
     changed: p.changed,
     dry_run: dryRun,
   };
@@ -226,6 +363,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
   let moving: LiteralTexts | undefined;
   let done: RotateReport | undefined;
+  let written: HistoryWrite | null = null;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
     readLimit: OVERSIZED_READ_BYTES,
@@ -238,12 +376,14 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
       done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
-    // Validation passed: history first; mutateCheckpoint then replaces the checkpoint.
+    // Validation passed: history first; mutateCheckpoint then replaces the checkpoint (or, failing, has history taken back).
     beforeWrite: (next) => {
-      if (pending) writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving);
+      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving);
       return next;
     },
+    undoBeforeWrite: (cause) => written?.undo(cause),
   });
+  (written as HistoryWrite | null)?.settle();
   clearRotationJournal(root, skill);
   return done!;
 }
@@ -253,21 +393,23 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
  * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
  * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
  */
-export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject, texts?: LiteralTexts): string {
-  const target = join(historyDir(root), rotationFileName(skill, now));
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
+  const target = rotationTarget(root, skill, from, now);
   const log = { path, dotted: path.join('.'), total: entries.length, moved: entries, alreadyRotated: 0, kept: 0 };
-  writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
-  return pointerOf(root, target);
+  const write = writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
+  return { to: pointerOf(root, target), write };
 }
 
-/** Where archiveOverflow would put entries today, as skill_state.rotated_to records it. */
-export function overflowPointer(root: string, skill: string, now: Date): string {
-  return pointerOf(root, join(historyDir(root), rotationFileName(skill, now)));
+/** Where archiveOverflow would put entries of `from` (the checkpoint before the write) today, as skill_state.rotated_to records it. */
+export function overflowPointer(root: string, skill: string, from: JsonObject, now: Date): string {
+  return pointerOf(root, rotationTarget(root, skill, from, now));
 }
 
 export interface AutoRotation {
   doc: JsonValue;
   report: RotateReport | null;
+  /** The history write, to settle after the checkpoint write or undo when it fails. */
+  write?: HistoryWrite | null;
 }
 
 /**
@@ -297,8 +439,8 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   const done = report(root, skill, live, path, p.target, p.plan, bytes, format, false);
   // Still over the cap after rotating: the write is refused, so nothing goes to history either.
   if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
-  writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
-  return { doc: p.plan.doc, report: done };
+  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
+  return { doc: p.plan.doc, report: done, write };
 }
 
 /**

@@ -202,7 +202,7 @@ describe('checkpoint rotate', () => {
   it('restore of a rotation file whose entries no longer fit the live checkpoint: a clear refusal, nothing changed', async () => {
     const dir = project({ run_history: dense(0, 10_000) });
     expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0);
-    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { run_history: [...doc(dir).skill_state.run_history, ...dense(10_000, 20_000)] } }, null, 2)}\n`);
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { ...doc(dir).skill_state, run_history: [...doc(dir).skill_state.run_history, ...dense(10_000, 20_000)] } }, null, 2)}\n`);
     expect((await runCli(dir, ['rotate', 'api'])).code).toBe(0); // the same day: appended to one file
     const [file] = historyFiles(dir);
     expect(Buffer.byteLength(read(dir, `${HISTORY}/${file}`))).toBeGreaterThan(MAX_READ_BYTES);
@@ -226,14 +226,27 @@ describe('checkpoint rotate', () => {
   });
 
   it('refuses to append to a history file that is not a rotation file of the skill', async () => {
-    const dir = project({ run_history: runs(0, 8) });
     const today = new Date().toISOString().slice(0, 10);
+    // The checkpoint names the file (so rotate would append to it), but it is another skill's.
+    const dir = project({ run_history: runs(0, 8), rotated_to: [`${HISTORY}/api.${today}.json`] });
     write(dir, `${HISTORY}/api.${today}.json`, '{"skill":"web","rotated_at":"x","entries":{}}\n');
     const before = readFileSync(join(dir, CP));
     const r = await runCli(dir, ['rotate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not a rotation file of "api"/);
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+  });
+
+  it('never appends to a day\'s file the checkpoint does not name (restored, or someone else\'s): it is left as it is', async () => {
+    const dir = project({ run_history: runs(0, 8) });
+    const today = new Date().toISOString().slice(0, 10);
+    const planted = '{"skill":"web","rotated_at":"x","entries":{}}\n';
+    write(dir, `${HISTORY}/api.${today}.json`, planted);
+    const r = await runCli(dir, ['rotate']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`to ${HISTORY}/api.${today}-1.json`);
+    expect(read(dir, `${HISTORY}/api.${today}.json`)).toBe(planted);
+    expect(doc(dir).skill_state.rotated_to).toEqual([`${HISTORY}/api.${today}-1.json`]);
   });
 });
 
@@ -361,5 +374,145 @@ describe('rotateSkill with a pinned clock', () => {
     expect(historyFiles(dir)).toEqual(['api.2026-11-30.json', 'api.2026-12-01.json']);
     expect(doc(dir).skill_state.rotated_to).toEqual([`${HISTORY}/api.2026-11-30.json`, `${HISTORY}/api.2026-12-01.json`]);
     expectExactlyOnce(dir, 'skill_state.run_history', runs(0, 11));
+  });
+});
+
+describe('restore after rotate, with repeated records (red team s12 #1)', () => {
+  const state = (dir: string) => doc(dir).skill_state;
+
+  it('puts back every copy rotate moved, beside the equal copies it kept; a second restore adds none and says why', async () => {
+    const dir = project({ run_history: [{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }] });
+    const before = readFileSync(join(dir, CP));
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).stdout).toMatch(/moved 2 entries/);
+    const [file] = historyFiles(dir);
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ put 2 rotated entries back into \.checkpoints\/api\.checkpoint\.json/);
+    expect(state(dir).run_history).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }]);
+    // The pointer goes with the entries: the file is as it was before rotate, byte for byte.
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    const again = await runCli(dir, ['restore', file!, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, entries: 0, already_present: 2, named_in_rotated_to: false });
+    expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect((await runCli(dir, ['restore', file!])).stdout).toMatch(/put 0 rotated entries back .*; 2 left out as already there .*rotated_to does not name this one/);
+  });
+
+  it('a rotation after a restore the same day goes to a new file, so restoring it never brings the first file\'s entries twice', async () => {
+    const dir = project({ run_history: ['nightly', 'nightly', 'nightly', 'weekly', 'nightly'] });
+    await runCli(dir, ['rotate', 'api', '--keep', '1']);
+    const [first] = historyFiles(dir);
+    await runCli(dir, ['restore', first!]);
+    const r = await runCli(dir, ['rotate', 'api', '--keep', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const second = first!.replace(/\.json$/, '-1.json');
+    expect(r.stdout).toContain(`to ${HISTORY}/${second}`);
+    expect(doc(dir, `${HISTORY}/${first}`).entries['skill_state.run_history']).toHaveLength(4); // left as it was
+    expect(state(dir).rotated_to).toEqual([`${HISTORY}/${second}`]);
+    expect((await runCli(dir, ['history', 'api'])).stdout).toContain(second);
+    expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
+    expect((await runCli(dir, ['restore', second])).stdout).toMatch(/put 3 rotated entries back/);
+    expect(state(dir).run_history).toEqual(['nightly', 'nightly', 'nightly', 'weekly', 'nightly']);
+  });
+
+  it('a rotation killed before its checkpoint write: restore leaves out what is still in the checkpoint', async () => {
+    const dir = project({ run_history: [{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }, { ok: 2 }] });
+    await runCli(dir, ['rotate', 'api', '--keep', '3']); // moved two {ok:1}; named
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { ...state(dir), run_history: [...state(dir).run_history, { ok: 1 }] } }, null, 2)}\n`);
+    const crashed = spawnSync(process.execPath, [BIN, 'rotate', 'api', '--keep', '3'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    const [file] = historyFiles(dir);
+    expect(doc(dir, `${HISTORY}/${file}`).entries['skill_state.run_history']).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }]); // the third is also still live
+    const r = await runCli(dir, ['restore', file!]);
+    expect(r.stdout).toMatch(/put 2 rotated entries back .*; 1 was already in it \(written by a rotate stopped before its checkpoint write\)/);
+    expect(state(dir).rotated_to).toBeUndefined();
+    expect(state(dir).run_history).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }, { ok: 2 }, { ok: 1 }]); // every event once
+  });
+});
+
+describe('rotate says what happened to the size (red team s12 #2)', () => {
+  it('a few small entries moved out can grow the file by the rotated_to line: said so, never "saved -N"', async () => {
+    const dir = project({ run_history: [{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }] });
+    const dry = await runCli(dir, ['rotate', 'api', '--keep', '2', '--dry-run']);
+    expect(dry.stdout).toMatch(/ (\d+) → (\d+) bytes \(would grow by \d+: skill_state\.rotated_to would name the rotation file, which takes more room than the entries moving\)/);
+    const r = await runCli(dir, ['rotate', 'api', '--keep', '2']);
+    const [, from, to, by] = /(\d+) → (\d+) bytes \(grew by (\d+): skill_state\.rotated_to now names the rotation file/.exec(r.stdout)!;
+    expect(Number(to) - Number(from)).toBe(Number(by));
+    expect(readFileSync(join(dir, CP)).length).toBe(Number(to));
+    expect(r.stdout + dry.stdout).not.toMatch(/saved -/);
+    expect(JSON.parse((await runCli(dir, ['rotate', 'api', '--keep', '0', '--json'])).stdout).skills[0]).toMatchObject({ pointer_added: false });
+  });
+});
+
+describe('a write that fails after rotation wrote history/ takes it back (red team s12 #8)', () => {
+  // A real failure of the checkpoint write, root or not: a file size limit (RLIMIT_FSIZE) the
+  // small history write passes and the big checkpoint write does not; the write fails with
+  // EFBIG (SIGXFSZ ignored, as a shell's `trap '' XFSZ` leaves it for the process it starts).
+  // Limits are in 512- or 1024-byte blocks depending on the shell: 40 blocks is 20 or 40 KiB.
+  function limited(dir: string, args: string[]) {
+    const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = spawnSync('/bin/sh', ['-c', `trap '' XFSZ; ulimit -f 40 && exec "$0" "$1" ${quoted}`, process.execPath, BIN], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+  // Small records to move, two big ones kept: history stays small, the checkpoint does not (~100 KiB).
+  const small = (from: number, to: number) => runs(from, to).map((e) => ({ ...e, score: 8 }));
+  const bulky = (from: number) => runs(from, from + 2).map((e) => ({ ...e, detail: 'x'.repeat(50_000) }));
+  const snapshot = (dir: string) => {
+    const files = (rel: string) => (existsSync(join(dir, rel)) ? readdirSync(join(dir, rel)).sort() : null);
+    return {
+      checkpoints: files('.checkpoints'),
+      history: files(HISTORY),
+      bytes: Object.fromEntries([CP, ...(files(HISTORY) ?? []).map((f) => `${HISTORY}/${f}`)].map((f) => [f, readFileSync(join(dir, f)).toString('base64')])),
+    };
+  };
+
+  it('rotate: no rotation file, no history/ folder, no journal left; the message is true; a retry moves each entry once', async () => {
+    const all = [...small(0, 18), ...bulky(18)];
+    const dir = project({ run_history: all });
+    const before = snapshot(dir);
+    const r = limited(dir, ['rotate', 'api', '--keep', '2']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^checkpoint: EFBIG: file too large, write; hint: check permissions and free space; nothing was changed$/);
+    expect(snapshot(dir)).toEqual(before);
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    expect(historyEntries(dir, 'skill_state.run_history')).toEqual(small(0, 18));
+    expectExactlyOnce(dir, 'skill_state.run_history', all);
+  });
+
+  it('rotate into the day\'s file an earlier rotation wrote: that file is put back byte for byte', async () => {
+    // The two bulky records are the newest: kept by both rotations, so only small ones move.
+    const dir = project({ run_history: [...small(0, 10), ...bulky(20)] });
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '6'])).code).toBe(0); // r0-r5 moved
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { ...doc(dir).skill_state, run_history: [...doc(dir).skill_state.run_history, ...small(12, 15)] } }, null, 2)}\n`);
+    const before = snapshot(dir);
+    expect(before.history).toHaveLength(1);
+    const r = limited(dir, ['rotate', 'api', '--keep', '2']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/EFBIG.*nothing was changed/);
+    expect(snapshot(dir)).toEqual(before);
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    expectExactlyOnce(dir, 'skill_state.run_history', [...small(0, 10), ...bulky(20), ...small(12, 15)]);
+    expect(doc(dir).skill_state.run_history).toEqual(bulky(20));
+  });
+
+  it('done pushing recently_done past ten takes its history write back the same way', async () => {
+    const entries = Array.from({ length: 10 }, (_, i) => ({ at: new Date(Date.UTC(2026, 9, 1, i)).toISOString(), action: `step ${i}` })).reverse();
+    const dir = project({ notes: 'n'.repeat(100_000) });
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), recently_done: entries, next_actions: ['ship it', 'then this'] }, null, 2)}\n`);
+    const before = snapshot(dir);
+    const d = limited(dir, ['done', 'api']);
+    expect(d.code, d.stderr).toBe(2);
+    expect(d.stderr).toMatch(/EFBIG.*nothing was changed/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('update --auto-rotate takes its history write back the same way', async () => {
+    const dir = project({});
+    // Past 32 KiB, so --auto-rotate moves 115 small records (a small rotation file) before the big write.
+    write(dir, CP, `${JSON.stringify({ ...doc(dir), skill_state: { run_history: runs(0, 120), notes: 'n'.repeat(100_000) } }, null, 2)}\n`);
+    const before2 = snapshot(dir);
+    const u = limited(dir, ['update', 'api', '--auto-rotate', '--step=s2']);
+    expect(u.code, u.stderr).toBe(2);
+    expect(u.stderr).toMatch(/EFBIG.*nothing was changed/);
+    expect(snapshot(dir)).toEqual(before2);
   });
 });

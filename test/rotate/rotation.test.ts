@@ -166,9 +166,36 @@ describe('rotation files', () => {
   it('restore brings back every archived record, same-id and repeated ones too, and a second restore adds nothing', () => {
     const file = appendToRotationFile(null, 'api', log([{ id: 'nightly', ok: true }, 'x', 'x']), 't1');
     const cp: JsonObject = { skill_state: { run_history: [{ id: 'nightly', ok: false }] } };
-    expect(restoreRotatedEntries(cp, file)).toBe(3);
+    expect(restoreRotatedEntries(cp, file, { mode: 'missing' })).toEqual({ restored: 3, left: 0 });
     expect((cp.skill_state as JsonObject).run_history).toEqual([{ id: 'nightly', ok: true }, 'x', 'x', { id: 'nightly', ok: false }]);
-    expect(restoreRotatedEntries(cp, file)).toBe(0);
+    expect(restoreRotatedEntries(cp, file, { mode: 'missing' })).toEqual({ restored: 0, left: 3 });
+  });
+
+  it('a file the checkpoint names comes back whole, count included, beside equal copies rotate kept (red team s12 #1)', () => {
+    // rotate --keep 2 of [a, a, a, b]: the file took two a's, the checkpoint kept one a and b.
+    const file = appendToRotationFile(null, 'api', log([{ ok: 1 }, { ok: 1 }]), 't1');
+    const named: JsonObject = { skill_state: { run_history: [{ ok: 1 }, { ok: 2 }] } };
+    expect(restoreRotatedEntries(named, file, { mode: 'all' })).toEqual({ restored: 2, left: 0 });
+    expect((named.skill_state as JsonObject).run_history).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }]);
+    // Not named (restored before): only copies past those already there come back.
+    const unnamed: JsonObject = { skill_state: { run_history: [{ ok: 1 }, { ok: 2 }] } };
+    expect(restoreRotatedEntries(unnamed, file, { mode: 'missing' })).toEqual({ restored: 1, left: 1 });
+    // Copies held elsewhere (a killed rotation's journal) are left out in either mode, one for one.
+    const elsewhere = new Map([['skill_state.run_history', new Map([[JSON.stringify({ ok: 1 }), 1]])]]);
+    const crashed: JsonObject = { skill_state: { run_history: [{ ok: 1 }, { ok: 1 }, { ok: 2 }] } };
+    expect(restoreRotatedEntries(crashed, file, { mode: 'all', elsewhere })).toEqual({ restored: 1, left: 1 });
+  });
+
+  it('puts entries back where they were taken from: before an appended log, after a newest-first one, newest first', () => {
+    const at = (h: number) => ({ at: `2026-11-30T${String(h).padStart(2, '0')}:00:00Z`, action: `a${h}` });
+    // done moved 3 and 2 out of recently_done, in two batches (the older batch first in the file).
+    const file = appendToRotationFile(appendToRotationFile(null, 'api', [{ ...log([at(3), at(2), at(1)])[0]!, path: ['recently_done'], dotted: 'recently_done' }], 't1'), 'api', [{ ...log([at(5), at(4)])[0]!, path: ['recently_done'], dotted: 'recently_done' }], 't2');
+    const cp: JsonObject = { recently_done: [at(7), at(6)], skill_state: { run_history: ['r3'] } };
+    const runs = appendToRotationFile(null, 'api', log(['r1', 'r2']), 't3');
+    restoreRotatedEntries(cp, file, { mode: 'all' });
+    restoreRotatedEntries(cp, runs, { mode: 'all' });
+    expect(cp.recently_done).toEqual([7, 6, 5, 4, 3, 2, 1].map(at));
+    expect((cp.skill_state as JsonObject).run_history).toEqual(['r1', 'r2', 'r3']);
   });
 
   it('checks the shape of a rotation file', () => {

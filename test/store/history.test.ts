@@ -3,9 +3,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { archiveCheckpoint, fileStamp, listArchives, parseArchiveName, resolveArchive, restoreArchive } from '../../src/store/history.js';
+import { archiveCheckpoint, fileStamp, listArchives, parseArchiveName, resolveArchive } from '../../src/store/history.js';
+import { restoreArchive } from '../../src/store/restore.js';
 import { CheckpointError } from '../../src/errors.js';
-import { cleanup, tempDir } from '../helpers/repo.js';
+import { cleanup, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const NOW = new Date('2026-05-01T12:00:00.000Z');
 const TEXT = '{\n  "skill": "api"\n}\n';
@@ -109,7 +112,7 @@ describe('restore', () => {
     writeFileSync(live(), TEXT);
     const archive = await archiveCheckpoint(root, 'api', NOW);
     const r = await restoreArchive(root, 'api.2026-05-01T12-00-00.000Z.checkpoint.json', NOW);
-    expect(r).toEqual({ skill: 'api', path: live() });
+    expect(r).toMatchObject({ skill: 'api', path: live() });
     expect(readFileSync(live(), 'utf8')).toBe(TEXT);
     expect(existsSync(archive)).toBe(true);
   });
@@ -156,5 +159,60 @@ describe('restore', () => {
     writeFileSync(live(), TEXT);
     const archive = await archiveCheckpoint(root, 'api', NOW);
     expect(resolveArchive(root, archive)).toBe(archive);
+  });
+});
+
+describe('restore validates what it writes (red team s12 #6)', () => {
+  const STAMP = '2026-11-01T00-00-00.000Z';
+  const archiveText = (over: Record<string, unknown>) => `${JSON.stringify(checkpointDoc({ context_primer: { key_decisions: ['src/x.ts (PR 12)'] }, ...over }), null, 2)}\n`;
+
+  it('refuses an archive that holds another skill\'s checkpoint: exit 2, one line naming both and the rename, nothing written', async () => {
+    const dir = makeRepo();
+    write(dir, `.checkpoints/history/api.${STAMP}.checkpoint.json`, archiveText({ skill: 'web' }));
+    const r = await runCli(dir, ['restore', `api.${STAMP}.checkpoint.json`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`api.${STAMP}.checkpoint.json holds the checkpoint of skill "web", not "api"`);
+    expect(r.stderr).toContain(`rename it to .checkpoints/history/web.${STAMP}.checkpoint.json and restore that`);
+    expect(existsSync(join(dir, '.checkpoints/api.checkpoint.json'))).toBe(false);
+    expect(existsSync(join(dir, '.checkpoints/web.checkpoint.json'))).toBe(false);
+    // Done as the hint says, it comes back as web's, valid.
+    write(dir, `.checkpoints/history/web.${STAMP}.checkpoint.json`, archiveText({ skill: 'web' }));
+    expect((await runCli(dir, ['restore', `web.${STAMP}.checkpoint.json`])).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('refuses an archive that is JSON but no checkpoint object', async () => {
+    const dir = makeRepo();
+    write(dir, `.checkpoints/history/api.${STAMP}.checkpoint.json`, '["api"]\n');
+    const r = await runCli(dir, ['restore', `api.${STAMP}.checkpoint.json`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a checkpoint \(its JSON is a list, not an object\)/);
+    expect(existsSync(join(dir, '.checkpoints/api.checkpoint.json'))).toBe(false);
+  });
+
+  it('restores an archive with errors of its own (a status outside the enum, a date in prose) byte for byte, and says so in a note', async () => {
+    const dir = makeRepo();
+    const text = archiveText({ status: 'Done', created_at: 'yesterday' });
+    write(dir, `.checkpoints/history/api.${STAMP}.checkpoint.json`, text);
+    const r = await runCli(dir, ['restore', `api.${STAMP}.checkpoint.json`]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ restored api to \.checkpoints\/api\.checkpoint\.json/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^checkpoint: note: \.checkpoints\/api\.checkpoint\.json is restored with 2 errors the archive already had: .* \(\+1 more\); fix it by hand or with `checkpoint update`, then `checkpoint validate`/);
+    expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(text);
+    await runCli(dir, ['reset', 'api']);
+    const j = await runCli(dir, ['restore', `api.${STAMP}.checkpoint.json`, '--json']);
+    expect(JSON.parse(j.stdout).kept_errors.map((e: { path: string }) => e.path).sort()).toEqual(['created_at', 'status']);
+  });
+
+  it('a rotation file put back into a checkpoint with an error of its own: written, with the note', async () => {
+    const dir = makeRepo();
+    write(dir, '.checkpoints/api.checkpoint.json', archiveText({ status: 'WIP', skill_state: { run_history: ['r3'] } }));
+    write(dir, '.checkpoints/history/api.2026-11-01.json', JSON.stringify({ skill: 'api', rotated_at: '2026-11-01T00:00:00Z', entries: { 'skill_state.run_history': ['r1', 'r2'] } }));
+    const r = await runCli(dir, ['restore', 'api.2026-11-01.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^checkpoint: note: \.checkpoints\/api\.checkpoint\.json is written with an error it already had: status: status "WIP"/);
+    expect(JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).skill_state.run_history).toEqual(['r1', 'r2', 'r3']);
   });
 });

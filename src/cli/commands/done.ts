@@ -8,7 +8,7 @@ import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
-import { archiveOverflow, clearRotationJournal, overflowPointer, rotationAdvice } from '../../store/rotate.js';
+import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import { listFlag } from '../../protocol/repairable.js';
@@ -102,7 +102,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (cut.moved.length) {
       overflow = { entries: cut.moved, from, texts };
       try {
-        addPointers(doc, [overflowPointer(root, skill, ctx.now)]);
+        addPointers(doc, [overflowPointer(root, skill, from, ctx.now)]);
       } catch {
         // a skill_state that cannot hold the pointer: the entries still go to history/
       }
@@ -138,16 +138,23 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
 
   let archived: { to: string; count: number } | null = null;
+  let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change,
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now),
     beforeWrite: (doc) => {
-      if (overflow) archived = { to: archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts), count: overflow.entries.length };
+      if (overflow) {
+        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
+        archived = { to, count: overflow.entries.length };
+        written = write;
+      }
       return doc;
     },
+    // The checkpoint write failed: the entries go back out of history/ (they are still in the file).
+    undoBeforeWrite: (cause) => written?.undo(cause),
   });
-  if (overflow) clearRotationJournal(root, skill);
+  (written as HistoryWrite | null)?.settle();
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });

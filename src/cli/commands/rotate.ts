@@ -17,6 +17,20 @@ function keepArg(raw: unknown): number | undefined {
   return n;
 }
 
+/**
+ * What the rotation does to the file's size, truly: a few small entries moved out weigh less
+ * than the skill_state.rotated_to line that names their rotation file, so the file can grow.
+ * It still rotates: --keep is about how many entries a log holds, and the moved ones stop
+ * conflicting in merges; the next rotation into the same file adds no second name.
+ */
+function sizeChange(r: RotateReport, dryRun: boolean): string {
+  const saved = r.bytes_before - r.bytes_after;
+  if (saved > 0) return `${dryRun ? 'would save' : 'saved'} ${saved}`;
+  if (saved === 0) return dryRun ? 'the same size' : 'the same size as before';
+  const why = r.pointer_added ? `: skill_state.rotated_to ${dryRun ? 'would name' : 'now names'} the rotation file, which takes more room than the entries ${dryRun ? 'moving' : 'moved'}` : '';
+  return `${dryRun ? 'would grow by' : 'grew by'} ${-saved}${why}`;
+}
+
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const keep = keepArg(args.options.keep);
@@ -51,7 +65,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     const verb = dryRun ? 'would move' : 'moved';
     const dest = r.history ? ` to ${r.history}` : '';
-    ctx.out.out(`${c.green('✓')} ${r.skill}: ${verb} ${r.moved} entr${r.moved === 1 ? 'y' : 'ies'}${dest}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${dryRun ? 'would save' : 'saved'} ${r.bytes_before - r.bytes_after})`);
+    ctx.out.out(`${c.green('✓')} ${r.skill}: ${verb} ${r.moved} entr${r.moved === 1 ? 'y' : 'ies'}${dest}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${sizeChange(r, dryRun)})`);
     for (const l of r.logs) {
       const again = l.already_in_history ? `, ${l.already_in_history} already in history dropped` : '';
       ctx.out.out(`    ${l.path}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
 import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoints.js';
 import { projectName } from '../../store/project.js';
-import { autoRotate, rotationAdvice, type RotateReport } from '../../store/rotate.js';
+import { autoRotate, rotationAdvice, type HistoryWrite, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, refuseUndecodableArg, skillArg, writeRootOf } from './common.js';
 
@@ -38,6 +38,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   let created = false;
   let rotated: RotateReport | null = null;
+  let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     change: (current, texts) => {
@@ -56,9 +57,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     beforeWrite: (next, text) => {
       const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text });
       rotated = r.report;
+      written = r.write ?? null;
       return r.doc;
     },
+    undoBeforeWrite: (cause) => written?.undo(cause),
   });
+  (written as HistoryWrite | null)?.settle();
   const rotation = rotated as RotateReport | null;
   // The size warning was judged before rotation; keep it only if the written file is still over.
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;

@@ -72,6 +72,11 @@ export { escapeControl, oneLine, shown, shownList } from '../../one-line.js';
 /** What to do when the file system said no (permissions, a read-only or full disk). */
 export const PERMISSION_HINT = 'check permissions and free space; nothing was changed';
 
+/** The file system's refusals PERMISSION_HINT answers: no access, a read-only disk, no room (a full disk, a file size limit). */
+export function refusedAccessOrRoom(code: string | undefined): code is string {
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC' || code === 'EFBIG';
+}
+
 /** A refusal as one line: what went wrong and where, then (after `; hint: `) what to do. */
 export function withHint(message: string, hint?: string | null): string {
   return `${oneLine(message)}${hint ? `; hint: ${oneLine(hint)}` : ''}`;

@@ -1,0 +1,159 @@
+// `checkpoint restore <archive>`: brings back what reset or rotate moved into history/. An
+// archived checkpoint becomes the live one again (never over a live one), validated as every
+// write is; a rotation file's entries go back into the live checkpoint's logs, exactly as many
+// as rotate took out. The archive itself stays: history is never consumed.
+import { writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CheckpointError } from '../errors.js';
+import { quoted } from '../one-line.js';
+import { ARCHIVE_NAME } from '../protocol/file-names.js';
+import type { FileError } from '../protocol/file-validation.js';
+import { rebaseSiblings } from '../protocol/format.js';
+import { literalKey, type LiteralTexts } from '../protocol/json.js';
+import { countEntries, removePointer, restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, rotationPointers, type EntryCounts, type RotationFile } from '../protocol/rotation.js';
+import type { JsonObject, JsonValue } from '../protocol/types.js';
+import { validateCheckpoint } from '../protocol/validate.js';
+import { checkpointPath, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile } from './checkpoints.js';
+import { refuseConflicted } from './conflicts.js';
+import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
+import { withLock } from './lock.js';
+import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
+import { projectPathExists, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { SKILL_NAME } from './skill-name.js';
+
+export interface Restored {
+  skill: string;
+  path: string;
+  /** For a rotation file: how many log entries came back. */
+  entries?: number;
+  /** For a rotation file: how many were left out, as copies the checkpoint already holds. */
+  already?: number;
+  /**
+   * For a rotation file: whether the checkpoint named it in skill_state.rotated_to (its entries
+   * were out: all came back, and the name went); false: restored before, or another checkpoint's.
+   */
+  named?: boolean;
+  /** Errors the result holds that the archive (or the live checkpoint) already had: restored, and said. */
+  kept: FileError[];
+}
+
+/**
+ * Why an archived checkpoint cannot come back as the live checkpoint of `skill` (exit 2), else
+ * the errors it already has (restored as it is, and said): one naming another skill would be
+ * invalid under this name and is refused, with the rename that restores it as its own.
+ */
+function archiveErrors(name: string, skill: string, value: JsonValue, now: Date, bytes: number): FileError[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CheckpointError('E_INVALID', `${name} is not a checkpoint (its JSON is ${Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`}, not an object)`, {
+      hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed',
+    });
+  }
+  const own = (value as JsonObject).skill;
+  if (typeof own === 'string' && own !== skill) {
+    const stamp = ARCHIVE_NAME.exec(name)?.[2];
+    const rename = SKILL_NAME.test(own) && stamp !== undefined ? `to restore it as ${quoted(own)}, rename it to .checkpoints/history/${own}.${stamp}.checkpoint.json and restore that` : `set its "skill" to "${skill}" by hand to restore it as ${skill}`;
+    throw new CheckpointError('E_INVALID', `${name} holds the checkpoint of skill ${quoted(own)}, not "${skill}": restored as .checkpoints/${skill}.checkpoint.json it would be invalid`, {
+      hint: `nothing was changed; ${rename}`,
+    });
+  }
+  return validateCheckpoint(value, { fileName: `${skill}.checkpoint.json`, now, sizeBytes: bytes }).errors;
+}
+
+/** Brings back what reset or rotate moved (see the top of this file). `base`: where a path argument is relative to. */
+export async function restoreArchive(root: string, arg: string, now: Date, base = root): Promise<Restored> {
+  const archive = resolveArchive(root, arg, base);
+  const name = basename(archive);
+  const parsed = parseArchiveName(name);
+  if (!parsed) throw new CheckpointError('E_USAGE', `${name} is neither an archived checkpoint nor a rotation file`);
+  // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
+  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size, parsed.kind);
+  if (tooBig) throw new CheckpointError('E_INVALID', `${name} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
+  const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
+  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, archive, file.value, now, file.format.texts);
+  const kept = archiveErrors(name, parsed.skill, file.value, now, Buffer.byteLength(file.text));
+  const live = checkpointPath(root, parsed.skill);
+  return withLock(lockPathFor(root, parsed.skill), () => {
+    if (projectPathExists(root, live)) {
+      // Mid-merge the way out is resolve, not reset (which refuses a conflicted file too).
+      refuseConflicted(root, live, `restore ${name} over it`);
+      throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
+        hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
+      });
+    }
+    // 'wx' never replaces anything, a link included; the bytes are the archive's, as read safely.
+    writeFileSync(writablePath(root, live), file.text, { flag: 'wx' }); // strict UTF-8 decode: same bytes
+    return { skill: parsed.skill, path: live, kept };
+  });
+}
+
+/**
+ * The copies of entries the checkpoint `doc` accounts for in the other rotation files it names
+ * (their entries are out of it, each in one place): a file it does not name gives back only
+ * what is in neither the checkpoint nor those. A named file that cannot be read counts for nothing.
+ */
+function namedElsewhere(root: string, skill: string, doc: JsonObject, pointer: string): EntryCounts {
+  const counts: EntryCounts = new Map();
+  for (const other of new Set(rotationPointers(doc))) {
+    if (other === pointer) continue;
+    const path = join(root, other);
+    const parsed = parseArchiveName(basename(path));
+    if (parsed?.kind !== 'rotation' || parsed.skill !== skill || pointerOf(root, join(historyDir(root), basename(path))) !== other) continue;
+    try {
+      const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
+      if (text === null) continue;
+      const { value } = parseCheckpointText(text, other);
+      if (rotationFileProblem(value, skill)) continue;
+      for (const [dotted, entries] of Object.entries((value as unknown as RotationFile).entries)) countEntries(counts, dotted, entries);
+    } catch {
+      // unreadable: its entries cannot come back from it either
+    }
+  }
+  return counts;
+}
+
+async function restoreRotation(root: string, skill: string, archive: string, value: JsonValue, now: Date, fileTexts?: LiteralTexts): Promise<Restored> {
+  const name = basename(archive);
+  const problem = rotationFileProblem(value, skill);
+  if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
+  if (!projectPathExists(root, checkpointPath(root, skill))) {
+    throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {
+      hint: 'restore an archived checkpoint of that skill first (checkpoint history)',
+    });
+  }
+  const pointer = pointerOf(root, archive);
+  let count = { restored: 0, left: 0 };
+  let named = false;
+  let crashed = false;
+  const result = await mutateCheckpoint(root, skill, {
+    refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
+    now,
+    change: (current, texts) => {
+      if (current === null || typeof current !== 'object' || Array.isArray(current)) {
+        throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix it (checkpoint validate), then restore' });
+      }
+      const doc = current as JsonObject;
+      const file = value as unknown as RotationFile;
+      named = rotationPointers(doc).includes(pointer);
+      if (named) {
+        // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
+        const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
+        crashed = elsewhere.size > 0;
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere });
+        removePointer(doc, pointer);
+      } else {
+        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer) });
+      }
+      // The entries keep the texts they had in the rotation file (as rotate kept them there).
+      if (fileTexts?.size) {
+        for (const [dotted, moved] of Object.entries(file.entries)) {
+          const at = rotatedLogKeys(dotted.split('.'));
+          rebaseSiblings(fileTexts, moved.map((entry) => [literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry)] as const), texts);
+        }
+      }
+      return doc;
+    },
+  });
+  // The journal named the checkpoint as it was: it is settled now.
+  if (crashed) clearRotationJournal(root, skill);
+  return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept };
+}
