@@ -266,7 +266,8 @@ export const COMMANDS: CommandSpec[] = [
     describe: 're-run the semantic merge on conflicted checkpoint files (our markers in the file win; git\'s own line markers are merged from the index stages)',
     positionals: [{ name: 'paths', describe: 'files to resolve (default: every conflicted checkpoint file)', variadic: true }],
     options: {
-      add: { type: 'boolean', describe: 'stage files that resolved cleanly' },
+      add: { type: 'boolean', describe: 'stage files that resolved cleanly; in a modify/delete conflict (one side deleted the checkpoint, the other changed it) this keeps the changed file' },
+      'accept-deletion': { type: 'boolean', describe: 'in a modify/delete conflict, accept the deletion: the changed version is archived in .checkpoints/history/ (as reset does; checkpoint restore brings it back) and the deletion staged; with --add the archive is staged too' },
       check: { type: 'boolean', describe: 'only report: exit 1 if any checkpoint file holds conflict markers, is unmerged, or cannot be read for them (for CI)' },
       ours: { type: 'string', multiple: true, describe: 'settle the conflict at this path (as printed, e.g. phase) with our version; repeatable' },
       theirs: { type: 'string', multiple: true, describe: 'settle the conflict at this path with their version; repeatable' },
@@ -275,6 +276,7 @@ export const COMMANDS: CommandSpec[] = [
       ['checkpoint resolve --add', 'after a merge made without the driver'],
       ['checkpoint resolve --theirs phase --ours step --add', 'settle real conflicts field by field, keep the rest merged'],
       ['checkpoint resolve --check', 'CI gate: hosted merge buttons bypass merge drivers'],
+      ['checkpoint resolve --accept-deletion --add', 'one side deleted (or reset) a checkpoint the other changed: keep the deletion, the change archived'],
     ],
     load: () => import('./commands/resolve.js'),
   },

@@ -3,7 +3,7 @@
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
-import { loadRemembered, readable, type Loaded } from './load.js';
+import { loadRemembered, readable, withConflicts, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { basename, relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
@@ -41,7 +41,8 @@ export interface Agenda {
 }
 
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
-  const loaded = loadRemembered(opts.root, opts.now, opts.skill);
+  // git's index says which are mid-merge: such a file is named, never ranked or read as state.
+  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
   // A file whose only errors are hand-written slips is read as written (validate still fails it).
   const repairs = new Map<string, RepairNote[]>();
   const valid = loaded.flatMap((l) => {
@@ -140,6 +141,7 @@ async function landedAtHead(root: string, now: Date, asking: readonly Asking[], 
 /** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */
 export function repairReason(b: Loaded): string {
   if (b.misnamed) return b.problem!; // names the file and the rename
+  if (b.conflict) return `${b.problem} (${b.conflict.repair})`; // each way out of the merge, named
   const first = b.validation?.errors[0];
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
@@ -149,16 +151,18 @@ export function repairReason(b: Loaded): string {
 
 /** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */
 export function needsResolve(b: Loaded): boolean {
+  if (b.conflict) return true;
   const first = b.validation?.errors[0];
   return /conflict/i.test(b.problem ?? (first ? `${first.path}: ${first.message}` : ''));
 }
 
 /**
  * A checkpoint that needs repair as --json gives it: the skill, why and what to do; a misnamed
- * file also by its real name (`skill` its stem, `file` its path), which JSON escapes itself.
+ * file also by its real name (`skill` its stem, `file` its path), which JSON escapes itself; one
+ * git's index holds unmerged also by the conflict's code (`conflict`: UU, AA, DU, UD, AU, UA, DD).
  */
-export function repairEntry(b: Loaded): { skill: string; problem: string; file?: string } {
-  return { skill: b.skill, problem: repairReason(b), ...(b.misnamed ? { file: `${CHECKPOINTS_DIR}/${basename(b.path)}` } : {}) };
+export function repairEntry(b: Loaded): { skill: string; problem: string; file?: string; conflict?: string } {
+  return { skill: b.skill, problem: repairReason(b), ...(b.misnamed ? { file: `${CHECKPOINTS_DIR}/${basename(b.path)}` } : {}), ...(b.conflict ? { conflict: b.conflict.code } : {}) };
 }
 
 /** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */

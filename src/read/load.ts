@@ -1,11 +1,15 @@
 // Loads every checkpoint for the read-side commands, keeping unreadable ones as findings
 // instead of aborting: one broken file must not hide the state of the others.
+import { lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
+import { CONFLICT_REASON } from '../protocol/json.js';
+import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
+import { CHECKPOINTS_DIR } from '../store/root.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readableView, type RepairNote } from '../protocol/repairable.js';
 import { readChecked } from './checked.js';
@@ -25,6 +29,11 @@ export interface Loaded {
    * skillLabel; `problem` says how to rename it).
    */
   misnamed?: true;
+  /**
+   * git's index holds the file unmerged (withConflicts): the conflict's code (git status's two
+   * letters) and what ends it. Such a checkpoint is never read as the state to continue.
+   */
+  conflict?: { code: ConflictCode; repair: string };
 }
 
 /**
@@ -49,6 +58,34 @@ export function loadRemembered(root: string, now: Date, skill?: string): Loaded[
   const loaded = skill === undefined ? loadAll(root, now, verdicts) : [loadOne(root, skill, now, verdicts)];
   verdicts.save();
   return loaded;
+}
+
+/**
+ * `loaded` with every checkpoint git's index holds unmerged marked as such (one skill's, when
+ * `only` is given): a file holding conflict markers keeps its reader's message; any other (a
+ * modify/delete conflict's changed version, a file settled by hand but not yet staged) is not
+ * read as a checkpoint; and one removed from the work tree mid-merge is added, never passed over.
+ */
+export function withConflicts(root: string, loaded: Loaded[], only?: string): Loaded[] {
+  const conflicts = conflictedCheckpoints(root);
+  if (only !== undefined) for (const skill of conflicts.keys()) if (skill !== only) conflicts.delete(skill);
+  if (conflicts.size === 0) return loaded;
+  const marked = loaded.map((l): Loaded => {
+    const code = l.misnamed ? undefined : conflicts.get(l.skill);
+    if (code === undefined) return l;
+    conflicts.delete(l.skill);
+    if (l.problem?.includes(CONFLICT_REASON)) return { ...l, conflict: { code, repair: `checkpoint resolve ${CHECKPOINTS_DIR}/${l.skill}.checkpoint.json` } };
+    const report = conflictReport(l.skill, code, lstatSync(l.path, { throwIfNoEntry: false }) !== undefined);
+    return { skill: l.skill, path: l.path, problem: report.problem, conflict: { code, repair: report.repair } };
+  });
+  // Gone from the work tree, still in the index: listed with the rest, in their order.
+  const gone = [...conflicts].map(([skill, code]): Loaded => {
+    const report = conflictReport(skill, code, false);
+    return { skill, path: checkpointPath(root, skill), problem: report.problem, conflict: { code, repair: report.repair } };
+  });
+  if (gone.length === 0) return marked;
+  const named = [...marked.filter((l) => !l.misnamed), ...gone].sort((a, b) => (a.skill < b.skill ? -1 : a.skill > b.skill ? 1 : 0));
+  return [...named, ...marked.filter((l) => l.misnamed)];
 }
 
 export function loadOne(root: string, skill: string, now: Date, verdicts?: Verdicts): Loaded {

@@ -201,11 +201,21 @@ function misnamedRefusal(rel: string): CheckpointError {
   });
 }
 
-/** How to bring back an unmerged file missing from the work tree: the merge again, or in a modify/delete conflict the changed side. */
-function missingAdvice(root: string, rel: string): string {
+/**
+ * How to bring back an unmerged file missing from the work tree: the merge again, or in a
+ * modify/delete conflict the changed side (or accept the deletion, the changed side archived).
+ */
+export function missingAdvice(root: string, rel: string): string {
   const stages = readStages(root, rel);
-  const merge = stages && 'deleted' in stages ? `git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}` : `git checkout --merge -- ${rel}`;
-  return `bring it back with \`${merge}\`, then rerun \`checkpoint resolve\``;
+  if (stages && 'deleted' in stages) {
+    return `bring the changed side back with \`git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}\`, then rerun \`checkpoint resolve\`; or accept the deletion with \`checkpoint resolve --accept-deletion ${rel}\` (the changed side is archived in history/)`;
+  }
+  return `bring it back with \`git checkout --merge -- ${rel}\`, then rerun \`checkpoint resolve\``;
+}
+
+function isModifyDelete(root: string, rel: string): boolean {
+  const stages = readStages(root, rel);
+  return stages !== null && 'deleted' in stages;
 }
 
 export interface ResolvableFile {
@@ -222,7 +232,7 @@ export interface ResolvableFile {
  * way safe-fs reaches every project file (no link out of the project, no loop), a plain file
  * of sane size (never a FIFO or a device).
  */
-export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet<string>): ResolvableFile {
+export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet<string>, opts: { acceptDeletion?: boolean } = {}): ResolvableFile {
   const parts = rel.split(sep).join('/').split('/');
   const refuse = (what: string, hint = 'resolve works on .checkpoints/<skill>.checkpoint.json and .checkpoints/history/ files only'): never => {
     throw new CheckpointError('E_PATH', `${shownPath(rel)}: ${what}`, { hint });
@@ -235,6 +245,8 @@ export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet
   const abs = join(root, ...parts);
   const loc = statProjectFile(root, abs);
   // Removed from the work tree mid-merge (git rm, an archive): git's stages still hold both sides.
+  // A deletion accepted needs no file: the changed side is archived from git's stage.
+  if (!loc && unmerged?.has(parts.join('/')) && opts.acceptDeletion && isModifyDelete(root, parts.join('/'))) return { rel: parts.join('/'), abs, skill: skill! };
   if (!loc && unmerged?.has(parts.join('/'))) refuse("missing from the work tree, but git's index still holds its merge", missingAdvice(root, parts.join('/')));
   if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
   if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);

@@ -1,6 +1,6 @@
 // .checkpoints/history/: where reset and rotate move things. Nothing is deleted; `history`
 // lists what is there and `restore` (store/restore.ts) brings it back.
-import { linkSync, unlinkSync } from 'node:fs';
+import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
@@ -89,6 +89,37 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
         throw e;
       }
       unlinkSync(live);
+      return target;
+    }
+  });
+}
+
+/**
+ * For `resolve --accept-deletion`: keeps the changed side of a modify/delete merge conflict in
+ * history/ (as reset keeps a checkpoint it sets aside), under the skill's lock. The file in the
+ * work tree is moved there, as reset moves it; when it is gone from the work tree, `staged()`
+ * (the side git staged, as bytes) is written instead. Never over an existing archive.
+ */
+export async function archiveDeletedInMerge(root: string, skill: string, now: Date, staged: () => Buffer): Promise<string> {
+  const live = checkpointPath(root, skill);
+  if (projectPathExists(root, live)) assertPlainFileInside(root, live, { limitSize: false });
+  const dir = ensureProjectDir(root, historyDir(root));
+  return withLock(lockPathFor(root, skill), () => {
+    const present = projectPathExists(root, live);
+    if (present) assertPlainFileInside(root, live, { limitSize: false });
+    const text = present ? null : staged();
+    const stamp = fileStamp(now);
+    for (let n = 0; ; n++) {
+      const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
+      try {
+        // Exclusive: an archive (or a link planted) of that name is never written through.
+        if (text === null) linkSync(live, target);
+        else writeFileSync(target, text, { flag: 'wx' });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw e;
+      }
+      if (text === null) unlinkSync(live);
       return target;
     }
   });

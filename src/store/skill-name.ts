@@ -12,16 +12,27 @@ export const SKILL_NAME_RULE = `lowercase letters, digits, ".", "_" and "-" (pat
 /**
  * Names Windows keeps for devices, with any extension (`con.checkpoint.json` is CON): git for
  * Windows refuses to check such a path out, so a teammate there could not clone the project.
+ * COM and LPT take a digit 0-9 or a superscript ¹ ² ³ (Microsoft's "Naming Files, Paths, and
+ * Namespaces"). Tested on the lower-cased name (isWindowsDevice): Windows ignores ASCII case.
  */
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\.|$)/;
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?:\.|$)/;
+
+/** Whether Windows reads `name` (any case, with or without an extension) as a device. */
+function isWindowsDevice(name: string): boolean {
+  return WINDOWS_DEVICE.test(name.toLowerCase());
+}
 
 function isSkillName(name: string): boolean {
-  return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..') && !WINDOWS_DEVICE.test(name);
+  return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..') && !isWindowsDevice(name);
 }
 
 export function assertSkillName(name: unknown): asserts name is string {
-  if (typeof name === 'string' && WINDOWS_DEVICE.test(name)) {
-    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(name)}: Windows reserves ${quoted(name.split('.')[0]!)} for a device, so a clone there could not check the file out`, { hint: `use another name, e.g. ${quoted(`${name.split('.')[0]}-skill`)}` });
+  if (typeof name === 'string' && isWindowsDevice(name)) {
+    const device = name.split('.')[0]!;
+    // The example is offered only when it is a name the rule allows (not for "COM1" or "com¹").
+    const instead = `${device}-skill`;
+    const hint = SKILL_NAME.test(instead) ? `use another name, e.g. ${quoted(instead)}` : `use another name: ${SKILL_NAME_RULE}`;
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(name)}: Windows reserves ${quoted(device)} for a device, so a clone there could not check the file out`, { hint });
   }
   if (typeof name !== 'string' || !isSkillName(name)) {
     throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `use ${SKILL_NAME_RULE}` });
@@ -68,7 +79,7 @@ export function misnamedProblem(file: string): string {
 /** What is wrong with a misnamed checkpoint file (isMisnamedCheckpoint) and what to do, bounded, for one line. */
 export function misnamedReason(file: string, so = 'it is not read as any skill\'s checkpoint'): string {
   const stem = misnamedStem(file);
-  if (WINDOWS_DEVICE.test(stem) && SKILL_NAME.test(stem)) return `${quoted(stem)} is a name Windows reserves for a device (a clone there cannot check the file out), so ${so}: rename it to <skill>.checkpoint.json with another name`;
+  if (isWindowsDevice(stem) && SKILL_NAME.test(stem)) return `${quoted(stem)} is a name Windows reserves for a device (a clone there cannot check the file out), so ${so}: rename it to <skill>.checkpoint.json with another name`;
   return `${quoted(misnamedStem(file))} is not a valid skill name, so ${so}: rename it to <skill>.checkpoint.json, the skill in ${SKILL_NAME_RULE}`;
 }
 

@@ -266,7 +266,7 @@ describe('resolve: a modify/delete conflict', () => {
     const changed = read(dir, FILE);
     const r = await runCli(dir, ['resolve']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${FILE}: ✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add\` keeps the changed file, \`git rm ${FILE}\` accepts the deletion\n`);
+    expect(r.stdout).toBe(`${FILE}: ✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${FILE}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${FILE}\` accepts the deletion (archiving the changed version in history/)\n`);
     expect(JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout)).toMatchObject({ ok: false, files: [{ path: FILE, status: 'deleted-on-one-side', deleted: head === 'D1' ? 'ours' : 'theirs' }] });
     expect(read(dir, FILE)).toBe(changed);
     expect(git(dir, ['status', '--porcelain'])).toMatch(new RegExp(`^${xy} `, 'm'));
@@ -293,7 +293,7 @@ describe('resolve: a modify/delete conflict', () => {
     write(dir, FILE, changed.replace('"step": "two",', '"step": "two",,'));
     const r = await runCli(dir, ['resolve', '--check']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`is not valid JSON at \\d+:\\d+: [^\\n]*, and is still unmerged in git's index: fix it by hand, or drop the edits and take the changed side again with \`git checkout --${side} -- ${FILE.replace(/\./g, '\\.')}\`; then \`checkpoint resolve --add ${FILE.replace(/\./g, '\\.')}\` \\(or \`git rm ${FILE.replace(/\./g, '\\.')}\` to accept the deletion\\)\n$`));
+    expect(r.stdout).toMatch(new RegExp(`is not valid JSON at \\d+:\\d+: [^\\n]*, and is still unmerged in git's index: fix it by hand, or drop the edits and take the changed side again with \`git checkout --${side} -- ${FILE.replace(/\./g, '\\.')}\`; then \`checkpoint resolve --add ${FILE.replace(/\./g, '\\.')}\` \\(or \`checkpoint resolve --accept-deletion ${FILE.replace(/\./g, '\\.')}\` to accept the deletion, the edited file archived in history/\\)\n$`));
     git(dir, ['checkout', `--${side}`, '--', FILE]);
     expect(read(dir, FILE)).toBe(changed);
     expect((await runCli(dir, ['resolve', '--add', FILE])).code).toBe(0);

@@ -70,7 +70,7 @@ describe('resume over a checkpoint that cannot be read', () => {
     const doc = JSON.parse(json.stdout);
     expect(doc).toMatchObject({ ok: false, ask_user: true, candidates: [] });
     expect(doc.resume).toBeUndefined();
-    expect(doc.needs_repair).toEqual([{ skill: 'api', problem: expect.stringContaining('checkpoint resolve') }]);
+    expect(doc.needs_repair).toEqual([{ skill: 'api', problem: expect.stringContaining('checkpoint resolve'), conflict: 'UU' }]);
     // --context: the capsule may be in that file: not "none saved".
     const context = await runCli(dir, ['resume', '--context']);
     expect(context.code).toBe(3);

@@ -56,12 +56,36 @@ describe('a file named like a checkpoint: a skill\'s, or misnamed', () => {
     expect(isMisnamedCheckpoint(`${'a'.repeat(101)}.checkpoint.json`)).toBe(true);
     expect(skillFromFileName(`${'a'.repeat(100)}.checkpoint.json`)).toBe('a'.repeat(100));
     // Names Windows keeps for devices, with any extension: git for Windows could not check them out.
-    for (const device of ['con', 'nul', 'aux', 'prn', 'com1', 'lpt9', 'con.v2', 'nul.x.y']) {
+    for (const device of ['con', 'nul', 'aux', 'prn', 'com1', 'lpt9', 'con.v2', 'nul.x.y', 'com0', 'lpt0', 'com0.v2', 'lpt0.x.y']) {
       expect(isMisnamedCheckpoint(`${device}.checkpoint.json`), device).toBe(true);
       expect(misnamedProblem(`${device}.checkpoint.json`)).toContain('Windows reserves for a device');
       expect(() => assertSkillName(device)).toThrow(/Windows reserves "\w+" for a device/);
     }
-    for (const fine of ['console', 'auxiliary', 'com', 'com10', 'lpt0', 'null', 'my-con', 'a.con']) expect(() => assertSkillName(fine), fine).not.toThrow();
+    for (const fine of ['console', 'auxiliary', 'com', 'com10', 'lpt00', 'com0x', 'null', 'my-con', 'a.con', 'a.com1']) expect(() => assertSkillName(fine), fine).not.toThrow();
+  });
+
+  it('refuses every Windows device name in any case and with the superscript digits, with or without an extension', () => {
+    const devices = ['CON', 'Nul', 'aUx', 'PRN', 'COM0', 'LPT0', 'COM9', 'com\u00b9', 'COM\u00b2', 'Lpt\u00b3', 'lpt\u00b9', 'COM\u00b3.txt', 'LPT\u00b2.checkpoint'];
+    for (const device of devices) {
+      // Never a skill's file, whatever else is wrong with the name.
+      expect(skillFromFileName(`${device}.checkpoint.json`), device).toBeNull();
+      expect(isMisnamedCheckpoint(`${device}.checkpoint.json`), device).toBe(true);
+      let message = '';
+      try {
+        assertSkillName(device);
+      } catch (e) {
+        message = `${(e as Error).message} ${(e as { hint?: string }).hint}`;
+      }
+      expect(message, device).toContain(`Windows reserves "${device.split('.')[0]}" for a device`);
+      // The example name offered is one the rule allows, or none is offered.
+      const example = /e\.g\. "([^"]+)"/.exec(message)?.[1];
+      if (example !== undefined) expect(() => assertSkillName(example)).not.toThrow();
+    }
+    // Other superscripts and digits are no devices (and no skill names either: not ASCII).
+    for (const other of ['com\u2074', 'lpt\u2070', 'com\u00b9\u00b9', 'coms\u00b9']) {
+      expect(() => assertSkillName(other), other).toThrow(/invalid skill name/);
+      expect(() => assertSkillName(other), other).not.toThrow(/Windows reserves/);
+    }
     for (const other of ['config.json', '.api.checkpoint.json.123-abc.tmp', '.api.lock', 'README.md']) {
       expect(isMisnamedCheckpoint(other)).toBe(false);
       expect(skillFromFileName(other)).toBeNull();

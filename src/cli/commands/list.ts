@@ -1,5 +1,5 @@
 import { repairReason } from '../../read/agenda.js';
-import { loadRemembered } from '../../read/load.js';
+import { loadRemembered, withConflicts } from '../../read/load.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import { fitDisplay, MAX_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
@@ -21,10 +21,11 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   // Loaded and judged as status and next load them: an invalid checkpoint is a finding here too.
   const unread = new Set<Row>();
-  const rows: Row[] = loadRemembered(root, ctx.now).map((l): Row => {
+  // One git's index holds unmerged is a conflict, whatever its file says (or without a file).
+  const rows: Row[] = withConflicts(root, loadRemembered(root, ctx.now)).map((l): Row => {
     // Named like a checkpoint but no skill's, or not readable: a row that says why, never left out.
     if (l.misnamed || !l.file) {
-      const row: Row = { skill: l.skill, status: l.misnamed ? 'misnamed' : 'unreadable', phase: '', step: '', updated_at: null, error: l.problem! };
+      const row: Row = { skill: l.skill, status: l.misnamed ? 'misnamed' : l.conflict ? 'conflicted' : 'unreadable', phase: '', step: '', updated_at: null, error: l.conflict ? repairReason(l) : l.problem! };
       if (l.misnamed) row.file = `.checkpoints/${l.skill}.checkpoint.json`;
       unread.add(row);
       return row;

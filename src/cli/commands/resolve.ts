@@ -1,4 +1,4 @@
-import { relative, resolve as resolvePath } from 'node:path';
+import { join, relative, resolve as resolvePath } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
@@ -8,9 +8,11 @@ import { introducedErrors, type FileContent } from '../../protocol/file-validati
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
-import { replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
-import { readProjectText } from '../../store/safe-fs.js';
+import { display, replaceCheckpointText } from '../../store/checkpoints.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingAdvice, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
+import { archiveDeletedInMerge } from '../../store/history.js';
+import { runGitBytes } from '../../git/git-process.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
@@ -22,7 +24,8 @@ type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-
 /** Where the result came from: git's index stages, the markers in the file, or the file itself (settled already). */
 type Source = 'stages' | 'markers' | 'file';
 /** deleted: the side that deleted the file in a modify/delete conflict (the file holds the other side's change). */
-type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs' };
+/** archive: where --accept-deletion kept the changed version (the deletion staged). */
+type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs'; archive?: string };
 
 /** A file's merge worked out, not yet written. */
 interface Plan {
@@ -37,6 +40,8 @@ interface Plan {
   onDisk?: string;
   /** For a file settled by hand that --add would refuse: what is wrong with it ("is not valid JSON at 3:5: …"). */
   problem?: string;
+  /** --accept-deletion of a modify/delete conflict: the changed version goes to history/, the deletion is staged. */
+  acceptDeletion?: { changedStage: 2 | 3 };
 }
 
 function listOption(value: string | boolean | string[] | undefined): string[] {
@@ -51,6 +56,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (both !== undefined) throw new CheckpointError('E_USAGE', `resolve: ${shown(both)} is given to both --ours and --theirs`, { hint: 'name each conflict path once' });
   const settling = settlement.ours!.length + settlement.theirs!.length > 0;
   const add = Boolean(args.options.add);
+  const acceptDeletion = Boolean(args.options['accept-deletion']);
 
   const base = ctx.dirOverride ? root : ctx.cwd;
   // Files the marker scan could not read safely (a link out, a FIFO, too large): named once, in
@@ -64,9 +70,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).
     refuseMisnamed(rels); // all of them named in its one line, not the first alone
     const unmerged = new Set(unmergedCheckpointPaths(root));
-    const files = rels.map((rel) => resolvableFile(root, rel, unmerged));
+    const files = rels.map((rel) => resolvableFile(root, rel, unmerged, { acceptDeletion }));
     const extraRules = compileExtraLogs(readConfig(root));
-    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged, add));
+    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged, add, acceptDeletion));
+    if (acceptDeletion && !plans.some((p) => p.acceptDeletion)) {
+      throw new CheckpointError('E_USAGE', `resolve: --accept-deletion: no modify/delete conflict in ${plans.length ? shownList(plans.map((p) => p.file.rel)) : 'any conflicted checkpoint file'}`, {
+        hint: 'it settles a checkpoint one side deleted and the other changed; `checkpoint resolve --check` lists the conflicts',
+      });
+    }
 
     if (settling) {
       const requested = [...settlement.ours!, ...settlement.theirs!];
@@ -78,7 +89,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         });
       }
     }
-    for (const plan of plans) await write(root, plan, add);
+    for (const plan of plans) await write(root, plan, add, ctx.now);
     return plans;
   });
   const outcomes = plans.map((p) => p.outcome);
@@ -91,10 +102,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const [deleter, changer] = o.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
       const what = {
         // Once staged, git rm needs -f to drop the file from the index as well.
-        resolved: o.deleted
+        resolved: o.archive
+          ? `✓ accepted the deletion by ${deleter} and staged it; the version ${changer} changed is archived in ${o.archive}${add ? ' (staged)' : ` (git add it to commit it with the merge)`}; \`checkpoint restore ${o.archive.split('/').pop()}\` brings it back`
+          : o.deleted
           ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${o.path}\` accepts the deletion instead)`
           : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
-        'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add\` keeps the changed file, \`git rm ${o.path}\` accepts the deletion`,
+        'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${o.path}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${o.path}\` accepts the deletion (archiving the changed version in history/)`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
         invalid: '✗ the merged result is invalid: the file is left as it was',
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
@@ -132,14 +145,20 @@ async function withSkipped<T>(skipped: readonly Skipped[], work: () => Promise<T
   }
 }
 
-function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>, add: boolean): Plan {
+function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>, add: boolean, acceptDeletion = false): Plan {
   const rel = file.rel;
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
+  const stages = unmerged.has(rel) ? readStages(root, rel) : null;
+  // The deletion accepted: the changed version (as in the work tree, else as git staged it) is
+  // archived, not judged; nothing of it is lost.
+  if (acceptDeletion && stages && 'deleted' in stages) {
+    return { file, outcome: { path: rel, status: 'resolved', source: 'stages', messages: [], deleted: stages.deleted }, unmatched: requested, acceptDeletion: { changedStage: stages.deleted === 'ours' ? 3 : 2 } };
+  }
   const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
   const marked = parseMarkedText(onDisk);
-  const stages = unmerged.has(rel) ? readStages(root, rel) : null;
   // One side deleted the file, the other changed it: nothing to merge, and neither is chosen
-  // silently. The changed file is checked like a settled one; only --add keeps it.
+  // silently. The changed file is checked like a settled one; only --add keeps it, and only
+  // --accept-deletion archives it and stages the deletion.
   if (stages && 'deleted' in stages) {
     const kept = settledFile(file, onDisk, [stages.changed], requested);
     if (kept.outcome.status !== 'resolved') return kept;
@@ -204,7 +223,18 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
 }
 
 /** Through the store, like every other write. */
-async function write(root: string, plan: Plan, add: boolean): Promise<void> {
+async function write(root: string, plan: Plan, add: boolean, now: Date): Promise<void> {
+  if (plan.acceptDeletion) {
+    const { rel, skill } = plan.file;
+    const stage = plan.acceptDeletion.changedStage;
+    // History first: once the deletion is staged, the changed version is kept there.
+    const archive = await archiveDeletedInMerge(root, skill, now, () => runGitBytes(root, ['cat-file', 'blob', `:${stage}:${rel}`], ''));
+    const archived = display(root, archive).split('\\').join('/');
+    gitRun(root, ['rm', '--cached', '--quiet', '--', rel]);
+    if (add) gitRun(root, ['add', '--', archived]);
+    plan.outcome.archive = archived;
+    return;
+  }
   if (plan.text !== undefined) await replaceCheckpointText(root, plan.file.skill, plan.file.abs, { text: plan.text, mergedFrom: plan.mergedFrom ?? [], from: plan.onDisk });
   if (add && plan.outcome.status === 'resolved') gitRun(root, ['add', '--', plan.file.rel]);
 }
@@ -230,6 +260,20 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
     return { problem: plan.problem, again: `drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\``, deleted: true };
   }
   return { problem: plan.problem, again: `drop the edits and merge it again with \`git checkout --merge -- ${rel}\``, deleted: false };
+}
+
+/**
+ * Why a file without markers is still a conflict, for --check: gone from the work tree (and what
+ * brings it back), one side deleted it (and both ways out), or settled but not staged.
+ */
+function unmergedWhy(root: string, p: string, resolveIt: string): string {
+  if (!statProjectFile(root, join(root, p))) return `is missing from the work tree, but git's index still holds its merge: ${missingAdvice(root, p)}`;
+  const stages = readStages(root, p);
+  if (stages && 'deleted' in stages) {
+    const [deleter, changer] = stages.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
+    return `is in a modify/delete conflict: ${deleter} deleted it, ${changer} changed it (\`checkpoint resolve --add ${p}\` keeps it, \`checkpoint resolve --accept-deletion ${p}\` accepts the deletion, archiving the change in history/)`;
+  }
+  return `has no conflict markers but is still unmerged in git's index (git add ${p}${resolveIt})`;
 }
 
 /** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or cannot be read for markers (too large, a link out, a FIFO). */
@@ -259,14 +303,16 @@ function check(root: string, ctx: Context): number {
       const unread = unreadable.find((u) => u.path === p);
       const broken = invalid.find((i) => i.path === p);
       const why = broken
-        ? `${broken.problem}, and is still unmerged in git's index: fix it by hand, or ${broken.again}; then \`checkpoint resolve --add ${p}\`${broken.deleted ? ` (or \`git rm ${p}\` to accept the deletion)` : ''}`
+        ? `${broken.problem}, and is still unmerged in git's index: fix it by hand, or ${broken.again}; then \`checkpoint resolve --add ${p}\`${broken.deleted ? ` (or \`checkpoint resolve --accept-deletion ${p}\` to accept the deletion, the edited file archived in history/)` : ''}`
         : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big
           ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
           : unread
             ? `could not be read for conflict markers${index}: ${unread.why.replace(/^checkpoint: /, '')}`
-            : `has no conflict markers but is still unmerged in git's index (git add ${refused ? 'it' : p}${resolveIt(p)})${refused}`;
+            : refused
+              ? `has no conflict markers but is still unmerged in git's index (git add it)${refused}`
+              : unmergedWhy(root, p, resolveIt(p));
       ctx.out.out(`✗ ${oneLine(p)} ${oneLine(why)}`); // a file name in a clone may hold a newline
     }
     // First what makes resolve refuse, then resolve: it would refuse the whole run before.

@@ -13,6 +13,8 @@ import { charLimit, fillBudget, type Block, type Budget } from '../render/budget
 import { terminalSafeJson } from '../render/json-text.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
+import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
+import { CONFLICT_REASON } from '../../protocol/json.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
@@ -42,11 +44,22 @@ interface Found {
   capsule: unknown;
 }
 
-/** The capsule saved most recently across all checkpoints; unreadable files are skipped (and named). */
+/**
+ * The capsule saved most recently across all checkpoints; unreadable files are skipped (and
+ * named), and so are those git's index holds unmerged, the file in the work tree or not: a side
+ * of an unfinished merge is not the state to recover.
+ */
 function mostRecent(root: string): { found: Found | null; skipped: Skipped[] } {
   let best: { found: Found; at: number } | null = null;
   const skipped: Skipped[] = [];
-  for (const skill of listSkills(root)) {
+  const conflicts = conflictedCheckpoints(root);
+  const skills = listSkills(root);
+  for (const skill of [...new Set([...skills, ...conflicts.keys()])].sort()) {
+    const code = conflicts.get(skill);
+    if (code !== undefined) {
+      skipped.push(conflictSkip(root, skill, code, skills.includes(skill)));
+      continue;
+    }
     let file: CheckpointFile | null;
     try {
       file = readCheckpoint(root, skill);
@@ -79,6 +92,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let found: Found | null = null;
   let skipped: Skipped[] = [];
   if (skill) {
+    const code = conflictedCheckpoints(root).get(skill);
+    if (code !== undefined) {
+      const s = conflictSkip(root, skill, code, listSkills(root).includes(skill));
+      throw new CheckpointError('E_INVALID', `cannot read the recovery capsule of "${skill}": ${s.why}`, { hint: `finish the merge first: ${s.repair}` });
+    }
     const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
     if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`);
     const capsule = capsuleOf(file.value);
@@ -86,7 +104,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`);
   } else {
     ({ found, skipped } = mostRecent(root));
-    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: its checkpoint file cannot be read (${repairCommand(s)})`);
+    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
     if (!found && skipped.length) return unreadable(ctx, skipped, { maxChars, maxBytes });
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint');
@@ -124,20 +142,37 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
 }
 
-/** A checkpoint skipped because it cannot be read, and why (its reader's one line). */
+/** A checkpoint skipped because it cannot be read, and why (its reader's one line); `repair` when it is in an unfinished merge. */
 interface Skipped {
   skill: string;
   why: string;
+  repair?: string;
+  /** git's index holds it unmerged: the conflict's code (UU, DU, ...). */
+  conflict?: ConflictCode;
 }
 
-/** What repairs `s`: `resolve` for a file a merge left conflicted, else `validate` to list its errors. */
-const repairCommand = (s: Skipped) => (/conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
+/** A checkpoint git's index holds unmerged, as skipped: a file holding markers keeps its reader's words. */
+function conflictSkip(root: string, skill: string, code: ConflictCode, present: boolean): Skipped {
+  if (present) {
+    try {
+      readCheckpoint(root, skill);
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      if (e.message.includes(CONFLICT_REASON)) return { skill, why: e.message, repair: 'checkpoint resolve', conflict: code };
+    }
+  }
+  const report = conflictReport(skill, code, present);
+  return { skill, why: report.problem, repair: report.repair, conflict: code };
+}
+
+/** What repairs `s`: what ends its merge, `resolve` for a file holding conflict markers, else `validate` to list its errors. */
+const repairCommand = (s: Skipped) => s.repair ?? (/conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
 
 /** No capsule could be read and some checkpoint could not be: ask the user (resume's exit 3), naming each and its repair. */
 function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
   const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
   const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
-  if (ctx.json) ctx.out.json({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})` })) });
+  if (ctx.json) ctx.out.json({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})`, ...(s.conflict ? { conflict: s.conflict } : {}) })) });
   else {
     const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
     // Within --max-chars like the capsule: the question is never left out, the list gives way from its end.

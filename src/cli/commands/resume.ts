@@ -34,7 +34,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (skill && agenda.broken.length) {
     const b = agenda.broken[0]!;
     const skills = listSkills(root);
-    if (!skills.includes(skill)) {
+    // A file removed mid-merge is not "no checkpoint": git's index still holds it (b.conflict).
+    if (!skills.includes(skill) && !b.conflict) {
       throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`, {
         hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume ${ONE_SKILL})` : `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
       });
@@ -44,7 +45,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const hand = first ? handRepair(first) : null;
     // A placeholder path is refused by update as pasted; the reader fills in path and value.
     // A merge left it conflicted: resolving keeps both sides; reset would archive the markers mid-merge.
-    const hint = needsResolve(b)
+    const hint = b.conflict
+      ? `finish the merge first: ${b.conflict.repair}`
+      : needsResolve(b)
       ? 'finish the merge with checkpoint resolve (checkpoint resolve --check lists what is left)'
       : b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
@@ -72,11 +75,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     const repair = unreadable.map(repairEntry);
     // Within the budget like the briefing: the question is never left out, the lists give way from their ends.
+    // A side of an unfinished merge may well be readable: it is not read, and said so.
+    const midMerge = unreadable.every((b) => b.conflict);
+    const question = midMerge ? 'A checkpoint is in an unfinished merge: finish it, or resume another?' : 'A checkpoint cannot be read: repair it, or resume another?';
     const askBlocks = (): Block[] => {
       if (askRepair) {
         const them = unreadable.length === 1 ? 'it' : 'them';
+        // Each line names the file and the command that repairs it; never "start fresh" over it.
+        const [one, some] = midMerge ? ['A checkpoint is in an unfinished merge', 'Checkpoints are in an unfinished merge'] : ['A checkpoint cannot be read', 'Checkpoints cannot be read'];
         return [
-          { name: 'heading', tier: 0, head: [unreadable.length === 1 ? 'A checkpoint cannot be read, so none is resumed automatically:' : 'Checkpoints cannot be read, so none is resumed automatically:'] },
+          { name: 'heading', tier: 0, head: [`${unreadable.length === 1 ? one : some}, so none is resumed automatically:`] },
           { name: 'checkpoints needing repair', tier: 1, head: [], items: needsRepairLines(agenda).map((line) => `  ✗ ${q(line)}`) },
           { name: 'other checkpoints', tier: 2, head: [], items: candidates.map((cand) => `  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`) },
           { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`] },
@@ -91,7 +99,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`] },
       ];
     };
-    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? 'A checkpoint cannot be read: repair it, or resume another?' : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
+    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? question : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
     else ctx.out.out(fillBudget(askBlocks(), { maxChars, maxBytes }, 'checkpoint status'));
     return EXIT_ASK_USER;
   }

@@ -1,0 +1,338 @@
+// Which paths under one folder git's index holds unmerged, read from the index file in place:
+// what `git ls-files --unmerged -- <folder>` lists, without a process. A merge, rebase,
+// cherry-pick or revert leaves such entries, and so do `git stash pop`, `git checkout -m` and
+// `git apply --3way`, which leave no *_HEAD file behind: the index is the only exact witness.
+//
+// Cost follows the folder, not the repository: entries are sorted by path bytes, so the scan
+// reads the file in chunks from the start and stops at the first entry past the folder. For
+// `.checkpoints/` ('.' sorts before letters and digits) that is a few kilobytes of any index.
+// A split index (core.splitIndex) keeps most entries in a shared file plus a small file of
+// changes (a `link` extension with replace and delete bitmaps): merged here as git merges them.
+// An index that cannot be read (none, not a plain file, an unknown version, entries running
+// past its end) answers null: whether anything is unmerged is then not known.
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { readGitFile } from './git-file.js';
+
+/** A mask of the stages git holds for a path: bit 1 base (:1), bit 2 ours (:2), bit 3 theirs (:3). */
+export type StageMask = number;
+
+export const BASE = 1 << 1;
+export const OURS = 1 << 2;
+export const THEIRS = 1 << 3;
+
+/** The first read; the scan reads on (doubling) only while the folder's entries go on. */
+const FIRST_CHUNK = 16 * 1024;
+/** A split index's own file and a shared file are read whole: this is more than either holds. */
+const MAX_WHOLE_BYTES = 64 * 1024 * 1024;
+
+/** One index entry as this reader needs it: its path (bytes) and its stage (0 merged, 1-3 unmerged). */
+interface Entry {
+  name: Buffer;
+  stage: number;
+}
+
+/** An index file read from the start as far as asked, never blocking (a FIFO there is no file). */
+class IndexReader {
+  private buf: Buffer;
+  private have = 0;
+
+  private constructor(
+    private readonly fd: number,
+    readonly size: number,
+  ) {
+    this.buf = Buffer.allocUnsafe(Math.min(size, FIRST_CHUNK));
+  }
+
+  static open(path: string): IndexReader | null {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    } catch {
+      return null;
+    }
+    try {
+      const st = fstatSync(fd);
+      if (st.isFile()) return new IndexReader(fd, st.size);
+    } catch {
+      // unreadable: as no file
+    }
+    closeSync(fd);
+    return null;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** The bytes read so far; valid up to `through` once ensure(through) said yes. */
+  get bytes(): Buffer {
+    return this.buf;
+  }
+
+  /** Whether bytes [0, end) are (now) read; false when the file is shorter. */
+  ensure(end: number): boolean {
+    if (end <= this.have) return true;
+    if (end > this.size) return false;
+    if (end > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.min(this.size, Math.max(end, this.buf.length * 2)));
+      this.buf.copy(grown, 0, 0, this.have);
+      this.buf = grown;
+    }
+    while (this.have < this.buf.length) {
+      const n = readSync(this.fd, this.buf, this.have, this.buf.length - this.have, this.have);
+      if (n <= 0) return false; // the file shrank under us
+      this.have += n;
+    }
+    return end <= this.have;
+  }
+
+  /** The offset of the first NUL at or after `from`, reading on as needed; -1 when there is none before `limit`. */
+  nulFrom(from: number, limit: number): number {
+    for (let searched = from; ; ) {
+      const at = this.buf.indexOf(0, searched);
+      if (at >= 0 && at < this.have) return at < limit ? at : -1;
+      searched = this.have;
+      if (this.have >= limit || !this.ensure(Math.min(limit, this.have + FIRST_CHUNK))) return -1;
+    }
+  }
+}
+
+/**
+ * Walks the entries of an index file (versions 2 to 4) in order, handing each to `visit` with its
+ * position, until `visit` returns false. Returns the offset just past the last entry walked (the
+ * extensions, once all are walked), or null when the entries do not fit the file.
+ */
+function walkEntries(file: IndexReader, oidBytes: number, visit: (entry: Entry, position: number) => boolean): { at: number; count: number; done: boolean } | null {
+  if (!file.ensure(12)) return null;
+  let buf = file.bytes;
+  if (buf.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return null;
+  const count = buf.readUInt32BE(8);
+  const end = file.size - oidBytes; // the trailing checksum
+  const flagsAt = 40 + oidBytes; // stat data (40 bytes), then the object id
+  let at = 12;
+  let previous: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < count; i++) {
+    if (!file.ensure(Math.min(end, at + flagsAt + 4)) || at + flagsAt + 2 > end) return null;
+    buf = file.bytes;
+    const flags = buf.readUInt16BE(at + flagsAt);
+    const nameAt = at + flagsAt + (version >= 3 && flags & 0x4000 ? 4 : 2);
+    let name: Buffer;
+    if (version === 4) {
+      // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
+      if (!file.ensure(Math.min(end, nameAt + 5))) return null;
+      const strip = readVarint(file.bytes, nameAt, Math.min(end, nameAt + 5));
+      if (strip === null || strip.value > previous.length) return null;
+      const nul = file.nulFrom(strip.next, end);
+      if (nul < 0) return null;
+      buf = file.bytes;
+      name = Buffer.concat([previous.subarray(0, previous.length - strip.value), buf.subarray(strip.next, nul)]);
+      at = nul + 1;
+    } else {
+      let length = flags & 0xfff;
+      if (length === 0xfff) {
+        const nul = file.nulFrom(nameAt, end);
+        if (nul < 0) return null;
+        length = nul - nameAt;
+      }
+      const next = at + ((nameAt - at + length + 8) & ~7); // padded with NULs to a multiple of 8
+      if (nameAt + length >= end || !file.ensure(Math.min(end, next))) return null;
+      // A view, not a copy: a later read grows into a new buffer and leaves this one as it is.
+      name = file.bytes.subarray(nameAt, nameAt + length);
+      at = next;
+    }
+    previous = name;
+    if (!visit({ name, stage: (flags >> 12) & 3 }, i)) return { at, count, done: false };
+  }
+  return { at, count, done: true };
+}
+
+/** git's varint in index v4 names (each continuation byte adds one before shifting). */
+function readVarint(buf: Buffer, at: number, end: number): { value: number; next: number } | null {
+  if (at >= end) return null;
+  let byte = buf[at++]!;
+  let value = byte & 0x7f;
+  while (byte & 0x80) {
+    if (at >= end || value > 0xffffff) return null;
+    byte = buf[at++]!;
+    value = ((value + 1) << 7) | (byte & 0x7f);
+  }
+  return { value, next: at };
+}
+
+/** Where `name` stands to `folder` in the index's byte order: inside it, before it, or past it (and every entry after). */
+function placeOf(name: Buffer, folder: Buffer): 'inside' | 'before' | 'past' {
+  const n = Math.min(name.length, folder.length);
+  for (let i = 0; i < n; i++) {
+    if (name[i] !== folder[i]) return name[i]! < folder[i]! ? 'before' : 'past';
+  }
+  return name.length >= folder.length ? 'inside' : 'before';
+}
+
+/** The unmerged entries under `folder` of a sorted index file, stopping past it; null when unreadable. */
+function scanSorted(file: IndexReader, oidBytes: number, folder: Buffer, found: Map<string, StageMask>): boolean {
+  return (
+    walkEntries(file, oidBytes, ({ name, stage }) => {
+      const place = placeOf(name, folder);
+      if (place === 'past') return false;
+      if (place === 'inside' && stage !== 0) addStage(found, name.toString('utf8'), stage);
+      return true;
+    }) !== null
+  );
+}
+
+function addStage(found: Map<string, StageMask>, path: string, stage: number): void {
+  found.set(path, (found.get(path) ?? 0) | (1 << stage));
+}
+
+/** Whether the git dir holds a shared index file: only then can its index be split. */
+function mayBeSplit(gitdir: string): boolean {
+  try {
+    return readdirSync(gitdir).some((name) => name.startsWith('sharedindex.'));
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes per object id in the repository: 32 when its config asks for sha-256 objects. */
+function objectIdBytes(commonDir: string): number {
+  const config = readGitFile(join(commonDir, 'config'));
+  return typeof config === 'string' && config.toLowerCase().includes('objectformat') && /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20;
+}
+
+/**
+ * The unmerged paths under `folder` (repo-relative, ending in `/`) in the index of `gitdir`,
+ * each with the stages git holds for it; null when the index cannot be read (then unknown).
+ * An absent index holds nothing.
+ */
+export function unmergedUnder(dirs: { gitdir: string; commonDir: string }, folder: string): Map<string, StageMask> | null {
+  const path = join(dirs.gitdir, 'index');
+  const file = IndexReader.open(path);
+  if (file === null) return readGitFile(path) === null ? new Map() : null;
+  const oidBytes = objectIdBytes(dirs.commonDir);
+  const prefix = Buffer.from(folder, 'utf8');
+  try {
+    const found = new Map<string, StageMask>();
+    if (!mayBeSplit(dirs.gitdir)) return scanSorted(file, oidBytes, prefix, found) ? found : null;
+    return splitAware(dirs.gitdir, file, oidBytes, prefix);
+  } catch {
+    return null; // a read error midway: unknown
+  } finally {
+    file.close();
+  }
+}
+
+/** The whole index (its entries and extensions) when it may be split: merged with its shared file as git does. */
+function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder: Buffer): Map<string, StageMask> | null {
+  if (file.size > MAX_WHOLE_BYTES) return null;
+  const own: Entry[] = [];
+  const walked = walkEntries(file, oidBytes, (entry) => own.push(entry) > 0);
+  if (walked === null || !file.ensure(file.size)) return null;
+  const link = linkOf(file.bytes, walked.at, file.size - oidBytes, oidBytes);
+  if (link === undefined) return null;
+  const found = new Map<string, StageMask>();
+  // Not split (or split turned off: a link to no shared file): the entries are the index.
+  if (link === null || /^0+$/.test(link.base)) {
+    for (const { name, stage } of own) if (stage !== 0 && placeOf(name, folder) === 'inside') addStage(found, name.toString('utf8'), stage);
+    return found;
+  }
+  const shared = IndexReader.open(join(gitdir, `sharedindex.${link.base}`));
+  if (shared === null) return null; // git refuses such an index too
+  try {
+    // The shared file's entries under the folder, by position (the bitmaps count positions).
+    const base = new Map<number, Entry>();
+    const read = walkEntries(shared, oidBytes, (entry, position) => {
+      const place = placeOf(entry.name, folder);
+      if (place === 'inside') base.set(position, entry);
+      return place !== 'past';
+    });
+    if (read === null) return null;
+    // Each replaced position takes the next of the own file's leading entries (named by the shared one).
+    let replacements = 0;
+    for (const position of link.replaced) {
+      if (replacements >= own.length || own[replacements]!.name.length !== 0) return null;
+      const entry = base.get(position);
+      if (entry) base.set(position, { name: entry.name, stage: own[replacements]!.stage });
+      replacements++;
+    }
+    for (const position of link.deleted) base.delete(position);
+    for (const { name, stage } of base.values()) if (stage !== 0) addStage(found, name.toString('utf8'), stage);
+    // The rest are added; a merged (stage 0) entry replaces every unmerged one of its path.
+    for (const { name, stage } of own.slice(replacements)) {
+      if (name.length === 0) return null;
+      if (placeOf(name, folder) !== 'inside') continue;
+      if (stage === 0) found.delete(name.toString('utf8'));
+      else addStage(found, name.toString('utf8'), stage);
+    }
+    return found;
+  } finally {
+    shared.close();
+  }
+}
+
+interface Link {
+  /** The shared index's id (hex). */
+  base: string;
+  /** Positions in the shared index replaced by the own file's leading entries, ascending. */
+  replaced: number[];
+  /** Positions in the shared index removed. */
+  deleted: number[];
+}
+
+/** The `link` extension among those from `at` to `end`: null when there is none; undefined when they do not parse. */
+function linkOf(buf: Buffer, at: number, end: number, oidBytes: number): Link | null | undefined {
+  let link: Link | null = null;
+  while (at + 8 <= end) {
+    const size = buf.readUInt32BE(at + 4);
+    const data = at + 8;
+    if (data + size > end) return undefined;
+    if (buf.toString('latin1', at, at + 4) === 'link') {
+      if (size < oidBytes) return undefined;
+      const base = buf.toString('hex', data, data + oidBytes);
+      if (size === oidBytes) link = { base, replaced: [], deleted: [] };
+      else {
+        const deleted = ewahBits(buf, data + oidBytes, data + size);
+        const replaced = deleted && ewahBits(buf, deleted.next, data + size);
+        if (!deleted || !replaced || replaced.next !== data + size) return undefined;
+        link = { base, replaced: replaced.bits, deleted: deleted.bits };
+      }
+    }
+    at = data + size;
+  }
+  return at === end ? link : undefined;
+}
+
+/**
+ * The set bits, ascending, of a git EWAH bitmap at `at` (ewah/ewah_io.c: bit count, word count,
+ * the 64-bit words, the last marker's position), and where it ends; null when it does not fit.
+ * A marker word holds a run of `run` words all of its run bit (bit 0; the run in bits 1-32), then
+ * `literals` (bits 33-63) words read bit by bit from the lowest.
+ */
+export function ewahBits(buf: Buffer, at: number, end: number): { bits: number[]; next: number } | null {
+  if (at + 8 > end) return null;
+  const bitCount = buf.readUInt32BE(at);
+  const words = buf.readUInt32BE(at + 4);
+  const first = at + 8;
+  const next = first + words * 8 + 4;
+  if (next > end) return null;
+  const bits: number[] = [];
+  let position = 0;
+  for (let w = 0; w < words && position < bitCount; ) {
+    const hi = buf.readUInt32BE(first + w * 8);
+    const lo = buf.readUInt32BE(first + w * 8 + 4);
+    w++;
+    const run = (lo >>> 1) + (hi & 1) * 0x80000000;
+    if (lo & 1) for (let b = 0; b < run * 64 && position + b < bitCount; b++) bits.push(position + b);
+    position += run * 64;
+    for (let l = hi >>> 1; l > 0 && w < words; l--, w++) {
+      const wordHi = buf.readUInt32BE(first + w * 8);
+      const wordLo = buf.readUInt32BE(first + w * 8 + 4);
+      for (let b = 0; b < 32; b++) if (wordLo & (1 << b)) bits.push(position + b);
+      for (let b = 0; b < 32; b++) if (wordHi & (1 << b)) bits.push(position + 32 + b);
+      position += 64;
+    }
+  }
+  return { bits: bits.filter((b) => b < bitCount), next };
+}

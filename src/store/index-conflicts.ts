@@ -1,0 +1,87 @@
+// Checkpoints git's index holds unmerged, for the readers (status, next, resume and the MCP
+// server): a merge conflict git leaves without markers in the file (modify/delete, a file
+// settled by hand but not yet `git add`ed) or with no file at all (removed mid-merge) is still
+// a conflict, named with what ends it, never read as the state to continue or passed over.
+// Read from the index file in place (git/unmerged.ts): no process, the same answer whichever
+// history engine is asked for.
+import { resolveGitDirsSync } from '../git/locate.js';
+import { BASE, OURS, THEIRS, unmergedUnder, type StageMask } from '../git/unmerged.js';
+import { CHECKPOINTS_DIR } from './root.js';
+import { skillFromFileName } from './skill-name.js';
+
+/** git status's two letters for an unmerged path, as `git status --short` prints them. */
+export type ConflictCode = 'UU' | 'AA' | 'DU' | 'UD' | 'AU' | 'UA' | 'DD';
+
+/** The conflict's code from the stages git holds (:1 base, :2 ours, :3 theirs). */
+export function conflictCode(stages: StageMask): ConflictCode {
+  const [base, ours, theirs] = [stages & BASE, stages & OURS, stages & THEIRS];
+  if (ours && theirs) return base ? 'UU' : 'AA';
+  if (base) return ours ? 'UD' : theirs ? 'DU' : 'DD';
+  return ours ? 'AU' : 'UA';
+}
+
+/**
+ * The skills whose `.checkpoints/<skill>.checkpoint.json` git's index holds unmerged, with the
+ * conflict's code; empty outside a repository, and when the index cannot be read (git itself
+ * then refuses the merge: other commands name the damage).
+ */
+export function conflictedCheckpoints(root: string): Map<string, ConflictCode> {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return new Map(); // no repository here (or a broken .git file): only markers can tell
+  }
+  const found = unmergedUnder(dirs, `${CHECKPOINTS_DIR}/`);
+  const skills = new Map<string, ConflictCode>();
+  for (const [path, stages] of found ?? []) {
+    const name = path.slice(CHECKPOINTS_DIR.length + 1);
+    const skill = name.includes('/') ? null : skillFromFileName(name);
+    if (skill !== null) skills.set(skill, conflictCode(stages));
+  }
+  return skills;
+}
+
+/** What the conflict is and what ends it, for one line: `problem` names the file. */
+export interface ConflictReport {
+  problem: string;
+  /** The commands that end it, each way named (what `checkpoint resolve` would be asked, or git). */
+  repair: string;
+}
+
+/**
+ * The conflict of `skill`'s checkpoint as the readers name it. `present`: the file is in the
+ * work tree; `markers`: it holds conflict markers (then its reader's own message already says
+ * so, and `checkpoint resolve` is the repair).
+ */
+export function conflictReport(skill: string, code: ConflictCode, present: boolean): ConflictReport {
+  const file = `${CHECKPOINTS_DIR}/${skill}.checkpoint.json`;
+  const keep = `checkpoint resolve --add ${file}`;
+  const gone = ', and the file is gone from the work tree';
+  switch (code) {
+    case 'DU':
+    case 'UD': {
+      const [deleter, changer, side] = code === 'DU' ? ['our side (HEAD)', 'theirs', 'theirs'] : ['their side', 'ours (HEAD)', 'ours'];
+      const what = `${file}: modify/delete conflict (${code}): ${deleter} deleted it, ${changer} changed it`;
+      const accept = `accept the deletion, the change archived in history/: checkpoint resolve --accept-deletion ${file}`;
+      if (present) return { problem: `${what}; the file holds ${side === 'ours' ? 'our' : 'their'} version, not merged yet`, repair: `keep it: ${keep}; ${accept}` };
+      return { problem: `${what}${gone}`, repair: `${accept}; or bring it back: git checkout --${side} -- ${file}, then ${keep}` };
+    }
+    case 'UU':
+    case 'AA': {
+      const how = code === 'UU' ? 'both sides changed it' : 'both sides added it';
+      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge (${code}: ${how})`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
+      return { problem: `${file}: merge not marked resolved (${code}: ${how}): no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
+    }
+    case 'AU':
+    case 'UA': {
+      const [who, side] = code === 'AU' ? ['our side (HEAD)', 'ours'] : ['their side', 'theirs'];
+      const what = `${file}: merge not marked resolved (${code}: added by ${who} alone, in a rename conflict)`;
+      if (present) return { problem: what, repair: `keep it: ${keep}; drop it: git rm ${file}` };
+      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${side} -- ${file}, then ${keep}` };
+    }
+    case 'DD':
+      if (present) return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
+      return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it)`, repair: `accept the deletion: git rm ${file}` };
+  }
+}

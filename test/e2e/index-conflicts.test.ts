@@ -1,0 +1,270 @@
+// A checkpoint git's index holds unmerged is a conflict however the work tree looks: a
+// modify/delete conflict (DU/UD: the changed side left in the tree with no markers), both sides
+// added (AA) and one side taken by hand but not staged, a content conflict (UU/AA) whose file was
+// removed. resume (text, --json, --context), status, next and the MCP resume tool name it with
+// what ends the merge, resume asks the user (exit 3), never "start fresh", never resumes it, and
+// both history engines say the same. resolve --accept-deletion keeps the deletion and the changed
+// version (in history/). Real `git merge`s, no driver installed.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, BIN, cleanup, commitAll, errorLine, git, GIT_ENV, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+const clients: Client[] = [];
+beforeAll(assertBuilt);
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  dirs.splice(0).forEach(cleanup);
+});
+
+// As people leave them: a note after a path, a glob, a score written 8.0, a capsule saved by pause.
+const cp = (skill: string, over: Record<string, unknown> = {}) => ({
+  protocol_version: '1.1', skill, project: 'demo', project_dir: '/demo',
+  created_at: '2026-06-01T00:00:00Z', updated_at: new Date(Date.now() - 3_600_000).toISOString(),
+  phase: 'build', step: 'auth', status: 'in_progress', progress_summary: 'Sprint 1 passed (8.0/10).',
+  progress_table: [{ id: 'auth', label: 'Auth', status: 'in_progress' }],
+  context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/x.ts (PR 12)', 'docs/**/*.md'] },
+  next_actions: ['Write the auth middleware', 'Add rate limiting'],
+  skill_state: { iteration: 1, pass_threshold: 6.0, run_history: [] },
+  capsule: {
+    context: { goal: 'auth shipped', acceptance: 'npm test green', constraints: ['no new deps'], decisions: ['JWT in cookies'], evidence: [], pending: ['rate limits'], next: 'write the middleware' },
+    origin: { saved_at: '2026-10-01T00:00:00Z', head: null, root: '/demo' },
+    mechanical: {},
+  },
+  ...over,
+});
+const save = (dir: string, doc: unknown, rel = FILE) => write(dir, rel, `${JSON.stringify(doc, null, 2).replace('"pass_threshold": 6', '"pass_threshold": 6.0')}\n`);
+
+type Kind = 'DU' | 'UD' | 'AA-taken' | 'UU-removed' | 'AA-removed' | 'UU-settled';
+const templates = new Map<Kind, string>();
+
+/** A repository stopped in a real `git merge` of branch `other` into main, left as `kind` says. */
+function stopped(kind: Kind, opts: { web?: boolean } = {}): string {
+  let template = templates.get(kind);
+  if (!template) {
+    const dir = makeRepo();
+    const added = kind.startsWith('AA');
+    if (!added) {
+      save(dir, cp('api'));
+      commitAll(dir, 'base');
+    }
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    if (kind === 'UD') git(dir, ['rm', '-q', FILE]);
+    else save(dir, cp('api', { phase: 'p-theirs', step: 'their step' }));
+    commitAll(dir, kind === 'UD' ? 'retire the api checkpoint' : 'their session');
+    git(dir, ['checkout', '-q', 'main']);
+    if (kind === 'DU') git(dir, ['rm', '-q', FILE]);
+    else save(dir, cp('api', { phase: 'p-ours', step: 'our step' }));
+    commitAll(dir, kind === 'DU' ? 'retire the api checkpoint' : 'our session');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    const code = { DU: 'DU', UD: 'UD', 'AA-taken': 'AA', 'UU-removed': 'UU', 'AA-removed': 'AA', 'UU-settled': 'UU' }[kind];
+    expect(git(dir, ['status', '--porcelain'])).toContain(`${code} ${FILE}`);
+    if (kind === 'AA-taken') git(dir, ['checkout', '--theirs', '--', FILE]); // one side taken by hand, not staged
+    if (kind === 'UU-settled') git(dir, ['checkout', '--ours', '--', FILE]);
+    if (kind.endsWith('removed')) rmSync(join(dir, FILE));
+    templates.set(kind, (template = dir)); // copied for each test; removed with the run's temp dirs
+  }
+  const dir = join(tempDir('cp-index-conflict-'), 'work');
+  cpSync(template, dir, { recursive: true });
+  dirs.push(dir);
+  if (opts.web) save(dir, cp('web', { next_actions: ['Ship the landing page'], capsule: undefined }), '.checkpoints/web.checkpoint.json');
+  return dir;
+}
+
+/** Each problem names the file first. */
+const AT = '\\.checkpoints/api\\.checkpoint\\.json: ';
+/** What each conflict must be named with: its code, and the commands that end it. */
+const CASES: [Kind, string, RegExp][] = [
+  ['DU', 'DU', /modify\/delete conflict \(DU\): our side \(HEAD\) deleted it, theirs changed it.*checkpoint resolve --add \.checkpoints\/api\.checkpoint\.json.*checkpoint resolve --accept-deletion/],
+  ['UD', 'UD', /modify\/delete conflict \(UD\): their side deleted it, ours \(HEAD\) changed it.*checkpoint resolve --add .*checkpoint resolve --accept-deletion/],
+  ['AA-taken', 'AA', /merge not marked resolved \(AA: both sides added it\): no conflict markers in the file.*checkpoint resolve --add \.checkpoints\/api\.checkpoint\.json checks and stages it/],
+  ['UU-settled', 'UU', /merge not marked resolved \(UU: both sides changed it\).*checkpoint resolve --add/],
+  ['UU-removed', 'UU', /missing from the work tree, but git's index still holds its merge \(UU: both sides changed it\).*git checkout --merge -- \.checkpoints\/api\.checkpoint\.json, then checkpoint resolve/],
+  ['AA-removed', 'AA', /missing from the work tree, but git's index still holds its merge \(AA: both sides added it\).*git checkout --merge -- /],
+];
+
+describe.each(CASES)('a checkpoint git holds unmerged (%s)', (kind, code, named) => {
+  it('resume asks the user (exit 3), names it and what ends the merge, never resumes it or says "start fresh"', async () => {
+    const dir = stopped(kind);
+    const r = await runCli(dir, ['resume']);
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout).not.toContain('RESUMING');
+    expect(r.stdout).not.toMatch(/start fresh\b(?! over)/);
+    expect(r.stdout).toMatch(/^A checkpoint is in an unfinished merge, so none is resumed automatically:$/m);
+    expect(r.stdout).toMatch(new RegExp(`^ {2}✗ needs repair: api: ${AT}${named.source}`, 'm'));
+    expect(r.stdout).toMatch(/^ASK THE USER before starting work/m);
+    const json = await runCli(dir, ['resume', '--json']);
+    expect(json.code).toBe(3);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ ok: false, ask_user: true, candidates: [], needs_repair: [{ skill: 'api', conflict: code, problem: expect.stringMatching(named) }] });
+    expect(doc.skill).toBeUndefined();
+    // Named with the skill: refused (exit 2) with what ends the merge, not "no checkpoint".
+    const one = await runCli(dir, ['resume', 'api']);
+    expect(one.code).toBe(2);
+    expect(errorLine(one.stderr.split('\n').filter((l) => !l.includes('warning:')).join('\n')).message).toMatch(/^cannot resume api: /);
+  });
+
+  it('resume --context does not recover the capsule of a side of the merge: it asks (exit 3)', async () => {
+    const dir = stopped(kind);
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toContain('RECOVERY CAPSULE');
+    expect(r.stdout).not.toContain('no recovery capsule saved');
+    expect(r.stdout).toMatch(new RegExp(`✗ api: ${AT}${named.source}`));
+    expect(r.stderr).toContain('checkpoint: skipped api: its checkpoint is in an unfinished merge');
+    const json = JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout);
+    expect(json).toMatchObject({ ok: false, ask_user: true, capsule: null, needs_repair: [{ skill: 'api', conflict: code }] });
+    const one = await runCli(dir, ['resume', 'api', '--context']);
+    expect(one.code).toBe(2);
+    expect(errorLine(one.stderr).message).toMatch(/^cannot read the recovery capsule of "api": /);
+  });
+
+  it('status, next and list name it (exit 1), beside a healthy skill they still show, and both engines agree', async () => {
+    const dir = stopped(kind, { web: true });
+    const outs: string[] = [];
+    for (const engine of ['native', 'isomorphic']) {
+      const status = await runCli(dir, ['status', '--engine', engine]);
+      expect(status.code).toBe(1);
+      expect(status.stdout).toMatch(new RegExp(`^api +needs repair +${AT}${named.source}`, 'm'));
+      expect(status.stdout).toMatch(/^web +in_progress/m);
+      const next = await runCli(dir, ['next', '--engine', engine]);
+      expect(next.code).toBe(1);
+      expect(next.stdout).toMatch(new RegExp(`^needs repair: api: ${AT}${named.source}`, 'm'));
+      expect(next.stdout).toContain('→ Ship the landing page');
+      const statusJson = JSON.parse((await runCli(dir, ['status', '--json', '--engine', engine])).stdout);
+      expect(statusJson.broken).toEqual([{ skill: 'api', conflict: code, problem: expect.stringMatching(named) }]);
+      expect(statusJson.skills.map((s: { skill: string }) => s.skill)).toEqual(['web']);
+      const nextJson = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout);
+      expect(nextJson.needs_repair).toEqual([{ skill: 'api', conflict: code, problem: expect.stringMatching(named) }]);
+      outs.push([status.stdout, next.stdout, JSON.stringify(statusJson), JSON.stringify(nextJson)].join('\n'));
+    }
+    expect(outs[1]).toBe(outs[0]);
+    const list = await runCli(dir, ['list']);
+    expect(list.code).toBe(1);
+    expect(list.stdout).toMatch(new RegExp(`^api +conflicted +${AT}${named.source}`, 'm'));
+    // Beside a healthy skill, resume still asks rather than resuming the other one silently.
+    const resume = await runCli(dir, ['resume']);
+    expect(resume.code).toBe(3);
+    expect(resume.stdout).toMatch(/^ {2}web {2}in_progress/m);
+  });
+});
+
+describe('a conflict no *_HEAD file marks', () => {
+  it('git checkout -m leaves UU in the index and no MERGE_HEAD: one side taken by hand is still named, resume asks', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp('api'));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp('api', { phase: 'p-other' }));
+    commitAll(dir, 'other session');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp('api', { phase: 'p-wip' })); // uncommitted work carried across with -m
+    expect(gitTry(dir, ['checkout', '-q', '-m', 'other']).status).toBe(0);
+    expect(git(dir, ['status', '--porcelain'])).toBe(`UU ${FILE}\n`);
+    for (const head of ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD']) expect(existsSync(join(dir, '.git', head)), head).toBe(false);
+    git(dir, ['checkout', '--ours', '--', FILE]); // valid JSON, no markers, still unmerged
+    const r = await runCli(dir, ['resume']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/✗ needs repair: api: \.checkpoints\/api\.checkpoint\.json: merge not marked resolved \(UU: both sides changed it\)/);
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(0);
+    expect((await runCli(dir, ['resume'])).stdout).toContain('RESUMING: api');
+  });
+});
+
+describe('the MCP resume tool and resume-session prompt', () => {
+  it.each([['DU'], ['UU-removed']] as [Kind][])('ask the user over %s instead of resuming it or "start fresh"', async (kind) => {
+    const dir = stopped(kind);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    clients.push(client);
+    const tool = (await client.callTool({ name: 'resume', arguments: {} })) as { content: { text: string }[]; structuredContent?: Record<string, unknown> };
+    const text = tool.content.map((c) => c.text).join('\n');
+    expect(text).not.toContain('no checkpoint to resume');
+    expect(text).not.toContain('RESUMING');
+    expect(text).toContain('ASK THE USER');
+    expect(text).toContain(kind === 'DU' ? 'checkpoint resolve --accept-deletion' : 'git checkout --merge --');
+    expect(tool.structuredContent).toMatchObject({ ok: false, ask_user: true });
+    const prompt = await client.getPrompt({ name: 'resume-session', arguments: {} });
+    const said = (prompt.messages[0]!.content as { text: string }).text;
+    expect(said).toContain('ASK THE USER');
+    expect(said).not.toContain('RESUMING');
+    expect(said).not.toContain('no checkpoint to resume');
+  });
+});
+
+describe('once the merge is finished, the checkpoint reads again', () => {
+  it('resolve --add keeps the changed side of a modify/delete conflict, and resume resumes it', async () => {
+    const dir = stopped('UD');
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(0);
+    const r = await runCli(dir, ['resume']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('RESUMING: api');
+    expect(r.stdout).toContain('Next: Write the auth middleware');
+  });
+
+  it('a settled file staged with git add reads as any other', async () => {
+    const dir = stopped('UU-settled');
+    git(dir, ['add', FILE]);
+    const status = await runCli(dir, ['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^api +in_progress +p-ours \/ our step/m);
+  });
+});
+
+describe('resolve --accept-deletion', () => {
+  const archives = (dir: string) => (existsSync(join(dir, '.checkpoints/history')) ? readdirSync(join(dir, '.checkpoints/history')) : []);
+
+  it.each([
+    ['DU', 'our side (HEAD)', 'theirs'],
+    ['UD', 'their side', 'ours (HEAD)'],
+  ] as [Kind, string, string][])('%s: archives the changed version byte for byte, stages the deletion, and the merge commits', async (kind, deleter, changer) => {
+    const dir = stopped(kind);
+    const changed = readFileSync(join(dir, FILE));
+    const r = await runCli(dir, ['resolve', '--accept-deletion']);
+    expect(r.code, r.stderr).toBe(0);
+    const [archive] = archives(dir);
+    expect(archive).toMatch(/^api\.\d{4}-\d\d-\d\dT[\d-]+\.\d{3}Z\.checkpoint\.json$/);
+    expect(r.stdout).toBe(`${FILE}: ✓ accepted the deletion by ${deleter} and staged it; the version ${changer} changed is archived in .checkpoints/history/${archive} (git add it to commit it with the merge); \`checkpoint restore ${archive}\` brings it back\n`);
+    expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(changed)).toBe(true);
+    expect(existsSync(join(dir, FILE))).toBe(false);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+    expect((await runCli(dir, ['resume'])).stdout).toContain('no checkpoint to resume');
+    git(dir, ['commit', '-q', '--no-edit']);
+    // The change comes back as the live checkpoint when wanted.
+    expect((await runCli(dir, ['restore', archive!])).code).toBe(0);
+    expect(JSON.parse(read(dir, FILE)).phase).toBe(kind === 'DU' ? 'p-theirs' : 'p-ours');
+  });
+
+  it('with the file gone from the work tree: archives the side git staged; with --add stages the archive too', async () => {
+    const dir = stopped('DU');
+    const staged = Buffer.from(git(dir, ['show', `:3:${FILE}`]));
+    rmSync(join(dir, FILE));
+    // Named by status as gone, with this way out.
+    expect((await runCli(dir, ['status'])).stdout).toMatch(/and the file is gone from the work tree \(accept the deletion, the change archived in history\/: checkpoint resolve --accept-deletion/);
+    const r = await runCli(dir, ['resolve', '--accept-deletion', '--add', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const [archive] = archives(dir);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, files: [{ path: FILE, status: 'resolved', source: 'stages', messages: [], deleted: 'ours', archive: `.checkpoints/history/${archive}` }] });
+    expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(staged)).toBe(true);
+    expect(git(dir, ['status', '--porcelain'])).toBe(`A  .checkpoints/history/${archive}\n`);
+  });
+
+  it('refuses (exit 2, nothing changed) where no file is in a modify/delete conflict', async () => {
+    const dir = stopped('UU-settled');
+    const before = readFileSync(join(dir, FILE));
+    const r = await runCli(dir, ['resolve', '--accept-deletion']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toBe(`resolve: --accept-deletion: no modify/delete conflict in ${FILE}`);
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    expect(archives(dir)).toEqual([]);
+    expect(git(dir, ['ls-files', '--unmerged'])).not.toBe('');
+  });
+});
