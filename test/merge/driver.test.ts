@@ -136,7 +136,8 @@ describe('mergeCheckpointTexts: clean merges', () => {
           expect(r.status).toBe('conflict');
           const sides = splitConflictMarkers(r.text!)!;
           expect(parseJson(sides.ours).value).toEqual({ ...(parseJson(side(a, '2026-01-06T10:00:00Z')).value as object), updated_at: '2026-01-07T10:00:00Z' });
-          expect((parseJson(sides.theirs).value as { step: unknown }).step).toEqual(b);
+          // As theirs' file holds it (JSON.stringify writes -0 as 0).
+          expect((parseJson(sides.theirs).value as { step: unknown }).step).toEqual((parseJson(side(b, '2026-01-07T10:00:00Z')).value as { step: unknown }).step);
           expect((parseJson(sides.base!).value as { step: unknown }).step).toBe('orders endpoint');
           // Outside the conflicted line, ours' text: the tabs, CRLF, the blank line and the inline lists.
           expect(r.text).toContain('\r\n\r\n\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts"],\r\n\t"next_actions": [\r\n');
