@@ -365,8 +365,9 @@ function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] 
   const refKey = ref.kind === 'pr' && ref.asPr ? `PR ${ref.token}` : ref.token;
   let landings = walk.byRef.get(refKey);
   if (!landings) {
-    const lands = landsTest(ref);
-    const candidates = (walk.byNumber.get(keyOf(ref)) ?? []).filter(lands);
+    // The test (a few regexes per host form) is compiled only for a reference some commit may land.
+    const keyed = walk.byNumber.get(keyOf(ref));
+    const candidates = keyed ? keyed.filter(landsTest(ref)) : [];
     const undone = candidates.length ? undoneCommits(commits) : null;
     landings = candidates.filter((c) => !undone!.has(c.sha) && !isRevert(c));
     walk.byRef.set(refKey, landings);
