@@ -1,6 +1,7 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
 import { existsSync, lstatSync } from 'node:fs';
+import { projectEntry, type ProjectEntry } from '../store/safe-fs.js';
 import { quoted, shown, shownPath } from '../one-line.js';
 import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { CHECKPOINTS_DIR } from '../store/root.js';
@@ -15,7 +16,7 @@ import { committedAfter, queuedAt, toSeconds } from './instants.js';
 import { findLandings } from './landed.js';
 import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
-import { matchGlob } from './match-files.js';
+import { matchGlob, type OddMatch } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
 import type { CommitInfo } from '../git/types.js';
@@ -86,20 +87,49 @@ export interface FileContext {
   removalsSince?: number;
 }
 
-/** Whether a repo-relative path exists under the root. */
-export type Exists = (rel: string) => boolean;
+/**
+ * Whether something is at a repo-relative path under the root (a file or folder, a FIFO, a link
+ * out of the repository: the checks tell those apart with `at`). What lies beyond a link out is never looked at.
+ */
+export interface Exists {
+  (rel: string): boolean;
+  /** What is at the path, told without reading through a link out of the repository (safe-fs projectEntry). */
+  at?: (rel: string) => ProjectEntry;
+}
 
 /**
- * Existence asked once per path in a run: the checkpoints of one run list the same files, and
- * each check asks again (a fresh one per run, as files come and go between runs).
+ * What is at each path, asked once per path in a run: the checkpoints of one run list the same
+ * files, and each check asks again (a fresh one per run, as files come and go between runs).
  */
 export function existsIn(root: string): Exists {
-  const memo = new Map<string, boolean>();
-  return (rel) => {
+  const memo = new Map<string, ProjectEntry>();
+  const at = (rel: string) => {
     let found = memo.get(rel);
-    if (found === undefined) memo.set(rel, (found = existsSync(join(root, rel))));
+    if (found === undefined) memo.set(rel, (found = projectEntry(root, rel)));
     return found;
   };
+  // Beyond a link out nothing is known to be there (the same answer whatever lies outside); a link itself is there.
+  const there = (entry: ProjectEntry, rel: string) => entry.kind !== 'missing' && !(entry.kind === 'link-out' && entry.link !== rel);
+  return Object.assign((rel: string) => there(at(rel), rel), { at });
+}
+
+/** A plain file or folder at the path (not a FIFO, not reached through a link out): what the checks can read. */
+export function plainAt(exists: Exists, root: string, rel: string): boolean {
+  const kind = (exists.at ?? ((r: string) => projectEntry(root, r)))(rel).kind;
+  return kind === 'file' || kind === 'folder';
+}
+
+/**
+ * What a listed path is when doctor cannot check it, or null: "is a FIFO, not a plain file", "is a
+ * symlink out of the repository (to /etc/passwd)", "is reached through docs/out, a symlink out of
+ * the repository (to /tmp/out)". Git tracks none of them as a file (a link as a link, nothing
+ * beyond one, no FIFO at all), so it is a note, the same whatever lies outside.
+ */
+export function notAFile(rel: string, entry: ProjectEntry): string | null {
+  if (entry.kind === 'special') return `is ${entry.what}, not a plain file`;
+  if (entry.kind !== 'link-out') return null;
+  const out = `a symlink out of the repository (to ${shownPath(entry.to)})`;
+  return entry.link === rel ? `is ${out}` : `is reached through ${shownPath(entry.link)}, ${out}`;
 }
 
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
@@ -221,7 +251,7 @@ export function patternBase(root: string, alternative: string): string[] {
   return [hasGlob(rel) ? globBase(rel) : rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : rel];
 }
 
-type ResolvedPattern = { matches: string[]; test: (path: string) => boolean };
+type ResolvedPattern = { matches: string[]; test: (path: string) => boolean; odd: OddMatch | null };
 
 /** Per run (its evidence object): checkpoints often list the same patterns, each globbed once. */
 const patternsOf = new WeakMap<Evidence, Map<string, ResolvedPattern>>();
@@ -267,8 +297,20 @@ function resolvePattern(root: string, alternatives: readonly string[], exists: E
     return rel === null ? [] : [rel];
   });
   const res = rels.map((rel) => globMatcher(rel));
-  const matches = rels.flatMap((rel) => (hasGlob(rel) ? matchGlob(root, rel, 1) : exists(rel) ? [rel] : []));
-  return { matches, test: (path) => res.some((re) => re.test(path)) };
+  // What a pattern names that is no plain file (a FIFO, a link out of the repository): the first one, for the note.
+  let odd: OddMatch | null = null;
+  const matches = rels.flatMap((rel) => {
+    if (hasGlob(rel)) {
+      const found = matchGlob(root, rel, 1);
+      odd ??= found.odd;
+      return found.files;
+    }
+    if (plainAt(exists, root, rel)) return [rel];
+    const entry = (exists.at ?? ((r: string) => projectEntry(root, r)))(rel);
+    if (entry.kind === 'special' || entry.kind === 'link-out') odd ??= { path: rel, entry };
+    return [];
+  });
+  return { matches, test: (path) => res.some((re) => re.test(path)), odd };
 }
 
 /**
@@ -371,6 +413,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         findings.push(namesNoRepoFile(base, path, entry, false));
         continue;
       }
+      const odd = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists).odd;
+      if (!matches.length && odd !== null) {
+        // Only a FIFO, or only what lies through a link out of the repository: nothing git can hold, the same whatever is outside.
+        // The glob's fixed folder itself (it matches no name the glob takes), or a match.
+        const what = `${test(odd.path) ? 'matches only' : 'looks in'} ${shownPath(odd.path)}, which ${notAFile(odd.path, odd.entry)}`;
+        findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} ${what}; not checked`, evidence: { file: target.text } });
+        continue;
+      }
       if (!matches.length) {
         // What a sparse checkout leaves out may be what it names: git has it, this checkout does not.
         // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
@@ -413,6 +463,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     if (reported.has(rel)) continue;
     reported.add(rel);
+    const odd = notAFile(rel, (exists.at ?? ((r: string) => projectEntry(ctx.root, r)))(rel));
+    if (odd !== null) {
+      findings.push({ ...base, level: 'info', path, message: `${shown(rel)} ${odd}; not checked`, evidence: { file: rel } });
+      continue;
+    }
     if (!exists(rel)) {
       findings.push(missingFile(rel, path, cp, ctx));
       continue;

@@ -8,7 +8,7 @@ import { cachedAtHead, cachedCommitsSince, headFiles, isCommitList, objectsStamp
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
-import { findLandings, workRefs } from './landed.js';
+import { findLandings, landingNeedles, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, sinceAnchor, type QueuedDates } from './queued.js';
@@ -47,8 +47,10 @@ export interface Verified {
 }
 
 export interface DeepSearch {
-  /** PR and ticket ids of queued texts older than the cut, searched back to `since`. */
+  /** PR, merge request and ticket ids of queued texts older than the cut, searched back to `since`. */
   tokens: string[];
+  /** What a commit landing one of them holds in its message (landingNeedles): what the search asks for. */
+  needles: string[];
   since: number;
   /** Missing generated files whose last removal was looked for. */
   files: string[];
@@ -162,7 +164,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // and used only if the dates leave the question unchanged.
   const ask = (search: DeepSearch) => ({
     search,
-    named: search.tokens.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.tokens, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.tokens, search.since))) : Promise.resolve([]),
+    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since))) : Promise.resolve([]),
     removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since))) : Promise.resolve([]),
   });
   let guessed: ReturnType<typeof ask> | null = null;
@@ -196,8 +198,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const g = guessed?.search;
   const asked = deep === null ? null : {
-    named: g && sameKey([g.tokens, g.since], [deep.tokens, deep.since]) ? guessed!.named : ask({ ...deep, files: [] }).named,
-    removals: g && sameKey([g.files, g.since], [deep.files, deep.since]) ? guessed!.removals : ask({ ...deep, tokens: [] }).removals,
+    named: g && sameKey([g.needles, g.since], [deep.needles, deep.since]) ? guessed!.named : ask({ ...deep, files: [] }).named,
+    removals: g && sameKey([g.files, g.since], [deep.files, deep.since]) ? guessed!.removals : ask({ ...deep, tokens: [], needles: [] }).removals,
   };
   const named = asked?.named ?? Promise.resolve([]);
   const removals = asked?.removals ?? Promise.resolve([]);
@@ -234,17 +236,21 @@ async function pastSkewFor(root: string, history: () => Promise<GitHistory>, fil
  */
 function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued: QueuedDates, cutAt: number, oldest: number, missing: readonly string[], thisRepo: ThisRepo): DeepSearch {
   const tokens = new Set<string>();
+  const needles = new Set<string>();
   for (const { rel, cp } of files) {
     const at = queuedAt(cp, queued.get(rel));
     for (const text of queuedTexts(cp)) {
       const after = at(text);
       const refs = workRefs(text, thisRepo);
       if (!refs.length || !(after < cutAt)) continue;
-      for (const r of refs) tokens.add(r.token);
+      for (const r of refs) {
+        tokens.add(r.token);
+        for (const n of landingNeedles(r)) needles.add(n);
+      }
     }
   }
   // One search back to the oldest of them: one pass, and the same question (cache key) each run.
-  return { tokens: [...tokens].sort(), since: oldest, files: [...new Set(missing)].sort() };
+  return { tokens: [...tokens].sort(), needles: [...needles].sort(), since: oldest, files: [...new Set(missing)].sort() };
 }
 
 /**

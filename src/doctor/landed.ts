@@ -1,11 +1,23 @@
 // Which work git shows as landed: the evidence behind doctor's "redo shipped work" check
 // and behind `next` skipping such actions. Pure: takes commit records, returns matches.
-// Only commit SUBJECTS (and whether a commit is a merge) count: a token in an unrelated body is not a landing.
+// Commit SUBJECTS (and whether a commit is a merge) count, plus the few body lines a host writes
+// itself (GitLab's "See merge request g/p!12", Bitbucket's "Merge in P/r from a to b"): a token
+// anywhere else in a body is not a landing.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
 import { isThisRepo, pullUrlRepo, type ThisRepo } from './repo-names.js';
 
-export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 'ticket'; id: string; token: string };
+/**
+ * A pull request, a GitLab merge request, or a ticket. `asPr`: written as a pull request ("PR 12",
+ * "pull request 12", a ".../pull/12" URL), not only "#12": on Bitbucket and Azure DevOps a bare "#12"
+ * is an issue or work item, so only a PR written as one is landed by those hosts' merge subjects.
+ * A merge request ("!12", "MR 12", "merge request 12", a ".../merge_requests/12" URL) is GitLab's
+ * (Azure DevOps also mentions its PRs as "!12").
+ */
+export type WorkRef =
+  | { kind: 'pr'; number: number; token: string; asPr: boolean }
+  | { kind: 'mr'; number: number; token: string }
+  | { kind: 'ticket'; id: string; token: string };
 
 /**
  * A PR as people write one: "#12" standing alone (not "C#12", "docs#12", "&#39;", another
@@ -14,15 +26,21 @@ export type WorkRef = { kind: 'pr'; number: number; token: string } | { kind: 't
  */
 const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b|(?<![\w-])(?:PR|Pr|pr)(?:\s?#|[ -])(\d{1,7})\b|\b[Pp]ull [Rr]equest #?(\d{1,7})\b|(?:^|\/)pull\/(\d{1,7})\b/g;
 /**
- * "#12" after a word that numbers something else: a step or an item in a list, or an issue
- * (GitHub numbers issues and PRs from one counter, so issue #12 is never PR #12).
+ * A GitLab merge request: "!12" standing alone (not another project's "group/proj!12", nor "Done!12"),
+ * "MR !12", "MR 12", "MR-12", "MR #12", "merge request 12" (or !12, #12), a ".../merge_requests/12" URL.
  */
-const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?|[Oo]ptions?|[Ss]tages?|[Rr]ounds?|[Rr]ows?|[Ll]ines?|[Cc]ases?|[Tt]asks?|[Ii]ssues?|[Bb]ugs?|[Tt]ickets?|[Nn]o\.?|[Nn]umber)\s*$/;
+const MR_RE = /(?:^|[^\w/.!&-])!(\d{1,7})\b|(?<![\w-])(?:MR|mr)(?:\s?[!#]|[ -])(\d{1,7})\b|\b[Mm]erge [Rr]equest [!#]?(\d{1,7})\b|\/merge_requests\/(\d{1,7})\b/g;
+/**
+ * "#12" after a word that numbers something else: a step or an item in a list, an issue
+ * (GitHub numbers issues and PRs from one counter, so issue #12 is never PR #12), or a merge
+ * request ("MR #12": GitLab's !12, read by MR_RE).
+ */
+const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?|[Oo]ptions?|[Ss]tages?|[Rr]ounds?|[Rr]ows?|[Ll]ines?|[Cc]ases?|[Tt]asks?|[Ii]ssues?|[Bb]ugs?|[Tt]ickets?|[Nn]o\.?|[Nn]umber|MRs?|mrs?|[Mm]erge [Rr]equests?)\s*$/;
 // A CVE id whole (`CVE-2024-3094`, not `CVE-2024`); any other id not followed by `-<digit>`
 // ("ABC-2024-11" is a date-like name, not ticket ABC-2024).
 const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
-/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4), and PR-12 (a pull request, read by PR_RE). */
-const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT|PR)-/;
+/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4), and PR-12 / MR-12 (read by PR_RE and MR_RE). */
+const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT|PR|MR)-/;
 
 /** The URL-ish run of characters ending at `end` (a space, a markdown link's parenthesis or a quote ends it); scanned back, so a long text costs its run only. */
 function urlRunBefore(text: string, end: number): string {
@@ -47,37 +65,61 @@ function otherRepos(text: string, m: RegExpExecArray | RegExpMatchArray, digits:
   return named !== null && !isThisRepo(named, repo);
 }
 
+/** Whether a `…/-/merge_requests/12` URL names another project than this repository. */
+function otherProjects(text: string, m: RegExpMatchArray, repo: ThisRepo): boolean {
+  if (m[4] === undefined) return false;
+  const named = pullUrlRepo(urlRunBefore(text, m.index!).replace(/\/-$/, ''));
+  return named !== null && !isThisRepo(named, repo);
+}
+
 /**
- * PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`) and ticket ids (`ABC-123`) that a
- * piece of text refers to. A full PR URL of another repository than `repo` (its remotes) is not
- * this repository's PR, nor is a `[#12](…)` link to one.
+ * PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`), merge requests (`!12`, `MR 12`:
+ * token `!12`) and ticket ids (`ABC-123`) that a piece of text refers to. A full PR or MR URL of
+ * another repository than `repo` (its remotes) is not this repository's, nor is a `[#12](…)` link to one.
  */
 export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   const refs: WorkRef[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, WorkRef>();
   for (const m of text.matchAll(PR_RE)) {
     // A lone "#12" after "step" or "issue" numbers something else (the match starts one character before the "#").
     if (m[1] !== undefined && ORDINAL_BEFORE.test(text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1)))) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
     if (repo.length && otherRepos(text, m, digits, repo)) continue;
     const token = `#${digits}`;
-    if (!seen.has(token)) refs.push({ kind: 'pr', number: Number(digits), token });
-    seen.add(token);
+    const known = seen.get(token);
+    // "#12" and "PR 12" in one text are one PR, written as a PR.
+    if (known?.kind === 'pr') known.asPr ||= m[1] === undefined;
+    else {
+      const ref: WorkRef = { kind: 'pr', number: Number(digits), token, asPr: m[1] === undefined };
+      refs.push(ref);
+      seen.set(token, ref);
+    }
+  }
+  for (const m of text.matchAll(MR_RE)) {
+    if (repo.length && otherProjects(text, m, repo)) continue;
+    const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+    const token = `!${digits}`;
+    if (seen.has(token)) continue;
+    const ref: WorkRef = { kind: 'mr', number: Number(digits), token };
+    refs.push(ref);
+    seen.set(token, ref);
   }
   for (const m of text.matchAll(TICKET_RE)) {
     const token = m[1]!;
-    if (NOT_TICKET.test(token)) continue;
-    if (!seen.has(token)) refs.push({ kind: 'ticket', id: token, token });
-    seen.add(token);
+    if (NOT_TICKET.test(token) || seen.has(token)) continue;
+    const ref: WorkRef = { kind: 'ticket', id: token, token };
+    refs.push(ref);
+    seen.set(token, ref);
   }
   return refs;
 }
 
-type Landable = Pick<CommitInfo, 'subject' | 'parents'>;
+/** What a landing is judged on: the subject, the body (where a host writes its own lines), whether it is a merge. */
+type Landable = Pick<CommitInfo, 'subject' | 'parents'> & { body?: string };
 
-/** A merge subject ("Merge pull request #12 from ...") or a squash subject ending "(#12)". */
+/** A merge or squash subject landing PR `pr`, as GitHub writes them ("Merge pull request #12 from ...", "... (#12)"). */
 export function subjectLandsPr(subject: string, pr: number): boolean {
-  return landsTest({ kind: 'pr', number: pr, token: `#${pr}` })({ subject, parents: [] });
+  return landsTest({ kind: 'pr', number: pr, token: `#${pr}`, asPr: false })({ subject, parents: [] });
 }
 
 /** A commit naming ticket `id` that lands work (see LANDING_SHAPED): "WIP PLAT-7: started" does not. */
@@ -85,12 +127,29 @@ export function commitLandsTicket(commit: Landable, id: string): boolean {
   return landsTest({ kind: 'ticket', id, token: id })(commit);
 }
 
+/** Whether `commit` lands `ref` (a revert aside: findLandings leaves those out). */
+export function commitLands(commit: Landable, ref: WorkRef): boolean {
+  return landsTest(ref)(commit);
+}
+
 /**
  * How work lands, for a ticket as for a PR: a merge (a merge commit, or its subject as git,
- * GitHub, GitLab and Bitbucket write it) or a squash subject ending "(#123)". A plain commit
- * naming a ticket is work on it, not its landing.
+ * GitHub, GitLab, Bitbucket and Azure DevOps write it) or a squash subject ending "(#123)"
+ * (GitLab's "(!123)"). A plain commit naming a ticket is work on it, not its landing.
  */
-const LANDING_SHAPED = /^Merged? |\(#\d{1,7}\)\s*$/;
+const LANDING_SHAPED = /^Merged? |\([#!]\d{1,7}\)\s*$/;
+
+/**
+ * Bitbucket Server's subjects: "Merge pull request #12 in PROJ/repo from <source> to <target>"
+ * (before 7.0; a fork's source is "PROJ/fork:branch"), and "Pull request #12: <title>" (7.0 on),
+ * whose body says "Merge in PROJ/repo from <source> to <target>".
+ */
+const BITBUCKET_SERVER_MERGE = /^Merge pull request #(\d{1,7}) in \S+ from (\S+) to (\S+)\s*$/;
+const BITBUCKET_SERVER_TITLE = /^Pull request #(\d{1,7}): (.*)$/;
+const BITBUCKET_SERVER_BODY = /^Merge in \S+ from (\S+) to (\S+)\s*$/m;
+
+/** Whether a Bitbucket Server source ("feature/x", a fork's "PROJ/fork:main") is the target branch itself: a sync. */
+const sameBranch = (source: string, target: string) => source.slice(source.lastIndexOf(':') + 1) === target;
 
 /**
  * The `into <target>` tail git, GitHub and GitLab write ("... into PLAT-7-flag", "... into 'main'"),
@@ -101,12 +160,22 @@ const MERGE_TARGET = /(?: of \S+)?(?: into (?:'([^']*)'|(\S+)))?\s*$/;
 const QUOTED = /'([^']*)'/g;
 
 /**
- * The part of a landing subject that says what landed. In a merge subject that is the side merged
- * in, never the branch it went into: "Merge branch 'main' into PLAT-7-flag" (updating a ticket branch)
+ * The part of a landing commit that says what landed. In a merge that is the side merged in,
+ * never the branch it went into: "Merge branch 'main' into PLAT-7-flag" (updating a ticket branch)
  * lands nothing of PLAT-7, and "Merge branch 'PLAT-7-flag' of github.com:o/r into PLAT-7-flag" (a
- * pull of the ticket branch itself) is a sync. Null when the subject lands nothing.
+ * pull of the ticket branch itself) is a sync. Null when the commit lands nothing.
  */
-export function landingText(subject: string, isMerge: boolean): string | null {
+export function landingText(subject: string, isMerge: boolean, body = ''): string | null {
+  const server = BITBUCKET_SERVER_MERGE.exec(subject);
+  if (server) return sameBranch(server[2]!, server[3]!) ? null : `Merge pull request #${server[1]} from ${server[2]}`;
+  const titled = BITBUCKET_SERVER_TITLE.exec(subject);
+  if (titled) {
+    const into = BITBUCKET_SERVER_BODY.exec(body);
+    if (!into) return isMerge ? subject : null;
+    const [, source, target] = into as unknown as [string, string, string];
+    // The title may name the branch merged into ("Update PLAT-7-flag from main"): that did not land.
+    return sameBranch(source, target) ? null : `${titled[2]!.split(target).join(' ')} from ${source}`;
+  }
   if (!/^Merged? /.test(subject)) return isMerge || LANDING_SHAPED.test(subject) ? subject : null;
   const target = MERGE_TARGET.exec(subject)!;
   const into = target[1] ?? target[2];
@@ -118,19 +187,62 @@ export function landingText(subject: string, isMerge: boolean): string | null {
   return sync ? null : source;
 }
 
-/** One compiled test per reference: a walk checks it against every subject since the checkpoint. */
+/**
+ * How each host writes a landed pull or merge request numbered `n` (real default subjects):
+ * GitHub's merge commit "Merge pull request #12 from o/branch" (Bitbucket Server's "Merge pull request
+ * #12 in P/r from a to b" alike) and squash "Title (#12)"; Bitbucket Cloud's "Merged in branch (pull
+ * request #12)"; Bitbucket Server 7's "Pull request #12: Title" over "Merge in P/r from a to b";
+ * Azure DevOps' "Merged PR 12: Title" (older: "Merge pull request 12 from a into b"); GitLab's merge
+ * commit body "See merge request group/proj!12" ("!12" before 10.0) and a squash "Title (!12)".
+ */
+const HOST_FORMS = {
+  github: (n: number) => new RegExp(`^Merge pull request #${n}\\b`),
+  squash: (n: number) => new RegExp(`\\(#${n}\\)\\s*$`),
+  bitbucketCloud: (n: number) => new RegExp(`^Merged in \\S+ \\(pull request #${n}\\)`),
+  bitbucketServer: (n: number) => new RegExp(`^Pull request #${n}: `),
+  azure: (n: number) => new RegExp(`^Merged? PR ${n}: |^Merge pull request ${n} from \\S+ into \\S+`),
+  gitlab: (n: number) => new RegExp(`^See merge request \\S*!${n}\\s*$`, 'm'),
+  gitlabSquash: (n: number) => new RegExp(`\\(!${n}\\)\\s*$`),
+};
+
+/** One compiled test per reference: a walk checks it against its few candidate commits. */
 function landsTest(ref: WorkRef): (commit: Landable) => boolean {
   if (ref.kind === 'ticket') {
     const names = new RegExp(`(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`);
-    return ({ subject, parents }) => {
-      if (!subject.includes(ref.id)) return false;
-      const text = landingText(subject, parents.length > 1);
+    return ({ subject, parents, body = '' }) => {
+      // Bitbucket Server 7 names the branch merged in on its body's "Merge in" line only.
+      if (!subject.includes(ref.id) && !(subject.startsWith('Pull request #') && body.includes(ref.id))) return false;
+      const text = landingText(subject, parents.length > 1, body);
       return text !== null && names.test(text);
     };
   }
-  const merge = new RegExp(`^Merge pull request #${ref.number}\\b`);
-  const squash = new RegExp(`\\(#${ref.number}\\)\\s*$`);
-  return ({ subject }) => subject.includes(ref.token) && (merge.test(subject) || squash.test(subject));
+  const n = ref.number;
+  const azure = HOST_FORMS.azure(n);
+  if (ref.kind === 'mr') {
+    const gitlab = HOST_FORMS.gitlab(n);
+    const squash = HOST_FORMS.gitlabSquash(n);
+    return ({ subject, body = '' }) => squash.test(subject) || azure.test(subject) || (body.includes('See merge request ') && gitlab.test(body));
+  }
+  const github = HOST_FORMS.github(n);
+  const squash = HOST_FORMS.squash(n);
+  if (!ref.asPr) return ({ subject }) => subject.includes(ref.token) && (github.test(subject) || squash.test(subject));
+  const cloud = HOST_FORMS.bitbucketCloud(n);
+  const server = HOST_FORMS.bitbucketServer(n);
+  // "Pull request #12: Title" is Bitbucket's when it merged (its "Merge in" line, or a merge commit), not a hand-written subject.
+  return ({ subject, parents, body = '' }) => github.test(subject) || squash.test(subject) || cloud.test(subject) || azure.test(subject)
+    || (server.test(subject) && (parents.length > 1 || BITBUCKET_SERVER_BODY.test(body)));
+}
+
+/**
+ * What any commit landing `ref` holds verbatim in its message ("#12"; Azure DevOps' "PR 12" and
+ * "pull request 12" for a PR written as one, and for a merge request, which GitLab writes "!12"):
+ * what a search of older history by message asks for.
+ */
+export function landingNeedles(ref: WorkRef): string[] {
+  if (ref.kind === 'ticket') return [ref.id];
+  const n = ref.number;
+  if (ref.kind === 'mr') return [`!${n}`, `PR ${n}`, `pull request ${n}`];
+  return ref.asPr ? [`#${n}`, `PR ${n}`, `pull request ${n}`] : [`#${n}`];
 }
 
 export interface Landing {
@@ -191,7 +303,7 @@ export function findLandings(text: string, commits: readonly CommitInfo[], after
 }
 
 interface WalkLandings {
-  /** Commits (in walk order) by each number their subject writes after `#` or `-` ("#12", "-007"). */
+  /** Commits (in walk order) by each number key they carry (numberKeys: "#12", "!12", "-007"). */
   byNumber: Map<string, CommitInfo[]>;
   byRef: Map<string, CommitInfo[]>;
 }
@@ -200,37 +312,65 @@ interface WalkLandings {
 const landingsMemo = new WeakMap<readonly CommitInfo[], WalkLandings>();
 
 /**
- * Where a reference's number stands in a subject that lands it: after `#` for a PR ("#12" in
- * both subject forms, digits neither preceded nor followed by more), after the dash for a ticket
- * ("ABC-007", not followed by a digit). Every subject landsTest accepts has it, so the walk is
- * read once for all references and each reference is tested against its few candidates only.
+ * Where a reference's number stands in a commit that lands it: after `#` for a PR ("#12",
+ * digits neither preceded nor followed by more), after `!` for a merge request, after the dash for
+ * a ticket ("ABC-007", not followed by a digit). Azure DevOps writes "PR 12" (a PR's "#12" and
+ * "!12" both), and GitLab its "!12" in the body. Every commit landsTest accepts carries its
+ * reference's key, so the walk is read once for all references and each reference is tested
+ * against its few candidates only.
  */
-const NUMBER_KEY = /[#-]\d+/g;
-const keyOf = (ref: WorkRef) => (ref.kind === 'pr' ? `#${ref.number}` : ref.id.slice(ref.id.lastIndexOf('-')));
+const NUMBER_KEY = /[#!-]\d+/g;
+const AZURE_NUMBER = /^Merged? PR (\d+): |^Merge pull request (\d+) from /;
+const GITLAB_NUMBER = /^See merge request \S*!(\d+)\s*$/gm;
+const keyOf = (ref: WorkRef) => (ref.kind === 'pr' ? `#${ref.number}` : ref.kind === 'mr' ? `!${ref.number}` : ref.id.slice(ref.id.lastIndexOf('-')));
+
+/** Calls `add` with each number key of commit `c` (a key may come twice). */
+function numberKeys(c: CommitInfo, add: (key: string) => void): void {
+  // exec on the one regex (no iterator and regex copy per subject, as matchAll makes).
+  NUMBER_KEY.lastIndex = 0;
+  for (let m = NUMBER_KEY.exec(c.subject); m !== null; m = NUMBER_KEY.exec(c.subject)) add(m[0]);
+  const azure = c.subject.charCodeAt(0) === 77 /* M */ ? AZURE_NUMBER.exec(c.subject) : null;
+  if (azure) {
+    const n = azure[1] ?? azure[2]!;
+    add(`#${n}`);
+    add(`!${n}`);
+  }
+  // Bitbucket Server 7's branch merged in ("Merge in P/r from PLAT-7-flag to main") may name a ticket.
+  const source = c.subject.startsWith('Pull request #') ? BITBUCKET_SERVER_BODY.exec(c.body)?.[1] : undefined;
+  if (source !== undefined) {
+    NUMBER_KEY.lastIndex = 0;
+    for (let m = NUMBER_KEY.exec(source); m !== null; m = NUMBER_KEY.exec(source)) add(m[0]);
+  }
+  if (c.body.includes('See merge request ')) {
+    GITLAB_NUMBER.lastIndex = 0;
+    for (let m = GITLAB_NUMBER.exec(c.body); m !== null; m = GITLAB_NUMBER.exec(c.body)) add(`!${m[1]}`);
+  }
+}
 
 /** The commits of `commits` that land `ref` and still count (not a revert, not reverted since). */
 function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] {
   let walk = landingsMemo.get(commits);
   if (!walk) {
     const byNumber = new Map<string, CommitInfo[]>();
-    // exec on the one regex (no iterator and regex copy per subject, as matchAll makes).
     for (const c of commits) {
-      NUMBER_KEY.lastIndex = 0;
-      for (let m = NUMBER_KEY.exec(c.subject); m !== null; m = NUMBER_KEY.exec(c.subject)) {
-        const list = byNumber.get(m[0]);
-        if (!list) byNumber.set(m[0], [c]);
+      numberKeys(c, (key) => {
+        const list = byNumber.get(key);
+        if (!list) byNumber.set(key, [c]);
         else if (list[list.length - 1] !== c) list.push(c);
-      }
+      });
     }
     landingsMemo.set(commits, (walk = { byNumber, byRef: new Map() }));
   }
-  let landings = walk.byRef.get(ref.token);
+  // A PR written as one ("PR 12") lands by more hosts' forms than a bare "#12": its own entry.
+  const refKey = ref.kind === 'pr' && ref.asPr ? `PR ${ref.token}` : ref.token;
+  let landings = walk.byRef.get(refKey);
   if (!landings) {
-    const lands = landsTest(ref);
-    const candidates = (walk.byNumber.get(keyOf(ref)) ?? []).filter(lands);
+    // The test (a few regexes per host form) is compiled only for a reference some commit may land.
+    const keyed = walk.byNumber.get(keyOf(ref));
+    const candidates = keyed ? keyed.filter(landsTest(ref)) : [];
     const undone = candidates.length ? undoneCommits(commits) : null;
     landings = candidates.filter((c) => !undone!.has(c.sha) && !isRevert(c));
-    walk.byRef.set(ref.token, landings);
+    walk.byRef.set(refKey, landings);
   }
   return landings;
 }

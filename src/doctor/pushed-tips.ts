@@ -1,7 +1,6 @@
 // What a push sends, judged as pushed: the checkpoints in each pushed tip's tree (not the
 // work tree), against the commits that push sends. Only these findings can block a push.
-import { existsSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import { indexNames } from '../git/skip-worktree.js';
 import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
@@ -12,7 +11,8 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, repoRelative, type Untracked } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
+import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
 import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
@@ -141,7 +141,9 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
       // never added, the push carries a checkpoint naming a file it leaves out: said so.
       const untracked = touched.has(file) ? undefined : await untrackedHere(root, history, seen.head, file);
-      if (untracked === 'ignored') continue;
+      // A FIFO, or a path through a link out of the repository: git can hold no such file, so
+      // no push is to blame and "commit it" would be wrong (the work tree's note says what it is).
+      if (untracked === 'ignored' || untracked === 'not-a-file') continue;
       if (untracked === 'untracked') {
         out.push({ ...base, level: 'warning', path, message: `${file} is not committed (the work tree has it untracked); commit it or drop it from the checkpoint${where}`, evidence: { file, missing: true } });
         continue;
@@ -176,14 +178,18 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
 
 /**
  * Whether git does not track `file` here (neither the index nor HEAD holds it): 'ignored' (present
- * or not: a build output may not be built here), 'untracked' when the work tree has it; else undefined.
+ * or not: a build output may not be built here), 'untracked' when the work tree has it; else
+ * undefined. 'not-a-file' when the work tree has no file git could track there: a FIFO, or a
+ * path through a link out of the repository (told without following it).
  */
-async function untrackedHere(root: string, history: GitHistory, head: string | null, file: string): Promise<Untracked | undefined> {
+async function untrackedHere(root: string, history: GitHistory, head: string | null, file: string): Promise<Untracked | 'not-a-file' | undefined> {
+  const here = projectEntry(root, file);
+  if (notAFile(file, here) !== null) return 'not-a-file';
   if (indexNames(root, [file]).has(file)) return undefined;
   const dir = posix.dirname(file);
   if (head !== null && (await history.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
   if ((await history.ignoredPaths([file])).has(file)) return 'ignored';
-  return existsSync(join(root, file)) ? 'untracked' : undefined;
+  return here.kind === 'file' || here.kind === 'folder' ? 'untracked' : undefined;
 }
 
 /** The newest of `commits` that deletes or renames away `file`. */

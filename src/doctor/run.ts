@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, patternBase } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, notAFile, patternBase } from './checks.js';
 import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, type Loaded } from '../read/load.js';
@@ -102,7 +102,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const targets = checkpoints.flatMap((cp) => generatedTargets(cp, opts.root, entries, exists));
   const cpRel = (cp: Checkpoint) => rels.get(cp.skill)!;
   // Checkpoints often list the same files: each is looked at once.
-  const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))];
+  // A listed path doctor cannot read as a file (a FIFO, one through a link out of the repository)
+  // is a note (checkGeneratedFiles), never a question for git: neither engine looks beyond a link.
+  const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))].filter((rel) => notAFile(rel, exists.at!(rel)) === null);
   const present = new Set(generated.filter(exists));
   // Bare names the work tree lacks ("Makefile", "TBD"): files only if git knows them. None: nothing asked.
   const bare = [...new Set(targets.flatMap((t) => (t.target.kind === 'note' && t.target.name !== undefined ? [t.target.name] : [])))];

@@ -324,6 +324,92 @@ export function removeEmptyDir(root: string, dir: string): void {
   }
 }
 
+/**
+ * What is at a project path, told without reading through a link out of the project: a plain
+ * file or folder (in-project links followed), nothing, something that is not a file (a FIFO, a
+ * device, a socket: `what` says which), or a path reached through a symlink that leads out of the
+ * project (`link`: that link's project-relative path, `to`: its target as written). A link out is
+ * judged by where it points, never by what is there: the answer is the same whether or not its
+ * target exists. A dangling link or a loop inside the project is nothing there.
+ */
+export type ProjectEntry =
+  | { kind: 'file' | 'folder' | 'missing' }
+  | { kind: 'special'; what: string }
+  | { kind: 'link-out'; link: string; to: string };
+
+const MISSING: ProjectEntry = { kind: 'missing' };
+const FILE: ProjectEntry = { kind: 'file' };
+const FOLDER: ProjectEntry = { kind: 'folder' };
+
+function entryOf(st: Stats): ProjectEntry {
+  return st.isFile() ? FILE : st.isDirectory() ? FOLDER : { kind: 'special', what: kindOf(st) };
+}
+
+/** projectEntry for `rel`, a normalized project-relative path with `/` separators (no `.`, `..` or empty part). */
+export function projectEntry(root: string, rel: string): ProjectEntry {
+  const top = realRoot(root);
+  const direct = `${top}${path.sep}${rel}`;
+  // The common case in two calls: something there and no link anywhere on the way (so what stat
+  // saw is in the project). No call here throws for a missing path: doctor asks about many a
+  // candidate text that names no file, and an exception costs more than the calls.
+  let st: Stats | undefined;
+  try {
+    st = fs.statSync(direct, { throwIfNoEntry: false });
+    if (st !== undefined && fs.realpathSync.native(direct) === direct) return entryOf(st);
+  } catch {
+    // not a folder on the way, a loop, a name too long: walked below
+  }
+  return walkEntry(top, rel.split('/'));
+}
+
+/** At most this many links followed on one path: more is a loop (the kernel's own limit is 40). */
+const MAX_HOPS = 40;
+
+/**
+ * One component at a time from the real root, as `locate` walks, but every link judged by where
+ * it points as written (resolved against the real folder holding it), never by what is there: a
+ * link inside the project is followed by its written target, one out of it ends the walk.
+ */
+function walkEntry(top: string, parts: readonly string[]): ProjectEntry {
+  let rest = parts.filter(Boolean);
+  let cur = top;
+  let walked: string[] = [];
+  let st: Stats | null = null;
+  let hops = 0;
+  while (rest.length) {
+    const [part, ...after] = rest as [string, ...string[]];
+    rest = after;
+    const next = path.join(cur, part);
+    try {
+      st = fs.lstatSync(next, { throwIfNoEntry: false }) ?? null;
+    } catch {
+      st = null;
+    }
+    if (st === null) return MISSING;
+    if (st.isSymbolicLink()) {
+      let to: string;
+      try {
+        to = fs.readlinkSync(next, 'utf8');
+      } catch {
+        return MISSING;
+      }
+      const target = path.resolve(cur, to);
+      if (!inside(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to };
+      if (++hops > MAX_HOPS) return MISSING; // a loop inside the project
+      // Walked again from the root along the target: each of its components judged the same way.
+      rest = [...path.relative(top, target).split(path.sep).filter(Boolean), ...rest];
+      cur = top;
+      walked = [];
+      st = null;
+      continue;
+    }
+    cur = next;
+    walked.push(part);
+    if (rest.length && !st.isDirectory()) return MISSING;
+  }
+  return st === null ? (cur === top ? FOLDER : MISSING) : entryOf(st);
+}
+
 /** Whether something (anything) is at `p`, checked without following a link out. */
 export function projectPathExists(root: string, p: string): boolean {
   return locate(root, p).stat !== null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitLandsTicket, findLandings, subjectLandsPr, workRefs } from '../../src/doctor/landed.js';
+import { commitLands, commitLandsTicket, findLandings, subjectLandsPr, workRefs } from '../../src/doctor/landed.js';
 import type { CommitInfo } from '../../src/git/types.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
 import { checkLandedWork } from '../../src/doctor/checks.js';
@@ -57,7 +57,7 @@ describe('PR references as people write them (r14)', () => {
   });
 
   it('PR-47 is a pull request, not ticket PR-47', () => {
-    expect(workRefs('Rebase PR-47 onto main')).toEqual([{ kind: 'pr', number: 47, token: '#47' }]);
+    expect(workRefs('Rebase PR-47 onto main')).toEqual([{ kind: 'pr', number: 47, token: '#47', asPr: true }]);
   });
 
   it('property: prose without a PR shape names no PR', () => {
@@ -258,21 +258,22 @@ describe('reverts', () => {
 });
 
 describe('findLandings over an indexed walk', () => {
-  // The walk is indexed once by the numbers its subjects write after # or -; the answer must be
-  // what testing every subject against every reference gives (revert rules aside: none here).
-  const pieces = ['#', '-', '(', ')', ' ', 'Merge pull request ', 'Merge ', ' from a/b', 'AB-', 'AB1-', 'PLAT-', 'UTF-', 'CVE-2024-', 'X', '0', '1', '2', '7', '12', '007', '2024', '#12', '(#12)', '(#7)'];
+  // The walk is indexed once by the numbers its commits write after #, ! or - (and Azure DevOps'
+  // "PR 12", GitLab's body line); the answer must be what testing every commit against every
+  // reference gives (revert rules aside: none here).
+  const pieces = ['#', '!', '-', '(', ')', ' ', ': ', 'Merge pull request ', 'Merge ', 'Merged PR ', 'Merged in x (pull request ', 'Pull request #', ' from a/b', ' into main', 'PR ', 'MR ', 'AB-', 'AB1-', 'PLAT-', 'UTF-', 'CVE-2024-', 'X', '0', '1', '2', '7', '12', '007', '2024', '#12', '!12', '(#12)', '(!12)', '(#7)'];
   const text = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join(''));
-  it('finds exactly the subjects that land each reference', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(text, fc.boolean()), { maxLength: 25 }), text, (subjects, queued) => {
-      const commits = subjects.map(([s, merge], i) => ({ ...commit(`c${i}`, s, 1000 - i), parents: merge ? ['a', 'b'] : ['a'] }));
+  const body = fc.constantFrom('', 'See merge request g/p!12', 'See merge request !7', 'See merge request g/p!120', 'Merge in P/r from a to main', 'Merge in P/r from PLAT-7-x to main', 'Merge in P/r from main to AB-12', 'mentions #12 and !12');
+  it('finds exactly the commits that land each reference', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(text, fc.boolean(), body), { maxLength: 25 }), text, (subjects, queued) => {
+      const commits = subjects.map(([s, merge, b], i) => ({ ...commit(`c${i}`, s, 1000 - i, b), parents: merge ? ['a', 'b'] : ['a'] }));
       const naive = workRefs(queued).flatMap((ref) => {
-        const lands = (c: CommitInfo) => c.subject.includes(ref.token) && (ref.kind === 'pr' ? subjectLandsPr(c.subject, ref.number) : commitLandsTicket(c, ref.id));
-        const hits = commits.filter((c) => lands(c) && !/^Revert "/.test(c.subject));
+        const hits = commits.filter((c) => commitLands(c, ref) && !/^Revert "/.test(c.subject));
         const oldest = hits.reduce<CommitInfo | undefined>((a, c) => (!a || c.time < a.time ? c : a), undefined);
         return oldest ? [[ref.token, oldest.sha]] : [];
       });
       expect(findLandings(queued, commits, 0).map((l) => [l.ref.token, l.commit.sha])).toEqual(naive);
-    }));
+    }), { numRuns: 300 });
   });
 });
 
@@ -296,5 +297,135 @@ describe('one rule for when a landing counts, for doctor and for next/status', (
       expect(next !== null).toBe(expected);
       expect(committedAfter(queuedSec, queuedAt(cp, evidence.queued.get('.checkpoints/api.checkpoint.json'))(text))).toBe(true);
     }));
+  });
+});
+
+describe('pull and merge requests landed by each host (red team s12 #4)', () => {
+  // Real default subjects (and the body lines hosts write themselves), per host: the queued text
+  // names the request as people write it; `lands` is whether the commit lands it.
+  const landed = (queued: string, subject: string, body: string, parents: number) =>
+    findLandings(queued, [{ ...commit('c'.repeat(40), subject, 100, body), parents: parents > 1 ? ['a', 'b'] : ['a'] }], 0).length > 0;
+  it.each([
+    // GitHub
+    ['GitHub merge', 'Merge pull request #12 from acme/feature-login', 'Add login', 2, 'Merge PR #12', true],
+    ['GitHub squash', 'Add login (#12)', '* login\n* tests', 1, 'Merge PR #12', true],
+    ['GitHub merge, a bare #12', 'Merge pull request #12 from acme/x', '', 2, 'Follow up on #12', true],
+    ['GitHub, another PR', 'Merge pull request #123 from acme/x', '', 2, 'Merge PR #12', false],
+    // Bitbucket Cloud
+    ['Bitbucket Cloud merge', 'Merged in feature/login (pull request #12)', 'Add login\n\nApproved-by: Ann', 2, 'Merge PR #12', true],
+    ['Bitbucket Cloud squash', 'Merged in feature/login (pull request #12)', 'Add login\n\n* login', 1, 'Review pull request 12', true],
+    ['Bitbucket Cloud, a bare #12 (an issue there)', 'Merged in feature/login (pull request #12)', '', 2, 'Fix #12', false],
+    ['Bitbucket Cloud, another PR', 'Merged in feature/login (pull request #123)', '', 2, 'Merge PR #12', false],
+    // Bitbucket Server / Data Center
+    ['Bitbucket Server before 7', 'Merge pull request #12 in PROJ/shop from feature/login to master', "* commit '38560a7eed06e8d3f3f1aaf091befcdf8bf50fea':\n  login", 2, 'Merge PR #12', true],
+    ['Bitbucket Server, a fork', 'Merge pull request #12 in PROJ/shop from ~ANN/shop:feature/login to master', '', 2, 'Merge PR 12', true],
+    ['Bitbucket Server 7 on', 'Pull request #12: Add login', 'Merge in PROJ/shop from feature/login to master\n\n* commit ...', 2, 'Merge PR 12', true],
+    ['Bitbucket Server 7 on, squashed', 'Pull request #12: Add login', 'Merge in PROJ/shop from feature/login to master', 1, 'Rebase PR-12', true],
+    ['a hand-written "Pull request #12:" commit', 'Pull request #12: address review', 'fix typo', 1, 'Merge PR #12', false],
+    // Azure DevOps
+    ['Azure DevOps', 'Merged PR 12: Add login', 'Related work items: #345', 2, 'Merge PR #12', true],
+    ['Azure DevOps squash', 'Merged PR 12: Add login', '', 1, 'Complete pull request 12', true],
+    ['Azure DevOps, mentioned as !12', 'Merged PR 12: Add login', '', 2, 'Merge !12', true],
+    ['Azure DevOps, older', 'Merge pull request 12 from feature/login into master', '', 2, 'Merge PR 12', true],
+    ['Azure DevOps, a bare #12 (a work item there)', 'Merged PR 12: Add login', '', 2, 'Close #12', false],
+    ['Azure DevOps, another PR', 'Merged PR 123: Add login', '', 2, 'Merge PR 12', false],
+    // GitLab
+    ['GitLab merge commit', "Merge branch 'feature-login' into 'main'", 'Add login\n\nSee merge request acme/shop!12', 2, 'Merge MR !12', true],
+    ['GitLab before 10.0', "Merge branch 'feature-login' into 'main'", 'Add login\n\nSee merge request !12', 2, 'Review merge request 12', true],
+    ['GitLab, trailers after the line', "Merge branch 'feature-login' into 'main'", 'See merge request group/sub/shop!12\n\nCo-authored-by: Ann <a@x>', 2, 'Land https://gitlab.com/group/sub/shop/-/merge_requests/12', true],
+    ['GitLab squash with its reference', 'Add login (!12)', '', 1, 'MR 12', true],
+    ['GitLab, another MR', "Merge branch 'x' into 'main'", 'See merge request acme/shop!123', 2, 'Merge !12', false],
+    ['GitLab, #12 is an issue there', "Merge branch 'x' into 'main'", 'Closes #12\n\nSee merge request acme/shop!13', 2, 'Fix #12', false],
+    ['GitLab MR, a GitHub PR subject', 'Merge pull request #12 from acme/x', '', 2, 'Merge !12', false],
+    ['a body quoting the line inside prose', 'Update docs', 'as in See merge request acme/shop!12 above', 1, 'Merge !12', false],
+  ])('%s: %s -> %s', (_host, subject, body, parents, queued, lands) => {
+    expect(landed(queued as string, subject as string, body as string, parents as number)).toBe(lands);
+  });
+
+  it('reads merge requests as people write them, and never as a PR or ticket', () => {
+    const refs = (text: string) => workRefs(text).map((r) => r.token);
+    expect(refs('Merge MR !12, then !12 again')).toEqual(['!12']);
+    expect(refs('Review MR 12 / MR-13 / MR #14 / merge request !15 / Merge Request 16')).toEqual(['!12', '!13', '!14', '!15', '!16']);
+    expect(refs('Land https://gitlab.com/acme/shop/-/merge_requests/17')).toEqual(['!17']);
+    expect(refs('see acme/shop!12, Done!12, wow!!12, &!12')).toEqual([]);
+    // Another project's MR URL is not this repository's.
+    const repo = thisRepoOf(['git@gitlab.com:acme/shop.git']);
+    expect(workRefs('Port https://gitlab.com/other/lib/-/merge_requests/17', repo)).toEqual([]);
+    expect(workRefs('Land https://gitlab.com/acme/shop/-/merge_requests/17', repo).map((r) => r.token)).toEqual(['!17']);
+  });
+
+  it('property: each host form lands its number and no other; near misses never land', () => {
+    const branch = fc.stringMatching(/^[a-z][a-z0-9/_.-]{0,15}$/);
+    const title = fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,30}$/);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 999_999 }), branch, title, (n, b, t) => {
+      const asPr = `Merge PR ${n}`;
+      const asMr = `Merge !${n}`;
+      // [subject, body, parents, queued texts it lands]
+      const forms: [string, string, number, string[]][] = [
+        [`Merge pull request #${n} from acme/${b}`, t, 2, [asPr, `Follow up on #${n}`]],
+        [`${t} (#${n})`, '', 1, [asPr, `Follow up on #${n}`]],
+        [`Merged in ${b} (pull request #${n})`, t, 2, [asPr]],
+        [`Merge pull request #${n} in PROJ/shop from ${b} to master`, '', 2, [asPr, `Follow up on #${n}`]],
+        [`Pull request #${n}: ${t}`, `Merge in PROJ/shop from ${b} to master`, 1, [asPr]],
+        [`Merged PR ${n}: ${t}`, '', 2, [asPr, asMr]],
+        [`Merge pull request ${n} from ${b} into master`, '', 2, [asPr, asMr]],
+        [`Merge branch '${b}' into 'main'`, `${t}\n\nSee merge request acme/shop!${n}`, 2, [asMr]],
+        [`${t} (!${n})`, '', 1, [asMr]],
+      ];
+      const all = [asPr, `Follow up on #${n}`, asMr];
+      for (const [subject, body, parents, lands] of forms) {
+        for (const queued of all) expect(landed(queued, subject, body, parents), `${queued} by ${subject} / ${body}`).toBe(lands.includes(queued));
+        // The same shape with another number lands none of these.
+        for (const other of [n + 1, n * 10, n * 10 + (n % 10)]) {
+          const s = subject.replaceAll(String(n), String(other));
+          const bd = body.replaceAll(String(n), String(other));
+          for (const queued of all) expect(landed(queued, s, bd, parents), `${queued} by ${s}`).toBe(false);
+        }
+      }
+      // Near misses: the number in prose, a lower-case or colon-less form, a hand-written title, a body mention.
+      const near: [string, string, number][] = [
+        [`${t} PR ${n}`, '', 2],
+        [`Prepare pull request #${n}`, '', 1],
+        [`Pull request #${n} ${t}`, '', 1],
+        [`Pull request #${n}: ${t}`, '', 1],
+        [`merged pr ${n}: ${t}`, '', 1],
+        [`Merged PR ${n} ${t}`, '', 1],
+        [`Merge PR #${n} later`, '', 1],
+        [`${t} (pull request #${n}) ${t}`, '', 1],
+        [`${t}`, `Relates to PR ${n}, !${n} and #${n}; see merge request acme/shop!${n}`, 1],
+        [`${t} (#${n}) and more`, '', 1],
+      ];
+      for (const [subject, body, parents] of near) for (const queued of all) expect(landed(queued, subject, body, parents), `${queued} by ${subject} / ${body}`).toBe(false);
+    }), { numRuns: 200 });
+  });
+});
+
+describe('merge subjects of every host: only the side merged in lands a ticket (red team s12 #4)', () => {
+  const lands = (subject: string, body = '', parents = ['p1', 'p2']) => commitLandsTicket({ subject, parents, body }, 'PLAT-7');
+  it.each([
+    // Bitbucket Server before 7: "from <source> to <target>"
+    ['Merge pull request #12 in PROJ/shop from PLAT-7-flag to master', '', true],
+    ['Merge pull request #13 in PROJ/shop from master to PLAT-7-flag', '', false],
+    ['Merge pull request #14 in PROJ/shop from ~ANN/shop:PLAT-7-flag to PLAT-7-flag', '', false],
+    // Bitbucket Server 7 on: the title, over "Merge in ... from <source> to <target>"
+    ['Pull request #12: PLAT-7 add flag', 'Merge in PROJ/shop from feature/flag to master', true],
+    ['Pull request #12: Add flag', 'Merge in PROJ/shop from feature/PLAT-7-flag to master', true],
+    ['Pull request #13: Update PLAT-7-flag from master', 'Merge in PROJ/shop from master to PLAT-7-flag', false],
+    ['Pull request #14: PLAT-7 sync', 'Merge in PROJ/shop from PLAT-7-flag to PLAT-7-flag', false],
+    // Azure DevOps
+    ['Merged PR 12: PLAT-7 add flag', '', true],
+    ['Merged PR 13: Merge master into PLAT-7-flag', '', false],
+    ['Merge pull request 12 from PLAT-7-flag into master', '', true],
+    ['Merge pull request 13 from master into PLAT-7-flag', '', false],
+    // GitLab
+    ["Merge branch 'PLAT-7-flag' into 'main'", 'Add flag\n\nSee merge request acme/shop!12', true],
+    ["Merge branch 'main' into 'PLAT-7-flag'", 'See merge request acme/shop!13', false],
+  ])('%s / %s -> %s', (subject, body, expected) => {
+    expect(lands(subject as string, body as string)).toBe(expected);
+  });
+  it('a squash lands its title (GitLab writes (!12), Bitbucket Server its "Merge in" line); a hand-written "Pull request #12:" does not', () => {
+    expect(lands('PLAT-7: add flag (!12)', '', ['p'])).toBe(true);
+    expect(lands('Pull request #12: PLAT-7 add flag', 'Merge in PROJ/shop from feature/flag to master', ['p'])).toBe(true);
+    expect(lands('Pull request #12: PLAT-7 add flag', 'address review', ['p'])).toBe(false);
   });
 });

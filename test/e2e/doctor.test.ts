@@ -539,6 +539,25 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect((await runCli(dir, ['status', '--engine', engine])).stdout).toContain(`Land PR #77 (web login)  (already landed: #77 landed in ${web.slice(0, 7)}`);
   });
 
+  it('before the cut: a request Azure DevOps or GitLab merged is found too, though its message never writes #12 (red team s12 #4)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/auth.ts', 'auth\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), next_actions: ['Merge PR 12 (auth)', 'Merge MR !13 (session)', 'Write the session docs'], context_primer: { key_decisions: ['JWT'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(729));
+    write(dir, 'src/auth.ts', 'auth with middleware\n');
+    const azure = commitAll(dir, 'Merged PR 12: Auth middleware', daysAgo(500));
+    write(dir, 'src/session.ts', 'session\n');
+    const gitlab = commitAll(dir, "Merge branch 'session' into 'main'\n\nSessions\n\nSee merge request acme/shop!13", daysAgo(490));
+    write(dir, 'README.md', 'readme\n');
+    commitAll(dir, 'readme', daysAgo(1));
+    const report = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
+    expect(report.findings.find((f: { check: string }) => f.check === 'history').message).toMatch(/searched only for !13, #12 \(still queued\)/);
+    const landed = report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha);
+    expect(landed.sort()).toEqual([azure, gitlab].sort());
+    expect((await runCli(dir, ['next', '--engine', engine])).stdout).toMatch(/^→ Write the session docs$/m);
+  });
+
   it('a shallow clone: one line says landings older than its boundary cannot be checked, never that older history was searched; next notes it', async () => {
     const { dir } = oldRepo();
     const clone = join(tempDir(), 'clone');

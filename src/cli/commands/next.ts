@@ -22,11 +22,22 @@ export function recommend(item: AgendaItem): Recommendation {
   const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
-  if (item.choice.reconcile) {
-    return { ...base, kind: 'reconcile', text: `Reconcile ${item.skill}: every queued action already landed; run \`checkpoint done ${item.skill}\` for each or rewrite next_actions` };
-  }
+  if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.checkpoint.status, item.choice.landed.length) };
   if (item.choice.action !== null) return { ...base, kind: 'action', text: actionText(item.choice.action) };
   return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
+}
+
+/**
+ * What clears a checkpoint whose `count` queued actions all landed, in commands that work as
+ * written: `done` pops one action each time, and refuses the last one of an in_progress skill
+ * unless it is finished (`--complete`) or something is queued after it.
+ */
+export function reconcileText(skill: string, status: unknown, count: number): string {
+  const done = `checkpoint done ${skill}`;
+  const head = `Reconcile ${skill}: ${count === 1 ? 'its queued action' : `all ${count} queued actions`} already landed`;
+  if (status !== 'in_progress') return `${head}; run \`${done}\`${count === 1 ? '' : ` ${count} times`}, or rewrite next_actions`;
+  const before = count === 1 ? '' : `\`${done}\` ${count - 1 === 1 ? 'once' : `${count - 1} times`}, then `;
+  return `${head}; if ${skill} is finished run ${before}\`${done} --complete\`; else queue what comes next (\`checkpoint update ${skill} --next_actions+='...'\`) and then run \`${done}\`${count === 1 ? '' : ` ${count} times`}`;
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
