@@ -124,7 +124,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // doctor vouches for the work tree (git status), so an index git would wait on is refused
   // even when no file is watched; the history questions themselves never read it.
   assertIndexNotBlocking(opts.root, ['status']);
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
+  const recorded = checkpoints.map((cp) => ({ rel: cpRel(cp), cp }));
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing, recorded });
   const ranges = opts.pushed ? await peeledRanges(evidence.history, opts.pushed) : null;
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = ranges ? await pushedCommits(evidence.history, ranges) : null;
