@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { unprovenStops } from '../../src/git/skew-walk.js';
+import { madeAfterIn } from '../../src/doctor/after.js';
 import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { buildDagRepo, type DagCommit } from './dag-repo.js';
 
@@ -143,40 +144,66 @@ function model(commits: readonly DagCommit[], head: number, anchor: number, sinc
   return new Set([...reached].filter((i) => commits[i]!.time >= since || !below.has(i)));
 }
 
+const CHANGES = ['none', 'all', ['g']] as const;
+
 it('random skewed DAGs: both engines match the model, which holds every commit after the anchor; those dated before since are marked so, and only commits after it are', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(specArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), async (specs, headPick, anchorPick, sinceBack) => {
-      // Mostly a line (a commit without picks follows the one before), with merges and side roots.
-      const commits: DagCommit[] = specs.map((spec, i) => ({
-        parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
-        time: T + spec.hours * 3600,
-        message: `${i} Merge pull request #${i}`,
-        files: new Map([['f', `${i}\n`]]),
-      }));
-      const head = commits.length - 1 - (headPick % 2);
-      const inHead = [...ancestors(commits, head)].sort((a, b) => a - b);
-      const anchor = inHead[anchorPick % inHead.length]!;
-      // The checkpoint's save, at or shortly before its commit.
-      const since = commits[anchor]!.time - sinceBack * 3600;
-      const repo = buildDagRepo(commits, head);
-      made.push(repo.dir);
-      const expected = [...model(commits, head, anchor, since)].map((i) => repo.shas[i]!).sort();
-      const after = afterAnchor(repo.dir, repo.shas[anchor]!);
-      expect(expected).toEqual(expect.arrayContaining(after));
-      const answers = [];
-      for (const engine of ENGINES) {
-        const history = await createHistory({ dir: repo.dir, engine });
-        const found = await history.commitsSince(since, { anchor: repo.shas[anchor], changes: 'none' });
-        expect(found.map((c) => c.sha).sort()).toEqual(expected);
-        const marked = found.filter((c) => c.pastAnchor).map((c) => c.sha);
-        // Sound: a marked commit is after the anchor (git's rev-list says so). Complete where it
-        // matters: every commit after the anchor dated before since is marked (its date would say before).
-        expect(after).toEqual(expect.arrayContaining(marked));
-        expect(marked).toEqual(expect.arrayContaining(found.filter((c) => c.time < since).map((c) => c.sha)));
-        answers.push(found);
-      }
-      expect(answers[1]).toEqual(answers[0]);
-    }),
-    { numRuns: 40 },
+    fc.asyncProperty(
+      fc.array(specArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), fc.nat(), fc.nat(), fc.option(fc.integer({ min: 0, max: 8 })),
+      async (specs, headPick, anchorPick, sinceBack, changesPick, otherPick, floorBack) => {
+        // Mostly a line (a commit without picks follows the one before), with merges and side roots.
+        const commits: DagCommit[] = specs.map((spec, i) => ({
+          parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
+          time: T + spec.hours * 3600,
+          message: `${i} Merge pull request #${i}`,
+          // Every commit changes f; every third one g, which a scoped walk lists alone.
+          files: new Map([['f', `${i}\n`], ['g', `${Math.floor(i / 3)}\n`]]),
+        }));
+        const head = commits.length - 1 - (headPick % 2);
+        const inHead = [...ancestors(commits, head)].sort((a, b) => a - b);
+        const anchor = inHead[anchorPick % inHead.length]!;
+        // The checkpoint's save, at or shortly before its commit; the walk_days bound, when there is one, older still.
+        const since = commits[anchor]!.time - sinceBack * 3600;
+        const floor = floorBack === null ? undefined : since - floorBack * 3600;
+        const changes = CHANGES[changesPick % CHANGES.length]!;
+        const repo = buildDagRepo(commits, head);
+        made.push(repo.dir);
+        const after = afterAnchor(repo.dir, repo.shas[anchor]!);
+        const answers: CommitInfo[][] = [];
+        for (const engine of ENGINES) {
+          const history = await createHistory({ dir: repo.dir, engine });
+          const found = await history.commitsSince(since, { anchor: repo.shas[anchor], changes, floor });
+          const marked = found.filter((c) => c.pastAnchor).map((c) => c.sha);
+          // Sound whatever the bound: a marked commit is after the anchor (git's rev-list says so).
+          expect(after).toEqual(expect.arrayContaining(marked));
+          if (floor === undefined) {
+            const expected = [...model(commits, head, anchor, since)].map((i) => repo.shas[i]!).sort();
+            expect(expected).toEqual(expect.arrayContaining(after));
+            expect(found.map((c) => c.sha).sort()).toEqual(expected);
+            // Complete where it matters: every commit after the anchor dated before since is marked (its date would say before).
+            expect(marked).toEqual(expect.arrayContaining(found.filter((c) => c.time < since).map((c) => c.sha)));
+          }
+          answers.push(found);
+        }
+        // The same commits, with the same changes and marks, from both engines.
+        expect(answers[1]).toEqual(answers[0]);
+        // after.ts over what was found, for the walk's anchor and for another commit of HEAD's
+        // history standing for a newer checkpoint's: a commit called after though its date says
+        // before is after that anchor by git; for the walk's anchor without a bound, every commit
+        // git puts after it is called so.
+        const found = answers[0]!;
+        const rule = madeAfterIn(found);
+        const other = inHead[otherPick % inHead.length]!;
+        for (const [at, sec] of [[anchor, since], [other, commits[other]!.time]] as const) {
+          const afterIt = new Set(afterAnchor(repo.dir, repo.shas[at]!));
+          const says = rule(sec, repo.shas[at]!);
+          for (const c of found) {
+            if (says(c) && c.time < sec) expect(afterIt.has(c.sha), `${c.sha} after ${repo.shas[at]}`).toBe(true);
+            if (at === anchor && floor === undefined && afterIt.has(c.sha)) expect(says(c)).toBe(true);
+          }
+        }
+      },
+    ),
+    { numRuns: 60 },
   );
 });
