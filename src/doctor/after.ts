@@ -88,18 +88,25 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
 }
 
 /**
- * The newest commit on HEAD's first-parent line, walked through `commits`, whose changes touch
- * `rel`: the commit that recorded the checkpoint file as HEAD holds it (null when the line leaves
- * the walk first). When the work tree's file is HEAD's, its save was recorded there or in that
- * commit's history, so a commit descending from it is after the save: an anchor for the graph
- * rule, found without asking git.
+ * For each of `rels`, the newest commit on HEAD's first-parent line, walked through `commits`,
+ * whose changes touch it: the commit that recorded the checkpoint file as HEAD holds it (absent
+ * when the line leaves the walk first). When the work tree's file is HEAD's, its save was
+ * recorded there or in that commit's history, so a commit descending from it is after the save:
+ * an anchor for the graph rule, found without asking git. One pass down the line for all of them.
  */
-export function lastRecorded(head: string, commits: readonly CommitInfo[], rel: string): CommitInfo | null {
-  const bySha = new Map(commits.map((c) => [c.sha, c]));
-  for (let c = bySha.get(head); c !== undefined; c = bySha.get(c.parents[0] ?? '')) {
-    if (c.changes.some((ch) => ch.path === rel || ch.from === rel)) return c;
+export function lastRecorded(head: string, commits: readonly CommitInfo[], rels: readonly string[]): Map<string, CommitInfo> {
+  const wanted = new Set(rels);
+  const found = new Map<string, CommitInfo>();
+  if (!wanted.size) return found;
+  const bySha = new Map<string, CommitInfo>();
+  for (const c of commits) bySha.set(c.sha, c);
+  for (let c = bySha.get(head); c !== undefined && found.size < wanted.size; c = c.parents.length ? bySha.get(c.parents[0]!) : undefined) {
+    for (const ch of c.changes) {
+      if (wanted.has(ch.path) && !found.has(ch.path)) found.set(ch.path, c);
+      if (ch.from !== undefined && wanted.has(ch.from) && !found.has(ch.from)) found.set(ch.from, c);
+    }
   }
-  return null;
+  return found;
 }
 
 /**

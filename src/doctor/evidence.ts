@@ -251,6 +251,8 @@ class Anchoring {
   private datedRead = false;
   /** Checkpoints whose revisions were read: their anchors are exact (or there are none). */
   private readonly readFor = new Set<string>();
+  /** HEAD's commit as the walk started from it: read once (headFiles reads the files again after each git process). */
+  private headSha: Promise<string | null> | null = null;
 
   constructor(
     private readonly root: string,
@@ -259,6 +261,10 @@ class Anchoring {
     private readonly scope: readonly string[],
     private readonly uncommitted: Promise<Set<string>>,
   ) {}
+
+  private head(): Promise<string | null> {
+    return (this.headSha ??= (async () => headFiles(this.root)?.sha ?? (await (await this.history()).head())?.sha ?? null)());
+  }
 
   /** The dateQueued files' instants (their revisions are read for the dates: kept per HEAD). */
   private async dated(): Promise<void> {
@@ -298,15 +304,19 @@ class Anchoring {
    * Each completion is of the walk as git gave it (after.ts relies on that); their commits are merged.
    */
   async complete(walked: CommitInfo[], since: number): Promise<CommitInfo[]> {
+    const head = await this.head();
     await this.dated();
     const anchors = new Set<string>();
     const oldest = [...this.exact.values()].filter((i) => i.at >= since).sort((a, b) => a.at - b.at)[0];
     if (oldest) anchors.add(oldest.anchor);
-    const head = headFiles(this.root)?.sha ?? (await (await this.history()).head())?.sha;
     if (!head) return walked;
-    const cut = this.listed(since).filter(({ rel }) => lastRecorded(head, walked, rel) === null);
+    // Held as HEAD holds them (an uncommitted save has no recording commit), then those whose
+    // recording commit the walked first-parent line does not reach.
+    const listed = (await Promise.all(this.listed(since).map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    const recorded = lastRecorded(head, walked, listed.map((f) => f.rel));
+    const cut = listed.filter(({ rel }) => !recorded.has(rel));
     if (cut.length) {
-      const committed = (await Promise.all(cut.map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+      const committed = cut;
       const unread = committed.filter((f) => !this.exact.has(instantKey(f.rel, null)));
       if (unread.length) {
         for (const f of unread) this.readFor.add(f.rel);
@@ -327,18 +337,18 @@ class Anchoring {
 
   /** madeAfter over the gathered commits: the date alone unless their graph can tell more (after.ts). */
   async rule(commits: readonly CommitInfo[]): Promise<MadeAfterOf> {
+    await this.dated();
+    // A recorded checkpoint whose revisions were not read, held as HEAD holds it: the newest commit
+    // of HEAD's walked first-parent line that touches its file recorded its save.
+    const head = await this.head();
+    const unread = head === null ? [] : (this.opts.recorded ?? []).filter(({ rel }) => !this.readFor.has(rel) && inScope(rel, this.scope));
+    const asked = (await Promise.all(unread.map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
+    if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);
     if (rule === byDate) return madeAfterByDate;
-    await this.dated();
-    // A recorded checkpoint whose revisions were not read: the newest commit of HEAD's walked
-    // first-parent line that touches its file recorded its save, when the work tree holds it as committed.
-    const head = headFiles(this.root)?.sha ?? (await (await this.history()).head())?.sha ?? null;
     const proxies = new Map<string, { anchor: string; time: number }>();
-    for (const { rel } of this.opts.recorded ?? []) {
-      if (head === null || this.readFor.has(rel) || !inScope(rel, this.scope)) continue;
-      const last = lastRecorded(head, commits, rel);
-      if (last && (await this.committed(rel))) proxies.set(rel, { anchor: last.sha, time: last.time });
-    }
+    for (const [rel, by] of lastRecorded(head!, commits, asked.map((f) => f.rel))) proxies.set(rel, { anchor: by.sha, time: by.time });
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));

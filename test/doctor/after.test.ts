@@ -56,8 +56,9 @@ describe('madeAfterIn', () => {
       commit('x', 30, ['cp']),
       commit('cp', 20, ['r'], { changes: [{ status: 'M', path: '.checkpoints/a.checkpoint.json' }] }),
     ];
-    expect(lastRecorded('m', walk, '.checkpoints/a.checkpoint.json')?.sha).toBe('cp');
-    expect(lastRecorded('m', walk, '.checkpoints/b.checkpoint.json')).toBeNull();
+    const last = lastRecorded('m', walk, ['.checkpoints/a.checkpoint.json', '.checkpoints/b.checkpoint.json']);
+    expect(last.get('.checkpoints/a.checkpoint.json')?.sha).toBe('cp');
+    expect(last.has('.checkpoints/b.checkpoint.json')).toBe(false);
     expect(descendsFrom(walk, walk[0]!, 'cp')).toBe(true);
     expect(descendsFrom(walk, walk[2]!, 'side')).toBe(false);
   });
