@@ -42,6 +42,11 @@ export interface Evidence {
   /** This repository's names (its remotes): a PR URL of another repository is not its PR. */
   thisRepo: ThisRepo;
   /**
+   * Checkpoints (by path) whose recording commit HEAD's first-parent line reaches only through a
+   * commit made after it but dated before the walk's bound (`stop`): what lies behind it was not walked.
+   */
+  hiddenBy: { rel: string; stop: string }[];
+  /**
    * Whether a commit counts as made after an instant of the checkpoint at `rel` (`text` null: its
    * save; else when that text was queued), `sec` being that instant: by its date, or by the commit
    * graph where the commit that recorded the instant is known (after.ts). Over `commits` as gathered.
@@ -67,7 +72,7 @@ export interface DeepSearch {
   files: string[];
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null, thisRepo: [], madeAfter: madeAfterByDate };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null, thisRepo: [], madeAfter: madeAfterByDate, hiddenBy: [] };
 
 export { toSeconds } from './instants.js';
 
@@ -228,7 +233,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden };
 }
 
 /** This repository's names, from its remotes' URLs (.git/config): the same for both engines. */
@@ -251,6 +256,8 @@ class Anchoring {
   private datedRead = false;
   /** Checkpoints whose revisions were read: their anchors are exact (or there are none). */
   private readonly readFor = new Set<string>();
+  /** Checkpoints whose saves a commit dated before the walk's bound hides (noteHidden). */
+  readonly hidden: { rel: string; stop: string }[] = [];
   /** HEAD's commit as the walk started from it: read once (headFiles reads the files again after each git process). */
   private headSha: Promise<string | null> | null = null;
 
@@ -328,11 +335,31 @@ class Anchoring {
       }
     }
     const open = [...anchors].filter((a) => unprovenStops(head, walked, a).length > 0);
-    if (!open.length) return walked;
-    const h = await this.history();
+    const h = open.length ? await this.history() : null;
     const changes = this.scope.length ? this.scope : 'none';
-    const byAnchor = await Promise.all(open.map((a) => h.commitsPast(walked, since, a, { changes, floor: this.opts.notBefore })));
-    return mergeCompletions(walked, byAnchor);
+    const byAnchor = h === null ? [] : await Promise.all(open.map((a) => h.commitsPast(walked, since, a, { changes, floor: this.opts.notBefore })));
+    const out = byAnchor.length ? mergeCompletions(walked, byAnchor) : walked;
+    if (cut.length) this.noteHidden(head, out, cut);
+    return out;
+  }
+
+  /**
+   * Of `cut` (checkpoints held as committed whose recording commit the walked first-parent line
+   * did not reach), those it still does not reach once completed: a commit on that line made after
+   * the commit that recorded the save (it descends from it) is dated before the walk's bound, the
+   * walk_days one (skew-walk.ts's floor) or a skewed save's own. Exact: noted, with that commit.
+   */
+  private noteHidden(head: string, commits: readonly CommitInfo[], cut: readonly { rel: string }[]): void {
+    const reached = lastRecorded(head, commits, cut.map((f) => f.rel));
+    const bySha = new Map(commits.map((c) => [c.sha, c]));
+    // The line's first commit the walk did not list: HEAD itself, or the first parent of its last listed one.
+    let stop: string | undefined = head;
+    for (let c = bySha.get(head); c !== undefined; c = c.parents.length ? bySha.get(c.parents[0]!) : undefined) stop = c.parents[0];
+    for (const { rel } of cut) {
+      const save = this.exact.get(instantKey(rel, null));
+      if (reached.has(rel) || !save || stop === undefined || stop === save.anchor) continue;
+      this.hidden.push({ rel, stop });
+    }
   }
 
   /** madeAfter over the gathered commits: the date alone unless their graph can tell more (after.ts). */

@@ -120,6 +120,45 @@ describe.each(ENGINES)('%s engine: what a commit dated before the checkpoint but
   });
 });
 
+// A walk cut by walk_days (a stale checkpoint beside a fresh one): the graph rule holds inside
+// the cut; a commit dated before the bound is never walked past (walk_days bounds the cost), and
+// when it sits on HEAD's line after a committed checkpoint's commit, doctor says so, naming it.
+describe.each(ENGINES)('%s engine: a walk cut by walk_days', (engine) => {
+  function staleAndFresh(skewedDaysAgo: number): { dir: string; regen: string } {
+    const dir = makeRepo();
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 30 }\n');
+    write(dir, 'docs/old.md', 'old\n');
+    write(dir, '.checkpoints/docs.checkpoint.json', checkpoint('docs', 60 * 24 * 60, ['docs/old.md'], ['Proofread the docs']));
+    commitAll(dir, 'checkpoint: docs', ago(60 * 24 * 60 - 1));
+    write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
+    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Review the spec with the API team']));
+    commitAll(dir, 'checkpoint: api', ago(120));
+    write(dir, 'src/gen.ts', 'export const n = 9.0;\n');
+    const regen = commitAll(dir, 'Regenerate the client', ago(skewedDaysAgo * 24 * 60));
+    write(dir, 'README.md', 'demo\n');
+    commitAll(dir, 'Readme', ago(30));
+    return { dir, regen };
+  }
+
+  it('a commit dated inside the bound but before the fresh checkpoint, made after it, changed its file', async () => {
+    const { dir, regen } = staleAndFresh(10);
+    const all = await findings(dir, engine);
+    expect(all.find((f) => f.check === 'history' && f.message.startsWith('history walk cut at'))).toBeDefined();
+    expect(all.find((f) => f.skill === 'api' && f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: regen } });
+  });
+
+  it('one dated before the bound hides what is behind it: doctor names it; walk_days 0 finds the change', async () => {
+    const { dir, regen } = staleAndFresh(100);
+    const hidden = (await findings(dir, engine)).filter((f) => f.skill === 'api' && f.check === 'history');
+    expect(hidden).toEqual([expect.objectContaining({ level: 'info', evidence: { sha: regen } })]);
+    expect(hidden[0]!.message).toBe(`${regen.slice(0, 7)} on HEAD's first-parent line was made after this checkpoint was committed, but is dated before the history walk's bound (walk_days 30; a clock behind?): what it and the commits behind it changed or landed was not checked (\`git log --first-parent ${regen.slice(0, 7)}\` lists them; "walk_days": 0 in .checkpoints/config.json checks them)`);
+    write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
+    const all = await findings(dir, engine);
+    expect(all.filter((f) => f.check === 'history')).toEqual([]);
+    expect(all.find((f) => f.skill === 'api' && f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { sha: regen } });
+  });
+});
+
 describe('the pre-push hook, as git runs it', () => {
   it('refuses a push whose commit, dated before the checkpoint, regenerated a listed file after it; allows it once the checkpoint is updated', async () => {
     const dir = makeRepo();
