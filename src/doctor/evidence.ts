@@ -249,6 +249,16 @@ const instantKey = (rel: string, text: string | null) => (text === null ? `${rel
  * needed: to complete a walk a skewed commit may have cut short, and to judge commits the date
  * calls "before" when the walk's graph can tell otherwise (after.ts). On an honest history the
  * first needs the checkpoint revisions dateQueued reads anyway, the second nothing.
+ *
+ * A checkpoint edited in the work tree and not committed keeps every anchor a commit gives it:
+ * a text the committed file already queued (the revision that queued it), and its save when a
+ * committed revision holds the same updated_at (a hand edit that kept it), both read from the
+ * revisions where they are read. A save no commit recorded has no anchor, and is judged by date:
+ * nothing cheap says exactly which commits came after it. The file's mtime against the time of
+ * HEAD's last reflog entry would order them only when both clocks are honest, and neither is
+ * bound to be: the reflog's time is the committer's (GIT_COMMITTER_DATE, the very skew this
+ * guards against, sets it), and an mtime is whatever the last tool to touch the file set
+ * (touch -d, cp -p, tar, a checkout). So that order is not used.
  */
 class Anchoring {
   /** Exact anchors by instant (instantKey), from the checkpoint files' revisions. */

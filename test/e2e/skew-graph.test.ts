@@ -6,7 +6,7 @@
 // and the pre-push hook as git runs it.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -25,7 +25,7 @@ function checkpoint(skill: string, savedMinutesAgo: number, files: string[], act
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-type F = { level: string; path: string; skill: string; message: string; blocks?: boolean; evidence?: Record<string, unknown> };
+type F = { level: string; check: string; path: string; skill: string; message: string; blocks?: boolean; evidence?: Record<string, unknown> };
 
 async function findings(dir: string, engine: string, extra: string[] = []): Promise<F[]> {
   const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
@@ -117,6 +117,40 @@ describe.each(ENGINES)('%s engine: what a commit dated before the checkpoint but
     const all = await findings(dir, engine);
     expect(all.find((f) => f.skill === 'api' && f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: regen } });
     expect(all.find((f) => f.skill === 'docs' && f.path.startsWith('context_primer'))).toBeUndefined();
+  });
+});
+
+// A checkpoint edited in the work tree, not committed: an instant some commit recorded keeps that
+// commit as its anchor (a text the committed file already queued, a save whose updated_at the
+// committed file holds); a save no commit recorded has none, and is judged by date alone.
+describe.each(ENGINES)('%s engine: an uncommitted checkpoint', (engine) => {
+  it('a text the committed checkpoint queued keeps the commit that queued it: a skewed merge after it is a landing', async () => {
+    const dir = makeRepo();
+    write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
+    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Wait for PR #482 (invoice totals) to land, then rebase', 'Review the spec with the API team']));
+    commitAll(dir, 'checkpoint: api', ago(120));
+    git(dir, ['checkout', '-q', '-b', 'feat']);
+    write(dir, 'src/totals.ts', 'totals\n');
+    commitAll(dir, 'invoice totals', ago(60));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_COMMITTER_DATE: ago(2 * 24 * 60), GIT_AUTHOR_DATE: ago(2 * 24 * 60) });
+    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    // The session saves again and does not commit: the save itself has no commit, the queued text does.
+    expect((await runCli(dir, ['update', 'api', '--step=totals reviewed'])).code).toBe(0);
+    expect(git(dir, ['status', '--porcelain', FILE]).trim()).toBe(`M ${FILE}`);
+    const landed = (await findings(dir, engine)).find((f) => f.path === 'next_actions[0]');
+    expect(landed).toMatchObject({ level: 'warning', evidence: { sha: merge } });
+    expect(landed!.message).toContain('which landed after it was queued');
+    expect((await runCli(dir, ['next', '--engine', engine])).stdout).toContain(`#482 landed in ${merge.slice(0, 7)}`);
+  });
+
+  it('a hand edit that kept updated_at keeps the save\'s commit: a skewed edit after it is a change since', async () => {
+    // Its revisions are read for the queued PR's date: they show the commit that recorded this updated_at.
+    const { dir, regen } = regeneratedBehind(['Wait for PR #482 (invoice totals) to land, then rebase']);
+    // A note added by hand, updated_at untouched: the save is still the one the commit recorded.
+    write(dir, FILE, read(dir, FILE).replace('"OpenAPI 3.1"', '"OpenAPI 3.1 (see PR 12)"'));
+    expect(git(dir, ['status', '--porcelain', FILE]).trim()).toBe(`M ${FILE}`);
+    expect((await findings(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { sha: regen } });
   });
 });
 
