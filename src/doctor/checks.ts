@@ -12,7 +12,8 @@ import { repairPlan } from '../protocol/repairable.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
-import { committedAfter, queuedAt, toSeconds } from './instants.js';
+import { queuedAt, toSeconds } from './instants.js';
+import { descendsFrom } from './after.js';
 import { findLandings } from './landed.js';
 import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
@@ -24,6 +25,11 @@ import type { CommitInfo } from '../git/types.js';
 import { warningLevel } from '../protocol/validate.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
+/**
+ * A commit's date as a finding quotes it; for one the commit graph places after an instant its
+ * date is before (after.ts: a clock behind, a rebase that kept it), said so.
+ */
+const dated = (commit: Pick<CommitInfo, 'time'>, after: number) => `${iso(commit.time)}${commit.time < after ? ', dated before it but made after its commit' : ''}`;
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {
@@ -376,6 +382,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // drift; so does a rename (the file lives on under its new name). A deletion stays drift.
   const changed = cp.status === 'complete' ? 'advice' : 'warning';
   const commits = ctx.evidence.commits;
+  // By date, or by the commit graph where the commit that recorded the save is known (after.ts).
+  const madeAfter = ctx.evidence.madeAfter(ctx.checkpointRel, null, after);
   const exists = ctx.exists ?? existsIn(ctx.root);
   const touched = commitsTouching(commits);
   // The session's own commits (which also touch its checkpoint) are not drift.
@@ -386,7 +394,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
-      if (!committedAfter(commit.time, after) || own.has(i)) continue;
+      if (!madeAfter(commit) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
       const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path)));
       if (ch) return { commit, file: ch.path, change: ch };
@@ -442,7 +450,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
       if (change && gone !== null && !exists(gone)) {
         const to = change.change.status === 'R' ? change.file : null;
-        const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}`;
+        const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}`;
         findings.push({
           ...base, level: to ? changed : 'warning', path,
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
@@ -451,7 +459,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       } else if (change) {
         findings.push({
           ...base, level: changed, path,
-          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
+          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
       }
@@ -476,7 +484,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (change) {
       findings.push({
         ...base, level: changed, path,
-        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${iso(change.commit.time)}); re-read it`,
+        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else findings.push({ dirty: rel, path });
@@ -556,10 +564,12 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       const touching = commitsTouching(commits).matching(rel);
       let last = touching[0] === undefined ? undefined : commits[touching[0]];
       // Commits of one second are in sha order, not parent order (so both engines agree): of
-      // those, the file being gone now points at the one that removed it.
+      // those, the file being gone now points at the one that removed it. So does a removal
+      // made after the newest-dated one in the graph, though dated before it (a clock behind).
       if (last && !removes(last, rel)) {
         const time = last.time;
-        const removal = touching.map((i) => commits[i]!).find((c) => c.time === time && removes(c, rel));
+        const newest = last;
+        const removal = touching.map((i) => commits[i]!).find((c) => removes(c, rel) && (c.time === time || descendsFrom(commits, c, newest.sha)));
         if (removal) last = removal;
       }
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
@@ -632,12 +642,12 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    return findLandings(text, evidence.commits, after, evidence.thisRepo).map((l): Finding => ({
+    return findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo).map((l): Finding => ({
       level: 'warning',
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}); reconcile instead of redoing it`,
+      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); reconcile instead of redoing it`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
   });

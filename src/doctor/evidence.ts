@@ -11,8 +11,10 @@ import { walkDays } from '../store/config.js';
 import { findLandings, landingNeedles, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
-import { dateQueuedActions, queuedTexts, sinceAnchor, type QueuedDates } from './queued.js';
+import { dateQueuedActions, queuedTexts, recordedInstants, type QueuedDates, type RecordedInstant } from './queued.js';
 import { unprovenStops } from '../git/skew-walk.js';
+import { inScope } from '../git/normalize.js';
+import { byDate, lastRecorded, madeAfterIn } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 
@@ -39,7 +41,23 @@ export interface Evidence {
   deep: DeepSearch | null;
   /** This repository's names (its remotes): a PR URL of another repository is not its PR. */
   thisRepo: ThisRepo;
+  /**
+   * Checkpoints (by path) whose recording commit HEAD's first-parent line reaches only through a
+   * commit made after it but dated before the walk's bound (`stop`): what lies behind it was not walked.
+   */
+  hiddenBy: { rel: string; stop: string }[];
+  /**
+   * Whether a commit counts as made after an instant of the checkpoint at `rel` (`text` null: its
+   * save; else when that text was queued), `sec` being that instant: by its date, or by the commit
+   * graph where the commit that recorded the instant is known (after.ts). Over `commits` as gathered.
+   */
+  madeAfter: MadeAfterOf;
 }
+
+export type MadeAfterOf = (rel: string | undefined, text: string | null, sec: number) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+
+/** The date rule alone (no anchor known). */
+export const madeAfterByDate: MadeAfterOf = (_rel, _text, sec) => byDate(sec, null);
 
 export interface Verified {
   full: string | null;
@@ -56,7 +74,7 @@ export interface DeepSearch {
   files: string[];
 }
 
-export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null, thisRepo: [] };
+export const NO_EVIDENCE: Evidence = { history: null, head: null, commits: [], shallow: false, queued: new Map(), uncommitted: Promise.resolve(new Set()), cutAt: null, verified: new Map(), removals: [], deep: null, thisRepo: [], madeAfter: madeAfterByDate, hiddenBy: [] };
 
 export { toSeconds } from './instants.js';
 
@@ -81,6 +99,14 @@ export interface GatherOptions {
   missing?: readonly string[];
   /** This repository's names, when the caller has read them (else read here, from the remotes). */
   thisRepo?: ThisRepo;
+  /**
+   * Checkpoints whose saves the checks judge file changes from (doctor: every checkpoint), beside
+   * dateQueued. When the walk lists changes to a checkpoint's file (changesUnder) and HEAD's
+   * first-parent line, walked, does not reach the commit that recorded it while the work tree
+   * holds it as committed (watch answers that), a skewed commit sits on that line: the walk is
+   * completed past it from the commit that recorded the save (after.ts, skew-walk.ts).
+   */
+  recorded?: readonly { rel: string; cp: Checkpoint }[];
 }
 
 /** Checkpoints often name the same base commit: each is looked up once per history. */
@@ -186,13 +212,12 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const unbounded = since === null ? null : Math.min(since, oldestDate(queued));
   if (unbounded !== null) since = bound(unbounded);
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
-  // A walk the bound did not cut goes on past a commit dated before `since` (a skewed clock) that
-  // is not in the history of the commit that recorded `since` (skew-walk.ts). A cut walk's
-  // anchor is older than the cut: walking to it is what walk_days bounds.
-  const uncut = since;
-  const complete = (walked: CommitInfo[]): Promise<CommitInfo[]> | CommitInfo[] =>
-    uncut === null || cutAt !== null || !opts.dateQueued?.length ? walked : pastSkewFor(root, history, opts.dateQueued, walked, uncut, scope, opts.notBefore);
-  const full = walk.then(complete);
+  // The walk goes on past a commit dated before `since` (a skewed clock) that is not in the
+  // history of a commit that recorded an instant it judges from (skew-walk.ts). Only instants
+  // inside the walk: a cut walk's older anchors are what walk_days bounds.
+  const anchoring = new Anchoring(root, history, opts, scope, uncommitted);
+  const bounded = since;
+  const full = walk.then((walked) => (bounded === null ? walked : anchoring.complete(walked, bounded)));
   walkKnown(full);
   const deep = cutAt !== null && unbounded !== null ? deepQuestions(opts.dateQueued ?? [], queued, cutAt, unbounded, opts.missing ?? [], thisRepo) : null;
   const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -208,8 +233,9 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   if (since !== null && walked.has(walkedRecent)) storeCommitsSince(root, since, walkedRecent, scope);
   const seen = new Set(recent.map((c) => c.sha));
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
+  const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden };
 }
 
 /** This repository's names, from its remotes' URLs (.git/config): the same for both engines. */
@@ -217,17 +243,173 @@ export function readThisRepo(root: string): ThisRepo {
   return thisRepoOf(remoteUrls(root));
 }
 
+/** A checkpoint's instant, keyed by file and text (null: its save). */
+const instantKey = (rel: string, text: string | null) => (text === null ? `${rel}\0` : `${rel}\0+${text}`);
+
 /**
- * `walked` completed past skewed commits (GitHistory.commitsPast): the anchor is read from the
- * checkpoints' revisions, and git is asked only when the walked graph does not already show
- * that every commit the walk stopped at is in the anchor's history.
+ * The commits that recorded the checkpoints' instants (anchors), found only where they are
+ * needed: to complete a walk a skewed commit may have cut short, and to judge commits the date
+ * calls "before" when the walk's graph can tell otherwise (after.ts). On an honest history the
+ * first needs the checkpoint revisions dateQueued reads anyway, the second nothing.
+ *
+ * A checkpoint edited in the work tree and not committed keeps every anchor a commit gives it:
+ * a text the committed file already queued (the revision that queued it), and its save when a
+ * committed revision holds the same updated_at (a hand edit that kept it), both read from the
+ * revisions where they are read. A save no commit recorded has no anchor, and is judged by date:
+ * nothing cheap says exactly which commits came after it. The file's mtime against the time of
+ * HEAD's last reflog entry would order them only when both clocks are honest, and neither is
+ * bound to be: the reflog's time is the committer's (GIT_COMMITTER_DATE, the very skew this
+ * guards against, sets it), and an mtime is whatever the last tool to touch the file set
+ * (touch -d, cp -p, tar, a checkout). So that order is not used.
  */
-async function pastSkewFor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], walked: CommitInfo[], since: number, scope: readonly string[], floor: number | undefined): Promise<CommitInfo[]> {
-  const anchor = await sinceAnchor(root, history, files, since);
-  if (anchor === null) return walked;
-  const head = headFiles(root)?.sha ?? (await (await history()).head())?.sha;
-  if (!head || !unprovenStops(head, walked, anchor).length) return walked;
-  return (await history()).commitsPast(walked, since, anchor, { changes: scope.length ? scope : 'none', floor });
+class Anchoring {
+  /** Exact anchors by instant (instantKey), from the checkpoint files' revisions. */
+  private readonly exact = new Map<string, RecordedInstant>();
+  private datedRead = false;
+  /** Checkpoints whose revisions were read: their anchors are exact (or there are none). */
+  private readonly readFor = new Set<string>();
+  /** Checkpoints whose saves a commit dated before the walk's bound hides (noteHidden). */
+  readonly hidden: { rel: string; stop: string }[] = [];
+  /** HEAD's commit as the walk started from it: read once (headFiles reads the files again after each git process). */
+  private headSha: Promise<string | null> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly history: () => Promise<GitHistory>,
+    private readonly opts: GatherOptions,
+    private readonly scope: readonly string[],
+    private readonly uncommitted: Promise<Set<string>>,
+  ) {}
+
+  private head(): Promise<string | null> {
+    return (this.headSha ??= (async () => headFiles(this.root)?.sha ?? (await (await this.history()).head())?.sha ?? null)());
+  }
+
+  /** The dateQueued files' instants (their revisions are read for the dates: kept per HEAD). */
+  private async dated(): Promise<void> {
+    if (this.datedRead || !this.opts.dateQueued?.length) return;
+    this.datedRead = true;
+    for (const f of this.opts.dateQueued) this.readFor.add(f.rel);
+    this.keep(await recordedInstants(this.root, this.history, this.opts.dateQueued));
+  }
+
+  private keep(instants: readonly RecordedInstant[]): void {
+    for (const i of instants) this.exact.set(instantKey(i.rel, i.text), i);
+  }
+
+  /** Whether the work tree holds `rel` as HEAD does (false when git was not asked about it). */
+  private async committed(rel: string): Promise<boolean> {
+    if (!this.opts.watch?.includes(rel)) return false;
+    return !(await this.uncommitted.catch(() => new Set([rel]))).has(rel);
+  }
+
+  /** Checkpoints whose file changes the walk lists, saved within the walk (since on). */
+  private listed(since: number): { rel: string; cp: Checkpoint }[] {
+    const all = [...(this.opts.dateQueued ?? []), ...(this.opts.recorded ?? [])];
+    const seen = new Set<string>();
+    return all.filter(({ rel, cp }) => {
+      if (seen.has(rel) || !inScope(rel, this.scope)) return false;
+      seen.add(rel);
+      const saved = toSeconds(cp.updated_at);
+      return Number.isFinite(saved) && saved >= since;
+    });
+  }
+
+  /**
+   * `walked` (back to `since`) completed past skew, from each anchor that leaves it open: the
+   * oldest instant inside the walk that a commit recorded (dateQueued's revisions), and the save
+   * of any checkpoint whose recording commit HEAD's walked first-parent line does not reach though
+   * the work tree holds it as committed (a skewed commit on that line: its revisions are read then).
+   * Each completion is of the walk as git gave it (after.ts relies on that); their commits are merged.
+   */
+  async complete(walked: CommitInfo[], since: number): Promise<CommitInfo[]> {
+    const head = await this.head();
+    await this.dated();
+    const anchors = new Set<string>();
+    const oldest = [...this.exact.values()].filter((i) => i.at >= since).sort((a, b) => a.at - b.at)[0];
+    if (oldest) anchors.add(oldest.anchor);
+    if (!head) return walked;
+    // Held as HEAD holds them (an uncommitted save has no recording commit), then those whose
+    // recording commit the walked first-parent line does not reach.
+    const listed = (await Promise.all(this.listed(since).map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    const recorded = lastRecorded(head, walked, listed.map((f) => f.rel));
+    const cut = listed.filter(({ rel }) => !recorded.has(rel));
+    if (cut.length) {
+      const committed = cut;
+      const unread = committed.filter((f) => !this.exact.has(instantKey(f.rel, null)));
+      if (unread.length) {
+        for (const f of unread) this.readFor.add(f.rel);
+        this.keep(await recordedInstants(this.root, this.history, unread));
+      }
+      for (const f of committed) {
+        const save = this.exact.get(instantKey(f.rel, null));
+        if (save) anchors.add(save.anchor);
+      }
+    }
+    const open = [...anchors].filter((a) => unprovenStops(head, walked, a).length > 0);
+    const h = open.length ? await this.history() : null;
+    const changes = this.scope.length ? this.scope : 'none';
+    const byAnchor = h === null ? [] : await Promise.all(open.map((a) => h.commitsPast(walked, since, a, { changes, floor: this.opts.notBefore })));
+    const out = byAnchor.length ? mergeCompletions(walked, byAnchor) : walked;
+    if (cut.length) this.noteHidden(head, out, cut);
+    return out;
+  }
+
+  /**
+   * Of `cut` (checkpoints held as committed whose recording commit the walked first-parent line
+   * did not reach), those it still does not reach once completed: a commit on that line made after
+   * the commit that recorded the save (it descends from it) is dated before the walk's bound, the
+   * walk_days one (skew-walk.ts's floor) or a skewed save's own. Exact: noted, with that commit.
+   */
+  private noteHidden(head: string, commits: readonly CommitInfo[], cut: readonly { rel: string }[]): void {
+    const reached = lastRecorded(head, commits, cut.map((f) => f.rel));
+    const bySha = new Map(commits.map((c) => [c.sha, c]));
+    // The line's first commit the walk did not list: HEAD itself, or the first parent of its last listed one.
+    let stop: string | undefined = head;
+    for (let c = bySha.get(head); c !== undefined; c = c.parents.length ? bySha.get(c.parents[0]!) : undefined) stop = c.parents[0];
+    for (const { rel } of cut) {
+      const save = this.exact.get(instantKey(rel, null));
+      if (reached.has(rel) || !save || stop === undefined || stop === save.anchor) continue;
+      this.hidden.push({ rel, stop });
+    }
+  }
+
+  /** madeAfter over the gathered commits: the date alone unless their graph can tell more (after.ts). */
+  async rule(commits: readonly CommitInfo[]): Promise<MadeAfterOf> {
+    await this.dated();
+    // A recorded checkpoint whose revisions were not read, held as HEAD holds it: the newest commit
+    // of HEAD's walked first-parent line that touches its file recorded its save.
+    const head = await this.head();
+    const unread = head === null ? [] : (this.opts.recorded ?? []).filter(({ rel }) => !this.readFor.has(rel) && inScope(rel, this.scope));
+    const asked = (await Promise.all(unread.map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
+    if (!this.exact.size && !asked.length) return madeAfterByDate;
+    const rule = madeAfterIn(commits);
+    if (rule === byDate) return madeAfterByDate;
+    const proxies = new Map<string, { anchor: string; time: number }>();
+    for (const [rel, by] of lastRecorded(head!, commits, asked.map((f) => f.rel))) proxies.set(rel, { anchor: by.sha, time: by.time });
+    return (rel, text, sec) => {
+      if (rel === undefined) return byDate(sec, null);
+      const exact = this.exact.get(instantKey(rel, text));
+      if (exact) return rule(sec, exact.at === sec ? exact.anchor : null);
+      const proxy = text === null ? proxies.get(rel) : undefined;
+      // Dated before the save it holds: a skewed commit, which the date bound says nothing of.
+      return rule(sec, proxy && proxy.time >= sec ? proxy.anchor : null);
+    };
+  }
+}
+
+/** The walk and its completions from several anchors, each commit once (marked when any completion marked it). */
+function mergeCompletions(walked: readonly CommitInfo[], completions: readonly CommitInfo[][]): CommitInfo[] {
+  if (completions.length === 1) return completions[0]!;
+  const out = new Map(walked.map((c) => [c.sha, c]));
+  for (const list of completions) {
+    for (const c of list) {
+      const known = out.get(c.sha);
+      if (!known || (c.pastAnchor && !known.pastAnchor)) out.set(c.sha, c);
+    }
+  }
+  return [...out.values()].sort(newestFirst);
 }
 
 /**
@@ -324,7 +506,7 @@ export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
-    const landings = findLandings(text, evidence.commits, at(text), evidence.thisRepo);
+    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
     if (!landings.length || landings.length < workRefs(text, evidence.thisRepo).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
   };

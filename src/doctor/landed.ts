@@ -288,15 +288,18 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
 }
 
 /**
- * The first landing (oldest commit) per reference in `text`, among `commits` from `afterSec` on. A revert is not a
- * landing, and a landing a later revert undid no longer counts. `repo`: this repository's names (workRefs).
+ * The first landing (oldest commit) per reference in `text`, among `commits` made after the
+ * queueing: from second `after` on, or those `after` accepts (after.ts: the date, or the commit
+ * graph where the commit that queued the text is known). A revert is not a landing, and a
+ * landing a later revert undid no longer counts. `repo`: this repository's names (workRefs).
  */
-export function findLandings(text: string, commits: readonly CommitInfo[], afterSec: number, repo: ThisRepo = []): Landing[] {
+export function findLandings(text: string, commits: readonly CommitInfo[], after: number | ((c: CommitInfo) => boolean), repo: ThisRepo = []): Landing[] {
   const out: Landing[] = [];
+  // A commit in the same second as the queueing counts as after it (instants.ts says why).
+  const counts = typeof after === 'number' ? (c: CommitInfo) => committedAfter(c.time, after) : after;
   for (const ref of workRefs(text, repo)) {
     let hit: CommitInfo | undefined;
-    // A commit in the same second as the queueing counts as after it (instants.ts says why).
-    for (const c of landingsOf(commits, ref)) if (committedAfter(c.time, afterSec) && (!hit || c.time < hit.time)) hit = c;
+    for (const c of landingsOf(commits, ref)) if (counts(c) && (!hit || c.time < hit.time)) hit = c;
     if (hit) out.push({ ref, commit: { sha: hit.sha, subject: hit.subject, time: hit.time } });
   }
   return out;

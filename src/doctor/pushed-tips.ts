@@ -71,9 +71,15 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     const r = readable(l);
     return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
   });
-  // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was queued.
+  // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was
+  // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
-  const evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo };
+  const recorded = new Map(valid.map(({ rel }) => [rel, afterRecorded(tip, commits, rel)]));
+  const madeAfter: Evidence['madeAfter'] = (rel, _text, sec) => {
+    const graph = rel === undefined ? undefined : recorded.get(rel);
+    return (c) => committedAfter(c.time, sec) || (graph?.(c) ?? false);
+  };
+  const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
   // verified_for_sha is judged against HEAD's history: only for a pushed HEAD that carries the checkpoint.
   if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {
@@ -81,8 +87,39 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   }
   // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
   const atHead = repo.head !== null && repo.head.sha === tip.toLowerCase() ? [...repo.commits, ...repo.removals] : [];
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead, head: repo.head?.sha ?? null }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead, head: repo.head?.sha ?? null, madeAfter }, touched, where)));
   return out;
+}
+
+/**
+ * Which pushed commits the commit graph places after every instant the tip's checkpoint at `rel`
+ * recorded, whatever their dates. Those instants were recorded in the commit that last changed
+ * the file on the tip's first-parent line (r) or in its history. When r is not pushed, it is in
+ * the history of what the remote already has, and no pushed commit is in it: all are after. When
+ * r is pushed, a pushed commit is in its history exactly when r reaches it through pushed commits
+ * (a path through one not pushed would make it not pushed either): the others are after. Exact,
+ * from the commits the push sends alone.
+ */
+export function afterRecorded(tip: string, commits: readonly CommitInfo[], rel: string): (c: Pick<CommitInfo, 'sha'>) => boolean {
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  let recorded: CommitInfo | undefined;
+  for (let c = bySha.get(tip.toLowerCase()); c !== undefined; c = bySha.get(c.parents[0] ?? '')) {
+    if (c.changes.some((ch) => ch.path === rel || ch.from === rel)) {
+      recorded = c;
+      break;
+    }
+  }
+  if (recorded === undefined) return () => true;
+  const below = new Set<string>([recorded.sha]);
+  const pending = [...recorded.parents];
+  while (pending.length) {
+    const sha = pending.pop()!;
+    const c = bySha.get(sha);
+    if (!c || below.has(sha)) continue;
+    below.add(sha);
+    pending.push(...c.parents);
+  }
+  return (c) => !below.has(c.sha);
 }
 
 function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
@@ -104,7 +141,7 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
  * Literal generated_files entries against the tip's tree: a listed file the push deleted,
  * renamed or otherwise left missing, or changed after the checkpoint without updating it.
  */
-async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[]; head: string | null }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[]; head: string | null; madeAfter: Evidence['madeAfter'] }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
@@ -164,7 +201,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     // A complete skill's file changing is the code's life (advice in the work tree), never a block.
     if (cp.status === 'complete') continue;
     // The session's own commits (which also touch its checkpoint) are not drift.
-    const change = commits.find((c) => committedAfter(c.time, after) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
+    const madeAfter = seen.madeAfter(rel, null, after);
+    const change = commits.find((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {
       out.push({
         ...base, level: 'warning', path,

@@ -100,21 +100,35 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
   return found;
 }
 
+/** An instant the checks judge a checkpoint from, and the commit that recorded it. */
+export interface RecordedInstant {
+  rel: string;
+  /** null: the checkpoint's save (updated_at); else the queued text whose queueing this is. */
+  text: string | null;
+  /** Seconds (queuedAt's value for the text). */
+  at: number;
+  /** The revision of the checkpoint file that recorded it (skew-walk.ts's anchor). */
+  anchor: string;
+}
+
 /**
- * The commit that recorded instant `since` in one of `files` (their save, or the revision that
- * queued a text that old): the walk's exact lower bound in the graph (skew-walk.ts). Null when
- * none did, or when that commit is dated before `since` (an uncommitted save, a skewed anchor).
+ * Every instant of `files` the checks judge from (each save, each queued text's queueing) that a
+ * commit recorded, with that commit: the walk's exact lower bound in the graph (skew-walk.ts,
+ * after.ts). Left out when none did (an uncommitted save, a text queued since the last commit),
+ * or when that commit is dated before the instant (a skewed anchor: the date bound then says
+ * nothing of it). Read from the checkpoint files' revisions (kept per HEAD, as dateQueuedActions reads them).
  */
-export async function sinceAnchor(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], since: number): Promise<string | null> {
-  if (!files.length) return null;
+export async function recordedInstants(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[]): Promise<RecordedInstant[]> {
+  if (!files.length) return [];
   const { revisions, cache } = await readRevisions(root, history, files);
+  const out: RecordedInstant[] = [];
   for (const { rel, cp } of files) {
     const own = revisions.filter((r) => r.path === rel);
     for (const text of [null, ...queuedTexts(cp)]) {
       const { at, by } = datedBy(own, cache, cp, text);
       // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
-      if (at === since && by !== null && by.time >= Math.floor(since)) return by.sha;
+      if (Number.isFinite(at) && by !== null && by.time >= Math.floor(at)) out.push({ rel, text, at, anchor: by.sha });
     }
   }
-  return null;
+  return out;
 }

@@ -126,7 +126,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // doctor vouches for the work tree (git status), so an index git would wait on is refused
   // even when no file is watched; the history questions themselves never read it.
   assertIndexNotBlocking(opts.root, ['status']);
-  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing });
+  const recorded = checkpoints.map((cp) => ({ rel: cpRel(cp), cp }));
+  const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing, recorded });
   const ranges = opts.pushed ? await peeledRanges(evidence.history, opts.pushed) : null;
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = ranges ? await pushedCommits(evidence.history, ranges) : null;
@@ -163,6 +164,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
+  // A commit on HEAD's line made after a checkpoint, dated before the walk_days bound: said so.
+  const bySkill = new Map(checkpoints.map((cp) => [cpRel(cp), cp.skill]));
+  for (const { rel, stop } of evidence.hiddenBy) findings.push(hiddenFinding(bySkill.get(rel) ?? null, stop, walkDays(opts.root)));
   // A shallow clone's history ends at its boundary: say so rather than what the cut searched.
   if (evidence.shallow) findings.push(SHALLOW_FINDING);
   else if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
@@ -252,6 +256,20 @@ function cutFinding(evidence: Evidence, days: number): Finding {
   ];
   const older = deep && asked.length ? `older commits back to ${day(deep.since)} were searched only ${asked.join(' and ')}` : 'older commits were not checked';
   return { level: 'info', check: 'history', skill: null, path: '', message: `history walk cut at ${day(evidence.cutAt!)} (walk_days ${days}): ${older}; set "walk_days": 0 in .checkpoints/config.json to check all` };
+}
+
+/**
+ * A commit on HEAD's first-parent line that descends from the commit recording `skill`'s save but
+ * is dated before the walk_days bound (skew-walk.ts's floor): the walk stops there, so what it and
+ * the commits behind it did since the checkpoint was not checked. Exact (evidence.ts noteHidden).
+ */
+function hiddenFinding(skill: string | null, stop: string, days: number): Finding {
+  const short = stop.slice(0, 7);
+  return {
+    level: 'info', check: 'history', skill, path: '',
+    message: `${short} on HEAD's first-parent line was made after this checkpoint was committed, but is dated before the history walk's bound (walk_days ${days}; a clock behind?): what it and the commits behind it changed or landed was not checked (\`git log --first-parent ${short}\` lists them; "walk_days": 0 in .checkpoints/config.json checks them)`,
+    evidence: { sha: stop },
+  };
 }
 
 function listed(items: readonly string[]): string {

@@ -111,7 +111,10 @@ export class IsoHistory implements GitHistory {
           const inRegion = new Set(region.map((c) => c.sha));
           const edge = [...new Set(region.flatMap((c) => c.parents).filter((p) => !inRegion.has(p)))];
           const boundary = await Promise.all(edge.map((sha) => reader.commit(sha)));
-          return { region, boundary };
+          const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
+          const described: CommitInfo[] = [];
+          for (const commit of region) described.push(await describe(reader, commit, scope?.includes('') ? null : scope));
+          return { region: described, boundary };
         },
       };
       return (await pastSkew(tip, walked, since, anchor, steps)).sort(newestFirst);

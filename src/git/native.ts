@@ -14,7 +14,7 @@ import { resolveGitDirsSync } from './locate.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
-import { pastSkew, type GraphCommit, type SkewSteps } from './skew-walk.js';
+import { pastSkew, type SkewSteps } from './skew-walk.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -34,6 +34,8 @@ const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** Record separator first, then NUL-terminated fields; -z ends the message with NUL too. */
 const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct%x00%B';
+/** LOG_FORMAT with git's mark before the sha: "-" for a --boundary commit. */
+const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct%x00%B';
 
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
 const ERE_SPECIAL = /[\\.[\](){}*+?|^$]/g;
@@ -86,9 +88,28 @@ export class NativeHistory implements GitHistory {
     const bound = floor !== undefined && floor > 0 ? [`--max-age=${Math.ceil(floor)}`] : [];
     const steps: SkewSteps = {
       walkFrom: async (tips, t) => (await this.logSince(tips, t, changes)) ?? [],
-      between: async (tips, excluded) => parseGraph((await this.git(['rev-list', ...bound, '--boundary', '--timestamp', '--parents', ...tips, '--not', ...excluded, '--'])).stdout),
+      between: (tips, excluded) => this.logBetween(tips, excluded, bound, changes),
     };
     return (await pastSkew(head, walked, since, anchor, steps)).sort(newestFirst);
+  }
+
+  /**
+   * `git log --boundary tips --not excluded`: the commits there, with the changes `changes`
+   * asks for, and the boundary (sha and time). One process: the changes are every file each
+   * commit changed, kept where they are in scope (few commits: a pathspec walk beside it
+   * would cost a second process for little).
+   */
+  private async logBetween(tips: readonly string[], excluded: readonly string[], bound: readonly string[], changes: ChangeScope): Promise<{ region: CommitInfo[]; boundary: { sha: string; time: number }[] }> {
+    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
+    const listed = scope === null || scope.includes('') ? null : scope;
+    const diff = listed?.length === 0 ? ['--no-patch', '-z', '--no-color'] : ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
+    const out = await this.git(['log', ...bound, '--boundary', ...diff, MARKED_LOG_FORMAT, ...tips, '--not', ...excluded, '--']);
+    const marks: string[] = [];
+    const commits = parseLog(out.stdout, listed, marks);
+    const region: CommitInfo[] = [];
+    const boundary: { sha: string; time: number }[] = [];
+    commits.forEach((c, i) => (marks[i] === '-' ? boundary.push({ sha: c.sha, time: c.time }) : region.push(c)));
+    return { region, boundary };
   }
 
   /** commitsSince's walk from `tips` (commit names; HEAD's sha for the usual question); null when HEAD went unborn meanwhile. */
@@ -435,8 +456,9 @@ function committerTime(commitObject: string): number {
 /**
  * Parses `git log -z --raw` with LOG_FORMAT: per commit, "\x1e" sha NUL parents NUL time
  * NUL message NUL, then optionally "\n" and raw entries ":modes oids STATUS" NUL path NUL.
+ * With `marks` (MARKED_LOG_FORMAT), each record's mark character is pushed there, in order.
  */
-function parseLog(out: string, scope: readonly string[] | null = null): CommitInfo[] {
+function parseLog(out: string, scope: readonly string[] | null = null, marks?: string[]): CommitInfo[] {
   const commits: CommitInfo[] = [];
   let at = 0;
   const field = (): string => {
@@ -449,6 +471,8 @@ function parseLog(out: string, scope: readonly string[] | null = null): CommitIn
   while (at < out.length) {
     if (out[at] !== '\x1e') throw malformed(`unexpected git log output at offset ${at}`);
     at++;
+    // MARKED_LOG_FORMAT: one mark character first.
+    if (marks) marks.push(out[at++] ?? '');
     const sha = field();
     const parents = field().split(' ').filter(Boolean);
     const time = Number(field());
@@ -478,15 +502,3 @@ function malformed(detail: string): CheckpointError {
   return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
 }
 
-/** `rev-list --boundary --timestamp --parents` output: committer time, id ("-" first on the boundary) and parents. */
-function parseGraph(out: string): { region: GraphCommit[]; boundary: Omit<GraphCommit, 'parents'>[] } {
-  const region: GraphCommit[] = [];
-  const boundary: Omit<GraphCommit, 'parents'>[] = [];
-  for (const line of out.split('\n')) {
-    const [time, sha, ...parents] = line.split(' ');
-    if (!sha) continue;
-    if (sha.startsWith('-')) boundary.push({ sha: sha.slice(1), time: Number(time) });
-    else region.push({ sha, time: Number(time), parents: parents.filter(Boolean) });
-  }
-  return { region, boundary };
-}

@@ -9,14 +9,19 @@
 // stops the walk only when it is in the anchor's history (an honest "before"); one that is not
 // is walked through (git's SLOP guesses; this is exact for a walk that has its anchor).
 //
+// What it lists past the stops: every commit there that is not in the anchor's history, dated
+// before `since` or not (the skewed commit itself, and a side branch merged after the
+// checkpoint), each marked `pastAnchor` (made after the anchor: the checks judge it so rather
+// than by its date); and from the anchor's history behind them, the commits dated since,
+// walked on by the usual rule (unmarked, judged by date as any walked commit).
+//
 // Cost: on an honest history the walk's own commits prove that every commit it stopped at is
 // in the anchor's history (they lie below the anchor in the walked graph), so nothing more is
-// asked. Only an unproven stop costs one `rev-list <stops> --not <anchor>` (the commits after
-// the anchor behind them: the skewed ones, or a side branch merged after the checkpoint), and
-// a bounded walk from behind them only when something there is dated since. The walk_days
-// bound stays explicit: a walk it cuts is given no anchor (see gatherEvidence), and a commit
-// dated before it counts as before the anchor (`floor`, git's --max-age in a limited walk), so
-// that question never paints history older than the bound.
+// asked. Only an unproven stop costs one `log <stops> --not <anchor>` (the commits after the
+// anchor behind them, described as the walk describes its own), and a bounded walk from behind
+// them only when something in the anchor's history there is dated since. The walk_days bound
+// stays explicit: a commit dated before it counts as before the anchor (`floor`, git's
+// --max-age in a limited walk), so that question never paints history older than the bound.
 import type { CommitInfo } from './types.js';
 
 /** A commit's place in the graph: what `between` answers. */
@@ -30,27 +35,35 @@ export interface SkewSteps {
   /** Commits reachable from `tips` without passing one older than `since` (commitsSince's rule), with changes. */
   walkFrom(tips: readonly string[], since: number): Promise<CommitInfo[]>;
   /**
-   * Commits reachable from `tips` and not from `excluded`, and the boundary: their parents that
-   * are reachable from `excluded` (`git rev-list --boundary tips --not excluded`).
+   * Commits reachable from `tips` and not from `excluded`, with the changes the walk lists, and
+   * the boundary: their parents that are reachable from `excluded` (`git log --boundary tips
+   * --not excluded`).
    */
-  between(tips: readonly string[], excluded: readonly string[]): Promise<{ region: GraphCommit[]; boundary: Omit<GraphCommit, 'parents'>[] }>;
+  between(tips: readonly string[], excluded: readonly string[]): Promise<{ region: CommitInfo[]; boundary: Omit<GraphCommit, 'parents'>[] }>;
 }
 
 /**
  * `walked` (commitsSince's walk from `head` back to `since`) completed past every commit it
- * stopped at that is not in `anchor`'s history: the commits dated `since` or later behind them,
- * and so on behind those. Newest-first order is the caller's to restore.
+ * stopped at that is not in `anchor`'s history: the commits there after the anchor (marked
+ * `pastAnchor`, whatever their dates; a walked commit among them is marked too), and the
+ * commits of the anchor's history behind them dated `since` or later, and so on behind those.
+ * Newest-first order is the caller's to restore.
  */
 export async function pastSkew(head: string, walked: readonly CommitInfo[], since: number, anchor: string, steps: SkewSteps): Promise<CommitInfo[]> {
   const stops = unprovenStops(head, walked, anchor);
   if (!stops.length) return [...walked];
   const { region, boundary } = await steps.between(stops, [anchor]);
+  const after = new Map(region.map((c) => [c.sha, c]));
+  const out = walked.map((c): CommitInfo => (after.has(c.sha) ? { ...c, pastAnchor: true } : c));
   const known = new Set(walked.map((c) => c.sha));
-  // Behind the stops: the commits after the anchor dated since or later, and those of the
-  // anchor's history they lead to that are (walked on by the usual rule from there).
-  const tips = [...region, ...boundary].filter((c) => c.time >= since && !known.has(c.sha)).map((c) => c.sha);
-  if (!tips.length) return [...walked];
-  const out = [...walked];
+  for (const c of region) {
+    if (known.has(c.sha)) continue;
+    known.add(c.sha);
+    out.push({ ...c, pastAnchor: true });
+  }
+  // Behind them, in the anchor's history: the commits dated since, walked on by the usual rule.
+  const tips = boundary.filter((c) => c.time >= since && !known.has(c.sha)).map((c) => c.sha);
+  if (!tips.length) return out;
   for (const c of await steps.walkFrom(tips, since)) {
     if (known.has(c.sha)) continue;
     known.add(c.sha);

@@ -21,6 +21,12 @@ export interface CommitInfo {
   time: number;
   /** Changes against the first parent (for a root commit: everything added). */
   changes: PathChange[];
+  /**
+   * Set by a walk given an anchor (commitsSince, commitsPast) on the commits git showed not to be
+   * in the anchor's history (`rev-list <stops> --not <anchor>`): made after the anchor, whatever
+   * their dates say. Absent: the walk proved nothing either way (judge by date).
+   */
+  pastAnchor?: true;
 }
 
 export interface HeadInfo {
@@ -54,7 +60,8 @@ export interface GitHistory {
    * walk that never goes past a commit older than `since`: cost follows the question.
    * With `anchor` (the commit that recorded the instant `since` stands for: a checkpoint's
    * save), it does go past an older commit that is not in the anchor's history: one dated in
-   * the past by a skewed clock cannot hide the commits behind it (skew-walk.ts); `floor`: see commitsPast.
+   * the past by a skewed clock cannot hide the commits behind it (skew-walk.ts), and the commits
+   * it finds after the anchor are listed whatever their dates, marked `pastAnchor`; `floor`: see commitsPast.
    * Newest first (committer time desc, then sha). `changes` says which file lists to produce:
    * 'all' (default), 'none' (subjects only: no tree is diffed), or only the changes at or
    * under the given repo-relative paths (exact renames paired within those).

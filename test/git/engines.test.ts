@@ -600,8 +600,11 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
   it('clock skew: the walk stops at a commit older than the cut-off; ancestry ignores dates', async () => {
     const { history, commits } = pick('clock skew');
     expect((await history.commitsSince(seconds(day(6)))).map((c) => c.sha)).toEqual([commits.tip]);
-    // Unless the commit it stops at is not in the checkpoint commit's history: then it goes on behind it.
-    expect((await history.commitsSince(seconds(day(6)), { anchor: commits.newer })).map((c) => c.sha)).toEqual([commits.tip, commits.newer]);
+    // Unless the commit it stops at is not in the checkpoint commit's history: then it goes on
+    // behind it, and lists it too, marked as made after the anchor (its date says before).
+    const past = await history.commitsSince(seconds(day(6)), { anchor: commits.newer });
+    expect(past.map((c) => c.sha)).toEqual([commits.tip, commits.newer, commits.older]);
+    expect(past.map((c) => c.pastAnchor ?? false)).toEqual([false, false, true]);
     expect((await history.commitsSince(seconds(day(6)), { anchor: commits.older })).map((c) => c.sha)).toEqual([commits.tip]);
     expect(await history.isInHeadHistory(commits.older as string)).toBe(true);
     // Ancestry follows the graph, not the dates: an ancestor reached only through an older

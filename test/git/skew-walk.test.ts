@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { unprovenStops } from '../../src/git/skew-walk.js';
+import { madeAfterIn } from '../../src/doctor/after.js';
 import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { buildDagRepo, type DagCommit } from './dag-repo.js';
 
@@ -17,6 +18,11 @@ afterEach(() => made.splice(0).forEach(cleanup));
 /** Every commit reachable from HEAD dated `since` or later, by git (the exact answer on these fixtures). */
 function datedSince(dir: string, since: number): string[] {
   return git(dir, ['rev-list', '--timestamp', 'HEAD']).split('\n').filter(Boolean).map((l) => l.split(' ')).filter(([t]) => Number(t) >= since).map(([, sha]) => sha!).sort();
+}
+
+/** The commits after `anchor`, by git: reachable from HEAD and not from the anchor, whatever their dates. */
+function afterAnchor(dir: string, anchor: string): string[] {
+  return git(dir, ['rev-list', 'HEAD', '--not', anchor]).split('\n').filter(Boolean).sort();
 }
 
 /** Checkpoint at T, PR #482 merged at T+1h, a generated file changed at T+2h; then `skewed` commits dated in the past on top. */
@@ -43,23 +49,30 @@ function skewedRepo(skewed: number[]): { dir: string; anchor: string; merge: str
 }
 
 describe.each(ENGINES)('%s engine: commits behind a commit dated before the checkpoint', (engine) => {
-  it('one skewed commit on top: without an anchor the walk stops there; with one it lists every commit dated since', async () => {
+  it('one skewed commit on top: without an anchor the walk stops there; with one it lists every commit dated since, and the skewed one, marked after the anchor', async () => {
     const { dir, anchor, merge, regen } = skewedRepo([T - 30 * 86_400]);
     const history = await createHistory({ dir, engine });
     expect(await history.commitsSince(T)).toEqual([]);
     const found = await history.commitsSince(T, { anchor });
-    expect(found.map((c) => c.sha).sort()).toEqual(datedSince(dir, T));
+    const skewed = git(dir, ['rev-parse', 'HEAD']).trim();
+    expect(found.map((c) => c.sha).sort()).toEqual([...datedSince(dir, T), skewed].sort());
     expect(found.map((c) => c.sha)).toEqual(expect.arrayContaining([merge, regen, anchor]));
+    // Made after the checkpoint's commit (git says so), whatever its date: marked; the anchor is not.
+    expect(found.filter((c) => c.pastAnchor).map((c) => c.sha).sort()).toEqual(afterAnchor(dir, anchor));
+    expect(found.find((c) => c.sha === skewed)).toMatchObject({ subject: 'cherry-picked fix 0', changes: [{ status: 'A', path: 'src/fix.ts' }], pastAnchor: true });
     expect(found.find((c) => c.sha === merge)!.subject).toBe('Merge pull request #482 from acme/feat');
     expect(found.find((c) => c.sha === regen)!.changes).toEqual([{ status: 'M', path: 'gen/schema.ts' }]);
     // Newest first, as without an anchor.
     expect(found.map((c) => c.time)).toEqual([...found.map((c) => c.time)].sort((a, b) => b - a));
   });
 
-  it('a rebased series that kept its old, ascending dates hides nothing either', async () => {
+  it('a rebased series that kept its old, ascending dates hides nothing either, and is listed itself', async () => {
     const { dir, anchor } = skewedRepo([T - 30 * 86_400, T - 29 * 86_400, T - 28 * 86_400]);
     const history = await createHistory({ dir, engine });
-    expect((await history.commitsSince(T, { anchor, changes: ['gen'] })).map((c) => c.sha).sort()).toEqual(datedSince(dir, T));
+    const found = await history.commitsSince(T, { anchor, changes: ['gen'] });
+    expect(found.map((c) => c.sha).sort()).toEqual([...new Set([...datedSince(dir, T), ...afterAnchor(dir, anchor)])].sort());
+    // Only the changes in scope: the series touched src/, not gen/.
+    expect(found.filter((c) => c.subject.startsWith('cherry-picked')).map((c) => c.changes)).toEqual([[], [], []]);
   });
 
   it('a commit dated before the floor (the walk_days bound) counts as before the checkpoint: the walk stops there', async () => {
@@ -113,7 +126,10 @@ function ancestors(commits: readonly DagCommit[], from: number): Set<number> {
   return seen;
 }
 
-/** The documented rule: reachable from HEAD through commits dated since or outside the anchor's history; listed when dated since. */
+/**
+ * The documented rule: reachable from HEAD through commits dated since or outside the anchor's
+ * history; listed when dated since or outside the anchor's history.
+ */
 function model(commits: readonly DagCommit[], head: number, anchor: number, since: number): Set<number> {
   const below = ancestors(commits, anchor);
   const reached = new Set<number>();
@@ -125,35 +141,69 @@ function model(commits: readonly DagCommit[], head: number, anchor: number, sinc
     const c = commits[i]!;
     if (c.time >= since || !below.has(i)) pending.push(...c.parents);
   }
-  return new Set([...reached].filter((i) => commits[i]!.time >= since));
+  return new Set([...reached].filter((i) => commits[i]!.time >= since || !below.has(i)));
 }
 
-it('random skewed DAGs: both engines match the model, which holds every commit after the anchor dated since', async () => {
+const CHANGES = ['none', 'all', ['g']] as const;
+
+it('random skewed DAGs: both engines match the model, which holds every commit after the anchor; those dated before since are marked so, and only commits after it are', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(specArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), async (specs, headPick, anchorPick, sinceBack) => {
-      // Mostly a line (a commit without picks follows the one before), with merges and side roots.
-      const commits: DagCommit[] = specs.map((spec, i) => ({
-        parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
-        time: T + spec.hours * 3600,
-        message: `${i} Merge pull request #${i}`,
-        files: new Map([['f', `${i}\n`]]),
-      }));
-      const head = commits.length - 1 - (headPick % 2);
-      const inHead = [...ancestors(commits, head)].sort((a, b) => a - b);
-      const anchor = inHead[anchorPick % inHead.length]!;
-      // The checkpoint's save, at or shortly before its commit.
-      const since = commits[anchor]!.time - sinceBack * 3600;
-      const repo = buildDagRepo(commits, head);
-      made.push(repo.dir);
-      const expected = [...model(commits, head, anchor, since)].map((i) => repo.shas[i]!).sort();
-      const after = git(repo.dir, ['rev-list', '--timestamp', 'HEAD', '--not', repo.shas[anchor]!]).split('\n').filter(Boolean).map((l) => l.split(' ')).filter(([t]) => Number(t) >= since).map(([, sha]) => sha!);
-      expect(expected).toEqual(expect.arrayContaining(after));
-      for (const engine of ENGINES) {
-        const history = await createHistory({ dir: repo.dir, engine });
-        const found = await history.commitsSince(since, { anchor: repo.shas[anchor], changes: 'none' });
-        expect(found.map((c) => c.sha).sort()).toEqual(expected);
-      }
-    }),
-    { numRuns: 40 },
+    fc.asyncProperty(
+      fc.array(specArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), fc.nat(), fc.nat(), fc.option(fc.integer({ min: 0, max: 8 })),
+      async (specs, headPick, anchorPick, sinceBack, changesPick, otherPick, floorBack) => {
+        // Mostly a line (a commit without picks follows the one before), with merges and side roots.
+        const commits: DagCommit[] = specs.map((spec, i) => ({
+          parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
+          time: T + spec.hours * 3600,
+          message: `${i} Merge pull request #${i}`,
+          // Every commit changes f; every third one g, which a scoped walk lists alone.
+          files: new Map([['f', `${i}\n`], ['g', `${Math.floor(i / 3)}\n`]]),
+        }));
+        const head = commits.length - 1 - (headPick % 2);
+        const inHead = [...ancestors(commits, head)].sort((a, b) => a - b);
+        const anchor = inHead[anchorPick % inHead.length]!;
+        // The checkpoint's save, at or shortly before its commit; the walk_days bound, when there is one, older still.
+        const since = commits[anchor]!.time - sinceBack * 3600;
+        const floor = floorBack === null ? undefined : since - floorBack * 3600;
+        const changes = CHANGES[changesPick % CHANGES.length]!;
+        const repo = buildDagRepo(commits, head);
+        made.push(repo.dir);
+        const after = afterAnchor(repo.dir, repo.shas[anchor]!);
+        const answers: CommitInfo[][] = [];
+        for (const engine of ENGINES) {
+          const history = await createHistory({ dir: repo.dir, engine });
+          const found = await history.commitsSince(since, { anchor: repo.shas[anchor], changes, floor });
+          const marked = found.filter((c) => c.pastAnchor).map((c) => c.sha);
+          // Sound whatever the bound: a marked commit is after the anchor (git's rev-list says so).
+          expect(after).toEqual(expect.arrayContaining(marked));
+          if (floor === undefined) {
+            const expected = [...model(commits, head, anchor, since)].map((i) => repo.shas[i]!).sort();
+            expect(expected).toEqual(expect.arrayContaining(after));
+            expect(found.map((c) => c.sha).sort()).toEqual(expected);
+            // Complete where it matters: every commit after the anchor dated before since is marked (its date would say before).
+            expect(marked).toEqual(expect.arrayContaining(found.filter((c) => c.time < since).map((c) => c.sha)));
+          }
+          answers.push(found);
+        }
+        // The same commits, with the same changes and marks, from both engines.
+        expect(answers[1]).toEqual(answers[0]);
+        // after.ts over what was found, for the walk's anchor and for another commit of HEAD's
+        // history standing for a newer checkpoint's: a commit called after though its date says
+        // before is after that anchor by git; for the walk's anchor without a bound, every commit
+        // git puts after it is called so.
+        const found = answers[0]!;
+        const rule = madeAfterIn(found);
+        const other = inHead[otherPick % inHead.length]!;
+        for (const [at, sec] of [[anchor, since], [other, commits[other]!.time]] as const) {
+          const afterIt = new Set(afterAnchor(repo.dir, repo.shas[at]!));
+          const says = rule(sec, repo.shas[at]!);
+          for (const c of found) {
+            if (says(c) && c.time < sec) expect(afterIt.has(c.sha), `${c.sha} after ${repo.shas[at]}`).toBe(true);
+            if (at === anchor && floor === undefined && afterIt.has(c.sha)) expect(says(c)).toBe(true);
+          }
+        }
+      },
+    ),
+    { numRuns: 60 },
   );
 });

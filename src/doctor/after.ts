@@ -1,0 +1,128 @@
+// When a commit counts as made after a checkpoint's instant (its save, or when a queued text was
+// queued): by its date (instants.ts), or by the commit graph where the commit that recorded that
+// instant (its anchor) is known. Dates lie (a clock behind, a rebase that kept them); the graph
+// does not: a commit that descends from the anchor was made after it, and so after the instant
+// it recorded. Pure: takes the walk's commits, returns predicates.
+//
+// What the graph proves, over the walk's commits R (the date-bounded walk, completed past skew by
+// skew-walk.ts; every commit it lists `pastAnchor` is outside the history of the anchor that walk
+// was given, B):
+//  - c descends from anchor A through commits of R: c is after A (a DAG has no cycle);
+//  - c is marked, and A does not reach c through commits of R: c is not in A's history either.
+//    A path from A to c leaving R passes a commit n the walk left out, which lies in B's history
+//    (the walk stopped there, proven below B) or below the walk_days bound (counted so), so c
+//    would be in B's history too; it is not.
+// Neither rule ever calls a commit "before": a commit the graph says nothing about keeps its date.
+//
+// Cost: nothing on an honest history. Both rules can only differ from the date when R holds a
+// mark or an edge whose child is dated before its parent (an anchor is dated no earlier than its
+// instant, and dates grow along every other path); with neither, the answer is the date's,
+// without looking at an anchor.
+import type { CommitInfo } from '../git/types.js';
+import { committedAfter } from './instants.js';
+
+/** Whether `c` counts as made after instant `sec` (seconds), which commit `anchor` recorded (null: none known). */
+export type MadeAfter = (sec: number, anchor: string | null) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+
+/** The date rule alone (instants.ts): what a walk without skew, or without an anchor, answers. */
+export const byDate: MadeAfter = (sec) => (c) => committedAfter(c.time, sec);
+
+/** Whether the graph of `commits` can answer anything the date does not (see above). */
+export function graphCanTell(commits: readonly CommitInfo[]): boolean {
+  const times = new Map<string, number>();
+  for (const c of commits) {
+    if (c.pastAnchor) return true;
+    times.set(c.sha, c.time);
+  }
+  for (const c of commits) {
+    for (const p of c.parents) {
+      const t = times.get(p);
+      if (t !== undefined && c.time < t) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The rule over `commits` (a completed walk): an anchor is looked at only for a commit its date
+ * calls "before", and each anchor's descendants and ancestors in the walk are worked out once.
+ */
+export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
+  if (!graphCanTell(commits)) return byDate;
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  const children = new Map<string, string[]>();
+  for (const c of commits) {
+    for (const p of c.parents) {
+      const list = children.get(p);
+      if (list) list.push(c.sha);
+      else children.set(p, [c.sha]);
+    }
+  }
+  const reach = (from: string, next: (sha: string) => readonly string[]): Set<string> => {
+    const seen = new Set<string>();
+    const pending = [...next(from)];
+    while (pending.length) {
+      const sha = pending.pop()!;
+      if (seen.has(sha) || !bySha.has(sha)) continue;
+      seen.add(sha);
+      pending.push(...next(sha));
+    }
+    return seen;
+  };
+  const memo = new Map<string, { later: Set<string>; below: Set<string> }>();
+  const around = (anchor: string) => {
+    let known = memo.get(anchor);
+    if (!known) {
+      // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
+      const below = bySha.has(anchor) ? reach(anchor, (sha) => bySha.get(sha)?.parents ?? []) : new Set<string>();
+      memo.set(anchor, (known = { later: reach(anchor, (sha) => children.get(sha) ?? []), below }));
+    }
+    return known;
+  };
+  return (sec, anchor) => (c) => {
+    if (committedAfter(c.time, sec)) return true;
+    if (anchor === null || c.sha === anchor) return false;
+    const { later, below } = around(anchor);
+    return later.has(c.sha) || (bySha.get(c.sha)?.pastAnchor === true && !below.has(c.sha));
+  };
+}
+
+/**
+ * For each of `rels`, the newest commit on HEAD's first-parent line, walked through `commits`,
+ * whose changes touch it: the commit that recorded the checkpoint file as HEAD holds it (absent
+ * when the line leaves the walk first). When the work tree's file is HEAD's, its save was
+ * recorded there or in that commit's history, so a commit descending from it is after the save:
+ * an anchor for the graph rule, found without asking git. One pass down the line for all of them.
+ */
+export function lastRecorded(head: string, commits: readonly CommitInfo[], rels: readonly string[]): Map<string, CommitInfo> {
+  const wanted = new Set(rels);
+  const found = new Map<string, CommitInfo>();
+  if (!wanted.size) return found;
+  const bySha = new Map<string, CommitInfo>();
+  for (const c of commits) bySha.set(c.sha, c);
+  for (let c = bySha.get(head); c !== undefined && found.size < wanted.size; c = c.parents.length ? bySha.get(c.parents[0]!) : undefined) {
+    for (const ch of c.changes) {
+      if (wanted.has(ch.path) && !found.has(ch.path)) found.set(ch.path, c);
+      if (ch.from !== undefined && wanted.has(ch.from) && !found.has(ch.from)) found.set(ch.from, c);
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether `commit` descends from `ancestor` through `commits` (the walk's graph): made after it,
+ * whatever either's date says. Walks the parents of `commit` within the walk only.
+ */
+export function descendsFrom(commits: readonly CommitInfo[], commit: CommitInfo, ancestor: string): boolean {
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  const seen = new Set<string>();
+  const pending = [...commit.parents];
+  while (pending.length) {
+    const sha = pending.pop()!;
+    if (sha === ancestor) return true;
+    if (seen.has(sha)) continue;
+    seen.add(sha);
+    pending.push(...(bySha.get(sha)?.parents ?? []));
+  }
+  return false;
+}

@@ -1,0 +1,101 @@
+// When the commit graph says a commit was made after a checkpoint's instant though its date says
+// before (after.ts), and what a push's commits alone say (pushed-tips.ts afterRecorded). Pure
+// cases by hand, then random DAGs built with git fast-import against git's own rev-list.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { byDate, descendsFrom, graphCanTell, lastRecorded, madeAfterIn } from '../../src/doctor/after.js';
+import { afterRecorded } from '../../src/doctor/pushed-tips.js';
+import { createHistory, type CommitInfo } from '../../src/git/index.js';
+import { cleanup, git } from '../helpers/repo.js';
+import { buildDagRepo, type DagCommit } from '../git/dag-repo.js';
+
+const made: string[] = [];
+afterEach(() => made.splice(0).forEach(cleanup));
+
+const commit = (sha: string, time: number, parents: string[], extra: Partial<CommitInfo> = {}): CommitInfo => ({ sha, parents, time, subject: sha, body: '', changes: [], ...extra });
+
+describe('madeAfterIn', () => {
+  it('an honest graph (dates grow along every edge, nothing marked) is answered by the date alone', () => {
+    const line = [commit('c', 30, ['b']), commit('b', 20, ['a']), commit('a', 10, [])];
+    expect(graphCanTell(line)).toBe(false);
+    expect(madeAfterIn(line)).toBe(byDate);
+    expect(madeAfterIn(line)(20, 'b')(line[1]!)).toBe(true); // the same second counts as after
+    expect(madeAfterIn(line)(21, 'a')(line[1]!)).toBe(false);
+  });
+
+  it('a descendant of the anchor dated before the instant is after it; an ancestor keeps its date', () => {
+    // a (10) <- anchor (50, saved at 45) <- skewed (5) <- top (60); old (3) is in the anchor's history.
+    const walk = [commit('top', 60, ['skewed']), commit('anchor', 50, ['old']), commit('skewed', 5, ['anchor']), commit('old', 3, [])];
+    const rule = madeAfterIn(walk);
+    expect(rule(45, 'anchor')(walk[2]!)).toBe(true);
+    expect(rule(45, 'anchor')(walk[3]!)).toBe(false);
+    expect(rule(45, null)(walk[2]!)).toBe(false); // no anchor: the date
+    expect(rule(45, 'anchor')(walk[1]!)).toBe(true); // the anchor itself: its date (50 >= 45)
+  });
+
+  it('a marked commit (outside the walk anchor\'s history) is after another anchor that does not reach it', () => {
+    // main: base <- cpA (100) <- cpB (200); side: fork <- pr (150, merged PR) marked; merge (90, skewed) joins them.
+    const walk = [
+      commit('merge', 90, ['cpB', 'pr'], { pastAnchor: true }),
+      commit('pr', 150, ['base'], { pastAnchor: true }),
+      commit('cpB', 200, ['cpA']),
+      commit('cpA', 100, ['base']),
+    ];
+    const rule = madeAfterIn(walk);
+    expect(rule(195, 'cpB')(walk[0]!)).toBe(true); // descends from cpB
+    expect(rule(195, 'cpB')(walk[1]!)).toBe(true); // marked, and cpB does not reach it
+    // An anchor that does reach it: in its history, so its date decides.
+    const reaching = [...walk, commit('cpC', 300, ['pr'])];
+    expect(madeAfterIn(reaching)(290, 'cpC')(walk[1]!)).toBe(false);
+  });
+
+  it('lastRecorded follows first parents through the walk; descendsFrom follows every parent', () => {
+    const walk = [
+      commit('m', 40, ['x', 'side']),
+      commit('side', 35, ['cp'], { changes: [{ status: 'M', path: '.checkpoints/a.checkpoint.json' }] }),
+      commit('x', 30, ['cp']),
+      commit('cp', 20, ['r'], { changes: [{ status: 'M', path: '.checkpoints/a.checkpoint.json' }] }),
+    ];
+    const last = lastRecorded('m', walk, ['.checkpoints/a.checkpoint.json', '.checkpoints/b.checkpoint.json']);
+    expect(last.get('.checkpoints/a.checkpoint.json')?.sha).toBe('cp');
+    expect(last.has('.checkpoints/b.checkpoint.json')).toBe(false);
+    expect(descendsFrom(walk, walk[0]!, 'cp')).toBe(true);
+    expect(descendsFrom(walk, walk[2]!, 'side')).toBe(false);
+  });
+});
+
+// A pushed range over a random DAG: the commits the push sends, and the checkpoint file `c`
+// changed by some commits. afterRecorded must call a pushed commit after exactly when git says it
+// is not in the history of the commit that last changed `c` on the tip's first-parent line.
+const specArb = fc.record({ parentPicks: fc.array(fc.nat(), { maxLength: 2 }), hours: fc.integer({ min: -6, max: 6 }), touches: fc.boolean() });
+
+it('random DAGs: afterRecorded matches git (not in the history of the tip\'s last recording of the file)', async () => {
+  const T = Date.parse('2026-11-20T10:00:00Z') / 1000;
+  await fc.assert(
+    fc.asyncProperty(fc.array(specArb, { minLength: 2, maxLength: 9 }), fc.nat(), async (specs, fromPick) => {
+      let version = 0;
+      const commits: DagCommit[] = specs.map((spec, i) => {
+        if (spec.touches || i === 0) version = i;
+        return {
+          parents: i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1],
+          time: T + spec.hours * 3600,
+          message: `${i}`,
+          files: new Map([['c', `checkpoint ${version}\n`], ['f', `${i}\n`]]),
+        };
+      });
+      const head = commits.length - 1;
+      const repo = buildDagRepo(commits, head);
+      made.push(repo.dir);
+      const tip = repo.shas[head]!;
+      const reachable = git(repo.dir, ['rev-list', tip]).split('\n').filter(Boolean);
+      const from = reachable[fromPick % reachable.length]!;
+      const history = await createHistory({ dir: repo.dir, engine: 'native' });
+      const pushed = await history.pushedCommits(from === tip ? null : from, tip);
+      const recorded = git(repo.dir, ['log', '--first-parent', '-1', '--format=%H', tip, '--', 'c']).trim();
+      const says = afterRecorded(tip, pushed, 'c');
+      const afterIt = new Set(recorded ? git(repo.dir, ['rev-list', tip, '--not', recorded]).split('\n').filter(Boolean) : reachable);
+      for (const c of pushed) expect(says(c), c.sha).toBe(afterIt.has(c.sha));
+    }),
+    { numRuns: 40 },
+  );
+});
