@@ -81,6 +81,21 @@ describe('parseJson (fast path) gives exactly what the strict parser gives', () 
     );
     fc.assert(fc.property(text, expectSameAsStrict), { numRuns: 3000 });
   });
+
+  it('on any JSON number literal, alone or in a document: the fast path records the same texts (8.000000000000001, 0.0000001, 1.50)', () => {
+    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const literal = fc
+      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 24)).map(([a, b]) => a + b)), fc.option(digits(1, 24)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))))
+      .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`)
+      .filter((t) => Number.isFinite(Number(t)));
+    fc.assert(
+      fc.property(literal, fc.constantFrom('%', '[%]', '{"a": %}', '{"a": [1, %, 2]}', '{"a": %, "b": "x"}\n'), (n, shape) => expectSameAsStrict(shape.replace('%', n))),
+      { numRuns: 3000 },
+    );
+    for (const n of ['8.000000000000001', '123456789.123456789', '123456789012345678901234567890.5', '0.0000001', '0.00000012']) {
+      expect(parseJson(`{"a": ${n}}`).texts, n).toBeDefined();
+    }
+  });
 });
 
 it('refuses what JSON.parse alone would let through', () => {

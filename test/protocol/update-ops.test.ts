@@ -235,6 +235,9 @@ describe('number texts the user types', () => {
     expect(out).toContain('"score": 9.0,');
     expect(out).toContain('"keep": 1.0');
     expect(out).toContain('2.50');
+    // Digits past a double's precision, with a point among them, and a plain decimal under 1e-6.
+    const more = write('--skill_state.score:json=8.000000000000001', '--skill_state.keep=123456789.123456788', '--skill_state.tiny:json=0.0000001');
+    for (const t of ['"score": 8.000000000000001,', '"keep": 123456789.123456788', '"tiny": 0.0000001,']) expect(more).toContain(t);
   });
 
   it('keeps the file\'s text when a number is given in JSON\'s own spelling over an equal one (the value did not change)', () => {
