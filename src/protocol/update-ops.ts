@@ -65,16 +65,19 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * stays text, as `--a=text` always writes; `:json` sets any type on purpose. So does a value that
  * is wrong where it stands (`keepsType` false: a `done_when` written as 8.0 is fixed with `=8.0`).
  */
-function keepingType(current: JsonValue | undefined, op: UpdateOp, keepsType: () => boolean): UpdateOp {
-  if (!op.plain || typeof op.value !== 'string') return op;
-  if (typeof current === 'boolean' && (op.value === 'true' || op.value === 'false')) return keepsType() ? { ...op, value: op.value === 'true' } : op;
-  if (typeof current !== 'number' || !NUMBER_TEXT.test(op.value) || !keepsType()) return op;
-  try {
-    const { value, texts } = parseJson(op.value);
-    return typeof value === 'number' ? { ...op, value, ...(texts ? { texts } : {}) } : op;
-  } catch {
-    return op; // out of a double's range (1e400): written as the text it is
+function keepingType(current: JsonValue | undefined, op: UpdateOp, keepsType: () => boolean, asText: () => void): UpdateOp {
+  if (!op.plain || typeof op.value !== 'string' || (typeof current !== 'boolean' && typeof current !== 'number') || !keepsType()) return op;
+  if (typeof current === 'boolean' && (op.value === 'true' || op.value === 'false')) return { ...op, value: op.value === 'true' };
+  if (typeof current === 'number' && NUMBER_TEXT.test(op.value)) {
+    try {
+      const { value, texts } = parseJson(op.value);
+      if (typeof value === 'number') return { ...op, value, ...(texts ? { texts } : {}) };
+    } catch {
+      // out of a double's range (1e400): written as the text it is, and said so
+    }
   }
+  asText();
+  return op;
 }
 
 // One segment of a path as conflict messages print it: `[2]`, or `["a.b"]` (a JSON string).
@@ -140,7 +143,16 @@ const mergeObjects = (a: JsonObject, b: JsonObject): JsonObject =>
  * did not change, so neither does the file. A string keeps its old text when the user gives the
  * same string, unless typed with escapes of its own: an escape is encoding, not a change the user asked for.
  */
-export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?: LiteralTexts, opts: { keepsType?: (at: ReadonlyArray<string | number>) => boolean } = {}): JsonObject {
+export function applyUpdateOps(
+  doc: JsonObject,
+  ops: readonly UpdateOp[],
+  texts?: LiteralTexts,
+  opts: {
+    keepsType?: (at: ReadonlyArray<string | number>) => boolean;
+    /** Plain text replaced a valid number or boolean and stays text ("high" over 8.0): said in a note. */
+    onTextOverTyped?: (change: { path: string; was: string; text: string }) => void;
+  } = {},
+): JsonObject {
   const root = doc;
   // The file's own texts, before any op: what "the value did not change" is judged against.
   const before = texts && new Map(texts);
@@ -170,7 +182,8 @@ export function applyUpdateOps(doc: JsonObject, ops: readonly UpdateOp[], texts?
     const target: JsonObject | JsonValue[] = parent;
     const slot = Array.isArray(target) ? index(target, key, given, pathText(parentPath)) : key;
     const current = own(target, slot);
-    const op = given.mode === 'set' ? keepingType(current, given, () => opts.keepsType?.([...at, slot]) ?? true) : given;
+    const asText = () => opts.onTextOverTyped?.({ path: pathText(given.path), was: valueText(current!, [...at, slot]), text: given.value as string });
+    const op = given.mode === 'set' ? keepingType(current, given, () => opts.keepsType?.([...at, slot]) ?? true, asText) : given;
     let next: JsonValue;
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];

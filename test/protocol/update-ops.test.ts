@@ -290,6 +290,17 @@ describe('plain text over a number or a boolean', () => {
     expect(apply(doc(), '--skill_state.ok=True').skill_state).toMatchObject({ ok: 'True' });
   });
 
+  it('says when text replaces a valid number or boolean and stays text', () => {
+    const notes: unknown[] = [];
+    const parsed = parseJson('{"skill_state": {"score": 8.0, "ok": false, "n": 1, "label": "v2"}}');
+    applyUpdateOps(parsed.value as JsonObject, ['--skill_state.score=high', '--skill_state.ok=yes', '--skill_state.n=1e400', '--skill_state.label=x', '--skill_state.n=2'].map(parseUpdateFlag), parsed.texts, { onTextOverTyped: (c) => notes.push(c) });
+    expect(notes).toEqual([
+      { path: 'skill_state.score', was: '8.0', text: 'high' },
+      { path: 'skill_state.ok', was: 'false', text: 'yes' },
+      { path: 'skill_state.n', was: '1', text: '1e400' },
+    ]);
+  });
+
   it('any JSON number text over a number gives that number (property)', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {

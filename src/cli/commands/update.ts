@@ -37,6 +37,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     });
   }
   let created = false;
+  let typeNotes: string[] = [];
   let rotated: RotateReport | null = null;
   let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
@@ -49,7 +50,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       created = current === null;
       const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
       const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current) }), ctx.now);
+      // Reset per attempt: the change may run again (a lock retry, a rotation).
+      typeNotes = [];
+      const onTextOverTyped = ({ path, was, text }: { path: string; was: string; text: string }) =>
+        typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), ctx.now);
     },
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
@@ -67,6 +72,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // The size warning was judged before rotation; keep it only if the written file is still over.
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  for (const line of typeNotes) ctx.out.err(`checkpoint: note: ${line}`);
   // As every write does (an atomic rename never writes through a link): said, since git shows a type change.
   const link = result.replacedLink;
   if (link !== undefined) ctx.out.err(`checkpoint: note: ${display(root, result.path)} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
