@@ -44,6 +44,8 @@ interface QueueSides {
   base: readonly JsonValue[];
   inBase: (key: string) => boolean;
   order: Order;
+  /** Set once the order decided something (both sides inserted at one place): else every order gives the same merge. */
+  ordered: boolean;
 }
 
 /** A merged queue before its conflicts are recorded: resolved runs and the conflicting runs of each side. */
@@ -128,10 +130,11 @@ function movedPart(block: readonly JsonValue[], inBase: (key: string) => boolean
  * blocks before the new items of both, the earlier side first within each; an item both
  * inserted once.
  */
-function combineInsertions(order: Order, inBase: (key: string) => boolean, ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
+function combineInsertions(q: QueueSides, inBase: (key: string) => boolean, ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
   if (ours.length === 0) return [...theirs];
   if (theirs.length === 0) return [...ours];
-  const [first, second] = oursFirst(order, ours, theirs) ? [ours, theirs] : [theirs, ours];
+  q.ordered = true;
+  const [first, second] = oursFirst(q.order, ours, theirs) ? [ours, theirs] : [theirs, ours];
   const [m1, m2] = [movedPart(first, inBase), movedPart(second, inBase)];
   const out: JsonValue[] = [];
   // An item one block already put out is, in the other block, the same insertion: kept once.
@@ -161,7 +164,7 @@ function combineWithoutEdits(q: QueueSides, start: number, end: number, ours: re
   const theirsAt = insertions(theirs);
   const out: JsonValue[] = [];
   for (let gap = start; gap <= end; gap++) {
-    append(out, combineInsertions(q.order, q.inBase, oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
+    append(out, combineInsertions(q, q.inBase, oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
     if (gap < end && !removed.has(gap)) out.push(base[gap]!);
   }
   return out;
@@ -176,7 +179,7 @@ export function mergeQueue(
   times: SideTimes,
 ): JsonValue[] {
   const order = orderOf(times);
-  const merged = mergePieces(base, ours, theirs, order);
+  const merged = mergePieces(base, ours, theirs, order).pieces;
   // `resolve` merges again what the markers hold: each side is the merged queue with the
   // conflicts cut to that side, and (updated_at merged) both sides saved at one time. Those
   // sides must give back these very conflicts, else resolve would quietly settle them some
@@ -208,11 +211,20 @@ function sideOf(pieces: readonly Piece[], side: 'base' | 'ours' | 'theirs'): Jso
  * themselves merged again decide the same.
  */
 function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  const tried = new Set<string>();
   for (const order of ORDERS) {
-    const pieces = mergePieces(base, ours, theirs, order);
+    const { pieces, ordered } = mergePieces(base, ours, theirs, order);
     const key = canonicalJson(pieces as JsonValue);
-    const [b, o, t] = [sideOf(pieces, 'base'), sideOf(pieces, 'ours'), sideOf(pieces, 'theirs')];
-    for (const again of ORDERS) if (canonicalJson(mergePieces(b, o, t, again) as JsonValue) !== key) return false;
+    if (!tried.has(key)) {
+      tried.add(key);
+      const [b, o, t] = [sideOf(pieces, 'base'), sideOf(pieces, 'ours'), sideOf(pieces, 'theirs')];
+      for (const again of ORDERS) {
+        const merged = mergePieces(b, o, t, again);
+        if (canonicalJson(merged.pieces as JsonValue) !== key) return false;
+        if (!merged.ordered) break;
+      }
+    }
+    if (!ordered) break;
   }
   return true;
 }
@@ -222,14 +234,14 @@ function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: 
  * holding it most often holds it (an action both sides moved, or both added at different
  * places, stands once, at the first of its places).
  */
-function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): Piece[] {
+function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): { pieces: Piece[]; ordered: boolean } {
   const baseKeys = base.map(canonicalJson);
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
   const [oursKeys, theirsKeys] = [ours.map(canonicalJson), theirs.map(canonicalJson)];
   const oursHunks = sideHunks(base, baseKeys, ours, oursKeys);
   const theirsHunks = sideHunks(base, baseKeys, theirs, theirsKeys);
-  const q: QueueSides = { base, order, inBase };
+  const q: QueueSides = { base, order, inBase, ordered: false };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];
   const resolved = (items: readonly JsonValue[]): void => append(run, items);
@@ -267,7 +279,7 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   }
   resolved(base.slice(at));
   pieces.push({ run });
-  return atMostAsOften(pieces, oursKeys, theirsKeys);
+  return { pieces: atMostAsOften(pieces, oursKeys, theirsKeys), ordered: q.ordered };
 }
 
 /** Drops from the resolved runs the later copies of an action beyond the most either side holds. */

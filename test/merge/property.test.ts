@@ -515,7 +515,7 @@ describe('resolve takes a queue conflict up from its own markers', () => {
   });
 
   it('merges its own markers again to the same text; a clean merge holds no action more often than a side', () => {
-    const queue = fc.array(fc.constantFrom('audit the spec', 'build the review', 'ship src/x.ts (PR 12)', 'deploy docs', 'fix the build'), { maxLength: 6 });
+    const queue = fc.array(fc.constantFrom<string>('audit the spec', 'build the review', 'ship src/x.ts (PR 12)', 'deploy docs', 'fix the build'), { maxLength: 6 });
     let conflicts = 0;
     fc.assert(
       fc.property(queue, queue, queue, fc.nat(2), fc.nat(2), (base, ours, theirs, oursAt, theirsAt) => {
