@@ -15,8 +15,13 @@
 // stays behind every older one. Between the two sides, the block of the side saved earlier
 // (its `updated_at`; a side without a valid one after) comes first, equal times by canonical
 // JSON. "Ours first" cannot be symmetric: merging (O,A,B) and (O,B,A) must give the same
-// queue, so the order may not depend on which side is checked out. An action both sides
-// moved, to different places, stands once, at the first of them.
+// queue, so the order may not depend on which side is checked out. No action stands more
+// often than the side holding it most often holds it: one both sides moved to different
+// places, or added at different places, stands once, at the first of them.
+//
+// A conflict is a run of the queue, unless `resolve` (which merges again the sides its
+// markers hold, the rest of the queue in all three) would read that run otherwise: then the
+// conflict is the whole queue (see mergeQueue).
 
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
@@ -31,30 +36,26 @@ interface Hunk {
   items: JsonValue[];
 }
 
-/** The base queue, whether a canonical key is one of its items, and the sides' save times. */
+/** Which side's block goes first where both insert at one place: the one saved earlier, or (equal or unknown times) by canonical JSON. */
+type Order = 'ours' | 'theirs' | 'canonical';
+
+/** The base queue, whether a canonical key is one of its items, and the order of the sides' blocks. */
 interface QueueSides {
   base: readonly JsonValue[];
   inBase: (key: string) => boolean;
-  times: SideTimes;
-  /** Keeps the first place of a base item both sides moved (to different places): drops its later copies from a resolved run. */
-  once: (run: JsonValue[]) => JsonValue[];
+  order: Order;
+  /** Set once the order decided something (both sides inserted at one place): else every order gives the same merge. */
+  ordered: boolean;
 }
 
-/** Canonical keys of the base items among a side's hunks' items: the items that side moved. */
-function movedKeys(hunks: readonly Hunk[], inBase: (key: string) => boolean): Set<string> {
-  const keys = new Set<string>();
-  for (const h of hunks) for (const item of h.items) {
-    const key = canonicalJson(item);
-    if (inBase(key)) keys.add(key);
-  }
-  return keys;
-}
+/** A merged queue before its conflicts are recorded: resolved runs and the conflicting runs of each side. */
+type Piece = { run: JsonValue[] } | { base: JsonValue[]; ours: JsonValue[]; theirs: JsonValue[] };
 
 const isInsertion = (h: Hunk): boolean => h.start === h.end;
 const isEdit = (h: Hunk): boolean => h.start < h.end && h.items.length > 0;
 
-function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side: readonly JsonValue[]): Hunk[] {
-  const match = alignToBase(baseKeys, side.map(canonicalJson));
+function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[]): Hunk[] {
+  const match = alignToBase(baseKeys, sideKeys);
   const hunks: Hunk[] = [];
   let start = 0;
   let sideFrom = 0;
@@ -104,11 +105,17 @@ function applyHunks(base: readonly JsonValue[], start: number, end: number, hunk
   return out;
 }
 
-/** Whether ours' block goes first at a shared place: the side saved earlier, a known time before an unknown, else by canonical JSON. */
-function oursFirst(times: SideTimes, ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+/** The order of the sides' blocks their save times give: the side saved earlier first, a known time before an unknown. */
+function orderOf(times: SideTimes): Order {
   const [o, t] = [times.ours, times.theirs];
-  if (o !== undefined && t !== undefined && o !== t) return o < t;
-  if ((o === undefined) !== (t === undefined)) return o !== undefined;
+  if (o !== undefined && t !== undefined && o !== t) return o < t ? 'ours' : 'theirs';
+  if ((o === undefined) !== (t === undefined)) return o !== undefined ? 'ours' : 'theirs';
+  return 'canonical';
+}
+
+/** Whether ours' block goes first at a shared place. */
+function oursFirst(order: Order, ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  if (order !== 'canonical') return order === 'ours';
   return compareStrings(canonicalJson(ours as JsonValue[]), canonicalJson(theirs as JsonValue[])) <= 0;
 }
 
@@ -123,10 +130,11 @@ function movedPart(block: readonly JsonValue[], inBase: (key: string) => boolean
  * blocks before the new items of both, the earlier side first within each; an item both
  * inserted once.
  */
-function combineInsertions(times: SideTimes, inBase: (key: string) => boolean, ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
+function combineInsertions(q: QueueSides, inBase: (key: string) => boolean, ours: readonly JsonValue[], theirs: readonly JsonValue[]): JsonValue[] {
   if (ours.length === 0) return [...theirs];
   if (theirs.length === 0) return [...ours];
-  const [first, second] = oursFirst(times, ours, theirs) ? [ours, theirs] : [theirs, ours];
+  q.ordered = true;
+  const [first, second] = oursFirst(q.order, ours, theirs) ? [ours, theirs] : [theirs, ours];
   const [m1, m2] = [movedPart(first, inBase), movedPart(second, inBase)];
   const out: JsonValue[] = [];
   // An item one block already put out is, in the other block, the same insertion: kept once.
@@ -156,7 +164,7 @@ function combineWithoutEdits(q: QueueSides, start: number, end: number, ours: re
   const theirsAt = insertions(theirs);
   const out: JsonValue[] = [];
   for (let gap = start; gap <= end; gap++) {
-    append(out, combineInsertions(q.times, q.inBase, oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
+    append(out, combineInsertions(q, q.inBase, oursAt.get(gap) ?? [], theirsAt.get(gap) ?? []));
     if (gap < end && !removed.has(gap)) out.push(base[gap]!);
   }
   return out;
@@ -170,30 +178,73 @@ export function mergeQueue(
   theirs: readonly JsonValue[],
   times: SideTimes,
 ): JsonValue[] {
+  const order = orderOf(times);
+  const merged = mergePieces(base, ours, theirs, order).pieces;
+  // `resolve` merges again what the markers hold: each side is the merged queue with the
+  // conflicts cut to that side, and (updated_at merged) both sides saved at one time. Those
+  // sides must give back these very conflicts, else resolve would quietly settle them some
+  // other way (the alignment of repeated actions and the whole-queue reading depend on the
+  // items around a run). Where they do not, the conflict is the whole queue: its sides are
+  // then the sides themselves, which merge again to the same.
+  const pieces = merged.some(isConflict) && !stable(base, ours, theirs) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  const out: JsonValue[] = [];
+  for (const p of pieces) {
+    if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours, p.theirs));
+    else append(out, p.run);
+  }
+  return out;
+}
+
+const ORDERS: readonly Order[] = ['ours', 'theirs', 'canonical'];
+const isConflict = (p: Piece): p is Exclude<Piece, { run: JsonValue[] }> => !('run' in p);
+
+/** One side of merged pieces: the resolved runs with each conflict cut to that side. */
+function sideOf(pieces: readonly Piece[], side: 'base' | 'ours' | 'theirs'): JsonValue[] {
+  const out: JsonValue[] = [];
+  for (const p of pieces) append(out, isConflict(p) ? p[side] : p.run);
+  return out;
+}
+
+/**
+ * Whether the merge's conflicts, whatever order the sides' blocks take, merge again from their
+ * own sides (in any order) to the same pieces. Not a matter of the save times, so the sides
+ * themselves merged again decide the same.
+ */
+function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  const tried = new Set<string>();
+  for (const order of ORDERS) {
+    const { pieces, ordered } = mergePieces(base, ours, theirs, order);
+    const key = canonicalJson(pieces as JsonValue);
+    if (!tried.has(key)) {
+      tried.add(key);
+      const [b, o, t] = [sideOf(pieces, 'base'), sideOf(pieces, 'ours'), sideOf(pieces, 'theirs')];
+      for (const again of ORDERS) {
+        const merged = mergePieces(b, o, t, again);
+        if (canonicalJson(merged.pieces as JsonValue) !== key) return false;
+        if (!merged.ordered) break;
+      }
+    }
+    if (!ordered) break;
+  }
+  return true;
+}
+
+/**
+ * The merge as resolved runs and conflicting runs. No action stands more often than the side
+ * holding it most often holds it (an action both sides moved, or both added at different
+ * places, stands once, at the first of its places).
+ */
+function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): { pieces: Piece[]; ordered: boolean } {
   const baseKeys = base.map(canonicalJson);
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
-  const oursHunks = sideHunks(base, baseKeys, ours);
-  const theirsHunks = sideHunks(base, baseKeys, theirs);
-  const hasItems = (hunks: readonly Hunk[]): boolean => hunks.some((h) => h.items.length > 0);
-  let movedTwice: Set<string> | undefined;
-  if (hasItems(oursHunks) && hasItems(theirsHunks)) {
-    const theirsMoved = movedKeys(theirsHunks, inBase);
-    movedTwice = new Set([...movedKeys(oursHunks, inBase)].filter((key) => theirsMoved.has(key)));
-  }
-  const placed = new Set<string>();
-  const once = (run: JsonValue[]): JsonValue[] => {
-    if (!movedTwice?.size) return run;
-    return run.filter((item) => {
-      const key = canonicalJson(item);
-      if (!movedTwice.has(key)) return true;
-      if (placed.has(key)) return false;
-      placed.add(key);
-      return true;
-    });
-  };
-  const q: QueueSides = { base, times, inBase, once };
-  const out: JsonValue[] = [];
+  const [oursKeys, theirsKeys] = [ours.map(canonicalJson), theirs.map(canonicalJson)];
+  const oursHunks = sideHunks(base, baseKeys, ours, oursKeys);
+  const theirsHunks = sideHunks(base, baseKeys, theirs, theirsKeys);
+  const q: QueueSides = { base, order, inBase, ordered: false };
+  const pieces: Piece[] = [];
+  let run: JsonValue[] = [];
+  const resolved = (items: readonly JsonValue[]): void => append(run, items);
   let at = 0;
   let i = 0;
   let j = 0;
@@ -217,31 +268,50 @@ export function mergeQueue(
         grew = true;
       }
     }
-    append(out, base, at, start);
-    append(out, resolveRegion(ctx, path, out.length, q, start, end, regionOurs, regionTheirs));
+    resolved(base.slice(at, start));
+    const region = resolveRegion(q, start, end, regionOurs, regionTheirs);
+    if (Array.isArray(region)) resolved(region);
+    else {
+      pieces.push({ run }, region);
+      run = [];
+    }
     at = end;
   }
-  append(out, base, at);
-  return out;
+  resolved(base.slice(at));
+  pieces.push({ run });
+  return { pieces: atMostAsOften(pieces, oursKeys, theirsKeys), ordered: q.ordered };
 }
 
-function resolveRegion(
-  ctx: MergeContext,
-  path: PathSegment[],
-  index: number,
-  q: QueueSides,
-  start: number,
-  end: number,
-  ours: readonly Hunk[],
-  theirs: readonly Hunk[],
-): JsonValue[] {
+/** Drops from the resolved runs the later copies of an action beyond the most either side holds. */
+function atMostAsOften(pieces: Piece[], ours: readonly string[], theirs: readonly string[]): Piece[] {
+  const count = (keys: readonly string[]): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return counts;
+  };
+  const [o, t] = [count(ours), count(theirs)];
+  const left = new Map<string, number>();
+  for (const p of pieces) {
+    if (isConflict(p)) continue;
+    p.run = p.run.filter((item) => {
+      const key = canonicalJson(item);
+      const n = left.get(key) ?? Math.max(o.get(key) ?? 0, t.get(key) ?? 0);
+      left.set(key, n - 1);
+      return n > 0;
+    });
+  }
+  return pieces.filter((p) => isConflict(p) || p.run.length > 0);
+}
+
+/** A region's merged items, or its conflict. */
+function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly Hunk[], theirs: readonly Hunk[]): JsonValue[] | Exclude<Piece, { run: JsonValue[] }> {
   const base = q.base;
   const o = applyHunks(base, start, end, ours);
   const t = applyHunks(base, start, end, theirs);
   const b = base.slice(start, end);
   const [ko, kt, kb] = [canonicalJson(o), canonicalJson(t), canonicalJson(b)];
-  if (ko === kt || kt === kb) return q.once(o);
-  if (ko === kb) return q.once(t);
-  if (!ours.some(isEdit) && !theirs.some(isEdit)) return q.once(combineWithoutEdits(q, start, end, ours, theirs));
-  return ctx.sliceConflict([...path, index], b, o, t);
+  if (ko === kt || kt === kb) return o;
+  if (ko === kb) return t;
+  if (!ours.some(isEdit) && !theirs.some(isEdit)) return combineWithoutEdits(q, start, end, ours, theirs);
+  return { base: b, ours: o, theirs: t };
 }

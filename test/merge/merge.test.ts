@@ -553,6 +553,15 @@ describe('queue policy (next_actions)', () => {
     expect(actions(value)).toEqual(['inserted', 'fresh']);
   });
 
+  it('keeps an action both sides added, one in place of the only item and one at the back, once', () => {
+    const base = edit((d) => (d.next_actions = ['Audit the spec (PR 12)']));
+    const ours = edit((d) => (d.next_actions = ['Write docs for src/x.ts']), base);
+    const theirs = edit((d) => d.next_actions.push('Write docs for src/x.ts'), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(actions(value)).toEqual(['Write docs for src/x.ts']);
+  });
+
   it('aligns a long queue in near-linear time', () => {
     const long = Array.from({ length: 50_000 }, (_, i) => `action ${i}`);
     const base = edit((d) => (d.next_actions = long));

@@ -490,6 +490,55 @@ describe('resolve takes a merge up from its own markers', () => {
   });
 });
 
+describe('resolve takes a queue conflict up from its own markers', () => {
+  const fileName = `.checkpoints/${FILE}`;
+  const docText = (queue: JsonValue[], hour = 0) =>
+    formatJson({ protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0 + hour * 3600_000).toISOString(), phase: 'spec', step: 'draft', status: 'in_progress', progress_summary: 'spec under way', next_actions: queue, recently_done: [] });
+  const count = (queue: JsonValue[], a: JsonValue) => queue.filter((x) => isDeepStrictEqual(x, a)).length;
+
+  it('gives back the same markers where the actions around the run repeat one inside it (seed 76052991, shrunk)', () => {
+    // Ours moved the docs action to the front and reworded one; theirs moved it too and wrote "ship the review" twice.
+    const docs = { text: 'deploy docs', done_when: 'npm run docs' };
+    const base = ['audit the spec', 'build the review', 'ship the review', docs];
+    const ours = [docs, 'audit the spec', 'spec the spec', 'ship the review'];
+    const theirs = [docs, 'ship the review', 'build the review', 'ship the review'];
+    const driver = mergeCheckpointTexts({ base: docText(base), ours: docText(ours), theirs: docText(theirs), fileName });
+    expect(driver.status).toBe('conflict');
+    const again = mergeMarkedText({ marked: parseMarkedText(driver.text!)!, fileName });
+    expect(again.text).toBe(driver.text);
+    expect(again.conflicts.map((c) => c.display)).toEqual(driver.conflicts.map((c) => c.display));
+    // Every action either side holds is in the markers, on its side.
+    for (const side of ['ours', 'theirs'] as const) {
+      const queue = (parseJson(resolveMarkers(driver.text!, side)).value as any).next_actions as JsonValue[];
+      expect(queue).toEqual(side === 'ours' ? ours : theirs);
+    }
+  });
+
+  it('merges its own markers again to the same text; a clean merge holds no action more often than a side', () => {
+    const queue = fc.array(fc.constantFrom<string>('audit the spec', 'build the review', 'ship src/x.ts (PR 12)', 'deploy docs', 'fix the build'), { maxLength: 6 });
+    let conflicts = 0;
+    fc.assert(
+      fc.property(queue, queue, queue, fc.nat(2), fc.nat(2), (base, ours, theirs, oursAt, theirsAt) => {
+        const driver = mergeCheckpointTexts({ base: docText(base), ours: docText(ours, oursAt), theirs: docText(theirs, theirsAt), fileName });
+        if (driver.status === 'clean') {
+          const merged = (parseJson(driver.text!).value as any).next_actions as string[];
+          for (const a of new Set([...merged, ...ours, ...theirs])) {
+            expect(count(merged, a), a).toBeLessThanOrEqual(Math.max(count(ours, a), count(theirs, a)));
+            if (!base.includes(a) || (ours.includes(a) && theirs.includes(a) && new Set(base).size === base.length)) expect(merged, a).toContain(a);
+          }
+          return;
+        }
+        conflicts++;
+        const again = mergeMarkedText({ marked: parseMarkedText(driver.text!)!, fileName });
+        expect(again.text).toBe(driver.text);
+        expect(again.conflicts.map((c) => c.display)).toEqual(driver.conflicts.map((c) => c.display));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(conflicts).toBeGreaterThan(100);
+  });
+});
+
 describe('queue merge (next_actions) over reprioritised queues', () => {
   // Sessions pop from the front, append (sometimes the same action on both branches) and move a queued action to the front or the back.
   const NEW = ['Deploy', 'Write docs', 'Zap prod config', 'Add metrics'];
