@@ -285,6 +285,12 @@ class Anchoring {
     return (this.headSha ??= (async () => headFiles(this.root)?.sha ?? (await (await this.history()).head())?.sha ?? null)());
   }
 
+  /** HEAD from the files now, before a git process makes headFiles read them again; the engine is asked only when needed. */
+  private pinHead(): void {
+    const sha = this.headSha === null ? headFiles(this.root)?.sha : undefined;
+    if (sha) this.headSha = Promise.resolve(sha);
+  }
+
   /** The dateQueued files' instants (their revisions are read for the dates: kept per HEAD). */
   private async dated(): Promise<void> {
     if (this.datedRead || !this.opts.dateQueued?.length) return;
@@ -323,15 +329,16 @@ class Anchoring {
    * Each completion is of the walk as git gave it (after.ts relies on that); their commits are merged.
    */
   async complete(walked: CommitInfo[], since: number): Promise<CommitInfo[]> {
-    const head = await this.head();
+    this.pinHead();
     await this.dated();
     const anchors = new Set<string>();
     const oldest = [...this.exact.values()].filter((i) => i.at >= since).sort((a, b) => a.at - b.at)[0];
     if (oldest) anchors.add(oldest.anchor);
-    if (!head) return walked;
     // Held as HEAD holds them (an uncommitted save has no recording commit), then those whose
     // recording commit the walked first-parent line does not reach.
     const listed = (await Promise.all(this.listed(since).map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    const head = anchors.size || listed.length ? await this.head() : null;
+    if (!head) return walked;
     const recorded = lastRecorded(head, walked, listed.map((f) => f.rel));
     const cut = listed.filter(({ rel }) => !recorded.has(rel));
     if (cut.length) {
@@ -376,6 +383,7 @@ class Anchoring {
 
   /** madeAfter over the gathered commits: the date alone unless their graph can tell more (after.ts). */
   async rule(commits: readonly CommitInfo[]): Promise<MadeAfterOf> {
+    if (!commits.length) return madeAfterByDate;
     await this.dated();
     // A recorded checkpoint whose revisions were not read, held as HEAD holds it: the newest commit
     // of HEAD's walked first-parent line that touches its file recorded its save.

@@ -724,43 +724,135 @@ async function* walk(reader: ObjectReader, tips: readonly string[], minTime: num
   }
 }
 
+/** git's SLOP (revision.c): how many uninteresting commits a limited walk reads past the last interesting one. */
+const SLOP = 5;
+
 /**
- * `git rev-list tips --not excluded...`: one date-ordered walk painting commits reachable from
- * an excluded tip; it stops once every queued commit is excluded, as git's own walk does. A
- * commit older than `floor` is excluded too, and its parents with it (git's --max-age there).
+ * `git rev-list tips --not excluded...` as git's limit_list works it out (revision.c), so both
+ * engines list the same commits even where dates lie: one walk in date order (ties first come,
+ * first served, as commit_list_insert_by_date keeps them), painting "uninteresting" down from
+ * the excluded commits through every parent already read; it stops SLOP commits after the
+ * queue holds only uninteresting ones and none newer than the last interesting commit, and a
+ * commit painted after it was listed is dropped from the answer. A commit older than `floor`
+ * is uninteresting too, and its parents with it (git's --max-age in a limited walk).
  */
 async function between(reader: ObjectReader, tips: readonly string[], excluded: readonly string[], floor = -Infinity): Promise<ParsedCommit[]> {
-  const queue = new CommitQueue<ParsedCommit>();
-  const painted = new Map<string, boolean>(); // sha -> excluded? (excluded wins, once set)
-  const done = new Map<string, boolean>(); // sha -> the paint its parents were given
-  const pending = new Set<string>(); // queued, included, not yet walked: the walk ends when none is left
-  const paint = async (sha: string, isExcluded: boolean) => {
-    const known = painted.get(sha);
-    if (known === true || known === isExcluded) return;
-    painted.set(sha, isExcluded);
-    if (isExcluded) pending.delete(sha);
-    else pending.add(sha);
-    queue.push(await reader.commit(sha));
+  const bad = new Set<string>(excluded); // UNINTERESTING
+  const seen = new Set<string>(); // SEEN: queued once
+  const parsed = new Map<string, ParsedCommit>(); // read by the walk: their parents are known to the painting
+  const parse = async (sha: string) => {
+    let commit = parsed.get(sha);
+    if (!commit) parsed.set(sha, (commit = await reader.commit(sha)));
+    return commit;
   };
-  for (const sha of excluded) await paint(sha, true);
-  for (const tip of tips) await paint(tip, false);
-  while (pending.size > 0) {
-    const commit = queue.pop();
-    if (commit === undefined) break;
-    if (commit.time < floor && painted.get(commit.sha) === false) {
-      painted.set(commit.sha, true);
-      pending.delete(commit.sha);
+  // mark_parents_uninteresting: down through parents already read, stopping at painted ones.
+  const paintParents = (commit: ParsedCommit) => {
+    const stack = [...commit.parents];
+    while (stack.length) {
+      const sha = stack.pop()!;
+      if (bad.has(sha)) continue;
+      bad.add(sha);
+      const known = parsed.get(sha);
+      if (known) stack.push(...known.parents);
     }
-    const isExcluded = painted.get(commit.sha) === true;
-    if (done.get(commit.sha) === isExcluded) continue;
-    done.set(commit.sha, isExcluded);
-    pending.delete(commit.sha);
-    for (const parent of commit.parents) await paint(parent, isExcluded);
+  };
+  const queue = new ArrivalQueue<ParsedCommit>();
+  const initial: ParsedCommit[] = [];
+  for (const sha of [...tips, ...excluded]) {
+    const commit = await parse(sha);
+    if (bad.has(sha)) paintParents(commit);
+    if (seen.has(sha)) continue;
+    seen.add(sha);
+    initial.push(commit);
   }
-  const included = [...done.keys()].filter((sha) => painted.get(sha) === false);
-  const commits: ParsedCommit[] = [];
-  for (const sha of included) commits.push(await reader.commit(sha));
-  return commits;
+  for (const commit of initial.sort((a, b) => b.time - a.time)) queue.push(commit);
+  let slop = SLOP;
+  let date = Infinity;
+  let interesting: string | null = null;
+  const listed: ParsedCommit[] = [];
+  for (let commit = queue.pop(); commit !== undefined; commit = queue.pop()) {
+    if (interesting === commit.sha) interesting = null;
+    if (commit.time < floor) bad.add(commit.sha);
+    const uninteresting = bad.has(commit.sha);
+    for (const sha of commit.parents) {
+      if (uninteresting) bad.add(sha);
+      const parent = await parse(sha);
+      if (uninteresting && parent.parents.length) paintParents(parent);
+      if (seen.has(sha)) continue;
+      seen.add(sha);
+      queue.push(parent);
+    }
+    if (uninteresting) {
+      paintParents(commit);
+      // still_interesting: go on while something queued is newer than the last listed commit or
+      // still interesting; else SLOP more commits.
+      const top = queue.peek();
+      if (top === undefined) break;
+      if (date <= top.time) slop = SLOP;
+      else {
+        if (interesting !== null && bad.has(interesting)) interesting = null;
+        interesting ??= queue.find((c) => !bad.has(c.sha))?.sha ?? null;
+        slop = interesting !== null ? SLOP : slop - 1;
+      }
+      if (slop) continue;
+      break;
+    }
+    date = commit.time;
+    listed.push(commit);
+  }
+  return listed.filter((c) => !bad.has(c.sha));
+}
+
+/** A max-heap on committer time where equal times leave in the order they came (commit_list_insert_by_date). */
+class ArrivalQueue<T extends { time: number }> {
+  private readonly heap: { item: T; seq: number }[] = [];
+  private seq = 0;
+
+  private before(a: { item: T; seq: number }, b: { item: T; seq: number }): boolean {
+    return a.item.time > b.item.time || (a.item.time === b.item.time && a.seq < b.seq);
+  }
+
+  push(item: T): void {
+    const heap = this.heap;
+    const entry = { item, seq: this.seq++ };
+    let i = heap.length;
+    heap.push(entry);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(entry, heap[parent]!)) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  peek(): T | undefined {
+    return this.heap[0]?.item;
+  }
+
+  pop(): T | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length === 0 || last === undefined) return top?.item;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && this.before(heap[right]!, heap[left]!) ? right : left;
+      if (!this.before(heap[child]!, last)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
+    return top!.item;
+  }
+
+  /** The first queued item (in no particular order) that passes `test`. */
+  find(test: (item: T) => boolean): T | undefined {
+    return this.heap.find((e) => test(e.item))?.item;
+  }
 }
 
 /** A commit with its changes against the first parent: all (scope null), or those in `scope` only. */
