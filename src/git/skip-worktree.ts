@@ -6,6 +6,7 @@
 // every answer as it would be without a sparse checkout.
 import { join } from 'node:path';
 import { readIndex } from './index-status.js';
+import { readVarint } from './index-varint.js';
 import { resolveGitDirsSync } from './locate.js';
 
 const EXTENDED = 0x4000;
@@ -152,19 +153,6 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
   }
   const link = sharedIndexOf(buf, at, end);
   return link === undefined ? null : { files, folders, link, held, assumed };
-}
-
-/** git's varint in index v4 names (each continuation byte adds one before shifting). */
-function readVarint(buf: Buffer, at: number, end: number): { value: number; next: number } | null {
-  if (at >= end) return null;
-  let byte = buf[at++]!;
-  let value = byte & 0x7f;
-  while (byte & 0x80) {
-    if (at >= end || value > 0xffffff) return null;
-    byte = buf[at++]!;
-    value = ((value + 1) << 7) | (byte & 0x7f);
-  }
-  return { value, next: at };
 }
 
 /** The shared index a split index links to (its `link` extension), null for none; undefined when the extensions do not parse. */

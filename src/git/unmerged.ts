@@ -13,6 +13,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitFile } from './git-file.js';
+import { readVarint } from './index-varint.js';
 
 /** A mask of the stages git holds for a path: bit 1 base (:1), bit 2 ours (:2), bit 3 theirs (:3). */
 export type StageMask = number;
@@ -147,19 +148,6 @@ function walkEntries(file: IndexReader, oidBytes: number, visit: (entry: Entry, 
     if (!visit({ name, stage: (flags >> 12) & 3 }, i)) return { at, count, done: false };
   }
   return { at, count, done: true };
-}
-
-/** git's varint in index v4 names (each continuation byte adds one before shifting). */
-function readVarint(buf: Buffer, at: number, end: number): { value: number; next: number } | null {
-  if (at >= end) return null;
-  let byte = buf[at++]!;
-  let value = byte & 0x7f;
-  while (byte & 0x80) {
-    if (at >= end || value > 0xffffff) return null;
-    byte = buf[at++]!;
-    value = ((value + 1) << 7) | (byte & 0x7f);
-  }
-  return { value, next: at };
 }
 
 /** Where `name` stands to `folder` in the index's byte order: inside it, before it, or past it (and every entry after). */
