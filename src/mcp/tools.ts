@@ -76,7 +76,7 @@ function numberText(n: number, at: string): string {
   return Object.is(n, -0) ? '-0' : JSON.stringify(n);
 }
 
-/** One update op as its `checkpoint update` flag: a string is set as text, any other value (or a string with json: true) as `:json`. */
+/** One update op as its `checkpoint update` flag: a value as `:json` (a string as its JSON text), a string with json: true as the JSON text it holds. */
 function opFlag(o: { path: string; op: 'set' | 'append'; value: unknown; json?: boolean }, i: number): string {
   const flag = `--${o.path}${o.op === 'append' ? '+' : ''}`;
   if (o.json) {
@@ -87,7 +87,9 @@ function opFlag(o: { path: string; op: 'set' | 'append'; value: unknown; json?: 
     }
     return `${flag}:json=${o.value}`;
   }
-  return typeof o.value === 'string' ? `${flag}=${o.value}` : `${flag}:json=${jsonText(o.value, `ops[${i}].value`)}`;
+  // A string is sent as JSON text too: a typed "9" stays the string "9", where a plain `--a=9`
+  // over a number would keep the number's type (update-ops keepingType), as a person typing means.
+  return typeof o.value === 'string' ? `${flag}:json=${JSON.stringify(o.value)}` : `${flag}:json=${jsonText(o.value, `ops[${i}].value`)}`;
 }
 
 /** `--name=value` for set options: the = form, so a value starting with "-" stays a value. */

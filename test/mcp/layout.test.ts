@@ -63,3 +63,17 @@ it('a number an agent sends again over an equal one (8 over 8.0) leaves its text
   expect(other.isError).toBeFalsy();
   expect(read(dir, FILE)).toContain('"score": 9.5,');
 });
+
+it('a string an agent sends stays a string over a number (typed JSON, not text a person typed)', async () => {
+  const dir = makeRepo();
+  dirs.push(dir);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, FILE, HAND);
+  commitAll(dir, 'base');
+  assertBuilt();
+  client = new Client({ name: 'test-host', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' }));
+  const r = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'eval_scores[0].score', value: '9' }] } })) as { isError?: boolean };
+  expect(r.isError).toBeFalsy();
+  expect(read(dir, FILE)).toContain('"score": "9",');
+});

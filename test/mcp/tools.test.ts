@@ -49,6 +49,8 @@ describe('the update tool hands values to the CLI unchanged', () => {
 
   it('json: true passes a string as JSON text, as written', () => {
     expect(argv('[8.0, 12345678901234567890]', true)[0]).toBe('--skill_state.x:json=[8.0, 12345678901234567890]');
-    expect(argv('plain text')[0]).toBe('--skill_state.x=plain text');
+    // A string without json: true is sent as its JSON text, so it stays a string whatever it replaces.
+    expect(argv('plain text')[0]).toBe('--skill_state.x:json="plain text"');
+    expect(argv('9')[0]).toBe('--skill_state.x:json="9"');
   });
 });
