@@ -73,7 +73,13 @@ it('a string an agent sends stays a string over a number (typed JSON, not text a
   assertBuilt();
   client = new Client({ name: 'test-host', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' }));
-  const r = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'eval_scores[0].score', value: '9' }] } })) as { isError?: boolean };
-  expect(r.isError).toBeFalsy();
-  expect(read(dir, FILE)).toContain('"score": "9",');
+  // eval_scores' score must be a number: the string is refused there, not turned into one.
+  const refused = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'eval_scores[0].score', value: '9' }] } })) as { isError?: boolean };
+  expect(refused.isError).toBe(true);
+  expect(read(dir, FILE)).toBe(HAND);
+  for (const value of [8, '9']) {
+    const r = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'skill_state.n', value }] } })) as { isError?: boolean; content?: unknown };
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+  }
+  expect(JSON.parse(read(dir, FILE)).skill_state.n).toBe('9');
 });
