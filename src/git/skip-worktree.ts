@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { readIndex } from './index-status.js';
 import { readVarint } from './index-varint.js';
+import { splitLink } from './unmerged.js';
 import { resolveGitDirsSync } from './locate.js';
 
 const EXTENDED = 0x4000;
@@ -151,17 +152,8 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
     if (text.endsWith('/')) folders.push(text);
     else if (text) files.add(text);
   }
-  const link = sharedIndexOf(buf, at, end);
-  return link === undefined ? null : { files, folders, link, held, assumed };
+  // The shared index a split index links to (sha-1 ids, as this reader reads entries).
+  const link = splitLink(buf, at, end, 20);
+  return link === undefined ? null : { files, folders, link: link?.base ?? null, held, assumed };
 }
 
-/** The shared index a split index links to (its `link` extension), null for none; undefined when the extensions do not parse. */
-function sharedIndexOf(buf: Buffer, at: number, end: number): string | null | undefined {
-  while (at + 8 <= end) {
-    const size = buf.readUInt32BE(at + 4);
-    if (at + 8 + size > end) return undefined;
-    if (buf.toString('latin1', at, at + 4) === 'link') return size >= 20 ? buf.toString('hex', at + 8, at + 28) : undefined;
-    at += 8 + size;
-  }
-  return at === end ? null : undefined;
-}

@@ -218,7 +218,7 @@ function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder:
   const own: Entry[] = [];
   const walked = walkEntries(file, oidBytes, (entry) => own.push(entry) > 0);
   if (walked === null || !file.ensure(file.size)) return null;
-  const link = linkOf(file.bytes, walked.at, file.size - oidBytes, oidBytes);
+  const link = splitLink(file.bytes, walked.at, file.size - oidBytes, oidBytes);
   if (link === undefined) return null;
   const found = new Map<string, StageMask>();
   // Not split (or split turned off: a link to no shared file): the entries are the index.
@@ -260,7 +260,7 @@ function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder:
   }
 }
 
-interface Link {
+export interface SplitLink {
   /** The shared index's id (hex). */
   base: string;
   /** Positions in the shared index replaced by the own file's leading entries, ascending. */
@@ -269,9 +269,9 @@ interface Link {
   deleted: number[];
 }
 
-/** The `link` extension among those from `at` to `end`: null when there is none; undefined when they do not parse. */
-function linkOf(buf: Buffer, at: number, end: number, oidBytes: number): Link | null | undefined {
-  let link: Link | null = null;
+/** A split index's `link` extension among the extensions from `at` to `end`: null when there is none; undefined when they do not parse. */
+export function splitLink(buf: Buffer, at: number, end: number, oidBytes: number): SplitLink | null | undefined {
+  let link: SplitLink | null = null;
   while (at + 8 <= end) {
     const size = buf.readUInt32BE(at + 4);
     const data = at + 8;
