@@ -14,7 +14,7 @@ import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
+import { assertSince, branchName, indexScope, inScopeIndex, leadsIntoScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
@@ -111,9 +111,9 @@ export class IsoHistory implements GitHistory {
           const inRegion = new Set(region.map((c) => c.sha));
           const edge = [...new Set(region.flatMap((c) => c.parents).filter((p) => !inRegion.has(p)))];
           const boundary = await Promise.all(edge.map((sha) => reader.commit(sha)));
-          const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
+          const scope = describedScope(changes);
           const described: CommitInfo[] = [];
-          for (const commit of region) described.push(await describe(reader, commit, scope?.includes('') ? null : scope));
+          for (const commit of region) described.push(await describe(reader, commit, scope));
           return { region: described, boundary };
         },
       };
@@ -123,7 +123,7 @@ export class IsoHistory implements GitHistory {
 
   /** commitsSince's walk from `tips`, described with the changes `changes` asks for (walk order). */
   private async walkFrom(tips: readonly string[], since: number, changes: ChangeScope): Promise<CommitInfo[]> {
-    const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
+    const scope = describedScope(changes);
     const reader = await this.reader();
     const recent: ParsedCommit[] = [];
     for await (const commit of walk(reader, tips, since)) recent.push(commit);
@@ -131,7 +131,7 @@ export class IsoHistory implements GitHistory {
     // still being inflated for one commit is not yet cached for the next.
     const infos: CommitInfo[] = [];
     // Commit objects only when no file list is asked for: no tree is read.
-    for (const commit of recent) infos.push(await describe(reader, commit, scope?.includes('') ? null : scope));
+    for (const commit of recent) infos.push(await describe(reader, commit, scope));
     return infos;
   }
 
@@ -855,10 +855,16 @@ class ArrivalQueue<T extends { time: number }> {
   }
 }
 
+/** The changes a walk describes: null for all, else the scope's paths indexed (none for 'none'). */
+function describedScope(changes: ChangeScope): ScopeIndex | null {
+  const scope = changes === 'all' ? null : indexScope(changes === 'none' ? [] : scopePaths(changes));
+  return scope === null || scope.all ? null : scope;
+}
+
 /** A commit with its changes against the first parent: all (scope null), or those in `scope` only. */
-async function describe(reader: ObjectReader, commit: ParsedCommit, scope: readonly string[] | null = null): Promise<CommitInfo> {
+async function describe(reader: ObjectReader, commit: ParsedCommit, scope: ScopeIndex | null = null): Promise<CommitInfo> {
   const raw: RawChange[] = [];
-  if (scope === null || scope.length > 0) {
+  if (scope === null || scope.paths.size > 0) {
     const firstParent = commit.parents[0];
     const parentTree = firstParent === undefined ? null : (await reader.commit(firstParent)).tree;
     await diffTrees(reader, parentTree, commit.tree, '', raw, scope);
@@ -872,21 +878,33 @@ function summary(commit: ParsedCommit, raw: RawChange[]): CommitInfo {
   return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, changes: pairExactRenames(raw) };
 }
 
-/** Appends to `out` every file that differs between two trees (null: the empty tree). */
-async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: readonly string[] | null = null): Promise<void> {
+/**
+ * Appends to `out` every file that differs between two trees (null: the empty tree), or only
+ * those in `scope`. An entry the two trees share is passed over before its path is built.
+ */
+async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: ScopeIndex | null = null): Promise<void> {
   if (before === after) return;
   const [old, now] = await Promise.all([reader.tree(before), reader.tree(after)]);
-  for (const name of new Set([...old.keys(), ...now.keys()])) {
-    const path = prefix + name;
-    // Only trees on the way to the scope's paths, or inside them, are read.
-    if (scope !== null && !inScope(path, scope) && !scope.some((p) => p.startsWith(`${path}/`))) continue;
-    await diffEntry(reader, old.get(name), now.get(name), path, out, scope);
+  for (const [name, entry] of old) {
+    const differs = diffName(reader, name, entry, now.get(name), prefix, out, scope);
+    if (differs) await differs;
+  }
+  for (const [name, entry] of now) {
+    const differs = old.has(name) ? undefined : diffName(reader, name, undefined, entry, prefix, out, scope);
+    if (differs) await differs;
   }
 }
 
-async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[], scope: readonly string[] | null): Promise<void> {
+function diffName(reader: ObjectReader, name: string, before: TreeEntry | undefined, after: TreeEntry | undefined, prefix: string, out: RawChange[], scope: ScopeIndex | null): Promise<void> | undefined {
   if (before && after && before.oid === after.oid && before.mode === after.mode) return;
-  const keep = (p: string) => scope === null || inScope(p, scope);
+  const path = prefix + name;
+  // Only trees on the way to the scope's paths, or inside them, are read.
+  if (scope !== null && !inScopeIndex(path, scope) && !leadsIntoScope(path, scope)) return;
+  return diffEntry(reader, before, after, path, out, scope);
+}
+
+async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[], scope: ScopeIndex | null): Promise<void> {
+  const keep = (p: string) => scope === null || inScopeIndex(p, scope);
   const beforeTree = before?.type === 'tree' ? before.oid : null;
   const afterTree = after?.type === 'tree' ? after.oid : null;
   if (beforeTree !== null || afterTree !== null) {

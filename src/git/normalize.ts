@@ -58,3 +58,35 @@ export function scopePaths(scope: readonly string[]): string[] {
 export function inScope(path: string, scope: readonly string[]): boolean {
   return scope.some((p) => p === '' || path === p || path.startsWith(`${p}/`));
 }
+
+/**
+ * A change scope asked about once per tree entry of every commit a walk describes: its paths
+ * and the folders on the way to them as sets, so a question costs a lookup per folder level of
+ * the path asked instead of a comparison (and a string built) per path of the scope.
+ */
+export interface ScopeIndex {
+  /** The scope holds '' (everything). */
+  readonly all: boolean;
+  readonly paths: ReadonlySet<string>;
+  /** Every folder some path of the scope lies in (a, a/b for a/b/c). */
+  readonly ways: ReadonlySet<string>;
+}
+
+export function indexScope(scope: readonly string[]): ScopeIndex {
+  const paths = new Set(scope);
+  const ways = new Set<string>();
+  for (const p of paths) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) ways.add(p.slice(0, i));
+  return { all: paths.has(''), paths, ways };
+}
+
+/** inScope against an indexed scope. */
+export function inScopeIndex(path: string, scope: ScopeIndex): boolean {
+  if (scope.all || scope.paths.has(path)) return true;
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (scope.paths.has(path.slice(0, i))) return true;
+  return false;
+}
+
+/** Whether some path of the scope lies under the folder `path`. */
+export function leadsIntoScope(path: string, scope: ScopeIndex): boolean {
+  return scope.ways.has(path);
+}

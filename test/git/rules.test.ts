@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CommitQueue } from '../../src/git/commit-queue.js';
-import { objectNamePrefix, repoRelativePath, splitMessage } from '../../src/git/normalize.js';
+import { indexScope, inScope, inScopeIndex, leadsIntoScope, objectNamePrefix, repoRelativePath, splitMessage } from '../../src/git/normalize.js';
 import { pairExactRenames } from '../../src/git/renames.js';
 
 const EMPTY = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
@@ -79,6 +79,34 @@ describe('objectNamePrefix and repoRelativePath', () => {
     for (const bad of ['/etc/passwd', '../x', '.', 'a/../..']) {
       expect(() => repoRelativePath(bad)).toThrow(expect.objectContaining({ code: 'E_PATH' }));
     }
+  });
+});
+
+describe('indexScope', () => {
+  // Path segments chosen to collide: "a" is a prefix of "ab" as text but not as a folder.
+  const segment = fc.constantFrom('a', 'ab', 'b', 'a.b', 'src', 'file.ts');
+  const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+
+  it('answers as inScope does, and knows the folders on the way to the scope\'s paths', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(path, fc.constant('')), { maxLength: 5 }), fc.array(path, { maxLength: 8 }), (scope, asked) => {
+        const index = indexScope(scope);
+        for (const p of asked) {
+          expect(inScopeIndex(p, index)).toBe(inScope(p, scope));
+          expect(leadsIntoScope(p, index)).toBe(scope.some((s) => s.startsWith(`${p}/`)));
+        }
+      }),
+    );
+  });
+
+  it('keeps a sibling whose name only starts with a scope path out', () => {
+    const index = indexScope(['src/a', 'docs/spec.md']);
+    expect(inScopeIndex('src/a/x.ts', index)).toBe(true);
+    expect(inScopeIndex('src/ab/x.ts', index)).toBe(false);
+    expect(inScopeIndex('docs/spec.md.bak', index)).toBe(false);
+    expect(leadsIntoScope('src', index)).toBe(true);
+    expect(leadsIntoScope('sr', index)).toBe(false);
+    expect(leadsIntoScope('src/a', index)).toBe(false);
   });
 });
 
