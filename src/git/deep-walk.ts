@@ -42,7 +42,7 @@ interface WalkState {
 export class DeepReader {
   private readonly commits = new Map<string, WalkCommit>();
   /** Per path: root (or sub-) tree id -> what that tree holds at the path. */
-  private readonly files = new Map<string, Map<string, FileState | null>>();
+  private readonly files = new Map<string, TwoGenerations<FileState | null>>();
   /** Objects the fallback reader gave (null: it has none either). */
   private readonly fetched = new Map<string, GitObject | null>();
   private readonly recentTrees: { asked: string; tree: { oid: string; data: Buffer } }[] = [];
@@ -96,6 +96,10 @@ export class DeepReader {
         walk.queue.push(this.commit(parent));
         walk.queued.add(parent);
       }
+      // Its children were visited before it and its parents are read: unless a clock runs
+      // backwards nothing asks for it again, and kept, 20,000 commits would outlive the young
+      // generation (a commit asked for again is read again).
+      this.commits.delete(commit.sha);
       walk.current = undefined;
     }
   }
@@ -142,7 +146,7 @@ export class DeepReader {
    */
   fileAt(oid: string, path: string): FileState | null {
     let memo = this.files.get(path);
-    if (memo === undefined) this.files.set(path, (memo = new Map()));
+    if (memo === undefined) this.files.set(path, (memo = new TwoGenerations()));
     let found = memo.get(oid);
     if (found === undefined) {
       const slash = path.indexOf('/');
@@ -182,6 +186,32 @@ export class DeepReader {
     const found = this.store.readKnown(oid);
     if (found === undefined) throw new NeedsFallback(oid);
     return found;
+  }
+}
+
+/** Entries per generation of a TwoGenerations memo. */
+const GENERATION = 2048;
+
+/**
+ * A memo of the last few thousand answers: a walk asks about each tree as a commit's and then
+ * as its parent's, a few commits apart, and a memo of every tree of 20,000 commits would only
+ * be carried from one garbage collection to the next.
+ */
+class TwoGenerations<T> {
+  private young = new Map<string, T>();
+  private old = new Map<string, T>();
+
+  get(key: string): T | undefined {
+    const value = this.young.get(key);
+    return value !== undefined ? value : this.old.get(key);
+  }
+
+  set(key: string, value: T): void {
+    if (this.young.size >= GENERATION) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
   }
 }
 
