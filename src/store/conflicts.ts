@@ -64,33 +64,6 @@ function indexRefusalAt(root: string): CheckpointError | null {
   return gitdir === null ? null : indexRefusal(gitdir); // no repository here: git's own words say so
 }
 
-/**
- * Refuses (E_INVALID, one line) to `act` on checkpoint file `abs` while it holds conflict markers
- * or git's index holds it unmerged: archiving it mid-merge would leave `resolve` nothing to work
- * from. Outside a repository only the markers count.
- */
-export function refuseConflicted(root: string, abs: string, act: string): void {
-  const rel = relative(root, abs).split(sep).join('/');
-  const loc = statProjectFile(root, abs);
-  // A file too large for the resolver is not read for markers here either (reset is how it is set aside).
-  const text = loc && loc.stat!.size <= MAX_RESOLVE_BYTES ? readLenient(root, abs) : null;
-  const why = text !== null && hasConflictMarkers(text) ? 'holds merge conflict markers' : git(root, ['ls-files', '--unmerged', '-z', '--', rel]) ? "is unmerged in git's index (a merge stopped on it)" : null;
-  if (why === null) return;
-  throw new CheckpointError('E_INVALID', `refused to ${act}: ${rel} ${why}; the file was not changed`, {
-    hint: 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)',
-  });
-}
-
-/** The file's text, or null when it cannot be read as UTF-8 (then it holds no markers a resolver could read either). */
-function readLenient(root: string, abs: string): string | null {
-  try {
-    return readProjectText(root, abs, { maxBytes: MAX_RESOLVE_BYTES });
-  } catch (e) {
-    if (isCheckpointError(e)) return null;
-    throw e;
-  }
-}
-
 export interface MarkerScan {
   /** Files holding conflict markers. */
   markers: string[];

@@ -1,13 +1,21 @@
 // Checkpoints git's index holds unmerged, for the readers (status, next, resume and the MCP
-// server): a merge conflict git leaves without markers in the file (modify/delete, a file
-// settled by hand but not yet `git add`ed) or with no file at all (removed mid-merge) is still
-// a conflict, named with what ends it, never read as the state to continue or passed over.
+// server) and every write: a merge conflict git leaves without markers in the file
+// (modify/delete, a file settled by hand but not yet `git add`ed) or with no file at all
+// (removed mid-merge) is still a conflict, named with what ends it, never read as the state to
+// continue or passed over, and never written to (refuseConflicted): a write would land on one
+// side's text while the other side's change waits unseen in the index, or recreate a file one
+// side deleted so the deletion conflict goes unnoticed.
 // Read from the index file in place (git/unmerged.ts): no process, the same answer whichever
 // history engine is asked for.
+import { join } from 'node:path';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { BASE, OURS, THEIRS, unmergedUnder, type StageMask } from '../git/unmerged.js';
+import { MAX_MERGE_BYTES } from '../merge/driver.js';
+import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
-import { skillFromFileName } from './skill-name.js';
+import { readProjectText, statProjectFile } from './safe-fs.js';
+import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 
 /** git status's two letters for an unmerged path, as `git status --short` prints them. */
 export type ConflictCode = 'UU' | 'AA' | 'DU' | 'UD' | 'AU' | 'UA' | 'DD';
@@ -83,5 +91,43 @@ export function conflictReport(skill: string, code: ConflictCode, present: boole
     case 'DD':
       if (present) return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
       return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it)`, repair: `accept the deletion: git rm ${file}` };
+  }
+}
+
+/**
+ * The one refusal of a write to a checkpoint a merge left unfinished (E_CONFLICT, exit 2, one
+ * line): `act` (`update api`, `reset api`) is refused while git's index holds `skill`'s
+ * checkpoint unmerged, named as the readers name it, with the same ways out (conflictReport);
+ * with `markers`, also while its file holds conflict markers (archiving such a file would leave
+ * `resolve` nothing to work from). Every write through the store asks it (mutateCheckpoint),
+ * the archiving ones (reset, rotate, restore) with `markers`. Outside a repository, or with an
+ * index that cannot be read, only the markers count. Costs one read of the index's first entries.
+ */
+export function refuseConflicted(root: string, skill: string, act: string, opts: { markers?: boolean } = {}): void {
+  const code = conflictedCheckpoints(root).get(skill);
+  if (code === undefined && !opts.markers) return;
+  const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
+  const loc = statProjectFile(root, join(root, CHECKPOINTS_DIR, `${skill}${CHECKPOINT_SUFFIX}`));
+  // A file too large for the resolver is not read for markers here either (reset is how it is set aside).
+  const text = loc && loc.stat!.size <= MAX_MERGE_BYTES ? readLenient(root, loc.path) : null;
+  if (text !== null && hasConflictMarkers(text)) {
+    throw new CheckpointError('E_CONFLICT', `refused to ${act}: ${file} holds merge conflict markers; the file was not changed`, {
+      hint: 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)',
+    });
+  }
+  if (code === undefined) return;
+  const report = conflictReport(skill, code, loc !== null);
+  throw new CheckpointError('E_CONFLICT', `refused to ${act}: ${report.problem}; ${loc !== null ? 'the file was not changed' : 'nothing was written'}`, {
+    hint: `finish the merge first: ${report.repair}`,
+  });
+}
+
+/** The file's text, or null when it cannot be read as UTF-8 (then it holds no markers a resolver could read either). */
+function readLenient(root: string, abs: string): string | null {
+  try {
+    return readProjectText(root, abs, { maxBytes: MAX_MERGE_BYTES });
+  } catch (e) {
+    if (isCheckpointError(e)) return null;
+    throw e;
   }
 }
