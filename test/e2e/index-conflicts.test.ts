@@ -4,7 +4,9 @@
 // removed. resume (text, --json, --context), status, next and the MCP resume tool name it with
 // what ends the merge, resume asks the user (exit 3), never "start fresh", never resumes it, and
 // both history engines say the same. resolve --accept-deletion keeps the deletion and the changed
-// version (in history/). Real `git merge`s, no driver installed.
+// version (in history/). Every write (update, --auto-rotate, done, pause, --auto, migrate, restore,
+// and their MCP tools) refuses it in one line naming the same conflict and way out, file and
+// index unchanged, until the merge is settled. Real `git merge`s, no driver installed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -266,5 +268,163 @@ describe('resolve --accept-deletion', () => {
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
     expect(archives(dir)).toEqual([]);
     expect(git(dir, ['ls-files', '--unmerged'])).not.toBe('');
+  });
+});
+
+/** The index's bytes: a refused write leaves git's record of the merge exactly as it was. */
+const indexBytes = (dir: string) => readFileSync(join(dir, '.git', 'index'));
+/** The file's bytes, or null when it is not in the work tree. */
+const fileBytes = (dir: string, rel = FILE) => (existsSync(join(dir, rel)) ? readFileSync(join(dir, rel)) : null);
+const CAPSULE = JSON.stringify(cp('api').capsule.context);
+
+/** Each write, and what its refusal calls it. */
+const WRITES: [string, string[], string][] = [
+  ['update', ['update', 'api', '--step=sprint-2', '--next_actions+=Run the evals (PR 12)'], 'update api'],
+  ['update --auto-rotate', ['update', 'api', '--auto-rotate', '--skill_state.iteration:json=2'], 'update api'],
+  ['done', ['done', 'api'], 'mark the first action of api done'],
+  ['pause', ['pause', 'api', '--context', CAPSULE], 'save the recovery capsule of api'],
+  ['pause --auto', ['pause', 'api', '--auto'], 'refresh the recovery capsule of api'],
+];
+
+describe.each(CASES)('writes to a checkpoint git holds unmerged (%s)', (kind, _code, named) => {
+  it.each(WRITES)('%s refuses in one line (exit 2) naming the conflict and what ends it; file and index unchanged', async (_name, argv, act) => {
+    const dir = stopped(kind);
+    const [file, index] = [fileBytes(dir), indexBytes(dir)];
+    const r = await runCli(dir, argv);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(new RegExp(`^refused to ${act}: ${AT}`));
+    expect(line.message).toMatch(file === null ? /; nothing was written$/ : /; the file was not changed$/);
+    expect(line.hint).toMatch(/^finish the merge first: /);
+    expect(r.stderr).toMatch(named); // the problem and its way out, as resume names them
+    expect(fileBytes(dir)).toEqual(file);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+    expect(existsSync(join(dir, '.checkpoints/history'))).toBe(false);
+    const json = await runCli(dir, [...argv, '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: line.message, hint: line.hint } });
+    expect(fileBytes(dir)).toEqual(file);
+  });
+});
+
+describe('writes refuse until the merge is settled, then work', () => {
+  it.each([['DU'], ['UD']] as [Kind][])('%s: after git add, update, done and pause write the kept file', async (kind) => {
+    const dir = stopped(kind);
+    for (const [, argv] of WRITES) expect((await runCli(dir, argv)).code).toBe(2);
+    git(dir, ['add', FILE]);
+    for (const [name, argv] of WRITES) expect((await runCli(dir, argv)).code, name).toBe(0);
+    const doc = JSON.parse(read(dir, FILE));
+    expect(doc).toMatchObject({ step: 'sprint-2', phase: kind === 'DU' ? 'p-theirs' : 'p-ours', next_actions: ['Add rate limiting', 'Run the evals (PR 12)'] });
+    expect(doc.recently_done[0].action).toBe('Write the auth middleware');
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+  });
+
+  it('after resolve --accept-deletion, update starts a new checkpoint and restore brings the changed one back', async () => {
+    const dir = stopped('UD');
+    expect((await runCli(dir, ['update', 'api', '--step=sprint-2'])).code).toBe(2);
+    expect((await runCli(dir, ['resolve', '--accept-deletion', '--add'])).code).toBe(0);
+    git(dir, ['commit', '-q', '--no-edit']);
+    const [archive] = readdirSync(join(dir, '.checkpoints/history'));
+    expect((await runCli(dir, ['restore', archive!])).code).toBe(0);
+    for (const [name, argv] of WRITES) expect((await runCli(dir, argv)).code, name).toBe(0);
+    expect(JSON.parse(read(dir, FILE))).toMatchObject({ phase: 'p-ours', step: 'sprint-2' });
+  });
+
+  it('the file gone (removed by hand): update does not bring it back, restore of an archive neither', async () => {
+    const dir = stopped('DU');
+    const archived = '.checkpoints/history/api.2026-11-01T00-00-00.000Z.checkpoint.json';
+    write(dir, archived, read(dir, FILE));
+    rmSync(join(dir, FILE));
+    const index = indexBytes(dir);
+    const up = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(up.code).toBe(2);
+    expect(errorLine(up.stderr).message).toBe(`refused to update api: ${FILE}: modify/delete conflict (DU): our side (HEAD) deleted it, theirs changed it, and the file is gone from the work tree; nothing was written`);
+    expect(errorLine(up.stderr).hint).toBe(`finish the merge first: accept the deletion, the change archived in history/: checkpoint resolve --accept-deletion ${FILE}; or bring it back: git checkout --theirs -- ${FILE}, then checkpoint resolve --add ${FILE}`);
+    const restore = await runCli(dir, ['restore', 'api.2026-11-01T00-00-00.000Z.checkpoint.json']);
+    expect(restore.code).toBe(2);
+    expect(errorLine(restore.stderr).message).toMatch(/^refused to restore api\.2026-11-01T00-00-00\.000Z\.checkpoint\.json: .*\(DU\).*nothing was written$/);
+    // Said, never "no checkpoint": done and pause name the conflict too.
+    for (const argv of [['done', 'api'], ['pause', 'api', '--auto'], ['pause', 'api', '--context', CAPSULE]]) {
+      const r = await runCli(dir, argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(errorLine(r.stderr).message).toMatch(/^refused to .* of api|^refused to mark the first action of api done/);
+      expect(r.stderr).toContain('modify/delete conflict (DU)');
+    }
+    expect(existsSync(join(dir, FILE))).toBe(false);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+  });
+
+  it('migrate refuses the file it would rewrite, and says so in its report', async () => {
+    const dir = stopped('UD');
+    // A 1.0 file (the field migrate renames) on our side of the conflict.
+    const doc = JSON.parse(read(dir, FILE));
+    doc.protocol_version = '1.0';
+    save(dir, doc);
+    const before = fileBytes(dir);
+    const r = await runCli(dir, ['migrate', '--json']);
+    expect(r.code).toBe(1);
+    const [file] = JSON.parse(r.stdout).files;
+    expect(file).toMatchObject({ skill: 'api', changed: false, error: { code: 'E_CONFLICT', message: expect.stringMatching(/^refused to migrate api: .*modify\/delete conflict \(UD\)/) } });
+    expect(fileBytes(dir)).toEqual(before);
+    const dry = await runCli(dir, ['migrate', '--dry-run']);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain('✗ .checkpoints/api.checkpoint.json: refused to migrate api');
+  });
+
+  it('update --auto-rotate over a file past the size warning moves nothing to history/ mid-merge, and rotates once staged', async () => {
+    const dir = stopped('UU-settled');
+    const doc = JSON.parse(read(dir, FILE));
+    doc.skill_state.run_history = Array.from({ length: 400 }, (_, i) => ({ id: `run-${i}`, at: `2026-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`, score: 8.0, note: 'eval sweep over the auth fixtures (PR 12)' }));
+    save(dir, doc);
+    const before = fileBytes(dir)!;
+    expect(before.length).toBeGreaterThan(32 * 1024);
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=sprint-2']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toMatch(/^refused to update api: .*\(UU: both sides changed it\)/);
+    expect(fileBytes(dir)).toEqual(before);
+    expect(existsSync(join(dir, '.checkpoints/history'))).toBe(false);
+    git(dir, ['add', FILE]);
+    const staged = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=sprint-2']);
+    expect(staged.code, staged.stderr).toBe(0);
+    expect(staged.stdout).toContain('auto-rotated');
+    expect(readdirSync(join(dir, '.checkpoints/history')).length).toBe(1);
+  });
+
+  it('only the unmerged checkpoint is refused: one beside it is written as before', async () => {
+    const dir = stopped('UD', { web: true });
+    expect((await runCli(dir, ['update', 'api', '--step=hero'])).code).toBe(2);
+    const r = await runCli(dir, ['update', 'web', '--step=hero']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, '.checkpoints/web.checkpoint.json')).step).toBe('hero');
+    expect((await runCli(dir, ['done', 'web', '--complete'])).code).toBe(0);
+  });
+});
+
+describe('the MCP write tools over a checkpoint git holds unmerged', () => {
+  it('update, done and pause return an error result with the CLI\'s line and its code; nothing written', async () => {
+    const dir = stopped('DU');
+    const [file, index] = [fileBytes(dir), indexBytes(dir)];
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    clients.push(client);
+    const calls: [string, Record<string, unknown>, string[]][] = [
+      ['update', { skill: 'api', ops: [{ path: 'step', value: 'sprint-2' }] }, ['update', 'api', '--step=sprint-2']],
+      ['done', { skill: 'api' }, ['done', 'api']],
+      ['pause', { skill: 'api', auto: true }, ['pause', 'api', '--auto']],
+      ['pause', { skill: 'api', capsule: JSON.parse(CAPSULE) }, ['pause', 'api', '--context', CAPSULE]],
+    ];
+    for (const [name, args, argv] of calls) {
+      const tool = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; structuredContent?: { ok: boolean; error: { code: string; message: string; hint: string } }; isError?: boolean };
+      const cli = (await runCli(dir, argv)).stderr.trim();
+      expect(tool.isError, name).toBe(true);
+      expect(tool.content.map((c) => c.text).join('\n')).toBe(cli);
+      expect(tool.structuredContent).toMatchObject({ ok: false, error: { code: 'E_CONFLICT', message: cli } });
+      expect(cli).toMatch(/^checkpoint: refused to .*modify\/delete conflict \(DU\).*checkpoint resolve --accept-deletion/);
+    }
+    expect(fileBytes(dir)).toEqual(file);
+    expect(indexBytes(dir).equals(index)).toBe(true);
   });
 });
