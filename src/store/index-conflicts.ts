@@ -58,12 +58,44 @@ export interface ConflictReport {
 }
 
 /**
+ * The skill's conflict code of the path `rel` (repo-relative, `/`-separated) that git's index
+ * holds unmerged, read in place as conflictedCheckpoints reads it; undefined when it holds none
+ * (or the index cannot be read).
+ */
+export function conflictAt(root: string, rel: string): ConflictCode | undefined {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return undefined;
+  }
+  const stages = unmergedUnder(dirs, rel.slice(0, rel.lastIndexOf('/') + 1))?.get(rel);
+  return stages === undefined ? undefined : conflictCode(stages);
+}
+
+/** What git's code says happened, for a conflict other than modify/delete: `(AU: added by our side (HEAD) alone, in a rename conflict)`. */
+export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
+  const how = {
+    UU: 'both sides changed it',
+    AA: 'both sides added it',
+    AU: 'added by our side (HEAD) alone, in a rename conflict',
+    UA: 'added by their side alone, in a rename conflict',
+    DD: 'both sides deleted or renamed it',
+  }[code];
+  return `(${code}: ${how})`;
+}
+
+/**
  * The conflict of `skill`'s checkpoint as the readers name it. `present`: the file is in the
  * work tree; `markers`: it holds conflict markers (then its reader's own message already says
  * so, and `checkpoint resolve` is the repair).
  */
 export function conflictReport(skill: string, code: ConflictCode, present: boolean): ConflictReport {
-  const file = `${CHECKPOINTS_DIR}/${skill}.checkpoint.json`;
+  return conflictReportAt(`${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`, code, present);
+}
+
+/** conflictReport of the file `file` (repo-relative): a checkpoint, or a history file `resolve` names. */
+export function conflictReportAt(file: string, code: ConflictCode, present: boolean): ConflictReport {
   const keep = `checkpoint resolve --add ${file}`;
   const gone = ', and the file is gone from the work tree';
   switch (code) {
@@ -77,20 +109,21 @@ export function conflictReport(skill: string, code: ConflictCode, present: boole
     }
     case 'UU':
     case 'AA': {
-      const how = code === 'UU' ? 'both sides changed it' : 'both sides added it';
-      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge (${code}: ${how})`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
-      return { problem: `${file}: merge not marked resolved (${code}: ${how}): no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
+      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge ${conflictHow(code)}`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
+      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}: no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
     }
     case 'AU':
     case 'UA': {
-      const [who, side] = code === 'AU' ? ['our side (HEAD)', 'ours'] : ['their side', 'theirs'];
-      const what = `${file}: merge not marked resolved (${code}: added by ${who} alone, in a rename conflict)`;
-      if (present) return { problem: what, repair: `keep it: ${keep}; drop it: git rm ${file}` };
-      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${side} -- ${file}, then ${keep}` };
+      const what = `${file}: merge not marked resolved ${conflictHow(code)}`;
+      // `git mv` renames the file, not the skill it names: resolve --add refuses it until they agree.
+      const skill = skillFromFileName(file.slice(file.lastIndexOf('/') + 1));
+      const named = skill === null ? '' : `, once its "skill" is "${skill}" (a file renamed with git mv alone still names the old one)`;
+      if (present) return { problem: what, repair: `keep it: ${keep}${named}; drop it: git rm ${file}` };
+      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${file}, then ${keep}` };
     }
     case 'DD':
-      if (present) return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
-      return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it)`, repair: `accept the deletion: git rm ${file}` };
+      if (present) return { problem: `${file}: merge not marked resolved ${conflictHow(code)}, yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
+      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}`, repair: `accept the deletion: git rm ${file}` };
   }
 }
 

@@ -428,3 +428,131 @@ describe('the MCP write tools over a checkpoint git holds unmerged', () => {
     expect(indexBytes(dir).equals(index)).toBe(true);
   });
 });
+
+/**
+ * A repository stopped in a real `git merge` over a renamed checkpoint: `rename/rename` (main
+ * renamed api to auth, the other branch to login: DD api, AU auth, UA login) or `rename/delete`
+ * (main renamed it to auth, the other branch deleted it). Renamed with `git mv` alone, as people
+ * do, so the renamed file still says `"skill": "api"`.
+ */
+function renamed(kind: 'rename/rename' | 'rename/delete'): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  save(dir, cp('api'));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  if (kind === 'rename/rename') git(dir, ['mv', FILE, '.checkpoints/login.checkpoint.json']);
+  else git(dir, ['rm', '-q', FILE]);
+  commitAll(dir, kind === 'rename/rename' ? 'api is the login skill now' : 'retire the api checkpoint');
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['mv', FILE, '.checkpoints/auth.checkpoint.json']);
+  commitAll(dir, 'api is the auth skill now');
+  const merge = gitTry(dir, ['merge', 'other']);
+  expect(merge.status).not.toBe(0);
+  expect(merge.stdout).toContain(`CONFLICT (${kind})`);
+  return dir;
+}
+
+const AUTH = '.checkpoints/auth.checkpoint.json';
+const LOGIN = '.checkpoints/login.checkpoint.json';
+
+describe('a rename/rename conflict of a checkpoint (DD, AU, UA), as git leaves it', () => {
+  // What each is named with, the file first, then its ways out.
+  const DD = `${FILE}: merge not marked resolved (DD: both sides deleted or renamed it) (accept the deletion: git rm ${FILE})`;
+  const AU = new RegExp(`^${AUTH.replace(/\./g, '\\.')}: merge not marked resolved \\(AU: added by our side \\(HEAD\\) alone, in a rename conflict\\) \\(keep it: .*checkpoint resolve --add ${AUTH.replace(/\./g, '\\.')}.*; drop it: git rm ${AUTH.replace(/\./g, '\\.')}\\)$`);
+  const UA = new RegExp(`^${LOGIN.replace(/\./g, '\\.')}: merge not marked resolved \\(UA: added by their side alone, in a rename conflict\\) \\(keep it: .*checkpoint resolve --add ${LOGIN.replace(/\./g, '\\.')}.*; drop it: git rm ${LOGIN.replace(/\./g, '\\.')}\\)$`);
+
+  it('resume asks the user (exit 3) and status, next and list name each with its code and way out', async () => {
+    const dir = renamed('rename/rename');
+    expect(git(dir, ['status', '--porcelain'])).toBe(`DD ${FILE}\nAU ${AUTH}\nUA ${LOGIN}\n`);
+    const r = await runCli(dir, ['resume']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toContain('RESUMING');
+    const repairs = r.stdout.split('\n').filter((l) => l.startsWith('  ✗ needs repair: ')).map((l) => l.replace(/^ {2}✗ needs repair: \w+: /, ''));
+    expect(repairs).toHaveLength(3);
+    expect(repairs[0]).toBe(DD);
+    expect(repairs[1]).toMatch(AU);
+    expect(repairs[2]).toMatch(UA);
+    // Kept under its new name only once the skill it names is that name: resolve --add refuses it before.
+    expect(repairs[1]).toContain(`keep it: checkpoint resolve --add ${AUTH}, once its "skill" is "auth" (a file renamed with git mv alone still names the old one); drop it: git rm ${AUTH}`);
+    expect(repairs[2]).toContain(`keep it: checkpoint resolve --add ${LOGIN}, once its "skill" is "login"`);
+    const json = JSON.parse((await runCli(dir, ['resume', '--json'])).stdout);
+    expect(json.needs_repair.map((n: { skill: string; conflict: string }) => [n.skill, n.conflict])).toEqual([['api', 'DD'], ['auth', 'AU'], ['login', 'UA']]);
+    const status = await runCli(dir, ['status', '--json']);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).broken.map((b: { skill: string; conflict: string; problem: string }) => [b.skill, b.conflict, b.problem])).toEqual([
+      ['api', 'DD', DD],
+      ['auth', 'AU', expect.stringMatching(AU)],
+      ['login', 'UA', expect.stringMatching(UA)],
+    ]);
+    expect((await runCli(dir, ['next'])).stdout).toContain(`needs repair: api: ${DD}`);
+    expect((await runCli(dir, ['list'])).stdout).toMatch(/^auth +conflicted +/m);
+  });
+
+  it('writes refuse each (api is not brought back); the ways out named end the merge', async () => {
+    const dir = renamed('rename/rename');
+    const index = indexBytes(dir);
+    const [auth, login] = [fileBytes(dir, AUTH), fileBytes(dir, LOGIN)];
+    const api = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(api.code).toBe(2);
+    expect(errorLine(api.stderr)).toEqual({ lines: 1, message: `refused to update api: ${FILE}: merge not marked resolved (DD: both sides deleted or renamed it); nothing was written`, hint: `finish the merge first: accept the deletion: git rm ${FILE}` });
+    expect(existsSync(join(dir, FILE))).toBe(false);
+    const up = await runCli(dir, ['update', 'auth', '--step=sprint-2']);
+    expect(up.code).toBe(2);
+    expect(errorLine(up.stderr).message).toBe(`refused to update auth: ${AUTH}: merge not marked resolved (AU: added by our side (HEAD) alone, in a rename conflict); the file was not changed`);
+    expect((await runCli(dir, ['done', 'login'])).stderr).toContain('(UA: added by their side alone, in a rename conflict)');
+    expect(fileBytes(dir, AUTH)).toEqual(auth);
+    expect(fileBytes(dir, LOGIN)).toEqual(login);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+    // Keep auth, drop login, accept api's deletion: each as its line says.
+    git(dir, ['rm', '-q', FILE]);
+    git(dir, ['rm', '-q', LOGIN]);
+    // The renamed file still names its old skill: resolve says so and stages nothing until it is set.
+    const refused = await runCli(dir, ['resolve', '--add', AUTH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('file name "auth.checkpoint.json" must be "api.checkpoint.json" for skill "api"');
+    write(dir, AUTH, read(dir, AUTH).replace('"skill": "api"', '"skill": "auth"'));
+    const kept = await runCli(dir, ['resolve', '--add', AUTH]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    git(dir, ['commit', '-q', '--no-edit']);
+    expect((await runCli(dir, ['update', 'auth', '--step=sprint-2'])).code).toBe(0);
+    expect((await runCli(dir, ['resume'])).stdout).toContain('RESUMING: auth');
+  });
+
+  it('resolve --check and resolve name git rm for the file both sides renamed away, never a checkout git refuses', async () => {
+    const dir = renamed('rename/rename');
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    const line = check.stdout.split('\n').find((l) => l.startsWith(`✗ ${FILE} `));
+    // The renamed files as git left them name their old skill: fixed by hand, or dropped (no merge to redo).
+    expect(check.stdout).toContain(`✗ ${AUTH} is invalid at skill: file name "auth.checkpoint.json" must be "api.checkpoint.json" for skill "api", and is still unmerged in git's index: fix it by hand, then \`checkpoint resolve --add ${AUTH}\`; or drop it: \`git rm ${AUTH}\``);
+    expect(line).toBe(`✗ ${FILE} is deleted or renamed on both sides (DD), and still unmerged in git's index: accept the deletion: git rm ${FILE}, then rerun \`checkpoint resolve\``);
+    expect(gitTry(dir, ['checkout', '--merge', '--', FILE]).status).not.toBe(0); // what it said before
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toEqual({ lines: 1, message: `${FILE}: deleted or renamed on both sides (DD), and still unmerged in git's index`, hint: `accept the deletion: git rm ${FILE}, then rerun \`checkpoint resolve\`` });
+    // The renamed files gone too: each named with the side that brings it back.
+    rmSync(join(dir, AUTH));
+    const gone = await runCli(dir, ['resolve', '--check']);
+    expect(gone.stdout).toContain(`✗ ${AUTH} is missing from the work tree, but git's index still holds it unmerged (AU: added by our side (HEAD) alone, in a rename conflict): drop it: git rm ${AUTH}; or bring it back: git checkout --ours -- ${AUTH}, then checkpoint resolve --add ${AUTH}`);
+    expect(gitTry(dir, ['checkout', '--ours', '--', AUTH]).status).toBe(0);
+  });
+});
+
+describe('a rename/delete conflict of a checkpoint, as git leaves it', () => {
+  it('is a modify/delete conflict of the new name: named so, writes refuse, both ways out work', async () => {
+    const dir = renamed('rename/delete');
+    expect(git(dir, ['status', '--porcelain'])).toBe(`UD ${AUTH}\n`);
+    const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
+    expect(status.broken).toEqual([{ skill: 'auth', conflict: 'UD', problem: expect.stringMatching(/modify\/delete conflict \(UD\): their side deleted it, ours \(HEAD\) changed it; the file holds our version, not merged yet \(keep it: checkpoint resolve --add .*; accept the deletion, the change archived in history\/: checkpoint resolve --accept-deletion /) }]);
+    const before = fileBytes(dir, AUTH);
+    expect((await runCli(dir, ['pause', 'auth', '--auto'])).code).toBe(2);
+    expect(fileBytes(dir, AUTH)).toEqual(before);
+    const r = await runCli(dir, ['resolve', '--accept-deletion']);
+    expect(r.code, r.stderr).toBe(0);
+    const [archive] = readdirSync(join(dir, '.checkpoints/history'));
+    expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(before!)).toBe(true);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+  });
+});
