@@ -540,6 +540,28 @@ describe('a rename/rename conflict of a checkpoint (DD, AU, UA), as git leaves i
   });
 });
 
+describe('a checkpoint both sides renamed away, written back by hand (DD with a file)', () => {
+  it('is named with both ways out, refuses writes, and either way out ends it', async () => {
+    const dir = renamed('rename/rename');
+    write(dir, FILE, git(dir, ['show', `:1:${FILE}`]));
+    const problem = `${FILE}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`;
+    const ways = `keep the file: checkpoint resolve --add ${FILE}; drop it from the index: git rm --cached ${FILE}`;
+    expect((await runCli(dir, ['status'])).stdout).toContain(`${problem} (${ways})`);
+    const before = fileBytes(dir);
+    const up = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(errorLine(up.stderr)).toEqual({ lines: 1, message: `refused to update api: ${problem}; the file was not changed`, hint: `finish the merge first: ${ways}` });
+    expect(fileBytes(dir)).toEqual(before);
+    const other = join(tempDir('cp-index-conflict-'), 'work');
+    cpSync(dir, other, { recursive: true });
+    dirs.push(other);
+    git(other, ['rm', '-q', '--cached', FILE]);
+    expect(git(other, ['status', '--porcelain', '--', FILE])).toBe(`?? ${FILE}\n`);
+    expect((await runCli(dir, ['resolve', '--add', FILE])).code).toBe(0);
+    expect(git(dir, ['status', '--porcelain', '--', FILE])).toBe(`A  ${FILE}\n`);
+    expect((await runCli(dir, ['update', 'api', '--step=sprint-2'])).code).toBe(0);
+  });
+});
+
 describe('a rename/delete conflict of a checkpoint, as git leaves it', () => {
   it('is a modify/delete conflict of the new name: named so, writes refuse, both ways out work', async () => {
     const dir = renamed('rename/delete');
