@@ -13,7 +13,9 @@ export type ErrorCode =
   | 'E_UNSAFE'
   | 'E_NO_ROOT'
   | 'E_GIT'
-  | 'E_CAPSULE';
+  | 'E_CAPSULE'
+  /** A write refused on a checkpoint a merge left unfinished (git's index holds it unmerged, or its file holds markers). */
+  | 'E_CONFLICT';
 
 export class CheckpointError extends Error {
   readonly code: ErrorCode;

@@ -1,7 +1,8 @@
 // .checkpoints/ on disk: locate, list, read and write. Every write is validate -> atomic
 // replace under the skill's lock, through mutateCheckpoint (read -> change a value) or, for
 // `resolve`'s merge result, replaceCheckpointText (a whole text, possibly with markers);
-// a refused write leaves the file byte-identical.
+// a refused write leaves the file byte-identical. mutateCheckpoint refuses a checkpoint git's
+// index holds unmerged (index-conflicts.ts): only `resolve` writes one mid-merge.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
@@ -17,6 +18,7 @@ import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, isMisnamedCheckpoint, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
+import { refuseConflicted } from './index-conflicts.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
 import { parseKnownJson } from './trusted-json.js';
@@ -214,9 +216,11 @@ export function listCheckpointFiles(root: string): { skills: string[]; misnamed:
   return { skills: skills.sort(), misnamed: misnamed.sort() };
 }
 
-export function requireCheckpoint(root: string, skill: string, maxBytes?: number): CheckpointFile {
+/** `act`: what a write would do (MutateOptions.act): a checkpoint gone mid-merge is then refused as such, not as "no checkpoint". */
+export function requireCheckpoint(root: string, skill: string, maxBytes?: number, act?: string): CheckpointFile {
   const file = readCheckpoint(root, skill, maxBytes);
   if (!file) {
+    if (act !== undefined) refuseConflicted(root, skill, act);
     const known = listSkills(root);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
       hint: known.length ? `known skills: ${known.join(', ')}` : "create one with `checkpoint update '<skill>' ...`",
@@ -227,6 +231,12 @@ export function requireCheckpoint(root: string, skill: string, maxBytes?: number
 
 export interface MutateOptions {
   now: Date;
+  /**
+   * What the write does, as its refusals name it (`update api`, `mark the first action of api
+   * done`): a checkpoint git's index holds unmerged is refused as `refused to <act>: ...`.
+   * Default `write <skill>`.
+   */
+  act?: string;
   /**
    * Transform the current document (null when there is none yet) into the next one. `texts`, a
    * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
@@ -346,6 +356,9 @@ export function checkpointText(current: CheckpointFile | null, next: JsonValue, 
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
 function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
+  // Mid-merge only `resolve` writes it: a write would land on one side while the other waits in
+  // the index, or bring back a file one side deleted. Its markers need no look here: they do not parse.
+  refuseConflicted(root, skill, opts.act ?? `write ${skill}`);
   const current = readCheckpoint(root, skill, opts.readLimit);
   const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
   const next = opts.change(current ? structuredClone(current.value) : null, texts);
@@ -369,7 +382,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
  * What mutateCheckpoint would do, without the lock and without writing (`migrate --dry-run`,
  * and `done --verify` before it runs a check): the same refusals, thrown the same way.
  */
-export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change'>): MutateResult {
+export function previewMutation(root: string, skill: string, opts: Pick<MutateOptions, 'now' | 'change' | 'act'>): MutateResult {
   const path = checkpointPath(root, skill);
   const { current, next, text, warnings, kept } = prepareWrite(root, skill, path, opts);
   return { path, before: current?.value ?? null, after: next, warnings, kept, changed: text !== current?.text };

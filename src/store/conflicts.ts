@@ -12,6 +12,7 @@ import { indexRefusal } from '../git/index-damage.js';
 import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
+import { conflictAt, conflictHow, conflictReportAt } from './index-conflicts.js';
 import { isMisnamedCheckpoint, misnamedReason, SKILL_NAME_RULE, skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved (the driver's limit too). */
@@ -62,33 +63,6 @@ export function unmergedCheckpointPaths(root: string): string[] {
 function indexRefusalAt(root: string): CheckpointError | null {
   const gitdir = gitdirOrNull(root);
   return gitdir === null ? null : indexRefusal(gitdir); // no repository here: git's own words say so
-}
-
-/**
- * Refuses (E_INVALID, one line) to `act` on checkpoint file `abs` while it holds conflict markers
- * or git's index holds it unmerged: archiving it mid-merge would leave `resolve` nothing to work
- * from. Outside a repository only the markers count.
- */
-export function refuseConflicted(root: string, abs: string, act: string): void {
-  const rel = relative(root, abs).split(sep).join('/');
-  const loc = statProjectFile(root, abs);
-  // A file too large for the resolver is not read for markers here either (reset is how it is set aside).
-  const text = loc && loc.stat!.size <= MAX_RESOLVE_BYTES ? readLenient(root, abs) : null;
-  const why = text !== null && hasConflictMarkers(text) ? 'holds merge conflict markers' : git(root, ['ls-files', '--unmerged', '-z', '--', rel]) ? "is unmerged in git's index (a merge stopped on it)" : null;
-  if (why === null) return;
-  throw new CheckpointError('E_INVALID', `refused to ${act}: ${rel} ${why}; the file was not changed`, {
-    hint: 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)',
-  });
-}
-
-/** The file's text, or null when it cannot be read as UTF-8 (then it holds no markers a resolver could read either). */
-function readLenient(root: string, abs: string): string | null {
-  try {
-    return readProjectText(root, abs, { maxBytes: MAX_RESOLVE_BYTES });
-  } catch (e) {
-    if (isCheckpointError(e)) return null;
-    throw e;
-  }
 }
 
 export interface MarkerScan {
@@ -202,15 +176,22 @@ function misnamedRefusal(rel: string): CheckpointError {
 }
 
 /**
- * How to bring back an unmerged file missing from the work tree: the merge again, or in a
- * modify/delete conflict the changed side (or accept the deletion, the changed side archived).
+ * What an unmerged file missing from the work tree is, and what to do: bring it back (the merge
+ * again, or in a modify/delete conflict the changed side, or accept the deletion, the changed side
+ * archived); deleted or renamed on both sides (DD), accept the deletion; added by one side alone
+ * in a rename conflict (AU, UA), drop it or take that side back. No merge to redo in those three:
+ * `git checkout --merge` refuses them.
  */
-export function missingAdvice(root: string, rel: string): string {
+export function missingConflict(root: string, rel: string): { what: string; advice: string } {
+  const gone = "missing from the work tree, but git's index still holds its merge";
   const stages = readStages(root, rel);
   if (stages && 'deleted' in stages) {
-    return `bring the changed side back with \`git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}\`, then rerun \`checkpoint resolve\`; or accept the deletion with \`checkpoint resolve --accept-deletion ${rel}\` (the changed side is archived in history/)`;
+    return { what: gone, advice: `bring the changed side back with \`git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}\`, then rerun \`checkpoint resolve\`; or accept the deletion with \`checkpoint resolve --accept-deletion ${rel}\` (the changed side is archived in history/)` };
   }
-  return `bring it back with \`git checkout --merge -- ${rel}\`, then rerun \`checkpoint resolve\``;
+  const code = stages === null ? conflictAt(root, rel) : undefined;
+  if (code === 'DD') return { what: `deleted or renamed on both sides (DD), and still unmerged in git's index`, advice: `${conflictReportAt(rel, code, false).repair}, then rerun \`checkpoint resolve\`` };
+  if (code === 'AU' || code === 'UA') return { what: `missing from the work tree, but git's index still holds it unmerged ${conflictHow(code)}`, advice: conflictReportAt(rel, code, false).repair };
+  return { what: gone, advice: `bring it back with \`git checkout --merge -- ${rel}\`, then rerun \`checkpoint resolve\`` };
 }
 
 function isModifyDelete(root: string, rel: string): boolean {
@@ -247,7 +228,10 @@ export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet
   // Removed from the work tree mid-merge (git rm, an archive): git's stages still hold both sides.
   // A deletion accepted needs no file: the changed side is archived from git's stage.
   if (!loc && unmerged?.has(parts.join('/')) && opts.acceptDeletion && isModifyDelete(root, parts.join('/'))) return { rel: parts.join('/'), abs, skill: skill! };
-  if (!loc && unmerged?.has(parts.join('/'))) refuse("missing from the work tree, but git's index still holds its merge", missingAdvice(root, parts.join('/')));
+  if (!loc && unmerged?.has(parts.join('/'))) {
+    const missing = missingConflict(root, parts.join('/'));
+    refuse(missing.what, missing.advice);
+  }
   if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
   if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
   return { rel: parts.join('/'), abs, skill: skill! };

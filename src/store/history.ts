@@ -7,7 +7,7 @@ import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES } from './checkpoints.js';
 import { withLock } from './lock.js';
-import { refuseConflicted } from './conflicts.js';
+import { refuseConflicted } from './index-conflicts.js';
 import { SKILL_NAME } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 
@@ -77,7 +77,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
     // Refuses links out of the project and directories, but not a broken file: resetting
     // is how a corrupt checkpoint is set aside (it stays readable in history/).
     assertPlainFileInside(root, live, { limitSize: false });
-    refuseConflicted(root, live, `reset ${skill}`);
+    refuseConflicted(root, skill, `reset ${skill}`, { markers: true });
     const dir = ensureProjectDir(root, historyDir(root));
     const stamp = fileStamp(now);
     for (let n = 0; ; n++) {

@@ -1,13 +1,21 @@
 // Checkpoints git's index holds unmerged, for the readers (status, next, resume and the MCP
-// server): a merge conflict git leaves without markers in the file (modify/delete, a file
-// settled by hand but not yet `git add`ed) or with no file at all (removed mid-merge) is still
-// a conflict, named with what ends it, never read as the state to continue or passed over.
+// server) and every write: a merge conflict git leaves without markers in the file
+// (modify/delete, a file settled by hand but not yet `git add`ed) or with no file at all
+// (removed mid-merge) is still a conflict, named with what ends it, never read as the state to
+// continue or passed over, and never written to (refuseConflicted): a write would land on one
+// side's text while the other side's change waits unseen in the index, or recreate a file one
+// side deleted so the deletion conflict goes unnoticed.
 // Read from the index file in place (git/unmerged.ts): no process, the same answer whichever
 // history engine is asked for.
+import { join } from 'node:path';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { BASE, OURS, THEIRS, unmergedUnder, type StageMask } from '../git/unmerged.js';
+import { MAX_MERGE_BYTES } from '../merge/driver.js';
+import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
-import { skillFromFileName } from './skill-name.js';
+import { readProjectText, statProjectFile } from './safe-fs.js';
+import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 
 /** git status's two letters for an unmerged path, as `git status --short` prints them. */
 export type ConflictCode = 'UU' | 'AA' | 'DU' | 'UD' | 'AU' | 'UA' | 'DD';
@@ -50,12 +58,44 @@ export interface ConflictReport {
 }
 
 /**
+ * The skill's conflict code of the path `rel` (repo-relative, `/`-separated) that git's index
+ * holds unmerged, read in place as conflictedCheckpoints reads it; undefined when it holds none
+ * (or the index cannot be read).
+ */
+export function conflictAt(root: string, rel: string): ConflictCode | undefined {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return undefined;
+  }
+  const stages = unmergedUnder(dirs, rel.slice(0, rel.lastIndexOf('/') + 1))?.get(rel);
+  return stages === undefined ? undefined : conflictCode(stages);
+}
+
+/** What git's code says happened, for a conflict other than modify/delete: `(AU: added by our side (HEAD) alone, in a rename conflict)`. */
+export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
+  const how = {
+    UU: 'both sides changed it',
+    AA: 'both sides added it',
+    AU: 'added by our side (HEAD) alone, in a rename conflict',
+    UA: 'added by their side alone, in a rename conflict',
+    DD: 'both sides deleted or renamed it',
+  }[code];
+  return `(${code}: ${how})`;
+}
+
+/**
  * The conflict of `skill`'s checkpoint as the readers name it. `present`: the file is in the
  * work tree; `markers`: it holds conflict markers (then its reader's own message already says
  * so, and `checkpoint resolve` is the repair).
  */
 export function conflictReport(skill: string, code: ConflictCode, present: boolean): ConflictReport {
-  const file = `${CHECKPOINTS_DIR}/${skill}.checkpoint.json`;
+  return conflictReportAt(`${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`, code, present);
+}
+
+/** conflictReport of the file `file` (repo-relative): a checkpoint, or a history file `resolve` names. */
+export function conflictReportAt(file: string, code: ConflictCode, present: boolean): ConflictReport {
   const keep = `checkpoint resolve --add ${file}`;
   const gone = ', and the file is gone from the work tree';
   switch (code) {
@@ -69,19 +109,58 @@ export function conflictReport(skill: string, code: ConflictCode, present: boole
     }
     case 'UU':
     case 'AA': {
-      const how = code === 'UU' ? 'both sides changed it' : 'both sides added it';
-      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge (${code}: ${how})`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
-      return { problem: `${file}: merge not marked resolved (${code}: ${how}): no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
+      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge ${conflictHow(code)}`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
+      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}: no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
     }
     case 'AU':
     case 'UA': {
-      const [who, side] = code === 'AU' ? ['our side (HEAD)', 'ours'] : ['their side', 'theirs'];
-      const what = `${file}: merge not marked resolved (${code}: added by ${who} alone, in a rename conflict)`;
-      if (present) return { problem: what, repair: `keep it: ${keep}; drop it: git rm ${file}` };
-      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${side} -- ${file}, then ${keep}` };
+      const what = `${file}: merge not marked resolved ${conflictHow(code)}`;
+      // `git mv` renames the file, not the skill it names: resolve --add refuses it until they agree.
+      const skill = skillFromFileName(file.slice(file.lastIndexOf('/') + 1));
+      const named = skill === null ? '' : `, once its "skill" is "${skill}" (a file renamed with git mv alone still names the old one)`;
+      if (present) return { problem: what, repair: `keep it: ${keep}${named}; drop it: git rm ${file}` };
+      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${file}, then ${keep}` };
     }
     case 'DD':
-      if (present) return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
-      return { problem: `${file}: merge not marked resolved (DD: both sides deleted or renamed it)`, repair: `accept the deletion: git rm ${file}` };
+      if (present) return { problem: `${file}: merge not marked resolved ${conflictHow(code)}, yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
+      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}`, repair: `accept the deletion: git rm ${file}` };
+  }
+}
+
+/**
+ * The one refusal of a write to a checkpoint a merge left unfinished (E_CONFLICT, exit 2, one
+ * line): `act` (`update api`, `reset api`) is refused while git's index holds `skill`'s
+ * checkpoint unmerged, named as the readers name it, with the same ways out (conflictReport);
+ * with `markers`, also while its file holds conflict markers (archiving such a file would leave
+ * `resolve` nothing to work from). Every write through the store asks it (mutateCheckpoint),
+ * the archiving ones (reset, rotate, restore) with `markers`. Outside a repository, or with an
+ * index that cannot be read, only the markers count. Costs one read of the index's first entries.
+ */
+export function refuseConflicted(root: string, skill: string, act: string, opts: { markers?: boolean } = {}): void {
+  const code = conflictedCheckpoints(root).get(skill);
+  if (code === undefined && !opts.markers) return;
+  const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
+  const loc = statProjectFile(root, join(root, CHECKPOINTS_DIR, `${skill}${CHECKPOINT_SUFFIX}`));
+  // A file too large for the resolver is not read for markers here either (reset is how it is set aside).
+  const text = loc && loc.stat!.size <= MAX_MERGE_BYTES ? readLenient(root, loc.path) : null;
+  if (text !== null && hasConflictMarkers(text)) {
+    throw new CheckpointError('E_CONFLICT', `refused to ${act}: ${file} holds merge conflict markers; the file was not changed`, {
+      hint: 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)',
+    });
+  }
+  if (code === undefined) return;
+  const report = conflictReport(skill, code, loc !== null);
+  throw new CheckpointError('E_CONFLICT', `refused to ${act}: ${report.problem}; ${loc !== null ? 'the file was not changed' : 'nothing was written'}`, {
+    hint: `finish the merge first: ${report.repair}`,
+  });
+}
+
+/** The file's text, or null when it cannot be read as UTF-8 (then it holds no markers a resolver could read either). */
+function readLenient(root: string, abs: string): string | null {
+  try {
+    return readProjectText(root, abs, { maxBytes: MAX_MERGE_BYTES });
+  } catch (e) {
+    if (isCheckpointError(e)) return null;
+    throw e;
   }
 }

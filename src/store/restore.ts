@@ -14,7 +14,7 @@ import { countEntries, removePointer, restoreRotatedEntries, rotatedLogKeys, rot
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { checkpointPath, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile } from './checkpoints.js';
-import { refuseConflicted } from './conflicts.js';
+import { refuseConflicted } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
 import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
@@ -73,9 +73,11 @@ export async function restoreArchive(root: string, arg: string, now: Date, base 
   const kept = archiveErrors(name, parsed.skill, file.value, now, Buffer.byteLength(file.text));
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
-    if (projectPathExists(root, live)) {
-      // Mid-merge the way out is resolve, not reset (which refuses a conflicted file too).
-      refuseConflicted(root, live, `restore ${name} over it`);
+    const present = projectPathExists(root, live);
+    // Mid-merge the way out is resolve, not reset (which refuses a conflicted file too); and a
+    // checkpoint git's index holds unmerged is not brought back while it is gone (one side deleted it).
+    refuseConflicted(root, parsed.skill, present ? `restore ${name} over it` : `restore ${name}`, { markers: present });
+    if (present) {
       throw new CheckpointError('E_EXISTS', `a live checkpoint for "${parsed.skill}" exists; restoring would overwrite it`, {
         hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
       });
@@ -116,6 +118,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   const problem = rotationFileProblem(value, skill);
   if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
   if (!projectPathExists(root, checkpointPath(root, skill))) {
+    refuseConflicted(root, skill, `restore ${name}`); // gone mid-merge: what ends the merge, not "restore an archive first"
     throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {
       hint: 'restore an archived checkpoint of that skill first (checkpoint history)',
     });
@@ -125,6 +128,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   let named = false;
   let crashed = false;
   const result = await mutateCheckpoint(root, skill, {
+    act: `restore ${name} into it`,
     refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
     now,
     change: (current, texts) => {

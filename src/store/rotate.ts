@@ -24,7 +24,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
-import { refuseConflicted } from './conflicts.js';
+import { refuseConflicted } from './index-conflicts.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
@@ -347,7 +347,7 @@ export interface RotateOptions {
 /** Rotates one skill's logs (or, with dryRun, reports what would move and writes nothing). */
 export async function rotateSkill(root: string, skill: string, opts: RotateOptions): Promise<RotateReport> {
   const s = settings(opts.config ?? readConfig(root), opts.keep);
-  const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES);
+  const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES, `rotate ${skill}`);
   const first = plan(root, skill, asObject(skill, current.value), opts.now, s);
   // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
   if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
@@ -357,7 +357,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   }
   if (opts.dryRun || !first.plan.changed) return report(root, skill, current, current.path, first.target, first.plan, current.sizeBytes, current.format, Boolean(opts.dryRun));
   // A side of a stopped merge (the file settled by hand, git still calling it unmerged) is not archived from.
-  refuseConflicted(root, current.path, `rotate ${skill}`);
+  refuseConflicted(root, skill, `rotate ${skill}`, { markers: true });
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
@@ -366,6 +366,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   let written: HistoryWrite | null = null;
   await mutateCheckpoint(root, skill, {
     now: opts.now,
+    act: `rotate ${skill}`,
     readLimit: OVERSIZED_READ_BYTES,
     change: (value, texts) => {
       moving = texts;

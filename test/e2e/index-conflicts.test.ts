@@ -4,7 +4,9 @@
 // removed. resume (text, --json, --context), status, next and the MCP resume tool name it with
 // what ends the merge, resume asks the user (exit 3), never "start fresh", never resumes it, and
 // both history engines say the same. resolve --accept-deletion keeps the deletion and the changed
-// version (in history/). Real `git merge`s, no driver installed.
+// version (in history/). Every write (update, --auto-rotate, done, pause, --auto, migrate, restore,
+// and their MCP tools) refuses it in one line naming the same conflict and way out, file and
+// index unchanged, until the merge is settled. Real `git merge`s, no driver installed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -266,5 +268,313 @@ describe('resolve --accept-deletion', () => {
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
     expect(archives(dir)).toEqual([]);
     expect(git(dir, ['ls-files', '--unmerged'])).not.toBe('');
+  });
+});
+
+/** The index's bytes: a refused write leaves git's record of the merge exactly as it was. */
+const indexBytes = (dir: string) => readFileSync(join(dir, '.git', 'index'));
+/** The file's bytes, or null when it is not in the work tree. */
+const fileBytes = (dir: string, rel = FILE) => (existsSync(join(dir, rel)) ? readFileSync(join(dir, rel)) : null);
+const CAPSULE = JSON.stringify(cp('api').capsule.context);
+
+/** Each write, and what its refusal calls it. */
+const WRITES: [string, string[], string][] = [
+  ['update', ['update', 'api', '--step=sprint-2', '--next_actions+=Run the evals (PR 12)'], 'update api'],
+  ['update --auto-rotate', ['update', 'api', '--auto-rotate', '--skill_state.iteration:json=2'], 'update api'],
+  ['done', ['done', 'api'], 'mark the first action of api done'],
+  ['pause', ['pause', 'api', '--context', CAPSULE], 'save the recovery capsule of api'],
+  ['pause --auto', ['pause', 'api', '--auto'], 'refresh the recovery capsule of api'],
+];
+
+describe.each(CASES)('writes to a checkpoint git holds unmerged (%s)', (kind, _code, named) => {
+  it.each(WRITES)('%s refuses in one line (exit 2) naming the conflict and what ends it; file and index unchanged', async (_name, argv, act) => {
+    const dir = stopped(kind);
+    const [file, index] = [fileBytes(dir), indexBytes(dir)];
+    const r = await runCli(dir, argv);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(new RegExp(`^refused to ${act}: ${AT}`));
+    expect(line.message).toMatch(file === null ? /; nothing was written$/ : /; the file was not changed$/);
+    expect(line.hint).toMatch(/^finish the merge first: /);
+    expect(r.stderr).toMatch(named); // the problem and its way out, as resume names them
+    expect(fileBytes(dir)).toEqual(file);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+    expect(existsSync(join(dir, '.checkpoints/history'))).toBe(false);
+    const json = await runCli(dir, [...argv, '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: line.message, hint: line.hint } });
+    expect(fileBytes(dir)).toEqual(file);
+  });
+});
+
+describe('writes refuse until the merge is settled, then work', () => {
+  it.each([['DU'], ['UD']] as [Kind][])('%s: after git add, update, done and pause write the kept file', async (kind) => {
+    const dir = stopped(kind);
+    for (const [, argv] of WRITES) expect((await runCli(dir, argv)).code).toBe(2);
+    git(dir, ['add', FILE]);
+    for (const [name, argv] of WRITES) expect((await runCli(dir, argv)).code, name).toBe(0);
+    const doc = JSON.parse(read(dir, FILE));
+    expect(doc).toMatchObject({ step: 'sprint-2', phase: kind === 'DU' ? 'p-theirs' : 'p-ours', next_actions: ['Add rate limiting', 'Run the evals (PR 12)'] });
+    expect(doc.recently_done[0].action).toBe('Write the auth middleware');
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+  });
+
+  it('after resolve --accept-deletion, update starts a new checkpoint and restore brings the changed one back', async () => {
+    const dir = stopped('UD');
+    expect((await runCli(dir, ['update', 'api', '--step=sprint-2'])).code).toBe(2);
+    expect((await runCli(dir, ['resolve', '--accept-deletion', '--add'])).code).toBe(0);
+    git(dir, ['commit', '-q', '--no-edit']);
+    const [archive] = readdirSync(join(dir, '.checkpoints/history'));
+    expect((await runCli(dir, ['restore', archive!])).code).toBe(0);
+    for (const [name, argv] of WRITES) expect((await runCli(dir, argv)).code, name).toBe(0);
+    expect(JSON.parse(read(dir, FILE))).toMatchObject({ phase: 'p-ours', step: 'sprint-2' });
+  });
+
+  it('the file gone (removed by hand): update does not bring it back, restore of an archive neither', async () => {
+    const dir = stopped('DU');
+    const archived = '.checkpoints/history/api.2026-11-01T00-00-00.000Z.checkpoint.json';
+    write(dir, archived, read(dir, FILE));
+    rmSync(join(dir, FILE));
+    const index = indexBytes(dir);
+    const up = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(up.code).toBe(2);
+    expect(errorLine(up.stderr).message).toBe(`refused to update api: ${FILE}: modify/delete conflict (DU): our side (HEAD) deleted it, theirs changed it, and the file is gone from the work tree; nothing was written`);
+    expect(errorLine(up.stderr).hint).toBe(`finish the merge first: accept the deletion, the change archived in history/: checkpoint resolve --accept-deletion ${FILE}; or bring it back: git checkout --theirs -- ${FILE}, then checkpoint resolve --add ${FILE}`);
+    const restore = await runCli(dir, ['restore', 'api.2026-11-01T00-00-00.000Z.checkpoint.json']);
+    expect(restore.code).toBe(2);
+    expect(errorLine(restore.stderr).message).toMatch(/^refused to restore api\.2026-11-01T00-00-00\.000Z\.checkpoint\.json: .*\(DU\).*nothing was written$/);
+    // Said, never "no checkpoint": done and pause name the conflict too.
+    for (const argv of [['done', 'api'], ['pause', 'api', '--auto'], ['pause', 'api', '--context', CAPSULE]]) {
+      const r = await runCli(dir, argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(errorLine(r.stderr).message).toMatch(/^refused to .* of api|^refused to mark the first action of api done/);
+      expect(r.stderr).toContain('modify/delete conflict (DU)');
+    }
+    expect(existsSync(join(dir, FILE))).toBe(false);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+  });
+
+  it('migrate refuses the file it would rewrite, and says so in its report', async () => {
+    const dir = stopped('UD');
+    // A 1.0 file (the field migrate renames) on our side of the conflict.
+    const doc = JSON.parse(read(dir, FILE));
+    doc.protocol_version = '1.0';
+    save(dir, doc);
+    const before = fileBytes(dir);
+    const r = await runCli(dir, ['migrate', '--json']);
+    expect(r.code).toBe(1);
+    const [file] = JSON.parse(r.stdout).files;
+    expect(file).toMatchObject({ skill: 'api', changed: false, error: { code: 'E_CONFLICT', message: expect.stringMatching(/^refused to migrate api: .*modify\/delete conflict \(UD\)/) } });
+    expect(fileBytes(dir)).toEqual(before);
+    const dry = await runCli(dir, ['migrate', '--dry-run']);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain('✗ .checkpoints/api.checkpoint.json: refused to migrate api');
+  });
+
+  it('update --auto-rotate over a file past the size warning moves nothing to history/ mid-merge, and rotates once staged', async () => {
+    const dir = stopped('UU-settled');
+    const doc = JSON.parse(read(dir, FILE));
+    doc.skill_state.run_history = Array.from({ length: 400 }, (_, i) => ({ id: `run-${i}`, at: `2026-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`, score: 8.0, note: 'eval sweep over the auth fixtures (PR 12)' }));
+    save(dir, doc);
+    const before = fileBytes(dir)!;
+    expect(before.length).toBeGreaterThan(32 * 1024);
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=sprint-2']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toMatch(/^refused to update api: .*\(UU: both sides changed it\)/);
+    expect(fileBytes(dir)).toEqual(before);
+    expect(existsSync(join(dir, '.checkpoints/history'))).toBe(false);
+    git(dir, ['add', FILE]);
+    const staged = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=sprint-2']);
+    expect(staged.code, staged.stderr).toBe(0);
+    expect(staged.stdout).toContain('auto-rotated');
+    expect(readdirSync(join(dir, '.checkpoints/history')).length).toBe(1);
+  });
+
+  it('only the unmerged checkpoint is refused: one beside it is written as before', async () => {
+    const dir = stopped('UD', { web: true });
+    expect((await runCli(dir, ['update', 'api', '--step=hero'])).code).toBe(2);
+    const r = await runCli(dir, ['update', 'web', '--step=hero']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, '.checkpoints/web.checkpoint.json')).step).toBe('hero');
+    expect((await runCli(dir, ['done', 'web', '--complete'])).code).toBe(0);
+  });
+});
+
+describe('the MCP write tools over a checkpoint git holds unmerged', () => {
+  it('update, done and pause return an error result with the CLI\'s line and its code; nothing written', async () => {
+    const dir = stopped('DU');
+    const [file, index] = [fileBytes(dir), indexBytes(dir)];
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    clients.push(client);
+    const calls: [string, Record<string, unknown>, string[]][] = [
+      ['update', { skill: 'api', ops: [{ path: 'step', value: 'sprint-2' }] }, ['update', 'api', '--step=sprint-2']],
+      ['done', { skill: 'api' }, ['done', 'api']],
+      ['pause', { skill: 'api', auto: true }, ['pause', 'api', '--auto']],
+      ['pause', { skill: 'api', capsule: JSON.parse(CAPSULE) }, ['pause', 'api', '--context', CAPSULE]],
+    ];
+    for (const [name, args, argv] of calls) {
+      const tool = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; structuredContent?: { ok: boolean; error: { code: string; message: string; hint: string } }; isError?: boolean };
+      const cli = (await runCli(dir, argv)).stderr.trim();
+      expect(tool.isError, name).toBe(true);
+      expect(tool.content.map((c) => c.text).join('\n')).toBe(cli);
+      expect(tool.structuredContent).toMatchObject({ ok: false, error: { code: 'E_CONFLICT', message: cli } });
+      expect(cli).toMatch(/^checkpoint: refused to .*modify\/delete conflict \(DU\).*checkpoint resolve --accept-deletion/);
+    }
+    expect(fileBytes(dir)).toEqual(file);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+  });
+});
+
+/**
+ * A repository stopped in a real `git merge` over a renamed checkpoint: `rename/rename` (main
+ * renamed api to auth, the other branch to login: DD api, AU auth, UA login) or `rename/delete`
+ * (main renamed it to auth, the other branch deleted it). Renamed with `git mv` alone, as people
+ * do, so the renamed file still says `"skill": "api"`.
+ */
+function renamed(kind: 'rename/rename' | 'rename/delete'): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  save(dir, cp('api'));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  if (kind === 'rename/rename') git(dir, ['mv', FILE, '.checkpoints/login.checkpoint.json']);
+  else git(dir, ['rm', '-q', FILE]);
+  commitAll(dir, kind === 'rename/rename' ? 'api is the login skill now' : 'retire the api checkpoint');
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['mv', FILE, '.checkpoints/auth.checkpoint.json']);
+  commitAll(dir, 'api is the auth skill now');
+  const merge = gitTry(dir, ['merge', 'other']);
+  expect(merge.status).not.toBe(0);
+  expect(merge.stdout).toContain(`CONFLICT (${kind})`);
+  return dir;
+}
+
+const AUTH = '.checkpoints/auth.checkpoint.json';
+const LOGIN = '.checkpoints/login.checkpoint.json';
+
+describe('a rename/rename conflict of a checkpoint (DD, AU, UA), as git leaves it', () => {
+  // What each is named with, the file first, then its ways out.
+  const DD = `${FILE}: merge not marked resolved (DD: both sides deleted or renamed it) (accept the deletion: git rm ${FILE})`;
+  const AU = new RegExp(`^${AUTH.replace(/\./g, '\\.')}: merge not marked resolved \\(AU: added by our side \\(HEAD\\) alone, in a rename conflict\\) \\(keep it: .*checkpoint resolve --add ${AUTH.replace(/\./g, '\\.')}.*; drop it: git rm ${AUTH.replace(/\./g, '\\.')}\\)$`);
+  const UA = new RegExp(`^${LOGIN.replace(/\./g, '\\.')}: merge not marked resolved \\(UA: added by their side alone, in a rename conflict\\) \\(keep it: .*checkpoint resolve --add ${LOGIN.replace(/\./g, '\\.')}.*; drop it: git rm ${LOGIN.replace(/\./g, '\\.')}\\)$`);
+
+  it('resume asks the user (exit 3) and status, next and list name each with its code and way out', async () => {
+    const dir = renamed('rename/rename');
+    expect(git(dir, ['status', '--porcelain'])).toBe(`DD ${FILE}\nAU ${AUTH}\nUA ${LOGIN}\n`);
+    const r = await runCli(dir, ['resume']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toContain('RESUMING');
+    const repairs = r.stdout.split('\n').filter((l) => l.startsWith('  ✗ needs repair: ')).map((l) => l.replace(/^ {2}✗ needs repair: \w+: /, ''));
+    expect(repairs).toHaveLength(3);
+    expect(repairs[0]).toBe(DD);
+    expect(repairs[1]).toMatch(AU);
+    expect(repairs[2]).toMatch(UA);
+    // Kept under its new name only once the skill it names is that name: resolve --add refuses it before.
+    expect(repairs[1]).toContain(`keep it: checkpoint resolve --add ${AUTH}, once its "skill" is "auth" (a file renamed with git mv alone still names the old one); drop it: git rm ${AUTH}`);
+    expect(repairs[2]).toContain(`keep it: checkpoint resolve --add ${LOGIN}, once its "skill" is "login"`);
+    const json = JSON.parse((await runCli(dir, ['resume', '--json'])).stdout);
+    expect(json.needs_repair.map((n: { skill: string; conflict: string }) => [n.skill, n.conflict])).toEqual([['api', 'DD'], ['auth', 'AU'], ['login', 'UA']]);
+    const status = await runCli(dir, ['status', '--json']);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).broken.map((b: { skill: string; conflict: string; problem: string }) => [b.skill, b.conflict, b.problem])).toEqual([
+      ['api', 'DD', DD],
+      ['auth', 'AU', expect.stringMatching(AU)],
+      ['login', 'UA', expect.stringMatching(UA)],
+    ]);
+    expect((await runCli(dir, ['next'])).stdout).toContain(`needs repair: api: ${DD}`);
+    expect((await runCli(dir, ['list'])).stdout).toMatch(/^auth +conflicted +/m);
+  });
+
+  it('writes refuse each (api is not brought back); the ways out named end the merge', async () => {
+    const dir = renamed('rename/rename');
+    const index = indexBytes(dir);
+    const [auth, login] = [fileBytes(dir, AUTH), fileBytes(dir, LOGIN)];
+    const api = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(api.code).toBe(2);
+    expect(errorLine(api.stderr)).toEqual({ lines: 1, message: `refused to update api: ${FILE}: merge not marked resolved (DD: both sides deleted or renamed it); nothing was written`, hint: `finish the merge first: accept the deletion: git rm ${FILE}` });
+    expect(existsSync(join(dir, FILE))).toBe(false);
+    const up = await runCli(dir, ['update', 'auth', '--step=sprint-2']);
+    expect(up.code).toBe(2);
+    expect(errorLine(up.stderr).message).toBe(`refused to update auth: ${AUTH}: merge not marked resolved (AU: added by our side (HEAD) alone, in a rename conflict); the file was not changed`);
+    expect((await runCli(dir, ['done', 'login'])).stderr).toContain('(UA: added by their side alone, in a rename conflict)');
+    expect(fileBytes(dir, AUTH)).toEqual(auth);
+    expect(fileBytes(dir, LOGIN)).toEqual(login);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+    // Keep auth, drop login, accept api's deletion: each as its line says.
+    git(dir, ['rm', '-q', FILE]);
+    git(dir, ['rm', '-q', LOGIN]);
+    // The renamed file still names its old skill: resolve says so and stages nothing until it is set.
+    const refused = await runCli(dir, ['resolve', '--add', AUTH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('file name "auth.checkpoint.json" must be "api.checkpoint.json" for skill "api"');
+    write(dir, AUTH, read(dir, AUTH).replace('"skill": "api"', '"skill": "auth"'));
+    const kept = await runCli(dir, ['resolve', '--add', AUTH]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    git(dir, ['commit', '-q', '--no-edit']);
+    expect((await runCli(dir, ['update', 'auth', '--step=sprint-2'])).code).toBe(0);
+    expect((await runCli(dir, ['resume'])).stdout).toContain('RESUMING: auth');
+  });
+
+  it('resolve --check and resolve name git rm for the file both sides renamed away, never a checkout git refuses', async () => {
+    const dir = renamed('rename/rename');
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    const line = check.stdout.split('\n').find((l) => l.startsWith(`✗ ${FILE} `));
+    // The renamed files as git left them name their old skill: fixed by hand, or dropped (no merge to redo).
+    expect(check.stdout).toContain(`✗ ${AUTH} is invalid at skill: file name "auth.checkpoint.json" must be "api.checkpoint.json" for skill "api", and is still unmerged in git's index: fix it by hand, then \`checkpoint resolve --add ${AUTH}\`; or drop it: \`git rm ${AUTH}\``);
+    expect(line).toBe(`✗ ${FILE} is deleted or renamed on both sides (DD), and still unmerged in git's index: accept the deletion: git rm ${FILE}, then rerun \`checkpoint resolve\``);
+    expect(gitTry(dir, ['checkout', '--merge', '--', FILE]).status).not.toBe(0); // what it said before
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr)).toEqual({ lines: 1, message: `${FILE}: deleted or renamed on both sides (DD), and still unmerged in git's index`, hint: `accept the deletion: git rm ${FILE}, then rerun \`checkpoint resolve\`` });
+    // The renamed files gone too: each named with the side that brings it back.
+    rmSync(join(dir, AUTH));
+    const gone = await runCli(dir, ['resolve', '--check']);
+    expect(gone.stdout).toContain(`✗ ${AUTH} is missing from the work tree, but git's index still holds it unmerged (AU: added by our side (HEAD) alone, in a rename conflict): drop it: git rm ${AUTH}; or bring it back: git checkout --ours -- ${AUTH}, then checkpoint resolve --add ${AUTH}`);
+    expect(gitTry(dir, ['checkout', '--ours', '--', AUTH]).status).toBe(0);
+  });
+});
+
+describe('a checkpoint both sides renamed away, written back by hand (DD with a file)', () => {
+  it('is named with both ways out, refuses writes, and either way out ends it', async () => {
+    const dir = renamed('rename/rename');
+    write(dir, FILE, git(dir, ['show', `:1:${FILE}`]));
+    const problem = `${FILE}: merge not marked resolved (DD: both sides deleted or renamed it), yet a file of that name is in the work tree`;
+    const ways = `keep the file: checkpoint resolve --add ${FILE}; drop it from the index: git rm --cached ${FILE}`;
+    expect((await runCli(dir, ['status'])).stdout).toContain(`${problem} (${ways})`);
+    const before = fileBytes(dir);
+    const up = await runCli(dir, ['update', 'api', '--step=sprint-2']);
+    expect(errorLine(up.stderr)).toEqual({ lines: 1, message: `refused to update api: ${problem}; the file was not changed`, hint: `finish the merge first: ${ways}` });
+    expect(fileBytes(dir)).toEqual(before);
+    const other = join(tempDir('cp-index-conflict-'), 'work');
+    cpSync(dir, other, { recursive: true });
+    dirs.push(other);
+    git(other, ['rm', '-q', '--cached', FILE]);
+    expect(git(other, ['status', '--porcelain', '--', FILE])).toBe(`?? ${FILE}\n`);
+    expect((await runCli(dir, ['resolve', '--add', FILE])).code).toBe(0);
+    expect(git(dir, ['status', '--porcelain', '--', FILE])).toBe(`A  ${FILE}\n`);
+    expect((await runCli(dir, ['update', 'api', '--step=sprint-2'])).code).toBe(0);
+  });
+});
+
+describe('a rename/delete conflict of a checkpoint, as git leaves it', () => {
+  it('is a modify/delete conflict of the new name: named so, writes refuse, both ways out work', async () => {
+    const dir = renamed('rename/delete');
+    expect(git(dir, ['status', '--porcelain'])).toBe(`UD ${AUTH}\n`);
+    const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
+    expect(status.broken).toEqual([{ skill: 'auth', conflict: 'UD', problem: expect.stringMatching(/modify\/delete conflict \(UD\): their side deleted it, ours \(HEAD\) changed it; the file holds our version, not merged yet \(keep it: checkpoint resolve --add .*; accept the deletion, the change archived in history\/: checkpoint resolve --accept-deletion /) }]);
+    const before = fileBytes(dir, AUTH);
+    expect((await runCli(dir, ['pause', 'auth', '--auto'])).code).toBe(2);
+    expect(fileBytes(dir, AUTH)).toEqual(before);
+    const r = await runCli(dir, ['resolve', '--accept-deletion']);
+    expect(r.code, r.stderr).toBe(0);
+    const [archive] = readdirSync(join(dir, '.checkpoints/history'));
+    expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(before!)).toBe(true);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
   });
 });

@@ -170,7 +170,10 @@ describe('archiving writes refuse a conflicted checkpoint', () => {
     const before = readFileSync(join(dir, FILE));
     const r = await runCli(dir, ['reset', 'api']);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr).message).toBe("refused to reset api: .checkpoints/api.checkpoint.json is unmerged in git's index (a merge stopped on it); the file was not changed");
+    const line = errorLine(r.stderr);
+    expect(line.message).toBe("refused to reset api: .checkpoints/api.checkpoint.json: merge not marked resolved (UU: both sides changed it): no conflict markers in the file, but git's index still holds it unmerged; the file was not changed");
+    // The way out resume names for it.
+    expect(line.hint).toBe('finish the merge first: if it is the merge you want, checkpoint resolve --add .checkpoints/api.checkpoint.json checks and stages it');
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
     // Rotate with old telemetry to move out: refused the same way, nothing written.
     const old = JSON.parse(before.toString());
@@ -180,7 +183,7 @@ describe('archiving writes refuse a conflicted checkpoint', () => {
     const rot = await runCli(dir, ['rotate', 'api', '--keep', '1']);
     expect(rot.code).toBe(2);
     // rotate reports per skill ("✗ api: ..."), one line.
-    expect(rot.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^✗ api: refused to rotate api: .*unmerged in git's index/)]);
+    expect(rot.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^✗ api: refused to rotate api: .*\(UU: both sides changed it\).*git's index still holds it unmerged/)]);
     expect(readFileSync(join(dir, FILE)).equals(mid)).toBe(true);
     expect(existsSync(join(dir, '.checkpoints/history'))).toBe(false);
   });

@@ -55,7 +55,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.timeout !== undefined && !args.options.verify) {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
-  const first = firstAction(requireCheckpoint(root, skill).value, skill);
+  const act = `mark the first action of ${skill} done`;
+  const first = firstAction(requireCheckpoint(root, skill, undefined, act).value, skill);
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
@@ -126,7 +127,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       });
     }
     // Every refusal of the write (the last action while in_progress, an invalid result) before the check runs.
-    previewMutation(root, skill, { now: ctx.now, change });
+    previewMutation(root, skill, { now: ctx.now, change, act });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
@@ -141,6 +142,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
+    act,
     change,
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now),
     beforeWrite: (doc) => {

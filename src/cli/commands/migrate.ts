@@ -34,6 +34,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (!report.changed) continue;
       const write = {
         now: ctx.now,
+        act: `migrate ${skill}`,
         change: (value: JsonValue | null, texts: LiteralTexts) => {
           const r = migrateCheckpoint(value, texts); // again, under the lock: the file may have moved on
           Object.assign(report, pick(r));

@@ -25,6 +25,7 @@ import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
+import { refuseConflicted } from '../../store/index-conflicts.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
@@ -102,7 +103,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (given.length > 1) throw new CheckpointError('E_USAGE', 'checkpoint pause: give the capsule once: --context or --context-file');
   if (args.options.auto) return runAuto(root, skill, ctx);
 
+  const act = `save the recovery capsule of ${skill}`;
   if (!readCheckpoint(root, skill)) {
+    refuseConflicted(root, skill, act); // gone mid-merge: what ends the merge, not "create it first"
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
       hint: `create it first: checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`,
     });
@@ -140,6 +143,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
+    act,
     change: (current) => {
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
@@ -225,6 +229,7 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
   const capsule = withMechanical({ context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } }, state, at);
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
+    act: `save a first recovery capsule of ${skill}`,
     change: (current) => {
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
@@ -255,8 +260,12 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   };
   const isObject = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
   const hasCapsule = (v: JsonValue | null): v is JsonObject => isObject(v) && storedCapsule(root, skill, v) !== null;
+  const act = `refresh the recovery capsule of ${skill}`;
   const file = readCheckpoint(root, skill);
-  if (!file) return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
+  if (!file) {
+    refuseConflicted(root, skill, act); // gone mid-merge: said, never "nothing to refresh"
+    return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
+  }
   if (isObject(file.value)) storedCapsule(root, skill, file.value); // refused before git is asked anything
 
   const state = await gitState(root); // outside the lock: git can be slow, the write is not
@@ -270,6 +279,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   try {
     const result = await mutateCheckpoint(root, skill, {
       now: ctx.now,
+      act,
       change: (current) => {
         if (!hasCapsule(current)) throw new NothingToRefresh();
         const old = current.capsule as JsonObject;

@@ -9,9 +9,10 @@ import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { display, replaceCheckpointText } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingAdvice, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
+import { conflictAt } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -241,11 +242,13 @@ async function write(root: string, plan: Plan, add: boolean, now: Date): Promise
 
 /**
  * What makes `resolve --add` refuse a settled file git still calls unmerged (not valid JSON, or
- * errors neither side had), and the git command that gives back what to settle (discarding the
- * edits): the merge again, or in a modify/delete conflict the changed side. Null when --add
+ * errors neither side had), and the ways on: fix it by hand, or the git command that gives back
+ * what to settle (discarding the edits): the merge again, or in a modify/delete conflict the
+ * changed side; a file no merge made (one side's name in a rename conflict, AU/UA, or one both
+ * sides deleted, DD) is dropped instead, as `git checkout --merge` refuses it. Null when --add
  * would stage it, or when resolve would refuse it for another reason (its own message says why).
  */
-function settledProblem(root: string, rel: string, unmerged: readonly string[]): { problem: string; again: string; deleted: boolean } | null {
+function settledProblem(root: string, rel: string, unmerged: readonly string[]): { problem: string; ways: string } | null {
   let plan: Plan;
   try {
     plan = planOne(root, resolvableFile(root, rel), compileExtraLogs(readConfig(root)), undefined, new Set(unmerged), true);
@@ -255,11 +258,15 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
   }
   if (plan.problem === undefined) return null;
   const stages = readStages(root, rel);
+  const add = `\`checkpoint resolve --add ${rel}\``;
   if (stages && 'deleted' in stages) {
     const changed = stages.deleted === 'ours' ? 'theirs' : 'ours';
-    return { problem: plan.problem, again: `drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\``, deleted: true };
+    return { problem: plan.problem, ways: `fix it by hand, or drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\`; then ${add} (or \`checkpoint resolve --accept-deletion ${rel}\` to accept the deletion, the edited file archived in history/)` };
   }
-  return { problem: plan.problem, again: `drop the edits and merge it again with \`git checkout --merge -- ${rel}\``, deleted: false };
+  const code = stages === null ? conflictAt(root, rel) : undefined;
+  if (code === 'AU' || code === 'UA') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${rel}\`` };
+  if (code === 'DD') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or accept the deletion: \`git rm --cached ${rel}\` (the file stays, untracked)` };
+  return { problem: plan.problem, ways: `fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${rel}\`; then ${add}` };
 }
 
 /**
@@ -267,7 +274,10 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
  * brings it back), one side deleted it (and both ways out), or settled but not staged.
  */
 function unmergedWhy(root: string, p: string, resolveIt: string): string {
-  if (!statProjectFile(root, join(root, p))) return `is missing from the work tree, but git's index still holds its merge: ${missingAdvice(root, p)}`;
+  if (!statProjectFile(root, join(root, p))) {
+    const missing = missingConflict(root, p);
+    return `is ${missing.what}: ${missing.advice}`;
+  }
   const stages = readStages(root, p);
   if (stages && 'deleted' in stages) {
     const [deleter, changer] = stages.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
@@ -303,7 +313,7 @@ function check(root: string, ctx: Context): number {
       const unread = unreadable.find((u) => u.path === p);
       const broken = invalid.find((i) => i.path === p);
       const why = broken
-        ? `${broken.problem}, and is still unmerged in git's index: fix it by hand, or ${broken.again}; then \`checkpoint resolve --add ${p}\`${broken.deleted ? ` (or \`checkpoint resolve --accept-deletion ${p}\` to accept the deletion, the edited file archived in history/)` : ''}`
+        ? `${broken.problem}, and is still unmerged in git's index: ${broken.ways}`
         : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big

@@ -42,6 +42,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
+    act: `update ${skill}`,
     change: (current, texts) => {
       if (current !== null && (typeof current !== 'object' || Array.isArray(current))) {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
