@@ -84,7 +84,7 @@ describe('the example hook commands', () => {
   it('are the documented ones, and the skill placeholder is a valid skill name', () => {
     expect(SESSION_START).toMatch(/^npx --no-install checkpoint-protocol resume \|\| test \$\? -eq 3$/);
     expect(AFTER_COMPACT).toMatch(/^npx --no-install checkpoint-protocol resume --context$/);
-    expect(PRE_COMPACT).toMatch(/^npx --no-install checkpoint-protocol pause \S+ --auto$/);
+    expect(PRE_COMPACT).toMatch(/^npx --no-install checkpoint-protocol pause \S+ --auto \|\| exit 1$/);
     expect(PAUSED_SKILL).toMatch(/^[a-z0-9][a-z0-9-]*$/);
     const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
     for (const cmd of [SESSION_START, AFTER_COMPACT, PRE_COMPACT]) expect(docs, cmd).toContain(cmd);
@@ -163,6 +163,18 @@ describe('with a blocked checkpoint', () => {
     const r = startup(dir, 'real'); // what npx itself does when the bin is not installed
     expect(r.code).toBe(1);
     expect(r.stderr).not.toBe('');
+  });
+});
+
+describe('when pause refuses', () => {
+  it('PreCompact exits 1, not 2 (which may block the compaction), and shows why; the file is untouched', () => {
+    const dir = project();
+    const broken = '{"skill": "' + PAUSED_SKILL + '", "status": \n';
+    write(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`, broken);
+    const r = preCompact(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`.checkpoints/${PAUSED_SKILL}.checkpoint.json`);
+    expect(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`)).toBe(broken);
   });
 });
 
