@@ -50,10 +50,11 @@ function anyCasePattern(token: string): string {
  * says), one option list per git log to run. git tries each --grep pattern in turn on every
  * line of every message: on a long history, a dozen ticket ids cost more than reading the
  * commits. Printable ASCII tokens (ticket and PR ids) go in one extended expression, each
- * escaped to match itself and each letter a bracket of its two cases (never -i, whose folding
- * follows the locale beyond ASCII), found in one pass per line and matching the bytes
- * --fixed-strings --regexp-ignore-case does (ASCII reads the same in every locale). Other
- * tokens keep --fixed-strings, as git has always matched them: a second search.
+ * escaped to match itself and each letter a bracket of its two cases, found in one pass per
+ * line and matching the bytes --fixed-strings --regexp-ignore-case does in the C locale, in
+ * every locale (never -i itself: in a UTF-8 locale it also reads a Kelvin sign as "k", which
+ * the embedded engine does not). Other tokens keep --fixed-strings, as git has always matched
+ * them: a second search.
  */
 export function messageGreps(tokens: readonly string[]): string[][] {
   const ascii = tokens.filter(anyCaseToken);
