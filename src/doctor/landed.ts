@@ -159,6 +159,20 @@ const MERGE_TARGET = /(?: of \S+)?(?: into (?:'([^']*)'|(\S+)))?\s*$/;
 /** The names a git merge subject quotes: "Merge branch 'a'", "Merge branches 'a' and 'b'", "Merge remote-tracking branch 'origin/a'". */
 const QUOTED = /'([^']*)'/g;
 
+/** What a landing commit says landed: its text, and the names of the branches (or tags) it merged in. */
+interface LandingParts {
+  text: string;
+  /** Names the host or git wrote for the side merged in: a ticket in one of them lands in any case of its letters. */
+  branches: string[];
+}
+
+/**
+ * The branch merged in, where a "Merge ..." subject names it unquoted: GitHub's and Azure DevOps'
+ * "Merge pull request #12 from o/branch", Bitbucket Cloud's "Merged in branch (pull request #12)",
+ * and a hand-written "Merge branch-name" (one word, its into-target already cut off).
+ */
+const UNQUOTED_SOURCE = /^Merge pull request #?\d{1,7} from (\S+)$|^Merged in (\S+)(?: \(pull request #\d{1,7}\))?\s*$|^Merge ([^\s']+)\s*$/;
+
 /**
  * The part of a landing commit that says what landed. In a merge that is the side merged in,
  * never the branch it went into: "Merge branch 'main' into PLAT-7-flag" (updating a ticket branch)
@@ -166,25 +180,30 @@ const QUOTED = /'([^']*)'/g;
  * pull of the ticket branch itself) is a sync. Null when the commit lands nothing.
  */
 export function landingText(subject: string, isMerge: boolean, body = ''): string | null {
+  return landingParts(subject, isMerge, body)?.text ?? null;
+}
+
+function landingParts(subject: string, isMerge: boolean, body: string): LandingParts | null {
   const server = BITBUCKET_SERVER_MERGE.exec(subject);
-  if (server) return sameBranch(server[2]!, server[3]!) ? null : `Merge pull request #${server[1]} from ${server[2]}`;
+  if (server) return sameBranch(server[2]!, server[3]!) ? null : { text: `Merge pull request #${server[1]} from ${server[2]}`, branches: [server[2]!] };
   const titled = BITBUCKET_SERVER_TITLE.exec(subject);
   if (titled) {
     const into = BITBUCKET_SERVER_BODY.exec(body);
-    if (!into) return isMerge ? subject : null;
+    if (!into) return isMerge ? { text: subject, branches: [] } : null;
     const [, source, target] = into as unknown as [string, string, string];
     // The title may name the branch merged into ("Update PLAT-7-flag from main"): that did not land.
-    return sameBranch(source, target) ? null : `${titled[2]!.split(target).join(' ')} from ${source}`;
+    return sameBranch(source, target) ? null : { text: `${titled[2]!.split(target).join(' ')} from ${source}`, branches: [source] };
   }
-  if (!/^Merged? /.test(subject)) return isMerge || LANDING_SHAPED.test(subject) ? subject : null;
+  if (!/^Merged? /.test(subject)) return isMerge || LANDING_SHAPED.test(subject) ? { text: subject, branches: [] } : null;
   const target = MERGE_TARGET.exec(subject)!;
   const into = target[1] ?? target[2];
   const source = subject.slice(0, target.index);
-  if (into === undefined) return source;
   // Every quoted name is the target itself (or a remote's copy of it, "origin/<target>"): a sync.
   const names = [...source.matchAll(QUOTED)].map((m) => m[1]!);
-  const sync = names.length > 0 && names.every((n) => n === into || n.endsWith(`/${into}`));
-  return sync ? null : source;
+  if (into !== undefined && names.length > 0 && names.every((n) => n === into || n.endsWith(`/${into}`))) return null;
+  const unquoted = UNQUOTED_SOURCE.exec(source);
+  if (unquoted) names.push(unquoted[1] ?? unquoted[2] ?? unquoted[3]!);
+  return { text: source, branches: names };
 }
 
 /**
@@ -208,12 +227,18 @@ const HOST_FORMS = {
 /** One compiled test per reference: a walk checks it against its few candidate commits. */
 function landsTest(ref: WorkRef): (commit: Landable) => boolean {
   if (ref.kind === 'ticket') {
-    const names = new RegExp(`(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`);
+    // The id as a whole token: not inside a longer key ("XPLAT-7", "AB-PLAT-7") or number ("PLAT-77").
+    const token = `(?:^|[^A-Za-z0-9-])${ref.id}(?![0-9])`;
+    const names = new RegExp(token);
+    // In a branch name merged in, any case: trackers write "alice/plat-7-flag". (No u flag: only
+    // ASCII letters fold, never a Kelvin sign into a K.)
+    const inBranch = new RegExp(token, 'i');
+    const anyCase = new RegExp(ref.id, 'i');
     return ({ subject, parents, body = '' }) => {
       // Bitbucket Server 7 names the branch merged in on its body's "Merge in" line only.
-      if (!subject.includes(ref.id) && !(subject.startsWith('Pull request #') && body.includes(ref.id))) return false;
-      const text = landingText(subject, parents.length > 1, body);
-      return text !== null && names.test(text);
+      if (!anyCase.test(subject) && !(subject.startsWith('Pull request #') && anyCase.test(body))) return false;
+      const parts = landingParts(subject, parents.length > 1, body);
+      return parts !== null && (names.test(parts.text) || parts.branches.some((b) => inBranch.test(b)));
     };
   }
   const n = ref.number;

@@ -18,9 +18,10 @@ const MAX_WALK_SLOTS = 6;
 const SLOT_NAME = /^walk-[0-9a-f]{16}\.json$/;
 /**
  * Bumped when an engine's answers change, so an answer cached before is a miss: 2, commit
- * messages decoded by their `encoding` header.
+ * messages decoded by their `encoding` header; 3, commitsNaming finds ASCII tokens in either
+ * case ("plat-7" in a branch name).
  */
-const FORMAT = 2;
+const FORMAT = 3;
 
 interface CacheEntry {
   format: number;

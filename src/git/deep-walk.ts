@@ -7,6 +7,7 @@
 // Whatever falls outside the common shape goes to the same full parsers (object-parse.ts),
 // so the answers are the ones ObjectReader gives.
 import { CommitQueue } from './commit-queue.js';
+import { anyCaseToken, asciiLower } from './normalize.js';
 import { entryNamed, parseCommit, peelStep, type FileState, type ParsedCommit } from './object-parse.js';
 import type { GitObject, ObjectStore } from './object-store.js';
 
@@ -309,9 +310,15 @@ function startsWith(data: Buffer, at: number, text: string): boolean {
   return true;
 }
 
-/** Tokens as mayName searches for them: UTF-8 bytes, by first byte. */
+/** A token as mayName searches for it: its UTF-8 bytes, lower-cased when its ASCII letters match in either case (anyCaseToken). */
+interface Needle {
+  bytes: Buffer;
+  anyCase: boolean;
+}
+
+/** Tokens as mayName searches for them, by first byte (an any-case token under both cases of its first letter). */
 export interface Needles {
-  byFirstByte: (Buffer[] | undefined)[];
+  byFirstByte: (Needle[] | undefined)[];
 }
 
 /**
@@ -320,13 +327,32 @@ export interface Needles {
  * lone surrogate (which encodes as U+FFFD).
  */
 export function tokenBytes(tokens: readonly string[]): Needles | null {
-  const byFirstByte: (Buffer[] | undefined)[] = new Array(256).fill(undefined);
+  const byFirstByte: (Needle[] | undefined)[] = new Array(256).fill(undefined);
   for (const token of tokens) {
-    const bytes = Buffer.from(token, 'utf8');
-    if (token.includes('\uFFFD') || bytes.toString('utf8') !== token || bytes.length === 0) return null;
-    (byFirstByte[bytes[0]!] ??= []).push(bytes);
+    const anyCase = anyCaseToken(token);
+    const bytes = Buffer.from(anyCase ? asciiLower(token) : token, 'utf8');
+    if (token.includes('\uFFFD') || (!anyCase && bytes.toString('utf8') !== token) || bytes.length === 0) return null;
+    const first = bytes[0]!;
+    const needle = { bytes, anyCase };
+    (byFirstByte[first] ??= []).push(needle);
+    if (anyCase && first >= 0x61 && first <= 0x7a) (byFirstByte[first - 0x20] ??= []).push(needle);
   }
   return { byFirstByte };
+}
+
+/** Whether `needle` stands in `data` at `at`, an any-case needle's letters in either case. */
+function needleAt(data: Buffer, at: number, needle: Needle): boolean {
+  const bytes = needle.bytes;
+  const length = bytes.length;
+  if (at + length > data.length) return false;
+  if (!needle.anyCase) return data.compare(bytes, 0, length, at, at + length) === 0;
+  for (let k = 0; k < length; k++) {
+    const want = bytes[k]!;
+    // A lower-case letter wanted: the byte with 0x20 set is it only for that letter in either case.
+    const c = want >= 0x61 && want <= 0x7a ? data[at + k]! | 0x20 : data[at + k]!;
+    if (c !== want) return false;
+  }
+  return true;
 }
 
 /**
@@ -356,7 +382,7 @@ export function mayName(data: Buffer, needles: Needles | null): boolean {
     if (byte === 0x0d) return true;
     const group = byFirstByte[byte];
     if (group === undefined) continue;
-    for (const token of group) if (i + token.length <= data.length && data.compare(token, 0, token.length, i, i + token.length) === 0) return true;
+    for (const needle of group) if (needleAt(data, i, needle)) return true;
   }
   return false;
 }

@@ -14,7 +14,7 @@ import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, branchName, indexScope, inScopeIndex, leadsIntoScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { assertSince, namesAny, branchName, indexScope, inScopeIndex, leadsIntoScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
@@ -568,7 +568,7 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
       if (!mayName(commit.data, n.needles)) continue;
       parsed ??= deep.parsed(commit);
       const message = parsed.message;
-      if (n.q.wanted.some((t) => message.includes(t))) n.infos.push(summary(parsed, []));
+      if (namesAny(message, n.q.wanted)) n.infos.push(summary(parsed, []));
     }
   }
   for (const { commit, removing } of removed) {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
-import { assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
+import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
@@ -40,17 +40,29 @@ const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct%x00%B';
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
 const ERE_SPECIAL = /[\\.[\](){}*+?|^$]/g;
 
+/** A printable ASCII token as an extended expression matching it with its letters in either case: "PLAT-7" -> "[Pp][Ll][Aa][Tt]-7". */
+function anyCasePattern(token: string): string {
+  return token.replace(ERE_SPECIAL, '\\$&').replace(/[A-Za-z]/g, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+}
+
 /**
- * git log's options selecting the commits whose message holds any of `tokens`. git tries
- * each --grep pattern in turn on every line of every message: on a long history, a dozen
- * ticket ids cost more than reading the commits. Printable ASCII tokens (ticket and PR ids)
- * go in one extended expression, each escaped to match itself, found in one pass per line
- * and matching the bytes --fixed-strings does (ASCII reads the same in every locale). Other
- * tokens keep --fixed-strings, as git has always matched them.
+ * git log's options selecting the commits whose message holds any of `tokens` (as namesAny
+ * says), one option list per git log to run. git tries each --grep pattern in turn on every
+ * line of every message: on a long history, a dozen ticket ids cost more than reading the
+ * commits. Printable ASCII tokens (ticket and PR ids) go in one extended expression, each
+ * escaped to match itself and each letter a bracket of its two cases, found in one pass per
+ * line and matching the bytes --fixed-strings --regexp-ignore-case does in the C locale, in
+ * every locale (never -i itself: in a UTF-8 locale it also reads a Kelvin sign as "k", which
+ * the embedded engine does not). Other tokens keep --fixed-strings, as git has always matched
+ * them: a second search.
  */
-export function messageGrep(tokens: readonly string[]): string[] {
-  if (tokens.every((t) => /^[\x20-\x7e]+$/.test(t))) return ['--extended-regexp', `--grep=${tokens.map((t) => t.replace(ERE_SPECIAL, '\\$&')).join('|')}`];
-  return ['--fixed-strings', ...tokens.map((t) => `--grep=${t}`)];
+export function messageGreps(tokens: readonly string[]): string[][] {
+  const ascii = tokens.filter(anyCaseToken);
+  const other = tokens.filter((t) => !anyCaseToken(t));
+  const searches: string[][] = [];
+  if (ascii.length) searches.push(['--extended-regexp', `--grep=${ascii.map(anyCasePattern).join('|')}`]);
+  if (other.length) searches.push(['--fixed-strings', ...other.map((t) => `--grep=${t}`)]);
+  return searches;
 }
 
 export class NativeHistory implements GitHistory {
@@ -165,8 +177,12 @@ export class NativeHistory implements GitHistory {
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));
     if (!wanted.length || since > Number.MAX_SAFE_INTEGER) return [];
     const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
-    const log = await this.fromHead(['log', ...bound, ...messageGrep(wanted), '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--']);
-    return log === null ? [] : parseLog(log.stdout).sort(newestFirst);
+    const logs = await Promise.all(messageGreps(wanted).map((grep) => this.fromHead(['log', ...bound, ...grep, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--'])));
+    if (logs.includes(null)) return [];
+    const found = logs.flatMap((log) => parseLog(log!.stdout));
+    // Two searches (ASCII and other tokens) may both find a commit: once each.
+    const once = logs.length > 1 ? [...new Map(found.map((c) => [c.sha, c])).values()] : found;
+    return once.sort(newestFirst);
   }
 
   async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {

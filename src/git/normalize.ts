@@ -13,6 +13,31 @@ export function splitMessage(message: string): { subject: string; body: string }
   return { subject: text.slice(0, newline).trim(), body: text.slice(newline + 1).trim() };
 }
 
+/**
+ * Whether commitsNaming finds `token` with its ASCII letters in either case: a token of printable
+ * ASCII (every id the landing search asks for: "PLAT-7" is written "plat-7" in a branch name).
+ * Any other token is found exactly as written.
+ */
+export function anyCaseToken(token: string): boolean {
+  return /^[\x20-\x7e]+$/.test(token);
+}
+
+/** `text` with its ASCII capitals in lower case and nothing else changed (no Unicode folding: a Kelvin sign stays). */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
+
+/** Whether `message` holds one of `tokens` as commitsNaming finds them (anyCaseToken). */
+export function namesAny(message: string, tokens: readonly string[]): boolean {
+  let lower: string | undefined;
+  for (const t of tokens) {
+    if (!anyCaseToken(t)) {
+      if (message.includes(t)) return true;
+    } else if ((lower ??= asciiLower(message)).includes(asciiLower(t))) return true;
+  }
+  return false;
+}
+
 /** Committer time descending, then sha ascending, so ties have one order. */
 export function newestFirst(a: CommitInfo, b: CommitInfo): number {
   if (a.time !== b.time) return b.time - a.time;

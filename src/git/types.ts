@@ -83,8 +83,9 @@ export interface GitHistory {
   resolveCommits(revs: readonly string[], opts?: { peel?: boolean }): Promise<(string | null)[]>;
   /**
    * Commits reachable from HEAD whose committer time is >= `since` (the walk stops there, as in
-   * commitsSince) and whose message (subject or body) holds any of `tokens` verbatim
-   * (case-sensitive). Newest first, without file lists (changes: []). A targeted question for
+   * commitsSince) and whose message (subject or body) holds any of `tokens`: a token of
+   * printable ASCII with its ASCII letters in either case, any other verbatim (normalize.ts
+   * namesAny). Newest first, without file lists (changes: []). A targeted question for
    * history older than a bounded walk: costs one pass over commit messages, no tree is read.
    */
   commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]>;

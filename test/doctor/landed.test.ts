@@ -429,3 +429,111 @@ describe('merge subjects of every host: only the side merged in lands a ticket (
     expect(lands('Pull request #12: PLAT-7 add flag', 'address review', ['p'])).toBe(false);
   });
 });
+
+describe('a ticket in a lower-case branch name merged in (red team s13 #6)', () => {
+  const lands = (subject: string, body = '', parents = ['p1', 'p2'], id = 'ENG-123') => commitLandsTicket({ subject, parents, body }, id);
+  // Real subjects as git and each host write them, the branch named the way Linear
+  // (alice/eng-123-fix-login) and many teams (feature/eng-123-...) name it.
+  it.each([
+    // GitHub
+    ['Merge pull request #3 from acme/alice/eng-123-fix-login', '', true],
+    ['Merge pull request #4 from acme/main', '', false],
+    // git's own
+    ["Merge branch 'alice/eng-123-fix-login' into main", '', true],
+    ["Merge branch 'eng-123'", '', true],
+    ["Merge branch 'Eng-123-fix' of github.com:acme/shop into main", '', true],
+    ["Merge remote-tracking branch 'origin/feature/eng-123-flag' into main", '', true],
+    ["Merge branches 'fix-typo' and 'feature/eng-123-flag' into release", '', true],
+    ["Merge branch 'main' into eng-123-fix", '', false],
+    ["Merge branch 'main' into alice/eng-123-fix-login", '', false],
+    ["Merge remote-tracking branch 'origin/main' into feature/eng-123-flag", '', false],
+    ["Merge branch 'eng-123-fix' of github.com:acme/shop into eng-123-fix", '', false],
+    // GitLab
+    ["Merge branch 'alice/eng-123-fix-login' into 'main'", 'Fix login\n\nSee merge request acme/shop!12', true],
+    ["Merge branch 'main' into 'alice/eng-123-fix-login'", 'See merge request acme/shop!13', false],
+    // Bitbucket Cloud
+    ['Merged in alice/eng-123-fix-login (pull request #12)', 'Fix login\n\nApproved-by: Ann', true],
+    ['Merged in main (pull request #13)', '', false],
+    // Bitbucket Server before 7, and from 7 on (the branch on the body's "Merge in" line)
+    ['Merge pull request #12 in SHOP/shop from feature/eng-123-flag to master', '', true],
+    ['Merge pull request #13 in SHOP/shop from master to feature/eng-123-flag', '', false],
+    ['Merge pull request #14 in SHOP/shop from ~ANN/shop:eng-123-flag to eng-123-flag', '', false],
+    ['Pull request #12: Fix login', 'Merge in SHOP/shop from alice/eng-123-fix-login to master', true],
+    ['Pull request #13: Update eng-123-flag from master', 'Merge in SHOP/shop from master to eng-123-flag', false],
+    // Azure DevOps (older subject; the newer "Merged PR 12: Title" names no branch)
+    ['Merge pull request 12 from eng-123-flag into master', '', true],
+    ['Merge pull request 13 from master into eng-123-flag', '', false],
+    // by hand
+    ['Merge eng-123-flag into main', '', true],
+    ['Merge main into eng-123-flag', '', false],
+    // never inside a longer key or number
+    ["Merge branch 'alice/eng-1234-fix' into main", '', false],
+    ["Merge branch 'beng-123' into main", '', false],
+    ["Merge branch 'feature/xeng-123-x' into main", '', false],
+    ['Merge pull request #5 from acme/eng-12345', '', false],
+  ])('%s / %s -> %s', (subject, body, expected) => {
+    expect(lands(subject as string, body as string)).toBe(expected);
+  });
+
+  it('any case counts in a branch name only: a title or a plain commit still names the ticket as written', () => {
+    expect(lands('Merged PR 12: ENG-123 fix login')).toBe(true);
+    expect(lands('Merged PR 12: fix eng-123 login')).toBe(false);
+    expect(lands('Fix login for eng-123 (#12)', '', ['p'])).toBe(false);
+    expect(lands('wip eng-123: started', '', ['p'])).toBe(false);
+    // A rebased or squashed "Merge branch" subject is a landing, as for the upper-case id.
+    expect(lands("Merge branch 'alice/eng-123-fix-login'", '', ['p'])).toBe(true);
+  });
+
+  it('findLandings reads the walk the same way: the lower-case merge is the landing', () => {
+    const commits = [
+      commit('c3', "Merge branch 'main' into alice/eng-123-fix-login", 300),
+      commit('c2', "Merge branch 'alice/eng-123-fix-login'", 200),
+      commit('c1', 'eng-123: started', 100),
+    ].map((c) => ({ ...c, parents: ['p1', 'p2'] }));
+    commits[2]!.parents = ['p1'];
+    expect(findLandings('Fix login (ENG-123)', commits, 0).map((l) => [l.ref.token, l.commit.sha])).toEqual([['ENG-123', 'c2']]);
+    expect(findLandings('Fix login (ENG-12) and ENG-1234', commits, 0)).toEqual([]);
+  });
+
+  it('property: a branch name lands its own ticket in any case, never one whose number is a prefix or suffix of its number, never from the into-side', () => {
+    const key = fc.constantFrom('ENG', 'PLAT', 'AB2');
+    const caseOf = fc.array(fc.boolean(), { minLength: 4, maxLength: 4 });
+    const number = fc.stringMatching(/^[1-9]\d{0,5}$/);
+    const more = fc.stringMatching(/^\d{1,3}$/);
+    const before = fc.constantFrom('', 'alice/', 'feature/', 'origin/', 'bugfix/team/');
+    const after = fc.constantFrom('', '-fix-login', '-x', '_y', '.z', '/sub', '-2');
+    const merged = fc.constantFrom(
+      (b: string) => ({ subject: `Merge pull request #3 from acme/${b}`, body: '' }),
+      (b: string) => ({ subject: `Merge branch '${b}' into main`, body: '' }),
+      (b: string) => ({ subject: `Merge branch '${b}' into 'main'`, body: 'See merge request acme/shop!3' }),
+      (b: string) => ({ subject: `Merge remote-tracking branch 'origin/${b}'`, body: '' }),
+      (b: string) => ({ subject: `Merged in ${b} (pull request #3)`, body: '' }),
+      (b: string) => ({ subject: `Merge pull request #3 in SHOP/shop from ${b} to master`, body: '' }),
+      (b: string) => ({ subject: 'Pull request #3: Flag', body: `Merge in SHOP/shop from ${b} to master` }),
+      (b: string) => ({ subject: `Merge pull request 3 from ${b} into master`, body: '' }),
+    );
+    const into = fc.constantFrom((b: string) => `Merge branch 'main' into ${b}`, (b: string) => `Merge branch 'main' into '${b}'`, (b: string) => `Merge remote-tracking branch 'origin/main' into ${b}`,
+      (b: string) => `Merge pull request 3 from main into ${b}`);
+    fc.assert(fc.property(key, caseOf, number, more, fc.boolean(), before, after, merged, into, (k, cases, n, extra, atEnd, pre, post, form, intoForm) => {
+      const written = [...k].map((c, i) => (cases[i] ? c.toLowerCase() : c)).join('');
+      const branch = `${pre}${written}-${n}${post}`;
+      const { subject, body } = form(branch);
+      const landing = { subject, body, parents: ['p1', 'p2'] };
+      const id = `${k}-${n}`;
+      // Its own ticket: landed, by the rule and through the walk's number index.
+      expect(commitLandsTicket(landing, id)).toBe(true);
+      expect(findLandings(`Finish ${id}`, [{ ...landing, sha: 'c1', time: 100, changes: [] }], 0).map((l) => l.ref.token)).toEqual([id]);
+      // A longer number holding this one at its start or end, either way round: never.
+      const longer = atEnd ? `${n}${extra}` : `${extra}${n}`;
+      expect(commitLandsTicket(landing, `${k}-${longer}`)).toBe(false);
+      if (n.length > 1) {
+        expect(commitLandsTicket(landing, `${k}-${n.slice(1)}`)).toBe(false);
+        expect(commitLandsTicket(landing, `${k}-${n.slice(0, -1)}`)).toBe(false);
+      }
+      const wider = form(`${pre}${written}-${longer}${post}`);
+      expect(commitLandsTicket({ ...wider, parents: ['p1', 'p2'] }, id)).toBe(false);
+      // The branch merged into: never.
+      expect(commitLandsTicket({ subject: intoForm(branch), body: '', parents: ['p1', 'p2'] }, id)).toBe(false);
+    }), { numRuns: 500 });
+  });
+});

@@ -81,17 +81,20 @@ describe('mayName', () => {
   const headers = fc.constantFrom(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n`, `tree ${id('a')}\ncommitter C <c@x> 1 +0000\nencoding ISO-8859-1\n`, `tree ${id('a')}\nencoding UTF-8\ncommitter C <c@x> 1 +0000\n`);
   /** Message bytes: text, invalid and truncated UTF-8, carriage returns, blank lines. */
   const chunk = fc.oneof(
-    fc.constantFrom('#482', '#4', '82', 'PLAT-4471', 'café', '日本', '\uFFFD', ' ', '\n', '\n\n', '\r', 'x'),
+    fc.constantFrom('#482', '#4', '82', 'PLAT-4471', 'plat-4471', 'pLaT-4471', 'café', 'CAFÉ', '日本', '\uFFFD', ' ', '\n', '\n\n', '\r', 'x', 'X', '\u212a', '@', '`'),
     fc.constantFrom([0xc3], [0xa9], [0xe6, 0x97], [0xa5], [0xff], [0xef, 0xbb, 0xbf], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe9]),
   );
-  const token = fc.constantFrom('#482', 'PLAT-4471', 'café', 'é', '日本', '本', '\uFFFD', 'x', ' #4', '\ud800', 'a\rb', '82 x');
+  const token = fc.constantFrom('#482', 'PLAT-4471', 'plat-4471', 'Plat-4471', 'café', 'é', '日本', '本', '\uFFFD', 'x', 'X', 'k', ' #4', '\ud800', 'a\rb', '82 x', '@x', '`x');
+  /** What commitsNaming finds (types.ts): an ASCII token with its ASCII letters in either case, any other verbatim. */
+  const holds = (message: string, t: string) => (/^[\x20-\x7e]+$/.test(t) ? fold(message).includes(fold(t)) : message.includes(t));
+  const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
   it('never says no when the decoded message holds a token', () => {
     fc.assert(
       fc.property(headers, fc.array(chunk, { maxLength: 12 }), fc.uniqueArray(token, { minLength: 1, maxLength: 3 }), (header, body, tokens) => {
         const data = asBytes([header, '\n', ...body]);
         const message = parseCommit(SHA, data).message;
-        if (tokens.some((t) => message.includes(t))) expect(mayName(data, tokenBytes(tokens))).toBe(true);
+        if (tokens.some((t) => holds(message, t))) expect(mayName(data, tokenBytes(tokens))).toBe(true);
       }),
       { numRuns: 3000 },
     );
@@ -101,6 +104,14 @@ describe('mayName', () => {
     const data = Buffer.from(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n\nfix thing (#4825)\n\nbody\n`);
     expect(mayName(data, tokenBytes(['#482']))).toBe(true);
     expect(mayName(data, tokenBytes(['PLAT-4471']))).toBe(false);
+    // A ticket id in a lower-case branch name; never in a longer key, nor through a Kelvin sign.
+    const branch = Buffer.from(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n\nMerge branch 'alice/plat-4471-x' into main\n`);
+    expect(mayName(branch, tokenBytes(['PLAT-4471']))).toBe(true);
+    expect(mayName(branch, tokenBytes(['Alice/PLAT']))).toBe(true);
+    expect(mayName(branch, tokenBytes(['PLAT-4472', 'café']))).toBe(false);
+    const kelvin = Buffer.from(`tree ${id('a')}\ncommitter C <c@x> 1 +0000\n\nsign \u212aEY-9, @EY-9\n`);
+    expect(mayName(kelvin, tokenBytes(['KEY-9']))).toBe(false);
+    expect(mayName(kelvin, tokenBytes(['`EY-9']))).toBe(false);
     expect(tokenBytes(['\uFFFD'])).toBeNull();
     expect(tokenBytes(['\ud800'])).toBeNull();
     expect(mayName(data, null)).toBe(true);
