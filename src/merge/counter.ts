@@ -37,6 +37,60 @@ export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | unde
   return places <= 100 ? Number(sum.toFixed(places)) : sum;
 }
 
+/**
+ * Whether a counter must be added on its digits: a side, or ours and theirs together, past
+ * Number.MAX_SAFE_INTEGER, where a double no longer holds every integer (9007199254740993 reads
+ * as ...992, and 12345678901234567000, ...7100 and ...7200 are one double).
+ */
+export function pastSafe(base: JsonValue | undefined, ours: number, theirs: number): boolean {
+  return ours > Number.MAX_SAFE_INTEGER || theirs > Number.MAX_SAFE_INTEGER || ours + theirs > Number.MAX_SAFE_INTEGER || (typeof base === 'number' && base > Number.MAX_SAFE_INTEGER);
+}
+
+/** A number's text as an exact decimal, digits x 10^-scale (`12.50` -> 1250n, 2; `1e21` -> 10n ** 21n, 0); undefined for a negative or another text. */
+function exactDecimal(text: string): { digits: bigint; scale: number } | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  if (!m || text.charCodeAt(0) === 45) return undefined;
+  const fraction = m[1] ?? '';
+  const whole = text.slice(0, /[.eE]/.exec(text)?.index ?? text.length);
+  const scale = fraction.length - Number(m[2] ?? 0);
+  // Beyond what any counter holds either way (a double ends near 1e308): not added, a conflict.
+  if (scale > MAX_EXACT_DECIMALS || scale < -MAX_EXACT_SHIFT) return undefined;
+  const digits = BigInt(whole + fraction);
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+const MAX_EXACT_DECIMALS = 100;
+const MAX_EXACT_SHIFT = 400;
+
+/** What a counter past 2^53 merges to: the value and the exact text to write it with; or a conflict, with why. */
+export type ExactCount = { value: number; text: string } | { conflict: string | undefined };
+
+/**
+ * A counter past 2^53 (pastSafe), merged on the sides' texts (`base` absent: 0) as mergeCounter
+ * merges doubles: one side changed it, that side's; both the same, that; else base + each
+ * side's increment, added exactly (BigInt on the digits, decimals aligned: as many as the most
+ * precise side wrote, the decimal rule of sums below 2^53). A conflict when a side lowered it,
+ * or a text is not a non-negative decimal number (so it cannot be added exactly).
+ */
+export function exactCount(base: string | undefined, ours: string, theirs: string): ExactCount {
+  const side = (text: string): ExactCount => ({ value: Number(text), text });
+  if (ours === theirs || theirs === base) return side(ours);
+  if (ours === base) return side(theirs);
+  const [b, o, t] = [base === undefined ? { digits: 0n, scale: 0 } : exactDecimal(base), exactDecimal(ours), exactDecimal(theirs)];
+  if (!b || !o || !t) return { conflict: 'past 2^53 (Number.MAX_SAFE_INTEGER) and not a plain non-negative number, so it cannot be added exactly' };
+  const scale = Math.max(b.scale, o.scale, t.scale);
+  const at = (d: { digits: bigint; scale: number }): bigint => d.digits * 10n ** BigInt(scale - d.scale);
+  const [bb, oo, tt] = [at(b), at(o), at(t)];
+  // Both rewrote it. A side that changed the amount wins over one that only respelled it; two
+  // spellings of one amount are a choice a person makes, as for any number (literal-texts.ts).
+  if (tt === bb && oo !== bb) return side(ours);
+  if (oo === bb && tt !== bb) return side(theirs);
+  if (oo === tt || oo < bb || tt < bb) return { conflict: oo < bb && tt > bb ? loweredWhy('ours') : tt < bb && oo > bb ? loweredWhy('theirs') : undefined };
+  const digits = (oo + tt - bb).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return { value: Number(text), text };
+}
+
 const currencyField = (doc: JsonValue | undefined): JsonValue | undefined => ownValue(ownValue(doc, 'cost'), 'currency');
 
 /** The money unit a cost.currency value names (the protocol's default USD when absent), case-blind. */
@@ -138,5 +192,7 @@ export function currenciesWhy(c: Currencies): string {
 export function resetWhy(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): string | undefined {
   if (!isCount(base) || !isCount(ours) || !isCount(theirs)) return undefined;
   const lowered = ours < base && theirs > base ? 'ours' : theirs < base && ours > base ? 'theirs' : undefined;
-  return lowered && `${lowered} lowered it (a reset or a correction), and a decrease is not spend`;
+  return lowered && loweredWhy(lowered);
 }
+
+const loweredWhy = (side: 'ours' | 'theirs'): string => `${side} lowered it (a reset or a correction), and a decrease is not spend`;

@@ -9,7 +9,7 @@ import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
 import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
-import { mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { keepExactTexts, mergeCheckpointValues, type ExtraRules } from './merge.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
 import { jsonEqual } from './json-value.js';
@@ -133,13 +133,15 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  let { value, conflicts } = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true });
+  const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts });
+  let { value, conflicts } = merged;
+  const exact = merged.exact ?? [];
   let unmatched: string[] | undefined;
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   // Literals equal in value but respelled by a side: their texts merge like values (literal-texts.ts).
   const anyTexts = sideTexts.base !== undefined || sideTexts.ours !== undefined || sideTexts.theirs !== undefined;
   const settle = input.settle;
-  const texts = anyTexts ? mergeLiteralTexts(value, conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle))) : undefined;
+  const texts = anyTexts ? mergeLiteralTexts(value, exact.length ? [...conflicts, ...exact] : conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle))) : undefined;
   if (texts) {
     for (const c of conflicts) c.texts = conflictNumberTexts(c, sideTexts);
     conflicts = [...conflicts, ...texts.conflicts];
@@ -147,6 +149,8 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
     unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));
   }
   const format = { ...detectFormat(input.ours), texts: texts?.texts ?? new Map() };
+  // A counter past 2^53 is written with its exact digits (merge.ts exactCounter), ours' bytes no longer the merge when they differ.
+  const exactChanged = exact.length > 0 && keepExactTexts(format.texts, exact, conflicts, ours, sideTexts.ours);
   if (conflicts.length > 0) {
     // Ours laid out by hand: kept outside the conflicted lines where it can be (render-layout.ts), else formatJson's layout.
     const kept = oursCanonical || !input.keepLayout ? null : renderKeepingLayout({ original: input.ours, before: ours, value, conflicts, format, sideTexts, markerSize: input.markerSize, labels: input.labels, write: input.keepLayout() });
@@ -163,7 +167,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   // already: the layout writer is neither loaded nor run. (jsonEqual first: a merge that changed
   // something is told apart without writing out both values.)
   const text =
-    !texts?.changedFromOurs && jsonEqual(value, ours) && JSON.stringify(value) === JSON.stringify(ours)
+    !texts?.changedFromOurs && !exactChanged && jsonEqual(value, ours) && JSON.stringify(value) === JSON.stringify(ours)
       ? input.ours
       : oursCanonical || !input.keepLayout
         ? formatJson(value, format)

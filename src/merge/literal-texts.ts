@@ -96,13 +96,14 @@ function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined
 
 /**
  * Texts for the literals of `merged` (conflicted subtrees are skipped: each side's block is
- * written with that side's own texts). `values`/`texts` are the parsed sides. Run after
+ * written with that side's own texts; so are the paths of `skipped` whose text the value merge
+ * decided, counters past 2^53). `values`/`texts` are the parsed sides. Run after
  * `resolve` settled value conflicts: a settled literal then denotes only its side's text.
  * `settle` decides a number text conflict the same way.
  */
 export function mergeLiteralTexts(
   merged: JsonValue,
-  valueConflicts: readonly Conflict[],
+  skipped: readonly { path: PathSegment[] }[],
   values: Record<Side, JsonValue | undefined>,
   texts: Partial<Record<Side, LiteralTexts>>,
   settle?: (display: string) => 'ours' | 'theirs' | undefined,
@@ -111,7 +112,7 @@ export function mergeLiteralTexts(
   // A literal no side recorded a text for is written by JSON on every side: nothing to merge.
   const recorded = new Set([texts.base, texts.ours, texts.theirs].flatMap((m) => [...(m?.keys() ?? [])]));
   const sides = { base: sideTexts(values.base, texts.base, recorded), ours: sideTexts(values.ours, texts.ours, recorded), theirs: sideTexts(values.theirs, texts.theirs, recorded) };
-  const skip = new Set(valueConflicts.map((c) => JSON.stringify(c.path)));
+  const skip = new Set(skipped.map((c) => JSON.stringify(c.path)));
   eachLiteral(
     merged,
     recorded,

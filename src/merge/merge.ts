@@ -6,7 +6,7 @@
 // equal values and the same conflict paths.
 
 import { policyFor, type PolicyRule } from '../protocol/fields.js';
-import { MAX_JSON_DEPTH } from '../protocol/json.js';
+import { addLiteralText, literalKey, MAX_JSON_DEPTH, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment, type SideTimes } from './conflict.js';
 import { isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
@@ -14,7 +14,8 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
-import { currenciesWhy, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, resetWhy, type Currencies } from './counter.js';
+import { currenciesWhy, exactCount, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type Currencies } from './counter.js';
+import { recordedText } from '../protocol/format.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -30,11 +31,24 @@ export interface MergeOptions {
    * the merged value, built of the sides' parts, cannot hold one, so it is not searched.
    */
   keysChecked?: boolean;
+  /**
+   * Each side's literal texts (parseJson's): a spend counter past 2^53 is added on the digits its
+   * file holds, not on the double it reads as. Without them, on JSON's text of each double.
+   */
+  texts?: Partial<Record<'base' | 'ours' | 'theirs', LiteralTexts>>;
 }
 
 export interface MergeResult {
   value: JsonValue;
   conflicts: Conflict[];
+  /** Spend counters past 2^53 and the exact text each is written with (its value, a double, rounds it): none, absent. */
+  exact?: ExactText[];
+}
+
+/** A number of the merged document whose exact text is not its double's. */
+export interface ExactText {
+  path: PathSegment[];
+  text: string;
 }
 
 export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue, opts: MergeOptions = {}): MergeResult {
@@ -44,9 +58,10 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const sideTimes = { ours: instantOf(ownValue(ours, 'updated_at')), theirs: instantOf(ownValue(theirs, 'updated_at')) };
   // Set only when a side switched cost.currency: then its amounts and the other side's are different units.
   const currencies = mixedCurrencies(base, ours, theirs);
+  const exact: Exact = { texts: opts.texts, found: [] };
 
   const ctx: MergeContext = {
-    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, path, policyPath, b, o, t),
+    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t),
     conflict(path, b, o, t, why) {
       conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });
       return standIn(o, t);
@@ -65,7 +80,67 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const merged = ctx.node([], [], base, ours, theirs) ?? ours;
   // Merged objects never take an unsafe key, but a subtree handed through whole (a log
   // entry, a side's array) could carry one from a caller that did not use parseJson.
-  return { value: opts.keysChecked ? merged : withoutUnsafeKeys(merged), conflicts };
+  const result: MergeResult = { value: opts.keysChecked ? merged : withoutUnsafeKeys(merged), conflicts };
+  if (exact.found.length) result.exact = exact.found;
+  return result;
+}
+
+/** The sides' texts, and the exact texts found so far. */
+interface Exact {
+  texts: MergeOptions['texts'];
+  found: ExactText[];
+}
+
+/** Where LiteralTexts keeps the text of an object member at `path` (content key, position); null under an array (its items are keyed by content). */
+function textKeys(path: readonly PathSegment[]): { key: string; position: string } | null {
+  let key = '';
+  let position = POSITION_ROOT;
+  for (const seg of path) {
+    if (typeof seg === 'number') return null;
+    key = literalKey(key, false, seg);
+    position = positionKey(position, seg);
+  }
+  return { key, position };
+}
+
+/** A side's text of the number `v` at `path`: its recorded one, else JSON's. */
+function sideText(texts: LiteralTexts | undefined, path: readonly PathSegment[], v: number): string {
+  const at = texts?.size ? textKeys(path) : null;
+  return (at && recordedText(texts, at.key, at.position, v)) ?? JSON.stringify(v);
+}
+
+/**
+ * Adds to `texts` (the merged document's) the exact text of each counter the merge added past
+ * 2^53, where not inside a conflict (whose blocks are the sides' own texts). Whether one is not
+ * ours' text: then ours' bytes are not the merge, though its value may read as the same double.
+ */
+export function keepExactTexts(texts: LiteralTexts, exact: readonly ExactText[], conflicts: readonly Conflict[], ours: JsonValue, oursTexts: LiteralTexts | undefined): boolean {
+  let changed = false;
+  const within = (path: readonly PathSegment[], c: Conflict) => c.path.length <= path.length && c.path.every((seg, k) => seg === path[k]);
+  for (const { path, text } of exact) {
+    if (conflicts.some((c) => within(path, c))) continue;
+    const at = textKeys(path);
+    if (at && text !== JSON.stringify(Number(text))) {
+      addLiteralText(texts, at.key, text);
+      addLiteralText(texts, at.position, text);
+    }
+    const mine = path.reduce<JsonValue | undefined>((v, seg) => ownValue(v, String(seg)), ours);
+    changed ||= typeof mine !== 'number' || sideText(oursTexts, path, mine) !== text;
+  }
+  return changed;
+}
+
+/**
+ * A spend counter past 2^53 (counter.ts pastSafe) merged on its sides' texts: the doubles may
+ * be equal where the digits are not, and their sum is not exact. The double stands in the
+ * document; its exact text is kept for the writer.
+ */
+function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base: number | undefined, ours: number, theirs: number): JsonValue | undefined {
+  const text = (side: 'base' | 'ours' | 'theirs', v: number) => sideText(exact.texts?.[side], path, v);
+  const merged = exactCount(base === undefined ? undefined : text('base', base), text('ours', ours), text('theirs', theirs));
+  if ('conflict' in merged) return ctx.conflict(path, base, ours, theirs, merged.conflict);
+  exact.found.push({ path: [...path], text: merged.text });
+  return merged.value;
 }
 
 function instantOf(value: JsonValue | undefined): number | undefined {
@@ -93,6 +168,7 @@ function mergeNode(
   extra: ExtraRules,
   times: SideTimes,
   currencies: Currencies | undefined,
+  exact: Exact,
   path: PathSegment[],
   policyPath: string[],
   base: JsonValue | undefined,
@@ -110,6 +186,10 @@ function mergeNode(
   }
   // An amount in one side's currency that would land in a document of another (counter.ts).
   if (currencies && isMoneyPath(policyPath) && mixesCurrencies(currencies, base, ours, theirs)) return ctx.conflict(path, base, ours, theirs, currenciesWhy(currencies));
+  // A spend counter past 2^53: added on its digits, which equal doubles may differ in (checked only past 2^53).
+  if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && pastSafe(base, ours, theirs) && policyFor(policyPath, extra).kind === 'counter') {
+    return exactCounter(ctx, exact, path, base, ours, theirs);
+  }
   if (jsonEqual(ours, theirs)) return ours;
   if (jsonEqual(base, ours)) return theirs;
   if (jsonEqual(base, theirs)) return ours;

@@ -173,7 +173,9 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
   if (root) pushEntries([{ kind: 'conflict', sides: sideItems(root, '', '') }], 0);
   else pushValue({ prefix: '', value, key: '', position: POSITION_ROOT }, [], 0, '');
 
-  return (format.bom ? '\uFEFF' : '') + lines.join(format.eol) + (format.finalNewline ? format.eol : '');
+  // Markers need lines git and resolve see: a file with lone-CR line ends (one line to git) gets LF here.
+  const eol = format.eol === '\r' ? '\n' : format.eol;
+  return (format.bom ? '\uFEFF' : '') + lines.join(eol) + (format.finalNewline ? eol : '');
 }
 
 /** The line that opens a side's block in a conflict (`end`: the line that closes the conflict). */

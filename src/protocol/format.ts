@@ -7,7 +7,8 @@ import type { JsonValue } from './types.js';
 export interface TextFormat {
   /** Indent unit ("  ", "    ", "\t"), or "" for single-line JSON. */
   indent: string;
-  eol: '\n' | '\r\n';
+  /** The line end: LF, CRLF, or a lone CR (classic Mac OS) in a file that has no LF. */
+  eol: '\n' | '\r\n' | '\r';
   finalNewline: boolean;
   bom: boolean;
   /** Source texts of literals a plain rewrite would change (from parseJson): written back where the value is unchanged. */
@@ -18,17 +19,19 @@ export const DEFAULT_FORMAT: TextFormat = { indent: '  ', eol: '\n', finalNewlin
 
 export function detectFormat(text: string): TextFormat {
   const bom = text.charCodeAt(0) === 0xfeff;
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const finalNewline = /\r?\n$/.test(text);
+  // A CR outside a string is a line end (a string holds one only as `\r`); lone ones only when there is no LF.
+  const eol = text.includes('\r\n') ? '\r\n' : text.includes('\n') || !text.includes('\r') ? '\n' : '\r';
+  const last = eol === '\r' ? '\r' : '\n';
+  const finalNewline = text.endsWith(last);
   // The first indented line that opens a key or value gives the unit.
-  const m = /\n([ \t]+)\S/.exec(text);
-  const indent = m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!) : text.trim().includes('\n') ? '  ' : '';
+  const m = (eol === '\r' ? /\r([ \t]+)\S/ : /\n([ \t]+)\S/).exec(text);
+  const indent = m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!) : text.trim().includes(last) ? '  ' : '';
   return { indent, eol, finalNewline, bom };
 }
 
 export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT): string {
   let out = format.texts?.size ? stringifyKeepingTexts(value as JsonValue, format.indent, format.texts) : JSON.stringify(value, null, format.indent || undefined);
-  if (format.eol === '\r\n') out = out.replace(/\n/g, '\r\n');
+  if (format.eol !== '\n') out = out.replace(/\n/g, format.eol);
   if (format.finalNewline) out += format.eol;
   return (format.bom ? '\uFEFF' : '') + out;
 }

@@ -48,6 +48,9 @@ interface Style {
   multiColon?: string;
 }
 
+/** Whether blanks (or a container's text) hold a line end: LF, CRLF, or a lone CR (format.ts detectFormat). */
+const hasBreak = (text: string): boolean => text.includes('\n') || text.includes('\r');
+
 /** Something the writer cannot place exactly: the whole document is then written by formatJson. */
 class Unplaceable extends Error {}
 
@@ -126,10 +129,10 @@ function scan(text: string, style: Style): { root: Node; start: number; end: num
         break;
       }
     i++;
-    const multiline = members.length > 0 && text.slice(start, i).includes('\n');
+    const multiline = members.length > 0 && hasBreak(text.slice(start, i));
     if (!multiline && members.length > 1) style.inlineLead ??= members[members.length - 1]!.lead;
     const colon = members[0]?.colon;
-    if (colon !== undefined && !colon.includes('\n')) {
+    if (colon !== undefined && !hasBreak(colon)) {
       if (multiline) style.multiColon ??= colon;
       else style.inlineColon ??= colon;
     }
@@ -340,7 +343,7 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
 
   /** The indent of the line `at` stands on. */
   const lineIndent = (at: number): string => {
-    const from = original.lastIndexOf('\n', at - 1) + 1;
+    const from = Math.max(original.lastIndexOf('\n', at - 1), original.lastIndexOf('\r', at - 1)) + 1;
     return /^[ \t]*/.exec(original.slice(from, at))![0];
   };
 
@@ -356,11 +359,11 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     // An empty container takes the file's style: on lines of its own in a multi-line file (unless it sits inline).
     const multiline = old.length ? node.multiline : at.multiline && multiFile;
     const base = lineIndent(node.start);
-    const withBreak = [...old].reverse().find((m) => m.lead.includes('\n'));
-    const memberIndent = withBreak ? withBreak.lead.slice(withBreak.lead.lastIndexOf('\n') + 1) : base + unit;
+    const withBreak = [...old].reverse().find((m) => hasBreak(m.lead));
+    const memberIndent = withBreak ? withBreak.lead.slice(Math.max(withBreak.lead.lastIndexOf('\n'), withBreak.lead.lastIndexOf('\r')) + 1) : base + unit;
     const firstLead = old.length ? old[0]!.lead : multiline ? eol + memberIndent : '';
     const restLead = multiline ? eol + memberIndent : old.length > 1 ? last!.lead : inlineLead;
-    const colon = old.find((m) => m.colon !== undefined && !m.colon.includes('\n'))?.colon ?? (multiline ? (style.multiColon ?? ': ') : inlineColon);
+    const colon = old.find((m) => m.colon !== undefined && !hasBreak(m.colon))?.colon ?? (multiline ? (style.multiColon ?? ': ') : inlineColon);
     const inner: Place = { multiline, indent: memberIndent, comma: `,${multiline ? inlineLead : restLead}`, colon: multiline ? inlineColon : colon };
     const close = old.length ? node.close : multiline ? eol + base : '';
     // A multi-line array of one-line records (`[\n  {"a":1},\n  {"a":2}\n]`): a new item follows
@@ -396,7 +399,7 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
       const was = from === -1 ? undefined : old[from]!;
       // A member keeps the blanks before it while it stays first (or not first), and on a line of
       // its own always (its line's indent is its own: a tab stays a tab); its comma's blanks while it is not last.
-      out += was && ((from === 0) === (j === 0) || (multiline && was.lead.includes('\n'))) ? was.lead : j === 0 ? firstLead : restLead;
+      out += was && ((from === 0) === (j === 0) || (multiline && hasBreak(was.lead))) ? was.lead : j === 0 ? firstLead : restLead;
       out += body;
       if (j < parts.length - 1) out += (was && from < old.length - 1 ? was.mid : '') + ',';
     });

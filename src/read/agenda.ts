@@ -5,16 +5,18 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
-import { basename, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
 import { atOneHead, headFiles, walkTip } from '../git/commit-cache.js';
 import { isNormalAbsolute } from '../store/safe-fs.js';
 import { isCheckpointError } from '../errors.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
-
-import { CHECKPOINTS_DIR } from '../store/root.js';
 import { skillLabel } from '../store/skill-name.js';
-import { handRepair, MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
+import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
+import { needsResolve, repairReason } from './repair.js';
+
+// Also what show uses, apart so it loads none of the walk: read/repair.ts.
+export { needsResolve, repairEntry, repairReason } from './repair.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;
@@ -136,33 +138,6 @@ async function landedAtHead(root: string, now: Date, asking: readonly Asking[], 
   const walkedHead = tip === null || tip === head?.sha;
   if (key !== null && !failed && walkedHead && evidence.cutAt === null && Number.isFinite(since)) rememberLanded(head!, key, since, answer);
   return { answer, head };
-}
-
-/** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */
-export function repairReason(b: Loaded): string {
-  if (b.misnamed) return b.problem!; // names the file and the rename
-  if (b.conflict) return `${b.problem} (${b.conflict.repair})`; // each way out of the merge, named
-  const first = b.validation?.errors[0];
-  const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
-  const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
-  const hand = !b.problem && first ? handRepair(first) : null;
-  return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
-}
-
-/** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */
-export function needsResolve(b: Loaded): boolean {
-  if (b.conflict) return true;
-  const first = b.validation?.errors[0];
-  return /conflict/i.test(b.problem ?? (first ? `${first.path}: ${first.message}` : ''));
-}
-
-/**
- * A checkpoint that needs repair as --json gives it: the skill, why and what to do; a misnamed
- * file also by its real name (`skill` its stem, `file` its path), which JSON escapes itself; one
- * git's index holds unmerged also by the conflict's code (`conflict`: UU, AA, DU, UD, AU, UA, DD).
- */
-export function repairEntry(b: Loaded): { skill: string; problem: string; file?: string; conflict?: string } {
-  return { skill: b.skill, problem: repairReason(b), ...(b.misnamed ? { file: `${CHECKPOINTS_DIR}/${basename(b.path)}` } : {}), ...(b.conflict ? { conflict: b.conflict.code } : {}) };
 }
 
 /** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */

@@ -4,7 +4,7 @@
 // a refused write leaves the file byte-identical. mutateCheckpoint refuses a checkpoint git's
 // index holds unmerged (index-conflicts.ts): only `resolve` writes one mid-merge.
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
@@ -81,6 +81,19 @@ let decoder: TextDecoder | undefined;
 const utf8 = () => (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
 
 /** `where` names the file in an error message (a function: worked out only when there is one). */
+/** What to do about a file that does not parse, as a read says it (a write adds that it left the file as it was). */
+export const UNPARSED_HINT = 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers)';
+const NOT_CHANGED = 'it was not changed';
+
+/**
+ * `e` as a command that only reads says it: a write's "it was not changed" dropped from the
+ * hint of a file that does not parse (nothing was asked to change it).
+ */
+export function asReadError(e: unknown): unknown {
+  if (!isCheckpointError(e) || e.hint !== `${UNPARSED_HINT}; ${NOT_CHANGED}`) return e;
+  return new CheckpointError(e.code, e.message, { hint: UNPARSED_HINT });
+}
+
 export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
     return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
@@ -89,7 +102,7 @@ export function parseCheckpointText(text: string, where: string | (() => string)
       // A number past a double's range is valid JSON: say what it is, not "invalid".
       const what = e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}`;
       throw new CheckpointError('E_JSON', `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}: ${what}`, {
-        hint: 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers); it was not changed',
+        hint: `${UNPARSED_HINT}; ${NOT_CHANGED}`,
       });
     }
     throw e;

@@ -7,7 +7,7 @@ import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
 import { readProjectText } from './safe-fs.js';
 import { KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES, unknownConfigKeys } from './config-limits.js';
-import { quoted } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
 
 export { MAX_CONFIG_BYTES };
 
@@ -52,9 +52,10 @@ export function configProblems(root: string): ConfigProblem[] {
 }
 
 /**
- * The history walk bound in days. Only a bad walk_days itself refuses (one line, exit 2):
- * other config problems are doctor's and validate's findings, and must not stop status,
- * next or doctor from answering.
+ * The history walk bound in days. A bad walk_days is read as the default, as every other bad
+ * config entry is passed over by the commands that do not need it: doctor and validate name it
+ * (saying the default is used), and status, next and doctor still answer (doctor runs on every
+ * push: a typo in a setting must not refuse an unrelated one).
  */
 export function walkDays(root: string): number {
   let inspected: ReturnType<typeof inspectConfig>;
@@ -64,10 +65,15 @@ export function walkDays(root: string): number {
     if (isCheckpointError(e)) return DEFAULT_WALK_DAYS; // an unusable file: reported by doctor and validate
     throw e;
   }
-  const bad = inspected.problems.find((p) => p.key === 'walk_days');
-  if (bad) throw new CheckpointError('E_INVALID', `.checkpoints/config.json: ${bad.message}`, { hint: 'fix the config file; see .checkpoints/README.md' });
   const days = inspected.value?.walk_days;
-  return typeof days === 'number' ? days : DEFAULT_WALK_DAYS;
+  return isWalkDays(days) ? days : DEFAULT_WALK_DAYS;
+}
+
+const isWalkDays = (days: unknown): days is number => typeof days === 'number' && Number.isFinite(days) && days >= 0;
+
+/** A bad setting's value inside a one-line message: its JSON, cut to a recognisable start. */
+function valueShown(value: unknown): string {
+  return shown(JSON.stringify(value));
 }
 
 export function readConfig(root: string): ProjectConfig {
@@ -92,6 +98,8 @@ function inspectConfig(root: string): { value: Record<string, unknown> | null; p
   if (c.health_url !== undefined && typeof c.health_url !== 'string') problems.push({ key: 'health_url', message: '"health_url" must be a string' });
   if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') problems.push({ key: 'auto_rotate', message: '"auto_rotate" must be true or false' });
   if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) problems.push({ key: 'rotate_keep', message: '"rotate_keep" must be a whole number >= 0' });
-  if (c.walk_days !== undefined && (typeof c.walk_days !== 'number' || !Number.isFinite(c.walk_days) || c.walk_days < 0)) problems.push({ key: 'walk_days', message: '"walk_days" must be a number of days >= 0 (0: walk all history)' });
+  if (c.walk_days !== undefined && !isWalkDays(c.walk_days)) {
+    problems.push({ key: 'walk_days', message: `"walk_days" must be a number of days >= 0 (0: walk all history), not ${valueShown(c.walk_days)}; the default ${DEFAULT_WALK_DAYS} is used` });
+  }
   return { value: c, problems };
 }

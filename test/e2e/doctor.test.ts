@@ -464,6 +464,22 @@ describe('pre-push hook', () => {
     const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(ok.status, ok.stderr).toBe(0);
   });
+  it('lets an unrelated push through with a bad walk_days in an untracked config.json, warning about it', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--status=in_progress', '--progress_summary=x', '--next_actions+=Write the docs']).code).toBe(0);
+    commitAll(dir, 'checkpoint: api');
+    const remote = withRemote(dir);
+    write(dir, '.checkpoints/config.json', '{"walk_days": -1}\n');
+    write(dir, 'unrelated.txt', 'hi\n');
+    git(dir, ['add', 'unrelated.txt']);
+    git(dir, ['commit', '-q', '-m', 'unrelated']);
+    const pushed = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stdout).toContain('warning .checkpoints/config.json walk_days: "walk_days" must be a number of days >= 0 (0: walk all history), not -1; the default 365 is used');
+    expect(git(remote, ['rev-parse', 'main']).trim()).toBe(git(dir, ['rev-parse', 'HEAD']).trim());
+  });
 });
 
 describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
@@ -613,27 +629,39 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"`);
   });
 
-  it('refuses a walk_days that is not a number of days, in one line, exit 2', async () => {
+  it('reads a walk_days that is not a number of days as the default 365, with a (repository) warning naming it and its value', async () => {
     const { dir } = oldRepo();
-    write(dir, '.checkpoints/config.json', '{ "walk_days": "a year" }\n');
-    const r = await runCli(dir, ['doctor', '--engine', engine]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')[0]).toMatch(/walk_days.*number of days/);
+    for (const [value, as] of [['"a year"', '"a year"'], ['-1', '-1'], ['"365"', '"365"'], ['null', 'null'], ['[]', '[]']] as const) {
+      write(dir, '.checkpoints/config.json', `{ "walk_days": ${value} }\n`);
+      const r = await runCli(dir, ['doctor', '--engine', engine]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(`(repository)\n  warning .checkpoints/config.json walk_days: "walk_days" must be a number of days >= 0 (0: walk all history), not ${as}; the default 365 is used\n`);
+      // The walk is the default one: cut at 365 days, and said so.
+      expect(r.stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
+      expect((await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings'])).code).toBe(1);
+    }
   });
 });
 
 describe('status and next with a broken walk_days', () => {
-  it('say what is wrong in one line and exit 2, leaving the checkpoint byte-identical', async () => {
+  it('answer with the default walk, as for any other bad config entry (a queued PR is still looked up), leaving the checkpoint byte-identical', async () => {
     const dir = makeRepo();
     dirs.push(dir);
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api');
-    write(dir, '.checkpoints/config.json', '{ "walk_days": -1 }\n');
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'Merge pull request #12 from team/auth']);
     const before = readFileSync(join(dir, '.checkpoints/api.checkpoint.json'));
-    for (const cmd of ['status', 'next']) {
-      const r = await runCli(dir, [cmd]);
-      expect(r.code).toBe(2);
-      expect(r.stderr.split('\n')[0]).toMatch(/config\.json: "walk_days" must be a number of days/);
+    for (const value of ['-1', '"365"', 'null', '[]']) {
+      write(dir, '.checkpoints/config.json', `{ "walk_days": ${value} }\n`);
+      for (const cmd of ['status', 'next']) {
+        const r = await runCli(dir, [cmd, '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout);
+        const next = out.next;
+        expect(next.text).toBe('Write the session docs');
+        expect(next.skipped_as_landed.map((s: { text: string }) => s.text)).toEqual(['Merge PR #12 (auth middleware)']);
+      }
     }
     expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json')).equals(before)).toBe(true);
   });

@@ -105,6 +105,26 @@ describe('a hand-formatted checkpoint keeps its layout through writes', () => {
   });
 });
 
+describe('a checkpoint with lone-CR line ends (classic Mac OS) keeps its layout as its CRLF twin does (red team s13 #8)', () => {
+  it('update and done write it as they write the CRLF file, line ends apart: inline arrays and objects stay inline', () => {
+    const twin = project();
+    const mac = project();
+    write(mac, FILE, HAND.replace(/\r\n/g, '\r'));
+    for (const dir of [twin, mac]) {
+      run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts', '--skill_state.tags+=c', '--skill_state.owner=ren']);
+      run(dir, ['done', 'api']);
+    }
+    // The stamps (updated_at, the done record's at) are the clock's: the same instant written in both.
+    const written = new Set(HAND.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g));
+    const stamps = (text: string) => text.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, (t) => (written.has(t) ? t : '<now>'));
+    const out = read(mac, FILE);
+    expect(out).not.toContain('\n');
+    expect(out).toContain('\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md", "src/pagination.ts"],\r');
+    expect(out).toContain('"tags": ["a","b","c"]');
+    expect(stamps(out)).toBe(stamps(read(twin, FILE)).replace(/\r\n/g, '\r'));
+  });
+});
+
 describe('a new record follows its siblings in a list of one-line records', () => {
   // Spaces, but the first record's line starts with a tab (pasted in), one-line records, a note in a path.
   const LIST = [

@@ -96,6 +96,65 @@ describe('show without a skill keeps every text', () => {
   });
 });
 
+describe('show without a skill over a checkpoint that does not parse (red team s13 #5)', () => {
+  // A hand edit's duplicate key; a merge without the driver leaving its markers.
+  const DUP = '{"protocol_version": "1.1", "skill": "dup", "phase": "a", "phase": "b"}\n';
+  const MARKED = `{\n  "protocol_version": "1.1",\n<<<<<<< HEAD\n  "phase": "build",\n=======\n  "phase": "review",\n>>>>>>> other\n  "skill": "merged"\n}\n`;
+  function mangled(extra: Record<string, string> = {}): string {
+    const dir = project();
+    write(dir, '.checkpoints/dup.checkpoint.json', DUP);
+    write(dir, '.checkpoints/merged.checkpoint.json', MARKED);
+    for (const [skill, text] of Object.entries(extra)) write(dir, `.checkpoints/${skill}.checkpoint.json`, text);
+    return dir;
+  }
+
+  it('prints the readable ones, each its own exact text, and names the others on stderr, exit 1', async () => {
+    const dir = mangled();
+    const r = await runCli(dir, ['show']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`{\n  "api": ${nested(API)},\n  "docs": ${nested(DOCS)},\n  "web": ${nested(WEB)}\n}\n`);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      'checkpoint: not shown: dup needs repair: .checkpoints/dup.checkpoint.json:1:59: invalid JSON: duplicate key "phase" (checkpoint validate .checkpoints/dup.checkpoint.json)',
+      expect.stringMatching(/^checkpoint: not shown: merged needs repair: \.checkpoints\/merged\.checkpoint\.json:3:1: .*conflict.* \(checkpoint resolve \.checkpoints\/merged\.checkpoint\.json\)$/),
+    ]);
+    expect(r.stderr).not.toContain('not changed');
+  });
+
+  it('--json: an errors member shaped as status --json names them (broken), the readable texts exact, exit 1', async () => {
+    const dir = mangled();
+    const r = await runCli(dir, ['show', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    // status also lists docs (it parses, but is invalid): show prints its text, as always.
+    const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout) as { broken: { skill: string }[] };
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(['api', 'docs', 'web', 'errors']);
+    expect(doc.errors).toEqual(status.broken.filter((b) => b.skill === 'dup' || b.skill === 'merged'));
+    expect(doc.errors).toHaveLength(2);
+    for (const text of [API, DOCS, WEB]) expect(r.stdout).toContain(nested(text));
+    expect(r.stdout).toContain('"order_id": 12345678901234567890');
+  });
+
+  it('a skill named "errors" is shown as itself: the unreadable are then named on stderr, never a second "errors" key', async () => {
+    const errorsSkill = API.replace('"skill": "api"', '"skill": "errors"');
+    const dir = mangled({ errors: errorsSkill });
+    const r = await runCli(dir, ['show', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.match(/^ {2}"errors":/gm)).toHaveLength(1);
+    expect((JSON.parse(r.stdout) as Record<string, unknown>).errors).toEqual(JSON.parse(errorsSkill));
+    expect(r.stderr).toContain('checkpoint: not shown: dup needs repair');
+    expect(r.stderr).toContain('checkpoint: not shown: merged needs repair');
+  });
+
+  it('show <skill> of such a file refuses as a read: exit 2, one line, no write\'s "it was not changed"', async () => {
+    const dir = mangled();
+    const r = await runCli(dir, ['show', 'dup']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('checkpoint: .checkpoints/dup.checkpoint.json:1:59: invalid JSON: duplicate key "phase"; hint: fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers)\n');
+  });
+});
+
 // JSON's tokens, whitespace dropped: two texts with the same tokens hold the same literals.
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\]:,]/g;
 const tokens = (text: string) => text.match(TOKEN) ?? [];

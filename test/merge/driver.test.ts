@@ -202,6 +202,44 @@ describe('mergeCheckpointTexts: a counter sum written with the decimals its side
   });
 });
 
+describe('mergeCheckpointTexts: a spend counter past 2^53 is added on its digits (red team s13 #2)', () => {
+  const tokens = (n: string) => text(edited((d) => (d.cost = { currency: 'USD', total_usd: 1.5, tokens: { in: 0 } }))).replace('"in": 0', `"in": ${n}`);
+  const sum = (base: string, ours: string, theirs: string) => {
+    const r = merge(tokens(base), tokens(ours), tokens(theirs));
+    const back = merge(tokens(base), tokens(theirs), tokens(ours));
+    expect(back.text).toBe(r.text);
+    expect(back.status).toBe(r.status);
+    return r;
+  };
+  const written = (r: ReturnType<typeof merge>) => r.text!.match(/"in": ([^}\s]+)/)![1];
+
+  it('base + 1 + 2 past 2^53 is base + 3, not the doubles\' sum', () => {
+    const r = sum('9007199254740993', '9007199254740994', '9007199254740995');
+    expect(r.status, r.messages.join('\n')).toBe('clean');
+    expect(written(r)).toBe('9007199254740996');
+  });
+
+  it('three texts one double holds (+100, +200) add up instead of conflicting', () => {
+    const r = sum('12345678901234567000', '12345678901234567100', '12345678901234567200');
+    expect(r.status, r.messages.join('\n')).toBe('clean');
+    expect(written(r)).toBe('12345678901234567300');
+  });
+
+  it('a sum of safe counters that passes 2^53 is exact too; exponents and decimals are read as written', () => {
+    expect(written(sum('0', '9007199254740991', '9007199254740990'))).toBe('18014398509481981');
+    expect(written(sum('1e21', '1.5e21', '2000000000000000000001'))).toBe('2500000000000000000001');
+    expect(written(sum('9007199254740990.5', '9007199254740995', '9007199254740991.25'))).toBe('9007199254740995.75');
+  });
+
+  it('one side changed it: that side\'s digits; both to the same: taken once; a decrease conflicts, saying so', () => {
+    expect(written(sum('9007199254740993', '9007199254740993', '9007199254740999'))).toBe('9007199254740999');
+    expect(written(sum('9007199254740993', '9007199254740997', '9007199254740997'))).toBe('9007199254740997');
+    const lowered = merge(tokens('9007199254740993'), tokens('9007199254740992'), tokens('9007199254740995'));
+    expect(lowered.status).toBe('conflict');
+    expect(lowered.messages).toEqual([`checkpoint: ${FILE}: conflict at cost.tokens.in: ours 9007199254740992 vs theirs 9007199254740995 (base 9007199254740993): ours lowered it (a reset or a correction), and a decrease is not spend`]);
+  });
+});
+
 describe('mergeCheckpointTexts: conflicts', () => {
   it('renders markers only around the colliding field and summarizes it', () => {
     const r = merge(text(BASE), text(edited((d) => (d.phase = 'build'))), text(edited((d) => (d.phase = 'audit'))), { markerSize: 9 });

@@ -319,6 +319,26 @@ describe('cost spend through git (red-team finding 6)', () => {
     expect(text).toContain('"build": 8.0');
   });
 
+  it('adds token counters past 2^53 on their digits, in a hand-kept layout (red team s13 #2)', () => {
+    const dir = driverRepo();
+    const doc = baseDoc();
+    doc.cost = { total_usd: 1 }; // written below as the hand keeps it
+    // An inline cost object, as a hand keeps it; the token count written as its digits.
+    const withTokens = (n: string, at: string) => JSON.stringify({ ...doc, updated_at: at }, null, 2).replace(/"cost": \{[\s\S]*?\n {2}\}/, `"cost": {"currency": "USD", "total_usd": 1.0, "tokens": {"in": ${n}, "out": 5}}`) + '\n';
+    write(dir, FILE, withTokens('12345678901234567000', '2026-03-01T10:00:00Z'));
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'theirs']);
+    write(dir, FILE, withTokens('12345678901234567200', '2026-03-02T08:00:00Z'));
+    commitAll(dir, 'theirs spends 200', '2026-03-02T08:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, withTokens('12345678901234567100', '2026-03-02T09:00:00Z'));
+    commitAll(dir, 'ours spends 100', '2026-03-02T09:00:00Z');
+
+    const r = gitTry(dir, ['merge', '--no-edit', 'theirs']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(read(dir, FILE)).toBe(withTokens('12345678901234567300', '2026-03-02T09:00:00Z'));
+  });
+
   it('still stops on two different budgets', () => {
     const dir = driverRepo();
     const doc = baseDoc();

@@ -744,6 +744,67 @@ describe('counter sums keep the decimals their sides wrote', () => {
   });
 });
 
+describe('integer counters of any size add exactly (red team s13 #2)', () => {
+  // Around 2^53, where doubles start to skip integers; up to 10^40, where one double covers
+  // ten thousand trillion of them; and small ones, which must add as they always did.
+  const TWO_53 = 2n ** 53n;
+  const count = fc.oneof(
+    fc.bigInt({ min: TWO_53 - 1000n, max: TWO_53 + 1000n }),
+    fc.bigInt({ min: 0n, max: 10n ** 40n }),
+    fc.bigInt({ min: 0n, max: 10n ** 6n }),
+  );
+  const spend = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 10n ** 25n }));
+  /** A file as a hand or an agent keeps it: prose in paths, tokens beside money written 8.0. */
+  const doc = (inTokens: bigint | undefined, outTokens: bigint, at: number) =>
+    formatJson({
+      protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo',
+      created_at: new Date(T0).toISOString(), updated_at: new Date(T0 + at * 60_000).toISOString(),
+      phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'see src/x.ts (PR 12)', next_actions: ['ship'],
+      cost: { currency: 'USD', total_usd: '@usd', tokens: { ...(inTokens === undefined ? {} : { in: '@in' }), out: '@out' } },
+    })
+      .replace('"@usd"', '8.0')
+      .replace('"@in"', String(inTokens))
+      .replace('"@out"', String(outTokens));
+
+  it('writes base + (ours - base) + (theirs - base) in exact digits, the same either way round', () => {
+    let pastSafe = 0;
+    fc.assert(
+      fc.property(count, spend, spend, fc.boolean(), count, (base, ourSpend, theirSpend, inBase, outAll) => {
+        fc.pre(ourSpend !== theirSpend); // the same value on both sides is taken once, as always
+        const [ours, theirs] = [base + ourSpend, base + theirSpend];
+        // tokens.in: both spent since base (or both added it, base absent). tokens.out: one side alone.
+        const texts = [doc(inBase ? base : undefined, outAll, 0), doc(ours, outAll, 1), doc(theirs, outAll + 5n, 2)];
+        const r = mergeCheckpointTexts({ base: texts[0]!, ours: texts[1]!, theirs: texts[2]!, fileName: FILE });
+        const swapped = mergeCheckpointTexts({ base: texts[0]!, ours: texts[2]!, theirs: texts[1]!, fileName: FILE });
+        expect(r.status, r.messages.join('\n')).toBe('clean');
+        expect(swapped.text).toBe(r.text);
+        const sum = (inBase ? base : 0n) + (ours - (inBase ? base : 0n)) + (theirs - (inBase ? base : 0n));
+        expect(r.text!.match(/"in": (\d+)/)?.[1]).toBe(sum.toString());
+        expect(r.text!.match(/"out": (\d+)/)?.[1]).toBe((outAll + 5n).toString());
+        expect(r.text).toContain('"total_usd": 8.0');
+        if (sum > BigInt(Number.MAX_SAFE_INTEGER)) pastSafe++;
+      }),
+      { numRuns: 600 },
+    );
+    expect(pastSafe).toBeGreaterThan(200);
+  });
+
+  it('conflicts where a side lowered a counter past 2^53, however close its double, naming it', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: TWO_53, max: 10n ** 30n }), fc.bigInt({ min: 1n, max: 3000n }), spend, (base, lowered, spent) => {
+        const texts = [doc(base, 1n, 0), doc(base - lowered, 1n, 1), doc(base + spent, 1n, 2)];
+        for (const [o, t, who] of [[texts[1]!, texts[2]!, 'ours'], [texts[2]!, texts[1]!, 'theirs']] as const) {
+          const r = mergeCheckpointTexts({ base: texts[0]!, ours: o, theirs: t, fileName: FILE });
+          expect(r.status).toBe('conflict');
+          expect(r.conflicts.map((c) => c.display)).toEqual(['cost.tokens.in']);
+          expect(r.messages[0]).toContain(`${who} lowered it`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('counters add only spend, in one currency', () => {
   const currency = fc.constantFrom(undefined, 'USD', 'usd', 'EUR', 'GBP');
   const side = fc.record({ total: fc.integer({ min: 0, max: 12 }), currency });

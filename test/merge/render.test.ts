@@ -42,6 +42,16 @@ describe('renderMerged without conflicts', () => {
 });
 
 describe('renderMerged with conflicts', () => {
+  it('a file with lone-CR line ends gets its markers on LF lines, as before its line ends were detected (one line to git otherwise)', () => {
+    const ours = { ...BASE, phase: 'build' };
+    const theirs = { ...BASE, phase: 'audit' };
+    const format = detectFormat(`${JSON.stringify(ours, null, 2).replace(/\n/g, '\r')}\r`);
+    expect(format.eol).toBe('\r');
+    const { text } = renderMerge(BASE, ours, theirs, format);
+    expect(text).toBe(renderMerge(BASE, ours, theirs).text);
+    expect(text).not.toContain('\r');
+  });
+
   it('wraps only the conflicting property in diff3 markers, in ours format', () => {
     const ours = { ...BASE, phase: 'build', step: 'impl' };
     const theirs = { ...BASE, phase: 'audit' };

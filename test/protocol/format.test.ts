@@ -14,6 +14,8 @@ describe('detectFormat + formatJson round-trip byte for byte', () => {
     ['tabs', `${JSON.stringify(doc, null, '\t')}\n`],
     ['CRLF', `${JSON.stringify(doc, null, 2).replace(/\n/g, '\r\n')}\r\n`],
     ['tabs + CRLF, no final newline', JSON.stringify(doc, null, '\t').replace(/\n/g, '\r\n')],
+    ['lone CR (classic Mac OS)', `${JSON.stringify(doc, null, 2).replace(/\n/g, '\r')}\r`],
+    ['tabs + lone CR, no final newline', JSON.stringify(doc, null, '\t').replace(/\n/g, '\r')],
     ['no final newline', JSON.stringify(doc, null, 2)],
     ['single line', `${JSON.stringify(doc)}\n`],
     ['BOM', `\uFEFF${JSON.stringify(doc, null, 2)}\n`],
@@ -27,6 +29,9 @@ describe('detectFormat + formatJson round-trip byte for byte', () => {
     expect(detectFormat('{\n    "a": 1\n}')).toEqual({ indent: '    ', eol: '\n', finalNewline: false, bom: false });
     expect(detectFormat('\uFEFF{\r\n\t"a": 1\r\n}\r\n')).toEqual({ indent: '\t', eol: '\r\n', finalNewline: true, bom: true });
     expect(detectFormat('{"a":1}')).toEqual({ indent: '', eol: '\n', finalNewline: false, bom: false });
+    expect(detectFormat('{\r    "a": 1\r}\r')).toEqual({ indent: '    ', eol: '\r', finalNewline: true, bom: false });
+    // A CR beside LF line ends is not the file's line end.
+    expect(detectFormat('{\n  "a": 1\r\n,"b": 2\n}')).toEqual({ indent: '  ', eol: '\r\n', finalNewline: false, bom: false });
   });
 
   it('keeps key order', () => {

@@ -118,7 +118,8 @@ function layOut(value: JsonValue, seed: number, unit: string, eol: string, bom: 
 const layout = fc.record({
   seed: fc.integer({ min: 1 }),
   unit: fc.constantFrom('  ', '    ', '\t'),
-  eol: fc.constantFrom('\n', '\r\n'),
+  // A lone CR (classic Mac OS): one line to git, but a line end to a person and to the writer.
+  eol: fc.constantFrom('\n', '\r\n', '\r'),
   bom: fc.boolean(),
   finalNewline: fc.boolean(),
 });
@@ -199,9 +200,27 @@ describe('writeKeepingLayout (property)', () => {
         expect(back.hadBom).toBe(l.bom);
         expect(out!.endsWith(l.eol)).toBe(l.finalNewline);
         if (l.eol === '\n') expect(out).not.toContain('\r');
+        if (l.eol === '\r') expect(out).not.toContain('\n');
         if (next !== null && typeof next === 'object' && !Array.isArray(next) && !Array.isArray(value) && typeof value === 'object' && value !== null) {
           for (const [k, text] of laid.members) if (Object.prototype.hasOwnProperty.call(next, k) && same((value as Obj)[k]!, next[k]!)) expect(out).toContain(text);
         }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes a file with lone-CR line ends as it writes its LF twin, line ends apart (red team s13 #8: inline stays inline)', () => {
+    fc.assert(
+      fc.property(document, layout, edits, (value, l, list) => {
+        const { text } = layOut(value, l.seed, l.unit, '\n', l.bom, l.finalNewline);
+        // JSON holds a raw line end only between tokens: the twin differs in its line ends alone.
+        const cr = text.replace(/\n/g, '\r');
+        const parsed = parseJson(text);
+        const next = applyEdits(structuredClone(parsed.value), list);
+        const lf = writeKeepingLayout(text, parsed.value, next, formatOf(text, parsed.texts), parsed.texts);
+        const crParsed = parseJson(cr);
+        const mine = writeKeepingLayout(cr, crParsed.value, structuredClone(next), formatOf(cr, crParsed.texts), crParsed.texts);
+        expect(mine).toBe(lf!.replace(/\n/g, '\r'));
       }),
       { numRuns: 500 },
     );
@@ -221,7 +240,7 @@ describe('writeKeepingLayout (property)', () => {
   it('writes a file in our own layout exactly as formatJson does', () => {
     fc.assert(
       fc.property(document, layout, edits, (value, l, list) => {
-        const text = formatJson(value, { indent: l.unit, eol: l.eol as '\n' | '\r\n', bom: l.bom, finalNewline: l.finalNewline });
+        const text = formatJson(value, { indent: l.unit, eol: l.eol as TextFormat['eol'], bom: l.bom, finalNewline: l.finalNewline });
         const parsed = parseJson(text);
         const next = applyEdits(structuredClone(parsed.value), list);
         const format = formatOf(text, parsed.texts);

@@ -1,23 +1,55 @@
-import { listSkills, requireCheckpoint } from '../../store/checkpoints.js';
+import { isCheckpointError } from '../../errors.js';
+import { oneLine } from '../../one-line.js';
+import { repairEntry } from '../../read/repair.js';
+import { asReadError, checkpointPath, listSkills, readCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
+
+/** The member of `show --json` (all skills) naming the files that could not be shown. */
+const ERRORS_MEMBER = 'errors';
 
 /**
  * Raw JSON, pipeable to jq: one skill's file as it is on disk (line ends LF, C1 controls as
  * \u escapes: json-text.ts), or an object of all of them. The same with --json: JSON takes a
  * number in any spelling, so the file's own text is the exact value (12345678901234567890,
  * 1e-400, -0, 8.0), which a parse and re-serialization would round.
+ * All of them: a file that cannot be read is named and the others still shown, exit 1, as
+ * status, next and list do (on stderr; with --json in an `errors` member, as status's `broken`).
  */
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
   if (skill) {
-    ctx.out.out(ownText(requireCheckpoint(root, skill).text));
+    ctx.out.out(ownText(readOrThrow(root, skill).text));
     return 0;
   }
-  ctx.out.out(allOf(listSkills(root).map((s) => [s, ownText(requireCheckpoint(root, s).text)])));
-  return 0;
+  const files: [string, string][] = [];
+  const unreadable: ReturnType<typeof repairEntry>[] = [];
+  for (const s of listSkills(root)) {
+    try {
+      // Gone since the listing: nothing to show, nothing wrong.
+      const file = readCheckpoint(root, s);
+      if (file) files.push([s, ownText(file.text)]);
+    } catch (e) {
+      if (!isCheckpointError(e)) throw e;
+      unreadable.push(repairEntry({ skill: s, path: checkpointPath(root, s), problem: e.message }));
+    }
+  }
+  // A skill may itself be called "errors": then the unreadable are named on stderr, never a second "errors" key.
+  const inJson = ctx.json && unreadable.length > 0 && !files.some(([s]) => s === ERRORS_MEMBER);
+  ctx.out.out(allOf(files, inJson ? unreadable : []));
+  if (!inJson) for (const u of unreadable) ctx.out.err(`checkpoint: not shown: ${u.skill} needs repair: ${oneLine(u.problem)}`);
+  return unreadable.length ? 1 : 0;
+}
+
+/** One skill's checkpoint, refused as a read refuses (no write's "it was not changed"). */
+function readOrThrow(root: string, skill: string) {
+  try {
+    return requireCheckpoint(root, skill);
+  } catch (e) {
+    throw asReadError(e);
+  }
 }
 
 /** A checkpoint's text as show prints it: without its byte order mark, terminal-safe. */
@@ -27,11 +59,13 @@ function ownText(text: string): string {
 
 /**
  * `{ "<skill>": <its text>, ... }` with each file's text spliced in whole (blanks around it
- * dropped), indented one level.
+ * dropped), indented one level; `errors` (when any) last, as `"errors": [...]`.
  * A line break in valid JSON lies between tokens (a string holds one only as `\n`), so the
  * indent changes no value; skill names need no escaping.
  */
-export function allOf(files: ReadonlyArray<readonly [string, string]>): string {
-  if (!files.length) return '{}';
-  return `{\n${files.map(([skill, text]) => `  ${JSON.stringify(skill)}: ${text.trim().replace(/\n/g, '\n  ')}`).join(',\n')}\n}`;
+export function allOf(files: ReadonlyArray<readonly [string, string]>, errors: readonly object[] = []): string {
+  const members = files.map(([skill, text]) => `  ${JSON.stringify(skill)}: ${text.trim().replace(/\n/g, '\n  ')}`);
+  if (errors.length) members.push(`  ${JSON.stringify(ERRORS_MEMBER)}: ${terminalSafeJson(JSON.stringify(errors, null, 2)).replace(/\n/g, '\n  ')}`);
+  if (!members.length) return '{}';
+  return `{\n${members.join(',\n')}\n}`;
 }

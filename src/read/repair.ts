@@ -1,0 +1,33 @@
+// Why a checkpoint needs repair and what to do, as every reader names it (status, next, list,
+// show): apart from agenda.ts so a reader that walks no history (show) loads none of it.
+import { basename } from 'node:path';
+import { handRepair } from '../protocol/repairable.js';
+import { CHECKPOINTS_DIR } from '../store/root.js';
+import type { Loaded } from './load.js';
+
+/** Why a checkpoint needs repair, and how: one line for `next` and `status` to print on stdout. */
+export function repairReason(b: Loaded): string {
+  if (b.misnamed) return b.problem!; // names the file and the rename
+  if (b.conflict) return `${b.problem} (${b.conflict.repair})`; // each way out of the merge, named
+  const first = b.validation?.errors[0];
+  const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
+  const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
+  const hand = !b.problem && first ? handRepair(first) : null;
+  return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */
+export function needsResolve(b: Loaded): boolean {
+  if (b.conflict) return true;
+  const first = b.validation?.errors[0];
+  return /conflict/i.test(b.problem ?? (first ? `${first.path}: ${first.message}` : ''));
+}
+
+/**
+ * A checkpoint that needs repair as --json gives it: the skill, why and what to do; a misnamed
+ * file also by its real name (`skill` its stem, `file` its path), which JSON escapes itself; one
+ * git's index holds unmerged also by the conflict's code (`conflict`: UU, AA, DU, UD, AU, UA, DD).
+ */
+export function repairEntry(b: Loaded): { skill: string; problem: string; file?: string; conflict?: string } {
+  return { skill: b.skill, problem: repairReason(b), ...(b.misnamed ? { file: `${CHECKPOINTS_DIR}/${basename(b.path)}` } : {}), ...(b.conflict ? { conflict: b.conflict.code } : {}) };
+}
