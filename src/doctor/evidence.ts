@@ -14,7 +14,7 @@ import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, recordedInstants, type QueuedDates, type RecordedInstant } from './queued.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
-import { byDate, lastRecorded, madeAfterIn } from './after.js';
+import { byDate, firstRecorded, lastRecorded, madeAfterIn } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 
@@ -393,16 +393,18 @@ class Anchoring {
     // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
     if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);
-    if (rule === byDate) return madeAfterByDate;
-    const proxies = new Map<string, { anchor: string; time: number }>();
-    for (const [rel, by] of lastRecorded(head!, commits, asked.map((f) => f.rel))) proxies.set(rel, { anchor: by.sha, time: by.time });
+    // Worked out on first use: an honest walk without a tie never asks.
+    let proxies: Map<string, CommitInfo> | null = null;
+    const proxy = (rel: string) => (proxies ??= lastRecorded(head!, commits, asked.map((f) => f.rel))).get(rel);
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
       if (exact) return rule(sec, exact.at === sec ? exact.anchor : null);
-      const proxy = text === null ? proxies.get(rel) : undefined;
-      // Dated before the save it holds: a skewed commit, which the date bound says nothing of.
-      return rule(sec, proxy && proxy.time >= sec ? proxy.anchor : null);
+      if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
+      const by = proxy(rel);
+      // Dated before the save it holds: a skewed commit, which the date bound says nothing of. Its
+      // ancestors on a tie: those of the oldest commit on the line that may have recorded the save.
+      return rule(sec, by && by.time >= sec ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null);
     };
   }
 }

@@ -18,7 +18,8 @@ import { NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
-import { dateQueuedActions } from './queued.js';
+import { dateQueuedActions, recordedInstants } from './queued.js';
+import { ancestorsIn } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -75,9 +76,19 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
   const recorded = new Map(valid.map(({ rel }) => [rel, afterRecorded(tip, commits, rel)]));
-  const madeAfter: Evidence['madeAfter'] = (rel, _text, sec) => {
+  // A pushed commit in an instant's own second that the commit which recorded the instant reaches
+  // through pushed commits was made before it (after.ts, the tie). The recording commits come from
+  // the revisions dateQueuedActions has just read (kept per HEAD): no git asked again.
+  const anchors = new Map((await recordedInstants(root, () => Promise.resolve(history), valid)).map((i) => [`${i.rel}\0${i.text ?? ''}\0${i.text === null ? 's' : 't'}`, i]));
+  const below = ancestorsIn(commits);
+  const madeAfter: Evidence['madeAfter'] = (rel, text, sec) => {
     const graph = rel === undefined ? undefined : recorded.get(rel);
-    return (c) => committedAfter(c.time, sec) || (graph?.(c) ?? false);
+    const anchor = rel === undefined ? undefined : anchors.get(`${rel}\0${text ?? ''}\0${text === null ? 's' : 't'}`);
+    const first = anchor !== undefined && anchor.at === sec ? anchor.anchor : null;
+    return (c) => {
+      if (!committedAfter(c.time, sec)) return graph?.(c) ?? false;
+      return !(c.time === sec && first !== null && below(first).has(c.sha));
+    };
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
