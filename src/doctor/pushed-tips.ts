@@ -14,7 +14,7 @@ import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName 
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
-import { NO_EVIDENCE, type Evidence } from './evidence.js';
+import { datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
@@ -68,10 +68,11 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
   }
   // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
-  const valid = loaded.flatMap((l) => {
+  // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).
+  const valid = (await datedSanely(root, loaded.flatMap((l) => {
     const r = readable(l);
     return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
-  });
+  }), now, 'auto', history)).files;
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
