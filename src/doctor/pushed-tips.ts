@@ -14,7 +14,7 @@ import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName 
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
-import { datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
+import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
@@ -62,17 +62,19 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
     out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: path }, blocks: touched.has(path) });
   }
+  // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
+  // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).
+  const sane = await datedSanely(root, loaded.flatMap((l) => {
+    const r = readable(l);
+    return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
+  }), now, 'auto', history);
+  const valid = sane.files;
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
     const carried = touched.has(l.path);
-    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
+    const dated = (f: Finding) => (f.check === 'schema' && f.path === 'updated_at' && sane.from.has(l.path) && /in the future/.test(f.message) ? datedFromWords(sane.from.get(l.path)!) : '');
+    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + dated(f) + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
   }
-  // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
-  // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).
-  const valid = (await datedSanely(root, loaded.flatMap((l) => {
-    const r = readable(l);
-    return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
-  }), now, 'auto', history)).files;
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);

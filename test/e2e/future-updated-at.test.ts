@@ -93,9 +93,13 @@ describe('a write from a correct clock', () => {
 describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (engine) => {
   it('date from the commit that recorded the save: the change and the landing are still reported, the warning says so', async () => {
     const dir = repo();
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
     write(dir, FILE, checkpoint());
     const recorded = commitAll(dir, 'checkpoint: api', ago(200));
     const { changed, merge } = driftAfter(dir, 100);
+    // The pre-push judge says it once, in the same words.
+    const pushed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as F[]).filter((f) => f.path === 'updated_at');
+    expect(pushed).toEqual([expect.objectContaining({ message: expect.stringContaining(`meanwhile drift checks date from the commit that recorded it (${recorded.slice(0, 7)}`) })]);
     const findings = await doctor(dir, engine);
     const clock = findings.find((f) => f.path === 'updated_at')!;
     expect(clock.message).toContain('the next write from a correct clock stamps it now (`checkpoint update api --step=<its step>`');
