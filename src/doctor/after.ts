@@ -12,17 +12,29 @@
 //    A path from A to c leaving R passes a commit n the walk left out, which lies in B's history
 //    (the walk stopped there, proven below B) or below the walk_days bound (counted so), so c
 //    would be in B's history too; it is not.
-// Neither rule ever calls a commit "before": a commit the graph says nothing about keeps its date.
+// Neither rule ever calls a commit "before" that its date calls "after", but one: the tie.
+// Commit dates are whole seconds, and a commit in the instant's own second counts as after by
+// date (instants.ts). When A reaches c through commits of R, c was made before A: an agent that
+// commits a file and records it in the checkpoint, or merges a PR and queues a follow-up naming
+// it, within one second, made c first. So a tie that is a proper ancestor of the anchor is before.
+// A commit the graph says nothing about keeps its date.
 //
-// Cost: nothing on an honest history. Both rules can only differ from the date when R holds a
-// mark or an edge whose child is dated before its parent (an anchor is dated no earlier than its
-// instant, and dates grow along every other path); with neither, the answer is the date's,
-// without looking at an anchor.
+// Cost: nothing on an honest history without a tie. The descendant rules can only differ from the
+// date when R holds a mark or an edge whose child is dated before its parent (an anchor is dated
+// no earlier than its instant, and dates grow along every other path); with neither, the answer
+// is the date's, without looking at an anchor. The tie rule looks at an anchor's ancestors only
+// for a commit dated in the instant's own second, once per anchor.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
 
-/** Whether `c` counts as made after instant `sec` (seconds), which commit `anchor` recorded (null: none known). */
-export type MadeAfter = (sec: number, anchor: string | null) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+/**
+ * Whether `c` counts as made after instant `sec` (seconds), which commit `anchor` recorded (null:
+ * none known). `first` (default: the anchor) is a commit at or below the first commit that held
+ * the instant: a tie that is a proper ancestor of it is before (an anchor found as the newest
+ * commit touching the file may be a later one than that first, which its descendants rule needs
+ * no more than).
+ */
+export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null)) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
 
 /** The date rule alone (instants.ts): what a walk without skew, or without an anchor, answers. */
 export const byDate: MadeAfter = (sec) => (c) => committedAfter(c.time, sec);
@@ -44,11 +56,51 @@ export function graphCanTell(commits: readonly CommitInfo[]): boolean {
 }
 
 /**
+ * Proper ancestors of a commit through `commits` (empty for one not among them), worked out once
+ * per commit and only when asked: the tie rule (see above).
+ */
+export function ancestorsIn(commits: readonly Pick<CommitInfo, 'sha' | 'parents'>[]): (sha: string) => ReadonlySet<string> {
+  let bySha: Map<string, Pick<CommitInfo, 'sha' | 'parents'>> | null = null;
+  const memo = new Map<string, Set<string>>();
+  return (sha) => {
+    let known = memo.get(sha);
+    if (known) return known;
+    bySha ??= new Map(commits.map((c) => [c.sha, c]));
+    known = new Set<string>();
+    const pending = [...(bySha.get(sha)?.parents ?? [])];
+    while (pending.length) {
+      const p = pending.pop()!;
+      const c = bySha.get(p);
+      if (!c || known.has(p)) continue;
+      known.add(p);
+      pending.push(...c.parents);
+    }
+    memo.set(sha, known);
+    return known;
+  };
+}
+
+/**
  * The rule over `commits` (a completed walk): an anchor is looked at only for a commit its date
- * calls "before", and each anchor's descendants and ancestors in the walk are worked out once.
+ * calls "before" or ties, and each anchor's descendants and ancestors in the walk are worked out once.
  */
 export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
-  if (!graphCanTell(commits)) return byDate;
+  const below = ancestorsIn(commits);
+  // A commit in the instant's own second that the first recording commit reaches was made before it.
+  const tieRule = (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => {
+    let floor: string | null | undefined = typeof first === 'function' ? undefined : first === undefined ? anchor : first;
+    return (c: Pick<CommitInfo, 'sha' | 'time'>): boolean => {
+      if (c.time !== sec) return true;
+      if (floor === undefined) floor = (first as () => string | null)();
+      return !(floor !== null && c.sha !== floor && below(floor).has(c.sha));
+    };
+  };
+  if (!graphCanTell(commits)) {
+    return (sec, anchor, first) => {
+      const tie = tieRule(sec, anchor, first);
+      return (c) => committedAfter(c.time, sec) && tie(c);
+    };
+  }
   const bySha = new Map(commits.map((c) => [c.sha, c]));
   const children = new Map<string, string[]>();
   for (const c of commits) {
@@ -69,21 +121,21 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
     }
     return seen;
   };
-  const memo = new Map<string, { later: Set<string>; below: Set<string> }>();
+  const later = new Map<string, Set<string>>();
   const around = (anchor: string) => {
-    let known = memo.get(anchor);
-    if (!known) {
-      // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
-      const below = bySha.has(anchor) ? reach(anchor, (sha) => bySha.get(sha)?.parents ?? []) : new Set<string>();
-      memo.set(anchor, (known = { later: reach(anchor, (sha) => children.get(sha) ?? []), below }));
-    }
-    return known;
+    let known = later.get(anchor);
+    if (!known) later.set(anchor, (known = reach(anchor, (sha) => children.get(sha) ?? [])));
+    // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
+    return { later: known, below: below(anchor) };
   };
-  return (sec, anchor) => (c) => {
-    if (committedAfter(c.time, sec)) return true;
-    if (anchor === null || c.sha === anchor) return false;
-    const { later, below } = around(anchor);
-    return later.has(c.sha) || (bySha.get(c.sha)?.pastAnchor === true && !below.has(c.sha));
+  return (sec, anchor, first) => {
+    const tie = tieRule(sec, anchor, first);
+    return (c) => {
+      if (committedAfter(c.time, sec)) return tie(c);
+      if (anchor === null || c.sha === anchor) return false;
+      const known = around(anchor);
+      return known.later.has(c.sha) || (bySha.get(c.sha)?.pastAnchor === true && !known.below.has(c.sha));
+    };
   };
 }
 
@@ -105,6 +157,23 @@ export function lastRecorded(head: string, commits: readonly CommitInfo[], rels:
       if (wanted.has(ch.path) && !found.has(ch.path)) found.set(ch.path, c);
       if (ch.from !== undefined && wanted.has(ch.from) && !found.has(ch.from)) found.set(ch.from, c);
     }
+  }
+  return found;
+}
+
+/**
+ * The oldest commit on HEAD's first-parent line, walked through `commits`, whose changes touch
+ * `rel` and that is dated `sec` or later: at or below the first commit that recorded an instant
+ * of `rel` in second `sec` (that commit is on the line, touches the file and, as an anchor, is
+ * dated no earlier than its instant; on an honest line every commit down to it is walked). Its
+ * ancestors are the tie rule's (see above). undefined when the line touches `rel` nowhere so dated.
+ */
+export function firstRecorded(head: string, commits: readonly CommitInfo[], rel: string, sec: number): CommitInfo | undefined {
+  const bySha = new Map<string, CommitInfo>();
+  for (const c of commits) bySha.set(c.sha, c);
+  let found: CommitInfo | undefined;
+  for (let c = bySha.get(head); c !== undefined; c = c.parents.length ? bySha.get(c.parents[0]!) : undefined) {
+    if (c.time >= sec && c.changes.some((ch) => ch.path === rel || ch.from === rel)) found = c;
   }
   return found;
 }

@@ -11,10 +11,11 @@ import { walkDays } from '../store/config.js';
 import { findLandings, landingNeedles, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
-import { dateQueuedActions, queuedTexts, recordedInstants, type QueuedDates, type RecordedInstant } from './queued.js';
+import { dateQueuedActions, queuedTexts, recordedInstants, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
+import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
-import { byDate, lastRecorded, madeAfterIn } from './after.js';
+import { byDate, firstRecorded, lastRecorded, madeAfterIn } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 
@@ -238,6 +239,35 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden };
 }
 
+/**
+ * `files` with each updated_at more than validate's future skew past `now` (a clock ahead, a typo
+ * in the year) replaced by a sane instant to date drift from (queued.ts saneSaves): such a value
+ * would put every later change and landing "before" the save, and the checks would go silent.
+ * `from` says, by path, what each was dated from (null: nothing sane was found, kept as written).
+ * Git is asked only when a checkpoint is that far ahead.
+ */
+export async function datedSanely<T extends { rel: string; cp: Checkpoint }>(root: string, files: readonly T[], now: Date, engine: 'auto' | EngineName = 'auto', history?: GitHistory): Promise<{ files: T[]; from: Map<string, string | null> }> {
+  const limit = now.getTime() + MAX_FUTURE_SKEW_MS;
+  const from = new Map<string, string | null>();
+  if (!files.some(({ cp }) => Date.parse(cp.updated_at) > limit) || !existsSync(join(root, '.git'))) return { files: [...files], from };
+  const open = () => (history ? Promise.resolve(history) : import('../git/index.js').then(({ createHistory }) => createHistory({ dir: root, engine })));
+  const sane = await saneSaves(root, open, files, limit);
+  return {
+    files: files.map((f) => {
+      if (!(Date.parse(f.cp.updated_at) > limit)) return f;
+      const s = sane.get(f.rel);
+      from.set(f.rel, s?.from ?? null);
+      return s ? { ...f, cp: { ...f.cp, updated_at: new Date(s.at * 1000).toISOString() } } : f;
+    }),
+    from,
+  };
+}
+
+/** The future-skew warning's last words in doctor: what drift was dated from meanwhile. */
+export function datedFromWords(from: string | null): string {
+  return from === null ? '; no commit or earlier save of it is dated sanely, so drift since it cannot be checked' : `; meanwhile drift checks date from ${from}`;
+}
+
 /** This repository's names, from its remotes' URLs (.git/config): the same for both engines. */
 export function readThisRepo(root: string): ThisRepo {
   return thisRepoOf(remoteUrls(root));
@@ -393,16 +423,18 @@ class Anchoring {
     // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
     if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);
-    if (rule === byDate) return madeAfterByDate;
-    const proxies = new Map<string, { anchor: string; time: number }>();
-    for (const [rel, by] of lastRecorded(head!, commits, asked.map((f) => f.rel))) proxies.set(rel, { anchor: by.sha, time: by.time });
+    // Worked out on first use: an honest walk without a tie never asks.
+    let proxies: Map<string, CommitInfo> | null = null;
+    const proxy = (rel: string) => (proxies ??= lastRecorded(head!, commits, asked.map((f) => f.rel))).get(rel);
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
       if (exact) return rule(sec, exact.at === sec ? exact.anchor : null);
-      const proxy = text === null ? proxies.get(rel) : undefined;
-      // Dated before the save it holds: a skewed commit, which the date bound says nothing of.
-      return rule(sec, proxy && proxy.time >= sec ? proxy.anchor : null);
+      if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
+      const by = proxy(rel);
+      // Dated before the save it holds: a skewed commit, which the date bound says nothing of. Its
+      // ancestors on a tie: those of the oldest commit on the line that may have recorded the save.
+      return rule(sec, by && by.time >= sec ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null);
     };
   }
 }

@@ -5,7 +5,8 @@
 // own second may have been made before or after it, and nothing in git says which. It counts as
 // after: the commit is in HEAD's history and names the work, so calling it landed costs a
 // reconcile the message points at (and a push blocked until then), while calling it not landed
-// sends the next session to redo merged work, silently.
+// sends the next session to redo merged work, silently. Where the commit that recorded the
+// instant has that commit in its history, the graph says it came first (after.ts, the tie).
 import type { Checkpoint } from '../protocol/types.js';
 
 /** The second an ISO instant falls in (NaN when it does not parse). */

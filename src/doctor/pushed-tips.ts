@@ -14,11 +14,12 @@ import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName 
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
-import { NO_EVIDENCE, type Evidence } from './evidence.js';
+import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
-import { dateQueuedActions } from './queued.js';
+import { dateQueuedActions, recordedInstants } from './queued.js';
+import { ancestorsIn } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -61,23 +62,36 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
     out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: path }, blocks: touched.has(path) });
   }
+  // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
+  // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).
+  const sane = await datedSanely(root, loaded.flatMap((l) => {
+    const r = readable(l);
+    return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
+  }), now, 'auto', history);
+  const valid = sane.files;
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
     const carried = touched.has(l.path);
-    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
+    const dated = (f: Finding) => (f.check === 'schema' && f.path === 'updated_at' && sane.from.has(l.path) && /in the future/.test(f.message) ? datedFromWords(sane.from.get(l.path)!) : '');
+    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + dated(f) + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
   }
-  // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
-  const valid = loaded.flatMap((l) => {
-    const r = readable(l);
-    return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
-  });
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
   const recorded = new Map(valid.map(({ rel }) => [rel, afterRecorded(tip, commits, rel)]));
-  const madeAfter: Evidence['madeAfter'] = (rel, _text, sec) => {
+  // A pushed commit in an instant's own second that the commit which recorded the instant reaches
+  // through pushed commits was made before it (after.ts, the tie). The recording commits come from
+  // the revisions dateQueuedActions has just read (kept per HEAD): no git asked again.
+  const anchors = new Map((await recordedInstants(root, () => Promise.resolve(history), valid)).map((i) => [`${i.rel}\0${i.text ?? ''}\0${i.text === null ? 's' : 't'}`, i]));
+  const below = ancestorsIn(commits);
+  const madeAfter: Evidence['madeAfter'] = (rel, text, sec) => {
     const graph = rel === undefined ? undefined : recorded.get(rel);
-    return (c) => committedAfter(c.time, sec) || (graph?.(c) ?? false);
+    const anchor = rel === undefined ? undefined : anchors.get(`${rel}\0${text ?? ''}\0${text === null ? 's' : 't'}`);
+    const first = anchor !== undefined && anchor.at === sec ? anchor.anchor : null;
+    return (c) => {
+      if (!committedAfter(c.time, sec)) return graph?.(c) ?? false;
+      return !(c.time === sec && first !== null && below(first).has(c.sha));
+    };
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));

@@ -8,7 +8,8 @@ import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
 // -2: dates from summaries that read an action object without text by its words (blob-cache.ts).
-const MEMO_FILE = 'queued-dates-2.json';
+// -3: a revision's updated_at more than a day after its own commit is read as unreadable (queued.ts).
+const MEMO_FILE = 'queued-dates-3.json';
 /** One entry per checkpoint file is all a clone needs; a few spare for switching branches. */
 const MAX_ENTRIES = 200;
 

@@ -6,6 +6,7 @@ import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
 import { toSeconds } from './instants.js';
+import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 
 const REVISIONS_FILE = 'file-revisions.json';
 import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
@@ -94,7 +95,9 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
     const summary = summaryOf(r);
     if (!summary?.queued.includes(text)) break;
     const written = summary.updated_at ? toSeconds(summary.updated_at) : NaN;
-    const at = Number.isFinite(written) ? written : r.time;
+    // A save is made before the commit that records it: one dated more than validate's future skew
+    // after that commit is a clock ahead (or a typo in the year), read as unreadable.
+    const at = Number.isFinite(written) && (written - r.time) * 1000 <= MAX_FUTURE_SKEW_MS ? written : r.time;
     if (at <= found.at) found = { at, by: r };
   }
   return found;
@@ -128,6 +131,51 @@ export async function recordedInstants(root: string, history: () => Promise<GitH
       const { at, by } = datedBy(own, cache, cp, text);
       // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
       if (Number.isFinite(at) && by !== null && by.time >= Math.floor(at)) out.push({ rel, text, at, anchor: by.sha });
+    }
+  }
+  return out;
+}
+
+/** What a checkpoint whose updated_at is too far ahead is dated from instead (saneSaves). */
+export interface SaneSave {
+  /** Seconds. */
+  at: number;
+  /** What it is, for the warning: "the commit that recorded it (abc1234, <date>)" or "its previous save (<date>)". */
+  from: string;
+}
+
+/**
+ * For each of `files` whose updated_at lies beyond `limit` (ms: validate's future skew past now),
+ * a sane instant to date its drift checks from, else none: the commit that recorded that save (the
+ * oldest revision of the newest run holding it, as dateQueuedActions reads it) when that commit's
+ * date is within the limit, else the newest earlier save within it (the save no commit recorded yet,
+ * or a commit dated as far ahead). The recording commit came after the save (what lies between is
+ * the session's own work, its ancestors: before, as the tie rule has it); an earlier save came
+ * before it, so nothing after the save is missed. Read from the checkpoint files' revisions, kept
+ * per HEAD: asked only when a checkpoint is that far ahead.
+ */
+export async function saneSaves(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], limit: number): Promise<Map<string, SaneSave>> {
+  const out = new Map<string, SaneSave>();
+  const ahead = files.filter(({ cp }) => Date.parse(cp.updated_at) > limit);
+  if (!ahead.length) return out;
+  const { revisions, cache } = await readRevisions(root, history, ahead);
+  const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+  for (const { rel, cp } of ahead) {
+    const own = revisions.filter((r) => r.path === rel);
+    let i = 0;
+    let by: FileRevision | null = null;
+    for (; i < own.length && (own[i]!.blob ? cache.get(own[i]!.blob!) : undefined)?.updated_at === cp.updated_at; i++) by = own[i]!;
+    if (by !== null && by.time * 1000 <= limit) {
+      out.set(rel, { at: by.time, from: `the commit that recorded it (${by.sha.slice(0, 7)}, ${iso(by.time)})` });
+      continue;
+    }
+    for (; i < own.length; i++) {
+      const saved = own[i]!.blob ? cache.get(own[i]!.blob!)?.updated_at : undefined;
+      const t = saved ? Date.parse(saved) : NaN;
+      if (Number.isFinite(t) && t <= limit) {
+        out.set(rel, { at: Math.floor(t / 1000), from: `its previous save (${saved}, in ${own[i]!.sha.slice(0, 7)})` });
+        break;
+      }
     }
   }
   return out;

@@ -9,7 +9,7 @@ import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, notAFile, patternBase } from './checks.js';
-import { gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
+import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
@@ -90,11 +90,15 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   const loaded = loadRemembered(opts.root, opts.now);
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
-  const checkpoints = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
+  const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
   for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));
   const relOf = (skill: string) => rels.get(skill) ?? null;
+  // An updated_at far in the future would date every change and landing "before" it: drift is
+  // dated from a sane instant instead, and the clock's warning says which (datedSanely).
+  const sane = await datedSanely(opts.root, readOnes.map((cp) => ({ rel: relOf(cp.skill)!, cp })), opts.now, opts.engine);
+  const checkpoints = sane.files.map((f) => f.cp);
   const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
   const entries = new Map();
   // Each file looked for once in this run, however many checkpoints and checks name it.
@@ -141,6 +145,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   let held: Set<string> | undefined;
   const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, [...bare, ...missing])).has(rel);
   const findings: Finding[] = loaded.flatMap(checkSchema);
+  for (const f of findings) {
+    const rel = f.skill === null ? null : relOf(f.skill);
+    if (f.check === 'schema' && f.path === 'updated_at' && rel !== null && sane.from.has(rel) && /in the future/.test(f.message)) f.message += datedFromWords(sane.from.get(rel)!);
+  }
   findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.

@@ -89,7 +89,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     err('updated_at', `updated_at (${doc.updated_at}) is before created_at (${doc.created_at})`);
   }
   // The only rule that reads the clock: verdicts.ts keeps the others' answer per file and runs this one live.
-  const skew = ctx.now ? futureSkew(doc.updated_at, ctx.now) : null;
+  const skew = ctx.now ? futureSkew(doc.updated_at, ctx.now, typeof doc.skill === 'string' ? doc.skill : undefined) : null;
   if (skew) warnings.push(skew);
   if (ctx.fileName !== undefined && typeof doc.skill === 'string' && doc.skill) {
     const expected = `${doc.skill}.checkpoint.json`;
@@ -137,10 +137,14 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   return { errors, warnings };
 }
 
-/** The warning for an `updated_at` more than a day past `now`, else null. */
-export function futureSkew(updatedAt: unknown, now: Date): Issue | null {
+/**
+ * The warning for an `updated_at` more than a day past `now`, else null; with the way out (any
+ * write from a correct clock stamps it now: scaffold.ts stampWrite), for `skill` when known.
+ */
+export function futureSkew(updatedAt: unknown, now: Date, skill?: string): Issue | null {
   if (!isIsoInstant(updatedAt) || Date.parse(updatedAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return null;
-  return { level: 'warning', path: 'updated_at', message: `updated_at (${updatedAt}) is more than a day in the future; check the writer's clock` };
+  const update = `checkpoint update ${skill && /^[\w.-]+$/.test(skill) ? skill : '<skill>'} --step=<its step>`;
+  return { level: 'warning', path: 'updated_at', message: `updated_at (${updatedAt}) is more than a day in the future (a clock ahead, or a typo in the year); the next write from a correct clock stamps it now (\`${update}\`, \`checkpoint done\` or \`checkpoint pause\`)` };
 }
 
 type Report = (path: string, message: string) => void;

@@ -2,7 +2,7 @@
 // ranked, each with the first action git does not show as landed.
 import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import { gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
+import { datedSanely, gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
@@ -103,7 +103,14 @@ async function landedActions(root: string, now: Date, asking: readonly Asking[],
   return atOneHead(root, () => landedAtHead(root, now, asking, engine, unread));
 }
 
-async function landedAtHead(root: string, now: Date, asking: readonly Asking[], engine: 'auto' | EngineName, unread: (e: unknown) => void): Promise<{ answer: LandedAnswer; head: HeadFiles | null }> {
+async function landedAtHead(root: string, now: Date, written: readonly Asking[], engine: 'auto' | EngineName, unread: (e: unknown) => void): Promise<{ answer: LandedAnswer; head: HeadFiles | null }> {
+  // An updated_at far in the future would date every landing "before" it: a sane instant instead (datedSanely).
+  let asking = written;
+  try {
+    asking = (await datedSanely(root, written, now, engine)).files;
+  } catch (e) {
+    unread(e);
+  }
   const head = headFiles(root);
   const notBefore = walkBound(root, now);
   // An engine asked for by name is exercised, as gatherEvidence does with its walk caches.

@@ -36,6 +36,6 @@ export function readChecked(root: string, path: string, opts: CheckOptions): Che
     opts.verdicts.remember(key, read.stat, verdict);
   }
   // validateCheckpoint's order: the clock's warning comes before every other.
-  const skew = futureSkew(verdict.updatedAt, opts.now);
+  const skew = futureSkew(verdict.updatedAt, opts.now, opts.fileName.replace(/\.checkpoint\.json$/, ''));
   return { file: read.file, validation: { errors: [...verdict.errors], warnings: skew ? [skew, ...verdict.warnings] : [...verdict.warnings] } };
 }

@@ -3,7 +3,7 @@
 // cases by hand, then random DAGs built with git fast-import against git's own rev-list.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { byDate, descendsFrom, graphCanTell, lastRecorded, madeAfterIn } from '../../src/doctor/after.js';
+import { byDate, descendsFrom, firstRecorded, graphCanTell, lastRecorded, madeAfterIn } from '../../src/doctor/after.js';
 import { afterRecorded } from '../../src/doctor/pushed-tips.js';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { cleanup, git } from '../helpers/repo.js';
@@ -15,12 +15,61 @@ afterEach(() => made.splice(0).forEach(cleanup));
 const commit = (sha: string, time: number, parents: string[], extra: Partial<CommitInfo> = {}): CommitInfo => ({ sha, parents, time, subject: sha, body: '', changes: [], ...extra });
 
 describe('madeAfterIn', () => {
-  it('an honest graph (dates grow along every edge, nothing marked) is answered by the date alone', () => {
+  it('an honest graph (dates grow along every edge, nothing marked) is answered by the date alone, but for a tie', () => {
     const line = [commit('c', 30, ['b']), commit('b', 20, ['a']), commit('a', 10, [])];
     expect(graphCanTell(line)).toBe(false);
-    expect(madeAfterIn(line)).toBe(byDate);
-    expect(madeAfterIn(line)(20, 'b')(line[1]!)).toBe(true); // the same second counts as after
+    expect(madeAfterIn(line)(20, 'b')(line[1]!)).toBe(true); // the anchor itself: the same second counts as after
+    expect(madeAfterIn(line)(20, null)(line[1]!)).toBe(true); // no anchor: the same
     expect(madeAfterIn(line)(21, 'a')(line[1]!)).toBe(false);
+    for (const c of line) for (const sec of [9, 10, 20, 30, 31]) expect(madeAfterIn(line)(sec, null)(c)).toBe(byDate(sec, null)(c));
+  });
+
+  it('a commit in the instant\'s own second that the anchor reaches was made before it; one it does not reach is after', () => {
+    // gen (20) <- rec (20, recorded the save at 20.664); side (20) merged after: merge (21).
+    const walk = [commit('merge', 21, ['rec', 'side']), commit('side', 20, ['base']), commit('rec', 20, ['gen']), commit('gen', 20, ['base']), commit('base', 19, [])];
+    const rule = madeAfterIn(walk);
+    expect(rule(20, 'rec')(walk[3]!)).toBe(false); // its parent: before, whatever the second says
+    expect(rule(20, 'rec')(walk[2]!)).toBe(true); // the anchor itself keeps its date
+    expect(rule(20, 'rec')(walk[1]!)).toBe(true); // not in its history: the graph says nothing, the tie counts as after
+    expect(rule(20, null)(walk[3]!)).toBe(true); // no anchor (an uncommitted save): the tie counts as after
+    expect(rule(19, 'rec')(walk[3]!)).toBe(true); // a later second: the date decides
+    expect(rule(20, 'merge', 'rec')(walk[3]!)).toBe(false); // a later anchor, its floor given
+    expect(rule(20, 'merge', 'rec')(walk[1]!)).toBe(true);
+    // A floor asked for is asked on a tie only, once.
+    let asked = 0;
+    const lazy = rule(20, 'merge', () => (asked++, 'rec'));
+    expect([walk[0], walk[4]].map((c) => lazy(c!))).toEqual([true, false]);
+    expect(asked).toBe(0);
+    expect([walk[3], walk[1]].map((c) => lazy(c!))).toEqual([false, true]);
+    expect(asked).toBe(1);
+  });
+
+  it('the tie rule holds on a skewed walk too', () => {
+    // gen (50) <- anchor (50, saved at 50) <- skewed (5) <- top (60)
+    const walk = [commit('top', 60, ['skewed']), commit('skewed', 5, ['anchor']), commit('anchor', 50, ['gen']), commit('gen', 50, ['old']), commit('old', 3, [])];
+    expect(graphCanTell(walk)).toBe(true);
+    const rule = madeAfterIn(walk);
+    expect(rule(50, 'anchor')(walk[3]!)).toBe(false);
+    expect(rule(50, 'anchor')(walk[1]!)).toBe(true);
+  });
+
+  it('firstRecorded: the oldest commit on the first-parent line touching the file, dated the second or later', () => {
+    const touch = { changes: [{ status: 'M' as const, path: '.checkpoints/a.checkpoint.json' }] };
+    const walk = [
+      commit('hand', 21, ['x'], touch), // a later commit of the file (a hand edit that kept updated_at)
+      commit('x', 20, ['rec']),
+      commit('rec', 20, ['gen'], touch),
+      commit('gen', 20, ['prev']),
+      commit('prev', 19, ['root'], touch),
+    ];
+    expect(firstRecorded('hand', walk, '.checkpoints/a.checkpoint.json', 20)?.sha).toBe('rec');
+    expect(firstRecorded('hand', walk, '.checkpoints/a.checkpoint.json', 19)?.sha).toBe('prev');
+    expect(firstRecorded('hand', walk, '.checkpoints/a.checkpoint.json', 22)).toBeUndefined();
+    // x (a tie after rec, below the later commit) stays after; gen (below rec) is before.
+    const rule = madeAfterIn(walk);
+    const judge = rule(20, 'hand', () => firstRecorded('hand', walk, '.checkpoints/a.checkpoint.json', 20)?.sha ?? null);
+    expect(judge(walk[1]!)).toBe(true);
+    expect(judge(walk[3]!)).toBe(false);
   });
 
   it('a descendant of the anchor dated before the instant is after it; an ancestor keeps its date', () => {
@@ -97,5 +146,37 @@ it('random DAGs: afterRecorded matches git (not in the history of the tip\'s las
       for (const c of pushed) expect(says(c), c.sha).toBe(afterIt.has(c.sha));
     }),
     { numRuns: 40 },
+  );
+});
+
+// Honest random DAGs within a few seconds (a child dated its parents' latest second or the next):
+// the tie rule calls a commit in the instant's second before exactly when git says the anchor
+// (a commit dated that second or later) has it in its history; every other commit keeps its date.
+it('random same-second DAGs: a tie is before exactly when it is a proper ancestor of the anchor (git rev-list)', async () => {
+  const T = Date.parse('2026-11-20T10:00:00Z') / 1000;
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.record({ parentPicks: fc.array(fc.nat(), { maxLength: 2 }), step: fc.integer({ min: 0, max: 1 }) }), { minLength: 2, maxLength: 9 }), fc.nat(), fc.nat(), async (specs, anchorPick, secPick) => {
+      const times: number[] = [];
+      const commits: DagCommit[] = specs.map((spec, i) => {
+        const parents = i === 0 ? [] : spec.parentPicks.length ? [...new Set(spec.parentPicks.map((p) => p % i))] : [i - 1];
+        times.push(Math.max(T, ...parents.map((p) => times[p]!)) + spec.step);
+        return { parents, time: times[i]!, message: `${i}`, files: new Map([['f', `${i}\n`]]) };
+      });
+      const head = commits.length - 1;
+      const repo = buildDagRepo(commits, head);
+      made.push(repo.dir);
+      const history = await createHistory({ dir: repo.dir, engine: 'native' });
+      const walk = await history.commitsSince(T, { changes: 'none' });
+      const anchor = walk[anchorPick % walk.length]!;
+      // The instant the anchor recorded: its own second or the one before (a save committed a second later).
+      const sec = anchor.time - (secPick % 2);
+      const rule = madeAfterIn(walk)(sec, anchor.sha);
+      const history_ = new Set(git(repo.dir, ['rev-list', anchor.sha]).split('\n').filter(Boolean));
+      for (const c of walk) {
+        const ancestor = c.sha !== anchor.sha && history_.has(c.sha);
+        expect(rule(c), `${c.sha} at ${c.time - T} against ${sec - T}`).toBe(c.time > sec || (c.time === sec && !ancestor));
+      }
+    }),
+    { numRuns: 30 },
   );
 });

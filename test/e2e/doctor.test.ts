@@ -141,8 +141,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(at(5)).toBeUndefined();
   });
 
-  it('a PR commit in the same second as the checkpoint write counts as landed in doctor, next and status alike, made just before or just after it', async () => {
-    for (const order of ['pr first', 'checkpoint first'] as const) {
+  it('a PR commit in the same second as the checkpoint write counts as landed in doctor, next and status alike, unless the commit that queued it has it in its history', async () => {
+    // 'pr first': the PR commit is the parent of the commit that queued the action, so it was made
+    // before the queueing, whatever the second says (after.ts, the tie), as one a second earlier is.
+    // Uncommitted, the queueing has no commit to say so, and the tie counts as landed.
+    for (const order of ['pr first', 'checkpoint first', 'pr first, checkpoint not committed'] as const) {
       const dir = makeRepo();
       dirs.push(dir);
       const second = Math.floor(Date.now() / 1000) - 7200;
@@ -152,15 +155,17 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
         write(dir, 'src/orders.ts', 'orders\n');
         return commitAll(dir, 'Orders API (#12)', at);
       };
-      if (order === 'pr first') pr();
+      const prFirst = order !== 'checkpoint first';
+      const first = prFirst ? pr() : null;
       write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', at);
-      const landing = order === 'pr first' ? git(dir, ['rev-parse', 'HEAD~1']).trim() : pr();
+      if (order !== 'pr first, checkpoint not committed') commitAll(dir, 'checkpoint: api', at);
+      const landing = first ?? pr();
+      const landed = order !== 'pr first';
       const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
-      expect(report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha), order).toEqual([landing]);
+      expect(report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha), order).toEqual(landed ? [landing] : []);
       const next = (await runCli(dir, ['next', '--engine', engine])).stdout;
-      expect(next, order).toContain(`skipped next_actions[0] "Merge PR #12 (orders API)": #12 landed in ${landing.slice(0, 7)}`);
-      expect((await runCli(dir, ['status', '--engine', engine])).stdout, order).toContain(`(already landed: #12 landed in ${landing.slice(0, 7)}`);
+      expect(next.includes(`skipped next_actions[0] "Merge PR #12 (orders API)": #12 landed in ${landing.slice(0, 7)}`), order).toBe(landed);
+      expect((await runCli(dir, ['status', '--engine', engine])).stdout.includes(`(already landed: #12 landed in ${landing.slice(0, 7)}`), order).toBe(landed);
     }
   });
 

@@ -1,4 +1,5 @@
 // Formatting detected on read and reproduced on write, and the scaffold/stamp helpers.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FORMAT, detectFormat, formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
@@ -48,6 +49,7 @@ describe('detectFormat + formatJson round-trip byte for byte', () => {
 
 describe('scaffold and stamp', () => {
   const now = new Date('2026-05-01T10:00:00.000Z');
+  const DAY = 86_400_000;
 
   it('scaffolds wire 1.1, in_progress, and invents no next action', () => {
     const d = scaffoldCheckpoint({ skill: 'api', project: 'gtrack', projectDir: '/p', now });
@@ -62,9 +64,33 @@ describe('scaffold and stamp', () => {
     expect(d).toEqual({ protocol_version: '1.1', updated_at: now.toISOString() });
   });
 
-  it('never moves updated_at backwards', () => {
-    expect(stampWrite({ updated_at: '2026-06-01T00:00:00Z' }, now).updated_at).toBe('2026-06-01T00:00:00Z');
-    expect(stampWrite({ updated_at: 'garbage' }, now).updated_at).toBe(now.toISOString());
-    expect(stampWrite({}, now).updated_at).toBe(now.toISOString());
+  it('never moves updated_at backwards within the future skew validate tolerates; one further ahead is stamped now, said in a note', () => {
+    const notes: string[] = [];
+    expect(stampWrite({ updated_at: '2026-05-02T09:59:59Z' }, now, notes).updated_at).toBe('2026-05-02T09:59:59Z');
+    expect(stampWrite({ updated_at: 'garbage' }, now, notes).updated_at).toBe(now.toISOString());
+    expect(stampWrite({}, now, notes).updated_at).toBe(now.toISOString());
+    expect(notes).toEqual([]);
+    expect(stampWrite({ updated_at: '2026-06-01T00:00:00Z' }, now, notes).updated_at).toBe(now.toISOString());
+    expect(notes).toEqual(['updated_at (2026-06-01T00:00:00Z) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it 2026-05-01T10:00:00.000Z']);
+    // Never before created_at: one as far ahead comes back too, one ahead within the tolerance bounds it.
+    expect(stampWrite({ created_at: '2027-01-01T00:00:00Z', updated_at: '2027-01-02T00:00:00Z' }, now)).toMatchObject({ created_at: now.toISOString(), updated_at: now.toISOString() });
+    expect(stampWrite({ created_at: '2026-05-01T12:00:00Z', updated_at: '2027-01-02T00:00:00Z' }, now).updated_at).toBe('2026-05-01T12:00:00Z');
+  });
+
+  it('any stamp: a valid result (updated_at not before created_at, not over a day ahead), a note exactly when it moved backwards', () => {
+    const offset = fc.integer({ min: -3 * DAY, max: 400 * DAY });
+    fc.assert(
+      fc.property(offset, offset, (u, c) => {
+        const [updated, created] = [new Date(now.getTime() + u).toISOString(), new Date(now.getTime() + Math.min(c, u)).toISOString()];
+        const notes: string[] = [];
+        const d = stampWrite({ ...scaffoldCheckpoint({ skill: 'api', project: 'p', projectDir: '/p', now }), next_actions: ['x'], created_at: created, updated_at: updated }, now, notes);
+        const at = Date.parse(d.updated_at as string);
+        expect(at).toBeGreaterThanOrEqual(Date.parse(d.created_at as string));
+        expect(at - now.getTime()).toBeLessThanOrEqual(DAY);
+        expect(at >= Math.max(now.getTime(), u <= DAY ? Date.parse(updated) : -Infinity)).toBe(true);
+        expect(notes.length).toBe(Date.parse(d.updated_at as string) < Date.parse(updated) ? 1 : 0);
+        expect(validateCheckpoint(d, { now }).errors).toEqual([]);
+      }),
+    );
   });
 });

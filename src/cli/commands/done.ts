@@ -62,8 +62,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let doneText = actionText(first);
   let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
   // One change for the check before --verify runs and for the write: every refusal is decided first.
+  let stampNotes: string[] = [];
   const change = (current: JsonValue | null, texts: LiteralTexts): JsonValue => {
     overflow = null;
+    stampNotes = [];
     const doc = current as JsonObject | null;
     const from = structuredClone(doc) as JsonObject;
     // Re-read under the lock: the file may have been reset or rewritten since firstAction().
@@ -109,7 +111,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       }
     }
     next = actions[0];
-    return stampWrite(doc, ctx.now);
+    return stampWrite(doc, ctx.now, stampNotes);
   };
 
   if (args.options.verify) {
@@ -158,6 +160,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
   (written as HistoryWrite | null)?.settle();
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;

@@ -140,11 +140,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (stored.length) throw refuse(root, skill, describe(stored), 'size');
   let capsule = withMechanical(base, state, at);
   let foreign: string[] = [];
+  let stampNotes: string[] = [];
 
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.now,
     act,
     change: (current) => {
+      stampNotes = [];
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       }
@@ -153,12 +155,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       foreign = foreignCapsuleKeys(old ?? undefined);
       capsule = withMechanical(base, state, at, old);
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
-      return stampWrite(current as JsonObject, ctx.now);
+      return stampWrite(current as JsonObject, ctx.now, stampNotes);
     },
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   noteForeign(ctx, skill, foreign);
+  for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null, ...(foreign.length ? { kept_fields: foreign } : {}) });
     return 0;

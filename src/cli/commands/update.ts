@@ -55,7 +55,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       typeNotes = [];
       const onTextOverTyped = ({ path, was, text }: { path: string; was: string; text: string }) =>
         typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), ctx.now);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), ctx.now, typeNotes);
     },
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.

@@ -1,0 +1,137 @@
+// One save from a clock ahead (a VM, a container, a hand edit typing the wrong year) put
+// updated_at more than a day in the future. A write from a correct clock repairs it and says so;
+// meanwhile doctor, next and resume date drift from the commit that recorded the save, or from
+// the save before it, and the clock's warning says which and names the way out. Real git, both engines.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { cleanup, commitAll, dateEnv, git, makeRepo, read, write } from '../helpers/repo.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const NOW = Date.now();
+const iso = (ms: number) => new Date(ms).toISOString();
+/** A commit date `minutes` ago, whole seconds. */
+const ago = (minutes: number) => iso(Math.floor(NOW / 1000 - minutes * 60) * 1000).replace('.000Z', 'Z');
+const AHEAD = iso(NOW + 180 * 86_400_000).replace(/\.\d+Z$/, 'Z');
+
+function checkpoint(over: Record<string, unknown> = {}): string {
+  return `${JSON.stringify({
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/someone/demo',
+    created_at: '2026-06-01T09:00:00Z', updated_at: AHEAD,
+    phase: 'build', step: 'spec', status: 'in_progress', progress_summary: 'Spec drafted; scored 8.0.',
+    progress_table: [{ id: 'spec', label: 'Spec', status: 'in_progress' }],
+    context_primer: { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] },
+    next_actions: ['Merge PR #9', 'Write the changelog for v1.8'],
+    ...over,
+  }, null, 2)}\n`;
+}
+
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, 'docs/spec.md', 'spec v1\n');
+  commitAll(dir, 'Draft the spec', ago(300));
+  return dir;
+}
+
+/** After the checkpoint: the spec changes and PR #9 merges. */
+function driftAfter(dir: string, minutes: number): { changed: string; merge: string } {
+  write(dir, 'docs/spec.md', 'spec v2\n');
+  const changed = commitAll(dir, 'Rework the spec', ago(minutes));
+  git(dir, ['checkout', '-q', '-b', 'pr']);
+  write(dir, 'src/pr.ts', 'export const pr = 9;\n');
+  commitAll(dir, 'PR work', ago(minutes - 5));
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(minutes - 10)));
+  return { changed, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
+}
+
+type F = { level: string; path: string; message: string };
+
+async function doctor(dir: string, engine: string): Promise<F[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+  return (JSON.parse(r.stdout) as { findings: F[] }).findings;
+}
+
+describe('a write from a correct clock', () => {
+  it('stamps an updated_at more than a day ahead now, in one note line; one within the tolerance is kept', async () => {
+    const dir = repo();
+    write(dir, FILE, checkpoint());
+    const before = Date.now();
+    const r = await runCli(dir, ['update', 'api', '--step=review']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(read(dir, FILE));
+    expect(Date.parse(doc.updated_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(doc.updated_at)).toBeLessThanOrEqual(Date.now());
+    expect(doc.created_at).toBe('2026-06-01T09:00:00Z');
+    const notes = r.stderr.split('\n').filter((l) => l.startsWith('checkpoint: note:'));
+    expect(notes).toEqual([`checkpoint: note: updated_at (${AHEAD}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at}`]);
+    expect((await runCli(dir, ['validate', FILE])).code).toBe(0);
+
+    // A few hours ahead (another writer's clock a little fast): never moved backwards, no note.
+    const near = iso(Date.now() + 3 * 3_600_000);
+    write(dir, FILE, checkpoint({ updated_at: near }));
+    const kept = await runCli(dir, ['update', 'api', '--step=review-2']);
+    expect(JSON.parse(read(dir, FILE)).updated_at).toBe(near);
+    expect(kept.stderr).not.toMatch(/note:/);
+
+    // created_at as far ahead (the whole file from that clock) comes back with it; `done` repairs too.
+    write(dir, FILE, checkpoint({ created_at: AHEAD }));
+    const done = await runCli(dir, ['done', 'api']);
+    expect(done.code, done.stderr).toBe(0);
+    const after = JSON.parse(read(dir, FILE));
+    expect(after.created_at).toBe(after.updated_at);
+    expect(Date.parse(after.updated_at)).toBeLessThanOrEqual(Date.now());
+    expect(done.stderr).toContain(`and created_at (${AHEAD}) too`);
+    expect((await runCli(dir, ['validate', FILE])).code).toBe(0);
+  });
+});
+
+describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (engine) => {
+  it('date from the commit that recorded the save: the change and the landing are still reported, the warning says so', async () => {
+    const dir = repo();
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, FILE, checkpoint());
+    const recorded = commitAll(dir, 'checkpoint: api', ago(200));
+    const { changed, merge } = driftAfter(dir, 100);
+    // The pre-push judge says it once, in the same words.
+    const pushed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as F[]).filter((f) => f.path === 'updated_at');
+    expect(pushed).toEqual([expect.objectContaining({ message: expect.stringContaining(`meanwhile drift checks date from the commit that recorded it (${recorded.slice(0, 7)}`) })]);
+    const findings = await doctor(dir, engine);
+    const clock = findings.find((f) => f.path === 'updated_at')!;
+    expect(clock.message).toContain('the next write from a correct clock stamps it now (`checkpoint update api --step=<its step>`');
+    expect(clock.message).toMatch(new RegExp(`; meanwhile drift checks date from the commit that recorded it \\(${recorded.slice(0, 7)}, ${ago(200)}\\)$`));
+    expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+    expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #9, which landed after the checkpoint (${merge.slice(0, 7)}`);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
+    expect(next.text).not.toBe('Merge PR #9');
+    expect(JSON.stringify(next.skipped_as_landed)).toContain('#9');
+    expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toContain(`#9 landed in ${merge.slice(0, 7)}`);
+  });
+
+  it('an uncommitted save that far ahead: dated from the save before it', async () => {
+    const dir = repo();
+    const saved = ago(200).replace('Z', '.250Z');
+    write(dir, FILE, checkpoint({ updated_at: saved }));
+    const prev = commitAll(dir, 'checkpoint: api', ago(200));
+    const { merge } = driftAfter(dir, 100);
+    write(dir, FILE, checkpoint({ step: 'review' }));
+    const findings = await doctor(dir, engine);
+    expect(findings.find((f) => f.path === 'updated_at')!.message).toMatch(new RegExp(`; meanwhile drift checks date from its previous save \\(${saved.replace(/\./g, '\\.')}, in ${prev.slice(0, 7)}\\)$`));
+    expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`landed after the checkpoint (${merge.slice(0, 7)}`);
+  });
+
+  it('after the repairing write, an action queued by the save from the clock ahead is dated by that save\'s commit', async () => {
+    const dir = repo();
+    write(dir, FILE, checkpoint());
+    commitAll(dir, 'checkpoint: api', ago(200));
+    const { merge } = driftAfter(dir, 100);
+    expect((await runCli(dir, ['update', 'api', '--step=review'])).code).toBe(0);
+    commitAll(dir, 'checkpoint: review');
+    const landed = (await doctor(dir, engine)).find((f) => f.path === 'next_actions[0]');
+    expect(landed?.message).toContain(`"Merge PR #9" names #9, which landed after it was queued (${ago(200).replace('Z', '.000Z')}) and still queued (${merge.slice(0, 7)}`);
+  });
+});

@@ -1,0 +1,132 @@
+// A commit in the very second of a checkpoint's save (commit dates are whole seconds) that the
+// commit graph places before it: an ancestor of the commit that recorded the save, or that queued
+// the action. An agent that commits a generated file and records it in the checkpoint, or merges
+// a PR and queues a follow-up naming it, does both within one second. The graph wins over the
+// tie: no false "changed after" or "landed after", no refused push, `next` keeps the follow-up.
+// Where the graph says nothing (the save not committed), the tie still counts as after. Real git
+// (dates pinned with GIT_COMMITTER_DATE, updated_at written in the same second), both engines,
+// and a real `git push` through the installed pre-push hook.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+/** An instant two hours ago, whole seconds, `plus` seconds later: commits and saves share it. */
+const T = Math.floor(Date.now() / 1000) - 7200;
+const at = (plus: number, ms = '') => new Date((T + plus) * 1000).toISOString().replace(/\.\d+Z$/, `${ms}Z`);
+
+function checkpoint(updatedAt: string, files: string[], actions: string[]): string {
+  return `${JSON.stringify({
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/someone/demo',
+    created_at: '2026-06-01T09:00:00Z', updated_at: updatedAt,
+    phase: 'build', step: 'client', status: 'in_progress', progress_summary: 'Client generated; coverage 8.0.',
+    progress_table: [{ id: 'client', label: 'Client', status: 'in_progress' }],
+    context_primer: { key_decisions: ['OpenAPI 3.1'], generated_files: files },
+    next_actions: actions,
+  }, null, 2)}\n`;
+}
+
+/** A project with the hook installed and its first checkpoint published a minute before T. */
+function published(files: string[], actions: string[]): { dir: string; base: string } {
+  const dir = makeRepo();
+  dirs.push(dir);
+  const remote = tempDir('cp-remote-');
+  dirs.push(remote);
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  expect(cli(dir, ['init']).code).toBe(0);
+  write(dir, 'src/keep.ts', 'export const keep = 8.0;\n');
+  write(dir, FILE, checkpoint(at(-60, '.250'), files, actions));
+  const base = commitAll(dir, 'Start the api skill', at(-60));
+  const r = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  return { dir, base };
+}
+
+type F = { level: string; path: string; message: string; blocks?: boolean };
+
+async function findings(dir: string, engine: string, range?: string): Promise<F[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...(range ? ['--pushed', range] : [])]);
+  return (JSON.parse(r.stdout) as { findings: F[] }).findings;
+}
+
+const drift = (fs: F[]) => fs.filter((f) => /changed after|landed after/.test(f.message)).map((f) => f.message);
+
+describe('Form A: a generated file committed, then recorded in the checkpoint, in one second', () => {
+  const CLIENT = 'src/gen/client.ts (generated from openapi.yaml)';
+  function scene(commitSave: boolean) {
+    const { dir, base } = published(['src/keep.ts'], ['Wire the client into the app']);
+    write(dir, 'src/gen/client.ts', 'export const client = 1;\n');
+    const generated = commitAll(dir, 'Generate the client', at(0));
+    write(dir, FILE, checkpoint(at(0, '.664'), ['src/keep.ts', CLIENT], ['Wire the client into the app']));
+    const recorded = commitSave ? commitAll(dir, 'checkpoint: record the client', at(0)) : null;
+    return { dir, base, generated, recorded };
+  }
+
+  it.each(ENGINES)('is not "changed after" the save its child recorded (doctor, --pushed), unless the save is not committed (%s engine)', async (engine) => {
+    const { dir, base, recorded } = scene(true);
+    expect(git(dir, ['log', '-2', '--format=%ct']).trim().split('\n')).toEqual([`${T}`, `${T}`]);
+    expect(drift(await findings(dir, engine))).toEqual([]);
+    expect(drift(await findings(dir, engine, `${base}..${recorded}`))).toEqual([]);
+    // The save not committed: the graph says nothing of it, and the tie counts as after.
+    const open = scene(false);
+    expect(drift(await findings(open.dir, engine))).toEqual([expect.stringContaining(`src/gen/client.ts changed after the checkpoint was written (${open.generated.slice(0, 7)} "Generate the client"`)]);
+  });
+
+  it('the pre-push hook lets the push through', () => {
+    const { dir } = scene(true);
+    const r = gitTry(dir, ['push', 'origin', 'main']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
+  it.each(ENGINES)('a commit after the recording one, in the same second, is the one named (%s engine)', async (engine) => {
+    const { dir, base } = scene(true);
+    write(dir, 'src/gen/client.ts', 'export const client = 2;\n');
+    const regenerated = commitAll(dir, 'Regenerate the client', at(0));
+    const shown = (fs: F[]) => drift(fs).map((m) => m.includes(regenerated.slice(0, 7)));
+    expect(shown(await findings(dir, engine))).toEqual([true]);
+    expect(shown(await findings(dir, engine, `${base}..${regenerated}`))).toEqual([true]);
+  });
+});
+
+describe('Form B: a PR merged, then a follow-up naming it queued, in one second', () => {
+  const FOLLOW_UP = 'Address review comments left on PR #12';
+  function scene(commitSave: boolean) {
+    const { dir, base } = published(['src/keep.ts'], ['Merge PR #12']);
+    git(dir, ['checkout', '-q', '-b', 'feat']);
+    write(dir, 'src/feature.ts', 'export const feature = 8.0;\n');
+    commitAll(dir, 'Add the feature', at(-30));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #12 from o/feat'], dateEnv(at(0)));
+    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, FILE, checkpoint(at(0, '.664'), ['src/keep.ts'], [FOLLOW_UP, 'Deploy 8.0 to staging']));
+    const queued = commitSave ? commitAll(dir, 'checkpoint: follow-up', at(0)) : null;
+    return { dir, base, merge, queued };
+  }
+
+  it.each(ENGINES)('is not "landed after" the follow-up its child queued (doctor, --pushed, next, resume), unless not committed (%s engine)', async (engine) => {
+    const { dir, base, queued } = scene(true);
+    expect(git(dir, ['log', '-2', '--format=%ct']).trim().split('\n')).toEqual([`${T}`, `${T}`]);
+    expect(drift(await findings(dir, engine))).toEqual([]);
+    expect(drift(await findings(dir, engine, `${base}..${queued}`))).toEqual([]);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout);
+    expect(next.next).toMatchObject({ skill: 'api', kind: 'action', text: FOLLOW_UP, skipped_as_landed: [] });
+    const resume = await runCli(dir, ['resume', 'api', '--engine', engine]);
+    expect(resume.stdout).toContain(FOLLOW_UP);
+    expect(resume.stdout).not.toMatch(/landed in/);
+    // Queued but not committed: the graph says nothing of when, and the tie counts as landed.
+    const open = scene(false);
+    expect(drift(await findings(open.dir, engine))).toEqual([expect.stringContaining(`names #12, which landed after the checkpoint (${open.merge.slice(0, 7)}`)]);
+    expect(JSON.parse((await runCli(open.dir, ['next', '--json', '--engine', engine])).stdout).next).toMatchObject({ text: 'Deploy 8.0 to staging' });
+  });
+
+  it('the pre-push hook lets the push through', () => {
+    const { dir } = scene(true);
+    const r = gitTry(dir, ['push', 'origin', 'main']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+});
