@@ -191,6 +191,39 @@ describe('a block marked cut', () => {
   });
 });
 
+describe('the first tier and a cut block beside many parts left out', () => {
+  // A capsule's shape: a long header, the next action, and many named parts that cannot all fit.
+  it('keeps the cut block (cut, never left out) and the header wherever both fit beside a short closing line', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 400 }),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.array(fc.record({ name: fc.stringMatching(/^[a-z]{10,30}$/), tier: fc.integer({ min: 1, max: 5 }), size: fc.integer({ min: 20, max: 400 }) }), { maxLength: 12 }),
+        fc.integer({ min: 400, max: 1200 }),
+        (header, next, parts, maxChars) => {
+          const action = `next_actions[0] now: ${'n'.repeat(next)}`;
+          const blocks: Block[] = [
+            { name: 'header', tier: 0, head: [`RECOVERY CAPSULE: ${'h'.repeat(header)}`, ''] },
+            { name: 'current next action', tier: 2, cut: true, head: [action, ''] },
+            ...parts.map((p, i) => ({ name: `${p.name}${i}`, tier: p.tier, head: [`${p.name}: ${'x'.repeat(p.size)}`] })),
+          ];
+          const showAll = 'checkpoint show api';
+          const text = fillBudget(blocks, { maxChars, maxBytes: 1e6 }, showAll);
+          expect(`${text}\n`.length).toBeLessThanOrEqual(maxChars);
+          const lines = text.split('\n');
+          const cut = lines.find((l) => l === action || (l.endsWith('… [cut]') && action.startsWith(l.slice(0, -'… [cut]'.length))));
+          expect(cut, text).toBeDefined();
+          const closing = `… left out to fit the output budget: ${parts.length + 1} parts; everything: ${showAll}`;
+          // The header, a spacer, the action at its shortest (whole, or cut to its marker), a spacer, the counted closing line.
+          const least = blocks[0]!.head[0]!.length + 1 + 1 + Math.min(action.length, '… [cut]'.length) + 1 + 1 + closing.length + 1;
+          if (least <= maxChars) expect(lines[0]).toBe(blocks[0]!.head[0]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('the budget holds for the whole output, its final newline included', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach(cleanup));

@@ -10,6 +10,8 @@ import { shown, withoutPartialEscape } from '../../one-line.js';
 /** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
 export const DEFAULT_MAX_CHARS = 9000;
 export const MIN_MAX_CHARS = 400;
+/** Characters of a cut next action worth more than naming, on the closing line, each part left out. */
+const USEFUL_CUT = 80;
 
 /** --max-chars: the text budget of resume and resume --context. */
 export function charLimit(raw: unknown): number {
@@ -63,19 +65,41 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
   const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
+  // The closing line names each part left out; it counts them instead only when naming them
+  // would leave out a block of the first tier or the next action (namesOnly turns false).
+  let namesOnly = true;
   const text = () => {
     const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...head(b, i), ...(b.items ?? []).slice(0, shown[i])]));
     const left = omitted();
-    if (left.length) lines.push(`… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`);
-    return lines.join('\n');
+    if (!left.length) return lines.join('\n');
+    const named = [...lines, `… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`].join('\n');
+    if (namesOnly || fits(named, budget)) return named;
+    // Where naming every part would crowd out what is shown, the line counts them instead.
+    const counted = [...lines, `… left out to fit the output budget: ${left.length} part${left.length === 1 ? '' : 's'}; everything: ${showAll}`].join('\n');
+    return counted.length < named.length ? counted : named;
   };
+  // A block never left out is held at its shortest (whole, or its first line cut to nothing)
+  // from the start, so the blocks decided before it leave it room; it takes more in its turn.
+  blocks.forEach((b, i) => {
+    if (!b.cut) return;
+    [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
+    const whole = text().length;
+    [shown[i], cutAt[i]] = [0, 0];
+    if (whole <= text().length) [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
+  });
   // Each check counts every undecided block as left out (named on the closing line): deciding
   // more blocks only shortens that line, so the final text is never longer than a checked one.
   const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, i] of order) {
     const items = blocks[i]!.items?.length ?? 0;
     shown[i] = items;
+    cutAt[i] = -1;
     if (fits(text(), budget)) continue;
+    if (blocks[i]!.tier === 0 && namesOnly) {
+      namesOnly = false;
+      if (fits(text(), budget)) continue;
+      namesOnly = true;
+    }
     // Whole items, in order, as many as fit.
     let n = 0;
     while (n < items) {
@@ -84,22 +108,28 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
       n++;
     }
     if (n === 0 && blocks[i]!.cut) {
-      // Its head cut to the longest start that fits (the text only grows with the cut's length).
-      let [lo, hi] = [0, firstLine(blocks[i]!).length - 1];
-      shown[i] = 0;
-      cutAt[i] = 0;
-      if (!fits(text(), budget)) {
-        shown[i] = -1;
-        cutAt[i] = -1;
-        continue;
+      const length = firstLine(blocks[i]!).length;
+      // Its head cut to the longest start that fits (the text only grows with the cut's length); -1: none does.
+      const longestCut = (): number => {
+        shown[i] = 0;
+        cutAt[i] = 0;
+        if (!fits(text(), budget)) return -1;
+        let [lo, hi] = [0, length - 1];
+        while (lo < hi) {
+          const mid = Math.ceil((lo + hi) / 2);
+          cutAt[i] = mid;
+          if (fits(text(), budget)) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      };
+      let kept = longestCut();
+      // Names on the closing line give way to the action where they would leave less than a useful start of it.
+      if (namesOnly && kept < Math.min(USEFUL_CUT, length - 1)) {
+        namesOnly = false;
+        kept = longestCut();
       }
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        cutAt[i] = mid;
-        if (fits(text(), budget)) lo = mid;
-        else hi = mid - 1;
-      }
-      cutAt[i] = lo;
+      [shown[i], cutAt[i]] = kept < 0 ? [-1, -1] : [0, kept];
       continue;
     }
     // A heading with none of its items says nothing: leave the block out and name it.
