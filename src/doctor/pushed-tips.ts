@@ -124,16 +124,9 @@ export function afterRecorded(tip: string, commits: readonly CommitInfo[], rel: 
     }
   }
   if (recorded === undefined) return () => true;
-  const below = new Set<string>([recorded.sha]);
-  const pending = [...recorded.parents];
-  while (pending.length) {
-    const sha = pending.pop()!;
-    const c = bySha.get(sha);
-    if (!c || below.has(sha)) continue;
-    below.add(sha);
-    pending.push(...c.parents);
-  }
-  return (c) => !below.has(c.sha);
+  const r = recorded;
+  const below = ancestorsIn(commits)(r.sha);
+  return (c) => c.sha !== r.sha && !below.has(c.sha);
 }
 
 function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
