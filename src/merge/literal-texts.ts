@@ -8,7 +8,7 @@
 // and there is nothing to ask a person). Pure.
 
 import { recordedText, sortedBelow } from '../protocol/format.js';
-import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { sumText } from './counter.js';
@@ -65,9 +65,11 @@ function eachLiteral(
     else if (Array.isArray(v)) {
       // Items are keyed by content: enter them only when something is recorded below this array at all.
       if (!starts(`${key}[`) && !starts(`${position}[`)) return;
+      // A repeated item by its order among its equals: the second `8` of a side is that side's second.
+      const keys = itemKeys(key, v);
       v.forEach((item, i) => {
         path.push(i);
-        walk(item, literalKey(key, true, item), positionKey(position, i));
+        walk(item, keys[i]!, positionKey(position, i));
         path.pop();
       });
     } else

@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -48,6 +48,8 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
   const keys = new WeakMap<object, string>();
+  // An array's item keys (itemKeys: a repeated item named by its order among its equals), made on its first item.
+  const items = new WeakMap<object, string[]>();
   const positions = new WeakMap<object, string | null>();
   // A copy keyed by placeholders: each placeholder's real name.
   const names = new WeakMap<object, Map<string, string>>();
@@ -61,7 +63,13 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
       const parentKey = keys.get(holder);
       const inArray = Array.isArray(holder);
       const name = names.get(holder)?.get(key) ?? key;
-      const own = parentKey === undefined ? rootKey : literalKey(parentKey, inArray, inArray ? v : name);
+      let own: string;
+      if (parentKey === undefined) own = rootKey;
+      else if (inArray) {
+        let named = items.get(holder);
+        if (!named) items.set(holder, (named = itemKeys(parentKey, holder as JsonValue[])));
+        own = named[Number(key)]!;
+      } else own = literalKey(parentKey, false, name);
       const parentPosition = positions.get(holder);
       const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, inArray ? Number(key) : name);
       if (v !== null && typeof v === 'object') {
@@ -137,4 +145,54 @@ export function rebaseSiblings(texts: LiteralTexts, moves: Iterable<readonly [fr
     if (from === undefined || !key.startsWith(from)) continue;
     for (const text of known) addLiteralText(into, target.get(from)! + key.slice(from.length), text);
   }
+}
+
+/** Where an array (or any value) stands, as LiteralTexts names it: its content key and its position key (literalPlace). */
+export type TextPlace = readonly [key: string, position: string];
+
+/** The moves (content key and position of each) of items `fromAt[m]` of `from` to items `toAt[m]` of `to`. */
+function itemMoves(from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[]): Array<[string, string]> {
+  const fromKeys = itemKeys(from[0], fromItems);
+  const toKeys = itemKeys(to[0], toItems);
+  return fromAt.flatMap((i, m): Array<[string, string]> => [
+    [fromKeys[i]!, toKeys[toAt[m]!]!],
+    [positionKey(from[1], i), positionKey(to[1], toAt[m]!)],
+  ]);
+}
+
+/**
+ * Copies into `into` the texts (from `texts`) of the items `fromAt[m]` of the array `fromItems`
+ * standing at `from`, each under the item `toAt[m]` of the array `toItems` standing at `to`, by
+ * content key and by position: rotate's entries into a rotation file, restore's back. Each copy of
+ * a repeated entry (`[8.0, 8]`) takes its own text, not its twin's.
+ */
+export function copyItemTexts(texts: LiteralTexts, from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], into: LiteralTexts, to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[]): void {
+  if (texts.size) rebaseSiblings(texts, itemMoves(from, fromItems, fromAt, to, toItems, toAt), into);
+}
+
+/**
+ * Re-keys the texts of the items of an array a command rebuilt in place (rotate took entries out,
+ * restore put some back, done popped the first action): `after[j]` is `before[from[j]]`, or new
+ * (undefined: the caller adds its texts). An item keeps its texts under its new key and position;
+ * the texts of an item no longer there leave with it (copy them first if they go elsewhere).
+ * Without this a survivor would meet a stale text at its new place: `[8.0, 8]` losing its first
+ * entry leaves `[8]`, whose key and position were the 8.0's. Mutates `texts`.
+ */
+export function rekeyItems(texts: LiteralTexts, at: TextPlace, before: readonly JsonValue[], after: readonly JsonValue[], from: ReadonlyArray<number | undefined>): void {
+  const [key, position] = at;
+  const below = new Map<string, string[]>();
+  for (const [k, known] of texts) {
+    if (!k.startsWith(`${key}[`) && !k.startsWith(`${position}[`)) continue;
+    below.set(k, known);
+    texts.delete(k);
+  }
+  if (!below.size) return;
+  const fromAt: number[] = [];
+  const toAt: number[] = [];
+  from.forEach((i, j) => {
+    if (i === undefined) return;
+    fromAt.push(i);
+    toAt.push(j);
+  });
+  rebaseSiblings(below, itemMoves(at, before, fromAt, at, after, toAt), texts);
 }

@@ -5,7 +5,7 @@ import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
-import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -196,7 +196,9 @@ export function applyUpdateOps(
     }
     (target as Record<string | number, JsonValue>)[slot] = next;
   }
-  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts, before);
+  // The document no longer changes: each of its arrays' item keys is worked out once for all ops.
+  const rootKeys: ItemKeyCache = new WeakMap();
+  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts, before, rootKeys);
   return root;
 }
 
@@ -205,7 +207,9 @@ export function applyUpdateOps(
  * unless that is JSON's own spelling of the number the file's text there (in `before`) already denotes;
  * each string and object key, a text typed with escapes. Also migrate's, for the JSON it parses out of a leftover.
  */
-export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts, before?: LiteralTexts): void {
+export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts, before?: LiteralTexts, rootKeys: ItemKeyCache = new WeakMap()): void {
+  // Apart from rootKeys: the op's arrays stand in the document too, under other keys.
+  const valueKeys: ItemKeyCache = new WeakMap();
   const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
     let here: JsonValue | undefined = root;
     for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
@@ -215,19 +219,19 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
     if (Array.isArray(v)) v.forEach((item, i) => visit(item, [...rel, i]));
     else if (isPlainObject(v))
       for (const k of Object.keys(v)) {
-        const [key, position] = literalPlace(op.value, [...rel, k]);
+        const [key, position] = literalPlace(op.value, [...rel, k], valueKeys);
         const name = recordedText(op.texts, key + NAME_SUFFIX, position + NAME_SUFFIX, k);
         const path = [...at, ...rel, k];
-        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path)) texts.set(place + NAME_SUFFIX, [name]);
+        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path, rootKeys)) texts.set(place + NAME_SUFFIX, [name]);
         visit(v[k]!, [...rel, k]);
       }
     else if (typeof v === 'number' || typeof v === 'string') {
       const path = [...at, ...rel];
       // A later op may have replaced it: then that op decides.
       if (!Object.is(valueAt(path), v)) return;
-      const typed = recordedText(op.texts, ...literalPlace(op.value, rel), v);
+      const typed = recordedText(op.texts, ...literalPlace(op.value, rel, valueKeys), v);
       if (typed === undefined && typeof v === 'string') return;
-      const places = literalPlace(root, path);
+      const places = literalPlace(root, path, rootKeys);
       if (typeof v === 'number' && (typed === undefined || typed === JSON.stringify(v)) && unchangedNumber(before, places, v)) {
         for (const key of places) {
           const old = before!.get(key);
