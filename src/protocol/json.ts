@@ -5,7 +5,7 @@
 
 import { FORBIDDEN_KEYS } from './fields.js';
 import { quoted } from '../one-line.js';
-import { canonicalJson, ownValue } from './identity.js';
+import { canonicalJsonSigned, ownValue } from './identity.js';
 import type { JsonValue } from './types.js';
 import { joinPath } from './validate.js';
 
@@ -111,10 +111,13 @@ export function literalKey(parent: string, inArray: boolean, keyOrItem: string |
   return `${parent}[${itemName(keyOrItem as JsonValue)}${occurrence ? `#${occurrence}` : ''}]`;
 }
 
-/** An array item's name in a key: its `id`, else its canonical JSON (`#` never stands outside a string in either). */
+/**
+ * An array item's name in a key: its `id`, else its canonical JSON, -0 apart from 0 (their texts
+ * differ, and a writer tells them apart). `#` never stands outside a string in either.
+ */
 function itemName(item: JsonValue): string {
   const id = ownValue(item, 'id');
-  return typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJson(item);
+  return typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJsonSigned(item);
 }
 
 /**
