@@ -74,11 +74,11 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
     if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;
     return compareStrings(a.item.key, b.item.key);
   });
+  // Each copy as its side wrote it (of the side with more copies, ours on a tie): copies of one
+  // identity may differ still (-0 and 0 are one identity), and each keeps its own literal texts.
+  const copies = (list: readonly Keyed[], key: string): Keyed[] => list.filter((k) => k.key === key);
   const out: Keyed[] = [];
-  for (const { item } of timed) {
-    const n = Math.max(oursCounts.get(item.key) ?? 0, theirsCounts.get(item.key) ?? 0);
-    for (let k = 0; k < n; k++) out.push(item);
-  }
+  for (const { item } of timed) out.push(...((oursCounts.get(item.key) ?? 0) >= (theirsCounts.get(item.key) ?? 0) ? copies(ours, item.key) : copies(theirs, item.key)));
   return out;
 }
 

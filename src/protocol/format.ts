@@ -48,8 +48,10 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
   const keys = new WeakMap<object, string>();
-  // An array's item keys (itemKeys: a repeated item named by its order among its equals), made on its first item.
-  const items = new WeakMap<object, string[]>();
+  // An array's item keys (itemKeys: a repeated item named by its order among its equals), made on
+  // its first item, with the key they were made below: one object may stand twice in a value (a
+  // merge repeats an entry), each time under another key.
+  const items = new WeakMap<object, { parent: string; keys: string[] }>();
   const positions = new WeakMap<object, string | null>();
   // A copy keyed by placeholders: each placeholder's real name.
   const names = new WeakMap<object, Map<string, string>>();
@@ -67,8 +69,8 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
       if (parentKey === undefined) own = rootKey;
       else if (inArray) {
         let named = items.get(holder);
-        if (!named) items.set(holder, (named = itemKeys(parentKey, holder as JsonValue[])));
-        own = named[Number(key)]!;
+        if (named?.parent !== parentKey) items.set(holder, (named = { parent: parentKey, keys: itemKeys(parentKey, holder as JsonValue[]) }));
+        own = named.keys[Number(key)]!;
       } else own = literalKey(parentKey, false, name);
       const parentPosition = positions.get(holder);
       const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, inArray ? Number(key) : name);

@@ -548,8 +548,11 @@ function keyTexts(root: JsonValue, raw: readonly RawText[]): LiteralTexts {
   return texts;
 }
 
-/** The item keys of arrays already worked out by literalPlace, for arrays that do not change meanwhile. */
-export type ItemKeyCache = WeakMap<readonly JsonValue[], string[]>;
+/**
+ * The item keys of arrays already worked out by literalPlace (for arrays that do not change
+ * meanwhile), with the key of the array they were made for: one array may stand at two places.
+ */
+export type ItemKeyCache = WeakMap<readonly JsonValue[], { parent: string; keys: string[] }>;
 
 /**
  * The content key and position key (literalKey, positionKey) of the value at `path` in `root`, as a
@@ -562,12 +565,12 @@ export function literalPlace(root: JsonValue, path: ReadonlyArray<string | numbe
   for (const seg of path) {
     const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
     if (Array.isArray(at) && typeof seg === 'number') {
-      let keys = cache?.get(at);
-      if (!keys) {
-        keys = itemKeys(key, at);
-        cache?.set(at, keys);
+      let known = cache?.get(at);
+      if (known?.parent !== key) {
+        known = { parent: key, keys: itemKeys(key, at) };
+        cache?.set(at, known);
       }
-      key = keys[seg]!;
+      key = known.keys[seg]!;
     } else key = literalKey(key, false, seg);
     position = positionKey(position, seg);
     at = child;
