@@ -563,7 +563,8 @@ export function literalPlace(root: JsonValue, path: ReadonlyArray<string | numbe
   let position = POSITION_ROOT;
   let at: JsonValue = root;
   for (const seg of path) {
-    const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
+    // A member's key needs no value: a path not (yet) in `root` is named all the same.
+    const child: JsonValue = at !== null && typeof at === 'object' ? (at as Record<string | number, JsonValue>)[seg]! : (undefined as unknown as JsonValue);
     if (Array.isArray(at) && typeof seg === 'number') {
       let known = cache?.get(at);
       if (known?.parent !== key) {
