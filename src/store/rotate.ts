@@ -443,7 +443,7 @@ export interface AutoRotation {
  * is returned for the write; otherwise `next` comes back unchanged. `text`: what the write would write for `next`. `force` is the flag;
  * without it only config auto_rotate turns this on, and an unreadable config turns it off.
  */
-export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string }): AutoRotation {
+export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string; texts?: LiteralTexts }): AutoRotation {
   if (next === null || typeof next !== 'object' || Array.isArray(next)) return { doc: next, report: null };
   const bytes = Buffer.byteLength(opts.text);
   if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
@@ -460,10 +460,19 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
   const path = live?.path ?? checkpointPath(root, skill);
-  const done = report(root, skill, live, path, p.target, p.plan, bytes, format, false);
+  // The texts `next` is written with (the write's: the file's and what the update typed), and
+  // those of what the rotation leaves, each entry kept re-keyed to its new place.
+  const texts = opts.texts ?? live?.format.texts ?? new Map<string, string[]>();
+  const left: LiteralTexts = new Map(texts);
+  rekeyKeptEntries(left, next, p.plan);
+  const done = report(root, skill, live, path, p.target, p.plan, bytes, { ...format, texts: left }, false);
   // Still over the cap after rotating: the write is refused, so nothing goes to history either.
   if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
-  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
+  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, texts);
+  if (opts.texts) {
+    opts.texts.clear();
+    for (const [key, known] of left) opts.texts.set(key, known);
+  }
   return { doc: p.plan.doc, report: done, write };
 }
 
