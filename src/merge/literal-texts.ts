@@ -10,7 +10,6 @@
 import { recordedText, sortedBelow } from '../protocol/format.js';
 import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
-import { canonicalJson } from '../protocol/identity.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { sumText } from './counter.js';
 
@@ -71,12 +70,11 @@ function eachLiteral(
       if (!starts(`${key}[`) && !starts(`${position}[`)) return;
       // A repeated item by its order among its equals: the second `8` of a side is that side's second.
       const keys = itemKeys(key, v);
-      const loose = identityKeys(key, v, keys);
       v.forEach((item, i) => {
         const byContent = !isIdNamed(item);
-        if (byContent) held?.add(loose[i]!);
+        if (byContent) held?.add(keys[i]!);
         path.push(i);
-        if (byContent) items.push(loose[i]!);
+        if (byContent) items.push(keys[i]!);
         walk(item, keys[i]!, positionKey(position, i));
         if (byContent) items.pop();
         path.pop();
@@ -91,23 +89,6 @@ function eachLiteral(
       }
   };
   walk(value, '', POSITION_ROOT);
-}
-
-/**
- * The items' keys as the value merge tells entries apart (identity.ts canonicalJson: -0 is 0), each
- * counted among its equals so: a merge that took an entry of one side for an equal one of the
- * other (`{"w": [-0]}` for `{"w": [0]}`) still finds the side holding it. `keys`: itemKeys' own,
- * the same unless an item holds a -0.
- */
-function identityKeys(parent: string, items: readonly JsonValue[], keys: readonly string[]): readonly string[] {
-  if (!keys.some((k) => k.includes('-0'))) return keys;
-  const seen = new Map<string, number>();
-  return items.map((item) => {
-    const name = isIdNamed(item) ? '' : canonicalJson(item);
-    const n = seen.get(name) ?? 0;
-    seen.set(name, n + 1);
-    return `${parent}[${name}${n ? `#${n}` : ''}]`;
-  });
 }
 
 /** Is the array item named by its `id` (literalKey), rather than by its content? */
@@ -163,9 +144,8 @@ export function mergeLiteralTexts(
     (v, key, position, path, items) => {
       // By content key; by position only where no side has the content (an id-less item changed
       // on every side): a side without the item must not lend the text of another at its index.
-      // A side holds the content also where it holds an item around it (as the value merge names
-      // entries), though the walk did not visit this literal there (the merged item was entered by
-      // its position only): JSON's text.
+      // A side holds the content also where it holds an item around it, though the walk did not
+      // visit this literal there (the merged item was entered by its position only): JSON's text.
       const own = (side: Side): string | undefined => sides[side].texts.get(key) ?? (items.some((k) => sides[side].held.has(k)) ? JSON.stringify(v) : undefined);
       const byKey = [own('base'), own('ours'), own('theirs')];
       const [b, o, t] = byKey.some((x) => x !== undefined) ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];

@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -152,10 +152,19 @@ export function rebaseSiblings(texts: LiteralTexts, moves: Iterable<readonly [fr
 /** Where an array (or any value) stands, as LiteralTexts names it: its content key and its position key (literalPlace). */
 export type TextPlace = readonly [key: string, position: string];
 
+/** itemKeys of `items` standing at `parent`, from `cache` when worked out before (the array unchanged since). */
+function keysOf(parent: string, items: readonly JsonValue[], cache?: ItemKeyCache): string[] {
+  const known = cache?.get(items);
+  if (known?.parent === parent) return known.keys;
+  const keys = itemKeys(parent, items);
+  cache?.set(items, { parent, keys });
+  return keys;
+}
+
 /** The moves (content key and position of each) of items `fromAt[m]` of `from` to items `toAt[m]` of `to`. */
-function itemMoves(from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[]): Array<[string, string]> {
-  const fromKeys = itemKeys(from[0], fromItems);
-  const toKeys = itemKeys(to[0], toItems);
+function itemMoves(from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[], cache?: ItemKeyCache): Array<[string, string]> {
+  const fromKeys = keysOf(from[0], fromItems, cache);
+  const toKeys = keysOf(to[0], toItems, cache);
   return fromAt.flatMap((i, m): Array<[string, string]> => [
     [fromKeys[i]!, toKeys[toAt[m]!]!],
     [positionKey(from[1], i), positionKey(to[1], toAt[m]!)],
@@ -166,10 +175,21 @@ function itemMoves(from: TextPlace, fromItems: readonly JsonValue[], fromAt: rea
  * Copies into `into` the texts (from `texts`) of the items `fromAt[m]` of the array `fromItems`
  * standing at `from`, each under the item `toAt[m]` of the array `toItems` standing at `to`, by
  * content key and by position: rotate's entries into a rotation file, restore's back. Each copy of
- * a repeated entry (`[8.0, 8]`) takes its own text, not its twin's.
+ * a repeated entry (`[8.0, 8]`) takes its own text, not its twin's. `cache`: item keys worked out
+ * before, for arrays unchanged since (naming a long log's entries costs their canonical JSON).
  */
-export function copyItemTexts(texts: LiteralTexts, from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], into: LiteralTexts, to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[]): void {
-  if (texts.size) rebaseSiblings(texts, itemMoves(from, fromItems, fromAt, to, toItems, toAt), into);
+export function copyItemTexts(
+  texts: LiteralTexts,
+  from: TextPlace,
+  fromItems: readonly JsonValue[],
+  fromAt: readonly number[],
+  into: LiteralTexts,
+  to: TextPlace,
+  toItems: readonly JsonValue[],
+  toAt: readonly number[],
+  cache?: ItemKeyCache,
+): void {
+  if (texts.size) rebaseSiblings(texts, itemMoves(from, fromItems, fromAt, to, toItems, toAt, cache), into);
 }
 
 /**
@@ -180,7 +200,7 @@ export function copyItemTexts(texts: LiteralTexts, from: TextPlace, fromItems: r
  * Without this a survivor would meet a stale text at its new place: `[8.0, 8]` losing its first
  * entry leaves `[8]`, whose key and position were the 8.0's. Mutates `texts`.
  */
-export function rekeyItems(texts: LiteralTexts, at: TextPlace, before: readonly JsonValue[], after: readonly JsonValue[], from: ReadonlyArray<number | undefined>): void {
+export function rekeyItems(texts: LiteralTexts, at: TextPlace, before: readonly JsonValue[], after: readonly JsonValue[], from: ReadonlyArray<number | undefined>, cache?: ItemKeyCache): void {
   const [key, position] = at;
   const below = new Map<string, string[]>();
   for (const [k, known] of texts) {
@@ -196,5 +216,5 @@ export function rekeyItems(texts: LiteralTexts, at: TextPlace, before: readonly 
     fromAt.push(i);
     toAt.push(j);
   });
-  rebaseSiblings(below, itemMoves(at, before, fromAt, at, after, toAt), texts);
+  rebaseSiblings(below, itemMoves(at, before, fromAt, at, after, toAt, cache), texts);
 }

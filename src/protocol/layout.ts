@@ -389,13 +389,19 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     if (Array.isArray(now)) {
       const before = was as JsonValue[];
       const names = items(named, now);
-      // Where the old items stood (this array stands where it was read, unless it moved itself).
-      const oldKeys = names && !moved ? itemKeys(named!.key, before) : null;
-      pairItems(before, now, sameValue).forEach((k, j) => {
+      const pairs = pairItems(before, now, sameValue);
+      // The leading items equal at each index stand where they were read; past them, an item at its
+      // old index may still be another among its equals (its key changed): the old keys, made once if asked.
+      let same = 0;
+      while (same < pairs.length && pairs[same] === same && sameValue(before[same]!, now[same]!)) same++;
+      let oldKeys: string[] | undefined;
+      const keyWas = (k: number): string => (oldKeys ??= itemKeys(named!.key, before))[k]!;
+      pairs.forEach((k, j) => {
         const v = now[j]!;
         const item = names && names[j]!;
         const like = k === -1 && siblings ? nearest(siblings, j) : null;
-        const itemMoved = moved || k !== j || (oldKeys !== null && oldKeys[k] !== item!.key);
+        // (This array stands where it was read, unless it moved itself: then every item did.)
+        const itemMoved = moved || k !== j || (j >= same && item !== null && keyWas(k) !== item.key);
         parts.push({ from: k, body: k === -1 ? (like ? inlineLike(v, item, like) : fresh(v, item, inner)) : render(old[k]!.value, before[k]!, v, item, inner, itemMoved) });
       });
     } else {

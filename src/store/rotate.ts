@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
-import { literalPlace, type LiteralTexts } from '../protocol/json.js';
+import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
@@ -261,9 +261,9 @@ function logAt(doc: JsonObject, path: readonly string[]): JsonValue[] {
  * takes its texts to its new place (its position, and its order among equal entries), the moved
  * ones' texts leave. `from`: the checkpoint before, which `texts` name. Mutates `texts`.
  */
-function rekeyKeptEntries(texts: LiteralTexts, from: JsonObject, p: RotationPlan): void {
+function rekeyKeptEntries(texts: LiteralTexts, from: JsonObject, p: RotationPlan, cache?: ItemKeyCache): void {
   if (!texts.size) return;
-  for (const log of p.logs) rekeyItems(texts, literalPlace(from, log.path), logAt(from, log.path), logAt(p.doc, log.path), log.keptAt);
+  for (const log of p.logs) rekeyItems(texts, literalPlace(from, log.path), logAt(from, log.path), logAt(p.doc, log.path), log.keptAt, cache);
 }
 
 /**
@@ -272,7 +272,7 @@ function rekeyKeptEntries(texts: LiteralTexts, from: JsonObject, p: RotationPlan
  * the file's own entries keep theirs. Returns the write, to be settled after the checkpoint write or
  * undone when it fails (null: nothing moved).
  */
-function writeHistory(root: string, skill: string, target: string, p: { moved: number; logs: readonly MovedLog[] }, now: Date, from: JsonObject, texts?: LiteralTexts): HistoryWrite | null {
+function writeHistory(root: string, skill: string, target: string, p: { moved: number; logs: readonly MovedLog[] }, now: Date, from: JsonObject, texts?: LiteralTexts, cache?: ItemKeyCache): HistoryWrite | null {
   if (!p.moved) return null;
   const dir = historyDir(root);
   const madeDir = !projectPathExists(root, dir);
@@ -286,7 +286,7 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
       // Appended after the file's own entries of that log: each takes its own text there, a repeat its own too.
       const into = file.entries[log.dotted]!;
       const start = into.length - log.moved.length;
-      copyItemTexts(texts, literalPlace(from, log.path), logAt(from, log.path), log.movedAt, kept, literalPlace(file as unknown as JsonValue, ['entries', log.dotted]), into, log.movedAt.map((_, m) => start + m));
+      copyItemTexts(texts, literalPlace(from, log.path), logAt(from, log.path), log.movedAt, kept, literalPlace(file as unknown as JsonValue, ['entries', log.dotted]), into, log.movedAt.map((_, m) => start + m), cache);
     }
   }
   const where = pointerOf(root, target);
@@ -384,6 +384,8 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
   // The checkpoint's texts as read, for the entries that move out (the write's own are re-keyed).
   let moving: LiteralTexts | undefined;
+  // The logs' item keys, named once for the re-keying and the history write (`from` does not change).
+  const keys: ItemKeyCache = new WeakMap();
   let done: RotateReport | undefined;
   let written: HistoryWrite | null = null;
   await mutateCheckpoint(root, skill, {
@@ -395,13 +397,14 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
       pending = { ...plan(root, skill, from, opts.now, s), from };
-      if (pending.plan.changed) rekeyKeptEntries(texts, from, pending.plan);
-      done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
+      if (pending.plan.changed) rekeyKeptEntries(texts, from, pending.plan, keys);
+      // The size after: the text written, with the texts it is written with.
+      done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, { ...live.format, texts }, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint (or, failing, has history taken back).
     beforeWrite: (next) => {
-      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving);
+      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving, keys);
       return next;
     },
     undoBeforeWrite: (cause) => written?.undo(cause),
@@ -464,11 +467,12 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   // those of what the rotation leaves, each entry kept re-keyed to its new place.
   const texts = opts.texts ?? live?.format.texts ?? new Map<string, string[]>();
   const left: LiteralTexts = new Map(texts);
-  rekeyKeptEntries(left, next, p.plan);
+  const keys: ItemKeyCache = new WeakMap();
+  rekeyKeptEntries(left, next, p.plan, keys);
   const done = report(root, skill, live, path, p.target, p.plan, bytes, { ...format, texts: left }, false);
   // Still over the cap after rotating: the write is refused, so nothing goes to history either.
   if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
-  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, texts);
+  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, texts, keys);
   if (opts.texts) {
     opts.texts.clear();
     for (const [key, known] of left) opts.texts.set(key, known);

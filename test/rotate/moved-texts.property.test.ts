@@ -103,6 +103,8 @@ describe('a moved value keeps its exact text', () => {
         const [file, ...more] = historyFiles(dir);
         if (original.length <= keep) return void expect(file).toBeUndefined();
         expect(more).toEqual([]);
+        // The size said is the size written.
+        expect(rotated.stdout).toContain(`→ ${Buffer.byteLength(read(dir, CP))} bytes`);
         const live = rawItems(read(dir, CP), LOG);
         const out = archived(dir, 'skill_state.run_history');
         expect(live.length).toBe(keep);
