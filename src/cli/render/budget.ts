@@ -2,23 +2,37 @@
 // output (Claude Code shows only a short preview past 10,000 characters, without a warning),
 // so resume and resume --context fill a budget in priority order instead of cutting at the
 // end: whole blocks (and whole list items) in, or out and named on one closing line; only the
-// next action is never left out: cut to what fits, marked, and the cut named.
+// next action is never left out: cut to what fits, marked, and the cut named. The header (the
+// first line a session reads: which checkpoint, whose unverified claims) comes before all of
+// it: a budget that cannot hold the header is too small, said in the fewest characters, exit 2.
 
 import { CheckpointError } from '../../errors.js';
 import { shown, withoutPartialEscape } from '../../one-line.js';
 
 /** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
 export const DEFAULT_MAX_CHARS = 9000;
-export const MIN_MAX_CHARS = 400;
+
+/**
+ * A budget option's value: a whole number (of characters or bytes). No floor of its own: the
+ * output's header decides what is too small (budgetTooSmall), for the checkpoint at hand.
+ */
+function wholeNumber(raw: unknown, flag: string, unit: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+    throw new CheckpointError('E_USAGE', `${flag}=${shown(String(raw))}: expected a whole number of ${unit}`, { hint: `e.g. ${flag} ${fallback} (the default)` });
+  }
+  return n;
+}
 
 /** --max-chars: the text budget of resume and resume --context. */
 export function charLimit(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_MAX_CHARS;
-  const n = Number(raw);
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < MIN_MAX_CHARS) {
-    throw new CheckpointError('E_USAGE', `--max-chars=${shown(String(raw))}: expected a whole number of characters, at least ${MIN_MAX_CHARS}`, { hint: `e.g. --max-chars ${DEFAULT_MAX_CHARS} (the default)` });
-  }
-  return n;
+  return wholeNumber(raw, '--max-chars', 'characters', DEFAULT_MAX_CHARS);
+}
+
+/** --max-bytes: the output limit of resume and resume --context, `fallback` by default. */
+export function byteLimit(raw: unknown, fallback: number): number {
+  return wholeNumber(raw, '--max-bytes', 'bytes', fallback);
 }
 
 export interface Block {
@@ -35,6 +49,13 @@ export interface Block {
    * is cut to what fits, marked, and the cut named on the closing line.
    */
   cut?: boolean;
+  /**
+   * The header, first in display order: what a session reads first (which checkpoint it resumes,
+   * whose claims those are). Placed before every other block and never left out or cut; where it
+   * and the closing line do not fit together, the closing line gives way (to its short form, then
+   * to nothing) and nothing else is shown. fillBudget returns null when the header alone does not fit.
+   */
+  header?: boolean;
 }
 
 /** What the printed output may hold: the text and the newline that ends it, counted together. */
@@ -47,11 +68,26 @@ export interface Budget {
 const fits = (text: string, b: Budget) => text.length + 1 <= b.maxChars && Buffer.byteLength(text) + 1 <= b.maxBytes;
 
 /**
- * The blocks in their display order, as many as fit, chosen by tier; then one line naming
- * what was left out and the command that shows everything. Never cuts inside a line. The text
- * returned is printed with a final newline, which the budget counts.
+ * The blocks in their display order, as many as fit, chosen by tier (a header block first of
+ * all); then one line naming what was left out and the command that shows everything. Never cuts
+ * inside a line. The text returned is printed with a final newline, which the budget counts.
+ * Blocks with a header go through printBudgeted, which says when the budget cannot hold it.
  */
 export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
+  const text = fill(blocks, budget, showAll);
+  if (text === null) throw new Error('fillBudget: the header does not fit; use printBudgeted');
+  return text;
+}
+
+/** fillBudget's text printed by `out`; a budget that cannot hold the header block is refused (budgetTooSmall). */
+export function printBudgeted(blocks: readonly Block[], budget: Budget, showAll: string, out: (text: string) => void): void {
+  const text = fill(blocks, budget, showAll);
+  if (text === null) budgetTooSmall(blocks.find((b) => b.header)!.head, budget, out);
+  out(text);
+}
+
+/** fillBudget's text; null when the budget cannot hold the header block. */
+function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
   const firstLine = (b: Block) => b.head[0] ?? '';
@@ -63,16 +99,28 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
   const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
-  const text = () => {
+  // The closing line: naming what was left out, or (only beside a header with room for nothing
+  // else) its short form, or none.
+  const text = (closing: 'full' | 'short' | 'none' = 'full') => {
     const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...head(b, i), ...(b.items ?? []).slice(0, shown[i])]));
     const left = omitted();
-    if (left.length) lines.push(`… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`);
+    if (left.length && closing !== 'none') lines.push(closing === 'full' ? `… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}` : `… more: ${showAll}`);
     return lines.join('\n');
   };
+  // The header first, whole. Where it fits only without the full closing line, it is all there is.
+  const top = blocks.findIndex((b) => b.header);
+  if (top >= 0) {
+    shown[top] = blocks[top]!.items?.length ?? 0;
+    if (!fits(text(), budget)) {
+      for (const closing of ['short', 'none'] as const) if (fits(text(closing), budget)) return text(closing);
+      return null;
+    }
+  }
   // Each check counts every undecided block as left out (named on the closing line): deciding
   // more blocks only shortens that line, so the final text is never longer than a checked one.
   const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, i] of order) {
+    if (i === top) continue;
     const items = blocks[i]!.items?.length ?? 0;
     shown[i] = items;
     if (fits(text(), budget)) continue;
@@ -106,4 +154,19 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
     shown[i] = n > 0 ? n : -1;
   }
   return text();
+}
+
+/**
+ * The budget cannot hold the output's header (`header`, its lines): says so in the fewest
+ * characters on stdout (`out`, only what fits in the budget: with the size the header needs,
+ * else just that it is too small, else nothing), then refuses as a bad option value does (exit 2),
+ * naming the option to raise and by how much: the fix is a bigger budget, as for any value refused.
+ */
+function budgetTooSmall(header: readonly string[], budget: Budget, out: (text: string) => void): never {
+  const text = header.join('\n');
+  const [chars, bytes] = [text.length + 1, Buffer.byteLength(text) + 1];
+  const [flag, need, unit, limit] = chars > budget.maxChars ? ['--max-chars', chars, 'characters', budget.maxChars] : ['--max-bytes', bytes, 'bytes', budget.maxBytes];
+  const note = [`budget too small: needs ${flag} ${need}`, 'budget too small'].find((t) => fits(t, budget));
+  if (note !== undefined) out(note);
+  throw new CheckpointError('E_USAGE', `${flag} ${limit} cannot hold the header of this output (${need} ${unit} with its newline)`, { hint: `raise ${flag} to ${need} or more` });
 }
