@@ -137,7 +137,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill: skill.optional(),
       context: z.boolean().optional().describe('the recovery capsule saved before compaction, instead of the briefing'),
-      max_chars: z.number().int().optional().describe('text budget in characters (default 9000)'),
+      max_chars: z.number().int().optional().describe('text budget in characters (default 9000); one too small for the first line (RESUMING: <skill> on <project>) is refused'),
       engine,
     },
     argv: (a) => [...flags(a, { context: 'context', max_chars: 'max-chars', engine: 'engine' }), ...rest(a.skill)],

@@ -8,7 +8,7 @@
 // and there is nothing to ask a person). Pure.
 
 import { recordedText, sortedBelow } from '../protocol/format.js';
-import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { sumText } from './counter.js';
@@ -52,29 +52,38 @@ function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
 function eachLiteral(
   value: JsonValue,
   recorded: ReadonlySet<string>,
-  visit: (v: number | string, key: string, position: string, path: PathSegment[]) => void,
+  visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[]) => void,
   skip?: ReadonlySet<string>,
+  held?: Set<string>,
 ): void {
   const path: PathSegment[] = [];
+  // The keys of the items (named by content, not by id) the walk is inside, outermost first.
+  const items: string[] = [];
   const starts = prefixSearch(recorded);
   const below = (key: string, position: string): boolean => starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
     if (skip?.size && skip.has(JSON.stringify(path))) return;
-    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path);
+    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items);
     else if (v === null || typeof v !== 'object' || !below(key, position)) return;
     else if (Array.isArray(v)) {
       // Items are keyed by content: enter them only when something is recorded below this array at all.
       if (!starts(`${key}[`) && !starts(`${position}[`)) return;
+      // A repeated item by its order among its equals: the second `8` of a side is that side's second.
+      const keys = itemKeys(key, v);
       v.forEach((item, i) => {
+        const byContent = !isIdNamed(item);
+        if (byContent) held?.add(keys[i]!);
         path.push(i);
-        walk(item, literalKey(key, true, item), positionKey(position, i));
+        if (byContent) items.push(keys[i]!);
+        walk(item, keys[i]!, positionKey(position, i));
+        if (byContent) items.pop();
         path.pop();
       });
     } else
       for (const k of Object.keys(v)) {
         path.push(k);
         const [member, at] = [literalKey(key, false, k), positionKey(position, k)];
-        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path);
+        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items);
         walk(v[k]!, member, at);
         path.pop();
       }
@@ -82,15 +91,32 @@ function eachLiteral(
   walk(value, '', POSITION_ROOT);
 }
 
-/** Every (reachable, see eachLiteral) literal's text in one side, by content key and by position key. */
-function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined, recorded: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
+/** Is the array item named by its `id` (literalKey), rather than by its content? */
+function isIdNamed(item: JsonValue): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.prototype.hasOwnProperty.call(item, 'id')) return false;
+  return typeof item.id === 'string' || typeof item.id === 'number';
+}
+
+/**
+ * Every (reachable, see eachLiteral) literal's text in one side, by content key and by position
+ * key; `held`: the keys of the side's items named by content in the arrays the walk entered. Such
+ * an item holds the very content its key names, so the side has every literal below that key; one
+ * the walk did not visit has no recorded text (the walk enters all that leads to one): JSON's.
+ */
+function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined, recorded: ReadonlySet<string>): { texts: Map<string, string>; held: Set<string> } {
+  const out = { texts: new Map<string, string>(), held: new Set<string>() };
   if (value === undefined) return out;
-  eachLiteral(value, recorded, (v, key, position) => {
-    const text = textOf(texts, key, position, v);
-    if (!out.has(key)) out.set(key, text);
-    if (!out.has(position)) out.set(position, text);
-  });
+  eachLiteral(
+    value,
+    recorded,
+    (v, key, position) => {
+      const text = textOf(texts, key, position, v);
+      if (!out.texts.has(key)) out.texts.set(key, text);
+      if (!out.texts.has(position)) out.texts.set(position, text);
+    },
+    undefined,
+    out.held,
+  );
   return out;
 }
 
@@ -116,12 +142,14 @@ export function mergeLiteralTexts(
   eachLiteral(
     merged,
     recorded,
-    (v, key, position, path) => {
+    (v, key, position, path, items) => {
       // By content key; by position only where no side has the content (an id-less item changed
       // on every side): a side without the item must not lend the text of another at its index.
-      const byKey = sides.base.has(key) || sides.ours.has(key) || sides.theirs.has(key) ? key : position;
-      const at = (side: Side): string | undefined => sides[side].get(byKey);
-      const [b, o, t] = [at('base'), at('ours'), at('theirs')];
+      // A side holds the content also where it holds an item around it, though the walk did not
+      // visit this literal there (the merged item was entered by its position only): JSON's text.
+      const own = (side: Side): string | undefined => sides[side].texts.get(key) ?? (items.some((k) => sides[side].held.has(k)) ? JSON.stringify(v) : undefined);
+      const byKey = [own('base'), own('ours'), own('theirs')];
+      const [b, o, t] = byKey.some((x) => x !== undefined) ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];
       let pick: string | undefined;
       if (o === b) pick = t;
       else if (t === b || o === t) pick = o;

@@ -63,8 +63,6 @@ function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, numbe
 
 /** Both sides' additions as one multiset (per identity, the larger count), in a side-independent order. */
 function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy): Keyed[] {
-  const oursCounts = counts(ours);
-  const theirsCounts = counts(theirs);
   const first = new Map<string, Keyed>();
   for (const item of [...ours, ...theirs]) if (!first.has(item.key)) first.set(item.key, item);
   const direction = policy.order === 'newest-first' ? -1 : 1;
@@ -74,10 +72,23 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
     if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;
     return compareStrings(a.item.key, b.item.key);
   });
+  // Each copy as its side wrote it (of the side with more copies, ours on a tie): copies of one
+  // identity may differ still (-0 and 0 are one identity), and each keeps its own literal texts.
+  const byKey = (list: readonly Keyed[]): Map<string, Keyed[]> => {
+    const map = new Map<string, Keyed[]>();
+    for (const k of list) {
+      const same = map.get(k.key);
+      if (same) same.push(k);
+      else map.set(k.key, [k]);
+    }
+    return map;
+  };
+  const [oursCopies, theirsCopies] = [byKey(ours), byKey(theirs)];
   const out: Keyed[] = [];
   for (const { item } of timed) {
-    const n = Math.max(oursCounts.get(item.key) ?? 0, theirsCounts.get(item.key) ?? 0);
-    for (let k = 0; k < n; k++) out.push(item);
+    const mine = oursCopies.get(item.key) ?? [];
+    const other = theirsCopies.get(item.key) ?? [];
+    out.push(...(mine.length >= other.length ? mine : other));
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // the markers yields valid JSON for each side.
 
 import { DEFAULT_FORMAT, recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
-import { literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
+import { itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -122,13 +122,14 @@ export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], o
 
   const arrayEntries = (arr: JsonValue[], path: PathSegment[], parent: Item): Entry[] => {
     const entries: Entry[] = [];
+    const keys = itemKeys(parent.key, arr);
     for (let i = 0; i < arr.length; ) {
       const c = conflictAt.get(pathKey([...path, i]));
       if (c) {
         entries.push({ kind: 'conflict', sides: sideItems(c, '', parent.key) });
         i += Math.max(1, c.span ?? 1);
       } else {
-        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: literalKey(parent.key, true, arr[i]!), position: childPosition(parent, i) }, path: [...path, i] });
+        entries.push({ kind: 'plain', item: { prefix: '', value: arr[i]!, key: keys[i]!, position: childPosition(parent, i) }, path: [...path, i] });
         i++;
       }
     }

@@ -136,10 +136,11 @@ export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state:
  * what is there stays as it is, what is missing is filled from `fill` (placeholders that say
  * "not recorded", and the origin of now). A capsule without a `context` that holds the seven
  * fields at its top level (written by hand) has them moved into `context`, where readers look.
- * `filled`: the paths that were filled, for the message. Pure.
+ * `filled`: the paths that were filled, for the message; `lifted`: the fields moved into `context`. Pure.
  */
-export function keptClaims(old: JsonObject, fill: Pick<Capsule, 'context' | 'origin'>): { base: Pick<Capsule, 'context' | 'origin'>; rest: JsonObject; filled: string[] } {
+export function keptClaims(old: JsonObject, fill: Pick<Capsule, 'context' | 'origin'>): { base: Pick<Capsule, 'context' | 'origin'>; rest: JsonObject; filled: string[]; lifted: string[] } {
   const filled: string[] = [];
+  const lifted: string[] = [];
   const rest: JsonObject = { ...old };
   const complete = (have: JsonObject, keys: readonly string[], from: Record<string, unknown>, at: string): JsonObject => {
     const out: JsonObject = { ...have };
@@ -152,18 +153,19 @@ export function keptClaims(old: JsonObject, fill: Pick<Capsule, 'context' | 'ori
   };
   let context: JsonValue | undefined = old.context;
   if (context === undefined) {
-    const lifted: JsonObject = {};
+    const claims: JsonObject = {};
     for (const k of CAPSULE_FIELDS) {
       if (old[k] === undefined) continue;
-      lifted[k] = old[k]!;
+      claims[k] = old[k]!;
+      lifted.push(k);
       delete rest[k];
     }
-    context = complete(lifted, CAPSULE_FIELDS, fill.context as unknown as Record<string, unknown>, 'context');
+    context = complete(claims, CAPSULE_FIELDS, fill.context as unknown as Record<string, unknown>, 'context');
   } else if (isJsonObject(context)) {
     context = complete(context, CAPSULE_FIELDS, fill.context as unknown as Record<string, unknown>, 'context');
   }
   let origin: JsonValue | undefined = old.origin;
   if (origin === undefined || isJsonObject(origin)) origin = complete(origin ?? {}, ['root', 'head', 'saved_at'], fill.origin, 'origin');
   // A context or origin that is not an object is left exactly as written (validate names it).
-  return { base: { context: context as unknown as CapsuleContext, origin: origin as unknown as Capsule['origin'] }, rest, filled };
+  return { base: { context: context as unknown as CapsuleContext, origin: origin as unknown as Capsule['origin'] }, rest, filled, lifted };
 }

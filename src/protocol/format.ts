@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { addLiteralText, denotes, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -51,6 +51,10 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
   const keys = new WeakMap<object, string>();
+  // An array's item keys (itemKeys: a repeated item named by its order among its equals), made on
+  // its first item, with the key they were made below: one object may stand twice in a value (a
+  // merge repeats an entry), each time under another key.
+  const items = new WeakMap<object, { parent: string; keys: string[] }>();
   const positions = new WeakMap<object, string | null>();
   // A copy keyed by placeholders: each placeholder's real name.
   const names = new WeakMap<object, Map<string, string>>();
@@ -64,7 +68,13 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
       const parentKey = keys.get(holder);
       const inArray = Array.isArray(holder);
       const name = names.get(holder)?.get(key) ?? key;
-      const own = parentKey === undefined ? rootKey : literalKey(parentKey, inArray, inArray ? v : name);
+      let own: string;
+      if (parentKey === undefined) own = rootKey;
+      else if (inArray) {
+        let named = items.get(holder);
+        if (named?.parent !== parentKey) items.set(holder, (named = { parent: parentKey, keys: itemKeys(parentKey, holder as JsonValue[]) }));
+        own = named.keys[Number(key)]!;
+      } else own = literalKey(parentKey, false, name);
       const parentPosition = positions.get(holder);
       const position = parentKey === undefined ? rootPosition : parentPosition == null ? null : positionKey(parentPosition, inArray ? Number(key) : name);
       if (v !== null && typeof v === 'object') {
@@ -140,4 +150,74 @@ export function rebaseSiblings(texts: LiteralTexts, moves: Iterable<readonly [fr
     if (from === undefined || !key.startsWith(from)) continue;
     for (const text of known) addLiteralText(into, target.get(from)! + key.slice(from.length), text);
   }
+}
+
+/** Where an array (or any value) stands, as LiteralTexts names it: its content key and its position key (literalPlace). */
+export type TextPlace = readonly [key: string, position: string];
+
+/** itemKeys of `items` standing at `parent`, from `cache` when worked out before (the array unchanged since). */
+function keysOf(parent: string, items: readonly JsonValue[], cache?: ItemKeyCache): string[] {
+  const known = cache?.get(items);
+  if (known?.parent === parent) return known.keys;
+  const keys = itemKeys(parent, items);
+  cache?.set(items, { parent, keys });
+  return keys;
+}
+
+/** The moves (content key and position of each) of items `fromAt[m]` of `from` to items `toAt[m]` of `to`. */
+function itemMoves(from: TextPlace, fromItems: readonly JsonValue[], fromAt: readonly number[], to: TextPlace, toItems: readonly JsonValue[], toAt: readonly number[], cache?: ItemKeyCache): Array<[string, string]> {
+  const fromKeys = keysOf(from[0], fromItems, cache);
+  const toKeys = keysOf(to[0], toItems, cache);
+  return fromAt.flatMap((i, m): Array<[string, string]> => [
+    [fromKeys[i]!, toKeys[toAt[m]!]!],
+    [positionKey(from[1], i), positionKey(to[1], toAt[m]!)],
+  ]);
+}
+
+/**
+ * Copies into `into` the texts (from `texts`) of the items `fromAt[m]` of the array `fromItems`
+ * standing at `from`, each under the item `toAt[m]` of the array `toItems` standing at `to`, by
+ * content key and by position: rotate's entries into a rotation file, restore's back. Each copy of
+ * a repeated entry (`[8.0, 8]`) takes its own text, not its twin's. `cache`: item keys worked out
+ * before, for arrays unchanged since (naming a long log's entries costs their canonical JSON).
+ */
+export function copyItemTexts(
+  texts: LiteralTexts,
+  from: TextPlace,
+  fromItems: readonly JsonValue[],
+  fromAt: readonly number[],
+  into: LiteralTexts,
+  to: TextPlace,
+  toItems: readonly JsonValue[],
+  toAt: readonly number[],
+  cache?: ItemKeyCache,
+): void {
+  if (texts.size) rebaseSiblings(texts, itemMoves(from, fromItems, fromAt, to, toItems, toAt, cache), into);
+}
+
+/**
+ * Re-keys the texts of the items of an array a command rebuilt in place (rotate took entries out,
+ * restore put some back, done popped the first action): `after[j]` is `before[from[j]]`, or new
+ * (undefined: the caller adds its texts). An item keeps its texts under its new key and position;
+ * the texts of an item no longer there leave with it (copy them first if they go elsewhere).
+ * Without this a survivor would meet a stale text at its new place: `[8.0, 8]` losing its first
+ * entry leaves `[8]`, whose key and position were the 8.0's. Mutates `texts`.
+ */
+export function rekeyItems(texts: LiteralTexts, at: TextPlace, before: readonly JsonValue[], after: readonly JsonValue[], from: ReadonlyArray<number | undefined>, cache?: ItemKeyCache): void {
+  const [key, position] = at;
+  const below = new Map<string, string[]>();
+  for (const [k, known] of texts) {
+    if (!k.startsWith(`${key}[`) && !k.startsWith(`${position}[`)) continue;
+    below.set(k, known);
+    texts.delete(k);
+  }
+  if (!below.size) return;
+  const fromAt: number[] = [];
+  const toAt: number[] = [];
+  from.forEach((i, j) => {
+    if (i === undefined) return;
+    fromAt.push(i);
+    toAt.push(j);
+  });
+  rebaseSiblings(below, itemMoves(at, before, fromAt, at, after, toAt, cache), texts);
 }

@@ -25,6 +25,15 @@ type Frame =
 
 /** JSON text with object keys sorted: equal values (in the `jsonEqual` sense) give equal strings. */
 export function canonicalJson(value: JsonValue): string {
+  return canonical(value, false);
+}
+
+/** canonicalJson, but -0 written `-0` (JSON writes it 0): for names that must tell it from 0. */
+export function canonicalJsonSigned(value: JsonValue): string {
+  return canonical(value, true);
+}
+
+function canonical(value: JsonValue, signedZero: boolean): string {
   let out = '';
   const stack: Frame[] = [];
   const open = (v: JsonValue): void => {
@@ -35,7 +44,7 @@ export function canonicalJson(value: JsonValue): string {
       out += '{';
       stack.push({ kind: 'object', obj: v, keys: safeKeys(v).sort(), next: 0 });
     } else {
-      out += JSON.stringify(v);
+      out += signedZero && Object.is(v, -0) ? '-0' : JSON.stringify(v);
     }
   };
   open(value);

@@ -5,7 +5,7 @@
 
 import { FORBIDDEN_KEYS } from './fields.js';
 import { quoted } from '../one-line.js';
-import { canonicalJson, ownValue } from './identity.js';
+import { canonicalJsonSigned, ownValue } from './identity.js';
 import type { JsonValue } from './types.js';
 import { joinPath } from './validate.js';
 
@@ -65,7 +65,9 @@ export interface Parsed {
  * `"\ud83d\ude00"`: a Python `json.dump` writes every non-ASCII character so). Keyed by
  * where the literal stands (`literalKey`), with array items named by their content (their
  * `id`, else their canonical JSON) rather than their index, so a literal keeps its text
- * when the merge or a command moves the item it sits in; an object key's text is keyed by
+ * when the merge or a command moves the item it sits in. Equal items in one array (`[8.0, 8]`,
+ * two runs alike but for how a score is spelled) are told apart by their order among
+ * themselves (`itemKeys`): the second is `[8#1]`, so it never takes its twin's text; an object key's text is keyed by
  * its member's key plus NAME_SUFFIX. A literal below an array is also recorded by its
  * position (positionKey), the fallback for an item without an `id` whose other content
  * changed (its content key changed with it). A writer puts the text back wherever the value
@@ -100,11 +102,37 @@ export function positionKey(parent: string, keyOrIndex: string | number): string
   return typeof keyOrIndex === 'number' ? `${parent}[${keyOrIndex}]` : `${parent}.${JSON.stringify(keyOrIndex)}`;
 }
 
-/** The key of a child of the value keyed `parent`: an object member by name, an array item by content. */
-export function literalKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue): string {
+/**
+ * The key of a child of the value keyed `parent`: an object member by name, an array item by
+ * content. `occurrence`: how many items of that array before it have the same name (itemKeys).
+ */
+export function literalKey(parent: string, inArray: boolean, keyOrItem: string | JsonValue, occurrence = 0): string {
   if (!inArray) return `${parent}.${JSON.stringify(keyOrItem)}`;
-  const id = ownValue(keyOrItem as JsonValue, 'id');
-  return `${parent}[${typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJson(keyOrItem as JsonValue)}]`;
+  return `${parent}[${itemName(keyOrItem as JsonValue)}${occurrence ? `#${occurrence}` : ''}]`;
+}
+
+/**
+ * An array item's name in a key: its `id`, else its canonical JSON, -0 apart from 0 (their texts
+ * differ, and a writer tells them apart). `#` never stands outside a string in either.
+ */
+function itemName(item: JsonValue): string {
+  const id = ownValue(item, 'id');
+  return typeof id === 'string' || typeof id === 'number' ? `id:${JSON.stringify(id)}` : canonicalJsonSigned(item);
+}
+
+/**
+ * The keys (literalKey) of every item of the array keyed `parent`: an item equal to one before it
+ * is named by its order among its equals (`[8]`, `[8#1]`, `[8#2]`), so each copy keeps its own text.
+ * The first of its kind has the key it would have alone: a list without repeats is keyed as by content.
+ */
+export function itemKeys(parent: string, items: readonly JsonValue[]): string[] {
+  const seen = new Map<string, number>();
+  return items.map((item) => {
+    const name = itemName(item);
+    const n = seen.get(name) ?? 0;
+    seen.set(name, n + 1);
+    return `${parent}[${name}${n ? `#${n}` : ''}]`;
+  });
 }
 
 /** True when JSON.stringify writes this literal back byte for byte. */
@@ -127,6 +155,14 @@ const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
  * (several times faster than a regex over the text), so a file without them never pays the exact scan.
  */
 const hasOddEscape = (body: string): boolean => body.includes('\\u') || body.includes('\\/');
+
+/**
+ * May the JSON `text` hold a literal JSON.stringify would write otherwise (a number's or a string's:
+ * LiteralTexts)? False only when it holds none; true may be a string escape written alike after all.
+ */
+export function mayHoldOddLiteral(text: string): boolean {
+  return hasOddNumber(text) || hasOddEscape(text);
+}
 
 /** Does the text hold a number literal JSON.stringify would not write back as it is? */
 function hasOddNumber(body: string): boolean {
@@ -499,8 +535,10 @@ interface RawText {
 /** Index paths -> content keys (literalKey), once the whole value is there to name array items by. */
 function keyTexts(root: JsonValue, raw: readonly RawText[]): LiteralTexts {
   const texts: LiteralTexts = new Map();
+  // Each array's item keys are worked out once, however many of its items hold a literal.
+  const cache: ItemKeyCache = new WeakMap();
   for (const { path, text, name } of raw) {
-    const [key, position] = literalPlace(root, path);
+    const [key, position] = literalPlace(root, path, cache);
     const suffix = name ? NAME_SUFFIX : '';
     // Two literals at one key (equal items in one array): a writer takes the first with the right value.
     addLiteralText(texts, key + suffix, text);
@@ -510,14 +548,31 @@ function keyTexts(root: JsonValue, raw: readonly RawText[]): LiteralTexts {
   return texts;
 }
 
-/** The content key and position key (literalKey, positionKey) of the value at `path` in `root`, as a writer of `root` names them. */
-export function literalPlace(root: JsonValue, path: ReadonlyArray<string | number>): [string, string] {
+/**
+ * The item keys of arrays already worked out by literalPlace (for arrays that do not change
+ * meanwhile), with the key of the array they were made for: one array may stand at two places.
+ */
+export type ItemKeyCache = WeakMap<readonly JsonValue[], { parent: string; keys: string[] }>;
+
+/**
+ * The content key and position key (literalKey, positionKey) of the value at `path` in `root`, as a
+ * writer of `root` names them. `cache`: item keys of arrays worked out before (the arrays unchanged since).
+ */
+export function literalPlace(root: JsonValue, path: ReadonlyArray<string | number>, cache?: ItemKeyCache): [string, string] {
   let key = '';
   let position = POSITION_ROOT;
   let at: JsonValue = root;
   for (const seg of path) {
-    const child: JsonValue = (at as Record<string | number, JsonValue>)[seg]!;
-    key = literalKey(key, Array.isArray(at), typeof seg === 'number' ? child : seg);
+    // A member's key needs no value: a path not (yet) in `root` is named all the same.
+    const child: JsonValue = at !== null && typeof at === 'object' ? (at as Record<string | number, JsonValue>)[seg]! : (undefined as unknown as JsonValue);
+    if (Array.isArray(at) && typeof seg === 'number') {
+      let known = cache?.get(at);
+      if (known?.parent !== key) {
+        known = { parent: key, keys: itemKeys(key, at) };
+        cache?.set(at, known);
+      }
+      key = known.keys[seg]!;
+    } else key = literalKey(key, false, seg);
     position = positionKey(position, seg);
     at = child;
   }

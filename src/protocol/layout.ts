@@ -10,7 +10,7 @@
 // Kept apart from format.ts so the merge driver's bundle does not carry it. Pure.
 
 import { formatJson, recordedText, stringifyKeepingTexts, type TextFormat } from './format.js';
-import { literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
+import { itemKeys, literalKey, mayHoldOddLiteral, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 /** A value's place in the source text; a container with its members and the text between them. */
@@ -325,8 +325,11 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   // is recorded at or below it: then nothing needs naming (an item's name costs its canonical JSON).
   const recorded = texts?.size ? [...texts.keys(), ...changed] : changed;
   const below = (list: readonly string[], at: Named): boolean => at !== null && list.some((r) => r.startsWith(at.key) || r.startsWith(at.position));
-  const child = (at: Named, inArray: boolean, keyOrItem: string | JsonValue, index: string | number): Named =>
-    at === null || !below(recorded, at) ? null : { key: literalKey(at.key, inArray, keyOrItem), position: positionKey(at.position, index) };
+  const child = (at: Named, name: string): Named =>
+    at === null || !below(recorded, at) ? null : { key: literalKey(at.key, false, name), position: positionKey(at.position, name) };
+  /** Each item's names (a repeated item by its order among its equals: itemKeys), or null where none is needed. */
+  const items = (at: Named, list: readonly JsonValue[]): Named[] | null =>
+    at === null || !below(recorded, at) ? null : itemKeys(at.key, list).map((key, j) => ({ key, position: positionKey(at.position, j) }));
   const { indent: unit, eol } = format;
   const multiFile = unit !== '';
   const inlineLead = style.inlineLead ?? (multiFile ? ' ' : '');
@@ -347,13 +350,27 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     return /^[ \t]*/.exec(original.slice(from, at))![0];
   };
 
-  const render = (node: Node, was: JsonValue, now: JsonValue, named: Named, at: Place): string => {
-    if (sameValue(was, now) && !below(changed, named)) return source(node);
+  /** The text a literal `v` is given where `named` stands: its recorded one, else JSON's. */
+  const placedText = (v: JsonValue, named: Named): string =>
+    (named !== null && (typeof v === 'number' || typeof v === 'string') ? recordedText(texts, named.key, named.position, v) : undefined) ?? JSON.stringify(v);
+
+  /**
+   * `moved`: the value was read elsewhere (an array item now at another index or another among its
+   * equals, or inside one). Its source text is then kept only where it is the text this place is
+   * given: an equal value paired with it may have been written otherwise (`1e2` read where `100` now
+   * stands, the twin of a repeated entry), so a literal there is checked, and written anew if it differs.
+   */
+  const render = (node: Node, was: JsonValue, now: JsonValue, named: Named, at: Place, moved: boolean): string => {
+    if (sameValue(was, now)) {
+      if (!moved) {
+        if (!below(changed, named)) return source(node);
+      } else if (node.kind === 'scalar' ? source(node) === placedText(now, named) : named === null && !mayHoldOddLiteral(source(node))) return source(node);
+    }
     if (node.kind === 'scalar' || now === null || typeof now !== 'object' || Array.isArray(now) !== (node.kind === 'array')) return fresh(now, named, at);
-    return container(node, was as JsonValue[] | { [k: string]: JsonValue }, now, named, at);
+    return container(node, was as JsonValue[] | { [k: string]: JsonValue }, now, named, at, moved);
   };
 
-  const container = (node: Container, was: JsonValue[] | { [k: string]: JsonValue }, now: JsonValue[] | { [k: string]: JsonValue }, named: Named, at: Place): string => {
+  const container = (node: Container, was: JsonValue[] | { [k: string]: JsonValue }, now: JsonValue[] | { [k: string]: JsonValue }, named: Named, at: Place, moved: boolean): string => {
     const old = node.members;
     const last = old[old.length - 1];
     // An empty container takes the file's style: on lines of its own in a multi-line file (unless it sits inline).
@@ -374,22 +391,34 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     const parts: Array<{ from: number; body: string }> = [];
     if (Array.isArray(now)) {
       const before = was as JsonValue[];
-      pairItems(before, now, sameValue).forEach((k, j) => {
+      const names = items(named, now);
+      const pairs = pairItems(before, now, sameValue);
+      // The leading items equal at each index stand where they were read; past them, an item at its
+      // old index may still be another among its equals (its key changed): the old keys, made once if asked.
+      let same = 0;
+      while (same < pairs.length && pairs[same] === same && sameValue(before[same]!, now[same]!)) same++;
+      let oldKeys: string[] | undefined;
+      const keyWas = (k: number): string => (oldKeys ??= itemKeys(named!.key, before))[k]!;
+      pairs.forEach((k, j) => {
         const v = now[j]!;
-        const item = child(named, true, v, j);
+        const item = names && names[j]!;
         const like = k === -1 && siblings ? nearest(siblings, j) : null;
-        parts.push({ from: k, body: k === -1 ? (like ? inlineLike(v, item, like) : fresh(v, item, inner)) : render(old[k]!.value, before[k]!, v, item, inner) });
+        // (This array stands where it was read, unless it moved itself: then every item did.)
+        const itemMoved = moved || k !== j || (j >= same && item !== null && keyWas(k) !== item.key);
+        parts.push({ from: k, body: k === -1 ? (like ? inlineLike(v, item, like) : fresh(v, item, inner)) : render(old[k]!.value, before[k]!, v, item, inner, itemMoved) });
       });
     } else {
       const before = was as { [k: string]: JsonValue };
       const index = new Map(old.map((m, k) => [m.name!, k]));
       for (const name of Object.keys(now)) {
-        const member = child(named, false, name, name);
+        const member = child(named, name);
         const k = index.get(name) ?? -1;
         const nameKeys = member && ([member.key + NAME_SUFFIX, member.position + NAME_SUFFIX] as const);
         const renamed = k === -1 || (nameKeys && (changed.includes(nameKeys[0]) || changed.includes(nameKeys[1])));
-        const nameText = renamed ? ((nameKeys && recordedText(texts, nameKeys[0], nameKeys[1], name)) || JSON.stringify(name)) : old[k]!.nameText!;
-        const value = k === -1 ? fresh(now[name]!, member, inner) : render(old[k]!.value, before[name]!, now[name]!, member, inner);
+        const placedName = () => (nameKeys && recordedText(texts, nameKeys[0], nameKeys[1], name)) || JSON.stringify(name);
+        // A moved member keeps its name's text only where it is the one its new place gives (as a literal does).
+        const nameText = renamed ? placedName() : moved && old[k]!.nameText !== placedName() ? placedName() : old[k]!.nameText!;
+        const value = k === -1 ? fresh(now[name]!, member, inner) : render(old[k]!.value, before[name]!, now[name]!, member, inner, moved);
         parts.push({ from: k, body: nameText + (k === -1 ? colon : old[k]!.colon!) + value });
       }
     }
@@ -434,6 +463,6 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   };
 
   const top: Place = { multiline: multiFile, indent: '', comma: `,${inlineLead}`, colon: inlineColon };
-  const body = render(parsed.root, before, after, { key: '', position: POSITION_ROOT }, top);
+  const body = render(parsed.root, before, after, { key: '', position: POSITION_ROOT }, top, false);
   return original.slice(0, parsed.start) + body + original.slice(parsed.end);
 }

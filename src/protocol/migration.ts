@@ -205,7 +205,13 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
   const doc = repair(input, '', [], []) as JsonObject;
   if (texts) {
     for (const p of placed) {
-      if ('from' in p) rebaseTexts(texts, literalPlace(input, p.from)[0], literalPlace(doc, p.at)[0], texts);
+      if ('from' in p) {
+        // By content key and by position, as every move carries texts.
+        const [fromKey, fromPosition] = literalPlace(input, p.from);
+        const [toKey, toPosition] = literalPlace(doc, p.at);
+        rebaseTexts(texts, fromKey, toKey, texts);
+        rebaseTexts(texts, fromPosition, toPosition, texts);
+      }
       else keepTypedTexts(doc, p.at, p, texts);
     }
   }

@@ -11,7 +11,6 @@ export const DEFAULT_ROTATE_KEEP = 5;
 export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('.');
 
 import { canonicalJson } from './identity.js';
-import { literalKey } from './json.js';
 import { quoted } from '../one-line.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
@@ -50,9 +49,15 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
  * protocol's order), an entry without a time counts as older than every timed one, and between
  * entries of equal standing (no time, or equal times) the direction says which is newer.
  */
-export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy): { kept: JsonValue[]; moved: JsonValue[] } {
-  if (entries.length <= keep) return { kept: [...entries], moved: [] };
-  if (keep <= 0) return { kept: [], moved: [...entries] };
+export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy): { kept: JsonValue[]; moved: JsonValue[]; keptAt: number[]; movedAt: number[] } {
+  const all = entries.map((_, i) => i);
+  const split = (chosen: (i: number) => boolean) => {
+    const keptAt = all.filter(chosen);
+    const movedAt = all.filter((i) => !chosen(i));
+    return { kept: keptAt.map((i) => entries[i]!), moved: movedAt.map((i) => entries[i]!), keptAt, movedAt };
+  };
+  if (entries.length <= keep) return split(() => true);
+  if (keep <= 0) return split(() => false);
   const times = entries.map((e) => logEntryTime(e, policy));
   const rest = entries.map((_, i) => i).slice(1);
   const timed = rest.filter((i) => times[i] !== undefined);
@@ -68,7 +73,7 @@ export function cutNewestFirst(entries: readonly JsonValue[], keep: number, poli
     return oldestFirst ? b - a : a - b;
   };
   const chosen = new Set([0, ...[...rest].sort(rank).slice(0, keep - 1)]);
-  return { kept: entries.filter((_, i) => chosen.has(i)), moved: entries.filter((_, i) => !chosen.has(i)) };
+  return split((i) => chosen.has(i));
 }
 
 export interface LogRotation {
@@ -78,6 +83,10 @@ export interface LogRotation {
   total: number;
   /** Entries that move to the rotation file, in their array order. */
   moved: JsonValue[];
+  /** Where each moved entry stood in the log (an index into it before rotation): its literal texts go with it. */
+  movedAt: number[];
+  /** Where each entry the log keeps stood before rotation, in order. */
+  keptAt: number[];
   /** Entries dropped because history already holds them (a re-run after an interrupted rotation). */
   alreadyRotated: number;
   kept: number;
@@ -117,19 +126,21 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
     const entries = parent[key] as JsonValue[];
     const dotted = dottedPath(path);
     let alreadyRotated = 0;
-    const remaining = entries.filter((entry) => {
+    // Indices into `entries` of the ones not already in history.
+    const remaining = entries.flatMap((entry, i) => {
       const where = opts.inHistory?.(dotted, entry) ?? null;
-      if (where === null) return true;
+      if (where === null) return [i];
       alreadyRotated++;
       pointers.push(where);
-      return false;
+      return [];
     });
-    const keepSet = newestIndices(remaining, opts.keep, policyFor(path, opts.extra) as LogPolicy);
-    const moved = remaining.filter((_, i) => !keepSet.has(i));
-    if (!moved.length && !alreadyRotated) continue;
-    if (moved.length) pointers.push(opts.target);
-    parent[key] = remaining.filter((_, i) => keepSet.has(i));
-    logs.push({ path, dotted, total: entries.length, moved, alreadyRotated, kept: keepSet.size });
+    const keepSet = newestIndices(remaining.map((i) => entries[i]!), opts.keep, policyFor(path, opts.extra) as LogPolicy);
+    const movedAt = remaining.filter((_, k) => !keepSet.has(k));
+    if (!movedAt.length && !alreadyRotated) continue;
+    if (movedAt.length) pointers.push(opts.target);
+    const keptAt = remaining.filter((_, k) => keepSet.has(k));
+    parent[key] = keptAt.map((i) => entries[i]!);
+    logs.push({ path, dotted, total: entries.length, moved: movedAt.map((i) => entries[i]!), movedAt, keptAt, alreadyRotated, kept: keepSet.size });
   }
   const named = rotationPointers(doc).length;
   if (logs.length) addPointers(doc, pointers);
@@ -181,7 +192,7 @@ export function rotationFileProblem(value: unknown, skill?: string): string | nu
  * is a different record (identity is the whole record, as in the merge). The entries a
  * crashed earlier rotate already wrote are skipped by the caller's journal, not here.
  */
-export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: readonly LogRotation[], rotatedAt: string): RotationFile {
+export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: ReadonlyArray<Pick<LogRotation, 'path' | 'dotted' | 'moved'>>, rotatedAt: string): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
   file.rotated_at = rotatedAt;
   for (const log of logs) {
@@ -237,6 +248,8 @@ export interface RestoreOptions {
   mode: 'all' | 'missing';
   /** Copies held elsewhere (a killed rotation's journal, files the checkpoint names), left out as well. */
   elsewhere?: EntryCounts;
+  /** Filled with each log restored into and where its entries came from. */
+  placed?: RestoredLog[];
 }
 
 export interface RestoreCount {
@@ -244,6 +257,19 @@ export interface RestoreCount {
   restored: number;
   /** Entries of the file left out, as copies already in the checkpoint (or elsewhere). */
   left: number;
+}
+
+/**
+ * A log restore put entries into: its path, its entries before (absent: the log was made) and
+ * after, and where each entry after came from: `{ live: i }` the log's own entry i, `{ file: i }`
+ * the file's entry i of that log (so each keeps its literal texts).
+ */
+export interface RestoredLog {
+  path: string[];
+  dotted: string;
+  before: JsonValue[] | undefined;
+  after: JsonValue[];
+  from: Array<{ live: number } | { file: number }>;
 }
 
 /**
@@ -267,38 +293,37 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     }
     const key = path[path.length - 1]!;
     if (FORBIDDEN_KEYS.has(key)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
-    const current = parent[key] ?? [];
+    const had = parent[key];
+    const current = had ?? [];
     if (!Array.isArray(current)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: it is not a list in the checkpoint`);
     // Counted as a multiset of whole records: each copy accounted for leaves out one equal entry, no more.
     const have = new Map<string, number>();
     const add = (k: string, n: number) => have.set(k, (have.get(k) ?? 0) + n);
     if (opts.mode === 'missing') for (const e of current) add(canonicalJson(e), 1);
     for (const [k, n] of opts.elsewhere?.get(dotted) ?? []) add(k, n);
-    let back = entries.filter((e) => {
+    // Indices into the file's entries of the ones that come back.
+    let back = entries.flatMap((e, i) => {
       const k = canonicalJson(e);
       const n = have.get(k) ?? 0;
       if (n > 0) have.set(k, n - 1);
-      return n === 0;
+      return n === 0 ? [i] : [];
     });
+    const live = current.map((_, i) => ({ live: i }));
+    let from: RestoredLog['from'];
     const policy = policyFor(path);
     if (policy.kind === 'log' && policy.order === 'newest-first') {
       // Appended batch after batch, oldest batch first: newest first again when every entry says when.
-      const times = back.map((e) => logEntryTime(e, policy));
-      if (times.every((t) => t !== undefined)) back = back.map((e, i) => ({ e, t: times[i]!, i })).sort((a, b) => b.t - a.t || a.i - b.i).map((x) => x.e);
-      parent[key] = [...current, ...back];
+      const times = back.map((i) => logEntryTime(entries[i]!, policy));
+      if (times.every((t) => t !== undefined)) back = back.map((i, k) => ({ i, t: times[k]!, k })).sort((a, b) => b.t - a.t || a.k - b.k).map((x) => x.i);
+      from = [...live, ...back.map((i) => ({ file: i }))];
     } else {
-      parent[key] = [...back, ...current];
+      from = [...back.map((i) => ({ file: i })), ...live];
     }
+    const after = from.map((f) => ('live' in f ? current[f.live]! : entries[f.file]!));
+    parent[key] = after;
+    opts.placed?.push({ path, dotted, before: had === undefined ? undefined : current, after, from });
     restored += back.length;
     left += entries.length - back.length;
   }
   return { restored, left };
-}
-
-/**
- * Where a log's entries stand (literalKey) in the checkpoint and in a rotation file: moving an entry
- * between the two re-keys its literal texts from one to the other (rebaseTexts), entry by entry.
- */
-export function rotatedLogKeys(logPath: readonly string[]): { checkpoint: string; file: string } {
-  return { checkpoint: logPath.reduce((key, seg) => literalKey(key, false, seg), ''), file: literalKey(literalKey('', false, 'entries'), false, logPath.join('.')) };
 }

@@ -5,7 +5,7 @@ import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
-import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, type LiteralTexts } from './json.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export interface UpdateOp {
@@ -157,7 +157,7 @@ export function applyUpdateOps(
   // The file's own texts, before any op: what "the value did not change" is judged against.
   const before = texts && new Map(texts);
   // Where each op's value landed (array indices as numbers), for its literal texts.
-  const placed: Array<{ op: UpdateOp; at: Array<string | number> }> = [];
+  const placed: Array<{ op: UpdateOp; at: Array<string | number>; was?: JsonValue }> = [];
   // A value from the file as it is written there (`8.0` stays 8.0), bounded for the message.
   const valueText = (v: JsonValue, at: Array<string | number>): string =>
     typeof v === 'number' || typeof v === 'string' ? (recordedText(texts, ...literalPlace(root, at), v) ?? JSON.stringify(v)) : JSON.stringify(v);
@@ -192,11 +192,13 @@ export function applyUpdateOps(
       placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
     } else {
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
-      placed.push({ op, at: [...at, slot] });
+      placed.push({ op, at: [...at, slot], ...(current !== undefined && { was: current }) });
     }
     (target as Record<string | number, JsonValue>)[slot] = next;
   }
-  if (texts) for (const { op, at } of placed) keepTypedTexts(root, at, op, texts, before);
+  // The document no longer changes: each of its arrays' item keys is worked out once for all ops.
+  const rootKeys: ItemKeyCache = new WeakMap();
+  if (texts) for (const { op, at, was } of placed) keepTypedTexts(root, at, op, texts, before, rootKeys, was);
   return root;
 }
 
@@ -205,7 +207,21 @@ export function applyUpdateOps(
  * unless that is JSON's own spelling of the number the file's text there (in `before`) already denotes;
  * each string and object key, a text typed with escapes. Also migrate's, for the JSON it parses out of a leftover.
  */
-export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | number>, op: Pick<UpdateOp, 'value' | 'texts'>, texts: LiteralTexts, before?: LiteralTexts): void {
+export function keepTypedTexts(
+  root: JsonObject,
+  at: ReadonlyArray<string | number>,
+  op: Pick<UpdateOp, 'value' | 'texts'>,
+  texts: LiteralTexts,
+  before?: LiteralTexts,
+  rootKeys: ItemKeyCache = new WeakMap(),
+  was?: JsonValue,
+): void {
+  // Apart from rootKeys: the op's arrays stand in the document too, under other keys.
+  const valueKeys: ItemKeyCache = new WeakMap();
+  // The numbers of the value the op replaced, by their key within it: a number typed in JSON's
+  // spelling where an equal one stood keeps that one's text, the k-th of equal items the k-th's
+  // (`[8, 8.0]` given again as `[8, 8]`, or reordered, stays `[8, 8.0]`).
+  const replaced = was !== undefined && before?.size ? numbersByKey(was) : null;
   const valueAt = (path: ReadonlyArray<string | number>): JsonValue | undefined => {
     let here: JsonValue | undefined = root;
     for (const seg of path) here = here !== null && typeof here === 'object' ? own(here, seg) : undefined;
@@ -215,19 +231,30 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
     if (Array.isArray(v)) v.forEach((item, i) => visit(item, [...rel, i]));
     else if (isPlainObject(v))
       for (const k of Object.keys(v)) {
-        const [key, position] = literalPlace(op.value, [...rel, k]);
+        const [key, position] = literalPlace(op.value, [...rel, k], valueKeys);
         const name = recordedText(op.texts, key + NAME_SUFFIX, position + NAME_SUFFIX, k);
         const path = [...at, ...rel, k];
-        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path)) texts.set(place + NAME_SUFFIX, [name]);
+        if (name !== undefined && valueAt(path) !== undefined) for (const place of literalPlace(root, path, rootKeys)) texts.set(place + NAME_SUFFIX, [name]);
         visit(v[k]!, [...rel, k]);
       }
     else if (typeof v === 'number' || typeof v === 'string') {
       const path = [...at, ...rel];
       // A later op may have replaced it: then that op decides.
       if (!Object.is(valueAt(path), v)) return;
-      const typed = recordedText(op.texts, ...literalPlace(op.value, rel), v);
+      const typed = recordedText(op.texts, ...literalPlace(op.value, rel, valueKeys), v);
       if (typed === undefined && typeof v === 'string') return;
-      const places = literalPlace(root, path);
+      const places = literalPlace(root, path, rootKeys);
+      const old = replaced?.get(literalPlace(op.value, rel, valueKeys)[0]);
+      if (typeof v === 'number' && (typed === undefined || typed === JSON.stringify(v)) && old !== undefined && Object.is(old.value, v)) {
+        // Its text is where it was read: by position below an array (recorded there), else at its key, which is this one.
+        const oldPath = [...at, ...old.path];
+        const read = before!.get(oldPath.some((seg) => typeof seg === 'number') ? oldPath.reduce<string>(positionKey, POSITION_ROOT) : places[0])?.find((t) => NUMBER_TEXT.test(t) && Object.is(Number(t), v));
+        for (const key of places) {
+          if (read === undefined) texts.delete(key);
+          else texts.set(key, [read]);
+        }
+        return;
+      }
       if (typeof v === 'number' && (typed === undefined || typed === JSON.stringify(v)) && unchangedNumber(before, places, v)) {
         for (const key of places) {
           const old = before!.get(key);
@@ -242,6 +269,19 @@ export function keepTypedTexts(root: JsonObject, at: ReadonlyArray<string | numb
     }
   };
   visit(op.value, []);
+}
+
+/** Every number below `value`, by its key within it (literalPlace from `value`): its value and its path. */
+function numbersByKey(value: JsonValue): Map<string, { value: number; path: Array<string | number> }> {
+  const out = new Map<string, { value: number; path: Array<string | number> }>();
+  const cache: ItemKeyCache = new WeakMap();
+  const walk = (v: JsonValue, path: Array<string | number>): void => {
+    if (typeof v === 'number') out.set(literalPlace(value, path, cache)[0], { value: v, path });
+    else if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
+    else if (isPlainObject(v)) for (const k of Object.keys(v)) walk(v[k]!, [...path, k]);
+  };
+  walk(value, []);
+  return out;
 }
 
 /** Whether the file's text at one of `places` (before any op) spells the number `v`: `8.0` for 8. */

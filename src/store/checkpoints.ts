@@ -257,9 +257,11 @@ export interface MutateOptions {
   change: (current: JsonValue | null, texts: LiteralTexts) => JsonValue;
   /**
    * Extra work inside the lock, after validation and before the write (rotation writes history here).
-   * `text`: what would be written for `next` (return `next` itself to have it written).
+   * `text`: what would be written for `next` (return `next` itself to have it written); `texts`: the
+   * literal texts it is written with, which a beforeWrite that returns another document updates in
+   * place for it (update --auto-rotate: what the log keeps, re-keyed to its new places).
    */
-  beforeWrite?: (next: JsonValue, text: string) => JsonValue;
+  beforeWrite?: (next: JsonValue, text: string, texts: LiteralTexts) => JsonValue;
   /**
    * Takes beforeWrite's own writes back (rotation's history write) when the checkpoint write
    * after it is refused or fails, before the error goes on: so "nothing was changed" stays true.
@@ -405,7 +407,7 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
   return withLock(lockPathFor(root, skill), () => {
     const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
-    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text);
+    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text, format.texts!);
     try {
       refuseTooDeep(root, path, next);
       // The same value (beforeWrite changes a document only by returning another): its text is known.

@@ -8,9 +8,9 @@ import { CheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
 import { ARCHIVE_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
-import { rebaseSiblings } from '../protocol/format.js';
-import { literalKey, type LiteralTexts } from '../protocol/json.js';
-import { countEntries, removePointer, restoreRotatedEntries, rotatedLogKeys, rotationFileProblem, rotationPointers, type EntryCounts, type RotationFile } from '../protocol/rotation.js';
+import { copyItemTexts, rekeyItems } from '../protocol/format.js';
+import { literalPlace, type LiteralTexts } from '../protocol/json.js';
+import { countEntries, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { checkpointPath, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile } from './checkpoints.js';
@@ -138,20 +138,25 @@ async function restoreRotation(root: string, skill: string, archive: string, val
       const doc = current as JsonObject;
       const file = value as unknown as RotationFile;
       named = rotationPointers(doc).includes(pointer);
+      const placed: RestoredLog[] = [];
       if (named) {
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
         crashed = elsewhere.size > 0;
-        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere });
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed });
         removePointer(doc, pointer);
       } else {
-        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer) });
+        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed });
       }
-      // The entries keep the texts they had in the rotation file (as rotate kept them there).
-      if (fileTexts?.size) {
-        for (const [dotted, moved] of Object.entries(file.entries)) {
-          const at = rotatedLogKeys(dotted.split('.'));
-          rebaseSiblings(fileTexts, moved.map((entry) => [literalKey(at.file, true, entry), literalKey(at.checkpoint, true, entry)] as const), texts);
+      // The log's own entries keep their texts at their new places (after the ones put back before
+      // them); the entries put back keep the texts they had in the rotation file (as rotate kept them
+      // there), each copy of a repeated entry its own.
+      for (const log of placed) {
+        const at = literalPlace(doc, log.path);
+        if (log.before) rekeyItems(texts, at, log.before, log.after, log.from.map((f) => ('live' in f ? f.live : undefined)));
+        const back = log.from.flatMap((f, j) => ('file' in f ? [[f.file, j] as const] : []));
+        if (fileTexts?.size && back.length) {
+          copyItemTexts(fileTexts, literalPlace(value, ['entries', log.dotted]), file.entries[log.dotted]!, back.map(([i]) => i), texts, at, log.after, back.map(([, j]) => j));
         }
       }
       return doc;

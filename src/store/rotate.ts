@@ -16,10 +16,10 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { DEFAULT_FORMAT, formatJson, rebaseSiblings, type TextFormat } from '../protocol/format.js';
-import { literalKey, type LiteralTexts } from '../protocol/json.js';
+import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
+import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotatedLogKeys, rotationFileProblem, type ExtraLogRules, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -248,12 +248,31 @@ function replaceUndoably(path: string, text: string): { back(): void; drop(): vo
   };
 }
 
+/** What a history write moves out of one log: which entries, from where in it. */
+type MovedLog = Pick<LogRotation, 'path' | 'dotted' | 'moved' | 'movedAt'>;
+
+/** The log at `path` in `doc` (an array: a log a plan moved entries out of). */
+function logAt(doc: JsonObject, path: readonly string[]): JsonValue[] {
+  return path.reduce<JsonValue>((at, seg) => (at as JsonObject)[seg]!, doc) as JsonValue[];
+}
+
+/**
+ * The checkpoint's literal texts after `p` took entries out of its logs: each entry the log keeps
+ * takes its texts to its new place (its position, and its order among equal entries), the moved
+ * ones' texts leave. `from`: the checkpoint before, which `texts` name. Mutates `texts`.
+ */
+function rekeyKeptEntries(texts: LiteralTexts, from: JsonObject, p: RotationPlan, cache?: ItemKeyCache): void {
+  if (!texts.size) return;
+  for (const log of p.logs) rekeyItems(texts, literalPlace(from, log.path), logAt(from, log.path), logAt(p.doc, log.path), log.keptAt, cache);
+}
+
 /**
  * Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left.
- * `texts`, the checkpoint's literal texts: each moved entry keeps them in the file, as the file's own entries keep theirs.
- * Returns the write, to be settled after the checkpoint write or undone when it fails (null: nothing moved).
+ * `texts`, the literal texts of `from` (the checkpoint before): each moved entry keeps them in the file, as
+ * the file's own entries keep theirs. Returns the write, to be settled after the checkpoint write or
+ * undone when it fails (null: nothing moved).
  */
-function writeHistory(root: string, skill: string, target: string, p: Pick<RotationPlan, 'moved' | 'logs'>, now: Date, from: JsonObject, texts?: LiteralTexts): HistoryWrite | null {
+function writeHistory(root: string, skill: string, target: string, p: { moved: number; logs: readonly MovedLog[] }, now: Date, from: JsonObject, texts?: LiteralTexts, cache?: ItemKeyCache): HistoryWrite | null {
   if (!p.moved) return null;
   const dir = historyDir(root);
   const madeDir = !projectPathExists(root, dir);
@@ -263,9 +282,11 @@ function writeHistory(root: string, skill: string, target: string, p: Pick<Rotat
   const kept: LiteralTexts = new Map(existing?.format.texts ?? []);
   if (texts?.size) {
     for (const log of p.logs) {
-      const at = rotatedLogKeys(log.path);
-      // Entries are keyed by content, so an entry's key names it in both files.
-      rebaseSiblings(texts, log.moved.map((entry) => [literalKey(at.checkpoint, true, entry), literalKey(at.file, true, entry)] as const), kept);
+      if (!log.moved.length) continue;
+      // Appended after the file's own entries of that log: each takes its own text there, a repeat its own too.
+      const into = file.entries[log.dotted]!;
+      const start = into.length - log.moved.length;
+      copyItemTexts(texts, literalPlace(from, log.path), logAt(from, log.path), log.movedAt, kept, literalPlace(file as unknown as JsonValue, ['entries', log.dotted]), into, log.movedAt.map((_, m) => start + m), cache);
     }
   }
   const where = pointerOf(root, target);
@@ -361,7 +382,10 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
   let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
+  // The checkpoint's texts as read, for the entries that move out (the write's own are re-keyed).
   let moving: LiteralTexts | undefined;
+  // The logs' item keys, named once for the re-keying and the history write (`from` does not change).
+  const keys: ItemKeyCache = new WeakMap();
   let done: RotateReport | undefined;
   let written: HistoryWrite | null = null;
   await mutateCheckpoint(root, skill, {
@@ -369,17 +393,19 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     act: `rotate ${skill}`,
     readLimit: OVERSIZED_READ_BYTES,
     change: (value, texts) => {
-      moving = texts;
+      moving = new Map(texts);
       const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
       pending = { ...plan(root, skill, from, opts.now, s), from };
-      done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, live.format, false);
+      if (pending.plan.changed) rekeyKeptEntries(texts, from, pending.plan, keys);
+      // The size after: the text written, with the texts it is written with.
+      done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, { ...live.format, texts }, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint (or, failing, has history taken back).
     beforeWrite: (next) => {
-      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving);
+      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving, keys);
       return next;
     },
     undoBeforeWrite: (cause) => written?.undo(cause),
@@ -390,13 +416,14 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
 }
 
 /**
- * For a capped log that pushes entries out (done's recently_done): writes `entries` into the
+ * For a capped log that pushes entries out (done's recently_done): writes `entries` (which stood
+ * at `movedAt` in the log of `from`, the checkpoint before, whose literal texts are `texts`) into the
  * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
  * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
  */
-export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], now: Date, from: JsonObject, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], movedAt: number[], now: Date, from: JsonObject, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
   const target = rotationTarget(root, skill, from, now);
-  const log = { path, dotted: path.join('.'), total: entries.length, moved: entries, alreadyRotated: 0, kept: 0 };
+  const log: MovedLog = { path, dotted: path.join('.'), moved: entries, movedAt };
   const write = writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
   return { to: pointerOf(root, target), write };
 }
@@ -420,7 +447,7 @@ export interface AutoRotation {
  * is returned for the write; otherwise `next` comes back unchanged. `text`: what the write would write for `next`. `force` is the flag;
  * without it only config auto_rotate turns this on, and an unreadable config turns it off.
  */
-export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string }): AutoRotation {
+export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string; texts?: LiteralTexts }): AutoRotation {
   if (next === null || typeof next !== 'object' || Array.isArray(next)) return { doc: next, report: null };
   const bytes = Buffer.byteLength(opts.text);
   if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
@@ -437,10 +464,20 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   const p = plan(root, skill, next, opts.now, settings(config));
   if (!p.plan.changed) return { doc: next, report: null };
   const path = live?.path ?? checkpointPath(root, skill);
-  const done = report(root, skill, live, path, p.target, p.plan, bytes, format, false);
+  // The texts `next` is written with (the write's: the file's and what the update typed), and
+  // those of what the rotation leaves, each entry kept re-keyed to its new place.
+  const texts = opts.texts ?? live?.format.texts ?? new Map<string, string[]>();
+  const left: LiteralTexts = new Map(texts);
+  const keys: ItemKeyCache = new WeakMap();
+  rekeyKeptEntries(left, next, p.plan, keys);
+  const done = report(root, skill, live, path, p.target, p.plan, bytes, { ...format, texts: left }, false);
   // Still over the cap after rotating: the write is refused, so nothing goes to history either.
   if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
-  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, live?.format.texts);
+  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, texts, keys);
+  if (opts.texts) {
+    opts.texts.clear();
+    for (const [key, known] of left) opts.texts.set(key, known);
+  }
   return { doc: p.plan.doc, report: done, write };
 }
 

@@ -330,6 +330,17 @@ describe('pause over a capsule written by hand', () => {
     expect((await runCli(dir, ['validate', 'api'])).stdout).not.toMatch(/error\s+capsule/);
   });
 
+  it('--auto moves claims written at the top level into context as they were written (escapes a Python agent wrote kept)', async () => {
+    const dir = handProject('{"goal": "ship the caf\\u00e9 menu \\u2014 src/menu.ts (PR 12)", "decisions": ["keep \\u00e9 in URLs", "a\\/b test"], "budget_h": 2.50}');
+    const r = await runCli(dir, ['pause', 'api', '--auto']);
+    expect(r.code, r.stderr).toBe(0);
+    const text = read(dir, CP);
+    // A one-line capsule stays one line.
+    expect(text).toContain('"context": {"goal": "ship the caf\\u00e9 menu \\u2014 src/menu.ts (PR 12)", "decisions": ["keep \\u00e9 in URLs", "a\\/b test"], ');
+    expect(text).toContain('"budget_h": 2.50');
+    expect(doc(dir).capsule.context.decisions).toEqual(['keep é in URLs', 'a/b test']);
+  });
+
   it('--auto keeps an origin as saved and fills only its missing keys', async () => {
     const dir = handProject('{"context": {"goal": "g"}, "origin": {"root": "/old/place", "saved_at": "2026-08-01T00:00:00Z"}}');
     expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);

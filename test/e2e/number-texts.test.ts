@@ -74,6 +74,35 @@ describe('git merge keeps a respelled number', () => {
   });
 });
 
+describe('git merge keeps each copy of a repeated entry as its side wrote it', () => {
+  // A run logged twice, once by a Python tool (8.0, 0.10) and once by a JS one (8, 0.1): equal
+  // values, two texts. Ours has both; theirs logged another run and moved the phase on.
+  const runs = (phase: string, ...entries: string[]) =>
+    text({ phase }).replace('"weights": [2.50, 1.0]', `"weights": [2.50, 1.0],\n    "run_history": [\n      ${entries.join(',\n      ')}\n    ]`);
+  const logged = '{"run": 7, "score": 8.0, "cost_usd": 0.10, "log": "runs/7.txt (PR 12)"}';
+  const again = '{"run": 7, "score": 8, "cost_usd": 0.1, "log": "runs/7.txt (PR 12)"}';
+  const other = '{"run": 8, "score": 9.50, "cost_usd": 1E-7, "log": "runs/8.txt"}';
+
+  it('writes the copy ours logged as 8 as 8, next to the 8.0, after theirs', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    write(dir, FILE, runs('build', logged));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'a']);
+    write(dir, FILE, runs('audit', logged, other));
+    commitAll(dir, 'a');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, runs('build', logged, again));
+    commitAll(dir, 'main');
+    const r = gitTry(dir, ['merge', '--no-edit', 'a']);
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    const out = read(dir, FILE);
+    expect(out).toContain('"phase": "audit"');
+    expect(out).toContain(`"run_history": [\n      ${logged},\n      ${again},\n      ${other}\n    ]`);
+  });
+});
+
 describe('update writes numbers as typed', () => {
   it('changes a number to a text equal as a double, and keeps the texts it is given', async () => {
     const dir = project();

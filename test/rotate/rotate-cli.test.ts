@@ -9,6 +9,7 @@ import { MAX_READ_BYTES } from '../../src/store/checkpoints.js';
 import { BIN, cleanup, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
+import { rawItems } from '../helpers/raw-json.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -264,6 +265,22 @@ describe('update --auto-rotate', () => {
     expect(size(dir)).toBeLessThan(32 * 1024);
     expect(doc(dir).step).toBe('s2');
     expectExactlyOnce(dir, 'skill_state.run_history', big());
+  });
+
+  it('keeps each entry\'s exact text, in history/ and in what stays: one run logged 100 times, 90 by a tool writing 8.0, 10 by one writing 8', async () => {
+    const run = (score: string) => `{"at": "2026-10-01T10:00:00Z", "suite": "src/**/*.test.ts (PR 12)", "score": ${score}, "detail": "${'x'.repeat(300)}"}`;
+    const logged = [...Array(90).fill(run('8.0')), ...Array(10).fill(run('8'))];
+    const dir = project({});
+    write(dir, CP, read(dir, CP).replace('"skill_state": {}', `"skill_state": {\n    "run_history": [\n      ${logged.join(',\n      ')}\n    ]\n  }`));
+    const r = await runCli(dir, ['update', 'api', '--auto-rotate', '--step=s2', '--skill_state.run_history+:json={"at": "2026-11-01T00:00:00Z", "score": 9.50}']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/auto-rotated 96 old log entries/);
+    const compact = (t: string) => t.replace(/": /g, '":').replace(/, "/g, ',"');
+    expect(rawItems(read(dir, CP), ['skill_state', 'run_history'])).toEqual([...Array(4).fill(compact(run('8'))), '{"at":"2026-11-01T00:00:00Z","score":9.50}']);
+    const [file] = historyFiles(dir);
+    expect(rawItems(read(dir, `${HISTORY}/${file}`), ['entries', 'skill_state.run_history'])).toEqual([...Array(90).fill(compact(run('8.0'))), ...Array(6).fill(compact(run('8')))]);
+    // The size said is the size written.
+    expect(r.stdout).toContain(`→ ${size(dir)} bytes`);
   });
 
   it('config auto_rotate does the same without the flag', async () => {

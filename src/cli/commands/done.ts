@@ -3,7 +3,7 @@ import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import { logRetention, policyFor, type LogPolicy } from '../../protocol/fields.js';
-import { rebaseTexts } from '../../protocol/format.js';
+import { rebaseTexts, rekeyItems } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
@@ -60,7 +60,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
-  let overflow: { entries: JsonValue[]; from: JsonObject; texts: LiteralTexts } | null = null;
+  let overflow: { entries: JsonValue[]; movedAt: number[]; from: JsonObject; texts: LiteralTexts } | null = null;
   // One change for the check before --verify runs and for the write: every refusal is decided first.
   let stampNotes: string[] = [];
   const change = (current: JsonValue | null, texts: LiteralTexts): JsonValue => {
@@ -99,11 +99,21 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const all = [record.entry, ...done];
     const cut = cutNewestFirst(all, RECENTLY_DONE_MAX, policyFor(['recently_done']) as LogPolicy);
     doc.recently_done = cut.kept;
-    // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`) in its new place.
-    for (const [was, now] of record.moved) rebaseTexts(texts, literalPlace(from, ['next_actions', 0, ...was])[0], literalPlace(doc, ['recently_done', 0, ...now])[0], texts);
+    // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`, `8.0`) in its new
+    // place: the texts as read name the places in `from`. Each action left moves up one place, each
+    // entry kept down one (or more, past what went to history/); a repeated one keeps its own text.
+    const read = new Map(texts);
+    rekeyItems(texts, literalPlace(from, ['next_actions']), from.next_actions as JsonValue[], actions as unknown as JsonValue[], actions.map((_, j) => j + 1));
+    rekeyItems(texts, literalPlace(from, ['recently_done']), done, cut.kept, cut.keptAt.map((i) => (i === 0 ? undefined : i - 1)));
+    for (const [was, now] of record.moved) {
+      const [fromKey, fromPosition] = literalPlace(from, ['next_actions', 0, ...was]);
+      const [toKey, toPosition] = literalPlace(doc, ['recently_done', 0, ...now]);
+      rebaseTexts(read, fromKey, toKey, texts);
+      rebaseTexts(read, fromPosition, toPosition, texts);
+    }
     // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
     if (cut.moved.length) {
-      overflow = { entries: cut.moved, from, texts };
+      overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => i - 1), from, texts: read };
       try {
         addPointers(doc, [overflowPointer(root, skill, from, ctx.now)]);
       } catch {
@@ -149,7 +159,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now),
     beforeWrite: (doc) => {
       if (overflow) {
-        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, ctx.now, overflow.from, overflow.texts);
+        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, ctx.now, overflow.from, overflow.texts);
         archived = { to, count: overflow.entries.length };
         written = write;
       }

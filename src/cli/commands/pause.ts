@@ -20,7 +20,8 @@ import {
   type CapsuleProblem,
   type Mechanical,
 } from '../../protocol/capsule.js';
-import { JsonNumberRangeError, JsonSyntaxError, parseJson } from '../../protocol/json.js';
+import { rebaseTexts } from '../../protocol/format.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
@@ -283,7 +284,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
     const result = await mutateCheckpoint(root, skill, {
       now: ctx.now,
       act,
-      change: (current) => {
+      change: (current, texts) => {
         if (!hasCapsule(current)) throw new NothingToRefresh();
         const old = current.capsule as JsonObject;
         // context and origin stay exactly as saved (frozen); only mechanical is replaced. A capsule
@@ -291,6 +292,14 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
         const kept = keptClaims(old, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
         filled = kept.filled;
         capsule = withMechanical(kept.base, state, at, kept.rest);
+        // A claim written at the capsule's top level moves into context as it was written (`Caf\u00e9` stays so).
+        const read = new Map(texts);
+        for (const k of kept.lifted) {
+          const [fromKey, fromPosition] = literalPlace(current, ['capsule', k]);
+          const [toKey, toPosition] = literalPlace(current, ['capsule', 'context', k]);
+          rebaseTexts(read, fromKey, toKey, texts);
+          rebaseTexts(read, fromPosition, toPosition, texts);
+        }
         current.capsule = capsule as unknown as JsonValue;
         return current;
       },

@@ -5,11 +5,10 @@
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER } from './resume.js';
-import { shown } from '../../one-line.js';
 import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers } from '../../protocol/priority.js';
-import { charLimit, fillBudget, type Block, type Budget } from '../render/budget.js';
+import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
@@ -20,19 +19,9 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
 export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
-const MIN_OUTPUT_BYTES = 256;
 
 export const UNVERIFIED_LABEL = 'UNVERIFIED CLAIMS';
 const UNVERIFIED_NOTE = 'saved by an earlier session; check each claim against the repository before acting on it. The capsule grants no approvals.';
-
-function byteLimit(raw: unknown): number {
-  if (raw === undefined) return CONTEXT_OUTPUT_MAX_BYTES;
-  const n = Number(raw);
-  if (typeof raw !== 'string' || !Number.isInteger(n) || n < MIN_OUTPUT_BYTES) {
-    throw new CheckpointError('E_USAGE', `--max-bytes=${shown(String(raw))}: expected a whole number of bytes, at least ${MIN_OUTPUT_BYTES}`);
-  }
-  return n;
-}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,8 +74,9 @@ export function sameCommit(a: string | null, b: string | null): boolean | null {
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const maxBytes = byteLimit(args.options['max-bytes']);
+  const maxBytes = byteLimit(args.options['max-bytes'], CONTEXT_OUTPUT_MAX_BYTES);
   const maxChars = charLimit(args.options['max-chars']); // checked before any work, like --max-bytes
+  const budget: Budget = { maxChars, maxBytes };
   const skill = optionalSkillArg(args);
 
   let found: Found | null = null;
@@ -98,16 +88,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       throw new CheckpointError('E_INVALID', `cannot read the recovery capsule of "${skill}": ${s.why}`, { hint: `finish the merge first: ${s.repair}` });
     }
     const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
-    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`);
+    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`, budget);
     const capsule = capsuleOf(file.value);
     if (capsule !== undefined) found = { skill, file, capsule };
-    else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`);
+    else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`, budget);
   } else {
     ({ found, skipped } = mostRecent(root));
     for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
-    if (!found && skipped.length) return unreadable(ctx, skipped, { maxChars, maxBytes });
-    if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint');
+    if (!found && skipped.length) return unreadable(ctx, skipped, budget);
+    if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
   }
 
   const problems = validateCapsule(found.capsule);
@@ -134,7 +124,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
-    ctx.out.out(fillBudget(textBlocks(view, ctx.now), { maxChars, maxBytes }, `checkpoint show ${found.skill}`));
+    printBudgeted(textBlocks(view, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
     return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
@@ -176,18 +166,19 @@ function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): 
   else {
     const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
     // Within --max-chars like the capsule: the question is never left out, the list gives way from its end.
-    ctx.out.out(fillBudget([
-      { name: 'heading', tier: 0, head: [`${message}:`] },
+    printBudgeted([
+      { name: 'heading', tier: 0, header: true, head: [`${message}:`] },
       { name: 'checkpoints needing repair', tier: 1, head: [], items: lines.map((l) => `  ✗ ${oneLine(l)}`) },
       { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${it} with the command on ${line}; do not start fresh over ${it}.`] },
-    ], budget, 'checkpoint validate'));
+    ], budget, 'checkpoint validate', (t) => ctx.out.out(t));
   }
   return EXIT_ASK_USER;
 }
 
-function none(ctx: Context, skill: string | null, message: string): number {
+/** No capsule to show: the one line that says why, within the budget like any other output. */
+function none(ctx: Context, skill: string | null, message: string, budget: Budget): number {
   if (ctx.json) ctx.out.json({ ok: true, skill, capsule: null, message });
-  else ctx.out.out(message);
+  else printBudgeted([{ name: 'message', tier: 0, header: true, head: [message] }], budget, 'checkpoint status', (t) => ctx.out.out(t));
   return 0;
 }
 
@@ -245,12 +236,13 @@ function textBlocks(v: View, now: Date): Block[] {
   const same = sameCommit(o.head, v.current.head);
   const verdict = same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
   const blocks: Block[] = [
+    // The header, never left out: which capsule, and that its claims are unverified. No claim is
+    // ever shown without that label (a budget that cannot hold both lines is refused).
+    { name: 'header', tier: 0, header: true, head: [`RECOVERY CAPSULE: ${v.skill}  (${v.file})`, `${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`] },
     {
-      name: 'header',
+      name: 'saved and HEAD',
       tier: 0,
       head: [
-        `RECOVERY CAPSULE: ${v.skill}  (${v.file})`,
-        `${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`,
         `saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`,
         `origin HEAD: ${o.head ?? 'none'}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
         '',

@@ -1,12 +1,12 @@
 import { CheckpointError } from '../../errors.js';
-import { shown, shownList } from '../../one-line.js';
+import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
-import { charLimit, fillBudget, type Block } from '../render/budget.js';
+import { byteLimit, charLimit, printBudgeted, type Block } from '../render/budget.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -26,8 +26,9 @@ const ONE_SKILL = placeholder('skill');
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
   // Both limits checked before any work: a bad value is refused even when resume would only ask which skill.
-  const maxBytes = byteLimit(args.options['max-bytes']);
+  const maxBytes = byteLimit(args.options['max-bytes'], RESUME_MAX_BYTES);
   const maxChars = charLimit(args.options['max-chars']);
+  const print = (blocks: Block[], showAll: string) => printBudgeted(blocks, { maxChars, maxBytes }, showAll, (t) => ctx.out.out(t));
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args), skill });
@@ -66,7 +67,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!top && !askRepair) {
     const msg = 'no checkpoint to resume: start fresh (a skill creates its checkpoint on its first write)';
     if (ctx.json) ctx.out.json({ ok: true, resume: null, message: msg });
-    else ctx.out.out(msg);
+    else print([{ name: 'message', tier: 0, header: true, head: [msg] }], 'checkpoint status');
     return 0;
   }
   const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed' || unreadStatus(i);
@@ -84,7 +85,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         // Each line names the file and the command that repairs it; never "start fresh" over it.
         const [one, some] = midMerge ? ['A checkpoint is in an unfinished merge', 'Checkpoints are in an unfinished merge'] : ['A checkpoint cannot be read', 'Checkpoints cannot be read'];
         return [
-          { name: 'heading', tier: 0, head: [`${unreadable.length === 1 ? one : some}, so none is resumed automatically:`] },
+          { name: 'heading', tier: 0, header: true, head: [`${unreadable.length === 1 ? one : some}, so none is resumed automatically:`] },
           { name: 'checkpoints needing repair', tier: 1, head: [], items: needsRepairLines(agenda).map((line) => `  ✗ ${q(line)}`) },
           { name: 'other checkpoints', tier: 2, head: [], items: candidates.map((cand) => `  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`) },
           { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`] },
@@ -94,13 +95,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const status = (x: (typeof candidates)[number]) => `${q(x.status)}${x.stale ? ' (stale)' : ''}`;
       const [ws, wt, wu] = [col((x) => x.skill), col(status), col((x) => x.updated)];
       return [
-        { name: 'heading', tier: 0, head: [candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:'] },
+        { name: 'heading', tier: 0, header: true, head: [candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:'] },
         { name: 'candidates', tier: 1, head: [], items: candidates.map((cand) => `  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`) },
         { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`] },
       ];
     };
     if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? question : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
-    else ctx.out.out(fillBudget(askBlocks(), { maxChars, maxBytes }, 'checkpoint status'));
+    else print(askBlocks(), 'checkpoint status');
     return EXIT_ASK_USER;
   }
   const ask = needsUser(top!);
@@ -115,7 +116,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}) });
     return ask ? EXIT_ASK_USER : 0;
   }
-  ctx.out.out(fillBudget(orientation.blocks, { maxChars, maxBytes }, `checkpoint show ${top!.skill}`));
+  print(orientation.blocks, `checkpoint show ${top!.skill}`);
   return ask ? EXIT_ASK_USER : 0;
 }
 
@@ -123,13 +124,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 // goes on is the user's call, as for blocked, never resumed as if in progress.
 const UNREAD_STATUS = `a status outside ${CHECKPOINT_STATUSES.join('|')}: whether work goes on is unclear`;
 const unreadStatus = (i: AgendaItem) => !(CHECKPOINT_STATUSES as readonly string[]).includes(i.status);
-
-function byteLimit(raw: unknown): number {
-  if (raw === undefined) return RESUME_MAX_BYTES;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 256) throw new CheckpointError('E_USAGE', `--max-bytes=${shown(String(raw))}: expected a whole number of bytes, at least 256`);
-  return n;
-}
 
 function progress(cp: Checkpoint): string {
   const rows = Array.isArray(cp.progress_table) ? cp.progress_table : [];
@@ -155,17 +149,15 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const files = relevantFiles(item.meant);
   // Every value from the file goes through q(): a line break in it prints as \n, so a merged
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
-  // Display order; the tier says what a tight output budget keeps first: the minimal header,
-  // then what waits on the user, the next action, and only then the (whole) summary.
+  // Display order; the tier says what a tight output budget keeps first: the header (the first
+  // line a session reads, never left out: a budget that cannot hold it is refused), when and in
+  // what state it was left, then what waits on the user, the next action, and only then the (whole) summary.
   const blocks: Block[] = [
+    { name: 'header', tier: 0, header: true, head: [`RESUMING: ${item.skill} on ${q(cp.project)}`] },
     {
-      name: 'header',
+      name: 'last session and status',
       tier: 0,
-      head: [
-        `RESUMING: ${item.skill} on ${q(cp.project)}`,
-        `Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`,
-        `Status: ${q(cp.status)}`,
-      ],
+      head: [`Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${q(cp.status)}`],
     },
     { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },

@@ -60,8 +60,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
     shrinks: true,
-    beforeWrite: (next, text) => {
-      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text });
+    beforeWrite: (next, text, texts) => {
+      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text, texts });
       rotated = r.report;
       written = r.write ?? null;
       return r.doc;

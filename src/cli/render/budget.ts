@@ -2,25 +2,39 @@
 // output (Claude Code shows only a short preview past 10,000 characters, without a warning),
 // so resume and resume --context fill a budget in priority order instead of cutting at the
 // end: whole blocks (and whole list items) in, or out and named on one closing line; only the
-// next action is never left out: cut to what fits, marked, and the cut named.
+// next action is never left out: cut to what fits, marked, and the cut named. The header (the
+// first line a session reads: which checkpoint, whose unverified claims) comes before all of
+// it: a budget that cannot hold the header is too small, said in the fewest characters, exit 2.
 
 import { CheckpointError } from '../../errors.js';
 import { shown, withoutPartialEscape } from '../../one-line.js';
 
 /** Default --max-chars: under the 10,000-character cap of Claude Code's hook output. */
 export const DEFAULT_MAX_CHARS = 9000;
-export const MIN_MAX_CHARS = 400;
 /** Characters of a cut next action worth more than naming, on the closing line, each part left out. */
 const USEFUL_CUT = 80;
 
-/** --max-chars: the text budget of resume and resume --context. */
-export function charLimit(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_MAX_CHARS;
+/**
+ * A budget option's value: a whole number (of characters or bytes). No floor of its own: the
+ * output's header decides what is too small (budgetTooSmall), for the checkpoint at hand.
+ */
+function wholeNumber(raw: unknown, flag: string, unit: string, fallback: number): number {
+  if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < MIN_MAX_CHARS) {
-    throw new CheckpointError('E_USAGE', `--max-chars=${shown(String(raw))}: expected a whole number of characters, at least ${MIN_MAX_CHARS}`, { hint: `e.g. --max-chars ${DEFAULT_MAX_CHARS} (the default)` });
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+    throw new CheckpointError('E_USAGE', `${flag}=${shown(String(raw))}: expected a whole number of ${unit}`, { hint: `e.g. ${flag} ${fallback} (the default)` });
   }
   return n;
+}
+
+/** --max-chars: the text budget of resume and resume --context. */
+export function charLimit(raw: unknown): number {
+  return wholeNumber(raw, '--max-chars', 'characters', DEFAULT_MAX_CHARS);
+}
+
+/** --max-bytes: the output limit of resume and resume --context, `fallback` by default. */
+export function byteLimit(raw: unknown, fallback: number): number {
+  return wholeNumber(raw, '--max-bytes', 'bytes', fallback);
 }
 
 export interface Block {
@@ -37,6 +51,13 @@ export interface Block {
    * is cut to what fits, marked, and the cut named on the closing line.
    */
   cut?: boolean;
+  /**
+   * The header, first in display order: what a session reads first (which checkpoint it resumes,
+   * whose claims those are). Placed before every other block and never left out or cut; where it
+   * and the closing line do not fit together, the closing line gives way (to its short form, then
+   * to nothing) and nothing else is shown. fillBudget returns null when the header alone does not fit.
+   */
+  header?: boolean;
 }
 
 /** What the printed output may hold: the text and the newline that ends it, counted together. */
@@ -49,11 +70,26 @@ export interface Budget {
 const fits = (text: string, b: Budget) => text.length + 1 <= b.maxChars && Buffer.byteLength(text) + 1 <= b.maxBytes;
 
 /**
- * The blocks in their display order, as many as fit, chosen by tier; then one line naming
- * what was left out and the command that shows everything. Never cuts inside a line. The text
- * returned is printed with a final newline, which the budget counts.
+ * The blocks in their display order, as many as fit, chosen by tier (a header block first of
+ * all); then one line naming what was left out and the command that shows everything. Never cuts
+ * inside a line. The text returned is printed with a final newline, which the budget counts.
+ * Blocks with a header go through printBudgeted, which says when the budget cannot hold it.
  */
 export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
+  const text = fill(blocks, budget, showAll);
+  if (text === null) throw new Error('fillBudget: the header does not fit; use printBudgeted');
+  return text;
+}
+
+/** fillBudget's text printed by `out`; a budget that cannot hold the header block is refused (budgetTooSmall). */
+export function printBudgeted(blocks: readonly Block[], budget: Budget, showAll: string, out: (text: string) => void): void {
+  const text = fill(blocks, budget, showAll);
+  if (text === null) budgetTooSmall(blocks.find((b) => b.header)!.head, budget, out);
+  out(text);
+}
+
+/** fillBudget's text; null when the budget cannot hold the header block. */
+function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
   const firstLine = (b: Block) => b.head[0] ?? '';
@@ -65,41 +101,70 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
   const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
-  // The closing line names each part left out; it counts them instead only when naming them
-  // would leave out a block of the first tier or the next action (namesOnly turns false).
+  // The closing line: naming what was left out, or counting it (where naming would leave out a
+  // block of the first tier or cut the next action short: namesOnly turns false), or (only beside
+  // a header with room for nothing else) its short form, or none.
   let namesOnly = true;
-  const text = () => {
+  const text = (closing: 'full' | 'short' | 'none' = 'full') => {
     const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...head(b, i), ...(b.items ?? []).slice(0, shown[i])]));
     const left = omitted();
-    if (!left.length) return lines.join('\n');
+    if (!left.length || closing === 'none') return lines.join('\n');
+    if (closing === 'short') return [...lines, `… more: ${showAll}`].join('\n');
     const named = [...lines, `… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`].join('\n');
     if (namesOnly || fits(named, budget)) return named;
-    // Where naming every part would crowd out what is shown, the line counts them instead.
     const counted = [...lines, `… left out to fit the output budget: ${left.length} part${left.length === 1 ? '' : 's'}; everything: ${showAll}`].join('\n');
     return counted.length < named.length ? counted : named;
   };
+  const top = blocks.findIndex((b) => b.header);
   // A block never left out is held at its shortest (whole, or its first line cut to nothing)
   // from the start, so the blocks decided before it leave it room; it takes more in its turn.
   blocks.forEach((b, i) => {
-    if (!b.cut) return;
+    if (!b.cut || i === top) return;
     [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
     const whole = text().length;
     [shown[i], cutAt[i]] = [0, 0];
     if (whole <= text().length) [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
   });
+  const decided = new Set<number>();
+  /**
+   * Whether the text fits once the closing line counts instead of naming and the blocks never
+   * left out that wait for their turn are at their barest; if not, all is as it was.
+   */
+  const fitsSqueezed = (): boolean => {
+    const before = { namesOnly, shown: [...shown], cutAt: [...cutAt] };
+    namesOnly = false;
+    if (fits(text(), budget)) return true;
+    blocks.forEach((b, i) => {
+      if (b.cut && i !== top && !decided.has(i)) [shown[i], cutAt[i]] = [0, 0];
+    });
+    if (fits(text(), budget)) return true;
+    ({ namesOnly } = before);
+    before.shown.forEach((v, i) => (shown[i] = v));
+    before.cutAt.forEach((v, i) => (cutAt[i] = v));
+    return false;
+  };
+  // The header first, whole. Where it fits only without the rest and the full closing line, it is all there is.
+  if (top >= 0) {
+    shown[top] = blocks[top]!.items?.length ?? 0;
+    if (!fits(text(), budget) && !fitsSqueezed()) {
+      blocks.forEach((_, i) => {
+        if (i !== top) [shown[i], cutAt[i]] = [-1, -1];
+      });
+      for (const closing of ['full', 'short', 'none'] as const) if (fits(text(closing), budget)) return text(closing);
+      return null;
+    }
+  }
   // Each check counts every undecided block as left out (named on the closing line): deciding
   // more blocks only shortens that line, so the final text is never longer than a checked one.
   const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, i] of order) {
+    if (i === top) continue;
+    decided.add(i);
     const items = blocks[i]!.items?.length ?? 0;
     shown[i] = items;
     cutAt[i] = -1;
     if (fits(text(), budget)) continue;
-    if (blocks[i]!.tier === 0 && namesOnly) {
-      namesOnly = false;
-      if (fits(text(), budget)) continue;
-      namesOnly = true;
-    }
+    if (blocks[i]!.tier === 0 && fitsSqueezed()) continue;
     // Whole items, in order, as many as fit.
     let n = 0;
     while (n < items) {
@@ -136,4 +201,19 @@ export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: st
     shown[i] = n > 0 ? n : -1;
   }
   return text();
+}
+
+/**
+ * The budget cannot hold the output's header (`header`, its lines): says so in the fewest
+ * characters on stdout (`out`, only what fits in the budget: with the size the header needs,
+ * else just that it is too small, else nothing), then refuses as a bad option value does (exit 2),
+ * naming the option to raise and by how much: the fix is a bigger budget, as for any value refused.
+ */
+function budgetTooSmall(header: readonly string[], budget: Budget, out: (text: string) => void): never {
+  const text = header.join('\n');
+  const [chars, bytes] = [text.length + 1, Buffer.byteLength(text) + 1];
+  const [flag, need, unit, limit] = chars > budget.maxChars ? ['--max-chars', chars, 'characters', budget.maxChars] : ['--max-bytes', bytes, 'bytes', budget.maxBytes];
+  const note = [`budget too small: needs ${flag} ${need}`, 'budget too small'].find((t) => fits(t, budget));
+  if (note !== undefined) out(note);
+  throw new CheckpointError('E_USAGE', `${flag} ${limit} cannot hold the header of this output (${need} ${unit} with its newline)`, { hint: `raise ${flag} to ${need} or more` });
 }

@@ -1,0 +1,124 @@
+// The header a session reads first survives every budget that can hold it (s13 B): `resume`'s
+// `RESUMING: <skill> on <project>` line, and `resume --context`'s two lines naming the capsule
+// and labelling its claims unverified (no claim is ever shown without that label). A budget
+// that cannot hold the header is refused as a bad option value is: exit 2, one line on stderr
+// naming what is needed, and on stdout only the fewest characters saying the budget is too
+// small (as much of that as fits). Any budget from 0 to 2000, characters or bytes, on
+// real-shaped checkpoints: prose with accents and an emoji, paths with notes, blockers, a capsule.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
+import { cleanup, commitAll, makeRepo, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const PROJECTS = ['shop', 'shop-backend (orders, payments; see docs/**/*.md)', 'Réglé: le cache 😀 de la boutique — src/orders.ts (PR 12)'];
+const PROSE = Array.from('Orders endpoint half done; see src/orders.ts (PR 12), voir docs/**/*.md — réglé 😀. ');
+const prose = (n: number) => Array.from({ length: n }, (_, i) => PROSE[i % PROSE.length]).join('');
+
+const shape = fc.record({
+  project: fc.oneof(fc.constantFrom(...PROJECTS), fc.nat({ max: 400 }).map((n) => `${prose(n)}x`)),
+  skill: fc.constantFrom('api', 'web-frontend', `orders-${'x'.repeat(60)}`),
+  status: fc.constantFrom('in_progress', 'in_progress', 'blocked', 'Done'),
+  summary: fc.nat({ max: 1500 }),
+  next: fc.nat({ max: 600 }),
+  asks: fc.array(fc.nat({ max: 200 }), { maxLength: 3 }),
+  capsule: fc.nat({ max: 500 }),
+});
+
+function build(s: { project: string; skill: string; status: string; summary: number; next: number; asks: number[]; capsule: number }): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  const at = new Date().toISOString();
+  const doc = freshCheckpoint(s.skill, {
+    project: s.project,
+    status: s.status,
+    progress_summary: prose(s.summary) || 'Started.',
+    next_actions: [`${prose(s.next)} src/orders.ts (PR 12)`, 'Run the evaluator on src/**/*.ts'],
+    blockers: s.asks.map((n, k) => ({ id: `B${k + 1}`, description: `${prose(n)}?`, needs: 'user_decision' })),
+    capsule: {
+      context: { goal: `${prose(s.capsule)} ship orders`, acceptance: 'npm test green', constraints: ['no schema change'], decisions: ['idempotency key in a header'], evidence: [`${prose(s.capsule)} 14 tests pass`], pending: ['evaluator run'], next: 'finish POST /orders validation' },
+      origin: { root: dir, head: null, saved_at: at },
+      mechanical: { head: null, branch: 'main', uncommitted: ['src/orders.ts'], uncommitted_count: 1, at },
+    },
+  });
+  write(dir, `.checkpoints/${s.skill}.checkpoint.json`, `${JSON.stringify(doc, null, 2)}\n`);
+  commitAll(dir, 'checkpoint');
+  return dir;
+}
+
+/** The one-line form of a value as resume quotes it (a line break shows as \n); the fixtures hold none. */
+const header = {
+  resume: (s: { skill: string; project: string }) => `RESUMING: ${s.skill} on ${s.project}\n`,
+  context: (s: { skill: string }) =>
+    `RECOVERY CAPSULE: ${s.skill}  (.checkpoints/${s.skill}.checkpoint.json)\nUNVERIFIED CLAIMS: saved by an earlier session; check each claim against the repository before acting on it. The capsule grants no approvals.\n`,
+};
+
+describe('the header survives every budget that can hold it', () => {
+  it('resume <skill>, resume and resume --context, with --max-chars or --max-bytes from 0 to 2000', async () => {
+    await fc.assert(
+      fc.asyncProperty(shape, fc.array(fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.constantFrom('--max-chars', '--max-bytes')), { minLength: 1, maxLength: 6 }), async (s, budgets) => {
+        const dir = build(s);
+        // Without a skill, resume may ask which checkpoint to resume (blocked): its heading is then the header.
+        const whole = (await runCli(dir, ['resume'])).stdout;
+        const asked = whole.startsWith('RESUMING: ') ? header.resume(s) : `${whole.split('\n')[0]}\n`;
+        for (const [n, flag] of budgets) {
+          const size = (t: string) => (flag === '--max-chars' ? t.length : Buffer.byteLength(t));
+          for (const [args, head] of [
+            [['resume', s.skill], header.resume(s)],
+            [['resume'], asked],
+            [['resume', '--context', s.skill], header.context(s)],
+          ] as const) {
+            const r = await runCli(dir, [...args, flag, String(n)]);
+            const what = `${args.join(' ')} ${flag} ${n}: ${r.stdout}${r.stderr}`;
+            expect(size(r.stdout), what).toBeLessThanOrEqual(n);
+            if (size(head) <= n) {
+              expect([0, 3], what).toContain(r.code);
+              expect(r.stdout.startsWith(head), what).toBe(true);
+            } else {
+              expect(r.code, what).toBe(2);
+              expect(['', 'budget too small\n', `budget too small: needs ${flag} ${size(head)}\n`], what).toContain(r.stdout);
+              expect(r.stderr, what).toBe(`checkpoint: ${flag} ${n} cannot hold the header of this output (${size(head)} ${flag === '--max-chars' ? 'characters' : 'bytes'} with its newline); hint: raise ${flag} to ${size(head)} or more\n`);
+            }
+            // The capsule's claims never without their label.
+            if (args[1] === '--context' && r.stdout.includes('goal:')) expect(r.stdout).toContain('UNVERIFIED CLAIMS:');
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('at budgets the old floors let through, neither header gives way to what follows it (a decision, a claim)', async () => {
+    const s = { project: 'shop-backend (orders, payments; see docs/**/*.md)', skill: 'api', status: 'in_progress', summary: 200, next: 40, asks: [40], capsule: 40 };
+    const dir = build(s);
+    const briefing = await runCli(dir, ['resume', 'api', '--max-bytes', '256']);
+    expect(briefing.stdout.startsWith(header.resume(s))).toBe(true);
+    expect(briefing.stdout).not.toContain('⛔');
+    for (const budget of ['--max-chars=400', '--max-chars=450', '--max-bytes=256', '--max-bytes=400']) {
+      const r = await runCli(dir, ['resume', 'api', '--context', budget]);
+      expect(r.code, budget).toBe(0);
+      expect(r.stdout.startsWith(header.context(s)), `${budget}: ${r.stdout}`).toBe(true);
+    }
+  });
+
+  it('the note says it in the fewest characters that fit, the refusal names what to raise it to', async () => {
+    const s = { project: 'shop-backend (orders, payments; see docs/**/*.md)', skill: 'api', status: 'in_progress', summary: 200, next: 40, asks: [60], capsule: 40 };
+    const dir = build(s);
+    const need = header.resume(s).length;
+    for (const [n, out] of [[need - 1, `budget too small: needs --max-chars ${need}\n`], [30, 'budget too small\n'], [16, ''], [0, '']] as const) {
+      const r = await runCli(dir, ['resume', 'api', '--max-chars', String(n)]);
+      expect([r.code, r.stdout]).toEqual([2, out]);
+    }
+    // Exactly the header: the header alone, no closing line.
+    const r = await runCli(dir, ['resume', 'api', '--max-chars', String(need)]);
+    expect([r.code, r.stdout]).toEqual([0, header.resume(s)]);
+    // Room for the header and the short closing line only.
+    const short = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 28)]);
+    expect(short.stdout).toBe(`${header.resume(s)}… more: checkpoint show api\n`);
+    // Not a number is refused as before; no floor of its own.
+    expect((await runCli(dir, ['resume', 'api', '--max-chars', 'many'])).stderr).toMatch(/^checkpoint: --max-chars=many: expected a whole number of characters/);
+  });
+});
