@@ -80,7 +80,6 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
 let decoder: TextDecoder | undefined;
 const utf8 = () => (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
 
-/** `where` names the file in an error message (a function: worked out only when there is one). */
 /** What to do about a file that does not parse, as a read says it (a write adds that it left the file as it was). */
 export const UNPARSED_HINT = 'fix the file by hand (or `checkpoint resolve` if it holds merge conflict markers)';
 const NOT_CHANGED = 'it was not changed';
@@ -94,6 +93,7 @@ export function asReadError(e: unknown): unknown {
   return new CheckpointError(e.code, e.message, { hint: UNPARSED_HINT });
 }
 
+/** `where` names the file in an error message (a function: worked out only when there is one). */
 export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
   try {
     return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
