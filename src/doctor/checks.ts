@@ -29,7 +29,8 @@ const iso = (sec: number) => new Date(sec * 1000).toISOString();
  * A commit's date as a finding quotes it; for one the commit graph places after an instant its
  * date is before (after.ts: a clock behind, a rebase that kept it), said so.
  */
-const dated = (commit: Pick<CommitInfo, 'time'>, after: number) => `${iso(commit.time)}${commit.time < after ? ', dated before it but made after its commit' : ''}`;
+const dated = (commit: Pick<CommitInfo, 'time'>, after: number) =>
+  `${iso(commit.time)}${commit.time === Math.floor(after) ? ', in the save\'s own second: commit times are whole seconds, so it counts as after until a commit of the checkpoint lets git\'s graph order them' : commit.time < after ? ', dated before it but made after its commit' : ''}`;
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {

@@ -75,6 +75,8 @@ describe('Form A: a generated file committed, then recorded in the checkpoint, i
     // The save not committed: the graph says nothing of it, and the tie counts as after.
     const open = scene(false);
     expect(drift(await findings(open.dir, engine))).toEqual([expect.stringContaining(`src/gen/client.ts changed after the checkpoint was written (${open.generated.slice(0, 7)} "Generate the client"`)]);
+    // It says why, and what lets the graph decide.
+    expect(drift(await findings(open.dir, engine))[0]).toContain("in the save's own second: commit times are whole seconds, so it counts as after until a commit of the checkpoint lets git's graph order them");
   });
 
   it('the pre-push hook lets the push through', () => {
