@@ -38,12 +38,14 @@ export const CONFIG_FILE = 'config.json';
 export interface ConfigProblem {
   key: string;
   message: string;
+  /** What the commands that pass the entry over use instead (said by doctor and validate, not by a refusal). */
+  instead?: string;
 }
 
 /** Every problem of .checkpoints/config.json, one per entry; none when it is fine or absent. */
 export function configProblems(root: string): ConfigProblem[] {
   try {
-    return inspectConfig(root).problems;
+    return inspectConfig(root).problems.map(({ key, message, instead }) => ({ key, message: instead ? `${message}; ${instead}` : message }));
   } catch (e) {
     // Unreadable (a folder, a FIFO, a link out, bad JSON): the reader's own one-line message.
     if (!isCheckpointError(e)) throw e;
@@ -99,7 +101,7 @@ function inspectConfig(root: string): { value: Record<string, unknown> | null; p
   if (c.auto_rotate !== undefined && typeof c.auto_rotate !== 'boolean') problems.push({ key: 'auto_rotate', message: '"auto_rotate" must be true or false' });
   if (c.rotate_keep !== undefined && (!Number.isInteger(c.rotate_keep) || (c.rotate_keep as number) < 0)) problems.push({ key: 'rotate_keep', message: '"rotate_keep" must be a whole number >= 0' });
   if (c.walk_days !== undefined && !isWalkDays(c.walk_days)) {
-    problems.push({ key: 'walk_days', message: `"walk_days" must be a number of days >= 0 (0: walk all history), not ${valueShown(c.walk_days)}; the default ${DEFAULT_WALK_DAYS} is used` });
+    problems.push({ key: 'walk_days', message: `"walk_days" must be a number of days >= 0 (0: walk all history), not ${valueShown(c.walk_days)}`, instead: `the default ${DEFAULT_WALK_DAYS} is used` });
   }
   return { value: c, problems };
 }

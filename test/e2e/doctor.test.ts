@@ -646,6 +646,11 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
       expect(r.stdout).toMatch(/^ {2}info +history walk cut at \d{4}-\d\d-\d\d \(walk_days 365\)/m);
       expect((await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings'])).code).toBe(1);
     }
+    // rotate, which uses the config, refuses it as it refuses any bad entry: without claiming a default is used.
+    const rotate = await runCli(dir, ['rotate']);
+    expect(rotate.code).toBe(2);
+    expect(rotate.stderr).toContain('"walk_days" must be a number of days >= 0 (0: walk all history), not []');
+    expect(rotate.stderr).not.toContain('default');
   });
 });
 
