@@ -116,55 +116,59 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
     return counted.length < named.length ? counted : named;
   };
   const top = blocks.findIndex((b) => b.header);
-  // A block never left out is held at its shortest (whole, or its first line cut to nothing)
-  // from the start, so the blocks decided before it leave it room; it takes more in its turn.
-  blocks.forEach((b, i) => {
-    if (!b.cut || i === top) return;
-    [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
-    const whole = text().length;
-    [shown[i], cutAt[i]] = [0, 0];
-    if (whole <= text().length) [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
-  });
-  const decided = new Set<number>();
-  /**
-   * Whether the text fits once the closing line counts instead of naming and the blocks never
-   * left out that wait for their turn are at their barest; if not, all is as it was.
-   */
-  const fitsSqueezed = (): boolean => {
-    const before = { namesOnly, shown: [...shown], cutAt: [...cutAt] };
-    namesOnly = false;
-    if (fits(text(), budget)) return true;
-    blocks.forEach((b, i) => {
-      if (b.cut && i !== top && !decided.has(i)) [shown[i], cutAt[i]] = [0, 0];
-    });
-    if (fits(text(), budget)) return true;
-    ({ namesOnly } = before);
-    before.shown.forEach((v, i) => (shown[i] = v));
-    before.cutAt.forEach((v, i) => (cutAt[i] = v));
-    return false;
+  /** Block i's head cut to the longest start of at most `max` characters that fits (the text only grows with the cut's length); -1: none does. */
+  const longestCut = (i: number, max: number): number => {
+    shown[i] = 0;
+    cutAt[i] = 0;
+    if (!fits(text(), budget)) return -1;
+    let [lo, hi] = [0, max];
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      cutAt[i] = mid;
+      if (fits(text(), budget)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   };
   // The header first, whole. Where it fits only without the rest and the full closing line, it is all there is.
   if (top >= 0) {
     shown[top] = blocks[top]!.items?.length ?? 0;
-    if (!fits(text(), budget) && !fitsSqueezed()) {
-      blocks.forEach((_, i) => {
-        if (i !== top) [shown[i], cutAt[i]] = [-1, -1];
-      });
+    if (!fits(text(), budget)) namesOnly = false;
+    if (!fits(text(), budget)) {
       for (const closing of ['full', 'short', 'none'] as const) if (fits(text(closing), budget)) return text(closing);
       return null;
     }
+  }
+  // Then each block never left out, at a useful start of its first line (whole where that is all
+  // of it): the blocks decided after it, whatever their tier, leave it that room; it takes more in
+  // its turn. Where naming every part left out leaves it none, the closing line counts them.
+  for (const [i, b] of blocks.entries()) {
+    if (!b.cut || i === top) continue;
+    const length = firstLine(b).length;
+    [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
+    if (length <= USEFUL_CUT && fits(text(), budget)) continue;
+    let kept = longestCut(i, Math.min(USEFUL_CUT, length - 1));
+    if (namesOnly && kept < Math.min(USEFUL_CUT, length - 1)) {
+      namesOnly = false;
+      kept = longestCut(i, Math.min(USEFUL_CUT, length - 1));
+    }
+    [shown[i], cutAt[i]] = kept < 0 ? [-1, -1] : [0, kept];
   }
   // Each check counts every undecided block as left out (named on the closing line): deciding
   // more blocks only shortens that line, so the final text is never longer than a checked one.
   const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, i] of order) {
     if (i === top) continue;
-    decided.add(i);
+    const held = [shown[i]!, cutAt[i]!] as const;
     const items = blocks[i]!.items?.length ?? 0;
     shown[i] = items;
     cutAt[i] = -1;
     if (fits(text(), budget)) continue;
-    if (blocks[i]!.tier === 0 && fitsSqueezed()) continue;
+    if (blocks[i]!.tier === 0 && namesOnly) {
+      namesOnly = false;
+      if (fits(text(), budget)) continue;
+      namesOnly = true;
+    }
     // Whole items, in order, as many as fit.
     let n = 0;
     while (n < items) {
@@ -173,28 +177,9 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
       n++;
     }
     if (n === 0 && blocks[i]!.cut) {
-      const length = firstLine(blocks[i]!).length;
-      // Its head cut to the longest start that fits (the text only grows with the cut's length); -1: none does.
-      const longestCut = (): number => {
-        shown[i] = 0;
-        cutAt[i] = 0;
-        if (!fits(text(), budget)) return -1;
-        let [lo, hi] = [0, length - 1];
-        while (lo < hi) {
-          const mid = Math.ceil((lo + hi) / 2);
-          cutAt[i] = mid;
-          if (fits(text(), budget)) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      };
-      let kept = longestCut();
-      // Names on the closing line give way to the action where they would leave less than a useful start of it.
-      if (namesOnly && kept < Math.min(USEFUL_CUT, length - 1)) {
-        namesOnly = false;
-        kept = longestCut();
-      }
-      [shown[i], cutAt[i]] = kept < 0 ? [-1, -1] : [0, kept];
+      // As long a start as now fits; never less than it was held at.
+      const kept = longestCut(i, firstLine(blocks[i]!).length - 1);
+      [shown[i], cutAt[i]] = kept < 0 ? held : [0, kept];
       continue;
     }
     // A heading with none of its items says nothing: leave the block out and name it.
