@@ -7,9 +7,9 @@
 // anything this reader does not judge the same way git does (a racily clean entry, a changed stat,
 // assume-unchanged or skip-worktree flags, conflicts, a split or sparse index, index v4, a nested
 // repository, a symlink on the way, an odd config) answers null: the caller asks git.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
+import { closeSync, lstatSync, readSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { readGitFile } from './git-file.js';
+import { openPlainGitFile, readGitFile } from './git-file.js';
 import { currentConfigPlaces } from './config-places.js';
 
 /** An index larger than this is left to git (tens of thousands of files stay well under it). */
@@ -178,15 +178,11 @@ function oddConfig(gitdir: string, commonDir: string): boolean {
 
 /** The index file's bytes and its mtime in whole seconds; null when it is not a plain file under the cap. */
 export function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
-  let fd: number;
+  const file = openPlainGitFile(path);
+  if (file === null) return null;
+  const { fd, stats: st } = file;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd, { bigint: true });
-    if (!st.isFile() || st.size > BigInt(MAX_INDEX_BYTES)) return null;
+    if (st.size > BigInt(MAX_INDEX_BYTES)) return null;
     const buf = Buffer.allocUnsafe(Number(st.size) + 1);
     let n = 0;
     for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;

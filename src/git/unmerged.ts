@@ -10,9 +10,9 @@
 // changes (a `link` extension with replace and delete bitmaps): merged here as git merges them.
 // An index that cannot be read (none, not a plain file, an unknown version, entries running
 // past its end) answers null: whether anything is unmerged is then not known.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { readGitFile } from './git-file.js';
+import { openPlainGitFile, readGitFile } from './git-file.js';
 import { readVarint } from './index-varint.js';
 
 /** A mask of the stages git holds for a path: bit 1 base (:1), bit 2 ours (:2), bit 3 theirs (:3). */
@@ -46,20 +46,8 @@ class IndexReader {
   }
 
   static open(path: string): IndexReader | null {
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    } catch {
-      return null;
-    }
-    try {
-      const st = fstatSync(fd);
-      if (st.isFile()) return new IndexReader(fd, st.size);
-    } catch {
-      // unreadable: as no file
-    }
-    closeSync(fd);
-    return null;
+    const file = openPlainGitFile(path);
+    return file && new IndexReader(file.fd, Number(file.stats.size));
   }
 
   close(): void {
