@@ -20,9 +20,10 @@
 // A commit the graph says nothing about keeps its date.
 //
 // Cost: nothing on an honest history without a tie. The descendant rules can only differ from the
-// date when R holds a mark or an edge whose child is dated before its parent (an anchor is dated
-// no earlier than its instant, and dates grow along every other path); with neither, the answer
-// is the date's, without looking at an anchor. The tie rule looks at an anchor's ancestors only
+// date when R holds a mark or an edge whose child is dated before its parent, or when an anchor is
+// dated before its instant (`ahead`: a save stamped by a clock ahead of the commit recording it,
+// which the caller knows); otherwise an anchor is dated no earlier than its instant and dates grow
+// along every other path, so the answer is the date's, without looking at an anchor. The tie rule looks at an anchor's ancestors only
 // for a commit dated in the instant's own second, once per anchor.
 import type { CommitInfo } from '../git/types.js';
 import { committedAfter } from './instants.js';
@@ -32,9 +33,10 @@ import { committedAfter } from './instants.js';
  * none known). `first` (default: the anchor) is a commit at or below the first commit that held
  * the instant: a tie that is a proper ancestor of it is before (an anchor found as the newest
  * commit touching the file may be a later one than that first, which its descendants rule needs
- * no more than).
+ * no more than). `ahead`: the anchor is dated before the instant (a save stamped by a clock ahead
+ * of the commit that recorded it), so its descendants dated between the two are after it too.
  */
-export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null)) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null), ahead?: boolean) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
 
 /** The date rule alone (instants.ts): what a walk without skew, or without an anchor, answers. */
 export const byDate: MadeAfter = (sec) => (c) => committedAfter(c.time, sec);
@@ -95,12 +97,19 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
       return !(floor !== null && c.sha !== floor && below(floor).has(c.sha));
     };
   };
-  if (!graphCanTell(commits)) {
-    return (sec, anchor, first) => {
+  const byDateAlone = !graphCanTell(commits);
+  let graph: MadeAfter | null = null;
+  return (sec, anchor, first, ahead) => {
+    if (byDateAlone && !(ahead && anchor !== null)) {
       const tie = tieRule(sec, anchor, first);
       return (c) => committedAfter(c.time, sec) && tie(c);
-    };
-  }
+    }
+    return (graph ??= graphRule(commits, below, tieRule))(sec, anchor, first);
+  };
+}
+
+/** madeAfterIn's rule where the graph can tell more than the dates (see above). */
+function graphRule(commits: readonly CommitInfo[], below: (sha: string) => ReadonlySet<string>, tieRule: (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean): MadeAfter {
   const bySha = new Map(commits.map((c) => [c.sha, c]));
   const children = new Map<string, string[]>();
   for (const c of commits) {

@@ -364,6 +364,7 @@ class Anchoring {
     const anchors = new Set<string>();
     const oldest = [...this.exact.values()].filter((i) => i.at >= since).sort((a, b) => a.at - b.at)[0];
     if (oldest) anchors.add(oldest.anchor);
+    this.aheadAnchors(anchors);
     // Held as HEAD holds them (an uncommitted save has no recording commit), then those whose
     // recording commit the walked first-parent line does not reach.
     const listed = (await Promise.all(this.listed(since).map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
@@ -382,6 +383,7 @@ class Anchoring {
         const save = this.exact.get(instantKey(f.rel, null));
         if (save) anchors.add(save.anchor);
       }
+      this.aheadAnchors(anchors);
     }
     const open = [...anchors].filter((a) => unprovenStops(head, walked, a).length > 0);
     const h = open.length ? await this.history() : null;
@@ -390,6 +392,15 @@ class Anchoring {
     const out = byAnchor.length ? mergeCompletions(walked, byAnchor) : walked;
     if (cut.length) this.noteHidden(head, out, cut);
     return out;
+  }
+
+  /**
+   * Anchors dated before the instants they recorded (a clock ahead of the committer's): the walk,
+   * bounded by the instant, stops above commits made after such an anchor yet dated before the
+   * instant, so it is completed from each of them too (those it already reaches leave it closed).
+   */
+  private aheadAnchors(anchors: Set<string>): void {
+    for (const i of this.exact.values()) if (i.ahead) anchors.add(i.anchor);
   }
 
   /**
@@ -429,12 +440,13 @@ class Anchoring {
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
-      if (exact) return rule(sec, exact.at === sec ? exact.anchor : null);
+      if (exact) return exact.at === sec ? rule(sec, exact.anchor, undefined, exact.ahead) : rule(sec, null);
       if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
       const by = proxy(rel);
-      // Dated before the save it holds: a skewed commit, which the date bound says nothing of. Its
-      // ancestors on a tie: those of the oldest commit on the line that may have recorded the save.
-      return rule(sec, by && by.time >= sec ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null);
+      // It holds the save, so it was made after it, even dated before it (a clock ahead where the
+      // save was stamped, or behind where it was committed). Its ancestors on a tie: those of the
+      // oldest commit on the line that may have recorded the save.
+      return rule(sec, by ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null, by !== undefined && by.time < sec);
     };
   }
 }

@@ -112,14 +112,21 @@ export interface RecordedInstant {
   at: number;
   /** The revision of the checkpoint file that recorded it (skew-walk.ts's anchor). */
   anchor: string;
+  /**
+   * That revision is dated before the instant (a save stamped by a clock ahead, or a local time
+   * written with `Z`, within validate's tolerance): the date says nothing of what came between,
+   * the graph does (after.ts).
+   */
+  ahead: boolean;
 }
 
 /**
  * Every instant of `files` the checks judge from (each save, each queued text's queueing) that a
  * commit recorded, with that commit: the walk's exact lower bound in the graph (skew-walk.ts,
- * after.ts). Left out when none did (an uncommitted save, a text queued since the last commit),
- * or when that commit is dated before the instant (a skewed anchor: the date bound then says
- * nothing of it). Read from the checkpoint files' revisions (kept per HEAD, as dateQueuedActions reads them).
+ * after.ts). Left out when none did (an uncommitted save, a text queued since the last commit).
+ * A commit dated before the instant it recorded is kept, marked `ahead`: whatever the clocks said,
+ * the save was made before that commit, and a commit descending from it after the save. Read from
+ * the checkpoint files' revisions (kept per HEAD, as dateQueuedActions reads them).
  */
 export async function recordedInstants(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[]): Promise<RecordedInstant[]> {
   if (!files.length) return [];
@@ -130,7 +137,7 @@ export async function recordedInstants(root: string, history: () => Promise<GitH
     for (const text of [null, ...queuedTexts(cp)]) {
       const { at, by } = datedBy(own, cache, cp, text);
       // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
-      if (Number.isFinite(at) && by !== null && by.time >= Math.floor(at)) out.push({ rel, text, at, anchor: by.sha });
+      if (Number.isFinite(at) && by !== null) out.push({ rel, text, at, anchor: by.sha, ahead: by.time < Math.floor(at) });
     }
   }
   return out;

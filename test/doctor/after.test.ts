@@ -24,6 +24,17 @@ describe('madeAfterIn', () => {
     for (const c of line) for (const sec of [9, 10, 20, 30, 31]) expect(madeAfterIn(line)(sec, null)(c)).toBe(byDate(sec, null)(c));
   });
 
+  it('an anchor dated before its instant (a save stamped by a clock ahead): its descendants dated before the instant are after it', () => {
+    // rec (10) recorded a save stamped 40; work (20) and merge (30) were made on top of it; side (25) is not.
+    const walk = [commit('merge', 30, ['work', 'side']), commit('side', 25, ['base']), commit('work', 20, ['rec']), commit('rec', 10, ['base']), commit('base', 5, [])];
+    expect(graphCanTell(walk)).toBe(false);
+    const rule = madeAfterIn(walk);
+    const after = (c: CommitInfo, ahead?: boolean) => rule(40, 'rec', undefined, ahead)(c);
+    expect(walk.map((c) => after(c, true))).toEqual([true, false, true, false, false]);
+    expect(walk.map((c) => after(c))).toEqual(walk.map((c) => byDate(40, null)(c))); // not said: the date, as before
+    expect(rule(40, null, undefined, true)(walk[0]!)).toBe(false); // no anchor: nothing to go by
+  });
+
   it('a commit in the instant\'s own second that the anchor reaches was made before it; one it does not reach is after', () => {
     // gen (20) <- rec (20, recorded the save at 20.664); side (20) merged after: merge (21).
     const walk = [commit('merge', 21, ['rec', 'side']), commit('side', 20, ['base']), commit('rec', 20, ['gen']), commit('gen', 20, ['base']), commit('base', 19, [])];

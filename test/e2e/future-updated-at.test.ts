@@ -135,3 +135,47 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
     expect(landed?.message).toContain(`"Merge PR #9" names #9, which landed after it was queued (${ago(200).replace('Z', '.000Z')}) and still queued (${merge.slice(0, 7)}`);
   });
 });
+
+// Within validate's day of tolerance nothing is repaired, but a save is still made before the
+// commit that records it: what descends from that commit came after the save, whatever the dates.
+describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s engine)', (engine) => {
+  const soon = () => iso(Date.now() + 3 * 3_600_000);
+
+  it('a change and a landing made on top of the recording commit are reported by doctor, next, status and resume', async () => {
+    const dir = repo();
+    write(dir, FILE, checkpoint({ updated_at: soon() }));
+    commitAll(dir, 'checkpoint: api', ago(200));
+    const { changed, merge } = driftAfter(dir, 100);
+    const findings = await doctor(dir, engine);
+    expect(findings.find((f) => f.path === 'updated_at')).toBeUndefined();
+    expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+    expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #9, which landed after the checkpoint (${merge.slice(0, 7)}`);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
+    expect(next.text).toBe('Write the changelog for v1.8');
+    expect((await runCli(dir, ['status', '--engine', engine])).stdout).toContain(`already landed: #9 landed in ${merge.slice(0, 7)}`);
+    expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toContain(`#9 landed in ${merge.slice(0, 7)}`);
+  });
+
+  it('also when an older checkpoint takes the walk below the recording commit, and a later commit is dated past the save', async () => {
+    const dir = repo();
+    write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
+    commitAll(dir, 'checkpoint: web', ago(400));
+    write(dir, FILE, checkpoint({ updated_at: soon(), next_actions: ['Write the changelog for v1.8'] }));
+    commitAll(dir, 'checkpoint: api', ago(200));
+    const { changed } = driftAfter(dir, 100);
+    write(dir, 'src/later.ts', 'export {};\n');
+    commitAll(dir, 'Later work', iso(Date.now() + 4 * 3_600_000).replace(/\.\d+Z$/, 'Z'));
+    const findings = await doctor(dir, engine);
+    expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+  });
+
+  it('an uncommitted save a few hours ahead keeps its date: nothing git holds says what came after it', async () => {
+    const dir = repo();
+    write(dir, FILE, checkpoint({ updated_at: ago(200) }));
+    commitAll(dir, 'checkpoint: api', ago(200));
+    driftAfter(dir, 100);
+    write(dir, FILE, checkpoint({ updated_at: soon(), step: 'review', next_actions: ['Write the changelog for v1.8'] }));
+    const findings = await doctor(dir, engine);
+    expect(findings.filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
+  });
+});
