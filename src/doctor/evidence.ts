@@ -446,7 +446,7 @@ class Anchoring {
       // It holds the save, so it was made after it, even dated before it (a clock ahead where the
       // save was stamped, or behind where it was committed). Its ancestors on a tie: those of the
       // oldest commit on the line that may have recorded the save.
-      return rule(sec, by ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null, by !== undefined && by.time < sec);
+      return rule(sec, by ? by.sha : null, () => firstRecorded(head!, commits, rel, sec)?.sha ?? null, by !== undefined && by.time < Math.floor(sec));
     };
   }
 }
