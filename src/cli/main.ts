@@ -120,8 +120,9 @@ function refusedByFileSystem(err: NodeJS.ErrnoException | undefined): boolean {
 
 function report(e: unknown, out: Output, json: boolean): number {
   if (isCheckpointError(e)) {
-    // One line: what went wrong and where, then what to do.
-    out.err(`checkpoint: ${withHint(e.message, e.hint)}`);
+    // One line: what went wrong and where, then what to do. A usage error already names the
+    // command ("checkpoint status: ..."), so it is not prefixed twice.
+    out.err(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, e.hint)}`);
     if (json) out.json({ ok: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
     return e.exit;
   }
