@@ -108,6 +108,7 @@ describe.each(CASES)('a checkpoint git holds unmerged (%s)', (kind, code, named)
     // Named with the skill: refused (exit 2) with what ends the merge, not "no checkpoint".
     const one = await runCli(dir, ['resume', 'api']);
     expect(one.code).toBe(2);
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout).error.code).toBe('E_CONFLICT');
     expect(errorLine(one.stderr.split('\n').filter((l) => !l.includes('warning:')).join('\n')).message).toMatch(/^cannot resume api: /);
   });
 

@@ -53,7 +53,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       : b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
       : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
-    throw new CheckpointError('E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
+    // A merge left unfinished is a conflict, as every write names it (E_CONFLICT); anything else is invalid input.
+    throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
   }
   const unread = historyNotice(agenda.historyError);
   if (unread) ctx.out.err(unread);
