@@ -288,11 +288,14 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
 
   it('gives the same findings from both engines on a clean CRLF checkout and on an edit; a filter it cannot run is named', () => {
     assertBuilt();
-    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, '.gitattributes': '*.lfs filter=lfs -text\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
+    const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, '.gitattributes': '*.lfs filter=lfs -text\n' });
     git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
     git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
     write(dir, 'media/clip.lfs', 'oid sha256:4d7a pointer\n');
     commitAll(dir, 'clip', '2026-03-03T09:00:00Z');
+    // Committed after its save (a commit holding it is made after it: one descending from it changes what it lists).
+    write(dir, '.checkpoints/build.checkpoint.json', `${checkpoint}\n`);
+    commitAll(dir, 'checkpoint: build', '2026-07-01T10:00:00Z');
     git(dir, ['config', 'core.autocrlf', 'true']);
     recheckout(dir);
     const native = doctor(dir, 'native');
