@@ -58,8 +58,25 @@ function splice(segments: Segments, settle: Settlement, expected: string, merge:
     const [side] = [...sides];
     if (side !== 'open') choice.set(block, side as 'ours' | 'theirs');
   }
-  const text = segments.map((s) => (typeof s === 'string' ? s : (choice.has(s) ? s[choice.get(s)!] : s.raw))).join('');
+  let text = '';
+  for (const s of segments) text = typeof s === 'string' ? text + s : choice.has(s) ? joinCut(text, s[choice.get(s)!]) : text + s.raw;
   return sameMerge(text, expected, merge) ? text : undefined;
+}
+
+/** A side's first line as the markers lay it out after a member that can carry no comma for every side. */
+const LEADING_COMMA = /^([ \t]*),/;
+
+/**
+ * `before` followed by a block cut down to one side, `cut`. Inside the markers a side that follows
+ * an entry starts with that entry's comma (`,"s": 8`), the one layout right for every side; cut
+ * down, the comma goes back to the end of the entry before it, so the file reads as written.
+ */
+function joinCut(before: string, cut: string): string {
+  const lead = LEADING_COMMA.exec(cut);
+  const end = /[^\s,{[:](\r?\n)$/.exec(before);
+  if (!lead || !end) return before + cut;
+  const at = before.length - end[1]!.length;
+  return `${before.slice(0, at)},${before.slice(at)}${lead[1]}${cut.slice(lead[0].length)}`;
 }
 
 /** Whether `text` means what the semantic merge laid out as `expected`: the same value, the same conflicts. */
