@@ -28,7 +28,9 @@ export const STAMPED_FIELDS: ReadonlySet<string> = new Set(['updated_at', 'proto
 /**
  * Restamps a write: updated_at now, wire version current. Never backwards within the future skew
  * validate tolerates (MAX_FUTURE_SKEW_MS: two writers whose clocks differ a little keep their
- * order); an updated_at further ahead is a clock that ran ahead or a typo'd year, which no later
+ * order): one millisecond past the value ahead, so each write is still a save of its own, which
+ * the commit recording it dates (doctor reads a save from the first commit holding its updated_at:
+ * a write that kept it would count as no save at all). An updated_at further ahead is a clock that ran ahead or a typo'd year, which no later
  * write would ever pass: stamped now instead, and `notes` (when given) gets one line saying so
  * with the value it replaced. A created_at that far ahead is brought back with it (updated_at
  * may not be before it); one ahead within the tolerance bounds updated_at from below.
@@ -37,7 +39,8 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
   const t = now.getTime();
   const prev = typeof doc.updated_at === 'string' ? Date.parse(doc.updated_at) : NaN;
   if (Number.isNaN(prev) || prev <= t) doc.updated_at = now.toISOString();
-  else if (prev - t > MAX_FUTURE_SKEW_MS) {
+  else if (prev - t <= MAX_FUTURE_SKEW_MS) doc.updated_at = new Date(Math.min(prev + 1, t + MAX_FUTURE_SKEW_MS)).toISOString();
+  else {
     const was = doc.updated_at as string;
     doc.updated_at = now.toISOString();
     const created = typeof doc.created_at === 'string' ? Date.parse(doc.created_at) : NaN;

@@ -71,11 +71,12 @@ describe('a write from a correct clock', () => {
     expect(notes).toEqual([`checkpoint: note: updated_at (${AHEAD}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at}`]);
     expect((await runCli(dir, ['validate', FILE])).code).toBe(0);
 
-    // A few hours ahead (another writer's clock a little fast): never moved backwards, no note.
+    // A few hours ahead (another writer's clock a little fast): never moved backwards, no note; a
+    // millisecond on, so the write is a save of its own.
     const near = iso(Date.now() + 3 * 3_600_000);
     write(dir, FILE, checkpoint({ updated_at: near }));
     const kept = await runCli(dir, ['update', 'api', '--step=review-2']);
-    expect(JSON.parse(read(dir, FILE)).updated_at).toBe(near);
+    expect(JSON.parse(read(dir, FILE)).updated_at).toBe(iso(Date.parse(near) + 1));
     expect(kept.stderr).not.toMatch(/note:/);
 
     // created_at as far ahead (the whole file from that clock) comes back with it; `done` repairs too.
@@ -177,5 +178,24 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
     write(dir, FILE, checkpoint({ updated_at: soon(), step: 'review', next_actions: ['Write the changelog for v1.8'] }));
     const findings = await doctor(dir, engine);
     expect(findings.filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
+  });
+});
+
+describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles it (%s engine)', (engine) => {
+  it('the write is a save of its own: doctor and the pre-push judge agree that the change before it is reconciled', async () => {
+    const dir = repo();
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] }));
+    commitAll(dir, 'checkpoint: api', ago(30));
+    write(dir, 'docs/spec.md', 'spec v2\n');
+    const changed = commitAll(dir, 'Rework the spec', ago(20));
+    const before = (await doctor(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]');
+    expect(before?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+    // The agent re-reads the spec and saves: the stamp stays ahead, yet this save follows the change.
+    expect((await runCli(dir, ['update', 'api', '--step=review', '--progress_summary=Re-read the reworked spec.'])).code).toBe(0);
+    const resave = commitAll(dir, 'checkpoint: api re-read the spec', ago(10));
+    expect((await doctor(dir, engine)).filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
+    const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${resave}`])).stdout).findings as F[];
+    expect(pushed.filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
   });
 });

@@ -64,9 +64,10 @@ describe('scaffold and stamp', () => {
     expect(d).toEqual({ protocol_version: '1.1', updated_at: now.toISOString() });
   });
 
-  it('never moves updated_at backwards within the future skew validate tolerates; one further ahead is stamped now, said in a note', () => {
+  it('never moves updated_at backwards within the future skew validate tolerates (a millisecond past it: each write a save of its own); one further ahead is stamped now, said in a note', () => {
     const notes: string[] = [];
-    expect(stampWrite({ updated_at: '2026-05-02T09:59:59Z' }, now, notes).updated_at).toBe('2026-05-02T09:59:59Z');
+    expect(stampWrite({ updated_at: '2026-05-02T09:59:59Z' }, now, notes).updated_at).toBe('2026-05-02T09:59:59.001Z');
+    expect(stampWrite({ updated_at: '2026-05-02T10:00:00.000Z' }, now, notes).updated_at).toBe('2026-05-02T10:00:00.000Z'); // the tolerance's very edge: kept
     expect(stampWrite({ updated_at: 'garbage' }, now, notes).updated_at).toBe(now.toISOString());
     expect(stampWrite({}, now, notes).updated_at).toBe(now.toISOString());
     expect(notes).toEqual([]);
@@ -88,6 +89,8 @@ describe('scaffold and stamp', () => {
         expect(at).toBeGreaterThanOrEqual(Date.parse(d.created_at as string));
         expect(at - now.getTime()).toBeLessThanOrEqual(DAY);
         expect(at >= Math.max(now.getTime(), u <= DAY ? Date.parse(updated) : -Infinity)).toBe(true);
+        // Ahead within the tolerance: moved on past it (a save of its own) unless at its very edge.
+        if (u > 0 && u < DAY) expect(at).toBe(Date.parse(updated) + 1);
         expect(notes.length).toBe(Date.parse(d.updated_at as string) < Date.parse(updated) ? 1 : 0);
         expect(validateCheckpoint(d, { now }).errors).toEqual([]);
       }),
