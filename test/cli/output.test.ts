@@ -12,6 +12,13 @@ describe('colour decision', () => {
     expect(decideColor(undefined, { NO_COLOR: '1', FORCE_COLOR: '1' }, true)).toBe(false);
     expect(decideColor(undefined, { FORCE_COLOR: '1' }, false)).toBe(true);
     expect(decideColor(undefined, { FORCE_COLOR: '0' }, false)).toBe(false);
+    // FORCE_COLOR=0 / false force it off on a terminal too (as node and chalk read them); empty forces it on.
+    expect(decideColor(undefined, { FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(decideColor(undefined, { FORCE_COLOR: 'false' }, true)).toBe(false);
+    expect(decideColor(undefined, { FORCE_COLOR: '' }, false)).toBe(true);
+    // A dumb terminal draws no colour unless forced.
+    expect(decideColor(undefined, { TERM: 'dumb' }, true)).toBe(false);
+    expect(decideColor(undefined, { TERM: 'dumb', FORCE_COLOR: '1' }, true)).toBe(true);
     expect(decideColor(undefined, {}, true)).toBe(true);
     expect(decideColor(undefined, {}, false)).toBe(false);
   });

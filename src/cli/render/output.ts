@@ -1,6 +1,6 @@
 // The one place that decides colour and where text goes. chalk ignores NO_COLOR, so the
-// decision is ours: --no-color / NO_COLOR (any non-empty value) off, --color / FORCE_COLOR on,
-// otherwise colour only when stdout is a terminal.
+// decision is ours: --no-color / NO_COLOR (any non-empty value) off, --color / FORCE_COLOR on
+// (FORCE_COLOR=0 or false off), otherwise colour only when stdout is a terminal that is not TERM=dumb.
 // Start-up matters (every command is a fresh process), so chalk is loaded only when colour
 // is on, and text goes out with fs.writeSync instead of process.stdout, whose stream and tty
 // machinery cost several milliseconds to set up.
@@ -21,7 +21,10 @@ export interface Output {
 export function decideColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean | (() => boolean)): boolean {
   if (flag !== undefined) return flag;
   if (env.NO_COLOR) return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  // As node and chalk read it: "0" and "false" force colour off, any other value (empty too) on.
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  // A terminal that says it draws no colour.
+  if (env.TERM === 'dumb') return false;
   return typeof isTTY === 'function' ? isTTY() : isTTY;
 }
 
