@@ -30,7 +30,7 @@ const iso = (sec: number) => new Date(sec * 1000).toISOString();
  * date is before (after.ts: a clock behind, a rebase that kept it), said so.
  */
 const dated = (commit: Pick<CommitInfo, 'time'>, after: number) =>
-  `${iso(commit.time)}${commit.time === Math.floor(after) ? ', in the save\'s own second: commit times are whole seconds, so it counts as after until a commit of the checkpoint lets git\'s graph order them' : commit.time < after ? ', dated before it but made after its commit' : ''}`;
+  `${iso(commit.time)}${commit.time === Math.floor(after) ? ', in the save\'s own second: commit times are whole seconds, and git\'s graph does not place it before the save (nor can it while the save is not committed)' : commit.time < after ? ', dated before it but made after its commit' : ''}`;
 const short = (sha: string) => sha.slice(0, 7);
 
 export function checkSchema(l: Loaded): Finding[] {

@@ -431,6 +431,16 @@ class Anchoring {
     const head = await this.head();
     const unread = head === null ? [] : (this.opts.recorded ?? []).filter(({ rel }) => !this.readFor.has(rel) && inScope(rel, this.scope));
     const asked = (await Promise.all(unread.map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    // Edited and not committed: a hand edit that kept updated_at keeps its committed save's commit
+    // (docs/doctor.md). That commit matters only for a commit in the save's own second (the tie
+    // rule), so its revisions are read only when the walk holds one.
+    const open = unread.filter((f) => !asked.includes(f));
+    const seconds = open.length ? new Set(commits.map((c) => c.time)) : null;
+    const tied = open.filter((f) => seconds!.has(Math.floor(toSeconds(f.cp.updated_at))));
+    if (tied.length) {
+      for (const f of tied) this.readFor.add(f.rel);
+      this.keep(await recordedInstants(this.root, this.history, tied));
+    }
     // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
     if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);

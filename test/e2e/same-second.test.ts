@@ -76,7 +76,17 @@ describe('Form A: a generated file committed, then recorded in the checkpoint, i
     const open = scene(false);
     expect(drift(await findings(open.dir, engine))).toEqual([expect.stringContaining(`src/gen/client.ts changed after the checkpoint was written (${open.generated.slice(0, 7)} "Generate the client"`)]);
     // It says why, and what lets the graph decide.
-    expect(drift(await findings(open.dir, engine))[0]).toContain("in the save's own second: commit times are whole seconds, so it counts as after until a commit of the checkpoint lets git's graph order them");
+    expect(drift(await findings(open.dir, engine))[0]).toContain("in the save's own second: commit times are whole seconds, and git's graph does not place it before the save (nor can it while the save is not committed)");
+  });
+
+  it.each(ENGINES)('a hand edit that keeps updated_at, not committed, keeps the committed save\'s commit: still not "changed after" (%s engine)', async (engine) => {
+    const { dir } = scene(true);
+    write(dir, FILE, checkpoint(at(0, '.664'), ['src/keep.ts', CLIENT], ['Wire the client into the app']).replace('coverage 8.0.', 'coverage 8.0, checked by hand.'));
+    expect(git(dir, ['status', '--porcelain', '--', FILE]).trim()).toBe(`M ${FILE}`);
+    expect(drift(await findings(dir, engine))).toEqual([]);
+    // A hand edit that moved updated_at is a save no commit recorded: the tie counts as after again.
+    write(dir, FILE, checkpoint(at(0, '.900'), ['src/keep.ts', CLIENT], ['Wire the client into the app']));
+    expect(drift(await findings(dir, engine))).toEqual([expect.stringContaining('src/gen/client.ts changed after the checkpoint was written')]);
   });
 
   it('the pre-push hook lets the push through', () => {
