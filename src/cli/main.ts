@@ -69,6 +69,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       dirOverride,
       json: Boolean(args.options.json),
       now: new Date(),
+      clock: () => new Date(),
       out,
       env,
     };

@@ -25,7 +25,13 @@ export interface Context {
   /** -C value, when given. */
   dirOverride?: string;
   json: boolean;
+  /** The one instant a run reads with (ages, staleness, validation): its output agrees with itself. */
   now: Date;
+  /**
+   * What a write stamps with (store/checkpoints.ts Clock): read under the skill's lock, just
+   * before the write, never ctx.now (which may be seconds older: a lock wait, a --verify check).
+   */
+  clock: () => Date;
   out: Output;
   env: NodeJS.ProcessEnv;
 }

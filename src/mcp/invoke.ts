@@ -31,6 +31,7 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
     cwd,
     json,
     now: new Date(),
+    clock: () => new Date(),
     env: process.env,
     // Raw text: it travels inside JSON to the host, never to a terminal.
     out: { color: false, c: plain.c, out: (t) => cap.out.push(t), err: (t) => cap.err.push(t), json: (v) => cap.json.push(v) },

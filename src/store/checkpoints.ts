@@ -242,8 +242,22 @@ export function requireCheckpoint(root: string, skill: string, maxBytes?: number
   return file;
 }
 
+/**
+ * The instant a write stamps (updated_at, recently_done[].at, history names and entries): a
+ * clock, read once under the skill's lock just before the write (after any wait for the lock
+ * and any check the command ran), so stamps follow the order writes happen in; or a fixed
+ * Date (tests, and reads that judge a write without making it).
+ */
+export type Clock = Date | (() => Date);
+
+/** The instant `clock` gives now (a fixed Date gives itself). */
+export function instantOf(clock: Clock): Date {
+  return typeof clock === 'function' ? clock() : clock;
+}
+
 export interface MutateOptions {
-  now: Date;
+  /** Read once under the lock: the `now` every callback below is given, and validation judges with. */
+  now: Clock;
   /**
    * What the write does, as its refusals name it (`update api`, `mark the first action of api
    * done`): a checkpoint git's index holds unmerged is refused as `refused to <act>: ...`.
@@ -253,15 +267,16 @@ export interface MutateOptions {
   /**
    * Transform the current document (null when there is none yet) into the next one. `texts`, a
    * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
+   * `now`: the instant of this write, to stamp it with.
    */
-  change: (current: JsonValue | null, texts: LiteralTexts) => JsonValue;
+  change: (current: JsonValue | null, texts: LiteralTexts, now: Date) => JsonValue;
   /**
    * Extra work inside the lock, after validation and before the write (rotation writes history here).
    * `text`: what would be written for `next` (return `next` itself to have it written); `texts`: the
    * literal texts it is written with, which a beforeWrite that returns another document updates in
    * place for it (update --auto-rotate: what the log keeps, re-keyed to its new places).
    */
-  beforeWrite?: (next: JsonValue, text: string, texts: LiteralTexts) => JsonValue;
+  beforeWrite?: (next: JsonValue, text: string, texts: LiteralTexts, now: Date) => JsonValue;
   /**
    * Takes beforeWrite's own writes back (rotation's history write) when the checkpoint write
    * after it is refused or fails, before the error goes on: so "nothing was changed" stays true.
@@ -280,7 +295,7 @@ export interface MutateOptions {
    * What to do when the result would pass MAX_READ_BYTES, when the general advice does not fit
    * (restore; done and update name rotate when it would make room). Undefined: the general advice.
    */
-  refused?: string | ((next: JsonValue) => string | undefined);
+  refused?: string | ((next: JsonValue, now: Date) => string | undefined);
 }
 
 export interface MutateResult {
@@ -330,10 +345,10 @@ export async function mutateCheckpoint(root: string, skill: string, opts: Mutate
  * Refuses a text the readers would refuse (readCheckpointKnown's MAX_READ_BYTES): a write never
  * leaves a file that `show`, `update` and the rest then cannot open.
  */
-function refuseOversized(root: string, path: string, text: string, next?: JsonValue, refused?: MutateOptions['refused']): void {
+function refuseOversized(root: string, path: string, text: string, next?: JsonValue, refused?: MutateOptions['refused'], now?: Date): void {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_READ_BYTES) {
-    const advice = (typeof refused === 'function' ? refused(next!) : refused) ?? 'keep bulk data in a file of its own and reference it from the checkpoint';
+    const advice = (typeof refused === 'function' ? refused(next!, now!) : refused) ?? 'keep bulk data in a file of its own and reference it from the checkpoint';
     throw new CheckpointError('E_INVALID', `refused: the result would be ${bytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, {
       hint: `${display(root, path)} was not changed; ${advice}`,
     });
@@ -358,6 +373,8 @@ interface Prepared {
   format: TextFormat;
   warnings: Issue[];
   kept: FileError[];
+  /** The instant the write stamps. */
+  now: Date;
 }
 
 /**
@@ -371,26 +388,27 @@ export function checkpointText(current: CheckpointFile | null, next: JsonValue, 
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
 function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
+  const now = instantOf(opts.now);
   // Mid-merge only `resolve` writes it: a write would land on one side while the other waits in
   // the index, or bring back a file one side deleted. Its markers need no look here: they do not parse.
   refuseConflicted(root, skill, opts.act ?? `write ${skill}`);
   const current = readCheckpoint(root, skill, opts.readLimit);
   const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
-  const next = opts.change(current ? structuredClone(current.value) : null, texts);
+  const next = opts.change(current ? structuredClone(current.value) : null, texts, now);
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
   const text = checkpointText(current, next, format);
   // Before beforeWrite, which may write history/: a refusal then leaves nothing behind. One that
   // shrinks the document is judged on what it leaves (mutateLocked), so rotation makes room first.
   const bytes = Buffer.byteLength(text);
-  if (!opts.shrinks) refuseOversized(root, path, text, next, opts.refused);
+  if (!opts.shrinks) refuseOversized(root, path, text, next, opts.refused, now);
   const sizeBytes = opts.shrinks ? Math.min(bytes, MAX_READ_BYTES) : bytes;
-  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now: opts.now, sizeBytes });
+  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
   if (introduced.length) refuseInvalid(root, path, introduced);
-  return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)) };
+  return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)), now };
 }
 
 /**
@@ -405,14 +423,15 @@ export function previewMutation(root: string, skill: string, opts: Pick<MutateOp
 
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
   return withLock(lockPathFor(root, skill), () => {
-    const { current, format, warnings, kept, ...prepared } = prepareWrite(root, skill, path, opts);
+    // The clock is read here, under the lock: a write waiting for it stamps when it writes.
+    const { current, format, warnings, kept, now, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
-    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text, format.texts!);
+    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text, format.texts!, now);
     try {
       refuseTooDeep(root, path, next);
       // The same value (beforeWrite changes a document only by returning another): its text is known.
       const finalText = next === prepared.next ? prepared.text : checkpointText(current, next, format);
-      refuseOversized(root, path, finalText, next, opts.refused);
+      refuseOversized(root, path, finalText, next, opts.refused, now);
       const changed = finalText !== current?.text;
       // safe-fs followed the link to read (its target is inside the project); the rename replaces it.
       const link = changed ? linkAt(path) : null;

@@ -5,7 +5,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
 import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile } from './safe-fs.js';
-import { assertPlainFileInside, checkpointPath, checkpointsDir, display, lockPathFor, MAX_READ_BYTES } from './checkpoints.js';
+import { assertPlainFileInside, checkpointPath, checkpointsDir, display, instantOf, lockPathFor, MAX_READ_BYTES, type Clock } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { refuseConflicted } from './index-conflicts.js';
 import { SKILL_NAME } from './skill-name.js';
@@ -67,7 +67,7 @@ export function listArchives(root: string, skill?: string, onSkip?: (file: strin
  * Moves the live checkpoint into history/ under the skill's lock. link+unlink rather than
  * rename so an existing archive of the same name is never overwritten.
  */
-export async function archiveCheckpoint(root: string, skill: string, now: Date): Promise<string> {
+export async function archiveCheckpoint(root: string, skill: string, now: Clock): Promise<string> {
   const live = checkpointPath(root, skill);
   const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`, { hint: 'see `checkpoint list` for the checkpoints here' });
   // Checked before locking too: without .checkpoints/ the lock file cannot even be created.
@@ -79,7 +79,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
     assertPlainFileInside(root, live, { limitSize: false });
     refuseConflicted(root, skill, `reset ${skill}`, { markers: true });
     const dir = ensureProjectDir(root, historyDir(root));
-    const stamp = fileStamp(now);
+    const stamp = fileStamp(instantOf(now)); // the archive is named when it is made, under the lock
     for (let n = 0; ; n++) {
       const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
       try {
@@ -100,7 +100,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Date):
  * work tree is moved there, as reset moves it; when it is gone from the work tree, `staged()`
  * (the side git staged, as bytes) is written instead. Never over an existing archive.
  */
-export async function archiveDeletedInMerge(root: string, skill: string, now: Date, staged: () => Buffer): Promise<string> {
+export async function archiveDeletedInMerge(root: string, skill: string, now: Clock, staged: () => Buffer): Promise<string> {
   const live = checkpointPath(root, skill);
   if (projectPathExists(root, live)) assertPlainFileInside(root, live, { limitSize: false });
   const dir = ensureProjectDir(root, historyDir(root));
@@ -108,7 +108,7 @@ export async function archiveDeletedInMerge(root: string, skill: string, now: Da
     const present = projectPathExists(root, live);
     if (present) assertPlainFileInside(root, live, { limitSize: false });
     const text = present ? null : staged();
-    const stamp = fileStamp(now);
+    const stamp = fileStamp(instantOf(now)); // the archive is named when it is made, under the lock
     for (let n = 0; ; n++) {
       const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
       try {

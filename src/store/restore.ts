@@ -13,7 +13,7 @@ import { literalPlace, type LiteralTexts } from '../protocol/json.js';
 import { countEntries, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
-import { checkpointPath, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile } from './checkpoints.js';
+import { checkpointPath, instantOf, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
 import { refuseConflicted } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
@@ -60,7 +60,7 @@ function archiveErrors(name: string, skill: string, value: JsonValue, now: Date,
 }
 
 /** Brings back what reset or rotate moved (see the top of this file). `base`: where a path argument is relative to. */
-export async function restoreArchive(root: string, arg: string, now: Date, base = root): Promise<Restored> {
+export async function restoreArchive(root: string, arg: string, now: Clock, base = root): Promise<Restored> {
   const archive = resolveArchive(root, arg, base);
   const name = basename(archive);
   const parsed = parseArchiveName(name);
@@ -70,7 +70,7 @@ export async function restoreArchive(root: string, arg: string, now: Date, base 
   if (tooBig) throw new CheckpointError('E_INVALID', `${name} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
   const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
   if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, archive, file.value, now, file.format.texts);
-  const kept = archiveErrors(name, parsed.skill, file.value, now, Buffer.byteLength(file.text));
+  const kept = archiveErrors(name, parsed.skill, file.value, instantOf(now), Buffer.byteLength(file.text));
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
     const present = projectPathExists(root, live);
@@ -113,7 +113,7 @@ function namedElsewhere(root: string, skill: string, doc: JsonObject, pointer: s
   return counts;
 }
 
-async function restoreRotation(root: string, skill: string, archive: string, value: JsonValue, now: Date, fileTexts?: LiteralTexts): Promise<Restored> {
+async function restoreRotation(root: string, skill: string, archive: string, value: JsonValue, now: Clock, fileTexts?: LiteralTexts): Promise<Restored> {
   const name = basename(archive);
   const problem = rotationFileProblem(value, skill);
   if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);

@@ -25,7 +25,7 @@ import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { refuseConflicted } from './index-conflicts.js';
-import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
+import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, instantOf, type Clock, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, type ProjectConfig } from './config.js';
 import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
 import { ensureProjectDir, projectPathExists, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
@@ -357,7 +357,8 @@ function report(root: string, skill: string, file: CheckpointFile | null, path: 
 }
 
 export interface RotateOptions {
-  now: Date;
+  /** What the rotation stamps (the history file's date and moved_at): read under the lock when a clock. */
+  now: Clock;
   /** Newest entries kept per log; default config rotate_keep, else DEFAULT_ROTATE_KEEP. */
   keep?: number;
   dryRun?: boolean;
@@ -369,7 +370,8 @@ export interface RotateOptions {
 export async function rotateSkill(root: string, skill: string, opts: RotateOptions): Promise<RotateReport> {
   const s = settings(opts.config ?? readConfig(root), opts.keep);
   const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES, `rotate ${skill}`);
-  const first = plan(root, skill, asObject(skill, current.value), opts.now, s);
+  // A first look (what --dry-run reports); the write plans again under the lock, with the instant it writes.
+  const first = plan(root, skill, asObject(skill, current.value), instantOf(opts.now), s);
   // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
   if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
     throw new CheckpointError('E_INVALID', `${display(root, current.path)} is ${current.sizeBytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint, and holds no old telemetry to rotate out`, {
@@ -381,7 +383,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   refuseConflicted(root, skill, `rotate ${skill}`, { markers: true });
 
   // Plan again under the lock: the file (or history) may have changed since the look above.
-  let pending: { plan: RotationPlan; target: string; from: JsonObject } | undefined;
+  let pending: { plan: RotationPlan; target: string; from: JsonObject; now: Date } | undefined;
   // The checkpoint's texts as read, for the entries that move out (the write's own are re-keyed).
   let moving: LiteralTexts | undefined;
   // The logs' item keys, named once for the re-keying and the history write (`from` does not change).
@@ -392,12 +394,12 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     now: opts.now,
     act: `rotate ${skill}`,
     readLimit: OVERSIZED_READ_BYTES,
-    change: (value, texts) => {
+    change: (value, texts, now) => {
       moving = new Map(texts);
       const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
-      pending = { ...plan(root, skill, from, opts.now, s), from };
+      pending = { ...plan(root, skill, from, now, s), from, now };
       if (pending.plan.changed) rekeyKeptEntries(texts, from, pending.plan, keys);
       // The size after: the text written, with the texts it is written with.
       done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, { ...live.format, texts }, false);
@@ -405,7 +407,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint (or, failing, has history taken back).
     beforeWrite: (next) => {
-      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, opts.now, pending.from, moving, keys);
+      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, pending.now, pending.from, moving, keys);
       return next;
     },
     undoBeforeWrite: (cause) => written?.undo(cause),

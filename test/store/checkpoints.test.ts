@@ -3,6 +3,7 @@
 // which validate, keep formatting, and leave a refused file byte-identical.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -270,6 +271,41 @@ describe('mutateCheckpoint', () => {
     await mutateCheckpoint(root, 'api', { now: NOW, change: () => ({ broken: true }) }).catch(() => undefined);
     await mutateCheckpoint(root, 'api', { now: NOW, change: () => { throw new CheckpointError('E_USAGE', 'no'); } }).catch(() => undefined);
     expect(readdirSync(join(root, '.checkpoints'))).toEqual(['api.checkpoint.json']);
+  });
+
+  it('reads a clock once, under the lock, and gives the change, beforeWrite, refused and validation that one instant', async () => {
+    put('api', JSON.stringify(checkpoint('api', { log: [] }), null, 2));
+    // The lock held by someone else (this process, another owner) while the write starts.
+    const lock = lockPathFor(root, 'api');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'someone-else', at: Date.now() }));
+    const reads: string[] = [];
+    const instant = new Date('2026-05-01T12:34:56.789Z');
+    const seen: Date[] = [];
+    const p = mutateCheckpoint(root, 'api', {
+      now: () => {
+        // Who holds the lock when the clock is read: this write, never the other owner.
+        reads.push((JSON.parse(readFileSync(lock, 'utf8')) as { nonce: string }).nonce);
+        return instant;
+      },
+      change: (cur, _texts, now) => (seen.push(now), { ...(cur as JsonObject), updated_at: now.toISOString(), log: [now.toISOString()] }),
+      beforeWrite: (next, _text, _texts, now) => (seen.push(now), next),
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reads).toEqual([]);
+    rmSync(lock);
+    const r = await p;
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).not.toBe('someone-else');
+    expect(seen).toEqual([instant, instant]);
+    expect((r.after as JsonObject).updated_at).toBe('2026-05-01T12:34:56.789Z');
+    // Judged with that instant too: two days after it is "in the future" (it is long past by the wall clock).
+    const far = new Date(instant.getTime() + 2 * 86_400_000).toISOString();
+    const judged = await mutateCheckpoint(root, 'api', { now: () => instant, change: (cur) => ({ ...(cur as JsonObject), updated_at: far }) });
+    expect(judged.warnings.map((w) => w.message).join('\n')).toContain(`updated_at (${far}) is more than a day in the future`);
+    let advised: Date | undefined;
+    const big = 'x'.repeat(MAX_READ_BYTES);
+    await expect(mutateCheckpoint(root, 'api', { now: () => instant, change: (cur) => ({ ...(cur as JsonObject), log: [big] }), refused: (_next, now) => void (advised = now) })).rejects.toMatchObject({ code: 'E_INVALID' });
+    expect(advised).toEqual(instant);
   });
 
   it('serializes concurrent writers in one process', async () => {

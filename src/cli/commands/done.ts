@@ -62,8 +62,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let doneText = actionText(first);
   let overflow: { entries: JsonValue[]; movedAt: number[]; from: JsonObject; texts: LiteralTexts } | null = null;
   // One change for the check before --verify runs and for the write: every refusal is decided first.
+  // `now` is the write's own instant (taken under the lock, after the check ran), never ctx.now.
   let stampNotes: string[] = [];
-  const change = (current: JsonValue | null, texts: LiteralTexts): JsonValue => {
+  const change = (current: JsonValue | null, texts: LiteralTexts, now: Date): JsonValue => {
     overflow = null;
     stampNotes = [];
     const doc = current as JsonObject | null;
@@ -95,7 +96,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       });
     }
     const done = (doc.recently_done ?? []) as JsonValue[];
-    const record = doneRecord(popped, ctx.now.toISOString());
+    const record = doneRecord(popped, now.toISOString());
     const all = [record.entry, ...done];
     const cut = cutNewestFirst(all, RECENTLY_DONE_MAX, policyFor(['recently_done']) as LogPolicy);
     doc.recently_done = cut.kept;
@@ -105,9 +106,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const read = new Map(texts);
     rekeyItems(texts, literalPlace(from, ['next_actions']), from.next_actions as JsonValue[], actions as unknown as JsonValue[], actions.map((_, j) => j + 1));
     rekeyItems(texts, literalPlace(from, ['recently_done']), done, cut.kept, cut.keptAt.map((i) => (i === 0 ? undefined : i - 1)));
-    for (const [was, now] of record.moved) {
+    for (const [was, at] of record.moved) {
       const [fromKey, fromPosition] = literalPlace(from, ['next_actions', 0, ...was]);
-      const [toKey, toPosition] = literalPlace(doc, ['recently_done', 0, ...now]);
+      const [toKey, toPosition] = literalPlace(doc, ['recently_done', 0, ...at]);
       rebaseTexts(read, fromKey, toKey, texts);
       rebaseTexts(read, fromPosition, toPosition, texts);
     }
@@ -115,13 +116,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (cut.moved.length) {
       overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => i - 1), from, texts: read };
       try {
-        addPointers(doc, [overflowPointer(root, skill, from, ctx.now)]);
+        addPointers(doc, [overflowPointer(root, skill, from, now)]);
       } catch {
         // a skill_state that cannot hold the pointer: the entries still go to history/
       }
     }
     next = actions[0];
-    return stampWrite(doc, ctx.now, stampNotes);
+    return stampWrite(doc, now, stampNotes);
   };
 
   if (args.options.verify) {
@@ -139,7 +140,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       });
     }
     // Every refusal of the write (the last action while in_progress, an invalid result) before the check runs.
-    previewMutation(root, skill, { now: ctx.now, change, act });
+    previewMutation(root, skill, { now: ctx.clock, change, act });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
     const verdict = await runDoneWhen(cmd, root, timeout * 1000);
@@ -153,13 +154,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let archived: { to: string; count: number } | null = null;
   let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
-    now: ctx.now,
+    now: ctx.clock,
     act,
     change,
-    refused: (doc) => rotationAdvice(root, skill, doc, ctx.now),
-    beforeWrite: (doc) => {
+    refused: (doc, now) => rotationAdvice(root, skill, doc, now),
+    beforeWrite: (doc, _text, _texts, now) => {
       if (overflow) {
-        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, ctx.now, overflow.from, overflow.texts);
+        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, now, overflow.from, overflow.texts);
         archived = { to, count: overflow.entries.length };
         written = write;
       }

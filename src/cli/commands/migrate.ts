@@ -33,7 +33,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       // Nothing to do: the file is not touched, not even reformatted.
       if (!report.changed) continue;
       const write = {
-        now: ctx.now,
+        now: ctx.clock,
         act: `migrate ${skill}`,
         change: (value: JsonValue | null, texts: LiteralTexts) => {
           const r = migrateCheckpoint(value, texts); // again, under the lock: the file may have moved on

@@ -135,18 +135,18 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   const state = await gitState(root);
   warnUnreadIndex(ctx, state);
-  const at = ctx.now.toISOString();
-  const base: Pick<Capsule, 'context' | 'origin'> = { context: orderedContext(parsed as unknown as CapsuleContext), origin: { root, head: state.head, saved_at: at } };
-  const stored = validateCapsule(base);
+  // Judged with the start's instant (an ISO time is always as long); the write stamps its own, under the lock.
+  const saved = (at: string): Pick<Capsule, 'context' | 'origin'> => ({ context: orderedContext(parsed as unknown as CapsuleContext), origin: { root, head: state.head, saved_at: at } });
+  const stored = validateCapsule(saved(ctx.now.toISOString()));
   if (stored.length) throw refuse(root, skill, describe(stored), 'size');
-  let capsule = withMechanical(base, state, at);
+  let capsule = withMechanical(saved(ctx.now.toISOString()), state, ctx.now.toISOString());
   let foreign: string[] = [];
   let stampNotes: string[] = [];
 
   const result = await mutateCheckpoint(root, skill, {
-    now: ctx.now,
+    now: ctx.clock,
     act,
-    change: (current) => {
+    change: (current, _texts, now) => {
       stampNotes = [];
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
@@ -154,9 +154,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       // The new claims replace the old ones; what else the stored capsule holds (a hand-kept note) stays.
       const old = storedCapsule(root, skill, current as JsonObject);
       foreign = foreignCapsuleKeys(old ?? undefined);
-      capsule = withMechanical(base, state, at, old);
+      const at = now.toISOString();
+      capsule = withMechanical(saved(at), state, at, old);
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
-      return stampWrite(current as JsonObject, ctx.now, stampNotes);
+      return stampWrite(current as JsonObject, now, stampNotes);
     },
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));
@@ -229,17 +230,19 @@ function placeholderContext(skill: string): CapsuleContext {
   };
 }
 
-async function firstAuto(root: string, skill: string, ctx: Context, state: Awaited<ReturnType<typeof gitState>>, at: string): Promise<number> {
-  const capsule = withMechanical({ context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } }, state, at);
+async function firstAuto(root: string, skill: string, ctx: Context, state: Awaited<ReturnType<typeof gitState>>): Promise<number> {
+  const placeholder = (at: string) => withMechanical({ context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } }, state, at);
+  let capsule = placeholder(ctx.now.toISOString());
   const result = await mutateCheckpoint(root, skill, {
-    now: ctx.now,
+    now: ctx.clock,
     act: `save a first recovery capsule of ${skill}`,
-    change: (current) => {
+    change: (current, _texts, now) => {
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       }
       // Another writer saved a real capsule meanwhile: keep it, never overwrite claims with placeholders.
       if (storedCapsule(root, skill, current as JsonObject) !== null) return current;
+      capsule = placeholder(now.toISOString());
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
       return current;
     },
@@ -274,18 +277,18 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
 
   const state = await gitState(root); // outside the lock: git can be slow, the write is not
   warnUnreadIndex(ctx, state);
-  const at = ctx.now.toISOString();
   // First compaction before any capsule: save the mechanical state under a placeholder
   // context that says, field by field, that the agent has not recorded it yet.
-  if (!hasCapsule(file.value)) return firstAuto(root, skill, ctx, state, at);
+  if (!hasCapsule(file.value)) return firstAuto(root, skill, ctx, state);
   let capsule: Capsule | undefined;
   let filled: string[] = [];
   try {
     const result = await mutateCheckpoint(root, skill, {
-      now: ctx.now,
+      now: ctx.clock,
       act,
-      change: (current, texts) => {
+      change: (current, texts, now) => {
         if (!hasCapsule(current)) throw new NothingToRefresh();
+        const at = now.toISOString();
         const old = current.capsule as JsonObject;
         // context and origin stay exactly as saved (frozen); only mechanical is replaced. A capsule
         // written by hand gets what it lacks filled in (placeholders, the origin of now), the rest kept.

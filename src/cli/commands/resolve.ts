@@ -8,7 +8,7 @@ import { introducedErrors, type FileContent } from '../../protocol/file-validati
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
-import { display, replaceCheckpointText } from '../../store/checkpoints.js';
+import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
@@ -90,7 +90,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         });
       }
     }
-    for (const plan of plans) await write(root, plan, add, ctx.now);
+    for (const plan of plans) await write(root, plan, add, ctx.clock);
     return plans;
   });
   const outcomes = plans.map((p) => p.outcome);
@@ -224,7 +224,7 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
 }
 
 /** Through the store, like every other write. */
-async function write(root: string, plan: Plan, add: boolean, now: Date): Promise<void> {
+async function write(root: string, plan: Plan, add: boolean, now: Clock): Promise<void> {
   if (plan.acceptDeletion) {
     const { rel, skill } = plan.file;
     const stage = plan.acceptDeletion.changedStage;

@@ -7,7 +7,7 @@ import { rootOf } from './common.js';
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   // A path is taken from where the user stands (from the project with -C), as validate takes files.
-  const r = await restoreArchive(root, args.positionals[0]!, ctx.now, ctx.dirOverride ? root : ctx.cwd);
+  const r = await restoreArchive(root, args.positionals[0]!, ctx.clock, ctx.dirOverride ? root : ctx.cwd);
   const file = display(root, r.path);
   const rotation = r.entries !== undefined;
   // As every write does: errors the result holds that it did not bring in are said, in one line.

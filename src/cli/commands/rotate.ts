@@ -43,7 +43,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const failures: { skill: string; code: string; message: string; hint: string | null; exit: number }[] = [];
   for (const skill of skills) {
     try {
-      reports.push(await rotateSkill(root, skill, { now: ctx.now, keep, dryRun, config }));
+      reports.push(await rotateSkill(root, skill, { now: ctx.clock, keep, dryRun, config }));
     } catch (e) {
       if (!isCheckpointError(e)) throw e;
       failures.push({ skill, code: e.code, message: e.message, hint: e.hint ?? null, exit: e.exit });

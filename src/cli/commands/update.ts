@@ -41,27 +41,27 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let rotated: RotateReport | null = null;
   let written: HistoryWrite | null = null;
   const result = await mutateCheckpoint(root, skill, {
-    now: ctx.now,
+    now: ctx.clock,
     act: `update ${skill}`,
-    change: (current, texts) => {
+    change: (current, texts, now) => {
       if (current !== null && (typeof current !== 'object' || Array.isArray(current))) {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
       }
       refuseFieldSlips(ops, current as JsonObject | null, Boolean(args.options['allow-new-field']));
       created = current === null;
       const schema = existsSync(join(checkpointsDir(root), SCHEMA_FILE)) ? `./${SCHEMA_FILE}` : undefined;
-      const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now: ctx.now, schema });
+      const doc = current ?? scaffoldCheckpoint({ skill, project: projectName(root), projectDir: root, now, schema });
       // Reset per attempt: the change may run again (a lock retry, a rotation).
       typeNotes = [];
       const onTextOverTyped = ({ path, was, text }: { path: string; was: string; text: string }) =>
         typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), ctx.now, typeNotes);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes);
     },
-    refused: (doc) => rotationAdvice(root, skill, doc, ctx.now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
+    refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
     shrinks: true,
-    beforeWrite: (next, text, texts) => {
-      const r = autoRotate(root, skill, next, { now: ctx.now, force: Boolean(args.options['auto-rotate']), text, texts });
+    beforeWrite: (next, text, texts, now) => {
+      const r = autoRotate(root, skill, next, { now, force: Boolean(args.options['auto-rotate']), text, texts });
       rotated = r.report;
       written = r.write ?? null;
       return r.doc;
