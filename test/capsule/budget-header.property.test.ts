@@ -156,6 +156,10 @@ function expectActionHeld(o: { out: string; head: string; action: string; spacer
   const last = lines.at(-1)!;
   const closing = last !== line && last.startsWith('… ');
   const kept = whole ? action.length : cut ? line.length - MARK.length : -1;
+  // Never half a character (an emoji's lone half prints as U+FFFD), and the cut named as printed.
+  expect(out, what).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/);
+  const named = /\(cut to (\d+) of (\d+) characters\)/.exec(last);
+  if (named && cut) expect([Number(named[1]), Number(named[2])], what).toEqual([kept, action.length]);
   // A closing line only beside the action at its useful start (a split emoji may cost one character).
   if (closing) expect(kept, `a closing line beside an action cut to ${kept}: ${what}`).toBeGreaterThanOrEqual(Math.min(HELD, action.length) - (whole ? 0 : 1));
   // Where the held action and the short closing line fit, and something is left out, the closing line is there.

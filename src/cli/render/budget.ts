@@ -96,14 +96,17 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
   const firstLine = (b: Block) => b.head[0] ?? '';
+  // A cut block's start: never inside an escape (\u00…) or a character (half of an emoji prints as U+FFFD).
+  // Never longer than cutAt, and never shorter for a longer cutAt: the text still grows with it.
+  const start = (b: Block, i: number) => withoutPartialEscape(firstLine(b).slice(0, cutAt[i])).replace(/[\uD800-\uDBFF]$/, '');
   const omitted = () =>
     blocks.flatMap((b, i) => {
       const total = b.items?.length ?? 0;
       if (shown[i]! < 0) return b.name ? [b.name] : []; // a nameless block is spacing
-      if (cutAt[i]! >= 0) return [`${b.name} (cut to ${cutAt[i]} of ${firstLine(b).length} characters)`];
+      if (cutAt[i]! >= 0) return [`${b.name} (cut to ${start(b, i).length} of ${firstLine(b).length} characters)`];
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
-  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
+  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${start(b, i)}… [cut]`, ...b.head.slice(1)]);
   // The closing line, by how much room it may take: 0 names what was left out; 1 counts it where
   // naming would not fit (where naming would leave out a block of the first tier or cut the next
   // action short); 2 is its short form (`… more: <command>`); 3 leaves it out. Each form is no
