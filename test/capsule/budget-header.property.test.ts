@@ -7,6 +7,7 @@
 // real-shaped checkpoints: prose with accents and an emoji, paths with notes, blockers, a capsule.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fillBudget, type Block } from '../../src/cli/render/budget.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 import { cleanup, commitAll, makeRepo, write } from '../helpers/repo.js';
@@ -115,10 +116,116 @@ describe('the header survives every budget that can hold it', () => {
     // Exactly the header: the header alone, no closing line.
     const r = await runCli(dir, ['resume', 'api', '--max-chars', String(need)]);
     expect([r.code, r.stdout]).toEqual([0, header.resume(s)]);
-    // Room for the header and the short closing line only.
+    // Room for the header and the short closing line only: the next action takes it, cut, with no closing line.
+    const action = (await runCli(dir, ['resume', 'api'])).stdout.split('\n').find((l) => l.startsWith('Next: '))!; // a decision waits: "Next: Ask the user ..."
     const short = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 28)]);
-    expect(short.stdout).toBe(`${header.resume(s)}… more: checkpoint show api\n`);
+    expect(short.stdout).toBe(`${header.resume(s)}${action.slice(0, 20)}… [cut]\n`);
+    // Room for both: the action's first 80 characters and the short closing line.
+    expect(action.length).toBeGreaterThan(80);
+    const both = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 80 + 8 + 28)]);
+    expect(both.stdout).toBe(`${header.resume(s)}${action.slice(0, 80)}… [cut]\n… more: checkpoint show api\n`);
     // Not a number is refused as before; no floor of its own.
     expect((await runCli(dir, ['resume', 'api', '--max-chars', 'many'])).stderr).toMatch(/^checkpoint: --max-chars=many: expected a whole number of characters/);
+  });
+});
+
+// Right after the header comes the next action (s14 A): held at up to its first 80 characters
+// (label included; whole if shorter) before the closing line takes anything. The closing line
+// then takes the longest of its forms that still fits (naming, counting, `… more: <command>`)
+// or is left out. Never a closing line beside an action cut below that (`Next… [cut]`).
+const MARK = '… [cut]';
+const HELD = 80;
+
+/**
+ * Checks one budgeted output: `head` is the header as printed (with its newline), `action` the
+ * next action's line as printed whole, `spacer` whether a blank line follows it, `whole` the
+ * output with no budget, `n` the budget, `size` how it is counted.
+ */
+function expectActionHeld(o: { out: string; head: string; action: string; spacer: boolean; whole: string; showAll: string; n: number; size: (t: string) => number; what: string }) {
+  const { out, head, action, size, n, what } = o;
+  const after = o.spacer ? '\n\n' : '\n';
+  expect(size(out), what).toBeLessThanOrEqual(n);
+  expect(out.startsWith(head), what).toBe(true);
+  const lines = out.slice(head.length).replace(/\n+$/, '').split('\n');
+  // The action's line, whole or cut (to nothing but the marker, at the least); before it only first-tier lines that fit beside it.
+  const line = lines.find((l) => l === action || (l.endsWith(MARK) && action.startsWith(l.slice(0, -MARK.length))));
+  const whole = line === action;
+  const cut = line !== undefined && !whole;
+  const least = action.length <= MARK.length ? action : MARK;
+  if (size(head + least + after) <= n) expect(line, `the action after the header: ${what}`).toBeDefined();
+  const last = lines.at(-1)!;
+  const closing = last !== line && last.startsWith('… ');
+  const kept = whole ? action.length : cut ? line.length - MARK.length : -1;
+  // Never half a character (an emoji's lone half prints as U+FFFD), and the cut named as printed.
+  expect(out, what).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/);
+  const named = /\(cut to (\d+) of (\d+) characters\)/.exec(last);
+  if (named && cut) expect([Number(named[1]), Number(named[2])], what).toEqual([kept, action.length]);
+  // A closing line only beside the action at its useful start (a split emoji may cost one character).
+  if (closing) expect(kept, `a closing line beside an action cut to ${kept}: ${what}`).toBeGreaterThanOrEqual(Math.min(HELD, action.length) - (whole ? 0 : 1));
+  // Where the held action and the short closing line fit, and something is left out, the closing line is there.
+  const held = action.length <= HELD ? action : `${action.slice(0, HELD)}${MARK}`;
+  if (out !== o.whole && size(head + held + after + `… more: ${o.showAll}\n`) <= n) expect(closing, `no closing line though it fits: ${what}`).toBe(true);
+}
+
+describe('the next action comes right after the header, before the closing line takes anything', () => {
+  it('resume <skill> and resume --context, at budgets from the header to 300 beyond it, characters or bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(shape, fc.array(fc.tuple(fc.integer({ min: -5, max: 300 }), fc.constantFrom('--max-chars', '--max-bytes')), { minLength: 1, maxLength: 5 }), async (s, budgets) => {
+        const dir = build(s);
+        for (const [args, head, label] of [
+          [['resume', s.skill], header.resume(s), 'Next: '],
+          [['resume', '--context', s.skill], header.context(s), 'next_actions[0] now: '],
+        ] as const) {
+          const whole = (await runCli(dir, [...args, '--max-chars', '100000'])).stdout;
+          const action = whole.split('\n').find((l) => l.startsWith(label))!;
+          expect(action, whole).toBeDefined();
+          for (const [extra, flag] of budgets) {
+            const size = (t: string) => (flag === '--max-chars' ? t.length : Buffer.byteLength(t));
+            const n = Math.max(0, size(head) + extra);
+            const r = await runCli(dir, [...args, flag, String(n)]);
+            const what = `${args.join(' ')} ${flag} ${n}: ${r.stdout}${r.stderr}`;
+            if (extra < 0) {
+              expect(r.code, what).toBe(2);
+              continue;
+            }
+            expect([0, 3], what).toContain(r.code);
+            expectActionHeld({ out: r.stdout, head, action, spacer: args[1] === '--context', whole, showAll: `checkpoint show ${s.skill}`, n, size, what });
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('fillBudget: any header, action and parts, at budgets from the header to 400 beyond it', () => {
+    const part = fc.record({ name: fc.stringMatching(/^[a-z]{3,20}$/), tier: fc.integer({ min: 0, max: 5 }), size: fc.integer({ min: 1, max: 300 }), items: fc.array(fc.integer({ min: 1, max: 120 }), { maxLength: 4 }) });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.boolean(),
+        fc.array(part, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom('chars', 'bytes'),
+        (h, a, spacer, parts, extra, unit) => {
+          const size = (t: string) => (unit === 'chars' ? t.length : Buffer.byteLength(t));
+          const head = `RESUMING: ${prose(h)}x\n`;
+          const action = `Next: ${prose(a)}`;
+          const blocks: Block[] = [
+            { name: 'header', tier: 0, header: true, head: [head.slice(0, -1)] },
+            ...parts.slice(0, 2).map((p, i) => ({ name: `${p.name}${i}`, tier: 0, head: [`${p.name}: ${prose(p.size)}`] })),
+            { name: 'next action', tier: 2, cut: true, head: spacer ? [action, ''] : [action] },
+            ...parts.slice(2).map((p, i) => ({ name: `${p.name}${i + 2}`, tier: p.tier, head: [`${p.name}: ${prose(p.size)}`], items: p.items.map((k) => `  - ${prose(k)}`) })),
+          ];
+          const showAll = 'checkpoint show api';
+          const n = size(head) + extra;
+          const budget = unit === 'chars' ? { maxChars: n, maxBytes: Infinity } : { maxChars: Infinity, maxBytes: n };
+          const whole = `${fillBudget(blocks, { maxChars: Infinity, maxBytes: Infinity }, showAll)}\n`;
+          const out = `${fillBudget(blocks, budget, showAll)}\n`;
+          expectActionHeld({ out, head, action, spacer, whole, showAll, n, size, what: `${unit} ${n}:\n${out}` });
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

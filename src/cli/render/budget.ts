@@ -48,14 +48,17 @@ export interface Block {
   items?: string[];
   /**
    * Never left out for length (the next action): when its head does not fit whole, its first line
-   * is cut to what fits, marked, and the cut named on the closing line.
+   * is cut to what fits, marked, and the cut named on the closing line. Its first USEFUL_CUT
+   * characters (all of it if shorter) come right after the header, before the closing line takes
+   * more than the room left: the closing line gives way to them, down to nothing.
    */
   cut?: boolean;
   /**
    * The header, first in display order: what a session reads first (which checkpoint it resumes,
    * whose claims those are). Placed before every other block and never left out or cut; where it
-   * and the closing line do not fit together, the closing line gives way (to its short form, then
-   * to nothing) and nothing else is shown. fillBudget returns null when the header alone does not fit.
+   * and the closing line do not fit together, the closing line gives way (to counting the parts
+   * left out, to its short form, then to nothing). Only the next action (a cut block) is then
+   * still shown, cut to what fits. fillBudget returns null when the header alone does not fit.
    */
   header?: boolean;
 }
@@ -93,25 +96,30 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
   const firstLine = (b: Block) => b.head[0] ?? '';
+  // A cut block's start: never inside an escape (\u00…) or a character (half of an emoji prints as U+FFFD).
+  // Never longer than cutAt, and never shorter for a longer cutAt: the text still grows with it.
+  const start = (b: Block, i: number) => withoutPartialEscape(firstLine(b).slice(0, cutAt[i])).replace(/[\uD800-\uDBFF]$/, '');
   const omitted = () =>
     blocks.flatMap((b, i) => {
       const total = b.items?.length ?? 0;
       if (shown[i]! < 0) return b.name ? [b.name] : []; // a nameless block is spacing
-      if (cutAt[i]! >= 0) return [`${b.name} (cut to ${cutAt[i]} of ${firstLine(b).length} characters)`];
+      if (cutAt[i]! >= 0) return [`${b.name} (cut to ${start(b, i).length} of ${firstLine(b).length} characters)`];
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
-  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${withoutPartialEscape(firstLine(b).slice(0, cutAt[i]))}… [cut]`, ...b.head.slice(1)]);
-  // The closing line: naming what was left out, or counting it (where naming would leave out a
-  // block of the first tier or cut the next action short: namesOnly turns false), or (only beside
-  // a header with room for nothing else) its short form, or none.
-  let namesOnly = true;
-  const text = (closing: 'full' | 'short' | 'none' = 'full') => {
+  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${start(b, i)}… [cut]`, ...b.head.slice(1)]);
+  // The closing line, by how much room it may take: 0 names what was left out; 1 counts it where
+  // naming would not fit (where naming would leave out a block of the first tier or cut the next
+  // action short); 2 is its short form (`… more: <command>`); 3 leaves it out. Each form is no
+  // longer than the one before it, so the level only rises, and only to make room for the header
+  // and then for the next action held at its useful start.
+  let closing = 0;
+  const text = (level = closing) => {
     const lines = blocks.flatMap((b, i) => (shown[i]! < 0 ? [] : [...head(b, i), ...(b.items ?? []).slice(0, shown[i])]));
     const left = omitted();
-    if (!left.length || closing === 'none') return lines.join('\n');
-    if (closing === 'short') return [...lines, `… more: ${showAll}`].join('\n');
+    if (!left.length || level >= 3) return lines.join('\n');
+    if (level === 2) return [...lines, `… more: ${showAll}`].join('\n');
     const named = [...lines, `… left out to fit the output budget: ${left.join(', ')}; everything: ${showAll}`].join('\n');
-    if (namesOnly || fits(named, budget)) return named;
+    if (level === 0 || fits(named, budget)) return named;
     const counted = [...lines, `… left out to fit the output budget: ${left.length} part${left.length === 1 ? '' : 's'}; everything: ${showAll}`].join('\n');
     return counted.length < named.length ? counted : named;
   };
@@ -130,44 +138,51 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
     }
     return lo;
   };
-  // The header first, whole. Where it fits only without the rest and the full closing line, it is all there is.
+  /**
+   * Block i (never left out) held at its useful start: its first line whole where that is at
+   * most USEFUL_CUT characters (with its items where they fit too), else cut to as long a start
+   * as fits, up to USEFUL_CUT. True when it got all of that useful start.
+   */
+  const hold = (i: number): boolean => {
+    const length = firstLine(blocks[i]!).length;
+    if (length <= USEFUL_CUT) {
+      for (const n of new Set([blocks[i]!.items?.length ?? 0, 0])) {
+        [shown[i], cutAt[i]] = [n, -1];
+        if (fits(text(), budget)) return true;
+      }
+    }
+    const kept = longestCut(i, Math.min(USEFUL_CUT, length - 1));
+    [shown[i], cutAt[i]] = kept < 0 ? [-1, -1] : [0, kept];
+    return kept >= USEFUL_CUT;
+  };
+  // The header first, whole, and the longest closing line that fits beside it (none, if none does).
   if (top >= 0) {
     shown[top] = blocks[top]!.items?.length ?? 0;
-    if (!fits(text(), budget)) namesOnly = false;
-    if (!fits(text(), budget)) {
-      for (const closing of ['full', 'short', 'none'] as const) if (fits(text(closing), budget)) return text(closing);
-      return null;
-    }
+    while (!fits(text(), budget)) if (++closing > 3) return null;
   }
   // Then each block never left out, at a useful start of its first line (whole where that is all
   // of it): the blocks decided after it, whatever their tier, leave it that room; it takes more in
-  // its turn. Where naming every part left out leaves it none, the closing line counts them.
+  // its turn. The closing line gives way to it: from naming every part left out to counting them,
+  // to its short form, to nothing; only with no closing line left is it cut shorter (its label too).
   for (const [i, b] of blocks.entries()) {
     if (!b.cut || i === top) continue;
-    const length = firstLine(b).length;
-    [shown[i], cutAt[i]] = [b.items?.length ?? 0, -1];
-    if (length <= USEFUL_CUT && fits(text(), budget)) continue;
-    let kept = longestCut(i, Math.min(USEFUL_CUT, length - 1));
-    if (namesOnly && kept < Math.min(USEFUL_CUT, length - 1)) {
-      namesOnly = false;
-      kept = longestCut(i, Math.min(USEFUL_CUT, length - 1));
-    }
-    [shown[i], cutAt[i]] = kept < 0 ? [-1, -1] : [0, kept];
+    while (!hold(i) && closing < 3) closing++;
   }
   // Each check counts every undecided block as left out (named on the closing line): deciding
   // more blocks only shortens that line, so the final text is never longer than a checked one.
   const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (const [, i] of order) {
-    if (i === top) continue;
+    // Beside the closing line's short form (or none), nothing but the header and the next action.
+    if (i === top || (closing >= 2 && !blocks[i]!.cut)) continue;
     const held = [shown[i]!, cutAt[i]!] as const;
     const items = blocks[i]!.items?.length ?? 0;
     shown[i] = items;
     cutAt[i] = -1;
     if (fits(text(), budget)) continue;
-    if (blocks[i]!.tier === 0 && namesOnly) {
-      namesOnly = false;
+    if (blocks[i]!.tier === 0 && closing === 0) {
+      closing = 1;
       if (fits(text(), budget)) continue;
-      namesOnly = true;
+      closing = 0;
     }
     // Whole items, in order, as many as fit.
     let n = 0;
@@ -177,7 +192,9 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
       n++;
     }
     if (n === 0 && blocks[i]!.cut) {
-      // As long a start as now fits; never less than it was held at.
+      // Its first line whole without its items, else as long a start as now fits; never less than it was held at.
+      [shown[i], cutAt[i]] = [0, -1];
+      if (fits(text(), budget)) continue;
       const kept = longestCut(i, firstLine(blocks[i]!).length - 1);
       [shown[i], cutAt[i]] = kept < 0 ? held : [0, kept];
       continue;
