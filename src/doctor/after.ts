@@ -35,8 +35,19 @@ import { committedAfter } from './instants.js';
  * commit touching the file may be a later one than that first, which its descendants rule needs
  * no more than). `ahead`: the anchor is dated before the instant (a save stamped by a clock ahead
  * of the commit that recorded it), so its descendants dated between the two are after it too.
+ * `within`: a merge that brought the anchor in from another branch (queued.ts recordedBy): a
+ * commit in its history the anchor does not reach was made on another line, beside the save. The
+ * completed walk marks it (it is outside the anchor's history), yet it is after the save only when
+ * dated after the anchor's commit, as the save was made before that commit: on an honest clock the
+ * save's own date would say the same of it.
  */
-export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null), ahead?: boolean) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null), ahead?: boolean, within?: Within) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+
+/** A merge that brought an anchor in from another branch, and the anchor's commit date (seconds): see MadeAfter. */
+export interface Within {
+  merge: string;
+  recorded: number;
+}
 
 /** The date rule alone (instants.ts): what a walk without skew, or without an anchor, answers. */
 export const byDate: MadeAfter = (sec) => (c) => committedAfter(c.time, sec);
@@ -99,12 +110,12 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
   };
   const byDateAlone = !graphCanTell(commits);
   let graph: MadeAfter | null = null;
-  return (sec, anchor, first, ahead) => {
+  return (sec, anchor, first, ahead, within) => {
     if (byDateAlone && !(ahead && anchor !== null)) {
       const tie = tieRule(sec, anchor, first);
       return (c) => committedAfter(c.time, sec) && tie(c);
     }
-    return (graph ??= graphRule(commits, below, tieRule))(sec, anchor, first);
+    return (graph ??= graphRule(commits, below, tieRule))(sec, anchor, first, ahead, within);
   };
 }
 
@@ -137,13 +148,15 @@ function graphRule(commits: readonly CommitInfo[], below: (sha: string) => Reado
     // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
     return { later: known, below: below(anchor) };
   };
-  return (sec, anchor, first) => {
+  return (sec, anchor, first, _ahead, within) => {
     const tie = tieRule(sec, anchor, first);
     return (c) => {
       if (committedAfter(c.time, sec)) return tie(c);
       if (anchor === null || c.sha === anchor) return false;
       const known = around(anchor);
-      return known.later.has(c.sha) || (bySha.get(c.sha)?.pastAnchor === true && !known.below.has(c.sha));
+      if (known.later.has(c.sha)) return true;
+      if (within !== undefined && below(within.merge).has(c.sha)) return !known.below.has(c.sha) && c.time > within.recorded;
+      return bySha.get(c.sha)?.pastAnchor === true && !known.below.has(c.sha);
     };
   };
 }

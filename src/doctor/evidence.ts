@@ -372,8 +372,14 @@ class Anchoring {
     if (!head) return walked;
     const recorded = lastRecorded(head, walked, listed.map((f) => f.rel));
     const cut = listed.filter(({ rel }) => !recorded.has(rel));
-    if (cut.length) {
-      const committed = cut;
+    // A merge on the line dated before the save it holds (a clock ahead) may only have brought it
+    // in from a side branch: the file's revisions say which commit recorded it (queued.ts).
+    const merged = listed.filter(({ rel, cp }) => {
+      const by = recorded.get(rel);
+      return by !== undefined && by.parents.length > 1 && by.time < Math.floor(toSeconds(cp.updated_at));
+    });
+    if (cut.length || merged.length) {
+      const committed = [...cut, ...merged];
       const unread = committed.filter((f) => !this.exact.has(instantKey(f.rel, null)));
       if (unread.length) {
         for (const f of unread) this.readFor.add(f.rel);
@@ -450,7 +456,7 @@ class Anchoring {
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
-      if (exact) return exact.at === sec ? rule(sec, exact.anchor, undefined, exact.ahead) : rule(sec, null);
+      if (exact) return exact.at === sec ? rule(sec, exact.anchor, undefined, exact.ahead, exact.via) : rule(sec, null);
       if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
       const by = proxy(rel);
       // It holds the save, so it was made after it, even dated before it (a clock ahead where the

@@ -84,12 +84,20 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // the revisions dateQueuedActions has just read (kept per HEAD): no git asked again.
   const anchors = new Map((await recordedInstants(root, () => Promise.resolve(history), valid)).map((i) => [`${i.rel}\0${i.text ?? ''}\0${i.text === null ? 's' : 't'}`, i]));
   const below = ancestorsIn(commits);
+  // A commit dated before the instant it recorded (a clock ahead): the pushed commits descending
+  // from it were made after it, whatever their dates. Beside `recorded` (the tip's own revision of
+  // the file): a merge on the tip's line that brought such a save in from a side branch recorded
+  // nothing, the side commit did (queued.ts), and what descends from that commit came after the save.
+  const later = descendantsIn(commits);
   const madeAfter: Evidence['madeAfter'] = (rel, text, sec) => {
     const graph = rel === undefined ? undefined : recorded.get(rel);
     const anchor = rel === undefined ? undefined : anchors.get(`${rel}\0${text ?? ''}\0${text === null ? 's' : 't'}`);
     const first = anchor !== undefined && anchor.at === sec ? anchor.anchor : null;
+    const ahead = first !== null && anchor!.ahead ? later(first) : undefined;
+    // Beside the side commit (another line merged in): after the save when dated after that commit (after.ts `within`).
+    const beside = first !== null && anchor!.ahead ? anchor!.via?.recorded : undefined;
     return (c) => {
-      if (!committedAfter(c.time, sec)) return graph?.(c) ?? false;
+      if (!committedAfter(c.time, sec)) return (graph?.(c) ?? false) || (ahead?.has(c.sha) ?? false) || (beside !== undefined && c.time > beside && !below(first!).has(c.sha));
       return !(c.time === sec && first !== null && below(first).has(c.sha));
     };
   };
@@ -127,6 +135,39 @@ export function afterRecorded(tip: string, commits: readonly CommitInfo[], rel: 
   const r = recorded;
   const below = ancestorsIn(commits)(r.sha);
   return (c) => c.sha !== r.sha && !below.has(c.sha);
+}
+
+/**
+ * The pushed commits descending from a commit (pushed or not: from its pushed children on),
+ * through pushed commits; worked out once per commit and only when asked.
+ */
+function descendantsIn(commits: readonly CommitInfo[]): (sha: string) => ReadonlySet<string> {
+  let children: Map<string, string[]> | null = null;
+  const memo = new Map<string, Set<string>>();
+  return (sha) => {
+    let known = memo.get(sha);
+    if (known) return known;
+    if (children === null) {
+      children = new Map();
+      for (const c of commits) {
+        for (const p of c.parents) {
+          const list = children.get(p);
+          if (list) list.push(c.sha);
+          else children.set(p, [c.sha]);
+        }
+      }
+    }
+    known = new Set<string>();
+    const pending = [...(children.get(sha) ?? [])];
+    while (pending.length) {
+      const s = pending.pop()!;
+      if (known.has(s)) continue;
+      known.add(s);
+      pending.push(...(children.get(s) ?? []));
+    }
+    memo.set(sha, known);
+    return known;
+  };
 }
 
 function loadBlob(path: string, text: string | undefined, now: Date): Loaded {

@@ -1,15 +1,21 @@
 // When each queued action entered next_actions: from the checkpoint file's own revisions
 // (never a repository-wide walk), so an action kept across a re-save is still dated by when it
 // was queued, and work that landed between the queueing and the re-save is still seen.
+import { posix } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
+import type { Within } from './after.js';
 import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
 import { toSeconds } from './instants.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
+import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
 
 const REVISIONS_FILE = 'file-revisions.json';
-import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
+/** Where merges that recorded an instant took the checkpoint file from (SourceLines), kept per HEAD. */
+const MERGED_LINES_FILE = 'merged-lines.json';
+/** How many merges deep the commit that recorded an instant is looked for (a branch merged into a branch merged into main). */
+const MAX_MERGE_HOPS = 8;
 
 
 /** A checkpoint blob larger than this is not read for dating (a hostile history may hold anything). */
@@ -35,7 +41,8 @@ export function summarize(text: string): BlobSummary {
 /** The shape fileRevisions returns: a cache file holding anything else is a miss. */
 function isRevisionList(value: unknown): value is FileRevision[] {
   return Array.isArray(value) && value.every((r: Partial<FileRevision> | null) =>
-    !!r && typeof r.sha === 'string' && /^[0-9a-f]{40}$/.test(r.sha) && typeof r.time === 'number' && typeof r.path === 'string' && (r.blob === null || (typeof r.blob === 'string' && /^[0-9a-f]{40}$/.test(r.blob))));
+    !!r && typeof r.sha === 'string' && /^[0-9a-f]{40}$/.test(r.sha) && typeof r.time === 'number' && typeof r.path === 'string' && (r.blob === null || (typeof r.blob === 'string' && /^[0-9a-f]{40}$/.test(r.blob)))
+    && Array.isArray(r.parents) && r.parents.every((p) => typeof p === 'string' && /^[0-9a-f]{40}$/.test(p)));
 }
 
 /** Per checkpoint path (repo-relative): seconds at which each of its queued texts was queued. */
@@ -49,19 +56,27 @@ export type QueuedDates = Map<string, Map<string, number>>;
 export async function dateQueuedActions(root: string, history: GitHistory, files: readonly { rel: string; cp: Checkpoint }[]): Promise<QueuedDates> {
   const dates: QueuedDates = new Map();
   if (!files.length) return dates;
-  const { revisions, cache } = await readRevisions(root, () => Promise.resolve(history), files);
+  const read = await readRevisions(root, () => Promise.resolve(history), files);
   for (const { rel, cp } of files) {
-    const own = revisions.filter((r) => r.path === rel);
-    dates.set(rel, new Map(queuedTexts(cp).map((text) => [text, datedBy(own, cache, cp, text).at])));
+    const own = read.revisions.filter((r) => r.path === rel);
+    const texts = new Map<string, number>();
+    for (const text of queuedTexts(cp)) texts.set(text, (await recordedBy(read, own, cp, text)).at);
+    dates.set(rel, texts);
   }
   return dates;
+}
+
+interface ReadRevisions {
+  revisions: FileRevision[];
+  cache: Map<string, BlobSummary>;
+  lines: SourceLines;
 }
 
 /**
  * The checkpoint files' revisions along HEAD's first parents and what each blob queues: asked
  * of git once per HEAD (a file's revisions below HEAD never change), a blob read once ever.
  */
-async function readRevisions(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string }[]): Promise<{ revisions: FileRevision[]; cache: Map<string, BlobSummary> }> {
+async function readRevisions(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string }[]): Promise<ReadRevisions> {
   const paths = files.map((f) => f.rel);
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
@@ -70,15 +85,84 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
     storeAtHead(root, REVISIONS_FILE, key, revisions);
   }
   // Untracked checkpoints have no revisions: nothing to read.
-  if (!revisions.length) return { revisions, cache: new Map() };
-  const cache = readBlobCache(root);
+  const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
+  await summarizeBlobs(root, history, revisions, cache);
+  return { revisions, cache, lines: new SourceLines(root, history, cache) };
+}
+
+/** What the blobs of `revisions` hold, into `cache`: each blob not summarized yet is read once (kept per clone). */
+async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, revisions: readonly FileRevision[], cache: Map<string, BlobSummary>): Promise<void> {
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
-  if (missing.length) {
-    const texts = await (await history()).readBlobs(missing, MAX_BLOB_BYTES);
-    for (const oid of missing) cache.set(oid, texts.has(oid) ? summarize(texts.get(oid)!) : { updated_at: null, queued: [] });
-    writeBlobCache(root, cache);
+  if (!missing.length) return;
+  const texts = await (await history()).readBlobs(missing, MAX_BLOB_BYTES);
+  for (const oid of missing) cache.set(oid, texts.has(oid) ? summarize(texts.get(oid)!) : { updated_at: null, queued: [] });
+  writeBlobCache(root, cache);
+}
+
+/**
+ * Where a merge on the first-parent line took a checkpoint file from: the file's revisions along
+ * the line of its first other parent whose tree holds the merge's blob (null: the merge made its
+ * own, or it is no merge). Asked only for a merge that recorded an instant dated after it
+ * (recordedBy): two small questions to git, kept per HEAD.
+ */
+class SourceLines {
+  private kept: Record<string, FileRevision[] | null> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly history: () => Promise<GitHistory>,
+    private readonly cache: Map<string, BlobSummary>,
+  ) {}
+
+  async of(merge: FileRevision): Promise<FileRevision[] | null> {
+    if (merge.parents.length < 2 || merge.blob === null) return null;
+    this.kept ??= readSourceLines(this.root);
+    const key = `${merge.sha}:${merge.path}`;
+    let line: FileRevision[] | null | undefined = Object.hasOwn(this.kept, key) ? this.kept[key] : undefined;
+    if (line === undefined) {
+      const h = await this.history();
+      const dir = posix.dirname(merge.path);
+      line = null;
+      for (const parent of merge.parents.slice(1)) {
+        if ((await h.filesIn(parent, [dir === '.' ? '' : dir])).get(merge.path) !== merge.blob) continue;
+        line = (await h.fileRevisions([merge.path], parent)).filter((r) => r.path === merge.path);
+        break;
+      }
+      this.kept[key] = line;
+      storeAtHead(this.root, MERGED_LINES_FILE, 'v1', this.kept);
+    }
+    if (line) await summarizeBlobs(this.root, this.history, line, this.cache);
+    return line;
   }
-  return { revisions, cache };
+}
+
+function readSourceLines(root: string): Record<string, FileRevision[] | null> {
+  const kept = cachedAtHead<unknown>(root, MERGED_LINES_FILE, 'v1');
+  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return {};
+  return Object.fromEntries(Object.entries(kept).filter(([, v]) => v === null || isRevisionList(v)));
+}
+
+/**
+ * datedBy, where the revision it finds is a merge dated before the instant it recorded (a save
+ * stamped by a clock ahead) that took the file from another parent: that merge only brought the
+ * save in. The commit that recorded it is on that parent's line (the oldest holding the same
+ * stamp, as on HEAD's line), so the instant is dated along it instead, and so on for a merge
+ * there. With an honest clock (or no merge) git is asked nothing more.
+ */
+async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp: Checkpoint, text: string | null): Promise<{ at: number; by: FileRevision | null; via?: Within }> {
+  let line = own;
+  let found = datedBy(line, read.cache, cp, text);
+  let merge: string | undefined;
+  for (let hop = 0; hop < MAX_MERGE_HOPS; hop++) {
+    const by = found.by;
+    if (by === null || !(by.time < Math.floor(found.at))) break;
+    const source = await read.lines.of(by);
+    if (source === null) break;
+    merge ??= by.sha;
+    line = [...line.slice(0, line.indexOf(by)), ...source];
+    found = datedBy(line, read.cache, cp, text);
+  }
+  return merge === undefined || found.by === null ? found : { ...found, via: { merge, recorded: found.by.time } };
 }
 
 /** When `text` was queued (see dateQueuedActions), and the revision that recorded it (null: none committed did). */
@@ -118,6 +202,13 @@ export interface RecordedInstant {
    * the graph does (after.ts).
    */
   ahead: boolean;
+  /**
+   * The merge on HEAD's first-parent line that brought `anchor`'s revision in from another
+   * branch (recordedBy followed it), and the anchor's commit date: a commit in the merge's
+   * history that does not descend from the anchor was made on another line, beside the save,
+   * and is after it only when dated after that commit (after.ts `within`).
+   */
+  via?: Within;
 }
 
 /**
@@ -130,14 +221,14 @@ export interface RecordedInstant {
  */
 export async function recordedInstants(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[]): Promise<RecordedInstant[]> {
   if (!files.length) return [];
-  const { revisions, cache } = await readRevisions(root, history, files);
+  const read = await readRevisions(root, history, files);
   const out: RecordedInstant[] = [];
   for (const { rel, cp } of files) {
-    const own = revisions.filter((r) => r.path === rel);
+    const own = read.revisions.filter((r) => r.path === rel);
     for (const text of [null, ...queuedTexts(cp)]) {
-      const { at, by } = datedBy(own, cache, cp, text);
+      const { at, by, via } = await recordedBy(read, own, cp, text);
       // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
-      if (Number.isFinite(at) && by !== null) out.push({ rel, text, at, anchor: by.sha, ahead: by.time < Math.floor(at) });
+      if (Number.isFinite(at) && by !== null) out.push({ rel, text, at, anchor: by.sha, ahead: by.time < Math.floor(at), ...(via === undefined ? {} : { via }) });
     }
   }
   return out;

@@ -230,17 +230,19 @@ export class IsoHistory implements GitHistory {
     return tips;
   }
 
-  async fileRevisions(paths: readonly string[]): Promise<FileRevision[]> {
+  async fileRevisions(paths: readonly string[], from?: string): Promise<FileRevision[]> {
     if (paths.length === 0) return [];
+    if (from !== undefined && !/^[0-9a-f]{40}$/.test(from)) return [];
     // Sorted as git lists a commit's raw entries.
     const relative = [...new Set(paths.map(repoRelativePath))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return this.guard('listing file revisions', async () => {
-      const tip = (await this.readHead()).sha;
-      if (tip === null) return [];
       const reader = await this.reader();
+      // As `git log <name>` reads it: a tag's commit (an object name that is no commit here has no line).
+      const tip = from === undefined ? (await this.readHead()).sha : (await lookupCommit(reader, from, true))?.sha ?? null;
+      if (tip === null) return [];
       const out: FileRevision[] = [];
-      // HEAD's first-parent line; each commit's file compared with its first parent's, for
-      // the paths HEAD holds, each until the commit that created it: then the walk stops.
+      // The tip's first-parent line; each commit's file compared with its first parent's, for
+      // the paths the tip holds, each until the commit that created it: then the walk stops.
       const headTree = (await reader.commit(tip)).tree;
       const held = await Promise.all(relative.map((path) => fileInTree(reader, headTree, path)));
       let open = relative.filter((_, i) => held[i] !== null);
@@ -251,7 +253,7 @@ export class IsoHistory implements GitHistory {
         for (const path of open) {
           const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
           if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
-          if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid });
+          if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid, parents: [...commit.parents] });
           if (before === null || now === null) open = open.filter((p) => p !== path);
         }
         sha = parent;

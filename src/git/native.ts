@@ -221,13 +221,16 @@ export class NativeHistory implements GitHistory {
     return parseLog((await this.git(args)).stdout).sort(newestFirst);
   }
 
-  async fileRevisions(paths: readonly string[]): Promise<FileRevision[]> {
+  async fileRevisions(paths: readonly string[], from?: string): Promise<FileRevision[]> {
     if (paths.length === 0) return [];
+    if (from !== undefined && !/^[0-9a-f]{40}$/.test(from)) return [];
+    const tip = from ?? 'HEAD';
     const args = [
       '--literal-pathspecs', 'log', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z',
-      '--no-relative', '--no-color', '--format=%x1e%H%x00%ct%x00', 'HEAD', '--', ...paths.map(repoRelativePath),
+      '--no-relative', '--no-color', '--format=%x1e%H%x00%P%x00%ct%x00', tip, '--', ...paths.map(repoRelativePath),
     ];
-    const log = await this.fromHead(args);
+    // Another commit's line: an object name that is no commit here has none.
+    const log = from === undefined ? await this.fromHead(args) : await this.git(args, [128]).then((r) => (r.code === 0 ? r : null));
     // A pathspec also matches files under a directory of that name: keep the files asked about.
     const wanted = new Set(paths.map(repoRelativePath));
     return log === null ? [] : currentLives(parseRevisions(log.stdout).filter((r) => wanted.has(r.path)));
@@ -443,19 +446,20 @@ function currentLives(revisions: readonly (FileRevision & { added: boolean })[])
   return out;
 }
 
-/** `git log -z --raw --format=%x1e%H%x00%ct%x00`: per commit its sha, time and raw entries. */
+/** `git log -z --raw --format=%x1e%H%x00%P%x00%ct%x00`: per commit its sha, parents, time and raw entries. */
 function parseRevisions(out: string): (FileRevision & { added: boolean })[] {
   const revisions: (FileRevision & { added: boolean })[] = [];
   for (const record of out.split('\x1e').slice(1)) {
     const fields = record.split('\0');
-    const [sha, time] = fields;
-    if (!sha || !time) throw malformed('git log record without sha and time');
+    const [sha, parentList, time] = fields;
+    if (!sha || parentList === undefined || !time) throw malformed('git log record without sha and time');
+    const parents = parentList ? parentList.split(' ') : [];
     // After the format's trailing NUL: an optional "\n", then ":meta" NUL path NUL pairs.
-    for (let i = 2; i + 1 < fields.length; i++) {
+    for (let i = 3; i + 1 < fields.length; i++) {
       const meta = fields[i]!.replace(/^\n/, '');
       if (!meta.startsWith(':')) continue;
       const [, , , newOid, status] = meta.split(' ');
-      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null, added: status === 'A' });
+      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null, parents, added: status === 'A' });
     }
   }
   return revisions;

@@ -43,6 +43,8 @@ export interface FileRevision {
   path: string;
   /** The file's blob after the commit; null when the commit deleted it. */
   blob: string | null;
+  /** The commit's parents, first parent first: a merge that took the file from another parent says so (queued.ts). */
+  parents: string[];
 }
 
 /** Which file changes a walk lists: every one, none, or those at or under these paths. */
@@ -101,9 +103,11 @@ export interface GitHistory {
   /**
    * Each path's own revisions along HEAD's first-parent line, newest first: the commits where
    * its blob changed, back to the one that last created it at that path (none when HEAD
-   * does not hold it). Costs the file's current life, not the repository's history.
+   * does not hold it). Costs the file's current life, not the repository's history. `from` (a
+   * commit's full name): along that commit's first-parent line instead (none when it names no
+   * commit here).
    */
-  fileRevisions(paths: readonly string[]): Promise<FileRevision[]>;
+  fileRevisions(paths: readonly string[], from?: string): Promise<FileRevision[]>;
   /** UTF-8 text of blobs by id; ids that are not blobs (or larger than `maxBytes`) are left out. */
   readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>>;
   /**

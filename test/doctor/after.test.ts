@@ -35,6 +35,20 @@ describe('madeAfterIn', () => {
     expect(rule(40, null, undefined, true)(walk[0]!)).toBe(false); // no anchor: nothing to go by
   });
 
+  it('an ahead anchor a merge brought in from a side branch: what descends from it is after; main\'s own work beside it by the anchor\'s commit date', () => {
+    // side: rec (10) recorded a save stamped 40, change (12) on top; main: early (8) and late (15)
+    // beside it; merge (20) took the file from side. The completed walk marks all but base.
+    const marked = { pastAnchor: true as const };
+    const walk = [
+      commit('merge', 20, ['late', 'change'], marked), commit('late', 15, ['early'], marked), commit('change', 12, ['rec'], marked),
+      commit('early', 8, ['base'], marked), commit('rec', 10, ['base']), commit('base', 5, []),
+    ];
+    const rule = madeAfterIn(walk);
+    expect(walk.map((c) => rule(40, 'rec', undefined, true, { merge: 'merge', recorded: 10 })(c))).toEqual([true, true, true, false, false, false]);
+    // Without it, every marked commit counts as after (early, made before the save, too).
+    expect(walk.map((c) => rule(40, 'rec', undefined, true)(c))).toEqual([true, true, true, true, false, false]);
+  });
+
   it('a commit in the instant\'s own second that the anchor reaches was made before it; one it does not reach is after', () => {
     // gen (20) <- rec (20, recorded the save at 20.664); side (20) merged after: merge (21).
     const walk = [commit('merge', 21, ['rec', 'side']), commit('side', 20, ['base']), commit('rec', 20, ['gen']), commit('gen', 20, ['base']), commit('base', 19, [])];

@@ -199,3 +199,90 @@ describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles i
     expect(pushed.filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
   });
 });
+
+// The save a few hours ahead is made on a side branch and reaches main by a merge. With a merge
+// commit, that merge is the checkpoint's revision on main's first-parent line, but it only took
+// the file from the side branch: the side commit recorded the save, and what descends from that
+// commit (a change, a PR merged into the side branch) came after it. Reported on main exactly as on
+// the side branch, as a fast-forward, and as with an honest clock.
+describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into main (%s engine)', (engine) => {
+  const soon = () => iso(Date.now() + 3 * 3_600_000);
+  const head = (dir: string) => git(dir, ['rev-parse', 'HEAD']).trim();
+
+  /**
+   * main: the spec, a checkpoint (honest), published. side: a save (`stamp`) committed 200 minutes
+   * ago, the spec reworked after it, PR #9 merged into side; main: src/main.ts changed before the
+   * side save and docs/notes.md after it, then side merged (`how`). `queue`: the side save queues
+   * "Merge PR #9" (else only the changelog).
+   */
+  function sideHistory(stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older = false) {
+    const dir = repo();
+    if (older) {
+      write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
+      commitAll(dir, 'checkpoint: web', ago(400));
+    }
+    const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)', 'src/main.ts', 'docs/notes.md'] };
+    write(dir, 'src/main.ts', 'export {};\n');
+    write(dir, 'docs/notes.md', 'notes\n');
+    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    const base = commitAll(dir, 'checkpoint: api', ago(280));
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    const actions = queue ? ['Merge PR #9', 'Write the changelog for v1.8'] : ['Write the changelog for v1.8'];
+    write(dir, FILE, checkpoint({ updated_at: stamp === 'ahead' ? soon() : ago(200), step: 'review', next_actions: actions, context_primer: primer }));
+    commitAll(dir, 'checkpoint: api on side', ago(200));
+    write(dir, 'docs/spec.md', 'spec v2\n');
+    const changed = commitAll(dir, 'Rework the spec', ago(180));
+    git(dir, ['checkout', '-q', '-b', 'pr']);
+    write(dir, 'src/pr.ts', 'export const pr = 9;\n');
+    commitAll(dir, 'PR work', ago(175));
+    git(dir, ['checkout', '-q', 'side']);
+    git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
+    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', 'main']);
+    let beside = '';
+    if (how === 'merge') {
+      write(dir, 'src/main.ts', 'export const main = 1;\n');
+      commitAll(dir, 'Main work before the side save', ago(210));
+      write(dir, 'docs/notes.md', 'notes v2\n');
+      beside = commitAll(dir, 'Main notes after the side save', ago(150));
+      git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(100)));
+    } else {
+      git(dir, ['merge', '-q', '--ff-only', 'side']);
+    }
+    return { dir, base, changed, landed, beside };
+  }
+
+  /** The generated-file findings, by listed path: what changed after the save. */
+  const drifted = (findings: F[]) => findings.filter((f) => f.path.startsWith('context_primer.generated_files')).map((f) => f.message.replace(/ \(as pushed in [0-9a-f]+\)$/, ''));
+
+  for (const how of ['merge', 'ff'] as const) {
+    for (const stamp of ['ahead', 'honest'] as const) {
+      it(`${how === 'merge' ? 'with a merge commit' : 'fast-forward'}, ${stamp} clock: the change after the side save is reported and blocks the push; main's own work by its date`, async () => {
+        const { dir, base, changed, beside } = sideHistory(stamp, how, false);
+        const expected = [
+          expect.stringContaining(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`),
+          ...(beside ? [expect.stringContaining(`docs/notes.md changed after the checkpoint was written (${beside.slice(0, 7)}`)] : []),
+        ];
+        expect(drifted(await doctor(dir, engine))).toEqual(expected);
+        const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${head(dir)}`])).stdout).findings as (F & { blocks: boolean })[];
+        expect(drifted(pushed.filter((f) => f.blocks))).toEqual(expected);
+      });
+
+      it(`${how === 'merge' ? 'with a merge commit' : 'fast-forward'}, ${stamp} clock: PR #9, queued by the side save and merged into side, has landed`, async () => {
+        const { dir, base, landed } = sideHistory(stamp, how, true);
+        expect((await doctor(dir, engine)).find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #9, which landed after the checkpoint (${landed.slice(0, 7)}`);
+        const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
+        expect(next.text).toBe('Write the changelog for v1.8');
+        expect((await runCli(dir, ['status', '--engine', engine])).stdout).toContain(`already landed: #9 landed in ${landed.slice(0, 7)}`);
+        expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toContain(`#9 landed in ${landed.slice(0, 7)}`);
+        const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${head(dir)}`])).stdout).findings as (F & { blocks: boolean })[];
+        expect(pushed.find((f) => f.path === 'next_actions[0]')).toEqual(expect.objectContaining({ blocks: true, message: expect.stringContaining(`landed after the checkpoint (${landed.slice(0, 7)}`) }));
+      });
+    }
+  }
+
+  it('also when an older checkpoint takes the walk below the merge', async () => {
+    const { dir, changed } = sideHistory('ahead', 'merge', false, true);
+    expect((await doctor(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+  });
+});

@@ -314,6 +314,8 @@ async function answers(history: GitHistory, fixture: Fixture) {
     // Each named commit as the checkpoint's commit, the walk starting at its date: past skew (skew-walk.ts).
     anchored: await anchoredWalks(history, fixture),
     fileRevisions,
+    // Each named commit's own first-parent line (a merge's other parent's, say), and names that are no commit.
+    fileRevisionsFrom: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'deadbeef'.repeat(5), 'HEAD'])].map(async (rev) => [rev, await history.fileRevisions(fixture.paths, rev)]))),
     readBlobs: [...(await history.readBlobs(fileRevisions.flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(q.pairs.map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
     filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
@@ -596,6 +598,11 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     const blobs = await history.readBlobs([revs[0]!.blob!, revs[1]!.blob!, commits.m2 as string], 1 << 20);
     expect([...blobs.values()].sort()).toEqual(['side\n', 'side 2\n'].sort());
     expect((await history.readBlobs([revs[0]!.blob!], 3)).size).toBe(0);
+    // With each commit's parents: a merge names the side it took the file from.
+    expect(revs.map((r) => r.parents)).toEqual([[commits.m3, commits.s2], [commits.m2, commits.s1]]);
+    // Along another commit's first-parent line: the side branch's own revisions.
+    expect((await history.fileRevisions(['side.txt'], commits.s2 as string)).map((r) => r.sha)).toEqual([commits.s2, commits.s1]);
+    expect(await history.fileRevisions(['side.txt'], 'deadbeef'.repeat(5))).toEqual([]);
   });
 
   it('clock skew: the walk stops at a commit older than the cut-off; ancestry ignores dates', async () => {
