@@ -372,11 +372,15 @@ class Anchoring {
     if (!head) return walked;
     const recorded = lastRecorded(head, walked, listed.map((f) => f.rel));
     const cut = listed.filter(({ rel }) => !recorded.has(rel));
-    // A merge on the line dated before the save it holds (a clock ahead) may only have brought it
-    // in from a side branch: the file's revisions say which commit recorded it (queued.ts).
+    // A merge that recorded the save on the line may only have brought it in from a side branch,
+    // whose commit recorded it (queued.ts recordedBy). On an honest clock that side's tip is dated
+    // at or after the save, so inside the walk; one the walk left out, or dated before the save,
+    // is a side line whose commits the date cannot order against it: the file's revisions are read.
+    const bySha = new Map(walked.map((c) => [c.sha, c]));
     const merged = listed.filter(({ rel, cp }) => {
       const by = recorded.get(rel);
-      return by !== undefined && by.parents.length > 1 && by.time < Math.floor(toSeconds(cp.updated_at));
+      const saved = Math.floor(toSeconds(cp.updated_at));
+      return by !== undefined && by.parents.slice(1).some((p) => !((bySha.get(p)?.time ?? -Infinity) >= saved));
     });
     if (cut.length || merged.length) {
       const committed = [...cut, ...merged];

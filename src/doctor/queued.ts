@@ -1,19 +1,23 @@
 // When each queued action entered next_actions: from the checkpoint file's own revisions
 // (never a repository-wide walk), so an action kept across a re-save is still dated by when it
 // was queued, and work that landed between the queueing and the re-save is still seen.
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
-import { cachedAtHead, storeAtHead } from '../git/commit-cache.js';
+import { cachedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
+import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
 
 const REVISIONS_FILE = 'file-revisions.json';
-/** Where merges that recorded an instant took the checkpoint file from (SourceLines), kept per HEAD. */
-const MERGED_LINES_FILE = 'merged-lines.json';
+/** Where merges took a checkpoint file's save from (SourceLines), kept per clone: a commit's history never changes. */
+const MERGED_LINES_FILE = 'merged-lines-1.json';
+/** Merges kept in that cache (oldest dropped first), and revisions kept per merge: a save's run and the texts it queues lie near the top. */
+const MAX_MERGED_LINES = 2000;
+const MAX_LINE_REVISIONS = 64;
 /** How many merges deep the commit that recorded an instant is looked for (a branch merged into a branch merged into main). */
 const MAX_MERGE_HOPS = 8;
 
@@ -100,13 +104,14 @@ async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, 
 }
 
 /**
- * Where a merge on the first-parent line took a checkpoint file from: the file's revisions along
- * the line of its first other parent whose tree holds the merge's blob (null: the merge made its
- * own, or it is no merge). Asked only for a merge that recorded an instant dated after it
- * (recordedBy): two small questions to git, kept per HEAD.
+ * Where a merge on the first-parent line took a checkpoint file's save from: the file's revisions
+ * along the line of its first other parent whose tree holds the merge's blob, or a blob holding
+ * the same updated_at (the merge driver's result: both sides' edits, that side's save); null when
+ * the merge made a save of its own, or it is no merge. Two small questions to git per merge, kept
+ * per clone (the shallow state in the key: a deepened clone reads a line further).
  */
 class SourceLines {
-  private kept: Record<string, FileRevision[] | null> | null = null;
+  private kept: Map<string, FileRevision[] | null> | null = null;
 
   constructor(
     private readonly root: string,
@@ -117,37 +122,58 @@ class SourceLines {
   async of(merge: FileRevision): Promise<FileRevision[] | null> {
     if (merge.parents.length < 2 || merge.blob === null) return null;
     this.kept ??= readSourceLines(this.root);
-    const key = `${merge.sha}:${merge.path}`;
-    let line: FileRevision[] | null | undefined = Object.hasOwn(this.kept, key) ? this.kept[key] : undefined;
+    const key = `${merge.sha}:${repoKey(this.root)?.shallow ?? '-'}:${merge.path}`;
+    let line = this.kept.get(key);
     if (line === undefined) {
       const h = await this.history();
       const dir = posix.dirname(merge.path);
       line = null;
       for (const parent of merge.parents.slice(1)) {
-        if ((await h.filesIn(parent, [dir === '.' ? '' : dir])).get(merge.path) !== merge.blob) continue;
-        line = (await h.fileRevisions([merge.path], parent)).filter((r) => r.path === merge.path);
+        const blob = (await h.filesIn(parent, [dir === '.' ? '' : dir])).get(merge.path);
+        if (blob === undefined || !(blob === merge.blob || (await this.sameSave(blob, merge.blob)))) continue;
+        line = (await h.fileRevisions([merge.path], parent)).filter((r) => r.path === merge.path).slice(0, MAX_LINE_REVISIONS);
         break;
       }
-      this.kept[key] = line;
-      storeAtHead(this.root, MERGED_LINES_FILE, 'v1', this.kept);
+      this.kept.set(key, line);
+      writeSourceLines(this.root, this.kept);
     }
     if (line) await summarizeBlobs(this.root, this.history, line, this.cache);
     return line;
   }
+
+  /** Whether blob `theirs` holds the save blob `merged` holds: the same updated_at. */
+  private async sameSave(theirs: string, merged: string): Promise<boolean> {
+    const blob = (oid: string): FileRevision => ({ sha: '', parents: [], time: 0, path: '', blob: oid });
+    await summarizeBlobs(this.root, this.history, [blob(theirs), blob(merged)], this.cache);
+    const saved = this.cache.get(merged)?.updated_at;
+    return typeof saved === 'string' && this.cache.get(theirs)?.updated_at === saved;
+  }
 }
 
-function readSourceLines(root: string): Record<string, FileRevision[] | null> {
-  const kept = cachedAtHead<unknown>(root, MERGED_LINES_FILE, 'v1');
-  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return {};
-  return Object.fromEntries(Object.entries(kept).filter(([, v]) => v === null || isRevisionList(v)));
+function sourceLinesPath(root: string, create = false): string | null {
+  const repo = repoKey(root);
+  const dir = repo && cacheDir(repo.commonDir, '', create);
+  return dir && join(dir, MERGED_LINES_FILE);
+}
+
+function readSourceLines(root: string): Map<string, FileRevision[] | null> {
+  const path = sourceLinesPath(root);
+  const kept = path ? readCacheJson(path) : null;
+  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return new Map();
+  return new Map(Object.entries(kept).filter(([, v]) => v === null || isRevisionList(v)) as [string, FileRevision[] | null][]);
+}
+
+/** Best effort, like the blob cache. */
+function writeSourceLines(root: string, kept: Map<string, FileRevision[] | null>): void {
+  const path = sourceLinesPath(root, true);
+  if (path) writeCacheJson(join(path, '..'), MERGED_LINES_FILE, Object.fromEntries([...kept].slice(-MAX_MERGED_LINES)));
 }
 
 /**
- * datedBy, where the revision it finds is a merge dated before the instant it recorded (a save
- * stamped by a clock ahead) that took the file from another parent: that merge only brought the
- * save in. The commit that recorded it is on that parent's line (the oldest holding the same
- * stamp, as on HEAD's line), so the instant is dated along it instead, and so on for a merge
- * there. With an honest clock (or no merge) git is asked nothing more.
+ * datedBy, where the revision it finds is a merge that took the file's save from another parent:
+ * that merge only brought the save in, whatever its date. The commit that recorded it is on that
+ * parent's line (the oldest holding the same stamp, as on HEAD's line), so the instant is dated
+ * along it instead, and so on for a merge there. Without such a merge git is asked nothing more.
  */
 async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp: Checkpoint, text: string | null): Promise<{ at: number; by: FileRevision | null; via?: Within }> {
   let line = own;
@@ -155,7 +181,7 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
   let merge: string | undefined;
   for (let hop = 0; hop < MAX_MERGE_HOPS; hop++) {
     const by = found.by;
-    if (by === null || !(by.time < Math.floor(found.at))) break;
+    if (by === null) break;
     const source = await read.lines.of(by);
     if (source === null) break;
     merge ??= by.sha;

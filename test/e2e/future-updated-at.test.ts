@@ -4,7 +4,7 @@
 // the save before it, and the clock's warning says which and names the way out. Real git, both engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, commitAll, dateEnv, git, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, makeRepo, read, write } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -285,4 +285,59 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into m
     const { dir, changed } = sideHistory('ahead', 'merge', false, true);
     expect((await doctor(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
   });
+});
+
+// The merge that brought a side branch's save to main recorded nothing, whatever its date: a merge
+// made hours later than a stamp a few hours ahead (the usual case), and a merge the merge driver
+// combined (main wrote the checkpoint too, the side's later save kept) are followed to the side
+// commit that recorded the save, as one dated before the stamp is.
+describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later (%s engine)', (engine) => {
+  const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
+
+  function history(opts: { stamp: string; mainSaves: boolean }) {
+    const dir = repo();
+    if (opts.mainSaves) {
+      assertBuilt();
+      git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
+      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+    }
+    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    const base = commitAll(dir, 'checkpoint: api', ago(280));
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    write(dir, FILE, checkpoint({ updated_at: opts.stamp, step: 'review', next_actions: ['Merge PR #9', 'Write the changelog for v1.8'], context_primer: primer }));
+    commitAll(dir, 'checkpoint: api on side', ago(200));
+    write(dir, 'docs/spec.md', 'spec v2\n');
+    const changed = commitAll(dir, 'Rework the spec', ago(180));
+    git(dir, ['checkout', '-q', '-b', 'pr']);
+    write(dir, 'src/pr.ts', 'export const pr = 9;\n');
+    commitAll(dir, 'PR work', ago(175));
+    git(dir, ['checkout', '-q', 'side']);
+    git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
+    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['checkout', '-q', 'main']);
+    if (opts.mainSaves) {
+      // Main's own save of another field, honest and older than the side's stamp: the driver keeps the side's.
+      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+      commitAll(dir, 'checkpoint: api on main', ago(150));
+    }
+    git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(60)));
+    expect(git(dir, ['ls-files', '-u'])).toBe('');
+    expect(JSON.parse(read(dir, FILE)).updated_at).toBe(opts.stamp);
+    return { dir, base, changed, landed, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
+  }
+
+  for (const [name, opts] of [
+    ['a merge made after the stamp', { stamp: ago(120), mainSaves: false }],
+    ['a merge the merge driver combined', { stamp: iso(Date.now() + 3 * 3_600_000).replace(/\.\d+Z$/, 'Z'), mainSaves: true }],
+  ] as const) {
+    it(`${name}: the change and the landing on the branch are reported on main, and the push is blocked`, async () => {
+      const { dir, base, changed, landed, merge } = history(opts);
+      const findings = await doctor(dir, engine);
+      expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
+      expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #9, which landed after the checkpoint (${landed.slice(0, 7)}`);
+      expect(JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next.text).toBe('Write the changelog for v1.8');
+      const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as (F & { blocks?: boolean })[];
+      expect(pushed.filter((f) => f.blocks).map((f) => f.path).sort()).toEqual(['context_primer.generated_files[0]', 'next_actions[0]']);
+    });
+  }
 });
