@@ -61,7 +61,8 @@ export interface CommandSpec {
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   dir: { type: 'string', short: 'C', describe: 'run as if started in this directory' },
   json: { type: 'boolean', describe: 'machine-readable output' },
-  color: { type: 'boolean', describe: 'force colour on' },
+  // yargs reads --no-color as this flag's negation, so help lists the pair here.
+  color: { type: 'boolean', describe: 'force colour on; --no-color forces it off (NO_COLOR, FORCE_COLOR=0 and TERM=dumb turn it off too)' },
   'no-color': { type: 'boolean', describe: 'force colour off (NO_COLOR is honoured too)' },
   help: { type: 'boolean', short: 'h', describe: 'show help' },
 };
