@@ -16,7 +16,9 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
 const PROJECTS = ['shop', 'shop-backend (orders, payments; see docs/**/*.md)', 'Réglé: le cache 😀 de la boutique — src/orders.ts (PR 12)'];
-const PROSE = Array.from('Orders endpoint half done; see src/orders.ts (PR 12), voir docs/**/*.md — réglé 😀. ');
+// Split by user-perceived character, so the texts hold whole flags, joined emoji and skin tones.
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const PROSE = [...GRAPHEMES.segment('Orders endpoint half done; see src/orders.ts (PR 12), voir docs/**/*.md — réglé 😀 🇩🇪 👨‍👩‍👧 👍🏽. ')].map((g) => g.segment);
 const prose = (n: number) => Array.from({ length: n }, (_, i) => PROSE[i % PROSE.length]).join('');
 
 const shape = fc.record({
@@ -158,6 +160,8 @@ function expectActionHeld(o: { out: string; head: string; action: string; spacer
   const kept = whole ? action.length : cut ? line.length - MARK.length : -1;
   // Never half a character (an emoji's lone half prints as U+FFFD), and the cut named as printed.
   expect(out, what).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/);
+  // Nor half of what a reader sees as one (a flag, a joined emoji, a skin tone): a cut ends where one does.
+  if (cut && kept < action.length) expect(GRAPHEMES.segment(action).containing(kept)?.index, `a cut inside a character: ${what}`).toBe(kept);
   const named = /\(cut to (\d+) of (\d+) characters\)/.exec(last);
   if (named && cut) expect([Number(named[1]), Number(named[2])], what).toEqual([kept, action.length]);
   // A closing line only beside the action at its useful start (a split emoji may cost one character).

@@ -92,13 +92,26 @@ export function printBudgeted(blocks: readonly Block[], budget: Budget, showAll:
 }
 
 /** fillBudget's text; null when the budget cannot hold the header block. */
+let graphemes: Intl.Segmenter | null | undefined;
+
+/**
+ * `at`, or the start of the user-perceived character it falls inside: a cut never splits a flag
+ * (🇩🇪 into 🇩), a joined emoji or a skin tone from its emoji. Made only when a block is cut.
+ */
+function clusterStart(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  graphemes ??= typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  const around = graphemes?.segment(text).containing(at);
+  return around && around.index < at ? around.index : at;
+}
+
 function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
   const firstLine = (b: Block) => b.head[0] ?? '';
   // A cut block's start: never inside an escape (\u00…) or a character (half of an emoji prints as U+FFFD).
   // Never longer than cutAt, and never shorter for a longer cutAt: the text still grows with it.
-  const start = (b: Block, i: number) => withoutPartialEscape(firstLine(b).slice(0, cutAt[i])).replace(/[\uD800-\uDBFF]$/, '');
+  const start = (b: Block, i: number) => withoutPartialEscape(firstLine(b).slice(0, clusterStart(firstLine(b), cutAt[i]!))).replace(/[\uD800-\uDBFF]$/, '');
   const omitted = () =>
     blocks.flatMap((b, i) => {
       const total = b.items?.length ?? 0;
