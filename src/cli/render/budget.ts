@@ -91,7 +91,6 @@ export function printBudgeted(blocks: readonly Block[], budget: Budget, showAll:
   out(text);
 }
 
-/** fillBudget's text; null when the budget cannot hold the header block. */
 let graphemes: Intl.Segmenter | null | undefined;
 
 /**
@@ -105,6 +104,7 @@ function clusterStart(text: string, at: number): number {
   return around && around.index < at ? around.index : at;
 }
 
+/** fillBudget's text; null when the budget cannot hold the header block. */
 function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
