@@ -101,6 +101,8 @@ describe('Form A: a generated file committed, then recorded in the checkpoint, i
     const regenerated = commitAll(dir, 'Regenerate the client', at(0));
     const shown = (fs: F[]) => drift(fs).map((m) => m.includes(regenerated.slice(0, 7)));
     expect(shown(await findings(dir, engine))).toEqual([true]);
+    // The checkpoint is committed: the graph was asked, so no word of a commit that would let it decide.
+    expect(drift(await findings(dir, engine))[0]).toContain("in the save's own second: commit times are whole seconds, and git's graph does not place it before the save); re-read it");
     expect(shown(await findings(dir, engine, `${base}..${regenerated}`))).toEqual([true]);
   });
 });
