@@ -49,6 +49,26 @@ function driftAfter(dir: string, minutes: number): { changed: string; merge: str
   return { changed, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
 }
 
+/**
+ * On a branch `side`: the checkpoint saved as `text` (committed 200 minutes ago), then the spec
+ * reworked and PR #9 merged into the branch; back on main. The rework and the landing commits.
+ */
+function onSideBranch(dir: string, text: string): { changed: string; landed: string } {
+  git(dir, ['checkout', '-q', '-b', 'side']);
+  write(dir, FILE, text);
+  commitAll(dir, 'checkpoint: api on side', ago(200));
+  write(dir, 'docs/spec.md', 'spec v2\n');
+  const changed = commitAll(dir, 'Rework the spec', ago(180));
+  git(dir, ['checkout', '-q', '-b', 'pr']);
+  write(dir, 'src/pr.ts', 'export const pr = 9;\n');
+  commitAll(dir, 'PR work', ago(175));
+  git(dir, ['checkout', '-q', 'side']);
+  git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
+  const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+  git(dir, ['checkout', '-q', 'main']);
+  return { changed, landed };
+}
+
 type F = { level: string; path: string; message: string };
 
 async function doctor(dir: string, engine: string): Promise<F[]> {
@@ -226,19 +246,8 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into m
     write(dir, 'docs/notes.md', 'notes\n');
     write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
     const base = commitAll(dir, 'checkpoint: api', ago(280));
-    git(dir, ['checkout', '-q', '-b', 'side']);
     const actions = queue ? ['Merge PR #9', 'Write the changelog for v1.8'] : ['Write the changelog for v1.8'];
-    write(dir, FILE, checkpoint({ updated_at: stamp === 'ahead' ? soon() : ago(200), step: 'review', next_actions: actions, context_primer: primer }));
-    commitAll(dir, 'checkpoint: api on side', ago(200));
-    write(dir, 'docs/spec.md', 'spec v2\n');
-    const changed = commitAll(dir, 'Rework the spec', ago(180));
-    git(dir, ['checkout', '-q', '-b', 'pr']);
-    write(dir, 'src/pr.ts', 'export const pr = 9;\n');
-    commitAll(dir, 'PR work', ago(175));
-    git(dir, ['checkout', '-q', 'side']);
-    git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
-    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
-    git(dir, ['checkout', '-q', 'main']);
+    const { changed, landed } = onSideBranch(dir, checkpoint({ updated_at: stamp === 'ahead' ? soon() : ago(200), step: 'review', next_actions: actions, context_primer: primer }));
     let beside = '';
     if (how === 'merge') {
       write(dir, 'src/main.ts', 'export const main = 1;\n');
@@ -303,18 +312,7 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later 
     }
     write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
     const base = commitAll(dir, 'checkpoint: api', ago(280));
-    git(dir, ['checkout', '-q', '-b', 'side']);
-    write(dir, FILE, checkpoint({ updated_at: opts.stamp, step: 'review', next_actions: ['Merge PR #9', 'Write the changelog for v1.8'], context_primer: primer }));
-    commitAll(dir, 'checkpoint: api on side', ago(200));
-    write(dir, 'docs/spec.md', 'spec v2\n');
-    const changed = commitAll(dir, 'Rework the spec', ago(180));
-    git(dir, ['checkout', '-q', '-b', 'pr']);
-    write(dir, 'src/pr.ts', 'export const pr = 9;\n');
-    commitAll(dir, 'PR work', ago(175));
-    git(dir, ['checkout', '-q', 'side']);
-    git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
-    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
-    git(dir, ['checkout', '-q', 'main']);
+    const { changed, landed } = onSideBranch(dir, checkpoint({ updated_at: opts.stamp, step: 'review', next_actions: ['Merge PR #9', 'Write the changelog for v1.8'], context_primer: primer }));
     if (opts.mainSaves) {
       // Main's own save of another field, honest and older than the side's stamp: the driver keeps the side's.
       write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
