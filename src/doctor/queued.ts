@@ -16,8 +16,8 @@ const REVISIONS_FILE = 'file-revisions.json';
 /** Where merges took a checkpoint file's save from (SourceLines), kept per clone: a commit's history never changes. */
 const MERGED_LINES_FILE = 'merged-lines-1.json';
 /** Merges kept in that cache (oldest dropped first), and revisions kept per merge: a save's run and the texts it queues lie near the top. */
-const MAX_MERGED_LINES = 2000;
-const MAX_LINE_REVISIONS = 64;
+const MAX_MERGED_LINES = 256;
+const MAX_LINE_REVISIONS = 32;
 /** How many merges deep the commit that recorded an instant is looked for (a branch merged into a branch merged into main). */
 const MAX_MERGE_HOPS = 8;
 
