@@ -383,15 +383,22 @@ class Anchoring {
       return by !== undefined && by.parents.slice(1).some((p) => !((bySha.get(p)?.time ?? -Infinity) >= saved));
     });
     if (cut.length || merged.length) {
-      const committed = [...cut, ...merged];
-      const unread = committed.filter((f) => !this.exact.has(instantKey(f.rel, null)));
+      const unread = [...cut, ...merged].filter((f) => !this.exact.has(instantKey(f.rel, null)));
       if (unread.length) {
         for (const f of unread) this.readFor.add(f.rel);
         this.keep(await recordedInstants(this.root, this.history, unread));
       }
-      for (const f of committed) {
+      for (const f of cut) {
         const save = this.exact.get(instantKey(f.rel, null));
         if (save) anchors.add(save.anchor);
+      }
+      // A merge's save completes the walk only where the merge brought it in from the branch
+      // (via) or it was stamped ahead: otherwise the merge or main's own save recorded it, and the
+      // branch's commits keep their dates (a walk completed from main's save would count every
+      // branch commit it missed as after it).
+      for (const f of merged) {
+        const save = this.exact.get(instantKey(f.rel, null));
+        if (save && (save.via !== undefined || save.ahead)) anchors.add(save.anchor);
       }
       this.aheadAnchors(anchors);
     }

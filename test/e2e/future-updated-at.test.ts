@@ -339,3 +339,34 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later 
     });
   }
 });
+
+// An honest PR workflow: the branch reworks a listed file and then saves; main saves later; the
+// merge driver combines both (main's later save kept). The rework came before both saves: no
+// warning on main, no blocked push (a walk completed from main's save counted the branch's
+// commits it missed as after it; verify s14b).
+describe.each(ENGINES)('an honest branch merged after main saved later (%s engine)', (engine) => {
+  it('the branch\'s work before its own save is not "changed after" on main, and the push goes through', async () => {
+    const dir = repo();
+    assertBuilt();
+    git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+    const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
+    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    const base = commitAll(dir, 'checkpoint: api', ago(280));
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    write(dir, 'docs/spec.md', 'spec v2\n');
+    commitAll(dir, 'Rework the spec', ago(200));
+    write(dir, FILE, checkpoint({ updated_at: ago(190), step: 'review', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    commitAll(dir, 'checkpoint: api re-read the spec', ago(190));
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    commitAll(dir, 'checkpoint: api on main', ago(150));
+    git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from o/feature'], dateEnv(ago(100)));
+    expect(git(dir, ['ls-files', '-u'])).toBe('');
+    expect(JSON.parse(read(dir, FILE)).updated_at).toBe(ago(150));
+    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    expect((await doctor(dir, engine)).filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
+    const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as (F & { blocks?: boolean })[];
+    expect(pushed.filter((f) => f.blocks)).toEqual([]);
+  });
+});
