@@ -14,7 +14,7 @@ import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cac
 
 const REVISIONS_FILE = 'file-revisions.json';
 /** Where merges took a checkpoint file's save from (SourceLines), kept per clone: a commit's history never changes. */
-const MERGED_LINES_FILE = 'merged-lines-1.json';
+const MERGED_LINES_FILE = 'merged-lines-2.json';
 /** Merges kept in that cache (oldest dropped first), and revisions kept per merge: a save's run and the texts it queues lie near the top. */
 const MAX_MERGED_LINES = 256;
 const MAX_LINE_REVISIONS = 32;
@@ -104,14 +104,15 @@ async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, 
 }
 
 /**
- * Where a merge on the first-parent line took a checkpoint file's save from: the file's revisions
- * along the line of its first other parent whose tree holds the merge's blob, or a blob holding
- * the same updated_at (the merge driver's result: both sides' edits, that side's save); null when
- * the merge made a save of its own, or it is no merge. Two small questions to git per merge, kept
- * per clone (the shallow state in the key: a deepened clone reads a line further).
+ * Where a merge on the first-parent line took a checkpoint file's save, or a queued text, from:
+ * the file's revisions along the line of its first other parent whose tree holds the merge's blob,
+ * or a blob holding the same updated_at (the merge driver's result: both sides' edits, that side's
+ * save), or, for a text, a blob queuing it (the branch queued it; main's later save kept); null
+ * when the merge made it itself, or it is no merge. Two small questions to git per merge and
+ * parent, kept per clone (the shallow state in the key: a deepened clone reads a line further).
  */
 class SourceLines {
-  private kept: Map<string, FileRevision[] | null> | null = null;
+  private kept: Map<string, MergeSource> | null = null;
 
   constructor(
     private readonly root: string,
@@ -119,35 +120,56 @@ class SourceLines {
     private readonly cache: Map<string, BlobSummary>,
   ) {}
 
-  async of(merge: FileRevision): Promise<FileRevision[] | null> {
+  async of(merge: FileRevision, text: string | null): Promise<FileRevision[] | null> {
     if (merge.parents.length < 2 || merge.blob === null) return null;
     this.kept ??= readSourceLines(this.root);
     const key = `${merge.sha}:${repoKey(this.root)?.shallow ?? '-'}:${merge.path}`;
-    let line = this.kept.get(key);
-    if (line === undefined) {
+    let source = this.kept.get(key);
+    if (source === undefined) {
       const h = await this.history();
       const dir = posix.dirname(merge.path);
-      line = null;
-      for (const parent of merge.parents.slice(1)) {
-        const blob = (await h.filesIn(parent, [dir === '.' ? '' : dir])).get(merge.path);
-        if (blob === undefined || !(blob === merge.blob || (await this.sameSave(blob, merge.blob)))) continue;
-        line = (await h.fileRevisions([merge.path], parent)).filter((r) => r.path === merge.path).slice(0, MAX_LINE_REVISIONS);
-        break;
-      }
-      this.kept.set(key, line);
+      const blobs = await Promise.all(merge.parents.slice(1).map(async (p) => (await h.filesIn(p, [dir === '.' ? '' : dir])).get(merge.path) ?? null));
+      source = { blobs, lines: blobs.map(() => null) };
+      this.kept.set(key, source);
       writeSourceLines(this.root, this.kept);
     }
-    if (line) await summarizeBlobs(this.root, this.history, line, this.cache);
-    return line;
+    await summarizeBlobs(this.root, this.history, [merge, ...source.blobs.map(blobOnly)], this.cache);
+    const saved = this.cache.get(merge.blob)?.updated_at;
+    for (const [i, blob] of source.blobs.entries()) {
+      if (blob === null) continue;
+      const theirs = this.cache.get(blob);
+      const took = blob === merge.blob || (typeof saved === 'string' && theirs?.updated_at === saved) || (text !== null && theirs?.queued.includes(text) === true);
+      if (!took) continue;
+      let line = source.lines[i];
+      if (!line) {
+        line = (await (await this.history()).fileRevisions([merge.path], merge.parents[i + 1])).filter((r) => r.path === merge.path).slice(0, MAX_LINE_REVISIONS);
+        source.lines[i] = line;
+        writeSourceLines(this.root, this.kept);
+      }
+      await summarizeBlobs(this.root, this.history, line, this.cache);
+      return line;
+    }
+    return null;
   }
+}
 
-  /** Whether blob `theirs` holds the save blob `merged` holds: the same updated_at. */
-  private async sameSave(theirs: string, merged: string): Promise<boolean> {
-    const blob = (oid: string): FileRevision => ({ sha: '', parents: [], time: 0, path: '', blob: oid });
-    await summarizeBlobs(this.root, this.history, [blob(theirs), blob(merged)], this.cache);
-    const saved = this.cache.get(merged)?.updated_at;
-    return typeof saved === 'string' && this.cache.get(theirs)?.updated_at === saved;
-  }
+/** Per non-first parent of a merge: its blob at the file's path (null: none), and the file's line from it once read. */
+interface MergeSource {
+  blobs: (string | null)[];
+  lines: (FileRevision[] | null)[];
+}
+
+/** A blob as summarizeBlobs takes it. */
+const blobOnly = (blob: string | null): FileRevision => ({ sha: '', parents: [], time: 0, path: '', blob });
+
+const SHA_TEXT = /^[0-9a-f]{40}$/;
+
+function isMergeSource(v: unknown): v is MergeSource {
+  if (!v || typeof v !== 'object') return false;
+  const { blobs, lines } = v as Partial<MergeSource>;
+  return Array.isArray(blobs) && Array.isArray(lines) && blobs.length === lines.length
+    && blobs.every((b) => b === null || (typeof b === 'string' && SHA_TEXT.test(b)))
+    && lines.every((l) => l === null || isRevisionList(l));
 }
 
 function sourceLinesPath(root: string, create = false): string | null {
@@ -156,24 +178,25 @@ function sourceLinesPath(root: string, create = false): string | null {
   return dir && join(dir, MERGED_LINES_FILE);
 }
 
-function readSourceLines(root: string): Map<string, FileRevision[] | null> {
+function readSourceLines(root: string): Map<string, MergeSource> {
   const path = sourceLinesPath(root);
   const kept = path ? readCacheJson(path) : null;
   if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return new Map();
-  return new Map(Object.entries(kept).filter(([, v]) => v === null || isRevisionList(v)) as [string, FileRevision[] | null][]);
+  return new Map(Object.entries(kept).filter(([, v]) => isMergeSource(v)) as [string, MergeSource][]);
 }
 
 /** Best effort, like the blob cache. */
-function writeSourceLines(root: string, kept: Map<string, FileRevision[] | null>): void {
+function writeSourceLines(root: string, kept: Map<string, MergeSource>): void {
   const path = sourceLinesPath(root, true);
   if (path) writeCacheJson(join(path, '..'), MERGED_LINES_FILE, Object.fromEntries([...kept].slice(-MAX_MERGED_LINES)));
 }
 
 /**
- * datedBy, where the revision it finds is a merge that took the file's save from another parent:
- * that merge only brought the save in, whatever its date. The commit that recorded it is on that
- * parent's line (the oldest holding the same stamp, as on HEAD's line), so the instant is dated
- * along it instead, and so on for a merge there. Without such a merge git is asked nothing more.
+ * datedBy, where the revision it finds is a merge that took the file's save (or, for a text, the
+ * text) from another parent: that merge only brought it in, whatever its date. The commit that
+ * recorded it is on that parent's line (the oldest holding the same stamp, or queuing the text, as
+ * on HEAD's line), so the instant is dated along it instead, and so on for a merge there. Without
+ * such a merge git is asked nothing more.
  */
 async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp: Checkpoint, text: string | null): Promise<{ at: number; by: FileRevision | null; via?: Within }> {
   let line = own;
@@ -182,7 +205,7 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
   for (let hop = 0; hop < MAX_MERGE_HOPS; hop++) {
     const by = found.by;
     if (by === null) break;
-    const source = await read.lines.of(by);
+    const source = await read.lines.of(by, text);
     if (source === null) break;
     merge ??= by.sha;
     line = [...line.slice(0, line.indexOf(by)), ...source];

@@ -369,4 +369,31 @@ describe.each(ENGINES)('an honest branch merged after main saved later (%s engin
     const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as (F & { blocks?: boolean })[];
     expect(pushed.filter((f) => f.blocks)).toEqual([]);
   });
+
+  it('an action the branch queued is dated by the branch, though main\'s later save is the one kept: a PR that landed since is skipped', async () => {
+    const dir = repo();
+    assertBuilt();
+    git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'] }));
+    commitAll(dir, 'checkpoint: api', ago(280));
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    write(dir, FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] }));
+    commitAll(dir, 'checkpoint: api queues PR 12', ago(200));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['checkout', '-q', '-b', 'pr12']);
+    write(dir, 'src/pr.ts', 'export const pr = 12;\n');
+    commitAll(dir, 'PR work', ago(180));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'pr12', '-m', 'Merge pull request #12 from o/pr12'], dateEnv(ago(170)));
+    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+    write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] }));
+    commitAll(dir, 'checkpoint: api on main', ago(150));
+    git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #13 from o/feature'], dateEnv(ago(100)));
+    expect(git(dir, ['ls-files', '-u'])).toBe('');
+    expect(JSON.parse(read(dir, FILE)).next_actions).toEqual(['Merge PR #12', 'Write the changelog for v1.8']);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
+    expect(next.text).toBe('Write the changelog for v1.8');
+    expect((await doctor(dir, engine)).find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #12, which landed after it was queued (${ago(200).replace('Z', '.000Z')}) and still queued (${landed.slice(0, 7)}`);
+  });
 });
