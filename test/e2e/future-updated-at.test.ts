@@ -37,16 +37,21 @@ function repo(): string {
   return dir;
 }
 
+/** PR #`n` worked on `minutes` ago and merged into branch `into` five minutes later: the merge commit. */
+function mergePr(dir: string, n: number, into: string, minutes: number): string {
+  git(dir, ['checkout', '-q', '-b', `pr${n}`]);
+  write(dir, 'src/pr.ts', `export const pr = ${n};\n`);
+  commitAll(dir, 'PR work', ago(minutes));
+  git(dir, ['checkout', '-q', into]);
+  git(dir, ['merge', '-q', '--no-ff', `pr${n}`, '-m', `Merge pull request #${n} from o/pr${n}`], dateEnv(ago(minutes - 5)));
+  return git(dir, ['rev-parse', 'HEAD']).trim();
+}
+
 /** After the checkpoint: the spec changes and PR #9 merges. */
 function driftAfter(dir: string, minutes: number): { changed: string; merge: string } {
   write(dir, 'docs/spec.md', 'spec v2\n');
   const changed = commitAll(dir, 'Rework the spec', ago(minutes));
-  git(dir, ['checkout', '-q', '-b', 'pr']);
-  write(dir, 'src/pr.ts', 'export const pr = 9;\n');
-  commitAll(dir, 'PR work', ago(minutes - 5));
-  git(dir, ['checkout', '-q', 'main']);
-  git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(minutes - 10)));
-  return { changed, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
+  return { changed, merge: mergePr(dir, 9, 'main', minutes - 5) };
 }
 
 /**
@@ -59,12 +64,7 @@ function onSideBranch(dir: string, text: string): { changed: string; landed: str
   commitAll(dir, 'checkpoint: api on side', ago(200));
   write(dir, 'docs/spec.md', 'spec v2\n');
   const changed = commitAll(dir, 'Rework the spec', ago(180));
-  git(dir, ['checkout', '-q', '-b', 'pr']);
-  write(dir, 'src/pr.ts', 'export const pr = 9;\n');
-  commitAll(dir, 'PR work', ago(175));
-  git(dir, ['checkout', '-q', 'side']);
-  git(dir, ['merge', '-q', '--no-ff', 'pr', '-m', 'Merge pull request #9 from o/pr'], dateEnv(ago(170)));
-  const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+  const landed = mergePr(dir, 9, 'side', 175);
   git(dir, ['checkout', '-q', 'main']);
   return { changed, landed };
 }
@@ -381,12 +381,7 @@ describe.each(ENGINES)('an honest branch merged after main saved later (%s engin
     write(dir, FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] }));
     commitAll(dir, 'checkpoint: api queues PR 12', ago(200));
     git(dir, ['checkout', '-q', 'main']);
-    git(dir, ['checkout', '-q', '-b', 'pr12']);
-    write(dir, 'src/pr.ts', 'export const pr = 12;\n');
-    commitAll(dir, 'PR work', ago(180));
-    git(dir, ['checkout', '-q', 'main']);
-    git(dir, ['merge', '-q', '--no-ff', 'pr12', '-m', 'Merge pull request #12 from o/pr12'], dateEnv(ago(170)));
-    const landed = git(dir, ['rev-parse', 'HEAD']).trim();
+    const landed = mergePr(dir, 12, 'main', 175);
     write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] }));
     commitAll(dir, 'checkpoint: api on main', ago(150));
     git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #13 from o/feature'], dateEnv(ago(100)));
