@@ -25,7 +25,7 @@ import type { CommitInfo } from '../git/types.js';
 import { warningLevel } from '../protocol/validate.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
-/** Said of a tie only while the checkpoint is not committed (checkGeneratedFiles drops it otherwise): a commit of it would let the graph decide. */
+/** Said of a tie only while the checkpoint's save is not committed (checkGeneratedFiles drops it otherwise): a commit of it would let the graph decide. */
 const UNTIL_COMMITTED = ' (nor can it while the save is not committed)';
 /**
  * A commit's date as a finding quotes it; for one the commit graph places after an instant its
@@ -494,7 +494,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   }
   return (uncommitted, unsure, untracked) => findings.flatMap((f): Finding[] => {
     if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel))];
-    if (!('dirty' in f)) return [uncommitted.has(ctx.checkpointRel) ? f : { ...f, message: f.message.replace(UNTIL_COMMITTED, '') }];
+    if (!('dirty' in f)) return [uncommitted.has(ctx.checkpointRel) && !ctx.evidence.keptSave?.(ctx.checkpointRel) ? f : { ...f, message: f.message.replace(UNTIL_COMMITTED, '') }];
     if (!uncommitted.has(f.dirty)) return [];
     // A build output or a file never added: git holds no version of it to drift from.
     const kind = untracked?.get(f.dirty);

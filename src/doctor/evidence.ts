@@ -48,6 +48,12 @@ export interface Evidence {
    */
   hiddenBy: { rel: string; stop: string }[];
   /**
+   * Whether the checkpoint at `rel`, edited and not committed, still holds the save a commit
+   * recorded (a hand edit that kept updated_at), as far as its revisions were read: the graph then
+   * orders that save against a commit in its second.
+   */
+  keptSave?: (rel: string) => boolean;
+  /**
    * Whether a commit counts as made after an instant of the checkpoint at `rel` (`text` null: its
    * save; else when that text was queued), `sec` being that instant: by its date, or by the commit
    * graph where the commit that recorded the instant is known (after.ts). Over `commits` as gathered.
@@ -236,7 +242,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel) };
 }
 
 /**
@@ -416,6 +422,11 @@ class Anchoring {
    * bounded by the instant, stops above commits made after such an anchor yet dated before the
    * instant, so it is completed from each of them too (those it already reaches leave it closed).
    */
+  /** Whether a commit recorded the save `rel` holds (its revisions read: dateQueued's, or a tie's). */
+  recordedSave(rel: string): boolean {
+    return this.exact.has(instantKey(rel, null));
+  }
+
   private aheadAnchors(anchors: Set<string>): void {
     for (const i of this.exact.values()) if (i.ahead) anchors.add(i.anchor);
   }

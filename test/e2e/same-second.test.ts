@@ -101,9 +101,16 @@ describe('Form A: a generated file committed, then recorded in the checkpoint, i
     const regenerated = commitAll(dir, 'Regenerate the client', at(0));
     const shown = (fs: F[]) => drift(fs).map((m) => m.includes(regenerated.slice(0, 7)));
     expect(shown(await findings(dir, engine))).toEqual([true]);
-    // The checkpoint is committed: the graph was asked, so no word of a commit that would let it decide.
-    expect(drift(await findings(dir, engine))[0]).toContain("in the save's own second: commit times are whole seconds, and git's graph does not place it before the save); re-read it");
     expect(shown(await findings(dir, engine, `${base}..${regenerated}`))).toEqual([true]);
+    // The checkpoint is committed: the graph was asked, so no word of a commit that would let it decide.
+    const decided = "in the save's own second: commit times are whole seconds, and git's graph does not place it before the save); re-read it";
+    expect(drift(await findings(dir, engine))[0]).toContain(decided);
+    // Nor after a hand edit that kept updated_at: the committed save still decides.
+    write(dir, FILE, checkpoint(at(0, '.664'), ['src/keep.ts', CLIENT], ['Wire the client into the app']).replace('coverage 8.0.', 'coverage 8.0, checked by hand.'));
+    expect(drift(await findings(dir, engine))[0]).toContain(decided);
+    // A save of its own, not committed: then the clause says what would let the graph decide.
+    write(dir, FILE, checkpoint(at(0, '.900'), ['src/keep.ts', CLIENT], ['Wire the client into the app']));
+    expect(drift(await findings(dir, engine))[0]).toContain('(nor can it while the save is not committed)); re-read it');
   });
 });
 
