@@ -46,3 +46,15 @@ export function updatedText(text: string, ...flags: string[]): string {
   const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), texts);
   return formatJson(doc, { ...detectFormat(text), texts });
 }
+
+/**
+ * The first lines of a checkpoint text written by hand (as the property tests build them, one
+ * member a line, two-space indent): skill api of project shop, saved in early November.
+ */
+export const HAND_WRITTEN_HEAD = `  "protocol_version": "1.1",
+  "skill": "api",
+  "project": "shop",
+  "project_dir": "/home/dev/shop",
+  "created_at": "2026-10-01T09:00:00Z",
+  "updated_at": "2026-11-02T17:45:00Z",
+`;

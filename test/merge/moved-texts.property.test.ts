@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { formatKeepingLayout } from '../../src/protocol/layout.js';
 import { rawItems } from '../helpers/raw-json.js';
+import { HAND_WRITTEN_HEAD } from '../helpers/fixtures.js';
 
 const SPELLINGS = [
   ['8', '8.0', '8.00', '8e0'],
@@ -36,13 +37,7 @@ const action = fc.oneof(
 const doc = (c: { phase: string; actions: string[]; runs: string[]; multiline: boolean }) => {
   const list = (items: string[], pad: string) => (c.multiline ? `[\n${items.map((i) => `${pad}  ${i}`).join(',\n')}\n${pad}]` : `[${items.join(', ')}]`);
   return `{
-  "protocol_version": "1.1",
-  "skill": "api",
-  "project": "shop",
-  "project_dir": "/home/dev/shop",
-  "created_at": "2026-10-01T09:00:00Z",
-  "updated_at": "2026-11-02T17:45:00Z",
-  "phase": "${c.phase}",
+${HAND_WRITTEN_HEAD}  "phase": "${c.phase}",
   "step": "sprint-2",
   "status": "in_progress",
   "progress_summary": "Orders endpoint half done; see src/orders.ts (PR 12)",

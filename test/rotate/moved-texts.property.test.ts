@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
+import { HAND_WRITTEN_HEAD } from '../helpers/fixtures.js';
 import { rawItems } from '../helpers/raw-json.js';
 import { makeRepo, read, write } from '../helpers/repo.js';
 
@@ -44,13 +45,7 @@ const doneAt = fc.constantFrom('"2026-10-30T09:00:00Z"', '"2026-10-31T09:00:00Z"
 const recentlyDone = fc.tuple(doneAt, num).map(([at, h]) => `{"at": ${at}, "action": "Sketch the schema (PR 9)", "estimate_h": ${h}}`);
 
 const doc = (c: { runs: string[]; actions: string[]; done: string[]; status: string }) => `{
-  "protocol_version": "1.1",
-  "skill": "api",
-  "project": "shop",
-  "project_dir": "/home/dev/shop",
-  "created_at": "2026-10-01T09:00:00Z",
-  "updated_at": "2026-11-02T17:45:00Z",
-  "phase": "build",
+${HAND_WRITTEN_HEAD}  "phase": "build",
   "step": "sprint-2",
   "status": "${c.status}",
   "progress_summary": "Orders endpoint half done; see src/orders.ts (PR 12) and docs/**/*.md",
