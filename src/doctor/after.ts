@@ -94,6 +94,39 @@ export function ancestorsIn(commits: readonly Pick<CommitInfo, 'sha' | 'parents'
 }
 
 /**
+ * Descendants of a commit through `commits` (from its children among them on; empty for one with
+ * none), worked out once per commit and only when asked: the descendants rule (see above).
+ */
+export function descendantsIn(commits: readonly Pick<CommitInfo, 'sha' | 'parents'>[]): (sha: string) => ReadonlySet<string> {
+  let children: Map<string, string[]> | null = null;
+  const memo = new Map<string, Set<string>>();
+  return (sha) => {
+    let known = memo.get(sha);
+    if (known) return known;
+    if (children === null) {
+      children = new Map();
+      for (const c of commits) {
+        for (const p of c.parents) {
+          const list = children.get(p);
+          if (list) list.push(c.sha);
+          else children.set(p, [c.sha]);
+        }
+      }
+    }
+    known = new Set<string>();
+    const pending = [...(children.get(sha) ?? [])];
+    while (pending.length) {
+      const s = pending.pop()!;
+      if (known.has(s)) continue;
+      known.add(s);
+      pending.push(...(children.get(s) ?? []));
+    }
+    memo.set(sha, known);
+    return known;
+  };
+}
+
+/**
  * The rule over `commits` (a completed walk): an anchor is looked at only for a commit its date
  * calls "before" or ties, and each anchor's descendants and ancestors in the walk are worked out once.
  */
@@ -122,32 +155,9 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
 /** madeAfterIn's rule where the graph can tell more than the dates (see above). */
 function graphRule(commits: readonly CommitInfo[], below: (sha: string) => ReadonlySet<string>, tieRule: (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean): MadeAfter {
   const bySha = new Map(commits.map((c) => [c.sha, c]));
-  const children = new Map<string, string[]>();
-  for (const c of commits) {
-    for (const p of c.parents) {
-      const list = children.get(p);
-      if (list) list.push(c.sha);
-      else children.set(p, [c.sha]);
-    }
-  }
-  const reach = (from: string, next: (sha: string) => readonly string[]): Set<string> => {
-    const seen = new Set<string>();
-    const pending = [...next(from)];
-    while (pending.length) {
-      const sha = pending.pop()!;
-      if (seen.has(sha) || !bySha.has(sha)) continue;
-      seen.add(sha);
-      pending.push(...next(sha));
-    }
-    return seen;
-  };
-  const later = new Map<string, Set<string>>();
-  const around = (anchor: string) => {
-    let known = later.get(anchor);
-    if (!known) later.set(anchor, (known = reach(anchor, (sha) => children.get(sha) ?? [])));
-    // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
-    return { later: known, below: below(anchor) };
-  };
+  const later = descendantsIn(commits);
+  // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).
+  const around = (anchor: string) => ({ later: later(anchor), below: below(anchor) });
   return (sec, anchor, first, _ahead, within) => {
     const tie = tieRule(sec, anchor, first);
     return (c) => {

@@ -19,7 +19,7 @@ import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
-import { ancestorsIn } from './after.js';
+import { ancestorsIn, descendantsIn } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -135,39 +135,6 @@ export function afterRecorded(tip: string, commits: readonly CommitInfo[], rel: 
   const r = recorded;
   const below = ancestorsIn(commits)(r.sha);
   return (c) => c.sha !== r.sha && !below.has(c.sha);
-}
-
-/**
- * The pushed commits descending from a commit (pushed or not: from its pushed children on),
- * through pushed commits; worked out once per commit and only when asked.
- */
-function descendantsIn(commits: readonly CommitInfo[]): (sha: string) => ReadonlySet<string> {
-  let children: Map<string, string[]> | null = null;
-  const memo = new Map<string, Set<string>>();
-  return (sha) => {
-    let known = memo.get(sha);
-    if (known) return known;
-    if (children === null) {
-      children = new Map();
-      for (const c of commits) {
-        for (const p of c.parents) {
-          const list = children.get(p);
-          if (list) list.push(c.sha);
-          else children.set(p, [c.sha]);
-        }
-      }
-    }
-    known = new Set<string>();
-    const pending = [...(children.get(sha) ?? [])];
-    while (pending.length) {
-      const s = pending.pop()!;
-      if (known.has(s)) continue;
-      known.add(s);
-      pending.push(...(children.get(s) ?? []));
-    }
-    memo.set(sha, known);
-    return known;
-  };
 }
 
 function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
