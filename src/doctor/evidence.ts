@@ -382,11 +382,13 @@ class Anchoring {
     // whose commit recorded it (queued.ts recordedBy). On an honest clock that side's tip is dated
     // at or after the save, so inside the walk; one the walk left out, or dated before the save,
     // is a side line whose commits the date cannot order against it: the file's revisions are read.
-    const bySha = new Map(walked.map((c) => [c.sha, c]));
+    let bySha: Map<string, CommitInfo> | null = null; // only where a merge recorded a save
     const merged = listed.filter(({ rel, cp }) => {
       const by = recorded.get(rel);
+      if (by === undefined || by.parents.length < 2) return false;
+      bySha ??= new Map(walked.map((c) => [c.sha, c]));
       const saved = Math.floor(toSeconds(cp.updated_at));
-      return by !== undefined && by.parents.slice(1).some((p) => !((bySha.get(p)?.time ?? -Infinity) >= saved));
+      return by.parents.slice(1).some((p) => !((bySha!.get(p)?.time ?? -Infinity) >= saved));
     });
     if (cut.length || merged.length) {
       const unread = [...cut, ...merged].filter((f) => !this.exact.has(instantKey(f.rel, null)));
