@@ -4,15 +4,61 @@
 // purpose: a lenient parse reads "2026-11-02 10:00" in the machine's own time zone, so two
 // machines merging the same log would order it differently.
 
-const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+// Read by hand rather than by schema.json's pattern (the year captured here),
+//   ^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$
+// which every command would compile on its first date (the code cache keeps no compiled
+// expression); test/protocol/instant.test.ts checks the two agree.
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+/** The digit at `i` (-1 for anything else). */
+function digit(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 0x30;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/** Two digits at `i` forming a number from `min` to `max`, or -1. */
+function twoDigits(s: string, i: number, min: number, max: number): number {
+  const a = digit(s, i);
+  const b = digit(s, i + 1);
+  if (a < 0 || b < 0) return -1;
+  const n = a * 10 + b;
+  return n >= min && n <= max ? n : -1;
+}
+
+/** Year, month and day of an instant in the schema's shape, or null. */
+export function instantDate(s: string): [year: number, month: number, day: number] | null {
+  const century = twoDigits(s, 0, 0, 99);
+  const year = twoDigits(s, 2, 0, 99);
+  if (century < 0 || year < 0 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':') return null;
+  const month = twoDigits(s, 5, 1, 12);
+  const day = twoDigits(s, 8, 1, 31);
+  if (month < 0 || day < 0 || twoDigits(s, 11, 0, 23) < 0 || twoDigits(s, 14, 0, 59) < 0) return null;
+  let at = 16;
+  // Seconds, then a fraction of at least one digit, each optional.
+  if (s[at] === ':' && twoDigits(s, at + 1, 0, 59) >= 0) {
+    at += 3;
+    if (s[at] === '.' && digit(s, at + 1) >= 0) {
+      at += 2;
+      while (digit(s, at) >= 0) at++;
+    }
+  }
+  if (s[at] === 'Z') at++;
+  else if (s[at] === '+' || s[at] === '-') {
+    if (twoDigits(s, at + 1, 0, 23) < 0) return null;
+    at += 3;
+    if (s[at] === ':') at++;
+    if (twoDigits(s, at, 0, 59) < 0) return null;
+    at += 2;
+  } else return null;
+  return at === s.length ? [century * 100 + year, month, day] : null;
+}
+
 export function isIsoInstant(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const m = ISO_INSTANT.exec(value);
-  return m !== null && Number(m[3]) <= daysInMonth(Number(m[1]), Number(m[2])) && !Number.isNaN(Date.parse(value));
+  const date = instantDate(value);
+  return date !== null && date[2] <= daysInMonth(date[0], date[1]) && !Number.isNaN(Date.parse(value));
 }
