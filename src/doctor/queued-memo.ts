@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { repoKey, storeKey } from '../git/commit-cache.js';
+import { fastForward, topFolders } from '../git/fast-forward.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
@@ -23,10 +24,10 @@ function entryKey(head: string, shallow: string, rel: string, cp: Checkpoint): s
   return `${head}:${shallow}:${JSON.stringify([rel, cp.updated_at, queuedTexts(cp)])}`;
 }
 
-function memoPath(root: string, create = false): { dir: string; path: string; head: string; shallow: string } | null {
+function memoPath(root: string, create = false): { dir: string; path: string; head: string; shallow: string; commonDir: string } | null {
   const key = create ? storeKey(root) : repoKey(root);
   const dir = key && cacheDir(key.commonDir, '', create);
-  return key && dir ? { dir, path: join(dir, MEMO_FILE), head: key.head, shallow: key.shallow } : null;
+  return key && dir ? { dir, path: join(dir, MEMO_FILE), head: key.head, shallow: key.shallow, commonDir: key.commonDir } : null;
 }
 
 function readMemo(path: string): Memo {
@@ -39,9 +40,25 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
   const at = memoPath(root);
   if (!at) return null;
   const memo = readMemo(at.path);
+  const found = datesAt(memo, at.head, at.shallow, files);
+  if (found) return found;
+  // HEAD moved on by commits that left the checkpoint files alone: their history, and so the
+  // dates, are the earlier HEAD's (the newest head remembered; fast-forward.ts says when).
+  const keys = Object.keys(memo);
+  const earlier = keys.length ? keys[keys.length - 1]!.slice(0, keys[keys.length - 1]!.indexOf(':')) : '';
+  const dirs = topFolders(files.map(({ rel }) => rel));
+  if (!/^[0-9a-f]{40}$/.test(earlier) || earlier === at.head || dirs.includes('')) return null;
+  const gained = fastForward(at.commonDir, at.head, earlier);
+  if (!gained || dirs.some((dir) => gained.touches(dir))) return null;
+  const carried = datesAt(memo, earlier, at.shallow, files);
+  if (carried) rememberDates(root, files, carried);
+  return carried;
+}
+
+function datesAt(memo: Memo, head: string, shallow: string, files: readonly { rel: string; cp: Checkpoint }[]): QueuedDates | null {
   const dates: QueuedDates = new Map();
   for (const { rel, cp } of files) {
-    const entry = memo[entryKey(at.head, at.shallow, rel, cp)];
+    const entry = memo[entryKey(head, shallow, rel, cp)];
     if (!entry || typeof entry !== 'object') return null;
     const byText = new Map<string, number>();
     for (const text of queuedTexts(cp)) {

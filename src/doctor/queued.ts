@@ -6,7 +6,8 @@ import type { Checkpoint } from '../protocol/types.js';
 import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
-import { cachedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
+import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
+import { topFolders } from '../git/fast-forward.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
@@ -84,6 +85,8 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   const paths = files.map((f) => f.rel);
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
+  // After commits that left the checkpoint files alone, their revisions are the earlier HEAD's.
+  if (!isRevisionList(revisions)) revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, topFolders(paths));
   if (!isRevisionList(revisions)) {
     revisions = await (await history()).fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);

@@ -27,9 +27,16 @@ describe('commit cache', () => {
     expect(cachedCommitsSince(dir, later)).toEqual(await history.commitsSince(later));
     // An earlier instant than the cached walk reached is a miss, not a partial answer.
     expect(cachedCommitsSince(dir, since - 86400)).toBeNull();
-    // HEAD moves: miss.
+    // HEAD moves on by a plain commit: the walk is carried forward (fast-forward.ts) and kept
+    // there, as a fresh walk gives it.
     commitAll(dir, 'c5', '2026-02-05T00:00:00Z');
+    expect(cachedCommitsSince(dir, since)).toEqual(await history.commitsSince(since));
+    expect(cachedCommitsSince(dir, later)).toEqual(await history.commitsSince(later));
+    // HEAD moves to a commit that does not descend from the one kept: miss.
+    git(dir, ['checkout', '-q', '--detach', 'HEAD~2']);
+    commitAll(dir, 'c4b', '2026-02-06T00:00:00Z');
     expect(cachedCommitsSince(dir, since)).toBeNull();
+    git(dir, ['checkout', '-q', '-']);
     // Packed refs and a detached HEAD are read too.
     storeCommitsSince(dir, since, await history.commitsSince(since));
     git(dir, ['pack-refs', '--all']);

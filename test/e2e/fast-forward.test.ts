@@ -1,0 +1,101 @@
+// An agent commits, then asks `status` and `next` again: the answers kept at the previous HEAD
+// are carried forward over a plain line of new commits (git/fast-forward.ts) instead of asking
+// git again. Whatever was carried, every command must say exactly what it says with no cache at
+// all; and after commits git must answer (a merge, a checkpoint changed, a commit dated before
+// the walk's start), git is asked.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const COMMANDS = [['status'], ['next'], ['status', '--json'], ['next', '--json'], ['doctor', '--json']];
+
+/** Each command's output run with the caches as they are, and whether git ran for it. */
+function outputs(dir: string): { text: string; gitRan: boolean }[] {
+  return COMMANDS.map((args) => {
+    const traceDir = mkdtempSync(join(tmpdir(), 'cp-trace-'));
+    const trace = join(traceDir, 'trace');
+    const r = cli(dir, args, { env: { GIT_TRACE: trace } });
+    const gitRan = existsSync(trace) && readFileSync(trace, 'utf8').length > 0;
+    rmSync(traceDir, { recursive: true, force: true });
+    return { text: `${r.code}\n${r.stdout}\n${r.stderr}`, gitRan };
+  });
+}
+
+/** The same commands with every cache removed first: what a first run says. */
+function cold(dir: string): string[] {
+  return COMMANDS.map((args) => {
+    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+    const r = cli(dir, args);
+    return `${r.code}\n${r.stdout}\n${r.stderr}`;
+  });
+}
+
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  const saved = new Date(Date.now() - 2 * 86_400_000).toISOString();
+  write(dir, 'src/app.ts', 'export const app = 1;\n');
+  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api', {
+    created_at: saved,
+    updated_at: saved,
+    next_actions: ['Merge PR #12 (rate limits)', 'Write the auth middleware tests'],
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/app.ts (PR 12)'] },
+  }), null, 2)}\n`);
+  commitAll(dir, 'Save the api checkpoint', saved);
+  commitAll(dir, 'Unrelated work', new Date(Date.now() - 86_400_000).toISOString());
+  return dir;
+}
+
+describe('answers carried over a plain line of new commits', () => {
+  it('says what a first run says, without starting git, after commits that leave the checkpoints alone', () => {
+    const dir = project();
+    outputs(dir); // the caches, at this HEAD
+    write(dir, 'notes.md', 'a note\n');
+    commitAll(dir, 'Add a note');
+    // The new commit lands PR #12: `next` must see it though nothing walked.
+    write(dir, 'src/limits.ts', 'export const limit = 10;\n');
+    commitAll(dir, 'Rate limits (#12)');
+    const carried = outputs(dir);
+    expect(carried.map((o) => o.text)).toEqual(cold(dir));
+    expect(carried[1]!.text).toContain('Write the auth middleware tests');
+    expect(carried[1]!.text).not.toMatch(/Next: .*Merge PR #12/);
+    // status and next asked git nothing; doctor (which asks about the work tree) may.
+    expect(carried.slice(0, 4).map((o) => o.gitRan)).toEqual([false, false, false, false]);
+  });
+
+  it('asks git again after a merge, a checkpoint change or a commit dated before the walk, and still says what a first run says', () => {
+    const dir = project();
+    outputs(dir);
+    // A merge of a side branch.
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    write(dir, 'src/side.ts', 'export const side = 1;\n');
+    commitAll(dir, 'Side work');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch side', 'side']);
+    let now = outputs(dir);
+    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now[0]!.gitRan).toBe(true);
+    // A commit that changes the checkpoint: its history is the dates' source.
+    outputs(dir);
+    const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
+    cp.next_actions.push('Ship the release notes');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(cp, null, 2)}\n`);
+    commitAll(dir, 'Queue the release notes');
+    now = outputs(dir);
+    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now[0]!.gitRan).toBe(true);
+    // A commit whose date lies before the checkpoint's save: git stops its walk there.
+    outputs(dir);
+    write(dir, 'src/old.ts', 'export const old = 1;\n');
+    commitAll(dir, 'Backdated work', '2020-01-01T00:00:00Z');
+    now = outputs(dir);
+    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now[0]!.gitRan).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+// fast-forward.ts reads HEAD's new commits from the object store. What it gives must be what
+// git's walk gives for them; anything it cannot read as git would is no answer at all.
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { fastForward } from '../../src/git/fast-forward.js';
+import { createHistory } from '../../src/git/index.js';
+import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+function repo(): { dir: string; base: string } {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, '.checkpoints/api.checkpoint.json', '{}\n');
+  const base = commitAll(dir, 'base', '2026-02-01T00:00:00Z');
+  return { dir, base };
+}
+
+const head = (dir: string) => git(dir, ['rev-parse', 'HEAD']).trim();
+
+describe('fastForward', () => {
+  it('gives the new commits as git walks them, and which folders they changed', async () => {
+    const { dir, base } = repo();
+    write(dir, 'src/a.ts', 'a\n');
+    commitAll(dir, 'Add a (#12)\n\nWhy it matters.\n\nMore.', '2026-02-02T00:00:00Z');
+    write(dir, 'src/b.ts', 'b\n');
+    commitAll(dir, 'Add b', '2026-02-03T00:00:00Z');
+    const gained = fastForward(join(dir, '.git'), head(dir), base)!;
+    const walked = await (await createHistory({ dir, engine: 'native' })).commitsSince(Date.parse('2026-02-02T00:00:00Z') / 1000, { changes: 'none' });
+    expect(gained.commits).toEqual(walked);
+    expect(gained.touches('src')).toBe(true);
+    expect(gained.touches('.checkpoints')).toBe(false);
+    // Dated before the walk's start: git would stop there.
+    expect(fastForward(join(dir, '.git'), head(dir), base, Date.parse('2026-02-02T12:00:00Z') / 1000)).toBeNull();
+  });
+
+  it('a folder changed and changed back still counts as changed', () => {
+    const { dir, base } = repo();
+    write(dir, '.checkpoints/api.checkpoint.json', '{"x":1}\n');
+    commitAll(dir, 'change', '2026-02-02T00:00:00Z');
+    write(dir, '.checkpoints/api.checkpoint.json', '{}\n');
+    commitAll(dir, 'change back', '2026-02-03T00:00:00Z');
+    expect(fastForward(join(dir, '.git'), head(dir), base)!.touches('.checkpoints')).toBe(true);
+  });
+
+  it('is no answer for a merge, a message git could read apart, or a HEAD not descending from the base', () => {
+    const { dir, base } = repo();
+    const gitDir = join(dir, '.git');
+    // A carriage return in the message.
+    commitAll(dir, 'line one\rstill one', '2026-02-02T00:00:00Z');
+    expect(fastForward(gitDir, head(dir), base)).toBeNull();
+    git(dir, ['reset', '-q', '--hard', base]);
+    // Another encoding named in the commit.
+    git(dir, ['-c', 'i18n.commitEncoding=ISO-8859-1', 'commit', '-q', '--allow-empty', '-m', 'caf\u00e9']);
+    expect(fastForward(gitDir, head(dir), base)).toBeNull();
+    git(dir, ['reset', '-q', '--hard', base]);
+    // A merge.
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    commitAll(dir, 'side', '2026-02-02T00:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    commitAll(dir, 'main', '2026-02-03T00:00:00Z');
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'merge', 'side']);
+    expect(fastForward(gitDir, head(dir), base)).toBeNull();
+    // Not a descendant.
+    expect(fastForward(gitDir, base, head(dir))).toBeNull();
+  });
+});
