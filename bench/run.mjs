@@ -2,7 +2,7 @@
 // the same input, medians of interleaved runs. Absolute times are printed for context only:
 // the machine is noisy and they do not compare across runs. Method: BENCHMARKS.md.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,6 +151,25 @@ if (want(2) || want(4)) {
   if (want(2)) {
     const c = compare({ ours: cold, baseline: readParse }, { runs: RUNS });
     report('status after HEAD moved (walk not cached), real-shaped repo', c.ours, c.baseline, 'read+parse');
+  }
+  // The everyday case: a commit since the last run (an agent's step, a push), so every answer
+  // kept at the previous HEAD is a miss. Each run commits first (outside its time), on a copy of
+  // the real-shaped repository. Reported: the targets above are for an unchanged HEAD.
+  if (want(2)) {
+    const dir = join(work, 'real-550-moving');
+    cpSync(fixtures.real.dir, dir, { recursive: true });
+    let n = 0;
+    const commit = () => git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '--allow-empty', '-m', `step ${++n}`]);
+    const referenceEnv = { ...env, OPCHAIN_ROOT: dir };
+    for (const cmd of ['status', 'next', 'doctor']) {
+      const candidates = {
+        ours: () => (commit(), run(dir, [cmd])()),
+        ...(referenceCli ? { reference: () => (commit(), timeOnce(NODE, [referenceCli, cmd], { cwd: dir, env: referenceEnv, expectCodes: [0, 1] })) } : {}),
+      };
+      const m = compare(candidates, { runs: quick ? 5 : 11, warmup: 1 });
+      if (referenceCli) report(`${cmd} after a new commit vs the reference CLI, real-shaped repo`, m.ours, m.reference, 'reference');
+      else console.log(`${cmd} after a new commit, real-shaped repo: ${fmt(m.ours)} (the reference is compared with --reference=<path>)`);
+    }
   }
 }
 
