@@ -50,9 +50,9 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
   if (!/^[0-9a-f]{40}$/.test(earlier) || earlier === at.head || dirs.includes('')) return null;
   const gained = fastForward(at.commonDir, at.head, earlier);
   if (!gained || dirs.some((dir) => gained.touches(dir))) return null;
-  const carried = datesAt(memo, earlier, at.shallow, files);
-  if (carried) rememberDates(root, files, carried);
-  return carried;
+  // Not written again under HEAD: a run at this HEAD with these texts reads the landed memo
+  // first (landed-memo.ts), and the carry costs less than rewriting the memo.
+  return datesAt(memo, earlier, at.shallow, files);
 }
 
 function datesAt(memo: Memo, head: string, shallow: string, files: readonly { rel: string; cp: Checkpoint }[]): QueuedDates | null {
