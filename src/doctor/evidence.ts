@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import { cachedAtHead, cachedCommitsSince, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
+import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
@@ -198,7 +198,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const ask = (search: DeepSearch) => ({
     search,
     named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since))) : Promise.resolve([]),
-    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since))) : Promise.resolve([]),
+    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), { unchanged: search.files, since: search.since }) : Promise.resolve([]),
   });
   let guessed: ReturnType<typeof ask> | null = null;
   if (opts.dateQueued?.length && !queued.size && since !== null && opts.notBefore !== undefined && since < opts.notBefore) {
@@ -533,15 +533,18 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
  */
 export function lastRemovalsAtHead(root: string | false, file: string, history: GitHistory, files: readonly string[], since: number): Promise<CommitInfo[]> {
   const sorted = [...new Set(files)].sort();
-  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since));
+  // Over new commits that changed none of the files, the last removal of each is what it was.
+  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { unchanged: sorted, since });
 }
 
 /** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked). */
-async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>): Promise<T> {
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, carry?: { unchanged: readonly string[]; since: number }): Promise<T> {
   if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);
   if (valid(cached)) return cached;
+  const carried = carry ? carriedAtHead<unknown>(root, file, k, carry) : null;
+  if (valid(carried)) return carried;
   const value = await ask();
   storeAtHead(root, file, k, value);
   return value;
@@ -554,10 +557,22 @@ type Stamped = Verified & { objects: string };
  * commits the walk did not reach. Kept at HEAD: ancestry is fixed by HEAD, and what a name
  * resolves to only changes when objects with its first two hex digits arrive (objectsStamp).
  */
+/** Verified answers kept at an earlier HEAD, for one that gained `added`: a name that resolved to one of them is now in HEAD's history. */
+function carriedVerified(kept: Record<string, Stamped>, added: readonly CommitInfo[]): Record<string, Stamped> {
+  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return {};
+  const shas = new Set(added.map((c) => c.sha));
+  const out: Record<string, Stamped> = {};
+  for (const [name, hit] of Object.entries(kept)) out[name] = hit && typeof hit === 'object' && typeof hit.full === 'string' && shas.has(hit.full) ? { ...hit, inHead: true } : hit;
+  return out;
+}
+
 async function verifyAll(root: string, history: () => Promise<GitHistory>, tokens: readonly string[], walk: Promise<CommitInfo[]>, head: string | null): Promise<Map<string, Verified>> {
   const names = [...new Set(tokens)];
   const stamps = new Map(names.map((n) => [n, objectsStamp(root, n)]));
-  const cached = cachedAtHead<Record<string, Stamped>>(root, VERIFIED_FILE, 'v1');
+  // Over new commits on top, a name's commit is still what it was while no object with its first
+  // two hex digits arrived (the stamp says), and in HEAD's history if it was or is one of them.
+  const cached = cachedAtHead<Record<string, Stamped>>(root, VERIFIED_FILE, 'v1')
+    ?? carriedAtHead<Record<string, Stamped>>(root, VERIFIED_FILE, 'v1', { adjust: (kept, gained) => carriedVerified(kept, gained.commits) });
   const kept: Record<string, Stamped> = cached && typeof cached === 'object' && !Array.isArray(cached) ? { ...cached } : {};
   const out = new Map<string, Verified>();
   const ask: string[] = [];

@@ -86,7 +86,7 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
   // After commits that left the checkpoint files alone, their revisions are the earlier HEAD's.
-  if (!isRevisionList(revisions)) revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, topFolders(paths));
+  if (!isRevisionList(revisions)) revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { untouched: topFolders(paths) });
   if (!isRevisionList(revisions)) {
     revisions = await (await history()).fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { cacheDir, cacheWrite, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles, type HeadFiles } from './head-files.js';
 import { gitRunCount } from './git-sync.js';
-import { fastForward } from './fast-forward.js';
+import { fastForward, type FastForward } from './fast-forward.js';
 import { newestFirst } from './normalize.js';
 import type { CommitInfo } from './types.js';
 
@@ -117,26 +117,28 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
   if (!key || !dir) return null;
   const path = join(dir, slotName(scope));
   const entry = readCacheJson(path, undefined, entryPrefix(key)) as Partial<CacheEntry> | undefined;
-  if (!entry) return scope.length === 0 ? extendedWalk(root, key, path, since) : null;
+  if (!entry) return extendedWalk(root, key, path, since, scope);
   if (entry.format !== FORMAT || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
   if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
   return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
 }
 
 /**
- * The subjects-only walk of an earlier HEAD carried forward, when HEAD has since gained a plain
- * line of commits (fast-forward.ts): a walk from HEAD meets those, then exactly the earlier
- * HEAD's walk (git drops a commit older than `since` without going on past it, and none of the
- * new ones is), sorted as commitsSince sorts. Kept under HEAD, so the next run reads it directly.
+ * The walk of an earlier HEAD carried forward, when HEAD has since gained a plain line of
+ * commits (fast-forward.ts): a walk from HEAD meets those, then exactly the earlier HEAD's walk
+ * (git drops a commit older than `since` without going on past it, and none of the new ones
+ * is), sorted as commitsSince sorts; the new commits described within the walk's scope. Kept
+ * under HEAD, so the next run reads it directly.
  */
-function extendedWalk(root: string, key: RepoKey, path: string, since: number): CommitInfo[] | null {
+function extendedWalk(root: string, key: RepoKey, path: string, since: number, scope: readonly string[]): CommitInfo[] | null {
   const entry = readCacheJson(path) as Partial<CacheEntry> | undefined;
   if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== key.shallow || entry.since !== since) return null;
-  if (!Array.isArray(entry.scope) || entry.scope.length !== 0 || !isCommitList(entry.commits)) return null;
+  if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
   const gained = fastForward(key.commonDir, key.head, entry.head, since);
-  if (!gained) return null;
-  const commits = [...gained.commits, ...entry.commits].sort(newestFirst);
-  storeCommitsSince(root, since, commits);
+  const added = gained && (scope.length === 0 ? gained.commits : gained.describedIn(scope));
+  if (!added) return null;
+  const commits = [...added, ...entry.commits].sort(newestFirst);
+  storeCommitsSince(root, since, commits, scope);
   return commits;
 }
 
@@ -253,20 +255,28 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
 /** Best effort, like storeCommitsSince. */
 /**
  * cachedAtHead's answer kept at an earlier HEAD, when HEAD has since gained a plain line of
- * commits that changed nothing under `dirs` (top-level folders) and the answer depends on
- * those folders' history alone (as the checkpoint files' revisions along first parents do).
- * Kept under HEAD, so the next run reads it directly.
+ * commits (fast-forward.ts) and the answer still holds: it depends only on the history of the
+ * top-level folders `untouched`, which no new commit changed (the checkpoint files' revisions
+ * along first parents), or on the walk since `since` through changes to the paths `unchanged`,
+ * none of which a new commit changed (the last removal of a missing file), or `adjust` brings it
+ * up to date from the new commits. Kept under HEAD, so the next run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, dirs: readonly string[]): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { untouched: readonly string[] } | { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
-  if (!repo || !dir || dirs.length === 0 || dirs.includes('')) return null;
+  if (!repo || !dir) return null;
   const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
   if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== repo.shallow || entry.key !== key || entry.value === undefined) return null;
   const gained = fastForward(repo.commonDir, repo.head, entry.head);
-  if (!gained || dirs.some((d) => gained.touches(d))) return null;
-  storeAtHead(root, file, key, entry.value);
-  return entry.value;
+  if (!gained) return null;
+  let value: T = entry.value as T;
+  if ('adjust' in how) value = how.adjust(value, gained);
+  else if ('unchanged' in how) {
+    // An answer about the walk since `since` that only these paths' changes make: none new, and none of the new commits older.
+    if (gained.commits.some((c) => c.time < how.since) || gained.describedIn(how.unchanged)?.every((c) => c.changes.length === 0) !== true) return null;
+  } else if (how.untouched.length === 0 || how.untouched.some((d) => d === '' || gained.touches(d))) return null;
+  storeAtHead(root, file, key, value);
+  return value;
 }
 
 export function storeAtHead(root: string, file: string, key: string, value: unknown): void {

@@ -9,9 +9,10 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitMessage } from './normalize.js';
-import { entryNamed, parseCommit } from './object-parse.js';
+import { indexScope, inScopeIndex, leadsIntoScope, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { entryNamed, parseCommit, parseTree, type TreeEntry } from './object-parse.js';
 import { ObjectStore } from './object-store.js';
+import { pairExactRenames, type RawChange } from './renames.js';
 import type { CommitInfo } from './types.js';
 
 /** More new commits than this are walked by git: the line is read one object at a time. */
@@ -22,6 +23,11 @@ export interface FastForward {
   commits: CommitInfo[];
   /** Whether some new commit changed anything under `dir` (a top-level folder name). */
   touches(dir: string): boolean;
+  /**
+   * The new commits again, each with its changes against its parent within `scope` (as the
+   * engines' commitsSince describes them); null when an object could not be read.
+   */
+  describedIn(scope: readonly string[]): CommitInfo[] | null;
 }
 
 const known = new Map<string, FastForward | null>();
@@ -69,8 +75,27 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
   if (!baseCommit) return null;
   trees.push(baseCommit.tree);
   const touched = new Map<string, boolean>();
+  const tree = (oid: string | null): Map<string, TreeEntry> => {
+    if (oid === null) return new Map();
+    const data = read(oid);
+    if (!data) throw new Error(`tree ${oid} unread`);
+    return parseTree(oid, data);
+  };
   return {
     commits,
+    describedIn(scope) {
+      const index = indexScope(scopePaths(scope));
+      if (index.all) return null;
+      try {
+        return commits.map((c, i) => {
+          const raw: RawChange[] = [];
+          diffTrees(tree, trees[i + 1]!, trees[i]!, '', raw, index);
+          return { ...c, changes: pairExactRenames(raw) };
+        });
+      } catch {
+        return null;
+      }
+    },
     touches(dir) {
       let answer = touched.get(dir);
       if (answer === undefined) {
@@ -111,6 +136,37 @@ function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: strin
   if (parsed.parents.length !== 1) return null;
   const { subject, body } = splitMessage(message.toString('utf8'));
   return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree };
+}
+
+/**
+ * Every file that differs between two trees within `scope`, as the embedded engine's diffTrees
+ * finds them (isomorphic.ts): only trees on the way into the scope are read, a file that became
+ * a folder (or back) is a deletion plus additions, and a type or mode change is a modification.
+ */
+function diffTrees(tree: (oid: string | null) => Map<string, TreeEntry>, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: ScopeIndex): void {
+  if (before === after) return;
+  const old = tree(before);
+  const now = tree(after);
+  for (const [name, entry] of old) diffName(tree, name, entry, now.get(name), prefix, out, scope);
+  for (const [name, entry] of now) if (!old.has(name)) diffName(tree, name, undefined, entry, prefix, out, scope);
+}
+
+function diffName(tree: (oid: string | null) => Map<string, TreeEntry>, name: string, before: TreeEntry | undefined, after: TreeEntry | undefined, prefix: string, out: RawChange[], scope: ScopeIndex): void {
+  if (before && after && before.oid === after.oid && before.mode === after.mode) return;
+  const path = prefix + name;
+  if (!inScopeIndex(path, scope) && !leadsIntoScope(path, scope)) return;
+  const keep = inScopeIndex(path, scope);
+  const beforeTree = before?.type === 'tree' ? before.oid : null;
+  const afterTree = after?.type === 'tree' ? after.oid : null;
+  if (beforeTree !== null || afterTree !== null) {
+    diffTrees(tree, beforeTree, afterTree, `${path}/`, out, scope);
+    if (!keep) return;
+    if (before && beforeTree === null) out.push({ status: 'D', path, oid: before.oid });
+    if (after && afterTree === null) out.push({ status: 'A', path, oid: after.oid });
+  } else if (!keep) return;
+  else if (before && after) out.push({ status: 'M', path, oid: after.oid });
+  else if (before) out.push({ status: 'D', path, oid: before.oid });
+  else if (after) out.push({ status: 'A', path, oid: after.oid });
 }
 
 /** The top-level folder of each repository-relative path ('' for a file at the top), once each. */

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -41,11 +41,12 @@ function project(): string {
   dirs.push(dir);
   const saved = new Date(Date.now() - 2 * 86_400_000).toISOString();
   write(dir, 'src/app.ts', 'export const app = 1;\n');
+  write(dir, 'src/limits.ts', 'export const limit = 0;\n');
   write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api', {
     created_at: saved,
     updated_at: saved,
     next_actions: ['Merge PR #12 (rate limits)', 'Write the auth middleware tests'],
-    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/app.ts (PR 12)'] },
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/app.ts (PR 12)', 'src/limits.ts', 'docs/old-spec.md'] },
   }), null, 2)}\n`);
   commitAll(dir, 'Save the api checkpoint', saved);
   commitAll(dir, 'Unrelated work', new Date(Date.now() - 86_400_000).toISOString());
@@ -58,15 +59,22 @@ describe('answers carried over a plain line of new commits', () => {
     outputs(dir); // the caches, at this HEAD
     write(dir, 'notes.md', 'a note\n');
     commitAll(dir, 'Add a note');
+    // A listed file changes after the save: doctor must see the change carried in.
+    write(dir, 'src/app.ts', 'export const app = 2;\n');
+    commitAll(dir, 'Rework the app');
     // The new commit lands PR #12: `next` must see it though nothing walked.
     write(dir, 'src/limits.ts', 'export const limit = 10;\n');
     commitAll(dir, 'Rate limits (#12)');
+    // As a clone someone works in is: no file changed in the second its index was written
+    // (doctor then reads the work tree's state from the index alone).
+    settleIndex(dir);
     const carried = outputs(dir);
     expect(carried.map((o) => o.text)).toEqual(cold(dir));
     expect(carried[1]!.text).toContain('Write the auth middleware tests');
     expect(carried[1]!.text).not.toMatch(/Next: .*Merge PR #12/);
-    // status and next asked git nothing; doctor (which asks about the work tree) may.
-    expect(carried.slice(0, 4).map((o) => o.gitRan)).toEqual([false, false, false, false]);
+    // None of them started git: the walk (doctor's with the listed file's changes), the dates,
+    // the checkpoint's revisions and the verified commits were carried.
+    expect(carried.map((o) => o.gitRan)).toEqual([false, false, false, false, false]);
   });
 
   it('asks git again after a merge, a checkpoint change or a commit dated before the walk, and still says what a first run says', () => {

@@ -2,7 +2,7 @@
 // wrapper first on PATH logs every run and hands over to the real git. A warm doctor (HEAD
 // unchanged since the last one) asks git nothing when git's index shows the named files clean
 // (one `git status` when it cannot tell); status and next nothing.
-import { chmodSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -95,8 +95,20 @@ describe('git processes', () => {
     expect(gitOnPath.runs()).toHaveLength(1);
     expect(gitOnPath.runs()[0]).toMatch(/ status --porcelain=v2 /);
 
-    // HEAD moves: the walk is asked again, not served stale.
+    // HEAD moves on by a plain commit: the answers are carried over it (fast-forward.ts), not
+    // served stale: doctor says what a run with no cache says.
     commitAll(dir, 'Merge pull request #99 from x/y');
+    settleIndex(dir);
+    gitOnPath.reset();
+    const carried = cli(dir, ['doctor', '--json'], { env }).stdout;
+    expect(gitOnPath.runs().some((r) => / log /.test(` ${r} `))).toBe(false);
+    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+    expect(JSON.parse(carried)).toEqual(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout));
+    // HEAD moves to a merge: the walk is asked again.
+    git(dir, ['checkout', '-q', '-b', 'side', 'HEAD~1']);
+    commitAll(dir, 'side work');
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch side', 'side']);
     gitOnPath.reset();
     cli(dir, ['doctor'], { env });
     expect(gitOnPath.runs().some((r) => / log /.test(` ${r} `))).toBe(true);

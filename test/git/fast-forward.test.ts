@@ -35,6 +35,28 @@ describe('fastForward', () => {
     expect(fastForward(join(dir, '.git'), head(dir), base, Date.parse('2026-02-02T12:00:00Z') / 1000)).toBeNull();
   });
 
+  it('describes the new commits within a scope as git does: additions, deletions, a mode change, a file become a folder, renames', async () => {
+    const { dir } = repo();
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'src/gone.ts', 'gone\n');
+    write(dir, 'docs/spec.md', 'spec\n');
+    commitAll(dir, 'files', '2026-02-02T00:00:00Z');
+    const from = head(dir);
+    git(dir, ['rm', '-q', 'src/gone.ts']);
+    git(dir, ['update-index', '--chmod=+x', 'src/a.ts']);
+    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+    commitAll(dir, 'rework', '2026-02-03T00:00:00Z');
+    git(dir, ['rm', '-q', 'src/a.ts']);
+    write(dir, 'src/a.ts/index.ts', 'now a folder\n');
+    write(dir, 'other/x.ts', 'out of scope\n');
+    commitAll(dir, 'a folder', '2026-02-04T00:00:00Z');
+    const scope = ['src/a.ts', 'src/gone.ts', 'docs/spec.md', 'docs/spec-v2.md'];
+    const since = Date.parse('2026-02-03T00:00:00Z') / 1000;
+    const walked = await (await createHistory({ dir, engine: 'native' })).commitsSince(since, { changes: scope });
+    expect(fastForward(join(dir, '.git'), head(dir), from, since)!.describedIn(scope)).toEqual(walked);
+    expect(walked.flatMap((c) => c.changes).length).toBeGreaterThan(3);
+  });
+
   it('a folder changed and changed back still counts as changed', () => {
     const { dir, base } = repo();
     write(dir, '.checkpoints/api.checkpoint.json', '{"x":1}\n');
