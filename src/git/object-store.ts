@@ -14,10 +14,9 @@
 // engines then give the same answer for the same bytes, and a walk costs no SHA-1 per object.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
-import { inflateUpTo } from './zlib-inflate.js';
+import { inflateUpTo, zlib } from './zlib-inflate.js';
 import { packMismatch } from './pack-damage.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -895,7 +894,7 @@ function readLoose(path: string, maxBytes: number): GitObject | null {
     const start = readAt(file.fd, 0, Math.min(file.size, 256));
     let header: Buffer;
     try {
-      header = inflateSync(start, { finishFlush: 2 /* Z_SYNC_FLUSH: a prefix inflates as far as it goes */ });
+      header = zlib().inflateSync(start, { finishFlush: 2 /* Z_SYNC_FLUSH: a prefix inflates as far as it goes */ });
     } catch (error) {
       throw corrupt(path, `does not inflate (${(error as Error).message})`);
     }

@@ -7,7 +7,10 @@
 // (header, block codes, distances, Adler-32) is made as before. The handle is Node's
 // internal API: if it is not there in the shape this expects, or does not answer a known
 // stream correctly, every call goes to inflateSync.
-import zlib from 'node:zlib';
+// node:zlib (and the streams it starts) only on first use: most runs of a module that imports
+// this one never inflate anything.
+let zlibModule: typeof import('node:zlib') | undefined;
+export const zlib = () => (zlibModule ??= process.getBuiltinModule('node:zlib'));
 
 /** An error as inflateSync throws it: `code` is zlib's (Z_BUF_ERROR: the input ended first), or ERR_BUFFER_TOO_LARGE. */
 export interface InflateError extends Error {
@@ -31,7 +34,7 @@ let engine: Engine | null | undefined;
 
 function newEngine(): Engine | null {
   try {
-    const stream = new zlib.Inflate() as unknown as { _handle?: Partial<Handle>; _writeState?: unknown };
+    const stream = new (zlib().Inflate)() as unknown as { _handle?: Partial<Handle>; _writeState?: unknown };
     const handle = stream._handle;
     const state = stream._writeState;
     if (!handle || typeof handle.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array) || state.length < 2) return null;
@@ -53,7 +56,7 @@ function kept(): Engine | null {
   if (engine !== null) {
     const probe = Buffer.from('checkpoint object store\n'.repeat(3));
     try {
-      const stream = zlib.deflateSync(probe);
+      const stream = zlib().deflateSync(probe);
       if (!run(engine, stream, 0, stream.length, probe.length).equals(probe)) engine = null;
     } catch {
       engine = null;
@@ -86,7 +89,7 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
     out = arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
     at = arenaUsed = 0;
   }
-  e.handle.writeSync(zlib.constants.Z_FINISH, input, offset, length, out, at, room);
+  e.handle.writeSync(zlib().constants.Z_FINISH, input, offset, length, out, at, room);
   if (e.failure !== null) {
     const { message, code } = e.failure as { message: string; code: string };
     // Node's own stream gives up on a handle after an error: so does this one.
@@ -113,5 +116,5 @@ export function inflateUpTo(input: Buffer, size: number, offset = 0, length = in
   if (e !== null) return run(e, input, offset, length, size);
   const span = offset === 0 && length === input.length ? input : input.subarray(offset, offset + length);
   // chunkSize: zlib's default 16 KiB output buffer per call costs more than inflating a commit.
-  return zlib.inflateSync(span, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
+  return zlib().inflateSync(span, { maxOutputLength: Math.max(size, 1), chunkSize: Math.min(Math.max(size + 1, 64), 64 * 1024) });
 }
