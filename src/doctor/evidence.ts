@@ -552,11 +552,6 @@ async function atHead<T>(root: string | false, file: string, key: unknown, valid
 
 type Stamped = Verified & { objects: string };
 
-/**
- * verified_for_sha answers: every name resolved by one question, ancestry asked only for
- * commits the walk did not reach. Kept at HEAD: ancestry is fixed by HEAD, and what a name
- * resolves to only changes when objects with its first two hex digits arrive (objectsStamp).
- */
 /** Verified answers kept at an earlier HEAD, for one that gained `added`: a name that resolved to one of them is now in HEAD's history. */
 function carriedVerified(kept: Record<string, Stamped>, added: readonly CommitInfo[]): Record<string, Stamped> {
   if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return {};
@@ -566,6 +561,11 @@ function carriedVerified(kept: Record<string, Stamped>, added: readonly CommitIn
   return out;
 }
 
+/**
+ * verified_for_sha answers: every name resolved by one question, ancestry asked only for
+ * commits the walk did not reach. Kept at HEAD: ancestry is fixed by HEAD, and what a name
+ * resolves to only changes when objects with its first two hex digits arrive (objectsStamp).
+ */
 async function verifyAll(root: string, history: () => Promise<GitHistory>, tokens: readonly string[], walk: Promise<CommitInfo[]>, head: string | null): Promise<Map<string, Verified>> {
   const names = [...new Set(tokens)];
   const stamps = new Map(names.map((n) => [n, objectsStamp(root, n)]));

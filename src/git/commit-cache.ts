@@ -252,7 +252,6 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
   return entry && entry.format === FORMAT && entry.head === repo.head && entry.shallow === repo.shallow && entry.key === key && entry.value !== undefined ? entry.value : null;
 }
 
-/** Best effort, like storeCommitsSince. */
 /**
  * cachedAtHead's answer kept at an earlier HEAD, when HEAD has since gained a plain line of
  * commits (fast-forward.ts) and the answer still holds: it depends only on the history of the
@@ -279,6 +278,7 @@ export function carriedAtHead<T>(root: string, file: string, key: string, how: {
   return value;
 }
 
+/** Best effort, like storeCommitsSince. */
 export function storeAtHead(root: string, file: string, key: string, value: unknown): void {
   const repo = storeKey(root);
   const dir = repo && cacheDir(repo.commonDir, '', true);

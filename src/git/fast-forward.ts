@@ -5,7 +5,8 @@
 // walk plus those commits, and answers that depend only on the checkpoint files' history stand
 // while no new commit touched them. Anything less plain (a merge, a commit dated before the
 // walk's start, a message git and this reader could read apart, a shallow or grafted history,
-// an object the store cannot read on its own) is no answer here: the caller walks as before.
+// borrowed objects, an object the store cannot read on its own) is no answer here: the caller
+// walks as before.
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +49,8 @@ export function fastForward(commonDir: string, head: string, base: string, since
 }
 
 function readLine(commonDir: string, head: string, base: string): FastForward | null {
-  if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts'))) return null;
+  // Objects borrowed from another repository (alternates) are left to git, as are grafts and a shallow boundary.
+  if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
   const read = (oid: string): Buffer | null => {
     try {
