@@ -1,7 +1,7 @@
 // What HEAD gained since an earlier HEAD, read from the object store without git. An agent
 // commits and asks `status` or `next` again: every answer kept at the previous HEAD is a miss,
-// and walking again means loading child_process and starting git twice (~30 ms of a ~70 ms
-// run). When the new commits are a plain line on top of the old HEAD, the walk is the old
+// and asking again means loading child_process and starting git two to four times (BENCHMARKS.md
+// "After a commit"). When the new commits are a plain line on top of the old HEAD, the walk is the old
 // walk plus those commits, and answers that depend only on the checkpoint files' history stand
 // while no new commit touched them. Anything less plain (a merge, a commit dated before the
 // walk's start, a message git and this reader could read apart, a shallow or grafted history,
@@ -72,10 +72,16 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
     trees.push(commit.tree);
     sha = commit.info.parents[0]!;
   }
+  // Of the base only its tree is read: it may be a merge (main after a pull request) or anything.
   const baseData = read(base);
-  const baseCommit = baseData && plainCommit(base, baseData);
-  if (!baseCommit) return null;
-  trees.push(baseCommit.tree);
+  let baseTree: string;
+  try {
+    if (!baseData) return null;
+    baseTree = parseCommit(base, baseData).tree;
+  } catch {
+    return null;
+  }
+  trees.push(baseTree);
   const touched = new Map<string, boolean>();
   const tree = (oid: string | null): Map<string, TreeEntry> => {
     if (oid === null) return new Map();

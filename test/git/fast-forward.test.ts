@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fastForward } from '../../src/git/fast-forward.js';
 import { createHistory } from '../../src/git/index.js';
-import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -55,6 +55,22 @@ describe('fastForward', () => {
     const walked = await (await createHistory({ dir, engine: 'native' })).commitsSince(since, { changes: scope });
     expect(fastForward(join(dir, '.git'), head(dir), from, since)!.describedIn(scope)).toEqual(walked);
     expect(walked.flatMap((c) => c.changes).length).toBeGreaterThan(3);
+  });
+
+  it('carries from a merge: only the new commits need be plain', async () => {
+    const { dir } = repo();
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    commitAll(dir, 'side', '2026-02-02T00:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    commitAll(dir, 'main', '2026-02-03T00:00:00Z');
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #5 from o/side', 'side'], dateEnv('2026-02-04T00:00:00Z'));
+    const merge = head(dir);
+    write(dir, 'src/after.ts', 'after\n');
+    commitAll(dir, 'After the merge', '2026-02-05T00:00:00Z');
+    const gained = fastForward(join(dir, '.git'), head(dir), merge)!;
+    const walked = await (await createHistory({ dir, engine: 'native' })).commitsSince(Date.parse('2026-02-05T00:00:00Z') / 1000, { changes: 'none' });
+    expect(gained.commits).toEqual(walked);
+    expect(gained.touches('src')).toBe(true);
   });
 
   it('a folder changed and changed back still counts as changed', () => {
