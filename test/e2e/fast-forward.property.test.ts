@@ -1,0 +1,110 @@
+// Whatever git does between two runs, what status, next and doctor print with the answers kept
+// (and carried over new commits, fast-forward.ts) is what they print with no cache at all.
+// Random sequences of what happens in a clone between an agent's steps: code commits (some
+// landing or reverting the queued PR, some removing or re-adding a listed file), a commit of the
+// checkpoint, an uncommitted checkpoint edit, a merge, a backdated commit, an amend, a reset.
+import fc from 'fast-check';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
+import { freshCheckpoint } from '../helpers/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const COMMANDS = [['status', '--json'], ['next', '--json'], ['doctor', '--json']];
+const CHECKPOINT = '.checkpoints/api.checkpoint.json';
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+function project(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  write(dir, 'src/app.ts', 'export const app = 1;\n');
+  write(dir, 'src/limits.ts', 'export const limit = 0;\n');
+  write(dir, 'docs/spec.md', '# spec\n');
+  write(dir, CHECKPOINT, `${JSON.stringify(freshCheckpoint('api', {
+    created_at: daysAgo(3),
+    updated_at: daysAgo(2),
+    next_actions: ['Merge PR #12 (rate limits)', 'Fix PLAT-7', 'Write the docs'],
+    context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/app.ts (PR 12)', 'src/limits.ts', 'docs/spec.md', 'docs/old-spec.md'] },
+  }), null, 2)}\n`);
+  commitAll(dir, 'Save the api checkpoint', daysAgo(2));
+  commitAll(dir, 'Unrelated work', daysAgo(1));
+  return dir;
+}
+
+type Step = (dir: string, n: number) => void;
+const edit = (dir: string, rel: string, n: number) => write(dir, rel, `// ${rel} ${n}\n`);
+const STEPS: Record<string, Step> = {
+  code: (dir, n) => (edit(dir, 'src/other.ts', n), commitAll(dir, `Other work ${n}`)),
+  listed: (dir, n) => (edit(dir, 'src/app.ts', n), commitAll(dir, `Rework the app ${n}`)),
+  landing: (dir, n) => (edit(dir, 'src/limits.ts', n), commitAll(dir, 'Rate limits (#12)')),
+  ticket: (dir, n) => (edit(dir, 'src/fix.ts', n), commitAll(dir, 'PLAT-7: fix the crash')),
+  revert: (dir) => commitAll(dir, 'Revert "Rate limits (#12)"'),
+  remove: (dir) => {
+    if (existsSync(join(dir, 'docs/spec.md'))) git(dir, ['rm', '-q', 'docs/spec.md']);
+    commitAll(dir, 'Drop the spec');
+  },
+  readd: (dir, n) => (edit(dir, 'docs/old-spec.md', n), commitAll(dir, 'Bring the old spec back')),
+  empty: (dir, n) => commitAll(dir, `Empty step ${n}`),
+  checkpoint: (dir, n) => {
+    const cp = JSON.parse(readFileSync(join(dir, CHECKPOINT), 'utf8'));
+    cp.next_actions.push(`Step ${n} follow-up`);
+    write(dir, CHECKPOINT, `${JSON.stringify(cp, null, 2)}\n`);
+    commitAll(dir, `checkpoint: step ${n}`);
+  },
+  uncommitted: (dir, n) => {
+    const cp = JSON.parse(readFileSync(join(dir, CHECKPOINT), 'utf8'));
+    cp.progress_summary = `Edited by hand ${n}`;
+    write(dir, CHECKPOINT, `${JSON.stringify(cp, null, 2)}\n`);
+  },
+  merge: (dir, n) => {
+    git(dir, ['checkout', '-q', '-b', `side${n}`, 'HEAD~1']);
+    edit(dir, `src/side${n}.ts`, n);
+    commitAll(dir, `Side work ${n}`);
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', `Merge pull request #${40 + n} from o/side${n}`, `side${n}`]);
+  },
+  backdated: (dir, n) => (edit(dir, 'src/old.ts', n), commitAll(dir, 'Old work', daysAgo(30))),
+  amend: (dir) => git(dir, ['commit', '-q', '--amend', '--allow-empty', '-m', 'Amended'], dateEnv(new Date().toISOString())),
+  reset: (dir) => git(dir, ['reset', '-q', '--hard', 'HEAD~1']),
+};
+
+/** Each command's output, as printed with the caches as they are. */
+const outputs = (dir: string) => COMMANDS.map((args) => {
+  const r = cli(dir, args);
+  return `${r.code}\n${r.stdout}\n${r.stderr}`;
+});
+
+/** The same with no cache (the caches are put back after, so the next step carries from them). */
+function cold(dir: string): string[] {
+  const cache = join(dir, '.git', 'checkpoint');
+  const kept = join(mkdtempSync(join(tmpdir(), 'cp-kept-')), 'checkpoint');
+  renameSync(cache, kept);
+  try {
+    return outputs(dir);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+    renameSync(kept, cache);
+  }
+}
+
+describe('answers carried over new commits say what a run with no cache says', () => {
+  it('after any sequence of steps between runs', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom(...Object.keys(STEPS)), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), (runs) => {
+        const dir = project();
+        outputs(dir);
+        let n = 0;
+        for (const steps of runs) {
+          for (const step of steps) STEPS[step]!(dir, ++n);
+          expect(outputs(dir)).toEqual(cold(dir));
+        }
+        cleanup(dir);
+      }),
+      { numRuns: 8, examples: [[[['landing'], ['revert'], ['remove', 'readd']]], [[['merge', 'code'], ['checkpoint', 'listed']]]] },
+    );
+  }, 600_000);
+});
