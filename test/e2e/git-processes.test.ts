@@ -190,7 +190,9 @@ describe('git processes', () => {
     const other = makeRepo();
     dirs.push(other);
     write(other, 'side.txt', 'side\n');
-    const side = commitAll(other, 'side work');
+    let side = commitAll(other, 'side work');
+    // Nine hex digits that are all decimal read as a number, not a commit (1.5% of shas): another commit then.
+    for (let i = 0; /^\d+$/.test(side.slice(0, 9)); i++) side = commitAll(other, `side work ${i}`);
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
       protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: daysAgo(2), updated_at: daysAgo(1),
       phase: 'build', step: 's', status: 'in_progress', progress_summary: 'x', progress_table: [], context_primer: { key_decisions: [], generated_files: [] },
