@@ -7,7 +7,7 @@ import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
-import { topFolders } from '../git/fast-forward.js';
+import { blobTexts } from '../git/fast-forward.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
@@ -85,23 +85,53 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   const paths = files.map((f) => f.rel);
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
-  // After commits that left the checkpoint files alone, their revisions are the earlier HEAD's.
-  if (!isRevisionList(revisions)) revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { untouched: topFolders(paths) });
+  // Over new commits on top (fast-forward.ts), the earlier HEAD's revisions with what those did to the files.
+  let carried = false;
+  if (!isRevisionList(revisions)) {
+    revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { adjust: (kept, gained) => {
+      const added = gained.revisionsOf(paths);
+      return added && isRevisionList(kept) ? withNewRevisions(added, kept) : null;
+    } });
+    carried = isRevisionList(revisions);
+  }
   if (!isRevisionList(revisions)) {
     revisions = await (await history()).fileRevisions(paths);
     storeAtHead(root, REVISIONS_FILE, key, revisions);
   }
   // Untracked checkpoints have no revisions: nothing to read.
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
-  await summarizeBlobs(root, history, revisions, cache);
+  await summarizeBlobs(root, history, revisions, cache, carried);
   return { revisions, cache, lines: new SourceLines(root, history, cache) };
 }
 
+/**
+ * A file's revisions from HEAD after new commits: theirs (newest first, with whether each added
+ * the file), then the earlier HEAD's `kept` of each file whose current life they did not end or
+ * begin, as the native engine keeps current lives.
+ */
+function withNewRevisions(added: readonly (FileRevision & { added: boolean })[], kept: readonly FileRevision[]): FileRevision[] {
+  const ended = new Set<string>();
+  const out: FileRevision[] = [];
+  for (const { added: began, ...r } of added) {
+    if (ended.has(r.path)) continue;
+    if (r.blob === null) {
+      ended.add(r.path);
+      continue;
+    }
+    out.push(r);
+    if (began) ended.add(r.path);
+  }
+  for (const r of kept) if (!ended.has(r.path)) out.push(r);
+  return out;
+}
+
 /** What the blobs of `revisions` hold, into `cache`: each blob not summarized yet is read once (kept per clone). */
-async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, revisions: readonly FileRevision[], cache: Map<string, BlobSummary>): Promise<void> {
+async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, revisions: readonly FileRevision[], cache: Map<string, BlobSummary>, fromStore = false): Promise<void> {
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
   if (!missing.length) return;
-  const texts = await (await history()).readBlobs(missing, MAX_BLOB_BYTES);
+  // Where the revisions were carried over new commits, their new blobs are read as those were.
+  const commonDir = fromStore ? repoKey(root)?.commonDir : undefined;
+  const texts = (commonDir && blobTexts(commonDir, missing, MAX_BLOB_BYTES)) || (await (await history()).readBlobs(missing, MAX_BLOB_BYTES));
   for (const oid of missing) cache.set(oid, texts.has(oid) ? summarize(texts.get(oid)!) : { updated_at: null, queued: [] });
   writeBlobCache(root, cache);
 }

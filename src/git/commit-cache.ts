@@ -132,14 +132,15 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
  */
 function extendedWalk(root: string, key: RepoKey, path: string, since: number, scope: readonly string[]): CommitInfo[] | null {
   const entry = readCacheJson(path) as Partial<CacheEntry> | undefined;
-  if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== key.shallow || entry.since !== since) return null;
+  if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
   if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
-  const gained = fastForward(key.commonDir, key.head, entry.head, since);
+  // The new commits at or after the kept walk's start: carried as far back as it went, then cut like a cached walk.
+  const gained = fastForward(key.commonDir, key.head, entry.head, entry.since);
   const added = gained && (scope.length === 0 ? gained.commits : gained.describedIn(scope));
   if (!added) return null;
   const commits = [...added, ...entry.commits].sort(newestFirst);
-  storeCommitsSince(root, since, commits, scope);
-  return commits;
+  storeCommitsSince(root, entry.since, commits, scope);
+  return entry.since === since ? commits : cutWalk(commits, key.head, since);
 }
 
 /**
@@ -258,9 +259,9 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
  * top-level folders `untouched`, which no new commit changed (the checkpoint files' revisions
  * along first parents), or on the walk since `since` through changes to the paths `unchanged`,
  * none of which a new commit changed (the last removal of a missing file), or `adjust` brings it
- * up to date from the new commits. Kept under HEAD, so the next run reads it directly.
+ * up to date from the new commits (null: it cannot). Kept under HEAD, so the next run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, how: { untouched: readonly string[] } | { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T }): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { untouched: readonly string[] } | { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
@@ -269,8 +270,11 @@ export function carriedAtHead<T>(root: string, file: string, key: string, how: {
   const gained = fastForward(repo.commonDir, repo.head, entry.head);
   if (!gained) return null;
   let value: T = entry.value as T;
-  if ('adjust' in how) value = how.adjust(value, gained);
-  else if ('unchanged' in how) {
+  if ('adjust' in how) {
+    const adjusted = how.adjust(value, gained);
+    if (adjusted === null) return null;
+    value = adjusted;
+  } else if ('unchanged' in how) {
     // An answer about the walk since `since` that only these paths' changes make: none new, and none of the new commits older.
     if (gained.commits.some((c) => c.time < how.since) || gained.describedIn(how.unchanged)?.every((c) => c.changes.length === 0) !== true) return null;
   } else if (how.untouched.length === 0 || how.untouched.some((d) => d === '' || gained.touches(d))) return null;

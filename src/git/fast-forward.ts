@@ -14,7 +14,7 @@ import { indexScope, inScopeIndex, leadsIntoScope, scopePaths, splitMessage, typ
 import { entryNamed, parseCommit, parseTree, type TreeEntry } from './object-parse.js';
 import { ObjectStore } from './object-store.js';
 import { pairExactRenames, type RawChange } from './renames.js';
-import type { CommitInfo } from './types.js';
+import type { CommitInfo, FileRevision } from './types.js';
 
 /** More new commits than this are walked by git: the line is read one object at a time. */
 const MAX_NEW_COMMITS = 64;
@@ -29,6 +29,12 @@ export interface FastForward {
    * engines' commitsSince describes them); null when an object could not be read.
    */
   describedIn(scope: readonly string[]): CommitInfo[] | null;
+  /**
+   * What the new commits did to each of `paths` (files), newest first, as `git log --first-parent
+   * --raw -- paths` lists it (the native engine's fileRevisions before it keeps current lives);
+   * null when an object could not be read.
+   */
+  revisionsOf(paths: readonly string[]): (FileRevision & { added: boolean })[] | null;
 }
 
 const known = new Map<string, FastForward | null>();
@@ -91,6 +97,20 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
   };
   return {
     commits,
+    revisionsOf(paths) {
+      const index = indexScope([...new Set(paths)]);
+      if (index.all) return null;
+      try {
+        return commits.flatMap((c, i) => {
+          const raw: RawChange[] = [];
+          diffTrees(tree, trees[i + 1]!, trees[i]!, '', raw, index);
+          // Files asked about only: a path that is a folder here is no file's revision.
+          return raw.filter((r) => index.paths.has(r.path)).map((r) => ({ sha: c.sha, time: c.time, path: r.path, blob: r.status === 'D' ? null : r.oid, parents: c.parents, added: r.status === 'A' }));
+        });
+      } catch {
+        return null;
+      }
+    },
     describedIn(scope) {
       const index = indexScope(scopePaths(scope));
       if (index.all) return null;
@@ -175,6 +195,26 @@ function diffName(tree: (oid: string | null) => Map<string, TreeEntry>, name: st
   else if (before && after) out.push({ status: 'M', path, oid: after.oid });
   else if (before) out.push({ status: 'D', path, oid: before.oid });
   else if (after) out.push({ status: 'A', path, oid: after.oid });
+}
+
+/**
+ * The blobs `oids` as text (each at most `maxBytes`, else left out), as the engines' readBlobs
+ * gives them, read from the object store; null when some could only be read by git.
+ */
+export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: number): Map<string, string> | null {
+  if (existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
+  const store = new ObjectStore(join(commonDir, 'objects'));
+  const out = new Map<string, string>();
+  try {
+    for (const oid of new Set(oids)) {
+      const found = store.readKnown(oid, maxBytes);
+      if (found === undefined) return null;
+      if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
+    }
+  } catch {
+    return null;
+  }
+  return out;
 }
 
 /** The top-level folder of each repository-relative path ('' for a file at the top), once each. */

@@ -77,7 +77,21 @@ describe('answers carried over a plain line of new commits', () => {
     expect(carried.map((o) => o.gitRan)).toEqual([false, false, false, false, false]);
   });
 
-  it('asks git again after a merge, a checkpoint change or a commit dated before the walk, and still says what a first run says', () => {
+  it('carries over a commit of the checkpoint too: its new revision joins the ones kept, its blob read from the store', () => {
+    const dir = project();
+    outputs(dir);
+    const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
+    cp.next_actions.push('Ship the release notes');
+    cp.updated_at = new Date(Date.now() - 3_600_000).toISOString();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(cp, null, 2)}\n`);
+    commitAll(dir, 'Queue the release notes');
+    settleIndex(dir);
+    const now = outputs(dir);
+    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now.slice(0, 4).map((o) => o.gitRan)).toEqual([false, false, false, false]);
+  });
+
+  it('asks git again after a merge or a commit dated before the walk, and still says what a first run says', () => {
     const dir = project();
     outputs(dir);
     // A merge of a side branch.
@@ -87,15 +101,6 @@ describe('answers carried over a plain line of new commits', () => {
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch side', 'side']);
     let now = outputs(dir);
-    expect(now.map((o) => o.text)).toEqual(cold(dir));
-    expect(now[0]!.gitRan).toBe(true);
-    // A commit that changes the checkpoint: its history is the dates' source.
-    outputs(dir);
-    const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
-    cp.next_actions.push('Ship the release notes');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(cp, null, 2)}\n`);
-    commitAll(dir, 'Queue the release notes');
-    now = outputs(dir);
     expect(now.map((o) => o.text)).toEqual(cold(dir));
     expect(now[0]!.gitRan).toBe(true);
     // A commit whose date lies before the checkpoint's save: git stops its walk there.
