@@ -8,6 +8,7 @@ import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
 import { blobTexts } from '../git/fast-forward.js';
+import { withNewRevisions } from '../git/file-lives.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
@@ -102,27 +103,6 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
   await summarizeBlobs(root, history, revisions, cache, carried);
   return { revisions, cache, lines: new SourceLines(root, history, cache) };
-}
-
-/**
- * A file's revisions from HEAD after new commits: theirs (newest first, with whether each added
- * the file), then the earlier HEAD's `kept` of each file whose current life they did not end or
- * begin, as the native engine keeps current lives.
- */
-function withNewRevisions(added: readonly (FileRevision & { added: boolean })[], kept: readonly FileRevision[]): FileRevision[] {
-  const ended = new Set<string>();
-  const out: FileRevision[] = [];
-  for (const { added: began, ...r } of added) {
-    if (ended.has(r.path)) continue;
-    if (r.blob === null) {
-      ended.add(r.path);
-      continue;
-    }
-    out.push(r);
-    if (began) ended.add(r.path);
-  }
-  for (const r of kept) if (!ended.has(r.path)) out.push(r);
-  return out;
 }
 
 /** What the blobs of `revisions` hold, into `cache`: each blob not summarized yet is read once (kept per clone). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
+import { currentLives } from './file-lives.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
@@ -425,25 +426,6 @@ function fieldsAfter(record: string, n: number): string {
   let at = 0;
   for (let i = 0; i < n; i++) at = record.indexOf(' ', at) + 1;
   return record.slice(at);
-}
-
-/**
- * Of each path's revisions (newest first), those of its current life: none when the newest
- * deletes it, else back to and including the one that added it.
- */
-function currentLives(revisions: readonly (FileRevision & { added: boolean })[]): FileRevision[] {
-  const ended = new Set<string>();
-  const out: FileRevision[] = [];
-  for (const { added, ...r } of revisions) {
-    if (ended.has(r.path)) continue;
-    if (r.blob === null) {
-      ended.add(r.path);
-      continue;
-    }
-    out.push(r);
-    if (added) ended.add(r.path);
-  }
-  return out;
 }
 
 /** `git log -z --raw --format=%x1e%H%x00%P%x00%ct%x00`: per commit its sha, parents, time and raw entries. */
