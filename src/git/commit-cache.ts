@@ -255,13 +255,12 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
 
 /**
  * cachedAtHead's answer kept at an earlier HEAD, when HEAD has since gained a plain line of
- * commits (fast-forward.ts) and the answer still holds: it depends only on the history of the
- * top-level folders `untouched`, which no new commit changed (the checkpoint files' revisions
- * along first parents), or on the walk since `since` through changes to the paths `unchanged`,
- * none of which a new commit changed (the last removal of a missing file), or `adjust` brings it
- * up to date from the new commits (null: it cannot). Kept under HEAD, so the next run reads it directly.
+ * commits (fast-forward.ts) and the answer still holds: it is made, on the walk since `since`,
+ * only by changes to the paths `unchanged`, none of which a new commit changed (the last removal
+ * of a missing file), or `adjust` brings it up to date from the new commits (null: it cannot).
+ * Kept under HEAD, so the next run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, how: { untouched: readonly string[] } | { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null }): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
@@ -274,10 +273,10 @@ export function carriedAtHead<T>(root: string, file: string, key: string, how: {
     const adjusted = how.adjust(value, gained);
     if (adjusted === null) return null;
     value = adjusted;
-  } else if ('unchanged' in how) {
-    // An answer about the walk since `since` that only these paths' changes make: none new, and none of the new commits older.
-    if (gained.commits.some((c) => c.time < how.since) || gained.describedIn(how.unchanged)?.every((c) => c.changes.length === 0) !== true) return null;
-  } else if (how.untouched.length === 0 || how.untouched.some((d) => d === '' || gained.touches(d))) return null;
+  } else if (gained.commits.some((c) => c.time < how.since) || gained.describedIn(how.unchanged)?.every((c) => c.changes.length === 0) !== true) {
+    // None of the new commits may be older than the walk's start, nor change one of the paths.
+    return null;
+  }
   storeAtHead(root, file, key, value);
   return value;
 }

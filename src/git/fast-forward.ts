@@ -3,11 +3,10 @@
 // and asking again means loading child_process and starting git two to four times (BENCHMARKS.md
 // "After a commit"). When the new commits are a plain line on top of the old HEAD, the walk is
 // the old walk plus those commits, and the checkpoint files' history is the old one plus what
-// those commits did to them (commit-cache.ts, queued.ts say how each answer is carried). Anything
-// less plain (a merge, a commit dated before the
-// walk's start, a message git and this reader could read apart, a shallow or grafted history,
-// borrowed objects, an object the store cannot read on its own) is no answer here: the caller
-// walks as before.
+// those commits did to them (commit-cache.ts, queued.ts say how each answer is carried).
+// Anything less plain (a merge, a commit dated before the walk's start, a message git and this
+// reader could read apart, a shallow or grafted history, borrowed objects, an object the store
+// cannot read on its own) is no answer here: the caller asks git as before.
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
