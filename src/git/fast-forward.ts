@@ -10,7 +10,8 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexScope, inScopeIndex, leadsIntoScope, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { indexScope, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { entryDiff } from './tree-diff.js';
 import { entryNamed, parseCommit, parseTree, type TreeEntry } from './object-parse.js';
 import { ObjectStore } from './object-store.js';
 import { pairExactRenames, type RawChange } from './renames.js';
@@ -166,35 +167,18 @@ function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: strin
   return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree };
 }
 
-/**
- * Every file that differs between two trees within `scope`, as the embedded engine's diffTrees
- * finds them (isomorphic.ts): only trees on the way into the scope are read, a file that became
- * a folder (or back) is a deletion plus additions, and a type or mode change is a modification.
- */
+/** Every file that differs between two trees within `scope`, as the embedded engine's walk finds them (tree-diff.ts). */
 function diffTrees(tree: (oid: string | null) => Map<string, TreeEntry>, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: ScopeIndex): void {
   if (before === after) return;
   const old = tree(before);
   const now = tree(after);
-  for (const [name, entry] of old) diffName(tree, name, entry, now.get(name), prefix, out, scope);
-  for (const [name, entry] of now) if (!old.has(name)) diffName(tree, name, undefined, entry, prefix, out, scope);
-}
-
-function diffName(tree: (oid: string | null) => Map<string, TreeEntry>, name: string, before: TreeEntry | undefined, after: TreeEntry | undefined, prefix: string, out: RawChange[], scope: ScopeIndex): void {
-  if (before && after && before.oid === after.oid && before.mode === after.mode) return;
-  const path = prefix + name;
-  if (!inScopeIndex(path, scope) && !leadsIntoScope(path, scope)) return;
-  const keep = inScopeIndex(path, scope);
-  const beforeTree = before?.type === 'tree' ? before.oid : null;
-  const afterTree = after?.type === 'tree' ? after.oid : null;
-  if (beforeTree !== null || afterTree !== null) {
-    diffTrees(tree, beforeTree, afterTree, `${path}/`, out, scope);
-    if (!keep) return;
-    if (before && beforeTree === null) out.push({ status: 'D', path, oid: before.oid });
-    if (after && afterTree === null) out.push({ status: 'A', path, oid: after.oid });
-  } else if (!keep) return;
-  else if (before && after) out.push({ status: 'M', path, oid: after.oid });
-  else if (before) out.push({ status: 'D', path, oid: before.oid });
-  else if (after) out.push({ status: 'A', path, oid: after.oid });
+  const names = [...old.keys(), ...[...now.keys()].filter((name) => !old.has(name))];
+  for (const name of names) {
+    const step = entryDiff(old.get(name), now.get(name), prefix + name, scope);
+    if (step === null) continue;
+    if (step.subtrees) diffTrees(tree, step.subtrees[0], step.subtrees[1], `${prefix}${name}/`, out, scope);
+    out.push(...step.changes);
+  }
 }
 
 /**

@@ -14,10 +14,11 @@ import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, namesAny, branchName, indexScope, inScopeIndex, leadsIntoScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { assertSince, namesAny, branchName, indexScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
+import { entryDiff } from './tree-diff.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
@@ -887,38 +888,13 @@ function summary(commit: ParsedCommit, raw: RawChange[]): CommitInfo {
 async function diffTrees(reader: ObjectReader, before: string | null, after: string | null, prefix: string, out: RawChange[], scope: ScopeIndex | null = null): Promise<void> {
   if (before === after) return;
   const [old, now] = await Promise.all([reader.tree(before), reader.tree(after)]);
-  for (const [name, entry] of old) {
-    const differs = diffName(reader, name, entry, now.get(name), prefix, out, scope);
-    if (differs) await differs;
+  const names = [...old.keys(), ...[...now.keys()].filter((name) => !old.has(name))];
+  for (const name of names) {
+    const step = entryDiff(old.get(name), now.get(name), prefix + name, scope);
+    if (step === null) continue;
+    if (step.subtrees) await diffTrees(reader, step.subtrees[0], step.subtrees[1], `${prefix}${name}/`, out, scope);
+    out.push(...step.changes);
   }
-  for (const [name, entry] of now) {
-    const differs = old.has(name) ? undefined : diffName(reader, name, undefined, entry, prefix, out, scope);
-    if (differs) await differs;
-  }
-}
-
-function diffName(reader: ObjectReader, name: string, before: TreeEntry | undefined, after: TreeEntry | undefined, prefix: string, out: RawChange[], scope: ScopeIndex | null): Promise<void> | undefined {
-  if (before && after && before.oid === after.oid && before.mode === after.mode) return;
-  const path = prefix + name;
-  // Only trees on the way to the scope's paths, or inside them, are read.
-  if (scope !== null && !inScopeIndex(path, scope) && !leadsIntoScope(path, scope)) return;
-  return diffEntry(reader, before, after, path, out, scope);
-}
-
-async function diffEntry(reader: ObjectReader, before: TreeEntry | undefined, after: TreeEntry | undefined, path: string, out: RawChange[], scope: ScopeIndex | null): Promise<void> {
-  const keep = (p: string) => scope === null || inScopeIndex(p, scope);
-  const beforeTree = before?.type === 'tree' ? before.oid : null;
-  const afterTree = after?.type === 'tree' ? after.oid : null;
-  if (beforeTree !== null || afterTree !== null) {
-    // A file that became a directory (or back) is a deletion plus additions, as in git.
-    await diffTrees(reader, beforeTree, afterTree, `${path}/`, out, scope);
-    if (!keep(path)) return;
-    if (before && beforeTree === null) out.push({ status: 'D', path, oid: before.oid });
-    if (after && afterTree === null) out.push({ status: 'A', path, oid: after.oid });
-  } else if (!keep(path)) return;
-  else if (before && after) out.push({ status: 'M', path, oid: after.oid });
-  else if (before) out.push({ status: 'D', path, oid: before.oid });
-  else if (after) out.push({ status: 'A', path, oid: after.oid });
 }
 
 /** The blob (or link, or submodule) at `path` in `tree`, or null when there is none. */
