@@ -50,9 +50,20 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
   if (!/^[0-9a-f]{40}$/.test(earlier) || earlier === at.head || dirs.includes('')) return null;
   const gained = fastForward(at.commonDir, at.head, earlier);
   if (!gained || dirs.some((dir) => gained.touches(dir))) return null;
-  // Not written again under HEAD: a run at this HEAD with these texts reads the landed memo
-  // first (landed-memo.ts), and the carry costs less than rewriting the memo.
-  return datesAt(memo, earlier, at.shallow, files);
+  const dates = datesAt(memo, earlier, at.shallow, files);
+  // Moved to HEAD: left at the earlier HEAD, every later run would read all the commits since
+  // it again (two objects each), a cost growing with each commit an agent makes. Moved, not
+  // copied: the memo stays one entry per file on a line of commits.
+  const to = dates && memoPath(root, true);
+  if (to && to.head === at.head && to.shallow === at.shallow) {
+    for (const { rel, cp } of files) {
+      const from = entryKey(earlier, at.shallow, rel, cp);
+      memo[entryKey(at.head, at.shallow, rel, cp)] = memo[from]!;
+      delete memo[from];
+    }
+    writeCacheJson(to.dir, MEMO_FILE, memo);
+  }
+  return dates;
 }
 
 function datesAt(memo: Memo, head: string, shallow: string, files: readonly { rel: string; cp: Checkpoint }[]): QueuedDates | null {
