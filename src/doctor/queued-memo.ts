@@ -11,7 +11,13 @@ import { queuedTexts, type QueuedDates } from './queued.js';
 // -2: dates from summaries that read an action object without text by its words (blob-cache.ts).
 // -3: a revision's updated_at more than a day after its own commit is read as unreadable (queued.ts).
 const MEMO_FILE = 'queued-dates-3.json';
-/** One entry per checkpoint file is all a clone needs; a few spare for switching branches. */
+/**
+ * Entries of this many HEADs at most, the newest: one is all a line of commits needs (each run
+ * moves or replaces it), a few more serve switching branches. More would be read and written
+ * again on every run that dates anew, an agent's every checkpoint commit.
+ */
+const MAX_HEADS = 4;
+/** And this many entries at most, whatever the number of checkpoint files. */
 const MAX_ENTRIES = 200;
 
 type Memo = Record<string, Record<string, number>>;
@@ -58,10 +64,11 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
   if (to && to.head === at.head && to.shallow === at.shallow) {
     for (const { rel, cp } of files) {
       const from = entryKey(earlier, at.shallow, rel, cp);
-      memo[entryKey(at.head, at.shallow, rel, cp)] = memo[from]!;
+      const entry = memo[from]!;
       delete memo[from];
+      put(memo, entryKey(at.head, at.shallow, rel, cp), entry);
     }
-    writeCacheJson(to.dir, MEMO_FILE, memo);
+    writeCacheJson(to.dir, MEMO_FILE, newest(memo));
   }
   return dates;
 }
@@ -89,7 +96,27 @@ export function rememberDates(root: string, files: readonly { rel: string; cp: C
   const memo = readMemo(at.path);
   for (const { rel, cp } of files) {
     const byText = dates.get(rel);
-    if (byText) memo[entryKey(at.head, at.shallow, rel, cp)] = Object.fromEntries(byText);
+    if (byText) put(memo, entryKey(at.head, at.shallow, rel, cp), Object.fromEntries(byText));
   }
-  writeCacheJson(at.dir, MEMO_FILE, Object.fromEntries(Object.entries(memo).slice(-MAX_ENTRIES)));
+  writeCacheJson(at.dir, MEMO_FILE, newest(memo));
+}
+
+/** Sets an entry as the newest: last in the memo's order, whether or not it was there. */
+function put(memo: Memo, key: string, entry: Record<string, number>): void {
+  delete memo[key];
+  memo[key] = entry;
+}
+
+/** The entries of the newest MAX_HEADS heads (the memo keeps insertion order), at most MAX_ENTRIES. */
+function newest(memo: Memo): Memo {
+  const entries = Object.entries(memo);
+  const heads = new Set<string>();
+  let from = entries.length;
+  while (from > 0) {
+    const key = entries[from - 1]![0];
+    heads.add(key.slice(0, key.indexOf(':')));
+    if (heads.size > MAX_HEADS) break;
+    from--;
+  }
+  return Object.fromEntries(entries.slice(Math.max(from, entries.length - MAX_ENTRIES)));
 }

@@ -108,6 +108,22 @@ describe('answers carried over a plain line of new commits', () => {
     expect(outputs(dir).map((o) => o.text)).toEqual(cold(dir));
   });
 
+  it('keeps the dates of a few HEADs only while an agent commits its checkpoint step after step', () => {
+    const dir = project();
+    outputs(dir);
+    const memoHeads = () => new Set(Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-3.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':'))));
+    const heads: string[] = [];
+    for (let step = 1; step <= 7; step++) {
+      expect(cli(dir, ['update', 'api', `--progress_summary=Step ${step} done`]).code).toBe(0);
+      heads.push(commitAll(dir, `Step ${step}`));
+      expect(cli(dir, ['status']).code).toBe(0);
+    }
+    // Each step dates anew (the checkpoint changed): the newest four HEADs stay, for switching
+    // branches; more would only make every later run read and write a larger memo.
+    expect([...memoHeads()].sort()).toEqual(heads.slice(-4).sort());
+    expect(outputs(dir).map((o) => o.text)).toEqual(cold(dir));
+  });
+
   it('asks git again after a merge or a commit dated before the walk, and still says what a first run says', () => {
     const dir = project();
     outputs(dir);
