@@ -251,7 +251,15 @@ export class IsoHistory implements GitHistory {
         const commit = await reader.commit(sha);
         const parent = commit.parents[0];
         const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
+        // A folder whose tree is the parent's holds the same files: most commits change none of
+        // the folders asked about, and are passed with one look-up per folder, not per file.
+        const sameFolder = new Map<string, boolean>();
+        for (const dir of new Set(open.map(folderOf))) {
+          const [now, before] = await Promise.all([folderInTree(reader, commit.tree, dir), folderInTree(reader, parentTree, dir)]);
+          sameFolder.set(dir, now === before);
+        }
         for (const path of open) {
+          if (sameFolder.get(folderOf(path))) continue;
           const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
           if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
           if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid, parents: [...commit.parents] });
@@ -895,6 +903,24 @@ async function diffTrees(reader: ObjectReader, before: string | null, after: str
     if (step.subtrees) await diffTrees(reader, step.subtrees[0], step.subtrees[1], `${prefix}${name}/`, out, scope);
     out.push(...step.changes);
   }
+}
+
+/** The folder of a repository-relative path ('' for one at the top). */
+function folderOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** The tree id of folder `dir` in `tree` ('' is `tree` itself), or null when there is none. */
+async function folderInTree(reader: ObjectReader, tree: string | null, dir: string): Promise<string | null> {
+  if (tree === null || dir === '') return tree;
+  let at = tree;
+  for (const name of dir.split('/')) {
+    const entry = (await reader.tree(at)).get(name);
+    if (entry === undefined || entry.type !== 'tree') return null;
+    at = entry.oid;
+  }
+  return at;
 }
 
 /** The blob (or link, or submodule) at `path` in `tree`, or null when there is none. */
