@@ -247,23 +247,27 @@ export class IsoHistory implements GitHistory {
       const headTree = (await reader.commit(tip)).tree;
       const held = await Promise.all(relative.map((path) => fileInTree(reader, headTree, path)));
       let open = relative.filter((_, i) => held[i] !== null);
+      const folder = new Map(open.map((path) => [path, folderOf(path)]));
+      let folders = [...new Set(folder.values())];
       for (let sha: string | undefined = tip; sha !== undefined && open.length > 0; ) {
         const commit = await reader.commit(sha);
         const parent = commit.parents[0];
         const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
         // A folder whose tree is the parent's holds the same files: most commits change none of
         // the folders asked about, and are passed with one look-up per folder, not per file.
-        const sameFolder = new Map<string, boolean>();
-        for (const dir of new Set(open.map(folderOf))) {
-          const [now, before] = await Promise.all([folderInTree(reader, commit.tree, dir), folderInTree(reader, parentTree, dir)]);
-          sameFolder.set(dir, now === before);
+        const changed: string[] = [];
+        for (const dir of folders) {
+          if ((await folderInTree(reader, commit.tree, dir)) !== (await folderInTree(reader, parentTree, dir))) changed.push(dir);
         }
-        for (const path of open) {
-          if (sameFolder.get(folderOf(path))) continue;
-          const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
-          if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
-          if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid, parents: [...commit.parents] });
-          if (before === null || now === null) open = open.filter((p) => p !== path);
+        if (changed.length > 0) {
+          for (const path of open) {
+            if (!changed.includes(folder.get(path)!)) continue;
+            const [now, before] = await Promise.all([fileInTree(reader, commit.tree, path), fileInTree(reader, parentTree, path)]);
+            if (now?.oid === before?.oid && now?.mode === before?.mode) continue;
+            if (now !== null) out.push({ sha: commit.sha, time: commit.time, path, blob: now.oid, parents: [...commit.parents] });
+            if (before === null || now === null) open = open.filter((p) => p !== path);
+          }
+          folders = [...new Set(open.map((path) => folder.get(path)!))];
         }
         sha = parent;
       }
