@@ -92,7 +92,8 @@ if (want(1)) {
 // 2. Every command against what the protocol's reference CLI must do at least: read and parse
 //    the checkpoints (validate, status), plus one `git log --oneline -n 200` (next, doctor).
 //    On a repository shaped like a real long-lived one (550 commits, checkpoints written over
-//    four months) and on one of 20,000 commits holding the same checkpoints.
+//    four months and committed as they were saved) and on one of 20,000 commits holding the
+//    same checkpoints.
 const REFERENCE_TARGET = 1.07;
 const fixtures = {};
 if (want(2) || want(4)) {
@@ -154,12 +155,22 @@ if (want(2) || want(4)) {
   }
   // The everyday case: a commit since the last run (an agent's step, a push), so every answer
   // kept at the previous HEAD is a miss. Each run commits first (outside its time), on a copy of
-  // the real-shaped repository. Reported: the targets above are for an unchanged HEAD.
-  if (want(2)) {
-    const dir = join(work, 'real-550-moving');
+  // the real-shaped repository: a code commit; or an agent's whole step, its checkpoint saved
+  // with `checkpoint update` and committed with the code. Reported: the targets above are for
+  // an unchanged HEAD.
+  for (const [kind, label] of want(2) ? [['commit', 'a new commit'], ['agent', "an agent's step (checkpoint update + commit)"]] : []) {
+    const dir = join(work, `real-550-${kind}`);
     cpSync(fixtures.real.dir, dir, { recursive: true });
     let n = 0;
-    const commit = () => git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '--allow-empty', '-m', `step ${++n}`]);
+    const commit = () => {
+      n++;
+      if (kind === 'agent') {
+        timeOnce(NODE, [BIN, 'update', 'skill-3', `--progress_summary=Step ${n} done: evaluator re-run`], { cwd: dir, env, expectCodes: [0] });
+        writeFileSync(join(dir, 'notes.md'), `step ${n}\n`);
+        git(dir, ['add', '-A']);
+      }
+      git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '--allow-empty', '-m', `step ${n}`]);
+    };
     const referenceEnv = { ...env, OPCHAIN_ROOT: dir };
     for (const cmd of ['status', 'next', 'doctor']) {
       const candidates = {
@@ -167,8 +178,8 @@ if (want(2) || want(4)) {
         ...(referenceCli ? { reference: () => (commit(), timeOnce(NODE, [referenceCli, cmd], { cwd: dir, env: referenceEnv, expectCodes: [0, 1] })) } : {}),
       };
       const m = compare(candidates, { runs: quick ? 5 : 11, warmup: 1 });
-      if (referenceCli) report(`${cmd} after a new commit vs the reference CLI, real-shaped repo`, m.ours, m.reference, 'reference');
-      else console.log(`${cmd} after a new commit, real-shaped repo: ${fmt(m.ours)} (the reference is compared with --reference=<path>)`);
+      if (referenceCli) report(`${cmd} after ${label} vs the reference CLI, real-shaped repo`, m.ours, m.reference, 'reference');
+      else console.log(`${cmd} after ${label}, real-shaped repo: ${fmt(m.ours)} (the reference is compared with --reference=<path>)`);
     }
   }
 }

@@ -2,7 +2,6 @@
 // 5-20 KiB written by different people at different times (notes after paths, brace and
 // glob patterns, prose in path lists, an out-of-enum status, numbers written `8.0`), on
 // top of a git history of hundreds or thousands of commits (bench/lib/history-repo.mjs).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeHistoryRepo } from './history-repo.mjs';
 
@@ -18,9 +17,10 @@ function file(path, content) {
 
 /**
  * One checkpoint as people and agents really leave them. `updatedAt` is a Date; the text is
- * returned as written (2-space JSON with a few numbers spelled `8.0`).
+ * returned as written (2-space JSON with a few numbers spelled `8.0`). `lastActionLater`: an
+ * earlier save, before its last next action was queued.
  */
-export function makeRealCheckpoint(skill, targetBytes, updatedAt, index = 0) {
+export function makeRealCheckpoint(skill, targetBytes, updatedAt, index = 0, { lastActionLater = false } = {}) {
   const iso = (daysBefore) => new Date(updatedAt.getTime() - daysBefore * DAY * 1000).toISOString();
   const cp = {
     protocol_version: index % 4 === 0 ? '1.0' : '1.1',
@@ -58,7 +58,7 @@ export function makeRealCheckpoint(skill, targetBytes, updatedAt, index = 0) {
       `Held for user review: PR #482 (rate limiting) — squash-merge or close`,
       `Read evaluator report: sprints/sprint-${index}/eval-round-2.md`,
       { text: 'Re-run evaluator on the previews', done_when: 'npm test' },
-      `Ship PLAT-${4400 + index} to staging`,
+      ...(lastActionLater ? [] : [`Ship PLAT-${4400 + index} to staging`]),
     ],
     recently_done: [
       ...Array.from({ length: 4 }, (_, i) => ({ at: iso(1 + i), action: `Finished step ${i} of sprint ${index}` })),
@@ -86,8 +86,10 @@ export function makeRealCheckpoint(skill, targetBytes, updatedAt, index = 0) {
 
 /**
  * A repository with `commits` commits, the last `recentCommits` of them spread over four
- * months, and twelve checkpoints. `stale: true` dates every checkpoint before the first
- * commit (every walk then covers all of history), and puts drift deep in that history: PR
+ * months, and twelve checkpoints tracked as a real project tracks them: each committed when it
+ * was saved, most of them also earlier with one action fewer (so an action's date comes from the
+ * file's history). `stale: true` dates every checkpoint before the first commit, which adds
+ * them all (every walk then covers all of history), and puts drift deep in that history: PR
  * #482, which the checkpoints still queue, merges, and the generated docs/spec.md is renamed.
  * Returns { dir, checkpoints: [paths] }.
  */
@@ -95,18 +97,40 @@ export function makeRealRepo(dir, { commits, recentCommits, stale = false, now =
   const spacingMinutes = Math.max(1, Math.floor((120 * DAY) / 60 / recentCommits));
   const recentSince = now - recentCommits * spacingMinutes * 60;
   const total = commits + recentCommits;
-  const extra = [{ at: 0, ops: file(SPEC, '# Spec\n') }];
-  if (stale) extra.push({ at: Math.floor(total / 10) + 1, message: 'Rename the spec for v2', ops: [`R ${SPEC} ${SPEC_RENAMED}`] });
-  makeHistoryRepo(dir, { commits, recentCommits, recentSince, spacingMinutes, extra });
-  mkdirSync(join(dir, '.checkpoints'), { recursive: true });
+  // The first main-line commit dated at or after `at` (a save is committed when it is made, or
+  // with the first commit after it); never a pull-request branch's or a merge.
+  const commitAt = (at) => {
+    let i = at <= recentSince ? commits : Math.min(total - 1, commits + Math.ceil((at - recentSince) / (spacingMinutes * 60)));
+    while (i % 10 >= 8) i = i + 1 < total ? i + 1 : i - 1;
+    return i;
+  };
+  const saves = new Map();
+  const save = (at, path, text, message) => {
+    const i = stale ? 0 : commitAt(at);
+    const found = saves.get(i) ?? { at: i, ops: [], messages: [] };
+    found.ops.push(...file(path, text));
+    found.messages.push(message);
+    saves.set(i, found);
+  };
   // Fresh: written over the last four months, the newest a day ago. Stale: before history.
   const firstCommit = recentSince - 366 * DAY - commits * 60;
   const paths = [];
   for (let i = 0; i < 12; i++) {
     const at = stale ? firstCommit - (12 - i) * DAY : now - (120 - i * 10) * DAY;
-    const path = join(dir, '.checkpoints', `skill-${i}.checkpoint.json`);
-    writeFileSync(path, makeRealCheckpoint(`skill-${i}`, (5 + (i * 15) / 11) * 1024, new Date(at * 1000), i));
-    paths.push(path);
+    const skill = `skill-${i}`;
+    const rel = `.checkpoints/${skill}.checkpoint.json`;
+    const bytes = (5 + (i * 15) / 11) * 1024;
+    const earlier = at - 9 * DAY;
+    if (!stale && i % 4 !== 3 && commitAt(earlier) < commitAt(at)) save(earlier, rel, makeRealCheckpoint(skill, bytes, new Date(earlier * 1000), i, { lastActionLater: true }), `checkpoint: ${skill}, sprint ${i} planned`);
+    save(at, rel, makeRealCheckpoint(skill, bytes, new Date(at * 1000), i), `checkpoint: ${skill}, sprint ${i} evaluated`);
+    paths.push(join(dir, rel));
   }
+  const extra = [{ at: 0, ops: file(SPEC, '# Spec\n') }];
+  const first = saves.get(0);
+  if (first) extra[0] = { at: 0, message: stale ? 'Add the checkpoints' : first.messages.join('; '), ops: [...extra[0].ops, ...first.ops] };
+  for (const [i, { ops, messages }] of saves) if (i !== 0) extra.push({ at: i, message: messages.join('; '), ops });
+  if (stale) extra.push({ at: Math.floor(total / 10) + 1, message: 'Rename the spec for v2', ops: [`R ${SPEC} ${SPEC_RENAMED}`] });
+  // The work tree is checked out from HEAD: the checkpoints are there, as committed.
+  makeHistoryRepo(dir, { commits, recentCommits, recentSince, spacingMinutes, extra });
   return { dir, checkpoints: paths };
 }
