@@ -16,7 +16,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { isAbsolute, join, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
-import { inflateUpTo, zlib } from './zlib-inflate.js';
+import { inflatePrefix, inflateUpTo } from './zlib-inflate.js';
 import { packMismatch } from './pack-damage.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -894,7 +894,8 @@ function readLoose(path: string, maxBytes: number): GitObject | null {
     const start = readAt(file.fd, 0, Math.min(file.size, 256));
     let header: Buffer;
     try {
-      header = zlib().inflateSync(start, { finishFlush: 2 /* Z_SYNC_FLUSH: a prefix inflates as far as it goes */ });
+      // "blob " and 16 digits at most, and the NUL: more is no header this reader takes.
+      header = inflatePrefix(start, 32);
     } catch (error) {
       throw corrupt(path, `does not inflate (${(error as Error).message})`);
     }

@@ -49,15 +49,18 @@ function newEngine(): Engine | null {
   }
 }
 
+/** A known answer, and zlib's stream of it (written out, so the check makes no deflate stream). */
+const PROBE = 'checkpoint object store\n'.repeat(3);
+const PROBE_STREAM = 'eJxLzkhNzi7Iz8wrUchPykpNLlEoLskvSuVKJlEcAPA/G0M=';
+
 /** The kept handle, made on first use and checked once against a stream with a known answer. */
 function kept(): Engine | null {
   if (engine !== undefined) return engine;
   engine = newEngine();
   if (engine !== null) {
-    const probe = Buffer.from('checkpoint object store\n'.repeat(3));
     try {
-      const stream = zlib().deflateSync(probe);
-      if (!run(engine, stream, 0, stream.length, probe.length).equals(probe)) engine = null;
+      const stream = Buffer.from(PROBE_STREAM, 'base64');
+      if (run(engine, stream, 0, stream.length, PROBE.length).toString('latin1') !== PROBE) engine = null;
     } catch {
       engine = null;
     }
@@ -103,6 +106,27 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
   // Kept 8-byte aligned, as Buffer's pool keeps its slices.
   if (out === arena) arenaUsed = (at + produced + 7) & ~7;
   return out.subarray(at, at + produced);
+}
+
+/**
+ * The first bytes of the zlib stream `input` holds the start of: as many as it gives, at most
+ * `size`, with no error for a stream that goes on past the input (inflateSync under
+ * Z_SYNC_FLUSH, through the kept handle). A loose object's header is read this way, so an
+ * object over the caller's cap is never inflated whole.
+ */
+export function inflatePrefix(input: Buffer, size: number): Buffer {
+  const e = kept();
+  if (e === null) return zlib().inflateSync(input, { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(size, 1) });
+  e.failure = null;
+  e.handle.reset();
+  const out = Buffer.allocUnsafe(size);
+  e.handle.writeSync(zlib().constants.Z_SYNC_FLUSH, input, 0, input.length, out, 0, size);
+  if (e.failure !== null) {
+    const { message, code } = e.failure as { message: string; code: string };
+    engine = undefined;
+    throw fail(message, code);
+  }
+  return out.subarray(0, size - e.state[0]!);
 }
 
 /**
