@@ -249,6 +249,8 @@ export class IsoHistory implements GitHistory {
       let open = relative.filter((_, i) => held[i] !== null);
       const folder = new Map(open.map((path) => [path, folderOf(path)]));
       let folders = [...new Set(folder.values())];
+      // Each folder's tree in the commit at hand: its parent's, as read in the step before.
+      let here = new Map<string, string | null>();
       for (let sha: string | undefined = tip; sha !== undefined && open.length > 0; ) {
         const commit = await reader.commit(sha);
         const parent = commit.parents[0];
@@ -256,9 +258,14 @@ export class IsoHistory implements GitHistory {
         // A folder whose tree is the parent's holds the same files: most commits change none of
         // the folders asked about, and are passed with one look-up per folder, not per file.
         const changed: string[] = [];
+        const there = new Map<string, string | null>();
         for (const dir of folders) {
-          if ((await folderInTree(reader, commit.tree, dir)) !== (await folderInTree(reader, parentTree, dir))) changed.push(dir);
+          const now = here.has(dir) ? here.get(dir)! : await reader.folderAt(commit.tree, dir);
+          const before = parentTree === null ? null : await reader.folderAt(parentTree, dir);
+          there.set(dir, before);
+          if (now !== before) changed.push(dir);
         }
+        here = there;
         if (changed.length > 0) {
           for (const path of open) {
             if (!changed.includes(folder.get(path)!)) continue;
@@ -693,6 +700,21 @@ class ObjectReader {
     });
   }
 
+  /**
+   * The tree id of folder `dir` ('' the tree itself) in tree `oid`, or null when there is none,
+   * read entry by entry like fileAt, without keeping the trees on the way (a walk of a folder's
+   * history reads each root tree once).
+   */
+  async folderAt(oid: string | null, dir: string): Promise<string | null> {
+    let at = oid;
+    for (const name of dir === '' ? [] : dir.split('/')) {
+      if (at === null) return null;
+      const entry = entryNamed(at, (await this.peel(at, 'tree')).data, name);
+      at = entry?.type === 'tree' ? entry.oid : null;
+    }
+    return at;
+  }
+
   /** Full ids of the objects an abbreviation names: none, one, or (ambiguous) two. */
   expandOid(prefix: string): string[] {
     return this.store.withPrefix(prefix, 2);
@@ -913,18 +935,6 @@ async function diffTrees(reader: ObjectReader, before: string | null, after: str
 function folderOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
-}
-
-/** The tree id of folder `dir` in `tree` ('' is `tree` itself), or null when there is none. */
-async function folderInTree(reader: ObjectReader, tree: string | null, dir: string): Promise<string | null> {
-  if (tree === null || dir === '') return tree;
-  let at = tree;
-  for (const name of dir.split('/')) {
-    const entry = (await reader.tree(at)).get(name);
-    if (entry === undefined || entry.type !== 'tree') return null;
-    at = entry.oid;
-  }
-  return at;
 }
 
 /** The blob (or link, or submodule) at `path` in `tree`, or null when there is none. */

@@ -78,4 +78,17 @@ describe('fileRevisions on nested files: the embedded engine lists what git list
       { numRuns: 25 },
     );
   });
+
+  it('a change and its revert in the next commit: both are revisions, though the folder is as it was two commits back', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const path of ASKED) write(dir, path, `${path} v0\n`);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', 'start']);
+    for (const s of [{ kind: 'empty' }, { kind: 'write', path: ASKED[0]!, text: 1 }, { kind: 'write', path: ASKED[0]!, text: 0 }, { kind: 'empty' }] as Step[]) apply(dir, s);
+    const [native, iso] = await Promise.all([createHistory({ dir, engine: 'native' }), createHistory({ dir, engine: 'isomorphic' })]);
+    const revisions = await native.fileRevisions(ASKED);
+    expect(revisions.filter((r) => r.path === ASKED[0]).length).toBe(3);
+    expect(await iso.fileRevisions(ASKED)).toEqual(revisions);
+  });
 });
