@@ -116,7 +116,7 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
  */
 export function inflatePrefix(input: Buffer, size: number): Buffer {
   const e = kept();
-  if (e === null) return zlib().inflateSync(input, { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(size, 1) });
+  if (e === null) return zlib().inflateSync(input, { finishFlush: zlib().constants.Z_SYNC_FLUSH }).subarray(0, size);
   e.failure = null;
   e.handle.reset();
   const out = Buffer.allocUnsafe(size);

@@ -2,9 +2,9 @@
 // corrupted anywhere (the Adler-32 trailer included), with trailing bytes, and declared
 // larger or smaller than they are. Same bytes out, or an error where inflateSync errs.
 import fc from 'fast-check';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { inflateUpTo } from '../../src/git/zlib-inflate.js';
+import { inflatePrefix, inflateUpTo } from '../../src/git/zlib-inflate.js';
 
 type Outcome = { ok: string } | { error: string };
 
@@ -57,5 +57,30 @@ describe('inflateUpTo', () => {
     expect(inflateUpTo(stream, content.length).equals(content)).toBe(true);
     expect(() => inflateUpTo(stream, content.length - 1)).toThrow(expect.objectContaining({ code: 'ERR_BUFFER_TOO_LARGE' }));
     expect(inflateUpTo(stream, content.length + 5).equals(content)).toBe(true);
+  });
+
+  it('inflatePrefix gives the first bytes inflateSync gives a stream\'s start under Z_SYNC_FLUSH, and the handle works on after it', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 2000 }),
+        fc.constantFrom('whole', 'flip', 'cut', 'pad'),
+        fc.nat(),
+        fc.integer({ min: 1, max: 64 }),
+        (content, damage, where, size) => {
+          const stream = Buffer.from(deflateSync(Buffer.from(content)));
+          // A loose object's first 256 bytes, as object-store.ts reads them.
+          let input = stream.subarray(0, 256);
+          if (damage === 'flip') (input = Buffer.from(input))[where % input.length]! ^= 1 << where % 8;
+          if (damage === 'cut') input = input.subarray(0, where % input.length);
+          if (damage === 'pad') input = Buffer.concat([stream, Buffer.from('trailing bytes')]).subarray(0, 256);
+          const ours = outcome(() => inflatePrefix(input, size));
+          const theirs = outcome(() => inflateSync(input, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, size));
+          if ('ok' in theirs || 'error' in ours) expect(ours).toEqual(theirs);
+          // Else zlib met the damage only past the first `size` bytes out, which this leaves uninflated.
+          expect(inflateUpTo(stream, content.length).equals(Buffer.from(content))).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
