@@ -115,12 +115,17 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
   const key = repoKey(root);
   const dir = key && cacheDir(key.commonDir, WALKS_DIR);
   if (!key || !dir) return null;
-  const path = join(dir, slotName(scope));
-  const entry = readCacheJson(path, undefined, entryPrefix(key)) as Partial<CacheEntry> | undefined;
-  if (!entry) return extendedWalk(root, key, path, since, scope);
-  if (entry.format !== FORMAT || entry.head !== key.head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
-  if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
+  // Read once: a walk kept at another HEAD is what extendedWalk carries forward.
+  const entry = readCacheJson(join(dir, slotName(scope))) as Partial<CacheEntry> | undefined;
+  if (!isWalkFor(entry, key, since, scope)) return null;
+  if (entry.head !== key.head) return extendedWalk(root, key, entry, since, scope);
   return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
+}
+
+/** A kept walk (of any HEAD: the caller compares) that answers a walk back to `since` in `scope`. */
+function isWalkFor(entry: Partial<CacheEntry> | undefined, key: RepoKey, since: number, scope: readonly string[]): entry is CacheEntry {
+  return !!entry && entry.format === FORMAT && typeof entry.head === 'string' && SHA.test(entry.head) && entry.shallow === key.shallow && typeof entry.since === 'number' && entry.since <= since &&
+    Array.isArray(entry.scope) && scopeKey(entry.scope) === scopeKey(scope) && isCommitList(entry.commits);
 }
 
 /**
@@ -130,10 +135,7 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
  * is), sorted as commitsSince sorts; the new commits described within the walk's scope. Kept
  * under HEAD, so the next run reads it directly.
  */
-function extendedWalk(root: string, key: RepoKey, path: string, since: number, scope: readonly string[]): CommitInfo[] | null {
-  const entry = readCacheJson(path) as Partial<CacheEntry> | undefined;
-  if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since > since) return null;
-  if (!Array.isArray(entry.scope) || scopeKey(entry.scope) !== scopeKey(scope) || !isCommitList(entry.commits)) return null;
+function extendedWalk(root: string, key: RepoKey, entry: CacheEntry, since: number, scope: readonly string[]): CommitInfo[] | null {
   // The new commits at or after the kept walk's start: carried as far back as it went, then cut like a cached walk.
   const gained = fastForward(key.commonDir, key.head, entry.head, entry.since);
   const added = gained && (scope.length === 0 ? gained.commits : gained.describedIn(scope));
