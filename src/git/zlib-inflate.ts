@@ -78,8 +78,6 @@ let arena = Buffer.allocUnsafe(0);
 let arenaUsed = 0;
 
 function run(e: Engine, input: Buffer, offset: number, length: number, size: number): Buffer {
-  e.failure = null;
-  e.handle.reset();
   // As inflateSync's maxOutputLength, which cannot be 0.
   const limit = Math.max(size, 1);
   const room = limit + 1;
@@ -92,13 +90,7 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
     out = arena = Buffer.allocUnsafeSlow(ARENA_BYTES);
     at = arenaUsed = 0;
   }
-  e.handle.writeSync(zlib().constants.Z_FINISH, input, offset, length, out, at, room);
-  if (e.failure !== null) {
-    const { message, code } = e.failure as { message: string; code: string };
-    // Node's own stream gives up on a handle after an error: so does this one.
-    engine = undefined;
-    throw fail(message, code);
-  }
+  write(e, zlib().constants.Z_FINISH, input, offset, length, out, at, room);
   // No error with room left means zlib reached the stream's end (its checksum verified):
   // under Z_FINISH anything short of it is an error. No room left: more than `size`.
   const produced = room - e.state[0]!;
@@ -117,16 +109,22 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
 export function inflatePrefix(input: Buffer, size: number): Buffer {
   const e = kept();
   if (e === null) return zlib().inflateSync(input, { finishFlush: zlib().constants.Z_SYNC_FLUSH }).subarray(0, size);
+  const out = Buffer.allocUnsafe(size);
+  write(e, zlib().constants.Z_SYNC_FLUSH, input, 0, input.length, out, 0, size);
+  return out.subarray(0, size - e.state[0]!);
+}
+
+/** One stream through the handle, from a reset; zlib's error, if it met one, thrown as inflateSync throws it. */
+function write(e: Engine, flush: number, input: Buffer, offset: number, length: number, out: Buffer, at: number, room: number): void {
   e.failure = null;
   e.handle.reset();
-  const out = Buffer.allocUnsafe(size);
-  e.handle.writeSync(zlib().constants.Z_SYNC_FLUSH, input, 0, input.length, out, 0, size);
+  e.handle.writeSync(flush, input, offset, length, out, at, room);
   if (e.failure !== null) {
     const { message, code } = e.failure as { message: string; code: string };
+    // Node's own stream gives up on a handle after an error: so does this one.
     engine = undefined;
     throw fail(message, code);
   }
-  return out.subarray(0, size - e.state[0]!);
 }
 
 /**
