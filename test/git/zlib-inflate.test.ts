@@ -18,6 +18,18 @@ function outcome(read: () => Buffer): Outcome {
   }
 }
 
+/** `stream` as given, with one bit flipped at `where`, cut at `where`, or followed by other bytes. */
+function damaged(stream: Buffer, damage: 'whole' | 'flip' | 'cut' | 'pad', where: number): Buffer {
+  if (damage === 'flip') {
+    const out = Buffer.from(stream);
+    out[where % out.length]! ^= 1 << where % 8;
+    return out;
+  }
+  if (damage === 'cut') return stream.subarray(0, where % stream.length);
+  if (damage === 'pad') return Buffer.concat([stream, Buffer.from('trailing bytes')]);
+  return stream;
+}
+
 const reference = (input: Buffer, size: number) => outcome(() => inflateSync(input, { maxOutputLength: Math.max(size, 1) }));
 
 describe('inflateUpTo', () => {
@@ -30,10 +42,7 @@ describe('inflateUpTo', () => {
         fc.integer({ min: -3, max: 3 }),
         (content, damage, where, sizeDelta) => {
           const stream = Buffer.from(deflateSync(Buffer.from(content)));
-          let input = stream;
-          if (damage === 'flip') (input = Buffer.from(stream))[where % stream.length]! ^= 1 << where % 8;
-          if (damage === 'cut') input = stream.subarray(0, where % stream.length);
-          if (damage === 'pad') input = Buffer.concat([stream, Buffer.from('trailing bytes')]);
+          const input = damaged(stream, damage, where);
           const size = Math.max(0, content.length + sizeDelta);
           const ours = outcome(() => inflateUpTo(input, size));
           const theirs = reference(input, size);
@@ -69,10 +78,7 @@ describe('inflateUpTo', () => {
         (content, damage, where, size) => {
           const stream = Buffer.from(deflateSync(Buffer.from(content)));
           // A loose object's first 256 bytes, as object-store.ts reads them.
-          let input = stream.subarray(0, 256);
-          if (damage === 'flip') (input = Buffer.from(input))[where % input.length]! ^= 1 << where % 8;
-          if (damage === 'cut') input = input.subarray(0, where % input.length);
-          if (damage === 'pad') input = Buffer.concat([stream, Buffer.from('trailing bytes')]).subarray(0, 256);
+          const input = damaged(stream.subarray(0, 256), damage, where).subarray(0, 256);
           const ours = outcome(() => inflatePrefix(input, size));
           const theirs = outcome(() => inflateSync(input, { finishFlush: constants.Z_SYNC_FLUSH }).subarray(0, size));
           if ('ok' in theirs || 'error' in ours) expect(ours).toEqual(theirs);
