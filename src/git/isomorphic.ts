@@ -251,10 +251,11 @@ export class IsoHistory implements GitHistory {
       let folders = [...new Set(folder.values())];
       // Each folder's tree in the commit at hand: its parent's, as read in the step before.
       let here = new Map<string, string | null>();
-      for (let sha: string | undefined = tip; sha !== undefined && open.length > 0; ) {
-        const commit = await reader.commit(sha);
-        const parent = commit.parents[0];
-        const parentTree = parent === undefined ? null : (await reader.commit(parent)).tree;
+      // Each commit is read once, as the parent of the one before, and not kept.
+      for (let commit: ParsedCommit | null = await reader.commit(tip); commit !== null && open.length > 0; ) {
+        const parent: string | undefined = commit.parents[0];
+        const parentCommit: ParsedCommit | null = parent === undefined ? null : await reader.unkeptCommit(parent);
+        const parentTree = parentCommit === null ? null : parentCommit.tree;
         // A folder whose tree is the parent's holds the same files: most commits change none of
         // the folders asked about, and are passed with one look-up per folder, not per file.
         const changed: string[] = [];
@@ -276,7 +277,7 @@ export class IsoHistory implements GitHistory {
           }
           folders = [...new Set(open.map((path) => folder.get(path)!))];
         }
-        sha = parent;
+        commit = parentCommit;
       }
       return out;
     });
@@ -669,13 +670,23 @@ class ObjectReader {
   ) {}
 
   commit(sha: string): Promise<ParsedCommit> {
-    return memoized(this.commits, sha, async () => {
-      // An annotated tag reads as the commit it points to, under that commit's oid.
-      const { oid, data } = await this.peel(sha, 'commit');
-      const commit = parseCommit(oid, data);
-      if (this.shallow.has(oid)) commit.parents = [];
-      return commit;
-    });
+    return memoized(this.commits, sha, () => this.readCommit(sha));
+  }
+
+  /**
+   * commit() without keeping it: for a walk that meets each commit once (a first-parent line),
+   * where 20,000 kept commits would outlive the young generation and grow the heap for nothing.
+   */
+  unkeptCommit(sha: string): Promise<ParsedCommit> {
+    return this.commits.get(sha) ?? this.readCommit(sha);
+  }
+
+  private async readCommit(sha: string): Promise<ParsedCommit> {
+    // An annotated tag reads as the commit it points to, under that commit's oid.
+    const { oid, data } = await this.peel(sha, 'commit');
+    const commit = parseCommit(oid, data);
+    if (this.shallow.has(oid)) commit.parents = [];
+    return commit;
   }
 
   /** Entries by name; the empty tree for null. A commit (or tag) reads as its tree. */
