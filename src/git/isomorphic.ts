@@ -20,7 +20,7 @@ import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from
 import { treeDir } from './tree-files.js';
 import { entryDiff } from './tree-diff.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
-import { DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
+import { commitHeader, DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { indexBlobIds, uncheckedPaths } from './skip-worktree.js';
 import { indexRefusal } from './index-damage.js';
@@ -252,9 +252,9 @@ export class IsoHistory implements GitHistory {
       // Each folder's tree in the commit at hand: its parent's, as read in the step before.
       let here = new Map<string, string | null>();
       // Each commit is read once, as the parent of the one before, and not kept.
-      for (let commit: ParsedCommit | null = await reader.commit(tip); commit !== null && open.length > 0; ) {
+      for (let commit: LineCommit | null = await reader.lineCommit(tip); commit !== null && open.length > 0; ) {
         const parent: string | undefined = commit.parents[0];
-        const parentCommit: ParsedCommit | null = parent === undefined ? null : await reader.unkeptCommit(parent);
+        const parentCommit: LineCommit | null = parent === undefined ? null : await reader.lineCommit(parent);
         const parentTree = parentCommit === null ? null : parentCommit.tree;
         // A folder whose tree is the parent's holds the same files: most commits change none of
         // the folders asked about, and are passed with one look-up per folder, not per file.
@@ -655,6 +655,9 @@ function removes(deep: DeepReader, parentTree: string, tree: string, path: strin
   return had && !has;
 }
 
+/** What a first-parent walk reads of a commit (ObjectReader.lineCommit). */
+type LineCommit = Pick<ParsedCommit, 'sha' | 'parents' | 'tree' | 'time'>;
+
 /**
  * Commits and trees read while answering one question, each read once. Objects never
  * change, but the repository can gain some between questions, so nothing outlives one.
@@ -670,23 +673,26 @@ class ObjectReader {
   ) {}
 
   commit(sha: string): Promise<ParsedCommit> {
-    return memoized(this.commits, sha, () => this.readCommit(sha));
+    return memoized(this.commits, sha, async () => {
+      // An annotated tag reads as the commit it points to, under that commit's oid.
+      const { oid, data } = await this.peel(sha, 'commit');
+      const commit = parseCommit(oid, data);
+      if (this.shallow.has(oid)) commit.parents = [];
+      return commit;
+    });
   }
 
   /**
-   * commit() without keeping it: for a walk that meets each commit once (a first-parent line),
-   * where 20,000 kept commits would outlive the young generation and grow the heap for nothing.
+   * A commit's tree, parents and time, not kept: for a walk that meets each commit once (a
+   * first-parent line) and reads no message, where 20,000 kept commits would outlive the young
+   * generation. Read from the headers alone (commitHeader) where that gives parseCommit's answer.
    */
-  unkeptCommit(sha: string): Promise<ParsedCommit> {
-    return this.commits.get(sha) ?? this.readCommit(sha);
-  }
-
-  private async readCommit(sha: string): Promise<ParsedCommit> {
-    // An annotated tag reads as the commit it points to, under that commit's oid.
+  async lineCommit(sha: string): Promise<LineCommit> {
+    const kept = this.commits.get(sha);
+    if (kept !== undefined) return kept;
     const { oid, data } = await this.peel(sha, 'commit');
-    const commit = parseCommit(oid, data);
-    if (this.shallow.has(oid)) commit.parents = [];
-    return commit;
+    const { tree, parents, time } = commitHeader(oid, data) ?? parseCommit(oid, data);
+    return { sha: oid, tree, parents: this.shallow.has(oid) ? [] : parents, time };
   }
 
   /** Entries by name; the empty tree for null. A commit (or tag) reads as its tree. */
