@@ -87,13 +87,11 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   const key = JSON.stringify(paths);
   let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
   // Over new commits on top (fast-forward.ts), the earlier HEAD's revisions with what those did to the files.
-  let carried = false;
   if (!isRevisionList(revisions)) {
     revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { adjust: (kept, gained) => {
       const added = gained.revisionsOf(paths);
       return added && isRevisionList(kept) ? withNewRevisions(added, kept) : null;
     } });
-    carried = isRevisionList(revisions);
   }
   if (!isRevisionList(revisions)) {
     revisions = await (await history()).fileRevisions(paths);
@@ -101,16 +99,16 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   }
   // Untracked checkpoints have no revisions: nothing to read.
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
-  await summarizeBlobs(root, history, revisions, cache, carried);
+  await summarizeBlobs(root, history, revisions, cache);
   return { revisions, cache, lines: new SourceLines(root, history, cache) };
 }
 
 /** What the blobs of `revisions` hold, into `cache`: each blob not summarized yet is read once (kept per clone). */
-async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, revisions: readonly FileRevision[], cache: Map<string, BlobSummary>, fromStore = false): Promise<void> {
+async function summarizeBlobs(root: string, history: () => Promise<GitHistory>, revisions: readonly FileRevision[], cache: Map<string, BlobSummary>): Promise<void> {
   const missing = [...new Set(revisions.flatMap((r) => (r.blob && !cache.has(r.blob) ? [r.blob] : [])))];
   if (!missing.length) return;
-  // Where the revisions were carried over new commits, their new blobs are read as those were.
-  const commonDir = fromStore ? repoKey(root)?.commonDir : undefined;
+  // Read from the object store (no git process, each blob once per clone); git where it cannot.
+  const commonDir = repoKey(root)?.commonDir;
   const texts = (commonDir && blobTexts(commonDir, missing, MAX_BLOB_BYTES)) || (await (await history()).readBlobs(missing, MAX_BLOB_BYTES));
   for (const oid of missing) cache.set(oid, texts.has(oid) ? summarize(texts.get(oid)!) : { updated_at: null, queued: [] });
   writeBlobCache(root, cache);

@@ -183,7 +183,8 @@ function diffTrees(tree: (oid: string | null) => Map<string, TreeEntry>, before:
 
 /**
  * The blobs `oids` as text (each at most `maxBytes`, else left out), as the engines' readBlobs
- * gives them, read from the object store; null when some could only be read by git.
+ * gives them, read from the object store; null when some could only be read by git, or are
+ * missing (git may fetch them, or say they are missing).
  */
 export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: number): Map<string, string> | null {
   if (existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
@@ -192,7 +193,8 @@ export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: 
   try {
     for (const oid of new Set(oids)) {
       const found = store.readKnown(oid, maxBytes);
-      if (found === undefined) return null;
+      // Not here (a partial clone fetches it on demand) or only the fallback reader has it: git's to answer.
+      if (!found) return null;
       if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
     }
   } catch {

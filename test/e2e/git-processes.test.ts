@@ -78,9 +78,11 @@ describe('git processes', () => {
     expect(report.findings.some((f: { message: string }) => /renamed to docs\/spec-v2\.md/.test(f.message))).toBe(true);
     const coldRuns = gitOnPath.runs();
     // The walk (subjects; generated files' changes), the work tree, the commit names and the
-    // one ancestry the walk did not answer, the dating of queued actions (revisions, blob sizes,
-    // blobs), and the removal of src/gone.ts, which the walk does not explain (kept per HEAD).
-    expect(coldRuns.length).toBeLessThanOrEqual(9);
+    // one ancestry the walk did not answer, the dating of queued actions (the files' revisions;
+    // their blobs are read from the object store), and the removal of src/gone.ts, which the
+    // walk does not explain (kept per HEAD).
+    expect(coldRuns.length).toBeLessThanOrEqual(7);
+    expect(coldRuns.filter((r) => / cat-file --batch$/.test(r))).toEqual([]);
     expect(coldRuns.filter((r) => / status --porcelain=v2 /.test(r))).toEqual([]);
     expect(coldRuns.filter((r) => / log --max-age=/.test(r))).toHaveLength(3);
     expect(coldRuns.filter((r) => / log --max-age=.* --full-history --full-diff .* -- src\/gone\.ts$/.test(r))).toHaveLength(1);
@@ -117,6 +119,29 @@ describe('git processes', () => {
     gitOnPath.reset();
     cli(dir, ['doctor'], { env });
     expect(gitOnPath.runs().some((r) => / log /.test(` ${r} `))).toBe(true);
+  });
+
+  it('in a partial clone, a checkpoint blob the store lacks is asked of git (which fetches it): queued actions dated as in a full clone', () => {
+    const { dir } = project();
+    // A re-save after the landing that keeps the queued PR: its queueing stays dated by the first save.
+    const file = join(dir, '.checkpoints/api.checkpoint.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, `${JSON.stringify({ ...saved, updated_at: daysAgo(5), progress_summary: 'Auth merged; spec next.' }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(5));
+    settleIndex(dir);
+    const full = JSON.parse(cli(dir, ['doctor', '--json']).stdout);
+    expect(full.findings.some((f: { check: string; skill: string; message: string }) => f.check === 'landed' && f.skill === 'api' && /#12, which landed after it was queued/.test(f.message))).toBe(true);
+    git(dir, ['config', 'uploadpack.allowFilter', 'true']);
+    const clone = tempDir('cp-partial-');
+    dirs.push(clone);
+    rmSync(clone, { recursive: true, force: true });
+    git(dir, ['clone', '-q', '--no-local', '--filter=blob:none', `file://${dir}`, clone]);
+    // The first save's blob is not in the clone until something asks git for it.
+    const first = git(clone, ['rev-parse', 'HEAD~4:.checkpoints/api.checkpoint.json']).trim();
+    expect(git(clone, ['rev-list', '--objects', '--missing=print', 'HEAD'])).toContain(`?${first}`);
+    settleIndex(clone);
+    const partial = JSON.parse(cli(clone, ['doctor', '--json']).stdout);
+    expect(partial.findings.filter((f: { check: string }) => f.check === 'landed')).toEqual(full.findings.filter((f: { check: string }) => f.check === 'landed'));
   });
 
   it('past the walk_days cut, the deep questions are cached too: a warm doctor on a clean index starts no git process', () => {
