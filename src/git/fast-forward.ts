@@ -59,13 +59,19 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
   // Objects borrowed from another repository (alternates) are left to git, as are grafts and a shallow boundary.
   if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
+  // A root tree is read by touches() and again by the diffs: once each.
+  const kept = new Map<string, Buffer | null>();
   const read = (oid: string): Buffer | null => {
+    let data = kept.get(oid);
+    if (data !== undefined) return data;
     try {
       const found = store.readKnown(oid);
-      return found && found.data ? found.data : null;
+      data = found && found.data ? found.data : null;
     } catch {
-      return null;
+      data = null;
     }
+    kept.set(oid, data);
+    return data;
   };
   const commits: CommitInfo[] = [];
   const trees: string[] = [];
