@@ -61,11 +61,16 @@ const STEPS: Record<string, Step> = {
     write(dir, CHECKPOINT, `${JSON.stringify(cp, null, 2)}\n`);
   },
   merge: (dir, n) => {
+    // A hand edit left uncommitted stays so across the merge: git would not switch branches over
+    // it when the commit before HEAD holds another version of the file.
+    const edited = git(dir, ['status', '--porcelain', '--', CHECKPOINT]).trim() ? readFileSync(join(dir, CHECKPOINT), 'utf8') : null;
+    if (edited !== null) git(dir, ['checkout', '-q', '--', CHECKPOINT]);
     git(dir, ['checkout', '-q', '-b', `side${n}`, 'HEAD~1']);
     edit(dir, `src/side${n}.ts`, n);
     commitAll(dir, `Side work ${n}`);
     git(dir, ['checkout', '-q', '-']);
     git(dir, ['merge', '-q', '--no-ff', '-m', `Merge pull request #${40 + n} from o/side${n}`, `side${n}`]);
+    if (edited !== null) write(dir, CHECKPOINT, edited);
   },
   backdated: (dir, n) => (edit(dir, 'src/old.ts', n), commitAll(dir, 'Old work', daysAgo(30))),
   amend: (dir) => git(dir, ['commit', '-q', '--amend', '--allow-empty', '-m', 'Amended'], dateEnv(new Date().toISOString())),
@@ -104,7 +109,7 @@ describe('answers carried over new commits say what a run with no cache says', (
         }
         cleanup(dir);
       }),
-      { numRuns: 8, examples: [[[['landing'], ['revert'], ['remove', 'readd']]], [[['merge', 'code'], ['checkpoint', 'listed']]]] },
+      { numRuns: 8, examples: [[[['landing'], ['revert'], ['remove', 'readd']]], [[['merge', 'code'], ['checkpoint', 'listed']]], [[['uncommitted', 'code'], ['uncommitted', 'merge']]]] },
     );
   }, 600_000);
 });
