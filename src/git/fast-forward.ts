@@ -201,7 +201,7 @@ export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: 
       const found = store.readKnown(oid, maxBytes);
       // Not here (a partial clone fetches it on demand) or only the fallback reader has it: git's to answer.
       if (!found) return null;
-      if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
+      if (found.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
     }
   } catch {
     return null;
