@@ -76,13 +76,44 @@ function loadWithCache(file, name, command) {
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, script.createCachedData());
         fs.renameSync(tmp, cacheFile);
-        for (const f of fs.readdirSync(dir)) if (f.startsWith(prefix) && !f.startsWith(build) && f.endsWith('.cache')) fs.rmSync(join(dir, f), { force: true });
+        prune(fs, dir, prefix, build);
       } catch {
         // not writable: the next run compiles without a cache, as this one did
       }
     });
   }
   return mod.exports;
+}
+
+/** How long a cache of another install (another path, maybe long gone) is kept untouched, and a torn write's leftover. */
+const OTHER_INSTALL_MS = 30 * 24 * 60 * 60 * 1000;
+const LEFTOVER_MS = 24 * 60 * 60 * 1000;
+/** This launcher's file names (see loadWithCache): nothing else in the folder is ever removed. */
+const CACHE_NAME = /^[a-z-]+\.cjs\.[0-9a-f]{1,8}\.[\w.-]+\.(?:cache|\d+\.tmp)$/;
+
+/**
+ * Run when a new cache was just written (a new build or command, so rarely): this install's
+ * caches of older builds go at once; other installs' caches (one path each: a removed project,
+ * an old npx folder, a deleted clone) go once untouched for 30 days, so the folder stays bounded.
+ * A live install that loses its cache this way compiles once and writes it again.
+ */
+function prune(fs, dir, prefix, build) {
+  const now = Date.now();
+  for (const f of fs.readdirSync(dir)) {
+    if (!CACHE_NAME.test(f)) continue;
+    const path = join(dir, f);
+    if (f.startsWith(prefix) && !f.startsWith(build) && f.endsWith('.cache')) {
+      fs.rmSync(path, { force: true });
+      continue;
+    }
+    if (f.startsWith(prefix) && f.endsWith('.cache')) continue;
+    try {
+      const st = fs.lstatSync(path);
+      if (st.isFile() && now - st.mtimeMs > (f.endsWith('.tmp') ? LEFTOVER_MS : OTHER_INSTALL_MS)) fs.rmSync(path, { force: true });
+    } catch {
+      // gone meanwhile (another process pruning): nothing to do
+    }
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // `git merge`: it must not carry yargs, isomorphic-git or chalk, and everyday commands must
 // not load yargs or isomorphic-git. Checked on the built files and on a real run.
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -133,6 +133,65 @@ describe('the launcher', () => {
       expect(second.stdout).toBe(first.stdout);
       expect(readFileSync(cacheFile, 'utf8')).not.toBe('not a code cache');
       expect(installState()).toEqual(before);
+    } finally {
+      cleanup(dir);
+      cleanup(cache);
+    }
+  });
+
+  it('keeps the cache folder bounded: other installs\' caches untouched for 30 days and torn writes go when a cache is written', () => {
+    assertBuilt();
+    if (nodeCompileCache()) return; // node's own cache (Node >= 22.1) lives in node's folder
+    const dir = makeRepo();
+    const cache = tempDir();
+    try {
+      const folder = join(cache, 'checkpoint-protocol');
+      mkdirSync(folder, { recursive: true });
+      const day = 24 * 60 * 60;
+      const now = Date.now() / 1000;
+      // Caches of installs at other paths (a deleted clone, an old npx folder): one stale, one in use.
+      const files: Record<string, number> = {
+        'cli.cjs.0badf00d.11.3.244.8-node.38.441000.1796224540835.2934667.status.cache': now - 40 * day,
+        'merge-driver.cjs.0badf00d.11.3.244.8-node.38.66000.1796224540835.29.merge.cache': now - 31 * day,
+        'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.doctor.cache': now - 2 * day,
+        'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.next.cache.4242.tmp': now - 2 * day,
+        'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.next.cache.4343.tmp': now - 60,
+        // Not this launcher's: never touched, however old.
+        'notes.txt': now - 400 * day,
+        'backup.cache': now - 400 * day,
+      };
+      for (const [name, at] of Object.entries(files)) {
+        writeFileSync(join(folder, name), 'x');
+        utimesSync(join(folder, name), at, at);
+      }
+      // A link named like a cache: not a file of ours, left alone (lstat, never followed).
+      const target = join(cache, 'kept.txt');
+      writeFileSync(target, 'kept');
+      symlinkSync(target, join(folder, 'cli.cjs.abcdef01.11.3.244.8-node.38.1.1.1.status.cache'));
+      utimesSync(target, now - 90 * day, now - 90 * day);
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({ protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'complete', progress_summary: 's' }, null, 2)}\n`);
+      const run = spawnSync(process.execPath, [BIN, 'status', '--json'], { cwd: dir, env: { ...GIT_ENV, XDG_CACHE_HOME: cache }, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const left = readdirSync(folder).sort();
+      const ours = left.filter((f) => !(f in files) && !f.startsWith('cli.cjs.abcdef01.'));
+      expect(ours).toHaveLength(1);
+      expect(ours[0]).toMatch(/^cli\.cjs\.[0-9a-f]+\..*\.status\.cache$/);
+      expect(left.filter((f) => f !== ours[0])).toEqual([
+        'backup.cache',
+        'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.doctor.cache',
+        'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.next.cache.4343.tmp',
+        'cli.cjs.abcdef01.11.3.244.8-node.38.1.1.1.status.cache',
+        'notes.txt',
+      ]);
+      expect(readFileSync(target, 'utf8')).toBe('kept');
+      // This install's own cache is never aged out: another command's first run (a new cache
+      // written, a prune) leaves it, however old.
+      utimesSync(join(folder, ours[0]!), now - 90 * day, now - 90 * day);
+      const validate = spawnSync(process.execPath, [BIN, 'validate'], { cwd: dir, env: { ...GIT_ENV, XDG_CACHE_HOME: cache }, encoding: 'utf8' });
+      expect(validate.status, validate.stderr).toBe(0);
+      const after = readdirSync(folder);
+      expect(after).toContain(ours[0]);
+      expect(after.filter((f) => /\.validate\.cache$/.test(f) && f.startsWith(ours[0]!.split('.').slice(0, 3).join('.')))).toHaveLength(1);
     } finally {
       cleanup(dir);
       cleanup(cache);
