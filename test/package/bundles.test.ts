@@ -149,7 +149,7 @@ describe('the launcher', () => {
       mkdirSync(folder, { recursive: true });
       const day = 24 * 60 * 60;
       const now = Date.now() / 1000;
-      // Caches of installs at other paths (a deleted clone, an old npx folder): one stale, one in use.
+      // Caches of installs at other paths (a deleted clone, an old npx folder): two stale, one in use.
       const files: Record<string, number> = {
         'cli.cjs.0badf00d.11.3.244.8-node.38.441000.1796224540835.2934667.status.cache': now - 40 * day,
         'merge-driver.cjs.0badf00d.11.3.244.8-node.38.66000.1796224540835.29.merge.cache': now - 31 * day,
