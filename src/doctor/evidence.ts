@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
+import type { FastForward } from '../git/fast-forward.js';
 import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
@@ -197,7 +198,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // and used only if the dates leave the question unchanged.
   const ask = (search: DeepSearch) => ({
     search,
-    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since))) : Promise.resolve([]),
+    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) }) : Promise.resolve([]),
     removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), { unchanged: search.files, since: search.since }) : Promise.resolve([]),
   });
   let guessed: ReturnType<typeof ask> | null = null;
@@ -537,8 +538,20 @@ export function lastRemovalsAtHead(root: string | false, file: string, history: 
   return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { unchanged: sorted, since });
 }
 
-/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked). */
-async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, carry?: { unchanged: readonly string[]; since: number }): Promise<T> {
+/**
+ * commitsNaming's answer kept at an earlier HEAD, over a plain line of new commits (fast-forward.ts):
+ * a walk from the new HEAD meets those commits, then walks on as from the old one, so the answer is
+ * the new commits that name a token, then the old answer; null (asked again) when a new commit is
+ * dated before `since`, where the walk would stop.
+ */
+function namingCarried(kept: unknown, gained: FastForward, needles: readonly string[], since: number): CommitInfo[] | null {
+  if (!isCommitList(kept) || gained.commits.some((c) => c.time < since)) return null;
+  const found = gained.naming(needles);
+  return found.length ? [...found, ...kept].sort(newestFirst) : kept;
+}
+
+/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked); `carry`: see carriedAtHead. */
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, carry?: Parameters<typeof carriedAtHead<unknown>>[3]): Promise<T> {
   if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);

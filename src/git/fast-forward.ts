@@ -10,7 +10,7 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexScope, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { indexScope, namesAny, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { entryDiff } from './tree-diff.js';
 import { entryNamed, parseCommit, parseTree, type TreeEntry } from './object-parse.js';
 import { ObjectStore } from './object-store.js';
@@ -36,6 +36,8 @@ export interface FastForward {
    * null when an object could not be read.
    */
   revisionsOf(paths: readonly string[]): (FileRevision & { added: boolean })[] | null;
+  /** The new commits whose message holds one of `tokens`, as the engines' commitsNaming finds them (namesAny), without changes. */
+  naming(tokens: readonly string[]): CommitInfo[];
 }
 
 const known = new Map<string, FastForward | null>();
@@ -74,6 +76,7 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
     return data;
   };
   const commits: CommitInfo[] = [];
+  const messages: string[] = [];
   const trees: string[] = [];
   let sha = head;
   while (sha !== base) {
@@ -82,6 +85,7 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
     const commit = data && plainCommit(sha, data);
     if (!commit) return null;
     commits.push(commit.info);
+    messages.push(commit.message);
     trees.push(commit.tree);
     sha = commit.info.parents[0]!;
   }
@@ -104,6 +108,9 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
   };
   return {
     commits,
+    naming(tokens) {
+      return commits.filter((_, i) => namesAny(messages[i]!, tokens));
+    },
     revisionsOf(paths) {
       const index = indexScope([...new Set(paths)]);
       if (index.all) return null;
@@ -157,7 +164,7 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
  * valid UTF-8, no carriage return, not starting with a blank line. Its subject and body are
  * split as the native engine splits `%B`.
  */
-function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string } | null {
+function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string; message: string } | null {
   const split = data.indexOf('\n\n');
   if (split < 0) return null;
   const message = data.subarray(split + 2);
@@ -169,8 +176,9 @@ function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: strin
     return null;
   }
   if (parsed.parents.length !== 1) return null;
-  const { subject, body } = splitMessage(message.toString('utf8'));
-  return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree };
+  const text = message.toString('utf8');
+  const { subject, body } = splitMessage(text);
+  return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree, message: text };
 }
 
 /** Every file that differs between two trees within `scope`, as the embedded engine's walk finds them (tree-diff.ts). */

@@ -158,6 +158,46 @@ describe('git processes', () => {
     expect(gitOnPath.runs()).toEqual([]);
   });
 
+  it('past the walk_days cut, the search of older history is carried over plain new commits, not asked again, and answers as with no cache', () => {
+    const { dir } = project({ old: true });
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const greps = () => gitOnPath.runs().filter((r) => /--grep=/.test(r));
+    const cold = (args: string[]) => {
+      rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+      return JSON.parse(cli(dir, args).stdout);
+    };
+    cli(dir, ['status'], { env });
+    expect(greps()).toHaveLength(1);
+    // An agent's everyday step: a commit on top. status, next and doctor search no old history again.
+    write(dir, 'src/auth.ts', 'auth 3\n');
+    commitAll(dir, 'Tests for the auth middleware');
+    settleIndex(dir);
+    gitOnPath.reset();
+    const carried = ['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json'], { env }).stdout));
+    expect(greps()).toEqual([]);
+    expect(carried).toEqual(['status', 'next', 'doctor'].map((command) => cold([command, '--json'])));
+    // A new commit naming a queued PR, dated before the walk_days bound and before the PR's first
+    // landing (a rebased commit keeps its date): only the search of older history lists it, and
+    // the findings name it: carried, not served stale.
+    cli(dir, ['doctor'], { env });
+    write(dir, 'src/auth.ts', 'auth 4\n');
+    commitAll(dir, 'Auth rate limits (#12)', daysAgo(525));
+    settleIndex(dir);
+    gitOnPath.reset();
+    const report = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
+    expect(greps()).toEqual([]);
+    expect(report).toEqual(cold(['doctor', '--json']));
+    expect(report.findings.filter((f: { check: string; message: string }) => f.check === 'landed' && /#12, which landed after the checkpoint \([0-9a-f]{7} "Auth rate limits \(#12\)"\)/.test(f.message))).toHaveLength(2);
+    // One dated before the oldest queued action, where a walk would stop: asked again.
+    cli(dir, ['doctor'], { env });
+    commitAll(dir, 'Old-dated chore', daysAgo(600));
+    settleIndex(dir);
+    gitOnPath.reset();
+    cli(dir, ['doctor'], { env });
+    expect(greps()).toHaveLength(1);
+  });
+
   it('bare names (a present Makefile, a plain word, a Procfile deleted long ago): a warm doctor starts no git process', () => {
     const dir = makeRepo();
     dirs.push(dir);
