@@ -12,7 +12,7 @@ import { walkDays } from '../store/config.js';
 import { findLandings, landingNeedles, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
-import { dateQueuedActions, queuedTexts, recordedInstants, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
+import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
@@ -196,14 +196,19 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // The deep questions likewise, when the checkpoints' own dates already cut the walk: asked
   // with what is known before the dates (a text is queued no later than its checkpoint's save),
   // and used only if the dates leave the question unchanged.
-  const ask = (search: DeepSearch) => ({
+  // A guess (asked before the dates, maybe of another question) is neither carried nor kept until
+  // used: kept, an unused guess would replace the answer the next run needs (one answer per file).
+  const ask = (search: DeepSearch, guess = false) => ({
     search,
-    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) }) : Promise.resolve([]),
-    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), { unchanged: search.files, since: search.since }) : Promise.resolve([]),
+    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), guess ? { keep: false } : { carry: { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) } }) : Promise.resolve([]),
+    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), guess ? { keep: false } : { carry: { unchanged: search.files, since: search.since } }) : Promise.resolve([]),
   });
+  const keepGuess = (answer: Promise<CommitInfo[]>, file: string, key: unknown) => (walkCache ? answer.then((value) => (storeAtHead(root, file, JSON.stringify(key), value), value)) : answer);
   let guessed: ReturnType<typeof ask> | null = null;
-  if (opts.dateQueued?.length && !queued.size && since !== null && opts.notBefore !== undefined && since < opts.notBefore) {
-    guessed = ask(deepQuestions(opts.dateQueued, queued, opts.notBefore, since, opts.missing ?? [], thisRepo));
+  // Not when the dates cost no walk (the files' revisions kept, or carried over new commits): the
+  // exact question is then asked at once, and carried over those commits where it can be.
+  if (opts.dateQueued?.length && !queued.size && since !== null && opts.notBefore !== undefined && since < opts.notBefore && !revisionsAtHand(root, opts.dateQueued)) {
+    guessed = ask(deepQuestions(opts.dateQueued, queued, opts.notBefore, since, opts.missing ?? [], thisRepo), true);
     guessed.named.catch(() => {}); // awaited below, or dropped when the dates change the question
     guessed.removals.catch(() => {});
   }
@@ -231,8 +236,8 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const sameKey = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const g = guessed?.search;
   const asked = deep === null ? null : {
-    named: g && sameKey([g.needles, g.since], [deep.needles, deep.since]) ? guessed!.named : ask({ ...deep, files: [] }).named,
-    removals: g && sameKey([g.files, g.since], [deep.files, deep.since]) ? guessed!.removals : ask({ ...deep, tokens: [], needles: [] }).removals,
+    named: g && sameKey([g.needles, g.since], [deep.needles, deep.since]) ? keepGuess(guessed!.named, DEEP_TOKENS_FILE, [g.needles, g.since]) : ask({ ...deep, files: [] }).named,
+    removals: g && sameKey([g.files, g.since], [deep.files, deep.since]) ? keepGuess(guessed!.removals, DEEP_REMOVALS_FILE, [g.files, g.since]) : ask({ ...deep, tokens: [], needles: [] }).removals,
   };
   const named = asked?.named ?? Promise.resolve([]);
   const removals = asked?.removals ?? Promise.resolve([]);
@@ -535,7 +540,7 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
 export function lastRemovalsAtHead(root: string | false, file: string, history: GitHistory, files: readonly string[], since: number): Promise<CommitInfo[]> {
   const sorted = [...new Set(files)].sort();
   // Over new commits that changed none of the files, the last removal of each is what it was.
-  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { unchanged: sorted, since });
+  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { carry: { unchanged: sorted, since } });
 }
 
 /**
@@ -550,16 +555,19 @@ function namingCarried(kept: unknown, gained: FastForward, needles: readonly str
   return found.length ? [...found, ...kept].sort(newestFirst) : kept;
 }
 
-/** An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root false: asked); `carry`: see carriedAtHead. */
-async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, carry?: Parameters<typeof carriedAtHead<unknown>>[3]): Promise<T> {
+/**
+ * An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root
+ * false: asked). `carry`: over new commits on top, as carriedAtHead says; `keep` false: not kept.
+ */
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, opts: { carry?: Parameters<typeof carriedAtHead<unknown>>[3]; keep?: boolean } = {}): Promise<T> {
   if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);
   if (valid(cached)) return cached;
-  const carried = carry ? carriedAtHead<unknown>(root, file, k, carry) : null;
+  const carried = opts.carry ? carriedAtHead<unknown>(root, file, k, opts.carry) : null;
   if (valid(carried)) return carried;
   const value = await ask();
-  storeAtHead(root, file, k, value);
+  if (opts.keep !== false) storeAtHead(root, file, k, value);
   return value;
 }
 

@@ -84,23 +84,33 @@ interface ReadRevisions {
  */
 async function readRevisions(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string }[]): Promise<ReadRevisions> {
   const paths = files.map((f) => f.rel);
-  const key = JSON.stringify(paths);
-  let revisions = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
-  // Over new commits on top (fast-forward.ts), the earlier HEAD's revisions with what those did to the files.
-  if (!isRevisionList(revisions)) {
-    revisions = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { adjust: (kept, gained) => {
-      const added = gained.revisionsOf(paths);
-      return added && isRevisionList(kept) ? withNewRevisions(added, kept) : null;
-    } });
-  }
-  if (!isRevisionList(revisions)) {
+  let revisions = keptRevisions(root, paths);
+  if (revisions === null) {
     revisions = await (await history()).fileRevisions(paths);
-    storeAtHead(root, REVISIONS_FILE, key, revisions);
+    storeAtHead(root, REVISIONS_FILE, JSON.stringify(paths), revisions);
   }
   // Untracked checkpoints have no revisions: nothing to read.
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
   await summarizeBlobs(root, history, revisions, cache);
   return { revisions, cache, lines: new SourceLines(root, history, cache) };
+}
+
+/** The files' revisions kept at HEAD, or carried over new commits on top (fast-forward.ts); null: git must be asked. */
+function keptRevisions(root: string, paths: readonly string[]): FileRevision[] | null {
+  const key = JSON.stringify(paths);
+  const kept = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
+  if (isRevisionList(kept)) return kept;
+  // The earlier HEAD's revisions with what the new commits did to the files.
+  const carried = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { adjust: (value, gained) => {
+    const added = gained.revisionsOf(paths);
+    return added && isRevisionList(value) ? withNewRevisions(added, value) : null;
+  } });
+  return isRevisionList(carried) ? carried : null;
+}
+
+/** Whether dating `files`' queued actions needs no walk of their history (their revisions kept or carried). */
+export function revisionsAtHand(root: string, files: readonly { rel: string }[]): boolean {
+  return keptRevisions(root, files.map((f) => f.rel)) !== null;
 }
 
 /** What the blobs of `revisions` hold, into `cache`: each blob not summarized yet is read once (kept per clone). */

@@ -198,6 +198,52 @@ describe('git processes', () => {
     expect(greps()).toHaveLength(1);
   });
 
+  it("past the walk_days cut, an agent's step (a re-saved checkpoint, committed) searches no old history: status, next and doctor answer as with no cache", () => {
+    const { dir } = project({ old: true });
+    // api also queues PLAT-9, since a save long ago, kept by a save three days ago: only its
+    // revisions say the search of older history must cover PLAT-9.
+    const file = join(dir, '.checkpoints/api.checkpoint.json');
+    const cp = JSON.parse(readFileSync(file, 'utf8'));
+    const queued = [...cp.next_actions, 'Ship PLAT-9 to staging'];
+    writeFileSync(file, `${JSON.stringify({ ...cp, updated_at: daysAgo(526), next_actions: queued }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', daysAgo(526));
+    writeFileSync(file, `${JSON.stringify({ ...cp, updated_at: daysAgo(3), progress_summary: 'Auth merged.', next_actions: queued }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api again', daysAgo(3));
+    settleIndex(dir);
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    const greps = () => gitOnPath.runs().filter((r) => /--grep=/.test(r));
+    // Cold: the dates need the files' history, so the search starts before them, and is asked
+    // again once they change it. What the next run needs is kept, not that first guess.
+    cli(dir, ['status'], { env });
+    expect(greps().map((r) => /PLAT-9/.test(r.replace(/\[(\w)\w\]/g, '$1')))).toEqual([false, true]);
+    gitOnPath.reset();
+    cli(dir, ['status'], { env });
+    expect(greps()).toEqual([]);
+    // The step: the checkpoint re-saved by the CLI and committed with the code.
+    expect(cli(dir, ['update', 'api', '--progress_summary=Rate limits next'], { env }).code).toBe(0);
+    write(dir, 'src/auth.ts', 'auth 3\n');
+    commitAll(dir, 'Rate limit the auth routes');
+    settleIndex(dir);
+    gitOnPath.reset();
+    const carried = ['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json'], { env }).stdout));
+    expect(greps()).toEqual([]);
+    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+    expect(carried).toEqual(['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json']).stdout)));
+    // A checkpoint queuing new work joins: its file's history is read (another set of files to
+    // date), so the search is guessed before the dates, while the exact one is carried over the
+    // commit. The guess is not kept in its place: the next run at this HEAD asks nothing.
+    cli(dir, ['status'], { env });
+    expect(cli(dir, ['update', 'docs', '--phase=spec', '--step=outline', '--status=in_progress', '--next_actions+=Review PR #31'], { env }).code).toBe(0);
+    commitAll(dir, 'checkpoint: docs');
+    settleIndex(dir);
+    gitOnPath.reset();
+    cli(dir, ['status'], { env });
+    gitOnPath.reset();
+    cli(dir, ['status'], { env });
+    expect(greps()).toEqual([]);
+  });
+
   it('bare names (a present Makefile, a plain word, a Procfile deleted long ago): a warm doctor starts no git process', () => {
     const dir = makeRepo();
     dirs.push(dir);
