@@ -275,23 +275,29 @@ if (want(4)) {
       rows.push({ name: `${command} (${engine}) peak RSS, stale checkpoints, 20,000 commits`, peakMiB: peak, verdict });
     }
   }
-  // The everyday case with stale checkpoints: a commit since the last run (an agent's step). Each
-  // run commits first (outside its time) on copies of both repositories, so what was kept at the
-  // previous HEAD is carried over the commit, the search of older history for the ids still queued
-  // included. Both engines as a user runs them: the embedded one on a machine without git (no git
-  // on PATH: the engine by name would skip the caches, as it is meant to).
+  // The everyday case with stale checkpoints: a commit since the last run, or an agent's whole step
+  // (a checkpoint re-saved with `checkpoint update` and committed). Each run makes it first (outside
+  // its time) on copies of both repositories, so what was kept at the previous HEAD is carried over
+  // the commit, the search of older history for the ids still queued included. Both engines as a
+  // user runs them: the embedded one on a machine without git (no git on PATH: the engine by name
+  // would skip the caches, as it is meant to).
   const copies = { stale: join(work, 'stale-20k-commits'), fresh: join(work, 'real-20k-commits') };
   cpSync(fixtures.stale.dir, copies.stale, { recursive: true });
   cpSync(fixtures.big.dir, copies.fresh, { recursive: true });
   const noGit = mkdtempSync(join(tmpdir(), 'cp-bench-nogit-'));
-  for (const [engine, runEnv] of [['native', env], ['embedded, no git on PATH', { ...env, PATH: noGit }]]) {
-    for (const cmd of ['status', 'next', 'doctor']) {
-      const afterCommit = (dir) => () => {
-        git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '--allow-empty', '-m', `step ${cmd}`]);
-        return timeOnce(NODE, [BIN, cmd], { cwd: dir, env: runEnv, expectCodes: [0, 1], timeout });
-      };
-      const m = compare({ stale: afterCommit(copies.stale), fresh: afterCommit(copies.fresh) }, { runs: quick ? 3 : 7, warmup: 1 });
-      report(`${cmd} (${engine}) after a new commit, stale vs fresh checkpoints (20,000 commits)`, m.stale, m.fresh, 'fresh', STALE_TARGET);
+  let step = 0;
+  for (const [kind, label] of [['commit', 'a new commit'], ['agent', "an agent's step"]]) {
+    for (const [engine, runEnv] of [['native', env], ['embedded, no git on PATH', { ...env, PATH: noGit }]]) {
+      for (const cmd of ['status', 'next', 'doctor']) {
+        const after = (dir) => () => {
+          step++;
+          if (kind === 'agent') timeOnce(NODE, [BIN, 'update', 'skill-3', `--progress_summary=Step ${step} done: evaluator re-run`], { cwd: dir, env, expectCodes: [0] });
+          git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-a', '--allow-empty', '-m', `step ${step}`]);
+          return timeOnce(NODE, [BIN, cmd], { cwd: dir, env: runEnv, expectCodes: [0, 1], timeout });
+        };
+        const m = compare({ stale: after(copies.stale), fresh: after(copies.fresh) }, { runs: quick ? 3 : 7, warmup: 1 });
+        report(`${cmd} (${engine}) after ${label}, stale vs fresh checkpoints (20,000 commits)`, m.stale, m.fresh, 'fresh', STALE_TARGET);
+      }
     }
   }
   rmSync(noGit, { recursive: true, force: true });
