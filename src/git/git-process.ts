@@ -33,28 +33,46 @@ function spawnError(error: NodeJS.ErrnoException): CheckpointError {
 }
 
 /**
+ * Reads a long listing whose start may answer the question: given each chunk of stdout as it
+ * arrives, the number of bytes from the start that answer it (whole records), or -1 to read on.
+ */
+export type EnoughOutput = (chunk: Buffer) => number;
+
+/**
  * Runs `git <args>` in `cwd` as an async child. Exit codes other than 0 and those in
- * `allowedExitCodes` reject with the first line of git's stderr.
+ * `allowedExitCodes` reject with the first line of git's stderr. With `enough`: once it answers,
+ * git is stopped and the result (exit code 0) is the bytes it kept.
  */
 export function runGit(
   cwd: string,
   args: readonly string[],
-  options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { input?: string; allowedExitCodes?: readonly number[]; env?: NodeJS.ProcessEnv; timeoutMs?: number; enough?: EnoughOutput } = {},
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     assertIndexNotBlocking(cwd, args);
     // Fetched on first use: a command answered from files and caches never loads child_process.
     const { spawn } = process.getBuiltinModule('node:child_process');
     noteGitRun();
-    const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    // A listing read while it comes: git writes each record out at once (GIT_FLUSH), not in 4 KiB blocks.
+    const env = gitEnv(options.enough ? { ...options.env, GIT_FLUSH: '1' } : options.env);
+    const child = spawn('git', args, { cwd, env, windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    let kept = -1;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (kept >= 0) return;
+      out.push(chunk);
+      kept = options.enough?.(chunk) ?? -1;
+      if (kept >= 0) child.kill();
+    });
     child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(spawnError(error)));
     child.on('close', (code) => {
       noteGitRun();
-      const result = { code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+      const stdout = Buffer.concat(out);
+      const result = kept >= 0
+        ? { code: 0, stdout: stdout.subarray(0, kept).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }
+        : { code: code ?? -1, stdout: stdout.toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
       if (result.code === 0 || options.allowedExitCodes?.includes(result.code)) resolve(result);
       else reject(gitFailed(cwd, args, result));
     });

@@ -3,9 +3,10 @@
 // rather than by git's similarity detection, so both engines agree.
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { gitFailed, runGit, runGitBytes, type GitResult } from './git-process.js';
+import { gitFailed, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
+import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
@@ -225,15 +226,14 @@ export class NativeHistory implements GitHistory {
   async fileRevisions(paths: readonly string[], from?: string): Promise<FileRevision[]> {
     if (paths.length === 0) return [];
     if (from !== undefined && !/^[0-9a-f]{40}$/.test(from)) return [];
-    const tip = from ?? 'HEAD';
-    const args = [
-      '--literal-pathspecs', 'log', '--first-parent', '--diff-merges=first-parent', '--no-renames', '--raw', '--no-abbrev', '-z',
-      '--no-relative', '--no-color', '--format=%x1e%H%x00%P%x00%ct%x00', tip, '--', ...paths.map(repoRelativePath),
-    ];
-    // Another commit's line: an object name that is no commit here has none.
-    const log = from === undefined ? await this.fromHead(args) : await this.git(args, [128]).then((r) => (r.code === 0 ? r : null));
+    const args = revisionListing(from ?? 'HEAD', paths.map(repoRelativePath));
     // A pathspec also matches files under a directory of that name: keep the files asked about.
     const wanted = new Set(paths.map(repoRelativePath));
+    // git lists the line back to its first commit; the rest of it is of no file's current life
+    // once each has one that ended (lifeEnds): git is stopped there.
+    const enough = lifeEnds(wanted);
+    // Another commit's line: an object name that is no commit here has none.
+    const log = from === undefined ? await this.fromHead(args, enough) : await this.git(args, [128], undefined, undefined, enough).then((r) => (r.code === 0 ? r : null));
     return log === null ? [] : currentLives(parseRevisions(log.stdout).filter((r) => wanted.has(r.path)));
   }
 
@@ -337,12 +337,12 @@ export class NativeHistory implements GitHistory {
    * walks is then the commit the answer is kept under, even if HEAD moves (and comes back) while
    * it runs. Null when HEAD is unborn (a repository without commits).
    */
-  private async fromHead(args: readonly string[]): Promise<GitResult | null> {
+  private async fromHead(args: readonly string[], enough?: EnoughOutput): Promise<GitResult | null> {
     const sha = await this.headSha();
     if (sha === null) return null;
     // The revision `HEAD`, not a path named so after `--`.
     const end = args.indexOf('--');
-    const result = await this.git(args.map((a, i) => (a === 'HEAD' && (end < 0 || i < end) ? sha : a)), [128]);
+    const result = await this.git(args.map((a, i) => (a === 'HEAD' && (end < 0 || i < end) ? sha : a)), [128], undefined, undefined, enough);
     if (result.code === 0) return result;
     if ((await this.headSha()) === null) return null;
     throw gitFailed(this.dir, args, result);
@@ -369,8 +369,8 @@ export class NativeHistory implements GitHistory {
     return { sha, time: committerTime(result.stdout.slice(headerEnd + 1)) };
   }
 
-  private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string, env?: NodeJS.ProcessEnv) {
-    return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input, env });
+  private git(args: readonly string[], allowedExitCodes: readonly number[] = [], input?: string, env?: NodeJS.ProcessEnv, enough?: EnoughOutput) {
+    return runGit(this.dir, [...BASE_OPTIONS, ...args], { allowedExitCodes, input, env, enough });
   }
 }
 
@@ -429,24 +429,6 @@ function fieldsAfter(record: string, n: number): string {
 }
 
 /** `git log -z --raw --format=%x1e%H%x00%P%x00%ct%x00`: per commit its sha, parents, time and raw entries. */
-function parseRevisions(out: string): (FileRevision & { added: boolean })[] {
-  const revisions: (FileRevision & { added: boolean })[] = [];
-  for (const record of out.split('\x1e').slice(1)) {
-    const fields = record.split('\0');
-    const [sha, parentList, time] = fields;
-    if (!sha || parentList === undefined || !time) throw malformed('git log record without sha and time');
-    const parents = parentList ? parentList.split(' ') : [];
-    // After the format's trailing NUL: an optional "\n", then ":meta" NUL path NUL pairs.
-    for (let i = 3; i + 1 < fields.length; i++) {
-      const meta = fields[i]!.replace(/^\n/, '');
-      if (!meta.startsWith(':')) continue;
-      const [, , , newOid, status] = meta.split(' ');
-      revisions.push({ sha, time: Number(time), path: fields[++i]!, blob: status === 'D' ? null : newOid ?? null, parents, added: status === 'A' });
-    }
-  }
-  return revisions;
-}
-
 function committerTime(commitObject: string): number {
   const headers = commitObject.slice(0, commitObject.indexOf('\n\n'));
   const committer = headers.split('\n').find((line) => line.startsWith('committer '));
