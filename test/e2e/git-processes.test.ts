@@ -31,6 +31,20 @@ function countingGit(): { path: string; log: string; runs: () => string[]; reset
   };
 }
 
+/** status, next and doctor as JSON, one after the other (with `env`: through a counting git). */
+const readSide = (dir: string, env?: NodeJS.ProcessEnv) => ['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json'], { env }).stdout));
+const dropCaches = (dir: string) => rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+
+/** status, next and doctor through `counting` git search no older history, and answer as they do with no cache. */
+function carriedAsCold(dir: string, counting: ReturnType<typeof countingGit>): void {
+  settleIndex(dir);
+  counting.reset();
+  const carried = readSide(dir, { PATH: counting.path });
+  expect(counting.runs().filter((r) => /--grep=/.test(r))).toEqual([]);
+  dropCaches(dir);
+  expect(carried).toEqual(readSide(dir));
+}
+
 /** Hand-kept checkpoints: a queued PR, generated files (one missing, one a pattern), a verified sha in prose. */
 function project(opts: { old?: boolean } = {}): { dir: string; base: string } {
   const dir = makeRepo();
@@ -163,20 +177,12 @@ describe('git processes', () => {
     const gitOnPath = countingGit();
     const env = { PATH: gitOnPath.path };
     const greps = () => gitOnPath.runs().filter((r) => /--grep=/.test(r));
-    const cold = (args: string[]) => {
-      rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
-      return JSON.parse(cli(dir, args).stdout);
-    };
     cli(dir, ['status'], { env });
     expect(greps()).toHaveLength(1);
     // An agent's everyday step: a commit on top. status, next and doctor search no old history again.
     write(dir, 'src/auth.ts', 'auth 3\n');
     commitAll(dir, 'Tests for the auth middleware');
-    settleIndex(dir);
-    gitOnPath.reset();
-    const carried = ['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json'], { env }).stdout));
-    expect(greps()).toEqual([]);
-    expect(carried).toEqual(['status', 'next', 'doctor'].map((command) => cold([command, '--json'])));
+    carriedAsCold(dir, gitOnPath);
     // A new commit naming a queued PR, dated before the walk_days bound and before the PR's first
     // landing (a rebased commit keeps its date): only the search of older history lists it, and
     // the findings name it: carried, not served stale.
@@ -187,7 +193,8 @@ describe('git processes', () => {
     gitOnPath.reset();
     const report = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
     expect(greps()).toEqual([]);
-    expect(report).toEqual(cold(['doctor', '--json']));
+    dropCaches(dir);
+    expect(report).toEqual(JSON.parse(cli(dir, ['doctor', '--json']).stdout));
     expect(report.findings.filter((f: { check: string; message: string }) => f.check === 'landed' && /#12, which landed after the checkpoint \([0-9a-f]{7} "Auth rate limits \(#12\)"\)/.test(f.message))).toHaveLength(2);
     // One dated before the oldest queued action, where a walk would stop: asked again.
     cli(dir, ['doctor'], { env });
@@ -224,12 +231,7 @@ describe('git processes', () => {
     expect(cli(dir, ['update', 'api', '--progress_summary=Rate limits next'], { env }).code).toBe(0);
     write(dir, 'src/auth.ts', 'auth 3\n');
     commitAll(dir, 'Rate limit the auth routes');
-    settleIndex(dir);
-    gitOnPath.reset();
-    const carried = ['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json'], { env }).stdout));
-    expect(greps()).toEqual([]);
-    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
-    expect(carried).toEqual(['status', 'next', 'doctor'].map((command) => JSON.parse(cli(dir, [command, '--json']).stdout)));
+    carriedAsCold(dir, gitOnPath);
     // A checkpoint queuing new work joins: its file's history is read (another set of files to
     // date), so the search is guessed before the dates, while the exact one is carried over the
     // commit. The guess is not kept in its place: the next run at this HEAD asks nothing.
