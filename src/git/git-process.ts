@@ -59,10 +59,16 @@ export function runGit(
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let kept = -1;
+    let enough = options.enough;
     child.stdout!.on('data', (chunk: Buffer) => {
       if (kept >= 0) return;
       out.push(chunk);
-      kept = options.enough?.(chunk) ?? -1;
+      try {
+        kept = enough?.(chunk) ?? -1;
+      } catch {
+        // Output it cannot read: read to the end, and let the caller's parse say what is wrong.
+        enough = undefined;
+      }
       if (kept >= 0) child.kill();
     });
     child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));

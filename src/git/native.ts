@@ -428,7 +428,6 @@ function fieldsAfter(record: string, n: number): string {
   return record.slice(at);
 }
 
-/** `git log -z --raw --format=%x1e%H%x00%P%x00%ct%x00`: per commit its sha, parents, time and raw entries. */
 function committerTime(commitObject: string): number {
   const headers = commitObject.slice(0, commitObject.indexOf('\n\n'));
   const committer = headers.split('\n').find((line) => line.startsWith('committer '));

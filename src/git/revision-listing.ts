@@ -46,7 +46,7 @@ export function lifeEnds(wanted: ReadonlySet<string>): EnoughOutput {
   };
 }
 
-/** Every raw entry of the listing, newest first, with the commit it is in (`added`: status A). */
+/** `git log -z --raw --format=%x1e%H%x00%P%x00%ct%x00`: every raw entry, newest first, with its commit's sha, parents and time (`added`: status A). */
 export function parseRevisions(out: string): (FileRevision & { added: boolean })[] {
   const revisions: (FileRevision & { added: boolean })[] = [];
   for (const record of out.split('\x1e').slice(1)) {

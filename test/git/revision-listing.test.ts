@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentLives } from '../../src/git/file-lives.js';
+import { runGit } from '../../src/git/git-process.js';
 import { lifeEnds, parseRevisions, revisionListing } from '../../src/git/revision-listing.js';
 import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 
@@ -112,5 +113,24 @@ describe('lifeEnds: reading git\'s revision listing only as far as the current l
     expect(kept).toBeLessThan(after.length);
     expect(answer(after.subarray(0, kept), new Set([C]))).toEqual([]);
     expect(answer(after, new Set([C]))).toEqual([]);
+  });
+});
+
+describe('runGit with `enough`: a listing read only as far as it answers', () => {
+  it('keeps the bytes `enough` answers with, and stops git there', async () => {
+    const all = git(dir, ['log', '--format=%H']);
+    const result = await runGit(dir, ['log', '--format=%H'], { enough: () => 41 });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(all.slice(0, 41));
+  });
+
+  it('an `enough` that cannot read the output lets git finish: the whole listing, as without it', async () => {
+    const all = git(dir, ['log', '--format=%H']);
+    const result = await runGit(dir, ['log', '--format=%H'], {
+      enough: () => {
+        throw new Error('unreadable');
+      },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: all });
   });
 });
