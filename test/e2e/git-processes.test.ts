@@ -241,6 +241,7 @@ describe('git processes', () => {
     settleIndex(dir);
     gitOnPath.reset();
     cli(dir, ['status'], { env });
+    expect(greps()).toHaveLength(1);
     gitOnPath.reset();
     cli(dir, ['status'], { env });
     expect(greps()).toEqual([]);
