@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { repoKey, storeKey } from '../git/commit-cache.js';
-import { fastForward, topFolders } from '../git/fast-forward.js';
+import { firstParentLine, topFolders } from '../git/fast-forward.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { queuedTexts, type QueuedDates } from './queued.js';
 
@@ -48,13 +48,14 @@ export function rememberedDates(root: string, files: readonly { rel: string; cp:
   const memo = readMemo(at.path);
   const found = datesAt(memo, at.head, at.shallow, files);
   if (found) return found;
-  // HEAD moved on by commits that left the checkpoint files alone: their history, and so the
-  // dates, are the earlier HEAD's (the newest head remembered; fast-forward.ts says when).
+  // HEAD moved on by commits that left the checkpoint files alone on its first-parent line (a
+  // pull's merges included): their history, and so the dates, are the earlier HEAD's (the newest
+  // head remembered; fast-forward.ts says when).
   const keys = Object.keys(memo);
   const earlier = keys.length ? keys[keys.length - 1]!.slice(0, keys[keys.length - 1]!.indexOf(':')) : '';
   const dirs = topFolders(files.map(({ rel }) => rel));
   if (!/^[0-9a-f]{40}$/.test(earlier) || earlier === at.head || dirs.includes('')) return null;
-  const gained = fastForward(at.commonDir, at.head, earlier);
+  const gained = firstParentLine(at.commonDir, at.head, earlier);
   if (!gained || dirs.some((dir) => gained.touches(dir))) return null;
   const dates = datesAt(memo, earlier, at.shallow, files);
   // Moved to HEAD: left at the earlier HEAD, every later run would read all the commits since

@@ -100,8 +100,9 @@ function keptRevisions(root: string, paths: readonly string[]): FileRevision[] |
   const key = JSON.stringify(paths);
   const kept = cachedAtHead<FileRevision[]>(root, REVISIONS_FILE, key);
   if (isRevisionList(kept)) return kept;
-  // The earlier HEAD's revisions with what the new commits did to the files.
-  const carried = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { adjust: (value, gained) => {
+  // The earlier HEAD's revisions with what the new commits on the first-parent line did to the
+  // files (a pull's merges included: each against its first parent, as the revisions are read).
+  const carried = carriedAtHead<FileRevision[]>(root, REVISIONS_FILE, key, { alongFirstParents: (value, gained) => {
     const added = gained.revisionsOf(paths);
     return added && isRevisionList(value) ? withNewRevisions(added, value) : null;
   } });

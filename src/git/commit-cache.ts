@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { cacheDir, cacheWrite, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles, type HeadFiles } from './head-files.js';
 import { gitRunCount } from './git-sync.js';
-import { fastForward, type FastForward } from './fast-forward.js';
+import { fastForward, firstParentLine, type FastForward, type FirstParentGain } from './fast-forward.js';
 import { newestFirst } from './normalize.js';
 import type { CommitInfo } from './types.js';
 
@@ -260,17 +260,26 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
  * commits (fast-forward.ts) and the answer still holds: it is made, on the walk since `since`,
  * only by changes to the paths `unchanged`, none of which a new commit changed (the last removal
  * of a missing file), or `adjust` brings it up to date from the new commits (null: it cannot).
- * Kept under HEAD, so the next run reads it directly.
+ * `alongFirstParents`: an answer about HEAD's first-parent line alone, brought up to date from
+ * what that line's new commits did (merges among them). Kept under HEAD, so the next run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null }): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null } | { alongFirstParents: (value: T, gained: FirstParentGain) => T | null }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
   const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
   if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== repo.shallow || entry.key !== key || entry.value === undefined) return null;
+  let value: T = entry.value as T;
+  // An answer about HEAD's first-parent line only (a file's revisions) holds over merges on it too.
+  if ('alongFirstParents' in how) {
+    const line = firstParentLine(repo.commonDir, repo.head, entry.head);
+    const adjusted = line && how.alongFirstParents(value, line);
+    if (adjusted === null) return null;
+    storeAtHead(root, file, key, adjusted);
+    return adjusted;
+  }
   const gained = fastForward(repo.commonDir, repo.head, entry.head);
   if (!gained) return null;
-  let value: T = entry.value as T;
   if ('adjust' in how) {
     const adjusted = how.adjust(value, gained);
     if (adjusted === null) return null;

@@ -20,44 +20,72 @@ import type { CommitInfo, FileRevision } from './types.js';
 /** More new commits than this are walked by git: the line is read one object at a time. */
 const MAX_NEW_COMMITS = 64;
 
-/** HEAD's gain over `base`: its commits newest first (no changes described), and the trees met. */
-export interface FastForward {
-  commits: CommitInfo[];
+/**
+ * What HEAD's first-parent line back to `base` did to files, each commit (a merge included)
+ * against its first parent: all that an answer about that line (a file's revisions, the dates
+ * read from them) needs, whatever the commits' other parents brought in.
+ */
+export interface FirstParentGain {
   /** Whether some new commit changed anything under `dir` (a top-level folder name). */
   touches(dir: string): boolean;
-  /**
-   * The new commits again, each with its changes against its parent within `scope` (as the
-   * engines' commitsSince describes them); null when an object could not be read.
-   */
-  describedIn(scope: readonly string[]): CommitInfo[] | null;
   /**
    * What the new commits did to each of `paths` (files), newest first, as `git log --first-parent
    * --raw -- paths` lists it (the native engine's fileRevisions before it keeps current lives);
    * null when an object could not be read.
    */
   revisionsOf(paths: readonly string[]): (FileRevision & { added: boolean })[] | null;
+}
+
+/** HEAD's gain over `base` when it is a plain line: its commits newest first (no changes described), and the trees met. */
+export interface FastForward extends FirstParentGain {
+  commits: CommitInfo[];
+  /**
+   * The new commits again, each with its changes against its parent within `scope` (as the
+   * engines' commitsSince describes them); null when an object could not be read.
+   */
+  describedIn(scope: readonly string[]): CommitInfo[] | null;
   /** The new commits whose message holds one of `tokens`, as the engines' commitsNaming finds them (namesAny), without changes. */
   naming(tokens: readonly string[]): CommitInfo[];
 }
 
-const known = new Map<string, FastForward | null>();
+/** A line as read: `plain` when every commit on it is an ordinary one (fastForward's condition). */
+interface Line {
+  gain: FastForward;
+  plain: boolean;
+}
 
-/**
- * The commits from `head` back to `base` (excluded) when they are a line of ordinary commits,
- * each dated at or after `since` and read exactly as `git log --format=%B` gives its message;
- * else null. Remembered per process (status asks for the walk and the dates alike).
- */
-export function fastForward(commonDir: string, head: string, base: string, since = -Infinity): FastForward | null {
+const known = new Map<string, Line | null>();
+
+/** The first-parent line from `head` back to `base`, read once per process (status asks for the walk and the dates alike). */
+function line(commonDir: string, head: string, base: string): Line | null {
   const key = `${commonDir}\0${head}\0${base}`;
   let found = known.get(key);
   if (found === undefined) {
     found = readLine(commonDir, head, base);
     known.set(key, found);
   }
-  return found && found.commits.every((c) => c.time >= since) ? found : null;
+  return found;
 }
 
-function readLine(commonDir: string, head: string, base: string): FastForward | null {
+/**
+ * The commits from `head` back to `base` (excluded) when they are a line of ordinary commits,
+ * each dated at or after `since` and read exactly as `git log --format=%B` gives its message;
+ * else null.
+ */
+export function fastForward(commonDir: string, head: string, base: string, since = -Infinity): FastForward | null {
+  const found = line(commonDir, head, base);
+  return found && found.plain && found.gain.commits.every((c) => c.time >= since) ? found.gain : null;
+}
+
+/**
+ * What `head`'s first-parent line back to `base` did to files, when `base` is on that line (a
+ * pull that brought merges, a merge made here), at most MAX_NEW_COMMITS back; else null.
+ */
+export function firstParentLine(commonDir: string, head: string, base: string): FirstParentGain | null {
+  return line(commonDir, head, base)?.gain ?? null;
+}
+
+function readLine(commonDir: string, head: string, base: string): Line | null {
   // Objects borrowed from another repository (alternates) are left to git, as are grafts and a shallow boundary.
   if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
@@ -78,12 +106,20 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
   const commits: CommitInfo[] = [];
   const messages: string[] = [];
   const trees: string[] = [];
+  let plain = true;
   let sha = head;
   while (sha !== base) {
     if (commits.length === MAX_NEW_COMMITS) return null;
     const data = read(sha);
-    const commit = data && plainCommit(sha, data);
-    if (!commit) return null;
+    let commit = data && plainCommit(sha, data);
+    if (!commit) {
+      // A merge, or a message git and this reader could read apart: the line holds for what its
+      // first parents did to files, not for its commits.
+      commit = data && anyCommit(sha, data);
+      plain = false;
+    }
+    // A root commit before `base`: `base` is not on this line.
+    if (!commit || commit.info.parents.length === 0) return null;
     commits.push(commit.info);
     messages.push(commit.message);
     trees.push(commit.tree);
@@ -106,7 +142,7 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
     if (!data) throw new Error(`tree ${oid} unread`);
     return parseTree(oid, data);
   };
-  return {
+  const gain: FastForward = {
     commits,
     naming(tokens) {
       return commits.filter((_, i) => namesAny(messages[i]!, tokens));
@@ -157,6 +193,7 @@ function readLine(commonDir: string, head: string, base: string): FastForward | 
       return answer;
     },
   };
+  return { gain, plain };
 }
 
 /**
@@ -179,6 +216,16 @@ function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: strin
   const text = message.toString('utf8');
   const { subject, body } = splitMessage(text);
   return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree, message: text };
+}
+
+/** Any commit as parseCommit reads it (a merge, an `encoding` header, a CR): its parents and tree are what a first-parent line needs. */
+function anyCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string; message: string } | null {
+  try {
+    const parsed = parseCommit(sha, data);
+    return { info: { sha, parents: parsed.parents, subject: '', body: '', time: parsed.time, changes: [] }, tree: parsed.tree, message: '' };
+  } catch {
+    return null;
+  }
 }
 
 /** Every file that differs between two trees within `scope`, as the embedded engine's walk finds them (tree-diff.ts). */

@@ -130,9 +130,28 @@ describe('git processes', () => {
     commitAll(dir, 'side work');
     git(dir, ['checkout', '-q', '-']);
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch side', 'side']);
+    settleIndex(dir);
     gitOnPath.reset();
-    cli(dir, ['doctor'], { env });
+    const merged = cli(dir, ['doctor', '--json'], { env }).stdout;
     expect(gitOnPath.runs().some((r) => / log /.test(` ${r} `))).toBe(true);
+    // But not the checkpoint files' history: it is carried along the first-parent line, the merge
+    // included (against its first parent, as git lists it); doctor says what it says uncached.
+    expect(gitOnPath.runs().some((r) => / --first-parent /.test(` ${r} `))).toBe(false);
+    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
+    expect(JSON.parse(merged)).toEqual(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout));
+    // A branch that re-saved a checkpoint, merged: the merge is one of the file's revisions.
+    git(dir, ['checkout', '-q', '-b', 'resave', 'HEAD~1']);
+    const file = join(dir, '.checkpoints/api.checkpoint.json');
+    writeFileSync(file, `${JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), progress_summary: 'Re-saved on a branch.' }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api on a branch');
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch resave', 'resave']);
+    settleIndex(dir);
+    gitOnPath.reset();
+    const resaved = readSide(dir, env);
+    expect(gitOnPath.runs().some((r) => / --first-parent /.test(` ${r} `))).toBe(false);
+    dropCaches(dir);
+    expect(resaved).toEqual(readSide(dir));
   });
 
   it('in a partial clone, a checkpoint blob the store lacks is asked of git (which fetches it): queued actions dated as in a full clone', () => {
