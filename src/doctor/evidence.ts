@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import type { FastForward } from '../git/fast-forward.js';
-import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, storeAtHead, storeCommitsSince } from '../git/commit-cache.js';
+import { commitsBefore, type FastForward } from '../git/fast-forward.js';
+import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, repoKey, storeAtHead, storeCommitsSince, walkedAt } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
@@ -200,7 +200,12 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // used: kept, an unused guess would replace the answer the next run needs (one answer per file).
   const ask = (search: DeepSearch, guess = false) => ({
     search,
-    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), guess ? { keep: false } : { carry: { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) } }) : Promise.resolve([]),
+    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), guess ? { keep: false } : {
+      carry: [
+        { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) },
+        { fromHead: (kept: unknown, earlier: string) => namingOverMerges(root, kept, earlier, search.needles, search.since) },
+      ],
+    }) : Promise.resolve([]),
     removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), guess ? { keep: false } : { carry: { unchanged: search.files, since: search.since } }) : Promise.resolve([]),
   });
   const keepGuess = (answer: Promise<CommitInfo[]>, file: string, key: unknown) => (walkCache ? answer.then((value) => (storeAtHead(root, file, JSON.stringify(key), value), value)) : answer);
@@ -556,16 +561,41 @@ function namingCarried(kept: unknown, gained: FastForward, needles: readonly str
 }
 
 /**
- * An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root
- * false: asked). `carry`: over new commits on top, as carriedAtHead says; `keep` false: not kept.
+ * commitsNaming's answer kept at an earlier HEAD `earlier`, when HEAD has since gained commits
+ * that are no plain line (a pull that brought merges): a walk from HEAD meets the new commits, and
+ * those of `earlier`'s history it meets it reaches through commits none older than `since`. Where it
+ * meets a commit of a walk kept at `earlier` (one started no earlier than `since`), that commit and
+ * everything the walk reaches from it was reached from `earlier` too, so is in the kept answer as
+ * it would be in a new one: the answer is the met commits that name a token, then the kept answer.
+ * Null (asked again) unless the walk reaches `earlier` (so its answer holds at HEAD) before meeting
+ * more commits than commitsBefore takes.
  */
-async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, opts: { carry?: Parameters<typeof carriedAtHead<unknown>>[3]; keep?: boolean } = {}): Promise<T> {
+function namingOverMerges(root: string, kept: unknown, earlier: string, needles: readonly string[], since: number): CommitInfo[] | null {
+  const repo = repoKey(root);
+  const stops = repo && isCommitList(kept) ? walkedAt(root, earlier, since) : null;
+  const met = stops && commitsBefore(repo!.commonDir, repo!.head, earlier, stops, since);
+  if (!met) return null;
+  const seen = new Set((kept as CommitInfo[]).map((c) => c.sha));
+  const found = met.naming(needles).filter((c) => !seen.has(c.sha));
+  return found.length ? [...found, ...(kept as CommitInfo[])].sort(newestFirst) : (kept as CommitInfo[]);
+}
+
+type Carry = Parameters<typeof carriedAtHead<unknown>>[3];
+
+/**
+ * An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root
+ * false: asked). `carry`: over new commits on top, as carriedAtHead says (the first that answers);
+ * `keep` false: not kept.
+ */
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, opts: { carry?: Carry | Carry[]; keep?: boolean } = {}): Promise<T> {
   if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);
   if (valid(cached)) return cached;
-  const carried = opts.carry ? carriedAtHead<unknown>(root, file, k, opts.carry) : null;
-  if (valid(carried)) return carried;
+  for (const carry of opts.carry === undefined ? [] : Array.isArray(opts.carry) ? opts.carry : [opts.carry]) {
+    const carried = carriedAtHead<unknown>(root, file, k, carry);
+    if (valid(carried)) return carried;
+  }
   const value = await ask();
   if (opts.keep !== false) storeAtHead(root, file, k, value);
   return value;

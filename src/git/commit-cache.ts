@@ -5,7 +5,7 @@
 // (its generated files) never evict each other; the slots are few and the oldest are pruned.
 // Anything unusual about the repository, or a cache file that is not exactly ours, is a miss.
 // Stored per clone in the git dir, never in the work tree.
-import { lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, cacheWrite, pruneCacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { readHeadFiles, type HeadFiles } from './head-files.js';
@@ -120,6 +120,31 @@ export function cachedCommitsSince(root: string, since: number, scope: readonly 
   if (!isWalkFor(entry, key, since, scope)) return null;
   if (entry.head !== key.head) return extendedWalk(root, key, entry, since, scope);
   return entry.since === since ? entry.commits : cutWalk(entry.commits, key.head, since);
+}
+
+/**
+ * The commits of a walk kept at `head` (any change scope) that started at or after `since`: each
+ * is in `head`'s history, reached from it through commits none older than `since`. Null when no
+ * such walk is kept.
+ */
+export function walkedAt(root: string, head: string, since: number): ReadonlySet<string> | null {
+  const key = repoKey(root);
+  const dir = key && cacheDir(key.commonDir, WALKS_DIR);
+  if (!key || !dir) return null;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => SLOT_NAME.test(name));
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const entry = readCacheJson(join(dir, name)) as Partial<CacheEntry> | undefined;
+    if (!entry || entry.format !== FORMAT || entry.head !== head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since < since || !isCommitList(entry.commits)) continue;
+    // A walk carried past a commit dated before its start (skew-walk.ts) reached some of its commits otherwise.
+    if (entry.commits.some((c) => c.pastAnchor)) continue;
+    return new Set(entry.commits.map((c) => c.sha));
+  }
+  return null;
 }
 
 /** A kept walk (of any HEAD: the caller compares) that answers a walk back to `since` in `scope`. */
@@ -261,15 +286,23 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
  * only by changes to the paths `unchanged`, none of which a new commit changed (the last removal
  * of a missing file), or `adjust` brings it up to date from the new commits (null: it cannot).
  * `alongFirstParents`: an answer about HEAD's first-parent line alone, brought up to date from
- * what that line's new commits did (merges among them). Kept under HEAD, so the next run reads it directly.
+ * what that line's new commits did (merges among them); `fromHead`: by the caller, from the
+ * earlier HEAD's name (null: it cannot). Kept under HEAD, so the next run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null } | { alongFirstParents: (value: T, gained: FirstParentGain) => T | null }): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null } | { alongFirstParents: (value: T, gained: FirstParentGain) => T | null } | { fromHead: (value: T, head: string) => T | null }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
   const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
   if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== repo.shallow || entry.key !== key || entry.value === undefined) return null;
   let value: T = entry.value as T;
+  // The caller works out the answer from the one kept at that HEAD itself.
+  if ('fromHead' in how) {
+    const adjusted = entry.head === repo.head ? null : how.fromHead(value, entry.head);
+    if (adjusted === null) return null;
+    storeAtHead(root, file, key, adjusted);
+    return adjusted;
+  }
   // An answer about HEAD's first-parent line only (a file's revisions) holds over merges on it too.
   if ('alongFirstParents' in how) {
     const line = firstParentLine(repo.commonDir, repo.head, entry.head);

@@ -48,6 +48,49 @@ export interface FastForward extends FirstParentGain {
   naming(tokens: readonly string[]): CommitInfo[];
 }
 
+/** More commits than this met walking from HEAD to an earlier one over merges: git is asked. */
+const MAX_MERGED_COMMITS = 256;
+
+/** The commits a walk met (commitsBefore), and what commitsNaming finds among them. */
+export interface MetCommits {
+  naming(tokens: readonly string[]): CommitInfo[];
+}
+
+/**
+ * The commits a walk from `head` meets (through every parent, merges included) before it reaches
+ * one in `stops` or `base`, passing a commit dated before `since` without going on past it, as the
+ * engines' walks do; when it reaches `base`, meets at most MAX_MERGED_COMMITS and reads each
+ * message as `git log --format=%B` gives it; else null.
+ */
+export function commitsBefore(commonDir: string, head: string, base: string, stops: ReadonlySet<string>, since: number): MetCommits | null {
+  if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
+  const store = new ObjectStore(join(commonDir, 'objects'));
+  const met: { info: CommitInfo; message: string }[] = [];
+  const seen = new Set<string>();
+  const queue = [head];
+  let reached = false;
+  while (queue.length) {
+    const sha = queue.pop()!;
+    if (sha === base) reached = true;
+    if (sha === base || stops.has(sha) || seen.has(sha)) continue;
+    seen.add(sha);
+    if (seen.size > MAX_MERGED_COMMITS) return null;
+    let data: Buffer | null;
+    try {
+      data = store.readKnown(sha)?.data ?? null;
+    } catch {
+      return null;
+    }
+    const commit = data && plainCommit(sha, data, { anyParents: true });
+    if (!commit) return null;
+    if (commit.info.time < since) continue;
+    met.push(commit);
+    queue.push(...commit.info.parents);
+  }
+  if (!reached) return null;
+  return { naming: (tokens) => met.filter((c) => namesAny(c.message, tokens)).map((c) => c.info) };
+}
+
 /** A line as read: `plain` when every commit on it is an ordinary one (fastForward's condition). */
 interface Line {
   gain: FastForward;
@@ -197,11 +240,11 @@ function readLine(commonDir: string, head: string, base: string): Line | null {
 }
 
 /**
- * A commit with one parent whose message git and parseCommit read alike: no `encoding` header,
+ * A commit with one parent (with `anyParents`, a merge or a root too) whose message git and parseCommit read alike: no `encoding` header,
  * valid UTF-8, no carriage return, not starting with a blank line. Its subject and body are
  * split as the native engine splits `%B`.
  */
-function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string; message: string } | null {
+function plainCommit(sha: string, data: Buffer, opts: { anyParents?: boolean } = {}): { info: CommitInfo; tree: string; message: string } | null {
   const split = data.indexOf('\n\n');
   if (split < 0) return null;
   const message = data.subarray(split + 2);
@@ -212,7 +255,7 @@ function plainCommit(sha: string, data: Buffer): { info: CommitInfo; tree: strin
   } catch {
     return null;
   }
-  if (parsed.parents.length !== 1) return null;
+  if (!opts.anyParents && parsed.parents.length !== 1) return null;
   const text = message.toString('utf8');
   const { subject, body } = splitMessage(text);
   return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree, message: text };

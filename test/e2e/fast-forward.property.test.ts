@@ -18,19 +18,26 @@ const COMMANDS = [['status', '--json'], ['next', '--json'], ['doctor', '--json']
 const CHECKPOINT = '.checkpoints/api.checkpoint.json';
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
-function project(): string {
+/**
+ * A clone with the api checkpoint saved two days ago, or (`stale`) 500 days ago, past the
+ * walk_days cut, with PR #12 landed soon after: then every run also searches older history for
+ * the ids still queued, and that answer is carried too.
+ */
+function project(stale = false): string {
   const dir = makeRepo();
   dirs.push(dir);
+  const ago = (n: number) => daysAgo(stale ? n + 498 : n);
   write(dir, 'src/app.ts', 'export const app = 1;\n');
   write(dir, 'src/limits.ts', 'export const limit = 0;\n');
   write(dir, 'docs/spec.md', '# spec\n');
   write(dir, CHECKPOINT, `${JSON.stringify(freshCheckpoint('api', {
-    created_at: daysAgo(3),
-    updated_at: daysAgo(2),
+    created_at: ago(3),
+    updated_at: ago(2),
     next_actions: ['Merge PR #12 (rate limits)', 'Fix PLAT-7', 'Write the docs'],
     context_primer: { key_decisions: ['JWT in cookies'], generated_files: ['src/app.ts (PR 12)', 'src/limits.ts', 'docs/spec.md', 'docs/old-spec.md'] },
   }), null, 2)}\n`);
-  commitAll(dir, 'Save the api checkpoint', daysAgo(2));
+  commitAll(dir, 'Save the api checkpoint', ago(2));
+  if (stale) commitAll(dir, 'Rate limits, first cut (#12)', ago(1));
   commitAll(dir, 'Unrelated work', daysAgo(1));
   return dir;
 }
@@ -73,6 +80,18 @@ const STEPS: Record<string, Step> = {
     if (edited !== null) write(dir, CHECKPOINT, edited);
   },
   backdated: (dir, n) => (edit(dir, 'src/old.ts', n), commitAll(dir, 'Old work', daysAgo(30))),
+  // A pull request branch with a commit landing #12 that kept its old date (a rebase: for a
+  // stale checkpoint, after its save and before the first landing, below the cut), merged.
+  oldmerge: (dir, n) => {
+    const edited = git(dir, ['status', '--porcelain', '--', CHECKPOINT]).trim() ? readFileSync(join(dir, CHECKPOINT), 'utf8') : null;
+    if (edited !== null) git(dir, ['checkout', '-q', '--', CHECKPOINT]);
+    git(dir, ['checkout', '-q', '-b', `old${n}`, 'HEAD~1']);
+    edit(dir, `src/old${n}.ts`, n);
+    commitAll(dir, `Rate limits, rebased ${n} (#12)`, daysAgo(499.5));
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', `Merge pull request #${60 + n} from o/old${n}`, `old${n}`]);
+    if (edited !== null) write(dir, CHECKPOINT, edited);
+  },
   amend: (dir) => git(dir, ['commit', '-q', '--amend', '--allow-empty', '-m', 'Amended'], dateEnv(new Date().toISOString())),
   reset: (dir) => git(dir, ['reset', '-q', '--hard', 'HEAD~1']),
 };
@@ -97,10 +116,10 @@ function cold(dir: string): string[] {
 }
 
 describe('answers carried over new commits say what a run with no cache says', () => {
-  it('after any sequence of steps between runs', () => {
+  it.each([['fresh', false], ['stale (past the walk_days cut)', true]])('after any sequence of steps between runs, checkpoint %s', (_, stale) => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.constantFrom(...Object.keys(STEPS)), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), (runs) => {
-        const dir = project();
+        const dir = project(stale);
         outputs(dir);
         let n = 0;
         for (const steps of runs) {
@@ -109,7 +128,7 @@ describe('answers carried over new commits say what a run with no cache says', (
         }
         cleanup(dir);
       }),
-      { numRuns: 8, examples: [[[['landing'], ['revert'], ['remove', 'readd']]], [[['merge', 'code'], ['checkpoint', 'listed']]], [[['uncommitted', 'code'], ['uncommitted', 'merge']]]] },
+      { numRuns: 8, examples: [[[['landing'], ['revert'], ['remove', 'readd']]], [[['merge', 'code'], ['checkpoint', 'listed']]], [[['uncommitted', 'code'], ['uncommitted', 'merge']]], [[['oldmerge'], ['oldmerge', 'code'], ['checkpoint', 'oldmerge']]]] },
     );
   }, 600_000);
 });

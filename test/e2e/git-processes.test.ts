@@ -224,6 +224,25 @@ describe('git processes', () => {
     expect(greps()).toHaveLength(1);
   });
 
+  it('past the walk_days cut, the search of older history is carried over a pull that brought a merge, and answers as with no cache', () => {
+    const { dir } = project({ old: true });
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    cli(dir, ['status'], { env });
+    // A pull request branched from an older commit, one of its commits naming #12 with the old
+    // date a rebase keeps (before the bound and the PR's first landing), merged with --no-ff.
+    git(dir, ['checkout', '-q', '-b', 'pr', 'HEAD~1']);
+    write(dir, 'src/limits.ts', 'limits\n');
+    commitAll(dir, 'Auth rate limits (#12)', daysAgo(525));
+    write(dir, 'src/more.ts', 'more\n');
+    commitAll(dir, 'More limits');
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #13 from dev/pr', 'pr']);
+    carriedAsCold(dir, gitOnPath);
+    const report = JSON.parse(cli(dir, ['doctor', '--json']).stdout);
+    expect(report.findings.filter((f: { check: string; message: string }) => f.check === 'landed' && /#12, which landed after the checkpoint \([0-9a-f]{7} "Auth rate limits \(#12\)"\)/.test(f.message))).toHaveLength(2);
+  });
+
   it("past the walk_days cut, an agent's step (a re-saved checkpoint, committed) searches no old history: status, next and doctor answer as with no cache", () => {
     const { dir } = project({ old: true });
     // api also queues PLAT-9, since a save long ago, kept by a save three days ago: only its
