@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import { commitsBefore, type FastForward } from '../git/fast-forward.js';
+import { commitsBefore, type FastForward, type MetCommits } from '../git/fast-forward.js';
 import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, repoKey, storeAtHead, storeCommitsSince, walkedAt } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
@@ -206,7 +206,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
         { fromHead: (kept: unknown, earlier: string) => namingOverMerges(root, kept, earlier, search.needles, search.since) },
       ],
     }) : Promise.resolve([]),
-    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), guess ? { keep: false } : { carry: { unchanged: search.files, since: search.since } }) : Promise.resolve([]),
+    removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), guess ? { keep: false } : { carry: removalsCarry(root, search.files, search.since) }) : Promise.resolve([]),
   });
   const keepGuess = (answer: Promise<CommitInfo[]>, file: string, key: unknown) => (walkCache ? answer.then((value) => (storeAtHead(root, file, JSON.stringify(key), value), value)) : answer);
   let guessed: ReturnType<typeof ask> | null = null;
@@ -545,7 +545,30 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
 export function lastRemovalsAtHead(root: string | false, file: string, history: GitHistory, files: readonly string[], since: number): Promise<CommitInfo[]> {
   const sorted = [...new Set(files)].sort();
   // Over new commits that changed none of the files, the last removal of each is what it was.
-  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { carry: { unchanged: sorted, since } });
+  return atHead(root, file, [sorted, since], isCommitList, () => history.lastRemovals(sorted, since), { carry: root === false ? undefined : removalsCarry(root, sorted, since) });
+}
+
+/**
+ * The last removals of `files` kept at an earlier HEAD hold at HEAD when no new commit changed
+ * them: over a plain line (carriedAtHead's `unchanged`), or over merges when none of the commits
+ * a walk from HEAD meets before the earlier HEAD's history (as namingOverMerges walks) holds
+ * another file at one of those paths than one of its parents does.
+ */
+function removalsCarry(root: string, files: readonly string[], since: number): Carry[] {
+  return [
+    { unchanged: files, since },
+    { fromHead: (kept: unknown, earlier: string) => {
+      const met = isCommitList(kept) ? metSince(root, earlier, since) : null;
+      return met && met.touchAny(files) === false ? kept : null;
+    } },
+  ];
+}
+
+/** commitsBefore from HEAD to `earlier`, stopping at a walk kept there back to no earlier than `since`; null when none is kept. */
+function metSince(root: string, earlier: string, since: number): MetCommits | null {
+  const repo = repoKey(root);
+  const stops = repo && walkedAt(root, earlier, since);
+  return stops ? commitsBefore(repo!.commonDir, repo!.head, earlier, stops, since) : null;
 }
 
 /**
@@ -571,9 +594,7 @@ function namingCarried(kept: unknown, gained: FastForward, needles: readonly str
  * more commits than commitsBefore takes.
  */
 function namingOverMerges(root: string, kept: unknown, earlier: string, needles: readonly string[], since: number): CommitInfo[] | null {
-  const repo = repoKey(root);
-  const stops = repo && isCommitList(kept) ? walkedAt(root, earlier, since) : null;
-  const met = stops && commitsBefore(repo!.commonDir, repo!.head, earlier, stops, since);
+  const met = isCommitList(kept) ? metSince(root, earlier, since) : null;
   if (!met) return null;
   const seen = new Set((kept as CommitInfo[]).map((c) => c.sha));
   const found = met.naming(needles).filter((c) => !seen.has(c.sha));

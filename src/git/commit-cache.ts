@@ -131,21 +131,31 @@ export function walkedAt(root: string, head: string, since: number): ReadonlySet
   const key = repoKey(root);
   const dir = key && cacheDir(key.commonDir, WALKS_DIR);
   if (!key || !dir) return null;
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => SLOT_NAME.test(name));
-  } catch {
-    return null;
+  // Read once per process: this run's own walk at HEAD then takes the slot, and a later question
+  // (doctor's bare names) still meets the earlier HEAD's walk here.
+  const memoKey = `${key.commonDir}\0${key.shallow}\0${head}`;
+  let walks = walkedMemo.get(memoKey);
+  if (walks === undefined) {
+    walks = [];
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((name) => SLOT_NAME.test(name));
+    } catch {
+      // no walks kept
+    }
+    for (const name of names) {
+      const entry = readCacheJson(join(dir, name)) as Partial<CacheEntry> | undefined;
+      if (!entry || entry.format !== FORMAT || entry.head !== head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || !isCommitList(entry.commits)) continue;
+      // A walk carried past a commit dated before its start (skew-walk.ts) reached some of its commits otherwise.
+      if (entry.commits.some((c) => c.pastAnchor)) continue;
+      walks.push({ since: entry.since, shas: new Set(entry.commits.map((c) => c.sha)) });
+    }
+    walkedMemo.set(memoKey, walks);
   }
-  for (const name of names) {
-    const entry = readCacheJson(join(dir, name)) as Partial<CacheEntry> | undefined;
-    if (!entry || entry.format !== FORMAT || entry.head !== head || entry.shallow !== key.shallow || typeof entry.since !== 'number' || entry.since < since || !isCommitList(entry.commits)) continue;
-    // A walk carried past a commit dated before its start (skew-walk.ts) reached some of its commits otherwise.
-    if (entry.commits.some((c) => c.pastAnchor)) continue;
-    return new Set(entry.commits.map((c) => c.sha));
-  }
-  return null;
+  return walks.find((w) => w.since >= since)?.shas ?? null;
 }
+
+const walkedMemo = new Map<string, { since: number; shas: ReadonlySet<string> }[]>();
 
 /** A kept walk (of any HEAD: the caller compares) that answers a walk back to `since` in `scope`. */
 function isWalkFor(entry: Partial<CacheEntry> | undefined, key: RepoKey, since: number, scope: readonly string[]): entry is CacheEntry {

@@ -54,6 +54,8 @@ const MAX_MERGED_COMMITS = 256;
 /** The commits a walk met (commitsBefore), and what commitsNaming finds among them. */
 export interface MetCommits {
   naming(tokens: readonly string[]): CommitInfo[];
+  /** Whether some met commit's file at one of `paths` differs from one of its parents' (null: an object unread). */
+  touchAny(paths: readonly string[]): boolean | null;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface MetCommits {
 export function commitsBefore(commonDir: string, head: string, base: string, stops: ReadonlySet<string>, since: number): MetCommits | null {
   if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
-  const met: { info: CommitInfo; message: string }[] = [];
+  const met: { info: CommitInfo; tree: string; message: string }[] = [];
   const seen = new Set<string>();
   const queue = [head];
   let reached = false;
@@ -88,7 +90,34 @@ export function commitsBefore(commonDir: string, head: string, base: string, sto
     queue.push(...commit.info.parents);
   }
   if (!reached) return null;
-  return { naming: (tokens) => met.filter((c) => namesAny(c.message, tokens)).map((c) => c.info) };
+  const object = (oid: string): Buffer | null => store.readKnown(oid)?.data ?? null;
+  // The entry (mode and id) at `path` in `tree`, or null.
+  const fileOf = (tree: string, path: string): string | null => {
+    let at: string | null = tree;
+    let entry: TreeEntry | null = null;
+    for (const name of path.split('/')) {
+      const data: Buffer | null = at === null ? null : object(at);
+      if (at !== null && !data) throw new Error(`tree ${at} unread`);
+      entry = at !== null && data ? entryNamed(at, data, name) : null;
+      at = entry?.type === 'tree' ? entry.oid : null;
+    }
+    return entry ? `${entry.mode} ${entry.oid}` : null;
+  };
+  return {
+    naming: (tokens) => met.filter((c) => namesAny(c.message, tokens)).map((c) => c.info),
+    touchAny(paths) {
+      try {
+        return met.some(({ info, tree }) => info.parents.some((parent) => {
+          const data = object(parent);
+          if (!data) throw new Error(`commit ${parent} unread`);
+          const before = parseCommit(parent, data).tree;
+          return paths.some((path) => fileOf(tree, path) !== fileOf(before, path));
+        }));
+      } catch {
+        return null;
+      }
+    },
+  };
 }
 
 /** A line as read: `plain` when every commit on it is an ordinary one (fastForward's condition). */

@@ -228,19 +228,37 @@ describe('git processes', () => {
     const { dir } = project({ old: true });
     const gitOnPath = countingGit();
     const env = { PATH: gitOnPath.path };
-    cli(dir, ['status'], { env });
-    // A pull request branched from an older commit, one of its commits naming #12 with the old
-    // date a rebase keeps (before the bound and the PR's first landing), merged with --no-ff.
-    git(dir, ['checkout', '-q', '-b', 'pr', 'HEAD~1']);
+    cli(dir, ['doctor'], { env });
+    // A pull request, one of its commits naming #12 with the old date a rebase keeps (before the
+    // bound and the PR's first landing), merged with --no-ff.
+    git(dir, ['checkout', '-q', '-b', 'pr', 'HEAD']);
     write(dir, 'src/limits.ts', 'limits\n');
     commitAll(dir, 'Auth rate limits (#12)', daysAgo(525));
     write(dir, 'src/more.ts', 'more\n');
     commitAll(dir, 'More limits');
     git(dir, ['checkout', '-q', '-']);
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #13 from dev/pr', 'pr']);
+    settleIndex(dir);
+    // Neither deep question is asked again: the merged commits name no id the search lacks, and
+    // change neither missing file (docs/spec.md, src/gone.ts).
+    gitOnPath.reset();
+    cli(dir, ['doctor'], { env });
+    expect(gitOnPath.runs().filter((r) => /--grep=|--full-diff/.test(r))).toEqual([]);
     carriedAsCold(dir, gitOnPath);
     const report = JSON.parse(cli(dir, ['doctor', '--json']).stdout);
     expect(report.findings.filter((f: { check: string; message: string }) => f.check === 'landed' && /#12, which landed after the checkpoint \([0-9a-f]{7} "Auth rate limits \(#12\)"\)/.test(f.message))).toHaveLength(2);
+    // A merged branch that added the missing src/gone.ts and deleted it again, dated before the
+    // bound (only the search of older history sees it): its removal is now the newest, so that
+    // question is asked again, and doctor names the deletion.
+    git(dir, ['checkout', '-q', '-b', 'gone', 'HEAD']);
+    write(dir, 'src/gone.ts', 'gone\n');
+    commitAll(dir, 'Add gone', daysAgo(401));
+    git(dir, ['rm', '-q', 'src/gone.ts']);
+    commitAll(dir, 'Remove gone again', daysAgo(400));
+    git(dir, ['checkout', '-q', '-']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #14 from dev/gone', 'gone']);
+    carriedAsCold(dir, gitOnPath);
+    expect(cli(dir, ['doctor']).stdout).toMatch(/src\/gone\.ts is missing: deleted in [0-9a-f]{7}/);
   });
 
   it("past the walk_days cut, an agent's step (a re-saved checkpoint, committed) searches no old history: status, next and doctor answer as with no cache", () => {
