@@ -276,8 +276,9 @@ if (want(4)) {
       rows.push({ name: `${command} (${engine}) peak RSS, stale checkpoints, 20,000 commits`, peakMiB: peak, verdict });
     }
   }
-  // The everyday case with stale checkpoints: a commit since the last run, or an agent's whole step
-  // (a checkpoint re-saved with `checkpoint update` and committed). Each run makes it first (outside
+  // The everyday case with stale checkpoints: a commit since the last run, an agent's whole step
+  // (a checkpoint re-saved with `checkpoint update` and committed), or a pull that brought a merged
+  // pull request. Each run makes it first (outside
   // its time) on copies of both repositories, so what was kept at the previous HEAD is carried over
   // the commit, the search of older history for the ids still queued included. Both engines as a
   // user runs them: the embedded one on a machine without git (no git on PATH: the engine by name
@@ -287,13 +288,21 @@ if (want(4)) {
   cpSync(fixtures.big.dir, copies.fresh, { recursive: true });
   const noGit = mkdtempSync(join(tmpdir(), 'cp-bench-nogit-'));
   let step = 0;
-  for (const [kind, label] of [['commit', 'a new commit'], ['agent', "an agent's step"]]) {
+  for (const [kind, label] of [['commit', 'a new commit'], ['agent', "an agent's step"], ['merge', 'a merged pull request']]) {
     for (const [engine, runEnv] of [['native', env], ['embedded, no git on PATH', { ...env, PATH: noGit }]]) {
       for (const cmd of ['status', 'next', 'doctor']) {
         const after = (dir) => () => {
           step++;
+          const id = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
           if (kind === 'agent') timeOnce(NODE, [BIN, 'update', 'skill-3', `--progress_summary=Step ${step} done: evaluator re-run`], { cwd: dir, env, expectCodes: [0] });
-          git(dir, ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-a', '--allow-empty', '-m', `step ${step}`]);
+          if (kind === 'merge') {
+            // A pull that brings one pull request: its branch's commit, then GitHub's merge commit.
+            const side = git(dir, [...id, 'commit-tree', '-p', 'HEAD', '-m', `Work for pull request ${step}`, 'HEAD^{tree}']).trim();
+            const merge = git(dir, [...id, 'commit-tree', '-p', 'HEAD', '-p', side, '-m', `Merge pull request #${9000 + step} from dev/topic-${step}`, 'HEAD^{tree}']).trim();
+            git(dir, ['update-ref', 'HEAD', merge]);
+          } else {
+            git(dir, [...id, 'commit', '-q', '-a', '--allow-empty', '-m', `step ${step}`]);
+          }
           return timeOnce(NODE, [BIN, cmd], { cwd: dir, env: runEnv, expectCodes: [0, 1], timeout });
         };
         const m = compare({ stale: after(copies.stale), fresh: after(copies.fresh) }, { runs: quick ? 3 : 7, warmup: 1 });
