@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
-import { commitsBefore, type FastForward, type MetCommits } from '../git/fast-forward.js';
+import { commitsBefore, type MetCommits } from '../git/fast-forward.js';
 import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, repoKey, storeAtHead, storeCommitsSince, walkedAt } from '../git/commit-cache.js';
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
@@ -200,12 +200,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // used: kept, an unused guess would replace the answer the next run needs (one answer per file).
   const ask = (search: DeepSearch, guess = false) => ({
     search,
-    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), guess ? { keep: false } : {
-      carry: [
-        { adjust: (kept: unknown, gained: FastForward) => namingCarried(kept, gained, search.needles, search.since) },
-        { fromHead: (kept: unknown, earlier: string) => namingOverMerges(root, kept, earlier, search.needles, search.since) },
-      ],
-    }) : Promise.resolve([]),
+    named: search.needles.length ? atHead(walkCache && root, DEEP_TOKENS_FILE, [search.needles, search.since], isCommitList, () => history().then((h) => h.commitsNaming(search.needles, search.since)), guess ? { keep: false } : { carry: { fromHead: (kept: unknown, earlier: string) => namingCarried(root, kept, earlier, search.needles, search.since) } }) : Promise.resolve([]),
     removals: search.files.length ? atHead(walkCache && root, DEEP_REMOVALS_FILE, [search.files, search.since], isCommitList, () => history().then((h) => h.lastRemovals(search.files, search.since)), guess ? { keep: false } : { carry: removalsCarry(root, search.files, search.since) }) : Promise.resolve([]),
   });
   const keepGuess = (answer: Promise<CommitInfo[]>, file: string, key: unknown) => (walkCache ? answer.then((value) => (storeAtHead(root, file, JSON.stringify(key), value), value)) : answer);
@@ -549,51 +544,33 @@ export function lastRemovalsAtHead(root: string | false, file: string, history: 
 }
 
 /**
- * The last removals of `files` kept at an earlier HEAD hold at HEAD when no new commit changed
- * them: over a plain line (carriedAtHead's `unchanged`), or over merges when none of the commits
- * a walk from HEAD meets before the earlier HEAD's history (as namingOverMerges walks) holds
- * another file at one of those paths than one of its parents does.
+ * The last removals of `files` kept at an earlier HEAD hold at HEAD when none of the commits a walk
+ * from HEAD meets before the earlier HEAD's history (metSince) holds another file at one of those
+ * paths than one of its parents does: none of them removed one.
  */
-function removalsCarry(root: string, files: readonly string[], since: number): Carry[] {
-  return [
-    { unchanged: files, since },
-    { fromHead: (kept: unknown, earlier: string) => {
-      const met = isCommitList(kept) ? metSince(root, earlier, since) : null;
-      return met && met.touchAny(files) === false ? kept : null;
-    } },
-  ];
+function removalsCarry(root: string, files: readonly string[], since: number): Carry {
+  return { fromHead: (kept: unknown, earlier: string) => {
+    const met = isCommitList(kept) ? metSince(root, earlier, since) : null;
+    return met && met.touchAny(files) === false ? kept : null;
+  } };
 }
 
-/** commitsBefore from HEAD to `earlier`, stopping at a walk kept there back to no earlier than `since`; null when none is kept. */
+/**
+ * The commits new to HEAD since `earlier` (commitsBefore), for an answer kept at `earlier` about the
+ * commits a walk back to `since` reaches. The walk stops at `earlier` and at any commit of a walk
+ * kept there that started no earlier than `since`: everything reached from those was reached from
+ * `earlier` too, so is in that answer as it would be in a new one. Passing a commit dated before
+ * `since` without going on, as the walks do, it must still reach `earlier` (whose answer then holds
+ * at HEAD): else null, and the question is asked again. A plain line of new commits is the simplest
+ * case; a pull that brought merges, the usual one.
+ */
 function metSince(root: string, earlier: string, since: number): MetCommits | null {
   const repo = repoKey(root);
-  const stops = repo && walkedAt(root, earlier, since);
-  return stops ? commitsBefore(repo!.commonDir, repo!.head, earlier, stops, since) : null;
+  return repo && commitsBefore(repo.commonDir, repo.head, earlier, walkedAt(root, earlier, since) ?? new Set(), since);
 }
 
-/**
- * commitsNaming's answer kept at an earlier HEAD, over a plain line of new commits (fast-forward.ts):
- * a walk from the new HEAD meets those commits, then walks on as from the old one, so the answer is
- * the new commits that name a token, then the old answer; null (asked again) when a new commit is
- * dated before `since`, where the walk would stop.
- */
-function namingCarried(kept: unknown, gained: FastForward, needles: readonly string[], since: number): CommitInfo[] | null {
-  if (!isCommitList(kept) || gained.commits.some((c) => c.time < since)) return null;
-  const found = gained.naming(needles);
-  return found.length ? [...found, ...kept].sort(newestFirst) : kept;
-}
-
-/**
- * commitsNaming's answer kept at an earlier HEAD `earlier`, when HEAD has since gained commits
- * that are no plain line (a pull that brought merges): a walk from HEAD meets the new commits, and
- * those of `earlier`'s history it meets it reaches through commits none older than `since`. Where it
- * meets a commit of a walk kept at `earlier` (one started no earlier than `since`), that commit and
- * everything the walk reaches from it was reached from `earlier` too, so is in the kept answer as
- * it would be in a new one: the answer is the met commits that name a token, then the kept answer.
- * Null (asked again) unless the walk reaches `earlier` (so its answer holds at HEAD) before meeting
- * more commits than commitsBefore takes.
- */
-function namingOverMerges(root: string, kept: unknown, earlier: string, needles: readonly string[], since: number): CommitInfo[] | null {
+/** commitsNaming's answer kept at an earlier HEAD, at HEAD: the commits met since (metSince) that name a token, then the kept answer. */
+function namingCarried(root: string, kept: unknown, earlier: string, needles: readonly string[], since: number): CommitInfo[] | null {
   const met = isCommitList(kept) ? metSince(root, earlier, since) : null;
   if (!met) return null;
   const seen = new Set((kept as CommitInfo[]).map((c) => c.sha));
@@ -605,18 +582,15 @@ type Carry = Parameters<typeof carriedAtHead<unknown>>[3];
 
 /**
  * An answer HEAD fully determines: read back while HEAD is unchanged, else asked and kept (root
- * false: asked). `carry`: over new commits on top, as carriedAtHead says (the first that answers);
- * `keep` false: not kept.
+ * false: asked). `carry`: over new commits on top, as carriedAtHead says; `keep` false: not kept.
  */
-async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, opts: { carry?: Carry | Carry[]; keep?: boolean } = {}): Promise<T> {
+async function atHead<T>(root: string | false, file: string, key: unknown, valid: (v: unknown) => v is T, ask: () => Promise<T>, opts: { carry?: Carry; keep?: boolean } = {}): Promise<T> {
   if (root === false) return ask();
   const k = JSON.stringify(key);
   const cached = cachedAtHead<unknown>(root, file, k);
   if (valid(cached)) return cached;
-  for (const carry of opts.carry === undefined ? [] : Array.isArray(opts.carry) ? opts.carry : [opts.carry]) {
-    const carried = carriedAtHead<unknown>(root, file, k, carry);
-    if (valid(carried)) return carried;
-  }
+  const carried = opts.carry ? carriedAtHead<unknown>(root, file, k, opts.carry) : null;
+  if (valid(carried)) return carried;
   const value = await ask();
   if (opts.keep !== false) storeAtHead(root, file, k, value);
   return value;

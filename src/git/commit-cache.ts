@@ -291,48 +291,32 @@ export function cachedAtHead<T>(root: string, file: string, key: string): T | nu
 }
 
 /**
- * cachedAtHead's answer kept at an earlier HEAD, when HEAD has since gained a plain line of
- * commits (fast-forward.ts) and the answer still holds: it is made, on the walk since `since`,
- * only by changes to the paths `unchanged`, none of which a new commit changed (the last removal
- * of a missing file), or `adjust` brings it up to date from the new commits (null: it cannot).
- * `alongFirstParents`: an answer about HEAD's first-parent line alone, brought up to date from
- * what that line's new commits did (merges among them); `fromHead`: by the caller, from the
- * earlier HEAD's name (null: it cannot). Kept under HEAD, so the next run reads it directly.
+ * cachedAtHead's answer kept at an earlier HEAD, brought up to HEAD (null: it cannot): by
+ * `adjust`, from a plain line of new commits (fast-forward.ts); by `alongFirstParents`, for an
+ * answer about HEAD's first-parent line alone, from what that line's new commits did (merges among
+ * them); by `fromHead`, by the caller from the earlier HEAD's name. Kept under HEAD, so the next
+ * run reads it directly.
  */
-export function carriedAtHead<T>(root: string, file: string, key: string, how: { unchanged: readonly string[]; since: number } | { adjust: (value: T, gained: FastForward) => T | null } | { alongFirstParents: (value: T, gained: FirstParentGain) => T | null } | { fromHead: (value: T, head: string) => T | null }): T | null {
+export function carriedAtHead<T>(root: string, file: string, key: string, how: { adjust: (value: T, gained: FastForward) => T | null } | { alongFirstParents: (value: T, gained: FirstParentGain) => T | null } | { fromHead: (value: T, head: string) => T | null }): T | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir);
   if (!repo || !dir) return null;
   const entry = readCacheJson(join(dir, file)) as { format?: unknown; head?: unknown; shallow?: unknown; key?: unknown; value?: T } | undefined;
   if (!entry || entry.format !== FORMAT || typeof entry.head !== 'string' || !SHA.test(entry.head) || entry.shallow !== repo.shallow || entry.key !== key || entry.value === undefined) return null;
-  let value: T = entry.value as T;
-  // The caller works out the answer from the one kept at that HEAD itself.
+  const value = entry.value as T;
+  let adjusted: T | null;
   if ('fromHead' in how) {
-    const adjusted = entry.head === repo.head ? null : how.fromHead(value, entry.head);
-    if (adjusted === null) return null;
-    storeAtHead(root, file, key, adjusted);
-    return adjusted;
-  }
-  // An answer about HEAD's first-parent line only (a file's revisions) holds over merges on it too.
-  if ('alongFirstParents' in how) {
+    adjusted = entry.head === repo.head ? null : how.fromHead(value, entry.head);
+  } else if ('alongFirstParents' in how) {
     const line = firstParentLine(repo.commonDir, repo.head, entry.head);
-    const adjusted = line && how.alongFirstParents(value, line);
-    if (adjusted === null) return null;
-    storeAtHead(root, file, key, adjusted);
-    return adjusted;
+    adjusted = line && how.alongFirstParents(value, line);
+  } else {
+    const gained = fastForward(repo.commonDir, repo.head, entry.head);
+    adjusted = gained && how.adjust(value, gained);
   }
-  const gained = fastForward(repo.commonDir, repo.head, entry.head);
-  if (!gained) return null;
-  if ('adjust' in how) {
-    const adjusted = how.adjust(value, gained);
-    if (adjusted === null) return null;
-    value = adjusted;
-  } else if (gained.commits.some((c) => c.time < how.since) || gained.describedIn(how.unchanged)?.every((c) => c.changes.length === 0) !== true) {
-    // None of the new commits may be older than the walk's start, nor change one of the paths.
-    return null;
-  }
-  storeAtHead(root, file, key, value);
-  return value;
+  if (adjusted === null) return null;
+  storeAtHead(root, file, key, adjusted);
+  return adjusted;
 }
 
 /** Best effort, like storeCommitsSince. */

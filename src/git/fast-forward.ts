@@ -4,9 +4,11 @@
 // "After a commit"). When the new commits are a plain line on top of the old HEAD, the walk is
 // the old walk plus those commits, and the checkpoint files' history is the old one plus what
 // those commits did to them (commit-cache.ts, queued.ts say how each answer is carried).
-// Anything less plain (a merge, a commit dated before the walk's start, a message git and this
-// reader could read apart, a shallow or grafted history, borrowed objects, an object the store
-// cannot read on its own) is no answer here: the caller asks git as before.
+// Over merges, what a first-parent line did to files still carries (firstParentLine), and so do
+// answers about the commits a walk from HEAD meets before the old HEAD's history (commitsBefore).
+// Anything else (a commit dated before the walk's start, a message git and this reader could read
+// apart, a shallow or grafted history, borrowed objects, an object the store cannot read on its
+// own) is no answer here: the caller asks git as before.
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,8 +46,6 @@ export interface FastForward extends FirstParentGain {
    * engines' commitsSince describes them); null when an object could not be read.
    */
   describedIn(scope: readonly string[]): CommitInfo[] | null;
-  /** The new commits whose message holds one of `tokens`, as the engines' commitsNaming finds them (namesAny), without changes. */
-  naming(tokens: readonly string[]): CommitInfo[];
 }
 
 /** More commits than this met walking from HEAD to an earlier one over merges: git is asked. */
@@ -65,7 +65,7 @@ export interface MetCommits {
  * message as `git log --format=%B` gives it; else null.
  */
 export function commitsBefore(commonDir: string, head: string, base: string, stops: ReadonlySet<string>, since: number): MetCommits | null {
-  if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
+  if (head === base || !historyAsStored(commonDir)) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
   const met: { info: CommitInfo; tree: string; message: string }[] = [];
   const seen = new Set<string>();
@@ -120,6 +120,14 @@ export function commitsBefore(commonDir: string, head: string, base: string, sto
   };
 }
 
+/**
+ * Whether the history is the objects as stored here: objects borrowed from another repository
+ * (alternates), grafts and a shallow boundary are left to git.
+ */
+function historyAsStored(commonDir: string): boolean {
+  return !existsSync(join(commonDir, 'shallow')) && !existsSync(join(commonDir, 'info', 'grafts')) && !existsSync(join(commonDir, 'objects', 'info', 'alternates'));
+}
+
 /** A line as read: `plain` when every commit on it is an ordinary one (fastForward's condition). */
 interface Line {
   gain: FastForward;
@@ -158,8 +166,7 @@ export function firstParentLine(commonDir: string, head: string, base: string): 
 }
 
 function readLine(commonDir: string, head: string, base: string): Line | null {
-  // Objects borrowed from another repository (alternates) are left to git, as are grafts and a shallow boundary.
-  if (head === base || existsSync(join(commonDir, 'shallow')) || existsSync(join(commonDir, 'info', 'grafts')) || existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
+  if (head === base || !historyAsStored(commonDir)) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
   // A root tree is read by touches() and again by the diffs: once each.
   const kept = new Map<string, Buffer | null>();
@@ -176,14 +183,13 @@ function readLine(commonDir: string, head: string, base: string): Line | null {
     return data;
   };
   const commits: CommitInfo[] = [];
-  const messages: string[] = [];
   const trees: string[] = [];
   let plain = true;
   let sha = head;
   while (sha !== base) {
     if (commits.length === MAX_NEW_COMMITS) return null;
     const data = read(sha);
-    let commit = data && plainCommit(sha, data);
+    let commit: { info: CommitInfo; tree: string } | null = data && plainCommit(sha, data);
     if (!commit) {
       // A merge, or a message git and this reader could read apart: the line holds for what its
       // first parents did to files, not for its commits.
@@ -193,7 +199,6 @@ function readLine(commonDir: string, head: string, base: string): Line | null {
     // A root commit before `base`: `base` is not on this line.
     if (!commit || commit.info.parents.length === 0) return null;
     commits.push(commit.info);
-    messages.push(commit.message);
     trees.push(commit.tree);
     sha = commit.info.parents[0]!;
   }
@@ -216,9 +221,6 @@ function readLine(commonDir: string, head: string, base: string): Line | null {
   };
   const gain: FastForward = {
     commits,
-    naming(tokens) {
-      return commits.filter((_, i) => namesAny(messages[i]!, tokens));
-    },
     revisionsOf(paths) {
       const index = indexScope([...new Set(paths)]);
       if (index.all) return null;
@@ -291,10 +293,10 @@ function plainCommit(sha: string, data: Buffer, opts: { anyParents?: boolean } =
 }
 
 /** Any commit as parseCommit reads it (a merge, an `encoding` header, a CR): its parents and tree are what a first-parent line needs. */
-function anyCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string; message: string } | null {
+function anyCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string } | null {
   try {
     const parsed = parseCommit(sha, data);
-    return { info: { sha, parents: parsed.parents, subject: '', body: '', time: parsed.time, changes: [] }, tree: parsed.tree, message: '' };
+    return { info: { sha, parents: parsed.parents, subject: '', body: '', time: parsed.time, changes: [] }, tree: parsed.tree };
   } catch {
     return null;
   }
