@@ -33,11 +33,23 @@ function load(name, command) {
 }
 
 /**
+ * Sibling bundles compiled with a code cache too when a bundle requires them (scripts/build.mjs
+ * holds them to the same rules as cli.cjs): help.cjs renders every `--help`, and compiling its
+ * ~110 KB of yargs is most of that cost. The others (the embedded git engine, the MCP server)
+ * load through node's own require.
+ */
+const CACHED_SIBLINGS = new Set(['help.cjs']);
+const siblings = Object.create(null);
+
+/**
  * The require() a bundle gets: built-ins and the bundle's sibling files (`./help.cjs`), the
  * only two kinds scripts/build.mjs leaves unbundled (it refuses a bundle with an import()).
  */
 function bundleRequire(id) {
-  return require(id.startsWith('./') ? join(DIST, id.slice(2)) : id);
+  if (!id.startsWith('./')) return require(id);
+  const name = id.slice(2);
+  if (!CACHED_SIBLINGS.has(name) || NODE_COMPILE_CACHE) return require(join(DIST, name));
+  return (siblings[name] ??= loadWithCache(join(DIST, name), name, commandOf(argv)));
 }
 
 /**

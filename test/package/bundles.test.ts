@@ -106,7 +106,40 @@ describe('the launcher', () => {
   }));
 
   it('the bundles the launcher compiles are ASCII, so its Latin-1 read of them is exact', () => {
-    for (const file of ['cli.cjs', 'merge-driver.cjs']) expect(/[^\x00-\x7f]/.exec(dist(file)), file).toBeNull();
+    for (const file of ['cli.cjs', 'merge-driver.cjs', 'merge-layout.cjs', 'help.cjs']) expect(/[^\x00-\x7f]/.exec(dist(file)), file).toBeNull();
+  });
+
+  it('help.cjs holds one string-width, the one that measures ASCII by its length', () => {
+    // cliui and wrap-ansi ask for 7.x (a grapheme segmenter per string); the build gives them yargs' own.
+    expect(dist('help.cjs').split('new Intl.Segmenter').length - 1).toBe(1);
+    expect(dist('help.cjs')).toContain('^[\\u0020-\\u007E]*$');
+  });
+
+  it('compiles help.cjs with a code cache too, and a torn one gives the same help', () => {
+    assertBuilt();
+    if (nodeCompileCache()) return; // node's own cache (Node >= 22.1) lives in node's folder
+    const dir = makeRepo();
+    const cache = tempDir();
+    try {
+      const env = { ...GIT_ENV, XDG_CACHE_HOME: cache, NO_COLOR: '1', COLUMNS: '100' };
+      const help = () => spawnSync(process.execPath, [BIN, 'status', '--help'], { cwd: dir, env, encoding: 'utf8' });
+      const first = help();
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.stdout).toContain('checkpoint status');
+      const files = readdirSync(join(cache, 'checkpoint-protocol'));
+      const helpCache = files.find((f) => /^help\.cjs\..*\.status\.cache$/.test(f));
+      expect(helpCache, files.join(', ')).toBeDefined();
+      writeFileSync(join(cache, 'checkpoint-protocol', helpCache!), 'not a code cache');
+      const second = help();
+      expect(second.status, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(readFileSync(join(cache, 'checkpoint-protocol', helpCache!), 'utf8')).not.toBe('not a code cache');
+      const third = help();
+      expect(third.stdout).toBe(first.stdout);
+    } finally {
+      cleanup(dir);
+      cleanup(cache);
+    }
   });
 
   it('never writes into its install folder; on Node 20 it keeps a per-command code cache in the user cache folder', () => {
