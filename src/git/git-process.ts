@@ -124,6 +124,11 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
+/** The error for git output a parser cannot read (a record cut short, an unexpected line). */
+export function malformedOutput(detail: string): CheckpointError {
+  return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
+}
+
 /** The one-line error for a git run that failed: subcommand, directory, git's first stderr line. */
 export function gitFailed(cwd: string, args: readonly string[], result: GitResult): CheckpointError {
   // A refused pack explains the missing object git then names: the pack is what to repair.

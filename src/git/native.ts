@@ -2,8 +2,7 @@
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rule
 // rather than by git's similarity detection, so both engines agree.
 import { join } from 'node:path';
-import { CheckpointError } from '../errors.js';
-import { gitFailed, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
+import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
@@ -432,7 +431,7 @@ function committerTime(commitObject: string): number {
   const headers = commitObject.slice(0, commitObject.indexOf('\n\n'));
   const committer = headers.split('\n').find((line) => line.startsWith('committer '));
   const match = committer && /> (-?\d+) [+-]\d{4}$/.exec(committer);
-  if (!match?.[1]) throw malformed('commit object without a committer time');
+  if (!match?.[1]) throw malformedOutput('commit object without a committer time');
   return Number(match[1]);
 }
 
@@ -446,13 +445,13 @@ function parseLog(out: string, scope: readonly string[] | null = null, marks?: s
   let at = 0;
   const field = (): string => {
     const end = out.indexOf('\0', at);
-    if (end < 0) throw malformed('git log output ends mid-record');
+    if (end < 0) throw malformedOutput('git log output ends mid-record');
     const value = out.slice(at, end);
     at = end + 1;
     return value;
   };
   while (at < out.length) {
-    if (out[at] !== '\x1e') throw malformed(`unexpected git log output at offset ${at}`);
+    if (out[at] !== '\x1e') throw malformedOutput(`unexpected git log output at offset ${at}`);
     at++;
     // MARKED_LOG_FORMAT: one mark character first.
     if (marks) marks.push(out[at++] ?? '');
@@ -475,13 +474,8 @@ function parseLog(out: string, scope: readonly string[] | null = null, marks?: s
 /** One raw entry, ":100644 100644 <old> <new> M". A type change (T) counts as a modification. */
 function rawChange(meta: string, path: string): RawChange {
   const [, , oldOid, newOid, status] = meta.split(' ');
-  if (oldOid === undefined || newOid === undefined || status === undefined) throw malformed(`unexpected raw diff line: ${meta}`);
+  if (oldOid === undefined || newOid === undefined || status === undefined) throw malformedOutput(`unexpected raw diff line: ${meta}`);
   if (status === 'D') return { status: 'D', path, oid: oldOid };
   if (status === 'A') return { status: 'A', path, oid: newOid };
   return { status: 'M', path, oid: newOid };
 }
-
-function malformed(detail: string): CheckpointError {
-  return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
-}
-

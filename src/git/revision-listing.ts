@@ -1,9 +1,8 @@
 // fileRevisions' listing as the native engine asks git for it (`git log --first-parent --raw -z
 // --format=%x1e%H%x00%P%x00%ct%x00 -- <files>`), and when to stop reading it: git lists the line
 // back to its first commit, while the checkpoints' dating needs each file's current life only.
-import { CheckpointError } from '../errors.js';
 import { currentLives } from './file-lives.js';
-import type { EnoughOutput } from './git-process.js';
+import { malformedOutput, type EnoughOutput } from './git-process.js';
 import type { FileRevision } from './types.js';
 
 /** git's arguments for the listing of `paths`' revisions along `tip`'s first-parent line. */
@@ -52,7 +51,7 @@ export function parseRevisions(out: string): (FileRevision & { added: boolean })
   for (const record of out.split('\x1e').slice(1)) {
     const fields = record.split('\0');
     const [sha, parentList, time] = fields;
-    if (!sha || parentList === undefined || !time) throw malformed('git log record without sha and time');
+    if (!sha || parentList === undefined || !time) throw malformedOutput('git log record without sha and time');
     const parents = parentList ? parentList.split(' ') : [];
     // After the format's trailing NUL: an optional "\n", then ":meta" NUL path NUL pairs.
     for (let i = 3; i + 1 < fields.length; i++) {
@@ -63,8 +62,4 @@ export function parseRevisions(out: string): (FileRevision & { added: boolean })
     }
   }
   return revisions;
-}
-
-function malformed(detail: string): CheckpointError {
-  return new CheckpointError('E_GIT', `could not read git output: ${detail}`);
 }
