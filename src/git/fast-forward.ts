@@ -91,8 +91,15 @@ export function commitsBefore(commonDir: string, head: string, base: string, sto
   }
   if (!reached) return null;
   const object = (oid: string): Buffer | null => store.readKnown(oid)?.data ?? null;
-  // The entry (mode and id) at `path` in `tree`, or null.
+  // The entry (mode and id) at `path` in `tree`, or null; once per tree and path (a parent's
+  // tree is most often another met commit's).
+  const entries = new Map<string, string | null>();
   const fileOf = (tree: string, path: string): string | null => {
+    const key = `${tree}\0${path}`;
+    if (!entries.has(key)) entries.set(key, readFileOf(tree, path));
+    return entries.get(key)!;
+  };
+  const readFileOf = (tree: string, path: string): string | null => {
     let at: string | null = tree;
     let entry: TreeEntry | null = null;
     for (const name of path.split('/')) {
