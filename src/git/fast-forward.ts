@@ -260,7 +260,8 @@ function readLine(commonDir: string, head: string, base: string): Line | null {
       if (answer === undefined) {
         answer = true;
         try {
-          const at = trees.map((tree) => {
+          // One root tree all along (commits that changed no file): nothing to read.
+          const at = trees.every((tree) => tree === trees[0]) ? [] : trees.map((tree) => {
             const data = read(tree);
             if (!data) throw new Error(`tree ${tree} unread`);
             return entryNamed(tree, data, dir)?.oid ?? null;

@@ -1,6 +1,7 @@
 // fast-forward.ts reads HEAD's new commits from the object store. What it gives must be what
 // git's walk gives for them; anything it cannot read as git would is no answer at all.
 import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fastForward } from '../../src/git/fast-forward.js';
 import { createHistory } from '../../src/git/index.js';
@@ -33,6 +34,18 @@ describe('fastForward', () => {
     expect(gained.touches('.checkpoints')).toBe(false);
     // Dated before the walk's start: git would stop there.
     expect(fastForward(join(dir, '.git'), head(dir), base, Date.parse('2026-02-02T12:00:00Z') / 1000)).toBeNull();
+  });
+
+  it('answers that commits which changed no file touch nothing without reading a tree', () => {
+    const { dir, base } = repo();
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'Nothing changed']);
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'Nor here']);
+    // The root tree, gone: read, it would be "unread", which answers "touched" (ask git).
+    const tree = git(dir, ['rev-parse', `${base}^{tree}`]).trim();
+    rmSync(join(dir, '.git/objects', tree.slice(0, 2), tree.slice(2)));
+    const gained = fastForward(join(dir, '.git'), head(dir), base)!;
+    expect(gained.commits.map((c) => c.subject)).toEqual(['Nor here', 'Nothing changed']);
+    expect(gained.touches('.checkpoints')).toBe(false);
   });
 
   it('describes the new commits within a scope as git does: additions, deletions, a mode change, a file become a folder, renames', async () => {
