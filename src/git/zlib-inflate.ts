@@ -8,24 +8,9 @@
 // internal API: if it is not there in the shape this expects, or does not answer a known
 // stream correctly, every call goes to inflateSync.
 // node:zlib (and the streams it starts) only on first use: most runs of a module that imports
-// this one never inflate anything, and most of the rest inflate a few small objects (the commits
-// and trees new since the last run), which inflate-js.ts does for less than loading node:zlib.
-import { inflateJs } from './inflate-js.js';
-
+// this one never inflate anything.
 let zlibModule: typeof import('node:zlib') | undefined;
 export const zlib = () => (zlibModule ??= process.getBuiltinModule('node:zlib'));
-
-/** Streams inflated in JavaScript before node:zlib is loaded: this many at most, none larger than JS_MAX_BYTES. */
-const JS_STREAMS = 64;
-const JS_MAX_BYTES = 4 * 1024;
-let jsLeft = JS_STREAMS;
-
-/** Whether a stream of at most `size` bytes is inflated in JavaScript: past a few, a walk is under way and zlib pays off. */
-function inJs(size: number): boolean {
-  if (zlibModule !== undefined || size > JS_MAX_BYTES || jsLeft <= 0) return false;
-  jsLeft--;
-  return true;
-}
 
 /** An error as inflateSync throws it: `code` is zlib's (Z_BUF_ERROR: the input ended first), or ERR_BUFFER_TOO_LARGE. */
 export interface InflateError extends Error {
@@ -122,8 +107,6 @@ function run(e: Engine, input: Buffer, offset: number, length: number, size: num
  * object over the caller's cap is never inflated whole.
  */
 export function inflatePrefix(input: Buffer, size: number): Buffer {
-  const js = inJs(size) ? inflateJs(input, 0, input.length, size, true) : null;
-  if (js !== null) return js;
   const e = kept();
   if (e === null) return zlib().inflateSync(input, { finishFlush: zlib().constants.Z_SYNC_FLUSH }).subarray(0, size);
   const out = Buffer.allocUnsafe(size);
@@ -151,8 +134,6 @@ function write(e: Engine, flush: number, input: Buffer, offset: number, length: 
  * caller checks the length.
  */
 export function inflateUpTo(input: Buffer, size: number, offset = 0, length = input.length - offset): Buffer {
-  const js = inJs(size) ? inflateJs(input, offset, length, Math.max(size, 1), false) : null;
-  if (js !== null) return js;
   const e = kept();
   if (e !== null) return run(e, input, offset, length, size);
   const span = offset === 0 && length === input.length ? input : input.subarray(offset, offset + length);
