@@ -117,7 +117,7 @@ async function landedAtHead(root: string, now: Date, written: readonly Asking[],
   // Which PR URLs are this repository's follows its remotes, which HEAD does not fix: in the key.
   const thisRepo = readThisRepo(root);
   const key = engine === 'auto' && head !== null ? landedKey(head, asking, thisRepo) : null;
-  const known = key === null ? null : rememberedLanded(head!, key, notBefore);
+  const known = key === null ? null : rememberedLanded(head!, key, notBefore, asking, thisRepo);
   if (known) return { answer: known, head };
   let failed = false;
   // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing.

@@ -11,11 +11,15 @@
 //  - this build's rules (CHECKPOINT_BUILD, as for verdicts.ts): an unbundled run keeps nothing.
 // The key holds all of it written out whole; a file that is not exactly ours is a miss.
 // Kept per work tree in its git dir (<gitdir>/checkpoint/landed.json), beside verdicts.json.
+// After new commits (an agent's every commit) the answer kept at the earlier HEAD is carried
+// over them when they cannot change it (carriedAnswer).
 import { join } from 'node:path';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
+import { fastForward } from '../git/fast-forward.js';
 import type { HeadFiles } from '../git/head-files.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import type { ThisRepo } from '../doctor/repo-names.js';
+import { commitLands, isRevert, workRefs } from '../doctor/landed.js';
 import { BUILD } from '../store/verdicts.js';
 
 
@@ -66,11 +70,54 @@ function entries(gitdir: string): Entry[] {
   return file && Array.isArray(file.entries) ? file.entries.filter(isEntry) : [];
 }
 
-/** The remembered answer to `key`, unless the walk_days bound (notBefore, seconds) would now cut its walk. */
-export function rememberedLanded(head: HeadFiles, key: string, notBefore: number | undefined): LandedAnswer | null {
-  const hit = entries(head.gitdir).find((e) => e.key === key);
-  if (!hit || (notBefore !== undefined && hit.since < notBefore)) return null;
-  return new Map(hit.landed.map(([rel, pairs]) => [rel, new Map(pairs)]));
+/**
+ * The remembered answer to `key` (landedKey of `asking` at HEAD), or the answer kept at an earlier
+ * HEAD carried over the commits since (carriedAnswer, then kept under HEAD); in either case unless
+ * the walk_days bound (notBefore, seconds) would now cut its walk.
+ */
+export function rememberedLanded(head: HeadFiles, key: string, notBefore: number | undefined, asking: readonly Asking[], thisRepo: ThisRepo): LandedAnswer | null {
+  const kept = entries(head.gitdir).filter((e) => notBefore === undefined || e.since >= notBefore);
+  const hit = kept.find((e) => e.key === key) ?? carriedAnswer(head, key, kept, asking, thisRepo);
+  if (!hit) return null;
+  const answer: LandedAnswer = new Map(hit.landed.map(([rel, pairs]) => [rel, new Map(pairs)]));
+  if (hit.key !== key) rememberLanded(head, key, hit.since, answer);
+  return answer;
+}
+
+/**
+ * The entry kept for the same question at an earlier HEAD, when HEAD has since gained a plain line
+ * of commits (fast-forward.ts; none dated before that walk's start, where a walk would stop) of
+ * which none lands a reference the asked texts name, nor is a revert (which may undo a landing
+ * without naming it in a landing form): a walk from HEAD finds the same landings, dated as before.
+ */
+function carriedAnswer(head: HeadFiles, key: string, kept: readonly Entry[], asking: readonly Asking[], thisRepo: ThisRepo): Entry | undefined {
+  if (head.sha === null) return undefined;
+  const question = withoutHead(key);
+  for (const entry of kept) {
+    const earlier = headOf(entry.key);
+    if (earlier === null || earlier === head.sha || withoutHead(entry.key) !== question) continue;
+    const gained = fastForward(head.commonDir, head.sha, earlier, entry.since);
+    if (!gained) continue;
+    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, actionText), ...texts(cp.blockers, resolution)]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
+    return gained.commits.some((c) => isRevert(c) || refs.some((ref) => commitLands(c, ref))) ? undefined : entry;
+  }
+  return undefined;
+}
+
+/** A landedKey's HEAD (its second member), or null when the key is not one. */
+function headOf(key: string): string | null {
+  try {
+    const parts = JSON.parse(key) as unknown;
+    return Array.isArray(parts) && typeof parts[1] === 'string' && /^[0-9a-f]{40}$/.test(parts[1]) ? parts[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A landedKey with its HEAD left out: the question itself. */
+function withoutHead(key: string): string {
+  const parts = JSON.parse(key) as unknown[];
+  return JSON.stringify([parts[0], ...parts.slice(2)]);
 }
 
 /** Best effort, like the other caches: a read-only git dir only costs the next run the walk. */

@@ -91,18 +91,22 @@ describe('answers carried over a plain line of new commits', () => {
     expect(now.slice(0, 4).map((o) => o.gitRan)).toEqual([false, false, false, false]);
   });
 
-  it('moves the remembered dates to each new HEAD, so a carry reads only the commits since the last run', () => {
+  it('moves the remembered answers to each new HEAD, so a carry reads only the commits since the last run', () => {
     const dir = project();
     outputs(dir);
     const memoHeads = () => Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-3.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':')));
-    // An agent's steps: each a commit, each followed by a run. Left at the first HEAD, the dates
+    const landedHead = () => JSON.parse(JSON.parse(readFileSync(join(dir, '.git/checkpoint/landed.json'), 'utf8')).entries[0].key)[1];
+    // An agent's steps: each a commit, each followed by a run. Left at the first HEAD, an answer
     // would be carried over every commit since it on every run (two objects read per commit).
     for (let step = 1; step <= 3; step++) {
       for (let i = 0; i < 5; i++) git(dir, ['commit', '-q', '--allow-empty', '-m', `Step ${step}.${i}`]);
       const head = git(dir, ['rev-parse', 'HEAD']).trim();
       const r = cli(dir, ['status']);
       expect(r.code).toBe(0);
-      // One entry, the checkpoint's, at this HEAD.
+      // The landed-work answer, carried (none of these commits lands anything), kept at this HEAD.
+      expect(landedHead()).toBe(head);
+      // The dates, which doctor then needs, moved to this HEAD by the run that dates anew.
+      expect(cli(dir, ['doctor']).code).not.toBe(2);
       expect(memoHeads()).toEqual([head]);
     }
     expect(outputs(dir).map((o) => o.text)).toEqual(cold(dir));

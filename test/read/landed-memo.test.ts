@@ -93,6 +93,34 @@ describe('the remembered landed-work answer', () => {
     git(dir, ['checkout', '-q', '--', CP]);
   });
 
+  it('is carried over new commits that land none of the queued work, and only over those', () => {
+    const fresh = freshNext();
+    plant('planted');
+    // A commit landing nothing asked about (its "(#30)" lands a PR no action names): the answer kept
+    // at the earlier HEAD holds, and is kept at the new HEAD too.
+    commitAll(dir, 'Tidy the README (#30)', ago(0.9));
+    expect(fresh.skipped.length).toBeGreaterThan(0);
+    expect(next().skipped).toEqual(fresh.skipped.map(() => 'planted'));
+    expect(JSON.parse(readFileSync(memo(), 'utf8')).entries[0].key).toContain(git(dir, ['rev-parse', 'HEAD']).trim());
+    expect(freshNext()).toEqual(fresh);
+    // A revert that does not name the PR in a landing form (its quoted subject ends in `)"`) still
+    // undoes the landing: never carried over.
+    plant('planted');
+    const landing = git(dir, ['log', '--format=%H', '--grep=(#12)', '-n', '1']).trim();
+    git(dir, ['revert', '--no-edit', landing], { GIT_COMMITTER_DATE: ago(0.8), GIT_AUTHOR_DATE: ago(0.8) });
+    const reverted = next();
+    expect(reverted.skipped).not.toContain('planted');
+    expect(reverted.skipped.some((e) => e.includes('#12'))).toBe(false);
+    expect(reverted.text).toBe(ACTIONS[0]);
+    expect(reverted).toEqual(freshNext());
+    // Landing the work again (a later second: reverts in one second are ordered by date only): recomputed too.
+    plant('planted');
+    git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_COMMITTER_DATE: ago(0.7), GIT_AUTHOR_DATE: ago(0.7) });
+    const back = next();
+    expect(back.skipped).toEqual(fresh.skipped);
+    expect(back).toEqual(freshNext());
+  });
+
   it('is not used when walk_days would now cut the walk it came from, and a cut walk is not remembered', () => {
     freshNext();
     plant('planted', Math.floor((Date.now() - 400 * DAY) / 1000));
