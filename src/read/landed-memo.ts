@@ -76,12 +76,12 @@ function entries(gitdir: string): Entry[] {
  * the walk_days bound (notBefore, seconds) would now cut its walk.
  */
 export function rememberedLanded(head: HeadFiles, key: string, notBefore: number | undefined, asking: readonly Asking[], thisRepo: ThisRepo): LandedAnswer | null {
-  const kept = entries(head.gitdir).filter((e) => notBefore === undefined || e.since >= notBefore);
+  const all = entries(head.gitdir);
+  const kept = all.filter((e) => notBefore === undefined || e.since >= notBefore);
   const hit = kept.find((e) => e.key === key) ?? carriedAnswer(head, key, kept, asking, thisRepo);
   if (!hit) return null;
-  const answer: LandedAnswer = new Map(hit.landed.map(([rel, pairs]) => [rel, new Map(pairs)]));
-  if (hit.key !== key) rememberLanded(head, key, hit.since, answer);
-  return answer;
+  if (hit.key !== key) keep(head, { ...hit, key }, all);
+  return new Map(hit.landed.map(([rel, pairs]) => [rel, new Map(pairs)]));
 }
 
 /**
@@ -122,8 +122,12 @@ function withoutHead(key: string): string {
 
 /** Best effort, like the other caches: a read-only git dir only costs the next run the walk. */
 export function rememberLanded(head: HeadFiles, key: string, since: number, landed: LandedAnswer): void {
+  keep(head, { key, since, landed: [...landed].map(([rel, byText]) => [rel, [...byText]]) }, entries(head.gitdir));
+}
+
+/** Writes `entry` first, before the other `known` entries (newest first, at most MAX_ENTRIES). */
+function keep(head: HeadFiles, entry: Entry, known: readonly Entry[]): void {
   const dir = cacheDir(head.gitdir, '', true);
   if (!dir) return;
-  const entry: Entry = { key, since, landed: [...landed].map(([rel, byText]) => [rel, [...byText]]) };
-  writeCacheJson(dir, FILE, { entries: [entry, ...entries(head.gitdir).filter((e) => e.key !== key)].slice(0, MAX_ENTRIES) });
+  writeCacheJson(dir, FILE, { entries: [entry, ...known.filter((e) => e.key !== entry.key)].slice(0, MAX_ENTRIES) });
 }
