@@ -105,13 +105,15 @@ const outputs = (dir: string) => COMMANDS.map((args) => {
 /** The same with no cache (the caches are put back after, so the next step carries from them). */
 function cold(dir: string): string[] {
   const cache = join(dir, '.git', 'checkpoint');
-  const kept = join(mkdtempSync(join(tmpdir(), 'cp-kept-')), 'checkpoint');
+  const aside = mkdtempSync(join(tmpdir(), 'cp-kept-'));
+  const kept = join(aside, 'checkpoint');
   renameSync(cache, kept);
   try {
     return outputs(dir);
   } finally {
     rmSync(cache, { recursive: true, force: true });
     renameSync(kept, cache);
+    rmSync(aside, { recursive: true, force: true });
   }
 }
 
