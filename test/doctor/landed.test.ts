@@ -255,6 +255,31 @@ describe('reverts', () => {
     const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login (#31)""', 300, `This reverts commit ${sha(2)}.`);
     expect(findLandings('Implement PLAT-7', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
   });
+  // Commit times are whole seconds: a script, a rebase or `git revert` twice in a row makes all
+  // three in one. Which revert came last is then read from the graph, whatever order the walk gave.
+  const orders = <T,>(xs: T[]): T[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+  const chain = (...cs: CommitInfo[]) => cs.map((c, i) => ({ ...c, parents: i === 0 ? [sha(9)] : [cs[i - 1]!.sha] }));
+  it.each(orders([0, 1, 2]))('reverts in one second are ordered by ancestry (walk order %i %i %i)', (...order) => {
+    const [land, revert, reapply] = chain(
+      commit(sha(7), 'PLAT-7: login (#31)', 100),
+      commit(sha(2), 'Revert "PLAT-7: login (#31)"', 100, `This reverts commit ${sha(7)}.`),
+      commit(sha(1), 'Revert "Revert "PLAT-7: login (#31)""', 100, `This reverts commit ${sha(2)}.`),
+    );
+    const walk = order.map((i) => [land, revert, reapply][i]!);
+    expect(findLandings('Implement PLAT-7', walk, 0).map((l) => l.commit.sha)).toEqual([sha(7)]);
+    // Without the reapply, the revert undoes it in any order too.
+    expect(findLandings('Implement PLAT-7', walk.filter((c) => c !== reapply), 0)).toEqual([]);
+  });
+  it.each(orders([0, 1, 2]))('a squashed revert in the same second finds the landing it names (walk order %i %i %i)', (...order) => {
+    // Both reverts lost the sha: the subject names what each undid, the graph says which is newer.
+    const [land, revert, reapply] = chain(
+      commit(sha(7), 'Add auth (#12)', 100),
+      commit(sha(2), 'Revert "Add auth (#12)"', 100),
+      commit(sha(1), 'Revert "Revert "Add auth (#12)""', 100),
+    );
+    const walk = order.map((i) => [land, revert, reapply][i]!);
+    expect(findLandings('Merge PR #12', walk, 0).map((l) => l.commit.sha)).toEqual([sha(7)]);
+  });
 });
 
 describe('findLandings over an indexed walk', () => {

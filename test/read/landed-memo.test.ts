@@ -113,9 +113,9 @@ describe('the remembered landed-work answer', () => {
     expect(reverted.skipped.some((e) => e.includes('#12'))).toBe(false);
     expect(reverted.text).toBe(ACTIONS[0]);
     expect(reverted).toEqual(freshNext());
-    // Landing the work again (a later second: reverts in one second are ordered by date only): recomputed too.
+    // Landing the work again, in the same second (the graph says which revert is newer): recomputed too.
     plant('planted');
-    git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_COMMITTER_DATE: ago(0.7), GIT_AUTHOR_DATE: ago(0.7) });
+    git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_COMMITTER_DATE: ago(0.8), GIT_AUTHOR_DATE: ago(0.8) });
     const back = next();
     expect(back.skipped).toEqual(fresh.skipped);
     expect(back).toEqual(freshNext());
