@@ -10,7 +10,8 @@
 //  - Node >= 22.1: node's own module.enableCompileCache() and a plain require().
 //  - Node 20: the same idea by hand (remove once engines say >= 22.1): the cache is made by this
 //    user's node on first run and kept in the user's cache folder, keyed by V8 version and the
-//    bundle's identity; a stale or foreign cache is rejected by V8 and replaced.
+//    bundle's identity; a stale or foreign cache is rejected by V8 and replaced, and one that a
+//    later run outgrows is replaced by the union (loadWithCache).
 // Nothing is ever written into the install folder; if the cache folder is not writable, the
 // bundle simply compiles without a cache.
 // On Node 20 this file never loads node:module: requiring it starts part of the ESM loader
@@ -55,6 +56,12 @@ function bundleRequire(id) {
 /**
  * require() of one self-contained CommonJS file, compiled with a per-user V8 code cache. One
  * cache per command: V8 compiles functions lazily, so a cache holds what that command ran.
+ *
+ * What a command runs depends on where it runs: a first doctor in a demo or an empty repository
+ * compiles a fraction of what a real one needs, and a cache that never learnt more would make
+ * every later run compile the rest again (measured: doctor 8-19% slower). So a cache is checked
+ * again now and then (see CHECK_FIRST_S): if this run compiled more than it held, the union (V8
+ * keeps what it loaded plus what it compiled) replaces it; if not, the next check waits longer.
  */
 function loadWithCache(file, name, command) {
   const fs = require('node:fs');
@@ -70,31 +77,75 @@ function loadWithCache(file, name, command) {
   const prefix = `${name}.${hash(file)}.`;
   const build = `${prefix}${process.versions.v8}.${st.size}.${Math.trunc(st.mtimeMs)}.${st.ino}.`;
   const cacheFile = join(dir, `${build}${command || 'other'}.cache`);
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    // first run of this build with this node: compile without
-  }
+  const kept = readCache(fs, cacheFile);
   // Module.wrap()'s exact wrapper, so line 1 keeps its columns for stack traces.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData: kept ? kept.data : undefined });
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, bundleRequire, mod, file, DIST);
-  if (cachedData === undefined || script.cachedDataRejected) {
+  const fresh = kept === null || script.cachedDataRejected;
+  const now = nowSeconds();
+  // A check due after more than its own wait is a clock set back: due now.
+  if (fresh || now >= kept.due || kept.due - now > kept.wait) {
     // At exit, so the cache also holds what this run compiled lazily. Written whole or not at all.
     process.once('exit', () => {
       try {
+        const data = script.createCachedData();
+        if (!fresh && data.length <= kept.data.length + (kept.data.length >> 5)) {
+          // Nothing new worth a rewrite: only the header changes, to wait longer next time.
+          const wait = Math.min(kept.wait * 4, CHECK_LAST_S);
+          const fd = fs.openSync(cacheFile, 'r+');
+          try {
+            fs.writeSync(fd, header(nowSeconds() + wait, wait));
+          } finally {
+            fs.closeSync(fd);
+          }
+          return;
+        }
         makeDir(fs, dir);
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData());
+        fs.writeFileSync(tmp, Buffer.concat([header(nowSeconds() + CHECK_FIRST_S, CHECK_FIRST_S), data]));
         fs.renameSync(tmp, cacheFile);
-        prune(fs, dir, prefix, build);
+        if (fresh) prune(fs, dir, prefix, build);
       } catch {
-        // not writable: the next run compiles without a cache, as this one did
+        // not writable: the next run compiles without a cache, or with the one it has
       }
     });
   }
   return mod.exports;
+}
+
+/**
+ * A cache file is a 12-byte header then V8's data. The header: a tag (a file without it is no
+ * cache of this launcher's), when to check it next and the wait that check was given, in whole
+ * seconds. A new or grown cache is checked after a minute, then after 4 times the last wait
+ * each time it had nothing to learn, up to a week: a few checks (each ~2-3 ms, once) settle it.
+ */
+const HEADER_BYTES = 12;
+const HEADER_TAG = 0x31637063; // "cpc1"
+const CHECK_FIRST_S = 60;
+const CHECK_LAST_S = 7 * 24 * 60 * 60;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function header(due, wait) {
+  const b = Buffer.alloc(HEADER_BYTES);
+  b.writeUInt32LE(HEADER_TAG, 0);
+  b.writeUInt32LE(due >>> 0, 4);
+  b.writeUInt32LE(wait, 8);
+  return b;
+}
+
+/** The cache kept for this bundle and command: { data, due, wait }, or null (none, or not ours). */
+function readCache(fs, cacheFile) {
+  let bytes;
+  try {
+    bytes = fs.readFileSync(cacheFile);
+  } catch {
+    return null; // first run of this build with this node: compile without
+  }
+  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== HEADER_TAG) return null;
+  const wait = bytes.readUInt32LE(8);
+  return { data: bytes.subarray(HEADER_BYTES), due: bytes.readUInt32LE(4), wait: wait >= CHECK_FIRST_S && wait <= CHECK_LAST_S ? wait : CHECK_FIRST_S };
 }
 
 /** How long a cache of another install (another path, maybe long gone) is kept untouched, and a torn write's leftover. */

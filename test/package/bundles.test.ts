@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 
 const dist = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
 // Strings only those libraries' code contains.
@@ -167,6 +167,76 @@ describe('the launcher', () => {
       expect(readFileSync(cacheFile, 'utf8')).not.toBe('not a code cache');
       expect(installState()).toEqual(before);
     } finally {
+      cleanup(dir);
+      cleanup(cache);
+    }
+  });
+
+  it('a code cache made where a command ran little learns what a later run needed, then settles', () => {
+    assertBuilt();
+    if (nodeCompileCache()) return; // node's own cache (Node >= 22.1) lives in node's folder
+    const empty = makeRepo({ commit: false });
+    const dir = makeRepo();
+    const cache = tempDir();
+    try {
+      // A real-shaped project: hand-written fields, a PR that landed, a generated file with a note.
+      write(dir, 'src/api.ts', 'export const api = 1;\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({ protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '.', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: '2 of 3', status: 'In Progress', progress_summary: 's', next_actions: ['Merge PR #12', 'Tidy docs/*.md'], generated_files: ['src/api.ts (PR 12)', 'docs/*.md'], skill_state: { score: 8.0 } }, null, 2)}\n`);
+      commitAll(dir, 'checkpoint', '2026-01-01T00:00:00Z');
+      write(dir, 'src/api.ts', 'export const api = 2;\n');
+      commitAll(dir, 'Rate limits (#12)', '2026-01-02T00:00:00Z');
+      const env = { ...GIT_ENV, XDG_CACHE_HOME: cache, NO_COLOR: '1' };
+      const doctor = (cwd: string) => spawnSync(process.execPath, [BIN, 'doctor'], { cwd, env, encoding: 'utf8' });
+      const folder = join(cache, 'checkpoint-protocol');
+      const cacheFile = () => {
+        const files = readdirSync(folder).filter((f) => f.endsWith('.doctor.cache'));
+        expect(files).toHaveLength(1);
+        return join(folder, files[0]!);
+      };
+      const now = () => Math.floor(Date.now() / 1000);
+      const headerOf = () => {
+        const b = readFileSync(cacheFile());
+        return { tag: b.toString('latin1', 0, 4), due: b.readUInt32LE(4), wait: b.readUInt32LE(8), data: b.subarray(12) };
+      };
+      /** As if the check's wait had passed (or the clock stood at `due`). */
+      const setDue = (due: number) => {
+        const b = readFileSync(cacheFile());
+        b.writeUInt32LE(due, 4);
+        writeFileSync(cacheFile(), b);
+      };
+      // First run in a repository with no commits: a small cache, checked again after a minute.
+      expect(doctor(empty).status).not.toBe(2);
+      const small = headerOf();
+      expect(small.tag).toBe('cpc1');
+      expect(small.wait).toBe(60);
+      expect(small.due - now()).toBeGreaterThan(0);
+      // Before the check is due the file is left as it is.
+      const first = doctor(dir);
+      expect(first.stdout).toContain('#12');
+      expect(headerOf()).toEqual(small);
+      // Due: the real run compiled more than the cache held, so the union replaces it.
+      setDue(0);
+      const grown = doctor(dir);
+      expect(grown.stdout).toBe(first.stdout);
+      const big = headerOf();
+      expect(big.data.length).toBeGreaterThan(small.data.length * 1.1);
+      expect(big.wait).toBe(60);
+      // Due again with nothing to learn: the data stays, the next check waits four times longer.
+      setDue(0);
+      expect(doctor(dir).stdout).toBe(first.stdout);
+      expect(headerOf().data).toEqual(big.data);
+      expect(headerOf().wait).toBe(240);
+      // A check due after more than its wait is a clock set back: checked now, not in years.
+      setDue(now() + 10 * 365 * 24 * 3600);
+      expect(doctor(empty).status).not.toBe(2);
+      expect(headerOf().wait).toBe(960);
+      expect(headerOf().data).toEqual(big.data);
+      // A file without the header is no cache of ours: compiled without, and written anew.
+      writeFileSync(cacheFile(), big.data);
+      expect(doctor(dir).stdout).toBe(first.stdout);
+      expect(headerOf().tag).toBe('cpc1');
+    } finally {
+      cleanup(empty);
       cleanup(dir);
       cleanup(cache);
     }
