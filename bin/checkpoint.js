@@ -57,8 +57,8 @@ function bundleRequire(id) {
  * require() of one self-contained CommonJS file, compiled with a per-user V8 code cache. One
  * cache per command: V8 compiles functions lazily, so a cache holds what that command ran.
  *
- * What a command runs depends on where it runs: a first doctor in a demo or an empty repository
- * compiles a fraction of what a real one needs, and a cache that never learnt more would make
+ * What a command runs depends on where it runs: a first doctor in a repository with no commits
+ * yet compiles a fraction of what one in a real repository needs, and a cache that never learnt more would make
  * every later run compile the rest again (measured: doctor 8-19% slower). So a cache is checked
  * again now and then (see CHECK_FIRST_S): if this run compiled more than it held, the union (V8
  * keeps what it loaded plus what it compiled) replaces it; if not, the next check waits longer.
