@@ -231,8 +231,9 @@ const negate = (b: boolean | null) => (b === null ? null : !b);
  * then the rest. Claims are whole items: left out and named, never cut.
  */
 function textBlocks(v: View, now: Date): Block[] {
+  // Every value is shown on one line (oneLine), as status, next and resume show it: this is what a
+  // fresh agent reads after compaction, and a line break in a committed text must not forge a line.
   const { context: c, origin: o } = v.capsule;
-  const block = (s: string) => s.replace(/\r?\n/g, '\n    ');
   const same = sameCommit(o.head, v.current.head);
   const verdict = same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
   const blocks: Block[] = [
@@ -256,15 +257,15 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'open blockers',
       tier: 1,
       head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
-      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${oneLine(String(b.id))}: ${block(String(b.description))}`),
+      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}`),
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }
   const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? actionText(cp.next_actions[0]!) : null;
-  if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${block(first)}`, ''] });
-  const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${block(value)}`] });
+  if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${oneLine(first)}`, ''] });
+  const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${oneLine(value)}`] });
   const list = (name: string, tier: number, items: string[]): Block =>
-    items.length ? { name, tier, head: [`${name}:`], items: items.map((i) => `  - ${block(i)}`) } : { name, tier, head: [`${`${name}:`.padEnd(12)} (none)`] };
+    items.length ? { name, tier, head: [`${name}:`], items: items.map((i) => `  - ${oneLine(i)}`) } : { name, tier, head: [`${`${name}:`.padEnd(12)} (none)`] };
   blocks.push(
     text('goal', 3, 'goal', c.goal),
     text('acceptance', 4, 'acceptance', c.acceptance),
