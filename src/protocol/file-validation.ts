@@ -4,6 +4,7 @@
 // `resolve`'s result, so the two cannot disagree on what a merge may leave behind.
 import { fileKind, ROTATION_NAME } from './file-names.js';
 import type { JsonValue } from './json-types.js';
+import { pathKeys } from './path.js';
 import { rotationFileProblem } from './rotation.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint } from './validate.js';
 
@@ -54,7 +55,7 @@ function utf8SizeNearCap(text: string): number | undefined {
  */
 export function introducedErrors(fileName: string | undefined, merged: FileContent, sides: readonly FileContent[]): FileError[] {
   // What the merge took unchanged from a side is that side's: its errors are discounted below.
-  return notAlreadyIn(fileName, fileErrors(fileName, merged, sides.map((side) => side.value)), sides);
+  return notAlreadyIn(fileName, fileErrors(fileName, merged, sides.map((side) => side.value)), sides, merged.value);
 }
 
 /**
@@ -62,9 +63,40 @@ export function introducedErrors(fileName: string | undefined, merged: FileConte
  * the rule both the merge driver and the store's writes follow (a write may not make a file
  * worse, but a problem already there does not block a write that leaves it as it was).
  */
-export function notAlreadyIn(fileName: string | undefined, errors: FileError[], sides: readonly FileContent[]): FileError[] {
+export function notAlreadyIn(fileName: string | undefined, errors: FileError[], sides: readonly FileContent[], merged?: JsonValue): FileError[] {
   if (errors.length === 0) return errors;
   const key = (e: FileError) => `${e.path}\0${e.message}`;
-  const already = new Set(sides.flatMap((side) => fileErrors(fileName, side).map(key)));
-  return errors.filter((e) => !already.has(key(e)));
+  const sideErrors = sides.map((side) => ({ side, errors: fileErrors(fileName, side) }));
+  const already = new Set(sideErrors.flatMap((s) => s.errors.map(key)));
+  const left = errors.filter((e) => !already.has(key(e)));
+  if (left.length === 0 || merged === undefined) return left;
+  // A list item a write moved (done puts a record before it, takes an action off the front; a
+  // merge adds both sides' records) keeps its own error at another index: matched by the item.
+  const moved = new Set(sideErrors.flatMap(({ side, errors: es }) => es.flatMap((e) => itemKey(side.value, e) ?? [])));
+  return left.filter((e) => {
+    const item = itemKey(merged, e);
+    return item === null || !moved.has(item);
+  });
+}
+
+/**
+ * An error inside a list item, keyed by the items' contents instead of their indexes
+ * (`recently_done[{...}].at`), or null when the path passes through no list item of `value`.
+ */
+function itemKey(value: JsonValue, e: FileError): string | null {
+  const keys = pathKeys(e.path);
+  if (keys === null || !keys.some((k) => typeof k === 'number')) return null;
+  let node: JsonValue | undefined = value;
+  let out = '';
+  for (const k of keys) {
+    if (typeof k === 'number') {
+      if (!Array.isArray(node) || k >= node.length) return null;
+      node = node[k];
+      out += `[${JSON.stringify(node)}]`;
+    } else {
+      node = node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, k) ? node[k] : undefined;
+      out += `.${JSON.stringify(k)}`;
+    }
+  }
+  return `${out}\0${e.message}`;
 }

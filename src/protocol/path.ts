@@ -6,3 +6,31 @@ export function joinPath(base: string, key: string | number): string {
   const seg = /^[A-Za-z_$][\w$-]*$/.test(key) ? key : JSON.stringify(key);
   return base ? `${base}.${seg}` : seg;
 }
+
+const INDEX = /^\[(\d+)\]/;
+const QUOTED = /^"(?:[^"\\]|\\.)*"/;
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*/;
+
+/** The keys and indexes of a path joinPath made (`(root)`: none), or null for a text it could not have made. */
+export function pathKeys(path: string): (string | number)[] | null {
+  if (path === '(root)') return [];
+  const keys: (string | number)[] = [];
+  for (let rest = path; rest; ) {
+    const index = INDEX.exec(rest);
+    if (index) {
+      keys.push(Number(index[1]));
+      rest = rest.slice(index[0].length);
+      continue;
+    }
+    if (keys.length) {
+      if (rest[0] !== '.') return null;
+      rest = rest.slice(1);
+    }
+    const quoted = QUOTED.exec(rest);
+    const name = quoted ?? IDENTIFIER.exec(rest);
+    if (!name) return null;
+    keys.push(quoted ? (JSON.parse(quoted[0]) as string) : name[0]);
+    rest = rest.slice(name[0].length);
+  }
+  return keys;
+}

@@ -406,7 +406,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
-  const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }]);
+  const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next);
   if (introduced.length) refuseInvalid(root, path, introduced);
   return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)), now };
 }

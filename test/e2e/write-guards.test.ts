@@ -111,6 +111,40 @@ describe('a problem the file already had does not block writes that leave it as 
     expect(JSON.parse(read(dir, FILE('api'))).progress_table[1].status).toBe('blocked-on-review');
   });
 
+  it('an error inside a list item the write moves is still the file\'s own: done goes through, twice', async () => {
+    // A date-only `at` in recently_done and an action object without text, both hand-written:
+    // done puts a record before the one and takes an action off before the other.
+    const dir = repo();
+    messy(dir, 'api', {
+      next_actions: ['Write the auth middleware', 'Wire it in (PR 12)', { title: 'Run tests', done_when: 'npm test' }, 'Ship'],
+      recently_done: [{ at: '2026-11-30', action: 'Set up the repo' }],
+    });
+    for (const [i, action] of ['Write the auth middleware', 'Wire it in (PR 12)'].entries()) {
+      const r = await runCli(dir, ['done', 'api']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`done: ${action}`);
+      expect(r.stderr).toContain('already had 2 errors, left as they were');
+      expect(r.stdout).not.toContain('undefined');
+      if (i === 1) expect(r.stdout).toContain('next: next_actions[0] has no text to show');
+      const doc = JSON.parse(read(dir, FILE('api')));
+      expect(doc.recently_done[i + 1]).toEqual({ at: '2026-11-30', action: 'Set up the repo' });
+    }
+    // The bad action is first now: shown as such, never as "undefined".
+    const doc = JSON.parse(read(dir, FILE('api')));
+    expect(doc.next_actions[0]).toEqual({ title: 'Run tests', done_when: 'npm test' });
+    expect(read(dir, FILE('api'))).toContain('"score": 8.0');
+  });
+
+  it('an error a write moves and also changes is the write\'s: refused', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: ['a', 'b', { title: 'c' }] });
+    // The item moves up one place and gains another bad field: not the error the file had.
+    const r = await runCli(dir, ['update', 'api', '--next_actions:json=["b",{"title":"c","text":""}]']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toMatch(/^refused: the result would be invalid at next_actions\[1\]\.text/);
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+
   it('a write that brings in an error of its own is still refused, the file byte-identical', async () => {
     const dir = repo();
     const { web } = offEnum(dir);

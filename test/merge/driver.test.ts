@@ -279,6 +279,27 @@ describe('mergeCheckpointTexts: conflicts', () => {
     expect(merge(text(BASE), text(edited((d) => (d.status = 'ready-to-deploy'))), text(theirsValid)).status).toBe('clean');
   });
 
+  it('does not refuse a hand-written error that the merge only moved: both sides put records before it', () => {
+    // A date-only `at` (hand-written) sits last in recently_done; each side's done puts a record
+    // first, so the merge has it at index 2, where neither side had it.
+    const handWritten = { at: '2026-11-30', action: 'Set up the repo' };
+    const base = edited((d) => (d.recently_done = [handWritten]));
+    const ours = edited((d) => {
+      d.next_actions = ['two'];
+      d.recently_done = [{ at: '2026-03-02T10:00:00Z', action: 'one' }, handWritten];
+    });
+    const theirs = edited((d) => {
+      d.next_actions = ['one', 'two', 'three'];
+      d.recently_done = [{ at: '2026-03-02T11:00:00Z', action: 'reviewed' }, handWritten];
+    });
+    for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+      const r = merge(text(base), text(a!), text(b!));
+      expect(r.messages).toEqual([]);
+      expect(r.status).toBe('clean');
+      expect((parseJson(r.text!).value as any).recently_done).toHaveLength(3);
+    }
+  });
+
   it('refuses a merge whose result is over the 4 MiB a checkpoint may hold, each side under it', () => {
     // A hand-kept file: off-enum status, a number written 8.0, CRLF; each branch appended ~60 KB of runs.
     const bulk = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${tag}${i}`, at: '2026-06-02T00:00:00Z', note: `${tag} run ${i} (PR 12) `.padEnd(600, '.') }));

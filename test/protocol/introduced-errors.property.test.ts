@@ -1,7 +1,7 @@
 // introducedErrors skips, in the shape check of a merged file, every member it shares (an equal
 // scalar, or the very same object or array, at the same path) with a side: that subtree's errors are the side's, which
 // the merge discounts anyway. Held here to the plain rule it must equal: every error of the whole
-// merged file that no side has. Merged files are made the way the merge makes them: members and
+// merged file that no side has (at its path, or in the same list item at another index). Merged files are made the way the merge makes them: members and
 // items taken whole from either side (shared), copied, moved to another index, or replaced.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,20 +86,23 @@ describe('introducedErrors', () => {
           { value: theirs, text: JSON.stringify(theirs) },
         ];
         const file = { value: merged, text: JSON.stringify(merged) };
-        const whole = notAlreadyIn(name, fileErrors(name, file), sides);
+        const whole = notAlreadyIn(name, fileErrors(name, file), sides, merged);
         expect(introducedErrors(name, file, sides)).toEqual(whole);
       }),
       { numRuns: 500 },
     );
   });
 
-  it('still reports an error a shared item brings to a new index', () => {
-    // The item is the side's own object, but at index 1 it was never checked there on that side.
+  it('an item moved to a new index keeps its own errors (the side\'s); a changed copy brings new ones', () => {
+    // The shared-subtree skip never checks an item at a path a side did not have it at: the
+    // plain rule then matches its errors by the item (notAlreadyIn), not by the index.
     const ours = docs.find((d) => isContainer(d) && !Array.isArray(d) && Array.isArray(d.eval_scores) && d.eval_scores.length > 0) as { [k: string]: JsonValue };
     const bad = { rubric: '', score: 'high', max: 10 };
     const side = { ...ours, eval_scores: [bad] };
-    const merged = { ...ours, eval_scores: [{ rubric: 'r', score: 1, max: 10 }, bad] };
-    const errors = introducedErrors('demo.checkpoint.json', { value: merged, text: '' }, [{ value: side, text: '' }]);
+    const moved = { ...ours, eval_scores: [{ rubric: 'r', score: 1, max: 10 }, bad] };
+    expect(introducedErrors('demo.checkpoint.json', { value: moved, text: '' }, [{ value: side, text: '' }])).toEqual([]);
+    const changed = { ...ours, eval_scores: [{ rubric: 'r', score: 1, max: 10 }, { ...bad, max: 11 }] };
+    const errors = introducedErrors('demo.checkpoint.json', { value: changed, text: '' }, [{ value: side, text: '' }]);
     expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['eval_scores[1].rubric', 'eval_scores[1].score']));
   });
 });

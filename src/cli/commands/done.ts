@@ -173,11 +173,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : actionText(next), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
-  ctx.out.out(next === undefined ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}` : `  next: ${oneLine(actionText(next))}`);
+  const nextWords = next === undefined ? undefined : nextText(next);
+  ctx.out.out(next === undefined
+    ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}`
+    : nextWords === undefined ? '  next: next_actions[0] has no text to show (a hand-written item: checkpoint validate says how to fix it)' : `  next: ${oneLine(nextWords)}`);
   // Moved, not lost: said, with where (the file names them in skill_state.rotated_to too).
   const moved = archived as { to: string; count: number } | null;
   if (moved) ctx.out.out(`  moved ${moved.count} older recently_done entr${moved.count === 1 ? 'y' : 'ies'} (over ${RECENTLY_DONE_MAX}) to ${oneLine(moved.to)}`);
@@ -223,4 +226,11 @@ function firstAction(value: JsonValue, skill: string): NextAction {
     throw new CheckpointError('E_INVALID', 'next_actions[0] is neither a string nor {text, done_when?}', { hint: 'fix it with checkpoint update, then run done again' });
   }
   return first;
+}
+
+/** The words of the action now first, or undefined for a hand-written item that has none (no `text` string). */
+function nextText(action: unknown): string | undefined {
+  if (typeof action === 'string') return action;
+  const text: unknown = typeof action === 'object' && action !== null && !Array.isArray(action) ? (action as { text?: unknown }).text : undefined;
+  return typeof text === 'string' ? text : undefined;
 }
