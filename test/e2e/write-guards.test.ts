@@ -225,6 +225,18 @@ describe('done keeps the whole action in recently_done', () => {
 });
 
 describe('done --verify decides every refusal before it runs the check', () => {
+  it.each(['In Progress', 'in-progress', 'IN_PROGRESS'])('the last action is refused as well when status is written %j, as every reader reads it', async (status) => {
+    const dir = repo();
+    const before = messy(dir, 'api', { status, next_actions: ['Ship it (PR 12)'] });
+    const r = await runCli(dir, ['done', 'api']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toContain(`that was the last action of "api" and it is "${status}" (in_progress)`);
+    expect(read(dir, FILE('api'))).toBe(before);
+    const ok = await runCli(dir, ['done', 'api', '--complete']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).status).toBe('complete');
+  });
+
   it('the last action while in_progress is refused without running done_when; with --complete it runs', async () => {
     const dir = repo();
     const before = messy(dir, 'api', { next_actions: [{ text: 'Ship it (PR 12)', done_when: 'touch ran' }] });

@@ -11,7 +11,8 @@ import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '.
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
-import { listFlag } from '../../protocol/repairable.js';
+import { listFlag, suggestEnum } from '../../protocol/repairable.js';
+import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
@@ -80,9 +81,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
       throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
     }
-    if (!actions.length && doc.status === 'in_progress') {
+    // "In Progress" as a hand writes it is in progress to every reader: the same guard.
+    if (!actions.length && typeof doc.status === 'string' && suggestEnum(doc.status, CHECKPOINT_STATUSES) === 'in_progress') {
       if (!args.options.complete) {
-        throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is in_progress`, {
+        const as = doc.status === 'in_progress' ? 'in_progress' : `${quoted(doc.status as string)} (in_progress)`;
+        throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is ${as}`, {
           hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
         });
       }
