@@ -1,5 +1,8 @@
 // The starting document for a skill that has no checkpoint yet. Deliberately invents no
 // next action: an in_progress checkpoint must say what to do, so `update` asks for one.
+import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
+import { WIRE_VERSIONS } from './shapes.generated.js';
 import { CURRENT_WIRE_VERSION, type JsonObject } from './types.js';
 import { MAX_FUTURE_SKEW_MS } from './validate.js';
 
@@ -51,6 +54,37 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
     } else if (created > t) doc.updated_at = doc.created_at as string;
     notes?.push(`updated_at (${was}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at as string}${also}`);
   }
-  doc.protocol_version = CURRENT_WIRE_VERSION;
+  stampWireVersion(doc, notes);
   return doc;
+}
+
+/**
+ * The wire version a write stamps: the current one. A file that says it is a newer version was
+ * written by a newer tool, whose fields this one cannot judge: relabelling it would hide that, so
+ * the write is refused. Any other value that is no version this tool knows is replaced, and said.
+ */
+function stampWireVersion(doc: JsonObject, notes?: string[]): void {
+  const was = doc.protocol_version;
+  if (was === CURRENT_WIRE_VERSION) return;
+  const newer = versionNumbers(was);
+  if (newer !== null && (newer[0] > CURRENT_MAJOR || (newer[0] === CURRENT_MAJOR && newer[1] > CURRENT_MINOR))) {
+    throw new CheckpointError('E_INVALID', `refused: the checkpoint says protocol_version ${shown(JSON.stringify(was))}, newer than the ${CURRENT_WIRE_VERSION} this checkpoint writes; a write would relabel it ${CURRENT_WIRE_VERSION}`, {
+      hint: `nothing was changed; write it with a checkpoint that knows that version, or, if the file holds ${CURRENT_WIRE_VERSION} content, set "protocol_version": "${CURRENT_WIRE_VERSION}" by hand`,
+    });
+  }
+  if (was !== undefined && !(WIRE_VERSIONS as readonly unknown[]).includes(was)) {
+    notes?.push(typeof was === 'number' && (WIRE_VERSIONS as readonly string[]).includes(String(was))
+      ? `protocol_version was the number ${was}, where the protocol writes the string "${was}"; this write stamped "${CURRENT_WIRE_VERSION}"`
+      : `protocol_version (${shown(JSON.stringify(was))}) was not a version checkpoint knows (${WIRE_VERSIONS.join(', ')}); this write stamped ${CURRENT_WIRE_VERSION}`);
+  }
+  doc.protocol_version = CURRENT_WIRE_VERSION;
+}
+
+const [CURRENT_MAJOR, CURRENT_MINOR] = CURRENT_WIRE_VERSION.split('.').map(Number) as [number, number];
+
+/** [major, minor] of a value written as a version ("2.0", "v1.2", "1.10.3", 2), else null. */
+function versionNumbers(value: unknown): [number, number] | null {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value : null;
+  const m = text === null ? null : /^\s*v?(\d{1,6})(?:\.(\d{1,6}))?(?:\.\d{1,6})?\s*$/i.exec(text);
+  return m ? [Number(m[1]), Number(m[2] ?? 0)] : null;
 }

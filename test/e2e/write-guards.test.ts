@@ -224,6 +224,34 @@ describe('done keeps the whole action in recently_done', () => {
   });
 });
 
+describe('the wire version a write stamps', () => {
+  it.each([['"2.0"'], ['"1.2"'], ['2'], ['"v1.10"']])('a file that says it is a newer version (%s) is never relabelled: update and done refuse, byte-identical', async (written) => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: ['Wire the middleware (PR 12)', 'Ship'] }).replace('"protocol_version": "1.1"', `"protocol_version": ${written}`);
+    write(dir, FILE('api'), before);
+    for (const args of [['update', 'api', '--step=s2'], ['done', 'api']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorLine(r.stderr).message).toContain(`refused: the checkpoint says protocol_version ${written}, newer than the 1.1 this checkpoint writes`);
+      expect(read(dir, FILE('api'))).toBe(before);
+    }
+  });
+  it.each([
+    ['"1.0"', null],
+    ['1.1', 'protocol_version was the number 1.1, where the protocol writes the string "1.1"'],
+    ['"0.9"', 'protocol_version ("0.9") was not a version checkpoint knows (1.0, 1.1)'],
+  ])('%s is stamped "1.1", saying so when it was no version checkpoint knows', async (written, note) => {
+    const dir = repo();
+    write(dir, FILE('api'), messy(dir, 'api').replace('"protocol_version": "1.1"', `"protocol_version": ${written}`));
+    const r = await runCli(dir, ['update', 'api', '--step=s2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).protocol_version).toBe('1.1');
+    const notes = r.stderr.split('\n').filter((l) => l.includes('protocol_version'));
+    if (note === null) expect(notes).toEqual([]);
+    else expect(notes).toEqual([expect.stringContaining(note)]);
+  });
+});
+
 describe('done --verify decides every refusal before it runs the check', () => {
   it.each(['In Progress', 'in-progress', 'IN_PROGRESS'])('the last action is refused as well when status is written %j, as every reader reads it', async (status) => {
     const dir = repo();
