@@ -3,7 +3,7 @@
 // resolved on every call (explicit cwd, else -C, else the host's first root), so two worktrees
 // never write into each other; an explicit cwd must lie in a project the server serves (servedBy). No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { quoted, shownPath } from '../one-line.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -150,7 +150,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       if (explicit.includes('\0')) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} holds a NUL byte; refused`, { hint: 'pass the project folder as an absolute path' });
       if (!isAbsolute(explicit)) throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is not an absolute path`, { hint: 'pass the project folder as an absolute path' });
       // As the CLI's -C: a folder that is not there is refused, never read as an empty project (or created).
-      if (!isFolder(explicit)) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      if (!isFolder(explicit)) throw new CheckpointError('E_NO_ROOT', `cwd ${quoted(explicit)}: ${existsSync(explicit) ? 'not a directory' : 'no such directory'}`, { hint: 'pass the project folder that holds .checkpoints/' });
       // A bare repository or git dir is refused here by its own name, before the question of whose it is.
       const root = projectRoot(explicit);
       // A host that does not answer roots/list leaves the server's own project alone to serve.

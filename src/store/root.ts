@@ -27,7 +27,7 @@ export function findRoot(cwd: string, override?: string): string {
   if (override !== undefined) {
     const dir = resolve(cwd, override);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new CheckpointError('E_NO_ROOT', `-C ${shownPath(override)}: no such directory`, { hint: 'pass the project folder that holds .checkpoints/' });
+      throw new CheckpointError('E_NO_ROOT', `-C ${shownPath(override)}: ${existsSync(dir) ? 'not a directory' : 'no such directory'}`, { hint: 'pass the project folder that holds .checkpoints/' });
     }
     return findGitTop(dir) ?? dir;
   }

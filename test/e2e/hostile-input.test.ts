@@ -116,6 +116,7 @@ const CASES: Case[] = [
   { name: 'an option value that looks like an option', args: ['done', 'api', '--verify', '--timeout', '-1'], message: /^checkpoint done: option '--timeout' argument is ambiguous$/, hint: /needs the = form: --timeout='<value>'/ },
   { name: 'an option without its value', args: ['list', '--dir'], message: /^checkpoint list: option '-C, --dir <value>' argument missing$/ },
   { name: '-C to a missing folder', args: ['-C', 'does/not/exist', 'list'], message: /^-C does\/not\/exist: no such directory$/ },
+  { name: '-C to a file, not a folder', args: ['-C', '/dev/null', 'list'], message: /^-C \/dev\/null: not a directory$/ },
   { name: 'restore of a path outside history/', setup: (d) => write(d, 'api.2026-01-01T00-00-00.000Z.checkpoint.json', validText()), args: ['restore', '../api.2026-01-01T00-00-00.000Z.checkpoint.json'], message: /^no archive/, cwd: 'sub' },
 ];
 
