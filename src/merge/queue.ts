@@ -279,23 +279,31 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   }
   resolved(base.slice(at));
   pieces.push({ run });
-  return { pieces: atMostAsOften(pieces, oursKeys, theirsKeys), ordered: q.ordered };
+  return { pieces: atMostAsOften(pieces, baseKeys, oursKeys, theirsKeys), ordered: q.ordered };
 }
 
-/** Drops from the resolved runs the later copies of an action beyond the most either side holds. */
-function atMostAsOften(pieces: Piece[], ours: readonly string[], theirs: readonly string[]): Piece[] {
+/**
+ * Drops from the resolved runs the later copies of an action beyond the most either side holds,
+ * and beyond what the two sides' changes to its count leave (base + each side's change): an
+ * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is.
+ */
+function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly string[], theirs: readonly string[]): Piece[] {
   const count = (keys: readonly string[]): Map<string, number> => {
     const counts = new Map<string, number>();
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
     return counts;
   };
-  const [o, t] = [count(ours), count(theirs)];
+  const [b, o, t] = [count(base), count(ours), count(theirs)];
+  const most = (key: string): number => {
+    const [nb, no, nt] = [b.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
+    return Math.min(Math.max(no, nt), Math.max(0, no + nt - nb));
+  };
   const left = new Map<string, number>();
   for (const p of pieces) {
     if (isConflict(p)) continue;
     p.run = p.run.filter((item) => {
       const key = canonicalJson(item);
-      const n = left.get(key) ?? Math.max(o.get(key) ?? 0, t.get(key) ?? 0);
+      const n = left.get(key) ?? most(key);
       left.set(key, n - 1);
       return n > 0;
     });
