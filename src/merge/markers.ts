@@ -22,8 +22,10 @@ export interface MarkedText {
   segments: (string | MarkedBlock)[];
   blocks: number;
   /**
-   * Every block is diff3-style with our labels: written by our driver or by `resolve` (markers
-   * around single conflicts), as opposed to git's own line markers.
+   * Every block has our labels: written by our driver or by `resolve` (markers around single
+   * conflicts), as opposed to git's own line markers. A block whose base section someone
+   * deleted (leaving two-way markers) is still ours: the file stays the truth, and a side
+   * without a base there reads as added on both (a difference stays a conflict).
    */
   own: boolean;
 }
@@ -70,7 +72,7 @@ export function parseMarkedText(text: string): MarkedText | null {
     } else if (SEP.test(bare) && (state === 'ours' || state === 'base')) {
       state = 'theirs';
     } else if (CLOSE.test(bare) && state === 'theirs') {
-      own &&= label(bare) === DEFAULT_LABELS.theirs && block!.base !== null;
+      own &&= label(bare) === DEFAULT_LABELS.theirs;
       segments.push(block!);
       state = 'common';
     } else {

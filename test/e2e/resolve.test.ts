@@ -206,6 +206,26 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
   });
 
+  it('a block whose base section was deleted by hand is still read from the file: what was settled elsewhere stays', async () => {
+    // Red team s21: two-way markers in one block made resolve merge again from git's stages,
+    // and the value settled by hand elsewhere in the file was gone.
+    const dir = twoConflicts();
+    const text = cutBlock(read(dir, FILE), 'step', '  "step": "hand-settled, 8.0 min",\n').replace(/(<{7} ours\n  "phase": [^\n]*\n)\|{7} base\n[^\n]*\n/, '$1');
+    expect(text).not.toMatch(/^\|{7}/m);
+    write(dir, FILE, text);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('conflict at phase');
+    expect(r.stderr).not.toContain('conflict at step');
+    expect(read(dir, FILE)).toMatch(/^<{7} ours\n  "phase"/m);
+    expect(read(dir, FILE)).toContain('"step": "hand-settled, 8.0 min"');
+    const done = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(load(dir)).toMatchObject({ phase: 'audit', step: 'hand-settled, 8.0 min' });
+    expect(read(dir, FILE)).toContain('"step": "hand-settled, 8.0 min"');
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
+  });
+
   it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
     const dir = twoConflicts();
     const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;
