@@ -240,7 +240,14 @@ function mergeNode(
       if (sum !== undefined) return sum;
       return ctx.conflict(path, base, ours, theirs, resetWhy(base, o, t));
     }
-    case 'value':
+    case 'value': {
+      // A list the protocol does not name (skill_state's own) whose items all carry an id is
+      // merged as the protocol's record lists are: per id, so disjoint edits and additions on
+      // two branches meet, and the rules inside a record (telemetry, counters) apply.
+      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t);
+      if (merged) return merged;
+      break;
+    }
     case 'capsule':
       break;
   }

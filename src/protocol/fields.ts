@@ -89,6 +89,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'progress_table', policy: { kind: 'records' } },
   ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
   ...SKILL_STATE_SNAPSHOT_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SNAPSHOT })),
+  // A skill's own part stamped as the file is (`skill_state.lint.updated_at`): the later save wins.
+  { pattern: 'skill_state.**.updated_at', policy: { kind: 'instant', pick: 'latest' } },
 ];
 
 /**

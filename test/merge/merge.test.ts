@@ -310,6 +310,53 @@ describe('records policy', () => {
   });
 });
 
+describe("a skill's own lists of records (red team s21)", () => {
+  // skill_state lists the protocol does not name, written as people keep them: findings and
+  // agents with an id, a nested updated_at, a last_run inside a record.
+  const withState = (state: JsonObject) => edit((d) => (d.skill_state = state));
+  const base = withState({
+    findings: [{ id: 'f1', file: 'src/a.ts', line: 10, severity: 'high' }, { id: 'f2', file: 'src/b.ts (PR 12)', line: 20, severity: 'low' }],
+    lint: { updated_at: '2026-03-02T00:00:00Z', errors: 3 },
+    agents: [{ id: 'reviewer', last_run: { at: '2026-03-02T00:00:00Z', ok: true } }],
+  });
+
+  it('an edit to one record and a record added on the other branch merge per id', () => {
+    const ours = edit((d) => (d.skill_state.findings[0].severity = 'fixed'), base);
+    const theirs = edit((d) => d.skill_state.findings.push({ id: 'f3', file: 'src/c.ts', line: 30, severity: 'medium' }), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.findings).toEqual([
+      { id: 'f1', file: 'src/a.ts', line: 10, severity: 'fixed' },
+      { id: 'f2', file: 'src/b.ts (PR 12)', line: 20, severity: 'low' },
+      { id: 'f3', file: 'src/c.ts', line: 30, severity: 'medium' },
+    ]);
+  });
+
+  it('the same field of one record changed both ways is a conflict at that field only', () => {
+    const ours = edit((d) => (d.skill_state.findings[1].severity = 'medium'), base);
+    const theirs = edit((d) => (d.skill_state.findings[1].severity = 'none'), base);
+    expect(displays(merge3(base, ours, theirs).conflicts)).toEqual(['skill_state.findings[1].severity']);
+  });
+
+  it('telemetry inside: a nested updated_at takes the later save, a record\'s last_run the later run', () => {
+    const stamp = (at: string, ok: boolean) => edit((d) => {
+      d.skill_state.lint.updated_at = at;
+      d.skill_state.agents[0].last_run = { at, ok };
+    }, base);
+    const { value, conflicts } = merge3(base, stamp('2026-03-03T00:00:00Z', false), stamp('2026-03-04T00:00:00Z', true));
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state.lint).toEqual({ updated_at: '2026-03-04T00:00:00Z', errors: 3 });
+    expect((value as any).skill_state.agents).toEqual([{ id: 'reviewer', last_run: { at: '2026-03-04T00:00:00Z', ok: true } }]);
+  });
+
+  it('a list whose items lack ids is still one value: changed both ways, one conflict on the list', () => {
+    const plain = withState({ notes: ['a', 'b'] });
+    const ours = edit((d) => d.skill_state.notes.push('c'), plain);
+    const theirs = edit((d) => d.skill_state.notes.push('d'), plain);
+    expect(displays(merge3(plain, ours, theirs).conflicts)).toEqual(['skill_state.notes']);
+  });
+});
+
 describe('counter policy (cost spend)', () => {
   const COST = { currency: 'USD', total_usd: 1.0, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10, note: 'approx' }, updated_at: '2026-03-01T09:00:00Z' };
   const base = edit((d) => (d.cost = structuredClone(COST)));
