@@ -7,7 +7,6 @@ import { DEFAULT_FORMAT, recordedText, stringifyKeepingTexts, type TextFormat } 
 import { itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
-import { canonicalJson } from '../protocol/identity.js';
 import { quoted } from '../one-line.js';
 
 export const DEFAULT_MARKER_SIZE = 7;
@@ -189,14 +188,38 @@ export function markerLine(side: Side | 'end', size: number, labels: ConflictLab
 
 const MAX_SHOWN = 60;
 
-function describe(value: JsonValue | undefined, run: boolean, source?: string): string {
-  if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false);
+/** A value as the conflict line shows it; `from`: where a long object or list text starts being shown (the sides' first difference). */
+function describe(value: JsonValue | undefined, run: boolean, source?: string, from = 0): string {
+  if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false, undefined, from);
   if (value === undefined) return 'absent';
   if (source !== undefined && typeof value === 'number') return source.length > MAX_SHOWN ? `${source.slice(0, MAX_SHOWN - 1)}…` : source;
   // A string as every message quotes one: the quote closed after a cut, control characters as \xNN.
   if (typeof value === 'string') return quoted(value, MAX_SHOWN - 2);
-  const text = canonicalJson(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+  return cut(valueText(value), from);
+}
+
+/** An object or list as the file writes it: its keys in the file's order. */
+const valueText = (value: JsonValue): string => JSON.stringify(value);
+
+/** `text` shown from `from` (an ellipsis before it), at most MAX_SHOWN characters. */
+function cut(text: string, from: number): string {
+  const start = from > 0 && from < text.length ? from : 0;
+  const head = start > 0 ? `…${text.slice(start)}` : text;
+  return head.length > MAX_SHOWN ? `${head.slice(0, MAX_SHOWN - 1)}…` : head;
+}
+
+/** How much of the shared start of ours' and theirs' texts to skip so the line shows where they differ (0: none). */
+function skipTo(ours: JsonValue | undefined, theirs: JsonValue | undefined, run: boolean): number {
+  const text = (v: JsonValue | undefined): string | null => {
+    const one = run && Array.isArray(v) && v.length <= 1 ? v[0] : v;
+    return one !== undefined && one !== null && typeof one === 'object' ? valueText(one) : null;
+  };
+  const [o, t] = [text(ours), text(theirs)];
+  if (o === null || t === null || Math.max(o.length, t.length) <= MAX_SHOWN) return 0;
+  let same = 0;
+  while (same < o.length && same < t.length && o[same] === t[same]) same++;
+  // Some context before the difference, and only when the difference would be cut off.
+  return same > MAX_SHOWN - 20 ? same - 20 : 0;
 }
 
 /** One line per conflict: `checkpoint: conflict at phase: ours "build" vs theirs "audit" (base "spec")`. */
@@ -204,6 +227,7 @@ export function summarizeConflicts(conflicts: readonly Conflict[], options: { fi
   const where = options.file ? `${options.file}: ` : '';
   return conflicts.map((c) => {
     const run = c.span !== undefined;
-    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours)} vs theirs ${describe(c.theirs, run, c.texts?.theirs)} (base ${describe(c.base, run, c.texts?.base)})${c.why ? `: ${c.why}` : ''}`;
+    const from = skipTo(c.ours, c.theirs, run);
+    return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours, from)} vs theirs ${describe(c.theirs, run, c.texts?.theirs, from)} (base ${describe(c.base, run, c.texts?.base, from)})${c.why ? `: ${c.why}` : ''}`;
   });
 }
