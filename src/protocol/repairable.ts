@@ -1,6 +1,7 @@
 // Hand-written slips a session can still orient from: a status outside its enum ("Done",
 // "in-progress"), an action written as an object without `text` ({"action": "…"}) or with a
-// number for done_when, next_actions written as one string. validate
+// number for done_when, next_actions written as one string, a log entry dated by its day
+// ("at": "2026-08-30"). validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { enumSlips } from './enum-slip.js';
@@ -106,7 +107,26 @@ function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions
   if (Array.isArray(doc.next_actions)) doc.next_actions.forEach((a, i) => {
     if (isObj(a)) actionSlip(a, i, notes, actions, numberText);
   });
+  for (const log of DATED_LOGS) {
+    const entries = doc[log];
+    if (Array.isArray(entries)) entries.forEach((e, i) => dateSlip(e, log, i, notes));
+  }
   return { notes, actions };
+}
+
+/** The protocol's logs whose entries are timed by `at`: a hand-kept one often dates them by day. */
+const DATED_LOGS = ['recently_done', 'eval_scores'] as const;
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** An entry's `at` written as a calendar day ("2026-08-30"): its instant is that day's start in UTC, said and fixed so. */
+function dateSlip(entry: unknown, log: string, i: number, notes: RepairNote[]): void {
+  if (!isObj(entry) || typeof entry.at !== 'string') return;
+  const m = CALENDAR_DATE.exec(entry.at);
+  if (!m) return;
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (day.getUTCDate() !== Number(m[3]) || day.getUTCMonth() !== Number(m[2]) - 1) return; // 2026-02-30: no such day, needs repair
+  const at = `${entry.at}T00:00:00Z`;
+  notes.push({ path: joinPath(joinPath(log, i), 'at'), problem: `${log}[${i}].at is the day ${quoted(entry.at)}, not an instant (a time and Z or an offset)`, fix: `--${log}.${i}.at=${at}` });
 }
 
 /** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */

@@ -297,6 +297,17 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
   });
 
+  it('a recently_done entry dated by its day is a slip too: next still orients, and the fix makes the file valid', async () => {
+    const dir = repoWith([cp('api', { status: 'In Progress', next_actions: ['Deploy to staging (PR 12)'], recently_done: [{ at: '2026-08-30', action: 'Set up the repo' }] })]);
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toContain('→ Deploy to staging (PR 12)');
+    expect(next.stdout).not.toContain('needs repair');
+    const fix = 'checkpoint update api --status=in_progress --recently_done.0.at=2026-08-30T00:00:00Z';
+    expect(next.stdout).toContain(`fix: ${fix}`);
+    expect((await runCli(dir, fix.split(' ').slice(1))).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
   it('validate still fails it and doctor reports it, each with the did-you-mean; the fix the note gives makes it valid', async () => {
     const dir = repoWith([messy()]);
     const v = await runCli(dir, ['validate']);

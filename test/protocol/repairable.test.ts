@@ -130,6 +130,24 @@ describe('readableView', () => {
     }));
   });
 
+  it('a log entry dated by its day reads as written, fixed to that day\'s start in UTC; a day that does not exist is no slip', () => {
+    const d = doc({ status: 'In Progress', recently_done: [{ at: '2026-11-30T10:00:00Z', action: 'a' }, { at: '2026-08-30', action: 'Set up the repo' }], eval_scores: [{ rubric: 'audit', score: 8, max: 10, at: '2026-09-01' }] });
+    const r = view(d)!;
+    expect(r.view.recently_done).toEqual(d.recently_done);
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['status', '--status=in_progress'],
+      ['recently_done[1].at', '--recently_done.1.at=2026-08-30T00:00:00Z'],
+      ['eval_scores[0].at', '--eval_scores.0.at=2026-09-01T00:00:00Z'],
+    ]);
+    // The fix leaves a valid file.
+    const fixed = structuredClone(d) as any;
+    fixed.status = 'in_progress';
+    fixed.recently_done[1].at = '2026-08-30T00:00:00Z';
+    fixed.eval_scores[0].at = '2026-09-01T00:00:00Z';
+    expect(validateCheckpoint(fixed).errors).toEqual([]);
+    for (const at of ['2026-02-30', '30/08/2026', 'last week', '2026-8-30']) expect(view(doc({ recently_done: [{ at, action: 'a' }] })), at).toBeNull();
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
