@@ -144,10 +144,11 @@ export function patternMatches(pattern: readonly string[], path: readonly string
   return live[n] === 1;
 }
 
-/** Project policies from `.checkpoints/config.json`: extra logs and telemetry snapshots. */
+/** Project policies from `.checkpoints/config.json`: extra logs, telemetry snapshots and counters. */
 export interface PolicyConfig {
   logs?: readonly string[];
   telemetry?: readonly string[];
+  counters?: readonly string[];
 }
 
 /** A config pattern is dotted segments, each a key, `*` or `**`; no empty segment. */
@@ -183,7 +184,7 @@ function reclassifies(pattern: string, policy: MergePolicy): string | undefined 
 }
 
 /**
- * What is wrong with the `logs` / `telemetry` lists of a parsed config, naming the key
+ * What is wrong with the `logs` / `telemetry` / `counters` lists of a parsed config, naming the key
  * (`"telemetry"[1] "a..b" has an empty segment`), or undefined. Pure: the driver and the
  * store both check a config with it.
  */
@@ -192,13 +193,13 @@ export function policyConfigProblem(config: { [key: string]: unknown }): string 
 }
 
 /**
- * The valid `logs` / `telemetry` entries of a config, and one line per bad one: the merge
+ * The valid `logs` / `telemetry` / `counters` entries of a config, and one line per bad one: the merge
  * driver, which has no one to ask, keeps the valid entries and names what it ignored.
  */
 export function checkPolicyConfig(config: { [key: string]: unknown }): { kept: PolicyConfig; problems: string[] } {
-  const kept: { logs?: string[]; telemetry?: string[] } = {};
+  const kept: { logs?: string[]; telemetry?: string[]; counters?: string[] } = {};
   const problems: string[] = [];
-  for (const key of ['logs', 'telemetry'] as const) {
+  for (const key of ['logs', 'telemetry', 'counters'] as const) {
     const list = config[key];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
@@ -208,7 +209,7 @@ export function checkPolicyConfig(config: { [key: string]: unknown }): { kept: P
     const good: string[] = [];
     for (let i = 0; i < list.length; i++) {
       const pattern: unknown = list[i];
-      const problem = typeof pattern !== 'string' ? 'must be a dotted path string' : patternProblem(pattern) ?? reclassifies(pattern, key === 'logs' ? PROJECT_LOG : SNAPSHOT);
+      const problem = typeof pattern !== 'string' ? 'must be a dotted path string' : patternProblem(pattern) ?? reclassifies(pattern, CONFIG_POLICY[key]);
       if (problem) problems.push(`"${key}"[${i}]${typeof pattern === 'string' ? ` ${quoted(pattern)}` : ''} ${problem}`);
       else good.push(pattern as string);
     }
@@ -217,10 +218,17 @@ export function checkPolicyConfig(config: { [key: string]: unknown }): { kept: P
   return { kept, problems };
 }
 
-/** Project rules, ahead of the built-in table (telemetry first: a snapshot is the stronger claim). */
+/** The policy each list of a project's config gives its paths. */
+const CONFIG_POLICY = { logs: PROJECT_LOG, telemetry: SNAPSHOT, counters: COUNTER } as const;
+
+/**
+ * Project rules, ahead of the built-in table (telemetry first: a snapshot is the stronger claim;
+ * then counters, which add each branch's increase, as the protocol's spend counters do).
+ */
 export function compileExtraLogs(config: PolicyConfig | undefined): PolicyRule[] {
   return [
     ...(config?.telemetry ?? []).map((pattern) => ({ pattern, policy: SNAPSHOT })),
+    ...(config?.counters ?? []).map((pattern) => ({ pattern, policy: COUNTER })),
     ...(config?.logs ?? []).map((pattern) => ({ pattern, policy: PROJECT_LOG })),
   ];
 }

@@ -5,7 +5,7 @@
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
 /** Every key config.json may hold: a typo ("telemtry") must not silently do nothing. */
-export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'health_url', 'auto_rotate', 'rotate_keep', 'walk_days']);
+export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetry', 'counters', 'health_url', 'auto_rotate', 'rotate_keep', 'walk_days']);
 
 /** The keys of a parsed config.json that are not settings: named by validate, doctor and the merge driver. */
 export function unknownConfigKeys(config: object): string[] {

@@ -16,6 +16,8 @@ export interface ProjectConfig {
   logs?: string[];
   /** Extra telemetry snapshots: both sides rewrote it -> the later side's whole value. */
   telemetry?: string[];
+  /** Extra counters (a skill's own run count): both sides raised it -> base + each side's increase. */
+  counters?: string[];
   /** URL for `doctor --online`; its JSON should carry a version/sha field. */
   health_url?: string;
   /** Rotate before a write would push a file past the size limit. */

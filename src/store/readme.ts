@@ -39,5 +39,5 @@ on PATH, use \`npx checkpoint-protocol <command>\`.
 - Write read -> merge -> write; never clobber another session's state.
 - Keep \`progress_summary\` to a few sentences; rotate per-session telemetry into \`history/\`.
 - \`history/\` holds archived checkpoints and rotated logs. Nothing in it is deleted.
-- \`config.json\` (optional): \`{ "logs": ["skill_state.audits"], "health_url": "...", "auto_rotate": true, "walk_days": 365 }\` (\`walk_days\`: how far back history is read; 0 for all).
+- \`config.json\` (optional): \`{ "logs": ["skill_state.audits"], "counters": ["skill_state.runs"], "health_url": "...", "auto_rotate": true, "walk_days": 365 }\` (\`counters\`: merged as base + each branch's increase; \`walk_days\`: how far back history is read; 0 for all).
 `;

@@ -357,6 +357,21 @@ describe("a skill's own lists of records (red team s21)", () => {
   });
 });
 
+describe("a project's own counters (config.json \"counters\")", () => {
+  it('add each branch\'s increase; without the rule the same change is a conflict', () => {
+    const base = edit((d) => (d.skill_state = { runs: 5, retries: 1.0 }));
+    const ours = edit((d) => (d.skill_state = { runs: 6, retries: 1.0 }));
+    const theirs = edit((d) => (d.skill_state = { runs: 7, retries: 3.0 }));
+    const rules = compileExtraLogs({ counters: ['skill_state.runs'] });
+    const { value, conflicts } = merge3(base, ours, theirs, rules);
+    expect(conflicts).toEqual([]);
+    expect((value as any).skill_state).toEqual({ runs: 8, retries: 3 });
+    expect(displays(merge3(base, ours, theirs).conflicts)).toEqual(['skill_state.runs']);
+    // A branch that lowered it (a reset) beside one that raised it: a person decides.
+    expect(displays(merge3(base, edit((d) => (d.skill_state = { runs: 0, retries: 1.0 })), theirs, rules).conflicts)).toEqual(['skill_state.runs']);
+  });
+});
+
 describe('counter policy (cost spend)', () => {
   const COST = { currency: 'USD', total_usd: 1.0, budget_usd: 50, by_phase: { spec: 3.1, build: 8 }, tokens: { input: 10, note: 'approx' }, updated_at: '2026-03-01T09:00:00Z' };
   const base = edit((d) => (d.cost = structuredClone(COST)));

@@ -63,4 +63,12 @@ describe('config patterns', () => {
     // Restating a built-in rule, a project's own skill_state log, a top-level field of its own: fine.
     expect(policyConfigProblem({ logs: ['skill_state.run_history', 'skill_state.**.audits', 'my_log'], telemetry: ['skill_state.**.coverage', 'skill_state.streak'] })).toBeUndefined();
   });
+
+  it('take a project\'s own counters, never a protocol field or a log as one', () => {
+    expect(policyConfigProblem({ counters: ['skill_state.runs', 'skill_state.**.retries'] })).toBeUndefined();
+    expect(policyConfigProblem({ counters: ['step'] })).toMatch(/^"counters"\[0\] "step" is the protocol field "step"/);
+    expect(policyConfigProblem({ counters: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log, not a counter\)/);
+    expect(policyConfigProblem({ counters: 'skill_state.runs' })).toBe('"counters" must be an array of dotted paths, like "skill_state.audits"');
+    expect(policyFor(['skill_state', 'runs'], compileExtraLogs({ counters: ['skill_state.runs'] }))).toEqual({ kind: 'counter' });
+  });
 });
