@@ -48,7 +48,11 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
 
 async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
   const history = repo.history!;
-  const touched = new Set(commits.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
+  // What the push itself changed: a merge, only what differs from every parent (the rest is the
+  // merged-in side's, already on the remote or sent by its own commits). The first-parent line's
+  // reading of the checkpoint file (afterRecorded) keeps every commit's changes as they are.
+  const own = commits.map((c) => (c.ownChanges ? { ...c, changes: c.ownChanges } : c));
+  const touched = new Set(own.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
   const inDir = [...(await history.filesIn(tip, [DIR]))];
   const files = inDir.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
   const texts = await history.readBlobs(files.map(([, oid]) => oid), MAX_READ_BYTES);
@@ -109,7 +113,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   }
   // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
   const atHead = repo.head !== null && repo.head.sha === tip.toLowerCase() ? [...repo.commits, ...repo.removals] : [];
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits, atHead, head: repo.head?.sha ?? null, madeAfter }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter }, touched, where)));
   return out;
 }
 

@@ -210,9 +210,10 @@ export class IsoHistory implements GitHistory {
       const tip = await lookupCommit(reader, to);
       if (tip === null) return [];
       const base = from === null ? null : await lookupCommit(reader, from);
-      const excluded = base ? [base.sha] : await this.remoteTips(reader);
+      // What any remote already has is no commit of this push's own (native.ts says why).
+      const excluded = [...(base ? [base.sha] : []), ...(await this.remoteTips(reader))];
       const infos: CommitInfo[] = [];
-      for (const commit of await between(reader, [tip.sha], excluded)) infos.push(await describe(reader, commit));
+      for (const commit of await between(reader, [tip.sha], excluded)) infos.push(await describeOwn(reader, commit));
       return infos.sort(newestFirst);
     });
   }
@@ -924,6 +925,25 @@ async function describe(reader: ObjectReader, commit: ParsedCommit, scope: Scope
     await diffTrees(reader, parentTree, commit.tree, '', raw, scope);
   }
   return summary(commit, raw);
+}
+
+/**
+ * A commit with its changes against the first parent; for a merge, only those whose result
+ * differs from every parent (git's combined diff): a file it took whole from the merged-in side
+ * was changed by a commit of that side, not by the merge.
+ */
+async function describeOwn(reader: ObjectReader, commit: ParsedCommit): Promise<CommitInfo> {
+  if (commit.parents.length < 2) return describe(reader, commit);
+  const raw: RawChange[] = [];
+  await diffTrees(reader, (await reader.commit(commit.parents[0]!)).tree, commit.tree, '', raw);
+  const others = await Promise.all(commit.parents.slice(1).map(async (p) => (await reader.commit(p)).tree));
+  const own: RawChange[] = [];
+  for (const change of raw) {
+    const result = change.status === 'D' ? null : change.oid;
+    const states = await Promise.all(others.map((tree) => fileInTree(reader, tree, change.path)));
+    if (states.every((state) => (state?.oid ?? null) !== result)) own.push(change);
+  }
+  return { ...summary(commit, raw), ownChanges: pairExactRenames(own) };
 }
 
 /** A commit with the given raw changes (paired into renames). */

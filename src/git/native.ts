@@ -214,12 +214,42 @@ export class NativeHistory implements GitHistory {
     const tip = await this.lookupCommit(to);
     if (!tip) return [];
     const base = from === null ? null : await this.lookupCommit(from);
-    const exclude = base ? [`^${base.sha}`] : ['--not', '--remotes'];
+    // What any remote already has is no commit of this push's own (a branch that merged main
+    // in pushes main's commits again): as for a new branch, so both get one verdict.
+    const exclude = [...(base ? [`^${base.sha}`] : []), '--not', '--remotes'];
     const args = [
       'log', '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
       '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, tip.sha, ...exclude, '--',
     ];
-    return parseLog((await this.git(args)).stdout).sort(newestFirst);
+    const commits = parseLog((await this.git(args)).stdout);
+    const merges = commits.filter((c) => c.parents.length > 1);
+    if (merges.length) {
+      // A merge changed only what differs from every parent (git's combined diff): a file it
+      // took whole from the merged-in side was changed by a commit of that side, not by it.
+      const own = await this.mergeOwnPaths(merges.map((c) => c.sha));
+      for (const c of merges) {
+        const paths = own.get(c.sha) ?? new Set<string>();
+        c.ownChanges = c.changes.filter((ch) => paths.has(ch.path) || (ch.from !== undefined && paths.has(ch.from)));
+      }
+    }
+    return commits.sort(newestFirst);
+  }
+
+  /** Each merge's paths whose result differs from every parent (`git diff-tree -c`). */
+  private async mergeOwnPaths(merges: readonly string[]): Promise<Map<string, Set<string>>> {
+    const args = ['diff-tree', '--stdin', '-c', '--raw', '--no-abbrev', '-z', '-r', '--no-renames', '--ignore-submodules=none', '--no-relative', '--no-color'];
+    const fields = (await this.git(args, [], `${merges.join('\n')}\n`)).stdout.split('\0');
+    const own = new Map<string, Set<string>>();
+    let paths: Set<string> | null = null;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      if (f.startsWith(':')) {
+        if (paths === null) throw malformedOutput('git diff-tree -c: an entry before its commit');
+        paths.add(fields[++i] ?? '');
+      } else if (/^[0-9a-f]{40,64}$/.test(f)) own.set(f, (paths = new Set()));
+      else if (f.trim() !== '') throw malformedOutput(`git diff-tree -c: unexpected field ${JSON.stringify(f.slice(0, 40))}`);
+    }
+    return own;
   }
 
   async fileRevisions(paths: readonly string[], from?: string): Promise<FileRevision[]> {

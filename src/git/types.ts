@@ -27,6 +27,13 @@ export interface CommitInfo {
    * their dates say. Absent: the walk proved nothing either way (judge by date).
    */
   pastAnchor?: true;
+  /**
+   * Set by pushedCommits on a merge: the changes whose result differs from every parent (git's
+   * combined diff), what the merge itself did. A file it took whole from the merged-in side was
+   * changed by a commit of that side; `changes` stays against the first parent, as the
+   * first-parent line reads it.
+   */
+  ownChanges?: PathChange[];
 }
 
 export interface HeadInfo {

@@ -577,17 +577,24 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(byCommit(all, commits.copy).changes).toEqual([{ status: 'A', path: 'copy.txt' }]);
   });
 
-  it('pushedCommits: what git rev-list sends, new branches judged against remote-tracking refs', async () => {
+  it('pushedCommits: what git rev-list sends that no remote-tracking ref has, a merge with what it changed itself', async () => {
     const { history, commits, dir } = pick('merges');
     const revList = (...args: string[]) => git(dir, ['rev-list', ...args]).split('\n').filter(Boolean).sort();
     const listed = async (from: string | null, to: string) => (await history.pushedCommits(from, to)).map((c) => c.sha).sort();
-    expect(await listed(commits.m2 as string, commits.crissCross as string)).toEqual(revList(commits.crissCross as string, `^${commits.m2}`));
+    expect(await listed(commits.m2 as string, commits.crissCross as string)).toEqual(revList(commits.crissCross as string, `^${commits.m2}`, '--not', '--remotes'));
+    // What a remote already has is not sent again by this push, whatever the base: s1 is on origin/side.
+    expect(await listed(commits.m1 as string, commits.crissCross as string)).not.toContain(commits.s1);
     expect(await listed(null, commits.crissCross as string)).toEqual(revList(commits.crissCross as string, '--not', '--remotes'));
     expect(await listed(null, commits.m2 as string)).toEqual([]);
     // A from this clone does not have (someone else pushed first): judged as a new branch.
     expect(await listed('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', commits.topic as string)).toEqual([commits.topic]);
+    // crissCross took side.txt whole from s2, which this push sends too: against its first parent
+    // it changed side.txt, of its own it changed nothing; s2 changed it.
     const pushed = await history.pushedCommits(commits.m3 as string, commits.crissCross as string);
     expect(byCommit(pushed, commits.crissCross).changes).toEqual([{ status: 'M', path: 'side.txt' }]);
+    expect(byCommit(pushed, commits.crissCross).ownChanges).toEqual([]);
+    expect(byCommit(pushed, commits.s2).changes).toEqual([{ status: 'M', path: 'side.txt' }]);
+    expect(byCommit(pushed, commits.s2).ownChanges).toBeUndefined();
   });
 
   it("fileRevisions: the file's own first-parent revisions, with blob ids, and their contents", async () => {
