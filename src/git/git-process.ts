@@ -55,7 +55,14 @@ export function runGit(
     noteGitRun();
     // A listing read while it comes: git writes each record out at once (GIT_FLUSH), not in 4 KiB blocks.
     const env = gitEnv(options.enough ? { ...options.env, GIT_FLUSH: '1' } : options.env);
-    const child = spawn('git', args, { cwd, env, windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('git', args, { cwd, env, windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      // Thrown, not emitted: arguments over what the system passes (E2BIG), a cwd gone meanwhile.
+      reject(spawnError(error as NodeJS.ErrnoException));
+      return;
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let kept = -1;

@@ -61,9 +61,33 @@ export function messageGreps(tokens: readonly string[]): string[][] {
   const ascii = tokens.filter(anyCaseToken);
   const other = tokens.filter((t) => !anyCaseToken(t));
   const searches: string[][] = [];
-  if (ascii.length) searches.push(['--extended-regexp', `--grep=${ascii.map(anyCasePattern).join('|')}`]);
-  if (other.length) searches.push(['--fixed-strings', ...other.map((t) => `--grep=${t}`)]);
+  // A search's patterns stay under what one spawn may pass (Linux: 128 KiB per argument, 2 MiB
+  // in all): thousands of ids still queued make several searches, never a spawn that fails.
+  for (const part of bounded(ascii.map(anyCasePattern), 1)) searches.push(['--extended-regexp', `--grep=${part.join('|')}`]);
+  for (const part of bounded(other, '--grep='.length + 1)) searches.push(['--fixed-strings', ...part.map((t) => `--grep=${t}`)]);
   return searches;
+}
+
+/** Bytes of patterns one search takes at most. */
+const MAX_SEARCH_BYTES = 96 * 1024;
+
+/** `items` in runs whose UTF-8 bytes (each plus `each`) stay within MAX_SEARCH_BYTES; an item alone over it runs alone. */
+function bounded(items: readonly string[], each: number): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(item) + each;
+    if (run.length && bytes + size > MAX_SEARCH_BYTES) {
+      runs.push(run);
+      run = [];
+      bytes = 0;
+    }
+    run.push(item);
+    bytes += size;
+  }
+  if (run.length) runs.push(run);
+  return runs;
 }
 
 export class NativeHistory implements GitHistory {
@@ -181,7 +205,7 @@ export class NativeHistory implements GitHistory {
     const logs = await Promise.all(messageGreps(wanted).map((grep) => this.fromHead(['log', ...bound, ...grep, '--no-patch', '-z', '--no-color', LOG_FORMAT, 'HEAD', '--'])));
     if (logs.includes(null)) return [];
     const found = logs.flatMap((log) => parseLog(log!.stdout));
-    // Two searches (ASCII and other tokens) may both find a commit: once each.
+    // Two searches (ASCII and other tokens, or parts of many) may both find a commit: once each.
     const once = logs.length > 1 ? [...new Map(found.map((c) => [c.sha, c])).values()] : found;
     return once.sort(newestFirst);
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isCheckpointError } from '../../src/errors.js';
 import { createHistory, findGitRoot } from '../../src/git/index.js';
+import { runGit } from '../../src/git/git-process.js';
 import { cleanup, makeRepo, tempDir } from '../helpers/repo.js';
 
 const repo = makeRepo();
@@ -40,6 +41,11 @@ describe('createHistory', () => {
       expect(history.dir).toBe(repo);
       expect(history.engine).toBe(engine);
     }
+  });
+
+  it('a git run the system refuses to start (an argument over its limit) is one E_GIT error, never an internal one', async () => {
+    const run = runGit(repo, ['log', `--grep=${'x'.repeat(200 * 1024)}`]);
+    expect(await failure(run, 'E_GIT')).toMatch(/^could not run git: .*E2BIG/);
   });
 
   it('auto picks native when git is on PATH, isomorphic when it is not', async () => {

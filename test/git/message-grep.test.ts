@@ -102,4 +102,19 @@ describe('messageGreps', () => {
     const isomorphic = await createHistory({ dir, engine: 'isomorphic' });
     expect(await isomorphic.commitsNaming(['#482', '[x]', 'PLAT-7', 'café'], 0)).toEqual(named);
   });
+
+  it('thousands of ids still queued make several searches, each within what one spawn passes, finding the same commits', async () => {
+    // Red team s21: 8,000 ids made one 140 KB --grep argument, over Linux's 128 KiB, and git never ran.
+    const many = Array.from({ length: 8000 }, (_, i) => `PLAT-${i + 10000}`);
+    const other = Array.from({ length: 8000 }, (_, i) => `café-${i}`);
+    const searches = messageGreps([...many, 'PLAT-7', ...other, 'café']);
+    expect(searches.length).toBeGreaterThan(2);
+    for (const args of searches) {
+      for (const a of args) expect(Buffer.byteLength(a)).toBeLessThan(128 * 1024);
+      expect(args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0)).toBeLessThan(128 * 1024);
+    }
+    const history = await createHistory({ dir, engine: 'native' });
+    const named = await history.commitsNaming([...many, 'PLAT-7', '#482', ...other, 'café'], 0);
+    expect(named.map((c) => c.sha)).toEqual(fixedLog(['PLAT-7', '#482', 'café']));
+  });
 });
