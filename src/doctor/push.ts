@@ -11,7 +11,9 @@ export interface PushRange {
   to: string;
 }
 
-const HEX = /^[0-9a-f]{4,40}$/i;
+// SHA-1 names, or SHA-256 ones (64 digits) as a repository using them passes: the push is then
+// judged without history (createHistory says why), never refused for the shape of its names.
+const HEX = /^(?:[0-9a-f]{4,40}|[0-9a-f]{64})$/i;
 const ZERO = /^0+$/;
 
 /** "<from>..<to>" or "<to>" (a new branch); an all-zero from is a new branch too. */

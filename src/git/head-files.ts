@@ -11,6 +11,7 @@ import { MAX_SHOWN_PATH_CHARS, shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
 import { readGitFile } from './git-file.js';
+import { usesSha256 } from './object-format.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -123,8 +124,7 @@ export function brokenHeadRef(root: string): CheckpointError | null {
     if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return null;
     const text = readGitFile(file);
     if (typeof text !== 'string') return null;
-    const config = readGitFile(join(dirs.commonDir, 'config'));
-    const hexLength = typeof config === 'string' && /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 64 : 40;
+    const hexLength = usesSha256(dirs.commonDir) ? 64 : 40;
     if (parseLooseRef(text, hexLength) !== null) return null;
     const packed = packedRef(dirs.commonDir, ref);
     const what = text.trim() === '' ? 'is empty' : 'holds no commit id';

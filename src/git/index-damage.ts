@@ -13,6 +13,7 @@ import { shownPath } from '../one-line.js';
 import { blockingKind } from './blocking-files.js';
 import { readIndex } from './index-status.js';
 import { entriesOutside } from './skip-worktree.js';
+import { commonDirOf, usesSha256 } from './object-format.js';
 
 /** A header and the trailing checksum: git refuses a shorter index ("index file smaller than expected"). */
 const MIN_INDEX_BYTES = 12 + 20;
@@ -50,6 +51,8 @@ export function indexDamage(gitdir: string): string | null {
   } finally {
     closeSync(fd);
   }
+  // Entries of SHA-256 object names are not read here (object-format.ts): git's to judge.
+  if (usesSha256(commonDirOf(gitdir))) return null;
   // Too large for the reader's cap (or gone meanwhile): git's to judge.
   const index = readIndex(file);
   if (index === null) return null;

@@ -8,6 +8,7 @@ import { shownPath } from '../one-line.js';
 import { gitOnPath } from './git-process.js';
 import { findGitRoot, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { assertNoBlockingFiles } from './blocking-files.js';
+import { usesSha256 } from './object-format.js';
 import { NativeHistory } from './native.js';
 import type { EngineName, GitHistory } from './types.js';
 
@@ -31,6 +32,7 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
       hint: 'run checkpoint inside a git work tree, or `git init` one first',
     });
   }
+  refuseSha256(root);
   const hasGit = await gitOnPath();
   const chosen = engine === 'auto' ? (hasGit ? 'native' : 'isomorphic') : engine;
   // Imported only when chosen: the embedded engine's module loads node:crypto and node:zlib.
@@ -46,4 +48,22 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
   }
   if (dirs) assertNoBlockingFiles(root, dirs);
   return new NativeHistory(root);
+}
+
+/**
+ * A repository that names objects with SHA-256: neither engine's readers (the index, packs, the
+ * caches keyed by 40-digit names) take it yet, so history is refused in one line, as an unreadable
+ * history is; every command still checks the checkpoint files themselves.
+ */
+function refuseSha256(root: string): void {
+  let dirs: GitDirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return; // a broken .git file: git's own error says what is wrong with it
+  }
+  if (!usesSha256(dirs.commonDir)) return;
+  throw new CheckpointError('E_GIT', 'this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet', {
+    hint: '`checkpoint validate` checks the checkpoint files; history checks (landed work, changed files) need a SHA-1 repository for now',
+  });
 }

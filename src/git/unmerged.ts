@@ -13,6 +13,7 @@
 import { closeSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPlainGitFile, readGitFile } from './git-file.js';
+import { usesSha256 } from './object-format.js';
 import { readVarint } from './index-varint.js';
 
 /** A mask of the stages git holds for a path: bit 1 base (:1), bit 2 ours (:2), bit 3 theirs (:3). */
@@ -174,8 +175,7 @@ function mayBeSplit(gitdir: string): boolean {
 
 /** Bytes per object id in the repository: 32 when its config asks for sha-256 objects. */
 function objectIdBytes(commonDir: string): number {
-  const config = readGitFile(join(commonDir, 'config'));
-  return typeof config === 'string' && config.toLowerCase().includes('objectformat') && /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20;
+  return usesSha256(commonDir) ? 32 : 20;
 }
 
 /**

@@ -4,6 +4,8 @@ import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
+import { resolveGitDirsSync } from '../../git/locate.js';
+import { usesSha256 } from '../../git/object-format.js';
 import { block, oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
@@ -14,6 +16,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const failOnWarnings = Boolean(args.options['fail-on-warnings']);
   const pushedArg = args.options.pushed;
   const pushed = pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
+  // A push that cannot be judged (SHA-256 object names, which history cannot be read in yet) is
+  // let through, saying so: refusing every push would only teach --no-verify.
+  if (pushed && sha256Repository(root)) {
+    ctx.out.err('checkpoint: note: this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet: the push is not judged');
+    return 0;
+  }
   const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root), pushed });
   // A config problem changes how merges and rotation treat every checkpoint: never silent.
   for (const p of configProblems(root)) {
@@ -72,4 +80,13 @@ function onlineUrl(args: ParsedArgs, root: string): string | undefined {
   if (!url) throw new CheckpointError('E_USAGE', '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
   if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${shown(url)} is not an http(s) URL`);
   return url;
+}
+
+/** Whether the repository at `root` names its objects with SHA-256 (none, or a broken .git: no). */
+function sha256Repository(root: string): boolean {
+  try {
+    return usesSha256(resolveGitDirsSync(root).commonDir);
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,45 @@
+// A repository that names its objects with SHA-256 (git init --object-format=sha256): history is
+// refused in one line, never read as a corrupt index; a push is let through, saying it was not
+// judged (red team s21: the hook refused every push, and doctor told the user to delete a healthy index).
+import { describe, expect, it } from 'vitest';
+import { cli, errorLine, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+
+const sha256Supported = () => gitTry(tempDir(), ['init', '-q', '--object-format=sha256', 'probe']).status === 0;
+
+describe('a SHA-256 repository', () => {
+  it.skipIf(!sha256Supported())('doctor says so in one line on both engines; validate, status and next work; the hook lets a push through', () => {
+    const parent = tempDir('cp-sha256-');
+    const remote = `${parent}/r.git`;
+    const dir = `${parent}/w`;
+    git(parent, ['init', '-q', '--bare', '--object-format=sha256', remote]);
+    git(parent, ['init', '-q', '--object-format=sha256', '-b', 'main', dir]);
+    git(dir, ['config', 'user.email', 't@example.com']);
+    git(dir, ['config', 'user.name', 't']);
+    git(dir, ['remote', 'add', 'origin', remote]);
+    write(dir, 'src/a.ts', 'export const a = 1;\n');
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(cli(dir, ['update', 'api', '--phase=build', '--step=s1', '--next_actions+=Write docs (PR 12)', '--context_primer.generated_files:json=["src/a.ts (PR 12)"]']).code).toBe(0);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', 'checkpoint']);
+    for (const engine of ['native', 'isomorphic']) {
+      const r = cli(dir, ['doctor', '--engine', engine]);
+      expect(r.code, engine).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.lines, r.stderr).toBe(1);
+      expect(line.message).toBe('this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet');
+      expect(r.stderr).not.toMatch(/corrupt|rm .*index/);
+    }
+    expect(cli(dir, ['validate']).code).toBe(0);
+    expect(cli(dir, ['next']).stdout).toContain('→ Write docs (PR 12)');
+    const push = gitTry(dir, ['push', 'origin', 'main']);
+    expect(push.status, push.stdout + push.stderr).toBe(0);
+    expect(push.stderr).toContain('the push is not judged');
+  });
+
+  it('a 64-digit object name is a --pushed range the parser takes', async () => {
+    const { parsePushRange } = await import('../../src/doctor/push.js');
+    const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
+    expect(parsePushRange(`${a}..${b}`)).toEqual({ from: a, to: b });
+    expect(() => parsePushRange('a'.repeat(50))).toThrow(/expected <from-sha>\.\.<to-sha>/);
+  });
+});
