@@ -2,7 +2,7 @@
 // refused in one line, never read as a corrupt index; a push is let through, saying it was not
 // judged (red team s21: the hook refused every push, and doctor told the user to delete a healthy index).
 import { describe, expect, it } from 'vitest';
-import { cli, errorLine, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cli, errorLine, git, gitTry, tempDir, write } from '../helpers/repo.js';
 
 const sha256Supported = () => gitTry(tempDir(), ['init', '-q', '--object-format=sha256', 'probe']).status === 0;
 
