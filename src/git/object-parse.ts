@@ -51,7 +51,7 @@ export function parseCommit(sha: string, data: Buffer): ParsedCommit {
   const time = Number(stamp[3]);
   const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
   const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
-  const message = `${body.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+  const message = `${body.replace(/\r\n/g, '\n').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
   return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, message };
 }
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isCheckpointError } from '../../src/errors.js';
 import { createHistory, findGitRoot } from '../../src/git/index.js';
 import { runGit } from '../../src/git/git-process.js';
-import { cleanup, makeRepo, tempDir } from '../helpers/repo.js';
+import { cleanup, git, makeRepo, tempDir } from '../helpers/repo.js';
 
 const repo = makeRepo();
 const outside = tempDir();
@@ -40,6 +40,20 @@ describe('createHistory', () => {
       const history = await createHistory({ dir: join(repo, 'deep/er'), engine });
       expect(history.dir).toBe(repo);
       expect(history.engine).toBe(engine);
+    }
+  });
+
+  it('a lone carriage return in a message is kept by both engines, as git keeps it (the text shows it escaped)', async () => {
+    const dir = makeRepo();
+    try {
+      writeFileSync(join(dir, 'g.md'), 'x\n');
+      git(dir, ['add', '-A']);
+      git(dir, ['commit', '-q', '-m', 'Edit\r  warning: fake line\n\nbody\r\nmore']);
+      const [native, isomorphic] = await Promise.all((['native', 'isomorphic'] as const).map(async (engine) => (await createHistory({ dir, engine })).commitsSince(0)));
+      expect(native![0]!.subject).toBe('Edit\r  warning: fake line');
+      expect(isomorphic).toEqual(native);
+    } finally {
+      cleanup(dir);
     }
   });
 
