@@ -32,19 +32,19 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
       hint: 'run checkpoint inside a git work tree, or `git init` one first',
     });
   }
-  refuseSha256(root);
+  let dirs: GitDirs | null = null;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    // A broken .git file: git's own error says what is wrong with it.
+  }
+  if (dirs) refuseSha256(dirs);
   const hasGit = await gitOnPath();
   const chosen = engine === 'auto' ? (hasGit ? 'native' : 'isomorphic') : engine;
   // Imported only when chosen: the embedded engine's module loads node:crypto and node:zlib.
   if (chosen === 'isomorphic') return (await import('./isomorphic.js')).IsoHistory.open(root);
   if (!hasGit) {
     throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
-  }
-  let dirs: GitDirs | null = null;
-  try {
-    dirs = resolveGitDirsSync(root);
-  } catch {
-    // A broken .git file: git's own error says what is wrong with it.
   }
   if (dirs) assertNoBlockingFiles(root, dirs);
   return new NativeHistory(root);
@@ -55,13 +55,7 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
  * caches keyed by 40-digit names) take it yet, so history is refused in one line, as an unreadable
  * history is; every command still checks the checkpoint files themselves.
  */
-function refuseSha256(root: string): void {
-  let dirs: GitDirs;
-  try {
-    dirs = resolveGitDirsSync(root);
-  } catch {
-    return; // a broken .git file: git's own error says what is wrong with it
-  }
+function refuseSha256(dirs: GitDirs): void {
   if (!usesSha256(dirs.commonDir)) return;
   throw new CheckpointError('E_GIT', 'this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet', {
     hint: '`checkpoint validate` checks the checkpoint files; history checks (landed work, changed files) need a SHA-1 repository for now',
