@@ -99,6 +99,11 @@ export function locate(root: string, p: string): Located {
       if (!inside(target, top)) {
         throw unsafe(`${show(root, named)} is a symlink to ${target}, outside the project; refused`, 'git tracks the link, not what it points at: replace it with a real file or folder');
       }
+      // The git folder is inside the root but no project file: a committed link into it would put
+      // an archive or a checkpoint where git never tracks it, or show .git/config's remote URLs.
+      if (inside(target, path.join(top, '.git'))) {
+        throw unsafe(`${show(root, named)} is a symlink into the git folder (${show(top, target)}); refused`, 'git tracks the link, not what it points at: replace it with a real file or folder');
+      }
       cur = target;
       st = fs.statSync(target);
     } else cur = next;

@@ -77,6 +77,7 @@ function hostileClone(name: string, build: (repo: string) => void, afterClone?: 
 let linkedRoot: string; // .checkpoints, .gitattributes and package.json lead out or to /dev/zero
 let inner: string; // a real .checkpoints/ whose contents are hostile
 let linkedHistory: string; // history/ is a link to an outside folder
+let intoGit: string; // history/ and a checkpoint are links into the clone's own .git
 
 beforeAll(() => {
   assertBuilt();
@@ -136,6 +137,13 @@ beforeAll(() => {
     const done = Array.from({ length: 10 }, (_, i) => ({ at: '2026-01-01T00:00:00Z', action: `old ${i}` }));
     writeFileSync(join(cp, 'api.checkpoint.json'), doc('api', { skill_state: { run_history: runs }, recently_done: done, next_actions: ['go', 'then'] }));
     symlinkSync(join(outside, 'history'), join(cp, 'history'));
+  });
+  intoGit = hostileClone('into-git', (r) => {
+    const cp = join(r, '.checkpoints');
+    mkdirSync(cp);
+    writeFileSync(join(cp, 'api.checkpoint.json'), doc('api'));
+    symlinkSync('../.git', join(cp, 'history'));
+    symlinkSync('../.git/config', join(cp, 'cfg.checkpoint.json'));
   });
   outsideBefore = treeHash(outside);
 });
@@ -202,6 +210,19 @@ describe('what the hostile clones get back', () => {
       expect(r.stderr).toMatch(/history is a symlink to .*outside the project/);
     }
     expect(existsSync(join(linkedHistory, '.checkpoints', 'api.checkpoint.json'))).toBe(true);
+  });
+
+  it('links into the clone\'s own .git are refused: nothing archived where git never tracks it, no .git/config shown', async () => {
+    const gitBefore = readdirSync(join(intoGit, '.git')).sort();
+    const before = readFileSync(join(intoGit, '.checkpoints', 'api.checkpoint.json'));
+    for (const args of [['reset', 'api'], ['rotate'], ['show', 'cfg'], ['update', 'cfg', '--step=x']]) {
+      const r = await runHere(intoGit, args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(/^(checkpoint|✗ api): \.checkpoints\/(history|cfg\.checkpoint\.json) is a symlink into the git folder \(\.git(\/config)?\); refused; hint: /);
+      expect(r.stdout).not.toMatch(/\[core\]|repositoryformatversion/);
+    }
+    expect(readdirSync(join(intoGit, '.git')).sort()).toEqual(gitBefore);
+    expect(readFileSync(join(intoGit, '.checkpoints', 'api.checkpoint.json'))).toEqual(before);
   });
 
   it('resume shows forged line breaks as \\n, never as lines of its own', () => {
