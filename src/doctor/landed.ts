@@ -40,8 +40,20 @@ const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?
 // A CVE id whole (`CVE-2024-3094`, not `CVE-2024`); any other id not followed by `-<digit>`
 // ("ABC-2024-11" is a date-like name, not ticket ABC-2024).
 const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
-/** Names shaped like tickets that are not: encodings, hashes, standards, models (UTF-8, SHA-256, ISO-8601, RFC-9110, GPT-4), and PR-12 / MR-12 (read by PR_RE and MR_RE). */
-const NOT_TICKET = /^(?:UTF|UCS|SHA\d?|MD|CRC|AES|ISO|RFC|IEEE|ECMA|GPT|PR|MR)-/;
+/**
+ * Names shaped like tickets that are not, and PR-12 / MR-12 (read by PR_RE and MR_RE): encodings
+ * and hashes (UTF-8, SHA-256), standards and their bodies (ISO-8601, RFC-9110, PEP-8, WCAG-21,
+ * SOC-2, ERC-20, CWE-79), protocols and their versions (HTTP-2, TLS-13, OAUTH-2, IPV-6), hardware
+ * (USB-3, DDR-5) and model names (GPT-4, LLAMA-3). A squash subject "Enable HTTP-2 locally (#31)"
+ * must not land "Enable HTTP-2 in production". Two-letter names stay tickets: they are common
+ * project keys (DO-12, EN-4), but for MD-5 and PR-12 / MR-12.
+ */
+const NOT_TICKET = new RegExp(`^(?:${[
+  'UTF', 'UCS', 'SHA\\d?', 'MD', 'CRC', 'AES', 'RSA', 'ISO', 'IEC', 'RFC', 'IEEE', 'ECMA', 'ANSI', 'NIST', 'FIPS', 'CWE', 'CAPEC',
+  'PEP', 'PSR', 'JSR', 'JEP', 'KEP', 'WCAG', 'SOC', 'PCI', 'ERC', 'EIP', 'BIP', 'NIP', 'OWASP',
+  'HTTP', 'HTTPS', 'HTML', 'CSS', 'TLS', 'SSL', 'SSH', 'TCP', 'UDP', 'IPV', 'DNS', 'OAUTH', 'SAML', 'WPA', 'LTE',
+  'USB', 'PCIE', 'DDR', 'HDMI', 'GPT', 'LLAMA', 'CLAUDE', 'GEMINI', 'QWEN', 'MISTRAL', 'COVID', 'PR', 'MR',
+].join('|')})-`);
 
 /** The URL-ish run of characters ending at `end` (a space, a markdown link's parenthesis or a quote ends it); scanned back, so a long text costs its run only. */
 function urlRunBefore(text: string, end: number): string {

@@ -21,6 +21,10 @@ describe('workRefs', () => {
     const text = 'Convert logs to UTF-8 (not UTF-16/UCS-2), keys to SHA-256 over SHA-1 and SHA3-512, dates to ISO-8601 per ISO-3166 and RFC-3339, an MD-5 and CRC-32 check, ask GPT-4';
     expect(workRefs(text)).toEqual([]);
     expect(workRefs('Finish PLAT-7 before the UTF-8 switch').map((r) => r.token)).toEqual(['PLAT-7']);
+    const more = 'Enable HTTP-2 and TLS-13, lint to PEP-8 and PSR-12, meet WCAG-21 and SOC-2, ship an ERC-20 and EIP-1559 path, fix CWE-79, OAUTH-2 over IPV-6, USB-3 and DDR-5 boxes, try LLAMA-3';
+    expect(workRefs(more)).toEqual([]);
+    // Two-letter project keys stay tickets.
+    expect(workRefs('Close DO-12 and EN-4').map((r) => r.token)).toEqual(['DO-12', 'EN-4']);
   });
   it('reads a CVE id whole, and a date-like name as no ticket', () => {
     expect(workRefs('Patch CVE-2024-3094 in xz').map((r) => r.token)).toEqual(['CVE-2024-3094']);
@@ -232,6 +236,12 @@ describe('findLandings', () => {
     expect(findLandings('Finish PLAT-7 auth flow', later, 150)).toEqual([]);
     const landed = [...later, commit('c7', 'PLAT-7: auth flow (#131)', 700)];
     expect(findLandings('Finish PLAT-7 auth flow', landed, 150).map((l) => l.commit.sha)).toEqual(['c7']);
+  });
+  it('a standard a squash subject names lands no action naming the same standard (red team, 12-03)', () => {
+    const later = [commit('c8', 'Enable HTTP-2 in the local dev server (#31)', 500), commit('c9', 'Apply PEP-8 to scripts/ (#32)', 600)];
+    expect(findLandings('Enable HTTP-2 on the production load balancer', later, 150)).toEqual([]);
+    expect(findLandings('Lint the billing module to PEP-8', later, 150)).toEqual([]);
+    expect(findLandings('Review #31 once more', later, 150).map((l) => l.commit.sha)).toEqual(['c8']);
   });
 });
 
