@@ -14,8 +14,8 @@ const SYNONYMS: Record<string, string> = {
   fail: 'failed', error: 'failed', errored: 'failed',
 };
 
-/** Case, spaces, `_` and `-` ignored: "In Progress", "in-progress" and "IN_PROGRESS" are one word. */
-const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
+/** Case and all but letters and digits ignored: "In Progress", "in-progress", "IN_PROGRESS" and "Done ✅" read as words. */
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
 export function suggestEnum(written: string, allowed: readonly string[]): string | null {

@@ -65,10 +65,12 @@ export function introducedErrors(fileName: string | undefined, merged: FileConte
  */
 export function notAlreadyIn(fileName: string | undefined, errors: FileError[], sides: readonly FileContent[], merged?: JsonValue): FileError[] {
   if (errors.length === 0) return errors;
-  const key = (e: FileError) => `${e.path}\0${e.message}`;
+  // An error at a scalar is the same error only over the same value: a row status "Done ✅"
+  // replaced by "bogus" (or by a fix's unfilled placeholder) is a new mistake, not the old one.
+  const key = (e: FileError, doc: JsonValue | undefined) => `${e.path}\0${e.message}\0${scalarAt(doc, e.path)}`;
   const sideErrors = sides.map((side) => ({ side, errors: fileErrors(fileName, side) }));
-  const already = new Set(sideErrors.flatMap((s) => s.errors.map(key)));
-  const left = errors.filter((e) => !already.has(key(e)));
+  const already = new Set(sideErrors.flatMap((s) => s.errors.map((e) => key(e, merged === undefined ? undefined : s.side.value))));
+  const left = errors.filter((e) => !already.has(key(e, merged)));
   if (left.length === 0 || merged === undefined) return left;
   // A list item a write moved (done puts a record before it, takes an action off the front; a
   // merge adds both sides' records) keeps its own error at another index: matched by the item.
@@ -77,6 +79,18 @@ export function notAlreadyIn(fileName: string | undefined, errors: FileError[], 
     const item = itemKey(merged, e);
     return item === null || !moved.has(item);
   });
+}
+
+/** The JSON text of the scalar at validate's `path` in `doc` ('' for a container, a missing value or no document). */
+function scalarAt(doc: JsonValue | undefined, path: string): string {
+  const keys = doc === undefined ? null : pathKeys(path);
+  if (keys === null) return '';
+  let node: JsonValue | undefined = doc;
+  for (const k of keys) {
+    if (node === null || typeof node !== 'object') return '';
+    node = Array.isArray(node) ? (typeof k === 'number' ? node[k] : undefined) : typeof k === 'string' && Object.hasOwn(node, k) ? node[k] : undefined;
+  }
+  return node === undefined || (node !== null && typeof node === 'object') ? '' : JSON.stringify(node);
 }
 
 /**

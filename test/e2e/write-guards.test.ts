@@ -157,6 +157,20 @@ describe('a problem the file already had does not block writes that leave it as 
     expect(read(dir, FILE('web'))).toBe(web);
   });
 
+  it('a new wrong value over a wrong one is the write\'s own error: refused (red team, 12-03)', async () => {
+    const dir = repo();
+    const { api } = offEnum(dir);
+    // An unfilled placeholder pasted from a fix line, or any other value outside the enum.
+    for (const value of ['<complete|in_progress|not_started|blocked|failed>', 'bogus']) {
+      const r = await runCli(dir, ['update', 'api', `--progress_table.1.status=${value}`]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(errorLine(r.stderr).message).toMatch(/^refused: the result would be invalid at progress_table\[1\]\.status/);
+      expect(read(dir, FILE('api'))).toBe(api);
+    }
+    // The fix itself goes through.
+    expect((await runCli(dir, ['update', 'api', '--progress_table.1.status=blocked'])).code).toBe(0);
+  });
+
   it('migrate --dry-run says what the real run does, file by file', async () => {
     const dir = repo();
     const { web } = offEnum(dir);

@@ -16,6 +16,10 @@ describe('suggestEnum', () => {
     expect(suggestEnum('todo', CHECKPOINT_STATUSES)).toBeNull(); // no such top-level status
     expect(suggestEnum('complet', CHECKPOINT_STATUSES)).toBeNull();
     expect(suggestEnum('wip-ish', CHECKPOINT_STATUSES)).toBeNull();
+    // Emoji and punctuation around a word people write (red team, 12-03).
+    expect(suggestEnum('Done ✅', ROW_STATUSES)).toBe('complete');
+    expect(suggestEnum('WIP!', CHECKPOINT_STATUSES)).toBe('in_progress');
+    expect(suggestEnum('🚧 in progress', ROW_STATUSES)).toBe('in_progress');
   });
 
   it('only ever suggests a value of the enum', () => {

@@ -74,7 +74,7 @@ describe('slip fixes pasted into bash', () => {
   });
 
   it('a status with no clear meaning is a quoted placeholder; no text placeholder is ever printed', () => {
-    const notes = notesOf(doc({ status: 'Paused', progress_table: [{ id: 'a', label: 'A', status: 'DONE!' }] }));
+    const notes = notesOf(doc({ status: 'Paused', progress_table: [{ id: 'a', label: 'A', status: 'half way' }] }));
     expect(notes.map((n) => n.fix)).toEqual(["--status='<in_progress|blocked|complete|failed>'", "--progress_table.0.status='<complete|in_progress|not_started|blocked|failed>'"]);
     const r = paste([`checkpoint update q ${notes.map((n) => n.fix).join(' ')}`]);
     expect([r.stderr, r.created]).toEqual(['', []]);
