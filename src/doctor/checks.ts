@@ -14,7 +14,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
-import { findLandings } from './landed.js';
+import { findLandings, workRefs } from './landed.js';
 import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
@@ -645,12 +645,16 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    return findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo).map((l): Finding => ({
-      level: 'warning',
+    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
+    // An action naming work that has not all landed ("Rebase #16 after #14 lands") may be what
+    // comes next, as `next` reads it: said, never a warning that blocks a push.
+    const open = landings.length ? workRefs(text, evidence.thisRepo).filter((r) => !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+    return landings.map((l): Finding => ({
+      level: open.length ? 'info' : 'warning',
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); reconcile instead of redoing it`,
+      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); ${open.length ? `${open.join(', ')} ${open.length === 1 ? 'has' : 'have'} not: check the action still holds` : 'reconcile instead of redoing it'}`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
   });

@@ -335,6 +335,23 @@ describe('one rule for when a landing counts, for doctor and for next/status', (
   });
 });
 
+describe('an action naming work not all landed', () => {
+  it('is a note in doctor, never a warning, as next still recommends it (red team, 12-03)', () => {
+    const text = 'Rebase #16 onto main after #14 lands';
+    const cp = { skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [text] } as unknown as Checkpoint;
+    const rel = '.checkpoints/api.checkpoint.json';
+    const t0 = Date.parse(cp.updated_at) / 1000;
+    const only14 = [commit('a'.repeat(40), 'Merge pull request #14 from x/y', t0 + 100)].map((c) => ({ ...c, parents: ['p', 'q'] }));
+    const some = { ...NO_EVIDENCE, commits: only14, queued: new Map([[rel, new Map([[text, t0]])]]) };
+    const partly = checkLandedWork(cp, some, rel);
+    expect(partly.map((f) => [f.level, f.message.replace(/\(.*\)/, '(...)')])).toEqual([['info', `"${text}" names #14, which landed after the checkpoint (...); #16 has not: check the action still holds`]]);
+    expect(landedEvidence(cp, some, rel)(text)).toBeNull();
+    const both = { ...some, commits: [{ ...commit('b'.repeat(40), 'Merge pull request #16 from x/z', t0 + 200), parents: ['p', 'q'] }, ...only14] };
+    expect(checkLandedWork(cp, both, rel).map((f) => f.level)).toEqual(['warning', 'warning']);
+    expect(landedEvidence(cp, both, rel)(text)).not.toBeNull();
+  });
+});
+
 describe('pull and merge requests landed by each host (red team s12 #4)', () => {
   // Real default subjects (and the body lines hosts write themselves), per host: the queued text
   // names the request as people write it; `lands` is whether the commit lands it.
