@@ -178,9 +178,19 @@ function reclassifies(pattern: string, policy: MergePolicy): string | undefined 
     const ruleSegs = segments(rule.pattern);
     if (!patternMatches(ruleSegs, segs) && !patternMatches(segs, ruleSegs)) continue;
     if (JSON.stringify(rule.policy) === JSON.stringify(policy)) continue; // restating a built-in rule changes nothing
-    return `would reclassify the protocol's "${rule.pattern}" (a ${rule.policy.kind}, not a ${policy.kind})`;
+    return `would reclassify the protocol's "${rule.pattern}" (${described(rule.policy)}, not ${described(policy)}): list your own fields, not a pattern that covers it`;
   }
   return undefined;
+}
+
+/** A policy in words, told apart from the others a config may collide with (two logs differ in rotation, order, time or cap). */
+function described(policy: MergePolicy): string {
+  if (policy.kind !== 'log') return policy.kind === 'snapshot' ? 'a telemetry snapshot' : `a ${policy.kind}`;
+  const parts = [policy.rotate ? 'rotated to history/' : 'never rotated'];
+  if (policy.order === 'newest-first') parts.push('newest first');
+  if (policy.timeKey !== undefined) parts.push(`timed by "${policy.timeKey}"`);
+  if (policy.keep !== undefined) parts.push(`${policy.keep} kept`);
+  return `a log ${parts.join(', ')}`;
 }
 
 /**

@@ -56,9 +56,11 @@ describe('config patterns', () => {
     expect(policyConfigProblem({ logs: ['**.audits'] })).toMatch(/would also match protocol fields/);
     expect(policyConfigProblem({ telemetry: ['*'] })).toMatch(/would also match protocol fields/);
     // Built-in rules under skill_state keep their kind too.
-    expect(policyConfigProblem({ telemetry: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log, not a snapshot\)/);
+    expect(policyConfigProblem({ telemetry: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log rotated to history\/, timed by "at", not a telemetry snapshot\)/);
     expect(policyConfigProblem({ logs: ['skill_state.*.last_run'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.last_run"/);
     expect(policyConfigProblem({ telemetry: ['skill_state.*'] })).toMatch(/would reclassify the protocol's "skill_state\.rotated_to"/);
+    // Two logs that differ only in rotation are told apart (red team, 12-03: "a log, not a log").
+    expect(policyConfigProblem({ logs: ['skill_state.*'] })).toMatch(/"skill_state\.rotated_to" \(a log never rotated, not a log rotated to history\/, timed by "at"\): list your own fields/);
     expect(policyConfigProblem({ logs: ['skill_state.rotated_to'] })).toMatch(/"skill_state\.rotated_to"/);
     // Restating a built-in rule, a project's own skill_state log, a top-level field of its own: fine.
     expect(policyConfigProblem({ logs: ['skill_state.run_history', 'skill_state.**.audits', 'my_log'], telemetry: ['skill_state.**.coverage', 'skill_state.streak'] })).toBeUndefined();
@@ -67,7 +69,7 @@ describe('config patterns', () => {
   it('take a project\'s own counters, never a protocol field or a log as one', () => {
     expect(policyConfigProblem({ counters: ['skill_state.runs', 'skill_state.**.retries'] })).toBeUndefined();
     expect(policyConfigProblem({ counters: ['step'] })).toMatch(/^"counters"\[0\] "step" is the protocol field "step"/);
-    expect(policyConfigProblem({ counters: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log, not a counter\)/);
+    expect(policyConfigProblem({ counters: ['skill_state.run_history'] })).toMatch(/would reclassify the protocol's "skill_state\.\*\*\.run_history" \(a log rotated to history\/, timed by "at", not a counter\)/);
     expect(policyConfigProblem({ counters: 'skill_state.runs' })).toBe('"counters" must be an array of dotted paths, like "skill_state.audits"');
     expect(policyFor(['skill_state', 'runs'], compileExtraLogs({ counters: ['skill_state.runs'] }))).toEqual({ kind: 'counter' });
   });
