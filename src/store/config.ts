@@ -80,6 +80,19 @@ function valueShown(value: unknown): string {
   return shown(JSON.stringify(value));
 }
 
+/**
+ * The config for a command that reads only the entries `keys` names (a key, or a list's items:
+ * "logs" covers "logs[1]"): a problem elsewhere (a bad walk_days, an unknown key) is passed over,
+ * as walkDays passes over the others; one in those entries, or an unusable file, refuses as
+ * readConfig does.
+ */
+export function readConfigFor(root: string, keys: readonly string[]): ProjectConfig {
+  const { value, problems } = inspectConfig(root);
+  const first = problems.find((p) => p.key === '(file)' || keys.includes(p.key.replace(/\[\d+\]$/, '')));
+  if (first) throw new CheckpointError('E_INVALID', `.checkpoints/config.json: ${first.message}`, { hint: 'fix the config file; see .checkpoints/README.md' });
+  return (value ?? {}) as ProjectConfig;
+}
+
 export function readConfig(root: string): ProjectConfig {
   const { value, problems } = inspectConfig(root);
   const first = problems[0];

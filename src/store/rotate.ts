@@ -15,7 +15,7 @@
 // goes to <skill>.<date>-1.json, never into a file whose entries are back in the checkpoint.
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -26,7 +26,7 @@ import { MAX_FILE_BYTES } from '../protocol/validate.js';
 import { writeFileAtomic } from './atomic.js';
 import { refuseConflicted } from './index-conflicts.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, instantOf, type Clock, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
-import { readConfig, type ProjectConfig } from './config.js';
+import { readConfig, readConfigFor, type ProjectConfig } from './config.js';
 import { historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
 import { ensureProjectDir, projectPathExists, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 import { checkpointsDir } from './checkpoints.js';
@@ -440,7 +440,12 @@ export interface AutoRotation {
   report: RotateReport | null;
   /** The history write, to settle after the checkpoint write or undo when it fails. */
   write?: HistoryWrite | null;
+  /** Why a file over the size cap was not auto-rotated: config.json's rotation entries could not be read. */
+  skipped?: string;
 }
+
+/** The config entries auto-rotation reads. */
+const ROTATION_KEYS = ['auto_rotate', 'rotate_keep', 'logs'];
 
 /**
  * For `update --auto-rotate` / config auto_rotate: called from mutateCheckpoint's beforeWrite
@@ -457,10 +462,11 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   const format = live?.format ?? DEFAULT_FORMAT;
   let config: ProjectConfig;
   try {
-    config = readConfig(root);
+    // Only what rotation reads: a bad walk_days must not turn auto_rotate off.
+    config = readConfigFor(root, ROTATION_KEYS);
   } catch (e) {
-    if (opts.force) throw e;
-    return { doc: next, report: null };
+    if (opts.force || !isCheckpointError(e)) throw e;
+    return { doc: next, report: null, skipped: e.message };
   }
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
   const p = plan(root, skill, next, opts.now, settings(config));

@@ -292,6 +292,19 @@ describe('update --auto-rotate', () => {
     expectExactlyOnce(dir, 'skill_state.run_history', big());
   });
 
+  it('config auto_rotate still rotates beside a bad entry rotation does not read, and says when its own entries are bad (red team, 12-03)', async () => {
+    const dir = project({ run_history: big() }, { auto_rotate: true, walk_days: -1 });
+    const r = await runCli(dir, ['update', 'api', '--step=s3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rotated).toMatchObject({ moved: 115 });
+    expectExactlyOnce(dir, 'skill_state.run_history', big());
+    const bad = project({ run_history: big() }, { auto_rotate: true, rotate_keep: -2 });
+    const b = await runCli(bad, ['update', 'api', '--step=s3']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/^checkpoint: note: not auto-rotated although over 32 KiB: \.checkpoints\/config\.json: "rotate_keep" must be a whole number >= 0$/m);
+    expect(doc(bad).skill_state.run_history).toHaveLength(120);
+  });
+
   it('without the flag or config, a big file is written as is (with the size warning)', async () => {
     const dir = project({ run_history: big() });
     const r = await runCli(dir, ['update', 'api', '--step=s4']);

@@ -40,6 +40,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let typeNotes: string[] = [];
   let rotated: RotateReport | null = null;
   let written: HistoryWrite | null = null;
+  let rotationSkipped: string | undefined;
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.clock,
     act: `update ${skill}`,
@@ -63,6 +64,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     beforeWrite: (next, text, texts, now) => {
       const r = autoRotate(root, skill, next, { now, force: Boolean(args.options['auto-rotate']), text, texts });
       rotated = r.report;
+      rotationSkipped = r.skipped;
       written = r.write ?? null;
       return r.doc;
     },
@@ -74,6 +76,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const warnings = rotation && rotation.bytes_after <= MAX_FILE_BYTES ? result.warnings.filter((w) => w.path !== '(file)') : result.warnings;
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   for (const line of typeNotes) ctx.out.err(`checkpoint: note: ${line}`);
+  if (rotationSkipped !== undefined) ctx.out.err(`checkpoint: note: not auto-rotated although over ${MAX_FILE_BYTES / 1024} KiB: ${rotationSkipped}`);
   // As every write does (an atomic rename never writes through a link): said, since git shows a type change.
   const link = result.replacedLink;
   if (link !== undefined) ctx.out.err(`checkpoint: note: ${display(root, result.path)} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
