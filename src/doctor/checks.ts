@@ -15,6 +15,7 @@ import { lookupVerified, type Evidence } from './evidence.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
 import { findLandings, workRefs } from './landed.js';
+import { workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
@@ -636,6 +637,8 @@ function notRemoved(rel: string, since: number | undefined): string {
 export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): Finding[] {
   const saved = toSeconds(cp.updated_at);
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
+  // An action object's own "pr" / "ticket" / "url" keys name its work too (action-refs.ts).
+  const work = workTexts(cp, actionText);
   const texts: { path: string; text: string }[] = [];
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
@@ -645,10 +648,10 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
+    const landings = findLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
     // An action naming work that has not all landed ("Rebase #16 after #14 lands") may be what
     // comes next, as `next` reads it: said, never a warning that blocks a push.
-    const open = landings.length ? workRefs(text, evidence.thisRepo).filter((r) => !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+    const open = landings.length ? workRefs(work(text), evidence.thisRepo).filter((r) => !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
     return landings.map((l): Finding => ({
       level: open.length ? 'info' : 'warning',
       check: 'landed',

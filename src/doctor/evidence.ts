@@ -3,6 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionText, type Checkpoint } from '../protocol/types.js';
+import { withActionRefs, workTexts } from '../protocol/action-refs.js';
+import { readActionText } from '../protocol/repairable.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { commitsBefore, type MetCommits } from '../git/fast-forward.js';
 import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, repoKey, storeAtHead, storeCommitsSince, walkedAt } from '../git/commit-cache.js';
@@ -519,9 +521,10 @@ function deepQuestions(files: readonly { rel: string; cp: Checkpoint }[], queued
   const needles = new Set<string>();
   for (const { rel, cp } of files) {
     const at = queuedAt(cp, queued.get(rel));
+    const work = workTexts(cp, readActionText);
     for (const text of queuedTexts(cp)) {
       const after = at(text);
-      const refs = workRefs(text, thisRepo);
+      const refs = workRefs(work(text), thisRepo);
       if (!refs.length || !(after < cutAt)) continue;
       for (const r of refs) {
         tokens.add(r.token);
@@ -651,16 +654,17 @@ function oldestDate(dates: QueuedDates | null): number {
 export function mentionsWork(cp: Checkpoint): boolean {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const blockers = Array.isArray(cp.blockers) ? cp.blockers : [];
-  return [...actions.map(actionText), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some((t) => workRefs(t).length > 0);
+  return [...actions.map((a) => withActionRefs(actionText(a), a)), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some((t) => workRefs(t).length > 0);
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */
 export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (text: string) => string | null {
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
+  const work = workTexts(cp, actionText);
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
-    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
-    if (!landings.length || landings.length < workRefs(text, evidence.thisRepo).length) return null;
+    const landings = findLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
+    if (!landings.length || landings.length < workRefs(work(text), evidence.thisRepo).length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
   };
 }

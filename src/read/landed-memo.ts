@@ -18,6 +18,7 @@ import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { fastForward } from '../git/fast-forward.js';
 import type { HeadFiles } from '../git/head-files.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
+import { withActionRefs } from '../protocol/action-refs.js';
 import type { ThisRepo } from '../doctor/repo-names.js';
 import { commitLands, isRevert, workRefs } from '../doctor/landed.js';
 import { BUILD } from '../store/verdicts.js';
@@ -47,12 +48,15 @@ interface Entry {
 /** The question, written out whole; null when this run keeps no answers. */
 export function landedKey(head: HeadFiles, asking: readonly Asking[], thisRepo: ThisRepo): string | null {
   if (BUILD === null || head.sha === null) return null;
-  return JSON.stringify([BUILD, head.sha, head.shallowKey, thisRepo, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, actionText), texts(cp.blockers, resolution)])]);
+  return JSON.stringify([BUILD, head.sha, head.shallowKey, thisRepo, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, workOf), texts(cp.blockers, resolution)])]);
 }
 
 function texts<T>(list: T[] | undefined, text: (item: T) => unknown): unknown[] {
   return Array.isArray(list) ? list.map(text) : [];
 }
+
+/** An action as its work is read (its words and its own reference keys): what the answer depends on. */
+const workOf = (a: Parameters<typeof actionText>[0]) => withActionRefs(actionText(a), a);
 
 const resolution = (b: { proposed_resolution?: unknown } | null) => (b && typeof b === 'object' ? (b.proposed_resolution ?? null) : null);
 
@@ -98,7 +102,7 @@ function carriedAnswer(head: HeadFiles, key: string, kept: readonly Entry[], ask
     if (earlier === null || earlier === head.sha || withoutHead(entry.key) !== question) continue;
     const gained = fastForward(head.commonDir, head.sha, earlier, entry.since);
     if (!gained) continue;
-    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, actionText), ...texts(cp.blockers, resolution)]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
+    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, workOf), ...texts(cp.blockers, resolution)]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
     return gained.commits.some((c) => isRevert(c) || refs.some((ref) => commitLands(c, ref))) ? undefined : entry;
   }
   return undefined;

@@ -352,6 +352,20 @@ describe('an action naming work not all landed', () => {
   });
 });
 
+describe('an action naming its PR in its own keys', () => {
+  it('is landed work for doctor and next alike (red team, 12-03)', () => {
+    const action = { text: 'Get the rate limiter reviewed and merged', pr: '#14', ticket: 'PLAT-123' };
+    const cp = { skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [action, 'Write limiter docs'] } as unknown as Checkpoint;
+    const rel = '.checkpoints/api.checkpoint.json';
+    const t0 = Date.parse(cp.updated_at) / 1000;
+    const merge = { ...commit('a'.repeat(40), 'Merge pull request #14 from alice/PLAT-123-limiter', t0 + 100), parents: ['p', 'q'] };
+    const evidence = { ...NO_EVIDENCE, commits: [merge], queued: new Map([[rel, new Map([[action.text, t0]])]]) };
+    expect(checkLandedWork(cp, evidence, rel).map((f) => [f.level, f.path])).toEqual([['warning', 'next_actions[0]'], ['warning', 'next_actions[0]']]);
+    expect(landedEvidence(cp, evidence, rel)(action.text)).toMatch(/^#14 landed in aaaaaaa/);
+    expect(landedEvidence(cp, evidence, rel)('Write limiter docs')).toBeNull();
+  });
+});
+
 describe('pull and merge requests landed by each host (red team s12 #4)', () => {
   // Real default subjects (and the body lines hosts write themselves), per host: the queued text
   // names the request as people write it; `lands` is whether the commit lands it.
