@@ -158,7 +158,7 @@ export function needsRepairLines(agenda: Agenda): string[] {
  * line, the exact `checkpoint update` (every word safe to paste: see shell-words.ts). Never
  * `reset`: the file is sound apart from these fields.
  */
-export function repairNoteLine(item: AgendaItem): string | null {
+export function repairNoteLine(item: Pick<AgendaItem, 'skill' | 'repairs'>): string | null {
   const [first, ...more] = item.repairs;
   if (!first) return null;
   const file = `.checkpoints/${item.skill}.checkpoint.json`;
@@ -171,7 +171,7 @@ export function repairNoteLine(item: AgendaItem): string | null {
 }
 
 /** A checkpoint's slips as --json gives them: `fix` the whole command (null when only a hand edit can), `by_hand` what that edit is. */
-export function repairsEntry(item: AgendaItem): { skill: string; path: string; problem: string; fix: string | null; by_hand?: string }[] {
+export function repairsEntry(item: Pick<AgendaItem, 'skill' | 'repairs'>): { skill: string; path: string; problem: string; fix: string | null; by_hand?: string }[] {
   return item.repairs.map((r) => ({ skill: item.skill, path: r.path, problem: r.problem, fix: r.fix === null ? null : `checkpoint update ${item.skill} ${r.fix}`, ...(r.byHand ? { by_hand: r.byHand } : {}) }));
 }
 

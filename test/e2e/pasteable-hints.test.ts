@@ -116,7 +116,7 @@ describe('printed commands are safe to paste', () => {
 
 describe('statuses resume cannot read, and next_actions written as a string', () => {
   it('resume asks the user (exit 3) for a status outside the enum with no clear meaning, saying why', async () => {
-    for (const status of ['paused', '✅ done', 'Paused']) {
+    for (const status of ['paused', '🚧 maybe', 'Paused']) {
       const dir = repoWith([cp('api', { status })]);
       const r = await runCli(dir, ['resume']);
       expect(r.code, `${status}: ${r.stdout}`).toBe(3);

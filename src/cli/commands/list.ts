@@ -1,5 +1,5 @@
-import { repairReason } from '../../read/agenda.js';
-import { loadRemembered, withConflicts } from '../../read/load.js';
+import { repairNoteLine, repairReason, repairsEntry } from '../../read/agenda.js';
+import { loadRemembered, readable, withConflicts } from '../../read/load.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import { fitDisplay, MAX_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
@@ -15,6 +15,8 @@ interface Row {
   error?: string;
   /** A misnamed file's path as it is (its stem is `skill`): --json carries the real name. */
   file?: string;
+  /** Hand-written slips the file is read despite (as status and next read it), each with its fix. */
+  repairs?: ReturnType<typeof repairsEntry>;
 }
 
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
@@ -36,8 +38,15 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
       return typeof x === 'string' ? x : '';
     };
     const row: Row = { skill: l.skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
-    // Readable but invalid: its row still shows what it says, marked with why it needs repair.
-    return l.checkpoint ? row : { ...row, error: repairReason(l) };
+    if (l.checkpoint) return row;
+    // Only hand-written slips ("In Progress", a date-only `at`): read as status and next read it,
+    // with the same fix line; anything else: marked with why it needs repair.
+    const notes = readable(l)?.notes;
+    if (notes?.length) {
+      const item = { skill: l.skill, repairs: notes };
+      return { ...row, error: repairNoteLine(item)!.replace(/^note: [^:]*: /, ''), repairs: repairsEntry(item) };
+    }
+    return { ...row, error: repairReason(l) };
   });
   if (ctx.json) {
     ctx.out.json(rows);
@@ -54,7 +63,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   rows.forEach((r, k) => {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
     const read = `${cell(r.phase)}/${cell(r.step)}  ${ctx.out.c.dim(when)}`;
-    const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
+    const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : r.repairs ? `${read}  ${ctx.out.c.yellow(`! slip: ${oneLine(r.error)}`)}` : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
     ctx.out.out(`${padDisplay(labels[k]!, w)}  ${cell(r.status).padEnd(11)}  ${detail}`);
   });
   return rows.some((r) => r.error) ? 1 : 0;
