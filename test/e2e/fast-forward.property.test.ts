@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
@@ -93,7 +94,10 @@ const STEPS: Record<string, Step> = {
     if (edited !== null) write(dir, CHECKPOINT, edited);
   },
   amend: (dir) => git(dir, ['commit', '-q', '--amend', '--allow-empty', '-m', 'Amended'], dateEnv(new Date().toISOString())),
-  reset: (dir) => git(dir, ['reset', '-q', '--hard', 'HEAD~1']),
+  // Never back to the root commit: the merge steps branch from HEAD~1 (two resets in a row on a fresh project did).
+  reset: (dir) => {
+    if (spawnSync('git', ['rev-parse', '-q', '--verify', 'HEAD~2^{commit}'], { cwd: dir }).status === 0) git(dir, ['reset', '-q', '--hard', 'HEAD~1']);
+  },
 };
 
 /** Each command's output, as printed with the caches as they are. */
