@@ -1,11 +1,12 @@
 // Hand-written slips a session can still orient from: a status outside its enum ("Done",
 // "in-progress"), an action written as an object without `text` ({"action": "…"}) or with a
-// number for done_when, next_actions written as one string, a log entry dated by its day
-// ("at": "2026-08-30"). validate
+// number for done_when, next_actions written as one string, a time written without its zone
+// or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"). validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { enumSlips } from './enum-slip.js';
 import { recordedText } from './format.js';
+import { isIsoInstant } from './instant.js';
 import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
@@ -29,6 +30,8 @@ export interface RepairNote {
   byHand?: string;
   /** The enum value the slip most likely means, when there is one. */
   meant?: string;
+  /** The instant a time written loosely is read as (instantSlip). */
+  instant?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -107,26 +110,49 @@ function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions
   if (Array.isArray(doc.next_actions)) doc.next_actions.forEach((a, i) => {
     if (isObj(a)) actionSlip(a, i, notes, actions, numberText);
   });
+  for (const field of ['created_at', 'updated_at'] as const) {
+    const slip = instantSlip(doc[field], field);
+    if (slip) notes.push(field === 'created_at'
+      ? { path: field, problem: slip.problem, fix: `--created_at=${slip.instant}`, instant: slip.instant }
+      // Every write stamps updated_at (update refuses to set it): any update fixes it.
+      : { path: field, problem: slip.problem, fix: null, byHand: `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)`, instant: slip.instant });
+  }
   for (const log of DATED_LOGS) {
     const entries = doc[log];
-    if (Array.isArray(entries)) entries.forEach((e, i) => dateSlip(e, log, i, notes));
+    if (Array.isArray(entries)) entries.forEach((e, i) => {
+      const at = joinPath(joinPath(log, i), 'at');
+      const slip = isObj(e) ? instantSlip(e.at, at) : null;
+      if (slip) notes.push({ path: at, problem: slip.problem, fix: `--${log}.${i}.at=${slip.instant}`, instant: slip.instant });
+    });
   }
   return { notes, actions };
 }
 
 /** The protocol's logs whose entries are timed by `at`: a hand-kept one often dates them by day. */
 const DATED_LOGS = ['recently_done', 'eval_scores'] as const;
-const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A date, then maybe a time after a T or a space, then maybe a zone: the ways people write an instant. */
+const LOOSE_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:([T ])(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** An entry's `at` written as a calendar day ("2026-08-30"): its instant is that day's start in UTC, said and fixed so. */
-function dateSlip(entry: unknown, log: string, i: number, notes: RepairNote[]): void {
-  if (!isObj(entry) || typeof entry.at !== 'string') return;
-  const m = CALENDAR_DATE.exec(entry.at);
-  if (!m) return;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (day.getUTCDate() !== Number(m[3]) || day.getUTCMonth() !== Number(m[2]) - 1) return; // 2026-02-30: no such day, needs repair
-  const at = `${entry.at}T00:00:00Z`;
-  notes.push({ path: joinPath(joinPath(log, i), 'at'), problem: `${log}[${i}].at is the day ${quoted(entry.at)}, not an instant (a time and Z or an offset)`, fix: `--${log}.${i}.at=${at}` });
+/**
+ * A time at `path` written as people do rather than as an instant: a calendar day ("2026-08-30",
+ * that day's start), a time without a zone ("2026-09-14 09:12", read as UTC, as every machine
+ * reads it alike), or a space for the T. Null for an instant, or for anything else (a day that
+ * does not exist, prose): that needs repair.
+ */
+function instantSlip(v: unknown, path: string): { problem: string; instant: string } | null {
+  if (typeof v !== 'string' || isIsoInstant(v)) return null;
+  const m = LOOSE_INSTANT.exec(v);
+  if (!m || (m[3] === undefined && m[5] !== undefined)) return null;
+  const [, date, sep, hm, sec, zone] = m;
+  const instant = `${date}T${hm ?? '00:00'}${sec ?? ':00'}${zone ?? 'Z'}`;
+  if (!isIsoInstant(instant)) return null;
+  const what = `${path} ${quoted(v)}`;
+  const problem = hm === undefined
+    ? `${what} is a day, not an instant (read as its start in UTC)`
+    : zone === undefined
+      ? `${what} has no time zone (read as UTC)${sep === ' ' ? ', and a space where ISO-8601 puts T' : ''}`
+      : `${what} has a space where ISO-8601 puts T`;
+  return { problem, instant };
 }
 
 /** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */
@@ -207,6 +233,16 @@ export function readableView(
   const rowMeant = rows.map((_, i) => meant(joinPath(joinPath('progress_table', i), 'status')));
   const meaning: Obj = status ? { ...view, status } : { ...view };
   if (rowMeant.some((m) => m !== undefined)) meaning.progress_table = rows.map((row, i) => (rowMeant[i] === undefined ? row : { ...(row as Obj), status: rowMeant[i] }));
+  // Staleness, the history walks and the logs' order read a loosely written time as its instant.
+  for (const field of ['created_at', 'updated_at']) {
+    const at = notes.find((n) => n.path === field)?.instant;
+    if (at !== undefined) meaning[field] = at;
+  }
+  for (const log of DATED_LOGS) {
+    const entries = doc[log];
+    const ats = Array.isArray(entries) ? entries.map((_, i) => notes.find((n) => n.path === joinPath(joinPath(log, i), 'at'))?.instant) : [];
+    if (ats.some((a) => a !== undefined)) meaning[log] = (entries as unknown[]).map((e, i) => (ats[i] === undefined ? e : { ...(e as Obj), at: ats[i] }));
+  }
   return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
 }
 

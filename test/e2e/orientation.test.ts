@@ -308,6 +308,33 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  it('an updated_at written as people do ("2026-09-14 09:12", no zone) is a slip: read as UTC, stale by that instant, and any update fixes it', async () => {
+    // A time written like this a day ago, as a hand edit would.
+    const local = daysAgo(1).slice(0, 16).replace('T', ' ');
+    const created = daysAgo(30).slice(0, 19);
+    const dir = repoWith([cp('api', { updated_at: local, created_at: created, next_actions: ['Deploy to staging (PR 12)'] }), cp('web', { updated_at: '2026-01-05 09:00' })]);
+    const before = read(dir, '.checkpoints/api.checkpoint.json');
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).not.toContain('needs repair');
+    expect(status.stdout).toMatch(/^api +in_progress /m);
+    expect(status.stdout).toContain(`note: api: created_at: created_at "${created}" has no time zone (read as UTC) (and 1 more: updated_at)`);
+    expect(status.stdout).toContain(`by hand in .checkpoints/api.checkpoint.json: write updated_at as "${local.replace(' ', 'T')}:00Z"`);
+    // web's 2026-01-05 is months old: stale by the instant it names, so resume asks; api's is a day old.
+    expect(status.stdout).toMatch(/^web .*stale/m);
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toContain('→ Deploy to staging (PR 12)');
+    const resume = await runCli(dir, ['resume', 'api']);
+    expect(resume.code, resume.stdout).toBe(0);
+    expect(resume.stdout).toContain(`Last session: 1d ago (${local})`);
+    expect((await runCli(dir, ['resume', 'web'])).code).toBe(3);
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+    // validate still fails it; the fix the note names (created_at's flag, which also stamps updated_at) makes it valid.
+    expect((await runCli(dir, ['validate', '.checkpoints/api.checkpoint.json'])).code).toBe(1);
+    const fix = /fix: (checkpoint update api [^\n;]*)/.exec(status.stdout)![1]!;
+    expect((await runCli(dir, fix.split(' ').slice(1))).code).toBe(0);
+    expect((await runCli(dir, ['validate', '.checkpoints/api.checkpoint.json'])).code).toBe(0);
+  });
+
   it('validate still fails it and doctor reports it, each with the did-you-mean; the fix the note gives makes it valid', async () => {
     const dir = repoWith([messy()]);
     const v = await runCli(dir, ['validate']);

@@ -152,6 +152,40 @@ describe('readableView', () => {
     for (const at of ['2026-02-30', '30/08/2026', 'last week', '2026-8-30']) expect(view(doc({ recently_done: [{ at, action: 'a' }] })), at).toBeNull();
   });
 
+  it('a time written without its zone or with a space for the T reads as its instant in UTC; updated_at is fixed by any write', () => {
+    const d = doc({ created_at: '2026-06-01T10:00:00', updated_at: '2026-09-14 09:12', recently_done: [{ at: '2026-09-13 17:05:30.5', action: 'a' }, { at: '2026-09-14 08:00:00+02:00', action: 'b' }] });
+    const r = view(d)!;
+    expect(r.view).toEqual(d);
+    expect(r.meaning).toMatchObject({ created_at: '2026-06-01T10:00:00Z', updated_at: '2026-09-14T09:12:00Z', recently_done: [{ at: '2026-09-13T17:05:30.5Z', action: 'a' }, { at: '2026-09-14T08:00:00+02:00', action: 'b' }] });
+    expect(r.notes.map((n) => [n.path, n.fix, n.byHand])).toEqual([
+      ['created_at', '--created_at=2026-06-01T10:00:00Z', undefined],
+      ['updated_at', null, 'write updated_at as "2026-09-14T09:12:00Z" (any `checkpoint update` stamps it anew)'],
+      ['recently_done[0].at', '--recently_done.0.at=2026-09-13T17:05:30.5Z', undefined],
+      ['recently_done[1].at', '--recently_done.1.at=2026-09-14T08:00:00+02:00', undefined],
+    ]);
+    expect(r.notes[1]!.problem).toBe('updated_at "2026-09-14 09:12" has no time zone (read as UTC), and a space where ISO-8601 puts T');
+    expect(r.notes[3]!.problem).toBe('recently_done[1].at "2026-09-14 08:00:00+02:00" has a space where ISO-8601 puts T');
+    for (const at of ['2026-09-14 25:00', '2026-02-30 10:00', '2026-09-14Z', '2026-09-14 9:12', '14.09.2026 09:12', '2026-09-14T09:12Z junk']) expect(view(doc({ updated_at: at })), at).toBeNull();
+  });
+
+  it('reads every loosely written time as the instant its parts name, in UTC when no zone is given', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(fc.property(
+      fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-12-31T23:59:59Z'), noInvalidDate: true }),
+      fc.constantFrom('T', ' '), fc.boolean(), fc.constantFrom('', 'Z', '+05:30', '-0800'),
+      (at, sep, seconds, zone) => {
+        const text = `${at.getUTCFullYear()}-${two(at.getUTCMonth() + 1)}-${two(at.getUTCDate())}${sep}${two(at.getUTCHours())}:${two(at.getUTCMinutes())}${seconds ? `:${two(at.getUTCSeconds())}` : ''}${zone}`;
+        const r = view(doc({ created_at: '1980-01-01T00:00:00Z', updated_at: text }));
+        if (sep === 'T' && zone !== '') return r === null || !r.notes.some((n) => n.path === 'updated_at'); // already an instant
+        const offset = zone === '' || zone === 'Z' ? 0 : (zone === '+05:30' ? 330 : -480) * 60_000;
+        const whole = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours(), at.getUTCMinutes(), seconds ? at.getUTCSeconds() : 0);
+        expect(Date.parse(r!.meaning.updated_at)).toBe(whole - offset);
+        expect(validateCheckpoint({ ...r!.meaning }).errors.filter((e) => e.path === 'updated_at')).toEqual([]);
+        return true;
+      },
+    ));
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
