@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH, tooDeepAt } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
+import { oneLine } from '../one-line.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -105,6 +106,12 @@ function flags(a: Args, names: Record<string, string>): string[] {
 /** Positionals after `--`, so none is taken for an option. */
 const rest = (...p: unknown[]) => ['--', ...p.flat().filter((x): x is string => typeof x === 'string')];
 const count = (n: unknown, what: string) => `${Array.isArray(n) ? n.length : 0} ${what}`;
+/**
+ * A value from the document (an action's text, a blocker's description, a reason) inside a
+ * summary: escaped to one line as the CLI prints it, so a newline or a control character in a
+ * checkpoint never reads to the agent as a line of ours ("SYSTEM: ...").
+ */
+const field = (v: unknown) => oneLine(String(v));
 
 export const TOOLS: ToolSpec[] = [
   {
@@ -115,7 +122,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     shape: { cwd, brief: z.boolean().optional(), since: z.string().optional().describe('details only for skills updated since this ISO instant'), engine },
     argv: (a) => flags(a, { brief: 'brief', since: 'since', engine: 'engine' }),
-    summary: (d) => `${count(d.skills, 'skill(s)')}, ${count(d.decisions_waiting, 'decision(s) waiting on the user')}${d.next ? `; next: ${(d.next as Doc).text}` : ''}`,
+    summary: (d) => `${count(d.skills, 'skill(s)')}, ${count(d.decisions_waiting, 'decision(s) waiting on the user')}${d.next ? `; next: ${field((d.next as Doc).text)}` : ''}`,
   },
   {
     name: 'next',
@@ -125,7 +132,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     shape: { cwd, engine },
     argv: (a) => flags(a, { engine: 'engine' }),
-    summary: (d) => (d.next ? `${(d.next as Doc).skill}: ${(d.next as Doc).text}` : 'nothing queued'),
+    summary: (d) => (d.next ? `${field((d.next as Doc).skill)}: ${field((d.next as Doc).text)}` : 'nothing queued'),
   },
   {
     name: 'resume',
@@ -202,7 +209,7 @@ export const TOOLS: ToolSpec[] = [
     summary: (d) => {
       // The CLI's words: warnings, and advice (a missing progress_table) apart.
       const notes = [Array.isArray(d.warnings) && d.warnings.length ? count(d.warnings, 'warning(s)') : '', Array.isArray(d.advice) && d.advice.length ? count(d.advice, 'advice') : ''].filter(Boolean);
-      return `${d.created ? 'created' : 'updated'} ${d.path}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+      return `${d.created ? 'created' : 'updated'} ${field(d.path)}${notes.length ? ` (${notes.join(', ')})` : ''}`;
     },
   },
   {
@@ -220,7 +227,7 @@ export const TOOLS: ToolSpec[] = [
       timeout: z.number().positive().optional().describe('seconds verify may run (default 120)'),
     },
     argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', timeout: 'timeout' }), ...rest(a.skill)],
-    summary: (d) => (d.ok === false ? `not done: ${d.reason}` : `done: ${d.done}; next: ${d.next ?? `(none; ${d.status})`}`),
+    summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
   },
   {
     name: 'pause',
@@ -240,7 +247,7 @@ export const TOOLS: ToolSpec[] = [
     // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.
     check: (a) => ((a.capsule !== undefined) === Boolean(a.auto) ? 'checkpoint pause: give either capsule (the seven-field object) or auto=true' : null),
     argv: (a) => [...(a.capsule !== undefined ? [`--context=${jsonText(a.capsule, 'capsule')}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
-    summary: (d) => (d.refreshed === false ? String(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${d.skill} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${d.skill}`),
+    summary: (d) => (d.refreshed === false ? field(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${field(d.skill)} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${field(d.skill)}`),
   },
   {
     name: 'rotate',
