@@ -135,11 +135,27 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     await turn();
   };
 
-  /** The host's roots (MCP roots/list), as folders; none when the host has no roots. */
+  /**
+   * The host's roots (MCP roots/list), as folders; none when the host has no roots or its answer
+   * fails (an error, no handler, a timeout): the call then works where the server was started, as
+   * for a host without roots, and never fails for the host's fault. A root no path can be made of
+   * (file://other-host/x) is passed over.
+   */
   async function hostRoots(): Promise<string[]> {
     if (!server.server.getClientCapabilities()?.roots) return [];
-    const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
-    return roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
+    let roots: { uri: string }[];
+    try {
+      roots = (await server.server.listRoots(undefined, { timeout: 10_000 })).roots;
+    } catch {
+      return [];
+    }
+    return roots.flatMap((r) => {
+      try {
+        return r.uri.startsWith('file:') ? [fileURLToPath(r.uri)] : [];
+      } catch {
+        return [];
+      }
+    });
   }
   // The folder the server serves: -C, else where it was started.
   const home = opts.dir !== undefined ? resolve(opts.startCwd, opts.dir) : opts.startCwd;
@@ -154,7 +170,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       // A bare repository or git dir is refused here by its own name, before the question of whose it is.
       const root = projectRoot(explicit);
       // A host that does not answer roots/list leaves the server's own project alone to serve.
-      const served = [home, ...(await hostRoots().catch(() => []))];
+      const served = [home, ...(await hostRoots())];
       if (!servedBy(root, served)) {
         const mine = projectRootOrNull(home);
         throw new CheckpointError('E_USAGE', `cwd ${quoted(explicit)} is outside this server's project (${mine && isProjectFolder(mine) ? shownPath(mine) : `none: it was started in ${shownPath(home)}`}) and the host's roots; refused`, {
