@@ -42,7 +42,7 @@ const cp = (skill: string, over: Record<string, unknown> = {}) => ({
 });
 const save = (dir: string, doc: unknown, rel = FILE) => write(dir, rel, `${JSON.stringify(doc, null, 2).replace('"pass_threshold": 6', '"pass_threshold": 6.0')}\n`);
 
-type Kind = 'DU' | 'UD' | 'AA-taken' | 'UU-removed' | 'AA-removed' | 'UU-settled';
+type Kind = 'DU' | 'UD' | 'AA-taken' | 'UU-removed' | 'AA-removed' | 'UU-settled' | 'UU-markers';
 const templates = new Map<Kind, string>();
 
 /** A repository stopped in a real `git merge` of branch `other` into main, left as `kind` says. */
@@ -64,7 +64,7 @@ function stopped(kind: Kind, opts: { web?: boolean } = {}): string {
     else save(dir, cp('api', { phase: 'p-ours', step: 'our step' }));
     commitAll(dir, kind === 'DU' ? 'retire the api checkpoint' : 'our session');
     expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
-    const code = { DU: 'DU', UD: 'UD', 'AA-taken': 'AA', 'UU-removed': 'UU', 'AA-removed': 'AA', 'UU-settled': 'UU' }[kind];
+    const code = { DU: 'DU', UD: 'UD', 'AA-taken': 'AA', 'UU-removed': 'UU', 'AA-removed': 'AA', 'UU-settled': 'UU', 'UU-markers': 'UU' }[kind];
     expect(git(dir, ['status', '--porcelain'])).toContain(`${code} ${FILE}`);
     if (kind === 'AA-taken') git(dir, ['checkout', '--theirs', '--', FILE]); // one side taken by hand, not staged
     if (kind === 'UU-settled') git(dir, ['checkout', '--ours', '--', FILE]);
@@ -424,6 +424,40 @@ describe('the MCP write tools over a checkpoint git holds unmerged', () => {
       expect(tool.content.map((c) => c.text).join('\n')).toBe(cli);
       expect(tool.structuredContent).toMatchObject({ ok: false, error: { code: 'E_CONFLICT', message: cli } });
       expect(cli).toMatch(/^checkpoint: refused to .*modify\/delete conflict \(DU\).*checkpoint resolve --accept-deletion/);
+    }
+    expect(fileBytes(dir)).toEqual(file);
+    expect(indexBytes(dir).equals(index)).toBe(true);
+  });
+});
+
+describe('done and pause over a file a merge left holding conflict markers', () => {
+  // The markers as git leaves them (UU), and the same file staged by mistake with `git add`: the index no longer says so, the markers do.
+  it.each([['unmerged'], ['staged']])('%s: the CLI and the MCP tools refuse as a conflict (E_CONFLICT, one line), never as a JSON error; file and index unchanged', async (how) => {
+    const dir = stopped('UU-markers');
+    if (how === 'staged') git(dir, ['add', FILE]);
+    expect(read(dir, FILE)).toMatch(/^<<<<<<< /m);
+    const [file, index] = [fileBytes(dir), indexBytes(dir)];
+    const line = (act: string) => `refused to ${act}: ${FILE} holds merge conflict markers; the file was not changed`;
+    const hint = 'finish the merge first with `checkpoint resolve` (`checkpoint resolve --check` lists what is left)';
+    for (const [name, argv, act] of WRITES.filter(([n]) => n.startsWith('done') || n.startsWith('pause'))) {
+      const r = await runCli(dir, [...argv, '--json']);
+      expect(r.code, `${name}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(JSON.parse(r.stdout), name).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: line(act), hint } });
+    }
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport);
+    clients.push(client);
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['done', { skill: 'api' }, 'mark the first action of api done'],
+      ['pause', { skill: 'api', auto: true }, 'refresh the recovery capsule of api'],
+      ['pause', { skill: 'api', capsule: JSON.parse(CAPSULE) }, 'save the recovery capsule of api'],
+    ];
+    for (const [name, args, act] of calls) {
+      const tool = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+      expect(tool.isError, name).toBe(true);
+      expect(tool.content.map((c) => c.text).join('\n')).toBe(`checkpoint: ${line(act)}; hint: ${hint}`);
+      expect(tool.structuredContent).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: `checkpoint: ${line(act)}; hint: ${hint}`, hint } });
     }
     expect(fileBytes(dir)).toEqual(file);
     expect(indexBytes(dir).equals(index)).toBe(true);

@@ -105,8 +105,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.auto) return runAuto(root, skill, ctx);
 
   const act = `save the recovery capsule of ${skill}`;
+  // A merge left unfinished (markers, or git's index holding it unmerged, the file even gone) is
+  // refused as such before the file is parsed: never a JSON error, never "create it first".
+  refuseConflicted(root, skill, act, { markers: true });
   if (!readCheckpoint(root, skill)) {
-    refuseConflicted(root, skill, act); // gone mid-merge: what ends the merge, not "create it first"
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
       hint: `create it first: checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`,
     });
@@ -268,9 +270,10 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const isObject = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
   const hasCapsule = (v: JsonValue | null): v is JsonObject => isObject(v) && storedCapsule(root, skill, v) !== null;
   const act = `refresh the recovery capsule of ${skill}`;
+  // As for a capsule: a merge left unfinished is said before the file is parsed, never "nothing to refresh".
+  refuseConflicted(root, skill, act, { markers: true });
   const file = readCheckpoint(root, skill);
   if (!file) {
-    refuseConflicted(root, skill, act); // gone mid-merge: said, never "nothing to refresh"
     return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
   }
   if (isObject(file.value)) storedCapsule(root, skill, file.value); // refused before git is asked anything
