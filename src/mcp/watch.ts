@@ -3,8 +3,9 @@
 // (folder removed, too many watches) is re-armed later and never takes the server down.
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { listSkills } from '../store/checkpoints.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
-import { skillFromFileName } from '../store/skill-name.js';
+import { CHECKPOINT_SUFFIX, skillFromFileName } from '../store/skill-name.js';
 
 export const DEBOUNCE_MS = 150;
 const RETRY_MS = 2000;
@@ -20,6 +21,9 @@ export function watchCheckpoints(root: string, onChange: (skills: string[] | nul
   let retry: NodeJS.Timeout | null = null;
   let closed = false;
   let pending: Set<string> | null = new Set();
+  // Set when the folder went unwatched (it was not there yet, a checkout removed it, the watch
+  // failed): a file written before the next watch on it starts is seen by no watcher.
+  let unwatched = false;
 
   const flush = () => {
     timer = null;
@@ -41,7 +45,18 @@ export function watchCheckpoints(root: string, onChange: (skills: string[] | nul
     }
     if (!timer) timer = setTimeout(flush, DEBOUNCE_MS);
   };
+  /** Every checkpoint now in the folder, announced as changed: what appeared while it went unwatched. */
+  const rescan = () => {
+    let skills: string[];
+    try {
+      skills = listSkills(root);
+    } catch {
+      return; // a folder the store refuses (a link out of the project) is refused by each call, not here
+    }
+    for (const skill of skills) changed(`${skill}${CHECKPOINT_SUFFIX}`);
+  };
   const rearm = () => {
+    unwatched = true;
     watcher?.close();
     watcher = null;
     if (!closed && !retry) retry = setTimeout(() => ((retry = null), arm()), RETRY_MS);
@@ -57,6 +72,11 @@ export function watchCheckpoints(root: string, onChange: (skills: string[] | nul
           // A checkout that removed the folder leaves this watcher on nothing: watch anew.
           if (!existsSync(dir)) rearm();
         });
+        // Listed after the watch started, so a file is either listed here or seen by it (or both: announced twice, harmless).
+        if (unwatched) {
+          unwatched = false;
+          rescan();
+        }
       } catch {
         watcher = watch(root, { persistent: false }, (_event, file) => {
           if (String(file) !== CHECKPOINTS_DIR) return;

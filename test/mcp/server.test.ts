@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -580,5 +580,30 @@ describe('checkpoint mcp: a host whose roots/list fails', () => {
       const prompt = await c.getPrompt({ name: 'resume-session', arguments: {} });
       expect((prompt.messages[0]!.content as { text: string }).text).toContain('RESUMING: api');
     }
+  });
+});
+
+describe('checkpoint mcp: a .checkpoints/ folder made after the server started', () => {
+  it('a checkpoint written into it before the server watches the new folder is still announced', async () => {
+    const dir = repo();
+    const c = await connect(dir);
+    let lists = 0;
+    const updated: string[] = [];
+    c.setNotificationHandler(ResourceListChangedNotificationSchema, () => void lists++);
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await c.subscribeResource({ uri: 'checkpoint://api' });
+    await call(c, 'status'); // starts watching: the project root, since there is no folder yet
+    /** Polls until `done()`; false when the (generous) deadline passes first. */
+    const until = async (done: () => boolean, ms = 30_000) => {
+      for (const end = Date.now() + ms; !done(); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) return false;
+      return true;
+    };
+    mkdirSync(join(dir, '.checkpoints'));
+    // The folder's own announcement: the file below is written after it, while the server has yet to watch inside the folder.
+    expect(await until(() => lists > 0)).toBe(true);
+    const seen = lists;
+    messy(dir);
+    expect(await until(() => lists > seen && updated.includes('checkpoint://api')), 'the new checkpoint was never announced').toBe(true);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toContain('checkpoint://api');
   });
 });
