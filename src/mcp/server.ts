@@ -16,6 +16,7 @@ import { resolveGitDirsSync } from '../git/locate.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
+import { resumeText } from './resume-text.js';
 import { McpServer, ReadResourceRequestSchema, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
@@ -212,10 +213,14 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       const argv = tool.argv(args);
       const cap = await invoke(tool.command, argv, dir, true);
       const doc = documentOf(cap);
-      let text = tool.summary(doc);
-      if (tool.name === 'resume') text = (await invoke('resume', argv, dir, false)).out.join('\n');
-      if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
       const notes = cap.err.filter((l) => l.trim());
+      if (tool.name === 'resume') {
+        // Briefing and notes within max_chars together (resume-text.ts).
+        const text = await resumeText((n) => tool.argv({ ...args, max_chars: n }), dir, notes, typeof args.max_chars === 'number' ? args.max_chars : undefined);
+        return { content: [{ type: 'text', text }], structuredContent: doc };
+      }
+      let text = tool.summary(doc);
+      if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
       return { content: [{ type: 'text', text: [text, ...notes].filter(Boolean).join('\n') }], structuredContent: doc };
     } catch (e) {
       return failure(asFailure(e));

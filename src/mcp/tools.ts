@@ -7,6 +7,7 @@ import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
 import { oneLine } from '../one-line.js';
+import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
@@ -144,7 +145,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill: skill.optional(),
       context: z.boolean().optional().describe('the recovery capsule saved before compaction, instead of the briefing'),
-      max_chars: z.number().int().optional().describe('text budget in characters (default 9000); one too small for the first line (RESUMING: <skill> on <project>) is refused'),
+      max_chars: z.number().int().optional().describe(`budget in characters of the whole text, notes included (default ${DEFAULT_MAX_CHARS}); one too small for the first line (RESUMING: <skill> on <project>) is refused`),
       engine,
     },
     argv: (a) => [...flags(a, { context: 'context', max_chars: 'max-chars', engine: 'engine' }), ...rest(a.skill)],

@@ -607,3 +607,29 @@ describe('checkpoint mcp: a .checkpoints/ folder made after the server started',
     expect((await c.listResources()).resources.map((r) => r.uri)).toContain('checkpoint://api');
   });
 });
+
+describe('checkpoint mcp: resume within max_chars', () => {
+  it('the whole text, notes included, fits max_chars; the first line is always there, and a budget too small for it is refused as the CLI refuses it', async () => {
+    const dir = repo();
+    messy(dir);
+    // Left out of the briefing with a note beside it: the note the CLI writes to stderr.
+    write(dir, '.checkpoints/web.checkpoint.json', '{"skill": "web", nope\n');
+    const c = await connect(dir);
+    const note = 'checkpoint: warning: left out unreadable or invalid checkpoint: web (see `checkpoint validate`)';
+    const full = text(await call(c, 'resume'));
+    expect(full).toContain(`\n${note}`);
+    const header = full.split('\n')[0]!;
+    expect(header).toMatch(/^RESUMING: api on /);
+    for (const max of [full.length + 1, full.length, 400, 200, 160, header.length + note.length + 2, 100, 60, header.length + 1]) {
+      const r = await call(c, 'resume', { max_chars: max });
+      expect(r.isError, `${max}: ${text(r)}`).toBeFalsy();
+      expect(text(r).length, `${max}: ${text(r)}`).toBeLessThanOrEqual(max);
+      expect(text(r).split('\n')[0]).toBe(header);
+      // The note stays wherever it fits beside the first line.
+      if (max >= header.length + note.length + 2) expect(text(r)).toContain(note);
+    }
+    const small = await call(c, 'resume', { max_chars: header.length });
+    expect(small.isError).toBe(true);
+    expect(text(small)).toBe(`checkpoint: --max-chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise --max-chars to ${header.length + 1} or more`);
+  });
+});
