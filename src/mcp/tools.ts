@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH, tooDeepAt } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
+import { FORBIDDEN_KEYS } from '../protocol/fields.js';
 import { oneLine } from '../one-line.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 
@@ -92,6 +93,29 @@ function opFlag(o: { path: string; op: 'set' | 'append'; value: unknown; json?: 
   // A string is sent as JSON text too: a typed "9" stays the string "9", where a plain `--a=9`
   // over a number would keep the number's type (update-ops keepingType), as a person typing means.
   return typeof o.value === 'string' ? `${flag}:json=${JSON.stringify(o.value)}` : `${flag}:json=${jsonText(o.value, `ops[${i}].value`)}`;
+}
+
+/** An object, as the pause tool's capsule; tools/list shows it as one. */
+const capsuleObject = z
+  .unknown()
+  .refine((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'an object (the seven capsule fields)')
+  .meta({ type: 'object', additionalProperties: { description: 'any JSON value' } });
+
+/**
+ * Refuses a key that would reach an object's prototype (__proto__, prototype, constructor) inside
+ * `value`, as `checkpoint update` refuses one in a path: by name and place, before anything runs.
+ */
+function refuseForbiddenKeys(value: unknown, at: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) return value.forEach((item, i) => refuseForbiddenKeys(item, joinPath(at, i)));
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) {
+      throw new CheckpointError('E_USAGE', `${joinPath(at, key)}: the key "${key}" is forbidden (prototype pollution); nothing was changed`, {
+        hint: `the capsule takes the fields ${CAPSULE_FIELDS.join(', ')}`,
+      });
+    }
+    refuseForbiddenKeys((value as Record<string, unknown>)[key], joinPath(at, key));
+  }
 }
 
 /** `--name=value` for set options: the = form, so a value starting with "-" stays a value. */
@@ -242,11 +266,18 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill,
       // The fields are checked by `pause` against the schema, with its messages: not restated here.
-      capsule: z.record(z.string(), json).optional().describe(capsuleFieldsText()),
+      // Passed on as it arrived, as `json` is: a record would copy it, and an own "__proto__" key
+      // would vanish on the way (a prototype set) instead of being refused (check below).
+      capsule: capsuleObject.optional().describe(capsuleFieldsText()),
       auto: z.boolean().optional(),
     },
     // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.
-    check: (a) => ((a.capsule !== undefined) === Boolean(a.auto) ? 'checkpoint pause: give either capsule (the seven-field object) or auto=true' : null),
+    check: (a) => {
+      if ((a.capsule !== undefined) === Boolean(a.auto)) return 'checkpoint pause: give either capsule (the seven-field object) or auto=true';
+      // One nested past what is read is refused by its depth (jsonText), before it is walked here.
+      if (tooDeepAt(a.capsule as JsonValue) === null) refuseForbiddenKeys(a.capsule, 'capsule');
+      return null;
+    },
     argv: (a) => [...(a.capsule !== undefined ? [`--context=${jsonText(a.capsule, 'capsule')}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
     summary: (d) => (d.refreshed === false ? field(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${field(d.skill)} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${field(d.skill)}`),
   },

@@ -75,6 +75,7 @@ describe('checkpoint mcp', () => {
     for (const w of ['update', 'done', 'pause', 'rotate']) expect(byName[w]!.annotations?.readOnlyHint).toBe(false);
     expect(byName.update!.annotations?.destructiveHint).toBe(true);
     expect(byName.update!.inputSchema.required).toEqual(expect.arrayContaining(['skill', 'ops']));
+    expect(byName.pause!.inputSchema.properties?.capsule).toMatchObject({ type: 'object' });
     const { resources } = await c.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['checkpoint://README', 'checkpoint://api']);
     const read = await c.readResource({ uri: 'checkpoint://api' });
@@ -631,5 +632,30 @@ describe('checkpoint mcp: resume within max_chars', () => {
     const small = await call(c, 'resume', { max_chars: header.length });
     expect(small.isError).toBe(true);
     expect(text(small)).toBe(`checkpoint: --max-chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise --max-chars to ${header.length + 1} or more`);
+  });
+});
+
+describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype', () => {
+  it('__proto__, prototype or constructor anywhere in the capsule is one tool error naming where, never dropped; the file byte-identical', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const c = await connect(dir);
+    const fields = '"goal": "Auth", "acceptance": "tests pass", "decisions": [], "evidence": [], "pending": [], "next": "Ship it"';
+    // As a host's JSON.parse makes them: own keys.
+    const cases: [string, string][] = [
+      [`{${fields}, "constraints": [], "__proto__": {"goal": "injected"}}`, 'capsule.__proto__: the key "__proto__"'],
+      [`{${fields}, "constraints": [], "prototype": "x"}`, 'capsule.prototype: the key "prototype"'],
+      [`{${fields}, "constraints": [{"constructor": {"prototype": 1}}]}`, 'capsule.constraints[0].constructor: the key "constructor"'],
+    ];
+    for (const [capsule, where] of cases) {
+      const r = await call(c, 'pause', { skill: 'api', capsule: JSON.parse(capsule) });
+      expect(r.isError, capsule).toBe(true);
+      expect(text(r)).toBe(`checkpoint: ${where} is forbidden (prototype pollution); nothing was changed; hint: the capsule takes the fields goal, acceptance, constraints, decisions, evidence, pending, next`);
+      expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    }
+    // The same capsule without it is saved.
+    expect((await call(c, 'pause', { skill: 'api', capsule: JSON.parse(`{${fields}, "constraints": []}`) })).isError).toBeFalsy();
+    expect(disk(dir).capsule.context.goal).toBe('Auth');
   });
 });
