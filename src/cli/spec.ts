@@ -67,6 +67,13 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', describe: 'show help' },
 };
 
+/**
+ * `done --verify`'s default --timeout, in seconds, for the CLI and the MCP done tool alike: long
+ * enough for a real test suite, short enough that a hung check cannot hold a session forever.
+ * Here, beside the option, since this table is what both read (and it loads nothing).
+ */
+export const DEFAULT_VERIFY_TIMEOUT_S = 600;
+
 const skill = (required = true): PositionalSpec => ({ name: 'skill', describe: 'skill name (file .checkpoints/<skill>.checkpoint.json)', required });
 
 export const COMMANDS: CommandSpec[] = [
@@ -129,7 +136,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [skill()],
     options: {
       verify: { type: 'boolean', describe: "run the action's done_when command first; pop only if it exits 0" },
-      timeout: { type: 'string', describe: 'seconds --verify may run before the check (its whole process group) is ended (default 600)' },
+      timeout: { type: 'string', describe: `seconds --verify may run before the check (its whole process group) is ended (default ${DEFAULT_VERIFY_TIMEOUT_S})` },
       complete: { type: 'boolean', describe: 'when this was the last action, mark the checkpoint complete' },
     },
     examples: [

@@ -7,6 +7,7 @@ import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
 import { FORBIDDEN_KEYS } from '../protocol/fields.js';
+import { DEFAULT_VERIFY_TIMEOUT_S } from '../cli/spec.js';
 import { oneLine } from '../one-line.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 
@@ -249,7 +250,7 @@ export const TOOLS: ToolSpec[] = [
       skill,
       complete: z.boolean().optional().describe('when this was the last action, mark the checkpoint complete'),
       verify: z.boolean().optional().describe("run the action's done_when command first; needs `checkpoint mcp --allow-verify`"),
-      timeout: z.number().positive().optional().describe('seconds verify may run (default 120)'),
+      timeout: z.number().positive().optional().describe(`seconds verify may run (default ${DEFAULT_VERIFY_TIMEOUT_S}, as the CLI's --timeout)`),
     },
     argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', timeout: 'timeout' }), ...rest(a.skill)],
     summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),

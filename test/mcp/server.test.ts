@@ -8,8 +8,9 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
+import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -657,5 +658,17 @@ describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype',
     // The same capsule without it is saved.
     expect((await call(c, 'pause', { skill: 'api', capsule: JSON.parse(`{${fields}, "constraints": []}`) })).isError).toBeFalsy();
     expect(disk(dir).capsule.context.goal).toBe('Auth');
+  });
+});
+
+describe('checkpoint mcp: the done tool\'s verify timeout', () => {
+  it('names the default the CLI applies (and its help and the README give)', async () => {
+    const dir = repo();
+    const c = await connect(dir);
+    const done = (await c.listTools()).tools.find((t) => t.name === 'done')!;
+    const described = String((done.inputSchema.properties?.timeout as { description?: string }).description);
+    expect(described).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S},`);
+    expect(cli(dir, ['done', '--help']).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
   });
 });

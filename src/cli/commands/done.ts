@@ -14,13 +14,11 @@ import { runDoneWhen } from '../../store/verify.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
 import { listFlag, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
-import type { Context, ParsedArgs } from '../spec.js';
+import { DEFAULT_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
-// Long enough for a real test suite, short enough that a hung check cannot hold a session forever.
-const DEFAULT_VERIFY_TIMEOUT_S = 600;
 const MAX_VERIFY_TIMEOUT_S = 86_400;
 
 const SHELL_WORDS = new Set(['!', '[', '[[', '(', '{', 'test', 'true', 'false', 'cd', 'command', 'exec', 'exit', 'export', 'if', 'for', 'while', 'until', 'case', 'set', 'eval', '.', 'echo', 'printf', 'env', 'time']);
