@@ -3,7 +3,9 @@
 // (husky, lefthook, pre-commit) regenerate their files and find the user's hook by the name they
 // run under ($0), so a moved hook silently stops gating. Nor is a hook written into a folder
 // core.hooksPath names or a linked hooks folder (committed, or shared by other repositories):
-// init prints the one line to add to the user's hook instead. Idempotent.
+// init prints the one line to add to the user's hook instead. Our own hook is replaced only when
+// it is byte for byte one checkpoint shipped (shipped-hooks.ts): one the user edited is kept, and
+// init says how to chain our check from it. Idempotent.
 import { chmodSync, existsSync, lstatSync, realpathSync, renameSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { assertGitRepo, gitOut } from './git-config.js';
@@ -12,6 +14,7 @@ import type { InstallPlan } from './plan.js';
 import { shownPath } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
+import { isShippedHook } from './shipped-hooks.js';
 
 const MARKER = 'checkpoint pre-push hook';
 /** Where a project that depends on the package has the shipped hook, whatever the package manager. */
@@ -134,6 +137,11 @@ export function planPrePushHook(root: string, template: string, nodePath: string
     const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
     return nothing(`left ${shown(root, path)} as it is (not checkpoint's hook)${chained}; ${addLine(userFile(current))}`);
   }
+  // Ours, but not byte for byte a hook checkpoint shipped: the user edited it (a lint step, say).
+  // Never replaced, nor put back over by pre-push.chained: their lines are theirs.
+  if (current !== null && current !== content && !isShippedHook(current)) {
+    return nothing(`left ${shown(root, path)} as it is (checkpoint's hook, edited since it was installed; never replaced); to keep your lines and run the current check, make it your own hook: #!/bin/sh, then this line, then your lines: ${chainLine(root, templatePath)}`);
+  }
   // An earlier init moved the hook here to pre-push.chained. A hook manager's file run under that
   // name ($0) looks for the wrong work and passes; in a core.hooksPath folder we write no hook any
   // more. Either way it goes back (replacing only our hook) and the line to add is printed.
@@ -149,7 +157,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   if (current === null && resolve(dir) !== resolve(own)) {
     return nothing(`no pre-push hook written: core.hooksPath points at ${shown(root, dir)}, not this clone's own hooks folder; ${addLine(path)}`);
   }
-  // Ours (an earlier install's too, wherever it is, pre-push.chained beside it still run): kept current.
+  // Ours as shipped (an earlier install's too, pre-push.chained beside it still run): kept current.
   if (current === content) return { changes: [], notes: [], apply() {} };
   return {
     changes: [`${current === null ? 'installed' : 'updated'} the pre-push hook in ${path}`],

@@ -9,6 +9,8 @@ import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, m
 import { renderHook } from '../../src/install/hook.js';
 
 const LINE = '. node_modules/checkpoint-protocol/hooks/pre-push-chain';
+/** The pre-push hook an earlier checkpoint (8d74bca) installed, node and launcher baked in. */
+const EARLIER_HOOK = join(ROOT, 'test/fixtures/hooks/pre-push.8d74bca');
 
 function withRemote(dir: string): void {
   const remote = tempDir('cp-remote-');
@@ -202,8 +204,8 @@ describe('init beside another pre-push hook', () => {
 
   it('a hook an earlier init installed, with the user hook it kept as pre-push.chained: updated in place, the chained hook still runs', () => {
     const dir = makeRepo();
-    const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
-    const earlier = renderHook(template.replace(/^(# Installed by .*)$/m, '$1\n# A pre-push hook that was here before is kept as pre-push.chained and runs first.'), '/old/node', '/old/place/bin/checkpoint.js');
+    // As 8d74bca's init installed it: a hook checkpoint shipped, so it may be replaced.
+    const earlier = readFileSync(EARLIER_HOOK, 'utf8');
     mkdirSync(join(dir, '.git/hooks'), { recursive: true });
     write(dir, '.git/hooks/pre-push', earlier);
     write(dir, '.git/hooks/pre-push.chained', '#!/bin/sh\necho chained-ran >&2\n');
@@ -221,6 +223,63 @@ describe('init beside another pre-push hook', () => {
     expect(push.status, push.stderr).toBe(0);
     expect(push.stderr).toContain('chained-ran');
     expect(push.stderr).toContain('checkpoint doctor --fail-on-warnings');
+  });
+});
+
+describe("init keeps a pre-push hook of ours the user edited", () => {
+  const current = () => renderHook(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8'), process.execPath, join(ROOT, 'bin/checkpoint.js'));
+  const hookAt = (dir: string, text: string) => {
+    mkdirSync(join(dir, '.git/hooks'), { recursive: true });
+    write(dir, '.git/hooks/pre-push', text);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+  };
+
+  it('a re-run leaves the hook init wrote and the user then edited byte for byte, and says in one line how to chain our check', () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['init']).stdout).toContain('✓ installed the pre-push hook in');
+    const edited = `${read(dir, '.git/hooks/pre-push')}npm run lint\n`;
+    write(dir, '.git/hooks/pre-push', edited);
+    const again = cli(dir, ['init']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(read(dir, '.git/hooks/pre-push')).toBe(edited);
+    expect(readdirSync(join(dir, '.git/hooks')).filter((f) => f.startsWith('pre-push') && !f.endsWith('.sample'))).toEqual(['pre-push']);
+    const notes = again.stdout.split('\n').filter((l) => l.startsWith('! '));
+    expect(notes).toEqual([expect.stringMatching(/^! left \.git\/hooks\/pre-push as it is \(checkpoint's hook, edited since it was installed; never replaced\); to keep your lines and run the current check, make it your own hook: #!\/bin\/sh, then this line, then your lines: CHECKPOINT_HOOK=\S+hooks\/pre-push \. \S+hooks\/pre-push-chain$/)]);
+    expect(again.stdout).not.toContain('updated the pre-push hook');
+  });
+
+  it('a hook an earlier checkpoint shipped (fixture) is upgraded to the current one; the same hook edited is kept', () => {
+    const dir = makeRepo();
+    const earlier = readFileSync(EARLIER_HOOK, 'utf8');
+    hookAt(dir, earlier);
+    const up = cli(dir, ['init']);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toContain('✓ updated the pre-push hook in');
+    expect(up.stdout).not.toContain('!');
+    expect(read(dir, '.git/hooks/pre-push')).toBe(current());
+    expect(cli(dir, ['init']).stdout).toBe(`✓ ${dir} is already set up\n`);
+
+    const other = makeRepo();
+    const edited = earlier.replace(/^hook_dir=/m, 'npm test || exit 1\nhook_dir=');
+    hookAt(other, edited);
+    const kept = cli(other, ['init']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain("! left .git/hooks/pre-push as it is (checkpoint's hook, edited since it was installed; never replaced)");
+    expect(read(other, '.git/hooks/pre-push')).toBe(edited);
+  });
+
+  it('an edited hook of ours is not put back over by a pre-push.chained an earlier init left beside it', () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.hooksPath', '.githooks']);
+    const edited = `${current()}echo mine\n`;
+    write(dir, '.githooks/pre-push', edited);
+    write(dir, '.githooks/pre-push.chained', '#!/bin/sh\necho chained\n');
+    const r = cli(dir, ['init']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("! left .githooks/pre-push as it is (checkpoint's hook, edited since it was installed; never replaced)");
+    expect(read(dir, '.githooks/pre-push')).toBe(edited);
+    expect(read(dir, '.githooks/pre-push.chained')).toBe('#!/bin/sh\necho chained\n');
   });
 });
 

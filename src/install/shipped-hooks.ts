@@ -1,0 +1,32 @@
+// Every pre-push hook checkpoint has shipped, as sha256 digests of hooks/pre-push at each change
+// (git log -- hooks/pre-push), with the two lines init bakes in (CHECKPOINT_NODE, CHECKPOINT_BIN)
+// emptied again. A hook file whose text un-renders to one of these is ours and unedited: init may
+// replace it. Anything else holding our marker was edited by the user and is never replaced.
+// A change to hooks/pre-push adds its digest here (a test checks the current one is listed).
+import { createHash } from 'node:crypto';
+
+const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
+  '26defdf35828ba0da033c53f02fa0eb007a4c81a6107a2eec068cee63e4b214b', // 6e2eb8a: the first hook
+  'd0363899c9c3fa3760958ead84f06b6c1cce6609ee1867ed587227f8f2ddc7c4', // 811cf65: checkpoint-protocol
+  '938893de428fedd9a766fa1ec68c6ccd6bc2ea06c190676989121dcfb8fdf328', // 8d74bca: --pushed ranges
+  '286a771e38579a350a18e2033b092409fe544afa689344c9816d63b6cba8ec98', // 8bc9649: beside other tools' hooks
+  '146e077814b85f75a51803e5d696451e32c0e33b2dd6c690f65ba0a3208632ca', // d6896e0: pre-push-chain
+  '8cf46f26e39c21b2a3664a417846890711e36298fca318c7416478195c667de8', // b0d4146: node not found
+]);
+
+/** A shell-quoted value as init bakes it in (shellQuote: '…' with '\'' for a quote). */
+const BAKED = (name: string) => new RegExp(`^${name}='(?:[^']|'\\\\'')*'$`, 'm');
+
+/** A rendered hook's text with the baked-in node and launcher emptied: the template it came from. */
+export function unrenderHook(text: string): string {
+  return text.replace(BAKED('CHECKPOINT_NODE'), 'CHECKPOINT_NODE=""').replace(BAKED('CHECKPOINT_BIN'), 'CHECKPOINT_BIN=""');
+}
+
+export function hookDigest(text: string): string {
+  return createHash('sha256').update(unrenderHook(text), 'utf8').digest('hex');
+}
+
+/** Whether `text` is, byte for byte, a pre-push hook checkpoint shipped (whatever node and launcher it names). */
+export function isShippedHook(text: string): boolean {
+  return SHIPPED_HOOK_DIGESTS.has(hookDigest(text));
+}
