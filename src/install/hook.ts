@@ -3,7 +3,8 @@
 // (husky, lefthook, pre-commit) regenerate their files and find the user's hook by the name they
 // run under ($0), so a moved hook silently stops gating. Nor is a hook written into a folder
 // core.hooksPath names or a linked hooks folder (committed, or shared by other repositories):
-// init prints the one line to add to the user's hook instead. Our own hook is replaced only when
+// init prints the one line to add to the user's hook instead; in such a folder outside the work
+// tree (a global ~/.githooks) not even our own hook is updated. Our own hook is replaced only when
 // it is byte for byte one checkpoint shipped (shipped-hooks.ts): one the user edited is kept, and
 // init says how to chain our check from it. Idempotent.
 import { chmodSync, existsSync, lstatSync, realpathSync, renameSync } from 'node:fs';
@@ -92,6 +93,19 @@ function isHuskyWrapper(dir: string, hook: string): boolean {
   return basename(dir) === '_' && /\/h"|husky/.test(hook);
 }
 
+/** Whether `dir` (as its links lead, when it exists) is outside the work tree at `root`. */
+function outsideWorkTree(root: string, dir: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(root), real(dir));
+  return rel.startsWith('..') || isAbsolute(rel);
+}
+
 function isLink(p: string): boolean {
   try {
     return lstatSync(p).isSymbolicLink();
@@ -142,10 +156,22 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   if (current !== null && current !== content && !isShippedHook(current)) {
     return nothing(`left ${shown(root, path)} as it is (checkpoint's hook, edited since it was installed; never replaced); to keep your lines and run the current check, make it your own hook: #!/bin/sh, then this line, then your lines: ${chainLine(root, templatePath)}`);
   }
+  // A core.hooksPath folder outside the work tree (a global ~/.githooks, another repository's) is
+  // shared with whatever else uses it: checkpoint writes nothing there, not even an update of its
+  // own hook; the one line says what to do by hand.
+  const outside = resolve(dir) !== resolve(own) && outsideWorkTree(root, dir);
+  const chainedPath = join(dir, 'pre-push.chained');
+  const aside = current !== null && (isLink(chainedPath) || existsSync(chainedPath));
+  if (outside && current !== null && (aside || current !== content)) {
+    const what = aside
+      ? `an earlier checkpoint init moved your hook aside to ${shown(root, chainedPath)}: put it back by hand (mv ${shellQuote(chainedPath)} ${shellQuote(path)}), then put this line first in it`
+      : 'to update it by hand, replace its text with #!/bin/sh, then this line';
+    const version = current === content ? '' : ' from an earlier version';
+    return nothing(`left ${shown(root, path)} as it is (checkpoint's hook${version}, outside this project, where checkpoint writes nothing); ${what}: ${chainLine(root, templatePath)}`);
+  }
   // An earlier init moved the hook here to pre-push.chained. A hook manager's file run under that
   // name ($0) looks for the wrong work and passes; in a core.hooksPath folder we write no hook any
   // more. Either way it goes back (replacing only our hook) and the line to add is printed.
-  const chainedPath = join(dir, 'pre-push.chained');
   const chained = current !== null && !isLink(chainedPath) ? readProjectText(root, chainedPath, { maxBytes: 1024 * 1024 }) : null;
   if (chained !== null && (resolve(dir) !== resolve(own) || /\$(?:0|\{0\})/.test(chained))) {
     return {

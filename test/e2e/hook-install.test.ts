@@ -283,6 +283,65 @@ describe("init keeps a pre-push hook of ours the user edited", () => {
   });
 });
 
+describe('core.hooksPath: a folder another tool or other repositories share', () => {
+  const current = () => renderHook(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8'), process.execPath, join(ROOT, 'bin/checkpoint.js'));
+  /** A machine-wide hooks folder outside the project, named in a global config of the test's own (never the machine's). */
+  const globalHooks = (dir: string) => {
+    const home = tempDir('cp-home-');
+    const hooks = join(home, 'githooks');
+    mkdirSync(hooks);
+    const config = join(home, 'gitconfig');
+    git(dir, ['config', '--file', config, 'core.hooksPath', hooks]);
+    return { hooks, env: { HOME: home, GIT_CONFIG_GLOBAL: config, GIT_CONFIG_NOSYSTEM: '1' } };
+  };
+
+  it('outside the work tree: even a hook checkpoint shipped is not updated there; one line says what to do by hand', () => {
+    const dir = makeRepo();
+    const { hooks, env } = globalHooks(dir);
+    const earlier = readFileSync(EARLIER_HOOK, 'utf8');
+    write(hooks, 'pre-push', earlier);
+    const r = cli(dir, ['init'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const notes = r.stdout.split('\n').filter((l) => l.startsWith('! '));
+    expect(notes).toEqual([`! left ${hooks}/pre-push as it is (checkpoint's hook from an earlier version, outside this project, where checkpoint writes nothing); to update it by hand, replace its text with #!/bin/sh, then this line: CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}`]);
+    expect(read(hooks, 'pre-push')).toBe(earlier);
+    expect(readdirSync(hooks)).toEqual(['pre-push']);
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+    // The rest of init was done.
+    expect(read(dir, '.gitattributes')).toContain('merge=checkpoint');
+  });
+
+  it('outside the work tree: a pre-push.chained an earlier init left there is not moved back by init; the line says how', () => {
+    const dir = makeRepo();
+    const { hooks, env } = globalHooks(dir);
+    write(hooks, 'pre-push', current());
+    write(hooks, 'pre-push.chained', '#!/bin/sh\necho team-hook\n');
+    const r = cli(dir, ['init'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`! left ${hooks}/pre-push as it is (checkpoint's hook, outside this project, where checkpoint writes nothing); an earlier checkpoint init moved your hook aside to ${hooks}/pre-push.chained: put it back by hand (mv '${hooks}/pre-push.chained' '${hooks}/pre-push'), then put this line first in it: `);
+    expect(read(hooks, 'pre-push')).toBe(current());
+    expect(read(hooks, 'pre-push.chained')).toBe('#!/bin/sh\necho team-hook\n');
+  });
+
+  it("inside the project (husky's .husky/_): a hook checkpoint shipped is updated, the same hook edited is kept", () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.hooksPath', '.husky/_']);
+    const earlier = readFileSync(EARLIER_HOOK, 'utf8');
+    write(dir, '.husky/_/pre-push', earlier);
+    const up = cli(dir, ['init']);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toContain(`✓ updated the pre-push hook in ${dir}/.husky/_/pre-push`);
+    expect(read(dir, '.husky/_/pre-push')).toBe(current());
+    const edited = `${earlier}npx lint-staged\n`;
+    write(dir, '.husky/_/pre-push', edited);
+    const kept = cli(dir, ['init']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain("! left .husky/_/pre-push as it is (checkpoint's hook, edited since it was installed; never replaced)");
+    expect(read(dir, '.husky/_/pre-push')).toBe(edited);
+  });
+});
+
 describe('init repairs what an earlier init did to a hook manager', () => {
   it("husky's wrapper moved to pre-push.chained (the user's gate silently off) is put back, byte for byte, and the gate works again", () => {
     const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
