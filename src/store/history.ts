@@ -1,10 +1,10 @@
 // .checkpoints/history/: where reset and rotate move things. Nothing is deleted; `history`
 // lists what is there and `restore` (store/restore.ts) brings it back.
-import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
-import { ensureProjectDir, listProjectDir, projectPathExists, statProjectFile } from './safe-fs.js';
+import { ensureProjectDir, linkAt, listProjectDir, projectPathExists, readProjectBytes, statProjectFile } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, instantOf, lockPathFor, MAX_READ_BYTES, type Clock } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { refuseConflicted } from './index-conflicts.js';
@@ -64,8 +64,36 @@ export function listArchives(root: string, skill?: string, onSkip?: (file: strin
 }
 
 /**
- * Moves the live checkpoint into history/ under the skill's lock. link+unlink rather than
- * rename so an existing archive of the same name is never overwritten.
+ * Puts the checkpoint at `live` into history/ as `target`, never over anything there (EEXIST is
+ * thrown for a taken name). A plain file is moved: link + unlink, the same bytes. A committed
+ * symlink (to a file inside the project: one out was refused before) is never moved as a link,
+ * which would leave a link in history/ (dangling, or still pointing at a file that changes): its
+ * content is copied into a new plain file and only the link is removed, so the file it pointed at
+ * stays where it was, as it was (the user's data).
+ */
+function moveIntoHistory(root: string, live: string, target: string): void {
+  if (linkAt(live) === null) {
+    linkSync(live, target); // link(2) never follows a link at `live`: checked below
+    if (!lstatSync(target).isSymbolicLink()) {
+      unlinkSync(live);
+      return;
+    }
+    unlinkSync(target); // `live` became a link meanwhile: copied as one is, below
+  }
+  const bytes = readProjectBytes(root, live, {
+    maxBytes: MAX_ROTATION_FILE_BYTES,
+    sizeHint: `${display(root, live)} is a link: its content is copied into history/, up to this size; replace the link with the file itself, then run the command again`,
+  });
+  if (bytes === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, live)} is gone`, { hint: 'run the command again' });
+  // 'wx': created new, never written through a link or over a file planted at that name.
+  writeFileSync(target, bytes, { flag: 'wx' });
+  unlinkSync(live); // removes the link alone, never what it points at
+}
+
+/**
+ * Moves the live checkpoint into history/ under the skill's lock (moveIntoHistory: a link is
+ * copied, its target left alone). Never rename, so an existing archive of the same name is never
+ * overwritten.
  */
 export async function archiveCheckpoint(root: string, skill: string, now: Clock): Promise<string> {
   const live = checkpointPath(root, skill);
@@ -83,12 +111,11 @@ export async function archiveCheckpoint(root: string, skill: string, now: Clock)
     for (let n = 0; ; n++) {
       const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
       try {
-        linkSync(live, target);
+        moveIntoHistory(root, live, target);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw e;
       }
-      unlinkSync(live);
       return target;
     }
   });
@@ -113,13 +140,12 @@ export async function archiveDeletedInMerge(root: string, skill: string, now: Cl
       const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
       try {
         // Exclusive: an archive (or a link planted) of that name is never written through.
-        if (text === null) linkSync(live, target);
+        if (text === null) moveIntoHistory(root, live, target);
         else writeFileSync(target, text, { flag: 'wx' });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw e;
       }
-      if (text === null) unlinkSync(live);
       return target;
     }
   });
