@@ -1,7 +1,7 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it?
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDriverConfig } from '../git/driver-config.js';
+import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown } from '../one-line.js';
 import type { Finding } from './types.js';
@@ -37,7 +37,11 @@ export function checkLeftovers(root: string): Finding[] {
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
   if (!inGitRepo) return [];
   const { declared, refused } = attributesDeclareDriver(root);
-  const driver = await readDriverConfig(root);
+  // This clone's, else the user's global or the machine's system config: the one git runs.
+  const setting = await readDriverSetting(root);
+  const driver = setting?.value ?? null;
+  const local = setting?.scope === 'local';
+  const whose = local ? "this clone's own" : `set in your ${setting?.scope} git config (${shown(setting?.file ?? '')})`;
   const base = { check: 'merge_driver', skill: null, path: '' } as const;
   if (refused) {
     return [{ ...base, level: driver ? 'warning' : 'info', message: `checkpoint cannot read .gitattributes, and install-driver refuses it too: ${refused}; then run \`checkpoint install-driver\`` }];
@@ -48,11 +52,13 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
   // A driver the user set is one install-driver keeps: advice that only re-runs it would loop, so
   // each message below names it as theirs and says what install-driver does about it, if anything.
   const theirs = driver !== null && !isOurDriverCommand(driver);
-  const switchToOurs = 'to use checkpoint\'s instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`';
+  const switchToOurs = local
+    ? 'to use checkpoint\'s instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`'
+    : "to use checkpoint's in this clone instead: `checkpoint install-driver --local` (this clone's own then takes precedence)";
   if (!declared && driver) {
     const lacks = `.gitattributes lacks "${ATTRIBUTES_LINE}"`;
     return [{ ...base, level: 'warning', message: theirs
-      ? `merge.checkpoint.driver is this clone's own (${shown(driver)}), not checkpoint's, and never runs for checkpoints: ${lacks}; run \`checkpoint install-driver\` to add it (it keeps that driver), or, ${switchToOurs}`
+      ? `merge.checkpoint.driver is ${whose} (${shown(driver)}), not checkpoint's, and never runs for checkpoints: ${lacks}; run \`checkpoint install-driver\` to add it (it keeps that driver), or, ${switchToOurs}`
       : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];
   }
   if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
@@ -60,8 +66,10 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
   const missing = [...driver!.matchAll(/'((?:[^']|'\\'')+)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'")).filter((p) => p.startsWith('/') && !existsSync(p));
   if (missing.length) {
     return [{ ...base, level: 'warning', message: theirs
-      ? `merge.checkpoint.driver is this clone's own (${shown(driver!)}), not checkpoint's, and points at ${missing[0]}, which no longer exists; fix that driver, or, ${switchToOurs}`
-      : `merge.checkpoint.driver points at ${missing[0]}, which no longer exists; run \`checkpoint install-driver\`` }];
+      ? `merge.checkpoint.driver is ${whose} (${shown(driver!)}), not checkpoint's, and points at ${missing[0]}, which no longer exists; fix that driver, or, ${switchToOurs}`
+      : local
+      ? `merge.checkpoint.driver points at ${missing[0]}, which no longer exists; run \`checkpoint install-driver\``
+      : `merge.checkpoint.driver, ${whose}, points at ${missing[0]}, which no longer exists; fix it there (git config --${setting!.scope} --unset-all merge.checkpoint.driver, then \`checkpoint install-driver\`), or give this clone its own: \`checkpoint install-driver --local\`` }];
   }
   return [];
 }

@@ -1,6 +1,7 @@
 // Registers the semantic merge driver in a repository: the .gitattributes lines and the
 // merge.checkpoint.* config. Idempotent; never overwrites a value it did not write (a driver the
-// user set, such as the protocol's reference driver, is kept and named); uninstall removes exactly
+// user set, such as the protocol's reference driver, is kept and named), nor shadows one set in
+// the global or system config with a local copy unless asked (--local); uninstall removes exactly
 // what install adds: our values only, the section only once empty, the marked .gitattributes lines.
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,20 @@ function foreignDriver(root: string): string | null {
   return driver !== null && !isOurDriverCommand(driver) ? driver : null;
 }
 
+/**
+ * A `merge.checkpoint.driver` set outside this clone, in the user's global or the machine's system
+ * config (global wins, as in git), when this clone sets none: it already runs for checkpoints, and
+ * a local one would shadow it. Null when there is none, or this clone has its own.
+ */
+function outerDriver(root: string): { value: string; scope: 'global' | 'system' } | null {
+  if (configValue(root, 'merge.checkpoint.driver') !== null) return null;
+  for (const scope of ['global', 'system'] as const) {
+    const all = gitOut(root, ['config', `--${scope}`, '--get-all', 'merge.checkpoint.driver']);
+    if (all !== null) return { value: all.split('\n').at(-1)!, scope };
+  }
+  return null;
+}
+
 const keepNote = (key: string, value: string, fix: string) =>
   `kept ${key} as this clone set it (${shown(value)}), not checkpoint's; ${fix}`;
 
@@ -46,7 +61,12 @@ function projectMergeAttribute(root: string): string | null {
 }
 
 /** Decides what install will change; reads (and refuses) everything before anything is written. */
-export function planDriver(root: string, nodePath: string, binPath: string): InstallPlan {
+export interface DriverOptions {
+  /** Register this clone's own driver even when the global or system config has one (which it then shadows). */
+  local?: boolean;
+}
+
+export function planDriver(root: string, nodePath: string, binPath: string, opts: DriverOptions = {}): InstallPlan {
   assertGitRepo(root);
   const changes: string[] = [];
   const notes: string[] = [];
@@ -57,7 +77,11 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
     'merge.checkpoint.recursive': 'binary',
   };
   const theirs = foreignDriver(root);
-  if (theirs !== null) {
+  const outer = opts.local ? null : outerDriver(root);
+  if (outer !== null) {
+    const kind = isOurDriverCommand(outer.value) ? "checkpoint's" : 'not checkpoint\'s';
+    notes.push(`found merge.checkpoint.driver in your ${outer.scope} git config (${shown(outer.value)}, ${kind}): git uses it here, so none was added to this clone's config (it would shadow it); to give this clone its own: checkpoint install-driver --local`);
+  } else if (theirs !== null) {
     notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset-all merge.checkpoint.driver, then checkpoint install-driver'));
   } else {
     for (const { key, ours } of KEYS) {
@@ -79,7 +103,8 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   const attributes = addAttributeLines(text);
   if (attributes.added) {
     const lines = attributes.added === 1 ? 'a line' : `${attributes.added} lines`;
-    changes.push(`added ${lines} to .gitattributes${theirs !== null ? " (routing checkpoints to this clone's own merge.checkpoint.driver)" : ''}`);
+    const routed = outer !== null ? ` (routing checkpoints to the merge.checkpoint.driver in your ${outer.scope} git config)` : theirs !== null ? " (routing checkpoints to this clone's own merge.checkpoint.driver)" : '';
+    changes.push(`added ${lines} to .gitattributes${routed}`);
     // Later lines win in .gitattributes: a merge attribute the project set for checkpoints (a
     // merge=union, a -merge) is overridden by ours, which is said, never done silently.
     const before = text === null ? null : projectMergeAttribute(root);
@@ -95,8 +120,8 @@ export function planDriver(root: string, nodePath: string, binPath: string): Ins
   };
 }
 
-export function installDriver(root: string, nodePath: string, binPath: string): InstallResult {
-  return applyPlans([planDriver(root, nodePath, binPath)]);
+export function installDriver(root: string, nodePath: string, binPath: string, opts: DriverOptions = {}): InstallResult {
+  return applyPlans([planDriver(root, nodePath, binPath, opts)]);
 }
 
 /** Decides what uninstall removes: only values install writes, and the lines it marked. */

@@ -272,6 +272,62 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
   });
 });
 
+describe('a merge driver set in the global or system git config', () => {
+  /** A global and a system config file of the test's own (the machine's are never read or written). */
+  const outerConfig = () => {
+    const home = tempDir('cp-home-');
+    const global = join(home, 'gitconfig');
+    const system = join(home, 'system-gitconfig');
+    write(home, 'gitconfig', '');
+    write(home, 'system-gitconfig', '');
+    return { home, global, system, env: { HOME: home, GIT_CONFIG_GLOBAL: global, GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: '' } };
+  };
+  const ours = `'${process.execPath}' '${BIN}' merge-driver %O %A %B %P %L`;
+  const localDriver = (dir: string, env: NodeJS.ProcessEnv) => gitTry(dir, ['config', '--local', '--get', 'merge.checkpoint.driver'], env).stdout.trim();
+  const health = (dir: string, env: NodeJS.ProcessEnv) => (JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+
+  it.each([['global'], ['system']] as const)('in the %s config: install-driver adds no local driver that would shadow it, says so in one line, and doctor finds it installed', (scope) => {
+    const dir = repo();
+    const { global, system, env } = outerConfig();
+    git(dir, ['config', '--file', scope === 'global' ? global : system, 'merge.checkpoint.driver', 'my-merge %O %A %B']);
+    const r = cli(dir, ['install-driver'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`✓ added 2 lines to .gitattributes (routing checkpoints to the merge.checkpoint.driver in your ${scope} git config)\n! found merge.checkpoint.driver in your ${scope} git config (my-merge %O %A %B, not checkpoint's): git uses it here, so none was added to this clone's config (it would shadow it); to give this clone its own: checkpoint install-driver --local\n`);
+    expect(localDriver(dir, env)).toBe('');
+    expect(read(dir, '.git/config')).not.toContain('merge "checkpoint"');
+    // Idempotent: the same line again, nothing written.
+    expect(cli(dir, ['install-driver'], { env }).stdout).toBe(`! found merge.checkpoint.driver in your ${scope} git config (my-merge %O %A %B, not checkpoint's): git uses it here, so none was added to this clone's config (it would shadow it); to give this clone its own: checkpoint install-driver --local\n`);
+    // doctor reads the global and system files too: no "has no merge.checkpoint.driver" warning.
+    expect(health(dir, env)).toEqual([]);
+    // Asked for: this clone's own, which then takes precedence.
+    const local = cli(dir, ['install-driver', '--local'], { env });
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stdout).toContain('✓ set merge.checkpoint.driver');
+    expect(localDriver(dir, env)).toMatch(/merge-driver %O %A %B %P %L$/);
+  });
+
+  it("checkpoint's own driver set globally: init and install-driver leave it in charge, and doctor is content", () => {
+    const dir = repo();
+    const { global, env } = outerConfig();
+    git(dir, ['config', '--file', global, 'merge.checkpoint.driver', ours]);
+    const init = cli(dir, ['init'], { env });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain("! found merge.checkpoint.driver in your global git config ('");
+    expect(init.stdout).toContain(", checkpoint's): git uses it here, so none was added to this clone's config");
+    expect(localDriver(dir, env)).toBe('');
+    expect(health(dir, env)).toEqual([]);
+  });
+
+  it('a global driver of ours whose install is gone: doctor says where it is set and how to fix it, never a bare install-driver that would change nothing', () => {
+    const dir = repo();
+    const { global, env } = outerConfig();
+    git(dir, ['config', '--file', global, 'merge.checkpoint.driver', `'/gone/node' '/gone/bin/checkpoint.js' merge-driver %O %A %B %P %L`]);
+    expect(cli(dir, ['install-driver'], { env }).code).toBe(0);
+    expect(health(dir, env)).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver, set in your global git config (${global}), points at /gone/node, which no longer exists; fix it there (git config --global --unset-all merge.checkpoint.driver, then \`checkpoint install-driver\`), or give this clone its own: \`checkpoint install-driver --local\`` })]);
+  });
+});
+
 describe('resolve', () => {
   it('fixes a file a plain text merge left conflicted, from the index stages', () => {
     const dir = divergedRepo();

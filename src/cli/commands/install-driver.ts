@@ -18,7 +18,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.err('checkpoint install-driver: not a git repository; nothing to install');
     return 0;
   }
-  const { changes, notes } = installDriver(root, process.execPath, BIN_PATH);
+  const { changes, notes } = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
   if (ctx.json) ctx.out.json({ ok: true, changes, notes });
   else ctx.out.out(renderSteps(changes, notes, '✓ merge driver already installed'));
   return 0;
