@@ -23,6 +23,21 @@ export function projectRoot(cwd: string, override?: string): string {
   return root;
 }
 
+/**
+ * Where a file argument the user typed is relative to: the -C folder (itself taken from where the
+ * command was started) when one is given, else the current folder. As `git -C <dir>` does: run as
+ * if started in <dir>, so `checkpoint -C sub validate x.json` reads sub/x.json, never the project
+ * root's or the caller's x.json.
+ */
+export function argBase(ctx: Context): string {
+  return ctx.dirOverride === undefined ? ctx.cwd : resolve(ctx.cwd, ctx.dirOverride);
+}
+
+/** A file argument as an absolute path, by the one rule of argBase. Every command that reads a file argument uses this. */
+export function argPath(ctx: Context, file: string): string {
+  return resolve(argBase(ctx), file);
+}
+
 /** rootOf for a command that may create .checkpoints/: a -C folder must be a project already (assertProjectFolder). */
 export function writeRootOf(ctx: Context): string {
   const root = rootOf(ctx);

@@ -3,9 +3,7 @@
 // state (HEAD, branch, uncommitted paths, time), keeping context and origin frozen.
 // Invalid or oversized input is refused with the reason and the file stays byte-identical;
 // nothing is ever truncated.
-import { openSync, readSync, closeSync, statSync } from 'node:fs';
 import { shownPath } from '../../one-line.js';
-import { resolve } from 'node:path';
 import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_FIELDS,
@@ -27,8 +25,9 @@ import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../proto
 import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
+import { locate, readProjectBytes } from '../../store/safe-fs.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
+import { argPath, noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 /** Bytes read from stdin past the limit just to report the size, then reading stops. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
@@ -59,24 +58,19 @@ async function readStdin(): Promise<{ bytes: Buffer; total: number }> {
   return { bytes: Buffer.concat(chunks), total };
 }
 
-function readFileBounded(path: string): { bytes: Buffer; total: number } {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`);
-  }
-  if (!st.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`);
-  if (st.size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: st.size };
-  const buf = Buffer.alloc(CAPSULE_INPUT_MAX_BYTES + 1);
-  const fd = openSync(path, 'r');
-  let n = 0;
-  try {
-    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-  } finally {
-    closeSync(fd);
-  }
-  return { bytes: buf.subarray(0, n), total: n };
+/**
+ * The capsule file's bytes, read through safe-fs: inside the project no link out is followed, and
+ * anywhere a FIFO, a device or a folder is refused (never read, never blocking); a file over the
+ * cap is not read (its size is what the refusal names).
+ */
+function readFileBounded(root: string, path: string): { bytes: Buffer; total: number } {
+  const loc = locate(root, path);
+  if (!loc.stat) throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`);
+  if (!loc.stat.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`);
+  const size = loc.stat.size;
+  if (size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: size };
+  const bytes = readProjectBytes(root, path, { maxBytes: CAPSULE_INPUT_MAX_BYTES, sizeHint: 'shorten the capsule, or put bulk detail in a file and reference it' }) ?? Buffer.alloc(0);
+  return { bytes, total: bytes.length };
 }
 
 /** Where the capsule JSON comes from, and its raw bytes. The size is checked before parsing. */
@@ -87,7 +81,7 @@ async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<
     refuseUndecodableArg(inline, '--context', 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed', 'E_CAPSULE');
     return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
   }
-  if (typeof file === 'string') return { ...readFileBounded(resolve(ctx.dirOverride ? root : ctx.cwd, file)), source: file };
+  if (typeof file === 'string') return { ...readFileBounded(root, argPath(ctx, file)), source: file };
   if (inline !== '-' && process.stdin.isTTY) {
     throw new CheckpointError('E_USAGE', 'checkpoint pause: no capsule given', {
       hint: "pass --context '<json>', --context - (stdin), --context-file F, or --auto for mechanical state only",

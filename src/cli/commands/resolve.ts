@@ -1,4 +1,4 @@
-import { join, relative, resolve as resolvePath } from 'node:path';
+import { join, relative } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
@@ -18,7 +18,7 @@ import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
-import { rootOf } from './common.js';
+import { argPath, rootOf } from './common.js';
 
 type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-do' | 'deleted-on-one-side';
 /** conflictPaths: what still conflicts there, for the hint when a requested path matches nothing. */
@@ -59,13 +59,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const add = Boolean(args.options.add);
   const acceptDeletion = Boolean(args.options['accept-deletion']);
 
-  const base = ctx.dirOverride ? root : ctx.cwd;
   // Files the marker scan could not read safely (a link out, a FIFO, too large): named once, in
   // the one line a refusal prints or in one note after the report, never a line each.
   const skipped: Skipped[] = [];
   const plans = await withSkipped(skipped, async () => {
     const rels = args.positionals.length
-      ? args.positionals.map((p) => relative(root, resolvePath(base, p)))
+      ? args.positionals.map((p) => relative(root, argPath(ctx, p)))
       : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])].filter((rel) => resolvableSkill(rel) !== undefined || misnamedCheckpointRel(rel));
     // Every safety check before any write: one refused file leaves all of them as they were. A
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).

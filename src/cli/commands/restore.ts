@@ -2,12 +2,12 @@ import { display } from '../../store/checkpoints.js';
 import { restoreArchive } from '../../store/restore.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine } from '../render/output.js';
-import { rootOf } from './common.js';
+import { argBase, rootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  // A path is taken from where the user stands (from the project with -C), as validate takes files.
-  const r = await restoreArchive(root, args.positionals[0]!, ctx.clock, ctx.dirOverride ? root : ctx.cwd);
+  // A path is taken from where the user stands (the -C folder with -C), as validate takes files.
+  const r = await restoreArchive(root, args.positionals[0]!, ctx.clock, argBase(ctx));
   const file = display(root, r.path);
   const rotation = r.entries !== undefined;
   // As every write does: errors the result holds that it did not bring in are said, in one line.

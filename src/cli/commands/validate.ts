@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles } from '../../store/checkpoints.js';
 import { isMisnamedCheckpoint, MAX_SKILL_NAME, misnamedReason, SKILL_NAME } from '../../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../../store/root.js';
@@ -8,7 +8,7 @@ import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { Verdicts } from '../../store/verdicts.js';
 import { readChecked } from '../../read/checked.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { rootOf } from './common.js';
+import { argPath, rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
 import { configProblems } from '../../store/config.js';
 import { block, oneLine } from '../render/output.js';
@@ -30,7 +30,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const strict = Boolean(args.options.strict);
   const listed = args.positionals.length ? null : listCheckpointFiles(root);
   const paths = listed === null
-    ? args.positionals.map((p) => namedPath(root, resolve(ctx.dirOverride ? root : ctx.cwd, p), p))
+    ? args.positionals.map((p) => namedPath(root, argPath(ctx, p), p))
     : listed.skills.map((s) => checkpointPath(root, s));
   const named = args.positionals.length > 0;
   // Read-only: a file unchanged since a run judged it is not read again (store/verdicts.ts).
