@@ -112,6 +112,22 @@ describe('resume', () => {
     expect(r.stdout).toContain('Continue from here, restart');
   });
 
+  it('briefs an in-progress checkpoint waiting on a user_decision, and asks (exit 3) before any work', async () => {
+    const dir = repoWith([cp('api', { blockers: [{ id: 'b1', description: 'Rate limits on auth? (PR 12)', needs: 'user_decision' }, { id: 'ci', description: 'flaky runner', needs: 'external_dep' }] })]);
+    for (const args of [['resume', 'api'], ['resume']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stdout.split('\n')[0]).toBe('RESUMING: api on demo');
+      expect(r.stdout).toContain('ASK THE USER to decide before proceeding (decisions waiting on the user):\n  ⛔ b1: Rate limits on auth? (PR 12)');
+      expect(r.stdout).not.toContain('Continue from here, restart');
+    }
+    const json = await runCli(dir, ['resume', '--json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, ask_user: true, skill: 'api' });
+    // A blocker that is no decision of the user's does not ask.
+    expect((await runCli(repoWith([cp('api', { blockers: [{ id: 'ci', description: 'flaky runner', needs: 'external_dep' }] })]), ['resume'])).code).toBe(0);
+  });
+
   it('without a skill, resumes the top one, but lists and asks when it needs a decision', async () => {
     const ok = repoWith([cp('api'), cp('web', { status: 'complete', next_actions: [] })]);
     expect((await runCli(ok, ['resume'])).stdout.split('\n')[0]).toBe('RESUMING: api on demo');

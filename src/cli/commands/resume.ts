@@ -105,8 +105,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else print(askBlocks(), 'checkpoint status');
     return EXIT_ASK_USER;
   }
-  const ask = needsUser(top!);
-  const orientation = orient(top!, ctx.now, ask);
+  // A decision waiting on the user is asked before any work (protocol, resume step 4), even on
+  // work in progress: the briefing is shown, and the exit says to ask.
+  const ask = needsUser(top!) || userDecisionBlockers(top!.checkpoint).length > 0;
+  const orientation = orient(top!, ctx.now, needsUser(top!));
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
@@ -168,7 +170,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   ];
   const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
   if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: ${why}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
-  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', 'Decisions waiting on the user (ask before proceeding):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
+  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', ask ? 'Decisions waiting on the user (ask before proceeding):' : 'ASK THE USER to decide before proceeding (decisions waiting on the user):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
   const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs !== 'user_decision');
   if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}`) });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
