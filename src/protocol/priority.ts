@@ -23,7 +23,9 @@ export const RANK_LABELS: Record<number, string> = {
 /** Staleness thresholds by status, in days (failed never goes stale: it needs a human anyway). */
 export const STALE_DAYS: Partial<Record<string, number>> = { in_progress: 7, complete: 14, blocked: 3 };
 
-const GATE_RE = /gate|approv|sign-?off/i;
+// Whole words only ("sprint-2-gate", "gate_review", "Awaiting approval", "sign off"): as a bare
+// substring, "investigate", "aggregate" and "propagate" ranked ordinary work as waiting at a gate.
+const GATE_RE = /(?<![a-z])(?:gat(?:e[sd]?|ing)|approv(?:e[sd]?|al|ing)|sign[- ]?off)(?![a-z])/i;
 const DAY_MS = 86_400_000;
 
 export function isOverBudget(cp: Checkpoint): boolean {

@@ -23,6 +23,9 @@ describe('rankOf', () => {
     expect(rankOf(base({ status: 'failed' }))).toBe(RANKS.failedOrBlocked);
     expect(rankOf(base({ status: 'blocked' }))).toBe(RANKS.failedOrBlocked);
     expect(rankOf(base({ step: 'awaiting-approval' }))).toBe(RANKS.atGate);
+    for (const step of ['gate_review', 'Sprint 2 Gate: design', 'waiting for sign off', 'sign-off', 'gated on QA', 'Approved?']) expect(rankOf(base({ step })), step).toBe(RANKS.atGate);
+    // Words that only hold the letters: ordinary work in progress.
+    for (const step of ['investigate flaky test', 'aggregate metrics', 'navigate to settings', 'propagate the config', 'API gateway', 'delegate review']) expect(rankOf(base({ step })), step).toBe(RANKS.inProgress);
     expect(rankOf(base({ progress_table: [{ id: 'spec-gate', label: 'Spec', status: 'in_progress' }] }))).toBe(RANKS.atGate);
     expect(rankOf(base({ progress_table: [{ id: 'spec-gate', label: 'Spec', status: 'complete' }] }))).toBe(RANKS.inProgress);
     expect(rankOf(base({}))).toBe(RANKS.inProgress);
