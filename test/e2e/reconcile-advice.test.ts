@@ -70,6 +70,16 @@ describe('the reconcile advice works as written (red team s12 #3)', () => {
     expect(nextOf(b)).toMatchObject({ reconcile: false, next: { kind: 'action', text: 'Write the orders docs' } });
   });
 
+  it('a hand-written "In Progress" gets the in_progress advice, which works as written', () => {
+    const dir = landedRepo('in_progress', [12]);
+    write(dir, '.checkpoints/api.checkpoint.json', read(dir, '.checkpoints/api.checkpoint.json').replace('"status": "in_progress"', '"status": "In Progress"'));
+    commitAll(dir, 'status by hand');
+    const advice = nextOf(dir).next!.text;
+    expect(advice).toContain('--complete');
+    follow(dir, commands(advice.split('; else ')[0]!), path);
+    expect(fileOf(dir)).toMatchObject({ status: 'complete', next_actions: [] });
+  });
+
   it('a blocked skill: done for each, as the advice says', () => {
     const dir = landedRepo('blocked', [12, 13]);
     const advice = nextOf(dir).next!.text;

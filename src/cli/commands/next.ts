@@ -22,7 +22,7 @@ export function recommend(item: AgendaItem): Recommendation {
   const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
-  if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.checkpoint.status, item.choice.landed.length) };
+  if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.status, item.choice.landed.length) };
   if (item.choice.action !== null) return { ...base, kind: 'action', text: actionText(item.choice.action) };
   return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
 }
