@@ -35,8 +35,19 @@ export function assertSkillName(name: unknown): asserts name is string {
     throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(name)}: Windows reserves ${quoted(device)} for a device, so a clone there could not check the file out`, { hint });
   }
   if (typeof name !== 'string' || !isSkillName(name)) {
-    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `use ${SKILL_NAME_RULE}` });
+    const near = typeof name === 'string' ? nearSkillName(name) : null;
+    throw new CheckpointError('E_SKILL_NAME', `invalid skill name ${quoted(String(name))}`, { hint: `${near === null ? '' : `did you mean ${quoted(near)}? `}use ${SKILL_NAME_RULE}` });
   }
+}
+
+/**
+ * The valid name `name` most plainly stands for ("My Skill" → "my-skill", "../api" → "api"):
+ * lower case, each run of other characters one "-", trimmed; null when nothing valid is left.
+ * Only ever offered, never used in its place: a typo'd name must not write another skill's file.
+ */
+export function nearSkillName(name: string): string | null {
+  const near = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '').slice(0, MAX_SKILL_NAME);
+  return near !== name && isSkillName(near) ? near : null;
 }
 
 export const CHECKPOINT_SUFFIX = '.checkpoint.json';

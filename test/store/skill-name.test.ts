@@ -2,7 +2,7 @@
 // doctor's report order: it must order every pair of skill names exactly as localeCompare does.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertSkillName, compareSkillNames, isMisnamedCheckpoint, misnamedProblem, SKILL_NAME, skillFromFileName } from '../../src/store/skill-name.js';
+import { assertSkillName, compareSkillNames, nearSkillName, isMisnamedCheckpoint, misnamedProblem, SKILL_NAME, skillFromFileName } from '../../src/store/skill-name.js';
 
 const nameChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789._-'.split(''));
 const skillName = fc
@@ -90,5 +90,23 @@ describe('a file named like a checkpoint: a skill\'s, or misnamed', () => {
       expect(isMisnamedCheckpoint(other)).toBe(false);
       expect(skillFromFileName(other)).toBeNull();
     }
+  });
+});
+
+describe('nearSkillName', () => {
+  it('offers the valid name a mistyped one plainly stands for, and nothing when none is left', () => {
+    expect(nearSkillName('My Skill')).toBe('my-skill');
+    expect(nearSkillName('../api')).toBe('api');
+    expect(nearSkillName('OC App Architect (v2)')).toBe('oc-app-architect-v2');
+    expect(nearSkillName('api..v2')).toBe('api.v2');
+    for (const none of ['', '!!!', '..', 'api', '日本']) expect(nearSkillName(none), none).toBeNull();
+    expect(() => assertSkillName('My Skill')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^did you mean "my-skill"\? use lowercase/) }));
+  });
+
+  it('only ever offers a name assertSkillName accepts', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 120 }), (s) => {
+      const near = nearSkillName(s);
+      if (near !== null) expect(() => assertSkillName(near)).not.toThrow();
+    }), { numRuns: 2000 });
   });
 });
