@@ -72,9 +72,13 @@ describe('status', () => {
     const brief = (await runCli(dir, ['status', '--brief'])).stdout;
     expect(brief).toContain('Ask the user to decide: Pick the database');
     expect(brief).not.toContain('api summary.');
-    const since = (await runCli(dir, ['status', `--since=${daysAgo(3)}`])).stdout;
+    const cut = daysAgo(3);
+    const since = (await runCli(dir, ['status', `--since=${cut}`])).stdout;
     expect(since).toContain('api summary.');
     expect(since).not.toContain('web summary.');
+    // The decision in web, whose details --since left out, is still named, not only counted.
+    expect(since).toContain(`Decisions waiting in skills not updated since ${cut}:\n  ⛔ web d1: Pick the database`);
+    expect(full.stdout).not.toContain('Decisions waiting in skills');
     const json = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
     expect(json.decisions_waiting).toEqual([{ skill: 'web', id: 'd1', description: 'Pick the database' }]);
     expect(json.skills.map((s: { skill: string }) => s.skill)).toEqual(['web', 'api']);

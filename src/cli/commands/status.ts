@@ -87,6 +87,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
     // After the table, apart: a note names values and a command, longer than any row.
     if (slips.length) lines.push('', ...slips.map((i) => c.yellow(q(repairNoteLine(i)!))));
+    // --since narrows the details, never what waits on the user: the banner's decisions in skills
+    // left out are listed here, or the user would see a count and not what to decide.
+    const unshown = decisions.filter((d) => !detailed.some((i) => i.skill === d.skill));
+    if (unshown.length) lines.push('', c.red(`Decisions waiting in skills not updated since ${since}:`), ...unshown.map((d) => `  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`));
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
