@@ -115,9 +115,9 @@ describe('the header survives every budget that can hold it', () => {
       const r = await runCli(dir, ['resume', 'api', '--max-chars', String(n)]);
       expect([r.code, r.stdout]).toEqual([2, out]);
     }
-    // Exactly the header: the header alone, no closing line.
+    // Exactly the header: the header alone, no closing line (exit 3: a decision waits on the user).
     const r = await runCli(dir, ['resume', 'api', '--max-chars', String(need)]);
-    expect([r.code, r.stdout]).toEqual([0, header.resume(s)]);
+    expect([r.code, r.stdout]).toEqual([3, header.resume(s)]);
     // Room for the header and the short closing line only: the next action takes it, cut, with no closing line.
     const action = (await runCli(dir, ['resume', 'api'])).stdout.split('\n').find((l) => l.startsWith('Next: '))!; // a decision waits: "Next: Ask the user ..."
     const short = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 28)]);
