@@ -464,13 +464,13 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
     messy(dir);
     const c = await connect(dir);
     const cases: [() => Promise<unknown>, number, RegExp][] = [
-      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: '../x' } }), -32602, /^checkpoint: invalid skill name "\.\.\/x"; hint: use lowercase letters/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skill: '../x' } }), -32602, /^checkpoint: invalid skill name "\.\.\/x"; hint: did you mean "x"\? use lowercase letters/],
       [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 'nope' } }), -32602, /^checkpoint: no checkpoint for skill "nope"; hint: checkpoints here: api/],
       [() => c.getPrompt({ name: 'resume-session', arguments: { cwd: 'relative/dir' } }), -32602, /^checkpoint: cwd "relative\/dir" is not an absolute path/],
       [() => c.readResource({ uri: 'checkpoint://..%2Fx' }), -32602, /^checkpoint: invalid skill name/],
       [() => c.readResource({ uri: 'checkpoint://nope' }), -32002, /^checkpoint: no checkpoint for skill "nope"/],
       // Judged as sent, never as the URL it would resolve to (checkpoint://api/README).
-      [() => c.readResource({ uri: 'checkpoint://api/../README' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/README"; hint: use lowercase letters/],
+      [() => c.readResource({ uri: 'checkpoint://api/../README' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/README"; hint: did you mean "api-readme"\? use lowercase letters/],
       [() => c.readResource({ uri: 'checkpoint://api/../../etc/passwd' }), -32602, /^checkpoint: invalid skill name "api\/\.\.\/\.\.\/etc\/passwd"; hint:/],
       [() => c.readResource({ uri: 'file:///etc/passwd' }), -32002, /^checkpoint: no resource "file:\/\/\/etc\/passwd": this server serves checkpoint:\/\/<skill> and checkpoint:\/\/README; hint: resources\/list names them$/],
       // Params that do not fit the method: Invalid params in one line, never Internal error with zod's dump.

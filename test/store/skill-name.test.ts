@@ -99,6 +99,8 @@ describe('nearSkillName', () => {
     expect(nearSkillName('../api')).toBe('api');
     expect(nearSkillName('OC App Architect (v2)')).toBe('oc-app-architect-v2');
     expect(nearSkillName('api..v2')).toBe('api.v2');
+    expect(nearSkillName('api/../README')).toBe('api-readme');
+    expect(nearSkillName('oc_app - v2')).toBe('oc_app-v2');
     for (const none of ['', '!!!', '..', 'api', '日本']) expect(nearSkillName(none), none).toBeNull();
     expect(() => assertSkillName('My Skill')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^did you mean "my-skill"\? use lowercase/) }));
   });
