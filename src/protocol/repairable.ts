@@ -32,6 +32,8 @@ export interface RepairNote {
   meant?: string;
   /** The instant a time written loosely is read as (instantSlip). */
   instant?: string;
+  /** Fixed by any `checkpoint update` of the file (updated_at, which every write stamps): no hand edit beside a fix command. */
+  anyWrite?: true;
 }
 
 type Obj = Record<string, unknown>;
@@ -115,7 +117,7 @@ function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions
     if (slip) notes.push(field === 'created_at'
       ? { path: field, problem: slip.problem, fix: `--created_at=${slip.instant}`, instant: slip.instant }
       // Every write stamps updated_at (update refuses to set it): any update fixes it.
-      : { path: field, problem: slip.problem, fix: null, byHand: `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)`, instant: slip.instant });
+      : { path: field, problem: slip.problem, fix: null, byHand: `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)`, instant: slip.instant, anyWrite: true });
   }
   for (const log of DATED_LOGS) {
     const entries = doc[log];
@@ -200,7 +202,8 @@ export function repairPlan(skill: string, notes: readonly RepairNote[]): { comma
   const flags = fixed.flatMap((r) => (r.fix === null ? [] : [r.fix]));
   return {
     command: flags.length ? `checkpoint update ${skill} ${flags.join(' ')}` : null,
-    byHand: fixed.flatMap((r) => (r.byHand ? [r.byHand] : [])),
+    // The command's own write fixes what any write does: no hand edit named beside it.
+    byHand: fixed.flatMap((r) => (r.byHand && !(r.anyWrite && flags.length) ? [r.byHand] : [])),
     more: notes.length > MAX_FIX_FLAGS,
   };
 }

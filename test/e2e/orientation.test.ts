@@ -338,7 +338,10 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(status.stdout).not.toContain('needs repair');
     expect(status.stdout).toMatch(/^api +in_progress /m);
     expect(status.stdout).toContain(`note: api: created_at: created_at "${created}" has no time zone (read as UTC) (and 1 more: updated_at)`);
-    expect(status.stdout).toContain(`by hand in .checkpoints/api.checkpoint.json: write updated_at as "${local.replace(' ', 'T')}:00Z"`);
+    // api's fix command re-stamps updated_at itself; web's slip is updated_at alone, said by hand.
+    expect(status.stdout).toMatch(/^note: api: .*; fix: checkpoint update api --created_at=\S+$/m);
+    expect(status.stdout).not.toContain('by hand in .checkpoints/api.checkpoint.json');
+    expect(status.stdout).toContain('note: web: updated_at: updated_at "2026-01-05 09:00" has no time zone (read as UTC), and a space where ISO-8601 puts T; by hand in .checkpoints/web.checkpoint.json: write updated_at as "2026-01-05T09:00:00Z" (any `checkpoint update` stamps it anew)');
     // web's 2026-01-05 is months old: stale by the instant it names, so resume asks; api's is a day old.
     expect(status.stdout).toMatch(/^web .*stale/m);
     const next = await runCli(dir, ['next']);
