@@ -229,9 +229,24 @@ export function listCheckpointFiles(root: string): { skills: string[]; misnamed:
   return { skills: skills.sort(), misnamed: misnamed.sort() };
 }
 
-/** `act`: what a write would do (MutateOptions.act): a checkpoint gone mid-merge is then refused as such, not as "no checkpoint". */
+/**
+ * readCheckpoint for a command about to `act` on it: a file that does not parse because it holds
+ * merge conflict markers (a merge left unfinished, or its markers staged by mistake) is refused as
+ * that (E_CONFLICT, what ends it), never as a JSON error. Looked at only when the parse fails, so
+ * a readable file costs nothing more.
+ */
+export function readCheckpointFor(root: string, skill: string, act: string, maxBytes?: number): CheckpointFile | null {
+  try {
+    return readCheckpoint(root, skill, maxBytes);
+  } catch (e) {
+    if (isCheckpointError(e) && e.code === 'E_JSON') refuseConflicted(root, skill, act, { markers: true });
+    throw e;
+  }
+}
+
+/** `act`: what a write would do (MutateOptions.act): a checkpoint gone or conflicted mid-merge is then refused as such, not as "no checkpoint" or a JSON error. */
 export function requireCheckpoint(root: string, skill: string, maxBytes?: number, act?: string): CheckpointFile {
-  const file = readCheckpoint(root, skill, maxBytes);
+  const file = act === undefined ? readCheckpoint(root, skill, maxBytes) : readCheckpointFor(root, skill, act, maxBytes);
   if (!file) {
     if (act !== undefined) refuseConflicted(root, skill, act);
     const known = listSkills(root);

@@ -11,7 +11,6 @@ import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '.
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
-import { refuseConflicted } from '../../store/index-conflicts.js';
 import { listFlag, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
@@ -56,8 +55,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
   const act = `mark the first action of ${skill} done`;
-  // A merge left unfinished is refused as such before the file is parsed: its markers would read as a JSON error.
-  refuseConflicted(root, skill, act, { markers: true });
   const first = firstAction(requireCheckpoint(root, skill, undefined, act).value, skill);
 
   let next: NextAction | undefined;

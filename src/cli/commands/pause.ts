@@ -22,7 +22,7 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
-import { display, mutateCheckpoint, readCheckpoint, checkpointPath } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, readCheckpointFor, checkpointPath } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
 import { locate, readProjectBytes } from '../../store/safe-fs.js';
@@ -100,9 +100,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   const act = `save the recovery capsule of ${skill}`;
   // A merge left unfinished (markers, or git's index holding it unmerged, the file even gone) is
-  // refused as such before the file is parsed: never a JSON error, never "create it first".
-  refuseConflicted(root, skill, act, { markers: true });
-  if (!readCheckpoint(root, skill)) {
+  // refused as such: never a JSON error, never "create it first".
+  if (!readCheckpointFor(root, skill, act)) {
+    refuseConflicted(root, skill, act);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
       hint: `create it first: checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`,
     });
@@ -264,10 +264,10 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const isObject = (v: JsonValue | null): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
   const hasCapsule = (v: JsonValue | null): v is JsonObject => isObject(v) && storedCapsule(root, skill, v) !== null;
   const act = `refresh the recovery capsule of ${skill}`;
-  // As for a capsule: a merge left unfinished is said before the file is parsed, never "nothing to refresh".
-  refuseConflicted(root, skill, act, { markers: true });
-  const file = readCheckpoint(root, skill);
+  // As for a capsule: a merge left unfinished is said, never a JSON error or "nothing to refresh".
+  const file = readCheckpointFor(root, skill, act);
   if (!file) {
+    refuseConflicted(root, skill, act);
     return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
   }
   if (isObject(file.value)) storedCapsule(root, skill, file.value); // refused before git is asked anything
