@@ -26,17 +26,24 @@ function driverIn(file: string): string | null {
   return configValue(readGitFile(file) ?? '', 'merge', 'checkpoint', 'driver');
 }
 
-/** The `merge.checkpoint.driver` git uses in this repository and where it is set, or null. */
+/**
+ * The `merge.checkpoint.driver` git uses in this repository and where it is set, or null. Read
+ * last-wins like git, so from the repository's own file back to the system's: the first file that
+ * sets it answers, and doctor in a clone with its own driver reads no file outside it.
+ */
 export async function readDriverSetting(root: string): Promise<DriverSetting | null> {
   const { commonDir } = await resolveGitDirs(root);
+  const local = join(commonDir, 'config');
+  const value = driverIn(local);
+  if (value !== null) return { value, scope: 'local', file: local };
   const places = currentConfigPlaces();
-  const files: [ConfigScope, string][] = [...places.system.map((f) => ['system', f] as [ConfigScope, string]), ...places.global.map((f) => ['global', f] as [ConfigScope, string]), ['local', join(commonDir, 'config')]];
-  let found: DriverSetting | null = null;
-  for (const [scope, file] of files) {
-    const value = driverIn(file);
-    if (value !== null) found = { value, scope, file };
+  for (const [scope, files] of [['global', places.global], ['system', places.system]] as const) {
+    for (const file of [...files].reverse()) {
+      const found = driverIn(file);
+      if (found !== null) return { value: found, scope, file };
+    }
   }
-  return found;
+  return null;
 }
 
 /** `merge.checkpoint.driver` as git would use it here (this clone's, else global, else system), or null. */

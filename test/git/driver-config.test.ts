@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDriverConfig } from '../../src/git/driver-config.js';
+import { readDriverConfig, readDriverSetting } from '../../src/git/driver-config.js';
 import { decodeConfigValue } from '../../src/git/config-file.js';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DRIVER_NAME } from '../../src/install/driver-command.js';
-import { cleanup, cli, git, makeRepo } from '../helpers/repo.js';
+import { GIT_ENV, cleanup, cli, git, gitTry, makeRepo, tempDir } from '../helpers/repo.js';
+import { execFileSync } from 'node:child_process';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -42,5 +43,41 @@ describe('merge driver registration, read without git', () => {
     expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
     const findings = JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[];
     expect(findings.filter((f) => f.check === 'merge_driver')).toEqual([]);
+  });
+
+  it('answers as git does for every mix of system, global (XDG and HOME) and local settings', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const home = tempDir();
+    mkdirSync(join(home, 'xdg/git'), { recursive: true });
+    const files = { system: join(home, 'system.cfg'), xdg: join(home, 'xdg/git/config'), home: join(home, '.gitconfig'), local: join(dir, '.git/config') };
+    const saved = { ...process.env };
+    try {
+      for (let mask = 0; mask < 16; mask++) {
+        for (const [i, [name, file]] of Object.entries(files).entries()) {
+          if (name === 'local') gitTry(dir, ['config', '--local', '--unset-all', 'merge.checkpoint.driver']);
+          else writeFileSync(file, '');
+          if (mask & (1 << i)) {
+            if (name === 'local') git(dir, ['config', '--local', 'merge.checkpoint.driver', `driver-${name}`]);
+            else writeFileSync(file, `[merge "checkpoint"]\n\tdriver = driver-${name}\n`);
+          }
+        }
+        const env: NodeJS.ProcessEnv = { ...GIT_ENV, GIT_CONFIG_SYSTEM: files.system, XDG_CONFIG_HOME: join(home, 'xdg'), HOME: home };
+        delete env.GIT_CONFIG_GLOBAL; // git's own places, not the tests' /dev/null
+        delete env.GIT_CONFIG_NOSYSTEM;
+        let expected: string | null = null;
+        try {
+          expected = execFileSync('git', ['config', '--show-scope', 'merge.checkpoint.driver'], { cwd: dir, env, encoding: 'utf8' }).trim();
+        } catch {
+          expected = null; // exit 1: set nowhere
+        }
+        process.env = env;
+        const setting = await readDriverSetting(dir);
+        process.env = { ...saved };
+        expect(setting === null ? null : `${setting.scope}\t${setting.value}`, `mask ${mask}`).toBe(expected);
+      }
+    } finally {
+      process.env = saved;
+    }
   });
 });
