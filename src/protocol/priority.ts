@@ -1,6 +1,8 @@
 // The `next` ranking: which checkpoint matters most, and which of its actions to do.
 // Pure: drift evidence comes in as a function, so next/status/resume share one rule.
 import { actionText, type Checkpoint, type NextAction } from './types.js';
+import { suggestEnum } from './enum-slip.js';
+import { BLOCKER_NEEDS } from './shapes.generated.js';
 
 export const RANKS = {
   userDecision: 1,
@@ -34,8 +36,18 @@ export function isOverBudget(cp: Checkpoint): boolean {
   return typeof total === 'number' && typeof budget === 'number' && budget > 0 && total > budget;
 }
 
+/**
+ * Whether blocker `b` waits on a user decision: `needs` is user_decision, or a hand-written
+ * spelling of it ("User Decision", "user-decision") that status and resume read as meant.
+ */
+export function waitsOnUser(b: unknown): boolean {
+  const needs = (b as { needs?: unknown } | null)?.needs;
+  if (needs === 'user_decision') return true;
+  return typeof needs === 'string' && !(BLOCKER_NEEDS as readonly string[]).includes(needs) && suggestEnum(needs, BLOCKER_NEEDS) === 'user_decision';
+}
+
 export function userDecisionBlockers(cp: Checkpoint) {
-  return (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs === 'user_decision');
+  return (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && waitsOnUser(b));
 }
 
 export function isAtGate(cp: Checkpoint): boolean {

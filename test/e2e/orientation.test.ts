@@ -377,6 +377,31 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(r.stdout).toContain('ASK THE USER');
   });
 
+  it('a blocker whose needs is written "User Decision" is a decision waiting on the user: ranked first, asked by resume (exit 3), shown as written', async () => {
+    const decide = { id: 'db', description: 'Pick the database', needs: 'User Decision' };
+    const dir = repoWith([cp('api', { blockers: [decide, { id: 'ci', description: 'CI is red', needs: 'code_fix' }] }), cp('web', { updated_at: daysAgo(0.7) })]);
+    const fix = 'fix: checkpoint update api --blockers.0.needs=user_decision';
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toMatch(/^⛔ 1 decision waiting on you$/m);
+    expect(status.stdout).toContain('⛔ db: Pick the database [User Decision]');
+    expect(status.stdout).toContain(fix);
+    expect(JSON.parse((await runCli(dir, ['status', '--json'])).stdout).decisions_waiting).toEqual([{ skill: 'api', id: 'db', description: 'Pick the database' }]);
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toMatch(/^api \(decision waiting on the user\)\n→ Ask the user to decide: Pick the database \(blocker db\)$/m);
+    const resume = await runCli(dir, ['resume']);
+    expect(resume.code, resume.stdout).toBe(3);
+    expect(resume.stdout).toContain('RESUMING: api on demo');
+    expect(resume.stdout).toContain('⛔ db: Pick the database');
+    expect(resume.stdout).toMatch(/^Open blockers:\n {2}■ ci: CI is red \[code_fix\]$/m);
+    expect(resume.stdout).not.toContain('■ db');
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.ask_user).toBe(true);
+    expect(json.user_decisions).toEqual([decide]);
+    const capsule = { goal: 'g', acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' };
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(capsule)])).code).toBe(0);
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toMatch(/^ {2}⛔ db: Pick the database\n {2}■ ci: CI is red$/m);
+  });
+
   it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
     const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');

@@ -7,7 +7,7 @@ import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER } from './resume.js';
 import { validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
-import { userDecisionBlockers } from '../../protocol/priority.js';
+import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
@@ -257,7 +257,7 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'open blockers',
       tier: 1,
       head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
-      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => b.needs !== 'user_decision')].map((b) => `  ${b.needs === 'user_decision' ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}`),
+      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => !waitsOnUser(b))].map((b) => `  ${waitsOnUser(b) ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}`),
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }

@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
-import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
+import { RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
@@ -171,7 +171,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
   if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: ${why}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', ask ? 'Decisions waiting on the user (ask before proceeding):' : 'ASK THE USER to decide before proceeding (decisions waiting on the user):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
-  const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && b.needs !== 'user_decision');
+  const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && !waitsOnUser(b));
   if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}`) });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
   if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${q(f)}`) });

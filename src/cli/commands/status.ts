@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
-import { ageDays } from '../../protocol/priority.js';
+import { ageDays, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
@@ -57,7 +57,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const top = agenda.items[0];
     if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
-    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (b.needs !== 'user_decision') lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
+    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (!waitsOnUser(b)) lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
     // A misnamed file's name as the table's cell shows it: its message names the whole file.
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
@@ -114,7 +114,7 @@ function details(i: AgendaItem, ctx: Context): string[] {
     out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
   });
   if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
-  for (const b of openBlockers(cp)) out.push(`  ${b.needs === 'user_decision' ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}`);
+  for (const b of openBlockers(cp)) out.push(`  ${waitsOnUser(b) ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}`);
   return out;
 }
 
