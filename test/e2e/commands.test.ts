@@ -208,6 +208,21 @@ describe('list and show', () => {
   });
 });
 
+describe('next --json', () => {
+  it('has the same members whether or not a checkpoint can be recommended', async () => {
+    const dir = repo();
+    const keys = async () => Object.keys(JSON.parse((await runCli(dir, ['next', '--json'])).stdout)).sort();
+    const shape = ['history_error', 'needs_repair', 'next', 'ok', 'reconcile', 'repairs', 'shallow'];
+    expect(await keys()).toEqual(shape); // no checkpoint yet
+    write(dir, rel('bad'), '{"a": }');
+    expect(await keys()).toEqual(shape); // only one that needs repair
+    const none = JSON.parse((await runCli(dir, ['next', '--json'])).stdout);
+    expect([none.ok, none.next, none.reconcile, none.repairs, none.needs_repair.map((b: Doc) => b.skill)]).toEqual([false, null, false, [], ['bad']]);
+    seed(dir, 'api', doc('api'));
+    expect(await keys()).toEqual(shape);
+  });
+});
+
 describe('validate', () => {
   it('exit 0 for valid files, 1 when one is invalid, with paths and a count', async () => {
     const dir = repo();

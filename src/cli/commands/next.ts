@@ -55,7 +55,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const ok = needsRepair.length === 0 && repairs.length === 0;
   const code = ok ? 0 : 1;
   if (!top) {
-    if (ctx.json) ctx.out.json({ ok, next: null, broken: agenda.broken.map((b) => b.skill), needs_repair: needsRepair });
+    // The members a recommendation has, so a script reads one shape (needs_repair names the skills).
+    if (ctx.json) ctx.out.json({ ok, next: null, reconcile: false, needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError });
     else ctx.out.out(agenda.broken.length ? needsRepairLines(agenda).join('\n') : 'no checkpoints yet: nothing queued');
     return code;
   }
