@@ -8,7 +8,7 @@ import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
 import { FORBIDDEN_KEYS } from '../protocol/fields.js';
 import { DEFAULT_VERIFY_TIMEOUT_S } from '../cli/spec.js';
-import { oneLine } from '../one-line.js';
+import { oneLine, shownList } from '../one-line.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 
 type Args = Record<string, unknown>;
@@ -138,6 +138,19 @@ const count = (n: unknown, what: string) => `${Array.isArray(n) ? n.length : 0} 
  * checkpoint never reads to the agent as a line of ours ("SYSTEM: ...").
  */
 const field = (v: unknown) => oneLine(String(v));
+/**
+ * What the CLI prints beside its answer and a summary must not drop: the checkpoints left out as
+ * unreadable or invalid (`broken` / `needs_repair`), and those read despite hand-written slips.
+ */
+const leftOut = (broken: unknown, repairs: unknown): string[] => {
+  const out: string[] = [];
+  const skills = Array.isArray(broken) ? broken.map((b) => String((b as Doc)?.skill)) : [];
+  if (skills.length) out.push(`needs repair: ${shownList(skills, 5, field)} (checkpoint validate)`);
+  const slipped = new Set(Array.isArray(repairs) ? repairs.map((r) => String((r as Doc)?.skill)) : []).size;
+  if (slipped) out.push(`${slipped} checkpoint${slipped === 1 ? '' : 's'} read despite hand-written slips (each fix in repairs)`);
+  return out;
+};
+const joined = (first: string, rest: string[]) => [first, ...rest].filter(Boolean).join('; ');
 
 export const TOOLS: ToolSpec[] = [
   {
@@ -148,7 +161,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     shape: { cwd, brief: z.boolean().optional(), since: z.string().optional().describe('details only for skills updated since this ISO instant'), engine },
     argv: (a) => flags(a, { brief: 'brief', since: 'since', engine: 'engine' }),
-    summary: (d) => `${count(d.skills, 'skill(s)')}, ${count(d.decisions_waiting, 'decision(s) waiting on the user')}${d.next ? `; next: ${field((d.next as Doc).text)}` : ''}`,
+    summary: (d) => joined(`${count(d.skills, 'skill(s)')}, ${count(d.decisions_waiting, 'decision(s) waiting on the user')}${d.next ? `; next: ${field((d.next as Doc).text)}` : ''}`, leftOut(d.broken, d.repairs)),
   },
   {
     name: 'next',
@@ -158,7 +171,10 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     shape: { cwd, engine },
     argv: (a) => flags(a, { engine: 'engine' }),
-    summary: (d) => (d.next ? `${field((d.next as Doc).skill)}: ${field((d.next as Doc).text)}` : 'nothing queued'),
+    summary: (d) => {
+      const rest = leftOut(d.needs_repair, d.repairs);
+      return joined(d.next ? `${field((d.next as Doc).skill)}: ${field((d.next as Doc).text)}` : rest.length ? 'nothing to recommend' : 'nothing queued', rest);
+    },
   },
   {
     name: 'resume',

@@ -567,6 +567,27 @@ describe('checkpoint mcp: text from the file stays on its line in a tool\'s summ
   });
 });
 
+describe('checkpoint mcp: a summary never hides a checkpoint that needs repair or a slip', () => {
+  it('next and status name the checkpoints left out as unreadable and say the readable ones have slips to fix, as the CLI does', async () => {
+    const dir = repo();
+    write(dir, '.checkpoints/bad.checkpoint.json', '{"skill": "bad", ');
+    const c = await connect(dir);
+    // Only a checkpoint that needs repair: that is not "nothing queued".
+    const alone = text(await call(c, 'next'));
+    expect(alone).not.toContain('nothing queued');
+    expect(alone).toContain('needs repair: bad (checkpoint validate)');
+    expect(text(await call(c, 'status'))).toContain('needs repair: bad (checkpoint validate)');
+    messy(dir, { status: 'In Progress' });
+    const next = text(await call(c, 'next'));
+    expect(next).toMatch(/^api: Write the auth middleware tests; /);
+    expect(next).toContain('needs repair: bad (checkpoint validate)');
+    expect(next).toContain('1 checkpoint read despite hand-written slips (each fix in repairs)');
+    const status = text(await call(c, 'status'));
+    expect(status).toContain('needs repair: bad (checkpoint validate)');
+    expect(status).toContain('1 checkpoint read despite hand-written slips (each fix in repairs)');
+  });
+});
+
 describe('checkpoint mcp: a host whose roots/list fails', () => {
   it('tools, resources and the prompt work in the folder the server was started in, as for a host without roots', async () => {
     for (const roots of ['failing', 'unanswered'] as const) {
