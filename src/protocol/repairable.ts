@@ -85,8 +85,43 @@ const numberTextIn = (doc: Obj, texts: (() => LiteralTexts | undefined) | undefi
   return (known?.size && recordedText(known, ...literalPlace(doc as never, path), v)) || String(v);
 };
 
-/** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string. */
-function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions: Map<number, string> } {
+/**
+ * The blockers people write loosely, each as it reads: one written as a string is a blocker of
+ * that description, one without an id gets the id the fix gives it (`b<n>`, unused in the file).
+ */
+function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
+  const read = new Map<number, Obj>();
+  if (!Array.isArray(doc.blockers)) return read;
+  const list = doc.blockers as unknown[];
+  const used = new Set(list.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])));
+  const freshId = (i: number) => {
+    let n = i + 1;
+    while (used.has(`b${n}`)) n++;
+    used.add(`b${n}`);
+    return `b${n}`;
+  };
+  list.forEach((b, i) => {
+    if (typeof b === 'string' && hasWords(b)) {
+      const blocker = { id: freshId(i), description: b };
+      const value = flagValue(JSON.stringify(blocker));
+      read.set(i, blocker);
+      notes.push({
+        path: joinPath('blockers', i),
+        problem: `blockers[${i}] is a string (${quoted(b)}), not a blocker {id, description, needs}`,
+        fix: value === null ? null : `--blockers.${i}:json=${value}`,
+        ...(value === null ? { byHand: `make blockers[${i}] {"id": "${blocker.id}", "description": <its text>} (it is ${b.length} characters, too long to spell out here)` } : {}),
+      });
+    } else if (isObj(b) && b.id === undefined && hasWords(b.description)) {
+      const id = freshId(i);
+      read.set(i, { id, ...b });
+      notes.push({ path: joinPath('blockers', i), problem: `blockers[${i}] has no id`, fix: `--blockers.${i}.id=${id}` });
+    }
+  });
+  return read;
+}
+
+/** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
+function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj> } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
   for (const e of enumSlips(doc)) {
@@ -112,6 +147,7 @@ function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions
   if (Array.isArray(doc.next_actions)) doc.next_actions.forEach((a, i) => {
     if (isObj(a)) actionSlip(a, i, notes, actions, numberText);
   });
+  const blockers = blockerSlips(doc, notes);
   for (const field of ['created_at', 'updated_at'] as const) {
     const slip = instantSlip(doc[field], field);
     if (slip) notes.push(field === 'created_at'
@@ -127,7 +163,7 @@ function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions
       if (slip) notes.push({ path: at, problem: slip.problem, fix: `--${log}.${i}.at=${slip.instant}`, instant: slip.instant });
     });
   }
-  return { notes, actions };
+  return { notes, actions, blockers };
 }
 
 /** The protocol's logs whose entries are timed by `at`: a hand-kept one often dates them by day. */
@@ -221,12 +257,13 @@ export function readableView(
   texts?: () => LiteralTexts | undefined,
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions } = slips(doc, numberTextIn(doc, texts));
+  const { notes, actions, blockers } = slips(doc, numberTextIn(doc, texts));
   const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };
   if (typeof doc.next_actions === 'string') view.next_actions = [doc.next_actions];
   else if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
+  if (blockers.size) view.blockers = (doc.blockers as unknown[]).map((b, i) => blockers.get(i) ?? b);
   // What ranking, staleness and resume's progress read: a status with a clear did-you-mean as
   // that status ("in-progress" ranks as in progress, not as "nothing queued"; a row "Done" counts
   // as complete); shown as written all the same.

@@ -402,6 +402,28 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toMatch(/^ {2}⛔ db: Pick the database\n {2}■ ci: CI is red$/m);
   });
 
+  it('a blocker written as a string, or without an id, is a slip: the checkpoint is read, the blocker shown, and the note\'s fix makes the file valid', async () => {
+    const dir = repoWith([cp('api', { blockers: ["Waiting on the ops team's API key", { description: 'CI is red', needs: 'code_fix' }, { id: 'b2', description: 'Pick a DB', needs: 'external_dep' }] })]);
+    const before = read(dir, '.checkpoints/api.checkpoint.json');
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).not.toContain('needs repair');
+    expect(status.stdout).toMatch(/^api +in_progress +build \/ auth/m);
+    expect(status.stdout).toContain("■ b1: Waiting on the ops team's API key");
+    expect(status.stdout).toContain('■ b3: CI is red [code_fix]');
+    const fix = /fix: (checkpoint update api .*)$/m.exec(status.stdout)![1]!;
+    expect(fix).toBe(`checkpoint update api --blockers.0:json='{"id":"b1","description":"Waiting on the ops team'\\''s API key"}' --blockers.1.id=b3`);
+    const resume = await runCli(dir, ['resume', 'api']);
+    expect(resume.code, resume.stderr).toBe(0);
+    expect(resume.stdout).toContain('Next: api first action');
+    expect(resume.stdout).toMatch(/^Open blockers:\n {2}■ b1: Waiting on the ops team's API key\n {2}■ b3: CI is red \[code_fix\]\n {2}■ b2: Pick a DB \[external_dep\]$/m);
+    expect((await runCli(dir, ['validate'])).code).toBe(1);
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+    // The fix as printed, pasted into bash.
+    expect(execFileSync('bash', ['-c', fix.replace(/^checkpoint /, `node ${JSON.stringify(BIN)} `)], { cwd: dir, env: GIT_ENV, encoding: 'utf8' })).toContain('✓ updated');
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
+    expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b3', 'b2']);
+  });
+
   it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
     const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
