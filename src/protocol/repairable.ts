@@ -10,7 +10,7 @@ import { isIsoInstant } from './instant.js';
 import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
-import { pasteWord, placeholder, shellQuote } from '../shell-words.js';
+import { pasteArg, pasteWord, placeholder, shellQuote } from '../shell-words.js';
 import type { Checkpoint } from './types.js';
 import type { Issue } from './validate.js';
 
@@ -121,9 +121,15 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
-function slips(doc: Obj, numberText: NumberText): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj> } {
+function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj> } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
+  // The skill written in another case or with other separators than its file's name ("API" in
+  // api.checkpoint.json): the file's name is what every command calls it by.
+  const fold = (v: string) => v.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (fileSkill !== undefined && typeof doc.skill === 'string' && doc.skill !== fileSkill && fold(doc.skill) === fold(fileSkill)) {
+    notes.push({ path: 'skill', problem: `skill ${quoted(doc.skill)} does not match the file name ${fileSkill}.checkpoint.json`, fix: `--skill=${pasteArg(fileSkill)}` });
+  }
   for (const e of enumSlips(doc)) {
     notes.push({
       path: e.path,
@@ -249,15 +255,17 @@ export function repairPlan(skill: string, notes: readonly RepairNote[]): { comma
  * an error is anything but a repairable slip (the file then needs repair as before). The view
  * keeps every value as written; only an action object without text reads as its words, and
  * next_actions written as one string as a list of that one action. `texts`: the file's literal
- * texts (parseJson's), asked for only when a fix spells out a number.
+ * texts (parseJson's), asked for only when a fix spells out a number. `fileSkill`: the skill the
+ * file is named for, when known (a skill field that differs from it only in case is then a slip).
  */
 export function readableView(
   doc: unknown,
   errors: readonly Issue[],
   texts?: () => LiteralTexts | undefined,
+  fileSkill?: string,
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions, blockers } = slips(doc, numberTextIn(doc, texts));
+  const { notes, actions, blockers } = slips(doc, numberTextIn(doc, texts), fileSkill);
   const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
   const view: Obj = { ...doc };

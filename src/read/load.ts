@@ -125,6 +125,6 @@ export interface Readable {
  */
 export function readable(l: Loaded): Readable | null {
   if (l.checkpoint) return { checkpoint: l.checkpoint, shown: l.checkpoint, notes: [] };
-  const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors, () => l.file!.format.texts) : null;
+  const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors, () => l.file!.format.texts, l.skill) : null;
   return r && { checkpoint: r.meaning, shown: r.view, notes: r.notes };
 }

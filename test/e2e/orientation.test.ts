@@ -424,6 +424,20 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b3', 'b2']);
   });
 
+  it('a skill field written in another case or with other separators than its file name ("API", "oc_api") is a slip; a different name still needs repair', async () => {
+    const dir = repoWith([]);
+    for (const [file, skill] of [['api', 'API'], ['oc-web', 'oc_web'], ['ops', 'other']]) write(dir, `.checkpoints/${file}.checkpoint.json`, JSON.stringify(cp(skill!), null, 2));
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toMatch(/^api +in_progress/m);
+    expect(status.stdout).toMatch(/^oc-web +in_progress/m);
+    expect(status.stdout).toMatch(/^ops +needs repair/m);
+    expect(status.stdout).toContain('note: api: skill: skill "API" does not match the file name api.checkpoint.json; fix: checkpoint update api --skill=api');
+    expect(status.stdout).toContain('fix: checkpoint update oc-web --skill=oc-web');
+    expect((await runCli(dir, ['resume', 'api'])).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--skill=api'])).code).toBe(0);
+    expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
+  });
+
   it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
     const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
