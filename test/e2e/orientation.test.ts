@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, cli, commitAll, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { existsSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -452,6 +452,24 @@ describe('hand-written slips (a status outside its enum, an action object withou
     const bad = await runCli(dir, ['resume', 'bad']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('cannot resume bad');
+  });
+});
+
+describe('resume --context and landed work', () => {
+  it('says when next_actions[0] already landed, and names the first action that has not, as resume does', async () => {
+    const dir = repoWith([cp('api', { updated_at: daysAgo(2), next_actions: ['Merge PR #12 (auth)', 'Write the docs'] })]);
+    const capsule = { goal: 'g', acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' };
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(capsule)])).code).toBe(0);
+    commitAll(dir, 'capsule', daysAgo(0.4));
+    git(dir, ['checkout', '-q', '-b', 'feat']);
+    write(dir, 'src/auth.ts', 'x\n');
+    commitAll(dir, 'auth', daysAgo(0.3));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #12 from x/feat'], dateEnv(daysAgo(0.2)));
+    expect((await runCli(dir, ['resume', 'api'])).stdout).toContain('Next: Write the docs');
+    const r = await runCli(dir, ['resume', 'api', '--context']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^next_actions\[0\] now: Merge PR #12 \(auth\)\n {2}\(already landed: #12 landed in [0-9a-f]+ "Merge pull request #12 from x\/feat"; the first action not landed: Write the docs\)$/m);
   });
 });
 

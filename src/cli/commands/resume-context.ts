@@ -17,6 +17,7 @@ import { CONFLICT_REASON } from '../../protocol/json.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
+import { buildAgenda } from '../../read/agenda.js';
 
 export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
 
@@ -124,7 +125,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
-    printBudgeted(textBlocks(view, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
+    printBudgeted(textBlocks({ ...view, landed: await landedFirst(root, ctx.now, found.skill) }, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
     return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
@@ -190,6 +191,20 @@ interface View {
   root: string;
   /** The whole checkpoint as it is now. */
   state: JsonValue;
+  /** When git shows next_actions[0] already landed: the evidence, and the first action that has not (null: none has not). */
+  landed?: { evidence: string; fresh: string | null } | null;
+}
+
+/**
+ * Whether `skill`'s next_actions[0] already landed, as resume and next judge it (the same
+ * remembered answer), so the capsule's reader is not sent to redo shipped work; null otherwise,
+ * or when the checkpoint cannot be read as resume reads it.
+ */
+async function landedFirst(root: string, now: Date, skill: string): Promise<View['landed']> {
+  const item = (await buildAgenda({ root, now, skill })).items.find((i) => i.skill === skill);
+  const first = item?.choice.landed[0];
+  if (!item || first?.index !== 0) return null;
+  return { evidence: first.evidence, fresh: item.choice.action === null ? null : actionText(item.choice.action) };
 }
 
 /** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
@@ -262,7 +277,8 @@ function textBlocks(v: View, now: Date): Block[] {
     blocks.push({ name: '', tier: 1, head: [''] });
   }
   const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? actionText(cp.next_actions[0]!) : null;
-  if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${oneLine(first)}`, ''] });
+  const landed = v.landed ? [`  (already landed: ${oneLine(v.landed.evidence)}; ${v.landed.fresh === null ? 'every queued action landed: reconcile the checkpoint' : `the first action not landed: ${oneLine(v.landed.fresh)}`})`] : [];
+  if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${oneLine(first)}`, ...landed, ''] });
   const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${oneLine(value)}`] });
   const list = (name: string, tier: number, items: string[]): Block =>
     items.length ? { name, tier, head: [`${name}:`], items: items.map((i) => `  - ${oneLine(i)}`) } : { name, tier, head: [`${`${name}:`.padEnd(12)} (none)`] };
