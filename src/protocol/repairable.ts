@@ -1,7 +1,9 @@
 // Hand-written slips a session can still orient from: a status outside its enum ("Done",
 // "in-progress"), an action written as an object without `text` ({"action": "…"}) or with a
 // number for done_when, next_actions written as one string, a time written without its zone
-// or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"). validate
+// or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"), a number
+// where text belongs ("step": 2, "protocol_version": 1.1), one string where a list of them
+// belongs ("key_decisions": "Use JWT"), a progress row without an id. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { enumSlips } from './enum-slip.js';
@@ -121,7 +123,7 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
-function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj> } {
+function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
   // The skill written in another case or with other separators than its file's name ("API" in
@@ -169,13 +171,91 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: R
       if (slip) notes.push({ path: at, problem: slip.problem, fix: `--${log}.${i}.at=${slip.instant}`, instant: slip.instant });
     });
   }
-  return { notes, actions, blockers };
+  const typed = typeSlips(doc, numberText, notes);
+  return { notes, actions, blockers, typed };
+}
+
+/** A value written in another JSON type than the protocol's, and what it reads as: at `path` (top level, or one level down). */
+type Retyped = { path: readonly [string] | readonly [string, string | number]; value: unknown };
+
+/** The top-level fields that hold one line of text. */
+const TEXT_FIELDS = ['project', 'project_dir', 'phase', 'step', 'progress_summary'] as const;
+/** context_primer's lists of strings. */
+const PRIMER_LISTS = ['key_decisions', 'generated_files', 'user_preferences'] as const;
+/** protocol_version as JSON numbers write it, by the version it names ("1.0" written 1.0 reads as 1 without its literal text). */
+const VERSION_NUMBERS: Record<string, string> = { '1': '1.0', '1.0': '1.0', '1.1': '1.1' };
+
+/**
+ * Values written in the wrong JSON type where what they mean is plain: a number or true/false
+ * where text belongs ("step": 2, read as "2", as written: 8.0 stays "8.0"), protocol_version as a
+ * number (1.1, fixed by any write, which stamps it), one string where context_primer holds a list
+ * ("key_decisions": "Use JWT"), a progress_table row without an id (given one unused in the table).
+ */
+function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyped[] {
+  const typed: Retyped[] = [];
+  for (const field of TEXT_FIELDS) {
+    const v = doc[field];
+    if (typeof v !== 'number' && typeof v !== 'boolean') continue;
+    const text = typeof v === 'number' ? numberText(v, [field]) : String(v);
+    typed.push({ path: [field], value: text });
+    notes.push({ path: field, problem: `${field} is the ${typeof v} ${text}, not text`, fix: `--${field}=${pasteWord(text)}` });
+  }
+  if (typeof doc.protocol_version === 'number') {
+    const version = VERSION_NUMBERS[numberText(doc.protocol_version, ['protocol_version'])];
+    if (version !== undefined) {
+      typed.push({ path: ['protocol_version'], value: version });
+      notes.push({ path: 'protocol_version', problem: `protocol_version is the number ${numberText(doc.protocol_version, ['protocol_version'])}, not the string "${version}"`, fix: null, byHand: `write protocol_version as "${version}" (any \`checkpoint update\` stamps it anew)`, anyWrite: true });
+    }
+  }
+  const primer = doc.context_primer;
+  if (isObj(primer)) for (const list of PRIMER_LISTS) {
+    const v = primer[list];
+    if (typeof v !== 'string' || !hasWords(v)) continue;
+    const path = `context_primer.${list}`;
+    const value = flagValue(JSON.stringify([v]));
+    typed.push({ path: ['context_primer', list], value: [v] });
+    notes.push({
+      path,
+      problem: `${path} is a string (${quoted(v)}), not a list of strings`,
+      fix: value === null ? null : `--${path}:json=${value}`,
+      ...(value === null ? { byHand: `make ${path} a list holding that text (it is ${v.length} characters, too long to spell out here)` } : {}),
+    });
+  }
+  if (Array.isArray(doc.progress_table)) {
+    const rows = doc.progress_table as unknown[];
+    const used = new Set(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])));
+    rows.forEach((r, i) => {
+      if (!isObj(r) || r.id !== undefined || !hasWords(r.label)) return;
+      let n = i + 1;
+      while (used.has(`row-${n}`)) n++;
+      const id = `row-${n}`;
+      used.add(id);
+      typed.push({ path: ['progress_table', i], value: { id, ...r } });
+      notes.push({ path: joinPath(joinPath('progress_table', i), 'id'), problem: `progress_table[${i}] (${quoted(r.label)}) has no id`, fix: `--progress_table.${i}.id=${id}` });
+    });
+  }
+  return typed;
+}
+
+/** `doc` with each retyped value in place (copies along the way; `doc` itself is left as it was). */
+function withRetyped(doc: Obj, typed: readonly Retyped[]): Obj {
+  const out: Obj = { ...doc };
+  for (const { path, value } of typed) {
+    if (path.length === 1) out[path[0]] = value;
+    else {
+      const [top, key] = path;
+      const inner = out[top];
+      if (Array.isArray(inner)) out[top] = inner.map((item, i) => (i === key ? value : item));
+      else if (isObj(inner)) out[top] = { ...inner, [key]: value };
+    }
+  }
+  return out;
 }
 
 /** The protocol's logs whose entries are timed by `at`: a hand-kept one often dates them by day. */
 const DATED_LOGS = ['recently_done', 'eval_scores'] as const;
 /** A date, then maybe a time after a T or a space, then maybe a zone: the ways people write an instant. */
-const LOOSE_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:([T ])(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const LOOSE_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * A time at `path` written as people do rather than as an instant: a calendar day ("2026-08-30",
@@ -188,14 +268,17 @@ function instantSlip(v: unknown, path: string): { problem: string; instant: stri
   const m = LOOSE_INSTANT.exec(v);
   if (!m || (m[3] === undefined && m[5] !== undefined)) return null;
   const [, date, sep, hm, sec, zone] = m;
-  const instant = `${date}T${hm ?? '00:00'}${sec ?? ':00'}${zone ?? 'Z'}`;
+  const instant = `${date}T${hm ?? '00:00'}${sec ?? ':00'}${zone === undefined || zone === 'z' ? 'Z' : zone}`;
   if (!isIsoInstant(instant)) return null;
   const what = `${path} ${quoted(v)}`;
+  const lower = [sep === 't' ? 't' : '', zone === 'z' ? 'z' : ''].filter(Boolean).join(' and ');
   const problem = hm === undefined
     ? `${what} is a day, not an instant (read as its start in UTC)`
     : zone === undefined
-      ? `${what} has no time zone (read as UTC)${sep === ' ' ? ', and a space where ISO-8601 puts T' : ''}`
-      : `${what} has a space where ISO-8601 puts T`;
+      ? `${what} has no time zone (read as UTC)${sep === ' ' ? ', and a space where ISO-8601 puts T' : sep === 't' ? ', and a lowercase t' : ''}`
+      : sep === ' '
+        ? `${what} has a space where ISO-8601 puts T${zone === 'z' ? ', and a lowercase z' : ''}`
+        : `${what} is written with a lowercase ${lower} (ISO-8601 as the protocol writes it: T and Z)`;
   return { problem, instant };
 }
 
@@ -265,10 +348,11 @@ export function readableView(
   fileSkill?: string,
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions, blockers } = slips(doc, numberTextIn(doc, texts), fileSkill);
+  const { notes, actions, blockers, typed } = slips(doc, numberTextIn(doc, texts), fileSkill);
   const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
   if (!notes.length || !errors.every((e) => covered(e.path))) return null;
-  const view: Obj = { ...doc };
+  // Values in the wrong JSON type read (and show) as what they plainly say: "2" for 2, a list for one string.
+  const view: Obj = withRetyped(doc, typed);
   if (typeof doc.next_actions === 'string') view.next_actions = [doc.next_actions];
   else if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
   if (blockers.size) view.blockers = (doc.blockers as unknown[]).map((b, i) => blockers.get(i) ?? b);
@@ -277,7 +361,7 @@ export function readableView(
   // as complete); shown as written all the same.
   const meant = (path: string) => notes.find((n) => n.path === path)?.meant;
   const status = meant('status');
-  const rows = Array.isArray(doc.progress_table) ? doc.progress_table : [];
+  const rows = Array.isArray(view.progress_table) ? (view.progress_table as unknown[]) : [];
   const rowMeant = rows.map((_, i) => meant(joinPath(joinPath('progress_table', i), 'status')));
   const meaning: Obj = status ? { ...view, status } : { ...view };
   if (rowMeant.some((m) => m !== undefined)) meaning.progress_table = rows.map((row, i) => (rowMeant[i] === undefined ? row : { ...(row as Obj), status: rowMeant[i] }));

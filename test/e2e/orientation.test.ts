@@ -424,6 +424,31 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b3', 'b2']);
   });
 
+  it('numbers where text belongs, one string for a list, a row without an id, a lowercase t/z: read as meant; pasting the fixes makes the file valid', async () => {
+    const dir = repoWith([]);
+    const c = cp('api', { protocol_version: 1.1, step: 2, context_primer: { key_decisions: 'Use JWT', generated_files: 'docs/auth.md' }, updated_at: daysAgo(1).replace('T', 't').replace('Z', 'z') });
+    (c.progress_table as Record<string, unknown>[])[1] = { label: 'API', status: 'in_progress' };
+    // Written as a person does: 8.0 for the step, which the fix keeps as written.
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(c, null, 4).replace('"step": 2', '"step": 8.0'));
+    const before = read(dir, '.checkpoints/api.checkpoint.json');
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).not.toContain('needs repair');
+    expect(status.stdout).toMatch(/^api +in_progress +build \/ 8\.0 +1d ago/m);
+    expect((await runCli(dir, ['resume', 'api'])).stdout).toContain('Next: api first action');
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+    // Each fix as printed, pasted into bash, until status has none left (a note names at most five flags).
+    for (let round = 0; round < 3; round++) {
+      const fix = /fix: (checkpoint update api .*)$/m.exec((await runCli(dir, ['status'])).stdout)?.[1];
+      if (!fix) break;
+      expect(execFileSync('bash', ['-c', fix.replace(/^checkpoint /, `node ${JSON.stringify(BIN)} `)], { cwd: dir, env: GIT_ENV, encoding: 'utf8' })).toContain('✓ updated');
+    }
+    const v = await runCli(dir, ['validate']);
+    expect(v.code, v.stdout).toBe(0);
+    const after = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+    expect(after).toMatchObject({ protocol_version: '1.1', step: '8.0', context_primer: { key_decisions: ['Use JWT'], generated_files: ['docs/auth.md'] } });
+    expect(after.progress_table[1]).toEqual({ label: 'API', status: 'in_progress', id: 'row-2' });
+  });
+
   it('a skill field written in another case or with other separators than its file name ("API", "oc_api") is a slip; a different name still needs repair', async () => {
     const dir = repoWith([]);
     for (const [file, skill] of [['api', 'API'], ['oc-web', 'oc_web'], ['ops', 'other']]) write(dir, `.checkpoints/${file}.checkpoint.json`, JSON.stringify(cp(skill!), null, 2));

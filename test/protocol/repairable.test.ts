@@ -172,18 +172,56 @@ describe('readableView', () => {
     const two = (n: number) => String(n).padStart(2, '0');
     fc.assert(fc.property(
       fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-12-31T23:59:59Z'), noInvalidDate: true }),
-      fc.constantFrom('T', ' '), fc.boolean(), fc.constantFrom('', 'Z', '+05:30', '-0800'),
+      fc.constantFrom('T', ' ', 't'), fc.boolean(), fc.constantFrom('', 'Z', 'z', '+05:30', '-0800'),
       (at, sep, seconds, zone) => {
         const text = `${at.getUTCFullYear()}-${two(at.getUTCMonth() + 1)}-${two(at.getUTCDate())}${sep}${two(at.getUTCHours())}:${two(at.getUTCMinutes())}${seconds ? `:${two(at.getUTCSeconds())}` : ''}${zone}`;
         const r = view(doc({ created_at: '1980-01-01T00:00:00Z', updated_at: text }));
-        if (sep === 'T' && zone !== '') return r === null || !r.notes.some((n) => n.path === 'updated_at'); // already an instant
-        const offset = zone === '' || zone === 'Z' ? 0 : (zone === '+05:30' ? 330 : -480) * 60_000;
+        if (sep === 'T' && zone !== '' && zone !== 'z') return r === null || !r.notes.some((n) => n.path === 'updated_at'); // already an instant
+        const offset = zone === '' || zone === 'Z' || zone === 'z' ? 0 : (zone === '+05:30' ? 330 : -480) * 60_000;
         const whole = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours(), at.getUTCMinutes(), seconds ? at.getUTCSeconds() : 0);
         expect(Date.parse(r!.meaning.updated_at)).toBe(whole - offset);
         expect(validateCheckpoint({ ...r!.meaning }).errors.filter((e) => e.path === 'updated_at')).toEqual([]);
         return true;
       },
     ));
+  });
+
+  it('a lowercase t or z reads as the instant; the note names it and the fix writes T and Z', () => {
+    const r = view(doc({ created_at: '2026-06-01t10:00:00z', recently_done: [{ at: '2026-09-13 17:05z', action: 'a' }] }))!;
+    expect(r.meaning).toMatchObject({ created_at: '2026-06-01T10:00:00Z', recently_done: [{ at: '2026-09-13T17:05:00Z' }] });
+    expect(r.notes.map((n) => [n.problem, n.fix])).toEqual([
+      ['created_at "2026-06-01t10:00:00z" is written with a lowercase t and z (ISO-8601 as the protocol writes it: T and Z)', '--created_at=2026-06-01T10:00:00Z'],
+      ['recently_done[0].at "2026-09-13 17:05z" has a space where ISO-8601 puts T, and a lowercase z', '--recently_done.0.at=2026-09-13T17:05:00Z'],
+    ]);
+  });
+
+  it('a number where text belongs, protocol_version as a number, one string for a primer list and a row without an id read as meant', () => {
+    const d = doc({ protocol_version: 1.1, step: 2, phase: true, context_primer: { key_decisions: 'Use JWT', generated_files: ['src/a.ts'] }, progress_table: [{ id: 'row-2', label: 'Spec', status: 'complete' }, { label: 'Build', status: 'in_progress' }] });
+    const before = structuredClone(d);
+    const r = view(d)!;
+    expect(d).toEqual(before); // the document itself is never changed
+    for (const read of [r.view, r.meaning]) {
+      expect(read).toMatchObject({ protocol_version: '1.1', step: '2', phase: 'true', context_primer: { key_decisions: ['Use JWT'], generated_files: ['src/a.ts'] } });
+      expect(read.progress_table).toEqual([{ id: 'row-2', label: 'Spec', status: 'complete' }, { id: 'row-3', label: 'Build', status: 'in_progress' }]); // row-2 is taken
+    }
+    expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['phase', "--phase='true'"],
+      ['step', "--step='2'"],
+      ['protocol_version', null],
+      ['context_primer.key_decisions', `--context_primer.key_decisions:json='["Use JWT"]'`],
+      ['progress_table[1].id', '--progress_table.1.id=row-3'],
+    ]);
+    expect(r.notes[2]).toMatchObject({ problem: 'protocol_version is the number 1.1, not the string "1.1"', anyWrite: true });
+  });
+
+  it("a number is read and fixed with the text the file wrote it with (8.0 stays '8.0'); an unknown version number is no slip", () => {
+    const text = JSON.stringify(doc({ step: 1, protocol_version: 1.1 }), null, 2).replace('"step": 1', '"step": 8.0').replace('"protocol_version": 1.1', '"protocol_version": 1.0');
+    const parsed = parseJson(text);
+    const r = readableView(parsed.value, validateCheckpoint(parsed.value).errors, () => parsed.texts)!;
+    expect(r.meaning).toMatchObject({ step: '8.0', protocol_version: '1.0' });
+    expect(r.notes[0]).toMatchObject({ path: 'step', problem: 'step is the number 8.0, not text', fix: "--step='8.0'" });
+    expect(view(doc({ protocol_version: 2 }))).toBeNull();
   });
 
   it('is null for a valid file and for any error that is not a slip', () => {

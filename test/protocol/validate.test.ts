@@ -119,8 +119,8 @@ describe('protocol_version', () => {
     expect(run(with_({ protocol_version: v })).errors[0]!.message).toMatch(/not the skill release/);
   });
 
-  it('a number (1.1 unquoted) is refused with the same explanation', () => {
-    expectError(with_({ protocol_version: 1.1 }), 'protocol_version', /on-disk wire version/);
+  it('a number (1.1 unquoted) is refused as not text, naming the wire version to quote', () => {
+    expectError(with_({ protocol_version: 1.1 }), 'protocol_version', /^protocol_version is 1\.1, not text: the on-disk wire version is a string, one of 1\.0\|1\.1, written in quotes$/);
   });
 });
 
