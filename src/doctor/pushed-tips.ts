@@ -191,8 +191,14 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     reported.add(file);
     const path = `context_primer.generated_files[${index}]`;
     if (!inTip(file)) {
+      // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
+      // tip holds a file under it, and the push removed it when a pushed commit changed one under it.
+      const folder = file.replace(/\/+$/, '');
+      const under = (p: string | undefined) => p !== undefined && p.startsWith(`${folder}/`);
+      const touchedUnder = [...touched].some(under);
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
-      if (!touched.has(file) && !touched.has(rel)) continue;
+      if (!touched.has(file) && !touched.has(rel) && !touchedUnder) continue;
+      if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await history.filesIn(tip, [folder], { recursive: true })).size > 0) continue;
       // Carried, but a file git does not track here: ignored (a build output), no commit ever
       // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
       // never added, the push carries a checkpoint naming a file it leaves out: said so.
@@ -206,7 +212,7 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       }
       // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
-      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file)) ?? newestRemoval(seen.atHead, file);
+      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file);
       const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
       // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
       if (to && cp.status === 'complete') continue;

@@ -236,4 +236,21 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/ready-to-deploy/);
   });
+  it('a folder listed in generated_files ("src/gen/", "src/gen") is in the pushed tip when the tip holds files under it', async () => {
+    const dir = published();
+    write(dir, 'src/gen/deep/more.ts', 'export {};\n');
+    edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/', 'src/gen', 'src/gen/deep/'); });
+    commitAll(dir, 'api: list the generated folder');
+    const base = git(dir, ['rev-parse', 'origin/main']).trim();
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, `${base}..${tip}`), engine).toEqual([]);
+    const r = push(dir, 'main');
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).not.toMatch(/src\/gen\/? is not committed/);
+    // A push that deletes the listed folder is drift it causes.
+    git(dir, ['rm', '-q', '-r', 'src/gen']);
+    commitAll(dir, 'Drop the generated client');
+    const gone = git(dir, ['rev-parse', 'HEAD']).trim();
+    for (const engine of ['native', 'isomorphic']) expect((await blocking(dir, engine, `${tip}..${gone}`)).join('\n'), engine).toMatch(/src\/gen\/deep\/ is missing/);
+  });
 });
