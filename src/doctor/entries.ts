@@ -18,8 +18,11 @@ export type EntryTarget =
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
 const GLOB_CHARS = /[*?[]/;
 const WILDCARDS = /[*?]/;
-/** A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`. */
-const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/;
+/**
+ * A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`;
+ * or a section's anchor after a file's extension, as Markdown links write it: `docs/api.md#authentication`.
+ */
+const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})#[\w-]+)$/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 

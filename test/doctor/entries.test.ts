@@ -18,6 +18,9 @@ describe('generated_files entries as people write them', () => {
     ['src/x.ts:12:5 (the handler)', 'src/x.ts'],
     ['`src/x.ts#L12-L40`', 'src/x.ts'],
     ['src/x.ts#L7', 'src/x.ts'],
+    ['docs/api.md#authentication', 'docs/api.md'],
+    ['README.md#getting-started (section rewritten)', 'README.md'],
+    ['`docs/x.md#step_2`', 'docs/x.md'],
   ])('%s -> %s', (entry, path) => {
     expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
   });
