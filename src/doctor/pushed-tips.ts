@@ -247,12 +247,25 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
  */
 async function untrackedHere(root: string, history: GitHistory, head: string | null, file: string): Promise<Untracked | 'not-a-file' | undefined> {
   const here = projectEntry(root, file);
-  if (notAFile(file, here) !== null) return 'not-a-file';
+  if (notAFile(file, here) !== null || inNestedRepository(root, file)) return 'not-a-file';
   if (indexNames(root, [file]).has(file)) return undefined;
   const dir = posix.dirname(file);
   if (head !== null && (await history.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
   if ((await history.ignoredPaths([file])).has(file)) return 'ignored';
   return here.kind === 'file' || here.kind === 'folder' ? 'untracked' : undefined;
+}
+
+/**
+ * Whether `file` is a submodule or another nested repository, or lies inside one ("vendor/lib",
+ * "vendor/lib/x.ts"): a folder on the way holds `.git`. Its files are that repository's, never
+ * in this one's trees, so no push of this one leaves them out.
+ */
+function inNestedRepository(root: string, file: string): boolean {
+  const segments = file.replace(/\/+$/, '').split('/');
+  for (let i = 1; i <= segments.length; i++) {
+    if (projectEntry(root, `${segments.slice(0, i).join('/')}/.git`).kind !== 'missing') return true;
+  }
+  return false;
 }
 
 /** The newest of `commits` that deletes or renames away `file`. */

@@ -253,4 +253,20 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const gone = git(dir, ['rev-parse', 'HEAD']).trim();
     for (const engine of ['native', 'isomorphic']) expect((await blocking(dir, engine, `${tip}..${gone}`)).join('\n'), engine).toMatch(/src\/gen\/deep\/ is missing/);
   });
+  it('a submodule, and a file inside one, listed in generated_files never block a push that changes the checkpoint', async () => {
+    const dir = published();
+    const sub = makeRepo();
+    write(sub, 'lib.ts', 'export {};\n');
+    commitAll(sub, 'lib');
+    git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/lib']);
+    commitAll(dir, 'Add the vendored lib');
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('vendor/lib', 'vendor/lib/', 'vendor/lib/lib.ts'); });
+    commitAll(dir, 'api: list the vendored lib');
+    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, `${base}..${tip}`), engine).toEqual([]);
+    const r = push(dir, 'main');
+    expect(r.status, r.out).toBe(0);
+  });
 });
