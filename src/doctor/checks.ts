@@ -16,7 +16,7 @@ import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
 import { findLandings, workRefs } from './landed.js';
 import { workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { removes } from '../git/renames.js';
@@ -481,7 +481,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      findings.push(missingFile(rel, path, cp, ctx));
+      // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
+      const gone = goneNote(entry);
+      findings.push(gone === null ? missingFile(rel, path, cp, ctx) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } });
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));

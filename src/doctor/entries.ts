@@ -14,8 +14,8 @@ export type EntryTarget =
    */
   | { kind: 'note'; name?: string; url?: string };
 
-/** Separators after which the rest of an entry is a note: " (", " — ", " – ", " - ", " -- ", " # ", ": ". */
-const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+\(|:\s/;
+/** Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ", " # ", ": ". */
+const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+[([]|:\s/;
 const GLOB_CHARS = /[*?[]/;
 const WILDCARDS = /[*?]/;
 /**
@@ -59,6 +59,26 @@ export function entryPathText(entry: string): string {
   const cut = NOTE_START.exec(text);
   const path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
   return MARKDOWN_LINK.exec(path)?.[1] ?? path;
+}
+
+/** The note after an entry's path ("deleted" of "src/a.ts (deleted)"), without its separator and brackets; '' when none. */
+export function entryNote(entry: string): string {
+  const text = unquote(entry);
+  const cut = NOTE_START.exec(text);
+  return cut ? text.slice(cut.index + cut[0].length).trim().replace(/^[([]\s*/, '').replace(/\s*[)\]]$/, '').trim() : '';
+}
+
+/**
+ * A note saying what happened to the file itself, that it is gone: "deleted", "removed in PR 40",
+ * "deleted on purpose", "renamed to src/b.ts"; never one about its content ("removed the v1
+ * handler") or a plan ("to be deleted").
+ */
+const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|renamed|moved)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already)\b)/i;
+
+/** What an entry's note says happened to its file when it says the file is gone ("removed in PR 40"), else null. */
+export function goneNote(entry: string): string | null {
+  const note = entryNote(entry);
+  return GONE.test(note) ? note : null;
 }
 
 /**

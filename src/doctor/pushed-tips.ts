@@ -13,7 +13,7 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, listParts, hasGlob, parseEntry } from './entries.js';
+import { entryLookups, entryParts, goneNote, listParts, hasGlob, parseEntry } from './entries.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -190,6 +190,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     if (file === null || reported.has(file)) continue;
     reported.add(file);
     const path = `context_primer.generated_files[${index}]`;
+    // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
+    if (!inTip(file) && goneNote(entries[index] as string) !== null) continue;
     if (!inTip(file)) {
       // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
       // tip holds a file under it, and the push removed it when a pushed commit changed one under it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -253,5 +253,25 @@ describe('verified_for_sha prose', () => {
       const text = chars.join('');
       expect(commitToken(text)).toBe(withFlag(text));
     }), { numRuns: 500 });
+  });
+});
+
+describe('a note saying the file is gone', () => {
+  it.each([
+    ['src/a.ts (deleted)', 'deleted'],
+    ['src/a.ts — removed in PR 40', 'removed in PR 40'],
+    ['src/a.ts [deleted on purpose]', 'deleted on purpose'],
+    ['src/a.ts: intentionally removed', 'intentionally removed'],
+    ['`src/a.ts` (renamed to src/b.ts)', 'renamed to src/b.ts'],
+    ['src/a.ts - was deleted, see #40', 'was deleted, see #40'],
+  ])('%s says %s', (entry, note) => {
+    expect(goneNote(entry)).toBe(note);
+  });
+  it.each(['src/a.ts', 'src/a.ts (PR 12)', 'src/a.ts — removed the v1 handler', 'src/a.ts (to be deleted)', 'src/a.ts (removed unused imports)', 'deleted', 'src/deleted.ts'])('%s says nothing of the kind', (entry) => {
+    expect(goneNote(entry)).toBeNull();
+  });
+  it('" [" starts a note as " (" does', () => {
+    expect(parseEntry('src/a.ts [new]', none)).toEqual({ kind: 'path', path: 'src/a.ts' });
+    expect(parseEntry('docs/a [draft].md', (p) => p === 'docs/a [draft].md')).toEqual({ kind: 'path', path: 'docs/a [draft].md' });
   });
 });

@@ -215,3 +215,40 @@ describe('a Windows-style entry whose file was deleted (r11 #9)', () => {
     expect(r.status, r.out).toBe(0);
   });
 });
+
+describe('files the checkpoint itself says were deleted on purpose', () => {
+  it('an entry whose note says the file was deleted, removed or renamed is a note when the file is gone, in doctor and in the pushed tip', async () => {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, 'src/c.ts': 'c\n', 'src/d.ts': 'd\n' });
+    git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts', 'src/c.ts']);
+    git(dir, ['mv', 'src/d.ts', 'src/d2.ts']);
+    commitAll(dir, 'Remove the legacy handlers (#40)', '2026-03-15T10:00:00Z');
+    listFiles(dir, ['src/a.ts (deleted)', 'src/b.ts — removed in PR 40', 'src/c.ts [deleted on purpose]', 'src/d.ts (renamed to src/d2.ts)', 'docs/guide/x.md'], { updated_at: '2026-03-15T11:00:00Z' });
+    commitAll(dir, 'cp: record the removal', '2026-03-15T11:00:30Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine, ['--fail-on-warnings']);
+      expect(found.filter((f) => f.level !== 'info'), engine).toEqual([]);
+      expect(found.map((f) => f.message), engine).toEqual([
+        'src/a.ts is missing, as its entry says (deleted); not checked',
+        'src/b.ts is missing, as its entry says (removed in PR 40); not checked',
+        'src/c.ts is missing, as its entry says (deleted on purpose); not checked',
+        'src/d.ts is missing, as its entry says (renamed to src/d2.ts); not checked',
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('a note about the content ("src/a.ts — removed the v1 handler") still reads a deleted file as drift', async () => {
+    const dir = published('api', handKept(['src/a.ts — removed the v1 handler', 'src/b.ts (to be deleted)']), SOURCES);
+    git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
+    commitAll(dir, 'Drop a and b');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        expect.stringMatching(/^warning src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"$/),
+        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"$/),
+      ]);
+    }
+  });
+});
