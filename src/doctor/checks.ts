@@ -561,7 +561,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
       if (uncommitted) return deleted;
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
-      if (outside.files.has(rel)) return notCheckedOut;
+      if (outside.files.has(rel) || leftOutFolder(outside, rel)) return notCheckedOut;
       // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
       if (ctx.inIndex?.(rel)) return deleted;
       // The newest walked commit with a change at `rel` (or a rename from it): the walk's index of
@@ -598,6 +598,15 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
   };
+}
+
+/** Whether `rel` is a folder ("docs/", "docs/guide") the index keeps out of the work tree: it holds a skip-worktree file or folds a folder under it. */
+function leftOutFolder(outside: OutsideCheckout, rel: string): boolean {
+  const prefix = `${rel.replace(/\/+$/, '')}/`;
+  if (prefix === '/') return false;
+  if (outside.folders.some((folder) => folder.startsWith(prefix))) return true;
+  for (const file of outside.files) if (file.startsWith(prefix)) return true;
+  return false;
 }
 
 /**

@@ -116,6 +116,26 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
   });
 
+  it('a listed folder a sparse checkout leaves out ("docs/", "docs/guide") is a note, not missing', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'docs/guide/setup.md', 'setup\n');
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/', 'docs/guide', 'src/a.ts'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(119));
+    git(dir, ['sparse-checkout', 'set', 'src', '.checkpoints']);
+    expect(existsSync(join(dir, 'docs'))).toBe(false);
+    for (const mode of ['skip-worktree entries', 'sparse index']) {
+      if (mode === 'sparse index') git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+      const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
+      const found = (JSON.parse(r.stdout).findings as { path: string; level: string; message: string }[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+      expect(found.map((f) => `${f.level} ${f.message}`), mode).toEqual([
+        'info docs/ is not checked out here (sparse checkout or skip-worktree); not checked',
+        'info docs/guide is not checked out here (sparse checkout or skip-worktree); not checked',
+      ]);
+    }
+  });
+
   it('a glob under a folder a sparse index folds is a note only when HEAD has a match there; matching nothing in HEAD either, it is drift', async () => {
     const dir = makeRepo();
     dirs.push(dir);
