@@ -21,7 +21,8 @@ import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
-import type { CommitInfo } from '../git/types.js';
+import { resolveGitDirsSync } from '../git/locate.js';
+import type { CommitInfo, GitHistory } from '../git/types.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
 
@@ -371,13 +372,39 @@ function commitsTouching(commits: readonly CommitInfo[]): Touching {
   return touching;
 }
 
+/**
+ * Of `rels` (listed paths git does not track), those git ignores. A folder ("build/") is asked by a
+ * name inside it: git reads a folder-only pattern ("build/") only for a path it knows is a folder,
+ * and what is in an ignored folder is ignored.
+ */
+export async function ignoredListed(history: GitHistory, rels: readonly string[], opts: { prefilter?: string } = {}): Promise<Set<string>> {
+  if (!rels.length) return new Set();
+  let asked = new Map(rels.map((rel) => [rel.endsWith('/') ? `${rel.replace(/\/+$/, '')}/x` : rel, rel]));
+  // `prefilter` (the work tree's root): git is asked only about what the ignore files read here
+  // in-process (as the embedded engine reads them) ignore, so a plainly missing file costs no git process.
+  if (opts.prefilter !== undefined) {
+    const { ignoredIn } = await import('../git/ignore-rules.js');
+    let dirs: { commonDir: string } | null = null;
+    try {
+      dirs = resolveGitDirsSync(opts.prefilter);
+    } catch {
+      return new Set();
+    }
+    const maybe = ignoredIn(opts.prefilter, dirs.commonDir, [...asked.keys()]);
+    asked = new Map([...asked].filter(([path]) => maybe.has(path)));
+    if (!asked.size) return new Set();
+  }
+  const ignored = await history.ignoredPaths([...asked.keys()]);
+  return new Set([...asked].filter(([path]) => ignored.has(path)).map(([, rel]) => rel));
+}
+
 /** A file git does not track (neither the index nor HEAD holds it): ignored (a build output), or never added. */
 export type Untracked = 'ignored' | 'untracked';
 
 /**
  * `untracked`: of the uncommitted paths, those git does not track, which no commit ever changes.
  */
-export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>, untracked?: ReadonlyMap<string, Untracked>) => Finding[] {
+export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>, untracked?: ReadonlyMap<string, Untracked>, ignored?: ReadonlySet<string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
   const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
@@ -495,8 +522,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       });
     } else findings.push({ dirty: rel, path });
   }
-  return (uncommitted, unsure, untracked) => findings.flatMap((f): Finding[] => {
-    if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel))];
+  return (uncommitted, unsure, untracked, ignored) => findings.flatMap((f): Finding[] => {
+    if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel), ignored?.has(f.absent) ?? false)];
     if (!('dirty' in f)) return [uncommitted.has(ctx.checkpointRel) && !ctx.evidence.keptSave?.(ctx.checkpointRel) ? f : { ...f, message: f.message.replace(UNTIL_COMMITTED, '') }];
     if (!uncommitted.has(f.dirty)) return [];
     // A build output or a file never added: git holds no version of it to drift from.
@@ -535,7 +562,7 @@ function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {
   absent: string;
-  finding: (uncommitted: boolean, midSession: boolean) => Finding;
+  finding: (uncommitted: boolean, midSession: boolean, ignored: boolean) => Finding;
 }
 
 /**
@@ -556,7 +583,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
-    finding: (uncommitted, midSession) => {
+    finding: (uncommitted, midSession, ignored) => {
       // Drift about to be committed, unless the session is mid-work.
       const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
       if (uncommitted) return deleted;
@@ -595,6 +622,8 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
       if (unknown && !ctx.inIndex?.(rel)) return unknown;
+      // A build output no commit holds, not built here (a fresh clone, CI): nothing to drift from.
+      if (ignored) return { ...base, level: 'info', message: `${shown(rel)} is ignored by git (a build output?) and not built here; not checked`, evidence: { file: rel } };
       return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
   };

@@ -11,7 +11,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, notAFile, repoRelative, type Untracked } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, goneNote, listParts, hasGlob, parseEntry } from './entries.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
@@ -253,7 +253,7 @@ async function untrackedHere(root: string, history: GitHistory, head: string | n
   if (indexNames(root, [file]).has(file)) return undefined;
   const dir = posix.dirname(file);
   if (head !== null && (await history.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
-  if ((await history.ignoredPaths([file])).has(file)) return 'ignored';
+  if ((await ignoredListed(history, [file])).has(file)) return 'ignored';
   return here.kind === 'file' || here.kind === 'folder' ? 'untracked' : undefined;
 }
 

@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, notAFile, patternBase } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, type Loaded } from '../read/load.js';
@@ -168,9 +168,12 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const settled = (n: string) => !dirty.has(n) && !outsideCheckout().files.has(n);
   const unexplained = [...bare.filter(settled), ...missing.filter((rel) => settled(rel) && !inIndex(rel))];
   if (unexplained.length && removalsSince !== undefined) await removalsOfBareNames(opts.root, opts.engine, evidence, unexplained, removalsSince);
+  // A missing file no commit explains that git ignores (a build output not built here: a fresh
+  // clone, CI) is no drift: git is asked only when there is such a file.
+  const ignored = evidence.history === null ? undefined : await ignoredListed(evidence.history, missing.filter((rel) => settled(rel) && !inIndex(rel) && !touchedIn([...evidence.commits, ...evidence.removals], rel)), { prefilter: opts.root });
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
-  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked), ...after);
+  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked, ignored), ...after);
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A commit on HEAD's line made after a checkpoint, dated before the walk_days bound: said so.
   const bySkill = new Map(checkpoints.map((cp) => [cpRel(cp), cp.skill]));
@@ -184,6 +187,13 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/** Whether one of `commits` changed `rel`, or a file under it when it is a folder ("build/", "build"). */
+function touchedIn(commits: readonly CommitInfo[], rel: string): boolean {
+  const name = rel.replace(/\/+$/, '');
+  const hit = (p: string | undefined) => p !== undefined && (p === name || p.startsWith(`${name}/`));
+  return commits.some((c) => c.changes.some((ch) => hit(ch.path) || hit(ch.from)));
 }
 
 /** The index's skip-worktree entries for the work tree at `root` (none where there is no git dir there). */

@@ -252,3 +252,26 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     }
   });
 });
+
+describe('ignored build outputs not built here (a fresh clone, CI)', () => {
+  it('a listed file or folder git ignores that the work tree lacks is a note, not missing; a push carrying the checkpoint is not refused', async () => {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, '.gitignore': 'dist/\nbuild/\n*.log\n' });
+    listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'build/', 'logs/run.log', 'docs/gone.md'], { updated_at: '2026-03-20T09:00:00Z' });
+    commitAll(dir, 'cp: list the build outputs', '2026-03-20T09:01:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        'info dist/bundle.js is ignored by git (a build output?) and not built here; not checked',
+        'info build/ is ignored by git (a build output?) and not built here; not checked',
+        'info logs/run.log is ignored by git (a build output?) and not built here; not checked',
+        expect.stringMatching(/^warning docs\/gone\.md is missing/),
+      ]);
+    }
+    listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'build/', 'logs/run.log'], { updated_at: '2026-03-20T09:00:00Z' });
+    commitAll(dir, 'cp: drop the gone doc', '2026-03-20T09:02:00Z');
+    for (const engine of ENGINES) expect((await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings'])).stdout, engine).not.toMatch(/^\s+warning .*generated_files/m);
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+});
