@@ -11,7 +11,7 @@ import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitLis
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
-import { findLandings, landingNeedles, workRefs } from './landed.js';
+import { findLandings, landingNeedles, mayNameWork, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
@@ -654,7 +654,7 @@ function oldestDate(dates: QueuedDates | null): number {
 export function mentionsWork(cp: Checkpoint): boolean {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const blockers = Array.isArray(cp.blockers) ? cp.blockers : [];
-  return [...actions.map((a) => withActionRefs(actionText(a), a)), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some((t) => workRefs(t).length > 0);
+  return [...actions.map((a) => withActionRefs(actionText(a), a)), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some(mayNameWork);
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */

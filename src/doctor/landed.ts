@@ -55,6 +55,9 @@ const NOT_TICKET = new RegExp(`^(?:${[
   'USB', 'PCIE', 'DDR', 'HDMI', 'GPT', 'LLAMA', 'CLAUDE', 'GEMINI', 'QWEN', 'MISTRAL', 'COVID', 'PR', 'MR',
 ].join('|')})-`);
 
+/** GitHub's cross-reference "owner/repo#12" (not inside a longer path: "docs/owner/repo#12"). */
+const REPO_REF_RE = /(?<![\w./-])([\w.-]+\/[\w.-]+)#(\d{1,7})\b/g;
+
 /** The URL-ish run of characters ending at `end` (a space, a markdown link's parenthesis or a quote ends it); scanned back, so a long text costs its run only. */
 function urlRunBefore(text: string, end: number): string {
   let i = end;
@@ -108,6 +111,16 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
       seen.set(token, ref);
     }
   }
+  // GitHub's "owner/repo#12" naming this repository (one of its remotes): its #12, as its URL is.
+  if (repo.length && text.includes('/')) {
+    for (const m of text.matchAll(REPO_REF_RE)) {
+      const token = `#${m[2]!}`;
+      if (seen.has(token) || !repo.some((r) => r.path === m[1]!.toLowerCase())) continue;
+      const ref: WorkRef = { kind: 'pr', number: Number(m[2]!), token, asPr: false };
+      refs.push(ref);
+      seen.set(token, ref);
+    }
+  }
   for (const m of text.matchAll(MR_RE)) {
     if (repo.length && otherProjects(text, m, repo)) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
@@ -126,6 +139,15 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   }
   return refs;
 }
+
+/**
+ * Whether `text` may name work whatever this repository's remotes are: a reference workRefs reads
+ * without them, or an "owner/repo#12" (this repository's PR when a remote names it).
+ */
+export function mayNameWork(text: string): boolean {
+  return workRefs(text).length > 0 || (text.includes('#') && REPO_REF_ONE.test(text));
+}
+const REPO_REF_ONE = new RegExp(REPO_REF_RE.source);
 
 /** What a landing is judged on: the subject, the body (where a host writes its own lines), whether it is a merge. */
 type Landable = Pick<CommitInfo, 'subject' | 'parents'> & { body?: string };

@@ -95,6 +95,12 @@ describe('a PR URL of another repository is not this repository\'s PR', () => {
     ['[#45](https://github.com/acme/shop/pull/45)', [45]],
     // A link whose URL names another number is not about this #45.
     ['[#45](https://github.com/other-org/other-repo/pull/99)', [45]],
+    // GitHub's owner/repo#N reference, naming this repository: its PR, as its full URL is.
+    ['Land acme/shop#45 once CI is green', [45]],
+    ['Land Acme/Shop#45, not other-org/shop#46', [45]],
+    ['(me/shop-fork#47)', [47]],
+    ['Port other-org/other-repo#48', []],
+    ['see docs/acme/shop#49', []],
   ])('%s -> %j', (text, numbers) => {
     expect(prs(text)).toEqual(numbers);
   });
@@ -103,6 +109,8 @@ describe('a PR URL of another repository is not this repository\'s PR', () => {
     for (const r of [thisRepoOf([]), thisRepoOf(['/srv/git/shop.git', '../shop', 'file:///srv/shop.git', 'C:\\repos\\shop'])]) {
       expect(r).toEqual([]);
       expect(prs('Port https://github.com/other-org/other-repo/pull/45', r)).toEqual([45]);
+      // owner/repo#N is never read as this repository's without a remote naming it.
+      expect(prs('Land acme/shop#45', r)).toEqual([]);
     }
   });
 

@@ -244,3 +244,20 @@ describe('a file two generated_files entries name', () => {
     expect(r.out).toContain(sha);
   });
 });
+
+describe('GitHub\'s owner/repo#N reference to this repository', () => {
+  it('doctor reports the landing and next skips the action, as for #N or the PR URL; another repository\'s is left alone', async () => {
+    const dir = published('xref', handKept('xref', { next_actions: ['Land acme/shop#31 after review', 'Port other-org/shop#32'] }));
+    git(dir, ['remote', 'add', 'upstream', 'git@github.com:Acme/Shop.git']);
+    write(dir, 'src/a.ts', 'a\n');
+    commitAll(dir, 'Add a (#31)');
+    write(dir, 'src/b.ts', 'b\n');
+    commitAll(dir, 'Port b (#32)');
+    for (const engine of ['native', 'isomorphic']) {
+      const landed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.path.startsWith('next_actions'));
+      expect(landed.map((f) => `${f.level} ${f.path}`), engine).toEqual(['warning next_actions[0]']);
+    }
+    const next = cli(dir, ['next']);
+    expect(next.stdout).toMatch(/→ Port other-org\/shop#32/);
+  });
+});
