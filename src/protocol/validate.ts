@@ -153,11 +153,15 @@ function checkBlockers(doc: Obj, warn: Report): void {
   const blockers = doc.blockers;
   if ((blockers === undefined || (Array.isArray(blockers) && blockers.length === 0)) && doc.status === 'blocked') warn('blockers', 'status is blocked but no blockers say why');
   if (!Array.isArray(blockers)) return;
-  const rowIds = new Set(Array.isArray(doc.progress_table) ? doc.progress_table.flatMap((r) => (isObj(r) && typeof r.id === 'string' && r.id ? [r.id] : [])) : []);
+  // A row as people name it: its id or its label, in any case and spacing ("Sprint 2", "sprint_2"
+  // for id "sprint-2"), or the checkpoint's own phase or step.
+  const key = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase().replace(/[\s_-]+/g, '-') : '');
+  const rows = Array.isArray(doc.progress_table) ? doc.progress_table.flatMap((r) => (isObj(r) ? [r.id, r.label] : [])) : [];
+  const rowKeys = new Set([...rows, doc.phase, doc.step].map(key).filter(Boolean));
   blockers.forEach((b, i) => {
     if (!isObj(b)) return;
     const p = joinPath('blockers', i);
-    if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowIds.has(b.blocking)) {
+    if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowKeys.has(key(b.blocking))) {
       warn(joinPath(p, 'blocking'), `blocking ${quoted(b.blocking)} matches no progress_table id`);
     }
     if (b.needs === 'user_decision' && doc.status === 'complete') {

@@ -480,6 +480,13 @@ describe('warnings', () => {
     expectNoWarning(with_({ blockers: [{ id: 'b1', description: 'd', blocking: 'sprint-2' }] }), 'blockers[0].blocking');
   });
 
+  it('a blocker naming its row as people write it: the row\'s label, another case or spacing, the checkpoint\'s phase or step', () => {
+    for (const blocking of ['Sprint 2', 'sprint 2', 'SPRINT-2', ' sprint_2 ', 'Planner', 'build-loop']) {
+      expectNoWarning(with_({ blockers: [{ id: 'b1', description: 'd', blocking }] }), 'blockers[0].blocking');
+    }
+    expectWarning(with_({ blockers: [{ id: 'b1', description: 'd', blocking: 'Sprint 3' }] }), 'blockers[0].blocking', /"Sprint 3" matches no progress_table id/);
+  });
+
   it('budget gate tripped when total_usd > budget_usd > 0', () => {
     expectWarning(with_({ cost: { total_usd: 60, budget_usd: 50 } }), 'cost.total_usd', /budget gate tripped: total_usd 60 > budget_usd 50/);
     expectNoWarning(with_({ cost: { total_usd: 50, budget_usd: 50 } }), 'cost.total_usd');
