@@ -15,7 +15,7 @@ import { lookupVerified, type Evidence } from './evidence.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
 import { findLandings, workRefs } from './landed.js';
-import { workTexts } from '../protocol/action-refs.js';
+import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
@@ -679,19 +679,23 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   // An action object's own "pr" / "ticket" / "url" keys name its work too (action-refs.ts).
   const work = workTexts(cp, actionText);
-  const texts: { path: string; text: string }[] = [];
-  (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => texts.push({ path: `next_actions[${i}]`, text: actionText(a) }));
-  (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
-    if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution });
+  const texts: { path: string; text: string; words: string }[] = [];
+  // An action object is read with its own keys: two actions with the same words name each its own PR.
+  (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => {
+    const text = actionText(a);
+    texts.push({ path: `next_actions[${i}]`, text, words: typeof a === 'object' && a !== null ? withActionRefs(text, a) : work(text) });
   });
-  return texts.flatMap(({ path, text }) => {
+  (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
+    if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution, words: work(b.proposed_resolution) });
+  });
+  return texts.flatMap(({ path, text, words }) => {
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    const landings = findLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
+    const landings = findLandings(words, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
     // An action naming work that has not all landed ("Rebase #16 after #14 lands") may be what
     // comes next, as `next` reads it: said, never a warning that blocks a push.
-    const open = landings.length ? workRefs(work(text), evidence.thisRepo).filter((r) => !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+    const open = landings.length ? workRefs(words, evidence.thisRepo).filter((r) => !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
     return landings.map((l): Finding => ({
       level: open.length ? 'info' : 'warning',
       check: 'landed',

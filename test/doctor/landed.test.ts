@@ -374,6 +374,19 @@ describe('an action naming its PR in its own keys', () => {
   });
 });
 
+describe('two actions with the same words and their own PR keys', () => {
+  it('doctor names, for each, only the PRs its own keys name: "Address review" for #12 is not blamed for #13', () => {
+    const a = { text: 'Address review comments', pr: 12 };
+    const b = { text: 'Address review comments', pr: 13 };
+    const cp = { skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [a, b] } as unknown as Checkpoint;
+    const rel = '.checkpoints/api.checkpoint.json';
+    const t0 = Date.parse(cp.updated_at) / 1000;
+    const merge = { ...commit('a'.repeat(40), 'Merge pull request #13 from x/y', t0 + 100), parents: ['p', 'q'] };
+    const evidence = { ...NO_EVIDENCE, commits: [merge], queued: new Map([[rel, new Map([[a.text, t0]])]]) };
+    expect(checkLandedWork(cp, evidence, rel).map((f) => [f.level, f.path, f.message.replace(/ \(.*$/, '')])).toEqual([['warning', 'next_actions[1]', '"Address review comments" names #13, which landed after the checkpoint']]);
+  });
+});
+
 describe('pull and merge requests landed by each host (red team s12 #4)', () => {
   // Real default subjects (and the body lines hosts write themselves), per host: the queued text
   // names the request as people write it; `lands` is whether the commit lands it.
