@@ -1,7 +1,7 @@
 // Atomic replace: write a temp file in the same folder, fsync it, rename over the target,
 // fsync the folder. A reader (or a crash) sees the old file or the new one, never a torn one.
 // Temp names start with "." and end in ".tmp", so no listing ever mistakes one for a checkpoint.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -20,10 +20,22 @@ export function isTempFile(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
 
-export function writeFileAtomic(target: string, content: string | Uint8Array): void {
+/** The permission bits of the regular file at `target`, or undefined when there is none (absent, a link). */
+function modeOf(target: string): number | undefined {
+  try {
+    const st = lstatSync(target);
+    return st.isFile() ? st.mode & 0o777 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `content` whole into a new temp file beside `target`, fsynced (mode: the permission bits it gets). */
+function writeTemp(target: string, content: string | Uint8Array, mode?: number): string {
   const tmp = tempPathFor(target);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
+    if (mode !== undefined) fchmodSync(fd, mode);
     const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
@@ -34,6 +46,13 @@ export function writeFileAtomic(target: string, content: string | Uint8Array): v
     throw e;
   }
   closeSync(fd);
+  return tmp;
+}
+
+export function writeFileAtomic(target: string, content: string | Uint8Array): void {
+  // The replacement keeps the file's own mode: a private 0600 file is not made world-readable,
+  // an executable one shows git no mode change. (open's mode is masked by the umask; fchmod is not.)
+  const tmp = writeTemp(target, content, modeOf(target));
   try {
     renameSync(tmp, target);
   } catch (e) {
