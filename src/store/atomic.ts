@@ -1,7 +1,7 @@
 // Atomic replace: write a temp file in the same folder, fsync it, rename over the target,
 // fsync the folder. A reader (or a crash) sees the old file or the new one, never a torn one.
 // Temp names start with "." and end in ".tmp", so no listing ever mistakes one for a checkpoint.
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -58,6 +58,21 @@ export function writeFileAtomic(target: string, content: string | Uint8Array): v
   } catch (e) {
     unlinkSync(tmp);
     throw e;
+  }
+  syncDir(dirname(target));
+}
+
+/**
+ * Creates `target` with `content`, never over anything at that name (EEXIST, as open's 'wx'), and
+ * never as a torn file: the bytes go into a temp file first, which is then hard-linked into place.
+ * A write that fails (a full disk) or a crash leaves no file at `target`.
+ */
+export function createFileAtomic(target: string, content: string | Uint8Array): void {
+  const tmp = writeTemp(target, content);
+  try {
+    linkSync(tmp, target);
+  } finally {
+    unlinkSync(tmp);
   }
   syncDir(dirname(target));
 }

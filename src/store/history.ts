@@ -1,6 +1,7 @@
 // .checkpoints/history/: where reset and rotate move things. Nothing is deleted; `history`
 // lists what is there and `restore` (store/restore.ts) brings it back.
-import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync } from 'node:fs';
+import { createFileAtomic } from './atomic.js';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
@@ -85,8 +86,8 @@ function moveIntoHistory(root: string, live: string, target: string): void {
     sizeHint: `${display(root, live)} is a link: its content is copied into history/, up to this size; replace the link with the file itself, then run the command again`,
   });
   if (bytes === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, live)} is gone`, { hint: 'run the command again' });
-  // 'wx': created new, never written through a link or over a file planted at that name.
-  writeFileSync(target, bytes, { flag: 'wx' });
+  // Created new, never written through a link or over a file planted at that name, never torn.
+  createFileAtomic(target, bytes);
   unlinkSync(live); // removes the link alone, never what it points at
 }
 
@@ -141,7 +142,7 @@ export async function archiveDeletedInMerge(root: string, skill: string, now: Cl
       try {
         // Exclusive: an archive (or a link planted) of that name is never written through.
         if (text === null) moveIntoHistory(root, live, target);
-        else writeFileSync(target, text, { flag: 'wx' });
+        else createFileAtomic(target, text);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw e;

@@ -2,9 +2,9 @@
 // archived checkpoint becomes the live one again (never over a live one), validated as every
 // write is; a rotation file's entries go back into the live checkpoint's logs, exactly as many
 // as rotate took out. The archive itself stays: history is never consumed.
-import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
+import { createFileAtomic } from './atomic.js';
 import { quoted } from '../one-line.js';
 import { ARCHIVE_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
@@ -82,8 +82,9 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
         hint: `archive it first with \`checkpoint reset ${parsed.skill}\`, then restore`,
       });
     }
-    // 'wx' never replaces anything, a link included; the bytes are the archive's, as read safely.
-    writeFileSync(writablePath(root, live), file.text, { flag: 'wx' }); // strict UTF-8 decode: same bytes
+    // Created new, never over anything (a link included), and never torn: a failed write leaves no
+    // live file. The bytes are the archive's, as read safely (strict UTF-8 decode: same bytes).
+    createFileAtomic(writablePath(root, live), file.text);
     return { skill: parsed.skill, path: live, kept };
   });
 }

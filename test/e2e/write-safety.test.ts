@@ -1,9 +1,10 @@
 // What a write leaves on disk beyond the checkpoint's text (red team, write commands): the
-// file's permission bits.
-import { chmodSync, statSync } from 'node:fs';
+// file's permission bits, and no torn file when the disk refuses a restore.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, git, makeRepo, write } from '../helpers/repo.js';
+import { BIN, cleanup, errorLine, git, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
@@ -48,5 +49,30 @@ describe('a write keeps the file\'s permission bits', () => {
     expect((await runCli(dir, ['update', 'api', '--step=next'])).code).toBe(0);
     expect(mode(dir, FILE('api'))).toBe(0o755);
     expect(git(dir, ['diff', '--summary'])).not.toMatch(/mode change/);
+  });
+});
+
+describe('restore never leaves a torn live checkpoint (a full disk, a file size limit)', () => {
+  // RLIMIT_FSIZE as in rotate-cli.test.ts: the write fails with EFBIG (SIGXFSZ ignored).
+  function limited(dir: string, args: string[]) {
+    const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = spawnSync('/bin/sh', ['-c', `trap '' XFSZ; ulimit -f 40 && exec "$0" "$1" ${quoted}`, process.execPath, BIN], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it('a restore whose write fails leaves no live file, so the message is true and a retry restores it whole', async () => {
+    const dir = repo();
+    const text = messy(dir, 'api', { skill_state: { notes: 'x'.repeat(100_000) } });
+    expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
+    const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    const r = limited(dir, ['restore', archive]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(errorLine(r.stderr).lines).toBe(1);
+    expect(r.stderr).toMatch(/nothing was changed/);
+    expect(existsSync(join(dir, FILE('api')))).toBe(false);
+    expect(readdirSync(join(dir, '.checkpoints')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const again = await runCli(dir, ['restore', archive]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(read(dir, FILE('api'))).toBe(text);
   });
 });
