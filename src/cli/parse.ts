@@ -26,7 +26,9 @@ function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: str
     const isOption = name !== undefined && Object.hasOwn(options, name) && !(options[name]!.type === 'boolean' && a.includes('='));
     if (a === '--' || !name || isOption) {
       rest.push(a);
-      if (a === '-C' || a === '--dir') rest.push(args[++i] ?? '');
+      // Its folder goes with it; none after it is left for parseArgs to refuse ("argument missing"),
+      // as every other command does, rather than run in the current folder as if -C '' was given.
+      if ((a === '-C' || a === '--dir') && i + 1 < args.length) rest.push(args[++i]!);
       continue;
     }
     ops.push(a);

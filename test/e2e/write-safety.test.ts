@@ -1,7 +1,8 @@
 // What a write leaves on disk beyond the checkpoint's text (red team, write commands): the
-// file's permission bits, and no torn file when the disk refuses a restore.
+// file's permission bits, no torn file when the disk refuses a restore, and the folder a
+// command runs in.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanup, errorLine, git, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
@@ -74,5 +75,20 @@ describe('restore never leaves a torn live checkpoint (a full disk, a file size 
     const again = await runCli(dir, ['restore', archive]);
     expect(again.code, again.stderr).toBe(0);
     expect(read(dir, FILE('api'))).toBe(text);
+  });
+});
+
+describe('update -C with no folder after it', () => {
+  it('is refused as every other command refuses it, nothing written in the current folder', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api');
+    for (const flag of ['-C', '--dir']) {
+      const r = await runCli(dir, ['update', 'api', '--step=elsewhere', flag]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(errorLine(r.stderr, /^checkpoint update: /)).toMatchObject({ lines: 1, message: "option '-C, --dir <value>' argument missing" });
+      expect(readFileSync(join(dir, FILE('api')), 'utf8')).toBe(before);
+    }
+    // As status refuses it.
+    expect((await runCli(dir, ['status', '-C'])).stderr).toMatch(/argument missing/);
   });
 });
