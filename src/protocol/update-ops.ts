@@ -50,11 +50,20 @@ export function parseUpdateFlag(flag: string): UpdateOp {
     } catch (e) {
       if (e instanceof JsonNumberRangeError) throw usage(flag, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
-      throw usage(flag, `value is not valid JSON (${why})`, "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
+      // Refused for what it holds (the parser's word for it is still "not valid"): quoting it for the shell would not help.
+      const held = e instanceof JsonSyntaxError ? HELD.find(([re]) => re.test(e.reason)) : undefined;
+      throw usage(flag, `value is not valid JSON (${why})`, held ? `${held[1]}; the checkpoint was not changed` : "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
   return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
 }
+
+/** Parser refusals of a :json value that shell quoting cannot cause (json.ts), with what to do instead. */
+const HELD: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^forbidden key /, 'choose another key name (__proto__, prototype and constructor are refused)'],
+  [/^duplicate key /, 'give each key once'],
+  [/^nesting deeper than /, 'flatten the value (or store it as a string)'],
+];
 
 // A JSON number as typed on a command line: `9`, `-0.5`, `8.0`, `1e3` (no `+`, `.5`, `0x1`, `Infinity`).
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;

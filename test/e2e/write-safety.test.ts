@@ -1,6 +1,6 @@
 // What a write leaves on disk beyond the checkpoint's text (red team, write commands): the
 // file's permission bits, no torn file when the disk refuses a restore, and the folder a
-// command runs in.
+// command runs in; and what a refused :json value is told to do.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,5 +90,30 @@ describe('update -C with no folder after it', () => {
     }
     // As status refuses it.
     expect((await runCli(dir, ['status', '-C'])).stderr).toMatch(/argument missing/);
+  });
+});
+
+describe('a :json value refused for what it holds, not for its quoting', () => {
+  it('names the key, the repeat or the depth, with advice that helps (quoting for the shell would not)', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api');
+    const cases: Array<[string, RegExp, RegExp]> = [
+      ['--skill_state.cfg:json={"__proto__": {"x": 1}}', /forbidden key "__proto__"/, /choose another key name/],
+      ['--skill_state.cfg:json={"a": {"constructor": 1}}', /forbidden key "constructor"/, /choose another key name/],
+      ['--skill_state.cfg:json={"a": 1, "a": 2}', /duplicate key "a"/, /each key once/],
+      [`--skill_state.cfg:json=${'['.repeat(300)}${']'.repeat(300)}`, /nesting deeper than 256 levels/, /flatten/],
+    ];
+    for (const [flag, what, todo] of cases) {
+      const r = await runCli(dir, ['update', 'api', flag]);
+      expect(r.code).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.lines).toBe(1);
+      expect(line.message).toMatch(what);
+      expect(line.hint).toMatch(todo);
+      expect(line.hint).not.toMatch(/quote the JSON/);
+      expect(read(dir, FILE('api'))).toBe(before);
+    }
+    // A real syntax slip still gets the quoting advice.
+    expect(errorLine((await runCli(dir, ['update', 'api', '--skill_state.cfg:json={k:1}'])).stderr).hint).toMatch(/quote the JSON/);
   });
 });
