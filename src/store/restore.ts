@@ -64,7 +64,11 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
   const archive = resolveArchive(root, arg, base);
   const name = basename(archive);
   const parsed = parseArchiveName(name);
-  if (!parsed) throw new CheckpointError('E_USAGE', `${name} is neither an archived checkpoint nor a rotation file`);
+  if (!parsed) {
+    throw new CheckpointError('E_USAGE', `${name} is neither an archived checkpoint nor a rotation file`, {
+      hint: 'restore takes <skill>.<stamp>.checkpoint.json or <skill>.<YYYY-MM-DD>.json (`checkpoint history` lists them); this file stays in history/: copy back what you need by hand; nothing was changed',
+    });
+  }
   // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
   const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size, parsed.kind);
   if (tooBig) throw new CheckpointError('E_INVALID', `${name} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
@@ -117,7 +121,7 @@ function namedElsewhere(root: string, skill: string, doc: JsonObject, pointer: s
 async function restoreRotation(root: string, skill: string, archive: string, value: JsonValue, now: Clock, fileTexts?: LiteralTexts): Promise<Restored> {
   const name = basename(archive);
   const problem = rotationFileProblem(value, skill);
-  if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`);
+  if (problem) throw new CheckpointError('E_INVALID', `${name} is not a rotation file: ${problem}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
   if (!projectPathExists(root, checkpointPath(root, skill))) {
     refuseConflicted(root, skill, `restore ${name}`); // gone mid-merge: what ends the merge, not "restore an archive first"
     throw new CheckpointError('E_NOT_FOUND', `no live checkpoint for "${skill}" to put the entries of ${name} back into`, {

@@ -117,3 +117,29 @@ describe('a :json value refused for what it holds, not for its quoting', () => {
     expect(errorLine((await runCli(dir, ['update', 'api', '--skill_state.cfg:json={k:1}'])).stderr).hint).toMatch(/quote the JSON/);
   });
 });
+
+describe('every pause and restore refusal says what to do', () => {
+  it('a missing or odd --context-file, --auto with a capsule, a capsule given twice, an archive restore cannot read: one line with a hint, nothing changed', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api');
+    write(dir, 'cap.json', '{}');
+    write(dir, '.checkpoints/history/api.notes.txt', 'kept by hand');
+    write(dir, '.checkpoints/history/api.2026-01-09.json', '{"skill": "api", "rotated_at": "2026-01-09T00:00:00Z", "entries": 5}');
+    const runs: string[][] = [
+      ['pause', 'api', '--context-file', 'nope.json'],
+      ['pause', 'api', '--context-file', '.checkpoints'],
+      ['pause', 'api', '--auto', '--context-file', 'cap.json'],
+      ['pause', 'api', '--context', '{}', '--context-file', 'cap.json'],
+      ['restore', 'api.notes.txt'],
+      ['restore', 'api.2026-01-09.json'],
+    ];
+    for (const args of runs) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.lines, args.join(' ')).toBe(1);
+      expect(line.hint, `${args.join(' ')}: ${r.stderr}`).toMatch(/\S/);
+      expect(read(dir, FILE('api'))).toBe(before);
+    }
+  });
+});

@@ -65,8 +65,9 @@ async function readStdin(): Promise<{ bytes: Buffer; total: number }> {
  */
 function readFileBounded(root: string, path: string): { bytes: Buffer; total: number } {
   const loc = locate(root, path);
-  if (!loc.stat) throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`);
-  if (!loc.stat.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`);
+  const hint = { hint: 'give the path of a file holding the capsule JSON (or pass it with --context, or --context - for stdin); the checkpoint was not changed' };
+  if (!loc.stat) throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`, hint);
+  if (!loc.stat.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`, hint);
   const size = loc.stat.size;
   if (size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: size };
   const bytes = readProjectBytes(root, path, { maxBytes: CAPSULE_INPUT_MAX_BYTES, sizeHint: 'shorten the capsule, or put bulk detail in a file and reference it' }) ?? Buffer.alloc(0);
@@ -94,8 +95,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = skillArg(args);
   const given = ['context', 'context-file'].filter((k) => args.options[k] !== undefined);
-  if (args.options.auto && given.length) throw new CheckpointError('E_USAGE', `checkpoint pause: --auto refreshes mechanical state only; it does not take --${given[0]}`);
-  if (given.length > 1) throw new CheckpointError('E_USAGE', 'checkpoint pause: give the capsule once: --context or --context-file');
+  if (args.options.auto && given.length) {
+    throw new CheckpointError('E_USAGE', `checkpoint pause: --auto refreshes mechanical state only; it does not take --${given[0]}`, {
+      hint: `drop --auto to save the capsule (checkpoint pause ${skill} --${given[0]} …), or drop --${given[0]}; the checkpoint was not changed`,
+    });
+  }
+  if (given.length > 1) throw new CheckpointError('E_USAGE', 'checkpoint pause: give the capsule once: --context or --context-file', { hint: 'keep one of the two; the checkpoint was not changed' });
   if (args.options.auto) return runAuto(root, skill, ctx);
 
   const act = `save the recovery capsule of ${skill}`;
