@@ -3,6 +3,7 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
+import { pasteArg } from '../shell-words.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
@@ -197,7 +198,7 @@ export function applyUpdateOps(
     if (op.mode === 'append') {
       if (current === undefined) next = [op.value];
       else if (Array.isArray(current)) next = [...current, op.value];
-      else throw usage(op.flag, `cannot append: ${pathText(op.path)} is not an array`);
+      else throw notAList(op, current, valueText(current, [...at, slot]));
       placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
     } else {
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
@@ -297,6 +298,20 @@ function numbersByKey(value: JsonValue): Map<string, { value: number; path: Arra
 function unchangedNumber(before: LiteralTexts | undefined, places: readonly string[], v: number): boolean {
   const old = before && places.map((key) => before.get(key)?.[0]).find((t) => t !== undefined);
   return old !== undefined && NUMBER_TEXT.test(old) && Object.is(Number(old), v);
+}
+
+/**
+ * An append onto a value that is no list: what it holds, and for a single value (one action
+ * written as a string) the flag that makes it a list holding that value, to append after.
+ */
+function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointError {
+  const path = pathText(op.path);
+  if (isPlainObject(current)) {
+    return usage(op.flag, `cannot append: ${path} is not an array (it is an object)`, `set a key in it (--${path}.<key>=…), or append to a list inside it (--${path}.<list>+=…); the checkpoint was not changed`);
+  }
+  const list = JSON.stringify([current]);
+  const fix = list.length <= 200 ? pasteArg(`--${path}:json=${list}`) : `--${path}:json='[...]' holding what it has`;
+  return usage(op.flag, `cannot append: ${path} is not an array (it is ${shown(text)})`, `make it a list first (${fix}), then append; the checkpoint was not changed`);
 }
 
 /** `arr`'s index `seg`; `of`: the array's path as messages show it. */

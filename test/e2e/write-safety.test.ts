@@ -143,3 +143,32 @@ describe('every pause and restore refusal says what to do', () => {
     }
   });
 });
+
+describe('an append onto a value that is no list', () => {
+  it('says what the value is and gives the flag that makes it a list, which then takes the append', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: "Merge PR #12 then deploy (it's blocked)" });
+    const r = await runCli(dir, ['update', 'api', '--next_actions+=Write the tests']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toBe(`--next_actions+=Write the tests: cannot append: next_actions is not an array (it is "Merge PR #12 then deploy (it's blocked)")`);
+    expect(read(dir, FILE('api'))).toBe(before);
+    // The flag, pasted through a shell as printed, makes the list; the append then lands.
+    const flag = /make it a list first \((.+)\), then append/.exec(line.hint!)![1]!;
+    const word = spawnSync('/bin/sh', ['-c', `printf %s ${flag}`], { encoding: 'utf8' }).stdout;
+    expect((await runCli(dir, ['update', 'api', word, '--next_actions+=Write the tests'])).code).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).next_actions).toEqual(["Merge PR #12 then deploy (it's blocked)", 'Write the tests']);
+  });
+});
+
+describe('an append onto an object', () => {
+  it('is never told to make the object a list', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { skill_state: { a: 1 } });
+    const line = errorLine((await runCli(dir, ['update', 'api', '--skill_state+=x'])).stderr);
+    expect(line).toMatchObject({ lines: 1, message: '--skill_state+=x: cannot append: skill_state is not an array (it is an object)' });
+    expect(line.hint).toMatch(/^set a key in it \(--skill_state\.<key>=…\), or append to a list inside it/);
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+});
