@@ -35,6 +35,8 @@ export interface Restored {
   named?: boolean;
   /** Errors the result holds that the archive (or the live checkpoint) already had: restored, and said. */
   kept: FileError[];
+  /** Whether the checkpoint file was written (a rotation file whose entries are all back already writes nothing). */
+  written: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
     // Created new, never over anything (a link included), and never torn: a failed write leaves no
     // live file. The bytes are the archive's, as read safely (strict UTF-8 decode: same bytes).
     createFileAtomic(writablePath(root, live), file.text);
-    return { skill: parsed.skill, path: live, kept };
+    return { skill: parsed.skill, path: live, kept, written: true };
   });
 }
 
@@ -169,5 +171,5 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   });
   // The journal named the checkpoint as it was: it is settled now.
   if (crashed) clearRotationJournal(root, skill);
-  return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept };
+  return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept, written: result.changed };
 }

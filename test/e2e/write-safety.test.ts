@@ -172,3 +172,22 @@ describe('an append onto an object', () => {
     expect(read(dir, FILE('api'))).toBe(before);
   });
 });
+
+describe('a restore that puts nothing back', () => {
+  it('says no file was written with errors: it writes nothing, and the file stays byte-identical', async () => {
+    const dir = repo();
+    const runs = Array.from({ length: 8 }, (_, i) => ({ at: `2026-06-0${i + 1}T00:00:00Z`, ok: i }));
+    messy(dir, 'api', { status: 'In Progress', skill_state: { run_history: runs } });
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    const file = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    const first = await runCli(dir, ['restore', file]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/note: .* is written with an error it already had: status/);
+    const before = read(dir, FILE('api'));
+    const again = await runCli(dir, ['restore', file]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/put 0 rotated entries back/);
+    expect(again.stderr).not.toMatch(/is written with/);
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+});

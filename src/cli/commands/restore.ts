@@ -10,8 +10,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const r = await restoreArchive(root, args.positionals[0]!, ctx.clock, argBase(ctx));
   const file = display(root, r.path);
   const rotation = r.entries !== undefined;
-  // As every write does: errors the result holds that it did not bring in are said, in one line.
-  if (r.kept.length) {
+  // As every write does: errors the result holds that it did not bring in are said, in one line
+  // (nothing written, nothing to say: the file is as it was).
+  if (r.kept.length && r.written) {
     const first = r.kept[0]!;
     const errors = `${r.kept.length === 1 ? 'an error' : `${r.kept.length} errors`} ${rotation ? 'it already had' : 'the archive already had'}: ${oneLine(`${first.path}: ${first.message}`)}${r.kept.length > 1 ? ` (+${r.kept.length - 1} more)` : ''}`;
     ctx.out.err(`checkpoint: note: ${file} is ${rotation ? 'written' : 'restored'} with ${errors}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\``);
