@@ -85,23 +85,34 @@ const MECHANICAL_KEYS: ReadonlySet<string> = new Set(['head', 'branch', 'uncommi
 /** The capsule's own parts; any other top-level key is the user's and is kept. */
 const CAPSULE_PARTS: ReadonlySet<string> = new Set(['context', 'origin', 'mechanical']);
 
+/** What `pause` itself writes into `context` and `origin`; any other key there is the user's and is kept. */
+const CONTEXT_KEYS: ReadonlySet<string> = new Set(CAPSULE_FIELDS);
+const ORIGIN_KEYS: ReadonlySet<string> = new Set(['root', 'head', 'saved_at']);
+const PART_KEYS: ReadonlyArray<readonly ['context' | 'origin' | 'mechanical', ReadonlySet<string>]> = [['context', CONTEXT_KEYS], ['origin', ORIGIN_KEYS], ['mechanical', MECHANICAL_KEYS]];
+
+/** The members of `part` (a stored capsule's context, origin or mechanical) that pause does not write. */
+function foreignIn(part: JsonValue | undefined, own: ReadonlySet<string>): JsonObject {
+  return isJsonObject(part) ? Object.fromEntries(Object.entries(part).filter(([k]) => !own.has(k))) : {};
+}
+
 /** Keys a stored capsule holds that `pause` does not write (kept by every pause: nothing is dropped). */
 export function foreignCapsuleKeys(capsule: JsonValue | undefined): string[] {
   if (!isJsonObject(capsule)) return [];
   const own = Object.keys(capsule).filter((k) => !CAPSULE_PARTS.has(k));
-  const mech = capsule.mechanical;
-  return isJsonObject(mech) ? [...own, ...Object.keys(mech).filter((k) => !MECHANICAL_KEYS.has(k)).map((k) => `mechanical.${k}`)] : own;
+  return [...own, ...PART_KEYS.flatMap(([part, keys]) => Object.keys(foreignIn(capsule[part], keys)).map((k) => `${part}.${k}`))];
 }
 
 /**
  * `base` (context, origin) with fresh mechanical state, laid into `old` (the stored capsule,
- * when it is an object): its other keys and its mechanical's other keys stay, in their order.
+ * when it is an object): its other keys, and the other keys of its context, origin and
+ * mechanical, stay in their order.
  */
 function assemble(old: JsonObject | null, base: Pick<Capsule, 'context' | 'origin'>, mechanical: Mechanical | undefined): Capsule {
-  const oldMech = old && isJsonObject(old.mechanical) ? old.mechanical : null;
-  const extra = oldMech ? Object.fromEntries(Object.entries(oldMech).filter(([k]) => !MECHANICAL_KEYS.has(k))) : {};
+  const extra = foreignIn(old?.mechanical, MECHANICAL_KEYS);
   const mech = mechanical ? { ...mechanical, ...extra } : Object.keys(extra).length ? extra : undefined;
-  const parts: Record<string, unknown> = { context: base.context, origin: base.origin, mechanical: mech };
+  // New claims and origin replace the old ones; a note of the user's beside them (context.notes) stays.
+  const keep = (given: unknown, part: 'context' | 'origin', own: ReadonlySet<string>): unknown => (isJsonObject(given as JsonValue) ? { ...(given as JsonObject), ...foreignIn(old?.[part], own) } : given);
+  const parts: Record<string, unknown> = { context: keep(base.context, 'context', CONTEXT_KEYS), origin: keep(base.origin, 'origin', ORIGIN_KEYS), mechanical: mech };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(old ?? {})) out[k] = CAPSULE_PARTS.has(k) ? parts[k] : v;
   for (const k of CAPSULE_PARTS) if (!(k in out)) out[k] = parts[k];

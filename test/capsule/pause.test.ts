@@ -362,6 +362,17 @@ describe('pause over a capsule written by hand', () => {
     expect(doc(dir).capsule.my_notes).toEqual(cap.my_notes);
   });
 
+  it('--context keeps a note of the user\'s inside context and origin too, saying so (red team: they were dropped silently)', async () => {
+    const dir = handProject('{"context": {"goal": "g", "notes": "see the Slack thread of 12 Sep: src/x.ts (PR 12)", "budget_h": 2.50}, "origin": {"root": "/old", "head": "abc", "saved_at": "2026-08-01T00:00:00Z", "by": "alice"}}');
+    const r = await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())]);
+    expect(r.code, r.stderr).toBe(0);
+    const cap = doc(dir).capsule;
+    expect(cap.context).toEqual({ ...context(), notes: 'see the Slack thread of 12 Sep: src/x.ts (PR 12)', budget_h: 2.5 });
+    expect(cap.origin).toEqual({ root: dir, head: head(dir), saved_at: cap.origin.saved_at, by: 'alice' });
+    expect(read(dir, CP)).toContain('"budget_h": 2.50');
+    expect(r.stderr).toMatch(/kept capsule fields the protocol does not define: context\.notes, context\.budget_h, origin\.by/);
+  });
+
   it.each([
     ['--auto', ['--auto']],
     ['--context', ['--context', JSON.stringify(context())]],
