@@ -20,7 +20,29 @@ export interface Settled {
   unmatched: string[];
 }
 
-function covers(requested: string, display: string): boolean {
+// A key written in brackets as a conflict line prints it: text output shows the control, bidi and
+// separator characters JSON leaves raw (U+009B, U+2028, U+202E) escaped as \x9b, \u2028, \u202e.
+const BRACKETED = /\["((?:[^"\\]|\\.)*)"\]/g;
+
+/**
+ * `requested` with each bracketed key read back (its \xNN and \uNNNN escapes, as printed or as
+ * JSON writes them) and written as a conflict path holds it, so a path pasted from a conflict
+ * line names that conflict whatever characters its key holds. Anything it cannot read stays as typed.
+ */
+function canonicalPath(requested: string): string {
+  if (!requested.includes('\\')) return requested;
+  return requested.replace(BRACKETED, (whole, inner: string) => {
+    try {
+      const json = inner.replace(/\\(?:x([0-9a-fA-F]{2})|[\s\S])/g, (escape, hex: string | undefined) => (hex === undefined ? escape : `\\u00${hex}`));
+      return `[${JSON.stringify(JSON.parse(`"${json}"`) as string)}]`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
+function covers(given: string, display: string): boolean {
+  const requested = canonicalPath(given);
   return display === requested || display.startsWith(`${requested}.`) || display.startsWith(`${requested}[`);
 }
 

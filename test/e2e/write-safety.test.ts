@@ -191,3 +191,37 @@ describe('a restore that puts nothing back', () => {
     expect(read(dir, FILE('api'))).toBe(before);
   });
 });
+
+describe('resolve names a conflict by the path its line printed, whatever its key holds', () => {
+  it('a key with a C1 control, a line separator and a bidi override: the printed path (or its JSON spelling) settles it', async () => {
+    const key = 'k\n\u009b31mFAKE\u2028x\u202e';
+    const base = (value: string) => ({ ...freshCheckpoint('api', { created_at: '2026-06-01T00:00:00Z', updated_at: '2026-06-01T00:00:00Z' }), skill_state: { [key]: value, other: 8 } });
+    const make = () => {
+      const dir = repo();
+      write(dir, FILE('api'), `${JSON.stringify(base('base'), null, 2)}\n`);
+      git(dir, ['add', '-A']);
+      git(dir, ['commit', '-qm', 'base']);
+      git(dir, ['checkout', '-qb', 'other']);
+      write(dir, FILE('api'), `${JSON.stringify(base('theirs'), null, 2)}\n`);
+      git(dir, ['commit', '-qam', 'theirs']);
+      git(dir, ['checkout', '-q', 'main']);
+      write(dir, FILE('api'), `${JSON.stringify(base('ours'), null, 2)}\n`);
+      git(dir, ['commit', '-qam', 'ours']);
+      expect(spawnSync('git', ['merge', '-q', 'other'], { cwd: dir, env: GIT_ENV }).status).not.toBe(0);
+      return dir;
+    };
+    const dir = make();
+    const shown = await runCli(dir, ['resolve']);
+    expect(shown.code).toBe(1);
+    const printed = /conflict at (skill_state\[".*"\]): ours/.exec(shown.stdout + shown.stderr)![1]!;
+    expect(printed).toBe('skill_state["k\\n\\x9b31mFAKE\\u2028x\\u202e"]');
+    const r = await runCli(dir, ['resolve', '--theirs', printed]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).skill_state[key]).toBe('theirs');
+    // Its JSON spelling names it too.
+    const again = make();
+    await runCli(again, ['resolve']);
+    expect((await runCli(again, ['resolve', '--ours', 'skill_state["k\\n\\u009b31mFAKE\\u2028x\\u202e"]'])).code).toBe(0);
+    expect(JSON.parse(read(again, FILE('api'))).skill_state[key]).toBe('ours');
+  });
+});
