@@ -5,6 +5,7 @@
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import type { Conflict } from './conflict.js';
 import { setOwn } from './json-value.js';
+import { printedKey } from '../protocol/path.js';
 
 export interface Settlement {
   /** Conflict paths as printed (`phase`, `next_actions[1]`); a path also covers what lies under it. */
@@ -33,8 +34,7 @@ function canonicalPath(requested: string): string {
   if (!requested.includes('\\')) return requested;
   return requested.replace(BRACKETED, (whole, inner: string) => {
     try {
-      const json = inner.replace(/\\(?:x([0-9a-fA-F]{2})|[\s\S])/g, (escape, hex: string | undefined) => (hex === undefined ? escape : `\\u00${hex}`));
-      return `[${JSON.stringify(JSON.parse(`"${json}"`) as string)}]`;
+      return `[${JSON.stringify(printedKey(`"${inner}"`))}]`;
     } catch {
       return whole;
     }

@@ -1,5 +1,18 @@
 // JSON paths as messages show them.
 
+/**
+ * The key a bracketed path segment's quoted text (`"a.b"`, as JSON or as a message printed it)
+ * names: JSON's escapes, plus the \xNN text output shows a control character with (U+009B as
+ * \x9b, where JSON leaves it raw). Throws SyntaxError for text that is neither.
+ */
+export function printedKey(quotedText: string): string {
+  // Escape by escape, so an escaped backslash before an x (`\\x41`) stays two characters.
+  const json = quotedText.replace(/\\(?:x([0-9a-fA-F]{2})|[\s\S])/g, (escape, hex: string | undefined) => (hex === undefined ? escape : `\\u00${hex}`));
+  const key: unknown = JSON.parse(json);
+  if (typeof key !== 'string') throw new SyntaxError('not a quoted key');
+  return key;
+}
+
 /** `a.b[2].c`-style display path; keys that are not identifiers are quoted. */
 export function joinPath(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;

@@ -8,6 +8,7 @@ import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
+import { printedKey } from './path.js';
 
 export interface UpdateOp {
   /** Object keys, or array indices written as digits. */
@@ -109,7 +110,7 @@ function pathSegments(flag: string, rawPath: string): string[] {
     let seg = '';
     if (b) {
       try {
-        seg = b[1] ?? (JSON.parse(b[2]!) as string);
+        seg = b[1] ?? printedKey(b[2]!); // as JSON writes it, or as a message printed it (\x9b)
       } catch {
         refuse(b[0]); // a bad escape inside the quotes
       }

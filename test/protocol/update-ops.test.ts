@@ -7,6 +7,7 @@ import { CheckpointError } from '../../src/errors.js';
 import type { JsonObject } from '../../src/protocol/types.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { updatedText } from '../helpers/fixtures.js';
+import { oneLine } from '../../src/one-line.js';
 
 const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map(parseUpdateFlag));
 
@@ -309,6 +310,19 @@ describe('plain text over a number or a boolean', () => {
         expect(Object.is((out.skill_state as JsonObject).score, JSON.parse(text))).toBe(true);
       }),
     );
+  });
+});
+
+describe('a key as a message printed it (red team)', () => {
+  it('\\xNN, the form text output shows a C1 control in, names the key its own message printed; \\\\x stays a backslash; forbidden keys stay forbidden', () => {
+    const doc = { skill_state: { 'a\u009bb': { c: 1 } } } as unknown as JsonObject;
+    // The refusal prints the path with \x9b: typed back, it names the same key.
+    const said = usageError(() => apply(structuredClone(doc), '--skill_state["a\\u009bb"].c.d=1')).message;
+    expect(oneLine(said)).toContain('cannot write inside skill_state["a\\x9bb"].c');
+    expect(apply(structuredClone(doc), '--skill_state["a\\x9bb"].c=2').skill_state).toEqual({ 'a\u009bb': { c: 2 } });
+    expect(apply(structuredClone(doc), '--skill_state["a\\\\x9bb"]=3').skill_state).toMatchObject({ 'a\\x9bb': '3' });
+    expect(usageError(() => parseUpdateFlag('--a["\\x5f_proto__"]=1')).message).toMatch(/path segment "__proto__" is forbidden/);
+    expect(usageError(() => parseUpdateFlag('--a["\\x9"]=1')).message).toMatch(/invalid path/);
   });
 });
 
