@@ -310,7 +310,8 @@ function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointErr
   if (isPlainObject(current)) {
     return usage(op.flag, `cannot append: ${path} is not an array (it is an object)`, `set a key in it (--${path}.<key>=…), or append to a list inside it (--${path}.<list>+=…); the checkpoint was not changed`);
   }
-  const list = JSON.stringify([current]);
+  // null holds nothing to keep: the list starts empty.
+  const list = JSON.stringify(current === null ? [] : [current]);
   const fix = list.length <= 200 ? pasteArg(`--${path}:json=${list}`) : `--${path}:json='[...]' holding what it has`;
   return usage(op.flag, `cannot append: ${path} is not an array (it is ${shown(text)})`, `make it a list first (${fix}), then append; the checkpoint was not changed`);
 }

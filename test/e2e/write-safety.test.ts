@@ -162,6 +162,16 @@ describe('an append onto a value that is no list', () => {
   });
 });
 
+describe('an append onto null', () => {
+  it('is told to start an empty list, never a list holding null', async () => {
+    const dir = repo();
+    messy(dir, 'api', { skill_state: { findings: null } });
+    const line = errorLine((await runCli(dir, ['update', 'api', '--skill_state.findings+=x'])).stderr);
+    expect(line.message).toBe('--skill_state.findings+=x: cannot append: skill_state.findings is not an array (it is null)');
+    expect(line.hint).toBe("make it a list first ('--skill_state.findings:json=[]'), then append; the checkpoint was not changed");
+  });
+});
+
 describe('an append onto an object', () => {
   it('is never told to make the object a list', async () => {
     const dir = repo();
