@@ -65,10 +65,11 @@ export function writeFileAtomic(target: string, content: string | Uint8Array): v
 /**
  * Creates `target` with `content`, never over anything at that name (EEXIST, as open's 'wx'), and
  * never as a torn file: the bytes go into a temp file first, which is then hard-linked into place.
- * A write that fails (a full disk) or a crash leaves no file at `target`.
+ * A write that fails (a full disk) or a crash leaves no file at `target`. `mode`: its permission
+ * bits (the file it is a copy of keeps them: a private 0600 one stays private), else the default.
  */
-export function createFileAtomic(target: string, content: string | Uint8Array): void {
-  const tmp = writeTemp(target, content);
+export function createFileAtomic(target: string, content: string | Uint8Array, mode?: number): void {
+  const tmp = writeTemp(target, content, mode === undefined ? undefined : mode & 0o777);
   try {
     linkSync(tmp, target);
   } finally {

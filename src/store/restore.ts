@@ -72,7 +72,8 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
     });
   }
   // Refused with advice that fits an archive (the reader's own hint is about a live checkpoint).
-  const tooBig = archiveTooBig(statProjectFile(root, archive)?.stat?.size, parsed.kind);
+  const stat = statProjectFile(root, archive)?.stat;
+  const tooBig = archiveTooBig(stat?.size, parsed.kind);
   if (tooBig) throw new CheckpointError('E_INVALID', `${name} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
   const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
   if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, archive, file.value, now, file.format.texts);
@@ -90,7 +91,7 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
     }
     // Created new, never over anything (a link included), and never torn: a failed write leaves no
     // live file. The bytes are the archive's, as read safely (strict UTF-8 decode: same bytes).
-    createFileAtomic(writablePath(root, live), file.text);
+    createFileAtomic(writablePath(root, live), file.text, stat?.mode); // as private as the archive (reset kept its mode)
     return { skill: parsed.skill, path: live, kept, written: true };
   });
 }

@@ -41,6 +41,18 @@ describe('a write keeps the file\'s permission bits', () => {
     }
   });
 
+  it('reset and restore keep a private checkpoint private: the archive and the restored file stay 0600', async () => {
+    const dir = repo();
+    const text = messy(dir, 'api');
+    chmodSync(join(dir, FILE('api')), 0o600);
+    expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
+    const archive = readdirSync(join(dir, '.checkpoints/history'))[0]!;
+    expect(mode(dir, `.checkpoints/history/${archive}`)).toBe(0o600);
+    expect((await runCli(dir, ['restore', archive])).code).toBe(0);
+    expect(read(dir, FILE('api'))).toBe(text);
+    expect(mode(dir, FILE('api'))).toBe(0o600);
+  });
+
   it('a checkpoint committed executable (100755) stays so: git shows no mode change after an update', async () => {
     const dir = repo();
     messy(dir, 'api');
