@@ -72,11 +72,29 @@ export function createFileAtomic(target: string, content: string | Uint8Array, m
   const tmp = writeTemp(target, content, mode === undefined ? undefined : mode & 0o777);
   try {
     linkSync(tmp, target);
-  } finally {
-    unlinkSync(tmp);
+  } catch (e) {
+    if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) {
+      unlinkSync(tmp);
+      throw e;
+    }
+    // A file system without hard links (exFAT, some network and VM shares): claim the name empty
+    // ('wx' refuses an existing file as link() does), then replace it whole with the written temp file.
+    try {
+      closeSync(openSync(target, 'wx', 0o600));
+    } catch (claim) {
+      unlinkSync(tmp);
+      throw claim;
+    }
+    renameSync(tmp, target);
+    syncDir(dirname(target));
+    return;
   }
+  unlinkSync(tmp);
   syncDir(dirname(target));
 }
+
+/** link()'s answers where a file system has no hard links; EEXIST (a file at the name) is thrown as ever. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 function syncDir(dir: string): void {
   try {
