@@ -179,20 +179,42 @@ export function mergeQueue(
   times: SideTimes,
 ): JsonValue[] {
   const order = orderOf(times);
-  const merged = mergePieces(base, ours, theirs, order).pieces;
+  const { pieces: merged, dropped } = mergePieces(base, ours, theirs, order);
   // `resolve` merges again what the markers hold: each side is the merged queue with the
   // conflicts cut to that side, and (updated_at merged) both sides saved at one time. Those
   // sides must give back these very conflicts, else resolve would quietly settle them some
   // other way (the alignment of repeated actions and the whole-queue reading depend on the
   // items around a run). Where they do not, the conflict is the whole queue: its sides are
-  // then the sides themselves, which merge again to the same.
-  const pieces = merged.some(isConflict) && !stable(base, ours, theirs) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  // then the sides themselves, which merge again to the same. So too where an action of a
+  // run stands elsewhere as well (entangled): one side taken would then hold it twice, or
+  // lose it where the other side's copy was dropped as a pop.
+  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !stable(base, ours, theirs)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
   const out: JsonValue[] = [];
   for (const p of pieces) {
     if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours, p.theirs));
     else append(out, p.run);
   }
   return out;
+}
+
+/**
+ * Whether an action of a conflicting run also stands in another piece, or was dropped from a
+ * resolved run (atMostAsOften): then taking one side of the markers is not that side's choice.
+ */
+function entangled(pieces: readonly Piece[], dropped: ReadonlySet<string>): boolean {
+  const seenIn = new Map<string, number>();
+  let clash = false;
+  pieces.forEach((p, n) => {
+    const items = isConflict(p) ? [...p.base, ...p.ours, ...p.theirs] : p.run;
+    for (const item of items) {
+      const key = canonicalJson(item);
+      const first = seenIn.get(key);
+      if (first === undefined) seenIn.set(key, n);
+      else if (first !== n && (isConflict(p) || isConflict(pieces[first]!))) clash = true;
+      if (isConflict(p) && dropped.has(key)) clash = true;
+    }
+  });
+  return clash;
 }
 
 const ORDERS: readonly Order[] = ['ours', 'theirs', 'canonical'];
@@ -234,7 +256,7 @@ function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: 
  * holding it most often holds it (an action both sides moved, or both added at different
  * places, stands once, at the first of its places).
  */
-function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): { pieces: Piece[]; ordered: boolean } {
+function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): { pieces: Piece[]; ordered: boolean; dropped: Set<string> } {
   const baseKeys = base.map(canonicalJson);
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
@@ -279,15 +301,16 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   }
   resolved(base.slice(at));
   pieces.push({ run });
-  return { pieces: atMostAsOften(pieces, baseKeys, oursKeys, theirsKeys), ordered: q.ordered };
+  const dropped = new Set<string>();
+  return { pieces: atMostAsOften(pieces, baseKeys, oursKeys, theirsKeys, dropped), ordered: q.ordered, dropped };
 }
 
 /**
  * Drops from the resolved runs the later copies of an action beyond the most either side holds,
  * and beyond what the two sides' changes to its count leave (base + each side's change): an
- * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is.
+ * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is. Each key it drops goes into `dropped`.
  */
-function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly string[], theirs: readonly string[]): Piece[] {
+function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly string[], theirs: readonly string[], dropped: Set<string>): Piece[] {
   const count = (keys: readonly string[]): Map<string, number> => {
     const counts = new Map<string, number>();
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -305,6 +328,7 @@ function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly 
       const key = canonicalJson(item);
       const n = left.get(key) ?? most(key);
       left.set(key, n - 1);
+      if (n <= 0) dropped.add(key);
       return n > 0;
     });
   }
