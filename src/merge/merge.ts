@@ -16,6 +16,7 @@ import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
 import { currenciesWhy, exactCount, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
+import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -144,7 +145,7 @@ function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base
 }
 
 function instantOf(value: JsonValue | undefined): number | undefined {
-  const t = typeof value === 'string' ? Date.parse(value) : NaN;
+  const t = typeof value === 'string' ? instantMs(value) : NaN;
   return Number.isFinite(t) ? t : undefined;
 }
 
@@ -257,8 +258,8 @@ function mergeNode(
 /** The later (or earlier) of two ISO-8601 instants; undefined when either does not parse. */
 function pickInstant(ours: JsonValue, theirs: JsonValue, pick: 'latest' | 'earliest'): string | undefined {
   if (typeof ours !== 'string' || typeof theirs !== 'string') return undefined;
-  const o = Date.parse(ours);
-  const t = Date.parse(theirs);
+  const o = instantMs(ours);
+  const t = instantMs(theirs);
   if (!Number.isFinite(o) || !Number.isFinite(t)) return undefined;
   // The same instant spelled differently ("Z" vs "+00:00"): the smaller text, whichever side it is on.
   if (o === t) return compareStrings(ours, theirs) <= 0 ? ours : theirs;

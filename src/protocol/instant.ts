@@ -62,3 +62,16 @@ export function isIsoInstant(value: unknown): value is string {
   const date = instantDate(value);
   return date !== null && date[2] <= daysInMonth(date[0], date[1]) && !Number.isNaN(Date.parse(value));
 }
+
+/** A date and a time with no zone, a T or a space between: how people write an instant by hand. */
+const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
+/**
+ * The instant a time stands for, in ms (NaN when none): one written without its zone
+ * ("2026-09-14 09:12") read as UTC, as every command reads it (repairable.ts), not in the
+ * machine's own zone as Date.parse would; anything else as Date.parse reads it.
+ */
+export function instantMs(value: string): number {
+  const m = NO_ZONE.exec(value);
+  return Date.parse(m ? `${m[1]}T${m[2]}Z` : value);
+}

@@ -597,6 +597,18 @@ describe('the driver with bad input, invoked directly', () => {
     expect((parseJson(r.ours.toString()).value as any).next_actions).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'o', 't']);
   });
 
+  it('reads a time written without its zone as UTC, as every command does: the merge is the same in any time zone (red team)', () => {
+    // Ours saved at 10:00 (no zone: 10:00 UTC), theirs at 11:00Z: theirs is later wherever the merge runs.
+    const ours = changed((d) => ((d.updated_at = '2026-03-02 10:00'), (d.skill_state.last_run = { verdict: 'ours' })));
+    const theirs = changed((d) => ((d.updated_at = '2026-03-02T11:00:00Z'), (d.skill_state.last_run = { verdict: 'theirs' })));
+    for (const TZ of ['UTC', 'America/Los_Angeles', 'Asia/Tokyo']) {
+      const r = runDriver({ base: good(), ours, theirs }, { env: { ...process.env, TZ } });
+      expect(r.code, r.stderr).toBe(0);
+      const doc = parseJson(r.ours.toString()).value as any;
+      expect({ TZ, updated_at: doc.updated_at, last_run: doc.skill_state.last_run }).toEqual({ TZ, updated_at: '2026-03-02T11:00:00Z', last_run: { verdict: 'theirs' } });
+    }
+  });
+
   // How fast is bench/'s question; here: a result, and the right one, at this size.
   it('merges 50,000-entry arrays', () => {
     const huge = (fn: (d: any) => void) =>
