@@ -144,6 +144,14 @@ function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base
   return merged.value;
 }
 
+/**
+ * jsonEqual, but -0 and 0 are two numbers, as they are two texts a reader sees (=== calls them
+ * one): a side that turned one into the other changed the value, so its text is the merge.
+ */
+function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return typeof a === 'number' && typeof b === 'number' ? Object.is(a, b) : jsonEqual(a, b);
+}
+
 function instantOf(value: JsonValue | undefined): number | undefined {
   const t = typeof value === 'string' ? instantMs(value) : NaN;
   return Number.isFinite(t) ? t : undefined;
@@ -191,9 +199,9 @@ function mergeNode(
   if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && pastSafe(base, ours, theirs) && policyFor(policyPath, extra).kind === 'counter') {
     return exactCounter(ctx, exact, path, base, ours, theirs);
   }
-  if (jsonEqual(ours, theirs)) return ours;
-  if (jsonEqual(base, ours)) return theirs;
-  if (jsonEqual(base, theirs)) return ours;
+  if (sameValue(ours, theirs)) return ours;
+  if (sameValue(base, ours)) return theirs;
+  if (sameValue(base, theirs)) return ours;
   // Both sides changed it, differently.
   if (path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
   const policy = policyFor(policyPath, extra);
@@ -294,8 +302,9 @@ function mergeObjects(ctx: MergeContext, path: PathSegment[], policyPath: string
   }
 
   // Every member ours' very own (an object neither side changed, the usual case): ours itself,
-  // which the merged file's validation then skips as ours' (validate.ts `known`).
-  if (insertedAfter.size === 0 && merged.size === oursKeys.length && oursKeys.every((key) => merged.get(key) === ours[key])) return ours;
+  // which the merged file's validation then skips as ours' (validate.ts `known`). Object.is: a
+  // member merged from -0 to 0 (sameValue) is not ours'.
+  if (insertedAfter.size === 0 && merged.size === oursKeys.length && oursKeys.every((key) => Object.is(merged.get(key), ours[key]))) return ours;
   const result: JsonObject = {};
   const put = (key: string): void => setOwn(result, key, merged.get(key)!);
   for (const key of insertedAfter.get(null) ?? []) put(key);

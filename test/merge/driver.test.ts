@@ -112,6 +112,20 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(merge(base, ours, theirs).text).toBe(formatJson(parseJson(r.text!).value, { indent: '\t', eol: '\r\n', finalNewline: true, bom: false, texts: parseJson(r.text!).texts }));
     });
 
+    it('a zero one side turned into the other sign (-0 -> 0, 1e-400 -> -0.0) is that side\'s change: its text is the merge, either way round (red team)', () => {
+      const withZero = (zero: string, updated?: string) => hand({ updated }).replace('"phase":"build"', `"delta": ${zero}, "phase":"build"`);
+      for (const [from, to] of [['-0', '0'], ['-0', '1e-400'], ['0', '-0'], ['1e-400', '-0'], ['0.0', '-0.0'], ['-0.0', '0.0']]) {
+        const base = withZero(from!);
+        const ours = withZero(from!, '2026-01-06T10:00:00Z');
+        const theirs = withZero(to!);
+        for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+          const r = merge(base, a!, b!, { keepLayout });
+          expect(r.status, `${from} -> ${to}`).toBe('clean');
+          expect(r.text, `${from} -> ${to}`).toBe(withZero(to!, '2026-01-06T10:00:00Z'));
+        }
+      }
+    });
+
     it('symmetric in value: each side as ours gets the same merged value in its own layout', () => {
       const base = hand();
       const ours = hand({ files: ', "docs/api.md"' });
