@@ -226,6 +226,29 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
   });
 
+  it('a file git left as ours alone (the driver did not run: its install moved) is not called merged: theirs\' changes are named as missing (red team)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+    git(dir, ['config', 'merge.checkpoint.driver', `'${process.execPath}' '${join(dir, 'moved', 'checkpoint.js')}' merge-driver %O %A %B %P %L`]);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp({ updated_at: '2026-06-02T00:00:00Z', recently_done: [{ at: '2026-06-02T00:00:00Z', action: 'theirs did this' }] }));
+    commitAll(dir, 'other session');
+    git(dir, ['checkout', '-q', 'main']);
+    const ours = cp({ updated_at: '2026-06-03T00:00:00Z', step: 'two' });
+    save(dir, ours);
+    commitAll(dir, 'main session');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    expect(load(dir)).toEqual(ours); // git left ours as it was: no markers, UU
+    const r = await runCli(dir, ['resolve']);
+    expect(r.stdout).not.toContain('already resolved in the file (stage it');
+    expect(r.stdout).toContain(`${FILE}: ✓ holds ours' side alone, as git left it: theirs' changes are not in it`);
+    expect(r.stderr).toContain(`checkpoint install-driver, then git checkout --merge -- ${FILE}`);
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+  });
+
   it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
     const dir = twoConflicts();
     const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;

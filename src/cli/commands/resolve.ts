@@ -6,6 +6,8 @@ import { joinSides, parseMarkedText } from '../../merge/markers.js';
 import { mergeMarkedText } from '../../merge/settle-markers.js';
 import { introducedErrors, type FileContent } from '../../protocol/file-validation.js';
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
+import type { JsonValue } from '../../protocol/types.js';
+import { jsonEqual } from '../../merge/json-value.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
@@ -26,7 +28,8 @@ type Status = 'resolved' | 'conflict' | 'invalid' | 'unparseable' | 'nothing-to-
 type Source = 'stages' | 'markers' | 'file';
 /** deleted: the side that deleted the file in a modify/delete conflict (the file holds the other side's change). */
 /** archive: where --accept-deletion kept the changed version (the deletion staged). */
-type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs'; archive?: string };
+/** oneSide: a file without markers that holds one side's value alone while the other side changed it (what git leaves when the driver did not run). */
+type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs'; archive?: string; oneSide?: 'ours' | 'theirs' };
 
 /** A file's merge worked out, not yet written. */
 interface Plan {
@@ -106,6 +109,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
           ? `✓ accepted the deletion by ${deleter} and staged it; the version ${changer} changed is archived in ${o.archive}${add ? ' (staged)' : ` (git add it to commit it with the merge)`}; \`checkpoint restore ${o.archive.split('/').pop()}\` brings it back`
           : o.deleted
           ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${o.path}\` accepts the deletion instead)`
+          : o.oneSide
+          ? `✓ holds ${o.oneSide}' side alone, as git left it: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
           : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
         'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${o.path}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${o.path}\` accepts the deletion (archiving the changed version in history/)`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
@@ -175,7 +180,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   }
   if (stages) {
     if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle }), [stages.ours, stages.theirs]);
-    return settledFile(file, onDisk, [stages.ours, stages.theirs], requested);
+    return oneSideOnly(settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
   // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
@@ -195,6 +200,32 @@ function fromMerge(file: ResolvableFile, source: Source, result: MergeTextsResul
   // Invalid without a conflict: writing it unmarked would let it pass `resolve --check`.
   if (result.conflicts.length === 0) return { file, outcome: outcome('invalid'), unmatched };
   return { file, text, mergedFrom, onDisk, outcome: outcome('conflict'), unmatched };
+}
+
+/** The parsed value of `text`, or undefined. */
+function valueOf(text: string): JsonValue | undefined {
+  try {
+    return parseJson(text, { texts: false }).value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A settled file whose value is one side's while the other side's differs: what git leaves when
+ * the merge driver did not run (an install that moved) or failed, as much as `git checkout --ours`.
+ * Still staged by --add (taking one side whole is a choice), but never called merged: the other
+ * side's changes are named as missing, with the way to merge them.
+ */
+function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs: string }): Plan {
+  if (plan.outcome.status !== 'resolved') return plan;
+  const [mine, ours, theirs] = [valueOf(onDisk), valueOf(stages.ours), valueOf(stages.theirs)];
+  if (mine === undefined || ours === undefined || theirs === undefined || jsonEqual(ours, theirs)) return plan;
+  const side = jsonEqual(mine, ours) ? 'ours' : jsonEqual(mine, theirs) ? 'theirs' : undefined;
+  if (side === undefined) return plan;
+  const rel = plan.file.rel;
+  const hint = `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`;
+  return { ...plan, outcome: { ...plan.outcome, oneSide: side, messages: [...plan.outcome.messages, hint] } };
 }
 
 /** A file without markers git still calls unmerged: resolved by hand, so checked (as a merge result of `sides`) and never merged again. */
