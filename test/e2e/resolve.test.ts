@@ -226,6 +226,39 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
   });
 
+  it("finishing a line merge (a hosted merge's markers) keeps ours' hand layout, as the driver does: only what the merge changed is rewritten (red team)", async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    // Kept by hand: 4-space indent, several members a line, inline arrays, 8.0 and 7.50.
+    const hand = (updated: string, scores: string) =>
+      [
+        '{',
+        '    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",',
+        `    "created_at": "2026-06-01T00:00:00Z", "updated_at": "${updated}",`,
+        '    "phase": "build", "step": "one", "status": "in_progress", "progress_summary": "Working.",',
+        '    "next_actions": ["first", "second"],',
+        '    "context_primer": {"generated_files": ["src/x.ts (PR 12)", "docs/**/*.md"]},',
+        `    "eval_scores": [{"at": "2026-06-01T00:00:00Z", "score": 8.0}${scores}]`,
+        '}',
+        '',
+      ].join('\n');
+    write(dir, FILE, hand('2026-06-01T00:00:00Z', ''));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    const theirs = ', {"at": "2026-06-02T00:00:00Z", "score": 9.0}';
+    write(dir, FILE, hand('2026-06-02T00:00:00Z', theirs));
+    commitAll(dir, 'other session');
+    git(dir, ['checkout', '-q', 'main']);
+    const ours = ', {"at": "2026-06-03T00:00:00Z", "score": 7.50}';
+    write(dir, FILE, hand('2026-06-03T00:00:00Z', ours));
+    commitAll(dir, 'main session');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0); // no driver: git's line markers
+    expect(read(dir, FILE)).toContain('<<<<<<< HEAD');
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(dir, FILE)).toBe(hand('2026-06-03T00:00:00Z', theirs + ours));
+  });
+
   it('a file git left as ours alone (the driver did not run: its install moved) is not called merged: theirs\' changes are named as missing (red team)', async () => {
     const dir = makeRepo();
     dirs.push(dir);

@@ -8,6 +8,7 @@ import { introducedErrors, type FileContent } from '../../protocol/file-validati
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { JsonValue } from '../../protocol/types.js';
 import { jsonEqual } from '../../merge/json-value.js';
+import { formatKeepingLayout } from '../../protocol/layout.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
@@ -150,6 +151,9 @@ async function withSkipped<T>(skipped: readonly Skipped[], work: () => Promise<T
   }
 }
 
+/** The merge written in ours' layout, as the driver writes it: only what the merge changed is laid out anew. */
+const keepLayout = () => formatKeepingLayout;
+
 function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], settle: Settlement | undefined, unmerged: ReadonlySet<string>, add: boolean, acceptDeletion = false): Plan {
   const rel = file.rel;
   const requested = settle ? [...(settle.ours ?? []), ...(settle.theirs ?? [])] : [];
@@ -174,12 +178,12 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
   // Git's own line markers, while git still holds the stages, are merged from those.
   if (marked && marked.blocks > 0 && (marked.own || !stages)) {
-    const result = mergeMarkedText({ marked, base: stages?.base, extraRules, fileName: rel, settle });
+    const result = mergeMarkedText({ marked, base: stages?.base, extraRules, fileName: rel, settle, keepLayout });
     const sides = joinSides(marked.segments);
     return plan('markers', result, [sides.ours, sides.theirs]);
   }
   if (stages) {
-    if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle }), [stages.ours, stages.theirs]);
+    if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle, keepLayout }), [stages.ours, stages.theirs]);
     return oneSideOnly(settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
