@@ -188,7 +188,7 @@ export function mergeQueue(
   // then the sides themselves, which merge again to the same. So too where an action of a
   // run stands elsewhere as well (entangled): one side taken would then hold it twice, or
   // lose it where the other side's copy was dropped as a pop.
-  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !stable(base, ours, theirs)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
   const out: JsonValue[] = [];
   for (const p of pieces) {
     if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours, p.theirs));
@@ -215,6 +215,31 @@ function entangled(pieces: readonly Piece[], dropped: ReadonlySet<string>): bool
     }
   });
   return clash;
+}
+
+/**
+ * Whether taking one side of every conflicting run gives a queue holding each action no more
+ * often than a side holds it, and at least as often as both sides hold it (neither popped it):
+ * a run aligned around a repeated action (moved on one side) may otherwise leave it out of both.
+ */
+function cutsHoldSides(pieces: readonly Piece[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  const count = (queue: readonly JsonValue[]): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const item of queue) {
+      const key = canonicalJson(item);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const [o, t] = [count(ours), count(theirs)];
+  for (const side of ['ours', 'theirs'] as const) {
+    const cut = count(sideOf(pieces, side));
+    for (const key of new Set([...o.keys(), ...t.keys(), ...cut.keys()])) {
+      const [n, no, nt] = [cut.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
+      if (n > Math.max(no, nt) || n < Math.min(no, nt)) return false;
+    }
+  }
+  return true;
 }
 
 const ORDERS: readonly Order[] = ['ours', 'theirs', 'canonical'];

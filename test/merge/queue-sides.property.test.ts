@@ -1,6 +1,6 @@
 // A queue conflict's markers must hold each side as a whole choice: taking one side of every
-// block gives no action more often than a side holds it, and loses no action that side kept
-// where the other side did not pop it (red team: a reordered queue beside an edit in place).
+// block gives no action more often than a side holds it, nor less often than both sides hold
+// it (red team: a reordered queue beside an edit in place; a move around a repeated action).
 
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -46,15 +46,31 @@ describe('a queue conflict holds each side whole', () => {
     expect(again.text).toBe(driver.text);
   });
 
-  it('taking one side of every block never holds an action more often than a side holds it', () => {
-    const queue = fc.array(fc.constantFrom<string>('audit the spec', 'build the review', 'ship src/x.ts (PR 12)', 'deploy docs'), { maxLength: 6 });
+  it('an action both sides hold, moved on one side around a repeated run, is in both sides of the markers', () => {
+    // Theirs moved "c" to the front; the alignment anchors on the one "c" and reads theirs' "a", "a" as moved after it.
+    const base = ['a', 'a', 'c', 'd'];
+    const ours = ['a', 'a'];
+    const theirs = ['c', 'a', 'a'];
+    const driver = mergeCheckpointTexts({ base: docText(base), ours: docText(ours), theirs: docText(theirs), fileName });
+    expect(driver.status).toBe('conflict');
+    expect(queueOf(cut(driver.text!, 'ours'))).toEqual(ours);
+    expect(queueOf(cut(driver.text!, 'theirs'))).toEqual(theirs);
+  });
+
+  it('taking one side of every block holds no action more often than a side holds it, nor less often than both do', () => {
+    const queue = fc.array(fc.constantFrom<JsonValue>('audit the spec', 'build the review', 'ship src/x.ts (PR 12)', 'deploy docs', { text: 'deploy docs', done_when: 'npm run docs' }), { maxLength: 6 });
     fc.assert(
       fc.property(queue, queue, queue, fc.nat(2), fc.nat(2), (base, ours, theirs, oursAt, theirsAt) => {
         const driver = mergeCheckpointTexts({ base: docText(base), ours: docText(ours, oursAt), theirs: docText(theirs, theirsAt), fileName });
-        if (driver.status !== 'conflict') return;
+        // Markers only: a clean merge left invalid (an empty queue in_progress: both sides popped) has none to take.
+        if (driver.status !== 'conflict' || driver.conflicts.length === 0) return;
         for (const side of ['ours', 'theirs'] as const) {
           const taken = queueOf(cut(driver.text!, side));
-          for (const a of new Set(taken)) expect(count(taken, a), `${a} taking ${side}: ${JSON.stringify(taken)}`).toBeLessThanOrEqual(Math.max(count(ours, a), count(theirs, a)));
+          for (const a of [...taken, ...ours, ...theirs]) {
+            const why = `${JSON.stringify(a)} taking ${side}: ${JSON.stringify(taken)}`;
+            expect(count(taken, a), why).toBeLessThanOrEqual(Math.max(count(ours, a), count(theirs, a)));
+            expect(count(taken, a), why).toBeGreaterThanOrEqual(Math.min(count(ours, a), count(theirs, a)));
+          }
         }
       }),
       { numRuns: 3000 },
