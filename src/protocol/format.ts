@@ -46,7 +46,13 @@ export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT):
 // An object key JavaScript lists before the others (an array index: up to 2^32 - 2, no leading zero).
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 
-export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: LiteralTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT): string {
+/** Whether any recorded text is an object key's: stringifyKeepingTexts asks it, and a caller writing many values of one texts map asks it once. */
+export function hasNameTexts(texts: LiteralTexts): boolean {
+  for (const k of texts.keys()) if (k.endsWith(NAME_SUFFIX)) return true;
+  return false;
+}
+
+export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: LiteralTexts, rootKey = '', rootPosition: string | null = POSITION_ROOT, anyName = hasNameTexts(texts)): string {
   const plain = JSON.stringify(value);
   let marker = '~#n';
   while (plain.includes(marker)) marker += '#';
@@ -58,7 +64,6 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   const positions = new WeakMap<object, string | null>();
   // A copy keyed by placeholders: each placeholder's real name.
   const names = new WeakMap<object, Map<string, string>>();
-  const anyName = [...texts.keys()].some((k) => k.endsWith(NAME_SUFFIX));
   const out: string[] = [];
   const placeholder = (text: string): string => `${marker}${out.push(text) - 1}${marker}`;
   const rendered = JSON.stringify(

@@ -9,7 +9,7 @@
 // for a literal's text formatJson loses and this keeps: an unchanged 8.0 in a changed array).
 // Kept apart from format.ts so the merge driver's bundle does not carry it. Pure.
 
-import { formatJson, recordedText, stringifyKeepingTexts, type TextFormat } from './format.js';
+import { formatJson, hasNameTexts, recordedText, sortedBelow, stringifyKeepingTexts, type TextFormat } from './format.js';
 import { itemKeys, literalKey, mayHoldOddLiteral, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
@@ -306,6 +306,16 @@ export function formatKeepingLayout(original: string, before: JsonValue, after: 
   return out;
 }
 
+/**
+ * Whether any of `keys` starts with a given prefix, by binary search in the sorted keys: asked at
+ * every node, a scan of every key made a file of a few thousand recorded texts (floats written
+ * 8.0, as Python's json.dump writes them) take minutes to merge (literal-texts.ts does the same).
+ */
+function prefixSearch(keys: readonly string[]): (prefix: string) => boolean {
+  const sorted = [...keys].sort();
+  return (prefix) => sorted[sortedBelow(sorted, prefix)]?.startsWith(prefix) ?? false;
+}
+
 /** formatKeepingLayout's text, unchecked; null when the original cannot be placed exactly. */
 export function writeKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string | null {
   const style: Style = {};
@@ -323,8 +333,10 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   const changed = changedTexts(originalTexts, texts);
   // Where a value stands as LiteralTexts names it (literalKey, positionKey), or null where no text
   // is recorded at or below it: then nothing needs naming (an item's name costs its canonical JSON).
-  const recorded = texts?.size ? [...texts.keys(), ...changed] : changed;
-  const below = (list: readonly string[], at: Named): boolean => at !== null && list.some((r) => r.startsWith(at.key) || r.startsWith(at.position));
+  const recorded = prefixSearch(texts?.size ? [...texts.keys(), ...changed] : changed);
+  const changedBelow = prefixSearch(changed);
+  const changedSet = new Set(changed);
+  const below = (starts: (prefix: string) => boolean, at: Named): boolean => at !== null && (starts(at.key) || starts(at.position));
   const child = (at: Named, name: string): Named =>
     at === null || !below(recorded, at) ? null : { key: literalKey(at.key, false, name), position: positionKey(at.position, name) };
   /** Each item's names (a repeated item by its order among its equals: itemKeys), or null where none is needed. */
@@ -337,16 +349,20 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   const source = (node: Node): string => original.slice(node.start, node.end);
 
   /** A value written whole: formatJson's text (with recorded literal texts) at this place. */
+  // Asked once: each fresh value would otherwise go over every recorded text for it.
+  const anyName = texts?.size ? hasNameTexts(texts) : false;
   const fresh = (v: JsonValue, named: Named, at: Place): string => {
     const keep = texts?.size && named !== null;
-    if (!at.multiline) return respace(keep ? stringifyKeepingTexts(v, '', texts, named.key, named.position) : JSON.stringify(v), at.comma, at.colon);
-    const text = keep ? stringifyKeepingTexts(v, unit, texts, named.key, named.position) : JSON.stringify(v, null, unit);
+    if (!at.multiline) return respace(keep ? stringifyKeepingTexts(v, '', texts, named.key, named.position, anyName) : JSON.stringify(v), at.comma, at.colon);
+    const text = keep ? stringifyKeepingTexts(v, unit, texts, named.key, named.position, anyName) : JSON.stringify(v, null, unit);
     return text.replace(/\n/g, eol + at.indent);
   };
 
   /** The indent of the line `at` stands on. */
   const lineIndent = (at: number): string => {
-    const from = Math.max(original.lastIndexOf('\n', at - 1), original.lastIndexOf('\r', at - 1)) + 1;
+    // Back to the line's start only (a lastIndexOf of a break the file lacks, '\r' in an LF file, scans it all, at every container).
+    let from = at;
+    while (from > 0 && original[from - 1] !== '\n' && original[from - 1] !== '\r') from--;
     return /^[ \t]*/.exec(original.slice(from, at))![0];
   };
 
@@ -363,7 +379,7 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
   const render = (node: Node, was: JsonValue, now: JsonValue, named: Named, at: Place, moved: boolean): string => {
     if (sameValue(was, now)) {
       if (!moved) {
-        if (!below(changed, named)) return source(node);
+        if (!below(changedBelow, named)) return source(node);
       } else if (node.kind === 'scalar' ? source(node) === placedText(now, named) : named === null && !mayHoldOddLiteral(source(node))) return source(node);
     }
     if (node.kind === 'scalar' || now === null || typeof now !== 'object' || Array.isArray(now) !== (node.kind === 'array')) return fresh(now, named, at);
@@ -414,7 +430,7 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
         const member = child(named, name);
         const k = index.get(name) ?? -1;
         const nameKeys = member && ([member.key + NAME_SUFFIX, member.position + NAME_SUFFIX] as const);
-        const renamed = k === -1 || (nameKeys && (changed.includes(nameKeys[0]) || changed.includes(nameKeys[1])));
+        const renamed = k === -1 || (nameKeys && (changedSet.has(nameKeys[0]) || changedSet.has(nameKeys[1])));
         const placedName = () => (nameKeys && recordedText(texts, nameKeys[0], nameKeys[1], name)) || JSON.stringify(name);
         // A moved member keeps its name's text only where it is the one its new place gives (as a literal does).
         const nameText = renamed ? placedName() : moved && old[k]!.nameText !== placedName() ? placedName() : old[k]!.nameText!;
