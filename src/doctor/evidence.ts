@@ -21,6 +21,7 @@ import { inScope } from '../git/normalize.js';
 import { byDate, firstRecorded, lastRecorded, madeAfterIn } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
+import { instantMs } from '../protocol/instant.js';
 
 export interface Evidence {
   history: GitHistory | null;
@@ -263,12 +264,12 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
 export async function datedSanely<T extends { rel: string; cp: Checkpoint }>(root: string, files: readonly T[], now: Date, engine: 'auto' | EngineName = 'auto', history?: GitHistory): Promise<{ files: T[]; from: Map<string, string | null> }> {
   const limit = now.getTime() + MAX_FUTURE_SKEW_MS;
   const from = new Map<string, string | null>();
-  if (!files.some(({ cp }) => Date.parse(cp.updated_at) > limit) || !existsSync(join(root, '.git'))) return { files: [...files], from };
+  if (!files.some(({ cp }) => instantMs(cp.updated_at) > limit) || !existsSync(join(root, '.git'))) return { files: [...files], from };
   const open = () => (history ? Promise.resolve(history) : import('../git/index.js').then(({ createHistory }) => createHistory({ dir: root, engine })));
   const sane = await saneSaves(root, open, files, limit);
   return {
     files: files.map((f) => {
-      if (!(Date.parse(f.cp.updated_at) > limit)) return f;
+      if (!(instantMs(f.cp.updated_at) > limit)) return f;
       const s = sane.get(f.rel);
       from.set(f.rel, s?.from ?? null);
       return s ? { ...f, cp: { ...f.cp, updated_at: new Date(s.at * 1000).toISOString() } } : f;

@@ -8,10 +8,11 @@
 // sends the next session to redo merged work, silently. Where the commit that recorded the
 // instant has that commit in its history, the graph says it came first (after.ts, the tie).
 import type { Checkpoint } from '../protocol/types.js';
+import { instantMs } from '../protocol/instant.js';
 
-/** The second an ISO instant falls in (NaN when it does not parse). */
+/** The second an ISO instant falls in (NaN when it does not parse); a time without its zone is read as UTC, as everywhere. */
 export function toSeconds(iso: string): number {
-  return Math.floor(Date.parse(iso) / 1000);
+  return Math.floor(instantMs(iso) / 1000);
 }
 
 /** Whether a commit at `commitTime` (whole seconds) counts as made after a write in second `writtenSec`. */

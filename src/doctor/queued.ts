@@ -11,6 +11,7 @@ import { blobTexts } from '../git/fast-forward.js';
 import { withNewRevisions } from '../git/file-lives.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
+import { instantMs } from '../protocol/instant.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cache.js';
 
@@ -325,7 +326,7 @@ export interface SaneSave {
  */
 export async function saneSaves(root: string, history: () => Promise<GitHistory>, files: readonly { rel: string; cp: Checkpoint }[], limit: number): Promise<Map<string, SaneSave>> {
   const out = new Map<string, SaneSave>();
-  const ahead = files.filter(({ cp }) => Date.parse(cp.updated_at) > limit);
+  const ahead = files.filter(({ cp }) => instantMs(cp.updated_at) > limit);
   if (!ahead.length) return out;
   const { revisions, cache } = await readRevisions(root, history, ahead);
   const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');

@@ -64,7 +64,7 @@ export function isIsoInstant(value: unknown): value is string {
 }
 
 /** A date and a time with no zone, a T or a space between: how people write an instant by hand. */
-const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
 /**
  * The instant a time stands for, in ms (NaN when none): one written without its zone

@@ -2,6 +2,7 @@
 // Pure: drift evidence comes in as a function, so next/status/resume share one rule.
 import { actionText, type Checkpoint, type NextAction } from './types.js';
 import { suggestEnum } from './enum-slip.js';
+import { instantMs } from './instant.js';
 import { BLOCKER_NEEDS } from './shapes.generated.js';
 
 export const RANKS = {
@@ -66,7 +67,7 @@ export function rankOf(cp: Checkpoint): number {
 }
 
 export function ageDays(cp: Checkpoint, now: Date): number {
-  return (now.getTime() - Date.parse(cp.updated_at)) / DAY_MS;
+  return (now.getTime() - instantMs(cp.updated_at)) / DAY_MS;
 }
 
 export function isStale(cp: Checkpoint, now: Date): boolean {
@@ -77,7 +78,7 @@ export function isStale(cp: Checkpoint, now: Date): boolean {
 /** Checkpoints in `next` order: rank, over budget first, then newest. */
 export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[]): T[] {
   // Each checkpoint's keys worked out once, not at every comparison (rankOf reads blockers and rows).
-  const keyed = items.map((item) => ({ item, rank: rankOf(item.checkpoint), over: Number(isOverBudget(item.checkpoint)), at: Date.parse(item.checkpoint.updated_at) || 0 }));
+  const keyed = items.map((item) => ({ item, rank: rankOf(item.checkpoint), over: Number(isOverBudget(item.checkpoint)), at: instantMs(item.checkpoint.updated_at) || 0 }));
   keyed.sort((a, b) => a.rank - b.rank || b.over - a.over || b.at - a.at);
   return keyed.map((k) => k.item);
 }

@@ -5,6 +5,7 @@ import { shown } from '../one-line.js';
 import { WIRE_VERSIONS } from './shapes.generated.js';
 import { CURRENT_WIRE_VERSION, type JsonObject } from './types.js';
 import { MAX_FUTURE_SKEW_MS } from './validate.js';
+import { instantMs, isIsoInstant } from './instant.js';
 
 export function scaffoldCheckpoint(opts: { skill: string; project: string; projectDir: string; now: Date; schema?: string }): JsonObject {
   const at = opts.now.toISOString();
@@ -40,18 +41,19 @@ export const STAMPED_FIELDS: ReadonlySet<string> = new Set(['updated_at', 'proto
  */
 export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonObject {
   const t = now.getTime();
-  const prev = typeof doc.updated_at === 'string' ? Date.parse(doc.updated_at) : NaN;
+  // A time written without its zone reads as UTC here as everywhere (instantMs), so no machine's zone decides.
+  const prev = typeof doc.updated_at === 'string' ? instantMs(doc.updated_at) : NaN;
   if (Number.isNaN(prev) || prev <= t) doc.updated_at = now.toISOString();
   else if (prev - t <= MAX_FUTURE_SKEW_MS) doc.updated_at = new Date(Math.min(prev + 1, t + MAX_FUTURE_SKEW_MS)).toISOString();
   else {
     const was = doc.updated_at as string;
     doc.updated_at = now.toISOString();
-    const created = typeof doc.created_at === 'string' ? Date.parse(doc.created_at) : NaN;
+    const created = typeof doc.created_at === 'string' ? instantMs(doc.created_at) : NaN;
     let also = '';
     if (created - t > MAX_FUTURE_SKEW_MS) {
       also = `, and created_at (${doc.created_at as string}) too`;
       doc.created_at = doc.updated_at;
-    } else if (created > t) doc.updated_at = doc.created_at as string;
+    } else if (created > t) doc.updated_at = isIsoInstant(doc.created_at) ? doc.created_at : new Date(created).toISOString();
     notes?.push(`updated_at (${was}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at as string}${also}`);
   }
   stampWireVersion(doc, notes);

@@ -2,6 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
+import { instantMs } from '../../protocol/instant.js';
 import { ageDays, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
@@ -32,7 +33,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Read despite hand-written slips: still a finding (exit 1), as a checkpoint that needs repair.
   const slips = agenda.items.filter((i) => i.repairs.length);
   const findings = agenda.broken.length + slips.length;
-  const detailed = agenda.items.filter((i) => since === undefined || Date.parse(i.checkpoint.updated_at) >= Date.parse(since));
+  const detailed = agenda.items.filter((i) => since === undefined || instantMs(i.checkpoint.updated_at) >= Date.parse(since));
 
   if (ctx.json) {
     ctx.out.json({

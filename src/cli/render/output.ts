@@ -8,6 +8,7 @@ import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl, oneLine } from '../../one-line.js';
 import { terminalSafeJson } from './json-text.js';
+import { instantMs } from '../../protocol/instant.js';
 
 export interface Output {
   readonly color: boolean;
@@ -103,7 +104,7 @@ export async function createOutput(color: boolean, write: Writer = writeAll): Pr
 
 /** "3h ago", "2d ago", "in 5m": the relative times resume and status show. */
 export function relativeTime(iso: string, now: Date): string {
-  const ms = now.getTime() - Date.parse(iso);
+  const ms = now.getTime() - instantMs(iso); // a time without its zone as UTC, as everywhere
   if (Number.isNaN(ms)) return 'unknown time';
   const abs = Math.abs(ms);
   const units: [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'm']];

@@ -1,0 +1,47 @@
+// A time written without its zone ("2026-09-14 09:12") reads as UTC in every command, so two
+// machines in different zones agree on staleness, order and drift. Date.parse alone would read it
+// in the machine's own zone.
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const ZONES = ['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Kiritimati'];
+/** An instant `hours` ago, written as a person does: no zone, a space for the T, to the minute. */
+const zonelessHoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+const isoHoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
+describe('a time written without its zone', () => {
+  it('gives the same status, next and doctor in every time zone: read as UTC', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/gen.ts', 'one\n');
+    commitAll(dir, 'gen', isoHoursAgo(30));
+    const cp = (skill: string, updated: string) => ({
+      protocol_version: '1.1', skill, project: 'demo', project_dir: dir, created_at: isoHoursAgo(48), updated_at: updated,
+      phase: 'build', step: 'gen', status: 'in_progress', progress_summary: 'Generating.',
+      context_primer: { generated_files: ['src/gen.ts'] }, next_actions: [`${skill} next`],
+    });
+    // Saved 6 hours ago by the UTC clock; the generated file changed 3 hours ago: drift.
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(cp('api', zonelessHoursAgo(6)), null, 2));
+    // Saved 4 hours ago with a zone: newer than api by UTC, older in any zone east of it.
+    write(dir, '.checkpoints/web.checkpoint.json', JSON.stringify(cp('web', isoHoursAgo(4)), null, 2));
+    commitAll(dir, 'checkpoints', isoHoursAgo(5));
+    write(dir, 'src/gen.ts', 'two\n');
+    commitAll(dir, 'regenerate', isoHoursAgo(3));
+    const answers = ZONES.map((TZ) => {
+      const env = { TZ };
+      const status = cli(dir, ['status'], { env });
+      const next = cli(dir, ['next', '--json'], { env });
+      const doctor = cli(dir, ['doctor', '--json'], { env });
+      const findings = (JSON.parse(doctor.stdout).findings as { check: string; skill: string | null; message: string }[]).map((f) => `${f.skill} ${f.check}: ${f.message}`).sort();
+      return { status: status.stdout, next: JSON.parse(next.stdout).next.skill, findings };
+    });
+    expect(answers[0]!.status).toMatch(/^api +in_progress +build \/ gen +6h ago/m);
+    expect(answers[0]!.next).toBe('web'); // the newer save first
+    expect(answers[0]!.findings.some((f) => /^api .*src\/gen\.ts changed after/.test(f))).toBe(true);
+    for (const [i, a] of answers.entries()) expect(a, ZONES[i]).toEqual(answers[0]);
+  });
+});
