@@ -87,6 +87,28 @@ if (want(1)) {
   };
   const m = compare({ driver: merge, bare: () => timeOnce(NODE, ['-e', '0'], { env, expectCodes: [0] }) }, { runs: quick ? 11 : 41 });
   report('merge driver, 20 KiB checkpoint', m.driver, m.bare, 'node -e 0', 1.15);
+  // Python's json.dump writes every float as 8.0, each a literal text the layout writer keeps: a
+  // checkpoint of 20,000 of them against the same one written with plain integers (reported).
+  const numbers = (dotZero, edit) => {
+    const d = JSON.parse(base);
+    d.skill_state.scores = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { v: i, w: 'x' }]));
+    edit(d);
+    const text = `${JSON.stringify(d, null, 4)}\n`;
+    return dotZero ? text.replace(/"v": (\d+)/g, '"v": $1.0') : text;
+  };
+  const sides = (dotZero) => {
+    const d = join(dir, dotZero ? 'dot-zero' : 'integers');
+    mkdirSync(d);
+    writeFileSync(join(d, 'O'), numbers(dotZero, () => {}));
+    writeFileSync(join(d, 'B'), numbers(dotZero, (x) => (x.step = 'sprint-3')));
+    const ours = numbers(dotZero, (x) => (x.skill_state.scores.s5.v = 7));
+    return () => {
+      writeFileSync(join(d, 'A'), ours);
+      return timeOnce(NODE, [BIN, 'merge-driver', 'O', 'A', 'B', '.checkpoints/api.checkpoint.json', '7'], { cwd: d, env, expectCodes: [0] });
+    };
+  };
+  const n = compare({ dotZero: sides(true), integers: sides(false) }, { runs: quick ? 3 : 7, warmup: 1 });
+  report('merge driver, 20,000 numbers written 8.0 (a Python json.dump file)', n.dotZero, n.integers, 'the same file with integers');
 }
 
 // 2. Every command against what the protocol's reference CLI must do at least: read and parse

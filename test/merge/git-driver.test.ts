@@ -611,19 +611,18 @@ describe('the driver with bad input, invoked directly', () => {
 
   // Python's json.dump writes every float as 8.0: each one a recorded text. The layout writer looked
   // through all of them at every value it wrote (minutes at 20,000; a 60,000 one ran over ten).
-  it('merges a checkpoint of 20,000 numbers written 8.0 in seconds, in its layout (red team)', () => {
+  // Asserted is the outcome (its speed is not a unit test's to time): the exact text, in its layout.
+  it('merges a checkpoint of 20,000 numbers written 8.0, in its layout, every 8.0 kept (red team)', () => {
     const doc = (fn: (d: any) => void) => {
       const d = baseDoc();
       d.skill_state.scores = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { v: i, w: 'x' }]));
       fn(d);
       return JSON.stringify(d, null, 4).replace(/"v": (\d+)/g, '"v": $1.0') + '\n';
     };
-    const started = Date.now();
     const r = runDriver({ base: doc(() => {}), ours: doc((d) => (d.skill_state.scores.s5.v = 7)), theirs: doc((d) => (d.step = 'sprint-2')) });
     expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(r.ours.toString()).toBe(doc((d) => ((d.skill_state.scores.s5.v = 7), (d.step = 'sprint-2'))));
-  }, 120_000);
+  });
 
   // How fast is bench/'s question; here: a result, and the right one, at this size.
   it('merges 50,000-entry arrays', () => {
