@@ -51,7 +51,16 @@ describe('merge driver registration, read without git', () => {
     const home = tempDir();
     mkdirSync(join(home, 'xdg/git'), { recursive: true });
     const files = { system: join(home, 'system.cfg'), xdg: join(home, 'xdg/git/config'), home: join(home, '.gitconfig'), local: join(dir, '.git/config') };
-    const saved = { ...process.env };
+    // Set key by key and put back: process.env itself must stay node's (os.tmpdir() and child
+    // processes read the real environment), and one worker runs many test files (isolate: false).
+    const keys = ['GIT_CONFIG_SYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM', 'XDG_CONFIG_HOME', 'HOME'] as const;
+    const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+    const setEnv = (values: Record<string, string | undefined>) => {
+      for (const k of keys) {
+        if (values[k] === undefined) delete process.env[k];
+        else process.env[k] = values[k];
+      }
+    };
     try {
       for (let mask = 0; mask < 16; mask++) {
         for (const [i, [name, file]] of Object.entries(files).entries()) {
@@ -62,8 +71,10 @@ describe('merge driver registration, read without git', () => {
             else writeFileSync(file, `[merge "checkpoint"]\n\tdriver = driver-${name}\n`);
           }
         }
-        const env: NodeJS.ProcessEnv = { ...GIT_ENV, GIT_CONFIG_SYSTEM: files.system, XDG_CONFIG_HOME: join(home, 'xdg'), HOME: home };
-        delete env.GIT_CONFIG_GLOBAL; // git's own places, not the tests' /dev/null
+        // git's own places, not the tests' GIT_CONFIG_GLOBAL=/dev/null and GIT_CONFIG_NOSYSTEM.
+        const places = { GIT_CONFIG_SYSTEM: files.system, XDG_CONFIG_HOME: join(home, 'xdg'), HOME: home };
+        const env: NodeJS.ProcessEnv = { ...GIT_ENV, ...places };
+        delete env.GIT_CONFIG_GLOBAL;
         delete env.GIT_CONFIG_NOSYSTEM;
         let expected: string | null = null;
         try {
@@ -71,13 +82,13 @@ describe('merge driver registration, read without git', () => {
         } catch {
           expected = null; // exit 1: set nowhere
         }
-        process.env = env;
+        setEnv(places);
         const setting = await readDriverSetting(dir);
-        process.env = { ...saved };
+        setEnv(saved);
         expect(setting === null ? null : `${setting.scope}\t${setting.value}`, `mask ${mask}`).toBe(expected);
       }
     } finally {
-      process.env = saved;
+      setEnv(saved);
     }
   });
 });
