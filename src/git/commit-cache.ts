@@ -238,7 +238,8 @@ const SHA = /^[0-9a-f]{40}$/;
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /**
- * Exactly the shape commitsSince returns: anything else in the file is a miss, never an answer.
+ * Exactly the shape commitsSince returns: anything else in the file is a miss, never an answer
+ * (a walk kept before commits carried their author time included: the rule after.ts needs it).
  * Indexed loops: a walk's hundreds of commits are checked on every cached run, and a callback
  * per commit, parent and change (every) cost about a quarter more.
  */
@@ -246,7 +247,7 @@ export function isCommitList(value: unknown): value is CommitInfo[] {
   if (!Array.isArray(value)) return false;
   for (let i = 0; i < value.length; i++) {
     const c = value[i] as Partial<CommitInfo> | null;
-    if (!c || !isSha(c.sha) || !Array.isArray(c.parents) || !isString(c.subject) || !isString(c.body) || typeof c.time !== 'number' || !Number.isFinite(c.time) || !Array.isArray(c.changes)) return false;
+    if (!c || !isSha(c.sha) || !Array.isArray(c.parents) || !isString(c.subject) || !isString(c.body) || typeof c.time !== 'number' || !Number.isFinite(c.time) || typeof c.authorTime !== 'number' || !Number.isFinite(c.authorTime) || !Array.isArray(c.changes)) return false;
     const { parents, changes } = c;
     for (let j = 0; j < parents.length; j++) if (!isSha(parents[j])) return false;
     for (let j = 0; j < changes.length; j++) {

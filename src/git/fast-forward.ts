@@ -297,14 +297,14 @@ function plainCommit(sha: string, data: Buffer, opts: { anyParents?: boolean } =
   if (!opts.anyParents && parsed.parents.length !== 1) return null;
   const text = message.toString('utf8');
   const { subject, body } = splitMessage(text);
-  return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, changes: [] }, tree: parsed.tree, message: text };
+  return { info: { sha, parents: parsed.parents, subject, body, time: parsed.time, authorTime: parsed.authorTime, changes: [] }, tree: parsed.tree, message: text };
 }
 
 /** Any commit as parseCommit reads it (a merge, an `encoding` header, a CR): its parents and tree are what a first-parent line needs. */
 function anyCommit(sha: string, data: Buffer): { info: CommitInfo; tree: string } | null {
   try {
     const parsed = parseCommit(sha, data);
-    return { info: { sha, parents: parsed.parents, subject: '', body: '', time: parsed.time, changes: [] }, tree: parsed.tree };
+    return { info: { sha, parents: parsed.parents, subject: '', body: '', time: parsed.time, authorTime: parsed.authorTime, changes: [] }, tree: parsed.tree };
   } catch {
     return null;
   }

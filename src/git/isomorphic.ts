@@ -949,7 +949,7 @@ async function describeOwn(reader: ObjectReader, commit: ParsedCommit): Promise<
 /** A commit with the given raw changes (paired into renames). */
 function summary(commit: ParsedCommit, raw: RawChange[]): CommitInfo {
   const { subject, body } = splitMessage(commit.message);
-  return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, changes: pairExactRenames(raw) };
+  return { sha: commit.sha, parents: commit.parents, subject, body, time: commit.time, authorTime: commit.authorTime, changes: pairExactRenames(raw) };
 }
 
 /**

@@ -34,9 +34,9 @@ const BASE_OPTIONS = [
 const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** Record separator first, then NUL-terminated fields; -z ends the message with NUL too. */
-const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct%x00%B';
+const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct %at%x00%B';
 /** LOG_FORMAT with git's mark before the sha: "-" for a --boundary commit. */
-const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct%x00%B';
+const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct %at%x00%B';
 
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
 const ERE_SPECIAL = /[\\.[\](){}*+?|^$]/g;
@@ -168,7 +168,7 @@ export class NativeHistory implements GitHistory {
     const subjects = this.fromHead(['log', ...bound, '--no-patch', '-z', '--no-color', LOG_FORMAT, ...tips, '--']);
     const scoped = scope.length === 0
       ? Promise.resolve(null)
-      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct%x00', ...tips, '--', ...new Set(scope)]);
+      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct %at%x00', ...tips, '--', ...new Set(scope)]);
     const [all, changed] = await Promise.all([subjects, scoped]);
     if (all === null) return null;
     const commits = parseLog(all.stdout);
@@ -490,7 +490,7 @@ function committerTime(commitObject: string): number {
 }
 
 /**
- * Parses `git log -z --raw` with LOG_FORMAT: per commit, "\x1e" sha NUL parents NUL time
+ * Parses `git log -z --raw` with LOG_FORMAT: per commit, "\x1e" sha NUL parents NUL times
  * NUL message NUL, then optionally "\n" and raw entries ":modes oids STATUS" NUL path NUL.
  * With `marks` (MARKED_LOG_FORMAT), each record's mark character is pushed there, in order.
  */
@@ -511,7 +511,8 @@ function parseLog(out: string, scope: readonly string[] | null = null, marks?: s
     if (marks) marks.push(out[at++] ?? '');
     const sha = field();
     const parents = field().split(' ').filter(Boolean);
-    const time = Number(field());
+    // "%ct %at": committer time, then author time (after.ts: a rewrite keeps the author's).
+    const [time, authorTime] = field().split(' ').map(Number) as [number, number];
     const message = splitMessage(field());
     if (out[at] === '\n') at++;
     const raw: RawChange[] = [];
@@ -520,7 +521,7 @@ function parseLog(out: string, scope: readonly string[] | null = null, marks?: s
       const path = field();
       if (scope === null || inScope(path, scope)) raw.push(rawChange(meta, path));
     }
-    commits.push({ sha, parents, subject: message.subject, body: message.body, time, changes: pairExactRenames(raw) });
+    commits.push({ sha, parents, subject: message.subject, body: message.body, time, authorTime, changes: pairExactRenames(raw) });
   }
   return commits;
 }

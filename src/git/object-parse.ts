@@ -17,6 +17,8 @@ export interface ParsedCommit {
   parents: string[];
   tree: string;
   time: number;
+  /** Author time, seconds (0 when unreadable): a rebase or cherry-pick keeps it, and gives the commit a new `time` (after.ts). */
+  authorTime: number;
   message: string;
 }
 
@@ -49,10 +51,12 @@ export function parseCommit(sha: string, data: Buffer): ParsedCommit {
   const stamp = committer === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(committer.slice('committer '.length));
   if (!stamp) throw new Error(`commit ${sha} has no readable committer line`);
   const time = Number(stamp[3]);
+  const author = /^(.*) <(.*)> (.*) (.*)$/.exec(headers.slice(i).find((h) => h.startsWith('author '))?.slice('author '.length) ?? '');
+  const authorTime = Number(author?.[3]);
   const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
   const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
   const message = `${body.replace(/\r\n/g, '\n').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
-  return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, message };
+  return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, authorTime: Number.isFinite(authorTime) ? authorTime : 0, message };
 }
 
 /** A tree object's entries by name: `<mode> <name>\0<20-byte id>` each. */

@@ -19,6 +19,11 @@ export interface CommitInfo {
   body: string;
   /** Committer time, seconds since the epoch. */
   time: number;
+  /**
+   * Author time, seconds. A rebase, cherry-pick, `git am` or amend gives a commit a new committer
+   * time and keeps this one (after.ts: a rewrite after a recorded save).
+   */
+  authorTime: number;
   /** Changes against the first parent (for a root commit: everything added). */
   changes: PathChange[];
   /**

@@ -12,7 +12,7 @@ import { buildDagRepo, type DagCommit } from '../git/dag-repo.js';
 const made: string[] = [];
 afterEach(() => made.splice(0).forEach(cleanup));
 
-const commit = (sha: string, time: number, parents: string[], extra: Partial<CommitInfo> = {}): CommitInfo => ({ sha, parents, time, subject: sha, body: '', changes: [], ...extra });
+const commit = (sha: string, time: number, parents: string[], extra: Partial<CommitInfo> = {}): CommitInfo => ({ sha, parents, time, authorTime: time, subject: sha, body: '', changes: [], ...extra });
 
 describe('madeAfterIn', () => {
   it('an honest graph (dates grow along every edge, nothing marked) is answered by the date alone, but for a tie', () => {

@@ -28,7 +28,7 @@ const change = fc.oneof(
 );
 // Newest first, as walks are; some commits older than the checkpoint.
 const walk = fc.array(fc.record({ time: fc.integer({ min: SAVED - 50, max: SAVED + 50 }), changes: fc.array(change, { maxLength: 4 }) }), { maxLength: 25 })
-  .map((cs) => cs.sort((a, b) => b.time - a.time).map((c, i): CommitInfo => ({ sha: i.toString(16).padStart(40, '0'), parents: [], subject: `commit ${i}`, body: '', ...c })));
+  .map((cs) => cs.sort((a, b) => b.time - a.time).map((c, i): CommitInfo => ({ sha: i.toString(16).padStart(40, '0'), parents: [], subject: `commit ${i}`, body: '', authorTime: c.time, ...c })));
 
 /**
  * The scan the index replaced: every commit since the checkpoint not touching it, newest first;
@@ -79,7 +79,7 @@ describe('checkGeneratedFiles over a walk', () => {
 });
 
 describe('a rename a pattern still covers (red team)', () => {
-  const at = (sec: number, changes: PathChange[], i: number): CommitInfo => ({ sha: String(i).repeat(40), parents: [], subject: `commit ${i}`, body: '', time: sec, changes });
+  const at = (sec: number, changes: PathChange[], i: number): CommitInfo => ({ sha: String(i).repeat(40), parents: [], subject: `commit ${i}`, body: '', time: sec, authorTime: sec, changes });
   const findings = (entries: string[], commits: CommitInfo[]) => {
     const cp = { skill: 'api', status: 'in_progress', updated_at: new Date(SAVED * 1000).toISOString(), context_primer: { generated_files: entries } } as unknown as Checkpoint;
     return checkGeneratedFiles(cp, { root, evidence: { ...NO_EVIDENCE, commits }, checkpointRel: CHECKPOINT })(new Set());

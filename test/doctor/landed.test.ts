@@ -8,7 +8,7 @@ import { landedEvidence, NO_EVIDENCE } from '../../src/doctor/evidence.js';
 import { committedAfter, queuedAt } from '../../src/doctor/instants.js';
 import { isThisRepo, pullUrlRepo, remoteName, thisRepoOf } from '../../src/doctor/repo-names.js';
 
-const commit = (sha: string, subject: string, time: number, body = ''): CommitInfo => ({ sha, parents: [], subject, body, time, changes: [] });
+const commit = (sha: string, subject: string, time: number, body = ''): CommitInfo => ({ sha, parents: [], subject, body, time, authorTime: time, changes: [] });
 
 describe('workRefs', () => {
   it('finds PR numbers and ticket ids once each', () => {
@@ -609,7 +609,7 @@ describe('a ticket in a lower-case branch name merged in (red team s13 #6)', () 
       const id = `${k}-${n}`;
       // Its own ticket: landed, by the rule and through the walk's number index.
       expect(commitLandsTicket(landing, id)).toBe(true);
-      expect(findLandings(`Finish ${id}`, [{ ...landing, sha: 'c1', time: 100, changes: [] }], 0).map((l) => l.ref.token)).toEqual([id]);
+      expect(findLandings(`Finish ${id}`, [{ ...landing, sha: 'c1', time: 100, authorTime: 100, changes: [] }], 0).map((l) => l.ref.token)).toEqual([id]);
       // A longer number holding this one at its start or end, either way round: never.
       const longer = atEnd ? `${n}${extra}` : `${extra}${n}`;
       expect(commitLandsTicket(landing, `${k}-${longer}`)).toBe(false);

@@ -26,7 +26,7 @@ describe('--pushed ranges', () => {
 
 describe('judging a push', () => {
   const f = (over: Partial<Finding>): Finding => ({ level: 'warning', check: 'landed', skill: 'api', path: 'next_actions[0]', message: 'm', ...over });
-  const pushed: CommitInfo[] = [{ sha: B, parents: [A], subject: 's', body: '', time: 1, changes: [{ status: 'R', path: 'src/new.ts', from: 'src/old.ts' }] }];
+  const pushed: CommitInfo[] = [{ sha: B, parents: [A], subject: 's', body: '', time: 1, authorTime: 1, changes: [{ status: 'R', path: 'src/new.ts', from: 'src/old.ts' }] }];
   const rel = (skill: string) => `.checkpoints/${skill}.checkpoint.json`;
 
   it('without a push every error and warning blocks, never advice or info', () => {

@@ -111,6 +111,15 @@ describe('commit cache', () => {
     expect(cachedCommitsSince(dir, 0)).toBeNull();
     writeFileSync(file, JSON.stringify({ ...good, commits: [{ ...good.commits[0], changes: [{ status: 'X', path: 'a' }] }] }));
     expect(cachedCommitsSince(dir, 0)).toBeNull();
+    // Kept before commits carried their author time (after.ts reads it for a rebase): a miss, never
+    // read as a commit without one. Put back, it is a hit again.
+    expect(good.commits[0].authorTime).toBe(Date.parse('2026-02-01T00:00:00Z') / 1000);
+    writeFileSync(file, JSON.stringify({ ...good, commits: good.commits.map(({ authorTime: _a, ...c }: Record<string, unknown>) => c) }));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    writeFileSync(file, JSON.stringify({ ...good, commits: [{ ...good.commits[0], authorTime: '1' }, good.commits[1]] }));
+    expect(cachedCommitsSince(dir, 0)).toBeNull();
+    writeFileSync(file, JSON.stringify(good));
+    expect(cachedCommitsSince(dir, 0)).toHaveLength(2);
     // A link to a good copy elsewhere is not followed.
     const elsewhere = join(dir, 'copy.json');
     writeFileSync(elsewhere, JSON.stringify(good));

@@ -82,6 +82,7 @@ export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[
         parents: commit.parents.map((p) => repo.shas[p] as string),
         ...splitMessage(commit.message),
         time: commit.time,
+        authorTime: commit.time,
         changes: pairExactRenames(diffFiles(before, commit.files).filter((c) => inScope(c.path))),
       };
     })
