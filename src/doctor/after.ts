@@ -12,12 +12,34 @@
 //    A path from A to c leaving R passes a commit n the walk left out, which lies in B's history
 //    (the walk stopped there, proven below B) or below the walk_days bound (counted so), so c
 //    would be in B's history too; it is not.
-// Neither rule ever calls a commit "before" that its date calls "after", but one: the tie.
+// Neither rule ever calls a commit "before" that its date calls "after", but two: the tie, and a
+// rewrite after the recording (below).
 // Commit dates are whole seconds, and a commit in the instant's own second counts as after by
 // date (instants.ts). When A reaches c through commits of R, c was made before A: an agent that
 // commits a file and records it in the checkpoint, or merges a PR and queues a follow-up naming
 // it, within one second, made c first. So a tie that is a proper ancestor of the anchor is before.
 // A commit the graph says nothing about keeps its date.
+//
+// The rewrite: one after the save was recorded (a rebase, or an amend of the commit
+// that recorded it). It gives every commit it re-makes a new committer date, so an edit made
+// before the save and rebased with it is dated after it; the author date is kept. Such a commit c
+// counts as before the instant when all of these hold (recordedBefore):
+//  - c is a proper ancestor of the first commit that recorded the instant (F) through the walk:
+//    F's tree holds c's change;
+//  - c's author date is at or before the instant's second: its change was authored before it;
+//  - F's author date is at or after that second (F recorded the save, so was first made after
+//    it), and c's committer date is after F's author date: c, in F's history, was re-made after
+//    F was first made, so its committer date is that rewrite's, not when its change was made.
+// The last keeps every case where the save was committed after c was made: saved, then an edit
+// committed (or amended into an older commit, cherry-picked, applied with `git am`, or committed
+// with `--date` in the past), then the save committed: c is older than F, so dated as before.
+// Its limits, where nothing git keeps tells the history from a plain rebase: such a c once the
+// rewrite re-made it and F alike (its own committer date, the evidence, is gone), and what the
+// rewrite changed in c itself (a fixup squashed into it, an `edit` stop, a conflict resolved on the
+// file). A commit without an author time (an old cache: a miss, never read) keeps its date.
+// Cost: only a commit committed after the instant yet authored at or before it looks at the graph
+// (none on a history no rewrite crossed); the work tree then reads F from the file's revisions
+// (evidence.ts), as the pushed tips always do.
 //
 // Cost: nothing on an honest history without a tie. The descendant rules can only differ from the
 // date when R holds a mark or an edge whose child is dated before its parent, or when an anchor is
@@ -41,7 +63,10 @@ import { committedAfter } from './instants.js';
  * dated after the anchor's commit, as the save was made before that commit: on an honest clock the
  * save's own date would say the same of it.
  */
-export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null), ahead?: boolean, within?: Within) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
+export type MadeAfter = (sec: number, anchor: string | null, first?: string | null | (() => string | null), ahead?: boolean, within?: Within) => (c: Dated) => boolean;
+
+/** What the rule reads of a commit (author time: a rewrite keeps it, see above). */
+export type Dated = Pick<CommitInfo, 'sha' | 'time'> & { authorTime?: number };
 
 /** A merge that brought an anchor in from another branch, and the anchor's commit date (seconds): see MadeAfter. */
 export interface Within {
@@ -132,13 +157,16 @@ export function descendantsIn(commits: readonly Pick<CommitInfo, 'sha' | 'parent
  */
 export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
   const below = ancestorsIn(commits);
-  // A commit in the instant's own second that the first recording commit reaches was made before it.
+  let bySha: Map<string, CommitInfo> | null = null;
+  // A commit dated at or after the instant that the first recording commit reaches was made before
+  // it: in the instant's own second (the tie), or re-made by a rewrite after it (recordedBefore).
   const tieRule = (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => {
     let floor: string | null | undefined = typeof first === 'function' ? undefined : first === undefined ? anchor : first;
-    return (c: Pick<CommitInfo, 'sha' | 'time'>): boolean => {
-      if (c.time !== sec) return true;
+    return (c: Dated): boolean => {
+      if (!maybeBefore(c, sec)) return true;
       if (floor === undefined) floor = (first as () => string | null)();
-      return !(floor !== null && c.sha !== floor && below(floor).has(c.sha));
+      if (floor === null) return true;
+      return !recordedBefore(sec, (bySha ??= new Map(commits.map((x) => [x.sha, x]))).get(floor), c, below);
     };
   };
   const byDateAlone = !graphCanTell(commits);
@@ -152,8 +180,29 @@ export function madeAfterIn(commits: readonly CommitInfo[]): MadeAfter {
   };
 }
 
+/**
+ * Whether `c` may count as before second `sec` though dated at or after it: a tie, or authored at
+ * or before it (else the date stands without looking at the graph: an honest commit's author and
+ * committer dates agree, so this costs nothing on an honest history).
+ */
+function maybeBefore(c: Dated, sec: number): boolean {
+  return c.time === sec || (c.authorTime !== undefined && c.authorTime <= sec);
+}
+
+/**
+ * Whether `c`, dated at or after second `sec`, was made before that instant all the same, by the
+ * graph: `floor` (at or below the first commit that recorded the instant; undefined when not among
+ * the commits `below` knows) reaches it, and it is a tie or a commit a rewrite after the recording
+ * re-made (see above). One rule for the work tree (madeAfterIn) and the pushed tips (pushed-tips.ts).
+ */
+export function recordedBefore(sec: number, floor: Pick<CommitInfo, 'sha' | 'authorTime'> | undefined, c: Dated, below: (sha: string) => ReadonlySet<string>): boolean {
+  if (floor === undefined || c.sha === floor.sha || !maybeBefore(c, sec) || !below(floor.sha).has(c.sha)) return false;
+  if (c.time === sec) return true;
+  return c.authorTime !== undefined && c.authorTime <= sec && floor.authorTime >= sec && c.time > floor.authorTime;
+}
+
 /** madeAfterIn's rule where the graph can tell more than the dates (see above). */
-function graphRule(commits: readonly CommitInfo[], below: (sha: string) => ReadonlySet<string>, tieRule: (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean): MadeAfter {
+function graphRule(commits: readonly CommitInfo[], below: (sha: string) => ReadonlySet<string>, tieRule: (sec: number, anchor: string | null, first: Parameters<MadeAfter>[2]) => (c: Dated) => boolean): MadeAfter {
   const bySha = new Map(commits.map((c) => [c.sha, c]));
   const later = descendantsIn(commits);
   // Ancestors only where the anchor is in the walk: one outside it lies in B's history (see above).

@@ -475,10 +475,18 @@ class Anchoring {
     // rule), so its revisions are read only when the walk holds one.
     const open = unread.filter((f) => !asked.includes(f));
     const seconds = open.length ? new Set(commits.map((c) => c.time)) : null;
-    const tied = open.filter((f) => seconds!.has(Math.floor(toSeconds(f.cp.updated_at))));
-    if (tied.length) {
-      for (const f of tied) this.readFor.add(f.rel);
-      this.keep(await recordedInstants(this.root, this.history, tied));
+    // A commit a rewrite re-made across a save (committed after it, authored at or before it: a
+    // rebase) counts as before it only by the commit that first recorded that save (after.ts
+    // recordedBefore), which the newest commit touching the file (a later save's) may not be: the
+    // revisions are read then too, only when the walk holds such a commit.
+    const rewritten = (f: { cp: Checkpoint }) => {
+      const sec = Math.floor(toSeconds(f.cp.updated_at));
+      return commits.some((c) => c.time > sec && c.authorTime <= sec);
+    };
+    const toRead = [...open.filter((f) => seconds!.has(Math.floor(toSeconds(f.cp.updated_at))) || rewritten(f)), ...asked.filter(rewritten)];
+    if (toRead.length) {
+      for (const f of toRead) this.readFor.add(f.rel);
+      this.keep(await recordedInstants(this.root, this.history, toRead));
     }
     // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
     if (!this.exact.size && !asked.length) return madeAfterByDate;

@@ -19,7 +19,7 @@ import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
-import { ancestorsIn, descendantsIn } from './after.js';
+import { ancestorsIn, descendantsIn, recordedBefore } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -83,11 +83,13 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
   const recorded = new Map(valid.map(({ rel }) => [rel, afterRecorded(tip, commits, rel)]));
-  // A pushed commit in an instant's own second that the commit which recorded the instant reaches
-  // through pushed commits was made before it (after.ts, the tie). The recording commits come from
+  // A pushed commit in an instant's own second, or re-made by a rewrite after the recording (a
+  // rebase), that the commit which recorded the instant reaches through pushed commits was made
+  // before it (after.ts recordedBefore, as in the work tree). The recording commits come from
   // the revisions dateQueuedActions has just read (kept per HEAD): no git asked again.
   const anchors = new Map((await recordedInstants(root, () => Promise.resolve(history), valid)).map((i) => [`${i.rel}\0${i.text ?? ''}\0${i.text === null ? 's' : 't'}`, i]));
   const below = ancestorsIn(commits);
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
   // A commit dated before the instant it recorded (a clock ahead): the pushed commits descending
   // from it were made after it, whatever their dates. Beside `recorded` (the tip's own revision of
   // the file): a merge on the tip's line that brought such a save in from a side branch recorded
@@ -102,7 +104,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     const beside = first !== null && anchor!.ahead ? anchor!.via?.recorded : undefined;
     return (c) => {
       if (!committedAfter(c.time, sec)) return (graph?.(c) ?? false) || (ahead?.has(c.sha) ?? false) || (beside !== undefined && c.time > beside && !below(first!).has(c.sha));
-      return !(c.time === sec && first !== null && below(first).has(c.sha));
+      return !(first !== null && recordedBefore(sec, bySha.get(first), c, below));
     };
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };

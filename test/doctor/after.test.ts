@@ -78,6 +78,37 @@ describe('madeAfterIn', () => {
     expect(rule(50, 'anchor')(walk[1]!)).toBe(true);
   });
 
+  it('a rewrite after the recording (a rebase): an ancestor of the recording commit authored by the save is before it, though committed after', () => {
+    // Saved at 40. edit (authored 20) <- rec (authored 41, recorded the save); both rebased onto
+    // main (30) at 90: committed 90, authors kept. late (authored 60) was made after the save.
+    const at = (sha: string, time: number, authorTime: number, parents: string[]) => commit(sha, time, parents, { authorTime });
+    const rebased = [at('rec', 90, 41, ['late']), at('late', 90, 60, ['edit']), at('edit', 90, 20, ['main']), commit('main', 30, ['base']), commit('base', 5, [])];
+    const rule = madeAfterIn(rebased);
+    expect(rebased.map((c) => rule(40, 'rec')(c))).toEqual([true, true, false, false, false]);
+    expect(rebased.map((c) => rule(40, null)(c))).toEqual([true, true, true, false, false]); // no recording commit: the dates
+    // The same with the recording commit found lazily (a proxy: firstRecorded), and on a skewed walk.
+    expect(rule(40, 'rec', () => 'rec')(rebased[2]!)).toBe(false);
+    const skewed = [commit('top', 95, ['rec']), ...rebased.slice(0, 3), commit('main', 100, ['base']), commit('base', 5, [])];
+    expect(graphCanTell(skewed)).toBe(true);
+    expect(madeAfterIn(skewed)(40, 'rec')(skewed[3]!)).toBe(false);
+    // The save committed after the edit was made (saved, then an edit amended into an older commit,
+    // cherry-picked or committed with --date in the past, then the save committed): dated as before.
+    const fresh = [at('rec', 50, 50, ['edit']), at('edit', 45, 20, ['base']), commit('base', 5, [])];
+    expect(madeAfterIn(fresh)(40, 'rec')(fresh[1]!)).toBe(true);
+    // (Rebased later, that history reads as the plain rebase above: nothing git keeps tells them
+    // apart, after.ts's known limit.)
+    // A recording commit authored before the save (amended into an older commit, or an author
+    // date set back): its author date says nothing of when the save was recorded.
+    const early = [at('rec', 90, 30, ['edit']), at('edit', 90, 20, ['base']), commit('base', 5, [])];
+    expect(madeAfterIn(early)(40, 'rec')(early[1]!)).toBe(true);
+    // Not in the recording commit's history: the graph says nothing, the date stands.
+    const beside = [at('rec', 90, 41, ['base']), at('other', 90, 20, ['base']), commit('base', 5, [])];
+    expect(madeAfterIn(beside)(40, 'rec')(beside[1]!)).toBe(true);
+    // Authored after the save, or re-made in the second its recording commit was first made: after.
+    const same = [at('rec', 90, 41, ['edit']), at('edit', 41, 20, ['base']), commit('base', 5, [])];
+    expect(madeAfterIn(same)(40, 'rec')(same[1]!)).toBe(true);
+  });
+
   it('firstRecorded: the oldest commit on the first-parent line touching the file, dated the second or later', () => {
     const touch = { changes: [{ status: 'M' as const, path: '.checkpoints/a.checkpoint.json' }] };
     const walk = [
