@@ -63,7 +63,7 @@ describe('resume --context', () => {
     await pause(dir, 'api');
     const h = head(dir);
     const same = JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout);
-    expect(same).toMatchObject({ ok: true, skill: 'api', label: 'UNVERIFIED CLAIMS', context: context(), origin: { root: dir, head: h }, current: { root: dir, head: h, branch: 'main' }, head_changed: false, root_changed: false });
+    expect(same).toMatchObject({ ok: true, skill: 'api', label: 'UNVERIFIED CLAIMS', context: context(), origin: { root: dir, head: h }, current: { root: dir, head: h, branch: 'main' }, head_changed: false, root_changed: false, next_action_landed: null });
     commitAll(dir, 'more', '2026-11-03T00:00:00Z');
     const moved = JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout);
     expect(moved.head_changed).toBe(true);

@@ -495,6 +495,9 @@ describe('resume --context and landed work', () => {
     const r = await runCli(dir, ['resume', 'api', '--context']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^next_actions\[0\] now: Merge PR #12 \(auth\)\n {2}\(already landed: #12 landed in [0-9a-f]+ "Merge pull request #12 from x\/feat"; the first action not landed: Write the docs\)$/m);
+    // The JSON a host reads says the same.
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout);
+    expect(json.next_action_landed).toEqual({ evidence: expect.stringMatching(/^#12 landed in [0-9a-f]+ "Merge pull request #12 from x\/feat"$/), first_not_landed: 'Write the docs' });
   });
 });
 

@@ -110,7 +110,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const capsule = found.capsule as Capsule;
   const current = await gitState(root);
-  const view = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value };
+  // Whether next_actions[0] already landed, in both outputs: a host reading the JSON is not sent to redo shipped work either.
+  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, landed: await landedFirst(root, ctx.now, found.skill) };
 
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -125,7 +126,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
-    printBudgeted(textBlocks({ ...view, landed: await landedFirst(root, ctx.now, found.skill) }, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
+    printBudgeted(textBlocks(view, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
     return 0;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
@@ -235,6 +236,8 @@ function jsonView(v: View, withPaths: boolean): unknown {
     current: { root: v.root, head: v.current.head, branch: v.current.branch },
     head_changed: negate(sameCommit(v.capsule.origin.head, v.current.head)),
     root_changed: v.capsule.origin.root !== v.root,
+    // The live checkpoint's next_actions[0] when git shows it landed: the evidence and the first action not landed (null: none).
+    next_action_landed: v.landed ? { evidence: v.landed.evidence, first_not_landed: v.landed.fresh } : null,
   };
 }
 
