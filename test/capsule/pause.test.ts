@@ -1,11 +1,11 @@
 // `checkpoint pause`: saving the recovery capsule (strict, bounded, never truncated) and
 // `pause --auto` refreshing only its mechanical state, through the built binary and real git.
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
-import { BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { BIN, cleanup, cli, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -132,6 +132,16 @@ describe('pause --context', () => {
     // Oversized and not even JSON: the size is what is reported (checked before parsing).
     const r = await runCli(dir, ['pause', 'api'], { input: '{'.repeat(20_000) });
     expect(r.stderr).toMatch(/20000 bytes/);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+    // An endless source: read up to the drain bound (1 MiB), then refused in one line.
+    const zero = openSync('/dev/zero', 'r');
+    try {
+      const endless = spawnSync(process.execPath, [BIN, 'pause', 'api', '--context', '-'], { cwd: dir, env: GIT_ENV, stdio: [zero, 'pipe', 'pipe'], encoding: 'utf8', timeout: HANG_GUARD_MS });
+      expect(endless.status, endless.stderr).toBe(2);
+      expect(endless.stderr).toMatch(/^checkpoint: refused: capsule input \(stdin\) is over 1048576 bytes, over the 12000-byte limit/);
+    } finally {
+      closeSync(zero);
+    }
     expect(bytesOf(dir).equals(before)).toBe(true);
   });
 

@@ -29,8 +29,11 @@ import { locate, readProjectBytes } from '../../store/safe-fs.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { argPath, noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
-/** Bytes read from stdin past the limit just to report the size, then reading stops. */
-const DRAIN_LIMIT = 64 * 1024 * 1024;
+/**
+ * Bytes read from stdin past the limit just to report the size, then reading stops: enough to say
+ * how far over a pasted capsule is, and an endless source (/dev/zero) is refused at once.
+ */
+const DRAIN_LIMIT = 1024 * 1024;
 
 function refuse(root: string, skill: string, message: string, kind: 'size' | 'invalid' = 'invalid'): CheckpointError {
   const file = display(root, checkpointPath(root, skill));
