@@ -88,6 +88,20 @@ const numberTextIn = (doc: Obj, texts: (() => LiteralTexts | undefined) | undefi
 };
 
 /**
+ * Ids for the items of a list that lack one: `<prefix><n>`, n from the item's place (1-based) up,
+ * never one in `taken` nor one given before.
+ */
+function idsUnusedIn(taken: readonly string[], prefix: string): (i: number) => string {
+  const used = new Set(taken);
+  return (i) => {
+    let n = i + 1;
+    while (used.has(`${prefix}${n}`)) n++;
+    used.add(`${prefix}${n}`);
+    return `${prefix}${n}`;
+  };
+}
+
+/**
  * The blockers people write loosely, each as it reads: one written as a string is a blocker of
  * that description, one without an id gets the id the fix gives it (`b<n>`, unused in the file).
  */
@@ -95,13 +109,7 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
   const read = new Map<number, Obj>();
   if (!Array.isArray(doc.blockers)) return read;
   const list = doc.blockers as unknown[];
-  const used = new Set(list.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])));
-  const freshId = (i: number) => {
-    let n = i + 1;
-    while (used.has(`b${n}`)) n++;
-    used.add(`b${n}`);
-    return `b${n}`;
-  };
+  const freshId = idsUnusedIn(list.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])), 'b');
   list.forEach((b, i) => {
     if (typeof b === 'string' && hasWords(b)) {
       const blocker = { id: freshId(i), description: b };
@@ -223,13 +231,10 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
   }
   if (Array.isArray(doc.progress_table)) {
     const rows = doc.progress_table as unknown[];
-    const used = new Set(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])));
+    const freshId = idsUnusedIn(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])), 'row-');
     rows.forEach((r, i) => {
       if (!isObj(r) || r.id !== undefined || !hasWords(r.label)) return;
-      let n = i + 1;
-      while (used.has(`row-${n}`)) n++;
-      const id = `row-${n}`;
-      used.add(id);
+      const id = freshId(i);
       typed.push({ path: ['progress_table', i], value: { id, ...r } });
       notes.push({ path: joinPath(joinPath('progress_table', i), 'id'), problem: `progress_table[${i}] (${quoted(r.label)}) has no id`, fix: `--progress_table.${i}.id=${id}` });
     });
