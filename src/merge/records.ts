@@ -12,7 +12,8 @@
 //
 // Rows sharing an id (hand-written tables repeat one) are told apart, not given up on: each
 // side's row of a repeated id takes the key of the base row of that id it stands for
-// (matchGroup), so disjoint edits merge and a real conflict is marked at that row alone.
+// (matchGroup), so disjoint edits merge and a real conflict is marked at that row alone. A row
+// both sides added alike is one row, whatever else either side added under that id.
 // Each side is keyed against base alone, so the keys (and the merge) stay symmetric.
 
 import type { JsonValue } from '../protocol/types.js';
@@ -80,22 +81,68 @@ function matchGroup(base: readonly string[], side: readonly string[]): number[] 
   return toBase;
 }
 
+/** A side's rows of each repeated id: their indices, and which base row each is (matchGroup; -1 added). */
+type Groups = Map<string, { rows: number[]; toBase: number[]; texts: string[] }>;
+
+function groupRows(entries: readonly JsonValue[], ids: readonly string[], repeated: ReadonlySet<string>, baseRows: Map<string, string[]> | null): Groups {
+  const groups: Groups = new Map();
+  ids.forEach((id, i) => {
+    if (repeated.has(id)) (groups.get(id) ?? groups.set(id, { rows: [], toBase: [], texts: [] }).get(id)!).rows.push(i);
+  });
+  for (const [id, group] of groups) {
+    group.texts = group.rows.map((i) => canonicalJson(entries[i]!));
+    group.toBase = baseRows ? matchGroup(baseRows.get(id) ?? [], group.texts) : group.rows.map((_, n) => n);
+  }
+  return groups;
+}
+
+/** How often each row text was added (not matched to a base row) to each repeated id. */
+function addedTexts(groups: Groups): Map<string, Map<string, number>> {
+  const added = new Map<string, Map<string, number>>();
+  for (const [id, { toBase, texts }] of groups) {
+    const counts = new Map<string, number>();
+    toBase.forEach((b, n) => b < 0 && counts.set(texts[n]!, (counts.get(texts[n]!) ?? 0) + 1));
+    added.set(id, counts);
+  }
+  return added;
+}
+
+/**
+ * The rows both sides added alike, per repeated id and text, as many times as the side adding
+ * it fewer times did: one row, not two (taking either side of a conflict beside it must not
+ * double it). Symmetric in the two sides, as the keys must be.
+ */
+function addedAlike(ours: Groups, theirs: Groups): Map<string, Map<string, number>> {
+  const o = addedTexts(ours);
+  const t = addedTexts(theirs);
+  const alike = new Map<string, Map<string, number>>();
+  for (const [id, counts] of o) {
+    const other = t.get(id);
+    if (!other) continue;
+    const both = new Map<string, number>();
+    for (const [text, n] of counts) if (other.has(text)) both.set(text, Math.min(n, other.get(text)!));
+    alike.set(id, both);
+  }
+  return alike;
+}
+
 /**
  * Keys for one side's rows: its id, or for a repeated id the key of the base row it is
- * (matchGroup); rows the side added get keys past base's, in order. Base itself (`baseRows`
- * null) keys its repeated rows by position.
+ * (matchGroup); a row both sides added alike its text's key; other added rows keys past
+ * base's, in order. Base itself (`alike` null) keys its repeated rows by position.
  */
-function keyRows(entries: readonly JsonValue[], ids: readonly string[], repeated: ReadonlySet<string>, baseRows: Map<string, string[]> | null): RecordIndex {
+function keyRows(entries: readonly JsonValue[], ids: readonly string[], groups: Groups, baseRows: Map<string, string[]> | null, alike: Map<string, Map<string, number>> | null): RecordIndex {
   const keys: string[] = ids.slice();
-  const groups = new Map<string, number[]>();
-  ids.forEach((id, i) => {
-    if (repeated.has(id)) (groups.get(id) ?? groups.set(id, []).get(id)!).push(i);
-  });
-  for (const [id, mine] of groups) {
-    const rows = baseRows?.get(id) ?? [];
-    const toBase = baseRows ? matchGroup(rows, mine.map((i) => canonicalJson(entries[i]!))) : mine.map((_, n) => n);
-    let extra = rows.length;
-    mine.forEach((i, n) => (keys[i] = rowKey(id, toBase[n]! >= 0 ? toBase[n]! : extra++)));
+  for (const [id, { rows, toBase, texts }] of groups) {
+    let extra = baseRows?.get(id)?.length ?? 0;
+    const shared = new Map(alike?.get(id));
+    const seen = new Map<string, number>();
+    rows.forEach((i, n) => {
+      if (toBase[n]! >= 0) return void (keys[i] = rowKey(id, toBase[n]!));
+      const k = seen.get(texts[n]!) ?? 0;
+      seen.set(texts[n]!, k + 1);
+      keys[i] = k < (shared.get(texts[n]!) ?? 0) ? `same:${k}:${id}\0${texts[n]}` : rowKey(id, extra++);
+    });
   }
   const byId = new Map<string, JsonValue>();
   keys.forEach((key, i) => byId.set(key, entries[i]!));
@@ -108,13 +155,12 @@ function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], thei
   if (!b || !o || !t) return null;
   const repeated = new Set<string>();
   for (const list of [b, o, t]) addRepeats(list, repeated);
-  let baseRows: Map<string, string[]> | null = null;
-  if (repeated.size > 0) {
-    const rows = new Map<string, string[]>([...repeated].map((id) => [id, []]));
-    b.forEach((id, i) => rows.get(id)?.push(canonicalJson(base[i]!)));
-    baseRows = rows;
-  }
-  return [keyRows(base, b, repeated, null), keyRows(ours, o, repeated, baseRows), keyRows(theirs, t, repeated, baseRows)];
+  if (repeated.size === 0) return [keyRows(base, b, new Map(), null, null), keyRows(ours, o, new Map(), null, null), keyRows(theirs, t, new Map(), null, null)];
+  const baseRows = new Map<string, string[]>([...repeated].map((id) => [id, []]));
+  b.forEach((id, i) => baseRows.get(id)?.push(canonicalJson(base[i]!)));
+  const [og, tg] = [groupRows(ours, o, repeated, baseRows), groupRows(theirs, t, repeated, baseRows)];
+  const alike = addedAlike(og, tg);
+  return [keyRows(base, b, groupRows(base, b, repeated, null), null, null), keyRows(ours, o, og, baseRows, alike), keyRows(theirs, t, tg, baseRows, alike)];
 }
 
 function sameSequence(a: readonly string[], b: readonly string[]): boolean {
