@@ -45,14 +45,18 @@ const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
  * and hashes (UTF-8, SHA-256), standards and their bodies (ISO-8601, RFC-9110, PEP-8, WCAG-21,
  * SOC-2, ERC-20, CWE-79), protocols and their versions (HTTP-2, TLS-13, OAUTH-2, IPV-6), hardware
  * (USB-3, DDR-5) and model names (GPT-4, LLAMA-3). A squash subject "Enable HTTP-2 locally (#31)"
- * must not land "Enable HTTP-2 in production". Two-letter names stay tickets: they are common
- * project keys (DO-12, EN-4), but for MD-5 and PR-12 / MR-12.
+ * must not land "Enable HTTP-2 in production". Words that number a plan's parts, a schedule or a
+ * severity (PHASE-2, SPRINT-3, STEP-4, MILESTONE-1, WEEK-2, SEV-1, FY-2026) are not tickets either:
+ * "Plan PHASE-2 rollout (#41)" must not land "Start PHASE-2 rollout". Two-letter names stay
+ * tickets: they are common project keys (DO-12, EN-4), but for MD-5, FY-2026 and PR-12 / MR-12.
  */
 const NOT_TICKET = new RegExp(`^(?:${[
   'UTF', 'UCS', 'SHA\\d?', 'MD', 'CRC', 'AES', 'RSA', 'ISO', 'IEC', 'RFC', 'IEEE', 'ECMA', 'ANSI', 'NIST', 'FIPS', 'CWE', 'CAPEC',
   'PEP', 'PSR', 'JSR', 'JEP', 'KEP', 'WCAG', 'SOC', 'PCI', 'ERC', 'EIP', 'BIP', 'NIP', 'OWASP',
   'HTTP', 'HTTPS', 'HTML', 'CSS', 'TLS', 'SSL', 'SSH', 'TCP', 'UDP', 'IPV', 'DNS', 'OAUTH', 'SAML', 'WPA', 'LTE',
   'USB', 'PCIE', 'DDR', 'HDMI', 'GPT', 'LLAMA', 'CLAUDE', 'GEMINI', 'QWEN', 'MISTRAL', 'COVID', 'PR', 'MR',
+  'PHASE', 'STAGE', 'STEP', 'PART', 'ROUND', 'SPRINT', 'MILESTONE', 'ITERATION', 'WAVE', 'TIER', 'LEVEL', 'SLICE', 'CHAPTER', 'SECTION', 'OPTION', 'ITEM',
+  'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'FY', 'SEV', 'PRIORITY', 'VERSION',
 ].join('|')})-`);
 
 /** GitHub's cross-reference "owner/repo#12" (not inside a longer path: "docs/owner/repo#12"). */

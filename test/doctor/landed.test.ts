@@ -26,6 +26,11 @@ describe('workRefs', () => {
     // Two-letter project keys stay tickets.
     expect(workRefs('Close DO-12 and EN-4').map((r) => r.token)).toEqual(['DO-12', 'EN-4']);
   });
+  it('ignores the words that number a plan, a schedule or a severity (red team, 12-03)', () => {
+    const text = 'Start PHASE-2 rollout in SPRINT-3 (STAGE-1 done, STEP-4 next), MILESTONE-1 by WEEK-2 of QUARTER-3 FY-2026, page on SEV-1, PRIORITY-1 items, VERSION-2 schema';
+    expect(workRefs(text)).toEqual([]);
+    expect(workRefs('Finish PLAT-7 in PHASE-2').map((r) => r.token)).toEqual(['PLAT-7']);
+  });
   it('reads a CVE id whole, and a date-like name as no ticket', () => {
     expect(workRefs('Patch CVE-2024-3094 in xz').map((r) => r.token)).toEqual(['CVE-2024-3094']);
     expect(workRefs('Rotate keys from RELEASE-2024-11-02 notes')).toEqual([]);
@@ -250,6 +255,11 @@ describe('findLandings', () => {
     expect(findLandings('Enable HTTP-2 on the production load balancer', later, 150)).toEqual([]);
     expect(findLandings('Lint the billing module to PEP-8', later, 150)).toEqual([]);
     expect(findLandings('Review #31 once more', later, 150).map((l) => l.commit.sha)).toEqual(['c8']);
+  });
+  it('a squash or merge naming a phase or sprint lands no action naming the same one (red team, 12-03)', () => {
+    const later = [commit('c10', 'Plan PHASE-2 rollout (#41)', 500), { ...commit('c11', "Merge branch 'SPRINT-3-prep'", 600), parents: ['c10', 'c9'] }];
+    expect(findLandings('Start PHASE-2 rollout', later, 150)).toEqual([]);
+    expect(findLandings('Close out SPRINT-3', later, 150)).toEqual([]);
   });
 });
 

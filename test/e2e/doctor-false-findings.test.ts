@@ -40,6 +40,20 @@ describe('ticket-shaped words are not landed work (r3)', () => {
     expect(r.status, r.out).toBe(0);
   });
 
+  it('a squash or merge naming a phase or sprint lands no action naming the same one (12-03)', () => {
+    const planned = ['Start PHASE-2 rollout', 'Close out SPRINT-3', 'Ship'];
+    const dir = published('api', handKept('api', { next_actions: planned }));
+    commitAll(dir, 'Plan PHASE-2 rollout (#41)');
+    git(dir, ['checkout', '-q', '-b', 'SPRINT-3-prep']);
+    commitAll(dir, 'prep');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', "Merge branch 'SPRINT-3-prep'", 'SPRINT-3-prep']);
+    expect(nextOf(dir)).toMatchObject({ text: planned[0], skipped_as_landed: [] });
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
   it('a merge or a squash of the ticket still lands it', () => {
     for (const subject of ['PLAT-7: auth flow (#131)', 'Merge pull request #482 from x/PLAT-7-auth']) {
       const dir = published('api', handKept('api', { next_actions: actions.slice(2) }));
