@@ -10,9 +10,10 @@ export type EntryTarget =
   /**
    * No path in it: a note, never drift. `name`: a bare name not in the work tree ("Makefile",
    * "LICENSE", "TBD"): a file only if git knows it (HEAD, the index, or a commit removed it).
-   * `url`: the entry is a URL ("https://…", "file:///…"), kept as written.
+   * `url`: the entry is a URL ("https://…", "file:///…"), kept as written. `struck`: the entry is
+   * struck out as Markdown writes it ("~~src/old.ts~~ (replaced)"): crossed off the list, the text crossed.
    */
-  | { kind: 'note'; name?: string; url?: string };
+  | { kind: 'note'; name?: string; url?: string; struck?: string };
 
 /** Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ", " # ", ": ". */
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+[([]|:\s/;
@@ -42,6 +43,15 @@ export function unquote(text: string): string {
     out = out.slice(1, -1).trim();
   }
 }
+
+/** Markdown strikethrough over the entry's start, a note or nothing after it: "~~src/old.ts~~ (replaced by src/new.ts)". */
+const STRUCK = /^~~(?!~)(\S(?:.*?\S)?)~~(?=\s|$)/;
+
+/**
+ * A revision after a path, as people pin the version they mean: "src/x.ts@4cb0b09",
+ * "src/x.ts@HEAD~2" (a package's "lodash@4.17.21" is no path and no commit id).
+ */
+const AT_REVISION = /@(?:[0-9a-fA-F]{7,40}|HEAD(?:[~^]\d*)*)$/;
 
 /** A Markdown link, "[text](target)" or "[text](target "title")": it names its target. */
 const MARKDOWN_LINK = /^\[[^\]\n]*\]\(\s*<?([^()<>\s]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$/;
@@ -156,6 +166,8 @@ function splitTopLevel(text: string): string[] {
 export function parseEntry(entry: string, exists: (path: string) => boolean): EntryTarget {
   const whole = entry.trim();
   if (whole && exists(whole)) return { kind: 'path', path: whole };
+  const struck = STRUCK.exec(unquote(whole));
+  if (struck) return { kind: 'note', struck: struck[1]! };
   let text = entryPathText(whole);
   // A URL names no file here, whatever its path says; kept as written (a path's "//" would fold).
   if (isUrl(text)) return { kind: 'note', url: text };
@@ -171,6 +183,12 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   const file = place ? text.slice(0, place.index) : '';
   if (place && /[^:#\s]$/.test(file)) {
     text = file;
+    if (exists(text)) return { kind: 'path', path: text };
+  }
+  // "src/x.ts@4cb0b09": the file, at the version the entry pins (a file named so was taken above).
+  const pinned = AT_REVISION.exec(text);
+  if (pinned && looksLikePath(text.slice(0, pinned.index))) {
+    text = text.slice(0, pinned.index);
     if (exists(text)) return { kind: 'path', path: text };
   }
   // "src\\x.ts" written on Windows: backslashes are separators when no file has the name as

@@ -256,6 +256,36 @@ describe('verified_for_sha prose', () => {
   });
 });
 
+describe('struck-out and pinned entries (red team, 12-03)', () => {
+  it.each([
+    ['~~src/old.ts~~', 'src/old.ts'],
+    ['~~src/old.ts~~ (replaced by src/new.ts)', 'src/old.ts'],
+    ['`~~docs/v1 spec.md~~`', 'docs/v1 spec.md'],
+  ])('%s is struck out', (entry, struck) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'note', struck });
+  });
+  it('a tilde that strikes nothing out leaves the path as it is', () => {
+    expect(parseEntry('~/notes.md', none)).toEqual({ kind: 'path', path: '~/notes.md' });
+    expect(parseEntry('src/~~tmp~~.ts', none)).toEqual({ kind: 'path', path: 'src/~~tmp~~.ts' });
+    expect(parseEntry('~~~~', none)).toMatchObject({ kind: 'note' });
+    expect(parseEntry('~~src/a.ts~~', (p) => p === '~~src/a.ts~~')).toEqual({ kind: 'path', path: '~~src/a.ts~~' });
+  });
+  it.each([
+    ['src/x.ts@4cb0b09', 'src/x.ts'],
+    ['src/x.ts@4cb0b09e5f7a1c2d3b4a5968778695a4b3c2d1e0 (as reviewed)', 'src/x.ts'],
+    ['docs/spec.md@HEAD~2', 'docs/spec.md'],
+    ['`Makefile.am@HEAD`', 'Makefile.am'],
+  ])('%s names %s at a revision', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+  });
+  it('a package version or a file named with the @ is no revision', () => {
+    expect(parseEntry('lodash@4.17.21', none)).toEqual({ kind: 'path', path: 'lodash@4.17.21' });
+    expect(parseEntry('dev@deadbeef', none)).toMatchObject({ kind: 'note' });
+    expect(parseEntry('assets/logo@2x.png', none)).toEqual({ kind: 'path', path: 'assets/logo@2x.png' });
+    expect(parseEntry('src/x.ts@4cb0b09', (p) => p === 'src/x.ts@4cb0b09')).toEqual({ kind: 'path', path: 'src/x.ts@4cb0b09' });
+  });
+});
+
 describe('a note saying the file is gone', () => {
   it.each([
     ['src/a.ts (deleted)', 'deleted'],

@@ -275,3 +275,31 @@ describe('ignored build outputs not built here (a fresh clone, CI)', () => {
     expect(r.status, r.out).toBe(0);
   });
 });
+
+describe('struck-out and pinned entries, and files a glob gained (red team, 12-03)', () => {
+  /** A finding's message, its commit date (the time of the run) left out. */
+  const undated = (f: F) => [f.level, f.message.replace(/, \d{4}-\d\d-\d\dT[\d:.]+Z\)/, ', <date>)')];
+
+  it('a struck-out entry is a note; one pinned at a revision is its file, checked as the plain path would be', async () => {
+    const entries = ['~~src/old.ts~~ (replaced by src/a.ts)', 'src/a.ts@4cb0b09', 'src/b.ts@HEAD~1 (as reviewed)'];
+    const dir = published('api', handKept(entries), SOURCES);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine, ['--fail-on-warnings'])).map(undated), engine).toEqual([
+        ['info', '"~~src/old.ts~~ (replaced by src/a.ts)" is struck out (crossed off the list); read as a note, not checked'],
+      ]);
+    }
+    expect(push(dir).status).toBe(0);
+    write(dir, 'src/a.ts', 'export const a = 2;\n');
+    git(dir, ['rm', '-q', 'src/b.ts']);
+    const sha = commitAll(dir, 'Rework a, drop b').slice(0, 7);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).filter((f) => f.level === 'warning').map(undated), engine).toEqual([
+        ['warning', `src/a.ts changed after the checkpoint was written (${sha} "Rework a, drop b", <date>); re-read it`],
+        ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"`],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
