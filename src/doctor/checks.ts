@@ -432,6 +432,26 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     return undefined;
   };
+  // The files a pattern gained since the save: added after it (or renamed in from outside it) and
+  // never deleted or renamed away since, so none it knew. None of their changes is drift. Told by
+  // the kinds of change alone: commits of one second are in no reliable order.
+  // Each such file, with the newest commit adding it (its index in the walk).
+  const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> => {
+    const added = new Map<string, number>();
+    const left = new Set<string>();
+    for (const i of candidates) {
+      const commit = commits[i]!;
+      if (!madeAfter(commit) || own.has(i)) continue;
+      for (const c of commit.changes) {
+        const into = test(c.path) && !(c.from !== undefined && test(c.from));
+        if (into && (c.status === 'A' || c.status === 'R') && !added.has(c.path)) added.set(c.path, i);
+        if (c.status === 'D' && test(c.path)) left.add(c.path);
+        else if (c.from !== undefined && test(c.from) && !test(c.path)) left.add(c.from);
+      }
+    }
+    for (const file of left) added.delete(file);
+    return added;
+  };
   const targets = generatedTargets(cp, ctx.root, undefined, exists);
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
   // one finding, under the first literal entry naming it: a glob reports the other files it matches.
@@ -475,7 +495,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         }
         continue;
       }
-      const change = changedAfter(test, touched.matching(test), literal);
+      const candidates = touched.matching(test);
+      // Only what a wildcard matches can be new to the entry: "src/{a,b}.ts" names both files, as a literal entry does.
+      const named = new Set(target.alternatives.flatMap((a) => (hasGlob(a) ? [] : [repoRelative(ctx.root, a) ?? ''])));
+      const added = addedAfter((p) => test(p) && !named.has(p), candidates);
+      const change = changedAfter(test, candidates, added.size ? new Set([...literal, ...added.keys()]) : literal);
       // A matched file deleted or renamed away is named so, as a literal entry's would be.
       const ch = change?.change;
       const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
@@ -492,6 +516,16 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
           ...base, level: changed, path,
           message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
+        });
+      } else if (added.size) {
+        // The newest file gained that is still here, if one is.
+        const [file, i] = [...added].filter(([f]) => exists(f)).sort((a, b) => a[1] - b[1])[0] ?? [];
+        if (file === undefined) continue;
+        const commit = commits[i!]!;
+        findings.push({
+          ...base, level: 'info', path,
+          message: `${shown(file)} (matched by ${shown(target.text)}) was added after the checkpoint was written (${short(commit.sha)} ${quoted(commit.subject)}, ${dated(commit, after)}); new to it, not drift`,
+          evidence: { file, sha: commit.sha, date: iso(commit.time) },
         });
       }
       continue;

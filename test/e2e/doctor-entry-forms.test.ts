@@ -302,4 +302,30 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
   });
+
+  it('a file added under a listed glob after the save is new to the checkpoint, not drift: a note, and the push goes through', async () => {
+    const dir = published('api', handKept(['src/*.ts', 'docs/**/*.md']), SOURCES);
+    write(dir, 'src/c.ts', 'export const c = 3;\n');
+    const added = commitAll(dir, 'Add c').slice(0, 7);
+    write(dir, 'src/c.ts', 'export const c = 4;\n');
+    git(dir, ['mv', 'app/[id]/page.tsx', 'docs/guide/page.md']);
+    const moved = commitAll(dir, 'Tune c, move the page into the guide').slice(0, 7);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine, ['--fail-on-warnings'])).map(undated), engine).toEqual([
+        ['info', `src/c.ts (matched by src/*.ts) was added after the checkpoint was written (${added} "Add c", <date>); new to it, not drift`],
+        ['info', `docs/guide/page.md (matched by docs/**/*.md) was added after the checkpoint was written (${moved} "Tune c, move the page into the guide", <date>); new to it, not drift`],
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    // An edit to a file the checkpoint knew is still drift.
+    write(dir, 'src/a.ts', 'export const a = 9;\n');
+    const edit = commitAll(dir, 'Change a').slice(0, 7);
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).filter((f) => f.level === 'warning').map(undated), engine).toEqual([
+        ['warning', `src/a.ts (matched by src/*.ts) changed after the checkpoint was written (${edit} "Change a", <date>); re-read it`],
+      ]);
+    }
+  });
 });
