@@ -273,6 +273,29 @@ export interface RestoredLog {
 }
 
 /**
+ * The path in `doc` of the log a rotation file names by its dotted path. A key may hold a dot
+ * itself (skill_state["api.example.com"].run_history is written
+ * "skill_state.api.example.com.run_history"), so the dotted path is read against the keys `doc`
+ * has: the path to a list it holds, else the one that goes deepest through its objects (the rest
+ * split on dots: a log that is gone is made there).
+ */
+export function logPathIn(doc: JsonObject, dotted: string): string[] {
+  let best: { path: string[]; list: boolean; depth: number } | null = null;
+  const consider = (path: string[], list: boolean, depth: number) => {
+    if (!best || (list && !best.list) || (list === best.list && depth > best.depth)) best = { path, list, depth };
+  };
+  const walk = (obj: Obj, rest: string, path: string[]): void => {
+    consider([...path, ...rest.split('.')], false, path.length);
+    for (const [key, value] of Object.entries(obj)) {
+      if (rest === key) consider([...path, key], Array.isArray(value), path.length + 1);
+      else if (rest.startsWith(`${key}.`) && isObj(value)) walk(value, rest.slice(key.length + 1), [...path, key]);
+    }
+  };
+  walk(doc, dotted, []);
+  return best!.path;
+}
+
+/**
  * The inverse of a rotation, for `checkpoint restore <skill>.<date>.json`: puts the file's
  * entries back into the checkpoint's logs (creating a log that is gone), in the place rotate took
  * them from: before the log's entries (the oldest, in an appended log), after them in a
@@ -282,7 +305,7 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
   let restored = 0;
   let left = 0;
   for (const [dotted, entries] of Object.entries(file.entries)) {
-    const path = dotted.split('.');
+    const path = logPathIn(doc, dotted);
     let parent: JsonObject = doc;
     for (const seg of path.slice(0, -1)) {
       if (FORBIDDEN_KEYS.has(seg)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);

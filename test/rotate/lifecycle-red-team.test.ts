@@ -1,0 +1,26 @@
+// Red team (archive lifecycle): a long-lived, hand-kept .checkpoints/ folder put through
+// rotate, restore, reset and done, with real git and real files.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
+
+const CP = '.checkpoints/api.checkpoint.json';
+const history = (dir: string) => readdirSync(join(dir, '.checkpoints/history')).sort();
+
+describe('rotate and restore over a hand-kept folder', () => {
+  it('restore puts entries back into a log whose path has a key with a dot in it (skill_state["api.example.com"].run_history)', async () => {
+    const dir = makeRepo();
+    const text = `${JSON.stringify(checkpointDoc({ skill: 'api', skill_state: { 'api.example.com': { run_history: Array.from({ length: 8 }, (_, i) => ({ id: i })) }, 'v1.2': { note: 'kept' } } }), null, 4)}\n`;
+    write(dir, CP, text);
+    const r = await runCli(dir, ['rotate', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    const [file] = history(dir);
+    const back = await runCli(dir, ['restore', file!]);
+    expect(back.code, back.stderr).toBe(0);
+    // Exactly as before the rotation: the entries in their own log, no new "api" object.
+    expect(read(dir, CP)).toBe(text);
+  });
+});
