@@ -126,6 +126,33 @@ export function clearRotationJournal(root: string, skill: string): void {
   }
 }
 
+/**
+ * Whether the rotation file the journal names still ends, in each log, with the entries the
+ * killed run appended there. The user may have thrown that file away (an untracked file after
+ * the crash) or checked out its committed bytes: then the entries are in the checkpoint alone,
+ * and the journal must excuse none of them (at worst an entry is archived twice, never lost).
+ */
+function journalWritten(root: string, skill: string, journal: Journal): boolean {
+  const where = String(journal.where);
+  const path = join(historyDir(root), basename(where));
+  if (pointerOf(root, path) !== where) return false;
+  try {
+    const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
+    if (text === null) return false;
+    const { value } = parseCheckpointText(text, where);
+    if (rotationFileProblem(value, skill)) return false;
+    const held = (value as unknown as RotationFile).entries;
+    return Object.entries(journal.logs).every(([dotted, entries]) => {
+      const log = held[dotted];
+      if (!Array.isArray(entries) || !Array.isArray(log) || log.length < entries.length) return false;
+      const tail = log.slice(log.length - entries.length);
+      return entries.every((e, i) => canonicalJson(e) === canonicalJson(tail[i]!));
+    });
+  } catch {
+    return false;
+  }
+}
+
 /** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
 function crashedRotation(root: string, skill: string, doc: JsonObject): { index: CrashIndex; where?: string } {
   const index: CrashIndex = new Map();
@@ -138,6 +165,7 @@ function crashedRotation(root: string, skill: string, doc: JsonObject): { index:
     return { index }; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
   }
   if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return { index };
+  if (!journalWritten(root, skill, journal)) return { index };
   for (const [dotted, entries] of Object.entries(journal.logs)) {
     if (!Array.isArray(entries)) continue;
     const byEntry = new Map<string, { n: number; where: string }>();

@@ -1,9 +1,10 @@
 // Red team (archive lifecycle): a long-lived, hand-kept .checkpoints/ folder put through
 // rotate, restore, reset and done, with real git and real files.
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, read, write } from '../helpers/repo.js';
+import { BIN, GIT_ENV, git, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -22,5 +23,22 @@ describe('rotate and restore over a hand-kept folder', () => {
     expect(back.code, back.stderr).toBe(0);
     // Exactly as before the rotation: the entries in their own log, no new "api" object.
     expect(read(dir, CP)).toBe(text);
+  });
+
+  it('a rotation killed before its checkpoint write, whose rotation file the user then threw away, loses nothing on the next rotate', async () => {
+    const dir = makeRepo();
+    const runs = Array.from({ length: 8 }, (_, i) => ({ id: `r${i}` }));
+    write(dir, CP, `${JSON.stringify(checkpointDoc({ skill: 'api', skill_state: { run_history: runs } }), null, 2)}\n`);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-qm', 'checkpoint']);
+    const crashed = spawnSync(process.execPath, [BIN, 'rotate'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    // The half-done rotation shows as a new file under history/: the user discards it (git clean, rm).
+    rmSync(join(dir, '.checkpoints/history'), { recursive: true });
+    const r = await runCli(dir, ['rotate']);
+    expect(r.code, r.stderr).toBe(0);
+    const live = JSON.parse(read(dir, CP)).skill_state.run_history as unknown[];
+    const archived = history(dir).flatMap((f) => (JSON.parse(read(dir, `.checkpoints/history/${f}`)).entries['skill_state.run_history'] ?? []) as unknown[]);
+    expect([...archived, ...live]).toEqual(runs);
   });
 });
