@@ -250,6 +250,8 @@ export interface RestoreOptions {
   elsewhere?: EntryCounts;
   /** Filled with each log restored into and where its entries came from. */
   placed?: RestoredLog[];
+  /** The checkpoint file, as a refusal names it. */
+  where?: string;
 }
 
 export interface RestoreCount {
@@ -306,19 +308,21 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
   let left = 0;
   for (const [dotted, entries] of Object.entries(file.entries)) {
     const path = logPathIn(doc, dotted);
+    const notThere = (why: string, fix: string) =>
+      new CheckpointError('E_INVALID', `cannot restore ${dotted} into ${opts.where ?? 'the checkpoint'}: ${why} there`, { hint: `${fix}, then restore again; nothing was changed` });
     let parent: JsonObject = doc;
-    for (const seg of path.slice(0, -1)) {
+    for (const [depth, seg] of path.slice(0, -1).entries()) {
       if (FORBIDDEN_KEYS.has(seg)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
       const next = parent[seg];
       if (next === undefined) parent[seg] = {};
-      else if (!isObj(next)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: ${seg} is not an object in the checkpoint`);
+      else if (!isObj(next)) throw notThere(`${path.slice(0, depth + 1).join('.')} is not an object`, 'make it an object by hand (or move its value aside)');
       parent = parent[seg] as JsonObject;
     }
     const key = path[path.length - 1]!;
     if (FORBIDDEN_KEYS.has(key)) throw new CheckpointError('E_INVALID', `rotation file names a forbidden path "${dotted}"`);
     const had = parent[key];
     const current = had ?? [];
-    if (!Array.isArray(current)) throw new CheckpointError('E_INVALID', `cannot restore ${dotted}: it is not a list in the checkpoint`);
+    if (!Array.isArray(current)) throw notThere('it is not a list', 'make it a list by hand (its value as the first item)');
     // Counted as a multiset of whole records: each copy accounted for leaves out one equal entry, no more.
     const have = new Map<string, number>();
     const add = (k: string, n: number) => have.set(k, (have.get(k) ?? 0) + n);

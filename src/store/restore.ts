@@ -13,7 +13,7 @@ import { literalPlace, type LiteralTexts } from '../protocol/json.js';
 import { countEntries, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
-import { checkpointPath, instantOf, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
+import { checkpointPath, display, instantOf, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
 import { refuseConflicted } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
@@ -132,6 +132,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
     });
   }
   const pointer = pointerOf(root, archive);
+  const where = display(root, checkpointPath(root, skill));
   let count = { restored: 0, left: 0 };
   let named = false;
   let crashed = false;
@@ -151,10 +152,10 @@ async function restoreRotation(root: string, skill: string, archive: string, val
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
         crashed = elsewhere.size > 0;
-        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed });
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed, where });
         removePointer(doc, pointer);
       } else {
-        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed });
+        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where });
       }
       // The log's own entries keep their texts at their new places (after the ones put back before
       // them); the entries put back keep the texts they had in the rotation file (as rotate kept them

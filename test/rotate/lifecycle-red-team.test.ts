@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, GIT_ENV, git, makeRepo, read, write } from '../helpers/repo.js';
+import { BIN, errorLine, GIT_ENV, git, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -40,5 +40,29 @@ describe('rotate and restore over a hand-kept folder', () => {
     const live = JSON.parse(read(dir, CP)).skill_state.run_history as unknown[];
     const archived = history(dir).flatMap((f) => (JSON.parse(read(dir, `.checkpoints/history/${f}`)).entries['skill_state.run_history'] ?? []) as unknown[]);
     expect([...archived, ...live]).toEqual(runs);
+  });
+
+  it('restoring entries into a log the checkpoint holds as text (hand-written recently_done: "none yet") says where, and what to do', async () => {
+    const dir = makeRepo();
+    const text = `${JSON.stringify(checkpointDoc({ skill: 'api', recently_done: 'none yet', skill_state: { lint: 'done' } }), null, 2)}\n`;
+    write(dir, CP, text);
+    write(dir, '.checkpoints/history/api.2026-01-01.json', JSON.stringify({ skill: 'api', rotated_at: '2026-01-01T00:00:00Z', entries: { recently_done: ['d1'], 'skill_state.lint.run_history': ['r1'] } }));
+    const r = await runCli(dir, ['restore', 'api.2026-01-01.json']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(/\.checkpoints\/api\.checkpoint\.json/);
+    expect(line.message).toMatch(/recently_done/);
+    expect(line.hint).toMatch(/list/);
+    expect(line.hint).toMatch(/nothing was changed/);
+    expect(read(dir, CP)).toBe(text);
+    // A path through a value that is not an object: said the same way.
+    write(dir, CP, text.replace('"none yet"', '[]'));
+    const r2 = await runCli(dir, ['restore', 'api.2026-01-01.json']);
+    expect(r2.code).toBe(2);
+    const line2 = errorLine(r2.stderr);
+    expect(line2.message).toMatch(/\.checkpoints\/api\.checkpoint\.json/);
+    expect(line2.message).toMatch(/skill_state\.lint/);
+    expect(line2.hint).toMatch(/nothing was changed/);
   });
 });
