@@ -54,11 +54,20 @@ export function display(root: string, path: string): string {
   return relative(root, path) || path;
 }
 
-/** What to do about the oversized checkpoint at `path`: its skill named in the commands (skill names need no quoting), a quoted placeholder for any other file. */
-const sizeHint = (path: string): string => {
-  const skill = skillFromFileName(basename(path)) ?? "'<skill>'";
-  return `checkpoints are session state: move old telemetry out with \`checkpoint rotate ${skill}\` (it reads a file up to 16 MiB), set it aside with \`checkpoint reset ${skill}\` (kept in history/), or cut bulk data out by hand`;
-};
+/**
+ * What to do about the oversized checkpoint at `path` of `size` bytes (when known): its skill named
+ * in the commands (skill names need no quoting), a quoted placeholder for any other file. Rotate is
+ * named only for a file it reads: one past that would send the user to a command that refuses it too.
+ */
+const sizeHint =
+  (path: string) =>
+  (size: number | undefined): string => {
+    const skill = skillFromFileName(basename(path)) ?? "'<skill>'";
+    if (size !== undefined && size > OVERSIZED_READ_BYTES) {
+      return `checkpoints are session state, and this one is past the ${OVERSIZED_READ_BYTES} bytes rotate can read: set it aside with \`checkpoint reset ${skill}\` (kept in history/), or cut bulk data out by hand`;
+    }
+    return `checkpoints are session state: move old telemetry out with \`checkpoint rotate ${skill}\` (it reads a file up to 16 MiB), set it aside with \`checkpoint reset ${skill}\` (kept in history/), or cut bulk data out by hand`;
+  };
 
 /**
  * What `checkpoint rotate` reads: a merge of two files under MAX_READ_BYTES can land over it,
@@ -71,7 +80,7 @@ export function assertPlainFileInside(root: string, path: string, opts: { limitS
   const loc = statProjectFile(root, path);
   if (!loc) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} does not exist`);
   if (opts.limitSize !== false && loc.stat!.size > MAX_READ_BYTES) {
-    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${loc.stat!.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, { hint: sizeHint(path) });
+    throw new CheckpointError('E_INVALID', `${display(root, path)} is ${loc.stat!.size} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint`, { hint: sizeHint(path)(loc.stat!.size) });
   }
 }
 

@@ -160,12 +160,13 @@ export function statProjectFile(root: string, p: string): Located | null {
 export interface ReadOptions {
   /** Refuse a file larger than this (default MAX_PROJECT_FILE_BYTES). */
   maxBytes?: number;
-  /** Hint for a file over the cap. */
-  sizeHint?: string;
+  /** Hint for a file over the cap (or made from its size, when known). */
+  sizeHint?: string | ((size: number | undefined) => string);
 }
 
-function overCap(root: string, p: string, size: number | string, max: number, hint?: string): CheckpointError {
-  return new CheckpointError('E_INVALID', `${show(root, p)} is ${size} bytes, over the ${max}-byte limit`, { hint: hint ?? 'that is not a file checkpoint writes; move it out of the way' });
+function overCap(root: string, p: string, size: number | string, max: number, hint?: ReadOptions['sizeHint']): CheckpointError {
+  const said = typeof hint === 'function' ? hint(typeof size === 'number' ? size : undefined) : hint;
+  return new CheckpointError('E_INVALID', `${show(root, p)} is ${size} bytes, over the ${max}-byte limit`, { hint: said ?? 'that is not a file checkpoint writes; move it out of the way' });
 }
 
 const OPEN_LEAF = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);

@@ -65,4 +65,20 @@ describe('rotate and restore over a hand-kept folder', () => {
     expect(line2.message).toMatch(/skill_state\.lint/);
     expect(line2.hint).toMatch(/nothing was changed/);
   });
+
+  it('a checkpoint over the 16 MiB rotate reads is never sent to rotate: rotate, update and done name reset instead', async () => {
+    const dir = makeRepo();
+    const runs = Array.from({ length: 17_000 }, (_, i) => ({ id: i, log: 'x'.repeat(1000) }));
+    const text = `${JSON.stringify(checkpointDoc({ skill: 'api', skill_state: { run_history: runs } }))}\n`;
+    expect(text.length).toBeGreaterThan(16 * 1024 * 1024);
+    write(dir, CP, text);
+    for (const args of [['rotate', 'api'], ['update', 'api', '--phase=x'], ['done', 'api']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      const line = errorLine(r.stderr, /^(checkpoint: |✗ api: )/);
+      expect(line.hint, args.join(' ')).toMatch(/checkpoint reset api/);
+      expect(line.hint, args.join(' ')).not.toMatch(/checkpoint rotate/);
+    }
+    expect(read(dir, CP)).toBe(text);
+  });
 });
