@@ -8,6 +8,7 @@ import { CHECKPOINTS_DIR } from '../store/root.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { readable, type Loaded } from '../read/load.js';
+import { repairReason } from '../read/repair.js';
 import { repairPlan } from '../protocol/repairable.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
@@ -41,7 +42,8 @@ export function checkSchema(l: Loaded): Finding[] {
   if (l.problem) {
     // A misnamed file by its real name too (`skill` its stem): a script can act on it.
     const file = l.misnamed ? { evidence: { file: `${CHECKPOINTS_DIR}/${basename(l.path)}` } } : {};
-    return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.problem, ...file }];
+    // One git's index holds unmerged: with each way out of the merge, as status names it.
+    return [{ level: 'error', check: l.misnamed ? 'file-name' : 'schema', skill: l.skill, path: '', message: l.conflict ? repairReason(l) : l.problem, ...file }];
   }
   const v = l.validation!;
   // Errors that are all hand-written slips: the file is checked for drift as status, next and resume read it.

@@ -11,7 +11,7 @@ import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
-import { loadRemembered, readable, type Loaded } from '../read/load.js';
+import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -88,7 +88,9 @@ export function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
 async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A checkpoint unchanged since a run judged it is not judged again (verdicts.ts: git's own
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
-  const loaded = loadRemembered(opts.root, opts.now);
+  // One git's index holds unmerged (mid-merge, -rebase, -cherry-pick) is an error naming what ends
+  // the merge, as status and next say: the tree holds one side's text, never checked as the state.
+  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now));
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).

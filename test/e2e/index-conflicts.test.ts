@@ -155,6 +155,18 @@ describe.each(CASES)('a checkpoint git holds unmerged (%s)', (kind, code, named)
     expect(resume.code).toBe(3);
     expect(resume.stdout).toMatch(/^ {2}web {2}in_progress/m);
   });
+
+  it('doctor names it as an error (exit 1) with what ends the merge, never "no drift" over one side\'s file', async () => {
+    const dir = stopped(kind, { web: true });
+    const r = await runCli(dir, ['doctor']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).not.toContain('no drift');
+    expect(r.stdout).toMatch(new RegExp(`^api\\n {2}error +${AT}${named.source}`, 'm'));
+    expect(r.stdout).toMatch(/^web$/m);
+    // Only one side's text is in the tree: its files are not checked for drift as if it were the checkpoint.
+    const json = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout);
+    expect(json.findings.filter((f: { skill: string }) => f.skill === 'api')).toEqual([expect.objectContaining({ level: 'error', check: 'schema', message: expect.stringMatching(named) })]);
+  });
 });
 
 describe('a conflict no *_HEAD file marks', () => {
