@@ -252,6 +252,8 @@ export interface RestoreOptions {
   placed?: RestoredLog[];
   /** The checkpoint file, as a refusal names it. */
   where?: string;
+  /** The project's own logs (config.json), which rotate moves entries out of too. */
+  extra?: ExtraLogRules;
 }
 
 export interface RestoreCount {
@@ -306,6 +308,15 @@ export function logPathIn(doc: JsonObject, dotted: string): string[] {
 export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts: RestoreOptions): RestoreCount {
   let restored = 0;
   let left = 0;
+  // Rotate and done only ever move entries out of logs: a file naming anything else (next_actions,
+  // status: a file planted in a clone) is not put back, where it would lead the queue.
+  for (const dotted of Object.keys(file.entries)) {
+    if (policyFor(logPathIn(doc, dotted), opts.extra).kind !== 'log') {
+      throw new CheckpointError('E_INVALID', `the rotation file names ${quoted(dotted)}, which is not a log rotate or done moves entries out of, so its entries are not put into ${opts.where ?? 'the checkpoint'}`, {
+        hint: 'it stays in history/: copy back what you need by hand (a log of your own belongs in .checkpoints/config.json "logs"); nothing was changed',
+      });
+    }
+  }
   for (const [dotted, entries] of Object.entries(file.entries)) {
     const path = logPathIn(doc, dotted);
     const notThere = (why: string, fix: string) =>

@@ -10,7 +10,9 @@ import { ARCHIVE_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
 import { copyItemTexts, rekeyItems } from '../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../protocol/json.js';
-import { countEntries, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
+import { compileExtraLogs } from '../protocol/fields.js';
+import { readConfigFor } from './config.js';
+import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { checkpointPath, display, instantOf, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
@@ -121,6 +123,15 @@ function namedElsewhere(root: string, skill: string, doc: JsonObject, pointer: s
   return counts;
 }
 
+/** The project's own log rules (config.json), as rotate reads them; none when the config cannot be read. */
+function projectLogs(root: string): ExtraLogRules {
+  try {
+    return compileExtraLogs(readConfigFor(root, ['logs', 'telemetry', 'counters']));
+  } catch {
+    return [];
+  }
+}
+
 async function restoreRotation(root: string, skill: string, archive: string, value: JsonValue, now: Clock, fileTexts?: LiteralTexts): Promise<Restored> {
   const name = basename(archive);
   const problem = rotationFileProblem(value, skill);
@@ -133,6 +144,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   }
   const pointer = pointerOf(root, archive);
   const where = display(root, checkpointPath(root, skill));
+  const extra = projectLogs(root);
   let count = { restored: 0, left: 0 };
   let named = false;
   let crashed = false;
@@ -152,10 +164,10 @@ async function restoreRotation(root: string, skill: string, archive: string, val
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
         crashed = elsewhere.size > 0;
-        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed, where });
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed, where, extra });
         removePointer(doc, pointer);
       } else {
-        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where });
+        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where, extra });
       }
       // The log's own entries keep their texts at their new places (after the ones put back before
       // them); the entries put back keep the texts they had in the rotation file (as rotate kept them
