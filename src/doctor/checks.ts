@@ -490,7 +490,16 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else {
-          const none: Finding = { ...base, level: 'warning', path, message: `${shown(target.text)} matches no file`, evidence: { file: target.text, missing: true } };
+          // Its last match deleted or renamed away: that commit named, so a push making it is the cause.
+          const removal = touched.matching(test).flatMap((i) => {
+            const ch = commits[i]!.changes.find((c) => (c.status === 'D' && test(c.path)) || (c.from !== undefined && test(c.from) && !test(c.path)));
+            return ch ? [{ commit: commits[i]!, ch }] : [];
+          })[0];
+          const how = removal && `its last match ${shown(removal.ch.from ?? removal.ch.path)} was ${removal.ch.status === 'D' ? 'deleted' : `renamed to ${shown(removal.ch.path)}`} in ${short(removal.commit.sha)} ${quoted(removal.commit.subject)}`;
+          const none: Finding = {
+            ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}`,
+            evidence: { file: target.text, missing: true, ...(removal ? { sha: removal.commit.sha, date: iso(removal.commit.time) } : {}) },
+          };
           // Read as the path it may be: the commit that removed it, when history has one.
           const asPath = target.alternatives.length === 1 && bracketsOnly(target.text) ? repoRelative(ctx.root, target.alternatives[0]!) : null;
           findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, none));

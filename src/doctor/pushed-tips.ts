@@ -6,14 +6,15 @@ import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { newestFirst } from '../git/normalize.js';
 import { removes } from '../git/renames.js';
-import { quoted } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
+import { globMatcher } from '../glob.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, goneNote, listParts, hasGlob, parseEntry } from './entries.js';
+import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry } from './entries.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -186,6 +187,10 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
+    if (target.kind === 'pattern') {
+      out.push(...(await tipPatternGone(root, history, tip, commits, target, `context_primer.generated_files[${index}]`, mapped, { ...base, where })));
+      continue;
+    }
     if (target.kind !== 'path') continue;
     const file = repoRelative(root, mapped(target.path));
     // A file two entries name is one finding, under the first (as in the work tree's check).
@@ -241,6 +246,34 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     }
   }
   return out;
+}
+
+/**
+ * A glob entry the push left matching nothing, by deleting or renaming away its last match: said
+ * as the work tree's check says it (checks.ts), naming the pushed commit that removed it.
+ */
+async function tipPatternGone(root: string, history: GitHistory, tip: string, commits: readonly CommitInfo[], target: { text: string; alternatives: readonly string[] }, path: string, mapped: (p: string) => string, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
+  const rels = target.alternatives.flatMap((a) => {
+    const rel = repoRelative(root, mapped(a));
+    return rel === null || rel.split('/').includes('..') ? [] : [rel];
+  });
+  const res = rels.map((rel) => globMatcher(rel));
+  const test = (p: string) => res.some((re) => re.test(p));
+  let removed: { commit: CommitInfo; change: CommitInfo['changes'][number] } | undefined;
+  for (const commit of commits) {
+    const change = commit.changes.find((c) => (c.status === 'D' && test(c.path)) || (c.from !== undefined && test(c.from) && !test(c.path)));
+    if (change) {
+      removed = { commit, change };
+      break;
+    }
+  }
+  if (removed === undefined) return [];
+  const dirs = [...new Set(rels.map((rel) => (hasGlob(rel) ? globBase(rel) : posix.dirname(rel) === '.' ? '' : posix.dirname(rel))))];
+  if ([...(await history.filesIn(tip, dirs, { recursive: true })).keys()].some(test)) return [];
+  const { commit, change } = removed;
+  const { where, ...finding } = base;
+  const how = `its last match ${shown(change.from ?? change.path)} was ${change.status === 'D' ? 'deleted' : `renamed to ${shown(change.path)}`} in ${short(commit.sha)} ${quoted(commit.subject)}`;
+  return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how})${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
 }
 
 /**

@@ -83,7 +83,13 @@ describe('checkGeneratedFiles over a walk', () => {
         const wildcard = entry.includes('*');
         const gain = wildcard ? gained(commits, TESTS[entry]!) : { files: new Set<string>() };
         const expected = scan(commits, TESTS[entry]!, pattern ? new Set([...literals, ...gain.files]) : undefined);
-        if (entry === '**/*.md') return expect(found?.message).toBe('**/*.md matches no file'); // none on disk
+        if (entry === '**/*.md') {
+          // None on disk: named with the newest commit that deleted or renamed away a match, if one did.
+          const test = TESTS[entry]!;
+          const removal = commits.find((c) => c.changes.some((x) => (x.status === 'D' && test(x.path)) || (x.from !== undefined && test(x.from) && !test(x.path))));
+          expect(found?.message).toMatch(removal ? /^\*\*\/\*\.md matches no file \(its last match .+ was (deleted|renamed to .+) in [0-9a-f]{7} ".*"\)$/ : /^\*\*\/\*\.md matches no file$/);
+          return expect(found?.evidence?.sha).toBe(removal?.sha);
+        }
         // Nothing it knew changed: the newest addition of a file it gained that is here is a note.
         const note = !expected && gain.newest !== undefined;
         expect(found?.evidence?.sha).toBe(expected?.sha ?? (note ? gain.newest : undefined));

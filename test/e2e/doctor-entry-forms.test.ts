@@ -329,3 +329,33 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
     }
   });
 });
+
+describe('a glob whose last match is deleted', () => {
+  const GEN = { ...SOURCES, 'src/gen/one.ts': 'export const one = 1;\n' };
+
+  it('a push deleting it is refused, naming the commit, as a literal entry\'s deletion is', async () => {
+    const dir = published('api', handKept(['src/gen/*.ts (generated)', 'src/a.ts']), GEN);
+    git(dir, ['rm', '-q', 'src/gen/one.ts']);
+    commitAll(dir, 'drop the generated client');
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
+        expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)$/),
+      ]);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\) \[blocks push\]/);
+  });
+
+  it('a push that did not delete it is not refused for it', () => {
+    const dir = published('api', handKept(['src/gen/*.ts (generated)', 'src/a.ts']), GEN);
+    git(dir, ['rm', '-q', 'src/gen/one.ts']);
+    commitAll(dir, 'drop the generated client');
+    expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
+    write(dir, 'README.md', '# demo\n');
+    commitAll(dir, 'readme');
+    const r = push(dir);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)\n/);
+  });
+});
