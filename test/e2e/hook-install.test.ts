@@ -152,6 +152,39 @@ describe('init beside another pre-push hook', () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
+  it('a node init baked in that is gone since (nvm or Homebrew removed that version): the hook runs the node on PATH, and the push is still judged', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    const hook = join(dir, '.git/hooks/pre-push');
+    const baked = read(dir, '.git/hooks/pre-push');
+    expect(baked).toMatch(/^CHECKPOINT_NODE='.+'$/m);
+    write(dir, '.git/hooks/pre-push', baked.replace(/^CHECKPOINT_NODE='.+'$/m, "CHECKPOINT_NODE='/opt/removed-node-v18/bin/node'"));
+    chmodSync(hook, 0o755);
+    invalidCheckpoint(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.stderr).not.toContain('node was not found');
+    expect(push.stderr).toContain('push refused');
+    expect(push.status).not.toBe(0);
+  });
+
+  it('where node is not on PATH, CHECKPOINT_NODE in the environment (as the hook advises) runs the check', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const bin = tempDir('cp-bin-');
+    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
+      const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+      symlinkSync(found, join(bin, tool));
+    }
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\nCHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}\n`);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    invalidCheckpoint(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main'], { PATH: bin, CHECKPOINT_NODE: process.execPath });
+    expect(push.stderr).not.toContain('node was not found');
+    expect(push.stderr).toContain('push refused');
+    expect(push.status).not.toBe(0);
+  });
+
   it('a core.hooksPath folder with no pre-push yet: the note says to create an executable file with the line', () => {
     const dir = makeRepo();
     git(dir, ['config', 'core.hooksPath', '.githooks']);
