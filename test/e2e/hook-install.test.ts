@@ -439,6 +439,24 @@ describe('init decides before it writes', () => {
     expect(readFileSync(outside, 'utf8')).toBe('*.png binary\n');
   });
 
+  it('a write that fails part way (a stale .git/config.lock) says what was already done, never "nothing was changed"; init again finishes', () => {
+    const dir = makeRepo();
+    write(dir, '.git/config.lock', '');
+    const r = cli(dir, ['init']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toContain('could not lock config file');
+    expect(line.message).toContain('already done: created .checkpoints/');
+    expect(line.hint).not.toContain('nothing was changed');
+    expect(line.hint).toContain('run it again');
+    rmSync(join(dir, '.git/config.lock'));
+    const again = cli(dir, ['init']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('✓ set merge.checkpoint.driver');
+    expect(again.stdout).toContain('✓ installed the pre-push hook');
+  });
+
   it.each([
     ['.checkpoints/.gitignore', '.checkpoints/.gitignore is a FIFO'],
     ['.git/hooks/pre-push', '.git/hooks/pre-push is a FIFO'],
