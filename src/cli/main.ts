@@ -43,7 +43,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (name === 'completion' && !argv.includes('--get-yargs-completions')) {
       // yargs takes no shell argument (its script serves bash and zsh) and would read one as a
       // mistyped command ("did you mean pause?"): accept the two it serves, refuse the rest.
-      const shell = rest.find((a) => !a.startsWith('-'));
+      // -C/--dir and the other global options are taken as everywhere; anything else is refused.
+      const words: string[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const a = rest[i]!;
+        if (a === '-C' || a === '--dir') i++;
+        else if (a === '--help' || a === '-h') return yargsPath(['--help']);
+        else if (!a.startsWith('-')) words.push(a);
+        else if (!(a.startsWith('--dir=') || /^-C./.test(a) || a === '--json' || a === '--color' || a === '--no-color')) {
+          throw new CheckpointError('E_USAGE', `checkpoint completion: unknown option '${a}'`, { hint: 'usage: checkpoint completion [bash|zsh]' });
+        }
+      }
+      if (words.length > 1) throw new CheckpointError('E_USAGE', `checkpoint completion: unexpected argument ${quoted(words[1]!)}`, { hint: 'usage: checkpoint completion [bash|zsh]' });
+      const shell = words[0];
       if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
         throw new CheckpointError('E_USAGE', `checkpoint completion ${shell}: only bash and zsh are supported`, { hint: 'checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)' });
       }

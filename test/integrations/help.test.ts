@@ -110,6 +110,21 @@ describe('shell completion', () => {
     expect(JSON.parse(fish.stdout)).toMatchObject({ ok: false, error: { code: 'E_USAGE', message: 'checkpoint completion fish: only bash and zsh are supported' } });
   });
 
+  it('completion refuses what it does not take (a second shell, an unknown option), exit 2, and reads -C as a folder, not a shell', async () => {
+    for (const [args, message] of [
+      [['completion', 'bash', 'zsh'], 'checkpoint completion: unexpected argument "zsh"'],
+      [['completion', '--bogus'], "checkpoint completion: unknown option '--bogus'"],
+    ] as const) {
+      const r = await runCli(cwd, [...args]);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(message);
+    }
+    const dir = await runCli(cwd, ['completion', '-C', cwd, 'bash']);
+    expect(dir.code, dir.stderr).toBe(0);
+    expect(dir.stdout).toContain('###-begin-checkpoint-completions-###');
+  });
+
   it('--version with --json prints one JSON document, in either order; without it the bare version', async () => {
     for (const args of [['--version', '--json'], ['--json', '--version'], ['-V', '--json']]) {
       const r = await runCli(cwd, args);
