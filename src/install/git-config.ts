@@ -1,5 +1,7 @@
 // Thin wrappers over `git config` / `git rev-parse` for the install commands, through the one
 // git gateway (so a hook's GIT_DIR never points them at another repository).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOutputSync, runGitSync } from '../git/git-process.js';
 
@@ -16,8 +18,23 @@ export function gitRun(root: string, args: string[]): void {
   }
 }
 
-export function assertGitRepo(root: string): void {
-  if (gitOut(root, ['rev-parse', '--git-dir']) === null) {
-    throw new CheckpointError('E_GIT', `${root} is not a git repository (or git is not installed)`, { hint: 'run `git init` first; the merge driver and hook live in git' });
+/**
+ * Why git cannot open a clone at `root`, or null when it can: git is not installed (a node:alpine
+ * image), a .git there that git cannot read (a worktree's or submodule's .git file copied without
+ * its repository), or no repository at all.
+ */
+export function gitRepoProblem(root: string): CheckpointError | null {
+  if (gitOut(root, ['rev-parse', '--git-dir']) !== null) return null;
+  if (gitOut(root, ['--version']) === null) {
+    return new CheckpointError('E_GIT', 'git was not found on PATH', { hint: 'install git (or put it on PATH), then run this again; the merge driver and hook live in git' });
   }
+  if (existsSync(join(root, '.git'))) {
+    return new CheckpointError('E_GIT', `${root} is not a git repository git can open (its .git is there, but git cannot read it: a worktree or submodule whose repository moved or was not copied?)`, { hint: 'run `git status` there to see why' });
+  }
+  return new CheckpointError('E_GIT', `${root} is not a git repository`, { hint: 'run `git init` first; the merge driver and hook live in git' });
+}
+
+export function assertGitRepo(root: string): void {
+  const problem = gitRepoProblem(root);
+  if (problem) throw problem;
 }

@@ -96,6 +96,31 @@ describe('install-driver', () => {
     expect(cli(plain, ['install-driver', '--optional']).code).toBe(0);
     expect(cli(plain, ['install-driver']).code).toBe(2);
   });
+
+  it('install-driver --optional (npm prepare) succeeds quietly where git cannot open the clone: no git installed (a node:alpine image), a .git file whose repository was not copied', () => {
+    const dir = repo();
+    const config = read(dir, '.git/config');
+    const noGit = tempDir('cp-no-git-');
+    dirs.push(noGit);
+    const skipped = cli(dir, ['install-driver', '--optional'], { env: { PATH: noGit } });
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stderr).toContain('git was not found');
+    expect(read(dir, '.git/config')).toBe(config);
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    const refused = cli(dir, ['install-driver'], { env: { PATH: noGit } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^checkpoint: git was not found on PATH; hint: install git/);
+    // A worktree or submodule folder copied (COPY . . in a Dockerfile) without the repository its .git file names.
+    const copied = tempDir('cp-copied-');
+    dirs.push(copied);
+    write(copied, '.git', 'gitdir: /nowhere/repo/.git/worktrees/feature\n');
+    const quiet = cli(copied, ['install-driver', '--optional']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toContain('nothing to install');
+    const named = cli(copied, ['install-driver']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`${copied} is not a git repository git can open`);
+  });
 });
 
 describe('uninstall-driver after install-driver gives .gitattributes back byte for byte', () => {

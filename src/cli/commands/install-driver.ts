@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { installDriver } from '../../install/driver.js';
+import { gitRepoProblem } from '../../install/git-config.js';
+import { CheckpointError } from '../../errors.js';
 import { BIN_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
@@ -14,8 +16,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   const root = rootOf(ctx);
-  if (args.options.optional && !existsSync(join(root, '.git'))) {
-    ctx.out.err('checkpoint install-driver: not a git repository; nothing to install');
+  // --optional (an npm prepare script): wherever git cannot open a clone here (no .git, no git
+  // installed, a copied worktree's .git file), npm install must not fail: say why, exit 0.
+  const problem = args.options.optional ? (existsSync(join(root, '.git')) ? gitRepoProblem(root) : new CheckpointError('E_GIT', 'not a git repository')) : null;
+  if (problem) {
+    ctx.out.err(`checkpoint install-driver: ${problem.message}; nothing to install`);
     return 0;
   }
   const { changes, notes } = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
