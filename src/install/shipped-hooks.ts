@@ -12,7 +12,7 @@ const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
   '286a771e38579a350a18e2033b092409fe544afa689344c9816d63b6cba8ec98', // 8bc9649: beside other tools' hooks
   '146e077814b85f75a51803e5d696451e32c0e33b2dd6c690f65ba0a3208632ca', // d6896e0: pre-push-chain
   '8cf46f26e39c21b2a3664a417846890711e36298fca318c7416478195c667de8', // b0d4146: node not found
-  'adf22cc79a367c0f2c02f4b2cf3bbff85c45429e719a1d29b7b11e72ca0a5c62', // a baked node gone: CHECKPOINT_NODE, then PATH
+  'fcc14520e2ab4706b7f88baa6ab15e4f9f8796336e1d8bcfdcf59b695e86c0d6', // a baked node gone: CHECKPOINT_NODE, then PATH; the CLI not found says what to do
 ]);
 
 /** A shell-quoted value as init bakes it in (shellQuote: '…' with '\'' for a quote). */

@@ -168,6 +168,22 @@ describe('init beside another pre-push hook', () => {
     expect(push.status).not.toBe(0);
   });
 
+  it('a launcher init baked in that is gone since (npx cache cleared, package removed): the hook says what to do, not only "not found"', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    const hook = join(dir, '.git/hooks/pre-push');
+    write(dir, '.git/hooks/pre-push', read(dir, '.git/hooks/pre-push').replace(/^CHECKPOINT_BIN='.+'$/m, "CHECKPOINT_BIN='/root/.npm/_npx/0123/node_modules/checkpoint-protocol/bin/checkpoint.js'"));
+    chmodSync(hook, 0o755);
+    const bin = tempDir('cp-bin-');
+    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
+      symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+    }
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main'], { PATH: bin });
+    expect(push.status, push.stderr).toBe(0);
+    expect(push.stderr).toContain('checkpoint pre-push: the checkpoint-protocol CLI was not found; doctor skipped: install it (npm i -D checkpoint-protocol), then run checkpoint init again\n');
+  });
+
   it('where node is not on PATH, CHECKPOINT_NODE in the environment (as the hook advises) runs the check', () => {
     const dir = makeRepo();
     withRemote(dir);
