@@ -7,7 +7,7 @@
 // tree (a global ~/.githooks) not even our own hook is updated. Our own hook is replaced only when
 // it is byte for byte one checkpoint shipped (shipped-hooks.ts): one the user edited is kept, and
 // init says how to chain our check from it. Idempotent.
-import { chmodSync, existsSync, lstatSync, realpathSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { assertGitRepo, gitOut } from './git-config.js';
 import { shellQuote } from './driver.js';
@@ -156,6 +156,10 @@ export function planPrePushHook(root: string, template: string, nodePath: string
     const where = ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
     return `to check pushes, put this line first in ${shown(root, file)}${where}: ${chainLine(root, templatePath)}`;
   };
+  // core.hooksPath=/dev/null (or any file) is how hooks are turned off: there is no folder to name.
+  if (dir !== own && existsSync(dir) && !statSync(dir).isDirectory()) {
+    return nothing(`no pre-push hook written: core.hooksPath is ${shownPath(dir)}, not a folder, so git runs no hooks in this clone; to check pushes, point core.hooksPath at a folder (or unset it: git config --unset core.hooksPath) and run checkpoint init again`);
+  }
   // A linked hooks folder may be shared with other repositories: never read or written through.
   if (isLink(dir)) {
     let target = '(unreadable)';

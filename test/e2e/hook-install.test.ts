@@ -232,6 +232,15 @@ describe('init beside another pre-push hook', () => {
     expect(cli(dir, ['init']).stdout).toContain("! .git/hooks/pre-push (pre-commit's) runs checkpoint's hook, kept as .git/hooks/pre-push.legacy, already");
   });
 
+  it('core.hooksPath=/dev/null (hooks turned off): the note says so, never "create /dev/null/pre-push"', () => {
+    const dir = makeRepo();
+    git(dir, ['config', 'core.hooksPath', '/dev/null']);
+    const r = cli(dir, ['init']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("! no pre-push hook written: core.hooksPath is /dev/null, not a folder, so git runs no hooks in this clone; to check pushes, point core.hooksPath at a folder (or unset it: git config --unset core.hooksPath) and run checkpoint init again\n");
+    expect(r.stdout).not.toContain('/dev/null/pre-push');
+  });
+
   it('a core.hooksPath folder with no pre-push yet: the note says to create an executable file with the line', () => {
     const dir = makeRepo();
     git(dir, ['config', 'core.hooksPath', '.githooks']);
