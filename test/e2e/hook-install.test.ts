@@ -457,6 +457,18 @@ describe('init repairs what an earlier init did to a hook manager', () => {
   });
 });
 
+describe('init in a project that ignores its checkpoints', () => {
+  it(".checkpoints/ in .gitignore (the protocol's 1.0 layout): init names the rule, since no checkpoint would ever be committed; a rule that un-ignores them is not named", () => {
+    const dir = makeRepo();
+    write(dir, '.gitignore', 'node_modules/\n.checkpoints/\n');
+    const r = cli(dir, ['init']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('! .gitignore:2 ignores checkpoint files (".checkpoints/"): git would never commit them, so other sessions and clones would not see them; remove that rule (checkpoints are tracked in git since protocol 1.1)\n');
+    write(dir, '.gitignore', 'node_modules/\n.checkpoints/*\n!.checkpoints/*.checkpoint.json\n');
+    expect(cli(dir, ['init']).stdout).not.toContain('ignores checkpoint files');
+  });
+});
+
 describe('init decides before it writes', () => {
   /** Everything init could have written, to compare before and after a refusal. */
   const snapshot = (dir: string) => ({

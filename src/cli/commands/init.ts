@@ -5,6 +5,7 @@ import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { planDriver } from '../../install/driver.js';
 import { planPrePushHook } from '../../install/hook.js';
+import { ignoredCheckpointsNote } from '../../install/ignored.js';
 import { applyPlans, type InstallPlan } from '../../install/plan.js';
 import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -60,7 +61,9 @@ function integrationPlans(root: string, ctx: Context): InstallPlan[] {
   const note = (change: string): InstallPlan[] => [{ changes: [change], notes: [], apply() {} }];
   if (!existsSync(join(root, '.git'))) return note('not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
   if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
+  const ignored = ignoredCheckpointsNote(root);
   return [
+    ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
     planDriver(root, process.execPath, BIN_PATH),
     planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH, HOOK_TEMPLATE_PATH),
   ];
