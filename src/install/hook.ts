@@ -124,7 +124,8 @@ const LEFTHOOK_CONFIGS = ['lefthook.yml', '.lefthook.yml', 'lefthook.yaml', '.le
  */
 function generatedHookNote(root: string, dir: string, path: string, hook: string, templatePath: string): string | null {
   const left = `left ${shown(root, path)} as it is`;
-  if (/\blefthook\b/.test(hook)) {
+  // What lefthook writes into every hook it installs (a hook of the user's that mentions lefthook is theirs).
+  if (/call_lefthook|"\$LEFTHOOK"|\blefthook run\b/.test(hook)) {
     const configs = LEFTHOOK_CONFIGS.map((name) => join(root, name)).filter((f) => existsSync(f));
     const hookPath = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
     if (configs.some((f) => (peek(root, f) ?? '').includes(hookPath))) return `${shown(root, configs[0]!)} runs checkpoint's check already`;

@@ -214,6 +214,9 @@ describe('init beside another pre-push hook', () => {
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
     write(dir, 'lefthook.yml', 'pre-push:\n  commands:\n    checkpoint:\n      run: sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}\n      use_stdin: true\n');
     expect(cli(dir, ['init']).stdout).toContain("! lefthook.yml runs checkpoint's check already");
+    // A hook of the user's that only mentions lefthook is theirs: the chain line goes in it.
+    write(dir, '.git/hooks/pre-push', '#!/bin/sh\n# moved off lefthook\nnpm test\n');
+    expect(cli(dir, ['init']).stdout).toContain(`put this line first in .git/hooks/pre-push: ${LINE}`);
   });
 
   it("pre-commit's generated hook: the note says how pre-commit runs ours (as pre-push.legacy), and once it does, says so", () => {
