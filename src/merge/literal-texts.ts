@@ -52,24 +52,27 @@ function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
 function eachLiteral(
   value: JsonValue,
   recorded: ReadonlySet<string>,
-  visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[]) => void,
+  visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[], inArray: boolean) => void,
   skip?: ReadonlySet<string>,
   held?: Set<string>,
 ): void {
   const path: PathSegment[] = [];
   // The keys of the items (named by content, not by id) the walk is inside, outermost first.
   const items: string[] = [];
+  // How many arrays the walk is inside: outside them a position key names what the content key does.
+  let arrays = 0;
   const starts = prefixSearch(recorded);
   const below = (key: string, position: string): boolean => starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
     if (skip?.size && skip.has(JSON.stringify(path))) return;
-    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items);
+    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items, arrays > 0);
     else if (v === null || typeof v !== 'object' || !below(key, position)) return;
     else if (Array.isArray(v)) {
       // Items are keyed by content: enter them only when something is recorded below this array at all.
       if (!starts(`${key}[`) && !starts(`${position}[`)) return;
       // A repeated item by its order among its equals: the second `8` of a side is that side's second.
       const keys = itemKeys(key, v);
+      arrays++;
       v.forEach((item, i) => {
         const byContent = !isIdNamed(item);
         if (byContent) held?.add(keys[i]!);
@@ -79,11 +82,12 @@ function eachLiteral(
         if (byContent) items.pop();
         path.pop();
       });
+      arrays--;
     } else
       for (const k of Object.keys(v)) {
         path.push(k);
         const [member, at] = [literalKey(key, false, k), positionKey(position, k)];
-        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items);
+        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
         walk(v[k]!, member, at);
         path.pop();
       }
@@ -109,10 +113,11 @@ function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined
   eachLiteral(
     value,
     recorded,
-    (v, key, position) => {
+    (v, key, position, _path, _items, inArray) => {
       const text = textOf(texts, key, position, v);
       if (!out.texts.has(key)) out.texts.set(key, text);
-      if (!out.texts.has(position)) out.texts.set(position, text);
+      // Outside arrays the position names only what the key does (see mergeLiteralTexts).
+      if (inArray && !out.texts.has(position)) out.texts.set(position, text);
     },
     undefined,
     out.held,
@@ -142,14 +147,15 @@ export function mergeLiteralTexts(
   eachLiteral(
     merged,
     recorded,
-    (v, key, position, path, items) => {
+    (v, key, position, path, items, inArray) => {
       // By content key; by position only where no side has the content (an id-less item changed
       // on every side): a side without the item must not lend the text of another at its index.
       // A side holds the content also where it holds an item around it, though the walk did not
       // visit this literal there (the merged item was entered by its position only): JSON's text.
       const own = (side: Side): string | undefined => sides[side].texts.get(key) ?? (items.some((k) => sides[side].held.has(k)) ? JSON.stringify(v) : undefined);
       const byKey = [own('base'), own('ours'), own('theirs')];
-      const [b, o, t] = byKey.some((x) => x !== undefined) ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];
+      // (Outside arrays a side has the literal at its position only where it has it at its key.)
+      const [b, o, t] = byKey.some((x) => x !== undefined) || !inArray ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];
       let pick: string | undefined;
       if (o === b) pick = t;
       else if (t === b || o === t) pick = o;
@@ -177,7 +183,10 @@ export function mergeLiteralTexts(
       if (pick !== o) result.changedFromOurs = true;
       if (pick === JSON.stringify(v)) return;
       addLiteralText(result.texts, key, pick);
-      addLiteralText(result.texts, position, pick);
+      // By position too only inside an array, as parseJson records texts: outside one the position
+      // names what the key does, and a text a side did not record there reads as one the merge
+      // changed (layout.ts changedTexts), which made the writer write every such literal anew.
+      if (inArray) addLiteralText(result.texts, position, pick);
     },
     skip,
   );
