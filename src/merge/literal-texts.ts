@@ -10,6 +10,7 @@
 import { recordedText, sortedBelow } from '../protocol/format.js';
 import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
+import { isJsonObject, ownValue } from '../protocol/identity.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { sumText } from './counter.js';
 
@@ -36,8 +37,7 @@ const textOf = (texts: LiteralTexts | undefined, key: string, position: string |
  * `p` are the run at p's insertion point. (A scan of every key per node made a merge of a few
  * thousand records with literal texts take tens of seconds.)
  */
-function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
-  const sorted = [...keys].sort();
+function prefixSearch(sorted: readonly string[]): (p: string) => boolean {
   return (p) => sorted[sortedBelow(sorted, p)]?.startsWith(p) ?? false;
 }
 
@@ -47,11 +47,12 @@ function prefixSearch(keys: ReadonlySet<string>): (p: string) => boolean {
  * position), so a long log without an odd literal is never keyed (naming its items costs their
  * canonical JSON); an object key only when some side recorded a text for it. An object key is
  * visited with its member's path and the member's keys plus NAME_SUFFIX, before (and whether or
- * not) its value is skipped. `path` is reused: copy it to keep it.
+ * not) its value is skipped; a subtree in `recorded.unchanged` (unchangedSubtrees) is left out whole.
+ * `path` is reused: copy it to keep it.
  */
 function eachLiteral(
   value: JsonValue,
-  recorded: ReadonlySet<string>,
+  recorded: Recorded,
   visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[], inArray: boolean) => void,
   skip?: ReadonlySet<string>,
   held?: Set<string>,
@@ -61,9 +62,10 @@ function eachLiteral(
   const items: string[] = [];
   // How many arrays the walk is inside: outside them a position key names what the content key does.
   let arrays = 0;
-  const starts = prefixSearch(recorded);
+  const { starts, unchanged } = recorded;
   const below = (key: string, position: string): boolean => starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
+    if (unchanged.has(key)) return;
     if (skip?.size && skip.has(JSON.stringify(path))) return;
     if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items, arrays > 0);
     else if (v === null || typeof v !== 'object' || !below(key, position)) return;
@@ -87,7 +89,7 @@ function eachLiteral(
       for (const k of Object.keys(v)) {
         path.push(k);
         const [member, at] = [literalKey(key, false, k), positionKey(position, k)];
-        if (recorded.has(member + NAME_SUFFIX) || recorded.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
+        if (recorded.keys.has(member + NAME_SUFFIX) || recorded.keys.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
         walk(v[k]!, member, at);
         path.pop();
       }
@@ -107,7 +109,7 @@ function isIdNamed(item: JsonValue): boolean {
  * an item holds the very content its key names, so the side has every literal below that key; one
  * the walk did not visit has no recorded text (the walk enters all that leads to one): JSON's.
  */
-function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined, recorded: ReadonlySet<string>): { texts: Map<string, string>; held: Set<string> } {
+function sideTexts(value: JsonValue | undefined, texts: LiteralTexts | undefined, recorded: Recorded): { texts: Map<string, string>; held: Set<string> } {
   const out = { texts: new Map<string, string>(), held: new Set<string>() };
   if (value === undefined) return out;
   eachLiteral(
@@ -141,7 +143,11 @@ export function mergeLiteralTexts(
 ): LiteralTextMerge {
   const result: LiteralTextMerge = { texts: new Map(), conflicts: [], changedFromOurs: false, settled: [] };
   // A literal no side recorded a text for is written by JSON on every side: nothing to merge.
-  const recorded = new Set([texts.base, texts.ours, texts.theirs].flatMap((m) => [...(m?.keys() ?? [])]));
+  const keys = new Set([texts.base, texts.ours, texts.theirs].flatMap((m) => [...(m?.keys() ?? [])]));
+  const sorted = [...keys].sort();
+  const starts = prefixSearch(sorted);
+  const unchanged = unchangedSubtrees(merged, values, texts, skipped, starts);
+  const recorded: Recorded = { keys, starts, unchanged: unchanged.keys };
   const sides = { base: sideTexts(values.base, texts.base, recorded), ours: sideTexts(values.ours, texts.ours, recorded), theirs: sideTexts(values.theirs, texts.theirs, recorded) };
   const skip = new Set(skipped.map((c) => JSON.stringify(c.path)));
   eachLiteral(
@@ -190,7 +196,98 @@ export function mergeLiteralTexts(
     },
     skip,
   );
+  // Below an unchanged subtree every literal takes the text all three sides give it, ours':
+  // ours' texts there, content and position keys alike, are the merge's.
+  for (const prefix of unchanged.prefixes)
+    for (let i = sortedBelow(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i++) for (const text of texts.ours!.get(sorted[i]!)!) addLiteralText(result.texts, sorted[i]!, text);
   return result;
+}
+
+/** The keys any side recorded a text at, a prefix search over them, and the unchanged subtrees (content keys) the walks leave out. */
+interface Recorded {
+  keys: ReadonlySet<string>;
+  starts: (prefix: string) => boolean;
+  unchanged: ReadonlySet<string>;
+}
+
+/**
+ * The containers that stand at one object path (no array above them) in the merge and in all
+ * three sides with equal values and equal recorded texts at and below them, and no conflict or
+ * exact counter (`skipped`) inside: each literal there takes the text base, ours and theirs agree
+ * on, ours'. So the walks leave them out (`keys`, their content keys) and ours' texts below them
+ * (`prefixes`, by content key and by position) are copied whole: a file written by Python's
+ * json.dump records a text for every float, and naming and looking up each of them four times
+ * (three sides and the merge) made most of a merge's time. A subtree whose path a conflict
+ * passes through is entered, never left out whole.
+ */
+function unchangedSubtrees(
+  merged: JsonValue,
+  values: Record<Side, JsonValue | undefined>,
+  texts: Partial<Record<Side, LiteralTexts>>,
+  skipped: readonly { path: PathSegment[] }[],
+  starts: (prefix: string) => boolean,
+): { keys: Set<string>; prefixes: string[] } {
+  const out = { keys: new Set<string>(), prefixes: [] as string[] };
+  const { base, ours, theirs } = values;
+  if (!texts.ours?.size || base === undefined || !isJsonObject(merged)) return out;
+  // The content keys of the object paths leading to a skipped literal (entered, not left out) and of those that are one (not entered).
+  const through = new Set<string>();
+  const stops = new Set<string>();
+  for (const { path } of skipped) {
+    let key = '';
+    let whole = true;
+    for (const seg of path) {
+      if (typeof seg === 'number') {
+        whole = false;
+        break;
+      }
+      key = literalKey(key, false, seg);
+      through.add(key);
+    }
+    if (whole) stops.add(key);
+  }
+  if (stops.has('')) return out;
+  const differs = prefixSearch(differingKeys(texts));
+  const descend = (m: { [k: string]: JsonValue }, b: JsonValue | undefined, o: JsonValue | undefined, t: JsonValue | undefined, key: string, position: string): void => {
+    for (const k of Object.keys(m)) {
+      const v = m[k]!;
+      if (v === null || typeof v !== 'object') continue;
+      const name = JSON.stringify(k);
+      const [member, at] = [`${key}.${name}`, `${position}.${name}`];
+      // Not entered by the walks either (nothing recorded below), or a skipped literal itself.
+      if ((!starts(member) && !starts(at)) || stops.has(member)) continue;
+      const [bv, ov, tv] = [ownValue(b, k), ownValue(o, k), ownValue(t, k)];
+      const below = Array.isArray(v) ? '[' : '.';
+      if (!through.has(member) && !differs(member + below) && !differs(at + below) && sameLiterals(v, ov) && sameLiterals(ov, bv) && sameLiterals(ov, tv)) {
+        out.keys.add(member);
+        out.prefixes.push(member + below, at + below);
+      } else if (isJsonObject(v)) descend(v, bv, ov, tv, member, at);
+    }
+  };
+  descend(merged, base, ours, theirs, '', POSITION_ROOT);
+  return out;
+}
+
+/** The keys whose recorded texts are not the same in base, ours and theirs (a side without texts records none), sorted. */
+function differingKeys(texts: Partial<Record<Side, LiteralTexts>>): string[] {
+  const empty: LiteralTexts = new Map();
+  const { base = empty, ours = empty, theirs = empty } = texts;
+  const same = (x: readonly string[] | undefined, y: readonly string[] | undefined): boolean => x !== undefined && y !== undefined && x.length === y.length && x.every((t, k) => t === y[k]);
+  const out: string[] = [];
+  for (const [key, known] of ours) if (!same(known, base.get(key)) || !same(known, theirs.get(key))) out.push(key);
+  for (const side of [base, theirs]) for (const key of side.keys()) if (!ours.has(key)) out.push(key);
+  return out.sort();
+}
+
+/** Equal JSON values, numbers by Object.is (-0 is not 0: its text differs); undefined is absent. */
+function sameLiterals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return Object.is(a, b);
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((x, i) => sameLiterals(x, (b as JsonValue[])[i]));
+  const ka = Object.keys(a);
+  const bo = b as { [k: string]: JsonValue };
+  return ka.length === Object.keys(bo).length && ka.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && sameLiterals(a[k], bo[k]));
 }
 
 /** Each side's text of a conflict's number values (for its summary line), where the side recorded one. */
