@@ -198,9 +198,95 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed {
     if (keys < 0 || keys !== countKeyTokens(body)) return parseJsonStrict(text, options);
   }
   // A literal JSON.parse would round (8.0, 1e-400) or a string escape JSON.stringify does not
-  // write (\u00e9, \/) needs the exact scan to keep its text.
-  if ((options.texts ?? true) && (hasOddNumber(body) || hasOddEscape(body))) return parseJsonStrict(text, options);
+  // write (\u00e9, \/) keeps its text: located by a scan of the tokens (the value is JSON.parse's).
+  if ((options.texts ?? true) && (hasOddNumber(body) || hasOddEscape(body))) {
+    const raw = oddLiterals(body);
+    return raw.length > 0 ? { value, hadBom, texts: keyTexts(value, raw) } : { value, hadBom };
+  }
   return { value, hadBom };
+}
+
+/**
+ * The literals parseJsonStrict records (same paths, same order) in a text JSON.parse read and
+ * parseJson checked: one pass over its characters that only tracks where it stands, without
+ * building the value again (a Python json.dump file records every float, and the strict parser's
+ * second parse of it cost several times JSON.parse). true, false, null and blanks change no path.
+ */
+function oddLiterals(body: string): RawText[] {
+  const raw: RawText[] = [];
+  const path: Array<string | number> = [];
+  // Per open container: 0 an array, 1 an object before its first key, 2 an object with a key on `path`.
+  const open: number[] = [];
+  let keyNext = false;
+  // The next backslash at or after the scan (-1: none left), found once per backslash, not per string.
+  let slash = body.indexOf('\\');
+  const n = body.length;
+  for (let i = 0; i < n; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 34) {
+      if (slash !== -1 && slash < i) slash = body.indexOf('\\', i);
+      let end = body.indexOf('"', i + 1);
+      const escaped = slash !== -1 && slash < end;
+      if (escaped) end = stringEnd(body, i);
+      // Only a `\u` or `\/` escape can be written otherwise by JSON.stringify (parseJsonStrict's test).
+      const t = escaped ? body.slice(i, end + 1) : '';
+      const odd = escaped && hasWidthEscape(t) && JSON.stringify(JSON.parse(t)) !== t;
+      if (keyNext) {
+        path.push(escaped ? (JSON.parse(t) as string) : body.slice(i + 1, end));
+        open[open.length - 1] = 2;
+        keyNext = false;
+        if (odd) raw.push({ path: [...path], text: t, name: true });
+      } else if (odd) raw.push({ path: [...path], text: t });
+      i = end;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      // Digits alone (no sign, point or exponent), fewer than 16: JSON writes them back alike.
+      let plain = c !== 45;
+      let j = i + 1;
+      for (; j < n; j++) {
+        const d = body.charCodeAt(j);
+        if (d >= 48 && d <= 57) continue;
+        if (d !== 46 && d !== 101 && d !== 69 && d !== 43 && d !== 45) break;
+        plain = false;
+      }
+      if (!plain || j - i > 15) {
+        const t = body.slice(i, j);
+        if (!isCanonicalNumber(t)) raw.push({ path: [...path], text: t });
+      }
+      i = j - 1;
+    } else if (c === 123) {
+      open.push(1);
+      keyNext = true;
+    } else if (c === 91) {
+      open.push(0);
+      path.push(0);
+    } else if (c === 44) {
+      if (open[open.length - 1] === 0) (path[path.length - 1] as number)++;
+      else {
+        path.pop();
+        keyNext = true;
+      }
+    } else if (c === 125 || c === 93) {
+      if (open.pop() !== 1) path.pop();
+      keyNext = false;
+    }
+  }
+  return raw;
+}
+
+/** The index of the quote closing the string literal opened at `at` (escapes skipped). */
+function stringEnd(body: string, at: number): number {
+  let k = at + 1;
+  for (let c = body.charCodeAt(k); c !== 34; c = body.charCodeAt(k)) k += c === 92 ? 2 : 1;
+  return k;
+}
+
+/** Whether a string literal holds a `\u` or `\/` escape, the two JSON.stringify may write otherwise (parseJsonStrict's test). */
+function hasWidthEscape(literal: string): boolean {
+  for (let k = literal.indexOf('\\'); k !== -1; k = literal.indexOf('\\', k + 2)) {
+    const e = literal.charCodeAt(k + 1);
+    if (e === 117 || e === 47) return true;
+  }
+  return false;
 }
 
 // Lines indented this deep hold a container nested past MAX_JSON_DEPTH (two spaces a level).
@@ -537,13 +623,21 @@ function keyTexts(root: JsonValue, raw: readonly RawText[]): LiteralTexts {
   const texts: LiteralTexts = new Map();
   // Each array's item keys are worked out once, however many of its items hold a literal.
   const cache: ItemKeyCache = new WeakMap();
+  // The places along the previous literal's path (places[d]: after d segments): the next literal,
+  // in document order, shares most of them (a float's siblings), so only the rest is named anew.
+  const places: Place[] = [{ key: '', position: POSITION_ROOT, at: root, inArray: false }];
+  let previous: ReadonlyArray<string | number> = [];
   for (const { path, text, name } of raw) {
-    const [key, position] = literalPlace(root, path, cache);
+    let d = 0;
+    while (d < path.length && d < previous.length && path[d] === previous[d]) d++;
+    for (; d < path.length; d++) places[d + 1] = placeStep(places[d]!, path[d]!, cache);
+    previous = path;
+    const { key, position, inArray } = places[path.length]!;
     const suffix = name ? NAME_SUFFIX : '';
     // Two literals at one key (equal items in one array): a writer takes the first with the right value.
     addLiteralText(texts, key + suffix, text);
     // Outside arrays the content key already is the position.
-    if (path.some((seg) => typeof seg === 'number')) addLiteralText(texts, position + suffix, text);
+    if (inArray) addLiteralText(texts, position + suffix, text);
   }
   return texts;
 }
@@ -559,22 +653,32 @@ export type ItemKeyCache = WeakMap<readonly JsonValue[], { parent: string; keys:
  * writer of `root` names them. `cache`: item keys of arrays worked out before (the arrays unchanged since).
  */
 export function literalPlace(root: JsonValue, path: ReadonlyArray<string | number>, cache?: ItemKeyCache): [string, string] {
-  let key = '';
-  let position = POSITION_ROOT;
-  let at: JsonValue = root;
-  for (const seg of path) {
-    // A member's key needs no value: a path not (yet) in `root` is named all the same.
-    const child: JsonValue = at !== null && typeof at === 'object' ? (at as Record<string | number, JsonValue>)[seg]! : (undefined as unknown as JsonValue);
-    if (Array.isArray(at) && typeof seg === 'number') {
-      let known = cache?.get(at);
-      if (known?.parent !== key) {
-        known = { parent: key, keys: itemKeys(key, at) };
-        cache?.set(at, known);
-      }
-      key = known.keys[seg]!;
-    } else key = literalKey(key, false, seg);
-    position = positionKey(position, seg);
-    at = child;
-  }
-  return [key, position];
+  let place: Place = { key: '', position: POSITION_ROOT, at: root, inArray: false };
+  for (const seg of path) place = placeStep(place, seg, cache);
+  return [place.key, place.position];
+}
+
+/** Where a path leads (literalPlace): its content key and position key, the value there, and whether an array lies on the way. */
+interface Place {
+  key: string;
+  position: string;
+  at: JsonValue;
+  inArray: boolean;
+}
+
+/** The place one segment below `place`. */
+function placeStep(place: Place, seg: string | number, cache?: ItemKeyCache): Place {
+  const { at } = place;
+  // A member's key needs no value: a path not (yet) in `root` is named all the same.
+  const child: JsonValue = at !== null && typeof at === 'object' ? (at as Record<string | number, JsonValue>)[seg]! : (undefined as unknown as JsonValue);
+  let key: string;
+  if (Array.isArray(at) && typeof seg === 'number') {
+    let known = cache?.get(at);
+    if (known?.parent !== place.key) {
+      known = { parent: place.key, keys: itemKeys(place.key, at) };
+      cache?.set(at, known);
+    }
+    key = known.keys[seg]!;
+  } else key = literalKey(place.key, false, seg);
+  return { key, position: positionKey(place.position, seg), at: child, inArray: place.inArray || typeof seg === 'number' };
 }

@@ -96,6 +96,21 @@ describe('parseJson (fast path) gives exactly what the strict parser gives', () 
       expect(parseJson(`{"a": ${n}}`).texts, n).toBeDefined();
     }
   });
+
+  it('on nested documents with odd literals anywhere (keys, items after empty containers, past index 9): the same texts at the same places', () => {
+    // Spellings JSON.stringify writes otherwise (8.0, 1E2, -0, \u00e9, \/) and ones it writes alike (8, "\\u", "\n").
+    const scalar = fc.constantFrom('8', '8.0', '1E2', '-0', '0.0000001', '12345678901234567890', '"x"', '"Caf\\u00e9"', '"a\\/b"', '"\\\\u00e9"', '"\\n\\u001f"', 'true', 'null');
+    const key = fc.constantFrom('"k"', '"Caf\\u00e9"', '"a\\/b"', '"\\\\u"', '"8.0"', '"[0]"');
+    const { doc } = fc.letrec<{ doc: string }>((tie) => ({
+      doc: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        scalar,
+        fc.array(tie('doc'), { maxLength: 12 }).chain((items) => fc.constantFrom(`[${items.join(',')}]`, `[\n  ${items.join(',\n  ')}\n]`)),
+        fc.uniqueArray(fc.tuple(key, tie('doc')), { maxLength: 4, selector: ([k]) => JSON.parse(k) }).map((members) => `{ ${members.map(([k, v]) => `${k} : ${v}`).join(' , ')} }`),
+      ),
+    }));
+    fc.assert(fc.property(doc, (text) => expectSameAsStrict(`{"a": ${text}, "b": 8.0}`)), { numRuns: 3000 });
+  });
 });
 
 it('refuses what JSON.parse alone would let through', () => {
