@@ -62,7 +62,7 @@ function eachLiteral(
   const items: string[] = [];
   // How many arrays the walk is inside: outside them a position key names what the content key does.
   let arrays = 0;
-  const { starts, unchanged } = recorded;
+  const { starts, unchanged, anyName } = recorded;
   const below = (key: string, position: string): boolean => starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
     if (unchanged.has(key)) return;
@@ -87,9 +87,12 @@ function eachLiteral(
       arrays--;
     } else
       for (const k of Object.keys(v)) {
+        const member = literalKey(key, false, k);
+        // Left out before its position is named (the object key's own text aside, visited first).
+        if (!anyName && unchanged.has(member)) continue;
+        const at = positionKey(position, k);
         path.push(k);
-        const [member, at] = [literalKey(key, false, k), positionKey(position, k)];
-        if (recorded.keys.has(member + NAME_SUFFIX) || recorded.keys.has(at + NAME_SUFFIX)) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
+        if (anyName && (recorded.keys.has(member + NAME_SUFFIX) || recorded.keys.has(at + NAME_SUFFIX))) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
         walk(v[k]!, member, at);
         path.pop();
       }
@@ -147,7 +150,7 @@ export function mergeLiteralTexts(
   const sorted = [...keys].sort();
   const starts = prefixSearch(sorted);
   const unchanged = unchangedSubtrees(merged, values, texts, skipped, starts);
-  const recorded: Recorded = { keys, starts, unchanged: unchanged.keys };
+  const recorded: Recorded = { keys, anyName: sorted.some((k) => k.endsWith(NAME_SUFFIX)), starts, unchanged: unchanged.keys };
   const sides = { base: sideTexts(values.base, texts.base, recorded), ours: sideTexts(values.ours, texts.ours, recorded), theirs: sideTexts(values.theirs, texts.theirs, recorded) };
   const skip = new Set(skipped.map((c) => JSON.stringify(c.path)));
   eachLiteral(
@@ -198,14 +201,19 @@ export function mergeLiteralTexts(
   );
   // Below an unchanged subtree every literal takes the text all three sides give it, ours':
   // ours' texts there, content and position keys alike, are the merge's.
-  for (const prefix of unchanged.prefixes)
+  const anyPosition = starts(POSITION_ROOT);
+  for (const prefix of unchanged.prefixes) {
+    if (!anyPosition && prefix.startsWith(POSITION_ROOT)) continue;
     for (let i = sortedBelow(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i++) for (const text of texts.ours!.get(sorted[i]!)!) addLiteralText(result.texts, sorted[i]!, text);
+  }
   return result;
 }
 
 /** The keys any side recorded a text at, a prefix search over them, and the unchanged subtrees (content keys) the walks leave out. */
 interface Recorded {
   keys: ReadonlySet<string>;
+  /** Some key is an object key's (ends in NAME_SUFFIX): else no member's name is looked up. */
+  anyName: boolean;
   starts: (prefix: string) => boolean;
   unchanged: ReadonlySet<string>;
 }
