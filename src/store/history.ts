@@ -40,14 +40,32 @@ export function parseArchiveName(file: string): { skill: string; kind: ArchiveEn
   return null;
 }
 
+/** An archive's name without its "-N" (a second archive of one instant or day), and N (0 without). */
+const NUMBERED = /^(.*(?:Z|\d{4}-\d\d-\d\d))-(\d+)(\.checkpoint\.json|\.json)$/;
+function orderKey(file: string): [string, number] {
+  const m = NUMBERED.exec(file);
+  return m ? [m[1]! + m[3]!, Number(m[2])] : [file, 0];
+}
+
 /**
- * Archives in history/, sorted. An entry that is not a plain file inside the project (a
+ * Oldest first within a skill: by name, a numbered archive right after the one it follows
+ * ("x.…Z.checkpoint.json", "x.…Z-1…", "x.…Z-2…", "x.…Z-10…"), as names alone sort "-1" before
+ * the first and "-10" before "-2", so the last line listed was not the newest.
+ */
+function archiveOrder(a: string, b: string): number {
+  const [ka, na] = orderKey(a);
+  const [kb, nb] = orderKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : na - nb;
+}
+
+/**
+ * Archives in history/, oldest first per skill (archiveOrder). An entry that is not a plain file inside the project (a
  * dangling link, a loop, a FIFO, a link out) is skipped and reported through `onSkip`.
  */
 export function listArchives(root: string, skill?: string, onSkip?: (file: string, why: string) => void): ArchiveEntry[] {
   const dir = historyDir(root);
   return listProjectDir(root, dir)
-    .sort()
+    .sort(archiveOrder)
     .flatMap((file) => {
       const parsed = parseArchiveName(file);
       if (!parsed || (skill && parsed.skill !== skill)) return [];

@@ -105,6 +105,17 @@ describe('archive (reset)', () => {
     expect(listArchives(root, 'api').map((e) => e.file)).toEqual(['api.2026-05-01T12-00-00.000Z.checkpoint.json']);
     expect(listArchives(root, 'api')[0]!.bytes).toBe(TEXT.length);
   });
+
+  it('lists a numbered archive after the one it follows, -10 after -2: the last line is the newest', async () => {
+    for (let i = 0; i < 12; i++) {
+      writeFileSync(live('api'), TEXT);
+      await archiveCheckpoint(root, 'api', NOW);
+    }
+    for (const n of ['', '-1', '-2', '-10']) writeFileSync(join(hist(), `api.2026-05-01${n}.json`), '[]');
+    const files = listArchives(root, 'api').map((e) => e.file);
+    expect(files.slice(0, 4)).toEqual(['api.2026-05-01.json', 'api.2026-05-01-1.json', 'api.2026-05-01-2.json', 'api.2026-05-01-10.json']);
+    expect(files.slice(4)).toEqual(['', ...Array.from({ length: 11 }, (_, i) => `-${i + 1}`)].map((n) => `api.2026-05-01T12-00-00.000Z${n}.checkpoint.json`));
+  });
 });
 
 describe('restore', () => {
