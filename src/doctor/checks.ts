@@ -434,10 +434,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     return undefined;
   };
-  // The files a pattern gained since the save: added after it (or renamed in from outside it) and
-  // never deleted or renamed away since, so none it knew. None of their changes is drift. Told by
-  // the kinds of change alone: commits of one second are in no reliable order.
-  // Each such file, with the newest commit adding it (its index in the walk).
+  // The files a pattern gained since the save, each with the index of the newest commit adding it:
+  // added after it (or renamed in from outside it) and never deleted or renamed away since, so none
+  // it knew, and none of their changes is drift. Told by the kinds of change alone: commits of one
+  // second are in no reliable order.
   const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> => {
     const added = new Map<string, number>();
     const left = new Set<string>();
