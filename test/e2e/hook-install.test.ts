@@ -34,6 +34,15 @@ function huskyProject(userHook: string): string {
   return dir;
 }
 
+/** A PATH folder holding only what the hook needs besides node (git, sh and a few tools), as a git GUI may give hooks. */
+function pathWithoutNode(): string {
+  const bin = tempDir('cp-bin-');
+  for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
+    symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+  }
+  return bin;
+}
+
 const invalidCheckpoint = (dir: string) => {
   write(dir, '.checkpoints/api.checkpoint.json', '{ "skill": "api", "status": "half done (see PR 12)", "progress": 8.0 }\n');
   commitAll(dir, 'checkpoint: api, half written');
@@ -137,11 +146,7 @@ describe('init beside another pre-push hook', () => {
   it('a hook run where node is not on PATH says so and lets the push through, never "push refused"', () => {
     const dir = makeRepo();
     withRemote(dir);
-    const bin = tempDir('cp-bin-');
-    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
-      const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
-      symlinkSync(found, join(bin, tool));
-    }
+    const bin = pathWithoutNode();
     write(dir, '.git/hooks/pre-push', `#!/bin/sh\nCHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}\n`);
     chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
     write(dir, 'a.txt', 'a\n');
@@ -175,10 +180,7 @@ describe('init beside another pre-push hook', () => {
     const hook = join(dir, '.git/hooks/pre-push');
     write(dir, '.git/hooks/pre-push', read(dir, '.git/hooks/pre-push').replace(/^CHECKPOINT_BIN='.+'$/m, "CHECKPOINT_BIN='/root/.npm/_npx/0123/node_modules/checkpoint-protocol/bin/checkpoint.js'"));
     chmodSync(hook, 0o755);
-    const bin = tempDir('cp-bin-');
-    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
-      symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
-    }
+    const bin = pathWithoutNode();
     const push = gitTry(dir, ['push', '-q', 'origin', 'main'], { PATH: bin });
     expect(push.status, push.stderr).toBe(0);
     expect(push.stderr).toContain('checkpoint pre-push: the checkpoint-protocol CLI was not found; doctor skipped: install it (npm i -D checkpoint-protocol), then run checkpoint init again\n');
@@ -187,11 +189,7 @@ describe('init beside another pre-push hook', () => {
   it('where node is not on PATH, CHECKPOINT_NODE in the environment (as the hook advises) runs the check', () => {
     const dir = makeRepo();
     withRemote(dir);
-    const bin = tempDir('cp-bin-');
-    for (const tool of ['git', 'sh', 'cat', 'dirname', 'printf']) {
-      const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
-      symlinkSync(found, join(bin, tool));
-    }
+    const bin = pathWithoutNode();
     write(dir, '.git/hooks/pre-push', `#!/bin/sh\nCHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}\n`);
     chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
     invalidCheckpoint(dir);
