@@ -1,7 +1,7 @@
 // `npm run bench`: every speed claim as a ratio measured in one run, ours vs a baseline on
 // the same input, medians of interleaved runs. Absolute times are printed for context only:
 // the machine is noisy and they do not compare across runs. Method: BENCHMARKS.md.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { makeCheckpoint } from './lib/checkpoints.mjs';
 import { makeHistoryRepo } from './lib/history-repo.mjs';
 import { makeRealRepo } from './lib/real-repo.mjs';
-import { compare, fmt, timeOnce } from './lib/measure.mjs';
+import { compare, fmt, median, timeOnce } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/checkpoint.js');
@@ -343,6 +343,54 @@ if (want(4)) {
     rows.push({ name: `doctor (${engine}) with walk_days 0 finds deep drift on stale checkpoints`, verdict: drift ? 'ok' : 'OVER (drift missed)' });
   }
   rmSync(join(fixtures.stale.dir, '.checkpoints/config.json'));
+}
+
+// 5. A long-lived process: the MCP server an agent host keeps open all session. Its later calls
+//    on a Python-written checkpoint (20,000 numbers written 8.0, 1.8 MB) against its first: code
+//    the JIT optimized after a few calls must not be slower than the first, cold one.
+if (want(5)) {
+  const dir = join(work, 'mcp');
+  mkdirSync(join(dir, '.checkpoints'), { recursive: true });
+  git(dir, ['init', '-q']);
+  const d = JSON.parse(makeCheckpoint('api', 20 * 1024, new Date('2026-11-01T00:00:00Z')));
+  d.skill_state.scores = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { v: i, w: 'x' }]));
+  writeFileSync(join(dir, '.checkpoints/api.checkpoint.json'), `${JSON.stringify(d, null, 4)}\n`.replace(/"v": (\d+)/g, '"v": $1.0'));
+  const calls = quick ? 8 : 14;
+  const times = await mcpCalls(dir, calls, (i) => ({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'step', value: `s${i}` }] } }));
+  const first = median(times.slice(0, 3));
+  const later = median(times.slice(-3));
+  report(`MCP server, update of a Python-written checkpoint: calls ${calls - 2}-${calls} vs calls 1-3`, later, first, 'the first calls', 1.5);
+}
+
+/** `calls` tool calls to one `checkpoint mcp` process over stdio, each timed from request to answer (ms). */
+async function mcpCalls(cwd, calls, params) {
+  const server = spawn(NODE, [BIN, 'mcp'], { cwd, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let buffered = '';
+  server.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+      const message = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  let id = 0;
+  const request = (method, p) => new Promise((done) => {
+    waiting.set(++id, done);
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: p })}\n`);
+  });
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    const answer = await request('tools/call', params(i));
+    times.push(performance.now() - t0);
+    if (answer.error || answer.result?.isError) throw new Error(`mcp call ${i + 1}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+  server.kill();
+  return times;
 }
 
 rmSync(work, { recursive: true, force: true });
