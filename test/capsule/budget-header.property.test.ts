@@ -90,7 +90,7 @@ describe('the header survives every budget that can hold it', () => {
           }
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 30 },
     );
   });
 
@@ -197,7 +197,7 @@ describe('the next action comes right after the header, before the closing line 
           }
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 20 },
     );
   });
 

@@ -201,7 +201,7 @@ it('random DAGs: afterRecorded matches git (not in the history of the tip\'s las
       const afterIt = new Set(recorded ? git(repo.dir, ['rev-list', tip, '--not', recorded]).split('\n').filter(Boolean) : reachable);
       for (const c of pushed) expect(says(c), c.sha).toBe(afterIt.has(c.sha));
     }),
-    { numRuns: 40 },
+    { numRuns: 20 },
   );
 });
 
@@ -233,6 +233,6 @@ it('random same-second DAGs: a tie is before exactly when it is a proper ancesto
         expect(rule(c), `${c.sha} at ${c.time - T} against ${sec - T}`).toBe(c.time > sec || (c.time === sec && !ancestor));
       }
     }),
-    { numRuns: 30 },
+    { numRuns: 15 },
   );
 });

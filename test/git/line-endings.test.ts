@@ -400,7 +400,7 @@ describe('toGit (pure) against git hash-object --path', () => {
         const oursIds = git(dir, ['hash-object', '--no-filters', ...ours.map((_, i) => `out${i}.tmp`)]).split('\n').filter(Boolean);
         expect(oursIds).toEqual(expected);
       }),
-      { numRuns: 50 },
+      { numRuns: 25 },
     );
   });
 });
