@@ -20,6 +20,7 @@ import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
+import { gainedFiles } from './gained.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
 import { resolveGitDirsSync } from '../git/locate.js';
@@ -434,26 +435,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     }
     return undefined;
   };
-  // The files a pattern gained since the save, each with the index of the newest commit adding it:
-  // added after it (or renamed in from outside it) and never deleted or renamed away since, so none
-  // it knew, and none of their changes is drift. Told by the kinds of change alone: commits of one
-  // second are in no reliable order.
-  const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> => {
-    const added = new Map<string, number>();
-    const left = new Set<string>();
-    for (const i of candidates) {
-      const commit = commits[i]!;
-      if (!madeAfter(commit) || own.has(i)) continue;
-      for (const c of commit.changes) {
-        const into = test(c.path) && !(c.from !== undefined && test(c.from));
-        if (into && (c.status === 'A' || c.status === 'R') && !added.has(c.path)) added.set(c.path, i);
-        if (c.status === 'D' && test(c.path)) left.add(c.path);
-        else if (c.from !== undefined && test(c.from) && !test(c.path)) left.add(c.from);
-      }
-    }
-    for (const file of left) added.delete(file);
-    return added;
-  };
+  // The files a pattern gained since the save (gained.ts), each with the index of the newest commit adding it.
+  const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> =>
+    gainedFiles(candidates.flatMap((i) => (madeAfter(commits[i]!) && !own.has(i) ? [[i, commits[i]!] as const] : [])), test);
   const targets = generatedTargets(cp, ctx.root, undefined, exists);
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
   // one finding, under the first literal entry naming it: a glob reports the other files it matches.
