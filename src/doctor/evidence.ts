@@ -38,6 +38,11 @@ export interface Evidence {
   uncommitted: Promise<Set<string>>;
   /** When the walk was cut short by the walk_days bound: the instant (seconds) it stopped at. */
   cutAt: number | null;
+  /**
+   * The instant (seconds) the walk started from (the oldest save or queued text, or the cut):
+   * `commits` holds every commit of HEAD's history dated since; absent when nothing was walked.
+   */
+  walkedSince?: number;
   /** verified_for_sha answers by commit name (GatherOptions.verify). */
   verified: Map<string, Verified>;
   /** For GatherOptions.missing, when the walk was cut: the newest commits that removed them. */
@@ -251,7 +256,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel) };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel) };
 }
 
 /**

@@ -14,7 +14,8 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry } from './entries.js';
+import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -115,8 +116,13 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     for (const { rel, cp } of valid) if (touched.has(rel)) out.push(...(await checkVerifiedSha(cp, repo)).map((f) => ({ ...f, message: f.message + where, blocks: f.level === 'warning' })));
   }
   // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
-  const atHead = repo.head !== null && repo.head.sha === tip.toLowerCase() ? [...repo.commits, ...repo.removals] : [];
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter }, touched, where)));
+  const isHead = repo.head !== null && repo.head.sha === tip.toLowerCase();
+  const atHead = isHead ? [...repo.commits, ...repo.removals] : [];
+  // Whether HEAD's walk shows all the history since a save (a pushed HEAD only): not when it
+  // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
+  // shallow clone's boundary may hide some.
+  const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince }, touched, where)));
   return out;
 }
 
@@ -159,11 +165,27 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
   }
 }
 
+/** What judgeTip knows of the commits around a tip, for its generated_files. */
+interface Seen {
+  /** The commits the push sends, each with its own changes (a merge's: what differs from every parent). */
+  commits: readonly CommitInfo[];
+  /** HEAD's walk (since the oldest save) and its removals, when the tip is HEAD; else none. */
+  atHead: readonly CommitInfo[];
+  head: string | null;
+  /** madeAfter over the pushed commits (judgeTip). */
+  madeAfter: Evidence['madeAfter'];
+  /** madeAfter over HEAD's walk, as the work tree's check reads it (for `atHead`). */
+  headMadeAfter: Evidence['madeAfter'];
+  /** Whether `atHead` holds every commit of the tip's history since instant `sec`. */
+  walkSince: (sec: number) => boolean;
+}
+
 /**
- * Literal generated_files entries against the tip's tree: a listed file the push deleted,
- * renamed or otherwise left missing, or changed after the checkpoint without updating it.
+ * generated_files entries against the tip's tree: a listed file the push deleted, renamed or
+ * otherwise left missing, or changed after the checkpoint without updating it; a glob's or brace's
+ * matches, as its matches are judged in the work tree (tipPatternChanged).
  */
-async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: { commits: readonly CommitInfo[]; atHead: readonly CommitInfo[]; head: string | null; madeAfter: Evidence['madeAfter'] }, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: Seen, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
@@ -183,12 +205,15 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const out: Finding[] = [];
   const reported = new Set<string>();
   const parts = entries.flatMap((entry, index) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, index })) : []));
+  // Patterns are judged once every literal entry has been: a file one names is reported under it.
+  const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string }[] = [];
   for (const { part, index } of parts) {
     const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind === 'pattern') {
       out.push(...(await tipPatternGone(root, history, tip, commits, target, `context_primer.generated_files[${index}]`, mapped, { ...base, where })));
+      patterns.push({ target, path: `context_primer.generated_files[${index}]` });
       continue;
     }
     if (target.kind !== 'path') continue;
@@ -245,7 +270,68 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       });
     }
   }
+  // A file a literal entry names is that entry's (as in the work tree's check), whichever part of the tip holds it.
+  const literal = new Set(parts.flatMap(({ part }) => {
+    const parsed = parseEntry(part, inTip);
+    const file = parsed.kind === 'path' ? repoRelative(root, mapped(parsed.path)) : null;
+    return file === null ? [] : [file];
+  }));
+  for (const { target, path } of patterns) out.push(...(await tipPatternChanged(root, history, tip, cp, rel, target, path, mapped, literal, seen, { ...base, where })));
   return out;
+}
+
+/**
+ * A file a glob entry matches at the tip that a pushed commit made after the save changed (the
+ * session's own commits, which touch its checkpoint, are not drift): blocks, in the literal entry's
+ * words, unless the file is new to the entry: gained after the save (gained.ts, as the work tree's
+ * check decides it), by the pushed commits or by those HEAD's walk shows since the save. A brace's
+ * literal alternatives ("src/{a,b}.ts") are named files, never new. A complete skill's files change
+ * with the code (advice in the work tree): never a block.
+ */
+async function tipPatternChanged(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, target: { alternatives: readonly string[] }, path: string, mapped: (p: string) => string, literal: ReadonlySet<string>, seen: Seen, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
+  if (cp.status === 'complete') return [];
+  const rels = target.alternatives.flatMap((a) => {
+    const r = repoRelative(root, mapped(a));
+    return r === null || r.split('/').includes('..') ? [] : [r];
+  });
+  if (!rels.length) return [];
+  const res = rels.map((r) => globMatcher(r));
+  const test = (p: string) => res.some((re) => re.test(p));
+  const after = toSeconds(cp.updated_at);
+  const own = (c: CommitInfo) => c.changes.some((ch) => ch.path === rel);
+  const pushedAfter = seen.madeAfter(rel, null, after);
+  const since = seen.commits.filter((c) => pushedAfter(c) && !own(c));
+  // What the pushed commits did to a file the entry matches, newest first: not a deletion, nor a
+  // rename it covers at both ends ("src/*.ts": a.ts to c.ts changes nothing it names).
+  const edits = since.flatMap((commit) => commit.changes.flatMap((ch) => (ch.status !== 'D' && test(ch.path) && !(ch.from !== undefined && test(ch.from)) && !literal.has(ch.path) ? [{ commit, file: ch.path }] : [])));
+  if (!edits.length) return [];
+  const pushed = new Set(seen.commits.map((c) => c.sha));
+  const headAfter = seen.headMadeAfter(rel, null, after);
+  const before = seen.atHead.filter((c) => !pushed.has(c.sha) && headAfter(c) && !own(c));
+  const named = new Set(rels.filter((r) => !hasGlob(r)));
+  const gained = gainedFiles([...since, ...before].sort(newestFirst).map((c) => [c, c] as const), (p) => test(p) && !named.has(p));
+  let left = edits.filter((e) => !gained.has(e.file));
+  if (!left.length) return [];
+  // Matched at the tip: the file is there (a later pushed commit did not take it away).
+  const dirs = [...new Set(rels.map((r) => (hasGlob(r) ? globBase(r) : posix.dirname(r) === '.' ? '' : posix.dirname(r))))];
+  const inTip = await history.filesIn(tip, dirs, { recursive: true });
+  left = left.filter((e) => inTip.has(e.file));
+  // History since the save HEAD's walk does not show (a tip other than HEAD, a walk cut after the
+  // save) may have added the file: one the tree that recorded the tip's checkpoint lacks is not
+  // one it knew, so never a block on that history's account.
+  if (left.length && !seen.walkSince(after)) {
+    const recorded = (await history.fileRevisions([rel], tip)).find((r) => r.path === rel && r.blob !== null);
+    const then = recorded === undefined ? new Map<string, string>() : await history.filesIn(recorded.sha, dirs, { recursive: true });
+    left = left.filter((e) => then.has(e.file));
+  }
+  const change = left[0];
+  if (change === undefined) return [];
+  const { where, ...finding } = base;
+  return [{
+    ...finding, level: 'warning', path,
+    message: `${shown(change.file)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}); re-read it${where}`,
+    evidence: { file: change.file, sha: change.commit.sha },
+  }];
 }
 
 /**
