@@ -304,6 +304,18 @@ export function foldedPatternDirs(targets: readonly GeneratedTarget[], root: str
   return [...dirs];
 }
 
+/**
+ * Tests for the paths the pattern entries that match nothing here would match (a plain file: none
+ * found, and nothing odd in their place), to look for what took their last match away.
+ */
+export function vanishedPatterns(targets: readonly GeneratedTarget[], root: string, evidence: Evidence, exists: Exists): ((path: string) => boolean)[] {
+  return targets.flatMap(({ target }) => {
+    if (target.kind !== 'pattern') return [];
+    const { matches, odd, test } = resolvePatternOnce(evidence, root, target.alternatives, exists);
+    return matches.length || odd !== null ? [] : [test];
+  });
+}
+
 /** Files a pattern entry matches now, and a test for paths it would match. */
 function resolvePattern(root: string, alternatives: readonly string[], exists: Exists): ResolvedPattern {
   const rels = alternatives.flatMap((a) => {

@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, vanishedPatterns } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
@@ -156,6 +156,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
   const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
+  // A missing file, or a pattern's last match, that a walked commit deleted may have moved out of
+  // the folders the walk lists changes under (`git mv src/gen src/generated`): that commit's own
+  // changes, every path, say so.
+  if (evidence.history && !evidence.shallow) await movedOut(opts.root, opts.engine, evidence, missing, vanishedPatterns(targets, opts.root, evidence, exists));
   // How far back a missing file the walk does not explain is searched for its removal (none: no history to search).
   const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
@@ -223,6 +227,35 @@ async function removalsOfBareNames(root: string, engine: DoctorOptions['engine']
 }
 
 const BARE_REMOVALS_FILE = 'bare-removals.json';
+
+/**
+ * The walk lists a commit's changes only under the listed files' folders (and a pattern's fixed
+ * folder), so a file it moved out of them (a folder renamed) reads as deleted there. For each path
+ * a walked commit deleted that is a missing listed file or one a pattern matching nothing would
+ * match: its last removal with all its changes (lastRemovals: exact renames paired, as the walk
+ * pairs them), in place of the walked commit, so the finding says where it went. Kept by HEAD.
+ */
+async function movedOut(root: string, engine: DoctorOptions['engine'], evidence: Evidence, missing: readonly string[], vanished: readonly ((path: string) => boolean)[]): Promise<void> {
+  if (!missing.length && !vanished.length) return;
+  const gone = new Set(missing);
+  const deleted = new Set<string>();
+  let since = Number.POSITIVE_INFINITY;
+  for (const c of evidence.commits) {
+    for (const ch of c.changes) {
+      if (ch.status !== 'D' || !(gone.has(ch.path) || vanished.some((test) => test(ch.path)))) continue;
+      deleted.add(ch.path);
+      since = Math.min(since, c.time);
+    }
+  }
+  if (!deleted.size) return;
+  const found = new Map((await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, MOVED_REMOVALS_FILE, evidence.history!, [...deleted], since)).map((c) => [c.sha, c]));
+  evidence.commits = evidence.commits.map((c) => {
+    const all = found.get(c.sha);
+    return all === undefined ? c : { ...c, changes: all.changes };
+  });
+}
+
+const MOVED_REMOVALS_FILE = 'moved-removals.json';
 
 /**
  * How far back a bare name's removal is looked for: the walk_days bound (the start of its day, so

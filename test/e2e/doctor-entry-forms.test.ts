@@ -347,6 +347,20 @@ describe('a glob whose last match is deleted', () => {
     expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\) \[blocks push\]/);
   });
 
+  it('a folder renamed (git mv src/gen src/generated) is said to be renamed, for a glob and a listed file, on both engines and at push', async () => {
+    const dir = published('api', handKept(['src/gen/*.ts (generated)', 'src/gen/one.ts']), GEN);
+    git(dir, ['mv', 'src/gen', 'src/generated']);
+    const sha = commitAll(dir, 'Rename src/gen to src/generated').slice(0, 7);
+    const said = [
+      `src/gen/*.ts matches no file (its last match src/gen/one.ts was renamed to src/generated/one.ts in ${sha} "Rename src/gen to src/generated")`,
+      `src/gen/one.ts is missing: renamed to src/generated/one.ts in ${sha}; update the checkpoint`,
+    ];
+    for (const engine of ENGINES) expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(said);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out.split('\n').filter((l) => /\[blocks push\]$/.test(l)).map((l) => l.replace(/^\s+warning context_primer\.generated_files\[\d\]: /, '').replace(/ \[blocks push\]$/, ''))).toEqual(said);
+  });
+
   it('a push that did not delete it is not refused for it', () => {
     const dir = published('api', handKept(['src/gen/*.ts (generated)', 'src/a.ts']), GEN);
     git(dir, ['rm', '-q', 'src/gen/one.ts']);
