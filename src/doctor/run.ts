@@ -159,7 +159,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A missing file, or a pattern's last match, that a walked commit deleted may have moved out of
   // the folders the walk lists changes under (`git mv src/gen src/generated`): that commit's own
   // changes, every path, say so.
-  if (evidence.history && !evidence.shallow) await movedOut(opts.root, opts.engine, evidence, missing, vanishedPatterns(targets, opts.root, evidence, exists));
+  if (evidence.history && !evidence.shallow) await movedOut(evidence, missing, vanishedPatterns(targets, opts.root, evidence, exists));
   // How far back a missing file the walk does not explain is searched for its removal (none: no history to search).
   const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
@@ -230,32 +230,27 @@ const BARE_REMOVALS_FILE = 'bare-removals.json';
 
 /**
  * The walk lists a commit's changes only under the listed files' folders (and a pattern's fixed
- * folder), so a file it moved out of them (a folder renamed) reads as deleted there. For each path
- * a walked commit deleted that is a missing listed file or one a pattern matching nothing would
- * match: its last removal with all its changes (lastRemovals: exact renames paired, as the walk
- * pairs them), in place of the walked commit, so the finding says where it went. Kept by HEAD.
+ * folder), so a file it moved out of them (a folder renamed) reads as deleted there. The newest
+ * walked commit deleting a missing listed file, or a file a pattern matching nothing would match,
+ * is read again with all its changes (exact renames paired, as the walk pairs them), so the
+ * finding says where the file went. Those commits only: no further walk.
  */
-async function movedOut(root: string, engine: DoctorOptions['engine'], evidence: Evidence, missing: readonly string[], vanished: readonly ((path: string) => boolean)[]): Promise<void> {
+async function movedOut(evidence: Evidence, missing: readonly string[], vanished: readonly ((path: string) => boolean)[]): Promise<void> {
   if (!missing.length && !vanished.length) return;
   const gone = new Set(missing);
-  const deleted = new Set<string>();
-  let since = Number.POSITIVE_INFINITY;
+  const newest = new Map<string, string>();
   for (const c of evidence.commits) {
     for (const ch of c.changes) {
-      if (ch.status !== 'D' || !(gone.has(ch.path) || vanished.some((test) => test(ch.path)))) continue;
-      deleted.add(ch.path);
-      since = Math.min(since, c.time);
+      if (ch.status === 'D' && !newest.has(ch.path) && (gone.has(ch.path) || vanished.some((test) => test(ch.path)))) newest.set(ch.path, c.sha);
     }
   }
-  if (!deleted.size) return;
-  const found = new Map((await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, MOVED_REMOVALS_FILE, evidence.history!, [...deleted], since)).map((c) => [c.sha, c]));
+  if (!newest.size) return;
+  const full = new Map((await evidence.history!.changesOf([...new Set(newest.values())])).map((c) => [c.sha, c.changes]));
   evidence.commits = evidence.commits.map((c) => {
-    const all = found.get(c.sha);
-    return all === undefined ? c : { ...c, changes: all.changes };
+    const changes = full.get(c.sha);
+    return changes === undefined ? c : { ...c, changes };
   });
 }
-
-const MOVED_REMOVALS_FILE = 'moved-removals.json';
 
 /**
  * How far back a bare name's removal is looked for: the walk_days bound (the start of its day, so

@@ -189,6 +189,15 @@ export class IsoHistory implements GitHistory {
     return this.deepAsk('finding removed files', { kind: 'removals', wanted, since });
   }
 
+  async changesOf(shas: readonly string[]): Promise<CommitInfo[]> {
+    return this.guard('reading commits', async () => {
+      const reader = await this.reader();
+      const infos: CommitInfo[] = [];
+      for (const sha of shas) infos.push(await describe(reader, await reader.commit(sha)));
+      return infos;
+    });
+  }
+
   async isInHeadHistory(rev: string): Promise<boolean> {
     return this.guard('checking HEAD history', async () => {
       const reader = await this.reader();

@@ -36,6 +36,8 @@ const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Record separator first, then NUL-terminated fields; -z ends the message with NUL too. */
 const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct %at%x00%B';
 /** LOG_FORMAT with git's mark before the sha: "-" for a --boundary commit. */
+/** Each commit's file changes against its first parent, as parseLog reads them (renames paired by us: exact ones only). */
+const RAW_CHANGES = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
 const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct %at%x00%B';
 
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
@@ -139,7 +141,7 @@ export class NativeHistory implements GitHistory {
   private async logBetween(tips: readonly string[], excluded: readonly string[], bound: readonly string[], changes: ChangeScope): Promise<{ region: CommitInfo[]; boundary: { sha: string; time: number }[] }> {
     const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     const listed = scope === null || scope.includes('') ? null : scope;
-    const diff = listed?.length === 0 ? ['--no-patch', '-z', '--no-color'] : ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
+    const diff = listed?.length === 0 ? ['--no-patch', '-z', '--no-color'] : RAW_CHANGES;
     const out = await this.git(['log', ...bound, '--boundary', ...diff, MARKED_LOG_FORMAT, ...tips, '--not', ...excluded, '--']);
     const marks: string[] = [];
     const commits = parseLog(out.stdout, listed, marks);
@@ -156,9 +158,8 @@ export class NativeHistory implements GitHistory {
     const bound = since > 0 ? [`--max-age=${Math.ceil(since)}`] : [];
     const scope = changes === 'all' ? null : changes === 'none' ? [] : scopePaths(changes);
     if (scope?.includes('')) return this.logSince(tips, since, 'all');
-    const raw = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
     if (scope === null) {
-      const log = await this.fromHead(['log', ...bound, ...raw, LOG_FORMAT, ...tips, '--']);
+      const log = await this.fromHead(['log', ...bound, ...RAW_CHANGES, LOG_FORMAT, ...tips, '--']);
       return log === null ? null : parseLog(log.stdout).sort(newestFirst);
     }
     // Subjects come from a walk that diffs nothing; the scope's changes from a second walk,
@@ -168,7 +169,7 @@ export class NativeHistory implements GitHistory {
     const subjects = this.fromHead(['log', ...bound, '--no-patch', '-z', '--no-color', LOG_FORMAT, ...tips, '--']);
     const scoped = scope.length === 0
       ? Promise.resolve(null)
-      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...raw, '--format=%x1e%H%x00%x00%ct %at%x00', ...tips, '--', ...new Set(scope)]);
+      : this.fromHead(['--literal-pathspecs', 'log', ...bound, '--full-history', ...RAW_CHANGES, '--format=%x1e%H%x00%x00%ct %at%x00', ...tips, '--', ...new Set(scope)]);
     const [all, changed] = await Promise.all([subjects, scoped]);
     if (all === null) return null;
     const commits = parseLog(all.stdout);
@@ -224,6 +225,12 @@ export class NativeHistory implements GitHistory {
     return log === null ? [] : newestRemovals(parseLog(log.stdout), wanted);
   }
 
+  async changesOf(shas: readonly string[]): Promise<CommitInfo[]> {
+    if (!shas.length) return [];
+    const bySha = new Map(parseLog((await this.git(['log', '--no-walk=unsorted', ...RAW_CHANGES, LOG_FORMAT, ...shas, '--'])).stdout).map((c) => [c.sha, c]));
+    return shas.flatMap((sha) => bySha.get(sha) ?? []);
+  }
+
   async isInHeadHistory(rev: string): Promise<boolean> {
     const target = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!target) return false;
@@ -242,8 +249,7 @@ export class NativeHistory implements GitHistory {
     // in pushes main's commits again): as for a new branch, so both get one verdict.
     const exclude = [...(base ? [`^${base.sha}`] : []), '--not', '--remotes'];
     const args = [
-      'log', '--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent',
-      '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, tip.sha, ...exclude, '--',
+      'log', ...RAW_CHANGES, LOG_FORMAT, tip.sha, ...exclude, '--',
     ];
     const commits = parseLog((await this.git(args)).stdout);
     const merges = commits.filter((c) => c.parents.length > 1);

@@ -109,6 +109,12 @@ export interface GitHistory {
    * renames, as in commitsSince). Those commits, each once, newest first, with all their changes.
    */
   lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]>;
+  /**
+   * Commits by full name (each a commit this repository has), each with all its changes against
+   * its first parent, exact renames paired as in commitsSince: one commit's whole change where a
+   * walk listed only some of it. In the order asked.
+   */
+  changesOf(shas: readonly string[]): Promise<CommitInfo[]>;
   /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
   isInHeadHistory(sha: string): Promise<boolean>;
   isShallow(): Promise<boolean>;

@@ -311,6 +311,8 @@ async function answers(history: GitHistory, fixture: Fixture) {
     commitsNaming: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
     lastRemovals: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
+    // Every commit of the walk, oldest first (answered in the order asked).
+    changesOf: await history.changesOf((await history.commitsSince(-Infinity, { changes: 'none' })).map((c) => c.sha).reverse()),
     // Each named commit as the checkpoint's commit, the walk starting at its date: past skew (skew-walk.ts).
     anchored: await anchoredWalks(history, fixture),
     fileRevisions,
@@ -412,6 +414,8 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     const { revs, oneByOne } = questions(fixture);
     expect(oneByOne.map((r) => fromNative.resolveCommits[revs.indexOf(r)])).toEqual(oneByOne.map((r) => fromNative.resolveCommit[r]));
     const all: CommitInfo[] = fromNative.commitsSince[0];
+    // A commit read again with all its changes is the one the unbounded walk described.
+    expect(fromNative.changesOf).toEqual([...all].reverse());
     // An ASCII token with its letters in either case (types.ts).
     expect((await native.commitsNaming(['stale'], 0)).map((c) => c.sha)).toEqual(all.filter((c) => `${c.subject}\n${c.body}`.replace(/[A-Z]/g, (l) => l.toLowerCase()).includes('stale')).map((c) => c.sha));
     for (const c of await native.lastRemovals(['notes.txt', 'docs/guide.md'], 0)) {
