@@ -97,6 +97,8 @@ export class NativeHistory implements GitHistory {
 
   /** Full shas resolveCommits found to be commits: isInHeadHistory need not look them up again. */
   private readonly knownCommits = new Set<string>();
+  /** lookupCommit's answers for full commit names. */
+  private readonly foundCommits = new Map<string, Promise<{ sha: string; time: number } | null>>();
 
   constructor(readonly dir: string) {}
 
@@ -417,9 +419,21 @@ export class NativeHistory implements GitHistory {
   }
 
   /** Sha and committer time of the commit an object name abbreviates; null for anything else. */
-  private async lookupCommit(rev: string): Promise<{ sha: string; time: number } | null> {
+  private lookupCommit(rev: string): Promise<{ sha: string; time: number } | null> {
     const name = objectNamePrefix(rev);
-    if (name === null) return null;
+    if (name === null) return Promise.resolve(null);
+    // A full name, once found, is that commit for good (objects never change), asked once even by
+    // concurrent questions; a prefix may turn ambiguous and a missing object may arrive: asked each time.
+    if (name.length !== 40) return this.readCommit(name);
+    let found = this.foundCommits.get(name);
+    if (!found) {
+      this.foundCommits.set(name, (found = this.readCommit(name)));
+      found.then((c) => c ?? this.foundCommits.delete(name), () => this.foundCommits.delete(name));
+    }
+    return found;
+  }
+
+  private async readCommit(name: string): Promise<{ sha: string; time: number } | null> {
     // Ambiguous prefixes must stay ambiguous whatever core.disambiguate says, as in isomorphic-git.
     const result = await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch'], [], `${name}\n`);
     const headerEnd = result.stdout.indexOf('\n');
