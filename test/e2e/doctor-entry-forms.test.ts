@@ -5,7 +5,7 @@ import { symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, gitTry, read, write } from '../helpers/repo.js';
+import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -145,7 +145,7 @@ describe('untracked and ignored files in generated_files (r11 #4)', () => {
     expect(refused.out).toMatch(/src\/scratch\.ts is not committed \(the work tree has it untracked\); commit it or drop it from the checkpoint \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
     // One line for the entry: the work tree's "not tracked by git" note is the pushed line's to say.
     expect(refused.out.split('\n').filter((l) => l.includes('src/scratch.ts'))).toHaveLength(1);
-    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${headSha(dir)}`;
     for (const engine of ENGINES) {
       const blocking = (await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', range])).stdout;
       expect((JSON.parse(blocking).findings as F[]).filter((f) => f.blocks).map((f) => f.message), engine).toEqual([expect.stringContaining('src/scratch.ts is not committed')]);

@@ -2,7 +2,7 @@
 // hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
 // `git push` to a local bare remote through the hook `checkpoint init` installs.
 import { describe, expect, it } from 'vitest';
-import { cli, commitAll, git, gitTry, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, write, headSha } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
 
@@ -149,7 +149,7 @@ describe('a file changed and deleted within one second (verify round)', () => {
     // Same committer second: the walk orders such commits by sha. Made until the change's sha
     // sorts before the deletion's, the order that hid the deletion.
     const at = '2026-11-30T09:00:00Z';
-    const start = git(dir, ['rev-parse', 'HEAD']).trim();
+    const start = headSha(dir);
     let rm = '';
     for (let n = 1; ; n++) {
       write(dir, 'src/gen.ts', `v2 #${n}\n`);

@@ -2,7 +2,7 @@
 // before the checkpoint's updated_at. The walk is bounded by date, so doctor looks further back
 // for a missing file's removal, and says honestly when it found none. Real git, both engines.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, write, headSha } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
@@ -94,7 +94,7 @@ describe.each(ENGINES)('a commit dated before the checkpoint on top of the work 
     commitAll(dir, 'invoice totals', ago(60));
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_AUTHOR_DATE: ago(60), GIT_COMMITTER_DATE: ago(60) });
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     write(dir, 'src/gen.ts', 'export const n = 9.0;\n');
     const regen = commitAll(dir, 'Regenerate', ago(30));
     write(dir, 'src/fix.ts', 'fix\n');
@@ -110,7 +110,7 @@ describe.each(ENGINES)('a commit dated before the checkpoint on top of the work 
     expect(findings.find((f) => f.path === 'next_actions[0]')).toMatchObject({ level: 'warning', evidence: { sha: merge } });
     expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: regen } });
     // The pre-push hook's judgement of the same commits as pushed blocks on them too.
-    const pushed = await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${git(dir, ['rev-parse', 'HEAD~4']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`]);
+    const pushed = await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${git(dir, ['rev-parse', 'HEAD~4']).trim()}..${headSha(dir)}`]);
     const blocking = (JSON.parse(pushed.stdout).findings as (F & { blocks?: boolean })[]).filter((f) => f.blocks).map((f) => f.evidence?.sha);
     expect(blocking).toEqual(expect.arrayContaining([merge, regen]));
   });

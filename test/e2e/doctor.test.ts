@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
@@ -66,7 +66,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const renamed = files.find((f: { path: string }) => f.path === 'context_primer.generated_files[1]');
     expect(renamed.evidence).toMatchObject({ file: 'src/session.ts', renamed_to: 'src/sessions.ts' });
     const modified = files.find((f: { path: string }) => f.path === 'context_primer.generated_files[2]');
-    expect(modified.evidence.sha).toBe(git(dir, ['rev-parse', 'HEAD']).trim());
+    expect(modified.evidence.sha).toBe(headSha(dir));
     expect(modified.message).toContain('re-read it');
     // src/auth.ts did not change: no finding for it; the body mention of #12 is not a landing.
     expect(files.find((f: { path: string }) => f.path === 'context_primer.generated_files[0]')).toBeUndefined();
@@ -413,7 +413,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('checks verified_for_sha against HEAD history', async () => {
     const dir = makeRepo();
     dirs.push(dir);
-    const rootSha = git(dir, ['rev-parse', 'HEAD']).trim();
+    const rootSha = headSha(dir);
     git(dir, ['checkout', '-q', '-b', 'side']);
     const sideSha = commitAll(dir, 'side work', ago(200));
     git(dir, ['checkout', '-q', 'main']);
@@ -503,7 +503,7 @@ describe('pre-push hook', () => {
     const pushed = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(pushed.status, pushed.stderr).toBe(0);
     expect(pushed.stdout).toContain('warning .checkpoints/config.json walk_days: "walk_days" must be a number of days >= 0 (0: walk all history), not -1; the default 365 is used');
-    expect(git(remote, ['rev-parse', 'main']).trim()).toBe(git(dir, ['rev-parse', 'HEAD']).trim());
+    expect(git(remote, ['rev-parse', 'main']).trim()).toBe(headSha(dir));
   });
 });
 

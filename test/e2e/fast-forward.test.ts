@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, git, makeRepo, settleIndex, write, headSha } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -100,7 +100,7 @@ describe('answers carried over a plain line of new commits', () => {
     // would be carried over every commit since it on every run (two objects read per commit).
     for (let step = 1; step <= 3; step++) {
       for (let i = 0; i < 5; i++) git(dir, ['commit', '-q', '--allow-empty', '-m', `Step ${step}.${i}`]);
-      const head = git(dir, ['rev-parse', 'HEAD']).trim();
+      const head = headSha(dir);
       const r = cli(dir, ['status']);
       expect(r.code).toBe(0);
       // The landed-work answer, carried (none of these commits lands anything), kept at this HEAD.

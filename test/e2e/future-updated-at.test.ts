@@ -4,7 +4,7 @@
 // the save before it, and the clock's warning says which and names the way out. Real git, both engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, makeRepo, read, write, headSha } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -44,7 +44,7 @@ function mergePr(dir: string, n: number, into: string, minutes: number): string 
   commitAll(dir, 'PR work', ago(minutes));
   git(dir, ['checkout', '-q', into]);
   git(dir, ['merge', '-q', '--no-ff', `pr${n}`, '-m', `Merge pull request #${n} from o/pr${n}`], dateEnv(ago(minutes - 5)));
-  return git(dir, ['rev-parse', 'HEAD']).trim();
+  return headSha(dir);
 }
 
 /** After the checkpoint: the spec changes and PR #9 merges. */
@@ -114,7 +114,7 @@ describe('a write from a correct clock', () => {
 describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (engine) => {
   it('date from the commit that recorded the save: the change and the landing are still reported, the warning says so', async () => {
     const dir = repo();
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, FILE, checkpoint());
     const recorded = commitAll(dir, 'checkpoint: api', ago(200));
     const { changed, merge } = driftAfter(dir, 100);
@@ -204,7 +204,7 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles it (%s engine)', (engine) => {
   it('the write is a save of its own: doctor and the pre-push judge agree that the change before it is reconciled', async () => {
     const dir = repo();
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] }));
     commitAll(dir, 'checkpoint: api', ago(30));
     write(dir, 'docs/spec.md', 'spec v2\n');
@@ -227,7 +227,7 @@ describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles i
 // the side branch, as a fast-forward, and as with an honest clock.
 describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into main (%s engine)', (engine) => {
   const soon = () => iso(Date.now() + 3 * 3_600_000);
-  const head = (dir: string) => git(dir, ['rev-parse', 'HEAD']).trim();
+  const head = (dir: string) => headSha(dir);
 
   /**
    * main: the spec, a checkpoint (honest), published. side: a save (`stamp`) committed 200 minutes
@@ -321,7 +321,7 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later 
     git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(60)));
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).updated_at).toBe(opts.stamp);
-    return { dir, base, changed, landed, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
+    return { dir, base, changed, landed, merge: headSha(dir) };
   }
 
   for (const [name, opts] of [
@@ -364,7 +364,7 @@ describe.each(ENGINES)('an honest branch merged after main saved later (%s engin
     git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from o/feature'], dateEnv(ago(100)));
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).updated_at).toBe(ago(150));
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     expect((await doctor(dir, engine)).filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
     const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as (F & { blocks?: boolean })[];
     expect(pushed.filter((f) => f.blocks)).toEqual([]);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, cliGuarded, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cli, cliGuarded, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
 
 const ENTRIES = ['src/x.ts', 'docs/out/present.md', 'docs/out/absent.md', 'docs/out/*.md', 'docs/fifo.md', 'docs/pw.md', 'docs/only/*.md'];
 
@@ -61,7 +61,7 @@ describe('generated_files through a link out of the repository, or a FIFO (red t
 
   it('the pre-push hook prints the same notes and lets the push through; --pushed blocks nothing on either engine', () => {
     const { dir } = project();
-    const head = git(dir, ['rev-parse', 'HEAD']).trim();
+    const head = headSha(dir);
     for (const engine of ['native', 'isomorphic']) {
       const pushed = doctor(dir, ['--engine', engine, '--fail-on-warnings', `--pushed=${head}`]);
       expect(pushed.filter((f) => f.blocks), engine).toEqual([]);

@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, dateEnv, git, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, dateEnv, git, makeRepo, settleIndex, tempDir, write, headSha } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -56,7 +56,7 @@ function project(opts: { old?: boolean } = {}): { dir: string; base: string } {
   // A seven-digit prefix that is all decimal reads as a number, not a commit (3.7% of shas): amend it away.
   for (let i = 0; /^\d+$/.test(base.slice(0, 7)); i++) {
     git(dir, ['commit', '-q', '--amend', '-m', `base ${i}`], dateEnv(when(30)));
-    base = git(dir, ['rev-parse', 'HEAD']).trim();
+    base = headSha(dir);
   }
   for (const skill of ['api', 'web']) {
     write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify({

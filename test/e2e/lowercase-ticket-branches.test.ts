@@ -5,7 +5,7 @@
 // into (`main` into the ticket branch) and a longer number (`eng-1234`) land nothing. And past the
 // walk_days cut, where only the message search (git log --grep, the embedded deep walk) looks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write, headSha } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const dirs: string[] = [];
@@ -42,7 +42,7 @@ describe('a ticket merged from a lower-case branch name lands it (red team s13 #
   it.each(MERGES)('$host: $subject -> landed $landed, on both engines', ({ subject, body, landed }) => {
     const dir = project();
     git(dir, ['merge', '-q', '--no-ff', 'side', '-m', subject, ...(body ? ['-m', body] : [])]);
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     for (const engine of ENGINES) {
       const next = cli(dir, ['next', '--engine', engine]);
       expect(next.code, next.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, cli, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, cli, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult, headSha } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { existsSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -236,7 +236,7 @@ describe('doctor --online', () => {
 
   it('compares the deployed version with HEAD; mismatch and unreachable are warnings', async () => {
     const dir = repoWith([cp('api', { updated_at: daysAgo(0.1) })]);
-    const head = git(dir, ['rev-parse', 'HEAD']).trim();
+    const head = headSha(dir);
     await withServer((res) => res.end(JSON.stringify({ version: head.slice(0, 12) })), async (url) => {
       const f = online(await cliAsync(dir, ['doctor', '--json', `--online=${url}`]));
       expect(f).toEqual([expect.objectContaining({ level: 'info', message: expect.stringContaining('matches HEAD') })]);

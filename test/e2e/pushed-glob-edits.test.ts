@@ -6,7 +6,7 @@
 // through the hook `checkpoint init` installs, and the judgement of both engines.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, read, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -78,7 +78,7 @@ function saveCheckpoint(dir: string, change: (doc: Record<string, unknown>) => v
 describe('a pushed edit of a file a glob entry matched at the save', () => {
   it('is refused, naming the file and the commit, on both engines; plain doctor warns as before', async () => {
     const dir = published('api', handKept(GLOB), FILES);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'src/gen/client.ts', 'export const client = 2; // patched by hand\n');
     const tip = commitAll(dir, 'Hand-patch the generated client');
     const sha = tip.slice(0, 7);
@@ -98,7 +98,7 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
 
   it('is judged as pushed: a side branch editing it is refused while main, checked out, holds a later save', async () => {
     const dir = published('api', handKept(GLOB), FILES);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     git(dir, ['checkout', '-q', '-b', 'patch']);
     write(dir, 'src/gen/types.ts', 'export type T = string;\n');
     const tip = commitAll(dir, 'Widen T', '2026-11-02T09:00:00Z');
@@ -119,7 +119,7 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
 
   it('a brace entry\'s literal alternatives are named files: an edit of one is refused', async () => {
     const dir = published('api', handKept(['src/{a,b}.ts — both halves of the adapter']), FILES);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'src/b.ts', 'export const b = 2;\n');
     const tip = commitAll(dir, 'Tune b');
     for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(/^src\/b\.ts \(matched by src\/\{a,b\}\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "Tune b"/)]);
@@ -130,7 +130,7 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
 describe('pushes that edit no file the glob knew go through', () => {
   it('an edit outside the glob, a push of only the checkpoint, and a session\'s own commit', async () => {
     const dir = published('api', handKept(GLOB), FILES);
-    let base = git(dir, ['rev-parse', 'HEAD']).trim();
+    let base = headSha(dir);
     write(dir, 'src/server.ts', 'export const server = 2;\n');
     let tip = commitAll(dir, 'Server: second route');
     expect(await blocking(dir, `${base}..${tip}`)).toEqual(none);
@@ -152,7 +152,7 @@ describe('pushes that edit no file the glob knew go through', () => {
 
   it('adding a new file under the glob', async () => {
     const dir = published('api', handKept(GLOB), FILES);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     const tip = commitAll(dir, 'make gen: errors');
     expect(await blocking(dir, `${base}..${tip}`)).toEqual(none);
@@ -163,7 +163,7 @@ describe('pushes that edit no file the glob knew go through', () => {
   it('a file the glob gained after the save, then edited: in the same push, after an earlier push, renamed in, on a side branch', async () => {
     const dir = published('api', handKept(GLOB), FILES);
     // Added and edited in one push.
-    let base = git(dir, ['rev-parse', 'HEAD']).trim();
+    let base = headSha(dir);
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     commitAll(dir, 'make gen: errors');
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error {}\n');
@@ -211,7 +211,7 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     commitAll(dir, 'make gen: errors', '2026-11-02T09:00:00Z');
     goesThrough(dir);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error {}\n');
     const tip = commitAll(dir, 'errors extend Error', '2026-11-03T09:00:00Z');
     // The agent saves its state and pushes before committing it: the tip holds the March save.
@@ -223,7 +223,7 @@ describe('pushes that edit no file the glob knew go through', () => {
 
   it('a complete skill\'s generated file edited (the code lives on: advice, never a block)', async () => {
     const dir = published('api', handKept(GLOB, { status: 'complete', next_actions: [], progress_table: [{ id: 'p1', label: 'Generate the client', status: 'complete' }] }), FILES);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'src/gen/client.ts', 'export const client = 5;\n');
     const tip = commitAll(dir, 'Hand-patch the generated client');
     expect(await blocking(dir, `${base}..${tip}`)).toEqual(none);

@@ -5,7 +5,7 @@ import { cpSync, rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 
@@ -71,7 +71,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
 
   it('refuses a push landing PLAT-9 while the pushed checkpoint still queues it, whatever the work tree says (repro B)', async () => {
     const dir = published();
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     write(dir, 'docs/plat-9.md', 'docs\n');
     commitAll(dir, 'PLAT-9: write docs (#21)');
     // Reconciled in the work tree only: the pushed commit still queues the action.
@@ -79,7 +79,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const r = push(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/Write docs for PLAT-9" names PLAT-9, which landed[\s\S]*\[blocks push\]/);
-    const range = `${base}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    const range = `${base}..${headSha(dir)}`;
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range)).toEqual([expect.stringContaining('PLAT-9')]);
     // Committing the reconcile makes the pushed tip true: the push goes through.
     commitAll(dir, 'api: docs done');
@@ -150,7 +150,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.status, r.out).not.toBe(0);
     // Never added (not ignored): the push carries a checkpoint naming a file it leaves out, in those words (r11 #4).
     expect(r.out).toMatch(/src\/gen\/server\.ts is not committed \(the work tree has it untracked\); commit it or drop it from the checkpoint \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
-    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${headSha(dir)}`;
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range)).toEqual([expect.stringContaining('src/gen/server.ts is not committed')]);
   });
 
@@ -171,7 +171,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const r = push(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(r.out).toContain('verified_for_sha "CI build 20261201 green" names no commit of this repository (20261201 is none); not checked');
-    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, git(dir, ['rev-parse', 'HEAD']).trim())).toEqual([]);
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, headSha(dir))).toEqual([]);
   });
 
   it('a finding the work tree and the pushed HEAD share is one line, in the work tree\'s words: a rename from before the push keeps its hint', async () => {
@@ -187,7 +187,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const edited = commitAll(dir, 'Regenerate types');
     edit(dir, (d) => { d.step = 'review'; });
     commitAll(dir, 'api: review');
-    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${headSha(dir)}`;
     for (const engine of ['native', 'isomorphic']) {
       const out = (await runCli(dir, ['doctor', '--engine', engine, '--pushed', range])).stdout;
       const lines = (i: number) => out.split('\n').filter((l) => l.includes(`generated_files[${i}]`));
@@ -201,13 +201,13 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
 
   it('refuses a push that adds a misnamed checkpoint file or renames one to such a name; one already published does not block', async () => {
     const dir = published();
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     const legacy = '{"schema_version":"1.0","skill":"Foo","status":"in_progress","updated_at":"2026-06-01T09:00:00Z"}\n';
     for (const name of ['Foo', 'a b', 'x..y']) write(dir, `.checkpoints/${name}.checkpoint.json`, legacy);
     commitAll(dir, 'Keep the old skills around');
     git(dir, ['mv', FILE, '.checkpoints/API.checkpoint.json']);
     commitAll(dir, 'Rename api (PR 12)');
-    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tip = headSha(dir);
     const r = push(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     for (const name of ['Foo', 'a b', 'x..y', 'API']) {
@@ -219,7 +219,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
     write(dir, 'README.md', 'unrelated\n');
     commitAll(dir, 'Fix a typo');
-    const range = `${tip}..${git(dir, ['rev-parse', 'HEAD']).trim()}`;
+    const range = `${tip}..${headSha(dir)}`;
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, range), engine).toEqual([]);
     const later = push(dir, 'main');
     expect(later.status, later.out).toBe(0);
@@ -242,7 +242,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/', 'src/gen', 'src/gen/deep/'); });
     commitAll(dir, 'api: list the generated folder');
     const base = git(dir, ['rev-parse', 'origin/main']).trim();
-    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tip = headSha(dir);
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, `${base}..${tip}`), engine).toEqual([]);
     const r = push(dir, 'main');
     expect(r.status, r.out).toBe(0);
@@ -250,7 +250,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     // A push that deletes the listed folder is drift it causes.
     git(dir, ['rm', '-q', '-r', 'src/gen']);
     commitAll(dir, 'Drop the generated client');
-    const gone = git(dir, ['rev-parse', 'HEAD']).trim();
+    const gone = headSha(dir);
     for (const engine of ['native', 'isomorphic']) expect((await blocking(dir, engine, `${tip}..${gone}`)).join('\n'), engine).toMatch(/src\/gen\/deep\/ is missing/);
   });
   it('a submodule, and a file inside one, listed in generated_files never block a push that changes the checkpoint', async () => {
@@ -261,10 +261,10 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/lib']);
     commitAll(dir, 'Add the vendored lib');
     expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
-    const base = git(dir, ['rev-parse', 'HEAD']).trim();
+    const base = headSha(dir);
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('vendor/lib', 'vendor/lib/', 'vendor/lib/lib.ts'); });
     commitAll(dir, 'api: list the vendored lib');
-    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tip = headSha(dir);
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, `${base}..${tip}`), engine).toEqual([]);
     const r = push(dir, 'main');
     expect(r.status, r.out).toBe(0);

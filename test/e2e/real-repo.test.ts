@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, read, tempDir, write, headSha } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -218,7 +218,7 @@ describe('the pre-push hook judges what is pushed', () => {
     expect(r.stdout + r.stderr).toMatch(/Open PR #240 for the docs" names #240, which landed .*\[blocks push\]/);
     expect(r.stderr).toContain('push refused');
     // The already-landed #232 and the invalid legacy file were printed but did not decide it.
-    const { report } = await doctorJson(dir, 'native', ['--pushed', `${git(dir, ['rev-parse', 'origin/main']).trim()}..HEAD`.replace('HEAD', git(dir, ['rev-parse', 'HEAD']).trim())]);
+    const { report } = await doctorJson(dir, 'native', ['--pushed', `${git(dir, ['rev-parse', 'origin/main']).trim()}..HEAD`.replace('HEAD', headSha(dir))]);
     expect(report.findings.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringContaining('#240')]);
   });
 

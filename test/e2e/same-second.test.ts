@@ -8,7 +8,7 @@
 // and a real `git push` through the installed pre-push hook.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -123,7 +123,7 @@ describe('Form B: a PR merged, then a follow-up naming it queued, in one second'
     commitAll(dir, 'Add the feature', at(-30));
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #12 from o/feat'], dateEnv(at(0)));
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     write(dir, FILE, checkpoint(at(0, '.664'), ['src/keep.ts'], [FOLLOW_UP, 'Deploy 8.0 to staging']));
     const queued = commitSave ? commitAll(dir, 'checkpoint: follow-up', at(0)) : null;
     return { dir, base, merge, queued };

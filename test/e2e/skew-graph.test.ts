@@ -6,7 +6,7 @@
 // and the pre-push hook as git runs it.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -54,7 +54,7 @@ function regeneratedBehind(actions: string[] = ['Review the spec with the API te
   const regen = commitAll(dir, 'Regenerate the client', ago(3 * 24 * 60));
   write(dir, 'docs/api.md', '# API v2\n');
   git(dir, ['commit', '-q', '-am', 'API docs (author date kept from a rebase)', `--date=${ago(5 * 24 * 60)}`]);
-  const docs = git(dir, ['rev-parse', 'HEAD']).trim();
+  const docs = headSha(dir);
   write(dir, 'README.md', 'demo\n');
   commitAll(dir, 'Readme', ago(30));
   return { dir, regen, anchor, docs };
@@ -77,7 +77,7 @@ describe.each(ENGINES)('%s engine: what a commit dated before the checkpoint but
 
   it('the same edit as pushed: the pushed tip finding blocks', async () => {
     const { dir, regen, anchor, docs } = regeneratedBehind();
-    const all = await findings(dir, engine, [`--pushed=${anchor}..${git(dir, ['rev-parse', 'HEAD']).trim()}`]);
+    const all = await findings(dir, engine, [`--pushed=${anchor}..${headSha(dir)}`]);
     expect(all.filter((f) => f.blocks).map((f) => [f.path, f.evidence?.sha])).toEqual([['context_primer.generated_files[0]', regen], ['context_primer.generated_files[2]', docs]]);
   });
 
@@ -92,7 +92,7 @@ describe.each(ENGINES)('%s engine: what a commit dated before the checkpoint but
     git(dir, ['checkout', '-q', 'main']);
     // Merged on a machine whose clock is two days behind: the merge itself is dated before the queueing.
     git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_COMMITTER_DATE: ago(2 * 24 * 60), GIT_AUTHOR_DATE: ago(2 * 24 * 60) });
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     const landed = (await findings(dir, engine)).find((f) => f.path === 'next_actions[0]');
     expect(landed).toMatchObject({ level: 'warning', evidence: { sha: merge } });
     expect(landed!.message).toContain(`which landed after the checkpoint (${merge.slice(0, 7)} "Merge pull request #482 from acme/feat", dated `);
@@ -134,7 +134,7 @@ describe.each(ENGINES)('%s engine: an uncommitted checkpoint', (engine) => {
     commitAll(dir, 'invoice totals', ago(60));
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_COMMITTER_DATE: ago(2 * 24 * 60), GIT_AUTHOR_DATE: ago(2 * 24 * 60) });
-    const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    const merge = headSha(dir);
     // The session saves again and does not commit: the save itself has no commit, the queued text does.
     expect((await runCli(dir, ['update', 'api', '--step=totals reviewed'])).code).toBe(0);
     expect(git(dir, ['status', '--porcelain', FILE]).trim()).toBe(`M ${FILE}`);

@@ -10,7 +10,7 @@ import { DeepThread, setDeepWorkerScript } from '../../src/git/deep-thread.js';
 import { deepAnswer, deepAnswers, deepReaders, type DeepQuestion } from '../../src/git/isomorphic.js';
 import { ObjectStore } from '../../src/git/object-store.js';
 import { spawnSync } from 'node:child_process';
-import { assertBuilt, BIN, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write, headSha } from '../helpers/repo.js';
 
 const WORKER = join(ROOT, 'dist/deep-worker.cjs');
 const TOKENS = ['#482', 'PLAT-7', 'café', 'nowhere'];
@@ -75,7 +75,7 @@ beforeAll(() => {
   assertBuilt();
   setDeepWorkerScript(WORKER);
   repo = buildRepo();
-  tip = git(repo, ['rev-parse', 'HEAD']).trim();
+  tip = headSha(repo);
 });
 
 
@@ -166,7 +166,7 @@ describe('the deep-walk worker', () => {
     for (let i = 200; i < bytes.length - 20; i += 7) bytes[i] = bytes[i]! ^ 0x5a;
     chmodSync(file, 0o644);
     writeFileSync(file, bytes);
-    const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
+    const cloneTip = headSha(clone);
     const thread = await DeepThread.start(join(clone, '.git/objects'), new Set());
     expect(await thread!.ask({ kind: 'removals', tip: cloneTip, wanted: ['docs/spec.md'], since: 0 })).toBeNull();
     // Once failed, the worker is not asked again.
@@ -188,7 +188,7 @@ describe('the deep-walk worker', () => {
     bytes.writeUInt32BE(3, 4); // an index version only the fallback reader is asked about
     chmodSync(idx, 0o644);
     writeFileSync(idx, bytes);
-    const cloneTip = git(clone, ['rev-parse', 'HEAD']).trim();
+    const cloneTip = headSha(clone);
     const thread = await DeepThread.start(join(clone, '.git/objects'), new Set());
     expect(await thread!.ask({ kind: 'naming', tip: cloneTip, wanted: ['#482'], since: 0 })).toBeNull();
     // isomorphic-git cannot read that index either: both ways give its error, or both its answers.

@@ -10,7 +10,7 @@ import { parseCommit } from '../../src/git/object-parse.js';
 import { ObjectStore } from '../../src/git/object-store.js';
 import { createHistory } from '../../src/git/index.js';
 import { deepAnswer, deepReaders, type DeepQuestion } from '../../src/git/isomorphic.js';
-import { cleanup, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -148,7 +148,7 @@ describe('DeepReader', () => {
       const found = await direct.read(oid);
       return found?.data ? { type: found.type, data: found.data } : null;
     });
-    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tip = headSha(dir);
     const answers = async (store: ObjectStore) => {
       const reader = new DeepReader(store, new Set());
       const seen: unknown[] = [];
@@ -230,7 +230,7 @@ describe('lastRemovals: a path already explained is looked up only in newer comm
     write(dir, 'y.txt', 'y\n');
     commitAll(dir, 'after', '2026-01-04T00:00:00Z');
     git(dir, ['gc', '-q', '--prune=now']);
-    const tip = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tip = headSha(dir);
     const direct = new ObjectStore(join(dir, '.git', 'objects'));
     // Every object through the fallback reader: the pack behind an index version this reader does not know.
     const objects = tempDir();

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fastForward } from '../../src/git/fast-forward.js';
 import { createHistory } from '../../src/git/index.js';
-import { cleanup, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, dateEnv, git, makeRepo, write, headSha } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -18,7 +18,7 @@ function repo(): { dir: string; base: string } {
   return { dir, base };
 }
 
-const head = (dir: string) => git(dir, ['rev-parse', 'HEAD']).trim();
+const head = (dir: string) => headSha(dir);
 
 describe('fastForward', () => {
   it('gives the new commits as git walks them, and which folders they changed', async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageGreps } from '../../src/git/native.js';
 import { anyCaseToken } from '../../src/git/normalize.js';
 import { createHistory } from '../../src/git/index.js';
-import { cleanup, git, makeRepo } from '../helpers/repo.js';
+import { cleanup, git, makeRepo, headSha } from '../helpers/repo.js';
 
 const SPECIALS = '\\.[](){}*+?|^$';
 /** Message bodies as bytes: [text, encoding header or null]. */
@@ -32,7 +32,7 @@ const MESSAGES: [Buffer, string | null][] = [
 let dir = '';
 beforeAll(() => {
   dir = makeRepo();
-  let parent = git(dir, ['rev-parse', 'HEAD']).trim();
+  let parent = headSha(dir);
   const tree = git(dir, ['rev-parse', 'HEAD^{tree}']).trim();
   MESSAGES.forEach(([body, encoding], i) => {
     const header = `tree ${tree}\nparent ${parent}\nauthor A <a@x> ${1_700_000_000 + i} +0000\ncommitter C <c@x> ${1_700_000_000 + i} +0000\n${encoding ? `encoding ${encoding}\n` : ''}\n`;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isCheckpointError } from '../../src/errors.js';
 import { createHistory } from '../../src/git/index.js';
 import { MAX_DELTA_DEPTH, ObjectStore, type ObjectType } from '../../src/git/object-store.js';
-import { assertBuilt, cleanup, cli, commitAll, errorLine, git, GIT_ENV, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, errorLine, git, GIT_ENV, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -124,7 +124,7 @@ describe('ObjectStore reads what git reads', () => {
 
   it('a thin pack completed by index-pack --fix-thin, beside the clone\'s own pack', async () => {
     const source = historyRepo(4);
-    const old = git(source, ['rev-parse', 'HEAD']).trim();
+    const old = headSha(source);
     for (let i = 4; i < 8; i++) {
       write(source, 'src/big.txt', drift(i));
       commitAll(source, `later ${i}`);

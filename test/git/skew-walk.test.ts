@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { unprovenStops } from '../../src/git/skew-walk.js';
 import { madeAfterIn } from '../../src/doctor/after.js';
-import { cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, write, headSha } from '../helpers/repo.js';
 import { buildDagRepo, type DagCommit } from './dag-repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
@@ -38,7 +38,7 @@ function skewedRepo(skewed: number[]): { dir: string; anchor: string; merge: str
   commitAll(dir, 'invoice totals', iso(T + 3600));
   git(dir, ['checkout', '-q', 'main']);
   git(dir, ['merge', '-q', '--no-ff', 'feat', '-m', 'Merge pull request #482 from acme/feat'], { GIT_AUTHOR_DATE: iso(T + 3600), GIT_COMMITTER_DATE: iso(T + 3600) });
-  const merge = git(dir, ['rev-parse', 'HEAD']).trim();
+  const merge = headSha(dir);
   write(dir, 'gen/schema.ts', 'v2\n');
   const regen = commitAll(dir, 'regenerate schema', iso(T + 7200));
   skewed.forEach((t, i) => {
@@ -54,7 +54,7 @@ describe.each(ENGINES)('%s engine: commits behind a commit dated before the chec
     const history = await createHistory({ dir, engine });
     expect(await history.commitsSince(T)).toEqual([]);
     const found = await history.commitsSince(T, { anchor });
-    const skewed = git(dir, ['rev-parse', 'HEAD']).trim();
+    const skewed = headSha(dir);
     expect(found.map((c) => c.sha).sort()).toEqual([...datedSince(dir, T), skewed].sort());
     expect(found.map((c) => c.sha)).toEqual(expect.arrayContaining([merge, regen, anchor]));
     // Made after the checkpoint's commit (git says so), whatever its date: marked; the anchor is not.

@@ -116,6 +116,23 @@ export function read(dir: string, rel: string): string {
 export function commitAll(dir: string, message: string, iso?: string): string {
   git(dir, ['add', '-A']);
   git(dir, ['commit', '-q', '--allow-empty', '-m', message], iso ? dateEnv(iso) : {});
+  return headSha(dir);
+}
+
+/**
+ * HEAD's commit, read from .git's files where a test repository keeps it (HEAD naming a loose
+ * branch ref, or a detached sha): the suite commits thousands of times, and a `git rev-parse`
+ * after each is a process start. Anything else (a linked worktree's .git file, packed refs) asks git.
+ */
+export function headSha(dir: string): string {
+  try {
+    const head = readFileSync(join(dir, '.git', 'HEAD'), 'utf8').trim();
+    const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
+    const sha = ref === undefined ? head : readFileSync(join(dir, '.git', ref), 'utf8').trim();
+    if (/^[0-9a-f]{40}$/.test(sha)) return sha;
+  } catch {
+    // Not a plain .git folder with a loose ref: git knows.
+  }
   return git(dir, ['rev-parse', 'HEAD']).trim();
 }
 

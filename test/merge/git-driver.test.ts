@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/protocol/json.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
-import { cleanup, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write, headSha } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
@@ -158,7 +158,7 @@ describe('git runs the driver', () => {
     git(dir, ['checkout', '-q', '-b', 'feature']);
     session(dir, 'skipped', '2026-03-02T07:00:00Z', { appends: ['only on feature'] });
     session(dir, 'picked', '2026-03-02T09:00:00Z', { pops: 1, appends: ['picked next'] });
-    const picked = git(dir, ['rev-parse', 'HEAD']).trim();
+    const picked = headSha(dir);
     git(dir, ['checkout', '-q', 'main']);
     session(dir, 'main', '2026-03-02T08:00:00Z', { pops: 2 });
 
@@ -174,7 +174,7 @@ describe('git runs the driver', () => {
     start(dir);
     git(dir, ['checkout', '-q', '-b', 'feature']);
     session(dir, 'picked', '2026-03-02T09:00:00Z', { appends: ['picked next'] });
-    const picked = git(dir, ['rev-parse', 'HEAD']).trim();
+    const picked = headSha(dir);
     git(dir, ['checkout', '-q', 'main']);
     const doc = load(dir);
     delete doc.skill_state; // the whole section, as on a branch cut before the skill ever ran
@@ -194,10 +194,10 @@ describe('git runs the driver', () => {
     start(dir);
     git(dir, ['branch', 'b']);
     session(dir, 'a1', '2026-03-02T01:00:00Z', { pops: 1, appends: ['from a1'] });
-    const a1 = git(dir, ['rev-parse', 'HEAD']).trim();
+    const a1 = headSha(dir);
     git(dir, ['checkout', '-q', 'b']);
     session(dir, 'b1', '2026-03-02T02:00:00Z', { pops: 2, appends: ['from b1'] });
-    const b1 = git(dir, ['rev-parse', 'HEAD']).trim();
+    const b1 = headSha(dir);
     expect(gitTry(dir, ['merge', '--no-edit', a1]).status).toBe(0);
     git(dir, ['checkout', '-q', 'main']);
     expect(gitTry(dir, ['merge', '--no-edit', b1]).status).toBe(0);

@@ -8,7 +8,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, commitAll, git, gitTry, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, gitTry, GIT_ENV, makeRepo, ROOT, tempDir, write, headSha } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -222,7 +222,7 @@ describe('the installed CLI', () => {
     expect(clean.stderr).toContain('checkpoint pre-push: checkpoint doctor --fail-on-warnings');
     expect(clean.stdout + clean.stderr).toMatch(/doctor: 1 checkpoint\b.*no drift/);
     const pushed = git(remote, ['rev-parse', 'main']).trim();
-    expect(pushed).toBe(git(repo, ['rev-parse', 'HEAD']).trim());
+    expect(pushed).toBe(headSha(repo));
 
     // A checkpoint that points at a file nobody wrote: our doctor warns, the hook refuses.
     write(repo, '.checkpoints/web.checkpoint.json', `${JSON.stringify(freshCheckpoint('web', { context_primer: { key_decisions: [], generated_files: ['src/session-store.ts'] } }), null, 2)}\n`);

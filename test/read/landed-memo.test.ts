@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write, headSha } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const DAY = 86_400_000;
@@ -101,7 +101,7 @@ describe('the remembered landed-work answer', () => {
     commitAll(dir, 'Tidy the README (#30)', ago(0.9));
     expect(fresh.skipped.length).toBeGreaterThan(0);
     expect(next().skipped).toEqual(fresh.skipped.map(() => 'planted'));
-    expect(JSON.parse(readFileSync(memo(), 'utf8')).entries[0].key).toContain(git(dir, ['rev-parse', 'HEAD']).trim());
+    expect(JSON.parse(readFileSync(memo(), 'utf8')).entries[0].key).toContain(headSha(dir));
     expect(freshNext()).toEqual(fresh);
     // A revert that does not name the PR in a landing form (its quoted subject ends in `)"`) still
     // undoes the landing: never carried over.
