@@ -1,10 +1,11 @@
 // A ticket merged from a branch its tracker named in lower case lands it (red team s13 #6):
 // Linear writes `alice/eng-123-fix-login`, many teams `feature/plat-7-...`. A real project:
 // `checkpoint update` queuing "Fix login (ENG-123)", a side branch merged with each host's own
-// subject, then `next` and doctor on both engines through the built binary. The branch merged
-// into (`main` into the ticket branch) and a longer number (`eng-1234`) land nothing. And past the
-// walk_days cut, where only the message search (git log --grep, the embedded deep walk) looks.
+// subject, then `next` and doctor on both engines. The branch merged into (`main` into the ticket
+// branch) and a longer number (`eng-1234`) land nothing. And past the walk_days cut, where only the
+// message search looks (git log --grep; the built binary's deep-walk worker).
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
 import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write, headSha } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
@@ -12,11 +13,11 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
 
 /** A project whose api checkpoint queues "Fix login (ENG-123)" then "Write the login docs", and a side branch with one commit. */
-function project(): string {
+async function project(): Promise<string> {
   const dir = makeRepo();
   dirs.push(dir);
   expect(cli(dir, ['init']).code).toBe(0);
-  const u = cli(dir, ['update', 'api', '--phase=build', '--step=login', '--status=in_progress', '--progress_summary=login half done', '--next_actions+=Fix login (ENG-123)', '--next_actions+=Write the login docs']);
+  const u = await runCli(dir, ['update', 'api', '--phase=build', '--step=login', '--status=in_progress', '--progress_summary=login half done', '--next_actions+=Fix login (ENG-123)', '--next_actions+=Write the login docs']);
   expect(u.code, u.stderr).toBe(0);
   commitAll(dir, 'Start the api skill');
   git(dir, ['checkout', '-q', '-b', 'side']);
@@ -39,15 +40,15 @@ const MERGES: { host: string; subject: string; body: string; landed: boolean }[]
 ];
 
 describe('a ticket merged from a lower-case branch name lands it (red team s13 #6)', () => {
-  it.each(MERGES)('$host: $subject -> landed $landed, on both engines', ({ subject, body, landed }) => {
-    const dir = project();
+  it.each(MERGES)('$host: $subject -> landed $landed, on both engines', async ({ subject, body, landed }) => {
+    const dir = await project();
     git(dir, ['merge', '-q', '--no-ff', 'side', '-m', subject, ...(body ? ['-m', body] : [])]);
     const merge = headSha(dir);
     for (const engine of ENGINES) {
-      const next = cli(dir, ['next', '--engine', engine]);
+      const next = await runCli(dir, ['next', '--engine', engine]);
       expect(next.code, next.stderr).toBe(0);
       expect(next.stdout.split('\n')[1], engine).toBe(landed ? '→ Write the login docs' : '→ Fix login (ENG-123)');
-      const doctor = JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout);
+      const doctor = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
       const found = (doctor.findings as { check: string; path?: string; evidence?: { sha?: string } }[]).filter((f) => f.check === 'landed');
       expect(found.map((f) => [f.path, f.evidence?.sha]), engine).toEqual(landed ? [['next_actions[0]', merge]] : []);
     }
