@@ -4,33 +4,35 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (CPU-bound runs on an idle 2-core box, after the
- * cuts of issue 13), so that the two workers end together rather than one finishing a long file
+ * The files that take longest, longest first (a full run on a 2-core box, 2026-12-04), so that the two workers end together rather than one finishing a long file
  * alone. Listed past the few longest too: on a fresh clone (CI) vitest has no durations of its
  * own and would order the rest by file size. The rest keep vitest's order.
  */
 const LONGEST = [
   'test/git/engines.test.ts',
-  'test/package/pack.test.ts',
-  'test/git/object-store.test.ts',
-  'test/git/random-dags.test.ts',
-  'test/merge/git-driver.test.ts',
-  'test/reliability/crash.test.ts',
-  'test/merge/property.test.ts',
-  'test/e2e/hostile-clone.test.ts',
-  'test/e2e/commands.test.ts',
+  'test/e2e/fast-forward.property.test.ts',
+  'test/e2e/doctor-entry-forms.test.ts',
+  'test/e2e/future-updated-at.test.ts',
   'test/e2e/doctor.test.ts',
-  'test/integrations/agent-hooks.test.ts',
-  'test/reliability/hostile.test.ts',
-  'test/e2e/pushed-tips.test.ts',
-  'test/mcp/server.test.ts',
-  'test/e2e/real-repo.test.ts',
-  'test/e2e/concurrency.test.ts',
-  'test/e2e/driver-install.test.ts',
-  'test/integrations/ci.test.ts',
-  'test/integrations/host-configs.test.ts',
+  'test/e2e/pushed-glob-edits.test.ts',
+  'test/package/pack.test.ts',
+  'test/merge/git-driver.test.ts',
+  'test/e2e/hook-install.test.ts',
   'test/e2e/git-processes.test.ts',
-  'test/e2e/orientation.test.ts',
+  'test/git/object-store.test.ts',
+  'test/mcp/server.test.ts',
+  'test/e2e/fast-forward.test.ts',
+  'test/git/line-endings.test.ts',
+  'test/e2e/same-second.test.ts',
+  'test/e2e/driver-install.test.ts',
+  'test/e2e/doctor-paths-landed.test.ts',
+  'test/capsule/budget-header.property.test.ts',
+  'test/merge/property.test.ts',
+  'test/e2e/doctor-false-findings.test.ts',
+  'test/e2e/pushed-tips.test.ts',
+  'test/git/random-dags.test.ts',
+  'test/e2e/host-merges.test.ts',
+  'test/e2e/index-conflicts.test.ts',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
