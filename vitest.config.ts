@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (a full run on a 2-core box, 2026-12-04), so that the two workers end together rather than one finishing a long file
- * alone. Listed past the few longest too: on a fresh clone (CI) vitest has no durations of its
- * own and would order the rest by file size. The rest keep vitest's order.
+ * The files that take longest, longest first (a full run on a 2-core box, 2026-12-04), so that
+ * the two workers end together rather than one finishing a long file alone. Listed past the few
+ * longest too: on a fresh clone (CI) vitest has no durations of its own and would order the rest
+ * by file size. The rest keep vitest's order.
  */
 const LONGEST = [
   'test/git/engines.test.ts',
