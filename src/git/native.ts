@@ -36,9 +36,9 @@ const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Record separator first, then NUL-terminated fields; -z ends the message with NUL too. */
 const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct %at%x00%B';
 /** LOG_FORMAT with git's mark before the sha: "-" for a --boundary commit. */
-/** Each commit's file changes against its first parent, as parseLog reads them (renames paired by us: exact ones only). */
-const RAW_CHANGES = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
 const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct %at%x00%B';
+/** Each commit's file changes against its first parent, as parseLog reads them (it pairs exact renames). */
+const RAW_CHANGES = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
 
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
 const ERE_SPECIAL = /[\\.[\](){}*+?|^$]/g;
