@@ -305,14 +305,16 @@ export function foldedPatternDirs(targets: readonly GeneratedTarget[], root: str
 }
 
 /**
- * Tests for the paths the pattern entries that match nothing here would match (a plain file: none
- * found, and nothing odd in their place), to look for what took their last match away.
+ * Tests for the paths each pattern entry would match that it does not match here (no plain file
+ * there; a pattern with something odd in its place is left out), to look for where a deleted match went.
  */
-export function vanishedPatterns(targets: readonly GeneratedTarget[], root: string, evidence: Evidence, exists: Exists): ((path: string) => boolean)[] {
+export function lostFromPatterns(targets: readonly GeneratedTarget[], root: string, evidence: Evidence, exists: Exists): ((path: string) => boolean)[] {
   return targets.flatMap(({ target }) => {
     if (target.kind !== 'pattern') return [];
     const { matches, odd, test } = resolvePatternOnce(evidence, root, target.alternatives, exists);
-    return matches.length || odd !== null ? [] : [test];
+    if (odd !== null) return [];
+    const here = new Set(matches);
+    return [(path: string) => test(path) && !here.has(path)];
   });
 }
 

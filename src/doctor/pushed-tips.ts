@@ -281,12 +281,13 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
 }
 
 /**
- * A file a glob entry matches at the tip that a pushed commit made after the save changed (the
+ * A file a glob entry matches at the tip that a pushed commit made after the save changed, or one
+ * it matched that such a commit deleted or renamed away while the entry still matches another (the
  * session's own commits, which touch its checkpoint, are not drift): blocks, in the literal entry's
  * words, unless the file is new to the entry: gained after the save (gained.ts, as the work tree's
- * check decides it), by the pushed commits or by those HEAD's walk shows since the save. A brace's
- * literal alternatives ("src/{a,b}.ts") are named files, never new. A complete skill's files change
- * with the code (advice in the work tree): never a block.
+ * check decides it), or for a removal added since, by the pushed commits or by those HEAD's walk
+ * shows since the save. A brace's literal alternatives ("src/{a,b}.ts") are named files, never new.
+ * A complete skill's files change with the code (advice in the work tree): never a block.
  */
 async function tipPatternChanged(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, target: { alternatives: readonly string[] }, path: string, mapped: (p: string) => string, literal: ReadonlySet<string>, seen: Seen, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
   if (cp.status === 'complete') return [];
@@ -301,36 +302,51 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   const own = (c: CommitInfo) => c.changes.some((ch) => ch.path === rel);
   const pushedAfter = seen.madeAfter(rel, null, after);
   const since = seen.commits.filter((c) => pushedAfter(c) && !own(c));
-  // What the pushed commits did to a file the entry matches, newest first: not a deletion, nor a
-  // rename it covers at both ends ("src/*.ts": a.ts to c.ts changes nothing it names).
-  const edits = since.flatMap((commit) => commit.changes.flatMap((ch) => (ch.status !== 'D' && test(ch.path) && !(ch.from !== undefined && test(ch.from)) && !literal.has(ch.path) ? [{ commit, file: ch.path }] : [])));
-  if (!edits.length) return [];
+  // What the pushed commits did to a file the entry matches, newest first: an edit (not a rename it
+  // covers at both ends: "src/*.ts", a.ts to c.ts, changes nothing it names), or a removal
+  // (deleted, or renamed away from what it matches).
+  const changes = since.flatMap((commit) => commit.changes.flatMap((ch) => {
+    const from = ch.from !== undefined && test(ch.from) ? ch.from : null;
+    if (ch.status !== 'D' && test(ch.path) && from === null && !literal.has(ch.path)) return [{ commit, file: ch.path, gone: false, to: null }];
+    const gone = ch.status === 'D' ? (test(ch.path) ? ch.path : null) : from !== null && !test(ch.path) ? from : null;
+    return gone !== null && !literal.has(gone) ? [{ commit, file: gone, gone: true, to: ch.status === 'D' ? null : ch.path }] : [];
+  }));
+  if (!changes.length) return [];
   const pushed = new Set(seen.commits.map((c) => c.sha));
   const headAfter = seen.headMadeAfter(rel, null, after);
   const before = seen.atHead.filter((c) => !pushed.has(c.sha) && headAfter(c) && !own(c));
   const named = new Set(rels.filter((r) => !hasGlob(r)));
-  const gained = gainedFiles([...since, ...before].sort(newestFirst).map((c) => [c, c] as const), (p) => test(p) && !named.has(p));
-  let left = edits.filter((e) => !gained.has(e.file));
+  const wild = (p: string) => test(p) && !named.has(p);
+  const gained = gainedFiles([...since, ...before].sort(newestFirst).map((c) => [c, c] as const), wild);
+  // A removed file any of those commits added (or renamed in) was not one the save knew, even if
+  // gainedFiles no longer lists it for having been removed since.
+  const added = new Set([...since, ...before].flatMap((c) => c.changes.flatMap((ch) => ((ch.status === 'A' || ch.status === 'R') && wild(ch.path) && !(ch.from !== undefined && test(ch.from)) ? [ch.path] : []))));
+  let left = changes.filter((c) => !(c.gone ? added.has(c.file) : gained.has(c.file)));
   if (!left.length) return [];
-  // Matched at the tip: the file is there (a later pushed commit did not take it away).
+  // An edited file is matched at the tip (a later pushed commit did not take it away); a removed one
+  // is not there, while the entry still matches another (matching none: tipPatternGone says so).
   const dirs = [...new Set(rels.map((r) => (hasGlob(r) ? globBase(r) : posix.dirname(r) === '.' ? '' : posix.dirname(r))))];
   const inTip = await history.filesIn(tip, dirs, { recursive: true });
-  left = left.filter((e) => inTip.has(e.file));
+  const matchesInTip = [...inTip.keys()].some(test);
+  left = left.filter((c) => (c.gone ? matchesInTip && !inTip.has(c.file) : inTip.has(c.file)));
   // History since the save HEAD's walk does not show (a tip other than HEAD, a walk cut after the
   // save) may have added the file: one the tree that recorded the tip's checkpoint lacks is not
   // one it knew, so never a block on that history's account.
   if (left.length && !seen.walkSince(after)) {
     const recorded = (await history.fileRevisions([rel], tip)).find((r) => r.path === rel && r.blob !== null);
     const then = recorded === undefined ? new Map<string, string>() : await history.filesIn(recorded.sha, dirs, { recursive: true });
-    left = left.filter((e) => then.has(e.file));
+    left = left.filter((c) => then.has(c.file));
   }
   const change = left[0];
   if (change === undefined) return [];
   const { where, ...finding } = base;
+  const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;
   return [{
     ...finding, level: 'warning', path,
-    message: `${shown(change.file)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}); re-read it${where}`,
-    evidence: { file: change.file, sha: change.commit.sha },
+    message: change.gone
+      ? `${shown(change.file)} is missing${change.to === null ? '' : `: renamed to ${shown(change.to)}`} in ${by}; update the checkpoint${where}`
+      : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${where}`,
+    evidence: { file: change.file, sha: change.commit.sha, ...(change.gone ? { missing: true } : {}) },
   }];
 }
 

@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { judgePushedTips } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, vanishedPatterns } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
@@ -156,10 +156,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
   const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
-  // A missing file, or a pattern's last match, that a walked commit deleted may have moved out of
-  // the folders the walk lists changes under (`git mv src/gen src/generated`): that commit's own
+  // A missing file, or a pattern's match, that a walked commit deleted may have moved out of the
+  // folders the walk lists changes under (`git mv src/gen src/generated`): that commit's own
   // changes, every path, say so.
-  if (evidence.history && !evidence.shallow) await movedOut(evidence, missing, vanishedPatterns(targets, opts.root, evidence, exists));
+  if (evidence.history && !evidence.shallow) await movedOut(evidence, missing, lostFromPatterns(targets, opts.root, evidence, exists));
   // How far back a missing file the walk does not explain is searched for its removal (none: no history to search).
   const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
@@ -231,17 +231,17 @@ const BARE_REMOVALS_FILE = 'bare-removals.json';
 /**
  * The walk lists a commit's changes only under the listed files' folders (and a pattern's fixed
  * folder), so a file it moved out of them (a folder renamed) reads as deleted there. The newest
- * walked commit deleting a missing listed file, or a file a pattern matching nothing would match,
+ * walked commit deleting a missing listed file, or a file a pattern would match and no longer does,
  * is read again with all its changes (exact renames paired, as the walk pairs them), so the
  * finding says where the file went. Those commits only: no further walk.
  */
-async function movedOut(evidence: Evidence, missing: readonly string[], vanished: readonly ((path: string) => boolean)[]): Promise<void> {
-  if (!missing.length && !vanished.length) return;
+async function movedOut(evidence: Evidence, missing: readonly string[], lost: readonly ((path: string) => boolean)[]): Promise<void> {
+  if (!missing.length && !lost.length) return;
   const gone = new Set(missing);
   const newest = new Map<string, string>();
   for (const c of evidence.commits) {
     for (const ch of c.changes) {
-      if (ch.status === 'D' && !newest.has(ch.path) && (gone.has(ch.path) || vanished.some((test) => test(ch.path)))) newest.set(ch.path, c.sha);
+      if (ch.status === 'D' && !newest.has(ch.path) && (gone.has(ch.path) || lost.some((test) => test(ch.path)))) newest.set(ch.path, c.sha);
     }
   }
   if (!newest.size) return;

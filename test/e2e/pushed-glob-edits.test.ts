@@ -127,6 +127,50 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
   });
 });
 
+describe('a pushed deletion or rename away of a file a glob entry matched at the save, while it still matches another', () => {
+  it('is refused, naming the file and the commit, on both engines; one the glob gained after the save goes', async () => {
+    const dir = published('api', handKept(GLOB), FILES);
+    let base = headSha(dir);
+    git(dir, ['rm', '-q', 'src/gen/types.ts']);
+    let tip = commitAll(dir, 'Drop the generated types');
+    let sha = tip.slice(0, 7);
+    const found = await blocking(dir, `${base}..${tip}`);
+    // A pushed HEAD's finding is said in the work tree's words.
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was deleted after the checkpoint was written \\(${sha} "Drop the generated types", [^)]*\\); update the checkpoint$`))]);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/gen\/types\.ts \(matched by src\/gen\/\*\.ts\) was deleted after the checkpoint was written \([0-9a-f]{7} "Drop the generated types"[^\n]*\[blocks push\]/);
+    expect(onRemote(dir, tip)).toBe(false);
+    // Renamed out of the glob's reach instead.
+    git(dir, ['reset', '-q', '--hard', base]);
+    git(dir, ['mv', 'src/gen/types.ts', 'src/types.ts']);
+    tip = commitAll(dir, 'Types are hand-written now');
+    sha = tip.slice(0, 7);
+    for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was renamed to src/types\\.ts after the checkpoint was written \\(${sha} "Types are hand-written now"`))]);
+    expect(push(dir).status).not.toBe(0);
+    // The same deletion on a side branch pushed while main is checked out: judged as pushed.
+    git(dir, ['reset', '-q', '--hard', base]);
+    git(dir, ['checkout', '-q', '-b', 'drop']);
+    git(dir, ['rm', '-q', 'src/gen/types.ts']);
+    tip = commitAll(dir, 'Drop the generated types');
+    sha = tip.slice(0, 7);
+    git(dir, ['checkout', '-q', 'main']);
+    for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([`src/gen/types.ts is missing in ${sha} "Drop the generated types"; update the checkpoint (as pushed in ${sha})`]);
+    expect(push(dir, 'drop').status).not.toBe(0);
+    expect(onRemote(dir, tip)).toBe(false);
+    // A file the glob gained after the save, removed again: never one it knew.
+    git(dir, ['reset', '-q', '--hard', base]);
+    write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
+    commitAll(dir, 'make gen: errors');
+    goesThrough(dir);
+    base = headSha(dir);
+    git(dir, ['rm', '-q', 'src/gen/errors.ts']);
+    tip = commitAll(dir, 'make gen: errors folded into the client');
+    expect(await blocking(dir, `${base}..${tip}`)).toEqual(none);
+    goesThrough(dir);
+  });
+});
+
 describe('pushes that edit no file the glob knew go through', () => {
   it('an edit outside the glob, a push of only the checkpoint, and a session\'s own commit', async () => {
     const dir = published('api', handKept(GLOB), FILES);
