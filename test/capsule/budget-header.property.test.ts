@@ -90,7 +90,7 @@ describe('the header survives every budget that can hold it', () => {
           }
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 15 },
     );
   });
 
@@ -197,7 +197,7 @@ describe('the next action comes right after the header, before the closing line 
           }
         }
       }),
-      { numRuns: 20 },
+      { numRuns: 10 },
     );
   });
 

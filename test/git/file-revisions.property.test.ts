@@ -75,7 +75,7 @@ describe('fileRevisions on nested files: the embedded engine lists what git list
         expect(await iso.fileRevisions(ASKED)).toEqual(await native.fileRevisions(ASKED));
         cleanup(dirs.pop()!);
       }),
-      { numRuns: 12 },
+      { numRuns: 6 },
     );
   });
 

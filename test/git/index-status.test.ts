@@ -187,7 +187,7 @@ describe('uncommittedFromIndex', () => {
           cleanup(dir);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 12 },
     );
     expect(answered).toBeGreaterThan(0);
   });

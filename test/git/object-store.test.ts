@@ -607,7 +607,7 @@ describe('property', () => {
         await expectSameAsGit(dir);
         cleanup(dir);
       }),
-      { numRuns: 12 },
+      { numRuns: 6 },
     );
   }, 240_000);
 });

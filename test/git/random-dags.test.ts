@@ -137,6 +137,6 @@ it('both engines match the model on random commit DAGs', async () => {
         }
       }
     }),
-    { numRuns: 10 },
+    { numRuns: 6 },
   );
 });

@@ -223,6 +223,6 @@ it('random skewed DAGs: both engines match the model, which holds every commit a
         }
       },
     ),
-    { numRuns: 30 },
+    { numRuns: 15 },
   );
 });

@@ -69,7 +69,7 @@ describe('slip fixes pasted into bash', () => {
         expect(r.created).toEqual([]);
         expect(r.runs).toEqual(expected.map((args) => ['checkpoint', 'update', 'api', ...args]));
       }),
-      { numRuns: 12 },
+      { numRuns: 6 },
     );
   });
 
