@@ -6,23 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
-import { published } from '../helpers/published.js';
+import { handKept, published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const ENGINES = ['native', 'isomorphic'];
-
-function handKept(files: string[], over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/claude/demo',
-    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
-    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
-    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress' }],
-    next_actions: ['Ship'],
-    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: files },
-    skill_state: { iteration: 1, pass_threshold: 8.0 },
-    ...over,
-  };
-}
 
 function listFiles(dir: string, files: string[], over: Record<string, unknown> = {}): void {
   const doc = JSON.parse(read(dir, FILE)) as Record<string, unknown> & { context_primer: { generated_files: string[] } };

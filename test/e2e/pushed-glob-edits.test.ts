@@ -7,22 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { cli, commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
-import { published } from '../helpers/published.js';
+import { handKept, published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const ENGINES = ['native', 'isomorphic'];
-
-function handKept(files: string[], over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/claude/demo',
-    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
-    phase: 'build', step: 'wire the client', status: 'in_progress', progress_summary: 'client generated; server half done',
-    progress_table: [{ id: 'p1', label: 'Generate the client', status: 'complete' }, { id: 'p2', label: 'Server', status: 'in_progress' }],
-    next_actions: ['Wire the server to the generated client'],
-    context_primer: { key_decisions: ['the client is generated, never edited by hand'], generated_files: files },
-    ...over,
-  };
-}
 
 const FILES = {
   'src/gen/client.ts': 'export const client = 1;\n',

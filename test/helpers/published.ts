@@ -22,3 +22,17 @@ export function published(skill: string, checkpoint: Record<string, unknown>, fi
   expect(r.status, r.stdout + r.stderr).toBe(0);
   return dir;
 }
+
+/** A checkpoint as a person keeps one by hand (saved in March, `8.0` in its state), listing `files` as generated_files. */
+export function handKept(files: string[], over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/home/claude/demo',
+    created_at: '2026-02-27T10:00:00Z', updated_at: '2026-03-14T08:01:59.412Z',
+    phase: 'build', step: 'wire it up', status: 'in_progress', progress_summary: 'half way; see notes',
+    progress_table: [{ id: 'p1', label: 'Phase 1', status: 'complete' }, { id: 'p2', label: 'Phase 2', status: 'in_progress' }],
+    next_actions: ['Ship'],
+    context_primer: { key_decisions: ['kept the v1 cache format (PR 12)'], generated_files: files },
+    skill_state: { iteration: 1, pass_threshold: 8.0 },
+    ...over,
+  };
+}
