@@ -123,6 +123,7 @@ export function commitAll(dir: string, message: string, iso?: string): string {
  * HEAD's commit, read from .git's files where a test repository keeps it (HEAD naming a loose
  * branch ref, or a detached sha): the suite commits thousands of times, and a `git rev-parse`
  * after each is a process start. Anything else (a linked worktree's .git file, packed refs) asks git.
+ * Not src/git/head-files.ts: tests compare what doctor names with this, so it is not the code under test.
  */
 export function headSha(dir: string): string {
   try {
