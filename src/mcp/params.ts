@@ -16,8 +16,12 @@ const SCHEMAS = new Map(ClientRequestSchema.options.map((s) => [s.shape.method.v
 type Refusal = { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { code: 'E_USAGE'; path: string } } };
 type ToolRefusal = { jsonrpc: '2.0'; id: string | number; result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown>; isError: true } };
 
-/** Each tool's arguments as the SDK checks them (an object of its shape; other keys are dropped). */
-const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, z.object(t.shape)]));
+/**
+ * Each tool's arguments: an object of its shape and nothing else. The SDK's own check drops a key
+ * it does not know, so a misspelt `verfy: true` would mark an action done unchecked, and
+ * `max_char` would return a briefing without its budget: the CLI refuses an unknown option too.
+ */
+const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, z.strictObject(t.shape)]));
 
 const refusal = (id: string | number, method: string, path: string, why: string, more = ''): Refusal => ({
   jsonrpc: '2.0',
@@ -73,17 +77,19 @@ function invalidToolArguments(m: { id: string | number; params?: unknown }): Ref
   if (!schema) return refusal(m.id, 'tools/call', 'params.name', `no tool ${quoted(params.name)}`, '; tools/list names them');
   const result = schema.safeParse(params.arguments ?? {});
   if (result.success) return null;
-  const { path, why, more } = firstIssue(result.error);
+  const { path, why, more } = firstIssue(result.error, Object.keys(schema.shape));
   const hint = 'tools/list gives each tool\'s input schema';
   const text = `checkpoint: invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}; hint: ${hint}`;
   return { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], structuredContent: { ok: false, error: { code: 'E_USAGE', message: text, hint } }, isError: true } };
 }
 
-function firstIssue(error: z.ZodError): { path: string; why: string; more: string } {
+/** The first issue in the CLI's words; an unknown key of a tool's arguments names the ones it takes (`known`). */
+function firstIssue(error: z.ZodError, known?: string[]): { path: string; why: string; more: string } {
   const [first, ...rest] = error.issues;
+  const unknown = first!.code === 'unrecognized_keys' && known ? first!.keys : null;
   return {
     path: first!.path.map(String).join('.'),
-    why: first!.message.replace(/^Invalid input: /, ''),
-    more: rest.length ? ` (and ${rest.length} more)` : '',
+    why: unknown ? `unknown argument${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => quoted(k)).join(', ')}` : first!.message.replace(/^Invalid input: /, ''),
+    more: `${unknown ? ` (it takes ${known!.join(', ')}); nothing was run` : ''}${rest.length ? ` (and ${rest.length} more)` : ''}`,
   };
 }

@@ -233,7 +233,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.shape,
+        // Strict, as params.ts checks calls: tools/list says no other argument is taken.
+        inputSchema: z.strictObject(tool.shape),
         annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive ?? false, idempotentHint: tool.readOnly, openWorldHint: tool.name === 'doctor' },
       },
       (args: Record<string, unknown>) => track(call(tool, args)),

@@ -20,6 +20,7 @@ async function feed(chunks: Buffer[]): Promise<{ passed: string[]; replies: { id
   return { passed: text.split('\n').filter(Boolean), replies };
 }
 
+/** A call of the `next` tool; a test's padding goes in its one string argument, `cwd` (an unknown key is refused). */
 const call = (id: number, args: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'next', arguments: args } });
 /** `text` cut into pieces of `size` bytes, as a pipe hands them over. */
 const cut = (text: string | Buffer, size: number) => {
@@ -46,14 +47,14 @@ describe('the MCP line reader', () => {
   });
 
   it('a line over the cap that arrives in one chunk with its newline is refused too', async () => {
-    const { passed, replies } = await feed([Buffer.from(`${call(1, { pad: 'p'.repeat(MAX_LINE) })}\n${call(2)}\n`)]);
+    const { passed, replies } = await feed([Buffer.from(`${call(1, { cwd: 'p'.repeat(MAX_LINE) })}\n${call(2)}\n`)]);
     expect(replies).toEqual([TOO_LONG]);
     expect(passed.map((l) => JSON.parse(l).id)).toEqual([2]);
   });
 
   it('a line just under the cap passes whole', async () => {
-    const line = call(1, { pad: '' });
-    const exact = call(1, { pad: 'p'.repeat(MAX_LINE - line.length) });
+    const line = call(1, { cwd: '' });
+    const exact = call(1, { cwd: 'p'.repeat(MAX_LINE - line.length) });
     expect(Buffer.byteLength(exact)).toBe(MAX_LINE);
     const { passed, replies } = await feed(cut(`${exact}\r\n`, 1 << 20));
     expect(replies).toEqual([]);
@@ -67,7 +68,7 @@ describe('the MCP line reader', () => {
   });
 
   it('whatever the chunk sizes, every line (non-ASCII text included) arrives as written', async () => {
-    const lines = [call(1, { note: 'café — naïve 😀 日本' }), '', call(2, { note: '€'.repeat(300) }), call(3, { note: 'e\u0301 \r' })];
+    const lines = [call(1, { cwd: 'café — naïve 😀 日本' }), '', call(2, { cwd: '€'.repeat(300) }), call(3, { cwd: 'e\u0301 \r' })];
     const input = Buffer.from(lines.map((l) => `${l}\r\n`).join(''));
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 700 }), async (size) => {
@@ -79,7 +80,7 @@ describe('the MCP line reader', () => {
   });
 
   it('whatever the chunk sizes, an oversized line among others is one refusal and the others pass', async () => {
-    const lines = [call(1, { note: 'café' }), call(2, { pad: 'é'.repeat(MAX_LINE / 2 + 1) }), call(3, { note: '€'.repeat(1000) })];
+    const lines = [call(1, { cwd: 'café' }), call(2, { cwd: 'é'.repeat(MAX_LINE / 2 + 1) }), call(3, { cwd: '€'.repeat(1000) })];
     const input = Buffer.from(lines.map((l) => `${l}\n`).join(''));
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 4096, max: 1 << 21 }), async (size) => {

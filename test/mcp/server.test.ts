@@ -77,6 +77,8 @@ describe('checkpoint mcp', () => {
     expect(byName.update!.annotations?.destructiveHint).toBe(true);
     expect(byName.update!.inputSchema.required).toEqual(expect.arrayContaining(['skill', 'ops']));
     expect(byName.pause!.inputSchema.properties?.capsule).toMatchObject({ type: 'object' });
+    // Every tool takes its listed arguments only (a misspelt one is refused, never dropped).
+    for (const tool of tools) expect(tool.inputSchema, tool.name).toMatchObject({ additionalProperties: false });
     const { resources } = await c.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['checkpoint://README', 'checkpoint://api']);
     const read = await c.readResource({ uri: 'checkpoint://api' });
@@ -151,6 +153,9 @@ describe('checkpoint mcp', () => {
       // Arguments that do not fit the tool's input schema: the CLI's one line, not the SDK's "MCP error -32602: Input validation error: …".
       ['status', { brief: 'yes' }, /^checkpoint: invalid argument brief for tool status: expected boolean, received string; hint: tools\/list/],
       ['show', { skill: 5 }, /^checkpoint: invalid argument skill for tool show: expected string, received number; hint:/],
+      // A misspelt argument is refused, not dropped: dropped, `verfy` would mark the action done unchecked.
+      ['done', { skill: 'api', verfy: true }, /^checkpoint: invalid argument for tool done: unknown argument "verfy" \(it takes cwd, skill, complete, verify, timeout\); nothing was run; hint:/],
+      ['resume', { skil: 'api', max_char: 10 }, /^checkpoint: invalid argument for tool resume: unknown arguments "skil", "max_char" \(it takes cwd, skill, context, max_chars, engine\); nothing was run; hint:/],
     ];
     for (const [tool, args, message] of cases) {
       const r = await call(c, tool, args);
