@@ -79,8 +79,15 @@ function parseLeftover(text: string): { ok: true; value: JsonValue; texts?: Lite
 function mergeInto(into: JsonValue, add: JsonValue, path: string): { value: JsonValue; conflict: string | null } {
   if (same(into, add)) return { value: into, conflict: null };
   if (Array.isArray(into) && Array.isArray(add)) {
+    // As multisets (a log's equal entries are separate records): each value as many times as the
+    // side that holds it more often, so neither side loses one.
     const out = [...into];
-    for (const item of add) if (!out.some((x) => same(x, item))) out.push(item);
+    const unmatched = into.map(canonicalJson);
+    for (const item of add) {
+      const at = unmatched.indexOf(canonicalJson(item));
+      if (at === -1) out.push(item);
+      else unmatched[at] = '';
+    }
     return { value: out, conflict: null };
   }
   if (isObj(into) && isObj(add)) {
@@ -155,19 +162,17 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
           problems.push({ path: at, message: `left as is: cannot append to ${target}, which is not an array` });
           continue;
         }
+        // Every item, equal ones included: the old parser never appended them, and a log's
+        // equal entries are separate records (two equal runs are two runs).
         const list = [...((existing as JsonValue[] | undefined) ?? [])];
-        let added = 0;
         items.forEach((item, i) => {
-          if (list.some((x) => same(x, item))) return;
           list.push(item);
-          added++;
           const to = [...objAt, lo.base, list.length - 1];
           if (parsedHere) placed.push({ at: to, value: item, ...(typed ? { texts: typed } : {}) });
           else if (src) placed.push({ at: to, from: [...src, key, ...(spread ? [i] : [])] });
         });
         next = list;
-        const skipped = items.length - added;
-        detail = `${existing === undefined ? 'created' : 'appended to'} ${target}: ${added} value${added === 1 ? '' : 's'}${skipped ? ` (${skipped} already there)` : ''}`;
+        detail = `${existing === undefined ? 'created' : 'appended to'} ${target}: ${items.length} value${items.length === 1 ? '' : 's'}`;
       } else if (existing === undefined) {
         next = value;
         detail = `set ${target} from the JSON it held`;
@@ -215,11 +220,21 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
       else keepTypedTexts(doc, p.at, p, texts);
     }
   }
-  if (doc.protocol_version === MIGRATE_FROM) {
+  const version = doc.protocol_version;
+  // A version written as a number (1.0, 1.1: a hand or a YAML-minded tool dropped the quotes) is
+  // the wire version it reads as, stamped as the protocol writes it.
+  const was = version === MIGRATE_FROM ? `"${MIGRATE_FROM}"` : version === 1 || version === 1.1 ? `a number where the protocol writes the string "${version === 1 ? MIGRATE_FROM : MIGRATE_TO}"` : null;
+  if (was !== null) {
     doc.protocol_version = MIGRATE_TO;
     // True of this file: the repairs, when there are any, are listed after it.
     const also = changes.length ? `; and ${changes.length} leftover${changes.length === 1 ? '' : 's'} of older update parsers repaired (below)` : '; no other data changes';
-    changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was "${MIGRATE_FROM}")${also}` });
+    changes.unshift({ path: 'protocol_version', action: 'stamp', detail: `stamped "${MIGRATE_TO}" (was ${was})${also}` });
+  } else if (version !== MIGRATE_TO) {
+    // Not a version this sweep knows how to bring to 1.1: said, so "nothing to migrate" never hides it.
+    problems.unshift({
+      path: 'protocol_version',
+      message: `left as is: ${version === undefined ? 'missing' : `${JSON.stringify(version)} is no wire version migrate knows`} (it stamps "${MIGRATE_FROM}" as "${MIGRATE_TO}"); write "${MIGRATE_TO}" there by hand if the file is of this protocol (any checkpoint update also stamps it)`,
+    });
   }
   return { doc, changes, problems, changed: changes.length > 0 };
 }

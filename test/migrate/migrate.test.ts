@@ -64,11 +64,31 @@ describe('migrateCheckpoint (pure)', () => {
     ]);
   });
 
-  it('appends to an existing array, spreading array values and skipping ones already there', async () => {
-    // A flag given twice: a list of its texts.
+  it('appends to an existing array, spreading array values, each one: the old parser never appended them', async () => {
+    // A flag given twice: a list of its texts. '#41' is in the log already, and is appended again:
+    // a log's equal entries are separate records, and the leftover's was never written.
     const r = migrateCheckpoint(checkpoint({ skill_state: { merged_prs: [40, '#41'], 'merged_prs+': ['#41', '#42', '#43'] } }));
-    expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, '#41', '#42', '#43']);
-    expect(r.changes[1]!.detail).toMatch(/2 values \(1 already there\)/);
+    expect(((r.doc as JsonObject).skill_state as JsonObject).merged_prs).toEqual([40, '#41', '#41', '#42', '#43']);
+    expect(r.changes[1]!.detail).toBe('appended to skill_state.merged_prs: 3 values');
+  });
+
+  it('loses no record a leftover holds, equal to one already there or to each other', async () => {
+    const r = migrateCheckpoint(
+      checkpoint({
+        recently_done: [],
+        'recently_done+': ['deploy', 'deploy'],
+        eval_scores: [{ rubric: 'a', score: 8 }],
+        'eval_scores:json': '[{"rubric": "a", "score": 8}, {"rubric": "a", "score": 8}]',
+        skill_state: { run_history: [{ ok: 1 }], 'run_history+:json': '{"ok": 1}' },
+      }),
+    );
+    const doc = r.doc as JsonObject;
+    expect(doc.recently_done).toEqual(['deploy', 'deploy']);
+    // x:json merges as multisets: each value as often as the side holding it most often.
+    expect(doc.eval_scores).toEqual([{ rubric: 'a', score: 8 }, { rubric: 'a', score: 8 }]);
+    expect((doc.skill_state as JsonObject).run_history).toEqual([{ ok: 1 }, { ok: 1 }]);
+    expect(Object.keys(doc).filter((k) => /[+:]/.test(k))).toEqual([]);
+    expect(r.problems).toEqual([]);
   });
 
   it('parses "x:json" and sets x; merges into an existing object without overwriting', async () => {
@@ -220,6 +240,27 @@ describe('checkpoint migrate', () => {
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toBe('✓ .checkpoints/api.checkpoint.json: changed\n    protocol_version: stamped "1.1" (was "1.0"); no other data changes\n1 of 1 checkpoint changed\n');
     expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(text.replace('"protocol_version": "1.0"', '"protocol_version": "1.1"'));
+  });
+
+  it('a version written as a number is stamped as the string; one it does not know is said (exit 1), never "nothing to migrate" alone', async () => {
+    // As a hand writes it: the number 1.0, other numbers kept to the letter.
+    const numeric = (v: string) => `{\n    "protocol_version": ${v},\n    "skill": "api",\n    "score": 8.0\n}\n`;
+    for (const [v, was] of [['1.0', '1.0'], ['1', '1.0'], ['1.1', '1.1']] as const) {
+      const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
+      write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
+      const r = await runCli(dir, ['migrate']);
+      expect(r.stdout, v).toContain(`protocol_version: stamped "1.1" (was a number where the protocol writes the string "${was}")`);
+      expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric('"1.1"'));
+    }
+    for (const v of ['"1.2"', 'null', '"1"']) {
+      const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
+      write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
+      const r = await runCli(dir, ['migrate']);
+      expect(r.code, v).toBe(1);
+      expect(r.stdout).toContain(`not repaired protocol_version: left as is: ${v} is no wire version migrate knows`);
+      expect(r.stdout).toMatch(/1 need attention\n$/);
+      expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric(v));
+    }
   });
 
   it('reports what it cannot repair (exit 1) and still makes the safe changes', async () => {
