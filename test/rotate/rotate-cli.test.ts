@@ -223,7 +223,15 @@ describe('checkpoint rotate', () => {
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect((await runCli(dir, ['rotate', 'nope'])).code).toBe(2);
+    // A typo beside a real name: refused before the real one is rotated (red team, 12-04).
+    for (const args of [['rotate', 'api', 'apii'], ['rotate', 'apii', 'api']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe('checkpoint: no checkpoint for skill "apii" in .checkpoints/; hint: known skills: api\n');
+      expect(r.stdout).toBe('');
+    }
     expect(readFileSync(join(dir, CP)).equals(before)).toBe(true);
+    expect(historyFiles(dir)).toEqual([]);
   });
 
   it('refuses to append to a history file that is not a rotation file of the skill', async () => {

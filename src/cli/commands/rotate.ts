@@ -1,6 +1,6 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
-import { listSkills } from '../../store/checkpoints.js';
+import { listSkills, requireCheckpoint } from '../../store/checkpoints.js';
 import { readConfig } from '../../store/config.js';
 import { rotateSkill, type RotateReport } from '../../store/rotate.js';
 import { assertSkillName } from '../../store/skill-name.js';
@@ -36,7 +36,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const keep = keepArg(args.options.keep);
   const dryRun = Boolean(args.options['dry-run']);
   for (const s of args.positionals) assertSkillName(s);
-  const skills = args.positionals.length ? [...new Set(args.positionals)] : listSkills(root);
+  const present = listSkills(root);
+  // A named skill with no checkpoint (a typo) is bad input: refused before any other is rotated,
+  // as a conflicted or removed one would be by itself (requireCheckpoint says which).
+  for (const s of args.positionals) if (!present.includes(s)) requireCheckpoint(root, s, undefined, `rotate ${s}`);
+  const skills = args.positionals.length ? [...new Set(args.positionals)] : present;
   const config = readConfig(root);
 
   const reports: RotateReport[] = [];
