@@ -9,7 +9,7 @@ import { ensureProjectDir, linkAt, listProjectDir, projectPathExists, readProjec
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, instantOf, lockPathFor, MAX_READ_BYTES, type Clock } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { refuseConflicted } from './index-conflicts.js';
-import { SKILL_NAME } from './skill-name.js';
+import { isSkillName } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 
 export const HISTORY_DIR = 'history';
@@ -31,12 +31,14 @@ export interface ArchiveEntry {
   bytes: number;
 }
 
-
+/** What an archive in history/ is by its name: reset's `<skill>.<stamp>.checkpoint.json` or rotate's `<skill>.<YYYY-MM-DD>.json`; null for any other file. */
 export function parseArchiveName(file: string): { skill: string; kind: ArchiveEntry['kind'] } | null {
+  // A valid skill name by every rule (length, "..", Windows devices), as restore will ask of it:
+  // history never lists as restorable what restore refuses by its name.
   const a = ARCHIVE_NAME.exec(file);
-  if (a && SKILL_NAME.test(a[1]!)) return { skill: a[1]!, kind: 'checkpoint' };
+  if (a && isSkillName(a[1]!)) return { skill: a[1]!, kind: 'checkpoint' };
   const r = ROTATION_NAME.exec(file);
-  if (r && SKILL_NAME.test(r[1]!)) return { skill: r[1]!, kind: 'rotation' };
+  if (r && isSkillName(r[1]!)) return { skill: r[1]!, kind: 'rotation' };
   return null;
 }
 

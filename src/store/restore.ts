@@ -3,10 +3,10 @@
 // write is; a rotation file's entries go back into the live checkpoint's logs, exactly as many
 // as rotate took out. The archive itself stays: history is never consumed.
 import { basename, join } from 'node:path';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { createFileAtomic } from './atomic.js';
 import { quoted } from '../one-line.js';
-import { ARCHIVE_NAME } from '../protocol/file-names.js';
+import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
 import { copyItemTexts, rekeyItems } from '../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../protocol/json.js';
@@ -15,13 +15,13 @@ import { readConfigFor } from './config.js';
 import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
-import { checkpointPath, display, instantOf, lockPathFor, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
+import { checkpointPath, display, instantOf, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
 import { refuseConflicted } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
 import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
-import { projectPathExists, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
-import { SKILL_NAME } from './skill-name.js';
+import { projectPathExists, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { assertSkillName, SKILL_NAME } from './skill-name.js';
 
 export interface Restored {
   skill: string;
@@ -63,11 +63,34 @@ function archiveErrors(name: string, skill: string, value: JsonValue, now: Date,
   return validateCheckpoint(value, { fileName: `${skill}.checkpoint.json`, now, sizeBytes: bytes }).errors;
 }
 
+/**
+ * An archived checkpoint's content to restore, and the errors it already has. One that does not
+ * parse (reset is how a corrupt checkpoint is set aside) comes back as the same bytes, its parse
+ * error said as one it already had: what reset moved is what restore gives back.
+ */
+function archivedCheckpoint(root: string, archive: string, skill: string, now: Date): { content: string | Uint8Array; kept: FileError[] } {
+  const name = basename(archive);
+  try {
+    const file = readCheckpointFile(root, archive);
+    return { content: file.text, kept: archiveErrors(name, skill, file.value, now, Buffer.byteLength(file.text)) };
+  } catch (e) {
+    if (!isCheckpointError(e) || e.code !== 'E_JSON') throw e;
+    const bytes = readProjectBytes(root, archive, { maxBytes: MAX_READ_BYTES });
+    if (bytes === null) throw e;
+    // "<archive>:<line>:<column>: <why>", or "<archive>: not valid UTF-8".
+    const at = /^.*?:(\d+):(\d+): (.*)$/s.exec(e.message);
+    return { content: bytes, kept: [at ? { path: `line ${at[1]}, column ${at[2]}`, message: at[3]! } : { path: 'the file', message: e.message.slice(e.message.lastIndexOf(': ') + 2) }] };
+  }
+}
+
 /** Brings back what reset or rotate moved (see the top of this file). `base`: where a path argument is relative to. */
 export async function restoreArchive(root: string, arg: string, now: Clock, base = root): Promise<Restored> {
   const archive = resolveArchive(root, arg, base);
   const name = basename(archive);
   const parsed = parseArchiveName(name);
+  // Named as reset or rotate names an archive, but for a skill name no command takes: said so.
+  const named = ARCHIVE_NAME.exec(name) ?? ROTATION_NAME.exec(name);
+  if (!parsed && named) assertSkillName(named[1]);
   if (!parsed) {
     throw new CheckpointError('E_USAGE', `${name} is neither an archived checkpoint nor a rotation file`, {
       hint: 'restore takes <skill>.<stamp>.checkpoint.json or <skill>.<YYYY-MM-DD>.json (`checkpoint history` lists them); this file stays in history/: copy back what you need by hand; nothing was changed',
@@ -77,9 +100,11 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
   const stat = statProjectFile(root, archive)?.stat;
   const tooBig = archiveTooBig(stat?.size, parsed.kind);
   if (tooBig) throw new CheckpointError('E_INVALID', `${name} ${tooBig}`, { hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed' });
-  const file = readCheckpointFile(root, archive, parsed.kind === 'rotation' ? MAX_ROTATION_FILE_BYTES : undefined); // must parse
-  if (parsed.kind === 'rotation') return restoreRotation(root, parsed.skill, archive, file.value, now, file.format.texts);
-  const kept = archiveErrors(name, parsed.skill, file.value, instantOf(now), Buffer.byteLength(file.text));
+  if (parsed.kind === 'rotation') {
+    const file = readCheckpointFile(root, archive, MAX_ROTATION_FILE_BYTES); // its entries must parse
+    return restoreRotation(root, parsed.skill, archive, file.value, now, file.format.texts);
+  }
+  const { content, kept } = archivedCheckpoint(root, archive, parsed.skill, instantOf(now));
   const live = checkpointPath(root, parsed.skill);
   return withLock(lockPathFor(root, parsed.skill), () => {
     const present = projectPathExists(root, live);
@@ -93,7 +118,7 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
     }
     // Created new, never over anything (a link included), and never torn: a failed write leaves no
     // live file. The bytes are the archive's, as read safely (strict UTF-8 decode: same bytes).
-    createFileAtomic(writablePath(root, live), file.text, stat?.mode); // as private as the archive (reset kept its mode)
+    createFileAtomic(writablePath(root, live), content, stat?.mode); // as private as the archive (reset kept its mode)
     return { skill: parsed.skill, path: live, kept, written: true };
   });
 }

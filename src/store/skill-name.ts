@@ -22,7 +22,8 @@ function isWindowsDevice(name: string): boolean {
   return WINDOWS_DEVICE.test(name.toLowerCase());
 }
 
-function isSkillName(name: string): boolean {
+/** Whether `name` is a valid skill name (assertSkillName says why one is not). */
+export function isSkillName(name: string): boolean {
   return SKILL_NAME.test(name) && name.length <= MAX_SKILL_NAME && !name.includes('..') && !isWindowsDevice(name);
 }
 

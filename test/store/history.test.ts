@@ -44,6 +44,8 @@ describe('names', () => {
     expect(parseArchiveName('api.2026-05-01T12-00-00.000Z-2.checkpoint.json')).toEqual({ skill: 'api', kind: 'checkpoint' });
     expect(parseArchiveName('oc-git-ops.2026-05-01.json')).toEqual({ skill: 'oc-git-ops', kind: 'rotation' });
     expect(parseArchiveName('api.checkpoint.json')).toBeNull();
+    // Named like an archive, but for a skill name restore refuses: no archive, so none is listed as restorable.
+    for (const skill of ['con', 'aux.x', 'a..b', 'x'.repeat(101)]) expect(parseArchiveName(`${skill}.2026-05-01T12-00-00.000Z.checkpoint.json`), skill).toBeNull();
     expect(parseArchiveName('notes.txt')).toBeNull();
   });
 });
@@ -215,6 +217,36 @@ describe('restore validates what it writes (red team s12 #6)', () => {
     await runCli(dir, ['reset', 'api']);
     const j = await runCli(dir, ['restore', `api.${STAMP}.checkpoint.json`, '--json']);
     expect(JSON.parse(j.stdout).kept_errors.map((e: { path: string }) => e.path).sort()).toEqual(['created_at', 'status']);
+  });
+
+  it('gives back the exact bytes of a checkpoint reset set aside because it did not parse (JSON cut short, not UTF-8), with the parse error as a note', async () => {
+    const dir = makeRepo();
+    mkdirSync(join(dir, '.checkpoints'));
+    for (const [bytes, note] of [
+      [Buffer.from('{"skill": "api", "phase": "half-written'), 'line 1, column 27: invalid JSON: unterminated string'],
+      [Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), 'the file: not valid UTF-8'],
+    ] as const) {
+      writeFileSync(join(dir, '.checkpoints/api.checkpoint.json'), bytes);
+      const reset = await runCli(dir, ['reset', 'api']);
+      const name = /restore (api\.\S+\.checkpoint\.json)/.exec(reset.stdout)![1]!;
+      const listed = JSON.parse((await runCli(dir, ['history', '--json'])).stdout).find((e: { file: string }) => e.file === name);
+      expect(listed).toMatchObject({ restorable: true });
+      const r = await runCli(dir, ['restore', name]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(`checkpoint: note: .checkpoints/api.checkpoint.json is restored with an error the archive already had: ${note}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\`\n`);
+      expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json')).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('an archive named for a skill name no command takes: history says why it cannot restore it, restore refuses it naming the rule', async () => {
+    const dir = makeRepo();
+    write(dir, `.checkpoints/history/con.${STAMP}.checkpoint.json`, archiveText({}));
+    const listed = JSON.parse((await runCli(dir, ['history', '--json'])).stdout);
+    expect(listed).toEqual([expect.objectContaining({ kind: 'other', restorable: false, reason: 'cannot restore: "con" is no skill name a checkpoint can have (rename it, or copy it back by hand)' })]);
+    const r = await runCli(dir, ['restore', `con.${STAMP}.checkpoint.json`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^checkpoint: invalid skill name "con": Windows reserves "con" for a device/);
+    expect(existsSync(join(dir, '.checkpoints/con.checkpoint.json'))).toBe(false);
   });
 
   it('a rotation file put back into a checkpoint with an error of its own: written, with the note', async () => {

@@ -5,6 +5,8 @@ import { CHECKPOINTS_DIR } from '../../store/root.js';
 import { archiveTooBig, historyDir, listArchives, parseArchiveName } from '../../store/history.js';
 import { listProjectDir, projectPathExists, statProjectFile } from '../../store/safe-fs.js';
 import { oneLine } from '../render/output.js';
+import { quoted } from '../../one-line.js';
+import { ARCHIVE_NAME, ROTATION_NAME } from '../../protocol/file-names.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
@@ -40,7 +42,12 @@ function otherJsonFiles(root: string, known: ReadonlySet<string>, onSkip: (file:
 /** Skipped entries named one by one; past this, a count (a clone may hold thousands). */
 const MAX_SKIPS_NAMED = 5;
 
-const CANNOT_RESTORE = 'cannot restore: not named <skill>.<stamp>.checkpoint.json (rename it, or copy it back by hand)';
+/** Why restore refuses a file of history/ that is no archive by its name. */
+function cannotRestore(file: string): string {
+  const named = ARCHIVE_NAME.exec(file) ?? ROTATION_NAME.exec(file);
+  const why = named ? `${quoted(named[1]!)} is no skill name a checkpoint can have` : 'not named <skill>.<stamp>.checkpoint.json';
+  return `cannot restore: ${why} (rename it, or copy it back by hand)`;
+}
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -75,7 +82,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         const why = refusal(e);
         return { ...e, path: display(root, e.path), restorable: !why, ...(why ? { reason: `cannot restore: ${why}` } : {}) };
       }),
-      ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: CANNOT_RESTORE })),
+      ...others.map((o) => ({ ...o, path: display(root, o.path), skill: null, kind: 'other', restorable: false, reason: cannotRestore(o.file) })),
     ]);
     return 0;
   }
@@ -87,6 +94,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const why = refusal(e);
     ctx.out.out(`${e.kind === 'checkpoint' ? 'checkpoint' : 'rotation  '}  ${oneLine(e.file)}  ${ctx.out.c.dim(`${e.bytes} bytes${why ? `; cannot restore: ${why}` : ''}`)}`);
   }
-  for (const o of others) ctx.out.out(`other       ${oneLine(o.file)}  ${ctx.out.c.dim(`${o.bytes} bytes; ${CANNOT_RESTORE}`)}`);
+  for (const o of others) ctx.out.out(`other       ${oneLine(o.file)}  ${ctx.out.c.dim(`${o.bytes} bytes; ${cannotRestore(o.file)}`)}`);
   return 0;
 }
