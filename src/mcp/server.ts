@@ -217,13 +217,26 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       if (tool.name === 'resume') {
         // Briefing and notes within max_chars together (resume-text.ts).
         const text = await resumeText((n) => tool.argv({ ...args, max_chars: n }), dir, notes, typeof args.max_chars === 'number' ? args.max_chars : undefined);
-        return { content: [{ type: 'text', text }], structuredContent: doc };
+        // The structured briefing within the same budget, counted in bytes (a host may hand it to
+        // the model too): its least-needed parts left out and named; left off when not even its
+        // next action fits, the text then standing alone.
+        const structured = typeof args.max_chars === 'number' ? await budgetedDocument(argv, dir, args.max_chars) : doc;
+        return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
       }
       let text = tool.summary(doc);
       if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
       return { content: [{ type: 'text', text: [text, ...notes].filter(Boolean).join('\n') }], structuredContent: doc };
     } catch (e) {
       return failure(asFailure(e));
+    }
+  }
+
+  async function budgetedDocument(argv: string[], dir: string, maxBytes: number): Promise<Record<string, unknown> | undefined> {
+    try {
+      return documentOf(await invoke('resume', [`--max-bytes=${maxBytes}`, ...argv], dir, true));
+    } catch (e) {
+      if (e instanceof ToolFailure && (e.code === 'E_USAGE' || e.code === 'E_CAPSULE')) return undefined;
+      throw e;
     }
   }
 
@@ -304,8 +317,10 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       let text: string;
       try {
         const dir = await projectDir(args.cwd);
-        const cap = await invoke('resume', ['--', ...(args.skill ? [args.skill] : [])], dir, false);
-        text = [...cap.out, ...cap.err].join('\n');
+        const skill = args.skill ? [args.skill] : [];
+        const cap = await invoke('resume', ['--', ...skill], dir, false);
+        // Briefing and notes within the default budget together, as the resume tool gives them.
+        text = await resumeText((n) => [`--max-chars=${n}`, '--', ...skill], dir, cap.err.filter((l) => l.trim()));
       } catch (e) {
         // A refusal is the request's error, never a message the model would read as its briefing.
         throw rpcError(e);

@@ -327,3 +327,29 @@ describe('when resume asks the user, the question and its list fit the budget to
     }
   });
 });
+
+describe('resume --json within --max-bytes (red team, 12-04)', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+
+  it('whole when it fits; else its least-needed parts are left out and named, a refusal (exit 2) when not even the next action fits', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const summary = 'é'.repeat(15_000); // 30,000 bytes: over the 16 KiB default on its own
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api', { progress_summary: summary, next_actions: ['Write the auth middleware', 'Then the tests'], context_primer: { key_decisions: ['Use JWT'], generated_files: [] } }), null, 2)}\n`);
+    const whole = await runCli(dir, ['resume', 'api', '--json', '--max-bytes', '100000']);
+    expect(JSON.parse(whole.stdout)).toMatchObject({ progress_summary: summary, next_actions: ['Write the auth middleware', 'Then the tests'] });
+    expect(JSON.parse(whole.stdout).left_out).toBeUndefined();
+    for (const args of [[], ['--max-bytes', '1000'], ['--max-bytes', '700']]) {
+      const r = await runCli(dir, ['resume', 'api', '--json', ...args]);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(Number(args[1] ?? 16 * 1024));
+      const doc = JSON.parse(r.stdout);
+      // The summary alone makes room: the rest is given back.
+      expect(doc, args.join(' ')).toMatchObject({ progress_summary: null, left_out: ['progress_summary'], everything: 'checkpoint show api', next: { text: 'Write the auth middleware' }, key_decisions: ['Use JWT'] });
+    }
+    const tight = await runCli(dir, ['resume', 'api', '--json', '--max-bytes', '500']);
+    expect(tight.code).toBe(2);
+    expect(JSON.parse(tight.stdout).error.message).toMatch(/^--max-bytes 500 cannot hold the --json briefing even without its summary, files and key decisions \(\d+ bytes with its newline\)$/);
+  });
+});

@@ -660,6 +660,36 @@ describe('checkpoint mcp: resume within max_chars', () => {
     expect(small.isError).toBe(true);
     expect(text(small)).toBe(`checkpoint: --max-chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise --max-chars to ${header.length + 1} or more`);
   });
+  it('the structured briefing keeps to max_chars too, in bytes: its least-needed parts named in left_out, or left off when even its next action does not fit', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    await call(c, 'update', { skill: 'api', ops: [{ path: 'progress_summary', value: 'é'.repeat(20_000) }] });
+    const size = (r: { structuredContent?: unknown }) => Buffer.byteLength(JSON.stringify(r.structuredContent));
+    // Without max_chars, the CLI's --max-bytes default (16 KiB) holds it.
+    const plain = await call(c, 'resume', { skill: 'api' });
+    expect(size(plain)).toBeLessThan(16 * 1024);
+    expect(plain.structuredContent).toMatchObject({ left_out: ['progress_summary'], everything: 'checkpoint show api' });
+    const some = await call(c, 'resume', { skill: 'api', max_chars: 2000 });
+    expect(size(some)).toBeLessThan(2000);
+    expect(some.structuredContent).toMatchObject({ next: { skill: 'api' }, left_out: expect.arrayContaining(['progress_summary']) });
+    const tiny = await call(c, 'resume', { skill: 'api', max_chars: 120 });
+    expect(tiny.isError).toBeFalsy();
+    expect(tiny.structuredContent).toBeUndefined();
+    expect(text(tiny).length).toBeLessThanOrEqual(120);
+  });
+
+  it('the resume-session prompt keeps to the default budget, notes included', async () => {
+    const dir = repo();
+    messy(dir);
+    write(dir, '.checkpoints/web.checkpoint.json', '{"skill": "web", nope\n');
+    const c = await connect(dir);
+    await call(c, 'update', { skill: 'api', ops: [{ path: 'progress_summary', value: 'é'.repeat(20_000) }] });
+    const prompt = await c.getPrompt({ name: 'resume-session', arguments: {} });
+    const body = (prompt.messages[0]!.content as { text: string }).text;
+    expect(body.length).toBeLessThan(9000);
+    expect(body).toContain('left out unreadable or invalid checkpoint: web');
+  });
 });
 
 describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype', () => {

@@ -7,6 +7,7 @@ import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
 import { byteLimit, charLimit, printBudgeted, type Block } from '../render/budget.js';
+import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
@@ -101,7 +102,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`] },
       ];
     };
-    if (ctx.json) ctx.out.json({ ok: !askRepair, ask_user: true, question: askRepair ? question : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) });
+    if (ctx.json) ctx.out.out(fittedJson({ ok: !askRepair, ask_user: true, question: askRepair ? question : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) }, maxBytes, null));
     else print(askBlocks(), 'checkpoint status');
     return EXIT_ASK_USER;
   }
@@ -116,11 +117,46 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
   if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume ${ONE_SKILL})`] });
   if (ctx.json) {
-    ctx.out.json({ ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}) });
+    const data = { ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}) };
+    ctx.out.out(fittedJson(data, maxBytes, top!.skill));
     return ask ? EXIT_ASK_USER : 0;
   }
   print(orientation.blocks, `checkpoint show ${top!.skill}`);
   return ask ? EXIT_ASK_USER : 0;
+}
+
+/**
+ * The --json briefing within --max-bytes (its newline included), as the text is: whole when it
+ * fits (indented, else compact); else the parts a session needs least are left out first (key
+ * decisions, files, the actions after the next, the summary), each named in `left_out`, with the
+ * command that shows everything. What still does not fit (the next action, the decisions waiting
+ * on the user) is refused, never cut: exit 2, saying which budget would hold it.
+ */
+export function fittedJson(data: Record<string, unknown>, maxBytes: number, skill: string | null): string {
+  const fits = (v: unknown) => [JSON.stringify(v, null, 2), JSON.stringify(v)].map(terminalSafeJson).find((t) => Buffer.byteLength(t) + 1 <= maxBytes);
+  const whole = fits(data);
+  if (whole !== undefined) return whole;
+  const everything = skill ? `checkpoint show ${skill}` : 'checkpoint status --json';
+  const upcoming = Array.isArray(data.next_actions) ? data.next_actions.slice(0, 1) : [];
+  // Least needed first; a part left out is given back when a later one made room enough.
+  const parts = ([['key_decisions', []], ['files', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
+  const without = (left: ReadonlySet<string>) => ({ ...data, ...Object.fromEntries(parts.filter(([key]) => left.has(key))), left_out: parts.map(([key]) => key).filter((key) => left.has(key)), everything });
+  const left = new Set<string>();
+  for (const [key] of parts) {
+    left.add(key);
+    if (fits(without(left)) === undefined) continue;
+    for (const [back] of [...parts].reverse()) {
+      if (back === key || !left.has(back)) continue;
+      left.delete(back);
+      if (fits(without(left)) === undefined) left.add(back);
+    }
+    return fits(without(left))!;
+  }
+  const out = without(left);
+  const size = Buffer.byteLength(JSON.stringify(out)) + 1;
+  throw new CheckpointError('E_USAGE', `--max-bytes ${maxBytes} cannot hold the --json briefing even without its summary, files and key decisions (${size} bytes with its newline)`, {
+    hint: `raise --max-bytes to ${size} or more, or read it whole with ${everything}`,
+  });
 }
 
 // A status outside the enum that no repair reads as one ("paused", "✅ done"): whether the work
