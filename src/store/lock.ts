@@ -25,12 +25,17 @@ interface LockOwner {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The owner a lock file names, or null when it holds none this version writes (`{}`, `1`, text). */
 function parseOwner(raw: string): LockOwner | null {
+  let v: Partial<LockOwner> | null;
   try {
-    return JSON.parse(raw) as LockOwner;
+    v = JSON.parse(raw) as Partial<LockOwner> | null;
   } catch {
     return null;
   }
+  // Judged by its shape: anything else would be trusted as a live owner for STALE_LOCK_MS.
+  if (typeof v !== 'object' || v === null || !Number.isSafeInteger(v.pid) || (v.pid as number) <= 0 || typeof v.host !== 'string') return null;
+  return v as LockOwner;
 }
 
 function readOwner(path: string): LockOwner | null {
@@ -151,8 +156,9 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
         continue;
       }
       if (Date.now() > deadline) {
-        throw new CheckpointError('E_LOCKED', `${lockPath} is held by another checkpoint process`, {
-          hint: `wait and retry; if no checkpoint command is running, delete ${lockPath}`,
+        const name = relative(process.cwd(), lockPath) || lockPath;
+        throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process`, {
+          hint: `wait and retry; if no checkpoint command is running, delete ${name}`,
         });
       }
       await sleep(delay + Math.random() * delay);

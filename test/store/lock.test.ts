@@ -80,6 +80,17 @@ describe('withLock', () => {
     breakStaleLock(lock, dead);
   });
 
+  it('a fresh lock file that names no owner ({}, 1, null, a pid that is no number) is not trusted as a live one: broken like garbage, well before the timeout', async () => {
+    // Trusted as an owner, each was kept for STALE_LOCK_MS (60 s): every write waited out its timeout.
+    const contents = ['{}', '1', 'null', '{"pid": "x", "host": "h"}', '{"pid": 0, "host": "h"}'];
+    const locks = contents.map((text, i) => {
+      const path = join(dir, `.s${i}.lock`);
+      writeFileSync(path, text);
+      return path;
+    });
+    expect(await Promise.all(locks.map((path) => withLock(path, () => 'ok', 20_000)))).toEqual(contents.map(() => 'ok'));
+  });
+
   it('waits a bounded time for a live owner, then says who to ask', async () => {
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'alive', at: Date.now() }));
     const t0 = Date.now();
