@@ -319,6 +319,17 @@ function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number,
   notes.push({ path: joinPath('next_actions', i), problem: problems.join('; '), fix: flags.length ? flags.join(' ') : null, ...(byHand.length ? { byHand: byHand.join(', and ') } : {}) });
 }
 
+/**
+ * The note for the action object at next_actions[i] when a command cannot read it as one (no
+ * `text`, a done_when that is no string), with the exact fix status and next print; else null.
+ */
+export function actionRepair(doc: unknown, i: number, texts?: () => LiteralTexts | undefined): RepairNote | null {
+  if (!isObj(doc) || !Array.isArray(doc.next_actions) || !isObj(doc.next_actions[i])) return null;
+  const notes: RepairNote[] = [];
+  actionSlip(doc.next_actions[i] as Obj, i, notes, new Map(), numberTextIn(doc, texts));
+  return notes[0] ?? null;
+}
+
 /** A fix names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
 export const MAX_FIX_FLAGS = 5;
 

@@ -599,6 +599,15 @@ describe('done', () => {
     expect(readFileSync(join(dir, '.checkpoints/web.checkpoint.json'), 'utf8')).toBe(before);
     seed(dir, 'ops', doc('ops', { status: 'complete', next_actions: [] }));
     expectUsageFailure(await runCli(dir, ['done', 'ops']), /no next_actions to mark done/);
+    // An action written {"action": …}: the slip and the exact fix status prints, nothing popped.
+    seed(dir, 'py', doc('py', { next_actions: [{ action: "Ship it (PR 12)" }, 'b'] }));
+    const py = readFileSync(join(dir, '.checkpoints/py.checkpoint.json'), 'utf8');
+    const r = await runCli(dir, ['done', 'py']);
+    expect(r.stderr).toBe(`checkpoint: next_actions[0] is an object with "action" but no "text" (an action is a string or {"text": …}); nothing was changed; hint: checkpoint update py --next_actions.0.text='Ship it (PR 12)', then run done again\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(join(dir, '.checkpoints/py.checkpoint.json'), 'utf8')).toBe(py);
+    expect((await runCli(dir, ['update', 'py', '--next_actions.0.text=Ship it (PR 12)'])).code).toBe(0);
+    expect(expectOk(await runCli(dir, ['done', 'py'])).stdout).toMatch(/^✓ done: Ship it \(PR 12\)\n/);
   });
 });
 

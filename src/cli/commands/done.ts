@@ -11,7 +11,7 @@ import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '.
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
-import { listFlag, suggestEnum } from '../../protocol/repairable.js';
+import { actionRepair, listFlag, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
@@ -224,7 +224,12 @@ function firstAction(value: JsonValue, skill: string): NextAction {
   }
   const first = actions[0] as NextAction;
   if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {
-    throw new CheckpointError('E_INVALID', 'next_actions[0] is neither a string nor {text, done_when?}', { hint: 'fix it with checkpoint update, then run done again' });
+    // The slip status and next name ({"action": "…"}), with the same exact fix.
+    const note = actionRepair(value, 0);
+    const fix = note?.fix ? `checkpoint update ${skill} ${note.fix}` : note?.byHand;
+    throw new CheckpointError('E_INVALID', `${note ? note.problem : 'next_actions[0] is neither a string nor {text, done_when?}'}; nothing was changed`, {
+      hint: fix ? `${fix}, then run done again` : 'fix it with checkpoint update, then run done again',
+    });
   }
   return first;
 }
