@@ -3,7 +3,7 @@
 // number for done_when, next_actions written as one string, a time written without its zone
 // or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"), a number
 // where text belongs ("step": 2, "protocol_version": 1.1), one string where a list of them
-// belongs ("key_decisions": "Use JWT"), a progress row without an id. validate
+// belongs ("key_decisions": "Use JWT"), a progress row without an id or a label. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { enumSlips } from './enum-slip.js';
@@ -238,6 +238,18 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       typed.push({ path: ['progress_table', i], value: { id, ...r } });
       notes.push({ path: joinPath(joinPath('progress_table', i), 'id'), problem: `progress_table[${i}] (${quoted(r.label)}) has no id`, fix: `--progress_table.${i}.id=${id}` });
     });
+    // A row written {"id": "plan", "status": "complete"}: labelled by its id, which is all it says.
+    rows.forEach((r, i) => {
+      if (!isObj(r) || !hasWords(r.id) || r.label !== undefined) return;
+      const label = flagValue(r.id);
+      typed.push({ path: ['progress_table', i], value: { ...r, label: r.id } });
+      notes.push({
+        path: joinPath(joinPath('progress_table', i), 'label'),
+        problem: `progress_table[${i}] (${quoted(r.id)}) has no label (read as its id)`,
+        fix: label === null ? null : `--progress_table.${i}.label=${label}`,
+        ...(label === null ? { byHand: `give progress_table[${i}] a label` } : {}),
+      });
+    });
   }
   return typed;
 }
@@ -365,8 +377,7 @@ export function readableView(
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
   const { notes, actions, blockers, typed } = slips(doc, numberTextIn(doc, texts), fileSkill);
-  const covered = (p: string) => notes.some((n) => p === n.path || p.startsWith(`${n.path}.`) || p.startsWith(`${n.path}[`));
-  if (!notes.length || !errors.every((e) => covered(e.path))) return null;
+  if (!notes.length || !errors.every((e) => covers(notes, e.path))) return null;
   // Values in the wrong JSON type read (and show) as what they plainly say: "2" for 2, a list for one string.
   const view: Obj = withRetyped(doc, typed);
   if (typeof doc.next_actions === 'string') view.next_actions = [doc.next_actions];
@@ -393,6 +404,16 @@ export function readableView(
   }
   return { view: view as unknown as Checkpoint, meaning: meaning as unknown as Checkpoint, notes };
 }
+
+/** Which of `errors` no slip of `doc` covers: what keeps the file from being read (the reason a reader names first). */
+export function unreadableErrors(doc: unknown, errors: readonly Issue[], fileSkill?: string): Issue[] {
+  if (!isObj(doc)) return [...errors];
+  const { notes } = slips(doc, numberTextIn(doc, undefined), fileSkill);
+  return errors.filter((e) => !covers(notes, e.path));
+}
+
+/** Whether a slip in `notes` covers the error at `path` (its own path, or one inside it). */
+const covers = (notes: readonly RepairNote[], path: string) => notes.some((n) => path === n.path || path.startsWith(`${n.path}.`) || path.startsWith(`${n.path}[`));
 
 /**
  * What to do about an error no command can fix for the user, where it is clear (an action whose

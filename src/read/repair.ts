@@ -1,7 +1,8 @@
 // Why a checkpoint needs repair and what to do, as every reader names it (status, next, list,
 // show): apart from agenda.ts so a reader that walks no history (show) loads none of it.
 import { basename } from 'node:path';
-import { handRepair } from '../protocol/repairable.js';
+import { handRepair, unreadableErrors } from '../protocol/repairable.js';
+import type { Issue } from '../protocol/validate.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import type { Loaded } from './load.js';
 
@@ -9,11 +10,21 @@ import type { Loaded } from './load.js';
 export function repairReason(b: Loaded): string {
   if (b.misnamed) return b.problem!; // names the file and the rename
   if (b.conflict) return `${b.problem} (${b.conflict.repair})`; // each way out of the merge, named
-  const first = b.validation?.errors[0];
+  const first = blockingError(b);
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
   const hand = !b.problem && first ? handRepair(first) : null;
   return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/**
+ * The error to name first: one no hand-written slip covers, since slips alone would not have
+ * kept the file from being read (a created_at written "2026-12-01 10:00" beside a row without a
+ * label: the row is why, and named so the user fixes that first).
+ */
+function blockingError(b: Loaded): Issue | undefined {
+  const errors = b.validation?.errors ?? [];
+  return (b.file && errors.length > 1 ? unreadableErrors(b.file.value, errors, b.skill)[0] : undefined) ?? errors[0];
 }
 
 /** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */

@@ -609,6 +609,18 @@ describe('done', () => {
     expect((await runCli(dir, ['update', 'py', '--next_actions.0.text=Ship it (PR 12)'])).code).toBe(0);
     expect(expectOk(await runCli(dir, ['done', 'py'])).stdout).toMatch(/^✓ done: Ship it \(PR 12\)\n/);
   });
+
+  it('status reads past a row without a label and names, for a file it cannot read, the error no slip covers first (red team, 12-04)', async () => {
+    const dir = repo();
+    seed(dir, 'api', doc('api', { created_at: '2026-12-01 10:00', progress_table: [{ id: 'plan', status: 'complete' }], next_actions: ['Write the auth middleware'] }));
+    const { phase: _phase, ...noPhase } = doc('web', { created_at: '2026-12-01 10:00' });
+    seed(dir, 'web', noPhase);
+    const r = await runCli(dir, ['status']);
+    expect(r.stdout).toMatch(/^api +in_progress /m);
+    expect(r.stdout).toContain("fix: checkpoint update api --created_at=2026-12-01T10:00:00Z --progress_table.0.label='plan'");
+    expect(r.stdout).toContain('1. Write the auth middleware');
+    expect(r.stdout).toMatch(/^web +needs repair +phase: required field "phase" is missing \(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+  });
 });
 
 describe('reset, history, restore', () => {

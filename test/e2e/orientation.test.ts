@@ -40,8 +40,9 @@ function repoWith(checkpoints: Record<string, unknown>[]): string {
 describe('status', () => {
   const decision = { id: 'd1', description: 'Pick the database', needs: 'user_decision' };
   it('--brief names each checkpoint that needs repair, one line each, never a blank line', async () => {
-    // Only a broken checkpoint: a row without its label, as a hand edit leaves it.
-    const only = repoWith([cp('api', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
+    // Only a broken checkpoint: a row with neither id nor label, as a hand edit leaves it (a row
+    // with one of them reads as a slip).
+    const only = repoWith([cp('api', { progress_table: [{ status: 'complete' }] })]);
     const lone = await runCli(only, ['status', '--brief']);
     expect(lone.code).toBe(1);
     expect(lone.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^✗ api needs repair: progress_table\[0\]\S*: .*\(checkpoint validate \.checkpoints\/api\.checkpoint\.json\)$/)]);
@@ -464,7 +465,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
   });
 
   it('a value with no clear meaning gets no guess; an unreadable file and any other error still need repair, never with reset advised for a field', async () => {
-    const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ id: 'auth', status: 'complete' }] })]);
+    const dir = repoWith([cp('api', { status: 'wip-ish' }), cp('web', { progress_table: [{ status: 'complete' }] })]);
     write(dir, '.checkpoints/bad.checkpoint.json', '{ "skill": "bad", ');
     const s = await runCli(dir, ['status']);
     expect(s.stdout).toContain("note: api: status: status \"wip-ish\" is not one of in_progress|blocked|complete|failed; fix: checkpoint update api --status='<in_progress|blocked|complete|failed>'");

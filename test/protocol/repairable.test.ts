@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handRepair, readableView, suggestEnum } from '../../src/protocol/repairable.js';
+import { handRepair, readableView, suggestEnum, unreadableErrors } from '../../src/protocol/repairable.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../../src/protocol/shapes.generated.js';
@@ -213,6 +213,23 @@ describe('readableView', () => {
       ['progress_table[1].id', '--progress_table.1.id=row-3'],
     ]);
     expect(r.notes[2]).toMatchObject({ problem: 'protocol_version is the number 1.1, not the string "1.1"', anyWrite: true });
+  });
+
+  it('a row without a label reads labelled by its id, with the exact fix; a checkpoint with another error names that error first (red team, 12-04)', () => {
+    const rows = [{ id: 'plan', status: 'complete' }, { id: 'build (PR 12)', label: 'Build', status: 'in_progress' }];
+    const r = view(doc({ created_at: '2026-12-01 10:00', progress_table: rows }))!;
+    expect(r.view.progress_table).toEqual([{ id: 'plan', label: 'plan', status: 'complete' }, rows[1]]);
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['created_at', '--created_at=2026-12-01T10:00:00Z'],
+      ['progress_table[0].label', "--progress_table.0.label='plan'"],
+    ]);
+    // A missing phase no slip covers: it keeps the file from being read, and is the one to name.
+    const broken = doc({ created_at: '2026-12-01 10:00', progress_table: rows });
+    delete (broken as Record<string, unknown>).phase;
+    const errors = validateCheckpoint(broken).errors;
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['created_at', 'phase', 'progress_table[0].label']));
+    expect(view(broken)).toBeNull();
+    expect(unreadableErrors(broken, errors).map((e) => e.path)).toEqual(['phase']);
   });
 
   it("a number is read and fixed with the text the file wrote it with (8.0 stays '8.0'); an unknown version number is no slip", () => {
