@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
+import { formatKeepingLayout } from '../protocol/layout.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
@@ -86,7 +87,7 @@ function rotationTarget(root: string, skill: string, doc: JsonObject, now: Date,
   }
 }
 
-function readRotationFile(root: string, path: string, skill: string): { file: RotationFile; format: TextFormat } {
+function readRotationFile(root: string, path: string, skill: string): { file: RotationFile; format: TextFormat; text: string } {
   const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
   if (text === null) throw new CheckpointError('E_NOT_FOUND', `${display(root, path)} vanished while rotating`);
   const { value, format } = parseCheckpointText(text, display(root, path));
@@ -96,7 +97,7 @@ function readRotationFile(root: string, path: string, skill: string): { file: Ro
       hint: 'move that file out of .checkpoints/history/ (or fix it), then rotate again; nothing was changed',
     });
   }
-  return { file: value as unknown as RotationFile, format };
+  return { file: value as unknown as RotationFile, format, text };
 }
 
 /** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
@@ -345,7 +346,11 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
     if (madeDir) removeEmptyDir(root, dir);
   };
   try {
-    steps.push(replaceUndoably(writablePath(root, target, { atomic: true }), formatJson(file, { ...DEFAULT_FORMAT, texts: kept })));
+    // Appended to a day's file in that file's own layout (a hand-kept one keeps its CRLF, its
+    // indent, its inline arrays), as every checkpoint write keeps the checkpoint's.
+    const format: TextFormat = { ...(existing?.format ?? DEFAULT_FORMAT), texts: kept };
+    const text = existing ? formatKeepingLayout(existing.text, existing.file as unknown as JsonValue, file as unknown as JsonValue, format, existing.format.texts) : formatJson(file, format);
+    steps.push(replaceUndoably(writablePath(root, target, { atomic: true }), text));
     steps.push(replaceUndoably(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal)));
   } catch (e) {
     undo(e);

@@ -1,7 +1,7 @@
 // `checkpoint rotate` and `update --auto-rotate` against real repositories, through the
 // built binary; plus the store with a pinned clock for the same-day / next-day cases.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rotateSkill } from '../../src/store/rotate.js';
@@ -119,6 +119,22 @@ describe('checkpoint rotate', () => {
     expect(r.stdout).toMatch(/nothing to rotate/);
     expect(readFileSync(join(dir, CP)).equals(cpBefore)).toBe(true);
     expect(readFileSync(join(dir, HISTORY, files[0]!)).equals(histBefore)).toBe(true);
+  });
+
+  it('a second rotation the same day appends in the day file\'s own layout: a hand-kept CRLF, 4-space file stays so, its 8.0 as written (red team, 12-04)', async () => {
+    const dir = project({ run_history: runs(0, 6) });
+    expect((await runCli(dir, ['rotate', '--keep', '1'])).code).toBe(0);
+    const [name] = historyFiles(dir);
+    const path = join(dir, HISTORY, name!);
+    const handKept = readFileSync(path, 'utf8').replace(/^( +)/gm, '$1$1').replace(/\n/g, '\r\n').replace('"rotated_at"', '"score": 8.0,\r\n    "rotated_at"');
+    writeFileSync(path, handKept);
+    for (const e of runs(6, 8)) expect((await runCli(dir, ['update', 'api', `--skill_state.run_history+:json=${JSON.stringify(e)}`])).code).toBe(0);
+    expect((await runCli(dir, ['rotate', '--keep', '1'])).code).toBe(0);
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('\r\n    "score": 8.0,\r\n');
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(after).toMatch(/^ {8}"skill_state\.run_history": \[\r$/m);
+    expect(JSON.parse(after).entries['skill_state.run_history']).toEqual(runs(0, 7));
   });
 
   it('a process killed between the history write and the checkpoint write loses and doubles nothing', async () => {
