@@ -399,9 +399,10 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     const colon = old.find((m) => m.colon !== undefined && !hasBreak(m.colon))?.colon ?? (multiline ? (style.multiColon ?? ': ') : inlineColon);
     const inner: Place = { multiline, indent: memberIndent, comma: `,${multiline ? inlineLead : restLead}`, colon: multiline ? inlineColon : colon };
     const close = old.length ? node.close : multiline ? eol + base : '';
-    // A multi-line array of one-line records (`[\n  {"a":1},\n  {"a":2}\n]`): a new item follows
-    // its siblings, on one line with their separators, not laid out over lines of its own.
-    const siblings = multiline && node.kind === 'array' ? inlineSiblings(old) : null;
+    // An array of one-line records (`[\n  {"a":1},\n  {"a":2}\n]`, or all on one line): a new
+    // item follows its siblings, on one line with their separators (not the array's own between
+    // items, nor laid out over lines of its own).
+    const siblings = node.kind === 'array' ? inlineSiblings(old) : null;
 
     // Each new member: its old self (index into `old`) or -1, and its written text.
     const parts: Array<{ from: number; body: string }> = [];

@@ -44,6 +44,14 @@ describe('formatKeepingLayout', () => {
     expect(out).toBe(MESSY.replace('"docs/**/*.md"]', '"docs/**/*.md", "src/y.ts"]').replace('["a","b"]', '["a","b","c"]'));
   });
 
+  it('a new record in a one-line array of records is written like its siblings, not with the array\'s own separator inside it (red team, 12-04)', () => {
+    const text = '{\r\n    "runs": [{"score": 8.0, "tiny": 1e-400},{"score": 7.5, "tiny": 0}]\r\n}\r\n';
+    const out = rewrite(text, (v) => {
+      v.runs.unshift({ score: 9, tiny: 1 });
+    });
+    expect(out).toBe('{\r\n    "runs": [{"score": 9, "tiny": 1},{"score": 8.0, "tiny": 1e-400},{"score": 7.5, "tiny": 0}]\r\n}\r\n');
+  });
+
   it('changes one member of a one-line object in place, keeping 8.0 and the escapes beside it', () => {
     const out = rewrite(MESSY, (v) => {
       v.meta.tags.push('urgent');
