@@ -57,8 +57,14 @@ export function parseUpdateFlag(flag: string): UpdateOp {
       throw usage(flag, `value is not valid JSON (${why})`, held ? `${held[1]}; the checkpoint was not changed` : "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
+  // A placeholder our hints print ('<phase>', '<in_progress|blocked|…>'), pasted as printed: the
+  // hint's value left for the user to fill in, never a value to write.
+  if (!json && PLACEHOLDER.test(raw)) throw usage(flag, `${raw} is a placeholder from a hint, not a value`, 'write the real value in its place; the checkpoint was not changed');
   return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
 }
+
+/** What shell-words.ts placeholder() prints, once the shell has taken its quotes off. */
+const PLACEHOLDER = /^<[^<>\n]+>$/;
 
 /** Parser refusals of a :json value that shell quoting cannot cause (json.ts), with what to do instead. */
 const HELD: ReadonlyArray<readonly [RegExp, string]> = [

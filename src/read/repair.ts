@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import { handRepair, unreadableErrors } from '../protocol/repairable.js';
 import type { Issue } from '../protocol/validate.js';
+import { placeholder } from '../shell-words.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import type { Loaded } from './load.js';
 
@@ -13,8 +14,17 @@ export function repairReason(b: Loaded): string {
   const first = blockingError(b);
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
-  const hand = !b.problem && first ? handRepair(first) : null;
+  const hand = !b.problem && first ? (handRepair(first) ?? setMissing(b.skill, first)) : null;
   return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
+}
+
+/** Every write stamps these; update refuses to set them. */
+const STAMPED = new Set(['protocol_version', 'updated_at']);
+
+/** For a required field missing or empty: the update that sets it (the value is the user's), else null. */
+function setMissing(skill: string, e: Issue): string | null {
+  const field = /^required field "([a-z_]+)" is (?:missing|empty)/.exec(e.message)?.[1];
+  return field && e.path === field && !STAMPED.has(field) ? `set it: checkpoint update ${skill} --${field}=${placeholder(field)}` : null;
 }
 
 /**

@@ -619,7 +619,7 @@ describe('done', () => {
     expect(r.stdout).toMatch(/^api +in_progress /m);
     expect(r.stdout).toContain("fix: checkpoint update api --created_at=2026-12-01T10:00:00Z --progress_table.0.label='plan'");
     expect(r.stdout).toContain('1. Write the auth middleware');
-    expect(r.stdout).toMatch(/^web +needs repair +phase: required field "phase" is missing \(checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+    expect(r.stdout).toMatch(/^web +needs repair +phase: required field "phase" is missing \(set it: checkpoint update web --phase='<phase>'; then checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
   });
 });
 

@@ -62,6 +62,14 @@ describe('parsing the operators', () => {
     expect(parseUpdateFlag('--a=line1\nline2').value).toBe('line1\nline2');
   });
 
+  it('refuses a placeholder a hint printed, pasted as it was (\'<phase>\'), for any field; text around one is a value', () => {
+    for (const flag of ['--phase=<phase>', '--status=<in_progress|blocked|complete|failed>', '--next_actions+=<action>']) {
+      expect(() => parseUpdateFlag(flag), flag).toThrow(/is a placeholder from a hint, not a value/);
+    }
+    expect(parseUpdateFlag('--step=<b> tags in step 2').value).toBe('<b> tags in step 2');
+    expect(parseUpdateFlag('--a:json="<phase>"').value).toBe('<phase>'); // typed on purpose
+  });
+
   it('refuses malformed JSON with the column', () => {
     const e = usageError(() => parseUpdateFlag('--o:json={"k":}'));
     expect(e.message).toMatch(/value is not valid JSON \(unexpected character "}" at column 6\)/);
