@@ -3,7 +3,7 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
-import { pasteArg } from '../shell-words.js';
+import { pasteArg, shellQuote } from '../shell-words.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
@@ -59,7 +59,7 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   }
   // A placeholder our hints print ('<phase>', '<in_progress|blocked|…>'), pasted as printed: the
   // hint's value left for the user to fill in, never a value to write.
-  if (!json && PLACEHOLDER.test(raw)) throw usage(flag, `${raw} is a placeholder from a hint, not a value`, 'write the real value in its place; the checkpoint was not changed');
+  if (!json && PLACEHOLDER.test(raw)) throw usage(flag, `${raw} is a placeholder from a hint, not a value`, `write the real value in its place (to write that text itself: ${flag.slice(0, flag.length - raw.length - 1)}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
   return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
 }
 
