@@ -20,8 +20,15 @@ export { DRIVER_NAME, driverCommand, shellQuote } from './driver-command.js';
 const KEYS: { key: string; ours: (v: string) => boolean }[] = [
   { key: 'merge.checkpoint.name', ours: (v) => v === DRIVER_NAME },
   { key: 'merge.checkpoint.driver', ours: isOurDriverCommand },
-  { key: 'merge.checkpoint.recursive', ours: (v) => v === 'binary' },
 ];
+
+/**
+ * What earlier versions also set: `recursive = binary` made git take the oldest common ancestor,
+ * not a merge of the merge bases, as a criss-cross merge's base, so a record one branch had
+ * removed came back. The driver merges the bases itself now (merge/virtual-base.ts): install
+ * removes our old value, and uninstall still does.
+ */
+const RETIRED = { key: 'merge.checkpoint.recursive', ours: (v: string) => v === 'binary' };
 
 /** Every value of `key` in this clone's config (a key may be set more than once), or null. */
 const configValue = (root: string, key: string) => gitOut(root, ['config', '--local', '--get-all', key]);
@@ -74,8 +81,8 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
   const wanted: Record<string, string> = {
     'merge.checkpoint.name': DRIVER_NAME,
     'merge.checkpoint.driver': driverCommand(nodePath, binPath),
-    'merge.checkpoint.recursive': 'binary',
   };
+  const unsets: string[] = [];
   const theirs = foreignDriver(root);
   const outer = opts.local ? null : outerDriver(root);
   if (outer !== null) {
@@ -96,6 +103,13 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
       const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
       changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
     }
+    const retired = configValue(root, RETIRED.key);
+    if (retired !== null && RETIRED.ours(retired)) {
+      unsets.push(RETIRED.key);
+      changes.push(`removed ${RETIRED.key}=binary, which an earlier version set (it brought back, in a criss-cross merge, what one branch had removed)`);
+    } else if (retired !== null) {
+      notes.push(keepNote(RETIRED.key, retired, `git merges a criss-cross merge's bases with it instead of checkpoint's driver; to let the driver: git config --unset-all ${RETIRED.key}`));
+    }
   }
   const path = join(root, '.gitattributes');
   // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
@@ -115,6 +129,7 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
     notes,
     apply() {
       for (const [key, value] of sets) gitRun(root, ['config', '--local', key, value]);
+      for (const key of unsets) gitRun(root, ['config', '--local', '--unset-all', key]);
       if (attributes.added) writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
     },
   };
@@ -130,7 +145,7 @@ export function planUninstallDriver(root: string): InstallPlan {
   const changes: string[] = [];
   const notes: string[] = [];
   const theirs = foreignDriver(root);
-  const unset = theirs !== null ? [] : KEYS.filter(({ key, ours }) => {
+  const unset = theirs !== null ? [] : [...KEYS, RETIRED].filter(({ key, ours }) => {
     const v = configValue(root, key);
     return v !== null && ours(v);
   }).map(({ key }) => key);

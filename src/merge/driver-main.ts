@@ -127,6 +127,7 @@ function mergeFiles(args: string[]): number {
   if (args.length < 4 || args.length > 5) throw new UsageError(`expected arguments %O %A %B %P [%L], got ${args.length}`);
   const [basePath, oursPath, theirsPath, repoPath, markerArg] = args as [string, string, string, string, string | undefined];
   const markerSize = parseMarkerSize(markerArg);
+  const virtualBase = markerSize !== DEFAULT_MARKER_SIZE && mergesBases(repoPath, markerSize);
   const bytes = {
     ours: readBytes(oursPath, '%A (ours)'),
     base: readBytes(basePath, '%O (base)'),
@@ -151,7 +152,7 @@ function mergeFiles(args: string[]): number {
   const result =
     unreadable.length > 0
       ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
-      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout });
+      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout, virtualBase });
 
   const report = driverReport(repoPath, result.messages);
   if (report !== undefined) say(report);
@@ -161,6 +162,20 @@ function mergeFiles(args: string[]): number {
   }
   if (result.text !== undefined && result.text !== texts.ours) fs.writeFileSync(oursPath, result.text);
   return result.status === 'clean' ? 0 : 1;
+}
+
+/**
+ * Whether git runs us to merge two merge bases into the virtual ancestor of a criss-cross merge
+ * rather than for the merge itself: git then passes the file's conflict-marker-size plus 2 (its
+ * ll_merge, since 2.12). Asked only for a size other than the default, so a plain merge starts
+ * no git; the attribute is read to tell that +2 from a size a project set.
+ */
+function mergesBases(repoPath: string, markerSize: number): boolean {
+  const out = runGitSync(process.cwd(), ['check-attr', 'conflict-marker-size', '--', repoPath]);
+  if (out.code !== 0) return false;
+  const value = /: conflict-marker-size: (.*)$/m.exec(out.stdout)?.[1];
+  const set = value === undefined ? NaN : Number(value);
+  return markerSize === (Number.isInteger(set) && set > 0 ? set : DEFAULT_MARKER_SIZE) + 2;
 }
 
 /**

@@ -10,6 +10,7 @@ import { fileKind } from '../protocol/file-names.js';
 import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { keepExactTexts, mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { virtualBase } from './virtual-base.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
 import { jsonEqual } from './json-value.js';
@@ -36,6 +37,11 @@ export interface MergeTextsInput {
   labels?: Partial<ConflictLabels>;
   /** `resolve --ours/--theirs`: conflicts to settle with one side's version. */
   settle?: Settlement;
+  /**
+   * git's merge of two merge bases (a criss-cross history's virtual ancestor), never seen in the
+   * work tree: always clean, each conflict a stand-in (virtual-base.ts), in formatJson's layout.
+   */
+  virtualBase?: boolean;
   /**
    * The writer that keeps ours' layout (protocol/layout.ts formatKeepingLayout), fetched only
    * when a clean merge changed a file that is not laid out as formatJson lays it out; without
@@ -137,6 +143,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   let { value, conflicts } = merged;
   const exact = merged.exact ?? [];
   let unmatched: string[] | undefined;
+  if (input.virtualBase) return { status: 'clean', text: formatJson(virtualBase(value, conflicts), detectFormat(input.ours)), conflicts: [], messages: [] };
   if (input.settle) ({ value, conflicts, unmatched } = settleConflicts(value, conflicts, input.settle));
   // Literals equal in value but respelled by a side: their texts merge like values (literal-texts.ts).
   const anyTexts = sideTexts.base !== undefined || sideTexts.ours !== undefined || sideTexts.theirs !== undefined;

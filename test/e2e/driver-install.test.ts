@@ -51,7 +51,8 @@ describe('install-driver', () => {
     const run = spawnSync(process.execPath, [join(pkg, 'bin/checkpoint.js'), 'install-driver'], { cwd: dir, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain("it'\\''s here");
-    expect(git(dir, ['config', 'merge.checkpoint.recursive']).trim()).toBe('binary');
+    // No merge.checkpoint.recursive: git merges a criss-cross merge's bases through the driver too.
+    expect(gitTry(dir, ['config', 'merge.checkpoint.recursive']).status).toBe(1);
     expect(read(dir, '.gitattributes')).toContain('.checkpoints/*.checkpoint.json merge=checkpoint');
     // Idempotent.
     expect(spawnSync(process.execPath, [join(pkg, 'bin/checkpoint.js'), 'install-driver'], { cwd: dir, encoding: 'utf8' }).stdout).toContain('already installed');
@@ -214,16 +215,28 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     write(dir, '.gitattributes', `*.png binary\r\n${THEIR_LINE}\r\n`);
     git(dir, ['config', '--unset', 'merge.checkpoint.driver']); // what the note says to do
     const install = cli(dir, ['install-driver']);
-    expect(install.stdout).toBe('✓ set merge.checkpoint.name\n✓ set merge.checkpoint.driver\n✓ set merge.checkpoint.recursive\n✓ added a line to .gitattributes\n');
+    expect(install.stdout).toBe('✓ set merge.checkpoint.name\n✓ set merge.checkpoint.driver\n✓ added a line to .gitattributes\n');
     expect(read(dir, '.gitattributes')).toContain('# added by checkpoint install-driver');
-    // The user tunes one of our keys: from then on it is theirs.
+    // The user sets how git merges the bases: theirs, kept, and said what it does.
     git(dir, ['config', 'merge.checkpoint.recursive', 'text']);
-    expect(cli(dir, ['install-driver']).stdout).toContain("! kept merge.checkpoint.recursive as this clone set it (text), not checkpoint's");
+    expect(cli(dir, ['install-driver']).stdout).toContain("! kept merge.checkpoint.recursive as this clone set it (text), not checkpoint's; git merges a criss-cross merge's bases with it instead of checkpoint's driver");
     const uninstall = cli(dir, ['uninstall-driver']);
     expect(uninstall.code, uninstall.stderr).toBe(0);
     expect(uninstall.stdout).toContain('✓ removed merge.checkpoint.name, merge.checkpoint.driver from git config\n✓ removed the lines install-driver added to .gitattributes\n');
     expect(git(dir, ['config', '--get-regexp', '^merge\\.checkpoint\\.'])).toBe('merge.checkpoint.foo bar\nmerge.checkpoint.recursive text\n');
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
+  });
+
+  it('the recursive = binary an earlier version set is removed by install (it brought back what one side of a criss-cross merge removed), and by uninstall', () => {
+    for (const command of ['install-driver', 'uninstall-driver']) {
+      const dir = repo();
+      expect(cli(dir, ['install-driver']).code).toBe(0);
+      git(dir, ['config', 'merge.checkpoint.recursive', 'binary']);
+      const r = cli(dir, [command]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(command === 'install-driver' ? '✓ removed merge.checkpoint.recursive=binary, which an earlier version set' : 'merge.checkpoint.recursive from git config');
+      expect(gitTry(dir, ['config', 'merge.checkpoint.recursive']).status).toBe(1);
+    }
   });
 
   it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', () => {
@@ -262,7 +275,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     const r = cli(dir, ['uninstall-driver']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe([
-      '✓ removed merge.checkpoint.name, merge.checkpoint.driver, merge.checkpoint.recursive from git config',
+      '✓ removed merge.checkpoint.name, merge.checkpoint.driver from git config',
       '✓ removed the lines install-driver added to .gitattributes',
       `! left a line in .gitattributes that install-driver added and the project since edited ("${THEIR_LINE} -diff"); remove by hand if the project no longer uses the driver`,
       '',

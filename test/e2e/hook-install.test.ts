@@ -59,7 +59,7 @@ describe('init beside another pre-push hook', () => {
     expect(readdirSync(join(dir, '.husky/_')).sort()).toEqual(['h', 'pre-push']);
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
     // The rest of init was done.
-    expect(git(dir, ['config', 'merge.checkpoint.recursive']).trim()).toBe('binary');
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain('merge-driver');
     expect(existsSync(join(dir, '.checkpoints/README.md'))).toBe(true);
     commitAll(dir, 'checkpoint init');
     const gated = gitTry(dir, ['push', '-q', 'origin', 'main']);

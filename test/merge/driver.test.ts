@@ -414,3 +414,32 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
     expect(message!.length).toBeLessThan(250);
   });
 });
+
+describe('mergeCheckpointTexts: the merge of two merge bases (a criss-cross merge\'s virtual ancestor)', () => {
+  it('is always clean JSON: each record either base holds, a stand-in where they disagree, a conflicting run of the queue left out; the same whichever base is ours', () => {
+    const one = edited((d) => {
+      d.phase = 'audit';
+      d.next_actions = ['two', 'from one'];
+      d.skill_state.audits.push({ id: 'x', at: '2026-03-02T00:00:00Z' });
+    });
+    const two = edited((d) => {
+      d.phase = 'ship';
+      d.next_actions = ['one', 'two', 'from two'];
+      d.skill_state.audits.push({ id: 'y', at: '2026-03-03T00:00:00Z' });
+    });
+    const results = [merge(text(BASE), text(one), text(two), { virtualBase: true }), merge(text(BASE), text(two), text(one), { virtualBase: true })];
+    const values = results.map((r) => {
+      expect(r.status).toBe('clean');
+      expect(r.messages).toEqual([]);
+      return parseJson(r.text!).value as any;
+    });
+    expect(values[0]).toEqual(values[1]);
+    const v = values[0];
+    expect(v.phase).toEqual({ '(checkpoint: the merge bases disagree here)': 'phase' });
+    expect(v.skill_state.audits.map((a: { id: string }) => a.id).sort()).toEqual(['x', 'y']);
+    // The bases' common action stays; each base's own appended one is in it (they did not conflict).
+    expect(v.next_actions).toEqual(expect.arrayContaining(['two']));
+    // The plain merge of the same sides conflicts (markers): the stand-in is only for the base.
+    expect(merge(text(BASE), text(one), text(two)).status).toBe('conflict');
+  });
+});

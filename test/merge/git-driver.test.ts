@@ -34,7 +34,6 @@ function driverRepo(): string {
   repos.push(dir);
   git(dir, ['config', 'merge.checkpoint.name', 'checkpoint semantic merge']);
   git(dir, ['config', 'merge.checkpoint.driver', `'${process.execPath}' '${launcher}' %O %A %B %P %L`]);
-  git(dir, ['config', 'merge.checkpoint.recursive', 'binary']);
   write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
   return dir;
 }
@@ -214,6 +213,78 @@ describe('git runs the driver', () => {
     // a2 popped a3 (the head once a1 and b1 had popped a1, a2).
     expectEverything(doc, ['a1', 'b1', 'a2', 'b2'], ['a4', 'a5', 'from a1', 'from b1', 'from a2', 'from b2']);
     expectLastRun(doc, 'b2');
+  });
+
+  /** Two branches that each merged the other (m1: a1 merged into main, m2: b1 into b): their merge has two merge bases. */
+  function crissCross(dir: string, edit: { a1?: (d: any) => void; b1?: (d: any) => void; m1?: (d: any) => void; m2?: (d: any) => void } = {}): void {
+    start(dir);
+    git(dir, ['branch', 'b']);
+    save(dir, { ...load(dir), updated_at: '2026-03-02T01:00:00Z', next_actions: [...load(dir).next_actions, 'Open PR for A'] });
+    edit.a1?.(dir);
+    const a1 = commitAll(dir, 'a1', '2026-03-02T01:00:00Z');
+    git(dir, ['checkout', '-q', 'b']);
+    save(dir, { ...load(dir), updated_at: '2026-03-02T02:00:00Z', skill_state: { run_history: [{ id: 'b-run', at: '2026-03-02T02:00:00Z' }] } });
+    edit.b1?.(dir);
+    const b1 = commitAll(dir, 'b1', '2026-03-02T02:00:00Z');
+    for (const [branch, other, fix] of [['b', a1, edit.m2], ['main', b1, edit.m1]] as const) {
+      git(dir, ['checkout', '-q', branch]);
+      const r = gitTry(dir, ['merge', '--no-edit', other]);
+      if (r.status !== 0) {
+        fix!(dir);
+        commitAll(dir, `resolved on ${branch}`, '2026-03-02T03:00:00Z');
+      }
+    }
+    expect(git(dir, ['merge-base', '--all', 'main', 'b']).trim().split('\n')).toHaveLength(2);
+  }
+
+  it('criss-cross: a record both merge bases hold and one side then removed stays removed (git merges the bases through the driver; red team, 12-04)', () => {
+    const dir = driverRepo();
+    crissCross(dir);
+    // main finishes "Open PR for A" and clears the run log; b changes only its step.
+    const done = load(dir);
+    save(dir, { ...done, updated_at: '2026-03-03T01:00:00Z', next_actions: done.next_actions.filter((a: string) => a !== 'Open PR for A'), skill_state: { run_history: [] } });
+    commitAll(dir, 'PR for A opened', '2026-03-03T01:00:00Z');
+    git(dir, ['checkout', '-q', 'b']);
+    save(dir, { ...load(dir), updated_at: '2026-03-03T02:00:00Z', step: 'sprint-2' });
+    commitAll(dir, 'b: sprint 2', '2026-03-03T02:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    const r = gitTry(dir, ['merge', '--no-edit', 'b']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const doc = expectClean(dir);
+    // With the oldest ancestor as the base (merge.checkpoint.recursive=binary), both came back.
+    expect(doc.next_actions).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+    expect(doc.skill_state.run_history).toEqual([]);
+    expect(doc.step).toBe('sprint-2');
+  });
+
+  it('criss-cross: where the merge bases disagree (a conflict each side settled its own way), the merge asks while the sides still differ, and takes their common value when they agree', () => {
+    for (const agree of [false, true]) {
+      const dir = driverRepo();
+      crissCross(dir, {
+        a1: (d) => save(d, { ...load(d), phase: 'audit' }),
+        b1: (d) => save(d, { ...load(d), phase: 'ship' }),
+        // Each side settles the phase conflict for itself.
+        m1: (d) => expect(gitTry(d, ['checkout', '--ours', FILE]).status).toBe(0),
+        m2: (d) => expect(gitTry(d, ['checkout', '--ours', FILE]).status).toBe(0),
+      });
+      expect(load(dir).phase).toBe('audit');
+      git(dir, ['checkout', '-q', 'b']);
+      expect(load(dir).phase).toBe('ship');
+      if (agree) save(dir, { ...load(dir), phase: 'audit' });
+      save(dir, { ...load(dir), updated_at: '2026-03-03T02:00:00Z', step: 'sprint-2' });
+      commitAll(dir, 'b: sprint 2', '2026-03-03T02:00:00Z');
+      git(dir, ['checkout', '-q', 'main']);
+      const r = gitTry(dir, ['merge', '--no-edit', 'b']);
+      if (agree) {
+        expect(r.status, r.stdout + r.stderr).toBe(0);
+        expect(expectClean(dir)).toMatchObject({ phase: 'audit', step: 'sprint-2' });
+      } else {
+        // Not "b changed the phase from the base's audit": the bases held both.
+        expect(r.status).not.toBe(0);
+        expect(r.stderr).toContain(`checkpoint: ${FILE}: conflict at phase: ours "audit" vs theirs "ship"`);
+        expect(read(dir, FILE).match(/^<<<<<<< ours$/gm)).toHaveLength(1);
+      }
+    }
   });
 
   it('stops on a semantic collision with markers around that field only, UU, non-zero exit', () => {
