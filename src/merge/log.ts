@@ -9,9 +9,9 @@
 //
 // Order: base records that survive, in base order; then the additions (in front, for
 // `newest-first`). When only one side added, its own order; when both did, an order that
-// ignores which side is "ours": by the entry's time (fields.ts logEntryTime, the same one
-// rotate keeps the newest by; ascending for `append`, descending for `newest-first`),
-// untimed after timed, ties by canonical JSON.
+// ignores which side is "ours" and keeps each side's own: the two merged as sorted runs, by
+// the entry's time (fields.ts logEntryTime, the same one rotate keeps the newest by; ascending
+// for `append`, descending for `newest-first`), untimed after timed, ties by canonical JSON.
 
 import { logEntryTime, type LogPolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
@@ -61,17 +61,38 @@ function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, numbe
   return added;
 }
 
-/** Both sides' additions as one multiset (per identity, the larger count), in a side-independent order. */
+/**
+ * Both sides' additions as one multiset (per identity, the larger count), in a side-independent
+ * order that keeps each side's own: the two lists are merged as sorted runs are, at each step the
+ * earlier of their two next entries (by time, untimed after timed, then by canonical JSON) going
+ * first. Sides that wrote in time order come out in time order; entries without a time (or with one
+ * time) keep the order their side wrote them in, never re-sorted by their text.
+ */
 function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy): Keyed[] {
-  const first = new Map<string, Keyed>();
-  for (const item of [...ours, ...theirs]) if (!first.has(item.key)) first.set(item.key, item);
   const direction = policy.order === 'newest-first' ? -1 : 1;
-  const timed = [...first.values()].map((item) => ({ item, time: logEntryTime(item.entry, policy) }));
-  timed.sort((a, b) => {
-    if (a.time !== undefined && b.time !== undefined && a.time !== b.time) return direction * (a.time - b.time);
-    if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;
-    return compareStrings(a.item.key, b.item.key);
-  });
+  const times = new Map<string, number | undefined>();
+  const timeOf = (item: Keyed): number | undefined => {
+    if (!times.has(item.key)) times.set(item.key, logEntryTime(item.entry, policy));
+    return times.get(item.key);
+  };
+  const before = (a: Keyed, b: Keyed): boolean => {
+    const [ta, tb] = [timeOf(a), timeOf(b)];
+    if (ta !== undefined && tb !== undefined && ta !== tb) return direction * (ta - tb) < 0;
+    if ((ta === undefined) !== (tb === undefined)) return ta !== undefined;
+    return compareStrings(a.key, b.key) < 0;
+  };
+  const order: Keyed[] = [];
+  const placed = new Set<string>();
+  let [i, j] = [0, 0];
+  for (;;) {
+    while (i < ours.length && placed.has(ours[i]!.key)) i++;
+    while (j < theirs.length && placed.has(theirs[j]!.key)) j++;
+    const [a, b] = [ours[i], theirs[j]];
+    if (a === undefined && b === undefined) break;
+    const next = a === undefined ? b! : b === undefined || a.key === b.key || before(a, b) ? a : b;
+    placed.add(next.key);
+    order.push(next);
+  }
   // Each copy as its side wrote it (of the side with more copies, ours on a tie): copies of one
   // identity may differ still (-0 and 0 are one identity), and each keeps its own literal texts.
   const byKey = (list: readonly Keyed[]): Map<string, Keyed[]> => {
@@ -85,7 +106,7 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
   };
   const [oursCopies, theirsCopies] = [byKey(ours), byKey(theirs)];
   const out: Keyed[] = [];
-  for (const { item } of timed) {
+  for (const item of order) {
     const mine = oursCopies.get(item.key) ?? [];
     const other = theirsCopies.get(item.key) ?? [];
     out.push(...(mine.length >= other.length ? mine : other));

@@ -126,7 +126,8 @@ describe('git runs the driver', () => {
     expect(doc.updated_at).toBe('2026-03-02T09:00:00Z');
     // Both appended: main's session (08:00) queued its action before feature's (09:00).
     expectEverything(doc, ['main', 'feature'], ['a3', 'a4', 'a5', 'm: deploy', 'f: write docs']);
-    expect(doc.recently_done.map((d: any) => `${d.by}:${d.action}`)).toEqual(['feature:a1', 'feature:a2', 'main:a1']);
+    // Newest first; feature's two pops share one time and stay in the order feature wrote them (a2, popped last, first).
+    expect(doc.recently_done.map((d: any) => `${d.by}:${d.action}`)).toEqual(['feature:a2', 'feature:a1', 'main:a1']);
     expectLastRun(doc, 'feature');
     expect(doc.skill_state.streak).toBe(1);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { compileExtraLogs } from '../../src/protocol/fields.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { mergeCheckpointValues, type Conflict } from '../../src/merge/merge.js';
@@ -869,5 +870,28 @@ describe('issue 9: real-repo shapes', () => {
       expect((value as any).skill_state.coverage).toEqual({ pct: 81 });
       expect(mergeCheckpointValues(b, theirs, ours).conflicts.map((c) => c.display)).toEqual(['skill_state.coverage.pct']);
     });
+  });
+});
+
+describe('log order when both sides added (red team, 12-04)', () => {
+  it('keeps each side\'s own order of entries without a time (or with one time), whichever side is ours', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 12 }), fc.integer({ min: 0, max: 12 }), fc.boolean(), (entries, cut, timed) => {
+        const at = '2026-03-02T00:00:00Z';
+        const shape = (e: string): JsonValue => (timed ? { at, run: e } : e);
+        const [mine, other] = [entries.slice(0, cut).map(shape), entries.slice(cut).map(shape)];
+        const doc = (runs: JsonValue[]) => ({ ...BASE, skill_state: { run_history: runs } });
+        const forward = mergeCheckpointValues(doc([]), doc(mine), doc(other), {}).value as any;
+        const backward = mergeCheckpointValues(doc([]), doc(other), doc(mine), {}).value as any;
+        expect(forward).toEqual(backward);
+        const merged: JsonValue[] = forward.skill_state.run_history;
+        const key = (v: JsonValue) => JSON.stringify(v);
+        expect(merged.map(key).sort()).toEqual(entries.map(shape).map(key).sort());
+        for (const side of [mine, other]) {
+          const wanted = new Set(side.map(key));
+          expect(merged.map(key).filter((k) => wanted.has(k))).toEqual(side.map(key));
+        }
+      }),
+    );
   });
 });
