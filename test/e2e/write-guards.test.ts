@@ -160,11 +160,14 @@ describe('a problem the file already had does not block writes that leave it as 
   it('a new wrong value over a wrong one is the write\'s own error: refused (red team, 12-03)', async () => {
     const dir = repo();
     const { api } = offEnum(dir);
-    // An unfilled placeholder pasted from a fix line, or any other value outside the enum.
-    for (const value of ['<complete|in_progress|not_started|blocked|failed>', 'bogus']) {
+    // An unfilled placeholder pasted from a fix line (refused as such), or any other value outside the enum.
+    for (const [value, refusal] of [
+      ['<complete|in_progress|not_started|blocked|failed>', /is a placeholder from a hint, not a value$/],
+      ['bogus', /^refused: the result would be invalid at progress_table\[1\]\.status/],
+    ] as const) {
       const r = await runCli(dir, ['update', 'api', `--progress_table.1.status=${value}`]);
       expect(r.code, r.stderr).toBe(2);
-      expect(errorLine(r.stderr).message).toMatch(/^refused: the result would be invalid at progress_table\[1\]\.status/);
+      expect(errorLine(r.stderr).message).toMatch(refusal);
       expect(read(dir, FILE('api'))).toBe(api);
     }
     // The fix itself goes through.
