@@ -329,12 +329,9 @@ describe('when resume asks the user, the question and its list fit the budget to
 });
 
 describe('resume --json within --max-bytes (red team, 12-04)', () => {
-  const dirs: string[] = [];
-  afterEach(() => dirs.splice(0).forEach(cleanup));
-
   it('whole when it fits; else its least-needed parts are left out and named, a refusal (exit 2) when not even the next action fits', async () => {
+    // makeRepo's folder goes after this file (test/helpers/cleanup.ts).
     const dir = makeRepo();
-    dirs.push(dir);
     const summary = 'é'.repeat(15_000); // 30,000 bytes: over the 16 KiB default on its own
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(freshCheckpoint('api', { progress_summary: summary, next_actions: ['Write the auth middleware', 'Then the tests'], context_primer: { key_decisions: ['Use JWT'], generated_files: [] } }), null, 2)}\n`);
     const whole = await runCli(dir, ['resume', 'api', '--json', '--max-bytes', '100000']);
