@@ -296,6 +296,26 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.git/config')).toBe(config);
   });
 
+  it('a merge with the driver\'s install gone says so in one line (no stack trace), leaves the file unmerged, and merges once the driver is back', () => {
+    const pkg = join(tempDir('cp-gone-'), 'pkg');
+    mkdirSync(pkg, { recursive: true });
+    for (const part of ['bin', 'dist', 'hooks', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    const dir = divergedRepo();
+    expect(spawnSync(process.execPath, [join(pkg, 'bin/checkpoint.js'), 'install-driver'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+    commitAll(dir, 'route checkpoints to the driver');
+    rmSync(pkg, { recursive: true, force: true });
+    const r = gitTry(dir, ['merge', '--no-edit', 'other']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).not.toMatch(/\n\s+at |MODULE_NOT_FOUND|node:internal/);
+    expect(r.stderr).toContain('checkpoint: the merge driver is gone (its install moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- .checkpoints/');
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU \.checkpoints\//m);
+    // The way out it names.
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    const file = /--merge -- (\S+)/.exec(r.stderr)![1]!;
+    expect(gitTry(dir, ['checkout', '--merge', '--', file]).status).toBe(0);
+    expect(read(dir, file)).not.toMatch(/^[<=>]{7}/m);
+  });
+
   it('an install moved since (a stale driver path of ours) is updated, and uninstall empties and drops the section', () => {
     const dir = repo();
     const before = read(dir, '.git/config');
@@ -342,7 +362,7 @@ describe('a merge driver set in the global or system git config', () => {
     const local = cli(dir, ['install-driver', '--local'], { env });
     expect(local.code, local.stderr).toBe(0);
     expect(local.stdout).toContain('✓ set merge.checkpoint.driver');
-    expect(localDriver(dir, env)).toMatch(/merge-driver %O %A %B %P %L$/);
+    expect(localDriver(dir, env)).toMatch(/merge-driver %O %A %B %P %L; echo .* >&2; exit 1$/);
   });
 
   it("checkpoint's own driver set globally: init and install-driver leave it in charge, and doctor is content", () => {

@@ -37,7 +37,7 @@ describe('merge driver registration, read without git', () => {
     expect(cli(dir, ['install-driver']).code).toBe(0);
     const value = git(dir, ['config', 'merge.checkpoint.driver']).trim();
     git(dir, ['config', '--remove-section', 'merge.checkpoint']);
-    appendFileSync(join(dir, '.git/config'), `[merge.CheckPoint]\n\tname = ${DRIVER_NAME}\n\tdriver = ${value.replace(/\\/g, '\\\\')}\n[merge.other]\n\tdriver = x\n`);
+    appendFileSync(join(dir, '.git/config'), `[merge.CheckPoint]\n\tname = ${DRIVER_NAME}\n\tdriver = "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"\n[merge.other]\n\tdriver = x\n`);
     expect(git(dir, ['config', 'merge.checkpoint.driver']).trim()).toBe(value);
     expect(await readDriverConfig(dir)).toBe(value);
     expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
