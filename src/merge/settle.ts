@@ -77,21 +77,28 @@ export function settleConflicts(value: JsonValue, conflicts: readonly Conflict[]
       remaining.unshift(c);
       continue;
     }
-    const chosen = side === 'ours' ? c.ours : c.theirs;
-    if (c.path.length === 0) {
-      root = chosen ?? root;
-      continue;
-    }
-    let parent: JsonValue = root;
-    for (const seg of c.path.slice(0, -1)) parent = (parent as Record<string | number, JsonValue>)[seg]!;
-    const last = c.path[c.path.length - 1]!;
-    if (Array.isArray(parent) && typeof last === 'number') {
-      if (c.span !== undefined) parent.splice(last, c.span, ...((chosen as JsonValue[] | undefined) ?? []));
-      else if (chosen === undefined) parent.splice(last, 1);
-      else parent[last] = chosen;
-    } else if (chosen === undefined) delete (parent as JsonObject)[last as string];
-    else setOwn(parent as JsonObject, String(last), chosen);
+    root = putAt(root, c, side === 'ours' ? c.ours : c.theirs);
   }
   const requested = [...(settlement.ours ?? []), ...(settlement.theirs ?? [])];
   return { value: root, conflicts: remaining, unmatched: requested.filter((p) => !used.has(p)) };
+}
+
+/**
+ * `chosen` in place of what stands in for conflict `c` in the merged value `root` (changed in
+ * place; the new root is returned): a run's items for a run (`span`), an element or member
+ * otherwise; undefined removes it. Conflicts are put last first: a run may change the length of
+ * its array, and the indices after it with it.
+ */
+export function putAt(root: JsonValue, c: Conflict, chosen: JsonValue | undefined): JsonValue {
+  if (c.path.length === 0) return chosen ?? root;
+  let parent: JsonValue = root;
+  for (const seg of c.path.slice(0, -1)) parent = (parent as Record<string | number, JsonValue>)[seg]!;
+  const last = c.path[c.path.length - 1]!;
+  if (Array.isArray(parent) && typeof last === 'number') {
+    if (c.span !== undefined) parent.splice(last, c.span, ...((chosen as JsonValue[] | undefined) ?? []));
+    else if (chosen === undefined) parent.splice(last, 1);
+    else parent[last] = chosen;
+  } else if (chosen === undefined) delete (parent as JsonObject)[last as string];
+  else setOwn(parent as JsonObject, String(last), chosen);
+  return root;
 }

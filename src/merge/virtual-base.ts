@@ -6,9 +6,9 @@
 // A conflicting run of a queue is left out: what either side holds of it then reads as its own,
 // and is kept. Pure: the merged value and its conflicts in, a copy with no conflicts out.
 
-import type { JsonObject, JsonValue } from '../protocol/types.js';
+import type { JsonValue } from '../protocol/types.js';
 import type { Conflict } from './conflict.js';
-import { setOwn } from './json-value.js';
+import { putAt } from './settle.js';
 
 /** The stand-in's one key: no checkpoint field is named so, so it never equals a side's value. */
 export const VIRTUAL_BASE_KEY = '(checkpoint: the merge bases disagree here)';
@@ -16,21 +16,9 @@ export const VIRTUAL_BASE_KEY = '(checkpoint: the merge bases disagree here)';
 export function virtualBase(value: JsonValue, conflicts: readonly Conflict[]): JsonValue {
   // The merged value shares subtrees with the parsed sides: changed on a copy.
   let root = structuredClone(value);
-  // Last first: leaving out a run of array items changes the indices after it.
   for (let k = conflicts.length - 1; k >= 0; k--) {
     const c = conflicts[k]!;
-    const standIn: JsonObject = { [VIRTUAL_BASE_KEY]: c.display };
-    if (c.path.length === 0) {
-      root = standIn;
-      continue;
-    }
-    let parent: JsonValue = root;
-    for (const seg of c.path.slice(0, -1)) parent = (parent as Record<string | number, JsonValue>)[seg]!;
-    const last = c.path[c.path.length - 1]!;
-    if (Array.isArray(parent) && typeof last === 'number') {
-      if (c.span !== undefined) parent.splice(last, c.span);
-      else parent[last] = standIn;
-    } else setOwn(parent as JsonObject, String(last), standIn);
+    root = putAt(root, c, c.span !== undefined ? [] : { [VIRTUAL_BASE_KEY]: c.display });
   }
   return root;
 }
