@@ -9,7 +9,7 @@ import { quoted } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
 import { copyItemTexts, rekeyItems } from '../protocol/format.js';
-import { literalPlace, type LiteralTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from '../protocol/json.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import { readConfigFor } from './config.js';
 import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
@@ -77,10 +77,24 @@ function archivedCheckpoint(root: string, archive: string, skill: string, now: D
     if (!isCheckpointError(e) || e.code !== 'E_JSON') throw e;
     const bytes = readProjectBytes(root, archive, { maxBytes: MAX_READ_BYTES });
     if (bytes === null) throw e;
-    // "<archive>:<line>:<column>: <why>", or "<archive>: not valid UTF-8".
-    const at = /^.*?:(\d+):(\d+): (.*)$/s.exec(e.message);
-    return { content: bytes, kept: [at ? { path: `line ${at[1]}, column ${at[2]}`, message: at[3]! } : { path: 'the file', message: e.message.slice(e.message.lastIndexOf(': ') + 2) }] };
+    return { content: bytes, kept: [whyUnparsed(bytes)] };
   }
+}
+
+/** Where and why the bytes of a checkpoint do not parse, as an error it already had (read from the parser, not from a message). */
+function whyUnparsed(bytes: Uint8Array): FileError {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return { path: 'the file', message: 'not valid UTF-8' };
+  }
+  try {
+    parseJson(text, { texts: false });
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return { path: `line ${e.line}, column ${e.column}`, message: e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}` };
+  }
+  return { path: 'the file', message: 'does not parse' };
 }
 
 /** Brings back what reset or rotate moved (see the top of this file). `base`: where a path argument is relative to. */
