@@ -269,4 +269,30 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const r = push(dir, 'main');
     expect(r.status, r.out).toBe(0);
   });
+  it('a new branch pushed from a clone with no remote-tracking refs: all its history is judged, and the refusal says how to narrow that', async () => {
+    const dir = published();
+    // main already on the remote, carrying a drifted checkpoint, but pushed in a way that left no tracking ref.
+    edit(dir, (d) => { d.status = 'ready-to-deploy'; });
+    commitAll(dir, 'api: a status outside the enum');
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    git(dir, ['update-ref', '-d', 'refs/remotes/origin/main']);
+    git(dir, ['checkout', '-q', '-b', 'docs']);
+    write(dir, 'NOTES.md', 'unrelated\n');
+    commitAll(dir, 'Unrelated notes');
+    const refused = push(dir, 'docs');
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/note: this clone has no remote-tracking refs, so a new branch counts every commit it holds as pushed; .*git fetch <name>/);
+    // Once fetched, the same push sends one unrelated commit: through, and no note.
+    git(dir, ['fetch', '-q', 'origin']);
+    const through = push(dir, 'docs');
+    expect(through.status, through.out).toBe(0);
+    expect(through.out).not.toMatch(/no remote-tracking refs/);
+    // A clone with tracking refs whose new branch carries the drift itself: refused without the note.
+    git(dir, ['checkout', '-q', '-b', 'drift']);
+    edit(dir, (d) => { d.status = 'shipped?'; });
+    commitAll(dir, 'api: another status');
+    const own = push(dir, 'drift');
+    expect(own.status, own.out).not.toBe(0);
+    expect(own.out).not.toMatch(/no remote-tracking refs/);
+  });
 });

@@ -5,6 +5,7 @@ import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
 import { resolveGitDirsSync } from '../../git/locate.js';
+import { hasRemoteTrackingRefs } from '../../git/remotes.js';
 import { usesSha256 } from '../../git/object-format.js';
 import { block, oneLine } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -55,7 +56,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking`);
   const summary = `doctor: ${parts.join(', ')}`;
   lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
-  if (failed && pushed) lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
+  if (failed && pushed) {
+    lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
+    // A new branch is judged on what no remote-tracking ref has: with none at all (pushes by URL,
+    // a remote never fetched), that is its whole history, so the user learns how to narrow it.
+    if (pushed.some((r) => r.from === null) && !hasRemoteTrackingRefs(root)) lines.push('note: this clone has no remote-tracking refs, so a new branch counts every commit it holds as pushed; if the remote already has some of them, fetch it once by name (git fetch <name>; git remote add <name> <url> first if you push by URL) and push again');
+  }
   // Outside the hook (CI, by hand) there is no push to bypass: say what fails the run.
   else if (failed && failOnWarnings && !errors) lines.push('--fail-on-warnings: reconcile the checkpoints with what the warnings name, then run doctor again');
   ctx.out.out(block(lines));
