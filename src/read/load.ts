@@ -75,12 +75,12 @@ export function withConflicts(root: string, loaded: Loaded[], only?: string): Lo
     if (code === undefined) return l;
     conflicts.delete(l.skill);
     if (l.problem?.includes(CONFLICT_REASON)) return { ...l, conflict: { code, repair: `checkpoint resolve ${CHECKPOINTS_DIR}/${l.skill}.checkpoint.json` } };
-    const report = conflictReport(l.skill, code, lstatSync(l.path, { throwIfNoEntry: false }) !== undefined);
+    const report = conflictReport(root, l.skill, code, lstatSync(l.path, { throwIfNoEntry: false }) !== undefined);
     return { skill: l.skill, path: l.path, problem: report.problem, conflict: { code, repair: report.repair } };
   });
   // Gone from the work tree, still in the index: listed with the rest, in their order.
   const gone = [...conflicts].map(([skill, code]): Loaded => {
-    const report = conflictReport(skill, code, false);
+    const report = conflictReport(root, skill, code, false);
     return { skill, path: checkpointPath(root, skill), problem: report.problem, conflict: { code, repair: report.repair } };
   });
   if (gone.length === 0) return marked;

@@ -12,7 +12,7 @@ import { indexRefusal } from '../git/index-damage.js';
 import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
-import { conflictAt, conflictHow, conflictReportAt } from './index-conflicts.js';
+import { conflictAt, conflictHow, conflictReportAt, typeConflictCopy } from './index-conflicts.js';
 import { isMisnamedCheckpoint, misnamedReason, SKILL_NAME_RULE, skillFromFileName } from './skill-name.js';
 
 /** Larger JSON under .checkpoints/ is not a checkpoint or history file: neither scanned nor resolved (the driver's limit too). */
@@ -190,7 +190,7 @@ export function missingConflict(root: string, rel: string): { what: string; advi
   }
   const code = stages === null ? conflictAt(root, rel) : undefined;
   if (code === 'DD') return { what: `deleted or renamed on both sides (DD), and still unmerged in git's index`, advice: `${conflictReportAt(rel, code, false).repair}, then rerun \`checkpoint resolve\`` };
-  if (code === 'AU' || code === 'UA') return { what: `missing from the work tree, but git's index still holds it unmerged ${conflictHow(code)}`, advice: conflictReportAt(rel, code, false).repair };
+  if (code === 'AU' || code === 'UA') return { what: `missing from the work tree, but git's index still holds it unmerged ${conflictHow(code)}`, advice: conflictReportAt(rel, code, false, typeConflictCopy(root, rel)).repair };
   return { what: gone, advice: `bring it back with \`git checkout --merge -- ${rel}\`, then rerun \`checkpoint resolve\`` };
 }
 

@@ -73,6 +73,22 @@ export function conflictAt(root: string, rel: string): ConflictCode | undefined 
   return stages === undefined ? undefined : conflictCode(stages);
 }
 
+/**
+ * The copy git made of `rel` in a distinct-types conflict (a file on one side, a symbolic link or
+ * a submodule on the other): it keeps one side at `rel`, unmerged (AU or UA), and records the
+ * other as `rel~<branch>` (`~HEAD` for ours), unmerged too. Null when there is none, or no index.
+ */
+export function typeConflictCopy(root: string, rel: string): string | null {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return null;
+  }
+  for (const name of unmergedUnder(dirs, `${rel}~`)?.keys() ?? []) if (!name.includes('/', rel.length)) return name;
+  return null;
+}
+
 /** What git's code says happened, for a conflict other than modify/delete: `(AU: added by our side (HEAD) alone, in a rename conflict)`. */
 export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
   const how = {
@@ -90,14 +106,19 @@ export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
  * work tree; `markers`: it holds conflict markers (then its reader's own message already says
  * so, and `checkpoint resolve` is the repair).
  */
-export function conflictReport(skill: string, code: ConflictCode, present: boolean): ConflictReport {
-  return conflictReportAt(`${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`, code, present);
+export function conflictReport(root: string, skill: string, code: ConflictCode, present: boolean): ConflictReport {
+  const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
+  return conflictReportAt(file, code, present, code === 'AU' || code === 'UA' ? typeConflictCopy(root, file) : null);
 }
 
-/** conflictReport of the file `file` (repo-relative): a checkpoint, or a history file `resolve` names. */
-export function conflictReportAt(file: string, code: ConflictCode, present: boolean): ConflictReport {
+/**
+ * conflictReport of the file `file` (repo-relative): a checkpoint, or a history file `resolve`
+ * names; `copy`: where git put the other side of a distinct-types conflict (typeConflictCopy).
+ */
+export function conflictReportAt(file: string, code: ConflictCode, present: boolean, copy: string | null = null): ConflictReport {
   const keep = `checkpoint resolve --add ${file}`;
   const gone = ', and the file is gone from the work tree';
+  if (copy !== null && (code === 'AU' || code === 'UA')) return typeConflictReport(file, code, present, copy);
   switch (code) {
     case 'DU':
     case 'UD': {
@@ -128,6 +149,18 @@ export function conflictReportAt(file: string, code: ConflictCode, present: bool
 }
 
 /**
+ * A distinct-types conflict: one side made `file` a symbolic link (or a submodule), the other
+ * changed it as a file, which git recorded as `copy`. That copy is the checkpoint to keep (a
+ * write never goes through a link): moved back into place, then staged as resolve stages it.
+ */
+function typeConflictReport(file: string, code: 'AU' | 'UA', present: boolean, copy: string): ConflictReport {
+  const side = copy.endsWith('~HEAD') ? 'ours (HEAD)' : 'theirs';
+  const problem = `${file}: distinct-types conflict (${code}): one side replaced the file with a link or submodule, and git moved ${side} to ${copy}${present ? '' : '; the path itself is gone from the work tree'}`;
+  const back = `${present ? `rm ${file} && ` : ''}mv ${copy} ${file} && git rm -q --cached ${copy} && checkpoint resolve --add ${file}`;
+  return { problem, repair: `keep the file: ${back}; keep the other side instead: git rm -q ${copy} && git add ${file}` };
+}
+
+/**
  * The one refusal of a write to a checkpoint a merge left unfinished (E_CONFLICT, exit 2, one
  * line): `act` (`update api`, `reset api`) is refused while git's index holds `skill`'s
  * checkpoint unmerged, named as the readers name it, with the same ways out (conflictReport);
@@ -149,7 +182,7 @@ export function refuseConflicted(root: string, skill: string, act: string, opts:
     });
   }
   if (code === undefined) return;
-  const report = conflictReport(skill, code, loc !== null);
+  const report = conflictReport(root, skill, code, loc !== null);
   throw new CheckpointError('E_CONFLICT', `refused to ${act}: ${report.problem}; ${loc !== null ? 'the file was not changed' : 'nothing was written'}`, {
     hint: `finish the merge first: ${report.repair}`,
   });

@@ -9,7 +9,8 @@
 // index unchanged, until the merge is settled. Real `git merge`s, no driver installed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, commitAll, errorLine, git, GIT_ENV, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
@@ -623,5 +624,53 @@ describe('a rename/delete conflict of a checkpoint, as git leaves it', () => {
     const [archive] = readdirSync(join(dir, '.checkpoints/history'));
     expect(readFileSync(join(dir, '.checkpoints/history', archive!)).equals(before!)).toBe(true);
     expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+  });
+});
+
+describe('a distinct-types conflict: one side made the checkpoint a symbolic link, the other changed the file', () => {
+  /** main and `other` from one commit; `linkOn` replaces the file with a link to a file in the project, the other side moves on a sprint. */
+  function typeConflict(linkOn: 'main' | 'other'): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp('api'));
+    commitAll(dir, 'api: start');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    git(dir, ['checkout', '-q', 'main']);
+    for (const branch of ['main', 'other']) {
+      git(dir, ['checkout', '-q', branch]);
+      if (branch === linkOn) {
+        write(dir, 'notes.json', '{}\n');
+        rmSync(join(dir, FILE));
+        symlinkSync('../notes.json', join(dir, FILE));
+      } else save(dir, cp('api', { step: 'sprint-2', progress_summary: 'Sprint 2 started (8.0/10 on sprint 1).' }));
+      commitAll(dir, `${branch}: its change`);
+    }
+    git(dir, ['checkout', '-q', 'main']);
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    return dir;
+  }
+
+  it.each([['main', 'AU', '~other'], ['other', 'UA', '~HEAD']] as const)('link on %s (%s): status, update and resolve name git\'s copy %s; its "keep the file" steps, run as printed, keep the changed checkpoint', async (linkOn, code, suffix) => {
+    const dir = typeConflict(linkOn);
+    const copy = `${FILE}${suffix}`;
+    expect(git(dir, ['status', '--porcelain', '--', FILE])).toBe(`${code} ${FILE}\n`);
+    const problem = `${FILE}: distinct-types conflict (${code}): one side replaced the file with a link or submodule, and git moved ${suffix === '~HEAD' ? 'ours (HEAD)' : 'theirs'} to ${copy}`;
+    const keep = `rm ${FILE} && mv ${copy} ${FILE} && git rm -q --cached ${copy} && checkpoint resolve --add ${FILE}`;
+    expect((await runCli(dir, ['status'])).stdout).toContain(`${problem} (keep the file: ${keep}; keep the other side instead: git rm -q ${copy} && git add ${FILE})`);
+    const up = await runCli(dir, ['update', 'api', '--step=sprint-3']);
+    expect(up.code).toBe(2);
+    expect(errorLine(up.stderr).message).toBe(`refused to update api: ${problem}; the file was not changed`);
+    const resolve = await runCli(dir, ['resolve']);
+    expect(resolve.code).toBe(1);
+    expect(resolve.stderr).toContain(`keep the file: ${keep}`);
+    expect((await runCli(dir, ['resolve', '--check'])).stdout).toContain(`✗ ${FILE} is in a distinct-types conflict (${code})`);
+    // The printed steps, as a user pastes them (checkpoint being this build's binary).
+    const steps = keep.replace('checkpoint resolve', `${process.execPath} ${BIN} resolve`);
+    const ran = spawnSync('sh', ['-c', steps], { cwd: dir, env: GIT_ENV, encoding: 'utf8' });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    expect(lstatSync(join(dir, FILE)).isFile()).toBe(true);
+    expect(JSON.parse(read(dir, FILE)).step).toBe('sprint-2');
+    expect((await runCli(dir, ['update', 'api', '--step=sprint-3'])).code).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { lstatSync } from 'node:fs';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
@@ -15,7 +16,7 @@ import { display, replaceCheckpointText, type Clock } from '../../store/checkpoi
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
-import { conflictAt } from '../../store/index-conflicts.js';
+import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -163,6 +164,13 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   if (acceptDeletion && stages && 'deleted' in stages) {
     return { file, outcome: { path: rel, status: 'resolved', source: 'stages', messages: [], deleted: stages.deleted }, unmatched: requested, acceptDeletion: { changedStage: stages.deleted === 'ours' ? 3 : 2 } };
   }
+  // A distinct-types conflict: the path holds the link (or submodule) side, git's copy the file
+  // side; nothing to merge, so the report names the copy and how to put it back.
+  const copy = stages === null && unmerged.has(rel) ? typeConflictCopy(root, rel) : null;
+  if (copy !== null) {
+    const report = conflictReportAt(rel, conflictAt(root, rel) === 'UA' ? 'UA' : 'AU', lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined, copy);
+    return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${report.problem}`, `checkpoint: ${report.repair}`] }, unmatched: requested, problem: `is in a ${report.problem.slice(rel.length + 2)}` };
+  }
   const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
   const marked = parseMarkedText(onDisk);
   // One side deleted the file, the other changed it: nothing to merge, and neither is chosen
@@ -298,7 +306,11 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
     return { problem: plan.problem, ways: `fix it by hand, or drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\`; then ${add} (or \`checkpoint resolve --accept-deletion ${rel}\` to accept the deletion, the edited file archived in history/)` };
   }
   const code = stages === null ? conflictAt(root, rel) : undefined;
-  if (code === 'AU' || code === 'UA') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${rel}\`` };
+  if (code === 'AU' || code === 'UA') {
+    const copy = typeConflictCopy(root, rel);
+    if (copy !== null) return { problem: plan.problem, ways: conflictReportAt(rel, code, true, copy).repair };
+    return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${rel}\`` };
+  }
   if (code === 'DD') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or accept the deletion: \`git rm --cached ${rel}\` (the file stays, untracked)` };
   return { problem: plan.problem, ways: `fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${rel}\`; then ${add}` };
 }

@@ -153,7 +153,7 @@ function conflictSkip(root: string, skill: string, code: ConflictCode, present: 
       if (e.message.includes(CONFLICT_REASON)) return { skill, why: e.message, repair: 'checkpoint resolve', conflict: code };
     }
   }
-  const report = conflictReport(skill, code, present);
+  const report = conflictReport(root, skill, code, present);
   return { skill, why: report.problem, repair: report.repair, conflict: code };
 }
 
