@@ -15,7 +15,7 @@ import { assertProjectFolder, isProjectFolder } from '../store/root.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
-import { asFailure, documentOf, invoke, ToolFailure } from './invoke.js';
+import { asFailure, documentOf, invoke, ToolFailure, type Captured } from './invoke.js';
 import { resumeText } from './resume-text.js';
 import { McpServer, ReadResourceRequestSchema, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
@@ -211,18 +211,10 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       if (!tool.readOnly) assertProjectFolder(root);
       for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
+      if (tool.name === 'resume') return await resume(tool, args, argv, dir);
       const cap = await invoke(tool.command, argv, dir, true);
       const doc = documentOf(cap);
       const notes = cap.err.filter((l) => l.trim());
-      if (tool.name === 'resume') {
-        // Briefing and notes within max_chars together (resume-text.ts).
-        const text = await resumeText((n) => tool.argv({ ...args, max_chars: n }), dir, notes, typeof args.max_chars === 'number' ? args.max_chars : undefined);
-        // The structured briefing within the same budget, counted in bytes (a host may hand it to
-        // the model too): its least-needed parts left out and named; left off when not even its
-        // next action fits, the text then standing alone.
-        const structured = typeof args.max_chars === 'number' ? await budgetedDocument(argv, dir, args.max_chars) : doc;
-        return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
-      }
       let text = tool.summary(doc);
       if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
       return { content: [{ type: 'text', text: [text, ...notes].filter(Boolean).join('\n') }], structuredContent: doc };
@@ -231,9 +223,25 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     }
   }
 
-  async function budgetedDocument(argv: string[], dir: string, maxBytes: number): Promise<Record<string, unknown> | undefined> {
+  /**
+   * The briefing and its notes within max_chars together (resume-text.ts), and the structured
+   * briefing within the same budget, counted in bytes (a host may hand it to the model too): its
+   * least-needed parts left out and named; left off when not even its next action fits, the text
+   * then standing alone. The JSON run at the host's budget also gives the notes; only when it is
+   * refused does a run at the default budget give them.
+   */
+  async function resume(tool: ToolSpec, args: Record<string, unknown>, argv: string[], dir: string): Promise<Result> {
+    const budget = typeof args.max_chars === 'number' ? args.max_chars : undefined;
+    const budgeted = budget === undefined ? undefined : await budgetedRun(argv, dir, budget);
+    const cap = budgeted ?? (await invoke('resume', argv, dir, true));
+    const text = await resumeText((n) => tool.argv({ ...args, max_chars: n }), dir, cap.err.filter((l) => l.trim()), budget);
+    const structured = budget === undefined || budgeted ? documentOf(cap) : undefined;
+    return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+  }
+
+  async function budgetedRun(argv: string[], dir: string, maxBytes: number): Promise<Captured | undefined> {
     try {
-      return documentOf(await invoke('resume', [`--max-bytes=${maxBytes}`, ...argv], dir, true));
+      return await invoke('resume', [`--max-bytes=${maxBytes}`, ...argv], dir, true);
     } catch (e) {
       if (e instanceof ToolFailure && (e.code === 'E_USAGE' || e.code === 'E_CAPSULE')) return undefined;
       throw e;
