@@ -15,15 +15,29 @@ export type EntryTarget =
    */
   | { kind: 'note'; name?: string; url?: string; struck?: string };
 
-/** Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ", " # ", ": ". */
-const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:)(?:\s|$)|\s+[([]|:\s/;
+/**
+ * Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ",
+ * " # ", ": ", an arrow (" → ", " -> ", " => "), a table's " | "; or a symbol or emoji a note
+ * starts with (" ✅", " ⚠ generated").
+ */
+const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|\s+[([]|:\s|\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])/;
+/** A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ", "2) ", a task box "[x] ". */
+const LIST_MARKER = /^(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?/;
+/** A verb a log of work puts before the file it touched: "Updated src/a.ts", "New: src/b.ts". */
+const DONE_TO = /^(?:updated|created|added|modified|changed|edited|wrote|written|generated|new|touched|refactored|rewrote|rewritten|fixed|patched)(?::\s+|\s+)(?=\S)/i;
+/**
+ * The project's folder written as a placeholder before a path, as the protocol writes
+ * `{project-dir}/.checkpoints/…` and people write `<project>/src/x.ts`, `$PROJECT_DIR/src/x.ts`.
+ */
+const PROJECT_PLACEHOLDER = /^(?:\{([A-Za-z_-]+)\}|<([A-Za-z_-]+)>|\$\{([A-Za-z_]+)\}|\$([A-Za-z_]+))[\\/](?=\S)/;
+const PROJECT_WORD = /project|repo|root|workspace|worktree|cwd|pwd/i;
 const GLOB_CHARS = /[*?[]/;
 const WILDCARDS = /[*?]/;
 /**
- * A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`;
+ * A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`, `:L12-L40`;
  * or a section's anchor after a file's extension, as Markdown links write it: `docs/api.md#authentication`.
  */
-const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})#[\w-]+)$/;
+const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|[:#]L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})#[\w-]+)$/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 
@@ -63,17 +77,29 @@ export function isUrl(text: string): boolean {
   return URL_START.test(text);
 }
 
-/** The path part of an annotated entry: the text before the first note separator, unquoted; a Markdown link's target. */
+/**
+ * The path part of an annotated entry: the text before the first note separator, unquoted,
+ * without a list's marker, a verb of work before it or a placeholder for the project's folder;
+ * a Markdown link's target.
+ */
 export function entryPathText(entry: string): string {
-  const text = unquote(entry);
+  const text = entryText(entry);
   const cut = NOTE_START.exec(text);
-  const path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.]$/, ''));
-  return MARKDOWN_LINK.exec(path)?.[1] ?? path;
+  let path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.:]$/, ''));
+  path = MARKDOWN_LINK.exec(path)?.[1] ?? path;
+  const folder = PROJECT_PLACEHOLDER.exec(path);
+  return folder && PROJECT_WORD.test(folder.slice(1).join('')) ? path.slice(folder[0].length) : path;
+}
+
+/** An entry unquoted, without a list's marker and a verb of work before its path ("- Updated `src/a.ts`"). */
+function entryText(entry: string): string {
+  const text = unquote(unquote(entry).replace(LIST_MARKER, ''));
+  return unquote(text.replace(DONE_TO, ''));
 }
 
 /** The note after an entry's path ("deleted" of "src/a.ts (deleted)"), without its separator and brackets; '' when none. */
 export function entryNote(entry: string): string {
-  const text = unquote(entry);
+  const text = entryText(entry);
   const cut = NOTE_START.exec(text);
   return cut ? text.slice(cut.index + cut[0].length).trim().replace(/^[([]\s*/, '').replace(/\s*[)\]]$/, '').trim() : '';
 }
@@ -129,19 +155,22 @@ function looksLikePath(text: string): boolean {
  * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked.
  */
 export function entryParts(entry: string, exists: (path: string) => boolean): string[] {
-  if (!entry.includes(', ')) return [entry];
+  if (!LIST_JOINER.test(entry)) return [entry];
   const whole = entry.trim();
   return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry);
 }
 
 /** The parts of `entry` read as a list of paths ("src/a.ts, src/b.ts"), else `entry` alone. */
 export function listParts(entry: string): string[] {
-  if (!entry.includes(', ')) return [entry];
+  if (!LIST_JOINER.test(entry)) return [entry];
   const parts = splitTopLevel(entry.trim());
   return parts.length > 1 && parts.every((p) => looksLikePath(entryPathText(p))) ? parts : [entry];
 }
 
-/** `text` split at each ", " outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's "{a, b}" stay whole. */
+/** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts". */
+const LIST_JOINER = /, |; | and | & /;
+
+/** `text` split at each list joiner outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's "{a, b}" stay whole. */
 function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
   let depth = 0;
@@ -150,9 +179,12 @@ function splitTopLevel(text: string): string[] {
     const ch = text[i]!;
     if (ch === '(' || ch === '[' || ch === '{') depth++;
     else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    else if (ch === ',' && depth === 0 && text[i + 1] === ' ') {
+    else if (depth === 0) {
+      const joiner = /^(?:, |; | and | & )/.exec(text.slice(i, i + 5))?.[0];
+      if (joiner === undefined) continue;
       parts.push(text.slice(start, i).trim());
-      start = i + 2;
+      start = i + joiner.length;
+      i = start - 1;
     }
   }
   parts.push(text.slice(start).trim());

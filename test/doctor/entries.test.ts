@@ -199,6 +199,12 @@ describe('a list of paths in one entry (r14)', () => {
     ['src/x.ts, and more', ['src/x.ts, and more']],
     ['Generated, then hand-tuned', ['Generated, then hand-tuned']],
     ['src/a.ts,src/b.ts', ['src/a.ts,src/b.ts']],
+    // Joined in words (red team, 12-04).
+    ['src/h.ts and src/i.ts', ['src/h.ts', 'src/i.ts']],
+    ['src/a.ts, src/b.ts & docs/c.md (PR 9)', ['src/a.ts', 'src/b.ts', 'docs/c.md (PR 9)']],
+    ['src/a.ts; src/b.ts', ['src/a.ts', 'src/b.ts']],
+    ['Auth and session handling', ['Auth and session handling']],
+    ['src/x.ts (tests and docs)', ['src/x.ts (tests and docs)']],
   ])('%s -> %j', (entry, parts) => {
     expect(entryParts(entry, none)).toEqual(parts);
   });
@@ -209,13 +215,13 @@ describe('a list of paths in one entry (r14)', () => {
     expect(entryParts('docs/a, b.md', none)).toEqual(['docs/a', 'b.md']);
   });
 
-  it('property: joined paths split back into themselves; any text without ", " is one entry', () => {
+  it('property: joined paths split back into themselves; any text without a joiner is one entry', () => {
     const seg = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
     const path = fc.tuple(fc.array(seg, { maxLength: 3 }), seg).map(([dirs, name]) => [...dirs, `${name}.ts`].join('/'));
     fc.assert(fc.property(fc.array(path, { minLength: 2, maxLength: 5 }), (paths) => {
       expect(entryParts(paths.join(', '), none)).toEqual(paths);
     }));
-    fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((s) => !s.includes(', ')), (s) => {
+    fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((s) => !/, |; | and | & /.test(s)), (s) => {
       expect(entryParts(s, none)).toEqual([s]);
     }));
   });
@@ -303,5 +309,51 @@ describe('a note saying the file is gone', () => {
   it('" [" starts a note as " (" does', () => {
     expect(parseEntry('src/a.ts [new]', none)).toEqual({ kind: 'path', path: 'src/a.ts' });
     expect(parseEntry('docs/a [draft].md', (p) => p === 'docs/a [draft].md')).toEqual({ kind: 'path', path: 'docs/a [draft].md' });
+  });
+});
+
+describe('entries as agents list them (red team, 12-04)', () => {
+  it.each([
+    ['- src/a.ts', 'src/a.ts'],
+    ['* `src/a.ts`', 'src/a.ts'],
+    ['1. src/b.ts', 'src/b.ts'],
+    ['2) src/b.ts (PR 3)', 'src/b.ts'],
+    ['- [x] src/b.ts', 'src/b.ts'],
+    ['\u2022 src/b.ts', 'src/b.ts'],
+    ['src/c.ts \u2192 auth handler', 'src/c.ts'],
+    ['src/d.ts => session store', 'src/d.ts'],
+    ['src/d.ts -> session store', 'src/d.ts'],
+    ['src/e.ts | rate limiter', 'src/e.ts'],
+    ['src/f.ts \u2705', 'src/f.ts'],
+    ['src/f.ts \u2713 done', 'src/f.ts'],
+    ['src/f.ts \ud83d\ude80 shipped', 'src/f.ts'],
+    ['Updated src/g.ts', 'src/g.ts'],
+    ['New: `src/g.ts`', 'src/g.ts'],
+    ['- Created src/g.ts (PR 4)', 'src/g.ts'],
+    ['src/auth.ts:L10', 'src/auth.ts'],
+    ['src/db.ts:L5-L9', 'src/db.ts'],
+    ['src/auth.ts:', 'src/auth.ts'],
+    ['{project-dir}/src/auth.ts', 'src/auth.ts'],
+    ['<project>/src/auth.ts', 'src/auth.ts'],
+    ['$PROJECT_DIR/src/auth.ts', 'src/auth.ts'],
+    ['${REPO_ROOT}/src/auth.ts (PR 2)', 'src/auth.ts'],
+  ])('%s -> %s', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+  });
+
+  it('a note after an arrow or symbol still says when the file is gone', () => {
+    expect(goneNote('src/a.ts \u2192 removed in PR 40')).toBe('removed in PR 40');
+    expect(goneNote('src/a.ts => deleted')).toBe('deleted');
+  });
+
+  it('what only looks like a marker, a verb or a placeholder is left as written', () => {
+    // A glob, a Next.js route, a folder named "new", a placeholder of something else than the project.
+    expect(parseEntry('*.generated.ts', none)).toEqual({ kind: 'pattern', text: '*.generated.ts', alternatives: ['*.generated.ts'] });
+    expect(parseEntry('app/[x]/page.tsx', none)).toMatchObject({ kind: 'pattern', text: 'app/[x]/page.tsx' });
+    expect(parseEntry('new/x.ts', none)).toEqual({ kind: 'path', path: 'new/x.ts' });
+    expect(parseEntry('$HOME/notes.md', none)).toEqual({ kind: 'path', path: '$HOME/notes.md' });
+    expect(parseEntry('Updated the README wording', none)).toEqual({ kind: 'note' });
+    // A file that exists under the whole text is that file.
+    expect(parseEntry('- src/a.ts', (p) => p === '- src/a.ts')).toEqual({ kind: 'path', path: '- src/a.ts' });
   });
 });

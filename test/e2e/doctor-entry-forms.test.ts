@@ -80,6 +80,32 @@ describe('URLs and links in generated_files (r11 #3)', () => {
   });
 });
 
+describe('entries as agents list them: markers, arrows, verbs, placeholders, places (red team 12-04)', () => {
+  // Each form names its own files (doctor names a file once per checkpoint).
+  const FORMS = ['- F', '1. F', 'F \u2192 auth handler', 'F => store', 'F | limiter', 'F \u2705', 'Updated F', 'F and G', 'F:L10', 'F:L5-L9', 'F:', '{project-dir}/F', '<project>/F', '$PROJECT_DIR/F'];
+  const entries = FORMS.map((form, i) => form.replace('F', `src/f${i}.ts`).replace('G', `src/g${i}.ts`));
+  const files = entries.flatMap((_, i) => (FORMS[i]!.includes('G') ? [`src/f${i}.ts`, `src/g${i}.ts`] : [`src/f${i}.ts`]));
+
+  it('a push adding them is not refused (the files are there); once the files are deleted, each is missing and the deleting push is refused', async () => {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, ...Object.fromEntries(files.map((f) => [f, `// ${f}\n`])) });
+    listFiles(dir, entries);
+    commitAll(dir, 'cp: list as an agent does');
+    const added = push(dir);
+    expect(added.status, added.out).toBe(0);
+    for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
+    git(dir, ['rm', '-q', ...files]);
+    commitAll(dir, 'remove the auth module');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
+      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "remove the auth module"/.test(f.message)), engine).toBe(true);
+    }
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/src\/f0\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
+
 describe('untracked and ignored files in generated_files (r11 #4)', () => {
   const OLD = new Date('2026-01-01T00:00:00Z');
 
