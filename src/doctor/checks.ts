@@ -54,7 +54,10 @@ export function checkSchema(l: Loaded): Finding[] {
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
     ...(plan === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; ${how}`, ...(plan.command === null ? {} : { fix: plan.command }) } satisfies Finding]),
-    ...v.warnings.map((w): Finding => ({ level: warningLevel(w), check: 'schema', skill: l.skill, path: w.path, message: w.message })),
+    // The validator's other warnings are bookkeeping (a blocker naming no row, blocked with no
+    // blocker, a tripped budget gate: the protocol's signal, its policy the owner's): advice here,
+    // as git contradicts none of it. An updated_at in the future skews every dating: drift's business.
+    ...v.warnings.map((w): Finding => ({ level: w.path === 'updated_at' ? warningLevel(w) : 'advice', check: 'schema', skill: l.skill, path: w.path, message: w.message })),
   ];
 }
 

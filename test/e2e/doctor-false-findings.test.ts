@@ -166,3 +166,24 @@ describe('a file changed and deleted within one second (verify round)', () => {
     }
   });
 });
+
+describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)', () => {
+  it('a blocker naming no row, blocked with no blocker and a tripped budget gate: advice in doctor, the push carrying them goes through; validate still warns', () => {
+    const dir = published('api', handKept('api', {}));
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(handKept('api', {
+      blockers: [{ id: 'b1', description: 'Need a decision on rate limits', blocking: 'the v2 release', needs: 'user_decision' }],
+      cost: { total_usd: 61.5, budget_usd: 50 },
+    }), null, 2)}\n`);
+    write(dir, '.checkpoints/ops.checkpoint.json', `${JSON.stringify(handKept('ops', { status: 'blocked' }), null, 2)}\n`);
+    commitAll(dir, 'cp: blockers and spend');
+    const doctor = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings']).stdout) as { findings: { level: string; path: string; message: string }[] };
+    const kept = doctor.findings.filter((f) => /blocking|blockers|cost/.test(f.path)).map((f) => `${f.level} ${f.path}`);
+    expect(kept.sort()).toEqual(['advice blockers', 'advice blockers[0].blocking', 'advice cost.total_usd']);
+    // (Months-old checkpoints are stale: that warning is the clock's, not the push's.)
+    expect(doctor.findings.filter((f) => f.level === 'warning').map((f) => f.path)).toEqual(['updated_at', 'updated_at']);
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+    expect(cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stdout + cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stderr).toMatch(/warning cost\.total_usd: budget gate tripped/);
+  });
+});
