@@ -229,6 +229,7 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       ...(value === null ? { byHand: `make ${path} a list holding that text (it is ${v.length} characters, too long to spell out here)` } : {}),
     });
   }
+  if (isObj(primer)) for (const list of PRIMER_LISTS) recordEntrySlips(primer[list], list, numberText, typed, notes);
   if (Array.isArray(doc.progress_table)) {
     const rows = doc.progress_table as unknown[];
     const freshId = idsUnusedIn(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])), 'row-');
@@ -252,6 +253,52 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     });
   }
   return typed;
+}
+
+/** The members a context_primer list's record names its entry by, in order: the path, the decision, the preference. */
+const ENTRY_KEYS: Record<(typeof PRIMER_LISTS)[number], readonly string[]> = {
+  generated_files: ['path', 'file', 'filename', 'name'],
+  key_decisions: ['decision', 'text', 'title', 'summary', 'what', 'choice', 'description'],
+  user_preferences: ['preference', 'text', 'description', 'name'],
+};
+
+/**
+ * Entries of a context_primer list written as records ({"path": "src/a.ts", "description":
+ * "passkey auth"}, {"decision": "Use Hono", "why": "edge runtime"}): each read as the string its
+ * naming member holds, its other members after it in brackets ("src/a.ts (description: passkey
+ * auth)"), as people annotate a string entry. Only records of text, numbers and true/false: one
+ * holding a list or a record is not a plain slip.
+ */
+function recordEntrySlips(items: unknown, list: (typeof PRIMER_LISTS)[number], numberText: NumberText, typed: Retyped[], notes: RepairNote[]): void {
+  if (!Array.isArray(items)) return;
+  const path = `context_primer.${list}`;
+  const read = items.map((item, i) => {
+    if (!isObj(item)) return null;
+    const key = ENTRY_KEYS[list].find((k) => hasWords(item[k]));
+    if (key === undefined) return null;
+    const rest: string[] = [];
+    for (const [k, v] of Object.entries(item)) {
+      if (k === key) continue;
+      if (typeof v === 'number') rest.push(`${k}: ${numberText(v, ['context_primer', list, i, k])}`);
+      else if (typeof v === 'boolean' || (typeof v === 'string' && v.trim())) rest.push(`${k}: ${String(v).trim()}`);
+      else if (v !== null && v !== '' && typeof v === 'object') return null;
+    }
+    const words = (item[key] as string).trim();
+    return rest.length ? `${words} (${rest.join('; ')})` : words;
+  });
+  if (read.every((r) => r === null)) return;
+  typed.push({ path: ['context_primer', list], value: items.map((item, i) => read[i] ?? item) });
+  read.forEach((text, i) => {
+    if (text === null) return;
+    const at = joinPath(path, i);
+    const value = flagValue(text);
+    notes.push({
+      path: at,
+      problem: `written as a record, not a string (read as ${quoted(text)})`,
+      fix: value === null ? null : `--${path}.${i}=${value}`,
+      ...(value === null ? { byHand: `write ${at} as one string` } : {}),
+    });
+  });
 }
 
 /** `doc` with each retyped value in place (copies along the way; `doc` itself is left as it was). */

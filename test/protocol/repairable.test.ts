@@ -241,6 +241,23 @@ describe('readableView', () => {
     expect(view(doc({ protocol_version: 2 }))).toBeNull();
   });
 
+  it('context_primer entries written as records read as their words, the rest in brackets, 8.0 as written; a record holding a list is no slip (red team, 12-04)', () => {
+    const files = [{ path: 'src/auth.ts', description: 'passkey auth' }, 'src/b.ts', { file: 'src/c.ts' }];
+    const decisions = [{ decision: 'Use Hono', why: 'edge runtime', score: 8 }];
+    const text = JSON.stringify(doc({ context_primer: { generated_files: files, key_decisions: decisions } }), null, 2).replace('"score": 8', '"score": 8.0');
+    const parsed = parseJson(text);
+    const r = readableView(parsed.value, validateCheckpoint(parsed.value).errors, () => parsed.texts)!;
+    expect(r.view.context_primer).toEqual({ generated_files: ['src/auth.ts (description: passkey auth)', 'src/b.ts', 'src/c.ts'], key_decisions: ['Use Hono (why: edge runtime; score: 8.0)'] });
+    expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['context_primer.key_decisions[0]', "--context_primer.key_decisions.0='Use Hono (why: edge runtime; score: 8.0)'"],
+      ['context_primer.generated_files[0]', "--context_primer.generated_files.0='src/auth.ts (description: passkey auth)'"],
+      ['context_primer.generated_files[2]', "--context_primer.generated_files.2='src/c.ts'"],
+    ]);
+    expect(view(doc({ context_primer: { generated_files: [{ path: 'src/a.ts', tags: ['gen'] }], key_decisions: [] } }))).toBeNull();
+    expect(view(doc({ context_primer: { generated_files: [{ description: 'no path' }], key_decisions: [] } }))).toBeNull();
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
