@@ -187,3 +187,40 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
     expect(cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stdout + cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stderr).toMatch(/warning cost\.total_usd: budget gate tripped/);
   });
 });
+
+describe('an action queued by hand after its PR landed, updated_at left as it was (red team 12-04)', () => {
+  const followUp = 'Add a changelog entry for #12';
+  const landed = (dir: string) => {
+    git(dir, ['checkout', '-q', '-b', 'feat']);
+    commitAll(dir, 'rate limit', '2026-03-15T10:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from me/feat', 'feat'], { GIT_COMMITTER_DATE: '2026-03-15T11:00:00Z', GIT_AUTHOR_DATE: '2026-03-15T11:00:00Z' });
+  };
+  const queue = (dir: string, at: string) => {
+    const doc = handKept('api', {});
+    (doc.next_actions as string[]).unshift(followUp);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+    commitAll(dir, 'queue the changelog follow-up', at);
+  };
+
+  it('is dated by its commit: not landed work, next offers it, the push goes through, on both engines', async () => {
+    const dir = published('api', handKept('api', {}));
+    landed(dir);
+    queue(dir, '2026-03-15T12:00:00Z');
+    expect(nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
+    for (const engine of ['native', 'isomorphic']) {
+      const found = JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string }[];
+      expect(found.filter((f) => f.check === 'landed'), engine).toEqual([]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('queued before the PR landed, the same action is landed work', () => {
+    const dir = published('api', handKept('api', {}));
+    queue(dir, '2026-03-15T09:00:00Z');
+    landed(dir);
+    expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
+  });
+});
