@@ -1,5 +1,5 @@
 // Words of the commands we print for a person to paste (a slip's fix, a hint): each one a single
-// shell word that runs nothing and redirects nothing, in bash and in sh. Pure and import-free.
+// shell word that runs nothing but printf and redirects nothing, in bash and in sh. Pure and import-free.
 
 /** Quote for a POSIX shell: single quotes, a `'` inside as `'\''`; safe with spaces, quotes and $. */
 export function shellQuote(s: string): string {
@@ -21,22 +21,29 @@ const ESCAPED_IN_OUTPUT = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u
 
 /**
  * `text` as one shell word that gives back exactly `text`, printable on one line: single-quoted,
- * or, when it holds a character text output escapes (a newline, U+202E), ANSI-C quoted with
- * that character as its UTF-8 bytes (`$'two\x0alines'`), which bash, zsh and ksh read back
- * exactly in any locale. The printed line holds only the escape, never the character.
+ * or, when it holds a character text output escapes (a newline, U+202E), made by printf from a
+ * format that spells that character as its UTF-8 bytes in octal (`"$(printf -- 'two\012lines')"`),
+ * which any POSIX shell (sh, dash, bash: tested) reads back exactly in any locale: never bash's `$'…'`,
+ * whose `\'` sh reads as the quote's end. The printed line holds only the escape, never the
+ * character. Null when no such word exists: command substitution drops a text's final newlines.
  */
-export function pasteWord(text: string): string {
+export function pasteWord(text: string): string | null {
   if (!ESCAPED_IN_OUTPUT.test(text)) return shellQuote(text);
-  let out = '';
+  if (text.endsWith('\n') || text.includes('\0')) return null; // (no argument can hold a NUL either)
+  let format = '';
   for (const ch of text) {
-    if (ch === '\\' || ch === "'") out += `\\${ch}`;
-    else if (ESCAPED_IN_OUTPUT.test(ch)) for (const byte of new TextEncoder().encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
-    else out += ch;
+    if (ch === '%') format += '%%';
+    else if (ch === '\\') format += '\\\\';
+    else if (ESCAPED_IN_OUTPUT.test(ch)) for (const byte of new TextEncoder().encode(ch)) format += `\\${byte.toString(8).padStart(3, '0')}`;
+    else format += ch;
   }
-  return `$'${out}'`;
+  return `"$(printf -- ${shellQuote(format)})"`;
 }
 
-/** A word printed bare when it plainly is one (`src/x.ts`, `refs/heads/main`), else quoted as pasteWord does. */
+/**
+ * A word printed bare when it plainly is one (`src/x.ts`, `refs/heads/main`), else quoted as
+ * pasteWord does; one pasteWord has no word for, single-quoted (its newline printed escaped: inert, not exact).
+ */
 export function pasteArg(text: string): string {
-  return /^[\w./+,:@%-]+$/.test(text) ? text : pasteWord(text);
+  return /^[\w./+,:@%-]+$/.test(text) ? text : (pasteWord(text) ?? shellQuote(text));
 }

@@ -206,7 +206,7 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     if (typeof v !== 'number' && typeof v !== 'boolean') continue;
     const text = typeof v === 'number' ? numberText(v, [field]) : String(v);
     typed.push({ path: [field], value: text });
-    notes.push({ path: field, problem: `${field} is the ${typeof v} ${text}, not text`, fix: `--${field}=${pasteWord(text)}` });
+    notes.push({ path: field, problem: `${field} is the ${typeof v} ${text}, not text`, fix: `--${field}=${shellQuote(text)}` });
   }
   if (typeof doc.protocol_version === 'number') {
     const version = VERSION_NUMBERS[numberText(doc.protocol_version, ['protocol_version'])];

@@ -71,15 +71,18 @@ describe('printed commands are safe to paste', () => {
     // The fixes for each kind of slip are among them.
     expect(commands).toContain("checkpoint update web --next_actions:json='[\"Merge PR #12 then deploy\"]'");
     expect(commands.some((c) => c.includes("--status='<in_progress|blocked|complete|failed>'"))).toBe(true);
-    expect(commands.some((c) => c.includes("--next_actions.1.text=$'Check the ledger\\x0athen the refunds > out.txt'"))).toBe(true);
+    expect(commands.some((c) => c.includes(`--next_actions.1.text="$(printf -- 'Check the ledger\\012then the refunds > out.txt')"`))).toBe(true);
     expect(commands.some((c) => c.includes('--next_actions.0.text'))).toBe(false); // over 500 characters: said by hand
     expect(commands).toContain("checkpoint resume '<skill>'");
     expect(commands).toContain("checkpoint update '<skill>' ...");
     expect(commands.length).toBeGreaterThan(8);
-    const r = paste(commands);
-    expect(r.stderr).toBe('');
-    expect(r.created).toEqual([]);
-    expect(r.runs.map((run) => run[0])).toEqual(commands.map((c) => c.split(' ')[0]));
+    // sh (dash) as much as bash: a pasted fix runs the same in either (red team, 12-04).
+    for (const shell of ['/bin/bash', '/bin/sh']) {
+      const r = paste(commands, shell);
+      expect(r.stderr, shell).toBe('');
+      expect(r.created, shell).toEqual([]);
+      expect(r.runs.map((run) => run[0]), shell).toEqual(commands.map((c) => c.split(' ')[0]));
+    }
     // The long action is named, with what to do by hand, on the same note.
     expect(outputs.join('\n')).toContain('by hand in .checkpoints/api.checkpoint.json: copy its words (');
   });

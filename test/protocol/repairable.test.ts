@@ -47,7 +47,7 @@ describe('readableView', () => {
     expect(r.view.next_actions).toEqual(["Ship the release (it's PR 12) — ü", 'Run it']);
     expect(r.notes.map((n) => n.fix)).toEqual([`--next_actions.0.text='Ship the release (it'\\''s PR 12) — ü'`, "--next_actions.1.text='Run it'"]);
     // Text that cannot be printed as one line is spelled out with ANSI-C escapes, so the paste sets it exactly.
-    expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe("--next_actions.0.text=$'two\\x0alines'");
+    expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe(`--next_actions.0.text="$(printf -- 'two\\012lines')"`);
   });
 
   it('a done_when written as a number is fixed with the text, so the fix leaves the item valid; a list is said by hand', () => {
