@@ -1,6 +1,10 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it?
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readGitFile } from '../git/git-file.js';
+import { resolveGitDirsSync } from '../git/locate.js';
+import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
+import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown } from '../one-line.js';
@@ -32,6 +36,25 @@ export function checkLeftovers(root: string): Finding[] {
   const left = listProjectDir(root, dir).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f));
   if (!left.length) return [];
   return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left in .checkpoints/ by interrupted writes (e.g. ${left[0]}); never read, safe to delete` }];
+}
+
+/**
+ * This clone's own pre-push hook when it is one checkpoint shipped before the current template:
+ * `init` replaces it. Earlier ones, their CLI gone, ran a node_modules/.bin/checkpoint-protocol
+ * the repository being pushed holds. A hook the user edited is theirs and not named.
+ */
+export function checkHookCurrent(root: string): Finding[] {
+  let hook: string | null | undefined;
+  let template: string;
+  try {
+    hook = readGitFile(join(resolveGitDirsSync(root).commonDir, 'hooks', 'pre-push'));
+    if (!hook?.includes(HOOK_MARKER)) return [];
+    template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
+  } catch {
+    return [];
+  }
+  if (isCurrentHook(hook, template) || !isShippedHook(hook)) return [];
+  return [{ level: 'warning', check: 'hook', skill: null, path: '', message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
 }
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {

@@ -13,7 +13,7 @@ import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentio
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
-import { checkLeftovers, checkRepoHealth } from './health.js';
+import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
 import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -151,7 +151,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     const rel = f.skill === null ? null : relOf(f.skill);
     if (f.check === 'schema' && f.path === 'updated_at' && rel !== null && sane.from.has(rel) && /in the future/.test(f.message)) f.message += datedFromWords(sane.from.get(rel)!);
   }
-  findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkLeftovers(opts.root));
+  findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkHookCurrent(opts.root), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];

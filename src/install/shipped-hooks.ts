@@ -3,7 +3,6 @@
 // emptied again. A hook file whose text un-renders to one of these is ours and unedited: init may
 // replace it. Anything else holding our marker was edited by the user and is never replaced.
 // A change to hooks/pre-push adds its digest here (a test checks the current one is listed).
-import { createHash } from 'node:crypto';
 
 const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
   '26defdf35828ba0da033c53f02fa0eb007a4c81a6107a2eec068cee63e4b214b', // 6e2eb8a: the first hook
@@ -13,7 +12,11 @@ const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
   '146e077814b85f75a51803e5d696451e32c0e33b2dd6c690f65ba0a3208632ca', // d6896e0: pre-push-chain
   '8cf46f26e39c21b2a3664a417846890711e36298fca318c7416478195c667de8', // b0d4146: node not found
   'fcc14520e2ab4706b7f88baa6ab15e4f9f8796336e1d8bcfdcf59b695e86c0d6', // a baked node gone: CHECKPOINT_NODE, then PATH; the CLI not found says what to do
+  '393f744a61a36f0b948f2b65194e85c932b240dd78b7295ade3a6982d953b751', // a baked CLI gone: skipped, never the clone's node_modules/.bin
 ]);
+
+/** The line every hook of ours holds (its first comment): what tells it from a user's own hook. */
+export const HOOK_MARKER = 'checkpoint pre-push hook';
 
 /** A shell-quoted value as init bakes it in (shellQuote: '…' with '\'' for a quote). */
 const BAKED = (name: string) => new RegExp(`^${name}='(?:[^']|'\\\\'')*'$`, 'm');
@@ -24,7 +27,15 @@ export function unrenderHook(text: string): string {
 }
 
 export function hookDigest(text: string): string {
+  // node:crypto fetched here, not imported: doctor reads this module on every run, and needs a
+  // digest only for a hook of ours that is not the current one.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(unrenderHook(text), 'utf8').digest('hex');
+}
+
+/** Whether `text` is our hook as the current template renders it (whatever node and launcher it names). */
+export function isCurrentHook(text: string, template: string): boolean {
+  return unrenderHook(text) === template;
 }
 
 /** Whether `text` is, byte for byte, a pre-push hook checkpoint shipped (whatever node and launcher it names). */

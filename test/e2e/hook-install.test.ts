@@ -173,17 +173,36 @@ describe('init beside another pre-push hook', () => {
     expect(push.status).not.toBe(0);
   });
 
-  it('a launcher init baked in that is gone since (npx cache cleared, package removed): the hook says what to do, not only "not found"', () => {
+  it('doctor names an earlier hook of ours (it ran the clone\'s node_modules/.bin once its CLI was gone) until init updates it; not the current one, not one the user edited', () => {
+    const dir = makeRepo();
+    mkdirSync(join(dir, '.git/hooks'), { recursive: true });
+    const earlier = readFileSync(EARLIER_HOOK, 'utf8');
+    const hookFindings = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'hook');
+    write(dir, '.git/hooks/pre-push', earlier);
+    expect(hookFindings()).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/older checkpoint hook: .*run `checkpoint init` to update it$/) })]);
+    write(dir, '.git/hooks/pre-push', `${earlier}\necho my own line\n`);
+    expect(hookFindings()).toEqual([]);
+    write(dir, '.git/hooks/pre-push', earlier);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(hookFindings()).toEqual([]);
+  });
+
+  it('a launcher init baked in that is gone since (npx cache cleared, package removed): the hook says what to do, and never runs a copy the clone holds (red team, 12-04)', () => {
     const dir = makeRepo();
     withRemote(dir);
     expect(cli(dir, ['init']).code).toBe(0);
     const hook = join(dir, '.git/hooks/pre-push');
-    write(dir, '.git/hooks/pre-push', read(dir, '.git/hooks/pre-push').replace(/^CHECKPOINT_BIN='.+'$/m, "CHECKPOINT_BIN='/root/.npm/_npx/0123/node_modules/checkpoint-protocol/bin/checkpoint.js'"));
+    const gone = '/root/.npm/_npx/0123/node_modules/checkpoint-protocol/bin/checkpoint.js';
+    write(dir, '.git/hooks/pre-push', read(dir, '.git/hooks/pre-push').replace(/^CHECKPOINT_BIN='.+'$/m, `CHECKPOINT_BIN='${gone}'`));
     chmodSync(hook, 0o755);
-    const bin = pathWithoutNode();
-    const push = gitTry(dir, ['push', '-q', 'origin', 'main'], { PATH: bin });
+    // A hostile clone commits a bin of that name: a fallback to it would run the clone's code on push.
+    const planted = join(dir, 'node_modules/.bin/checkpoint-protocol');
+    write(dir, 'node_modules/.bin/checkpoint-protocol', `#!/bin/sh\ntouch "${join(dir, 'PWNED')}"\n`);
+    chmodSync(planted, 0o755);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
     expect(push.status, push.stderr).toBe(0);
-    expect(push.stderr).toContain('checkpoint pre-push: the checkpoint-protocol CLI was not found; doctor skipped: install it (npm i -D checkpoint-protocol), then run checkpoint init again\n');
+    expect(push.stderr).toContain(`checkpoint pre-push: the checkpoint CLI this hook was installed with is gone (${gone}); doctor skipped: run checkpoint init again from the install you use\n`);
+    expect(existsSync(join(dir, 'PWNED'))).toBe(false);
   });
 
   it('where node is not on PATH, CHECKPOINT_NODE in the environment (as the hook advises) runs the check', () => {
