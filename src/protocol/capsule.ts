@@ -103,6 +103,21 @@ export function foreignCapsuleKeys(capsule: JsonValue | undefined): string[] {
 }
 
 /**
+ * The stored capsule without the keys foreignCapsuleKeys names: what the protocol defines, as a
+ * reader checks and shows it (a user's `my_notes` beside it is theirs, kept by pause, not a claim).
+ */
+export function ownCapsule(capsule: JsonValue): JsonValue {
+  if (!isJsonObject(capsule)) return capsule;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(capsule)) {
+    if (!CAPSULE_PARTS.has(k)) continue;
+    const own = PART_KEYS.find(([part]) => part === k)![1];
+    out[k] = isJsonObject(v) ? Object.fromEntries(Object.entries(v).filter(([key]) => own.has(key))) : v;
+  }
+  return out;
+}
+
+/**
  * `base` (context, origin) with fresh mechanical state, laid into `old` (the stored capsule,
  * when it is an object): its other keys, and the other keys of its context, origin and
  * mechanical, stay in their order.

@@ -13,7 +13,8 @@ import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, placeholder, shellQuote } from '../shell-words.js';
-import type { Checkpoint } from './types.js';
+import type { Checkpoint, JsonValue } from './types.js';
+import { foreignCapsuleKeys } from './capsule.js';
 import type { Issue } from './validate.js';
 
 export { suggestEnum } from './enum-slip.js';
@@ -178,6 +179,11 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: R
       const slip = isObj(e) ? instantSlip(e.at, at) : null;
       if (slip) notes.push({ path: at, problem: slip.problem, fix: `--${log}.${i}.at=${slip.instant}`, instant: slip.instant });
     });
+  }
+  // A note of the user's own in the capsule (`my_notes`, `context.notes`): kept by every pause, and
+  // no claim a reader shows; read as written, with where it belongs.
+  for (const key of foreignCapsuleKeys(doc.capsule as JsonValue)) {
+    notes.push({ path: `capsule.${key}`, problem: "no field the capsule defines (kept as written; resume --context leaves it out)", fix: null, byHand: `move capsule.${key} into skill_state, where a skill keeps notes of its own` });
   }
   const typed = typeSlips(doc, numberText, notes);
   return { notes, actions, blockers, typed };

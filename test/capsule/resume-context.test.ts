@@ -133,7 +133,6 @@ describe('resume --context', () => {
     const good = JSON.parse(read(dir, cpPath('api')));
     const corrupt: [Record<string, unknown>, RegExp][] = [
       [{ ...good.capsule, context: { ...good.capsule.context, goal: '' } }, /goal/],
-      [{ ...good.capsule, context: { ...good.capsule.context, extra: 'x' } }, /unknown field "extra"/],
       [{ context: good.capsule.context }, /origin/],
       [{ ...good.capsule, context: { ...good.capsule.context, evidence: Array.from({ length: 13 }, () => 'e') } }, /13 items/],
       [{ ...good.capsule, context: { ...good.capsule.context, decisions: Array.from({ length: 12 }, () => 'd'.repeat(1400)) } }, /stored capsule is \d+ bytes \(at most 16384\)/],
@@ -152,6 +151,25 @@ describe('resume --context', () => {
     }
     write(dir, cpPath('api'), '{"capsule": ');
     expect((await runCli(dir, ['resume', 'api', '--context'])).code).toBe(2);
+  });
+
+  it('fields of the user\'s own (kept by every pause) are left out and named; the claims are shown, and pause --context saved over them works (red team, 12-04)', async () => {
+    const dir = project('api');
+    await pause(dir, 'api');
+    const good = JSON.parse(read(dir, cpPath('api')));
+    write(dir, cpPath('api'), `${JSON.stringify({ ...good, capsule: { ...good.capsule, my_notes: 'n', context: { ...good.capsule.context, extra: 'x' } } }, null, 2)}\n`);
+    for (const args of [['resume', 'api', '--context'], ['resume', '--context']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('goal:        Ship rotation (card CP-12)');
+      expect(r.stdout).not.toMatch(/my_notes|extra/);
+      expect(r.stderr).toBe("checkpoint: note: capsule fields of api's own not shown: my_notes, context.extra (checkpoint show api has them)\n");
+    }
+    // The readers read the checkpoint, with where such a field belongs; a new capsule keeps them and still resumes.
+    expect((await runCli(dir, ['status'])).stdout).toMatch(/note: api: capsule\.my_notes: no field the capsule defines .*move capsule\.my_notes into skill_state/);
+    await pause(dir, 'api', context({ goal: 'Ship rotation v2' }));
+    expect(JSON.parse(read(dir, cpPath('api'))).capsule.my_notes).toBe('n');
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toContain('goal:        Ship rotation v2');
   });
 
   it('stays within 16 KiB for the largest capsule, without truncating a claim', async () => {

@@ -5,7 +5,7 @@
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER } from './resume.js';
-import { validateCapsule } from '../../protocol/capsule.js';
+import { foreignCapsuleKeys, ownCapsule, validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
@@ -101,6 +101,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
   }
 
+  // Fields of the user's own beside the protocol's (kept by every pause) are not claims: named, not shown.
+  const foreign = foreignCapsuleKeys(found.capsule as JsonValue);
+  if (foreign.length) ctx.out.err(`checkpoint: note: capsule field${foreign.length === 1 ? '' : 's'} of ${found.skill}'s own not shown: ${foreign.join(', ')} (checkpoint show ${found.skill} has ${foreign.length === 1 ? 'it' : 'them'})`);
+  found = { ...found, capsule: ownCapsule(found.capsule as JsonValue) };
   const problems = validateCapsule(found.capsule);
   if (problems.length) {
     const first = problems[0]!;
