@@ -5,17 +5,24 @@
 // Control characters (cursor moves, screen clears, OSC clipboard writes, carriage returns) are
 // shown escaped, never interpreted. Only colour (SGR) sequences pass, and only with colour on.
 // The bidirectional formatting characters (LRE..RLO, LRI..PDI, LRM, RLM, ALM) are escaped too:
-// passed through, they make a value display in another order than it reads (Trojan Source).
-const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// passed through, they make a value display in another order than it reads (Trojan Source). So
+// are the invisible ones a model still reads as text (a hidden instruction in a field): the TAG
+// characters (U+E0000..E007F), zero width space, word joiner, BOM, soft hyphen, Mongolian vowel
+// separator. ZWJ and ZWNJ stay: scripts and emoji sequences need them.
+const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/g;
 
-/** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond. */
+/** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond (a pair of them beyond U+FFFF). */
 const escaped = (ch: string) => {
-  const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  let out = '';
+  for (let i = 0; i < ch.length; i++) {
+    const code = ch.charCodeAt(i);
+    out += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  }
+  return out;
 };
 
 export function escapeControl(text: string, keepColour: boolean): string {
-  return text.replace(CONTROL, (m) => (keepColour && m.length > 1 ? m : `${escaped(m)}${m.slice(1)}`));
+  return text.replace(CONTROL, (m) => (m[0] !== '\x1b' || m.length === 1 ? escaped(m) : keepColour ? m : `${escaped(m[0]!)}${m.slice(1)}`));
 }
 
 // Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
@@ -23,7 +30,7 @@ export function escapeControl(text: string, keepColour: boolean): string {
 const UNICODE_BREAK = /[\u2028\u2029]/g;
 
 // Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL), the bidi controls and the two separators.
-const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/;
 
 /**
  * For one-line messages: a newline inside a value becomes a visible `\n`, every other control

@@ -17,7 +17,7 @@ export function placeholder(what: string): string {
 
 // What text output shows escaped (one-line.ts: control and bidi characters, line and paragraph
 // separators): such a value cannot be printed as it is inside a command.
-const ESCAPED_IN_OUTPUT = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+const ESCAPED_IN_OUTPUT = /[\x00-\x1f\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/;
 
 /**
  * `text` as one shell word that gives back exactly `text`, printable on one line: single-quoted,

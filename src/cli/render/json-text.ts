@@ -5,9 +5,13 @@
 // the text invalid JSON; a bare CR passed through would let a line overwrite the one before it.
 
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /\r\n?|[\x7f-\x9f]/g;
+// The characters text output shows escaped beyond them (one-line.ts: bidi controls, line and
+// paragraph separators, invisible ones) stand only inside strings too, where \uXXXX means the same.
+const UNSAFE = /\r\n?|[\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/g;
 
-/** Valid JSON `text` with the same value and the same text of every string and number: each line ending LF, C1 controls as \u escapes. */
+const unicodeEscape = (m: string) => [...Array(m.length).keys()].map((i) => `\\u${m.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** Valid JSON `text` with the same value and the same text of every string and number: each line ending LF, C1 controls and hidden characters as \u escapes. */
 export function terminalSafeJson(text: string): string {
-  return text.replace(UNSAFE, (m) => (m[0] === '\r' ? '\n' : `\\u00${m.charCodeAt(0).toString(16)}`));
+  return text.replace(UNSAFE, (m) => (m[0] === '\r' ? '\n' : unicodeEscape(m)));
 }
