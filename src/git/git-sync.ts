@@ -27,7 +27,12 @@ export interface GitResult {
 export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPO_LOCATING_VARS) delete env[name];
-  return { ...env, ...extra };
+  // core.fsmonitor names a command git runs on status and ls-files: a repository's .git/config
+  // (a copied folder, a tarball) may point it anywhere. Ours never need it: off, after the user's
+  // own GIT_CONFIG_* entries (git 2.31+; older git ignores these variables).
+  const count = Number(env.GIT_CONFIG_COUNT);
+  const n = Number.isInteger(count) && count > 0 ? count : 0;
+  return { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'core.fsmonitor', [`GIT_CONFIG_VALUE_${n}`]: 'false', ...extra };
 }
 
 let gitRuns = 0;

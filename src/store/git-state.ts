@@ -3,7 +3,7 @@
 // unusual); the short HEAD and the paths come from two concurrent git processes through the
 // gateway. Outside a repository, without commits, or without git: nulls and [], never an
 // error, because `pause --auto` runs from hooks on every compaction.
-import type { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
 import { indexRefusal } from '../git/index-damage.js';
@@ -19,6 +19,12 @@ const GIT_TIMEOUT_MS = 10_000;
 export interface GitState extends MechanicalState {
   /** Why the uncommitted paths are not known (null there): the index git could not read. */
   unreadIndex?: CheckpointError;
+}
+
+/** Why git could not list the work tree's changes, as the warning pause prints says it. */
+function gitFailure(e: unknown): CheckpointError {
+  const reason = isCheckpointError(e) ? e.message.replace(/^checkpoint: /, '') : 'git did not run';
+  return new CheckpointError('E_GIT', `git could not list the work tree's changes (${reason})`, { hint: 'run git status here to see why; the next pause --auto records them once it can' });
 }
 
 /** git's stdout, or null for any failure (no repository, no git): the capsule never fails on it. */
@@ -44,18 +50,20 @@ export function parsePorcelainZ(out: string): string[] {
 
 export async function gitState(root: string): Promise<GitState> {
   const files = readHeadFiles(root);
+  let failed: unknown = null;
   const [head, branch, status] = await Promise.all([
     // git's abbreviation grows with the object count: only git can say it exactly.
     git(root, ['rev-parse', '--short', 'HEAD']),
     files ? files.branch : git(root, ['symbolic-ref', '--short', '-q', 'HEAD']),
-    git(root, ['--no-optional-locks', 'status', '--porcelain', '-z']),
+    runGit(root, ['--no-optional-locks', 'status', '--porcelain', '-z'], { env: { GIT_OPTIONAL_LOCKS: '0' }, timeoutMs: GIT_TIMEOUT_MS }).then((r) => r.stdout, (e: unknown) => ((failed = e), null)),
   ]);
-  if (status === null) {
-    // A repository whose index git cannot read (a FIFO, garbage): HEAD and the branch still
-    // come from their own files, the uncommitted paths are unknown, never "none".
-    const gitdir = files?.gitdir ?? gitdirOrNull(root);
-    const refused = gitdir === null ? null : indexRefusal(gitdir);
-    if (refused) return { head: head?.trim() || null, branch: (files ? files.branch : branch)?.trim() || null, uncommitted: null, uncommitted_count: null, unreadIndex: refused };
+  const gitdir = status === null ? files?.gitdir ?? gitdirOrNull(root) : null;
+  if (gitdir) {
+    // A repository whose index git cannot read (a FIFO, garbage), or where git itself fails (not
+    // installed, a repository it refuses as another user's): HEAD and the branch come from their
+    // own files where they can, the uncommitted paths are unknown, never "none".
+    const refused = indexRefusal(gitdir) ?? gitFailure(failed);
+    return { head: head?.trim() || files?.sha?.slice(0, 7) || null, branch: (files ? files.branch : branch)?.trim() || null, uncommitted: null, uncommitted_count: null, unreadIndex: refused };
   }
   const paths = status === null ? [] : parsePorcelainZ(status);
   return {

@@ -1,7 +1,7 @@
 // `checkpoint pause`: saving the recovery capsule (strict, bounded, never truncated) and
 // `pause --auto` refreshing only its mechanical state, through the built binary and real git.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
@@ -262,6 +262,35 @@ describe('pause --auto', () => {
     expect(m.uncommitted).toHaveLength(50);
     expect(m.uncommitted_count).toBe(60);
     expect(m.uncommitted[0]).toBe('f00.txt');
+  });
+
+  it('where git cannot run (not on PATH), the uncommitted paths are unknown, never "0", and HEAD comes from its files; said in one warning (red team, 12-04)', async () => {
+    const dir = project();
+    expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
+    commitAll(dir, 'capsule');
+    write(dir, 'wip.txt', 'wip\n');
+    const noGit = tempDir('cp-nogit-');
+    symlinkSync(process.execPath, join(noGit, 'node'));
+    const r = cli(dir, ['pause', 'api', '--auto'], { env: { PATH: noGit } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`HEAD ${head(dir)}`);
+    expect(r.stderr).toBe("checkpoint: warning: saved without the uncommitted paths: git could not list the work tree's changes (git executable not found on PATH); hint: run git status here to see why; the next pause --auto records them once it can\n");
+    const m = doc(dir).capsule.mechanical;
+    expect(m.head).toBe(head(dir).slice(0, 7));
+    expect('uncommitted' in m).toBe(false);
+    // With git back, the next refresh records them.
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    expect(doc(dir).capsule.mechanical.uncommitted).toContain('wip.txt');
+  });
+
+  it('a core.fsmonitor command in the repository\'s own config is never run by pause --auto or resolve (red team, 12-04)', async () => {
+    const dir = project();
+    const ran = join(tempDir('cp-fsmonitor-'), 'ran');
+    git(dir, ['config', 'core.fsmonitor', `touch ${ran}; false`]);
+    write(dir, 'wip.txt', 'wip\n');
+    for (const args of [['pause', 'api', '--auto'], ['resolve'], ['resolve', '--check']]) await runCli(dir, args);
+    expect(existsSync(ran)).toBe(false);
+    expect(doc(dir).capsule.mechanical.uncommitted).toContain('wip.txt');
   });
 
   it('10 concurrent runs all succeed and leave a valid file with context and origin unchanged', async () => {
