@@ -143,10 +143,14 @@ describe('resume', () => {
     expect(r.stdout).toContain('api  in_progress');
     expect(JSON.parse((await runCli(asking, ['resume', '--json'])).stdout)).toMatchObject({ ask_user: true });
     expect(r.stdout.split('\n')[0]).toBe('Several checkpoints need a decision before any is resumed automatically:');
-    // One checkpoint to look at is not "several".
-    const one = await runCli(repoWith([cp('web', { status: 'failed' })]), ['resume']);
+    // The only checkpoint there is: its briefing, with the question in it, as `resume web` gives (red team, 12-04).
+    const single = repoWith([cp('web', { status: 'failed' })]);
+    const one = await runCli(single, ['resume']);
     expect(one.code).toBe(3);
-    expect(one.stdout.split('\n')[0]).toBe('This checkpoint needs a decision before it is resumed automatically:');
+    expect(one.stdout.split('\n')[0]).toBe('RESUMING: web on demo');
+    expect(one.stdout).toMatch(/^ASK THE USER: this checkpoint (?:failed|is failed)/m);
+    expect(one.stdout).toBe((await runCli(single, ['resume', 'web'])).stdout);
+    expect(JSON.parse((await runCli(single, ['resume', '--json'])).stdout)).toMatchObject({ ask_user: true, skill: 'web' });
   });
 
   it('stays within the byte limit and names what it left out', async () => {

@@ -73,8 +73,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed' || unreadStatus(i);
-  // Without a skill we never silently pick one the user has to look at: list and ask.
-  if (!skill && (askRepair || needsUser(top!))) {
+  // Without a skill we never silently pick one the user has to look at: list and ask. The only
+  // checkpoint there is gets its briefing instead, led by the question (exit 3 all the same).
+  if (!skill && (askRepair || (needsUser(top!) && agenda.items.length > 1))) {
     const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     const repair = unreadable.map(repairEntry);
     // Within the budget like the briefing: the question is never left out, the lists give way from their ends.
