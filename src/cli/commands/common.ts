@@ -2,7 +2,7 @@
 import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { resolve } from 'node:path';
 import { assertNotInGitDir } from '../../git/locate.js';
-import { assertProjectFolder, findRoot } from '../../store/root.js';
+import { assertNoNestedCheckpoints, assertProjectFolder, findRoot } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { FileError } from '../../protocol/file-validation.js';
@@ -19,7 +19,9 @@ export function rootOf(ctx: Context): string {
  */
 export function projectRoot(cwd: string, override?: string): string {
   const root = findRoot(cwd, override);
-  assertNotInGitDir(override === undefined ? cwd : resolve(cwd, override), cwd);
+  const start = override === undefined ? cwd : resolve(cwd, override);
+  assertNotInGitDir(start, cwd);
+  assertNoNestedCheckpoints(start, root);
   return root;
 }
 
