@@ -7,7 +7,8 @@ import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
-import { shown } from '../one-line.js';
+import { quoted, shown } from '../one-line.js';
+import { parseAttributes } from '../git/eol-attributes.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
@@ -29,6 +30,33 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
   }
   return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null };
 }
+
+/**
+ * The line of the top .gitattributes that decides a checkpoint file's `merge` attribute when it
+ * is not merge=checkpoint (git takes the last line that sets it: `.checkpoints/** merge=union`,
+ * or `binary`, after ours), else null. Only that file: the one install-driver writes.
+ */
+export function overridingMergeLine(root: string): { line: string; merge: string } | null {
+  let text: string | null;
+  try {
+    text = readProjectText(root, join(root, '.gitattributes'));
+  } catch {
+    return null;
+  }
+  if (text === null) return null;
+  let last: { line: string; merge: string } | null = null;
+  for (const l of parseAttributes(text, '', true).lines) {
+    if (!l.matches(SAMPLE_CHECKPOINT)) continue;
+    for (const [name, value] of l.assigns) {
+      if (name === 'merge') last = { line: l.text, merge: value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value };
+      else if (name === 'binary' && value === true) last = { line: l.text, merge: 'binary' };
+    }
+  }
+  return last && last.merge !== 'checkpoint' ? last : null;
+}
+
+/** A checkpoint file's path, to ask which .gitattributes lines apply to them. */
+const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
 export function checkLeftovers(root: string): Finding[] {
@@ -55,6 +83,11 @@ export function checkHookCurrent(root: string): Finding[] {
   }
   if (isCurrentHook(hook, template) || !isShippedHook(hook)) return [];
   return [{ level: 'warning', check: 'hook', skill: null, path: '', message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
+}
+
+/** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */
+export function overriddenMessage(o: { line: string; merge: string }): string {
+  return `.gitattributes line ${quoted(o.line)} comes after the checkpoint line and decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it, or move the checkpoint line below it`;
 }
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
@@ -85,6 +118,8 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
       : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];
   }
   if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
+  const overriding = overridingMergeLine(root);
+  if (overriding) return [{ ...base, level: 'warning', message: overriddenMessage(overriding) }];
   // install-driver writes absolute, single-quoted paths; a moved or removed install breaks every merge.
   const missing = [...driver!.matchAll(/'((?:[^']|'\\'')+)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'")).filter((p) => p.startsWith('/') && !existsSync(p));
   if (missing.length) {

@@ -17,6 +17,8 @@ const WANTED = new Set(['text', 'crlf', 'eol', 'filter', 'ident', 'working-tree-
 interface AttrLine {
   matches: (path: string) => boolean;
   assigns: [string, AttrValue][];
+  /** The line as written (without its line ending and leading blanks). */
+  text: string;
 }
 
 /** One attributes file, parsed; `inexact` names what this reader does not follow. */
@@ -60,7 +62,7 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
       file.inexact ??= `the .gitattributes pattern ${JSON.stringify(pattern)}`;
       continue;
     }
-    file.lines.push({ matches, assigns });
+    file.lines.push({ matches, assigns, text: line });
   }
   return file;
 }

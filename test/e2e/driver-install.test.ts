@@ -124,6 +124,26 @@ describe('install-driver', () => {
   });
 });
 
+describe('a later .gitattributes line that decides how checkpoint files merge (red team, 12-04)', () => {
+  it('init, install-driver and doctor name it (the driver would never run); without it, none does', () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    write(dir, '.gitattributes', `${read(dir, '.gitattributes')}.checkpoints/** merge=union\n`);
+    const message = '.gitattributes line ".checkpoints/** merge=union" comes after the checkpoint line and decides how checkpoint files merge (union): git never runs the checkpoint driver on them; remove it, or move the checkpoint line below it';
+    expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: union\n');
+    expect(cli(dir, ['install-driver']).stdout).toContain(`! ${message}`);
+    expect(cli(dir, ['init']).stdout).toContain(`! ${message}`);
+    const health = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(health).toEqual([expect.objectContaining({ level: 'warning', message })]);
+    // `binary` after it turns merging off for them too; a line for other files is no matter.
+    write(dir, '.gitattributes', `${read(dir, '.gitattributes').replace('.checkpoints/** merge=union\n', '')}*.json binary\n*.png merge=binary\n`);
+    expect(cli(dir, ['doctor']).stdout).toContain('.gitattributes line "*.json binary" comes after the checkpoint line and decides how checkpoint files merge (binary)');
+    write(dir, '.gitattributes', read(dir, '.gitattributes').replace('*.json binary\n', ''));
+    expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
+    expect((JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[]).filter((f) => f.check === 'merge_driver')).toEqual([]);
+  });
+});
+
 describe('uninstall-driver after install-driver gives .gitattributes back byte for byte', () => {
   it.each([
     ['CRLF, no final newline', '*.png binary\r\n*.md text'],

@@ -1,3 +1,4 @@
+import { overriddenMessage, overridingMergeLine } from '../../doctor/health.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
@@ -24,6 +25,9 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const plans = [planCheckpointsDir(root), ...integrationPlans(root, ctx)];
   const { changes, notes } = applyPlans(plans);
+  // Set up, and still never run: a later .gitattributes line decides merges of checkpoint files.
+  const overriding = overridingMergeLine(root);
+  if (overriding) notes.push(overriddenMessage(overriding));
   if (ctx.json) ctx.out.json({ ok: true, root, changes, notes });
   else ctx.out.out(renderSteps(changes, notes, `✓ ${root} is already set up`));
   return 0;

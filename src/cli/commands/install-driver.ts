@@ -6,6 +6,7 @@ import { CheckpointError } from '../../errors.js';
 import { BIN_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
+import { overriddenMessage, overridingMergeLine } from '../../doctor/health.js';
 
 /** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
 export const SKIP_ENV = 'CHECKPOINT_SKIP_INSTALL';
@@ -24,6 +25,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   const { changes, notes } = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
+  // Installed, and still never run: a later .gitattributes line decides merges of checkpoint files.
+  const overriding = overridingMergeLine(root);
+  if (overriding) notes.push(overriddenMessage(overriding));
   if (ctx.json) ctx.out.json({ ok: true, changes, notes });
   else ctx.out.out(renderSteps(changes, notes, '✓ merge driver already installed'));
   return 0;
