@@ -180,6 +180,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked, ignored), ...after);
+  if (evidence.history) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A commit on HEAD's line made after a checkpoint, dated before the walk_days bound: said so.
   const bySkill = new Map(checkpoints.map((cp) => [cpRel(cp), cp.skill]));
@@ -193,6 +194,22 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/**
+ * Checkpoints git ignores (a `.gitignore` rule over them): never committed, so no other clone or
+ * branch sees them. Only files the index lacks are asked about, and git only when the ignore
+ * files read here may ignore one.
+ */
+async function ignoredCheckpoints(root: string, history: GitHistory, files: readonly { skill: string; rel: string }[]): Promise<Finding[]> {
+  const tracked = indexNames(root, files.map((f) => f.rel));
+  const untracked = files.filter((f) => !tracked.has(f.rel));
+  if (!untracked.length) return [];
+  const ignored = await ignoredListed(history, untracked.map((f) => f.rel), { prefilter: root });
+  return untracked.filter((f) => ignored.has(f.rel)).map((f): Finding => ({
+    level: 'warning', check: 'gitignore', skill: f.skill, path: '',
+    message: `git ignores ${f.rel}: it is never committed, so no other clone or branch sees it; \`git check-ignore -v ${f.rel}\` names the rule: remove it, or add !${f.rel} after it`,
+  }));
 }
 
 /** Whether one of `commits` changed `rel`, or a file under it when it is a folder ("build/", "build"). */
