@@ -144,7 +144,7 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
 export function futureSkew(updatedAt: unknown, now: Date, skill?: string): Issue | null {
   if (!isIsoInstant(updatedAt) || Date.parse(updatedAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return null;
   const update = `checkpoint update ${skill && /^[\w.-]+$/.test(skill) ? skill : '<skill>'} --step=<its step>`;
-  return { level: 'warning', path: 'updated_at', message: `updated_at (${updatedAt}) is more than a day in the future (a clock ahead, or a typo in the year); the next write from a correct clock stamps it now (\`${update}\`, \`checkpoint done\` or \`checkpoint pause\`)` };
+  return { level: 'warning', path: 'updated_at', message: `updated_at (${updatedAt}) is more than a day in the future (a clock ahead, or a typo in the year); the next save from a correct clock stamps it now (\`${update}\`, \`checkpoint done\` or \`checkpoint pause --context\`)` };
 }
 
 type Report = (path: string, message: string) => void;

@@ -123,7 +123,7 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
     expect(pushed).toEqual([expect.objectContaining({ message: expect.stringContaining(`meanwhile drift checks date from the commit that recorded it (${recorded.slice(0, 7)}`) })]);
     const findings = await doctor(dir, engine);
     const clock = findings.find((f) => f.path === 'updated_at')!;
-    expect(clock.message).toContain('the next write from a correct clock stamps it now (`checkpoint update api --step=<its step>`');
+    expect(clock.message).toContain('the next save from a correct clock stamps it now (`checkpoint update api --step=<its step>`');
     expect(clock.message).toMatch(new RegExp(`; meanwhile drift checks date from the commit that recorded it \\(${recorded.slice(0, 7)}, ${ago(200)}\\)$`));
     expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
     expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`names #9, which landed after the checkpoint (${merge.slice(0, 7)}`);
