@@ -3,7 +3,7 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
-import { pasteArg, shellQuote } from '../shell-words.js';
+import { pasteArg, placeholder, shellQuote } from '../shell-words.js';
 import { FORBIDDEN_KEYS } from './fields.js';
 import { recordedText } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
@@ -307,6 +307,9 @@ function unchangedNumber(before: LiteralTexts | undefined, places: readonly stri
   return old !== undefined && NUMBER_TEXT.test(old) && Object.is(Number(old), v);
 }
 
+/** Top-level fields the protocol holds as one text each (the stamped two are refused before): an append to one is a mistake, not a list to start. */
+const ONE_TEXT_FIELDS: ReadonlySet<string> = new Set(['skill', 'project', 'project_dir', 'created_at', 'phase', 'step', 'status', 'progress_summary']);
+
 /**
  * An append onto a value that is no list: what it holds, and for a single value (one action
  * written as a string) the flag that makes it a list holding that value, to append after.
@@ -315,6 +318,10 @@ function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointErr
   const path = pathText(op.path);
   if (isPlainObject(current)) {
     return usage(op.flag, `cannot append: ${path} is not an array (it is an object)`, `set a key in it (--${path}.<key>=…), or append to a list inside it (--${path}.<list>+=…); the checkpoint was not changed`);
+  }
+  // A field the protocol holds as one text is never a list: set it instead.
+  if (op.path.length === 1 && ONE_TEXT_FIELDS.has(op.path[0]!)) {
+    return usage(op.flag, `cannot append: ${path} holds one text (${shown(text)}), not a list`, `set it instead: --${path}=${placeholder(path)}; the checkpoint was not changed`);
   }
   // null holds nothing to keep: the list starts empty.
   const list = JSON.stringify(current === null ? [] : [current]);

@@ -174,6 +174,21 @@ describe('an append onto a value that is no list', () => {
   });
 });
 
+describe('an append onto a field the protocol holds as one text (red team, 12-04)', () => {
+  it('is told to set it, never to make it a list (which update would refuse); the file unchanged', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', {});
+    for (const [flag, hint] of [['--phase+=deploy', "set it instead: --phase='<phase>'"], ['--status+=blocked', "set it instead: --status='<status>'"]]) {
+      const r = await runCli(dir, ['update', 'api', flag!]);
+      expect(r.code, flag).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.message, flag).toMatch(/^--\w+\+=\w+: cannot append: \w+ holds one text \(".*"\), not a list$/);
+      expect(line.hint, flag).toBe(`${hint}; the checkpoint was not changed`);
+    }
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+});
+
 describe('an append onto null', () => {
   it('is told to start an empty list, never a list holding null', async () => {
     const dir = repo();
