@@ -23,7 +23,10 @@ export function buildProgram(argv: string[], version: string) {
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(EPILOGUE)
-    .completion('completion', 'print a shell completion script for both names: checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)');
+    // yargs offers a one-letter alias as a long option (`--C`), which no command takes: left out.
+    .completion('completion', 'print a shell completion script for both names: checkpoint-protocol completion bash >> ~/.bashrc (or zsh >> ~/.zshrc)', (_current: string, _argv: unknown, defaults: (done: (err: Error | null, words: string[] | undefined) => void) => void, done: (words: string[]) => void) => {
+      defaults((_err, words) => done((words ?? []).filter((w) => !/^--.(?::|$)/.test(w))));
+    });
   for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) if (name !== 'help' && name !== 'no-color') y = addOption(y, name, o);
   for (const spec of COMMANDS) {
     y = y.command(

@@ -143,6 +143,11 @@ describe('shell completion', () => {
     const opts = await runCli(cwd, ['--get-yargs-completions', 'checkpoint', 'status', '--'], { env: { SHELL: '/bin/bash' } });
     expect(opts.code, opts.stderr).toBe(0);
     expect(opts.stdout.split('\n')).toEqual(expect.arrayContaining(['--brief', '--since', '--engine']));
+    // A one-letter alias is no long option: `--C` is refused by every command, so never offered (red team, 12-04).
+    expect(opts.stdout.split('\n').filter((w) => /^--.$/.test(w))).toEqual([]);
+    const zsh = await runCli(cwd, ['--get-yargs-completions', 'checkpoint', 'status', '--'], { env: { SHELL: '/usr/bin/zsh' } });
+    expect(zsh.stdout.split('\n').filter((w) => /^--.:/.test(w))).toEqual([]);
+    expect(zsh.stdout).toMatch(/^--dir:/m);
   });
 
   it('a real bash, with the script sourced, completes both names, never running another tool\'s `checkpoint`', async () => {
