@@ -123,12 +123,17 @@ describe('statuses resume cannot read, and next_actions written as a string', ()
       const dir = repoWith([cp('api', { status })]);
       const r = await runCli(dir, ['resume']);
       expect(r.code, `${status}: ${r.stdout}`).toBe(3);
-      expect(r.stdout).toContain('a status outside in_progress|blocked|complete|failed: whether work goes on is unclear');
+      // The only checkpoint: plain resume gives its briefing, as resume api does.
       const named = await runCli(dir, ['resume', 'api']);
       expect(named.code).toBe(3);
       expect(named.stdout).toContain(`ASK THE USER: its status "${status}" is outside in_progress|blocked|complete|failed, so whether work goes on is unclear.`);
+      expect(r.stdout).toBe(named.stdout);
       expect(JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout).ask_user).toBe(true);
     }
+    // Beside another checkpoint, the list that asks which to resume says why.
+    const two = await runCli(repoWith([cp('api', { status: 'paused' }), cp('web')]), ['resume']);
+    expect(two.code).toBe(3);
+    expect(two.stdout).toContain('a status outside in_progress|blocked|complete|failed: whether work goes on is unclear');
     // A slip with a clear meaning still reads as that status.
     expect((await runCli(repoWith([cp('api', { status: 'In Progress' })]), ['resume'])).code).toBe(0);
   });
