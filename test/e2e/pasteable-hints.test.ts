@@ -131,7 +131,7 @@ describe('statuses resume cannot read, and next_actions written as a string', ()
       expect(JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout).ask_user).toBe(true);
     }
     // Beside another checkpoint, the list that asks which to resume says why.
-    const two = await runCli(repoWith([cp('api', { status: 'paused' }), cp('web')]), ['resume']);
+    const two = await runCli(repoWith([cp('api', { status: 'paused' }), cp('web', { status: 'failed' })]), ['resume']);
     expect(two.code).toBe(3);
     expect(two.stdout).toContain('a status outside in_progress|blocked|complete|failed: whether work goes on is unclear');
     // A slip with a clear meaning still reads as that status.
