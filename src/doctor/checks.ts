@@ -734,7 +734,22 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {
     if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution, words: work(b.proposed_resolution) });
   });
-  return texts.flatMap(({ path, text, words }) => {
+  // A blocker waiting on work ("Blocked until PR #20 merges"): once that landed, it may block no more.
+  const waits = (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, i) => {
+    const text = b && typeof b.description === 'string' ? b.description : '';
+    if (!WAITS_ON.test(text)) return [];
+    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, saved), evidence.thisRepo);
+    if (!landings.length || landings.length < workRefs(text, evidence.thisRepo).length) return [];
+    return landings.slice(0, 1).map((l): Finding => ({
+      level: 'warning',
+      check: 'landed',
+      skill: cp.skill,
+      path: `blockers[${i}].description`,
+      message: `${quoted(text)} waits on ${landings.map((x) => x.ref.token).join(', ')}, which landed after the checkpoint (${short(l.commit.sha)} ${quoted(l.commit.subject)}); if it blocks no more, remove the blocker (or say what it still waits on)`,
+      evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
+    }));
+  });
+  return [...waits, ...texts.flatMap(({ path, text, words }) => {
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
@@ -750,8 +765,11 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
       message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); ${open.length ? `${open.join(', ')} ${open.length === 1 ? 'has' : 'have'} not: check the action still holds` : 'reconcile instead of redoing it'}`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
-  });
+  })];
 }
+
+/** A blocker's words that say it waits on work to land: "until", "waiting on", "blocked by", "once", "depends on". */
+const WAITS_ON = /\b(?:until|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|once|depends\s+on|pending)\b/i;
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
   const value = cp.skill_state?.verified_for_sha;

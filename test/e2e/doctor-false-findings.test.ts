@@ -224,3 +224,25 @@ describe('an action queued by hand after its PR landed, updated_at left as it wa
     expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
   });
 });
+
+describe('a blocker waiting on work that since landed (red team 12-04)', () => {
+  it('is a warning naming the landing on both engines; one naming it as a cause, or waiting on more than landed, is not', async () => {
+    const blockers = [
+      { id: 'b1', description: 'Blocked until PR #20 (DB migration) merges', needs: 'external_dep' },
+      { id: 'b2', description: 'PR #20 broke staging; needs a look', needs: 'code_fix' },
+      { id: 'b3', description: 'Waiting on #20 and #21 to land', needs: 'external_dep' },
+    ];
+    const dir = published('api', handKept('api', { status: 'blocked', blockers }));
+    git(dir, ['checkout', '-q', '-b', 'mig']);
+    commitAll(dir, 'DB migration', '2026-03-15T10:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #20 from me/mig', 'mig'], { GIT_COMMITTER_DATE: '2026-03-15T11:00:00Z', GIT_AUTHOR_DATE: '2026-03-15T11:00:00Z' });
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { path: string; level: string; message: string }[]).filter((f) => f.path.startsWith('blockers'));
+      expect(found, engine).toEqual([expect.objectContaining({
+        level: 'warning', path: 'blockers[0].description',
+        message: expect.stringMatching(/^"Blocked until PR #20 \(DB migration\) merges" waits on #20, which landed after the checkpoint \([0-9a-f]{7} "Merge pull request #20 from me\/mig"\); if it blocks no more, remove the blocker/),
+      })]);
+    }
+  });
+});
