@@ -55,10 +55,15 @@ export function canExitNow(): boolean {
 function readBytes(path: string, what: string): Buffer | null {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(path, 'r');
-    if (fs.fstatSync(fd).size > MAX_MERGE_BYTES) return null;
+    // Non-blocking, and only a plain file: git passes its temp files, never a FIFO or a device,
+    // which would hang the merge or read without end.
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`cannot read ${what} (${path}): not a plain file`);
+    if (st.size > MAX_MERGE_BYTES) return null;
     return fs.readFileSync(fd);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read ${what} (${path}): ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   } finally {
     if (fd !== undefined) fs.closeSync(fd);

@@ -1,7 +1,7 @@
 // The merge driver as git runs it: bundled with esbuild, registered in throw-away repos,
 // driven through merge, rebase, cherry-pick and a criss-cross merge; and invoked directly
 // with bad input to check it never loses ours and always exits with a safe code.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -498,6 +498,21 @@ describe('the driver with bad input, invoked directly', () => {
     const r = runDriver(collision(), { args: (p) => [p.base, '/nonexistent/A', p.theirs, FILE] });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('checkpoint merge-driver: cannot read %A (ours) (/nonexistent/A): ENOENT\n');
+  });
+
+  it('exits 2 at once when a side is no plain file (/dev/zero, a FIFO), %A untouched: never reads without end or hangs', () => {
+    const files = collision();
+    const fifo = join(tempDir('cp-driver-fifo-'), 'theirs');
+    execFileSync('mkfifo', [fifo]);
+    for (const [args, line] of [
+      [(p: { base: string; ours: string; theirs: string }) => ['/dev/zero', p.ours, p.theirs, FILE], 'checkpoint merge-driver: cannot read %O (base) (/dev/zero): not a plain file\n'],
+      [(p: { base: string; ours: string; theirs: string }) => [p.base, p.ours, fifo, FILE], `checkpoint merge-driver: cannot read %B (theirs) (${fifo}): not a plain file\n`],
+    ] as const) {
+      const r = runDriver(files, { args });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(line);
+      expect(r.ours.toString()).toBe(files.ours);
+    }
   });
 
   it('exits 2 on a bad marker size, %A untouched', () => {
