@@ -9,7 +9,11 @@
 // are the invisible ones a model still reads as text (a hidden instruction in a field): the TAG
 // characters (U+E0000..E007F), zero width space, word joiner, BOM, soft hyphen, Mongolian vowel
 // separator. ZWJ and ZWNJ stay: scripts and emoji sequences need them.
-const CONTROL = /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/g;
+/** The bidi and invisible characters text output shows escaped besides the controls (a class's inside). */
+export const HIDDEN_CHARS = '\\xad\\u202a-\\u202e\\u2066-\\u2069\\u200e\\u200f\\u061c\\u200b\\u2060\\ufeff\\u180e';
+/** The TAG characters, as the UTF-16 pairs a string holds them in. */
+export const TAG_CHARS = '\\udb40[\\udc00-\\udc7f]';
+const CONTROL = new RegExp(`\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
 
 /** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond (a pair of them beyond U+FFFF). */
 const escaped = (ch: string) => {
@@ -30,7 +34,8 @@ export function escapeControl(text: string, keepColour: boolean): string {
 const UNICODE_BREAK = /[\u2028\u2029]/g;
 
 // Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL), the bidi controls and the two separators.
-const NOT_ONE_LINE = /[\x00-\x1f\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/;
+// Exported: a value holding one cannot be printed as it is (shell-words.ts spells such a value out).
+export const NOT_ONE_LINE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029${HIDDEN_CHARS}]|${TAG_CHARS}`);
 
 /**
  * For one-line messages: a newline inside a value becomes a visible `\n`, every other control

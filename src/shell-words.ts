@@ -1,5 +1,6 @@
 // Words of the commands we print for a person to paste (a slip's fix, a hint): each one a single
-// shell word that runs nothing but printf and redirects nothing, in bash and in sh. Pure and import-free.
+// shell word that runs nothing but printf and redirects nothing, in bash and in sh. Pure.
+import { NOT_ONE_LINE } from './one-line.js';
 
 /** Quote for a POSIX shell: single quotes, a `'` inside as `'\''`; safe with spaces, quotes and $. */
 export function shellQuote(s: string): string {
@@ -15,9 +16,9 @@ export function placeholder(what: string): string {
   return shellQuote(`<${what}>`);
 }
 
-// What text output shows escaped (one-line.ts: control and bidi characters, line and paragraph
-// separators): such a value cannot be printed as it is inside a command.
-const ESCAPED_IN_OUTPUT = /[\x00-\x1f\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/;
+// What text output shows escaped (one-line.ts: control, bidi and invisible characters, line and
+// paragraph separators): such a value cannot be printed as it is inside a command.
+const ESCAPED_IN_OUTPUT = NOT_ONE_LINE;
 
 /**
  * `text` as one shell word that gives back exactly `text`, printable on one line: single-quoted,

@@ -169,6 +169,7 @@ export function listParts(entry: string): string[] {
 
 /** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts". */
 const LIST_JOINER = /, |; | and | & /;
+const JOINER_AT = new RegExp(`^(?:${LIST_JOINER.source})`);
 
 /** `text` split at each list joiner outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's "{a, b}" stay whole. */
 function splitTopLevel(text: string): string[] {
@@ -180,7 +181,7 @@ function splitTopLevel(text: string): string[] {
     if (ch === '(' || ch === '[' || ch === '{') depth++;
     else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
     else if (depth === 0) {
-      const joiner = /^(?:, |; | and | & )/.exec(text.slice(i, i + 5))?.[0];
+      const joiner = JOINER_AT.exec(text.slice(i, i + 5))?.[0];
       if (joiner === undefined) continue;
       parts.push(text.slice(start, i).trim());
       start = i + joiner.length;

@@ -1,4 +1,5 @@
-// Repository health: is the merge driver wired up where .gitattributes asks for it?
+// Repository health: is the merge driver wired up where .gitattributes asks for it, and does it
+// run (no later line decides checkpoint merges)? Is the pre-push hook ours as this install ships it?
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitFile } from '../git/git-file.js';

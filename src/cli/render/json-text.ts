@@ -4,10 +4,11 @@
 // inside a string (where `\u00XX` means the same character). escapeControl's `\x0d` would make
 // the text invalid JSON; a bare CR passed through would let a line overwrite the one before it.
 
-// eslint-disable-next-line no-control-regex
 // The characters text output shows escaped beyond them (one-line.ts: bidi controls, line and
 // paragraph separators, invisible ones) stand only inside strings too, where \uXXXX means the same.
-const UNSAFE = /\r\n?|[\x7f-\x9f\xad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u180e]|\udb40[\udc00-\udc7f]/g;
+import { HIDDEN_CHARS, TAG_CHARS } from '../../one-line.js';
+
+const UNSAFE = new RegExp(`\\r\\n?|[\\x7f-\\x9f\\u2028\\u2029${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
 
 const unicodeEscape = (m: string) => [...Array(m.length).keys()].map((i) => `\\u${m.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
