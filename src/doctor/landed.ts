@@ -37,8 +37,16 @@ const MR_RE = /(?:^|[^\w/.!&-])!(\d{1,7})\b|(?<![\w-])(?:MR|mr)(?:\s?[!#]|[ -])(
  * request ("MR #12": GitLab's !12, read by MR_RE).
  */
 const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?|[Oo]ptions?|[Ss]tages?|[Rr]ounds?|[Rr]ows?|[Ll]ines?|[Cc]ases?|[Tt]asks?|[Ii]ssues?|[Bb]ugs?|[Tt]ickets?|[Nn]o\.?|[Nn]umber|MRs?|mrs?|[Mm]erge [Rr]equests?)\s*$/;
-/** What follows a lone "#1" that ranks something: "priority", "item", "place", "on the list". */
-const RANK_AFTER = /^\s+(?:priorit(?:y|ies)|items?|place|spot|rank|choice|pick|option|position|on (?:the|my|our|your) list|in (?:line|the queue))\b/i;
+/**
+ * A lone "#1" that ranks something: "on the list" or "in line" after it, or a determiner before
+ * it and a rank word after ("the #1 priority", "our #2 pick"); without the determiner, "Fix #12
+ * item parsing" names PR #12. `from`..`to`: the match (it may start one character before the "#").
+ */
+function isRank(text: string, from: number, to: number): boolean {
+  const after = text.slice(to, to + 24);
+  if (/^\s+(?:on (?:the|my|our|your) list|in (?:line|the queue))\b/i.test(after)) return true;
+  return /\b(?:the|my|our|your|their|top)\s*$/i.test(text.slice(Math.max(0, from - 8), text[from] === '#' ? from : from + 1)) && /^\s+(?:priorit(?:y|ies)|items?|place|spot|rank|choice|pick|option|position)\b/i.test(after);
+}
 // A CVE id whole (`CVE-2024-3094`, not `CVE-2024`); any other id not followed by `-<digit>`
 // ("ABC-2024-11" is a date-like name, not ticket ABC-2024).
 const TICKET_RE = /\b(CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})\b(?!-\d)/g;
@@ -105,8 +113,8 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   for (const m of text.matchAll(PR_RE)) {
     // A lone "#12" after "step" or "issue" numbers something else (the match starts one character before the "#").
     if (m[1] !== undefined && ORDINAL_BEFORE.test(text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1)))) continue;
-    // "the #1 priority", "the #2 item on the list": a rank, not a PR.
-    if (m[1] !== undefined && RANK_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
+    // "the #1 priority", "the #2 item on the list": a rank, not a PR ("Fix #12 item parsing" is one).
+    if (m[1] !== undefined && isRank(text, m.index, m.index + m[0].length)) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
     if (repo.length && otherRepos(text, m, digits, repo)) continue;
     const token = `#${digits}`;

@@ -87,9 +87,12 @@ function invalidToolArguments(m: { id: string | number; params?: unknown }): Ref
 function firstIssue(error: z.ZodError, known?: string[]): { path: string; why: string; more: string } {
   const [first, ...rest] = error.issues;
   const unknown = first!.code === 'unrecognized_keys' && known ? first!.keys : null;
+  // An unknown key inside an argument (an op's "opp"): refused too, never dropped, or a misspelt
+  // "op" would read as a set and replace a whole log.
+  const nested = unknown !== null && first!.path.length > 0;
   return {
     path: first!.path.map(String).join('.'),
-    why: unknown ? `unknown argument${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => quoted(k)).join(', ')}` : first!.message.replace(/^Invalid input: /, ''),
-    more: `${unknown ? ` (it takes ${known!.join(', ')}); nothing was run` : ''}${rest.length ? ` (and ${rest.length} more)` : ''}`,
+    why: unknown ? `unknown ${nested ? 'key' : 'argument'}${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => quoted(k)).join(', ')}` : first!.message.replace(/^Invalid input: /, ''),
+    more: `${unknown ? `${nested ? '' : ` (it takes ${known!.join(', ')})`}; nothing was run` : ''}${rest.length ? ` (and ${rest.length} more)` : ''}`,
   };
 }

@@ -238,7 +238,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill,
       ops: z
-        .array(z.object({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
+        .array(z.strictObject({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
         .min(1),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
       allow_new_field: z.boolean().optional().describe('write a new top-level field whose name is a near miss of a protocol field (refused otherwise, as a likely typo)'),

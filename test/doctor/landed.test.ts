@@ -60,6 +60,8 @@ describe('PR references as people write them (r14)', () => {
     ['Then the #2 item on the list', []],
     ['#3 on the list: docs', []],
     ['Fix #12 (the #1 priority) next', [12]],
+    ['Fix #12 item parsing bug', [12]],
+    ['Land #13 option flags', [13]],
     ['Close issue #12 and bug #7 (ticket #9)', []],
     ['Sprint 45 retro, April 45th, print 45 pages', []],
     ['Open https://github.com/org/repo/issues/45', []],

@@ -156,6 +156,9 @@ describe('checkpoint mcp', () => {
       // A misspelt argument is refused, not dropped: dropped, `verfy` would mark the action done unchecked.
       ['done', { skill: 'api', verfy: true }, /^checkpoint: invalid argument for tool done: unknown argument "verfy" \(it takes cwd, skill, complete, verify, timeout\); nothing was run; hint:/],
       ['resume', { skil: 'api', max_char: 10 }, /^checkpoint: invalid argument for tool resume: unknown arguments "skil", "max_char" \(it takes cwd, skill, context, max_chars, engine\); nothing was run; hint:/],
+      // Inside an op too (red team, 12-04): dropped, a misspelt "op" read as a set and replaced a whole log.
+      ['update', { skill: 'api', ops: [{ path: 'skill_state.run_history', value: { run: 4 }, opp: 'append' }] }, /^checkpoint: invalid argument ops\.0 for tool update: unknown key "opp"; nothing was run; hint:/],
+      ['update', { skill: 'api', ops: [{ path: 'skill_state.score', value: '8.0', jsn: true }] }, /unknown key "jsn"; nothing was run/],
     ];
     for (const [tool, args, message] of cases) {
       const r = await call(c, tool, args);
