@@ -737,9 +737,11 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   // A blocker waiting on work ("Blocked until PR #20 merges"): once that landed, it may block no more.
   const waits = (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, i) => {
     const text = b && typeof b.description === 'string' ? b.description : '';
-    if (!WAITS_ON.test(text)) return [];
-    const landings = findLandings(text, evidence.commits, evidence.madeAfter(checkpointRel, text, saved), evidence.thisRepo);
-    if (!landings.length || landings.length < workRefs(text, evidence.thisRepo).length) return [];
+    // Only the work named right after the waiting words: "blocked by a flaky test from #20" waits on no PR.
+    const waited = [...text.matchAll(WAITS_ON)].map((m) => m[1]!).join(' ');
+    if (!waited) return [];
+    const landings = findLandings(waited, evidence.commits, evidence.madeAfter(checkpointRel, text, saved), evidence.thisRepo);
+    if (!landings.length || landings.length < workRefs(waited, evidence.thisRepo).length) return [];
     return landings.slice(0, 1).map((l): Finding => ({
       level: 'warning',
       check: 'landed',
@@ -768,8 +770,11 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   })];
 }
 
-/** A blocker's words that say it waits on work to land: "until", "waiting on", "blocked by", "once", "depends on". */
-const WAITS_ON = /\b(?:until|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|once|depends\s+on|pending)\b/i;
+/**
+ * A blocker's words that it waits on work to land, and the work named right after them (group 1):
+ * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9".
+ */
+const WAITS_ON = /\b(?:until|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|once|depends\s+on)\s+(?:the\s+)?((?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)/gi;
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
   const value = cp.skill_state?.verified_for_sha;

@@ -230,7 +230,11 @@ describe('a blocker waiting on work that since landed (red team 12-04)', () => {
     const blockers = [
       { id: 'b1', description: 'Blocked until PR #20 (DB migration) merges', needs: 'external_dep' },
       { id: 'b2', description: 'PR #20 broke staging; needs a look', needs: 'code_fix' },
-      { id: 'b3', description: 'Waiting on #20 and #21 to land', needs: 'external_dep' },
+      { id: 'b3', description: 'Waiting on #21, then on #20 landing', needs: 'external_dep' },
+      // Words of waiting beside a PR the blocker does not wait on (red team, 12-04).
+      { id: 'b4', description: 'Blocked by flaky e2e test introduced in #20', needs: 'code_fix' },
+      { id: 'b5', description: 'Revert of PR #20 pending (it broke prod)', needs: 'code_fix' },
+      { id: 'b6', description: 'Login broke after #20 landed; waiting on the vendor SDK fix', needs: 'external_dep' },
     ];
     const dir = published('api', handKept('api', { status: 'blocked', blockers }));
     git(dir, ['checkout', '-q', '-b', 'mig']);
