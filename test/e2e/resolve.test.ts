@@ -3,7 +3,7 @@
 // (exit 1) whenever the result still conflicts or is invalid. Real git, the built binary.
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, errorLine, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -556,5 +556,34 @@ describe('.checkpoints/config.json', () => {
     expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
     write(dir, '.checkpoints/config.json', '{"telemetry": ["skill_state.**.coverage"], "logs": ["skill_state.audits"]}\n');
     expect((await runCli(dir, ['resolve', '--theirs', 'phase'])).code).toBe(0);
+  });
+});
+
+describe('a side git cannot give as JSON (an editor saved it as UTF-16)', () => {
+  it('with the driver installed, the file holds the other side alone: resolve and --add refuse, naming the broken side, until it is settled by hand or kept on purpose (red team, 12-04)', async () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    const theirs = `${JSON.stringify(cp({ step: 'two-theirs' }), null, 2)}\n`;
+    writeFileSync(join(dir, FILE), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(theirs, 'utf16le')]));
+    commitAll(dir, 'saved as UTF-16');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'deploy' }));
+    commitAll(dir, 'ours');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    const ours = read(dir, FILE);
+    for (const args of [['resolve'], ['resolve', '--add']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`checkpoint: ${FILE} holds ours alone: theirs is not valid JSON (not UTF-8, or not JSON at all), so nothing of it was merged; look at it with \`git show :3:${FILE}\``);
+    }
+    expect(git(dir, ['ls-files', '-u', '--', FILE])).not.toBe('');
+    expect(read(dir, FILE)).toBe(ours);
+    // Settled by hand (theirs' step brought in): staged as any settled file.
+    save(dir, { ...load(dir), step: 'two-theirs' });
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(0);
+    expect(git(dir, ['ls-files', '-u', '--', FILE])).toBe('');
   });
 });

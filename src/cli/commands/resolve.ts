@@ -232,6 +232,16 @@ function valueOf(text: string): JsonValue | undefined {
 function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs: string }): Plan {
   if (plan.outcome.status !== 'resolved') return plan;
   const [mine, ours, theirs] = [valueOf(onDisk), valueOf(stages.ours), valueOf(stages.theirs)];
+  // One side git could not give as JSON (saved as UTF-16 by an editor, binary): the driver left
+  // the other side's text, which is not a merge. Never staged as one: the broken side is named.
+  const broken = mine === undefined ? null : ours === undefined && theirs !== undefined && jsonEqual(mine, theirs) ? 'ours' : theirs === undefined && ours !== undefined && jsonEqual(mine, ours) ? 'theirs' : null;
+  if (broken !== null) {
+    const rel = plan.file.rel;
+    const [kept, stage] = broken === 'theirs' ? ['ours', 3] : ['theirs', 2];
+    const problem = `holds ${kept} alone: ${broken} is not valid JSON (not UTF-8, or not JSON at all), so nothing of it was merged`;
+    const ways = `look at it with \`git show :${stage}:${rel}\`, bring its changes into the file by hand, then \`checkpoint resolve --add ${rel}\`; or keep ${kept} as it is: \`git add ${rel}\``;
+    return { ...plan, problem, outcome: { ...plan.outcome, status: 'unparseable', messages: [...plan.outcome.messages, `checkpoint: ${rel} ${problem}; ${ways}`] } };
+  }
   if (mine === undefined || ours === undefined || theirs === undefined || jsonEqual(ours, theirs)) return plan;
   const side = jsonEqual(mine, ours) ? 'ours' : jsonEqual(mine, theirs) ? 'theirs' : undefined;
   if (side === undefined) return plan;
