@@ -21,10 +21,17 @@ export type EntryTarget =
  * starts with (" ✅", " ⚠ generated").
  */
 const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|\s+[([]|:\s|\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])/;
-/** A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ", "2) ", a task box "[x] ". */
-const LIST_MARKER = /^(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?/;
-/** A verb a log of work puts before the file it touched: "Updated src/a.ts", "New: src/b.ts". */
-const DONE_TO = /^(?:updated|created|added|modified|changed|edited|wrote|written|generated|new|touched|refactored|rewrote|rewritten|fixed|patched)(?::\s+|\s+)(?=\S)/i;
+/**
+ * A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ",
+ * "2) ", "a) ", a ticked box "[x] ", a table's leading "| ", a symbol or emoji ("✅ ", "📄 ").
+ */
+const LIST_MARKER = /^(?:\|\s*)?(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+|[a-z]\)\s+)?(?:\[[xX]\]\s+)?(?:(?:[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff]|[\ud83c-\ud83e][\udc00-\udfff])\ufe0f?\s+)?/;
+/** A box not ticked: a file planned, not made ("- [ ] docs/guide.md"). */
+const OPEN_BOX = /^(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+)?\[ \]\s/;
+/** A verb a log of work puts before the file it touched: "Updated src/a.ts", "New: src/b.ts", "Edited file src/c.ts". */
+const DONE_TO = /^(?:updated|created|added|modified|changed|edited|wrote|written|generated|new|touched|refactored|rewrote|rewritten|fixed|patched)(?::\s+|\s+)(?:(?:the\s+)?files?:?\s+)?(?=\S)/i;
+/** A note that starts with an arrow: the entry names a rename, its path is the target ("src/old.ts → src/new.ts"). */
+const ARROW = /^\s+(?:->|=>|\u2192|\u21d2)\s/;
 /**
  * The project's folder written as a placeholder before a path, as the protocol writes
  * `{project-dir}/.checkpoints/…` and people write `<project>/src/x.ts`, `$PROJECT_DIR/src/x.ts`.
@@ -85,6 +92,10 @@ export function isUrl(text: string): boolean {
 export function entryPathText(entry: string): string {
   const text = entryText(entry);
   const cut = NOTE_START.exec(text);
+  if (cut && ARROW.test(cut[0])) {
+    const target = entryPathText(text.slice(cut.index + cut[0].length));
+    if (looksLikePath(target)) return target;
+  }
   let path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.:]$/, ''));
   path = MARKDOWN_LINK.exec(path)?.[1] ?? path;
   const folder = PROJECT_PLACEHOLDER.exec(path);
@@ -163,16 +174,25 @@ export function entryParts(entry: string, exists: (path: string) => boolean): st
 /** The parts of `entry` read as a list of paths ("src/a.ts, src/b.ts"), else `entry` alone. */
 export function listParts(entry: string): string[] {
   if (!LIST_JOINER.test(entry)) return [entry];
-  const parts = splitTopLevel(entry.trim());
-  return parts.length > 1 && parts.every((p) => looksLikePath(entryPathText(p))) ? parts : [entry];
+  const { parts, worded } = splitTopLevel(entry.trim());
+  // Joined by a word ("Q and A.md", "Tips & Tricks.md"), each part must name a file by its extension.
+  const fits = (p: string) => (worded ? NAMED_FILE.test(entryPathText(p)) : looksLikePath(entryPathText(p)));
+  return parts.length > 1 && parts.every(fits) ? parts : [entry];
 }
+
+/** A path ending in a file's extension, a folder's slash, or holding a pattern. */
+const NAMED_FILE = /^\S+(?:\.[A-Za-z][A-Za-z0-9]{0,9}|\/|[*?[\]{}]\S*)$/;
 
 /** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts". */
 const LIST_JOINER = /, |; | and | & /;
 const JOINER_AT = new RegExp(`^(?:${LIST_JOINER.source})`);
 
-/** `text` split at each list joiner outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's "{a, b}" stay whole. */
-function splitTopLevel(text: string): string[] {
+/**
+ * `text` split at each list joiner outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's
+ * "{a, b}" stay whole; `worded`: a joiner other than ", " split it.
+ */
+function splitTopLevel(text: string): { parts: string[]; worded: boolean } {
+  let worded = false;
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
@@ -184,12 +204,13 @@ function splitTopLevel(text: string): string[] {
       const joiner = JOINER_AT.exec(text.slice(i, i + 5))?.[0];
       if (joiner === undefined) continue;
       parts.push(text.slice(start, i).trim());
+      worded ||= joiner !== ', ';
       start = i + joiner.length;
       i = start - 1;
     }
   }
   parts.push(text.slice(start).trim());
-  return parts;
+  return { parts, worded };
 }
 
 /**
@@ -201,7 +222,11 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   if (whole && exists(whole)) return { kind: 'path', path: whole };
   const struck = STRUCK.exec(unquote(whole));
   if (struck) return { kind: 'note', struck: struck[1]! };
+  if (OPEN_BOX.test(unquote(whole))) return { kind: 'note' };
   let text = entryPathText(whole);
+  // Behind a list's marker or a verb of work ("- v1.2", "Added Node.js"), a name with no folder is
+  // as likely a word as a file: one only if git knows it, as a bare name is.
+  const listed = entryText(whole) !== unquote(whole);
   // A URL names no file here, whatever its path says; kept as written (a path's "//" would fold).
   if (isUrl(text)) return { kind: 'note', url: text };
   if (text && text !== whole && exists(text)) return { kind: 'path', path: text };
@@ -232,6 +257,7 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   }
   // No file has a NUL in its name (git cannot hold one): text with one names none.
   if (text.includes('\0')) return { kind: 'note' };
+  if (listed && !/[/\\]/.test(text) && !GLOB_CHARS.test(text)) return isBareName(text) ? { kind: 'note', name: text } : { kind: 'note' };
   if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) {
     if (isBareName(text)) return { kind: 'note', name: text };
     // "docs/my notes.md" no file has now: a file if git knows it (renamed, deleted), as a bare name.

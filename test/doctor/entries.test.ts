@@ -205,6 +205,10 @@ describe('a list of paths in one entry (r14)', () => {
     ['src/a.ts; src/b.ts', ['src/a.ts', 'src/b.ts']],
     ['Auth and session handling', ['Auth and session handling']],
     ['src/x.ts (tests and docs)', ['src/x.ts (tests and docs)']],
+    // A name holding " and " or " & " is one file: each part would have to end in an extension.
+    ['docs/Q and A.md', ['docs/Q and A.md']],
+    ['docs/Tips & Tricks.md', ['docs/Tips & Tricks.md']],
+    ['src/a.ts and docs/', ['src/a.ts', 'docs/']],
   ])('%s -> %j', (entry, parts) => {
     expect(entryParts(entry, none)).toEqual(parts);
   });
@@ -344,6 +348,34 @@ describe('entries as agents list them (red team, 12-04)', () => {
   it('a note after an arrow or symbol still says when the file is gone', () => {
     expect(goneNote('src/a.ts \u2192 removed in PR 40')).toBe('removed in PR 40');
     expect(goneNote('src/a.ts => deleted')).toBe('deleted');
+  });
+
+  it('behind a marker or a verb, a name with no folder is a possible file git decides on, never a path: "- v1.2", "Added Node.js" (red team, 12-04)', () => {
+    for (const [entry, name] of [['- v1.2', 'v1.2'], ['Added Node.js', 'Node.js'], ['Created v2.0', 'v2.0'], ['New: Vue.js', 'Vue.js'], ['- README.md', 'README.md']]) {
+      expect(parseEntry(entry!, none), entry).toEqual({ kind: 'note', name });
+    }
+    expect(parseEntry('- e.g.', none)).toEqual({ kind: 'note', name: 'e.g' });
+    // A file of that name in the work tree is that file.
+    expect(parseEntry('- README.md', (p) => p === 'README.md')).toEqual({ kind: 'path', path: 'README.md' });
+  });
+
+  it('an unticked box is a file planned, not made; a rename arrow names its target (red team, 12-04)', () => {
+    expect(parseEntry('- [ ] docs/guide.md', none)).toEqual({ kind: 'note' });
+    expect(parseEntry('[ ] docs/guide.md', none)).toEqual({ kind: 'note' });
+    expect(parseEntry('src/old.ts \u2192 src/new.ts', none)).toEqual({ kind: 'path', path: 'src/new.ts' });
+    expect(parseEntry('src/old.ts -> `src/new.ts` (PR 4)', none)).toEqual({ kind: 'path', path: 'src/new.ts' });
+    expect(parseEntry('src/c.ts \u2192 auth handler', none)).toEqual({ kind: 'path', path: 'src/c.ts' });
+  });
+
+  it.each([
+    ['\u2705 src/b.ts', 'src/b.ts'],
+    ['\ud83d\udcc4 src/b.ts', 'src/b.ts'],
+    ['| src/b.ts | new |', 'src/b.ts'],
+    ['a) src/b.ts', 'src/b.ts'],
+    ['Updated file src/b.ts', 'src/b.ts'],
+    ['Edited the file: src/b.ts', 'src/b.ts'],
+  ])('%s -> %s (red team, 12-04)', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
   });
 
   it('what only looks like a marker, a verb or a placeholder is left as written', () => {
