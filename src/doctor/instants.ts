@@ -22,10 +22,9 @@ export function committedAfter(commitTime: number, writtenSec: number): boolean 
 
 /**
  * The second each queued text of `cp` was queued: its date from the checkpoint file's revisions
- * (`dates`, queued.ts: a text a re-save kept keeps its date, never later than that save, unless
- * it was added by hand under an older save's updated_at: then its commit dates it), else the last save.
+ * (`dates`, queued.ts), never later than the last save (a text a re-save kept keeps its date).
  */
 export function queuedAt(cp: Pick<Checkpoint, 'updated_at'>, dates: ReadonlyMap<string, number> | undefined): (text: string) => number {
   const saved = toSeconds(cp.updated_at);
-  return (text) => dates?.get(text) ?? saved;
+  return (text) => Math.min(saved, dates?.get(text) ?? saved);
 }

@@ -247,20 +247,10 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
     found.by = r;
   }
   if (text === null) return found;
-  const run: FileRevision[] = [];
   for (const r of own) {
-    if (!summaryOf(r)?.queued.includes(text)) break;
-    run.push(r);
-  }
-  // A text added by hand without a new updated_at (the revision before the run holds the same
-  // one): that updated_at is an older save's, not its queueing; its commits are the evidence.
-  const first = run.length ? summaryOf(run[run.length - 1]!) : undefined;
-  const prior = run.length && own[run.length] ? summaryOf(own[run.length]!) : undefined;
-  const unstamped = first?.updated_at != null && prior?.updated_at === first.updated_at ? first.updated_at : undefined;
-  if (unstamped !== undefined && cp.updated_at === unstamped) found = { at: Infinity, by: null };
-  for (const r of run) {
-    const summary = summaryOf(r)!;
-    const written = summary.updated_at && summary.updated_at !== unstamped ? toSeconds(summary.updated_at) : NaN;
+    const summary = summaryOf(r);
+    if (!summary?.queued.includes(text)) break;
+    const written = summary.updated_at ? toSeconds(summary.updated_at) : NaN;
     // A save is made before the commit that records it: one dated more than validate's future skew
     // after that commit is a clock ahead (or a typo in the year), read as unreadable.
     const at = Number.isFinite(written) && (written - r.time) * 1000 <= MAX_FUTURE_SKEW_MS ? written : r.time;

@@ -188,7 +188,10 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
   });
 });
 
-describe('an action queued by hand after its PR landed, updated_at left as it was (red team 12-04)', () => {
+describe('an action queued before its PR landed stays landed work, however it reached HEAD (red team 12-04)', () => {
+  // An action added by hand under an older save's updated_at is dated by that save: a commit's
+  // date cannot tell when its text was written (a cherry-pick or squash is dated when it was made),
+  // and a landing missed sends a session to redo shipped work. Any `checkpoint update` dates it anew.
   const followUp = 'Add a changelog entry for #12';
   const landed = (dir: string) => {
     git(dir, ['checkout', '-q', '-b', 'feat']);
@@ -203,25 +206,25 @@ describe('an action queued by hand after its PR landed, updated_at left as it wa
     commitAll(dir, 'queue the changelog follow-up', at);
   };
 
-  it('is dated by its commit: not landed work, next offers it, the push goes through, on both engines', async () => {
-    const dir = published('api', handKept('api', {}));
-    landed(dir);
-    queue(dir, '2026-03-15T12:00:00Z');
-    expect(nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
-    for (const engine of ['native', 'isomorphic']) {
-      const found = JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string }[];
-      expect(found.filter((f) => f.check === 'landed'), engine).toEqual([]);
-    }
-    const r = push(dir);
-    expect(r.out).not.toMatch(/blocks push/);
-    expect(r.status, r.out).toBe(0);
-  });
-
-  it('queued before the PR landed, the same action is landed work', () => {
+  it('queued on main before the PR landed', () => {
     const dir = published('api', handKept('api', {}));
     queue(dir, '2026-03-15T09:00:00Z');
     landed(dir);
     expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
+  });
+
+  it('queued on a session branch before the PR landed, cherry-picked onto main after it, on both engines', async () => {
+    const dir = published('api', handKept('api', {}));
+    git(dir, ['checkout', '-q', '-b', 'session']);
+    queue(dir, '2026-03-15T09:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    landed(dir);
+    git(dir, ['cherry-pick', 'session'], { GIT_COMMITTER_DATE: '2026-03-16T09:00:00Z' });
+    expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed');
+      expect(found.map((f) => f.path), engine).toEqual(['next_actions[0]']);
+    }
   });
 });
 
