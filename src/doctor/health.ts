@@ -1,14 +1,15 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it, and does it
 // run (no later line decides checkpoint merges)? Is the pre-push hook ours as this install ships it?
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { configEntries } from '../git/config-file.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
-import { quoted, shown } from '../one-line.js';
+import { quoted, shown, shownPath } from '../one-line.js';
 import { parseAttributes } from '../git/eol-attributes.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
@@ -76,14 +77,36 @@ export function checkHookCurrent(root: string): Finding[] {
   let hook: string | null | undefined;
   let template: string;
   try {
-    hook = readGitFile(join(resolveGitDirsSync(root).commonDir, 'hooks', 'pre-push'));
+    hook = readGitFile(join(hooksDirOf(root), 'pre-push'));
     if (!hook?.includes(HOOK_MARKER)) return [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
     return [];
   }
-  if (isCurrentHook(hook, template) || !isShippedHook(hook)) return [];
-  return [{ level: 'warning', check: 'hook', skill: null, path: '', message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
+  const base = { level: 'warning', check: 'hook', skill: null, path: '' } as const;
+  const current = isCurrentHook(hook, template);
+  if (!current && !isShippedHook(hook)) return []; // edited by the user: theirs
+  if (!current) return [{ ...base, message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
+  // The install it was made from is gone (npx cache cleared, package removed): it skips every push.
+  const bin = bakedBin(hook);
+  return bin !== null && !existsSync(bin) ? [{ ...base, message: `the pre-push hook runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }] : [];
+}
+
+/** The hooks folder git runs: this clone's core.hooksPath (its own config), else the git dir's hooks/. */
+function hooksDirOf(root: string): string {
+  const { commonDir } = resolveGitDirsSync(root);
+  const text = readGitFile(join(commonDir, 'config'));
+  const set = text ? configEntries(text).filter((e) => e.section === 'core' && e.key === 'hookspath' && e.value).at(-1)?.value : undefined;
+  if (!set) return join(commonDir, 'hooks');
+  const home = process.env.HOME ?? '';
+  const path = set.startsWith('~/') && home ? join(home, set.slice(2)) : set;
+  return isAbsolute(path) ? path : join(root, path);
+}
+
+/** The launcher init baked into a hook of ours (CHECKPOINT_BIN='…'), or null. */
+function bakedBin(hook: string): string | null {
+  const m = /^CHECKPOINT_BIN='((?:[^']|'\\'')*)'$/m.exec(hook);
+  return m && m[1] ? m[1].replace(/'\\''/g, "'") : null;
 }
 
 /** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */

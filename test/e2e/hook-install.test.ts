@@ -183,8 +183,16 @@ describe('init beside another pre-push hook', () => {
     write(dir, '.git/hooks/pre-push', `${earlier}\necho my own line\n`);
     expect(hookFindings()).toEqual([]);
     write(dir, '.git/hooks/pre-push', earlier);
+    // A hook git does not run (core.hooksPath points elsewhere, as husky sets it) is no matter (red team, 12-04).
+    git(dir, ['config', 'core.hooksPath', '.husky']);
+    expect(hookFindings()).toEqual([]);
+    git(dir, ['config', '--unset', 'core.hooksPath']);
     expect(cli(dir, ['init']).code).toBe(0);
     expect(hookFindings()).toEqual([]);
+    // The install the hook runs gone (npx cache cleared): every push goes unchecked, and doctor says so.
+    const gone = '/root/.npm/_npx/0123/node_modules/checkpoint-protocol/bin/checkpoint.js';
+    write(dir, '.git/hooks/pre-push', read(dir, '.git/hooks/pre-push').replace(/^CHECKPOINT_BIN='.+'$/m, `CHECKPOINT_BIN='${gone}'`));
+    expect(hookFindings()).toEqual([expect.objectContaining({ level: 'warning', message: `the pre-push hook runs ${gone}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` })]);
   });
 
   it('a launcher init baked in that is gone since (npx cache cleared, package removed): the hook says what to do, and never runs a copy the clone holds (red team, 12-04)', () => {
