@@ -34,27 +34,66 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
 }
 
 /**
- * The line of the top .gitattributes that decides a checkpoint file's `merge` attribute when it
- * is not merge=checkpoint (git takes the last line that sets it: `.checkpoints/** merge=union`,
- * or `binary`, after ours), else null. Only that file: the one install-driver writes.
+ * The attributes line that decides a checkpoint file's `merge` attribute when it is not
+ * merge=checkpoint, else null: git takes the last line that sets it, reading the top
+ * .gitattributes, then .checkpoints/.gitattributes, then .git/info/attributes
+ * (`.checkpoints/** merge=union`, `*.json binary`, a macro holding `-merge`, after ours).
  */
-export function overridingMergeLine(root: string): { line: string; merge: string } | null {
-  let text: string | null;
+export function overridingMergeLine(root: string): { line: string; merge: string; file: string } | null {
+  let infoAttributes: string | null = null;
   try {
-    text = readProjectText(root, join(root, '.gitattributes'));
+    infoAttributes = join(resolveGitDirsSync(root).commonDir, 'info', 'attributes');
   } catch {
-    return null;
+    // no git dir: the work tree's files alone
   }
-  if (text === null) return null;
-  let last: { line: string; merge: string } | null = null;
-  for (const l of parseAttributes(text, '', true).lines) {
-    if (!l.matches(SAMPLE_CHECKPOINT)) continue;
-    for (const [name, value] of l.assigns) {
-      if (name === 'merge') last = { line: l.text, merge: value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value };
-      else if (name === 'binary' && value === true) last = { line: l.text, merge: 'binary' };
+  const files: [text: string | null | undefined, base: string, file: string][] = [
+    [readQuietly(root, join(root, '.gitattributes')), '', '.gitattributes'],
+    [readQuietly(root, join(root, '.checkpoints', '.gitattributes')), '.checkpoints', '.checkpoints/.gitattributes'],
+    [infoAttributes === null ? null : readGitFile(infoAttributes), '', '.git/info/attributes'],
+  ];
+  // Macros are defined at the top level only ([attr]nomerge -merge).
+  const macros = new Map<string, string>();
+  for (const raw of (files[0]![0] ?? '').split('\n')) {
+    const [head, ...tokens] = raw.trim().split(/\s+/);
+    if (!head?.startsWith('[attr]')) continue;
+    for (const t of tokens) {
+      const effect = mergeEffect(t);
+      if (effect !== null) macros.set(head.slice('[attr]'.length), effect);
+    }
+  }
+  let last: { line: string; merge: string; file: string } | null = null;
+  for (const [text, base, file] of files) {
+    if (!text) continue;
+    for (const l of parseAttributes(text, base, base === '').lines) {
+      if (!l.matches(SAMPLE_CHECKPOINT)) continue;
+      for (const [name, value] of l.assigns) {
+        const effect = name === 'merge' ? mergeValue(value) : name === 'binary' && value === true ? 'binary' : value === true ? macros.get(name) ?? null : null;
+        if (effect !== null) last = { line: l.text, merge: effect, file };
+      }
     }
   }
   return last && last.merge !== 'checkpoint' ? last : null;
+}
+
+/** What an attribute token does to `merge` ("merge=union", "-merge", "binary"), or null. */
+function mergeEffect(token: string): string | null {
+  if (token === 'binary' || token === '-merge') return 'binary';
+  if (token === '!merge') return 'unset';
+  if (token === 'merge') return 'text';
+  return token.startsWith('merge=') ? token.slice('merge='.length) : null;
+}
+
+function mergeValue(value: string | boolean | undefined): string {
+  return value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value;
+}
+
+/** A work-tree file's text, or null when absent or not readable safely (a link out, a FIFO). */
+function readQuietly(root: string, path: string): string | null {
+  try {
+    return readProjectText(root, path);
+  } catch {
+    return null;
+  }
 }
 
 /** A checkpoint file's path, to ask which .gitattributes lines apply to them. */
@@ -110,8 +149,9 @@ function bakedBin(hook: string): string | null {
 }
 
 /** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */
-export function overriddenMessage(o: { line: string; merge: string }): string {
-  return `.gitattributes line ${quoted(o.line)} comes after the checkpoint line and decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it, or move the checkpoint line below it`;
+export function overriddenMessage(o: { line: string; merge: string; file: string }): string {
+  const top = o.file === '.gitattributes';
+  return `${o.file} line ${quoted(o.line)} ${top ? 'comes after the checkpoint line and ' : ''}decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it${top ? ', or move the checkpoint line below it' : ''}`;
 }
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {

@@ -141,6 +141,19 @@ describe('a later .gitattributes line that decides how checkpoint files merge (r
     write(dir, '.gitattributes', read(dir, '.gitattributes').replace('*.json binary\n', ''));
     expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
     expect((JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[]).filter((f) => f.check === 'merge_driver')).toEqual([]);
+    // The other files git reads attributes from, and a macro (red team, 12-04).
+    for (const [file, text, named] of [
+      ['.checkpoints/.gitattributes', '*.json merge=union\n', '.checkpoints/.gitattributes line "*.json merge=union" decides how checkpoint files merge (union)'],
+      ['.git/info/attributes', '*.json merge=union\n', '.git/info/attributes line "*.json merge=union" decides how checkpoint files merge (union)'],
+    ] as const) {
+      write(dir, file, text);
+      expect(cli(dir, ['doctor']).stdout, file).toContain(named);
+      rmSync(join(dir, file));
+    }
+    const top = read(dir, '.gitattributes');
+    write(dir, '.gitattributes', `${top}[attr]nomerge -merge\n*.json nomerge\n`);
+    expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unset\n');
+    expect(cli(dir, ['doctor']).stdout).toContain('.gitattributes line "*.json nomerge" comes after the checkpoint line and decides how checkpoint files merge (binary)');
   });
 });
 
