@@ -7,13 +7,15 @@
 // The bidirectional formatting characters (LRE..RLO, LRI..PDI, LRM, RLM, ALM) are escaped too:
 // passed through, they make a value display in another order than it reads (Trojan Source). So
 // are the invisible ones a model still reads as text (a hidden instruction in a field): the TAG
-// characters (U+E0000..E007F), zero width space, word joiner, BOM, soft hyphen, Mongolian vowel
-// separator. ZWJ and ZWNJ stay: scripts and emoji sequences need them.
+// characters (U+E0000..E007F; a subdivision flag's stay), zero width space, word joiner, BOM,
+// Mongolian vowel separator. ZWJ, ZWNJ and the soft hyphen stay: scripts, emoji and words need them.
 /** The bidi and invisible characters text output shows escaped besides the controls (a class's inside). */
-export const HIDDEN_CHARS = '\\xad\\u202a-\\u202e\\u2066-\\u2069\\u200e\\u200f\\u061c\\u200b\\u2060\\ufeff\\u180e';
+export const HIDDEN_CHARS = '\\u202a-\\u202e\\u2066-\\u2069\\u200e\\u200f\\u061c\\u200b\\u2060\\ufeff\\u180e';
 /** The TAG characters, as the UTF-16 pairs a string holds them in. */
 export const TAG_CHARS = '\\udb40[\\udc00-\\udc7f]';
-const CONTROL = new RegExp(`\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
+/** A subdivision flag (England 🏴󠁧󠁢󠁥󠁮󠁧󠁿): the black flag, its region's letters as TAG characters, CANCEL TAG. Shown as it is. */
+export const FLAG_TAGS = '\\ud83c\\udff4(?:\\udb40[\\udc30-\\udc39\\udc61-\\udc7a]){1,6}\\udb40\\udc7f';
+const CONTROL = new RegExp(`${FLAG_TAGS}|\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
 
 /** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond (a pair of them beyond U+FFFF). */
 const escaped = (ch: string) => {
@@ -26,7 +28,7 @@ const escaped = (ch: string) => {
 };
 
 export function escapeControl(text: string, keepColour: boolean): string {
-  return text.replace(CONTROL, (m) => (m[0] !== '\x1b' || m.length === 1 ? escaped(m) : keepColour ? m : `${escaped(m[0]!)}${m.slice(1)}`));
+  return text.replace(CONTROL, (m) => (m[0] === '\ud83c' ? m : m[0] !== '\x1b' || m.length === 1 ? escaped(m) : keepColour ? m : `${escaped(m[0]!)}${m.slice(1)}`));
 }
 
 // Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
