@@ -5,9 +5,10 @@
 // the checkpoint write lands, so putting them back needs no space. Between the two, a local
 // journal (.checkpoints/.<skill>.rotation.tmp, never committed) names the checkpoint (by
 // content hash) and the entries just archived. A crash (a kill, not a failed write) before the
-// checkpoint write leaves exactly that checkpoint behind, so the next run
-// drops from it exactly those entries and nothing else: an entry merely equal to an archived
-// one is a new event and moves again. (Kept out of the rotation file: it would make two
+// checkpoint write leaves that checkpoint behind, so the next run (rotate, or done's overflow)
+// drops from it exactly those entries and nothing else, also after other writes meanwhile (an
+// update) as long as the checkpoint still holds every one of them: an entry merely equal to an
+// archived one, beyond those, is a new event and moves again. (Kept out of the rotation file: it would make two
 // branches' rotation files conflict.) A crash before the journal is written doubles, never loses.
 // A rotation file the checkpoint names in skill_state.rotated_to holds entries that are out of
 // it; restore puts such a file's entries back whole and takes the name out. So rotate appends
@@ -20,7 +21,7 @@ import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat 
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, logPathIn, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -154,7 +155,25 @@ function journalWritten(root: string, skill: string, journal: Journal): boolean 
   }
 }
 
-/** What a rotation killed before its checkpoint write left in history: only when `doc` is that very checkpoint. */
+/** Whether each log of `doc` still holds the journal's entries, each at least as often as it lists them. */
+function holdsAll(doc: JsonObject, logs: Record<string, JsonValue[]>): boolean {
+  return Object.entries(logs).every(([dotted, entries]) => {
+    if (!Array.isArray(entries)) return false;
+    let log: JsonValue | undefined = doc;
+    for (const seg of logPathIn(doc, dotted)) log = log !== null && typeof log === 'object' && !Array.isArray(log) ? (log as JsonObject)[seg] : undefined;
+    if (!Array.isArray(log)) return false;
+    const held = new Map<string, number>();
+    for (const e of log) held.set(canonicalJson(e), (held.get(canonicalJson(e)) ?? 0) + 1);
+    return entries.every((e) => {
+      const k = canonicalJson(e);
+      const n = held.get(k) ?? 0;
+      held.set(k, n - 1);
+      return n > 0;
+    });
+  });
+}
+
+/** What a rotation killed before its checkpoint write left in history: when `doc` is that checkpoint, or still holds all it archived. */
 function crashedRotation(root: string, skill: string, doc: JsonObject): { index: CrashIndex; where?: string } {
   const index: CrashIndex = new Map();
   let journal: Journal;
@@ -165,7 +184,10 @@ function crashedRotation(root: string, skill: string, doc: JsonObject): { index:
   } catch {
     return { index }; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
   }
-  if (!journal || journal.doc !== docFingerprint(doc) || typeof journal.logs !== 'object' || journal.logs === null) return { index };
+  if (!journal || typeof journal.logs !== 'object' || journal.logs === null) return { index };
+  // The checkpoint as the killed run left it, or written since (an update, a done) while it still
+  // holds every entry that run archived: those copies are in history already, whatever else changed.
+  if (journal.doc !== docFingerprint(doc) && !holdsAll(doc, journal.logs)) return { index };
   if (!journalWritten(root, skill, journal)) return { index };
   for (const [dotted, entries] of Object.entries(journal.logs)) {
     if (!Array.isArray(entries)) continue;
@@ -457,15 +479,31 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
  * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
  */
 export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], movedAt: number[], now: Date, from: JsonObject, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
-  const target = rotationTarget(root, skill, from, now);
-  const log: MovedLog = { path, dotted: path.join('.'), moved: entries, movedAt };
+  // Copies a killed run already wrote there (its journal) leave the checkpoint without a second copy.
+  const { index, where } = crashedRotation(root, skill, from);
+  const target = rotationTarget(root, skill, from, now, where);
+  const dotted = path.join('.');
+  const crashed = index.get(dotted);
+  const keep = entries.map((e) => {
+    const hit = crashed?.get(canonicalJson(e));
+    if (!hit || hit.n === 0) return true;
+    hit.n--;
+    return false;
+  });
+  if (!keep.some(Boolean)) {
+    clearRotationJournal(root, skill);
+    return { to: pointerOf(root, target), write: null };
+  }
+  entries = entries.filter((_, i) => keep[i]);
+  movedAt = movedAt.filter((_, i) => keep[i]);
+  const log: MovedLog = { path, dotted, moved: entries, movedAt };
   const write = writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
   return { to: pointerOf(root, target), write };
 }
 
 /** Where archiveOverflow would put entries of `from` (the checkpoint before the write) today, as skill_state.rotated_to records it. */
 export function overflowPointer(root: string, skill: string, from: JsonObject, now: Date): string {
-  return pointerOf(root, rotationTarget(root, skill, from, now));
+  return pointerOf(root, rotationTarget(root, skill, from, now, crashedRotation(root, skill, from).where));
 }
 
 export interface AutoRotation {

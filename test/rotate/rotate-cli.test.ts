@@ -158,6 +158,36 @@ describe('checkpoint rotate', () => {
     expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  it('after a crash, another write (an update) before the re-run: each entry still held exactly once, and restore doubles none (red team, 12-04)', async () => {
+    const all = runs(0, 12);
+    const dir = project({ run_history: all });
+    const crashed = spawnSync(process.execPath, [BIN, 'rotate'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    expect((await runCli(dir, ['update', 'api', '--step=after the crash'])).code).toBe(0);
+    const r = await runCli(dir, ['rotate']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ api: finished a rotation an interrupted run began \(7 entries it had archived left the checkpoint\)/);
+    expectExactlyOnce(dir, 'skill_state.run_history', all);
+    const [file] = historyFiles(dir);
+    expect((await runCli(dir, ['restore', file!])).code).toBe(0);
+    expect(doc(dir).skill_state.run_history).toEqual(all);
+  });
+
+  it('done killed after archiving recently_done past ten, another write, then done: each entry archived once (red team, 12-04)', async () => {
+    const dir = project({});
+    const actions = Array.from({ length: 14 }, (_, i) => `a${i + 1}`);
+    expect((await runCli(dir, ['update', 'api', `--next_actions:json=${JSON.stringify(actions)}`])).code).toBe(0);
+    for (let i = 0; i < 11; i++) expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+    const crashed = spawnSync(process.execPath, [BIN, 'done', 'api'], { cwd: dir, env: { ...GIT_ENV, CHECKPOINT_TEST_CRASH_AFTER_HISTORY: '1' }, encoding: 'utf8' });
+    expect(crashed.signal).toBe('SIGKILL');
+    expect((await runCli(dir, ['update', 'api', '--step=after the crash'])).code).toBe(0);
+    expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+    const archived = historyEntries(dir, 'recently_done').map((e) => (e as { action: string }).action);
+    expect(archived).toEqual(['a1', 'a2']);
+    for (const file of historyFiles(dir)) expect((await runCli(dir, ['restore', file])).code).toBe(0);
+    expect((doc(dir).recently_done as { action: string }[]).map((e) => e.action)).toEqual(actions.slice(0, 12).reverse());
+  });
+
   it('after a crash, a re-run with a larger --keep still holds each entry exactly once', async () => {
     const all = runs(0, 12);
     const dir = project({ run_history: all });

@@ -69,7 +69,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     const verb = dryRun ? 'would move' : 'moved';
     const dest = r.history ? ` to ${r.history}` : '';
-    ctx.out.out(`${c.green('✓')} ${r.skill}: ${verb} ${r.moved} entr${r.moved === 1 ? 'y' : 'ies'}${dest}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${sizeChange(r, dryRun)})`);
+    // Only the copies an interrupted run had archived: it finishes that run, and says so.
+    const finished = r.logs.reduce((n, l) => n + (l.already_in_history ?? 0), 0);
+    const what = r.moved === 0 && finished ? `${dryRun ? 'would finish' : 'finished'} a rotation an interrupted run began (${finished} entr${finished === 1 ? 'y' : 'ies'} it had archived ${dryRun ? 'would leave' : 'left'} the checkpoint)` : `${verb} ${r.moved} entr${r.moved === 1 ? 'y' : 'ies'}${dest}`;
+    ctx.out.out(`${c.green('✓')} ${r.skill}: ${what}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${sizeChange(r, dryRun)})`);
     for (const l of r.logs) {
       const again = l.already_in_history ? `, ${l.already_in_history} already in history dropped` : '';
       ctx.out.out(`    ${l.path}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);
