@@ -201,9 +201,9 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
   async function call(tool: ToolSpec, args: Record<string, unknown>): Promise<Result> {
     try {
-      const refused = tool.check?.(args) ?? (tool.name === 'done' && args.verify && !opts.allowVerify ? 'checkpoint done: verify runs a command from the checkpoint file and is off in this server' : null);
+      const refused = tool.check?.(args) ?? (tool.name === 'done' && args.verify && !opts.allowVerify ? 'done: verify runs a command from the checkpoint file and is off in this server' : null);
       if (refused) {
-        throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : undefined });
+        throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : 'put the URL there as health_url, or run `checkpoint doctor --online=<url>` yourself' });
       }
       const dir = await projectDir(args.cwd);
       const root = rootFor(dir);

@@ -222,7 +222,7 @@ export const TOOLS: ToolSpec[] = [
     // No URL from the agent: a prompt could make the server probe the user's own network (a
     // loopback service, a cloud metadata address). The project's config names the one it trusts.
     shape: { cwd, online: z.union([z.boolean(), z.string()]).optional().describe('true: also compare the health_url of .checkpoints/config.json with HEAD'), engine },
-    check: (a) => (typeof a.online === 'string' ? 'checkpoint doctor: this server fetches only the health_url of .checkpoints/config.json (online: true), never a URL from the agent; put the URL there as health_url, or run `checkpoint doctor --online=<url>` yourself' : null),
+    check: (a) => (typeof a.online === 'string' ? 'doctor: this server fetches only the health_url of .checkpoints/config.json (online: true), never a URL from the agent' : null),
     argv: (a) => [...(a.online === true ? ['--online='] : []), ...flags(a, { engine: 'engine' })],
     summary: (d) => `doctor: ${d.checkpoints} checkpoint(s), ${d.errors} error(s), ${d.warnings} warning(s)`,
   },

@@ -170,6 +170,7 @@ describe('checkpoint mcp', () => {
       if (error && typeof error.hint === 'string') expect(text(r)).toContain(`; hint: ${error.hint}`);
       expect(text(r)).not.toMatch(/\n\s+at /); // no stack trace
       expect(text(r)).not.toContain('MCP error');
+      expect(text(r)).not.toMatch(/^checkpoint: checkpoint /); // one prefix, as the CLI prints
       expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
     }
     // A malformed request (params not an object) is answered with an error, then service goes on.
