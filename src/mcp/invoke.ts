@@ -47,7 +47,8 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
 
 export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
-  if (isCheckpointError(e)) return new ToolFailure(`checkpoint: ${withHint(e.message, e.hint)}`, e.code, e.hint ?? null);
+  // One prefix, as the CLI prints it (main.ts): a usage error naming its command already has one.
+  if (isCheckpointError(e)) return new ToolFailure(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, e.hint)}`, e.code, e.hint ?? null);
   const err = e as NodeJS.ErrnoException;
   if (refusedAccessOrRoom(err?.code)) {
     return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, PERMISSION_HINT);
