@@ -153,6 +153,20 @@ describe('resume', () => {
     expect(JSON.parse((await runCli(single, ['resume', '--json'])).stdout)).toMatchObject({ ask_user: true, skill: 'web' });
   });
 
+  it('with nothing to resume, --json keeps to --max-bytes too: whole when it fits, else refused (exit 2) with the size that holds it (red team, 12-04)', async () => {
+    const dir = repoWith([]);
+    const whole = await runCli(dir, ['resume', '--json']);
+    expect(whole.code).toBe(0);
+    const compact = Buffer.byteLength(JSON.stringify(JSON.parse(whole.stdout))) + 1;
+    const tight = await runCli(dir, ['resume', '--json', '--max-bytes', String(compact)]);
+    expect(tight.code).toBe(0);
+    expect(Buffer.byteLength(tight.stdout)).toBeLessThanOrEqual(compact);
+    const small = await runCli(dir, ['resume', '--json', '--max-bytes', String(compact - 1)]);
+    expect(small.code).toBe(2);
+    expect(JSON.parse(small.stdout).error.message).toBe(`--max-bytes ${compact - 1} cannot hold the --json answer (${compact} bytes with its newline)`);
+    for (const args of [['resume', '--context', '--json', '--max-bytes', '40']]) expect((await runCli(dir, args)).code).toBe(2);
+  });
+
   it('stays within the byte limit and names what it left out', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `decision ${i}: ${'x'.repeat(60)}`);
     const dir = repoWith([cp('api', { context_primer: { key_decisions: many } })]);

@@ -4,7 +4,7 @@
 // default); a missing capsule is not an error, a corrupt or oversized one is (exit 2) and
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
-import { EXIT_ASK_USER } from './resume.js';
+import { EXIT_ASK_USER, fittedJson } from './resume.js';
 import { foreignCapsuleKeys, ownCapsule, validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
@@ -168,7 +168,7 @@ const repairCommand = (s: Skipped) => s.repair ?? (/conflict/i.test(s.why) ? 'ch
 function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
   const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
   const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
-  if (ctx.json) ctx.out.json({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})`, ...(s.conflict ? { conflict: s.conflict } : {}) })) });
+  if (ctx.json) ctx.out.out(fittedJson({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})`, ...(s.conflict ? { conflict: s.conflict } : {}) })) }, budget.maxBytes, null));
   else {
     const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
     // Within --max-chars like the capsule: the question is never left out, the list gives way from its end.
@@ -183,7 +183,8 @@ function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): 
 
 /** No capsule to show: the one line that says why, within the budget like any other output. */
 function none(ctx: Context, skill: string | null, message: string, budget: Budget): number {
-  if (ctx.json) ctx.out.json({ ok: true, skill, capsule: null, message });
+  // Within --max-bytes as every answer of resume (refused, exit 2, when even this does not fit).
+  if (ctx.json) ctx.out.out(fittedJson({ ok: true, skill, capsule: null, message }, budget.maxBytes, null));
   else printBudgeted([{ name: 'message', tier: 0, header: true, head: [message] }], budget, 'checkpoint status', (t) => ctx.out.out(t));
   return 0;
 }

@@ -68,7 +68,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const askRepair = unreadable.length > 0 && (!top || unreadable.some(needsResolve));
   if (!top && !askRepair) {
     const msg = 'no checkpoint to resume: start fresh (a skill creates its checkpoint on its first write)';
-    if (ctx.json) ctx.out.json({ ok: true, resume: null, message: msg });
+    if (ctx.json) ctx.out.out(fittedJson({ ok: true, resume: null, message: msg }, maxBytes, null));
     else print([{ name: 'message', tier: 0, header: true, head: [msg] }], 'checkpoint status');
     return 0;
   }
@@ -153,10 +153,12 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
     }
     return fits(without(left))!;
   }
-  const out = without(left);
-  const size = Buffer.byteLength(JSON.stringify(out)) + 1;
-  throw new CheckpointError('E_USAGE', `--max-bytes ${maxBytes} cannot hold the --json briefing even without its summary, files and key decisions (${size} bytes with its newline)`, {
-    hint: `raise --max-bytes to ${size} or more, or read it whole with ${everything}`,
+  // An answer with nothing to leave out (no checkpoint, no capsule) is measured as it is.
+  const out = parts.length ? without(left) : data;
+  const size = Buffer.byteLength(terminalSafeJson(JSON.stringify(out))) + 1;
+  const what = parts.length ? 'the --json briefing even without its summary, files and key decisions' : 'the --json answer';
+  throw new CheckpointError('E_USAGE', `--max-bytes ${maxBytes} cannot hold ${what} (${size} bytes with its newline)`, {
+    hint: `raise --max-bytes to ${size} or more${parts.length ? `, or read it whole with ${everything}` : ''}`,
   });
 }
 
