@@ -101,10 +101,18 @@ const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
 export function checkLeftovers(root: string): Finding[] {
-  const dir = join(root, '.checkpoints');
-  const left = listProjectDir(root, dir).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f));
+  // In .checkpoints/ and history/; a rotation's journal (.<skill>.rotation.tmp) is read by the next
+  // rotate or done, which finish the rotation a kill interrupted: not a leftover to delete.
+  const leftIn = (rel: string) => {
+    try {
+      return listProjectDir(root, join(root, rel)).filter((f) => f.startsWith('.') && /\.(tmp|stale)$/.test(f) && !f.endsWith('.rotation.tmp')).map((f) => `${rel}/${f}`);
+    } catch {
+      return [];
+    }
+  };
+  const left = [...leftIn('.checkpoints'), ...leftIn('.checkpoints/history')];
   if (!left.length) return [];
-  return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left in .checkpoints/ by interrupted writes (e.g. ${left[0]}); never read, safe to delete` }];
+  return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left by interrupted writes (e.g. ${shown(left[0]!)}); never read, safe to delete` }];
 }
 
 /**

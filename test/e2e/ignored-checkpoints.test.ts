@@ -28,3 +28,15 @@ describe('checkpoints git ignores (red team, 12-04)', () => {
     for (const engine of ['native', 'isomorphic']) expect(await ignoredFindings(dir, engine), engine).toEqual([]);
   });
 });
+
+describe('temp files interrupted writes left (red team, 12-04)', () => {
+  it('in .checkpoints/ and history/ are one note; a rotation journal, which the next rotate reads, is not among them', async () => {
+    const dir = makeRepo();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api' }), null, 2)}\n`);
+    write(dir, '.checkpoints/.api.checkpoint.json.4242.k3j.tmp', '{');
+    write(dir, '.checkpoints/history/.api.2026-12-01.json.4242.q9z.tmp', '{');
+    write(dir, '.checkpoints/.api.rotation.tmp', '{}');
+    const found = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as F[]).filter((f) => f.check === 'leftovers');
+    expect(found).toEqual([expect.objectContaining({ level: 'info', message: '2 temp files left by interrupted writes (e.g. .checkpoints/.api.checkpoint.json.4242.k3j.tmp); never read, safe to delete' })]);
+  });
+});
