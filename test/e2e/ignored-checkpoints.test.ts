@@ -1,6 +1,7 @@
 // A .gitignore rule over checkpoint files (committed by a clone, or by habit: `*.json`): the state
 // is never committed, so no other clone or branch sees it. doctor names each such file with the
 // command that shows the rule, on both engines; a tracked file the same rule would match is fine.
+// And the temp files interrupted writes leave behind, which doctor names as safe to delete.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { commitAll, git, makeRepo, write } from '../helpers/repo.js';
