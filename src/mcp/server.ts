@@ -301,7 +301,17 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     throw rpcError(new CheckpointError('E_NOT_FOUND', `no resource ${quoted(uri)}: this server serves ${SCHEME}<skill> and ${README_URI}`, { hint: 'resources/list names them' }), RESOURCE_NOT_FOUND);
   });
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
-    subscribed.add(req.params.uri);
+    // Only what this server serves: checkpoint://<skill> (a valid name) and the README.
+    const uri = req.params.uri;
+    if (uri !== README_URI) {
+      try {
+        if (!uri.startsWith(SCHEME)) throw new CheckpointError('E_NOT_FOUND', `no resource ${quoted(uri)}: this server serves ${SCHEME}<skill> and ${README_URI}`, { hint: 'resources/list names them' });
+        assertSkillName(uri.slice(SCHEME.length));
+      } catch (e) {
+        throw rpcError(e, RESOURCE_NOT_FOUND);
+      }
+    }
+    subscribed.add(uri);
     return {};
   });
   server.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {

@@ -295,6 +295,8 @@ describe('checkpoint mcp', () => {
     const c = await connect(dir);
     const listChanged = new Promise<void>((done) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => done()));
     const updated = new Promise<string>((done) => c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => done(n.params.uri)));
+    // Only what the server serves can be subscribed to (red team, 12-04).
+    for (const uri of ['file:///etc/passwd', 'checkpoint://../../x']) await expect(c.subscribeResource({ uri })).rejects.toThrow(/no resource|invalid skill name/);
     await c.subscribeResource({ uri: 'checkpoint://api' });
     await call(c, 'status'); // the first call resolves the project and starts watching it
     expect(cli(dir, ['update', 'api', '--step=from-the-cli']).code).toBe(0);
