@@ -237,7 +237,8 @@ function mergeNode(
       if (arrays) return mergeLog(ctx, path, policyPath, policy, arrays.b, arrays.o, arrays.t);
       break;
     case 'records': {
-      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t);
+      // progress_table rows written without an id are known by their label (records.ts).
+      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t, { byLabel: policyPath.length === 1 && policyPath[0] === 'progress_table' });
       if (merged) return merged;
       break;
     }

@@ -27,15 +27,26 @@ interface RecordIndex {
   byId: Map<string, JsonValue>;
 }
 
-/** The ids of `entries`, or null when some entry has no usable id: then the array is not a record set. */
-function idsOf(entries: readonly JsonValue[]): string[] | null {
+/**
+ * The ids of `entries`, or null when some entry has no usable id: then the array is not a record
+ * set. `byLabel` (the protocol's progress_table): a row written without an id is known by its
+ * label, as readers show it, so one such row does not make the whole table one value.
+ */
+function idsOf(entries: readonly JsonValue[], byLabel: boolean): string[] | null {
   const ids: string[] = [];
   for (const entry of entries) {
-    const id = recordId(entry);
+    const id = recordId(entry) ?? (byLabel ? labelId(entry) : undefined);
     if (id === undefined) return null;
     ids.push(id);
   }
   return ids;
+}
+
+/** A row's identity by its label when it has no id (never equal to an id's identity: "id:…"). */
+function labelId(entry: JsonValue): string | undefined {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || Object.prototype.hasOwnProperty.call(entry, 'id')) return undefined;
+  const label = (entry as { label?: unknown }).label;
+  return typeof label === 'string' && label.trim() ? `label:${label}` : undefined;
 }
 
 function addRepeats(ids: readonly string[], repeated: Set<string>): void {
@@ -150,8 +161,8 @@ function keyRows(entries: readonly JsonValue[], ids: readonly string[], groups: 
 }
 
 /** The three sides keyed alike, or null when some side is not a record set. */
-function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): [RecordIndex, RecordIndex, RecordIndex] | null {
-  const [b, o, t] = [idsOf(base), idsOf(ours), idsOf(theirs)];
+function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], byLabel: boolean): [RecordIndex, RecordIndex, RecordIndex] | null {
+  const [b, o, t] = [idsOf(base, byLabel), idsOf(ours, byLabel), idsOf(theirs, byLabel)];
   if (!b || !o || !t) return null;
   const repeated = new Set<string>();
   for (const list of [b, o, t]) addRepeats(list, repeated);
@@ -250,8 +261,9 @@ export function mergeRecords(
   base: readonly JsonValue[],
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
+  opts: { byLabel?: boolean } = {},
 ): JsonValue[] | undefined {
-  const sides = indexSides(base, ours, theirs);
+  const sides = indexSides(base, ours, theirs, opts.byLabel === true);
   if (!sides) return undefined;
   const [b, o, t] = sides;
   const result: JsonValue[] = [];

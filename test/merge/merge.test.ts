@@ -895,3 +895,41 @@ describe('log order when both sides added (red team, 12-04)', () => {
     );
   });
 });
+
+describe('progress_table rows written without an id (red team, 12-04)', () => {
+  const rows = [{ label: 'Zero', status: 'complete' }, { id: 'p1', label: 'One', status: 'complete' }, { id: 'p2', label: 'Two', status: 'not_started' }];
+  const base = edit((d) => (d.progress_table = structuredClone(rows)));
+  const at = (i: number, status: string) => edit((d) => (d.progress_table[i].status = status), base);
+
+  it('are known by their label: edits to different rows merge, the id-less row\'s included, either way round', () => {
+    const { value, conflicts } = merge3(base, at(0, 'failed'), at(2, 'blocked'));
+    expect(conflicts).toEqual([]);
+    expect((value as any).progress_table).toEqual([{ label: 'Zero', status: 'failed' }, rows[1], { id: 'p2', label: 'Two', status: 'blocked' }]);
+  });
+
+  it('the same id-less row set apart on both sides is one conflict at that row, not at the whole table', () => {
+    const { conflicts } = merge3(base, at(0, 'failed'), at(0, 'blocked'));
+    expect(conflicts).toHaveLength(1);
+    expect(conflicts[0]!.path).toEqual(['progress_table', 0, 'status']);
+  });
+
+  it('an id given to the row on one side while the other edits it is a conflict, never a silent loss', () => {
+    const named = edit((d) => (d.progress_table[0] = { id: 'row-1', ...d.progress_table[0] }), base);
+    const { conflicts } = merge3(base, named, at(0, 'failed'));
+    expect(conflicts.length).toBeGreaterThan(0);
+  });
+
+  it('property: any edits of labelled rows without ids merge the same whichever side is ours, and keep every row a side kept', () => {
+    const status = fc.constantFrom('complete', 'in_progress', 'not_started', 'blocked', 'failed');
+    const table = fc.uniqueArray(fc.constantFrom('A', 'B', 'C', 'D', 'E'), { minLength: 1, maxLength: 5 }).chain((labels) => fc.tuple(...labels.map((label) => status.map((s) => ({ label, status: s })))));
+    const sideOf = (t: { label: string; status: string }[]) => fc.tuple(fc.subarray(t.map((_, i) => i)), fc.array(status, { minLength: t.length, maxLength: t.length })).map(([kept, st]) => kept.map((i) => ({ ...t[i]!, status: st[i]! })));
+    fc.assert(fc.property(table.chain((t) => fc.tuple(fc.constant(t), sideOf(t), sideOf(t))), ([b, o, th]) => {
+      const doc = (t: unknown) => edit((d) => (d.progress_table = t), base);
+      const { value, conflicts } = merge3(doc(b), doc(o), doc(th));
+      if (conflicts.length) return;
+      const labels = new Set(((value as any).progress_table as { label: string }[]).map((r) => r.label));
+      // A row both sides kept is in the merge.
+      for (const r of o) if (th.some((x) => x.label === r.label)) expect(labels.has(r.label)).toBe(true);
+    }), { numRuns: 200 });
+  });
+});
