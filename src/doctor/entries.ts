@@ -265,7 +265,8 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   }
   const alternatives = expandBraces(text);
   if (alternatives.length === 1 && !GLOB_CHARS.test(text)) return { kind: 'path', path: alternatives[0]! };
-  return { kind: 'pattern', text, alternatives };
+  // A pattern ending in "/" names folders ("docs/*/"): it matches the files under them.
+  return { kind: 'pattern', text, alternatives: alternatives.map((a) => (a.endsWith('/') && GLOB_CHARS.test(a) ? `${a}**` : a)) };
 }
 
 /**

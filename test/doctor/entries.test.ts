@@ -378,6 +378,12 @@ describe('entries as agents list them (red team, 12-04)', () => {
     expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
   });
 
+  it('a pattern ending in "/" names folders: it matches the files under them (red team, 12-04)', () => {
+    expect(parseEntry('docs/**/', none)).toEqual({ kind: 'pattern', text: 'docs/**/', alternatives: ['docs/**/**'] });
+    expect(parseEntry('packages/*/ (one per package)', none)).toEqual({ kind: 'pattern', text: 'packages/*/', alternatives: ['packages/*/**'] });
+    expect(parseEntry('docs/', none)).toEqual({ kind: 'path', path: 'docs/' });
+  });
+
   it('what only looks like a marker, a verb or a placeholder is left as written', () => {
     // A glob, a Next.js route, a folder named "new", a placeholder of something else than the project.
     expect(parseEntry('*.generated.ts', none)).toEqual({ kind: 'pattern', text: '*.generated.ts', alternatives: ['*.generated.ts'] });
