@@ -1,5 +1,5 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it, and does it
-// run (no later line decides checkpoint merges)? Is the pre-push hook ours as this install ships it?
+// run (merge-attribute.ts)? Is the pre-push hook ours as this install ships it?
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { configEntries } from '../git/config-file.js';
@@ -7,10 +7,10 @@ import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
+import { overriddenMessage, overridingMergeLine } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
-import { quoted, shown, shownPath } from '../one-line.js';
-import { parseAttributes } from '../git/eol-attributes.js';
+import { shown, shownPath } from '../one-line.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
@@ -32,72 +32,6 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
   }
   return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null };
 }
-
-/**
- * The attributes line that decides a checkpoint file's `merge` attribute when it is not
- * merge=checkpoint, else null: git takes the last line that sets it, reading the top
- * .gitattributes, then .checkpoints/.gitattributes, then .git/info/attributes
- * (`.checkpoints/** merge=union`, `*.json binary`, a macro holding `-merge`, after ours).
- */
-export function overridingMergeLine(root: string): { line: string; merge: string; file: string } | null {
-  let infoAttributes: string | null = null;
-  try {
-    infoAttributes = join(resolveGitDirsSync(root).commonDir, 'info', 'attributes');
-  } catch {
-    // no git dir: the work tree's files alone
-  }
-  const files: [text: string | null | undefined, base: string, file: string][] = [
-    [readQuietly(root, join(root, '.gitattributes')), '', '.gitattributes'],
-    [readQuietly(root, join(root, '.checkpoints', '.gitattributes')), '.checkpoints', '.checkpoints/.gitattributes'],
-    [infoAttributes === null ? null : readGitFile(infoAttributes), '', '.git/info/attributes'],
-  ];
-  // Macros are defined at the top level only ([attr]nomerge -merge).
-  const macros = new Map<string, string>();
-  for (const raw of (files[0]![0] ?? '').split('\n')) {
-    const [head, ...tokens] = raw.trim().split(/\s+/);
-    if (!head?.startsWith('[attr]')) continue;
-    for (const t of tokens) {
-      const effect = mergeEffect(t);
-      if (effect !== null) macros.set(head.slice('[attr]'.length), effect);
-    }
-  }
-  let last: { line: string; merge: string; file: string } | null = null;
-  for (const [text, base, file] of files) {
-    if (!text) continue;
-    for (const l of parseAttributes(text, base, base === '').lines) {
-      if (!l.matches(SAMPLE_CHECKPOINT)) continue;
-      for (const [name, value] of l.assigns) {
-        const effect = name === 'merge' ? mergeValue(value) : name === 'binary' && value === true ? 'binary' : value === true ? macros.get(name) ?? null : null;
-        if (effect !== null) last = { line: l.text, merge: effect, file };
-      }
-    }
-  }
-  return last && last.merge !== 'checkpoint' ? last : null;
-}
-
-/** What an attribute token does to `merge` ("merge=union", "-merge", "binary"), or null. */
-function mergeEffect(token: string): string | null {
-  if (token === 'binary' || token === '-merge') return 'binary';
-  if (token === '!merge') return 'unset';
-  if (token === 'merge') return 'text';
-  return token.startsWith('merge=') ? token.slice('merge='.length) : null;
-}
-
-function mergeValue(value: string | boolean | undefined): string {
-  return value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value;
-}
-
-/** A work-tree file's text, or null when absent or not readable safely (a link out, a FIFO). */
-function readQuietly(root: string, path: string): string | null {
-  try {
-    return readProjectText(root, path);
-  } catch {
-    return null;
-  }
-}
-
-/** A checkpoint file's path, to ask which .gitattributes lines apply to them. */
-const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
 export function checkLeftovers(root: string): Finding[] {
@@ -156,11 +90,6 @@ function bakedBin(hook: string): string | null {
   return m && m[1] ? m[1].replace(/'\\''/g, "'") : null;
 }
 
-/** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */
-export function overriddenMessage(o: { line: string; merge: string; file: string }): string {
-  const top = o.file === '.gitattributes';
-  return `${o.file} line ${quoted(o.line)} ${top ? 'comes after the checkpoint line and ' : ''}decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it${top ? ', or move the checkpoint line below it' : ''}`;
-}
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
   if (!inGitRepo) return [];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
-import { overriddenMessage, overridingMergeLine } from '../../doctor/health.js';
+import { overriddenMessage, overridingMergeLine } from '../../install/merge-attribute.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { planDriver } from '../../install/driver.js';

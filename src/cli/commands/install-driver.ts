@@ -6,7 +6,7 @@ import { CheckpointError } from '../../errors.js';
 import { BIN_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
-import { overriddenMessage, overridingMergeLine } from '../../doctor/health.js';
+import { overriddenMessage, overridingMergeLine } from '../../install/merge-attribute.js';
 
 /** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
 export const SKIP_ENV = 'CHECKPOINT_SKIP_INSTALL';

@@ -1,0 +1,81 @@
+// Which merge attribute git gives checkpoint files: the driver install-driver registers runs only
+// while the last line that sets `merge` for them says merge=checkpoint. Read from the files git
+// reads, in its order; named by init, install-driver and doctor when another line wins.
+import { join } from 'node:path';
+import { parseAttributes } from '../git/eol-attributes.js';
+import { readGitFile } from '../git/git-file.js';
+import { resolveGitDirsSync } from '../git/locate.js';
+import { quoted } from '../one-line.js';
+import { readProjectText } from '../store/safe-fs.js';
+
+/**
+ * The attributes line that decides a checkpoint file's `merge` attribute when it is not
+ * merge=checkpoint, else null: git takes the last line that sets it, reading the top
+ * .gitattributes, then .checkpoints/.gitattributes, then .git/info/attributes
+ * (`.checkpoints/** merge=union`, `*.json binary`, a macro holding `-merge`, after ours).
+ */
+export function overridingMergeLine(root: string): { line: string; merge: string; file: string } | null {
+  let infoAttributes: string | null = null;
+  try {
+    infoAttributes = join(resolveGitDirsSync(root).commonDir, 'info', 'attributes');
+  } catch {
+    // no git dir: the work tree's files alone
+  }
+  const files: [text: string | null | undefined, base: string, file: string][] = [
+    [readQuietly(root, join(root, '.gitattributes')), '', '.gitattributes'],
+    [readQuietly(root, join(root, '.checkpoints', '.gitattributes')), '.checkpoints', '.checkpoints/.gitattributes'],
+    [infoAttributes === null ? null : readGitFile(infoAttributes), '', '.git/info/attributes'],
+  ];
+  // Macros are defined at the top level only ([attr]nomerge -merge).
+  const macros = new Map<string, string>();
+  for (const raw of (files[0]![0] ?? '').split('\n')) {
+    const [head, ...tokens] = raw.trim().split(/\s+/);
+    if (!head?.startsWith('[attr]')) continue;
+    for (const t of tokens) {
+      const effect = mergeEffect(t);
+      if (effect !== null) macros.set(head.slice('[attr]'.length), effect);
+    }
+  }
+  let last: { line: string; merge: string; file: string } | null = null;
+  for (const [text, base, file] of files) {
+    if (!text) continue;
+    for (const l of parseAttributes(text, base, base === '').lines) {
+      if (!l.matches(SAMPLE_CHECKPOINT)) continue;
+      for (const [name, value] of l.assigns) {
+        const effect = name === 'merge' ? mergeValue(value) : name === 'binary' && value === true ? 'binary' : value === true ? macros.get(name) ?? null : null;
+        if (effect !== null) last = { line: l.text, merge: effect, file };
+      }
+    }
+  }
+  return last && last.merge !== 'checkpoint' ? last : null;
+}
+
+/** What an attribute token does to `merge` ("merge=union", "-merge", "binary"), or null. */
+function mergeEffect(token: string): string | null {
+  if (token === 'binary' || token === '-merge') return 'binary';
+  if (token === '!merge') return 'unset';
+  if (token === 'merge') return 'text';
+  return token.startsWith('merge=') ? token.slice('merge='.length) : null;
+}
+
+function mergeValue(value: string | boolean | undefined): string {
+  return value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value;
+}
+
+/** A work-tree file's text, or null when absent or not readable safely (a link out, a FIFO). */
+function readQuietly(root: string, path: string): string | null {
+  try {
+    return readProjectText(root, path);
+  } catch {
+    return null;
+  }
+}
+
+/** A checkpoint file's path, to ask which .gitattributes lines apply to them. */
+const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
+
+/** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */
+export function overriddenMessage(o: { line: string; merge: string; file: string }): string {
+  const top = o.file === '.gitattributes';
+  return `${o.file} line ${quoted(o.line)} ${top ? 'comes after the checkpoint line and ' : ''}decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it${top ? ', or move the checkpoint line below it' : ''}`;
+}
