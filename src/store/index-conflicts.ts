@@ -34,13 +34,8 @@ export function conflictCode(stages: StageMask): ConflictCode {
  * then refuses the merge: other commands name the damage).
  */
 export function conflictedCheckpoints(root: string): Map<string, ConflictCode> {
-  let dirs;
-  try {
-    dirs = resolveGitDirsSync(root);
-  } catch {
-    return new Map(); // no repository here (or a broken .git file): only markers can tell
-  }
-  const found = unmergedUnder(dirs, `${CHECKPOINTS_DIR}/`);
+  // No repository here (or a broken .git file): only markers can tell.
+  const found = unmergedIn(root, `${CHECKPOINTS_DIR}/`);
   const skills = new Map<string, ConflictCode>();
   for (const [path, stages] of found ?? []) {
     const name = path.slice(CHECKPOINTS_DIR.length + 1);
@@ -63,14 +58,19 @@ export interface ConflictReport {
  * (or the index cannot be read).
  */
 export function conflictAt(root: string, rel: string): ConflictCode | undefined {
+  const stages = unmergedIn(root, rel.slice(0, rel.lastIndexOf('/') + 1))?.get(rel);
+  return stages === undefined ? undefined : conflictCode(stages);
+}
+
+/** The unmerged paths starting with `prefix` in the index of the repository at `root`; null outside one, or when its index cannot be read. */
+function unmergedIn(root: string, prefix: string): Map<string, StageMask> | null {
   let dirs;
   try {
     dirs = resolveGitDirsSync(root);
   } catch {
-    return undefined;
+    return null;
   }
-  const stages = unmergedUnder(dirs, rel.slice(0, rel.lastIndexOf('/') + 1))?.get(rel);
-  return stages === undefined ? undefined : conflictCode(stages);
+  return unmergedUnder(dirs, prefix);
 }
 
 /**
@@ -79,13 +79,7 @@ export function conflictAt(root: string, rel: string): ConflictCode | undefined 
  * other as `rel~<branch>` (`~HEAD` for ours), unmerged too. Null when there is none, or no index.
  */
 export function typeConflictCopy(root: string, rel: string): string | null {
-  let dirs;
-  try {
-    dirs = resolveGitDirsSync(root);
-  } catch {
-    return null;
-  }
-  for (const name of unmergedUnder(dirs, `${rel}~`)?.keys() ?? []) if (!name.includes('/', rel.length)) return name;
+  for (const name of unmergedIn(root, `${rel}~`)?.keys() ?? []) if (!name.includes('/', rel.length)) return name;
   return null;
 }
 
