@@ -2,6 +2,7 @@
 // show): apart from agenda.ts so a reader that walks no history (show) loads none of it.
 import { basename } from 'node:path';
 import { handRepair, unreadableErrors } from '../protocol/repairable.js';
+import { REQUIRED_FIELDS } from '../protocol/fields.js';
 import type { Issue } from '../protocol/validate.js';
 import { placeholder } from '../shell-words.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
@@ -14,18 +15,26 @@ export function repairReason(b: Loaded): string {
   const first = blockingError(b);
   const what = b.problem ?? (first ? `${first.path}: ${first.message}` : 'invalid');
   const how = needsResolve(b) ? 'checkpoint resolve' : 'checkpoint validate';
-  const hand = !b.problem && first ? (handRepair(first) ?? setMissing(b.skill, first)) : null;
+  const hand = !b.problem && first ? (handRepair(first) ?? setMissing(b, first)) : null;
   return `${what} (${hand ? `${hand}; then ` : ''}${how} .checkpoints/${b.skill}.checkpoint.json)`;
 }
 
 /** Every write stamps these; update refuses to set them. */
 const STAMPED = new Set(['protocol_version', 'updated_at']);
 
-/** For a required field missing or empty: the update that sets it (the value is the user's), else null. */
-function setMissing(skill: string, e: Issue): string | null {
-  const field = /^required field "([a-z_]+)" is (?:missing|empty)/.exec(e.message)?.[1];
-  return field && e.path === field && !STAMPED.has(field) ? `set it: checkpoint update ${skill} --${field}=${placeholder(field)}` : null;
+/**
+ * For an error at a required field the file lacks or leaves blank: the update that sets it (the
+ * value is the user's), else null. Read from the file, not from the error's words.
+ */
+function setMissing(b: Loaded, e: Issue): string | null {
+  const field = e.path;
+  if (!REQUIRED.has(field) || STAMPED.has(field)) return null;
+  const doc = b.file?.value;
+  const v = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>)[field] : undefined;
+  return v === undefined || (typeof v === 'string' && !v.trim()) ? `set it: checkpoint update ${b.skill} --${field}=${placeholder(field)}` : null;
 }
+
+const REQUIRED: ReadonlySet<string> = new Set(REQUIRED_FIELDS);
 
 /**
  * The error to name first: one no hand-written slip covers, since slips alone would not have
