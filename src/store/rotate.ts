@@ -163,7 +163,10 @@ function holdsAll(doc: JsonObject, logs: Record<string, JsonValue[]>): boolean {
     for (const seg of logPathIn(doc, dotted)) log = log !== null && typeof log === 'object' && !Array.isArray(log) ? (log as JsonObject)[seg] : undefined;
     if (!Array.isArray(log)) return false;
     const held = new Map<string, number>();
-    for (const e of log) held.set(canonicalJson(e), (held.get(canonicalJson(e)) ?? 0) + 1);
+    for (const e of log) {
+      const k = canonicalJson(e);
+      held.set(k, (held.get(k) ?? 0) + 1);
+    }
     return entries.every((e) => {
       const k = canonicalJson(e);
       const n = held.get(k) ?? 0;
@@ -203,6 +206,16 @@ function crashedRotation(root: string, skill: string, doc: JsonObject): { index:
   return { index, where: String(journal.where) };
 }
 
+/** Each copy a crashed run wrote excuses one equal entry of the checkpoint, no more: where it went, or null. */
+function excuser(index: CrashIndex): (dotted: string, entry: JsonValue) => string | null {
+  return (dotted, entry) => {
+    const hit = index.get(dotted)?.get(canonicalJson(entry));
+    if (!hit || hit.n === 0) return null;
+    hit.n--;
+    return hit.where;
+  };
+}
+
 /**
  * The copies of entries a rotation killed before its checkpoint write put into the rotation file
  * `pointer` while `doc` (the checkpoint still as it was) holds them too: restore leaves those out.
@@ -231,13 +244,7 @@ function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settin
     keep: s.keep,
     extra: s.extra,
     target: pointerOf(root, target),
-    // Each copy the crashed run wrote excuses one equal entry of the checkpoint, no more.
-    inHistory: (dotted, entry) => {
-      const hit = index.get(dotted)?.get(canonicalJson(entry));
-      if (!hit || hit.n === 0) return null;
-      hit.n--;
-      return hit.where;
-    },
+    inHistory: excuser(index),
   });
   return { plan: p, target };
 }
@@ -483,13 +490,8 @@ export function archiveOverflow(root: string, skill: string, path: string[], ent
   const { index, where } = crashedRotation(root, skill, from);
   const target = rotationTarget(root, skill, from, now, where);
   const dotted = path.join('.');
-  const crashed = index.get(dotted);
-  const keep = entries.map((e) => {
-    const hit = crashed?.get(canonicalJson(e));
-    if (!hit || hit.n === 0) return true;
-    hit.n--;
-    return false;
-  });
+  const inHistory = excuser(index);
+  const keep = entries.map((e) => inHistory(dotted, e) === null);
   if (!keep.some(Boolean)) {
     clearRotationJournal(root, skill);
     return { to: pointerOf(root, target), write: null };
