@@ -7,8 +7,9 @@
 // edit is a removal plus an addition, so a record edited on one side and removed (rotated
 // out) on the other keeps the edited version; nothing either side wrote is ever dropped.
 //
-// Order: base records that survive, in base order; then the additions (in front, for
-// `newest-first`). When only one side added, its own order; when both did, an order that
+// Order: base records that survive, in base order; then the additions, at the end or in front
+// where both sides that added put theirs (the field's declared order, front for `newest-first`,
+// when they differ or do not say). When only one side added, its own order; when both did, an order that
 // ignores which side is "ours" and keeps each side's own: the two merged as sorted runs, by
 // the entry's time (fields.ts logEntryTime, the same one rotate keeps the newest by; ascending
 // for `append`, descending for `newest-first`), untimed after timed, ties by canonical JSON.
@@ -49,16 +50,35 @@ function counts(entries: readonly Keyed[]): Map<string, number> {
   return map;
 }
 
-/** The side's entries beyond the base's count of each identity, in the side's order. */
-function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, number>): Keyed[] {
+/** Where a side put its additions: before every entry it kept, after every one, or neither. */
+type Place = 'front' | 'end';
+
+/**
+ * The side's entries beyond the base's count of each identity, in the side's order, and where
+ * they sit among the entries it kept (`keptBefore`/`keptAfter`: kept entries outside `side`, the
+ * untouched head and tail). Undefined when they sit among them, or nothing kept says where.
+ */
+function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean): { added: Keyed[]; place?: Place } {
   const seen = new Map<string, number>();
   const added: Keyed[] = [];
-  for (const item of side) {
+  let [firstAdded, lastAdded, firstKept, lastKept] = [-1, -1, -1, -1];
+  side.forEach((item, i) => {
     const n = (seen.get(item.key) ?? 0) + 1;
     seen.set(item.key, n);
-    if (n > (baseCounts.get(item.key) ?? 0)) added.push(item);
-  }
-  return added;
+    if (n > (baseCounts.get(item.key) ?? 0)) {
+      added.push(item);
+      if (firstAdded < 0) firstAdded = i;
+      lastAdded = i;
+    } else {
+      if (firstKept < 0) firstKept = i;
+      lastKept = i;
+    }
+  });
+  if (added.length === 0) return { added };
+  const keptHere = firstKept >= 0;
+  const atEnd = !keptAfter && (keptHere ? lastKept < firstAdded : keptBefore);
+  const atFront = !keptBefore && (keptHere ? lastAdded < firstKept : keptAfter);
+  return { added, place: atEnd === atFront ? undefined : atEnd ? 'end' : 'front' };
 }
 
 /**
@@ -68,8 +88,8 @@ function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, numbe
  * first. Sides that wrote in time order come out in time order; entries without a time (or with one
  * time) keep the order their side wrote them in, never re-sorted by their text.
  */
-function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy): Keyed[] {
-  const direction = policy.order === 'newest-first' ? -1 : 1;
+function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy, place: Place): Keyed[] {
+  const direction = place === 'front' ? -1 : 1;
   const times = new Map<string, number | undefined>();
   const timeOf = (item: Keyed): number | undefined => {
     if (!times.has(item.key)) times.set(item.key, logEntryTime(item.entry, policy));
@@ -147,9 +167,14 @@ export function mergeLog(
     kept.push(entry);
   }
 
-  const oursAdded = additions(o, baseCounts);
-  const theirsAdded = additions(t, baseCounts);
-  const added = (oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy)).map((k) => k.entry);
+  const fromOurs = additions(o, baseCounts, head > 0, tail > 0);
+  const fromTheirs = additions(t, baseCounts, head > 0, tail > 0);
+  // Additions go where the sides put them (a newest-first log written oldest-first grows at its
+  // end); the field's declared order decides only when the sides disagree or do not say.
+  const places = new Set([fromOurs.place, fromTheirs.place].filter((p) => p !== undefined));
+  const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
+  const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
+  const added = (oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place)).map((k) => k.entry);
   const keptAll = [...base.slice(0, head), ...kept, ...base.slice(base.length - tail)];
-  return policy.order === 'newest-first' ? [...added, ...keptAll] : [...keptAll, ...added];
+  return place === 'front' ? [...added, ...keptAll] : [...keptAll, ...added];
 }

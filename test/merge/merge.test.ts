@@ -896,6 +896,60 @@ describe('log order when both sides added (red team, 12-04)', () => {
   });
 });
 
+describe('log additions go where the sides put them (red team, 12-04)', () => {
+  const done = (action: string, day: number) => ({ at: `2026-03-0${day}T10:00:00Z`, action });
+  const oldestFirst = edit((d) => (d.recently_done = [done('one', 1), done('two', 2)]));
+
+  it('a recently_done written oldest-first gets both sides\' new entries at its end, oldest first', () => {
+    const ours = edit((d) => d.recently_done.push(done('ours', 4)), oldestFirst);
+    const theirs = edit((d) => d.recently_done.push(done('theirs', 3)), oldestFirst);
+    const { value, conflicts } = merge3(oldestFirst, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['one', 'two', 'theirs', 'ours']);
+  });
+
+  it('an append log written newest-first gets both sides\' new entries in front, newest first', () => {
+    const run = (id: string, day: number) => ({ id, at: `2026-03-0${day}T10:00:00Z`, ok: true });
+    const base = edit((d) => (d.skill_state.run_history = [run('r2', 2), run('r1', 1)]));
+    const ours = edit((d) => d.skill_state.run_history.unshift(run('r3', 3)), base);
+    const theirs = edit((d) => d.skill_state.run_history.unshift(run('r4', 4)), base);
+    const { value } = merge3(base, ours, theirs);
+    expect((value as any).skill_state.run_history.map((e: any) => e.id)).toEqual(['r4', 'r3', 'r2', 'r1']);
+  });
+
+  it('sides that disagree (one appends, one prepends) fall back to the field\'s declared order', () => {
+    const ours = edit((d) => d.recently_done.push(done('ours', 4)), oldestFirst);
+    const theirs = edit((d) => d.recently_done.unshift(done('theirs', 3)), oldestFirst);
+    const { value } = merge3(oldestFirst, ours, theirs);
+    expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['ours', 'theirs', 'one', 'two']);
+  });
+
+  it('property: when every side that added put its entries at the same end, they are all there, each side in its own order', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 999 }), { minLength: 3, maxLength: 14 }), fc.nat(), fc.nat(), fc.boolean(), fc.boolean(), (ids, a, b, front, newestFirst) => {
+        const kept = ids.slice(0, 1 + (a % (ids.length - 2)));
+        const rest = ids.slice(kept.length);
+        const cut = b % (rest.length + 1);
+        const entry = (n: number) => ({ id: `e${n}` });
+        const grow = (more: number[]) => (front ? [...more, ...kept] : [...kept, ...more]).map(entry);
+        const field = newestFirst ? 'recently_done' : 'eval_scores';
+        const doc = (list: JsonValue[]) => edit((d) => (d[field] = list));
+        const [mine, other] = [rest.slice(0, cut), rest.slice(cut)];
+        const { value, conflicts } = merge3(doc(kept.map(entry)), doc(grow(mine)), doc(grow(other)));
+        expect(conflicts).toEqual([]);
+        const merged = ((value as any)[field] as { id: string }[]).map((e) => e.id);
+        const keptIds = kept.map((n) => `e${n}`);
+        expect(front ? merged.slice(merged.length - kept.length) : merged.slice(0, kept.length)).toEqual(keptIds);
+        expect([...merged].sort()).toEqual(ids.map((n) => `e${n}`).sort());
+        for (const side of [mine, other]) {
+          const want = side.map((n) => `e${n}`);
+          expect(merged.filter((id) => want.includes(id))).toEqual(want);
+        }
+      }),
+    );
+  });
+});
+
 describe('progress_table rows written without an id (red team, 12-04)', () => {
   const rows = [{ label: 'Zero', status: 'complete' }, { id: 'p1', label: 'One', status: 'complete' }, { id: 'p2', label: 'Two', status: 'not_started' }];
   const base = edit((d) => (d.progress_table = structuredClone(rows)));
