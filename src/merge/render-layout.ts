@@ -1,16 +1,19 @@
 // A conflicted merge written in ours' layout (inline arrays, 4-space indent, CRLF kept), not
 // re-laid-out as formatJson would: the merged value goes through the layout writer with a
 // placeholder at each conflict, then each line holding placeholders becomes a diff3 block (the
-// line once per side, that side's values in place; markers on lines of their own). Keeping one
-// side's block gives that side's line, so the file stays valid JSON for each side: checked
-// here, and any case it cannot do so (a run of array items, a side without the value on a line
-// it shares, a value spread over lines) returns null and renderMerged lays the file out. Pure.
+// line once per side, that side's values in place; markers on lines of their own). A run of
+// array items in conflict (a queue region; one per file) has no single value to stand in: each
+// side's text is written with its own run in place, and the lines where the three differ make
+// one block. Keeping one side's blocks gives that side's text, so the file stays valid JSON for
+// each side: checked here, and any case it cannot do so (two runs, a side without the value on
+// a line it shares, a value spread over lines) returns null and renderMerged lays the file out. Pure.
 
 import { stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
 import { literalKey, parseJson, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { jsonEqual, setOwn } from './json-value.js';
+import { putAt } from './settle.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, markerLine, type ConflictLabels } from './render.js';
 
 type Side = 'ours' | 'base' | 'theirs';
@@ -67,8 +70,10 @@ function keyAt(root: JsonValue, path: readonly PathSegment[], v: JsonValue): str
 const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
 
 export function renderKeepingLayout(input: LayoutRenderInput): string | null {
-  const { conflicts, format } = input;
-  if (!conflicts.length || conflicts.some((c) => c.path.length === 0 || c.span !== undefined)) return null;
+  const { format } = input;
+  const runs = input.conflicts.filter((c) => c.span !== undefined);
+  const conflicts = input.conflicts.filter((c) => c.span === undefined);
+  if (!input.conflicts.length || runs.length > 1 || input.conflicts.some((c) => c.path.length === 0)) return null;
   const withMarks = structuredClone(input.value);
   // Placeholders no string of the document holds.
   const plain = JSON.stringify(input.value);
@@ -76,10 +81,31 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
   while (plain.includes(JSON.stringify(tag).slice(1, -1))) tag += '\u0001';
   const marks = conflicts.map((_, i) => JSON.stringify(`${tag}${i}\u0001`));
   if (!conflicts.every((c, i) => setAt(withMarks, c.path, JSON.parse(marks[i]!) as string))) return null;
-  const text = input.write(input.original, input.before, withMarks, format, input.sideTexts.ours);
-  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const lines = text.slice(bom.length).split('\n');
-  // Each placeholder exactly once, each on one line.
+  let bom = '';
+  const linesOf = (value: JsonValue): string[] => {
+    const text = input.write(input.original, input.before, value, format, input.sideTexts.ours);
+    bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    return text.slice(bom.length).split('\n');
+  };
+  // A run's block: the lines between the three sides' common first and last lines, each side's
+  // text written with its own run in place (ours' text the one the placeholders are read from).
+  let block: { from: number; to: number; sides: Record<Side, string[]> } | undefined;
+  const run = runs[0];
+  let lines: string[];
+  if (run) {
+    if (!SIDES.every((side) => Array.isArray(run[side]))) return null;
+    const [o, b, t] = SIDES.map((side) => linesOf(putAt(structuredClone(withMarks), run, structuredClone(run[side])))) as [string[], string[], string[]];
+    const shortest = Math.min(o.length, b.length, t.length);
+    let head = 0;
+    while (head < shortest && o[head] === b[head] && o[head] === t[head]) head++;
+    let tail = 0;
+    const end = (l: string[]): string | undefined => l[l.length - 1 - tail];
+    while (tail < shortest - head && end(o) === end(b) && end(o) === end(t)) tail++;
+    const middle = (l: string[]): string[] => l.slice(head, l.length - tail);
+    block = { from: head, to: o.length - tail, sides: { ours: middle(o), base: middle(b), theirs: middle(t) } };
+    lines = o;
+  } else lines = linesOf(withMarks);
+  // Each placeholder exactly once, each on one line, none inside the run's block.
   const lineOf = marks.map((m) => {
     let at = -1;
     lines.forEach((l, n) => {
@@ -87,7 +113,7 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
       if (first === -1) return;
       at = at === -1 && l.indexOf(m, first + 1) === -1 ? n : -2;
     });
-    return at;
+    return block && at >= block.from && at < block.to ? -2 : at;
   });
   if (lineOf.some((n) => n < 0)) return null;
   const indent = format.indent || '  ';
@@ -106,7 +132,15 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
     return written.split('\n').join(`\n${pad}`);
   };
   const out: string[] = [];
-  for (let n = 0; n < lines.length; n++) {
+  for (let n = 0; n <= lines.length; n++) {
+    if (block && n === block.from) {
+      const cr = (lines[n] ?? lines[n - 1] ?? '').endsWith('\r') ? '\r' : '';
+      for (const side of SIDES) out.push(markerLine(side, size, labels) + cr, ...block.sides[side]);
+      out.push(markerLine('end', size, labels) + cr);
+      n = block.to;
+      block = undefined;
+    }
+    if (n === lines.length) break;
     const here = conflicts.flatMap((c, i) => (lineOf[i] === n ? [i] : []));
     if (!here.length) {
       out.push(lines[n]!);
@@ -130,11 +164,11 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
     }
   }
   const result = bom + out.join('\n');
-  return eachSideReads(result, input.value, conflicts) ? result : null;
+  return eachSideReads(result, input.value, conflicts, run) ? result : null;
 }
 
 /** Whether keeping each side's blocks gives valid JSON holding exactly that side's values. */
-function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conflict[]): boolean {
+function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conflict[], run: Conflict | undefined): boolean {
   const lines = text.split('\n');
   for (const side of SIDES) {
     const kept: string[] = [];
@@ -146,8 +180,10 @@ function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conf
       else if (/^>{7,}(?: |\r?$)/.test(l)) inSide = 'none';
       else if (inSide === 'none' || inSide === side) kept.push(l);
     }
-    const want = structuredClone(merged);
+    // The run last: the others' paths index the merged array, as the run's own does.
+    let want = structuredClone(merged);
     if (!conflicts.every((c) => setAt(want, c.path, c[side]))) return false;
+    if (run) want = putAt(want, run, structuredClone(run[side]));
     try {
       if (!jsonEqual(parseJson(kept.join('\n')).value, want)) return false;
     } catch {

@@ -27,6 +27,17 @@ const BASE: JsonObject = {
   skill_state: { audits: [] },
 };
 
+/** Whether line i of a marked text is a marker or inside a block. */
+function inBlock(lines: readonly string[], i: number): boolean {
+  let depth = false;
+  for (let n = 0; n <= i; n++) {
+    if (lines[n]!.startsWith('<<<<<<<')) depth = true;
+    if (n === i) return depth;
+    if (lines[n]!.startsWith('>>>>>>>')) depth = false;
+  }
+  return depth;
+}
+
 const text = (doc: JsonObject, indent = '  ') => formatJson(doc, { indent, eol: '\n', finalNewline: true, bom: false });
 const edited = (fn: (d: any) => void) => {
   const d = structuredClone(BASE);
@@ -158,6 +169,41 @@ describe('mergeCheckpointTexts: clean merges', () => {
         }),
         { numRuns: 60 },
       );
+    });
+
+    it("a queue conflict (a run of actions) keeps ours' layout around one block of the run's lines (red team, 12-04)", () => {
+      const queue = (items: string) => hand().replace('\t\t{"text": "Ship PR #12", "done_when": "merged, score 8.0+"}', () => items);
+      const base = queue('\t\t"one",\r\n\t\t"two"');
+      const ours = queue('\t\t"one",\r\n\t\t"ours-a",\r\n\t\t"ours-b"');
+      const theirs = queue('\t\t"one",\r\n\t\t"theirs"');
+      const r = merge(base, ours, theirs, { keepLayout });
+      expect(r.status).toBe('conflict');
+      expect(r.text).toBe(queue(['\t\t"one",', '<<<<<<< ours', '\t\t"ours-a",', '\t\t"ours-b"', '||||||| base', '\t\t"two"', '=======', '\t\t"theirs"', '>>>>>>> theirs'].join('\r\n')));
+    });
+
+    it("property: any queue conflict in a hand layout keeps every line outside its block, and each side's blocks give exactly that side's queue", () => {
+      const items = fc.array(fc.constantFrom('a', 'b', 'c', 'ship src/x.ts (PR 12)', 'd'), { maxLength: 4 });
+      let runs = 0;
+      fc.assert(
+        fc.property(items, items, items, fc.boolean(), (b, o, t, inline) => {
+          const write = (q: string[]) => inline ? q.map((x) => JSON.stringify(x)).join(', ') : q.map((x) => `\r\n\t\t${JSON.stringify(x)}`).join(',') + '\r\n\t';
+          const doc = (q: string[], updated?: string) => hand({ updated }).replace(/"next_actions": \[[^\]]*\]/, () => `"next_actions": [${write(q)}]`);
+          const texts = [doc(b), doc(o, '2026-01-06T10:00:00Z'), doc(t, '2026-01-07T10:00:00Z')] as const;
+          const r = merge(...texts, { keepLayout });
+          if (r.status !== 'conflict' || !r.conflicts.some((c) => c.span !== undefined)) return;
+          runs++;
+          // Each side of the blocks reads as that side of the markers laid out afresh (no layout writer).
+          const [sides, afresh] = [splitConflictMarkers(r.text!)!, splitConflictMarkers(merge(...texts).text!)!];
+          for (const side of ['ours', 'base', 'theirs'] as const) expect(parseJson(sides[side]!).value).toEqual(parseJson(afresh[side]!).value);
+          // Outside the blocks, the sides' own lines (one hand layout on all three): nothing laid out afresh.
+          const outside = r.text!.split('\r\n').filter((_, i, all) => !inBlock(all, i));
+          const sideLines = new Set([...texts[1].split('\r\n'), ...texts[2].split('\r\n')]);
+          expect(outside.filter((l) => !sideLines.has(l))).toEqual([]);
+          expect(r.text).toContain('\r\n\r\n\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts"],\r\n');
+        }),
+        { numRuns: 200 },
+      );
+      expect(runs).toBeGreaterThan(20);
     });
 
     it('never loads the writer for ours laid out as formatJson writes (two spaces), a conflict included', () => {
