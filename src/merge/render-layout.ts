@@ -70,10 +70,18 @@ function keyAt(root: JsonValue, path: readonly PathSegment[], v: JsonValue): str
 const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
 
 export function renderKeepingLayout(input: LayoutRenderInput): string | null {
+  const all = input.conflicts;
+  const runs = all.filter((c) => c.span !== undefined);
+  if (!all.length || runs.length > 1 || all.some((c) => c.path.length === 0)) return null;
+  // A lone conflict no placeholder can stand for (a record one side removed, on a line it shares
+  // or over lines of its own) takes the run's way: the lines where the sides' texts differ.
+  return render(input, runs[0]) ?? (all.length === 1 && !runs.length ? render(input, all[0]) : null);
+}
+
+/** The marked text, `run` (if any) as one block of the lines where the sides' texts differ, the other conflicts by placeholder. */
+function render(input: LayoutRenderInput, run: Conflict | undefined): string | null {
   const { format } = input;
-  const runs = input.conflicts.filter((c) => c.span !== undefined);
-  const conflicts = input.conflicts.filter((c) => c.span === undefined);
-  if (!input.conflicts.length || runs.length > 1 || input.conflicts.some((c) => c.path.length === 0)) return null;
+  const conflicts = input.conflicts.filter((c) => c !== run);
   const withMarks = structuredClone(input.value);
   // Placeholders no string of the document holds.
   const plain = JSON.stringify(input.value);
@@ -90,10 +98,9 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
   // A run's block: the lines between the three sides' common first and last lines, each side's
   // text written with its own run in place (ours' text the one the placeholders are read from).
   let block: { from: number; to: number; sides: Record<Side, string[]> } | undefined;
-  const run = runs[0];
   let lines: string[];
   if (run) {
-    if (!SIDES.every((side) => Array.isArray(run[side]))) return null;
+    if (run.span !== undefined && !SIDES.every((side) => Array.isArray(run[side]))) return null;
     const [o, b, t] = SIDES.map((side) => linesOf(putAt(structuredClone(withMarks), run, structuredClone(run[side])))) as [string[], string[], string[]];
     const shortest = Math.min(o.length, b.length, t.length);
     let head = 0;

@@ -181,6 +181,16 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(r.text).toBe(queue(['\t\t"one",', '<<<<<<< ours', '\t\t"ours-a",', '\t\t"ours-b"', '||||||| base', '\t\t"two"', '=======', '\t\t"theirs"', '>>>>>>> theirs'].join('\r\n')));
     });
 
+    it("a record one side removed and the other edited, on a line it shares, keeps ours' layout around that line's block", () => {
+      const withBlockers = (rows: string, updated?: string) => hand({ updated }).replace('\t"next_actions": [', () => `\t"blockers": [${rows}],\r\n\t"next_actions": [`);
+      const [b1, b2] = ['{"id": "b1", "description": "x", "needs": "code_fix"}', '{"id": "b2", "description": "y", "needs": "code_fix"}'];
+      const edited = b1.replace('"x"', '"edited"');
+      const r = merge(withBlockers(`${b1}, ${b2}`), withBlockers(`${edited}, ${b2}`, '2026-01-06T10:00:00Z'), withBlockers(b2, '2026-01-07T10:00:00Z'), { keepLayout });
+      expect(r.status).toBe('conflict');
+      const line = (rows: string) => `\t"blockers": [${rows}],`;
+      expect(r.text).toBe(withBlockers(`${edited}, ${b2}`, '2026-01-07T10:00:00Z').replace(line(`${edited}, ${b2}`), () => ['<<<<<<< ours', line(`${edited}, ${b2}`), '||||||| base', line(`${b1}, ${b2}`), '=======', line(b2), '>>>>>>> theirs'].join('\r\n')));
+    });
+
     it("property: any queue conflict in a hand layout keeps every line outside its block, and each side's blocks give exactly that side's queue", () => {
       const items = fc.array(fc.constantFrom('a', 'b', 'c', 'ship src/x.ts (PR 12)', 'd'), { maxLength: 4 });
       let runs = 0;
