@@ -15,7 +15,9 @@ export type ErrorCode =
   | 'E_GIT'
   | 'E_CAPSULE'
   /** A write refused on a checkpoint a merge left unfinished (git's index holds it unmerged, or its file holds markers). */
-  | 'E_CONFLICT';
+  | 'E_CONFLICT'
+  /** The MCP host cancelled the call before anything was written. */
+  | 'E_CANCELLED';
 
 export class CheckpointError extends Error {
   readonly code: ErrorCode;

@@ -34,6 +34,8 @@ export interface Context {
   clock: () => Date;
   out: Output;
   env: NodeJS.ProcessEnv;
+  /** The MCP host's cancellation of this call: a --verify check is ended, and `clock` refuses once it fires. */
+  signal?: AbortSignal;
 }
 
 export interface ParsedArgs {

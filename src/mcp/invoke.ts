@@ -1,7 +1,7 @@
 // Runs a CLI command for the MCP server: the tool's arguments become the command's argv, and
 // the same parser and command module the CLI uses do the work. Output is captured, never
 // written to stdout (which carries the protocol).
-import { isCheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { parseCommandArgs } from '../cli/parse.js';
 import { findCommand, type Context } from '../cli/spec.js';
 import { createOutput, PERMISSION_HINT, refusedAccessOrRoom, withHint } from '../cli/render/output.js';
@@ -22,7 +22,19 @@ export class ToolFailure extends Error {
   }
 }
 
-export async function invoke(name: string, argv: string[], cwd: string, json: boolean): Promise<Captured> {
+/**
+ * The clock a write reads under the skill's lock just before it writes (store/checkpoints.ts
+ * Clock): once the host cancelled the call it refuses instead, so a cancelled write stops there
+ * with nothing written (MCP: a cancelled request's processing stops; no answer is sent).
+ */
+function cancellableClock(signal: AbortSignal | undefined): () => Date {
+  return () => {
+    if (signal?.aborted) throw new CheckpointError('E_CANCELLED', 'the call was cancelled before anything was written', { hint: 'nothing was changed' });
+    return new Date();
+  };
+}
+
+export async function invoke(name: string, argv: string[], cwd: string, json: boolean, signal?: AbortSignal): Promise<Captured> {
   const spec = findCommand(name);
   if (!spec) throw new Error(`no command ${name}`);
   const plain = await createOutput(false);
@@ -31,8 +43,9 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
     cwd,
     json,
     now: new Date(),
-    clock: () => new Date(),
+    clock: cancellableClock(signal),
     env: process.env,
+    signal,
     // Raw text: it travels inside JSON to the host, never to a terminal.
     out: { color: false, c: plain.c, out: (t) => cap.out.push(t), err: (t) => cap.err.push(t), json: (v) => cap.json.push(v) },
   };

@@ -199,7 +199,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     return root;
   }
 
-  async function call(tool: ToolSpec, args: Record<string, unknown>): Promise<Result> {
+  async function call(tool: ToolSpec, args: Record<string, unknown>, signal?: AbortSignal): Promise<Result> {
     try {
       const refused = tool.check?.(args) ?? (tool.name === 'done' && args.verify && !opts.allowVerify ? 'done: verify runs a command from the checkpoint file and is off in this server' : null);
       if (refused) {
@@ -212,7 +212,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
       if (tool.name === 'resume') return await resume(tool, args, argv, dir);
-      const cap = await invoke(tool.command, argv, dir, true);
+      const cap = await invoke(tool.command, argv, dir, true, signal);
       const doc = documentOf(cap);
       const notes = cap.err.filter((l) => l.trim());
       let text = tool.summary(doc);
@@ -258,7 +258,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         inputSchema: z.strictObject(tool.shape),
         annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive ?? false, idempotentHint: tool.readOnly, openWorldHint: tool.name === 'doctor' },
       },
-      (args: Record<string, unknown>) => track(call(tool, args)),
+      (args: Record<string, unknown>, extra: { signal: AbortSignal }) => track(call(tool, args, extra.signal)),
     );
   }
 

@@ -11,7 +11,7 @@ export interface Verdict {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Promise<Verdict> {
+export function runDoneWhen(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Verdict> {
   return new Promise((resolve) => {
     // The check's output is diagnostics: all of it goes to stderr, so `done --verify --json`
     // keeps stdout a single JSON document. It runs in its own process group, so a timeout or
@@ -32,15 +32,22 @@ export function runDoneWhen(command: string, cwd: string, timeoutMs: number): Pr
       settled = true;
       clearTimeout(timer);
       for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      signal?.removeEventListener('abort', onCancel);
       resolve(verdict);
     };
     const onSignal = (signal: NodeJS.Signals) => {
       killGroup();
       finish({ ok: false, reason: `stopped by ${signal}; the check was ended` });
     };
+    const onCancel = () => {
+      killGroup();
+      finish({ ok: false, reason: 'the call was cancelled; the check was ended' });
+    };
     // Listening before the check starts: a stop that lands in between would otherwise end this
     // CLI by the signal's default action and leave the check's group running.
     for (const s of STOP_SIGNALS) process.on(s, onSignal);
+    if (signal?.aborted) return finish({ ok: false, reason: 'the call was cancelled before the check ran' });
+    signal?.addEventListener('abort', onCancel);
     try {
       child = spawn(command, { cwd, shell: true, stdio: ['ignore', 2, 2], detached: process.platform !== 'win32' });
     } catch (e) {

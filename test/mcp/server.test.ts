@@ -4,13 +4,29 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
 import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
+import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
+
+/** Whether a process of this id still runs (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  return processState(pid) !== null && processState(pid) !== 'Z';
+}
+
+/** The one-letter state in /proc/<pid>/stat (T: stopped), or null once it is gone. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+  } catch {
+    return null;
+  }
+}
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -269,6 +285,63 @@ describe('checkpoint mcp', () => {
     expect(disk(dir).next_actions).toHaveLength(2);
     write(dir, 'shipped', '');
     expect((await call(c, 'done', { skill: 'api', verify: true })).structuredContent).toMatchObject({ ok: true, done: 'Ship it', next: 'Announce' });
+  });
+
+  it('a cancelled done --verify ends its check and leaves the checkpoint as it was; the server answers on', async () => {
+    const dir = repo();
+    const before = messy(dir, { next_actions: [{ text: 'Ship it', done_when: 'echo $$ > check.pid; sleep 60; touch finished' }, 'Announce'] });
+    const c = await connect(dir, { args: ['--allow-verify'] });
+    const cancel = new AbortController();
+    const pending = c.callTool({ name: 'done', arguments: { skill: 'api', verify: true } }, undefined, { signal: cancel.signal, timeout: 120_000 });
+    pending.catch(() => {});
+    while (!existsSync(join(dir, 'check.pid')) || !readFileSync(join(dir, 'check.pid'), 'utf8').trim()) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(join(dir, 'check.pid'), 'utf8'));
+    cancel.abort('the user stopped it');
+    await expect(pending).rejects.toThrow();
+    // Later calls are answered in order after the cancellation was read: the check is ended by then or soon after.
+    expect((await call(c, 'status')).isError).toBeFalsy();
+    while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    expect(existsSync(join(dir, 'finished'))).toBe(false);
+  });
+
+  it('an update cancelled while it waits for the skill\'s lock writes nothing when the lock comes free, and gets no answer', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const holder = spawn(process.execPath, [BIN, 'update', 'api', '--step=from the CLI'], { cwd: dir, env: { ...GIT_ENV, [STOP_IN_LOCK_ENV]: '1' }, stdio: 'ignore' });
+    const held = new Promise<number>((done) => holder.on('exit', (code) => done(code ?? -1)));
+    while (processState(holder.pid!) !== 'T') await new Promise((r) => setTimeout(r, 10));
+    // The host's side by hand, so the server's end is seen: its input closed, it answers what is under way and exits.
+    const server = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+    const answers: { id?: unknown }[] = [];
+    let buffered = '';
+    server.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        answers.push(JSON.parse(buffered.slice(0, nl)));
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    const ended = new Promise<void>((done) => server.on('close', () => done()));
+    const send = (m: object) => server.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    const answered = async (id: number) => {
+      while (!answers.some((a) => a.id === id)) await new Promise((r) => setTimeout(r, 10));
+    };
+    send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await answered(0);
+    send({ method: 'notifications/initialized' });
+    send({ id: 1, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'phase', value: 'from the host' }] } } });
+    send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user stopped it' } });
+    // Read in order: once the ping is answered, the cancellation has been read too.
+    send({ id: 2, method: 'ping' });
+    await answered(2);
+    process.kill(holder.pid!, 'SIGCONT');
+    expect(await held).toBe(0);
+    server.stdin!.end();
+    await ended;
+    // The server's call waited for the lock, then stopped before writing: only the CLI's step landed, and call 1 got no answer.
+    expect(disk(dir)).toEqual({ ...JSON.parse(before), step: 'from the CLI', updated_at: disk(dir).updated_at });
+    expect(answers.map((a) => a.id)).toEqual([0, 2]);
   });
 
   it('concurrent updates from the server and the CLI lose nothing', async () => {

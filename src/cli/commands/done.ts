@@ -144,7 +144,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     previewMutation(root, skill, { now: ctx.clock, change, act });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
-    const verdict = await runDoneWhen(cmd, root, timeout * 1000);
+    const verdict = await runDoneWhen(cmd, root, timeout * 1000, ctx.signal);
     if (!verdict.ok) {
       ctx.out.err(`✗ not done: ${oneLine(verdict.reason)}; next_actions unchanged`);
       if (ctx.json) ctx.out.json({ ok: false, skill, verified: false, reason: verdict.reason });
