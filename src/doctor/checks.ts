@@ -17,7 +17,7 @@ import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
 import { findLandings, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -556,7 +556,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (!exists(rel)) {
       // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
       const gone = goneNote(entry);
-      findings.push(gone === null ? missingFile(rel, path, cp, ctx) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } });
+      // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
+      const planned = plannedNote(entry);
+      const notYet: Finding | undefined = planned === null ? undefined : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
+      findings.push(gone === null ? missingFile(rel, path, cp, ctx, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } });
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));

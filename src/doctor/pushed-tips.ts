@@ -14,7 +14,7 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, type EntryTarget } from './entries.js';
+import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
@@ -224,6 +224,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     const path = `context_primer.generated_files[${index}]`;
     // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
     if (!inTip(file) && goneNote(entries[index] as string) !== null) continue;
+    // "docs/api.md — to write": not made yet, as the entry says, unless a pushed commit removed it.
+    if (!inTip(file) && !touched.has(file) && plannedNote(entries[index] as string) !== null) continue;
     if (!inTip(file)) {
       // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
       // tip holds a file under it, and the push removed it when a pushed commit changed one under it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -293,6 +293,23 @@ describe('struck-out and pinned entries (red team, 12-03)', () => {
     expect(parseEntry('dev@deadbeef', none)).toMatchObject({ kind: 'note' });
     expect(parseEntry('assets/logo@2x.png', none)).toEqual({ kind: 'path', path: 'assets/logo@2x.png' });
     expect(parseEntry('src/x.ts@4cb0b09', (p) => p === 'src/x.ts@4cb0b09')).toEqual({ kind: 'path', path: 'src/x.ts@4cb0b09' });
+  });
+});
+
+describe('a note saying the file is not made yet', () => {
+  it.each([
+    ['docs/api.md — to write', 'to write'],
+    ['docs/api.md (to be written in phase 3)', 'to be written in phase 3'],
+    ['src/orders.ts (planned for sprint 2)', 'planned for sprint 2'],
+    ['docs/adr/0001.md: not yet created', 'not yet created'],
+    ['- src/x.ts (TODO)', 'TODO'],
+    ['src/y.ts [pending]', 'pending'],
+    ['src/z.ts -- not written yet', 'not written yet'],
+  ])('%s says %s', (entry, note) => {
+    expect(plannedNote(entry)).toBe(note);
+  });
+  it.each(['src/a.ts', 'src/a.ts (pending review)', 'src/a.ts (TODO: add tests)', 'src/a.ts — planning notes inside', 'src/a.ts (deleted)', 'to write', 'src/to-write.ts'])('%s says nothing of the kind', (entry) => {
+    expect(plannedNote(entry)).toBeNull();
   });
 });
 

@@ -266,6 +266,38 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
   });
 });
 
+describe('files the checkpoint says are not made yet', () => {
+  it('an entry noted "to write", "planned", "not yet created" is a note while no commit made it; one a commit made and a pushed commit deleted is still drift', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['src/a.ts', 'docs/api.md — to write', 'src/orders.ts (planned for sprint 2)', 'docs/adr/0001.md: not yet created', 'src/b.ts (pending review)'], { updated_at: '2026-03-20T09:00:00Z' });
+    commitAll(dir, 'cp: plan the docs', '2026-03-20T09:01:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine, ['--fail-on-warnings']);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        'info docs/api.md is not made yet, as its entry says (to write); not checked',
+        'info src/orders.ts is not made yet, as its entry says (planned for sprint 2); not checked',
+        'info docs/adr/0001.md is not made yet, as its entry says (not yet created); not checked',
+      ]);
+    }
+    expect(push(dir).status).toBe(0);
+    // Written, then deleted (and a file under review deleted): the note no longer excuses it.
+    write(dir, 'docs/api.md', '# api\n');
+    commitAll(dir, 'Write the API doc', '2026-03-21T09:00:00Z');
+    git(dir, ['rm', '-q', 'docs/api.md', 'src/b.ts']);
+    commitAll(dir, 'Drop the API doc and b', '2026-03-22T09:00:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.filter((f) => f.level === 'warning').map((f) => f.message), engine).toEqual([
+        expect.stringMatching(/^docs\/api\.md is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"$/),
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).toMatch(/blocks push/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
 describe('ignored build outputs not built here (a fresh clone, CI)', () => {
   it('a listed file or folder git ignores that the work tree lacks is a note, not missing; a push carrying the checkpoint is not refused', async () => {
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, '.gitignore': 'dist/\nbuild/\n*.log\n' });
