@@ -2,11 +2,12 @@
 // re-laid-out as formatJson would: the merged value goes through the layout writer with a
 // placeholder at each conflict, then each line holding placeholders becomes a diff3 block (the
 // line once per side, that side's values in place; markers on lines of their own). A run of
-// array items in conflict (a queue region; one per file) has no single value to stand in: each
-// side's text is written with its own run in place, and the lines where the three differ make
-// one block. Keeping one side's blocks gives that side's text, so the file stays valid JSON for
-// each side: checked here, and any case it cannot do so (two runs, a side without the value on
-// a line it shares, a value spread over lines) returns null and renderMerged lays the file out. Pure.
+// array items in conflict (a queue region; one per file), or a lone conflict no placeholder can
+// stand for (a record one side removed), is written another way: each side's text with its own
+// value in place, and the lines where the three differ make one block. Keeping one side's blocks
+// gives that side's text, so the file stays valid JSON for each side: checked here, and any case
+// it cannot do so (two runs; beside other conflicts, a side without the value on a line it
+// shares) returns null and renderMerged lays the file out. Pure.
 
 import { stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
 import { literalKey, parseJson, type LiteralTexts } from '../protocol/json.js';
@@ -78,7 +79,7 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
   return render(input, runs[0]) ?? (all.length === 1 && !runs.length ? render(input, all[0]) : null);
 }
 
-/** The marked text, `run` (if any) as one block of the lines where the sides' texts differ, the other conflicts by placeholder. */
+/** The marked text: `run` (a queue run, or a lone conflict) as one block of the lines where the sides' texts differ, the other conflicts by placeholder. */
 function render(input: LayoutRenderInput, run: Conflict | undefined): string | null {
   const { format } = input;
   const conflicts = input.conflicts.filter((c) => c !== run);

@@ -259,13 +259,15 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
     expect(read(dir, FILE)).toBe(ours.replace('\t"phase": "build (a)",\r\n', ''));
   });
 
-  it('a conflict it cannot put on its line (a member one side deleted, beside others on that line) falls back to the canonical layout, valid for each side', () => {
+  it('a lone conflict it cannot put on its line (a member one side deleted, beside others on that line) is one block of the lines the sides differ on, the layout kept, valid for each side', () => {
     const { dir, merge } = conflicted([['"ratio": 1E3,', '"ratio": 2E3,']], [['"ratio": 1E3, ', '']]);
     expect(merge.status, merge.out).not.toBe(0);
     expect(merge.out).toMatch(/conflict at skill_state\.ratio: ours 2E3 vs theirs absent/);
     const text = read(dir, FILE);
     expect(text).toMatch(/^<<<<<<< ours\r$/m);
-    expect(text).not.toContain('"generated_files": ["src/x.ts (PR 12)"'); // laid out by formatJson
+    // Ours' layout kept outside the block (it was laid out afresh by formatJson before 12-05).
+    expect(text).toContain('"generated_files": ["src/x.ts (PR 12)"');
+    expect(text.match(/^<<<<<<< ours\r$/gm)).toHaveLength(1);
     for (const side of ['ours', 'theirs'] as const) {
       const r = cli(dir, ['resolve', `--${side}`, 'skill_state.ratio']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
