@@ -42,14 +42,25 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
 }
 
 /**
- * A log (recently_done) with a new first entry, cut to `keep`: what stays and what moves out,
- * each in array order. The new first entry always stays; of the rest the newest stay. A hand-kept
- * list may run either way and mix in entries without a time, so: its direction is read from the
- * entries that have times (rising in array order: oldest-first; else newest-first, the
- * protocol's order), an entry without a time counts as older than every timed one, and between
- * entries of equal standing (no time, or equal times) the direction says which is newer.
+ * Whether a hand-kept log runs oldest-first: read from its entries that have times (rising in
+ * array order more often than falling); else newest-first, the protocol's order.
  */
-export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy): { kept: JsonValue[]; moved: JsonValue[]; keptAt: number[]; movedAt: number[] } {
+export function runsOldestFirst(entries: readonly JsonValue[], policy: LogPolicy): boolean {
+  const times = entries.map((e) => logEntryTime(e, policy)).filter((t) => t !== undefined);
+  let rising = 0;
+  for (let k = 1; k < times.length; k++) rising += Math.sign(times[k]! - times[k - 1]!);
+  return rising > 0;
+}
+
+/**
+ * A log (recently_done) with a new entry at `newAt` (its front, or its end for a log that runs
+ * oldest-first), cut to `keep`: what stays and what moves out, each in array order. The new entry
+ * always stays; of the rest the newest stay. A hand-kept list may run either way and mix in
+ * entries without a time, so: its direction is read as runsOldestFirst reads it, an entry without
+ * a time counts as older than every timed one, and between entries of equal standing (no time,
+ * or equal times) the direction says which is newer.
+ */
+export function cutNewestFirst(entries: readonly JsonValue[], keep: number, policy: LogPolicy, newAt = 0): { kept: JsonValue[]; moved: JsonValue[]; keptAt: number[]; movedAt: number[] } {
   const all = entries.map((_, i) => i);
   const split = (chosen: (i: number) => boolean) => {
     const keptAt = all.filter(chosen);
@@ -59,11 +70,8 @@ export function cutNewestFirst(entries: readonly JsonValue[], keep: number, poli
   if (entries.length <= keep) return split(() => true);
   if (keep <= 0) return split(() => false);
   const times = entries.map((e) => logEntryTime(e, policy));
-  const rest = entries.map((_, i) => i).slice(1);
-  const timed = rest.filter((i) => times[i] !== undefined);
-  let rising = 0;
-  for (let k = 1; k < timed.length; k++) rising += Math.sign(times[timed[k]!]! - times[timed[k - 1]!]!);
-  const oldestFirst = rising > 0;
+  const rest = all.filter((i) => i !== newAt);
+  const oldestFirst = runsOldestFirst(rest.map((i) => entries[i]!), policy);
   // Newest first: timed before untimed, later time first, then the later (oldest-first) or earlier position.
   const rank = (a: number, b: number): number => {
     const ta = times[a];
@@ -72,7 +80,7 @@ export function cutNewestFirst(entries: readonly JsonValue[], keep: number, poli
     if ((ta === undefined) !== (tb === undefined)) return ta === undefined ? 1 : -1;
     return oldestFirst ? b - a : a - b;
   };
-  const chosen = new Set([0, ...[...rest].sort(rank).slice(0, keep - 1)]);
+  const chosen = new Set([newAt, ...[...rest].sort(rank).slice(0, keep - 1)]);
   return split((i) => chosen.has(i));
 }
 

@@ -484,8 +484,8 @@ describe('done', () => {
     expectOk(await runCli(dir, ['done', 'api']));
     const recent = load(dir, 'api').recently_done as { action: string }[];
     expect(recent).toHaveLength(10);
-    // This hand-kept list runs oldest-first: the newest by `at` stay (in their order), the oldest moves to history/.
-    expect(recent.map((x) => x.action)).toEqual(['new', ...old.slice(1).map((o) => o.action)]);
+    // This hand-kept list runs oldest-first: the new entry goes at its end, the newest by `at` stay (in their order), the oldest moves to history/.
+    expect(recent.map((x) => x.action)).toEqual([...old.slice(1).map((o) => o.action), 'new']);
     const moved = readdirSync(join(dir, '.checkpoints/history')).map((f) => read(dir, `.checkpoints/history/${f}`)).join('');
     expect(moved).toContain('"old-0"');
     expect(moved).not.toContain('"old-9"');

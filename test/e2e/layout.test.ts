@@ -153,14 +153,25 @@ describe('a new record follows its siblings in a list of one-line records', () =
     return dir;
   }
 
-  it('done writes the new record on one line and leaves the old records byte for byte', () => {
+  it('done writes the new record on one line and leaves the old records byte for byte (a log kept newest-first: in front)', () => {
     const dir = listProject();
+    write(dir, FILE, LIST.replace('2026-02-02T09:00:00Z', '2026-02-04T09:00:00Z'));
+    commitAll(dir, 'newest-first');
     run(dir, ['done', 'api']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},']);
     expect(added).toHaveLength(2);
     expect(added[1]).toMatch(/^\t\{"at": "[^"]+", "action": "Ship PR #12", "done_when": "merged, score 8\.0\+"\},$/);
-    expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}\n  ]');
+    expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-04T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}\n  ]');
+  });
+
+  it('done appends to a log kept oldest-first, in the style of the record next to it, the others byte for byte', () => {
+    const dir = listProject();
+    run(dir, ['done', 'api']);
+    const { removed, added } = diffLines(dir);
+    expect(removed.slice(1)).toEqual(['    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},', '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}']);
+    expect(added.slice(1)).toEqual(['    {"at":"2026-02-03T09:00:00Z","action":"reviewed"},', expect.stringMatching(/^    \{"at":"[^"]+","action":"Ship PR #12","done_when":"merged, score 8\.0\+"\}$/)]);
+    expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n');
   });
 
   it('update --recently_done+:json= appends one line in the style of the record next to it', () => {

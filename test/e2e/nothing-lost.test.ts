@@ -37,9 +37,9 @@ describe('done never deletes recently_done', () => {
     for (let i = 0; i < 2; i++) expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
     const after = doc(dir);
     expect(after.recently_done).toHaveLength(10);
-    expect(after.recently_done.slice(0, 2).map((e: { action: string }) => e.action)).toEqual(['tag release', 'deploy api']);
-    // The oldest by `at` move (the hand-written list runs oldest-first, then one from January).
-    expect(after.recently_done.slice(2)).toEqual(old.slice(1, 9));
+    // The hand-written list runs oldest-first (then one from January): new entries go at its end, the oldest by `at` move.
+    expect(after.recently_done.slice(8).map((e: { action: string }) => e.action)).toEqual(['deploy api', 'tag release']);
+    expect(after.recently_done.slice(0, 8)).toEqual(old.slice(1, 9));
     expect(historyEntries(dir, 'recently_done')).toEqual([old[9], old[0]]);
     expect(after.skill_state.rotated_to).toEqual([`${HISTORY}/${historyFiles(dir)[0]}`]);
     expect((await runCli(dir, ['validate'])).code).toBe(0);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { policyFor, logEntryTime, type LogPolicy } from '../../src/protocol/fields.js';
 import { canonicalJson } from '../../src/protocol/identity.js';
-import { cutNewestFirst } from '../../src/protocol/rotation.js';
+import { cutNewestFirst, runsOldestFirst } from '../../src/protocol/rotation.js';
 import type { JsonValue } from '../../src/protocol/types.js';
 import { cleanup, commitAll, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -59,6 +59,45 @@ describe('cutNewestFirst', () => {
   });
 });
 
+describe('runsOldestFirst and a new entry at the end', () => {
+  it('property: a new entry at the end of an oldest-first list always stays, and nothing newer than a kept entry moves', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 24 }), fc.integer({ min: 1, max: 12 }), (old, keep) => {
+        const all: JsonValue[] = [...old, { at: '2026-12-01T00:00:00Z', action: 'new' }];
+        const { kept, moved, keptAt } = cutNewestFirst(all, keep, policy, old.length);
+        expect(multiset([...kept, ...moved])).toEqual(multiset(all));
+        expect(keptAt).toContain(old.length);
+        expect(kept).toHaveLength(Math.min(keep, all.length));
+        const oldestKept = Math.min(...kept.map(time).filter((t) => t !== undefined));
+        for (const m of moved) if (time(m) !== undefined) expect(time(m)).toBeLessThanOrEqual(oldestKept);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads rising times as oldest-first, falling or untimed ones as newest-first', () => {
+    const at = (d: number) => ({ at: `2026-11-0${d}T09:00:00Z`, action: `a${d}` });
+    expect(runsOldestFirst([at(1), at(2), 'note', at(3)], policy)).toBe(true);
+    expect(runsOldestFirst([at(3), at(2), at(1)], policy)).toBe(false);
+    expect(runsOldestFirst(['a', 'b', at(1)], policy)).toBe(false);
+    expect(runsOldestFirst([], policy)).toBe(false);
+  });
+
+  it('checkpoint done appends to a recently_done kept oldest-first and prepends to one kept newest-first', async () => {
+    const dir = makeRepo();
+    const at = (d: number) => ({ at: `2026-11-0${d}T09:00:00Z`, action: `a${d}` });
+    try {
+      for (const [log, want] of [[[at(1), at(2)], ['a1', 'a2', 'Ship']], [[at(2), at(1)], ['Ship', 'a2', 'a1']]] as const) {
+        write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ next_actions: ['Ship', 'Tag'], recently_done: log }), null, 2)}\n`);
+        expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+        expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).recently_done.map((e: { action: string }) => e.action)).toEqual(want);
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
+
 describe('checkpoint done on a hand-kept recently_done', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -74,7 +113,9 @@ describe('checkpoint done on a hand-kept recently_done', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/moved 2 older recently_done entries/);
     const after = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
-    expect(after.recently_done.map((e: { action: string }) => e.action.split(':')[0])).toEqual(['Ship the release notes', ...Array.from({ length: 9 }, (_, i) => `r${i + 2}`)]);
+    // The new entry goes where the log grows: at the end of one kept oldest-first (12-05; it went in front before, out of order).
+    expect(after.recently_done.map((e: { action: string }) => e.action.split(':')[0])).toEqual([...Array.from({ length: 9 }, (_, i) => `r${i + 2}`), 'Ship the release notes']);
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toContain('"score": 8.0');
     const [file] = readdirSync(join(dir, '.checkpoints/history'));
     const history = JSON.parse(read(dir, `.checkpoints/history/${file}`));
     expect(history.entries.recently_done).toEqual(['legacy note', r(1)]);

@@ -14,6 +14,9 @@ import { runCli } from '../helpers/in-process.js';
 import { HAND_WRITTEN_HEAD } from '../helpers/fixtures.js';
 import { rawItems } from '../helpers/raw-json.js';
 import { makeRepo, read, write } from '../helpers/repo.js';
+import { policyFor, type LogPolicy } from '../../src/protocol/fields.js';
+import { runsOldestFirst } from '../../src/protocol/rotation.js';
+import type { JsonValue } from '../../src/protocol/types.js';
 
 const CP = '.checkpoints/api.checkpoint.json';
 const LOG = ['skill_state', 'run_history'];
@@ -125,7 +128,10 @@ describe('a moved value keeps its exact text', () => {
         expect(r.code, r.stderr).toBe(0);
         const after = read(dir, CP);
         expect(rawItems(after, ['next_actions'])).toEqual(rest);
-        const [entry, ...kept] = rawItems(after, ['recently_done']);
+        // In front of the log, or at its end when the entries' times rise (kept oldest-first).
+        const items = rawItems(after, ['recently_done']);
+        const oldestFirst = runsOldestFirst(JSON.parse(`[${c.done.join(', ')}]`) as JsonValue[], policyFor(['recently_done']) as LogPolicy);
+        const [entry, kept] = oldestFirst ? [items[items.length - 1], items.slice(0, -1)] : [items[0], items.slice(1)];
         const at = /^\{"at":("[^"]+")/.exec(entry!)![1]!;
         expect(entry).toBe(doneEntry(first!, at));
         expect(kept.length).toBe(Math.min(c.done.length, 9));

@@ -9,7 +9,7 @@ import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
-import { addPointers, cutNewestFirst } from '../../protocol/rotation.js';
+import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import { actionRepair, listFlag, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
@@ -98,24 +98,30 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     const done = (doc.recently_done ?? []) as JsonValue[];
     const record = doneRecord(popped, now.toISOString());
-    const all = [record.entry, ...done];
-    const cut = cutNewestFirst(all, RECENTLY_DONE_MAX, policyFor(['recently_done']) as LogPolicy);
+    // In front of a newest-first log (the protocol's order), behind one kept oldest-first.
+    const policy = policyFor(['recently_done']) as LogPolicy;
+    const newAt = runsOldestFirst(done, policy) ? done.length : 0;
+    const all = newAt === 0 ? [record.entry, ...done] : [...done, record.entry];
+    const cut = cutNewestFirst(all, RECENTLY_DONE_MAX, policy, newAt);
+    // Where an entry of `all` stood in the log as read (none for the new one).
+    const wasAt = (i: number): number | undefined => (i === newAt ? undefined : i > newAt ? i - 1 : i);
     doc.recently_done = cut.kept;
     // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`, `8.0`) in its new
     // place: the texts as read name the places in `from`. Each action left moves up one place, each
     // entry kept down one (or more, past what went to history/); a repeated one keeps its own text.
     const read = new Map(texts);
     rekeyItems(texts, literalPlace(from, ['next_actions']), from.next_actions as JsonValue[], actions as unknown as JsonValue[], actions.map((_, j) => j + 1));
-    rekeyItems(texts, literalPlace(from, ['recently_done']), done, cut.kept, cut.keptAt.map((i) => (i === 0 ? undefined : i - 1)));
+    rekeyItems(texts, literalPlace(from, ['recently_done']), done, cut.kept, cut.keptAt.map(wasAt));
+    const placed = cut.keptAt.indexOf(newAt);
     for (const [was, at] of record.moved) {
       const [fromKey, fromPosition] = literalPlace(from, ['next_actions', 0, ...was]);
-      const [toKey, toPosition] = literalPlace(doc, ['recently_done', 0, ...at]);
+      const [toKey, toPosition] = literalPlace(doc, ['recently_done', placed, ...at]);
       rebaseTexts(read, fromKey, toKey, texts);
       rebaseTexts(read, fromPosition, toPosition, texts);
     }
     // Nothing is deleted: what falls off the end goes to history/, like rotated telemetry.
     if (cut.moved.length) {
-      overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => i - 1), from, texts: read };
+      overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => wasAt(i)!), from, texts: read };
       try {
         addPointers(doc, [overflowPointer(root, skill, from, now)]);
       } catch {
