@@ -7,6 +7,8 @@ import { newestFirst } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
+import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
@@ -51,8 +53,18 @@ async function peeledRanges(history: GitHistory | null, ranges: readonly PushRan
   const ends = ranges.flatMap((r) => (r.from === null ? [r.to] : [r.from, r.to]));
   const commits = await history.resolveCommits(ends, { peel: true });
   let i = 0;
-  const next = (given: string) => commits[i++] ?? given;
-  return ranges.map((r) => (r.from === null ? { from: null, to: next(r.to) } : { from: next(r.from), to: next(r.to) }));
+  const peeled = ranges.map((r) => (r.from === null ? { from: null, to: commits[i++] } : { from: commits[i++], to: commits[i++] }));
+  // What is pushed is an object of this repository (a tag of a tree peels to no commit, and is
+  // one); `from`, the remote's old tip, may be one this clone lacks. Asked only when one did not peel.
+  const unpeeled = ranges.filter((_, k) => !peeled[k]!.to);
+  const known = unpeeled.length ? await history.namesObjects(unpeeled.map((r) => r.to)) : [];
+  const unknown = unpeeled.find((_, k) => !known[k]);
+  if (unknown) {
+    throw new CheckpointError('E_USAGE', `--pushed: ${shown(unknown.to)}, the commit it says is pushed, names no object in this repository`, {
+      hint: 'give the commit being pushed (git rev-parse <branch>); the pre-push hook passes the ranges git gives it',
+    });
+  }
+  return ranges.map((r, k) => ({ from: r.from === null ? null : peeled[k]!.from ?? r.from, to: peeled[k]!.to ?? r.to }));
 }
 
 async function pushedCommits(history: GitHistory | null, ranges: readonly PushRange[]): Promise<CommitInfo[]> {

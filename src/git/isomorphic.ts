@@ -149,6 +149,16 @@ export class IsoHistory implements GitHistory {
     });
   }
 
+  async namesObjects(revs: readonly string[]): Promise<boolean[]> {
+    return this.guard('looking up objects', async () => {
+      const reader = await this.reader();
+      return revs.map((rev) => {
+        const name = objectNamePrefix(rev);
+        return name !== null && reader.expandOid(name).length === 1;
+      });
+    });
+  }
+
   /** The deep questions (commitsNaming, lastRemovals) are asked together over the same old commits: one reader serves both. */
   private deep: DeepReaders | null = null;
   /** The deep-walk worker, once a deep question is asked (null: none to start, the answers come from this thread). */

@@ -200,6 +200,16 @@ export class NativeHistory implements GitHistory {
     return names.map((name) => (name === null ? null : found.get(name) ?? null));
   }
 
+  async namesObjects(revs: readonly string[]): Promise<boolean[]> {
+    const names = revs.map(objectNamePrefix);
+    const asked = names.filter((n): n is string => n !== null);
+    if (!asked.length) return revs.map(() => false);
+    const out = (await this.git(['-c', 'core.disambiguate=none', 'cat-file', '--batch-check'], [], `${asked.join('\n')}\n`)).stdout.split('\n');
+    // "<sha> <type> <size>" for an object; "<name> missing" or "<name> ambiguous" otherwise.
+    let i = 0;
+    return names.map((name) => name !== null && /^[0-9a-f]{40,64} \w+ \d+$/.test(out[i++] ?? ''));
+  }
+
   async commitsNaming(tokens: readonly string[], since: number): Promise<CommitInfo[]> {
     assertSince(since);
     const wanted = [...new Set(tokens)].filter((t) => t !== '' && !t.includes('\n'));

@@ -95,6 +95,8 @@ export interface GitHistory {
    * tags of tags): what a pushed tag sends.
    */
   resolveCommits(revs: readonly string[], opts?: { peel?: boolean }): Promise<(string | null)[]>;
+  /** Whether each name names one object of any kind (a commit, a tag of a tree): unknown and ambiguous names do not. */
+  namesObjects(revs: readonly string[]): Promise<boolean[]>;
   /**
    * Commits reachable from HEAD whose committer time is >= `since` (the walk stops there, as in
    * commitsSince) and whose message (subject or body) holds any of `tokens`: a token of

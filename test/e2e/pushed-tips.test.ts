@@ -296,3 +296,22 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(own.out).not.toMatch(/no remote-tracking refs/);
   });
 });
+
+describe('--pushed names what is pushed (red team, 12-04)', () => {
+  it('a `to` that names no object here is refused in one line, exit 2, on both engines; a remote `from` this clone lacks and a pushed tag of a tree are taken', async () => {
+    const dir = published();
+    const head = headSha(dir);
+    const unknown = 'deadbeef'.repeat(5);
+    for (const engine of ['native', 'isomorphic']) {
+      for (const range of [unknown, `${head}..${unknown}`]) {
+        const r = await runCli(dir, ['doctor', '--engine', engine, `--pushed=${range}`]);
+        expect(r.code, `${engine} ${range}`).toBe(2);
+        expect(r.stderr.trim().split('\n'), engine).toEqual([`checkpoint: --pushed: ${unknown}, the commit it says is pushed, names no object in this repository; hint: give the commit being pushed (git rev-parse <branch>); the pre-push hook passes the ranges git gives it`]);
+      }
+      // A force push: the remote's old tip is no object here; a tag of a tree sends no commit.
+      expect((await runCli(dir, ['doctor', '--engine', engine, `--pushed=${unknown}..${head}`])).code, engine).toBe(0);
+      git(dir, ['tag', '-f', '-a', 'tree-tag', '-m', 'a tree', `${head}^{tree}`]);
+      expect((await runCli(dir, ['doctor', '--engine', engine, `--pushed=${git(dir, ['rev-parse', 'tree-tag']).trim()}`])).code, engine).toBe(0);
+    }
+  });
+});
