@@ -18,6 +18,24 @@ export function historyDir(root: string): string {
   return join(checkpointsDir(root), HISTORY_DIR);
 }
 
+/**
+ * history/ to write into, made if needed: a real folder of .checkpoints/ (the real one, when
+ * .checkpoints/ is itself a link), never a link elsewhere in the project. A committed
+ * `history -> ../src` would put archives among the user's sources, and a restore or the next
+ * rotation would read them from there. Returns its real path.
+ */
+export function ensureHistoryDir(root: string): string {
+  const dir = historyDir(root);
+  const home = ensureProjectDir(root, checkpointsDir(root));
+  const real = ensureProjectDir(root, dir);
+  if (dirname(real) !== home) {
+    throw new CheckpointError('E_UNSAFE', `${display(root, dir)} is a link to ${display(root, real)}, not a folder of ${display(root, checkpointsDir(root))}/; refused to write archives there`, {
+      hint: `replace the link with a real folder (git rm ${display(root, dir)}, then move what it held into a new ${display(root, dir)}/)`,
+    });
+  }
+  return real;
+}
+
 /** A colon-free UTC stamp, sortable and valid as a file name everywhere. */
 export function fileStamp(now: Date): string {
   return now.toISOString().replace(/:/g, '-');
@@ -127,7 +145,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Clock)
     // is how a corrupt checkpoint is set aside (it stays readable in history/).
     assertPlainFileInside(root, live, { limitSize: false });
     refuseConflicted(root, skill, `reset ${skill}`, { markers: true });
-    const dir = ensureProjectDir(root, historyDir(root));
+    const dir = ensureHistoryDir(root);
     const stamp = fileStamp(instantOf(now)); // the archive is named when it is made, under the lock
     for (let n = 0; ; n++) {
       const target = join(dir, `${skill}.${stamp}${n ? `-${n}` : ''}.checkpoint.json`);
@@ -151,7 +169,7 @@ export async function archiveCheckpoint(root: string, skill: string, now: Clock)
 export async function archiveDeletedInMerge(root: string, skill: string, now: Clock, staged: () => Buffer): Promise<string> {
   const live = checkpointPath(root, skill);
   if (projectPathExists(root, live)) assertPlainFileInside(root, live, { limitSize: false });
-  const dir = ensureProjectDir(root, historyDir(root));
+  const dir = ensureHistoryDir(root);
   return withLock(lockPathFor(root, skill), () => {
     const present = projectPathExists(root, live);
     if (present) assertPlainFileInside(root, live, { limitSize: false });

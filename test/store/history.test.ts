@@ -1,6 +1,6 @@
 // history/: reset archives (never deletes, never overwrites), restore copies back (never
 // over a live checkpoint, never from outside history/).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { archiveCheckpoint, fileStamp, listArchives, parseArchiveName, resolveArchive } from '../../src/store/history.js';
@@ -257,5 +257,33 @@ describe('restore validates what it writes (red team s12 #6)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^checkpoint: note: \.checkpoints\/api\.checkpoint\.json is written with an error it already had: status: status "WIP"/);
     expect(JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).skill_state.run_history).toEqual(['r1', 'r2', 'r3']);
+  });
+});
+
+describe('history/ committed as a link elsewhere in the project (red team, 12-04)', () => {
+  it('reset, rotate and done refuse to write archives through it, in one line (exit 2), every file as it was', async () => {
+    const dir = makeRepo();
+    try {
+      const full = Array.from({ length: 10 }, (_, i) => ({ at: `2026-11-0${(i % 9) + 1}T09:00:00Z`, action: `old ${i}` }));
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ next_actions: ['Ship', 'Tag'], recently_done: full, skill_state: { run_history: full } }), null, 2)}\n`);
+      write(dir, 'src/app.ts', 'export {};\n');
+      symlinkSync('../src', join(dir, '.checkpoints/history'));
+      const before = readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8');
+      for (const args of [['reset', 'api'], ['rotate', 'api', '--keep', '2'], ['done', 'api']]) {
+        const r = await runCli(dir, args);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr.trim().split('\n'), args.join(' ')).toEqual([expect.stringMatching(/^(?:checkpoint:|✗ api:) \.checkpoints\/history is a link to src, not a folder of \.checkpoints\/; refused to write archives there; hint: replace the link with a real folder/)]);
+        expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(before);
+        expect(readdirSync(join(dir, 'src'))).toEqual(['app.ts']);
+      }
+      // A link to a folder of .checkpoints/ itself is still its own archive folder.
+      rmSync(join(dir, '.checkpoints/history'));
+      mkdirSync(join(dir, '.checkpoints/archive'));
+      symlinkSync('archive', join(dir, '.checkpoints/history'));
+      expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
+      expect(readdirSync(join(dir, '.checkpoints/archive'))).toHaveLength(1);
+    } finally {
+      cleanup(dir);
+    }
   });
 });
