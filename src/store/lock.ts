@@ -2,10 +2,12 @@
 // writers serialize instead of overwriting each other. A lock whose owner process is gone
 // (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
 import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
+import { shown } from '../one-line.js';
 import { readLeaf } from './safe-fs.js';
+import { indexNames } from '../git/skip-worktree.js';
 
 /** This machine's name, asked only when a lock is taken or judged: read-only commands never load node:os. */
 const hostname = (): string => process.getBuiltinModule('node:os').hostname();
@@ -136,6 +138,20 @@ function notALockFile(lockPath: string): void {
   });
 }
 
+/**
+ * A lock file git tracks came with a commit (a clone may hold anything): no checkpoint process
+ * holds it, and waiting for it only times out. Said at once. Lock paths are
+ * `<root>/.checkpoints/.<skill>.lock` (checkpoints.ts lockPathFor): the root is two folders up.
+ */
+function notCommitted(lockPath: string): void {
+  const root = dirname(dirname(lockPath));
+  const rel = relative(root, lockPath).split('\\').join('/');
+  if (!indexNames(root, [rel]).has(rel)) return;
+  throw new CheckpointError('E_LOCKED', `${rel} is committed to git: it is no lock a checkpoint process holds, so the skill cannot be locked`, {
+    hint: `remove it from git and from disk (git rm ${rel}, then commit); lock files are never committed (.checkpoints/.gitignore)`,
+  });
+}
+
 /** Test-only: SIGSTOP this process as soon as it holds a lock (a writer frozen inside it, on demand). */
 export const STOP_IN_LOCK_ENV = 'CHECKPOINT_TEST_STOP_IN_LOCK';
 
@@ -143,6 +159,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
   const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now() };
   const deadline = Date.now() + timeoutMs;
   let delay = 5;
+  let firstWait = true;
   for (;;) {
     try {
       acquire(lockPath, me);
@@ -150,6 +167,8 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       notALockFile(lockPath);
+      if (firstWait) notCommitted(lockPath);
+      firstWait = false;
       const stale = staleContent(lockPath, Date.now());
       if (stale !== null) {
         breakStaleLock(lockPath, stale);
@@ -157,7 +176,9 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
       }
       if (Date.now() > deadline) {
         const name = relative(process.cwd(), lockPath) || lockPath;
-        throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process`, {
+        const owner = readOwner(lockPath);
+        const who = owner ? ` (process ${owner.pid} on ${owner.host === hostname() ? 'this machine' : shown(owner.host)})` : '';
+        throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process${who}`, {
           hint: `wait and retry; if no checkpoint command is running, delete ${name}`,
         });
       }

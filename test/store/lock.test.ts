@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { breakStaleLock, withLock } from '../../src/store/lock.js';
 import { isTempFile, tempPathFor, writeFileAtomic } from '../../src/store/atomic.js';
 import { CheckpointError } from '../../src/errors.js';
-import { cleanup, tempDir } from '../helpers/repo.js';
+import { cleanup, git, makeRepo, tempDir, write } from '../helpers/repo.js';
 
 let dir: string;
 let lock: string;
@@ -99,7 +99,24 @@ describe('withLock', () => {
     expect((e as CheckpointError).code).toBe('E_LOCKED');
     expect((e as CheckpointError).hint).toMatch(/delete/);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
+    expect((e as CheckpointError).message).toMatch(new RegExp(`held by another checkpoint process \\(process ${process.pid} on this machine\\)$`));
     expect(existsSync(lock)).toBe(true); // not ours to remove
+  });
+
+  it('a lock file a commit brought (naming a live process) is refused at once, never waited for (red team, 12-04)', async () => {
+    const repo = makeRepo();
+    try {
+      const planted = join(repo, '.checkpoints/.api.lock');
+      write(repo, '.checkpoints/.api.lock', JSON.stringify({ pid: 1, host: hostname(), nonce: 'planted', at: Date.now() }));
+      git(repo, ['add', '-f', '.checkpoints/.api.lock']);
+      git(repo, ['commit', '-q', '-m', 'planted']);
+      const e = await withLock(planted, () => 'never', 60_000).catch((x: unknown) => x);
+      expect((e as CheckpointError).code).toBe('E_LOCKED');
+      expect((e as CheckpointError).message).toBe('.checkpoints/.api.lock is committed to git: it is no lock a checkpoint process holds, so the skill cannot be locked');
+      expect(readFileSync(planted, 'utf8')).toContain('planted');
+    } finally {
+      cleanup(repo);
+    }
   });
 });
 
