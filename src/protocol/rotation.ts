@@ -234,7 +234,9 @@ export function rotationPointers(doc: JsonObject): string[] {
 
 /**
  * Takes `file` out of rotated_to (every copy a merge may have left), and the key with it when
- * nothing is left: its entries are back in the checkpoint. Mutates `doc`.
+ * nothing is left: its entries are back in the checkpoint. A skill_state left empty goes too:
+ * addPointers made it (no write of ours makes an empty one), so restore gives the file back
+ * without a `"skill_state": {}` it never had. Mutates `doc`.
  */
 export function removePointer(doc: JsonObject, file: string): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
@@ -243,6 +245,7 @@ export function removePointer(doc: JsonObject, file: string): void {
   const rest = (state[pointerKey] as JsonValue[]).filter((p) => p !== file);
   if (rest.length) state[pointerKey] = rest;
   else delete state[pointerKey];
+  if (!Object.keys(state).length) delete doc[stateKey];
 }
 
 export interface RestoreOptions {

@@ -122,3 +122,24 @@ describe('checkpoint done on a hand-kept recently_done', () => {
     expect(read(dir, `.checkpoints/history/${file}`)).toContain('"score": 8.0');
   });
 });
+
+describe('done overflow, then restore (red team, 12-04)', () => {
+  it('gives back a checkpoint without a skill_state it never had: the pointer done added goes with the object it made', async () => {
+    const dir = makeRepo();
+    try {
+      const ten = Array.from({ length: 10 }, (_, i) => ({ at: `2026-11-${10 + i}T10:00:00Z`, action: `r${i}` })).reverse();
+      const doc = checkpointDoc({ next_actions: ['Ship', 'Tag'], recently_done: ten });
+      delete (doc as Record<string, unknown>).skill_state;
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+      expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+      expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).skill_state.rotated_to).toHaveLength(1);
+      const [file] = readdirSync(join(dir, '.checkpoints/history'));
+      expect((await runCli(dir, ['restore', file!])).code).toBe(0);
+      const after = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
+      expect(Object.keys(after)).not.toContain('skill_state');
+      expect(after.recently_done.map((e: { action: string }) => e.action)).toEqual(['Ship', ...ten.map((e) => e.action)]);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
