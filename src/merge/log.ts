@@ -8,11 +8,12 @@
 // out) on the other keeps the edited version; nothing either side wrote is ever dropped.
 //
 // Order: base records that survive, in base order; then the additions, at the end or in front
-// where both sides that added put theirs (the field's declared order, front for `newest-first`,
-// when they differ or do not say). When only one side added, its own order; when both did, an order that
-// ignores which side is "ours" and keeps each side's own: the two merged as sorted runs, by
-// the entry's time (fields.ts logEntryTime, the same one rotate keeps the newest by; ascending
-// for `append`, descending for `newest-first`), untimed after timed, ties by canonical JSON.
+// where the sides that added put theirs (a newest-first log kept oldest-first grows at its end;
+// the field's declared order, front for `newest-first`, when they differ or do not say). When
+// only one side added, its own order; when both did, an order that ignores which side is "ours"
+// and keeps each side's own: the two merged as sorted runs, by the entry's time (fields.ts
+// logEntryTime, the same one rotate keeps the newest by; ascending at the end, descending in
+// front), untimed after timed, ties by canonical JSON.
 
 import { logEntryTime, type LogPolicy } from '../protocol/fields.js';
 import type { JsonValue } from '../protocol/types.js';
