@@ -7,7 +7,6 @@ import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
 import { shown } from '../one-line.js';
 import { readLeaf } from './safe-fs.js';
-import { indexNames } from '../git/skip-worktree.js';
 
 /** This machine's name, asked only when a lock is taken or judged: read-only commands never load node:os. */
 const hostname = (): string => process.getBuiltinModule('node:os').hostname();
@@ -143,9 +142,11 @@ function notALockFile(lockPath: string): void {
  * holds it, and waiting for it only times out. Said at once. Lock paths are
  * `<root>/.checkpoints/.<skill>.lock` (checkpoints.ts lockPathFor): the root is two folders up.
  */
-function notCommitted(lockPath: string): void {
+async function notCommitted(lockPath: string): Promise<void> {
   const root = dirname(dirname(lockPath));
   const rel = relative(root, lockPath).split('\\').join('/');
+  // Loaded only when a lock is contended: the index reader's config lookups load node:os.
+  const { indexNames } = await import('../git/skip-worktree.js');
   if (!indexNames(root, [rel]).has(rel)) return;
   throw new CheckpointError('E_LOCKED', `${rel} is committed to git: it is no lock a checkpoint process holds, so the skill cannot be locked`, {
     hint: `remove it from git and from disk (git rm ${rel}, then commit); lock files are never committed (.checkpoints/.gitignore)`,
@@ -167,7 +168,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       notALockFile(lockPath);
-      if (firstWait) notCommitted(lockPath);
+      if (firstWait) await notCommitted(lockPath);
       firstWait = false;
       const stale = staleContent(lockPath, Date.now());
       if (stale !== null) {
