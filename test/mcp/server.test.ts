@@ -12,21 +12,7 @@ import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT
 import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
 import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
 import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
-
-/** Whether a process of this id still runs (a zombie counts as gone). */
-function alive(pid: number): boolean {
-  return processState(pid) !== null && processState(pid) !== 'Z';
-}
-
-/** The one-letter state in /proc/<pid>/stat (T: stopped), or null once it is gone. */
-function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
-  } catch {
-    return null;
-  }
-}
+import { alive, processState } from '../helpers/process-state.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];

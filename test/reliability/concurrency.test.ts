@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
+import { processState } from '../helpers/process-state.js';
 import { assertBuilt, checkpointText, run, start, type AsyncRun, type Started } from './helpers.js';
 
 const dirs: string[] = [];
@@ -90,15 +91,6 @@ async function freezeInsideLock(dir: string, skill: string, value: string): Prom
   return s;
 }
 
-/** The one-letter state in /proc/<pid>/stat (T: stopped), or null once it is gone. */
-function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
-  } catch {
-    return null;
-  }
-}
 
 describe('writers of different skills do not wait on each other', () => {
   it('a frozen lock holder of skill a stops a second writer of a, never the writers of b1..b6', async () => {
