@@ -11,6 +11,7 @@ export interface Verdict {
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** `signal`: the MCP host's cancellation of the call, which ends the check as a stop of this CLI does. */
 export function runDoneWhen(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Verdict> {
   return new Promise((resolve) => {
     // The check's output is diagnostics: all of it goes to stderr, so `done --verify --json`
@@ -35,9 +36,9 @@ export function runDoneWhen(command: string, cwd: string, timeoutMs: number, sig
       signal?.removeEventListener('abort', onCancel);
       resolve(verdict);
     };
-    const onSignal = (signal: NodeJS.Signals) => {
+    const onSignal = (stop: NodeJS.Signals) => {
       killGroup();
-      finish({ ok: false, reason: `stopped by ${signal}; the check was ended` });
+      finish({ ok: false, reason: `stopped by ${stop}; the check was ended` });
     };
     const onCancel = () => {
       killGroup();
