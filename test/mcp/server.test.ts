@@ -783,13 +783,14 @@ describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype',
 });
 
 describe('checkpoint mcp: the done tool\'s verify timeout', () => {
-  it('names the default the CLI applies (and its help and the README give)', async () => {
+  it('names the default the CLI applies (and its help and the command docs give)', async () => {
     const dir = repo();
     const c = await connect(dir);
     const done = (await c.listTools()).tools.find((t) => t.name === 'done')!;
     const described = String((done.inputSchema.properties?.timeout as { description?: string }).description);
     expect(described).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S},`);
     expect(cli(dir, ['done', '--help']).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
+    // docs/commands.md holds the README's command table whole since 12-05.
+    expect(readFileSync(join(ROOT, 'docs/commands.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
   });
 });
