@@ -49,13 +49,13 @@ describe('history <skill> for a skill that never had a checkpoint', () => {
 });
 
 describe('resolve --help', () => {
-  it('says our markers in the file win, as README does', async () => {
+  it('says our markers in the file win, as the merge-driver docs do', async () => {
     const r = await runCli(repo(), ['resolve', '--help']);
     expect(r.code).toBe(0);
     const help = r.stdout.replace(/\s+/g, ' ');
     expect(help).toContain('our markers in the file win; git\'s own line markers are merged from the index stages');
     expect(help).not.toContain('index stages, else conflict markers');
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = readFileSync(join(__dirname, '../../docs/merge-driver.md'), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain('Once the file holds our markers, `resolve` works from the file, never from git\'s index again');
   });
 });
