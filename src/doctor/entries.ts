@@ -124,10 +124,10 @@ const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberate
 
 /**
  * A note saying the file is not made yet: "to write", "to be created in phase 3", "planned",
- * "not yet written", "TODO", "pending"; never one about work on a file that exists ("pending
+ * "not yet written", "TODO", "pending", "next"; never one about work on a file that exists ("pending
  * review", "TODO: add tests").
  */
-const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|created|create|added|add|made|make|generated|generate)|todo|to-do|to\s+do|planned|not\s+(?:yet\s+)?(?:written|created|made|started|added|generated)(?:\s+yet)?|will\s+be\s+(?:written|created|added|generated)|coming(?:\s+soon)?|upcoming|pending|tbd)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|for|after|once|when|next|later)\b)/i;
+const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|created|create|added|add|made|make|generated|generate)|todo|to-do|to\s+do|planned|not\s+(?:yet\s+)?(?:written|created|made|started|added|generated)(?:\s+yet)?|will\s+be\s+(?:written|created|added|generated)|coming(?:\s+soon)?|upcoming|(?:up\s+)?next|pending|tbd)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|for|after|once|when|next|later)\b)/i;
 
 /** What an entry's note says happened to its file when it says the file is gone ("removed in PR 40"), else null. */
 export function goneNote(entry: string): string | null {

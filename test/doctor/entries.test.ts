@@ -305,10 +305,12 @@ describe('a note saying the file is not made yet', () => {
     ['- src/x.ts (TODO)', 'TODO'],
     ['src/y.ts [pending]', 'pending'],
     ['src/z.ts -- not written yet', 'not written yet'],
+    ['src/api/payments.ts - next', 'next'],
+    ['src/w.ts (up next)', 'up next'],
   ])('%s says %s', (entry, note) => {
     expect(plannedNote(entry)).toBe(note);
   });
-  it.each(['src/a.ts', 'src/a.ts (pending review)', 'src/a.ts (TODO: add tests)', 'src/a.ts — planning notes inside', 'src/a.ts (deleted)', 'to write', 'src/to-write.ts'])('%s says nothing of the kind', (entry) => {
+  it.each(['src/a.ts', 'src/a.ts (pending review)', 'src/a.ts (TODO: add tests)', 'src/a.ts — planning notes inside', 'src/a.ts (next to b.ts)', 'src/a.ts (deleted)', 'to write', 'src/to-write.ts'])('%s says nothing of the kind', (entry) => {
     expect(plannedNote(entry)).toBeNull();
   });
 });
