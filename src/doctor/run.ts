@@ -56,7 +56,8 @@ async function peeledRanges(history: GitHistory | null, ranges: readonly PushRan
   const peeled = ranges.map((r) => (r.from === null ? { from: null, to: commits[i++] } : { from: commits[i++], to: commits[i++] }));
   // What is pushed is an object of this repository (a tag of a tree peels to no commit, and is
   // one); `from`, the remote's old tip, may be one this clone lacks. Asked only when one did not peel.
-  const unpeeled = ranges.filter((_, k) => !peeled[k]!.to);
+  // A deletion (an all-zero `to`, as git names a deleted ref) sends nothing and is never looked up.
+  const unpeeled = ranges.filter((r, k) => !peeled[k]!.to && !/^0+$/.test(r.to));
   const known = unpeeled.length ? await history.namesObjects(unpeeled.map((r) => r.to)) : [];
   const unknown = unpeeled.find((_, k) => !known[k]);
   if (unknown) {

@@ -315,3 +315,18 @@ describe('--pushed names what is pushed (red team, 12-04)', () => {
     }
   });
 });
+
+describe('--pushed takes what git passes (red team, 12-05)', () => {
+  it('a deleted ref (an all-zero `to`) sends nothing and is taken on both engines, as before the unknown-object check', async () => {
+    const dir = published();
+    const head = headSha(dir);
+    const zeros = '0'.repeat(40);
+    for (const engine of ['native', 'isomorphic']) {
+      for (const range of [`${head}..${zeros}`, zeros]) {
+        const r = await runCli(dir, ['doctor', '--engine', engine, `--pushed=${range}`]);
+        expect(r.code, `${engine} ${range}: ${r.stderr}`).toBe(0);
+        expect(r.stdout, engine).toMatch(/0 pushed commits, 0 blocking/);
+      }
+    }
+  });
+});
