@@ -8,7 +8,7 @@ import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { CheckpointError } from '../errors.js';
-import { shown } from '../one-line.js';
+import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
@@ -48,8 +48,16 @@ export interface DoctorReport {
  * at, which for an annotated tag is the tag, whose commits are the ones the push sends. An end
  * that names no commit (a deletion's zeros, an object this clone lacks) is kept as given.
  */
-async function peeledRanges(history: GitHistory | null, ranges: readonly PushRange[]): Promise<PushRange[]> {
-  if (!history) return [...ranges];
+async function peeledRanges(root: string, history: GitHistory | null, ranges: readonly PushRange[]): Promise<PushRange[]> {
+  const deletion = (r: PushRange) => /^0+$/.test(r.to);
+  if (!history) {
+    // No repository here (no .git at the root): nothing is pushed from it, so a `to` is a mistake, never "no drift".
+    const given = ranges.find((r) => !deletion(r));
+    if (given === undefined) return [...ranges];
+    throw new CheckpointError('E_USAGE', `--pushed: ${shown(given.to)}, the commit it says is pushed, names no object: ${shownPath(root)} is not in a git repository`, {
+      hint: 'run doctor --pushed inside the repository being pushed; the pre-push hook passes the ranges git gives it',
+    });
+  }
   const ends = ranges.flatMap((r) => (r.from === null ? [r.to] : [r.from, r.to]));
   const commits = await history.resolveCommits(ends, { peel: true });
   let i = 0;
@@ -57,7 +65,7 @@ async function peeledRanges(history: GitHistory | null, ranges: readonly PushRan
   // What is pushed is an object of this repository (a tag of a tree peels to no commit, and is
   // one); `from`, the remote's old tip, may be one this clone lacks. Asked only when one did not peel.
   // A deletion (an all-zero `to`, as git names a deleted ref) sends nothing and is never looked up.
-  const unpeeled = ranges.filter((r, k) => !peeled[k]!.to && !/^0+$/.test(r.to));
+  const unpeeled = ranges.filter((r, k) => !peeled[k]!.to && !deletion(r));
   const known = unpeeled.length ? await history.namesObjects(unpeeled.map((r) => r.to)) : [];
   const unknown = unpeeled.find((_, k) => !known[k]);
   if (unknown) {
@@ -147,7 +155,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   assertIndexNotBlocking(opts.root, ['status']);
   const recorded = checkpoints.map((cp) => ({ rel: cpRel(cp), cp }));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing, recorded });
-  const ranges = opts.pushed ? await peeledRanges(evidence.history, opts.pushed) : null;
+  const ranges = opts.pushed ? await peeledRanges(opts.root, evidence.history, opts.pushed) : null;
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = ranges ? await pushedCommits(evidence.history, ranges) : null;
   if (pushed) {

@@ -329,4 +329,17 @@ describe('--pushed takes what git passes (red team, 12-05)', () => {
       }
     }
   });
+
+  it('outside any git repository a pushed `to` is refused in one line, exit 2, files unchanged; a deletion alone sends nothing', async () => {
+    const dir = published();
+    const head = headSha(dir);
+    const plain = tempDir('cp-no-repo-');
+    cpSync(join(dir, '.checkpoints'), join(plain, '.checkpoints'), { recursive: true });
+    const before = read(plain, FILE);
+    const r = await runCli(plain, ['doctor', `--pushed=${head}`]);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^checkpoint: --pushed: ${head}, the commit it says is pushed, names no object: .* is not in a git repository; hint: `))]);
+    expect(read(plain, FILE)).toBe(before);
+    expect((await runCli(plain, ['doctor', `--pushed=${head}..${'0'.repeat(40)}`])).code).toBe(0);
+  });
 });
