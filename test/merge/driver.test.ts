@@ -205,12 +205,15 @@ describe('mergeCheckpointTexts: clean merges', () => {
           // Each side of the blocks reads as that side of the markers laid out afresh (no layout writer).
           const [sides, afresh] = [splitConflictMarkers(r.text!)!, splitConflictMarkers(merge(...texts).text!)!];
           for (const side of ['ours', 'base', 'theirs'] as const) expect(parseJson(sides[side]!).value).toEqual(parseJson(afresh[side]!).value);
-          // Outside the blocks, the sides' own lines (one hand layout on all three): nothing laid out afresh.
-          // An empty queue of ours has no item layout to keep: items written into it take the writer's (seed 1079795087).
-          if (o.length === 0) return;
+          // Outside the blocks, the sides' own lines (one hand layout on all three), but for the comma an
+          // item gains or loses when another comes after it: nothing laid out afresh. An empty queue of
+          // ours has no item layout to keep: items written into it take the writer's (seed 1079795087).
+          // Two runs in one queue are laid out afresh (render-layout.ts: one run per file).
+          if (o.length === 0 || r.conflicts.filter((c) => c.span !== undefined).length > 1) return;
+          const bare = (l: string) => l.replace(/,$/, '');
           const outside = r.text!.split('\r\n').filter((_, i, all) => !inBlock(all, i));
-          const sideLines = new Set([...texts[1].split('\r\n'), ...texts[2].split('\r\n')]);
-          expect(outside.filter((l) => !sideLines.has(l))).toEqual([]);
+          const sideLines = new Set([...texts[1].split('\r\n'), ...texts[2].split('\r\n')].map(bare));
+          expect(outside.filter((l) => !sideLines.has(bare(l)))).toEqual([]);
           expect(r.text).toContain('\r\n\r\n\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts"],\r\n');
         }),
         { numRuns: 200 },
