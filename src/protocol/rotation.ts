@@ -178,6 +178,31 @@ export interface RotationFile {
   skill: string;
   rotated_at: string;
   entries: Record<string, JsonValue[]>;
+  /**
+   * Set when the checkpoint's skill_state held nothing of its own when the pointer to this file
+   * went in (a hand-written `{}`): restore then keeps the `{}` it takes the last pointer out of.
+   * Absent (every other case, and files of earlier versions): an emptied skill_state is the one
+   * the pointer made, and goes with it.
+   */
+  skill_state_was_empty?: true;
+}
+
+/** The rotation file's member saying the checkpoint's skill_state was `{}` before its pointer (RotationFile). */
+export const STATE_WAS_EMPTY = 'skill_state_was_empty';
+
+/**
+ * Whether `doc`'s skill_state is the user's own `{}`, as far as rotation files are concerned: empty,
+ * or holding only the pointer to files of which one says so (`says`: a named file's STATE_WAS_EMPTY).
+ * Recorded in the file the pointer goes to, so the restore that empties it again leaves that `{}`.
+ */
+export function stateWasEmpty(doc: JsonObject, says: (pointer: string) => boolean): boolean {
+  const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
+  const state = doc[stateKey];
+  if (!isObj(state)) return false;
+  const own = Object.keys(state).filter((k) => k !== pointerKey);
+  if (own.length) return false;
+  const named = rotationPointers(doc);
+  return named.length === 0 ? state[pointerKey] === undefined : named.some(says);
 }
 
 /**
@@ -200,9 +225,10 @@ export function rotationFileProblem(value: unknown, skill?: string): string | nu
  * is a different record (identity is the whole record, as in the merge). The entries a
  * crashed earlier rotate already wrote are skipped by the caller's journal, not here.
  */
-export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: ReadonlyArray<Pick<LogRotation, 'path' | 'dotted' | 'moved'>>, rotatedAt: string): RotationFile {
+export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: ReadonlyArray<Pick<LogRotation, 'path' | 'dotted' | 'moved'>>, rotatedAt: string, emptyState = false): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
   file.rotated_at = rotatedAt;
+  if (emptyState) file[STATE_WAS_EMPTY] = true;
   for (const log of logs) {
     if (!log.moved.length) continue;
     (file.entries[log.dotted] ??= []).push(...log.moved);
@@ -234,18 +260,18 @@ export function rotationPointers(doc: JsonObject): string[] {
 
 /**
  * Takes `file` out of rotated_to (every copy a merge may have left), and the key with it when
- * nothing is left: its entries are back in the checkpoint. A skill_state left empty goes too:
- * addPointers made it (no write of ours makes an empty one), so restore gives the file back
- * without a `"skill_state": {}` it never had. Mutates `doc`.
+ * nothing is left: its entries are back in the checkpoint. A skill_state left empty goes too,
+ * as the one addPointers made (restore gives the file back without a `"skill_state": {}` it never
+ * had), unless `stateWasEmpty`: the rotation file says the user's own `{}` held the pointer. Mutates `doc`.
  */
-export function removePointer(doc: JsonObject, file: string): void {
+export function removePointer(doc: JsonObject, file: string, stateWasEmpty = false): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey];
   if (!isObj(state) || !Array.isArray(state[pointerKey])) return;
   const rest = (state[pointerKey] as JsonValue[]).filter((p) => p !== file);
   if (rest.length) state[pointerKey] = rest;
   else delete state[pointerKey];
-  if (!Object.keys(state).length) delete doc[stateKey];
+  if (!Object.keys(state).length && !stateWasEmpty) delete doc[stateKey];
 }
 
 export interface RestoreOptions {

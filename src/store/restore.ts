@@ -204,7 +204,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
         crashed = elsewhere.size > 0;
         count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed, where, extra });
-        removePointer(doc, pointer);
+        removePointer(doc, pointer, file.skill_state_was_empty === true);
       } else {
         count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where, extra });
       }

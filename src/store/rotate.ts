@@ -21,7 +21,7 @@ import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat 
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
 import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, logPathIn, planRotation, rotationFileProblem, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, logPathIn, planRotation, rotationFileProblem, STATE_WAS_EMPTY, stateWasEmpty, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -99,6 +99,20 @@ function readRotationFile(root: string, path: string, skill: string): { file: Ro
     });
   }
   return { file: value as unknown as RotationFile, format, text };
+}
+
+/** Whether the rotation file `pointer` names (one of `skill`'s in history/) says skill_state was `{}` before its pointer; an unreadable one says nothing. */
+function saysStateWasEmpty(root: string, skill: string, pointer: string): boolean {
+  const path = join(historyDir(root), basename(pointer));
+  if (pointerOf(root, path) !== pointer) return false;
+  try {
+    const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
+    if (text === null) return false;
+    const { value } = parseCheckpointText(text, pointer);
+    return !rotationFileProblem(value, skill) && (value as unknown as RotationFile)[STATE_WAS_EMPTY] === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
@@ -336,7 +350,7 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
   const madeDir = !projectPathExists(root, dir);
   ensureHistoryDir(root);
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
-  const file = appendToRotationFile(existing?.file ?? null, skill, p.logs, now.toISOString());
+  const file = appendToRotationFile(existing?.file ?? null, skill, p.logs, now.toISOString(), stateWasEmpty(from, (named) => saysStateWasEmpty(root, skill, named)));
   const kept: LiteralTexts = new Map(existing?.format.texts ?? []);
   if (texts?.size) {
     for (const log of p.logs) {
