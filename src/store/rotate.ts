@@ -106,10 +106,7 @@ function saysStateWasEmpty(root: string, skill: string, pointer: string): boolea
   const path = join(historyDir(root), basename(pointer));
   if (pointerOf(root, path) !== pointer) return false;
   try {
-    const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
-    if (text === null) return false;
-    const { value } = parseCheckpointText(text, pointer);
-    return !rotationFileProblem(value, skill) && (value as unknown as RotationFile)[STATE_WAS_EMPTY] === true;
+    return readRotationFile(root, path, skill).file[STATE_WAS_EMPTY] === true;
   } catch {
     return false;
   }
