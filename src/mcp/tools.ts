@@ -196,7 +196,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'show',
     command: 'show',
     title: 'A checkpoint as stored',
-    description: 'One checkpoint as its raw JSON (or all of them by skill when no skill is given; a file that does not parse is left out and named in `errors`, as status names it in `broken`). The text content is each file\'s exact text; the structured content is it parsed, so an integer past 2^53 is rounded there.',
+    description: 'One checkpoint as its raw JSON (or all of them by skill when no skill is given; a file that does not parse is left out and named in `_errors`, as status names it in `broken`; every other key is a skill). The text content is each file\'s exact text; the structured content is it parsed, so an integer past 2^53 is rounded there.',
     readOnly: true,
     shape: { cwd, skill: skill.optional() },
     argv: (a) => rest(a.skill),

@@ -5,7 +5,8 @@
 // one line), through the CLI's own entry; a property over layouts and literals for the splice.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allOf } from '../../src/cli/commands/show.js';
+import { allOf, ERRORS_MEMBER } from '../../src/cli/commands/show.js';
+import { isSkillName } from '../../src/store/skill-name.js';
 import { cleanup, commitAll, makeRepo, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
@@ -120,7 +121,7 @@ describe('show without a skill over a checkpoint that does not parse (red team s
     expect(r.stderr).not.toContain('not changed');
   });
 
-  it('--json: an errors member shaped as status --json names them (broken), the readable texts exact, exit 1', async () => {
+  it('--json: an _errors member shaped as status --json names them (broken), the readable texts exact, exit 1', async () => {
     const dir = mangled();
     const r = await runCli(dir, ['show', '--json']);
     expect(r.code).toBe(1);
@@ -128,22 +129,30 @@ describe('show without a skill over a checkpoint that does not parse (red team s
     // status also lists docs (it parses, but is invalid): show prints its text, as always.
     const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout) as { broken: { skill: string }[] };
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(Object.keys(doc)).toEqual(['api', 'docs', 'web', 'errors']);
-    expect(doc.errors).toEqual(status.broken.filter((b) => b.skill === 'dup' || b.skill === 'merged'));
-    expect(doc.errors).toHaveLength(2);
+    expect(Object.keys(doc)).toEqual(['api', 'docs', 'web', '_errors']);
+    expect(doc._errors).toEqual(status.broken.filter((b) => b.skill === 'dup' || b.skill === 'merged'));
+    expect(doc._errors).toHaveLength(2);
     for (const text of [API, DOCS, WEB]) expect(r.stdout).toContain(nested(text));
     expect(r.stdout).toContain('"order_id": 12345678901234567890');
   });
 
-  it('a skill named "errors" is shown as itself: the unreadable are then named on stderr, never a second "errors" key', async () => {
+  it('a skill named "errors" (or "_errors"-like names: none can start with "_") keeps its key and the unreadable are still in _errors: nothing lost', async () => {
     const errorsSkill = API.replace('"skill": "api"', '"skill": "errors"');
     const dir = mangled({ errors: errorsSkill });
     const r = await runCli(dir, ['show', '--json']);
     expect(r.code).toBe(1);
-    expect(r.stdout.match(/^ {2}"errors":/gm)).toHaveLength(1);
-    expect((JSON.parse(r.stdout) as Record<string, unknown>).errors).toEqual(JSON.parse(errorsSkill));
-    expect(r.stderr).toContain('checkpoint: not shown: dup needs repair');
-    expect(r.stderr).toContain('checkpoint: not shown: merged needs repair');
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(['api', 'docs', 'errors', 'web', '_errors']);
+    expect(doc.errors).toEqual(JSON.parse(errorsSkill));
+    expect((doc._errors as { skill: string }[]).map((e) => e.skill)).toEqual(['dup', 'merged']);
+    // The report's member is a name no skill can have.
+    expect(isSkillName(ERRORS_MEMBER)).toBe(false);
+    // Without --json, stdout is skills alone and the unreadable are named on stderr, as before.
+    const text = await runCli(dir, ['show']);
+    expect(Object.keys(JSON.parse(text.stdout) as object)).toEqual(['api', 'docs', 'errors', 'web']);
+    expect(text.stderr).toContain('checkpoint: not shown: dup needs repair');
+    expect(text.stderr).toContain('checkpoint: not shown: merged needs repair');
   });
 
   it('show <skill> of such a file refuses as a read: exit 2, one line, no write\'s "it was not changed"', async () => {

@@ -180,14 +180,14 @@ describe('checkpoint mcp', () => {
     expect((await call(c, 'next')).structuredContent).toMatchObject({ next: { skill: 'api' } });
   });
 
-  it('show without a skill over a file that does not parse: the readable ones exact, the other in errors; show of it alone refuses as a read', async () => {
+  it('show without a skill over a file that does not parse: the readable ones exact, the other in _errors; show of it alone refuses as a read', async () => {
     const dir = repo();
     const api = messy(dir);
     write(dir, '.checkpoints/dup.checkpoint.json', '{"skill": "dup", "skill": "dup2"}\n');
     const c = await connect(dir);
     const all = await call(c, 'show');
     expect(all.isError).toBeFalsy();
-    expect(all.structuredContent).toEqual({ api: JSON.parse(api), errors: [{ skill: 'dup', problem: '.checkpoints/dup.checkpoint.json:1:18: invalid JSON: duplicate key "skill" (checkpoint validate .checkpoints/dup.checkpoint.json)' }] });
+    expect(all.structuredContent).toEqual({ api: JSON.parse(api), _errors: [{ skill: 'dup', problem: '.checkpoints/dup.checkpoint.json:1:18: invalid JSON: duplicate key "skill" (checkpoint validate .checkpoints/dup.checkpoint.json)' }] });
     expect(text(all)).toContain(`"api": ${api.trim().replace(/\n/g, '\n  ')}`);
     const one = await call(c, 'show', { skill: 'dup' });
     expect(one.isError).toBe(true);

@@ -6,8 +6,12 @@ import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
 
-/** The member of `show --json` (all skills) naming the files that could not be shown. */
-const ERRORS_MEMBER = 'errors';
+/**
+ * The member of `show --json` (all skills) naming the files that could not be shown. Every other
+ * key is a skill, and a skill name starts with a lowercase letter or a digit (SKILL_NAME): a
+ * leading "_" keeps the report's own member apart from every skill, a skill called "errors" too.
+ */
+export const ERRORS_MEMBER = '_errors';
 
 /**
  * Raw JSON, pipeable to jq: one skill's file as it is on disk (line ends LF, C1 controls as
@@ -15,7 +19,7 @@ const ERRORS_MEMBER = 'errors';
  * number in any spelling, so the file's own text is the exact value (12345678901234567890,
  * 1e-400, -0, 8.0), which a parse and re-serialization would round.
  * All of them: a file that cannot be read is named and the others still shown, exit 1, as
- * status, next and list do (on stderr; with --json in an `errors` member, as status's `broken`).
+ * status, next and list do (on stderr; with --json in an `_errors` member, as status's `broken`).
  */
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -36,10 +40,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       unreadable.push(repairEntry({ skill: s, path: checkpointPath(root, s), problem: e.message }));
     }
   }
-  // A skill may itself be called "errors": then the unreadable are named on stderr, never a second "errors" key.
-  const inJson = ctx.json && unreadable.length > 0 && !files.some(([s]) => s === ERRORS_MEMBER);
-  ctx.out.out(allOf(files, inJson ? unreadable : []));
-  if (!inJson) for (const u of unreadable) ctx.out.err(`checkpoint: not shown: ${u.skill} needs repair: ${oneLine(u.problem)}`);
+  ctx.out.out(allOf(files, ctx.json ? unreadable : []));
+  if (!ctx.json) for (const u of unreadable) ctx.out.err(`checkpoint: not shown: ${u.skill} needs repair: ${oneLine(u.problem)}`);
   return unreadable.length ? 1 : 0;
 }
 
@@ -59,7 +61,7 @@ function ownText(text: string): string {
 
 /**
  * `{ "<skill>": <its text>, ... }` with each file's text spliced in whole (blanks around it
- * dropped), indented one level; `errors` (when any) last, as `"errors": [...]`.
+ * dropped), indented one level; the unreadable (when any) last, as `"_errors": [...]`.
  * A line break in valid JSON lies between tokens (a string holds one only as `\n`), so the
  * indent changes no value; skill names need no escaping.
  */
