@@ -5,7 +5,7 @@ import { createFileAtomic } from './atomic.js';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { quoted } from '../one-line.js';
-import { ensureProjectDir, linkAt, listProjectDir, projectPathExists, readProjectBytes, statProjectFile } from './safe-fs.js';
+import { linkAt, listProjectDir, ownFolder, projectPathExists, readProjectBytes, statProjectFile } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, instantOf, lockPathFor, MAX_READ_BYTES, type Clock } from './checkpoints.js';
 import { withLock } from './lock.js';
 import { refuseConflicted } from './index-conflicts.js';
@@ -19,21 +19,19 @@ export function historyDir(root: string): string {
 }
 
 /**
- * history/ to write into, made if needed: a real folder of .checkpoints/ (the real one, when
- * .checkpoints/ is itself a link), never a link elsewhere in the project. A committed
- * `history -> ../src` would put archives among the user's sources, and a restore or the next
- * rotation would read them from there. Returns its real path.
+ * history/ to write into, made if needed: a real folder of .checkpoints/ (of the real one, when
+ * the user linked .checkpoints/ to a folder of the project), never a link, not even to another
+ * folder of .checkpoints/ (safe-fs ownFolder). A committed `history -> ../src` would put archives
+ * among the user's sources, and a restore or the next rotation would read them from there.
+ * Returns its real path.
  */
 export function ensureHistoryDir(root: string): string {
-  const dir = historyDir(root);
-  const home = ensureProjectDir(root, checkpointsDir(root));
-  const real = ensureProjectDir(root, dir);
-  if (dirname(real) !== home) {
-    throw new CheckpointError('E_UNSAFE', `${display(root, dir)} is a link to ${display(root, real)}, not a folder of ${display(root, checkpointsDir(root))}/; refused to write archives there`, {
-      hint: `replace the link with a real folder (git rm ${display(root, dir)}, then move what it held into a new ${display(root, dir)}/)`,
-    });
-  }
-  return real;
+  return ownFolder(root, checkpointsDir(root), HISTORY_DIR, { create: true, refused: 'write archives there' })!;
+}
+
+/** Whether history/ is there to read archives from, refused as ensureHistoryDir refuses it when it is a link. */
+function historyReadable(root: string): boolean {
+  return ownFolder(root, checkpointsDir(root), HISTORY_DIR, { refused: 'read archives there' }) !== null;
 }
 
 /** A colon-free UTC stamp, sortable and valid as a file name everywhere. */
@@ -84,6 +82,7 @@ function archiveOrder(a: string, b: string): number {
  */
 export function listArchives(root: string, skill?: string, onSkip?: (file: string, why: string) => void): ArchiveEntry[] {
   const dir = historyDir(root);
+  if (!historyReadable(root)) return [];
   return listProjectDir(root, dir)
     .sort(archiveOrder)
     .flatMap((file) => {
@@ -205,7 +204,7 @@ export function resolveArchive(root: string, arg: string, base = root): string {
       hint: `name an archive that \`checkpoint history\` lists, or give its path inside ${where}`,
     });
   }
-  if (!projectPathExists(root, candidate)) {
+  if (!historyReadable(root) || !projectPathExists(root, candidate)) {
     throw new CheckpointError('E_NOT_FOUND', `no archive ${quoted(arg)} in ${where}`, { hint: 'list them with `checkpoint history`' });
   }
   return candidate;

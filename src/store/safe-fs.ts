@@ -441,6 +441,45 @@ export function ensureProjectDir(root: string, dir: string): string {
   return ensureProjectDir(root, loc.path);
 }
 
+/**
+ * The folder `name` directly in the project folder `parent`, made when missing and `create`: a
+ * real folder, never a link, not even one that stays in the project. `parent` is walked as
+ * locate walks it, so a `parent` the user linked to a folder of the project (a shared
+ * `.checkpoints -> tools/agent-state`) is that folder. A committed `.checkpoints/history -> ../src`
+ * would put what is written there among the user's sources, and have them read back as ours:
+ * refused in one line (E_UNSAFE) that ends "refused to <refused>". Null when missing and not made.
+ */
+export function ownFolder(root: string, parent: string, name: string, opts: { create?: boolean; refused: string }): string | null {
+  const named = path.join(path.resolve(root, parent), name);
+  let home: string;
+  if (opts.create) home = ensureProjectDir(root, parent);
+  else {
+    const loc = locate(root, parent);
+    if (!loc.stat) return null;
+    if (!loc.stat.isDirectory()) throw unsafe(`${show(root, loc.path)} is ${kindOf(loc.stat)}, not a folder; refused`, 'remove or rename it');
+    home = loc.real;
+  }
+  const at = path.join(home, name);
+  for (let tries = 0; ; tries++) {
+    const st = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return at;
+    if (st?.isSymbolicLink()) {
+      // A link out of the project, into .git, dangling or in a loop: refused as every path is.
+      const to = locate(root, named).real;
+      throw new CheckpointError('E_UNSAFE', `${show(root, named)} is a link to ${show(realRoot(root), to)}, not a folder of ${show(root, path.resolve(root, parent))}/; refused to ${opts.refused}`, {
+        hint: `replace the link with a real folder (git rm ${show(root, named)}, then move what it held into a new ${show(root, named)}/)`,
+      });
+    }
+    if (st) throw unsafe(`${show(root, named)} is ${kindOf(st)}, not a folder; refused`, 'remove or rename it');
+    if (!opts.create || tries > 0) return null;
+    try {
+      fs.mkdirSync(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
 /** Names in the project folder `dir`; [] when it does not exist. */
 export function listProjectDir(root: string, dir: string): string[] {
   const loc = locate(root, dir);

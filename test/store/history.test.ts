@@ -276,12 +276,41 @@ describe('history/ committed as a link elsewhere in the project (red team, 12-04
         expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(before);
         expect(readdirSync(join(dir, 'src'))).toEqual(['app.ts']);
       }
-      // A link to a folder of .checkpoints/ itself is still its own archive folder.
+      const STAMP = '2026-11-01T00-00-00.000Z';
+      // Reading archives through it is refused the same way: history and restore never list or
+      // bring back a file of src/ as an archive.
+      write(dir, `src/api.${STAMP}.checkpoint.json`, before);
+      for (const args of [['history'], ['restore', `api.${STAMP}.checkpoint.json`]]) {
+        const r = await runCli(dir, args);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr.trim().split('\n'), args.join(' ')).toEqual([expect.stringMatching(/^checkpoint: \.checkpoints\/history is a link to src, not a folder of \.checkpoints\/; refused to read archives there; hint: replace the link with a real folder/)]);
+      }
+      expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(before);
+      // A link to another folder of .checkpoints/ is a link too (12-05: the rule is "a real folder,
+      // never a link", one lstat, whatever the link points at): refused, nothing written.
       rmSync(join(dir, '.checkpoints/history'));
       mkdirSync(join(dir, '.checkpoints/archive'));
       symlinkSync('archive', join(dir, '.checkpoints/history'));
-      expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
-      expect(readdirSync(join(dir, '.checkpoints/archive'))).toHaveLength(1);
+      const r = await runCli(dir, ['reset', 'api']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^checkpoint: \.checkpoints\/history is a link to \.checkpoints\/archive, not a folder of \.checkpoints\/; refused to write archives there; hint: /);
+      expect(readdirSync(join(dir, '.checkpoints/archive'))).toEqual([]);
+      expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(before);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('.checkpoints/ itself linked by the user to a folder of the project (a shared one) is that folder: reset archives into its real history/', async () => {
+    const dir = makeRepo();
+    try {
+      write(dir, 'tools/agent-state/api.checkpoint.json', `${JSON.stringify(checkpointDoc(), null, 2)}\n`);
+      symlinkSync('tools/agent-state', join(dir, '.checkpoints'));
+      const r = await runCli(dir, ['reset', 'api']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readdirSync(join(dir, 'tools/agent-state/history'))).toHaveLength(1);
+      expect(readdirSync(join(dir, 'tools/agent-state'))).toEqual(['history']);
+      expect((await runCli(dir, ['history'])).stdout).toMatch(/api\./);
     } finally {
       cleanup(dir);
     }
