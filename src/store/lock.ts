@@ -1,7 +1,8 @@
 // A per-skill lock file (O_EXCL create) so read -> merge -> write cycles of concurrent
 // writers serialize instead of overwriting each other. A lock whose owner process is gone
-// (same host) or that is older than STALE_LOCK_MS is broken; waiting is bounded.
-import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync } from 'node:fs';
+// (same host), whose pid is now another process (Linux: the start the lock recorded is not that
+// pid's), or that is older than STALE_LOCK_MS is broken; waiting is bounded and said.
+import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
@@ -22,6 +23,69 @@ interface LockOwner {
   host: string;
   nonce: string;
   at: number;
+  /**
+   * Linux: which process `pid` was when it took the lock, `<pid namespace>@<start>` (the start in
+   * clock ticks since boot, /proc/<pid>/stat field 22). Absent elsewhere, and in a lock an
+   * earlier version wrote: such an owner is judged by its pid alone.
+   */
+  proc?: string;
+}
+
+/** After this long waiting, a writer says once what holds the lock and how to clear it. */
+export const LOCK_NOTE_AFTER_MS = 1_000;
+
+/** The start of process `pid` as the kernel counts it (Linux), or undefined when not readable. */
+function startOf(pid: number | 'self'): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses; field 22 is the 20th after it.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's pid namespace (Linux), or undefined. */
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+let selfProc: string | null | undefined;
+/** This process as a lock records it (LockOwner.proc); undefined where /proc does not say. */
+function myProc(): string | undefined {
+  if (selfProc === undefined) {
+    const ns = pidNamespace();
+    const start = startOf('self');
+    selfProc = ns !== undefined && start !== undefined ? `${ns}@${start}` : null;
+  }
+  return selfProc ?? undefined;
+}
+
+/**
+ * Whether the live process `owner.pid` is certainly not the one that took the lock: the lock
+ * recorded its start in this very pid namespace, and that pid's start now differs (the pid was
+ * reused after the writer died, or the file names a process that never wrote it).
+ */
+function pidReused(owner: LockOwner): boolean {
+  if (typeof owner.proc !== 'string') return false;
+  const at = owner.proc.lastIndexOf('@');
+  const mine = myProc();
+  if (at < 0 || mine === undefined || owner.proc.slice(0, at) !== mine.slice(0, mine.lastIndexOf('@'))) return false;
+  const now = startOf(owner.pid);
+  return now !== undefined && now !== owner.proc.slice(at + 1);
+}
+
+/** A process's name (Linux /proc/<pid>/comm), for saying what holds a lock; '' when not known. */
+function nameOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,6 +123,8 @@ function staleContent(path: string, now: number): string | null {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ESRCH') return raw;
     }
+    // Alive, but another process than the one that took the lock: as stale as a gone owner.
+    if (pidReused(owner)) return raw;
   }
   try {
     // No readable owner: not a lock this version writes (it links complete ones), so do not wait long.
@@ -156,11 +222,33 @@ async function notCommitted(lockPath: string): Promise<void> {
 /** Test-only: SIGSTOP this process as soon as it holds a lock (a writer frozen inside it, on demand). */
 export const STOP_IN_LOCK_ENV = 'CHECKPOINT_TEST_STOP_IN_LOCK';
 
+/** Where a writer says it is waiting (stderr: the MCP server's stdout is its protocol). Tests replace it. */
+export const lockNotes = { write: (line: string) => void process.stderr.write(`${line}\n`) };
+
+/** Whether the lock at `lockPath` names a process of this machine without the record (LockOwner.proc) every writer here makes. */
+function unrecorded(lockPath: string): boolean {
+  const owner = readOwner(lockPath);
+  return owner !== null && myProc() !== undefined && owner.host === hostname() && typeof owner.proc !== 'string';
+}
+
+/** Who holds the lock at `lockPath`, for a message: "process 1 (systemd) on this machine since 10:02:03Z". */
+function holderWords(lockPath: string): string {
+  const owner = readOwner(lockPath);
+  if (!owner) return 'a lock file that names no owner';
+  const here = owner.host === hostname();
+  const name = here ? nameOf(owner.pid) : '';
+  const since = Number.isFinite(owner.at) && owner.at > 0 ? ` since ${new Date(owner.at).toISOString().slice(11, 19)}Z` : '';
+  return `process ${owner.pid}${name ? ` (${shown(name)})` : ''} on ${here ? 'this machine' : shown(owner.host)}${since}`;
+}
+
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
-  const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now() };
-  const deadline = Date.now() + timeoutMs;
+  const proc = myProc();
+  const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now(), ...(proc === undefined ? {} : { proc }) };
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let delay = 5;
   let firstWait = true;
+  let noted = false;
   for (;;) {
     try {
       acquire(lockPath, me);
@@ -182,6 +270,14 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
         throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process${who}`, {
           hint: `wait and retry; if no checkpoint command is running, delete ${name}`,
         });
+      }
+      // Said once, well before the timeout: what holds the lock and how to clear it. At once for
+      // a lock no writer of this version took (on Linux each records its process): it may be
+      // held by an earlier version's writer, so it is waited for, but the user learns why now.
+      if (!noted && (Date.now() - started >= LOCK_NOTE_AFTER_MS || unrecorded(lockPath))) {
+        noted = true;
+        const name = relative(process.cwd(), lockPath) || lockPath;
+        lockNotes.write(`checkpoint: waiting up to ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} for ${name}, held by ${holderWords(lockPath)}; if no checkpoint command is running, delete ${name}`);
       }
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 100);

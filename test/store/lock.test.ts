@@ -1,11 +1,11 @@
 // The per-skill lock: exclusive, released on error, stale locks of dead owners broken,
-// bounded waiting.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+// bounded waiting; a live pid that is not the lock's writer (Linux), broken at once.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { breakStaleLock, withLock } from '../../src/store/lock.js';
+import { breakStaleLock, LOCK_NOTE_AFTER_MS, lockNotes, withLock } from '../../src/store/lock.js';
 import { isTempFile, tempPathFor, writeFileAtomic } from '../../src/store/atomic.js';
 import { CheckpointError } from '../../src/errors.js';
 import { cleanup, git, makeRepo, tempDir, write } from '../helpers/repo.js';
@@ -94,7 +94,7 @@ describe('withLock', () => {
   it('waits a bounded time for a live owner, then says who to ask', async () => {
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'alive', at: Date.now() }));
     const t0 = Date.now();
-    const e = await withLock(lock, () => 'never', 300).catch((x: unknown) => x);
+    const e = await quietly(() => withLock(lock, () => 'never', 300)).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CheckpointError);
     expect((e as CheckpointError).code).toBe('E_LOCKED');
     expect((e as CheckpointError).hint).toMatch(/delete/);
@@ -116,6 +116,74 @@ describe('withLock', () => {
       expect(readFileSync(planted, 'utf8')).toContain('planted');
     } finally {
       cleanup(repo);
+    }
+  });
+});
+
+/** Runs `fn` with the lock's waiting notes kept in `notes`, each with when it came, instead of printed. */
+async function quietly<T>(fn: () => Promise<T>, notes: { line: string; at: number }[] = []): Promise<T> {
+  const write = lockNotes.write;
+  lockNotes.write = (line) => void notes.push({ line, at: Date.now() });
+  try {
+    return await fn();
+  } finally {
+    lockNotes.write = write;
+  }
+}
+
+/** A live process that is no checkpoint writer, and what the kernel says of it: its start and pid namespace. */
+async function bystander(): Promise<{ pid: number; start: string; ns: string; stop: () => void }> {
+  const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+  await new Promise((r) => child.once('spawn', r));
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+  return { pid: child.pid!, start: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!, ns: readlinkSync('/proc/self/ns/pid'), stop: () => child.kill('SIGKILL') };
+}
+
+describe.runIf(process.platform === 'linux')('a lock naming a live process that is not its writer (red team, 12-05)', () => {
+  it('recorded start is not that pid\'s (the pid was reused, or the file names a bystander): broken at once, as a gone owner\'s', async () => {
+    const other = await bystander();
+    try {
+      writeFileSync(lock, JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'reused', at: Date.now(), proc: `${other.ns}@${Number(other.start) - 1}` }));
+      const t0 = Date.now();
+      const notes: { line: string; at: number }[] = [];
+      expect(await quietly(() => withLock(lock, () => 'ok', 10_000), notes)).toBe('ok');
+      expect(Date.now() - t0).toBeLessThan(LOCK_NOTE_AFTER_MS);
+      expect(notes).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      other.stop();
+    }
+  });
+
+  it('the writer that took it (its start as recorded) is waited for, never broken: concurrent writers still serialize', async () => {
+    const other = await bystander();
+    try {
+      const held = JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'live', at: Date.now(), proc: `${other.ns}@${other.start}` });
+      writeFileSync(lock, held);
+      const e = await quietly(() => withLock(lock, () => 'never', 300)).catch((x: unknown) => x);
+      expect((e as CheckpointError).code).toBe('E_LOCKED');
+      expect(readFileSync(lock, 'utf8')).toBe(held);
+      // A lock this process takes records it, so a waiter can tell.
+      const seen = await withLock(join(dir, '.web.lock'), () => JSON.parse(readFileSync(join(dir, '.web.lock'), 'utf8')) as { proc?: string });
+      expect(seen.proc).toMatch(/^pid:\[\d+\]@\d+$/);
+    } finally {
+      other.stop();
+    }
+  });
+
+  it('a lock that names a live process without that record (planted, or an earlier version\'s): waited for, and said at once, with what holds it and how to clear it', async () => {
+    const other = await bystander();
+    try {
+      writeFileSync(lock, JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'planted', at: Date.parse('2026-12-05T10:02:03Z') }));
+      const notes: { line: string; at: number }[] = [];
+      const t0 = Date.now();
+      const e = await quietly(() => withLock(lock, () => 'never', 2_000), notes).catch((x: unknown) => x);
+      expect((e as CheckpointError).code).toBe('E_LOCKED');
+      const name = relative(process.cwd(), lock);
+      expect(notes.map((n) => n.line)).toEqual([`checkpoint: waiting up to 2 s for ${name}, held by process ${other.pid} (sleep) on this machine since 10:02:03Z; if no checkpoint command is running, delete ${name}`]);
+      expect(notes[0]!.at - t0).toBeLessThan(LOCK_NOTE_AFTER_MS);
+    } finally {
+      other.stop();
     }
   });
 });
