@@ -63,7 +63,8 @@ export function checkSchema(l: Loaded): Finding[] {
 
 /** A project_dir missing here is normal for a checkout made on another machine. */
 export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean): Finding[] {
-  if (existsSync(cp.project_dir)) return [];
+  // A blank or missing project_dir is already an error with its fix: nothing to look for.
+  if (typeof cp.project_dir !== 'string' || !cp.project_dir.trim() || existsSync(cp.project_dir)) return [];
   return [{
     level: inGitRepo ? 'info' : 'warning',
     check: 'project_dir',

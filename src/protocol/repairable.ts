@@ -185,12 +185,26 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: R
   for (const key of foreignCapsuleKeys(doc.capsule as JsonValue)) {
     notes.push({ path: `capsule.${key}`, problem: "no field the capsule defines (kept as written; resume --context leaves it out)", fix: null, byHand: `move capsule.${key} into skill_state, where a skill keeps notes of its own` });
   }
+  // A descriptive field left out or blank (agents and people skip `project_dir` or `created_at`):
+  // nothing a reader ranks, dates or walks by, so the file is shown, with the update that sets it.
+  for (const field of OPTIONAL_TO_READ) {
+    const v = doc[field];
+    if (v === undefined || (typeof v === 'string' && !v.trim())) {
+      notes.push({ path: field, problem: v === undefined ? `required field "${field}" is missing` : `${field} is blank`, fix: `--${field}=${placeholder(field)}` });
+    }
+  }
   const typed = typeSlips(doc, numberText, notes);
   return { notes, actions, blockers, typed };
 }
 
 /** A value written in another JSON type than the protocol's, and what it reads as: at `path` (top level, or one level down). */
 type Retyped = { path: readonly [string] | readonly [string, string | number]; value: unknown };
+
+/**
+ * Required fields only shown, never read by a command's answer (skill, status, updated_at and the
+ * version are: their absence still needs repair): one the file lacks is a slip.
+ */
+const OPTIONAL_TO_READ = ['project', 'project_dir', 'phase', 'step', 'progress_summary', 'created_at'] as const;
 
 /** The top-level fields that hold one line of text. */
 const TEXT_FIELDS = ['project', 'project_dir', 'phase', 'step', 'progress_summary'] as const;
@@ -433,6 +447,9 @@ export function readableView(
   if (!notes.length || !errors.every((e) => covers(notes, e.path))) return null;
   // Values in the wrong JSON type read (and show) as what they plainly say: "2" for 2, a list for one string.
   const view: Obj = withRetyped(doc, typed);
+  // A descriptive field the file lacks reads as blank (created_at as the last save), so every
+  // reader has the string it shows; the file itself is not touched.
+  for (const field of OPTIONAL_TO_READ) if (view[field] === undefined) view[field] = field === 'created_at' ? doc.updated_at : '';
   if (typeof doc.next_actions === 'string') view.next_actions = [doc.next_actions];
   else if (actions.size) view.next_actions = (doc.next_actions as unknown[]).map((a, i) => actions.get(i) ?? a);
   if (blockers.size) view.blockers = (doc.blockers as unknown[]).map((b, i) => blockers.get(i) ?? b);

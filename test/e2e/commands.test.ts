@@ -613,13 +613,38 @@ describe('done', () => {
   it('status reads past a row without a label and names, for a file it cannot read, the error no slip covers first (red team, 12-04)', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { created_at: '2026-12-01 10:00', progress_table: [{ id: 'plan', status: 'complete' }], next_actions: ['Write the auth middleware'] }));
-    const { phase: _phase, ...noPhase } = doc('web', { created_at: '2026-12-01 10:00' });
-    seed(dir, 'web', noPhase);
+    // A missing status no slip covers (a missing phase is one now: see below).
+    const { status: _status, ...noStatus } = doc('web', { created_at: '2026-12-01 10:00' });
+    seed(dir, 'web', noStatus);
     const r = await runCli(dir, ['status']);
     expect(r.stdout).toMatch(/^api +in_progress /m);
     expect(r.stdout).toContain("fix: checkpoint update api --created_at=2026-12-01T10:00:00Z --progress_table.0.label='plan'");
     expect(r.stdout).toContain('1. Write the auth middleware');
-    expect(r.stdout).toMatch(/^web +needs repair +phase: required field "phase" is missing \(set it: checkpoint update web --phase='<phase>'; then checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+    expect(r.stdout).toMatch(/^web +needs repair +status: required field "status" is missing \(set it: checkpoint update web --status='<status>'; then checkpoint validate \.checkpoints\/web\.checkpoint\.json\)$/m);
+  });
+
+  it('a checkpoint without project, project_dir, phase or created_at and a blank step is read: status, next, resume and doctor show its queue with the update that fills them in, the file untouched (user session, 12-05)', async () => {
+    const dir = repo();
+    const { project: _p, project_dir: _d, phase: _ph, created_at: _c, ...lean } = doc('web', { step: ' ', next_actions: ['Wire src/x.ts (PR 12)'] });
+    const before = seed(dir, 'web', lean);
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toMatch(/^web +in_progress /m);
+    expect(status.stdout).toContain('1. Wire src/x.ts (PR 12)');
+    expect(status.stdout).toContain('project: required field "project" is missing');
+    expect(status.stdout).toContain("fix: checkpoint update web --project='<project>' --project_dir='<project_dir>' --phase='<phase>' --step='<step>' --created_at='<created_at>'");
+    expect(status.stdout).not.toMatch(/^web — /m); // no project to name after the skill
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toMatch(/^→ Wire src\/x\.ts \(PR 12\)$/m);
+    const resume = await runCli(dir, ['resume', 'web']);
+    expect(resume.code).toBe(3); // stale since January: asked about, but briefed in full
+    expect(resume.stdout).toMatch(/^RESUMING: web\nLast session: .* ⚠ stale\n/);
+    expect(resume.stdout).toContain('Next: Wire src/x.ts (PR 12)');
+    const doctor = await runCli(dir, ['doctor']);
+    expect(doctor.stdout).toContain('error   project_dir: required field "project_dir" is missing');
+    expect(doctor.stdout).not.toContain('does not exist');
+    expect(doctor.stdout).toContain('the errors above are hand-written slips');
+    expect((await runCli(dir, ['validate'])).code).toBe(1);
+    expect(readFileSync(join(dir, rel('web'))).equals(before)).toBe(true);
   });
 });
 

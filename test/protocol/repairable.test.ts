@@ -223,13 +223,33 @@ describe('readableView', () => {
       ['created_at', '--created_at=2026-12-01T10:00:00Z'],
       ['progress_table[0].label', "--progress_table.0.label='plan'"],
     ]);
-    // A missing phase no slip covers: it keeps the file from being read, and is the one to name.
+    // A missing status no slip covers: it keeps the file from being read, and is the one to name.
     const broken = doc({ created_at: '2026-12-01 10:00', progress_table: rows });
-    delete (broken as Record<string, unknown>).phase;
+    delete (broken as Record<string, unknown>).status;
     const errors = validateCheckpoint(broken).errors;
-    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['created_at', 'phase', 'progress_table[0].label']));
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['created_at', 'status', 'progress_table[0].label']));
     expect(view(broken)).toBeNull();
-    expect(unreadableErrors(broken, errors).map((e) => e.path)).toEqual(['phase']);
+    expect(unreadableErrors(broken, errors).map((e) => e.path)).toEqual(['status']);
+  });
+
+  it('a descriptive field left out or blank is a slip read as blank (created_at as updated_at); skill, status and updated_at left out still need repair', () => {
+    const lean = doc({ step: '' });
+    for (const f of ['project', 'project_dir', 'phase', 'created_at']) delete (lean as Record<string, unknown>)[f];
+    const r = view(lean)!;
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['project', "--project='<project>'"],
+      ['project_dir', "--project_dir='<project_dir>'"],
+      ['phase', "--phase='<phase>'"],
+      ['step', "--step='<step>'"],
+      ['created_at', "--created_at='<created_at>'"],
+    ]);
+    expect(r.view).toMatchObject({ project: '', project_dir: '', phase: '', step: '', created_at: lean.updated_at });
+    expect('project' in lean).toBe(false); // the document read is not changed
+    for (const f of ['skill', 'status', 'updated_at']) {
+      const gone = doc();
+      delete (gone as Record<string, unknown>)[f];
+      expect(view(gone)).toBeNull();
+    }
   });
 
   it("a number is read and fixed with the text the file wrote it with (8.0 stays '8.0'); an unknown version number is no slip", () => {

@@ -195,13 +195,13 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   // line a session reads, never left out: a budget that cannot hold it is refused), when and in
   // what state it was left, then what waits on the user, the next action, and only then the (whole) summary.
   const blocks: Block[] = [
-    { name: 'header', tier: 0, header: true, head: [`RESUMING: ${item.skill} on ${q(cp.project)}`] },
+    { name: 'header', tier: 0, header: true, head: [`RESUMING: ${item.skill}${cp.project.trim() ? ` on ${q(cp.project)}` : ''}`] },
     {
       name: 'last session and status',
       tier: 0,
       head: [`Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${q(cp.status)}`],
     },
-    { name: 'summary', tier: 3, head: [`Summary: ${q(cp.progress_summary)}`] },
+    { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : "(none written)"}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },
     { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
     ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),

@@ -107,7 +107,8 @@ function openBlockers(cp: Checkpoint) {
 function details(i: AgendaItem, ctx: Context): string[] {
   const { c } = ctx.out;
   const cp = i.checkpoint;
-  const out = [c.bold(`${i.skill}`) + c.dim(` — ${q(cp.project)}`), `  ${q(cp.progress_summary)}`];
+  // A blank project or summary (a slip, noted) is left out rather than printed as an empty line.
+  const out = [c.bold(`${i.skill}`) + (cp.project.trim() ? c.dim(` — ${q(cp.project)}`) : ''), ...(cp.progress_summary.trim() ? [`  ${q(cp.progress_summary)}`] : [])];
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed = new Map(i.choice.landed.map((l) => [l.index, l.evidence]));
   actions.slice(0, 5).forEach((a, n) => {
