@@ -60,6 +60,13 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   // A placeholder our hints print ('<phase>', '<in_progress|blocked|…>'), pasted as printed: the
   // hint's value left for the user to fill in, never a value to write.
   if (!json && PLACEHOLDER.test(raw)) throw usage(flag, `${raw} is a placeholder from a hint, not a value`, `write the real value in its place (to write that text itself: ${flag.slice(0, flag.length - raw.length - 1)}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
+  // `--list+=:json{...}`: the type written after the "=" lands as text beginning ":json", a record
+  // appended as a string. Refused with the flag meant; that text itself is still one :json away.
+  const typed = json ? null : /^:json=?([\s\S]*)$/.exec(raw);
+  if (typed) {
+    const head = `--${rawPath}${plus ?? ''}`;
+    throw usage(flag, 'the value starts with ":json", which goes before the "="', `did you mean ${head}:json=${shellQuote(typed[1]!.trim() || '<json>')}? (to write that text itself: ${head}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
+  }
   return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
 }
 

@@ -246,7 +246,7 @@ describe('readableView', () => {
     expect(r.view).toMatchObject({ project: '', project_dir: '', phase: '', step: '', created_at: lean.updated_at });
     expect('project' in lean).toBe(false); // the document read is not changed
     for (const f of ['skill', 'status', 'updated_at']) {
-      const gone = doc();
+      const gone = doc({});
       delete (gone as Record<string, unknown>)[f];
       expect(view(gone)).toBeNull();
     }

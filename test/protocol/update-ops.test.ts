@@ -70,6 +70,15 @@ describe('parsing the operators', () => {
     expect(parseUpdateFlag('--a:json="<phase>"').value).toBe('<phase>'); // typed on purpose
   });
 
+  it('refuses ":json" written after the "=" (a record would be appended as text), naming the flag meant; the text itself goes through :json (user session, 12-05)', () => {
+    const e = usageError(() => parseUpdateFlag('--recently_done+=:json{"action":"x"}'));
+    expect(e.message).toMatch(/the value starts with ":json", which goes before the "="/);
+    expect(e.hint).toContain(`did you mean --recently_done+:json='{"action":"x"}'?`);
+    expect(usageError(() => parseUpdateFlag('--a.n=:json=2')).hint).toContain("did you mean --a.n:json='2'?");
+    expect(parseUpdateFlag('--a:json=":json=2"').value).toBe(':json=2'); // typed on purpose
+    expect(parseUpdateFlag('--a=see :json above').value).toBe('see :json above');
+  });
+
   it('refuses malformed JSON with the column', () => {
     const e = usageError(() => parseUpdateFlag('--o:json={"k":}'));
     expect(e.message).toMatch(/value is not valid JSON \(unexpected character "}" at column 6\)/);
