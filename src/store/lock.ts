@@ -263,6 +263,15 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
         breakStaleLock(lockPath, stale);
         continue;
       }
+      // Said once, well before the timeout: what holds the lock and how to clear it. At once for
+      // a lock no writer of this version took (on Linux each records its process): it may be
+      // held by an earlier version's writer, so it is waited for, but the user learns why now (before
+      // the deadline is checked: a short wait that runs out still says it).
+      if (!noted && (Date.now() - started >= LOCK_NOTE_AFTER_MS || unrecorded(lockPath))) {
+        noted = true;
+        const name = relative(process.cwd(), lockPath) || lockPath;
+        lockNotes.write(`checkpoint: waiting up to ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} for ${name}, held by ${holderWords(lockPath)}; if no checkpoint command is running, delete ${name}`);
+      }
       if (Date.now() > deadline) {
         const name = relative(process.cwd(), lockPath) || lockPath;
         const owner = readOwner(lockPath);
@@ -270,14 +279,6 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
         throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process${who}`, {
           hint: `wait and retry; if no checkpoint command is running, delete ${name}`,
         });
-      }
-      // Said once, well before the timeout: what holds the lock and how to clear it. At once for
-      // a lock no writer of this version took (on Linux each records its process): it may be
-      // held by an earlier version's writer, so it is waited for, but the user learns why now.
-      if (!noted && (Date.now() - started >= LOCK_NOTE_AFTER_MS || unrecorded(lockPath))) {
-        noted = true;
-        const name = relative(process.cwd(), lockPath) || lockPath;
-        lockNotes.write(`checkpoint: waiting up to ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} for ${name}, held by ${holderWords(lockPath)}; if no checkpoint command is running, delete ${name}`);
       }
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 100);

@@ -144,11 +144,8 @@ describe.runIf(process.platform === 'linux')('a lock naming a live process that 
     const other = await bystander();
     try {
       writeFileSync(lock, JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'reused', at: Date.now(), proc: `${other.ns}@${Number(other.start) - 1}` }));
-      const t0 = Date.now();
-      const notes: { line: string; at: number }[] = [];
-      expect(await quietly(() => withLock(lock, () => 'ok', 10_000), notes)).toBe('ok');
-      expect(Date.now() - t0).toBeLessThan(LOCK_NOTE_AFTER_MS);
-      expect(notes).toEqual([]);
+      // Taken, though its pid lives on for 30 s past the 10 s this writer would wait for it: broken.
+      expect(await quietly(() => withLock(lock, () => 'ok', 10_000))).toBe('ok');
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       other.stop();
@@ -176,12 +173,13 @@ describe.runIf(process.platform === 'linux')('a lock naming a live process that 
     try {
       writeFileSync(lock, JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'planted', at: Date.parse('2026-12-05T10:02:03Z') }));
       const notes: { line: string; at: number }[] = [];
-      const t0 = Date.now();
-      const e = await quietly(() => withLock(lock, () => 'never', 2_000), notes).catch((x: unknown) => x);
+      // A wait shorter than LOCK_NOTE_AFTER_MS: the note comes from the missing record, and is said
+      // before a writer gives up, so no timing decides whether it is there.
+      expect(LOCK_NOTE_AFTER_MS).toBeGreaterThan(500);
+      const e = await quietly(() => withLock(lock, () => 'never', 500), notes).catch((x: unknown) => x);
       expect((e as CheckpointError).code).toBe('E_LOCKED');
       const name = relative(process.cwd(), lock);
-      expect(notes.map((n) => n.line)).toEqual([`checkpoint: waiting up to 2 s for ${name}, held by process ${other.pid} (sleep) on this machine since 10:02:03Z; if no checkpoint command is running, delete ${name}`]);
-      expect(notes[0]!.at - t0).toBeLessThan(LOCK_NOTE_AFTER_MS);
+      expect(notes.map((n) => n.line)).toEqual([`checkpoint: waiting up to 500 ms for ${name}, held by process ${other.pid} (sleep) on this machine since 10:02:03Z; if no checkpoint command is running, delete ${name}`]);
     } finally {
       other.stop();
     }

@@ -201,7 +201,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       tier: 0,
       head: [`Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${q(cp.status)}`],
     },
-    { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : "(none written)"}`] },
+    { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : '(none written)'}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },
     { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
     ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
