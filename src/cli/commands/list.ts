@@ -62,7 +62,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const cell = (value: string) => fitDisplay(oneLine(value), MAX_CELL_WIDTH);
   rows.forEach((r, k) => {
     const when = r.updated_at ? relativeTime(r.updated_at, ctx.now) : '';
-    const read = `${cell(r.phase)}/${cell(r.step)}  ${ctx.out.c.dim(when)}`;
+    const read = `${[r.phase, r.step].filter((v) => v.trim()).map(cell).join('/')}  ${ctx.out.c.dim(when)}`;
     const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : r.repairs ? `${read}  ${ctx.out.c.yellow(`! slip: ${oneLine(r.error)}`)}` : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
     ctx.out.out(`${padDisplay(labels[k]!, w)}  ${cell(r.status).padEnd(11)}  ${detail}`);
   });

@@ -69,7 +69,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const cell = (value: string) => fitDisplay(q(value), MAX_CELL_WIDTH);
     const rows = agenda.items.map((i) => {
       const status = cell(i.checkpoint.status);
-      const step = `${cell(i.checkpoint.phase)} / ${cell(i.checkpoint.step)}`;
+      // A blank phase or step (a slip, noted below the table) is left out, not shown as " / step".
+      const step = [i.checkpoint.phase, i.checkpoint.step].filter((v) => v.trim()).map(cell).join(' / ');
       return { i, status, step, sw: displayWidth(status), pw: displayWidth(step) };
     });
     const { width: w, labels } = skillColumn([...agenda.items.map((i) => ({ label: i.skill })), ...agenda.broken.map((b) => ({ label: skillLabel(b.skill), misnamed: b.misnamed }))], 5);
