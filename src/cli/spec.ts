@@ -75,6 +75,8 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
  * Here, beside the option, since this table is what both read (and it loads nothing).
  */
 export const DEFAULT_VERIFY_TIMEOUT_S = 600;
+/** The longest --timeout `done --verify` takes (a day); the MCP done tool's schema says the same. */
+export const MAX_VERIFY_TIMEOUT_S = 86_400;
 
 const skill = (required = true): PositionalSpec => ({ name: 'skill', describe: 'skill name (file .checkpoints/<skill>.checkpoint.json)', required });
 

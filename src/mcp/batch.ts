@@ -2,7 +2,8 @@
 // them; 2025-06-18 removed them (2025-11-25 too). The SDK's stdio transport drops an array without
 // a word, so the host waits forever. Here a batch is answered by the protocol version the session
 // agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
-// back together as one array, as JSON-RPC 2.0 says. Under any other version nothing in it runs,
+// back together as one array, as JSON-RPC 2.0 says (without those the host cancelled: MCP sends
+// no answer for a cancelled request, and the array must not wait for one). Under any other version nothing in it runs,
 // and one rule answers it: an array with one Invalid Request per member that awaits an answer (an
 // object with a string or number id that is not itself a response, well-formed or not, as a
 // single line with an id is answered), in the batch's order; a single error with id null when
@@ -30,6 +31,8 @@ interface Open {
   answers: unknown[];
   /** Where each awaited request's answer goes. */
   slots: Map<string, number>;
+  /** Slots whose request the host cancelled: MCP sends no answer for one, so the batch does not wait for it. */
+  cancelled: Set<string>;
 }
 
 export class Batches {
@@ -44,7 +47,8 @@ export class Batches {
    * before the server answers (a host may send its next line at once): the SDK's own rule.
    */
   seen(message: unknown): void {
-    const m = message as { method?: unknown; params?: { protocolVersion?: unknown } };
+    const m = message as { method?: unknown; params?: { protocolVersion?: unknown; requestId?: unknown } };
+    if (m.method === 'notifications/cancelled') return this.cancel(m.params?.requestId);
     if (m.method !== 'initialize' || idOf(m) === null) return;
     const asked = m.params?.protocolVersion;
     this.version = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
@@ -66,8 +70,9 @@ export class Batches {
       this.reply(answers.length ? answers : error(null, why));
       return [];
     }
-    const open: Open = { answers: [], slots: new Map() };
+    const open: Open = { answers: [], slots: new Map(), cancelled: new Set() };
     const lines: string[] = [];
+    const cancels: unknown[] = [];
     for (const m of batch) {
       const id = idOf(m);
       const listed = listParams(m);
@@ -92,12 +97,37 @@ export class Batches {
         open.slots.set(key(id!), open.answers.length);
         open.answers.push(undefined);
       }
+      if ((m as { method?: unknown }).method === 'notifications/cancelled') cancels.push((m as { params?: { requestId?: unknown } }).params?.requestId);
       lines.push(`${JSON.stringify(m)}\n`);
     }
     // Notifications and responses alone: JSON-RPC answers nothing at all.
     if (open.slots.size) this.open.push(open);
     else if (open.answers.length) this.reply(open.answers);
+    for (const id of cancels) this.cancel(id);
     return lines;
+  }
+
+  /**
+   * The host cancelled request `id`: a batch holding it no longer waits for its answer (the
+   * server sends none), and goes out when the rest are in, without it. One that comes anyway
+   * (the call ended first) still takes its place while the batch is open.
+   */
+  private cancel(id: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const i = this.open.findIndex((b) => b.slots.has(key(id)));
+    if (i < 0) return;
+    this.open[i]!.cancelled.add(key(id));
+    this.sendIfDone(i);
+  }
+
+  /** Sends the open batch at `i` once every answer it still waits for is one of a cancelled request. */
+  private sendIfDone(i: number): void {
+    const open = this.open[i]!;
+    if ([...open.slots.keys()].some((k) => !open.cancelled.has(k))) return;
+    this.open.splice(i, 1);
+    const answers = open.answers.filter((a) => a !== undefined);
+    // JSON-RPC: never an empty array; a batch whose every request was cancelled gets no answer.
+    if (answers.length) this.reply(answers);
   }
 
   /** A message the server sends: true when it is an answer a batch waits for (sent with the batch once all are in). */
@@ -109,10 +139,8 @@ export class Batches {
     const open = this.open[i]!;
     open.answers[open.slots.get(key(id))!] = message;
     open.slots.delete(key(id));
-    if (!open.slots.size) {
-      this.open.splice(i, 1);
-      this.reply(open.answers);
-    }
+    open.cancelled.delete(key(id));
+    this.sendIfDone(i);
     return true;
   }
 }

@@ -12,7 +12,9 @@ export function assertProjectFile(root: string, dir: string, file: string, tool:
   const hint = 'name files inside the project, e.g. .checkpoints/api.checkpoint.json';
   if (file.includes('\0')) throw new CheckpointError('E_PATH', `${tool}: file ${named} holds a NUL byte; refused`, { hint });
   const rel = relative(root, resolve(dir, file));
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+  // The project itself ("." from its root) is inside it: validate then says it is a folder, as for any other.
+  if (rel === '') return;
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw new CheckpointError('E_PATH', `${tool}: file ${named} is outside the project ${shownPath(root)}; refused (the MCP tools read only inside it)`, { hint });
   }
   // Walks it from the root, one component at a time: a link out of the project on the way is refused.

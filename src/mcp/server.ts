@@ -17,7 +17,8 @@ import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure, type Captured } from './invoke.js';
 import { resumeText } from './resume-text.js';
-import { McpServer, ReadResourceRequestSchema, ResourceTemplate, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { terminalSafeJson } from '../cli/render/json-text.js';
+import { McpServer, ReadResourceRequestSchema, ResourceTemplate, RootsListChangedNotificationSchema, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
 import { assertProjectFile } from './project-files.js';
@@ -49,6 +50,9 @@ function rpcError(e: unknown, notFound = -32602): Error & { code: number; data: 
 /** MCP's "Resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
 const SCHEME = 'checkpoint://';
+/** How long a call waits for the host's roots/list, once (MCP's RequestTimeout when it runs out). */
+const ROOTS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT = -32001;
 const README_URI = `${SCHEME}README`;
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
@@ -137,17 +141,27 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   };
 
   /**
+   * Set when the host let roots/list time out: it is not asked again (each call would wait the
+   * whole timeout) until it says its roots changed.
+   */
+  let rootsUnanswered = false;
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    rootsUnanswered = false;
+  });
+
+  /**
    * The host's roots (MCP roots/list), as folders; none when the host has no roots or its answer
    * fails (an error, no handler, a timeout): the call then works where the server was started, as
    * for a host without roots, and never fails for the host's fault. A root no path can be made of
    * (file://other-host/x) is passed over.
    */
   async function hostRoots(): Promise<string[]> {
-    if (!server.server.getClientCapabilities()?.roots) return [];
+    if (!server.server.getClientCapabilities()?.roots || rootsUnanswered) return [];
     let roots: { uri: string }[];
     try {
-      roots = (await server.server.listRoots(undefined, { timeout: 10_000 })).roots;
-    } catch {
+      roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
+    } catch (e) {
+      if ((e as { code?: unknown }).code === REQUEST_TIMEOUT) rootsUnanswered = true;
       return [];
     }
     return roots.flatMap((r) => {
@@ -201,10 +215,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
   async function call(tool: ToolSpec, args: Record<string, unknown>, signal?: AbortSignal): Promise<Result> {
     try {
-      const refused = tool.check?.(args) ?? (tool.name === 'done' && args.verify && !opts.allowVerify ? 'done: verify runs a command from the checkpoint file and is off in this server' : null);
-      if (refused) {
-        throw new CheckpointError('E_USAGE', refused, { hint: tool.name === 'done' ? 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' : 'put the URL there as health_url, or run `checkpoint doctor --online=<url>` yourself' });
-      }
+      const refused = tool.check?.(args, opts);
+      if (refused) throw new CheckpointError('E_USAGE', refused.message, { hint: refused.hint });
       const dir = await projectDir(args.cwd);
       const root = rootFor(dir);
       // A write never starts a .checkpoints/ in a folder that is no project (the host started us in /, or in ~).
@@ -215,9 +227,21 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       const cap = await invoke(tool.command, argv, dir, true, signal);
       const doc = documentOf(cap);
       const notes = cap.err.filter((l) => l.trim());
-      let text = tool.summary(doc);
-      if (tool.name === 'show') text = cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2);
-      return { content: [{ type: 'text', text: [text, ...notes].filter(Boolean).join('\n') }], structuredContent: doc };
+      // show's text is each file's own text: that is its JSON already.
+      if (tool.name === 'show') return { content: [{ type: 'text', text: [cap.out.length ? cap.out.join('\n') : JSON.stringify(doc, null, 2), ...notes].join('\n') }], structuredContent: doc };
+      return {
+        content: [
+          { type: 'text', text: [tool.summary(doc), ...notes].filter(Boolean).join('\n') },
+          // MCP: a tool that returns structured content SHOULD return it serialized in a text block
+          // too, for hosts that give the model only the text. Escaped as `show` prints a file:
+          // a line separator or bidi control from a checkpoint stays a \u escape there.
+          { type: 'text', text: terminalSafeJson(JSON.stringify(doc)) },
+        ],
+        structuredContent: doc,
+        // The CLI's exit 2 (rotate with a skill it could not rotate): the call failed, in whole or
+        // in part, and the summary names what failed; 1 is a finding (doctor, validate), not a failure.
+        ...(cap.code >= 2 ? { isError: true } : {}),
+      };
     } catch (e) {
       return failure(asFailure(e));
     }
@@ -350,34 +374,61 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     },
   );
 
+  // registerTool and registerPrompt advertise listChanged: this server's tools and prompt never change while it runs.
+  server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
+
   return { server, close: () => watches.forEach((w) => w.close()), drain };
 }
 
 export async function runMcpServer(opts: McpOptions): Promise<number> {
   const { server, close, drain } = createServer(opts);
-  const reply = (m: unknown) => void process.stdout.write(`${JSON.stringify(m)}\n`);
+  // A host may stop reading our stdout (close its end) and keep our stdin open: a write then fails
+  // with EPIPE. That ends the session as the end of its input does, without a stack trace.
+  const host = new AbortController();
+  process.stdout.on('error', () => host.abort());
+  const reply = (m: unknown) => {
+    if (!host.signal.aborted) process.stdout.write(`${JSON.stringify(m)}\n`);
+  };
   const batches = new Batches(reply);
   const input = process.stdin.pipe(guardedInput(reply, batches));
   // The server's messages pass by `batches` on their way out: an answer a batch waits for is held for it.
   const output = new Writable({
     write(chunk: Buffer | string, _enc, done) {
       const text = String(chunk);
-      if (batches.held(JSON.parse(text))) done();
-      else if (process.stdout.write(text)) done();
-      else process.stdout.once('drain', () => done());
+      if (host.signal.aborted || batches.held(JSON.parse(text))) return done();
+      if (process.stdout.write(text)) return done();
+      // A full pipe: on when it drains, or at once when the host is gone (no drain comes then).
+      const go = () => {
+        process.stdout.off('drain', go);
+        host.signal.removeEventListener('abort', go);
+        done();
+      };
+      process.stdout.on('drain', go);
+      host.signal.addEventListener('abort', go);
     },
   });
+  // The SDK waits for 'drain' once per answer it sends while the pipe is full: hundreds of calls
+  // at once are hundreds of listeners, each waiting its turn, not a leak.
+  output.setMaxListeners(0);
   const transport = new StdioServerTransport(input as unknown as typeof process.stdin, output as unknown as typeof process.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     input.once('end', () => done());
+    host.signal.addEventListener('abort', () => {
+      // No more calls are read: none could be answered.
+      process.stdin.unpipe(input);
+      done();
+    });
   });
   await server.connect(transport);
   await closed;
   // Input ended (a host that writes its calls and closes the pipe): every call already read is
-  // answered before the server stops, as its writes were made.
+  // answered before the server stops, as its writes were made. A host that is gone gets no
+  // answers, but a write under way still finishes: nothing is left half done.
   await drain();
   close();
   await server.close().catch(() => {});
+  // A host that stopped reading may keep our stdin open: nothing more is read from it.
+  process.stdin.destroy();
   return 0;
 }

@@ -7,12 +7,16 @@ import type { JsonValue } from '../protocol/types.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
 import { FORBIDDEN_KEYS } from '../protocol/fields.js';
-import { DEFAULT_VERIFY_TIMEOUT_S } from '../cli/spec.js';
+import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S } from '../cli/spec.js';
 import { oneLine, shownList } from '../one-line.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 
 type Args = Record<string, unknown>;
 type Doc = Record<string, unknown>;
+export interface Refusal {
+  message: string;
+  hint: string;
+}
 
 export interface ToolSpec {
   name: string;
@@ -23,8 +27,8 @@ export interface ToolSpec {
   destructive?: boolean;
   shape: Record<string, z.ZodType>;
   argv: (a: Args) => string[];
-  /** Refusals the CLI makes elsewhere (a TTY check, a flag the server did not enable). */
-  check?: (a: Args) => string | null;
+  /** Refusals the CLI makes elsewhere (stdin it would read, a flag the server did not enable), each with what to do instead. */
+  check?: (a: Args, server: { allowVerify: boolean }) => Refusal | null;
   /** The arguments that name files: each must lie inside the project (src/mcp/project-files.ts). */
   files?: (a: Args) => unknown[];
   summary: (doc: Doc) => string;
@@ -186,7 +190,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill: skill.optional(),
       context: z.boolean().optional().describe('the recovery capsule saved before compaction, instead of the briefing'),
-      max_chars: z.number().int().optional().describe(`budget in characters of the whole text, notes included (default ${DEFAULT_MAX_CHARS}); one too small for the first line (RESUMING: <skill> on <project>) is refused`),
+      max_chars: z.number().int().min(0).optional().describe(`budget in characters of the whole text, notes included (default ${DEFAULT_MAX_CHARS}); one too small for the first line (RESUMING: <skill> on <project>; with context=true, the capsule\'s header) is refused`),
       engine,
     },
     argv: (a) => [...flags(a, { context: 'context', max_chars: 'max-chars', engine: 'engine' }), ...rest(a.skill)],
@@ -221,8 +225,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     // No URL from the agent: a prompt could make the server probe the user's own network (a
     // loopback service, a cloud metadata address). The project's config names the one it trusts.
-    shape: { cwd, online: z.union([z.boolean(), z.string()]).optional().describe('true: also compare the health_url of .checkpoints/config.json with HEAD'), engine },
-    check: (a) => (typeof a.online === 'string' ? 'doctor: this server fetches only the health_url of .checkpoints/config.json (online: true), never a URL from the agent' : null),
+    shape: { cwd, online: z.boolean().optional().describe('true: also compare the health_url of .checkpoints/config.json with HEAD (never a URL of the agent\'s)'), engine },
     argv: (a) => [...(a.online === true ? ['--online='] : []), ...flags(a, { engine: 'engine' })],
     summary: (d) => `doctor: ${d.checkpoints} checkpoint(s), ${d.errors} error(s), ${d.warnings} warning(s)`,
   },
@@ -266,8 +269,12 @@ export const TOOLS: ToolSpec[] = [
       skill,
       complete: z.boolean().optional().describe('when this was the last action, mark the checkpoint complete'),
       verify: z.boolean().optional().describe("run the action's done_when command first; needs `checkpoint mcp --allow-verify`"),
-      timeout: z.number().positive().optional().describe(`seconds verify may run (default ${DEFAULT_VERIFY_TIMEOUT_S}, as the CLI's --timeout)`),
+      timeout: z.number().positive().max(MAX_VERIFY_TIMEOUT_S).optional().describe(`seconds verify may run (default ${DEFAULT_VERIFY_TIMEOUT_S}, at most ${MAX_VERIFY_TIMEOUT_S}, as the CLI's --timeout)`),
     },
+    check: (a, server) =>
+      a.verify && !server.allowVerify
+        ? { message: 'done: verify runs a command from the checkpoint file and is off in this server', hint: 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' }
+        : null,
     argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', timeout: 'timeout' }), ...rest(a.skill)],
     summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
   },
@@ -290,7 +297,12 @@ export const TOOLS: ToolSpec[] = [
     },
     // Without either, `pause` would read the capsule from stdin: here that is the protocol stream.
     check: (a) => {
-      if ((a.capsule !== undefined) === Boolean(a.auto)) return 'checkpoint pause: give either capsule (the seven-field object) or auto=true';
+      if ((a.capsule !== undefined) === Boolean(a.auto)) {
+        return {
+          message: `checkpoint pause: give either capsule (the seven-field object) or auto=true${a.capsule !== undefined ? ', not both' : ''}`,
+          hint: `capsule saves what only this session knows (${CAPSULE_FIELDS.join(', ')}); auto=true refreshes only HEAD, branch and uncommitted paths in the saved one`,
+        };
+      }
       // One nested past what is read is refused by its depth (jsonText), before it is walked here.
       if (tooDeepAt(a.capsule as JsonValue) === null) refuseForbiddenKeys(a.capsule, 'capsule');
       return null;
@@ -307,6 +319,11 @@ export const TOOLS: ToolSpec[] = [
     destructive: false,
     shape: { cwd, skills: z.array(z.string()).optional(), keep: z.number().int().min(0).optional(), dry_run: z.boolean().optional() },
     argv: (a) => [...flags(a, { keep: 'keep', dry_run: 'dry-run' }), ...rest(a.skills)],
-    summary: (d) => `${(d.skills as Doc[] | undefined)?.filter((s) => s.changed).length ?? 0} checkpoint(s) ${d.dry_run ? 'would change' : 'rotated'}`,
+    summary: (d) => {
+      const failed = Array.isArray(d.failures) ? (d.failures as Doc[]) : [];
+      const done = `${(d.skills as Doc[] | undefined)?.filter((s) => s.changed).length ?? 0} checkpoint(s) ${d.dry_run ? 'would change' : 'rotated'}`;
+      // Each failure in the CLI's words: a host that reads only the text must not take a refusal for "nothing to rotate".
+      return joined(done, failed.map((f) => `${field(f.skill)} not rotated: ${field(f.message)}${f.hint ? `; hint: ${field(f.hint)}` : ''}`));
+    },
   },
 ];

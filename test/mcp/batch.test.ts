@@ -127,3 +127,52 @@ describe('JSON-RPC batches', () => {
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } }]);
   });
 });
+
+describe('a cancelled member of a batch', () => {
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'show', arguments: { skill: 'api' } } });
+  const cancel = (id: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'stop' } });
+  const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { n: id } });
+
+  it('is left out of the array, which goes once the others are in (cancel as its own line, or in a later batch)', () => {
+    for (const how of ['line', 'batch'] as const) {
+      const { b, replies } = session('2025-03-26');
+      b.receive([call(1), call(2), call(3)]);
+      expect(b.held(answer(3))).toBe(true);
+      if (how === 'line') b.seen(cancel(2));
+      else b.receive([cancel(2)]);
+      expect(replies).toEqual([]);
+      expect(b.held(answer(1))).toBe(true);
+      expect(replies).toEqual([[answer(1), answer(3)]]);
+    }
+  });
+
+  it('goes out at once when the cancelled one was the last awaited; a batch whose every request was cancelled gets no answer (never an empty array)', () => {
+    const one = session('2025-03-26');
+    one.b.receive([call(1), call(2)]);
+    one.b.held(answer(1));
+    one.b.seen(cancel(2));
+    expect(one.replies).toEqual([[answer(1)]]);
+    // Its answer came anyway after the batch went: not held, it goes out alone.
+    expect(one.b.held(answer(2))).toBe(false);
+
+    const all = session('2025-03-26');
+    all.b.receive([call(1), call(2)]);
+    all.b.seen(cancel(1));
+    all.b.seen(cancel(2));
+    expect(all.replies).toEqual([]);
+  });
+
+  it('still takes its place when its answer comes before the batch goes (the call had ended first)', () => {
+    const { b, replies } = session('2025-03-26');
+    b.receive([call(1), call(2), call(3)]);
+    b.seen(cancel(2));
+    expect(b.held(answer(2))).toBe(true);
+    b.held(answer(1));
+    b.held(answer(3));
+    expect(replies).toEqual([[answer(1), answer(2), answer(3)]]);
+    // A cancel for an id no batch holds, or with no id, changes nothing.
+    b.seen(cancel(99));
+    b.seen(cancel(undefined));
+    expect(replies).toHaveLength(1);
+  });
+});

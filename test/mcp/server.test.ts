@@ -63,7 +63,10 @@ async function connect(cwd: string, opts: { args?: string[]; roots?: string[] | 
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as ToolResult;
-const text = (r: ToolResult) => r.content.map((x) => x.text).join('\n');
+/** The summary (or the refusal): the first text block. */
+const text = (r: ToolResult) => r.content[0]!.text;
+/** The second text block: the structured content serialized, for hosts that read only text. */
+const jsonBlock = (r: ToolResult) => JSON.parse(r.content[1]!.text) as unknown;
 const disk = (dir: string) => JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
 
 describe('checkpoint mcp', () => {
@@ -81,6 +84,12 @@ describe('checkpoint mcp', () => {
     expect(byName.pause!.inputSchema.properties?.capsule).toMatchObject({ type: 'object' });
     // Every tool takes its listed arguments only (a misspelt one is refused, never dropped).
     for (const tool of tools) expect(tool.inputSchema, tool.name).toMatchObject({ additionalProperties: false });
+    // The schema says what a call may hold, no wider: what it lists is taken.
+    expect(byName.doctor!.inputSchema.properties?.online).toMatchObject({ type: 'boolean' });
+    expect(byName.resume!.inputSchema.properties?.max_chars).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(byName.done!.inputSchema.properties?.timeout).toMatchObject({ type: 'number', maximum: 86_400 });
+    // Its tools and prompt never change while it runs: it does not say they might.
+    expect(c.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: true } });
     const { resources } = await c.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['checkpoint://README', 'checkpoint://api']);
     const read = await c.readResource({ uri: 'checkpoint://api' });
@@ -101,6 +110,9 @@ describe('checkpoint mcp', () => {
     const status = await call(c, 'status');
     expect(status.isError).toBeFalsy();
     expect(status.structuredContent).toEqual(json(['status']));
+    // MCP: structured content comes serialized in a text block too, for hosts that read only text.
+    expect(status.content).toHaveLength(2);
+    expect(jsonBlock(status)).toEqual(status.structuredContent);
     expect((await call(c, 'next')).structuredContent).toEqual(json(['next']));
     const resume = await call(c, 'resume');
     expect(resume.structuredContent).toMatchObject({ skill: 'api', ask_user: false });
@@ -145,8 +157,10 @@ describe('checkpoint mcp', () => {
       ['update', { skill: 'api', ops: [] }, /ops/],
       ['done', { skill: 'api', verify: true }, /verify[\s\S]*--allow-verify/],
       // A URL from the agent is never fetched: it could probe the user's own network.
-      ['doctor', { online: 'http://127.0.0.1:9/secret' }, /fetches only the health_url of \.checkpoints\/config\.json/],
-      ['pause', { skill: 'api' }, /capsule.*auto/],
+      ['doctor', { online: 'http://127.0.0.1:9/secret' }, /^checkpoint: invalid argument online for tool doctor: expected boolean, received string/],
+      // The hint says what each of the two does, never another tool's advice.
+      ['pause', { skill: 'api' }, /^checkpoint pause: give either capsule \(the seven-field object\) or auto=true; hint: capsule saves what only this session knows \(goal, .*\); auto=true refreshes only HEAD/],
+      ['pause', { skill: 'api', auto: true, capsule: {} }, /^checkpoint pause: give either capsule \(the seven-field object\) or auto=true, not both; hint: capsule saves/],
       ['pause', { skill: 'api', capsule: { goal: 'only a goal' } }, /capsule/],
       ['show', { skill: 'nope' }, /no checkpoint for skill "nope"/],
       ['status', { cwd: 'relative/dir' }, /absolute/],
@@ -165,6 +179,7 @@ describe('checkpoint mcp', () => {
     for (const [tool, args, message] of cases) {
       const r = await call(c, tool, args);
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.content, 'a refusal is its one line').toHaveLength(1);
       expect(text(r)).toMatch(message);
       // One line, the hint also apart (as `--json` gives it).
       expect(text(r)).not.toContain('\n');
@@ -436,7 +451,6 @@ describe('checkpoint mcp: tools read only inside the project', () => {
       [join(secrets, 'shadow'), /^checkpoint: validate: file ".*shadow" is outside the project .*; refused \(the MCP tools read only inside it\); hint: /],
       ['/etc/shadow', /is outside the project/],
       ['../../' + secrets.split('/').filter(Boolean).pop() + '/shadow', /is outside the project/],
-      ['..', /is outside the project/],
       ['../notes.json', /notes\.json is a symlink to .*shadow, outside the project; refused/],
       ['../vendor/shadow', /vendor is a symlink to .*, outside the project; refused/],
       ['../.checkpoints/a\0b', /NUL byte/],
@@ -448,6 +462,12 @@ describe('checkpoint mcp: tools read only inside the project', () => {
       expect(text(r)).not.toContain('\n');
       expect(JSON.stringify(r)).not.toContain('"Z');
       expect(r.structuredContent).not.toHaveProperty('files');
+    }
+    // The project folder itself is inside it: validate says it is a folder, as the CLI says of any folder.
+    for (const folder of ['..', dir]) {
+      const r = await call(c, 'validate', { files: [folder] });
+      expect(r.isError, folder).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ ok: false, files: [{ ok: false, errors: [{ path: '(file)', message: 'is a folder, not a plain file; refused' }] }] });
     }
     // One outside file among good ones refuses the call, before any is read.
     expect((await call(c, 'validate', { files: ['../.checkpoints/api.checkpoint.json', '/etc/shadow'] })).isError).toBe(true);
@@ -462,13 +482,13 @@ describe('checkpoint mcp: tools read only inside the project', () => {
 
 describe('checkpoint mcp: JSON-RPC batches', () => {
   /** The built server fed `lines` through a pipe that then closes: every line it wrote back, parsed. */
-  async function pipe(dir: string, version: string, lines: unknown[]): Promise<unknown[]> {
+  async function pipe(dir: string, version: string, lines: unknown[], args: string[] = []): Promise<unknown[]> {
     const init = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ];
     const out = await new Promise<string>((done, fail) => {
-      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
       child.on('error', fail).on('exit', () => done(text));
@@ -509,6 +529,29 @@ describe('checkpoint mcp: JSON-RPC batches', () => {
     expect(array[2]).toMatchObject({ error: { code: -32601 } });
     expect(single).toMatchObject({ id: 4, result: {} });
     expect(disk(dir).step).toBe('batched');
+  });
+
+  it('a batch member the host cancels is left out of the array, which still comes (MCP sends no answer for a cancelled request)', async () => {
+    const dir = repo();
+    const before = messy(dir, { next_actions: [{ text: 'Wait for the build', done_when: 'sleep 30' }, 'Ship it'] });
+    const answers = await pipe(
+      dir,
+      '2025-03-26',
+      [
+        [
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'done', arguments: { skill: 'api', verify: true } } },
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'next', arguments: {} } },
+        ],
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user pressed stop' } },
+      ],
+      ['--allow-verify'],
+    );
+    expect(answers).toHaveLength(1);
+    const array = answers[0] as Record<string, unknown>[];
+    expect(array.map((a) => a.id)).toEqual([2]);
+    expect(array[0]).toMatchObject({ result: { structuredContent: { next: { skill: 'api', text: 'Wait for the build' } } } });
+    // The cancelled check ended before it could mark the action done.
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });
 
   it('under 2025-06-18 and later (which removed them) each request in a batch gets an error saying so; nothing runs', async () => {
@@ -792,5 +835,103 @@ describe('checkpoint mcp: the done tool\'s verify timeout', () => {
     expect(cli(dir, ['done', '--help']).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
     // docs/commands.md holds the README's command table whole since 12-05.
     expect(readFileSync(join(ROOT, 'docs/commands.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
+  });
+});
+
+describe('checkpoint mcp: rotate names what it could not rotate', () => {
+  it('a skill left unrotated is named in the text with the CLI\'s reason, and the call is an error, as the CLI exits 2', async () => {
+    const dir = repo();
+    messy(dir, { session_log: [{ at: '2026-06-01T00:00:00Z', note: 'started' }, { at: '2026-06-02T00:00:00Z', note: 'auth wired' }] });
+    symlinkSync(tempDir(), join(dir, '.checkpoints/history'));
+    const c = await connect(dir);
+    const r = await call(c, 'rotate', { keep: 0 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^0 checkpoint\(s\) rotated; api not rotated: \.checkpoints\/history is a symlink to .*, outside the project; refused; hint: /);
+    expect(r.structuredContent).toMatchObject({ ok: false, failures: [{ skill: 'api', code: 'E_PATH' }] });
+    expect(jsonBlock(r)).toEqual(r.structuredContent);
+    expect(cli(dir, ['rotate', '--keep', '0']).code).toBe(2);
+  });
+});
+
+/** The built server as a raw host drives it: JSON lines in, every line it writes parsed, waited on by id. */
+function rawHost(dir: string, capabilities: Record<string, unknown> = {}) {
+  const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  const seen: Record<string, unknown>[] = [];
+  const waiting: (() => void)[] = [];
+  let stderr = '';
+  let rest = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) if (l.trim()) seen.push(JSON.parse(l) as Record<string, unknown>);
+    waiting.splice(0).forEach((w) => w());
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  const answerTo = async (id: number): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const found = seen.find((m) => m.id === id && ('result' in m || 'error' in m));
+      if (found) return found;
+      await new Promise<void>((done) => waiting.push(done));
+    }
+  };
+  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { child, seen, send, answerTo, exited, stderr: () => stderr };
+}
+const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+describe('checkpoint mcp: a host that stops reading', () => {
+  it('ends quietly (exit 0, nothing on stderr) when its stdout closes with hundreds of calls under way and its stdin open', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const host = rawHost(dir);
+    await host.answerTo(0);
+    for (let id = 1; id <= 250; id++) host.send(toolCall(id, 'status'));
+    await host.answerTo(1);
+    host.child.stdout.destroy();
+    for (let id = 251; id <= 260; id++) host.send(toolCall(id, 'status'));
+    // A hang fails the test (exit null), never the suite.
+    const guard = setTimeout(() => host.child.kill('SIGKILL'), 120_000);
+    expect(await host.exited).toBe(0);
+    clearTimeout(guard);
+    // No EPIPE stack trace, no "possible EventEmitter memory leak" warning.
+    expect(host.stderr()).toBe('');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: a host that never answers roots/list', () => {
+  it('is asked once: after that timeout, calls are served where the server started without waiting again, until it says its roots changed', async () => {
+    const dir = repo();
+    messy(dir);
+    const host = rawHost(dir, { roots: { listChanged: true } });
+    const asked = () => host.seen.filter((m) => m.method === 'roots/list');
+    host.send(toolCall(1, 'next'));
+    expect(await host.answerTo(1)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
+    const once = asked().length;
+    expect(once).toBeGreaterThan(0);
+    host.send(toolCall(2, 'next'));
+    host.send(toolCall(3, 'status'));
+    expect(await host.answerTo(2)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
+    expect(await host.answerTo(3)).toMatchObject({ result: { structuredContent: { ok: true } } });
+    expect(asked()).toHaveLength(once);
+    // Its roots changed: asked again, and its answer is used.
+    const other = repo();
+    messy(other, { skill: 'api', step: 'in the other root' });
+    host.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    host.send(toolCall(4, 'show', { skill: 'api' }));
+    for (;;) {
+      const request = asked()[once];
+      if (request) {
+        host.send({ jsonrpc: '2.0', id: request.id, result: { roots: [{ uri: pathToFileURL(other).href, name: 'other' }] } });
+        break;
+      }
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(await host.answerTo(4)).toMatchObject({ result: { structuredContent: { step: 'in the other root' } } });
+    host.child.stdin.end();
+    expect(await host.exited).toBe(0);
   });
 });

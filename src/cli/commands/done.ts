@@ -13,12 +13,11 @@ import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rot
 import { runDoneWhen } from '../../store/verify.js';
 import { actionRepair, listFlag, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
-import { DEFAULT_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
+import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
-const MAX_VERIFY_TIMEOUT_S = 86_400;
 
 const SHELL_WORDS = new Set(['!', '[', '[[', '(', '{', 'test', 'true', 'false', 'cd', 'command', 'exec', 'exit', 'export', 'if', 'for', 'while', 'until', 'case', 'set', 'eval', '.', 'echo', 'printf', 'env', 'time']);
 
