@@ -57,12 +57,16 @@ export function runGit(
     const env = gitEnv(options.enough ? { ...options.env, GIT_FLUSH: '1' } : options.env);
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('git', args, { cwd, env, windowsHide: true, timeout: options.timeoutMs, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+      child = spawn('git', args, { cwd, env, windowsHide: true, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     } catch (error) {
       // Thrown, not emitted: arguments over what the system passes (E2BIG), a cwd gone meanwhile.
       reject(spawnError(error as NodeJS.ErrnoException));
       return;
     }
+    // Our own timer, not spawn's `timeout`: node clears that one only on 'exit', which a git that
+    // never started (not on PATH) does not emit, so the process lived on for the whole timeout.
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill(), options.timeoutMs);
+    const settled = () => clearTimeout(timer);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let kept = -1;
@@ -79,8 +83,12 @@ export function runGit(
       if (kept >= 0) child.kill();
     });
     child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(spawnError(error)));
+    child.on('error', (error) => {
+      settled();
+      reject(spawnError(error));
+    });
     child.on('close', (code) => {
+      settled();
       noteGitRun();
       const stdout = Buffer.concat(out);
       const result = kept >= 0
