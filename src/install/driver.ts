@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { addAttributeLines, removeAttributeLines } from './attributes.js';
 import { DRIVER_NAME, driverCommand, isOurDriverCommand } from './driver-command.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
+import { gitOutputSync } from '../git/git-process.js';
 import { isNpxCachePath } from './package-paths.js';
 import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
 import { quoted, shown } from '../one-line.js';
@@ -30,14 +31,41 @@ const KEYS: { key: string; ours: (v: string) => boolean }[] = [
  */
 const RETIRED = { key: 'merge.checkpoint.recursive', ours: (v: string) => v === 'binary' };
 
-/** Every value of `key` in this clone's config (a key may be set more than once), or null. */
-const configValue = (root: string, key: string) => gitOut(root, ['config', '--local', '--get-all', key]);
+type Scope = 'local' | 'global' | 'system';
+/** The merge.checkpoint.* values of each config file, by scope then key, each key's values in order. */
+type DriverConfig = Map<string, Map<string, string[]>>;
+
+/**
+ * Every merge.checkpoint.* value in the system, global and local config, in one git process (it
+ * was one per key and scope). Without includes, as `git config --local --get-all` read each file:
+ * what this clone's own .git/config says, not what a file it includes says.
+ */
+function readDriverConfig(root: string): DriverConfig {
+  const config: DriverConfig = new Map();
+  const out = gitOutputSync(root, ['config', '--no-includes', '--show-scope', '-z', '--get-regexp', '^merge\\.checkpoint\\.']) ?? '';
+  // -z: "<scope>\0<key>\n<value>\0" per value ("<key>\0" for a key with no value).
+  const fields = out.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const entry = fields[i + 1]!;
+    const nl = entry.indexOf('\n');
+    const [key, value] = nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
+    const keys = config.get(fields[i]!) ?? new Map<string, string[]>();
+    config.set(fields[i]!, keys.set(key, [...(keys.get(key) ?? []), value]));
+  }
+  return config;
+}
+
+/** Every value of `key` in one scope's config (a key may be set more than once), one per line, or null. */
+function configValue(config: DriverConfig, key: string, scope: Scope = 'local'): string | null {
+  const values = config.get(scope)?.get(key);
+  return values ? values.join('\n').trim() : null;
+}
 
 /** Set when the driver is someone else's: then the whole section is theirs and left alone (the
  * .gitattributes lines are still added: they route checkpoints to the driver named `checkpoint`,
  * which is then theirs; without them it never runs). */
-function foreignDriver(root: string): string | null {
-  const driver = configValue(root, 'merge.checkpoint.driver');
+function foreignDriver(config: DriverConfig): string | null {
+  const driver = configValue(config, 'merge.checkpoint.driver');
   return driver !== null && !isOurDriverCommand(driver) ? driver : null;
 }
 
@@ -46,10 +74,10 @@ function foreignDriver(root: string): string | null {
  * config (global wins, as in git), when this clone sets none: it already runs for checkpoints, and
  * a local one would shadow it. Null when there is none, or this clone has its own.
  */
-function outerDriver(root: string): { value: string; scope: 'global' | 'system' } | null {
-  if (configValue(root, 'merge.checkpoint.driver') !== null) return null;
+function outerDriver(config: DriverConfig): { value: string; scope: 'global' | 'system' } | null {
+  if (configValue(config, 'merge.checkpoint.driver') !== null) return null;
   for (const scope of ['global', 'system'] as const) {
-    const all = gitOut(root, ['config', `--${scope}`, '--get-all', 'merge.checkpoint.driver']);
+    const all = configValue(config, 'merge.checkpoint.driver', scope);
     if (all !== null) return { value: all.split('\n').at(-1)!, scope };
   }
   return null;
@@ -83,8 +111,9 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
     'merge.checkpoint.driver': driverCommand(nodePath, binPath),
   };
   const unsets: string[] = [];
-  const theirs = foreignDriver(root);
-  const outer = opts.local ? null : outerDriver(root);
+  const config = readDriverConfig(root);
+  const theirs = foreignDriver(config);
+  const outer = opts.local ? null : outerDriver(config);
   if (outer !== null) {
     const kind = isOurDriverCommand(outer.value) ? "checkpoint's" : 'not checkpoint\'s';
     notes.push(`found merge.checkpoint.driver in your ${outer.scope} git config (${shown(outer.value)}, ${kind}): git uses it here, so none was added to this clone's config (it would shadow it); to give this clone its own: checkpoint install-driver --local`);
@@ -92,7 +121,7 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
     notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset-all merge.checkpoint.driver, then checkpoint install-driver'));
   } else {
     for (const { key, ours } of KEYS) {
-      const current = configValue(root, key);
+      const current = configValue(config, key);
       if (current === wanted[key]) continue;
       if (current !== null && !ours(current)) {
         notes.push(keepNote(key, current, `to use checkpoint's: git config --unset-all ${key}, then checkpoint install-driver`));
@@ -103,7 +132,7 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
       const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
       changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
     }
-    const retired = configValue(root, RETIRED.key);
+    const retired = configValue(config, RETIRED.key);
     if (retired !== null && RETIRED.ours(retired)) {
       unsets.push(RETIRED.key);
       changes.push(`removed ${RETIRED.key}=binary, which an earlier version set (it brought back, in a criss-cross merge, what one branch had removed)`);
@@ -144,9 +173,10 @@ export function planUninstallDriver(root: string): InstallPlan {
   assertGitRepo(root);
   const changes: string[] = [];
   const notes: string[] = [];
-  const theirs = foreignDriver(root);
+  const config = readDriverConfig(root);
+  const theirs = foreignDriver(config);
   const unset = theirs !== null ? [] : [...KEYS, RETIRED].filter(({ key, ours }) => {
-    const v = configValue(root, key);
+    const v = configValue(config, key);
     return v !== null && ours(v);
   }).map(({ key }) => key);
   if (theirs !== null) notes.push(`left merge.checkpoint as this clone set it: its driver (${shown(theirs)}) is not checkpoint's`);

@@ -93,6 +93,8 @@ export function initTemplate(dir: string, commit: boolean): string {
   const hooks = join(dir, '.git', 'hooks');
   for (const f of readdirSync(hooks)) if (f.endsWith('.sample')) rmSync(join(hooks, f));
   git(dir, ['config', 'gc.auto', '0']);
+  // Nor `git maintenance run --auto` after every commit: a process start each, thousands a run.
+  git(dir, ['config', 'maintenance.auto', 'false']);
   git(dir, ['config', 'commit.gpgsign', 'false']);
   if (commit) git(dir, ['commit', '-q', '--allow-empty', '-m', 'root'], dateEnv('2026-01-01T00:00:00Z'));
   return dir;
