@@ -132,7 +132,7 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
-function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
+function slips(doc: Obj, numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
   // The skill written in another case or with other separators than its file's name ("API" in
@@ -190,7 +190,9 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string): { notes: R
   for (const field of OPTIONAL_TO_READ) {
     const v = doc[field];
     if (v === undefined || (typeof v === 'string' && !v.trim())) {
-      notes.push({ path: field, problem: v === undefined ? `required field "${field}" is missing` : `${field} is blank`, fix: `--${field}=${placeholder(field)}` });
+      // project_dir has one right value here: the folder the file was read in.
+      const known = field === 'project_dir' && projectDir !== undefined ? flagValue(projectDir) : null;
+      notes.push({ path: field, problem: v === undefined ? `required field "${field}" is missing` : `${field} is blank`, fix: `--${field}=${known ?? placeholder(field)}` });
     }
   }
   const typed = typeSlips(doc, numberText, notes);
@@ -435,15 +437,18 @@ export function repairPlan(skill: string, notes: readonly RepairNote[]): { comma
  * next_actions written as one string as a list of that one action. `texts`: the file's literal
  * texts (parseJson's), asked for only when a fix spells out a number. `fileSkill`: the skill the
  * file is named for, when known (a skill field that differs from it only in case is then a slip).
+ * `projectDir`: the project folder the file was read in, when known (a missing project_dir's fix
+ * then names it rather than a placeholder).
  */
 export function readableView(
   doc: unknown,
   errors: readonly Issue[],
   texts?: () => LiteralTexts | undefined,
   fileSkill?: string,
+  projectDir?: string,
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions, blockers, typed } = slips(doc, numberTextIn(doc, texts), fileSkill);
+  const { notes, actions, blockers, typed } = slips(doc, numberTextIn(doc, texts), fileSkill, projectDir);
   if (!notes.length || !errors.every((e) => covers(notes, e.path))) return null;
   // Values in the wrong JSON type read (and show) as what they plainly say: "2" for 2, a list for one string.
   const view: Obj = withRetyped(doc, typed);

@@ -1,7 +1,7 @@
 // Loads every checkpoint for the read-side commands, keeping unreadable ones as findings
 // instead of aborting: one broken file must not hide the state of the others.
 import { lstatSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CONFLICT_REASON } from '../protocol/json.js';
 import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
@@ -125,6 +125,6 @@ export interface Readable {
  */
 export function readable(l: Loaded): Readable | null {
   if (l.checkpoint) return { checkpoint: l.checkpoint, shown: l.checkpoint, notes: [] };
-  const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors, () => l.file!.format.texts, l.skill) : null;
+  const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors, () => l.file!.format.texts, l.skill, dirname(dirname(l.path))) : null;
   return r && { checkpoint: r.meaning, shown: r.view, notes: r.notes };
 }

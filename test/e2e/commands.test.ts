@@ -631,7 +631,8 @@ describe('done', () => {
     expect(status.stdout).toMatch(/^web +in_progress /m);
     expect(status.stdout).toContain('1. Wire src/x.ts (PR 12)');
     expect(status.stdout).toContain('project: required field "project" is missing');
-    expect(status.stdout).toContain("fix: checkpoint update web --project='<project>' --project_dir='<project_dir>' --phase='<phase>' --step='<step>' --created_at='<created_at>'");
+    // project_dir has one right value, the folder it was read in: the fix names it (user session, 12-05).
+    expect(status.stdout).toContain(`fix: checkpoint update web --project='<project>' --project_dir='${dir}' --phase='<phase>' --step='<step>' --created_at='<created_at>'`);
     expect(status.stdout).not.toMatch(/^web — /m); // no project to name after the skill
     expect(status.stdout.split('\n').find((l) => l.startsWith('web '))).not.toContain('/'); // no blank phase beside the blank step
     const next = await runCli(dir, ['next']);

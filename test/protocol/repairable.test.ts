@@ -244,6 +244,10 @@ describe('readableView', () => {
       ['created_at', "--created_at='<created_at>'"],
     ]);
     expect(r.view).toMatchObject({ project: '', project_dir: '', phase: '', step: '', created_at: lean.updated_at });
+    // Read in a known project folder, project_dir's fix names it; a folder no fix can spell keeps the placeholder.
+    const fixOf = (dir: string) => readableView(lean, validateCheckpoint(lean).errors, undefined, undefined, dir)!.notes.find((n) => n.path === 'project_dir')!.fix;
+    expect(fixOf('/home/dev/api service')).toBe("--project_dir='/home/dev/api service'");
+    expect(fixOf('/tmp/odd\n')).toBe("--project_dir='<project_dir>'");
     expect('project' in lean).toBe(false); // the document read is not changed
     for (const f of ['skill', 'status', 'updated_at']) {
       const gone = doc({});
