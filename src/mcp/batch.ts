@@ -3,11 +3,12 @@
 // a word, so the host waits forever. Here a batch is answered by the protocol version the session
 // agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
 // back together as one array, as JSON-RPC 2.0 says (without those the host cancelled: MCP sends
-// no answer for a cancelled request, and the array must not wait for one). Under any other version nothing in it runs,
-// and one rule answers it: an array with one Invalid Request per member that awaits an answer (an
-// object with a string or number id that is not itself a response, well-formed or not, as a
-// single line with an id is answered), in the batch's order; a single error with id null when
-// no member awaits one (notifications, responses, junk), so a batch is never met with silence.
+// no answer for a cancelled request, and the array must not wait for one). Under any other
+// version nothing in it runs, and one rule answers it: an array with one Invalid Request per
+// member that awaits an answer (an object with a string or number id that is not itself a
+// response, well-formed or not, as a single line with an id is answered), in the batch's order; a
+// single error with id null when no member awaits one (notifications, responses, junk), so a
+// batch is never met with silence.
 import { invalidParams, listParams } from './params.js';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
 
