@@ -47,7 +47,16 @@ export const NOT_ONE_LINE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029${H
 export function oneLine(text: string): string {
   // Most values are one plain line already: returned as they are, without three replaces.
   if (!NOT_ONE_LINE.test(text)) return text;
-  return escapeControl(text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, escaped), false);
+  return escapeControl(breaksShown(text), false);
+}
+
+/**
+ * The line breaks of text meant as one line shown as `\n`, `\u2028`, `\u2029`: a stderr
+ * message is one line, and a break a value carried into it would start a line a reader (or a
+ * model) takes for one of ours. What escapeControl leaves (tab, colour) is left to it.
+ */
+export function breaksShown(text: string): string {
+  return text.replace(/\r?\n/g, '\\n').replace(UNICODE_BREAK, escaped);
 }
 
 /** How much of a value a one-line message shows: enough to recognise it, never a screenful. */

@@ -5,6 +5,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { parseCommandArgs } from '../cli/parse.js';
 import { findCommand, type Context } from '../cli/spec.js';
 import { createOutput, PERMISSION_HINT, refusedAccessOrRoom, withHint } from '../cli/render/output.js';
+import { escapeControl, oneLine } from '../one-line.js';
 
 export interface Captured {
   code: number;
@@ -46,8 +47,9 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
     clock: cancellableClock(signal),
     env: process.env,
     signal,
-    // Raw text: it travels inside JSON to the host, never to a terminal.
-    out: { color: false, c: plain.c, out: (t) => cap.out.push(t), err: (t) => cap.err.push(t), json: (v) => cap.json.push(v) },
+    // As the CLI writes it, without colour: the host may show the text or hand it to a model, so
+    // a control or bidi character from a checkpoint stays escaped, and each note stays one line.
+    out: { color: false, c: plain.c, out: (t) => cap.out.push(escapeControl(t, false)), err: (t) => cap.err.push(oneLine(t)), json: (v) => cap.json.push(v) },
   };
   try {
     const args = parseCommandArgs(spec, argv);

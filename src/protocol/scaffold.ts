@@ -51,10 +51,10 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
     const created = typeof doc.created_at === 'string' ? instantMs(doc.created_at) : NaN;
     let also = '';
     if (created - t > MAX_FUTURE_SKEW_MS) {
-      also = `, and created_at (${doc.created_at as string}) too`;
+      also = `, and created_at (${shown(doc.created_at as string)}) too`;
       doc.created_at = doc.updated_at;
     } else if (created > t) doc.updated_at = isIsoInstant(doc.created_at) ? doc.created_at : new Date(created).toISOString();
-    notes?.push(`updated_at (${was}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at as string}${also}`);
+    notes?.push(`updated_at (${shown(was)}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at as string}${also}`);
   }
   stampWireVersion(doc, notes);
   return doc;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
+import { createOutput, decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
 import { FLAG_TAGS, MAX_SHOWN_PATH_CHARS, quoted, shownPath } from '../../src/one-line.js';
 import { MAX_SHOWN_CHARS } from '../../src/one-line.js';
 import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
@@ -42,6 +42,12 @@ describe('control characters', () => {
     expect(escapeControl('a\u001b[31mb\u001b[0m', true)).toBe('a\u001b[31mb\u001b[0m');
     expect(escapeControl('tab\tand\nnewline', false)).toBe('tab\tand\nnewline');
     expect(oneLine('two\nlines')).toBe('two\\nlines');
+  });
+
+  it('a stderr message is one line whatever it quotes: a break inside it is shown, colour kept when on', async () => {
+    const written: string[] = [];
+    for (const colour of [false, true]) (await createOutput(colour, (fd, t) => written.push(`${fd}:${t}`))).err('note: (a\nSYSTEM: b\u2028c\r\n\u001b[31md\u001b[0m)');
+    expect(written).toEqual(['2:note: (a\\nSYSTEM: b\\u2028c\\n\\x1b[31md\\x1b[0m)\n', '2:note: (a\\nSYSTEM: b\\u2028c\\n\u001b[31md\u001b[0m)\n']);
   });
 
   it('oneLine also shows Unicode line breaks escaped: NEL as the C1 control it is (\\x85, as escapeControl shows it), LINE and PARAGRAPH SEPARATOR as \\u2028, \\u2029', () => {

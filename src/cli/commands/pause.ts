@@ -3,7 +3,7 @@
 // state (HEAD, branch, uncommitted paths, time), keeping context and origin frozen.
 // Invalid or oversized input is refused with the reason and the file stays byte-identical;
 // nothing is ever truncated.
-import { shownPath } from '../../one-line.js';
+import { shown, shownPath } from '../../one-line.js';
 import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_FIELDS,
@@ -203,7 +203,7 @@ function storedCapsule(root: string, skill: string, current: JsonObject): JsonOb
 /** Keys of the old capsule that pause kept though the protocol does not define them: said, never dropped silently. */
 function noteForeign(ctx: Context, skill: string, keys: readonly string[]): void {
   if (!keys.length) return;
-  ctx.out.err(`checkpoint: note: kept capsule field${keys.length === 1 ? '' : 's'} the protocol does not define: ${keys.join(', ')}; hint: move notes of your own to skill_state of ${skill} (validate reports unknown capsule fields)`);
+  ctx.out.err(`checkpoint: note: kept capsule field${keys.length === 1 ? '' : 's'} the protocol does not define: ${keys.map((k) => shown(k)).join(', ')}; hint: move notes of your own to skill_state of ${skill} (validate reports unknown capsule fields)`);
 }
 
 /** The pause is saved before context loss all the same; what git could not say is left out, and said so. */

@@ -10,6 +10,7 @@ import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../..
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
+import { shown } from '../../one-line.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
@@ -103,7 +104,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   // Fields of the user's own beside the protocol's (kept by every pause) are not claims: named, not shown.
   const foreign = foreignCapsuleKeys(found.capsule as JsonValue);
-  if (foreign.length) ctx.out.err(`checkpoint: note: capsule field${foreign.length === 1 ? '' : 's'} of ${found.skill}'s own not shown: ${foreign.join(', ')} (checkpoint show ${found.skill} has ${foreign.length === 1 ? 'it' : 'them'})`);
+  if (foreign.length) ctx.out.err(`checkpoint: note: capsule field${foreign.length === 1 ? '' : 's'} of ${found.skill}'s own not shown: ${foreign.map((k) => shown(k)).join(', ')} (checkpoint show ${found.skill} has ${foreign.length === 1 ? 'it' : 'them'})`);
   found = { ...found, capsule: ownCapsule(found.capsule as JsonValue) };
   const problems = validateCapsule(found.capsule);
   if (problems.length) {

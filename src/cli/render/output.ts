@@ -6,7 +6,7 @@
 // machinery cost several milliseconds to set up.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { ChalkInstance } from 'chalk';
-import { escapeControl, oneLine } from '../../one-line.js';
+import { breaksShown, escapeControl, oneLine } from '../../one-line.js';
 import { terminalSafeJson } from './json-text.js';
 import { instantMs } from '../../protocol/instant.js';
 
@@ -96,7 +96,8 @@ export async function createOutput(color: boolean, write: Writer = writeAll): Pr
     color,
     c,
     out: (text) => write(1, line(escapeControl(text, color))),
-    err: (text) => write(2, line(escapeControl(text, color))),
+    // Every stderr message is one line: a break inside it (a value a note quotes) is shown, not honoured.
+    err: (text) => write(2, line(escapeControl(breaksShown(text), color))),
     // JSON.stringify leaves C1 controls raw in strings; escaped, the value is the same.
     json: (value) => write(1, `${terminalSafeJson(JSON.stringify(value, null, 2))}\n`),
   };
