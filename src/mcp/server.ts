@@ -145,9 +145,33 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
    * whole timeout) until it says its roots changed.
    */
   let rootsUnanswered = false;
+  /**
+   * The roots/list under way: calls that arrive meanwhile wait for its answer instead of each
+   * asking (and, from a host that does not answer, each waiting the whole timeout).
+   */
+  let asking: Promise<{ uri: string }[]> | undefined;
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     rootsUnanswered = false;
+    // An answer under way may be from before the change: the next call asks anew.
+    asking = undefined;
   });
+
+  function askRoots(): Promise<{ uri: string }[]> {
+    if (asking) return asking;
+    const ask: Promise<{ uri: string }[]> = server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS }).then(
+      (answer) => answer.roots,
+      (e: unknown) => {
+        // Unless the host said its roots changed while it kept us waiting.
+        if ((e as { code?: unknown }).code === REQUEST_TIMEOUT && asking === ask) rootsUnanswered = true;
+        return [];
+      },
+    );
+    asking = ask;
+    void ask.finally(() => {
+      if (asking === ask) asking = undefined;
+    });
+    return ask;
+  }
 
   /**
    * The host's roots (MCP roots/list), as folders; none when the host has no roots or its answer
@@ -157,13 +181,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
    */
   async function hostRoots(): Promise<string[]> {
     if (!server.server.getClientCapabilities()?.roots || rootsUnanswered) return [];
-    let roots: { uri: string }[];
-    try {
-      roots = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
-    } catch (e) {
-      if ((e as { code?: unknown }).code === REQUEST_TIMEOUT) rootsUnanswered = true;
-      return [];
-    }
+    const roots = await askRoots();
     return roots.flatMap((r) => {
       try {
         return r.uri.startsWith('file:') ? [fileURLToPath(r.uri)] : [];

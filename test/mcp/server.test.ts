@@ -919,15 +919,18 @@ describe('checkpoint mcp: a host that stops reading', () => {
 });
 
 describe('checkpoint mcp: a host that never answers roots/list', () => {
-  it('is asked once: after that timeout, calls are served where the server started without waiting again, until it says its roots changed', async () => {
+  it('is asked once: calls made meanwhile wait for that one answer; after its timeout, calls are served where the server started without waiting again, until it says its roots changed', async () => {
     const dir = repo();
     messy(dir);
     const host = rawHost(dir, { roots: { listChanged: true } });
     const asked = () => host.seen.filter((m) => m.method === 'roots/list');
+    // Two calls at once share the one question (red team, 12-05: each asked, each waited the timeout).
     host.send(toolCall(1, 'next'));
+    host.send(toolCall(5, 'validate'));
     expect(await host.answerTo(1)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
+    expect(await host.answerTo(5)).toMatchObject({ result: { structuredContent: { ok: true } } });
     const once = asked().length;
-    expect(once).toBeGreaterThan(0);
+    expect(once).toBe(1);
     host.send(toolCall(2, 'next'));
     host.send(toolCall(3, 'status'));
     expect(await host.answerTo(2)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
