@@ -3,12 +3,14 @@
 // a word, so the host waits forever. Here a batch is answered by the protocol version the session
 // agreed on: under 2025-03-26 its messages go to the server one by one and their answers come
 // back together as one array, as JSON-RPC 2.0 says (without those the host cancelled: MCP sends
-// no answer for a cancelled request, and the array must not wait for one). Under any other
-// version nothing in it runs, and one rule answers it: an array with one Invalid Request per
-// member that awaits an answer (an object with a string or number id that is not itself a
-// response, well-formed or not, as a single line with an id is answered), in the batch's order; a
-// single error with id null when no member awaits one (notifications, responses, junk), so a
-// batch is never met with silence.
+// no answer for a cancelled request, and the array must not wait for one, nor is the answer sent
+// alone after it). Under any other version nothing in it runs, and one rule answers it: an array
+// with one Invalid Request per member that awaits an answer (an object with a string or number id
+// that is not itself a response, well-formed or not, as a single line with an id is answered), in
+// the batch's order; a single error with id null when no member awaits one (notifications,
+// responses, junk), so a batch is never met with silence. Under every version a request under an
+// id still in use is refused, in a batch or alone: two answers under one id could not be told
+// apart (which fills which batch, which one a cancel ends).
 import { invalidParams, listParams } from './params.js';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sdk.js';
 
@@ -26,6 +28,15 @@ const isRequest = (m: unknown) => idOf(m) !== null && typeof (m as { method?: un
 /** A member a host may wait on an answer for: it has an id and is no response (result or error). */
 const awaitsAnswer = (m: unknown) => idOf(m) !== null && !('result' in (m as object)) && !('error' in (m as object));
 const key = (id: Id) => `${typeof id}:${id}`;
+/**
+ * How many unanswered ids a session remembers in each of `singles` and `late`: a cancelled call
+ * the server ended gives no answer, so its id is never freed; the oldest are forgotten first.
+ */
+const MAX_REMEMBERED = 10_000;
+const remember = (ids: Set<string>, k: string) => {
+  ids.add(k);
+  if (ids.size > MAX_REMEMBERED) ids.delete(ids.values().next().value!);
+};
 
 interface Open {
   /** The batch's answers in the order of its requests; a hole is an answer still to come. */
@@ -40,19 +51,48 @@ export class Batches {
   /** The version the session agrees on (the server's answer to initialize); null before that. */
   private version: string | null = null;
   private readonly open: Open[] = [];
+  /**
+   * Cancelled members of batches that went out without them: an answer that comes anyway (the
+   * call ended as the cancel arrived, or waited in a full pipe) is dropped, never sent on its
+   * own after its batch (MCP: no answer for a cancelled request).
+   */
+  private readonly late = new Set<string>();
+  /** Requests sent as single lines and not yet answered: a batch member under one of their ids would take their answer. */
+  private readonly singles = new Set<string>();
 
   constructor(private readonly reply: (message: unknown) => void) {}
 
   /**
-   * A message from the host, on its way to the server. From initialize the version is known
+   * A message from the host, on its way to the server: null, or the error to answer it with
+   * instead (a request whose id a batch still waits on). From initialize the version is known
    * before the server answers (a host may send its next line at once): the SDK's own rule.
    */
-  seen(message: unknown): void {
+  seen(message: unknown): unknown {
     const m = message as { method?: unknown; params?: { protocolVersion?: unknown; requestId?: unknown } };
-    if (m.method === 'notifications/cancelled') return this.cancel(m.params?.requestId);
-    if (m.method !== 'initialize' || idOf(m) === null) return;
+    if (m.method === 'notifications/cancelled') {
+      this.cancel(m.params?.requestId);
+      return null;
+    }
+    if (isRequest(m)) {
+      const taken = this.inUse(idOf(m)!);
+      if (taken) return taken;
+      remember(this.singles, key(idOf(m)!));
+    }
+    if (m.method !== 'initialize' || idOf(m) === null) return null;
     const asked = m.params?.protocolVersion;
     this.version = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+    return null;
+  }
+
+  /**
+   * The error for a request under an id still in use (a request not yet answered, or cancelled
+   * without an answer), or null. JSON-RPC ids tell answers apart, and MCP forbids reusing one:
+   * two requests under one id could not be (whose answer fills which batch, which a cancel ends).
+   */
+  private inUse(id: Id): unknown {
+    const k = key(id);
+    if (!this.singles.has(k) && !this.late.has(k) && !this.open.some((b) => b.slots.has(k))) return null;
+    return error(id, `Invalid Request: the id ${JSON.stringify(id)} is already used by a request not yet answered; nothing ran (send each request under an id of its own)`);
   }
 
   /** A batch from the host: the lines to hand to the server (its answers are held by `held`). */
@@ -95,6 +135,11 @@ export class Batches {
           open.answers.push(error(id, `Invalid Request: the id ${JSON.stringify(id)} is used twice in this batch`));
           continue;
         }
+        const taken = this.inUse(id!);
+        if (taken) {
+          open.answers.push(taken);
+          continue;
+        }
         open.slots.set(key(id!), open.answers.length);
         open.answers.push(undefined);
       }
@@ -126,17 +171,26 @@ export class Batches {
     const open = this.open[i]!;
     if ([...open.slots.keys()].some((k) => !open.cancelled.has(k))) return;
     this.open.splice(i, 1);
+    for (const k of open.cancelled) remember(this.late, k);
     const answers = open.answers.filter((a) => a !== undefined);
     // JSON-RPC: never an empty array; a batch whose every request was cancelled gets no answer.
     if (answers.length) this.reply(answers);
   }
 
-  /** A message the server sends: true when it is an answer a batch waits for (sent with the batch once all are in). */
+  /**
+   * A message the server sends: true when it is an answer a batch waits for (sent with the batch
+   * once all are in), or the late answer of a member cancelled from a batch already sent (dropped).
+   * Any other answer goes out, and its id is free again.
+   */
   held(message: unknown): boolean {
     const id = idOf(message);
     if (id === null || (message as { method?: unknown }).method !== undefined) return false;
     const i = this.open.findIndex((b) => b.slots.has(key(id)));
-    if (i < 0) return false;
+    if (i < 0) {
+      if (this.late.delete(key(id))) return true;
+      this.singles.delete(key(id));
+      return false;
+    }
     const open = this.open[i]!;
     open.answers[open.slots.get(key(id))!] = message;
     open.slots.delete(key(id));

@@ -41,7 +41,11 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
         reply(refused);
         return [];
       }
-      batches.seen(value);
+      const taken = batches.seen(value);
+      if (taken) {
+        reply(taken);
+        return [];
+      }
       return [`${line}\n`];
     }
     const m = typeof value === 'object' && value !== null ? (value as { id?: unknown }) : {};

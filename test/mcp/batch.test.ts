@@ -11,7 +11,11 @@ const init = (version: string) => ({ jsonrpc: '2.0', id: 0, method: 'initialize'
 function session(version: string | null) {
   const replies: unknown[] = [];
   const b = new Batches((m) => replies.push(m));
-  if (version) b.seen(init(version));
+  if (version) {
+    b.seen(init(version));
+    // The server's answer to initialize: it goes out, and its id is free again.
+    b.held({ jsonrpc: '2.0', id: 0, result: {} });
+  }
   return { b, replies };
 }
 
@@ -152,7 +156,11 @@ describe('a cancelled member of a batch', () => {
     one.b.held(answer(1));
     one.b.seen(cancel(2));
     expect(one.replies).toEqual([[answer(1)]]);
-    // Its answer came anyway after the batch went: not held, it goes out alone.
+    // Its answer came anyway after the batch went (the call ended as the cancel came, or the
+    // answer waited in a full pipe): dropped, never sent alone after its batch (red team, 12-05).
+    expect(one.b.held(answer(2))).toBe(true);
+    expect(one.replies).toEqual([[answer(1)]]);
+    // Once: the id is the host's again.
     expect(one.b.held(answer(2))).toBe(false);
 
     const all = session('2025-03-26');
@@ -174,5 +182,98 @@ describe('a cancelled member of a batch', () => {
     b.seen(cancel(99));
     b.seen(cancel(undefined));
     expect(replies).toHaveLength(1);
+  });
+});
+
+describe('an id a batch still waits on', () => {
+  const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'show', arguments: { skill: 'api' } } });
+  const cancel = (id: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+  const answer = (id: number | string, n: unknown = id) => ({ jsonrpc: '2.0', id, result: { n } });
+
+  it('is refused in a later batch or a single line, in place, nothing run (red team, 12-05: the answers went to the wrong batch)', () => {
+    const { b, replies } = session('2025-03-26');
+    expect(b.receive([call(1), call(2)])).toHaveLength(2);
+    const later = b.receive([call(2), call(3)]);
+    expect(later.map((l) => JSON.parse(l).id)).toEqual([3]);
+    const single = b.seen(call(1)) as Msg;
+    expect(single).toMatchObject({ id: 1, error: { code: -32600 } });
+    expect(single.error!.message).toMatch(/already used by a request not yet answered/);
+    expect(b.seen(call('1'))).toBeNull(); // the string "1" is another id
+    b.held(answer(3));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toEqual([expect.objectContaining({ id: 2, error: expect.objectContaining({ code: -32600 }) }), answer(3)]);
+    b.held(answer(2));
+    b.held(answer(1));
+    expect(replies[1]).toEqual([answer(1), answer(2)]);
+    // Answered: the ids are free again.
+    expect(b.seen(call(1))).toBeNull();
+    expect(b.receive([call(2)])).toHaveLength(1);
+  });
+
+  it('a single line\'s id is in use until its answer; a cancelled member\'s until its late answer (dropped), or for good when none comes', () => {
+    const { b, replies } = session('2025-03-26');
+    expect(b.seen(call(7))).toBeNull();
+    expect(b.receive([call(7), call(8)]).map((l) => JSON.parse(l).id)).toEqual([8]);
+    expect(b.held(answer(7))).toBe(false); // the single line's answer goes out alone
+    b.seen(cancel(8));
+    expect(replies).toEqual([[expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32600 }) })]]);
+    expect(b.seen(call(8))).toMatchObject({ id: 8, error: { code: -32600 } });
+    expect(b.held(answer(8))).toBe(true);
+    expect(b.seen(call(8))).toBeNull();
+    expect(b.seen(call(7))).toBeNull();
+  });
+
+  it('over any run of batches, single calls, cancels and answers in any order: a member is answered once in its own batch (at most once when cancelled), never alone', () => {
+    const id = fc.integer({ min: 0, max: 3 });
+    const step = fc.oneof(
+      fc.array(id, { minLength: 1, maxLength: 3 }).map((ids) => ({ kind: 'batch' as const, ids })),
+      id.map((i) => ({ kind: 'single' as const, id: i })),
+      id.map((i) => ({ kind: 'cancel' as const, id: i })),
+      fc.record({ n: fc.nat(), drop: fc.boolean() }).map((a) => ({ kind: 'answer' as const, ...a })),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const { b, replies } = session('2025-03-26');
+        type Call = { id: number; seq: number; batch: number | null; cancelled: boolean };
+        const pending: Call[] = [];
+        const calls: Call[] = [];
+        const alone: Call[] = [];
+        let batchNo = 0;
+        const forward = (i: number, batch: number | null) => {
+          // Never two calls under one id in flight.
+          expect(pending.some((p) => p.id === i)).toBe(false);
+          const c = { id: i, seq: calls.length, batch, cancelled: false };
+          pending.push(c);
+          calls.push(c);
+        };
+        const serve = (n: number, drop: boolean) => {
+          const [c] = pending.splice(n % pending.length, 1);
+          // The server ends a cancelled call with or without an answer (a call that ended first has one).
+          if (drop && c!.cancelled) return;
+          if (!b.held(answer(c!.id, c!.seq))) alone.push(c!);
+        };
+        for (const s of steps) {
+          if (s.kind === 'batch') {
+            const no = batchNo++;
+            for (const line of b.receive(s.ids.map(call))) forward(JSON.parse(line).id, no);
+          } else if (s.kind === 'single') {
+            if (b.seen(call(s.id)) === null) forward(s.id, null);
+          } else if (s.kind === 'cancel') {
+            for (const p of pending) if (p.id === s.id) p.cancelled = true;
+            b.seen(cancel(s.id));
+          } else if (pending.length) serve(s.n, s.drop);
+        }
+        while (pending.length) serve(0, false);
+
+        const inArrays = replies.filter(Array.isArray).map((a) => (a as Msg[]).filter((m) => !('error' in m)).map((m) => calls[(m as { result: { n: number } }).result.n]!));
+        for (const members of inArrays) expect(new Set(members.map((c) => c.batch)).size).toBeLessThanOrEqual(1);
+        for (const c of calls.filter((x) => x.batch !== null)) {
+          const times = inArrays.flat().filter((m) => m === c).length;
+          expect(times).toBe(c.cancelled ? Math.min(times, 1) : 1);
+        }
+        // Alone: single calls only.
+        for (const c of alone) expect(c.batch).toBeNull();
+      }),
+    );
   });
 });

@@ -32,6 +32,12 @@ const cut = (text: string | Buffer, size: number) => {
 const TOO_LONG = { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a line over ${MAX_LINE} bytes; it was dropped up to its newline and nothing in it ran` } };
 
 describe('the MCP line reader', () => {
+  it('a request under an id not yet answered is refused in one line (id and reason), never handed to the server', async () => {
+    const { passed, replies } = await feed([Buffer.from(`${call(1)}\n${call(1)}\n${call(2)}\n`)]);
+    expect(passed.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: the id 1 is already used by a request not yet answered; nothing ran (send each request under an id of its own)' } }]);
+  });
+
   it('a line of 16 MiB of blanks and then a call is one refusal: the call at its end never runs', async () => {
     const line = `${' '.repeat(16 * 1024 * 1024)}${call(7)}\n${call(8)}\n`;
     const { passed, replies } = await feed(cut(line, 65536));
