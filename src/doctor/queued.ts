@@ -7,7 +7,7 @@ import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
-import { blobTexts } from '../git/fast-forward.js';
+import { authorTimes, blobTexts } from '../git/fast-forward.js';
 import { withNewRevisions } from '../git/file-lives.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
@@ -77,6 +77,8 @@ interface ReadRevisions {
   revisions: FileRevision[];
   cache: Map<string, BlobSummary>;
   lines: SourceLines;
+  /** A commit's author time, seconds (NaN when unknown). */
+  authored(sha: string): Promise<number>;
 }
 
 /**
@@ -93,7 +95,16 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   // Untracked checkpoints have no revisions: nothing to read.
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
   await summarizeBlobs(root, history, revisions, cache);
-  return { revisions, cache, lines: new SourceLines(root, history, cache) };
+  return { revisions, cache, lines: new SourceLines(root, history, cache), authored: (sha) => authorTime(root, history, sha) };
+}
+
+/** Read from the object store (no git process); git where it cannot. */
+async function authorTime(root: string, history: () => Promise<GitHistory>, sha: string): Promise<number> {
+  const commonDir = repoKey(root)?.commonDir;
+  const stored = commonDir ? authorTimes(commonDir, [sha])?.get(sha) : undefined;
+  if (stored !== undefined) return stored;
+  const [commit] = await (await history()).changesOf([sha]);
+  return commit?.authorTime ?? NaN;
 }
 
 /** The files' revisions kept at HEAD, or carried over new commits on top (fast-forward.ts); null: git must be asked. */
@@ -234,11 +245,16 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
     line = [...line.slice(0, line.indexOf(by)), ...source];
     found = datedBy(line, read.cache, cp, text);
   }
+  if (found.unstamped && found.by) {
+    // Its author date, kept by a cherry-pick, a rebase or an amend, where the commit date is when it was made.
+    const authored = await read.authored(found.by.sha);
+    if (authored > 0) found = { ...found, at: Math.min(found.at, authored) };
+  }
   return merge === undefined || found.by === null ? found : { ...found, via: { merge, recorded: found.by.time } };
 }
 
 /** When `text` was queued (see dateQueuedActions), and the revision that recorded it (null: none committed did). */
-function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null } {
+function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null; unstamped?: true } {
   const summaryOf = (r: FileRevision) => (r.blob ? cache.get(r.blob) : undefined);
   // The current save: recorded by the oldest revision of the newest run that holds its updated_at.
   let found: { at: number; by: FileRevision | null } = { at: toSeconds(cp.updated_at), by: null };
@@ -247,14 +263,26 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
     found.by = r;
   }
   if (text === null) return found;
+  let run = 0;
   for (const r of own) {
     const summary = summaryOf(r);
     if (!summary?.queued.includes(text)) break;
+    run++;
     const written = summary.updated_at ? toSeconds(summary.updated_at) : NaN;
     // A save is made before the commit that records it: one dated more than validate's future skew
     // after that commit is a clock ahead (or a typo in the year), read as unreadable.
     const at = Number.isFinite(written) && (written - r.time) * 1000 <= MAX_FUTURE_SKEW_MS ? written : r.time;
     if (at <= found.at) found = { at, by: r };
+  }
+  // Queued by a hand edit that kept the save's updated_at (the revision before it has the same one
+  // without the text): that stamp is older than the text, which was written after the revision
+  // before it and at the latest when the commit holding it was authored (recordedBy reads that).
+  // So work that landed before the edit (a PR whose follow-up it queues) is not read as landed
+  // since, while a text queued before a landing and cherry-picked after it still is.
+  const [added, before] = [own[run - 1], own[run]];
+  if (before && summaryOf(before)?.updated_at != null && summaryOf(before)!.updated_at === (added ? summaryOf(added)?.updated_at : cp.updated_at)) {
+    // Not committed yet: written after the newest revision, by no commit (dated, never anchored).
+    return added ? { at: added.time, by: added, unstamped: true } : { at: Math.max(found.at, before.time), by: null };
   }
   return found;
 }

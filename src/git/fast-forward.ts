@@ -346,6 +346,23 @@ export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: 
   return out;
 }
 
+/** The author time (seconds) of each commit of `shas`, read from the object store as blobTexts reads; null when git must answer. */
+export function authorTimes(commonDir: string, shas: readonly string[]): Map<string, number> | null {
+  if (existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
+  const store = new ObjectStore(join(commonDir, 'objects'));
+  const out = new Map<string, number>();
+  try {
+    for (const sha of new Set(shas)) {
+      const found = store.readKnown(sha);
+      if (!found || found.type !== 'commit' || found.data === null) return null;
+      out.set(sha, parseCommit(sha, found.data).authorTime);
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
 /** The top-level folder of each repository-relative path ('' for a file at the top), once each. */
 export function topFolders(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')))];

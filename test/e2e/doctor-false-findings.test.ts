@@ -189,9 +189,10 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
 });
 
 describe('an action queued before its PR landed stays landed work, however it reached HEAD (red team 12-04)', () => {
-  // An action added by hand under an older save's updated_at is dated by that save: a commit's
-  // date cannot tell when its text was written (a cherry-pick or squash is dated when it was made),
-  // and a landing missed sends a session to redo shipped work. Any `checkpoint update` dates it anew.
+  // An action added by hand under an older save's updated_at is dated by the author date of the
+  // commit that added it: the commit date cannot tell when its text was written (a cherry-pick is
+  // dated when it was made; it keeps the author date), and a landing missed sends a session to
+  // redo shipped work. Any `checkpoint update` dates it anew.
   const followUp = 'Add a changelog entry for #12';
   const landed = (dir: string) => {
     git(dir, ['checkout', '-q', '-b', 'feat']);
@@ -225,6 +226,20 @@ describe('an action queued before its PR landed stays landed work, however it re
       const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed');
       expect(found.map((f) => f.path), engine).toEqual(['next_actions[0]']);
     }
+  });
+
+  it('queued by hand after the PR landed, under the older save\'s updated_at, is no landed work: not skipped, no finding, the push goes through (12-05)', async () => {
+    const dir = published('api', handKept('api', {}));
+    landed(dir);
+    queue(dir, '2026-03-15T12:00:00Z');
+    expect(nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string }[]).filter((f) => f.check === 'landed');
+      expect(found, engine).toEqual([]);
+    }
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
   });
 });
 
