@@ -23,7 +23,7 @@ export function committedAfter(commitTime: number, writtenSec: number): boolean 
 /**
  * The second each queued text of `cp` was queued: its date from the checkpoint file's revisions
  * (`dates`, queued.ts; a text a re-save kept keeps its date), else the last save. Later than that
- * save only for a text a hand edit queued without a new updated_at (dated by its commit).
+ * save only for a text a hand edit queued without a new updated_at (dated by the commit that added it).
  */
 export function queuedAt(cp: Pick<Checkpoint, 'updated_at'>, dates: ReadonlyMap<string, number> | undefined): (text: string) => number {
   const saved = toSeconds(cp.updated_at);

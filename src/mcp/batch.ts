@@ -64,7 +64,7 @@ export class Batches {
 
   /**
    * A message from the host, on its way to the server: null, or the error to answer it with
-   * instead (a request whose id a batch still waits on). From initialize the version is known
+   * instead (a request under an id still in use: inUse). From initialize the version is known
    * before the server answers (a host may send its next line at once): the SDK's own rule.
    */
   seen(message: unknown): unknown {
