@@ -25,12 +25,16 @@ const idOf = (m: unknown): Id | null => {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 };
 const isRequest = (m: unknown) => idOf(m) !== null && typeof (m as { method?: unknown }).method === 'string';
+/** A cancel notification (no id: one with an id is a request the server does not know, as the SDK reads it), and the request it cancels. */
+const cancelled = (m: unknown): { requestId?: unknown } | null =>
+  idOf(m) === null && (m as { method?: unknown }).method === 'notifications/cancelled' ? ((m as { params?: { requestId?: unknown } }).params ?? {}) : null;
 /** A member a host may wait on an answer for: it has an id and is no response (result or error). */
 const awaitsAnswer = (m: unknown) => idOf(m) !== null && !('result' in (m as object)) && !('error' in (m as object));
 const key = (id: Id) => `${typeof id}:${id}`;
 /**
- * How many unanswered ids a session remembers in each of `singles` and `late`: a cancelled call
- * the server ended gives no answer, so its id is never freed; the oldest are forgotten first.
+ * How many ids of cancelled calls a session remembers (`late`, `cancelledSingles`): the server
+ * ends a cancelled call without an answer, so such an id is never freed; the oldest are forgotten
+ * first. Calls not cancelled are all remembered: each gets its answer.
  */
 const MAX_REMEMBERED = 10_000;
 const remember = (ids: Set<string>, k: string) => {
@@ -45,6 +49,8 @@ interface Open {
   slots: Map<string, number>;
   /** Slots whose request the host cancelled: MCP sends no answer for one, so the batch does not wait for it. */
   cancelled: Set<string>;
+  /** Every request it awaits, answered or not: in use until the batch goes out with their answers. */
+  ids: Set<string>;
 }
 
 export class Batches {
@@ -59,39 +65,44 @@ export class Batches {
   private readonly late = new Set<string>();
   /** Requests sent as single lines and not yet answered: a batch member under one of their ids would take their answer. */
   private readonly singles = new Set<string>();
+  /** Those of them the host cancelled: in use until an answer comes, which may be never. */
+  private readonly cancelledSingles = new Set<string>();
 
   constructor(private readonly reply: (message: unknown) => void) {}
 
   /**
-   * A message from the host, on its way to the server: null, or the error to answer it with
-   * instead (a request under an id still in use: inUse). From initialize the version is known
-   * before the server answers (a host may send its next line at once): the SDK's own rule.
+   * The error to answer a single line with before anything else is checked: a request under an
+   * id still in use (inUse); else null.
    */
-  seen(message: unknown): unknown {
-    const m = message as { method?: unknown; params?: { protocolVersion?: unknown; requestId?: unknown } };
-    if (m.method === 'notifications/cancelled') {
-      this.cancel(m.params?.requestId);
-      return null;
-    }
-    if (isRequest(m)) {
-      const taken = this.inUse(idOf(m)!);
-      if (taken) return taken;
-      remember(this.singles, key(idOf(m)!));
-    }
-    if (m.method !== 'initialize' || idOf(m) === null) return null;
-    const asked = m.params?.protocolVersion;
-    this.version = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
-    return null;
+  refusal(message: unknown): unknown {
+    return isRequest(message) ? this.inUse(idOf(message)!) : null;
   }
 
   /**
-   * The error for a request under an id still in use (a request not yet answered, or cancelled
-   * without an answer), or null. JSON-RPC ids tell answers apart, and MCP forbids reusing one:
-   * two requests under one id could not be (whose answer fills which batch, which a cancel ends).
+   * A message from the host on its way to the server, refusal() and every other check passed. From
+   * initialize the version is known before the server answers (a host may send its next line at
+   * once): the SDK's own rule.
+   */
+  seen(message: unknown): void {
+    const cancel = cancelled(message);
+    if (cancel) return this.cancel(cancel.requestId);
+    if (!isRequest(message)) return;
+    this.singles.add(key(idOf(message)!));
+    const m = message as { method?: unknown; params?: { protocolVersion?: unknown } };
+    if (m.method !== 'initialize') return;
+    const asked = m.params?.protocolVersion;
+    this.version = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+  }
+
+  /**
+   * The error for a request under an id still in use (a request not yet answered, a member of a
+   * batch not yet sent, or a call cancelled without an answer), or null. JSON-RPC ids tell answers
+   * apart, and MCP forbids reusing one: two requests under one id could not be (whose answer
+   * fills which batch, which one a cancel ends).
    */
   private inUse(id: Id): unknown {
     const k = key(id);
-    if (!this.singles.has(k) && !this.late.has(k) && !this.open.some((b) => b.slots.has(k))) return null;
+    if (!this.singles.has(k) && !this.cancelledSingles.has(k) && !this.late.has(k) && !this.open.some((b) => b.ids.has(k))) return null;
     return error(id, `Invalid Request: the id ${JSON.stringify(id)} is already used by a request not yet answered; nothing ran (send each request under an id of its own)`);
   }
 
@@ -111,11 +122,19 @@ export class Batches {
       this.reply(answers.length ? answers : error(null, why));
       return [];
     }
-    const open: Open = { answers: [], slots: new Map(), cancelled: new Set() };
+    const open: Open = { answers: [], slots: new Map(), cancelled: new Set(), ids: new Set() };
     const lines: string[] = [];
     const cancels: unknown[] = [];
     for (const m of batch) {
       const id = idOf(m);
+      // An id in use comes first, as for a single line: whatever else is wrong, nothing runs under it.
+      if (isRequest(m)) {
+        const taken = open.ids.has(key(id!)) ? error(id, `Invalid Request: the id ${JSON.stringify(id)} is used twice in this batch`) : this.inUse(id!);
+        if (taken) {
+          open.answers.push(taken);
+          continue;
+        }
+      }
       const listed = listParams(m);
       if (listed) {
         open.answers.push(listed);
@@ -131,19 +150,12 @@ export class Batches {
         continue;
       }
       if (isRequest(m)) {
-        if (open.slots.has(key(id!))) {
-          open.answers.push(error(id, `Invalid Request: the id ${JSON.stringify(id)} is used twice in this batch`));
-          continue;
-        }
-        const taken = this.inUse(id!);
-        if (taken) {
-          open.answers.push(taken);
-          continue;
-        }
         open.slots.set(key(id!), open.answers.length);
+        open.ids.add(key(id!));
         open.answers.push(undefined);
       }
-      if ((m as { method?: unknown }).method === 'notifications/cancelled') cancels.push((m as { params?: { requestId?: unknown } }).params?.requestId);
+      const cancel = cancelled(m);
+      if (cancel) cancels.push(cancel.requestId);
       lines.push(`${JSON.stringify(m)}\n`);
     }
     // Notifications and responses alone: JSON-RPC answers nothing at all.
@@ -161,7 +173,10 @@ export class Batches {
   private cancel(id: unknown): void {
     if (typeof id !== 'string' && typeof id !== 'number') return;
     const i = this.open.findIndex((b) => b.slots.has(key(id)));
-    if (i < 0) return;
+    if (i < 0) {
+      if (this.singles.delete(key(id))) remember(this.cancelledSingles, key(id));
+      return;
+    }
     this.open[i]!.cancelled.add(key(id));
     this.sendIfDone(i);
   }
@@ -189,6 +204,7 @@ export class Batches {
     if (i < 0) {
       if (this.late.delete(key(id))) return true;
       this.singles.delete(key(id));
+      this.cancelledSingles.delete(key(id));
       return false;
     }
     const open = this.open[i]!;

@@ -30,6 +30,12 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
       return [];
     }
     if (Array.isArray(value)) return batches.receive(value);
+    // An id in use comes first: whatever else is wrong, nothing runs under it.
+    const taken = batches.refusal(value);
+    if (taken) {
+      reply(taken);
+      return [];
+    }
     const listed = listParams(value);
     if (listed) {
       reply(listed);
@@ -41,11 +47,7 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
         reply(refused);
         return [];
       }
-      const taken = batches.seen(value);
-      if (taken) {
-        reply(taken);
-        return [];
-      }
+      batches.seen(value);
       return [`${line}\n`];
     }
     const m = typeof value === 'object' && value !== null ? (value as { id?: unknown }) : {};

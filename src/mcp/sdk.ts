@@ -2,5 +2,5 @@
 // dist/mcp.cjs with the server, a file only `checkpoint mcp` loads.
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { ClientRequestSchema, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, ReadResourceRequestSchema, RootsListChangedNotificationSchema, SubscribeRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export { CancelledNotificationSchema, ClientRequestSchema, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, ReadResourceRequestSchema, RootsListChangedNotificationSchema, SubscribeRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 export { z } from 'zod';

@@ -18,7 +18,7 @@ import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure, type Captured } from './invoke.js';
 import { resumeText } from './resume-text.js';
 import { terminalSafeJson } from '../cli/render/json-text.js';
-import { McpServer, ReadResourceRequestSchema, ResourceTemplate, RootsListChangedNotificationSchema, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
+import { CancelledNotificationSchema, McpServer, ReadResourceRequestSchema, ResourceTemplate, RootsListChangedNotificationSchema, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
 import { assertProjectFile } from './project-files.js';
@@ -120,6 +120,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       instructions: 'Checkpoints are resumable state of agent skills in .checkpoints/. Start with the resume tool (or the resume-session prompt); record progress with update, done and pause. Pass cwd when working in a folder other than the host\'s first root.',
     },
   );
+  cancelEveryId(server);
   const watches = new Map<string, Watch>();
   const subscribed = new Set<string>();
   // Tool calls under way, so a server whose input ended answers them all before it stops.
@@ -158,11 +159,14 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
 
   function askRoots(): Promise<{ uri: string }[]> {
     if (asking) return asking;
+    const started = performance.now();
     const ask: Promise<{ uri: string }[]> = server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS }).then(
       (answer) => answer.roots,
       (e: unknown) => {
-        // Unless the host said its roots changed while it kept us waiting.
-        if ((e as { code?: unknown }).code === REQUEST_TIMEOUT && asking === ask) rootsUnanswered = true;
+        // Our wait ran out, not a host's own error under that code (a quick "busy": asked again
+        // next time); and not when the host said its roots changed while it kept us waiting.
+        const waited = performance.now() - started >= ROOTS_TIMEOUT_MS / 2;
+        if ((e as { code?: unknown }).code === REQUEST_TIMEOUT && waited && asking === ask) rootsUnanswered = true;
         return [];
       },
     );
@@ -213,7 +217,11 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       return explicit;
     }
     if (opts.dir !== undefined) return home;
-    return (await hostRoots())[0] ?? opts.startCwd;
+    const first = (await hostRoots())[0];
+    if (first === undefined) return opts.startCwd;
+    // As an explicit cwd: a root that is not there is refused, never read as an empty project.
+    if (!isFolder(first)) throw new CheckpointError('E_NO_ROOT', `the host's first root ${quoted(first)}: ${existsSync(first) ? 'not a directory' : 'no such directory'}`, { hint: "pass cwd (the project folder, as an absolute path), or fix the host's roots" });
+    return first;
   }
 
   /** The project root of a call, watched from then on for resource notifications. */
@@ -363,7 +371,9 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   // Watching starts with the first call; a host that only subscribes starts it here. A folder
   // that is no project (a bare repository) is refused by each call, not here.
   server.server.oninitialized = () => {
-    void projectDir(undefined).then(rootFor).catch(() => {});
+    // A turn later: a host that sends initialized in the same chunk as initialize gets here
+    // before the SDK has recorded its capabilities (roots among them).
+    setImmediate(() => void projectDir(undefined).then(rootFor).catch(() => {}));
   };
 
   server.registerPrompt(
@@ -396,6 +406,19 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
 
   return { server, close: () => watches.forEach((w) => w.close()), drain };
+}
+
+/**
+ * The SDK (1.32.2, pinned) skips a cancel whose requestId is 0 or "" (it tests the id for
+ * truth), so such a call ran on and wrote. Handled here as the SDK handles any other id, with
+ * the table of calls under way it keeps; left to the SDK should a later one keep no such table.
+ */
+function cancelEveryId(server: McpServer): void {
+  const calls = (server.server as unknown as { _requestHandlerAbortControllers?: unknown })._requestHandlerAbortControllers;
+  if (!(calls instanceof Map)) return;
+  server.server.setNotificationHandler(CancelledNotificationSchema, (n) => {
+    (calls as Map<unknown, AbortController>).get(n.params.requestId)?.abort(n.params.reason);
+  });
 }
 
 export async function runMcpServer(opts: McpOptions): Promise<number> {

@@ -54,7 +54,7 @@ describe('JSON-RPC batches', () => {
         expect(b.held({ jsonrpc: '2.0', id: 'not-in-any-batch', result: {} })).toBe(false);
         expect(b.held({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' })).toBe(false);
 
-        const answered = tagged.map((t, i) => ({ ...t, served: served(t, i) })).filter((t) => t.kind !== 'quiet');
+        const answered = tagged.map((t, i) => ({ ...t, at: i, served: served(t, i) })).filter((t) => t.kind !== 'quiet');
         if (!answered.length) {
           expect(replies).toEqual([]); // notifications and responses alone: nothing, as JSON-RPC says
           return;
@@ -65,9 +65,11 @@ describe('JSON-RPC batches', () => {
         // One answer per request or junk member, in the batch's order.
         expect(answers.map((a) => (a.error ? 'error' : 'result'))).toEqual(answered.map((t) => (t.served ? 'result' : 'error')));
         expect(answers.filter((a) => !a.error).map((a) => a.id)).toEqual(requests.map((r) => r.id));
-        // Invalid params in place (-32602, one line), every other refusal Invalid Request.
+        // Invalid params in place (-32602, one line), every other refusal Invalid Request; an id a
+        // request earlier in the batch holds is refused as such first, whatever else is wrong.
+        const idTaken = (t: (typeof tagged)[number] & { at: number }) => tagged.some((u, j) => j < t.at && served(u, j) && idOf(u) === idOf(t));
         const refused = answered.filter((t) => !t.served);
-        expect(answers.filter((x) => x.error).map((a) => a.error!.code)).toEqual(refused.map((t) => (t.kind === 'bad-params' ? -32602 : -32600)));
+        expect(answers.filter((x) => x.error).map((a) => a.error!.code)).toEqual(refused.map((t) => (t.kind === 'bad-params' && !idTaken(t) ? -32602 : -32600)));
         for (const a of answers.filter((x) => x.error)) expect(a.error!.message).not.toContain('\n');
       }),
     );
@@ -186,6 +188,13 @@ describe('a cancelled member of a batch', () => {
 });
 
 describe('an id a batch still waits on', () => {
+  /** A single line as the guard hands it over: refused when its id is in use, else seen. */
+  const line = (b: Batches, m: unknown): unknown => {
+    const refused = b.refusal(m);
+    if (refused) return refused;
+    b.seen(m);
+    return null;
+  };
   const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'show', arguments: { skill: 'api' } } });
   const cancel = (id: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
   const answer = (id: number | string, n: unknown = id) => ({ jsonrpc: '2.0', id, result: { n } });
@@ -195,10 +204,10 @@ describe('an id a batch still waits on', () => {
     expect(b.receive([call(1), call(2)])).toHaveLength(2);
     const later = b.receive([call(2), call(3)]);
     expect(later.map((l) => JSON.parse(l).id)).toEqual([3]);
-    const single = b.seen(call(1)) as Msg;
+    const single = line(b, call(1)) as Msg;
     expect(single).toMatchObject({ id: 1, error: { code: -32600 } });
     expect(single.error!.message).toMatch(/already used by a request not yet answered/);
-    expect(b.seen(call('1'))).toBeNull(); // the string "1" is another id
+    expect(line(b, call('1'))).toBeNull(); // the string "1" is another id
     b.held(answer(3));
     expect(replies).toHaveLength(1);
     expect(replies[0]).toEqual([expect.objectContaining({ id: 2, error: expect.objectContaining({ code: -32600 }) }), answer(3)]);
@@ -206,21 +215,56 @@ describe('an id a batch still waits on', () => {
     b.held(answer(1));
     expect(replies[1]).toEqual([answer(1), answer(2)]);
     // Answered: the ids are free again.
-    expect(b.seen(call(1))).toBeNull();
+    expect(line(b, call(1))).toBeNull();
     expect(b.receive([call(2)])).toHaveLength(1);
   });
 
   it('a single line\'s id is in use until its answer; a cancelled member\'s until its late answer (dropped), or for good when none comes', () => {
     const { b, replies } = session('2025-03-26');
-    expect(b.seen(call(7))).toBeNull();
+    expect(line(b, call(7))).toBeNull();
     expect(b.receive([call(7), call(8)]).map((l) => JSON.parse(l).id)).toEqual([8]);
     expect(b.held(answer(7))).toBe(false); // the single line's answer goes out alone
     b.seen(cancel(8));
     expect(replies).toEqual([[expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32600 }) })]]);
-    expect(b.seen(call(8))).toMatchObject({ id: 8, error: { code: -32600 } });
+    expect(line(b, call(8))).toMatchObject({ id: 8, error: { code: -32600 } });
     expect(b.held(answer(8))).toBe(true);
-    expect(b.seen(call(8))).toBeNull();
-    expect(b.seen(call(7))).toBeNull();
+    expect(line(b, call(8))).toBeNull();
+    expect(line(b, call(7))).toBeNull();
+  });
+
+  it('a member already answered stays in use until its batch goes out with the answer (red team, 12-05: two answers under one id)', () => {
+    const { b, replies } = session('2025-03-26');
+    b.receive([call('slow'), call('B')]);
+    expect(b.held(answer('B'))).toBe(true);
+    expect(line(b, call('B'))).toMatchObject({ id: 'B', error: { code: -32600 } });
+    expect(b.receive([call('B')])).toEqual([]);
+    b.held(answer('slow'));
+    expect(replies.at(-1)).toEqual([answer('slow'), answer('B')]);
+    expect(line(b, call('B'))).toBeNull();
+  });
+
+  it('a "notifications/cancelled" with an id is a request (the server does not know it), never a cancel, and takes its id', () => {
+    const asRequest = (id: string, requestId: unknown) => ({ jsonrpc: '2.0', id, method: 'notifications/cancelled', params: { requestId } });
+    const { b, replies } = session('2025-03-26');
+    expect(b.receive([call('W'), asRequest('C', 'W')])).toHaveLength(2);
+    expect(line(b, asRequest('W', 'x'))).toMatchObject({ id: 'W', error: { code: -32600 } });
+    b.held({ jsonrpc: '2.0', id: 'C', error: { code: -32601, message: 'Method not found' } });
+    expect(replies.filter(Array.isArray)).toEqual([]); // still waits on W: it was not cancelled
+    b.held(answer('W'));
+    expect(replies.at(-1)).toEqual([answer('W'), { jsonrpc: '2.0', id: 'C', error: { code: -32601, message: 'Method not found' } }]);
+  });
+
+  it('ten thousand cancelled calls never free the id of a call still under way (red team, 12-05)', () => {
+    const { b } = session('2025-03-26');
+    expect(line(b, call('P'))).toBeNull();
+    for (let i = 1; i <= 10_001; i++) {
+      expect(line(b, call(i))).toBeNull();
+      b.seen(cancel(i));
+    }
+    expect(line(b, call('P'))).toMatchObject({ id: 'P', error: { code: -32600 } });
+    // The oldest cancelled ids are forgotten (their calls give no answer); the newest are kept.
+    expect(line(b, call(1))).toBeNull();
+    expect(line(b, call(10_001))).toMatchObject({ id: 10_001, error: { code: -32600 } });
   });
 
   it('over any run of batches, single calls, cancels and answers in any order: a member is answered once in its own batch (at most once when cancelled), never alone', () => {
@@ -257,7 +301,7 @@ describe('an id a batch still waits on', () => {
             const no = batchNo++;
             for (const line of b.receive(s.ids.map(call))) forward(JSON.parse(line).id, no);
           } else if (s.kind === 'single') {
-            if (b.seen(call(s.id)) === null) forward(s.id, null);
+            if (line(b, call(s.id)) === null) forward(s.id, null);
           } else if (s.kind === 'cancel') {
             for (const p of pending) if (p.id === s.id) p.cancelled = true;
             b.seen(cancel(s.id));

@@ -36,6 +36,12 @@ describe('the MCP line reader', () => {
     const { passed, replies } = await feed([Buffer.from(`${call(1)}\n${call(1)}\n${call(2)}\n`)]);
     expect(passed.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
     expect(replies).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: the id 1 is already used by a request not yet answered; nothing ran (send each request under an id of its own)' } }]);
+    // That comes first, whatever else is wrong with it (params that do not fit, params as a list).
+    const badParams = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 5 } });
+    const listed = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: [] });
+    const again = await feed([Buffer.from(`${call(1)}\n${badParams}\n${listed}\n`)]);
+    expect(again.passed).toHaveLength(1);
+    expect(again.replies.map((r) => [r.id, r.error.code])).toEqual([[1, -32600], [1, -32600]]);
   });
 
   it('a line of 16 MiB of blanks and then a call is one refusal: the call at its end never runs', async () => {

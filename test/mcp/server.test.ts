@@ -306,7 +306,8 @@ describe('checkpoint mcp', () => {
     expect(existsSync(join(dir, 'finished'))).toBe(false);
   });
 
-  it('an update cancelled while it waits for the skill\'s lock writes nothing when the lock comes free, and gets no answer', async () => {
+  // Ids 0 and "" too: the SDK skips a cancel whose id is falsy (red team, 12-05: that update wrote).
+  it.each([[1], [0], ['']])('an update (id %j) cancelled while it waits for the skill\'s lock writes nothing when the lock comes free, and gets no answer', async (id) => {
     const dir = repo();
     const before = messy(dir);
     const holder = spawn(process.execPath, [BIN, 'update', 'api', '--step=from the CLI'], { cwd: dir, env: { ...GIT_ENV, [STOP_IN_LOCK_ENV]: '1' }, stdio: 'ignore' });
@@ -325,24 +326,24 @@ describe('checkpoint mcp', () => {
     });
     const ended = new Promise<void>((done) => server.on('close', () => done()));
     const send = (m: object) => server.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-    const answered = async (id: number) => {
+    const answered = async (id: unknown) => {
       while (!answers.some((a) => a.id === id)) await new Promise((r) => setTimeout(r, 10));
     };
-    send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-    await answered(0);
+    send({ id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await answered('init');
     send({ method: 'notifications/initialized' });
-    send({ id: 1, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'phase', value: 'from the host' }] } } });
-    send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user stopped it' } });
+    send({ id, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'phase', value: 'from the host' }] } } });
+    send({ method: 'notifications/cancelled', params: { requestId: id, reason: 'the user stopped it' } });
     // Read in order: once the ping is answered, the cancellation has been read too.
-    send({ id: 2, method: 'ping' });
-    await answered(2);
+    send({ id: 'ping', method: 'ping' });
+    await answered('ping');
     process.kill(holder.pid!, 'SIGCONT');
     expect(await held).toBe(0);
     server.stdin!.end();
     await ended;
-    // The server's call waited for the lock, then stopped before writing: only the CLI's step landed, and call 1 got no answer.
+    // The server's call waited for the lock, then stopped before writing: only the CLI's step landed, and the call got no answer.
     expect(disk(dir)).toEqual({ ...JSON.parse(before), step: 'from the CLI', updated_at: disk(dir).updated_at });
-    expect(answers.map((a) => a.id)).toEqual([0, 2]);
+    expect(answers.map((a) => a.id)).toEqual(['init', 'ping']);
   });
 
   it('concurrent updates from the server and the CLI lose nothing', async () => {
@@ -915,6 +916,34 @@ describe('checkpoint mcp: a host that stops reading', () => {
     // No EPIPE stack trace, no "possible EventEmitter memory leak" warning.
     expect(host.stderr()).toBe('');
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+});
+
+describe('checkpoint mcp: what a host answers to roots/list (red team, 12-05)', () => {
+  it('is asked once initialized, even sent with initialize in one write; a quick error under the timeout\'s code is no timeout (asked again); a first root that is no folder is refused as a cwd would be', async () => {
+    const dir = repo();
+    messy(dir);
+    const host = rawHost(dir, { roots: {} });
+    const asked = () => host.seen.filter((m) => m.method === 'roots/list');
+    const answerRoots = async (n: number, reply: object) => {
+      for (;;) {
+        const request = asked()[n];
+        if (request) return void host.send({ jsonrpc: '2.0', id: request.id, ...reply });
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    };
+    // Asked before any call: initialize and initialized arrive together (rawHost writes them at once).
+    await answerRoots(0, { error: { code: -32001, message: 'host busy' } });
+    host.send(toolCall(1, 'next'));
+    await answerRoots(1, { result: { roots: [{ uri: pathToFileURL(join(dir, 'gone')).href }] } });
+    const refused = (await host.answerTo(1)) as { result: ToolResult };
+    expect(refused.result.isError).toBe(true);
+    expect(text(refused.result)).toMatch(/^checkpoint: the host's first root ".*gone": no such directory; hint: /);
+    host.send(toolCall(2, 'next'));
+    await answerRoots(2, { result: { roots: [{ uri: pathToFileURL(dir).href }] } });
+    expect(await host.answerTo(2)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
+    host.child.stdin.end();
+    expect(await host.exited).toBe(0);
   });
 });
 
