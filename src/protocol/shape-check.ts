@@ -38,9 +38,14 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function show(v: unknown): string {
+/** A value in a message: its JSON, at most 60 characters, cut before an escape it would split (`\u00` would read as other text). */
+export function shownValue(v: unknown): string {
   const text = JSON.stringify(v) ?? String(v);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (text.length <= 60) return text;
+  const cut = text.slice(0, 57);
+  // An odd run of backslashes at the end opens an escape (an even one is escaped backslashes).
+  const open = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(cut);
+  return `${open && open[1]!.length % 2 === 1 ? cut.slice(0, open.index + open[1]!.length - 1) : cut}...`;
 }
 
 /** A check of one value at the current path; reports through the walk in progress. */
@@ -196,7 +201,7 @@ export class ShapeChecker {
     return text.replace(/\{(\w+)\}/g, (all, name: string) => {
       if (name === 'key') return last === undefined ? '' : String(last);
       if (name === 'path') return path;
-      if (name === 'value') return show(v);
+      if (name === 'value') return shownValue(v);
       if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
       if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
       if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');

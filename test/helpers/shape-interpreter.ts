@@ -3,6 +3,8 @@
 // held to: same reports, same order, same text.
 import { isIsoInstant } from '../../src/protocol/instant.js';
 import { joinPath } from '../../src/protocol/path.js';
+// How a message shows a value is not what the interpreter checks: the checker's own words.
+import { shownValue } from '../../src/protocol/shape-check.js';
 
 export interface Shape {
   [keyword: string]: unknown;
@@ -20,10 +22,6 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function show(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 /** A schema node with its $ref followed and its keywords read once: the walk reads these. */
 interface Node {
@@ -127,7 +125,7 @@ export class ShapeInterpreter {
     return text.replace(/\{(\w+)\}/g, (all, name: string) => {
       if (name === 'key') return last === undefined ? '' : String(last);
       if (name === 'path') return path;
-      if (name === 'value') return show(v);
+      if (name === 'value') return shownValue(v);
       if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
       if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
       if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');

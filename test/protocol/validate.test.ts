@@ -12,6 +12,7 @@ import {
   type ValidateContext,
 } from '../../src/protocol/validate.js';
 import { REQUIRED_FIELDS } from '../../src/protocol/fields.js';
+import { shownValue } from '../../src/protocol/shape-check.js';
 
 type Doc = Record<string, unknown>;
 
@@ -549,5 +550,22 @@ describe('paths', () => {
 
   it('deep errors carry the full path', () => {
     expectError(with_({ eval_scores: [{ rubric: 'r', score: 1 }, { rubric: 'r', score: 1, dimensions: { 'a.b': 'x' } }] }), 'eval_scores[1].dimensions."a.b"', /must be a number/);
+  });
+});
+
+describe('a value a message shows', () => {
+  it('is its JSON, cut at 57 characters with "...", never inside an escape (red team, 12-05: "\\u0..." read as other text)', () => {
+    expect(shownValue('short')).toBe('"short"');
+    for (let pad = 40; pad < 60; pad++) {
+      for (const tail of ['\u001b[2J and more text to pass the cut', '\\\\ and more text to pass the cut here', '"quoted" and more text to pass the cut']) {
+        const shown = shownValue(`${'x'.repeat(pad)}${tail}`);
+        expect(shown.endsWith('...')).toBe(true);
+        const body = shown.slice(0, -3);
+        expect(body.length).toBeLessThanOrEqual(57);
+        // Whole escapes only: the text is a start of a JSON string that parses once closed.
+        expect(() => JSON.parse(`${body}"`)).not.toThrow();
+        expect(JSON.stringify(`${'x'.repeat(pad)}${tail}`).startsWith(body)).toBe(true);
+      }
+    }
   });
 });
