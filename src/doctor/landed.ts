@@ -38,6 +38,11 @@ const MR_RE = /(?:^|[^\w/.!&-])!(\d{1,7})\b|(?<![\w-])(?:MR|mr)(?:\s?[!#]|[ -])(
  */
 const ORDINAL_BEFORE = /\b(?:[Ss]teps?|[Ii]tems?|[Pp]hases?|[Pp]arts?|[Pp]oints?|[Oo]ptions?|[Ss]tages?|[Rr]ounds?|[Rr]ows?|[Ll]ines?|[Cc]ases?|[Tt]asks?|[Ii]ssues?|[Bb]ugs?|[Tt]ickets?|[Nn]o\.?|[Nn]umber|MRs?|mrs?|[Mm]erge [Rr]equests?)\s*$/;
 /**
+ * The same for what a team counts besides PRs: a sprint, a CI build, job, run or pipeline, a
+ * story or epic, a release, a chapter (red team, 12-05: "Finish sprint #3" read as PR #3).
+ */
+const COUNTED_BEFORE = /\b(?:sprints?|builds?|jobs?|runs?|pipelines?|stor(?:y|ies)|epics?|milestones?|cards?|comments?|migrations?|requirements?|scenarios?|questions?|chapters?|sections?|tests?|releases?|attempts?|pages?|figures?|slides?|iterations?|weeks?|days?|versions?|tracks?)\s*$/i;
+/**
  * A lone "#1" that ranks something: "on the list" or "in line" after it, or a determiner before
  * it and a rank word after ("the #1 priority", "our #2 pick"); without the determiner, "Fix #12
  * item parsing" names PR #12. `from`..`to`: the match (it may start one character before the "#").
@@ -102,6 +107,27 @@ function otherProjects(text: string, m: RegExpMatchArray, repo: ThisRepo): boole
   return named !== null && !isThisRepo(named, repo);
 }
 
+/** A PR, MR or ticket written right after the words before it (AWAITED, FOLLOWS_UP). */
+const REF_AFTER = String.raw`\s+(?:the\s+)?((?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)`;
+/** Work an action waits for: "Once PR #20 is merged, bump the version", "after #20 lands", "when ENG-7 ships". */
+const AWAITED = new RegExp(String.raw`\b(?:until|once|after|when|as soon as|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends?\s+on)` + REF_AFTER, 'gi');
+/**
+ * Work an action can only do once it landed: "Backport #20", "Cherry-pick #20 into v2", "Revert
+ * #20 if…", "Deploy the fix from #20". (Not "Add a changelog entry for #20": the PR may hold it.)
+ */
+const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick(?:s|ing)?|revert(?:s|ing)?|port(?:s|ing)?|announc(?:e|es|ing)|deploy(?:s|ing)?)(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+
+/**
+ * The work `text` names as what it waits for or follows up (tokens as workRefs gives them): its
+ * landing is when the action can start, not a sign it was done (red team, 12-05: "Once PR #20 is
+ * merged, bump the version" was skipped as landed, and the merge's push refused).
+ */
+export function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
+  const found = new Set<string>();
+  for (const re of [AWAITED, FOLLOWS_UP]) for (const m of text.matchAll(re)) for (const r of workRefs(m[1]!, repo)) found.add(r.token);
+  return found;
+}
+
 /**
  * PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`), merge requests (`!12`, `MR 12`:
  * token `!12`) and ticket ids (`ABC-123`) that a piece of text refers to. A full PR or MR URL of
@@ -112,7 +138,8 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   const seen = new Map<string, WorkRef>();
   for (const m of text.matchAll(PR_RE)) {
     // A lone "#12" after "step" or "issue" numbers something else (the match starts one character before the "#").
-    if (m[1] !== undefined && ORDINAL_BEFORE.test(text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1)))) continue;
+    const before = m[1] === undefined ? '' : text.slice(Math.max(0, m.index - 16), m.index + (m[0].startsWith('#') ? 0 : 1));
+    if (m[1] !== undefined && (ORDINAL_BEFORE.test(before) || COUNTED_BEFORE.test(before))) continue;
     // "the #1 priority", "the #2 item on the list": a rank, not a PR ("Fix #12 item parsing" is one).
     if (m[1] !== undefined && isRank(text, m.index, m.index + m[0].length)) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;

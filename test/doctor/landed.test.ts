@@ -63,6 +63,11 @@ describe('PR references as people write them (r14)', () => {
     ['Fix #12 item parsing bug', [12]],
     ['Land #13 option flags', [13]],
     ['Close issue #12 and bug #7 (ticket #9)', []],
+    // What a team counts besides PRs (red team, 12-05).
+    ['Finish sprint #3, deploy build #3, re-run CI job #3', []],
+    ['Implement story #3 of Epic #2 before Release #4; see chapter #5, test #6 and run #7', []],
+    ['Deploy build #3 with the fix from #12', [12]],
+    ['Add tests (#12)', [12]],
     ['Sprint 45 retro, April 45th, print 45 pages', []],
     ['Open https://github.com/org/repo/issues/45', []],
     ['Write the PR description', []],
@@ -361,7 +366,7 @@ describe('one rule for when a landing counts, for doctor and for next/status', (
 
 describe('an action naming work not all landed', () => {
   it('is a note in doctor, never a warning, as next still recommends it (red team, 12-03)', () => {
-    const text = 'Rebase #16 onto main after #14 lands';
+    const text = 'Rebase #16 and #14 onto main';
     const cp = { skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [text] } as unknown as Checkpoint;
     const rel = '.checkpoints/api.checkpoint.json';
     const t0 = Date.parse(cp.updated_at) / 1000;
@@ -373,6 +378,41 @@ describe('an action naming work not all landed', () => {
     const both = { ...some, commits: [{ ...commit('b'.repeat(40), 'Merge pull request #16 from x/z', t0 + 200), parents: ['p', 'q'] }, ...only14] };
     expect(checkLandedWork(cp, both, rel).map((f) => f.level)).toEqual(['warning', 'warning']);
     expect(landedEvidence(cp, both, rel)(text)).not.toBeNull();
+  });
+});
+
+describe('an action waiting for work, or following it up', () => {
+  const rel = '.checkpoints/api.checkpoint.json';
+  const t0 = Date.parse('2026-11-01T00:00:00Z') / 1000;
+  const merged = (n: number, dt: number) => ({ ...commit(String(n).padStart(40, 'c'), `Merge pull request #${n} from x/y`, t0 + dt), parents: ['p', 'q'] });
+  const evidenceOf = (text: string, commits: ReturnType<typeof merged>[]) => ({ ...NO_EVIDENCE, commits, queued: new Map([[rel, new Map([[text, t0]])]]) });
+  const cpOf = (text: string) => ({ skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [text] }) as unknown as Checkpoint;
+
+  it.each([
+    'Once PR #20 is merged, bump the version to 1.2 and tag it',
+    'Rebase onto main after PR #20 lands',
+    'Bump the SDK when #20 ships',
+    'Backport #20 to release-1.x',
+    'Cherry-pick #20 into v2',
+    'Revert #20 if perf regresses',
+    'Deploy the fix from #20 to staging',
+  ])('%s: its landing is no redo (red team, 12-05: skipped by next, and its merge\'s push refused)', (text) => {
+    const e = evidenceOf(text, [merged(20, 100)]);
+    expect(checkLandedWork(cpOf(text), e, rel)).toEqual([]);
+    expect(landedEvidence(cpOf(text), e, rel)(text)).toBeNull();
+  });
+
+  it('other work it names still counts: "Rebase #16 onto main after #14 lands" once #16 landed is a redo', () => {
+    const text = 'Rebase #16 onto main after #14 lands';
+    expect(checkLandedWork(cpOf(text), evidenceOf(text, [merged(14, 100)]), rel)).toEqual([]);
+    const both = evidenceOf(text, [merged(16, 200), merged(14, 100)]);
+    const found = checkLandedWork(cpOf(text), both, rel);
+    expect(found.map((f) => f.level)).toEqual(['warning']);
+    expect(found[0]!.message.startsWith(`"${text}" names #16, which landed`)).toBe(true);
+    expect(landedEvidence(cpOf(text), both, rel)(text)).not.toBeNull();
+    // Naming it is not waiting for it.
+    const plain = 'Add a changelog entry for #20';
+    expect(checkLandedWork(cpOf(plain), evidenceOf(plain, [merged(20, 100)]), rel).map((f) => f.level)).toEqual(['warning']);
   });
 });
 
