@@ -120,7 +120,14 @@ export function entryNote(entry: string): string {
  * "deleted on purpose", "renamed to src/b.ts"; never one about its content ("removed the v1
  * handler") or a plan ("to be deleted").
  */
-const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|renamed|moved)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already)\b)/i;
+const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|renamed|moved)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already|earlier|today|yesterday|here|too|also|this\s+(?:session|run|week|sprint|PR|branch|commit|time))\b)/i;
+/**
+ * The other ways people say a file is gone: "no longer needed", "obsolete", "superseded",
+ * "replaced by src/new.ts", "merged into src/b.ts", "now src/new.ts", "deprecated, removed"
+ * (red team, 12-05). Read only for a file that is missing, so a word about one that exists
+ * ("deprecated") never hides anything.
+ */
+const GONE_OTHERWISE = /^(?:(?:now|since|was|is|been|has\s+been)\s+)?(?:no\s+longer\s+(?:needed|used|exists?|there|present)|not\s+needed(?:\s+any\s*more)?|obsolete|superseded|unused|replaced|(?:merged|folded|split)\s+into|now\s+(?:at\s+|in\s+)?[\w.@-]*\/[\w./@-]*|deprecated)(?=\s*$|[\s,;.)\]\u2014\u2013-])/i;
 
 /**
  * A note saying the file is not made yet: "to write", "to be created in phase 3", "planned",
@@ -132,7 +139,7 @@ const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|create
 /** What an entry's note says happened to its file when it says the file is gone ("removed in PR 40"), else null. */
 export function goneNote(entry: string): string | null {
   const note = entryNote(entry);
-  return GONE.test(note) ? note : null;
+  return GONE.test(note) || GONE_OTHERWISE.test(note) ? note : null;
 }
 
 /** An entry's note when it says the file is not made yet ("to write"), else null. */
