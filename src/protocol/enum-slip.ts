@@ -19,6 +19,17 @@ const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
 export function suggestEnum(written: string, allowed: readonly string[]): string | null {
+  const meant = enumWord(written, allowed);
+  if (meant !== null) return meant;
+  // A value with its reason after it: "blocked - waiting on API key", "Blocked (vendor)", "done: shipped in #12".
+  const head = HEAD_BEFORE_REASON.exec(written.trim());
+  return head ? enumWord(head[1]!, allowed) : null;
+}
+
+/** The words before a reason: up to " - ", a colon, a parenthesis, a comma, a semicolon or a dash of its own. */
+const HEAD_BEFORE_REASON = /^(.{1,24}?)\s*(?:\s[-\u2013\u2014]\s|[:(,;\u2013\u2014])/;
+
+function enumWord(written: string, allowed: readonly string[]): string | null {
   const n = norm(written);
   const direct = allowed.find((a) => norm(a) === n);
   if (direct !== undefined) return direct;

@@ -20,6 +20,14 @@ describe('suggestEnum', () => {
     expect(suggestEnum('Done ✅', ROW_STATUSES)).toBe('complete');
     expect(suggestEnum('WIP!', CHECKPOINT_STATUSES)).toBe('in_progress');
     expect(suggestEnum('🚧 in progress', ROW_STATUSES)).toBe('in_progress');
+    // The value and its reason (red team, 12-05): the words before it.
+    expect(suggestEnum('blocked - waiting on API key', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('Blocked (waiting on API key)', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('blocked: waiting for key', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('on hold \u2014 vendor', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('done, shipped in #12', ROW_STATUSES)).toBe('complete');
+    expect(suggestEnum('almost done - one test left', CHECKPOINT_STATUSES)).toBeNull();
+    expect(suggestEnum('in-progress-ish', CHECKPOINT_STATUSES)).toBeNull();
   });
 
   it('only ever suggests a value of the enum', () => {
