@@ -3,7 +3,7 @@
 import { actionText, type Checkpoint, type NextAction } from './types.js';
 import { suggestEnum } from './enum-slip.js';
 import { instantMs } from './instant.js';
-import { BLOCKER_NEEDS } from './shapes.generated.js';
+import { BLOCKER_NEEDS, ROW_STATUSES } from './shapes.generated.js';
 
 export const RANKS = {
   userDecision: 1,
@@ -93,13 +93,31 @@ export interface ActionChoice {
   reconcile: boolean;
 }
 
+/** What a skipped action's evidence says when the checkpoint itself marks it done. */
+export const MARKED_DONE = 'marked done in the checkpoint (move it to recently_done)';
+
+/**
+ * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key
+ * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`,
+ * `~~…~~`, `DONE: …`). Red team, 12-05: next recommended such an action.
+ */
+export function markedDone(action: unknown): boolean {
+  if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
+    const a = action as Record<string, unknown>;
+    if (a.done === true || a.completed === true) return true;
+    for (const key of ['status', 'state']) if (typeof a[key] === 'string' && suggestEnum(a[key] as string, ROW_STATUSES) === 'complete') return true;
+  }
+  return DONE_WORDS.test(actionText(action as NextAction));
+}
+const DONE_WORDS = /^\s*(?:[-*]\s*)?(?:\[[xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|~~[^~].*~~\s*$|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)/u;
+
 /** `landedEvidence(text)` returns a description of the landing, or null when not landed. */
 export function chooseAction(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed: ActionChoice['landed'] = [];
   for (let i = 0; i < actions.length; i++) {
     const text = actionText(actions[i]!);
-    const evidence = landedEvidence(text);
+    const evidence = markedDone(actions[i]) ? MARKED_DONE : landedEvidence(text);
     if (evidence === null) return { action: actions[i]!, index: i, landed, reconcile: false };
     landed.push({ index: i, text, evidence });
   }

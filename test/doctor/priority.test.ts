@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseAction, isStale, rankCheckpoints, rankOf, RANKS } from '../../src/protocol/priority.js';
+import { chooseAction, isStale, MARKED_DONE, rankCheckpoints, rankOf, RANKS } from '../../src/protocol/priority.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
 
 const base = (over: Partial<Checkpoint>): Checkpoint => ({
@@ -54,6 +54,17 @@ describe('chooseAction', () => {
     const all = chooseAction(base({ next_actions: ['Merge #1'] }), landed);
     expect(all).toMatchObject({ action: null, reconcile: true });
     expect(chooseAction(base({ next_actions: [] }), landed)).toMatchObject({ action: null, reconcile: false });
+  });
+
+  it('skips an action the checkpoint marks done, by a key or by its words (red team, 12-05)', () => {
+    const marked = [{ text: 'Write the migration', done: true }, { text: 'Wire the route', status: 'done' }, { text: 'Seed', completed: true }, { text: 'Index', state: 'Completed' }, '[x] Update docs', '- [X] Lint', '✅ Add tests', '✔ Bump deps', '~~Old plan~~', 'DONE: tag v1', 'Done — ship'];
+    const cp = base({ next_actions: [...marked, 'Deploy to staging'] });
+    const choice = chooseAction(cp, () => null);
+    expect(choice).toMatchObject({ action: 'Deploy to staging', index: marked.length, reconcile: false });
+    expect(choice.landed.map((l) => l.evidence)).toEqual(marked.map(() => MARKED_DONE));
+    const open = ['Write the done-check', 'Done criteria: tests pass', { text: 'Ship', done: false }, { text: 'Ship', status: 'in_progress' }, 'Strike ~~old~~ names', '[ ] Update docs', 'x] odd'];
+    for (const action of open) expect(chooseAction(base({ next_actions: [action] }), () => null).index, JSON.stringify(action)).toBe(0);
+    expect(chooseAction(base({ next_actions: ['[x] Update docs'] }), () => null)).toMatchObject({ action: null, reconcile: true });
   });
 });
 

@@ -1,5 +1,5 @@
 import { actionText } from '../../protocol/types.js';
-import { RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
+import { MARKED_DONE, RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
@@ -22,7 +22,7 @@ export function recommend(item: AgendaItem): Recommendation {
   const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
-  if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.status, item.choice.landed.length) };
+  if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.status, item.choice.landed.length, doneHow(item.choice.landed)) };
   if (item.choice.action !== null) return { ...base, kind: 'action', text: actionText(item.choice.action) };
   return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
 }
@@ -32,9 +32,15 @@ export function recommend(item: AgendaItem): Recommendation {
  * written: `done` pops one action each time, and refuses the last one of an in_progress skill
  * unless it is finished (`--complete`) or something is queued after it.
  */
-export function reconcileText(skill: string, status: unknown, count: number): string {
+/** How the skipped actions are done: landed in git, marked done in the file, or some of each. */
+function doneHow(skipped: readonly { evidence: string }[]): string {
+  const marked = skipped.filter((s) => s.evidence === MARKED_DONE).length;
+  return marked === 0 ? 'already landed' : marked === skipped.length ? 'already marked done' : 'already landed or marked done';
+}
+
+export function reconcileText(skill: string, status: unknown, count: number, how = 'already landed'): string {
   const done = `checkpoint done ${skill}`;
-  const head = `Reconcile ${skill}: ${count === 1 ? 'its queued action' : `all ${count} queued actions`} already landed`;
+  const head = `Reconcile ${skill}: ${count === 1 ? 'its queued action' : `all ${count} queued actions`} ${how}`;
   if (status !== 'in_progress') return `${head}; run \`${done}\`${count === 1 ? '' : ` ${count} times`}, or rewrite next_actions`;
   const before = count === 1 ? '' : `\`${done}\` ${count - 1 === 1 ? 'once' : `${count - 1} times`}, then `;
   return `${head}; if ${skill} is finished run ${before}\`${done} --complete\`; else queue what comes next (\`checkpoint update ${skill} --next_actions+='...'\`) and then run \`${done}\`${count === 1 ? '' : ` ${count} times`}`;
