@@ -227,18 +227,27 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
 function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
   const files = cp.context_primer?.generated_files;
   if (!Array.isArray(files)) return [];
-  const mapped = fromProjectDir(cp, root);
+  const fromDir = fromProjectDir(cp, root);
+  const sub = projectSubfolder(cp, root);
+  // A package's checkpoint kept at the repository's top (a monorepo) lists its files from its
+  // own project_dir ("src/index.ts" of packages/app): read there when the top has no such file.
+  const inSub = (p: string) => {
+    if (sub === null || isAbsolute(p)) return p;
+    const rel = repoRelative(root, p);
+    return rel !== null && !existsRel(rel) && existsRel(`${sub}/${rel}`) ? `${sub}/${rel}` : p;
+  };
+  const mapped = fromDir || sub !== null ? (p: string) => inSub(fromDir ? fromDir(p) : p) : null;
   const exists = (p: string) => {
     const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
   };
-  const dir = mapped ? comparable(cp.project_dir) : '';
+  const dir = fromDir ? comparable(cp.project_dir) : '';
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
     // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text.
     return entryParts(entry, exists).map((part) => {
-      // An entry naming project_dir reads differently per checkpoint: kept apart by it.
-      const key = mapped && comparable(part).includes(dir) ? `${cp.project_dir}\0${part}` : part;
+      // An entry naming project_dir, or read from a package's folder, reads differently per checkpoint: kept apart by it.
+      const key = (fromDir && comparable(part).includes(dir)) || sub !== null ? `${cp.project_dir}\0${part}` : part;
       let resolved = entries.get(key);
       if (!resolved) {
         const parsed = parseEntry(part, exists);
@@ -248,6 +257,14 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
       return { index, entry, ...resolved };
     });
   });
+}
+
+/** project_dir when it names a folder inside this repository below its top (a monorepo's package), repo-relative; else null. */
+function projectSubfolder(cp: Checkpoint, root: string): string | null {
+  const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
+  if (!isAbsolute(written) || written.includes('\0')) return null;
+  const rel = repoRelative(root, written.replace(/\/+$/, ''));
+  return rel ? rel : null;
 }
 
 /** A target's paths as fromProjectDir maps them (a pattern keeps its text as written, for messages). */

@@ -1,7 +1,7 @@
 // Which checkout path a generated_files entry written on another machine names (r14 W4).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromProjectDir, repoRelative } from '../../src/doctor/checks.js';
+import { fromProjectDir, generatedTargets, repoRelative } from '../../src/doctor/checks.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
 
 const ROOT = '/work/repo';
@@ -38,5 +38,18 @@ describe('paths under project_dir written elsewhere', () => {
       const entry = flip(`c:${slash}${dirSegs.join(slash)}`, upper) + slash + rest.join('\\');
       expect(inRepo(dir, entry)).toBe(rest.join('/'));
     }));
+  });
+});
+
+describe('a package checkpoint kept at the top of a monorepo (red team, 12-05)', () => {
+  const targets = (projectDir: string, files: string[], held: string[]) =>
+    generatedTargets({ project_dir: projectDir, context_primer: { generated_files: files } } as unknown as Checkpoint, ROOT, new Map(), (rel) => held.includes(rel)).map((t) => t.rel);
+
+  it('reads a relative entry from project_dir when the top has no such file, and from the top when it has', () => {
+    const held = ['packages/app/src/index.ts', 'README.md', 'packages/app/README.md', 'packages/app/src/b.ts'];
+    expect(targets(`${ROOT}/packages/app`, ['src/index.ts', 'README.md', 'packages/app/src/b.ts', 'src/gone.ts'], held)).toEqual(['packages/app/src/index.ts', 'README.md', 'packages/app/src/b.ts', 'src/gone.ts']);
+    // project_dir the top itself, or another machine's: as before.
+    expect(targets(ROOT, ['src/index.ts'], held)).toEqual(['src/index.ts']);
+    expect(targets('/home/me/monorepo/packages/app', ['src/index.ts'], held)).toEqual(['src/index.ts']);
   });
 });
