@@ -7,7 +7,8 @@
 //  - an in-place edit against a removal or a different edit: a conflict on that run.
 // A side that replaced its whole queue (every base item gone, new items after) is read as
 // pops + appends, not as an edit: that is what `done` + append does on a short queue. The
-// new items stay in front only when they replace the old item for item.
+// new items stay in front only when they replace the old item for item. Item for item with
+// each action's `text` kept, it is an edit (a priority changed), as in a longer queue.
 //
 // Where both sides insert at the same place (typically both append at the end), each
 // side's block keeps its own order. Items already queued in base (a side moved them there:
@@ -67,7 +68,11 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
     sideFrom = sideTo + 1;
   }
   const only = hunks.length === 1 ? hunks[0]! : undefined;
-  if (only && only.start === 0 && only.end === base.length && isEdit(only)) {
+  // Item for item with the same words (an action's priority or owner changed): an edit in
+  // place, as it is in a longer queue, never a pop and an append that would keep the action
+  // twice beside the other side's edit of it (red team, 12-05).
+  const edited = only !== undefined && only.items.length === base.length && only.items.every((item, k) => sameWords(item, base[k]!));
+  if (only && only.start === 0 && only.end === base.length && isEdit(only) && !edited) {
     // Item for item (the same count), it reads as an edit: the new items stand where the old
     // ones did, so the next action keeps its place. Otherwise pops + appends at the back.
     const at = only.items.length === base.length ? 0 : base.length;
@@ -76,6 +81,13 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
     return at === 0 ? [insert, remove] : [remove, insert];
   }
   return hunks;
+}
+
+/** Two action objects with the same `text`: one action, its other keys edited. */
+function sameWords(a: JsonValue, b: JsonValue): boolean {
+  const text = (v: JsonValue) => (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.text === 'string' ? v.text : undefined);
+  const t = text(a);
+  return t !== undefined && t === text(b);
 }
 
 /** Hunks sorted by start; at equal start an insertion (before the base item) comes first. */

@@ -528,6 +528,22 @@ describe('queue policy (next_actions)', () => {
     expect(actions(merge3(BASE, ours, theirs).value)).toEqual(['one', 'two', 'three', 'b: second', 'a: first', 'c: third']);
   });
 
+  it('a one-action queue whose action both sides edited differently (same words) is a conflict, never the action twice (red team, 12-05)', () => {
+    const base = edit((d) => (d.next_actions = [{ text: 'Run the evals', priority: 1 }]));
+    const ours = edit((d) => (d.next_actions[0].priority = 2), base);
+    const theirs = edit((d) => (d.next_actions[0].priority = 3), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts.length).toBe(1);
+    expect(displays(conflicts)[0]).toMatch(/^next_actions/);
+    expect(actions(value).filter((a: { text?: string }) => a.text === 'Run the evals').length).toBeLessThanOrEqual(1);
+    // One side's edit alone is taken; the same edit on both is taken once.
+    expect(actions(merge3(base, ours, base).value)).toEqual([{ text: 'Run the evals', priority: 2 }]);
+    expect(actions(merge3(base, ours, ours).value)).toEqual([{ text: 'Run the evals', priority: 2 }]);
+    // Done and a new action on one side, the old one edited on the other: still pops + appends there.
+    const popped = edit((d) => (d.next_actions = ['Ship']), base);
+    expect(merge3(base, ours, popped).conflicts.length).toBe(1);
+  });
+
   it('pops and appends together: popped on one side, appended on both', () => {
     const ours = edit((d) => {
       d.next_actions.shift();
