@@ -238,7 +238,8 @@ function mergeNode(
       break;
     case 'records': {
       // progress_table rows written without an id are known by their label (records.ts).
-      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t, { byLabel: policyPath.length === 1 && policyPath[0] === 'progress_table' });
+      const top = policyPath.length === 1 ? policyPath[0] : undefined;
+      const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t, { byLabel: top === 'progress_table', byText: top === 'blockers' });
       if (merged) return merged;
       break;
     }

@@ -30,12 +30,14 @@ interface RecordIndex {
 /**
  * The ids of `entries`, or null when some entry has no usable id: then the array is not a record
  * set. `byLabel` (the protocol's progress_table): a row written without an id is known by its
- * label, as readers show it, so one such row does not make the whole table one value.
+ * label, as readers show it, so one such row does not make the whole table one value. `byText`
+ * (the protocol's blockers): a blocker written as a string (as people write one) is known by its
+ * text, so adding one on a branch and resolving another on the other merge (red team, 12-05).
  */
-function idsOf(entries: readonly JsonValue[], byLabel: boolean): string[] | null {
+function idsOf(entries: readonly JsonValue[], byLabel: boolean, byText: boolean): string[] | null {
   const ids: string[] = [];
   for (const entry of entries) {
-    const id = recordId(entry) ?? (byLabel ? labelId(entry) : undefined);
+    const id = recordId(entry) ?? (byLabel ? labelId(entry) : undefined) ?? (byText && typeof entry === 'string' ? `text:${entry}` : undefined);
     if (id === undefined) return null;
     ids.push(id);
   }
@@ -161,8 +163,8 @@ function keyRows(entries: readonly JsonValue[], ids: readonly string[], groups: 
 }
 
 /** The three sides keyed alike, or null when some side is not a record set. */
-function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], byLabel: boolean): [RecordIndex, RecordIndex, RecordIndex] | null {
-  const [b, o, t] = [idsOf(base, byLabel), idsOf(ours, byLabel), idsOf(theirs, byLabel)];
+function indexSides(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], byLabel: boolean, byText: boolean): [RecordIndex, RecordIndex, RecordIndex] | null {
+  const [b, o, t] = [idsOf(base, byLabel, byText), idsOf(ours, byLabel, byText), idsOf(theirs, byLabel, byText)];
   if (!b || !o || !t) return null;
   const repeated = new Set<string>();
   for (const list of [b, o, t]) addRepeats(list, repeated);
@@ -261,9 +263,9 @@ export function mergeRecords(
   base: readonly JsonValue[],
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
-  opts: { byLabel?: boolean } = {},
+  opts: { byLabel?: boolean; byText?: boolean } = {},
 ): JsonValue[] | undefined {
-  const sides = indexSides(base, ours, theirs, opts.byLabel === true);
+  const sides = indexSides(base, ours, theirs, opts.byLabel === true, opts.byText === true);
   if (!sides) return undefined;
   const [b, o, t] = sides;
   const result: JsonValue[] = [];

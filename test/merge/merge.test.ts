@@ -253,6 +253,20 @@ describe('log policy', () => {
 });
 
 describe('records policy', () => {
+  it('blockers written as strings are known by their text: one added on a branch, another resolved on the other, merge (red team, 12-05)', () => {
+    const base = edit((d) => (d.blockers = ['waiting on design']));
+    const ours = edit((d) => d.blockers.push('need API key'), base);
+    const theirs = edit((d) => (d.blockers = []), base);
+    const { value, conflicts } = merge3(base, ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect((value as JsonObject).blockers).toEqual(['need API key']);
+    // Mixed with records, each known its own way.
+    const mixed = edit((d) => (d.blockers = [{ id: 'b1', description: 'flaky CI', needs: 'code_fix' }, 'waiting on design']));
+    const addRecord = edit((d) => d.blockers.push({ id: 'b2', description: 'no key', needs: 'external_dep' }), mixed);
+    const dropText = edit((d) => d.blockers.splice(1, 1), mixed);
+    expect((merge3(mixed, addRecord, dropText).value as JsonObject).blockers).toEqual([{ id: 'b1', description: 'flaky CI', needs: 'code_fix' }, { id: 'b2', description: 'no key', needs: 'external_dep' }]);
+  });
+
   const ids = (value: JsonValue, key: string) => (value as any)[key].map((r: any) => r.id);
 
   it('keeps records added on either side and merges edits to different fields of one record', () => {
