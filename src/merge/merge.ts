@@ -237,7 +237,7 @@ function mergeNode(
       if (arrays) return mergeLog(ctx, path, policyPath, policy, arrays.b, arrays.o, arrays.t);
       break;
     case 'records': {
-      // progress_table rows written without an id are known by their label (records.ts).
+      // progress_table rows written without an id are known by their label, blockers written as strings by their text (records.ts).
       const top = policyPath.length === 1 ? policyPath[0] : undefined;
       const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t, { byLabel: top === 'progress_table', byText: top === 'blockers' });
       if (merged) return merged;

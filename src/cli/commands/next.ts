@@ -27,17 +27,17 @@ export function recommend(item: AgendaItem): Recommendation {
   return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
 }
 
-/**
- * What clears a checkpoint whose `count` queued actions all landed, in commands that work as
- * written: `done` pops one action each time, and refuses the last one of an in_progress skill
- * unless it is finished (`--complete`) or something is queued after it.
- */
 /** How the skipped actions are done: landed in git, marked done in the file, or some of each. */
 function doneHow(skipped: readonly { evidence: string }[]): string {
   const marked = skipped.filter((s) => s.evidence === MARKED_DONE).length;
   return marked === 0 ? 'already landed' : marked === skipped.length ? 'already marked done' : 'already landed or marked done';
 }
 
+/**
+ * What clears a checkpoint whose `count` queued actions all landed, in commands that work as
+ * written: `done` pops one action each time, and refuses the last one of an in_progress skill
+ * unless it is finished (`--complete`) or something is queued after it.
+ */
 export function reconcileText(skill: string, status: unknown, count: number, how = 'already landed'): string {
   const done = `checkpoint done ${skill}`;
   const head = `Reconcile ${skill}: ${count === 1 ? 'its queued action' : `all ${count} queued actions`} ${how}`;
