@@ -122,12 +122,12 @@ export function entryNote(entry: string): string {
  */
 const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|renamed|moved)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already|earlier|today|yesterday|here|too|also|this\s+(?:session|run|week|sprint|PR|branch|commit|time))\b)/i;
 /**
- * The other ways people say a file is gone: "no longer needed", "obsolete", "superseded",
- * "replaced by src/new.ts", "merged into src/b.ts", "now src/new.ts", "deprecated, removed"
- * (red team, 12-05). Read only for a file that is missing, so a word about one that exists
- * ("deprecated") never hides anything.
+ * The other ways people say a file is gone: "no longer needed", "replaced by src/new.ts",
+ * "merged into src/b.ts", "now src/new.ts", "deprecated, removed" (red team, 12-05). Read only
+ * for a file that is missing. Not a word on its content's worth ("superseded by the guides",
+ * "obsolete"): the file was there when that was written, and its removal since is drift.
  */
-const GONE_OTHERWISE = /^(?:(?:now|since|was|is|been|has\s+been)\s+)?(?:no\s+longer\s+(?:needed|used|exists?|there|present)|not\s+needed(?:\s+any\s*more)?|obsolete|superseded|unused|replaced|(?:merged|folded|split)\s+into|now\s+(?:at\s+|in\s+)?[\w.@-]*\/[\w./@-]*|deprecated)(?=\s*$|[\s,;.)\]\u2014\u2013-])/i;
+const GONE_OTHERWISE = /^(?:(?:now|since|was|is|been|has\s+been)\s+)?(?:no\s+longer\s+(?:needed|used|exists?|there|present)|not\s+needed(?:\s+any\s*more)?|replaced\s+(?:by|with)|(?:merged|folded|split)\s+into|now\s+(?:at\s+|in\s+)?[\w.@-]*\/[\w./@-]*|deprecated\s*(?:,|and)\s*(?:deleted|removed|dropped))(?=\s*$|[\s,;.)\]\u2014\u2013-])/i;
 
 /**
  * A note saying the file is not made yet: "to write", "to be created in phase 3", "planned",

@@ -87,7 +87,7 @@ describe.each(ENGINES)('a commit dated before the checkpoint on top of the work 
     dirs.push(dir);
     write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
     commitAll(dir, 'initial', ago(24 * 60));
-    write(dir, FILE, `${JSON.stringify(checkpoint(['src/gen.ts (regenerated, PR 12)'], { next_actions: ['Wait for PR #482 (invoice totals) to land, then rebase', 'Review the spec with the API team'] }), null, 2)}\n`);
+    write(dir, FILE, `${JSON.stringify(checkpoint(['src/gen.ts (regenerated, PR 12)'], { next_actions: ['Finish PR #482 (invoice totals) and rebase it', 'Review the spec with the API team'] }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(120));
     git(dir, ['checkout', '-q', '-b', 'feat']);
     write(dir, 'src/totals.ts', 'totals\n');

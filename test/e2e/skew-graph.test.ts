@@ -84,7 +84,7 @@ describe.each(ENGINES)('%s engine: what a commit dated before the checkpoint but
   it('its merge of a queued PR is a landing after the queueing: doctor warns, next and status skip the action', async () => {
     const dir = makeRepo();
     write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
-    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Wait for PR #482 (invoice totals) to land, then rebase', 'Review the spec with the API team']));
+    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Finish PR #482 (invoice totals) and rebase it', 'Review the spec with the API team']));
     commitAll(dir, 'checkpoint: api', ago(120));
     git(dir, ['checkout', '-q', '-b', 'feat']);
     write(dir, 'src/totals.ts', 'totals\n');
@@ -127,7 +127,7 @@ describe.each(ENGINES)('%s engine: an uncommitted checkpoint', (engine) => {
   it('a text the committed checkpoint queued keeps the commit that queued it: a skewed merge after it is a landing', async () => {
     const dir = makeRepo();
     write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
-    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Wait for PR #482 (invoice totals) to land, then rebase', 'Review the spec with the API team']));
+    write(dir, FILE, checkpoint('api', 121, ['src/gen.ts'], ['Finish PR #482 (invoice totals) and rebase it', 'Review the spec with the API team']));
     commitAll(dir, 'checkpoint: api', ago(120));
     git(dir, ['checkout', '-q', '-b', 'feat']);
     write(dir, 'src/totals.ts', 'totals\n');
@@ -146,7 +146,7 @@ describe.each(ENGINES)('%s engine: an uncommitted checkpoint', (engine) => {
 
   it('a hand edit that kept updated_at keeps the save\'s commit: a skewed edit after it is a change since', async () => {
     // Its revisions are read for the queued PR's date: they show the commit that recorded this updated_at.
-    const { dir, regen } = regeneratedBehind(['Wait for PR #482 (invoice totals) to land, then rebase']);
+    const { dir, regen } = regeneratedBehind(['Finish PR #482 (invoice totals) and rebase it']);
     // A note added by hand, updated_at untouched: the save is still the one the commit recorded.
     write(dir, FILE, read(dir, FILE).replace('"OpenAPI 3.1"', '"OpenAPI 3.1 (see PR 12)"'));
     expect(git(dir, ['status', '--porcelain', FILE]).trim()).toBe(`M ${FILE}`);
