@@ -107,7 +107,9 @@ export function markedDone(action: unknown): boolean {
     if (a.done === true || a.completed === true) return true;
     for (const key of ['status', 'state']) if (typeof a[key] === 'string' && suggestEnum(a[key] as string, ROW_STATUSES) === 'complete') return true;
   }
-  return DONE_WORDS.test(actionText(action as NextAction));
+  // An object without text (a `{"task": …}` slip) has no words to read.
+  const text: unknown = actionText(action as NextAction);
+  return typeof text === 'string' && DONE_WORDS.test(text);
 }
 const DONE_WORDS = /^\s*(?:[-*]\s*)?(?:\[[xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|~~[^~].*~~\s*$|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)/u;
 
