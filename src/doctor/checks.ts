@@ -15,7 +15,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
-import { awaitedWork, findLandings, workRefs } from './landed.js';
+import { awaitedWork, findLandings, WAITS_ON, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
@@ -792,12 +792,6 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     }));
   })];
 }
-
-/**
- * A blocker's words that it waits on work to land, and the work named right after them (group 1):
- * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9".
- */
-const WAITS_ON = /\b(?:until|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|once|depends\s+on)\s+(?:the\s+)?((?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)/gi;
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
   const value = cp.skill_state?.verified_for_sha;

@@ -107,10 +107,18 @@ function otherProjects(text: string, m: RegExpMatchArray, repo: ThisRepo): boole
   return named !== null && !isThisRepo(named, repo);
 }
 
-/** A PR, MR or ticket written right after the words before it (AWAITED, FOLLOWS_UP). */
+/** A PR, MR or ticket written right after the words before it (group 1). */
 const REF_AFTER = String.raw`\s+(?:the\s+)?((?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)`;
-/** Work an action waits for: "Once PR #20 is merged, bump the version", "after #20 lands", "when ENG-7 ships". */
-const AWAITED = new RegExp(String.raw`\b(?:until|once|after|when|as soon as|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends?\s+on)` + REF_AFTER, 'gi');
+/** Words of waiting for work to land. */
+const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends\s+on`;
+/**
+ * A blocker's words that it waits on work to land, and the work named right after them (group 1):
+ * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9". Not
+ * "after #20", which in a blocker tells a cause ("broke after #20 landed").
+ */
+export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REF_AFTER, 'gi');
+/** Work an action waits for: those words, and "after #20 lands", "when ENG-7 ships", "as soon as #20 merges". */
+const AWAITED = new RegExp(String.raw`\b(?:${WAITING}|after|when|as soon as)` + REF_AFTER, 'gi');
 /**
  * Work an action can only do once it landed: "Backport #20", "Cherry-pick #20 into v2", "Revert
  * #20 if…", "Deploy the fix from #20". (Not "Add a changelog entry for #20": the PR may hold it.)

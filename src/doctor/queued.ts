@@ -7,7 +7,7 @@ import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
-import { authorTimes, blobTexts } from '../git/fast-forward.js';
+import { blobTexts, storedAuthorTime } from '../git/fast-forward.js';
 import { withNewRevisions } from '../git/file-lives.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
@@ -101,8 +101,8 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
 /** Read from the object store (no git process); git where it cannot. */
 async function authorTime(root: string, history: () => Promise<GitHistory>, sha: string): Promise<number> {
   const commonDir = repoKey(root)?.commonDir;
-  const stored = commonDir ? authorTimes(commonDir, [sha])?.get(sha) : undefined;
-  if (stored !== undefined) return stored;
+  const stored = commonDir ? storedAuthorTime(commonDir, sha) : null;
+  if (stored !== null) return stored;
   const [commit] = await (await history()).changesOf([sha]);
   return commit?.authorTime ?? NaN;
 }

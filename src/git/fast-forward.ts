@@ -346,21 +346,15 @@ export function blobTexts(commonDir: string, oids: readonly string[], maxBytes: 
   return out;
 }
 
-/** The author time (seconds) of each commit of `shas`, read from the object store as blobTexts reads; null when git must answer. */
-export function authorTimes(commonDir: string, shas: readonly string[]): Map<string, number> | null {
+/** Commit `sha`'s author time (seconds), read from the object store as blobTexts reads; null when git must answer. */
+export function storedAuthorTime(commonDir: string, sha: string): number | null {
   if (existsSync(join(commonDir, 'objects', 'info', 'alternates'))) return null;
-  const store = new ObjectStore(join(commonDir, 'objects'));
-  const out = new Map<string, number>();
   try {
-    for (const sha of new Set(shas)) {
-      const found = store.readKnown(sha);
-      if (!found || found.type !== 'commit' || found.data === null) return null;
-      out.set(sha, parseCommit(sha, found.data).authorTime);
-    }
+    const found = new ObjectStore(join(commonDir, 'objects')).readKnown(sha);
+    return found && found.type === 'commit' && found.data !== null ? parseCommit(sha, found.data).authorTime : null;
   } catch {
     return null;
   }
-  return out;
 }
 
 /** The top-level folder of each repository-relative path ('' for a file at the top), once each. */
