@@ -186,9 +186,44 @@ function looksLikePath(text: string): boolean {
  * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked.
  */
 export function entryParts(entry: string, exists: (path: string) => boolean): string[] {
-  if (!LIST_JOINER.test(entry)) return [entry];
   const whole = entry.trim();
-  return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry);
+  if (LIST_JOINER.test(entry) && !exists(whole) && !exists(entryPathText(whole))) {
+    const parts = listParts(entry);
+    if (parts.length > 1) return parts;
+  }
+  return proseParts(entry, exists) ?? [entry];
+}
+
+/**
+ * The files prose names where a path should stand ("see docs/auth.md for details", "Refactored
+ * the auth flow in src/x.ts", red team D1): each one a file has now, so an edit to it is drift as a
+ * listed file's is; null when the entry is no such prose. A path the prose names that no file has
+ * stays unchecked, never "missing": prose tells of files gone or still to write ("src/old.ts was
+ * folded into src/new.ts"), and a plan ("- [ ] write docs/guide.md") names nothing made yet.
+ */
+function proseParts(entry: string, exists: (path: string) => boolean): string[] | null {
+  const mentions = proseMentions(entry);
+  if (!mentions.length) return null;
+  const target = parseEntry(entry, exists);
+  // A spaced name git may know ("docs/my notes.md") has no word that is a path of its own; a sentence ending in one does.
+  if (target.kind !== 'note' || target.url !== undefined || target.struck !== undefined) return null;
+  if (OPEN_BOX.test(unquote(entry.trim()))) return null;
+  const named = mentions.flatMap((m) => {
+    const t = parseEntry(m, exists);
+    return t.kind === 'path' && exists(t.path) ? [t.path] : [];
+  });
+  return named.length ? [...new Set(named)] : null;
+}
+
+/**
+ * The words of an entry that read as a path in a folder with a file's extension ("docs/auth.md",
+ * "`src/x.ts`,", "(src/y.ts:12)"), quotes and the sentence's punctuation around them taken off:
+ * what prose may name. Not URLs. Whether a file has the path, the caller's `exists` says.
+ */
+export function proseMentions(entry: string): string[] {
+  if (!/\s/.test(entry.trim())) return [];
+  const words = entry.trim().split(/\s+/).map((w) => unquote(w.replace(/^[([{"'`\u201c\u2018]+|[)\]}"'`\u201d\u2019.,;:!?]+$/g, '')));
+  return [...new Set(words.filter((w) => /[/\\]/.test(w) && /\.[A-Za-z][A-Za-z0-9]{0,9}(?:[:#@][\w~^:#-]*)?$/.test(w) && !isUrl(w) && !GLOB_CHARS.test(w)))];
 }
 
 /** The parts of `entry` read as a list of paths ("src/a.ts, src/b.ts"), else `entry` alone. */

@@ -213,6 +213,23 @@ describe('a list of paths in one entry (r14)', () => {
     expect(entryParts(entry, none)).toEqual(parts);
   });
 
+  it('prose names the files it mentions that exist, never one that does not (red team D1)', () => {
+    const have = (...files: string[]) => (p: string) => files.includes(p);
+    expect(entryParts('see docs/auth.md for details', have('docs/auth.md'))).toEqual(['docs/auth.md']);
+    expect(entryParts('Refactored the auth flow in `src/x.ts`.', have('src/x.ts'))).toEqual(['src/x.ts']);
+    expect(entryParts('Split src/a.ts into src/b.ts (see src/b.ts:12)', have('src/b.ts'))).toEqual(['src/b.ts']);
+    // Nothing it names exists, or the entry is no prose: the entry as written.
+    for (const [entry, exists] of [
+      ['see docs/auth.md for details', none],
+      ['- [ ] write docs/guide.md', have('docs/guide.md')],
+      ['~~src/old.ts~~ (replaced by src/new.ts)', have('src/new.ts')],
+      ['src/old.ts (replaced by src/new.ts)', have('src/new.ts')],
+      ['see https://example.com/docs/a.md', have('docs/a.md')],
+      ['all of src/*.ts', have('src/a.ts')],
+      ['docs/my notes.md', have('notes.md')],
+    ] as const) expect(entryParts(entry, exists), entry).toEqual([entry]);
+  });
+
   it('a file named with ", " is taken whole when it exists, notes and all', () => {
     expect(entryParts('docs/a, b.md', (p) => p === 'docs/a, b.md')).toEqual(['docs/a, b.md']);
     expect(entryParts('docs/a, b.md (draft)', (p) => p === 'docs/a, b.md')).toEqual(['docs/a, b.md (draft)']);

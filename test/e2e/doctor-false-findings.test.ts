@@ -92,6 +92,29 @@ describe('paths doctor missed (r5)', () => {
   });
 });
 
+describe('a path inside prose (red team D1)', () => {
+  const entries = ['see docs/auth.md for details', 'Refactored the auth flow in `src/x.ts`.', 'src/old.ts was folded into src/new.ts'];
+  const files = { 'docs/auth.md': '# auth\n', 'src/x.ts': 'export {};\n', 'src/old.ts': 'old\n', 'src/new.ts': 'new\n' };
+
+  it('is checked as a listed file on both engines, and the push editing it is refused; a named file deleted is no finding', () => {
+    const dir = published('api', handKept('api', { context_primer: { key_decisions: [], generated_files: entries } }), files);
+    git(dir, ['rm', '-q', 'src/old.ts']);
+    commitAll(dir, 'Drop the old module');
+    expect(push(dir).status).toBe(0);
+    write(dir, 'docs/auth.md', '# auth\n\nTokens now expire after 1 h.\n');
+    const sha = commitAll(dir, 'Document token expiry').slice(0, 7);
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { path: string; level: string; message: string }[])
+        .filter((f) => f.path.startsWith('context_primer.generated_files') && f.level !== 'info');
+      expect(found.map((f) => [f.path, f.level, f.message.replace(/ \(.*/, '')]), engine).toEqual([['context_primer.generated_files[0]', 'warning', 'docs/auth.md changed after the checkpoint was written']]);
+      expect(found[0]!.message, engine).toContain(sha);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/docs\/auth\.md changed after the checkpoint was written[^\n]*\[blocks push\]/);
+  });
+});
+
 describe('a skill completed long ago (r4)', () => {
   const complete = (over: Record<string, unknown> = {}) => handKept('old', {
     status: 'complete', phase: 'done', step: 'shipped', progress_summary: 'finished in March (see #12)', next_actions: [],
