@@ -57,6 +57,20 @@ export function instantDate(s: string): [year: number, month: number, day: numbe
   return at === s.length ? [century * 100 + year, month, day] : null;
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * For an instant in the schema's shape on a day its month lacks ("2026-11-31T10:00:00Z"), what
+ * the calendar says ("November 2026 has 30 days"); else null. A date written by hand gets the
+ * reason it is refused, not only that it is.
+ */
+export function missingDay(value: string): string | null {
+  const date = instantDate(value);
+  if (date === null) return null;
+  const days = daysInMonth(date[0], date[1]);
+  return date[2] > days ? `${MONTHS[date[1] - 1]} ${date[0]} has ${days} days` : null;
+}
+
 export function isIsoInstant(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const date = instantDate(value);

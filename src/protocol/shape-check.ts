@@ -19,7 +19,7 @@
 // if/then, $ref into $defs, and format "date-time" (isIsoInstant: the calendar date must
 // exist, which a pattern cannot say). `checkAt` walks one subtree (the recovery capsule
 // alone, as pause and resume check it).
-import { isIsoInstant } from './instant.js';
+import { isIsoInstant, missingDay } from './instant.js';
 import { joinPath } from './path.js';
 
 export interface Shape {
@@ -205,6 +205,7 @@ export class ShapeChecker {
       if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
       if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
       if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');
+      if (name === 'calendar') return typeof v === 'string' ? (missingDay(v) ?? '') : '';
       return typeof n.s[name] === 'number' ? String(n.s[name]) : all;
     });
   }
@@ -290,7 +291,7 @@ export class ShapeChecker {
         const str = v as string;
         if (minLength !== null && (str.length < minLength || (str.length < 2 * minLength && [...str].length < minLength))) return 'minLength';
         if (pattern !== null && !pattern.test(str)) return 'pattern';
-        if (dateTime && !isIsoInstant(str)) return 'format';
+        if (dateTime && !isIsoInstant(str)) return missingDay(str) === null ? 'format' : 'day';
       } else if (t === 'number' || t === 'integer') {
         if (!hasNumber) return null;
         if (minimum !== null && (v as number) < minimum) return 'minimum';

@@ -84,6 +84,8 @@ describe('status', () => {
     expect(json.decisions_waiting).toEqual([{ skill: 'web', id: 'd1', description: 'Pick the database' }]);
     expect(json.skills.map((s: { skill: string }) => s.skill)).toEqual(['web', 'api']);
     expect((await runCli(dir, ['status', '--since=yesterday'])).code).toBe(2);
+    const noDay = await runCli(dir, ['status', '--since=2026-11-31T00:00:00Z']);
+    expect([noDay.code, noDay.stderr]).toEqual([2, 'checkpoint: --since=2026-11-31T00:00:00Z names a day the calendar lacks: November 2026 has 30 days; hint: e.g. --since=2026-11-01T00:00:00Z\n']);
   });
 });
 

@@ -1,7 +1,7 @@
 // The schema walk as an interpreter (src/protocol/shape-check.ts before it was compiled into
 // closures, with the per-keyword messages and checkAt), kept as the oracle the compiled walk is
 // held to: same reports, same order, same text.
-import { isIsoInstant } from '../../src/protocol/instant.js';
+import { isIsoInstant, missingDay } from '../../src/protocol/instant.js';
 import { joinPath } from '../../src/protocol/path.js';
 // How a message shows a value is not what the interpreter checks: the checker's own words.
 import { shownValue } from '../../src/protocol/shape-check.js';
@@ -129,6 +129,7 @@ export class ShapeInterpreter {
       if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
       if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
       if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');
+      if (name === 'calendar') return typeof v === 'string' ? (missingDay(v) ?? '') : '';
       return typeof n.s[name] === 'number' ? String(n.s[name]) : all;
     });
   }
@@ -150,7 +151,7 @@ export class ShapeInterpreter {
       const str = v as string;
       if (n.minLength !== null && (str.length < n.minLength || (str.length < 2 * n.minLength && [...str].length < n.minLength))) return 'minLength';
       if (n.pattern && !n.pattern.test(str)) return 'pattern';
-      if (n.dateTime && !isIsoInstant(str)) return 'format';
+      if (n.dateTime && !isIsoInstant(str)) return missingDay(str) === null ? 'format' : 'day';
     } else if (t === 'number' || t === 'integer') {
       if (typeof s.minimum === 'number' && (v as number) < s.minimum) return 'minimum';
       if (typeof s.exclusiveMinimum === 'number' && (v as number) <= s.exclusiveMinimum) return 'exclusiveMinimum';

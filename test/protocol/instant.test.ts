@@ -3,7 +3,7 @@
 // (and on any text), instantDate accepts exactly what it matches and reads the same date.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instantDate, isIsoInstant } from '../../src/protocol/instant.js';
+import { instantDate, isIsoInstant, missingDay } from '../../src/protocol/instant.js';
 import schema from '../../src/protocol/schema.json' with { type: 'json' };
 
 const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
@@ -70,5 +70,16 @@ describe('instantDate agrees with the schema expression', () => {
     expect(isIsoInstant('2026-11-02T10:00:00.123456789+05:30')).toBe(true);
     expect(isIsoInstant('2026-11-02 10:00')).toBe(false);
     expect(isIsoInstant(20261102)).toBe(false);
+  });
+
+  it('names what the calendar says of a day its month lacks, and nothing for any other refusal', () => {
+    expect(missingDay('2026-11-31T10:00:00Z')).toBe('November 2026 has 30 days');
+    expect(missingDay('2026-02-29T00:00:00+05:30')).toBe('February 2026 has 28 days');
+    expect(missingDay('2100-02-29T00:00:00Z')).toBe('February 2100 has 28 days');
+    for (const v of ['2024-02-29T00:00:00Z', '2026-11-30T10:00:00Z', '2026-11-31 10:00', '2026-13-01T00:00:00Z', '2026-11-32T00:00:00Z']) expect(missingDay(v), v).toBeNull();
+    fc.assert(fc.property(instantLike, (s) => {
+      // Refused for its day alone exactly when it has the schema's shape and is no instant.
+      expect(missingDay(s) !== null).toBe(instantDate(s) !== null && !isIsoInstant(s) && !Number.isNaN(Date.parse(s.replace(/-\d\dT/, '-01T'))));
+    }), { numRuns: 2000 });
   });
 });

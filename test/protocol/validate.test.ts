@@ -11,6 +11,7 @@ import {
   type Issue,
   type ValidateContext,
 } from '../../src/protocol/validate.js';
+import { missingDay } from '../../src/protocol/instant.js';
 import { REQUIRED_FIELDS } from '../../src/protocol/fields.js';
 import { shownValue } from '../../src/protocol/shape-check.js';
 
@@ -217,7 +218,9 @@ describe('created_at / updated_at', () => {
       expectValid(doc);
     });
     it.each(bad)(`${field} refuses %s`, (v) => {
-      expectError(with_({ [field]: v }), field, /ISO-8601 instant with Z or an offset/);
+      // A day its month lacks is refused with the calendar's reason (red team D11); anything else as no instant.
+      const lacks = missingDay(v);
+      expectError(with_({ [field]: v }), field, lacks ? new RegExp(`^${field} "${v}" names a day the calendar lacks: ${lacks}$`) : /ISO-8601 instant with Z or an offset/);
     });
   }
 

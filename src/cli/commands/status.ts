@@ -2,6 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
+import { missingDay } from '../../protocol/instant.js';
 import { instantMs } from '../../protocol/instant.js';
 import { ageDays, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
@@ -25,7 +26,10 @@ export function pmLine(cp: Checkpoint): string | null {
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const since = typeof args.options.since === 'string' ? args.options.since : undefined;
-  if (since !== undefined && !isIsoInstant(since)) throw new CheckpointError('E_USAGE', `--since=${shown(since)} is not an ISO-8601 instant`, { hint: 'e.g. --since=2026-11-01T00:00:00Z' });
+  if (since !== undefined && !isIsoInstant(since)) {
+    const lacks = missingDay(since);
+    throw new CheckpointError('E_USAGE', `--since=${shown(since)} ${lacks ? `names a day the calendar lacks: ${lacks}` : 'is not an ISO-8601 instant'}`, { hint: 'e.g. --since=2026-11-01T00:00:00Z' });
+  }
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
   const notice = historyNotice(agenda.historyError);
   if (notice) ctx.out.err(notice);
