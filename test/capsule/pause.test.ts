@@ -5,7 +5,7 @@ import { closeSync, existsSync, openSync, readFileSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_INPUT_MAX_BYTES, CAPSULE_STORED_MAX_BYTES } from '../../src/protocol/capsule.js';
-import { BIN, cleanup, cli, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, read, tempDir, write, type RunResult } from '../helpers/repo.js';
+import { BIN, cleanup, cli, commitAll, git, GIT_ENV, HANG_GUARD_MS, makeRepo, read, tempDir, write, type RunResult, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -313,7 +313,7 @@ describe('text we persist names the distinctive bin', () => {
   it('the README init writes and the placeholder capsule pause --auto stores call checkpoint-protocol, never a bare checkpoint', async () => {
     const dir = makeRepo();
     try {
-      expect(cli(dir, ['init']).code).toBe(0);
+      initialized(dir);
       expect((await runCli(dir, ['update', 'api', '--phase=build', '--next_actions+=Write src/auth.ts (PR 12)'])).code).toBe(0);
       expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
       const readme = read(dir, '.checkpoints/README.md');

@@ -3,7 +3,7 @@
 // to a local bare remote through the hook `checkpoint init` installs.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, write, initialized } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
 
@@ -87,7 +87,7 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
 
   it('reports every missing part, where the whole entry used to be a note', async () => {
     const dir = makeRepo();
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     write(dir, '.checkpoints/gone.checkpoint.json', `${JSON.stringify(handKept('gone', { project_dir: dir, updated_at: new Date().toISOString(), context_primer: { generated_files: ['src/gone1.ts, src/gone2.ts', 'src/x.ts, and more'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint');
     // Never in history: the search went back walk_days (365) from the day doctor ran (DAY here).

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -41,7 +41,7 @@ function project(): string {
   git(dir, ['remote', 'add', 'origin', remote]);
   write(dir, 'src/a.ts', 'export const a = 1;\n');
   write(dir, 'README.md', 'demo\n');
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   commitAll(dir, 'init', ago(60));
   push(dir, 'main');
   git(dir, ['checkout', '-q', '-b', 'feat']);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
@@ -469,7 +469,7 @@ describe('pre-push hook', () => {
 
   it('refuses a push while doctor warns and allows it once fixed', async () => {
     const dir = driftedRepo();
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     commitAll(dir, 'init checkpoint tooling', ago(50));
     withRemote(dir);
     const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
@@ -492,7 +492,7 @@ describe('pre-push hook', () => {
   it('lets an unrelated push through with a bad walk_days in an untracked config.json, warning about it', async () => {
     const dir = makeRepo();
     dirs.push(dir);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     expect(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--status=in_progress', '--progress_summary=x', '--next_actions+=Write the docs']).code).toBe(0);
     commitAll(dir, 'checkpoint: api');
     const remote = withRemote(dir);

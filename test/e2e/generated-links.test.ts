@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, cliGuarded, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
+import { cli, cliGuarded, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
 const ENTRIES = ['src/x.ts', 'docs/out/present.md', 'docs/out/absent.md', 'docs/out/*.md', 'docs/fifo.md', 'docs/pw.md', 'docs/only/*.md'];
 
@@ -24,7 +24,7 @@ function project(): { dir: string; outside: string; remote: string } {
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
   git(dir, ['remote', 'add', 'origin', remote]);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, 'src/x.ts', 'x\n');
   write(outside, 'present.md', 'outside\n');
   mkdirSync(join(dir, 'docs/only'), { recursive: true });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -15,7 +15,7 @@ describe('rotation files through the merge driver', () => {
     assertBuilt();
     const dir = makeRepo();
     dirs.push(dir);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     const base = {
       protocol_version: '1.1', skill: 'ops', project: 'p', project_dir: dir,
       created_at: '2026-11-30T09:00:00Z', updated_at: '2026-11-30T09:00:00Z',

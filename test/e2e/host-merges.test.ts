@@ -4,7 +4,7 @@
 // then `next` (both engines), doctor (both engines) and a real `git push` through the hook.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
 
 const HOSTS: { host: string; queued: string; subject: string; body: string }[] = [
   { host: 'Bitbucket Cloud', queued: 'Merge PR #12 (login)', subject: 'Merged in feature/login (pull request #12)', body: 'Add login\n\nApproved-by: Ann' },
@@ -20,7 +20,7 @@ describe('a request merged by each host counts as landed (red team s12 #4)', () 
     const remote = tempDir('cp-remote-');
     git(remote, ['init', '-q', '--bare']);
     git(dir, ['remote', 'add', 'origin', remote]);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     const u = cli(dir, ['update', 'api', '--phase=build', '--step=login', '--status=in_progress', '--progress_summary=login half done (PR 12)', `--next_actions+=${queued}`, '--next_actions+=Write the login docs']);
     expect(u.code, u.stderr).toBe(0);
     commitAll(dir, 'Start the api skill');
@@ -54,7 +54,7 @@ describe('a request merged by each host counts as landed (red team s12 #4)', () 
 
   it('updating the ticket branch through a request (main into PLAT-7-flag) lands nothing of PLAT-7 on any host', async () => {
     const dir = makeRepo();
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     git(dir, ['checkout', '-q', '-b', 'PLAT-7-flag']);
     const u = cli(dir, ['update', 'api', '--phase=build', '--step=flag', '--status=in_progress', '--progress_summary=flag', '--next_actions+=Finish PLAT-7 flag']);
     expect(u.code, u.stderr).toBe(0);

@@ -3,7 +3,7 @@
 // --auto and rotate with the built binary: each `git diff` shows only the lines the command
 // changed, in the file's own layout. Real git.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -43,7 +43,7 @@ const HAND = [
 function project(): string {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, HAND);
   commitAll(dir, 'base');
   return dir;
@@ -147,7 +147,7 @@ describe('a new record follows its siblings in a list of one-line records', () =
   function listProject(): string {
     const dir = makeRepo();
     dirs.push(dir);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     write(dir, FILE, LIST);
     commitAll(dir, 'base');
     return dir;

@@ -6,7 +6,7 @@
 // message search looks (git log --grep; the built binary's deep-walk worker).
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write, headSha } from '../helpers/repo.js';
+import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write, headSha, initialized } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const dirs: string[] = [];
@@ -16,7 +16,7 @@ afterEach(() => dirs.splice(0).forEach(cleanup));
 async function project(): Promise<string> {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   const u = await runCli(dir, ['update', 'api', '--phase=build', '--step=login', '--status=in_progress', '--progress_summary=login half done', '--next_actions+=Fix login (ENG-123)', '--next_actions+=Write the login docs']);
   expect(u.code, u.stderr).toBe(0);
   commitAll(dir, 'Start the api skill');

@@ -2,7 +2,7 @@
 // 2e-400, 8.0 vs 8): a real `git merge` through the installed driver and `update` through the
 // built binary must keep every text a user or a side changed. Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { paste } from '../helpers/paste.js';
 
@@ -36,7 +36,7 @@ const text = (over: { phase?: string; big?: string; tiny?: string; score?: strin
 function project(): string {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, text());
   commitAll(dir, 'base');
   return dir;
@@ -86,7 +86,7 @@ describe('git merge keeps each copy of a repeated entry as its side wrote it', (
   it('writes the copy ours logged as 8 as 8, next to the 8.0, after theirs', () => {
     const dir = makeRepo();
     dirs.push(dir);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     write(dir, FILE, runs('build', logged));
     commitAll(dir, 'base');
     git(dir, ['checkout', '-q', '-b', 'a']);

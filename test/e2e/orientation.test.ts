@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { assertBuilt, BIN, cleanup, cli, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult, headSha } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { existsSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -278,7 +278,7 @@ describe('doctor --online', () => {
 describe('editor support', () => {
   it('a checkpoint created after init points at the schema beside it', async () => {
     const dir = repoWith([]);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     expect((await runCli(dir, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
     const doc = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json'));
     expect(doc.$schema).toBe('./checkpoint.schema.json');

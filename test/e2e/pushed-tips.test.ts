@@ -5,7 +5,7 @@ import { cpSync, rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 
@@ -16,7 +16,7 @@ beforeAll(() => {
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
   git(dir, ['remote', 'add', 'origin', remote]);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, 'src/gen/client.ts', 'export {};\n');
   const u = cli(dir, ['update', 'api', '--phase=build', '--step=docs', '--next_actions+=Write docs for PLAT-9', '--context_primer.generated_files+=`src/gen/client.ts` (PR 12)']);
   expect(u.code, u.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, GIT_ENV, cli, commitAll, git, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { BIN, GIT_ENV, cli, commitAll, git, makeRepo, read, tempDir, write, initialized } from '../helpers/repo.js';
 
 /** A bin folder whose `checkpoint` is the built CLI. */
 function pathWithCheckpoint(): string {
@@ -19,7 +19,7 @@ function pathWithCheckpoint(): string {
 /** A skill with `actions` queued (each naming a PR), committed, then each PR merged as GitHub merges it. */
 function landedRepo(status: string, prs: number[]): string {
   const dir = makeRepo();
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   const u = cli(dir, ['update', 'api', '--phase=build', '--step=s1', `--status=${status}`, '--progress_summary=orders API', ...prs.map((n) => `--next_actions+=Merge PR #${n} (orders ${n})`), ...(status === 'blocked' ? ['--blockers+:json={"id":"b1","description":"waiting on review","type":"external"}'] : [])]);
   expect(u.code, u.stderr).toBe(0);
   commitAll(dir, 'base');

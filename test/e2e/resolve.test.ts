@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertBuilt, cleanup, cli, commitAll, errorLine, git, gitTry, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, errorLine, git, gitTry, makeRepo, read, tempDir, write, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -562,7 +562,7 @@ describe('.checkpoints/config.json', () => {
 describe('a side git cannot give as JSON (an editor saved it as UTF-16)', () => {
   it('with the driver installed, the file holds the other side alone: resolve and --add refuse, naming the broken side, until it is settled by hand or kept on purpose (red team, 12-04)', async () => {
     const dir = makeRepo();
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     save(dir, cp({}));
     commitAll(dir, 'base');
     git(dir, ['checkout', '-q', '-b', 'other']);

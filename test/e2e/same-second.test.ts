@@ -8,7 +8,7 @@
 // and a real `git push` through the installed pre-push hook.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, cli, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write, headSha } from '../helpers/repo.js';
+import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -38,7 +38,7 @@ function published(files: string[], actions: string[]): { dir: string; base: str
   dirs.push(remote);
   git(remote, ['init', '-q', '--bare']);
   git(dir, ['remote', 'add', 'origin', remote]);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, 'src/keep.ts', 'export const keep = 8.0;\n');
   write(dir, FILE, checkpoint(at(-60, '.250'), files, actions));
   const base = commitAll(dir, 'Start the api skill', at(-60));

@@ -6,7 +6,7 @@
 // and the pre-push hook as git runs it.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -199,7 +199,7 @@ describe('the pre-push hook, as git runs it', () => {
     const remote = tempDir('cp-remote-');
     git(remote, ['init', '-q', '--bare']);
     git(dir, ['remote', 'add', 'origin', remote]);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
     write(dir, FILE, checkpoint('api', 121, ['src/gen.ts (regenerated, PR 12)'], ['Review the spec with the API team']));
     commitAll(dir, 'checkpoint: api', ago(120));

@@ -3,7 +3,7 @@
 // through update, done, a real `git merge` with the installed driver, and rotate: each diff
 // touches only the lines whose data changed. Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -46,7 +46,7 @@ RUNS
 function project(): string {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, PY);
   commitAll(dir, 'base');
   return dir;

@@ -4,7 +4,7 @@
 // merge, a remote-tracking merge, and a pull of the ticket branch itself after it diverged.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from '../helpers/repo.js';
+import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
 
 const ACTIONS = ['Finish the PLAT-7 feature flag (src/flag.ts, PR 12 later)', 'Open the PR for PLAT-7'];
 
@@ -40,7 +40,7 @@ describe('a ticket branch kept current with main (red team s11 #2)', () => {
     const remote = tempDir('cp-remote-');
     git(remote, ['init', '-q', '--bare']);
     git(dir, ['remote', 'add', 'origin', remote]);
-    expect(cli(dir, ['init']).code).toBe(0);
+    initialized(dir);
     commitAll(dir, 'init checkpoint');
     git(dir, ['push', '-q', '-u', 'origin', 'main']);
     git(dir, ['checkout', '-q', '-b', 'PLAT-7-flag']);

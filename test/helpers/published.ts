@@ -1,7 +1,7 @@
 // A project as users publish one: `checkpoint init`, its files, a hand-written checkpoint
 // committed months ago, pushed to a local bare remote; the tests' own pushes go through the hook init installs.
 import { expect } from 'vitest';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write } from './repo.js';
+import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from './repo.js';
 
 /** When published() commits the checkpoint. */
 export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
@@ -12,7 +12,7 @@ export function published(skill: string, checkpoint: Record<string, unknown>, fi
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
   git(dir, ['remote', 'add', 'origin', remote]);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
   commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
   write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);

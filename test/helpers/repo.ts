@@ -83,6 +83,33 @@ export function makeRepo(opts: { commit?: boolean } = {}): string {
 export interface RepoTemplates {
   committed: string;
   empty: string;
+  /** `committed` after the built `checkpoint init` ran in it; null when there was no build. */
+  initialized: string | null;
+}
+
+/** What `checkpoint init` writes in a repository fresh from makeRepo(), relative to it. */
+export const INIT_WRITES = ['.gitattributes', '.checkpoints/.gitignore', '.checkpoints/README.md', '.checkpoints/checkpoint.schema.json', '.git/hooks/pre-push'];
+
+/**
+ * `checkpoint init` in `dir`, a repository from makeRepo() (remotes and files of its own are
+ * fine): what the built init wrote in the template repository (global-setup.ts) is copied in,
+ * the same bytes init would write here, without a node start and nine git processes each time.
+ * A repository init would treat otherwise (a file it writes already there, a config of its own
+ * beyond remotes) gets the real `init`. Tests of init itself run it with cli().
+ */
+export function initialized(dir: string): void {
+  const template = inject('repoTemplates').initialized;
+  const base = readFileSync(join(inject('repoTemplates').committed, '.git/config'), 'utf8');
+  const config = readFileSync(join(dir, '.git/config'), 'utf8');
+  const own = config.slice(base.length);
+  const fresh = template !== null && config.startsWith(base) && /^(?:\[remote "[^"\n]*"\]\n(?:\t[^\n]*\n)*)*$/.test(own) && INIT_WRITES.every((f) => !existsSync(join(dir, f)));
+  if (!fresh) {
+    const r = cli(dir, ['init']);
+    if (r.code !== 0) throw new Error(`checkpoint init failed in ${dir}: ${r.stderr}`);
+    return;
+  }
+  for (const f of INIT_WRITES) cpSync(join(template, f), join(dir, f));
+  writeFileSync(join(dir, '.git/config'), config + readFileSync(join(template, '.git/config'), 'utf8').slice(base.length));
 }
 
 /** Makes the template repository `makeRepo` copies, in the new folder `dir`. */

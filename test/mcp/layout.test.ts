@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -28,7 +28,7 @@ const HAND = `{
 it('the update tool changes only the lines it changed, in the file\'s own layout', async () => {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, HAND);
   commitAll(dir, 'base');
   assertBuilt();
@@ -49,7 +49,7 @@ it('the update tool changes only the lines it changed, in the file\'s own layout
 it('a number an agent sends again over an equal one (8 over 8.0) leaves its text; another value is written', async () => {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, HAND);
   commitAll(dir, 'base');
   assertBuilt();
@@ -67,7 +67,7 @@ it('a number an agent sends again over an equal one (8 over 8.0) leaves its text
 it('a string an agent sends stays a string over a number (typed JSON, not text a person typed)', async () => {
   const dir = makeRepo();
   dirs.push(dir);
-  expect(cli(dir, ['init']).code).toBe(0);
+  initialized(dir);
   write(dir, FILE, HAND);
   commitAll(dir, 'base');
   assertBuilt();
