@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, write, cli } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -188,7 +188,7 @@ describe('checkpoint mcp: a call works only in the server\'s own project', () =>
     expect(refused!.result!.isError).toBe(true);
     expect(refused!.result!.content[0]!.text).toBe(`checkpoint: ${plain} is not a git work tree and holds no .checkpoints/; refused to start one there; hint: run \`checkpoint -C ${plain} init\` there first (or git init), or check the folder`);
     expect(readdirSync(plain)).toEqual(['notes']);
-    initialized(plain);
+    expect(cli(plain, ['init']).code).toBe(0);
     const [ok] = await pipe(plain, [call(2)]);
     expect(ok!.result!.isError).toBeFalsy();
     expect(existsSync(join(plain, FILE))).toBe(true);
