@@ -17,7 +17,7 @@ import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
 import { awaitedWork, findLandings, WAITS_ON, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -207,6 +207,8 @@ export interface GeneratedTarget {
   target: EntryTarget;
   /** For a literal path: its repo-relative form (null when it points outside the repo). */
   rel: string | null;
+  /** A file the entry's prose names ("see docs/auth.md for details"), not the entry's own path. */
+  prose?: true;
 }
 
 /** Per loaded checkpoint (a fresh object each run): doctor asks for its targets twice. */
@@ -244,8 +246,10 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
   const dir = fromDir ? comparable(cp.project_dir) : '';
   return files.flatMap((entry, index) => {
     if (typeof entry !== 'string') return [];
-    // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text.
-    return entryParts(entry, exists).map((part) => {
+    // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text; so is each file prose names.
+    const parts = entryParts(entry, exists);
+    const prose = parts.length === 1 ? proseParts(entry, exists) : null;
+    return (prose ?? parts).map((part) => {
       // An entry naming project_dir, or read from a package's folder, reads differently per checkpoint: kept apart by it.
       const key = (fromDir && comparable(part).includes(dir)) || sub !== null ? `${cp.project_dir}\0${part}` : part;
       let resolved = entries.get(key);
@@ -254,7 +258,7 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
         const target = mapped ? inCheckout(parsed, mapped) : parsed;
         entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
       }
-      return { index, entry, ...resolved };
+      return { index, entry, ...resolved, ...(prose ? { prose: true as const } : {}) };
     });
   });
 }
@@ -445,7 +449,7 @@ export type Untracked = 'ignored' | 'untracked';
 export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommitted: ReadonlySet<string>, unsure?: ReadonlyMap<string, string>, untracked?: ReadonlyMap<string, Untracked>, ignored?: ReadonlySet<string>) => Finding[] {
   const after = toSeconds(cp.updated_at);
   // A literal file without committed changes since: a finding only if it has uncommitted edits.
-  const findings: (Finding | { dirty: string; path: string } | Absent)[] = [];
+  const findings: (Finding | { dirty: string; path: string; prose?: true } | Absent)[] = [];
   const base = { check: 'generated_files', skill: cp.skill } as const;
   // A complete skill's files go on changing with the code: worth a re-read before reuse, not
   // drift; so does a rename (the file lives on under its new name). A deletion stays drift.
@@ -477,8 +481,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
   // one finding, under the first literal entry naming it: a glob reports the other files it matches.
   const literal = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null ? [t.rel] : [])));
+  // A file an entry lists is judged under it, whatever prose elsewhere names it too.
+  const listed = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null && !t.prose ? [t.rel] : [])));
   const reported = new Set<string>();
-  for (const { index, entry, target, rel } of targets) {
+  for (const { index, entry, target, rel, prose } of targets) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
@@ -564,7 +570,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root)));
       continue;
     }
-    if (reported.has(rel)) continue;
+    if (reported.has(rel) || (prose && listed.has(rel))) continue;
     reported.add(rel);
     const odd = notAFile(rel, (exists.at ?? ((r: string) => projectEntry(ctx.root, r)))(rel));
     if (odd !== null) {
@@ -581,13 +587,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
+    // Prose naming a file says less than a listed path does (it may only be context): a change to it is advice, never a block.
+    const named = prose ? `${shown(rel)}, which the entry's prose names,` : shown(rel);
     if (change) {
       findings.push({
-        ...base, level: changed, path,
-        message: `${shown(rel)} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
+        ...base, level: prose ? 'advice' : changed, path,
+        message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
-    } else findings.push({ dirty: rel, path });
+    } else findings.push({ dirty: rel, path, ...(prose ? { prose } : {}) });
   }
   return (uncommitted, unsure, untracked, ignored) => findings.flatMap((f): Finding[] => {
     if ('absent' in f) return [f.finding(uncommitted.has(f.absent), uncommitted.has(ctx.checkpointRel), ignored?.has(f.absent) ?? false)];
@@ -606,8 +614,8 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const modified = modifiedAt(join(ctx.root, f.dirty));
     if (modified < after) return [{ ...base, level: 'info', path: f.path, message: `${shown(f.dirty)} ${claim}, last modified ${iso(modified)}, before the checkpoint was written`, evidence: { file: f.dirty, date: iso(modified) } }];
     // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
-    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : changed;
-    return [{ ...base, level, path: f.path, message: `${shown(f.dirty)} ${claim} made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
+    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : f.prose ? 'advice' : changed;
+    return [{ ...base, level, path: f.path, message: `${shown(f.dirty)}${f.prose ? ", which the entry's prose names," : ''} ${claim} made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
 }
 

@@ -186,22 +186,19 @@ function looksLikePath(text: string): boolean {
  * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked.
  */
 export function entryParts(entry: string, exists: (path: string) => boolean): string[] {
+  if (!LIST_JOINER.test(entry)) return [entry];
   const whole = entry.trim();
-  if (LIST_JOINER.test(entry) && !exists(whole) && !exists(entryPathText(whole))) {
-    const parts = listParts(entry);
-    if (parts.length > 1) return parts;
-  }
-  return proseParts(entry, exists) ?? [entry];
+  return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry);
 }
 
 /**
  * The files prose names where a path should stand ("see docs/auth.md for details", "Refactored
- * the auth flow in src/x.ts", red team D1): each one a file has now, so an edit to it is drift as a
- * listed file's is; null when the entry is no such prose. A path the prose names that no file has
- * stays unchecked, never "missing": prose tells of files gone or still to write ("src/old.ts was
+ * the auth flow in src/x.ts", red team D1): each one a file has now, worth a re-read when it
+ * changed; null when the entry is no such prose. A path the prose names that no file has stays
+ * unchecked, never "missing": prose tells of files gone or still to write ("src/old.ts was
  * folded into src/new.ts"), and a plan ("- [ ] write docs/guide.md") names nothing made yet.
  */
-function proseParts(entry: string, exists: (path: string) => boolean): string[] | null {
+export function proseParts(entry: string, exists: (path: string) => boolean): string[] | null {
   const mentions = proseMentions(entry);
   if (!mentions.length) return null;
   const target = parseEntry(entry, exists);

@@ -14,7 +14,7 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, proseMentions, type EntryTarget } from './entries.js';
+import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, toSeconds } from './instants.js';
@@ -189,8 +189,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
-  // Each part of a list ("src/a.ts, src/b.ts") and each path prose names too: which it is, the tip's tree says below.
-  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e), ...proseMentions(e)])].flatMap(entryLookups) : []));
+  // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
+  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
   const rels = candidates.flatMap((c) => {
     const r = repoRelative(root, mapped(c));
     return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote, proseParts } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -215,10 +215,10 @@ describe('a list of paths in one entry (r14)', () => {
 
   it('prose names the files it mentions that exist, never one that does not (red team D1)', () => {
     const have = (...files: string[]) => (p: string) => files.includes(p);
-    expect(entryParts('see docs/auth.md for details', have('docs/auth.md'))).toEqual(['docs/auth.md']);
-    expect(entryParts('Refactored the auth flow in `src/x.ts`.', have('src/x.ts'))).toEqual(['src/x.ts']);
-    expect(entryParts('Split src/a.ts into src/b.ts (see src/b.ts:12)', have('src/b.ts'))).toEqual(['src/b.ts']);
-    // Nothing it names exists, or the entry is no prose: the entry as written.
+    expect(proseParts('see docs/auth.md for details', have('docs/auth.md'))).toEqual(['docs/auth.md']);
+    expect(proseParts('Refactored the auth flow in `src/x.ts`.', have('src/x.ts'))).toEqual(['src/x.ts']);
+    expect(proseParts('Split src/a.ts into src/b.ts (see src/b.ts:12)', have('src/b.ts'))).toEqual(['src/b.ts']);
+    // Nothing it names exists, or the entry is no prose: none.
     for (const [entry, exists] of [
       ['see docs/auth.md for details', none],
       ['- [ ] write docs/guide.md', have('docs/guide.md')],
@@ -227,7 +227,9 @@ describe('a list of paths in one entry (r14)', () => {
       ['see https://example.com/docs/a.md', have('docs/a.md')],
       ['all of src/*.ts', have('src/a.ts')],
       ['docs/my notes.md', have('notes.md')],
-    ] as const) expect(entryParts(entry, exists), entry).toEqual([entry]);
+    ] as const) expect(proseParts(entry, exists), entry).toBeNull();
+    // A list of paths is parts, not prose.
+    expect(entryParts('see docs/auth.md for details', have('docs/auth.md'))).toEqual(['see docs/auth.md for details']);
   });
 
   it('a file named with ", " is taken whole when it exists, notes and all', () => {
