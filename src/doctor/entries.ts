@@ -202,7 +202,7 @@ export function proseParts(entry: string, exists: (path: string) => boolean): st
   const mentions = proseMentions(entry);
   if (!mentions.length) return null;
   const target = parseEntry(entry, exists);
-  // A spaced name git may know ("docs/my notes.md") has no word that is a path of its own; a sentence ending in one does.
+  // Prose is what reads as a note: no path of its own, no URL, not struck off the list, no plan.
   if (target.kind !== 'note' || target.url !== undefined || target.struck !== undefined) return null;
   if (OPEN_BOX.test(unquote(entry.trim()))) return null;
   const named = mentions.flatMap((m) => {

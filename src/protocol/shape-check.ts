@@ -6,7 +6,8 @@
 // user sees (`x-error`, or `x-error-<keyword>` for one keyword's failure; `x-missing`,
 // `x-blank`, `x-unknown` for an object's members), so a schema change and its message are one
 // edit. Messages may name {key}, {path}, {value}, {enum}, {count} (an array's length),
-// {allowed} (an object's declared members) and the node's own numeric keywords ({maxItems},
+// {allowed} (an object's declared members), {calendar} (what the calendar says of a date-time on
+// a day its month lacks, failing the `day` keyword) and the node's own numeric keywords ({maxItems},
 // {minLength}, ...). Each schema node is turned, on first use, into a closure that checks only the
 // keywords that node has: a command checking a dozen files walks each value once, with no
 // keyword lookups or per-value dispatch on the way. test/protocol/schema-agreement.test.ts

@@ -1,6 +1,7 @@
 // Runs once in vitest's main process, before any worker: makes the template repositories that
-// every makeRepo() copies (one git init and root commit for the whole run, not one per worker),
-// and removes them, and the launcher's code cache of this run (vitest.config.ts env), at the end.
+// every makeRepo() copies (one git init and root commit for the whole run, not one per worker)
+// and the one initialized() copies init's files from, and removes them, and the launcher's code
+// cache of this run (vitest.config.ts env), at the end.
 import { cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

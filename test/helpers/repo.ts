@@ -98,8 +98,8 @@ export const INIT_WRITES = ['.gitattributes', '.checkpoints/.gitignore', '.check
  * beyond remotes) gets the real `init`. Tests of init itself run it with cli().
  */
 export function initialized(dir: string): void {
-  const template = inject('repoTemplates').initialized;
-  const base = readFileSync(join(inject('repoTemplates').committed, '.git/config'), 'utf8');
+  const { initialized: template, committed } = inject('repoTemplates');
+  const base = readFileSync(join(committed, '.git/config'), 'utf8');
   const config = existsSync(join(dir, '.git/config')) ? readFileSync(join(dir, '.git/config'), 'utf8') : '';
   const own = config.slice(base.length);
   const fresh = template !== null && config.startsWith(base) && /^(?:\[remote "[^"\n]*"\]\n(?:\t[^\n]*\n)*)*$/.test(own) && INIT_WRITES.every((f) => !existsSync(join(dir, f)));
