@@ -3,7 +3,7 @@
 // conflicts on exactly the amounts they touch, never a silent sum. Built binary, real git.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/protocol/json.js';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -50,8 +50,7 @@ const text = (cost: Cost = {}, updated = '2026-03-03T17:45:00Z') => `{
 function merge(ours: string, theirs: string): { dir: string; status: number | null; out: string; file: string } {
   const dir = makeRepo();
   dirs.push(dir);
-  const init = cli(dir, ['init']);
-  expect(init.code, init.stderr).toBe(0);
+  initialized(dir);
   write(dir, FILE, text());
   commitAll(dir, 'base');
   git(dir, ['checkout', '-q', '-b', 'a']);
