@@ -10,6 +10,8 @@
 // nothing new: where and when a session saved is mechanical state, which the merge keeps from
 // the later session (capsule.mechanical, a snapshot; a first `pause --auto` writes its origin's
 // HEAD and time there too), and the later origin itself stays in its branch's history.
+// One side that kept the base's claims under an origin of its own takes the other side's origin
+// with its claims (the same reasoning: saving old claims again proves nothing new).
 // Only then: different claims (a real disagreement), the base's own claims saved again (nothing
 // the sides agree on is new; and a merge of the driver's own markers, whose sides and base all
 // hold the claims merged outside the markers, must meet the same conflict again), or a saved_at
@@ -33,7 +35,7 @@ function withMember(obj: JsonObject, key: string, value: JsonValue): JsonObject 
 /**
  * Both capsules with one origin when they hold the same claims, not the base's, under two
  * origins neither side took from the base: the earlier saved one (equal instants: the one whose canonical JSON
- * sorts first). Otherwise the capsules as they are.
+ * sorts first); when only one side's claims are new, that side's origin. Otherwise the capsules as they are.
  */
 export function oneOriginForSameClaims(base: JsonValue | undefined, ours: JsonObject, theirs: JsonObject): [JsonObject, JsonObject] {
   const o = ownValue(ours, 'origin');
@@ -41,6 +43,12 @@ export function oneOriginForSameClaims(base: JsonValue | undefined, ours: JsonOb
   if (!isJsonObject(o) || !isJsonObject(t) || jsonEqual(o, t)) return [ours, theirs];
   const b = ownValue(base, 'origin');
   if (jsonEqual(b, o) || jsonEqual(b, t)) return [ours, theirs]; // one side's change: the plain rules take it
+  // One side kept the base's claims under an origin of its own (a hand edit or another tool
+  // saved them again, which proves nothing new): the claims the merge takes are the other side's,
+  // and so is their origin, whole. Field by field the two would mix, or conflict on a HEAD.
+  const baseClaims = ownValue(base, 'context');
+  const [keptOurs, keptTheirs] = [jsonEqual(ownValue(ours, 'context'), baseClaims), jsonEqual(ownValue(theirs, 'context'), baseClaims)];
+  if (keptOurs !== keptTheirs) return keptOurs ? [withMember(ours, 'origin', t), theirs] : [ours, withMember(theirs, 'origin', o)];
   const claims = ownValue(ours, 'context');
   if (!jsonEqual(claims, ownValue(theirs, 'context')) || jsonEqual(claims, ownValue(base, 'context'))) return [ours, theirs];
   const [so, st] = [ownValue(o, 'saved_at'), ownValue(t, 'saved_at')];

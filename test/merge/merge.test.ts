@@ -880,6 +880,20 @@ describe('issue 9: real-repo shapes', () => {
         expect(displays(merge3(older, edit((d) => (d.capsule = a), older), edit((d) => (d.capsule = b), older)).conflicts)).toEqual(['capsule.origin.root', 'capsule.origin.head', 'capsule.origin.saved_at']);
       });
 
+      it('one side that saved the base\'s claims again under an origin of its own takes the other side\'s new claims with their whole origin, both ways round (soak, 12-05)', () => {
+        const older = edit((d) => (d.capsule = firstAuto('/work/demo', '0000001', 'main', '2026-03-01T09:00:00Z')), base);
+        // The base's claims, saved again on another HEAD and time (a hand edit, another tool).
+        const resaved = edit((d) => (d.capsule = firstAuto('/work/demo', '01ed59b', 'main', '2026-03-02T09:00:00Z')), older);
+        const claimed = edit((d) => (d.capsule = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:30:00Z', { ...placeholder, goal: 'ship auth (PR 12)' })), older);
+        for (const [x, y] of [[resaved, claimed], [claimed, resaved]] as const) {
+          const { value, conflicts } = merge3(older, x, y);
+          expect(conflicts).toEqual([]);
+          expect((value as any).capsule.context.goal).toBe('ship auth (PR 12)');
+          // Field by field it would mix the two (root from one side) or conflict on head and saved_at.
+          expect((value as any).capsule.origin).toEqual((claimed as any).capsule.origin);
+        }
+      });
+
       it('leaves an origin only one side changed to the plain rules', () => {
         const older = edit((d) => (d.capsule = a), base);
         const ours = edit((d) => (d.capsule = { ...a, mechanical: b.mechanical }), older);

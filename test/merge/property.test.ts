@@ -265,7 +265,10 @@ describe('merge properties over generated session histories', () => {
         const twoOrigins = !!oo && !!to && !isDeepStrictEqual(oo, to) && !isDeepStrictEqual(oo, bo) && !isDeepStrictEqual(to, bo);
         const claims = valueAt(ours, ['capsule', 'context']);
         const sameNewClaims = twoOrigins && isDeepStrictEqual(claims, valueAt(theirs, ['capsule', 'context'])) && !isDeepStrictEqual(claims, valueAt(base, ['capsule', 'context']));
-        const wholeValues = sameNewClaims ? [...SNAPSHOT_PATHS, ['capsule', 'origin']] : SNAPSHOT_PATHS;
+        // Or one side kept the base's claims: the other side's new claims come with their own origin, whole.
+        const keptBase = [ours, theirs].map((d) => isDeepStrictEqual(valueAt(d, ['capsule', 'context']), valueAt(base, ['capsule', 'context'])));
+        const oneNewClaims = twoOrigins && keptBase[0] !== keptBase[1];
+        const wholeValues = sameNewClaims || oneNewClaims ? [...SNAPSHOT_PATHS, ['capsule', 'origin']] : SNAPSHOT_PATHS;
         const insideRewritten = (path: readonly PathSegment[]) => wholeValues.some((s) => path.length > s.length && isPrefix(s, path) && changedBy(ours, s) && changedBy(theirs, s));
         // A value changed by one side only is in the result.
         for (const path of objectPaths([base, ours, theirs])) {
@@ -321,7 +324,12 @@ describe('merge properties over generated session histories', () => {
             const merged = valueAt(forward.value, ['capsule', 'origin']);
             if (so === st) expect([oo, to]).toContainEqual(merged);
             else expect(merged).toEqual(so < st ? oo : to);
-          } else if (!isDeepStrictEqual(claims, valueAt(theirs, ['capsule', 'context']))) expect(atOrigin).not.toEqual([]);
+          } else if (!isDeepStrictEqual(claims, valueAt(theirs, ['capsule', 'context']))) {
+            if (oneNewClaims) {
+              expect(atOrigin).toEqual([]);
+              expect(valueAt(forward.value, ['capsule', 'origin'])).toEqual(keptBase[0] ? to : oo);
+            } else expect(atOrigin).not.toEqual([]);
+          }
         }
 
         // A conflict-free merge is a valid checkpoint, but for one cross-field rule no
