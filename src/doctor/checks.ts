@@ -15,7 +15,7 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { descendsFrom } from './after.js';
-import { awaitedWork, findLandings, WAITS_ON, workRefs } from './landed.js';
+import { actionLandings, findLandings, WAITS_ON, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
@@ -784,12 +784,10 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.
     const after = at(text);
     const when = after < saved ? `after it was queued (${iso(after)}) and still queued` : 'after the checkpoint';
-    // Work it waits for or follows up ("Once #14 lands, rebase #16") landing is its start, not its end.
-    const awaited = awaitedWork(words, evidence.thisRepo);
-    const landings = findLandings(words, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo).filter((l) => !awaited.has(l.ref.token));
-    // An action naming work that has not all landed ("Rebase #16 and #17") may be what comes
+    // Work it waits for or follows up ("Once #14 lands, rebase #16") landing is its start, not its
+    // end. An action naming work that has not all landed ("Rebase #16 and #17") may be what comes
     // next, as `next` reads it: said, never a warning that blocks a push.
-    const open = landings.length ? workRefs(words, evidence.thisRepo).filter((r) => !awaited.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+    const { landings, open } = actionLandings(words, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
     return landings.map((l): Finding => ({
       level: open.length ? 'info' : 'warning',
       check: 'landed',

@@ -11,7 +11,7 @@ import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitLis
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
-import { awaitedWork, findLandings, landingNeedles, mayNameWork, workRefs } from './landed.js';
+import { actionLandings, landingNeedles, mayNameWork, workRefs } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
@@ -677,9 +677,8 @@ export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel
   const work = workTexts(cp, actionText);
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
-    const awaited = awaitedWork(work(text), evidence.thisRepo);
-    const landings = findLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo).filter((l) => !awaited.has(l.ref.token));
-    if (!landings.length || landings.length < workRefs(work(text), evidence.thisRepo).filter((r) => !awaited.has(r.token)).length) return null;
+    const { landings, open } = actionLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
+    if (!landings.length || open.length) return null;
     return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
   };
 }

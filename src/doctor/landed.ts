@@ -130,7 +130,7 @@ const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick
  * landing is when the action can start, not a sign it was done (red team, 12-05: "Once PR #20 is
  * merged, bump the version" was skipped as landed, and the merge's push refused).
  */
-export function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
+function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   for (const re of [AWAITED, FOLLOWS_UP]) for (const m of text.matchAll(re)) for (const r of workRefs(m[1]!, repo)) found.add(r.token);
   return found;
@@ -439,6 +439,19 @@ function childrenFirst(same: CommitInfo[]): CommitInfo[] {
  * graph where the commit that queued the text is known). A revert is not a landing, and a
  * landing a later revert undid no longer counts. `repo`: this repository's names (workRefs).
  */
+/**
+ * What a queued action's landing is read from, for doctor and `next` alike: the work `text` names
+ * that landed after `after` (findLandings), less the work it waits for or follows up (awaitedWork:
+ * that landing is when it can start), and the tokens of the rest it names that did not land
+ * (asked only when something landed).
+ */
+export function actionLandings(text: string, commits: readonly CommitInfo[], after: number | ((c: CommitInfo) => boolean), repo: ThisRepo = []): { landings: Landing[]; open: string[] } {
+  const awaited = awaitedWork(text, repo);
+  const landings = findLandings(text, commits, after, repo).filter((l) => !awaited.has(l.ref.token));
+  const open = landings.length ? workRefs(text, repo).filter((r) => !awaited.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+  return { landings, open };
+}
+
 export function findLandings(text: string, commits: readonly CommitInfo[], after: number | ((c: CommitInfo) => boolean), repo: ThisRepo = []): Landing[] {
   const out: Landing[] = [];
   // A commit in the same second as the queueing counts as after it (instants.ts says why).
