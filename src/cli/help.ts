@@ -37,7 +37,7 @@ export function buildProgram(argv: string[], version: string) {
         for (const p of spec.positionals) c = c.positional(p.name, { describe: p.describe, type: 'string', ...(p.variadic ? { array: true } : {}) });
         for (const [name, o] of Object.entries(spec.options)) c = addOption(c, name, o);
         for (const [cmd, desc] of spec.examples) c = c.example(`# ${desc}\n${cmd}`, '');
-        if (spec.takesOps) c = c.epilogue('Operators: --a.b=text (replace), --list+=text (append), --a.b:json=\'<json>\' (typed; objects merge into objects), combined: --list+:json=\'<json>\'.\nText over a number or boolean keeps the type when it reads as one (--score=9 over 8.0 writes 9).\nSegments __proto__, prototype and constructor are refused.');
+        if (spec.takesOps) c = c.epilogue('Operators: --a.b=text (replace), --list+=text (append; recently_done: in front, newest first), --a.b:json=\'<json>\' (typed; objects merge into objects), combined: --list+:json=\'<json>\'.\nText over a number or boolean keeps the type when it reads as one (--score=9 over 8.0 writes 9).\nSegments __proto__, prototype and constructor are refused.');
         return c;
       },
     );

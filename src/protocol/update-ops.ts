@@ -4,11 +4,12 @@ import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
 import { pasteArg, placeholder, shellQuote } from '../shell-words.js';
-import { FORBIDDEN_KEYS } from './fields.js';
-import { recordedText } from './format.js';
+import { FORBIDDEN_KEYS, policyFor, type LogPolicy } from './fields.js';
+import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { printedKey } from './path.js';
+import { runsOldestFirst } from './rotation.js';
 
 export interface UpdateOp {
   /** Object keys, or array indices written as digits. */
@@ -210,10 +211,22 @@ export function applyUpdateOps(
     const op = given.mode === 'set' ? keepingType(current, given, () => opts.keepsType?.([...at, slot]) ?? true, asText) : given;
     let next: JsonValue;
     if (op.mode === 'append') {
-      if (current === undefined) next = [op.value];
-      else if (Array.isArray(current)) next = [...current, op.value];
-      else throw notAList(op, current, valueText(current, [...at, slot]));
-      placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
+      if (current !== undefined && !Array.isArray(current)) throw notAList(op, current, valueText(current, [...at, slot]));
+      const list = current ?? [];
+      if (list.length && inFront(given.path, list)) {
+        // The newest entry of a newest-first log goes where `done` puts it, so the two agree on
+        // which entries are newest (and `done`'s cut archives the oldest, not what += just added).
+        next = [op.value, ...list];
+        const arrayAt = [...at, slot];
+        const moved = [undefined, ...list.map((_, i) => i)];
+        // Every item moves down one place: its texts (8.0, escapes) move with it.
+        for (const known of [texts, before]) if (known) rekeyItems(known, literalPlace(root, arrayAt), list, next as JsonValue[], moved);
+        for (const earlier of placed) if (earlier.at.length > arrayAt.length && arrayAt.every((seg, i) => earlier.at[i] === seg)) (earlier.at[arrayAt.length] as number)++;
+        placed.push({ op, at: [...arrayAt, 0] });
+      } else {
+        next = [...list, op.value];
+        placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
+      }
     } else {
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
       placed.push({ op, at: [...at, slot], ...(current !== undefined && { was: current }) });
@@ -312,6 +325,15 @@ function numbersByKey(value: JsonValue): Map<string, { value: number; path: Arra
 function unchangedNumber(before: LiteralTexts | undefined, places: readonly string[], v: number): boolean {
   const old = before && places.map((key) => before.get(key)?.[0]).find((t) => t !== undefined);
   return old !== undefined && NUMBER_TEXT.test(old) && Object.is(Number(old), v);
+}
+
+/**
+ * Whether `+=` adds to the front of the list at `path`: a newest-first log (recently_done), unless
+ * its entries' times show it kept oldest-first by hand, as `done` decides.
+ */
+function inFront(path: readonly string[], list: readonly JsonValue[]): boolean {
+  const policy = policyFor(path);
+  return policy.kind === 'log' && policy.order === 'newest-first' && !runsOldestFirst(list, policy as LogPolicy);
 }
 
 /** Top-level fields the protocol holds as one text each (the stamped two are refused before): an append to one is a mistake, not a list to start. */

@@ -2,6 +2,8 @@
 // 8.0 and 1E3, a status outside the enum, notes in path lists) through update, done, pause
 // --auto and rotate with the built binary: each `git diff` shows only the lines the command
 // changed, in the file's own layout. Real git.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
@@ -180,6 +182,30 @@ describe('a new record follows its siblings in a list of one-line records', () =
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}']);
     expect(added.slice(1)).toEqual(['    {"at":"2026-02-03T09:00:00Z","action":"reviewed"},', '    {"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
+  });
+
+  it('update --recently_done+= on a log kept newest-first writes the new entry in front, where done would, the others byte for byte (red team D10)', () => {
+    const dir = listProject();
+    write(dir, FILE, LIST.replace('2026-02-02T09:00:00Z', '2026-02-04T09:00:00Z'));
+    commitAll(dir, 'newest-first');
+    run(dir, ['update', 'api', '--recently_done+=tagged v2']);
+    const { removed, added } = diffLines(dir);
+    expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",']);
+    expect(added.slice(1)).toEqual(['\t"tagged v2",']);
+    expect(read(dir, FILE)).toContain('"recently_done": [\n\t"tagged v2",\n\t{"at": "2026-02-04T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n');
+  });
+
+  it('a recently_done built with += loses its oldest entries to history/ when done cuts it to ten, never the newest (red team D10)', () => {
+    const dir = listProject();
+    write(dir, FILE, LIST.replace(/"recently_done": \[[^\]]*\]/, '"recently_done": []'));
+    commitAll(dir, 'empty log');
+    run(dir, ['update', 'api', ...Array.from({ length: 10 }, (_, i) => `--recently_done+=step ${i + 1}`)]);
+    run(dir, ['done', 'api']);
+    const doc = JSON.parse(read(dir, FILE));
+    expect(doc.recently_done.map((e: string | { action: string }) => (typeof e === 'string' ? e : e.action))).toEqual(['Ship PR #12', ...[10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `step ${i}`)]);
+    const history = readdirSync(join(dir, '.checkpoints', 'history'));
+    expect(history).toHaveLength(1);
+    expect(JSON.parse(read(dir, `.checkpoints/history/${history[0]}`)).entries.recently_done).toEqual(['step 1']);
   });
 
   it('records laid out over lines keep getting new records over lines', () => {

@@ -128,6 +128,21 @@ describe('applying', () => {
     expect(apply({}, '--l+=a', '--l+=b', '--l+:json={"c":1}', '--l+:json=[2]')).toEqual({ l: ['a', 'b', { c: 1 }, [2]] });
   });
 
+  it('adds to the front of recently_done, newest first as `done` keeps it, unless its times run oldest-first (red team D10)', () => {
+    // A list of texts (no times) reads newest-first, the protocol's order: the last flag given is the newest.
+    expect(apply({ recently_done: ['old'] }, '--recently_done+=a', '--recently_done+=b')).toEqual({ recently_done: ['b', 'a', 'old'] });
+    const newestFirst = [{ at: '2026-03-02T09:00:00Z', action: 'y' }, { at: '2026-03-01T09:00:00Z', action: 'x' }];
+    expect(apply({ recently_done: newestFirst }, '--recently_done+=z').recently_done).toEqual(['z', ...newestFirst]);
+    // Kept oldest-first by hand (its times rise): at its end, as done puts it.
+    const oldestFirst = [...newestFirst].reverse();
+    expect(apply({ recently_done: oldestFirst }, '--recently_done+=z').recently_done).toEqual([...oldestFirst, 'z']);
+    // Missing or empty: the one item. Any other list, and a recently_done below another key, appends.
+    expect(apply({}, '--recently_done+=a')).toEqual({ recently_done: ['a'] });
+    expect(apply({ next_actions: ['a'], skill_state: { recently_done: ['a'] } }, '--next_actions+=b', '--skill_state.recently_done+=b')).toEqual({ next_actions: ['a', 'b'], skill_state: { recently_done: ['a', 'b'] } });
+    // An op after it addresses the list as it then stands.
+    expect(apply({ recently_done: ['old'] }, '--recently_done+=a', '--recently_done.1=older')).toEqual({ recently_done: ['a', 'older'] });
+  });
+
   it('refuses to append to something that is not an array', () => {
     expect(usageError(() => apply({ l: 'x' }, '--l+=a')).message).toMatch(/cannot append: l is not an array/);
     expect(usageError(() => apply({ l: { a: 1 } }, '--l+=a')).message).toMatch(/not an array/);
@@ -277,6 +292,19 @@ describe('number texts the user types', () => {
     // Untouched siblings of a merged object keep theirs.
     expect(out).toContain('"score": 8.0,');
     expect(out).toContain('"big": 12345678901234567890,');
+  });
+
+  it('entries moved down by an addition to the front of recently_done keep their texts, and so do the values added', () => {
+    const file = '{\n  "recently_done": [\n    {"action": "wrote \\u2014 x", "score": 8.0},\n    "tidied",\n    {"action": "reviewed", "score": 1e3, "n": [2.50]}\n  ]\n}\n';
+    const out = updatedText(file, '--recently_done+:json={"action": "tagged", "score": 9.0}', '--recently_done+:json={"action": "shipped", "score": 8}', '--recently_done.2.score:json=7.50');
+    const doc = parseJson(out).value as JsonObject;
+    expect((doc.recently_done as JsonObject[]).map((e) => (typeof e === 'string' ? e : e.action))).toEqual(['shipped', 'tagged', 'wrote \u2014 x', 'tidied', 'reviewed']);
+    expect(out).toContain('"score": 9.0');
+    expect(out).toContain('"wrote \\u2014 x"');
+    expect(out).toContain('"score": 7.50');
+    expect(out).toContain('"score": 1e3');
+    expect(out).toMatch(/2\.50/);
+    expect(out).not.toContain('8.0');
   });
 
   it('the last op on a place decides its text', () => {
