@@ -15,6 +15,7 @@ import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
 import { listProjectDir, readProjectText } from '../store/safe-fs.js';
+import { outsideCheckoutText } from '../git/outside-checkout-text.js';
 
 
 /**
@@ -26,6 +27,11 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
   let text: string | null;
   try {
     text = readProjectText(root, join(root, '.gitattributes'));
+    // Kept out of a sparse checkout: git reads it from the index, and so does this check.
+    if (text === null) {
+      const staged = outsideCheckoutText(root, '.gitattributes');
+      if (staged.outside) text = staged.text;
+    }
   } catch (e) {
     if (isCheckpointError(e)) return { declared: false, refused: e.hint ? `${e.message}; ${e.hint}` : e.message }; // a link out, a FIFO, a folder: declares nothing we read
     throw e;

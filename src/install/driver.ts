@@ -14,6 +14,7 @@ import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
 import { quoted, shown } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
+import { outsideCheckoutText } from '../git/outside-checkout-text.js';
 
 export { DRIVER_NAME, driverCommand, shellQuote } from './driver-command.js';
 
@@ -143,7 +144,13 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
   const path = join(root, '.gitattributes');
   // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
   const text = readProjectText(root, path);
-  const attributes = addAttributeLines(text);
+  // Kept out of a sparse checkout, it is still the project's file, and git applies it from the
+  // index: a file written here would hold only our lines and drop every rule the project committed.
+  const staged = text === null ? outsideCheckoutText(root, '.gitattributes') : { outside: false as const };
+  const attributes = staged.outside ? { text: '', added: 0 } : addAttributeLines(text);
+  if (staged.outside && (staged.text === null || addAttributeLines(staged.text).added)) {
+    notes.push(`.gitattributes is outside this sparse checkout and ${staged.text === null ? 'could not be read from the index' : 'does not route checkpoints to the driver'}; nothing was written there. Bring it in (git sparse-checkout add /.gitattributes), then run install-driver again`);
+  }
   if (attributes.added) {
     const lines = attributes.added === 1 ? 'a line' : `${attributes.added} lines`;
     const routed = outer !== null ? ` (routing checkpoints to the merge.checkpoint.driver in your ${outer.scope} git config)` : theirs !== null ? " (routing checkpoints to this clone's own merge.checkpoint.driver)" : '';

@@ -179,6 +179,45 @@ describe('uninstall-driver after install-driver gives .gitattributes back byte f
   });
 });
 
+describe('a .gitattributes a sparse checkout leaves out (red team, 12-05)', () => {
+  /** A clone whose no-cone sparse checkout keeps the committed root .gitattributes out of the work tree. */
+  function sparseClone(attrs: string): string {
+    const origin = repo();
+    write(origin, '.gitattributes', attrs);
+    write(origin, 'web/a.ts', 'a\n');
+    save(origin, cp({}));
+    commitAll(origin, 'base');
+    const dir = tempDir();
+    dirs.push(dir);
+    git(dir, ['clone', '-q', '--no-local', origin, '.']);
+    git(dir, ['sparse-checkout', 'set', '--no-cone', '/web/', '/.checkpoints/']);
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    return dir;
+  }
+  const health = (dir: string) => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+
+  it('is read from the index as git reads it: install-driver writes nothing there, and doctor sees the routing it commits', () => {
+    const dir = sparseClone(`*.png binary\n*.sh text eol=lf\n${ATTRIBUTES_MARKER}\n.checkpoints/*.checkpoint.json merge=checkpoint\n.checkpoints/history/*.json merge=checkpoint\n`);
+    const r = cli(dir, ['install-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('.gitattributes');
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(git(dir, ['check-attr', 'binary', 'x.png'])).toBe('x.png: binary: set\n');
+    expect(health(dir).filter((f) => f.level !== 'info')).toEqual([]);
+  });
+
+  it('without the lines, install-driver still writes no file of its own there (it would drop the committed rules) and says how to bring it in', () => {
+    const dir = sparseClone('*.png binary\n');
+    const r = cli(dir, ['install-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('.gitattributes is outside this sparse checkout and does not route checkpoints to the driver; nothing was written there. Bring it in (git sparse-checkout add /.gitattributes), then run install-driver again');
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(health(dir)).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining('.gitattributes lacks') })]);
+  });
+});
+
 describe('install-driver and uninstall-driver beside what the user set', () => {
   const REFERENCE = 'node scripts/merge-checkpoint.mjs %O %A %B';
   const THEIR_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
