@@ -361,12 +361,24 @@ export interface Landing {
   commit: Pick<CommitInfo, 'sha' | 'subject' | 'time'>;
 }
 
-const REVERT_SUBJECT = /^Revert "(.*)"$/;
-const REVERTS_SHA = /\bThis reverts commit ([0-9a-f]{40})\b/;
+// GitHub's Revert button opens a pull request of git's revert; squash-merged, its subject gains
+// the request's number: `Revert "Add auth (#20)" (#21)`.
+const REVERT_SUBJECT = /^Revert "(.*)"(?: \(#(\d+)\))?$/;
+// A squash of several reverts holds each one's line.
+const REVERTS_SHA = /\bThis reverts commit ([0-9a-f]{40})\b/g;
 
-/** Whether a commit is a revert (git's own `Revert "<subject>"` form). */
+/** Whether a commit is a revert (git's own `Revert "<subject>"` form, squash-merged too). */
 export function isRevert(c: Pick<CommitInfo, 'subject'>): boolean {
   return REVERT_SUBJECT.test(c.subject);
+}
+
+/**
+ * Whether commit `c` lands `ref` though it is a revert: only a squash-merged revert lands, and only
+ * its own pull request (`Revert "Add auth (#20)" (#21)` lands #21, never #20).
+ */
+function revertLands(c: Pick<CommitInfo, 'subject'>, ref: WorkRef): boolean {
+  const own = REVERT_SUBJECT.exec(c.subject)?.[2];
+  return own !== undefined && ref.kind === 'pr' && Number(own) === ref.number;
 }
 
 /**
@@ -392,8 +404,9 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
     if (undone.has(c.sha)) return;
     const quoted = REVERT_SUBJECT.exec(c.subject)?.[1];
     if (quoted === undefined) return;
-    const target = REVERTS_SHA.exec(c.body)?.[1] ?? newest.slice(i + 1).find((o) => o.subject === quoted)?.sha;
-    if (target) undone.add(target);
+    const named = [...c.body.matchAll(REVERTS_SHA)].map((m) => m[1]!);
+    const targets = named.length ? named : [newest.slice(i + 1).find((o) => o.subject === quoted)?.sha];
+    for (const target of targets) if (target) undone.add(target);
   });
   return undone;
 }
@@ -531,7 +544,7 @@ function landingsOf(commits: readonly CommitInfo[], ref: WorkRef): CommitInfo[] 
     const keyed = walk.byNumber.get(keyOf(ref));
     const candidates = keyed ? keyed.filter(landsTest(ref)) : [];
     const undone = candidates.length ? undoneCommits(commits) : null;
-    landings = candidates.filter((c) => !undone!.has(c.sha) && !isRevert(c));
+    landings = candidates.filter((c) => !undone!.has(c.sha) && (!isRevert(c) || revertLands(c, ref)));
     walk.byRef.set(refKey, landings);
   }
   return landings;

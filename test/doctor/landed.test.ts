@@ -288,6 +288,20 @@ describe('reverts', () => {
     const revert = commit(sha(2), 'Revert "Add auth (#12)"', 200);
     expect(findLandings('Merge PR #12', [revert, land], 0)).toEqual([]);
   });
+  it("GitHub's Revert button, squash-merged (`Revert \"…\" (#21)`), undoes the landing, by the sha in its body or by subject; reverted again, it lands again (red team, 12-05)", () => {
+    const land = commit(sha(1), 'Add auth (#20)', 100);
+    const revert = commit(sha(2), 'Revert "Add auth (#20)" (#21)', 200, `* Revert "Add auth (#20)"\n\nThis reverts commit ${sha(1)}.`);
+    expect(findLandings('Open PR #20 for the auth branch', [revert, land], 0)).toEqual([]);
+    expect(findLandings('Open PR #20 for the auth branch', [{ ...revert, body: '' }, land], 0)).toEqual([]);
+    // It lands its own request, #21, never #20's work.
+    expect(findLandings('Merge the revert, PR #21', [revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(2)]);
+    const reapply = commit(sha(3), 'Revert "Revert "Add auth (#20)" (#21)" (#22)', 300, `This reverts commit ${sha(2)}.`);
+    expect(findLandings('Open PR #20 for the auth branch', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
+    // One squash of two reverts undoes both.
+    const other = commit(sha(4), 'Add billing (#23)', 150);
+    const both = commit(sha(5), 'Revert "Add auth (#20)" (#24)', 400, `This reverts commit ${sha(1)}.\n\n* Revert "Add billing (#23)"\n\nThis reverts commit ${sha(4)}.`);
+    expect(findLandings('Land #20 and #23', [both, other, land], 0)).toEqual([]);
+  });
   it('reverting the revert lands the work again', () => {
     const land = commit(sha(1), 'PLAT-7: login (#31)', 100);
     const revert = commit(sha(2), 'Revert "PLAT-7: login (#31)"', 200, `This reverts commit ${sha(1)}.`);
