@@ -9,8 +9,8 @@
 // it cannot do so (two runs; beside other conflicts, a side without the value on a line it
 // shares) returns null and renderMerged lays the file out. Pure.
 
-import { stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
-import { literalKey, parseJson, type LiteralTexts } from '../protocol/json.js';
+import { recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
+import { addLiteralText, literalKey, parseJson, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
 import { jsonEqual, setOwn } from './json-value.js';
@@ -67,6 +67,30 @@ function keyAt(root: JsonValue, path: readonly PathSegment[], v: JsonValue): str
   return key;
 }
 
+/**
+ * The format `side`'s block of a lone conflict is written with: the merged texts (the conflicted
+ * literal has none: literal-texts.ts leaves it to the blocks) plus that side's own text of it. Two
+ * texts of one double (1175928473617715201 beside ...200, 7.50 beside 7.5) otherwise both read as
+ * JSON's, and keeping either block would stage a value neither side wrote. An object in conflict
+ * takes the side's texts below it, where its keys name them.
+ */
+function runFormat(format: TextFormat, value: JsonValue, run: Conflict, side: Side, own: LiteralTexts | undefined): TextFormat {
+  const v = run[side];
+  if (v === undefined || run.span !== undefined) return format;
+  const key = keyAt(value, run.path, v);
+  const texts = new Map(format.texts ?? []);
+  if (typeof v === 'number') {
+    const text = run.texts?.[side] ?? recordedText(own, key, null, v);
+    if (text === undefined || text === JSON.stringify(v)) return format;
+    addLiteralText(texts, key, text);
+    // By position too inside an array, as parseJson records a literal there.
+    if (run.path.some((seg) => typeof seg === 'number')) addLiteralText(texts, run.path.reduce<string>(positionKey, POSITION_ROOT), text);
+  } else if (v !== null && typeof v === 'object' && own?.size) {
+    for (const [k, known] of own) if (k.startsWith(`${key}.`) || k.startsWith(`${key}[`)) texts.set(k, known);
+  } else return format;
+  return { ...format, texts };
+}
+
 // A line that is one object member and nothing else (its comma aside): a side without the member drops it.
 const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
 
@@ -91,8 +115,8 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
   const marks = conflicts.map((_, i) => JSON.stringify(`${tag}${i}\u0001`));
   if (!conflicts.every((c, i) => setAt(withMarks, c.path, JSON.parse(marks[i]!) as string))) return null;
   let bom = '';
-  const linesOf = (value: JsonValue): string[] => {
-    const text = input.write(input.original, input.before, value, format, input.sideTexts.ours);
+  const linesOf = (value: JsonValue, written: TextFormat = format): string[] => {
+    const text = input.write(input.original, input.before, value, written, input.sideTexts.ours);
     bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
     return text.slice(bom.length).split('\n');
   };
@@ -102,7 +126,10 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
   let lines: string[];
   if (run) {
     if (run.span !== undefined && !SIDES.every((side) => Array.isArray(run[side]))) return null;
-    const [o, b, t] = SIDES.map((side) => linesOf(putAt(structuredClone(withMarks), run, structuredClone(run[side])))) as [string[], string[], string[]];
+    const [o, b, t] = SIDES.map((side) => {
+      const value = putAt(structuredClone(withMarks), run, structuredClone(run[side]));
+      return linesOf(value, runFormat(format, value, run, side, input.sideTexts[side]));
+    }) as [string[], string[], string[]];
     const shortest = Math.min(o.length, b.length, t.length);
     let head = 0;
     while (head < shortest && o[head] === b[head] && o[head] === t[head]) head++;

@@ -191,6 +191,30 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(r.text).toBe(withBlockers(`${edited}, ${b2}`, '2026-01-07T10:00:00Z').replace(line(`${edited}, ${b2}`), () => ['<<<<<<< ours', line(`${edited}, ${b2}`), '||||||| base', line(`${b1}, ${b2}`), '=======', line(b2), '>>>>>>> theirs'].join('\r\n')));
     });
 
+    it("a record both sides added whose number differs only in its text (one double: a 64-bit id, 1e-400 beside 2e-400, 7.50 beside 7.5) shows each side's text in its block, so keeping one keeps that side's record (red team, 12-05)", () => {
+      // A log (run_history), a log of the protocol (eval_scores), and a row named by its id.
+      const before = (member: string) => (n: string, updated?: string) => hand({ updated }).replace('\t"next_actions": [', () => `${member.replace('$N', n)}\r\n\t"next_actions": [`);
+      const shapes = [
+        (n: string, updated?: string) => before(`\t"skill_state": {"run_history": [{"at": "2026-04-01T10:00:00Z", "trace_id": 1175928473617715000}${n ? ', {"at": "2026-04-02T10:00:00Z", "trace_id": $N}' : ''}]},`)(n, updated),
+        (n: string, updated?: string) => hand({ updated, scores: n && `, {"rubric": "auditor", "score": ${n}, "at": "2026-04-02T10:00:00Z"}` }),
+        (n: string, updated?: string) => before(`\t"progress_table": [{"id": "sprint-1", "status": "complete"}${n ? ', {"id": "sprint-2", "score": $N}' : ''}],`)(n, updated),
+      ];
+      fc.assert(
+        fc.property(fc.constantFrom(...shapes), fc.constantFrom(['1175928473617715201', '1175928473617715200'], ['1e-400', '2e-400'], ['7.50', '7.5'], ['8.0', '8']), fc.boolean(), (doc, pair, swap) => {
+          const [a, b] = swap ? [pair[1]!, pair[0]!] : pair;
+          const ours = doc(a, '2026-01-06T10:00:00Z');
+          const theirs = doc(b, '2026-01-07T10:00:00Z');
+          const r = merge(doc(''), ours, theirs, { keepLayout });
+          expect(r.status).toBe('conflict');
+          const sides = splitConflictMarkers(r.text!)!;
+          // Each side's blocks give that side's file, every number as that side wrote it (the stamp aside: merged).
+          const stamp = (t: string) => t.replace(/"updated_at": "[^"]*"/, '"updated_at": ""');
+          expect(stamp(sides.ours)).toBe(stamp(ours));
+          expect(stamp(sides.theirs)).toBe(stamp(theirs));
+        }),
+      );
+    });
+
     it("property: any queue conflict in a hand layout keeps every line outside its block, and each side's blocks give exactly that side's queue", () => {
       const items = fc.array(fc.constantFrom('a', 'b', 'c', 'ship src/x.ts (PR 12)', 'd'), { maxLength: 4 });
       let runs = 0;
