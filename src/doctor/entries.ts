@@ -136,10 +136,16 @@ const GONE_OTHERWISE = /^(?:(?:now|since|was|is|been|has\s+been)\s+)?(?:no\s+lon
  */
 const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|created|create|added|add|made|make|generated|generate)|todo|to-do|to\s+do|planned|not\s+(?:yet\s+)?(?:written|created|made|started|added|generated)(?:\s+yet)?|will\s+be\s+(?:written|created|added|generated)|coming(?:\s+soon)?|upcoming|(?:up\s+)?next|pending|tbd)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|for|after|once|when|next|later)\b)/i;
 
+/**
+ * The clauses of a note, for a word on the file's fate after others: "obsolete, removed", "dead
+ * code; deleted", "legacy — removed this session", "consolidated into src/b.ts and removed".
+ */
+const CLAUSE_BREAK = /\s*(?:[,;:]|[\u2014\u2013]|\s-\s|\s(?:and|&|then)\s)\s*/i;
+
 /** What an entry's note says happened to its file when it says the file is gone ("removed in PR 40"), else null. */
 export function goneNote(entry: string): string | null {
   const note = entryNote(entry);
-  return GONE.test(note) || GONE_OTHERWISE.test(note) ? note : null;
+  return note.split(CLAUSE_BREAK).some((clause) => GONE.test(clause) || GONE_OTHERWISE.test(clause)) ? note : null;
 }
 
 /** An entry's note when it says the file is not made yet ("to write"), else null. */

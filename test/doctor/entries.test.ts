@@ -350,10 +350,18 @@ describe('a note saying the file is gone', () => {
     ['src/a.ts (merged into src/new.ts)', 'merged into src/new.ts'],
     ['src/a.ts (now src/new.ts)', 'now src/new.ts'],
     ['src/a.ts (deprecated, removed)', 'deprecated, removed'],
+    // Red team, 12-05 (evening): the fate after a word on the file.
+    ['src/b.ts (obsolete, removed)', 'obsolete, removed'],
+    ['src/c.ts (dead code; deleted)', 'dead code; deleted'],
+    ['src/d.ts (legacy \u2014 removed this session)', 'legacy \u2014 removed this session'],
+    ['src/e.ts (unused; removed)', 'unused; removed'],
+    ['src/f.ts (old version; deleted)', 'old version; deleted'],
+    ['src/g.ts (consolidated into src/new.ts and removed)', 'consolidated into src/new.ts and removed'],
+    ['src/h.ts \u2014 deprecated & removed', 'deprecated & removed'],
   ])('%s says %s', (entry, note) => {
     expect(goneNote(entry)).toBe(note);
   });
-  it.each(['src/a.ts', 'src/a.ts (PR 12)', 'src/a.ts — removed the v1 handler', 'src/a.ts (to be deleted)', 'src/a.ts (removed unused imports)', 'deleted', 'src/deleted.ts', 'src/a.ts (removed this handler)', 'src/a.ts (now 2x faster)', 'src/a.ts (replacement for b.ts)', 'docs/removed.md - superseded by the guides', 'src/a.ts (obsolete)', 'src/a.ts (deprecated)'])('%s says nothing of the kind', (entry) => {
+  it.each(['src/a.ts', 'src/a.ts (PR 12)', 'src/a.ts — removed the v1 handler', 'src/a.ts (to be deleted)', 'src/a.ts (unused, but not removed)', 'src/a.ts (obsolete; to be deleted)', 'src/a.ts (tests removed, file kept)', 'src/a.ts (cleaned up and removed unused imports)', 'src/a.ts (removed unused imports)', 'deleted', 'src/deleted.ts', 'src/a.ts (removed this handler)', 'src/a.ts (now 2x faster)', 'src/a.ts (replacement for b.ts)', 'docs/removed.md - superseded by the guides', 'src/a.ts (obsolete)', 'src/a.ts (deprecated)'])('%s says nothing of the kind', (entry) => {
     expect(goneNote(entry)).toBeNull();
   });
   it('" [" starts a note as " (" does', () => {
