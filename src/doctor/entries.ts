@@ -275,12 +275,16 @@ function splitTopLevel(text: string): { parts: string[]; worded: boolean } {
  * The target of one generated_files entry. `exists` answers for the whole entry first, so
  * a real file whose name has spaces or dashes is taken literally.
  */
+const EXCLUSION = /^!(?=[\w.*/[{-])/;
+
 export function parseEntry(entry: string, exists: (path: string) => boolean): EntryTarget {
   const whole = entry.trim();
   if (whole && exists(whole)) return { kind: 'path', path: whole };
   const struck = STRUCK.exec(unquote(whole));
   if (struck) return { kind: 'note', struck: struck[1]! };
   if (OPEN_BOX.test(unquote(whole))) return { kind: 'note' };
+  // "!src/gen/*.snap": a gitignore-style exclusion from the list's patterns, not a file to expect.
+  if (EXCLUSION.test(unquote(whole))) return { kind: 'note' };
   let text = entryPathText(whole);
   // Behind a list's marker or a verb of work ("- v1.2", "Added Node.js"), a name with no folder is
   // as likely a word as a file: one only if git knows it, as a bare name is.

@@ -364,6 +364,11 @@ describe('a note saying the file is gone', () => {
   it.each(['src/a.ts', 'src/a.ts (PR 12)', 'src/a.ts — removed the v1 handler', 'src/a.ts (to be deleted)', 'src/a.ts (unused, but not removed)', 'src/a.ts (obsolete; to be deleted)', 'src/a.ts (tests removed, file kept)', 'src/a.ts (cleaned up and removed unused imports)', 'src/a.ts (removed unused imports)', 'deleted', 'src/deleted.ts', 'src/a.ts (removed this handler)', 'src/a.ts (now 2x faster)', 'src/a.ts (replacement for b.ts)', 'docs/removed.md - superseded by the guides', 'src/a.ts (obsolete)', 'src/a.ts (deprecated)'])('%s says nothing of the kind', (entry) => {
     expect(goneNote(entry)).toBeNull();
   });
+  it('a gitignore-style exclusion ("!src/ignored.ts", "!dist/**/*.map") is a note, never a file to expect (red team, 12-05)', () => {
+    for (const entry of ['!src/ignored.ts', '!dist/**/*.map', '`!src/x.ts`']) expect(parseEntry(entry, none)).toEqual({ kind: 'note' });
+    // A file git knows by that very name is still that file.
+    expect(parseEntry('!odd.ts', (p) => p === '!odd.ts')).toEqual({ kind: 'path', path: '!odd.ts' });
+  });
   it('" [" starts a note as " (" does', () => {
     expect(parseEntry('src/a.ts [new]', none)).toEqual({ kind: 'path', path: 'src/a.ts' });
     expect(parseEntry('docs/a [draft].md', (p) => p === 'docs/a [draft].md')).toEqual({ kind: 'path', path: 'docs/a [draft].md' });
