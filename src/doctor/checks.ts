@@ -13,7 +13,7 @@ import { repairPlan } from '../protocol/repairable.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
-import { queuedAt, toSeconds } from './instants.js';
+import { mayPrecedeUnzonedSave, queuedAt, toSeconds, UNZONED_SAVE } from './instants.js';
 import { descendsFrom } from './after.js';
 import { actionLandings, findLandings, WAITS_ON, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
@@ -103,6 +103,8 @@ export interface FileContext {
   headFolded?: ReadonlySet<string>;
   /** How far back (seconds; 0: all of HEAD's history) a missing file the walk does not explain was searched for its removal; undefined: not searched. */
   removalsSince?: number;
+  /** The file writes updated_at without its zone (savedWithoutZone). */
+  unzoned?: boolean;
 }
 
 /**
@@ -548,9 +550,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
           evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
       } else if (change) {
+        const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
         findings.push({
-          ...base, level: changed, path,
-          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
+          ...base, level: unzoned ? 'advice' : changed, path,
+          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? UNZONED_SAVE : ''}`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
       } else if (added.size) {
@@ -590,9 +593,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     // Prose naming a file says less than a listed path does (it may only be context): a change to it is advice, never a block.
     const named = prose ? `${shown(rel)}, which the entry's prose names,` : shown(rel);
     if (change) {
+      const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
       findings.push({
-        ...base, level: prose ? 'advice' : changed, path,
-        message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it`,
+        ...base, level: prose || unzoned ? 'advice' : changed, path,
+        message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? UNZONED_SAVE : ''}`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else findings.push({ dirty: rel, path, ...(prose ? { prose } : {}) });

@@ -8,12 +8,32 @@
 // sends the next session to redo merged work, silently. Where the commit that recorded the
 // instant has that commit in its history, the graph says it came first (after.ts, the tie).
 import type { Checkpoint } from '../protocol/types.js';
-import { instantMs } from '../protocol/instant.js';
+import { hasNoZone, instantMs } from '../protocol/instant.js';
 
 /** The second an ISO instant falls in (NaN when it does not parse); a time without its zone is read as UTC, as everywhere. */
 export function toSeconds(iso: string): number {
   return Math.floor(instantMs(iso) / 1000);
 }
+
+/**
+ * Whether a commit at `commitTime`, dated after a save stamped without its zone (`unzoned`: as the
+ * file writes it, savedWithoutZone; `updatedAt` is read as UTC), may yet have come
+ * before it: read as UTC, such a stamp stands for an instant up to twelve hours later (a writer at
+ * UTC-12; New York's `datetime.now()` five). A change there is not shown to be drift, so it is
+ * said without blocking a push (UNZONED_SAVE says why).
+ */
+export function mayPrecedeUnzonedSave(unzoned: boolean | undefined, updatedAt: string, commitTime: number): boolean {
+  return unzoned === true && commitTime < toSeconds(updatedAt) + 12 * 3600;
+}
+
+/** Whether a checkpoint's updated_at, as its file writes it, has no zone (its readable view reads it as UTC). */
+export function savedWithoutZone(doc: unknown): boolean {
+  const at = doc !== null && typeof doc === 'object' ? (doc as { updated_at?: unknown }).updated_at : undefined;
+  return typeof at === 'string' && hasNoZone(at);
+}
+
+/** What a change `mayPrecedeUnzonedSave` is told with. */
+export const UNZONED_SAVE = '; updated_at has no time zone, so this may have come before the save (write updated_at with its zone)';
 
 /** Whether a commit at `commitTime` (whole seconds) counts as made after a write in second `writtenSec`. */
 export function committedAfter(commitTime: number, writtenSec: number): boolean {

@@ -17,7 +17,7 @@ import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
-import { committedAfter, toSeconds } from './instants.js';
+import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
@@ -75,6 +75,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
   }), now, 'auto', history);
   const valid = sane.files;
+  const unzoned = new Set(loaded.flatMap((l) => (l.file && savedWithoutZone(l.file.value) ? [l.path] : [])));
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
     const carried = touched.has(l.path);
@@ -122,7 +123,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel) }, touched, where)));
   return out;
 }
 
@@ -178,6 +179,8 @@ interface Seen {
   headMadeAfter: Evidence['madeAfter'];
   /** Whether `atHead` holds every commit of the tip's history since instant `sec`. */
   walkSince: (sec: number) => boolean;
+  /** The tip's file writes updated_at without its zone (savedWithoutZone). */
+  unzoned?: boolean;
 }
 
 /**
@@ -265,9 +268,10 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
     const madeAfter = seen.madeAfter(rel, null, after);
     const change = commits.find((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     if (change) {
+      const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
       out.push({
-        ...base, level: 'warning', path,
-        message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${where}`,
+        ...base, level: unzoned ? 'advice' : 'warning', path,
+        message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
         evidence: { file, sha: change.sha },
       });
     }
@@ -343,11 +347,12 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   if (change === undefined) return [];
   const { where, ...finding } = base;
   const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;
+  const unzoned = !change.gone && mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.commit.time);
   return [{
-    ...finding, level: 'warning', path,
+    ...finding, level: unzoned ? 'advice' : 'warning', path,
     message: change.gone
       ? `${shown(change.file)} is missing${change.to === null ? '' : `: renamed to ${shown(change.to)}`} in ${by}; update the checkpoint${where}`
-      : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${where}`,
+      : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
     evidence: { file: change.file, sha: change.commit.sha, ...(change.gone ? { missing: true } : {}) },
   }];
 }

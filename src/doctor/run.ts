@@ -11,6 +11,7 @@ import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
+import { savedWithoutZone } from './instants.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
@@ -114,6 +115,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now));
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
+  // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.
+  const unzoned = new Set(loaded.flatMap((l) => (l.file && savedWithoutZone(l.file.value) ? [l.skill] : [])));
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
   for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));
@@ -186,7 +189,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill) }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;

@@ -80,6 +80,11 @@ export function isIsoInstant(value: unknown): value is string {
 /** A date and a time with no zone, a T or a space between: how people write an instant by hand. */
 const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
+/** Whether a time is written without its zone ("2026-11-02T14:05:00.123456", Python's datetime.now().isoformat()). */
+export function hasNoZone(value: string): boolean {
+  return NO_ZONE.test(value);
+}
+
 /**
  * The instant a time stands for, in ms (NaN when none): one written without its zone
  * ("2026-09-14 09:12") read as UTC, as every command reads it (repairable.ts), not in the

@@ -44,4 +44,30 @@ describe('a time written without its zone', () => {
     expect(answers[0]!.findings.some((f) => /^api .*src\/gen\.ts changed after/.test(f))).toBe(true);
     for (const [i, a] of answers.entries()) expect(a, ZONES[i]).toEqual(answers[0]);
   });
+
+  it("a change dated within the twelve hours a zone-less save may stand for is advice saying why, not drift that blocks; one dated later is drift (red team, 12-05)", () => {
+    assertBuilt();
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/near.ts', 'one\n');
+    write(dir, 'src/far.ts', 'one\n');
+    commitAll(dir, 'gen', isoHoursAgo(40));
+    // Python's datetime.now().isoformat() in New York: local time, microseconds, no zone.
+    const saved = new Date(Date.now() - 30 * 3_600_000).toISOString().slice(0, 26).replace('Z', '') + '456';
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: saved, updated_at: saved,
+      phase: 'build', step: 'gen', status: 'in_progress', progress_summary: 'Generating.',
+      context_primer: { generated_files: ['src/near.ts', 'src/far.ts'] }, next_actions: ['Write tests'],
+    }, null, 4));
+    commitAll(dir, 'checkpoint', isoHoursAgo(29));
+    write(dir, 'src/near.ts', 'two\n');
+    commitAll(dir, 'edit near', isoHoursAgo(25));
+    write(dir, 'src/far.ts', 'two\n');
+    commitAll(dir, 'edit far', isoHoursAgo(10));
+    const findings = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { level: string; path: string; message: string }[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(findings).toEqual([
+      expect.objectContaining({ level: 'advice', path: 'context_primer.generated_files[0]', message: expect.stringMatching(/^src\/near\.ts changed after the checkpoint was written .*; re-read it; updated_at has no time zone, so this may have come before the save \(write updated_at with its zone\)$/) }),
+      expect.objectContaining({ level: 'warning', path: 'context_primer.generated_files[1]', message: expect.not.stringContaining('time zone') }),
+    ]);
+  });
 });
