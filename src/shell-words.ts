@@ -16,6 +16,9 @@ export function placeholder(what: string): string {
   return shellQuote(`<${what}>`);
 }
 
+/** A value shaped like placeholder()'s (`<phase>`): update refuses it as plain text. */
+export const PLACEHOLDER = /^<[^<>\n]+>$/;
+
 // What text output shows escaped (one-line.ts: control, bidi and invisible characters, line and
 // paragraph separators): such a value cannot be printed as it is inside a command.
 const ESCAPED_IN_OUTPUT = NOT_ONE_LINE;

@@ -12,7 +12,7 @@ import { isIsoInstant } from './instant.js';
 import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
-import { pasteArg, pasteWord, placeholder, shellQuote } from '../shell-words.js';
+import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import type { Checkpoint, JsonValue } from './types.js';
 import { foreignCapsuleKeys } from './capsule.js';
 import type { Issue } from './validate.js';
@@ -47,6 +47,17 @@ export const MAX_FIX_TEXT = 500;
 
 /** `v` as a flag value the fix can print (pasteWord: it gives back exactly `v`), or null when too long. */
 const flagValue = (v: string) => (v.length <= MAX_FIX_TEXT ? pasteWord(v) : null);
+
+/**
+ * What follows a path in a flag that sets text `v`, as update reads it back: `=<v>`, or `:json=`
+ * with the JSON string where plain text would be refused (a text starting ":json", one shaped like
+ * a hint's placeholder, `<phase>`); null when too long.
+ */
+const textAssign = (v: string): string | null => {
+  const plain = !v.startsWith(':json') && !PLACEHOLDER.test(v);
+  const value = flagValue(plain ? v : JSON.stringify(v));
+  return value === null ? null : `${plain ? '' : ':json'}=${value}`;
+};
 
 // The members people name an action's words with, before any other string member; `id`,
 // `text` and `done_when` are never its words.
@@ -264,12 +275,12 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     // A row written {"id": "plan", "status": "complete"}: labelled by its id, which is all it says.
     rows.forEach((r, i) => {
       if (!isObj(r) || !hasWords(r.id) || r.label !== undefined) return;
-      const label = flagValue(r.id);
+      const label = textAssign(r.id);
       typed.push({ path: ['progress_table', i], value: { ...r, label: r.id } });
       notes.push({
         path: joinPath(joinPath('progress_table', i), 'label'),
         problem: `progress_table[${i}] (${quoted(r.id)}) has no label (read as its id)`,
-        fix: label === null ? null : `--progress_table.${i}.label=${label}`,
+        fix: label === null ? null : `--progress_table.${i}.label${label}`,
         ...(label === null ? { byHand: `give progress_table[${i}] a label` } : {}),
       });
     });
@@ -313,11 +324,11 @@ function recordEntrySlips(items: unknown, list: (typeof PRIMER_LISTS)[number], n
   read.forEach((text, i) => {
     if (text === null) return;
     const at = joinPath(path, i);
-    const value = flagValue(text);
+    const value = textAssign(text);
     notes.push({
       path: at,
       problem: `written as a record, not a string (read as ${quoted(text)})`,
-      fix: value === null ? null : `--${path}.${i}=${value}`,
+      fix: value === null ? null : `--${path}.${i}${value}`,
       ...(value === null ? { byHand: `write ${at} as one string` } : {}),
     });
   });
@@ -384,9 +395,9 @@ function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number,
     actions.set(i, words);
     const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
     problems.push(a.text === undefined ? `${at} is an object with ${keys} but no "text" (an action is a string or {"text": …})` : `${at}.text is ${a.text === '' ? 'empty' : `not text (${typeof a.text === 'string' ? 'blank' : typeof a.text === 'number' ? numberText(a.text, ['next_actions', i, 'text']) : JSON.stringify(a.text)?.slice(0, 40)})`}`);
-    const value = flagValue(words);
+    const value = textAssign(words);
     if (value === null) byHand.push(`copy its words (${words.length} characters) into ${at}.text`);
-    else flags.push(`--next_actions.${i}.text=${value}`);
+    else flags.push(`--next_actions.${i}.text${value}`);
   }
   if (!whenOk) {
     const v = a.done_when;

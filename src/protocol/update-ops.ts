@@ -3,7 +3,7 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
-import { pasteArg, placeholder, shellQuote } from '../shell-words.js';
+import { pasteArg, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import { FORBIDDEN_KEYS, policyFor, type LogPolicy } from './fields.js';
 import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
@@ -72,7 +72,6 @@ export function parseUpdateFlag(flag: string): UpdateOp {
 }
 
 /** What shell-words.ts placeholder() prints, once the shell has taken its quotes off. */
-const PLACEHOLDER = /^<[^<>\n]+>$/;
 
 /** Parser refusals of a :json value that shell quoting cannot cause (json.ts), with what to do instead. */
 const HELD: ReadonlyArray<readonly [RegExp, string]> = [

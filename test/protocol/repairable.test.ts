@@ -1,3 +1,4 @@
+import { parseUpdateFlag } from '../../src/protocol/update-ops.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handRepair, readableView, suggestEnum, unreadableErrors } from '../../src/protocol/repairable.js';
@@ -56,6 +57,19 @@ describe('readableView', () => {
     expect(r.notes.map((n) => n.fix)).toEqual([`--next_actions.0.text='Ship the release (it'\\''s PR 12) — ü'`, "--next_actions.1.text='Run it'"]);
     // Text that cannot be printed as one line is spelled out with ANSI-C escapes, so the paste sets it exactly.
     expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe(`--next_actions.0.text="$(printf -- 'two\\012lines')"`);
+  });
+
+  it('words update would not read as plain text (starting ":json", shaped like a placeholder) are set through :json, so the printed fix works when pasted (red team, 12-05)', () => {
+    const r = view(doc({ next_actions: [{ action: ':json output for the API' }, { action: '<phase>' }], progress_table: [{ id: '<draft>', status: 'complete' }] }))!;
+    const fixes = r.notes.map((n) => n.fix);
+    expect(fixes).toContain(`--next_actions.0.text:json='":json output for the API"'`);
+    expect(fixes).toContain(`--next_actions.1.text:json='"<phase>"'`);
+    expect(fixes).toContain(`--progress_table.0.label:json='"<draft>"'`);
+    // Each parses back to exactly those words.
+    for (const fix of fixes.filter((f): f is string => f !== null && f.includes(':json='))) {
+      const flag = fix.replace(/='(.*)'$/, '=$1');
+      expect(typeof parseUpdateFlag(flag).value).toBe('string');
+    }
   });
 
   it('a done_when written as a number is fixed with the text, so the fix leaves the item valid; a list is said by hand', () => {
