@@ -338,11 +338,14 @@ export function lockPathFor(root: string, skill: string): string {
   return join(checkpointsDir(root), `.${skill}.lock`);
 }
 
-/** The one refusal of an invalid write: the first error, how many more, and that nothing changed. */
-function refuseInvalid(root: string, path: string, errors: readonly FileError[]): never {
+/** The one refusal of an invalid write: the first error, how many more, what fixes it where that is one flag, and that nothing changed (or was created). */
+function refuseInvalid(root: string, path: string, errors: readonly FileError[], created = false): never {
   const first = errors[0]!;
+  // The first write of a checkpoint most often lacks its first action: `update api --phase=build --step=auth`.
+  const queue = first.path === 'next_actions' && /must not be empty while in_progress/.test(first.message)
+    ? "add --next_actions+='<first action>' to the same command (or --status=complete if the work is done); " : '';
   throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, {
-    hint: `${display(root, path)} was not changed`,
+    hint: `${queue}${display(root, path)} was not ${created ? 'created' : 'changed'}`,
   });
 }
 
@@ -431,7 +434,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next);
-  if (introduced.length) refuseInvalid(root, path, introduced);
+  if (introduced.length) refuseInvalid(root, path, introduced, current === null);
   return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)), now };
 }
 

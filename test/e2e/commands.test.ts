@@ -351,7 +351,10 @@ describe('validate', () => {
 describe('update', () => {
   it('a refused first write leaves no .checkpoints/ folder behind; an existing one is kept', async () => {
     const dir = repo();
-    expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
+    const first = await runCli(dir, ['update', 'api', '--phase=build']);
+    expectUsageFailure(first, /next_actions must not be empty while in_progress/);
+    // The fix a first write lacks, and "created", not "changed", for a file that never was (red team, 12-05).
+    expect(first.stderr).toContain("hint: add --next_actions+='<first action>' to the same command (or --status=complete if the work is done); .checkpoints/api.checkpoint.json was not created");
     expect(existsSync(join(dir, '.checkpoints'))).toBe(false);
     mkdirSync(join(dir, '.checkpoints'));
     expectUsageFailure(await runCli(dir, ['update', 'api', '--phase=build']), /next_actions must not be empty while in_progress/);
