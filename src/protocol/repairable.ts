@@ -83,8 +83,8 @@ export function readActionText(a: unknown): string {
 }
 
 /** The update flag that makes next_actions, written as the one string `text`, a list of that action; null when too long to spell out. */
-export function listFlag(text: string): string | null {
-  const list = flagValue(JSON.stringify([text]));
+export function listFlag(item: JsonValue): string | null {
+  const list = flagValue(JSON.stringify([item]));
   return list === null ? null : `--next_actions:json=${list}`;
 }
 

@@ -602,6 +602,17 @@ describe('done', () => {
     expect(readFileSync(join(dir, '.checkpoints/web.checkpoint.json'), 'utf8')).toBe(before);
     seed(dir, 'ops', doc('ops', { status: 'complete', next_actions: [] }));
     expectUsageFailure(await runCli(dir, ['done', 'ops']), /no next_actions to mark done/);
+    // One action written as an object, or a queue that is null: named so, with a fix that works when pasted (red team, 12-05).
+    seed(dir, 'obj', doc('obj', { next_actions: { text: 'Ship the auth middleware', done_when: 'npm test' } as never }));
+    const obj = await runCli(dir, ['done', 'obj']);
+    expect(obj.stderr).toBe(`checkpoint: next_actions of "obj" is one action written as an object, not a list of actions; nothing was changed; hint: make it a list, then run done again: checkpoint update obj --next_actions:json='[{"text":"Ship the auth middleware","done_when":"npm test"}]'\n`);
+    expect((await runCli(dir, ['update', 'obj', '--next_actions:json=[{"text":"Ship the auth middleware","done_when":"npm test"}]', '--next_actions+=b'])).code).toBe(0);
+    expect((await runCli(dir, ['done', 'obj'])).code).toBe(0);
+    seed(dir, 'none', doc('none', { next_actions: null as never }));
+    const none = await runCli(dir, ['done', 'none']);
+    expect(none.stderr).toBe(`checkpoint: next_actions of "none" is null, not a list of actions; nothing was changed; hint: queue the next action as a list: checkpoint update none --next_actions:json='[]' --next_actions+='<next action>'\n`);
+    expect((await runCli(dir, ['update', 'none', '--next_actions:json=[]', '--next_actions+=Write tests', '--next_actions+=Ship'])).code).toBe(0);
+    expect((await runCli(dir, ['done', 'none'])).code).toBe(0);
     // An action written {"action": …}: the slip and the exact fix status prints, nothing popped.
     seed(dir, 'py', doc('py', { next_actions: [{ action: "Ship it (PR 12)" }, 'b'] }));
     const py = readFileSync(join(dir, '.checkpoints/py.checkpoint.json'), 'utf8');

@@ -224,7 +224,20 @@ function firstAction(value: JsonValue, skill: string): NextAction {
       hint: flag === null ? `make it a list holding that text by hand (["…"]), then run done again` : `make it a list, then run done again: checkpoint update ${skill} ${flag}`,
     });
   }
-  if (!Array.isArray(actions) || actions.length === 0) {
+  // One action written as an object: the list that holds it, as for a string.
+  if (actions !== null && typeof actions === 'object' && !Array.isArray(actions)) {
+    const flag = listFlag(actions);
+    throw new CheckpointError('E_INVALID', `next_actions of "${skill}" is one action written as an object, not a list of actions; nothing was changed`, {
+      hint: flag === null ? 'make it a list holding that object by hand ([{…}]), then run done again' : `make it a list, then run done again: checkpoint update ${skill} ${flag}`,
+    });
+  }
+  // null, a number, a blank text: nothing queued, and a plain += would refuse to append to it.
+  if (actions !== undefined && !Array.isArray(actions)) {
+    throw new CheckpointError('E_INVALID', `next_actions of "${skill}" is ${actions === null ? 'null' : typeof actions === 'string' ? 'blank text' : `the ${typeof actions} ${JSON.stringify(actions)}`}, not a list of actions; nothing was changed`, {
+      hint: `queue the next action as a list: checkpoint update ${skill} --next_actions:json='[]' --next_actions+='<next action>'`,
+    });
+  }
+  if (!actions?.length) {
     throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
   }
   const first = actions[0] as NextAction;
