@@ -102,6 +102,11 @@ describe('nearSkillName', () => {
     expect(nearSkillName('api/../README')).toBe('api-readme');
     expect(nearSkillName('oc_app - v2')).toBe('oc_app-v2');
     for (const none of ['', '!!!', '..', 'api', '日本']) expect(nearSkillName(none), none).toBeNull();
+    // Letters folded, never dropped: "ápi" is not "pi", another skill (red team, 12-05).
+    expect(nearSkillName('ápi')).toBe('api');
+    expect(nearSkillName('\uff41pi')).toBe('api');
+    expect(nearSkillName('café-sync')).toBe('cafe-sync');
+    expect(nearSkillName('Cafe\u0301 Sync')).toBe('cafe-sync');
     expect(() => assertSkillName('My Skill')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^did you mean "my-skill"\? use lowercase/) }));
   });
 
