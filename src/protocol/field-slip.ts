@@ -37,12 +37,17 @@ export function editDistance(a: string, b: string): number {
  * of its own that this catches ("host", one from "cost") with `update --allow-new-field`.
  */
 export function protocolFieldSlip(key: string): string | null {
-  if (PROTOCOL_FIELDS.includes(key)) return null;
+  return memberSlipOf(key, PROTOCOL_FIELDS);
+}
+
+/** Of `names` (none of them `$`-prefixed counts), the one `key` (not itself one of them) is a slip for, by protocolFieldSlip's rule; else null. */
+export function memberSlipOf(key: string, names: readonly string[]): string | null {
+  if (names.includes(key)) return null;
   const k = key.toLowerCase().replace(/-/g, '_');
   const limit = k.length < 5 ? 1 : 2;
   let best: string | null = null;
   let bestD = Infinity;
-  for (const f of PROTOCOL_FIELDS) {
+  for (const f of names) {
     if (f.startsWith('$')) continue;
     const d = editDistance(k, f);
     if (d < bestD) [best, bestD] = [f, d];

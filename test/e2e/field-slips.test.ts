@@ -93,6 +93,34 @@ describe('update refuses a likely typo of a field', () => {
     expect(v.stdout).not.toMatch(/advice {2}(state|host|steps|created_by):/);
   });
 
+  it('a member one level down that nearly names the protocol\'s there (a blocker\'s "neds", context_primer.key-decisions) is refused the same way; a member the file keeps, one far from every name, or --allow-new-field is written (red team, 12-05)', async () => {
+    const dir = repo();
+    const before = bytes(dir);
+    const cases: [string, RegExp][] = [
+      ['--blockers+:json={"id":"b1","description":"Prod deploy needs sign-off","neds":"user_decision"}', /: neds is not a member of a blocker; did you mean needs\?$/],
+      ['--context_primer.key-decisions+=Use JWT', /^--context_primer\.key-decisions\+=Use JWT: key-decisions is not a member of context_primer; did you mean key_decisions\?$/],
+      ['--context_primer:json={"key_decisions":[],"generated_fies":["src/a.ts"]}', /generated_fies is not a member of context_primer; did you mean generated_files\?$/],
+      ['--progress_table:json=[{"id":"p1","label":"Auth","stauts":"complete"}]', /stauts is not a member of a progress_table row; did you mean status\?$/],
+      ['--cost.total-usd:json=3.50', /total-usd is not a member of cost; did you mean total_usd\?$/],
+      ['--next_actions+:json={"text":"Run the evals","don_when":"npm test"}', /don_when is not a member of an action; did you mean done_when\?$/],
+    ];
+    for (const [flag, message] of cases) {
+      const r = await runCli(dir, ['update', 'api', flag]);
+      expect(r.code, flag).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.lines, flag).toBe(1);
+      expect(line.message, flag).toMatch(message);
+      expect(line.hint).toContain('--allow-new-field');
+      expect(bytes(dir).equals(before), flag).toBe(true);
+    }
+    for (const flag of ['--context_primer.notes+=mine', '--blockers+:json={"id":"b2","description":"x","needs":"user_decision","owner":"alice"}', '--cost.total_usd:json=3.50'])
+      expect((await runCli(dir, ['update', 'api', flag])).code, flag).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--context_primer.key-decisions+=Use JWT', '--allow-new-field'])).code).toBe(0);
+    // Once there it is the project's member: written again without a word.
+    expect((await runCli(dir, ['update', 'api', '--context_primer.key-decisions+=Rotate keys'])).code).toBe(0);
+    expect(JSON.parse(bytes(dir).toString()).context_primer).toMatchObject({ 'key-decisions': ['Use JWT', 'Rotate keys'], notes: ['mine'] });
+  });
+
   it('the MCP update tool takes the same rule', async () => {
     const dir = repo();
     const before = bytes(dir);

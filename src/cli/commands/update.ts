@@ -3,6 +3,7 @@ import { shown, shownPath } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
+import { memberSlip } from '../../protocol/member-slip.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject, JsonValue } from '../../protocol/types.js';
@@ -114,7 +115,22 @@ function topValue(op: UpdateOp): unknown {
  */
 function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, allow: boolean): void {
   if (allow) return;
+  const has = (path: readonly (string | number)[]): boolean => {
+    let at: unknown = current;
+    for (const seg of path) {
+      if (at === null || typeof at !== 'object' || !Object.hasOwn(at, seg)) return false;
+      at = (at as Record<string, unknown>)[seg];
+    }
+    return true;
+  };
   for (const op of ops) {
+    // One level down (a blocker's "neds", context_primer.key-decisions): written, nobody would read it.
+    const member = memberSlip(op.path, op.value, op.mode === 'append', has);
+    if (member !== null) {
+      throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${shown(member.given)} is not a member of ${member.where}; did you mean ${shown(member.meant)}?`, {
+        hint: `the checkpoint was not changed; to keep a member of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true)`,
+      });
+    }
     const top = op.path[0];
     if (typeof top !== 'string' || PROTOCOL_FIELDS.includes(top) || (current !== null && Object.hasOwn(current, top))) continue;
     const near = protocolFieldSlip(top);
