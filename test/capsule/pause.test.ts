@@ -228,6 +228,11 @@ describe('pause --auto', () => {
     const none = await runCli(dir, ['pause', 'web', '--auto']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
+    expect(none.stdout).not.toContain('did you mean');
+    // A hook's misspelled skill would never save: the near one is named, still exit 0 (red team, 12-05).
+    const typo = await runCli(dir, ['pause', 'aip', '--auto']);
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toBe('no checkpoint for skill "aip"; nothing to refresh (did you mean "api"? check the skill name the hook passes)\n');
   });
 
   it('refreshes only mechanical state; context, origin and updated_at stay frozen', async () => {

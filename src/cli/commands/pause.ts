@@ -22,7 +22,8 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
-import { display, mutateCheckpoint, readCheckpointFor, checkpointPath } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, readCheckpointFor, checkpointPath, listSkills } from '../../store/checkpoints.js';
+import { closest } from '../../protocol/field-slip.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
 import { locate, readProjectBytes } from '../../store/safe-fs.js';
@@ -276,7 +277,9 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const file = readCheckpointFor(root, skill, act);
   if (!file) {
     refuseConflicted(root, skill, act);
-    return nothing(`no checkpoint for skill "${skill}"; nothing to refresh`);
+    // A hook runs this at every session's end: a misspelled skill there would never save, silently.
+    const near = closest(skill, listSkills(root));
+    return nothing(`no checkpoint for skill "${skill}"; nothing to refresh${near === undefined ? '' : ` (did you mean "${near}"? check the skill name the hook passes)`}`);
   }
   if (isObject(file.value)) storedCapsule(root, skill, file.value); // refused before git is asked anything
 
