@@ -55,7 +55,8 @@ export function parseUpdateFlag(flag: string): UpdateOp {
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
       // Refused for what it holds (the parser's word for it is still "not valid"): quoting it for the shell would not help.
       const held = e instanceof JsonSyntaxError ? HELD.find(([re]) => re.test(e.reason)) : undefined;
-      throw usage(flag, `value is not valid JSON (${why})`, held ? `${held[1]}; the checkpoint was not changed` : "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
+      // Valid JSON refused for what it holds says so ("holds a forbidden key"), not "not valid".
+      throw usage(flag, held ? `value ${held[2]} (${why})` : `value is not valid JSON (${why})`, held ? `${held[1]}; the checkpoint was not changed` : "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
     }
   }
   // A placeholder our hints print ('<phase>', '<in_progress|blocked|…>'), pasted as printed: the
@@ -74,10 +75,10 @@ export function parseUpdateFlag(flag: string): UpdateOp {
 /** What shell-words.ts placeholder() prints, once the shell has taken its quotes off. */
 
 /** Parser refusals of a :json value that shell quoting cannot cause (json.ts), with what to do instead. */
-const HELD: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^forbidden key /, 'choose another key name (__proto__, prototype and constructor are refused)'],
-  [/^duplicate key /, 'give each key once'],
-  [/^nesting deeper than /, 'flatten the value (or store it as a string)'],
+const HELD: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^forbidden key /, 'choose another key name (__proto__, prototype and constructor are refused)', 'holds a key no checkpoint may hold'],
+  [/^duplicate key /, 'give each key once', 'holds a key twice'],
+  [/^nesting deeper than /, 'flatten the value (or store it as a string)', 'is nested too deep'],
 ];
 
 // A JSON number as typed on a command line: `9`, `-0.5`, `8.0`, `1e3` (no `+`, `.5`, `0x1`, `Infinity`).

@@ -185,7 +185,7 @@ const badValues = [
   '--skill_state.runs:json=[{"ok":1},{"prototype":null}]',
   '--blockers+:json={"id":"b","description":"d","__proto__":null}',
 ];
-add(':json value', badValues.map((op) => ({ name: op, setup: valid, args: ['update', 's', op], message: /value is not valid JSON \(forbidden key "(__proto__|prototype|constructor)"/ })));
+add(':json value', badValues.map((op) => ({ name: op, setup: valid, args: ['update', 's', op], message: /value holds a key no checkpoint may hold \(forbidden key "(__proto__|prototype|constructor)"/ })));
 
 // 7. Checkpoint files carrying the keys, through every command that writes.
 for (const key of FORBIDDEN) {
@@ -220,12 +220,12 @@ const capsuleFile = (d: string, body: string) => {
   write(d, 'capsule-input.json', body);
 };
 add('capsule input', [
-  { name: '__proto__ inline', setup: valid, args: ['pause', 's', '--context', capsuleJson(',"__proto__":{"polluted":true}')], message: /refused: capsule input \(--context\) is not valid JSON: forbidden key "__proto__"/ },
+  { name: '__proto__ inline', setup: valid, args: ['pause', 's', '--context', capsuleJson(',"__proto__":{"polluted":true}')], message: /refused: capsule input \(--context\) holds a key no checkpoint may hold: forbidden key "__proto__"/ },
   { name: 'constructor inline', setup: valid, args: ['pause', 's', '--context', capsuleJson(',"constructor":{"prototype":{}}')], message: /forbidden key "constructor"/ },
   { name: 'prototype nested in a list field', setup: valid, args: ['pause', 's', '--context', JSON.stringify({ ...CAPSULE, constraints: ['c'] }).replace('["c"]', '[{"prototype":1}]')], message: /forbidden key "prototype"/ },
   { name: '\\u-escaped __proto__ inline', setup: valid, args: ['pause', 's', '--context', capsuleJson(',"\\u005f_proto__":1')], message: /forbidden key "__proto__"/ },
-  { name: '__proto__ through stdin', setup: valid, args: ['pause', 's', '--context', '-'], input: capsuleJson(',"__proto__":{"polluted":true}'), message: /capsule input \(stdin\) is not valid JSON: forbidden key "__proto__"/ },
-  { name: 'constructor through --context-file', setup: (d) => capsuleFile(d, capsuleJson(',"constructor":1')), args: ['pause', 's', '--context-file', 'capsule-input.json'], message: /capsule input \(capsule-input\.json\) is not valid JSON: forbidden key "constructor"/ },
+  { name: '__proto__ through stdin', setup: valid, args: ['pause', 's', '--context', '-'], input: capsuleJson(',"__proto__":{"polluted":true}'), message: /capsule input \(stdin\) holds a key no checkpoint may hold: forbidden key "__proto__"/ },
+  { name: 'constructor through --context-file', setup: (d) => capsuleFile(d, capsuleJson(',"constructor":1')), args: ['pause', 's', '--context-file', 'capsule-input.json'], message: /capsule input \(capsule-input\.json\) holds a key no checkpoint may hold: forbidden key "constructor"/ },
   { name: 'a capsule already stored with __proto__ (resume --context)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"__proto__":{}')}}\n}\n`)), args: ['resume', 's', '--context'], message: /invalid JSON: forbidden key "__proto__"/ },
   { name: 'a capsule already stored with constructor (pause --auto)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"constructor":{}')}}\n}\n`)), args: ['pause', 's', '--auto'], message: /invalid JSON: forbidden key "constructor"/ },
   { name: 'a 300-deep capsule', setup: valid, args: ['pause', 's', '--context', capsuleJson(`,"x":${'['.repeat(300)}${']'.repeat(300)}`)], message: /nesting deeper than 256 levels/ },

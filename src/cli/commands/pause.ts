@@ -132,7 +132,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     parsed = parseJson(text).value;
   } catch (e) {
     if (e instanceof JsonNumberRangeError) throw refuse(root, skill, `capsule input (${input.source}), line ${e.line}: ${e.reason}`);
-    if (e instanceof JsonSyntaxError) throw refuse(root, skill, `capsule input (${input.source}) is not valid JSON: ${e.message}`);
+    // Valid JSON refused for a key it holds says so, not "not valid".
+    if (e instanceof JsonSyntaxError) throw refuse(root, skill, `capsule input (${input.source}) ${/^forbidden key /.test(e.reason) ? 'holds a key no checkpoint may hold' : 'is not valid JSON'}: ${e.message}`);
     throw e;
   }
   const problems = validateCapsuleContext(parsed);
