@@ -12,7 +12,7 @@
 import { recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
 import { addLiteralText, literalKey, parseJson, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
-import type { Conflict, PathSegment } from './conflict.js';
+import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { jsonEqual, setOwn } from './json-value.js';
 import { putAt } from './settle.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, markerLine, type ConflictLabels } from './render.js';
@@ -94,13 +94,58 @@ function runFormat(format: TextFormat, value: JsonValue, run: Conflict, side: Si
 // A line that is one object member and nothing else (its comma aside): a side without the member drops it.
 const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
 
+/** Past this many conflicts a file is not tried with each as the run (each try writes the file three times). */
+const MAX_RUN_TRIES = 8;
+
 export function renderKeepingLayout(input: LayoutRenderInput): string | null {
   const all = input.conflicts;
   const runs = all.filter((c) => c.span !== undefined);
   if (!all.length || runs.length > 1 || all.some((c) => c.path.length === 0)) return null;
-  // A lone conflict no placeholder can stand for (a record one side removed, on a line it shares
-  // or over lines of its own) takes the run's way: the lines where the sides' texts differ.
-  return render(input, runs[0]) ?? (all.length === 1 && !runs.length ? render(input, all[0]) : null);
+  const first = render(input, runs[0]);
+  if (first !== null || runs.length) return first;
+  // A conflict no placeholder can stand for (a record one side removed, on a line it shares or
+  // over lines of its own; a member base lacks, beside others on its line) takes the run's way:
+  // the lines where the sides' texts differ, the other conflicts by placeholder.
+  for (const c of all.length <= MAX_RUN_TRIES ? all : []) {
+    const text = render(input, c);
+    if (text !== null) return text;
+  }
+  // Several conflicts inside one record (a row both sides added under one id, its label and status
+  // each set differently): the record is the run, each side's block that record with its values.
+  const item = recordRun(input.value, all);
+  const text = item === null ? null : render({ ...input, conflicts: [item] }, item);
+  // Checked against the conflicts themselves too: keeping a side's blocks gives that side's values.
+  return text !== null && eachSideReads(text, input.value, all, undefined) ? text : null;
+}
+
+/**
+ * One conflict standing for `conflicts` when they all lie inside one array item: each side's value
+ * that item as merged with that side's values in place (a side without a member: left out).
+ */
+function recordRun(merged: JsonValue, conflicts: readonly Conflict[]): Conflict | null {
+  if (conflicts.length < 2) return null;
+  let common = conflicts[0]!.path.length;
+  for (const c of conflicts) {
+    let k = 0;
+    while (k < Math.min(common, c.path.length) && c.path[k] === conflicts[0]!.path[k]) k++;
+    common = k;
+  }
+  // The deepest array item above every conflict.
+  let at = -1;
+  for (let k = 0; k < common; k++) if (typeof conflicts[0]!.path[k] === 'number') at = k;
+  if (at < 0) return null;
+  const path = conflicts[0]!.path.slice(0, at + 1);
+  let item: JsonValue | undefined = merged;
+  for (const seg of path) item = item !== null && typeof item === 'object' ? (item as Record<string | number, JsonValue>)[seg] : undefined;
+  if (item === undefined) return null;
+  // null where a conflict's value cannot be put in the item (then no record run).
+  const side = (s: Side): JsonValue | null => {
+    const value = structuredClone(item) as JsonValue;
+    for (const c of conflicts) if (c.path.length === path.length || !setAt(value, c.path.slice(path.length), c[s])) return null;
+    return value;
+  };
+  const [base, ours, theirs] = [side('base'), side('ours'), side('theirs')];
+  return base === null || ours === null || theirs === null ? null : { path, display: formatPath(path), base, ours, theirs };
 }
 
 /** The marked text: `run` (a queue run, or a lone conflict) as one block of the lines where the sides' texts differ, the other conflicts by placeholder. */

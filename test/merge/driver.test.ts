@@ -215,6 +215,33 @@ describe('mergeCheckpointTexts: clean merges', () => {
       );
     });
 
+    it("several conflicts keep ours' layout too: a row both sides added under one id (its label and status each differ) is one block; a removed record beside another conflict takes its own (red team, 12-05)", () => {
+      const rows = (extra: string, updated?: string, phase = 'build') => hand({ updated }).replace('"phase":"build"', () => `"phase":"${phase}"`).replace('\t"next_actions": [', () => `\t"progress_table": [\r\n\t\t{"id": "sprint-1", "label": "Sprint 1: Auth", "status": "complete"}${extra}\r\n\t],\r\n\t"blockers": [{"id": "b1", "description": "rate limiting", "needs": "user_decision"}],\r\n\t"next_actions": [`);
+      const row = (label: string, status: string) => `,\r\n\t\t{"id": "sprint-2", "label": "${label}", "status": "${status}"}`;
+      const ours = rows(row('Sprint 2: CRUD', 'in_progress'), '2026-01-06T10:00:00Z');
+      const theirs = rows(row('Sprint 2: UI', 'not_started'), '2026-01-07T10:00:00Z');
+      const outside = (text: string) => text.split('\n').filter((_, i, lines) => !inBlock(lines, i));
+      const a = merge(rows(''), ours, theirs, { keepLayout });
+      expect(a.status).toBe('conflict');
+      expect(a.conflicts.map((c) => c.display)).toEqual(['progress_table[1].label', 'progress_table[1].status']);
+      const stamp = (t: string) => t.replace(/"updated_at": "[^"]*"/, '"updated_at": ""');
+      const sides = splitConflictMarkers(a.text!)!;
+      expect(stamp(sides.ours)).toBe(stamp(ours));
+      expect(stamp(sides.theirs)).toBe(stamp(theirs));
+      // Every line outside the block is ours' own, in ours' layout.
+      const oursLines = stamp(ours).split('\n');
+      for (const line of outside(stamp(a.text!))) expect(oursLines).toContain(line);
+      // Ours removed the blocker and set phase; theirs edited the blocker and set phase otherwise.
+      const withBlockers = (blockers: string, phase: string, updated: string) => rows('', updated, phase).replace(/\t"blockers": \[.*\],/, () => `\t"blockers": [${blockers}],`);
+      const b = merge(rows(''), withBlockers('', 'review', '2026-01-06T10:00:00Z'), withBlockers('{"id": "b1", "description": "rate limiting on /auth", "needs": "user_decision"}', 'deploy', '2026-01-07T10:00:00Z'), { keepLayout });
+      expect(b.conflicts.map((c) => c.display)).toEqual(['phase', 'blockers[0]']);
+      const bSides = splitConflictMarkers(b.text!)!;
+      expect(JSON.parse(bSides.ours)).toMatchObject({ phase: 'review', blockers: [] });
+      expect(JSON.parse(bSides.theirs)).toMatchObject({ phase: 'deploy', blockers: [{ description: 'rate limiting on /auth' }] });
+      const oursB = stamp(withBlockers('', 'review', '2026-01-06T10:00:00Z')).split('\n');
+      for (const line of outside(stamp(b.text!))) expect(oursB).toContain(line);
+    });
+
     it("property: any queue conflict in a hand layout keeps every line outside its block, and each side's blocks give exactly that side's queue", () => {
       const items = fc.array(fc.constantFrom('a', 'b', 'c', 'ship src/x.ts (PR 12)', 'd'), { maxLength: 4 });
       let runs = 0;
