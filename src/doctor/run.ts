@@ -310,8 +310,10 @@ function bareReach(checkpoints: readonly Checkpoint[], notBefore: number | undef
  */
 async function untrackedOf(root: string, evidence: Evidence, files: readonly string[]): Promise<Map<string, Untracked>> {
   if (!files.length || evidence.history === null) return new Map();
-  const held = indexNames(root, files);
-  let candidates = files.filter((rel) => !held.has(rel));
+  // A folder listed with its slash ("vendor/lib/") is held under its name (a submodule's gitlink).
+  const bare = (rel: string) => rel.replace(/\/+$/, '');
+  const held = indexNames(root, files.map(bare));
+  let candidates = files.filter((rel) => !held.has(bare(rel)));
   if (candidates.length && evidence.head !== null) {
     const dirs = [...new Set(candidates.map((rel) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '')))];
     const inHead = await evidence.history.filesIn(evidence.head.sha, dirs);

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { CommitQueue } from './commit-queue.js';
 import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
-import { resolveGitDirs, type GitDirs } from './locate.js';
+import { resolveGitDirs, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
 import { assertSince, namesAny, branchName, indexScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
@@ -375,6 +375,12 @@ export class IsoHistory implements GitHistory {
       // assume-unchanged is never compared with the disk: git status lists it as nothing, absent or edited.
       const differing = relative.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit));
       const skipped = differing.length ? uncheckedPaths(this.dirs.gitdir, differing) : new Set<string>();
+      // A file inside a submodule is the submodule's: git status here says nothing of it. The
+      // submodule itself is modified only when its checkout left the commit recorded here.
+      for (const path of differing) {
+        const committed = states[relative.indexOf(path)]![0];
+        if (committed?.mode === '160000' ? !submoduleMoved(this.dir, this.dirs.commonDir, path, committed.oid) : await insideSubmodule(reader, tree, path)) skipped.add(path);
+      }
       const reported = unique.filter((_, i) => !sameFile(states[i]![0], states[i]![1], honorExecBit) && !skipped.has(relative[i]!));
       this.unsure.clear();
       for (const path of reported) {
@@ -1005,6 +1011,37 @@ async function fileInTree(reader: ObjectReader, tree: string | null, path: strin
     entries = await reader.tree(entry.oid);
   }
   return null;
+}
+
+/**
+ * Whether the submodule checked out at `path` is at another commit than `recorded` (git status's
+ * ` M`): read from its HEAD in this repository's own `.git/modules/`, never through a `.git` file
+ * pointing elsewhere; false when that cannot be read so (another layout, an unusual ref).
+ */
+function submoduleMoved(root: string, commonDir: string, path: string, recorded: string): boolean {
+  try {
+    const at = join(root, path);
+    if (!resolve(resolveGitDirsSync(at).gitdir).startsWith(join(commonDir, 'modules') + sep)) return false;
+    const head = readHeadFiles(at)?.sha;
+    return typeof head === 'string' && head !== recorded;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a folder on `path`'s way in `tree` is a submodule (a gitlink entry): the file is the submodule's. */
+async function insideSubmodule(reader: ObjectReader, tree: string | null, path: string): Promise<boolean> {
+  if (tree === null) return false;
+  const names = path.split('/');
+  let entries = await reader.tree(tree);
+  for (const name of names.slice(0, -1)) {
+    const entry = entries.get(name);
+    if (entry === undefined) return false;
+    if (entry.type === 'commit') return true;
+    if (entry.type !== 'tree') return false;
+    entries = await reader.tree(entry.oid);
+  }
+  return false;
 }
 
 /**
