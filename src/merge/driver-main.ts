@@ -11,6 +11,7 @@ import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage
 import type * as Layout from '../protocol/layout.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, LINE_MERGE_LABELS } from './render.js';
+import { attributeMarkerSize, mergesBasesAt } from './bases-marker-size.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
@@ -170,17 +171,18 @@ function mergeFiles(args: string[]): number {
 }
 
 /**
- * Whether git runs us to merge two merge bases into the virtual ancestor of a criss-cross merge
- * rather than for the merge itself: git then passes the file's conflict-marker-size plus 2 (its
- * ll_merge, since 2.12). Asked only for a size other than the default, so a plain merge starts
- * no git; the attribute is read to tell that +2 from a size a project set.
+ * Whether git runs us to merge merge bases into the virtual ancestor of a criss-cross merge
+ * rather than for the merge itself (bases-marker-size.ts: the file's marker size plus 2 per level).
+ * Asked only for a size other than the default, so a plain merge starts no git; the attribute is
+ * read to tell those levels from a size a project set. (A project that set a size below 7 has its
+ * bases merged at 7 too, which is taken for a plain merge: asking git there would cost every merge
+ * a process.)
  */
 function mergesBases(repoPath: string, markerSize: number): boolean {
   const out = runGitSync(process.cwd(), ['check-attr', 'conflict-marker-size', '--', repoPath]);
   if (out.code !== 0) return false;
   const value = /: conflict-marker-size: (.*)$/m.exec(out.stdout)?.[1];
-  const set = value === undefined ? NaN : Number(value);
-  return markerSize === (Number.isInteger(set) && set > 0 ? set : DEFAULT_MARKER_SIZE) + 2;
+  return mergesBasesAt(markerSize, attributeMarkerSize(value));
 }
 
 /**

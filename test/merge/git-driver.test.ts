@@ -288,6 +288,64 @@ describe('git runs the driver', () => {
     }
   });
 
+  /**
+   * Branches main and b that merged each other `rounds` times, every commit logging one record; the
+   * first round's merges, whose phase conflict both settle alike, leave bases that disagree only
+   * below: the merge bases of each later merge are criss-cross merges themselves, a level deeper each
+   * round, so git merges bases through the driver with marker sizes of the file's size plus 2, 4, ...,
+   * and a merge of bases that left markers would stop a merge (red team 47, 05).
+   */
+  async function mergedEachOther(dir: string, rounds: number): Promise<string[]> {
+    const logged: string[] = [];
+    const commit = (who: string, at: string, phase?: string) => {
+      const doc = load(dir);
+      doc.recently_done.push({ at, action: who });
+      logged.push(who);
+      save(dir, { ...doc, updated_at: at, phase: phase ?? doc.phase });
+      commitAll(dir, who, at);
+    };
+    start(dir);
+    git(dir, ['branch', 'b']);
+    commit('a0', '2026-03-02T00:00:00Z', 'audit');
+    git(dir, ['checkout', '-q', 'b']);
+    commit('b0', '2026-03-02T00:00:01Z', 'ship');
+    for (let r = 1; r <= rounds; r++) {
+      const tips = { main: git(dir, ['rev-parse', 'main']).trim(), b: headSha(dir) };
+      for (const [branch, other] of [['main', tips.b], ['b', tips.main]] as const) {
+        git(dir, ['checkout', '-q', branch]);
+        const m = gitTry(dir, ['merge', '--no-edit', other]);
+        if (r === 1) {
+          expect(m.stderr).toMatch(/^checkpoint: \S+: conflict at phase: ours "\w+" vs theirs "\w+" \(base "build"\)\n$/);
+          expect((await runCli(dir, ['resolve', '--ours', 'phase', '--add'])).code).toBe(0);
+        } else {
+          expect(m.status, m.stdout + m.stderr).toBe(0);
+        }
+        commit(`${branch[0]}${r}`, `2026-03-0${2 + r}T00:00:0${branch === 'b' ? 1 : 0}Z`, r === 1 ? 'agreed' : undefined);
+      }
+    }
+    expect(git(dir, ['merge-base', '--all', 'main', 'b']).trim().split('\n')).toHaveLength(2);
+    return logged;
+  }
+
+  it('criss-cross merges of criss-cross merges (two branches merging each other again and again) merge by themselves, at every depth of merge bases, under a conflict-marker-size of the project too', async () => {
+    const dir = driverRepo();
+    // git then passes 9 for the merge itself, 11, 13 and 15 for the merges of bases.
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint conflict-marker-size=9\n');
+    const logged = await mergedEachOther(dir, 3);
+    // The only change since the bases: one record each.
+    save(dir, { ...load(dir), recently_done: [...load(dir).recently_done, { at: '2026-03-09T00:00:01Z', action: 'b last' }] });
+    commitAll(dir, 'b last', '2026-03-09T00:00:01Z');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, { ...load(dir), recently_done: [...load(dir).recently_done, { at: '2026-03-09T00:00:00Z', action: 'a last' }] });
+    commitAll(dir, 'a last', '2026-03-09T00:00:00Z');
+    const r = gitTry(dir, ['merge', '--no-edit', 'b']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = expectClean(dir);
+    expect(doc.phase).toBe('agreed');
+    expect(doc.recently_done.map((d: any) => d.action).sort()).toEqual([...logged, 'a last', 'b last'].sort());
+  });
+
   it('stops on a semantic collision with markers around that field only, UU, non-zero exit', () => {
     const dir = driverRepo();
     start(dir);
