@@ -19,22 +19,54 @@ function decimals(n: number): number {
 }
 
 /**
- * Both sides changed a counter (or both added it, base absent = 0): their summed deltas,
- * rounded to the most decimals any side has so binary float noise (0.1 + 0.2) never reaches
- * the file. `(ours + theirs) - base` is the same sum either way round, bit for bit.
+ * Both sides changed a counter (or both added it, base absent = 0): their summed deltas. Given
+ * the sides' texts (base, ours, theirs), added exactly on the decimals they write (exactSum): a
+ * side's digits past a double's 17 are kept, and binary float noise (0.1 + 0.2) never reaches
+ * the file. Without texts, or past what exactSum adds, the doubles' sum rounded to the most
+ * decimals any side has. `(ours + theirs) - base` is the same sum either way round, bit for bit.
  * Undefined, so the plain rules apply (a conflict: a person decides), when a side is not a
  * non-negative number or is below the base: a side that lowered the counter reset it (a new
  * budget period) or corrected it, and a decrease is not spend; adding it to the other side's
  * spend (5 -> 0 and 5 -> 7 giving 2) means neither.
  */
-export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): number | undefined {
+export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined, texts?: CounterTexts): number | undefined {
   if (!isCount(ours) || !isCount(theirs) || (base !== undefined && !isCount(base))) return undefined;
   const b = base ?? 0;
   if (ours < b || theirs < b) return undefined;
+  const exact = texts && exactSum(...texts);
+  if (exact) return exact.value;
   const sum = ours + theirs - b;
   if (!(sum >= 0) || !Number.isFinite(sum)) return undefined;
   const places = Math.max(decimals(b), decimals(ours), decimals(theirs));
   return places <= 100 ? Number(sum.toFixed(places)) : sum;
+}
+
+/** A counter's texts in base (undefined: absent), ours and theirs. */
+export type CounterTexts = readonly [base: string | undefined, ours: string, theirs: string];
+
+/**
+ * base + (ours - base) + (theirs - base) added on the texts as the files write them (base absent:
+ * 0), decimals aligned: the sum and the text it is written with (sumSpelling). Undefined when a
+ * text is not a non-negative decimal number exactDecimal reads, or a side is below the base.
+ */
+export function exactSum(base: string | undefined, ours: string, theirs: string): { value: number; text: string } | undefined {
+  const aligned = alignedDecimals(base, ours, theirs);
+  if (!aligned) return undefined;
+  const [bb, oo, tt] = aligned.digits;
+  if (oo < bb || tt < bb) return undefined;
+  const text = sumSpelling(oo + tt - bb, aligned.scale, [base, ours, theirs]);
+  return { value: Number(text), text };
+}
+
+/**
+ * The text of a counter's sum, which no side holds, from the sides' texts of that counter (base
+ * absent: undefined): exactSum's, where it is the sum the merge took (merge.ts adds the same
+ * texts); else undefined, and JSON's text of the sum stands.
+ */
+export function sumText(sum: number, [base, ours, theirs]: readonly (string | undefined)[]): string | undefined {
+  if (ours === undefined || theirs === undefined) return undefined;
+  const exact = exactSum(base, ours, theirs);
+  return exact?.value === sum ? exact.text : undefined;
 }
 
 /**
@@ -46,14 +78,20 @@ export function pastSafe(base: JsonValue | undefined, ours: number, theirs: numb
   return ours > Number.MAX_SAFE_INTEGER || theirs > Number.MAX_SAFE_INTEGER || ours + theirs > Number.MAX_SAFE_INTEGER || (typeof base === 'number' && base > Number.MAX_SAFE_INTEGER);
 }
 
-/** A number's text as an exact decimal, digits x 10^-scale (`12.50` -> 1250n, 2; `1e21` -> 10n ** 21n, 0); undefined for a negative or another text. */
-function exactDecimal(text: string): { digits: bigint; scale: number } | undefined {
+/** An exact decimal: digits x 10^-scale. */
+interface Decimal {
+  digits: bigint;
+  scale: number;
+}
+
+/** A number's text as an exact decimal (`12.50` -> 1250n, 2; `1e21` -> 10n ** 21n, 0); undefined for a negative or another text. */
+function exactDecimal(text: string): Decimal | undefined {
   const m = NUMBER_TEXT.exec(text);
   if (!m || text.charCodeAt(0) === 45) return undefined;
   const fraction = m[1] ?? '';
   const whole = text.slice(0, /[.eE]/.exec(text)?.index ?? text.length);
   const scale = fraction.length - Number(m[2] ?? 0);
-  // Beyond what any counter holds either way (a double ends near 1e308): not added, a conflict.
+  // Beyond what any counter holds either way (a double ends near 1e308): not added exactly.
   if (scale > MAX_EXACT_DECIMALS || scale < -MAX_EXACT_SHIFT) return undefined;
   const digits = BigInt(whole + fraction);
   return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
@@ -61,6 +99,35 @@ function exactDecimal(text: string): { digits: bigint; scale: number } | undefin
 
 const MAX_EXACT_DECIMALS = 100;
 const MAX_EXACT_SHIFT = 400;
+
+/** The texts' exact decimals (base absent: 0) as digits at one scale, the most decimals any of them has. */
+function alignedDecimals(...texts: CounterTexts): { digits: [bigint, bigint, bigint]; scale: number } | undefined {
+  const [b, o, t] = [texts[0] === undefined ? { digits: 0n, scale: 0 } : exactDecimal(texts[0]), exactDecimal(texts[1]), exactDecimal(texts[2])];
+  if (!b || !o || !t) return undefined;
+  const scale = Math.max(b.scale, o.scale, t.scale);
+  const at = (d: Decimal): bigint => d.digits * 10n ** BigInt(scale - d.scale);
+  return { digits: [at(b), at(o), at(t)], scale };
+}
+
+/**
+ * How a counter's exact sum (digits x 10^-scale, `scale` the most decimals a side's text has) is
+ * written: JSON's text of its double where that text is the sum exactly and drops no spelling a
+ * side chose, else its digits with those decimals. So `0.25` + `0.75` is `1` (every side as JSON
+ * writes it); `5.0`, `6.0`, `7.0` give `8.0` and `5.00`, `6.5`, `7.0` give `8.50` (a side wrote
+ * decimals JSON drops); `1e-7` + `2e-7` is `3e-7` (an exponent where a side wrote one, never where
+ * none did); and a sum no double holds (more digits than its 17, past 2^53) keeps every digit the
+ * sides wrote, with none invented.
+ */
+function sumSpelling(digits: bigint, scale: number, texts: readonly (string | undefined)[]): string {
+  const padded = digits.toString().padStart(scale + 1, '0');
+  const plain = scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
+  const json = JSON.stringify(Number(plain));
+  const read = exactDecimal(json);
+  if (!read || read.scale > scale || read.digits * 10n ** BigInt(scale - read.scale) !== digits) return plain;
+  const written = texts.filter((x): x is string => x !== undefined);
+  if (json.includes('e')) return written.some((x) => /[eE]/.test(x)) ? json : plain;
+  return written.some((x) => x !== JSON.stringify(Number(x))) ? plain : json;
+}
 
 /** What a counter past 2^53 merges to: the value and the exact text to write it with; or a conflict, with why. */
 export type ExactCount = { value: number; text: string } | { conflict: string | undefined };
@@ -76,18 +143,15 @@ export function exactCount(base: string | undefined, ours: string, theirs: strin
   const side = (text: string): ExactCount => ({ value: Number(text), text });
   if (ours === theirs || theirs === base) return side(ours);
   if (ours === base) return side(theirs);
-  const [b, o, t] = [base === undefined ? { digits: 0n, scale: 0 } : exactDecimal(base), exactDecimal(ours), exactDecimal(theirs)];
-  if (!b || !o || !t) return { conflict: 'past 2^53 (Number.MAX_SAFE_INTEGER) and not a plain non-negative number, so it cannot be added exactly' };
-  const scale = Math.max(b.scale, o.scale, t.scale);
-  const at = (d: { digits: bigint; scale: number }): bigint => d.digits * 10n ** BigInt(scale - d.scale);
-  const [bb, oo, tt] = [at(b), at(o), at(t)];
+  const aligned = alignedDecimals(base, ours, theirs);
+  if (!aligned) return { conflict: 'past 2^53 (Number.MAX_SAFE_INTEGER) and not a plain non-negative number, so it cannot be added exactly' };
+  const [bb, oo, tt] = aligned.digits;
   // Both rewrote it. A side that changed the amount wins over one that only respelled it; two
   // spellings of one amount are a choice a person makes, as for any number (literal-texts.ts).
   if (tt === bb && oo !== bb) return side(ours);
   if (oo === bb && tt !== bb) return side(theirs);
   if (oo === tt || oo < bb || tt < bb) return { conflict: oo < bb && tt > bb ? loweredWhy('ours') : tt < bb && oo > bb ? loweredWhy('theirs') : undefined };
-  const digits = (oo + tt - bb).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  const text = sumSpelling(oo + tt - bb, aligned.scale, [base, ours, theirs]);
   return { value: Number(text), text };
 }
 
@@ -147,37 +211,6 @@ export function mixesCurrencies(c: Currencies, base: JsonValue | undefined, ours
 }
 
 const NUMBER_TEXT = /^-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
-/** Decimal places a number's source text shows (`7.0` -> 1, `2.50` -> 2, `1.50e1` -> 1), or undefined for a non-number. */
-function spelledDecimals(text: string): number | undefined {
-  const m = NUMBER_TEXT.exec(text);
-  return m ? Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0)) : undefined;
-}
-
-/**
- * The text of a counter's sum, which no side holds, from the sides' texts of that counter
- * (base absent: undefined). Where a side wrote it with decimals JSON drops (`7.0`, `2.50`), as
- * many decimals as the most precise of the texts: `5.0`, `6.0`, `7.0` give `8.0`; `5.00`,
- * `6.5`, `7.0` give `8.50`. Undefined, so JSON's text stands as it always did, when every side
- * wrote the counter as JSON does (`0.25` + `0.75` is `1`), when the sum needs no more decimals
- * than JSON writes, when JSON writes it with an exponent, or when a text is not a number's.
- */
-export function sumText(sum: number, texts: readonly (string | undefined)[]): string | undefined {
-  let places = 0;
-  let respelled = false;
-  for (const text of texts) {
-    if (text === undefined) continue;
-    const d = spelledDecimals(text);
-    if (d === undefined) return undefined;
-    places = Math.max(places, d);
-    respelled ||= text !== JSON.stringify(Number(text));
-  }
-  if (!respelled) return undefined;
-  const json = JSON.stringify(sum);
-  if (places > 100 || !/^-?\d+(?:\.\d+)?$/.test(json)) return undefined;
-  const shown = json.split('.')[1]?.length ?? 0;
-  return places > shown ? `${json}${shown === 0 ? '.' : ''}${'0'.repeat(places - shown)}` : undefined;
-}
 
 /** For a currency conflict's line: each side's unit (the values alone would read as a plain disagreement). */
 export function currenciesWhy(c: Currencies): string {

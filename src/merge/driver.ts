@@ -156,7 +156,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
     unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));
   }
   const format = { ...detectFormat(input.ours), texts: texts?.texts ?? new Map() };
-  // A counter past 2^53 is written with its exact digits (merge.ts exactCounter), ours' bytes no longer the merge when they differ.
+  // A counter sum no double's text spells is written with its exact digits (merge.ts exactCounter, summedCounter), ours' bytes no longer the merge when they differ.
   const exactChanged = exact.length > 0 && keepExactTexts(format.texts, exact, conflicts, ours, sideTexts.ours);
   if (conflicts.length > 0) {
     // Ours laid out by hand: kept outside the conflicted lines where it can be (render-layout.ts), else formatJson's layout.

@@ -14,7 +14,7 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
-import { currenciesWhy, exactCount, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type Currencies } from './counter.js';
+import { currenciesWhy, exactCount, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, sumText, type CounterTexts, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
@@ -42,7 +42,7 @@ export interface MergeOptions {
 export interface MergeResult {
   value: JsonValue;
   conflicts: Conflict[];
-  /** Spend counters past 2^53 and the exact text each is written with (its value, a double, rounds it): none, absent. */
+  /** Spend counters whose exact text JSON's text of their value (a double) would round (past 2^53, more digits than a double holds, a side's `8.0`): none, absent. */
   exact?: ExactText[];
 }
 
@@ -111,8 +111,8 @@ function sideText(texts: LiteralTexts | undefined, path: readonly PathSegment[],
 }
 
 /**
- * Adds to `texts` (the merged document's) the exact text of each counter the merge added past
- * 2^53, where not inside a conflict (whose blocks are the sides' own texts). Whether one is not
+ * Adds to `texts` (the merged document's) the exact text of each counter the merge added where
+ * JSON's text of its double would round it (past 2^53, more digits than a double holds), where not inside a conflict (whose blocks are the sides' own texts). Whether one is not
  * ours' text: then ours' bytes are not the merge, though its value may read as the same double.
  */
 export function keepExactTexts(texts: LiteralTexts, exact: readonly ExactText[], conflicts: readonly Conflict[], ours: JsonValue, oursTexts: LiteralTexts | undefined): boolean {
@@ -131,17 +131,38 @@ export function keepExactTexts(texts: LiteralTexts, exact: readonly ExactText[],
   return changed;
 }
 
+/** A counter's text in each side: its recorded one, else JSON's. */
+function counterTexts(exact: Exact, path: readonly PathSegment[], base: number | undefined, ours: number, theirs: number): CounterTexts {
+  const text = (side: 'base' | 'ours' | 'theirs', v: number) => sideText(exact.texts?.[side], path, v);
+  return [base === undefined ? undefined : text('base', base), text('ours', ours), text('theirs', theirs)];
+}
+
 /**
  * A spend counter past 2^53 (counter.ts pastSafe) merged on its sides' texts: the doubles may
  * be equal where the digits are not, and their sum is not exact. The double stands in the
  * document; its exact text is kept for the writer.
  */
 function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base: number | undefined, ours: number, theirs: number): JsonValue | undefined {
-  const text = (side: 'base' | 'ours' | 'theirs', v: number) => sideText(exact.texts?.[side], path, v);
-  const merged = exactCount(base === undefined ? undefined : text('base', base), text('ours', ours), text('theirs', theirs));
+  const merged = exactCount(...counterTexts(exact, path, base, ours, theirs));
   if ('conflict' in merged) return ctx.conflict(path, base, ours, theirs, merged.conflict);
   exact.found.push({ path: [...path], text: merged.text });
   return merged.value;
+}
+
+/**
+ * A counter both sides changed, summed on the texts its files hold (counter.ts mergeCounter): a
+ * side that wrote more digits than its double holds (12.3456789012345678) keeps them in the sum,
+ * whose exact text is kept for the writer where JSON's text of the double would round it.
+ * Undefined where the counter conflicts.
+ */
+function summedCounter(exact: Exact, path: PathSegment[], base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): number | undefined {
+  const numbers = typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number');
+  const texts = numbers ? counterTexts(exact, path, base, ours, theirs) : undefined;
+  const sum = mergeCounter(base, ours, theirs, texts);
+  const text = sum !== undefined && texts ? sumText(sum, texts) : undefined;
+  // (Under an array, where a text has no place of its own, literal-texts.ts spells it by content.)
+  if (text !== undefined && text !== JSON.stringify(sum) && textKeys(path)) exact.found.push({ path: [...path], text });
+  return sum;
 }
 
 /**
@@ -247,7 +268,7 @@ function mergeNode(
       if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t, times);
       break;
     case 'counter': {
-      const sum = mergeCounter(base, o, t);
+      const sum = summedCounter(exact, path, base, o, t);
       if (sum !== undefined) return sum;
       return ctx.conflict(path, base, ours, theirs, resetWhy(base, o, t));
     }

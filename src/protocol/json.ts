@@ -141,11 +141,12 @@ function isCanonicalNumber(literal: string): boolean {
 }
 
 // Cheap screen for literals that may not be canonical (a trailing fractional zero, an
-// exponent, 16+ digits with or without a point in them (8.000000000000001 is another double's
-// text), a plain decimal under 1e-6 (JSON writes 1e-7), a negative zero), each followed by what may follow a number in
+// exponent, 16+ digits with or without a point in them, wherever it stands: a literal's last 16
+// characters, a fixed width so a long run of digits costs no backtracking (8.000000000000001 is
+// another double's text, 168.630000000000011 one JSON writes 168.63000000000002), a plain decimal under 1e-6 (JSON writes 1e-7), a negative zero), each followed by what may follow a number in
 // JSON (a delimiter, or the end of a document that is just a number): so the ".000Z" of every ISO timestamp does not set it off. Prose inside a string
 // ("v1.0, then") can; then the exact scan runs and finds nothing, which only costs time.
-const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|\d[\d.]{15}|\.0{6}\d*|-0)\s*(?:[,\]}]|$)/;
+const SUSPECT_NUMBER = /(?:\.\d*0|\d[eE][+-]?\d+|[\d.]{16}|\.0{6}\d*|-0)\s*(?:[,\]}]|$)/;
 // Strings (skipped whole, unrolled so a long one is one step) or number literals.
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d[\d.eE+-]*/g;
 

@@ -326,6 +326,14 @@ describe('mergeCheckpointTexts: a counter sum written with the decimals its side
     // A sum JSON writes with an exponent keeps JSON's text.
     expect(sums(['0.0', '1e-7'], ['1e-7', '2e-7'], ['2e-7', '3e-7'])).toEqual(['3e-7', '4e-7']);
   });
+
+  it("adds the digits each side wrote exactly, past a double's 17: none lost, none invented (red team 47, 06)", () => {
+    // 12.345 + 0.0006789012345678 + 0.055, not 12.4006789012345690 (the doubles' sum padded to 16 decimals).
+    expect(sums(['12.345', '1e3'], ['12.3456789012345678', '1.5e3'], ['12.4', '2000.5'])).toEqual(['12.4006789012345678', '2500.5']);
+    expect(sums(['0.1', '1.5E-2'], ['0.30000000000000004', '2.5e-2'], ['0.2', '3.5e-2'])).toEqual(['0.40000000000000004', '0.045']);
+    // Exponents where a side wrote them, and the sum JSON's text of its double spells exactly.
+    expect(sums(['1e-7', '1e3'], ['2.5e-7', '1.5e3'], ['3e-7', '2e3'])).toEqual(['4.5e-7', '2500']);
+  });
 });
 
 describe('mergeCheckpointTexts: a spend counter past 2^53 is added on its digits (red team s13 #2)', () => {

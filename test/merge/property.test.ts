@@ -13,7 +13,7 @@ import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { parseMarkedText } from '../../src/merge/markers.js';
 import { mergeMarkedText } from '../../src/merge/settle-markers.js';
-import { mergeCheckpointValues, type Conflict, type PathSegment } from '../../src/merge/merge.js';
+import { keepExactTexts, mergeCheckpointValues, type Conflict, type PathSegment } from '../../src/merge/merge.js';
 
 const FILE = 'demo.checkpoint.json';
 const T0 = Date.UTC(2026, 2, 1);
@@ -370,8 +370,11 @@ describe('merge properties over generated session histories', () => {
           expect(r.text!.startsWith('\uFEFF')).toBe(format.bom);
           expect(parseJson(r.text!).value).toEqual(merged.value);
           expect(validateCheckpoint(parseJson(r.text!).value, { fileName: FILE }).errors).toEqual([]);
-          // Ours in formatJson's layout (any indent, line end, BOM): the layout kept is formatJson's, byte for byte.
-          expect(r.text).toBe(formatJson(merged.value, format));
+          // Ours in formatJson's layout (any indent, line end, BOM): the layout kept is formatJson's, byte for byte,
+          // a counter's sum spelled exactly where JSON's text of its double would round it (22.769999999999998, not 22.77).
+          const texts = new Map<string, string[]>();
+          if (merged.exact) keepExactTexts(texts, merged.exact, [], ours, undefined);
+          expect(r.text).toBe(formatJson(merged.value, { ...format, texts }));
           // The layout follows ours, so the text is byte-symmetric where both sides share one layout and key order.
           const swapped = mergeCheckpointTexts({ base: formatJson(base), ours: formatJson(theirs, format), theirs: formatJson(ours, format), fileName: `.checkpoints/${FILE}`, keepLayout });
           if (JSON.stringify(mergeCheckpointValues(base, theirs, ours).value) === JSON.stringify(merged.value)) expect(swapped.text).toBe(r.text);
@@ -816,6 +819,75 @@ describe('integer counters of any size add exactly (red team s13 #2)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('counter sums are the exact decimal sum of the texts the sides wrote (red team 47, 06)', () => {
+  /** An exact decimal, digits x 10^-scale, with no trailing zero in its digits (one spelling per value). */
+  type Decimal = { digits: bigint; scale: number };
+  const normal = ({ digits, scale }: Decimal): Decimal => {
+    while (scale > 0 && digits % 10n === 0n) (digits /= 10n), scale--;
+    while (scale < 0) (digits *= 10n), scale++;
+    return { digits, scale };
+  };
+  const align = (a: Decimal, s: number): bigint => a.digits * 10n ** BigInt(s - a.scale);
+  const add = (a: Decimal, b: Decimal): Decimal => {
+    const s = Math.max(a.scale, b.scale);
+    return normal({ digits: align(a, s) + align(b, s), scale: s });
+  };
+  /** A JSON number's text as an exact decimal. */
+  const read = (text: string): Decimal => {
+    const m = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
+    return normal({ digits: BigInt(m[1]! + (m[2] ?? '')), scale: (m[2]?.length ?? 0) - Number(m[3] ?? 0) });
+  };
+  const decimalsOf = (text: string): number => Math.max(0, read(text).scale, (/\.(\d+)/.exec(text.split(/[eE]/)[0]!)?.[1]!.length ?? 0) - Number(text.split(/[eE]/)[1] ?? 0));
+
+  // Up to 20 significant digits and 20 decimals: past a double's 17 digits, past 2^53, and small.
+  const decimal = fc.record({ digits: fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: 0n, max: 10n ** 6n })), scale: fc.integer({ min: 0, max: 20 }) }).map(normal);
+  /** How a file may write a value: plain with 0-2 trailing zeros, or mantissa and exponent (`1.2345e2`, `12345E-2`, `1.2345e+2`). */
+  const spelling = fc.oneof(
+    fc.record({ kind: fc.constant('plain' as const), zeros: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({ kind: fc.constant('exponent' as const), point: fc.nat(), e: fc.constantFrom('e', 'E', 'e+', 'E+') }),
+  );
+  const spell = (d: Decimal, how: typeof spelling extends fc.Arbitrary<infer S> ? S : never): string => {
+    if (how.kind === 'plain') {
+      const scale = d.scale + how.zeros;
+      const padded = (d.digits * 10n ** BigInt(how.zeros)).toString().padStart(scale + 1, '0');
+      return scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
+    }
+    const all = d.digits.toString();
+    const p = 1 + (how.point % all.length); // digits before the point
+    const exp = all.length - p - d.scale;
+    return `${all.slice(0, p)}${p < all.length ? `.${all.slice(p)}` : ''}${exp < 0 ? 'e' : how.e}${exp}`;
+  };
+  const doc = (total: string) =>
+    formatJson({ protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString(), phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'see src/x.ts (PR 12)', next_actions: ['ship'], cost: { currency: 'USD', total_usd: '@total' } }).replace('"@total"', total);
+
+  it('writes base + (ours - base) + (theirs - base) exactly, in no more decimals than a side wrote, the same either way round', () => {
+    let beyondDouble = 0;
+    fc.assert(
+      fc.property(decimal, decimal, decimal, spelling, spelling, spelling, (base, spentOurs, spentTheirs, hb, ho, ht) => {
+        const [b, o, t] = [base, add(base, spentOurs), add(base, spentTheirs)];
+        const texts = [spell(b, hb), spell(o, ho), spell(t, ht)] as const;
+        // Two sides that spent alike count it once; two texts of one double are respellings of one value (literal-texts.ts).
+        fc.pre(spentOurs.digits !== spentTheirs.digits || spentOurs.scale !== spentTheirs.scale);
+        const doubles = texts.map(Number);
+        fc.pre(doubles[1] !== doubles[2] && (spentOurs.digits === 0n || doubles[1] !== doubles[0]) && (spentTheirs.digits === 0n || doubles[2] !== doubles[0]));
+        const r = mergeCheckpointTexts({ base: doc(texts[0]), ours: doc(texts[1]), theirs: doc(texts[2]), fileName: FILE });
+        const swapped = mergeCheckpointTexts({ base: doc(texts[0]), ours: doc(texts[2]), theirs: doc(texts[1]), fileName: FILE });
+        expect(r.status, `${texts.join(' ')}: ${r.messages.join('\n')}`).toBe('clean');
+        expect(swapped.text).toBe(r.text);
+        const written = r.text!.match(/"total_usd": ([^,\n]+)/)![1]!;
+        const exact = add(add(b, spentOurs), spentTheirs);
+        expect(read(written), `${texts.join(' ')} gave ${written}`).toEqual(exact);
+        expect(decimalsOf(written)).toBeLessThanOrEqual(Math.max(...texts.map(decimalsOf)));
+        if (/[eE]/.test(written)) expect(texts.some((x) => /[eE]/.test(x))).toBe(true);
+        if (!isDeepStrictEqual(read(JSON.stringify(Number(written))), exact)) beyondDouble++;
+      }),
+      { numRuns: 800 },
+    );
+    // The generator reaches sums no double's text spells (more than 17 digits, past 2^53).
+    expect(beyondDouble).toBeGreaterThan(100);
   });
 });
 
