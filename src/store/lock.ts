@@ -3,7 +3,7 @@
 // (same host), whose pid is now another process (Linux: the start the lock recorded is not that
 // pid's), or that is older than STALE_LOCK_MS is broken; waiting is bounded and said.
 import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync, readFileSync, readlinkSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
 import { shown } from '../one-line.js';
@@ -183,7 +183,14 @@ function acquire(lockPath: string, me: LockOwner): void {
   try {
     linkSync(tmp, lockPath);
   } finally {
-    unlinkSync(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch (e) {
+      // The temp file just made is gone: the folder was moved or replaced under the write (another
+      // process renaming .checkpoints/). Nothing is written into a folder that does not hold still.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      throw new CheckpointError('E_LOCKED', `${basename(dirname(lockPath))}/ was moved or replaced while its lock was being taken; nothing was written`, { hint: 'make sure no other process renames the folder, then run the command again' });
+    }
   }
 }
 
