@@ -11,7 +11,9 @@
 // the later session (capsule.mechanical, a snapshot; a first `pause --auto` writes its origin's
 // HEAD and time there too), and the later origin itself stays in its branch's history.
 // One side that kept the base's claims under an origin of its own takes the other side's origin
-// with its claims (the same reasoning: saving old claims again proves nothing new).
+// with its claims (the same reasoning: saving old claims again proves nothing new). One side whose
+// claims are all `pause --auto`'s placeholders takes the other side's new claims and their origin
+// (placeholders record nothing a session knew).
 // Only then: different claims (a real disagreement), the base's own claims saved again (nothing
 // the sides agree on is new; and a merge of the driver's own markers, whose sides and base all
 // hold the claims merged outside the markers, must meet the same conflict again), or a saved_at
@@ -19,6 +21,7 @@
 // the claims it belongs to. Pure, and symmetric: the choice depends on the two values, never on
 // which side is ours.
 
+import { onlyPlaceholders } from '../protocol/capsule-placeholder.js';
 import { isIsoInstant } from '../protocol/instant.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { isJsonObject, ownValue } from '../protocol/identity.js';
@@ -40,6 +43,17 @@ function withMember(obj: JsonObject, key: string, value: JsonValue): JsonObject 
 export function oneOriginForSameClaims(base: JsonValue | undefined, ours: JsonObject, theirs: JsonObject): [JsonObject, JsonObject] {
   const o = ownValue(ours, 'origin');
   const t = ownValue(theirs, 'origin');
+  // One side's claims are all pause --auto's placeholders (a hook paused before any session said
+  // what it knew), the other's are new: the real claims, with their origin, are the capsule's.
+  const [oc, tc] = [ownValue(ours, 'context'), ownValue(theirs, 'context')];
+  const [blankOurs, blankTheirs] = [onlyPlaceholders(oc), onlyPlaceholders(tc)];
+  if (blankOurs !== blankTheirs && isJsonObject(blankOurs ? tc : oc) && !jsonEqual(blankOurs ? tc : oc, ownValue(base, 'context'))) {
+    const [real, blank] = blankOurs ? [theirs, ours] : [ours, theirs];
+    let filled = withMember(blank, 'context', ownValue(real, 'context')!);
+    const origin = ownValue(real, 'origin');
+    if (origin !== undefined) filled = withMember(filled, 'origin', origin);
+    return blankOurs ? [filled, theirs] : [ours, filled];
+  }
   if (!isJsonObject(o) || !isJsonObject(t) || jsonEqual(o, t)) return [ours, theirs];
   const b = ownValue(base, 'origin');
   if (jsonEqual(b, o) || jsonEqual(b, t)) return [ours, theirs]; // one side's change: the plain rules take it

@@ -894,6 +894,26 @@ describe('issue 9: real-repo shapes', () => {
         }
       });
 
+      it("a side whose claims are all pause --auto's placeholders takes the other side's new claims with their origin, both ways round; over the same claims in base it stays the plain rules' (red team, 12-05)", () => {
+        const unknown = 'unknown: not recorded yet';
+        const auto = { goal: `${unknown} (add it: checkpoint-protocol pause api --context ...); see the checkpoint's phase, step and progress_summary`, acceptance: `${unknown} (add it: checkpoint-protocol pause api --context ...)`, constraints: [unknown], decisions: [`${unknown}; see context_primer.key_decisions`], evidence: [unknown], pending: [`${unknown}; see next_actions`], next: `${unknown}; see next_actions[0]` };
+        const real = { goal: 'Ship auth (PR 12)', acceptance: 'npm test green', constraints: ['no new deps'], decisions: ['Hono'], evidence: ['CI run 42'], pending: ['rate limit'], next: 'write middleware' };
+        const hook = edit((d) => (d.capsule = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:30:00Z', auto)), base);
+        const saved = edit((d) => (d.capsule = firstAuto('/work/wt-a', '01ed59b', 'feat/a', '2026-03-02T09:00:00Z', real)), base);
+        for (const [x, y] of [[hook, saved], [saved, hook]] as const) {
+          const { value, conflicts } = merge3(base, x, y);
+          expect(conflicts).toEqual([]);
+          expect((value as any).capsule.context).toEqual(real);
+          expect((value as any).capsule.origin).toEqual((saved as any).capsule.origin);
+          // Where and when each session paused stays the later one's (a snapshot).
+          expect((value as any).capsule.mechanical).toEqual((hook as any).capsule.mechanical);
+        }
+        // The base already held those claims: a side replacing them with placeholders changed them, the plain rules decide.
+        const older = edit((d) => (d.capsule = firstAuto('/work/demo', '0000001', 'main', '2026-03-01T09:00:00Z', real)), base);
+        const blanked = edit((d) => (d.capsule = firstAuto('/work/wt-b', 'ceb77d2', 'feat/b', '2026-03-02T09:30:00Z', auto)), older);
+        expect(merge3(older, blanked, older).value).toEqual(blanked);
+      });
+
       it('leaves an origin only one side changed to the plain rules', () => {
         const older = edit((d) => (d.capsule = a), base);
         const ours = edit((d) => (d.capsule = { ...a, mechanical: b.mechanical }), older);

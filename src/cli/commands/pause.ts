@@ -22,6 +22,7 @@ import { rebaseTexts } from '../../protocol/format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
+import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
 import { display, mutateCheckpoint, readCheckpointFor, checkpointPath, listSkills } from '../../store/checkpoints.js';
 import { closest } from '../../protocol/field-slip.js';
 import { gitState, type GitState } from '../../store/git-state.js';
@@ -219,7 +220,6 @@ function uncommittedText(m: Mechanical | undefined): string {
   return `${m.uncommitted_count} uncommitted path${m.uncommitted_count === 1 ? '' : 's'}`;
 }
 
-const NOT_RECORDED = 'unknown: not recorded yet';
 
 /** A placeholder context: every field states it is unknown, pointing at the checkpoint for what is known. */
 function placeholderContext(skill: string): CapsuleContext {
