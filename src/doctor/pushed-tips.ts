@@ -252,7 +252,8 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
       const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
       const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file);
-      const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path;
+      // A deletion may be a rename with edits (`git mv` and an edit): that commit alone is asked.
+      const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
       // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
       if (to && cp.status === 'complete') continue;
       out.push({

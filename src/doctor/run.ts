@@ -21,6 +21,7 @@ import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
 import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
+import { withEditedRenames } from './edited-renames.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
 
@@ -262,7 +263,9 @@ async function removalsOfBareNames(root: string, engine: DoctorOptions['engine']
   const touches = (c: CommitInfo, n: string) => c.changes.some((ch) => ch.path === n || ch.from === n);
   const unexplained = names.filter((n) => !evidence.commits.some((c) => touches(c, n)) && !evidence.removals.some((c) => removes(c, n)));
   if (!unexplained.length || evidence.shallow) return;
-  const found = await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, BARE_REMOVALS_FILE, evidence.history!, unexplained, since);
+  const removed = await lastRemovalsAtHead((engine ?? 'auto') === 'auto' && root, BARE_REMOVALS_FILE, evidence.history!, unexplained, since);
+  const asked = new Set(unexplained);
+  const found = await withEditedRenames(evidence.history!, removed, (_, path) => asked.has(path));
   const known = new Set(evidence.removals.map((c) => c.sha));
   evidence.removals = [...evidence.removals, ...found.filter((c) => !known.has(c.sha))].sort(newestFirst);
 }
@@ -274,23 +277,29 @@ const BARE_REMOVALS_FILE = 'bare-removals.json';
  * folder), so a file it moved out of them (a folder renamed) reads as deleted there. The newest
  * walked commit deleting a missing listed file, or a file a pattern would match and no longer does,
  * is read again with all its changes (exact renames paired, as the walk pairs them), so the
- * finding says where the file went. Those commits only: no further walk.
+ * finding says where the file went. Those commits only: no further walk. A deletion still left
+ * in them, or in the removals found in older history, may be a rename with edits: asked of those
+ * commits alone (withEditedRenames).
  */
 async function movedOut(evidence: Evidence, missing: readonly string[], lost: readonly ((path: string) => boolean)[]): Promise<void> {
   if (!missing.length && !lost.length) return;
   const gone = new Set(missing);
+  const isGone = (path: string) => gone.has(path) || lost.some((test) => test(path));
   const newest = new Map<string, string>();
   for (const c of evidence.commits) {
     for (const ch of c.changes) {
-      if (ch.status === 'D' && !newest.has(ch.path) && (gone.has(ch.path) || lost.some((test) => test(ch.path)))) newest.set(ch.path, c.sha);
+      if (ch.status === 'D' && !newest.has(ch.path) && isGone(ch.path)) newest.set(ch.path, c.sha);
     }
   }
-  if (!newest.size) return;
-  const full = new Map((await evidence.history!.changesOf([...new Set(newest.values())])).map((c) => [c.sha, c.changes]));
-  evidence.commits = evidence.commits.map((c) => {
+  const full = newest.size ? new Map((await evidence.history!.changesOf([...new Set(newest.values())])).map((c) => [c.sha, c.changes])) : new Map<string, CommitInfo['changes']>();
+  const commits = evidence.commits.map((c) => {
     const changes = full.get(c.sha);
     return changes === undefined ? c : { ...c, changes };
   });
+  [evidence.commits, evidence.removals] = await Promise.all([
+    withEditedRenames(evidence.history!, commits, (c, path) => newest.get(path) === c.sha),
+    withEditedRenames(evidence.history!, evidence.removals, (_, path) => isGone(path)),
+  ]);
 }
 
 /**

@@ -16,6 +16,7 @@ import { resolveGitDirs, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
 import { assertSince, namesAny, branchName, indexScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
+import { editedRenames } from './edited-renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { treeDir } from './tree-files.js';
 import { entryDiff } from './tree-diff.js';
@@ -208,6 +209,21 @@ export class IsoHistory implements GitHistory {
     });
   }
 
+  async editedRenames(sha: string, paths: readonly string[]): Promise<Map<string, string>> {
+    if (!paths.length || !/^[0-9a-f]{40}$/.test(sha)) return new Map();
+    return this.guard('pairing renamed files', async () => {
+      const reader = await this.reader();
+      if ((await reader.typeOf(sha)) !== 'commit') return new Map();
+      const commit = await reader.commit(sha);
+      const firstParent = commit.parents[0];
+      // A root commit deleted nothing.
+      if (firstParent === undefined) return new Map();
+      const raw: RawChange[] = [];
+      await diffTrees(reader, (await reader.commit(firstParent)).tree, commit.tree, '', raw);
+      return editedRenames(raw, paths.map(repoRelativePath), (oids, maxBytes) => this.blobBytes(oids, maxBytes));
+    });
+  }
+
   async isInHeadHistory(rev: string): Promise<boolean> {
     return this.guard('checking HEAD history', async () => {
       const reader = await this.reader();
@@ -305,14 +321,20 @@ export class IsoHistory implements GitHistory {
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
     return this.guard('reading blobs', async () => {
-      const out = new Map<string, string>();
-      for (const oid of new Set(oids)) {
-        // A blob over maxBytes comes back without its data: it is never inflated.
-        const found = await this.store.read(oid, maxBytes);
-        if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data.toString('utf8'));
-      }
-      return out;
+      const bytes = await this.blobBytes(oids, maxBytes);
+      return new Map([...bytes].map(([oid, b]) => [oid, b.toString('utf8')]));
     });
+  }
+
+  /** Blobs' bytes by id; ids that are not blobs, or larger than `maxBytes`, are left out. */
+  private async blobBytes(oids: readonly string[], maxBytes: number): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    for (const oid of new Set(oids)) {
+      // A blob over maxBytes comes back without its data: it is never inflated.
+      const found = await this.store.read(oid, maxBytes);
+      if (found?.type === 'blob' && found.data !== null) out.set(oid, found.data);
+    }
+    return out;
   }
 
   async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {

@@ -1,12 +1,13 @@
 // GitHistory on the git binary. Each question takes a few git processes whose output
-// (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rule
-// rather than by git's similarity detection, so both engines agree.
+// (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
+// (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
 import { join } from 'node:path';
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
+import { editedRenames } from './edited-renames.js';
 import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
 import { indexRefusal } from './index-damage.js';
@@ -243,6 +244,17 @@ export class NativeHistory implements GitHistory {
     return shas.flatMap((sha) => bySha.get(sha) ?? []);
   }
 
+  async editedRenames(sha: string, paths: readonly string[]): Promise<Map<string, string>> {
+    if (!paths.length || !/^[0-9a-f]{40}$/.test(sha)) return new Map();
+    // The commit against its first parent, every file (a root commit deleted nothing).
+    const diff = await this.git(['diff-tree', '--no-commit-id', ...RAW_CHANGES, sha], [128]);
+    if (diff.code !== 0) return new Map();
+    const fields = diff.stdout.split('\0');
+    const raw: RawChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) raw.push(rawChange(fields[i]!, fields[i + 1]!));
+    return editedRenames(raw, paths.map(repoRelativePath), (oids, maxBytes) => this.blobBytes(oids, maxBytes));
+  }
+
   async isInHeadHistory(rev: string): Promise<boolean> {
     const target = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!target) return false;
@@ -309,8 +321,14 @@ export class NativeHistory implements GitHistory {
   }
 
   async readBlobs(oids: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+    const bytes = await this.blobBytes(oids, maxBytes);
+    return new Map([...bytes].map(([oid, b]) => [oid, b.toString('utf8')]));
+  }
+
+  /** Blobs' bytes by id; ids that are not blobs, or larger than `maxBytes`, are left out. */
+  private async blobBytes(oids: readonly string[], maxBytes: number): Promise<Map<string, Buffer>> {
     const wanted = [...new Set(oids)].filter((oid) => /^[0-9a-f]{40}$/.test(oid));
-    const out = new Map<string, string>();
+    const out = new Map<string, Buffer>();
     if (!wanted.length) return out;
     // Sizes first, so a huge blob in a hostile history is never read into memory.
     const sizes = (await this.git(['cat-file', '--batch-check'], [], `${wanted.join('\n')}\n`)).stdout.split('\n');
@@ -324,7 +342,7 @@ export class NativeHistory implements GitHistory {
     for (const oid of small) {
       const headerEnd = raw.indexOf(10, at);
       const size = Number(raw.subarray(at, headerEnd).toString('latin1').split(' ')[2]);
-      out.set(oid, raw.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
+      out.set(oid, raw.subarray(headerEnd + 1, headerEnd + 1 + size));
       at = headerEnd + 1 + size + 1;
     }
     return out;
@@ -558,9 +576,9 @@ function parseLog(out: string, scope: readonly string[] | null = null, marks?: s
 
 /** One raw entry, ":100644 100644 <old> <new> M". A type change (T) counts as a modification. */
 function rawChange(meta: string, path: string): RawChange {
-  const [, , oldOid, newOid, status] = meta.split(' ');
+  const [oldMode, newMode, oldOid, newOid, status] = meta.split(' ');
   if (oldOid === undefined || newOid === undefined || status === undefined) throw malformedOutput(`unexpected raw diff line: ${meta}`);
-  if (status === 'D') return { status: 'D', path, oid: oldOid };
-  if (status === 'A') return { status: 'A', path, oid: newOid };
-  return { status: 'M', path, oid: newOid };
+  if (status === 'D') return { status: 'D', path, oid: oldOid, mode: oldMode!.slice(1) };
+  if (status === 'A') return { status: 'A', path, oid: newOid, mode: newMode! };
+  return { status: 'M', path, oid: newOid, mode: newMode! };
 }

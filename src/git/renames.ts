@@ -1,6 +1,7 @@
 // Exact-rename pairing, shared by both engines. git's own rename detection is
 // similarity-based and configurable; pairing a deletion with an addition of the very same
 // blob in one commit is a rule both engines can apply identically to their raw tree diffs.
+// A rename with edits is paired only where a listed file was deleted (edited-renames.ts).
 import { newestFirst } from './normalize.js';
 import type { CommitInfo, PathChange } from './types.js';
 
@@ -9,6 +10,8 @@ export interface RawChange {
   status: 'A' | 'M' | 'D';
   path: string;
   oid: string;
+  /** The mode on that side ("100644", "120000" for a link...), where the reader has it: edited-renames.ts compares regular files only. */
+  mode?: string;
 }
 
 /** Empty files carry no identity: pairing them would turn unrelated files into renames. */
@@ -43,6 +46,19 @@ export function pairExactRenames(raw: readonly RawChange[]): PathChange[] {
     if (change.status === 'D' && !renamedFrom.has(change.path)) changes.push({ status: 'D', path: change.path });
   }
   return changes.sort(byPath);
+}
+
+/**
+ * `changes` with each deletion `renamed` names (old path -> new path) turned into the rename it
+ * was, where `changes` hold both: one R in place of the D and the A. Result is sorted by path.
+ */
+export function withRenames(changes: readonly PathChange[], renamed: ReadonlyMap<string, string>): PathChange[] {
+  const has = (status: 'A' | 'D', path: string) => changes.some((ch) => ch.status === status && ch.path === path);
+  const pairs = new Map([...renamed].filter(([from, to]) => has('D', from) && has('A', to)));
+  const to = new Set(pairs.values());
+  const kept = changes.filter((ch) => !(ch.status === 'D' && pairs.has(ch.path)) && !(ch.status === 'A' && to.has(ch.path)));
+  const paired = [...pairs].map(([from, path]): PathChange => ({ status: 'R', path, from }));
+  return [...kept, ...paired].sort(byPath);
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {

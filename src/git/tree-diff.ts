@@ -20,13 +20,13 @@ export function entryDiff(before: TreeEntry | undefined, after: TreeEntry | unde
   const afterTree = after?.type === 'tree' ? after.oid : null;
   const changes: RawChange[] = [];
   if (beforeTree !== null || afterTree !== null) {
-    if (keep && before && beforeTree === null) changes.push({ status: 'D', path, oid: before.oid });
-    if (keep && after && afterTree === null) changes.push({ status: 'A', path, oid: after.oid });
+    if (keep && before && beforeTree === null) changes.push({ status: 'D', path, oid: before.oid, mode: before.mode });
+    if (keep && after && afterTree === null) changes.push({ status: 'A', path, oid: after.oid, mode: after.mode });
     return { subtrees: [beforeTree, afterTree], changes };
   }
   if (!keep) return null;
-  if (before && after) changes.push({ status: 'M', path, oid: after.oid });
-  else if (before) changes.push({ status: 'D', path, oid: before.oid });
-  else if (after) changes.push({ status: 'A', path, oid: after.oid });
+  if (before && after) changes.push({ status: 'M', path, oid: after.oid, mode: after.mode });
+  else if (before) changes.push({ status: 'D', path, oid: before.oid, mode: before.mode });
+  else if (after) changes.push({ status: 'A', path, oid: after.oid, mode: after.mode });
   return { subtrees: null, changes };
 }

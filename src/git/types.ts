@@ -7,7 +7,10 @@ export interface PathChange {
   status: ChangeStatus;
   /** Path after the change (for R, the new name). Repo-relative, forward slashes. */
   path: string;
-  /** For R: the old name. Renames are exact (same blob), so both engines agree. */
+  /**
+   * For R: the old name. A walk pairs exact renames (same blob); editedRenames pairs a file
+   * renamed with edits too, by a rule both engines share, so both agree.
+   */
   from?: string;
 }
 
@@ -117,6 +120,13 @@ export interface GitHistory {
    * walk listed only some of it. In the order asked.
    */
   changesOf(shas: readonly string[]): Promise<CommitInfo[]>;
+  /**
+   * Of `paths`, the files commit `sha` (a full name) deleted against its first parent and added
+   * elsewhere with edits, paired as git's rename detection pairs them (similarity of at least
+   * 50%, edited-renames.ts): old path -> new path. `changes` pair exact renames only; this is
+   * asked only about a listed file found deleted, so no walk reads a blob for it.
+   */
+  editedRenames(sha: string, paths: readonly string[]): Promise<Map<string, string>>;
   /** Whether commit `sha` is HEAD or an ancestor of it, by the commit graph alone (commit dates may be skewed). */
   isInHeadHistory(sha: string): Promise<boolean>;
   isShallow(): Promise<boolean>;

@@ -1,0 +1,109 @@
+// A listed file moved with an edit in the same commit (`git mv` plus a line: git says R098) is
+// named as renamed, as an exact move is, on both engines: in the work tree's check, under the
+// pre-push hook (--pushed), and past the walk_days cut. A rewrite under git's 50% stays a deletion.
+import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const ENGINES = ['native', 'isomorphic'] as const;
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${i};\n`).join('');
+
+function checkpoint(status: string, saved: number) {
+  return {
+    protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/elsewhere/demo',
+    created_at: daysAgo(saved + 1), updated_at: daysAgo(saved), phase: 'build', step: 'client', status,
+    progress_summary: 'Client and server generated.',
+    progress_table: [{ id: 'gen', label: 'Generate', status: status === 'complete' ? 'complete' : 'in_progress' }],
+    context_primer: { key_decisions: [], generated_files: ['src/client.ts', 'src/server.ts'] },
+    next_actions: status === 'complete' ? [] : ['Wire the client'],
+  };
+}
+
+type Move = 'edited' | 'rewritten' | 'deleted beside an addition';
+
+/**
+ * A checkpoint listing src/client.ts and src/server.ts, then one commit moving src/server.ts to
+ * lib/ as it is and doing `move` to src/client.ts (`saved`, `moved`: days ago), then a commit of
+ * its own a day ago.
+ */
+function movedRepo(status: string, move: Move, { saved = 3, moved = 2 } = {}): { dir: string; base: string; sha: string } {
+  const dir = makeRepo();
+  const client = lines(100, 'client');
+  write(dir, 'src/client.ts', client);
+  write(dir, 'src/server.ts', lines(50, 'server'));
+  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(status, saved), null, 2)}\n`);
+  const base = commitAll(dir, 'checkpoint: api', daysAgo(saved));
+  rmSync(join(dir, 'src/server.ts'));
+  write(dir, 'lib/server.ts', lines(50, 'server'));
+  rmSync(join(dir, 'src/client.ts'));
+  // git: R098; a rewrite of 60 lines out of 100: under 50% similar; an unrelated file.
+  if (move === 'edited') write(dir, 'lib/client.ts', `${client}export const client100 = 100;\n`);
+  if (move === 'rewritten') write(dir, 'lib/client.ts', client.split('\n').map((l, i) => (i < 60 ? `export const other${i} = ${i};` : l)).join('\n'));
+  if (move === 'deleted beside an addition') write(dir, 'lib/unrelated.ts', lines(100, 'unrelated'));
+  const sha = commitAll(dir, 'move generated code to lib/', daysAgo(moved));
+  write(dir, 'README.md', 'readme\n');
+  commitAll(dir, 'readme', daysAgo(1));
+  return { dir, base, sha };
+}
+
+async function generatedFindings(dir: string, engine: string, extra: string[] = []): Promise<{ code: number; files: { level: string; message: string; blocks?: boolean; evidence: { renamed_to?: string; sha?: string } }[] }> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
+  const report = JSON.parse(r.stdout);
+  return { code: r.code, files: report.findings.filter((f: { check: string }) => f.check === 'generated_files') };
+}
+
+describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => {
+  it('is renamed, as the exact move beside it is: advice for a complete skill, and the push goes through', async () => {
+    const { dir, base, sha } = movedRepo('complete', 'edited');
+    expect(git(dir, ['diff-tree', '-M', '--name-status', '--no-commit-id', '-r', sha])).toContain('R098\tsrc/client.ts\tlib/client.ts');
+    const { files } = await generatedFindings(dir, engine);
+    expect(files.map((f) => [f.level, f.message])).toEqual([
+      ['advice', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+    ]);
+    expect(files[0]!.evidence).toMatchObject({ renamed_to: 'lib/client.ts', sha });
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(0);
+    const pushed = await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', `${base}..${sha}`]);
+    expect(pushed.code, pushed.stdout).toBe(0);
+  });
+
+  it('is renamed for a skill in progress too: drift, in the exact rename\'s words, blocking the push', async () => {
+    const { dir, base, sha } = movedRepo('in_progress', 'edited');
+    const { files } = await generatedFindings(dir, engine);
+    expect(files.map((f) => [f.level, f.message])).toEqual([
+      ['warning', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['warning', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+    ]);
+    const pushed = await generatedFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${sha}`]);
+    expect(pushed.code).toBe(1);
+    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([
+      expect.stringMatching(new RegExp(`^src/client\\.ts is missing: renamed to lib/client\\.ts in ${sha.slice(0, 7)}`)),
+      expect.stringMatching(new RegExp(`^src/server\\.ts is missing: renamed to lib/server\\.ts in ${sha.slice(0, 7)}`)),
+    ]);
+  });
+
+  it.each(['rewritten', 'deleted beside an addition'] as const)('%s (under git\'s threshold, half alike) is still deleted: drift, and the push is refused', async (move) => {
+    const { dir, base, sha } = movedRepo('complete', move);
+    const { files } = await generatedFindings(dir, engine);
+    expect(files.map((f) => [f.level, f.message])).toEqual([
+      ['warning', `src/client.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"`],
+      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+    ]);
+    expect(files[0]!.evidence.renamed_to).toBeUndefined();
+    const pushed = await generatedFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${sha}`]);
+    expect(pushed.code).toBe(1);
+    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"`))]);
+  });
+
+  it('before the walk_days cut, the removal found in older history is named as a rename too', async () => {
+    const { dir, sha } = movedRepo('complete', 'edited', { saved: 730, moved: 500 });
+    const { files } = await generatedFindings(dir, engine);
+    expect(files.map((f) => f.message)).toEqual([
+      `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`,
+      `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`,
+    ]);
+  });
+});
