@@ -82,7 +82,7 @@ export function readActionText(a: unknown): string {
   return typeof a.text === 'string' ? a.text : actionWords(a) ?? '';
 }
 
-/** The update flag that makes next_actions, written as the one string `text`, a list of that action; null when too long to spell out. */
+/** The update flag that makes next_actions, written as one action (a string, or an object), a list of that action; null when too long to spell out. */
 export function listFlag(item: JsonValue): string | null {
   const list = flagValue(JSON.stringify([item]));
   return list === null ? null : `--next_actions:json=${list}`;

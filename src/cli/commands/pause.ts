@@ -220,7 +220,6 @@ function uncommittedText(m: Mechanical | undefined): string {
   return `${m.uncommitted_count} uncommitted path${m.uncommitted_count === 1 ? '' : 's'}`;
 }
 
-
 /** A placeholder context: every field states it is unknown, pointing at the checkpoint for what is known. */
 function placeholderContext(skill: string): CapsuleContext {
   // Stored in the file: name the distinctive bin, not a `checkpoint` another tool may own.

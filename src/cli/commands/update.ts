@@ -111,7 +111,8 @@ function topValue(op: UpdateOp): unknown {
  * typo: a near miss of one whose value would fit it (`--stauts=blocked`), or an option's name
  * (`--json=1`). A field the file already has, one far from every protocol field, one whose value
  * does not fit the field it nearly names (`--state=draft`, `--host=db1`), or `allow`
- * (--allow-new-field) is written.
+ * (--allow-new-field) is written. So, one level down, is a near miss of a member the protocol
+ * defines there (member-slip.ts: a blocker's "neds"), unless the file already holds it.
  */
 function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, allow: boolean): void {
   if (allow) return;
