@@ -489,7 +489,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   for (const { index, entry, target, rel, prose } of targets) {
     const path = `context_primer.generated_files[${index}]`;
     if (target.kind === 'note') {
-      const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
+      const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
       findings.push(target.name === undefined ? note : missingFile(target.name, path, cp, ctx, note));

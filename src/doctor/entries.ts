@@ -13,7 +13,7 @@ export type EntryTarget =
    * `url`: the entry is a URL ("https://…", "file:///…"), kept as written. `struck`: the entry is
    * struck out as Markdown writes it ("~~src/old.ts~~ (replaced)"): crossed off the list, the text crossed.
    */
-  | { kind: 'note'; name?: string; url?: string; struck?: string };
+  | { kind: 'note'; name?: string; url?: string; struck?: string; excluded?: true };
 
 /**
  * Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ",
@@ -284,7 +284,7 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   if (struck) return { kind: 'note', struck: struck[1]! };
   if (OPEN_BOX.test(unquote(whole))) return { kind: 'note' };
   // "!src/gen/*.snap": a gitignore-style exclusion from the list's patterns, not a file to expect.
-  if (EXCLUSION.test(unquote(whole))) return { kind: 'note' };
+  if (EXCLUSION.test(unquote(whole))) return { kind: 'note', excluded: true };
   let text = entryPathText(whole);
   // Behind a list's marker or a verb of work ("- v1.2", "Added Node.js"), a name with no folder is
   // as likely a word as a file: one only if git knows it, as a bare name is.

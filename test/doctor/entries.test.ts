@@ -365,7 +365,7 @@ describe('a note saying the file is gone', () => {
     expect(goneNote(entry)).toBeNull();
   });
   it('a gitignore-style exclusion ("!src/ignored.ts", "!dist/**/*.map") is a note, never a file to expect (red team, 12-05)', () => {
-    for (const entry of ['!src/ignored.ts', '!dist/**/*.map', '`!src/x.ts`']) expect(parseEntry(entry, none)).toEqual({ kind: 'note' });
+    for (const entry of ['!src/ignored.ts', '!dist/**/*.map', '`!src/x.ts`']) expect(parseEntry(entry, none)).toEqual({ kind: 'note', excluded: true });
     // A file git knows by that very name is still that file.
     expect(parseEntry('!odd.ts', (p) => p === '!odd.ts')).toEqual({ kind: 'path', path: '!odd.ts' });
   });
