@@ -368,8 +368,10 @@ export class ShapeChecker {
         segs.push(k);
         if (value !== undefined) this.report(this.path(), this.message(n, blank, value));
         else {
-          const prop = n.props?.get(k);
-          this.report(this.path(), this.message(n, missing ?? (prop ? this.compile(prop).error : undefined), undefined));
+          // The member's own message names its own {enum} ("row status must be one of complete|…").
+          const prop = missing === undefined ? n.props?.get(k) : undefined;
+          const own = prop ? this.compile(prop) : undefined;
+          this.report(this.path(), this.message(own ?? n, missing ?? own?.error, undefined));
         }
         segs.pop();
       }

@@ -199,7 +199,11 @@ function checkRepeatedIds(rows: unknown, field: string, warn: Report): void {
  * `--state=draft` or `--host=db1` is a field of the project's own.
  */
 export function fitsProtocolField(field: string, value: unknown): boolean {
-  const pointer = `#/properties/${field}`;
+  return fitsSchemaAt(`#/properties/${field}`, value);
+}
+
+/** Whether `value` is valid where the schema node at `pointer` stands (an object or list: of that kind, its members aside). */
+export function fitsSchemaAt(pointer: string, value: unknown): boolean {
   if (value !== null && typeof value === 'object') {
     const type = shape.node(pointer).type;
     const kinds = Array.isArray(type) ? type : [type];

@@ -113,8 +113,25 @@ describe('update refuses a likely typo of a field', () => {
       expect(line.hint).toContain('--allow-new-field');
       expect(bytes(dir).equals(before), flag).toBe(true);
     }
-    for (const flag of ['--context_primer.notes+=mine', '--blockers+:json={"id":"b2","description":"x","needs":"user_decision","owner":"alice"}', '--cost.total_usd:json=3.50'])
+    for (const flag of [
+      '--context_primer.notes+=mine',
+      '--blockers+:json={"id":"b2","description":"x","needs":"user_decision","owner":"alice"}',
+      '--cost.total_usd:json=3.50',
+      // Near a protocol member, but members of their own (red team, 12-05): given beside the member
+      // they nearly name, or holding what that member could not.
+      '--pm_refs+:json={"provider":"gitlab","id":123456,"iid":42}',
+      '--eval_scores+:json={"rubric":"audit","score":7,"scorer":"claude-opus"}',
+      '--cost.updated_by=oc-cost-ops',
+      '--next_actions+:json={"text":"Run the evals","test":"unit"}',
+      '--progress_table+:json={"id":"p2","label":"UI","status":"in_progress","level":"high"}',
+      '--progress_table.0.state=draft',
+    ])
       expect((await runCli(dir, ['update', 'api', flag])).code, flag).toBe(0);
+    // A member the file keeps on one row is the project's on another row too ("complete" would fit status).
+    expect((await runCli(dir, ['update', 'api', '--progress_table+:json={"id":"p3","label":"API","status":"complete"}'])).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--progress_table.1.state=complete'])).code).toBe(0);
+    // Set alone on a row that has a status, a near miss holding a status is still a slip.
+    expect((await runCli(dir, ['update', 'api', '--progress_table.1.stauts=blocked'])).code).toBe(2);
     expect((await runCli(dir, ['update', 'api', '--context_primer.key-decisions+=Use JWT', '--allow-new-field'])).code).toBe(0);
     // Once there it is the project's member: written again without a word.
     expect((await runCli(dir, ['update', 'api', '--context_primer.key-decisions+=Rotate keys'])).code).toBe(0);

@@ -198,8 +198,9 @@ export class ShapeInterpreter {
       this.segs.push(k);
       if (value !== undefined) report(this.path(), this.message(n, blank, value));
       else {
-        const prop = n.props?.get(k);
-        report(this.path(), this.message(n, n.s['x-missing'] ?? (prop ? this.compile(prop).error : undefined), undefined));
+        const prop = n.s['x-missing'] === undefined ? n.props?.get(k) : undefined;
+        const own = prop ? this.compile(prop) : undefined;
+        report(this.path(), this.message(own ?? n, n.s['x-missing'] ?? own?.error, undefined));
       }
       this.segs.pop();
     }

@@ -2,7 +2,7 @@
 // exactly as meant, and nothing else may run or be redirected. Proven in real bash and sh.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pasteArg, pasteWord, placeholder } from '../../src/shell-words.js';
+import { pasteArg, pasteWord, PLACEHOLDER, placeholder } from '../../src/shell-words.js';
 import { oneLine } from '../../src/one-line.js';
 import { readableView } from '../../src/protocol/repairable.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
@@ -103,7 +103,10 @@ function expectedArgs(d: Record<string, unknown>, path: string, meant: string | 
   const i = Number(/^next_actions\[(\d)\]$/.exec(path)![1]);
   const a = (d.next_actions as Record<string, unknown>[])[i]!;
   const words = (a.action ?? a.title) as string;
-  // Words with no pasteable form (ending in a newline) are left to a hand edit (its byHand), the rest still fixed.
-  const text = pasteWord(words) === null ? [] : [`--next_actions.${i}.text=${words}`];
+  // Words with no pasteable form (ending in a newline) are left to a hand edit (its byHand), the rest still fixed;
+  // words update would not take as plain text (":json…", "<placeholder>") are set as a JSON string.
+  const plain = !words.startsWith(':json') && !PLACEHOLDER.test(words);
+  const value = plain ? words : JSON.stringify(words);
+  const text = pasteWord(value) === null ? [] : [`--next_actions.${i}.text${plain ? '' : ':json'}=${value}`];
   return [...text, ...(a.done_when === 5 ? ['--next_actions.0.done_when=5'] : [])];
 }

@@ -158,6 +158,8 @@ describe('progress_table', () => {
     expectError(with_({ progress_table: [{ ...row, id: 3 }] }), 'progress_table[0].id', /string id/);
     expectError(with_({ progress_table: [row, { ...row, id: 'b', label: null }] }), 'progress_table[1].label', /string label/);
     expectError(with_({ progress_table: [{ ...row, status: 'done' }] }), 'progress_table[0].status', /complete\|in_progress\|not_started\|blocked\|failed/);
+    // Missing (a misspelt "stauts" beside it), the message still names the statuses (red team, 12-05: it ended at "one of ").
+    expectError(with_({ progress_table: [{ id: 'a', label: 'A', stauts: 'complete' }] }), 'progress_table[0].status', /^row status must be one of complete\|in_progress\|not_started\|blocked\|failed$/);
     expectError(with_({ progress_table: [{ id: 'a', label: 'A' }] }), 'progress_table[0].status', /row status/);
   });
 });

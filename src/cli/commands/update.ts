@@ -8,7 +8,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject, JsonValue } from '../../protocol/types.js';
 import { joinPath } from '../../protocol/path.js';
-import { fitsProtocolField, MAX_FILE_BYTES, splitAdvice, validateCheckpoint, warningLevel } from '../../protocol/validate.js';
+import { fitsProtocolField, fitsSchemaAt, MAX_FILE_BYTES, splitAdvice, validateCheckpoint, warningLevel } from '../../protocol/validate.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -116,17 +116,17 @@ function topValue(op: UpdateOp): unknown {
  */
 function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, allow: boolean): void {
   if (allow) return;
-  const has = (path: readonly (string | number)[]): boolean => {
-    let at: unknown = current;
+  const at = (path: readonly (string | number)[]): unknown => {
+    let here: unknown = current;
     for (const seg of path) {
-      if (at === null || typeof at !== 'object' || !Object.hasOwn(at, seg)) return false;
-      at = (at as Record<string, unknown>)[seg];
+      if (here === null || typeof here !== 'object' || !Object.hasOwn(here, seg)) return undefined;
+      here = (here as Record<string, unknown>)[seg];
     }
-    return true;
+    return here;
   };
   for (const op of ops) {
     // One level down (a blocker's "neds", context_primer.key-decisions): written, nobody would read it.
-    const member = memberSlip(op.path, op.value, op.mode === 'append', has);
+    const member = memberSlip(op.path, op.value, op.mode === 'append', { at, fits: fitsSchemaAt });
     if (member !== null) {
       throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${shown(member.given)} is not a member of ${member.where}; did you mean ${shown(member.meant)}?`, {
         hint: `the checkpoint was not changed; to keep a member of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true)`,
