@@ -608,6 +608,11 @@ describe('done', () => {
     expect(obj.stderr).toBe(`checkpoint: next_actions of "obj" is one action written as an object, not a list of actions; nothing was changed; hint: make it a list, then run done again: checkpoint update obj --next_actions:json='[{"text":"Ship the auth middleware","done_when":"npm test"}]'\n`);
     expect((await runCli(dir, ['update', 'obj', '--next_actions:json=[{"text":"Ship the auth middleware","done_when":"npm test"}]', '--next_actions+=b'])).code).toBe(0);
     expect((await runCli(dir, ['done', 'obj'])).code).toBe(0);
+    // Written without "text" ({"action": …}): the list's item carries the words as text, so the fix is one update accepts.
+    seed(dir, 'act', doc('act', { next_actions: { action: 'deploy to staging', done_when: 'npm test' } as never }));
+    const act = await runCli(dir, ['done', 'act']);
+    expect(act.stderr).toContain(`checkpoint update act --next_actions:json='[{"action":"deploy to staging","done_when":"npm test","text":"deploy to staging"}]'`);
+    expect((await runCli(dir, ['update', 'act', '--next_actions:json=[{"action":"deploy to staging","done_when":"npm test","text":"deploy to staging"}]', '--next_actions+=b'])).code).toBe(0);
     seed(dir, 'none', doc('none', { next_actions: null as never }));
     const none = await runCli(dir, ['done', 'none']);
     expect(none.stderr).toBe(`checkpoint: next_actions of "none" is null, not a list of actions; nothing was changed; hint: queue the next action as a list: checkpoint update none --next_actions:json='[]' --next_actions+='<next action>'\n`);

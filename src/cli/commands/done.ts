@@ -11,7 +11,7 @@ import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '.
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
-import { actionRepair, listFlag, suggestEnum } from '../../protocol/repairable.js';
+import { actionRepair, listFlag, readActionText, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
@@ -226,9 +226,11 @@ function firstAction(value: JsonValue, skill: string): NextAction {
   }
   // One action written as an object: the list that holds it, as for a string.
   if (actions !== null && typeof actions === 'object' && !Array.isArray(actions)) {
-    const flag = listFlag(actions);
+    // Its words in `text` ({"action": …} read as status reads it), its other members kept: an item update accepts.
+    const words = readActionText(actions).trim();
+    const flag = words ? listFlag({ ...(actions as JsonObject), text: words }) : null;
     throw new CheckpointError('E_INVALID', `next_actions of "${skill}" is one action written as an object, not a list of actions; nothing was changed`, {
-      hint: flag === null ? 'make it a list holding that object by hand ([{…}]), then run done again' : `make it a list, then run done again: checkpoint update ${skill} ${flag}`,
+      hint: flag === null ? `make it a list holding that action by hand ([{"text": "…"}]), then run done again` : `make it a list, then run done again: checkpoint update ${skill} ${flag}`,
     });
   }
   // null, a number, a blank text: nothing queued, and a plain += would refuse to append to it.
