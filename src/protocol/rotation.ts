@@ -11,6 +11,7 @@ export const DEFAULT_ROTATE_KEEP = 5;
 export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('.');
 
 import { canonicalJson } from './identity.js';
+import { instantMs } from './instant.js';
 import { quoted } from '../one-line.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
@@ -41,12 +42,21 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
   return new Set(order.slice(Math.max(0, order.length - keep)));
 }
 
+/** A log entry's time as a hand writes it (no zone: UTC; a day alone), else undefined. */
+function handWrittenTime(entry: JsonValue, policy: LogPolicy): number | undefined {
+  if (policy.timeKey === undefined || entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+  const raw = (entry as JsonObject)[policy.timeKey];
+  return typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw) ? instantMs(raw) : undefined;
+}
+
 /**
  * Whether a hand-kept log runs oldest-first: read from its entries that have times (rising in
  * array order more often than falling); else newest-first, the protocol's order.
  */
 export function runsOldestFirst(entries: readonly JsonValue[], policy: LogPolicy): boolean {
-  const times = entries.map((e) => logEntryTime(e, policy)).filter((t) => t !== undefined);
+  // For the direction alone a time written by hand counts too (Python's zone-less isoformat(), a
+  // day): a log of them is as plainly ordered as one of strict instants.
+  const times = entries.map((e) => logEntryTime(e, policy) ?? handWrittenTime(e, policy)).filter((t) => t !== undefined && !Number.isNaN(t));
   let rising = 0;
   for (let k = 1; k < times.length; k++) rising += Math.sign(times[k]! - times[k - 1]!);
   return rising > 0;

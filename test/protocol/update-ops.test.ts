@@ -136,6 +136,11 @@ describe('applying', () => {
     // Kept oldest-first by hand (its times rise): at its end, as done puts it.
     const oldestFirst = [...newestFirst].reverse();
     expect(apply({ recently_done: oldestFirst }, '--recently_done+=z').recently_done).toEqual([...oldestFirst, 'z']);
+    // Times a hand or Python writes (no zone, a day alone) show the direction too (red team round 2, 12-05).
+    const python = [1, 2, 3].map((d) => ({ action: `step ${d}`, at: `2026-11-2${d}T10:00:00.123456` }));
+    expect(apply({ recently_done: python }, '--recently_done+=z').recently_done).toEqual([...python, 'z']);
+    const days = [{ action: 'a', at: '2026-11-21' }, { action: 'b', at: '2026-11-22' }];
+    expect(apply({ recently_done: days }, '--recently_done+=z').recently_done).toEqual([...days, 'z']);
     // Missing or empty: the one item. Any other list, and a recently_done below another key, appends.
     expect(apply({}, '--recently_done+=a')).toEqual({ recently_done: ['a'] });
     expect(apply({ next_actions: ['a'], skill_state: { recently_done: ['a'] } }, '--next_actions+=b', '--skill_state.recently_done+=b')).toEqual({ next_actions: ['a', 'b'], skill_state: { recently_done: ['a', 'b'] } });
