@@ -23,20 +23,21 @@ import { outsideCheckoutText } from '../git/outside-checkout-text.js';
  * commented-out line does not: install-driver would add the checkpoints line), or why it cannot be read (then install-driver
  * refuses it too).
  */
-export function attributesDeclareDriver(root: string): { declared: boolean; refused: string | null } {
+export function attributesDeclareDriver(root: string): { declared: boolean; refused: string | null; outside?: true } {
   let text: string | null;
+  let outside = false;
   try {
     text = readProjectText(root, join(root, '.gitattributes'));
     // Kept out of a sparse checkout: git reads it from the index, and so does this check.
     if (text === null) {
       const staged = outsideCheckoutText(root, '.gitattributes');
-      if (staged.outside) text = staged.text;
+      if (staged.outside) [text, outside] = [staged.text, true];
     }
   } catch (e) {
     if (isCheckpointError(e)) return { declared: false, refused: e.hint ? `${e.message}; ${e.hint}` : e.message }; // a link out, a FIFO, a folder: declares nothing we read
     throw e;
   }
-  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null };
+  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null, ...(outside ? { outside: true as const } : {}) };
 }
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */
@@ -99,7 +100,7 @@ function bakedBin(hook: string): string | null {
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
   if (!inGitRepo) return [];
-  const { declared, refused } = attributesDeclareDriver(root);
+  const { declared, refused, outside } = attributesDeclareDriver(root);
   // This clone's, else the user's global or the machine's system config: the one git runs.
   const setting = await readDriverSetting(root);
   const driver = setting?.value ?? null;
@@ -119,7 +120,8 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
     ? 'to use checkpoint\'s instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`'
     : "to use checkpoint's in this clone instead: `checkpoint install-driver --local` (this clone's own then takes precedence)";
   if (!declared && driver) {
-    const lacks = `.gitattributes lacks "${ATTRIBUTES_LINE}"`;
+    // install-driver writes nothing into a sparse checkout's missing .gitattributes: bring it in first.
+    const lacks = `.gitattributes lacks "${ATTRIBUTES_LINE}"${outside ? ' (it is outside this sparse checkout: git sparse-checkout add /.gitattributes first)' : ''}`;
     return [{ ...base, level: 'warning', message: theirs
       ? `merge.checkpoint.driver is ${whose} (${shown(driver)}), not checkpoint's, and never runs for checkpoints: ${lacks}; run \`checkpoint install-driver\` to add it (it keeps that driver), or, ${switchToOurs}`
       : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];
