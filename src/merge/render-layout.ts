@@ -99,8 +99,32 @@ const MAX_RUN_TRIES = 8;
 
 export function renderKeepingLayout(input: LayoutRenderInput): string | null {
   const all = input.conflicts;
+  if (!all.length || all.filter((c) => c.span !== undefined).length > 1 || all.some((c) => c.path.length === 0)) return null;
+  // Several conflicts inside one record (a row both sides added under one id, its label and status
+  // each set differently) are that record's block, each side's block the record with its values.
+  // Tried as they are first: a record on one line keeps its layout when each block stands for no
+  // more than one record (its members' conflicts on its line make one block).
+  const plain = layoutOf(input);
+  const grouped = byRecord(input.value, all);
+  if (grouped === null || (plain !== null && blockCount(plain) <= grouped.conflicts.length)) return plain;
+  // A record's block is written as a run (the record in the writer's own layout, one line where
+  // ours keeps its records on one), the other conflicts by placeholder.
+  const regrouped = { ...input, conflicts: grouped.conflicts };
+  for (const text of [...grouped.records.map((r) => render(regrouped, r)), layoutOf(regrouped)]) {
+    // Checked against the conflicts themselves too: keeping a side's blocks gives that side's values.
+    if (text !== null && eachSideReads(text, input.value, all, undefined)) return text;
+  }
+  return plain;
+}
+
+/** How many conflict blocks a marked text holds. */
+function blockCount(text: string): number {
+  return text.split('\n').filter((l) => /^<{7,}(?: |\r?$)/.test(l)).length;
+}
+
+function layoutOf(input: LayoutRenderInput): string | null {
+  const all = input.conflicts;
   const runs = all.filter((c) => c.span !== undefined);
-  if (!all.length || runs.length > 1 || all.some((c) => c.path.length === 0)) return null;
   const first = render(input, runs[0]);
   if (first !== null || runs.length) return first;
   // A conflict no placeholder can stand for (a record one side removed, on a line it shares or
@@ -110,12 +134,26 @@ export function renderKeepingLayout(input: LayoutRenderInput): string | null {
     const text = render(input, c);
     if (text !== null) return text;
   }
-  // Several conflicts inside one record (a row both sides added under one id, its label and status
-  // each set differently): the record is the run, each side's block that record with its values.
-  const item = recordRun(input.value, all);
-  const text = item === null ? null : render({ ...input, conflicts: [item] }, item);
-  // Checked against the conflicts themselves too: keeping a side's blocks gives that side's values.
-  return text !== null && eachSideReads(text, input.value, all, undefined) ? text : null;
+  return null;
+}
+
+/** `conflicts` with those lying two or more inside one array item made one conflict at that item (recordRun), and those; null when none are. */
+function byRecord(merged: JsonValue, conflicts: readonly Conflict[]): { conflicts: Conflict[]; records: Conflict[] } | null {
+  const groups = new Map<string, Conflict[]>();
+  for (const c of conflicts) {
+    let at = -1;
+    if (c.span === undefined) c.path.forEach((seg, k) => typeof seg === 'number' && (at = k));
+    const key = at < 0 || at === c.path.length - 1 ? `\0${groups.size}` : JSON.stringify(c.path.slice(0, at + 1));
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  const records: Conflict[] = [];
+  const out = [...groups.values()].flatMap((group) => {
+    const run = recordRun(merged, group);
+    if (run === null) return group;
+    records.push(run);
+    return [run];
+  });
+  return records.length ? { conflicts: out, records } : null;
 }
 
 /**

@@ -231,6 +231,15 @@ describe('mergeCheckpointTexts: clean merges', () => {
       // Every line outside the block is ours' own, in ours' layout.
       const oursLines = stamp(ours).split('\n');
       for (const line of outside(stamp(a.text!))) expect(oursLines).toContain(line);
+      // Beside a conflict elsewhere (phase), the row is still one block, never split member by member (red team round 2).
+      const withPhase = merge(rows(''), rows(row('Sprint 2: CRUD', 'in_progress'), '2026-01-06T10:00:00Z', 'review'), rows(row('Sprint 2: UI', 'not_started'), '2026-01-07T10:00:00Z', 'deploy'), { keepLayout });
+      expect(withPhase.conflicts.map((c) => c.display)).toEqual(['phase', 'progress_table[1].label', 'progress_table[1].status']);
+      const blocks = withPhase.text!.split('\n').filter((l) => l.startsWith('<<<<<<<'));
+      expect(blocks).toHaveLength(2);
+      expect(withPhase.text).not.toMatch(/^\s*,"/m);
+      const pSides = splitConflictMarkers(withPhase.text!)!;
+      expect(JSON.parse(pSides.ours)).toMatchObject({ phase: 'review', progress_table: [{}, { label: 'Sprint 2: CRUD', status: 'in_progress' }] });
+      expect(JSON.parse(pSides.theirs)).toMatchObject({ phase: 'deploy', progress_table: [{}, { label: 'Sprint 2: UI', status: 'not_started' }] });
       // Ours removed the blocker and set phase; theirs edited the blocker and set phase otherwise.
       const withBlockers = (blockers: string, phase: string, updated: string) => rows('', updated, phase).replace(/\t"blockers": \[.*\],/, () => `\t"blockers": [${blockers}],`);
       const b = merge(rows(''), withBlockers('', 'review', '2026-01-06T10:00:00Z'), withBlockers('{"id": "b1", "description": "rate limiting on /auth", "needs": "user_decision"}', 'deploy', '2026-01-07T10:00:00Z'), { keepLayout });
