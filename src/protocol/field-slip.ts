@@ -40,8 +40,12 @@ export function protocolFieldSlip(key: string): string | null {
   return memberSlipOf(key, PROTOCOL_FIELDS);
 }
 
-/** Of `names` (none of them `$`-prefixed counts), the one `key` (not itself one of them) is a slip for, by protocolFieldSlip's rule; else null. */
-export function memberSlipOf(key: string, names: readonly string[]): string | null {
+/**
+ * Of `names` (none of them `$`-prefixed counts), the one `key` (not itself one of them) is a slip
+ * for, by protocolFieldSlip's rule; else null. `swaps`: two letters swapped count one edit, as in
+ * a member's short name ("ta" for "at", "amx" for "max"), where the field rule's two would pass it.
+ */
+export function memberSlipOf(key: string, names: readonly string[], swaps = false): string | null {
   if (names.includes(key)) return null;
   const k = key.toLowerCase().replace(/-/g, '_');
   const limit = k.length < 5 ? 1 : 2;
@@ -49,8 +53,16 @@ export function memberSlipOf(key: string, names: readonly string[]): string | nu
   let bestD = Infinity;
   for (const f of names) {
     if (f.startsWith('$')) continue;
-    const d = editDistance(k, f);
+    const d = swaps && isOneSwap(k, f) ? 1 : editDistance(k, f);
     if (d < bestD) [best, bestD] = [f, d];
   }
   return bestD <= limit ? best : null;
+}
+
+/** Whether `a` is `b` with two neighbouring letters swapped. */
+function isOneSwap(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }

@@ -75,7 +75,7 @@ export function memberSlip(path: readonly string[], value: JsonValue, append: bo
   // `beside`: the members given with it in one object (one named beside the member it nearly names is meant as another).
   const check = (name: string, given: unknown, beside: Record<string, unknown>): MemberSlip | null => {
     if (known.names.includes(name) || keptOnAnItem(name)) return null;
-    const meant = memberSlipOf(name, known.names);
+    const meant = memberSlipOf(name, known.names, true);
     if (meant === null || Object.hasOwn(beside, meant) || !ctx.fits(`${known.pointer}/${meant}`, given)) return null;
     return { given: name, meant, where };
   };

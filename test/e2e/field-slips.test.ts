@@ -103,6 +103,9 @@ describe('update refuses a likely typo of a field', () => {
       ['--progress_table:json=[{"id":"p1","label":"Auth","stauts":"complete"}]', /stauts is not a member of a progress_table row; did you mean status\?$/],
       ['--cost.total-usd:json=3.50', /total-usd is not a member of cost; did you mean total_usd\?$/],
       ['--next_actions+:json={"text":"Run the evals","don_when":"npm test"}', /don_when is not a member of an action; did you mean done_when\?$/],
+      // Two letters swapped in a short name (red team round 2).
+      ['--recently_done+:json={"ta":"2026-11-02T10:00:00Z","action":"Wrote the tests"}', /ta is not a member of a recently_done entry; did you mean at\?$/],
+      ['--eval_scores+:json={"rubric":"audit","score":12,"amx":10}', /amx is not a member of an eval_scores entry; did you mean max\?$/],
     ];
     for (const [flag, message] of cases) {
       const r = await runCli(dir, ['update', 'api', flag]);
