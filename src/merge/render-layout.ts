@@ -2,12 +2,12 @@
 // re-laid-out as formatJson would: the merged value goes through the layout writer with a
 // placeholder at each conflict, then each line holding placeholders becomes a diff3 block (the
 // line once per side, that side's values in place; markers on lines of their own). A run of
-// array items in conflict (a queue region; one per file), or a lone conflict no placeholder can
-// stand for (a record one side removed), is written another way: each side's text with its own
-// value in place, and the lines where the three differ make one block. Keeping one side's blocks
-// gives that side's text, so the file stays valid JSON for each side: checked here, and any case
-// it cannot do so (two runs; beside other conflicts, a side without the value on a line it
-// shares) returns null and renderMerged lays the file out. Pure.
+// array items in conflict (a queue region; one per file), or one conflict no placeholder can
+// stand for (a record one side removed; several conflicts inside one record, taken as that
+// record), is written another way: each side's text with its own value in place, and the lines
+// where the three differ make one block. Keeping one side's blocks gives that side's text, so the
+// file stays valid JSON for each side: checked here, and any case it cannot do so (two runs, two
+// conflicts no placeholder stands for) returns null and renderMerged lays the file out. Pure.
 
 import { recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
 import { addLiteralText, literalKey, parseJson, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
