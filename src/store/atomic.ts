@@ -3,6 +3,7 @@
 // Temp names start with "." and end in ".tmp", so no listing ever mistakes one for a checkpoint.
 import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { CheckpointError } from '../errors.js';
 
 /**
  * Unique enough for temp and lock names: the pid separates processes, the random part
@@ -56,10 +57,26 @@ export function writeFileAtomic(target: string, content: string | Uint8Array): v
   try {
     renameSync(tmp, target);
   } catch (e) {
-    unlinkSync(tmp);
+    // The temp file just written is gone: the folder was moved or replaced under the write
+    // (another process renaming it). The target was not replaced; said in one line.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !discard(tmp)) {
+      throw new CheckpointError('E_LOCKED', `${basename(dirname(target))}/ was moved or replaced during the write of ${basename(target)}; it was not written`, { hint: 'make sure no other process renames the folder, then run the command again' });
+    }
+    discard(tmp);
     throw e;
   }
   syncDir(dirname(target));
+}
+
+/** Removes a temp file; false when it was already gone. */
+function discard(tmp: string): boolean {
+  try {
+    unlinkSync(tmp);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
 }
 
 /**
