@@ -19,22 +19,19 @@ function decimals(n: number): number {
 }
 
 /**
- * Both sides changed a counter (or both added it, base absent = 0): their summed deltas. Given
- * the sides' texts (base, ours, theirs), added exactly on the decimals they write (exactSum): a
- * side's digits past a double's 17 are kept, and binary float noise (0.1 + 0.2) never reaches
- * the file. Without texts, or past what exactSum adds, the doubles' sum rounded to the most
- * decimals any side has. `(ours + theirs) - base` is the same sum either way round, bit for bit.
+ * Both sides changed a counter (or both added it, base absent = 0): their summed deltas, as
+ * doubles, rounded to the most decimals any side has so binary float noise (0.1 + 0.2) never
+ * reaches the file (merge.ts first adds the sides' texts exactly, exactSum, and comes here only
+ * where it cannot). `(ours + theirs) - base` is the same sum either way round, bit for bit.
  * Undefined, so the plain rules apply (a conflict: a person decides), when a side is not a
  * non-negative number or is below the base: a side that lowered the counter reset it (a new
  * budget period) or corrected it, and a decrease is not spend; adding it to the other side's
  * spend (5 -> 0 and 5 -> 7 giving 2) means neither.
  */
-export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined, texts?: CounterTexts): number | undefined {
+export function mergeCounter(base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined): number | undefined {
   if (!isCount(ours) || !isCount(theirs) || (base !== undefined && !isCount(base))) return undefined;
   const b = base ?? 0;
   if (ours < b || theirs < b) return undefined;
-  const exact = texts && exactSum(...texts);
-  if (exact) return exact.value;
   const sum = ours + theirs - b;
   if (!(sum >= 0) || !Number.isFinite(sum)) return undefined;
   const places = Math.max(decimals(b), decimals(ours), decimals(theirs));

@@ -14,7 +14,7 @@ import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-val
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { mergeQueue } from './queue.js';
-import { currenciesWhy, exactCount, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, sumText, type CounterTexts, type Currencies } from './counter.js';
+import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type CounterTexts, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
@@ -150,16 +150,17 @@ function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base
 }
 
 /**
- * A counter both sides changed, summed on the texts its files hold (counter.ts mergeCounter): a
+ * A counter both sides changed, summed on the texts its files hold (counter.ts exactSum): a
  * side that wrote more digits than its double holds (12.3456789012345678) keeps them in the sum,
  * whose exact text is kept for the writer where JSON's text of the double would round it.
  * Undefined where the counter conflicts.
  */
 function summedCounter(exact: Exact, path: PathSegment[], base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): number | undefined {
   const numbers = typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number');
-  const texts = numbers ? counterTexts(exact, path, base, ours, theirs) : undefined;
-  const sum = mergeCounter(base, ours, theirs, texts);
-  const text = sum !== undefined && texts ? sumText(sum, texts) : undefined;
+  // Added once, on the texts; the doubles only where the texts cannot be (exactSum: a negative, a non-decimal).
+  const exactly = numbers ? exactSum(...counterTexts(exact, path, base, ours, theirs)) : undefined;
+  const sum = exactly?.value ?? mergeCounter(base, ours, theirs);
+  const text = exactly?.text;
   // (Under an array, where a text has no place of its own, literal-texts.ts spells it by content.)
   if (text !== undefined && text !== JSON.stringify(sum) && textKeys(path)) exact.found.push({ path: [...path], text });
   return sum;
