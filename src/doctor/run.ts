@@ -181,10 +181,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
   const headFolded = folded.length ? new Set((await evidence.history!.filesIn(evidence.head!.sha, folded, { recursive: true })).keys()) : undefined;
-  // A missing file, or a pattern's match, that a walked commit deleted may have moved out of the
-  // folders the walk lists changes under (`git mv src/gen src/generated`): that commit's own
-  // changes, every path, say so.
-  if (evidence.history && !evidence.shallow) await movedOut(evidence, missing, lostFromPatterns(targets, opts.root, evidence, exists));
+  // A missing file (a bare name too: "Makefile", "docs/my notes.md"), or a pattern's match, that a
+  // walked commit deleted may have moved out of the folders the walk lists changes under (`git mv
+  // src/gen src/generated`, `git mv Makefile build/`): that commit's own changes, every path, say so.
+  if (evidence.history && !evidence.shallow) await movedOut(evidence, [...missing, ...bare], lostFromPatterns(targets, opts.root, evidence, exists));
   // How far back a missing file the walk does not explain is searched for its removal (none: no history to search).
   const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.

@@ -98,6 +98,29 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"`))]);
   });
 
+  it('a bare name and a path with a space, moved into a folder with an edit, are renamed too: the push goes through', async () => {
+    // The walk lists these under the top's files and docs/: the commit's addition lies outside both.
+    const dir = makeRepo();
+    const cp = { ...checkpoint('complete', 3), context_primer: { key_decisions: [], generated_files: ['Makefile', 'docs/my notes.md'] } };
+    write(dir, 'Makefile', lines(80, 'make'));
+    write(dir, 'docs/my notes.md', lines(80, 'notes'));
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(cp, null, 2)}\n`);
+    const base = commitAll(dir, 'checkpoint: api', daysAgo(3));
+    rmSync(join(dir, 'Makefile'));
+    rmSync(join(dir, 'docs/my notes.md'));
+    write(dir, 'build/Makefile', lines(80, 'make').split('\n').slice(1).join('\n'));
+    write(dir, 'lib/my notes.md', lines(80, 'notes').split('\n').slice(1).join('\n'));
+    const sha = commitAll(dir, 'move the Makefile and the notes, a line dropped each', daysAgo(2));
+    expect(git(dir, ['diff-tree', '-M', '--name-status', '--no-commit-id', '-r', sha])).toMatch(/R0\d\d\tMakefile\tbuild\/Makefile/);
+    const { files } = await generatedFindings(dir, engine);
+    expect(files.map((f) => [f.level, f.message])).toEqual([
+      ['advice', `Makefile is missing: renamed to build/Makefile in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['advice', `docs/my notes.md is missing: renamed to lib/my notes.md in ${sha.slice(0, 7)}; update the checkpoint`],
+    ]);
+    const pushed = await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', `${base}..${sha}`]);
+    expect(pushed.code, pushed.stdout).toBe(0);
+  });
+
   it('before the walk_days cut, the removal found in older history is named as a rename too', async () => {
     const { dir, sha } = movedRepo('complete', 'edited', { saved: 730, moved: 500 });
     const { files } = await generatedFindings(dir, engine);
