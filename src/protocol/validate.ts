@@ -8,11 +8,11 @@
 import schema from './schema.json' with { type: 'json' };
 import { capsuleSizeProblem } from './capsule.js';
 import { isIsoInstant } from './instant.js';
-import { joinPath } from './path.js';
+import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips } from './enum-slip.js';
-import { protocolFieldSlip } from './field-slip.js';
+import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
 
 export { isIsoInstant, joinPath };
 
@@ -73,6 +73,12 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
       const m = meant.get(e.path);
       if (m) e.message += ` (did you mean ${m}?)`;
     }
+  }
+
+  // A required member missing beside a slip of its name (a row's "stauts": "done"): the message names it.
+  for (const e of errors) {
+    const slip = slipInPlaceOf(doc, e.path);
+    if (slip !== null) e.message += ` (${quoted(slip.given)} is there: did you mean ${slip.meant}?)`;
   }
 
   // A top-level name one or two letters off a protocol field, holding what that field would, is
@@ -141,6 +147,21 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
  * The warning for an `updated_at` more than a day past `now`, else null; with the way out (any
  * write from a correct clock stamps it now: scaffold.ts stampWrite), for `skill` when known.
  */
+/**
+ * The member, beside the one `path` names and missing, that is a slip for it ("stauts" where a
+ * row's "status" is missing); null when that member is there, or nothing beside it nearly names it.
+ */
+function slipInPlaceOf(doc: Obj, path: string): { given: string; meant: string } | null {
+  const keys = pathKeys(path);
+  const meant = keys?.at(-1);
+  if (typeof meant !== 'string' || keys!.length < 2) return null;
+  let parent: unknown = doc;
+  for (const k of keys!.slice(0, -1)) parent = isObj(parent) || Array.isArray(parent) ? (parent as Record<string | number, unknown>)[k] : undefined;
+  if (!isObj(parent) || Object.hasOwn(parent, meant)) return null;
+  const given = Object.keys(parent).find((k) => memberSlipOf(k, [meant], true) === meant);
+  return given === undefined ? null : { given, meant };
+}
+
 export function futureSkew(updatedAt: unknown, now: Date, skill?: string): Issue | null {
   if (!isIsoInstant(updatedAt) || Date.parse(updatedAt) - now.getTime() <= MAX_FUTURE_SKEW_MS) return null;
   const update = `checkpoint update ${skill && /^[\w.-]+$/.test(skill) ? skill : '<skill>'} --step=<its step>`;

@@ -159,8 +159,12 @@ describe('progress_table', () => {
     expectError(with_({ progress_table: [row, { ...row, id: 'b', label: null }] }), 'progress_table[1].label', /string label/);
     expectError(with_({ progress_table: [{ ...row, status: 'done' }] }), 'progress_table[0].status', /complete\|in_progress\|not_started\|blocked\|failed/);
     // Missing (a misspelt "stauts" beside it), the message still names the statuses (red team, 12-05: it ended at "one of ").
-    expectError(with_({ progress_table: [{ id: 'a', label: 'A', stauts: 'complete' }] }), 'progress_table[0].status', /^row status must be one of complete\|in_progress\|not_started\|blocked\|failed$/);
-    expectError(with_({ progress_table: [{ id: 'a', label: 'A' }] }), 'progress_table[0].status', /row status/);
+    // ... and the slip beside it, as a top-level slip is named.
+    expectError(with_({ progress_table: [{ id: 'a', label: 'A', stauts: 'complete' }] }), 'progress_table[0].status', /^row status must be one of complete\|in_progress\|not_started\|blocked\|failed \("stauts" is there: did you mean status\?\)$/);
+    expectError(with_({ blockers: [{ id: 'b1', descripton: 'Which DB?' }] }), 'blockers[0].description', /^blocker needs a description \("descripton" is there: did you mean description\?\)$/);
+    expectError(with_({ progress_table: [{ id: 'a', label: 'A' }] }), 'progress_table[0].status', /^row status must be one of complete\|in_progress\|not_started\|blocked\|failed$/);
+    // A member that is there (wrong) with a near name beside it: no slip named.
+    expectError(with_({ progress_table: [{ ...row, status: 'done', stauts: 'complete' }] }), 'progress_table[0].status', /failed \(did you mean complete\?\)$/);
   });
 });
 
