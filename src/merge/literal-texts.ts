@@ -7,7 +7,7 @@
 // only encoding: every text decodes to the same characters, so no reader can tell them apart
 // and there is nothing to ask a person). Pure.
 
-import { recordedText, sortedBelow } from '../protocol/format.js';
+import { recordedText, sortedBelow, stringifyKeepingTexts } from '../protocol/format.js';
 import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { isJsonObject, ownValue } from '../protocol/identity.js';
@@ -298,24 +298,31 @@ function sameLiterals(a: JsonValue | undefined, b: JsonValue | undefined): boole
   return ka.length === Object.keys(bo).length && ka.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && sameLiterals(a[k], bo[k]));
 }
 
-/** Each side's text of a conflict's number values (for its summary line), where the side recorded one. */
+/**
+ * Each side's text of a conflict's value (for its summary line) where it holds a recorded number
+ * text: the number's own (`7.50`), or a list's or object's written compactly with its texts
+ * (`[8.0,1e3]`), so the line shows what each side wrote, not what a double rounds it to.
+ */
 export function conflictNumberTexts(conflict: Conflict, texts: Partial<Record<Side, LiteralTexts>>): Conflict['texts'] {
   if (conflict.span !== undefined || conflict.path.length === 0) return undefined;
   let out: Conflict['texts'];
   // Object members are keyed by name; an array item by its own content, which for a number is the number.
   let parent = '';
+  let position = POSITION_ROOT;
   const last = conflict.path.length - 1;
   for (let k = 0; k < last; k++) {
     const seg = conflict.path[k]!;
     if (typeof seg === 'number') return undefined; // an item's key depends on content that differs by side
     parent = literalKey(parent, false, seg);
+    position = positionKey(position, seg);
   }
   const seg = conflict.path[last]!;
   for (const side of ['base', 'ours', 'theirs'] as const) {
     const v = conflict[side];
-    if (typeof v !== 'number') continue;
+    const sideTexts = texts[side];
+    if (v === undefined || v === null || typeof v === 'string' || typeof v === 'boolean' || sideTexts === undefined) continue;
     const key = typeof seg === 'number' ? literalKey(parent, true, v) : literalKey(parent, false, seg);
-    const text = textOf(texts[side], key, null, v);
+    const text = typeof v === 'number' ? textOf(sideTexts, key, null, v) : stringifyKeepingTexts(v, '', sideTexts, key, positionKey(position, seg));
     if (text !== JSON.stringify(v)) (out ??= {})[side] = text;
   }
   return out;

@@ -125,6 +125,10 @@ function blockCount(text: string): number {
 function layoutOf(input: LayoutRenderInput): string | null {
   const all = input.conflicts;
   const runs = all.filter((c) => c.span !== undefined);
+  // A lone list or object in conflict as a run: each side's block that side's text in ours'
+  // layout (an inline `[9.5, 7, 1000]` stays on its line), and keeping ours' gives ours' bytes.
+  const lone = all.length === 1 && !runs.length && SIDES.some((side) => isContainer(all[0]![side])) ? render(input, all[0]) : null;
+  if (lone !== null) return lone;
   const first = render(input, runs[0]);
   if (first !== null || runs.length) return first;
   // A conflict no placeholder can stand for (a record one side removed, on a line it shares or
@@ -136,6 +140,8 @@ function layoutOf(input: LayoutRenderInput): string | null {
   }
   return null;
 }
+
+const isContainer = (v: JsonValue | undefined): boolean => v !== null && typeof v === 'object';
 
 /** `conflicts` with those lying two or more inside one array item made one conflict at that item (recordRun), and those; null when none are. */
 function byRecord(merged: JsonValue, conflicts: readonly Conflict[]): { conflicts: Conflict[]; records: Conflict[] } | null {

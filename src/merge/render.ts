@@ -193,6 +193,8 @@ function describe(value: JsonValue | undefined, run: boolean, source?: string, f
   if (run && Array.isArray(value) && value.length <= 1) return describe(value[0], false, undefined, from);
   if (value === undefined) return 'absent';
   if (source !== undefined && typeof value === 'number') return source.length > MAX_SHOWN ? `${source.slice(0, MAX_SHOWN - 1)}…` : source;
+  // A list or object with a number written its own way (`8.0`, a 20-digit id): as that side wrote it.
+  if (source !== undefined && value !== null && typeof value === 'object') return cut(source, from);
   // A string as every message quotes one: the quote closed after a cut, control characters as \xNN.
   if (typeof value === 'string') return quoted(value, MAX_SHOWN - 2);
   return cut(valueText(value), from);
@@ -209,12 +211,12 @@ function cut(text: string, from: number): string {
 }
 
 /** How much of the shared start of ours' and theirs' texts to skip so the line shows where they differ (0: none). */
-function skipTo(ours: JsonValue | undefined, theirs: JsonValue | undefined, run: boolean): number {
-  const text = (v: JsonValue | undefined): string | null => {
+function skipTo(ours: JsonValue | undefined, theirs: JsonValue | undefined, run: boolean, texts?: Conflict['texts']): number {
+  const text = (v: JsonValue | undefined, source: string | undefined): string | null => {
     const one = run && Array.isArray(v) && v.length <= 1 ? v[0] : v;
-    return one !== undefined && one !== null && typeof one === 'object' ? valueText(one) : null;
+    return one !== undefined && one !== null && typeof one === 'object' ? source ?? valueText(one) : null;
   };
-  const [o, t] = [text(ours), text(theirs)];
+  const [o, t] = [text(ours, texts?.ours), text(theirs, texts?.theirs)];
   if (o === null || t === null || Math.max(o.length, t.length) <= MAX_SHOWN) return 0;
   let same = 0;
   while (same < o.length && same < t.length && o[same] === t[same]) same++;
@@ -227,7 +229,7 @@ export function summarizeConflicts(conflicts: readonly Conflict[], options: { fi
   const where = options.file ? `${options.file}: ` : '';
   return conflicts.map((c) => {
     const run = c.span !== undefined;
-    const from = skipTo(c.ours, c.theirs, run);
+    const from = skipTo(c.ours, c.theirs, run, c.texts);
     return `checkpoint: ${where}conflict at ${c.display}: ours ${describe(c.ours, run, c.texts?.ours, from)} vs theirs ${describe(c.theirs, run, c.texts?.theirs, from)} (base ${describe(c.base, run, c.texts?.base, from)})${c.why ? `: ${c.why}` : ''}`;
   });
 }

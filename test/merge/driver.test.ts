@@ -215,6 +215,19 @@ describe('mergeCheckpointTexts: clean merges', () => {
       );
     });
 
+    it("a one-line list of numbers in conflict: each block is that side's line as written, and the message shows each side's texts (red team, 12-05)", () => {
+      const scores = (list: string, updated?: string) => hand({ updated }).replace('\t"next_actions": [', () => `\t"skill_state": {"scores": [${list}], "seen": 1},\r\n\t"next_actions": [`);
+      const ours = scores('9.5, 7.50, 1e3, 12345678901234567891', '2026-01-06T10:00:00Z');
+      const theirs = scores('9.25, 7.50, 2e3, 12345678901234567890', '2026-01-07T10:00:00Z');
+      const r = merge(scores('8.0, 7.50, 1e3, 12345678901234567890'), ours, theirs, { keepLayout });
+      expect(r.status).toBe('conflict');
+      const block = (list: string) => `\t"skill_state": {"scores": [${list}], "seen": 1},`;
+      expect(r.text).toContain(['<<<<<<< ours', block('9.5, 7.50, 1e3, 12345678901234567891'), '||||||| base', block('8.0, 7.50, 1e3, 12345678901234567890'), '=======', block('9.25, 7.50, 2e3, 12345678901234567890'), '>>>>>>> theirs'].join('\r\n'));
+      const stamp = (t: string) => t.replace(/"updated_at": "[^"]*"/, '"updated_at": ""');
+      expect(stamp(splitConflictMarkers(r.text!)!.ours)).toBe(stamp(ours));
+      expect(r.messages.join('\n')).toContain('conflict at skill_state.scores: ours [9.5,7.50,1e3,12345678901234567891] vs theirs [9.25,7.50,2e3,12345678901234567890] (base [8.0,7.50,1e3,12345678901234567890])');
+    });
+
     it("several conflicts keep ours' layout too: a row both sides added under one id (its label and status each differ) is one block; a removed record beside another conflict takes its own (red team, 12-05)", () => {
       const rows = (extra: string, updated?: string, phase = 'build') => hand({ updated }).replace('"phase":"build"', () => `"phase":"${phase}"`).replace('\t"next_actions": [', () => `\t"progress_table": [\r\n\t\t{"id": "sprint-1", "label": "Sprint 1: Auth", "status": "complete"}${extra}\r\n\t],\r\n\t"blockers": [{"id": "b1", "description": "rate limiting", "needs": "user_decision"}],\r\n\t"next_actions": [`);
       const row = (label: string, status: string) => `,\r\n\t\t{"id": "sprint-2", "label": "${label}", "status": "${status}"}`;
