@@ -33,11 +33,12 @@ export function editDistance(a: string, b: string): number {
 /**
  * The protocol field `key` (a top-level name that is none) is most likely a slip for: one to two
  * edits away, case and `-` for `_` aside; one edit only for names under 5 letters, where two
- * edits reach unrelated words ("tags" is two from "step"). Else null. A project keeps a field
+ * edits reach unrelated words ("tags" is two from "step"); two letters swapped count one ("stpe"
+ * for "step"). Else null. A project keeps a field
  * of its own that this catches ("host", one from "cost") with `update --allow-new-field`.
  */
 export function protocolFieldSlip(key: string): string | null {
-  return memberSlipOf(key, PROTOCOL_FIELDS);
+  return memberSlipOf(key, PROTOCOL_FIELDS, true);
 }
 
 /**

@@ -94,7 +94,7 @@ export interface ActionChoice {
 }
 
 /** What a skipped action's evidence says when the checkpoint itself marks it done. */
-export const MARKED_DONE = 'marked done in the checkpoint (move it to recently_done)';
+export const MARKED_DONE = 'marked done in the checkpoint (the next `checkpoint done` moves it to recently_done with the action it completes)';
 
 /**
  * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key

@@ -397,10 +397,13 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     let from: RestoredLog['from'];
     const policy = policyFor(path);
     if (policy.kind === 'log' && policy.order === 'newest-first') {
-      // Appended batch after batch, oldest batch first: newest first again when every entry says when.
+      // Appended batch after batch, oldest batch first: in the live log's direction again when
+      // every entry says when (a hand-kept log may run oldest-first: done and cut read it so too).
+      const oldestFirst = runsOldestFirst(current, policy);
       const times = back.map((i) => logEntryTime(entries[i]!, policy));
-      if (times.every((t) => t !== undefined)) back = back.map((i, k) => ({ i, t: times[k]!, k })).sort((a, b) => b.t - a.t || a.k - b.k).map((x) => x.i);
-      from = [...live, ...back.map((i) => ({ file: i }))];
+      if (times.every((t) => t !== undefined)) back = back.map((i, k) => ({ i, t: times[k]!, k })).sort((a, b) => (oldestFirst ? a.t - b.t : b.t - a.t) || a.k - b.k).map((x) => x.i);
+      const restoredPart = back.map((i) => ({ file: i }));
+      from = oldestFirst ? [...restoredPart, ...live] : [...live, ...restoredPart];
     } else {
       from = [...back.map((i) => ({ file: i })), ...live];
     }

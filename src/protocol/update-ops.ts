@@ -42,6 +42,11 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   const m = FLAG.exec(flag);
   if (!m) throw usage(flag, 'expected --path=value');
   const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
+  // `--next_actions-=Third` reads as removal, but there is no -= : it would name a new field "next_actions-".
+  if (rawPath.endsWith('-')) {
+    const field = rawPath.slice(0, -1);
+    throw usage(flag, `there is no -= (this would write a new field ${JSON.stringify(rawPath.split('.').pop())})`, `to set the list without that item: --${field}:json='[...]'${field === 'next_actions' ? '; to move the first action to recently_done: checkpoint done <skill>' : ''}; the checkpoint was not changed`);
+  }
   const path = pathSegments(flag, rawPath);
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;

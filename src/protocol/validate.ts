@@ -11,7 +11,7 @@ import { isIsoInstant } from './instant.js';
 import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
-import { enumSlips } from './enum-slip.js';
+import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
 
 export { isIsoInstant, joinPath };
@@ -223,17 +223,23 @@ export function fitsProtocolField(field: string, value: unknown): boolean {
   return fitsSchemaAt(`#/properties/${field}`, value);
 }
 
-/** Whether `value` is valid where the schema node at `pointer` stands (an object or list: of that kind, its members aside). */
+/**
+ * Whether `value` could be meant where the schema node at `pointer` stands: valid there (an
+ * object or list: of that kind, its members aside), or text outside an enum that every reader
+ * takes as one of its members ("Blocked", "In Progress", "done": enum-slip.ts). A did-you-mean's
+ * test: `--stauts=Done` means status as surely as `--stauts=complete` does.
+ */
 export function fitsSchemaAt(pointer: string, value: unknown): boolean {
+  const node = shape.node(pointer);
   if (value !== null && typeof value === 'object') {
-    const type = shape.node(pointer).type;
-    const kinds = Array.isArray(type) ? type : [type];
+    const kinds = Array.isArray(node.type) ? node.type : [node.type];
     return kinds.includes(Array.isArray(value) ? 'array' : 'object');
   }
   let fits = true;
   shape.checkAt(pointer, value, () => {
     fits = false;
   });
+  if (!fits && typeof value === 'string' && Array.isArray(node.enum) && node.enum.every((e) => typeof e === 'string')) return suggestEnum(value, node.enum as string[]) !== null;
   return fits;
 }
 

@@ -16,7 +16,7 @@ import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairab
 import { needsResolve, repairReason } from './repair.js';
 
 // Also what show uses, apart so it loads none of the walk: read/repair.ts.
-export { needsResolve, repairEntry, repairReason } from './repair.js';
+export { blockingError, needsResolve, repairEntry, repairReason } from './repair.js';
 export interface AgendaItem {
   skill: string;
   checkpoint: Checkpoint;

@@ -41,7 +41,7 @@ const REQUIRED: ReadonlySet<string> = new Set(REQUIRED_FIELDS);
  * kept the file from being read (a created_at written "2026-12-01 10:00" beside a row without a
  * label: the row is why, and named so the user fixes that first).
  */
-function blockingError(b: Loaded): Issue | undefined {
+export function blockingError(b: Loaded): Issue | undefined {
   const errors = b.validation?.errors ?? [];
   return (b.file && errors.length > 1 ? unreadableErrors(b.file.value, errors, b.skill)[0] : undefined) ?? errors[0];
 }

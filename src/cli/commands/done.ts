@@ -13,6 +13,7 @@ import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rot
 import { runDoneWhen } from '../../store/verify.js';
 import { actionRepair, listFlag, readActionText, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
+import { markedDone } from '../../protocol/priority.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { noteKeptErrors, rootOf, skillArg } from './common.js';
 
@@ -54,7 +55,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
   const act = `mark the first action of ${skill} done`;
-  const first = firstAction(requireCheckpoint(root, skill, undefined, act).value, skill);
+  // The action `next` names: past those the checkpoint itself marks done ("[x] …"), which go to
+  // recently_done before it, one write each, so the work just done is the one recorded.
+  const { first, ticked } = firstAction(requireCheckpoint(root, skill, undefined, act).value, skill);
+  let step = 0;
+  const alsoDone: string[] = [];
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
@@ -72,11 +77,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
     }
     const actions = doc.next_actions as NextAction[];
+    // A preview (--verify's refusals decided first) takes the marked ones off at once.
+    if (step < 0) actions.splice(0, ticked);
+    const last = step < 0 || step === ticked;
     const popped = actions.shift();
     // The file may have changed since we looked; pop what is first now, but never a different
-    // action than the one we verified.
-    if (popped === undefined || (args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
-      throw new CheckpointError('E_EXISTS', 'next_actions changed while verifying; run done again');
+    // action than the one we verified, nor one not marked done on the way to it.
+    if (popped === undefined || (!last && !markedDone(popped)) || (last && args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+      throw new CheckpointError('E_EXISTS', `next_actions changed ${args.options.verify ? 'while verifying' : 'meanwhile'}; run done again`);
     }
     // "In Progress" as a hand writes it is in progress to every reader: the same guard.
     if (!actions.length && typeof doc.status === 'string' && suggestEnum(doc.status, CHECKPOINT_STATUSES) === 'in_progress') {
@@ -134,18 +142,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.verify) {
     const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
     if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
-      throw new CheckpointError('E_INVALID', `next_actions[0].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
+      throw new CheckpointError('E_INVALID', `next_actions[${ticked}].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
         hint: `fix it with checkpoint update ${skill}, or mark it done without --verify`,
       });
     }
-    if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[0] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
+    if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[${ticked}] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const missing = missingCommand(cmd, root);
     if (missing !== null) {
-      throw new CheckpointError('E_USAGE', `done_when ${quoted(cmd)} of next_actions[0] is not a runnable check (no command ${quoted(missing)})`, {
+      throw new CheckpointError('E_USAGE', `done_when ${quoted(cmd)} of next_actions[${ticked}] is not a runnable check (no command ${quoted(missing)})`, {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
     // Every refusal of the write (the last action while in_progress, an invalid result) before the check runs.
+    step = -1;
     previewMutation(root, skill, { now: ctx.clock, change, act });
     // The action and its check come from the file: each line of ours stays one line.
     ctx.out.err(`verifying "${oneLine(actionText(first))}" with: ${oneLine(cmd)}`);
@@ -158,31 +167,37 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
 
   let archived: { to: string; count: number } | null = null;
-  let written: HistoryWrite | null = null;
-  const result = await mutateCheckpoint(root, skill, {
-    now: ctx.clock,
-    act,
-    change,
-    refused: (doc, now) => rotationAdvice(root, skill, doc, now),
-    beforeWrite: (doc, _text, _texts, now) => {
-      if (overflow) {
-        const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, now, overflow.from, overflow.texts);
-        archived = { to, count: overflow.entries.length };
-        written = write;
-      }
-      return doc;
-    },
-    // The checkpoint write failed: the entries go back out of history/ (they are still in the file).
-    undoBeforeWrite: (cause) => written?.undo(cause),
-  });
-  (written as HistoryWrite | null)?.settle();
+  let result: Awaited<ReturnType<typeof mutateCheckpoint>> | undefined;
+  for (step = 0; step <= ticked; step++) {
+    let written: HistoryWrite | null = null;
+    result = await mutateCheckpoint(root, skill, {
+      now: ctx.clock,
+      act,
+      change,
+      refused: (doc, now) => rotationAdvice(root, skill, doc, now),
+      beforeWrite: (doc, _text, _texts, now) => {
+        if (overflow) {
+          const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, now, overflow.from, overflow.texts);
+          archived = { to, count: ((archived as { count: number } | null)?.count ?? 0) + overflow.entries.length };
+          written = write;
+        }
+        return doc;
+      },
+      // The checkpoint write failed: the entries go back out of history/ (they are still in the file).
+      undoBeforeWrite: (cause) => written?.undo(cause),
+    });
+    (written as HistoryWrite | null)?.settle();
+    if (step < ticked) alsoDone.push(doneText);
+  }
+  if (result === undefined) throw new Error('done: no write ran');
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}`);
+  if (alsoDone.length) ctx.out.out(`  before it, ${alsoDone.length === 1 ? 'an action the checkpoint marked done went' : `${alsoDone.length} actions the checkpoint marked done went`} to recently_done too: ${alsoDone.map((t) => oneLine(t)).join('; ')}`);
   const nextWords = next === undefined ? undefined : nextText(next);
   ctx.out.out(next === undefined
     ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}`
@@ -215,7 +230,7 @@ function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved:
   return { entry, moved };
 }
 
-function firstAction(value: JsonValue, skill: string): NextAction {
+function firstAction(value: JsonValue, skill: string): { first: NextAction; ticked: number } {
   const actions = (value as JsonObject | null)?.next_actions;
   // One action written as a string ("Merge PR #12 then deploy"): made a list first, by the command status and next print too.
   if (typeof actions === 'string' && /\S/.test(actions)) {
@@ -242,16 +257,20 @@ function firstAction(value: JsonValue, skill: string): NextAction {
   if (!actions?.length) {
     throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
   }
-  const first = actions[0] as NextAction;
+  // Those the checkpoint marks done, ahead of the first open one (all marked: the first is taken).
+  let ticked = 0;
+  while (ticked < actions.length - 1 && markedDone(actions[ticked])) ticked++;
+  if (ticked === actions.length - 1 && markedDone(actions[ticked])) ticked = 0;
+  const first = actions[ticked] as NextAction;
   if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {
     // The slip status and next name ({"action": "…"}), with the same exact fix.
-    const note = actionRepair(value, 0);
+    const note = actionRepair(value, ticked);
     const fix = note?.fix ? `checkpoint update ${skill} ${note.fix}` : note?.byHand;
-    throw new CheckpointError('E_INVALID', `${note ? note.problem : 'next_actions[0] is neither a string nor {text, done_when?}'}; nothing was changed`, {
+    throw new CheckpointError('E_INVALID', `${note ? note.problem : `next_actions[${ticked}] is neither a string nor {text, done_when?}`}; nothing was changed`, {
       hint: fix ? `${fix}, then run done again` : 'fix it with checkpoint update, then run done again',
     });
   }
-  return first;
+  return { first, ticked };
 }
 
 /** The words of the action now first, or undefined for a hand-written item that has none (no `text` string). */

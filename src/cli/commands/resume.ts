@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
-import { brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { blockingError, brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
@@ -43,7 +43,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       });
     }
     // Only a file that cannot be read at all may be set aside; a field is fixed where it stands.
-    const first = b.validation?.errors[0];
+    // The error that keeps it unread, as status and next name it: not a hand-written slip beside it.
+    const first = blockingError(b);
     const hand = first ? handRepair(first) : null;
     // A placeholder path is refused by update as pasted; the reader fills in path and value.
     // A merge left it conflicted: resolving keeps both sides; reset would archive the markers mid-merge.
@@ -55,7 +56,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
       : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
     // A merge left unfinished is a conflict, as every write names it (E_CONFLICT); anything else is invalid input.
-    throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? b.validation?.errors[0]?.path + ': ' + b.validation?.errors[0]?.message}`, { hint });
+    throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? `${first?.path}: ${first?.message}`}`, { hint });
   }
   const unread = historyNotice(agenda.historyError);
   if (unread) ctx.out.err(unread);

@@ -1,0 +1,107 @@
+// What an agent types in its loop and gets wrong, on a Python-written checkpoint (indent=4, 8.0):
+// each slip is refused in one line with the file byte-identical, and next -> work -> done records
+// the work next named (red team, 12-06).
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeRepo, read, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+
+/** A checkpoint as a Python agent writes it: json.dumps(d, indent=4). */
+function pythonWritten(over: Record<string, unknown> = {}): string {
+  const doc = {
+    protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '/home/dev/shop',
+    created_at: '2026-11-20T09:00:00Z', updated_at: '2026-12-01T10:00:00Z',
+    phase: 'build', step: 'migration', status: 'in_progress', progress_summary: 'Schema drafted \u2014 migration next.',
+    progress_table: [{ id: 'schema', label: 'Schema', status: 'complete' }],
+    context_primer: { key_decisions: ['Postgres'], generated_files: ['db/schema.sql (PR 12)'] },
+    next_actions: ['Write the migration', 'Ship'],
+    skill_state: { score: 0, tags: ['db'] },
+    ...over,
+  };
+  return `${JSON.stringify(doc, null, 4).replace('"score": 0', '"score": 8.0')}\n`;
+}
+
+function repoWith(text: string): string {
+  const dir = makeRepo();
+  write(dir, FILE, text);
+  return dir;
+}
+
+describe('slips refused in one line, the file byte-identical', () => {
+  it.each([
+    [['--next_actions-=Ship'], /there is no -= \(this would write a new field "next_actions-"\).*checkpoint done <skill>/],
+    [['--skill_state.tags-=db'], /there is no -= \(this would write a new field "tags-"\)/],
+    [['--stpe=deploy'], /stpe is not a protocol field; did you mean --step\?/],
+    [['--stauts=Blocked'], /stauts is not a protocol field; did you mean --status\?/],
+    [['--stauts=In Progress'], /did you mean --status\?/],
+    [['--blockers+:json={"id":"b1","description":"pick a queue","neds":"User decision"}'], /neds is not a member of a blocker; did you mean needs\?/],
+  ])('update api %j', async (flags, message) => {
+    const text = pythonWritten();
+    const dir = repoWith(text);
+    const r = await runCli(dir, ['update', 'api', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(read(dir, FILE)).toBe(text);
+  });
+
+  it('a member of the project\'s own that nearly names nothing is still written, every 8.0 kept', async () => {
+    const dir = repoWith(pythonWritten());
+    const r = await runCli(dir, ['update', 'api', '--skill_state.owner=ops']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(dir, FILE)).toContain('"owner": "ops"');
+    expect(read(dir, FILE)).toContain('"score": 8.0');
+  });
+});
+
+describe('next -> work -> done', () => {
+  it('done records the action next named, taking the ones the checkpoint marked done before it along', async () => {
+    const dir = repoWith(pythonWritten({ next_actions: ['[x] Write the migration', { text: 'Run the migration on staging', done: false }, 'Ship'], recently_done: [] }));
+    const next = await runCli(dir, ['next']);
+    expect(next.stdout).toContain('→ Run the migration on staging');
+    const done = await runCli(dir, ['done', 'api', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Run the migration on staging', also_done: ['[x] Write the migration'], next: 'Ship' });
+    const doc = JSON.parse(read(dir, FILE));
+    expect(doc.next_actions).toEqual(['Ship']);
+    // Newest first: the work just done in front, the ticked one behind it; nothing else lost.
+    expect(doc.recently_done.map((e: { action: string }) => e.action)).toEqual(['Run the migration on staging', '[x] Write the migration']);
+    expect(doc.recently_done[0]).toMatchObject({ done: false });
+    expect(read(dir, FILE)).toContain('"score": 8.0');
+    expect((await runCli(dir, ['next'])).stdout).toContain('→ Ship');
+  });
+
+  it('with every action marked done, done takes the first, as before', async () => {
+    const dir = repoWith(pythonWritten({ status: 'complete', next_actions: ['[x] Write the migration', '✅ Ship'] }));
+    const done = await runCli(dir, ['done', 'api', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: '[x] Write the migration', next: '✅ Ship' });
+    expect(JSON.parse(done.stdout).also_done).toBeUndefined();
+  });
+});
+
+describe('restore and resume', () => {
+  it('restore puts entries back into an oldest-first log where they came from, oldest first', async () => {
+    const log = Array.from({ length: 14 }, (_, i) => ({ at: `2026-11-${String(i + 1).padStart(2, '0')}T10:00:00Z`, action: `old ${i}` }));
+    const dir = repoWith(pythonWritten({ recently_done: log }));
+    expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+    const [file, ...more] = readdirSync(join(dir, '.checkpoints/history'));
+    expect(more).toEqual([]);
+    const restored = await runCli(dir, ['restore', file!]);
+    expect(restored.code, restored.stderr).toBe(0);
+    const actions = JSON.parse(read(dir, FILE)).recently_done.map((e: { action: string }) => e.action);
+    expect(actions).toEqual([...log.map((e) => e.action), 'Write the migration']);
+  });
+
+  it('resume <skill> names the error that keeps the file unread, not a slip beside it', async () => {
+    const dir = repoWith(pythonWritten({ next_actions: ['Write the migration', { action: 'Ship' }], eval_scores: [{ rubric: 'review', score: '8.0', at: '2026-12-01T10:00:00Z' }] }));
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toContain('eval_scores[0].score');
+    const r = await runCli(dir, ['resume', 'api']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^checkpoint: cannot resume api: eval_scores\[0\]\.score: /);
+  });
+});
