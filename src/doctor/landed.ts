@@ -70,6 +70,8 @@ const NOT_TICKET = new RegExp(`^(?:${[
   'PEP', 'PSR', 'JSR', 'JEP', 'KEP', 'WCAG', 'SOC', 'PCI', 'ERC', 'EIP', 'BIP', 'NIP', 'OWASP',
   'HTTP', 'HTTPS', 'HTML', 'CSS', 'TLS', 'SSL', 'SSH', 'TCP', 'UDP', 'IPV', 'DNS', 'OAUTH', 'SAML', 'WPA', 'LTE',
   'USB', 'PCIE', 'DDR', 'HDMI', 'GPT', 'LLAMA', 'CLAUDE', 'GEMINI', 'QWEN', 'MISTRAL', 'COVID', 'PR', 'MR',
+  // Languages, runtimes and browsers named with their version ("drop the IE-11 workarounds", "ES-6 modules").
+  'ES', 'IE', 'PY', 'VUE', 'K8S', 'NODE', 'PYTHON', 'JAVA', 'JDK', 'JRE', 'PHP', 'PG', 'CUDA', 'WIN', 'X86', 'ARM', 'MP',
   'PHASE', 'STAGE', 'STEP', 'PART', 'ROUND', 'SPRINT', 'MILESTONE', 'ITERATION', 'WAVE', 'TIER', 'LEVEL', 'SLICE', 'CHAPTER', 'SECTION', 'OPTION', 'ITEM',
   'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'FY', 'SEV', 'PRIORITY', 'VERSION',
 ].join('|')})-`);

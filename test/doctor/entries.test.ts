@@ -358,6 +358,10 @@ describe('a note saying the file is gone', () => {
     ['src/f.ts (old version; deleted)', 'old version; deleted'],
     ['src/g.ts (consolidated into src/new.ts and removed)', 'consolidated into src/new.ts and removed'],
     ['src/h.ts \u2014 deprecated & removed', 'deprecated & removed'],
+    // Red team, 12-06: an arrow to where it went.
+    ['src/f1.ts (moved \u2192 src/lib/f1.ts)', 'moved \u2192 src/lib/f1.ts'],
+    ['src/f2.ts (renamed => src/new2.ts)', 'renamed => src/new2.ts'],
+    ['src/f3.ts (renamed\u2192src/new3.ts)', 'renamed\u2192src/new3.ts'],
   ])('%s says %s', (entry, note) => {
     expect(goneNote(entry)).toBe(note);
   });

@@ -23,6 +23,8 @@ describe('workRefs', () => {
     expect(workRefs('Finish PLAT-7 before the UTF-8 switch').map((r) => r.token)).toEqual(['PLAT-7']);
     const more = 'Enable HTTP-2 and TLS-13, lint to PEP-8 and PSR-12, meet WCAG-21 and SOC-2, ship an ERC-20 and EIP-1559 path, fix CWE-79, OAUTH-2 over IPV-6, USB-3 and DDR-5 boxes, try LLAMA-3';
     expect(workRefs(more)).toEqual([]);
+    // Languages, runtimes and browsers with their version (red team, 12-06: a squash naming IE-11 blocked a push).
+    expect(workRefs('Drop the IE-11 workarounds, convert lib/ to ES-6 modules on the ES-2022 target, VUE-3 and PY-3, K8S-1 probes, NODE-20, JDK-17, PHP-8, PG-16')).toEqual([]);
     // Two-letter project keys stay tickets.
     expect(workRefs('Close DO-12 and EN-4').map((r) => r.token)).toEqual(['DO-12', 'EN-4']);
   });
