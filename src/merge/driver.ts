@@ -188,7 +188,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
     const invalid = errors.map((e) =>
       // (file): the size cap, the one error of the whole file; rotate reads a merged file this big.
       e.path === '(file)'
-        ? `checkpoint: ${where}: the merged result would be ${new TextEncoder().encode(text).length} bytes, which ${e.message} on it, then \`git add\` it (or \`git merge --abort\`, rotate one side, merge again)`
+        ? `checkpoint: ${where}: the merged result would be ${new TextEncoder().encode(text).length} bytes, which ${e.message.replace(/; move old telemetry out with .*$/, '')}; the whole merge is in the file, unmarked: \`git add\` it, \`checkpoint rotate\` the skill, then \`git add\` it again (or \`git merge --abort\`, rotate one side, merge again)`
         : `checkpoint: ${where}: the merged result is invalid at ${e.path}: ${e.message}`,
     );
     return { status: 'conflict', text, conflicts, messages: invalid, unmatched };

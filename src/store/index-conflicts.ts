@@ -14,6 +14,7 @@ import { BASE, OURS, THEIRS, unmergedUnder, type StageMask } from '../git/unmerg
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
+import { MAX_CHECKPOINT_BYTES } from '../protocol/validate.js';
 import { readProjectText, statProjectFile } from './safe-fs.js';
 import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 
@@ -102,7 +103,21 @@ export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
  */
 export function conflictReport(root: string, skill: string, code: ConflictCode, present: boolean): ConflictReport {
   const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
-  return conflictReportAt(file, code, present, code === 'AU' || code === 'UA' ? typeConflictCopy(root, file) : null);
+  const report = conflictReportAt(file, code, present, code === 'AU' || code === 'UA' ? typeConflictCopy(root, file) : null);
+  // The merge driver leaves a merge over the cap whole and unmarked: resolve --add refuses its
+  // size and rotate its unmerged state, so the way out is git's own add first.
+  if ((code === 'UU' || code === 'AA') && present && overCap(root, file)) {
+    return { ...report, repair: `it is over the 4 MiB a checkpoint may hold: git add ${file}, then checkpoint rotate ${skill} (it reads up to 16 MiB), then git add ${file} again` };
+  }
+  return report;
+}
+
+function overCap(root: string, file: string): boolean {
+  try {
+    return (statProjectFile(root, file)?.stat?.size ?? 0) > MAX_CHECKPOINT_BYTES;
+  } catch {
+    return false; // a link or a special file: the reader names it
+  }
 }
 
 /**

@@ -406,6 +406,30 @@ describe('writes refuse until the merge is settled, then work', () => {
     expect(readdirSync(join(dir, '.checkpoints/history')).length).toBe(1);
   });
 
+  it('a merge the driver left over the 4 MiB cap (whole, unmarked): rotate names git add first, and that way out works (red team, 12-06)', async () => {
+    const dir = stopped('UU-settled');
+    const doc = JSON.parse(read(dir, FILE));
+    // Few long records (an eval's full trace each): over the cap at a small cost.
+    const trace = 'eval sweep over the auth fixtures, full trace kept (PR 12); '.repeat(36);
+    doc.skill_state.run_history = Array.from({ length: 2_000 }, (_, i) => ({ id: `run-${i}`, at: `2026-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`, score: 8.0, note: trace }));
+    save(dir, doc);
+    const before = fileBytes(dir)!;
+    expect(before.length).toBeGreaterThan(4 * 1024 * 1024);
+    const r = await runCli(dir, ['rotate', 'api']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`git add ${FILE}, then checkpoint rotate api (it reads up to 16 MiB), then git add ${FILE} again`);
+    // Compared as bytes (toEqual walks a 4 MiB buffer element by element).
+    expect(fileBytes(dir)!.equals(before)).toBe(true);
+    git(dir, ['add', FILE]);
+    const rotated = await runCli(dir, ['rotate', 'api']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(fileBytes(dir)!.length).toBeLessThan(4 * 1024 * 1024);
+    // Every run kept: in the file or in history/.
+    const history = readdirSync(join(dir, '.checkpoints/history')).map((f) => JSON.parse(readFileSync(join(dir, '.checkpoints/history', f), 'utf8')));
+    const kept = JSON.parse(read(dir, FILE)).skill_state.run_history.length + history.reduce((n, h) => n + (h.entries?.['skill_state.run_history']?.length ?? 0), 0);
+    expect(kept).toBe(2_000);
+  });
+
   it('only the unmerged checkpoint is refused: one beside it is written as before', async () => {
     const dir = stopped('UD', { web: true });
     expect((await runCli(dir, ['update', 'api', '--step=hero'])).code).toBe(2);

@@ -485,7 +485,7 @@ describe('mergeCheckpointTexts: conflicts', () => {
       expect((parseJson(r.text!).value as any).skill_state.run_history).toHaveLength(old + 200);
       expect(r.messages).toHaveLength(1);
       expect(r.messages[0]).toContain(`${FILE}: the merged result would be ${bytes} bytes, which is over the 4 MiB`);
-      expect(r.messages[0]).toContain('`checkpoint rotate`');
+      expect(r.messages[0]).toContain('`git add` it, `checkpoint rotate` the skill, then `git add` it again');
       // The off-enum status both sides committed is not the merge's to refuse.
       expect(r.messages[0]).not.toContain('status');
     }
