@@ -206,6 +206,27 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^M {2}\.checkpoints/m);
   });
 
+  it('a block settled by hand that dropped the comma after it: the file\'s own line is named, with git\'s way back, never three sides invalid (red team, 12-06)', async () => {
+    const dir = twoConflicts();
+    // The phase block cut to one line without its comma; the step block left for resolve.
+    const slipped = cutBlock(read(dir, FILE), 'phase', '  "phase": "deploy"\n');
+    write(dir, FILE, slipped);
+    // Where the parser stops: the next member, the first line of the step block's ours part.
+    const line = slipped.split('\n').findIndex((l) => l.includes('"step": "our-step"')) + 1;
+    for (const args of [['resolve'], ['resolve', '--add'], ['resolve', '--theirs', 'step']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`${FILE}:${line}:`);
+      expect(r.stderr).toContain(`not valid JSON outside the conflict blocks`);
+      expect(r.stderr).toContain(`git checkout --merge -- '${FILE}'`);
+      expect(r.stderr).not.toMatch(/base is not valid|no conflict at/);
+      expect(read(dir, FILE)).toBe(slipped);
+    }
+    // The way back works: git's conflict again, which resolve settles.
+    git(dir, ['checkout', '--merge', '--', FILE]);
+    expect((await runCli(dir, ['resolve', '--ours', 'phase', '--theirs', 'step', '--add'])).code).toBe(0);
+  });
+
   it('a block whose base section was deleted by hand is still read from the file: what was settled elsewhere stays', async () => {
     // Red team s21: two-way markers in one block made resolve merge again from git's stages,
     // and the value settled by hand elsewhere in the file was gone.

@@ -10,6 +10,8 @@ import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { JsonValue } from '../../protocol/types.js';
 import { jsonEqual } from '../../merge/json-value.js';
 import { formatKeepingLayout } from '../../protocol/layout.js';
+import { handSlipIn } from '../../merge/hand-slip.js';
+import { shellQuote } from '../../shell-words.js';
 import type { Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
@@ -186,6 +188,12 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
   // Git's own line markers, while git still holds the stages, are merged from those.
   if (marked && marked.blocks > 0 && (marked.own || !stages)) {
+    // Broken outside the blocks (a hand edit while settling): that place, and git's way back.
+    const slip = handSlipIn(marked.segments);
+    if (slip !== null) {
+      const back = stages ? `; or start again from git's conflict: git checkout --merge -- ${shellQuote(rel)}` : '';
+      return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}:${slip.column}: not valid JSON outside the conflict blocks (${slip.reason}), as every side reads it: fix that line by hand, then run resolve again${back}`] }, unmatched: [] };
+    }
     const result = mergeMarkedText({ marked, base: stages?.base, extraRules, fileName: rel, settle, keepLayout });
     const sides = joinSides(marked.segments);
     return plan('markers', result, [sides.ours, sides.theirs]);
