@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, read, write } from '../helpers/repo.js';
+import { commitAll, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -72,6 +72,19 @@ describe('next -> work -> done', () => {
     expect(doc.recently_done[0]).toMatchObject({ done: false });
     expect(read(dir, FILE)).toContain('"score": 8.0');
     expect((await runCli(dir, ['next'])).stdout).toContain('→ Ship');
+  });
+
+  it('an action whose PR landed stays first for done: reconciling it is what doctor\'s fix runs done for', async () => {
+    const saved = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const dir = repoWith(pythonWritten({ updated_at: saved, next_actions: ['Get PR #20 merged', 'Write the rate limiter', 'Ship'] }));
+    commitAll(dir, 'checkpoint: api', new Date(Date.now() - 3 * 86_400_000).toISOString());
+    write(dir, 'src/auth.ts', 'export const auth = 1;\n');
+    commitAll(dir, 'Add auth middleware (#20)');
+    expect((await runCli(dir, ['next'])).stdout).toContain('→ Write the rate limiter');
+    const done = await runCli(dir, ['done', 'api', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Get PR #20 merged', next: 'Write the rate limiter' });
+    expect((await runCli(dir, ['next'])).stdout).toContain('→ Write the rate limiter');
   });
 
   it('with every action marked done, done takes the first, as before', async () => {

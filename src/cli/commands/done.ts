@@ -56,8 +56,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const act = `mark the first action of ${skill} done`;
   // The action `next` names: past those the checkpoint itself marks done ("[x] …"), which go to
-  // recently_done before it, one write each, so the work just done is the one recorded.
-  const { first, ticked } = firstAction(requireCheckpoint(root, skill, undefined, act).value, skill);
+  // recently_done before it, one write each, so the work just done is the one recorded and `next`
+  // moves on. An action whose PR landed stays first: reconciling it is what doctor's fix runs
+  // `done` for.
+  const onDisk = requireCheckpoint(root, skill, undefined, act).value;
+  const { first, ticked } = firstAction(onDisk, skill);
+  const skipped = ((onDisk as JsonObject).next_actions as JsonValue[]).slice(0, ticked).map((a) => JSON.stringify(a));
   let step = 0;
   const alsoDone: string[] = [];
 
@@ -83,7 +87,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const popped = actions.shift();
     // The file may have changed since we looked; pop what is first now, but never a different
     // action than the one we verified, nor one not marked done on the way to it.
-    if (popped === undefined || (!last && !markedDone(popped)) || (last && args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+    if (popped === undefined || (!last && JSON.stringify(popped) !== skipped[step]) || (last && args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
       throw new CheckpointError('E_EXISTS', `next_actions changed ${args.options.verify ? 'while verifying' : 'meanwhile'}; run done again`);
     }
     // "In Progress" as a hand writes it is in progress to every reader: the same guard.
