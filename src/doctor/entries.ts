@@ -42,9 +42,11 @@ const GLOB_CHARS = /[*?[]/;
 const WILDCARDS = /[*?]/;
 /**
  * A line (and column or range) after a path, as editors and GitHub write it: `:12`, `:12:5`, `:12-40`, `#L12`, `#L12-L40`, `:L12-L40`;
- * or a section's anchor after a file's extension, as Markdown links write it: `docs/api.md#authentication`.
+ * or, after a file's extension, a section's anchor as Markdown links write it (`docs/api.md#authentication`)
+ * or a symbol in the file: a pytest node id or a Rust/C++ path (`tests/test_api.py::test_login[a-b]`,
+ * `src/x.ts::Foo`), a name after one colon (`src/x.ts:main()`), a symbol anchor (`src/x.ts#Foo.bar`).
  */
-const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|[:#]L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})#[\w-]+)$/;
+const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|[:#]L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})(?:::\S+|(?:#[\w$.~-]+|:[A-Za-z_$][\w$.~-]*)(?:\([^()]*\))?))$/;
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 
@@ -54,14 +56,35 @@ const MAX_EXPANSION = 256;
  */
 const QUOTES: readonly (readonly [string, string])[] = [['`', '`'], ['"', '"'], ["'", "'"], ['\u201c', '\u201d'], ['\u2018', '\u2019'], ['\u00ab', '\u00bb'], ['<', '>'], ['(', ')']];
 
-/** `text` without the matching quotes around it ("`src/x.ts`" -> "src/x.ts"), repeatedly ("\"`a`\""). */
+/**
+ * Markdown emphasis around a path ("**`src/x.ts`**", "_docs/a.md_", "*src/a.ts*"): one matching run of
+ * `*` or `_` each side, the text inside neither starting nor ending with a space or a mark.
+ */
+const EMPHASIS = /^(\*{1,3}|_{1,3})(?![\s*_])([^]*[^\s*_])\1$/;
+/**
+ * What emphasis may hold: a backticked text, or a path ending in a file's extension (a place in
+ * the file may follow), no pattern, not a bare extension. So a name of its own stays as written
+ * ("_config.yml", "__init__.py", "__pycache__", "_a_"), and so does a glob ("*.test.*", "*.ts*",
+ * "*src/*.ts*"); one `*` each side also needs a folder ("*src/x.ts*"): "*config.js*" reads as a glob.
+ */
+const EMPHASIZED = /^`[^`]+`$|^(?!\.[^/\\]*$)[^*?[\]{}]*\.[A-Za-z0-9]{1,10}(?:[:#@][^\s/*]*)?$/;
+
+/**
+ * `text` without the matching quotes around it ("`src/x.ts`" -> "src/x.ts"), or Markdown emphasis
+ * ("**`src/x.ts`**"), repeatedly ("\"`a`\"").
+ */
 export function unquote(text: string): string {
   let out = text.trim();
   for (;;) {
     const pair = QUOTES.find(([open, close]) => out.length >= 2 && out.startsWith(open) && out.endsWith(close));
     // Brackets only as one pair around the whole: "(a) and (b)" is not "a) and (b".
-    if (!pair || ((pair[0] === '(' || pair[0] === '<') && /[()<>]/.test(out.slice(1, -1)))) return out;
-    out = out.slice(1, -1).trim();
+    if (pair && !((pair[0] === '(' || pair[0] === '<') && /[()<>]/.test(out.slice(1, -1)))) {
+      out = out.slice(1, -1).trim();
+      continue;
+    }
+    const [, marks, inner] = EMPHASIS.exec(out) ?? [];
+    if (inner === undefined || !EMPHASIZED.test(inner) || (marks === '*' && !/^`|[/\\]/.test(inner))) return out;
+    out = inner;
   }
 }
 

@@ -41,6 +41,57 @@ describe('generated_files entries as people write them', () => {
     expect(parseEntry('see the Makefile', none)).toEqual({ kind: 'note' });
   });
 
+  it.each([
+    ['tests/test_api.py::test_login', 'tests/test_api.py'],
+    ['tests/test_api.py::TestLogin::test_ok[a-b]', 'tests/test_api.py'],
+    ['src/lib.rs::parser::parse', 'src/lib.rs'],
+    ['src/x.ts::Foo', 'src/x.ts'],
+    ['src/x.ts:main()', 'src/x.ts'],
+    ['src/x.ts:main(int argc)', 'src/x.ts'],
+    ['package.json:scripts.build', 'package.json'],
+    ['src/x.ts#Foo.bar', 'src/x.ts'],
+    ['src/x.ts#render() (the hot path)', 'src/x.ts'],
+    ['docs/a.md#1-intro', 'docs/a.md'],
+  ])('a symbol in a file names the file: %s -> %s (red team 12-06)', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+    expect(parseEntry(entry, (p) => p === path)).toEqual({ kind: 'path', path });
+    // A file named with the symbol is that file.
+    expect(parseEntry(entry, (p) => p === entry)).toEqual({ kind: 'path', path: entry });
+  });
+
+  it.each([
+    ['**`src/x.ts`**', 'src/x.ts'],
+    ['_docs/a.md_', 'docs/a.md'],
+    ['__docs/a.md__', 'docs/a.md'],
+    ['***src/x.ts***', 'src/x.ts'],
+    ['*src/x.ts*', 'src/x.ts'],
+    ['*`a.ts`*', 'a.ts'],
+    ['**config.js**', 'config.js'],
+    ['_src/_private.ts_', 'src/_private.ts'],
+    ['_.github/ci.yml_', '.github/ci.yml'],
+    ['**src/x.ts** (PR 1)', 'src/x.ts'],
+    ['- **`src/x.ts`** — generated', 'src/x.ts'],
+    ['**src/x.ts:12-40**', 'src/x.ts'],
+  ])('Markdown emphasis around a path is markup: %s -> %s (red team 12-06)', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+    expect(parseEntry(entry, (p) => p === path)).toEqual({ kind: 'path', path });
+  });
+
+  it('an underscore-led name, or a glob between asterisks, is itself, not emphasis', () => {
+    for (const path of ['_config.yml', '__init__.py', 'src/_private.ts', 'src/__init__.py', '__tests__/a.test.ts', 'src/x_.ts', '__tests__/__init__']) {
+      expect(parseEntry(path, none)).toEqual({ kind: 'path', path });
+    }
+    expect(parseEntry('_a_', none)).toEqual({ kind: 'note', name: '_a_' });
+    expect(parseEntry('__pycache__', none)).toEqual({ kind: 'note', name: '__pycache__' });
+    for (const glob of ['*.test.*', '*.ts*', '*config.js*', '*src/*.ts*', '*.test.ts*']) {
+      expect(parseEntry(glob, none)).toMatchObject({ kind: 'pattern', text: glob });
+    }
+    // A backticked glob under emphasis is the glob.
+    expect(parseEntry('**`src/*.ts`**', none)).toMatchObject({ kind: 'pattern', text: 'src/*.ts' });
+    // A file named with its marks is that file.
+    expect(parseEntry('_docs/a.md_', (p) => p === '_docs/a.md_')).toEqual({ kind: 'path', path: '_docs/a.md_' });
+  });
+
   it('a place in a file names the file, unless a file is named with it; a drive letter is not a place', () => {
     expect(parseEntry('src/x.ts:12-40', (p) => p === 'src/x.ts')).toEqual({ kind: 'path', path: 'src/x.ts' });
     expect(parseEntry('logs/run:12', (p) => p === 'logs/run:12')).toEqual({ kind: 'path', path: 'logs/run:12' });

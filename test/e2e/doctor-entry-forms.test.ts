@@ -106,6 +106,35 @@ describe('entries as agents list them: markers, arrows, verbs, placeholders, pla
   });
 });
 
+describe('a symbol in a file, and Markdown emphasis around a path (red team 12-06)', () => {
+  // Each form names its own file; the underscore-led names are files of their own.
+  const FORMS = ['F::test_login', 'F::Foo', 'F:main()', 'F#Foo.bar', '**`F`**', '_F_', '***F***', '- **F** (PR 4)'];
+  const entries = FORMS.map((form, i) => form.replace('F', `src/s${i}.py`));
+  const own = ['_config.yml', 'src/__init__.py', 'src/_private.ts'];
+  const files = [...entries.map((_, i) => `src/s${i}.py`), ...own];
+
+  it('reads each as its file: a push adding them is not refused; once the files are deleted, each is missing and the deleting push is refused', async () => {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, ...Object.fromEntries(files.map((f) => [f, `# ${f}\n`])) });
+    listFiles(dir, [...entries, ...own]);
+    commitAll(dir, 'cp: symbols and emphasis');
+    const added = push(dir);
+    expect(added.status, added.out).toBe(0);
+    for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
+    git(dir, ['rm', '-q', ...files]);
+    commitAll(dir, 'drop the module');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
+      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"$/.test(f.message)), engine).toBe(true);
+    }
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
+    expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
+    expect(refused.out).toMatch(/_config\.yml is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
+  });
+});
+
 describe('untracked and ignored files in generated_files (r11 #4)', () => {
   const OLD = new Date('2026-01-01T00:00:00Z');
 
