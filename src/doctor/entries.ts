@@ -200,6 +200,15 @@ const NOT_APPLICABLE = /^n\/a$/i;
  */
 const SPACED_PATH = /^(?!\/|\.\.\/)(?!.*\/\.\.(?:\/|$))[^\s*?[\]{}\\](?:[^*?[\]{}\\\n\r]*[^\s*?[\]{}\\])?\.[A-Za-z0-9]{1,10}$/;
 
+/**
+ * An absolute path with spaces in its names and a file extension, no pattern, no `..`
+ * ("/Users/me/My Project/docs/a.md", "C:\\Users\\me\\My Project\\src\\x.ts"): a checkout or a
+ * project_dir in a folder named with a space. Each name starts and ends with a non-space and a
+ * POSIX path's first has none ("/home", "/Users", "/Volumes"), so prose after a slash ("/ see the
+ * notes", "/cc see docs/auth.md") is none, nor is a drive in words ("C: drive cleanup").
+ */
+const SPACED_ABSOLUTE = /^(?!.*(?:^|[\\/])\.\.(?:[\\/]|$))(?:\/[^\s\\/*?[\]{}]+\/|[A-Za-z]:[\\/]|\\\\)(?:[^\s\\/*?[\]{}](?:[^\\/*?[\]{}\n\r]*[^\s\\/*?[\]{}])?[\\/])*[^\s\\/*?[\]{}][^\\/*?[\]{}\n\r]*\.[A-Za-z0-9]{1,10}$/;
+
 /** A Windows absolute path: a drive ("C:\\x", "c:/x") or a UNC share ("\\\\host\\share"). */
 export const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\])/;
 
@@ -345,6 +354,8 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
   if (listed && !/[/\\]/.test(text) && !GLOB_CHARS.test(text)) return isBareName(text) ? { kind: 'note', name: text } : { kind: 'note' };
   if (!looksLikePath(text) || NOT_APPLICABLE.test(text)) {
     if (isBareName(text)) return { kind: 'note', name: text };
+    // "/home/me/My Project/docs/a.md": a path (mapped from project_dir, or outside the repository), as one without spaces is.
+    if (SPACED_ABSOLUTE.test(text)) return { kind: 'path', path: text };
     // "docs/my notes.md" no file has now: a file if git knows it (renamed, deleted), as a bare name.
     return SPACED_PATH.test(text) ? { kind: 'note', name: text.replace(/^\.\//, '') } : { kind: 'note' };
   }

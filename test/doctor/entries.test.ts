@@ -107,9 +107,20 @@ describe('generated_files entries as people write them', () => {
     expect(parseEntry('docs/my notes.md', none)).toEqual({ kind: 'note', name: 'docs/my notes.md' });
     expect(parseEntry('./docs/my notes.md (kept by hand)', none)).toEqual({ kind: 'note', name: 'docs/my notes.md' });
     expect(parseEntry('Release Notes.md', none)).toEqual({ kind: 'note', name: 'Release Notes.md' });
-    // Outside the repository, climbing out, patterns, or no file name at the end: prose only.
-    for (const entry of ['/srv/my notes.md', '../shared/my notes.md', 'docs/../../my notes.md', 'docs/my * notes.md', 'docs/my notes', 'see docs/ for more']) {
+    // Climbing out, patterns, or no file name at the end: prose only.
+    for (const entry of ['../shared/my notes.md', 'docs/../../my notes.md', 'docs/my * notes.md', 'docs/my notes', 'see docs/ for more']) {
       expect(parseEntry(entry, none)).toEqual({ kind: 'note' });
+    }
+  });
+
+  it('an absolute path with spaces and a file name at the end is a path (project_dir maps it, or it lies outside); prose after a slash is not (red team 12-06)', () => {
+    for (const path of ['/home/claude/demo/docs/my dir/notes.md', '/Users/me/My Project/src/x.ts', '/srv/my notes.md', 'C:\\Users\\me\\My Project\\src\\x.ts', 'c:/Users/me/My Project/src/x.ts', '\\\\host\\My Share\\a.md']) {
+      expect(parseEntry(path, none)).toEqual({ kind: 'path', path });
+    }
+    expect(parseEntry('/home/claude/demo/docs/my dir/notes.md (kept by hand)', none)).toEqual({ kind: 'path', path: '/home/claude/demo/docs/my dir/notes.md' });
+    expect(parseEntry('`C:\\Users\\me\\My Project\\src\\x.ts` — generated', none)).toEqual({ kind: 'path', path: 'C:\\Users\\me\\My Project\\src\\x.ts' });
+    for (const entry of ['/ see the notes in docs', '/ see notes.md', 'C: drive cleanup', 'C: drive cleanup.md', '/home/me/My Project/docs', '/home/me/ My Project/a.md', '/home/me/My Project /a.md', '/home/me/../My Project/a.md', '/home/me/My Project/*.md', '/cc see docs/auth.md']) {
+      expect(parseEntry(entry, none), entry).not.toMatchObject({ kind: 'path' });
     }
   });
 
@@ -168,10 +179,10 @@ describe('generated_files entries as people write them', () => {
     }));
   });
 
-  it('property: parseEntry never throws and a path kind never holds whitespace unless it exists', () => {
+  it('property: parseEntry never throws and a path kind never holds whitespace unless it exists or is absolute with a file name', () => {
     fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => {
       const t = parseEntry(s, none);
-      if (t.kind === 'path') expect(/\s/.test(t.path)).toBe(false);
+      if (t.kind === 'path' && /\s/.test(t.path)) expect(t.path).toMatch(/^(?:\/|[A-Za-z]:[\\/]|\\\\)\S(?:[^\n\r]*)\.[A-Za-z0-9]{1,10}$/);
     }));
   });
 });

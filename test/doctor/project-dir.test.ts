@@ -41,6 +41,19 @@ describe('paths under project_dir written elsewhere', () => {
   });
 });
 
+describe('an absolute path with a space in its folders (red team 12-06)', () => {
+  const rels = (projectDir: string, files: string[]) =>
+    generatedTargets({ project_dir: projectDir, context_primer: { generated_files: files } } as unknown as Checkpoint, ROOT, new Map(), () => false).map((t) => t.rel);
+
+  it('maps under project_dir as one without spaces does, whether or not the file is there', () => {
+    expect(rels(ROOT, [`${ROOT}/docs/my dir/notes.md`])).toEqual(['docs/my dir/notes.md']);
+    expect(rels('/home/claude/My Demo', ['/home/claude/My Demo/docs/my dir/notes.md (PR 2)'])).toEqual(['docs/my dir/notes.md']);
+    expect(rels('C:\\Users\\me\\My Project', ['C:\\Users\\me\\My Project\\docs\\my dir\\notes.md', 'c:/users/me/my project/src/x.ts'])).toEqual(['docs/my dir/notes.md', 'src/x.ts']);
+    // Outside both: no file in the repository.
+    expect(rels('/home/claude/demo', ['/Users/me/Other Project/a.md', 'D:\\My Files\\a.md'])).toEqual([null, null]);
+  });
+});
+
 describe('a package checkpoint kept at the top of a monorepo (red team, 12-05)', () => {
   const targets = (projectDir: string, files: string[], held: string[]) =>
     generatedTargets({ project_dir: projectDir, context_primer: { generated_files: files } } as unknown as Checkpoint, ROOT, new Map(), (rel) => held.includes(rel)).map((t) => t.rel);

@@ -71,6 +71,48 @@ describe('Windows and home paths in generated_files (r14 W4)', () => {
   });
 });
 
+describe('an absolute path with a space in its folders (red team 12-06)', () => {
+  const files = { 'docs/my dir/notes.md': '# notes\n', 'src/x.ts': 'export const x = 1;\n' };
+  // Prose after a slash or a drive in words stays a note, whatever is deleted.
+  const prose = ['/ see the notes in docs', 'C: drive cleanup'];
+  const cases: [string, (dir: string) => string, (dir: string) => string][] = [
+    ['this checkout', (dir) => dir, (dir) => `${dir}/docs/my dir/notes.md`],
+    ['another machine', () => '/home/claude/demo', () => '/home/claude/demo/docs/my dir/notes.md (kept by hand)'],
+    ['Windows', () => 'C:\\Users\\me\\My Project', () => 'C:\\Users\\me\\My Project\\docs\\my dir\\notes.md'],
+  ];
+
+  it.each(cases)('under project_dir (%s) is checked as the relative path is: its deletion is drift and the deleting push is refused', async (_, projectDir, entry) => {
+    const dir = published('spaced', handKept('spaced', { context_primer: { key_decisions: [], generated_files: ['src/x.ts'] } }), files);
+    write(dir, '.checkpoints/spaced.checkpoint.json', `${JSON.stringify(handKept('spaced', { project_dir: projectDir(dir), context_primer: { key_decisions: [], generated_files: [entry(dir), ...prose] } }), null, 2)}\n`);
+    commitAll(dir, 'cp: list the notes');
+    const added = push(dir);
+    expect(added.status, added.out).toBe(0);
+    const notes = (found: Found[]) => found.filter((f) => f.level === 'info').map((f) => f.path);
+    for (const engine of ['native', 'isomorphic']) {
+      const found = await fileFindings(dir, engine);
+      expect(found.filter((f) => f.level !== 'info'), engine).toEqual([]);
+      expect(notes(found), engine).toEqual(['context_primer.generated_files[1]', 'context_primer.generated_files[2]']);
+    }
+    git(dir, ['rm', '-q', 'docs/my dir/notes.md']);
+    const sha = commitAll(dir, 'Drop the notes').slice(0, 7);
+    for (const engine of ['native', 'isomorphic']) {
+      const found = await fileFindings(dir, engine);
+      expect(found.filter((f) => f.level !== 'info').map((f) => [f.path, f.level, f.message]), engine).toEqual([
+        ['context_primer.generated_files[0]', 'warning', `docs/my dir/notes.md is missing: deleted in ${sha} "Drop the notes"`],
+      ]);
+      expect(notes(found), engine).toEqual(['context_primer.generated_files[1]', 'context_primer.generated_files[2]']);
+    }
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/docs\/my dir\/notes\.md is missing: deleted in [0-9a-f]{7} "Drop the notes"[^\n]*\[blocks push\]/);
+  });
+
+  it('outside the repository and project_dir it is a note, as one without spaces is', async () => {
+    const dir = published('spaced', handKept('spaced', { project_dir: '/home/claude/demo', context_primer: { key_decisions: [], generated_files: ['/Users/me/Other Project/docs/a.md'] } }), files);
+    expect((await fileFindings(dir)).map((f) => [f.level, f.message])).toEqual([['info', '"/Users/me/Other Project/docs/a.md" names a path outside the repository; not checked']]);
+  });
+});
+
 describe('a comma list in one generated_files entry (r14 W4)', () => {
   const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n', 'docs/a, b.md': '# named with a comma\n' };
 
