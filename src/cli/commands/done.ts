@@ -261,9 +261,11 @@ function firstAction(value: JsonValue, skill: string): { first: NextAction; tick
   if (!actions?.length) {
     throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
   }
-  // Those the checkpoint marks done, ahead of the first open one (all marked: the first is taken).
+  // Those the checkpoint marks done, ahead of the first open one (all marked: the first is taken);
+  // only ones with words to record (a `{"done": true}` without text is firstAction's to name).
+  const passed = (a: unknown) => markedDone(a) && (typeof a === 'string' || typeof (a as { text?: unknown } | null)?.text === 'string');
   let ticked = 0;
-  while (ticked < actions.length - 1 && markedDone(actions[ticked])) ticked++;
+  while (ticked < actions.length - 1 && passed(actions[ticked])) ticked++;
   if (ticked === actions.length - 1 && markedDone(actions[ticked])) ticked = 0;
   const first = actions[ticked] as NextAction;
   if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {
