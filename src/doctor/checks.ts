@@ -233,14 +233,9 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
   if (!Array.isArray(files)) return [];
   const fromDir = fromProjectDir(cp, root);
   const sub = projectSubfolder(cp, root);
-  // A package's checkpoint kept at the repository's top (a monorepo) lists its files from its
-  // own project_dir ("src/index.ts" of packages/app): read there when the top has no such file.
-  const inSub = (p: string) => {
-    if (sub === null || isAbsolute(p)) return p;
-    const rel = repoRelative(root, p);
-    return rel !== null && !existsRel(rel) && existsRel(`${sub}/${rel}`) ? `${sub}/${rel}` : p;
-  };
-  const mapped = fromDir || sub !== null ? (p: string) => inSub(fromDir ? fromDir(p) : p) : null;
+  // The top has it: a file or folder there, or a pattern's match (a path with brackets may be either).
+  const atTop = (rel: string) => existsRel(rel) || (hasGlob(rel) && matchGlob(root, rel, 1).files.length > 0);
+  const mapped = fromDir || sub !== null ? inProjectFolder(cp, root, atTop) : null;
   const exists = (p: string) => {
     const rel = repoRelative(root, mapped ? mapped(p) : p);
     return rel !== null && existsRel(rel);
@@ -265,8 +260,28 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
   });
 }
 
+/**
+ * How a checkpoint's entry reads in this checkout: fromProjectDir's mapping, then, for a package's
+ * checkpoint kept at the repository's top (a monorepo: project_dir `<repo>/packages/app`), which
+ * lists its files from its own folder ("src/index.ts", "gen/*.ts"), a relative path or pattern read
+ * from that folder unless the top has it (`atTop`, repo-relative: a file or folder there, a
+ * pattern's match). A path gone from both is the package's too, so its deletion is looked for
+ * there; one already written from the top ("packages/app/src/x.ts") stays as written. The work
+ * tree's check and a pushed tip's read entries alike, each `atTop` asking its own tree.
+ */
+export function inProjectFolder(cp: Checkpoint, root: string, atTop: (rel: string) => boolean): (path: string) => string {
+  const fromDir = fromProjectDir(cp, root);
+  const sub = projectSubfolder(cp, root);
+  const inSub = (p: string) => {
+    if (sub === null || isAbsolute(p)) return p;
+    const rel = repoRelative(root, p);
+    return rel === null || rel.startsWith(`${sub}/`) || atTop(rel) ? p : `${sub}/${rel}`;
+  };
+  return (p) => inSub(fromDir ? fromDir(p) : p);
+}
+
 /** project_dir when it names a folder inside this repository below its top (a monorepo's package), repo-relative; else null. */
-function projectSubfolder(cp: Checkpoint, root: string): string | null {
+export function projectSubfolder(cp: Checkpoint, root: string): string | null {
   const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
   if (!isAbsolute(written) || written.includes('\0')) return null;
   const rel = repoRelative(root, written.replace(/\/+$/, ''));

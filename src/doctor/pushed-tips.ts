@@ -12,7 +12,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, notAFile, repoRelative, type Untracked } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectSubfolder, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
@@ -191,14 +191,19 @@ interface Seen {
 async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: Seen, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
-  const mapped = fromProjectDir(cp, root) ?? ((p: string) => p);
+  const direct = fromProjectDir(cp, root) ?? ((p: string) => p);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
   const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
-  const rels = candidates.flatMap((c) => {
-    const r = repoRelative(root, mapped(c));
-    return r === null || hasGlob(r) || r.split('/').includes('..') ? [] : [r];
-  });
+  const looked = [...new Set(candidates.flatMap((c) => {
+    const r = repoRelative(root, direct(c));
+    return r === null || r.split('/').includes('..') ? [] : [r];
+  }))];
+  // A package's checkpoint kept at the top (project_dir packages/app) may name each in its folder.
+  const sub = projectSubfolder(cp, root);
+  const paths = looked.filter((r) => !hasGlob(r));
+  const rels = sub === null ? paths : [...paths, ...paths.map((r) => `${sub}/${r}`)];
   const tree = rels.length ? await history.filesIn(tip, [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))]) : new Map<string, string>();
+  const mapped = sub === null ? direct : inProjectFolder(cp, root, await atTipTop(history, tip, tree, looked));
   const inTip = (p: string) => {
     const r = repoRelative(root, mapped(p));
     return r !== null && tree.has(r);
@@ -384,6 +389,26 @@ async function tipPatternGone(root: string, history: GitHistory, tip: string, co
   const { where, ...finding } = base;
   const how = `its last match ${shown(change.from ?? change.path)} was ${change.status === 'D' ? 'deleted' : `renamed to ${shown(change.path)}`} in ${short(commit.sha)} ${quoted(commit.subject)}`;
   return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how})${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
+}
+
+/**
+ * For a package's checkpoint kept at the top (inProjectFolder): whether the tip holds a
+ * repo-relative path at the top, as the work tree's check asks its own: a file (`tree`, the tip's
+ * listing of the candidates' folders), a folder with a file under it, or a pattern's match.
+ */
+async function atTipTop(history: GitHistory, tip: string, tree: ReadonlyMap<string, string>, looked: readonly string[]): Promise<(rel: string) => boolean> {
+  const deeper = looked.flatMap((r) => (tree.has(r) ? [] : [hasGlob(r) ? globBase(r) : r]));
+  const below = deeper.length ? [...(await history.filesIn(tip, deeper, { recursive: true })).keys()] : [];
+  const tests = new Map<string, ReturnType<typeof globMatcher>>();
+  return (rel) => {
+    if (tree.has(rel)) return true;
+    const folder = `${rel.replace(/\/+$/, '')}/`;
+    if (below.some((p) => p.startsWith(folder))) return true;
+    if (!hasGlob(rel)) return false;
+    let re = tests.get(rel);
+    if (re === undefined) tests.set(rel, (re = globMatcher(rel)));
+    return below.some((p) => re!.test(p));
+  };
 }
 
 /**

@@ -60,9 +60,15 @@ describe('a package checkpoint kept at the top of a monorepo (red team, 12-05)',
 
   it('reads a relative entry from project_dir when the top has no such file, and from the top when it has', () => {
     const held = ['packages/app/src/index.ts', 'README.md', 'packages/app/README.md', 'packages/app/src/b.ts'];
-    expect(targets(`${ROOT}/packages/app`, ['src/index.ts', 'README.md', 'packages/app/src/b.ts', 'src/gone.ts'], held)).toEqual(['packages/app/src/index.ts', 'README.md', 'packages/app/src/b.ts', 'src/gone.ts']);
+    // A file gone from both is the package's (its deletion is looked for there); one written from the top stays as written (12-06).
+    expect(targets(`${ROOT}/packages/app`, ['src/index.ts', 'README.md', 'packages/app/src/b.ts', 'src/gone.ts', 'packages/app/src/gone.ts'], held)).toEqual(['packages/app/src/index.ts', 'README.md', 'packages/app/src/b.ts', 'packages/app/src/gone.ts', 'packages/app/src/gone.ts']);
     // project_dir the top itself, or another machine's: as before.
     expect(targets(ROOT, ['src/index.ts'], held)).toEqual(['src/index.ts']);
     expect(targets('/home/me/monorepo/packages/app', ['src/index.ts'], held)).toEqual(['src/index.ts']);
+  });
+
+  it('reads a pattern from project_dir when the top has no match (12-06)', () => {
+    const [target] = generatedTargets({ project_dir: `${ROOT}/packages/app`, context_primer: { generated_files: ['gen/*.ts'] } } as unknown as Checkpoint, ROOT, new Map(), () => false);
+    expect(target!.target).toEqual({ kind: 'pattern', text: 'gen/*.ts', alternatives: ['packages/app/gen/*.ts'] });
   });
 });
