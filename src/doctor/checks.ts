@@ -740,7 +740,8 @@ function leftOutFolder(outside: OutsideCheckout, rel: string): boolean {
 function folderRemoval(rel: string, commits: readonly CommitInfo[], older: readonly CommitInfo[]): { message: string; evidence: Finding['evidence']; moved: boolean } | null {
   const name = rel.replace(/\/+$/, '');
   if (!name) return null;
-  const under = (p: string | undefined) => p !== undefined && p.startsWith(`${name}/`);
+  // Its own name too: a submodule's gitlink is the folder ("vendor/sub/", removed by `git rm vendor/sub`).
+  const under = (p: string | undefined) => p !== undefined && (p === name || p.startsWith(`${name}/`));
   const newest = commits[commitsTouching(commits).matching((p) => under(p))[0] ?? -1] ?? older.find((c) => c.changes.some((ch) => under(ch.from ?? (ch.status === 'D' ? ch.path : undefined))));
   const gone = newest?.changes.filter((ch) => (ch.status === 'D' && under(ch.path)) || (ch.status === 'R' && under(ch.from)));
   if (!newest || !gone?.length) return null;

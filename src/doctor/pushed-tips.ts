@@ -240,9 +240,12 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
       const folder = file.replace(/\/+$/, '');
       const under = (p: string | undefined) => p !== undefined && p.startsWith(`${folder}/`);
       const touchedUnder = [...touched].some(under);
-      // Caused (the push removed it) or carried (the push changes the checkpoint that lists it).
-      if (!touched.has(file) && !touched.has(rel) && !touchedUnder) continue;
+      // Caused (the push removed it) or carried (the push changes the checkpoint that lists it). A
+      // folder listed with its slash is changed at its own name too: a submodule's gitlink ("vendor/sub/").
+      if (!touched.has(file) && !touched.has(folder) && !touched.has(rel) && !touchedUnder) continue;
       if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await history.filesIn(tip, [folder], { recursive: true })).size > 0) continue;
+      // A submodule, or a path inside one: the tip holds its gitlink, never its files (filesIn lists none).
+      if (await inSubmodule(history, tip, folder)) continue;
       // Carried, but a file git does not track here: ignored (a build output), no commit ever
       // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
       // never added, the push carries a checkpoint naming a file it leaves out: said so.
@@ -255,10 +258,10 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
         continue;
       }
       // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
-      const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && ch.from === file));
-      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file);
+      const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder)));
+      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || ch.path === folder || ch.from === folder || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file) ?? newestRemoval(seen.atHead, folder);
       // A deletion may be a rename with edits (`git mv` and an edit): that commit alone is asked.
-      const to = by?.changes.find((ch) => ch.status === 'R' && ch.from === file)?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
+      const to = by?.changes.find((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder))?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
       // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
       if (to && cp.status === 'complete') continue;
       out.push({
@@ -438,6 +441,14 @@ function inNestedRepository(root: string, file: string): boolean {
     if (projectEntry(root, `${segments.slice(0, i).join('/')}/.git`).kind !== 'missing') return true;
   }
   return false;
+}
+
+/** Whether the tip's tree holds a submodule at `path` ("vendor/sub") or at a folder on its way ("vendor/sub/lib/s.ts"). */
+async function inSubmodule(history: GitHistory, tip: string, path: string): Promise<boolean> {
+  const segments = path.split('/');
+  const ways = segments.map((_, i) => segments.slice(0, i + 1).join('/'));
+  const links = await history.submodulesIn(tip, [...new Set(ways.map((w) => (w.includes('/') ? w.slice(0, w.lastIndexOf('/')) : '')))]);
+  return ways.some((w) => links.has(w));
 }
 
 /** The newest of `commits` that deletes or renames away `file`. */

@@ -338,6 +338,15 @@ export class IsoHistory implements GitHistory {
   }
 
   async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
+    return this.treeEntries(rev, dirs, opts.recursive === true, 'blob');
+  }
+
+  async submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    return this.treeEntries(rev, dirs, false, 'commit');
+  }
+
+  /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
+  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
     return this.guard('listing a commit\'s files', async () => {
       const reader = await this.reader();
       const commit = await lookupCommit(reader, rev);
@@ -352,8 +361,8 @@ export class IsoHistory implements GitHistory {
         const visit = async (at: string, listed: typeof entries): Promise<void> => {
           for (const [name, entry] of listed) {
             const path = at ? `${at}/${name}` : name;
-            if (entry.type === 'blob') out.set(path, entry.oid);
-            else if (opts.recursive && entry.type === 'tree') await visit(path, await reader.tree(entry.oid));
+            if (entry.type === kind) out.set(path, entry.oid);
+            else if (recursive && entry.type === 'tree') await visit(path, await reader.tree(entry.oid));
           }
         };
         await visit(dir, entries);

@@ -356,6 +356,13 @@ export class NativeHistory implements GitHistory {
     return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive);
   }
 
+  async submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    const commit = await this.lookupCommit(rev);
+    if (!commit || !dirs.length) return new Map();
+    const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), false, 'commit');
+  }
+
   async isShallow(): Promise<boolean> {
     const files = headFiles(this.dir);
     if (files) return files.shallow;

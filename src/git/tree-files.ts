@@ -8,8 +8,8 @@ export function treeDir(dir: string): string {
   return rel.replace(/^\.\/+/, '').replace(/\/+$/, '');
 }
 
-/** `<mode> SP <type> SP <oid> TAB <path> NUL` records: blobs directly in one of `dirs` (`recursive`: at any depth under one). */
-export function parseTreeListing(stdout: string, dirs: readonly string[], recursive = false): Map<string, string> {
+/** `<mode> SP <type> SP <oid> TAB <path> NUL` records: blobs (or `kind`: gitlinks) directly in one of `dirs` (`recursive`: at any depth under one). */
+export function parseTreeListing(stdout: string, dirs: readonly string[], recursive = false, kind: 'blob' | 'commit' = 'blob'): Map<string, string> {
   const wanted = new Set(dirs);
   const under = (path: string) => dirs.some((d) => d === '' || path.startsWith(`${d}/`));
   const out = new Map<string, string>();
@@ -19,7 +19,7 @@ export function parseTreeListing(stdout: string, dirs: readonly string[], recurs
     const [, type, oid] = record.slice(0, tab).split(' ');
     const path = record.slice(tab + 1);
     const slash = path.lastIndexOf('/');
-    if (type === 'blob' && oid && (recursive ? under(path) : wanted.has(slash < 0 ? '' : path.slice(0, slash)))) out.set(path, oid);
+    if (type === kind && oid && (recursive ? under(path) : wanted.has(slash < 0 ? '' : path.slice(0, slash)))) out.set(path, oid);
   }
   return out;
 }

@@ -153,6 +153,11 @@ export interface GitHistory {
    */
   filesIn(rev: string, dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>>;
   /**
+   * The submodules (gitlinks) directly in each of `dirs` in commit `rev`'s tree, as filesIn lists
+   * files: path -> the commit it pins. filesIn leaves them out: no file of this repository is there.
+   */
+  submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>>;
+  /**
    * Of `paths` (repo-relative, untracked), those git ignores: .gitignore files, info/exclude,
    * core.excludesFile, as `git check-ignore` reads them. Asked only about listed files git does not track.
    */

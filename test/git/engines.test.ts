@@ -692,6 +692,26 @@ it('any message bytes under a single-byte encoding (or UTF-8, ASCII, an unknown 
   }
 });
 
+it('submodulesIn lists a submodule\'s gitlink (path -> pinned commit) that filesIn leaves out, alike on both engines (12-06)', async () => {
+  const [dir, sub] = [makeRepo(), makeRepo()];
+  try {
+    write(sub, 'lib/s.ts', 'export {};\n');
+    const pinned = commitAll(sub, 'sub', day(2));
+    write(dir, 'vendor/x.ts', 'export {};\n');
+    git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub']);
+    const head = commitAll(dir, 'vendor', day(3));
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      expect([...(await history.submodulesIn(head, ['', 'vendor', 'vendor/sub', 'missing']))], engine).toEqual([['vendor/sub', pinned]]);
+      expect([...(await history.filesIn(head, ['vendor'], { recursive: true })).keys()], engine).toEqual(['vendor/x.ts']);
+      expect(await history.submodulesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', ['vendor']), engine).toEqual(new Map());
+    }
+  } finally {
+    cleanup(dir);
+    cleanup(sub);
+  }
+});
+
 it('a rename of an executable keeps R; an untracked directory is not a file', async () => {
   const dir = makeRepo();
   try {

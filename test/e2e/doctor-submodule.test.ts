@@ -1,0 +1,72 @@
+// A submodule listed in generated_files by its path ("vendor/sub", "vendor/sub/"), or a file inside
+// it: never missing from a pushed tip, even when the push carries the commit that added it; once
+// `git rm vendor/sub` removes it, that commit is named, with or without the slash (red team,
+// 12-06). Real git, a local bare remote, both engines.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
+import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
+
+const ENGINES = ['native', 'isomorphic'];
+type F = { path: string; level: string; message: string; blocks?: boolean };
+const LISTED = ['vendor/sub', 'vendor/sub/', 'vendor/sub/lib/s.ts'];
+
+/** Published with nothing vendored; then the submodule added and the checkpoint listing it, both not pushed yet. */
+function vendored(): { dir: string; base: string; tip: string } {
+  const sub = makeRepo();
+  write(sub, 'lib/s.ts', 'export {};\n');
+  commitAll(sub, 'sub init');
+  const dir = makeRepo();
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  initialized(dir);
+  write(dir, 'README.md', '# demo\n');
+  const base = commitAll(dir, 'init', '2026-03-13T17:40:00Z');
+  expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
+  git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub']);
+  commitAll(dir, 'add submodule vendor/sub', '2026-03-14T08:00:00Z');
+  const doc = {
+    protocol_version: '1.1', skill: 'demo', project: 'p', project_dir: dir,
+    created_at: '2026-03-14T08:01:00Z', updated_at: '2026-03-14T08:01:00Z',
+    phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'x',
+    progress_table: [{ id: 'a', label: 'A', status: 'in_progress' }],
+    context_primer: { key_decisions: ['k'], generated_files: LISTED, user_preferences: [] },
+    next_actions: ['continue'],
+  };
+  write(dir, '.checkpoints/demo.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+  const tip = commitAll(dir, 'save checkpoint', '2026-03-14T08:02:00Z');
+  return { dir, base, tip };
+}
+
+async function fileFindings(dir: string, engine: string, extra: string[] = []): Promise<F[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
+  return (JSON.parse(r.stdout).findings as F[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+}
+
+describe('a submodule listed in generated_files (red team, 12-06)', () => {
+  it('is in the pushed tip that adds it: no finding blocks the push carrying the submodule and the checkpoint', async () => {
+    const { dir, base, tip } = vendored();
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).filter((f) => f.level === 'warning'), engine).toEqual([]);
+      expect((await fileFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${tip}`])).filter((f) => f.blocks), engine).toEqual([]);
+    }
+    const r = gitTry(dir, ['push', 'origin', 'main']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('removed by `git rm vendor/sub`: the commit that did it is named for the entry with and without the slash, in the work tree and the pushed tip', async () => {
+    const { dir, tip } = vendored();
+    expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
+    git(dir, ['rm', '-q', 'vendor/sub']);
+    const gone = commitAll(dir, 'drop the vendored lib', '2026-03-15T09:00:00Z');
+    const said = (sha: string, entry: string) => `${entry} is missing: deleted in ${sha.slice(0, 7)} "drop the vendored lib"`;
+    for (const engine of ENGINES) {
+      const work = (await fileFindings(dir, engine)).filter((f) => f.path !== 'context_primer.generated_files[2]').map((f) => f.message);
+      expect(work, engine).toEqual([said(gone, 'vendor/sub'), said(gone, 'vendor/sub/')]);
+      const pushed = (await fileFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${tip}..${gone}`])).filter((f) => f.blocks && f.path !== 'context_primer.generated_files[2]').map((f) => f.message);
+      expect(pushed, engine).toEqual([said(gone, 'vendor/sub'), said(gone, 'vendor/sub/')]);
+    }
+    const r = gitTry(dir, ['push', 'origin', 'main']);
+    expect(r.status, r.stdout + r.stderr).not.toBe(0);
+  });
+});
