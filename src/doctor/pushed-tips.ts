@@ -39,8 +39,14 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
   const history = evidence.history!;
   const all = new Map<string, CommitInfo>();
   const findings: Finding[] = [];
+  // A tag and a branch at one commit (`git push --tags --all`, a first push to a new remote) are
+  // one judgement: the same commits sent, the same tip read.
+  const judged = new Set<string>();
   for (const range of ranges) {
     if (/^0+$/.test(range.to)) continue;
+    const key = `${range.from ?? ''}..${range.to}`;
+    if (judged.has(key)) continue;
+    judged.add(key);
     const commits = await history.pushedCommits(range.from, range.to);
     for (const c of commits) all.set(c.sha, c);
     findings.push(...(await judgeTip(root, now, evidence, range.to, commits)));

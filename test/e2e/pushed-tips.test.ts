@@ -354,3 +354,31 @@ describe('--pushed takes what git passes (red team, 12-05)', () => {
     expect((await runCli(plain, ['doctor', `--pushed=${head}..${'0'.repeat(40)}`])).code).toBe(0);
   });
 });
+
+describe('many refs at once (red team, 12-06: a push of 100 tags and 100 branches took a minute)', () => {
+  it('a tag and a branch at one commit are judged once: no more git runs than for the branches alone, the same verdict', async () => {
+    const dir = published();
+    for (const i of [1, 2, 3]) {
+      write(dir, `notes/f${i}.md`, `release ${i}\n`);
+      commitAll(dir, `Release ${i}`);
+      git(dir, ['tag', '-a', `v${i}`, '-m', `v${i}`]);
+      git(dir, ['branch', `rel-${i}`]);
+    }
+    const sha = (ref: string) => git(dir, ['rev-parse', `${ref}^{commit}`]).trim();
+    // Each run in its own copy: no cache one run leaves serves the other.
+    const runs = async (refs: string[]) => {
+      const copy = join(tempDir('cp-many-refs-'), 'work');
+      cpSync(dir, copy, { recursive: true });
+      const trace = join(copy, '..', 'trace.txt');
+      const r = await runCli(copy, ['doctor', '--engine', 'native', '--fail-on-warnings', ...refs.map((ref) => `--pushed=${sha(ref)}`)], { env: { GIT_TRACE: trace } });
+      return { code: r.code, summary: r.stdout.trim().split('\n').pop(), gits: read(join(copy, '..'), 'trace.txt').split('\n').filter((l) => / trace: built-in: git /.test(l)).length };
+    };
+    const branches = await runs(['rel-1', 'rel-2', 'rel-3']);
+    const both = await runs(['v1', 'rel-1', 'v2', 'rel-2', 'v3', 'rel-3']);
+    expect(branches.code).toBe(0);
+    expect({ ...both, gits: 0 }).toEqual({ ...branches, gits: 0 });
+    // One look per ref named (is it an object?), no tip judged twice (a judgement is several runs).
+    expect(both.gits - branches.gits).toBeLessThanOrEqual(3);
+  });
+});
+
