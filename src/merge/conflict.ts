@@ -2,6 +2,7 @@
 // dispatcher (merge.ts) and the per-policy mergers (log, records, queue).
 
 import type { JsonValue } from '../protocol/types.js';
+import type { ExactSuffixes, LogSource } from './log-texts.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
 
@@ -45,6 +46,13 @@ export interface MergeContext {
   /** How many conflicts are recorded so far; `dropConflictsFrom(n)` forgets those after the first n. */
   conflictCount(): number;
   dropConflictsFrom(n: number): void;
+  /**
+   * Each side's exact suffix per entry of the log at `path` (log-texts.ts), where a side's log holds
+   * a number text that reads as a double of another value (two runs' nanosecond times); else undefined.
+   */
+  logExactness(path: readonly PathSegment[], base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): ExactSuffixes | undefined;
+  /** Records which entry of each side each entry of a log merged by exact numbers is (for its texts). */
+  logSource(source: LogSource): void;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;

@@ -148,7 +148,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   // Literals equal in value but respelled by a side: their texts merge like values (literal-texts.ts).
   const anyTexts = sideTexts.base !== undefined || sideTexts.ours !== undefined || sideTexts.theirs !== undefined;
   const settle = input.settle;
-  const texts = anyTexts ? mergeLiteralTexts(value, exact.length ? [...conflicts, ...exact] : conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle))) : undefined;
+  const texts = anyTexts ? mergeLiteralTexts(value, exact.length ? [...conflicts, ...exact] : conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle)), merged.logSources) : undefined;
   if (texts) {
     for (const c of conflicts) c.texts = conflictNumberTexts(c, sideTexts);
     conflicts = [...conflicts, ...texts.conflicts];

@@ -13,6 +13,8 @@ import type { JsonValue } from '../protocol/types.js';
 import { isJsonObject, ownValue } from '../protocol/identity.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { sumText } from './counter.js';
+import { jsonEqual } from './json-value.js';
+import type { LogSide, LogSource } from './log-texts.js';
 
 type Side = 'base' | 'ours' | 'theirs';
 
@@ -53,25 +55,28 @@ function prefixSearch(sorted: readonly string[]): (p: string) => boolean {
 function eachLiteral(
   value: JsonValue,
   recorded: Recorded,
-  visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[], inArray: boolean) => void,
+  visit: (v: number | string, key: string, position: string, path: PathSegment[], items: readonly string[], inArray: boolean, pin: Pinned | undefined) => void,
   skip?: ReadonlySet<string>,
   held?: Set<string>,
+  pins?: ReadonlyMap<string, Pin>,
 ): void {
   const path: PathSegment[] = [];
   // The keys of the items (named by content, not by id) the walk is inside, outermost first.
   const items: string[] = [];
   // How many arrays the walk is inside: outside them a position key names what the content key does.
   let arrays = 0;
+  // The pinned log entry (a merged log's, named by its sides' entries) the walk is inside: all of it is entered.
+  let pinned: Pinned | undefined;
   const { starts, unchanged, anyName } = recorded;
-  const below = (key: string, position: string): boolean => starts(key) || starts(position);
+  const below = (key: string, position: string): boolean => pinned !== undefined || starts(key) || starts(position);
   const walk = (v: JsonValue, key: string, position: string): void => {
     if (unchanged.has(key)) return;
     if (skip?.size && skip.has(JSON.stringify(path))) return;
-    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items, arrays > 0);
-    else if (v === null || typeof v !== 'object' || !below(key, position)) return;
+    if (typeof v === 'number' || typeof v === 'string') visit(v, key, position, path, items, arrays > 0, pinned);
+    else if (v === null || typeof v !== 'object' || !(below(key, position))) return;
     else if (Array.isArray(v)) {
       // Items are keyed by content: enter them only when something is recorded below this array at all.
-      if (!starts(`${key}[`) && !starts(`${position}[`)) return;
+      if (!pinned && !starts(`${key}[`) && !starts(`${position}[`)) return;
       // A repeated item by its order among its equals: the second `8` of a side is that side's second.
       const keys = itemKeys(key, v);
       arrays++;
@@ -80,7 +85,11 @@ function eachLiteral(
         if (byContent) held?.add(keys[i]!);
         path.push(i);
         if (byContent) items.push(keys[i]!);
+        const outer = pinned;
+        const pin = pins?.get(keys[i]!);
+        if (pin) pinned = { key: keys[i]!, sides: pin };
         walk(item, keys[i]!, positionKey(position, i));
+        pinned = outer;
         if (byContent) items.pop();
         path.pop();
       });
@@ -92,12 +101,56 @@ function eachLiteral(
         if (!anyName && unchanged.has(member)) continue;
         const at = positionKey(position, k);
         path.push(k);
-        if (anyName && (recorded.keys.has(member + NAME_SUFFIX) || recorded.keys.has(at + NAME_SUFFIX))) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0);
+        if (anyName && (pinned || recorded.keys.has(member + NAME_SUFFIX) || recorded.keys.has(at + NAME_SUFFIX))) visit(k, member + NAME_SUFFIX, at + NAME_SUFFIX, path, items, arrays > 0, pinned);
         walk(v[k]!, member, at);
         path.pop();
       }
   };
   walk(value, '', POSITION_ROOT);
+}
+
+/** A pinned merged log entry's item key (literalKey) in each side that holds it. */
+type Pin = Partial<Record<LogSide, string>>;
+
+/** The pinned entry a literal lies in: its merged item key, and its item key in each side. */
+interface Pinned {
+  key: string;
+  sides: Pin;
+}
+
+/**
+ * The entries of logs merged by exact numbers (log-texts.ts), by merged item key: where two
+ * entries read as equal doubles, naming by content cannot tell which side's entry (and texts)
+ * each one is, so each takes the texts of the entries the log merge says it is. A log whose
+ * merged value is no longer at its path (a conflict above it, settled) is left to the usual way.
+ */
+function logPins(merged: JsonValue, values: Record<Side, JsonValue | undefined>, sources: readonly LogSource[] | undefined): { pins: Map<string, Pin>; moved: boolean } | undefined {
+  if (!sources?.length) return undefined;
+  const pins = new Map<string, Pin>();
+  // Entries equal as doubles may stand in another order than ours' with every text as ours has it: ours' bytes are not the merge then.
+  let moved = false;
+  const at = (root: JsonValue | undefined, path: readonly PathSegment[]): JsonValue | undefined => path.reduce<JsonValue | undefined>((v, seg) => (typeof seg === 'string' ? ownValue(v, seg) : undefined), root);
+  for (const { path, value, entries } of sources) {
+    const log = at(merged, path);
+    if (!Array.isArray(log) || (log !== value && !jsonEqual(log, value))) continue;
+    const logKey = path.reduce<string>((key, seg) => literalKey(key, false, seg as string), '');
+    const sideKeys: Partial<Record<Side, string[]>> = {};
+    for (const side of ['base', 'ours', 'theirs'] as const) {
+      const list = at(values[side], path);
+      if (Array.isArray(list)) sideKeys[side] = itemKeys(logKey, list);
+      if (side === 'ours') moved ||= !Array.isArray(list) || list.length !== log.length || entries.some((e, i) => e.ours !== i);
+    }
+    itemKeys(logKey, log).forEach((key, i) => {
+      const pin: Pin = {};
+      for (const side of ['base', 'ours', 'theirs'] as const) {
+        const index = entries[i]?.[side];
+        const sideKey = index === undefined ? undefined : sideKeys[side]?.[index];
+        if (sideKey !== undefined) pin[side] = sideKey;
+      }
+      pins.set(key, pin);
+    });
+  }
+  return { pins, moved };
 }
 
 /** Is the array item named by its `id` (literalKey), rather than by its content? */
@@ -143,6 +196,7 @@ export function mergeLiteralTexts(
   values: Record<Side, JsonValue | undefined>,
   texts: Partial<Record<Side, LiteralTexts>>,
   settle?: (display: string) => 'ours' | 'theirs' | undefined,
+  logSources?: readonly LogSource[],
 ): LiteralTextMerge {
   const result: LiteralTextMerge = { texts: new Map(), conflicts: [], changedFromOurs: false, settled: [] };
   // A literal no side recorded a text for is written by JSON on every side: nothing to merge.
@@ -153,18 +207,27 @@ export function mergeLiteralTexts(
   const recorded: Recorded = { keys, anyName: sorted.some((k) => k.endsWith(NAME_SUFFIX)), starts, unchanged: unchanged.keys };
   const sides = { base: sideTexts(values.base, texts.base, recorded), ours: sideTexts(values.ours, texts.ours, recorded), theirs: sideTexts(values.theirs, texts.theirs, recorded) };
   const skip = new Set(skipped.map((c) => JSON.stringify(c.path)));
+  const pinned = logPins(merged, values, logSources);
+  if (pinned?.moved) result.changedFromOurs = true;
   eachLiteral(
     merged,
     recorded,
-    (v, key, position, path, items, inArray) => {
+    (v, key, position, path, items, inArray, pin) => {
       // By content key; by position only where no side has the content (an id-less item changed
       // on every side): a side without the item must not lend the text of another at its index.
       // A side holds the content also where it holds an item around it, though the walk did not
       // visit this literal there (the merged item was entered by its position only): JSON's text.
-      const own = (side: Side): string | undefined => sides[side].texts.get(key) ?? (items.some((k) => sides[side].held.has(k)) ? JSON.stringify(v) : undefined);
+      // In a pinned log entry, at the same place in the side's own entry (none where the side has none):
+      // the side's walk left that entry out only where nothing in it has a text of its own.
+      const own = pin
+        ? (side: Side): string | undefined => {
+            const entry = pin.sides[side];
+            return entry === undefined ? undefined : (sides[side].texts.get(entry + key.slice(pin.key.length)) ?? JSON.stringify(v));
+          }
+        : (side: Side): string | undefined => sides[side].texts.get(key) ?? (items.some((k) => sides[side].held.has(k)) ? JSON.stringify(v) : undefined);
       const byKey = [own('base'), own('ours'), own('theirs')];
       // (Outside arrays a side has the literal at its position only where it has it at its key.)
-      const [b, o, t] = byKey.some((x) => x !== undefined) || !inArray ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];
+      const [b, o, t] = pin || byKey.some((x) => x !== undefined) || !inArray ? byKey : [sides.base.texts.get(position), sides.ours.texts.get(position), sides.theirs.texts.get(position)];
       let pick: string | undefined;
       if (o === b) pick = t;
       else if (t === b || o === t) pick = o;
@@ -198,6 +261,8 @@ export function mergeLiteralTexts(
       if (inArray) addLiteralText(result.texts, position, pick);
     },
     skip,
+    undefined,
+    pinned?.pins,
   );
   // Below an unchanged subtree every literal takes the text all three sides give it, ours':
   // ours' texts there, content and position keys alike, are the merge's.

@@ -1,6 +1,8 @@
 // Append-only logs (recently_done, eval_scores, run_history, ...), merged as multisets of
 // whole records: a record's identity is its canonical JSON, never its `id` (two different
-// runs may share an id, one run may be logged twice). For each identity:
+// runs may share an id, one run may be logged twice), plus the exact value of any number in it
+// its double misreads (log-texts.ts: two runs' nanosecond times one double apart are two runs;
+// only a log holding such a number pays for it). For each identity:
 //   merged count = base count - the larger removal + the larger addition of the two sides,
 // so each side's additions survive as often as it made them, an addition both sides made
 // alike appears once, and a removal stands when the other side left the record alone. An
@@ -20,10 +22,13 @@ import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings, jsonEqual } from './json-value.js';
+import type { EntrySources, ExactSuffixes } from './log-texts.js';
 
 interface Keyed {
   key: string;
   entry: JsonValue;
+  /** Where the entry stands in its side's whole log. */
+  index: number;
 }
 
 /**
@@ -33,14 +38,16 @@ interface Keyed {
  * only the rest pay for the canonical form. One key space serves both: a canonical form is
  * itself the JSON.stringify text of the same value, so equal keys always mean equal records.
  */
-function keyedSides(sides: ReadonlyArray<readonly JsonValue[]>): Keyed[][] {
+function keyedSides(sides: ReadonlyArray<readonly JsonValue[]>, offsets: readonly number[], suffixes?: ReadonlyArray<readonly string[]>): Keyed[][] {
   const texts = sides.map((entries) => entries.map((entry) => JSON.stringify(entry)));
   const sets = texts.map((list) => new Set(list));
   const everywhere = (text: string): boolean => sets.every((set) => set.has(text));
   return sides.map((entries, s) =>
     entries.map((entry, i) => {
       const text = texts[s]![i]!;
-      return { key: everywhere(text) ? text : canonicalJson(entry), entry };
+      const index = offsets[s]! + i;
+      // The exact value of a number its double misreads (log-texts.ts) is part of what the entry is.
+      return { key: (everywhere(text) ? text : canonicalJson(entry)) + (suffixes?.[s]![index] ?? ''), entry, index };
     }),
   );
 }
@@ -136,36 +143,42 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
 }
 
 export function mergeLog(
-  _ctx: MergeContext,
-  _path: PathSegment[],
+  ctx: MergeContext,
+  path: PathSegment[],
   _policyPath: string[],
   policy: LogPolicy,
   base: readonly JsonValue[],
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
+  exactness?: ExactSuffixes,
 ): JsonValue[] {
+  // Numbers that read as doubles of other values name entries apart (log-texts.ts); usually there are none.
+  const exact = exactness ?? ctx.logExactness(path, base, ours, theirs);
+  const suffixes = exact && [exact.base, exact.ours, exact.theirs];
+  const alike = (kb: number, ko: number, kt: number): boolean =>
+    jsonEqual(base[kb], ours[ko]) && jsonEqual(base[kb], theirs[kt]) && (!suffixes || (suffixes[0]![kb] === suffixes[1]![ko] && suffixes[0]![kb] === suffixes[2]![kt]));
   // Entries equal on all three sides at the start or the end (the untouched bulk of an
   // append-only log) are kept as they are; only the rest needs identity keys. The counts
   // come out the same: such an entry adds one to every side's count of its identity.
   const max = Math.min(base.length, ours.length, theirs.length);
   let head = 0;
-  while (head < max && jsonEqual(base[head], ours[head]) && jsonEqual(base[head], theirs[head])) head++;
+  while (head < max && alike(head, head, head)) head++;
   let tail = 0;
-  const fromEnd = (list: readonly JsonValue[]): JsonValue | undefined => list[list.length - 1 - tail];
-  while (tail < max - head && jsonEqual(fromEnd(base), fromEnd(ours)) && jsonEqual(fromEnd(base), fromEnd(theirs))) tail++;
+  const last = (list: readonly JsonValue[]): number => list.length - 1 - tail;
+  while (tail < max - head && alike(last(base), last(ours), last(theirs))) tail++;
   const middle = (list: readonly JsonValue[]): JsonValue[] => list.slice(head, list.length - tail);
-  const [b, o, t] = keyedSides([middle(base), middle(ours), middle(theirs)]) as [Keyed[], Keyed[], Keyed[]];
+  const [b, o, t] = keyedSides([middle(base), middle(ours), middle(theirs)], [head, head, head], suffixes) as [Keyed[], Keyed[], Keyed[]];
   const [baseCounts, oursCounts, theirsCounts] = [counts(b), counts(o), counts(t)];
 
   // Of each base identity, keep as many as the side that removed more left in place.
   const keepLeft = new Map<string, number>();
   for (const [key, n] of baseCounts) keepLeft.set(key, Math.min(n, oursCounts.get(key) ?? 0, theirsCounts.get(key) ?? 0));
-  const kept: JsonValue[] = [];
-  for (const { key, entry } of b) {
-    const left = keepLeft.get(key)!;
+  const kept: Keyed[] = [];
+  for (const item of b) {
+    const left = keepLeft.get(item.key)!;
     if (left === 0) continue;
-    keepLeft.set(key, left - 1);
-    kept.push(entry);
+    keepLeft.set(item.key, left - 1);
+    kept.push(item);
   }
 
   const fromOurs = additions(o, baseCounts, head > 0, tail > 0);
@@ -175,7 +188,54 @@ export function mergeLog(
   const places = new Set([fromOurs.place, fromTheirs.place].filter((p) => p !== undefined));
   const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
   const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
-  const added = (oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place)).map((k) => k.entry);
-  const keptAll = [...base.slice(0, head), ...kept, ...base.slice(base.length - tail)];
-  return place === 'front' ? [...added, ...keptAll] : [...keptAll, ...added];
+  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place);
+  const keptAll = [...base.slice(0, head), ...kept.map((k) => k.entry), ...base.slice(base.length - tail)];
+  const merged = place === 'front' ? [...added.map((k) => k.entry), ...keptAll] : [...keptAll, ...added.map((k) => k.entry)];
+  if (suffixes) {
+    const sources = entrySources(base.length, head, tail, kept, added, [o, t], [oursAdded, theirsAdded]);
+    ctx.logSource({ path: [...path], value: merged, entries: place === 'front' ? [...sources.added, ...sources.kept] : [...sources.kept, ...sources.added] });
+  }
+  return merged;
+}
+
+/**
+ * For a log named by exact numbers: which entry of each side each merged entry is, the kept ones
+ * (head, kept middle, tail: in base order) and the added ones (in merged order). A kept entry is,
+ * in ours and theirs, the next of its identity they kept; an added one, the next of its identity
+ * each side added.
+ */
+function entrySources(
+  baseLength: number,
+  head: number,
+  tail: number,
+  kept: readonly Keyed[],
+  added: readonly Keyed[],
+  sides: readonly [readonly Keyed[], readonly Keyed[]],
+  sidesAdded: readonly [readonly Keyed[], readonly Keyed[]],
+): { kept: EntrySources[]; added: EntrySources[] } {
+  const queues = (list: readonly Keyed[]): Map<string, number[]> => {
+    const map = new Map<string, number[]>();
+    for (const { key, index } of list) {
+      const same = map.get(key);
+      if (same) same.push(index);
+      else map.set(key, [index]);
+    }
+    return map;
+  };
+  const whole = (k: number, o: number, t: number): EntrySources => ({ base: k, ours: o, theirs: t });
+  const [oursAll, theirsAll] = [queues(sides[0]), queues(sides[1])];
+  const keptSources: EntrySources[] = [];
+  for (let k = 0; k < head; k++) keptSources.push(whole(k, k, k));
+  for (const { key, index } of kept) keptSources.push({ base: index, ours: oursAll.get(key)!.shift(), theirs: theirsAll.get(key)!.shift() });
+  const [oursEnd, theirsEnd] = [sides[0].length + head, sides[1].length + head];
+  for (let k = tail; k > 0; k--) keptSources.push(whole(baseLength - k, oursEnd + tail - k, theirsEnd + tail - k));
+  const [oursAdded, theirsAdded] = [queues(sidesAdded[0]), queues(sidesAdded[1])];
+  const addedSources = added.map(({ key }) => {
+    const source: EntrySources = {};
+    const [o, t] = [oursAdded.get(key)?.shift(), theirsAdded.get(key)?.shift()];
+    if (o !== undefined) source.ours = o;
+    if (t !== undefined) source.theirs = t;
+    return source;
+  });
+  return { kept: keptSources, added: addedSources };
 }

@@ -5,7 +5,7 @@
 // that does not depend on which side is "ours", so merge(O,A,B) and merge(O,B,A) give
 // equal values and the same conflict paths.
 
-import { policyFor, type PolicyRule } from '../protocol/fields.js';
+import { policyFor, type LogPolicy, type PolicyRule } from '../protocol/fields.js';
 import { addLiteralText, literalKey, MAX_JSON_DEPTH, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment, type SideTimes } from './conflict.js';
@@ -13,6 +13,7 @@ import { isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
 import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-value.js';
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
+import { exactSuffixes, type ExactSuffixes, type LogSource } from './log-texts.js';
 import { mergeQueue } from './queue.js';
 import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type CounterTexts, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
@@ -44,6 +45,8 @@ export interface MergeResult {
   conflicts: Conflict[];
   /** Spend counters whose exact text JSON's text of their value (a double) would round (past 2^53, more digits than a double holds, a side's `8.0`): none, absent. */
   exact?: ExactText[];
+  /** Logs merged by exact numbers (log-texts.ts): which entry of each side each merged entry is. None, absent. */
+  logSources?: LogSource[];
 }
 
 /** A number of the merged document whose exact text is not its double's. */
@@ -60,6 +63,7 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   // Set only when a side switched cost.currency: then its amounts and the other side's are different units.
   const currencies = mixedCurrencies(base, ours, theirs);
   const exact: Exact = { texts: opts.texts, found: [] };
+  const logSources: LogSource[] = [];
 
   const ctx: MergeContext = {
     node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t),
@@ -76,6 +80,14 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
     dropConflictsFrom(n) {
       conflicts.length = n;
     },
+    logExactness(path, b, o, t) {
+      // A log under an array (inside a record) has no content key of its own here: its entries are their values.
+      const at = opts.texts ? textKeys(path) : null;
+      return at ? exactSuffixes(at.key, { base: b, ours: o, theirs: t }, opts.texts) : undefined;
+    },
+    logSource(source) {
+      logSources.push(source);
+    },
   };
   // `ours` and `theirs` are present, so the root merge always yields a value.
   const merged = ctx.node([], [], base, ours, theirs) ?? ours;
@@ -83,6 +95,7 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   // entry, a side's array) could carry one from a caller that did not use parseJson.
   const result: MergeResult = { value: opts.keysChecked ? merged : withoutUnsafeKeys(merged), conflicts };
   if (exact.found.length) result.exact = exact.found;
+  if (logSources.length) result.logSources = logSources;
   return result;
 }
 
@@ -221,6 +234,16 @@ function mergeNode(
   if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && pastSafe(base, ours, theirs) && policyFor(policyPath, extra).kind === 'counter') {
     return exactCounter(ctx, exact, path, base, ours, theirs);
   }
+  // A log holding numbers that read as doubles of other values: the sides are alike only where
+  // those numbers are too (two runs' nanosecond times one double apart are two runs).
+  const exactLog = exact.texts && Array.isArray(ours) && Array.isArray(theirs) ? logExactness(ctx, extra, path, policyPath, base, ours, theirs) : undefined;
+  if (exactLog) {
+    const same = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((s, k) => s === y[k]);
+    if (sameValue(ours, theirs) && same(exactLog.suffixes.ours, exactLog.suffixes.theirs)) return ours;
+    if (sameValue(base, ours) && same(exactLog.suffixes.base, exactLog.suffixes.ours)) return theirs;
+    if (sameValue(base, theirs) && same(exactLog.suffixes.base, exactLog.suffixes.theirs)) return ours;
+    return mergeLog(ctx, path, policyPath, exactLog.policy, exactLog.base, ours as JsonValue[], theirs as JsonValue[], exactLog.suffixes);
+  }
   if (sameValue(ours, theirs)) return ours;
   if (sameValue(base, ours)) return theirs;
   if (sameValue(base, theirs)) return ours;
@@ -285,6 +308,16 @@ function mergeNode(
       break;
   }
   return ctx.conflict(path, base, ours, theirs);
+}
+
+/** A log's policy, base and sides' exact suffixes (log-texts.ts) where some side's log holds a number of another value than its double's. */
+function logExactness(ctx: MergeContext, extra: ExtraRules, path: PathSegment[], policyPath: string[], base: JsonValue | undefined, ours: JsonValue[], theirs: JsonValue[]): { policy: LogPolicy; base: JsonValue[]; suffixes: ExactSuffixes } | undefined {
+  if (path.length > MAX_JSON_DEPTH) return undefined;
+  const policy = policyFor(policyPath, extra);
+  if (policy.kind !== 'log') return undefined;
+  const b = Array.isArray(base) ? base : [];
+  const suffixes = ctx.logExactness(path, b, ours, theirs);
+  return suffixes && { policy, base: b, suffixes };
 }
 
 /** The later (or earlier) of two ISO-8601 instants; undefined when either does not parse. */
