@@ -9,7 +9,10 @@
 // edit is a removal plus an addition, so a record edited on one side and removed (rotated
 // out) on the other keeps the edited version; nothing either side wrote is ever dropped.
 //
-// Order: base records that survive, in base order; then the additions, at the end or in front
+// Order: base records that survive, in base order. An addition a side put between records it
+// kept, or in place of the base's first (last) record it removed (an edit: a removal plus an
+// addition there), stays at that place among the surviving ones; additions both sides put at one
+// place go in the base's time order. The other additions, at the end or in front
 // where the sides that added put theirs (a newest-first log kept oldest-first grows at its end;
 // the field's declared order, front for `newest-first`, when they differ or do not say). When
 // only one side added, its own order; when both did, an order that ignores which side is "ours"
@@ -61,32 +64,63 @@ function counts(entries: readonly Keyed[]): Map<string, number> {
 /** Where a side put its additions: before every entry it kept, after every one, or neither. */
 type Place = 'front' | 'end';
 
+/** An added entry, and the gap among the merged log's kept middle entries it is anchored to (none: it goes with the block at the front or end). */
+interface Added extends Keyed {
+  gap?: number;
+}
+
 /**
  * The side's entries beyond the base's count of each identity, in the side's order, and where
- * they sit among the entries it kept (`keptBefore`/`keptAfter`: kept entries outside `side`, the
- * untouched head and tail). Undefined when they sit among them, or nothing kept says where.
+ * the side's block of them sits among the entries it kept (`keptBefore`/`keptAfter`: kept entries
+ * outside `side`, the untouched head and tail): before every one, after every one, or undefined.
+ * An addition is anchored where it stands instead (`gap`: after the `gap`th of the merged kept
+ * middle entries, `survivor` naming each base entry's place there, -1 when the merge drops it)
+ * when it sits between entries the side kept, or where the side removed the base's first (last)
+ * middle entry in front of (behind) all it kept: an entry inserted or edited there stays there.
  */
-function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean): { added: Keyed[]; place?: Place } {
+function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean, survivor: (key: string, occurrence: number) => number): { added: Added[]; place?: Place } {
   const seen = new Map<string, number>();
-  const added: Keyed[] = [];
-  let [firstAdded, lastAdded, firstKept, lastKept] = [-1, -1, -1, -1];
-  side.forEach((item, i) => {
+  const isKept: boolean[] = [];
+  const gapAfter: number[] = [];
+  // The gap after the last entry so far the side kept and the merge keeps (0: none yet).
+  let lastGap = 0;
+  for (const item of side) {
     const n = (seen.get(item.key) ?? 0) + 1;
     seen.set(item.key, n);
-    if (n > (baseCounts.get(item.key) ?? 0)) {
+    const kept = n <= (baseCounts.get(item.key) ?? 0);
+    isKept.push(kept);
+    if (kept) {
+      const at = survivor(item.key, n - 1);
+      if (at >= 0) lastGap = at + 1;
+    }
+    gapAfter.push(lastGap);
+  }
+  const firstKept = isKept.indexOf(true);
+  const lastKept = isKept.lastIndexOf(true);
+  // Did the side remove the base's first (last) middle entry? Its first copy (its last copy) is not among the side's.
+  const removed = (item: Keyed | undefined, occurrence: number): boolean => item !== undefined && (seen.get(item.key) ?? 0) <= occurrence;
+  const lastBase = base[base.length - 1];
+  const occurrencesOfLast = lastBase === undefined ? 0 : base.filter((k) => k.key === lastBase.key).length - 1;
+  const frontReplaced = removed(base[0], 0);
+  const endReplaced = removed(lastBase, occurrencesOfLast);
+  const added: Added[] = [];
+  let [blockFront, blockEnd, blockElse] = [false, false, false];
+  side.forEach((item, i) => {
+    if (isKept[i]) return;
+    const before = keptBefore || (firstKept >= 0 && firstKept < i);
+    const after = keptAfter || lastKept > i;
+    if (before && after) added.push({ ...item, gap: gapAfter[i]! });
+    else if (!before && after && frontReplaced) added.push({ ...item, gap: 0 });
+    else if (before && !after && endReplaced) added.push({ ...item, gap: gapAfter[i]! });
+    else {
       added.push(item);
-      if (firstAdded < 0) firstAdded = i;
-      lastAdded = i;
-    } else {
-      if (firstKept < 0) firstKept = i;
-      lastKept = i;
+      if (!before && after) blockFront = true;
+      else if (before && !after) blockEnd = true;
+      else blockElse = true;
     }
   });
-  if (added.length === 0) return { added };
-  const keptHere = firstKept >= 0;
-  const atEnd = !keptAfter && (keptHere ? lastKept < firstAdded : keptBefore);
-  const atFront = !keptBefore && (keptHere ? lastAdded < firstKept : keptAfter);
-  return { added, place: atEnd === atFront ? undefined : atEnd ? 'end' : 'front' };
+  const place = blockElse || blockFront === blockEnd ? undefined : blockFront ? 'front' : 'end';
+  return { added, place };
 }
 
 /**
@@ -96,8 +130,7 @@ function additions(side: readonly Keyed[], baseCounts: ReadonlyMap<string, numbe
  * first. Sides that wrote in time order come out in time order; entries without a time (or with one
  * time) keep the order their side wrote them in, never re-sorted by their text.
  */
-function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], policy: LogPolicy, place: Place): Keyed[] {
-  const direction = place === 'front' ? -1 : 1;
+function unionOfAdditions(ours: readonly Added[], theirs: readonly Added[], policy: LogPolicy, direction: 1 | -1): Added[] {
   const times = new Map<string, number | undefined>();
   const timeOf = (item: Keyed): number | undefined => {
     if (!times.has(item.key)) times.set(item.key, logEntryTime(item.entry, policy));
@@ -123,8 +156,8 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
   }
   // Each copy as its side wrote it (of the side with more copies, ours on a tie): copies of one
   // identity may differ still (-0 and 0 are one identity), and each keeps its own literal texts.
-  const byKey = (list: readonly Keyed[]): Map<string, Keyed[]> => {
-    const map = new Map<string, Keyed[]>();
+  const byKey = (list: readonly Added[]): Map<string, Added[]> => {
+    const map = new Map<string, Added[]>();
     for (const k of list) {
       const same = map.get(k.key);
       if (same) same.push(k);
@@ -133,7 +166,7 @@ function unionOfAdditions(ours: readonly Keyed[], theirs: readonly Keyed[], poli
     return map;
   };
   const [oursCopies, theirsCopies] = [byKey(ours), byKey(theirs)];
-  const out: Keyed[] = [];
+  const out: Added[] = [];
   for (const item of order) {
     const mine = oursCopies.get(item.key) ?? [];
     const other = theirsCopies.get(item.key) ?? [];
@@ -181,38 +214,87 @@ export function mergeLog(
     kept.push(item);
   }
 
-  const fromOurs = additions(o, baseCounts, head > 0, tail > 0);
-  const fromTheirs = additions(t, baseCounts, head > 0, tail > 0);
-  // Additions go where the sides put them (a newest-first log written oldest-first grows at its
-  // end); the field's declared order decides only when the sides disagree or do not say.
+  // Where each base middle entry stands among the kept (-1: the merge drops it), by identity and occurrence.
+  const survivors = new Map<string, number[]>();
+  {
+    const left = new Map<string, number>();
+    for (const [key, n] of baseCounts) left.set(key, Math.min(n, oursCounts.get(key) ?? 0, theirsCounts.get(key) ?? 0));
+    let at = 0;
+    for (const item of b) {
+      const n = left.get(item.key)!;
+      const list = survivors.get(item.key) ?? [];
+      if (list.length === 0) survivors.set(item.key, list);
+      list.push(n > 0 ? at++ : -1);
+      left.set(item.key, n - 1);
+    }
+  }
+  const survivor = (key: string, occurrence: number): number => survivors.get(key)?.[occurrence] ?? -1;
+  const fromOurs = additions(o, b, baseCounts, head > 0, tail > 0, survivor);
+  const fromTheirs = additions(t, b, baseCounts, head > 0, tail > 0, survivor);
+  // Additions not anchored go where the sides put them (a newest-first log written oldest-first
+  // grows at its end); the field's declared order decides only when the sides disagree or do not say.
   const places = new Set([fromOurs.place, fromTheirs.place].filter((p) => p !== undefined));
   const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
   const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
-  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place);
-  const keptAll = [...base.slice(0, head), ...kept.map((k) => k.entry), ...base.slice(base.length - tail)];
-  const merged = place === 'front' ? [...added.map((k) => k.entry), ...keptAll] : [...keptAll, ...added.map((k) => k.entry)];
-  if (suffixes) {
-    const sources = entrySources(base.length, head, tail, kept, added, [o, t], [oursAdded, theirsAdded]);
-    ctx.logSource({ path: [...path], value: merged, entries: place === 'front' ? [...sources.added, ...sources.kept] : [...sources.kept, ...sources.added] });
-  }
-  return merged;
-}
+  // In time order: newest first in front, oldest first behind (entries between kept ones: below).
+  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place === 'front' ? -1 : 1);
 
-/**
- * For a log named by exact numbers: which entry of each side each merged entry is, the kept ones
- * (head, kept middle, tail: in base order) and the added ones (in merged order). A kept entry is,
- * in ours and theirs, the next of its identity they kept; an added one, the next of its identity
- * each side added.
- */
-function entrySources(
-  baseLength: number,
-  head: number,
-  tail: number,
-  kept: readonly Keyed[],
-  added: readonly Keyed[],
-  sides: readonly [readonly Keyed[], readonly Keyed[]],
-  sidesAdded: readonly [readonly Keyed[], readonly Keyed[]],
-): { kept: EntrySources[]; added: EntrySources[] } {
+  // Each added copy's gap: -1 the front block, kept.length + 1 the end block; a copy both sides
+  // added in different places takes the earlier, whichever side is ours.
+  const blockGap = place === 'front' ? -1 : kept.length + 1;
+  // An entry anchored in front of every kept one (or behind) where the block goes too is in the block: one run, in time order.
+  const gapOf = (k: Added): number => (k.gap === undefined || (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
+  const copies = (list: readonly Added[]): Map<string, Added[]> => {
+    const map = new Map<string, Added[]>();
+    for (const k of list) {
+      const same = map.get(k.key);
+      if (same) same.push(k);
+      else map.set(k.key, [k]);
+    }
+    return map;
+  };
+  const [oursCopies, theirsCopies] = [copies(oursAdded), copies(theirsAdded)];
+  const copyNumber = new Map<string, number>();
+  const placed = added.map((item) => {
+    const c = copyNumber.get(item.key) ?? 0;
+    copyNumber.set(item.key, c + 1);
+    const [mine, other] = [oursCopies.get(item.key)?.[c], theirsCopies.get(item.key)?.[c]];
+    const gap = Math.min(...[mine, other].filter((k) => k !== undefined).map(gapOf));
+    const source: EntrySources = {};
+    if (mine) source.ours = mine.index;
+    if (other) source.theirs = other.index;
+    return { item, gap, source };
+  });
+  const byGap = new Map<number, typeof placed>();
+  for (const p of placed) {
+    const same = byGap.get(p.gap);
+    if (same) same.push(p);
+    else byGap.set(p.gap, [p]);
+  }
+  // Entries both sides put between the same two kept ones: in the time order the base's entries are in (stable: ties and untimed as above).
+  const direction = byGap.size > 1 || !byGap.has(blockGap) ? timeDirection(base, policy) : undefined;
+  if (direction !== undefined)
+    for (const [g, list] of byGap) {
+      if (g === blockGap || list.length < 2) continue;
+      const time = (p: (typeof placed)[number]) => logEntryTime(p.item.entry, policy);
+      list.sort((x, y) => {
+        const [tx, ty] = [time(x), time(y)];
+        return tx === undefined || ty === undefined ? 0 : direction * (tx - ty);
+      });
+    }
+
+  const merged: JsonValue[] = [];
+  const sources: EntrySources[] = [];
+  const put = (entry: JsonValue, source: EntrySources): void => {
+    merged.push(entry);
+    sources.push(source);
+  };
+  const putAdded = (g: number): void => {
+    for (const p of byGap.get(g) ?? []) put(p.item.entry, p.source);
+  };
+  putAdded(-1);
+  for (let k = 0; k < head; k++) put(base[k]!, { base: k, ours: k, theirs: k });
+  // Kept middle entries are, in ours and theirs, the next of their identity each side kept.
   const queues = (list: readonly Keyed[]): Map<string, number[]> => {
     const map = new Map<string, number[]>();
     for (const { key, index } of list) {
@@ -222,20 +304,25 @@ function entrySources(
     }
     return map;
   };
-  const whole = (k: number, o: number, t: number): EntrySources => ({ base: k, ours: o, theirs: t });
-  const [oursAll, theirsAll] = [queues(sides[0]), queues(sides[1])];
-  const keptSources: EntrySources[] = [];
-  for (let k = 0; k < head; k++) keptSources.push(whole(k, k, k));
-  for (const { key, index } of kept) keptSources.push({ base: index, ours: oursAll.get(key)!.shift(), theirs: theirsAll.get(key)!.shift() });
-  const [oursEnd, theirsEnd] = [sides[0].length + head, sides[1].length + head];
-  for (let k = tail; k > 0; k--) keptSources.push(whole(baseLength - k, oursEnd + tail - k, theirsEnd + tail - k));
-  const [oursAdded, theirsAdded] = [queues(sidesAdded[0]), queues(sidesAdded[1])];
-  const addedSources = added.map(({ key }) => {
-    const source: EntrySources = {};
-    const [o, t] = [oursAdded.get(key)?.shift(), theirsAdded.get(key)?.shift()];
-    if (o !== undefined) source.ours = o;
-    if (t !== undefined) source.theirs = t;
-    return source;
+  const [oursAt, theirsAt] = suffixes ? [queues(o), queues(t)] : [undefined, undefined];
+  putAdded(0);
+  kept.forEach(({ key, entry, index }, g) => {
+    put(entry, { base: index, ours: oursAt?.get(key)!.shift(), theirs: theirsAt?.get(key)!.shift() });
+    putAdded(g + 1);
   });
-  return { kept: keptSources, added: addedSources };
+  const [oursEnd, theirsEnd] = [ours.length - tail, theirs.length - tail];
+  for (let k = 0; k < tail; k++) put(base[base.length - tail + k]!, { base: base.length - tail + k, ours: oursEnd + k, theirs: theirsEnd + k });
+  putAdded(kept.length + 1);
+  if (suffixes) ctx.logSource({ path: [...path], value: merged, entries: sources });
+  return merged;
+}
+
+/** -1 where the log's first and last timed entries say it is newest first, 1 where oldest first; undefined where they do not say. */
+function timeDirection(log: readonly JsonValue[], policy: LogPolicy): 1 | -1 | undefined {
+  if (policy.timeKey === undefined) return undefined;
+  let first: number | undefined;
+  for (let i = 0; i < log.length && first === undefined; i++) first = logEntryTime(log[i], policy);
+  let last: number | undefined;
+  for (let i = log.length - 1; i >= 0 && last === undefined; i--) last = logEntryTime(log[i], policy);
+  return first === undefined || last === undefined || first === last ? undefined : first > last ? -1 : 1;
 }
