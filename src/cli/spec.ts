@@ -136,7 +136,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'done',
-    describe: 'pop next_actions[0] into recently_done and show what is next',
+    describe: 'move the action next names (past those the checkpoint marks done) into recently_done and show what is next',
     positionals: [skill()],
     options: {
       verify: { type: 'boolean', describe: "run the action's done_when command first; pop only if it exits 0" },

@@ -261,7 +261,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'done',
     command: 'done',
     title: 'Mark the first action done',
-    description: 'Pop next_actions[0] into recently_done and return what is next. verify=true runs its done_when command first (only when the server was started with --allow-verify).',
+    description: 'Move the action next names (next_actions[0], or the first after those the checkpoint marks done, which go along) into recently_done and return what is next. verify=true runs its done_when command first (only when the server was started with --allow-verify).',
     readOnly: false,
     destructive: false,
     shape: {

@@ -29,7 +29,7 @@ on PATH, use \`npx checkpoint-protocol <command>\`.
 | \`checkpoint-protocol next\` | the single most important next action |
 | \`checkpoint-protocol resume [skill]\` | the orientation a new session reads first |
 | \`checkpoint-protocol update <skill> --phase=build --next_actions+='...'\` | read, merge, stamp, validate, write |
-| \`checkpoint-protocol done <skill>\` | pop next_actions[0] into recently_done |
+| \`checkpoint-protocol done <skill>\` | move the action \`next\` names into recently_done |
 | \`checkpoint-protocol validate [--strict]\` | the schema gate CI runs |
 | \`checkpoint-protocol doctor [--fail-on-warnings]\` | drift against git history (pre-push hook) |
 | \`checkpoint-protocol reset <skill>\` / \`history\` / \`restore\` | archive into history/, never delete |
