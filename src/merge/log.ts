@@ -69,6 +69,17 @@ interface Added extends Keyed {
   gap?: number;
 }
 
+/** A side's added entries by identity, each identity's copies in the side's order. */
+function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
+  const map = new Map<string, Added[]>();
+  for (const k of list) {
+    const same = map.get(k.key);
+    if (same) same.push(k);
+    else map.set(k.key, [k]);
+  }
+  return map;
+}
+
 /**
  * The side's entries beyond the base's count of each identity, in the side's order, and where
  * the side's block of them sits among the entries it kept (`keptBefore`/`keptAfter`: kept entries
@@ -156,16 +167,7 @@ function unionOfAdditions(ours: readonly Added[], theirs: readonly Added[], poli
   }
   // Each copy as its side wrote it (of the side with more copies, ours on a tie): copies of one
   // identity may differ still (-0 and 0 are one identity), and each keeps its own literal texts.
-  const byKey = (list: readonly Added[]): Map<string, Added[]> => {
-    const map = new Map<string, Added[]>();
-    for (const k of list) {
-      const same = map.get(k.key);
-      if (same) same.push(k);
-      else map.set(k.key, [k]);
-    }
-    return map;
-  };
-  const [oursCopies, theirsCopies] = [byKey(ours), byKey(theirs)];
+  const [oursCopies, theirsCopies] = [copiesByKey(ours), copiesByKey(theirs)];
   const out: Added[] = [];
   for (const item of order) {
     const mine = oursCopies.get(item.key) ?? [];
@@ -244,16 +246,7 @@ export function mergeLog(
   const blockGap = place === 'front' ? -1 : kept.length + 1;
   // An entry anchored in front of every kept one (or behind) where the block goes too is in the block: one run, in time order.
   const gapOf = (k: Added): number => (k.gap === undefined || (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
-  const copies = (list: readonly Added[]): Map<string, Added[]> => {
-    const map = new Map<string, Added[]>();
-    for (const k of list) {
-      const same = map.get(k.key);
-      if (same) same.push(k);
-      else map.set(k.key, [k]);
-    }
-    return map;
-  };
-  const [oursCopies, theirsCopies] = [copies(oursAdded), copies(theirsAdded)];
+  const [oursCopies, theirsCopies] = [copiesByKey(oursAdded), copiesByKey(theirsAdded)];
   const copyNumber = new Map<string, number>();
   const placed = added.map((item) => {
     const c = copyNumber.get(item.key) ?? 0;
