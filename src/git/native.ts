@@ -349,18 +349,19 @@ export class NativeHistory implements GitHistory {
   }
 
   async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
-    const commit = await this.lookupCommit(rev);
-    if (!commit || !dirs.length) return new Map();
-    const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
-    const recursive = opts.recursive === true;
-    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive);
+    return this.treeEntries(rev, dirs, opts.recursive === true, 'blob');
   }
 
   async submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    return this.treeEntries(rev, dirs, false, 'commit');
+  }
+
+  /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
+  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
     const commit = await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();
     const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
-    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), false, 'commit');
+    return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive, kind);
   }
 
   async isShallow(): Promise<boolean> {
