@@ -4,7 +4,7 @@
 // git, a local bare remote, both engines.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, gitTry, headSha, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
+import { commitAll, git, gitTry, headSha, makeRepo, write, initialized, withRemote } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
 type F = { path: string; level: string; message: string; blocks?: boolean };
@@ -12,9 +12,7 @@ type F = { path: string; level: string; message: string; blocks?: boolean };
 /** The package's sources, published; then its checkpoint committed on top, not pushed yet. */
 function monorepo(): { dir: string; base: string; tip: string } {
   const dir = makeRepo();
-  const remote = tempDir('cp-remote-');
-  git(remote, ['init', '-q', '--bare']);
-  git(dir, ['remote', 'add', 'origin', remote]);
+  withRemote(dir);
   initialized(dir);
   write(dir, 'README.md', '# mono\n');
   write(dir, 'packages/app/src/index.ts', 'export {};\n');

@@ -4,7 +4,7 @@
 // 12-06). Real git, a local bare remote, both engines.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
+import { commitAll, git, gitTry, makeRepo, write, initialized, withRemote } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
 type F = { path: string; level: string; message: string; blocks?: boolean };
@@ -16,9 +16,7 @@ function vendored(): { dir: string; base: string; tip: string } {
   write(sub, 'lib/s.ts', 'export {};\n');
   commitAll(sub, 'sub init');
   const dir = makeRepo();
-  const remote = tempDir('cp-remote-');
-  git(remote, ['init', '-q', '--bare']);
-  git(dir, ['remote', 'add', 'origin', remote]);
+  withRemote(dir);
   initialized(dir);
   write(dir, 'README.md', '# demo\n');
   const base = commitAll(dir, 'init', '2026-03-13T17:40:00Z');

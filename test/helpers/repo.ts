@@ -44,6 +44,14 @@ export function tempDir(prefix = 'cp-test-'): string {
   return dir;
 }
 
+/** A bare repository, made `dir`'s origin (where a test pushes through the hook); its path. */
+export function withRemote(dir: string): string {
+  const remote = tempDir('cp-remote-');
+  git(remote, ['init', '-q', '--bare']);
+  git(dir, ['remote', 'add', 'origin', remote]);
+  return remote;
+}
+
 /** Removes every folder tempDir() made so far (in this worker, for the file that just ran). */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
