@@ -136,16 +136,18 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'done',
-    describe: 'move the action next names (past those the checkpoint marks done) into recently_done and show what is next',
+    describe: 'move the action next names (with those before it the checkpoint marks done or git shows landed) into recently_done and show what is next',
     positionals: [skill()],
     options: {
       verify: { type: 'boolean', describe: "run the action's done_when command first; pop only if it exits 0" },
       timeout: { type: 'string', describe: `seconds --verify may run before the check (its whole process group) is ended (default ${DEFAULT_VERIFY_TIMEOUT_S})` },
       complete: { type: 'boolean', describe: 'when this was the last action, mark the checkpoint complete' },
+      landed: { type: 'boolean', describe: 'record only the actions git shows landed or the checkpoint marks done (reconcile), wherever they stand' },
     },
     examples: [
-      ['checkpoint done api', 'mark the first action done'],
+      ['checkpoint done api', 'record the action next names'],
       ['checkpoint done api --verify', 'only if its done_when check passes'],
+      ['checkpoint done api --landed', 'reconcile: record the queued work that already landed'],
     ],
     load: () => import('./commands/done.js'),
   },

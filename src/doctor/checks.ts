@@ -5,6 +5,7 @@ import { projectEntry, type ProjectEntry } from '../store/safe-fs.js';
 import { quoted, shown, shownPath } from '../one-line.js';
 import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { CHECKPOINTS_DIR } from '../store/root.js';
+import { isSkillName, skillFromFileName } from '../store/skill-name.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -808,15 +809,26 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     // end. An action naming work that has not all landed ("Rebase #16 and #17") may be what comes
     // next, as `next` reads it: said, never a warning that blocks a push.
     const { landings, open } = actionLandings(words, evidence.commits, evidence.madeAfter(checkpointRel, text, after), evidence.thisRepo);
+    // A queued action is reconciled by done --landed (it records what next skips as landed, nothing else).
+    const skill = !open.length && path.startsWith('next_actions[') ? reconcileSkill(cp, checkpointRel) : null;
+    const fix = skill === null ? undefined : `checkpoint done ${skill} --landed`;
     return landings.map((l): Finding => ({
       level: open.length ? 'info' : 'warning',
       check: 'landed',
       skill: cp.skill,
       path,
-      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); ${open.length ? `${open.join(', ')} ${open.length === 1 ? 'has' : 'have'} not: check the action still holds` : 'reconcile instead of redoing it'}`,
+      message: `${quoted(text)} names ${l.ref.token}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}${l.commit.time < after ? `, dated ${iso(l.commit.time)}: before it, but made after its commit` : ''}); ${open.length ? `${open.join(', ')} ${open.length === 1 ? 'has' : 'have'} not: check the action still holds` : `reconcile instead of redoing it${fix ? ` (\`${fix}\`)` : ''}`}`,
+      ...(fix ? { fix } : {}),
       evidence: { sha: l.commit.sha, date: iso(l.commit.time), queued_at: iso(after) },
     }));
   })];
+}
+
+/** The skill name `done` takes for the checkpoint at `rel` (its file's name), else the one it records. */
+function reconcileSkill(cp: Checkpoint, rel: string | undefined): string | null {
+  if (rel !== undefined) return skillFromFileName(basename(rel));
+  // A name written in the file is printed as a command only when it is a name done takes.
+  return typeof cp.skill === 'string' && isSkillName(cp.skill) ? cp.skill : null;
 }
 
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {

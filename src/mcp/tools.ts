@@ -261,7 +261,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'done',
     command: 'done',
     title: 'Mark the first action done',
-    description: 'Move the action next names (next_actions[0], or the first after those the checkpoint marks done, which go along) into recently_done and return what is next. verify=true runs its done_when command first (only when the server was started with --allow-verify).',
+    description: 'Move the action next names (next_actions[0], or the first after those the checkpoint marks done or git shows landed, which go along) into recently_done and return what is next. landed=true records only those (reconciling queued work that already landed). verify=true runs its done_when command first (only when the server was started with --allow-verify).',
     readOnly: false,
     destructive: false,
     shape: {
@@ -269,14 +269,15 @@ export const TOOLS: ToolSpec[] = [
       skill,
       complete: z.boolean().optional().describe('when this was the last action, mark the checkpoint complete'),
       verify: z.boolean().optional().describe("run the action's done_when command first; needs `checkpoint mcp --allow-verify`"),
+      landed: z.boolean().optional().describe('record only the actions git shows landed or the checkpoint marks done, wherever they stand'),
       timeout: z.number().positive().max(MAX_VERIFY_TIMEOUT_S).optional().describe(`seconds verify may run (default ${DEFAULT_VERIFY_TIMEOUT_S}, at most ${MAX_VERIFY_TIMEOUT_S}, as the CLI's --timeout)`),
     },
     check: (a, server) =>
       a.verify && !server.allowVerify
         ? { message: 'done: verify runs a command from the checkpoint file and is off in this server', hint: 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' }
         : null,
-    argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', timeout: 'timeout' }), ...rest(a.skill)],
-    summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
+    argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', landed: 'landed', timeout: 'timeout' }), ...rest(a.skill)],
+    summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}${Array.isArray(d.also_done) && d.also_done.length ? ` (and ${d.also_done.length} before it)` : ''}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
   },
   {
     name: 'pause',

@@ -28,6 +28,8 @@ export interface AgendaItem {
   stale: boolean;
   overBudget: boolean;
   choice: ActionChoice;
+  /** Whether git shows a queued action (by its text) landed: the evidence line `next` gives, or null. */
+  landed: (text: string) => string | null;
   /** Hand-written slips (a status outside its enum, an action object without text): read as written, each with its fix. */
   repairs: RepairNote[];
 }
@@ -86,6 +88,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
       stale: isStale(checkpoint, opts.now),
       overBudget: isOverBudget(checkpoint),
       choice: chooseAction(checkpoint, (text) => byText?.get(text) ?? null),
+      landed: (text: string) => byText?.get(text) ?? null,
       repairs: repairs.get(skill) ?? [],
     };
   });

@@ -74,17 +74,52 @@ describe('next -> work -> done', () => {
     expect((await runCli(dir, ['next'])).stdout).toContain('→ Ship');
   });
 
-  it('an action whose PR landed stays first for done: reconciling it is what doctor\'s fix runs done for', async () => {
+  it('done records the action next named past one whose PR landed, which goes along; --landed records the landed one alone', async () => {
     const saved = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    const dir = repoWith(pythonWritten({ updated_at: saved, next_actions: ['Get PR #20 merged', 'Write the rate limiter', 'Ship'] }));
-    commitAll(dir, 'checkpoint: api', new Date(Date.now() - 3 * 86_400_000).toISOString());
-    write(dir, 'src/auth.ts', 'export const auth = 1;\n');
-    commitAll(dir, 'Add auth middleware (#20)');
+    const queue = ['Get PR #20 merged', 'Write the rate limiter', '[x] Tidy the imports', 'Ship'];
+    const landedRepo = () => {
+      const dir = repoWith(pythonWritten({ updated_at: saved, next_actions: queue, recently_done: [] }));
+      commitAll(dir, 'checkpoint: api', new Date(Date.now() - 3 * 86_400_000).toISOString());
+      write(dir, 'src/auth.ts', 'export const auth = 1;\n');
+      commitAll(dir, 'Add auth middleware (#20)');
+      return dir;
+    };
+    // The agent's loop: next names the rate limiter, the agent writes it, done records it.
+    const dir = landedRepo();
     expect((await runCli(dir, ['next'])).stdout).toContain('→ Write the rate limiter');
     const done = await runCli(dir, ['done', 'api', '--json']);
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Get PR #20 merged', next: 'Write the rate limiter' });
-    expect((await runCli(dir, ['next'])).stdout).toContain('→ Write the rate limiter');
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Write the rate limiter', also_done: ['Get PR #20 merged'], next: '[x] Tidy the imports' });
+    const doc = JSON.parse(read(dir, FILE));
+    expect(doc.next_actions).toEqual(['[x] Tidy the imports', 'Ship']);
+    expect(doc.recently_done.map((e: { action: string }) => e.action)).toEqual(['Write the rate limiter', 'Get PR #20 merged']);
+    expect(read(dir, FILE)).toContain('"score": 8.0');
+    expect((await runCli(dir, ['next'])).stdout).toContain('→ Ship');
+    const text = await runCli(landedRepo(), ['done', 'api']);
+    expect(text.stdout).toMatch(/^✓ done: Write the rate limiter\n {2}also done: Get PR #20 merged \(landed: .*Add auth middleware \(#20\).*\)\n {2}next: \[x\] Tidy the imports\n$/);
+
+    // Reconciling only (doctor's fix): the landed action and the ticked one go, the open ones stay.
+    const other = landedRepo();
+    const doctor = JSON.parse((await runCli(other, ['doctor', '--json'])).stdout);
+    const fix = doctor.findings.find((f: { path: string }) => f.path === 'next_actions[0]');
+    expect(fix).toMatchObject({ level: 'warning', fix: 'checkpoint done api --landed' });
+    expect(fix.message).toContain('reconcile instead of redoing it (`checkpoint done api --landed`)');
+    const reconciled = await runCli(other, ['done', 'api', '--landed', '--json']);
+    expect(reconciled.code, reconciled.stderr).toBe(0);
+    expect(JSON.parse(reconciled.stdout)).toMatchObject({ done: '[x] Tidy the imports', also_done: ['Get PR #20 merged'], next: 'Write the rate limiter' });
+    expect(JSON.parse(read(other, FILE)).next_actions).toEqual(['Write the rate limiter', 'Ship']);
+    expect((await runCli(other, ['next'])).stdout).toContain('→ Write the rate limiter');
+    expect(JSON.parse((await runCli(other, ['doctor', '--json'])).stdout).findings.filter((f: { check: string }) => f.check === 'landed')).toEqual([]);
+
+    // Nothing landed or marked: --landed refuses in one line, the file byte-identical.
+    const before = read(other, FILE);
+    const none = await runCli(other, ['done', 'api', '--landed']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('checkpoint: no queued action of "api" names work git shows landed, and none is marked done; nothing was changed; hint: checkpoint next shows what is queued; checkpoint done api records the action it names\n');
+    expect(read(other, FILE)).toBe(before);
+    const both = await runCli(other, ['done', 'api', '--landed', '--verify']);
+    expect(both.code).toBe(2);
+    expect(read(other, FILE)).toBe(before);
   });
 
   it('with every action marked done, done takes the first, as before', async () => {

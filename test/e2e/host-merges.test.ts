@@ -4,7 +4,7 @@
 // then `next` (both engines), doctor (both engines) and a real `git push` through the hook.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from '../helpers/repo.js';
+import { cli, commitAll, git, gitTry, makeRepo, tempDir, write, initialized, read } from '../helpers/repo.js';
 
 const HOSTS: { host: string; queued: string; subject: string; body: string }[] = [
   { host: 'Bitbucket Cloud', queued: 'Merge PR #12 (login)', subject: 'Merged in feature/login (pull request #12)', body: 'Add login\n\nApproved-by: Ann' },
@@ -44,9 +44,10 @@ describe('a request merged by each host counts as landed (red team s12 #4)', () 
     const blocked = gitTry(dir, ['push', 'origin', 'main']);
     expect(blocked.status, blocked.stdout + blocked.stderr).not.toBe(0);
     expect(blocked.stdout + blocked.stderr).toMatch(/names [#!]12, which landed[\s\S]*\[blocks push\]/);
-    // Reconciled (the landed action marked done) and committed: the push goes through.
-    const done = cli(dir, ['done', 'api']);
+    // Reconciled as doctor says (the landed action recorded, the open one kept) and committed: the push goes through.
+    const done = cli(dir, ['done', 'api', '--landed']);
     expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).next_actions).toEqual(['Write the login docs']);
     commitAll(dir, 'api: login merged');
     const ok = gitTry(dir, ['push', 'origin', 'main']);
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);

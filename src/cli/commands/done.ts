@@ -15,7 +15,7 @@ import { actionRepair, listFlag, readActionText, suggestEnum } from '../../proto
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { markedDone } from '../../protocol/priority.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
-import { noteKeptErrors, rootOf, skillArg } from './common.js';
+import { historyNotice, noteKeptErrors, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
@@ -54,16 +54,22 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.timeout !== undefined && !args.options.verify) {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
+  if (args.options.landed && args.options.verify) {
+    throw new CheckpointError('E_USAGE', '--landed records work git shows landed, and --verify runs a check: give one of them', { hint: `checkpoint done ${skill} --landed` });
+  }
   const act = `mark the first action of ${skill} done`;
-  // The action `next` names: past those the checkpoint itself marks done ("[x] …"), which go to
-  // recently_done before it, one write each, so the work just done is the one recorded and `next`
-  // moves on. An action whose PR landed stays first: reconciling it is what doctor's fix runs
-  // `done` for.
+  // The action `next` names: past those the checkpoint itself marks done ("[x] …") or names work git
+  // shows landed, which go to recently_done before it, one write each, so the work just done is the
+  // one recorded and `next` moves on. --landed records those alone (the reconciling doctor asks for).
   const onDisk = requireCheckpoint(root, skill, undefined, act).value;
-  const { first, ticked } = firstAction(onDisk, skill);
-  const skipped = ((onDisk as JsonObject).next_actions as JsonValue[]).slice(0, ticked).map((a) => JSON.stringify(a));
+  const queue = queuedActions(onDisk, skill);
+  const landed = await landedNow(root, ctx, skill, queue);
+  const picks = args.options.landed ? landedPicks(queue, landed, skill) : nextPicks(onDisk, queue, landed, skill);
+  const first = queue[picks[picks.length - 1]!] as NextAction;
+  const expected = picks.map((i) => JSON.stringify(queue[i]));
+  const why = (i: number) => (markedDone(queue[i]) ? 'marked done in the checkpoint' : `landed: ${landed.get(i) ?? ''}`);
   let step = 0;
-  const alsoDone: string[] = [];
+  const alsoDone: { text: string; why: string }[] = [];
 
   let next: NextAction | undefined;
   let doneText = actionText(first);
@@ -76,18 +82,24 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     stampNotes = [];
     const doc = current as JsonObject | null;
     const from = structuredClone(doc) as JsonObject;
-    // Re-read under the lock: the file may have been reset or rewritten since firstAction().
+    // Re-read under the lock: the file may have been reset or rewritten since queuedActions().
     if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.next_actions)) {
       throw new CheckpointError('E_EXISTS', `the checkpoint of "${skill}" changed meanwhile; run done again`);
     }
     const actions = doc.next_actions as NextAction[];
-    // A preview (--verify's refusals decided first) takes the marked ones off at once.
-    if (step < 0) actions.splice(0, ticked);
-    const last = step < 0 || step === ticked;
-    const popped = actions.shift();
-    // The file may have changed since we looked; pop what is first now, but never a different
-    // action than the one we verified, nor one not marked done on the way to it.
-    if (popped === undefined || (!last && JSON.stringify(popped) !== skipped[step]) || (last && args.options.verify && JSON.stringify(popped) !== JSON.stringify(first))) {
+    // A preview (--verify's refusals decided first) takes the earlier picks off at once.
+    const k = step < 0 ? picks.length - 1 : step;
+    if (step < 0) for (const i of picks.slice(0, -1).reverse()) actions.splice(i, 1);
+    // Where the pick stands now (the earlier ones are gone), and where it stood in `from`.
+    const at = picks[k]! - k;
+    const was = step < 0 ? picks[k]! : at;
+    const taken = step < 0 ? new Set(picks) : new Set([at]);
+    const keptFrom = (from.next_actions as JsonValue[]).flatMap((_, i) => (taken.has(i) ? [] : [i]));
+    const popped = actions.splice(at, 1)[0];
+    // The file may have changed since we looked. The classic case (the first action, unverified)
+    // pops what is first now; any other never takes a different action than the one chosen.
+    const lenient = picks.length === 1 && picks[0] === 0 && !args.options.verify;
+    if (popped === undefined || (!lenient && JSON.stringify(popped) !== expected[k])) {
       throw new CheckpointError('E_EXISTS', `next_actions changed ${args.options.verify ? 'while verifying' : 'meanwhile'}; run done again`);
     }
     // "In Progress" as a hand writes it is in progress to every reader: the same guard.
@@ -118,15 +130,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const wasAt = (i: number): number | undefined => (i === newAt ? undefined : i > newAt ? i - 1 : i);
     doc.recently_done = cut.kept;
     // Every value keeps its text (`\u2014` as a Python agent wrote it, `1e3`, `8.0`) in its new
-    // place: the texts as read name the places in `from`. Each action left moves up one place, each
+    // place: the texts as read name the places in `from`. Each action after the one taken moves up one place, each
     // entry kept down one (or more, past what went to history/); a repeated one keeps its own text.
     const read = new Map(texts);
-    rekeyItems(texts, literalPlace(from, ['next_actions']), from.next_actions as JsonValue[], actions as unknown as JsonValue[], actions.map((_, j) => j + 1));
+    rekeyItems(texts, literalPlace(from, ['next_actions']), from.next_actions as JsonValue[], actions as unknown as JsonValue[], keptFrom);
     rekeyItems(texts, literalPlace(from, ['recently_done']), done, cut.kept, cut.keptAt.map(wasAt));
     const placed = cut.keptAt.indexOf(newAt);
-    for (const [was, at] of record.moved) {
-      const [fromKey, fromPosition] = literalPlace(from, ['next_actions', 0, ...was]);
-      const [toKey, toPosition] = literalPlace(doc, ['recently_done', placed, ...at]);
+    for (const [part, to] of record.moved) {
+      const [fromKey, fromPosition] = literalPlace(from, ['next_actions', was, ...part]);
+      const [toKey, toPosition] = literalPlace(doc, ['recently_done', placed, ...to]);
       rebaseTexts(read, fromKey, toKey, texts);
       rebaseTexts(read, fromPosition, toPosition, texts);
     }
@@ -146,14 +158,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.verify) {
     const cmd = typeof first === 'object' ? (first.done_when as unknown) : undefined;
     if (cmd !== undefined && cmd !== null && (typeof cmd !== 'string' || cmd.includes('\0'))) {
-      throw new CheckpointError('E_INVALID', `next_actions[${ticked}].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
+      throw new CheckpointError('E_INVALID', `next_actions[${picks[picks.length - 1]!}].done_when of "${skill}" is ${typeof cmd === 'string' ? 'a string holding a NUL byte' : Array.isArray(cmd) ? 'a list' : typeof cmd === 'object' ? 'an object' : `a ${typeof cmd}`}, not a shell command; nothing was run`, {
         hint: `fix it with checkpoint update ${skill}, or mark it done without --verify`,
       });
     }
-    if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[${ticked}] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
+    if (typeof cmd !== 'string' || !cmd) throw new CheckpointError('E_USAGE', `next_actions[${picks[picks.length - 1]!}] of "${skill}" has no done_when check to verify`, { hint: `run \`checkpoint done ${skill}\` without --verify` });
     const missing = missingCommand(cmd, root);
     if (missing !== null) {
-      throw new CheckpointError('E_USAGE', `done_when ${quoted(cmd)} of next_actions[${ticked}] is not a runnable check (no command ${quoted(missing)})`, {
+      throw new CheckpointError('E_USAGE', `done_when ${quoted(cmd)} of next_actions[${picks[picks.length - 1]!}] is not a runnable check (no command ${quoted(missing)})`, {
         hint: `it reads as a note: confirm it yourself, then run \`checkpoint done ${skill}\` without --verify`,
       });
     }
@@ -172,7 +184,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let archived: { to: string; count: number } | null = null;
   let result: Awaited<ReturnType<typeof mutateCheckpoint>> | undefined;
-  for (step = 0; step <= ticked; step++) {
+  for (step = 0; step < picks.length; step++) {
     let written: HistoryWrite | null = null;
     result = await mutateCheckpoint(root, skill, {
       now: ctx.clock,
@@ -191,17 +203,18 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       undoBeforeWrite: (cause) => written?.undo(cause),
     });
     (written as HistoryWrite | null)?.settle();
-    if (step < ticked) alsoDone.push(doneText);
+    if (step < picks.length - 1) alsoDone.push({ text: doneText, why: why(picks[step]!) });
   }
   if (result === undefined) throw new Error('done: no write ran');
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
-  ctx.out.out(`✓ done: ${oneLine(doneText)}`);
-  if (alsoDone.length) ctx.out.out(`  before it, ${alsoDone.length === 1 ? 'an action the checkpoint marked done went' : `${alsoDone.length} actions the checkpoint marked done went`} to recently_done too: ${alsoDone.map((t) => oneLine(t)).join('; ')}`);
+  ctx.out.out(`✓ done: ${oneLine(doneText)}${args.options.landed ? ` (${why(picks[picks.length - 1]!)})` : ''}`);
+  // Each says why it went, in the file's words or git's: a line break in them stays in the line.
+  for (const a of alsoDone) ctx.out.out(`  also done: ${oneLine(a.text)} (${oneLine(a.why)})`);
   const nextWords = next === undefined ? undefined : nextText(next);
   ctx.out.out(next === undefined
     ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}`
@@ -234,7 +247,8 @@ function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved:
   return { entry, moved };
 }
 
-function firstAction(value: JsonValue, skill: string): { first: NextAction; ticked: number } {
+/** next_actions as a list of actions done can take, or the refusal that says how to make it one. */
+function queuedActions(value: JsonValue, skill: string): JsonValue[] {
   const actions = (value as JsonObject | null)?.next_actions;
   // One action written as a string ("Merge PR #12 then deploy"): made a list first, by the command status and next print too.
   if (typeof actions === 'string' && /\S/.test(actions)) {
@@ -261,22 +275,68 @@ function firstAction(value: JsonValue, skill: string): { first: NextAction; tick
   if (!actions?.length) {
     throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
   }
-  // Those the checkpoint marks done, ahead of the first open one (all marked: the first is taken);
-  // only ones with words to record (a `{"done": true}` without text is firstAction's to name).
-  const passed = (a: unknown) => markedDone(a) && (typeof a === 'string' || typeof (a as { text?: unknown } | null)?.text === 'string');
-  let ticked = 0;
-  while (ticked < actions.length - 1 && passed(actions[ticked])) ticked++;
-  if (ticked === actions.length - 1 && markedDone(actions[ticked])) ticked = 0;
-  const first = actions[ticked] as NextAction;
-  if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof first.text !== 'string')) {
+  return actions;
+}
+
+/**
+ * Which queued actions git shows landed (by index), with the evidence `next` gives; none when no
+ * action names a PR or ticket (no history read), the checkpoint is not readable as a whole, or git
+ * history cannot be read (said, as next says it).
+ */
+async function landedNow(root: string, ctx: Context, skill: string, queue: readonly JsonValue[]): Promise<Map<number, string>> {
+  const { buildAgenda } = await import('../../read/agenda.js');
+  const agenda = await buildAgenda({ root, now: ctx.now, skill });
+  const notice = historyNotice(agenda.historyError);
+  if (notice) ctx.out.err(notice);
+  const item = agenda.items.find((i) => i.skill === skill);
+  const out = new Map<number, string>();
+  if (item === undefined) return out;
+  queue.forEach((a, i) => {
+    const text = nextText(a);
+    const evidence = text === undefined ? null : item.landed(text);
+    if (evidence !== null) out.set(i, evidence);
+  });
+  return out;
+}
+
+/** Marked done with words to record (a `{"done": true}` without text is for pickable() to name). */
+const passed = (a: unknown) => markedDone(a) && nextText(a) !== undefined;
+
+/**
+ * The indices done takes, in order, the last being the action `next` names: those ahead of it the
+ * checkpoint marks done or git shows landed go first. When every action is such, the first alone
+ * (reconciling is one `done` per action, as next's advice says).
+ */
+function nextPicks(doc: JsonValue, queue: readonly JsonValue[], landed: ReadonlyMap<number, string>, skill: string): number[] {
+  let open = 0;
+  while (open < queue.length - 1 && (passed(queue[open]) || landed.has(open))) open++;
+  if (open === queue.length - 1 && (markedDone(queue[open]) || landed.has(open))) open = 0;
+  pickable(doc, queue, open, skill);
+  return Array.from({ length: open + 1 }, (_, i) => i);
+}
+
+/** --landed: every action git shows landed or the checkpoint marks done, wherever it stands; nothing else. */
+function landedPicks(queue: readonly JsonValue[], landed: ReadonlyMap<number, string>, skill: string): number[] {
+  const picks = queue.flatMap((a, i) => (landed.has(i) || passed(a) ? [i] : []));
+  if (!picks.length) {
+    throw new CheckpointError('E_USAGE', `no queued action of "${skill}" names work git shows landed, and none is marked done; nothing was changed`, {
+      hint: `checkpoint next shows what is queued; checkpoint done ${skill} records the action it names`,
+    });
+  }
+  return picks;
+}
+
+/** Refuses an action done cannot record (no words), with the fix status and next give. */
+function pickable(doc: JsonValue, queue: readonly JsonValue[], at: number, skill: string): void {
+  const first = queue[at];
+  if (typeof first !== 'string' && (typeof first !== 'object' || first === null || typeof (first as { text?: unknown }).text !== 'string')) {
     // The slip status and next name ({"action": "…"}), with the same exact fix.
-    const note = actionRepair(value, ticked);
+    const note = actionRepair(doc, at);
     const fix = note?.fix ? `checkpoint update ${skill} ${note.fix}` : note?.byHand;
-    throw new CheckpointError('E_INVALID', `${note ? note.problem : `next_actions[${ticked}] is neither a string nor {text, done_when?}`}; nothing was changed`, {
+    throw new CheckpointError('E_INVALID', `${note ? note.problem : `next_actions[${at}] is neither a string nor {text, done_when?}`}; nothing was changed`, {
       hint: fix ? `${fix}, then run done again` : 'fix it with checkpoint update, then run done again',
     });
   }
-  return { first, ticked };
 }
 
 /** The words of the action now first, or undefined for a hand-written item that has none (no `text` string). */

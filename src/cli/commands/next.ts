@@ -35,15 +35,14 @@ function doneHow(skipped: readonly { evidence: string }[]): string {
 
 /**
  * What clears a checkpoint whose `count` queued actions all landed, in commands that work as
- * written: `done` pops one action each time, and refuses the last one of an in_progress skill
- * unless it is finished (`--complete`) or something is queued after it.
+ * written: `done --landed` records them all, and refuses to empty an in_progress skill's queue
+ * unless it is finished (`--complete`) or something is queued after them.
  */
 export function reconcileText(skill: string, status: unknown, count: number, how = 'already landed'): string {
-  const done = `checkpoint done ${skill}`;
+  const done = `checkpoint done ${skill} --landed`;
   const head = `Reconcile ${skill}: ${count === 1 ? 'its queued action' : `all ${count} queued actions`} ${how}`;
-  if (status !== 'in_progress') return `${head}; run \`${done}\`${count === 1 ? '' : ` ${count} times`}, or rewrite next_actions`;
-  const before = count === 1 ? '' : `\`${done}\` ${count - 1 === 1 ? 'once' : `${count - 1} times`}, then `;
-  return `${head}; if ${skill} is finished run ${before}\`${done} --complete\`; else queue what comes next (\`checkpoint update ${skill} --next_actions+='...'\`) and then run \`${done}\`${count === 1 ? '' : ` ${count} times`}`;
+  if (status !== 'in_progress') return `${head}; run \`${done}\`, or rewrite next_actions`;
+  return `${head}; if ${skill} is finished run \`${done} --complete\`; else queue what comes next (\`checkpoint update ${skill} --next_actions+='...'\`) and then run \`${done}\``;
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
