@@ -170,7 +170,7 @@ describe('checkpoint mcp', () => {
       ['status', { brief: 'yes' }, /^checkpoint: invalid argument brief for tool status: expected boolean, received string; hint: tools\/list/],
       ['show', { skill: 5 }, /^checkpoint: invalid argument skill for tool show: expected string, received number; hint:/],
       // A misspelt argument is refused, not dropped: dropped, `verfy` would mark the action done unchecked.
-      ['done', { skill: 'api', verfy: true }, /^checkpoint: invalid argument for tool done: unknown argument "verfy" \(it takes cwd, skill, complete, verify, timeout\); nothing was run; hint:/],
+      ['done', { skill: 'api', verfy: true }, /^checkpoint: invalid argument for tool done: unknown argument "verfy" \(it takes cwd, skill, complete, verify, landed, timeout\); nothing was run; hint:/],
       ['resume', { skil: 'api', max_char: 10 }, /^checkpoint: invalid argument for tool resume: unknown arguments "skil", "max_char" \(it takes cwd, skill, context, max_chars, engine\); nothing was run; hint:/],
       // Inside an op too (red team, 12-04): dropped, a misspelt "op" read as a set and replaced a whole log.
       ['update', { skill: 'api', ops: [{ path: 'skill_state.run_history', value: { run: 4 }, opp: 'append' }] }, /^checkpoint: invalid argument ops\.0 for tool update: unknown key "opp"; nothing was run; hint:/],
@@ -852,6 +852,24 @@ describe('checkpoint mcp: the done tool\'s verify timeout', () => {
     expect(cli(dir, ['done', '--help']).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
     // docs/commands.md holds the README's command table whole since 12-05.
     expect(readFileSync(join(ROOT, 'docs/commands.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
+  });
+});
+
+describe('checkpoint mcp: the done tool reconciles landed work', () => {
+  it('landed=true records the action whose PR landed and keeps the open one; plain done records the one next names', async () => {
+    const dir = repo();
+    const saved = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    messy(dir, { created_at: saved, updated_at: saved, next_actions: ['Get PR #20 merged', 'Write the rate limiter', 'Ship'] });
+    commitAll(dir, 'checkpoint', new Date(Date.now() - 3 * 86_400_000).toISOString());
+    write(dir, 'src/auth.ts', 'export const auth = 1;\n');
+    commitAll(dir, 'Add auth middleware (#20)');
+    const c = await connect(dir);
+    const r = await call(c, 'done', { skill: 'api', landed: true });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(text(r)).toMatch(/^done: Get PR #20 merged; next: Write the rate limiter/);
+    expect(disk(dir).next_actions).toEqual(['Write the rate limiter', 'Ship']);
+    const plain = await call(c, 'done', { skill: 'api' });
+    expect(text(plain)).toMatch(/^done: Write the rate limiter; next: Ship/);
   });
 });
 
