@@ -29,6 +29,36 @@ export function detectFormat(text: string): TextFormat {
   return { indent, eol, finalNewline, bom };
 }
 
+/**
+ * How a file writes characters past ASCII when it writes each as a `\u` escape and none raw
+ * (Python's json.dump does by default): 'lower' or 'upper' hex as its escapes are; else null. A
+ * rewrite then escapes what it adds the same way, so a Python agent's next save leaves those
+ * lines as they are.
+ */
+export function nonAsciiEscapes(text: string): 'lower' | 'upper' | null {
+  // A leading BOM is the file's, not a character of a string.
+  if (/[^\x00-\x7f]/.test(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) return null;
+  // An escape of a code unit past 0x7f (not a literal backslash before "u": an even run of backslashes before it).
+  // The case is the first such escape's that has a letter in it (\u2014 has none).
+  let found: 'lower' | 'upper' | null = null;
+  for (const m of text.matchAll(/(?:^|[^\\])(?:\\\\)*\\u(00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})/g)) {
+    if (/[A-F]/.test(m[1]!)) return 'upper';
+    if (/[a-f]/.test(m[1]!)) return 'lower';
+    found = 'lower';
+  }
+  return found;
+}
+
+/** `text` with every character past ASCII written as a `\u` escape (in JSON, such a character stands only inside a string). */
+export function escapeNonAscii(text: string, hex: 'lower' | 'upper'): string {
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const body = bom ? text.slice(1) : text;
+  return bom + body.replace(/[^\x00-\x7f]/g, (c) => {
+    const code = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${hex === 'upper' ? code.toUpperCase() : code}`;
+  });
+}
+
 export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT): string {
   let out = format.texts?.size ? stringifyKeepingTexts(value as JsonValue, format.indent, format.texts) : JSON.stringify(value, null, format.indent || undefined);
   if (format.eol !== '\n') out = out.replace(/\n/g, format.eol);

@@ -8,7 +8,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
-import { DEFAULT_FORMAT, detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
+import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
@@ -410,7 +410,11 @@ interface Prepared {
  * protocol/layout.ts); a new file laid out in `format`. `format.texts`: the texts the write keeps.
  */
 export function checkpointText(current: CheckpointFile | null, next: JsonValue, format: TextFormat): string {
-  return current ? formatKeepingLayout(current.text, current.value, next, format, current.format.texts) : formatJson(next, format);
+  if (!current) return formatJson(next, format);
+  const text = formatKeepingLayout(current.text, current.value, next, format, current.format.texts);
+  // A file that escapes every character past ASCII gets what this write adds escaped too.
+  const hex = nonAsciiEscapes(current.text);
+  return hex === null ? text : escapeNonAscii(text, hex);
 }
 
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */

@@ -57,6 +57,34 @@ describe('slips refused in one line, the file byte-identical', () => {
   });
 });
 
+describe('a Python agent\'s file (json.dump escapes every character past ASCII)', () => {
+  const escaped = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+  it('a write escapes what it adds the same way: the next Python save rewrites no line of it', async () => {
+    const text = escaped(pythonWritten());
+    expect(text).toContain('"progress_summary": "Schema drafted \\u2014 migration next."');
+    const dir = repoWith(text);
+    const r = await runCli(dir, ['update', 'api', '--progress_summary=Migration done — ✅ 🚀', '--next_actions+=Tell the café team']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = read(dir, FILE);
+    expect(after).not.toMatch(/[^\x00-\x7f]/);
+    expect(after).toContain('"progress_summary": "Migration done \\u2014 \\u2705 \\ud83d\\ude80"');
+    expect(after).toContain('"Tell the caf\\u00e9 team"');
+    expect(after).toContain('"score": 8.0');
+    const doc = JSON.parse(after);
+    expect([doc.progress_summary, doc.next_actions.at(-1)]).toEqual(['Migration done — ✅ 🚀', 'Tell the café team']);
+    // What json.dumps(doc, indent=4) would write, 8.0 apart: the same text.
+    expect(after).toBe(escaped(`${JSON.stringify(doc, null, 4).replace('"score": 8', '"score": 8.0')}\n`));
+  });
+
+  it('a file that writes them raw gets them raw', async () => {
+    const dir = repoWith(pythonWritten());
+    expect((await runCli(dir, ['update', 'api', '--next_actions+=Tell the café team'])).code).toBe(0);
+    expect(read(dir, FILE)).toContain('"Tell the café team"');
+    expect(read(dir, FILE)).toContain('Schema drafted — migration next.');
+  });
+});
+
 describe('next -> work -> done', () => {
   it('done records the action next named, taking the ones the checkpoint marked done before it along', async () => {
     const dir = repoWith(pythonWritten({ next_actions: ['[x] Write the migration', { text: 'Run the migration on staging', done: false }, 'Ship'], recently_done: [] }));

@@ -1,7 +1,7 @@
 // Formatting detected on read and reproduced on write, and the scaffold/stamp helpers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FORMAT, detectFormat, formatJson } from '../../src/protocol/format.js';
+import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { scaffoldCheckpoint, stampWrite } from '../../src/protocol/scaffold.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
@@ -100,6 +100,37 @@ describe('scaffold and stamp', () => {
         expect(notes.length).toBe(Date.parse(d.updated_at as string) < Date.parse(updated) ? 1 : 0);
         expect(validateCheckpoint(d, { now }).errors).toEqual([]);
       }),
+    );
+  });
+});
+
+describe('a file that escapes every character past ASCII (Python json.dump by default)', () => {
+  it('is told apart from one that writes them raw, or a literal backslash before u', () => {
+    expect(nonAsciiEscapes('{"a": "Caf\\u00e9 \\u2014 ok"}\n')).toBe('lower');
+    expect(nonAsciiEscapes('{"a": "Caf\\u00E9"}\n')).toBe('upper');
+    expect(nonAsciiEscapes('{"a": "\\u2014 Caf\\u00E9"}\n')).toBe('upper');
+    expect(nonAsciiEscapes('\uFEFF{"a": "Caf\\u00e9"}\n')).toBe('lower');
+    // Raw somewhere: the file is written raw, whatever else it escapes.
+    expect(nonAsciiEscapes('{"a": "Caf\\u00e9", "b": "—"}\n')).toBeNull();
+    // Nothing past ASCII, or only ASCII escaped (\u0041), or a path's backslash before u: no sign either way.
+    expect(nonAsciiEscapes('{"a": "plain"}\n')).toBeNull();
+    expect(nonAsciiEscapes('{"a": "\\u0041"}\n')).toBeNull();
+    expect(nonAsciiEscapes('{"a": "C:\\\\u00e9\\\\x"}\n')).toBeNull();
+    expect(nonAsciiEscapes('{"a": "C:\\\\\\u00e9"}\n')).toBe('lower');
+  });
+
+  it('escapes what a write adds, the same value, the BOM left as the file start', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.boolean(), fc.constantFrom('lower' as const, 'upper' as const), (s, bom, hex) => {
+        const text = `${bom ? '\uFEFF' : ''}${JSON.stringify({ s, n: [s] }, null, 4)}\n`;
+        const out = escapeNonAscii(text, hex);
+        expect(/[^\x00-\x7f]/.test(bom ? out.slice(1) : out)).toBe(false);
+        expect(out.startsWith('\uFEFF')).toBe(bom);
+        expect(JSON.parse(bom ? out.slice(1) : out)).toEqual({ s, n: [s] });
+        // Read back as written: upper only where an escape has a letter (\u2014 has none).
+        if (/[^\x00-\x7f]/.test(s)) expect(nonAsciiEscapes(out)).toBe(hex === 'upper' && /\\u[0-9A-F]*[A-F]/.test(out) ? 'upper' : 'lower');
+      }),
+      { numRuns: 300 },
     );
   });
 });
