@@ -41,7 +41,7 @@ export function nonAsciiEscapes(text: string): 'lower' | 'upper' | null {
   // An escape of a code unit past 0x7f (not a literal backslash before "u": an even run of backslashes before it).
   // The case is the first such escape's that has a letter in it (\u2014 has none).
   let found: 'lower' | 'upper' | null = null;
-  for (const m of text.matchAll(/(?:^|[^\\])(?:\\\\)*\\u(00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})/g)) {
+  for (const m of text.matchAll(/(?<!\\)(?:\\\\)*\\u(00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})/g)) {
     if (/[A-F]/.test(m[1]!)) return 'upper';
     if (/[a-f]/.test(m[1]!)) return 'lower';
     found = 'lower';
