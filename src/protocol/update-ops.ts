@@ -45,7 +45,7 @@ export function parseUpdateFlag(flag: string): UpdateOp {
   // `--next_actions-=Third` reads as removal, but there is no -= : it would name a new field "next_actions-".
   if (rawPath.endsWith('-')) {
     const field = rawPath.slice(0, -1);
-    throw usage(flag, `there is no -= (this would write a new field ${JSON.stringify(rawPath.split('.').pop())})`, `to set the list without that item: --${field}:json='[...]'${field === 'next_actions' ? '; to move the first action to recently_done: checkpoint done <skill>' : ''}; the checkpoint was not changed`);
+    throw usage(flag, `there is no -= (this would write a new field ${JSON.stringify(rawPath.split('.').pop())})`, `to set the list without that item: --${field}:json='[...]'${field === 'next_actions' ? '; to record the action next names as done: checkpoint done <skill>' : ''}; the checkpoint was not changed`);
   }
   const path = pathSegments(flag, rawPath);
   let value: JsonValue = raw;
