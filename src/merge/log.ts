@@ -239,13 +239,25 @@ export function mergeLog(
   const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
   const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
   // In time order: newest first in front, oldest first behind (entries between kept ones: below).
-  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, place === 'front' ? -1 : 1);
+  // Sides at opposite ends: the log's own time direction, when it runs in time order (below).
+  const direction0 = places.size === 2 ? timeDirection(base, policy) : undefined;
+  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, direction0 ?? (place === 'front' ? -1 : 1));
 
   // Each added copy's gap: -1 the front block, kept.length + 1 the end block; a copy both sides
   // added in different places takes the earlier, whichever side is ours.
   const blockGap = place === 'front' ? -1 : kept.length + 1;
+  // The sides put theirs at opposite ends (one restored older records in front of an oldest-first
+  // log, the other logged a new one behind): each record goes to the end its time puts it at
+  // beside the first entry kept, when the log runs in time order and both say when; else to the
+  // field's usual end. Decided by the record, never by which side is ours.
+  const firstKept = head > 0 ? base[0] : (kept[0]?.entry ?? (tail > 0 ? base[base.length - tail] : undefined));
+  const firstTime = direction0 === undefined || firstKept === undefined ? undefined : logEntryTime(firstKept, policy);
+  const blockOf = (k: Added): number => {
+    const t = firstTime === undefined ? undefined : logEntryTime(k.entry, policy);
+    return t === undefined ? blockGap : direction0! * (t - firstTime!) < 0 ? -1 : kept.length + 1;
+  };
   // An entry anchored in front of every kept one (or behind) where the block goes too is in the block: one run, in time order.
-  const gapOf = (k: Added): number => (k.gap === undefined || (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
+  const gapOf = (k: Added): number => (k.gap === undefined ? blockOf(k) : (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
   const [oursCopies, theirsCopies] = [copiesByKey(oursAdded), copiesByKey(theirsAdded)];
   const copyNumber = new Map<string, number>();
   const placed = added.map((item) => {
@@ -268,7 +280,7 @@ export function mergeLog(
   const direction = byGap.size > 1 || !byGap.has(blockGap) ? timeDirection(base, policy) : undefined;
   if (direction !== undefined)
     for (const [g, list] of byGap) {
-      if (g === blockGap || list.length < 2) continue;
+      if (g === -1 || g === kept.length + 1 || list.length < 2) continue;
       const time = (p: (typeof placed)[number]) => logEntryTime(p.item.entry, policy);
       list.sort((x, y) => {
         const [tx, ty] = [time(x), time(y)];

@@ -981,11 +981,50 @@ describe('log additions go where the sides put them (red team, 12-04)', () => {
     expect((value as any).skill_state.run_history.map((e: any) => e.id)).toEqual(['r4', 'r3', 'r2', 'r1']);
   });
 
-  it('sides that disagree (one appends, one prepends) fall back to the field\'s declared order', () => {
+  it('sides that disagree (one appends, one prepends) put each record where its time falls beside the kept ones, whichever side is ours', () => {
+    const actions = (v: unknown) => (v as any).recently_done.map((e: any) => e.action);
+    // Both newer than every kept entry: behind them, oldest first.
     const ours = edit((d) => d.recently_done.push(done('ours', 4)), oldestFirst);
     const theirs = edit((d) => d.recently_done.unshift(done('theirs', 3)), oldestFirst);
-    const { value } = merge3(oldestFirst, ours, theirs);
-    expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['ours', 'theirs', 'one', 'two']);
+    expect(actions(merge3(oldestFirst, ours, theirs).value)).toEqual(['one', 'two', 'theirs', 'ours']);
+    expect(actions(merge3(oldestFirst, theirs, ours).value)).toEqual(['one', 'two', 'theirs', 'ours']);
+    // One branch restored an older record in front, the other logged a new one behind (red team 12-06 #3).
+    const later = edit((d) => (d.recently_done = [done('two', 2), done('three', 3)]));
+    const restored = edit((d) => d.recently_done.unshift(done('one', 1)), later);
+    const logged = edit((d) => d.recently_done.push(done('four', 4)), later);
+    expect(actions(merge3(later, restored, logged).value)).toEqual(['one', 'two', 'three', 'four']);
+    expect(actions(merge3(later, logged, restored).value)).toEqual(['one', 'two', 'three', 'four']);
+    // Records that do not say when: the field's declared order (newest first: in front).
+    const untimed = edit((d) => (d.recently_done = [{ action: 'one' }, { action: 'two' }]));
+    const front = edit((d) => d.recently_done.unshift({ action: 'zero' }), untimed);
+    const end = edit((d) => d.recently_done.push({ action: 'three' }), untimed);
+    expect(actions(merge3(untimed, front, end).value)).toEqual(actions(merge3(untimed, end, front).value));
+    expect(actions(merge3(untimed, front, end).value).slice(2)).toEqual(['one', 'two']);
+  });
+
+  it('property: one side adding older records, the other newer ones, each at its end of a timed log: time order, every record once, whichever side is ours', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 28 }), { minLength: 3, maxLength: 12 }), fc.nat(), fc.nat(), fc.boolean(), fc.boolean(), (days, a, b, oursOlder, newestFirst) => {
+        const sorted = [...days].sort((x, y) => x - y);
+        const from = a % (sorted.length - 2);
+        const baseDays = sorted.slice(from, from + 2 + (b % 3));
+        const older = sorted.filter((d) => d < baseDays[0]!);
+        const newer = sorted.filter((d) => d > baseDays[baseDays.length - 1]!);
+        const entry = (d: number) => ({ at: `2026-03-${String(d).padStart(2, '0')}T10:00:00Z`, action: `d${d}` });
+        const inOrder = (ds: number[]) => (newestFirst ? [...ds].sort((x, y) => y - x) : [...ds].sort((x, y) => x - y)).map(entry);
+        const field = newestFirst ? 'recently_done' : 'eval_scores';
+        const doc = (ds: number[]) => edit((d) => (d[field] = inOrder(ds)));
+        // What restore (older records) and a new run (a newer one) each write, at the end time puts them.
+        const [withOlder, withNewer] = [doc([...older, ...baseDays]), doc([...baseDays, ...newer])];
+        const [o, t] = oursOlder ? [withOlder, withNewer] : [withNewer, withOlder];
+        const merged = merge3(doc(baseDays), o, t);
+        expect(merged.conflicts).toEqual([]);
+        const got = ((merged.value as any)[field] as { action: string }[]).map((e) => e.action);
+        expect(((merge3(doc(baseDays), t, o).value as any)[field] as { action: string }[]).map((e) => e.action)).toEqual(got);
+        expect(got).toEqual(inOrder([...older, ...baseDays, ...newer]).map((e) => e.action));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('property: when every side that added put its entries at the same end, they are all there, each side in its own order', () => {
