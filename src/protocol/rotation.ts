@@ -352,6 +352,34 @@ export function logPathIn(doc: JsonObject, dotted: string): string[] {
  * them from: before the log's entries (the oldest, in an appended log), after them in a
  * newest-first one (recently_done), newest first. Mutates `doc`.
  */
+/**
+ * The live log and the records put back merged by time, or null when a record does not say when
+ * or the live log is not in time order. Equal times: a record put back goes before a live one in
+ * a log running oldest first (it was logged earlier), after it in one running newest first.
+ */
+function inTimeOrder(live: readonly JsonValue[], back: ReadonlyArray<{ i: number; entry: JsonValue }>, policy: LogPolicy): RestoredLog['from'] | null {
+  const liveTimes = live.map((e) => logEntryTime(e, policy));
+  const backTimes = back.map(({ entry }) => logEntryTime(entry, policy));
+  if (!back.length || liveTimes.some((t) => t === undefined) || backTimes.some((t) => t === undefined)) return null;
+  let direction = 0;
+  for (let k = 1; k < liveTimes.length; k++) {
+    const step = Math.sign(liveTimes[k]! - liveTimes[k - 1]!);
+    if (step === 0) continue;
+    if (direction !== 0 && step !== direction) return null;
+    direction = step;
+  }
+  if (direction === 0) direction = policy.order === 'newest-first' ? -1 : 1;
+  const restored = back.map((b, k) => ({ file: b.i, t: backTimes[k]!, k })).sort((x, y) => direction * (x.t - y.t) || x.k - y.k);
+  const out: RestoredLog['from'] = [];
+  let j = 0;
+  for (let i = 0; i < live.length; i++) {
+    while (j < restored.length && (direction * (restored[j]!.t - liveTimes[i]!) < 0 || (restored[j]!.t === liveTimes[i] && direction === 1))) out.push({ file: restored[j++]!.file });
+    out.push({ live: i });
+  }
+  while (j < restored.length) out.push({ file: restored[j++]!.file });
+  return out;
+}
+
 export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts: RestoreOptions): RestoreCount {
   let restored = 0;
   let left = 0;
@@ -384,8 +412,24 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     // Counted as a multiset of whole records: each copy accounted for leaves out one equal entry, no more.
     const have = new Map<string, number>();
     const add = (k: string, n: number) => have.set(k, (have.get(k) ?? 0) + n);
+    const policy = policyFor(path);
     if (opts.mode === 'missing') for (const e of current) add(canonicalJson(e), 1);
+    // A record that says when it happened is one record (a merge keeps it once): two branches that
+    // archived the same records into two files, then merged, name both files, and the second one
+    // restored gives back only what the first did not. Records without a time may repeat in a log:
+    // every copy the file holds comes back.
+    const timedLive = new Map<string, number>();
+    const rule = policyFor(path, opts.extra);
+    if (opts.mode === 'all' && rule.kind === 'log') {
+      for (const e of current) {
+        if (logEntryTime(e, rule) === undefined) continue;
+        const k = canonicalJson(e);
+        timedLive.set(k, (timedLive.get(k) ?? 0) + 1);
+      }
+    }
     for (const [k, n] of opts.elsewhere?.get(dotted) ?? []) add(k, n);
+    // A live copy a crashed rotation left (elsewhere) is the same copy: counted once.
+    for (const [k, n] of timedLive) have.set(k, Math.max(have.get(k) ?? 0, n));
     // Indices into the file's entries of the ones that come back.
     let back = entries.flatMap((e, i) => {
       const k = canonicalJson(e);
@@ -395,7 +439,6 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     });
     const live = current.map((_, i) => ({ live: i }));
     let from: RestoredLog['from'];
-    const policy = policyFor(path);
     if (policy.kind === 'log' && policy.order === 'newest-first') {
       // Appended batch after batch, oldest batch first: in the live log's direction again when
       // every entry says when (a hand-kept log may run oldest-first: done and cut read it so too).
@@ -407,6 +450,9 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     } else {
       from = [...back.map((i) => ({ file: i })), ...live];
     }
+    // Every record says when and the live log runs in time order: each record put back goes where
+    // its time falls (two files that overlapped restore in order, whichever is restored first).
+    if (rule.kind === 'log') from = inTimeOrder(current, back.map((i) => ({ i, entry: entries[i]! })), rule) ?? from;
     const after = from.map((f) => ('live' in f ? current[f.live]! : entries[f.file]!));
     parent[key] = after;
     opts.placed?.push({ path, dotted, before: had === undefined ? undefined : current, after, from });

@@ -320,6 +320,11 @@ export interface MutateOptions {
    * (restore; done and update name rotate when it would make room). Undefined: the general advice.
    */
   refused?: string | ((next: JsonValue, now: Date) => string | undefined);
+  /**
+   * Errors the write brings back rather than makes (restore puts archived records back as they
+   * were, a date-only `at` included): kept and said, as the file's own, not refused.
+   */
+  broughtBack?: (error: FileError) => boolean;
 }
 
 export interface MutateResult {
@@ -437,7 +442,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now, sizeBytes });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
-  const introduced = current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next);
+  const introduced = (current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next)).filter((e) => !opts.broughtBack?.(e));
   if (introduced.length) refuseInvalid(root, path, introduced, current === null);
   return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)), now };
 }

@@ -14,6 +14,7 @@ import { compileExtraLogs } from '../protocol/fields.js';
 import { readConfigFor } from './config.js';
 import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
+import { pathKeys } from '../protocol/path.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { checkpointPath, display, instantOf, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
 import { refuseConflicted } from './index-conflicts.js';
@@ -187,8 +188,14 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   let count = { restored: 0, left: 0 };
   let named = false;
   let crashed = false;
+  // Where the records put back stand in the result: their errors were the file's before they moved out.
+  let putBack: RestoredLog[] = [];
   const result = await mutateCheckpoint(root, skill, {
     act: `restore ${name} into it`,
+    broughtBack: (e) => {
+      const keys = pathKeys(e.path);
+      return keys !== null && putBack.some((log) => log.path.every((k, i) => keys[i] === k) && typeof keys[log.path.length] === 'number' && 'file' in (log.from[keys[log.path.length] as number] ?? {}));
+    },
     refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
     now,
     change: (current, texts) => {
@@ -199,6 +206,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
       const file = value as unknown as RotationFile;
       named = rotationPointers(doc).includes(pointer);
       const placed: RestoredLog[] = [];
+      putBack = placed;
       if (named) {
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);

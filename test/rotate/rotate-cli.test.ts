@@ -507,7 +507,7 @@ describe('restore after rotate, with repeated records (red team s12 #1)', () => 
     const [file] = historyFiles(dir);
     expect(doc(dir, `${HISTORY}/${file}`).entries['skill_state.run_history']).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }]); // the third is also still live
     const r = await runCli(dir, ['restore', file!]);
-    expect(r.stdout).toMatch(/put 2 rotated entries back .*; 1 was already in it \(written by a rotate stopped before its checkpoint write\)/);
+    expect(r.stdout).toMatch(/put 2 rotated entries back .*; 1 was already in it \(the same records: .*left by a rotate stopped before its checkpoint write\)/);
     expect(state(dir).rotated_to).toBeUndefined();
     expect(state(dir).run_history).toEqual([{ ok: 1 }, { ok: 1 }, { ok: 1 }, { ok: 2 }, { ok: 2 }, { ok: 1 }]); // every event once
   });

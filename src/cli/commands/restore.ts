@@ -36,7 +36,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const left = r.already ?? 0;
   if (!left) ctx.out.out(back);
   // Said, never silent: which entries stayed out, and why they count as already back.
-  else if (r.named) ctx.out.out(`${back}; ${left} ${left === 1 ? 'was' : 'were'} already in it (written by a rotate stopped before its checkpoint write)`);
+  else if (r.named) ctx.out.out(`${back}; ${left} ${left === 1 ? 'was' : 'were'} already in it (the same records: put back from another rotation file that held them too, when two branches rotated the same log, or left by a rotate stopped before its checkpoint write)`);
   else ctx.out.out(`${back}; ${left} left out as already there (in it, or in a rotation file it names): its skill_state.rotated_to does not name this one, so this file was restored before or is an earlier checkpoint's`);
   return 0;
 }
