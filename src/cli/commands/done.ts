@@ -305,7 +305,7 @@ const passed = (a: unknown) => markedDone(a) && nextText(a) !== undefined;
 /**
  * The indices done takes, in order, the last being the action `next` names: those ahead of it the
  * checkpoint marks done or git shows landed go first. When every action is such, the first alone
- * (reconciling is one `done` per action, as next's advice says).
+ * (one at a time; `--landed` takes them all, as next's reconcile advice says).
  */
 function nextPicks(doc: JsonValue, queue: readonly JsonValue[], landed: ReadonlyMap<number, string>, skill: string): number[] {
   let open = 0;
