@@ -21,6 +21,7 @@ import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from
 import { treeDir } from './tree-files.js';
 import { entryDiff } from './tree-diff.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
+import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
 import { commitHeader, DeepReader, mayName, tokenBytes, type WalkCommit } from './deep-walk.js';
 import { DeepThread } from './deep-thread.js';
 import { indexBlobIds, uncheckedPaths } from './skip-worktree.js';
@@ -253,6 +254,27 @@ export class IsoHistory implements GitHistory {
     });
   }
 
+  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]> {
+    return this.guard('listing pushed commits', async () => {
+      const reader = await this.reader();
+      const found: FoundRange[] = [];
+      for (const { from, to } of ranges) {
+        const tip = await lookupCommit(reader, to);
+        const base = tip === null || from === null ? null : await lookupCommit(reader, from);
+        found.push({ tip: tip?.sha ?? null, base: base?.sha ?? null });
+      }
+      // One walk per base for all its tips, each commit described once (pushed-sets.ts).
+      const remotes = await this.remoteTips(reader);
+      const walks = new Map<string, Map<string, CommitInfo>>();
+      for (const [base, tips] of tipsByBase(found)) {
+        const walked = new Map<string, CommitInfo>();
+        for (const commit of await between(reader, tips, [...(base ? [base] : []), ...remotes])) walked.set(commit.sha, await describeOwn(reader, commit));
+        walks.set(base, walked);
+      }
+      return sentByRange(found, walks);
+    });
+  }
+
   /** Commits the remote-tracking refs point at (tags and other objects skipped). */
   private async remoteTips(reader: ObjectReader): Promise<string[]> {
     const git = await this.git();
@@ -339,6 +361,13 @@ export class IsoHistory implements GitHistory {
 
   async filesIn(rev: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     return this.treeEntries(rev, dirs, opts.recursive === true, 'blob');
+  }
+
+  async filesInEach(revs: readonly string[], dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>[]> {
+    // In process, each tree read once (the object cache): one commit after another.
+    const out: Map<string, string>[] = [];
+    for (const rev of revs) out.push(await this.filesIn(rev, dirs, opts));
+    return out;
   }
 
   async submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>> {

@@ -17,6 +17,7 @@ import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
+import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -40,6 +41,16 @@ const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%ct %at%x00%B';
 const MARKED_LOG_FORMAT = '--format=%x1e%m%H%x00%P%x00%ct %at%x00%B';
 /** Each commit's file changes against its first parent, as parseLog reads them (it pairs exact renames). */
 const RAW_CHANGES = ['--no-renames', '--raw', '--no-abbrev', '-r', '-z', '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color'];
+
+/** Tips one `git log` of pushedCommitsEach names at most (41 bytes each on its command line). */
+const MAX_TIPS_PER_WALK = 1000;
+
+/** `items` in runs of at most `size`. */
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const runs: T[][] = [];
+  for (let i = 0; i < items.length; i += size) runs.push(items.slice(i, i + size));
+  return runs;
+}
 
 /** Characters special in a POSIX extended regular expression, each escaped to match itself. */
 const ERE_SPECIAL = /[\\.[\](){}*+?|^$]/g;
@@ -100,6 +111,8 @@ export class NativeHistory implements GitHistory {
   private readonly knownCommits = new Set<string>();
   /** lookupCommit's answers for full commit names. */
   private readonly foundCommits = new Map<string, Promise<{ sha: string; time: number } | null>>();
+  /** treeListing's answers: a tree never changes. */
+  private readonly treeListings = new Map<string, Promise<Map<string, string>>>();
 
   constructor(readonly dir: string) {}
 
@@ -289,6 +302,43 @@ export class NativeHistory implements GitHistory {
     return commits.sort(newestFirst);
   }
 
+  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]> {
+    // Every end looked up in one process, then one walk per base (most often one: new refs have
+    // none) for all its tips; each range's commits are found in its walk (pushed-sets.ts).
+    const ends = await this.commitsNamed(ranges.flatMap((r) => [r.to, r.from ?? '']));
+    const found: FoundRange[] = ranges.map((_, i) => ({ tip: ends[2 * i] ?? null, base: ends[2 * i + 1] ?? null }));
+    const walks = new Map<string, Map<string, CommitInfo>>();
+    await Promise.all([...tipsByBase(found)].flatMap(([base, tips]) => {
+      const walked = new Map<string, CommitInfo>();
+      walks.set(base, walked);
+      // A spawn's arguments stay well under what the system passes, however many refs are pushed.
+      return chunked(tips, MAX_TIPS_PER_WALK).map(async (part) => {
+        const args = ['log', ...RAW_CHANGES, LOG_FORMAT, ...part, ...(base ? [`^${base}`] : []), '--not', '--remotes', '--'];
+        for (const c of parseLog((await this.git(args)).stdout)) walked.set(c.sha, c);
+      });
+    }));
+    const merges = [...walks.values()].flatMap((walked) => [...walked.values()].filter((c) => c.parents.length > 1));
+    if (merges.length) {
+      // As pushedCommits: a merge's own changes, one diff-tree for every walk's merges.
+      const own = await this.mergeOwnPaths([...new Set(merges.map((c) => c.sha))]);
+      for (const c of merges) {
+        const paths = own.get(c.sha) ?? new Set<string>();
+        c.ownChanges = c.changes.filter((ch) => paths.has(ch.path) || (ch.from !== undefined && paths.has(ch.from)));
+      }
+    }
+    return sentByRange(found, walks);
+  }
+
+  /**
+   * The commit each name is (lookupCommit's answers), those not yet known asked in one process: a
+   * name resolveCommits found (doctor peels every pushed end first) is not asked again.
+   */
+  private async commitsNamed(names: readonly string[]): Promise<(string | null)[]> {
+    const unknown = [...new Set(names.filter((n) => !this.knownCommits.has(n)))];
+    const looked = new Map(unknown.length ? (await this.resolveCommits(unknown)).map((sha, i) => [unknown[i]!, sha]) : []);
+    return names.map((n) => (this.knownCommits.has(n) ? n : looked.get(n) ?? null));
+  }
+
   /** Each merge's paths whose result differs from every parent (`git diff-tree -c`). */
   private async mergeOwnPaths(merges: readonly string[]): Promise<Map<string, Set<string>>> {
     const args = ['diff-tree', '--stdin', '-c', '--raw', '--no-abbrev', '-z', '-r', '--no-renames', '--ignore-submodules=none', '--no-relative', '--no-color'];
@@ -356,9 +406,52 @@ export class NativeHistory implements GitHistory {
     return this.treeEntries(rev, dirs, false, 'commit');
   }
 
+  async filesInEach(revs: readonly string[], dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>[]> {
+    const recursive = opts.recursive === true;
+    const wanted = [...new Set(dirs.map(treeDir))];
+    // A folder named through "." or "..", or holding a line break, is no `<commit>:<path>` line to
+    // ask cat-file: each commit listed as filesIn lists it.
+    if (!wanted.length || wanted.some((d) => d.includes('\n') || (d !== '' && d.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')))) {
+      return Promise.all(revs.map((rev) => this.filesIn(rev, dirs, opts)));
+    }
+    const commits = await this.commitsNamed(revs);
+    // Each folder's tree in each commit, in one process: many commits share one (a pushed tag and
+    // its neighbours' .checkpoints), and each tree is listed once.
+    const asked = [...new Set(commits.filter((c): c is string => c !== null))];
+    const lines = asked.flatMap((sha) => wanted.map((d) => (d === '' ? `${sha}^{tree}` : `${sha}:${d}`)));
+    const out = lines.length ? (await this.git(['cat-file', '--batch-check'], [], `${lines.join('\n')}\n`)).stdout.split('\n') : [];
+    const trees = new Map<string, string | null>(lines.map((line, i) => {
+      const [oid, type] = (out[i] ?? '').split(' ');
+      return [line, type === 'tree' && oid !== undefined && /^[0-9a-f]{40}$/.test(oid) ? oid : null];
+    }));
+    const listings = new Map<string, Promise<Map<string, string>>>();
+    for (const oid of new Set(trees.values())) if (oid !== null) listings.set(oid, this.treeListing(oid, recursive, 'blob'));
+    return Promise.all(commits.map(async (sha) => {
+      const files = new Map<string, string>();
+      if (sha === null) return files;
+      for (const d of wanted) {
+        const oid = trees.get(d === '' ? `${sha}^{tree}` : `${sha}:${d}`);
+        if (oid) for (const [path, blob] of await listings.get(oid)!) files.set(d === '' ? path : `${d}/${path}`, blob);
+      }
+      return files;
+    }));
+  }
+
+  /** The entries of `kind` in tree `oid` (every depth: `recursive`), by their paths in it; each tree listed once a run. */
+  private treeListing(oid: string, recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
+    const key = `${oid}\0${recursive}\0${kind}`;
+    let listing = this.treeListings.get(key);
+    if (!listing) {
+      this.treeListings.set(key, (listing = this.git(['ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-tree', oid]).then((r) => parseTreeListing(r.stdout, [''], recursive, kind))));
+      listing.catch(() => this.treeListings.delete(key));
+    }
+    return listing;
+  }
+
   /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
   private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
-    const commit = await this.lookupCommit(rev);
+    // A tip resolveCommits found (the pushed ones) is a commit already: not looked up again.
+    const commit = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();
     const specs = [...new Set(dirs.map(treeDir))].map((d) => (d ? `${d}/` : './'));
     return parseTreeListing((await this.git(['--literal-pathspecs', 'ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-name', commit.sha, '--', ...specs])).stdout, dirs.map(treeDir), recursive, kind);

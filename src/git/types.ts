@@ -147,11 +147,18 @@ export interface GitHistory {
    */
   pushedCommits(from: string | null, to: string): Promise<CommitInfo[]>;
   /**
+   * pushedCommits of each range, in order: the same answers, asked together (a push of many refs:
+   * one walk for all the ranges that share a base). A commit two ranges send may be one object in both.
+   */
+  pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]>;
+  /**
    * The files (blobs and links, not submodules) directly in each of `dirs` (repo-relative, '' for
    * the top) in commit `rev`'s tree (a hex object name), path -> blob id; with `recursive`, every
    * file at any depth under them. Empty when `rev` names no commit here.
    */
   filesIn(rev: string, dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>>;
+  /** filesIn of each of `revs`, in order: the same answers, asked together (commits sharing a folder's tree list it once). */
+  filesInEach(revs: readonly string[], dirs: readonly string[], opts?: { recursive?: boolean }): Promise<Map<string, string>[]>;
   /**
    * The submodules (gitlinks) directly in each of `dirs` in commit `rev`'s tree, as filesIn lists
    * files: path -> the commit it pins. filesIn leaves them out: no file of this repository is there.

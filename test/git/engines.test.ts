@@ -320,9 +320,22 @@ async function answers(history: GitHistory, fixture: Fixture) {
     fileRevisionsFrom: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'deadbeef'.repeat(5), 'HEAD'])].map(async (rev) => [rev, await history.fileRevisions(fixture.paths, rev)]))),
     readBlobs: [...(await history.readBlobs(fileRevisions.flatMap((r) => (r.blob ? [r.blob] : [])), 1 << 20))].sort(),
     pushedCommits: Object.fromEntries(await Promise.all(q.pairs.map(async ([from, to]) => [`${from}..${to}`, await history.pushedCommits(from, to)]))),
+    // Every pair at once, as a push of many refs asks (a deleted ref's zeros and a tag's name among them).
+    pushedCommitsEach: await history.pushedCommitsEach([...q.pairs, [null, '0'.repeat(40)] as const, [null, 'deadbeef'] as const].map(([from, to]) => ({ from, to }))),
     filesIn: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])].map(async (rev) => [rev, [...(await history.filesIn(rev, TREE_DIRS))].sort()]))),
+    filesInEach: await filesInEach(history, [...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])]),
     filesInRecursive: Object.fromEntries(await Promise.all([...new Set([...Object.values(fixture.commits), 'HEAD'])].map(async (rev) => [rev, Object.fromEntries(await Promise.all(TREE_DIRS.map(async (d) => [d, [...(await history.filesIn(rev, [d], { recursive: true }))].sort()])))]))),
   };
+}
+
+/** filesInEach of `revs` for each folder set filesIn is asked about above, flat and recursive: path-sorted entries. */
+async function filesInEach(history: GitHistory, revs: readonly string[]): Promise<Record<string, [string, string][][]>> {
+  const sets = [TREE_DIRS, ...TREE_DIRS.map((d) => [d]), ['docs', 'docs/api', 'docs']];
+  const out: Record<string, [string, string][][]> = {};
+  for (const recursive of [false, true]) {
+    for (const dirs of sets) out[`${recursive ? 'r ' : ''}${dirs.join(',')}`] = (await history.filesInEach(revs, dirs, { recursive })).map((m) => [...m].sort());
+  }
+  return out;
 }
 
 async function anchoredWalks(history: GitHistory, fixture: Fixture): Promise<Record<string, CommitInfo[]>> {
@@ -420,6 +433,20 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
     expect((await native.commitsNaming(['stale'], 0)).map((c) => c.sha)).toEqual(all.filter((c) => `${c.subject}\n${c.body}`.replace(/[A-Z]/g, (l) => l.toLowerCase()).includes('stale')).map((c) => c.sha));
     for (const c of await native.lastRemovals(['notes.txt', 'docs/guide.md'], 0)) {
       expect(c.changes.some((ch) => (ch.status === 'D' || ch.status === 'R') && ['notes.txt', 'docs/guide.md'].includes(ch.from ?? ch.path))).toBe(true);
+    }
+  });
+
+  it.each(['native', 'isomorphic'] as const)('%s: the batch questions answer as the one-by-one ones do', async (engine) => {
+    const { native, iso, fixture } = engines(name);
+    const history = engine === 'native' ? native : iso;
+    const answered = await answersOf(name, engine);
+    const { pairs } = questions(fixture);
+    expect(answered.pushedCommitsEach).toEqual([...pairs.map(([from, to]) => answered.pushedCommits[`${from}..${to}`]), [], []]);
+    const revs = [...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])];
+    for (const [key, lists] of Object.entries(answered.filesInEach)) {
+      const recursive = key.startsWith('r ');
+      const dirs = (recursive ? key.slice(2) : key).split(',');
+      expect(lists).toEqual(await Promise.all(revs.map(async (rev) => [...(await history.filesIn(rev, dirs, { recursive }))].sort())));
     }
   });
 
