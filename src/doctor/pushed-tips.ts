@@ -34,36 +34,104 @@ export interface PushedJudgement {
   commits: CommitInfo[];
 }
 
-/** Judges every pushed range; a deleted ref (no tip) sends nothing and is not judged. */
-export async function judgePushedTips(root: string, now: Date, evidence: Evidence, ranges: readonly PushRange[]): Promise<PushedJudgement> {
+/** A range the push names, once (a tag and a branch at one commit are one), with the commits it sends. */
+export interface SentRange {
+  range: PushRange;
+  commits: CommitInfo[];
+}
+
+/**
+ * The distinct ranges a push names and what each sends, asked of git together (pushedCommitsEach):
+ * a push of many refs (`git push --tags`, a first push to a new remote) costs a walk, not one per
+ * ref. A deleted ref (no tip) sends nothing and is left out.
+ */
+export async function sentRanges(history: GitHistory, ranges: readonly PushRange[]): Promise<SentRange[]> {
+  const distinct = new Map<string, PushRange>();
+  for (const range of ranges) {
+    const key = `${range.from ?? ''}..${range.to}`;
+    if (!/^0+$/.test(range.to) && !distinct.has(key)) distinct.set(key, range);
+  }
+  const asked = [...distinct.values()];
+  const sent = await history.pushedCommitsEach(asked);
+  return asked.map((range, i) => ({ range, commits: sent[i] ?? [] }));
+}
+
+/** Judges every pushed range (sentRanges), one tip after another, in the push's order. */
+export async function judgePushedTips(root: string, now: Date, evidence: Evidence, sent: readonly SentRange[]): Promise<PushedJudgement> {
   const history = evidence.history!;
   const all = new Map<string, CommitInfo>();
-  const findings: Finding[] = [];
-  // A tag and a branch at one commit (`git push --tags --all`, a first push to a new remote) are
-  // one judgement: the same commits sent, the same tip read.
-  const judged = new Set<string>();
-  for (const range of ranges) {
-    if (/^0+$/.test(range.to)) continue;
-    const key = `${range.from ?? ''}..${range.to}`;
-    if (judged.has(key)) continue;
-    judged.add(key);
-    const commits = await history.pushedCommits(range.from, range.to);
-    for (const c of commits) all.set(c.sha, c);
-    findings.push(...(await judgeTip(root, now, evidence, range.to, commits)));
+  for (const { commits } of sent) for (const c of commits) all.set(c.sha, c);
+  // What each tip reads, asked for every tip at once: their .checkpoints folders (tips often
+  // share one tree), every checkpoint's text in one read, and the folders their generated_files
+  // are looked for in. Each tip is then judged from these answers as it would be alone.
+  const tips = [...new Set(sent.map(({ range }) => range.to))];
+  const trees = new TipTrees(history);
+  await trees.prefetch(tips, [DIR]);
+  const inDirs = new Map(await Promise.all(tips.map(async (tip) => [tip, [...(await trees.filesIn(tip, [DIR]))]] as const)));
+  const checkpointFiles = (tip: string) => inDirs.get(tip)!.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
+  const texts = await history.readBlobs([...new Set(tips.flatMap((tip) => checkpointFiles(tip).map(([, oid]) => oid)))], MAX_READ_BYTES);
+  const read = new Map(tips.map((tip) => [tip, { inDir: inDirs.get(tip)!, files: checkpointFiles(tip), texts }]));
+  const lookups = new Map<string, { dirs: string[]; tips: string[] }>();
+  for (const tip of tips) {
+    for (const [path, oid] of checkpointFiles(tip)) {
+      const cp = readable(loadBlob(path, texts.get(oid), now))?.checkpoint;
+      const dirs = cp === undefined ? [] : tipLookups(root, cp).dirs;
+      if (!dirs.length) continue;
+      const key = JSON.stringify(dirs);
+      const group = lookups.get(key) ?? { dirs, tips: [] };
+      group.tips.push(tip);
+      lookups.set(key, group);
+    }
   }
+  await Promise.all([...lookups.values()].map(({ dirs, tips: some }) => trees.prefetch([...new Set(some)], dirs)));
+  const findings: Finding[] = [];
+  for (const { range, commits } of sent) findings.push(...(await judgeTip(root, now, evidence, range.to, commits, read.get(range.to)!, trees)));
   return { findings, commits: [...all.values()] };
 }
 
-async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[]): Promise<Finding[]> {
+/**
+ * filesIn of the pushed tips, each question asked of git once a run; `prefetch` answers one
+ * question for many tips at once (filesInEach). The maps it hands out are shared: never changed.
+ */
+class TipTrees {
+  private readonly known = new Map<string, Promise<Map<string, string>>>();
+
+  constructor(private readonly history: GitHistory) {}
+
+  filesIn(tip: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
+    const key = TipTrees.key(tip, dirs, opts);
+    let files = this.known.get(key);
+    if (!files) this.known.set(key, (files = this.history.filesIn(tip, dirs, opts)));
+    return files;
+  }
+
+  async prefetch(tips: readonly string[], dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<void> {
+    const asked = tips.filter((tip) => !this.known.has(TipTrees.key(tip, dirs, opts)));
+    if (!asked.length) return;
+    const listed = this.history.filesInEach(asked, dirs, opts);
+    asked.forEach((tip, i) => this.known.set(TipTrees.key(tip, dirs, opts), listed.then((all) => all[i]!)));
+    await listed;
+  }
+
+  private static key(tip: string, dirs: readonly string[], opts: { recursive?: boolean }): string {
+    return JSON.stringify([tip, dirs, opts.recursive === true]);
+  }
+}
+
+/** What judgePushedTips read for a tip before judging it: its .checkpoints listing, the checkpoint files in it and their texts. */
+interface TipRead {
+  inDir: readonly (readonly [string, string])[];
+  files: readonly (readonly [string, string])[];
+  texts: ReadonlyMap<string, string>;
+}
+
+async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[], { inDir, files, texts }: TipRead, trees: TipTrees): Promise<Finding[]> {
   const history = repo.history!;
   // What the push itself changed: a merge, only what differs from every parent (the rest is the
   // merged-in side's, already on the remote or sent by its own commits). The first-parent line's
   // reading of the checkpoint file (afterRecorded) keeps every commit's changes as they are.
   const own = commits.map((c) => (c.ownChanges ? { ...c, changes: c.ownChanges } : c));
   const touched = new Set(own.flatMap((c) => c.changes.flatMap((ch) => (ch.from ? [ch.path, ch.from] : [ch.path]))));
-  const inDir = [...(await history.filesIn(tip, [DIR]))];
-  const files = inDir.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
-  const texts = await history.readBlobs(files.map(([, oid]) => oid), MAX_READ_BYTES);
   const loaded = files.map(([path, oid]) => loadBlob(path, texts.get(oid), now));
   const where = ` (as pushed in ${short(tip)})`;
   const out: Finding[] = [];
@@ -129,7 +197,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel) }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel) }, touched, where)));
   return out;
 }
 
@@ -190,12 +258,10 @@ interface Seen {
 }
 
 /**
- * generated_files entries against the tip's tree: a listed file the push deleted, renamed or
- * otherwise left missing, or changed after the checkpoint without updating it; a glob's or brace's
- * matches, as its matches are judged in the work tree (tipPatternChanged).
+ * Where checkTipFiles looks for a checkpoint's generated_files in a tip: the repo-relative paths
+ * its entries may name (`looked`), and the folders (`dirs`) that hold the literal ones.
  */
-async function checkTipFiles(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, seen: Seen, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
-  const { commits } = seen;
+function tipLookups(root: string, cp: Checkpoint): { entries: unknown[]; direct: (p: string) => string; looked: string[]; sub: string | null; dirs: string[] } {
   const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
   const direct = fromProjectDir(cp, root) ?? ((p: string) => p);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
@@ -208,7 +274,18 @@ async function checkTipFiles(root: string, history: GitHistory, tip: string, cp:
   const sub = projectSubfolder(cp, root);
   const paths = looked.filter((r) => !hasGlob(r));
   const rels = sub === null ? paths : [...paths, ...paths.map((r) => `${sub}/${r}`)];
-  const tree = rels.length ? await history.filesIn(tip, [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))]) : new Map<string, string>();
+  return { entries, direct, looked, sub, dirs: [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))] };
+}
+
+/**
+ * generated_files entries against the tip's tree: a listed file the push deleted, renamed or
+ * otherwise left missing, or changed after the checkpoint without updating it; a glob's or brace's
+ * matches, as its matches are judged in the work tree (tipPatternChanged).
+ */
+async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees, tip: string, cp: Checkpoint, rel: string, seen: Seen, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
+  const { commits } = seen;
+  const { entries, direct, looked, sub, dirs } = tipLookups(root, cp);
+  const tree = dirs.length ? await trees.filesIn(tip, dirs) : new Map<string, string>();
   const mapped = sub === null ? direct : inProjectFolder(cp, root, await atTipTop(history, tip, tree, looked));
   const inTip = (p: string) => {
     const r = repoRelative(root, mapped(p));

@@ -9,7 +9,7 @@ import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
 import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
-import { judgePushedTips } from './pushed-tips.js';
+import { judgePushedTips, sentRanges } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
 import { savedWithoutZone } from './instants.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
@@ -76,13 +76,6 @@ async function peeledRanges(root: string, history: GitHistory | null, ranges: re
     });
   }
   return ranges.map((r, k) => ({ from: r.from === null ? null : peeled[k]!.from ?? r.from, to: peeled[k]!.to ?? r.to }));
-}
-
-async function pushedCommits(history: GitHistory | null, ranges: readonly PushRange[]): Promise<CommitInfo[]> {
-  if (!history) return [];
-  const all = new Map<string, CommitInfo>();
-  for (const r of ranges) for (const c of await history.pushedCommits(r.from, r.to)) all.set(c.sha, c);
-  return [...all.values()];
 }
 
 /** The commit names verified_for_sha values hold, to look up while the walk runs. */
@@ -160,8 +153,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const recorded = checkpoints.map((cp) => ({ rel: cpRel(cp), cp }));
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing, recorded });
   const ranges = opts.pushed ? await peeledRanges(opts.root, evidence.history, opts.pushed) : null;
+  // What each range sends, asked once: the walk below and the pushed tips' judgement share it.
+  const sent = ranges && evidence.history ? await sentRanges(evidence.history, ranges) : [];
   // The commits a push sends are always judged, however far back the walk was cut.
-  const pushed = ranges ? await pushedCommits(evidence.history, ranges) : null;
+  const pushed = ranges ? [...new Map(sent.flatMap(({ commits }) => commits.map((c) => [c.sha, c] as const))).values()] : null;
   if (pushed) {
     const walked = new Set(evidence.commits.map((c) => c.sha));
     evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
@@ -215,7 +210,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   else if (evidence.cutAt !== null) findings.push(cutFinding(evidence, walkDays(opts.root)));
   if (ranges) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
-    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, ranges) : { findings: [], commits: [] };
+    const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, sent) : { findings: [], commits: [] };
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
