@@ -84,8 +84,15 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
     }
   }
   await Promise.all([...lookups.values()].map(({ dirs, tips: some }) => trees.prefetch([...new Set(some)], dirs)));
+  // Whether git tracks a file here asks of the work tree, the index and HEAD, never of a tip: once a run.
+  const untracked = new Map<string, Promise<Untracked | 'not-a-file' | undefined>>();
+  const here = (file: string) => {
+    let answer = untracked.get(file);
+    if (!answer) untracked.set(file, (answer = untrackedHere(root, history, evidence.head?.sha ?? null, file)));
+    return answer;
+  };
   const findings: Finding[] = [];
-  for (const { range, commits } of sent) findings.push(...(await judgeTip(root, now, evidence, range.to, commits, read.get(range.to)!, trees)));
+  for (const { range, commits } of sent) findings.push(...(await judgeTip(root, now, evidence, range.to, commits, read.get(range.to)!, trees, here)));
   return { findings, commits: [...all.values()] };
 }
 
@@ -125,7 +132,7 @@ interface TipRead {
   texts: ReadonlyMap<string, string>;
 }
 
-async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[], { inDir, files, texts }: TipRead, trees: TipTrees): Promise<Finding[]> {
+async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[], { inDir, files, texts }: TipRead, trees: TipTrees, untracked: Seen['untracked']): Promise<Finding[]> {
   const history = repo.history!;
   // What the push itself changed: a merge, only what differs from every parent (the rest is the
   // merged-in side's, already on the remote or sent by its own commits). The first-parent line's
@@ -197,7 +204,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel) }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel), untracked }, touched, where)));
   return out;
 }
 
@@ -255,6 +262,8 @@ interface Seen {
   walkSince: (sec: number) => boolean;
   /** The tip's file writes updated_at without its zone (savedWithoutZone). */
   unzoned?: boolean;
+  /** untrackedHere of a file, for HEAD (judgePushedTips asks once a run). */
+  untracked: (file: string) => Promise<Untracked | 'not-a-file' | undefined>;
 }
 
 /**
@@ -332,7 +341,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
       // Carried, but a file git does not track here: ignored (a build output), no commit ever
       // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
       // never added, the push carries a checkpoint naming a file it leaves out: said so.
-      const untracked = touched.has(file) ? undefined : await untrackedHere(root, history, seen.head, file);
+      const untracked = touched.has(file) ? undefined : await seen.untracked(file);
       // A FIFO, or a path through a link out of the repository: git can hold no such file, so
       // no push is to blame and "commit it" would be wrong (the work tree's note says what it is).
       if (untracked === 'ignored' || untracked === 'not-a-file') continue;
