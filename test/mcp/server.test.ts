@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
 import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
@@ -917,6 +917,25 @@ function rawHost(dir: string, capabilities: Record<string, unknown> = {}) {
 }
 const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
+/**
+ * The host of the last test, which never answers roots/list: started with the file, so the
+ * server's 10 s wait for that answer (ROOTS_TIMEOUT_MS in src/mcp/server.ts) runs while the
+ * other tests do, not alone at the end. Its folder is no repo(): afterEach would remove it.
+ */
+let unanswering: { dir: string; host: ReturnType<typeof rawHost> };
+beforeAll(() => {
+  const dir = makeRepo();
+  messy(dir);
+  const host = rawHost(dir, { roots: { listChanged: true } });
+  // Two calls at once share the one question (red team, 12-05: each asked, each waited the timeout).
+  host.send(toolCall(1, 'next'));
+  host.send(toolCall(5, 'validate'));
+  unanswering = { dir, host };
+});
+afterAll(() => {
+  if (unanswering.host.child.exitCode === null) unanswering.host.child.kill('SIGKILL');
+});
+
 describe('checkpoint mcp: a host that stops reading', () => {
   it('ends quietly (exit 0, nothing on stderr) when its stdout closes with hundreds of calls under way and its stdin open', async () => {
     const dir = repo();
@@ -967,13 +986,8 @@ describe('checkpoint mcp: what a host answers to roots/list (red team, 12-05)', 
 
 describe('checkpoint mcp: a host that never answers roots/list', () => {
   it('is asked once: calls made meanwhile wait for that one answer; after its timeout, calls are served where the server started without waiting again, until it says its roots changed', async () => {
-    const dir = repo();
-    messy(dir);
-    const host = rawHost(dir, { roots: { listChanged: true } });
+    const { host } = unanswering;
     const asked = () => host.seen.filter((m) => m.method === 'roots/list');
-    // Two calls at once share the one question (red team, 12-05: each asked, each waited the timeout).
-    host.send(toolCall(1, 'next'));
-    host.send(toolCall(5, 'validate'));
     expect(await host.answerTo(1)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
     expect(await host.answerTo(5)).toMatchObject({ result: { structuredContent: { ok: true } } });
     const once = asked().length;
