@@ -1,8 +1,10 @@
 // False findings a red team found in doctor and next (round 12), each as a user meets it: a
 // hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
-// `git push` to a local bare remote through the hook `checkpoint init` installs.
+// `git push` to a local bare remote through the hook `checkpoint init` installs; doctor, next and
+// validate themselves run in-process (the hook's pushes run the built binary).
 import { describe, expect, it } from 'vitest';
-import { cli, commitAll, git, gitTry, write, headSha } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { commitAll, git, gitTry, write, headSha } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
 
@@ -24,23 +26,23 @@ const push = (dir: string) => {
   return { status: r.status, out: r.stdout + r.stderr };
 };
 
-const nextOf = (dir: string) => JSON.parse(cli(dir, ['next', '--json']).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
+const nextOf = async (dir: string) => JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next as { text: string; skipped_as_landed: { text: string }[] };
 
 describe('ticket-shaped words are not landed work (r3)', () => {
   const actions = ['Convert all logs to UTF-8', 'Switch cache keys to SHA-256 (ISO-8601 stamps too)', 'Finish PLAT-7 auth flow', 'Ship'];
 
-  it('ordinary commits naming UTF-8, SHA-256 or a ticket in progress neither skip the action nor block the push', () => {
+  it('ordinary commits naming UTF-8, SHA-256 or a ticket in progress neither skip the action nor block the push', async () => {
     const dir = published('api', handKept('api', { next_actions: actions }));
     commitAll(dir, 'Strip UTF-8 BOM from README');
     commitAll(dir, 'Add SHA-256 test vector (#40)');
     commitAll(dir, 'WIP PLAT-7: started, not done');
-    expect(nextOf(dir)).toMatchObject({ text: actions[0], skipped_as_landed: [] });
+    expect(await nextOf(dir)).toMatchObject({ text: actions[0], skipped_as_landed: [] });
     const r = push(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
 
-  it('a squash or merge naming a phase or sprint lands no action naming the same one (12-03)', () => {
+  it('a squash or merge naming a phase or sprint lands no action naming the same one (12-03)', async () => {
     const planned = ['Start PHASE-2 rollout', 'Close out SPRINT-3', 'Ship'];
     const dir = published('api', handKept('api', { next_actions: planned }));
     commitAll(dir, 'Plan PHASE-2 rollout (#41)');
@@ -48,17 +50,17 @@ describe('ticket-shaped words are not landed work (r3)', () => {
     commitAll(dir, 'prep');
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', '-m', "Merge branch 'SPRINT-3-prep'", 'SPRINT-3-prep']);
-    expect(nextOf(dir)).toMatchObject({ text: planned[0], skipped_as_landed: [] });
+    expect(await nextOf(dir)).toMatchObject({ text: planned[0], skipped_as_landed: [] });
     const r = push(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
 
-  it('a merge or a squash of the ticket still lands it', () => {
+  it('a merge or a squash of the ticket still lands it', async () => {
     for (const subject of ['PLAT-7: auth flow (#131)', 'Merge pull request #482 from x/PLAT-7-auth']) {
       const dir = published('api', handKept('api', { next_actions: actions.slice(2) }));
       commitAll(dir, subject);
-      expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: actions[2] }] });
+      expect(await nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: actions[2] }] });
       const r = push(dir);
       expect(r.status, r.out).not.toBe(0);
       expect(r.out).toMatch(/"Finish PLAT-7 auth flow" names PLAT-7, which landed[^\n]*\[blocks push\]/);
@@ -69,17 +71,17 @@ describe('ticket-shaped words are not landed work (r3)', () => {
 describe('paths doctor missed (r5)', () => {
   const files = { 'docs/my notes.md': '# notes\n', 'src/c.ts': 'export const c = 1;\n', 'src/keep.ts': 'export {};\n' };
   const entries = ['docs/my notes.md', '/home/claude/demo/src/c.ts (PR 12)', '/home/claude/demo/src/keep.ts', '/srv/elsewhere/x.ts', 'see docs/ for the rest'];
-  const doctor = (dir: string) => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+  const doctor = async (dir: string) => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { path: string; level: string; message: string }[])
     .filter((f) => f.path.startsWith('context_primer.generated_files'));
 
-  it('checks a path with spaces after it is renamed, and an absolute path under project_dir from another machine', () => {
+  it('checks a path with spaces after it is renamed, and an absolute path under project_dir from another machine', async () => {
     const dir = published('docs', handKept('docs', { context_primer: { key_decisions: [], generated_files: entries } }), files);
     // Present and unchanged: only the path outside both the repository and project_dir is a note.
-    expect(doctor(dir).map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[3]', 'info'], ['context_primer.generated_files[4]', 'info']]);
+    expect((await doctor(dir)).map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[3]', 'info'], ['context_primer.generated_files[4]', 'info']]);
     git(dir, ['mv', 'docs/my notes.md', 'docs/old notes.md']);
     git(dir, ['rm', '-q', 'src/c.ts']);
     const sha = commitAll(dir, 'Tidy docs, drop the c module').slice(0, 7);
-    const after = doctor(dir);
+    const after = await doctor(dir);
     expect(after.filter((f) => f.level === 'warning').map((f) => f.message)).toEqual([
       `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint`,
       `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"`,
@@ -95,17 +97,17 @@ describe('paths doctor missed (r5)', () => {
 describe('a path inside prose (red team D1)', () => {
   const entries = ['see docs/auth.md for details', 'Refactored the auth flow in `src/x.ts`.', 'src/old.ts was folded into src/new.ts', 'docs/guide.md'];
   const files = { 'docs/auth.md': '# auth\n', 'src/x.ts': 'export {};\n', 'src/old.ts': 'old\n', 'src/new.ts': 'new\n', 'docs/guide.md': '# guide\n' };
-  const fileFindings = (dir: string, engine: string) => (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { path: string; level: string; message: string }[])
+  const fileFindings = async (dir: string, engine: string) => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { path: string; level: string; message: string }[])
     .filter((f) => f.path.startsWith('context_primer.generated_files') && f.level !== 'info');
 
-  it('a file it names that changed is advice to re-read it, on both engines; a push of that change goes through; a named file deleted is no finding', () => {
+  it('a file it names that changed is advice to re-read it, on both engines; a push of that change goes through; a named file deleted is no finding', async () => {
     const dir = published('api', handKept('api', { context_primer: { key_decisions: [], generated_files: entries } }), files);
     git(dir, ['rm', '-q', 'src/old.ts']);
     commitAll(dir, 'Drop the old module');
     write(dir, 'docs/auth.md', '# auth\n\nTokens now expire after 1 h.\n');
     const sha = commitAll(dir, 'Document token expiry').slice(0, 7);
     for (const engine of ['native', 'isomorphic']) {
-      const found = fileFindings(dir, engine);
+      const found = await fileFindings(dir, engine);
       expect(found.map((f) => [f.path, f.level, f.message.replace(/ \(.*/, '')]), engine).toEqual([['context_primer.generated_files[0]', 'advice', "docs/auth.md, which the entry's prose names, changed after the checkpoint was written"]]);
       expect(found[0]!.message, engine).toContain(sha);
     }
@@ -114,11 +116,11 @@ describe('a path inside prose (red team D1)', () => {
     expect(r.status, r.out).toBe(0);
   });
 
-  it('a file a later entry lists is judged under that entry, as drift', () => {
+  it('a file a later entry lists is judged under that entry, as drift', async () => {
     const dir = published('api', handKept('api', { context_primer: { key_decisions: [], generated_files: ['Rewrote docs/guide.md from the notes', 'docs/guide.md'] } }), files);
     write(dir, 'docs/guide.md', '# guide\n\nv2\n');
     commitAll(dir, 'Guide v2');
-    expect(fileFindings(dir, 'native').map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[1]', 'warning']]);
+    expect((await fileFindings(dir, 'native')).map((f) => [f.path, f.level])).toEqual([['context_primer.generated_files[1]', 'warning']]);
   });
 });
 
@@ -130,18 +132,18 @@ describe('a skill completed long ago (r4)', () => {
     ...over,
   });
 
-  it('its generated files changing later is advice, and an ordinary push goes through', () => {
+  it('its generated files changing later is advice, and an ordinary push goes through', async () => {
     const dir = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
     write(dir, 'src/gen.ts', 'export const v = 2;\n');
     write(dir, 'docs/gen.md', '# v2\n');
     commitAll(dir, 'ordinary edit months later');
-    const findings = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+    const findings = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { path: string; level: string; message: string }[])
       .filter((f) => f.path.startsWith('context_primer.generated_files'));
     expect(findings.map((f) => [f.level, f.message.replace(/ \(.*/, '')])).toEqual([['advice', 'src/gen.ts changed after the checkpoint was written'], ['advice', 'docs/gen.md']]);
     const r = push(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
-    expect(cli(dir, ['doctor', '--fail-on-warnings']).code).toBe(0);
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
   });
 
   it('open work still blocks on the same edit, and a complete skill still on a deleted file', () => {
@@ -159,12 +161,12 @@ describe('a skill completed long ago (r4)', () => {
 });
 
 describe('a rename a glob still covers (r6)', () => {
-  it('is no finding; the same rename out of a brace entry still is', () => {
+  it('is no finding; the same rename out of a brace entry still is', async () => {
     const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n' };
     const dir = published('gen', handKept('gen', { context_primer: { key_decisions: [], generated_files: ['src/*.ts (codegen, PR 12)', 'src/{a,b}.ts'] } }), files);
     git(dir, ['mv', 'src/a.ts', 'src/c.ts']);
     const sha = commitAll(dir, 'Rename a to c').slice(0, 7);
-    const drift = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { path: string; level: string; message: string }[])
+    const drift = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { path: string; level: string; message: string }[])
       .filter((f) => f.path.startsWith('context_primer.generated_files'));
     expect(drift.map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')])).toEqual([
       ['context_primer.generated_files[1]', 'warning', `src/a.ts (matched by src/{a,b}.ts) was renamed to src/c.ts`],
@@ -174,7 +176,7 @@ describe('a rename a glob still covers (r6)', () => {
 });
 
 describe('a file changed and deleted within one second (verify round)', () => {
-  it('is reported deleted by the commit that deleted it, on both engines, not as "not checked out here"', () => {
+  it('is reported deleted by the commit that deleted it, on both engines, not as "not checked out here"', async () => {
     const dir = published('api', handKept('api', { context_primer: { generated_files: ['src/gen.ts (PR 12)', 'src/keep.ts'] } }), { 'src/gen.ts': 'v1\n', 'src/keep.ts': 'k\n' });
     // Same committer second: the walk orders such commits by sha. Made until the change's sha
     // sorts before the deletion's, the order that hid the deletion.
@@ -190,7 +192,7 @@ describe('a file changed and deleted within one second (verify round)', () => {
       git(dir, ['reset', '-q', '--hard', start]);
     }
     for (const engine of ['native', 'isomorphic']) {
-      const out = cli(dir, ['doctor', '--engine', engine]).stdout;
+      const out = (await runCli(dir, ['doctor', '--engine', engine])).stdout;
       expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"`);
       expect(out, engine).not.toContain('not checked out here');
     }
@@ -198,7 +200,7 @@ describe('a file changed and deleted within one second (verify round)', () => {
 });
 
 describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)', () => {
-  it('a blocker naming no row, blocked with no blocker and a tripped budget gate: advice in doctor, the push carrying them goes through; validate still warns', () => {
+  it('a blocker naming no row, blocked with no blocker and a tripped budget gate: advice in doctor, the push carrying them goes through; validate still warns', async () => {
     const dir = published('api', handKept('api', {}));
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(handKept('api', {
       blockers: [{ id: 'b1', description: 'Need a decision on rate limits', blocking: 'the v2 release', needs: 'user_decision' }],
@@ -206,7 +208,7 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
     }), null, 2)}\n`);
     write(dir, '.checkpoints/ops.checkpoint.json', `${JSON.stringify(handKept('ops', { status: 'blocked' }), null, 2)}\n`);
     commitAll(dir, 'cp: blockers and spend');
-    const doctor = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings']).stdout) as { findings: { level: string; path: string; message: string }[] };
+    const doctor = JSON.parse((await runCli(dir, ['doctor', '--json', '--fail-on-warnings'])).stdout) as { findings: { level: string; path: string; message: string }[] };
     const kept = doctor.findings.filter((f) => /blocking|blockers|cost/.test(f.path)).map((f) => `${f.level} ${f.path}`);
     expect(kept.sort()).toEqual(['advice blockers', 'advice blockers[0].blocking', 'advice cost.total_usd']);
     // (Months-old checkpoints are stale: that warning is the clock's, not the push's.)
@@ -214,7 +216,8 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
     const r = push(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
-    expect(cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stdout + cli(dir, ['validate', '.checkpoints/api.checkpoint.json']).stderr).toMatch(/warning cost\.total_usd: budget gate tripped/);
+    const validated = await runCli(dir, ['validate', '.checkpoints/api.checkpoint.json']);
+    expect(validated.stdout + validated.stderr).toMatch(/warning cost\.total_usd: budget gate tripped/);
   });
 });
 
@@ -237,11 +240,11 @@ describe('an action queued before its PR landed stays landed work, however it re
     commitAll(dir, 'queue the changelog follow-up', at);
   };
 
-  it('queued on main before the PR landed', () => {
+  it('queued on main before the PR landed', async () => {
     const dir = published('api', handKept('api', {}));
     queue(dir, '2026-03-15T09:00:00Z');
     landed(dir);
-    expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
+    expect(await nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
   });
 
   it('queued on a session branch before the PR landed, cherry-picked onto main after it, on both engines', async () => {
@@ -251,9 +254,9 @@ describe('an action queued before its PR landed stays landed work, however it re
     git(dir, ['checkout', '-q', 'main']);
     landed(dir);
     git(dir, ['cherry-pick', 'session'], { GIT_COMMITTER_DATE: '2026-03-16T09:00:00Z' });
-    expect(nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
+    expect(await nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: followUp }] });
     for (const engine of ['native', 'isomorphic']) {
-      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed');
+      const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed');
       expect(found.map((f) => f.path), engine).toEqual(['next_actions[0]']);
     }
   });
@@ -262,9 +265,9 @@ describe('an action queued before its PR landed stays landed work, however it re
     const dir = published('api', handKept('api', {}));
     landed(dir);
     queue(dir, '2026-03-15T12:00:00Z');
-    expect(nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
+    expect(await nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
     for (const engine of ['native', 'isomorphic']) {
-      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { check: string }[]).filter((f) => f.check === 'landed');
+      const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string }[]).filter((f) => f.check === 'landed');
       expect(found, engine).toEqual([]);
     }
     const r = push(dir);
@@ -290,7 +293,7 @@ describe('a blocker waiting on work that since landed (red team 12-04)', () => {
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #20 from me/mig', 'mig'], { GIT_COMMITTER_DATE: '2026-03-15T11:00:00Z', GIT_AUTHOR_DATE: '2026-03-15T11:00:00Z' });
     for (const engine of ['native', 'isomorphic']) {
-      const found = (JSON.parse(cli(dir, ['doctor', '--json', '--engine', engine]).stdout).findings as { path: string; level: string; message: string }[]).filter((f) => f.path.startsWith('blockers'));
+      const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { path: string; level: string; message: string }[]).filter((f) => f.path.startsWith('blockers'));
       expect(found, engine).toEqual([expect.objectContaining({
         level: 'warning', path: 'blockers[0].description',
         message: expect.stringMatching(/^"Blocked until PR #20 \(DB migration\) merges" waits on #20, which landed after the checkpoint \([0-9a-f]{7} "Merge pull request #20 from me\/mig"\); if it blocks no more, remove the blocker/),
