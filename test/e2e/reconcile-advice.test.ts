@@ -3,9 +3,10 @@
 // action of an in_progress skill). A real repo, real merges, and each suggested command pasted
 // into bash with `checkpoint` on PATH.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/in-process.js';
 import { BIN, GIT_ENV, cli, commitAll, git, makeRepo, read, tempDir, write, initialized } from '../helpers/repo.js';
 
 /** A bin folder whose `checkpoint` is the built CLI. */
@@ -38,6 +39,13 @@ function commands(part: string): string[] {
   return [...part.matchAll(/`([^`]+)`(?: (once|(\d+) times))?/g)].flatMap((m) => Array<string>(m[3] ? Number(m[3]) : 1).fill(m[1]!));
 }
 
+/** A copy of the repository `dir` (made before anything runs in it), to follow one way of the advice in. */
+function copyOf(dir: string): string {
+  const copy = tempDir();
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
 /** Runs `cmds` in bash in `dir`, the '...' placeholder filled in; each must succeed. */
 function follow(dir: string, cmds: readonly string[], path: string): void {
   for (const cmd of cmds) {
@@ -46,43 +54,45 @@ function follow(dir: string, cmds: readonly string[], path: string): void {
   }
 }
 
-const nextOf = (dir: string) => JSON.parse(cli(dir, ['next', '--json']).stdout) as { reconcile: boolean; next: { text: string; kind: string } | null };
+// `next` itself runs in-process: the commands its advice names run as the built binary, from bash.
+const nextOf = async (dir: string) => JSON.parse((await runCli(dir, ['next', '--json'])).stdout) as { reconcile: boolean; next: { text: string; kind: string } | null };
 const fileOf = (dir: string) => JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')) as { status: string; next_actions: unknown[] };
 
 describe('the reconcile advice works as written (red team s12 #3)', () => {
   const path = pathWithCheckpoint();
 
-  it.each([[1], [3]])('in_progress, %i landed action(s): both ways the advice names succeed', (count) => {
+  it.each([[1], [3]])('in_progress, %i landed action(s): both ways the advice names succeed', async (count) => {
     const prs = Array.from({ length: count }, (_, i) => 12 + i);
-    const advice = nextOf(landedRepo('in_progress', prs));
+    // One history built, each way followed in a copy of it.
+    const landed = landedRepo('in_progress', prs);
+    const [a, b] = [copyOf(landed), copyOf(landed)];
+    const advice = await nextOf(landed);
     expect(advice.reconcile).toBe(true);
     const [finished, otherwise] = advice.next!.text.split('; else ');
     expect(otherwise).toBeDefined();
 
     // Finished: the skill completes with nothing left queued.
-    const a = landedRepo('in_progress', prs);
     follow(a, commands(finished!), path);
     expect(fileOf(a)).toMatchObject({ status: 'complete', next_actions: [] });
     // Not finished: the next action is queued and the landed ones are gone.
-    const b = landedRepo('in_progress', prs);
     follow(b, commands(otherwise!), path);
     expect(fileOf(b)).toMatchObject({ status: 'in_progress', next_actions: ['Write the orders docs'] });
-    expect(nextOf(b)).toMatchObject({ reconcile: false, next: { kind: 'action', text: 'Write the orders docs' } });
+    expect(await nextOf(b)).toMatchObject({ reconcile: false, next: { kind: 'action', text: 'Write the orders docs' } });
   });
 
-  it('a hand-written "In Progress" gets the in_progress advice, which works as written', () => {
+  it('a hand-written "In Progress" gets the in_progress advice, which works as written', async () => {
     const dir = landedRepo('in_progress', [12]);
     write(dir, '.checkpoints/api.checkpoint.json', read(dir, '.checkpoints/api.checkpoint.json').replace('"status": "in_progress"', '"status": "In Progress"'));
     commitAll(dir, 'status by hand');
-    const advice = nextOf(dir).next!.text;
+    const advice = (await nextOf(dir)).next!.text;
     expect(advice).toContain('--complete');
     follow(dir, commands(advice.split('; else ')[0]!), path);
     expect(fileOf(dir)).toMatchObject({ status: 'complete', next_actions: [] });
   });
 
-  it('a blocked skill: done for each, as the advice says', () => {
+  it('a blocked skill: done for each, as the advice says', async () => {
     const dir = landedRepo('blocked', [12, 13]);
-    const advice = nextOf(dir).next!.text;
+    const advice = (await nextOf(dir)).next!.text;
     expect(advice).not.toContain('--complete');
     follow(dir, commands(advice), path);
     expect(fileOf(dir)).toMatchObject({ status: 'blocked', next_actions: [] });
