@@ -245,14 +245,25 @@ function cutoffs(dir: string, { plusOne = false } = {}): number[] {
 type Spelling = 'full' | 'short' | 'upper' | 'four';
 const SPELL: Record<Spelling, (sha: string) => string> = { full: (s) => s, short: (s) => s.slice(0, 7), upper: (s) => s.toUpperCase(), four: (s) => s.slice(0, 4) };
 
+/** Every commit of a fixture, and the tags and trees it has: read from git once per fixture. */
+const objectsOf = new Map<Fixture, { shas: string[]; objects: string[] }>();
+function objectNames(fixture: Fixture): { shas: string[]; objects: string[] } {
+  let names = objectsOf.get(fixture);
+  if (!names) {
+    const all = gitTry(fixture.dir, ['rev-list', '--all']);
+    const present = all.status === 0 ? all.stdout.split('\n').filter(Boolean) : [];
+    const shas = [...new Set([...present, ...Object.values(fixture.commits)])];
+    const tags = git(fixture.dir, ['for-each-ref', '--format=%(objectname)', 'refs/tags/']).split('\n').filter(Boolean);
+    const trees = present.length === 0 ? [] : [sha(fixture.dir, 'HEAD^{tree}'), ...git(fixture.dir, ['ls-tree', 'HEAD']).split(/\s+/).filter((w) => /^[0-9a-f]{40}$/.test(w))];
+    names = { shas, objects: [...tags, ...trees] };
+    objectsOf.set(fixture, names);
+  }
+  return names;
+}
+
 /** Full, short, upper-case and 4-digit names of every commit, plus names of non-commits and nothing. */
 function revisions(fixture: Fixture, spellings: Spelling[] = ['full', 'short', 'upper', 'four']): string[] {
-  const all = gitTry(fixture.dir, ['rev-list', '--all']);
-  const present = all.status === 0 ? all.stdout.split('\n').filter(Boolean) : [];
-  const shas = [...new Set([...present, ...Object.values(fixture.commits)])];
-  const tags = git(fixture.dir, ['for-each-ref', '--format=%(objectname)', 'refs/tags/']).split('\n').filter(Boolean);
-  const trees = present.length === 0 ? [] : [sha(fixture.dir, 'HEAD^{tree}'), ...git(fixture.dir, ['ls-tree', 'HEAD']).split(/\s+/).filter((w) => /^[0-9a-f]{40}$/.test(w))];
-  const objects = [...tags, ...trees];
+  const { shas, objects } = objectNames(fixture);
   return [
     ...shas.flatMap((s) => spellings.map((spell) => SPELL[spell](s))),
     ...objects,
