@@ -4,36 +4,39 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (a full run on a 2-core box, 2026-12-04), so that
- * the two workers end together rather than one finishing a long file alone. Listed past the few
- * longest too: on a fresh clone (CI) vitest has no durations of its own and would order the rest
- * by file size. The rest keep vitest's order.
+ * The files that take longest, longest first (each file's mean share of three full runs on a
+ * 2-core box shared with other work, 2026-12-06), so that the two workers end together rather
+ * than one finishing a long file alone. Listed past the few longest too: on a fresh clone (CI)
+ * vitest has no durations of its own and would order the rest by file size. The rest keep
+ * vitest's order.
  */
 const LONGEST = [
   'test/git/engines.test.ts',
-  'test/e2e/fast-forward.property.test.ts',
+  'test/e2e/pushed-tips.test.ts',
   'test/e2e/doctor-entry-forms.test.ts',
   'test/e2e/future-updated-at.test.ts',
-  'test/e2e/doctor.test.ts',
-  'test/e2e/pushed-glob-edits.test.ts',
-  'test/package/pack.test.ts',
   'test/merge/git-driver.test.ts',
-  'test/e2e/hook-install.test.ts',
-  'test/e2e/git-processes.test.ts',
-  'test/git/object-store.test.ts',
+  'test/e2e/doctor.test.ts',
   'test/mcp/server.test.ts',
-  'test/e2e/fast-forward.test.ts',
-  'test/git/line-endings.test.ts',
-  'test/e2e/same-second.test.ts',
+  'test/e2e/fast-forward.property.test.ts',
+  'test/e2e/pushed-glob-edits.test.ts',
   'test/e2e/driver-install.test.ts',
-  'test/e2e/doctor-paths-landed.test.ts',
-  'test/capsule/budget-header.property.test.ts',
+  'test/e2e/fast-forward.test.ts',
   'test/merge/property.test.ts',
-  'test/e2e/doctor-false-findings.test.ts',
-  'test/e2e/pushed-tips.test.ts',
-  'test/git/random-dags.test.ts',
-  'test/e2e/host-merges.test.ts',
   'test/e2e/index-conflicts.test.ts',
+  'test/e2e/hook-install.test.ts',
+  'test/git/line-endings.test.ts',
+  'test/e2e/doctor-paths-landed.test.ts',
+  'test/e2e/doctor-false-findings.test.ts',
+  'test/e2e/resolve.test.ts',
+  'test/e2e/git-processes.test.ts',
+  'test/e2e/same-second.test.ts',
+  'test/e2e/host-merges.test.ts',
+  'test/package/pack.test.ts',
+  'test/rotate/rotate-cli.test.ts',
+  'test/git/object-store.test.ts',
+  'test/package/bundles.test.ts',
+  'test/capsule/budget.test.ts',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
