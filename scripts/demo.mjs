@@ -143,9 +143,11 @@ try {
   const refused = sh('git', ['push', '-q', 'origin', 'main'], { ok: [1] });
   console.log(indent(refused.stderr.split('\n').filter((l) => l.startsWith('checkpoint pre-push') || l.startsWith('warning')).join('\n')));
   check(refused.status === 1, 'git push refused while doctor warns');
-  cp(['done', 'api']);
+  // The fix the warning names: the landed action recorded, the open one still queued.
+  cp(['done', 'api', '--landed']);
+  check(doc().next_actions[0] === 'Document the API', '`checkpoint done api --landed` (the warning\'s fix) records PR #7 and keeps "Document the API" queued');
   git('commit', '-q', '-am', 'checkpoint: reconcile api (PR #7 landed)');
-  check(sh('git', ['push', '-q', 'origin', 'main']).status === 0, 'after `checkpoint done api` the push goes through');
+  check(sh('git', ['push', '-q', 'origin', 'main']).status === 0, 'after it the push goes through');
 
   say('One agent turn through MCP: the host starts `checkpoint mcp`, the agent reads, works, records');
   const client = new Client({ name: 'demo-host', version: '1.0.0' });
