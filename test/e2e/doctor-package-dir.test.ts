@@ -3,11 +3,11 @@
 // pushed tip's read each entry there alike, a glob and a deleted file too (red team, 12-06). Real
 // git, a local bare remote, both engines.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/in-process.js';
+import { generatedFileFindings as fileFindings, type DoctorFinding as F } from '../helpers/in-process.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 import { commitAll, git, gitTry, headSha, makeRepo, write, initialized, withRemote } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
-type F = { path: string; level: string; message: string; blocks?: boolean };
 
 /** The package's sources, published; then its checkpoint committed on top, not pushed yet. */
 function monorepo(): { dir: string; base: string; tip: string } {
@@ -20,22 +20,13 @@ function monorepo(): { dir: string; base: string; tip: string } {
   write(dir, 'packages/app/gen/server.ts', 'export {};\n');
   const base = commitAll(dir, 'app sources', '2026-03-13T17:40:00Z');
   expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
-  const doc = {
-    protocol_version: '1.1', skill: 'app', project: 'app', project_dir: `${dir}/packages/app`,
-    created_at: '2026-03-14T08:00:00Z', updated_at: '2026-03-14T08:00:00Z',
-    phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'x',
-    progress_table: [{ id: 'a', label: 'A', status: 'in_progress' }],
+  const doc = checkpointDoc({
+    skill: 'app', project: 'app', project_dir: `${dir}/packages/app`, created_at: '2026-03-14T08:00:00Z', updated_at: '2026-03-14T08:00:00Z',
     context_primer: { key_decisions: ['k'], generated_files: ['src/index.ts', 'gen/*.ts', 'README.md'], user_preferences: [] },
-    next_actions: ['continue'],
-  };
+  });
   write(dir, '.checkpoints/app.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
   const tip = commitAll(dir, 'save app checkpoint', '2026-03-14T08:02:00Z');
   return { dir, base, tip };
-}
-
-async function fileFindings(dir: string, engine: string, extra: string[] = []): Promise<F[]> {
-  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
-  return (JSON.parse(r.stdout).findings as F[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
 }
 
 const shown = (fs: F[]) => fs.map((f) => `${f.level} ${f.path}: ${f.message}`);

@@ -2,7 +2,7 @@
 // checkpoint committed and published months ago, ordinary commits since, and a real `git push`
 // to a local bare remote through the hook `checkpoint init` installs.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/in-process.js';
+import { generatedFileFindings, runCli, type DoctorFinding } from '../helpers/in-process.js';
 import { cli, commitAll, git, gitTry, makeRepo, write, initialized } from '../helpers/repo.js';
 import { published } from '../helpers/published.js';
 
@@ -25,9 +25,8 @@ const push = (dir: string) => {
   return { status: r.status, out: r.stdout + r.stderr };
 };
 
-type Found = { path: string; level: string; message: string; blocks: boolean };
-const fileFindings = async (dir: string, engine = 'auto') => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[])
-  .filter((f) => f.path.startsWith('context_primer.generated_files'));
+type Found = DoctorFinding;
+const fileFindings = generatedFileFindings;
 
 describe('Windows and home paths in generated_files (r14 W4)', () => {
   const files = { 'src/x.ts': 'export const x = 1;\n', 'src/old.ts': 'export const old = 1;\n', 'docs/a, b.md': '# a file named with a comma\n' };

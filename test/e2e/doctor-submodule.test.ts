@@ -3,11 +3,11 @@
 // `git rm vendor/sub` removes it, that commit is named, with or without the slash (red team,
 // 12-06). Real git, a local bare remote, both engines.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/in-process.js';
+import { generatedFileFindings as fileFindings } from '../helpers/in-process.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 import { commitAll, git, gitTry, makeRepo, write, initialized, withRemote } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
-type F = { path: string; level: string; message: string; blocks?: boolean };
 const LISTED = ['vendor/sub', 'vendor/sub/', 'vendor/sub/lib/s.ts'];
 
 /** Published with nothing vendored; then the submodule added and the checkpoint listing it, both not pushed yet. */
@@ -23,22 +23,13 @@ function vendored(): { dir: string; base: string; tip: string } {
   expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
   git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub']);
   commitAll(dir, 'add submodule vendor/sub', '2026-03-14T08:00:00Z');
-  const doc = {
-    protocol_version: '1.1', skill: 'demo', project: 'p', project_dir: dir,
-    created_at: '2026-03-14T08:01:00Z', updated_at: '2026-03-14T08:01:00Z',
-    phase: 'build', step: 's1', status: 'in_progress', progress_summary: 'x',
-    progress_table: [{ id: 'a', label: 'A', status: 'in_progress' }],
+  const doc = checkpointDoc({
+    skill: 'demo', project: 'p', project_dir: dir, created_at: '2026-03-14T08:01:00Z', updated_at: '2026-03-14T08:01:00Z',
     context_primer: { key_decisions: ['k'], generated_files: LISTED, user_preferences: [] },
-    next_actions: ['continue'],
-  };
+  });
   write(dir, '.checkpoints/demo.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
   const tip = commitAll(dir, 'save checkpoint', '2026-03-14T08:02:00Z');
   return { dir, base, tip };
-}
-
-async function fileFindings(dir: string, engine: string, extra: string[] = []): Promise<F[]> {
-  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
-  return (JSON.parse(r.stdout).findings as F[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
 }
 
 describe('a submodule listed in generated_files (red team, 12-06)', () => {

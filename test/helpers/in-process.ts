@@ -69,3 +69,12 @@ function captureProcessStreams(text: { 1: string; 2: string }): () => void {
     else delete (process.stdout as { columns?: number }).columns;
   };
 }
+
+/** A doctor finding as `doctor --json` gives it (the members tests read). */
+export type DoctorFinding = { path: string; level: string; message: string; blocks?: boolean };
+
+/** Doctor's findings about `generated_files` entries, on `engine`, run in-process. */
+export async function generatedFileFindings(dir: string, engine = 'auto', extra: string[] = []): Promise<DoctorFinding[]> {
+  const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
+  return (JSON.parse(r.stdout).findings as DoctorFinding[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+}
