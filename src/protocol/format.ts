@@ -49,14 +49,21 @@ export function nonAsciiEscapes(text: string): 'lower' | 'upper' | null {
   return found;
 }
 
+/** Each UTF-16 code unit of `chars` as a JSON `\u` escape (a character past U+FFFF as its two halves, as JSON writes it). */
+export function unicodeEscapes(chars: string, hex: 'lower' | 'upper' = 'lower'): string {
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars.charCodeAt(i).toString(16).padStart(4, '0');
+    out += `\\u${hex === 'upper' ? code.toUpperCase() : code}`;
+  }
+  return out;
+}
+
 /** `text` with every character past ASCII written as a `\u` escape (in JSON, such a character stands only inside a string). */
 export function escapeNonAscii(text: string, hex: 'lower' | 'upper'): string {
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = bom ? text.slice(1) : text;
-  return bom + body.replace(/[^\x00-\x7f]/g, (c) => {
-    const code = c.charCodeAt(0).toString(16).padStart(4, '0');
-    return `\\u${hex === 'upper' ? code.toUpperCase() : code}`;
-  });
+  return bom + body.replace(/[^\x00-\x7f]+/g, (run) => unicodeEscapes(run, hex));
 }
 
 export function formatJson(value: unknown, format: TextFormat = DEFAULT_FORMAT): string {

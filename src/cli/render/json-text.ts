@@ -7,12 +7,11 @@
 // The characters text output shows escaped beyond them (one-line.ts: bidi controls, line and
 // paragraph separators, invisible ones) stand only inside strings too, where \uXXXX means the same.
 import { FLAG_TAGS, HIDDEN_CHARS, TAG_CHARS } from '../../one-line.js';
+import { unicodeEscapes } from '../../protocol/format.js';
 
 const UNSAFE = new RegExp(`${FLAG_TAGS}|\\r\\n?|[\\x7f-\\x9f\\u2028\\u2029${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
 
-const unicodeEscape = (m: string) => [...Array(m.length).keys()].map((i) => `\\u${m.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
-
 /** Valid JSON `text` with the same value and the same text of every string and number: each line ending LF, C1 controls and hidden characters as \u escapes. */
 export function terminalSafeJson(text: string): string {
-  return text.replace(UNSAFE, (m) => (m[0] === '\r' ? '\n' : m[0] === '\ud83c' ? m : unicodeEscape(m)));
+  return text.replace(UNSAFE, (m) => (m[0] === '\r' ? '\n' : m[0] === '\ud83c' ? m : unicodeEscapes(m)));
 }
