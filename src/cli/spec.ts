@@ -1,6 +1,7 @@
 // The command table: one declaration per command, read by the fast argument parser
 // (node:util parseArgs, no load cost) and by the yargs program that renders --help and
 // shell completion (loaded only for those). Handlers are lazy-imported modules.
+import type { OpSpelling } from '../protocol/op-spelling.js';
 import type { Output } from './render/output.js';
 
 export interface OptionSpec {
@@ -36,6 +37,8 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   /** The MCP host's cancellation of this call: a --verify check is ended, and `clock` refuses once it fires. */
   signal?: AbortSignal;
+  /** How update's messages name its ops (the MCP tool's `ops[i]`); the CLI's flags when absent. */
+  opSpelling?: OpSpelling;
 }
 
 export interface ParsedArgs {

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../cli/parse.js';
 import { findCommand, type Context } from '../cli/spec.js';
 import { createOutput, PERMISSION_HINT, refusedAccessOrRoom, withHint } from '../cli/render/output.js';
 import { escapeControl, oneLine } from '../one-line.js';
+import { MCP_SPELLING } from '../protocol/op-spelling.js';
 
 export interface Captured {
   code: number;
@@ -47,6 +48,8 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
     clock: cancellableClock(signal),
     env: process.env,
     signal,
+    // Ops are the update tool's, not flags the caller typed: messages name ops[i] and hint at ops.
+    opSpelling: MCP_SPELLING,
     // As the CLI writes it, without colour: the host may show the text or hand it to a model, so
     // a control or bidi character from a checkpoint stays escaped, and each note stays one line.
     out: { color: false, c: plain.c, out: (t) => cap.out.push(escapeControl(t, false)), err: (t) => cap.err.push(oneLine(t)), json: (v) => cap.json.push(v) },

@@ -3,12 +3,13 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
-import { pasteArg, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
+import { PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import { FORBIDDEN_KEYS, policyFor, type LogPolicy } from './fields.js';
 import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { printedKey } from './path.js';
+import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
 
 export interface UpdateOp {
@@ -16,8 +17,12 @@ export interface UpdateOp {
   path: string[];
   mode: 'set' | 'append';
   value: JsonValue;
-  /** The flag as typed, for messages. */
+  /** The flag as typed. */
   flag: string;
+  /** The op as messages name it, in the caller's words (op-spelling.ts). */
+  given: string;
+  /** How hints spell an op to send instead. */
+  spelling: OpSpelling;
   /** Literal texts of a :json value as typed (`9.0`, `"Caf\u00e9"`), keyed from the value's root. */
   texts?: LiteralTexts;
   /** Given as plain text (`--a=9`, no :json): it keeps the type of a number or boolean it replaces. */
@@ -31,50 +36,61 @@ const FLAG = /^--([^=]+?)(\+)?(:json)?=([\s\S]*)$/;
 // (spaces, quotes, shell syntax, format characters) is written in brackets: a["key"].
 const SEGMENT = /^[\p{L}\p{N}_$][\p{L}\p{N}\p{M}_$-]*$/u;
 
-function usage(flag: string, why: string, hint?: string): CheckpointError {
-  // The flag as typed, value included: shown on one line and bounded (it may hold a newline or a whole file).
-  return new CheckpointError('E_USAGE', `${shown(flag)}: ${why}`, {
-    hint: hint ?? "forms: --a.b=text, --list+=text, --a.b:json='<json>', --list+:json='<json>'",
+/** `given` names the op as the caller gave it, already shown on one line and bounded (a flag may hold a newline or a whole file). */
+function usage(given: string, why: string, hint?: string, spelling: OpSpelling = CLI_SPELLING): CheckpointError {
+  return new CheckpointError('E_USAGE', `${given}: ${why}`, {
+    hint: hint ?? (spelling.caller === 'cli' ? "forms: --a.b=text, --list+=text, --a.b:json='<json>', --list+:json='<json>'" : 'the checkpoint was not changed'),
   });
 }
 
-export function parseUpdateFlag(flag: string): UpdateOp {
+/** One `--path=value` flag; `spelling` and `index` say how messages name it (the MCP tool's ops[index]). */
+export function parseUpdateFlag(flag: string, spelling: OpSpelling = CLI_SPELLING, index = 0): UpdateOp {
   const m = FLAG.exec(flag);
-  if (!m) throw usage(flag, 'expected --path=value');
+  if (!m) throw usage(shown(flag), 'expected --path=value');
   const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
+  const given = spelling.given(flag, index, rawPath, plus ? 'append' : 'set');
   // `--next_actions-=Third` reads as removal, but there is no -= : it would name a new field "next_actions-".
   if (rawPath.endsWith('-')) {
     const field = rawPath.slice(0, -1);
-    throw usage(flag, `there is no -= (this would write a new field ${JSON.stringify(rawPath.split('.').pop())})`, `to set the list without that item: --${field}:json='[...]'${field === 'next_actions' ? '; to record the action next names as done: checkpoint done <skill>' : ''}; the checkpoint was not changed`);
+    const cli = spelling.caller === 'cli';
+    throw usage(
+      given,
+      `there is no ${cli ? '-=' : 'removing op'} (this would write a new field ${JSON.stringify(rawPath.split('.').pop())})`,
+      `to set the list without that item: ${cli ? `--${field}:json='[...]'` : spelling.op(field, 'set', '[...]')}${field === 'next_actions' ? `; to record the action next names as done: ${cli ? 'checkpoint done <skill>' : 'the done tool'}` : ''}; the checkpoint was not changed`,
+    );
   }
-  const path = pathSegments(flag, rawPath);
+  const path = pathSegments(given, rawPath);
   let value: JsonValue = raw;
   let texts: LiteralTexts | undefined;
   if (json) {
     // The parser's own word for nothing ("empty file") names the wrong thing here.
-    if (!raw.trim()) throw usage(flag, 'no JSON value after "="', "give one (--a:json=null, --a:json='[]'), or set an empty string without :json (--a=)");
+    if (!raw.trim()) throw usage(given, spelling.caller === 'cli' ? 'no JSON value after "="' : 'no JSON text in value', spelling.caller === 'cli' ? "give one (--a:json=null, --a:json='[]'), or set an empty string without :json (--a=)" : 'send JSON text ("null", "[]"), or drop "json" to send the value itself');
     try {
       ({ value, texts } = parseJson(raw));
     } catch (e) {
-      if (e instanceof JsonNumberRangeError) throw usage(flag, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
+      if (e instanceof JsonNumberRangeError) throw usage(given, e.reason.replace(' at the top level', ''), 'the checkpoint was not changed');
       const why = e instanceof JsonSyntaxError ? `${e.reason} at column ${e.column}` : String(e);
       // Refused for what it holds (the parser's word for it is still "not valid"): quoting it for the shell would not help.
       const held = e instanceof JsonSyntaxError ? HELD.find(([re]) => re.test(e.reason)) : undefined;
       // Valid JSON refused for what it holds says so ("holds a forbidden key"), not "not valid".
-      throw usage(flag, held ? `value ${held[2]} (${why})` : `value is not valid JSON (${why})`, held ? `${held[1]}; the checkpoint was not changed` : "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'");
+      throw usage(
+        given,
+        held ? `value ${held[2]} (${why})` : `value is not valid JSON (${why})`,
+        held ? `${held[1]}; the checkpoint was not changed` : spelling.caller === 'cli' ? "quote the JSON for your shell, e.g. --a:json='{\"k\":1}'" : 'send valid JSON text, or drop "json" to send the value itself; the checkpoint was not changed',
+      );
     }
   }
   // A placeholder our hints print ('<phase>', '<in_progress|blocked|…>'), pasted as printed: the
   // hint's value left for the user to fill in, never a value to write.
-  if (!json && PLACEHOLDER.test(raw)) throw usage(flag, `${raw} is a placeholder from a hint, not a value`, `write the real value in its place (to write that text itself: ${flag.slice(0, flag.length - raw.length - 1)}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
+  if (!json && PLACEHOLDER.test(raw)) throw usage(given, `${raw} is a placeholder from a hint, not a value`, `write the real value in its place (to write that text itself: ${flag.slice(0, flag.length - raw.length - 1)}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
   // `--list+=:json{...}`: the type written after the "=" lands as text beginning ":json", a record
   // appended as a string. Refused with the flag meant; that text itself is still one :json away.
   const typed = json ? null : /^:json=?([\s\S]*)$/.exec(raw);
   if (typed) {
     const head = `--${rawPath}${plus ?? ''}`;
-    throw usage(flag, 'the value starts with ":json", which goes before the "="', `did you mean ${head}:json=${shellQuote(typed[1]!.trim() || '<json>')}? (to write that text itself: ${head}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
+    throw usage(given, 'the value starts with ":json", which goes before the "="', `did you mean ${head}:json=${shellQuote(typed[1]!.trim() || '<json>')}? (to write that text itself: ${head}:json=${shellQuote(JSON.stringify(raw))}); the checkpoint was not changed`);
   }
-  return { path, mode: plus ? 'append' : 'set', value, flag, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
+  return { path, mode: plus ? 'append' : 'set', value, flag, given, spelling, ...(texts ? { texts } : {}), ...(json ? {} : { plain: true as const }) };
 }
 
 /** What shell-words.ts placeholder() prints, once the shell has taken its quotes off. */
@@ -117,11 +133,11 @@ const BRACKET = /^\[(?:(\d+)|("(?:[^"\\]|\\.)*"))\]/;
  * `a.b.1.c`, or the form conflicts are shown in (`x_obj["a.b"]`, `progress_table[1].status`), so a
  * key holding a dot or a space can be named. Every key, bracketed or not, meets the forbidden-key rule.
  */
-function pathSegments(flag: string, rawPath: string): string[] {
+function pathSegments(given: string, rawPath: string): string[] {
   const path: string[] = [];
   const refuse = (seg: string): never => {
-    if (FORBIDDEN_KEYS.has(seg)) throw usage(flag, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
-    throw usage(flag, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`, 'write keys as a.b.1.c, or as conflicts show them: a["key with . or space"][1]');
+    if (FORBIDDEN_KEYS.has(seg)) throw usage(given, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
+    throw usage(given, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`, 'write keys as a.b.1.c, or as conflicts show them: a["key with . or space"][1]');
   };
   let rest = rawPath;
   while (true) {
@@ -206,7 +222,7 @@ export function applyUpdateOps(
         child = {};
         (container as JsonObject)[seg] = child;
       }
-      if (typeof child !== 'object' || child === null) throw usage(given.flag, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`);
+      if (typeof child !== 'object' || child === null) throw usage(given.given, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`, undefined, given.spelling);
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;
@@ -350,25 +366,27 @@ const ONE_TEXT_FIELDS: ReadonlySet<string> = new Set(['skill', 'project', 'proje
  */
 function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointError {
   const path = pathText(op.path);
+  const spell = op.spelling;
   if (isPlainObject(current)) {
-    return usage(op.flag, `cannot append: ${path} is not an array (it is an object)`, `set a key in it (--${path}.<key>=…), or append to a list inside it (--${path}.<list>+=…); the checkpoint was not changed`);
+    return usage(op.given, `cannot append: ${path} is not an array (it is an object)`, `set a key in it (${spell.op(`${path}.<key>`, 'set', '…', 'text')}), or append to a list inside it (${spell.op(`${path}.<list>`, 'append', '…', 'text')}); the checkpoint was not changed`);
   }
   // A field the protocol holds as one text is never a list: set it instead.
   if (op.path.length === 1 && ONE_TEXT_FIELDS.has(op.path[0]!)) {
-    return usage(op.flag, `cannot append: ${path} holds one text (${shown(text)}), not a list`, `set it instead: --${path}=${placeholder(path)}; the checkpoint was not changed`);
+    const value = spell.caller === 'cli' ? placeholder(path) : `<${path}>`;
+    return usage(op.given, `cannot append: ${path} holds one text (${shown(text)}), not a list`, `set it instead: ${spell.op(path, 'set', value, 'text')}; the checkpoint was not changed`);
   }
-  // null holds nothing to keep: the list starts empty.
-  const list = JSON.stringify(current === null ? [] : [current]);
-  const fix = list.length <= 200 ? pasteArg(`--${path}:json=${list}`) : `--${path}:json='[...]' holding what it has`;
-  return usage(op.flag, `cannot append: ${path} is not an array (it is ${shown(text)})`, `make it a list first (${fix}), then append; the checkpoint was not changed`);
+  // null holds nothing to keep: the list starts empty. The value goes in as the file writes it (8.0 stays 8.0).
+  const list = current === null ? '[]' : `[${text}]`;
+  const fix = list.length <= 200 ? spell.op(path, 'set', list) : `${spell.caller === 'cli' ? `--${path}:json='[...]'` : spell.op(path, 'set', '[...]')} holding what it has`;
+  return usage(op.given, `cannot append: ${path} is not an array (it is ${shown(text)})`, `make it a list first (${fix}), then append; the checkpoint was not changed`);
 }
 
 /** `arr`'s index `seg`; `of`: the array's path as messages show it. */
 function index(arr: JsonValue[], seg: string, op: UpdateOp, of: string): number {
-  if (!/^\d+$/.test(seg)) throw usage(op.flag, `${of || 'it'} is an array; address an item by its index`);
+  if (!/^\d+$/.test(seg)) throw usage(op.given, `${of || 'it'} is an array; address an item by its index`, undefined, op.spelling);
   // "01" may be a typo for 0, 10 or 1: an index is written one way only.
-  if (seg.length > 1 && seg.startsWith('0')) throw usage(op.flag, `index ${quoted(seg)} has a leading zero`, `write it as ${Number(seg)}`);
+  if (seg.length > 1 && seg.startsWith('0')) throw usage(op.given, `index ${quoted(seg)} has a leading zero`, `write it as ${Number(seg)}`);
   const i = Number(seg);
-  if (i >= arr.length) throw usage(op.flag, `index ${i} is past the end of ${of || 'it'} (length ${arr.length})`);
+  if (i >= arr.length) throw usage(op.given, `index ${i} is past the end of ${of || 'it'} (length ${arr.length})`, undefined, op.spelling);
   return i;
 }

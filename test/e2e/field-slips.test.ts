@@ -150,7 +150,7 @@ describe('update refuses a likely typo of a field', () => {
     clients.push(client);
     const refused = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'stauts', value: 'blocked' }] } })) as { isError?: boolean; content: { text: string }[] };
     expect(refused.isError).toBe(true);
-    expect(refused.content[0]!.text).toMatch(/stauts is not a protocol field; did you mean --status\?/);
+    expect(refused.content[0]!.text).toMatch(/^checkpoint: ops\[0\] \(set "stauts"\): stauts is not a protocol field; did you mean "status"\?; hint: .*rerun with "allow_new_field": true/);
     expect(bytes(dir).equals(before)).toBe(true);
     const forced = (await client.callTool({ name: 'update', arguments: { skill: 'api', ops: [{ path: 'stauts', value: 'blocked' }], allow_new_field: true } })) as { isError?: boolean };
     expect(forced.isError).toBeFalsy();

@@ -174,6 +174,20 @@ describe('an append onto a value that is no list', () => {
   });
 });
 
+describe('an append onto a number the file writes as 8.0', () => {
+  it("gives the flag that makes a list of the file's own text, so following it keeps 8.0", async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { skill_state: { best: 8 } }).replace('"best": 8', '"best": 8.0');
+    write(dir, FILE('api'), before);
+    const line = errorLine((await runCli(dir, ['update', 'api', '--skill_state.best+:json=9'])).stderr);
+    expect(line.message).toBe('--skill_state.best+:json=9: cannot append: skill_state.best is not an array (it is 8.0)');
+    expect(line.hint).toBe("make it a list first ('--skill_state.best:json=[8.0]'), then append; the checkpoint was not changed");
+    expect(read(dir, FILE('api'))).toBe(before);
+    expect((await runCli(dir, ['update', 'api', '--skill_state.best:json=[8.0]', '--skill_state.best+:json=9'])).code).toBe(0);
+    expect(read(dir, FILE('api'))).toMatch(/"best": \[\s*8\.0,\s*9\s*\]/);
+  });
+});
+
 describe('an append onto a field the protocol holds as one text (red team, 12-04)', () => {
   it('is told to set it, never to make it a list (which update would refuse); the file unchanged', async () => {
     const dir = repo();

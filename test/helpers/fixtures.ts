@@ -43,7 +43,7 @@ export function freshCheckpoint(skill: string, over: Record<string, unknown> = {
 export function updatedText(text: string, ...flags: string[]): string {
   const parsed = parseJson(text);
   const texts = parsed.texts ?? new Map();
-  const doc = applyUpdateOps(parsed.value as JsonObject, flags.map(parseUpdateFlag), texts);
+  const doc = applyUpdateOps(parsed.value as JsonObject, flags.map((f) => parseUpdateFlag(f)), texts);
   return formatJson(doc, { ...detectFormat(text), texts });
 }
 

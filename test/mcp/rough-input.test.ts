@@ -121,6 +121,38 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
     expect(text).toContain('"score": 8.0');
   });
 
+  it("update's refusals name the op as sent (ops[i]) and hint at ops and options as the tool takes them, never a CLI flag", async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"step","value":"s2"},{"path":"stauts","value":"blocked"}]'),
+      rawUpdate(2, '[{"path":"nxt_actions","op":"append","value":"Ship"}]'),
+      rawUpdate(3, '[{"path":"progress_table.0.stauts","value":"complete"}]'),
+      rawUpdate(4, '[{"path":"eval_scores.0.score","op":"append","value":9}]'),
+      rawUpdate(5, '[{"path":"status","op":"append","value":"blocked"}]'),
+      rawUpdate(6, '[{"path":"next_actions-","value":"Ship it"}]'),
+      rawUpdate(7, '[{"path":"updated_at","value":"2026-01-01T00:00:00Z"}]'),
+      rawUpdate(8, '[{"path":"next_actions.7","value":"x"}]'),
+    ]);
+    const texts = byOrder(answers).map((a) => {
+      expect(a.result?.isError).toBe(true);
+      expect(a.result!.structuredContent).toMatchObject({ ok: false, error: { code: 'E_USAGE' } });
+      return a.result!.content[0]!.text;
+    });
+    expect(texts).toHaveLength(8);
+    expect(texts[0]).toMatch(/^checkpoint: ops\[1\] \(set "stauts"\): stauts is not a protocol field; did you mean "status"\?; hint: .*rerun with "allow_new_field": true, or keep it under skill_state: \{"path": "skill_state\.stauts", "value": "\.\.\."\}$/);
+    expect(texts[1]).toMatch(/^checkpoint: ops\[0\] \(append to "nxt_actions"\): .*did you mean "next_actions"\?; hint: .*\{"path": "skill_state\.nxt_actions", "op": "append", "value": "\.\.\."\}$/);
+    expect(texts[2]).toMatch(/^checkpoint: ops\[0\] \(set "progress_table\.0\.stauts"\): stauts is not a member of a progress_table row; did you mean status\?; hint: .*"allow_new_field": true$/);
+    expect(texts[3]).toMatch(/^checkpoint: ops\[0\] \(append to "eval_scores\.0\.score"\): cannot append: .* not an array \(it is 8\.0\); hint: make it a list first \(\{"path": "eval_scores\.0\.score", "value": \[8\.0\]\}\)/);
+    expect(texts[4]).toMatch(/^checkpoint: ops\[0\] \(append to "status"\): cannot append: status holds one text .*; hint: set it instead: \{"path": "status", "value": "<status>"\}/);
+    expect(texts[5]).toMatch(/^checkpoint: ops\[0\] \(set "next_actions-"\): there is no removing op .*; hint: to set the list without that item: \{"path": "next_actions", "value": \[\.\.\.\]\}; to record the action next names as done: the done tool/);
+    expect(texts[6]).toMatch(/^checkpoint: ops\[0\] \(set "updated_at"\): updated_at is stamped by every write .*; hint: leave the op on updated_at out/);
+    expect(texts[7]).toMatch(/^checkpoint: ops\[0\] \(set "next_actions\.7"\): index 7 is past the end of next_actions \(length 2\); hint: the checkpoint was not changed$/);
+    // No flag a caller of the tool never typed, and no option spelled as the CLI's.
+    for (const t of texts) expect(t).not.toMatch(/(^|[\s(])--[a-z]|allow-new-field|:json=/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
   it('"json": true with a value that is not a string, or not JSON, is one E_USAGE tool error; the file stays byte-identical', async () => {
     const dir = repo();
     const before = messy(dir);
@@ -135,7 +167,7 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
       return a.result!.content[0]!.text;
     });
     expect(texts[0]).toMatch(/^checkpoint: ops\[0\]: "json": true takes the value as JSON text, a string; got a number; hint: /);
-    expect(texts[1]).toMatch(/^checkpoint: --skill_state\.x:json=\{"a":: value is not valid JSON/);
+    expect(texts[1]).toMatch(/^checkpoint: ops\[0\] \(set "skill_state\.x"\): value is not valid JSON .*; hint: send valid JSON text, or drop "json"/);
     expect(texts[2]).toMatch(/number 1e400 .* beyond what a JSON number can hold/);
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });

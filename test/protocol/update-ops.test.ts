@@ -8,8 +8,9 @@ import type { JsonObject } from '../../src/protocol/types.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { updatedText } from '../helpers/fixtures.js';
 import { oneLine } from '../../src/one-line.js';
+import { CLI_SPELLING } from '../../src/protocol/op-spelling.js';
 
-const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map(parseUpdateFlag));
+const apply = (doc: JsonObject, ...flags: string[]): JsonObject => applyUpdateOps(doc, flags.map((f) => parseUpdateFlag(f)));
 
 function usageError(fn: () => unknown): CheckpointError {
   try {
@@ -36,7 +37,7 @@ afterEach(expectPristinePrototype);
 
 describe('parsing the operators', () => {
   it('--a.b=v sets text', () => {
-    expect(parseUpdateFlag('--a.b=v')).toEqual({ path: ['a', 'b'], mode: 'set', value: 'v', flag: '--a.b=v', plain: true });
+    expect(parseUpdateFlag('--a.b=v')).toEqual({ path: ['a', 'b'], mode: 'set', value: 'v', flag: '--a.b=v', given: '--a.b=v', spelling: CLI_SPELLING, plain: true });
   });
 
   it('--l+=v appends text', () => {
@@ -344,7 +345,7 @@ describe('plain text over a number or a boolean', () => {
   it('says when text replaces a valid number or boolean and stays text', () => {
     const notes: unknown[] = [];
     const parsed = parseJson('{"skill_state": {"score": 8.0, "ok": false, "n": 1, "label": "v2"}}');
-    applyUpdateOps(parsed.value as JsonObject, ['--skill_state.score=high', '--skill_state.ok=yes', '--skill_state.n=1e400', '--skill_state.label=x', '--skill_state.n=2'].map(parseUpdateFlag), parsed.texts, { onTextOverTyped: (c) => notes.push(c) });
+    applyUpdateOps(parsed.value as JsonObject, ['--skill_state.score=high', '--skill_state.ok=yes', '--skill_state.n=1e400', '--skill_state.label=x', '--skill_state.n=2'].map((f) => parseUpdateFlag(f)), parsed.texts, { onTextOverTyped: (c) => notes.push(c) });
     expect(notes).toEqual([
       { path: 'skill_state.score', was: '8.0', text: 'high' },
       { path: 'skill_state.ok', was: 'false', text: 'yes' },

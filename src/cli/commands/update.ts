@@ -1,6 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shown, shownPath } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
+import { CLI_SPELLING } from '../../protocol/op-spelling.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
 import { memberSlip } from '../../protocol/member-slip.js';
@@ -28,13 +29,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const flag = shown(op.split('=')[0] ?? op);
     refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
-  const ops = args.ops.map(parseUpdateFlag); // all flags checked before the file is touched
+  const spelling = ctx.opSpelling ?? CLI_SPELLING;
+  const ops = args.ops.map((flag, i) => parseUpdateFlag(flag, spelling, i)); // all flags checked before the file is touched
   // Refused rather than replaced without a word: the write stamps these itself.
   const stamped = ops.find((op) => op.path.length === 1 && STAMPED_FIELDS.has(op.path[0]!));
   if (stamped) {
     const field = stamped.path[0]!;
-    throw new CheckpointError('E_USAGE', `${shown(stamped.flag)}: ${field} is stamped by every write (${field === 'updated_at' ? 'the time of the write' : 'the current protocol version'}) and cannot be set`, {
-      hint: `leave --${field} out; the checkpoint was not changed`,
+    throw new CheckpointError('E_USAGE', `${stamped.given}: ${field} is stamped by every write (${field === 'updated_at' ? 'the time of the write' : 'the current protocol version'}) and cannot be set`, {
+      hint: `leave ${spelling.caller === 'cli' ? `--${field}` : `the op on ${field}`} out; the checkpoint was not changed`,
     });
   }
   let created = false;
@@ -128,8 +130,8 @@ function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, 
     // One level down (a blocker's "neds", context_primer.key-decisions): written, nobody would read it.
     const member = memberSlip(op.path, op.value, op.mode === 'append', { at, fits: fitsSchemaAt });
     if (member !== null) {
-      throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${shown(member.given)} is not a member of ${member.where}; did you mean ${shown(member.meant)}?`, {
-        hint: `the checkpoint was not changed; to keep a member of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true)`,
+      throw new CheckpointError('E_USAGE', `${op.given}: ${shown(member.given)} is not a member of ${member.where}; did you mean ${shown(member.meant)}?`, {
+        hint: `the checkpoint was not changed; to keep a member of your own with this name, rerun with ${op.spelling.allowNewField}`,
       });
     }
     const top = op.path[0];
@@ -137,9 +139,13 @@ function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, 
     const near = protocolFieldSlip(top);
     const meant = near !== null && fitsProtocolField(near, topValue(op)) ? near : null;
     if (meant === null && !OPTION_NAMES.has(top)) continue;
-    const why = meant !== null ? `${shown(top)} is not a protocol field; did you mean --${meant}?` : `${shown(top)} is the name of an option, not a protocol field (an option takes no =value here)`;
-    throw new CheckpointError('E_USAGE', `${shown(op.flag)}: ${why}`, {
-      hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with --allow-new-field (MCP: allow_new_field: true), or keep it under skill_state: --skill_state.${top}=...`,
+    const cli = op.spelling.caller === 'cli';
+    const why =
+      meant !== null
+        ? `${shown(top)} is not a protocol field; did you mean ${cli ? `--${meant}` : shown(JSON.stringify(meant))}?`
+        : `${shown(top)} is the name of ${cli ? 'an option, not a protocol field (an option takes no =value here)' : 'an option of checkpoint update, not a protocol field'}`;
+    throw new CheckpointError('E_USAGE', `${op.given}: ${why}`, {
+      hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with ${op.spelling.allowNewField}, or keep it under skill_state: ${op.spelling.op(`skill_state.${top}`, op.mode, '...', 'text')}`,
     });
   }
 }

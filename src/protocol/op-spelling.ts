@@ -1,0 +1,36 @@
+// How an update's messages name an op, and the op a hint says to send instead: as the flags of
+// `checkpoint update` for the CLI, as the update tool's `ops` for an MCP caller, who never typed a
+// flag and would have to translate `--next_actions+:json=…` back into its own call.
+import { shown } from '../one-line.js';
+import { pasteArg } from '../shell-words.js';
+
+export interface OpSpelling {
+  readonly caller: 'cli' | 'mcp';
+  /** The op as it was given, heading its message: the flag as typed, or `ops[1] (append to "next_actions")`. */
+  given(flag: string, index: number, path: string, mode: 'set' | 'append'): string;
+  /**
+   * An op to send instead. `value` is JSON text (`[8]`), or with `text` a value to write as text
+   * as it stands (a placeholder such as `<phase>` the reader replaces, or `…`).
+   */
+  op(path: string, mode: 'set' | 'append', value: string, as?: 'json' | 'text'): string;
+  /** update's option that writes a near-miss field on purpose. */
+  readonly allowNewField: string;
+}
+
+export const CLI_SPELLING: OpSpelling = {
+  caller: 'cli',
+  given: (flag) => shown(flag),
+  op: (path, mode, value, as = 'json') => {
+    const head = `--${path}${mode === 'append' ? '+' : ''}`;
+    return as === 'json' ? pasteArg(`${head}:json=${value}`) : `${head}=${value}`;
+  },
+  allowNewField: '--allow-new-field',
+};
+
+export const MCP_SPELLING: OpSpelling = {
+  caller: 'mcp',
+  given: (_flag, index, path, mode) => `ops[${index}] (${mode === 'append' ? 'append to' : 'set'} ${shown(JSON.stringify(path))})`,
+  op: (path, mode, value, as = 'json') =>
+    `{"path": ${JSON.stringify(path)}, ${mode === 'append' ? '"op": "append", ' : ''}"value": ${as === 'json' ? value : JSON.stringify(value)}}`,
+  allowNewField: '"allow_new_field": true',
+};
