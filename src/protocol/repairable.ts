@@ -13,7 +13,7 @@ import { literalPlace, type LiteralTexts } from './json.js';
 import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
-import type { Checkpoint, JsonValue } from './types.js';
+import { CURRENT_WIRE_VERSION, type Checkpoint, type JsonValue } from './types.js';
 import { foreignCapsuleKeys } from './capsule.js';
 import type { Issue } from './validate.js';
 
@@ -241,6 +241,18 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     typed.push({ path: [field], value: text });
     notes.push({ path: field, problem: `${field} is the ${typeof v} ${text}, not text`, fix: `--${field}=${shellQuote(text)}` });
   }
+  // Left out (agents and people writing by hand skip it): every version reads alike ("1.1" only
+  // added optional fields), so it reads as the current one, and any write stamps it.
+  if (doc.protocol_version === undefined || (typeof doc.protocol_version === 'string' && !doc.protocol_version.trim())) {
+    typed.push({ path: ['protocol_version'], value: CURRENT_WIRE_VERSION });
+    notes.push({
+      path: 'protocol_version',
+      problem: doc.protocol_version === undefined ? 'required field "protocol_version" is missing' : 'protocol_version is blank',
+      fix: null,
+      byHand: `write "protocol_version": "${CURRENT_WIRE_VERSION}" (any \`checkpoint update\` stamps it)`,
+      anyWrite: true,
+    });
+  }
   if (typeof doc.protocol_version === 'number') {
     const version = VERSION_NUMBERS[numberText(doc.protocol_version, ['protocol_version'])];
     if (version !== undefined) {
@@ -272,6 +284,23 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       typed.push({ path: ['progress_table', i], value: { id, ...r } });
       notes.push({ path: joinPath(joinPath('progress_table', i), 'id'), problem: `progress_table[${i}] (${quoted(r.label)}) has no id`, fix: `--progress_table.${i}.id=${id}` });
     });
+    // A row written {"name": "Auth", "status": "complete"} (or by its title, task, step, phase):
+    // labelled by what it is called there, and given an id; the file keeps its own words.
+    rows.forEach((r, i) => {
+      if (!isObj(r) || r.id !== undefined || r.label !== undefined) return;
+      const key = ROW_NAME_KEYS.find((k) => hasWords(r[k]));
+      if (key === undefined) return;
+      const text = r[key] as string;
+      const id = freshId(i);
+      const label = textAssign(text);
+      typed.push({ path: ['progress_table', i], value: { id, label: text, ...r } });
+      notes.push({
+        path: joinPath('progress_table', i),
+        problem: `progress_table[${i}] has no id or label (read by its ${key}, ${quoted(text)})`,
+        fix: label === null ? `--progress_table.${i}.id=${id}` : `--progress_table.${i}.id=${id} --progress_table.${i}.label${label}`,
+        ...(label === null ? { byHand: `give progress_table[${i}] a label` } : {}),
+      });
+    });
     // A row written {"id": "plan", "status": "complete"}: labelled by its id, which is all it says.
     rows.forEach((r, i) => {
       if (!isObj(r) || !hasWords(r.id) || r.label !== undefined) return;
@@ -287,6 +316,9 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
   }
   return typed;
 }
+
+/** Where a progress_table row written without id and label says what it is, in order. */
+const ROW_NAME_KEYS = ['name', 'title', 'task', 'step', 'phase', 'description'] as const;
 
 /** The members a context_primer list's record names its entry by, in order: the path, the decision, the preference. */
 const ENTRY_KEYS: Record<(typeof PRIMER_LISTS)[number], readonly string[]> = {

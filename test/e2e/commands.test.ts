@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, BIN, cleanup, cli, errorLine, GIT_ENV, makeRepo, read, ROOT, tempDir, write, type RunResult } from '../helpers/repo.js';
 
@@ -666,6 +666,32 @@ describe('done', () => {
     expect(doctor.stdout).toContain('the errors above are hand-written slips');
     expect((await runCli(dir, ['validate'])).code).toBe(1);
     expect(readFileSync(join(dir, rel('web'))).equals(before)).toBe(true);
+  });
+
+  it('a checkpoint written without protocol_version, its rows named by "name" or "phase", is read by status, next and resume; one update stamps the version and the row fixes, the rest of the file kept (user session, 12-06)', async () => {
+    const dir = repo();
+    const { protocol_version: _v, ...noVersion } = doc('web', {
+      progress_table: [{ name: 'Auth', status: 'complete', score: 8 }, { phase: 'CRUD (PR 12)', status: 'in_progress' }],
+      next_actions: ['Wire src/x.ts (PR 12)'],
+    });
+    const before = seed(dir, 'web', noVersion);
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toMatch(/^web +in_progress /m);
+    expect(status.stdout).toContain('1. Wire src/x.ts (PR 12)');
+    expect(status.stdout).toContain("--progress_table.0.id=row-1 --progress_table.0.label='Auth' --progress_table.1.id=row-2 --progress_table.1.label='CRUD (PR 12)'");
+    expect((await runCli(dir, ['next'])).stdout).toMatch(/^→ Wire src\/x\.ts \(PR 12\)$/m);
+    const resume = await runCli(dir, ['resume', 'web']);
+    expect(resume.stdout).toContain('Next: Wire src/x.ts (PR 12)');
+    expect(resume.stdout).toContain('Progress: 1/2 phases complete');
+    expect(readFileSync(join(dir, rel('web'))).equals(before)).toBe(true);
+    // The fix status printed, pasted: the write stamps protocol_version; every other value stays.
+    const fix = /fix: checkpoint update web (.*)$/m.exec(status.stdout)![1]!;
+    const words = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${fix}`], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect((await runCli(dir, ['update', 'web', ...words])).code).toBe(0);
+    const after = JSON.parse(readFileSync(join(dir, rel('web')), 'utf8'));
+    expect(after.protocol_version).toBe('1.1');
+    expect(after.progress_table).toEqual([{ name: 'Auth', status: 'complete', score: 8, id: 'row-1', label: 'Auth' }, { phase: 'CRUD (PR 12)', status: 'in_progress', id: 'row-2', label: 'CRUD (PR 12)' }]);
+    expect((await runCli(dir, ['validate'])).code).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import { parseUpdateFlag } from '../../src/protocol/update-ops.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handRepair, readableView, suggestEnum, unreadableErrors } from '../../src/protocol/repairable.js';
+import { handRepair, readableView, repairPlan, suggestEnum, unreadableErrors } from '../../src/protocol/repairable.js';
 import { validateCheckpoint } from '../../src/protocol/validate.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../../src/protocol/shapes.generated.js';
@@ -276,6 +276,44 @@ describe('readableView', () => {
       delete (gone as Record<string, unknown>)[f];
       expect(view(gone)).toBeNull();
     }
+  });
+
+  it('protocol_version left out or blank reads as the current version, fixed by any write; rows named by name, title, task, step or phase read labelled so, with ids', () => {
+    for (const version of [undefined, '', ' ']) {
+      const d = doc({ protocol_version: version });
+      if (version === undefined) delete (d as Record<string, unknown>).protocol_version;
+      const r = view(d)!;
+      expect(r.meaning.protocol_version).toBe('1.1');
+      expect(r.notes).toEqual([expect.objectContaining({ path: 'protocol_version', fix: null, anyWrite: true })]);
+      expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+      // Any update stamps it: no hand edit is named beside a fix command.
+      expect(repairPlan('api', [...r.notes, { path: 'step', problem: 'x', fix: '--step=2' }]).byHand).toEqual([]);
+    }
+    const rows = [
+      { name: 'Auth', status: 'complete' },
+      { id: 'row-2', label: 'Spec', status: 'complete' },
+      { step: 3, title: 'CRUD (PR 12)', status: 'in_progress' },
+      { task: 'UI', status: 'not_started', score: 8 },
+      { phase: 'Ship', status: 'not_started' },
+    ];
+    const d = doc({ progress_table: rows });
+    const r = view(d)!;
+    expect(r.view.progress_table).toEqual([
+      { id: 'row-1', label: 'Auth', ...rows[0] },
+      rows[1],
+      { id: 'row-3', label: 'CRUD (PR 12)', ...rows[2] },
+      { id: 'row-4', label: 'UI', ...rows[3] },
+      { id: 'row-5', label: 'Ship', ...rows[4] },
+    ]);
+    expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+    expect(r.notes.map((n) => [n.path, n.problem, n.fix])).toEqual([
+      ['progress_table[0]', 'progress_table[0] has no id or label (read by its name, "Auth")', "--progress_table.0.id=row-1 --progress_table.0.label='Auth'"],
+      ['progress_table[2]', 'progress_table[2] has no id or label (read by its title, "CRUD (PR 12)")', "--progress_table.2.id=row-3 --progress_table.2.label='CRUD (PR 12)'"],
+      ['progress_table[3]', 'progress_table[3] has no id or label (read by its task, "UI")', "--progress_table.3.id=row-4 --progress_table.3.label='UI'"],
+      ['progress_table[4]', 'progress_table[4] has no id or label (read by its phase, "Ship")', "--progress_table.4.id=row-5 --progress_table.4.label='Ship'"],
+    ]);
+    // A row that names itself nowhere (a number alone) is no slip: the file needs repair.
+    expect(view(doc({ progress_table: [{ step: 1, status: 'complete' }] }))).toBeNull();
   });
 
   it("a number is read and fixed with the text the file wrote it with (8.0 stays '8.0'); an unknown version number is no slip", () => {
