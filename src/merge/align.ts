@@ -3,8 +3,12 @@
 // subsequence (so a moved item reads as removed + added, not as everything else moved),
 // and the gaps between anchors are matched greedily. O(n log n), no quadratic table.
 
-/** Indices into `side` of the anchored elements, one per base index, or -1 (strictly increasing where set). */
-export function alignToBase(base: readonly string[], side: readonly string[]): Int32Array {
+/**
+ * Indices into `side` of the anchored elements, one per base index, or -1 (strictly increasing
+ * where set). Between anchors, a repeated element is matched to its `first` place there, or its
+ * `last` (a queue popped from the front keeps the later of two equal items).
+ */
+export function alignToBase(base: readonly string[], side: readonly string[], repeats: 'first' | 'last' = 'first'): Int32Array {
   const match = new Int32Array(base.length).fill(-1);
   const baseCount = countKeys(base);
   const sideCount = countKeys(side);
@@ -21,7 +25,7 @@ export function alignToBase(base: readonly string[], side: readonly string[]): I
   let baseFrom = 0;
   let sideFrom = 0;
   for (const [b, s] of [...anchors, [base.length, side.length] as [number, number]]) {
-    matchGreedily(base, side, baseFrom, b, sideFrom, s, match);
+    (repeats === 'first' ? matchGreedily : matchGreedilyFromEnd)(base, side, baseFrom, b, sideFrom, s, match);
     baseFrom = b + 1;
     sideFrom = s + 1;
   }
@@ -81,5 +85,36 @@ function matchGreedily(
     if (k === list.length) continue;
     match[b] = list[k]!;
     next = list[k]! + 1;
+  }
+}
+
+/** matchGreedily walking both ranges back from their ends: each base element takes the last free place of its key. */
+function matchGreedilyFromEnd(
+  base: readonly string[],
+  side: readonly string[],
+  baseFrom: number,
+  baseTo: number,
+  sideFrom: number,
+  sideTo: number,
+  match: Int32Array,
+): void {
+  if (baseFrom >= baseTo || sideFrom >= sideTo) return;
+  const positions = new Map<string, number[]>();
+  for (let s = sideTo - 1; s >= sideFrom; s--) {
+    const list = positions.get(side[s]!) ?? [];
+    list.push(s);
+    positions.set(side[s]!, list);
+  }
+  const cursor = new Map<string, number>();
+  let next = sideTo - 1;
+  for (let b = baseTo - 1; b >= baseFrom; b--) {
+    const list = positions.get(base[b]!);
+    if (!list) continue;
+    let k = cursor.get(base[b]!) ?? 0;
+    while (k < list.length && list[k]! > next) k++;
+    cursor.set(base[b]!, k);
+    if (k === list.length) continue;
+    match[b] = list[k]!;
+    next = list[k]! - 1;
   }
 }

@@ -29,6 +29,7 @@ import { alignToBase } from './align.js';
 import type { MergeContext, PathSegment, SideTimes } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
+import { marksDone } from '../protocol/marked-done.js';
 
 /** base[start, end) became `items` on one side; start === end is a pure insertion. */
 interface Hunk {
@@ -56,7 +57,10 @@ const isInsertion = (h: Hunk): boolean => h.start === h.end;
 const isEdit = (h: Hunk): boolean => h.start < h.end && h.items.length > 0;
 
 function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[]): Hunk[] {
-  const match = alignToBase(baseKeys, sideKeys);
+  // Repeated actions are matched from the end: a queue is popped from the front, so of two
+  // "Run tests" the one a side still holds is the later one (red team, 12-06: matched from the
+  // front, one side's pop of the first read as a pop of the second, and the union lost both).
+  const match = alignToBase(baseKeys, sideKeys, 'last');
   const hunks: Hunk[] = [];
   let start = 0;
   let sideFrom = 0;
@@ -356,7 +360,10 @@ function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly 
   const [b, o, t] = [count(base), count(ours), count(theirs)];
   const most = (key: string): number => {
     const [nb, no, nt] = [b.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
-    return Math.min(Math.max(no, nt), Math.max(0, no + nt - nb));
+    // Both sides popped copies of a repeated action: the pops may be of the same copy (each
+    // did the first "Run tests"), so as many stay as the side keeping fewer keeps; where the
+    // alignment reads them as pops of different copies, the run holds fewer already.
+    return Math.min(Math.max(no, nt), Math.max(0, no + nt - nb, Math.min(no, nt, nb)));
   };
   const left = new Map<string, number>();
   for (const p of pieces) {
@@ -382,5 +389,32 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   if (ko === kt || kt === kb) return o;
   if (ko === kb) return t;
   if (!ours.some(isEdit) && !theirs.some(isEdit)) return combineWithoutEdits(q, start, end, ours, theirs);
+  // Actions one side ticked off by hand (`"done": true`, `[x] …`) where the other popped them
+  // (`checkpoint done`): both say they are done, so the tick reads as the pop (red team, 12-06).
+  const [oursPops, theirsPops] = [ticksAsPops(base, ours, theirs), ticksAsPops(base, theirs, ours)];
+  if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
   return { base: b, ours: o, theirs: t };
+}
+
+/**
+ * `side`'s hunks with each edit that only ticks off actions `other` popped made those pops; null
+ * when there is none. An edit that changes anything else, or ticks an action the other side
+ * kept, stays an edit.
+ */
+function ticksAsPops(base: readonly JsonValue[], side: readonly Hunk[], other: readonly Hunk[]): Hunk[] | null {
+  const popped = (i: number) => other.some((h) => h.items.length === 0 && h.start <= i && i < h.end);
+  let changed = false;
+  const out: Hunk[] = [];
+  for (const h of side) {
+    const ticks = isEdit(h) && h.items.length === h.end - h.start ? h.items.map((item, k) => marksDone(item, base[h.start + k]) && popped(h.start + k)) : [];
+    if (!ticks.some(Boolean) || !h.items.every((item, k) => ticks[k] || canonicalJson(item) === canonicalJson(base[h.start + k]!))) {
+      out.push(h);
+      continue;
+    }
+    changed = true;
+    ticks.forEach((tick, k) => {
+      if (tick) out.push({ start: h.start + k, end: h.start + k + 1, items: [] });
+    });
+  }
+  return changed ? out : null;
 }

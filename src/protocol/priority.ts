@@ -2,8 +2,11 @@
 // Pure: drift evidence comes in as a function, so next/status/resume share one rule.
 import { actionText, type Checkpoint, type NextAction } from './types.js';
 import { suggestEnum } from './enum-slip.js';
+import { markedDone } from './marked-done.js';
 import { instantMs } from './instant.js';
-import { BLOCKER_NEEDS, ROW_STATUSES } from './shapes.generated.js';
+import { BLOCKER_NEEDS } from './shapes.generated.js';
+
+export { markedDone };
 
 export const RANKS = {
   userDecision: 1,
@@ -96,22 +99,6 @@ export interface ActionChoice {
 /** What a skipped action's evidence says when the checkpoint itself marks it done. */
 export const MARKED_DONE = 'marked done in the checkpoint (the next `checkpoint done` moves it to recently_done with the action it completes)';
 
-/**
- * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key
- * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`,
- * `~~…~~`, `DONE: …`). Red team, 12-05: next recommended such an action.
- */
-export function markedDone(action: unknown): boolean {
-  if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
-    const a = action as Record<string, unknown>;
-    if (a.done === true || a.completed === true) return true;
-    for (const key of ['status', 'state']) if (typeof a[key] === 'string' && suggestEnum(a[key] as string, ROW_STATUSES) === 'complete') return true;
-  }
-  // An object without text (a `{"task": …}` slip) has no words to read.
-  const text: unknown = actionText(action as NextAction);
-  return typeof text === 'string' && DONE_WORDS.test(text);
-}
-const DONE_WORDS = /^\s*(?:[-*]\s*)?(?:\[[xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|~~[^~].*~~\s*$|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)/u;
 
 /** `landedEvidence(text)` returns a description of the landing, or null when not landed. */
 export function chooseAction(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice {

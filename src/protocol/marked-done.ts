@@ -1,0 +1,42 @@
+// Actions ticked off by hand in the queue itself. Apart from priority.ts (the `next` ranking) so
+// the merge driver, which reads a tick as the pop it stands for, loads only this.
+import { suggestEnum } from './enum-slip.js';
+import { ROW_STATUSES } from './shapes.generated.js';
+
+/**
+ * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key
+ * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`,
+ * `~~…~~`, `DONE: …`). Red team, 12-05: next recommended such an action.
+ */
+export function markedDone(action: unknown): boolean {
+  if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
+    const a = action as Record<string, unknown>;
+    if (a.done === true || a.completed === true) return true;
+    for (const key of ['status', 'state']) if (typeof a[key] === 'string' && suggestEnum(a[key] as string, ROW_STATUSES) === 'complete') return true;
+  }
+  // An object without text (a `{"task": …}` slip) has no words to read.
+  const text = wordsOf(action);
+  return text !== undefined && DONE_WORDS.test(text);
+}
+
+/** An action's words: the string, or an object's `text`; anything else (null, a number, as the merge driver may meet) has none. */
+function wordsOf(action: unknown): string | undefined {
+  const text = typeof action === 'object' && action !== null && !Array.isArray(action) ? (action as { text?: unknown }).text : action;
+  return typeof text === 'string' ? text : undefined;
+}
+const DONE_WORDS = /^\s*(?:[-*]\s*)?(?:\[[xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|~~[^~].*~~\s*$|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)/u;
+// The same marks, taken off the words (an unticked box too: `- [ ] a` ticked is `- [x] a`).
+const STRUCK = /^\s*(?:[-*]\s*)?~~([^~].*)~~\s*$/su;
+const MARK = /^\s*(?:[-*]\s*)?(?:\[[ xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)\s*/u;
+const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? text.replace(MARK, '')).trim();
+
+/**
+ * Whether `now` is the queued action `was`, ticked off by hand: marked done where it was not, its
+ * words the same once the mark is taken off (`"done": true` added to `{"text": "a"}`, `"a"` become
+ * `"[x] a"` or `"~~a~~"`).
+ */
+export function marksDone(now: unknown, was: unknown): boolean {
+  if (!markedDone(now) || markedDone(was)) return false;
+  const [a, b] = [wordsOf(now), wordsOf(was)];
+  return a !== undefined && b !== undefined && (a === b || unmarked(a) === unmarked(b));
+}

@@ -1,0 +1,93 @@
+// Two machines working one queue, as agents do: each pops actions from its front (`checkpoint
+// done`) or ticks them off by hand (`"done": true`, `[x] …`), and appends new ones. Red team,
+// 12-06: a queue holding one action twice ("Run tests" before and after a deploy) lost the second
+// copy when both sides popped the first; a tick on one side beside a pop on the other conflicted.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import type { JsonValue } from '../../src/protocol/types.js';
+import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+
+const fileName = '.checkpoints/demo.checkpoint.json';
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+const docText = (queue: JsonValue[], hour = 0) =>
+  formatJson({ protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0 + hour * 3600_000).toISOString(), phase: 'spec', step: 'draft', status: 'in_progress', progress_summary: 'spec under way', next_actions: queue });
+const queueOf = (text: string) => (parseJson(text).value as { next_actions: JsonValue[] }).next_actions;
+
+function merge(base: JsonValue[], ours: JsonValue[], theirs: JsonValue[], hours: [number, number] = [1, 2]): JsonValue[] {
+  const r = mergeCheckpointTexts({ base: docText(base), ours: docText(ours, hours[0]), theirs: docText(theirs, hours[1]), fileName });
+  expect(r.status, JSON.stringify({ base, ours, theirs })).toBe('clean');
+  return queueOf(r.text!);
+}
+
+describe('pops from the front of a queue with repeated actions', () => {
+  it('the red team case: both sides did the first "Run tests", one also the deploy; the second "Run tests" stays, whichever side is ours', () => {
+    const base = ['Run tests', 'Deploy to staging', 'Run tests', 'Deploy to prod'];
+    const a = ['Run tests', 'Deploy to prod'];
+    const b = ['Deploy to staging', 'Run tests', 'Deploy to prod'];
+    expect(merge(base, a, b)).toEqual(['Run tests', 'Deploy to prod']);
+    expect(merge(base, b, a)).toEqual(['Run tests', 'Deploy to prod']);
+  });
+
+  it('for any queue of a few repeated actions, each side popping some from the front gives the base less the longer pop, on both sides of the merge', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('Run tests', 'Deploy', 'Review', 'Ship'), { minLength: 1, maxLength: 8 }), fc.nat(8), fc.nat(8), (base, x, y) => {
+        const [po, pt] = [Math.min(x, base.length), Math.min(y, base.length)];
+        const want = base.slice(Math.max(po, pt));
+        expect(merge(base, base.slice(po), base.slice(pt))).toEqual(want);
+        expect(merge(base, base.slice(pt), base.slice(po), [2, 1])).toEqual(want);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('pops beside appends: every appended action is kept, and the base less the longer pop', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('Run tests', 'Deploy', 'Review'), { minLength: 1, maxLength: 6 }),
+        fc.nat(6),
+        fc.nat(6),
+        fc.array(fc.constantFrom('Write docs', 'Tag release'), { maxLength: 2 }),
+        (base, x, y, added) => {
+          const [po, pt] = [Math.min(x, base.length), Math.min(y, base.length)];
+          const merged = merge(base, [...base.slice(po), ...added], base.slice(pt));
+          expect(merged).toEqual([...base.slice(Math.max(po, pt)), ...added]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('a tick on one side beside a pop on the other', () => {
+  const ticked: Array<[JsonValue, JsonValue]> = [
+    [{ text: 'Alpha task', priority: 'high' }, { text: 'Alpha task', priority: 'high', done: true }],
+    ['Alpha task', '[x] Alpha task'],
+    ['- [ ] Alpha task', '- [x] Alpha task'],
+    ['Alpha task', '~~Alpha task~~'],
+    ['Alpha task', '✅ Alpha task'],
+    [{ text: 'Alpha task' }, { text: 'Alpha task', status: 'Done' }],
+  ];
+  it.each(ticked)('%j ticked as %j where the other side popped it merges clean, the action gone, whichever side is ours', (was, now) => {
+    const base = [was, 'Beta task', 'Gamma task'];
+    expect(merge(base, [now, 'Beta task', 'Gamma task'], ['Beta task', 'Gamma task'])).toEqual(['Beta task', 'Gamma task']);
+    expect(merge(base, ['Beta task', 'Gamma task'], [now, 'Beta task', 'Gamma task'])).toEqual(['Beta task', 'Gamma task']);
+  });
+
+  it('a tick beside a pop of the next two, and an append on the ticking side: the appended action kept', () => {
+    const base = ['Alpha task', 'Beta task', 'Gamma task'];
+    expect(merge(base, ['[x] Alpha task', 'Beta task', 'Gamma task', 'Delta task'], ['Gamma task'])).toEqual(['Gamma task', 'Delta task']);
+  });
+
+  it('is still a conflict where the tick changed the words, or the other side kept the action, or edited it', () => {
+    const base = ['Alpha task', 'Beta task'];
+    const conflict = (ours: JsonValue[], theirs: JsonValue[]) => mergeCheckpointTexts({ base: docText(base), ours: docText(ours, 1), theirs: docText(theirs, 2), fileName }).status;
+    // Other words after the tick: an edit, not only a tick.
+    expect(conflict(['[x] Alpha task, and the docs', 'Beta task'], ['Beta task'])).toBe('conflict');
+    // The other side edited the action instead of popping it.
+    expect(conflict(['[x] Alpha task', 'Beta task'], ['Alpha task (PR 12)', 'Beta task'])).toBe('conflict');
+    // The other side kept it: the tick is an edit the other did not touch, taken as made.
+    expect(merge(base, ['[x] Alpha task', 'Beta task'], ['Alpha task', 'Beta task', 'Gamma task'])).toEqual(['[x] Alpha task', 'Beta task', 'Gamma task']);
+  });
+});
