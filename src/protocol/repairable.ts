@@ -261,6 +261,19 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     }
   }
   const primer = doc.context_primer;
+  // The primer written as prose, or as a list of lines, where the protocol keeps an object of
+  // lists: what the next session must know, read as its key decisions.
+  const lines = hasWords(primer) ? [primer] : Array.isArray(primer) && primer.length > 0 && primer.every(hasWords) ? (primer as string[]) : null;
+  if (lines !== null) {
+    const value = flagValue(JSON.stringify({ key_decisions: lines }));
+    typed.push({ path: ['context_primer'], value: { key_decisions: lines } });
+    notes.push({
+      path: 'context_primer',
+      problem: `context_primer is ${typeof primer === 'string' ? `a string (${quoted(primer)})` : 'a list'}, not an object (read as its key_decisions)`,
+      fix: value === null ? null : `--context_primer:json=${value}`,
+      ...(value === null ? { byHand: 'make context_primer an object holding that text in key_decisions, a list' } : {}),
+    });
+  }
   if (isObj(primer)) for (const list of PRIMER_LISTS) {
     const v = primer[list];
     if (typeof v !== 'string' || !hasWords(v)) continue;

@@ -188,6 +188,25 @@ describe('an append onto a number the file writes as 8.0', () => {
   });
 });
 
+describe('an append onto a context_primer written as prose (red team, 12-06)', () => {
+  it('is told to make it an object of lists, which then takes the append; status reads the prose as its key decisions meanwhile', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { context_primer: 'read src/x.ts first (PR 12)' });
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).toMatch(/^api +in_progress /m);
+    expect(status.stdout).toContain(`context_primer is a string ("read src/x.ts first (PR 12)"), not an object (read as its key_decisions); fix: checkpoint update api --context_primer:json='{"key_decisions":["read src/x.ts first (PR 12)"]}'`);
+    const line = errorLine((await runCli(dir, ['update', 'api', '--context_primer+=also read y'])).stderr);
+    expect(line.message).toBe('--context_primer+=also read y: cannot append: context_primer is an object of lists (key_decisions, generated_files, user_preferences), and this one holds "read src/x.ts first (PR 12)"');
+    expect(read(dir, FILE('api'))).toBe(before);
+    // Both flags of the hint, pasted through a shell as printed, then work.
+    const [make, then] = /make it one \((.+)\), then append to a list in it \((.+)\);/.exec(line.hint!)!.slice(1) as [string, string];
+    const words = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${make}`], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(then).toBe('--context_primer.key_decisions+=…');
+    expect((await runCli(dir, ['update', 'api', ...words, '--context_primer.key_decisions+=also read y'])).code).toBe(0);
+    expect(JSON.parse(read(dir, FILE('api'))).context_primer).toEqual({ key_decisions: ['read src/x.ts first (PR 12)', 'also read y'] });
+  });
+});
+
 describe('an append onto a field the protocol holds as one text (red team, 12-04)', () => {
   it('is told to set it, never to make it a list (which update would refuse); the file unchanged', async () => {
     const dir = repo();

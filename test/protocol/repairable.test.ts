@@ -316,6 +316,20 @@ describe('readableView', () => {
     expect(view(doc({ progress_table: [{ step: 1, status: 'complete' }] }))).toBeNull();
   });
 
+  it('a context_primer written as prose or as a list of lines reads as its key decisions, fixed by making it that object; an empty or mixed one is no slip', () => {
+    for (const [primer, problem] of [
+      ['Stack: Hono + D1. Read src/auth.ts first.', 'context_primer is a string ("Stack: Hono + D1. Read src/auth.ts first."), not an object (read as its key_decisions)'],
+      [['Stack: Hono', 'Read src/auth.ts first'], 'context_primer is a list, not an object (read as its key_decisions)'],
+    ] as const) {
+      const r = view(doc({ context_primer: primer }))!;
+      const lines = typeof primer === 'string' ? [primer] : [...primer];
+      expect(r.view.context_primer).toEqual({ key_decisions: lines });
+      expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+      expect(r.notes.map((n) => [n.path, n.problem, n.fix])).toEqual([['context_primer', problem, `--context_primer:json='${JSON.stringify({ key_decisions: lines })}'`]]);
+    }
+    for (const primer of ['', [], ['a', 3], 7]) expect(view(doc({ context_primer: primer }))).toBeNull();
+  });
+
   it("a number is read and fixed with the text the file wrote it with (8.0 stays '8.0'); an unknown version number is no slip", () => {
     const text = JSON.stringify(doc({ step: 1, protocol_version: 1.1 }), null, 2).replace('"step": 1', '"step": 8.0').replace('"protocol_version": 1.1', '"protocol_version": 1.0');
     const parsed = parseJson(text);
