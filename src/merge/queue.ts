@@ -84,12 +84,22 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
     const remove = { start: 0, end: base.length, items: [] };
     return at === 0 ? [insert, remove] : [remove, insert];
   }
-  return hunks;
+  return hunks.flatMap((h) => itemByItem(base, h));
 }
 
-/** Two action objects with the same `text`: one action, its other keys edited. */
+/**
+ * An edit that keeps each action's words, item for item (priorities added, strings made
+ * objects): one edit per action it changed, so the other side's pop of one of them meets that
+ * action alone, not the whole run (red team, 12-06).
+ */
+function itemByItem(base: readonly JsonValue[], h: Hunk): Hunk[] {
+  if (!isEdit(h) || h.items.length === 1 || h.items.length !== h.end - h.start || !h.items.every((item, k) => sameWords(item, base[h.start + k]!))) return [h];
+  return h.items.flatMap((item, k) => (canonicalJson(item) === canonicalJson(base[h.start + k]!) ? [] : [{ start: h.start + k, end: h.start + k + 1, items: [item] }]));
+}
+
+/** One action with its other keys edited: the same words, as a string or an object's `text` (`"a"` and `{"text": "a", "priority": 1}`). */
 function sameWords(a: JsonValue, b: JsonValue): boolean {
-  const text = (v: JsonValue) => (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.text === 'string' ? v.text : undefined);
+  const text = (v: JsonValue) => (typeof v === 'string' ? v : typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.text === 'string' ? v.text : undefined);
   const t = text(a);
   return t !== undefined && t === text(b);
 }
@@ -389,24 +399,25 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   if (ko === kt || kt === kb) return o;
   if (ko === kb) return t;
   if (!ours.some(isEdit) && !theirs.some(isEdit)) return combineWithoutEdits(q, start, end, ours, theirs);
-  // Actions one side ticked off by hand (`"done": true`, `[x] …`) where the other popped them
-  // (`checkpoint done`): both say they are done, so the tick reads as the pop (red team, 12-06).
+  // Actions one side ticked off by hand (`"done": true`, `[x] …`), or gave a priority or an owner
+  // keeping their words, where the other popped them (`checkpoint done`): done is done, so the
+  // tick or the edit reads as the pop (red team, 12-06).
   const [oursPops, theirsPops] = [ticksAsPops(base, ours, theirs), ticksAsPops(base, theirs, ours)];
   if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
   return { base: b, ours: o, theirs: t };
 }
 
 /**
- * `side`'s hunks with each edit that only ticks off actions `other` popped made those pops; null
- * when there is none. An edit that changes anything else, or ticks an action the other side
- * kept, stays an edit.
+ * `side`'s hunks with each edit that only ticks off, or edits keeping their words, actions
+ * `other` popped made those pops; null when there is none. An edit that changes an action's
+ * words, or touches an action the other side kept, stays an edit.
  */
 function ticksAsPops(base: readonly JsonValue[], side: readonly Hunk[], other: readonly Hunk[]): Hunk[] | null {
   const popped = (i: number) => other.some((h) => h.items.length === 0 && h.start <= i && i < h.end);
   let changed = false;
   const out: Hunk[] = [];
   for (const h of side) {
-    const ticks = isEdit(h) && h.items.length === h.end - h.start ? h.items.map((item, k) => marksDone(item, base[h.start + k]) && popped(h.start + k)) : [];
+    const ticks = isEdit(h) && h.items.length === h.end - h.start ? h.items.map((item, k) => (marksDone(item, base[h.start + k]) || sameWords(item, base[h.start + k]!)) && popped(h.start + k)) : [];
     if (!ticks.some(Boolean) || !h.items.every((item, k) => ticks[k] || canonicalJson(item) === canonicalJson(base[h.start + k]!))) {
       out.push(h);
       continue;

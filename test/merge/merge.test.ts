@@ -553,9 +553,15 @@ describe('queue policy (next_actions)', () => {
     // One side's edit alone is taken; the same edit on both is taken once.
     expect(actions(merge3(base, ours, base).value)).toEqual([{ text: 'Run the evals', priority: 2 }]);
     expect(actions(merge3(base, ours, ours).value)).toEqual([{ text: 'Run the evals', priority: 2 }]);
-    // Done and a new action on one side, the old one edited on the other: still pops + appends there.
+    // Done and a new action on one side, the old one edited on the other: still pops + appends
+    // there, never an edit of the action into "Ship"; the action done is gone, its new priority
+    // with it (red team, 12-06: done is done), and "Ship" stays.
     const popped = edit((d) => (d.next_actions = ['Ship']), base);
-    expect(merge3(base, ours, popped).conflicts.length).toBe(1);
+    for (const [a, b] of [[ours, popped], [popped, ours]]) {
+      const r = merge3(base, a!, b!);
+      expect(r.conflicts).toEqual([]);
+      expect(actions(r.value)).toEqual(['Ship']);
+    }
   });
 
   it('pops and appends together: popped on one side, appended on both', () => {

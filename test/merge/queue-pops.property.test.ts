@@ -60,6 +60,36 @@ describe('pops from the front of a queue with repeated actions', () => {
   });
 });
 
+describe('an edit keeping the words on one side beside pops on the other', () => {
+  it('strings made objects with a priority (same actions, same order) beside done: the popped action stays gone, the rest take their priorities, whichever side is ours', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('Migrate the users table', 'Backfill emails', 'Run tests', 'Drop the old column'), { minLength: 1, maxLength: 6 }), fc.nat(6), (base, x) => {
+        const pops = Math.min(x, base.length);
+        const objects = base.map((text, i) => ({ text, priority: i + 1 }));
+        const want = objects.slice(pops);
+        expect(merge(base, objects, base.slice(pops))).toEqual(want);
+        expect(merge(base, base.slice(pops), objects, [2, 1])).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('done twice on one side, an owner given to the second "Run tests" on the other: disjoint, merged clean', () => {
+    const base = [{ text: 'Run tests' }, { text: 'Deploy to staging' }, { text: 'Run tests' }, { text: 'Deploy to prod' }];
+    const a = base.slice(2);
+    const b = base.map((x, i) => (i === 2 ? { ...x, owner: 'bob' } : x));
+    const want = [{ text: 'Run tests', owner: 'bob' }, { text: 'Deploy to prod' }];
+    expect(merge(base, a, b)).toEqual(want);
+    expect(merge(base, b, a)).toEqual(want);
+  });
+
+  it('an edit of the words beside a pop of that action is still a conflict', () => {
+    const base = ['Migrate the users table', 'Backfill emails'];
+    const r = mergeCheckpointTexts({ base: docText(base), ours: docText([{ text: 'Migrate the users and teams tables', priority: 1 }, 'Backfill emails'], 1), theirs: docText(['Backfill emails'], 2), fileName });
+    expect(r.status).toBe('conflict');
+  });
+});
+
 describe('a tick on one side beside a pop on the other', () => {
   const ticked: Array<[JsonValue, JsonValue]> = [
     [{ text: 'Alpha task', priority: 'high' }, { text: 'Alpha task', priority: 'high', done: true }],
