@@ -6,7 +6,8 @@ import { ROW_STATUSES } from './shapes.generated.js';
 /**
  * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key
  * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`,
- * `~~…~~`, `DONE: …`). Red team, 12-05: next recommended such an action.
+ * `~~…~~`, `DONE: …`, and after them `… ✅`, `… (done)`, `… - DONE`). Red team, 12-05: next
+ * recommended such an action.
  */
 export function markedDone(action: unknown): boolean {
   if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
@@ -16,7 +17,7 @@ export function markedDone(action: unknown): boolean {
   }
   // An object without text (a `{"task": …}` slip) has no words to read.
   const text = wordsOf(action);
-  return text !== undefined && DONE_WORDS.test(text);
+  return text !== undefined && (DONE_WORDS.test(text) || DONE_AFTER.test(text));
 }
 
 /** An action's words: the string, or an object's `text`; anything else (null, a number, as the merge driver may meet) has none. */
@@ -28,7 +29,10 @@ const DONE_WORDS = /^\s*(?:[-*]\s*)?(?:\[[xX\u2713\u2714]\]\s|[\u2705\u2611\u271
 // The same marks, taken off the words (an unticked box too: `- [ ] a` ticked is `- [x] a`).
 const STRUCK = /^\s*(?:[-*]\s*)?~~([^~].*)~~\s*$/su;
 const MARK = /^\s*(?:[-*]\s*)?(?:\[[ xX\u2713\u2714]\]\s|[\u2705\u2611\u2714]\ufe0f?\s*|(?:DONE|Done|done)\s*[:\u2013\u2014]\s)\s*/u;
-const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? text.replace(MARK, '')).trim();
+// A mark after the words (red team, 12-06): `Write tests ✅`, `Write tests (done)`, `Write tests - DONE`.
+const MARK_AFTER = /\s+(?:[\u2705\u2611\u2714\u2713]\ufe0f?|\((?:done|completed?)\)|\[(?:done|completed?)\]|[-\u2013\u2014]\s*(?:done|completed?))\s*$/iu;
+const DONE_AFTER = new RegExp(`\\S${MARK_AFTER.source}`, 'iu');
+const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? text.replace(MARK, '').replace(MARK_AFTER, '')).trim();
 
 /**
  * Whether `now` is the queued action `was`, ticked off by hand: marked done where it was not, its

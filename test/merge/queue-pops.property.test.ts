@@ -97,6 +97,8 @@ describe('a tick on one side beside a pop on the other', () => {
     ['- [ ] Alpha task', '- [x] Alpha task'],
     ['Alpha task', '~~Alpha task~~'],
     ['Alpha task', '✅ Alpha task'],
+    ['Alpha task', 'Alpha task ✅'],
+    ['Alpha task', 'Alpha task (done)'],
     [{ text: 'Alpha task' }, { text: 'Alpha task', status: 'Done' }],
   ];
   it.each(ticked)('%j ticked as %j where the other side popped it merges clean, the action gone, whichever side is ours', (was, now) => {
