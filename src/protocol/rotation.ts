@@ -42,10 +42,20 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
   return new Set(order.slice(Math.max(0, order.length - keep)));
 }
 
-/** A log entry's time as a hand writes it (no zone: UTC; a day alone), else undefined. */
+/** Keys another tool dates a log entry by where the log's own (`at`) is left out, as the schema allows. */
+const OTHER_TIME_KEYS = ['completed_at', 'done_at', 'finished_at', 'timestamp', 'date', 'time', 'when'] as const;
+
+/**
+ * A log entry's time as a hand writes it (no zone: UTC; a day alone), under the log's time key
+ * or, without one there, under a key another tool dates it by (`completed_at`); else undefined.
+ * Read for the log's direction only (red team, 12-06: a log another tool wrote oldest-first with
+ * `completed_at` was taken for newest-first, and `done` rotated out its newest entry).
+ */
 function handWrittenTime(entry: JsonValue, policy: LogPolicy): number | undefined {
-  if (policy.timeKey === undefined || entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-  const raw = (entry as JsonObject)[policy.timeKey];
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+  const o = entry as JsonObject;
+  const key = policy.timeKey !== undefined && o[policy.timeKey] !== undefined ? policy.timeKey : OTHER_TIME_KEYS.find((k) => typeof o[k] === 'string');
+  const raw = key === undefined ? undefined : o[key];
   return typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw) ? instantMs(raw) : undefined;
 }
 

@@ -81,6 +81,25 @@ describe('runsOldestFirst and a new entry at the end', () => {
     expect(runsOldestFirst([at(3), at(2), at(1)], policy)).toBe(false);
     expect(runsOldestFirst(['a', 'b', at(1)], policy)).toBe(false);
     expect(runsOldestFirst([], policy)).toBe(false);
+    // Another tool's time key where `at` is left out (the schema allows it) tells the direction too.
+    const completed = (d: number) => ({ action: `a${d}`, completed_at: `2026-11-0${d} 09:00` });
+    expect(runsOldestFirst([completed(1), completed(2), completed(3)], policy)).toBe(true);
+    expect(runsOldestFirst([completed(3), completed(2), completed(1)], policy)).toBe(false);
+    expect(runsOldestFirst([{ action: 'x', timestamp: '2026-11-01T00:00:00Z' }, { action: 'y', date: '2026-11-02' }], policy)).toBe(true);
+  });
+
+  it('done on a recently_done another tool keeps oldest-first with completed_at: the new entry goes at the end, the oldest moves out past ten (red team, 12-06)', async () => {
+    const dir = makeRepo();
+    try {
+      const log = Array.from({ length: 10 }, (_, i) => ({ action: `old${i}`, completed_at: `2026-11-${String(i + 1).padStart(2, '0')}T09:00:00Z` }));
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ next_actions: ['Ship', 'Tag'], recently_done: log }), null, 2)}\n`);
+      expect((await runCli(dir, ['done', 'api'])).code).toBe(0);
+      expect(JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')).recently_done.map((e: { action: string }) => e.action)).toEqual([...log.slice(1).map((e) => e.action), 'Ship']);
+      const [file] = readdirSync(join(dir, '.checkpoints/history'));
+      expect(JSON.parse(read(dir, `.checkpoints/history/${file}`)).entries.recently_done.map((e: { action: string }) => e.action)).toEqual(['old0']);
+    } finally {
+      cleanup(dir);
+    }
   });
 
   it('checkpoint done appends to a recently_done kept oldest-first and prepends to one kept newest-first', async () => {
