@@ -272,10 +272,17 @@ export const TOOLS: ToolSpec[] = [
       landed: z.boolean().optional().describe('record only the actions git shows landed or the checkpoint marks done, wherever they stand'),
       timeout: z.number().positive().max(MAX_VERIFY_TIMEOUT_S).optional().describe(`seconds verify may run (default ${DEFAULT_VERIFY_TIMEOUT_S}, at most ${MAX_VERIFY_TIMEOUT_S}, as the CLI's --timeout)`),
     },
-    check: (a, server) =>
-      a.verify && !server.allowVerify
-        ? { message: 'done: verify runs a command from the checkpoint file and is off in this server', hint: 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' }
-        : null,
+    check: (a, server) => {
+      if (a.verify && !server.allowVerify) return { message: 'done: verify runs a command from the checkpoint file and is off in this server', hint: 'the user can enable it by starting the server as `checkpoint mcp --allow-verify`' };
+      // The CLI's own refusal would hint `--verify --timeout=…`, a flag this caller never sends.
+      if (a.timeout !== undefined && !a.verify) {
+        return {
+          message: 'done: timeout limits the verify check, and verify was not given',
+          hint: server.allowVerify ? `send verify: true with timeout: ${a.timeout}, or drop timeout` : 'drop timeout: verify is off in this server (the user can enable it by starting it as `checkpoint mcp --allow-verify`)',
+        };
+      }
+      return null;
+    },
     argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', landed: 'landed', timeout: 'timeout' }), ...rest(a.skill)],
     summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}${Array.isArray(d.also_done) && d.also_done.length ? ` (and ${d.also_done.length} before it)` : ''}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
   },

@@ -156,6 +156,8 @@ describe('checkpoint mcp', () => {
       ['update', { skill: 'api', ops: [{ path: 'skill_state.x', value: JSON.parse('{"ok":[{"__proto__":{"a":1}}]}') }] }, /forbidden key "__proto__"/],
       ['update', { skill: 'api', ops: [] }, /ops/],
       ['done', { skill: 'api', verify: true }, /verify[\s\S]*--allow-verify/],
+      // The hint is the tool's, never `checkpoint done api --verify --timeout=5`, which this server refuses (red team, 12-06).
+      ['done', { skill: 'api', timeout: 5 }, /^checkpoint: done: timeout limits the verify check, and verify was not given; hint: drop timeout: verify is off in this server \(the user can enable it by starting it as `checkpoint mcp --allow-verify`\)$/],
       // A URL from the agent is never fetched: it could probe the user's own network.
       ['doctor', { online: 'http://127.0.0.1:9/secret' }, /^checkpoint: invalid argument online for tool doctor: expected boolean, received string/],
       // The hint says what each of the two does, never another tool's advice.
@@ -283,6 +285,9 @@ describe('checkpoint mcp', () => {
     const c = await connect(dir, { args: ['--allow-verify'] });
     const no = await call(c, 'done', { skill: 'api', verify: true });
     expect(no.structuredContent).toMatchObject({ ok: false, verified: false });
+    expect(disk(dir).next_actions).toHaveLength(2);
+    const timeoutAlone = await call(c, 'done', { skill: 'api', timeout: 5 });
+    expect(text(timeoutAlone)).toBe('checkpoint: done: timeout limits the verify check, and verify was not given; hint: send verify: true with timeout: 5, or drop timeout');
     expect(disk(dir).next_actions).toHaveLength(2);
     write(dir, 'shipped', '');
     expect((await call(c, 'done', { skill: 'api', verify: true })).structuredContent).toMatchObject({ ok: true, done: 'Ship it', next: 'Announce' });
