@@ -88,14 +88,17 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
 }
 
 /**
- * An edit that keeps each action's words, item for item (priorities added, strings made
- * objects): one edit per action it changed, so the other side's pop of one of them meets that
- * action alone, not the whole run (red team, 12-06).
+ * An edit that keeps each action, item for item (priorities added, strings made objects, ticks):
+ * one edit per action it changed, so the other side's pop of one of them meets that action
+ * alone, not the whole run (red team, 12-06).
  */
 function itemByItem(base: readonly JsonValue[], h: Hunk): Hunk[] {
-  if (!isEdit(h) || h.items.length === 1 || h.items.length !== h.end - h.start || !h.items.every((item, k) => sameWords(item, base[h.start + k]!))) return [h];
+  if (!isEdit(h) || h.items.length === 1 || h.items.length !== h.end - h.start || !h.items.every((item, k) => sameAction(item, base[h.start + k]!))) return [h];
   return h.items.flatMap((item, k) => (canonicalJson(item) === canonicalJson(base[h.start + k]!) ? [] : [{ start: h.start + k, end: h.start + k + 1, items: [item] }]));
 }
+
+/** `now` is the action `was`: its words kept with other keys edited, or ticked off by hand. */
+const sameAction = (now: JsonValue, was: JsonValue): boolean => sameWords(now, was) || marksDone(now, was);
 
 /** One action with its other keys edited: the same words, as a string or an object's `text` (`"a"` and `{"text": "a", "priority": 1}`). */
 function sameWords(a: JsonValue, b: JsonValue): boolean {
@@ -417,7 +420,7 @@ function ticksAsPops(base: readonly JsonValue[], side: readonly Hunk[], other: r
   let changed = false;
   const out: Hunk[] = [];
   for (const h of side) {
-    const ticks = isEdit(h) && h.items.length === h.end - h.start ? h.items.map((item, k) => (marksDone(item, base[h.start + k]) || sameWords(item, base[h.start + k]!)) && popped(h.start + k)) : [];
+    const ticks = isEdit(h) && h.items.length === h.end - h.start ? h.items.map((item, k) => sameAction(item, base[h.start + k]!) && popped(h.start + k)) : [];
     if (!ticks.some(Boolean) || !h.items.every((item, k) => ticks[k] || canonicalJson(item) === canonicalJson(base[h.start + k]!))) {
       out.push(h);
       continue;

@@ -373,7 +373,8 @@ function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointErr
   // The primer is an object of lists: a hand-written text or list becomes its key decisions,
   // and appends go to one of its lists (red team, 12-06: "make it a list" was refused in turn).
   if (op.path.length === 1 && op.path[0] === 'context_primer') {
-    const lines = typeof current === 'string' ? `[${text}]` : Array.isArray(current) ? text : '[]';
+    // Its text as written (escapes kept); a number or true/false as that text, null as nothing.
+    const lines = typeof current === 'string' ? `[${text}]` : current === null ? '[]' : `[${JSON.stringify(text)}]`;
     const object = `{"key_decisions":${lines}}`;
     const fix = object.length <= 200 ? spell.op(path, 'set', object) : spell.caller === 'cli' ? `--${path}:json='{"key_decisions": [...]}'` : spell.op(path, 'set', '{"key_decisions": [...]}');
     return usage(op.given, `cannot append: context_primer is an object of lists (key_decisions, generated_files, user_preferences), and this one holds ${shown(text)}`, `make it one (${fix}), then append to a list in it (${spell.op('context_primer.key_decisions', 'append', '…', 'text')}); the checkpoint was not changed`);

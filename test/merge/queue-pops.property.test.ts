@@ -107,6 +107,14 @@ describe('a tick on one side beside a pop on the other', () => {
     expect(merge(base, ['Beta task', 'Gamma task'], [now, 'Beta task', 'Gamma task'])).toEqual(['Beta task', 'Gamma task']);
   });
 
+  it('a tick and a priority on the next action on one side, a pop of the ticked one on the other: the tick is the pop, the priority kept', () => {
+    const base = ['Alpha task', 'Beta task', 'Gamma task'];
+    const marked = ['[x] Alpha task', { text: 'Beta task', priority: 'high' }, 'Gamma task'];
+    const want = [{ text: 'Beta task', priority: 'high' }, 'Gamma task'];
+    expect(merge(base, marked, base.slice(1))).toEqual(want);
+    expect(merge(base, base.slice(1), marked)).toEqual(want);
+  });
+
   it('a tick beside a pop of the next two, and an append on the ticking side: the appended action kept', () => {
     const base = ['Alpha task', 'Beta task', 'Gamma task'];
     expect(merge(base, ['[x] Alpha task', 'Beta task', 'Gamma task', 'Delta task'], ['Gamma task'])).toEqual(['Gamma task', 'Delta task']);
