@@ -5,10 +5,11 @@
 
 /**
  * Indices into `side` of the anchored elements, one per base index, or -1 (strictly increasing
- * where set). Between anchors, a repeated element is matched to its `first` place there, or its
- * `last` (a queue popped from the front keeps the later of two equal items).
+ * where set). Between anchors, a repeated element is matched to its `first` place there, its
+ * `last` (a queue popped from the front keeps the later of two equal items), or left unmatched
+ * (`none`: only elements unique on both sides are matched).
  */
-export function alignToBase(base: readonly string[], side: readonly string[], repeats: 'first' | 'last' = 'first'): Int32Array {
+export function alignToBase(base: readonly string[], side: readonly string[], repeats: 'first' | 'last' | 'none' = 'first'): Int32Array {
   const match = new Int32Array(base.length).fill(-1);
   const baseCount = countKeys(base);
   const sideCount = countKeys(side);
@@ -21,6 +22,7 @@ export function alignToBase(base: readonly string[], side: readonly string[], re
   });
   const anchors = longestIncreasing(pairs);
   for (const [b, s] of anchors) match[b] = s;
+  if (repeats === 'none') return match;
 
   let baseFrom = 0;
   let sideFrom = 0;

@@ -29,7 +29,7 @@ import { alignToBase } from './align.js';
 import type { MergeContext, PathSegment, SideTimes } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
-import { marksDone } from '../protocol/marked-done.js';
+import { actionWords, marksDone } from '../protocol/marked-done.js';
 
 /** base[start, end) became `items` on one side; start === end is a pure insertion. */
 interface Hunk {
@@ -45,6 +45,10 @@ type Order = 'ours' | 'theirs' | 'canonical';
 interface QueueSides {
   base: readonly JsonValue[];
   inBase: (key: string) => boolean;
+  /** How many actions with these words (wordsKey) each side holds. */
+  oursWords: ReadonlyMap<string, number>;
+  theirsWords: ReadonlyMap<string, number>;
+  baseWords: readonly string[];
   order: Order;
   /** Set once the order decided something (both sides inserted at one place): else every order gives the same merge. */
   ordered: boolean;
@@ -56,11 +60,37 @@ type Piece = { run: JsonValue[] } | { base: JsonValue[]; ours: JsonValue[]; thei
 const isInsertion = (h: Hunk): boolean => h.start === h.end;
 const isEdit = (h: Hunk): boolean => h.start < h.end && h.items.length > 0;
 
-function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[]): Hunk[] {
-  // Repeated actions are matched from the end: a queue is popped from the front, so of two
-  // "Run tests" the one a side still holds is the later one (red team, 12-06: matched from the
-  // front, one side's pop of the first read as a pop of the second, and the union lost both).
-  const match = alignToBase(baseKeys, sideKeys, 'last');
+/**
+ * What makes an item one action across the sides: its words (a string, or an object's `text`,
+ * a tick taken off), so an action given a priority or an owner, made an object, or ticked off
+ * by hand is still that action; any other item its canonical JSON.
+ */
+function wordsKey(item: JsonValue, canonical: string): string {
+  const words = actionWords(item);
+  return words === undefined ? `\u0000${canonical}` : `\u0001${words}`;
+}
+
+function countKeys(keys: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], baseWords: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[], sideWords: readonly string[]): Hunk[] {
+  // Items unique on both sides and left exactly as they were anchor the alignment. Between them,
+  // actions are matched by their words, so one whose other keys a side edited stays in its
+  // place, an edit of that action alone; and repeated ones from the end: a queue is popped from
+  // the front, so of two "Run tests" the one a side still holds is the later one (red team,
+  // 12-06: matched from the front, one side's pop of the first read as a pop of the second, and
+  // the union lost both).
+  const match = alignToBase(baseKeys, sideKeys, 'none');
+  let [b0, s0] = [0, 0];
+  for (let i = 0; i <= base.length; i++) {
+    if (i < base.length && match[i]! < 0) continue;
+    const sTo = i < base.length ? match[i]! : side.length;
+    if (i > b0 && sTo > s0) alignToBase(baseWords.slice(b0, i), sideWords.slice(s0, sTo), 'last').forEach((m, k) => m >= 0 && (match[b0 + k] = s0 + m));
+    [b0, s0] = [i + 1, sTo + 1];
+  }
   const hunks: Hunk[] = [];
   let start = 0;
   let sideFrom = 0;
@@ -68,6 +98,8 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], side
     if (i < base.length && match[i]! < 0) continue;
     const sideTo = i < base.length ? match[i]! : side.length;
     if (start < i || sideFrom < sideTo) hunks.push({ start, end: i, items: side.slice(sideFrom, sideTo) });
+    // The same action, its other keys edited: an edit of it in place.
+    if (i < base.length && baseKeys[i] !== sideKeys[sideTo]) hunks.push({ start: i, end: i + 1, items: [side[sideTo]!] });
     start = i + 1;
     sideFrom = sideTo + 1;
   }
@@ -240,7 +272,7 @@ function entangled(pieces: readonly Piece[], dropped: ReadonlySet<string>): bool
       const first = seenIn.get(key);
       if (first === undefined) seenIn.set(key, n);
       else if (first !== n && (isConflict(p) || isConflict(pieces[first]!))) clash = true;
-      if (isConflict(p) && dropped.has(key)) clash = true;
+      if (isConflict(p) && dropped.has(wordsKey(item, key))) clash = true;
     }
   });
   return clash;
@@ -315,9 +347,11 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
   const [oursKeys, theirsKeys] = [ours.map(canonicalJson), theirs.map(canonicalJson)];
-  const oursHunks = sideHunks(base, baseKeys, ours, oursKeys);
-  const theirsHunks = sideHunks(base, baseKeys, theirs, theirsKeys);
-  const q: QueueSides = { base, order, inBase, ordered: false };
+  const words = (items: readonly JsonValue[], keys: readonly string[]) => items.map((item, k) => wordsKey(item, keys[k]!));
+  const [baseWords, oursWords, theirsWords] = [words(base, baseKeys), words(ours, oursKeys), words(theirs, theirsKeys)];
+  const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords);
+  const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords);
+  const q: QueueSides = { base, order, inBase, ordered: false, oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords), baseWords };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];
   const resolved = (items: readonly JsonValue[]): void => append(run, items);
@@ -356,21 +390,18 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   resolved(base.slice(at));
   pieces.push({ run });
   const dropped = new Set<string>();
-  return { pieces: atMostAsOften(pieces, baseKeys, oursKeys, theirsKeys, dropped), ordered: q.ordered, dropped };
+  return { pieces: atMostAsOften(pieces, baseWords, oursWords, theirsWords, dropped), ordered: q.ordered, dropped };
 }
 
 /**
  * Drops from the resolved runs the later copies of an action beyond the most either side holds,
  * and beyond what the two sides' changes to its count leave (base + each side's change): an
- * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is. Each key it drops goes into `dropped`.
+ * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is.
+ * Actions are counted by their words (wordsKey): one given a priority is still that action, and
+ * two copies made equal by an edit are still two (red team, 12-06). Each key it drops goes into `dropped`.
  */
 function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly string[], theirs: readonly string[], dropped: Set<string>): Piece[] {
-  const count = (keys: readonly string[]): Map<string, number> => {
-    const counts = new Map<string, number>();
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    return counts;
-  };
-  const [b, o, t] = [count(base), count(ours), count(theirs)];
+  const [b, o, t] = [countKeys(base), countKeys(ours), countKeys(theirs)];
   const most = (key: string): number => {
     const [nb, no, nt] = [b.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
     // Both sides popped copies of a repeated action: the pops may be of the same copy (each
@@ -382,7 +413,7 @@ function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly 
   for (const p of pieces) {
     if (isConflict(p)) continue;
     p.run = p.run.filter((item) => {
-      const key = canonicalJson(item);
+      const key = wordsKey(item, canonicalJson(item));
       const n = left.get(key) ?? most(key);
       left.set(key, n - 1);
       if (n <= 0) dropped.add(key);
@@ -405,7 +436,7 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   // Actions one side ticked off by hand (`"done": true`, `[x] …`), or gave a priority or an owner
   // keeping their words, where the other popped them (`checkpoint done`): done is done, so the
   // tick or the edit reads as the pop (red team, 12-06).
-  const [oursPops, theirsPops] = [ticksAsPops(base, ours, theirs), ticksAsPops(base, theirs, ours)];
+  const [oursPops, theirsPops] = [ticksAsPops(q, ours, theirs, q.theirsWords), ticksAsPops(q, theirs, ours, q.oursWords)];
   if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
   return { base: b, ours: o, theirs: t };
 }
@@ -415,8 +446,12 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
  * `other` popped made those pops; null when there is none. An edit that changes an action's
  * words, or touches an action the other side kept, stays an edit.
  */
-function ticksAsPops(base: readonly JsonValue[], side: readonly Hunk[], other: readonly Hunk[]): Hunk[] | null {
-  const popped = (i: number) => other.some((h) => h.items.length === 0 && h.start <= i && i < h.end);
+function ticksAsPops(q: QueueSides, side: readonly Hunk[], other: readonly Hunk[], otherWords: ReadonlyMap<string, number>): Hunk[] | null {
+  const base = q.base;
+  // Popped: removed there, and the other side holds fewer actions with its words than the base
+  // did (an action it moved elsewhere is still queued: red team, 12-06).
+  const baseCount = (w: string) => q.baseWords.filter((k) => k === w).length;
+  const popped = (i: number) => other.some((h) => h.items.length === 0 && h.start <= i && i < h.end) && (otherWords.get(q.baseWords[i]!) ?? 0) < baseCount(q.baseWords[i]!);
   let changed = false;
   const out: Hunk[] = [];
   for (const h of side) {

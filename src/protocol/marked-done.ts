@@ -44,3 +44,9 @@ export function marksDone(now: unknown, was: unknown): boolean {
   const [a, b] = [wordsOf(now), wordsOf(was)];
   return a !== undefined && b !== undefined && (a === b || unmarked(a) === unmarked(b));
 }
+
+/** What an action says with any tick taken off (`"[x] a"`, `"a ✅"` and `{"text": "a", "done": true}` all say `a`); undefined for an item without words. */
+export function actionWords(action: unknown): string | undefined {
+  const words = wordsOf(action);
+  return words === undefined ? undefined : unmarked(words);
+}

@@ -131,3 +131,51 @@ describe('a tick on one side beside a pop on the other', () => {
     expect(merge(base, ['[x] Alpha task', 'Beta task'], ['Alpha task', 'Beta task', 'Gamma task'])).toEqual(['[x] Alpha task', 'Beta task', 'Gamma task']);
   });
 });
+
+describe('repeats, edits and moves on the two sides (red team 12-06, second round)', () => {
+  const conflict = (base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]) =>
+    [mergeCheckpointTexts({ base: docText(base), ours: docText(ours, 1), theirs: docText(theirs, 2), fileName }).status, mergeCheckpointTexts({ base: docText(base), ours: docText(theirs, 2), theirs: docText(ours, 1), fileName }).status];
+  const both = (base: JsonValue[], a: JsonValue[], b: JsonValue[]) => {
+    const one = merge(base, a, b);
+    expect(merge(base, b, a, [2, 1])).toEqual(one);
+    return one;
+  };
+
+  it('a reorder on one side beside a priority on the other is still a conflict, never the action dropped', () => {
+    expect(conflict(['A task', 'B task'], ['B task', 'A task'], [{ text: 'A task', priority: 1 }, 'B task'])).toEqual(['conflict', 'conflict']);
+  });
+
+  it('the same edit on two copies of a repeat keeps both copies', () => {
+    const base = ['Run tests', 'Deploy', 'Run tests'];
+    expect(both(base, ['Run tests', 'Deploy', { text: 'Run tests', priority: 1 }], [{ text: 'Run tests', priority: 1 }, 'Deploy', 'Run tests'])).toEqual([{ text: 'Run tests', priority: 1 }, 'Deploy', { text: 'Run tests', priority: 1 }]);
+  });
+
+  it('an edit that makes a kept copy equal to a popped one keeps it', () => {
+    const base = [{ text: 'Deploy', priority: 2 }, 'X', { text: 'Deploy' }];
+    expect(both(base, ['X', { text: 'Deploy' }], ['X', { text: 'Deploy', priority: 2 }])).toEqual(['X', { text: 'Deploy', priority: 2 }]);
+  });
+
+  it('done beside a priority and an append on a one-action queue: the action done is gone, the append kept', () => {
+    expect(both(['Ship it'], [], [{ text: 'Ship it', priority: 1 }, 'Write notes'])).toEqual(['Write notes']);
+    expect(both(['Lint', 'Ship it'], [{ text: 'Ship it' }], [])).toEqual([]);
+  });
+
+  it('a priority on the second of two copies beside done twice: both gone', () => {
+    expect(both([{ text: 'Deploy', priority: 1 }, 'Deploy', 'Y'], [{ text: 'Deploy', priority: 1 }, { text: 'Deploy', priority: 1 }, 'Y'], ['Y'])).toEqual(['Y']);
+  });
+
+  it('done once beside an owner or a tick on the second of two adjacent copies: the copy done stays gone', () => {
+    const base = ['Run tests', 'Run tests', 'Deploy'];
+    expect(both(base, ['Run tests', 'Deploy'], ['Run tests', { text: 'Run tests', owner: 'bob' }, 'Deploy'])).toEqual([{ text: 'Run tests', owner: 'bob' }, 'Deploy']);
+    expect(both(base, ['Run tests', 'Deploy'], ['Run tests', '[x] Run tests', 'Deploy'])).toEqual(['[x] Run tests', 'Deploy']);
+  });
+
+  it('a move with a priority beside done of that action: gone', () => {
+    expect(both(['Run tests', 'Lint', 'Review'], ['Lint', { text: 'Run tests', priority: 1 }, 'Review'], ['Lint', 'Review'])).toEqual(['Lint', 'Review']);
+  });
+
+  it('two string ticks beside done of the first: clean, the second tick kept', () => {
+    expect(both(['A', 'B', 'C'], ['[x] A', '[x] B', 'C'], ['B', 'C'])).toEqual(['[x] B', 'C']);
+  });
+});
+
