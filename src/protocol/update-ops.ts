@@ -222,7 +222,12 @@ export function applyUpdateOps(
         child = {};
         (container as JsonObject)[seg] = child;
       }
-      if (typeof child !== 'object' || child === null) throw usage(given.given, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`, undefined, given.spelling);
+      if (typeof child !== 'object' || child === null) {
+        // A primer written as prose (read as its key decisions): the update that makes it the object it is read as.
+        const primer = i === 0 && seg === 'context_primer' && typeof child === 'string' ? `{"key_decisions":[${valueText(child, at)}]}` : null;
+        const hint = primer !== null && primer.length <= 200 ? `make it the object it is read as first (${given.spelling.op('context_primer', 'set', primer)}); the checkpoint was not changed` : undefined;
+        throw usage(given.given, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`, hint, given.spelling);
+      }
       parent = child;
     });
     const target: JsonObject | JsonValue[] = parent;

@@ -205,6 +205,15 @@ describe('an append onto a context_primer written as prose (red team, 12-06)', (
     expect((await runCli(dir, ['update', 'api', ...words, '--context_primer.key_decisions+=also read y'])).code).toBe(0);
     expect(JSON.parse(read(dir, FILE('api'))).context_primer).toEqual({ key_decisions: ['read src/x.ts first (PR 12)', 'also read y'] });
   });
+
+  it('an append to one of its lists names the update that makes it the object it is read as (red team, 12-06)', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { context_primer: 'read src/x.ts first' });
+    const line = errorLine((await runCli(dir, ['update', 'api', '--context_primer.key_decisions+=also read y'])).stderr);
+    expect(line.message).toBe('--context_primer.key_decisions+=also read y: cannot write inside context_primer: it is "read src/x.ts first", not an object');
+    expect(line.hint).toBe(`make it the object it is read as first ('--context_primer:json={"key_decisions":["read src/x.ts first"]}'); the checkpoint was not changed`);
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
 });
 
 describe('an append onto a field the protocol holds as one text (red team, 12-04)', () => {

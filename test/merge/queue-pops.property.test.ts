@@ -151,7 +151,7 @@ describe('repeats, edits and moves on the two sides (red team 12-06, second roun
   });
 
   it('an edit that makes a kept copy equal to a popped one keeps it', () => {
-    const base = [{ text: 'Deploy', priority: 2 }, 'X', { text: 'Deploy' }];
+    const base: JsonValue[] = [{ text: 'Deploy', priority: 2 }, 'X', { text: 'Deploy' }];
     expect(both(base, ['X', { text: 'Deploy' }], ['X', { text: 'Deploy', priority: 2 }])).toEqual(['X', { text: 'Deploy', priority: 2 }]);
   });
 
