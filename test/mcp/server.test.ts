@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'n
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, cleanup, cli, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
 import { checkpointDoc, freshCheckpoint } from '../helpers/fixtures.js';
 import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
 import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
 import { alive, processState } from '../helpers/process-state.js';
+import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -105,20 +106,21 @@ describe('checkpoint mcp', () => {
     messy(dir);
     commitAll(dir, 'checkpoint');
     const c = await connect(dir);
-    const json = (args: string[]) => JSON.parse(cli(dir, [...args, '--json']).stdout);
+    // The CLI's answers in-process (runCli: its parsing, rendering and exit code, without a node start).
+    const json = async (args: string[]) => JSON.parse((await runCli(dir, [...args, '--json'])).stdout);
 
     const status = await call(c, 'status');
     expect(status.isError).toBeFalsy();
-    expect(status.structuredContent).toEqual(json(['status']));
+    expect(status.structuredContent).toEqual(await json(['status']));
     // MCP: structured content comes serialized in a text block too, for hosts that read only text.
     expect(status.content).toHaveLength(2);
     expect(jsonBlock(status)).toEqual(status.structuredContent);
-    expect((await call(c, 'next')).structuredContent).toEqual(json(['next']));
+    expect((await call(c, 'next')).structuredContent).toEqual(await json(['next']));
     const resume = await call(c, 'resume');
     expect(resume.structuredContent).toMatchObject({ skill: 'api', ask_user: false });
     expect(text(resume)).toContain('RESUMING: api');
     expect((await call(c, 'show', { skill: 'api' })).structuredContent).toEqual(disk(dir));
-    expect((await call(c, 'validate')).structuredContent).toEqual(json(['validate']));
+    expect((await call(c, 'validate')).structuredContent).toEqual(await json(['validate']));
     const doctor = await call(c, 'doctor');
     expect(doctor.structuredContent).toMatchObject({ checkpoints: 1 });
 
@@ -379,7 +381,7 @@ describe('checkpoint mcp', () => {
     for (const uri of ['file:///etc/passwd', 'checkpoint://../../x']) await expect(c.subscribeResource({ uri })).rejects.toThrow(/no resource|invalid skill name/);
     await c.subscribeResource({ uri: 'checkpoint://api' });
     await call(c, 'status'); // the first call resolves the project and starts watching it
-    expect(cli(dir, ['update', 'api', '--step=from-the-cli']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--step=from-the-cli'])).code).toBe(0);
     // the notification is the assertion; one that never comes is caught by vitest's hang timeout
     await listChanged;
     expect(await updated).toBe('checkpoint://api');
@@ -390,7 +392,7 @@ describe('checkpoint mcp', () => {
     messy(dir);
     commitAll(dir, 'checkpoint');
     git(dir, ['checkout', '-q', '-b', 'other']);
-    expect(cli(dir, ['update', 'api', '--step=on-the-other-branch']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--step=on-the-other-branch'])).code).toBe(0);
     commitAll(dir, 'other step');
     git(dir, ['checkout', '-q', 'main']);
     const c = await connect(dir);
@@ -633,7 +635,7 @@ describe('checkpoint mcp: show gives the exact text', () => {
     const c = await connect(dir);
     const r = await call(c, 'show');
     expect(r.isError).toBeFalsy();
-    expect(`${text(r)}\n`).toBe(cli(dir, ['show']).stdout);
+    expect(`${text(r)}\n`).toBe((await runCli(dir, ['show'])).stdout);
     for (const literal of ['"order_id": 12345678901234567890', '"tiny": 1e-400', '"offset": -0', '"score": 8.0', String.raw`"caf\u00e9 (PR 12)"`]) expect(text(r)).toContain(literal);
     // A JS object over JSON-RPC carries doubles: the big integer arrives rounded there (documented).
     expect(r.structuredContent).toMatchObject({ api: { skill: 'api', skill_state: { label: 'café (PR 12)' } }, web: { skill: 'web' } });
@@ -652,10 +654,10 @@ describe('checkpoint mcp: update reports as the CLI does', () => {
       advice: [{ level: 'advice', path: 'progress_table' }, { level: 'advice', path: 'context_primer' }],
     });
     // The same split and levels `validate` gives the file, and the CLI's own update --json.
-    const validated = JSON.parse(cli(dir, ['validate', '--json']).stdout).files[0];
+    const validated = JSON.parse((await runCli(dir, ['validate', '--json'])).stdout).files[0];
     expect(r.structuredContent!.warnings).toEqual(validated.warnings);
     expect(r.structuredContent!.advice).toEqual(validated.advice);
-    const viaCli = JSON.parse(cli(dir, ['update', 'api', '--step=from-the-cli', '--json']).stdout);
+    const viaCli = JSON.parse((await runCli(dir, ['update', 'api', '--step=from-the-cli', '--json'])).stdout);
     expect({ warnings: viaCli.warnings, advice: viaCli.advice }).toEqual({ warnings: r.structuredContent!.warnings, advice: r.structuredContent!.advice });
     // With nothing to say, nothing is added.
     const clean = await call(c, 'update', { skill: 'api', ops: [{ path: 'cost.budget_usd', value: 20 }, { path: 'progress_table', value: [{ id: 'auth', label: 'Auth', status: 'in_progress' }] }, { path: 'context_primer', value: { key_decisions: ['JWT in cookies'] } }] });
@@ -854,7 +856,7 @@ describe('checkpoint mcp: the done tool\'s verify timeout', () => {
     const done = (await c.listTools()).tools.find((t) => t.name === 'done')!;
     const described = String((done.inputSchema.properties?.timeout as { description?: string }).description);
     expect(described).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S},`);
-    expect(cli(dir, ['done', '--help']).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
+    expect((await runCli(dir, ['done', '--help'])).stdout.replace(/\s+/g, ' ')).toContain(`(default ${DEFAULT_VERIFY_TIMEOUT_S})`);
     // docs/commands.md holds the README's command table whole since 12-05.
     expect(readFileSync(join(ROOT, 'docs/commands.md'), 'utf8')).toContain(`\`--timeout\` seconds, default ${DEFAULT_VERIFY_TIMEOUT_S}`);
   });
@@ -889,7 +891,7 @@ describe('checkpoint mcp: rotate names what it could not rotate', () => {
     expect(text(r)).toMatch(/^0 checkpoint\(s\) rotated; api not rotated: \.checkpoints\/history is a symlink to .*, outside the project; refused; hint: /);
     expect(r.structuredContent).toMatchObject({ ok: false, failures: [{ skill: 'api', code: 'E_PATH' }] });
     expect(jsonBlock(r)).toEqual(r.structuredContent);
-    expect(cli(dir, ['rotate', '--keep', '0']).code).toBe(2);
+    expect((await runCli(dir, ['rotate', '--keep', '0'])).code).toBe(2);
   });
 });
 
