@@ -13,7 +13,8 @@ import { createHistory, type EngineName } from '../../src/git/index.js';
 import { cleanRule, toGit, type EolAttributes } from '../../src/git/eol-convert.js';
 import { eolAttributes, parseAttributes, readEolConfig } from '../../src/git/eol-attributes.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
-import { assertBuilt, cli, commitAll, git, GIT_ENV, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
+import { commitAll, git, GIT_ENV, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 /** git's test environment without the config isolation (each case sets its own). */
 const GIT_ENV_BASE: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(GIT_ENV).filter(([k]) => !k.startsWith('GIT_CONFIG')));
@@ -267,7 +268,7 @@ describe('uncommittedPaths by the index\'s rules: both engines answer as git sta
   });
 });
 
-describe('checkpoint doctor (built) under core.autocrlf=true', () => {
+describe('checkpoint doctor under core.autocrlf=true', () => {
   /** A checkpoint months old in the way agents leave them: notes after paths, a glob, prose. */
   const checkpoint = JSON.stringify(
     checkpointDoc({
@@ -280,14 +281,14 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
     2,
   );
 
-  function doctor(dir: string, engine: EngineName): { code: number; findings: { message: string; path: string }[]; rest: unknown } {
-    const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+  // In-process (runCli: doctor's parsing, run and exit code without a node start); the built bundle is test/package's and test/e2e's.
+  async function doctor(dir: string, engine: EngineName): Promise<{ code: number; findings: { message: string; path: string }[]; rest: unknown }> {
+    const r = await runCli(dir, ['doctor', '--engine', engine, '--json']);
     const { engine: _e, findings, ...rest } = JSON.parse(r.stdout) as { engine: string; findings: { message: string; path: string }[] };
     return { code: r.code, findings, rest };
   }
 
-  it('gives the same findings from both engines on a clean CRLF checkout and on an edit; a filter it cannot run is named', () => {
-    assertBuilt();
+  it('gives the same findings from both engines on a clean CRLF checkout and on an edit; a filter it cannot run is named', async () => {
     const dir = project({ 'src/a.ts': TS, 'docs/x.md': MD, '.gitattributes': '*.lfs filter=lfs -text\n' });
     git(dir, ['config', 'filter.lfs.clean', 'tr a-z A-Z']);
     git(dir, ['config', 'filter.lfs.smudge', 'tr A-Z a-z']);
@@ -298,15 +299,15 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
     commitAll(dir, 'checkpoint: build', '2026-07-01T10:00:00Z');
     git(dir, ['config', 'core.autocrlf', 'true']);
     recheckout(dir);
-    const native = doctor(dir, 'native');
-    expect(doctor(dir, 'isomorphic')).toEqual(native);
+    const native = await doctor(dir, 'native');
+    expect(await doctor(dir, 'isomorphic')).toEqual(native);
     expect(native.findings.filter((f) => /uncommitted/.test(f.message))).toEqual([]);
     write(dir, 'src/a.ts', TS.replace('a = 1', 'a = 7').replace(/\n/g, '\r\n'));
-    const edited = doctor(dir, 'native');
-    expect(doctor(dir, 'isomorphic')).toEqual(edited);
+    const edited = await doctor(dir, 'native');
+    expect(await doctor(dir, 'isomorphic')).toEqual(edited);
     expect(edited.findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message)).toEqual(['src/a.ts has uncommitted edits made after the checkpoint; re-read it']);
     touchAll(dir);
-    const unsure = doctor(dir, 'isomorphic').findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message);
+    const unsure = (await doctor(dir, 'isomorphic')).findings.filter((f) => /uncommitted/.test(f.message)).map((f) => f.message);
     expect(unsure).toEqual([
       'src/a.ts has uncommitted edits made after the checkpoint; re-read it',
       'media/clip.lfs may have uncommitted edits (not checked exactly: the embedded engine does not follow filter=lfs; git on PATH checks it) made after the checkpoint; re-read it',
@@ -314,56 +315,59 @@ describe('checkpoint doctor (built) under core.autocrlf=true', () => {
   });
 });
 
-describe('checkpoint doctor (built) by the index\'s rules', () => {
-  it('a staged .gitattributes the work tree lost, dos2unix on a CRLF checkout, assume-unchanged and skip-worktree files: the same findings from both engines, as git status says', () => {
-    assertBuilt();
+describe('checkpoint doctor by the index\'s rules', () => {
+  it('a staged .gitattributes the work tree lost, dos2unix on a CRLF checkout, assume-unchanged and skip-worktree files: the same findings from both engines, as git status says', async () => {
     const checkpoint = JSON.stringify(checkpointDoc({
       skill: 'build', created_at: '2026-06-20T08:00:00.0Z', updated_at: '2026-07-01T10:00:00Z',
       context_primer: { key_decisions: ['CRLF for the Windows team'], generated_files: ['src/a.ts (PR 12)', 'docs/x.md', 'src/legacy.ts — assume-unchanged locally', 'docs/*.md'] },
     }), null, 2);
     const dir = project({ '.gitattributes': '* text=auto eol=crlf\n', 'src/a.ts': TS, 'docs/x.md': MD, 'src/legacy.ts': 'const old = 1;\n', '.checkpoints/build.checkpoint.json': `${checkpoint}\n` });
     recheckout(dir);
-    const doctor = (engine: EngineName) => {
-      const r = cli(dir, ['doctor', '--engine', engine, '--json']);
+    const doctor = async (engine: EngineName) => {
+      const r = await runCli(dir, ['doctor', '--engine', engine, '--json']);
       const { engine: _e, findings } = JSON.parse(r.stdout) as { engine: string; findings: { message: string }[] };
       return { code: r.code, uncommitted: findings.map((f) => f.message).filter((m) => /uncommitted/.test(m)), findings };
     };
-    const same = (expected: string[]) => {
-      const native = doctor('native');
-      expect(doctor('isomorphic')).toEqual(native);
+    const same = async (expected: string[]) => {
+      const native = await doctor('native');
+      expect(await doctor('isomorphic')).toEqual(native);
       expect(native.uncommitted).toEqual(expected.map((f) => `${f} has uncommitted edits made after the checkpoint; re-read it`));
     };
     rmSync(join(dir, '.gitattributes'));
     touchAll(dir);
-    same([]);
+    await same([]);
     git(dir, ['checkout', '--', '.gitattributes']);
     // dos2unix: HEAD's very bytes, another size than git recorded.
     write(dir, 'docs/x.md', MD);
-    same(['docs/x.md']);
+    await same(['docs/x.md']);
     git(dir, ['update-index', '--assume-unchanged', 'src/legacy.ts']);
     git(dir, ['update-index', '--skip-worktree', 'docs/x.md']);
     write(dir, 'src/legacy.ts', 'const old = 2;\r\n');
-    same([]);
+    await same([]);
   });
 });
 
 /**
  * The blob git stores for each of `contents` at `path`, added over an index holding `staged`
- * (git add reads it for the safe rule; hash-object does not).
+ * (git add reads it for the safe rule; hash-object does not). Each content at `path` in a folder
+ * of its own (d0/, d1/, ...; `path` is a bare name, so the attributes line names it there too),
+ * all added by one git add: a few processes per case, not four per content.
  */
 function gitStores(dir: string, path: string, staged: Buffer | null, contents: readonly Buffer[]): string[] {
-  let stagedOid: string | null = null;
+  const paths = contents.map((_, i) => `d${i}/${path}`);
+  git(dir, ['rm', '-q', '-r', '-f', '--cached', '--ignore-unmatch', '--', ...paths]);
   if (staged !== null) {
     writeFileSync(join(dir, 'staged.tmp'), staged);
-    stagedOid = git(dir, ['hash-object', '-w', '--no-filters', 'staged.tmp']).trim();
+    const stagedOid = git(dir, ['hash-object', '-w', '--no-filters', 'staged.tmp']).trim();
+    git(dir, ['update-index', '--add', ...paths.flatMap((p) => ['--cacheinfo', `100644,${stagedOid},${p}`])]);
   }
-  return contents.map((content) => {
-    git(dir, ['rm', '-q', '-f', '--cached', '--ignore-unmatch', '--', path]);
-    if (stagedOid !== null) git(dir, ['update-index', '--add', '--cacheinfo', `100644,${stagedOid},${path}`]);
-    writeFileSync(join(dir, path), content);
-    git(dir, ['add', '--', path]);
-    return git(dir, ['ls-files', '-s', '--', path]).split(/\s+/)[1]!;
+  contents.forEach((content, i) => {
+    mkdirSync(join(dir, `d${i}`), { recursive: true });
+    writeFileSync(join(dir, paths[i]!), content);
   });
+  git(dir, ['add', '--', ...paths]);
+  const stored = new Map(git(dir, ['ls-files', '-s', '-z', '--', ...paths]).split('\0').filter(Boolean).map((l) => [l.slice(l.indexOf('\t') + 1), l.split(/\s+/)[1]!]));
+  return paths.map((p) => stored.get(p)!);
 }
 
 describe('toGit (pure) against git hash-object --path', () => {
