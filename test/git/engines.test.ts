@@ -19,6 +19,10 @@ interface Fixture {
   paths: string[];
 }
 
+/** commitsNaming's tokens: ASCII, matched in messages with their letters in either case (types.ts). */
+const NAMING_TOKENS = ['stale', 'merge', '#1', 'second paragraph', 'nowhere'];
+const foldCase = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 const day = (n: number): string => `2026-01-${String(n).padStart(2, '0')}T00:00:00Z`;
 const seconds = (iso: string): number => Date.parse(iso) / 1000;
 const sha = (dir: string, rev: string): string => git(dir, ['rev-parse', rev]).trim();
@@ -295,7 +299,7 @@ interface Questions {
    * engine is asked every one, each answer held to git's answer in the batch; git's one-by-one
    * answers are held to its batch answers on the sample (a process each: ~5 ms of CPU).
    */
-  sample: { oneByOne: string[]; ancestry: string[]; pairs: [string | null, string][]; treeRevs: string[]; recursive: [string, string][] };
+  sample: { oneByOne: string[]; ancestry: string[]; pairs: [string | null, string][]; treeRevs: string[]; recursive: [string, string][]; times: number[] };
 }
 
 /** The names, times and pairs a fixture is asked about, listed once (each list asks git) and shared by both engines. */
@@ -311,11 +315,12 @@ function questions(fixture: Fixture): Questions {
       names.filter((r) => !shas.some((s, i) => spellings.some((spell, j) => j !== i % spellings.length && SPELL[spell](s) === r)) && (!objects.includes(r) || objectSample.has(r)));
     const pairs = pushPairs(fixture);
     const treeRevs = [...new Set([...Object.values(fixture.commits), 'HEAD', 'deadbeef'])];
+    const times = cutoffs(fixture.dir);
     q = {
       revs: revisions(fixture),
       oneByOne,
       ancestry,
-      times: cutoffs(fixture.dir),
+      times,
       timesPlusOne: cutoffs(fixture.dir, { plusOne: true }),
       pairs: pairs.map((p) => p.pair),
       treeRevs,
@@ -332,6 +337,9 @@ function questions(fixture: Fixture): Questions {
           const third = revs.filter((_, i) => (i + j) % 3 === 0);
           return (third.length ? third : [revs[j % revs.length]!]).map((rev): [string, string] => [rev, d]);
         }),
+        // commitsSince's subjects-only walk and commitsNaming: every third time, and 0. The embedded
+        // engine's answers at every time are held to git's full walk at that time (commitsSince).
+        times: times.filter((t, i) => i % 3 === 0 || t === 0),
       },
     };
     listed.set(fixture, q);
@@ -351,14 +359,14 @@ async function answers(history: GitHistory, fixture: Fixture, every: boolean) {
     head: await history.head(),
     isShallow: await history.isShallow(),
     commitsSince: Object.fromEntries(await Promise.all(q.timesPlusOne.map(async (t) => [t, await history.commitsSince(t)]))),
-    subjectsOnly: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.commitsSince(t, { changes: 'none' })]))),
+    subjectsOnly: Object.fromEntries(await Promise.all((every ? q.times : q.sample.times).map(async (t) => [t, await history.commitsSince(t, { changes: 'none' })]))),
     scoped: Object.fromEntries(await Promise.all(scopes(fixture).map(async (scope) => [scope.join(','), await history.commitsSince(0, { changes: scope })]))),
     resolveCommit: Object.fromEntries(await Promise.all(oneByOne.map(async (r) => [r, await history.resolveCommit(r)]))),
     isInHeadHistory: Object.fromEntries(await Promise.all((every ? q.ancestry : q.sample.ancestry).map(async (r) => [r, await history.isInHeadHistory(r)]))),
     resolveCommits: await history.resolveCommits(q.revs),
     // The pushed ends of a ref: an annotated tag's name answers with its commit.
     resolveCommitsPeeled: await history.resolveCommits(q.revs, { peel: true }),
-    commitsNaming: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.commitsNaming(['stale', 'merge', '#1', 'second paragraph', 'nowhere'], t)]))),
+    commitsNaming: Object.fromEntries(await Promise.all((every ? q.times : q.sample.times).map(async (t) => [t, await history.commitsNaming(NAMING_TOKENS, t)]))),
     lastRemovals: Object.fromEntries(await Promise.all(q.times.map(async (t) => [t, await history.lastRemovals([...fixture.paths, 'notes.txt', 'docs/guide.md', 'tool.sh'], t)]))),
     uncommittedPaths: await history.uncommittedPaths(fixture.paths),
     // Every commit of the walk, oldest first (answered in the order asked).
@@ -494,7 +502,7 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
   it('give identical answers to every question', async () => {
     const { native, fixture } = engines(name);
     const [fromNative, fromIso] = await Promise.all([answersOf(name, 'native'), answersOf(name, 'isomorphic')]);
-    const ONE_BY_ONE = ['resolveCommit', 'isInHeadHistory', 'pushedCommits', 'filesIn', 'filesInRecursive'] as const;
+    const ONE_BY_ONE = ['resolveCommit', 'isInHeadHistory', 'pushedCommits', 'filesIn', 'filesInRecursive', 'subjectsOnly', 'commitsNaming'] as const;
     const rest = (a: Answers) => Object.fromEntries(Object.entries(a).filter(([k]) => !(ONE_BY_ONE as readonly string[]).includes(k)));
     expect(rest(fromIso)).toEqual(rest(fromNative));
     // The one-by-one questions: git was asked a sample (its answers are the embedded engine's
@@ -504,7 +512,18 @@ describe.each(FIXTURES)('%s: both engines', (name) => {
       expect(Object.keys(sampled).length > 0, k).toBe(Object.keys(fromIso[k]).length > 0);
       expect(sampled, k).toEqual(Object.fromEntries(Object.keys(sampled).map((key) => [key, (fromIso[k] as Record<string, unknown>)[key]])));
     }
-    const { revs, oneByOne, ancestry, pairs, treeRevs } = questions(fixture);
+    const { revs, oneByOne, ancestry, pairs, treeRevs, times } = questions(fixture);
+    // At each time, the subjects-only walk is git's full walk without the changes, and the
+    // commits naming a token are those of it whose message holds one (as random-dags.test's model).
+    const walk = (t: number): CommitInfo[] => (fromNative.commitsSince[t] as CommitInfo[]).map((c) => ({ ...c, changes: [] }));
+    const naming = (t: number) => walk(t).filter((c) => NAMING_TOKENS.some((tok) => foldCase(`${c.subject}\n${c.body}`).includes(foldCase(tok))));
+    for (const [answered, all] of [[fromIso, true], [fromNative, false]] as const) {
+      const at = all ? times : Object.keys(answered.subjectsOnly).map(Number);
+      expect(at.length).toBeGreaterThan(0);
+      expect(Object.keys(answered.commitsNaming).map(Number).sort()).toEqual([...at].sort());
+      for (const t of at) expect(answered.subjectsOnly[t], `${answered === fromIso ? 'isomorphic' : 'native'} at ${t}`).toEqual(walk(t));
+      for (const t of at) expect(answered.commitsNaming[t], `${answered === fromIso ? 'isomorphic' : 'native'} at ${t}`).toEqual(naming(t));
+    }
     expect(oneByOne.map((r) => fromIso.resolveCommit[r])).toEqual(oneByOne.map((r) => fromNative.resolveCommits[revs.indexOf(r)]));
     // In HEAD's history: the commit a name resolves to is HEAD or an ancestor in git's graph.
     const inHead = headAncestry(fixture, fromNative.head?.sha ?? null);
