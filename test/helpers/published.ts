@@ -1,16 +1,50 @@
 // A project as users publish one: `checkpoint init`, its files, a hand-written checkpoint
 // committed months ago, pushed to a local bare remote; the tests' own pushes go through the hook init installs.
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from './repo.js';
 
 /** When published() commits the checkpoint. */
 export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
 
-/** A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and pushed (the hook skipped). */
+/** The projects published() built in this test file, by its arguments: each caller gets a copy. */
+const built = new Map<string, { dir: string; remote: string }>();
+
+/**
+ * A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and
+ * pushed (the hook skipped): `<folder>/work`, whose origin is `<folder>/remote.git`. A test file
+ * that asks for the same project again gets a fresh copy of the one built first (project and
+ * remote), not a second build: the same commits (their dates are fixed), refs, index and files.
+ */
 export function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const key = JSON.stringify([expect.getState().testPath, skill, checkpoint, files]);
+  let made = built.get(key);
+  if (made === undefined || !existsSync(made.dir)) {
+    made = publish(skill, checkpoint, files);
+    built.set(key, made);
+  }
+  const parent = tempDir('cp-published-');
+  const [dir, remote] = [join(parent, 'work'), join(parent, 'remote.git')];
+  cpSync(made.dir, dir, { recursive: true });
+  cpSync(made.remote, remote, { recursive: true });
+  // `git remote set-url origin <remote>`, without a git process: the url is the config's only mention of the path.
+  const config = readFileSync(join(dir, '.git/config'), 'utf8');
+  const url = `\turl = ${made.remote}\n`;
+  if (config.split(url).length !== 2) throw new Error(`published(): ${made.dir}/.git/config names its remote other than once`);
+  writeFileSync(join(dir, '.git/config'), config.replace(url, `\turl = ${remote}\n`));
+  // The copied files' stat data into the index, as the first build's commits left it: else every
+  // doctor (the hook's too) must ask `git status` what the index no longer vouches for.
+  git(dir, ['update-index', '-q', '--refresh']);
+  return dir;
+}
+
+function publish(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string>): { dir: string; remote: string } {
   const dir = makeRepo();
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
+  // No `git gc --auto` after each push the tests make (a process each, not what they test).
+  writeFileSync(join(remote, 'config'), `${readFileSync(join(remote, 'config'), 'utf8')}[receive]\n\tautogc = false\n`);
   git(dir, ['remote', 'add', 'origin', remote]);
   initialized(dir);
   for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
@@ -20,7 +54,7 @@ export function published(skill: string, checkpoint: Record<string, unknown>, fi
   // Published as set-up, past the hook: what a test pushes next goes through it.
   const r = gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']);
   expect(r.status, r.stdout + r.stderr).toBe(0);
-  return dir;
+  return { dir, remote };
 }
 
 /** A checkpoint as a person keeps one by hand (saved in March, `8.0` in its state), listing `files` as generated_files. */
