@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import { builtOnce } from '../helpers/built-once.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const dirs: string[] = [];
@@ -30,8 +31,9 @@ function checkpoint(over: Record<string, unknown> = {}) {
   };
 }
 
-/** A repo whose checkpoint was committed 2h ago, then: a PR merge, a rename and an edit. */
-function driftedRepo(): string {
+/** A repo whose checkpoint was committed 2h ago, then: a PR merge, a rename and an edit (built once per file, a copy each). */
+const driftedRepo = (): string => builtOnce('drifted', () => ({ dir: buildDriftedRepo() })).dir;
+function buildDriftedRepo(): string {
   const dir = makeRepo();
   dirs.push(dir);
   write(dir, 'src/auth.ts', 'auth\n');
@@ -75,17 +77,19 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a listed file outside a sparse checkout is a note, not drift; a deletion or move not yet committed is named so, not blamed on an old rename', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'docs/spec.md', 'spec\n');
-    write(dir, 'docs/other.md', 'other\n');
-    write(dir, 'src/a.ts', 'a\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
-    commitAll(dir, 'spec v2', ago(60));
-    git(dir, ['mv', 'docs/spec-v2.md', 'docs/spec.md']);
-    commitAll(dir, 'back to spec.md', ago(50));
+    const { dir } = builtOnce('spec renamed and back', () => {
+      const dir = makeRepo();
+      write(dir, 'docs/spec.md', 'spec\n');
+      write(dir, 'docs/other.md', 'other\n');
+      write(dir, 'src/a.ts', 'a\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
+      commitAll(dir, 'spec v2', ago(60));
+      git(dir, ['mv', 'docs/spec-v2.md', 'docs/spec.md']);
+      commitAll(dir, 'back to spec.md', ago(50));
+      return { dir };
+    });
     const entry = async (i: number) => {
       const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
       return report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
@@ -117,12 +121,14 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a listed folder a sparse checkout leaves out ("docs/", "docs/guide") is a note, not missing', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'docs/guide/setup.md', 'setup\n');
-    write(dir, 'src/a.ts', 'a\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/', 'docs/guide', 'src/a.ts'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
+    const { dir } = builtOnce('folders listed', () => {
+      const dir = makeRepo();
+      write(dir, 'docs/guide/setup.md', 'setup\n');
+      write(dir, 'src/a.ts', 'a\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/', 'docs/guide', 'src/a.ts'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      return { dir };
+    });
     git(dir, ['sparse-checkout', 'set', 'src', '.checkpoints']);
     expect(existsSync(join(dir, 'docs'))).toBe(false);
     for (const mode of ['skip-worktree entries', 'sparse index']) {
@@ -137,16 +143,18 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a glob under a folder a sparse index folds is a note only when HEAD has a match there; matching nothing in HEAD either, it is drift', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'docs/api/orders.yaml', 'openapi: 3.0.0\n');
-    write(dir, 'docs/guide/deep/setup.md', 'setup\n');
-    write(dir, 'src/a.ts', 'a\n');
-    const entries = ['docs/api/*.yaml (PR 12)', 'docs/**/*.md', 'docs/**/*.txt — exports', 'docs/api/*.json', '**/*.csv', 'src/*.ts'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['sparse-checkout', 'set', '--cone', 'src', '.checkpoints']);
-    git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+    const { dir } = builtOnce('globs under a sparse index', () => {
+      const dir = makeRepo();
+      write(dir, 'docs/api/orders.yaml', 'openapi: 3.0.0\n');
+      write(dir, 'docs/guide/deep/setup.md', 'setup\n');
+      write(dir, 'src/a.ts', 'a\n');
+      const entries = ['docs/api/*.yaml (PR 12)', 'docs/**/*.md', 'docs/**/*.txt — exports', 'docs/api/*.json', '**/*.csv', 'src/*.ts'];
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['sparse-checkout', 'set', '--cone', 'src', '.checkpoints']);
+      git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
+      return { dir };
+    });
     expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
@@ -166,20 +174,21 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     // before the queueing, whatever the second says (after.ts, the tie), as one a second earlier is.
     // Uncommitted, the queueing has no commit to say so, and the tie counts as landed.
     for (const order of ['pr first', 'checkpoint first', 'pr first, checkpoint not committed'] as const) {
-      const dir = makeRepo();
-      dirs.push(dir);
-      const second = Math.floor(Date.now() / 1000) - 7200;
-      const at = new Date(second * 1000).toISOString();
-      const written = at.replace(/\.\d+Z$/, '.700Z');
-      const pr = () => {
-        write(dir, 'src/orders.ts', 'orders\n');
-        return commitAll(dir, 'Orders API (#12)', at);
-      };
-      const prFirst = order !== 'checkpoint first';
-      const first = prFirst ? pr() : null;
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
-      if (order !== 'pr first, checkpoint not committed') commitAll(dir, 'checkpoint: api', at);
-      const landing = first ?? pr();
+      const { dir, landing } = builtOnce(`same second: ${order}`, () => {
+        const dir = makeRepo();
+        const second = Math.floor(Date.now() / 1000) - 7200;
+        const at = new Date(second * 1000).toISOString();
+        const written = at.replace(/\.\d+Z$/, '.700Z');
+        const pr = () => {
+          write(dir, 'src/orders.ts', 'orders\n');
+          return commitAll(dir, 'Orders API (#12)', at);
+        };
+        const prFirst = order !== 'checkpoint first';
+        const first = prFirst ? pr() : null;
+        write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
+        if (order !== 'pr first, checkpoint not committed') commitAll(dir, 'checkpoint: api', at);
+        return { dir, landing: first ?? pr() };
+      });
       const landed = order !== 'pr first';
       const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
       expect(report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha), order).toEqual(landed ? [landing] : []);
@@ -190,12 +199,14 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('entries no file can have (".", "..", a NUL in the name) are notes, never a failed run', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'Makefile', 'all:\n');
-    const entries = ['.', '..', 'Make\u0000file', 'src/a\u0000.ts (PR 12)', 'Makefile'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
+    const { dir } = builtOnce('entries no file can have', () => {
+      const dir = makeRepo();
+      write(dir, 'Makefile', 'all:\n');
+      const entries = ['.', '..', 'Make\u0000file', 'src/a\u0000.ts (PR 12)', 'Makefile'];
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      return { dir };
+    });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
@@ -203,15 +214,16 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a deleted Next.js route is a missing path with its commit; a hostile glob (an empty range, stars that backtrack) is a finding, never a crash or a hang', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'app/[lang-code]/page.tsx', 'export default 1;\n');
-    for (let i = 0; i < 200; i++) write(dir, `src/d${i}/${'a'.repeat(80)}${i}.ts`, '\n');
-    const entries = ['app/[lang-code]/page.tsx (route)', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b', 'src/d1/[z-a]*.ts'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    rmSync(join(dir, 'app'), { recursive: true });
-    const dropped = commitAll(dir, 'Drop the lang route', ago(60));
+    const { dir, dropped } = builtOnce('a deleted route, a hostile glob', () => {
+      const dir = makeRepo();
+      write(dir, 'app/[lang-code]/page.tsx', 'export default 1;\n');
+      for (let i = 0; i < 200; i++) write(dir, `src/d${i}/${'a'.repeat(80)}${i}.ts`, '\n');
+      const entries = ['app/[lang-code]/page.tsx (route)', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b', 'src/d1/[z-a]*.ts'];
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      rmSync(join(dir, 'app'), { recursive: true });
+      return { dir, dropped: commitAll(dir, 'Drop the lang route', ago(60)) };
+    });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
@@ -223,20 +235,21 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a listed folder that is gone is named with the commit that deleted or moved it, with or without its trailing slash', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'src/lib/a.ts', 'a\n');
-    write(dir, 'src/lib/b.ts', 'b\n');
-    write(dir, 'src/gen/c.ts', 'c\n');
-    const entries = ['src/lib/', 'src/lib', 'src/gen/ (generated client)'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    write(dir, 'src/lib/a.ts', 'a2\n');
-    commitAll(dir, 'Edit a', ago(90));
-    rmSync(join(dir, 'src/lib'), { recursive: true });
-    const dropped = commitAll(dir, 'Drop lib', ago(60));
-    git(dir, ['mv', 'src/gen', 'src/client']);
-    const moved = commitAll(dir, 'Move the generated client', ago(30));
+    const { dir, dropped, moved } = builtOnce('listed folders gone', () => {
+      const dir = makeRepo();
+      write(dir, 'src/lib/a.ts', 'a\n');
+      write(dir, 'src/lib/b.ts', 'b\n');
+      write(dir, 'src/gen/c.ts', 'c\n');
+      const entries = ['src/lib/', 'src/lib', 'src/gen/ (generated client)'];
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      write(dir, 'src/lib/a.ts', 'a2\n');
+      commitAll(dir, 'Edit a', ago(90));
+      rmSync(join(dir, 'src/lib'), { recursive: true });
+      const dropped = commitAll(dir, 'Drop lib', ago(60));
+      git(dir, ['mv', 'src/gen', 'src/client']);
+      return { dir, dropped, moved: commitAll(dir, 'Move the generated client', ago(30)) };
+    });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
@@ -270,24 +283,26 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) write(dir, f, `${f}\n`);
-    commitAll(dir, 'init', ago(300));
-    git(dir, ['rm', '-q', 'Procfile']);
-    const early = commitAll(dir, 'drop the Procfile', ago(200));
     const entries = ['Makefile (build targets)', 'LICENSE', 'Procfile', 'HEAD', 'Brewfile', 'Dockerfile', 'tests', 'none', 'n/a', 'TBD'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['rm', '-q', 'Makefile']);
-    const dropped = commitAll(dir, 'drop make', ago(60));
-    git(dir, ['rm', '-q', '--cached', 'LICENSE']);
-    rmSync(join(dir, 'LICENSE'));
-    git(dir, ['update-index', '--skip-worktree', 'HEAD']);
-    rmSync(join(dir, 'HEAD'));
-    write(dir, 'Brewfile', 'b\n');
-    git(dir, ['add', 'Brewfile']);
-    rmSync(join(dir, 'Brewfile'));
+    const { dir, early, dropped } = builtOnce('bare file names', () => {
+      const dir = makeRepo();
+      for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) write(dir, f, `${f}\n`);
+      commitAll(dir, 'init', ago(300));
+      git(dir, ['rm', '-q', 'Procfile']);
+      const early = commitAll(dir, 'drop the Procfile', ago(200));
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['rm', '-q', 'Makefile']);
+      const dropped = commitAll(dir, 'drop make', ago(60));
+      git(dir, ['rm', '-q', '--cached', 'LICENSE']);
+      rmSync(join(dir, 'LICENSE'));
+      git(dir, ['update-index', '--skip-worktree', 'HEAD']);
+      rmSync(join(dir, 'HEAD'));
+      write(dir, 'Brewfile', 'b\n');
+      git(dir, ['add', 'Brewfile']);
+      rmSync(join(dir, 'Brewfile'));
+      return { dir, early, dropped };
+    });
     const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
     const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
     expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"` });
@@ -301,18 +316,20 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a listed file only the index holds (staged, never committed), deleted from the work tree mid-session, is an uncommitted deletion as a file from HEAD is', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
     const entries = ['Brewfile', 'src/new.ts (PR 12, draft)', 'src/orders.ts'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    write(dir, 'Brewfile', 'brew "git"\n');
-    write(dir, 'src/new.ts', 'export {};\n');
-    git(dir, ['add', 'Brewfile', 'src/new.ts']);
-    rmSync(join(dir, 'Brewfile'));
-    rmSync(join(dir, 'src/new.ts'));
-    rmSync(join(dir, 'src/orders.ts'));
+    const { dir } = builtOnce('listed files only the index holds', () => {
+      const dir = makeRepo();
+      write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      write(dir, 'Brewfile', 'brew "git"\n');
+      write(dir, 'src/new.ts', 'export {};\n');
+      git(dir, ['add', 'Brewfile', 'src/new.ts']);
+      rmSync(join(dir, 'Brewfile'));
+      rmSync(join(dir, 'src/new.ts'));
+      rmSync(join(dir, 'src/orders.ts'));
+      return { dir };
+    });
     expect(git(dir, ['status', '--porcelain=v2'])).toMatch(/^1 AD .* Brewfile$/m);
     // The session is mid-work: its checkpoint has uncommitted edits.
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ next_actions: ['Wire src/new.ts into the router'], context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
@@ -324,14 +341,15 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'README.md', 'readme\n');
-    write(dir, 'CHANGELOG.md', 'changes\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['rm', '-q', 'CHANGELOG.md']);
-    const dropped = commitAll(dir, 'drop the changelog', ago(60));
+    const { dir, dropped } = builtOnce('globs at the top', () => {
+      const dir = makeRepo();
+      write(dir, 'README.md', 'readme\n');
+      write(dir, 'CHANGELOG.md', 'changes\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['rm', '-q', 'CHANGELOG.md']);
+      return { dir, dropped: commitAll(dir, 'drop the changelog', ago(60)) };
+    });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
@@ -342,15 +360,16 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'NOTES.md', 'notes\n');
-    write(dir, 'docs/c.md', 'c\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['NOTES.md (kept by hand)', 'docs/c.md'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['mv', 'NOTES.md', 'NOTES-2026.md']);
-    git(dir, ['mv', 'docs/c.md', 'docs/d.md']);
-    const moved = commitAll(dir, 'rename notes and c', ago(60));
+    const { dir, moved } = builtOnce('renamed at the top', () => {
+      const dir = makeRepo();
+      write(dir, 'NOTES.md', 'notes\n');
+      write(dir, 'docs/c.md', 'c\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['NOTES.md (kept by hand)', 'docs/c.md'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['mv', 'NOTES.md', 'NOTES-2026.md']);
+      git(dir, ['mv', 'docs/c.md', 'docs/d.md']);
+      return { dir, moved: commitAll(dir, 'rename notes and c', ago(60)) };
+    });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
       `NOTES.md is missing: renamed to NOTES-2026.md in ${moved.slice(0, 7)}; update the checkpoint`,
@@ -359,21 +378,22 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'src/a.ts', 'a\n');
-    write(dir, 'src/b.ts', 'b\n');
-    write(dir, 'lib/c.ts', 'c\n');
-    write(dir, 'lib/e.ts', 'e\n');
-    const entries = ['src/**/*.ts (PR 12)', 'lib/*.ts', 'src/a.ts'];
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    git(dir, ['rm', '-q', 'src/b.ts']);
-    const dropped = commitAll(dir, 'drop b', ago(60));
-    // Out of the glob's reach (a rename it still matches at both ends would be no change).
-    mkdirSync(join(dir, 'lib/old'));
-    git(dir, ['mv', 'lib/c.ts', 'lib/old/d.ts']);
-    const moved = commitAll(dir, 'c becomes d', ago(50));
+    const { dir, dropped, moved } = builtOnce('glob matches deleted and renamed', () => {
+      const dir = makeRepo();
+      write(dir, 'src/a.ts', 'a\n');
+      write(dir, 'src/b.ts', 'b\n');
+      write(dir, 'lib/c.ts', 'c\n');
+      write(dir, 'lib/e.ts', 'e\n');
+      const entries = ['src/**/*.ts (PR 12)', 'lib/*.ts', 'src/a.ts'];
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      git(dir, ['rm', '-q', 'src/b.ts']);
+      const dropped = commitAll(dir, 'drop b', ago(60));
+      // Out of the glob's reach (a rename it still matches at both ends would be no change).
+      mkdirSync(join(dir, 'lib/old'));
+      git(dir, ['mv', 'lib/c.ts', 'lib/old/d.ts']);
+      return { dir, dropped, moved: commitAll(dir, 'c becomes d', ago(50)) };
+    });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const at = (i: number) => files.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
     expect(at(0).message).toBe(`src/b.ts (matched by src/**/*.ts) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop b", ${at(0).evidence.date}); update the checkpoint`);
@@ -385,21 +405,23 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('names generated files with uncommitted edits, in entry order among committed drift; notes only while the checkpoint itself is mid-edit', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'src/a.ts', 'a\n');
-    write(dir, 'src/b.ts', 'b\n');
-    write(dir, 'src/c file.ts', 'c\n');
-    const entries = ['src/a.ts (PR 12)', 'src/b.ts — reviewed', 'src/c file.ts', 'src/new.ts'];
-    const cp = `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries }, next_actions: ['Write the docs'] }), null, 2)}\n`;
-    write(dir, '.checkpoints/api.checkpoint.json', cp);
-    commitAll(dir, 'checkpoint: api', ago(119));
-    write(dir, 'src/b.ts', 'b, committed later\n');
-    const edit = commitAll(dir, 'edit b', ago(60));
-    write(dir, 'src/a.ts', 'a, not committed\n');
-    write(dir, 'src/c file.ts', 'c, staged\n');
-    git(dir, ['add', 'src/c file.ts']);
-    write(dir, 'src/new.ts', 'untracked\n');
+    const { dir, cp, edit } = builtOnce('uncommitted edits of listed files', () => {
+      const dir = makeRepo();
+      write(dir, 'src/a.ts', 'a\n');
+      write(dir, 'src/b.ts', 'b\n');
+      write(dir, 'src/c file.ts', 'c\n');
+      const entries = ['src/a.ts (PR 12)', 'src/b.ts — reviewed', 'src/c file.ts', 'src/new.ts'];
+      const cp = `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries }, next_actions: ['Write the docs'] }), null, 2)}\n`;
+      write(dir, '.checkpoints/api.checkpoint.json', cp);
+      commitAll(dir, 'checkpoint: api', ago(119));
+      write(dir, 'src/b.ts', 'b, committed later\n');
+      const edit = commitAll(dir, 'edit b', ago(60));
+      write(dir, 'src/a.ts', 'a, not committed\n');
+      write(dir, 'src/c file.ts', 'c, staged\n');
+      git(dir, ['add', 'src/c file.ts']);
+      write(dir, 'src/new.ts', 'untracked\n');
+      return { dir, cp, edit };
+    });
     const files = async () => JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const dirty = (level: string, i: number, file: string) => ({ level, path: `context_primer.generated_files[${i}]`, message: `${file} has uncommitted edits made after the checkpoint; re-read it`, evidence: { file } });
     const committed = { level: 'warning', path: 'context_primer.generated_files[1]', evidence: { file: 'src/b.ts', sha: edit } };
@@ -411,12 +433,14 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   });
 
   it('checks verified_for_sha against HEAD history', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    const rootSha = headSha(dir);
-    git(dir, ['checkout', '-q', '-b', 'side']);
-    const sideSha = commitAll(dir, 'side work', ago(200));
-    git(dir, ['checkout', '-q', 'main']);
+    const { dir, rootSha, sideSha } = builtOnce('a side commit', () => {
+      const dir = makeRepo();
+      const rootSha = headSha(dir);
+      git(dir, ['checkout', '-q', '-b', 'side']);
+      const sideSha = commitAll(dir, 'side work', ago(200));
+      git(dir, ['checkout', '-q', 'main']);
+      return { dir, rootSha, sideSha };
+    });
     const write3 = (sha: string) => write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ context_primer: { key_decisions: [] }, next_actions: ['x'], skill_state: { verified_for_sha: sha } })));
     const findings = async () => JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'verified_for_sha');
     write3(rootSha);
@@ -510,10 +534,10 @@ describe('pre-push hook', () => {
 describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
 
-  /** A checkpoint saved two years ago whose PR #12 landed 500 days ago, then a recent unrelated commit. */
-  function oldRepo(): { dir: string; landing: string; base: string } {
+  /** A checkpoint saved two years ago whose PR #12 landed 500 days ago, then a recent unrelated commit (built once per file, a copy each). */
+  const oldRepo = () => builtOnce('an old checkpoint', buildOldRepo);
+  function buildOldRepo(): { dir: string; landing: string; base: string } {
     const dir = makeRepo();
-    dirs.push(dir);
     write(dir, 'src/auth.ts', 'auth\n');
     write(dir, 'src/session.ts', 'session\n');
     write(dir, 'docs/notes.md', 'notes\n');
@@ -581,17 +605,19 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   });
 
   it('before the cut: a request Azure DevOps or GitLab merged is found too, though its message never writes #12 (red team s12 #4)', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    write(dir, 'src/auth.ts', 'auth\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), next_actions: ['Merge PR 12 (auth)', 'Merge MR !13 (session)', 'Write the session docs'], context_primer: { key_decisions: ['JWT'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', daysAgo(729));
-    write(dir, 'src/auth.ts', 'auth with middleware\n');
-    const azure = commitAll(dir, 'Merged PR 12: Auth middleware', daysAgo(500));
-    write(dir, 'src/session.ts', 'session\n');
-    const gitlab = commitAll(dir, "Merge branch 'session' into 'main'\n\nSessions\n\nSee merge request acme/shop!13", daysAgo(490));
-    write(dir, 'README.md', 'readme\n');
-    commitAll(dir, 'readme', daysAgo(1));
+    const { dir, azure, gitlab } = builtOnce('requests merged on other hosts', () => {
+      const dir = makeRepo();
+      write(dir, 'src/auth.ts', 'auth\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), next_actions: ['Merge PR 12 (auth)', 'Merge MR !13 (session)', 'Write the session docs'], context_primer: { key_decisions: ['JWT'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', daysAgo(729));
+      write(dir, 'src/auth.ts', 'auth with middleware\n');
+      const azure = commitAll(dir, 'Merged PR 12: Auth middleware', daysAgo(500));
+      write(dir, 'src/session.ts', 'session\n');
+      const gitlab = commitAll(dir, "Merge branch 'session' into 'main'\n\nSessions\n\nSee merge request acme/shop!13", daysAgo(490));
+      write(dir, 'README.md', 'readme\n');
+      commitAll(dir, 'readme', daysAgo(1));
+      return { dir, azure, gitlab };
+    });
     const report = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
     expect(report.findings.find((f: { check: string }) => f.check === 'history').message).toMatch(/searched only for !13, #12 \(still queued\)/);
     const landed = report.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { evidence: { sha: string } }) => f.evidence.sha);
@@ -627,20 +653,22 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   });
 
   it('a bare name removed past the cut: found back to the oldest checkpoint save, or within walk_days before it; older only under walk_days 0', async () => {
-    const dir = makeRepo();
-    dirs.push(dir);
-    for (const f of ['Makefile', 'Procfile', 'Brewfile']) write(dir, f, `${f}\n`);
-    commitAll(dir, 'base', daysAgo(1200));
-    git(dir, ['rm', '-q', 'Brewfile']);
-    const ancient = commitAll(dir, 'drop the Brewfile', daysAgo(1100));
-    git(dir, ['rm', '-q', 'Procfile']);
-    const before = commitAll(dir, 'drop the Procfile', daysAgo(900));
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', daysAgo(729));
-    git(dir, ['rm', '-q', 'Makefile']);
-    const after = commitAll(dir, 'drop make', daysAgo(500));
-    write(dir, 'README.md', 'readme\n');
-    commitAll(dir, 'readme', daysAgo(1));
+    const { dir, ancient, before, after } = builtOnce('bare names removed past the cut', () => {
+      const dir = makeRepo();
+      for (const f of ['Makefile', 'Procfile', 'Brewfile']) write(dir, f, `${f}\n`);
+      commitAll(dir, 'base', daysAgo(1200));
+      git(dir, ['rm', '-q', 'Brewfile']);
+      const ancient = commitAll(dir, 'drop the Brewfile', daysAgo(1100));
+      git(dir, ['rm', '-q', 'Procfile']);
+      const before = commitAll(dir, 'drop the Procfile', daysAgo(900));
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
+      commitAll(dir, 'checkpoint: api', daysAgo(729));
+      git(dir, ['rm', '-q', 'Makefile']);
+      const after = commitAll(dir, 'drop make', daysAgo(500));
+      write(dir, 'README.md', 'readme\n');
+      commitAll(dir, 'readme', daysAgo(1));
+      return { dir, ancient, before, after };
+    });
     const messages = async () => JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout).findings
       .filter((f: { check: string }) => f.check === 'generated_files').map((f: { message: string }) => f.message);
     const note = '"Brewfile" names no file; read as a note, not checked';
