@@ -3,6 +3,7 @@
 // meanwhile doctor, next and resume date drift from the commit that recorded the save, or from
 // the save before it, and the clock's warning says which and names the way out. Real git, both engines.
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtOnce } from '../helpers/built-once.js';
 import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, makeRepo, read, write, headSha } from '../helpers/repo.js';
 
@@ -113,11 +114,14 @@ describe('a write from a correct clock', () => {
 
 describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (engine) => {
   it('date from the commit that recorded the save: the change and the landing are still reported, the warning says so', async () => {
-    const dir = repo();
-    const base = headSha(dir);
-    write(dir, FILE, checkpoint());
-    const recorded = commitAll(dir, 'checkpoint: api', ago(200));
-    const { changed, merge } = driftAfter(dir, 100);
+    // Each engine asks of a copy of one history.
+    const { dir, base, recorded, changed, merge } = builtOnce('ahead, recorded', () => {
+      const dir = repo();
+      const base = headSha(dir);
+      write(dir, FILE, checkpoint());
+      const recorded = commitAll(dir, 'checkpoint: api', ago(200));
+      return { dir, base, recorded, ...driftAfter(dir, 100) };
+    });
     // The pre-push judge says it once, in the same words.
     const pushed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as F[]).filter((f) => f.path === 'updated_at');
     expect(pushed).toEqual([expect.objectContaining({ message: expect.stringContaining(`meanwhile drift checks date from the commit that recorded it (${recorded.slice(0, 7)}`) })]);
@@ -134,22 +138,27 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
   });
 
   it('an uncommitted save that far ahead: dated from the save before it', async () => {
-    const dir = repo();
     const saved = ago(200).replace('Z', '.250Z');
-    write(dir, FILE, checkpoint({ updated_at: saved }));
-    const prev = commitAll(dir, 'checkpoint: api', ago(200));
-    const { merge } = driftAfter(dir, 100);
-    write(dir, FILE, checkpoint({ step: 'review' }));
+    const { dir, prev, merge } = builtOnce('ahead, not committed', () => {
+      const dir = repo();
+      write(dir, FILE, checkpoint({ updated_at: saved }));
+      const prev = commitAll(dir, 'checkpoint: api', ago(200));
+      const { merge } = driftAfter(dir, 100);
+      write(dir, FILE, checkpoint({ step: 'review' }));
+      return { dir, prev, merge };
+    });
     const findings = await doctor(dir, engine);
     expect(findings.find((f) => f.path === 'updated_at')!.message).toMatch(new RegExp(`; meanwhile drift checks date from its previous save \\(${saved.replace(/\./g, '\\.')}, in ${prev.slice(0, 7)}\\)$`));
     expect(findings.find((f) => f.path === 'next_actions[0]')?.message).toContain(`landed after the checkpoint (${merge.slice(0, 7)}`);
   });
 
   it('after the repairing write, an action queued by the save from the clock ahead is dated by that save\'s commit', async () => {
-    const dir = repo();
-    write(dir, FILE, checkpoint());
-    commitAll(dir, 'checkpoint: api', ago(200));
-    const { merge } = driftAfter(dir, 100);
+    const { dir, merge } = builtOnce('ahead, then drift', () => {
+      const dir = repo();
+      write(dir, FILE, checkpoint());
+      commitAll(dir, 'checkpoint: api', ago(200));
+      return { dir, ...driftAfter(dir, 100) };
+    });
     expect((await runCli(dir, ['update', 'api', '--step=review'])).code).toBe(0);
     commitAll(dir, 'checkpoint: review');
     const landed = (await doctor(dir, engine)).find((f) => f.path === 'next_actions[0]');
@@ -163,10 +172,12 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
   const soon = () => iso(Date.now() + 3 * 3_600_000);
 
   it('a change and a landing made on top of the recording commit are reported by doctor, next, status and resume', async () => {
-    const dir = repo();
-    write(dir, FILE, checkpoint({ updated_at: soon() }));
-    commitAll(dir, 'checkpoint: api', ago(200));
-    const { changed, merge } = driftAfter(dir, 100);
+    const { dir, changed, merge } = builtOnce('hours ahead, recorded', () => {
+      const dir = repo();
+      write(dir, FILE, checkpoint({ updated_at: soon() }));
+      commitAll(dir, 'checkpoint: api', ago(200));
+      return { dir, ...driftAfter(dir, 100) };
+    });
     const findings = await doctor(dir, engine);
     expect(findings.find((f) => f.path === 'updated_at')).toBeUndefined();
     expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
@@ -178,24 +189,30 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
   });
 
   it('also when an older checkpoint takes the walk below the recording commit, and a later commit is dated past the save', async () => {
-    const dir = repo();
-    write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
-    commitAll(dir, 'checkpoint: web', ago(400));
-    write(dir, FILE, checkpoint({ updated_at: soon(), next_actions: ['Write the changelog for v1.8'] }));
-    commitAll(dir, 'checkpoint: api', ago(200));
-    const { changed } = driftAfter(dir, 100);
-    write(dir, 'src/later.ts', 'export {};\n');
-    commitAll(dir, 'Later work', iso(Date.now() + 4 * 3_600_000).replace(/\.\d+Z$/, 'Z'));
+    const { dir, changed } = builtOnce('hours ahead, an older checkpoint', () => {
+      const dir = repo();
+      write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
+      commitAll(dir, 'checkpoint: web', ago(400));
+      write(dir, FILE, checkpoint({ updated_at: soon(), next_actions: ['Write the changelog for v1.8'] }));
+      commitAll(dir, 'checkpoint: api', ago(200));
+      const { changed } = driftAfter(dir, 100);
+      write(dir, 'src/later.ts', 'export {};\n');
+      commitAll(dir, 'Later work', iso(Date.now() + 4 * 3_600_000).replace(/\.\d+Z$/, 'Z'));
+      return { dir, changed };
+    });
     const findings = await doctor(dir, engine);
     expect(findings.find((f) => f.path === 'context_primer.generated_files[0]')?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
   });
 
   it('an uncommitted save a few hours ahead keeps its date: nothing git holds says what came after it', async () => {
-    const dir = repo();
-    write(dir, FILE, checkpoint({ updated_at: ago(200) }));
-    commitAll(dir, 'checkpoint: api', ago(200));
-    driftAfter(dir, 100);
-    write(dir, FILE, checkpoint({ updated_at: soon(), step: 'review', next_actions: ['Write the changelog for v1.8'] }));
+    const { dir } = builtOnce('hours ahead, not committed', () => {
+      const dir = repo();
+      write(dir, FILE, checkpoint({ updated_at: ago(200) }));
+      commitAll(dir, 'checkpoint: api', ago(200));
+      driftAfter(dir, 100);
+      write(dir, FILE, checkpoint({ updated_at: soon(), step: 'review', next_actions: ['Write the changelog for v1.8'] }));
+      return { dir };
+    });
     const findings = await doctor(dir, engine);
     expect(findings.filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
   });
@@ -203,12 +220,14 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 
 describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles it (%s engine)', (engine) => {
   it('the write is a save of its own: doctor and the pre-push judge agree that the change before it is reconciled', async () => {
-    const dir = repo();
-    const base = headSha(dir);
-    write(dir, FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] }));
-    commitAll(dir, 'checkpoint: api', ago(30));
-    write(dir, 'docs/spec.md', 'spec v2\n');
-    const changed = commitAll(dir, 'Rework the spec', ago(20));
+    const { dir, base, changed } = builtOnce('hours ahead, a change after', () => {
+      const dir = repo();
+      const base = headSha(dir);
+      write(dir, FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] }));
+      commitAll(dir, 'checkpoint: api', ago(30));
+      write(dir, 'docs/spec.md', 'spec v2\n');
+      return { dir, base, changed: commitAll(dir, 'Rework the spec', ago(20)) };
+    });
     const before = (await doctor(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]');
     expect(before?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
     // The agent re-reads the spec and saves: the stamp stays ahead, yet this save follows the change.
@@ -235,7 +254,9 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into m
    * side save and docs/notes.md after it, then side merged (`how`). `queue`: the side save queues
    * "Merge PR #9" (else only the changelog).
    */
-  function sideHistory(stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older = false) {
+  const sideHistory = (stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older = false) =>
+    builtOnce(`side save: ${stamp} ${how} ${queue} ${older}`, () => buildSideHistory(stamp, how, queue, older));
+  function buildSideHistory(stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older: boolean) {
     const dir = repo();
     if (older) {
       write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
@@ -303,7 +324,8 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into m
 describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later (%s engine)', (engine) => {
   const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
 
-  function history(opts: { stamp: string; mainSaves: boolean }) {
+  const history = (opts: { stamp: string; mainSaves: boolean }) => builtOnce(`merged later: ${opts.mainSaves}`, () => buildHistory(opts));
+  function buildHistory(opts: { stamp: string; mainSaves: boolean }) {
     const dir = repo();
     if (opts.mainSaves) {
       assertBuilt();
@@ -346,45 +368,51 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later 
 // commits it missed as after it; verify s14b).
 describe.each(ENGINES)('an honest branch merged after main saved later (%s engine)', (engine) => {
   it('the branch\'s work before its own save is not "changed after" on main, and the push goes through', async () => {
-    const dir = repo();
-    assertBuilt();
-    git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
-    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
-    const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
-    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-    const base = commitAll(dir, 'checkpoint: api', ago(280));
-    git(dir, ['checkout', '-q', '-b', 'feature']);
-    write(dir, 'docs/spec.md', 'spec v2\n');
-    commitAll(dir, 'Rework the spec', ago(200));
-    write(dir, FILE, checkpoint({ updated_at: ago(190), step: 'review', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-    commitAll(dir, 'checkpoint: api re-read the spec', ago(190));
-    git(dir, ['checkout', '-q', 'main']);
-    write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-    commitAll(dir, 'checkpoint: api on main', ago(150));
-    git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from o/feature'], dateEnv(ago(100)));
+    // Built once (git runs the merge driver), judged by each engine in a copy.
+    const { dir, base, merge } = builtOnce('an honest branch', () => {
+      const dir = repo();
+      assertBuilt();
+      git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
+      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+      const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
+      write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+      const base = commitAll(dir, 'checkpoint: api', ago(280));
+      git(dir, ['checkout', '-q', '-b', 'feature']);
+      write(dir, 'docs/spec.md', 'spec v2\n');
+      commitAll(dir, 'Rework the spec', ago(200));
+      write(dir, FILE, checkpoint({ updated_at: ago(190), step: 'review', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+      commitAll(dir, 'checkpoint: api re-read the spec', ago(190));
+      git(dir, ['checkout', '-q', 'main']);
+      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+      commitAll(dir, 'checkpoint: api on main', ago(150));
+      git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from o/feature'], dateEnv(ago(100)));
+      return { dir, base, merge: headSha(dir) };
+    });
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).updated_at).toBe(ago(150));
-    const merge = headSha(dir);
     expect((await doctor(dir, engine)).filter((f) => f.level === 'warning' || f.level === 'error')).toEqual([]);
     const pushed = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as (F & { blocks?: boolean })[];
     expect(pushed.filter((f) => f.blocks)).toEqual([]);
   });
 
   it('an action the branch queued is dated by the branch, though main\'s later save is the one kept: a PR that landed since is skipped', async () => {
-    const dir = repo();
-    assertBuilt();
-    git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
-    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
-    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'] }));
-    commitAll(dir, 'checkpoint: api', ago(280));
-    git(dir, ['checkout', '-q', '-b', 'feature']);
-    write(dir, FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] }));
-    commitAll(dir, 'checkpoint: api queues PR 12', ago(200));
-    git(dir, ['checkout', '-q', 'main']);
-    const landed = mergePr(dir, 12, 'main', 175);
-    write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] }));
-    commitAll(dir, 'checkpoint: api on main', ago(150));
-    git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #13 from o/feature'], dateEnv(ago(100)));
+    const { dir, landed } = builtOnce('a branch queues a PR that lands on main', () => {
+      const dir = repo();
+      assertBuilt();
+      git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
+      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+      write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'] }));
+      commitAll(dir, 'checkpoint: api', ago(280));
+      git(dir, ['checkout', '-q', '-b', 'feature']);
+      write(dir, FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] }));
+      commitAll(dir, 'checkpoint: api queues PR 12', ago(200));
+      git(dir, ['checkout', '-q', 'main']);
+      const landed = mergePr(dir, 12, 'main', 175);
+      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] }));
+      commitAll(dir, 'checkpoint: api on main', ago(150));
+      git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #13 from o/feature'], dateEnv(ago(100)));
+      return { dir, landed };
+    });
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).next_actions).toEqual(['Merge PR #12', 'Write the changelog for v1.8']);
     const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
