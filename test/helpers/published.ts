@@ -1,42 +1,22 @@
 // A project as users publish one: `checkpoint init`, its files, a hand-written checkpoint
 // committed months ago, pushed to a local bare remote; the tests' own pushes go through the hook init installs.
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { builtOnce } from './built-once.js';
 import { commitAll, git, gitTry, makeRepo, tempDir, write, initialized } from './repo.js';
 
 /** When published() commits the checkpoint. */
 export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
 
-/** The projects published() built in this test file, by its arguments: each caller gets a copy. */
-const built = new Map<string, { dir: string; remote: string }>();
-
 /**
  * A project with `checkpoint init`, `files` and a hand-written checkpoint, committed in March and
- * pushed (the hook skipped): `<folder>/work`, whose origin is `<folder>/remote.git`. A test file
- * that asks for the same project again gets a fresh copy of the one built first (project and
- * remote), not a second build: the same commits (their dates are fixed), refs, index and files.
+ * pushed (the hook skipped). A test file that asks for the same project again gets a copy of the
+ * one built first, project and remote (builtOnce), not a second build: the same commits (their
+ * dates are fixed), refs, index and files.
  */
 export function published(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string> = {}): string {
-  const key = JSON.stringify([expect.getState().testPath, skill, checkpoint, files]);
-  let made = built.get(key);
-  if (made === undefined || !existsSync(made.dir)) {
-    made = publish(skill, checkpoint, files);
-    built.set(key, made);
-  }
-  const parent = tempDir('cp-published-');
-  const [dir, remote] = [join(parent, 'work'), join(parent, 'remote.git')];
-  cpSync(made.dir, dir, { recursive: true });
-  cpSync(made.remote, remote, { recursive: true });
-  // `git remote set-url origin <remote>`, without a git process: the url is the config's only mention of the path.
-  const config = readFileSync(join(dir, '.git/config'), 'utf8');
-  const url = `\turl = ${made.remote}\n`;
-  if (config.split(url).length !== 2) throw new Error(`published(): ${made.dir}/.git/config names its remote other than once`);
-  writeFileSync(join(dir, '.git/config'), config.replace(url, `\turl = ${remote}\n`));
-  // The copied files' stat data into the index, as the first build's commits left it: else every
-  // doctor (the hook's too) must ask `git status` what the index no longer vouches for.
-  git(dir, ['update-index', '-q', '--refresh']);
-  return dir;
+  return builtOnce(JSON.stringify([skill, checkpoint, files]), () => publish(skill, checkpoint, files)).dir;
 }
 
 function publish(skill: string, checkpoint: Record<string, unknown>, files: Record<string, string>): { dir: string; remote: string } {
