@@ -7,6 +7,7 @@
 // (dates pinned with GIT_COMMITTER_DATE, updated_at written in the same second), both engines,
 // and a real `git push` through the installed pre-push hook.
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtOnce } from '../helpers/built-once.js';
 import { runCli } from '../helpers/in-process.js';
 import { cleanup, commitAll, dateEnv, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
@@ -58,7 +59,9 @@ const drift = (fs: F[]) => fs.filter((f) => /changed after|landed after/.test(f.
 
 describe('Form A: a generated file committed, then recorded in the checkpoint, in one second', () => {
   const CLIENT = 'src/gen/client.ts (generated from openapi.yaml)';
-  function scene(commitSave: boolean) {
+  /** Built once per file for each `commitSave` (its first publish through the hook included); each test gets a copy, remote too. */
+  const scene = (commitSave: boolean) => builtOnce(`form A, save committed: ${commitSave}`, () => buildScene(commitSave));
+  function buildScene(commitSave: boolean) {
     const { dir, base } = published(['src/keep.ts'], ['Wire the client into the app']);
     write(dir, 'src/gen/client.ts', 'export const client = 1;\n');
     const generated = commitAll(dir, 'Generate the client', at(0));
@@ -116,7 +119,8 @@ describe('Form A: a generated file committed, then recorded in the checkpoint, i
 
 describe('Form B: a PR merged, then a follow-up naming it queued, in one second', () => {
   const FOLLOW_UP = 'Address review comments left on PR #12';
-  function scene(commitSave: boolean) {
+  const scene = (commitSave: boolean) => builtOnce(`form B, save committed: ${commitSave}`, () => buildScene(commitSave));
+  function buildScene(commitSave: boolean) {
     const { dir, base } = published(['src/keep.ts'], ['Merge PR #12']);
     git(dir, ['checkout', '-q', '-b', 'feat']);
     write(dir, 'src/feature.ts', 'export const feature = 8.0;\n');
