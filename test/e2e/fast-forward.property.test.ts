@@ -4,13 +4,13 @@
 // landing or reverting the queued PR, some removing or re-adding a listed file), a commit of the
 // checkpoint, an uncommitted checkpoint edit, a merge, a backdated commit, an amend, a reset.
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { firstRuns } from '../helpers/first-run.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -106,31 +106,24 @@ const outputs = (dir: string) => COMMANDS.map((args) => {
   return `${r.code}\n${r.stdout}\n${r.stderr}`;
 });
 
-/** The same with no cache (the caches are put back after, so the next step carries from them). */
-function cold(dir: string): string[] {
-  const cache = join(dir, '.git', 'checkpoint');
-  const aside = mkdtempSync(join(tmpdir(), 'cp-kept-'));
-  const kept = join(aside, 'checkpoint');
-  renameSync(cache, kept);
-  try {
-    return outputs(dir);
-  } finally {
-    rmSync(cache, { recursive: true, force: true });
-    renameSync(kept, cache);
-    rmSync(aside, { recursive: true, force: true });
-  }
+/**
+ * The same as a first run says it: each command in-process, in a copy of the clone with no cache
+ * (firstRuns); the clone's own caches are left as they are, so the next step carries from them.
+ */
+async function cold(dir: string): Promise<string[]> {
+  return (await firstRuns(dir, COMMANDS)).map((r) => `${r.code}\n${r.stdout}\n${r.stderr}`);
 }
 
 describe('answers carried over new commits say what a run with no cache says', () => {
-  it.each([['fresh', false], ['stale (past the walk_days cut)', true]])('after any sequence of steps between runs, checkpoint %s', (_, stale) => {
-    fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom(...Object.keys(STEPS)), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), (runs) => {
+  it.each([['fresh', false], ['stale (past the walk_days cut)', true]])('after any sequence of steps between runs, checkpoint %s', async (_, stale) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.constantFrom(...Object.keys(STEPS)), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), async (runs) => {
         const dir = project(stale);
         outputs(dir);
         let n = 0;
         for (const steps of runs) {
           for (const step of steps) STEPS[step]!(dir, ++n);
-          expect(outputs(dir)).toEqual(cold(dir));
+          expect(outputs(dir)).toEqual(await cold(dir));
         }
         cleanup(dir);
       }),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, cli, commitAll, git, makeRepo, settleIndex, write, headSha } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { firstRuns } from '../helpers/first-run.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -27,13 +28,9 @@ function outputs(dir: string): { text: string; gitRan: boolean }[] {
   });
 }
 
-/** The same commands with every cache removed first: what a first run says. */
-function cold(dir: string): string[] {
-  return COMMANDS.map((args) => {
-    rmSync(join(dir, '.git', 'checkpoint'), { recursive: true, force: true });
-    const r = cli(dir, args);
-    return `${r.code}\n${r.stdout}\n${r.stderr}`;
-  });
+/** The same commands as a first run says them: each in-process, in a copy with no cache (firstRuns). */
+async function cold(dir: string): Promise<string[]> {
+  return (await firstRuns(dir, COMMANDS)).map((r) => `${r.code}\n${r.stdout}\n${r.stderr}`);
 }
 
 function project(): string {
@@ -54,7 +51,7 @@ function project(): string {
 }
 
 describe('answers carried over a plain line of new commits', () => {
-  it('says what a first run says, without starting git, after commits that leave the checkpoints alone', () => {
+  it('says what a first run says, without starting git, after commits that leave the checkpoints alone', async () => {
     const dir = project();
     outputs(dir); // the caches, at this HEAD
     write(dir, 'notes.md', 'a note\n');
@@ -69,7 +66,7 @@ describe('answers carried over a plain line of new commits', () => {
     // (doctor then reads the work tree's state from the index alone).
     settleIndex(dir);
     const carried = outputs(dir);
-    expect(carried.map((o) => o.text)).toEqual(cold(dir));
+    expect(carried.map((o) => o.text)).toEqual(await cold(dir));
     expect(carried[1]!.text).toContain('Write the auth middleware tests');
     expect(carried[1]!.text).not.toMatch(/Next: .*Merge PR #12/);
     // None of them started git: the walk (doctor's with the listed file's changes), the dates,
@@ -77,7 +74,7 @@ describe('answers carried over a plain line of new commits', () => {
     expect(carried.map((o) => o.gitRan)).toEqual([false, false, false, false, false]);
   });
 
-  it('carries over a commit of the checkpoint too: its new revision joins the ones kept, its blob read from the store', () => {
+  it('carries over a commit of the checkpoint too: its new revision joins the ones kept, its blob read from the store', async () => {
     const dir = project();
     outputs(dir);
     const cp = JSON.parse(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8'));
@@ -87,11 +84,11 @@ describe('answers carried over a plain line of new commits', () => {
     commitAll(dir, 'Queue the release notes');
     settleIndex(dir);
     const now = outputs(dir);
-    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now.map((o) => o.text)).toEqual(await cold(dir));
     expect(now.slice(0, 4).map((o) => o.gitRan)).toEqual([false, false, false, false]);
   });
 
-  it('moves the remembered answers to each new HEAD, so a carry reads only the commits since the last run', () => {
+  it('moves the remembered answers to each new HEAD, so a carry reads only the commits since the last run', async () => {
     const dir = project();
     outputs(dir);
     const memoHeads = () => Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-4.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':')));
@@ -109,10 +106,10 @@ describe('answers carried over a plain line of new commits', () => {
       expect(cli(dir, ['doctor']).code).not.toBe(2);
       expect(memoHeads()).toEqual([head]);
     }
-    expect(outputs(dir).map((o) => o.text)).toEqual(cold(dir));
+    expect(outputs(dir).map((o) => o.text)).toEqual(await cold(dir));
   });
 
-  it('keeps the dates of a few HEADs only while an agent commits its checkpoint step after step', () => {
+  it('keeps the dates of a few HEADs only while an agent commits its checkpoint step after step', async () => {
     const dir = project();
     outputs(dir);
     const memoHeads = () => new Set(Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-4.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':'))));
@@ -127,10 +124,10 @@ describe('answers carried over a plain line of new commits', () => {
     expect([...memoHeads()].sort()).toEqual(heads.slice(-4).sort());
     // The last save is seconds old: its age may tick between the two runs.
     const age = (text: string) => text.replace(/\b\d+s ago\b/g, 'seconds ago');
-    expect(outputs(dir).map((o) => age(o.text))).toEqual(cold(dir).map(age));
+    expect(outputs(dir).map((o) => age(o.text))).toEqual((await cold(dir)).map(age));
   });
 
-  it('asks git again after a merge or a commit dated before the walk, and still says what a first run says', () => {
+  it('asks git again after a merge or a commit dated before the walk, and still says what a first run says', async () => {
     const dir = project();
     outputs(dir);
     // A merge of a side branch.
@@ -140,14 +137,14 @@ describe('answers carried over a plain line of new commits', () => {
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch side', 'side']);
     let now = outputs(dir);
-    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now.map((o) => o.text)).toEqual(await cold(dir));
     expect(now[0]!.gitRan).toBe(true);
     // A commit whose date lies before the checkpoint's save: git stops its walk there.
     outputs(dir);
     write(dir, 'src/old.ts', 'export const old = 1;\n');
     commitAll(dir, 'Backdated work', '2020-01-01T00:00:00Z');
     now = outputs(dir);
-    expect(now.map((o) => o.text)).toEqual(cold(dir));
+    expect(now.map((o) => o.text)).toEqual(await cold(dir));
     expect(now[0]!.gitRan).toBe(true);
   });
 });
