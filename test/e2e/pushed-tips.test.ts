@@ -1,20 +1,22 @@
 // The pre-push hook judges the commits a push sends, as they are in each pushed tip: never the
 // checked-out work tree. Real `git push` to a local bare remote through the installed hook; the
 // doctor runs that check each engine's findings go through main() in-process.
-import { cpSync, rmSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { builtOnce } from '../helpers/built-once.js';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
 import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 
-/** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published: made once. */
-let template: { dir: string; remote: string };
-beforeAll(() => {
+/** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published. */
+function publish(): { dir: string } {
   const dir = makeRepo();
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
+  // No `git gc --auto` after each push the tests make (a process each, not what they test).
+  writeFileSync(join(remote, 'config'), `${readFileSync(join(remote, 'config'), 'utf8')}[receive]\n\tautogc = false\n`);
   git(dir, ['remote', 'add', 'origin', remote]);
   initialized(dir);
   write(dir, 'src/gen/client.ts', 'export {};\n');
@@ -23,18 +25,11 @@ beforeAll(() => {
   commitAll(dir, 'Start the api skill');
   const r = gitTry(dir, ['push', 'origin', 'main']);
   expect(r.status, r.stdout + r.stderr).toBe(0);
-  template = { dir, remote };
-});
-
-/** A copy of the published project and of its remote, for one test. */
-function published(): string {
-  const parent = tempDir('cp-published-');
-  const [dir, remote] = [join(parent, 'work'), join(parent, 'remote.git')];
-  cpSync(template.dir, dir, { recursive: true });
-  cpSync(template.remote, remote, { recursive: true });
-  git(dir, ['remote', 'set-url', 'origin', remote]);
-  return dir;
+  return { dir };
 }
+
+/** The published project, built once per file: a copy of it and of its remote for each test (builtOnce). */
+const published = (): string => builtOnce('published', publish).dir;
 
 function edit(dir: string, change: (doc: Record<string, unknown>) => void): void {
   const doc = JSON.parse(read(dir, FILE)) as Record<string, unknown>;
