@@ -6,6 +6,7 @@ import { ATTRIBUTES_MARKER } from '../../src/install/attributes.js';
 import { join } from 'node:path';
 import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { runCli } from '../helpers/in-process.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -39,7 +40,7 @@ function divergedRepo(): string {
 }
 
 describe('install-driver', () => {
-  it('registers the driver with a quoted path that works with spaces, and uninstall removes exactly that', () => {
+  it('registers the driver with a quoted path that works with spaces, and uninstall removes exactly that', async () => {
     const pkg = join(tempDir('cp pkg with spaces '), "it's here");
     dirs.push(pkg);
     mkdirSync(pkg, { recursive: true });
@@ -77,7 +78,7 @@ describe('install-driver', () => {
     expect(configBefore).not.toContain('checkpoint');
   });
 
-  it('is correct in a linked worktree and skippable by environment', () => {
+  it('is correct in a linked worktree and skippable by environment', async () => {
     const dir = repo();
     const wt = join(tempDir('cp-wt-'), 'wt');
     dirs.push(wt);
@@ -85,7 +86,7 @@ describe('install-driver', () => {
     expect(cli(wt, ['install-driver']).code).toBe(0);
     expect(read(dir, '.git/config')).toContain('[merge "checkpoint"]');
     expect(existsSync(join(wt, '.gitattributes'))).toBe(true);
-    const doctor = JSON.parse(cli(wt, ['doctor', '--json']).stdout);
+    const doctor = JSON.parse((await runCli(wt, ['doctor', '--json'])).stdout);
     expect(doctor.findings.filter((f: { check: string }) => f.check === 'merge_driver')).toEqual([]);
     const other = repo();
     const skipped = cli(other, ['install-driver'], { env: { CHECKPOINT_SKIP_INSTALL: '1' } });
@@ -98,7 +99,7 @@ describe('install-driver', () => {
     expect(cli(plain, ['install-driver']).code).toBe(2);
   });
 
-  it('install-driver --optional (npm prepare) succeeds quietly where git cannot open the clone: no git installed (a node:alpine image), a .git file whose repository was not copied', () => {
+  it('install-driver --optional (npm prepare) succeeds quietly where git cannot open the clone: no git installed (a node:alpine image), a .git file whose repository was not copied', async () => {
     const dir = repo();
     const config = read(dir, '.git/config');
     const noGit = tempDir('cp-no-git-');
@@ -125,7 +126,7 @@ describe('install-driver', () => {
 });
 
 describe('a later .gitattributes line that decides how checkpoint files merge (red team, 12-04)', () => {
-  it('init, install-driver and doctor name it (the driver would never run); without it, none does', () => {
+  it('init, install-driver and doctor name it (the driver would never run); without it, none does', async () => {
     const dir = makeRepo();
     expect(cli(dir, ['init']).code).toBe(0);
     write(dir, '.gitattributes', `${read(dir, '.gitattributes')}.checkpoints/** merge=union\n`);
@@ -133,27 +134,27 @@ describe('a later .gitattributes line that decides how checkpoint files merge (r
     expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: union\n');
     expect(cli(dir, ['install-driver']).stdout).toContain(`! ${message}`);
     expect(cli(dir, ['init']).stdout).toContain(`! ${message}`);
-    const health = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    const health = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
     expect(health).toEqual([expect.objectContaining({ level: 'warning', message })]);
     // `binary` after it turns merging off for them too; a line for other files is no matter.
     write(dir, '.gitattributes', `${read(dir, '.gitattributes').replace('.checkpoints/** merge=union\n', '')}*.json binary\n*.png merge=binary\n`);
-    expect(cli(dir, ['doctor']).stdout).toContain('.gitattributes line "*.json binary" comes after the checkpoint line and decides how checkpoint files merge (binary)');
+    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line "*.json binary" comes after the checkpoint line and decides how checkpoint files merge (binary)');
     write(dir, '.gitattributes', read(dir, '.gitattributes').replace('*.json binary\n', ''));
     expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
-    expect((JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[]).filter((f) => f.check === 'merge_driver')).toEqual([]);
+    expect((JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string }[]).filter((f) => f.check === 'merge_driver')).toEqual([]);
     // The other files git reads attributes from, and a macro (red team, 12-04).
     for (const [file, text, named] of [
       ['.checkpoints/.gitattributes', '*.json merge=union\n', '.checkpoints/.gitattributes line "*.json merge=union" decides how checkpoint files merge (union)'],
       ['.git/info/attributes', '*.json merge=union\n', '.git/info/attributes line "*.json merge=union" decides how checkpoint files merge (union)'],
     ] as const) {
       write(dir, file, text);
-      expect(cli(dir, ['doctor']).stdout, file).toContain(named);
+      expect((await runCli(dir, ['doctor'])).stdout, file).toContain(named);
       rmSync(join(dir, file));
     }
     const top = read(dir, '.gitattributes');
     write(dir, '.gitattributes', `${top}[attr]nomerge -merge\n*.json nomerge\n`);
     expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unset\n');
-    expect(cli(dir, ['doctor']).stdout).toContain('.gitattributes line "*.json nomerge" comes after the checkpoint line and decides how checkpoint files merge (binary)');
+    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line "*.json nomerge" comes after the checkpoint line and decides how checkpoint files merge (binary)');
   });
 });
 
@@ -194,9 +195,9 @@ describe('a .gitattributes a sparse checkout leaves out (red team, 12-05)', () =
     expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
     return dir;
   }
-  const health = (dir: string) => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+  const health = async (dir: string) => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
 
-  it('is read from the index as git reads it: install-driver writes nothing there, and doctor sees the routing it commits', () => {
+  it('is read from the index as git reads it: install-driver writes nothing there, and doctor sees the routing it commits', async () => {
     const dir = sparseClone(`*.png binary\n*.sh text eol=lf\n${ATTRIBUTES_MARKER}\n.checkpoints/*.checkpoint.json merge=checkpoint\n.checkpoints/history/*.json merge=checkpoint\n`);
     const r = cli(dir, ['install-driver']);
     expect(r.code, r.stderr).toBe(0);
@@ -204,10 +205,10 @@ describe('a .gitattributes a sparse checkout leaves out (red team, 12-05)', () =
     expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
     expect(git(dir, ['status', '--porcelain'])).toBe('');
     expect(git(dir, ['check-attr', 'binary', 'x.png'])).toBe('x.png: binary: set\n');
-    expect(health(dir).filter((f) => f.level !== 'info')).toEqual([]);
+    expect((await health(dir)).filter((f) => f.level !== 'info')).toEqual([]);
   });
 
-  it('without the lines, install-driver still writes no file of its own there (it would drop the committed rules) and says how to bring it in', () => {
+  it('without the lines, install-driver still writes no file of its own there (it would drop the committed rules) and says how to bring it in', async () => {
     const dir = sparseClone('*.png binary\n');
     const r = cli(dir, ['install-driver']);
     expect(r.code, r.stderr).toBe(0);
@@ -215,7 +216,7 @@ describe('a .gitattributes a sparse checkout leaves out (red team, 12-05)', () =
     expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
     expect(git(dir, ['status', '--porcelain'])).toBe('');
     // Its advice names the step install-driver needs first, so following it does not loop.
-    expect(health(dir)).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining('(it is outside this sparse checkout: git sparse-checkout add /.gitattributes first); run `checkpoint install-driver`') })]);
+    expect((await health(dir))).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining('(it is outside this sparse checkout: git sparse-checkout add /.gitattributes first); run `checkpoint install-driver`') })]);
   });
 });
 
@@ -223,7 +224,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
   const REFERENCE = 'node scripts/merge-checkpoint.mjs %O %A %B';
   const THEIR_LINE = '.checkpoints/*.checkpoint.json merge=checkpoint';
 
-  it("keeps a driver the user set (the protocol's reference driver) and its section, still routing checkpoints to it; uninstall takes back only the marked line", () => {
+  it("keeps a driver the user set (the protocol's reference driver) and its section, still routing checkpoints to it; uninstall takes back only the marked line", async () => {
     const dir = repo();
     git(dir, ['config', 'merge.checkpoint.driver', REFERENCE]);
     git(dir, ['config', 'merge.checkpoint.foo', 'bar']);
@@ -245,13 +246,13 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE}\n`);
   });
 
-  it("routes checkpoints to the user's own driver, so it runs in a merge; doctor names it instead of looping on install-driver", () => {
+  it("routes checkpoints to the user's own driver, so it runs in a merge; doctor names it instead of looping on install-driver", async () => {
     const dir = divergedRepo();
     // Their driver keeps our side and leaves a trace, as a real one would do its own work.
     write(dir, '.git/their-driver.sh', 'echo "$3" >> .git/their-driver.ran\nexit 0\n');
     git(dir, ['config', 'merge.checkpoint.driver', 'sh .git/their-driver.sh %O %A %B']);
-    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
-    expect(health()).toEqual([{ check: 'merge_driver', level: 'warning', skill: null, path: '', blocks: expect.anything(), message:
+    const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect((await health())).toEqual([{ check: 'merge_driver', level: 'warning', skill: null, path: '', blocks: expect.anything(), message:
       "merge.checkpoint.driver is this clone's own (sh .git/their-driver.sh %O %A %B), not checkpoint's, and never runs for checkpoints: .gitattributes lacks \".checkpoints/*.checkpoint.json merge=checkpoint\"; run `checkpoint install-driver` to add it (it keeps that driver), or, to use checkpoint's instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`" }]);
     const install = cli(dir, ['install-driver']);
     expect(install.code, install.stderr).toBe(0);
@@ -260,7 +261,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
       '.checkpoints/api.checkpoint.json: merge: checkpoint\n.checkpoints/history/api.2026-11-01.json: merge: checkpoint\n',
     );
     expect(git(dir, ['config', 'merge.checkpoint.driver'])).toBe('sh .git/their-driver.sh %O %A %B\n');
-    expect(health()).toEqual([]);
+    expect((await health())).toEqual([]);
     expect(cli(dir, ['install-driver']).stdout).not.toContain('✓');
     commitAll(dir, 'route checkpoints to our driver');
     const merged = gitTry(dir, ['merge', '-q', '--no-edit', 'other']);
@@ -268,20 +269,20 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.git/their-driver.ran')).toMatch(/\S/);
   });
 
-  it("doctor never sends the user to install-driver for what it keeps or refuses: their driver's missing file, an unreadable .gitattributes", () => {
+  it("doctor never sends the user to install-driver for what it keeps or refuses: their driver's missing file, an unreadable .gitattributes", async () => {
     const dir = repo();
     write(dir, '.gitattributes', `${THEIR_LINE}\n`);
     git(dir, ['config', 'merge.checkpoint.driver', "'/gone/merge-checkpoint.mjs' %O %A %B"]);
-    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
-    expect(health()).toEqual([expect.objectContaining({ level: 'warning', message:
+    const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect((await health())).toEqual([expect.objectContaining({ level: 'warning', message:
       "merge.checkpoint.driver is this clone's own ('/gone/merge-checkpoint.mjs' %O %A %B), not checkpoint's, and points at /gone/merge-checkpoint.mjs, which no longer exists; fix that driver, or, to use checkpoint's instead: git config --unset-all merge.checkpoint.driver, then `checkpoint install-driver`" })]);
     rmSync(join(dir, '.gitattributes'));
     symlinkSync('/etc/hostname', join(dir, '.gitattributes'));
     expect(cliGuarded(dir, ['install-driver']).code).toBe(2);
-    expect(health()).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^checkpoint cannot read \.gitattributes, and install-driver refuses it too: \.gitattributes is a symlink to \/etc\/hostname, outside the project; .+; then run `checkpoint install-driver`$/) })]);
+    expect((await health())).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^checkpoint cannot read \.gitattributes, and install-driver refuses it too: \.gitattributes is a symlink to \/etc\/hostname, outside the project; .+; then run `checkpoint install-driver`$/) })]);
   });
 
-  it("after the user switches to ours: uninstall removes our keys and marked line only, keeping their key and their line", () => {
+  it("after the user switches to ours: uninstall removes our keys and marked line only, keeping their key and their line", async () => {
     const dir = repo();
     git(dir, ['config', 'merge.checkpoint.driver', REFERENCE]);
     git(dir, ['config', 'merge.checkpoint.foo', 'bar']);
@@ -300,7 +301,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\r\n${THEIR_LINE}\r\n`);
   });
 
-  it('the recursive = binary an earlier version set is removed by install (it brought back what one side of a criss-cross merge removed), and by uninstall', () => {
+  it('the recursive = binary an earlier version set is removed by install (it brought back what one side of a criss-cross merge removed), and by uninstall', async () => {
     for (const command of ['install-driver', 'uninstall-driver']) {
       const dir = repo();
       expect(cli(dir, ['install-driver']).code).toBe(0);
@@ -312,20 +313,20 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     }
   });
 
-  it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', () => {
+  it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', async () => {
     const dir = repo();
-    const health = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
     expect(cli(dir, ['install-driver']).code).toBe(0);
     for (const attrs of ['.checkpoints/history/*.json merge=checkpoint\n', `#${THEIR_LINE}\n# ${THEIR_LINE}\n`]) {
       write(dir, '.gitattributes', attrs);
       expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unspecified\n');
-      expect(health()).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${THEIR_LINE}"; run \`checkpoint install-driver\`` })]);
+      expect((await health())).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver is configured but .gitattributes lacks "${THEIR_LINE}"; run \`checkpoint install-driver\`` })]);
       expect(cli(dir, ['install-driver']).stdout).toContain('to .gitattributes');
-      expect(health()).toEqual([]);
+      expect((await health())).toEqual([]);
     }
   });
 
-  it('a merge attribute the project gave checkpoints (merge=union, -merge) is overridden with a note, never silently, and given back', () => {
+  it('a merge attribute the project gave checkpoints (merge=union, -merge) is overridden with a note, never silently, and given back', async () => {
     for (const [line, shownAs] of [['.checkpoints/*.checkpoint.json merge=union', 'merge=union'], ['* -merge', '-merge']]) {
       const dir = repo();
       write(dir, '.gitattributes', `${line}\n`);
@@ -340,7 +341,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(cli(repo(), ['install-driver']).stdout).not.toContain('!');
   });
 
-  it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', () => {
+  it('a marked line the user edited (` -diff` appended) stays, and uninstall says so', async () => {
     const dir = repo();
     write(dir, '.gitattributes', '*.png binary\n');
     expect(cli(dir, ['install-driver']).code).toBe(0);
@@ -356,7 +357,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.gitattributes')).toBe(`*.png binary\n${THEIR_LINE} -diff\n`);
   });
 
-  it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', () => {
+  it('uninstall decides before it writes: a FIFO at .gitattributes is refused with the config untouched', async () => {
     const dir = repo();
     expect(cli(dir, ['install-driver']).code).toBe(0);
     rmSync(join(dir, '.gitattributes'));
@@ -369,7 +370,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, '.git/config')).toBe(config);
   });
 
-  it('a merge with the driver\'s install gone says so in one line (no stack trace), leaves the file unmerged, and merges once the driver is back', () => {
+  it('a merge with the driver\'s install gone says so in one line (no stack trace), leaves the file unmerged, and merges once the driver is back', async () => {
     const pkg = join(tempDir('cp-gone-'), 'pkg');
     mkdirSync(pkg, { recursive: true });
     for (const part of ['bin', 'dist', 'hooks', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
@@ -389,7 +390,7 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect(read(dir, file)).not.toMatch(/^[<=>]{7}/m);
   });
 
-  it('an install moved since (a stale driver path of ours) is updated, and uninstall empties and drops the section', () => {
+  it('an install moved since (a stale driver path of ours) is updated, and uninstall empties and drops the section', async () => {
     const dir = repo();
     const before = read(dir, '.git/config');
     git(dir, ['config', 'merge.checkpoint.driver', "'/old/node' '/gone/it'\\''s/bin/checkpoint.js' merge-driver %O %A %B %P %L"]);
@@ -415,9 +416,9 @@ describe('a merge driver set in the global or system git config', () => {
   };
   const ours = `'${process.execPath}' '${BIN}' merge-driver %O %A %B %P %L`;
   const localDriver = (dir: string, env: NodeJS.ProcessEnv) => gitTry(dir, ['config', '--local', '--get', 'merge.checkpoint.driver'], env).stdout.trim();
-  const health = (dir: string, env: NodeJS.ProcessEnv) => (JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+  const health = async (dir: string, env: NodeJS.ProcessEnv) => (JSON.parse((await runCli(dir, ['doctor', '--json'], { env })).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
 
-  it.each([['global'], ['system']] as const)('in the %s config: install-driver adds no local driver that would shadow it, says so in one line, and doctor finds it installed', (scope) => {
+  it.each([['global'], ['system']] as const)('in the %s config: install-driver adds no local driver that would shadow it, says so in one line, and doctor finds it installed', async (scope) => {
     const dir = repo();
     const { global, system, env } = outerConfig();
     git(dir, ['config', '--file', scope === 'global' ? global : system, 'merge.checkpoint.driver', 'my-merge %O %A %B']);
@@ -430,7 +431,7 @@ describe('a merge driver set in the global or system git config', () => {
     // Idempotent: the same line again, nothing written.
     expect(cli(dir, ['install-driver'], { env }).stdout).toBe(`! found merge.checkpoint.driver in your ${scope} git config (my-merge %O %A %B, not checkpoint's): git uses it here, so none was added to this clone's config (it would shadow it); to give this clone its own: checkpoint install-driver --local\n`);
     // doctor reads the global and system files too: no "has no merge.checkpoint.driver" warning.
-    expect(health(dir, env)).toEqual([]);
+    expect((await health(dir, env))).toEqual([]);
     // Asked for: this clone's own, which then takes precedence.
     const local = cli(dir, ['install-driver', '--local'], { env });
     expect(local.code, local.stderr).toBe(0);
@@ -438,7 +439,7 @@ describe('a merge driver set in the global or system git config', () => {
     expect(localDriver(dir, env)).toMatch(/merge-driver %O %A %B %P %L; echo .* >&2; exit 1$/);
   });
 
-  it("checkpoint's own driver set globally: init and install-driver leave it in charge, and doctor is content", () => {
+  it("checkpoint's own driver set globally: init and install-driver leave it in charge, and doctor is content", async () => {
     const dir = repo();
     const { global, env } = outerConfig();
     git(dir, ['config', '--file', global, 'merge.checkpoint.driver', ours]);
@@ -447,20 +448,20 @@ describe('a merge driver set in the global or system git config', () => {
     expect(init.stdout).toContain("! found merge.checkpoint.driver in your global git config ('");
     expect(init.stdout).toContain(", checkpoint's): git uses it here, so none was added to this clone's config");
     expect(localDriver(dir, env)).toBe('');
-    expect(health(dir, env)).toEqual([]);
+    expect((await health(dir, env))).toEqual([]);
   });
 
-  it('a global driver of ours whose install is gone: doctor says where it is set and how to fix it, never a bare install-driver that would change nothing', () => {
+  it('a global driver of ours whose install is gone: doctor says where it is set and how to fix it, never a bare install-driver that would change nothing', async () => {
     const dir = repo();
     const { global, env } = outerConfig();
     git(dir, ['config', '--file', global, 'merge.checkpoint.driver', `'/gone/node' '/gone/bin/checkpoint.js' merge-driver %O %A %B %P %L`]);
     expect(cli(dir, ['install-driver'], { env }).code).toBe(0);
-    expect(health(dir, env)).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver, set in your global git config (${global}), points at /gone/node, which no longer exists; fix it there (git config --global --unset-all merge.checkpoint.driver, then \`checkpoint install-driver\`), or give this clone its own: \`checkpoint install-driver --local\`` })]);
+    expect((await health(dir, env))).toEqual([expect.objectContaining({ level: 'warning', message: `merge.checkpoint.driver, set in your global git config (${global}), points at /gone/node, which no longer exists; fix it there (git config --global --unset-all merge.checkpoint.driver, then \`checkpoint install-driver\`), or give this clone its own: \`checkpoint install-driver --local\`` })]);
   });
 });
 
 describe('resolve', () => {
-  it('fixes a file a plain text merge left conflicted, from the index stages', () => {
+  it('fixes a file a plain text merge left conflicted, from the index stages', async () => {
     const dir = divergedRepo();
     const merge = gitTry(dir, ['merge', '-q', 'other']);
     expect(merge.status).not.toBe(0);
@@ -476,7 +477,7 @@ describe('resolve', () => {
     expect(cli(dir, ['resolve', '--check']).code).toBe(0);
   });
 
-  it('fixes committed conflict markers when the stages are gone', () => {
+  it('fixes committed conflict markers when the stages are gone', async () => {
     const dir = divergedRepo();
     gitTry(dir, ['merge', '-q', 'other']);
     git(dir, ['add', '-A']);
@@ -488,7 +489,7 @@ describe('resolve', () => {
     expect(cli(dir, ['validate']).code).toBe(0);
   });
 
-  it('leaves real conflicts marked and exits 1', () => {
+  it('leaves real conflicts marked and exits 1', async () => {
     const dir = repo();
     save(dir, cp({}));
     commitAll(dir, 'base');
