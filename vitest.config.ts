@@ -13,6 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST = [
   'test/git/engines.test.ts',
   'test/e2e/pushed-tips.test.ts',
+  'test/package/demo.test.ts',
   'test/e2e/doctor-entry-forms.test.ts',
   'test/e2e/future-updated-at.test.ts',
   'test/merge/git-driver.test.ts',
