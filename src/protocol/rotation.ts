@@ -305,6 +305,8 @@ export interface RestoreOptions {
   mode: 'all' | 'missing';
   /** Copies held elsewhere (a killed rotation's journal, files the checkpoint names), left out as well. */
   elsewhere?: EntryCounts;
+  /** Entries of the skill's rotation files restored before (no longer named): a live timed record one held came back from it. */
+  restoredBefore?: EntryCounts;
   /** Filled with each log restored into and where its entries came from. */
   placed?: RestoredLog[];
   /** The checkpoint file, as a refusal names it. */
@@ -426,15 +428,18 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     if (opts.mode === 'missing') for (const e of current) add(canonicalJson(e), 1);
     // A record that says when it happened is one record (a merge keeps it once): two branches that
     // archived the same records into two files, then merged, name both files, and the second one
-    // restored gives back only what the first did not. Records without a time may repeat in a log:
-    // every copy the file holds comes back.
+    // restored gives back only what the first did not, i.e. a live copy counts as this file's
+    // own where a file restored before held it. Records without a time may repeat in a log, and
+    // so may a timed one rotate left in the log beside its twin it moved: every copy the file
+    // holds comes back (rotate then restore gives the log back whole).
     const timedLive = new Map<string, number>();
     const rule = policyFor(path, opts.extra);
-    if (opts.mode === 'all' && rule.kind === 'log') {
+    const before = opts.restoredBefore?.get(dotted);
+    if (opts.mode === 'all' && rule.kind === 'log' && before !== undefined) {
       for (const e of current) {
         if (logEntryTime(e, rule) === undefined) continue;
         const k = canonicalJson(e);
-        timedLive.set(k, (timedLive.get(k) ?? 0) + 1);
+        if ((timedLive.get(k) ?? 0) < (before.get(k) ?? 0)) timedLive.set(k, (timedLive.get(k) ?? 0) + 1);
       }
     }
     for (const [k, n] of opts.elsewhere?.get(dotted) ?? []) add(k, n);

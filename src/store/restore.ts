@@ -21,7 +21,7 @@ import { refuseConflicted } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
 import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
-import { projectPathExists, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
+import { listProjectDir, projectPathExists, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { assertSkillName, SKILL_NAME } from './skill-name.js';
 
 export interface Restored {
@@ -144,9 +144,29 @@ export async function restoreArchive(root: string, arg: string, now: Clock, base
  * what is in neither the checkpoint nor those. A named file that cannot be read counts for nothing.
  */
 function namedElsewhere(root: string, skill: string, doc: JsonObject, pointer: string): EntryCounts {
+  return entriesOf(root, skill, [...new Set(rotationPointers(doc))].filter((other) => other !== pointer));
+}
+
+/**
+ * The entries of this skill's rotation files in history/ the checkpoint no longer names (restored
+ * before), but `pointer`'s: what a live copy of a timed record may have come back from.
+ */
+function restoredBefore(root: string, skill: string, doc: JsonObject, pointer: string): EntryCounts {
+  const named = new Set([...rotationPointers(doc), pointer]);
+  let names: string[];
+  try {
+    names = listProjectDir(root, historyDir(root));
+  } catch {
+    return new Map(); // history/ a link out of the project, or no folder: nothing came back from it
+  }
+  const others = names.map((name) => pointerOf(root, join(historyDir(root), name))).filter((other) => !named.has(other));
+  return entriesOf(root, skill, others);
+}
+
+/** The entries of the rotation files at `pointers` that are this skill's, counted; unreadable ones left out. */
+function entriesOf(root: string, skill: string, pointers: readonly string[]): EntryCounts {
   const counts: EntryCounts = new Map();
-  for (const other of new Set(rotationPointers(doc))) {
-    if (other === pointer) continue;
+  for (const other of pointers) {
     const path = join(root, other);
     const parsed = parseArchiveName(basename(path));
     if (parsed?.kind !== 'rotation' || parsed.skill !== skill || pointerOf(root, join(historyDir(root), basename(path))) !== other) continue;
@@ -211,7 +231,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
         const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
         crashed = elsewhere.size > 0;
-        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, placed, where, extra });
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, restoredBefore: restoredBefore(root, skill, doc, pointer), placed, where, extra });
         removePointer(doc, pointer, file.skill_state_was_empty === true);
       } else {
         count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where, extra });
