@@ -100,23 +100,10 @@ function matchGreedilyFromEnd(
   sideTo: number,
   match: Int32Array,
 ): void {
-  if (baseFrom >= baseTo || sideFrom >= sideTo) return;
-  const positions = new Map<string, number[]>();
-  for (let s = sideTo - 1; s >= sideFrom; s--) {
-    const list = positions.get(side[s]!) ?? [];
-    list.push(s);
-    positions.set(side[s]!, list);
-  }
-  const cursor = new Map<string, number>();
-  let next = sideTo - 1;
-  for (let b = baseTo - 1; b >= baseFrom; b--) {
-    const list = positions.get(base[b]!);
-    if (!list) continue;
-    let k = cursor.get(base[b]!) ?? 0;
-    while (k < list.length && list[k]! > next) k++;
-    cursor.set(base[b]!, k);
-    if (k === list.length) continue;
-    match[b] = list[k]!;
-    next = list[k]! - 1;
-  }
+  const [backBase, backSide] = [base.slice(baseFrom, baseTo).reverse(), side.slice(sideFrom, sideTo).reverse()];
+  const back = new Int32Array(backBase.length).fill(-1);
+  matchGreedily(backBase, backSide, 0, backBase.length, 0, backSide.length, back);
+  back.forEach((s, k) => {
+    if (s >= 0) match[baseTo - 1 - k] = sideTo - 1 - s;
+  });
 }

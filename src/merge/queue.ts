@@ -45,10 +45,11 @@ type Order = 'ours' | 'theirs' | 'canonical';
 interface QueueSides {
   base: readonly JsonValue[];
   inBase: (key: string) => boolean;
-  /** How many actions with these words (wordsKey) each side holds. */
+  /** Each base item's wordsKey, and how many items with each wordsKey every side holds. */
+  baseWords: readonly string[];
+  baseWordCounts: ReadonlyMap<string, number>;
   oursWords: ReadonlyMap<string, number>;
   theirsWords: ReadonlyMap<string, number>;
-  baseWords: readonly string[];
   order: Order;
   /** Set once the order decided something (both sides inserted at one place): else every order gives the same merge. */
   ordered: boolean;
@@ -351,7 +352,7 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   const [baseWords, oursWords, theirsWords] = [words(base, baseKeys), words(ours, oursKeys), words(theirs, theirsKeys)];
   const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords);
   const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords);
-  const q: QueueSides = { base, order, inBase, ordered: false, oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords), baseWords };
+  const q: QueueSides = { base, order, inBase, ordered: false, baseWords, baseWordCounts: countKeys(baseWords), oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords) };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];
   const resolved = (items: readonly JsonValue[]): void => append(run, items);
@@ -450,8 +451,10 @@ function ticksAsPops(q: QueueSides, side: readonly Hunk[], other: readonly Hunk[
   const base = q.base;
   // Popped: removed there, and the other side holds fewer actions with its words than the base
   // did (an action it moved elsewhere is still queued: red team, 12-06).
-  const baseCount = (w: string) => q.baseWords.filter((k) => k === w).length;
-  const popped = (i: number) => other.some((h) => h.items.length === 0 && h.start <= i && i < h.end) && (otherWords.get(q.baseWords[i]!) ?? 0) < baseCount(q.baseWords[i]!);
+  const popped = (i: number) => {
+    const w = q.baseWords[i]!;
+    return other.some((h) => h.items.length === 0 && h.start <= i && i < h.end) && (otherWords.get(w) ?? 0) < (q.baseWordCounts.get(w) ?? 0);
+  };
   let changed = false;
   const out: Hunk[] = [];
   for (const h of side) {
