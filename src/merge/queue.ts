@@ -437,7 +437,7 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   // Actions one side ticked off by hand (`"done": true`, `[x] …`), or gave a priority or an owner
   // keeping their words, where the other popped them (`checkpoint done`): done is done, so the
   // tick or the edit reads as the pop (red team, 12-06).
-  const [oursPops, theirsPops] = [ticksAsPops(q, ours, theirs, q.theirsWords), ticksAsPops(q, theirs, ours, q.oursWords)];
+  const [oursPops, theirsPops] = [editsAsPops(q, ours, theirs, q.theirsWords), editsAsPops(q, theirs, ours, q.oursWords)];
   if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
   return { base: b, ours: o, theirs: t };
 }
@@ -447,7 +447,7 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
  * `other` popped made those pops; null when there is none. An edit that changes an action's
  * words, or touches an action the other side kept, stays an edit.
  */
-function ticksAsPops(q: QueueSides, side: readonly Hunk[], other: readonly Hunk[], otherWords: ReadonlyMap<string, number>): Hunk[] | null {
+function editsAsPops(q: QueueSides, side: readonly Hunk[], other: readonly Hunk[], otherWords: ReadonlyMap<string, number>): Hunk[] | null {
   const base = q.base;
   // Popped: removed there, and the other side holds fewer actions with its words than the base
   // did (an action it moved elsewhere is still queued: red team, 12-06).

@@ -224,8 +224,7 @@ export function applyUpdateOps(
       }
       if (typeof child !== 'object' || child === null) {
         // A primer written as prose (read as its key decisions): the update that makes it the object it is read as.
-        const primer = i === 0 && seg === 'context_primer' && typeof child === 'string' ? `{"key_decisions":[${valueText(child, at)}]}` : null;
-        const hint = primer !== null && primer.length <= 200 ? `make it the object it is read as first (${given.spelling.op('context_primer', 'set', primer)}); the checkpoint was not changed` : undefined;
+        const hint = i === 0 && seg === 'context_primer' && typeof child === 'string' ? `make it the object it is read as first (${primerObjectOp(given.spelling, child, valueText(child, at))}); the checkpoint was not changed` : undefined;
         throw usage(given.given, `cannot write inside ${here}: it is ${shown(valueText(child, at))}, not an object`, hint, given.spelling);
       }
       parent = child;
@@ -378,11 +377,7 @@ function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointErr
   // The primer is an object of lists: a hand-written text or list becomes its key decisions,
   // and appends go to one of its lists (red team, 12-06: "make it a list" was refused in turn).
   if (op.path.length === 1 && op.path[0] === 'context_primer') {
-    // Its text as written (escapes kept); a number or true/false as that text, null as nothing.
-    const lines = typeof current === 'string' ? `[${text}]` : current === null ? '[]' : `[${JSON.stringify(text)}]`;
-    const object = `{"key_decisions":${lines}}`;
-    const fix = object.length <= 200 ? spell.op(path, 'set', object) : spell.caller === 'cli' ? `--${path}:json='{"key_decisions": [...]}'` : spell.op(path, 'set', '{"key_decisions": [...]}');
-    return usage(op.given, `cannot append: context_primer is an object of lists (key_decisions, generated_files, user_preferences), and this one holds ${shown(text)}`, `make it one (${fix}), then append to a list in it (${spell.op('context_primer.key_decisions', 'append', '…', 'text')}); the checkpoint was not changed`);
+    return usage(op.given, `cannot append: context_primer is an object of lists (key_decisions, generated_files, user_preferences), and this one holds ${shown(text)}`, `make it one (${primerObjectOp(spell, current, text)}), then append to a list in it (${spell.op('context_primer.key_decisions', 'append', '…', 'text')}); the checkpoint was not changed`);
   }
   // A field the protocol holds as one text is never a list: set it instead.
   if (op.path.length === 1 && ONE_TEXT_FIELDS.has(op.path[0]!)) {
@@ -393,6 +388,18 @@ function notAList(op: UpdateOp, current: JsonValue, text: string): CheckpointErr
   const list = current === null ? '[]' : `[${text}]`;
   const fix = list.length <= 200 ? spell.op(path, 'set', list) : `${spell.caller === 'cli' ? `--${path}:json='[...]'` : spell.op(path, 'set', '[...]')} holding what it has`;
   return usage(op.given, `cannot append: ${path} is not an array (it is ${shown(text)})`, `make it a list first (${fix}), then append; the checkpoint was not changed`);
+}
+
+/**
+ * The op that makes a context_primer written as one value the object of lists it is read as,
+ * that value its key decisions: its text as the file writes it (escapes kept), a number or
+ * true/false as that text, null as nothing; a long one as `[...]` for the reader to fill.
+ */
+function primerObjectOp(spell: OpSpelling, current: JsonValue, text: string): string {
+  const lines = typeof current === 'string' ? `[${text}]` : current === null ? '[]' : `[${JSON.stringify(text)}]`;
+  const object = `{"key_decisions":${lines}}`;
+  if (object.length <= 200) return spell.op('context_primer', 'set', object);
+  return spell.caller === 'cli' ? `--context_primer:json='{"key_decisions": [...]}'` : spell.op('context_primer', 'set', '{"key_decisions": [...]}');
 }
 
 /** `arr`'s index `seg`; `of`: the array's path as messages show it. */
