@@ -391,7 +391,10 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   resolved(base.slice(at));
   pieces.push({ run });
   const dropped = new Set<string>();
-  return { pieces: atMostAsOften(pieces, baseWords, oursWords, theirsWords, dropped), ordered: q.ordered, dropped };
+  const capped = atMostAsOften(pieces, baseKeys, baseWords, oursWords, theirsWords, dropped);
+  // Two edits of one action, each side's copy moved to its own place: the one copy left cannot
+  // hold both, so the whole queue is the conflict (red team, 12-06: one side's priority was lost).
+  return { pieces: capped ?? [{ base: [...base], ours: [...ours], theirs: [...theirs] }], ordered: q.ordered, dropped };
 }
 
 /**
@@ -399,10 +402,13 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
  * and beyond what the two sides' changes to its count leave (base + each side's change): an
  * action one side popped and the other only moved (a reprioritised queue) is gone, as a pop is.
  * Actions are counted by their words (wordsKey): one given a priority is still that action, and
- * two copies made equal by an edit are still two (red team, 12-06). Each key it drops goes into `dropped`.
+ * two copies made equal by an edit are still two (red team, 12-06). Each key it drops goes into
+ * `dropped`. Where no side popped the action, a dropped copy's edit (a side moved it and gave it a
+ * priority) is kept: it takes the place of a kept copy as in base; null when the kept copies
+ * hold other edits already, which is the conflict.
  */
-function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly string[], theirs: readonly string[], dropped: Set<string>): Piece[] {
-  const [b, o, t] = [countKeys(base), countKeys(ours), countKeys(theirs)];
+function atMostAsOften(pieces: Piece[], baseKeys: readonly string[], baseWords: readonly string[], ours: readonly string[], theirs: readonly string[], dropped: Set<string>): Piece[] | null {
+  const [b, o, t] = [countKeys(baseWords), countKeys(ours), countKeys(theirs)];
   const most = (key: string): number => {
     const [nb, no, nt] = [b.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
     // Both sides popped copies of a repeated action: the pops may be of the same copy (each
@@ -410,16 +416,37 @@ function atMostAsOften(pieces: Piece[], base: readonly string[], ours: readonly 
     // alignment reads them as pops of different copies, the run holds fewer already.
     return Math.min(Math.max(no, nt), Math.max(0, no + nt - nb, Math.min(no, nt, nb)));
   };
-  const left = new Map<string, number>();
+  // Every copy in the resolved runs, by action, in queue order.
+  const copies = new Map<string, { run: JsonValue[]; at: number; text: string }[]>();
   for (const p of pieces) {
     if (isConflict(p)) continue;
-    p.run = p.run.filter((item) => {
-      const key = wordsKey(item, canonicalJson(item));
-      const n = left.get(key) ?? most(key);
-      left.set(key, n - 1);
-      if (n <= 0) dropped.add(key);
-      return n > 0;
+    p.run.forEach((item, at) => {
+      const text = canonicalJson(item);
+      const key = wordsKey(item, text);
+      const list = copies.get(key);
+      if (list) list.push({ run: p.run, at, text });
+      else copies.set(key, [{ run: p.run, at, text }]);
     });
+  }
+  const drop = new Map<JsonValue[], Set<number>>();
+  for (const [key, list] of copies) {
+    const n = Math.max(0, most(key));
+    if (list.length <= n) continue;
+    dropped.add(key);
+    const [kept, extra] = [list.slice(0, n), list.slice(n)];
+    for (const c of extra) (drop.get(c.run) ?? drop.set(c.run, new Set()).get(c.run)!).add(c.at);
+    if (Math.min(o.get(key) ?? 0, t.get(key) ?? 0) < (b.get(key) ?? 0)) continue; // popped: done is done
+    const asInBase = new Set(baseKeys.filter((_, i) => baseWords[i] === key));
+    const keptTexts = new Set(kept.map((c) => c.text));
+    const lost = extra.filter((c) => !asInBase.has(c.text) && !keptTexts.has(c.text));
+    if (lost.length === 0) continue;
+    const plain = kept.filter((c) => asInBase.has(c.text));
+    if (new Set(lost.map((c) => c.text)).size > 1 || lost.length > plain.length) return null;
+    lost.forEach((c, k) => (plain[k]!.run[plain[k]!.at] = c.run[c.at]!));
+  }
+  for (const p of pieces) {
+    const gone = isConflict(p) ? undefined : drop.get(p.run);
+    if (gone && !isConflict(p)) p.run = p.run.filter((_, at) => !gone.has(at));
   }
   return pieces.filter((p) => isConflict(p) || p.run.length > 0);
 }
@@ -439,7 +466,35 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   // tick or the edit reads as the pop (red team, 12-06).
   const [oursPops, theirsPops] = [editsAsPops(q, ours, theirs, q.theirsWords), editsAsPops(q, theirs, ours, q.oursWords)];
   if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
+  const ticked = oneTick(q, ours, theirs);
+  if (ticked) return resolveRegion(q, start, end, ticked, ticked);
   return { base: b, ours: o, theirs: t };
+}
+
+/**
+ * Both sides ticked off the same action by hand, each with its own mark and nothing else
+ * changed (`[x] A` and `A ✅`, or `{"text": "A", "done": true}`): both say it is done, so one
+ * tick stands, the later-saved side's (equal or unknown times: the canonical first). Null
+ * unless the region is that and only that (red team, 12-06: it was a conflict).
+ */
+function oneTick(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[]): Hunk[] | null {
+  if (ours.length !== 1 || theirs.length !== 1) return null;
+  const [ho, ht] = [ours[0]!, theirs[0]!];
+  if (ho.start !== ht.start || ho.end !== ho.start + 1 || ht.end !== ho.end || ho.items.length !== 1 || ht.items.length !== 1) return null;
+  const was = q.base[ho.start]!;
+  const [a, b] = [ho.items[0]!, ht.items[0]!];
+  if (!onlyTicks(a, was) || !onlyTicks(b, was)) return null;
+  const theirsStands = q.order === 'canonical' ? compareStrings(canonicalJson(b), canonicalJson(a)) < 0 : q.order === 'ours';
+  return [theirsStands ? ht : ho];
+}
+
+const TICK_KEYS = new Set(['text', 'done', 'completed', 'status', 'state']);
+
+/** `now` is `was` ticked off and nothing more: its words the same, no key changed but the tick's. */
+function onlyTicks(now: JsonValue, was: JsonValue): boolean {
+  if (!marksDone(now, was)) return false;
+  const rest = (v: JsonValue): string => (typeof v === 'object' && v !== null && !Array.isArray(v) ? canonicalJson(Object.fromEntries(Object.entries(v).filter(([k]) => !TICK_KEYS.has(k)))) : '{}');
+  return rest(now) === rest(was);
 }
 
 /**

@@ -179,3 +179,65 @@ describe('repeats, edits and moves on the two sides (red team 12-06, second roun
   });
 });
 
+
+describe('both sides moved or ticked the same action (red team 12-06, 06 and 08)', () => {
+  const statuses = (base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]) =>
+    [mergeCheckpointTexts({ base: docText(base), ours: docText(ours, 1), theirs: docText(theirs, 2), fileName }), mergeCheckpointTexts({ base: docText(base), ours: docText(theirs, 2), theirs: docText(ours, 1), fileName })].map((r) => r.status);
+
+  it('each side moved the action to the front with its own priority: a conflict, neither priority lost', () => {
+    expect(statuses(['B task', 'A task'], [{ text: 'A task', priority: 1 }, 'B task'], [{ text: 'A task', priority: 2 }, 'B task'])).toEqual(['conflict', 'conflict']);
+  });
+
+  it('one side moved it with a priority, the other moved it plain to another place: the priority stands, at the first place', () => {
+    for (const [ours, theirs] of [
+      [['B', { text: 'A', priority: 1 }, 'C'], ['A', 'B', 'C']],
+      [[{ text: 'A', priority: 1 }, 'B', 'C'], ['B', 'A', 'C']],
+    ] as JsonValue[][][]) {
+      expect(merge(['B', 'C', 'A'], ours!, theirs!)).toEqual([{ text: 'A', priority: 1 }, 'B', 'C']);
+      expect(merge(['B', 'C', 'A'], theirs!, ours!, [2, 1])).toEqual([{ text: 'A', priority: 1 }, 'B', 'C']);
+    }
+  });
+
+  it('both ticked the same action, each with its own mark: clean, the later-saved tick stands, and next skips it either way', () => {
+    expect(merge(['Write tests', 'Ship'], ['[x] Write tests', 'Ship'], ['Write tests \u2705', 'Ship'])).toEqual(['Write tests \u2705', 'Ship']);
+    expect(merge(['Write tests', 'Ship'], ['Write tests \u2705', 'Ship'], ['[x] Write tests', 'Ship'])).toEqual(['[x] Write tests', 'Ship']);
+    expect(merge(['Write tests', 'Ship'], [{ text: 'Write tests', done: true }, 'Ship'], ['[x] Write tests', 'Ship'], [1, 1])).toEqual(['[x] Write tests', 'Ship']);
+    expect(merge(['Write tests', 'Ship'], ['[x] Write tests', 'Ship'], [{ text: 'Write tests', done: true }, 'Ship'], [1, 1])).toEqual(['[x] Write tests', 'Ship']);
+  });
+
+  it('a tick with a priority beside a plain tick is still a conflict: the priority is more than a mark', () => {
+    expect(statuses(['A task', 'B task'], [{ text: 'A task', done: true, priority: 1 }, 'B task'], ['[x] A task', 'B task'])).toEqual(['conflict', 'conflict']);
+  });
+
+  it('for any moves of distinct actions, each side giving at most one of them a priority: every action once, and every priority either side gave stands, or the merge is a conflict on an action one side edited and the other edited too or moved', () => {
+    const actions = ['Lint', 'Test', 'Build', 'Ship', 'Docs'];
+    const side = fc.tuple(fc.nat(100), fc.option(fc.nat(4), { nil: undefined }), fc.integer({ min: 1, max: 3 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 5 }), side, side, (size, [so, eo, po], [st, et, pt]) => {
+        const base: JsonValue[] = actions.slice(0, size);
+        const make = (seed: number, edit: number | undefined, priority: number): JsonValue[] => {
+          const moved = [...base];
+          const from = seed % size;
+          const [item] = moved.splice(from, 1);
+          moved.splice(Math.floor(seed / size) % size, 0, item!);
+          return moved.map((a) => (edit !== undefined && a === base[edit % size] ? { text: a as string, priority } : a));
+        };
+        const [ours, theirs] = [make(so, eo, po), make(st, et, pt)];
+        const runs = [mergeCheckpointTexts({ base: docText(base), ours: docText(ours, 1), theirs: docText(theirs, 2), fileName }), mergeCheckpointTexts({ base: docText(base), ours: docText(theirs, 2), theirs: docText(ours, 1), fileName })];
+        expect(runs[0]!.status).toBe(runs[1]!.status);
+        if (runs[0]!.status !== 'clean') {
+          // Only an action one side edited and the other edited differently or moved may conflict.
+          const movedOrEdited = (edit: number | undefined, other: JsonValue[], otherEdit: number | undefined, same: boolean) =>
+            edit !== undefined && ((otherEdit !== undefined && otherEdit % size === edit % size && !same) || other.findIndex((a) => a === base[edit % size] || (a as { text?: string }).text === base[edit % size]) !== edit % size);
+          expect(movedOrEdited(eo, theirs, et, po === pt) || movedOrEdited(et, ours, eo, po === pt), JSON.stringify({ base, ours, theirs })).toBe(true);
+          return;
+        }
+        const merged = queueOf(runs[0]!.text!);
+        expect(queueOf(runs[1]!.text!)).toEqual(merged);
+        expect(merged.map((a) => (typeof a === 'string' ? a : (a as { text: string }).text)).sort()).toEqual([...base].sort());
+        for (const edited of [...ours, ...theirs].filter((a) => typeof a !== 'string')) expect(merged, JSON.stringify({ base, ours, theirs })).toContainEqual(edited);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
