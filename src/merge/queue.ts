@@ -53,6 +53,11 @@ interface QueueSides {
   order: Order;
   /** Set once the order decided something (both sides inserted at one place): else every order gives the same merge. */
   ordered: boolean;
+  /** Each side's items, by canonical JSON. */
+  oursTexts: ReadonlySet<string>;
+  theirsTexts: ReadonlySet<string>;
+  /** Edits of actions the other side moved, by wordsKey: the edited item, and the moved copy's text as in base. */
+  carried: Map<string, { item: JsonValue; was: string }>;
 }
 
 /** A merged queue before its conflicts are recorded: resolved runs and the conflicting runs of each side. */
@@ -105,10 +110,10 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
     sideFrom = sideTo + 1;
   }
   const only = hunks.length === 1 ? hunks[0]! : undefined;
-  // Item for item with the same words (an action's priority or owner changed): an edit in
+  // Item for item with the same actions (an action's priority or owner changed, or a tick): an edit in
   // place, as it is in a longer queue, never a pop and an append that would keep the action
   // twice beside the other side's edit of it (red team, 12-05).
-  const edited = only !== undefined && only.items.length === base.length && only.items.every((item, k) => sameWords(item, base[k]!));
+  const edited = only !== undefined && only.items.length === base.length && only.items.every((item, k) => sameAction(item, base[k]!));
   if (only && only.start === 0 && only.end === base.length && isEdit(only) && !edited) {
     // Item for item (the same count), it reads as an edit: the new items stand where the old
     // ones did, so the next action keeps its place. Otherwise pops + appends at the back.
@@ -117,7 +122,24 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
     const remove = { start: 0, end: base.length, items: [] };
     return at === 0 ? [insert, remove] : [remove, insert];
   }
-  return hunks.flatMap((h) => itemByItem(base, h));
+  const [held, was] = [countKeys(sideWords), countKeys(baseWords)];
+  return hunks.flatMap((h) => itemByItem(base, h)).flatMap((h) => movedOut(h, baseWords, held, was));
+}
+
+/**
+ * A run of actions the side moved elsewhere (each still held as often as in base), new actions
+ * standing in their place: a removal and an insertion, not an edit of them, so the other
+ * side's tick or pop of a moved action meets a removal (red team, 12-06: a move to the front
+ * beside a tick of the action moved conflicted). Where an action's words are gone from the side
+ * (reworded, or popped), it stays an edit.
+ */
+function movedOut(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<string, number>, was: ReadonlyMap<string, number>): Hunk[] {
+  if (!isEdit(h)) return [h];
+  const range = baseWords.slice(h.start, h.end);
+  if (!range.every((w) => (held.get(w) ?? 0) >= (was.get(w) ?? 0))) return [h];
+  const words = new Set(range);
+  if (h.items.some((item) => words.has(wordsKey(item, canonicalJson(item))))) return [h];
+  return [{ start: h.start, end: h.start, items: h.items }, { start: h.start, end: h.end, items: [] }];
 }
 
 /**
@@ -352,7 +374,7 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   const [baseWords, oursWords, theirsWords] = [words(base, baseKeys), words(ours, oursKeys), words(theirs, theirsKeys)];
   const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords);
   const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords);
-  const q: QueueSides = { base, order, inBase, ordered: false, baseWords, baseWordCounts: countKeys(baseWords), oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords) };
+  const q: QueueSides = { base, order, inBase, ordered: false, baseWords, baseWordCounts: countKeys(baseWords), oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords), oursTexts: new Set(oursKeys), theirsTexts: new Set(theirsKeys), carried: new Map() };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];
   const resolved = (items: readonly JsonValue[]): void => append(run, items);
@@ -391,7 +413,7 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
   resolved(base.slice(at));
   pieces.push({ run });
   const dropped = new Set<string>();
-  const capped = atMostAsOften(pieces, baseKeys, baseWords, oursWords, theirsWords, dropped);
+  const capped = carryEdits(q, atMostAsOften(pieces, baseKeys, baseWords, oursWords, theirsWords, dropped));
   // Two edits of one action, each side's copy moved to its own place: the one copy left cannot
   // hold both, so the whole queue is the conflict (red team, 12-06: one side's priority was lost).
   return { pieces: capped ?? [{ base: [...base], ours: [...ours], theirs: [...theirs] }], ordered: q.ordered, dropped };
@@ -466,9 +488,63 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
   // tick or the edit reads as the pop (red team, 12-06).
   const [oursPops, theirsPops] = [editsAsPops(q, ours, theirs, q.theirsWords), editsAsPops(q, theirs, ours, q.oursWords)];
   if (oursPops || theirsPops) return resolveRegion(q, start, end, oursPops ?? ours, theirsPops ?? theirs);
+  const carry = new Map<string, { item: JsonValue; was: string }>();
+  const [oursMoved, theirsMoved] = [editsFollowMoves(q, ours, theirs, q.oursWords, q.theirsWords, q.theirsTexts, carry), editsFollowMoves(q, theirs, ours, q.theirsWords, q.oursWords, q.oursTexts, carry)];
+  if (oursMoved || theirsMoved) {
+    // Kept only where the region then resolves: a conflict shows each side's edit where it made it.
+    const again = resolveRegion(q, start, end, oursMoved ?? ours, theirsMoved ?? theirs);
+    if (Array.isArray(again)) {
+      for (const [w, c] of carry) q.carried.set(w, c);
+      return again;
+    }
+  }
   const ticked = oneTick(q, ours, theirs);
   if (ticked) return resolveRegion(q, start, end, ticked, ticked);
   return { base: b, ours: o, theirs: t };
+}
+
+/**
+ * `side`'s in-place edits (a priority, an owner, a tick) of actions `other` moved elsewhere,
+ * unchanged or edited alike: each made a removal here, its edited item put in `carry` for the moved copy
+ * (carryEdits); null when there is none. Only an action each of the three holds once, so the
+ * moved copy is the one item with its words (red team, 12-06: such a move beside a priority
+ * was a conflict).
+ */
+function editsFollowMoves(q: QueueSides, side: readonly Hunk[], other: readonly Hunk[], sideWords: ReadonlyMap<string, number>, otherWords: ReadonlyMap<string, number>, otherTexts: ReadonlySet<string>, carry: Map<string, { item: JsonValue; was: string }>): Hunk[] | null {
+  const base = q.base;
+  let changed = false;
+  const out = side.map((h) => {
+    const i = h.start;
+    if (h.end !== i + 1 || h.items.length !== 1 || !sameAction(h.items[0]!, base[i]!)) return h;
+    const w = q.baseWords[i]!;
+    const was = canonicalJson(base[i]!);
+    const once = q.baseWordCounts.get(w) === 1 && sideWords.get(w) === 1 && otherWords.get(w) === 1;
+    const removedThere = other.some((o) => o.start <= i && i < o.end && !o.items.some((item) => canonicalJson(item) === was));
+    // The moved copy as in base, or made the same edit.
+    const moved = otherTexts.has(was) || otherTexts.has(canonicalJson(h.items[0]!));
+    if (!once || !removedThere || !moved || q.carried.has(w) || carry.has(w)) return h;
+    carry.set(w, { item: h.items[0]!, was });
+    changed = true;
+    return { start: i, end: i + 1, items: [] };
+  });
+  return changed ? out : null;
+}
+
+/**
+ * The carried edits put on the moved copies: each action's one copy in the resolved runs, as in
+ * base (or edited alike), becomes the edited item. Null (the whole queue a conflict) where that copy is
+ * not there as in base, so no edit is ever dropped.
+ */
+function carryEdits(q: QueueSides, pieces: Piece[] | null): Piece[] | null {
+  if (pieces === null || q.carried.size === 0) return pieces;
+  for (const [w, { item, was }] of q.carried) {
+    const at: [JsonValue[], number][] = [];
+    for (const p of pieces) if (!isConflict(p)) p.run.forEach((x, k) => wordsKey(x, canonicalJson(x)) === w && at.push([p.run, k]));
+    const copy = at.length === 1 ? canonicalJson(at[0]![0][at[0]![1]]!) : undefined;
+    if (copy !== was && copy !== canonicalJson(item)) return null;
+    at[0]![0][at[0]![1]] = item;
+  }
+  return pieces;
 }
 
 /**
