@@ -8,6 +8,7 @@ import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
 import type { JsonValue } from '../../src/protocol/types.js';
 import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { canonicalJson as canonical } from '../../src/protocol/identity.js';
 
 const fileName = '.checkpoints/demo.checkpoint.json';
 const T0 = Date.parse('2026-03-01T10:00:00Z');
@@ -235,6 +236,70 @@ describe('both sides moved or ticked the same action (red team 12-06, 06 and 08)
         for (const edited of [...ours, ...theirs].filter((a) => typeof a !== 'string')) expect(merged, JSON.stringify({ base, ours, theirs })).toContainEqual(edited);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('two agents working one queue of distinct actions: pops, appends, ticks, priorities and moves on both sides', () => {
+  type Op = { k: 'pop' } | { k: 'append'; w: string } | { k: 'tick'; i: number; style: number } | { k: 'priority'; i: number; p: number } | { k: 'move'; i: number; to: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.constant({ k: 'pop' as const }),
+    fc.constantFrom('Write notes', 'Tag release').map((w) => ({ k: 'append' as const, w })),
+    fc.record({ k: fc.constant('tick' as const), i: fc.nat(7), style: fc.nat(2) }),
+    fc.record({ k: fc.constant('priority' as const), i: fc.nat(7), p: fc.integer({ min: 1, max: 2 }) }),
+    fc.record({ k: fc.constant('move' as const), i: fc.nat(7), to: fc.nat(7) }),
+  );
+  type Item = { id: number; v: JsonValue };
+  const words = (v: JsonValue) => (typeof v === 'string' ? v : (v as { text: string }).text).replace(/^\[x\] | \u2705$/gu, '');
+  /** A side's queue after its ops, each item with the base item (or the new one) it stems from. */
+  function work(base: readonly Item[], ops: readonly Op[], side: string): Item[] {
+    let q = base.map((x) => ({ ...x }));
+    ops.forEach((o, n) => {
+      if (o.k === 'pop') q = q.slice(1);
+      else if (o.k === 'append') q.push({ id: 100 + n, v: `${o.w} (${side} ${n})` });
+      else if (q.length > 0 && o.k === 'tick') {
+        const item = q[o.i % q.length]!;
+        if (typeof item.v === 'string' && item.v === words(item.v)) item.v = o.style === 0 ? `[x] ${item.v}` : o.style === 1 ? `${item.v} \u2705` : { text: item.v, done: true };
+      } else if (q.length > 0 && o.k === 'priority') {
+        const item = q[o.i % q.length]!;
+        item.v = { ...(typeof item.v === 'string' ? { text: item.v } : (item.v as object)), priority: o.p } as JsonValue;
+      } else if (q.length > 0 && o.k === 'move') {
+        const [item] = q.splice(o.i % q.length, 1);
+        q.splice(o.to % (q.length + 1), 0, item!);
+      }
+    });
+    return q;
+  }
+
+  it('every clean merge is the same either way round, keeps every action both kept and every action appended, brings back none either popped, and drops no edit only one side made', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { minLength: 1, maxLength: 3 }), fc.array(op, { minLength: 1, maxLength: 3 }), (size, opsO, opsT) => {
+        const base: Item[] = ['Lint', 'Test', 'Build', 'Ship', 'Docs', 'Tag'].slice(0, size).map((v, id) => ({ id, v }));
+        const [o, t] = [work(base, opsO, 'o'), work(base, opsT, 't')];
+        const [bv, ov, tv] = [base.map((x) => x.v), o.map((x) => x.v), t.map((x) => x.v)];
+        const seen = JSON.stringify({ bv, ov, tv });
+        const one = mergeCheckpointTexts({ base: docText(bv), ours: docText(ov, 1), theirs: docText(tv, 2), fileName });
+        const other = mergeCheckpointTexts({ base: docText(bv), ours: docText(tv, 2), theirs: docText(ov, 1), fileName });
+        expect(other.status, seen).toBe(one.status);
+        if (one.status !== 'clean') return;
+        const merged = queueOf(one.text!);
+        expect(queueOf(other.text!).map((x) => canonical(x)), seen).toEqual(merged.map((x) => canonical(x)));
+        const has = (v: JsonValue) => merged.some((x) => canonical(x) === canonical(v));
+        for (const b of base) {
+          const [inO, inT] = [o.find((x) => x.id === b.id), t.find((x) => x.id === b.id)];
+          const standing = merged.filter((x) => words(x) === b.v).length;
+          if (!inO || !inT) {
+            expect(standing, `${b.v} popped: ${seen}`).toBe(0);
+            continue;
+          }
+          expect(standing, `${b.v} kept by both: ${seen}`).toBe(1);
+          // An edit only one side made stands.
+          if (canonical(inO.v) === canonical(b.v)) expect(has(inT.v), seen).toBe(true);
+          if (canonical(inT.v) === canonical(b.v)) expect(has(inO.v), seen).toBe(true);
+        }
+        for (const x of [...o, ...t]) if (x.id >= 100) expect(has(x.v), seen).toBe(true);
+      }),
+      { numRuns: 600 },
     );
   });
 });
