@@ -65,7 +65,7 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
   // share one tree), every checkpoint's text in one read, and the folders their generated_files
   // are looked for in. Each tip is then judged from these answers as it would be alone.
   const tips = [...new Set(sent.map(({ range }) => range.to))];
-  const trees = new TipTrees(history);
+  const trees = new TipTrees(history, tips);
   await trees.prefetch(tips, [DIR]);
   const inDirs = new Map(await Promise.all(tips.map(async (tip) => [tip, [...(await trees.filesIn(tip, [DIR]))]] as const)));
   const checkpointFiles = (tip: string) => inDirs.get(tip)!.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
@@ -98,12 +98,31 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
 
 /**
  * filesIn of the pushed tips, each question asked of git once a run; `prefetch` answers one
- * question for many tips at once (filesInEach). The maps it hands out are shared: never changed.
+ * question for many tips at once (filesInEach), and so does `everyTip` for the questions each
+ * tip asks alike once judged (a missing file's folder, its submodules). The maps it hands out
+ * are shared: never changed.
  */
 class TipTrees {
   private readonly known = new Map<string, Promise<Map<string, string>>>();
 
-  constructor(private readonly history: GitHistory) {}
+  constructor(private readonly history: GitHistory, private readonly tips: readonly string[]) {}
+
+  /** filesIn of `tip`, asked for every pushed tip at once the first time (a push of many refs: two processes, not two per tip). */
+  async everyTip(tip: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
+    await this.prefetch(this.tips, dirs, opts);
+    return this.filesIn(tip, dirs, opts);
+  }
+
+  /** submodulesIn of `tip`, asked for every pushed tip at once the first time. */
+  submodulesIn(tip: string, dirs: readonly string[]): Promise<Map<string, string>> {
+    const key = (t: string) => JSON.stringify([t, dirs, 'submodules']);
+    if (!this.known.has(key(tip))) {
+      const asked = this.tips.includes(tip) ? this.tips.filter((t) => !this.known.has(key(t))) : [tip];
+      const listed = this.history.submodulesInEach(asked, dirs);
+      asked.forEach((t, i) => this.known.set(key(t), listed.then((all) => all[i]!)));
+    }
+    return this.known.get(key(tip))!;
+  }
 
   filesIn(tip: string, dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>> {
     const key = TipTrees.key(tip, dirs, opts);
@@ -335,9 +354,9 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it). A
       // folder listed with its slash is changed at its own name too: a submodule's gitlink ("vendor/sub/").
       if (!touched.has(file) && !touched.has(folder) && !touched.has(rel) && !touchedUnder) continue;
-      if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await history.filesIn(tip, [folder], { recursive: true })).size > 0) continue;
+      if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await trees.everyTip(tip, [folder], { recursive: true })).size > 0) continue;
       // A submodule, or a path inside one: the tip holds its gitlink, never its files (filesIn lists none).
-      if (await inSubmodule(history, tip, folder)) continue;
+      if (await inSubmodule(trees, tip, folder)) continue;
       // Carried, but a file git does not track here: ignored (a build output), no commit ever
       // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
       // never added, the push carries a checkpoint naming a file it leaves out: said so.
@@ -536,10 +555,10 @@ function inNestedRepository(root: string, file: string): boolean {
 }
 
 /** Whether the tip's tree holds a submodule at `path` ("vendor/sub") or at a folder on its way ("vendor/sub/lib/s.ts"). */
-async function inSubmodule(history: GitHistory, tip: string, path: string): Promise<boolean> {
+async function inSubmodule(trees: TipTrees, tip: string, path: string): Promise<boolean> {
   const segments = path.split('/');
   const ways = segments.map((_, i) => segments.slice(0, i + 1).join('/'));
-  const links = await history.submodulesIn(tip, [...new Set(ways.map((w) => (w.includes('/') ? w.slice(0, w.lastIndexOf('/')) : '')))]);
+  const links = await trees.submodulesIn(tip, [...new Set(ways.map((w) => (w.includes('/') ? w.slice(0, w.lastIndexOf('/')) : '')))]);
   return ways.some((w) => links.has(w));
 }
 

@@ -374,6 +374,12 @@ export class IsoHistory implements GitHistory {
     return this.treeEntries(rev, dirs, false, 'commit');
   }
 
+  async submodulesInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]> {
+    const out: Map<string, string>[] = [];
+    for (const rev of revs) out.push(await this.submodulesIn(rev, dirs));
+    return out;
+  }
+
   /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
   private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
     return this.guard('listing a commit\'s files', async () => {

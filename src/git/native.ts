@@ -407,12 +407,20 @@ export class NativeHistory implements GitHistory {
   }
 
   async filesInEach(revs: readonly string[], dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>[]> {
-    const recursive = opts.recursive === true;
+    return this.entriesInEach(revs, dirs, opts.recursive === true, 'blob');
+  }
+
+  async submodulesInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]> {
+    return this.entriesInEach(revs, dirs, false, 'commit');
+  }
+
+  /** treeEntries of each of `revs`, in two processes and one `ls-tree` per distinct folder tree (filesInEach, submodulesInEach). */
+  private async entriesInEach(revs: readonly string[], dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>[]> {
     const wanted = [...new Set(dirs.map(treeDir))];
     // A folder named through "." or "..", or holding a line break, is no `<commit>:<path>` line to
     // ask cat-file: each commit listed as filesIn lists it.
     if (!wanted.length || wanted.some((d) => d.includes('\n') || (d !== '' && d.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')))) {
-      return Promise.all(revs.map((rev) => this.filesIn(rev, dirs, opts)));
+      return Promise.all(revs.map((rev) => this.treeEntries(rev, dirs, recursive, kind)));
     }
     const commits = await this.commitsNamed(revs);
     // Each folder's tree in each commit, in one process: many commits share one (a pushed tag and
@@ -425,7 +433,7 @@ export class NativeHistory implements GitHistory {
       return [line, type === 'tree' && oid !== undefined && /^[0-9a-f]{40}$/.test(oid) ? oid : null];
     }));
     const listings = new Map<string, Promise<Map<string, string>>>();
-    for (const oid of new Set(trees.values())) if (oid !== null) listings.set(oid, this.treeListing(oid, recursive, 'blob'));
+    for (const oid of new Set(trees.values())) if (oid !== null) listings.set(oid, this.treeListing(oid, recursive, kind));
     return Promise.all(commits.map(async (sha) => {
       const files = new Map<string, string>();
       if (sha === null) return files;

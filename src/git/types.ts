@@ -164,6 +164,8 @@ export interface GitHistory {
    * files: path -> the commit it pins. filesIn leaves them out: no file of this repository is there.
    */
   submodulesIn(rev: string, dirs: readonly string[]): Promise<Map<string, string>>;
+  /** submodulesIn of each of `revs`, in order, asked together as filesInEach asks. */
+  submodulesInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]>;
   /**
    * Of `paths` (repo-relative, untracked), those git ignores: .gitignore files, info/exclude,
    * core.excludesFile, as `git check-ignore` reads them. Asked only about listed files git does not track.

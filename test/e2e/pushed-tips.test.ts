@@ -390,5 +390,38 @@ describe('many refs at once (red team, 12-06: a push of 100 tags and 100 branche
     // One look per ref named (is it an object?), no tip judged twice (a judgement is several runs).
     expect(both.gits - branches.gits).toBeLessThanOrEqual(3);
   });
+
+  it('missing files a pushed checkpoint lists are looked up for every tip at once: five tips start no more git than one, the same findings', async () => {
+    const dir = published();
+    edit(dir, (doc) => {
+      (doc.context_primer as { generated_files: string[] }).generated_files.push('src/gen/types.ts', 'docs/api.md (PR 12)', 'vendor/sdk/index.ts');
+    });
+    commitAll(dir, 'List the generated types, the docs and the sdk');
+    for (const i of [1, 2, 3, 4]) {
+      write(dir, `notes/f${i}.md`, `release ${i}\n`);
+      commitAll(dir, `Release ${i}`);
+      git(dir, ['branch', `rel-${i}`]);
+    }
+    const sha = (ref: string) => git(dir, ['rev-parse', `${ref}^{commit}`]).trim();
+    const base = sha('origin/main');
+    const runs = async (refs: string[]) => {
+      const copy = join(tempDir('cp-many-tips-'), 'work');
+      cpSync(dir, copy, { recursive: true });
+      const trace = join(copy, '..', 'trace.txt');
+      const r = await runCli(copy, ['doctor', '--engine', 'native', '--fail-on-warnings', ...refs.map((ref) => `--pushed=${base}..${sha(ref)}`)], { env: { GIT_TRACE: trace } });
+      const missing = r.stdout.split('\n').filter((l) => / is missing/.test(l));
+      return { code: r.code, missing, gits: read(join(copy, '..'), 'trace.txt').split('\n').filter((l) => / trace: built-in: git /.test(l)).length };
+    };
+    const one = await runs(['main']);
+    const five = await runs(['rel-1', 'rel-2', 'rel-3', 'rel-4', 'main']);
+    expect(one.code).toBe(1);
+    expect(five.code).toBe(1);
+    // The three missing files, each one line whichever tips lack it, blocking the push.
+    expect(one.missing).toHaveLength(3);
+    expect(one.missing.every((l) => l.endsWith('[blocks push]'))).toBe(true);
+    expect(five.missing).toEqual(one.missing);
+    // Not three lookups per tip and file (a missing file's folder and submodules): the same questions, asked for all tips together.
+    expect(five.gits - one.gits, JSON.stringify({ one: one.gits, five: five.gits })).toBeLessThanOrEqual(3);
+  });
 });
 

@@ -851,6 +851,7 @@ it('submodulesIn lists a submodule\'s gitlink (path -> pinned commit) that files
     write(sub, 'lib/s.ts', 'export {};\n');
     const pinned = commitAll(sub, 'sub', day(2));
     write(dir, 'vendor/x.ts', 'export {};\n');
+    const before = commitAll(dir, 'vendor files', day(2));
     git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub']);
     const head = commitAll(dir, 'vendor', day(3));
     for (const engine of ['native', 'isomorphic'] as const) {
@@ -858,6 +859,9 @@ it('submodulesIn lists a submodule\'s gitlink (path -> pinned commit) that files
       expect([...(await history.submodulesIn(head, ['', 'vendor', 'vendor/sub', 'missing']))], engine).toEqual([['vendor/sub', pinned]]);
       expect([...(await history.filesIn(head, ['vendor'], { recursive: true })).keys()], engine).toEqual(['vendor/x.ts']);
       expect(await history.submodulesIn('deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', ['vendor']), engine).toEqual(new Map());
+      // Asked together for many tips (a push of many refs), as asked one by one.
+      const each = await history.submodulesInEach([head, before, 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef', head], ['', 'vendor', 'vendor/sub', 'missing']);
+      expect(each.map((m) => [...m]), engine).toEqual([[['vendor/sub', pinned]], [], [], [['vendor/sub', pinned]]]);
     }
   } finally {
     cleanup(dir);
