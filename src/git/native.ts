@@ -16,6 +16,7 @@ import { resolveGitDirsSync } from './locate.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { parseTreeListing, treeDir } from './tree-files.js';
+import { parseTree } from './object-parse.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
 
@@ -433,7 +434,11 @@ export class NativeHistory implements GitHistory {
       return [line, type === 'tree' && oid !== undefined && /^[0-9a-f]{40}$/.test(oid) ? oid : null];
     }));
     const listings = new Map<string, Promise<Map<string, string>>>();
-    for (const oid of new Set(trees.values())) if (oid !== null) listings.set(oid, this.treeListing(oid, recursive, kind));
+    const distinct = [...new Set(trees.values())].filter((oid): oid is string => oid !== null);
+    // One folder's entries: the tree objects themselves, all in one process (one ls-tree each
+    // was a process per tip in a push of many refs: the top folder differs in every commit).
+    if (!recursive) this.readTrees(distinct.filter((oid) => !this.treeListings.has(`${oid}\0false\0${kind}`)), kind);
+    for (const oid of distinct) listings.set(oid, this.treeListing(oid, recursive, kind));
     return Promise.all(commits.map(async (sha) => {
       const files = new Map<string, string>();
       if (sha === null) return files;
@@ -443,6 +448,32 @@ export class NativeHistory implements GitHistory {
       }
       return files;
     }));
+  }
+
+  /** The entries of `kind` directly in each of the trees `oids`, read in one `cat-file --batch` into treeListing's cache. */
+  private readTrees(oids: readonly string[], kind: 'blob' | 'commit'): void {
+    if (oids.length < 2) return;
+    let raw: Buffer;
+    try {
+      raw = runGitBytes(this.dir, ['cat-file', '--batch'], `${oids.join('\n')}\n`);
+    } catch {
+      return; // each tree is then listed by ls-tree, which says what went wrong
+    }
+    let at = 0;
+    for (const oid of oids) {
+      const headerEnd = raw.indexOf(10, at);
+      const [, type, size] = raw.toString('latin1', at, headerEnd).split(' ');
+      if (type !== 'tree') return; // not what was asked (a replaced object?): ls-tree answers the rest
+      const data = raw.subarray(headerEnd + 1, headerEnd + 1 + Number(size));
+      at = headerEnd + 1 + Number(size) + 1;
+      const entries = new Map<string, string>();
+      try {
+        for (const entry of parseTree(oid, data).values()) if (entry.type === kind) entries.set(entry.path, entry.oid);
+      } catch {
+        return; // a malformed tree: ls-tree says what is wrong with it
+      }
+      this.treeListings.set(`${oid}\0false\0${kind}`, Promise.resolve(entries));
+    }
   }
 
   /** The entries of `kind` in tree `oid` (every depth: `recursive`), by their paths in it; each tree listed once a run. */
