@@ -467,8 +467,9 @@ function atMostAsOften(pieces: Piece[], baseKeys: readonly string[], baseWords: 
     lost.forEach((c, k) => (plain[k]!.run[plain[k]!.at] = c.run[c.at]!));
   }
   for (const p of pieces) {
-    const gone = isConflict(p) ? undefined : drop.get(p.run);
-    if (gone && !isConflict(p)) p.run = p.run.filter((_, at) => !gone.has(at));
+    if (isConflict(p)) continue;
+    const gone = drop.get(p.run);
+    if (gone) p.run = p.run.filter((_, at) => !gone.has(at));
   }
   return pieces.filter((p) => isConflict(p) || p.run.length > 0);
 }
