@@ -88,7 +88,7 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
   const untracked = new Map<string, Promise<Untracked | 'not-a-file' | undefined>>();
   const here = (file: string) => {
     let answer = untracked.get(file);
-    if (!answer) untracked.set(file, (answer = untrackedHere(root, history, evidence.head?.sha ?? null, file)));
+    if (!answer) untracked.set(file, (answer = untrackedHere(root, history, trees, evidence.head?.sha ?? null, file)));
     return answer;
   };
   const findings: Finding[] = [];
@@ -531,13 +531,15 @@ async function atTipTop(history: GitHistory, tip: string, tree: ReadonlyMap<stri
  * undefined. 'not-a-file' when the work tree has no file git could track there: a FIFO, or a
  * path through a link out of the repository (told without following it).
  */
-async function untrackedHere(root: string, history: GitHistory, head: string | null, file: string): Promise<Untracked | 'not-a-file' | undefined> {
+async function untrackedHere(root: string, history: GitHistory, trees: TipTrees, head: string | null, file: string): Promise<Untracked | 'not-a-file' | undefined> {
   const here = projectEntry(root, file);
   if (notAFile(file, here) !== null || inNestedRepository(root, file)) return 'not-a-file';
   if (indexNames(root, [file]).has(file)) return undefined;
   const dir = posix.dirname(file);
-  if (head !== null && (await history.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
-  if ((await ignoredListed(history, [file])).has(file)) return 'ignored';
+  // HEAD's folder listed once for all its files; git asked about ignore rules only for what the
+  // rules read in-process may ignore (a plainly missing file starts no check-ignore).
+  if (head !== null && (await trees.filesIn(head, [dir === '.' ? '' : dir])).has(file)) return undefined;
+  if ((await ignoredListed(history, [file], { prefilter: root })).has(file)) return 'ignored';
   return here.kind === 'file' || here.kind === 'folder' ? 'untracked' : undefined;
 }
 

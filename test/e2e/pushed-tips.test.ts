@@ -391,6 +391,21 @@ describe('many refs at once (red team, 12-06: a push of 100 tags and 100 branche
     expect(both.gits - branches.gits).toBeLessThanOrEqual(3);
   });
 
+  it('a pushed checkpoint listing build outputs git ignores here (.gitignore, info/exclude) does not block for them; a plain missing file still does', async () => {
+    const dir = published();
+    write(dir, '.gitignore', 'dist/\n');
+    writeFileSync(join(dir, '.git/info/exclude'), '*.gen.ts\n');
+    write(dir, 'dist/bundle.js', 'built\n');
+    edit(dir, (doc) => {
+      (doc.context_primer as { generated_files: string[] }).generated_files.push('dist/bundle.js (npm run build)', 'src/api.gen.ts', 'src/handwritten.ts');
+    });
+    commitAll(dir, 'List the build outputs');
+    const r = await runCli(dir, ['doctor', '--engine', 'native', '--fail-on-warnings', `--pushed=${git(dir, ['rev-parse', 'origin/main']).trim()}..${headSha(dir)}`]);
+    const blocking = r.stdout.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    expect(r.code, r.stdout).toBe(1);
+    expect(blocking).toEqual([expect.stringContaining('src/handwritten.ts is missing')]);
+  });
+
   it('missing files a pushed checkpoint lists are looked up for every tip at once: five tips start no more git than one, the same findings', async () => {
     const dir = published();
     edit(dir, (doc) => {
