@@ -385,8 +385,8 @@ if (want(6)) {
   for (const engine of ['native', 'isomorphic']) {
     const doctor = (ranges) => run(dir, ['doctor', '--engine', engine, '--fail-on-warnings', ...ranges.map((r) => `--pushed=${r}`)]);
     const m = compare({ many: doctor(refs), one: doctor([refs.at(-1)]) }, { runs: quick ? 5 : 11, warmup: 1 });
-    // Reported, no target yet: each tip still lists, per missing file its pushed checkpoint lists,
-    // that file's folder and submodules (two git processes per tip and file on the native engine).
+    // Reported, no target: every tip is still judged on its own in-process (its checkpoint dated,
+    // its findings made); the git questions are asked for all tips together.
     report(`doctor --pushed (${engine}), 200 refs vs 1 ref sending the same 100 commits`, m.many, m.one, 'one ref');
   }
 }
