@@ -53,6 +53,8 @@ export interface MergeContext {
   logExactness(path: readonly PathSegment[], base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): ExactSuffixes | undefined;
   /** Records which entry of each side each entry of a log merged by exact numbers is (for its texts). */
   logSource(source: LogSource): void;
+  /** The actions each side logged done since the base (requeued.ts), for the top-level queue. */
+  queueDone?: () => { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;

@@ -15,6 +15,7 @@ import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
 import { exactSuffixes, type ExactSuffixes, type LogSource } from './log-texts.js';
 import { mergeQueue } from './queue.js';
+import { doneSinceBase } from './requeued.js';
 import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type CounterTexts, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
@@ -65,8 +66,10 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const exact: Exact = { texts: opts.texts, found: [] };
   const logSources: LogSource[] = [];
 
+  let done: ReturnType<NonNullable<MergeContext['queueDone']>> | undefined;
   const ctx: MergeContext = {
     node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t),
+    queueDone: () => (done ??= { ours: doneSinceBase(base, ours), theirs: doneSinceBase(base, theirs) }),
     conflict(path, b, o, t, why) {
       conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });
       return standIn(o, t);
@@ -289,7 +292,7 @@ function mergeNode(
       break;
     }
     case 'queue':
-      if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t, times);
+      if (arrays) return mergeQueue(ctx, path, arrays.b, arrays.o, arrays.t, times, path.length === 1 && path[0] === 'next_actions' ? ctx.queueDone?.() : undefined);
       break;
     case 'counter': {
       const sum = summedCounter(exact, path, base, o, t);

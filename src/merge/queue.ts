@@ -30,6 +30,7 @@ import type { MergeContext, PathSegment, SideTimes } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
 import { actionWords, marksDone } from '../protocol/marked-done.js';
+import { unwrapped, wrapRequeued } from './requeued.js';
 
 /** base[start, end) became `items` on one side; start === end is a pure insertion. */
 interface Hunk {
@@ -261,8 +262,11 @@ export function mergeQueue(
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
   times: SideTimes,
+  done?: { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> },
 ): JsonValue[] {
   const order = orderOf(times);
+  // An action a side did and queued again is a new one there (requeued.ts).
+  if (done) [ours, theirs] = [wrapRequeued(base, ours, done.ours), wrapRequeued(base, theirs, done.theirs)];
   const { pieces: merged, dropped } = mergePieces(base, ours, theirs, order);
   // `resolve` merges again what the markers hold: each side is the merged queue with the
   // conflicts cut to that side, and (updated_at merged) both sides saved at one time. Those
@@ -275,8 +279,8 @@ export function mergeQueue(
   const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
   const out: JsonValue[] = [];
   for (const p of pieces) {
-    if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours, p.theirs));
-    else append(out, p.run);
+    if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours.map(unwrapped), p.theirs.map(unwrapped)));
+    else append(out, p.run.map(unwrapped));
   }
   return out;
 }

@@ -303,3 +303,37 @@ describe('two agents working one queue of distinct actions: pops, appends, ticks
     );
   });
 });
+
+describe('an action a side did and queued again (red team 12-06: the merge dropped it, a rebase kept it)', () => {
+  const doc = (queue: JsonValue[], done: string[], hour: number) => {
+    const d = JSON.parse(docText(queue, hour)) as Record<string, unknown>;
+    d.recently_done = done.map((action, k) => ({ at: new Date(T0 + hour * 3600_000 - k * 60_000).toISOString(), action }));
+    return `${JSON.stringify(d, null, 2)}\n`;
+  };
+  const queue = (base: [JsonValue[], string[]], ours: [JsonValue[], string[]], theirs: [JsonValue[], string[]]) => {
+    const both = [
+      mergeCheckpointTexts({ base: doc(...base, 0), ours: doc(...ours, 1), theirs: doc(...theirs, 2), fileName }),
+      mergeCheckpointTexts({ base: doc(...base, 0), ours: doc(...theirs, 2), theirs: doc(...ours, 1), fileName }),
+    ];
+    expect(both.map((r) => r.status)).toEqual(['clean', 'clean']);
+    const [one, other] = both.map((r) => queueOf(r.text!));
+    expect(other).toEqual(one);
+    return one;
+  };
+
+  it('both did "Run tests", one queued it again after the deploy: it stays queued', () => {
+    expect(queue([['Run tests', 'Deploy'], []], [['Deploy'], ['Run tests']], [['Deploy', 'Run tests'], ['Run tests']])).toEqual(['Deploy', 'Run tests']);
+  });
+
+  it('one only moved "Run tests" behind the deploy (logged nothing) while the other did it: done is done', () => {
+    expect(queue([['Run tests', 'Deploy'], []], [['Deploy'], ['Run tests']], [['Deploy', 'Run tests'], []])).toEqual(['Deploy']);
+  });
+
+  it('one did it and left it ticked, the other did it: gone, not queued again', () => {
+    expect(queue([['Run tests', 'Deploy'], []], [['Deploy'], ['Run tests']], [['[x] Run tests', 'Deploy'], ['Run tests']])).toEqual(['Deploy']);
+  });
+
+  it('a repeated action done once and queued again beside the other side doing it once: the copies nobody did stay', () => {
+    expect(queue([['Run tests', 'Deploy', 'Run tests'], []], [['Deploy', 'Run tests'], ['Run tests']], [['Deploy', 'Run tests', 'Run tests'], ['Run tests']])).toEqual(['Deploy', 'Run tests', 'Run tests']);
+  });
+});
