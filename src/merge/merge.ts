@@ -174,11 +174,15 @@ function exactCounter(ctx: MergeContext, exact: Exact, path: PathSegment[], base
 function summedCounter(exact: Exact, path: PathSegment[], base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue): number | undefined {
   const numbers = typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number');
   // Added once, on the texts; the doubles only where the texts cannot be (exactSum: a negative, a non-decimal).
-  const exactly = numbers ? exactSum(...counterTexts(exact, path, base, ours, theirs)) : undefined;
+  const texts = numbers ? counterTexts(exact, path, base, ours, theirs) : undefined;
+  const exactly = texts ? exactSum(...texts) : undefined;
   const sum = exactly?.value ?? mergeCounter(base, ours, theirs);
   const text = exactly?.text;
+  // Kept where JSON would spell the sum otherwise, or where a side's text is another decimal of the
+  // same double (a spend below its precision: 2e-15 onto 21.4298...02 is ...04, not ours' text).
+  const respelled = text !== undefined && texts!.some((t) => t !== undefined && t !== text && Number(t) === sum);
   // (Under an array, where a text has no place of its own, literal-texts.ts spells it by content.)
-  if (text !== undefined && text !== JSON.stringify(sum) && textKeys(path)) exact.found.push({ path: [...path], text });
+  if (text !== undefined && (text !== JSON.stringify(sum) || respelled) && textKeys(path)) exact.found.push({ path: [...path], text });
   return sum;
 }
 

@@ -889,6 +889,14 @@ describe('counter sums are the exact decimal sum of the texts the sides wrote (r
     // The generator reaches sums no double's text spells (more than 17 digits, past 2^53).
     expect(beyondDouble).toBeGreaterThan(100);
   });
+
+  it('a spend below the precision of the other side\'s double still counts: 2e-15 onto 21.4298...02 is ...04, not that side\'s text', () => {
+    for (const [o, t] of [['2.1429800000000002e1', '4e-15'], ['4e-15', '2.1429800000000002e1']]) {
+      const r = mergeCheckpointTexts({ base: doc('2e-15'), ours: doc(o!), theirs: doc(t!), fileName: FILE });
+      expect(r.status).toBe('clean');
+      expect(read(r.text!.match(/"total_usd": ([^,\n]+)/)![1]!)).toEqual(read('21.429800000000004'));
+    }
+  });
 });
 
 describe('counters add only spend, in one currency', () => {
