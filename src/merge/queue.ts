@@ -95,7 +95,10 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
   for (let i = 0; i <= base.length; i++) {
     if (i < base.length && match[i]! < 0) continue;
     const sTo = i < base.length ? match[i]! : side.length;
-    if (i > b0 && sTo > s0) alignToBase(baseWords.slice(b0, i), sideWords.slice(s0, sTo), 'last').forEach((m, k) => m >= 0 && (match[b0 + k] = s0 + m));
+    if (i > b0 && sTo > s0) {
+      const [was, now] = [baseWords.slice(b0, i), sideWords.slice(s0, sTo)];
+      alignToBase(was, now, appendedOnly(was, now) ? 'first' : 'last').forEach((m, k) => m >= 0 && (match[b0 + k] = s0 + m));
+    }
     [b0, s0] = [i + 1, sTo + 1];
   }
   const hunks: Hunk[] = [];
@@ -141,6 +144,18 @@ function movedOut(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<strin
   const words = new Set(range);
   if (h.items.some((item) => words.has(wordsKey(item, canonicalJson(item))))) return [h];
   return [{ start: h.start, end: h.start, items: h.items }, { start: h.start, end: h.end, items: [] }];
+}
+
+/**
+ * Whether a side holds every action of a stretch of the base at least as often as the base did
+ * there: copies added, none popped, so the base's copies are the first ones and the new ones
+ * were appended behind them (red team, 12-06: a tick of the one "Deploy" landed on a second
+ * "Deploy" the other side queued after it). Otherwise the side popped copies from the front
+ * and the ones it holds are the last.
+ */
+function appendedOnly(was: readonly string[], now: readonly string[]): boolean {
+  const held = countKeys(now);
+  return [...countKeys(was)].every(([key, n]) => (held.get(key) ?? 0) >= n);
 }
 
 /**

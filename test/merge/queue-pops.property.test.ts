@@ -337,3 +337,14 @@ describe('an action a side did and queued again (red team 12-06: the merge dropp
     expect(queue([['Run tests', 'Deploy', 'Run tests'], []], [['Deploy', 'Run tests'], ['Run tests']], [['Deploy', 'Run tests', 'Run tests'], ['Run tests']])).toEqual(['Deploy', 'Run tests', 'Run tests']);
   });
 });
+
+describe('a tick beside the same action queued again behind it (red team 12-06, rt51a 08)', () => {
+  it('the tick stays on the action it was made on; the new copy behind it stays open, whichever side is ours', () => {
+    const base = ['Run tests', 'Deploy to staging'];
+    const ticked = ['Run tests', '[x] Deploy to staging'];
+    const appended = ['Run tests', 'Deploy to staging', 'Write docs', 'Deploy to staging'];
+    const want = ['Run tests', '[x] Deploy to staging', 'Write docs', 'Deploy to staging'];
+    expect(merge(base, ticked, appended)).toEqual(want);
+    expect(merge(base, appended, ticked, [2, 1])).toEqual(want);
+  });
+});
