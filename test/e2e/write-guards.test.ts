@@ -282,6 +282,20 @@ describe('done --verify decides every refusal before it runs the check', () => {
     expect(JSON.parse(read(dir, FILE('api'))).status).toBe('complete');
   });
 
+  it('an action ticked by hand before the last one: the refusal leaves the file byte-identical, the ticked one included (red team, 12-06)', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { next_actions: ['Write auth \u2705', 'Ship v2 (PR 12)'] });
+    const r = await runCli(dir, ['done', 'api']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toContain('that was the last action of "api" and it is in_progress');
+    expect(read(dir, FILE('api'))).toBe(before);
+    const ok = await runCli(dir, ['done', 'api', '--complete']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const after = JSON.parse(read(dir, FILE('api')));
+    expect(after.next_actions).toEqual([]);
+    expect(after.recently_done.map((e: { action: string }) => e.action)).toEqual(['Ship v2 (PR 12)', 'Write auth \u2705']);
+  });
+
   it('the last action while in_progress is refused without running done_when; with --complete it runs', async () => {
     const dir = repo();
     const before = messy(dir, 'api', { next_actions: [{ text: 'Ship it (PR 12)', done_when: 'touch ran' }] });

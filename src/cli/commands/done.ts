@@ -182,6 +182,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
 
+  // Several writes (actions ticked or landed before the one done): every refusal of the last is
+  // decided before the first, so a refused done leaves the file as it was (red team, 12-06).
+  if (picks.length > 1 && !args.options.verify) {
+    step = -1;
+    previewMutation(root, skill, { now: ctx.clock, change, act });
+  }
   let archived: { to: string; count: number } | null = null;
   let result: Awaited<ReturnType<typeof mutateCheckpoint>> | undefined;
   for (step = 0; step < picks.length; step++) {
