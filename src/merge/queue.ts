@@ -518,9 +518,38 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
       return again;
     }
   }
-  const ticked = oneTick(q, ours, theirs);
+  const ticked = oneTick(q, ours, theirs) ?? keyByKey(q, ours, theirs);
   if (ticked) return resolveRegion(q, start, end, ticked, ticked);
   return { base: b, ours: o, theirs: t };
+}
+
+/**
+ * Both sides edited the same action, each its own keys (one ticked it, the other gave it a
+ * priority; or both ticked it and one also gave it an owner): the action with both edits, key
+ * by key, when no key was set two ways (red team, 12-06: a tick beside a tick and a priority
+ * conflicted). Objects only (a string is its text alone); the text itself kept by both.
+ */
+function keyByKey(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[]): Hunk[] | null {
+  if (ours.length !== 1 || theirs.length !== 1) return null;
+  const [ho, ht] = [ours[0]!, theirs[0]!];
+  if (ho.start !== ht.start || ho.end !== ho.start + 1 || ht.end !== ho.end || ho.items.length !== 1 || ht.items.length !== 1) return null;
+  const isObject = (v: JsonValue): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const was = q.base[ho.start]!;
+  const [a, b] = [ho.items[0]!, ht.items[0]!];
+  const before = isObject(was) ? was : typeof was === 'string' ? { text: was } : null;
+  if (before === null || !isObject(a) || !isObject(b) || typeof before.text !== 'string' || a.text !== before.text || b.text !== before.text) return null;
+  const same = (x: JsonValue | undefined, y: JsonValue | undefined) => (x === undefined || y === undefined ? x === y : canonicalJson(x) === canonicalJson(y));
+  const merged: { [key: string]: JsonValue } = {};
+  const keys = [...Object.keys(before), ...[...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !Object.hasOwn(before, k)).sort(compareStrings)];
+  for (const key of keys) {
+    const [vb, va, vt] = [Object.hasOwn(before, key) ? before[key] : undefined, Object.hasOwn(a, key) ? a[key] : undefined, Object.hasOwn(b, key) ? b[key] : undefined];
+    let v: JsonValue | undefined;
+    if (same(va, vt) || same(vt, vb)) v = va;
+    else if (same(va, vb)) v = vt;
+    else return null; // set two ways
+    if (v !== undefined) Object.defineProperty(merged, key, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return [{ start: ho.start, end: ho.end, items: [merged] }];
 }
 
 /**

@@ -348,3 +348,16 @@ describe('a tick beside the same action queued again behind it (red team 12-06, 
     expect(merge(base, appended, ticked, [2, 1])).toEqual(want);
   });
 });
+
+describe('two edits of one action, each its own keys (red team 12-06, rt51a 06)', () => {
+  it('a tick beside a tick and a priority: the action with both; a key set two ways still conflicts', () => {
+    const base = ['Lint', { text: 'Write tests', owner: 'bob' }];
+    const tick = ['Lint', { text: 'Write tests', owner: 'bob', done: true }];
+    const both = ['Lint', { text: 'Write tests', owner: 'bob', done: true, priority: 'high' }];
+    expect(merge(base, tick, both)).toEqual(both);
+    expect(merge(base, both, tick, [2, 1])).toEqual(both);
+    expect(merge(['Lint', 'Write tests'], ['Lint', { text: 'Write tests', owner: 'ann' }], ['Lint', { text: 'Write tests', priority: 1 }])).toEqual(['Lint', { text: 'Write tests', owner: 'ann', priority: 1 }]);
+    const r = mergeCheckpointTexts({ base: docText(base), ours: docText(['Lint', { text: 'Write tests', owner: 'ann' }], 1), theirs: docText(['Lint', { text: 'Write tests', owner: 'cy' }], 2), fileName });
+    expect(r.status).toBe('conflict');
+  });
+});
