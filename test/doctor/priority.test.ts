@@ -57,12 +57,12 @@ describe('chooseAction', () => {
   });
 
   it('skips an action the checkpoint marks done, by a key or by its words (red team, 12-05)', () => {
-    const marked = [{ text: 'Write the migration', done: true }, { text: 'Wire the route', status: 'done' }, { text: 'Seed', completed: true }, { text: 'Index', state: 'Completed' }, '[x] Update docs', '- [X] Lint', '✅ Add tests', '✔ Bump deps', '~~Old plan~~', 'DONE: tag v1', 'Done — ship', 'Write tests ✅', 'Write tests (done)', 'Bump deps - DONE', 'Tag v1 — completed', 'Lint [Done]', 'Seed ✔️'];
+    const marked = [{ text: 'Write the migration', done: true }, { text: 'Wire the route', status: 'done' }, { text: 'Seed', completed: true }, { text: 'Index', state: 'Completed' }, '[x] Update docs', '- [X] Lint', '✅ Add tests', '✔ Bump deps', '~~Old plan~~', 'DONE: tag v1', 'Done — ship', 'Write tests ✅', 'Write tests (done)', 'Bump deps - DONE', 'Tag v1 — completed', 'Lint [Done]', 'Seed ✔️', '[DONE] Write tests', '(done) Write docs'];
     const cp = base({ next_actions: [...marked, 'Deploy to staging'] });
     const choice = chooseAction(cp, () => null);
     expect(choice).toMatchObject({ action: 'Deploy to staging', index: marked.length, reconcile: false });
     expect(choice.landed.map((l) => l.evidence)).toEqual(marked.map(() => MARKED_DONE));
-    const open = ['Write the done-check', 'Done criteria: tests pass', { text: 'Ship', done: false }, { text: 'Ship', status: 'in_progress' }, 'Strike ~~old~~ names', '[ ] Update docs', 'x] odd', 'Make sure the migration is done', 'Write tests (done when CI is green)', 'Mark it - done later'];
+    const open = ['Write the done-check', 'Done criteria: tests pass', { text: 'Ship', done: false }, { text: 'Ship', status: 'in_progress' }, 'Strike ~~old~~ names', '[ ] Update docs', 'x] odd', 'Make sure the migration is done', 'Write tests (done when CI is green)', 'Mark it - done later', '(done when CI is green) Write tests', '[DONE?] Write tests'];
     for (const action of open) expect(chooseAction(base({ next_actions: [action] }), () => null).index, JSON.stringify(action)).toBe(0);
     expect(chooseAction(base({ next_actions: ['[x] Update docs'] }), () => null)).toMatchObject({ action: null, reconcile: true });
   });
