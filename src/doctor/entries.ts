@@ -108,6 +108,12 @@ export function isUrl(text: string): boolean {
 }
 
 /**
+ * The sentence's mark after a path: one of ",;.:", or an ellipsis after a name ("src/a.ts...",
+ * "src/b.ts…"), as a list trails off (red team, 12-06). Not dots after a slash: "src/..." stays.
+ */
+const TRAILING_PUNCTUATION = /(?<=[^\s./\\])(?:\.{3}|\u2026)$|[,;.:]$/;
+
+/**
  * The path part of an annotated entry: the text before the first note separator, unquoted,
  * without a list's marker, a verb of work before it or a placeholder for the project's folder;
  * a Markdown link's target.
@@ -119,7 +125,7 @@ export function entryPathText(entry: string): string {
     const target = entryPathText(text.slice(cut.index + cut[0].length));
     if (looksLikePath(target)) return target;
   }
-  let path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(/[,;.:]$/, ''));
+  let path = unquote((cut ? text.slice(0, cut.index) : text).trim().replace(TRAILING_PUNCTUATION, ''));
   path = MARKDOWN_LINK.exec(path)?.[1] ?? path;
   const folder = PROJECT_PLACEHOLDER.exec(path);
   return folder && PROJECT_WORD.test(folder.slice(1).join('')) ? path.slice(folder[0].length) : path;

@@ -520,3 +520,22 @@ describe('entries as agents list them (red team, 12-04)', () => {
     expect(parseEntry('- src/a.ts', (p) => p === '- src/a.ts')).toEqual({ kind: 'path', path: '- src/a.ts' });
   });
 });
+
+describe('an entry trailing off in an ellipsis (red team, 12-06)', () => {
+  it.each([
+    ['src/a.ts...', 'src/a.ts'],
+    ['src/b.ts\u2026', 'src/b.ts'],
+    ['src/c.ts.', 'src/c.ts'],
+    ['`src/a.ts`...', 'src/a.ts'],
+    ['src/a.ts... (PR 3)', 'src/a.ts'],
+  ])('%s -> %s', (entry, path) => {
+    expect(parseEntry(entry, none)).toEqual({ kind: 'path', path });
+  });
+
+  it('dots that are no ellipsis after a name are left as written; a file named so is that file', () => {
+    expect(entryPathText('src/...')).toBe('src/..');
+    expect(entryPathText('../..')).toBe('../.');
+    expect(entryPathText('src/a.ts..')).toBe('src/a.ts.');
+    expect(parseEntry('src/b.ts\u2026', (p) => p === 'src/b.ts\u2026')).toEqual({ kind: 'path', path: 'src/b.ts\u2026' });
+  });
+});
