@@ -147,9 +147,10 @@ export function entryNote(entry: string): string {
 /**
  * A note saying what happened to the file itself, that it is gone: "deleted", "removed in PR 40",
  * "deleted on purpose", "renamed to src/b.ts"; never one about its content ("removed the v1
- * handler") or a plan ("to be deleted").
+ * handler") or a plan ("to be deleted"), nor where the file came from ("renamed from src/old.ts",
+ * "moved here from lib/": it is the file now, and its deletion is drift; red team, 12-06).
  */
-const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|renamed|moved)(?=\s*$|\s*[,;.)\]\u2014\u2013\u2192\u21d2-]|\s*=>|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already|earlier|today|yesterday|here|too|also|this\s+(?:session|run|week|sprint|PR|branch|commit|time))\b)/i;
+const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberately)\s+)*(?:deleted|removed|dropped|gone|retired|(?:renamed|moved)(?!\s+(?:(?:here|over|in|back)\s+)?from\b))(?=\s*$|\s*[,;.)\]\u2014\u2013\u2192\u21d2-]|\s*=>|\s+(?:in|by|on|at|from|to|into|as|with|via|after|since|during|for|intentionally|deliberately|upstream|already|earlier|today|yesterday|here|too|also|this\s+(?:session|run|week|sprint|PR|branch|commit|time))\b)/i;
 /**
  * The other ways people say a file is gone: "no longer needed", "replaced by src/new.ts",
  * "merged into src/b.ts", "now src/new.ts", "deprecated, removed" (red team, 12-05). Read only

@@ -539,3 +539,26 @@ describe('an entry trailing off in an ellipsis (red team, 12-06)', () => {
     expect(parseEntry('src/b.ts\u2026', (p) => p === 'src/b.ts\u2026')).toEqual({ kind: 'path', path: 'src/b.ts\u2026' });
   });
 });
+
+describe('a note saying where the file came from (red team, 12-06)', () => {
+  it.each([
+    'src/new.ts (renamed from src/old.ts)',
+    'src/moved.ts (moved from lib/)',
+    'src/a.ts \u2014 moved here from lib/a.ts',
+    'src/a.ts (was renamed from src/b.ts)',
+    'src/a.ts (moved over from the old repo)',
+  ])('%s says where the file came from, not that it is gone', (entry) => {
+    expect(goneNote(entry)).toBeNull();
+  });
+
+  it.each([
+    ['src/a.ts (renamed to src/b.ts)', 'renamed to src/b.ts'],
+    ['src/a.ts (moved into lib/)', 'moved into lib/'],
+    ['src/a.ts (removed from the repo)', 'removed from the repo'],
+    ['src/a.ts (deleted from main)', 'deleted from main'],
+    ['src/a.ts (renamed from src/z.ts; deleted)', 'renamed from src/z.ts; deleted'],
+    ['src/a.ts (moved in PR 4)', 'moved in PR 4'],
+  ])('%s still says the file is gone', (entry, note) => {
+    expect(goneNote(entry)).toBe(note);
+  });
+});

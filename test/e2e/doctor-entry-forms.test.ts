@@ -295,6 +295,27 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
   });
 });
 
+describe('entries as a session writes them, red team 12-06', () => {
+  const FILES = { ...SOURCES, 'src/a.test.ts': 't\n', 'src/c.ts': 'c\n', 'src/new.ts': 'n\n', 'src/moved.ts': 'm\n' };
+
+  it('a note on where a file came from ("renamed from src/old.ts") is no word that it is gone: its deletion is drift and the push is refused', async () => {
+    const dir = published('api', handKept(['src/new.ts (renamed from src/old.ts)', 'src/moved.ts (moved from lib/)', 'src/a.ts (renamed to src/a2.ts)']), FILES);
+    git(dir, ['rm', '-q', 'src/new.ts', 'src/moved.ts', 'src/a.ts']);
+    commitAll(dir, 'Drop new and moved');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        expect.stringMatching(/^warning src\/new\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"$/),
+        expect.stringMatching(/^warning src\/moved\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"$/),
+        'info src/a.ts is missing, as its entry says (renamed to src/a2.ts); not checked',
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).toMatch(/src\/new\.ts is missing/);
+    expect(r.status, r.out).not.toBe(0);
+  });
+});
+
 describe('files the checkpoint says are not made yet', () => {
   it('an entry noted "to write", "planned", "not yet created" is a note while no commit made it; one a commit made and a pushed commit deleted is still drift', async () => {
     const dir = published('api', handKept(['src/a.ts']), SOURCES);
