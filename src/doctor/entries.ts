@@ -271,7 +271,8 @@ export function proseMentions(entry: string): string[] {
 /** The parts of `entry` read as a list of paths ("src/a.ts, src/b.ts"), else `entry` alone. */
 export function listParts(entry: string): string[] {
   if (!LIST_JOINER.test(entry)) return [entry];
-  const { parts, worded } = splitTopLevel(entry.trim());
+  // "a.ts, b.ts etc": the files before a list's tail are listed all the same (one alone stays prose).
+  const { parts, worded } = splitTopLevel(entry.trim().replace(LIST_TAIL, ''));
   // Joined by a word ("Q and A.md", "Tips & Tricks.md"), each part must name a file by its extension.
   const fits = (p: string) => (worded ? NAMED_FILE.test(entryPathText(p)) : looksLikePath(entryPathText(p)));
   return parts.length > 1 && parts.every(fits) ? parts : [entry];
@@ -280,13 +281,15 @@ export function listParts(entry: string): string[] {
 /** A path ending in a file's extension, a folder's slash, or holding a pattern. */
 const NAMED_FILE = /^\S+(?:\.[A-Za-z][A-Za-z0-9]{0,9}|\/|[*?[\]{}]\S*)$/;
 
-/** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts". */
-const LIST_JOINER = /, |; | and | & /;
+/** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts", "a.ts + a.test.ts". */
+const LIST_JOINER = /, |; | and | & | \+ /;
+/** How a list trails off, said of the files before it (red team, 12-06): "etc", "etc.", "and more", "…". */
+const LIST_TAIL = /(?:,\s*|\s+)(?:etc\.?|and\s+(?:more|others|so\s+on)|\.{3}|\u2026)$/i;
 const JOINER_AT = new RegExp(`^(?:${LIST_JOINER.source})`);
 
 /**
  * `text` split at each list joiner outside brackets: a note's "(PR 1, 4cb0b09)" and a brace's
- * "{a, b}" stay whole; `worded`: a joiner other than ", " split it.
+ * "{a, b}" stay whole; `worded`: a joiner other than ", " split it (" + " too: "C + C++.md" is one name).
  */
 function splitTopLevel(text: string): { parts: string[]; worded: boolean } {
   let worded = false;

@@ -306,7 +306,7 @@ describe('a list of paths in one entry (r14)', () => {
     fc.assert(fc.property(fc.array(path, { minLength: 2, maxLength: 5 }), (paths) => {
       expect(entryParts(paths.join(', '), none)).toEqual(paths);
     }));
-    fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((s) => !/, |; | and | & /.test(s)), (s) => {
+    fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((s) => !/, |; | and | & | \+ /.test(s)), (s) => {
       expect(entryParts(s, none)).toEqual([s]);
     }));
   });
@@ -560,5 +560,27 @@ describe('a note saying where the file came from (red team, 12-06)', () => {
     ['src/a.ts (moved in PR 4)', 'moved in PR 4'],
   ])('%s still says the file is gone', (entry, note) => {
     expect(goneNote(entry)).toBe(note);
+  });
+});
+
+describe('a list joined by " + " or trailing off (red team, 12-06)', () => {
+  it.each([
+    ['src/a.ts + src/a.test.ts', ['src/a.ts', 'src/a.test.ts']],
+    ['src/b.ts, src/c.ts etc', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts etc.', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts, etc.', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts and more', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts, \u2026', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts ...', ['src/b.ts', 'src/c.ts']],
+    ['src/b.ts, src/c.ts\u2026', ['src/b.ts', 'src/c.ts\u2026']],
+    // Not lists: one file before the tail, a name holding " + ", prose.
+    ['src/x.ts etc', ['src/x.ts etc']],
+    ['src/x.ts, and more', ['src/x.ts, and more']],
+    ['docs/C + C++.md', ['docs/C + C++.md']],
+    ['Auth + session handling', ['Auth + session handling']],
+    ['Auth, sessions etc', ['Auth, sessions etc']],
+    ['src/a.ts+src/b.ts', ['src/a.ts+src/b.ts']],
+  ])('%s -> %j', (entry, parts) => {
+    expect(entryParts(entry, none)).toEqual(parts);
   });
 });

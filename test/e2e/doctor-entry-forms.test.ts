@@ -314,6 +314,23 @@ describe('entries as a session writes them, red team 12-06', () => {
     expect(r.out).toMatch(/src\/new\.ts is missing/);
     expect(r.status, r.out).not.toBe(0);
   });
+
+  it('lists joined by " + " or trailing off ("etc", "…") are checked part by part; a trailing ellipsis is no part of a path', async () => {
+    const dir = published('api', handKept(['src/a.ts + src/a.test.ts', 'src/b.ts, src/c.ts etc', 'docs/guide/x.md\u2026', 'app/[id]/page.tsx...']), FILES);
+    for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
+    git(dir, ['rm', '-q', 'src/a.test.ts', 'src/c.ts']);
+    commitAll(dir, 'Drop a test and c');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => `${f.level} ${f.path}: ${f.message}`), engine).toEqual([
+        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.test\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/c\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"$/),
+      ]);
+    }
+    const r = push(dir);
+    expect(r.out).toMatch(/src\/c\.ts is missing/);
+    expect(r.status, r.out).not.toBe(0);
+  });
 });
 
 describe('files the checkpoint says are not made yet', () => {
