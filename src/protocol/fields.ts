@@ -91,6 +91,9 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   ...SKILL_STATE_SNAPSHOT_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SNAPSHOT })),
   // A skill's own part stamped as the file is (`skill_state.lint.updated_at`): the later save wins.
   { pattern: 'skill_state.**.updated_at', policy: { kind: 'instant', pick: 'latest' } },
+  // A row or blocker stamped on its own, as many agents write them: the later stamp, the edits merged (red team, 12-06).
+  { pattern: 'progress_table.updated_at', policy: { kind: 'instant', pick: 'latest' } },
+  { pattern: 'blockers.updated_at', policy: { kind: 'instant', pick: 'latest' } },
 ];
 
 /**

@@ -281,6 +281,22 @@ describe('records policy', () => {
     expect(ids(value, 'progress_table')).toEqual(['planning', 'sprint-1', 'sprint-2']);
   });
 
+  it('a row or blocker stamped on its own (its updated_at) takes the later stamp, the edits of both sides merged (red team, 12-06)', () => {
+    const ours = edit((d) => {
+      d.progress_table[1].status = 'complete';
+      d.progress_table[1].updated_at = '2026-03-04T11:00:00Z';
+    });
+    const theirs = edit((d) => {
+      d.progress_table[1].note = 'flaky on CI';
+      d.progress_table[1].updated_at = '2026-03-04T10:00:00Z';
+    });
+    for (const [o, t] of [[ours, theirs], [theirs, ours]]) {
+      const { value, conflicts } = merge3(BASE, o!, t!);
+      expect(conflicts).toEqual([]);
+      expect((value as any).progress_table[1]).toMatchObject({ id: 'sprint-1', status: 'complete', note: 'flaky on CI', updated_at: '2026-03-04T11:00:00Z' });
+    }
+  });
+
   it('removes a record removed on one side and untouched on the other', () => {
     const ours = edit((d) => (d.blockers = []));
     const theirs = edit((d) => d.blockers.push({ id: 'b2', description: 'new' }));
