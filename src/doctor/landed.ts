@@ -366,12 +366,28 @@ export interface Landing {
 // GitHub's Revert button opens a pull request of git's revert; squash-merged, its subject gains
 // the request's number: `Revert "Add auth (#20)" (#21)`.
 const REVERT_SUBJECT = /^Revert "(.*)"(?: \(#(\d+)\))?$/;
+// Since git 2.43 a revert of `Revert "<rest>` is `Reapply "<rest>` (older git: `Revert "Revert
+// "…""`): the rest kept as it was, closing quote and a squashed revert's "(#21)" included. Whether
+// a trailing "(#22)" is the reapply's own squash or the revert's cannot be told: it is left to the
+// rest, so a reapply never lands a request of its own (a missed landing, never a false one).
+const REAPPLY_SUBJECT = /^Reapply "(.*"(?: \(#\d+\))*)$/;
 // A squash of several reverts holds each one's line.
 const REVERTS_SHA = /\bThis reverts commit ([0-9a-f]{40})\b/g;
 
-/** Whether a commit is a revert (git's own `Revert "<subject>"` form, squash-merged too). */
+/**
+ * What a revert's subject says it undid (the reverted commit's subject) and, squash-merged, the
+ * pull request it is; undefined for a commit that is no revert.
+ */
+function revertOf(subject: string): { reverted: string; own?: string } | undefined {
+  const revert = REVERT_SUBJECT.exec(subject);
+  if (revert) return { reverted: revert[1]!, own: revert[2] };
+  const reapply = REAPPLY_SUBJECT.exec(subject);
+  return reapply ? { reverted: `Revert "${reapply[1]}` } : undefined;
+}
+
+/** Whether a commit is a revert (git's own `Revert "<subject>"` or `Reapply "<subject>"` form, squash-merged too). */
 export function isRevert(c: Pick<CommitInfo, 'subject'>): boolean {
-  return REVERT_SUBJECT.test(c.subject);
+  return revertOf(c.subject) !== undefined;
 }
 
 /**
@@ -379,7 +395,7 @@ export function isRevert(c: Pick<CommitInfo, 'subject'>): boolean {
  * its own pull request (`Revert "Add auth (#20)" (#21)` lands #21, never #20).
  */
 function revertLands(c: Pick<CommitInfo, 'subject'>, ref: WorkRef): boolean {
-  const own = REVERT_SUBJECT.exec(c.subject)?.[2];
+  const own = revertOf(c.subject)?.own;
   return own !== undefined && ref.kind === 'pr' && Number(own) === ref.number;
 }
 
@@ -404,7 +420,7 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
   const undone = new Set<string>();
   newest.forEach((c, i) => {
     if (undone.has(c.sha)) return;
-    const quoted = REVERT_SUBJECT.exec(c.subject)?.[1];
+    const quoted = revertOf(c.subject)?.reverted;
     if (quoted === undefined) return;
     const named = [...c.body.matchAll(REVERTS_SHA)].map((m) => m[1]!);
     const targets = named.length ? named : [newest.slice(i + 1).find((o) => o.subject === quoted)?.sha];

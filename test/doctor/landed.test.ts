@@ -304,33 +304,56 @@ describe('reverts', () => {
     const both = commit(sha(5), 'Revert "Add auth (#20)" (#24)', 400, `This reverts commit ${sha(1)}.\n\n* Revert "Add billing (#23)"\n\nThis reverts commit ${sha(4)}.`);
     expect(findLandings('Land #20 and #23', [both, other, land], 0)).toEqual([]);
   });
-  it('reverting the revert lands the work again', () => {
+  // git before 2.43 writes a revert of a revert `Revert "Revert "…""`, git 2.43 on `Reapply "…"`.
+  const againOf = (form: string, subject: string) => (form === 'Reapply' ? `Reapply "${subject}"` : `Revert "Revert "${subject}""`);
+  it.each(['Revert', 'Reapply'].map((form) => againOf(form, 'PLAT-7: login (#31)')))('reverting the revert lands the work again: %s', (again) => {
     const land = commit(sha(1), 'PLAT-7: login (#31)', 100);
     const revert = commit(sha(2), 'Revert "PLAT-7: login (#31)"', 200, `This reverts commit ${sha(1)}.`);
-    const reapply = commit(sha(3), 'Revert "Revert "PLAT-7: login (#31)""', 300, `This reverts commit ${sha(2)}.`);
+    const reapply = commit(sha(3), again, 300, `This reverts commit ${sha(2)}.`);
     expect(findLandings('Implement PLAT-7', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
+    // The reapply is no landing of its own: only the reapply in range lands nothing.
+    expect(findLandings('Implement PLAT-7', [reapply, revert, land], 250)).toEqual([]);
+    // Reverted once more (`Revert "Reapply "…""`), by sha or by subject: undone again.
+    const third = commit(sha(4), `Revert "${again}"`, 400, `This reverts commit ${sha(3)}.`);
+    expect(findLandings('Implement PLAT-7', [third, reapply, revert, land], 0)).toEqual([]);
+    expect(findLandings('Implement PLAT-7', [{ ...third, body: '' }, { ...reapply, body: '' }, { ...revert, body: '' }, land], 0)).toEqual([]);
+  });
+  it("git 2.43's reapply of GitHub's squash-merged revert (`Reapply \"Add auth (#20)\" (#21)`) lands #20 again and never #21", () => {
+    const land = commit(sha(1), 'Add auth (#20)', 100);
+    const revert = commit(sha(2), 'Revert "Add auth (#20)" (#21)', 200, `This reverts commit ${sha(1)}.`);
+    const reapply = commit(sha(3), 'Reapply "Add auth (#20)" (#21)', 300);
+    expect(findLandings('Open PR #20 for the auth branch', [reapply, revert, land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
+    // The revert it undid was the only landing of #21.
+    expect(findLandings('Merge the revert, PR #21', [reapply, revert, land], 0)).toEqual([]);
+  });
+  it('a subject that only starts like a reapply is no revert', () => {
+    const land = commit(sha(1), 'Reapply "strict" mode to the parser (#31)', 100);
+    expect(findLandings('Merge PR #31', [land], 0).map((l) => l.commit.sha)).toEqual([sha(1)]);
   });
   // Commit times are whole seconds: a script, a rebase or `git revert` twice in a row makes all
   // three in one. Which revert came last is then read from the graph, whatever order the walk gave.
   const orders = <T,>(xs: T[]): T[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
   const chain = (...cs: CommitInfo[]) => cs.map((c, i) => ({ ...c, parents: i === 0 ? [sha(9)] : [cs[i - 1]!.sha] }));
-  it.each(orders([0, 1, 2]))('reverts in one second are ordered by ancestry (walk order %i %i %i)', (...order) => {
+  const withForms = (os: number[][]) => os.flatMap((o) => ['Revert', 'Reapply'].map((form) => [...o, form]));
+  it.each(withForms(orders([0, 1, 2])))('reverts in one second are ordered by ancestry (walk order %i %i %i, %s form)', (...args) => {
+    const order = args.slice(0, 3) as number[];
     const [land, revert, reapply] = chain(
       commit(sha(7), 'PLAT-7: login (#31)', 100),
       commit(sha(2), 'Revert "PLAT-7: login (#31)"', 100, `This reverts commit ${sha(7)}.`),
-      commit(sha(1), 'Revert "Revert "PLAT-7: login (#31)""', 100, `This reverts commit ${sha(2)}.`),
+      commit(sha(1), againOf(args[3] as string, 'PLAT-7: login (#31)'), 100, `This reverts commit ${sha(2)}.`),
     );
     const walk = order.map((i) => [land, revert, reapply][i]!);
     expect(findLandings('Implement PLAT-7', walk, 0).map((l) => l.commit.sha)).toEqual([sha(7)]);
     // Without the reapply, the revert undoes it in any order too.
     expect(findLandings('Implement PLAT-7', walk.filter((c) => c !== reapply), 0)).toEqual([]);
   });
-  it.each(orders([0, 1, 2]))('a squashed revert in the same second finds the landing it names (walk order %i %i %i)', (...order) => {
+  it.each(withForms(orders([0, 1, 2])))('a squashed revert in the same second finds the landing it names (walk order %i %i %i, %s form)', (...args) => {
+    const order = args.slice(0, 3) as number[];
     // Both reverts lost the sha: the subject names what each undid, the graph says which is newer.
     const [land, revert, reapply] = chain(
       commit(sha(7), 'Add auth (#12)', 100),
       commit(sha(2), 'Revert "Add auth (#12)"', 100),
-      commit(sha(1), 'Revert "Revert "Add auth (#12)""', 100),
+      commit(sha(1), againOf(args[3] as string, 'Add auth (#12)'), 100),
     );
     const walk = order.map((i) => [land, revert, reapply][i]!);
     expect(findLandings('Merge PR #12', walk, 0).map((l) => l.commit.sha)).toEqual([sha(7)]);
