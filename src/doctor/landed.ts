@@ -123,9 +123,29 @@ export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REF_AFTER, 'gi
 const AWAITED = new RegExp(String.raw`\b(?:${WAITING}|after|when|as soon as)` + REF_AFTER, 'gi');
 /**
  * Work an action can only do once it landed: "Backport #20", "Cherry-pick #20 into v2", "Revert
- * #20 if…", "Deploy the fix from #20". (Not "Add a changelog entry for #20": the PR may hold it.)
+ * #20 if…", "Deploy the fix from #20", "Roll out #20". (Not "Add a changelog entry for #20": the PR may hold it.)
  */
-const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick(?:s|ing)?|revert(?:s|ing)?|port(?:s|ing)?|announc(?:e|es|ing)|deploy(?:s|ing)?)(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick(?:s|ing)?|revert(?:s|ing)?|port(?:s|ing)?|announc(?:e|es|ing)|deploy(?:s|ing)?|roll(?:s|ing)?[- ]?(?:out|back))(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+/**
+ * Checking work that runs where only a landing puts it: "Verify #20 in production", "Smoke-test
+ * PLAT-7 on staging", "Monitor #20". Not when the text checks it before it lands ("Verify #20
+ * before merging"): that landing is the redo.
+ */
+const CHECKS = new RegExp(String.raw`\b(?:verif(?:y|ies|ying)|validat(?:e|es|ing)|smoke[- ]?test(?:s|ing)?|monitor(?:s|ing)?|watch(?:es|ing)?)(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+const BEFORE_LANDING = /\bbefore\b.*?\b(?:merg|land|ship)/i;
+/**
+ * Work that fixes or removes what a landing brought, the landing named as its origin: "Fix the
+ * regression introduced by #20", "the crash caused by #20", "Remove the feature flag added in #20",
+ * "Clean up the shim left over from #20". Only a regression comes "from" a landing: "Fix the bug
+ * in #20", "Fix the test failures from #20", "Remove the logging from PR #20" are review work on
+ * the request itself, redone by its landing.
+ */
+const UNDOES_ORIGIN = new RegExp(
+  String.raw`\b(?:(?:regressions?|breakages?|bugs?|crash(?:es)?|failures?)(?:\s+[\w-]+){0,3}?\s+(?:introduced|caused)\s+(?:by|in)|(?:regressions?|breakages?)\s+from`
+    + String.raw`|(?:remov(?:e|es|ing)|delet(?:e|es|ing)|drop(?:s|ping)?|clean(?:s|ing)?\s+up|rip(?:s|ping)?\s+out|retir(?:e|es|ing))(?:\s+[\w-]+){0,4}?\s+(?:(?:added|introduced|created|shipped)\s+(?:in|by|with)|left\s*over\s+from))`
+    + REF_AFTER,
+  'gi',
+);
 
 /**
  * The work `text` names as what it waits for or follows up (tokens as workRefs gives them): its
@@ -134,7 +154,8 @@ const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick
  */
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
-  for (const re of [AWAITED, FOLLOWS_UP]) for (const m of text.matchAll(re)) for (const r of workRefs(m[1]!, repo)) found.add(r.token);
+  const follows = BEFORE_LANDING.test(text) ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, UNDOES_ORIGIN];
+  for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1]!, repo)) found.add(r.token);
   return found;
 }
 

@@ -441,6 +441,65 @@ describe('an action waiting for work, or following it up', () => {
     expect(landedEvidence(cpOf(text), e, rel)(text)).toBeNull();
   });
 
+  it.each([
+    'Verify #20 in production',
+    'Validate the fix from PR #20 on staging',
+    'Smoke-test #20 on staging',
+    'Smoke test PR #20 after the deploy',
+    'Monitor #20 error rates for a day',
+    'Watch #20 in the dashboards',
+    'Announce #20 in #eng',
+    'Roll out #20 to all tenants',
+    'Roll back #20 if p99 doubles',
+    'Fix the regression introduced by #20',
+    'Investigate the crash caused by PR #20',
+    'Fix regressions from #20',
+    'Fix the bug caused by #20',
+    'Remove the feature flag added in #20',
+    'Clean up the compatibility shim introduced by #20',
+    'Drop the old code path left over from #20',
+  ])('%s: can only follow its landing, so no redo (red team 03)', (text) => {
+    const e = evidenceOf(text, [merged(20, 100)]);
+    expect(checkLandedWork(cpOf(text), e, rel)).toEqual([]);
+    expect(landedEvidence(cpOf(text), e, rel)(text)).toBeNull();
+  });
+
+  it('a ticket checked where only its landing puts it: "Smoke-test PLAT-7 on staging" (red team 03)', () => {
+    const text = 'Smoke-test PLAT-7 on staging';
+    const landed = { ...commit('d'.repeat(40), 'Merge pull request #12 from org/plat-7-flag', t0 + 100), parents: ['p', 'q'] };
+    expect(checkLandedWork(cpOf(text), evidenceOf(text, [landed]), rel)).toEqual([]);
+    // Named plainly, the ticket's landing is a redo.
+    const plain = 'Finish PLAT-7';
+    expect(checkLandedWork(cpOf(plain), evidenceOf(plain, [landed]), rel).map((f) => f.level)).toEqual(['warning']);
+  });
+
+  it.each([
+    'Merge PR #20',
+    'Land #20',
+    'Ship #20',
+    'Open PR #20',
+    'Fix review comments on #20',
+    'Rebase #20',
+    'Verify #20 before merging it',
+    'Validate #20 before it lands',
+    'Fix the bug in #20',
+    'Fix the test failures from #20',
+    "Fix the bugs from #20's review",
+    'Remove the debug logging from PR #20',
+    'Remove #20 from the merge queue',
+    'Verify CI on #20, then merge it',
+  ])('%s: work on the request before it lands is redone by its landing', (text) => {
+    const e = evidenceOf(text, [merged(20, 100)]);
+    expect(checkLandedWork(cpOf(text), e, rel).map((f) => f.level)).toEqual(['warning']);
+    expect(landedEvidence(cpOf(text), e, rel)(text)).not.toBeNull();
+  });
+
+  it('a follow-up of one request does not excuse another: "Verify #20 in production and merge #21" once both landed is a redo of #21', () => {
+    const text = 'Verify #20 in production and merge #21';
+    const found = checkLandedWork(cpOf(text), evidenceOf(text, [merged(21, 200), merged(20, 100)]), rel);
+    expect(found.map((f) => [f.level, f.message.slice(0, f.message.indexOf(','))])).toEqual([['warning', `"${text}" names #21`]]);
+  });
+
   it('other work it names still counts: "Rebase #16 onto main after #14 lands" once #16 landed is a redo', () => {
     const text = 'Rebase #16 onto main after #14 lands';
     expect(checkLandedWork(cpOf(text), evidenceOf(text, [merged(14, 100)]), rel)).toEqual([]);

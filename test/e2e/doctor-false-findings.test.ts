@@ -276,6 +276,37 @@ describe('an action queued before its PR landed stays landed work, however it re
   });
 });
 
+describe('actions that can only follow a landing (red team 03)', () => {
+  const followUps = ['Verify #12 in production', 'Fix the regression introduced by #12', 'Remove the feature flag added in #12', 'Smoke-test PLAT-7 on staging'];
+  const merged = (dir: string) => {
+    git(dir, ['checkout', '-q', '-b', 'plat-7-flag']);
+    commitAll(dir, 'PLAT-7: add flag', '2026-03-15T10:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from org/plat-7-flag', 'plat-7-flag'], { GIT_COMMITTER_DATE: '2026-03-15T11:00:00Z', GIT_AUTHOR_DATE: '2026-03-15T11:00:00Z' });
+  };
+  const landedFindings = async (dir: string, engine: string) => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed').map((f) => f.path);
+
+  it('queued before #12 merged: no finding on either engine, next recommends the first, the push that merges #12 goes through', async () => {
+    const dir = published('api', handKept('api', { next_actions: [...followUps, 'Ship'] }));
+    merged(dir);
+    for (const engine of ['native', 'isomorphic']) expect(await landedFindings(dir, engine), engine).toEqual([]);
+    expect(await nextOf(dir)).toMatchObject({ text: followUps[0], skipped_as_landed: [] });
+    const r = push(dir);
+    expect(r.out).not.toMatch(/blocks push/);
+    expect(r.status, r.out).toBe(0);
+  });
+
+  it('beside them, "Merge PR #12" is still a redo: warned on both engines, skipped by next, the push refused', async () => {
+    const dir = published('api', handKept('api', { next_actions: ['Merge PR #12', ...followUps] }));
+    merged(dir);
+    for (const engine of ['native', 'isomorphic']) expect(await landedFindings(dir, engine), engine).toEqual(['next_actions[0]']);
+    expect(await nextOf(dir)).toMatchObject({ text: followUps[0], skipped_as_landed: [{ text: 'Merge PR #12' }] });
+    const r = push(dir);
+    expect(r.out).toMatch(/names #12, which landed[\s\S]*blocks push/);
+    expect(r.status, r.out).not.toBe(0);
+  });
+});
+
 describe('a blocker waiting on work that since landed (red team 12-04)', () => {
   it('is a warning naming the landing on both engines; one naming it as a cause, or waiting on more than landed, is not', async () => {
     const blockers = [
