@@ -20,6 +20,8 @@ import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCu
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
+import { suggestEnum } from '../protocol/enum-slip.js';
+import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../protocol/shapes.generated.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
 export { formatPath } from './conflict.js';
@@ -194,6 +196,26 @@ function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
   return typeof a === 'number' && typeof b === 'number' ? Object.is(a, b) : jsonEqual(a, b);
 }
 
+/**
+ * A status a side only respelled, as read (`"In Progress"` fixed to `in_progress`, `"done"` for
+ * `complete`), beside the other side's change: the change stands, and where both mean one status,
+ * the protocol's own spelling (red team, 12-06: a side applying the printed fix conflicted).
+ * Undefined where the sides mean different statuses, or for any other field.
+ */
+function statusRespelled(policyPath: readonly string[], base: JsonValue | undefined, ours: string, theirs: string): string | undefined {
+  const allowed: readonly string[] | undefined = policyPath.length === 1 && policyPath[0] === 'status' ? CHECKPOINT_STATUSES : policyPath.length === 2 && policyPath[0] === 'progress_table' && policyPath[1] === 'status' ? ROW_STATUSES : undefined;
+  if (allowed === undefined) return undefined;
+  // A spelling of one status; a value with a reason after it ("blocked - vendor") says more than its status.
+  const meant = (v: string) => (allowed.includes(v) ? v : /[:(,;\u2013\u2014]|\s-\s/.test(v) ? `\u0000${v}` : (suggestEnum(v, allowed) ?? `\u0000${v}`));
+  const [o, t] = [meant(ours), meant(theirs)];
+  if (o === t) return allowed.includes(ours) ? ours : allowed.includes(theirs) ? theirs : undefined;
+  if (typeof base !== 'string') return undefined;
+  const b = meant(base);
+  if (o === b) return theirs;
+  if (t === b) return ours;
+  return undefined;
+}
+
 function instantOf(value: JsonValue | undefined): number | undefined {
   const t = typeof value === 'string' ? instantMs(value) : NaN;
   return Number.isFinite(t) ? t : undefined;
@@ -254,6 +276,8 @@ function mergeNode(
   if (sameValue(ours, theirs)) return ours;
   if (sameValue(base, ours)) return theirs;
   if (sameValue(base, theirs)) return ours;
+  const respelled = typeof ours === 'string' && typeof theirs === 'string' ? statusRespelled(policyPath, base, ours, theirs) : undefined;
+  if (respelled !== undefined) return respelled;
   // Both sides changed it, differently.
   if (path.length > MAX_JSON_DEPTH) return ctx.conflict(path, base, ours, theirs);
   const policy = policyFor(policyPath, extra);

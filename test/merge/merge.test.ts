@@ -281,6 +281,29 @@ describe('records policy', () => {
     expect(ids(value, 'progress_table')).toEqual(['planning', 'sprint-1', 'sprint-2']);
   });
 
+  it('a status one side only respelled (the printed fix, "done" for complete) beside the other side\'s change: the change stands; a reason after it is more than a spelling (red team, 12-06)', () => {
+    const at = (status: string, row = 'in_progress') => edit((d) => {
+      d.status = status;
+      d.progress_table[1].status = row;
+    });
+    const cases: [string, string, string, string | 'conflict'][] = [
+      ['In Progress', 'in_progress', 'complete', 'complete'],
+      ['in_progress', 'done', 'complete', 'complete'],
+      ['in-progress', 'in_progress', 'blocked', 'blocked'],
+      ['blocked - waiting on the API key', 'blocked - waiting on the vendor', 'in_progress', 'conflict'],
+    ];
+    for (const [b, o, t, want] of cases) {
+      for (const [x, y] of [[o, t], [t, o]]) {
+        const { value, conflicts } = merge3(at(b, b === 'blocked - waiting on the API key' ? 'blocked' : 'In Progress'), at(x!, x === o ? 'in_progress' : 'In Progress'), at(y!, y === o ? 'in_progress' : 'In Progress'));
+        if (want === 'conflict') expect(displays(conflicts), `${b} ${x} ${y}`).toEqual(['status']);
+        else {
+          expect(conflicts, `${b} ${x} ${y}`).toEqual([]);
+          expect((value as any).status).toBe(want);
+        }
+      }
+    }
+  });
+
   it('a row or blocker stamped on its own (its updated_at) takes the later stamp, the edits of both sides merged (red team, 12-06)', () => {
     const ours = edit((d) => {
       d.progress_table[1].status = 'complete';
