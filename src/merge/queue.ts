@@ -61,6 +61,9 @@ interface QueueSides {
   carried: Map<string, { item: JsonValue; was: string }>;
 }
 
+/** The actions each side logged done since the base, by their words (requeued.ts doneSinceBase). */
+type SidesDone = { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> };
+
 /** A merged queue before its conflicts are recorded: resolved runs and the conflicting runs of each side. */
 type Piece = { run: JsonValue[] } | { base: JsonValue[]; ours: JsonValue[]; theirs: JsonValue[] };
 
@@ -83,7 +86,7 @@ function countKeys(keys: readonly string[]): Map<string, number> {
   return counts;
 }
 
-function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], baseWords: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[], sideWords: readonly string[]): Hunk[] {
+function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], baseWords: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[], sideWords: readonly string[], done?: ReadonlyMap<string, number>): Hunk[] {
   // Items unique on both sides and left exactly as they were anchor the alignment. Between them,
   // actions are matched by their words, so one whose other keys a side edited stays in its
   // place, an edit of that action alone; and repeated ones from the end: a queue is popped from
@@ -127,20 +130,22 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
     return at === 0 ? [insert, remove] : [remove, insert];
   }
   const [held, was] = [countKeys(sideWords), countKeys(baseWords)];
-  return hunks.flatMap((h) => itemByItem(base, h)).flatMap((h) => movedOut(h, baseWords, held, was));
+  return hunks.flatMap((h) => itemByItem(base, h)).flatMap((h) => movedOut(h, baseWords, held, was, done));
 }
 
 /**
- * A run of actions the side moved elsewhere (each still held as often as in base), new actions
- * standing in their place: a removal and an insertion, not an edit of them, so the other
+ * A run of actions the side moved elsewhere (each still held as often as in base) or did (logged
+ * in recently_done), new actions standing in their place: a removal and an insertion, not an edit of them, so the other
  * side's tick or pop of a moved action meets a removal (red team, 12-06: a move to the front
  * beside a tick of the action moved conflicted). Where an action's words are gone from the side
  * (reworded, or popped), it stays an edit.
  */
-function movedOut(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<string, number>, was: ReadonlyMap<string, number>): Hunk[] {
+function movedOut(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<string, number>, was: ReadonlyMap<string, number>, done?: ReadonlyMap<string, number>): Hunk[] {
   if (!isEdit(h)) return [h];
   const range = baseWords.slice(h.start, h.end);
-  if (!range.every((w) => (held.get(w) ?? 0) >= (was.get(w) ?? 0))) return [h];
+  // Each still held elsewhere (moved), or logged done by this side (popped: `done`, then a new action put in its place).
+  const gone = (w: string) => (held.get(w) ?? 0) >= (was.get(w) ?? 0) || (w.startsWith('\u0001') && (done?.get(w.slice(1)) ?? 0) > 0);
+  if (!range.every(gone)) return [h];
   const words = new Set(range);
   if (h.items.some((item) => words.has(wordsKey(item, canonicalJson(item))))) return [h];
   return [{ start: h.start, end: h.start, items: h.items }, { start: h.start, end: h.end, items: [] }];
@@ -277,12 +282,12 @@ export function mergeQueue(
   ours: readonly JsonValue[],
   theirs: readonly JsonValue[],
   times: SideTimes,
-  done?: { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> },
+  done?: SidesDone,
 ): JsonValue[] {
   const order = orderOf(times);
   // An action a side did and queued again is a new one there (requeued.ts).
   if (done) [ours, theirs] = [wrapRequeued(base, ours, done.ours), wrapRequeued(base, theirs, done.theirs)];
-  const { pieces: merged, dropped } = mergePieces(base, ours, theirs, order);
+  const { pieces: merged, dropped } = mergePieces(base, ours, theirs, order, done);
   // `resolve` merges again what the markers hold: each side is the merged queue with the
   // conflicts cut to that side, and (updated_at merged) both sides saved at one time. Those
   // sides must give back these very conflicts, else resolve would quietly settle them some
@@ -291,7 +296,7 @@ export function mergeQueue(
   // then the sides themselves, which merge again to the same. So too where an action of a
   // run stands elsewhere as well (entangled): one side taken would then hold it twice, or
   // lose it where the other side's copy was dropped as a pop.
-  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs, done)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
   const out: JsonValue[] = [];
   for (const p of pieces) {
     if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours.map(unwrapped), p.theirs.map(unwrapped)));
@@ -360,16 +365,16 @@ function sideOf(pieces: readonly Piece[], side: 'base' | 'ours' | 'theirs'): Jso
  * own sides (in any order) to the same pieces. Not a matter of the save times, so the sides
  * themselves merged again decide the same.
  */
-function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], done?: SidesDone): boolean {
   const tried = new Set<string>();
   for (const order of ORDERS) {
-    const { pieces, ordered } = mergePieces(base, ours, theirs, order);
+    const { pieces, ordered } = mergePieces(base, ours, theirs, order, done);
     const key = canonicalJson(pieces as JsonValue);
     if (!tried.has(key)) {
       tried.add(key);
       const [b, o, t] = [sideOf(pieces, 'base'), sideOf(pieces, 'ours'), sideOf(pieces, 'theirs')];
       for (const again of ORDERS) {
-        const merged = mergePieces(b, o, t, again);
+        const merged = mergePieces(b, o, t, again, done);
         if (canonicalJson(merged.pieces as JsonValue) !== key) return false;
         if (!merged.ordered) break;
       }
@@ -384,15 +389,15 @@ function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: 
  * holding it most often holds it (an action both sides moved, or both added at different
  * places, stands once, at the first of its places).
  */
-function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order): { pieces: Piece[]; ordered: boolean; dropped: Set<string> } {
+function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order, done?: SidesDone): { pieces: Piece[]; ordered: boolean; dropped: Set<string> } {
   const baseKeys = base.map(canonicalJson);
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
   const [oursKeys, theirsKeys] = [ours.map(canonicalJson), theirs.map(canonicalJson)];
   const words = (items: readonly JsonValue[], keys: readonly string[]) => items.map((item, k) => wordsKey(item, keys[k]!));
   const [baseWords, oursWords, theirsWords] = [words(base, baseKeys), words(ours, oursKeys), words(theirs, theirsKeys)];
-  const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords);
-  const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords);
+  const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords, done?.ours);
+  const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords, done?.theirs);
   const q: QueueSides = { base, order, inBase, ordered: false, baseWords, baseWordCounts: countKeys(baseWords), oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords), oursTexts: new Set(oursKeys), theirsTexts: new Set(theirsKeys), carried: new Map() };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];

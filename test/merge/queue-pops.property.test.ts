@@ -333,6 +333,10 @@ describe('an action a side did and queued again (red team 12-06: the merge dropp
     expect(queue([['Run tests', 'Deploy'], []], [['Deploy'], ['Run tests']], [['[x] Run tests', 'Deploy'], ['Run tests']])).toEqual(['Deploy']);
   });
 
+  it('both did the first action, one put a new one in its place at the front: the new one stands, no conflict (rt51a 13)', () => {
+    expect(queue([['Run tests', 'Write tests', 'Deploy'], []], [['Write tests', 'Deploy'], ['Run tests']], [['Hotfix login bug', 'Write tests', 'Deploy'], ['Run tests']])).toEqual(['Hotfix login bug', 'Write tests', 'Deploy']);
+  });
+
   it('a repeated action done once and queued again beside the other side doing it once: the copies nobody did stay', () => {
     expect(queue([['Run tests', 'Deploy', 'Run tests'], []], [['Deploy', 'Run tests'], ['Run tests']], [['Deploy', 'Run tests', 'Run tests'], ['Run tests']])).toEqual(['Deploy', 'Run tests', 'Run tests']);
   });
