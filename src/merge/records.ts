@@ -16,6 +16,7 @@
 // both sides added alike is one row, whatever else either side added under that id.
 // Each side is keyed against base alone, so the keys (and the merge) stay symmetric.
 
+import { ROW_NAME_KEYS } from '../protocol/row-names.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { MergeContext, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
@@ -44,11 +45,18 @@ function idsOf(entries: readonly JsonValue[], byLabel: boolean, byText: boolean)
   return ids;
 }
 
-/** A row's identity by its label when it has no id (never equal to an id's identity: "id:…"). */
+/**
+ * A row's identity by its label when it has no id (never equal to an id's identity: "id:…"), or
+ * without a label by the name it is written with ({"name": "Auth"}: red team, 12-06, such rows
+ * made the whole table one value), one identity with the label it is repaired to.
+ */
 function labelId(entry: JsonValue): string | undefined {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || Object.prototype.hasOwnProperty.call(entry, 'id')) return undefined;
-  const label = (entry as { label?: unknown }).label;
-  return typeof label === 'string' && label.trim() ? `label:${label}` : undefined;
+  const row = entry as Record<string, unknown>;
+  const named = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+  if (Object.prototype.hasOwnProperty.call(row, 'label')) return named(row.label) ? `label:${row.label as string}` : undefined;
+  const key = ROW_NAME_KEYS.find((k) => Object.prototype.hasOwnProperty.call(row, k) && named(row[k]));
+  return key === undefined ? undefined : `label:${row[key] as string}`;
 }
 
 function addRepeats(ids: readonly string[], repeated: Set<string>): void {

@@ -6,6 +6,7 @@
 // belongs ("key_decisions": "Use JWT"), a progress row without an id or a label. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
+import { ROW_NAME_KEYS } from './row-names.js';
 import { enumSlips } from './enum-slip.js';
 import { recordedText } from './format.js';
 import { isIsoInstant } from './instant.js';
@@ -330,8 +331,6 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
   return typed;
 }
 
-/** Where a progress_table row written without id and label says what it is, in order. */
-const ROW_NAME_KEYS = ['name', 'title', 'task', 'step', 'phase', 'description'] as const;
 
 /** The members a context_primer list's record names its entry by, in order: the path, the decision, the preference. */
 const ENTRY_KEYS: Record<(typeof PRIMER_LISTS)[number], readonly string[]> = {

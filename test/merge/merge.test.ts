@@ -281,6 +281,20 @@ describe('records policy', () => {
     expect(ids(value, 'progress_table')).toEqual(['planning', 'sprint-1', 'sprint-2']);
   });
 
+  it('rows written with a name and no id or label are known by it: edits of different rows and rows added on both sides merge (red team, 12-06)', () => {
+    const named = edit((d) => (d.progress_table = [{ name: 'Auth', status: 'in_progress' }, { name: 'DB schema', status: 'pending' }]));
+    const ours = edit((d) => (d.progress_table[0].status = 'complete'), named);
+    const theirs = edit((d) => {
+      d.progress_table[1].status = 'in_progress';
+      d.progress_table.push({ name: 'Cache', status: 'pending' });
+    }, named);
+    for (const [o, t] of [[ours, theirs], [theirs, ours]]) {
+      const { value, conflicts } = merge3(named, o!, t!);
+      expect(conflicts).toEqual([]);
+      expect((value as any).progress_table).toEqual([{ name: 'Auth', status: 'complete' }, { name: 'DB schema', status: 'in_progress' }, { name: 'Cache', status: 'pending' }]);
+    }
+  });
+
   it('a status one side only respelled (the printed fix, "done" for complete) beside the other side\'s change: the change stands; a reason after it is more than a spelling (red team, 12-06)', () => {
     const at = (status: string, row = 'in_progress') => edit((d) => {
       d.status = status;
