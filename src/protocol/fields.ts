@@ -70,6 +70,9 @@ const PROJECT_LOG: MergePolicy = LOG_APPEND('at', true);
 export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
   { pattern: 'created_at', policy: { kind: 'instant', pick: 'earliest' } },
+  // Each clone's own absolute path, written by the machine that saved (two machines starting one
+  // skill write two): the later save's, as a snapshot; doctor notes a path of another checkout (red team, 12-06).
+  { pattern: 'project_dir', policy: SNAPSHOT },
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
   // Spend each branch's sessions recorded; budget_usd and currency stay plain values.
   ...['cost.total_usd', 'cost.by_phase.*', 'cost.by_model.*', 'cost.tokens.*'].map((pattern) => ({ pattern, policy: COUNTER })),

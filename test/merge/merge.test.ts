@@ -281,6 +281,21 @@ describe('records policy', () => {
     expect(ids(value, 'progress_table')).toEqual(['planning', 'sprint-1', 'sprint-2']);
   });
 
+  it('project_dir written by two machines (each its own clone\'s path) takes the later save\'s, no conflict (red team, 12-06)', () => {
+    const at = (dir: string, saved: string) => edit((d) => {
+      d.project_dir = dir;
+      d.updated_at = saved;
+    });
+    for (const base of [BASE, undefined]) {
+      const [alice, bob] = [at('/home/alice/gtrack', '2026-03-04T10:00:00Z'), at('/Users/bob/gtrack', '2026-03-04T11:00:00Z')];
+      for (const [o, t] of [[alice, bob], [bob, alice]]) {
+        const { value, conflicts } = merge3(base, o!, t!);
+        expect(conflicts).toEqual([]);
+        expect((value as any).project_dir).toBe('/Users/bob/gtrack');
+      }
+    }
+  });
+
   it('rows written with a name and no id or label are known by it: edits of different rows and rows added on both sides merge (red team, 12-06)', () => {
     const named = edit((d) => (d.progress_table = [{ name: 'Auth', status: 'in_progress' }, { name: 'DB schema', status: 'pending' }]));
     const ours = edit((d) => (d.progress_table[0].status = 'complete'), named);
