@@ -716,7 +716,7 @@ describe('the driver with bad input, invoked directly', () => {
   });
 
   it('reports a file with many conflicts in one line: the first few, then how many more', async () => {
-    const set = (v: string) => changed((d) => Object.assign(d, { phase: `${v} phase`, step: `${v} step`, progress_summary: `${v} summary (PR 12)`, project: `${v}-project`, project_dir: `/work/${v}` }));
+    const set = (v: string) => changed((d) => Object.assign(d, { phase: `${v} phase`, step: `${v} step`, progress_summary: `${v} summary (PR 12)`, project: `${v}-project`, owner: `${v}-owner` }));
     const r = await runDriver({ base: good(), ours: set('ours'), theirs: set('theirs') });
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
