@@ -19,7 +19,10 @@ export function doneSinceBase(base: JsonValue | undefined, side: JsonValue | und
     return Array.isArray(v) ? v : [];
   };
   const inBase = new Map<string, number>();
-  for (const entry of log(base)) inBase.set(canonicalJson(entry), (inBase.get(canonicalJson(entry)) ?? 0) + 1);
+  for (const entry of log(base)) {
+    const key = canonicalJson(entry);
+    inBase.set(key, (inBase.get(key) ?? 0) + 1);
+  }
   const done = new Map<string, number>();
   for (const entry of log(side)) {
     const key = canonicalJson(entry);
