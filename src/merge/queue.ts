@@ -27,7 +27,7 @@
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
 import type { MergeContext, PathSegment, SideTimes } from './conflict.js';
-import { canonicalJson } from '../protocol/identity.js';
+import { canonicalJson, isJsonObject } from '../protocol/identity.js';
 import { compareStrings } from './json-value.js';
 import { actionWords, marksDone } from '../protocol/marked-done.js';
 import { unwrapped, wrapRequeued } from './requeued.js';
@@ -535,14 +535,11 @@ function resolveRegion(q: QueueSides, start: number, end: number, ours: readonly
  * conflicted). Objects only (a string is its text alone); the text itself kept by both.
  */
 function keyByKey(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[]): Hunk[] | null {
-  if (ours.length !== 1 || theirs.length !== 1) return null;
-  const [ho, ht] = [ours[0]!, theirs[0]!];
-  if (ho.start !== ht.start || ho.end !== ho.start + 1 || ht.end !== ho.end || ho.items.length !== 1 || ht.items.length !== 1) return null;
-  const isObject = (v: JsonValue): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const was = q.base[ho.start]!;
-  const [a, b] = [ho.items[0]!, ht.items[0]!];
-  const before = isObject(was) ? was : typeof was === 'string' ? { text: was } : null;
-  if (before === null || !isObject(a) || !isObject(b) || typeof before.text !== 'string' || a.text !== before.text || b.text !== before.text) return null;
+  const one = oneActionEdited(q, ours, theirs);
+  if (one === null) return null;
+  const { at, was, a, b } = one;
+  const before = isJsonObject(was) ? was : typeof was === 'string' ? { text: was } : null;
+  if (before === null || !isJsonObject(a) || !isJsonObject(b) || typeof before.text !== 'string' || a.text !== before.text || b.text !== before.text) return null;
   const same = (x: JsonValue | undefined, y: JsonValue | undefined) => (x === undefined || y === undefined ? x === y : canonicalJson(x) === canonicalJson(y));
   const merged: { [key: string]: JsonValue } = {};
   const keys = [...Object.keys(before), ...[...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !Object.hasOwn(before, k)).sort(compareStrings)];
@@ -554,7 +551,15 @@ function keyByKey(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[])
     else return null; // set two ways
     if (v !== undefined) Object.defineProperty(merged, key, { value: v, enumerable: true, writable: true, configurable: true });
   }
-  return [{ start: ho.start, end: ho.end, items: [merged] }];
+  return [{ start: at, end: at + 1, items: [merged] }];
+}
+
+/** The region is both sides' edit of one and the same action, each to one item: that action and the two items; else null. */
+function oneActionEdited(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[]): { at: number; was: JsonValue; a: JsonValue; b: JsonValue } | null {
+  if (ours.length !== 1 || theirs.length !== 1) return null;
+  const [ho, ht] = [ours[0]!, theirs[0]!];
+  if (ho.start !== ht.start || ho.end !== ho.start + 1 || ht.end !== ho.end || ho.items.length !== 1 || ht.items.length !== 1) return null;
+  return { at: ho.start, was: q.base[ho.start]!, a: ho.items[0]!, b: ht.items[0]! };
 }
 
 /**
@@ -608,14 +613,10 @@ function carryEdits(q: QueueSides, pieces: Piece[] | null): Piece[] | null {
  * unless the region is that and only that (red team, 12-06: it was a conflict).
  */
 function oneTick(q: QueueSides, ours: readonly Hunk[], theirs: readonly Hunk[]): Hunk[] | null {
-  if (ours.length !== 1 || theirs.length !== 1) return null;
-  const [ho, ht] = [ours[0]!, theirs[0]!];
-  if (ho.start !== ht.start || ho.end !== ho.start + 1 || ht.end !== ho.end || ho.items.length !== 1 || ht.items.length !== 1) return null;
-  const was = q.base[ho.start]!;
-  const [a, b] = [ho.items[0]!, ht.items[0]!];
-  if (!onlyTicks(a, was) || !onlyTicks(b, was)) return null;
-  const theirsStands = q.order === 'canonical' ? compareStrings(canonicalJson(b), canonicalJson(a)) < 0 : q.order === 'ours';
-  return [theirsStands ? ht : ho];
+  const one = oneActionEdited(q, ours, theirs);
+  if (one === null || !onlyTicks(one.a, one.was) || !onlyTicks(one.b, one.was)) return null;
+  const theirsStands = q.order === 'canonical' ? compareStrings(canonicalJson(one.b), canonicalJson(one.a)) < 0 : q.order === 'ours';
+  return [theirsStands ? theirs[0]! : ours[0]!];
 }
 
 const TICK_KEYS = new Set(['text', 'done', 'completed', 'status', 'state']);
@@ -623,7 +624,7 @@ const TICK_KEYS = new Set(['text', 'done', 'completed', 'status', 'state']);
 /** `now` is `was` ticked off and nothing more: its words the same, no key changed but the tick's. */
 function onlyTicks(now: JsonValue, was: JsonValue): boolean {
   if (!marksDone(now, was)) return false;
-  const rest = (v: JsonValue): string => (typeof v === 'object' && v !== null && !Array.isArray(v) ? canonicalJson(Object.fromEntries(Object.entries(v).filter(([k]) => !TICK_KEYS.has(k)))) : '{}');
+  const rest = (v: JsonValue): string => (isJsonObject(v) ? canonicalJson(Object.fromEntries(Object.entries(v).filter(([k]) => !TICK_KEYS.has(k)))) : '{}');
   return rest(now) === rest(was);
 }
 
