@@ -56,6 +56,17 @@ export function exactSum(base: string | undefined, ours: string, theirs: string)
 }
 
 /**
+ * Whether both sides' texts are one amount at or above base's, read exactly (past 2^53 one double
+ * holds several counts, so the doubles cannot say): the same spend on both sides.
+ */
+export function spentAlike(base: string | undefined, ours: string, theirs: string): boolean {
+  const aligned = alignedDecimals(base, ours, theirs);
+  if (!aligned) return false;
+  const [bb, oo, tt] = aligned.digits;
+  return oo === tt && oo >= bb;
+}
+
+/**
  * The text of a counter's sum, which no side holds, from the sides' texts of that counter (base
  * absent: undefined): exactSum's, where it is the sum the merge took (merge.ts adds the same
  * texts); else undefined, and JSON's text of the sum stands.

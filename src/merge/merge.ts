@@ -16,7 +16,7 @@ import { mergeLog } from './log.js';
 import { exactSuffixes, type ExactSuffixes, type LogSource } from './log-texts.js';
 import { mergeQueue } from './queue.js';
 import { doneSinceBase } from './requeued.js';
-import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, type CounterTexts, type Currencies } from './counter.js';
+import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCurrencies, mixesCurrencies, pastSafe, resetWhy, spentAlike, type CounterTexts, type Currencies } from './counter.js';
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
@@ -189,6 +189,17 @@ function summedCounter(exact: Exact, path: PathSegment[], base: JsonValue | unde
 }
 
 /**
+ * Each side's document saved at a time of its own (two `updated_at`s): where both raised a counter
+ * to the same value, that is two sessions, on two machines or one after the other on
+ * a rebase, each of which spent (a +1 run counter, a flat per-session cost). The same commit on
+ * both sides (a cherry-pick) carries one save's time on both, and counts once (red team, 12-06:
+ * `pull --rebase` and `pull` gave different totals, and both lost a session).
+ */
+function twoSaves(times: SideTimes): boolean {
+  return times.ours !== undefined && times.theirs !== undefined && times.ours !== times.theirs;
+}
+
+/**
  * jsonEqual, but -0 and 0 are two numbers, as they are two texts a reader sees (=== calls them
  * one): a side that turned one into the other changed the value, so its text is the merge.
  */
@@ -259,6 +270,10 @@ function mergeNode(
   }
   // An amount in one side's currency that would land in a document of another (counter.ts).
   if (currencies && isMoneyPath(policyPath) && mixesCurrencies(currencies, base, ours, theirs)) return ctx.conflict(path, base, ours, theirs, currenciesWhy(currencies));
+  // Both raised a counter to one value in saves of their own: two sessions that spent alike, both counted.
+  if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && twoSaves(times) && sameValue(ours, theirs) && policyFor(policyPath, extra).kind === 'counter' && spentAlike(...counterTexts(exact, path, base, ours, theirs))) {
+    return summedCounter(exact, path, base, ours, theirs);
+  }
   // A spend counter past 2^53: added on its digits, which equal doubles may differ in (checked only past 2^53).
   if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && pastSafe(base, ours, theirs) && policyFor(policyPath, extra).kind === 'counter') {
     return exactCounter(ctx, exact, path, base, ours, theirs);

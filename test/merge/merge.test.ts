@@ -469,6 +469,24 @@ describe('counter policy (cost spend)', () => {
     expect(cost(value)).toEqual({ ...COST, total_usd: 6.75, tokens: { input: 390, note: 'approx' }, updated_at: '2026-03-03T00:00:00Z' });
   });
 
+  it('counts both sessions that raised a counter to the same value in saves of their own; one save on both sides (a cherry-pick) once', () => {
+    // Red team 12-06: a +1 run counter and a flat per-session cost on two machines lost a session.
+    const session = (at: string) => edit((d) => ((d.updated_at = at), (d.cost.total_usd = 1.25), (d.cost.tokens.input = 60), (d.skill_state = { runs: 6 })), edit((d) => (d.skill_state = { runs: 5 }), base));
+    const rules = compileExtraLogs({ counters: ['skill_state.runs'] });
+    const before = edit((d) => (d.skill_state = { runs: 5 }), base);
+    for (const [o, t] of [[session('2026-03-02T10:00:00Z'), session('2026-03-02T11:30:00Z')], [session('2026-03-02T11:30:00Z'), session('2026-03-02T10:00:00Z')]]) {
+      const { value, conflicts } = merge3(before, o!, t!, rules);
+      expect(conflicts).toEqual([]);
+      expect([cost(value).total_usd, cost(value).tokens.input, (value as any).skill_state.runs]).toEqual([1.5, 110, 7]);
+    }
+    // The same save on both sides (one commit cherry-picked, then the branches merged): counted once.
+    const same = session('2026-03-02T10:00:00Z');
+    const picked = edit((d) => (d.step = 'review'), same);
+    const { value, conflicts } = merge3(before, picked, same, rules);
+    expect(conflicts).toEqual([]);
+    expect([cost(value).total_usd, cost(value).tokens.input, (value as any).skill_state.runs, (value as any).step]).toEqual([1.25, 60, 6, 'review']);
+  });
+
   it('writes no float noise: the sum rounded to the most decimals a side has', () => {
     const ours = spend((c) => ((c.by_phase.spec = 3.3), (c.by_model = { opus: 0.1 })));
     const theirs = spend((c) => ((c.by_phase.spec = 3.2), (c.by_model = { opus: 0.2, haiku: 1e-7 })));
