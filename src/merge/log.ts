@@ -83,13 +83,14 @@ function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
 /**
  * The side's entries beyond the base's count of each identity, in the side's order, and where
  * the side's block of them sits among the entries it kept (`keptBefore`/`keptAfter`: kept entries
- * outside `side`, the untouched head and tail): before every one, after every one, or undefined.
+ * outside `side`, the untouched head and tail): the ends its unanchored additions are at, in
+ * front of every one and/or behind; none where the side kept none to say.
  * An addition is anchored where it stands instead (`gap`: after the `gap`th of the merged kept
  * middle entries, `survivor` naming each base entry's place there, -1 when the merge drops it)
  * when it sits between entries the side kept, or where the side removed the base's first (last)
  * middle entry in front of (behind) all it kept: an entry inserted or edited there stays there.
  */
-function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean, survivor: (key: string, occurrence: number) => number): { added: Added[]; place?: Place } {
+function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean, survivor: (key: string, occurrence: number) => number): { added: Added[]; places: Place[] } {
   const seen = new Map<string, number>();
   const isKept: boolean[] = [];
   const gapAfter: number[] = [];
@@ -130,8 +131,9 @@ function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: R
       else blockElse = true;
     }
   });
-  const place = blockElse || blockFront === blockEnd ? undefined : blockFront ? 'front' : 'end';
-  return { added, place };
+  // (A side that added at both ends, say newer entries in front and older behind, says both.)
+  const places: Place[] = blockElse ? [] : [...(blockFront ? ['front' as const] : []), ...(blockEnd ? ['end' as const] : [])];
+  return { added, places };
 }
 
 /**
@@ -235,13 +237,16 @@ export function mergeLog(
   const fromTheirs = additions(t, b, baseCounts, head > 0, tail > 0, survivor);
   // Additions not anchored go where the sides put them (a newest-first log written oldest-first
   // grows at its end); the field's declared order decides only when the sides disagree or do not say.
-  const places = new Set([fromOurs.place, fromTheirs.place].filter((p) => p !== undefined));
+  const places = new Set([...fromOurs.places, ...fromTheirs.places]);
   const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
   const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
   // In time order: newest first in front, oldest first behind (entries between kept ones: below).
   // Sides at opposite ends: the log's own time direction, when it runs in time order (below).
-  const direction0 = places.size === 2 ? timeDirection(base, policy) : undefined;
-  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, direction0 ?? (place === 'front' ? -1 : 1));
+  let runs: { direction: 1 | -1 | undefined } | undefined;
+  const runsOf = (): 1 | -1 | undefined => (runs ??= { direction: logDirection(base, ours, theirs, policy) }).direction;
+  const direction0 = places.size === 2 ? runsOf() : undefined;
+  const firstKept = head > 0 ? base[0] : (kept[0]?.entry ?? (tail > 0 ? base[base.length - tail] : undefined));
+  const keptTime = firstKept === undefined ? undefined : logEntryTime(firstKept, policy);
 
   // Each added copy's gap: -1 the front block, kept.length + 1 the end block; a copy both sides
   // added in different places takes the earlier, whichever side is ours.
@@ -250,14 +255,16 @@ export function mergeLog(
   // log, the other logged a new one behind): each record goes to the end its time puts it at
   // beside the first entry kept, when the log runs in time order and both say when; else to the
   // field's usual end. Decided by the record, never by which side is ours.
-  const firstKept = head > 0 ? base[0] : (kept[0]?.entry ?? (tail > 0 ? base[base.length - tail] : undefined));
-  const firstTime = direction0 === undefined || firstKept === undefined ? undefined : logEntryTime(firstKept, policy);
+  const firstTime = direction0 === undefined ? undefined : keptTime;
   const blockOf = (k: Added): number => {
     const t = firstTime === undefined ? undefined : logEntryTime(k.entry, policy);
     return t === undefined ? blockGap : direction0! * (t - firstTime!) < 0 ? -1 : kept.length + 1;
   };
   // An entry anchored in front of every kept one (or behind) where the block goes too is in the block: one run, in time order.
   const gapOf = (k: Added): number => (k.gap === undefined ? blockOf(k) : (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
+  // Both sides' additions as one list, the block's entries in one run (blockRun).
+  const inBlock = (): Added[] => [...oursAdded, ...theirsAdded].filter((k) => gapOf(k) === blockGap);
+  const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, direction0 ?? blockRun(place, keptTime, inBlock(), policy) ?? runsOf() ?? (place === 'front' ? -1 : 1));
   const [oursCopies, theirsCopies] = [copiesByKey(oursAdded), copiesByKey(theirsAdded)];
   const copyNumber = new Map<string, number>();
   const placed = added.map((item) => {
@@ -277,7 +284,7 @@ export function mergeLog(
     else byGap.set(p.gap, [p]);
   }
   // Entries both sides put between the same two kept ones: in the time order the base's entries are in (stable: ties and untimed as above).
-  const direction = byGap.size > 1 || !byGap.has(blockGap) ? timeDirection(base, policy) : undefined;
+  const direction = byGap.size > 1 || !byGap.has(blockGap) ? runsOf() : undefined;
   if (direction !== undefined)
     for (const [g, list] of byGap) {
       if (g === -1 || g === kept.length + 1 || list.length < 2) continue;
@@ -320,6 +327,37 @@ export function mergeLog(
   putAdded(kept.length + 1);
   if (suffixes) ctx.logSource({ path: [...path], value: merged, entries: sources });
   return merged;
+}
+
+/**
+ * The time direction of one block of additions at one end, by their times beside the first kept
+ * entry's: new entries in front run newest first, behind oldest first (a log growing at that
+ * end); entries all older than the kept ones (an old entry edited, one restored) the other way,
+ * so they meet the kept ones in time order. Undefined where the times do not say.
+ */
+function blockRun(place: Place, keptTime: number | undefined, added: readonly Added[], policy: LogPolicy): 1 | -1 | undefined {
+  if (keptTime === undefined) return undefined;
+  let [newer, older] = [false, false];
+  for (const k of added) {
+    const t = logEntryTime(k.entry, policy);
+    if (t !== undefined && t > keptTime) newer = true;
+    if (t !== undefined && t < keptTime) older = true;
+  }
+  if (newer === older) return undefined;
+  return (place === 'front') === newer ? -1 : 1;
+}
+
+/**
+ * The direction the base's entries run in time; where the base cannot say (no two times), the
+ * one the sides' logs run in, each that says, where they agree. A rebase replays a branch one
+ * commit at a time, so its base is often a log of one (red team, 12-06: a rebased `done` put the
+ * other machine's older entries in front of it, where a merge of the same commits did not).
+ */
+function logDirection(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], policy: LogPolicy): 1 | -1 | undefined {
+  const own = timeDirection(base, policy);
+  if (own !== undefined) return own;
+  const [o, t] = [timeDirection(ours, policy), timeDirection(theirs, policy)];
+  return o === undefined ? t : t === undefined || t === o ? o : undefined;
 }
 
 /** -1 where the log's first and last timed entries say it is newest first, 1 where oldest first; undefined where they do not say. */

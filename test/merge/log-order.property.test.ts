@@ -92,8 +92,8 @@ describe('a newest-first log merged keeps its order', () => {
           // Base entries at even hours (2, 4, ...): the sides add at odd ones, between them or in front.
           const base = newestFirst(Array.from({ length: c.base }, (_, i) => ({ text: `r${i}`, at: hour(2 * (i + 1)) })));
           const adds = c.added.map((h) => ({ text: `n${h}`, at: hour(h % 2 ? h : h + 1 > 23 ? 23 : h + 1) }));
-          // (Not behind every base entry: an entry one branch puts behind and the other in front is left to the field's order.)
-          const unique = adds.filter((e, i) => adds.findIndex((x) => x.at === e.at) === i && (c.base === 0 || e.at > hour(2)));
+          // Behind every base entry too: each where its time puts it, whatever the other side put in front (red team 12-06).
+          const unique = adds.filter((e, i) => adds.findIndex((x) => x.at === e.at) === i);
           const side = (edits: number[], mine: boolean, by: string) =>
             newestFirst([...base.map((e, i) => (edits.includes(i) ? { ...e, text: `${e.text} fixed by ${by}` } : e)), ...unique.filter((_, i) => c.split[i] === mine)]);
           const [ours, theirs] = [side(c.oursEdits, true, 'ours'), side(c.theirsEdits, false, 'theirs')];

@@ -205,6 +205,17 @@ describe('log policy', () => {
     expect((value as any).eval_scores).toEqual([{ rubric: 'new', score: 1 }]);
   });
 
+  it('places each side\'s additions by time beside a base log of one entry, as its sides run (a rebase step: red team 12-06)', () => {
+    // A rebase replays `done` onto the other machine's log: the base holds the one entry before it.
+    const ours = edit((d) => d.recently_done.push({ at: '2026-02-28T10:00:00Z', action: 'a2' }, { at: '2026-02-27T10:00:00Z', action: 'a1' }));
+    const theirs = edit((d) => d.recently_done.unshift({ at: '2026-03-02T10:00:00Z', action: 'b2' }));
+    for (const [o, t] of [[ours, theirs], [theirs, ours]]) {
+      const { value, conflicts } = merge3(BASE, o!, t!);
+      expect(conflicts).toEqual([]);
+      expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['b2', 'zero', 'a2', 'a1']);
+    }
+  });
+
   it('puts additions in front, newest first, for newest-first logs (recently_done)', () => {
     const ours = edit((d) => d.recently_done.unshift({ at: '2026-03-02T10:00:00Z', action: 'ours' }));
     const theirs = edit((d) => d.recently_done.unshift({ at: '2026-03-02T11:00:00Z', action: 'theirs' }, { at: '2026-03-02T08:00:00Z', action: 'early' }));
