@@ -5,15 +5,17 @@ import { actionWords, markedDone, marksDone } from '../../src/protocol/marked-do
 
 describe('a leading "[DONE]" or "(done)" marks an action done', () => {
   const ticked = ['[DONE] Write tests', '[Done] Write tests', '[done] Write tests', '(done) Write tests', '(DONE) Write tests', '- [DONE] Write tests', '  (Done) Write tests'];
+  // The past tense as people also write it: `[completed] …`, `Completed: …` (helper note, 12-06).
+  const completed = ['[completed] Write tests', '[COMPLETED] Write tests', '(Completed) Write tests', 'Completed: Write tests', 'COMPLETED — Write tests'];
 
-  it.each(ticked)('%s is done, its words "Write tests"', (text) => {
+  it.each([...ticked, ...completed])('%s is done, its words "Write tests"', (text) => {
     expect(markedDone(text)).toBe(true);
     expect(markedDone({ text })).toBe(true);
     expect(actionWords(text)).toBe('Write tests');
     expect(marksDone(text, 'Write tests')).toBe(true);
   });
 
-  it.each(['(done when CI is green) Write tests', '[DONE?] Write tests', '[done]Write tests', '(done)', 'Write tests [DONE', 'Write (done) tests', '[not done] Write tests', '(undone) Write tests'])('%s is not done', (text) => {
+  it.each(['(done when CI is green) Write tests', '[DONE?] Write tests', '[done]Write tests', '(done)', 'Write tests [DONE', 'Write (done) tests', '[not done] Write tests', '(undone) Write tests', '[completed?] Write tests', 'Completed tests need review', '(complete) Write tests', 'Complete: Write tests'])('%s is not done', (text) => {
     expect(markedDone(text)).toBe(false);
   });
 
