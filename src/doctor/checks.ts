@@ -11,6 +11,7 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import { readable, type Loaded } from '../read/load.js';
 import { repairReason } from '../read/repair.js';
 import { repairPlan } from '../protocol/repairable.js';
+import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
@@ -205,7 +206,8 @@ const comparable = (text: string) => text.replace(/\\/g, '/').toLowerCase();
 
 /** One generated_files entry resolved against the work tree. */
 export interface GeneratedTarget {
-  index: number;
+  /** The entry's JSON path (`context_primer.generated_files[2]`, or a top-level `generated_files[0]`). */
+  path: string;
   entry: string;
   target: EntryTarget;
   /** For a literal path: its repo-relative form (null when it points outside the repo). */
@@ -221,7 +223,7 @@ const targetsOf = new WeakMap<Checkpoint, { root: string; targets: GeneratedTarg
  * `entries`: what each entry text resolved to in this run, shared by the checkpoints of one
  * run (they often list the same files); never kept across runs, as files come and go.
  */
-export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>> = new Map(), exists: Exists = existsIn(root)): GeneratedTarget[] {
+export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry'>> = new Map(), exists: Exists = existsIn(root)): GeneratedTarget[] {
   const known = targetsOf.get(cp);
   if (known?.root === root) return known.targets;
   const targets = readTargets(cp, root, entries, exists);
@@ -229,9 +231,10 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
   return targets;
 }
 
-function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'index' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
-  const files = cp.context_primer?.generated_files;
-  if (!Array.isArray(files)) return [];
+function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
+  // context_primer's list, then one written at the top level: each entry checked alike, under its own path.
+  const files = listEntries(cp, 'generated_files');
+  if (!files.length) return [];
   const fromDir = fromProjectDir(cp, root);
   const sub = projectSubfolder(cp, root);
   // The top has it: a file or folder there, or a pattern's match (a path with brackets may be either).
@@ -242,9 +245,9 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
     return rel !== null && existsRel(rel);
   };
   const dir = fromDir ? comparable(cp.project_dir) : '';
-  return files.flatMap((entry, index) => {
+  return files.flatMap(({ path, entry }) => {
     if (typeof entry !== 'string') return [];
-    // "src/a.ts, src/b.ts": each part is checked, under the entry's index and text; so is each file prose names.
+    // "src/a.ts, src/b.ts": each part is checked, under the entry's path and text; so is each file prose names.
     const parts = entryParts(entry, exists);
     const prose = parts.length === 1 ? proseParts(entry, exists) : null;
     return (prose ?? parts).map((part) => {
@@ -256,7 +259,7 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
         const target = mapped ? inCheckout(parsed, mapped) : parsed;
         entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
       }
-      return { index, entry, ...resolved, ...(prose ? { prose: true as const } : {}) };
+      return { path, entry, ...resolved, ...(prose ? { prose: true as const } : {}) };
     });
   });
 }
@@ -502,8 +505,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A file an entry lists is judged under it, whatever prose elsewhere names it too.
   const listed = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null && !t.prose ? [t.rel] : [])));
   const reported = new Set<string>();
-  for (const { index, entry, target, rel, prose } of targets) {
-    const path = `context_primer.generated_files[${index}]`;
+  for (const { path, entry, target, rel, prose } of targets) {
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
@@ -831,10 +833,14 @@ function reconcileSkill(cp: Checkpoint, rel: string | undefined): string | null 
   return typeof cp.skill === 'string' && isSkillName(cp.skill) ? cp.skill : null;
 }
 
+/** verified_for_sha under skill_state, and one written at the top level: each judged alike, under its own path. */
 export async function checkVerifiedSha(cp: Checkpoint, evidence: Evidence): Promise<Finding[]> {
-  const value = cp.skill_state?.verified_for_sha;
+  return (await Promise.all(fieldPlaces(cp, 'verified_for_sha').map(({ path, value }) => checkVerifiedValue(cp, path, value, evidence)))).flat();
+}
+
+async function checkVerifiedValue(cp: Checkpoint, path: string, value: unknown, evidence: Evidence): Promise<Finding[]> {
   if (typeof value !== 'string' || !value.trim() || !evidence.history) return [];
-  const base = { check: 'verified_for_sha', skill: cp.skill, path: 'skill_state.verified_for_sha' } as const;
+  const base = { check: 'verified_for_sha', skill: cp.skill, path } as const;
   // Hand-written values wrap the sha in prose ("release-v1 (pre-commit; base e5ea561)").
   const sha = commitToken(value);
   if (sha === null) return [{ ...base, level: 'info', message: `verified_for_sha ${quoted(value)} holds no commit id; not checked` }];

@@ -9,6 +9,7 @@ import { removes } from '../git/renames.js';
 import { quoted, shown } from '../one-line.js';
 import { globMatcher } from '../glob.js';
 import type { Checkpoint } from '../protocol/types.js';
+import { listEntries, type ListEntry } from '../protocol/field-places.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
@@ -289,11 +290,12 @@ interface Seen {
  * Where checkTipFiles looks for a checkpoint's generated_files in a tip: the repo-relative paths
  * its entries may name (`looked`), and the folders (`dirs`) that hold the literal ones.
  */
-function tipLookups(root: string, cp: Checkpoint): { entries: unknown[]; direct: (p: string) => string; looked: string[]; sub: string | null; dirs: string[] } {
-  const entries = Array.isArray(cp.context_primer?.generated_files) ? cp.context_primer.generated_files : [];
+function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direct: (p: string) => string; looked: string[]; sub: string | null; dirs: string[] } {
+  // context_primer's list, then one written at the top level, as the work tree's check reads them.
+  const entries = listEntries(cp, 'generated_files');
   const direct = fromProjectDir(cp, root) ?? ((p: string) => p);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
-  const candidates = entries.flatMap((e) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
+  const candidates = entries.flatMap(({ entry: e }) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
   const looked = [...new Set(candidates.flatMap((c) => {
     const r = repoRelative(root, direct(c));
     return r === null || r.split('/').includes('..') ? [] : [r];
@@ -323,16 +325,16 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
   const reported = new Set<string>();
-  const parts = entries.flatMap((entry, index) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, index })) : []));
+  const parts = entries.flatMap(({ path, entry }) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, path, entry })) : []));
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
   const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string }[] = [];
-  for (const { part, index } of parts) {
+  for (const { part, path, entry } of parts) {
     const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind === 'pattern') {
-      out.push(...(await tipPatternGone(root, history, tip, commits, target, `context_primer.generated_files[${index}]`, mapped, { ...base, where })));
-      patterns.push({ target, path: `context_primer.generated_files[${index}]` });
+      out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
+      patterns.push({ target, path });
       continue;
     }
     if (target.kind !== 'path') continue;
@@ -340,11 +342,10 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     // A file two entries name is one finding, under the first (as in the work tree's check).
     if (file === null || reported.has(file)) continue;
     reported.add(file);
-    const path = `context_primer.generated_files[${index}]`;
     // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
-    if (!inTip(file) && goneNote(entries[index] as string) !== null) continue;
+    if (!inTip(file) && goneNote(entry) !== null) continue;
     // "docs/api.md — to write": not made yet, as the entry says, unless a pushed commit removed it.
-    if (!inTip(file) && !touched.has(file) && plannedNote(entries[index] as string) !== null) continue;
+    if (!inTip(file) && !touched.has(file) && plannedNote(entry) !== null) continue;
     if (!inTip(file)) {
       // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
       // tip holds a file under it, and the push removed it when a pushed commit changed one under it.

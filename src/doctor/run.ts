@@ -14,6 +14,7 @@ import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, chec
 import { savedWithoutZone } from './instants.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
+import { fieldPlaces } from '../protocol/field-places.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
 import { fetchHealth } from './online.js';
 import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
@@ -80,11 +81,10 @@ async function peeledRanges(root: string, history: GitHistory | null, ranges: re
 
 /** The commit names verified_for_sha values hold, to look up while the walk runs. */
 function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
-  return checkpoints.flatMap((cp) => {
-    const value = cp.skill_state?.verified_for_sha;
+  return checkpoints.flatMap((cp) => fieldPlaces(cp, 'verified_for_sha').flatMap(({ value }) => {
     const token = typeof value === 'string' && value.trim() ? commitToken(value) : null;
     return token === null ? [] : [token];
-  });
+  }));
 }
 
 /** `file` (under `root`) relative to it, `/`-separated: the plain prefix cut when it is one, as path.relative gives. */
