@@ -13,6 +13,7 @@ import { quoted } from '../one-line.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
+import { FIELD_HOMES, homedField, topLevelMessage } from './field-places.js';
 
 export { isIsoInstant, joinPath };
 
@@ -88,6 +89,14 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
     const meant = near !== null && fitsProtocolField(near, doc[key]) ? near : null;
     // Advice: a project may keep a field of its own by that name (update --allow-new-field), and no push gate fails on it.
     if (meant !== null) warnings.push({ level: 'warning', path: joinPath('', key), message: `unknown top-level field ${quoted(key)}; did you mean ${meant}?`, advice: true });
+  }
+
+  // generated_files or verified_for_sha written at the top level (field-places.ts): doctor checks
+  // it there too, but the protocol's readers look in its home. Advice for a field the protocol
+  // itself does not name there.
+  for (const key of Object.keys(doc)) {
+    const field = homedField(key);
+    if (field !== null) warnings.push({ level: 'warning', path: key, message: topLevelMessage(field), ...(FIELD_HOMES[field].protocol ? {} : { advice: true as const }) });
   }
 
   // Cross-field rules: what a schema cannot compare or count.

@@ -540,6 +540,28 @@ describe('warnings', () => {
     expectNoWarning(with_({ status: 'in_progress', blockers: [blocker] }), 'blockers[0]');
   });
 
+  it('generated_files at the top level: a warning naming context_primer.generated_files (red team B02)', () => {
+    const files = ['src/auth.ts (PR 12)', 'docs/**/*.md', 'docs/api.md — to write'];
+    const message = /^written at the top level; the protocol keeps generated_files under context_primer, where a resuming session reads it: move it to context_primer\.generated_files \(doctor checks it in either place\)$/;
+    expectWarning(with_({ generated_files: files }), 'generated_files', message);
+    // Beside the primer's own list, written as one string, or in a file without a primer: said all the same.
+    expectWarning(with_({ generated_files: 'src/a.ts, src/b.ts' }), 'generated_files', message);
+    expectWarning(with_({ status: 'complete', generated_files: files }, ['context_primer']), 'generated_files', message);
+    expect(warningLevel(at(run(with_({ generated_files: files })).warnings, 'generated_files')[0]!)).toBe('warning');
+    expectNoWarning(base(), 'generated_files');
+  });
+
+  it('verified_for_sha at the top level: advice naming skill_state.verified_for_sha (no protocol field: never fails --strict)', () => {
+    const { errors, warnings } = run(with_({ verified_for_sha: 'release-v2 (base e5ea561)', skill_state: { pass_threshold: 6.0 } }));
+    expect(errors).toEqual([]);
+    const found = at(warnings, 'verified_for_sha');
+    expect(found.map((w) => [w.message, warningLevel(w)])).toEqual([
+      ["written at the top level; the protocol keeps a skill's own state under skill_state: move it to skill_state.verified_for_sha (doctor checks it in either place)", 'advice'],
+    ]);
+    expectNoWarning(with_({ skill_state: { verified_for_sha: 'e5ea561' } }), 'verified_for_sha');
+    expectNoWarning(with_({ skill_state: { verified_for_sha: 'e5ea561' } }), 'skill_state.verified_for_sha');
+  });
+
   it('warnings never make a file invalid', () => {
     const noisy = with_({ status: 'complete', blockers: [{ id: 'b', description: 'd', needs: 'user_decision', blocking: 'nope' }], cost: { total_usd: 9, budget_usd: 1 } });
     const { errors, warnings } = run(noisy, { sizeBytes: 99_999 });
