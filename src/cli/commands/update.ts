@@ -5,6 +5,7 @@ import { CLI_SPELLING } from '../../protocol/op-spelling.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
 import { memberSlip } from '../../protocol/member-slip.js';
+import { FIELD_HOMES, homedField, whyHome } from '../../protocol/field-places.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject, JsonValue } from '../../protocol/types.js';
@@ -80,6 +81,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   for (const line of typeNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (rotationSkipped !== undefined) ctx.out.err(`checkpoint: note: not auto-rotated although over ${MAX_FILE_BYTES / 1024} KiB: ${rotationSkipped}`);
+  // Written as asked, never moved: said where the protocol keeps it (the validator's warning about it says the same).
+  const topLevel = topLevelNotes(ops);
+  for (const line of topLevel.values()) ctx.out.err(`checkpoint: note: ${line}`);
   // As every write does (an atomic rename never writes through a link): said, since git shows a type change.
   const link = result.replacedLink;
   if (link !== undefined) ctx.out.err(`checkpoint: note: ${display(root, result.path)} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
@@ -90,8 +94,22 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   ctx.out.out(`✓ ${created ? 'created' : 'updated'} ${display(root, result.path)} (${ops.length} change${ops.length === 1 ? '' : 's'})`);
   if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
-  for (const w of warnings) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
+  for (const w of warnings) if (!topLevel.has(w.path)) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
   return 0;
+}
+
+/**
+ * One note per field kept one level down that an op writes at the top level (`--generated_files+=a.ts`,
+ * field-places.ts), by the field's path: the place the protocol keeps it, and the op that writes there.
+ */
+function topLevelNotes(ops: readonly UpdateOp[]): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const op of ops) {
+    const field = homedField(op.path[0]!);
+    if (field === null || notes.has(field)) continue;
+    notes.set(field, `${field} is written at the top level, as asked; ${whyHome(field)}: ${op.spelling.op(`${FIELD_HOMES[field].home}.${op.path.join('.')}`, op.mode, '…', 'text')}`);
+  }
+  return notes;
 }
 
 /**
