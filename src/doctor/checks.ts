@@ -19,7 +19,7 @@ import { mayPrecedeUnzonedSave, queuedAt, toSeconds, UNZONED_SAVE } from './inst
 import { descendsFrom } from './after.js';
 import { actionLandings, findLandings, WAITS_ON, workRefs } from './landed.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -239,24 +239,25 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
   const sub = projectSubfolder(cp, root);
   // The top has it: a file or folder there, or a pattern's match (a path with brackets may be either).
   const atTop = (rel: string) => existsRel(rel) || (hasGlob(rel) && matchGlob(root, rel, 1).files.length > 0);
-  const mapped = fromDir || sub !== null ? inProjectFolder(cp, root, atTop) : null;
+  const mapped = inProjectFolder(cp, root, atTop);
   const exists = (p: string) => {
-    const rel = repoRelative(root, mapped ? mapped(p) : p);
+    const rel = repoRelative(root, mapped(p));
     return rel !== null && existsRel(rel);
   };
   const dir = fromDir ? comparable(cp.project_dir) : '';
+  const [ownName] = projectNames(cp, root);
   return files.flatMap(({ path, entry }) => {
     if (typeof entry !== 'string') return [];
     // "src/a.ts, src/b.ts": each part is checked, under the entry's path and text; so is each file prose names.
     const parts = entryParts(entry, exists);
     const prose = parts.length === 1 ? proseParts(entry, exists) : null;
     return (prose ?? parts).map((part) => {
-      // An entry naming project_dir, or read from a package's folder, reads differently per checkpoint: kept apart by it.
-      const key = (fromDir && comparable(part).includes(dir)) || sub !== null ? `${cp.project_dir}\0${part}` : part;
+      // An entry naming project_dir or its folder's name, or read from a package's folder, reads differently per checkpoint: kept apart by it.
+      const key = (fromDir && comparable(part).includes(dir)) || sub !== null || (ownName !== undefined && part.includes(ownName)) ? `${cp.project_dir}\0${part}` : part;
       let resolved = entries.get(key);
       if (!resolved) {
         const parsed = parseEntry(part, exists);
-        const target = mapped ? inCheckout(parsed, mapped) : parsed;
+        const target = inCheckout(parsed, mapped);
         entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
       }
       return { path, entry, ...resolved, ...(prose ? { prose: true as const } : {}) };
@@ -270,18 +271,51 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
  * lists its files from its own folder ("src/index.ts", "gen/*.ts"), a relative path or pattern read
  * from that folder unless the top has it (`atTop`, repo-relative: a file or folder there, a
  * pattern's match). A path gone from both is the package's too, so its deletion is looked for
- * there; one already written from the top ("packages/app/src/x.ts") stays as written. The work
- * tree's check and a pushed tip's read entries alike, each `atTop` asking its own tree.
+ * there; one already written from the top ("packages/app/src/x.ts") stays as written. Last, a
+ * path written from the folder above the project ("demo/src/a.ts", projectNames) reads without
+ * that name when only the rest is there: a real folder named so, holding the path or its folder
+ * (a file deleted from it), is taken as written. The work tree's check and a pushed tip's read
+ * entries alike, each `atTop` asking its own tree.
  */
 export function inProjectFolder(cp: Checkpoint, root: string, atTop: (rel: string) => boolean): (path: string) => string {
   const fromDir = fromProjectDir(cp, root);
   const sub = projectSubfolder(cp, root);
+  const names = projectNames(cp, root);
   const inSub = (p: string) => {
     if (sub === null || isAbsolute(p)) return p;
     const rel = repoRelative(root, p);
     return rel === null || rel.startsWith(`${sub}/`) || atTop(rel) ? p : `${sub}/${rel}`;
   };
-  return (p) => inSub(fromDir ? fromDir(p) : p);
+  const read = (p: string) => inSub(fromDir ? fromDir(p) : p);
+  const there = (p: string) => {
+    const rel = repoRelative(root, p);
+    return rel !== null && atTop(rel);
+  };
+  return (p) => {
+    const asWritten = read(p);
+    const rest = underProjectName(p, names);
+    if (rest === null || there(asWritten) || there(folderOf(asWritten))) return asWritten;
+    const inner = read(rest);
+    return there(inner) ? inner : asWritten;
+  };
+}
+
+/** The folder a path or pattern lies in ("demo/src" of "demo/src/a.ts", "demo/src/*.ts", "demo/src/gen/"). */
+function folderOf(path: string): string {
+  if (hasGlob(path)) return globBase(path);
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.slice(0, Math.max(trimmed.lastIndexOf('/'), 0));
+}
+
+/**
+ * The names of the project's folder an entry may start with when written from the folder above
+ * it (underProjectName): project_dir's last name (either slash) and this checkout's folder's.
+ */
+export function projectNames(cp: Checkpoint, root: string): string[] {
+  const written = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/[\\/]+$/, '') : '';
+  const own = written.slice(Math.max(written.lastIndexOf('/'), written.lastIndexOf('\\')) + 1);
+  // A drive ("C:"), a home ("~") or a dot folder names no project folder.
+  return [...new Set([own, basename(root)])].filter((n) => n && !/^(?:\.\.?|~|[A-Za-z]:)$/.test(n) && !n.includes('\0'));
 }
 
 /** project_dir when it names a folder inside this repository below its top (a monorepo's package), repo-relative; else null. */

@@ -47,6 +47,18 @@ const WILDCARDS = /[*?]/;
  * `src/x.ts::Foo`), a name after one colon (`src/x.ts:main()`), a symbol anchor (`src/x.ts#Foo.bar`).
  */
 const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|[:#]L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})(?:::\S+|(?:#[\w$.~-]+|:[A-Za-z_$][\w$.~-]*)(?:\([^()]*\))?))$/;
+/**
+ * The rest of a relative path written from the folder above the project, the project's own
+ * folder name first ("demo/src/a.ts", project demo): "src/a.ts" when the first name is one of
+ * `names`; else null. Which reading holds is the tree's to say (inProjectFolder).
+ */
+export function underProjectName(path: string, names: readonly string[]): string | null {
+  const text = path.startsWith('./') ? path.slice(2) : path;
+  const slash = text.indexOf('/');
+  if (slash <= 0 || slash === text.length - 1 || !names.includes(text.slice(0, slash))) return null;
+  return text.slice(slash + 1);
+}
+
 /** Braces expand to at most this many paths: a hostile "{a,b}{a,b}..." must not explode. */
 const MAX_EXPANSION = 256;
 

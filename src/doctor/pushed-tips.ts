@@ -13,9 +13,9 @@ import { listEntries, type ListEntry } from '../protocol/field-places.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectSubfolder, repoRelative, type Untracked } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectNames, projectSubfolder, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, type EntryTarget } from './entries.js';
+import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
@@ -290,13 +290,16 @@ interface Seen {
  * Where checkTipFiles looks for a checkpoint's generated_files in a tip: the repo-relative paths
  * its entries may name (`looked`), and the folders (`dirs`) that hold the literal ones.
  */
-function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direct: (p: string) => string; looked: string[]; sub: string | null; dirs: string[] } {
+function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direct: (p: string) => string; looked: string[]; sub: string | null; named: boolean; dirs: string[] } {
   // context_primer's list, then one written at the top level, as the work tree's check reads them.
   const entries = listEntries(cp, 'generated_files');
   const direct = fromProjectDir(cp, root) ?? ((p: string) => p);
+  const names = projectNames(cp, root);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
   const candidates = entries.flatMap(({ entry: e }) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
-  const looked = [...new Set(candidates.flatMap((c) => {
+  // One written from the folder above the project ("demo/src/a.ts") may name its rest (inProjectFolder).
+  const rests = candidates.flatMap((c) => underProjectName(c, names) ?? []);
+  const looked = [...new Set([...candidates, ...rests].flatMap((c) => {
     const r = repoRelative(root, direct(c));
     return r === null || r.split('/').includes('..') ? [] : [r];
   }))];
@@ -304,7 +307,7 @@ function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direc
   const sub = projectSubfolder(cp, root);
   const paths = looked.filter((r) => !hasGlob(r));
   const rels = sub === null ? paths : [...paths, ...paths.map((r) => `${sub}/${r}`)];
-  return { entries, direct, looked, sub, dirs: [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))] };
+  return { entries, direct, looked, sub, named: rests.length > 0, dirs: [...new Set(rels.map((r) => posix.dirname(r)).map((d) => (d === '.' ? '' : d)))] };
 }
 
 /**
@@ -314,9 +317,9 @@ function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direc
  */
 async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees, tip: string, cp: Checkpoint, rel: string, seen: Seen, touched: ReadonlySet<string>, where: string): Promise<Finding[]> {
   const { commits } = seen;
-  const { entries, direct, looked, sub, dirs } = tipLookups(root, cp);
+  const { entries, direct, looked, sub, named, dirs } = tipLookups(root, cp);
   const tree = dirs.length ? await trees.filesIn(tip, dirs) : new Map<string, string>();
-  const mapped = sub === null ? direct : inProjectFolder(cp, root, await atTipTop(history, tip, tree, looked));
+  const mapped = sub === null && !named ? direct : inProjectFolder(cp, root, await atTipTop(history, tip, tree, looked));
   const inTip = (p: string) => {
     const r = repoRelative(root, mapped(p));
     return r !== null && tree.has(r);
@@ -509,7 +512,8 @@ async function tipPatternGone(root: string, history: GitHistory, tip: string, co
 /**
  * For a package's checkpoint kept at the top (inProjectFolder): whether the tip holds a
  * repo-relative path at the top, as the work tree's check asks its own: a file (`tree`, the tip's
- * listing of the candidates' folders), a folder with a file under it, or a pattern's match.
+ * listing of the candidates' folders), a folder with a file under it (a candidate's own folder: one
+ * with a file in it), or a pattern's match.
  */
 async function atTipTop(history: GitHistory, tip: string, tree: ReadonlyMap<string, string>, looked: readonly string[]): Promise<(rel: string) => boolean> {
   const deeper = looked.flatMap((r) => (tree.has(r) ? [] : [hasGlob(r) ? globBase(r) : r]));
@@ -518,7 +522,7 @@ async function atTipTop(history: GitHistory, tip: string, tree: ReadonlyMap<stri
   return (rel) => {
     if (tree.has(rel)) return true;
     const folder = `${rel.replace(/\/+$/, '')}/`;
-    if (below.some((p) => p.startsWith(folder))) return true;
+    if (below.some((p) => p.startsWith(folder)) || [...tree.keys()].some((p) => p.startsWith(folder))) return true;
     if (!hasGlob(rel)) return false;
     let re = tests.get(rel);
     if (re === undefined) tests.set(rel, (re = globMatcher(rel)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote, proseParts } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -582,5 +582,23 @@ describe('a list joined by " + " or trailing off (red team, 12-06)', () => {
     ['src/a.ts+src/b.ts', ['src/a.ts+src/b.ts']],
   ])('%s -> %j', (entry, parts) => {
     expect(entryParts(entry, none)).toEqual(parts);
+  });
+});
+
+describe('a path written from the folder above the project (red team B04)', () => {
+  it.each([
+    ['demo/src/a.ts', ['demo'], 'src/a.ts'],
+    ['./demo/src/a.ts', ['demo', 'w'], 'src/a.ts'],
+    ['w/docs/', ['demo', 'w'], 'docs/'],
+    ['demo/src/*.ts', ['demo'], 'src/*.ts'],
+    // Not the project's name, no rest, or no folder at all: as written.
+    ['demos/src/a.ts', ['demo'], null],
+    ['Demo/src/a.ts', ['demo'], null],
+    ['demo/', ['demo'], null],
+    ['demo', ['demo'], null],
+    ['/Users/bob/code/demo/src/a.ts', ['demo'], null],
+    ['src/demo/a.ts', ['demo'], null],
+  ])('%s (names %j) -> %s', (path, names, rest) => {
+    expect(underProjectName(path, names)).toBe(rest);
   });
 });

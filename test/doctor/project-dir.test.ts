@@ -72,3 +72,30 @@ describe('a package checkpoint kept at the top of a monorepo (red team, 12-05)',
     expect(target!.target).toEqual({ kind: 'pattern', text: 'gen/*.ts', alternatives: ['packages/app/gen/*.ts'] });
   });
 });
+
+describe('an entry written from the folder above the project, its name first (red team B04)', () => {
+  const rels = (projectDir: string, files: string[], held: string[], root = ROOT) =>
+    generatedTargets({ project_dir: projectDir, context_primer: { generated_files: files } } as unknown as Checkpoint, root, new Map(), (rel) => held.includes(rel)).map((t) => t.rel);
+
+  it("reads without project_dir's last name, or this checkout's, when only the rest is there", () => {
+    const held = ['src/a.ts', 'docs/guide.md'];
+    expect(rels('/Users/bob/code/demo', ['demo/src/a.ts (PR 12)', '`demo/docs/guide.md` — rewritten', 'demo/src/gone.ts', 'other/src/a.ts'], held)).toEqual(['src/a.ts', 'docs/guide.md', 'demo/src/gone.ts', 'other/src/a.ts']);
+    expect(rels('C:\\Users\\bob\\demo\\', ['demo\\src\\a.ts'], held)).toEqual(['src/a.ts']);
+    // The checkout's own folder's name (ROOT is /work/repo), whatever project_dir says.
+    expect(rels(ROOT, ['repo/src/a.ts'], held)).toEqual(['src/a.ts']);
+  });
+
+  it('takes a real folder named like the project as written', () => {
+    expect(rels('/Users/bob/code/demo', ['demo/src/a.ts'], ['demo/src/a.ts', 'src/a.ts'])).toEqual(['demo/src/a.ts']);
+    expect(rels(ROOT, ['repo/src/a.ts'], ['repo/src/a.ts', 'src/a.ts'])).toEqual(['repo/src/a.ts']);
+    // A file gone from such a folder is that folder's: its deletion is drift, never src/a.ts's.
+    expect(rels('/Users/bob/code/demo', ['demo/src/a.ts', 'demo/src/*.ts'], ['demo/src', 'demo/src/b.ts', 'src/a.ts'])).toEqual(['demo/src/a.ts', null]);
+  });
+
+  it("keeps one checkpoint's reading from another's in a run: the name is each project_dir's own", () => {
+    const entries = new Map();
+    const of = (projectDir: string) => generatedTargets({ project_dir: projectDir, context_primer: { generated_files: ['demo/src/a.ts'] } } as unknown as Checkpoint, ROOT, entries, (rel) => rel === 'src/a.ts').map((t) => t.rel);
+    expect(of('/Users/bob/code/demo')).toEqual(['src/a.ts']);
+    expect(of('/Users/bob/code/other')).toEqual(['demo/src/a.ts']);
+  });
+});

@@ -135,6 +135,44 @@ describe('a symbol in a file, and Markdown emphasis around a path (red team 12-0
   });
 });
 
+describe("a path written from the folder above the project, the project folder's name first (red team B04)", () => {
+  // handKept's project_dir is /home/claude/demo: "demo/src/a.ts" is src/a.ts as listed from /home/claude.
+  it('reads it as the file under the project: a push adding it is not refused, and a change to the file after the save is drift under its own name', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['demo/src/a.ts (PR 12)', '`demo/docs/guide/x.md` — rewritten']);
+    commitAll(dir, 'cp: list from the folder above');
+    const added = push(dir);
+    expect(added.status, added.out).toBe(0);
+    for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
+    write(dir, 'src/a.ts', 'export const a = 2;\n');
+    const tuned = commitAll(dir, 'tune a');
+    for (const engine of ENGINES) {
+      const found = (await fileFindings(dir, engine)).map((f) => f.message);
+      expect(found, engine).toEqual([expect.stringMatching(new RegExp(`^src/a\\.ts changed after the checkpoint was written \\(${tuned.slice(0, 7)} "tune a"`))]);
+    }
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/src\/a\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
+    expect(refused.out).not.toMatch(/missing/);
+  });
+
+  it('takes a real folder named like the project as written: a file deleted from it is missing, though src/a.ts is there', async () => {
+    const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, 'demo/src/a.ts': 'export const demo = 1;\n', 'demo/src/b.ts': 'export const b = 1;\n' });
+    listFiles(dir, ['demo/src/a.ts']);
+    commitAll(dir, 'cp: list the demo app');
+    const added = push(dir);
+    expect(added.status, added.out).toBe(0);
+    git(dir, ['rm', '-q', 'demo/src/a.ts']);
+    const gone = commitAll(dir, 'drop the demo app');
+    for (const engine of ENGINES) {
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"`]);
+    }
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app" \[blocks push\]/);
+  });
+});
+
 describe('untracked and ignored files in generated_files (r11 #4)', () => {
   const OLD = new Date('2026-01-01T00:00:00Z');
 
