@@ -221,6 +221,20 @@ function graphRule(commits: readonly CommitInfo[], below: (sha: string) => Reado
 }
 
 /**
+ * A queued text's rule: `after` (madeAfter's for its queueing), but a commit in the history of the
+ * commit that first put the text in the checkpoint file (`queuedIn`, queued.ts), which that commit
+ * was authored after, is before the queueing whatever the text's date says (a year typed wrong):
+ * the text was committed on top of it, so its landing is what the text follows up. A commit
+ * authored before it (a cherry-pick or rebase of a text queued on another line, before the
+ * landing) keeps the rule `after` gives. `below` as ancestorsIn gives (through the walk: a path
+ * leaving it keeps the date), asked only for a commit `after` calls after.
+ */
+export function queuedAfter(after: (c: Dated) => boolean, queuedIn: Pick<CommitInfo, 'sha' | 'authorTime'> | undefined, below: (sha: string) => ReadonlySet<string>): (c: Dated) => boolean {
+  if (queuedIn === undefined) return after;
+  return (c) => after(c) && !(c.time <= queuedIn.authorTime && below(queuedIn.sha).has(c.sha));
+}
+
+/**
  * For each of `rels`, the newest commit on HEAD's first-parent line, walked through `commits`,
  * whose changes touch it: the commit that recorded the checkpoint file as HEAD holds it (absent
  * when the line leaves the walk first). When the work tree's file is HEAD's, its save was

@@ -22,7 +22,7 @@ import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZ
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
-import { ancestorsIn, descendantsIn, recordedBefore } from './after.js';
+import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -206,10 +206,10 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     const ahead = first !== null && anchor!.ahead ? later(first) : undefined;
     // Beside the side commit (another line merged in): after the save when dated after that commit (after.ts `within`).
     const beside = first !== null && anchor!.ahead ? anchor!.via?.recorded : undefined;
-    return (c) => {
+    return queuedAfter((c) => {
       if (!committedAfter(c.time, sec)) return (graph?.(c) ?? false) || (ahead?.has(c.sha) ?? false) || (beside !== undefined && c.time > beside && !below(first!).has(c.sha));
       return !(first !== null && recordedBefore(sec, bySha.get(first), c, below));
-    };
+    }, first === null || anchor!.queuedIn === undefined ? undefined : bySha.get(anchor!.queuedIn), below);
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));

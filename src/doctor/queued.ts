@@ -232,7 +232,7 @@ function writeSourceLines(root: string, kept: Map<string, MergeSource>): void {
  * on HEAD's line), so the instant is dated along it instead, and so on for a merge there. Without
  * such a merge git is asked nothing more.
  */
-async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp: Checkpoint, text: string | null): Promise<{ at: number; by: FileRevision | null; via?: Within }> {
+async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp: Checkpoint, text: string | null): Promise<{ at: number; by: FileRevision | null; first?: FileRevision; via?: Within }> {
   let line = own;
   let found = datedBy(line, read.cache, cp, text);
   let merge: string | undefined;
@@ -253,8 +253,11 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
   return merge === undefined || found.by === null ? found : { ...found, via: { merge, recorded: found.by.time } };
 }
 
-/** When `text` was queued (see dateQueuedActions), and the revision that recorded it (null: none committed did). */
-function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null; unstamped?: true } {
+/**
+ * When `text` was queued (see dateQueuedActions), and the revision that recorded it (null: none
+ * committed did); for a text, `first`: the oldest revision of the run queuing it, the commit that put it in the file.
+ */
+function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null; first?: FileRevision; unstamped?: true } {
   const summaryOf = (r: FileRevision) => (r.blob ? cache.get(r.blob) : undefined);
   // The current save: recorded by the oldest revision of the newest run that holds its updated_at.
   let found: { at: number; by: FileRevision | null } = { at: toSeconds(cp.updated_at), by: null };
@@ -282,9 +285,9 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
   const [added, before] = [own[run - 1], own[run]];
   if (before && summaryOf(before)?.updated_at != null && summaryOf(before)!.updated_at === (added ? summaryOf(added)?.updated_at : cp.updated_at)) {
     // Not committed yet: written after the newest revision, by no commit (dated, never anchored).
-    return added ? { at: added.time, by: added, unstamped: true } : { at: Math.max(found.at, before.time), by: null };
+    return added ? { at: added.time, by: added, first: added, unstamped: true } : { at: Math.max(found.at, before.time), by: null };
   }
-  return found;
+  return added ? { ...found, first: added } : found;
 }
 
 /** An instant the checks judge a checkpoint from, and the commit that recorded it. */
@@ -302,6 +305,12 @@ export interface RecordedInstant {
    * the graph does (after.ts).
    */
   ahead: boolean;
+  /**
+   * For a queued text: the commit that first put it in the file (the oldest revision of the run
+   * queuing it, on the line recordedBy followed). What that commit has in its history was made
+   * before the text was committed, so landed before it was queued, whatever the text's date says.
+   */
+  queuedIn?: string;
   /**
    * The merge on HEAD's first-parent line that brought `anchor`'s revision in from another
    * branch (recordedBy followed it), and the anchor's commit date: a commit in the merge's
@@ -326,9 +335,9 @@ export async function recordedInstants(root: string, history: () => Promise<GitH
   for (const { rel, cp } of files) {
     const own = read.revisions.filter((r) => r.path === rel);
     for (const text of [null, ...queuedTexts(cp)]) {
-      const { at, by, via } = await recordedBy(read, own, cp, text);
+      const { at, by, first, via } = await recordedBy(read, own, cp, text);
       // Same second counts (instants.ts): a save at 12:00:00.5 committed at 12:00:00.
-      if (Number.isFinite(at) && by !== null) out.push({ rel, text, at, anchor: by.sha, ahead: by.time < Math.floor(at), ...(via === undefined ? {} : { via }) });
+      if (Number.isFinite(at) && by !== null) out.push({ rel, text, at, anchor: by.sha, ahead: by.time < Math.floor(at), ...(text !== null && first ? { queuedIn: first.sha } : {}), ...(via === undefined ? {} : { via }) });
     }
   }
   return out;

@@ -3,7 +3,7 @@
 // cases by hand, then random DAGs built with git fast-import against git's own rev-list.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { byDate, descendsFrom, firstRecorded, graphCanTell, lastRecorded, madeAfterIn } from '../../src/doctor/after.js';
+import { ancestorsIn, byDate, descendsFrom, firstRecorded, graphCanTell, lastRecorded, madeAfterIn, queuedAfter } from '../../src/doctor/after.js';
 import { afterRecorded } from '../../src/doctor/pushed-tips.js';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { cleanup, git } from '../helpers/repo.js';
@@ -152,6 +152,21 @@ describe('madeAfterIn', () => {
     // An anchor that does reach it: in its history, so its date decides.
     const reaching = [...walk, commit('cpC', 300, ['pr'])];
     expect(madeAfterIn(reaching)(290, 'cpC')(walk[1]!)).toBe(false);
+  });
+
+  it('queuedAfter: a landing in the history of the commit that first queued the text, authored after it, is before the queueing, whatever the text\'s date (red team B06)', () => {
+    // base (10) <- land (50, "#15") <- queue (100: queued a text stamped 20, a year typed wrong); side (60) lands beside it.
+    const walk = [commit('top', 110, ['queue', 'side']), commit('side', 60, ['base']), commit('queue', 100, ['land']), commit('land', 50, ['base']), commit('base', 10, [])];
+    const rule = madeAfterIn(walk);
+    const below = ancestorsIn(walk);
+    const after = queuedAfter(rule(20, 'queue'), walk[2], below);
+    expect(walk.map((c) => rule(20, 'queue')(c))).toEqual([true, true, true, true, false]); // by date alone
+    expect(walk.map(after)).toEqual([true, true, true, false, false]);
+    // Not known (no commit queued it): the rule as given.
+    expect(walk.map(queuedAfter(rule(20, null), undefined, below))).toEqual(walk.map((c) => rule(20, null)(c)));
+    // The queueing commit authored before the landing (a cherry-pick of a text queued on another line): its date stands.
+    const picked = commit('queue', 100, ['land'], { authorTime: 40 });
+    expect(queuedAfter(rule(20, 'queue'), picked, below)(walk[3]!)).toBe(true);
   });
 
   it('lastRecorded follows first parents through the walk; descendsFrom follows every parent', () => {

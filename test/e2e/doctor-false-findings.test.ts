@@ -276,6 +276,30 @@ describe('an action queued before its PR landed stays landed work, however it re
   });
 });
 
+describe('an action queued on top of its landing, under a year typed wrong (red team B06)', () => {
+  // The squash of #15 lands; the session then commits a checkpoint queuing its follow-up, its
+  // updated_at a year behind ("2025-…" for 2026). The commit that queued the text has the landing
+  // in its history: the text came after it, whatever its date says, and a re-save keeps that.
+  const followUp = 'Add a changelog entry for #15';
+  it('no landed finding on either engine, next recommends it, before and after a re-save with a correct clock, and the push goes through', async () => {
+    const dir = published('api', handKept('api', {}));
+    write(dir, 'src/limiter.ts', 'export const limit = 10;\n');
+    commitAll(dir, 'Add rate limiter (#15)', '2026-03-20T10:00:00Z');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(handKept('api', { created_at: '2025-03-21T08:40:00Z', updated_at: '2025-03-21T09:00:00.5Z', progress_summary: 'Rate limiter shipped in #15.', next_actions: [followUp, 'Write docs'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: queue the changelog for #15', '2026-03-21T09:05:00Z');
+    const landedPaths = async (engine: string) => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed').map((f) => f.path);
+    for (const engine of ['native', 'isomorphic']) expect(await landedPaths(engine), engine).toEqual([]);
+    expect(await nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
+    expect((await runCli(dir, ['update', 'api', '--step=wire the changelog'])).code).toBe(0);
+    commitAll(dir, 'checkpoint: re-save');
+    for (const engine of ['native', 'isomorphic']) expect(await landedPaths(engine), engine).toEqual([]);
+    expect(await nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
+    const r = push(dir);
+    expect(r.out).not.toMatch(/landed after/);
+    expect(r.status, r.out).toBe(0);
+  });
+});
+
 describe('actions that can only follow a landing (red team 03)', () => {
   const followUps = ['Verify #12 in production', 'Fix the regression introduced by #12', 'Remove the feature flag added in #12', 'Smoke-test PLAT-7 on staging'];
   const merged = (dir: string) => {
