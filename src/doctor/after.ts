@@ -220,18 +220,48 @@ function graphRule(commits: readonly CommitInfo[], below: (sha: string) => Reado
   };
 }
 
+/** The commits a walk lists, by sha, and each one's proper ancestors through them (ancestorsIn): worked out on first asking. */
+export interface WalkGraph {
+  commit(sha: string): CommitInfo | undefined;
+  below(sha: string): ReadonlySet<string>;
+}
+
+export function walkGraph(commits: readonly CommitInfo[]): WalkGraph {
+  let bySha: Map<string, CommitInfo> | null = null;
+  return { commit: (sha) => (bySha ??= new Map(commits.map((c) => [c.sha, c]))).get(sha), below: ancestorsIn(commits) };
+}
+
 /**
- * A queued text's rule: `after` (madeAfter's for its queueing), but a commit in the history of the
- * commit that first put the text in the checkpoint file (`queuedIn`, queued.ts), which that commit
- * was authored after, is before the queueing whatever the text's date says (a year typed wrong):
- * the text was committed on top of it, so its landing is what the text follows up. A commit
- * authored before it (a cherry-pick or rebase of a text queued on another line, before the
- * landing) keeps the rule `after` gives. `below` as ancestorsIn gives (through the walk: a path
- * leaving it keeps the date), asked only for a commit `after` calls after.
+ * A queued text's rule: `after` (madeAfter's for its queueing in second `sec`), but the graph
+ * decides where the text's date cannot be true: the history of the commit that first put the text
+ * in the checkpoint file (`queuedIn`, queued.ts) lies wholly in the walk and holds nothing dated at
+ * or before it (a year typed wrong: the save would predate every commit it was written on). Then a
+ * commit in that history, made before the queuing commit was authored, came before the queueing:
+ * the text was committed on top of it, so its landing is what the text follows up. Elsewhere the
+ * date stands: a text saved before its PR landed and committed after it (on top of the merge,
+ * squashed in with its branch, cherry-picked) has a commit its save could be written on.
+ * Worked out only for a commit `after` calls after that the queuing commit reaches.
  */
-export function queuedAfter(after: (c: Dated) => boolean, queuedIn: Pick<CommitInfo, 'sha' | 'authorTime'> | undefined, below: (sha: string) => ReadonlySet<string>): (c: Dated) => boolean {
-  if (queuedIn === undefined) return after;
-  return (c) => after(c) && !(c.time <= queuedIn.authorTime && below(queuedIn.sha).has(c.sha));
+export function queuedAfter(after: (c: Dated) => boolean, sec: number, queuedIn: string | undefined, walk: WalkGraph): (c: Dated) => boolean {
+  const q = queuedIn === undefined ? undefined : walk.commit(queuedIn);
+  if (q === undefined) return after;
+  let dateCannotBe: boolean | undefined;
+  return (c) => {
+    if (!after(c)) return false;
+    if (c.time > q.authorTime || !walk.below(q.sha).has(c.sha)) return true;
+    return !(dateCannotBe ??= predatesHistory(q, sec, walk));
+  };
+}
+
+/** Whether every proper ancestor of `q` is in the walk and dated after second `sec`. */
+function predatesHistory(q: CommitInfo, sec: number, walk: WalkGraph): boolean {
+  const history = walk.below(q.sha);
+  if (q.parents.some((p) => !history.has(p))) return false;
+  for (const sha of history) {
+    const c = walk.commit(sha)!;
+    if (c.time <= sec || c.parents.some((p) => !history.has(p))) return false;
+  }
+  return true;
 }
 
 /**

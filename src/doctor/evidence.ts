@@ -18,7 +18,7 @@ import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, sane
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
-import { ancestorsIn, byDate, firstRecorded, lastRecorded, madeAfterIn, queuedAfter } from './after.js';
+import { byDate, firstRecorded, lastRecorded, madeAfterIn, queuedAfter, walkGraph } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { instantMs } from '../protocol/instant.js';
@@ -496,16 +496,14 @@ class Anchoring {
     // No anchor anywhere (untracked or uncommitted checkpoints): the date alone, the graph unread.
     if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);
-    const below = ancestorsIn(commits);
-    let bySha: Map<string, CommitInfo> | null = null;
-    const commitOf = (sha: string | undefined) => (sha === undefined ? undefined : (bySha ??= new Map(commits.map((c) => [c.sha, c]))).get(sha));
+    const graph = walkGraph(commits);
     // Worked out on first use: an honest walk without a tie never asks.
     let proxies: Map<string, CommitInfo> | null = null;
     const proxy = (rel: string) => (proxies ??= lastRecorded(head!, commits, asked.map((f) => f.rel))).get(rel);
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
-      if (exact) return exact.at === sec ? queuedAfter(rule(sec, exact.anchor, undefined, exact.ahead, exact.via), commitOf(exact.queuedIn), below) : rule(sec, null);
+      if (exact) return exact.at === sec ? queuedAfter(rule(sec, exact.anchor, undefined, exact.ahead, exact.via), sec, exact.queuedIn, graph) : rule(sec, null);
       if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
       const by = proxy(rel);
       // It holds the save, so it was made after it, even dated before it (a clock ahead where the

@@ -22,7 +22,7 @@ import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZ
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
-import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore } from './after.js';
+import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore, walkGraph } from './after.js';
 import type { Finding } from './types.js';
 
 const DIR = '.checkpoints';
@@ -199,6 +199,9 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // the file): a merge on the tip's line that brought such a save in from a side branch recorded
   // nothing, the side commit did (queued.ts), and what descends from that commit came after the save.
   const later = descendantsIn(commits);
+  // Whether a queued text's date can be true is read from its queuing commit's history: the pushed
+  // commits and, below them, HEAD's walk (after.ts queuedAfter), as the work tree's check reads it.
+  const known = walkGraph([...commits, ...repo.commits]);
   const madeAfter: Evidence['madeAfter'] = (rel, text, sec) => {
     const graph = rel === undefined ? undefined : recorded.get(rel);
     const anchor = rel === undefined ? undefined : anchors.get(`${rel}\0${text ?? ''}\0${text === null ? 's' : 't'}`);
@@ -209,7 +212,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     return queuedAfter((c) => {
       if (!committedAfter(c.time, sec)) return (graph?.(c) ?? false) || (ahead?.has(c.sha) ?? false) || (beside !== undefined && c.time > beside && !below(first!).has(c.sha));
       return !(first !== null && recordedBefore(sec, bySha.get(first), c, below));
-    }, first === null || anchor!.queuedIn === undefined ? undefined : bySha.get(anchor!.queuedIn), below);
+    }, sec, first === null ? undefined : anchor!.queuedIn, known);
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
   for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));

@@ -3,7 +3,7 @@
 // cases by hand, then random DAGs built with git fast-import against git's own rev-list.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ancestorsIn, byDate, descendsFrom, firstRecorded, graphCanTell, lastRecorded, madeAfterIn, queuedAfter } from '../../src/doctor/after.js';
+import { byDate, descendsFrom, firstRecorded, graphCanTell, lastRecorded, madeAfterIn, queuedAfter, walkGraph } from '../../src/doctor/after.js';
 import { afterRecorded } from '../../src/doctor/pushed-tips.js';
 import { createHistory, type CommitInfo } from '../../src/git/index.js';
 import { cleanup, git } from '../helpers/repo.js';
@@ -154,19 +154,25 @@ describe('madeAfterIn', () => {
     expect(madeAfterIn(reaching)(290, 'cpC')(walk[1]!)).toBe(false);
   });
 
-  it('queuedAfter: a landing in the history of the commit that first queued the text, authored after it, is before the queueing, whatever the text\'s date (red team B06)', () => {
-    // base (10) <- land (50, "#15") <- queue (100: queued a text stamped 20, a year typed wrong); side (60) lands beside it.
+  it('queuedAfter: where a text\'s date predates all the history its queuing commit was made on, a landing in that history came before the queueing (red team B06)', () => {
+    // base (10) <- land (50, "#15") <- queue (100) <- top (110), side (60) merged in beside them.
     const walk = [commit('top', 110, ['queue', 'side']), commit('side', 60, ['base']), commit('queue', 100, ['land']), commit('land', 50, ['base']), commit('base', 10, [])];
     const rule = madeAfterIn(walk);
-    const below = ancestorsIn(walk);
-    const after = queuedAfter(rule(20, 'queue'), walk[2], below);
-    expect(walk.map((c) => rule(20, 'queue')(c))).toEqual([true, true, true, true, false]); // by date alone
-    expect(walk.map(after)).toEqual([true, true, true, false, false]);
-    // Not known (no commit queued it): the rule as given.
-    expect(walk.map(queuedAfter(rule(20, null), undefined, below))).toEqual(walk.map((c) => rule(20, null)(c)));
-    // The queueing commit authored before the landing (a cherry-pick of a text queued on another line): its date stands.
-    const picked = commit('queue', 100, ['land'], { authorTime: 40 });
-    expect(queuedAfter(rule(20, 'queue'), picked, below)(walk[3]!)).toBe(true);
+    const graph = walkGraph(walk);
+    // Queued "at 5" (a year typed wrong): no commit under queue is that old, so the graph decides.
+    expect(walk.map((c) => rule(5, 'queue')(c))).toEqual([true, true, true, true, true]); // by date alone
+    expect(walk.map(queuedAfter(rule(5, 'queue'), 5, 'queue', graph))).toEqual([true, true, true, false, false]);
+    // Queued at 20: base (10) is a commit the save could be written on, before the landing: the date stands.
+    expect(walk.map(queuedAfter(rule(20, 'queue'), 20, 'queue', graph))).toEqual(walk.map((c) => rule(20, 'queue')(c)));
+    // No queuing commit known, or not in the walk: the rule as given.
+    expect(walk.map(queuedAfter(rule(5, null), 5, undefined, graph))).toEqual(walk.map((c) => rule(5, null)(c)));
+    expect(walk.map(queuedAfter(rule(5, null), 5, 'elsewhere', graph))).toEqual(walk.map((c) => rule(5, null)(c)));
+    // The history leaves the walk (base not listed): what lies below may be that old; the date stands.
+    const cut = walk.slice(0, 4);
+    expect(queuedAfter(madeAfterIn(cut)(5, 'queue'), 5, 'queue', walkGraph(cut))(cut[3]!)).toBe(true);
+    // The queuing commit authored before the landing (a text queued on another line, cherry-picked on top of it): the date stands.
+    const picked = [commit('queue', 100, ['land'], { authorTime: 40 }), commit('land', 50, ['base']), commit('base', 10, [])];
+    expect(queuedAfter(madeAfterIn(picked)(5, 'queue'), 5, 'queue', walkGraph(picked))(picked[1]!)).toBe(true);
   });
 
   it('lastRecorded follows first parents through the walk; descendsFrom follows every parent', () => {

@@ -298,6 +298,23 @@ describe('an action queued on top of its landing, under a year typed wrong (red 
     expect(r.out).not.toMatch(/landed after/);
     expect(r.status, r.out).toBe(0);
   });
+
+  it('a text saved on a session branch before its PR landed, squashed onto main after the landing, was still queued before it: warned on both engines, skipped by next', async () => {
+    const dir = published('api', handKept('api', {}));
+    git(dir, ['checkout', '-q', '-b', 'session']);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(handKept('api', { updated_at: '2026-03-15T09:00:00Z', next_actions: ['Merge PR #15', 'Write docs'] }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: queue the merge of #15', '2026-03-15T09:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, 'src/limiter.ts', 'export const limit = 10;\n');
+    commitAll(dir, 'Add rate limiter (#15)', '2026-03-15T11:00:00Z');
+    git(dir, ['merge', '-q', '--squash', 'session']);
+    commitAll(dir, 'Session notes (#16)', '2026-03-15T12:00:00Z');
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string; path: string }[]).filter((f) => f.check === 'landed');
+      expect(found.map((f) => f.path), engine).toEqual(['next_actions[0]']);
+    }
+    expect(await nextOf(dir)).toMatchObject({ text: 'Write docs', skipped_as_landed: [{ text: 'Merge PR #15' }] });
+  });
 });
 
 describe('actions that can only follow a landing (red team 03)', () => {
