@@ -10,7 +10,8 @@ import { queuedTexts, type QueuedDates } from './queued.js';
 
 // -2: dates from summaries that read an action object without text by its words (blob-cache.ts).
 // -3: a revision's updated_at more than a day after its own commit is read as unreadable (queued.ts).
-const MEMO_FILE = 'queued-dates-4.json';
+// -5: a text queued since its file's first revision is dated on in a checkpoint file deleted there (queued.ts RenamedFrom).
+const MEMO_FILE = 'queued-dates-5.json';
 /**
  * Entries of this many HEADs at most, the newest: one is all a line of commits needs (each run
  * moves or replaces it), a few more serve switching branches. More would be read and written

@@ -7,7 +7,9 @@ import { readActionText } from '../protocol/repairable.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
-import { blobTexts, storedAuthorTime } from '../git/fast-forward.js';
+import { blobTexts, storedAuthorTime, storedFolderFiles } from '../git/fast-forward.js';
+import { CHECKPOINTS_DIR } from '../store/root.js';
+import { skillFromFileName } from '../store/skill-name.js';
 import { withNewRevisions } from '../git/file-lives.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { toSeconds } from './instants.js';
@@ -18,6 +20,11 @@ import { readBlobCache, writeBlobCache, type BlobSummary } from '../git/blob-cac
 const REVISIONS_FILE = 'file-revisions.json';
 /** Where merges took a checkpoint file's save from (SourceLines), kept per clone: a commit's history never changes. */
 const MERGED_LINES_FILE = 'merged-lines-2.json';
+/** Where a checkpoint file that first appeared beside another's deletion took its queued texts from (RenamedFrom), kept per clone. */
+const RENAMED_LINES_FILE = 'renamed-lines-1.json';
+/** Files' first commits kept in that cache (oldest dropped first), and the old file's revisions kept for each. */
+const MAX_RENAMED = 256;
+const MAX_RENAMED_REVISIONS = 256;
 /** Merges kept in that cache (oldest dropped first), and revisions kept per merge: a save's run and the texts it queues lie near the top. */
 const MAX_MERGED_LINES = 256;
 const MAX_LINE_REVISIONS = 32;
@@ -77,6 +84,7 @@ interface ReadRevisions {
   revisions: FileRevision[];
   cache: Map<string, BlobSummary>;
   lines: SourceLines;
+  renamed: RenamedFrom;
   /** A commit's author time, seconds (NaN when unknown). */
   authored(sha: string): Promise<number>;
 }
@@ -95,7 +103,7 @@ async function readRevisions(root: string, history: () => Promise<GitHistory>, f
   // Untracked checkpoints have no revisions: nothing to read.
   const cache = revisions.length ? readBlobCache(root) : new Map<string, BlobSummary>();
   await summarizeBlobs(root, history, revisions, cache);
-  return { revisions, cache, lines: new SourceLines(root, history, cache), authored: (sha) => authorTime(root, history, sha) };
+  return { revisions, cache, lines: new SourceLines(root, history, cache), renamed: new RenamedFrom(root, history, cache), authored: (sha) => authorTime(root, history, sha) };
 }
 
 /** Read from the object store (no git process); git where it cannot. */
@@ -226,6 +234,97 @@ function writeSourceLines(root: string, kept: Map<string, MergeSource>): void {
 }
 
 /**
+ * Where a checkpoint file's queued text came from when the file's current life began beside the
+ * deletion of another checkpoint file of its folder holding that text: a skill renamed by writing
+ * its file anew (a move and a re-serialisation in one commit, which git pairs as no rename). That
+ * file's revisions along the first parent's line, or null. Asked only about a file's first
+ * revision, under a .checkpoints folder; the folders are read from the object store (git where it
+ * cannot), the old file's revisions from git only when it held the text. Kept per clone.
+ */
+class RenamedFrom {
+  private kept: Map<string, RenamedSource> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly history: () => Promise<GitHistory>,
+    private readonly cache: Map<string, BlobSummary>,
+  ) {}
+
+  async of(first: FileRevision, text: string): Promise<FileRevision[] | null> {
+    const dir = posix.dirname(first.path);
+    const parent = first.parents[0];
+    if (posix.basename(dir) !== CHECKPOINTS_DIR || first.blob === null || parent === undefined) return null;
+    const repo = repoKey(this.root);
+    this.kept ??= readRenamed(this.root);
+    const key = `${first.sha}:${repo?.shallow ?? '-'}:${first.path}`;
+    let source = this.kept.get(key);
+    if (source === undefined) {
+      let listed = repo && storedFolderFiles(repo.commonDir, [parent, first.sha], dir);
+      try {
+        listed ||= await (await this.history()).filesInEach([parent, first.sha], [dir]);
+      } catch {
+        // The parent unreadable here (a shallow clone's boundary): nothing to follow, asked again next time.
+        return null;
+      }
+      const [before, after] = listed as [Map<string, string>, Map<string, string>];
+      // Gone beside the file's first appearance (not a file that was there before: a shallow boundary).
+      const gone = before.has(first.path) ? [] : [...before].filter(([path]) => !after.has(path) && skillFromFileName(posix.basename(path)) !== null).sort(([a], [b]) => (a < b ? -1 : 1));
+      source = { gone, lines: gone.map(() => null) };
+      this.remember(key, source);
+    }
+    if (!source.gone.length) return null;
+    await summarizeBlobs(this.root, this.history, source.gone.map(([, blob]) => blobOnly(blob)), this.cache);
+    const i = source.gone.findIndex(([, blob]) => this.cache.get(blob)?.queued.includes(text) === true);
+    if (i < 0) return null;
+    let line = source.lines[i];
+    if (!line) {
+      const old = source.gone[i]![0];
+      line = (await (await this.history()).fileRevisions([old], parent)).filter((r) => r.path === old).slice(0, MAX_RENAMED_REVISIONS);
+      source.lines[i] = line;
+      this.remember(key, source);
+    }
+    await summarizeBlobs(this.root, this.history, line, this.cache);
+    return line;
+  }
+
+  /** Best effort, like the blob cache: the newest MAX_RENAMED kept. */
+  private remember(key: string, source: RenamedSource): void {
+    const kept = this.kept!;
+    kept.delete(key);
+    kept.set(key, source);
+    const path = renamedPath(this.root, true);
+    if (path) writeCacheJson(join(path, '..'), RENAMED_LINES_FILE, Object.fromEntries([...kept].slice(-MAX_RENAMED)));
+  }
+}
+
+/** The checkpoint files a file's first commit deleted from its folder (path, blob), and each one's line once read. */
+interface RenamedSource {
+  gone: [string, string][];
+  lines: (FileRevision[] | null)[];
+}
+
+function isRenamedSource(v: unknown): v is RenamedSource {
+  if (!v || typeof v !== 'object') return false;
+  const { gone, lines } = v as Partial<RenamedSource>;
+  return Array.isArray(gone) && Array.isArray(lines) && gone.length === lines.length
+    && gone.every((g) => Array.isArray(g) && g.length === 2 && typeof g[0] === 'string' && typeof g[1] === 'string' && SHA_TEXT.test(g[1]))
+    && lines.every((l) => l === null || isRevisionList(l));
+}
+
+function renamedPath(root: string, create = false): string | null {
+  const repo = repoKey(root);
+  const dir = repo && cacheDir(repo.commonDir, '', create);
+  return dir && join(dir, RENAMED_LINES_FILE);
+}
+
+function readRenamed(root: string): Map<string, RenamedSource> {
+  const path = renamedPath(root);
+  const kept = path ? readCacheJson(path) : null;
+  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return new Map();
+  return new Map(Object.entries(kept).filter(([, v]) => isRenamedSource(v)) as [string, RenamedSource][]);
+}
+
+/**
  * datedBy, where the revision it finds is a merge that took the file's save (or, for a text, the
  * text) from another parent: that merge only brought it in, whatever its date. The commit that
  * recorded it is on that parent's line (the oldest holding the same stamp, or queuing the text, as
@@ -240,9 +339,16 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
     const by = found.by;
     if (by === null) break;
     const source = await read.lines.of(by, text);
-    if (source === null) break;
-    merge ??= by.sha;
-    line = [...line.slice(0, line.indexOf(by)), ...source];
+    if (source !== null) {
+      merge ??= by.sha;
+      line = [...line.slice(0, line.indexOf(by)), ...source];
+    } else {
+      // Queued since the file's first revision: in a checkpoint file that revision replaced (a renamed skill)?
+      const oldest = line[line.length - 1];
+      const before = text !== null && oldest !== undefined && found.first === oldest ? await read.renamed.of(oldest, text) : null;
+      if (before === null) break;
+      line = [...line, ...before];
+    }
     found = datedBy(line, read.cache, cp, text);
   }
   if (found.unstamped && found.by) {

@@ -357,6 +357,36 @@ export function storedAuthorTime(commonDir: string, sha: string): number | null 
   }
 }
 
+/**
+ * The files directly in folder `dir` (repo-relative, no trailing slash) of each commit of `shas`,
+ * path -> blob, as filesIn lists them, read from the object store; null when git must answer (a
+ * history not as stored: shallow, grafted, borrowed; an object unread).
+ */
+export function storedFolderFiles(commonDir: string, shas: readonly string[], dir: string): Map<string, string>[] | null {
+  if (!historyAsStored(commonDir)) return null;
+  const store = new ObjectStore(join(commonDir, 'objects'));
+  const read = (oid: string) => {
+    const found = store.readKnown(oid);
+    if (!found || found.data === null) throw new Error(`object ${oid} unread`);
+    return found.data;
+  };
+  try {
+    return shas.map((sha) => {
+      let tree: string | null = parseCommit(sha, read(sha)).tree;
+      for (const name of dir.split('/')) {
+        const entry: TreeEntry | null = tree === null ? null : entryNamed(tree, read(tree), name);
+        tree = entry?.type === 'tree' ? entry.oid : null;
+      }
+      const out = new Map<string, string>();
+      if (tree === null) return out;
+      for (const entry of parseTree(tree, read(tree)).values()) if (entry.type === 'blob') out.set(`${dir}/${entry.path}`, entry.oid);
+      return out;
+    });
+  } catch {
+    return null;
+  }
+}
+
 /** The top-level folder of each repository-relative path ('' for a file at the top), once each. */
 export function topFolders(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')))];

@@ -317,6 +317,51 @@ describe('an action queued on top of its landing, under a year typed wrong (red 
   });
 });
 
+describe('a skill renamed by writing its file anew keeps its actions\' queue dates (red team B11)', () => {
+  // api -> gw in one commit: the file moved and re-serialised (as json.dump writes it: other indent,
+  // keys in another order), so git pairs no rename; "Merge PR #15" was queued in api before #15 landed.
+  const renameTo = (dir: string, skill: string, over: Record<string, unknown>) => {
+    const doc = { ...handKept(skill, {}), ...over };
+    git(dir, ['rm', '-q', '.checkpoints/api.checkpoint.json']);
+    write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(Object.fromEntries(Object.entries(doc).reverse()), null, 4)}\n`);
+  };
+
+  it('still warned as landed after it was queued on both engines, skipped by next, and the push carrying the rename refused', async () => {
+    const dir = published('api', handKept('api', { next_actions: ['Merge PR #15', 'Write docs'] }));
+    write(dir, 'src/limiter.ts', 'export const limit = 10;\n');
+    commitAll(dir, 'Add rate limiter (#15)', '2026-03-15T10:00:00Z');
+    renameTo(dir, 'gw', { updated_at: '2026-03-16T08:59:00Z', next_actions: ['Merge PR #15', 'Write docs'] });
+    commitAll(dir, 'rename skill api -> gw', '2026-03-16T09:00:00Z');
+    for (const engine of ['native', 'isomorphic']) {
+      const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string; path: string; message: string }[]).filter((f) => f.check === 'landed');
+      expect(found.map((f) => [f.path, f.message.replace(/ \([0-9a-f]{7} .*/, '')]), engine).toEqual([['next_actions[0]', '"Merge PR #15" names #15, which landed after it was queued (2026-03-14T08:01:59.000Z) and still queued']]);
+    }
+    expect(await nextOf(dir)).toMatchObject({ text: 'Write docs', skipped_as_landed: [{ text: 'Merge PR #15' }] });
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/"Merge PR #15" names #15, which landed after it was queued[^\n]*\[blocks push\]/);
+  });
+
+  it('only from a checkpoint file the new one replaced in its first commit, holding the same text', async () => {
+    // Queued anew in gw (api held other actions): dated by gw's save, after the landing.
+    const fresh = published('api', handKept('api', { next_actions: ['Write docs'] }));
+    write(fresh, 'src/limiter.ts', 'export const limit = 10;\n');
+    commitAll(fresh, 'Add rate limiter (#15)', '2026-03-15T10:00:00Z');
+    renameTo(fresh, 'gw', { updated_at: '2026-03-16T08:59:00Z', next_actions: ['Merge PR #15', 'Write docs'] });
+    commitAll(fresh, 'rename skill api -> gw', '2026-03-16T09:00:00Z');
+    expect(await nextOf(fresh)).toMatchObject({ text: 'Merge PR #15', skipped_as_landed: [] });
+    // gw already there before api was deleted (api folded into it later): gw's own queueing dates it.
+    const folded = published('api', handKept('api', { next_actions: ['Merge PR #15', 'Write docs'] }));
+    write(folded, '.checkpoints/gw.checkpoint.json', `${JSON.stringify(handKept('gw', { next_actions: ['Write docs'] }), null, 2)}\n`);
+    commitAll(folded, 'checkpoint: gw', '2026-03-14T09:00:00Z');
+    write(folded, 'src/limiter.ts', 'export const limit = 10;\n');
+    commitAll(folded, 'Add rate limiter (#15)', '2026-03-15T10:00:00Z');
+    renameTo(folded, 'gw', { updated_at: '2026-03-16T08:59:00Z', next_actions: ['Merge PR #15', 'Write docs'] });
+    commitAll(folded, 'fold api into gw', '2026-03-16T09:00:00Z');
+    expect(await nextOf(folded)).toMatchObject({ text: 'Merge PR #15', skipped_as_landed: [] });
+  });
+});
+
 describe('actions that can only follow a landing (red team 03)', () => {
   const followUps = ['Verify #12 in production', 'Fix the regression introduced by #12', 'Remove the feature flag added in #12', 'Smoke-test PLAT-7 on staging'];
   const merged = (dir: string) => {

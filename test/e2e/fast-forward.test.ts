@@ -91,7 +91,7 @@ describe('answers carried over a plain line of new commits', () => {
   it('moves the remembered answers to each new HEAD, so a carry reads only the commits since the last run', async () => {
     const dir = project();
     outputs(dir);
-    const memoHeads = () => Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-4.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':')));
+    const memoHeads = () => Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-5.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':')));
     const landedHead = () => JSON.parse(JSON.parse(readFileSync(join(dir, '.git/checkpoint/landed.json'), 'utf8')).entries[0].key)[1];
     // An agent's steps: each a commit, each followed by a run. Left at the first HEAD, an answer
     // would be carried over every commit since it on every run (two objects read per commit).
@@ -112,7 +112,7 @@ describe('answers carried over a plain line of new commits', () => {
   it('keeps the dates of a few HEADs only while an agent commits its checkpoint step after step', async () => {
     const dir = project();
     outputs(dir);
-    const memoHeads = () => new Set(Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-4.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':'))));
+    const memoHeads = () => new Set(Object.keys(JSON.parse(readFileSync(join(dir, '.git/checkpoint/queued-dates-5.json'), 'utf8'))).map((key) => key.slice(0, key.indexOf(':'))));
     const heads: string[] = [];
     for (let step = 1; step <= 7; step++) {
       expect(cli(dir, ['update', 'api', `--progress_summary=Step ${step} done`]).code).toBe(0);

@@ -1,9 +1,9 @@
 // fast-forward.ts reads HEAD's new commits from the object store. What it gives must be what
 // git's walk gives for them; anything it cannot read as git would is no answer at all.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fastForward } from '../../src/git/fast-forward.js';
+import { fastForward, storedFolderFiles } from '../../src/git/fast-forward.js';
 import { createHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, dateEnv, git, makeRepo, write, headSha } from '../helpers/repo.js';
 
@@ -115,5 +115,28 @@ describe('fastForward', () => {
     expect(fastForward(gitDir, head(dir), base)).toBeNull();
     // Not a descendant.
     expect(fastForward(gitDir, base, head(dir))).toBeNull();
+  });
+});
+
+describe('storedFolderFiles', () => {
+  it('lists a folder of each commit as both engines do, loose or packed; no answer for a shallow history', async () => {
+    const { dir, base } = repo();
+    git(dir, ['rm', '-q', '.checkpoints/api.checkpoint.json']);
+    write(dir, '.checkpoints/gw.checkpoint.json', '{ "skill": "gw" }\n');
+    write(dir, '.checkpoints/sub/nested.checkpoint.json', '{}\n');
+    write(dir, 'packages/app/.checkpoints/app.checkpoint.json', '{}\n');
+    const renamed = commitAll(dir, 'rename api to gw', '2026-02-02T00:00:00Z');
+    const gitDir = join(dir, '.git');
+    const asked = [base, renamed];
+    for (const packed of [false, true]) {
+      if (packed) git(dir, ['repack', '-adq']);
+      for (const folder of ['.checkpoints', 'packages/app/.checkpoints', 'nowhere', '.checkpoints/sub']) {
+        const stored = storedFolderFiles(gitDir, asked, folder);
+        for (const engine of ['native', 'isomorphic'] as const) expect(stored, `${folder} ${engine}`).toEqual(await (await createHistory({ dir, engine })).filesInEach(asked, [folder]));
+      }
+    }
+    expect(storedFolderFiles(gitDir, asked, '.checkpoints')!.map((m) => [...m.keys()])).toEqual([['.checkpoints/api.checkpoint.json'], ['.checkpoints/gw.checkpoint.json']]);
+    writeFileSync(join(gitDir, 'shallow'), `${base}\n`);
+    expect(storedFolderFiles(gitDir, asked, '.checkpoints')).toBeNull();
   });
 });
