@@ -17,7 +17,8 @@ import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, UNZONED_SAVE } from './instants.js';
 import { descendsFrom } from './after.js';
-import { actionLandings, findLandings, WAITS_ON, workRefs } from './landed.js';
+import { actionLandings } from './landed.js';
+import { waitLandings } from './blocker-waits.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
@@ -821,21 +822,19 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     if (b && typeof b.proposed_resolution === 'string') texts.push({ path: `blockers[${i}].proposed_resolution`, text: b.proposed_resolution, words: work(b.proposed_resolution) });
   });
   // A blocker waiting on work ("Blocked until PR #20 merges"): once that landed, it may block no more.
+  const landedWait = waitLandings(cp, evidence, checkpointRel);
   const waits = (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, i) => {
-    const text = b && typeof b.description === 'string' ? b.description : '';
-    // Only the work named right after the waiting words: "blocked by a flaky test from #20" waits on no PR.
-    const waited = [...text.matchAll(WAITS_ON)].map((m) => m[1]!).join(' ');
-    if (!waited) return [];
-    const landings = findLandings(waited, evidence.commits, evidence.madeAfter(checkpointRel, text, saved), evidence.thisRepo);
-    if (!landings.length || landings.length < workRefs(waited, evidence.thisRepo).length) return [];
-    return landings.slice(0, 1).map((l): Finding => ({
+    const landings = b ? landedWait(b.description) : null;
+    if (!landings) return [];
+    const l = landings[0]!;
+    return [{
       level: 'warning',
       check: 'landed',
       skill: cp.skill,
       path: `blockers[${i}].description`,
-      message: `${quoted(text)} waits on ${landings.map((x) => x.ref.token).join(', ')}, which landed after the checkpoint (${short(l.commit.sha)} ${quoted(l.commit.subject)}); if it blocks no more, remove the blocker (or say what it still waits on)`,
+      message: `${quoted(b.description)} waits on ${landings.map((x) => x.ref.token).join(', ')}, which landed after the checkpoint (${short(l.commit.sha)} ${quoted(l.commit.subject)}); if it blocks no more, remove the blocker (or say what it still waits on)`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
-    }));
+    } satisfies Finding];
   });
   return [...waits, ...texts.flatMap(({ path, text, words }) => {
     // Dated by when the text was queued: a re-save that kept it does not hide a landing in between.

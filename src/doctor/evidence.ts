@@ -11,7 +11,7 @@ import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitLis
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
-import { actionLandings, landingNeedles, mayNameWork, workRefs } from './landed.js';
+import { actionLandings, landingNeedles, mayNameWork, workRefs, type Landing } from './landed.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
@@ -680,6 +680,11 @@ export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
     const { landings, open } = actionLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
     if (!landings.length || open.length) return null;
-    return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
+    return landingsLine(landings);
   };
+}
+
+/** How the read side words landings: `#20 landed in 1b5f3ba "New schema (#20)"`, joined by "; ". */
+export function landingsLine(landings: readonly Landing[]): string {
+  return landings.map((l) => `${l.ref.token} landed in ${l.commit.sha.slice(0, 7)} ${quoted(l.commit.subject)}`).join('; ');
 }

@@ -1,0 +1,34 @@
+// A blocker waiting on work to land ("Blocked until PR #20 merges") and whether that work has
+// landed since the checkpoint: one rule for doctor's finding and for what status, next and
+// resume say beside the blocker.
+import type { Checkpoint } from '../protocol/types.js';
+import type { Evidence } from './evidence.js';
+import { findLandings, WAITS_ON, workRefs, type Landing } from './landed.js';
+import { toSeconds } from './instants.js';
+
+/**
+ * The work named right after a blocker's waiting words ("until PR #20", "waiting on #21"), joined;
+ * '' when it waits on none. "blocked by a flaky test from #20" waits on no PR.
+ */
+export function awaitedWork(description: unknown): string {
+  return typeof description === 'string' ? [...description.matchAll(WAITS_ON)].map((m) => m[1]!).join(' ') : '';
+}
+
+/** Whether a blocker of `cp` waits on named work: else no walk can say it landed. */
+export function waitsOnWork(cp: Checkpoint): boolean {
+  return (Array.isArray(cp.blockers) ? cp.blockers : []).some((b) => b && awaitedWork(b.description) !== '');
+}
+
+/**
+ * For a blocker's description: the landings (after the checkpoint's save) of the work it waits
+ * on when all of it landed; null when it waits on none, or on some that has not landed.
+ */
+export function waitLandings(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (description: unknown) => Landing[] | null {
+  const saved = toSeconds(cp.updated_at);
+  return (description) => {
+    const waited = awaitedWork(description);
+    if (!waited) return null;
+    const landings = findLandings(waited, evidence.commits, evidence.madeAfter(checkpointRel, description as string, saved), evidence.thisRepo);
+    return landings.length && landings.length >= workRefs(waited, evidence.thisRepo).length ? landings : null;
+  };
+}
