@@ -1,8 +1,9 @@
 // The shared reading of "what now?" for next, status and resume: every valid checkpoint
 // ranked, each with the first action git does not show as landed.
-import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, type ActionChoice } from '../protocol/priority.js';
+import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, waitsOnUser, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
-import { datedSanely, gatherEvidence, landedEvidence, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
+import { datedSanely, gatherEvidence, landedEvidence, landingsLine, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
+import { waitLandings, waitsOnWork } from '../doctor/blocker-waits.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
@@ -32,6 +33,17 @@ export interface AgendaItem {
   landed: (text: string) => string | null;
   /** Hand-written slips (a status outside its enum, an action object without text): read as written, each with its fix. */
   repairs: RepairNote[];
+  /** Blockers waiting on work git shows landed since the checkpoint ("Blocked until PR #20 merges"), as doctor reads them. */
+  landedBlockers: LandedBlocker[];
+}
+
+export interface LandedBlocker {
+  /** Its place in blockers. */
+  index: number;
+  id: string;
+  description: string;
+  /** `#20 landed in 1b5f3ba "New schema (#20)"`. */
+  evidence: string;
 }
 
 export interface Agenda {
@@ -55,8 +67,8 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     if (r.notes.length) repairs.set(l.skill, r.notes);
     return [{ skill: l.skill, checkpoint: r.checkpoint, shown: r.shown }];
   });
-  // Only actions naming a PR or ticket can be shown landed: walk history for those checkpoints
-  // alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
+  // Only actions naming a PR or ticket, and blockers waiting on one, can be shown landed: walk
+  // history for those checkpoints alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
   // outside git (or with a broken repository) still gets an answer.
   // Once per skill: asked twice each, and path.relative resolves both paths on every call.
   const rels = new Map<string, string>();
@@ -70,15 +82,16 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     }
     return rel;
   };
-  const asking = valid.filter((v) => mentionsWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
+  const asking = valid.filter((v) => mentionsWork(v.checkpoint) || waitsOnWork(v.checkpoint)).map((v) => ({ rel: relOf(v.skill), cp: v.checkpoint }));
   // A repository git cannot read (a damaged pack) still gets an answer, with the reason said.
   let historyError: string | null = null;
   const landed = asking.length ? await landedActions(opts.root, opts.now, asking, opts.engine ?? 'auto', (e) => {
     // Our own refusal is one message, whatever its path holds (a newline included); git's stderr, its first line.
     historyError = isCheckpointError(e) ? e.message : String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
-  }) : { answer: new Map() as LandedAnswer, head: null };
+  }) : { answer: { actions: new Map(), waits: new Map() } as LandedAnswer, head: null };
   const items = rankCheckpoints(valid).map(({ skill, checkpoint, shown }) => {
-    const byText = landed.answer.get(relOf(skill));
+    const byText = landed.answer.actions.get(relOf(skill));
+    const waits = landed.answer.waits.get(relOf(skill));
     return {
       skill,
       checkpoint: shown,
@@ -90,10 +103,19 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
       choice: chooseAction(checkpoint, (text) => byText?.get(text) ?? null),
       landed: (text: string) => byText?.get(text) ?? null,
       repairs: repairs.get(skill) ?? [],
+      landedBlockers: waits?.size ? landedBlockers(checkpoint, waits) : [],
     };
   });
   const shallow = landed.head?.shallow ?? false;
   return { items, broken: loaded.filter((l) => !l.checkpoint && !repairs.has(l.skill)), shallow, historyError };
+}
+
+/** The blockers of `cp` whose description `waits` holds (the answer's evidence lines). */
+function landedBlockers(cp: Checkpoint, waits: ReadonlyMap<string, string>): LandedBlocker[] {
+  return (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, index) => {
+    const evidence = b && typeof b.description === 'string' ? waits.get(b.description) : undefined;
+    return evidence === undefined ? [] : [{ index, id: String(b.id), description: b.description, evidence }];
+  });
 }
 
 /**
@@ -123,13 +145,14 @@ async function landedAtHead(root: string, now: Date, written: readonly Asking[],
   const known = key === null ? null : rememberedLanded(head!, key, notBefore, asking, thisRepo);
   if (known) return { answer: known, head };
   let failed = false;
-  // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing.
-  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking, thisRepo }).catch((e: unknown) => {
+  // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing;
+  // a checkpoint asking only about its blockers has no action to date (nor has it in doctor).
+  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking.filter((a) => mentionsWork(a.cp)), thisRepo }).catch((e: unknown) => {
     failed = true;
     unread(e);
     return NO_EVIDENCE;
   });
-  const answer: LandedAnswer = new Map();
+  const answer: LandedAnswer = { actions: new Map(), waits: new Map() };
   // The walk went back to the oldest save or queued action: kept only when walk_days did not cut it.
   let since = Infinity;
   for (const { rel, cp } of asking) {
@@ -140,7 +163,14 @@ async function landedAtHead(root: string, now: Date, written: readonly Asking[],
       const evidenceLine = landed(text);
       if (evidenceLine !== null) byText.set(text, evidenceLine);
     }
-    answer.set(rel, byText);
+    answer.actions.set(rel, byText);
+    const landedWait = waitLandings(cp, evidence, rel);
+    const waits = new Map<string, string>();
+    for (const b of Array.isArray(cp.blockers) ? cp.blockers : []) {
+      const landings = b ? landedWait(b.description) : null;
+      if (landings) waits.set(b.description, landingsLine(landings));
+    }
+    answer.waits.set(rel, waits);
     since = Math.min(since, toSeconds(cp.updated_at), ...(evidence.queued.get(rel)?.values() ?? []));
   }
   // Kept only for the HEAD the walk started from (HEAD may have moved and come back meanwhile).
@@ -186,6 +216,20 @@ export function brokenNotice(agenda: Agenda): string | null {
   const resolve = agenda.broken.filter(needsResolve).length;
   const see = resolve === 0 ? '`checkpoint validate`' : resolve === agenda.broken.length ? '`checkpoint resolve`' : '`checkpoint resolve`, `checkpoint validate`';
   return `checkpoint: warning: left out unreadable or invalid checkpoint${agenda.broken.length === 1 ? '' : 's'}: ${names} (see ${see})`;
+}
+
+/** What follows a blocker whose awaited work landed, wherever it is listed: what git shows, and what to do. */
+export function landedBlockerNote(b: Pick<LandedBlocker, 'evidence'>): string {
+  return `${b.evidence}; check and remove the blocker`;
+}
+
+/**
+ * Whether `item` is blocked by nothing but blockers whose awaited work landed (none a decision of
+ * the user's): there is nothing to ask the user; the session checks them and clears them.
+ */
+export function blockedOnlyByLanded(item: Pick<AgendaItem, 'meant' | 'landedBlockers'>): boolean {
+  const blockers = Array.isArray(item.meant.blockers) ? item.meant.blockers : [];
+  return blockers.length > 0 && item.landedBlockers.length === blockers.length && !blockers.some(waitsOnUser);
 }
 
 export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {

@@ -1,10 +1,10 @@
 // What next, status and resume take from history, remembered: which queued actions git shows as
-// landed, and the evidence line for each. Asked again on an unchanged HEAD about unchanged
+// landed, and which blockers' awaited work, with the evidence line for each. Asked again on an unchanged HEAD about unchanged
 // checkpoints (an agent asks at every step), it is one small file read instead of the walk, the
 // action dates and their caches. Exact, not a guess: the answer is a function of
 //  - HEAD's commit and the shallow boundary (history below a commit never changes);
-//  - each asking checkpoint's path, updated_at, queued actions and blocker resolutions (what the
-//    walk's start, the action dates and the landing rules read);
+//  - each asking checkpoint's path, updated_at, queued actions, blocker resolutions and blocker
+//    descriptions (what the walk's start, the action dates and the landing rules read);
 //  - this repository's names (its remotes: which PR URLs are its own), which HEAD does not fix;
 //  - the walk_days bound, only when it cuts the walk: an answer is kept only from an uncut walk,
 //    and used only while the bound still leaves that walk uncut;
@@ -21,6 +21,7 @@ import { actionText, type Checkpoint } from '../protocol/types.js';
 import { withActionRefs } from '../protocol/action-refs.js';
 import type { ThisRepo } from '../doctor/repo-names.js';
 import { commitLands, isRevert, workRefs } from '../doctor/landed.js';
+import { awaitedWork } from '../doctor/blocker-waits.js';
 import { BUILD } from '../store/verdicts.js';
 
 
@@ -30,8 +31,15 @@ const MAX_ENTRIES = 8;
 /** Far more than MAX_ENTRIES answers take: a larger file is not ours and is a miss. */
 const MAX_FILE_BYTES = 1 << 20;
 
-/** Per asking checkpoint (by repo-relative path): the evidence of each next_actions text git shows landed. */
-export type LandedAnswer = Map<string, Map<string, string>>;
+/** Per asking checkpoint (by repo-relative path): evidence lines by text. */
+export interface LandedAnswer {
+  /** Of each next_actions text git shows landed. */
+  actions: Map<string, Map<string, string>>;
+  /** Of each blocker description whose awaited work all landed (blocker-waits.ts). */
+  waits: Map<string, Map<string, string>>;
+}
+
+type Pairs = [string, [string, string][]][];
 
 export interface Asking {
   rel: string;
@@ -42,13 +50,14 @@ interface Entry {
   key: string;
   /** The oldest instant (seconds) the walk went back to: the answer holds while walk_days does not cut above it. */
   since: number;
-  landed: [string, [string, string][]][];
+  landed: Pairs;
+  waits: Pairs;
 }
 
 /** The question, written out whole; null when this run keeps no answers. */
 export function landedKey(head: HeadFiles, asking: readonly Asking[], thisRepo: ThisRepo): string | null {
   if (BUILD === null || head.sha === null) return null;
-  return JSON.stringify([BUILD, head.sha, head.shallowKey, thisRepo, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, workOf), texts(cp.blockers, resolution)])]);
+  return JSON.stringify([BUILD, head.sha, head.shallowKey, thisRepo, asking.map(({ rel, cp }) => [rel, cp.updated_at, texts(cp.next_actions, workOf), texts(cp.blockers, blockerWork)])]);
 }
 
 function texts<T>(list: T[] | undefined, text: (item: T) => unknown): unknown[] {
@@ -60,12 +69,16 @@ const workOf = (a: Parameters<typeof actionText>[0]) => withActionRefs(actionTex
 
 const resolution = (b: { proposed_resolution?: unknown } | null) => (b && typeof b === 'object' ? (b.proposed_resolution ?? null) : null);
 
+/** A blocker as its work is read: its resolution (a queued text) and its description (what it may wait on). */
+const blockerWork = (b: { proposed_resolution?: unknown; description?: unknown } | null) => [resolution(b), b && typeof b === 'object' ? (b.description ?? null) : null];
+
 const isPairs = (v: unknown): v is [string, string][] => Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
+const isByRel = (v: unknown): v is Pairs => Array.isArray(v) && v.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isPairs(r[1]));
 
 function isEntry(v: unknown): v is Entry {
   const e = v as Partial<Entry> | null;
   return typeof e === 'object' && e !== null && typeof e.key === 'string' && typeof e.since === 'number' && Number.isFinite(e.since) &&
-    Array.isArray(e.landed) && e.landed.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isPairs(r[1]));
+    isByRel(e.landed) && isByRel(e.waits);
 }
 
 function entries(gitdir: string): Entry[] {
@@ -85,14 +98,16 @@ export function rememberedLanded(head: HeadFiles, key: string, notBefore: number
   const hit = kept.find((e) => e.key === key) ?? carriedAnswer(head, key, kept, asking, thisRepo);
   if (!hit) return null;
   if (hit.key !== key) keep(head, { ...hit, key }, all);
-  return new Map(hit.landed.map(([rel, pairs]) => [rel, new Map(pairs)]));
+  const byRel = (pairs: Pairs) => new Map(pairs.map(([rel, byText]) => [rel, new Map(byText)]));
+  return { actions: byRel(hit.landed), waits: byRel(hit.waits) };
 }
 
 /**
  * The entry kept for the same question at an earlier HEAD, when HEAD has since gained a plain line
  * of commits (fast-forward.ts; none dated before that walk's start, where a walk would stop) of
- * which none lands a reference the asked texts name, nor is a revert (which may undo a landing
- * without naming it in a landing form): a walk from HEAD finds the same landings, dated as before.
+ * which none lands a reference the asked texts or the blockers' awaited work name, nor is a revert
+ * (which may undo a landing without naming it in a landing form): a walk from HEAD finds the same
+ * landings, dated as before.
  */
 function carriedAnswer(head: HeadFiles, key: string, kept: readonly Entry[], asking: readonly Asking[], thisRepo: ThisRepo): Entry | undefined {
   if (head.sha === null) return undefined;
@@ -102,7 +117,7 @@ function carriedAnswer(head: HeadFiles, key: string, kept: readonly Entry[], ask
     if (earlier === null || earlier === head.sha || withoutHead(entry.key) !== question) continue;
     const gained = fastForward(head.commonDir, head.sha, earlier, entry.since);
     if (!gained) continue;
-    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, workOf), ...texts(cp.blockers, resolution)]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
+    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, workOf), ...texts(cp.blockers, resolution), ...texts(cp.blockers, (b) => awaitedWork(b?.description))]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
     return gained.commits.some((c) => isRevert(c) || refs.some((ref) => commitLands(c, ref))) ? undefined : entry;
   }
   return undefined;
@@ -126,7 +141,8 @@ function withoutHead(key: string): string {
 
 /** Best effort, like the other caches: a read-only git dir only costs the next run the walk. */
 export function rememberLanded(head: HeadFiles, key: string, since: number, landed: LandedAnswer): void {
-  keep(head, { key, since, landed: [...landed].map(([rel, byText]) => [rel, [...byText]]) }, entries(head.gitdir));
+  const pairs = (byRel: Map<string, Map<string, string>>): Pairs => [...byRel].map(([rel, byText]) => [rel, [...byText]]);
+  keep(head, { key, since, landed: pairs(landed.actions), waits: pairs(landed.waits) }, entries(head.gitdir));
 }
 
 /** Writes `entry` first, before the other `known` entries (newest first, at most MAX_ENTRIES). */

@@ -154,6 +154,39 @@ describe('git processes', () => {
     expect(resaved).toEqual(readSide(dir));
   });
 
+  it('a blocked checkpoint: status and next start no git process while no blocker names a PR; one waiting on a PR costs the walk alone, no dating of actions', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const checkpoint = (blocker: string) => `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: '/elsewhere/demo',
+      created_at: daysAgo(3), updated_at: daysAgo(2), phase: 'build', step: 'schema', status: 'blocked',
+      progress_summary: 'Waiting.', progress_table: [{ id: 'schema', label: 'Schema', status: 'blocked' }],
+      context_primer: { key_decisions: ['Schema first'] },
+      next_actions: ['Wire the new schema into the API'],
+      blockers: [{ id: 'b1', description: blocker, needs: 'external_dep' }],
+    }, null, 2)}\n`;
+    write(dir, '.checkpoints/api.checkpoint.json', checkpoint('Waiting on design review from Sam (docs/design.md, 2nd pass)'));
+    commitAll(dir, 'checkpoint: api', daysAgo(2));
+    settleIndex(dir);
+    const gitOnPath = countingGit();
+    const env = { PATH: gitOnPath.path };
+    for (const cmd of ['status', 'next']) expect(cli(dir, [cmd], { env }).code).toBe(0);
+    expect(gitOnPath.runs()).toEqual([]);
+
+    write(dir, '.checkpoints/api.checkpoint.json', checkpoint('Blocked until PR #20 merges'));
+    commitAll(dir, 'checkpoint: api', daysAgo(2));
+    commitAll(dir, 'New schema (#20)', daysAgo(1));
+    settleIndex(dir);
+    gitOnPath.reset();
+    const status = JSON.parse(cli(dir, ['status', '--json'], { env }).stdout);
+    expect(status.skills[0].landed_blockers).toEqual([expect.objectContaining({ id: 'b1', evidence: expect.stringMatching(/^#20 landed in /) })]);
+    expect(gitOnPath.runs()).toHaveLength(1);
+    expect(gitOnPath.runs()[0]).toMatch(/ log --max-age=/);
+    gitOnPath.reset();
+    expect(JSON.parse(cli(dir, ['next', '--json'], { env }).stdout).next.landed_blockers).toEqual(status.skills[0].landed_blockers);
+    expect(gitOnPath.runs()).toEqual([]);
+  });
+
   it('in a partial clone, a checkpoint blob the store lacks is asked of git (which fetches it): queued actions dated as in a full clone', () => {
     const { dir } = project();
     // A re-save after the landing that keeps the queued PR: its queueing stays dated by the first save.

@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { MARKED_DONE, RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, landedBlockerNote, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
@@ -16,10 +16,12 @@ export interface Recommendation {
   stale: boolean;
   over_budget: boolean;
   skipped_as_landed: { index: number; text: string; evidence: string }[];
+  /** Blockers whose awaited work git shows landed since the checkpoint: to check and remove, not to wait on. */
+  landed_blockers: LandedBlocker[];
 }
 
 export function recommend(item: AgendaItem): Recommendation {
-  const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed };
+  const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed, landed_blockers: item.landedBlockers };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
   if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.status, item.choice.landed.length, doneHow(item.choice.landed)) };
@@ -79,6 +81,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Quoted from the file: a line break in it must not print as a line of ours.
   lines.push(`→ ${q(rec.text)}`);
   for (const s of rec.skipped_as_landed) lines.push(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
+  for (const b of rec.landed_blockers) lines.push(c.yellow(`  blocker ${q(b.id)}: ${q(b.description)} — ${q(landedBlockerNote(b))}`));
   if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
   for (const i of slips) lines.push(c.yellow(`  ${q(repairNoteLine(i)!)}`));
   if (unverifiable) lines.push(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));

@@ -18,7 +18,7 @@ import { CONFLICT_REASON } from '../../protocol/json.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
-import { buildAgenda } from '../../read/agenda.js';
+import { buildAgenda, landedBlockerNote, type LandedBlocker } from '../../read/agenda.js';
 
 export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
 
@@ -116,7 +116,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const capsule = found.capsule as Capsule;
   const current = await gitState(root);
   // Whether next_actions[0] already landed, in both outputs: a host reading the JSON is not sent to redo shipped work either.
-  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, landed: await landedFirst(root, ctx.now, found.skill) };
+  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(await landedNow(root, ctx.now, found.skill)) };
 
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -200,18 +200,21 @@ interface View {
   state: JsonValue;
   /** When git shows next_actions[0] already landed: the evidence, and the first action that has not (null: none has not). */
   landed?: { evidence: string; fresh: string | null } | null;
+  /** Blockers whose awaited work git shows landed (as resume and status read them). */
+  landedBlockers?: LandedBlocker[];
 }
 
 /**
  * Whether `skill`'s next_actions[0] already landed, as resume and next judge it (the same
- * remembered answer), so the capsule's reader is not sent to redo shipped work; null otherwise,
- * or when the checkpoint cannot be read as resume reads it.
+ * remembered answer), so the capsule's reader is not sent to redo shipped work (null otherwise,
+ * or when the checkpoint cannot be read as resume reads it); and which blockers' awaited work landed.
  */
-async function landedFirst(root: string, now: Date, skill: string): Promise<View['landed']> {
+async function landedNow(root: string, now: Date, skill: string): Promise<Pick<View, 'landed' | 'landedBlockers'>> {
   const item = (await buildAgenda({ root, now, skill })).items.find((i) => i.skill === skill);
   const first = item?.choice.landed[0];
-  if (!item || first?.index !== 0) return null;
-  return { evidence: first.evidence, fresh: item.choice.action === null ? null : actionText(item.choice.action) };
+  const landedBlockers = item?.landedBlockers ?? [];
+  if (!item || first?.index !== 0) return { landed: null, landedBlockers };
+  return { landed: { evidence: first.evidence, fresh: item.choice.action === null ? null : actionText(item.choice.action) }, landedBlockers };
 }
 
 /** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
@@ -244,6 +247,8 @@ function jsonView(v: View, withPaths: boolean): unknown {
     root_changed: v.capsule.origin.root !== v.root,
     // The live checkpoint's next_actions[0] when git shows it landed: the evidence and the first action not landed (null: none).
     next_action_landed: v.landed ? { evidence: v.landed.evidence, first_not_landed: v.landed.fresh } : null,
+    // Blockers in the live checkpoint whose awaited work git shows landed: to check and remove.
+    landed_blockers: v.landedBlockers ?? [],
   };
 }
 
@@ -277,11 +282,13 @@ function textBlocks(v: View, now: Date): Block[] {
   const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;
   const blockers = cp && Array.isArray(cp.blockers) ? cp.blockers.filter((b) => isObj(b)) : [];
   if (blockers.length) {
+    // A blocker whose awaited work landed says so, as resume lists it.
+    const landed = new Map((v.landedBlockers ?? []).map((b) => [cp!.blockers![b.index], ` — ${oneLine(landedBlockerNote(b))}`]));
     blocks.push({
       name: 'open blockers',
       tier: 1,
       head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
-      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => !waitsOnUser(b))].map((b) => `  ${waitsOnUser(b) ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}`),
+      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => !waitsOnUser(b))].map((b) => `  ${waitsOnUser(b) ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}${landed.get(b) ?? ''}`),
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }

@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
-import { blockingError, brokenNotice, buildAgenda, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills } from '../../store/checkpoints.js';
@@ -73,7 +73,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else print([{ name: 'message', tier: 0, header: true, head: [msg] }], 'checkpoint status');
     return 0;
   }
-  const needsUser = (i: AgendaItem) => i.stale || i.status === 'blocked' || i.status === 'failed' || unreadStatus(i);
+  // Blocked by nothing but work git shows landed: the session checks and clears the blockers (orient says so), no question for the user.
+  const needsUser = (i: AgendaItem) => i.stale || (i.status === 'blocked' && !blockedOnlyByLanded(i)) || i.status === 'failed' || unreadStatus(i);
   // Without a skill we never silently pick one the user has to look at: list and ask. The only
   // checkpoint there is gets its briefing instead, led by the question (exit 3 all the same).
   if (!skill && (askRepair || (needsUser(top!) && agenda.items.length > 1))) {
@@ -210,9 +211,14 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   ];
   const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
   if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: ${why}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
-  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', ask ? 'Decisions waiting on the user (ask before proceeding):' : 'ASK THE USER to decide before proceeding (decisions waiting on the user):'], items: decisions.map((b) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}`) });
-  const others = (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && !waitsOnUser(b));
-  if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map((b) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}`) });
+  // A blocker whose awaited work landed says so where it is listed (as doctor finds it).
+  const landed = new Map(item.landedBlockers.map((b) => [b.index, ` — ${q(landedBlockerNote(b))}`]));
+  const blockers = (Array.isArray(cp.blockers) ? cp.blockers : []).map((b, index) => ({ b, landed: landed.get(index) ?? '' }));
+  if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', ask ? 'Decisions waiting on the user (ask before proceeding):' : 'ASK THE USER to decide before proceeding (decisions waiting on the user):'], items: blockers.filter(({ b }) => b && waitsOnUser(b)).map(({ b, landed }) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}${landed}`) });
+  const others = blockers.filter(({ b }) => b && !waitsOnUser(b));
+  if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map(({ b, landed }) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}${landed}`) });
+  const verify = blockedOnlyByLanded(item) ? `every blocker waits on work that has since landed: check that none still blocks, then clear them (checkpoint update ${item.skill} --blockers:json='[]' --status=in_progress)` : null;
+  if (verify) blocks.push({ name: 'landed blockers', tier: 1, head: ['', `VERIFY BEFORE WORKING: ${verify}.`] });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
   if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${q(f)}`) });
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
@@ -231,6 +237,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       key_decisions: keyDecisions,
       files,
       user_decisions: decisions,
+      ...(verify ? { verify_blockers: verify } : {}),
       repairs: repairsEntry(item),
     },
   };

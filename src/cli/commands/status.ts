@@ -4,7 +4,7 @@ import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { instantMs, missingDay } from '../../protocol/instant.js';
 import { ageDays, waitsOnUser } from '../../protocol/priority.js';
-import { buildAgenda, decisionsWaiting, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { buildAgenda, decisionsWaiting, landedBlockerNote, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, fitDisplay, MAX_CELL_WIDTH, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
@@ -61,7 +61,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const top = agenda.items[0];
     if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
-    for (const i of agenda.items) for (const b of openBlockers(i.checkpoint)) if (!waitsOnUser(b)) lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}`);
+    for (const i of agenda.items) {
+      openBlockers(i.checkpoint).forEach((b, k) => {
+        if (!waitsOnUser(b)) lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}${landedNote(i, k, ctx)}`);
+      });
+    }
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
     // A misnamed file's name as the table's cell shows it: its message names the whole file.
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
@@ -120,8 +124,14 @@ function details(i: AgendaItem, ctx: Context): string[] {
     out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
   });
   if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
-  for (const b of openBlockers(cp)) out.push(`  ${waitsOnUser(b) ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}`);
+  openBlockers(cp).forEach((b, k) => out.push(`  ${waitsOnUser(b) ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}${landedNote(i, k, ctx)}`));
   return out;
+}
+
+/** After blocker `index` of `i`, when git shows its awaited work landed: " — #20 landed in …; check and remove the blocker". */
+function landedNote(i: AgendaItem, index: number, ctx: Context): string {
+  const landed = i.landedBlockers.find((b) => b.index === index);
+  return landed ? ctx.out.c.yellow(` — ${q(landedBlockerNote(landed))}`) : '';
 }
 
 function summary(i: AgendaItem, now: Date) {
@@ -141,5 +151,6 @@ function summary(i: AgendaItem, now: Date) {
     next_actions: (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText),
     landed_actions: i.choice.landed,
     blockers: openBlockers(cp),
+    landed_blockers: i.landedBlockers,
   };
 }
