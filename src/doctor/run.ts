@@ -34,6 +34,8 @@ export interface DoctorOptions {
   onlineUrl?: string;
   /** Ranges a push sends (pre-push hook): only findings these commits cause or carry block. */
   pushed?: readonly PushRange[];
+  /** One skill's checkpoint alone (what resume shows of it): the repository's own checks are left out. */
+  skill?: string;
 }
 
 export interface DoctorReport {
@@ -106,7 +108,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   // One git's index holds unmerged (mid-merge, -rebase, -cherry-pick) is an error naming what ends
   // the merge, as status and next say: the tree holds one side's text, never checked as the state.
-  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now));
+  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.
@@ -171,7 +173,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     const rel = f.skill === null ? null : relOf(f.skill);
     if (f.check === 'schema' && f.path === 'updated_at' && rel !== null && sane.from.has(rel) && /in the future/.test(f.message)) f.message += datedFromWords(sane.from.get(rel)!);
   }
-  findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkHookCurrent(opts.root), ...checkLeftovers(opts.root));
+  const repoChecks = opts.skill === undefined;
+  if (repoChecks) findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkHookCurrent(opts.root), ...checkLeftovers(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];
@@ -200,7 +203,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
   for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked, ignored), ...after);
-  if (evidence.history) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
+  if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A commit on HEAD's line made after a checkpoint, dated before the walk_days bound: said so.
   const bySkill = new Map(checkpoints.map((cp) => [cpRel(cp), cp.skill]));
