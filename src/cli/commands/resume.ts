@@ -14,6 +14,7 @@ import { recommend } from './next.js';
 import { placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
+import type { GoneFile } from '../../read/gone-files.js';
 
 export const RESUME_MAX_BYTES = 16 * 1024;
 /** Exit code when the user has to decide (continue, restart, show) before work resumes. */
@@ -112,7 +113,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // A decision waiting on the user is asked before any work (protocol, resume step 4), even on
   // work in progress: the briefing is shown, and the exit says to ask.
   const ask = needsUser(top!) || userDecisionBlockers(top!.checkpoint).length > 0;
-  const orientation = orient(top!, ctx.now, needsUser(top!));
+  // The files it lists, matched as meant (rows as ranking reads them: "Done" is complete), each
+  // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone).
+  const files = relevantFiles(top!.meant);
+  const gone = files.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
+  const orientation = orient(top!, ctx.now, needsUser(top!), files, gone);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
@@ -142,7 +147,7 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
   const everything = skill ? `checkpoint show ${skill}` : 'checkpoint status --json';
   const upcoming = Array.isArray(data.next_actions) ? data.next_actions.slice(0, 1) : [];
   // Least needed first; a part left out is given back when a later one made room enough.
-  const parts = ([['key_decisions', []], ['files', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
+  const parts = ([['key_decisions', []], ['files', []], ['files_gone', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
   const without = (left: ReadonlySet<string>) => ({ ...data, ...Object.fromEntries(parts.filter(([key]) => left.has(key))), left_out: parts.map(([key]) => key).filter((key) => left.has(key)), everything });
   const left = new Set<string>();
   for (const [key] of parts) {
@@ -175,22 +180,47 @@ function progress(cp: Checkpoint): string {
   return `${rows.filter((r) => r.status === 'complete').length}/${rows.length} phases complete`;
 }
 
+interface ListedFile {
+  /** Its place in context_primer.generated_files. */
+  index: number;
+  entry: string;
+}
+
 /** generated_files that mention the current step, phase or in-progress row; all of them if none do. */
-function relevantFiles(cp: Checkpoint): string[] {
-  const files = (cp.context_primer?.generated_files ?? []).filter((f): f is string => typeof f === 'string');
+function relevantFiles(cp: Checkpoint): ListedFile[] {
+  const listed = cp.context_primer?.generated_files;
+  const files = (Array.isArray(listed) ? listed : []).flatMap((entry, index) => (typeof entry === 'string' ? [{ index, entry }] : []));
   const rows = (Array.isArray(cp.progress_table) ? cp.progress_table : []).filter((r) => r.status === 'in_progress').map((r) => r.id);
   const tokens = [cp.step, cp.phase, ...rows].filter((t) => t && t.length > 2).map((t) => t.toLowerCase());
-  const hits = files.filter((f) => tokens.some((t) => f.toLowerCase().includes(t)));
+  const hits = files.filter((f) => tokens.some((t) => f.entry.toLowerCase().includes(t)));
   return (hits.length ? hits : files).slice(0, MAX_FILES);
 }
 
-function orient(item: AgendaItem, now: Date, ask: boolean) {
+/**
+ * Which listed files doctor finds gone (gone-files.ts, loaded only when there are files). History
+ * is evidence, not a requirement: when it cannot be read the files are listed unmarked, and said
+ * so on stderr (`err`; null when the history notice already said it).
+ */
+async function filesGone(opts: { root: string; now: Date; skill: string; engine: ReturnType<typeof engineArg> }, err: ((line: string) => void) | null): Promise<GoneFile[]> {
+  try {
+    return await (await import('../../read/gone-files.js')).goneFiles(opts);
+  } catch (e) {
+    err?.(`checkpoint: note: the files listed were not checked for renames and deletions: ${q(String(e instanceof Error ? e.message : e).split('\n')[0]!)} (\`checkpoint doctor\` for details)`);
+    return [];
+  }
+}
+
+/** What resume says after a listed file doctor finds gone: " — renamed to src/b.ts in 1b5f3ba", naming the file when the entry is more than it. */
+function goneMark(f: ListedFile, gone: readonly GoneFile[]): string {
+  const own = gone.filter((g) => g.index === f.index);
+  return own.length ? ` — ${own.map((g) => `${g.file === f.entry.trim() ? '' : `${g.file} `}${g.note}`).join('; ')}` : '';
+}
+
+function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], gone: readonly GoneFile[]) {
   const cp = item.checkpoint;
   const rec = recommend(item);
   const decisions = userDecisionBlockers(cp);
   const keyDecisions = (cp.context_primer?.key_decisions ?? []).filter((d): d is string => typeof d === 'string');
-  // Rows counted and matched as meant (a row written "Done" is complete), as ranking reads them.
-  const files = relevantFiles(item.meant);
   // Every value from the file goes through q(): a line break in it prints as \n, so a merged
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   // Display order; the tier says what a tight output budget keeps first: the header (the first
@@ -220,7 +250,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
   const verify = blockedOnlyByLanded(item) ? `every blocker waits on work that has since landed: check that none still blocks, then clear them (checkpoint update ${item.skill} --blockers:json='[]' --status=in_progress)` : null;
   if (verify) blocks.push({ name: 'landed blockers', tier: 1, head: ['', `VERIFY BEFORE WORKING: ${verify}.`] });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
-  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: files.map((f) => `  ${q(f)}`) });
+  const shownGone = gone.filter((g) => files.some((f) => f.index === g.index));
+  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: [...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`), ...(shownGone.length ? ['  (marked: not where the checkpoint says; update context_primer.generated_files, `checkpoint doctor` has the details)'] : [])] });
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
     blocks,
@@ -235,7 +266,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean) {
       next: rec,
       next_actions: upcoming,
       key_decisions: keyDecisions,
-      files,
+      files: files.map((f) => f.entry),
+      ...(shownGone.length ? { files_gone: shownGone.map(({ index, ...g }) => ({ index, entry: files.find((f) => f.index === index)!.entry, ...g })) } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
       repairs: repairsEntry(item),

@@ -1,0 +1,110 @@
+// resume's "Files for this step" marks each listed file git shows renamed or deleted since the
+// checkpoint, with the commit doctor names for it, in text and --json (red team 51, B12).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+beforeAll(assertBuilt);
+
+const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** As sessions write them: a note after a path, a path from another machine's checkout, two files in one entry, a plan. */
+const FILES = ['src/limiter.ts (PR 12)', '/home/claude/shop/src/old.ts', 'src/a.ts, src/b.ts', 'src/keep.ts', 'docs/notes.md — to write'];
+
+function repo(): string {
+  const dir = makeRepo();
+  dirs.push(dir);
+  for (const f of ['limiter', 'old', 'a', 'b', 'keep']) write(dir, `src/${f}.ts`, `export const ${f} = 1;\n`);
+  write(dir, '.checkpoints/api.checkpoint.json', `{
+  "protocol_version": "1.1",
+  "skill": "api",
+  "project": "shop",
+  "project_dir": "/home/claude/shop",
+  "created_at": "${ago(30)}",
+  "updated_at": "${ago(20)}",
+  "phase": "build",
+  "step": "throttling",
+  "status": "in_progress",
+  "progress_summary": "Rate limiter in; tests next.",
+  "progress_table": [{ "id": "rl", "label": "Rate limits", "status": "in_progress" }],
+  "context_primer": { "key_decisions": ["Token bucket"], "generated_files": ${JSON.stringify(FILES)} },
+  "next_actions": ["Add tests for the limiter"],
+  "skill_state": { "score": 8.0 }
+}
+`);
+  commitAll(dir, 'checkpoint: api', ago(19));
+  git(dir, ['mv', 'src/limiter.ts', 'src/rate-limiter.ts']);
+  commitAll(dir, 'Rename the limiter', ago(10));
+  git(dir, ['rm', '-q', 'src/old.ts', 'src/b.ts']);
+  commitAll(dir, 'Drop old.ts and b.ts', ago(9));
+  return dir;
+}
+
+/** doctor's commit for each generated_files entry it finds gone, by index. */
+async function doctorShas(dir: string, engine: string): Promise<Map<number, string>> {
+  const findings = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { path: string; evidence?: { sha?: string; missing?: boolean } }[];
+  return new Map(findings.flatMap((f) => {
+    const m = /^context_primer\.generated_files\[(\d+)\]$/.exec(f.path);
+    return m && f.evidence?.missing && f.evidence.sha ? [[Number(m[1]), f.evidence.sha] as const] : [];
+  }));
+}
+
+describe.each(['native', 'isomorphic'] as const)('resume lists a file git shows renamed or deleted (%s)', (engine) => {
+  it('marked with the commit doctor names, in text and --json; the rest as written', async () => {
+    const dir = repo();
+    const shas = await doctorShas(dir, engine);
+    expect([...shas.keys()].sort()).toEqual([0, 1, 2]);
+    const short = (i: number) => shas.get(i)!.slice(0, 7);
+
+    const text = await runCli(dir, ['resume', 'api', '--engine', engine]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.slice(text.stdout.indexOf('Files for this step:'))).toBe([
+      'Files for this step:',
+      `  src/limiter.ts (PR 12) — src/limiter.ts renamed to src/rate-limiter.ts in ${short(0)}`,
+      `  /home/claude/shop/src/old.ts — src/old.ts deleted in ${short(1)}`,
+      `  src/a.ts, src/b.ts — src/b.ts deleted in ${short(2)}`,
+      '  src/keep.ts',
+      '  docs/notes.md — to write',
+      '  (marked: not where the checkpoint says; update context_primer.generated_files, `checkpoint doctor` has the details)',
+      '',
+    ].join('\n'));
+
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json', '--engine', engine])).stdout);
+    expect(json.files).toEqual(FILES);
+    expect(json.files_gone).toEqual([
+      { index: 0, entry: FILES[0], file: 'src/limiter.ts', renamed_to: 'src/rate-limiter.ts', sha: shas.get(0), note: `renamed to src/rate-limiter.ts in ${short(0)}` },
+      { index: 1, entry: FILES[1], file: 'src/old.ts', sha: shas.get(1), note: `deleted in ${short(1)}` },
+      { index: 2, entry: FILES[2], file: 'src/b.ts', sha: shas.get(2), note: `deleted in ${short(2)}` },
+    ]);
+  });
+
+  it('a file deleted in the work tree and not committed is marked missing; with nothing gone, no mark and no files_gone', async () => {
+    const dir = repo();
+    git(dir, ['mv', 'src/rate-limiter.ts', 'src/limiter.ts']);
+    git(dir, ['checkout', '-q', 'HEAD~1', '--', 'src/old.ts', 'src/b.ts']);
+    commitAll(dir, 'Put the files back', ago(8));
+    const clean = await runCli(dir, ['resume', 'api', '--engine', engine]);
+    expect(clean.stdout).not.toMatch(/ — (?!to write)|marked:/);
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--json', '--engine', engine])).stdout).files_gone).toBeUndefined();
+
+    rmSync(join(dir, 'src/keep.ts'));
+    const text = await runCli(dir, ['resume', 'api', '--engine', engine]);
+    expect(text.stdout).toContain('\n  src/keep.ts — missing\n');
+  });
+});
+
+describe('the built binary', () => {
+  it('marks them as the repro has it, run after run', () => {
+    const dir = repo();
+    const first = cli(dir, ['resume']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/ {2}src\/limiter\.ts \(PR 12\) — src\/limiter\.ts renamed to src\/rate-limiter\.ts in [0-9a-f]{7}\n/);
+    expect(first.stdout).toMatch(/ {2}\/home\/claude\/shop\/src\/old\.ts — src\/old\.ts deleted in [0-9a-f]{7}\n/);
+    // From the caches doctor keeps at an unchanged HEAD: the same briefing.
+    expect(cli(dir, ['resume']).stdout).toBe(first.stdout);
+  });
+});
