@@ -145,6 +145,29 @@ describe('checkpoint mcp', () => {
     expect(git(dir, ['status', '--porcelain']).split('\n').filter(Boolean).every((l) => l.slice(3).startsWith('.checkpoints/'))).toBe(true);
   });
 
+  it('resume and status say what doctor knows: a blocker whose awaited PR landed, a listed file renamed since', async () => {
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const dir = repo();
+    write(dir, 'src/limiter.ts', 'limiter\n');
+    messy(dir, {
+      status: 'blocked',
+      blockers: [{ id: 'b1', description: 'Blocked until PR #20 merges', needs: 'external_dep' }],
+      context_primer: { key_decisions: ['Token bucket (see PR 12)'], generated_files: ['src/limiter.ts (PR 12)'] },
+      created_at: hoursAgo(5),
+      updated_at: hoursAgo(4),
+    });
+    commitAll(dir, 'checkpoint: api', hoursAgo(3));
+    git(dir, ['mv', 'src/limiter.ts', 'src/rate-limiter.ts']);
+    commitAll(dir, 'New schema, limiter renamed (#20)', hoursAgo(2));
+    const c = await connect(dir);
+    const resume = await call(c, 'resume', { skill: 'api' });
+    expect(text(resume)).toMatch(/■ b1: Blocked until PR #20 merges \[external_dep\] — #20 landed in [0-9a-f]{7} "New schema, limiter renamed \(#20\)"; check and remove the blocker/);
+    expect(text(resume)).toMatch(/\n {2}src\/limiter\.ts \(PR 12\) — src\/limiter\.ts renamed to src\/rate-limiter\.ts in [0-9a-f]{7}\n/);
+    expect(resume.structuredContent).toMatchObject({ next: { landed_blockers: [{ id: 'b1' }] }, files_gone: [{ index: 0, renamed_to: 'src/rate-limiter.ts' }] });
+    const status = await call(c, 'status');
+    expect(status.structuredContent).toMatchObject({ skills: [{ skill: 'api', landed_blockers: [{ id: 'b1', evidence: expect.stringMatching(/^#20 landed in /) }] }] });
+  });
+
   it('bad arguments come back as tool errors with the CLI message, the file byte-identical, and the server keeps serving', async () => {
     const dir = repo();
     const before = messy(dir);
