@@ -68,8 +68,8 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     return [{ skill: l.skill, checkpoint: r.checkpoint, shown: r.shown }];
   });
   // Only actions naming a PR or ticket, and blockers waiting on one, can be shown landed: walk
-  // history for those checkpoints alone, and not at all when none does. History is evidence, not a requirement: a checkpoint
-  // outside git (or with a broken repository) still gets an answer.
+  // history for those checkpoints alone, and not at all when none does. History is evidence, not
+  // a requirement: a checkpoint outside git (or with a broken repository) still gets an answer.
   // Once per skill: asked twice each, and path.relative resolves both paths on every call.
   const rels = new Map<string, string>();
   const relOf = (skill: string) => {
