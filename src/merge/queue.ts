@@ -8,7 +8,8 @@
 // A side that replaced its whole queue (every base item gone, new items after) is read as
 // pops + appends, not as an edit: that is what `done` + append does on a short queue. The
 // new items stay in front only when they replace the old item for item. Item for item with
-// each action's `text` kept, it is an edit (a priority changed), as in a longer queue.
+// each action's `text` kept, it is an edit (a priority changed), as in a longer queue. Where
+// the side did (logged done) or moved some of the actions, not all, the rest is an edit.
 //
 // Where both sides insert at the same place (typically both append at the end), each
 // side's block keeps its own order. Items already queued in base (a side moved them there:
@@ -22,7 +23,9 @@
 //
 // A conflict is a run of the queue, unless `resolve` (which merges again the sides its
 // markers hold, the rest of the queue in all three) would read that run otherwise: then the
-// conflict is the whole queue (see mergeQueue).
+// conflict is the whole queue (see mergeQueue). A conflict holds what the sides contest and no
+// more: a side's run of removals is a pop of each action, and an edit beside actions the side
+// did or moved elsewhere an edit of the others alone.
 
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
@@ -121,16 +124,25 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
   // place, as it is in a longer queue, never a pop and an append that would keep the action
   // twice beside the other side's edit of it (red team, 12-05).
   const edited = only !== undefined && only.items.length === base.length && only.items.every((item, k) => sameAction(item, base[k]!));
-  if (only && only.start === 0 && only.end === base.length && isEdit(only) && !edited) {
+  const [held, was] = [countKeys(sideWords), countKeys(baseWords)];
+  // Where it did or moved some of the actions, not all, the rest is an edit of those alone (movedOut).
+  const part = only !== undefined && isEdit(only) ? editedPart(only, baseWords, held, was, done) : undefined;
+  const peeled = part !== undefined && part[0] < part[1] && part[1] - part[0] < base.length;
+  if (only && only.start === 0 && only.end === base.length && isEdit(only) && !edited && !peeled) {
     // Item for item (the same count), it reads as an edit: the new items stand where the old
     // ones did, so the next action keeps its place. Otherwise pops + appends at the back.
     const at = only.items.length === base.length ? 0 : base.length;
     const insert = { start: at, end: at, items: only.items };
-    const remove = { start: 0, end: base.length, items: [] };
-    return at === 0 ? [insert, remove] : [remove, insert];
+    const remove = oneByOne({ start: 0, end: base.length, items: [] });
+    return at === 0 ? [insert, ...remove] : [...remove, insert];
   }
-  const [held, was] = [countKeys(sideWords), countKeys(baseWords)];
-  return hunks.flatMap((h) => itemByItem(base, h)).flatMap((h) => movedOut(h, baseWords, held, was, done));
+  return hunks.flatMap((h) => itemByItem(base, h)).flatMap((h) => movedOut(h, baseWords, held, was, done)).flatMap(oneByOne);
+}
+
+/** A removal of a run, one removal per action: the other side's edit of one of them meets that one alone. */
+function oneByOne(h: Hunk): Hunk[] {
+  if (h.items.length > 0 || h.end - h.start < 2) return [h];
+  return Array.from({ length: h.end - h.start }, (_, k) => ({ start: h.start + k, end: h.start + k + 1, items: [] }));
 }
 
 /**
@@ -138,17 +150,34 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
  * in recently_done), new actions standing in their place: a removal and an insertion, not an edit of them, so the other
  * side's tick or pop of a moved action meets a removal (red team, 12-06: a move to the front
  * beside a tick of the action moved conflicted). Where an action's words are gone from the side
- * (reworded, or popped), it stays an edit.
+ * (reworded, or popped), it stays an edit; only of those, so the moved or done actions at its
+ * ends are removals apart from it (red team rt51a 11: `done` of "Run tests" beside a reword of the
+ * "Deploy" after it was one edit of both, and the other side's reword of "Deploy" made both one
+ * conflict, whose side taken brought "Run tests" back).
  */
 function movedOut(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<string, number>, was: ReadonlyMap<string, number>, done?: ReadonlyMap<string, number>): Hunk[] {
   if (!isEdit(h)) return [h];
-  const range = baseWords.slice(h.start, h.end);
-  // Each still held elsewhere (moved), or logged done by this side (popped: `done`, then a new action put in its place).
-  const gone = (w: string) => (held.get(w) ?? 0) >= (was.get(w) ?? 0) || (w.startsWith('\u0001') && (done?.get(w.slice(1)) ?? 0) > 0);
-  if (!range.every(gone)) return [h];
-  const words = new Set(range);
-  if (h.items.some((item) => words.has(wordsKey(item, canonicalJson(item))))) return [h];
-  return [{ start: h.start, end: h.start, items: h.items }, { start: h.start, end: h.end, items: [] }];
+  const [from, to] = editedPart(h, baseWords, held, was, done);
+  if (from === to) return [{ start: h.start, end: h.start, items: h.items }, { start: h.start, end: h.end, items: [] }];
+  const removed = (start: number, end: number): Hunk[] => (start < end ? [{ start, end, items: [] }] : []);
+  return [...removed(h.start, from), { start: from, end: to, items: h.items }, ...removed(to, h.end)];
+}
+
+/**
+ * The base range [from, to) an edit hunk edited: its range less the actions at either end the
+ * side moved elsewhere or logged done (an action whose words the new items hold is edited, not
+ * gone). Empty when every action of it is gone.
+ */
+function editedPart(h: Hunk, baseWords: readonly string[], held: ReadonlyMap<string, number>, was: ReadonlyMap<string, number>, done?: ReadonlyMap<string, number>): [number, number] {
+  const words = new Set(h.items.map((item) => wordsKey(item, canonicalJson(item))));
+  const gone = (i: number) => {
+    const w = baseWords[i]!;
+    return !words.has(w) && ((held.get(w) ?? 0) >= (was.get(w) ?? 0) || (w.startsWith('\u0001') && (done?.get(w.slice(1)) ?? 0) > 0));
+  };
+  let [from, to] = [h.start, h.end];
+  while (from < to && gone(from)) from++;
+  while (to > from && gone(to - 1)) to--;
+  return [from, to];
 }
 
 /**
