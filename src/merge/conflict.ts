@@ -23,6 +23,12 @@ export interface Conflict {
    * elements of one side's run from the index in `path`.
    */
   span?: number;
+  /**
+   * What the run becomes when one side is taken (`resolve --ours/--theirs`), where that is more
+   * than the side's run: a conflict marked around a whole queue, whose runs the merge settled
+   * around the contested ones stay as merged (queue.ts).
+   */
+  settled?: { ours: JsonValue[]; theirs: JsonValue[] };
   /** Why the sides do not combine, where a merge rule stepped back (a counter reset, a currency switch): shown after the values. */
   why?: string;
   /** A side's source text of its number value where it differs from JSON's (`8.0`, `1e-400`): shown instead of the value. */
@@ -42,7 +48,7 @@ export interface MergeContext {
   /** Records a conflict (with why the rule for its field did not apply, if it says) and returns the value that stands in for it in the merged document. */
   conflict(path: PathSegment[], base: JsonValue | undefined, ours: JsonValue | undefined, theirs: JsonValue | undefined, why?: string): JsonValue | undefined;
   /** Records a conflict over a run of array elements; returns the run that stands in for it. */
-  sliceConflict(path: PathSegment[], base: JsonValue[], ours: JsonValue[], theirs: JsonValue[]): JsonValue[];
+  sliceConflict(path: PathSegment[], base: JsonValue[], ours: JsonValue[], theirs: JsonValue[], settled?: Conflict['settled']): JsonValue[];
   /** How many conflicts are recorded so far; `dropConflictsFrom(n)` forgets those after the first n. */
   conflictCount(): number;
   dropConflictsFrom(n: number): void;

@@ -9,7 +9,7 @@ import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
 import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
-import { keepExactTexts, mergeCheckpointValues, type ExtraRules } from './merge.js';
+import { keepExactTexts, mergeCheckpointValues, type ExtraRules, type MergeOptions } from './merge.js';
 import { virtualBase } from './virtual-base.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
@@ -37,6 +37,12 @@ export interface MergeTextsInput {
   labels?: Partial<ConflictLabels>;
   /** `resolve --ours/--theirs`: conflicts to settle with one side's version. */
   settle?: Settlement;
+  /**
+   * The sides git staged, where the sides merged here are cut from markers (resolve): theirs hold
+   * one merged recently_done, so only the staged ones tell what each side logged done since the
+   * base, which the queue merge reads its pops by (requeued.ts). Sides that cannot be read tell nothing.
+   */
+  staged?: { base: string | null; ours: string; theirs: string } | null;
   /**
    * git's merge of two merge bases (a criss-cross history's virtual ancestor), never seen in the
    * work tree: always clean, each conflict a stand-in (virtual-base.ts), in formatJson's layout.
@@ -107,6 +113,20 @@ export function driverReport(fileName: string, messages: readonly string[]): str
   return `${prefix}${shown}${more}`;
 }
 
+/** The staged sides' values for what they logged done; undefined when ours or theirs cannot be read. */
+function stagedLogs(staged: NonNullable<MergeTextsInput['staged']>): MergeOptions['logged'] {
+  const value = (text: string | null): JsonValue | undefined => {
+    if (text === null || NO_ANCESTOR.test(text)) return undefined;
+    try {
+      return parseJson(text, { texts: false }).value;
+    } catch {
+      return undefined;
+    }
+  };
+  const [ours, theirs] = [value(staged.ours), value(staged.theirs)];
+  return ours === undefined || theirs === undefined ? undefined : { base: value(staged.base), ours, theirs };
+}
+
 export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const unreadable: UnreadableSide[] = [];
   // Texts of literals a rewrite would change, per side: merged by mergeLiteralTexts.
@@ -139,7 +159,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts });
+  const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts, logged: input.staged ? stagedLogs(input.staged) : undefined });
   let { value, conflicts } = merged;
   const exact = merged.exact ?? [];
   let unmatched: string[] | undefined;

@@ -9,7 +9,7 @@ import { policyFor, type LogPolicy, type PolicyRule } from '../protocol/fields.j
 import { addLiteralText, literalKey, MAX_JSON_DEPTH, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment, type SideTimes } from './conflict.js';
-import { isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
+import { canonicalJson, isJsonObject, ownValue, safeKeys } from '../protocol/identity.js';
 import { compareStrings, jsonEqual, setOwn, withoutUnsafeKeys } from './json-value.js';
 import { oneOriginForSameClaims } from './capsule-origin.js';
 import { mergeLog } from './log.js';
@@ -41,6 +41,8 @@ export interface MergeOptions {
    * file holds, not on the double it reads as. Without them, on JSON's text of each double.
    */
   texts?: Partial<Record<'base' | 'ours' | 'theirs', LiteralTexts>>;
+  /** The documents whose recently_done tells what each side logged done since the base, where not the sides merged (driver.ts `staged`). */
+  logged?: { base: JsonValue | undefined; ours: JsonValue; theirs: JsonValue };
 }
 
 export interface MergeResult {
@@ -71,14 +73,14 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   let done: ReturnType<NonNullable<MergeContext['queueDone']>> | undefined;
   const ctx: MergeContext = {
     node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t),
-    queueDone: () => (done ??= { ours: doneSinceBase(base, ours), theirs: doneSinceBase(base, theirs) }),
+    queueDone: () => (done ??= sidesDone(base, ours, theirs, opts.logged)),
     conflict(path, b, o, t, why) {
       conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });
       return standIn(o, t);
     },
-    sliceConflict(path, b, o, t) {
+    sliceConflict(path, b, o, t, settled) {
       const kept = standIn(o, t, (run) => run.length === 0) ?? [];
-      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t, span: kept.length });
+      conflicts.push({ path, display: formatPath(path), base: b, ours: o, theirs: t, span: kept.length, ...(settled && { settled }) });
       return kept;
     },
     conflictCount: () => conflicts.length,
@@ -102,6 +104,18 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   if (exact.found.length) result.exact = exact.found;
   if (logSources.length) result.logSources = logSources;
   return result;
+}
+
+/**
+ * What each side logged done since the base (requeued.ts). `logged` (git's stages, where the sides
+ * are cut from markers, one merged log in each) tells it only where the queue merged is the one
+ * it was logged against: a conflict marked around the whole queue. Elsewhere the markers' base
+ * holds the merged pops already, and a pop counted again would read a copy left as queued anew.
+ */
+function sidesDone(base: JsonValue | undefined, ours: JsonValue, theirs: JsonValue, logged: MergeOptions['logged']): { ours: Map<string, number>; theirs: Map<string, number> } {
+  const queue = (doc: JsonValue | undefined) => canonicalJson(ownValue(doc, 'next_actions') ?? null);
+  const from = logged && queue(logged.base) === queue(base) ? logged : { base, ours, theirs };
+  return { ours: doneSinceBase(from.base, from.ours), theirs: doneSinceBase(from.base, from.theirs) };
 }
 
 /** The sides' texts, and the exact texts found so far. */

@@ -23,9 +23,10 @@
 //
 // A conflict is a run of the queue, unless `resolve` (which merges again the sides its
 // markers hold, the rest of the queue in all three) would read that run otherwise: then the
-// conflict is the whole queue (see mergeQueue). A conflict holds what the sides contest and no
-// more: a side's run of removals is a pop of each action, and an edit beside actions the side
-// did or moved elsewhere an edit of the others alone.
+// conflict is the whole queue (see mergeQueue), and taking a side of it takes that side's runs
+// where the sides conflict, the rest as merged. Either way a conflict holds what the sides
+// contest and no more: a side's run of removals is a pop of each action, and an edit beside
+// actions the side did or moved elsewhere an edit of the others alone.
 
 import type { JsonValue } from '../protocol/types.js';
 import { alignToBase } from './align.js';
@@ -67,8 +68,10 @@ interface QueueSides {
 /** The actions each side logged done since the base, by their words (requeued.ts doneSinceBase). */
 type SidesDone = { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> };
 
-/** A merged queue before its conflicts are recorded: resolved runs and the conflicting runs of each side. */
-type Piece = { run: JsonValue[] } | { base: JsonValue[]; ours: JsonValue[]; theirs: JsonValue[] };
+/** A merged queue before its conflicts are recorded: resolved runs (`chosen`: a conflicting run taken from the side preferred) and the conflicting runs of each side. */
+type Piece = { run: JsonValue[]; chosen?: true } | { base: JsonValue[]; ours: JsonValue[]; theirs: JsonValue[] };
+
+type Side = 'ours' | 'theirs';
 
 const isInsertion = (h: Hunk): boolean => h.start === h.end;
 const isEdit = (h: Hunk): boolean => h.start < h.end && h.items.length > 0;
@@ -89,7 +92,7 @@ function countKeys(keys: readonly string[]): Map<string, number> {
   return counts;
 }
 
-function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], baseWords: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[], sideWords: readonly string[], done?: ReadonlyMap<string, number>): Hunk[] {
+function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], baseWords: readonly string[], side: readonly JsonValue[], sideKeys: readonly string[], sideWords: readonly string[], done?: ReadonlyMap<string, number>, wholeQueue = true): Hunk[] {
   // Items unique on both sides and left exactly as they were anchor the alignment. Between them,
   // actions are matched by their words, so one whose other keys a side edited stays in its
   // place, an edit of that action alone; and repeated ones from the end: a queue is popped from
@@ -125,10 +128,14 @@ function sideHunks(base: readonly JsonValue[], baseKeys: readonly string[], base
   // twice beside the other side's edit of it (red team, 12-05).
   const edited = only !== undefined && only.items.length === base.length && only.items.every((item, k) => sameAction(item, base[k]!));
   const [held, was] = [countKeys(sideWords), countKeys(baseWords)];
-  // Where it did or moved some of the actions, not all, the rest is an edit of those alone (movedOut).
+  // Where it did or moved some of the actions, not all, the rest is an edit of those alone
+  // (movedOut). Where a side is preferred (`wholeQueue` false: preferring), only a queue whose
+  // every action it did or moved reads as replaced: a rewrite read so would stand beside the
+  // preferred side's version of the same actions, as an append.
   const part = only !== undefined && isEdit(only) ? editedPart(only, baseWords, held, was, done) : undefined;
   const peeled = part !== undefined && part[0] < part[1] && part[1] - part[0] < base.length;
-  if (only && only.start === 0 && only.end === base.length && isEdit(only) && !edited && !peeled) {
+  const allGone = part !== undefined && part[0] === part[1];
+  if ((wholeQueue || allGone) && only && only.start === 0 && only.end === base.length && isEdit(only) && !edited && !peeled) {
     // Item for item (the same count), it reads as an edit: the new items stand where the old
     // ones did, so the next action keeps its place. Otherwise pops + appends at the back.
     const at = only.items.length === base.length ? 0 : base.length;
@@ -325,13 +332,31 @@ export function mergeQueue(
   // then the sides themselves, which merge again to the same. So too where an action of a
   // run stands elsewhere as well (entangled): one side taken would then hold it twice, or
   // lose it where the other side's copy was dropped as a pop.
-  const pieces = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs, done)) ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  const whole = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs, done));
+  const pieces = whole ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
+  // A side taken of the whole queue settles the runs the sides contest, no more: what the merge
+  // settled around them (pops, actions done, appends) stays (red team rt51a 11: --theirs brought
+  // back an action done, --ours dropped one the other side queued).
+  const settled = whole ? { ours: preferring(base, ours, theirs, order, done, 'ours'), theirs: preferring(base, ours, theirs, order, done, 'theirs') } : undefined;
   const out: JsonValue[] = [];
   for (const p of pieces) {
-    if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours.map(unwrapped), p.theirs.map(unwrapped)));
+    if (isConflict(p)) append(out, ctx.sliceConflict([...path, out.length], p.base, p.ours.map(unwrapped), p.theirs.map(unwrapped), settled));
     else append(out, p.run.map(unwrapped));
   }
   return out;
+}
+
+/**
+ * The queue with every conflicting run taken from `side` and the rest merged (a side's rewrite of
+ * a whole short queue read as edits, not as pops and appends: sideHunks). The side's own queue
+ * where that merge holds an action more often than either side, or less often than both.
+ */
+function preferring(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order, done: SidesDone | undefined, side: Side): JsonValue[] {
+  const { pieces } = mergePieces(base, ours, theirs, order, done, side);
+  const queue = sideOf(pieces, side);
+  // Counted as items and as actions (an action with a tick or a priority is still that action).
+  const held = holdsSides(queue, ours, theirs) && holdsSides(queue, ours, theirs, (item) => wordsKey(item, canonicalJson(item)));
+  return (pieces.some(isConflict) || !held ? (side === 'ours' ? ours : theirs) : queue).map(unwrapped);
 }
 
 /**
@@ -360,21 +385,16 @@ function entangled(pieces: readonly Piece[], dropped: ReadonlySet<string>): bool
  * a run aligned around a repeated action (moved on one side) may otherwise leave it out of both.
  */
 function cutsHoldSides(pieces: readonly Piece[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
-  const count = (queue: readonly JsonValue[]): Map<string, number> => {
-    const counts = new Map<string, number>();
-    for (const item of queue) {
-      const key = canonicalJson(item);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    return counts;
-  };
-  const [o, t] = [count(ours), count(theirs)];
-  for (const side of ['ours', 'theirs'] as const) {
-    const cut = count(sideOf(pieces, side));
-    for (const key of new Set([...o.keys(), ...t.keys(), ...cut.keys()])) {
-      const [n, no, nt] = [cut.get(key) ?? 0, o.get(key) ?? 0, t.get(key) ?? 0];
-      if (n > Math.max(no, nt) || n < Math.min(no, nt)) return false;
-    }
+  return holdsSides(sideOf(pieces, 'ours'), ours, theirs) && holdsSides(sideOf(pieces, 'theirs'), ours, theirs);
+}
+
+/** Whether `queue` holds each item (by canonical JSON, or by `key`) no more often than a side holds it, and at least as often as both do. */
+function holdsSides(queue: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], key: (item: JsonValue) => string = canonicalJson): boolean {
+  const count = (items: readonly JsonValue[]): Map<string, number> => countKeys(items.map(key));
+  const [o, t, n] = [count(ours), count(theirs), count(queue)];
+  for (const k of new Set([...o.keys(), ...t.keys(), ...n.keys()])) {
+    const [held, no, nt] = [n.get(k) ?? 0, o.get(k) ?? 0, t.get(k) ?? 0];
+    if (held > Math.max(no, nt) || held < Math.min(no, nt)) return false;
   }
   return true;
 }
@@ -402,8 +422,10 @@ function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: 
     if (!tried.has(key)) {
       tried.add(key);
       const [b, o, t] = [sideOf(pieces, 'base'), sideOf(pieces, 'ours'), sideOf(pieces, 'theirs')];
+      // What the sides logged done reaches resolve only for the base it was logged against (merge.ts sidesDone).
+      const logged = canonicalJson(b as JsonValue[]) === canonicalJson(base as JsonValue[]) ? done : undefined;
       for (const again of ORDERS) {
-        const merged = mergePieces(b, o, t, again, done);
+        const merged = mergePieces(b, o, t, again, logged);
         if (canonicalJson(merged.pieces as JsonValue) !== key) return false;
         if (!merged.ordered) break;
       }
@@ -418,15 +440,15 @@ function stable(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: 
  * holding it most often holds it (an action both sides moved, or both added at different
  * places, stands once, at the first of its places).
  */
-function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order, done?: SidesDone): { pieces: Piece[]; ordered: boolean; dropped: Set<string> } {
+function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], order: Order, done?: SidesDone, prefer?: Side): { pieces: Piece[]; ordered: boolean; dropped: Set<string> } {
   const baseKeys = base.map(canonicalJson);
   let baseSet: Set<string> | undefined;
   const inBase = (key: string): boolean => (baseSet ??= new Set(baseKeys)).has(key);
   const [oursKeys, theirsKeys] = [ours.map(canonicalJson), theirs.map(canonicalJson)];
   const words = (items: readonly JsonValue[], keys: readonly string[]) => items.map((item, k) => wordsKey(item, keys[k]!));
   const [baseWords, oursWords, theirsWords] = [words(base, baseKeys), words(ours, oursKeys), words(theirs, theirsKeys)];
-  const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords, done?.ours);
-  const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords, done?.theirs);
+  const oursHunks = sideHunks(base, baseKeys, baseWords, ours, oursKeys, oursWords, done?.ours, !prefer);
+  const theirsHunks = sideHunks(base, baseKeys, baseWords, theirs, theirsKeys, theirsWords, done?.theirs, !prefer);
   const q: QueueSides = { base, order, inBase, ordered: false, baseWords, baseWordCounts: countKeys(baseWords), oursWords: countKeys(oursWords), theirsWords: countKeys(theirsWords), oursTexts: new Set(oursKeys), theirsTexts: new Set(theirsKeys), carried: new Map() };
   const pieces: Piece[] = [];
   let run: JsonValue[] = [];
@@ -458,7 +480,7 @@ function mergePieces(base: readonly JsonValue[], ours: readonly JsonValue[], the
     const region = resolveRegion(q, start, end, regionOurs, regionTheirs);
     if (Array.isArray(region)) resolved(region);
     else {
-      pieces.push({ run }, region);
+      pieces.push({ run }, prefer ? { run: [...region[prefer]], chosen: true } : region);
       run = [];
     }
     at = end;
@@ -493,8 +515,9 @@ function atMostAsOften(pieces: Piece[], baseKeys: readonly string[], baseWords: 
   };
   // Every copy in the resolved runs, by action, in queue order.
   const copies = new Map<string, { run: JsonValue[]; at: number; text: string }[]>();
+  // A run taken from the side preferred stands as that side has it, as a conflict does.
   for (const p of pieces) {
-    if (isConflict(p)) continue;
+    if (isConflict(p) || p.chosen) continue;
     p.run.forEach((item, at) => {
       const text = canonicalJson(item);
       const key = wordsKey(item, text);

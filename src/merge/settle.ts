@@ -77,7 +77,7 @@ export function settleConflicts(value: JsonValue, conflicts: readonly Conflict[]
       remaining.unshift(c);
       continue;
     }
-    root = putAt(root, c, side === 'ours' ? c.ours : c.theirs);
+    root = putAt(root, c, c.settled?.[side] ?? c[side]);
   }
   const requested = [...(settlement.ours ?? []), ...(settlement.theirs ?? [])];
   return { value: root, conflicts: remaining, unmatched: requested.filter((p) => !used.has(p)) };

@@ -94,4 +94,19 @@ describe('resolve a side of a queue conflict after git pull (red team rt51a 11)'
     expect(doc(b).next_actions).toEqual(['Deploy to prod', 'Run tests', 'Write docs', 'Tag release']);
     expect(doc(b).recently_done?.map((e) => e.action)).toEqual(['Run tests']);
   });
+
+  it('a two-action queue, marked whole: either side taken keeps the action done done, from what git staged', () => {
+    const b = pulled(['Run tests', 'Deploy']);
+    expect(block(b)).toEqual(['"Deploy to prod"', '||||||| base', '"Run tests",', '"Deploy"', '=======', '"Run tests",', '"Deploy to staging",', '"Tag release"']);
+    const theirs = cli(b, ['resolve', '--theirs', 'next_actions[0]']);
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(doc(b).next_actions).toEqual(['Deploy to staging', 'Tag release']);
+    expect(doc(b).recently_done?.map((e) => e.action)).toEqual(['Run tests']);
+    // The merge again (the driver runs), and the other side taken.
+    git(b, ['checkout', '--merge', '--', FILE]);
+    const ours = cli(b, ['resolve', '--ours', 'next_actions[0]', '--add']);
+    expect(ours.code, ours.stderr).toBe(0);
+    expect(doc(b).next_actions).toEqual(['Deploy to prod']);
+    expect(doc(b).recently_done?.map((e) => e.action)).toEqual(['Run tests']);
+  });
 });

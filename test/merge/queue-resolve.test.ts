@@ -3,7 +3,9 @@
 // action appended) stays as merged. Red team rt51a 11: the conflict's run also held the `done`
 // of the action before the one both sides reworded, so taking one side brought the action done
 // back; or the whole queue was the conflict, and taking one side dropped what the other queued.
-// Settled as resolve does it: the driver's markers merged again.
+// Settled as resolve does it: the driver's markers merged again, with git's stages for what each
+// side logged done.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJson } from '../../src/protocol/format.js';
 import { parseJson } from '../../src/protocol/json.js';
@@ -33,7 +35,7 @@ function resolved(base: JsonValue[], ours: Side, theirs: Side, hours: [number, n
   const queue = merge.conflicts.filter((c) => c.display.startsWith('next_actions')).map((c) => c.display);
   expect(queue.length, JSON.stringify({ base, ours, theirs })).toBeGreaterThan(0);
   const take = (side: 'ours' | 'theirs') => {
-    const r = mergeMarkedText({ marked: parseMarkedText(merge.text!)!, fileName, settle: { [side]: queue } });
+    const r = mergeMarkedText({ marked: parseMarkedText(merge.text!)!, staged, fileName, settle: { [side]: queue } });
     expect(r.status, JSON.stringify({ base, ours, theirs, side })).toBe('clean');
     return queueOf(r.text!);
   };
@@ -82,5 +84,53 @@ describe('a side taken of a queue conflict settles the contested actions only (r
     const b = { queue: ['Run tests', 'Deploy to staging', 'Lint'] };
     expect(queueConflicts(resolved(base, a, b).merge)).toEqual([{ base: ['Deploy'], ours: ['Deploy to prod'], theirs: ['Deploy to staging'] }]);
     expect(both(base, a, b)).toEqual({ a: ['Deploy to prod', 'Lint', 'Run tests'], b: ['Deploy to staging', 'Lint', 'Run tests'] });
+  });
+
+  it('a conflict marked around the whole queue (a two-action queue): the action done stays done whichever side is taken', () => {
+    const base = ['Run tests', 'Deploy'];
+    const a = { queue: ['Run tests', 'Deploy to staging'] };
+    const b = { queue: ['Deploy to prod'], done: ['Run tests'] };
+    expect(queueConflicts(resolved(base, b, a).merge)).toEqual([{ base, ours: ['Deploy to prod'], theirs: ['Run tests', 'Deploy to staging'] }]);
+    expect(both(base, a, b)).toEqual({ a: ['Deploy to staging'], b: ['Deploy to prod'] });
+  });
+
+  it('one did the first action and reworded the next, the other did both: a conflict on that action, settled either way', () => {
+    const base = ['Write tests', 'Deploy'];
+    const a = { queue: ['Deploy to staging (PR 12)'], done: ['Write tests'] };
+    const b = { queue: [], done: ['Deploy', 'Write tests'] };
+    expect(resolved(base, a, b).merge.status).toBe('conflict');
+    expect(both(base, a, b)).toEqual({ a: ['Deploy to staging (PR 12)'], b: [] });
+  });
+
+  it('for any pops from the front on each side, one action reworded by both (or by one, the other having done it) and appends on both: taking a side takes its version of that action, and the rest is as merged', () => {
+    const names = ['Run tests', 'Deploy', 'Lint', 'Write docs', 'Ship'];
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.nat(5), fc.nat(5), fc.nat(4), fc.boolean(), fc.boolean(), (size, x, y, at, appendA, appendB) => {
+        const base = names.slice(0, size);
+        const [pa, pb, j] = [Math.min(x, size), Math.min(y, size), at % size];
+        // Each side did its first actions (`done`, logged) and reworded action j if it still holds it; a conflict needs a reword.
+        if (j < pa && j < pb) return;
+        // A one-action queue reworded without a `done` reads as popped and queued anew (both kept): no conflict.
+        if (size === 1 && (pa === 0 || pb === 0)) return;
+        // An action appended right behind the last action, which the same side reworded, is in
+        // that action's run (nothing tells it from a second new action in its place): the
+        // conflict's block shows it, and taking the other side leaves it out.
+        if (j === size - 1 && ((appendA && j >= pa) || (appendB && j >= pb))) return;
+        const side = (pops: number, tag: string, append: boolean): Side => ({
+          queue: [...base.slice(pops).map((n, k) => (pops + k === j ? `${n} (${tag})` : n)), ...(append ? [`Tag release (${tag})`] : [])],
+          done: base.slice(0, pops).reverse(),
+        });
+        const [a, b] = [side(pa, 'a', appendA), side(pb, 'b', appendB)];
+        const from = Math.max(pa, pb);
+        const want = (tag: string, pops: number): JsonValue[] => [
+          ...(j < from && j >= pops ? [`${base[j]} (${tag})`] : []),
+          ...base.slice(from).map((n, k) => (from + k === j ? `${n} (${tag})` : n)),
+          ...(appendA ? ['Tag release (a)'] : []),
+          ...(appendB ? ['Tag release (b)'] : []),
+        ];
+        expect(both(base, a, b), JSON.stringify({ base, a, b })).toEqual({ a: want('a', pa), b: want('b', pb) });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

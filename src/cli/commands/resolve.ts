@@ -194,7 +194,8 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
       const back = stages ? `; or start again from git's conflict: git checkout --merge -- ${shellQuote(rel)}` : '';
       return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}:${slip.column}: not valid JSON outside the conflict blocks (${slip.reason}), as every side reads it: fix that line by hand, then run resolve again${back}`] }, unmatched: [] };
     }
-    const result = mergeMarkedText({ marked, base: stages?.base, extraRules, fileName: rel, settle, keepLayout });
+    // The stages still tell what each side logged done, which the markers' one merged log does not.
+    const result = mergeMarkedText({ marked, base: stages?.base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
     const sides = joinSides(marked.segments);
     return plan('markers', result, [sides.ours, sides.theirs]);
   }
