@@ -6,8 +6,8 @@ import { hasGlob } from '../doctor/entries.js';
 import type { EngineName } from '../git/types.js';
 
 export interface GoneFile {
-  /** The entry's place in context_primer.generated_files. */
-  index: number;
+  /** The entry's JSON path (`context_primer.generated_files[1]`, or a top-level `generated_files[0]`). */
+  path: string;
   /** The path doctor judged (repo-relative; for a pattern, the match that went, or the pattern). */
   file: string;
   renamed_to?: string;
@@ -17,18 +17,16 @@ export interface GoneFile {
   note: string;
 }
 
-const ENTRY = /^context_primer\.generated_files\[(\d+)\]$/;
 
 export async function goneFiles(opts: { root: string; now: Date; skill: string; engine?: 'auto' | EngineName }): Promise<GoneFile[]> {
   const { findings } = await runDoctor(opts);
   return findings.flatMap((f): GoneFile[] => {
-    const entry = f.check === 'generated_files' ? ENTRY.exec(f.path) : null;
     const e = f.evidence;
-    if (!entry || e?.missing !== true || e.file === undefined) return [];
+    if (f.check !== 'generated_files' || e?.missing !== true || e.file === undefined) return [];
     const at = e.sha?.slice(0, 7);
     // A pattern matching nothing is named by its text: its last match may have been renamed or deleted.
     const pattern = hasGlob(e.file) && e.renamed_to === undefined;
     const note = pattern ? `matches no file${at ? ` since ${at}` : ''}` : e.renamed_to !== undefined && at ? `renamed to ${e.renamed_to} in ${at}` : at ? `deleted in ${at}` : 'missing';
-    return [{ index: Number(entry[1]), file: e.file, ...(e.renamed_to === undefined ? {} : { renamed_to: e.renamed_to }), ...(e.sha === undefined ? {} : { sha: e.sha }), note }];
+    return [{ path: f.path, file: e.file, ...(e.renamed_to === undefined ? {} : { renamed_to: e.renamed_to }), ...(e.sha === undefined ? {} : { sha: e.sha }), note }];
   });
 }

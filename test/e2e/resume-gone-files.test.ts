@@ -1,6 +1,6 @@
 // resume's "Files for this step" marks each listed file git shows renamed or deleted since the
 // checkpoint, with the commit doctor names for it, in text and --json (red team 51, B12).
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
@@ -69,16 +69,16 @@ describe.each(['native', 'isomorphic'] as const)('resume lists a file git shows 
       `  src/a.ts, src/b.ts — src/b.ts deleted in ${short(2)}`,
       '  src/keep.ts',
       '  docs/notes.md — to write',
-      '  (marked: not where the checkpoint says; update context_primer.generated_files, `checkpoint doctor` has the details)',
+      '  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)',
       '',
     ].join('\n'));
 
     const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json', '--engine', engine])).stdout);
     expect(json.files).toEqual(FILES);
     expect(json.files_gone).toEqual([
-      { index: 0, entry: FILES[0], file: 'src/limiter.ts', renamed_to: 'src/rate-limiter.ts', sha: shas.get(0), note: `renamed to src/rate-limiter.ts in ${short(0)}` },
-      { index: 1, entry: FILES[1], file: 'src/old.ts', sha: shas.get(1), note: `deleted in ${short(1)}` },
-      { index: 2, entry: FILES[2], file: 'src/b.ts', sha: shas.get(2), note: `deleted in ${short(2)}` },
+      { path: 'context_primer.generated_files[0]', entry: FILES[0], file: 'src/limiter.ts', renamed_to: 'src/rate-limiter.ts', sha: shas.get(0), note: `renamed to src/rate-limiter.ts in ${short(0)}` },
+      { path: 'context_primer.generated_files[1]', entry: FILES[1], file: 'src/old.ts', sha: shas.get(1), note: `deleted in ${short(1)}` },
+      { path: 'context_primer.generated_files[2]', entry: FILES[2], file: 'src/b.ts', sha: shas.get(2), note: `deleted in ${short(2)}` },
     ]);
   });
 
@@ -106,5 +106,20 @@ describe('the built binary', () => {
     expect(first.stdout).toMatch(/ {2}\/home\/claude\/shop\/src\/old\.ts — src\/old\.ts deleted in [0-9a-f]{7}\n/);
     // From the caches doctor keeps at an unchanged HEAD: the same briefing.
     expect(cli(dir, ['resume']).stdout).toBe(first.stdout);
+  });
+
+  it('marks a generated_files list written at the top level too, under its own path', () => {
+    const dir = repo();
+    const file = join(dir, '.checkpoints/api.checkpoint.json');
+    // The list where many agents put it: beside context_primer, not in it.
+    write(dir, '.checkpoints/api.checkpoint.json', readFileSync(file, 'utf8').replace(/"generated_files": (\[.*?\]) \}/, '"note": "x" },\n  "generated_files": $1'));
+    commitAll(dir, 'checkpoint: list at the top', ago(8));
+    const json = JSON.parse(cli(dir, ['resume', '--json']).stdout);
+    expect(json.files).toEqual(FILES);
+    expect(json.files_gone.map((g: { path: string; file: string }) => [g.path, g.file])).toEqual([
+      ['generated_files[0]', 'src/limiter.ts'],
+      ['generated_files[1]', 'src/old.ts'],
+      ['generated_files[2]', 'src/b.ts'],
+    ]);
   });
 });

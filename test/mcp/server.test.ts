@@ -163,7 +163,7 @@ describe('checkpoint mcp', () => {
     const resume = await call(c, 'resume', { skill: 'api' });
     expect(text(resume)).toMatch(/■ b1: Blocked until PR #20 merges \[external_dep\] — #20 landed in [0-9a-f]{7} "New schema, limiter renamed \(#20\)"; check and remove the blocker/);
     expect(text(resume)).toMatch(/\n {2}src\/limiter\.ts \(PR 12\) — src\/limiter\.ts renamed to src\/rate-limiter\.ts in [0-9a-f]{7}\n/);
-    expect(resume.structuredContent).toMatchObject({ next: { landed_blockers: [{ id: 'b1' }] }, files_gone: [{ index: 0, renamed_to: 'src/rate-limiter.ts' }] });
+    expect(resume.structuredContent).toMatchObject({ next: { landed_blockers: [{ id: 'b1' }] }, files_gone: [{ path: 'context_primer.generated_files[0]', renamed_to: 'src/rate-limiter.ts' }] });
     const status = await call(c, 'status');
     expect(status.structuredContent).toMatchObject({ skills: [{ skill: 'api', landed_blockers: [{ id: 'b1', evidence: expect.stringMatching(/^#20 landed in /) }] }] });
   });

@@ -15,6 +15,7 @@ import { placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import type { GoneFile } from '../../read/gone-files.js';
+import { listEntries, type ListEntry } from '../../protocol/field-places.js';
 
 export const RESUME_MAX_BYTES = 16 * 1024;
 /** Exit code when the user has to decide (continue, restart, show) before work resumes. */
@@ -180,16 +181,12 @@ function progress(cp: Checkpoint): string {
   return `${rows.filter((r) => r.status === 'complete').length}/${rows.length} phases complete`;
 }
 
-interface ListedFile {
-  /** Its place in context_primer.generated_files. */
-  index: number;
-  entry: string;
-}
+type ListedFile = ListEntry & { entry: string };
 
 /** generated_files that mention the current step, phase or in-progress row; all of them if none do. */
 function relevantFiles(cp: Checkpoint): ListedFile[] {
-  const listed = cp.context_primer?.generated_files;
-  const files = (Array.isArray(listed) ? listed : []).flatMap((entry, index) => (typeof entry === 'string' ? [{ index, entry }] : []));
+  // context_primer's list, then one written at the top level (field-places.ts), as doctor checks them.
+  const files = listEntries(cp, 'generated_files').filter((f): f is ListedFile => typeof f.entry === 'string');
   const rows = (Array.isArray(cp.progress_table) ? cp.progress_table : []).filter((r) => r.status === 'in_progress').map((r) => r.id);
   const tokens = [cp.step, cp.phase, ...rows].filter((t) => t && t.length > 2).map((t) => t.toLowerCase());
   const hits = files.filter((f) => tokens.some((t) => f.entry.toLowerCase().includes(t)));
@@ -212,7 +209,7 @@ async function filesGone(opts: { root: string; now: Date; skill: string; engine:
 
 /** What resume says after a listed file doctor finds gone: " — renamed to src/b.ts in 1b5f3ba", naming the file when the entry is more than it. */
 function goneMark(f: ListedFile, gone: readonly GoneFile[]): string {
-  const own = gone.filter((g) => g.index === f.index);
+  const own = gone.filter((g) => g.path === f.path);
   return own.length ? ` — ${own.map((g) => `${g.file === f.entry.trim() ? '' : `${g.file} `}${g.note}`).join('; ')}` : '';
 }
 
@@ -250,8 +247,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
   const verify = blockedOnlyByLanded(item) ? `every blocker waits on work that has since landed: check that none still blocks, then clear them (checkpoint update ${item.skill} --blockers:json='[]' --status=in_progress)` : null;
   if (verify) blocks.push({ name: 'landed blockers', tier: 1, head: ['', `VERIFY BEFORE WORKING: ${verify}.`] });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
-  const shownGone = gone.filter((g) => files.some((f) => f.index === g.index));
-  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: [...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`), ...(shownGone.length ? ['  (marked: not where the checkpoint says; update context_primer.generated_files, `checkpoint doctor` has the details)'] : [])] });
+  const shownGone = gone.filter((g) => files.some((f) => f.path === g.path));
+  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: [...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`), ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : [])] });
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
     blocks,
@@ -267,7 +264,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       next_actions: upcoming,
       key_decisions: keyDecisions,
       files: files.map((f) => f.entry),
-      ...(shownGone.length ? { files_gone: shownGone.map(({ index, ...g }) => ({ index, entry: files.find((f) => f.index === index)!.entry, ...g })) } : {}),
+      ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...g })) } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
       repairs: repairsEntry(item),
