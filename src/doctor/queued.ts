@@ -164,7 +164,7 @@ class SourceLines {
 
   async of(merge: FileRevision, text: string | null): Promise<FileRevision[] | null> {
     if (merge.parents.length < 2 || merge.blob === null) return null;
-    this.kept ??= readSourceLines(this.root);
+    this.kept ??= readKept(this.root, MERGED_LINES_FILE, isMergeSource);
     const key = `${merge.sha}:${repoKey(this.root)?.shallow ?? '-'}:${merge.path}`;
     let source = this.kept.get(key);
     if (source === undefined) {
@@ -214,22 +214,24 @@ function isMergeSource(v: unknown): v is MergeSource {
     && lines.every((l) => l === null || isRevisionList(l));
 }
 
-function sourceLinesPath(root: string, create = false): string | null {
+/** A per-clone cache file of this module's (`name`) in the repository's cache folder; null where there is none. */
+function keptPath(root: string, name: string, create = false): string | null {
   const repo = repoKey(root);
   const dir = repo && cacheDir(repo.commonDir, '', create);
-  return dir && join(dir, MERGED_LINES_FILE);
+  return dir && join(dir, name);
 }
 
-function readSourceLines(root: string): Map<string, MergeSource> {
-  const path = sourceLinesPath(root);
+/** Such a file's entries that `valid` accepts (a damaged or foreign one reads as empty). */
+function readKept<T>(root: string, name: string, valid: (v: unknown) => v is T): Map<string, T> {
+  const path = keptPath(root, name);
   const kept = path ? readCacheJson(path) : null;
   if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return new Map();
-  return new Map(Object.entries(kept).filter(([, v]) => isMergeSource(v)) as [string, MergeSource][]);
+  return new Map(Object.entries(kept).filter(([, v]) => valid(v)) as [string, T][]);
 }
 
 /** Best effort, like the blob cache. */
 function writeSourceLines(root: string, kept: Map<string, MergeSource>): void {
-  const path = sourceLinesPath(root, true);
+  const path = keptPath(root, MERGED_LINES_FILE, true);
   if (path) writeCacheJson(join(path, '..'), MERGED_LINES_FILE, Object.fromEntries([...kept].slice(-MAX_MERGED_LINES)));
 }
 
@@ -255,7 +257,7 @@ class RenamedFrom {
     const parent = first.parents[0];
     if (posix.basename(dir) !== CHECKPOINTS_DIR || first.blob === null || parent === undefined) return null;
     const repo = repoKey(this.root);
-    this.kept ??= readRenamed(this.root);
+    this.kept ??= readKept(this.root, RENAMED_LINES_FILE, isRenamedSource);
     const key = `${first.sha}:${repo?.shallow ?? '-'}:${first.path}`;
     let source = this.kept.get(key);
     if (source === undefined) {
@@ -292,7 +294,7 @@ class RenamedFrom {
     const kept = this.kept!;
     kept.delete(key);
     kept.set(key, source);
-    const path = renamedPath(this.root, true);
+    const path = keptPath(this.root, RENAMED_LINES_FILE, true);
     if (path) writeCacheJson(join(path, '..'), RENAMED_LINES_FILE, Object.fromEntries([...kept].slice(-MAX_RENAMED)));
   }
 }
@@ -309,19 +311,6 @@ function isRenamedSource(v: unknown): v is RenamedSource {
   return Array.isArray(gone) && Array.isArray(lines) && gone.length === lines.length
     && gone.every((g) => Array.isArray(g) && g.length === 2 && typeof g[0] === 'string' && typeof g[1] === 'string' && SHA_TEXT.test(g[1]))
     && lines.every((l) => l === null || isRevisionList(l));
-}
-
-function renamedPath(root: string, create = false): string | null {
-  const repo = repoKey(root);
-  const dir = repo && cacheDir(repo.commonDir, '', create);
-  return dir && join(dir, RENAMED_LINES_FILE);
-}
-
-function readRenamed(root: string): Map<string, RenamedSource> {
-  const path = renamedPath(root);
-  const kept = path ? readCacheJson(path) : null;
-  if (!kept || typeof kept !== 'object' || Array.isArray(kept)) return new Map();
-  return new Map(Object.entries(kept).filter(([, v]) => isRenamedSource(v)) as [string, RenamedSource][]);
 }
 
 /**
