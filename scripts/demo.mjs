@@ -172,7 +172,11 @@ try {
       if (now.contents[0].text.includes('Review the API docs')) done(true);
     }));
     cp(['update', 'api', '--next_actions+=Review the API docs']);
-    check(await Promise.race([changed, new Promise((done) => setTimeout(() => done(false), 30_000))]), 'a CLI write on disk reached the host as a resource notification');
+    // The guard's timer is cleared once the notification came: a pending one keeps node alive, and the demo would exit 30 s after its last step.
+    let guard;
+    const reached = await Promise.race([changed, new Promise((done) => (guard = setTimeout(() => done(false), 30_000)))]);
+    clearTimeout(guard);
+    check(reached, 'a CLI write on disk reached the host as a resource notification');
   } finally {
     await client.close();
   }
