@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { relayRun } from './sh-relay.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/checkpoint.js');
@@ -57,8 +58,21 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
+/** `git <args>` in `cwd`: its stdout; throws as execFileSync does when it fails. Run through the relay (sh-relay.ts). */
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return relayed(cwd, [['git', ...args]], env) ?? execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The stdout of `commands` run as `a && b`, through the relay; null where it cannot run them (the caller spawns them). */
+function relayed(cwd: string, commands: string[][], env: NodeJS.ProcessEnv): string | null {
+  const r = relayRun(cwd, commands, GIT_ENV, env);
+  if (r === null) return null;
+  if (r.status !== 0) {
+    // As execFileSync's error: the command line, then what it printed on stderr.
+    const e = Object.assign(new Error(`Command failed: ${commands.map((c) => c.join(' ')).join(' && ')}${r.stderr ? `\n${r.stderr}` : ''}`), r);
+    throw e;
+  }
+  return r.stdout;
 }
 
 /**
@@ -72,6 +86,8 @@ export function settleIndex(dir: string, at = new Date(Date.now() - 3_600_000)):
 }
 
 export function gitTry(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  const r = relayRun(cwd, [['git', ...args]], GIT_ENV, env);
+  if (r !== null) return { pid: 0, output: [null, r.stdout, r.stderr], stdout: r.stdout, stderr: r.stderr, status: r.status, signal: null };
   return spawnSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8' });
 }
 
@@ -151,8 +167,12 @@ export function read(dir: string, rel: string): string {
 }
 
 export function commitAll(dir: string, message: string, iso?: string): string {
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '--allow-empty', '-m', message], iso ? dateEnv(iso) : {});
+  const commit = ['git', 'commit', '-q', '--allow-empty', '-m', message];
+  // Both in one request to the relay (the dates reach `git add` too, which reads none).
+  if (relayed(dir, [['git', 'add', '-A'], commit], iso ? dateEnv(iso) : {}) === null) {
+    git(dir, ['add', '-A']);
+    git(dir, commit.slice(1), iso ? dateEnv(iso) : {});
+  }
   return headSha(dir);
 }
 
