@@ -5,6 +5,7 @@
 // checkpoint, its merge of a queued PR is a landing after the queueing. Real git, both engines,
 // and the pre-push hook as git runs it.
 import { describe, expect, it } from 'vitest';
+import { builtOnce } from '../helpers/built-once.js';
 import { runCli } from '../helpers/in-process.js';
 import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 
@@ -41,6 +42,11 @@ async function findings(dir: string, engine: string, extra: string[] = []): Prom
  * the walk goes by, is honest); then an honest commit on top.
  */
 function regeneratedBehind(actions: string[] = ['Review the spec with the API team']): { dir: string; regen: string; anchor: string; docs: string } {
+  // Built once per list of actions in this file, a copy for each test and engine (builtOnce).
+  return builtOnce(`regenerated behind ${JSON.stringify(actions)}`, () => buildRegeneratedBehind(actions));
+}
+
+function buildRegeneratedBehind(actions: string[]): { dir: string; regen: string; anchor: string; docs: string } {
   const dir = makeRepo();
   write(dir, 'src/gen.ts', 'export const n = 8.0;\n');
   write(dir, 'src/keep.ts', 'keep\n');
@@ -158,7 +164,10 @@ describe.each(ENGINES)('%s engine: an uncommitted checkpoint', (engine) => {
 // the cut; a commit dated before the bound is never walked past (walk_days bounds the cost), and
 // when it sits on HEAD's line after a committed checkpoint's commit, doctor says so, naming it.
 describe.each(ENGINES)('%s engine: a walk cut by walk_days', (engine) => {
-  function staleAndFresh(skewedDaysAgo: number): { dir: string; regen: string } {
+  /** Built once per skew in this file, a copy for each engine (builtOnce). */
+  const staleAndFresh = (skewedDaysAgo: number): { dir: string; regen: string } => builtOnce(`stale and fresh ${skewedDaysAgo}`, () => buildStaleAndFresh(skewedDaysAgo));
+
+  function buildStaleAndFresh(skewedDaysAgo: number): { dir: string; regen: string } {
     const dir = makeRepo();
     write(dir, '.checkpoints/config.json', '{ "walk_days": 30 }\n');
     write(dir, 'docs/old.md', 'old\n');
