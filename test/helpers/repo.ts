@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { relayRun } from './sh-relay.js';
+import { relayInBackground, relayRun } from './sh-relay.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/checkpoint.js');
@@ -55,7 +55,12 @@ export function withRemote(dir: string): string {
 
 /** Removes every folder tempDir() made so far (in this worker, for the file that just ran). */
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const dirs = made.splice(0);
+  // By an `rm` the relay starts in the background: the next file starts meanwhile (removing a
+  // file's repositories is mostly waiting on the disk). Nothing reuses the names (mkdtemp).
+  if (dirs.length > 0 && !relayInBackground(tmpdir(), ['rm', '-rf', '--', ...dirs], GIT_ENV)) {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** `git <args>` in `cwd`: its stdout; throws as execFileSync does when it fails. Run through the relay (sh-relay.ts). */

@@ -101,9 +101,20 @@ function start(env: NodeJS.ProcessEnv): Relay | null {
   return { dir, req, res: openSync(join(dir, 'res'), 'r'), restore };
 }
 
+/**
+ * Starts `argv` in `cwd` through the relay and returns at once: it runs on beside what comes
+ * next, its output discarded. False when the relay cannot take it.
+ */
+export function relayInBackground(cwd: string, argv: readonly string[], base: NodeJS.ProcessEnv): boolean {
+  const relay = relayFor(base);
+  return relay !== null && ask(relay, cwd, [], [[...argv]], true) !== null;
+}
+
 /** The status sh answers, with what the commands wrote; null if sh was gone before it took them. */
-function ask(relay: Relay, cwd: string, env: string[], commands: readonly (readonly string[])[]): RelayResult | null {
-  const run = commands.map((argv, i) => `${i === commands.length - 1 ? 'exec ' : ''}${argv.map(quote).join(' ')}`).join(' &&\n');
+function ask(relay: Relay, cwd: string, env: string[], commands: readonly (readonly string[])[], background = false): RelayResult | null {
+  const run = background
+    ? `${commands[0]!.map(quote).join(' ')} </dev/null >/dev/null 2>&1 &`
+    : commands.map((argv, i) => `${i === commands.length - 1 ? 'exec ' : ''}${argv.map(quote).join(' ')}`).join(' &&\n');
   writeFileSync(join(relay.dir, 'cmd'), `cd ${quote(cwd)} || exit 127\n${relay.restore}\n${env.join('\n')}\n${run}\n`);
   try {
     writeSync(relay.req, '\n');
