@@ -1,7 +1,7 @@
 // Throw-away git repositories made with the real git binary: fixed identity, no
 // signing, no auto-gc, no global or system config leaking in from the machine.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync, realpathSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, renameSync, rmSync, realpathSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,8 +222,21 @@ export function cliGuarded(cwd: string, args: string[]): RunResult & { signal: N
   return { code: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
+/**
+ * Removes `dir` now: it is moved into a new temp folder at once (a rename), which an `rm` the
+ * relay starts removes in the background. Where it cannot be moved so (another file system, no
+ * relay), rmSync.
+ */
 export function cleanup(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  const gone = mkdtempSync(join(tmpdir(), 'cp-gone-'));
+  try {
+    renameSync(dir, join(gone, 'dir'));
+  } catch {
+    rmSync(gone, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  if (!relayInBackground(tmpdir(), ['rm', '-rf', '--', gone], GIT_ENV)) rmSync(gone, { recursive: true, force: true });
 }
 
 /** e2e tests drive the built binary: fail early and clearly when there is no build. */
