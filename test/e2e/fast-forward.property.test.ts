@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, cli, commitAll, dateEnv, git, makeRepo, write } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 import { firstRuns } from '../helpers/first-run.js';
+import { builtOnce } from '../helpers/built-once.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -25,8 +26,14 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString
  * the ids still queued, and that answer is carried too.
  */
 function project(stale = false): string {
-  const dir = makeRepo();
+  // Built once per file for each kind, a copy for each run (builtOnce).
+  const { dir } = builtOnce(stale ? 'stale project' : 'fresh project', () => ({ dir: buildProject(stale) }));
   dirs.push(dir);
+  return dir;
+}
+
+function buildProject(stale: boolean): string {
+  const dir = makeRepo();
   const ago = (n: number) => daysAgo(stale ? n + 498 : n);
   write(dir, 'src/app.ts', 'export const app = 1;\n');
   write(dir, 'src/limits.ts', 'export const limit = 0;\n');
