@@ -5,6 +5,8 @@
 // there. The top-level copy is never moved or dropped; merge treats it as any field of a
 // project's own. Pure.
 import { joinPath } from './path.js';
+import { ownValue } from './identity.js';
+import type { JsonValue } from './types.js';
 
 /**
  * Each such field's home (the field holding it), and whether the protocol itself names it there:
@@ -27,9 +29,6 @@ export function homedField(key: string): HomedField | null {
   return Object.hasOwn(FIELD_HOMES, key) ? (key as HomedField) : null;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A value of a field where it stands, with its JSON path as findings name it. */
 export interface FieldPlace {
   path: string;
@@ -38,12 +37,10 @@ export interface FieldPlace {
 
 /** `field` where `doc` holds it: its home first, then the top level. */
 export function fieldPlaces(doc: unknown, field: HomedField): FieldPlace[] {
-  if (!isObj(doc)) return [];
-  const places: FieldPlace[] = [];
-  const home = doc[FIELD_HOMES[field].home];
-  if (isObj(home) && home[field] !== undefined) places.push({ path: homePath(field), value: home[field] });
-  if (doc[field] !== undefined) places.push({ path: field, value: doc[field] });
-  return places;
+  // Own keys only, as every reader of a file's fields (identity.ts ownValue).
+  const json = doc as JsonValue | undefined;
+  const [atHome, atTop] = [ownValue(ownValue(json, FIELD_HOMES[field].home), field), ownValue(json, field)];
+  return [...(atHome === undefined ? [] : [{ path: homePath(field), value: atHome }]), ...(atTop === undefined ? [] : [{ path: field, value: atTop }])];
 }
 
 /** One entry of a list field, with its JSON path (`generated_files[2]`). */
