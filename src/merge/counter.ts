@@ -56,14 +56,15 @@ export function exactSum(base: string | undefined, ours: string, theirs: string)
 }
 
 /**
- * Whether both sides' texts are one amount at or above base's, read exactly (past 2^53 one double
- * holds several counts, so the doubles cannot say): the same spend on both sides.
+ * Whether both sides' texts are one amount above base's, read exactly (past 2^53 one double
+ * holds several counts, so the doubles cannot say): the same spend on both sides. A counter
+ * both left at base's amount spent nothing and keeps its text (a sum would respell 1e3 as 1000).
  */
 export function spentAlike(base: string | undefined, ours: string, theirs: string): boolean {
   const aligned = alignedDecimals(base, ours, theirs);
   if (!aligned) return false;
   const [bb, oo, tt] = aligned.digits;
-  return oo === tt && oo >= bb;
+  return oo === tt && oo > bb;
 }
 
 /**

@@ -355,6 +355,22 @@ describe('mergeCheckpointTexts: a counter sum written with the decimals its side
     expect(sums(['0.0', '1e-7'], ['1e-7', '2e-7'], ['2e-7', '3e-7'])).toEqual(['3e-7', '4e-7']);
   });
 
+  it('keeps the text of every counter neither side changed, in two saves of their own (red team 12-06 evening, 01)', () => {
+    // Two sessions that left cost alone: 1e3 and 2.5e-05 (as Python writes a small cost) stay as written.
+    const saved = (at: string, step: string) =>
+      text(edited((d) => ((d.updated_at = at), (d.step = step), (d.cost = { currency: 'USD', total_usd: 1.5, by_model: { haiku: 0 }, tokens: { input: 0, output: 250 } }))))
+        .replace('"haiku": 0', '"haiku": 2.5e-05')
+        .replace('"input": 0', '"input": 1e3');
+    const base = saved('2026-03-01T10:00:00Z', 'auth');
+    for (const [ours, theirs] of [[saved('2026-03-02T10:00:00Z', 'routes'), saved('2026-03-02T11:00:00Z', 'auth')], [saved('2026-03-02T11:00:00Z', 'auth'), saved('2026-03-02T10:00:00Z', 'routes')]]) {
+      const r = merge(base, ours!, theirs!);
+      expect(r.status).toBe('clean');
+      expect(r.text).toContain('"haiku": 2.5e-05');
+      expect(r.text).toContain('"input": 1e3');
+      expect(r.text).toContain('"total_usd": 1.5,');
+    }
+  });
+
   it("adds the digits each side wrote exactly, past a double's 17: none lost, none invented (red team 47, 06)", () => {
     // 12.345 + 0.0006789012345678 + 0.055, not 12.4006789012345690 (the doubles' sum padded to 16 decimals).
     expect(sums(['12.345', '1e3'], ['12.3456789012345678', '1.5e3'], ['12.4', '2000.5'])).toEqual(['12.4006789012345678', '2500.5']);
