@@ -284,15 +284,21 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'protot
 
 export type LogPolicy = Extract<MergePolicy, { kind: 'log' }>;
 
+/** Keys another tool or an agent dates a log entry by where the log's own (`at`) is left out, as the schema allows. */
+export const OTHER_TIME_KEYS = ['completed_at', 'done_at', 'finished_at', 'timestamp', 'date', 'time', 'when'] as const;
+
 /**
- * The time of a log entry, in ms, or undefined when it has none: its policy's time key
- * holding a strict ISO instant (see instant.ts). Merge orders added entries by it and
- * rotate keeps the newest by it, so the two never disagree on a log's order.
+ * The time of a log entry, in ms, or undefined when it has none: its policy's time key holding a
+ * strict ISO instant (see instant.ts), or, where the entry has no such key, the first of
+ * OTHER_TIME_KEYS it has (`{"action": ..., "completed_at": ...}`, as agents write it). Merge
+ * orders added entries by it and rotate keeps the newest by it, so the two never disagree on a
+ * log's order.
  */
 export function logEntryTime(entry: unknown, policy: LogPolicy): number | undefined {
   if (policy.timeKey === undefined || typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
-  if (!Object.hasOwn(entry, policy.timeKey)) return undefined;
-  const raw = (entry as Record<string, unknown>)[policy.timeKey];
+  const key = Object.hasOwn(entry, policy.timeKey) ? policy.timeKey : OTHER_TIME_KEYS.find((k) => Object.hasOwn(entry, k));
+  if (key === undefined) return undefined;
+  const raw = (entry as Record<string, unknown>)[key];
   return isIsoInstant(raw) ? Date.parse(raw) : undefined;
 }
 

@@ -2,7 +2,7 @@
 // .checkpoints/history/, and how they join a rotation file. The store does the reading
 // and writing (src/store/rotate.ts); which arrays are logs comes from fields.ts only.
 import { CheckpointError } from '../errors.js';
-import { compileExtraLogs, FORBIDDEN_KEYS, logEntryTime, policyFor, rotatableLogPaths, ROTATION_POINTER, type LogPolicy } from './fields.js';
+import { compileExtraLogs, FORBIDDEN_KEYS, logEntryTime, OTHER_TIME_KEYS, policyFor, rotatableLogPaths, ROTATION_POINTER, type LogPolicy } from './fields.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 /** Newest entries a log keeps when neither --keep nor config rotate_keep says otherwise. */
@@ -41,9 +41,6 @@ export function newestIndices(entries: readonly JsonValue[], keep: number, polic
   if (times.every((t) => t !== undefined)) order.sort((a, b) => times[a]! - times[b]! || a - b);
   return new Set(order.slice(Math.max(0, order.length - keep)));
 }
-
-/** Keys another tool dates a log entry by where the log's own (`at`) is left out, as the schema allows. */
-const OTHER_TIME_KEYS = ['completed_at', 'done_at', 'finished_at', 'timestamp', 'date', 'time', 'when'] as const;
 
 /**
  * A log entry's time as a hand writes it (no zone: UTC; a day alone), under the log's time key

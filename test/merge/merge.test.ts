@@ -216,6 +216,16 @@ describe('log policy', () => {
     }
   });
 
+  it('dates a recently_done entry by completed_at (or another time key agents write) where it has no `at` (red team 12-06 evening)', () => {
+    const ours = edit((d) => d.recently_done.unshift({ action: 'ours, later', completed_at: '2026-03-02T12:00:00Z' }));
+    const theirs = edit((d) => d.recently_done.unshift({ at: '2026-03-02T11:00:00Z', action: 'theirs' }));
+    for (const [o, t] of [[ours, theirs], [theirs, ours]]) {
+      const { value, conflicts } = merge3(BASE, o!, t!);
+      expect(conflicts).toEqual([]);
+      expect((value as any).recently_done.map((e: any) => e.action)).toEqual(['ours, later', 'theirs', 'zero']);
+    }
+  });
+
   it('puts additions in front, newest first, for newest-first logs (recently_done)', () => {
     const ours = edit((d) => d.recently_done.unshift({ at: '2026-03-02T10:00:00Z', action: 'ours' }));
     const theirs = edit((d) => d.recently_done.unshift({ at: '2026-03-02T11:00:00Z', action: 'theirs' }, { at: '2026-03-02T08:00:00Z', action: 'early' }));
