@@ -837,6 +837,22 @@ describe('checkpoint mcp: resume within max_chars', () => {
     expect(text(tiny).length).toBeLessThanOrEqual(120);
   });
 
+  it('a stale checkpoint under max_chars keeps the question for the user; key decisions and progress give way first (rtB/04)', async () => {
+    const dir = repo();
+    messy(dir, { created_at: '2026-01-02T10:00:00Z', updated_at: '2026-01-20T10:00:00Z', progress_summary: 'Schema ready, backup taken.', context_primer: { key_decisions: ['k1 short', 'k2'] }, next_actions: ['Run the full migration against the production database'] });
+    commitAll(dir, 'checkpoint');
+    const c = await connect(dir);
+    const question = text(await call(c, 'resume')).split('\n').find((l) => l.startsWith('ASK THE USER: '))!;
+    expect(question).toMatch(/^ASK THE USER: this checkpoint is stale\. Continue from here/);
+    for (const max of [460, 480, 500]) {
+      const out = text(await call(c, 'resume', { max_chars: max }));
+      expect(out.length, out).toBeLessThanOrEqual(max);
+      expect(out.split('\n').some((l) => l === question || l === 'ASK THE USER: this checkpoint is stale.… [cut]'), `${max}:\n${out}`).toBe(true);
+      expect(out).not.toContain('Key decisions');
+      expect(out).toContain('Next: Run the full migration against the production database\n');
+    }
+  });
+
   it('the resume-session prompt keeps to the default budget, notes included', async () => {
     const dir = repo();
     messy(dir);

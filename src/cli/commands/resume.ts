@@ -237,7 +237,10 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
     { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
   const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
-  if (ask) blocks.push({ name: 'question for the user', tier: 1, head: ['', `ASK THE USER: ${why}. Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
+  // Where it does not fit whole, cut only after "ASK THE USER" or its reason: a start cut inside
+  // the choices could read as one of them ("Continue from here").
+  const asked = `ASK THE USER: ${why}.`;
+  if (ask) blocks.push({ name: 'question for the user', tier: 1, breaks: ['ASK THE USER'.length, asked.length], head: ['', `${asked} Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   // A blocker whose awaited work landed says so where it is listed (as doctor finds it).
   const landed = new Map(item.landedBlockers.map((b) => [b.index, ` — ${q(landedBlockerNote(b))}`]));
   const blockers = (Array.isArray(cp.blockers) ? cp.blockers : []).map((b, index) => ({ b, landed: landed.get(index) ?? '' }));

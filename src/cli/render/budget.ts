@@ -1,8 +1,11 @@
 // Output budgets for text that agent hosts inject into a model's context. Hosts cap a hook's
 // output (Claude Code shows only a short preview past 10,000 characters, without a warning),
 // so resume and resume --context fill a budget in priority order instead of cutting at the
-// end: whole blocks (and whole list items) in, or out and named on one closing line; only the
-// next action is never left out: cut to what fits, marked, and the cut named. The header (the
+// end: whole blocks (and whole list items) in, or out and named on one closing line. The order
+// is strict: once a part gives way (left out, cut, or some of its items out), nothing after it
+// in that order is added, so a short low part never stands in for a long high one. Only the
+// next action is never left out: cut to what fits, marked, and the cut named; a question to the
+// user is cut only where its start still asks (its breaks), else left out and named. The header (the
 // first line a session reads: which checkpoint, whose unverified claims) comes before all of
 // it: a budget that cannot hold the header is too small, said in the fewest characters, exit 2.
 
@@ -61,6 +64,14 @@ export interface Block {
    * still shown, cut to what fits. fillBudget returns null when the header alone does not fit.
    */
   header?: boolean;
+  /**
+   * Where the block's first non-blank line may be cut in its turn when it does not fit whole: the
+   * lengths of the starts (ascending) that still say what it asks (`ASK THE USER`, `ASK THE USER:
+   * this checkpoint is stale.`); a cut anywhere else could read as another instruction
+   * (`… Continue from here`). Cut, it ends `… [cut]` and is named; where no break fits, it is left
+   * out and named. Like a first-tier block, it takes the room of naming the parts left out first.
+   */
+  breaks?: readonly number[];
 }
 
 /** What the printed output may hold: the text and the newline that ends it, counted together. */
@@ -108,18 +119,21 @@ function clusterStart(text: string, at: number): number {
 function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
-  const firstLine = (b: Block) => b.head[0] ?? '';
+  // The line a block is cut in: its first that is not a blank spacer.
+  const cutIndex = (b: Block) => Math.max(0, b.head.findIndex((l) => l !== ''));
+  const firstLine = (b: Block) => b.head[cutIndex(b)] ?? '';
   // A cut block's start: never inside an escape (\u00…) or a character (half of an emoji prints as U+FFFD).
   // Never longer than cutAt, and never shorter for a longer cutAt: the text still grows with it.
   const start = (b: Block, i: number) => withoutPartialEscape(firstLine(b).slice(0, clusterStart(firstLine(b), cutAt[i]!))).replace(/[\uD800-\uDBFF]$/, '');
   const omitted = () =>
     blocks.flatMap((b, i) => {
       const total = b.items?.length ?? 0;
-      if (shown[i]! < 0) return b.name ? [b.name] : []; // a nameless block is spacing
+      // A nameless block is spacing; one with no lines at all (an empty list) leaves nothing out.
+      if (shown[i]! < 0) return b.name && (b.head.length || total) ? [b.name] : [];
       if (cutAt[i]! >= 0) return [`${b.name} (cut to ${start(b, i).length} of ${firstLine(b).length} characters)`];
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
-  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : [`${start(b, i)}… [cut]`, ...b.head.slice(1)]);
+  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : b.head.map((l, k) => (k === cutIndex(b) ? `${start(b, i)}… [cut]` : l)));
   // The closing line, by how much room it may take: 0 names what was left out; 1 counts it where
   // naming would not fit (where naming would leave out a block of the first tier or cut the next
   // action short); 2 is its short form (`… more: <command>`); 3 leaves it out. Each form is no
@@ -137,19 +151,24 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
     return counted.length < named.length ? counted : named;
   };
   const top = blocks.findIndex((b) => b.header);
-  /** Block i's head cut to the longest start of at most `max` characters that fits (the text only grows with the cut's length); -1: none does. */
+  /**
+   * Block i's head cut to the longest start of at most `max` characters that fits, at one of its
+   * breaks where it has them (the text only grows with the cut's length); -1: none does.
+   */
   const longestCut = (i: number, max: number): number => {
+    const breaks = blocks[i]!.breaks?.filter((n) => n <= max);
+    const at = (k: number) => (breaks ? breaks[k]! : k);
     shown[i] = 0;
-    cutAt[i] = 0;
-    if (!fits(text(), budget)) return -1;
-    let [lo, hi] = [0, max];
+    cutAt[i] = at(0);
+    if ((breaks && !breaks.length) || !fits(text(), budget)) return -1;
+    let [lo, hi] = [0, breaks ? breaks.length - 1 : max];
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      cutAt[i] = mid;
+      cutAt[i] = at(mid);
       if (fits(text(), budget)) lo = mid;
       else hi = mid - 1;
     }
-    return lo;
+    return at(lo);
   };
   /**
    * Block i (never left out) held at its useful start: its first line whole where that is at
@@ -181,20 +200,16 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
     if (!b.cut || i === top) continue;
     while (!hold(i) && closing < 3) closing++;
   }
-  // Each check counts every undecided block as left out (named on the closing line): deciding
-  // more blocks only shortens that line, so the final text is never longer than a checked one.
-  const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  for (const [, i] of order) {
-    // Beside the closing line's short form (or none), nothing but the header and the next action.
-    if (i === top || (closing >= 2 && !blocks[i]!.cut)) continue;
+  /** Block i in its turn, as much of it as fits; true when all of it does. */
+  const place = (i: number): boolean => {
+    const b = blocks[i]!;
     const held = [shown[i]!, cutAt[i]!] as const;
-    const items = blocks[i]!.items?.length ?? 0;
-    shown[i] = items;
-    cutAt[i] = -1;
-    if (fits(text(), budget)) continue;
-    if (blocks[i]!.tier === 0 && closing === 0) {
+    const items = b.items?.length ?? 0;
+    [shown[i], cutAt[i]] = [items, -1];
+    if (fits(text(), budget)) return true;
+    if ((b.tier === 0 || b.breaks) && closing === 0) {
       closing = 1;
-      if (fits(text(), budget)) continue;
+      if (fits(text(), budget)) return true;
       closing = 0;
     }
     // Whole items, in order, as many as fit.
@@ -204,16 +219,36 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
       if (!fits(text(), budget)) break;
       n++;
     }
-    if (n === 0 && blocks[i]!.cut) {
-      // Its first line whole without its items, else as long a start as now fits; never less than it was held at.
-      [shown[i], cutAt[i]] = [0, -1];
-      if (fits(text(), budget)) continue;
-      const kept = longestCut(i, firstLine(blocks[i]!).length - 1);
-      [shown[i], cutAt[i]] = kept < 0 ? held : [0, kept];
-      continue;
+    if (n > 0) {
+      shown[i] = n;
+      return false;
+    }
+    // Its line whole without its items, else the longest start (a break, where it has them) that
+    // now fits; a block never left out keeps at least the start it was held at.
+    [shown[i], cutAt[i]] = [0, -1];
+    if ((b.cut || b.breaks) && fits(text(), budget)) return false;
+    let kept = b.cut || b.breaks ? longestCut(i, firstLine(b).length - 1) : -1;
+    if (b.breaks && closing === 0 && kept < b.breaks.at(-1)!) {
+      // A question's longer start before naming the parts left out: the closing line counts them where that gains a break.
+      closing = 1;
+      const counted = longestCut(i, firstLine(b).length - 1);
+      if (counted > kept) kept = counted;
+      else [closing, cutAt[i]] = [0, kept];
     }
     // A heading with none of its items says nothing: leave the block out and name it.
-    shown[i] = n > 0 ? n : -1;
+    [shown[i], cutAt[i]] = kept >= 0 ? [0, kept] : b.cut ? held : [-1, -1];
+    return false;
+  };
+  // Each check counts every undecided block as left out (named on the closing line): deciding
+  // more blocks only shortens that line, so the final text is never longer than a checked one.
+  // The order is strict: once a block gives way, every block after it is left out (one never left
+  // out keeps the start it was held at), so no lower part takes room a higher one was denied.
+  const order = blocks.map((b, i) => [b.tier, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let gaveWay = false;
+  for (const [, i] of order) {
+    if (i === top) continue;
+    // Beside the closing line's short form (or none), nothing but the header and the next action.
+    gaveWay = gaveWay || (closing >= 2 && !blocks[i]!.cut) || !place(i);
   }
   return text();
 }
