@@ -1,7 +1,8 @@
 // A malformed message must get an answer, not silence: the SDK's stdio transport drops a line
 // it cannot parse (the host then waits for a reply that never comes). Lines pass through this
-// filter first; one that is not JSON, or not a JSON-RPC message, is answered here with the
-// JSON-RPC error and never reaches the server, as is a request whose params do not fit its method. A batch (an array) goes to `batches` (batch.ts).
+// filter first; one that is not JSON, or not a JSON-RPC message (42, {}, a method that is no
+// name), is answered here with the JSON-RPC error and never reaches the server, as is a request
+// whose params do not fit its method. A batch (an array) goes to `batches` (batch.ts).
 import { Transform } from 'node:stream';
 import type { Batches } from './batch.js';
 import { invalidParams, listParams } from './params.js';
@@ -11,6 +12,8 @@ import { JSONRPCMessageSchema } from './sdk.js';
 export const MAX_LINE = 8 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+
+const NOT_A_MESSAGE = 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)';
 
 export function guardedInput(reply: (message: unknown) => void, batches: Batches): Transform {
   // The line read so far, as the bytes that came (a character cut between two chunks is decoded
@@ -50,12 +53,18 @@ export function guardedInput(reply: (message: unknown) => void, batches: Batches
       batches.seen(value);
       return [`${line}\n`];
     }
-    const m = typeof value === 'object' && value !== null ? (value as { id?: unknown }) : {};
-    // A notification (no id) gets no reply, by JSON-RPC's rules. An id that is no string or
-    // number (an object, a list, true, null) cannot be answered by itself: JSON-RPC's answer
-    // is Invalid Request with id null, so the host is never left waiting.
-    if (typeof m.id === 'string' || typeof m.id === 'number') reply({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
-    else if ('id' in m) reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the id must be a string or a number' } });
+    // Not a message the server takes. Never answered: a response (a result or an error, well
+    // formed or not: an error for an error could go back and forth between the two ends), and a
+    // notification as JSON-RPC defines it (no reply, even for a method or params MCP does not
+    // have). Anything else is Invalid Request (42, null, {}, and JSON-RPC's own example
+    // {"jsonrpc":"2.0","method":1,"params":"bar"}): under its id where that can be read, else
+    // id null, so the host is never left waiting.
+    const m = typeof value === 'object' && value !== null ? (value as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }) : null;
+    if (m && typeof m.method !== 'string' && ('result' in m || 'error' in m)) return [];
+    if (m && !('id' in m) && m.jsonrpc === '2.0' && typeof m.method === 'string' && (m.params === undefined || (typeof m.params === 'object' && m.params !== null))) return [];
+    if (typeof m?.id === 'string' || typeof m?.id === 'number') reply({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: NOT_A_MESSAGE } });
+    else if (m && 'id' in m) reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the id must be a string or a number' } });
+    else reply({ jsonrpc: '2.0', id: null, error: { code: -32600, message: NOT_A_MESSAGE } });
     return [];
   };
   /** The server's input for one whole line (its bytes, without the newline). */

@@ -44,6 +44,24 @@ describe('the MCP line reader', () => {
     expect(again.replies.map((r) => [r.id, r.error.code])).toEqual([[1, -32600], [1, -32600]]);
   });
 
+  it('a line that is JSON but no request (42, null, {}, a method that is no name) is one Invalid Request, under its id where it has one; notifications and responses get none (rtB/05)', async () => {
+    const junk = ['{}', '{"jsonrpc":"2.0","method":1,"params":"bar"}', '42', 'null', '"tools/call"', 'true', '{"jsonrpc":"2.0","params":{"name":"next"}}', '{"jsonrpc":"2.0","method":"ping","params":"bar"}', '{"method":"ping"}'];
+    const withId = '{"jsonrpc":"2.0","id":"b-7","method":["tools/call"]}';
+    // Never answered: a notification (MCP may not know it, or its params), a host's response, well formed or not (an error for an error could go on for ever).
+    const quiet = [
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","method":"notifications/made-up (PR 12)","params":[8.0, "src/**/*.ts"]}',
+      '{"jsonrpc":"2.0","id":3,"result":8.0}',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+      '{"jsonrpc":"2.0","id":4,"result":{}}',
+    ];
+    const { passed, replies } = await feed([Buffer.from([...junk, withId, ...quiet, call(5)].map((l) => `${l}\n`).join(''))]);
+    const invalid = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message (check method and params)' } });
+    expect(replies).toEqual([...junk.map(() => invalid(null)), invalid('b-7')]);
+    // Only well-formed messages reach the server.
+    expect(passed.map((l) => JSON.parse(l))).toEqual([JSON.parse(quiet[0]!), JSON.parse(quiet[4]!), JSON.parse(call(5))]);
+  });
+
   it('a line of 16 MiB of blanks and then a call is one refusal: the call at its end never runs', async () => {
     const line = `${' '.repeat(16 * 1024 * 1024)}${call(7)}\n${call(8)}\n`;
     const { passed, replies } = await feed(cut(line, 65536));

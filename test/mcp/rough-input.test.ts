@@ -238,6 +238,25 @@ describe('checkpoint mcp: edge cases get one clear answer', () => {
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });
 
+  it('a line that is JSON but no request ({}, 42, null, a method that is no name) is one Invalid Request with id null; a notification or a response gets none, and nothing runs (rtB/05)', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      '{}',
+      '{"jsonrpc":"2.0","method":1,"params":"bar"}',
+      '42',
+      'null',
+      '{"jsonrpc":"2.0","method":"notifications/made-up","params":{"skill":"api"}}',
+      '{"jsonrpc":"2.0","id":77,"result":{"ops":[{"path":"step","value":"ran"}]}}',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
+      '{"jsonrpc":"2.0","method":"tools/call","params":"update api step=ran"}',
+      toolCall(9, 'next', {}),
+    ]);
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32600], [null, -32600], [null, -32600], [null, -32600], [null, -32600], [9, 'result']]);
+    expect(answers[0]!.error!.message).toBe('Invalid Request: not a JSON-RPC 2.0 message (check method and params)');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
   it('a cwd holding a NUL byte, or /proc/self, is one clear tool error (never "internal error")', async () => {
     const dir = repo();
     const before = messy(dir);
