@@ -3,7 +3,8 @@
 // resume say beside the blocker.
 import type { Checkpoint } from '../protocol/types.js';
 import type { Evidence } from './evidence.js';
-import { findLandings, WAITS_ON, workRefs, type Landing } from './landed.js';
+import { findLandings, workRefs, type Landing } from './landed.js';
+import { WAITS_ON } from './follow-ups.js';
 import { toSeconds } from './instants.js';
 
 /**

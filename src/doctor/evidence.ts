@@ -11,7 +11,8 @@ import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitLis
 import { newestFirst } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
-import { actionLandings, landingNeedles, mayNameWork, workRefs, type Landing } from './landed.js';
+import { landingNeedles, mayNameWork, workRefs, type Landing } from './landed.js';
+import { actionLandings } from './follow-ups.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
 import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
