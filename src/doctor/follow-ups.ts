@@ -4,8 +4,10 @@ import type { CommitInfo } from '../git/types.js';
 import { findLandings, workRefs, type Landing } from './landed.js';
 import type { ThisRepo } from './repo-names.js';
 
+/** A PR, MR or ticket as written in the words around it. */
+const REF = String.raw`(?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b`;
 /** A PR, MR or ticket written right after the words before it (group 1). */
-const REF_AFTER = String.raw`\s+(?:the\s+)?((?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)`;
+const REF_AFTER = String.raw`\s+(?:the\s+)?(${REF})`;
 /** Words of waiting for work to land. */
 const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends\s+on`;
 /**
@@ -14,13 +16,57 @@ const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:o
  * "after #20", which in a blocker tells a cause ("broke after #20 landed").
  */
 export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REF_AFTER, 'gi');
-/** Work an action waits for: those words, and "after #20 lands", "when ENG-7 ships", "as soon as #20 merges". */
-const AWAITED = new RegExp(String.raw`\b(?:${WAITING}|after|when|as soon as)` + REF_AFTER, 'gi');
 /**
- * Work an action can only do once it landed: "Backport #20", "Cherry-pick #20 into v2", "Revert
- * #20 if…", "Deploy the fix from #20", "Roll out #20". (Not "Add a changelog entry for #20": the PR may hold it.)
+ * Work an action waits for: those words, and "after #20 lands", "when ENG-7 ships", "as soon as #20
+ * merges"; the landing written out before the work: "after merging #20", "once we've merged PR 20",
+ * "after the merge of #20" (not "when merging #20": that is the merge itself).
  */
-const FOLLOWS_UP = new RegExp(String.raw`\b(?:backport(?:s|ing)?|cherry[- ]?pick(?:s|ing)?|revert(?:s|ing)?|port(?:s|ing)?|announc(?:e|es|ing)|deploy(?:s|ing)?|roll(?:s|ing)?[- ]?(?:out|back))(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+const AWAITED = new RegExp(
+  String.raw`\b(?:(?:${WAITING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
+    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REF_AFTER,
+  'gi',
+);
+/**
+ * A landing told without naming what lands ("once merged", "after it lands", "when the PR is
+ * merged", "after merge:", "Post-merge: …"): the action comes after the landing of the work it names.
+ * The landing ends its clause: "after merging main into #20", "after the merge freeze" land nothing.
+ */
+const LANDING_CLAUSE = new RegExp(
+  String.raw`\b(?:once|after|when|as soon as)\s+(?:(?:it|this|that|they|the\s+(?:PR|MR|pull request|merge request|change|fix))(?:['\u2019](?:s|re)|\s+(?:is|are|has|have|gets?|got|was))?\s+(?:been\s+)?)?`
+    + String.raw`(?:merged|landed|shipped|merges|lands|ships|merge|land|the\s+merge|(?<=after\s+)(?:merging|landing))(?=\s*(?:$|[,.;:!?()\u2013\u2014]|\s-\s|\s(?:and|then|to|into|on|in|upstream)\b))`
+    + String.raw`|(?:^|[([,;]\s*)post[- ]?merge\b(?!\s+hooks?\b)`,
+  'i',
+);
+/** Work the action lands itself ("Merge #20", "Land PR 20", "… and merge it"): a landing clause does not excuse it. */
+const LANDS_ITSELF = new RegExp(String.raw`\b(?:merge|land|ship|squash(?:[- ]merge)?|complete)` + REF_AFTER, 'gi');
+const LANDS_IT = /\b(?:merge|land|ship)\s+(?:it|them|this|that)\b/i;
+/**
+ * Work an action can only do once it landed: "Backport #20", "Cherry-pick #20 into v2", "Mirror #20
+ * into v2", "Revert #20 if…", "Deploy the fix from #20", "Roll out #20"; a copy of it onto another
+ * line: "Apply #20 to release-1.x", "Sync #20 into v2" (not "Rebase #20 onto main": its own branch).
+ */
+const FOLLOWS_UP = new RegExp(
+  String.raw`\b(?:(?:backport(?:s|ing)?|cherry[- ]?pick(?:s|ing)?|revert(?:s|ing)?|port(?:s|ing)?|mirror(?:s|ing)?|replicat(?:e|es|ing)|announc(?:e|es|ing)|deploy(?:s|ing)?|roll(?:s|ing)?[- ]?(?:out|back))(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?`
+    + REF_AFTER + String.raw`|(?:cop(?:y|ies|ying)|appl(?:y|ies|ying)|sync(?:s|ing)?)` + REF_AFTER + String.raw`(?=\s+(?:over\s+)?(?:into|to|onto)\b))`,
+  'gi',
+);
+/**
+ * Release work about what landed: release notes, the changelog or an announcement written for it
+ * ("Write release notes for #20", "Update the changelog for #20", "Mention #20 in the release
+ * notes"), a release that carries it ("Tag release v1.3 with #20", "Cut the release including
+ * #20"), cleaning up the flags that gated it ("Clean up the feature flags from #20"). Not a
+ * changelog entry, which a PR itself carries ("Add a changelog entry for #20", "Add #20 to the
+ * changelog"), nor the changelog "in #20"; and not when the text does it before the landing
+ * ("Update the changelog for #20 before merging").
+ */
+const RELEASE_WORK = new RegExp(
+  String.raw`\b(?:(?:release[- ]notes?|change[- ]?log(?![- ]?entr)(?:\.\w+)?|release\s+announcement)(?:\s+[\w-]+){0,2}?\s+(?:for|about|covering)`
+    + String.raw`|(?:release|tag)(?:\s+v?\d+(?:\.\d+)*[\w.-]*)?\s+(?:with|including|containing)|v\d+(?:\.\d+)+[\w.-]*\s+(?:with|including|containing)`
+    + String.raw`|(?:clean(?:s|ing)?\s+up|retir(?:e|es|ing))(?:\s+(?:the|any|all|its))?(?:\s+[\w-]+)?\s+(?:feature[- ])?(?:flags?|toggles?|kill[- ]?switch(?:es)?)\s+(?:from|of|for|in|behind))`
+    + REF_AFTER
+    + String.raw`|(?<![\w#!-])(${REF})\s+(?:in|to|into)\s+(?:the\s+)?(?:[\w.-]+\s+)?(?:release[- ]notes?|release\s+announcement)\b`,
+  'gi',
+);
 /**
  * Checking work that runs where only a landing puts it: "Verify #20 in production", "Smoke-test
  * PLAT-7 on staging", "Monitor #20". Not when the text checks it before it lands ("Verify #20
@@ -49,8 +95,14 @@ const UNDOES_ORIGIN = new RegExp(
  */
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
-  const follows = BEFORE_LANDING.test(text) ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, UNDOES_ORIGIN];
-  for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1]!, repo)) found.add(r.token);
+  const before = BEFORE_LANDING.test(text);
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, UNDOES_ORIGIN, RELEASE_WORK];
+  for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
+  // "Address the review feedback from #20 once merged": after the landing of all it names, but what it lands itself.
+  if (!before && LANDING_CLAUSE.test(text) && !LANDS_IT.test(text)) {
+    const own = new Set([...text.matchAll(LANDS_ITSELF)].flatMap((m) => workRefs(m[1]!, repo).map((r) => r.token)));
+    for (const r of workRefs(text, repo)) if (!own.has(r.token)) found.add(r.token);
+  }
   return found;
 }
 
@@ -61,8 +113,11 @@ function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
  * (asked only when something landed).
  */
 export function actionLandings(text: string, commits: readonly CommitInfo[], after: number | ((c: CommitInfo) => boolean), repo: ThisRepo = []): { landings: Landing[]; open: string[] } {
+  const named = findLandings(text, commits, after, repo);
+  if (named.length === 0) return { landings: [], open: [] };
+  // The words are read only for an action something it names landed for: most never are.
   const awaited = awaitedWork(text, repo);
-  const landings = findLandings(text, commits, after, repo).filter((l) => !awaited.has(l.ref.token));
+  const landings = named.filter((l) => !awaited.has(l.ref.token));
   const open = landings.length ? workRefs(text, repo).filter((r) => !awaited.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
   return { landings, open };
 }

@@ -1,0 +1,104 @@
+// Which landings an action waits for or follows up (follow-ups.ts): its landing is when it can
+// start, no redo. Judged through doctor's finding and `next`'s evidence alike.
+import { describe, expect, it } from 'vitest';
+import type { CommitInfo } from '../../src/git/types.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
+import { checkLandedWork } from '../../src/doctor/checks.js';
+import { landedEvidence, NO_EVIDENCE } from '../../src/doctor/evidence.js';
+
+const rel = '.checkpoints/api.checkpoint.json';
+const t0 = Date.parse('2026-11-01T00:00:00Z') / 1000;
+const squash = (n: number, dt: number): CommitInfo => ({ sha: String(n).padStart(40, 'c'), parents: ['p'], subject: `Add feature (#${n})`, body: '', time: t0 + dt, authorTime: t0 + dt, changes: [] });
+const ticket = (id: string, dt: number): CommitInfo => ({ sha: 'd'.repeat(40), parents: ['p', 'q'], subject: `Merge pull request #40 from org/${id.toLowerCase()}-flag`, body: '', time: t0 + dt, authorTime: t0 + dt, changes: [] });
+const evidenceOf = (text: string, commits: CommitInfo[]) => ({ ...NO_EVIDENCE, commits, queued: new Map([[rel, new Map([[text, t0]])]]) });
+const cpOf = (text: string) => ({ skill: 'api', updated_at: '2026-11-01T00:00:00Z', next_actions: [text] }) as unknown as Checkpoint;
+/** The levels doctor gives `text` once `commits` landed, and whether `next` skips it as landed. */
+const judged = (text: string, commits: CommitInfo[]) => {
+  const e = evidenceOf(text, commits);
+  return { doctor: checkLandedWork(cpOf(text), e, rel).map((f) => f.level), skipped: landedEvidence(cpOf(text), e, rel)(text) !== null };
+};
+
+describe('follow-up work queued before its PR landed (red team rtB 01)', () => {
+  it.each([
+    // The red team's six.
+    'Tag release v1.3 after merging #12',
+    'Address the review feedback from #12 once merged',
+    'Update the changelog for #12',
+    'Write release notes for #12',
+    'Post-merge: clean up feature flags from #12',
+    'Mirror #12 into the v2 branch',
+    // The landing written out before the work.
+    'After merging PR #12, bump the version to 1.3.0',
+    "once we've merged #12 re-run the nightly benchmarks",
+    'Once we\u2019ve merged #12: re-run the nightly benchmarks',
+    'Rebase the v2 branch on main after the merge of #12',
+    'after landing PR-12 regenerate docs/api.md',
+    // A landing told without naming what lands.
+    'Delete the feature branch once it\u2019s merged (#12)',
+    'Ping the docs team about #12 after merge',
+    'Notify #support when merged \u2014 PR #12',
+    'Once the PR is merged, close the tracking issue for #12',
+    'Post merge (#12): drop the compat shim',
+    'Re-run the load test on #12 once it has landed on main',
+    // Release work about it.
+    'Release notes for PR 12 (draft in docs/release/1.3.md)',
+    'Draft the release announcement for #12',
+    'Mention #12 in the 1.3 release notes',
+    'Cut the 1.3 release including #12',
+    'Tag v1.3.0 with #12 and publish to npm',
+    'Update CHANGELOG.md for #12 (1.3 section)',
+    'Clean up the old feature flags from PR #12',
+    'Retire the kill switch for #12 after a week',
+    // A copy of it onto another line.
+    'Forward-port #12 to main',
+    'Apply #12 to release-1.x',
+    'Sync #12 over to the v2 branch',
+    'Mirror PR-12 to the gitlab remote',
+  ])('%s: its landing is when it can start, no redo', (text) => {
+    expect(judged(text, [squash(12, 100)])).toEqual({ doctor: [], skipped: false });
+  });
+
+  it.each([
+    'Merge #12',
+    'Land PR #12',
+    'Finish #12',
+    'Fix the failing test in #12 and merge it',
+    'Rebase #12 onto main',
+    'Address review feedback on #12 and push',
+    'Address the review feedback from #12',
+    'Address the review feedback from #12 before it is merged',
+    'Get #12 reviewed and merged',
+    'Merge #12 once CI is green',
+    'Merge #12 when it\u2019s approved, then tag v1.3',
+    'Merge #12 and tag the release once merged',
+    'Fix the lint errors in #12, merge it once merged upstream',
+    'Squash the commits when merging #12',
+    'Re-run CI on #12 after merging main into it',
+    'Resolve the conflicts in #12 after the merge freeze',
+    'Merge PR #12 after rebasing on main',
+    'Add a changelog entry for #12',
+    'Add #12 to the changelog',
+    'Update the changelog in #12',
+    'Update the changelog for #12 before merging',
+    'Write the release notes in PR #12\u2019s description',
+    'Push the release-notes fix to #12',
+    'Remove the feature flag from #12 (review: not needed)',
+    'Fix the post-merge hook in #12',
+    'Rebase #12 onto v2',
+    'Apply the review suggestions from #12',
+  ])('%s: work on the request itself, redone by its landing', (text) => {
+    expect(judged(text, [squash(12, 100)])).toEqual({ doctor: ['warning'], skipped: true });
+  });
+
+  it('a ticket named by a follow-up: "Close PLAT-7 once landed" waits; "Finish PLAT-7" is redone', () => {
+    expect(judged('Close PLAT-7 once landed', [ticket('PLAT-7', 100)])).toEqual({ doctor: [], skipped: false });
+    expect(judged('Finish PLAT-7', [ticket('PLAT-7', 100)])).toEqual({ doctor: ['warning'], skipped: true });
+  });
+
+  it('only the work it follows up is excused: "Rebase #16 onto main after merging #14" once #16 landed is a redo of #16', () => {
+    const text = 'Rebase #16 onto main after merging #14';
+    expect(judged(text, [squash(14, 100)])).toEqual({ doctor: [], skipped: false });
+    const found = checkLandedWork(cpOf(text), evidenceOf(text, [squash(16, 200), squash(14, 100)]), rel);
+    expect(found.map((f) => [f.level, f.message.slice(0, f.message.indexOf(','))])).toEqual([['warning', `"${text}" names #16`]]);
+  });
+});
