@@ -22,15 +22,17 @@ export type WorkRef =
 
 /**
  * A PR as people write one: "#12" standing alone (not "C#12", "docs#12", "&#39;", another
- * repository's "org/repo#12"), "PR#12", "PR 12", "PR-12", "pull request 12", a ".../pull/12" URL.
- * Groups: the number after a lone "#" (judged by ORDINAL_BEFORE), else after a PR word or URL.
+ * repository's "org/repo#12"), "PR#12", "PR 12", "PR-12", "pull request 12", a URL's path to it
+ * as each host writes one, in a URL or standing alone: GitHub's "pull/12" (its API's "pulls/12"),
+ * Bitbucket's "pull-requests/12", Azure DevOps' "pullrequest/12" (red team rtB 06: "Merge pull/12").
+ * Groups: the number after a lone "#" (judged by ORDINAL_BEFORE), else after a PR word or path.
  */
-const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b|(?<![\w-])(?:PR|Pr|pr)(?:\s?#|[ -])(\d{1,7})\b|\b[Pp]ull [Rr]equest #?(\d{1,7})\b|(?:^|\/)pull\/(\d{1,7})\b/g;
+const PR_RE = /(?:^|[^\w&])#(\d{1,7})\b|(?<![\w-])(?:PR|Pr|pr)(?:\s?#|[ -])(\d{1,7})\b|\b[Pp]ull [Rr]equest #?(\d{1,7})\b|(?:^|\/|(?<=[\s([<"'`]))(?:pulls?|pull-requests|pullrequest)\/(\d{1,7})\b/g;
 /**
  * A GitLab merge request: "!12" standing alone (not another project's "group/proj!12", nor "Done!12"),
- * "MR !12", "MR 12", "MR-12", "MR #12", "merge request 12" (or !12, #12), a ".../merge_requests/12" URL.
+ * "MR !12", "MR 12", "MR-12", "MR #12", "merge request 12" (or !12, #12), "merge_requests/12" in a URL or standing alone.
  */
-const MR_RE = /(?:^|[^\w/.!&-])!(\d{1,7})\b|(?<![\w-])(?:MR|mr)(?:\s?[!#]|[ -])(\d{1,7})\b|\b[Mm]erge [Rr]equest [!#]?(\d{1,7})\b|\/merge_requests\/(\d{1,7})\b/g;
+const MR_RE = /(?:^|[^\w/.!&-])!(\d{1,7})\b|(?<![\w-])(?:MR|mr)(?:\s?[!#]|[ -])(\d{1,7})\b|\b[Mm]erge [Rr]equest [!#]?(\d{1,7})\b|(?:^|\/|(?<=[\s([<"'`]))merge_requests\/(\d{1,7})\b/g;
 /**
  * "#12" after a word that numbers something else: a step or an item in a list, an issue
  * (GitHub numbers issues and PRs from one counter, so issue #12 is never PR #12), or a merge
@@ -87,7 +89,7 @@ function urlRunBefore(text: string, end: number): string {
 }
 /** A markdown link right after a reference: `[#12](https://…/pull/12)`. */
 const LINK_AFTER = /^\]\(\s*<?([^\s)>]+)/;
-const PULL_IN_URL = /\/pull\/(\d{1,7})\b/;
+const PULL_IN_URL = /\/(?:pulls?|pull-requests|pullrequest)\/(\d{1,7})\b/;
 
 /** Whether the URL a match stands in (a `…/pull/12`) or links to (`[#12](…/pull/12)`) is another repository's PR. */
 function otherRepos(text: string, m: RegExpExecArray | RegExpMatchArray, digits: string, repo: ThisRepo): boolean {
@@ -104,7 +106,7 @@ function otherRepos(text: string, m: RegExpExecArray | RegExpMatchArray, digits:
 
 /** Whether a `…/-/merge_requests/12` URL names another project than this repository. */
 function otherProjects(text: string, m: RegExpMatchArray, repo: ThisRepo): boolean {
-  if (m[4] === undefined) return false;
+  if (m[4] === undefined || !m[0].startsWith('/')) return false;
   const named = pullUrlRepo(urlRunBefore(text, m.index!).replace(/\/-$/, ''));
   return named !== null && !isThisRepo(named, repo);
 }

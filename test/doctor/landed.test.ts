@@ -91,6 +91,43 @@ describe('PR references as people write them (r14)', () => {
   });
 });
 
+describe('a request\'s path written without its URL, as each host spells it (red team rtB 06)', () => {
+  const refs = (text: string, repo = thisRepoOf([])) => workRefs(text, repo).map((r) => [r.token, r.kind === 'pr' && r.asPr]);
+  it.each([
+    ['Merge pull/12', [['#12', true]]],
+    ['Merge pull/12 (squash it)', [['#12', true]]],
+    ['pull/12: address review, then land', [['#12', true]]],
+    ['Land (pull/12) once green', [['#12', true]]],
+    ['Review `pull/12`', [['#12', true]]],
+    ['Review pulls/12 (the API path)', [['#12', true]]],
+    ['Merge pull-requests/12', [['#12', true]]],
+    ['Complete pullrequest/12', [['#12', true]]],
+    ['Land https://bitbucket.org/acme/shop/pull-requests/12/overview', [['#12', true]]],
+    ['Complete https://dev.azure.com/acme/shop/_git/shop/pullrequest/12', [['#12', true]]],
+    ['Merge merge_requests/12', [['!12', false]]],
+    // Not a request's path: inside another word, or a number that is no request.
+    ['Run git pull/push twice', []],
+    ['Fix the unpull/12 helper', []],
+    ['Bump to pulls/12ms', []],
+  ])('%s -> %j', (text, tokens) => {
+    expect(refs(text)).toEqual(tokens);
+  });
+
+  it('"Merge pull/12" is landed by the squash "Feature (#12)", as "Merge PR 12" is', () => {
+    const squashed = [commit('c'.repeat(40), 'Feature (#12)', 100)];
+    expect(findLandings('Merge pull/12', squashed, 0).map((l) => l.ref.token)).toEqual(['#12']);
+    expect(findLandings('Merge pull-requests/12', squashed, 0).map((l) => l.ref.token)).toEqual(['#12']);
+  });
+
+  it('another repository\'s request URL in these forms is not this repository\'s; standing alone, it is', () => {
+    const repo = thisRepoOf(['git@bitbucket.org:acme/shop.git']);
+    expect(refs('Port https://bitbucket.org/other/lib/pull-requests/12', repo)).toEqual([]);
+    expect(refs('Land https://bitbucket.org/acme/shop/pull-requests/12', repo)).toEqual([['#12', true]]);
+    expect(refs('Land pull-requests/12', repo)).toEqual([['#12', true]]);
+    expect(refs('Land merge_requests/12', thisRepoOf(['git@gitlab.com:acme/shop.git']))).toEqual([['!12', false]]);
+  });
+});
+
 describe('a PR URL of another repository is not this repository\'s PR', () => {
   // This repository as its remotes name it: an ssh origin in mixed case, an https fork with .git.
   const repo = thisRepoOf(['git@GitHub.com:Acme/Shop.git', 'https://me@github.com/me/shop-fork.git/', '/srv/mirror/shop.git']);
