@@ -240,12 +240,59 @@ function looksLikePath(text: string): boolean {
 /**
  * The entries one generated_files string holds: itself, or, when no file is named by it as
  * written (nor by its path text) and it splits on ", " into parts that each read as a path
- * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked.
+ * ("src/a.ts, src/b.ts (PR 4)"), each part, so every listed file is checked; a part that is
+ * paths joined by a bare comma ("src/x.ts,src/a.ts") is split too (commaSplit says when).
  */
 export function entryParts(entry: string, exists: (path: string) => boolean): string[] {
-  if (!LIST_JOINER.test(entry)) return [entry];
+  if (!LIST_JOINER.test(entry) && !entry.includes(',')) return [entry];
   const whole = entry.trim();
-  return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry);
+  return exists(whole) || exists(entryPathText(whole)) ? [entry] : listParts(entry).flatMap((part) => commaSplit(part, exists));
+}
+
+/**
+ * `part` split at its bare commas ("src/x.ts,src/a.ts", red team rtB 06) when no file has its
+ * whole path (a name holding a comma is itself), a file has one piece's, and each other piece
+ * names a file: one that exists, or a path ending in a file's extension, a folder's slash, or
+ * holding a pattern (a listed file deleted since is then named missing on its own). Else `part`:
+ * with no piece on disk, "a.ts,b.ts" may as well be one file's name.
+ */
+function commaSplit(part: string, exists: (path: string) => boolean): string[] {
+  const pieces = commaPieces(part);
+  if (pieces.length < 2 || exists(entryPathText(part))) return [part];
+  const found = pieces.map((p) => exists(entryPathText(p)));
+  return found.some(Boolean) && pieces.every((p, i) => found[i] || NAMED_FILE.test(entryPathText(p))) ? pieces : [part];
+}
+
+/**
+ * `text` cut at each comma with no space after it, outside brackets (a brace's "{a,b}" stays
+ * whole), before any note: each piece but the last is one word, a list's marker aside ("src/a.ts
+ * (PR 1,2)" is one path and its note). [text] when there is no such comma, or `text` is a URL.
+ */
+function commaPieces(text: string): string[] {
+  const t = text.trim();
+  if (!t.includes(',') || isUrl(t)) return [text];
+  const pieces: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i]!;
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    else if (depth === 0 && ch === ',' && i + 1 < t.length && !/\s/.test(t[i + 1]!)) {
+      const piece = t.slice(start, i);
+      if (!piece || /\s/.test(start === 0 ? piece.replace(LIST_MARKER, '') : piece)) return [text];
+      pieces.push(piece);
+      start = i + 1;
+    }
+  }
+  if (!pieces.length) return [text];
+  pieces.push(t.slice(start));
+  return pieces;
+}
+
+/** Every part entryParts may read `entry` as, whatever exists: where a lookup of a tip's files must look. */
+export function entryPartCandidates(entry: string): string[] {
+  return [...new Set([entry, ...listParts(entry)].flatMap((part) => [part, ...commaPieces(part)]))];
 }
 
 /**

@@ -15,7 +15,7 @@ import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectNames, projectSubfolder, repoRelative, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
-import { entryLookups, entryParts, globBase, goneNote, listParts, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
+import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
@@ -299,7 +299,7 @@ function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direc
   const direct = fromProjectDir(cp, root) ?? ((p: string) => p);
   const names = projectNames(cp, root);
   // Each part of a list ("src/a.ts, src/b.ts") too: which it is, the tip's tree says below.
-  const candidates = entries.flatMap(({ entry: e }) => (typeof e === 'string' ? [...new Set([e, ...listParts(e)])].flatMap(entryLookups) : []));
+  const candidates = entries.flatMap(({ entry: e }) => (typeof e === 'string' ? entryPartCandidates(e).flatMap(entryLookups) : []));
   // One written from the folder above the project ("demo/src/a.ts") may name its rest (inProjectFolder).
   const rests = candidates.flatMap((c) => underProjectName(c, names) ?? []);
   const looked = [...new Set([...candidates, ...rests].flatMap((c) => {

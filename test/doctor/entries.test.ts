@@ -300,6 +300,32 @@ describe('a list of paths in one entry (r14)', () => {
     expect(entryParts('docs/a, b.md', none)).toEqual(['docs/a', 'b.md']);
   });
 
+  it('paths joined by a bare comma split when a file has one of them, and a file named with the comma stays itself (red team rtB 06)', () => {
+    const have = (...files: string[]) => (p: string) => files.includes(p);
+    const both = have('src/x.ts', 'src/a.ts');
+    for (const [entry, exists, parts] of [
+      ['src/x.ts,src/a.ts', both, ['src/x.ts', 'src/a.ts']],
+      ['src/x.ts,src/a.ts (PR 12)', both, ['src/x.ts', 'src/a.ts (PR 12)']],
+      ['`src/x.ts`,`src/a.ts`', both, ['`src/x.ts`', '`src/a.ts`']],
+      ['- src/x.ts,src/a.ts,docs/*.md', both, ['- src/x.ts', 'src/a.ts', 'docs/*.md']],
+      ['src/x.ts,src/a.ts, docs/c.md — regenerated', both, ['src/x.ts', 'src/a.ts', 'docs/c.md — regenerated']],
+      // One deleted since: the other is on disk, so the deleted one is named on its own.
+      ['src/x.ts,src/gone.ts', both, ['src/x.ts', 'src/gone.ts']],
+      ['Makefile,Dockerfile', have('Makefile', 'Dockerfile'), ['Makefile', 'Dockerfile']],
+      // A file whose name holds the comma is itself.
+      ['docs/a,b.md', have('docs/a,b.md', 'docs/a', 'b.md'), ['docs/a,b.md']],
+      ['docs/a,b.md (draft, PR 3)', have('docs/a,b.md', 'docs/a'), ['docs/a,b.md (draft, PR 3)']],
+      // Not a list: no piece on disk, a piece that names no file, a comma in a note, a brace or a URL.
+      ['src/a.ts,src/b.ts', none, ['src/a.ts,src/b.ts']],
+      ['src/x.ts,TBD', both, ['src/x.ts,TBD']],
+      ['src/x.ts (PR 1,2)', both, ['src/x.ts (PR 1,2)']],
+      ['src/x.ts — see src/a.ts,src/b.ts', both, ['src/x.ts — see src/a.ts,src/b.ts']],
+      ['src/{x,a}.ts', both, ['src/{x,a}.ts']],
+      ['https://github.com/o/r/blob/main/src/x.ts,src/a.ts', both, ['https://github.com/o/r/blob/main/src/x.ts,src/a.ts']],
+      ['1,000 rows in src/x.ts', both, ['1,000 rows in src/x.ts']],
+    ] as const) expect(entryParts(entry, exists), entry).toEqual(parts);
+  });
+
   it('property: joined paths split back into themselves; any text without a joiner is one entry', () => {
     const seg = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
     const path = fc.tuple(fc.array(seg, { maxLength: 3 }), seg).map(([dirs, name]) => [...dirs, `${name}.ts`].join('/'));

@@ -140,6 +140,27 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
   });
 });
 
+describe('paths joined by a bare comma in one generated_files entry (red team rtB 06)', () => {
+  const files = { 'src/x.ts': 'export const x = 1;\n', 'src/a.ts': 'export const a = 1;\n', 'docs/a,b.md': '# named with a comma\n' };
+
+  it('both files there: no finding and the save\'s push goes through; one deleted: named missing on its own, and its push refused', async () => {
+    const dir = published('commas', handKept('commas', { project_dir: '/home/claude/demo' }), files);
+    const cp = handKept('commas', { project_dir: '/home/claude/demo', updated_at: '2026-03-20T10:00:00Z', context_primer: { key_decisions: [], generated_files: ['src/x.ts,src/a.ts (PR 12)', 'docs/a,b.md'] } });
+    write(dir, '.checkpoints/commas.checkpoint.json', `${JSON.stringify(cp, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: list the generated files', '2026-03-20T10:00:01Z');
+    expect(await fileFindings(dir)).toEqual([]);
+    const saved = push(dir);
+    expect(saved.out).not.toMatch(/missing|blocks push/);
+    expect(saved.status, saved.out).toBe(0);
+    git(dir, ['rm', '-q', 'src/a.ts']);
+    const sha = commitAll(dir, 'Drop the a module').slice(0, 7);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"`]]);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/src\/a\.ts is missing[^\n]*\[blocks push\]/);
+  });
+});
+
 describe('landed PRs written as people write them (r14 W5)', () => {
   const actions = ['Merge PR#45', 'Land https://github.com/org/repo/pull/47 once CI is green', 'Review PR 46', 'Port the C# client (step #1, issue #3)', 'Ship'];
 
