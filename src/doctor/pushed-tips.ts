@@ -17,6 +17,7 @@ import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignored
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
+import { linkedDirs } from './tip-dirs.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -68,10 +69,16 @@ export async function judgePushedTips(root: string, now: Date, evidence: Evidenc
   const tips = [...new Set(sent.map(({ range }) => range.to))];
   const trees = new TipTrees(history, tips);
   await trees.prefetch(tips, [DIR]);
-  const inDirs = new Map(await Promise.all(tips.map(async (tip) => [tip, [...(await trees.filesIn(tip, [DIR]))]] as const)));
+  // A tip whose .checkpoints holds no file may keep it as a link to a folder of the project:
+  // that folder, listed for every such tip at once (git is asked only when one holds none).
+  const plain = await Promise.all(tips.map((tip) => trees.filesIn(tip, [DIR])));
+  const linked = await linkedDirs(history, tips.filter((_, i) => plain[i]!.size === 0));
+  const dirOf = (tip: string) => linked.get(tip) ?? DIR;
+  for (const dir of new Set(linked.values())) await trees.prefetch([...linked].flatMap(([tip, d]) => (d === dir ? [tip] : [])), [dir]);
+  const inDirs = new Map(await Promise.all(tips.map(async (tip) => [tip, [...(await trees.filesIn(tip, [dirOf(tip)]))]] as const)));
   const checkpointFiles = (tip: string) => inDirs.get(tip)!.filter(([path]) => skillFromFileName(posix.basename(path)) !== null);
   const texts = await history.readBlobs([...new Set(tips.flatMap((tip) => checkpointFiles(tip).map(([, oid]) => oid)))], MAX_READ_BYTES);
-  const read = new Map(tips.map((tip) => [tip, { inDir: inDirs.get(tip)!, files: checkpointFiles(tip), texts }]));
+  const read = new Map(tips.map((tip) => [tip, { dir: dirOf(tip), inDir: inDirs.get(tip)!, files: checkpointFiles(tip), texts }]));
   const lookups = new Map<string, { dirs: string[]; tips: string[] }>();
   for (const tip of tips) {
     for (const [path, oid] of checkpointFiles(tip)) {
@@ -147,12 +154,14 @@ class TipTrees {
 
 /** What judgePushedTips read for a tip before judging it: its .checkpoints listing, the checkpoint files in it and their texts. */
 interface TipRead {
+  /** Where the tip keeps its checkpoints: `.checkpoints`, or the folder it links to (tip-dirs.ts). */
+  dir: string;
   inDir: readonly (readonly [string, string])[];
   files: readonly (readonly [string, string])[];
   texts: ReadonlyMap<string, string>;
 }
 
-async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[], { inDir, files, texts }: TipRead, trees: TipTrees, untracked: Seen['untracked']): Promise<Finding[]> {
+async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, commits: readonly CommitInfo[], { dir, inDir, files, texts }: TipRead, trees: TipTrees, untracked: Seen['untracked']): Promise<Finding[]> {
   const history = repo.history!;
   // What the push itself changed: a merge, only what differs from every parent (the rest is the
   // merged-in side's, already on the remote or sent by its own commits). The first-parent line's
@@ -166,8 +175,9 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // renames to or changes it), in the words the work tree's finding uses (mergePushed pairs them).
   for (const [path] of inDir) {
     const name = posix.basename(path);
-    if (posix.dirname(path) !== DIR || !isMisnamedCheckpoint(name)) continue;
-    out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: path }, blocks: touched.has(path) });
+    if (posix.dirname(path) !== dir || !isMisnamedCheckpoint(name)) continue;
+    // Named as the work tree names it (through a .checkpoints link too), so mergePushed pairs the two.
+    out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: `${DIR}/${name}` }, blocks: touched.has(path) });
   }
   // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
   // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).

@@ -18,7 +18,7 @@ import { assertSince, namesAny, branchName, indexScope, newestFirst, objectNameP
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { editedRenames } from './edited-renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
-import { treeDir } from './tree-files.js';
+import { entryOfKind, treeDir, type EntryKind } from './tree-files.js';
 import { entryDiff } from './tree-diff.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
@@ -380,8 +380,14 @@ export class IsoHistory implements GitHistory {
     return out;
   }
 
+  async linksInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]> {
+    const out: Map<string, string>[] = [];
+    for (const rev of revs) out.push(await this.treeEntries(rev, dirs, false, 'link'));
+    return out;
+  }
+
   /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
-  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
+  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: EntryKind): Promise<Map<string, string>> {
     return this.guard('listing a commit\'s files', async () => {
       const reader = await this.reader();
       const commit = await lookupCommit(reader, rev);
@@ -396,7 +402,7 @@ export class IsoHistory implements GitHistory {
         const visit = async (at: string, listed: typeof entries): Promise<void> => {
           for (const [name, entry] of listed) {
             const path = at ? `${at}/${name}` : name;
-            if (entry.type === kind) out.set(path, entry.oid);
+            if (entryOfKind(kind, entry.type, entry.mode)) out.set(path, entry.oid);
             else if (recursive && entry.type === 'tree') await visit(path, await reader.tree(entry.oid));
           }
         };

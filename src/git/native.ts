@@ -15,7 +15,7 @@ import { withIndexCopy } from './index-copy.js';
 import { resolveGitDirsSync } from './locate.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
-import { parseTreeListing, treeDir } from './tree-files.js';
+import { entryOfKind, parseTreeListing, treeDir, type EntryKind } from './tree-files.js';
 import { parseTree } from './object-parse.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
@@ -415,8 +415,12 @@ export class NativeHistory implements GitHistory {
     return this.entriesInEach(revs, dirs, false, 'commit');
   }
 
+  async linksInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]> {
+    return this.entriesInEach(revs, dirs, false, 'link');
+  }
+
   /** treeEntries of each of `revs`, in two processes and one `ls-tree` per distinct folder tree (filesInEach, submodulesInEach). */
-  private async entriesInEach(revs: readonly string[], dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>[]> {
+  private async entriesInEach(revs: readonly string[], dirs: readonly string[], recursive: boolean, kind: EntryKind): Promise<Map<string, string>[]> {
     const wanted = [...new Set(dirs.map(treeDir))];
     // A folder named through "." or "..", or holding a line break, is no `<commit>:<path>` line to
     // ask cat-file: each commit listed as filesIn lists it.
@@ -451,7 +455,7 @@ export class NativeHistory implements GitHistory {
   }
 
   /** The entries of `kind` directly in each of the trees `oids`, read in one `cat-file --batch` into treeListing's cache. */
-  private readTrees(oids: readonly string[], kind: 'blob' | 'commit'): void {
+  private readTrees(oids: readonly string[], kind: EntryKind): void {
     if (oids.length < 2) return;
     let raw: Buffer;
     try {
@@ -468,7 +472,7 @@ export class NativeHistory implements GitHistory {
       at = headerEnd + 1 + Number(size) + 1;
       const entries = new Map<string, string>();
       try {
-        for (const entry of parseTree(oid, data).values()) if (entry.type === kind) entries.set(entry.path, entry.oid);
+        for (const entry of parseTree(oid, data).values()) if (entryOfKind(kind, entry.type, entry.mode)) entries.set(entry.path, entry.oid);
       } catch {
         return; // a malformed tree: ls-tree says what is wrong with it
       }
@@ -477,7 +481,7 @@ export class NativeHistory implements GitHistory {
   }
 
   /** The entries of `kind` in tree `oid` (every depth: `recursive`), by their paths in it; each tree listed once a run. */
-  private treeListing(oid: string, recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
+  private treeListing(oid: string, recursive: boolean, kind: EntryKind): Promise<Map<string, string>> {
     const key = `${oid}\0${recursive}\0${kind}`;
     let listing = this.treeListings.get(key);
     if (!listing) {
@@ -488,7 +492,7 @@ export class NativeHistory implements GitHistory {
   }
 
   /** The entries of `kind` (files, or submodules' gitlinks) in `dirs` of commit `rev`'s tree (filesIn, submodulesIn). */
-  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: 'blob' | 'commit'): Promise<Map<string, string>> {
+  private async treeEntries(rev: string, dirs: readonly string[], recursive: boolean, kind: EntryKind): Promise<Map<string, string>> {
     // A tip resolveCommits found (the pushed ones) is a commit already: not looked up again.
     const commit = this.knownCommits.has(rev) ? { sha: rev } : await this.lookupCommit(rev);
     if (!commit || !dirs.length) return new Map();

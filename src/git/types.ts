@@ -167,6 +167,11 @@ export interface GitHistory {
   /** submodulesIn of each of `revs`, in order, asked together as filesInEach asks. */
   submodulesInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]>;
   /**
+   * For each of `revs`, the symbolic links (mode 120000) directly in each of `dirs` of its tree:
+   * path -> the blob holding the link's target. filesIn lists them among the files; this tells them apart.
+   */
+  linksInEach(revs: readonly string[], dirs: readonly string[]): Promise<Map<string, string>[]>;
+  /**
    * Of `paths` (repo-relative, untracked), those git ignores: .gitignore files, info/exclude,
    * core.excludesFile, as `git check-ignore` reads them. Asked only about listed files git does not track.
    */

@@ -3,7 +3,7 @@
 // included), exact and inexact renames, deletions, file/directory swaps, clock skew,
 // shallow clones, detached HEADs, linked worktrees and repositories without commits.
 // Absolute facts are asserted too, so that both engines being wrong alike fails.
-import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -866,6 +866,32 @@ it('submodulesIn lists a submodule\'s gitlink (path -> pinned commit) that files
   } finally {
     cleanup(dir);
     cleanup(sub);
+  }
+});
+
+it('linksInEach lists the symbolic links filesIn counts among the files, alike on both engines', async () => {
+  const dir = makeRepo();
+  try {
+    write(dir, 'meta/cps/a.json', '{}\n');
+    write(dir, '.checkpoints', 'meta/cps'); // a plain file first: its name, not a link
+    const plain = commitAll(dir, 'plain', day(2));
+    rmSync(join(dir, '.checkpoints'));
+    symlinkSync('meta/cps', join(dir, '.checkpoints'));
+    symlinkSync('a.json', join(dir, 'meta/cps/b.json'));
+    const linked = commitAll(dir, 'linked', day(3));
+    for (const engine of ['native', 'isomorphic'] as const) {
+      const history = await createHistory({ dir, engine });
+      // Both tops read in one batch (native: the trees read together), a missing commit listing nothing.
+      const each = await history.linksInEach([linked, plain, 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef'], ['', 'meta/cps']);
+      const blob = (rev: string, path: string) => git(dir, ['rev-parse', `${rev}:${path}`]).trim();
+      expect(each.map((m) => [...m].sort()), engine).toEqual([[['.checkpoints', blob(linked, '.checkpoints')], ['meta/cps/b.json', blob(linked, 'meta/cps/b.json')]], [], []]);
+      expect([...(await history.linksInEach([linked], ['']))[0]!.keys()], engine).toEqual(['.checkpoints']);
+      // filesIn still lists a link among the files.
+      expect((await history.filesIn(linked, [''])).has('.checkpoints'), engine).toBe(true);
+      expect((await history.readBlobs([blob(linked, '.checkpoints')], 100)).get(blob(linked, '.checkpoints')), engine).toBe('meta/cps');
+    }
+  } finally {
+    cleanup(dir);
   }
 });
 
