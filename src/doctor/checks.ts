@@ -28,6 +28,7 @@ import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
+import { NEVER_SAME, type SameAsSaved } from './net-change.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
 
@@ -108,6 +109,8 @@ export interface FileContext {
   removalsSince?: number;
   /** The file writes updated_at without its zone (savedWithoutZone). */
   unzoned?: boolean;
+  /** Whether a file holds now the blob it held at the save (net-change.ts): commits that changed it back are no drift. */
+  sameAsSaved?: SameAsSaved;
 }
 
 /**
@@ -520,12 +523,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // The newest commit since `after` with a change whose path (or a rename's old path: a file
   // that matched and moved away changed) passes `test`, and that change. Only the commits that
   // touch a matching path are looked at, not the whole walk per entry and checkpoint.
+  // A file holding the blob it held at the save was changed back since (a revert): no change of it counts.
+  const same = ctx.sameAsSaved ?? NEVER_SAME;
   const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!madeAfter(commit) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
-      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) : test(c.path)));
+      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
       if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;

@@ -69,6 +69,13 @@ export interface Evidence {
    * graph where the commit that recorded the instant is known (after.ts). Over `commits` as gathered.
    */
   madeAfter: MadeAfterOf;
+  /**
+   * The commit that recorded the save `sec` of the checkpoint at `rel`, when known: exactly (its
+   * revisions read), or, for a file the work tree holds as HEAD does, the oldest commit on HEAD's
+   * walked first-parent line dated `sec` or later that touches it. Its tree is what the save saw
+   * (net-change.ts). Absent or null: not known (an uncommitted save), and nothing is compared.
+   */
+  savedIn?: (rel: string, sec: number) => string | null;
 }
 
 export type MadeAfterOf = (rel: string | undefined, text: string | null, sec: number) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
@@ -257,7 +264,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel) };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel), savedIn: (rel, sec) => anchoring.savedIn(commits, rel, sec) };
 }
 
 /**
@@ -321,6 +328,9 @@ class Anchoring {
   private readonly readFor = new Set<string>();
   /** Checkpoints whose saves a commit dated before the walk's bound hides (noteHidden). */
   readonly hidden: { rel: string; stop: string }[] = [];
+  /** Checkpoints rule() found held as HEAD holds them, their revisions unread, and the HEAD it read them at. */
+  private readonly asked = new Set<string>();
+  private ruleHead: string | null = null;
   /** HEAD's commit as the walk started from it: read once (headFiles reads the files again after each git process). */
   private headSha: Promise<string | null> | null = null;
 
@@ -439,6 +449,14 @@ class Anchoring {
    * bounded by the instant, stops above commits made after such an anchor yet dated before the
    * instant, so it is completed from each of them too (those it already reaches leave it closed).
    */
+  /** Evidence.savedIn over the walk `rule` was given (null before it ran). */
+  savedIn(commits: readonly CommitInfo[], rel: string, sec: number): string | null {
+    const exact = this.exact.get(instantKey(rel, null));
+    if (exact) return exact.at === sec ? exact.anchor : null;
+    if (this.ruleHead === null || !this.asked.has(rel)) return null;
+    return firstRecorded(this.ruleHead, commits, rel, sec)?.sha ?? null;
+  }
+
   /** Whether a commit recorded the save `rel` holds (its revisions read: dateQueued's, or a tie's). */
   recordedSave(rel: string): boolean {
     return this.exact.has(instantKey(rel, null));
@@ -476,6 +494,8 @@ class Anchoring {
     const head = await this.head();
     const unread = head === null ? [] : (this.opts.recorded ?? []).filter(({ rel }) => !this.readFor.has(rel) && inScope(rel, this.scope));
     const asked = (await Promise.all(unread.map(async (f) => ((await this.committed(f.rel)) ? [f] : [])))).flat();
+    this.ruleHead = head;
+    for (const f of asked) this.asked.add(f.rel);
     // Edited and not committed: a hand edit that kept updated_at keeps its committed save's commit
     // (docs/doctor.md). That commit matters only for a commit in the save's own second (the tie
     // rule), so its revisions are read only when the walk holds one.

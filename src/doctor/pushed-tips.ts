@@ -18,6 +18,7 @@ import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { linkedDirs } from './tip-dirs.js';
+import { filesAt, sameIn, unvouched } from './net-change.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -232,12 +233,19 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   }
   // A pushed HEAD's missing file may have been renamed before the push: HEAD's walk knows where to.
   const isHead = repo.head !== null && repo.head.sha === tip.toLowerCase();
+  // The commit that recorded a checkpoint's save, from HEAD's revisions (`anchors`): the tree a
+  // changed-back file is compared with (net-change.ts), where it is known to be in the tip's history.
+  const savedIn = (rel: string, sec: number): string | null => {
+    const save = anchors.get(`${rel}\0\0s`);
+    if (save === undefined || save.at !== sec) return null;
+    return isHead || save.anchor === tip.toLowerCase() || below(tip.toLowerCase()).has(save.anchor) ? save.anchor : null;
+  };
   const atHead = isHead ? [...repo.commits, ...repo.removals] : [];
   // Whether HEAD's walk shows all the history since a save (a pushed HEAD only): not when it
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel), untracked }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel), untracked, savedIn }, touched, where)));
   return out;
 }
 
@@ -297,6 +305,8 @@ interface Seen {
   unzoned?: boolean;
   /** untrackedHere of a file, for HEAD (judgePushedTips asks once a run). */
   untracked: (file: string) => Promise<Untracked | 'not-a-file' | undefined>;
+  /** The commit in the tip's history that recorded the save `sec` of the checkpoint at `rel`, when known (judgeTip). */
+  savedIn: (rel: string, sec: number) => string | null;
 }
 
 /**
@@ -338,6 +348,11 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     return r !== null && tree.has(r);
   };
   const after = toSeconds(cp.updated_at);
+  // A file changed back since the save holds the blob the commit that recorded it holds, where that tree can vouch for it (net-change.ts).
+  const savedAt = seen.savedIn(rel, after);
+  const back = savedAt === null ? null : { saved: savedAt, unsure: unvouched(commits, seen.madeAfter(rel, null, after), rel, savedAt) };
+  let savedTree: Promise<Map<string, string>> | undefined; // listed once, on the first change found
+  const changedBack = async (file: string) => back !== null && !back.unsure.has(file) && sameIn(await (savedTree ??= filesAt(root, history, [back.saved], dirs).then((l) => l[0]!)), tree)(file);
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
   const reported = new Set<string>();
@@ -404,7 +419,8 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     // The session's own commits (which also touch its checkpoint) are not drift.
     const madeAfter = seen.madeAfter(rel, null, after);
     const change = commits.find((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
-    if (change) {
+    // Changed back since (a revert): the tip holds the blob the save saw, no drift.
+    if (change && !(await changedBack(file))) {
       const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
       out.push({
         ...base, level: unzoned ? 'advice' : 'warning', path,
@@ -419,7 +435,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const file = parsed.kind === 'path' ? repoRelative(root, mapped(parsed.path)) : null;
     return file === null ? [] : [file];
   }));
-  for (const { target, path } of patterns) out.push(...(await tipPatternChanged(root, history, tip, cp, rel, target, path, mapped, literal, seen, { ...base, where })));
+  for (const { target, path } of patterns) out.push(...(await tipPatternChanged(root, history, tip, cp, rel, target, path, mapped, literal, seen, back, { ...base, where })));
   return out;
 }
 
@@ -432,7 +448,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
  * shows since the save. A brace's literal alternatives ("src/{a,b}.ts") are named files, never new.
  * A complete skill's files change with the code (advice in the work tree): never a block.
  */
-async function tipPatternChanged(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, target: { alternatives: readonly string[] }, path: string, mapped: (p: string) => string, literal: ReadonlySet<string>, seen: Seen, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
+async function tipPatternChanged(root: string, history: GitHistory, tip: string, cp: Checkpoint, rel: string, target: { alternatives: readonly string[] }, path: string, mapped: (p: string) => string, literal: ReadonlySet<string>, seen: Seen, back: { saved: string; unsure: ReadonlySet<string> } | null, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
   if (cp.status === 'complete') return [];
   const rels = target.alternatives.flatMap((a) => {
     const r = repoRelative(root, mapped(a));
@@ -472,6 +488,11 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   const inTip = await history.filesIn(tip, dirs, { recursive: true });
   const matchesInTip = [...inTip.keys()].some(test);
   left = left.filter((c) => (c.gone ? matchesInTip && !inTip.has(c.file) : inTip.has(c.file)));
+  // A file changed back since (a revert) holds the blob the save saw: no drift (net-change.ts).
+  if (left.length && back !== null && left.some((c) => !back.unsure.has(c.file))) {
+    const same = sameIn((await filesAt(root, history, [back.saved], dirs, { recursive: true }))[0]!, inTip);
+    left = left.filter((c) => back.unsure.has(c.file) || !same(c.file));
+  }
   // History since the save HEAD's walk does not show (a tip other than HEAD, a walk cut after the
   // save) may have added the file: one the tree that recorded the tip's checkpoint lacks is not
   // one it knew, so never a block on that history's account.

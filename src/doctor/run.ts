@@ -23,6 +23,7 @@ import { walkDays } from '../store/config.js';
 import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
 import { withEditedRenames } from './edited-renames.js';
+import { sameAsSaved, touchedAfterSave, unvouched, type SameAsSaved } from './net-change.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
 
@@ -159,9 +160,12 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const sent = ranges && evidence.history ? await sentRanges(evidence.history, ranges) : [];
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = ranges ? [...new Map(sent.flatMap(({ commits }) => commits.map((c) => [c.sha, c] as const))).values()] : null;
+  // Sent but not walked from HEAD (another branch's): what they changed is not in HEAD's tree.
+  const sentOnly = new Set<string>();
   if (pushed) {
     const walked = new Set(evidence.commits.map((c) => c.sha));
-    evidence.commits = [...evidence.commits, ...pushed.filter((c) => !walked.has(c.sha))].sort(newestFirst);
+    for (const c of pushed) if (!walked.has(c.sha)) sentOnly.add(c.sha);
+    evidence.commits = [...evidence.commits, ...pushed.filter((c) => sentOnly.has(c.sha))].sort(newestFirst);
   }
   // Read only when a listed file is missing or a pattern matches nothing: a sparse checkout's doing?
   let outside: OutsideCheckout | undefined;
@@ -202,7 +206,15 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const ignored = evidence.history === null ? undefined : await ignoredListed(evidence.history, missing.filter((rel) => settled(rel) && !inIndex(rel) && !touchedIn([...evidence.commits, ...evidence.removals], rel)), { prefilter: opts.root });
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
-  for (const { before, files, after } of perCheckpoint) findings.push(...before, ...files(dirty, unsure, untracked, ignored), ...after);
+  const fileFindings = perCheckpoint.map(({ files }) => files(dirty, unsure, untracked, ignored));
+  // A change found is weighed against what the save saw: a file changed back since is no drift
+  // (net-change.ts). The trees are read only when a change was found, once for all such checkpoints.
+  const same = await sameAsSavedWhereChanged(opts.root, evidence, checkpoints.map((cp) => ({ rel: cpRel(cp), sec: toSeconds(cp.updated_at) })), fileFindings, sentOnly);
+  for (const [i, sameAsSaved] of same) {
+    const cp = checkpoints[i]!;
+    fileFindings[i] = checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved })(dirty, unsure, untracked, ignored);
+  }
+  perCheckpoint.forEach(({ before, after }, i) => findings.push(...before, ...fileFindings[i]!, ...after));
   if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
   // A commit on HEAD's line made after a checkpoint, dated before the walk_days bound: said so.
@@ -217,6 +229,31 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+}
+
+/**
+ * For the checkpoints (by index) whose generated_files findings name a commit that changed a file
+ * after the save, whether each file touched since holds the blob it held at the commit that
+ * recorded the save (sameAsSaved): one tree listing for all of them. None where that commit is
+ * not known (an uncommitted save): those changes stand, as do those its tree cannot vouch for
+ * (unvouched), a commit `sentOnly` holds among them (pushed from another branch: not in HEAD's tree).
+ */
+async function sameAsSavedWhereChanged(root: string, evidence: Evidence, saves: readonly { rel: string; sec: number }[], found: readonly Finding[][], sentOnly: ReadonlySet<string>): Promise<Map<number, SameAsSaved>> {
+  const head = evidence.head?.sha;
+  if (!evidence.history || head === undefined || !evidence.savedIn) return new Map();
+  const asks: { i: number; saved: string; files: string[]; elsewhere: Set<string> }[] = [];
+  found.forEach((findings, i) => {
+    if (!findings.some((f) => f.check === 'generated_files' && f.level !== 'info' && f.evidence?.sha !== undefined && f.evidence.missing !== true)) return;
+    const { rel, sec } = saves[i]!;
+    const saved = evidence.savedIn!(rel, sec);
+    if (saved === null) return;
+    const after = evidence.madeAfter(rel, null, sec);
+    const elsewhere = unvouched(evidence.commits, after, rel, saved, (c) => sentOnly.has(c.sha));
+    asks.push({ i, saved, files: touchedAfterSave(evidence.commits, after, rel).filter((f) => !elsewhere.has(f)), elsewhere });
+  });
+  if (!asks.length) return new Map();
+  const same = await sameAsSaved(root, evidence.history, head, asks);
+  return new Map(asks.map((a, k) => [a.i, (file: string) => !a.elsewhere.has(file) && same[k]!(file)]));
 }
 
 /**

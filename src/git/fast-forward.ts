@@ -363,6 +363,14 @@ export function storedAuthorTime(commonDir: string, sha: string): number | null 
  * history not as stored: shallow, grafted, borrowed; an object unread).
  */
 export function storedFolderFiles(commonDir: string, shas: readonly string[], dir: string): Map<string, string>[] | null {
+  return storedFilesIn(commonDir, shas, [dir]);
+}
+
+/**
+ * storedFolderFiles for several folders (`''`: the top) at once, each commit's answer one map, as
+ * filesInEach gives it; `recursive`: the files at any depth under them.
+ */
+export function storedFilesIn(commonDir: string, shas: readonly string[], dirs: readonly string[], recursive = false): Map<string, string>[] | null {
   if (!historyAsStored(commonDir)) return null;
   const store = new ObjectStore(join(commonDir, 'objects'));
   const read = (oid: string) => {
@@ -370,16 +378,24 @@ export function storedFolderFiles(commonDir: string, shas: readonly string[], di
     if (!found || found.data === null) throw new Error(`object ${oid} unread`);
     return found.data;
   };
+  const list = (tree: string, at: string, out: Map<string, string>): void => {
+    for (const entry of parseTree(tree, read(tree)).values()) {
+      const path = at === '' ? entry.path : `${at}/${entry.path}`;
+      if (entry.type === 'blob') out.set(path, entry.oid);
+      else if (recursive && entry.type === 'tree') list(entry.oid, path, out);
+    }
+  };
   try {
     return shas.map((sha) => {
-      let tree: string | null = parseCommit(sha, read(sha)).tree;
-      for (const name of dir.split('/')) {
-        const entry: TreeEntry | null = tree === null ? null : entryNamed(tree, read(tree), name);
-        tree = entry?.type === 'tree' ? entry.oid : null;
-      }
       const out = new Map<string, string>();
-      if (tree === null) return out;
-      for (const entry of parseTree(tree, read(tree)).values()) if (entry.type === 'blob') out.set(`${dir}/${entry.path}`, entry.oid);
+      for (const dir of new Set(dirs)) {
+        let tree: string | null = parseCommit(sha, read(sha)).tree;
+        for (const name of dir === '' ? [] : dir.split('/')) {
+          const entry: TreeEntry | null = tree === null ? null : entryNamed(tree, read(tree), name);
+          tree = entry?.type === 'tree' ? entry.oid : null;
+        }
+        if (tree !== null) list(tree, dir, out);
+      }
       return out;
     });
   } catch {

@@ -1,0 +1,78 @@
+// A listed file that commits after the save changed and then changed back (a revert, a delete
+// and restore, a rename away and back) is what the checkpoint saw: drift is its content at the
+// commit that recorded the save against its content now, not the commits that touched it.
+// Asked only once a change is found, about the files such commits touched: one listing of their
+// folders in both trees, from the object store (git only where the store cannot answer).
+import type { CommitInfo, GitHistory } from '../git/types.js';
+import { ancestorsIn } from './after.js';
+import { repoKey } from '../git/commit-cache.js';
+import { storedFilesIn } from '../git/fast-forward.js';
+
+/** Whether `file` holds, now, the very blob it held at the save (false when either side lacks it). */
+export type SameAsSaved = (file: string) => boolean;
+
+export const NEVER_SAME: SameAsSaved = () => false;
+
+/** The folder filesIn lists a file's entry in. */
+export const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
+
+/**
+ * The files in `dirs` of each of `revs` (filesInEach), read from the object store where it can
+ * answer (no git process: doctor runs on every push), else asked of git.
+ */
+export async function filesAt(root: string, history: GitHistory, revs: readonly string[], dirs: readonly string[], opts: { recursive?: boolean } = {}): Promise<Map<string, string>[]> {
+  const repo = repoKey(root);
+  return (repo && storedFilesIn(repo.commonDir, revs, dirs, opts.recursive === true)) || history.filesInEach(revs, dirs, opts);
+}
+
+/**
+ * For each ask (the commit that recorded a save and the files changed since), whether each file's
+ * blob there is its blob at `now`: one listing for every save and `now` together.
+ */
+export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[]): Promise<SameAsSaved[]> {
+  const live = asks.filter((a) => a.files.length);
+  if (!live.length) return asks.map(() => NEVER_SAME);
+  const revs = [...new Set([now, ...live.map((a) => a.saved)])];
+  const dirs = [...new Set(live.flatMap((a) => a.files.map(folderOf)))];
+  const listed = await filesAt(root, history, revs, dirs);
+  const at = new Map(revs.map((rev, i) => [rev, listed[i]!]));
+  const current = at.get(now)!;
+  return asks.map(({ saved, files }) => (files.length ? sameIn(at.get(saved)!, current) : NEVER_SAME));
+}
+
+/** `sameAsSaved` for tree listings already at hand (a pushed tip's): the file's blob in both, and the same. */
+export function sameIn(then: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>): SameAsSaved {
+  return (file) => {
+    const blob = then.get(file);
+    return blob !== undefined && blob === now.get(file);
+  };
+}
+
+/**
+ * The files commits made after a save touched (a rename's both names), leaving out the session's
+ * own commits, those that change its checkpoint `rel` too: the ones checkGeneratedFiles may call
+ * changed after the checkpoint, so the only ones worth asking about.
+ */
+export function touchedAfterSave(commits: readonly CommitInfo[], madeAfter: (c: CommitInfo) => boolean, rel: string): string[] {
+  const files = new Set<string>();
+  for (const c of commits) {
+    if (!madeAfter(c) || c.changes.some((ch) => ch.path === rel)) continue;
+    for (const ch of c.changes) {
+      files.add(ch.path);
+      if (ch.from !== undefined) files.add(ch.from);
+    }
+  }
+  return [...files];
+}
+
+/**
+ * Of the files touchedAfterSave names, those the tree of `saved` (the commit that recorded the
+ * save) cannot vouch for: changed after the save by a commit in that commit's own history (an edit
+ * committed before the checkpoint was, a rebase or amend, a side branch a merge brought in with
+ * the save), or by one `elsewhere` holds. Such a change is in that tree, or not in HEAD's: the
+ * tree is not what the save saw, and the change stands.
+ */
+export function unvouched(commits: readonly CommitInfo[], madeAfter: (c: CommitInfo) => boolean, rel: string, saved: string, elsewhere: (c: CommitInfo) => boolean = () => false): Set<string> {
+  const before = ancestorsIn(commits)(saved);
+  return new Set(touchedAfterSave(commits.filter((c) => c.sha === saved || before.has(c.sha) || elsewhere(c)), madeAfter, rel));
+}
