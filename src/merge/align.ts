@@ -41,7 +41,7 @@ function countKeys(keys: readonly string[]): Map<string, number> {
 }
 
 /** The longest subsequence of `pairs` (sorted by [0]) whose [1] strictly increases. */
-function longestIncreasing(pairs: ReadonlyArray<[number, number]>): Array<[number, number]> {
+export function longestIncreasing(pairs: ReadonlyArray<[number, number]>): Array<[number, number]> {
   const tails: number[] = []; // tails[k]: index into pairs of the smallest tail of an increasing run of length k+1
   const previous = new Int32Array(pairs.length).fill(-1);
   pairs.forEach(([, s], i) => {

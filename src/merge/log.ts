@@ -9,7 +9,10 @@
 // edit is a removal plus an addition, so a record edited on one side and removed (rotated
 // out) on the other keeps the edited version; nothing either side wrote is ever dropped.
 //
-// Order: base records that survive, in base order. An addition a side put between records it
+// Order: base records that survive, in base order, but for those a side moved (held out of the
+// base's order there): such a record stands where that side put it, placed as an addition of
+// that side is (both moved it: once, at the earlier of the two places, as the queue does). A
+// move is no edit: a record the other side removed stays removed. An addition a side put between records it
 // kept, or in place of the base's first (last) record it removed (an edit: a removal plus an
 // addition there), stays at that place among the surviving ones; additions both sides put at one
 // place go in the base's time order. The other additions, at the end or in front
@@ -26,6 +29,7 @@ import type { MergeContext, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings, jsonEqual } from './json-value.js';
 import type { EntrySources, ExactSuffixes } from './log-texts.js';
+import { sidePlaces, type SidePlaces } from './log-places.js';
 
 interface Keyed {
   key: string;
@@ -55,19 +59,21 @@ function keyedSides(sides: ReadonlyArray<readonly JsonValue[]>, offsets: readonl
   );
 }
 
-function counts(entries: readonly Keyed[]): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const { key } of entries) map.set(key, (map.get(key) ?? 0) + 1);
-  return map;
-}
-
 /** Where a side put its additions: before every entry it kept, after every one, or neither. */
 type Place = 'front' | 'end';
 
-/** An added entry, and the gap among the merged log's kept middle entries it is anchored to (none: it goes with the block at the front or end). */
+/**
+ * An added entry, and the gap among the merged log's kept middle entries it is anchored to (none:
+ * it goes with the block at the front or end). `base`: a base entry the side moved, its index
+ * among the middle entries; such an entry stands at its gap, never in a block.
+ */
 interface Added extends Keyed {
   gap?: number;
+  base?: number;
 }
+
+/** The key of a base entry a side moved: one key on both sides, never a record's (JSON text starts with no control character). */
+const movedKey = (j: number): string => `\u0001moved ${j}`;
 
 /** A side's added entries by identity, each identity's copies in the side's order. */
 function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
@@ -86,39 +92,37 @@ function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
  * outside `side`, the untouched head and tail): the ends its unanchored additions are at, in
  * front of every one and/or behind; none where the side kept none to say.
  * An addition is anchored where it stands instead (`gap`: after the `gap`th of the merged kept
- * middle entries, `survivor` naming each base entry's place there, -1 when the merge drops it)
- * when it sits between entries the side kept, or where the side removed the base's first (last)
- * middle entry in front of (behind) all it kept: an entry inserted or edited there stays there.
+ * middle entries, `survivorAt` naming each base entry's place there, -1 when the merge does not
+ * keep it there) when it sits between entries the side kept, or where the side removed the base's
+ * first (last) middle entry in front of (behind) all it kept: an entry inserted or edited there
+ * stays there. So is a base entry the side moved (`moved`, per base entry).
  */
-function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: ReadonlyMap<string, number>, keptBefore: boolean, keptAfter: boolean, survivor: (key: string, occurrence: number) => number): { added: Added[]; places: Place[] } {
-  const seen = new Map<string, number>();
-  const isKept: boolean[] = [];
+function additions(side: readonly Keyed[], places: SidePlaces, keptBefore: boolean, keptAfter: boolean, survivorAt: Int32Array, moved: Uint8Array): { added: Added[]; places: Place[] } {
+  const { at, toBase } = places;
   const gapAfter: number[] = [];
   // The gap after the last entry so far the side kept and the merge keeps (0: none yet).
   let lastGap = 0;
-  for (const item of side) {
-    const n = (seen.get(item.key) ?? 0) + 1;
-    seen.set(item.key, n);
-    const kept = n <= (baseCounts.get(item.key) ?? 0);
-    isKept.push(kept);
-    if (kept) {
-      const at = survivor(item.key, n - 1);
-      if (at >= 0) lastGap = at + 1;
+  let [firstKept, lastKept] = [-1, -1];
+  side.forEach((_, i) => {
+    const j = toBase[i]!;
+    if (j >= 0) {
+      if (firstKept < 0) firstKept = i;
+      lastKept = i;
+      if (survivorAt[j]! >= 0) lastGap = survivorAt[j]! + 1;
     }
     gapAfter.push(lastGap);
-  }
-  const firstKept = isKept.indexOf(true);
-  const lastKept = isKept.lastIndexOf(true);
-  // Did the side remove the base's first (last) middle entry? Its first copy (its last copy) is not among the side's.
-  const removed = (item: Keyed | undefined, occurrence: number): boolean => item !== undefined && (seen.get(item.key) ?? 0) <= occurrence;
-  const lastBase = base[base.length - 1];
-  const occurrencesOfLast = lastBase === undefined ? 0 : base.filter((k) => k.key === lastBase.key).length - 1;
-  const frontReplaced = removed(base[0], 0);
-  const endReplaced = removed(lastBase, occurrencesOfLast);
+  });
+  // Did the side remove the base's first (last) middle entry?
+  const frontReplaced = at.length > 0 && at[0]! < 0;
+  const endReplaced = at.length > 0 && at[at.length - 1]! < 0;
   const added: Added[] = [];
   let [blockFront, blockEnd, blockElse] = [false, false, false];
   side.forEach((item, i) => {
-    if (isKept[i]) return;
+    const j = toBase[i]!;
+    if (j >= 0) {
+      if (moved[j]) added.push({ ...item, key: movedKey(j), gap: gapAfter[i]!, base: j });
+      return;
+    }
     const before = keptBefore || (firstKept >= 0 && firstKept < i);
     const after = keptAfter || lastKept > i;
     if (before && after) added.push({ ...item, gap: gapAfter[i]! });
@@ -132,8 +136,8 @@ function additions(side: readonly Keyed[], base: readonly Keyed[], baseCounts: R
     }
   });
   // (A side that added at both ends, say newer entries in front and older behind, says both.)
-  const places: Place[] = blockElse ? [] : [...(blockFront ? ['front' as const] : []), ...(blockEnd ? ['end' as const] : [])];
-  return { added, places };
+  const ends: Place[] = blockElse ? [] : [...(blockFront ? ['front' as const] : []), ...(blockEnd ? ['end' as const] : [])];
+  return { added, places: ends };
 }
 
 /**
@@ -205,36 +209,22 @@ export function mergeLog(
   while (tail < max - head && alike(last(base), last(ours), last(theirs))) tail++;
   const middle = (list: readonly JsonValue[]): JsonValue[] => list.slice(head, list.length - tail);
   const [b, o, t] = keyedSides([middle(base), middle(ours), middle(theirs)], [head, head, head], suffixes) as [Keyed[], Keyed[], Keyed[]];
-  const [baseCounts, oursCounts, theirsCounts] = [counts(b), counts(o), counts(t)];
-
-  // Of each base identity, keep as many as the side that removed more left in place.
-  const keepLeft = new Map<string, number>();
-  for (const [key, n] of baseCounts) keepLeft.set(key, Math.min(n, oursCounts.get(key) ?? 0, theirsCounts.get(key) ?? 0));
+  // Where each side holds the base's entries (its n-th copy of an identity is the base's n-th).
+  const [oursPlaces, theirsPlaces] = [sidePlaces(b, o), sidePlaces(b, t)];
+  // An entry both sides kept, out of the base's order on a side, was moved there: it stands where
+  // that side put it, as an addition anchored there (both moved it: one copy, the earlier place).
+  const movedBy = (side: SidePlaces, other: SidePlaces): Uint8Array => Uint8Array.from(side.at, (i, j) => (i >= 0 && other.at[j]! >= 0 && !side.inOrder[j] ? 1 : 0));
+  const [oursMoved, theirsMoved] = [movedBy(oursPlaces, theirsPlaces), movedBy(theirsPlaces, oursPlaces)];
+  // Of each base identity, as many as the side that removed more left, in base order, less the moved ones.
   const kept: Keyed[] = [];
-  for (const item of b) {
-    const left = keepLeft.get(item.key)!;
-    if (left === 0) continue;
-    keepLeft.set(item.key, left - 1);
+  const survivorAt = new Int32Array(b.length).fill(-1);
+  b.forEach((item, j) => {
+    if (oursPlaces.at[j]! < 0 || theirsPlaces.at[j]! < 0 || oursMoved[j] || theirsMoved[j]) return;
+    survivorAt[j] = kept.length;
     kept.push(item);
-  }
-
-  // Where each base middle entry stands among the kept (-1: the merge drops it), by identity and occurrence.
-  const survivors = new Map<string, number[]>();
-  {
-    const left = new Map<string, number>();
-    for (const [key, n] of baseCounts) left.set(key, Math.min(n, oursCounts.get(key) ?? 0, theirsCounts.get(key) ?? 0));
-    let at = 0;
-    for (const item of b) {
-      const n = left.get(item.key)!;
-      const list = survivors.get(item.key) ?? [];
-      if (list.length === 0) survivors.set(item.key, list);
-      list.push(n > 0 ? at++ : -1);
-      left.set(item.key, n - 1);
-    }
-  }
-  const survivor = (key: string, occurrence: number): number => survivors.get(key)?.[occurrence] ?? -1;
-  const fromOurs = additions(o, b, baseCounts, head > 0, tail > 0, survivor);
-  const fromTheirs = additions(t, b, baseCounts, head > 0, tail > 0, survivor);
+  });
+  const fromOurs = additions(o, oursPlaces, head > 0, tail > 0, survivorAt, oursMoved);
+  const fromTheirs = additions(t, theirsPlaces, head > 0, tail > 0, survivorAt, theirsMoved);
   // Additions not anchored go where the sides put them (a newest-first log written oldest-first
   // grows at its end); the field's declared order decides only when the sides disagree or do not say.
   const places = new Set([...fromOurs.places, ...fromTheirs.places]);
@@ -261,7 +251,7 @@ export function mergeLog(
     return t === undefined ? blockGap : direction0! * (t - firstTime!) < 0 ? -1 : kept.length + 1;
   };
   // An entry anchored in front of every kept one (or behind) where the block goes too is in the block: one run, in time order.
-  const gapOf = (k: Added): number => (k.gap === undefined ? blockOf(k) : (k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end') ? blockGap : k.gap);
+  const gapOf = (k: Added): number => (k.gap === undefined ? blockOf(k) : k.base === undefined && ((k.gap === 0 && head === 0 && place === 'front') || (k.gap === kept.length && tail === 0 && place === 'end')) ? blockGap : k.gap);
   // Both sides' additions as one list, the block's entries in one run (blockRun).
   const inBlock = (): Added[] => [...oursAdded, ...theirsAdded].filter((k) => gapOf(k) === blockGap);
   const added = oursAdded.length === 0 ? theirsAdded : theirsAdded.length === 0 ? oursAdded : unionOfAdditions(oursAdded, theirsAdded, policy, direction0 ?? blockRun(place, keptTime, inBlock(), policy) ?? runsOf() ?? (place === 'front' ? -1 : 1));
@@ -275,6 +265,12 @@ export function mergeLog(
     const source: EntrySources = {};
     if (mine) source.ours = mine.index;
     if (other) source.theirs = other.index;
+    // A moved base entry: where it stands in the base, and in a side that left it in place.
+    if (item.base !== undefined) {
+      source.base = head + item.base;
+      if (oursPlaces.at[item.base]! >= 0) source.ours ??= head + oursPlaces.at[item.base]!;
+      if (theirsPlaces.at[item.base]! >= 0) source.theirs ??= head + theirsPlaces.at[item.base]!;
+    }
     return { item, gap, source };
   });
   const byGap = new Map<number, typeof placed>();
@@ -288,11 +284,16 @@ export function mergeLog(
   if (direction !== undefined)
     for (const [g, list] of byGap) {
       if (g === -1 || g === kept.length + 1 || list.length < 2) continue;
+      // Records a side moved keep the order and the places that side gave them; the rest are sorted around them.
+      const free = list.filter((p) => p.item.base === undefined);
+      if (free.length < 2) continue;
       const time = (p: (typeof placed)[number]) => logEntryTime(p.item.entry, policy);
-      list.sort((x, y) => {
+      free.sort((x, y) => {
         const [tx, ty] = [time(x), time(y)];
         return tx === undefined || ty === undefined ? 0 : direction * (tx - ty);
       });
+      let k = 0;
+      list.forEach((p, i) => p.item.base === undefined && (list[i] = free[k++]!));
     }
 
   const merged: JsonValue[] = [];
@@ -306,20 +307,9 @@ export function mergeLog(
   };
   putAdded(-1);
   for (let k = 0; k < head; k++) put(base[k]!, { base: k, ours: k, theirs: k });
-  // Kept middle entries are, in ours and theirs, the next of their identity each side kept.
-  const queues = (list: readonly Keyed[]): Map<string, number[]> => {
-    const map = new Map<string, number[]>();
-    for (const { key, index } of list) {
-      const same = map.get(key);
-      if (same) same.push(index);
-      else map.set(key, [index]);
-    }
-    return map;
-  };
-  const [oursAt, theirsAt] = suffixes ? [queues(o), queues(t)] : [undefined, undefined];
   putAdded(0);
-  kept.forEach(({ key, entry, index }, g) => {
-    put(entry, { base: index, ours: oursAt?.get(key)!.shift(), theirs: theirsAt?.get(key)!.shift() });
+  kept.forEach(({ entry, index }, g) => {
+    put(entry, { base: index, ours: head + oursPlaces.at[index - head]!, theirs: head + theirsPlaces.at[index - head]! });
     putAdded(g + 1);
   });
   const [oursEnd, theirsEnd] = [ours.length - tail, theirs.length - tail];
@@ -369,3 +359,4 @@ function timeDirection(log: readonly JsonValue[], policy: LogPolicy): 1 | -1 | u
   for (let i = log.length - 1; i >= 0 && last === undefined; i--) last = logEntryTime(log[i], policy);
   return first === undefined || last === undefined || first === last ? undefined : first > last ? -1 : 1;
 }
+

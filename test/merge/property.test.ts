@@ -127,6 +127,15 @@ const sessionEdit: fc.Arbitrary<Edit> = fc.oneof(
     const log = path.reduce((o, k) => o?.[k], d) ?? [];
     if (log.length > 0) log.splice(i % log.length, 1);
   }),
+  // A log record moved (a run put back in time order): it stands where that side put it. Not key
+  // decisions: a record moved in between two kept reads as a rewrite in place there, which may
+  // conflict (log-moves.property.test.ts covers them).
+  fc.tuple(fc.constantFrom(...LOG_PATHS.filter((p) => p[1] !== 'key_decisions')), fc.nat(), fc.nat()).map(([path, i, k]): Edit => (d) => {
+    const log = path.reduce((o, key) => o?.[key], d) ?? [];
+    if (log.length < 2) return;
+    const [moved] = log.splice(i % log.length, 1);
+    log.splice(k % (log.length + 1), 0, moved);
+  }),
   fc.integer({ min: 1, max: 3 }).map((n): Edit => (d) => d.next_actions.splice(0, Math.min(n, d.next_actions.length - 1))),
   action.map((a): Edit => (d) => d.next_actions.push(a)),
   fc.tuple(fc.nat(), action).map(([i, a]): Edit => (d) => (d.next_actions[i % d.next_actions.length] = a)),
