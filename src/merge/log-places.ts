@@ -1,5 +1,7 @@
-// Where a side of a log holds the base's records: which it kept, and which it moved (held, but
-// out of the base's order). log.ts reads a move as the record put where that side has it.
+// Where a side of a log holds the base's records: which it kept, which it moved (held, but out of
+// the base's order), and which it replaced in place (removed, a new record standing where it was,
+// between the same records kept). log.ts reads a move as the record put where that side has it,
+// and a record two sides replaced in place with different records as one record edited two ways.
 // Linear in the log but for one longest increasing run (O(n log n)), and only over the part of
 // the log the three sides do not share at their ends.
 
@@ -51,3 +53,36 @@ export function sidePlaces(base: readonly { key: string }[], side: readonly { ke
   return { at, toBase, inOrder };
 }
 
+/**
+ * The base records the side replaced in place, each with the side record standing in its place:
+ * between two records the side kept in order (or an end of the log that counts as one), it
+ * removed as many records as it added, and the k-th added stands for the k-th removed. An end
+ * where new records are written (`growing`) is no neighbour: a record removed there and one
+ * appended is a removal and an addition, as `update --…+=` after a removal makes them.
+ * `startKept`/`endKept`: a record all three sides share stands before (after) the part given.
+ */
+export function replacedInPlace(places: SidePlaces, sideLength: number, growing: 'front' | 'end', startKept: boolean, endKept: boolean): Map<number, number> {
+  const { at, toBase, inOrder } = places;
+  const replaced = new Map<number, number>();
+  const startIsNeighbour = startKept || growing !== 'front';
+  const endIsNeighbour = endKept || growing !== 'end';
+  // Consecutive neighbours as [base index, side index]; the ends as -1 and the lengths.
+  let from: [number, number] | undefined = startIsNeighbour ? [-1, -1] : undefined;
+  const span = (to: [number, number]): void => {
+    if (from === undefined) return;
+    const removed: number[] = [];
+    for (let j = from[0] + 1; j < to[0]; j++) if (at[j]! < 0) removed.push(j);
+    if (removed.length === 0) return;
+    const added: number[] = [];
+    for (let i = from[1] + 1; i < to[1]; i++) if (toBase[i]! < 0) added.push(i);
+    if (added.length === removed.length) removed.forEach((j, k) => replaced.set(j, added[k]!));
+  };
+  for (let j = 0; j < at.length; j++) {
+    if (!inOrder[j]) continue;
+    const to: [number, number] = [j, at[j]!];
+    span(to);
+    from = to;
+  }
+  if (endIsNeighbour) span([at.length, sideLength]);
+  return replaced;
+}

@@ -7,7 +7,9 @@
 // so each side's additions survive as often as it made them, an addition both sides made
 // alike appears once, and a removal stands when the other side left the record alone. An
 // edit is a removal plus an addition, so a record edited on one side and removed (rotated
-// out) on the other keeps the edited version; nothing either side wrote is ever dropped.
+// out) on the other keeps the edited version; nothing either side wrote is ever dropped. Where
+// the policy says `editsConflict` (key_decisions), a base record both sides replaced in place
+// (log-places.ts) with different records is the one exception: a conflict at that entry.
 //
 // Order: base records that survive, in base order, but for those a side moved (held out of the
 // base's order there): such a record stands where that side put it, placed as an addition of
@@ -29,7 +31,7 @@ import type { MergeContext, PathSegment } from './conflict.js';
 import { canonicalJson } from '../protocol/identity.js';
 import { compareStrings, jsonEqual } from './json-value.js';
 import type { EntrySources, ExactSuffixes } from './log-texts.js';
-import { sidePlaces, type SidePlaces } from './log-places.js';
+import { replacedInPlace, sidePlaces, type SidePlaces } from './log-places.js';
 
 interface Keyed {
   key: string;
@@ -64,16 +66,18 @@ type Place = 'front' | 'end';
 
 /**
  * An added entry, and the gap among the merged log's kept middle entries it is anchored to (none:
- * it goes with the block at the front or end). `base`: a base entry the side moved, its index
- * among the middle entries; such an entry stands at its gap, never in a block.
+ * it goes with the block at the front or end). `base`: a base entry the side moved, or replaced in
+ * place where the other side replaced it too (a conflict), its index among the middle entries;
+ * such an entry stands at its gap, never in a block.
  */
 interface Added extends Keyed {
   gap?: number;
   base?: number;
 }
 
-/** The key of a base entry a side moved: one key on both sides, never a record's (JSON text starts with no control character). */
+/** Keys of a base entry a side moved, and of a base entry both sides replaced in place differently: one key on both sides, never a record's (JSON text starts with no control character). */
 const movedKey = (j: number): string => `\u0001moved ${j}`;
+const contestedKey = (j: number): string => `\u0001contested ${j}`;
 
 /** A side's added entries by identity, each identity's copies in the side's order. */
 function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
@@ -95,9 +99,10 @@ function copiesByKey(list: readonly Added[]): Map<string, Added[]> {
  * middle entries, `survivorAt` naming each base entry's place there, -1 when the merge does not
  * keep it there) when it sits between entries the side kept, or where the side removed the base's
  * first (last) middle entry in front of (behind) all it kept: an entry inserted or edited there
- * stays there. So is a base entry the side moved (`moved`, per base entry).
+ * stays there. So is a base entry the side moved (`moved`, per base entry) and one of its
+ * replacements the other side contests (`contested`: side index to base index).
  */
-function additions(side: readonly Keyed[], places: SidePlaces, keptBefore: boolean, keptAfter: boolean, survivorAt: Int32Array, moved: Uint8Array): { added: Added[]; places: Place[] } {
+function additions(side: readonly Keyed[], places: SidePlaces, keptBefore: boolean, keptAfter: boolean, survivorAt: Int32Array, moved: Uint8Array, contested: ReadonlyMap<number, number> | undefined): { added: Added[]; places: Place[] } {
   const { at, toBase } = places;
   const gapAfter: number[] = [];
   // The gap after the last entry so far the side kept and the merge keeps (0: none yet).
@@ -123,6 +128,8 @@ function additions(side: readonly Keyed[], places: SidePlaces, keptBefore: boole
       if (moved[j]) added.push({ ...item, key: movedKey(j), gap: gapAfter[i]!, base: j });
       return;
     }
+    const c = contested?.get(i);
+    if (c !== undefined) return void added.push({ ...item, key: contestedKey(c), gap: gapAfter[i]!, base: c });
     const before = keptBefore || (firstKept >= 0 && firstKept < i);
     const after = keptAfter || lastKept > i;
     if (before && after) added.push({ ...item, gap: gapAfter[i]! });
@@ -223,8 +230,9 @@ export function mergeLog(
     survivorAt[j] = kept.length;
     kept.push(item);
   });
-  const fromOurs = additions(o, oursPlaces, head > 0, tail > 0, survivorAt, oursMoved);
-  const fromTheirs = additions(t, theirsPlaces, head > 0, tail > 0, survivorAt, theirsMoved);
+  const contested = policy.editsConflict ? contestedEdits(o, t, oursPlaces, theirsPlaces, policy.order === 'newest-first' ? 'front' : 'end', head > 0, tail > 0) : undefined;
+  const fromOurs = additions(o, oursPlaces, head > 0, tail > 0, survivorAt, oursMoved, contested?.ours);
+  const fromTheirs = additions(t, theirsPlaces, head > 0, tail > 0, survivorAt, theirsMoved, contested?.theirs);
   // Additions not anchored go where the sides put them (a newest-first log written oldest-first
   // grows at its end); the field's declared order decides only when the sides disagree or do not say.
   const places = new Set([...fromOurs.places, ...fromTheirs.places]);
@@ -265,7 +273,7 @@ export function mergeLog(
     const source: EntrySources = {};
     if (mine) source.ours = mine.index;
     if (other) source.theirs = other.index;
-    // A moved base entry: where it stands in the base, and in a side that left it in place.
+    // A moved (or contested) base entry: where it stands in the base, and in a side that left it in place.
     if (item.base !== undefined) {
       source.base = head + item.base;
       if (oursPlaces.at[item.base]! >= 0) source.ours ??= head + oursPlaces.at[item.base]!;
@@ -303,7 +311,12 @@ export function mergeLog(
     sources.push(source);
   };
   const putAdded = (g: number): void => {
-    for (const p of byGap.get(g) ?? []) put(p.item.entry, p.source);
+    for (const p of byGap.get(g) ?? []) {
+      const j = p.item.base;
+      // One base entry both sides replaced in place, differently: an edit two ways, as a value's.
+      if (j !== undefined && p.item.key === contestedKey(j)) put(ctx.conflict([...path, merged.length], b[j]!.entry, oursCopies.get(p.item.key)![0]!.entry, theirsCopies.get(p.item.key)![0]!.entry)!, p.source);
+      else put(p.item.entry, p.source);
+    }
   };
   putAdded(-1);
   for (let k = 0; k < head; k++) put(base[k]!, { base: k, ours: k, theirs: k });
@@ -360,3 +373,22 @@ function timeDirection(log: readonly JsonValue[], policy: LogPolicy): 1 | -1 | u
   return first === undefined || last === undefined || first === last ? undefined : first > last ? -1 : 1;
 }
 
+/**
+ * The base entries both sides replaced in place (log-places.ts) with different entries: per side,
+ * the replacing entry's index to the base entry's; undefined when there is none. Told by places
+ * alone, never by what else a log holds: `resolve` merges the markers' sides again, each the
+ * merged log but for that entry, and must find the same conflict there.
+ */
+function contestedEdits(o: readonly Keyed[], t: readonly Keyed[], oursPlaces: SidePlaces, theirsPlaces: SidePlaces, growing: Place, startKept: boolean, endKept: boolean): { ours: Map<number, number>; theirs: Map<number, number> } | undefined {
+  const oursReplaced = replacedInPlace(oursPlaces, o.length, growing, startKept, endKept);
+  if (oursReplaced.size === 0) return undefined;
+  const theirsReplaced = replacedInPlace(theirsPlaces, t.length, growing, startKept, endKept);
+  const out = { ours: new Map<number, number>(), theirs: new Map<number, number>() };
+  for (const [j, oi] of oursReplaced) {
+    const ti = theirsReplaced.get(j);
+    if (ti === undefined || o[oi]!.key === t[ti]!.key) continue;
+    out.ours.set(oi, j);
+    out.theirs.set(ti, j);
+  }
+  return out.ours.size === 0 ? undefined : out;
+}

@@ -22,8 +22,10 @@ export type MergePolicy =
    * `timeKey`: the field holding an entry's time (read by logEntryTime, for merge and rotate
    * alike); `rotate`: `checkpoint rotate` may move old entries to history/; `keep`: the most
    * entries the log holds, the overflow moving to history/ on every write that adds one.
+   * `editsConflict`: an entry both sides replaced in place with different entries is a conflict
+   * (decisions: two rewrites of one decision contradict each other), where a telemetry log keeps both.
    */
-  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number }
+  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number; editsConflict?: true }
   /** Records with an `id`: merged per id (added, removed, or recursed), order kept. */
   | { kind: 'records' }
   /**
@@ -83,7 +85,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false, keep: 10 } },
   { pattern: 'eval_scores', policy: LOG_APPEND('at') },
   { pattern: 'pm_refs', policy: LOG_APPEND('first_seen_at') },
-  { pattern: 'context_primer.key_decisions', policy: LOG_APPEND() },
+  // Decisions, not telemetry: one rewritten two ways is a conflict, as progress_summary's would be (red team rtA 03).
+  { pattern: 'context_primer.key_decisions', policy: { kind: 'log', order: 'append', rotate: false, editsConflict: true } },
   { pattern: 'context_primer.generated_files', policy: LOG_APPEND() },
   { pattern: 'context_primer.user_preferences', policy: LOG_APPEND() },
   { pattern: 'blockers', policy: { kind: 'records' } },

@@ -1,11 +1,20 @@
-// Logs whose records one branch moves while the other rewrites in place, removes, inserts and
-// appends (the shapes the move rule opens, red team rtA 02): the branch's moves stand beside the
-// other branch's edits.
+// Logs whose records the branches move, rewrite in place, remove, insert and append (the shapes
+// the move rule and key_decisions' conflict open, red team rtA 02/03): the merge is the same either
+// way round, loses no record (a conflict only where both rewrote one key decision in place,
+// differently, and settling it with a side keeps everything else), and a branch's moves stand
+// beside the other branch's edits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/protocol/identity.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
-import { mergeCheckpointValues } from '../../src/merge/merge.js';
+import { mergeCheckpointValues, type Conflict } from '../../src/merge/merge.js';
+import { settleConflicts } from '../../src/merge/settle.js';
+import { mergeCheckpointTexts } from '../../src/merge/driver.js';
+import { parseMarkedText } from '../../src/merge/markers.js';
+import { mergeMarkedText } from '../../src/merge/settle-markers.js';
+import { formatJson } from '../../src/protocol/format.js';
+import { parseJson } from '../../src/protocol/json.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 type Op = { kind: 'move'; from: number; to: number } | { kind: 'replace' | 'insert'; at: number; text: string } | { kind: 'remove'; at: number } | { kind: 'append'; text: string };
 
@@ -47,8 +56,71 @@ const doc = (decisions: string[], preferences: string[], runs: JsonValue[]): Jso
 });
 
 const at = (value: JsonValue, path: readonly string[]): JsonValue[] => path.reduce<any>((v, k) => v?.[k], value) ?? [];
+function counts(list: readonly JsonValue[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const v of list) out.set(canonicalJson(v), (out.get(canonicalJson(v)) ?? 0) + 1);
+  return out;
+}
+/** A log's multiset rule: the base's kept by both, plus the larger addition of the two sides. */
+function expectedCount(id: string, b: Map<string, number>, o: Map<string, number>, t: Map<string, number>): number {
+  const [nb, no, nt] = [b.get(id) ?? 0, o.get(id) ?? 0, t.get(id) ?? 0];
+  return Math.min(nb, no, nt) + Math.max(no - nb, nt - nb, 0);
+}
+const view = (c: Conflict, swapped = false) => [c.display, c.base, swapped ? c.theirs : c.ours, swapped ? c.ours : c.theirs];
 
-describe('logs moved on one branch, edited on the other', () => {
+describe('logs moved, rewritten in place, removed and added on both branches', () => {
+  it('merge the same either way round, lose no record, and conflict only on one key decision both rewrote in place, differently', () => {
+    let conflicted = 0;
+    // Often both sides first rewrite one and the same entry, each its own way (or alike), then go on.
+    const rewritten = fc.constantFrom('Auth: passkeys only', 'Auth: TOTP', 'Auth: SSO');
+    const rewrite = fc.option(fc.tuple(fc.nat(), rewritten, rewritten), { freq: 6 });
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 6 }), rewrite, fc.array(op, { maxLength: 4 }), fc.array(op, { maxLength: 4 }), (start, both, oursOps, theirsOps) => {
+        const first = (t: string): Op[] => (both ? [{ kind: 'replace', at: both[0], text: t }] : []);
+        const sides = [start, apply(start, [...first(both?.[1] ?? ''), ...oursOps], String), apply(start, [...first(both?.[2] ?? ''), ...theirsOps], String)] as const;
+        const [base, ours, theirs] = sides.map((list) => doc(list, [...list].reverse(), list.map(run)));
+        const forward = mergeCheckpointValues(base!, ours!, theirs!);
+        const backward = mergeCheckpointValues(base!, theirs!, ours!);
+        expect(backward.value).toEqual(forward.value);
+        expect(backward.conflicts.map((c) => view(c, true))).toEqual(forward.conflicts.map((c) => view(c)));
+
+        for (const c of forward.conflicts) {
+          conflicted++;
+          // Only a key decision, rewritten on both sides: two texts, each held by its side, the base's gone from both.
+          expect(c.path.slice(0, 2)).toEqual(LOGS.decisions);
+          expect(c.path).toHaveLength(3);
+          const [o, t, b] = [at(ours!, LOGS.decisions), at(theirs!, LOGS.decisions), at(base!, LOGS.decisions)];
+          expect(typeof c.ours === 'string' && typeof c.theirs === 'string' && c.ours !== c.theirs).toBe(true);
+          expect(o).toContain(c.ours);
+          expect(t).toContain(c.theirs);
+          const n = (list: JsonValue[]) => list.filter((x) => x === c.base).length;
+          expect(n(o)).toBeLessThan(n(b));
+          expect(n(t)).toBeLessThan(n(b));
+        }
+        // The other logs never conflict and keep every record by the multiset rule.
+        for (const path of [LOGS.preferences, LOGS.runs]) {
+          const [b, o, t, m] = [base!, ours!, theirs!, forward.value].map((d) => counts(at(d, path)));
+          for (const id of new Set([...b!.keys(), ...o!.keys(), ...t!.keys(), ...m!.keys()])) expect(m!.get(id) ?? 0, `${path.join('.')}: ${id}`).toBe(expectedCount(id, b!, o!, t!));
+        }
+        // Decisions settled with either side: the rule, each side's rewrites in a conflict counted
+        // out of its additions, and the chosen side's put back (nothing else lost, nothing doubled).
+        for (const side of ['ours', 'theirs'] as const) {
+          const settled = settleConflicts(forward.value, forward.conflicts, { [side]: forward.conflicts.map((c) => c.display) });
+          expect(settled.conflicts).toEqual([]);
+          const [b, o, t, m] = [base!, ours!, theirs!, settled.value].map((d) => counts(at(d, LOGS.decisions)));
+          for (const id of new Set([...b!.keys(), ...o!.keys(), ...t!.keys(), ...m!.keys()])) {
+            const contested = (s: 'ours' | 'theirs') => forward.conflicts.filter((c) => canonicalJson(c[s]!) === id).length;
+            const [nb, no, nt] = [b!.get(id) ?? 0, o!.get(id) ?? 0, t!.get(id) ?? 0];
+            const expected = Math.min(nb, no, nt) + Math.max(no - nb - contested('ours'), nt - nb - contested('theirs'), 0) + contested(side);
+            expect(m!.get(id) ?? 0, `key_decisions settled with ${side}: ${id}`).toBe(expected);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(conflicted).toBeGreaterThan(0);
+  });
+
   it("one branch's moves stand beside anything the other did but move: the records both kept stand in the mover's order", () => {
     fc.assert(
       fc.property(
@@ -79,5 +151,36 @@ describe('logs moved on one branch, edited on the other', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('a key decision rewritten two ways, through the driver: its markers merge again to the same text, and settling them with a side keeps everything else as merged', () => {
+    const fileName = '.checkpoints/api.checkpoint.json';
+    const rewritten = fc.constantFrom('Auth: passkeys only', 'Auth: TOTP', 'Auth: SSO');
+    let conflicts = 0;
+    fc.assert(
+      fc.property(fc.uniqueArray(text, { minLength: 2, maxLength: 5 }), fc.nat(), rewritten, rewritten, fc.array(op, { maxLength: 3 }), fc.array(op, { maxLength: 3 }), fc.boolean(), (start, at, a, b, oursOps, theirsOps, multiline) => {
+        const rewrite = (t: string): Op => ({ kind: 'replace', at, text: t });
+        const docText = (list: string[]) => formatJson(checkpointDoc({ context_primer: { key_decisions: list } }), multiline ? undefined : { indent: '', eol: '\n', finalNewline: true, bom: false });
+        const [base, ours, theirs] = [start, apply(start, [rewrite(a), ...oursOps], String), apply(start, [rewrite(b), ...theirsOps], String)];
+        const driver = mergeCheckpointTexts({ base: docText(base), ours: docText(ours), theirs: docText(theirs), fileName });
+        const values = mergeCheckpointValues(checkpointDoc({ context_primer: { key_decisions: base } }), checkpointDoc({ context_primer: { key_decisions: ours } }), checkpointDoc({ context_primer: { key_decisions: theirs } }));
+        expect(driver.conflicts.map((c) => c.display)).toEqual(values.conflicts.map((c) => c.display));
+        if (driver.status === 'clean') return;
+        conflicts++;
+        const marked = parseMarkedText(driver.text!)!;
+        const again = mergeMarkedText({ marked, fileName });
+        expect(again.text).toBe(driver.text);
+        expect(again.conflicts.map((c) => c.display)).toEqual(driver.conflicts.map((c) => c.display));
+        const displays = driver.conflicts.map((c) => c.display);
+        for (const side of ['ours', 'theirs'] as const) {
+          const settled = mergeMarkedText({ marked, fileName, settle: { [side]: displays } });
+          expect(settled.status).toBe('clean');
+          const expected = settleConflicts(values.value, values.conflicts, { [side]: displays }).value;
+          expect(parseJson(settled.text!).value).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(conflicts).toBeGreaterThan(20);
   });
 });
