@@ -23,7 +23,7 @@ import { walkDays } from '../store/config.js';
 import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
 import { withEditedRenames } from './edited-renames.js';
-import { sameAsSaved, touchedAfterSave, unvouched, type SameAsSaved } from './net-change.js';
+import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
 
@@ -209,11 +209,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const fileFindings = perCheckpoint.map(({ files }) => files(dirty, unsure, untracked, ignored));
   // A change found is weighed against what the save saw: a file changed back since is no drift
   // (net-change.ts). The trees are read only when a change was found, once for all such checkpoints.
-  const same = await sameAsSavedWhereChanged(opts.root, evidence, checkpoints.map((cp) => ({ rel: cpRel(cp), sec: toSeconds(cp.updated_at) })), fileFindings, sentOnly);
-  for (const [i, sameAsSaved] of same) {
+  await weighChangesAgainstSaves(opts.root, evidence, checkpoints.map((cp) => ({ rel: cpRel(cp), sec: toSeconds(cp.updated_at) })), fileFindings, sentOnly, (i, sameAsSaved) => {
     const cp = checkpoints[i]!;
-    fileFindings[i] = checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved })(dirty, unsure, untracked, ignored);
-  }
+    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved })(dirty, unsure, untracked, ignored);
+  });
   perCheckpoint.forEach(({ before, after }, i) => findings.push(...before, ...fileFindings[i]!, ...after));
   if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
@@ -231,29 +230,61 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
 
+/** Rounds of weighChangesAgainstSaves at most: each asks only about files the last one newly called changed. */
+const NET_CHANGE_ROUNDS = 4;
+
 /**
- * For the checkpoints (by index) whose generated_files findings name a commit that changed a file
- * after the save, whether each file touched since holds the blob it held at the commit that
- * recorded the save (sameAsSaved): one tree listing for all of them. None where that commit is
- * not known (an uncommitted save): those changes stand, as do those its tree cannot vouch for
- * (unvouched), a commit `sentOnly` holds among them (pushed from another branch: not in HEAD's tree).
+ * The generated-file findings `found` (per checkpoint) weighed against what each save saw: a file
+ * changed since that holds the blob it held at the save was changed back (net-change.ts), and
+ * `recheck` runs that checkpoint's file checks again knowing it. Only the files a finding names as
+ * changed are looked up (one listing of their folders at HEAD and the saves per round), so a
+ * real change costs one small listing, not one of every file the later commits touched; a round
+ * that finds one changed back asks again about what the recheck then names.
  */
-async function sameAsSavedWhereChanged(root: string, evidence: Evidence, saves: readonly { rel: string; sec: number }[], found: readonly Finding[][], sentOnly: ReadonlySet<string>): Promise<Map<number, SameAsSaved>> {
+async function weighChangesAgainstSaves(
+  root: string,
+  evidence: Evidence,
+  saves: readonly { rel: string; sec: number }[],
+  found: Finding[][],
+  sentOnly: ReadonlySet<string>,
+  recheck: (i: number, same: SameAsSaved) => Finding[],
+): Promise<void> {
   const head = evidence.head?.sha;
-  if (!evidence.history || head === undefined || !evidence.savedIn) return new Map();
-  const asks: { i: number; saved: string; files: string[]; elsewhere: Set<string> }[] = [];
-  found.forEach((findings, i) => {
-    if (!findings.some((f) => f.check === 'generated_files' && f.level !== 'info' && f.evidence?.sha !== undefined && f.evidence.missing !== true)) return;
-    const { rel, sec } = saves[i]!;
-    const saved = evidence.savedIn!(rel, sec);
-    if (saved === null) return;
-    const after = evidence.madeAfter(rel, null, sec);
-    const elsewhere = unvouched(evidence.commits, after, rel, saved, (c) => sentOnly.has(c.sha));
-    asks.push({ i, saved, files: touchedAfterSave(evidence.commits, after, rel).filter((f) => !elsewhere.has(f)), elsewhere });
-  });
-  if (!asks.length) return new Map();
-  const same = await sameAsSaved(root, evidence.history, head, asks);
-  return new Map(asks.map((a, k) => [a.i, (file: string) => !a.elsewhere.has(file) && same[k]!(file)]));
+  if (!evidence.history || head === undefined || !evidence.savedIn) return;
+  const changed = (findings: readonly Finding[]) => findings.filter((f) => f.check === 'generated_files' && f.level !== 'info' && f.evidence?.sha !== undefined && f.evidence.missing !== true && f.evidence.file !== undefined).map((f) => f.evidence!.file!);
+  // Per checkpoint: the save's commit, the files its tree cannot vouch for, those asked, and what each round answered.
+  const state = new Map<number, { saved: string; elsewhere: Set<string>; asked: Set<string>; answers: SameAsSaved[] }>();
+  for (let round = 0; round < NET_CHANGE_ROUNDS; round++) {
+    const asks: { i: number; saved: string; files: string[] }[] = [];
+    found.forEach((findings, i) => {
+      const files = changed(findings);
+      if (!files.length) return;
+      let st = state.get(i);
+      if (st === undefined) {
+        const { rel, sec } = saves[i]!;
+        const saved = evidence.savedIn!(rel, sec);
+        if (saved === null) return;
+        const elsewhere = unvouched(evidence.commits, evidence.madeAfter(rel, null, sec), rel, saved, (c) => sentOnly.has(c.sha));
+        st = { saved, elsewhere, asked: new Set(), answers: [] };
+        state.set(i, st);
+      }
+      const fresh = files.filter((f) => !st!.asked.has(f) && !st!.elsewhere.has(f));
+      for (const f of fresh) st.asked.add(f);
+      if (fresh.length) asks.push({ i, saved: st.saved, files: fresh });
+    });
+    if (!asks.length) return;
+    const answers = await sameAsSaved(root, evidence.history, head, asks);
+    let again = false;
+    asks.forEach(({ i, files }, k) => {
+      const st = state.get(i)!;
+      st.answers.push(answers[k]!);
+      // Only a file changed back alters what the checks find.
+      if (!files.some((f) => answers[k]!(f))) return;
+      again = true;
+      found[i] = recheck(i, (file) => !st.elsewhere.has(file) && st.answers.some((same) => same(file)));
+    });
+    if (!again) return;
+  }
 }
 
 /**

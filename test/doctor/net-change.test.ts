@@ -3,7 +3,7 @@
 // away and back) since the save is no drift, in the work tree and as pushed, on both engines.
 // Real changes still are: a partial revert, another file renamed into the name, a glob's other
 // match, an edit in the work tree only.
-import { rmSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatedFileFindings, runCli } from '../helpers/in-process.js';
@@ -127,6 +127,30 @@ describe('a change not undone still is drift', () => {
     utimesSync(join(dir, 'src/a.ts'), now, now);
     for (const engine of ENGINES) {
       expect((await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.message), engine).toEqual(['src/a.ts has uncommitted edits made after the checkpoint; re-read it']);
+    }
+  });
+});
+
+describe('the folder listings kept in .git/checkpoint (a commit\'s tree never changes)', () => {
+  it('a second run answers from them, a new HEAD is listed anew, and a file that is not ours is ignored', async () => {
+    const { dir, save } = saved();
+    write(dir, 'src/a.ts', 'a\noops\n');
+    later(dir, 'tweak a');
+    git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_AUTHOR_DATE: '2026-12-02T01:00:00Z', GIT_COMMITTER_DATE: '2026-12-02T01:00:00Z' });
+    expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
+    const kept = join(dir, '.git/checkpoint/saved-trees.json');
+    expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8')) as object)).toContain(`${save} src`);
+    // Answered from the kept listings: the same.
+    expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
+    // Changed again at a new HEAD: drift again, though the save's listing is the kept one.
+    write(dir, 'src/a.ts', 'a\nagain\n');
+    later(dir, 'tweak a again');
+    const again = await judged(dir, save);
+    for (const engine of ENGINES) expect(again[engine]!.drift.join('\n')).toMatch(/src\/a\.ts changed after the checkpoint/);
+    // A file of another shape in its place is no listing: read anew, the same answers.
+    for (const planted of ['[1,2]', '{"x": 5}', `{"${save} src": [["a.ts", 7]]}`, 'not json']) {
+      writeFileSync(kept, planted);
+      expect(await judged(dir, save)).toEqual(again);
     }
   });
 });
