@@ -33,58 +33,56 @@ export async function filesAt(root: string, history: GitHistory, revs: readonly 
 export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[]): Promise<SameAsSaved[]> {
   const live = asks.filter((a) => a.files.length);
   if (!live.length) return asks.map(() => NEVER_SAME);
-  const dirs = [...new Set(live.flatMap((a) => a.files.map(folderOf)))];
-  const at = await keptListings(root, history, [...new Set([now, ...live.map((a) => a.saved)])], dirs);
+  const files = [...new Set(live.flatMap((a) => a.files))];
+  const at = await keptBlobs(root, history, [...new Set([now, ...live.map((a) => a.saved)])], files);
   const current = at.get(now)!;
   return asks.map(({ saved, files }) => (files.length ? sameIn(at.get(saved)!, current) : NEVER_SAME));
 }
 
-/** The kept listings of folders at commits (saves', HEAD's): `${commit} ${folder}` to its files' [name, blob] pairs. */
-const SAVED_TREES_FILE = 'saved-trees.json';
-/** Folder listings kept at most (each a few hundred bytes; the file is read on every run that asks): the last used stay. */
-const MAX_SAVED_TREES = 400;
+/** The kept blobs of files at commits (saves', HEAD's): `${commit} ${path}` to the file's blob there, '' where it has none. */
+const SAVED_BLOBS_FILE = 'saved-blobs.json';
+/** Blobs kept at most (~100 bytes each; the file is read on every run that asks): the last used stay. */
+const MAX_SAVED_BLOBS = 1000;
 
 /**
- * The files in `dirs` at each of `revs` (the commits that recorded saves, old as a checkpoint is,
- * and HEAD): kept in the git dir, since a commit's tree never changes, so each is read once. An
- * old commit's trees sit deep in delta chains in a pack: reading a dozen saves' folders cost a
- * warm doctor ~20-25% of its time on the real-shaped bench fixture when read on every run.
+ * Each of `files`' blob at each of `revs` (the commits that recorded saves, old as a checkpoint
+ * is, and HEAD): kept in the git dir, since a commit's tree never changes, so each is looked up
+ * once. An old commit's trees sit deep in delta chains in a pack: listing a dozen saves' folders
+ * cost a warm doctor ~20-25% of its time on the real-shaped bench fixture when read on every run.
  */
-async function keptListings(root: string, history: GitHistory, revs: readonly string[], dirs: readonly string[]): Promise<Map<string, ReadonlyMap<string, string>>> {
-  const out = new Map<string, Map<string, string>>(revs.map((rev) => [rev, new Map()]));
-  if (!revs.length) return out;
+async function keptBlobs(root: string, history: GitHistory, revs: readonly string[], files: readonly string[]): Promise<Map<string, ReadonlyMap<string, string>>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const rev of revs) out.set(rev, new Map());
   const commonDir = repoKey(root)?.commonDir;
   const dir = commonDir === undefined ? null : cacheDir(commonDir);
-  const file = dir ? readCacheJson(`${dir}/${SAVED_TREES_FILE}`) : undefined;
-  const kept = new Map<string, [string, string][]>(file !== null && typeof file === 'object' && !Array.isArray(file) ? Object.entries(file as Record<string, unknown>).filter((e): e is [string, [string, string][]] => Array.isArray(e[1]) && e[1].every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string')) : []);
+  const file = dir ? readCacheJson(`${dir}/${SAVED_BLOBS_FILE}`) : undefined;
+  const kept = new Map<string, string>(file !== null && typeof file === 'object' && !Array.isArray(file) ? Object.entries(file as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && (e[1] === '' || /^[0-9a-f]{40,64}$/.test(e[1]))) : []);
   const missing = new Map<string, string[]>();
   for (const rev of revs) {
-    for (const d of dirs) {
-      const key = `${rev} ${d}`;
-      const pairs = kept.get(key);
-      if (pairs === undefined) {
-        missing.set(rev, [...(missing.get(rev) ?? []), d]);
+    for (const path of files) {
+      const key = `${rev} ${path}`;
+      const blob = kept.get(key);
+      if (blob === undefined) {
+        missing.set(rev, [...(missing.get(rev) ?? []), path]);
         continue;
       }
-      for (const [name, blob] of pairs) out.get(rev)!.set(d === '' ? name : `${d}/${name}`, blob);
+      if (blob !== '') out.get(rev)!.set(path, blob);
       // Used: last in the order the cut keeps (a Map keeps first insertion order).
       kept.delete(key);
-      kept.set(key, pairs);
+      kept.set(key, blob);
     }
   }
   if (!missing.size) return out;
   for (const [rev, wanted] of missing) {
-    const [listed] = await filesAt(root, history, [rev], wanted);
-    const byDir = new Map<string, [string, string][]>(wanted.map((d) => [d, []]));
-    for (const [path, blob] of listed!) {
-      out.get(rev)!.set(path, blob);
-      const d = folderOf(path);
-      byDir.get(d)?.push([d === '' ? path : path.slice(d.length + 1), blob]);
+    const [listed] = await filesAt(root, history, [rev], [...new Set(wanted.map(folderOf))]);
+    for (const path of wanted) {
+      const blob = listed!.get(path);
+      if (blob !== undefined) out.get(rev)!.set(path, blob);
+      kept.set(`${rev} ${path}`, blob ?? '');
     }
-    for (const [d, pairs] of byDir) kept.set(`${rev} ${d}`, pairs);
   }
   const into = commonDir === undefined ? null : cacheDir(commonDir, '', true);
-  if (into) writeCacheJson(into, SAVED_TREES_FILE, Object.fromEntries([...kept].slice(-MAX_SAVED_TREES)));
+  if (into) writeCacheJson(into, SAVED_BLOBS_FILE, Object.fromEntries([...kept].slice(-MAX_SAVED_BLOBS)));
   return out;
 }
 

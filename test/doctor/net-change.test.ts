@@ -131,15 +131,15 @@ describe('a change not undone still is drift', () => {
   });
 });
 
-describe('the folder listings kept in .git/checkpoint (a commit\'s tree never changes)', () => {
+describe('the blobs kept in .git/checkpoint (a commit\'s tree never changes)', () => {
   it('a second run answers from them, a new HEAD is listed anew, and a file that is not ours is ignored', async () => {
     const { dir, save } = saved();
     write(dir, 'src/a.ts', 'a\noops\n');
     later(dir, 'tweak a');
     git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_AUTHOR_DATE: '2026-12-02T01:00:00Z', GIT_COMMITTER_DATE: '2026-12-02T01:00:00Z' });
     expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
-    const kept = join(dir, '.git/checkpoint/saved-trees.json');
-    expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8')) as object)).toContain(`${save} src`);
+    const kept = join(dir, '.git/checkpoint/saved-blobs.json');
+    expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8')) as object)).toContain(`${save} src/a.ts`);
     // Answered from the kept listings: the same.
     expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
     // Changed again at a new HEAD: drift again, though the save's listing is the kept one.
@@ -148,7 +148,7 @@ describe('the folder listings kept in .git/checkpoint (a commit\'s tree never ch
     const again = await judged(dir, save);
     for (const engine of ENGINES) expect(again[engine]!.drift.join('\n')).toMatch(/src\/a\.ts changed after the checkpoint/);
     // A file of another shape in its place is no listing: read anew, the same answers.
-    for (const planted of ['[1,2]', '{"x": 5}', `{"${save} src": [["a.ts", 7]]}`, 'not json']) {
+    for (const planted of ['[1,2]', '{"x": 5}', `{"${save} src/a.ts": 7}`, 'not json']) {
       writeFileSync(kept, planted);
       expect(await judged(dir, save)).toEqual(again);
     }
