@@ -271,23 +271,36 @@ function commaSplit(part: string, exists: (path: string) => boolean): string[] {
 function commaPieces(text: string): string[] {
   const t = text.trim();
   if (!t.includes(',') || isUrl(t)) return [text];
+  const { pieces } = cutOutsideBrackets(t, (i) => (t[i] === ',' && i + 1 < t.length && !/\s/.test(t[i + 1]!) ? ',' : undefined));
+  if (pieces.length < 2) return [text];
+  const words = pieces.slice(0, -1).every((piece, k) => piece !== '' && !/\s/.test(k === 0 ? piece.replace(LIST_MARKER, '') : piece));
+  return words ? pieces : [text];
+}
+
+/**
+ * `text` cut at each separator `at` finds (its text at index i, or undefined) outside brackets:
+ * "(PR 1, 4cb0b09)", "{a,b}" and "[x]" stay whole. The pieces, and the separators cut at.
+ */
+function cutOutsideBrackets(text: string, at: (i: number) => string | undefined): { pieces: string[]; cuts: string[] } {
   const pieces: string[] = [];
+  const cuts: string[] = [];
   let depth = 0;
   let start = 0;
-  for (let i = 0; i < t.length; i++) {
-    const ch = t[i]!;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (ch === '(' || ch === '[' || ch === '{') depth++;
     else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    else if (depth === 0 && ch === ',' && i + 1 < t.length && !/\s/.test(t[i + 1]!)) {
-      const piece = t.slice(start, i);
-      if (!piece || /\s/.test(start === 0 ? piece.replace(LIST_MARKER, '') : piece)) return [text];
-      pieces.push(piece);
-      start = i + 1;
+    else if (depth === 0) {
+      const cut = at(i);
+      if (cut === undefined) continue;
+      pieces.push(text.slice(start, i));
+      cuts.push(cut);
+      start = i + cut.length;
+      i = start - 1;
     }
   }
-  if (!pieces.length) return [text];
-  pieces.push(t.slice(start));
-  return pieces;
+  pieces.push(text.slice(start));
+  return { pieces, cuts };
 }
 
 /** Every part entryParts may read `entry` as, whatever exists: where a lookup of a tip's files must look. */
@@ -351,25 +364,8 @@ const JOINER_AT = new RegExp(`^(?:${LIST_JOINER.source})`);
  * "{a, b}" stay whole; `worded`: a joiner other than ", " split it (" + " too: "C + C++.md" is one name).
  */
 function splitTopLevel(text: string): { parts: string[]; worded: boolean } {
-  let worded = false;
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
-    else if (depth === 0) {
-      const joiner = JOINER_AT.exec(text.slice(i, i + 5))?.[0];
-      if (joiner === undefined) continue;
-      parts.push(text.slice(start, i).trim());
-      worded ||= joiner !== ', ';
-      start = i + joiner.length;
-      i = start - 1;
-    }
-  }
-  parts.push(text.slice(start).trim());
-  return { parts, worded };
+  const { pieces, cuts } = cutOutsideBrackets(text, (i) => JOINER_AT.exec(text.slice(i, i + 5))?.[0]);
+  return { parts: pieces.map((p) => p.trim()), worded: cuts.some((c) => c !== ', ') };
 }
 
 /**
