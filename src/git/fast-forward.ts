@@ -388,8 +388,9 @@ export function storedFilesIn(commonDir: string, shas: readonly string[], dirs: 
   try {
     return shas.map((sha) => {
       const out = new Map<string, string>();
+      const top = parseCommit(sha, read(sha)).tree;
       for (const dir of new Set(dirs)) {
-        let tree: string | null = parseCommit(sha, read(sha)).tree;
+        let tree: string | null = top;
         for (const name of dir === '' ? [] : dir.split('/')) {
           const entry: TreeEntry | null = tree === null ? null : entryNamed(tree, read(tree), name);
           tree = entry?.type === 'tree' ? entry.oid : null;
