@@ -8,6 +8,7 @@ import { ancestorsIn } from './after.js';
 import { repoKey } from '../git/commit-cache.js';
 import { storedFilesIn } from '../git/fast-forward.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
+import { headBlobsFromIndex } from '../git/head-tree.js';
 
 /** Whether `file` holds, now, the very blob it held at the save (false when either side lacks it). */
 export type SameAsSaved = (file: string) => boolean;
@@ -28,31 +29,34 @@ export async function filesAt(root: string, history: GitHistory, revs: readonly 
 
 /**
  * For each ask (the commit that recorded a save and the files changed since), whether each file's
- * blob there is its blob at `now`: one listing for every save and `now` together.
+ * blob there is its blob at `now` (HEAD's commit).
  */
 export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[]): Promise<SameAsSaved[]> {
   const live = asks.filter((a) => a.files.length);
   if (!live.length) return asks.map(() => NEVER_SAME);
   const files = [...new Set(live.flatMap((a) => a.files))];
-  const at = await keptBlobs(root, history, [...new Set([now, ...live.map((a) => a.saved)])], files);
-  const current = at.get(now)!;
+  const at = await keptBlobs(root, history, [...new Set(live.map((a) => a.saved))].filter((rev) => rev !== now), files);
+  // Right after a commit git's index holds HEAD's tree: no tree read for HEAD then.
+  const current = (await headBlobsFromIndex(root, now, files)) ?? (await blobsAt(root, history, now, files));
+  at.set(now, current);
   return asks.map(({ saved, files }) => (files.length ? sameIn(at.get(saved)!, current) : NEVER_SAME));
 }
 
-/** The kept blobs of files at commits (saves', HEAD's): `${commit} ${path}` to the file's blob there, '' where it has none. */
+/** The kept blobs of files at the commits that recorded saves: `${commit} ${path}` to the file's blob there, '' where it has none. */
 const SAVED_BLOBS_FILE = 'saved-blobs.json';
 /** Blobs kept at most (~100 bytes each; the file is read on every run that asks): the last used stay. */
 const MAX_SAVED_BLOBS = 1000;
 
 /**
  * Each of `files`' blob at each of `revs` (the commits that recorded saves, old as a checkpoint
- * is, and HEAD): kept in the git dir, since a commit's tree never changes, so each is looked up
- * once. An old commit's trees sit deep in delta chains in a pack: listing a dozen saves' folders
- * cost a warm doctor ~20-25% of its time on the real-shaped bench fixture when read on every run.
+ * is): kept in the git dir, since a commit's tree never changes, so each is looked up once. An
+ * old commit's trees sit deep in delta chains in a pack: listing a dozen saves' folders cost a
+ * warm doctor ~20-25% of its time on the real-shaped bench fixture when read on every run. HEAD's
+ * blobs are not kept: HEAD moves with every commit, and each would leave its entries behind.
  */
 async function keptBlobs(root: string, history: GitHistory, revs: readonly string[], files: readonly string[]): Promise<Map<string, ReadonlyMap<string, string>>> {
-  const out = new Map<string, Map<string, string>>();
-  for (const rev of revs) out.set(rev, new Map());
+  const out = new Map<string, ReadonlyMap<string, string>>();
+  const found = new Map<string, Map<string, string>>(revs.map((rev) => [rev, new Map()]));
   const commonDir = repoKey(root)?.commonDir;
   const dir = commonDir === undefined ? null : cacheDir(commonDir);
   const file = dir ? readCacheJson(`${dir}/${SAVED_BLOBS_FILE}`) : undefined;
@@ -66,24 +70,30 @@ async function keptBlobs(root: string, history: GitHistory, revs: readonly strin
         missing.set(rev, [...(missing.get(rev) ?? []), path]);
         continue;
       }
-      if (blob !== '') out.get(rev)!.set(path, blob);
+      if (blob !== '') found.get(rev)!.set(path, blob);
       // Used: last in the order the cut keeps (a Map keeps first insertion order).
       kept.delete(key);
       kept.set(key, blob);
     }
   }
-  if (!missing.size) return out;
   for (const [rev, wanted] of missing) {
-    const [listed] = await filesAt(root, history, [rev], [...new Set(wanted.map(folderOf))]);
+    const listed = await blobsAt(root, history, rev, wanted);
     for (const path of wanted) {
-      const blob = listed!.get(path);
-      if (blob !== undefined) out.get(rev)!.set(path, blob);
+      const blob = listed.get(path);
+      if (blob !== undefined) found.get(rev)!.set(path, blob);
       kept.set(`${rev} ${path}`, blob ?? '');
     }
   }
-  const into = commonDir === undefined ? null : cacheDir(commonDir, '', true);
+  const into = !missing.size || commonDir === undefined ? null : cacheDir(commonDir, '', true);
   if (into) writeCacheJson(into, SAVED_BLOBS_FILE, Object.fromEntries([...kept].slice(-MAX_SAVED_BLOBS)));
+  for (const [rev, blobs] of found) out.set(rev, blobs);
   return out;
+}
+
+/** Each of `files`' blob at commit `rev` (absent where it has none): one listing of their folders. */
+async function blobsAt(root: string, history: GitHistory, rev: string, files: readonly string[]): Promise<ReadonlyMap<string, string>> {
+  const [listed] = await filesAt(root, history, [rev], [...new Set(files.map(folderOf))]);
+  return listed!;
 }
 
 /** `sameAsSaved` for tree listings already at hand (a pushed tip's): the file's blob in both, and the same. */

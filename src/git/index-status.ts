@@ -292,6 +292,22 @@ export interface IndexEntry {
  * the index cannot be read so. Decoded per entry: only for the few paths whose bytes differ.
  */
 export function indexEntries(gitdir: string, paths: readonly string[]): Map<string, IndexEntry> | null {
+  return entriesAndTree(gitdir, paths)?.found ?? null;
+}
+
+/**
+ * The staged blob of each of `paths` ('' where the index has no entry), with the index's valid
+ * cached root tree: when that tree is HEAD's, these are HEAD's blobs. Null when the index cannot
+ * be read so, has no valid root tree, or a path's entry is flagged (an intent-to-add entry sits
+ * outside the cached tree; a conflict has stages).
+ */
+export function indexBlobs(gitdir: string, paths: readonly string[]): { tree: string; blobs: Map<string, string> } | null {
+  const read = entriesAndTree(gitdir, paths);
+  if (!read?.tree || [...read.found.values()].some((e) => e.flagged)) return null;
+  return { tree: read.tree, blobs: new Map(paths.map((p) => [p, read.found.get(p)?.oid ?? ''])) };
+}
+
+function entriesAndTree(gitdir: string, paths: readonly string[]): { found: Map<string, IndexEntry>; tree: string | null } | null {
   const index = readIndex(join(gitdir, 'index'));
   if (!index) return null;
   const { buf, mtimeSec } = index;
@@ -325,9 +341,10 @@ export function indexEntries(gitdir: string, paths: readonly string[]): Map<stri
     at += (nameAt - at + nameLength + 8) & ~7;
   }
   // A lowercase extension (a split or sparse index) holds entries this reader does not follow.
-  for (; at + 8 <= end; at += 8 + buf.readUInt32BE(at + 4)) {
-    const first = buf[at]!;
+  let ext = at;
+  for (; ext + 8 <= end; ext += 8 + buf.readUInt32BE(ext + 4)) {
+    const first = buf[ext]!;
     if (first < 0x41 || first > 0x5a) return null;
   }
-  return at === end ? found : null;
+  return ext === end ? { found, tree: cachedTree(buf, at, end) } : null;
 }

@@ -1,15 +1,15 @@
 // GitHistory on the git binary. Each question takes a few git processes whose output
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
 // (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
-import { join } from 'node:path';
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { editedRenames } from './edited-renames.js';
-import { cachedAtHead, headFiles, storeAtHead } from './commit-cache.js';
+import { headFiles } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
+import { headTree } from './head-tree.js';
 import { indexRefusal } from './index-damage.js';
 import { withIndexCopy } from './index-copy.js';
 import { resolveGitDirsSync } from './locate.js';
@@ -556,13 +556,7 @@ export class NativeHistory implements GitHistory {
     const answer = uncommittedFromIndex({ root: this.dir, gitdir: files.gitdir, commonDir: files.commonDir, paths });
     if (answer === null) return null;
     // The index holds HEAD exactly when its cached root tree is HEAD's.
-    let tree = cachedAtHead<unknown>(this.dir, HEAD_TREE_FILE, 'tree');
-    if (typeof tree !== 'string' || !/^[0-9a-f]{40}$/.test(tree)) {
-      tree = await readCommitTree(files.commonDir, files.sha);
-      if (tree === null) return null;
-      storeAtHead(this.dir, HEAD_TREE_FILE, 'tree', tree);
-    }
-    return answer.tree === tree ? answer.changed : null;
+    return answer.tree === (await headTree(this.dir)) ? answer.changed : null;
   }
 
   /**
@@ -619,28 +613,9 @@ export class NativeHistory implements GitHistory {
   }
 }
 
-const HEAD_TREE_FILE = 'head-tree.json';
-
 function throwIfBroken(root: string): void {
   const broken = brokenHeadRef(root);
   if (broken) throw broken;
-}
-
-/** A commit's root tree read from the object files (zlib loaded only then); null when unsure. */
-async function readCommitTree(commonDir: string, sha: string): Promise<string | null> {
-  try {
-    const { ObjectStore } = await import('./object-store.js');
-    const store = new ObjectStore(join(commonDir, 'objects'));
-    try {
-      const commit = await store.read(sha, 1 << 20);
-      const match = commit?.type === 'commit' && commit.data ? /^tree ([0-9a-f]{40})\n/.exec(commit.data.toString('latin1')) : null;
-      return match?.[1] ?? null;
-    } finally {
-      store.close();
-    }
-  } catch {
-    return null;
-  }
 }
 
 /**

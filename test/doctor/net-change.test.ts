@@ -147,6 +147,9 @@ describe('the blobs kept in .git/checkpoint (a commit\'s tree never changes)', (
     later(dir, 'tweak a again');
     const again = await judged(dir, save);
     for (const engine of ENGINES) expect(again[engine]!.drift.join('\n')).toMatch(/src\/a\.ts changed after the checkpoint/);
+    // HEAD's blobs are not kept (HEAD moves on): only the save's are, however many commits come.
+    const keys = Object.keys(JSON.parse(readFileSync(kept, 'utf8')) as object);
+    expect(keys.filter((k) => !k.startsWith(`${save} `))).toEqual([]);
     // A file of another shape in its place is no listing: read anew, the same answers.
     for (const planted of ['[1,2]', '{"x": 5}', `{"${save} src/a.ts": 7}`, 'not json']) {
       writeFileSync(kept, planted);
