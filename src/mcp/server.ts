@@ -4,7 +4,7 @@
 // never write into each other; an explicit cwd must lie in a project the server serves (servedBy). No lock is held between calls; a failing call answers a tool
 // error and the server keeps serving.
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { quoted, shownPath } from '../one-line.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -421,30 +421,34 @@ function cancelEveryId(server: McpServer): void {
   });
 }
 
-export async function runMcpServer(opts: McpOptions): Promise<number> {
+/**
+ * Serves one host session on `io`'s stdin and stdout: the process's own (`checkpoint mcp`), or,
+ * for the test suite, a pair of streams carrying the same newline-delimited bytes.
+ */
+export async function runMcpServer(opts: McpOptions, io: { stdin: Readable; stdout: Writable } = process): Promise<number> {
   const { server, close, drain } = createServer(opts);
   // A host may stop reading our stdout (close its end) and keep our stdin open: a write then fails
   // with EPIPE. That ends the session as the end of its input does, without a stack trace.
   const host = new AbortController();
-  process.stdout.on('error', () => host.abort());
+  io.stdout.on('error', () => host.abort());
   const reply = (m: unknown) => {
-    if (!host.signal.aborted) process.stdout.write(`${JSON.stringify(m)}\n`);
+    if (!host.signal.aborted) io.stdout.write(`${JSON.stringify(m)}\n`);
   };
   const batches = new Batches(reply);
-  const input = process.stdin.pipe(guardedInput(reply, batches));
+  const input = io.stdin.pipe(guardedInput(reply, batches));
   // The server's messages pass by `batches` on their way out: an answer a batch waits for is held for it.
   const output = new Writable({
     write(chunk: Buffer | string, _enc, done) {
       const text = String(chunk);
       if (host.signal.aborted || batches.held(JSON.parse(text))) return done();
-      if (process.stdout.write(text)) return done();
+      if (io.stdout.write(text)) return done();
       // A full pipe: on when it drains, or at once when the host is gone (no drain comes then).
       const go = () => {
-        process.stdout.off('drain', go);
+        io.stdout.off('drain', go);
         host.signal.removeEventListener('abort', go);
         done();
       };
-      process.stdout.on('drain', go);
+      io.stdout.on('drain', go);
       host.signal.addEventListener('abort', go);
     },
   });
@@ -457,7 +461,7 @@ export async function runMcpServer(opts: McpOptions): Promise<number> {
     input.once('end', () => done());
     host.signal.addEventListener('abort', () => {
       // No more calls are read: none could be answered.
-      process.stdin.unpipe(input);
+      io.stdin.unpipe(input);
       done();
     });
   });
@@ -470,6 +474,6 @@ export async function runMcpServer(opts: McpOptions): Promise<number> {
   close();
   await server.close().catch(() => {});
   // A host that stopped reading may keep our stdin open: nothing more is read from it.
-  process.stdin.destroy();
+  io.stdin.destroy();
   return 0;
 }
