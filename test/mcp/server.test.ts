@@ -1,11 +1,17 @@
-// `checkpoint mcp` driven the way a host drives it: the built binary over stdio, with the
-// SDK's own Client. Real git repositories, real files; every tool called at least once.
+// `checkpoint mcp` driven the way a host drives it: over stdio, with the SDK's own Client. Real
+// git repositories, real files; every tool called at least once. What the tools, resources and
+// prompt answer is asked of the server in-process (test/helpers/mcp-in-process.ts: the same
+// bytes on in-memory streams, no node start per test); the built binary is started as a process
+// where the process is the point: one full session through bin/ (every tool), a host that stops
+// reading, the end of stdin, a lock held by a stopped process, CLI processes writing alongside,
+// and a host whose roots/list never comes (a wait that runs beside the other tests).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ListRootsRequestSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, ROOT, tempDir, write } from '../helpers/repo.js';
@@ -14,12 +20,14 @@ import { DEFAULT_VERIFY_TIMEOUT_S } from '../../src/cli/spec.js';
 import { STOP_IN_LOCK_ENV } from '../../src/store/lock.js';
 import { alive, processState } from '../helpers/process-state.js';
 import { runCli } from '../helpers/in-process.js';
+import { endSessions, pipeMcp, SessionTransport, startMcp } from '../helpers/mcp-in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await endSessions();
   dirs.splice(0).forEach(cleanup);
 });
 
@@ -46,10 +54,16 @@ function messy(dir: string, over: Record<string, unknown> = {}): string {
   return text;
 }
 
-/** `roots`: the host's roots; 'failing': it says it has roots, then fails roots/list; 'unanswered': it says so and has no handler for it. */
-async function connect(cwd: string, opts: { args?: string[]; roots?: string[] | 'failing' | 'unanswered' } = {}): Promise<Client> {
-  assertBuilt();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], cwd, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });
+/**
+ * A host's session with a server started in `cwd`: in-process, or the built binary as a process
+ * (`process`). `roots`: the host's roots; 'failing': it says it has roots, then fails roots/list;
+ * 'unanswered': it says so and has no handler for it.
+ */
+async function connect(cwd: string, opts: { allowVerify?: boolean; roots?: string[] | 'failing' | 'unanswered'; process?: boolean } = {}): Promise<Client> {
+  if (opts.process) assertBuilt();
+  const transport = opts.process
+    ? new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.allowVerify ? ['--allow-verify'] : [])], cwd, env: GIT_ENV as Record<string, string>, stderr: 'pipe' })
+    : new SessionTransport(startMcp(cwd, { allowVerify: opts.allowVerify }));
   const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
   const roots = opts.roots;
   if (roots === 'failing') {
@@ -105,7 +119,8 @@ describe('checkpoint mcp', () => {
     const dir = repo();
     messy(dir);
     commitAll(dir, 'checkpoint');
-    const c = await connect(dir);
+    // The one full session through the built binary: bin/, the bundles, stdio on real pipes.
+    const c = await connect(dir, { process: true });
     // The CLI's answers in-process (runCli: its parsing, rendering and exit code, without a node start).
     const json = async (args: string[]) => JSON.parse((await runCli(dir, [...args, '--json'])).stdout);
 
@@ -285,13 +300,7 @@ describe('checkpoint mcp', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'update', arguments: { skill: 'api', ops: [{ path: 'skill_state.dump', value: 'x'.repeat(5 * 1024 * 1024) }] } } }),
       JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'next', arguments: {} } }),
     ];
-    const out = await new Promise<string>((done, fail) => {
-      const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      child.on('error', fail).on('exit', () => done(text));
-      child.stdin.end(lines.map((l) => `${l}\n`).join(''));
-    });
+    const out = await pipeMcp(dir, [lines.map((l) => `${l}\n`).join('')]);
     const answers = new Map(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: ToolResult }).map((a) => [a.id, a.result]));
     const deepAnswer = answers.get(1)!;
     expect(deepAnswer.isError).toBe(true);
@@ -307,7 +316,7 @@ describe('checkpoint mcp', () => {
   it('done verify runs the done_when check only when the server was started with --allow-verify', async () => {
     const dir = repo();
     messy(dir, { next_actions: [{ text: 'Ship it', done_when: 'test -f shipped' }, 'Announce'] });
-    const c = await connect(dir, { args: ['--allow-verify'] });
+    const c = await connect(dir, { allowVerify: true });
     const no = await call(c, 'done', { skill: 'api', verify: true });
     expect(no.structuredContent).toMatchObject({ ok: false, verified: false });
     expect(disk(dir).next_actions).toHaveLength(2);
@@ -321,7 +330,7 @@ describe('checkpoint mcp', () => {
   it('a cancelled done --verify ends its check and leaves the checkpoint as it was; the server answers on', async () => {
     const dir = repo();
     const before = messy(dir, { next_actions: [{ text: 'Ship it', done_when: 'echo $$ > check.pid; sleep 60; touch finished' }, 'Announce'] });
-    const c = await connect(dir, { args: ['--allow-verify'] });
+    const c = await connect(dir, { allowVerify: true });
     const cancel = new AbortController();
     const pending = c.callTool({ name: 'done', arguments: { skill: 'api', verify: true } }, undefined, { signal: cancel.signal, timeout: 120_000 });
     pending.catch(() => {});
@@ -337,6 +346,8 @@ describe('checkpoint mcp', () => {
   });
 
   // Ids 0 and "" too: the SDK skips a cancel whose id is falsy (red team, 12-05: that update wrote).
+  // The lock's holder is a process each time (it stops itself inside the lock); the server is the
+  // built binary for id 1, and in-process for 0 and "", which ask only how it reads the cancel.
   it.each([[1], [0], ['']])('an update (id %j) cancelled while it waits for the skill\'s lock writes nothing when the lock comes free, and gets no answer', async (id) => {
     const dir = repo();
     const before = messy(dir);
@@ -344,7 +355,7 @@ describe('checkpoint mcp', () => {
     const held = new Promise<number>((done) => holder.on('exit', (code) => done(code ?? -1)));
     while (processState(holder.pid!) !== 'T') await new Promise((r) => setTimeout(r, 10));
     // The host's side by hand, so the server's end is seen: its input closed, it answers what is under way and exits.
-    const server = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+    const server = id === 1 ? spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] }) : startMcp(dir);
     const answers: { id?: unknown }[] = [];
     let buffered = '';
     server.stdout!.on('data', (d: Buffer) => {
@@ -354,7 +365,7 @@ describe('checkpoint mcp', () => {
         buffered = buffered.slice(nl + 1);
       }
     });
-    const ended = new Promise<void>((done) => server.on('close', () => done()));
+    const ended = 'ended' in server ? server.ended : new Promise<void>((done) => server.on('close', () => done()));
     const send = (m: object) => server.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
     const answered = async (id: unknown) => {
       while (!answers.some((a) => a.id === id)) await new Promise((r) => setTimeout(r, 10));
@@ -382,7 +393,8 @@ describe('checkpoint mcp', () => {
   it('concurrent updates from the server and the CLI lose nothing', async () => {
     const dir = repo();
     write(dir, FILE, `${JSON.stringify(checkpointDoc({ created_at: new Date().toISOString(), updated_at: new Date().toISOString(), next_actions: [] }), null, 2)}\n`);
-    const c = await connect(dir);
+    // Processes all: each holds the skill's lock as its own process.
+    const c = await connect(dir, { process: true });
     const N = 6;
     const viaServer = Array.from({ length: N }, (_, i) => call(c, 'update', { skill: 'api', ops: [{ path: 'next_actions', op: 'append', value: `mcp ${i}` }] }));
     const viaCli = Array.from({ length: N }, (_, i) =>
@@ -515,19 +527,13 @@ describe('checkpoint mcp: tools read only inside the project', () => {
 });
 
 describe('checkpoint mcp: JSON-RPC batches', () => {
-  /** The built server fed `lines` through a pipe that then closes: every line it wrote back, parsed. */
-  async function pipe(dir: string, version: string, lines: unknown[], args: string[] = []): Promise<unknown[]> {
+  /** The server (in-process) fed `lines` in one write to its stdin, which then closes: every line it wrote back, parsed. */
+  async function pipe(dir: string, version: string, lines: unknown[], opts: { allowVerify?: boolean } = {}): Promise<unknown[]> {
     const init = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ];
-    const out = await new Promise<string>((done, fail) => {
-      const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      child.on('error', fail).on('exit', () => done(text));
-      child.stdin.end([...init, ...lines].map((l) => `${JSON.stringify(l)}\n`).join(''));
-    });
+    const out = await pipeMcp(dir, [[...init, ...lines].map((l) => `${JSON.stringify(l)}\n`).join('')], opts);
     return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown).filter((m) => (m as { id?: unknown }).id !== 0);
   }
   const batch = [
@@ -578,7 +584,7 @@ describe('checkpoint mcp: JSON-RPC batches', () => {
         ],
         { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'the user pressed stop' } },
       ],
-      ['--allow-verify'],
+      { allowVerify: true },
     );
     expect(answers).toHaveLength(1);
     const array = answers[0] as Record<string, unknown>[];
@@ -940,19 +946,29 @@ describe('checkpoint mcp: rotate names what it could not rotate', () => {
 /** The built server as a raw host drives it: JSON lines in, every line it writes parsed, waited on by id. */
 function rawHost(dir: string, capabilities: Record<string, unknown> = {}) {
   const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { child, ...rawSession(child.stdin, child.stdout, capabilities), end: () => child.stdin.end(), exited, stderr: () => stderr };
+}
+/** The same host, of a server in-process. */
+function rawInProcess(dir: string, capabilities: Record<string, unknown> = {}) {
+  const server = startMcp(dir);
+  return { ...rawSession(server.stdin, server.stdout, capabilities), end: () => server.stdin.end(), exited: server.ended };
+}
+/** A raw host's side of the server's stdin and stdout: initialize and initialized sent in one write. */
+function rawSession(stdin: Writable, stdout: Readable, capabilities: Record<string, unknown>) {
   const seen: Record<string, unknown>[] = [];
   const waiting: (() => void)[] = [];
-  let stderr = '';
   let rest = '';
-  child.stdout.on('data', (chunk: Buffer) => {
+  stdout.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('utf8')).split('\n');
     rest = lines.pop()!;
     for (const l of lines) if (l.trim()) seen.push(JSON.parse(l) as Record<string, unknown>);
     waiting.splice(0).forEach((w) => w());
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  const line = (m: unknown) => `${JSON.stringify(m)}\n`;
+  const send = (m: unknown) => stdin.write(line(m));
   const answerTo = async (id: number): Promise<Record<string, unknown>> => {
     for (;;) {
       const found = seen.find((m) => m.id === id && ('result' in m || 'error' in m));
@@ -960,9 +976,8 @@ function rawHost(dir: string, capabilities: Record<string, unknown> = {}) {
       await new Promise<void>((done) => waiting.push(done));
     }
   };
-  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } } });
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { child, seen, send, answerTo, exited, stderr: () => stderr };
+  stdin.write(line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } } }) + line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return { seen, send, answerTo };
 }
 const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
@@ -1009,7 +1024,7 @@ describe('checkpoint mcp: what a host answers to roots/list (red team, 12-05)', 
   it('is asked once initialized, even sent with initialize in one write; a quick error under the timeout\'s code is no timeout (asked again); a first root that is no folder is refused as a cwd would be', async () => {
     const dir = repo();
     messy(dir);
-    const host = rawHost(dir, { roots: {} });
+    const host = rawInProcess(dir, { roots: {} });
     const asked = () => host.seen.filter((m) => m.method === 'roots/list');
     const answerRoots = async (n: number, reply: object) => {
       for (;;) {
@@ -1028,7 +1043,7 @@ describe('checkpoint mcp: what a host answers to roots/list (red team, 12-05)', 
     host.send(toolCall(2, 'next'));
     await answerRoots(2, { result: { roots: [{ uri: pathToFileURL(dir).href }] } });
     expect(await host.answerTo(2)).toMatchObject({ result: { structuredContent: { next: { skill: 'api' } } } });
-    host.child.stdin.end();
+    host.end();
     expect(await host.exited).toBe(0);
   });
 });
