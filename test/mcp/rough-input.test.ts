@@ -1,16 +1,22 @@
-// `checkpoint mcp` fed what a careless or hostile host may send, as raw lines through a real pipe
-// to the built binary, in real git repositories: every request gets one clear answer, nothing
-// in a refused line runs, and no file changes that was not asked to.
+// `checkpoint mcp` fed what a careless or hostile host may send, as raw lines, in real git
+// repositories: every request gets one clear answer, nothing in a refused line runs, and no file
+// changes that was not asked to. The lines go to the server in-process (test/helpers/mcp-in-process.ts:
+// the same bytes on in-memory streams); the oversized line goes through a real pipe to the built
+// binary, since how a pipe hands it over (in pieces) is what that test is about.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cleanup, commitAll, git, GIT_ENV, makeRepo, tempDir, write, cli } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { endSessions, pipeMcp } from '../helpers/mcp-in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach(cleanup));
+afterEach(async () => {
+  await endSessions();
+  dirs.splice(0).forEach(cleanup);
+});
 
 function repo(): string {
   const dir = makeRepo();
@@ -38,22 +44,30 @@ function messy(dir: string): string {
 
 type Answer = { jsonrpc: string; id: unknown; result?: { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> }; error?: { code: number; message: string; data?: unknown } };
 
-/** The built server fed raw `lines` (after initialize) through a pipe that then closes: every answer but initialize's. */
-async function pipe(dir: string, lines: (string | Buffer)[]): Promise<Answer[]> {
-  assertBuilt();
+/**
+ * The server fed raw `lines` (after initialize) through its stdin, which then closes: every answer
+ * but initialize's. In-process, or (`process`) the built binary through a real pipe.
+ */
+async function pipe(dir: string, lines: (string | Buffer)[], opts: { process?: boolean } = {}): Promise<Answer[]> {
   const init = [
     JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } }),
     JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   ];
-  const out = await new Promise<string>((done, fail) => {
+  const chunks = [...init, ...lines].map((l) => (Buffer.isBuffer(l) ? l : `${l}\n`));
+  const out = opts.process ? await spawned(dir, chunks) : await pipeMcp(dir, chunks);
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Answer).filter((m) => m.id !== 0);
+}
+/** The built binary's stdout, fed `chunks` through a pipe that then closes. */
+function spawned(dir: string, chunks: (string | Buffer)[]): Promise<string> {
+  assertBuilt();
+  return new Promise<string>((done, fail) => {
     const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'pipe', 'ignore'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     child.on('error', fail).on('exit', () => done(text));
-    for (const l of [...init, ...lines]) child.stdin.write(Buffer.isBuffer(l) ? l : `${l}\n`);
+    for (const c of chunks) child.stdin.write(c);
     child.stdin.end();
   });
-  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Answer).filter((m) => m.id !== 0);
 }
 /** Answers in the order of their (numeric) ids: concurrent calls are answered as they finish. */
 const byOrder = (answers: Answer[]) => [...answers].sort((a, b) => Number(a.id) - Number(b.id));
@@ -64,7 +78,7 @@ describe('checkpoint mcp: an oversized line', () => {
     const dir = repo();
     const before = messy(dir);
     const update = toolCall(7, 'update', { skill: 'api', ops: [{ path: 'step', value: 'smuggled' }] });
-    const answers = await pipe(dir, [Buffer.from(`${' '.repeat(16 * 1024 * 1024)}${update}\n`), toolCall(8, 'next', {})]);
+    const answers = await pipe(dir, [Buffer.from(`${' '.repeat(16 * 1024 * 1024)}${update}\n`), toolCall(8, 'next', {})], { process: true });
     expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[null, -32600], [8, 'result']]);
     expect(answers[0]!.error!.message).toBe('Invalid Request: a line over 8388608 bytes; it was dropped up to its newline and nothing in it ran');
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
