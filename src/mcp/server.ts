@@ -122,6 +122,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   );
   cancelEveryId(server);
   const watches = new Map<string, Watch>();
+  // Once closed, no new watch: a roots/list still pending when the session ended answers then.
+  let closed = false;
   const subscribed = new Set<string>();
   // Tool calls under way, so a server whose input ended answers them all before it stops.
   const inFlight = new Set<Promise<unknown>>();
@@ -227,7 +229,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   /** The project root of a call, watched from then on for resource notifications. */
   function rootFor(dir: string): string {
     const root = projectRoot(dir);
-    if (!watches.has(root)) {
+    if (!closed && !watches.has(root)) {
       watches.set(root, watchCheckpoints(root, (skills) => {
         server.sendResourceListChanged();
         for (const s of skills ?? [...subscribed].map((u) => u.slice('checkpoint://'.length))) {
@@ -405,7 +407,11 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   // registerTool and registerPrompt advertise listChanged: this server's tools and prompt never change while it runs.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
 
-  return { server, close: () => watches.forEach((w) => w.close()), drain };
+  const close = () => {
+    closed = true;
+    watches.forEach((w) => w.close());
+  };
+  return { server, close, drain };
 }
 
 /**

@@ -45,8 +45,11 @@ let notes = '';
 /** What went wrong on the way out (a watch left behind), for endSessions() to report. */
 const problems: string[] = [];
 
-/** `checkpoint mcp` (with --allow-verify when asked) started in `cwd`. */
-export function startMcp(cwd: string, opts: { allowVerify?: boolean } = {}): McpSession {
+/**
+ * `checkpoint mcp` (with --allow-verify when asked) started in `cwd`. `sameTurn`: the host's
+ * bytes handed over at once, a host quicker than any pipe (the server must still end clean).
+ */
+export function startMcp(cwd: string, opts: { allowVerify?: boolean; sameTurn?: boolean } = {}): McpSession {
   if (saved === null) {
     saved = { env: process.env, notes: lockNotes.write, watches: inotifyWatches() };
     process.env = { ...GIT_ENV };
@@ -57,8 +60,9 @@ export function startMcp(cwd: string, opts: { allowVerify?: boolean } = {}): Mcp
   const stdout = new PassThrough();
   // The server's end of the pipe: each chunk (and the end) a turn after the host wrote it.
   const input = new PassThrough();
-  stdin.on('data', (chunk: Buffer) => setImmediate(() => input.destroyed || input.write(chunk)));
-  stdin.on('end', () => setImmediate(() => input.destroyed || input.end()));
+  const later = opts.sameTurn ? (f: () => void) => f() : (f: () => void) => void setImmediate(f);
+  stdin.on('data', (chunk: Buffer) => later(() => input.destroyed || input.write(chunk)));
+  stdin.on('end', () => later(() => input.destroyed || input.end()));
   const session: McpSession = { stdin, stdout, ended: undefined as unknown as Promise<number>, stderr: () => notes };
   session.ended = runMcpServer({ startCwd: cwd, allowVerify: opts.allowVerify ?? false, version: VERSION }, { stdin: input, stdout }).finally(async () => {
     open.delete(session);

@@ -59,11 +59,11 @@ function messy(dir: string, over: Record<string, unknown> = {}): string {
  * (`process`). `roots`: the host's roots; 'failing': it says it has roots, then fails roots/list;
  * 'unanswered': it says so and has no handler for it.
  */
-async function connect(cwd: string, opts: { allowVerify?: boolean; roots?: string[] | 'failing' | 'unanswered'; process?: boolean } = {}): Promise<Client> {
+async function connect(cwd: string, opts: { allowVerify?: boolean; roots?: string[] | 'failing' | 'unanswered'; process?: boolean; sameTurn?: boolean } = {}): Promise<Client> {
   if (opts.process) assertBuilt();
   const transport = opts.process
     ? new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.allowVerify ? ['--allow-verify'] : [])], cwd, env: GIT_ENV as Record<string, string>, stderr: 'pipe' })
-    : new SessionTransport(startMcp(cwd, { allowVerify: opts.allowVerify }));
+    : new SessionTransport(startMcp(cwd, { allowVerify: opts.allowVerify, sameTurn: opts.sameTurn }));
   const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
   const roots = opts.roots;
   if (roots === 'failing') {
@@ -462,6 +462,15 @@ describe('checkpoint mcp', () => {
     await call(c, 'update', { cwd: main, skill: 'api', ops: [{ path: 'step', value: 'in-main' }] });
     expect(disk(main).step).toBe('in-main');
     expect(JSON.parse(readFileSync(join(other, FILE), 'utf8')).step).toBe('in-worktree');
+  });
+
+  it('a host that ends the session while the server still waits for its roots leaves no watch started after the end', async () => {
+    const dir = repo();
+    messy(dir);
+    // Handed over in the same turn: the roots/list the server asks once initialized is still pending when the input ends.
+    const c = await connect(repo(), { roots: [dir], sameTurn: true });
+    await c.close();
+    await expect(endSessions()).resolves.toBeUndefined();
   });
 });
 
