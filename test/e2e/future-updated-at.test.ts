@@ -4,8 +4,9 @@
 // the save before it, and the clock's warning says which and names the way out. Real git, both engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtOnce } from '../helpers/built-once.js';
+import { History } from '../helpers/history.js';
 import { runCli } from '../helpers/in-process.js';
-import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, makeRepo, read, write, headSha } from '../helpers/repo.js';
+import { assertBuilt, BIN, cleanup, commitAll, dateEnv, git, headSha, makeRepo, read, write } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -30,43 +31,39 @@ function checkpoint(over: Record<string, unknown> = {}): string {
   }, null, 2)}\n`;
 }
 
-function repo(): string {
+/**
+ * A repository whose spec was drafted 300 minutes ago, and its history to build on: the commits
+ * are written as git writes them (test/helpers/history.ts), the repository readable once done().
+ */
+function repo(): { dir: string; h: History } {
   const dir = makeRepo();
   dirs.push(dir);
-  write(dir, 'docs/spec.md', 'spec v1\n');
-  commitAll(dir, 'Draft the spec', ago(300));
-  return dir;
+  const h = new History(dir);
+  h.write('docs/spec.md', 'spec v1\n').commit('Draft the spec', ago(300));
+  return { dir, h };
 }
 
 /** PR #`n` worked on `minutes` ago and merged into branch `into` five minutes later: the merge commit. */
-function mergePr(dir: string, n: number, into: string, minutes: number): string {
-  git(dir, ['checkout', '-q', '-b', `pr${n}`]);
-  write(dir, 'src/pr.ts', `export const pr = ${n};\n`);
-  commitAll(dir, 'PR work', ago(minutes));
-  git(dir, ['checkout', '-q', into]);
-  git(dir, ['merge', '-q', '--no-ff', `pr${n}`, '-m', `Merge pull request #${n} from o/pr${n}`], dateEnv(ago(minutes - 5)));
-  return headSha(dir);
+function mergePr(h: History, n: number, into: string, minutes: number): string {
+  h.checkout(`pr${n}`, true).write('src/pr.ts', `export const pr = ${n};\n`).commit('PR work', ago(minutes));
+  return h.checkout(into).merge(`pr${n}`, `Merge pull request #${n} from o/pr${n}`, ago(minutes - 5));
 }
 
 /** After the checkpoint: the spec changes and PR #9 merges. */
-function driftAfter(dir: string, minutes: number): { changed: string; merge: string } {
-  write(dir, 'docs/spec.md', 'spec v2\n');
-  const changed = commitAll(dir, 'Rework the spec', ago(minutes));
-  return { changed, merge: mergePr(dir, 9, 'main', minutes - 5) };
+function driftAfter(h: History, minutes: number): { changed: string; merge: string } {
+  const changed = h.write('docs/spec.md', 'spec v2\n').commit('Rework the spec', ago(minutes));
+  return { changed, merge: mergePr(h, 9, 'main', minutes - 5) };
 }
 
 /**
  * On a branch `side`: the checkpoint saved as `text` (committed 200 minutes ago), then the spec
  * reworked and PR #9 merged into the branch; back on main. The rework and the landing commits.
  */
-function onSideBranch(dir: string, text: string): { changed: string; landed: string } {
-  git(dir, ['checkout', '-q', '-b', 'side']);
-  write(dir, FILE, text);
-  commitAll(dir, 'checkpoint: api on side', ago(200));
-  write(dir, 'docs/spec.md', 'spec v2\n');
-  const changed = commitAll(dir, 'Rework the spec', ago(180));
-  const landed = mergePr(dir, 9, 'side', 175);
-  git(dir, ['checkout', '-q', 'main']);
+function onSideBranch(h: History, text: string): { changed: string; landed: string } {
+  h.checkout('side', true).write(FILE, text).commit('checkpoint: api on side', ago(200));
+  const changed = h.write('docs/spec.md', 'spec v2\n').commit('Rework the spec', ago(180));
+  const landed = mergePr(h, 9, 'side', 175);
+  h.checkout('main');
   return { changed, landed };
 }
 
@@ -79,7 +76,8 @@ async function doctor(dir: string, engine: string): Promise<F[]> {
 
 describe('a write from a correct clock', () => {
   it('stamps an updated_at more than a day ahead now, in one note line; one within the tolerance is kept', async () => {
-    const dir = repo();
+    const { dir, h } = repo();
+    h.done();
     write(dir, FILE, checkpoint());
     const before = Date.now();
     const r = await runCli(dir, ['update', 'api', '--step=review']);
@@ -116,11 +114,12 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
   it('date from the commit that recorded the save: the change and the landing are still reported, the warning says so', async () => {
     // Each engine asks of a copy of one history.
     const { dir, base, recorded, changed, merge } = builtOnce('ahead, recorded', () => {
-      const dir = repo();
-      const base = headSha(dir);
-      write(dir, FILE, checkpoint());
-      const recorded = commitAll(dir, 'checkpoint: api', ago(200));
-      return { dir, base, recorded, ...driftAfter(dir, 100) };
+      const { dir, h } = repo();
+      const base = h.head;
+      const recorded = h.write(FILE, checkpoint()).commit('checkpoint: api', ago(200));
+      const drift = driftAfter(h, 100);
+      h.done();
+      return { dir, base, recorded, ...drift };
     });
     // The pre-push judge says it once, in the same words.
     const pushed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, `--pushed=${base}..${merge}`])).stdout).findings as F[]).filter((f) => f.path === 'updated_at');
@@ -140,10 +139,10 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
   it('an uncommitted save that far ahead: dated from the save before it', async () => {
     const saved = ago(200).replace('Z', '.250Z');
     const { dir, prev, merge } = builtOnce('ahead, not committed', () => {
-      const dir = repo();
-      write(dir, FILE, checkpoint({ updated_at: saved }));
-      const prev = commitAll(dir, 'checkpoint: api', ago(200));
-      const { merge } = driftAfter(dir, 100);
+      const { dir, h } = repo();
+      const prev = h.write(FILE, checkpoint({ updated_at: saved })).commit('checkpoint: api', ago(200));
+      const { merge } = driftAfter(h, 100);
+      h.done();
       write(dir, FILE, checkpoint({ step: 'review' }));
       return { dir, prev, merge };
     });
@@ -154,10 +153,11 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
 
   it('after the repairing write, an action queued by the save from the clock ahead is dated by that save\'s commit', async () => {
     const { dir, merge } = builtOnce('ahead, then drift', () => {
-      const dir = repo();
-      write(dir, FILE, checkpoint());
-      commitAll(dir, 'checkpoint: api', ago(200));
-      return { dir, ...driftAfter(dir, 100) };
+      const { dir, h } = repo();
+      h.write(FILE, checkpoint()).commit('checkpoint: api', ago(200));
+      const drift = driftAfter(h, 100);
+      h.done();
+      return { dir, ...drift };
     });
     expect((await runCli(dir, ['update', 'api', '--step=review'])).code).toBe(0);
     commitAll(dir, 'checkpoint: review');
@@ -173,10 +173,11 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 
   it('a change and a landing made on top of the recording commit are reported by doctor, next, status and resume', async () => {
     const { dir, changed, merge } = builtOnce('hours ahead, recorded', () => {
-      const dir = repo();
-      write(dir, FILE, checkpoint({ updated_at: soon() }));
-      commitAll(dir, 'checkpoint: api', ago(200));
-      return { dir, ...driftAfter(dir, 100) };
+      const { dir, h } = repo();
+      h.write(FILE, checkpoint({ updated_at: soon() })).commit('checkpoint: api', ago(200));
+      const drift = driftAfter(h, 100);
+      h.done();
+      return { dir, ...drift };
     });
     const findings = await doctor(dir, engine);
     expect(findings.find((f) => f.path === 'updated_at')).toBeUndefined();
@@ -190,14 +191,13 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 
   it('also when an older checkpoint takes the walk below the recording commit, and a later commit is dated past the save', async () => {
     const { dir, changed } = builtOnce('hours ahead, an older checkpoint', () => {
-      const dir = repo();
-      write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
-      commitAll(dir, 'checkpoint: web', ago(400));
-      write(dir, FILE, checkpoint({ updated_at: soon(), next_actions: ['Write the changelog for v1.8'] }));
-      commitAll(dir, 'checkpoint: api', ago(200));
-      const { changed } = driftAfter(dir, 100);
-      write(dir, 'src/later.ts', 'export {};\n');
-      commitAll(dir, 'Later work', iso(Date.now() + 4 * 3_600_000).replace(/\.\d+Z$/, 'Z'));
+      const { dir, h } = repo();
+      h.write('.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
+      h.commit('checkpoint: web', ago(400));
+      h.write(FILE, checkpoint({ updated_at: soon(), next_actions: ['Write the changelog for v1.8'] })).commit('checkpoint: api', ago(200));
+      const { changed } = driftAfter(h, 100);
+      h.write('src/later.ts', 'export {};\n').commit('Later work', iso(Date.now() + 4 * 3_600_000).replace(/\.\d+Z$/, 'Z'));
+      h.done();
       return { dir, changed };
     });
     const findings = await doctor(dir, engine);
@@ -206,10 +206,10 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 
   it('an uncommitted save a few hours ahead keeps its date: nothing git holds says what came after it', async () => {
     const { dir } = builtOnce('hours ahead, not committed', () => {
-      const dir = repo();
-      write(dir, FILE, checkpoint({ updated_at: ago(200) }));
-      commitAll(dir, 'checkpoint: api', ago(200));
-      driftAfter(dir, 100);
+      const { dir, h } = repo();
+      h.write(FILE, checkpoint({ updated_at: ago(200) })).commit('checkpoint: api', ago(200));
+      driftAfter(h, 100);
+      h.done();
       write(dir, FILE, checkpoint({ updated_at: soon(), step: 'review', next_actions: ['Write the changelog for v1.8'] }));
       return { dir };
     });
@@ -221,12 +221,12 @@ describe.each(ENGINES)('drift checks while updated_at is a few hours ahead (%s e
 describe.each(ENGINES)('a save a few hours ahead, then a write that reconciles it (%s engine)', (engine) => {
   it('the write is a save of its own: doctor and the pre-push judge agree that the change before it is reconciled', async () => {
     const { dir, base, changed } = builtOnce('hours ahead, a change after', () => {
-      const dir = repo();
-      const base = headSha(dir);
-      write(dir, FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] }));
-      commitAll(dir, 'checkpoint: api', ago(30));
-      write(dir, 'docs/spec.md', 'spec v2\n');
-      return { dir, base, changed: commitAll(dir, 'Rework the spec', ago(20)) };
+      const { dir, h } = repo();
+      const base = h.head;
+      h.write(FILE, checkpoint({ updated_at: iso(Date.now() + 3 * 3_600_000), next_actions: ['Write the changelog for v1.8'] })).commit('checkpoint: api', ago(30));
+      const changed = h.write('docs/spec.md', 'spec v2\n').commit('Rework the spec', ago(20));
+      h.done();
+      return { dir, base, changed };
     });
     const before = (await doctor(dir, engine)).find((f) => f.path === 'context_primer.generated_files[0]');
     expect(before?.message).toContain(`docs/spec.md changed after the checkpoint was written (${changed.slice(0, 7)}`);
@@ -257,28 +257,26 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged into m
   const sideHistory = (stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older = false) =>
     builtOnce(`side save: ${stamp} ${how} ${queue} ${older}`, () => buildSideHistory(stamp, how, queue, older));
   function buildSideHistory(stamp: 'ahead' | 'honest', how: 'merge' | 'ff', queue: boolean, older: boolean) {
-    const dir = repo();
+    const { dir, h } = repo();
     if (older) {
-      write(dir, '.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
-      commitAll(dir, 'checkpoint: web', ago(400));
+      h.write('.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', created_at: ago(400), updated_at: ago(400), next_actions: ['Deploy web'], context_primer: { generated_files: [] } }));
+      h.commit('checkpoint: web', ago(400));
     }
     const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)', 'src/main.ts', 'docs/notes.md'] };
-    write(dir, 'src/main.ts', 'export {};\n');
-    write(dir, 'docs/notes.md', 'notes\n');
-    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-    const base = commitAll(dir, 'checkpoint: api', ago(280));
+    h.write('src/main.ts', 'export {};\n').write('docs/notes.md', 'notes\n');
+    h.write(FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    const base = h.commit('checkpoint: api', ago(280));
     const actions = queue ? ['Merge PR #9', 'Write the changelog for v1.8'] : ['Write the changelog for v1.8'];
-    const { changed, landed } = onSideBranch(dir, checkpoint({ updated_at: stamp === 'ahead' ? soon() : ago(200), step: 'review', next_actions: actions, context_primer: primer }));
+    const { changed, landed } = onSideBranch(h, checkpoint({ updated_at: stamp === 'ahead' ? soon() : ago(200), step: 'review', next_actions: actions, context_primer: primer }));
     let beside = '';
     if (how === 'merge') {
-      write(dir, 'src/main.ts', 'export const main = 1;\n');
-      commitAll(dir, 'Main work before the side save', ago(210));
-      write(dir, 'docs/notes.md', 'notes v2\n');
-      beside = commitAll(dir, 'Main notes after the side save', ago(150));
-      git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(100)));
+      h.write('src/main.ts', 'export const main = 1;\n').commit('Main work before the side save', ago(210));
+      beside = h.write('docs/notes.md', 'notes v2\n').commit('Main notes after the side save', ago(150));
+      h.merge('side', "Merge branch 'side'", ago(100));
     } else {
-      git(dir, ['merge', '-q', '--ff-only', 'side']);
+      h.fastForward('side');
     }
+    h.done();
     return { dir, base, changed, landed, beside };
   }
 
@@ -326,24 +324,31 @@ describe.each(ENGINES)('a save a few hours ahead on a side branch, merged later 
 
   const history = (opts: { stamp: string; mainSaves: boolean }) => builtOnce(`merged later: ${opts.mainSaves}`, () => buildHistory(opts));
   function buildHistory(opts: { stamp: string; mainSaves: boolean }) {
-    const dir = repo();
+    const { dir, h } = repo();
     if (opts.mainSaves) {
       assertBuilt();
       git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
-      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+      h.write('.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
     }
-    write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-    const base = commitAll(dir, 'checkpoint: api', ago(280));
-    const { changed, landed } = onSideBranch(dir, checkpoint({ updated_at: opts.stamp, step: 'review', next_actions: ['Merge PR #9', 'Write the changelog for v1.8'], context_primer: primer }));
+    h.write(FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+    const base = h.commit('checkpoint: api', ago(280));
+    const { changed, landed } = onSideBranch(h, checkpoint({ updated_at: opts.stamp, step: 'review', next_actions: ['Merge PR #9', 'Write the changelog for v1.8'], context_primer: primer }));
+    let merge: string;
     if (opts.mainSaves) {
       // Main's own save of another field, honest and older than the side's stamp: the driver keeps the side's.
-      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-      commitAll(dir, 'checkpoint: api on main', ago(150));
+      h.write(FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
+      h.commit('checkpoint: api on main', ago(150));
+      h.done();
+      // Both sides saved the checkpoint: git merges it, running the merge driver.
+      git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(60)));
+      merge = git(dir, ['rev-parse', 'HEAD']).trim();
+    } else {
+      merge = h.merge('side', "Merge branch 'side'", ago(60));
+      h.done();
     }
-    git(dir, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"], dateEnv(ago(60)));
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).updated_at).toBe(opts.stamp);
-    return { dir, base, changed, landed, merge: headSha(dir) };
+    return { dir, base, changed, landed, merge };
   }
 
   for (const [name, opts] of [
@@ -370,23 +375,20 @@ describe.each(ENGINES)('an honest branch merged after main saved later (%s engin
   it('the branch\'s work before its own save is not "changed after" on main, and the push goes through', async () => {
     // Built once (git runs the merge driver), judged by each engine in a copy.
     const { dir, base, merge } = builtOnce('an honest branch', () => {
-      const dir = repo();
+      const { dir, h } = repo();
       assertBuilt();
       git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
-      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+      h.write('.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
       const primer = { key_decisions: ['OpenAPI 3.1'], generated_files: ['docs/spec.md (from the PR 9 branch)'] };
-      write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-      const base = commitAll(dir, 'checkpoint: api', ago(280));
-      git(dir, ['checkout', '-q', '-b', 'feature']);
-      write(dir, 'docs/spec.md', 'spec v2\n');
-      commitAll(dir, 'Rework the spec', ago(200));
-      write(dir, FILE, checkpoint({ updated_at: ago(190), step: 'review', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-      commitAll(dir, 'checkpoint: api re-read the spec', ago(190));
-      git(dir, ['checkout', '-q', 'main']);
-      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer }));
-      commitAll(dir, 'checkpoint: api on main', ago(150));
+      const base = h.write(FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'], context_primer: primer })).commit('checkpoint: api', ago(280));
+      h.checkout('feature', true).write('docs/spec.md', 'spec v2\n').commit('Rework the spec', ago(200));
+      h.write(FILE, checkpoint({ updated_at: ago(190), step: 'review', next_actions: ['Write the changelog for v1.8'], context_primer: primer })).commit('checkpoint: api re-read the spec', ago(190));
+      h.checkout('main');
+      h.write(FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'], context_primer: primer })).commit('checkpoint: api on main', ago(150));
+      h.done();
+      // Both sides saved the checkpoint: git merges it, running the merge driver.
       git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from o/feature'], dateEnv(ago(100)));
-      return { dir, base, merge: headSha(dir) };
+      return { dir, base, merge: git(dir, ['rev-parse', 'HEAD']).trim() };
     });
     expect(git(dir, ['ls-files', '-u'])).toBe('');
     expect(JSON.parse(read(dir, FILE)).updated_at).toBe(ago(150));
@@ -397,19 +399,17 @@ describe.each(ENGINES)('an honest branch merged after main saved later (%s engin
 
   it('an action the branch queued is dated by the branch, though main\'s later save is the one kept: a PR that landed since is skipped', async () => {
     const { dir, landed } = builtOnce('a branch queues a PR that lands on main', () => {
-      const dir = repo();
+      const { dir, h } = repo();
       assertBuilt();
       git(dir, ['config', 'merge.checkpoint.driver', `node ${JSON.stringify(BIN)} merge-driver %O %A %B %P %L`]);
-      write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
-      write(dir, FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'] }));
-      commitAll(dir, 'checkpoint: api', ago(280));
-      git(dir, ['checkout', '-q', '-b', 'feature']);
-      write(dir, FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] }));
-      commitAll(dir, 'checkpoint: api queues PR 12', ago(200));
-      git(dir, ['checkout', '-q', 'main']);
-      const landed = mergePr(dir, 12, 'main', 175);
-      write(dir, FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] }));
-      commitAll(dir, 'checkpoint: api on main', ago(150));
+      h.write('.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n');
+      h.write(FILE, checkpoint({ updated_at: ago(280), next_actions: ['Write the changelog for v1.8'] })).commit('checkpoint: api', ago(280));
+      h.checkout('feature', true).write(FILE, checkpoint({ updated_at: ago(200), next_actions: ['Merge PR #12', 'Write the changelog for v1.8'] })).commit('checkpoint: api queues PR 12', ago(200));
+      h.checkout('main');
+      const landed = mergePr(h, 12, 'main', 175);
+      h.write(FILE, checkpoint({ updated_at: ago(150), progress_summary: 'Spec drafted on main; scored 8.0.', next_actions: ['Write the changelog for v1.8'] })).commit('checkpoint: api on main', ago(150));
+      h.done();
+      // Both sides saved the checkpoint: git merges it, running the merge driver.
       git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #13 from o/feature'], dateEnv(ago(100)));
       return { dir, landed };
     });
