@@ -1,10 +1,11 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { builtOnce } from '../helpers/built-once.js';
+import { History } from '../helpers/history.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 const dirs: string[] = [];
@@ -36,20 +37,15 @@ const driftedRepo = (): string => builtOnce('drifted', () => ({ dir: buildDrifte
 function buildDriftedRepo(): string {
   const dir = makeRepo();
   dirs.push(dir);
-  write(dir, 'src/auth.ts', 'auth\n');
-  write(dir, 'src/session.ts', 'session\n');
-  write(dir, 'docs/notes.md', 'notes\n');
-  write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`);
-  commitAll(dir, 'checkpoint: api', ago(119));
-  git(dir, ['checkout', '-q', '-b', 'feature']);
-  write(dir, 'src/middleware.ts', 'mw\n');
-  commitAll(dir, 'Add auth middleware', ago(90));
-  git(dir, ['checkout', '-q', 'main']);
-  git(dir, ['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #12 from team/feature'], { GIT_COMMITTER_DATE: ago(80), GIT_AUTHOR_DATE: ago(80) });
-  git(dir, ['mv', 'src/session.ts', 'src/sessions.ts']);
-  commitAll(dir, 'Rename session module', ago(70));
-  write(dir, 'docs/notes.md', 'notes, revised\n');
-  commitAll(dir, 'Revise notes; see #12 for context', ago(60));
+  // The commits as git writes them (test/helpers/history.ts): a fixture, not what is tested.
+  const h = new History(dir);
+  h.write('src/auth.ts', 'auth\n').write('src/session.ts', 'session\n').write('docs/notes.md', 'notes\n');
+  h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint(), null, 2)}\n`).commit('checkpoint: api', ago(119));
+  h.checkout('feature', true).write('src/middleware.ts', 'mw\n').commit('Add auth middleware', ago(90));
+  h.checkout('main').merge('feature', 'Merge pull request #12 from team/feature', ago(80));
+  h.mv('src/session.ts', 'src/sessions.ts').commit('Rename session module', ago(70));
+  h.write('docs/notes.md', 'notes, revised\n').commit('Revise notes; see #12 for context', ago(60));
+  h.done();
   return dir;
 }
 
@@ -79,15 +75,13 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a listed file outside a sparse checkout is a note, not drift; a deletion or move not yet committed is named so, not blamed on an old rename', async () => {
     const { dir } = builtOnce('spec renamed and back', () => {
       const dir = makeRepo();
-      write(dir, 'docs/spec.md', 'spec\n');
-      write(dir, 'docs/other.md', 'other\n');
-      write(dir, 'src/a.ts', 'a\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      git(dir, ['mv', 'docs/spec.md', 'docs/spec-v2.md']);
-      commitAll(dir, 'spec v2', ago(60));
-      git(dir, ['mv', 'docs/spec-v2.md', 'docs/spec.md']);
-      commitAll(dir, 'back to spec.md', ago(50));
+      const h = new History(dir);
+      h.write('docs/spec.md', 'spec\n').write('docs/other.md', 'other\n').write('src/a.ts', 'a\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/spec.md (v1, PR 12)', 'src/a.ts', 'docs/*.md'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.mv('docs/spec.md', 'docs/spec-v2.md').commit('spec v2', ago(60));
+      h.mv('docs/spec-v2.md', 'docs/spec.md').commit('back to spec.md', ago(50));
+      h.done();
       return { dir };
     });
     const entry = async (i: number) => {
@@ -123,10 +117,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a listed folder a sparse checkout leaves out ("docs/", "docs/guide") is a note, not missing', async () => {
     const { dir } = builtOnce('folders listed', () => {
       const dir = makeRepo();
-      write(dir, 'docs/guide/setup.md', 'setup\n');
-      write(dir, 'src/a.ts', 'a\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/', 'docs/guide', 'src/a.ts'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
+      const h = new History(dir);
+      h.write('docs/guide/setup.md', 'setup\n').write('src/a.ts', 'a\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['docs/', 'docs/guide', 'src/a.ts'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.done();
       return { dir };
     });
     git(dir, ['sparse-checkout', 'set', 'src', '.checkpoints']);
@@ -145,12 +140,12 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a glob under a folder a sparse index folds is a note only when HEAD has a match there; matching nothing in HEAD either, it is drift', async () => {
     const { dir } = builtOnce('globs under a sparse index', () => {
       const dir = makeRepo();
-      write(dir, 'docs/api/orders.yaml', 'openapi: 3.0.0\n');
-      write(dir, 'docs/guide/deep/setup.md', 'setup\n');
-      write(dir, 'src/a.ts', 'a\n');
+      const h = new History(dir);
+      h.write('docs/api/orders.yaml', 'openapi: 3.0.0\n').write('docs/guide/deep/setup.md', 'setup\n').write('src/a.ts', 'a\n');
       const entries = ['docs/api/*.yaml (PR 12)', 'docs/**/*.md', 'docs/**/*.txt — exports', 'docs/api/*.json', '**/*.csv', 'src/*.ts'];
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.done();
       git(dir, ['sparse-checkout', 'set', '--cone', 'src', '.checkpoints']);
       git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
       return { dir };
@@ -176,18 +171,20 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     for (const order of ['pr first', 'checkpoint first', 'pr first, checkpoint not committed'] as const) {
       const { dir, landing } = builtOnce(`same second: ${order}`, () => {
         const dir = makeRepo();
+        const h = new History(dir);
         const second = Math.floor(Date.now() / 1000) - 7200;
         const at = new Date(second * 1000).toISOString();
         const written = at.replace(/\.\d+Z$/, '.700Z');
-        const pr = () => {
-          write(dir, 'src/orders.ts', 'orders\n');
-          return commitAll(dir, 'Orders API (#12)', at);
-        };
+        const pr = () => h.write('src/orders.ts', 'orders\n').commit('Orders API (#12)', at);
         const prFirst = order !== 'checkpoint first';
         const first = prFirst ? pr() : null;
-        write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`);
-        if (order !== 'pr first, checkpoint not committed') commitAll(dir, 'checkpoint: api', at);
-        return { dir, landing: first ?? pr() };
+        const text = `${JSON.stringify(checkpoint({ updated_at: written, context_primer: { key_decisions: [], generated_files: [] }, next_actions: ['Merge PR #12 (orders API)', 'Write the orders docs'] }), null, 2)}\n`;
+        const committed = order !== 'pr first, checkpoint not committed';
+        if (committed) h.write('.checkpoints/api.checkpoint.json', text).commit('checkpoint: api', at);
+        const landing = first ?? pr();
+        h.done();
+        if (!committed) write(dir, '.checkpoints/api.checkpoint.json', text);
+        return { dir, landing };
       });
       const landed = order !== 'pr first';
       const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
@@ -201,10 +198,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('entries no file can have (".", "..", a NUL in the name) are notes, never a failed run', async () => {
     const { dir } = builtOnce('entries no file can have', () => {
       const dir = makeRepo();
-      write(dir, 'Makefile', 'all:\n');
+      const h = new History(dir);
       const entries = ['.', '..', 'Make\u0000file', 'src/a\u0000.ts (PR 12)', 'Makefile'];
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
+      h.write('Makefile', 'all:\n').write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.done();
       return { dir };
     });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
@@ -216,13 +214,15 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a deleted Next.js route is a missing path with its commit; a hostile glob (an empty range, stars that backtrack) is a finding, never a crash or a hang', async () => {
     const { dir, dropped } = builtOnce('a deleted route, a hostile glob', () => {
       const dir = makeRepo();
-      write(dir, 'app/[lang-code]/page.tsx', 'export default 1;\n');
-      for (let i = 0; i < 200; i++) write(dir, `src/d${i}/${'a'.repeat(80)}${i}.ts`, '\n');
+      const h = new History(dir);
+      h.write('app/[lang-code]/page.tsx', 'export default 1;\n');
+      for (let i = 0; i < 200; i++) h.write(`src/d${i}/${'a'.repeat(80)}${i}.ts`, '\n');
       const entries = ['app/[lang-code]/page.tsx (route)', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b', 'src/d1/[z-a]*.ts'];
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      rmSync(join(dir, 'app'), { recursive: true });
-      return { dir, dropped: commitAll(dir, 'Drop the lang route', ago(60)) };
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      const dropped = h.rm('app').commit('Drop the lang route', ago(60));
+      h.done();
+      return { dir, dropped };
     });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
@@ -237,18 +237,16 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a listed folder that is gone is named with the commit that deleted or moved it, with or without its trailing slash', async () => {
     const { dir, dropped, moved } = builtOnce('listed folders gone', () => {
       const dir = makeRepo();
-      write(dir, 'src/lib/a.ts', 'a\n');
-      write(dir, 'src/lib/b.ts', 'b\n');
-      write(dir, 'src/gen/c.ts', 'c\n');
+      const h = new History(dir);
+      h.write('src/lib/a.ts', 'a\n').write('src/lib/b.ts', 'b\n').write('src/gen/c.ts', 'c\n');
       const entries = ['src/lib/', 'src/lib', 'src/gen/ (generated client)'];
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      write(dir, 'src/lib/a.ts', 'a2\n');
-      commitAll(dir, 'Edit a', ago(90));
-      rmSync(join(dir, 'src/lib'), { recursive: true });
-      const dropped = commitAll(dir, 'Drop lib', ago(60));
-      git(dir, ['mv', 'src/gen', 'src/client']);
-      return { dir, dropped, moved: commitAll(dir, 'Move the generated client', ago(30)) };
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.write('src/lib/a.ts', 'a2\n').commit('Edit a', ago(90));
+      const dropped = h.rm('src/lib').commit('Drop lib', ago(60));
+      const moved = h.mv('src/gen', 'src/client').commit('Move the generated client', ago(30));
+      h.done();
+      return { dir, dropped, moved };
     });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
@@ -270,9 +268,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     write(parent, 'Makefile', 'all:\n');
     write(parent, 'docs/setup.md', 'setup\n');
     const entries = ['../Makefile', '../Makefile (shared build, PR 12)', `${parent}/docs/setup.md`, '/etc/hosts', '../docs/*.md', 'src/../../Makefile', 'docs/../../docs/*.md', './', 'src/orders.ts', 'src/./orders.ts'];
-    write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-    commitAll(dir, 'checkpoint: api', ago(119));
+    const h = new History(dir);
+    h.write('src/orders.ts', 'export const orders = 8.0;\n');
+    h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    h.commit('checkpoint: api', ago(119));
+    h.done();
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
@@ -286,14 +286,14 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const entries = ['Makefile (build targets)', 'LICENSE', 'Procfile', 'HEAD', 'Brewfile', 'Dockerfile', 'tests', 'none', 'n/a', 'TBD'];
     const { dir, early, dropped } = builtOnce('bare file names', () => {
       const dir = makeRepo();
-      for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) write(dir, f, `${f}\n`);
-      commitAll(dir, 'init', ago(300));
-      git(dir, ['rm', '-q', 'Procfile']);
-      const early = commitAll(dir, 'drop the Procfile', ago(200));
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      git(dir, ['rm', '-q', 'Makefile']);
-      const dropped = commitAll(dir, 'drop make', ago(60));
+      const h = new History(dir);
+      for (const f of ['Makefile', 'LICENSE', 'Procfile', 'HEAD', 'Dockerfile']) h.write(f, `${f}\n`);
+      h.commit('init', ago(300));
+      const early = h.rm('Procfile').commit('drop the Procfile', ago(200));
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      const dropped = h.rm('Makefile').commit('drop make', ago(60));
+      h.done();
       git(dir, ['rm', '-q', '--cached', 'LICENSE']);
       rmSync(join(dir, 'LICENSE'));
       git(dir, ['update-index', '--skip-worktree', 'HEAD']);
@@ -319,9 +319,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const entries = ['Brewfile', 'src/new.ts (PR 12, draft)', 'src/orders.ts'];
     const { dir } = builtOnce('listed files only the index holds', () => {
       const dir = makeRepo();
-      write(dir, 'src/orders.ts', 'export const orders = 8.0;\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
+      const h = new History(dir);
+      h.write('src/orders.ts', 'export const orders = 8.0;\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      h.done();
       write(dir, 'Brewfile', 'brew "git"\n');
       write(dir, 'src/new.ts', 'export {};\n');
       git(dir, ['add', 'Brewfile', 'src/new.ts']);
@@ -343,12 +345,13 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a glob at the top of the repository ("*.md", "**/*.csv") is checked like any other, not a failed walk', async () => {
     const { dir, dropped } = builtOnce('globs at the top', () => {
       const dir = makeRepo();
-      write(dir, 'README.md', 'readme\n');
-      write(dir, 'CHANGELOG.md', 'changes\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      git(dir, ['rm', '-q', 'CHANGELOG.md']);
-      return { dir, dropped: commitAll(dir, 'drop the changelog', ago(60)) };
+      const h = new History(dir);
+      h.write('README.md', 'readme\n').write('CHANGELOG.md', 'changes\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['*.md (top docs)', '**/*.csv'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      const dropped = h.rm('CHANGELOG.md').commit('drop the changelog', ago(60));
+      h.done();
+      return { dir, dropped };
     });
     const r = await runCli(dir, ['doctor', '--json', '--engine', engine]);
     expect(r.code, r.stderr).toBe(0);
@@ -362,13 +365,13 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a listed file renamed at the top of the repository is named with its new path, as one in a folder is', async () => {
     const { dir, moved } = builtOnce('renamed at the top', () => {
       const dir = makeRepo();
-      write(dir, 'NOTES.md', 'notes\n');
-      write(dir, 'docs/c.md', 'c\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['NOTES.md (kept by hand)', 'docs/c.md'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      git(dir, ['mv', 'NOTES.md', 'NOTES-2026.md']);
-      git(dir, ['mv', 'docs/c.md', 'docs/d.md']);
-      return { dir, moved: commitAll(dir, 'rename notes and c', ago(60)) };
+      const h = new History(dir);
+      h.write('NOTES.md', 'notes\n').write('docs/c.md', 'c\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: ['NOTES.md (kept by hand)', 'docs/c.md'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      const moved = h.mv('NOTES.md', 'NOTES-2026.md').mv('docs/c.md', 'docs/d.md').commit('rename notes and c', ago(60));
+      h.done();
+      return { dir, moved };
     });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
@@ -380,19 +383,16 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('a file a glob entry matched, deleted or renamed since, is named as deleted or renamed, not as changed', async () => {
     const { dir, dropped, moved } = builtOnce('glob matches deleted and renamed', () => {
       const dir = makeRepo();
-      write(dir, 'src/a.ts', 'a\n');
-      write(dir, 'src/b.ts', 'b\n');
-      write(dir, 'lib/c.ts', 'c\n');
-      write(dir, 'lib/e.ts', 'e\n');
+      const h = new History(dir);
+      h.write('src/a.ts', 'a\n').write('src/b.ts', 'b\n').write('lib/c.ts', 'c\n').write('lib/e.ts', 'e\n');
       const entries = ['src/**/*.ts (PR 12)', 'lib/*.ts', 'src/a.ts'];
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      git(dir, ['rm', '-q', 'src/b.ts']);
-      const dropped = commitAll(dir, 'drop b', ago(60));
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+      h.commit('checkpoint: api', ago(119));
+      const dropped = h.rm('src/b.ts').commit('drop b', ago(60));
       // Out of the glob's reach (a rename it still matches at both ends would be no change).
-      mkdirSync(join(dir, 'lib/old'));
-      git(dir, ['mv', 'lib/c.ts', 'lib/old/d.ts']);
-      return { dir, dropped, moved: commitAll(dir, 'c becomes d', ago(50)) };
+      const moved = h.mv('lib/c.ts', 'lib/old/d.ts').commit('c becomes d', ago(50));
+      h.done();
+      return { dir, dropped, moved };
     });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const at = (i: number) => files.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
@@ -407,15 +407,13 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('names generated files with uncommitted edits, in entry order among committed drift; notes only while the checkpoint itself is mid-edit', async () => {
     const { dir, cp, edit } = builtOnce('uncommitted edits of listed files', () => {
       const dir = makeRepo();
-      write(dir, 'src/a.ts', 'a\n');
-      write(dir, 'src/b.ts', 'b\n');
-      write(dir, 'src/c file.ts', 'c\n');
+      const h = new History(dir);
+      h.write('src/a.ts', 'a\n').write('src/b.ts', 'b\n').write('src/c file.ts', 'c\n');
       const entries = ['src/a.ts (PR 12)', 'src/b.ts — reviewed', 'src/c file.ts', 'src/new.ts'];
       const cp = `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries }, next_actions: ['Write the docs'] }), null, 2)}\n`;
-      write(dir, '.checkpoints/api.checkpoint.json', cp);
-      commitAll(dir, 'checkpoint: api', ago(119));
-      write(dir, 'src/b.ts', 'b, committed later\n');
-      const edit = commitAll(dir, 'edit b', ago(60));
+      h.write('.checkpoints/api.checkpoint.json', cp).commit('checkpoint: api', ago(119));
+      const edit = h.write('src/b.ts', 'b, committed later\n').commit('edit b', ago(60));
+      h.done();
       write(dir, 'src/a.ts', 'a, not committed\n');
       write(dir, 'src/c file.ts', 'c, staged\n');
       git(dir, ['add', 'src/c file.ts']);
@@ -435,10 +433,10 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
   it('checks verified_for_sha against HEAD history', async () => {
     const { dir, rootSha, sideSha } = builtOnce('a side commit', () => {
       const dir = makeRepo();
-      const rootSha = headSha(dir);
-      git(dir, ['checkout', '-q', '-b', 'side']);
-      const sideSha = commitAll(dir, 'side work', ago(200));
-      git(dir, ['checkout', '-q', 'main']);
+      const h = new History(dir);
+      const rootSha = h.head;
+      const sideSha = h.checkout('side', true).commit('side work', ago(200));
+      h.checkout('main').done();
       return { dir, rootSha, sideSha };
     });
     const write3 = (sha: string) => write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify(checkpoint({ context_primer: { key_decisions: [] }, next_actions: ['x'], skill_state: { verified_for_sha: sha } })));
@@ -538,15 +536,13 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   const oldRepo = () => builtOnce('an old checkpoint', buildOldRepo);
   function buildOldRepo(): { dir: string; landing: string; base: string } {
     const dir = makeRepo();
-    write(dir, 'src/auth.ts', 'auth\n');
-    write(dir, 'src/session.ts', 'session\n');
-    write(dir, 'docs/notes.md', 'notes\n');
-    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730) }), null, 2)}\n`);
-    const base = commitAll(dir, 'checkpoint: api', daysAgo(729));
-    write(dir, 'src/auth.ts', 'auth with middleware\n');
-    const landing = commitAll(dir, 'Auth middleware (#12)', daysAgo(500));
-    write(dir, 'README.md', 'readme\n');
-    commitAll(dir, 'readme', daysAgo(1));
+    const h = new History(dir);
+    h.write('src/auth.ts', 'auth\n').write('src/session.ts', 'session\n').write('docs/notes.md', 'notes\n');
+    h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730) }), null, 2)}\n`);
+    const base = h.commit('checkpoint: api', daysAgo(729));
+    const landing = h.write('src/auth.ts', 'auth with middleware\n').commit('Auth middleware (#12)', daysAgo(500));
+    h.write('README.md', 'readme\n').commit('readme', daysAgo(1));
+    h.done();
     return { dir, landing, base };
   }
 
@@ -607,15 +603,14 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   it('before the cut: a request Azure DevOps or GitLab merged is found too, though its message never writes #12 (red team s12 #4)', async () => {
     const { dir, azure, gitlab } = builtOnce('requests merged on other hosts', () => {
       const dir = makeRepo();
-      write(dir, 'src/auth.ts', 'auth\n');
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), next_actions: ['Merge PR 12 (auth)', 'Merge MR !13 (session)', 'Write the session docs'], context_primer: { key_decisions: ['JWT'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', daysAgo(729));
-      write(dir, 'src/auth.ts', 'auth with middleware\n');
-      const azure = commitAll(dir, 'Merged PR 12: Auth middleware', daysAgo(500));
-      write(dir, 'src/session.ts', 'session\n');
-      const gitlab = commitAll(dir, "Merge branch 'session' into 'main'\n\nSessions\n\nSee merge request acme/shop!13", daysAgo(490));
-      write(dir, 'README.md', 'readme\n');
-      commitAll(dir, 'readme', daysAgo(1));
+      const h = new History(dir);
+      h.write('src/auth.ts', 'auth\n');
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), next_actions: ['Merge PR 12 (auth)', 'Merge MR !13 (session)', 'Write the session docs'], context_primer: { key_decisions: ['JWT'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', daysAgo(729));
+      const azure = h.write('src/auth.ts', 'auth with middleware\n').commit('Merged PR 12: Auth middleware', daysAgo(500));
+      const gitlab = h.write('src/session.ts', 'session\n').commit("Merge branch 'session' into 'main'\n\nSessions\n\nSee merge request acme/shop!13", daysAgo(490));
+      h.write('README.md', 'readme\n').commit('readme', daysAgo(1));
+      h.done();
       return { dir, azure, gitlab };
     });
     const report = JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout);
@@ -655,18 +650,16 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
   it('a bare name removed past the cut: found back to the oldest checkpoint save, or within walk_days before it; older only under walk_days 0', async () => {
     const { dir, ancient, before, after } = builtOnce('bare names removed past the cut', () => {
       const dir = makeRepo();
-      for (const f of ['Makefile', 'Procfile', 'Brewfile']) write(dir, f, `${f}\n`);
-      commitAll(dir, 'base', daysAgo(1200));
-      git(dir, ['rm', '-q', 'Brewfile']);
-      const ancient = commitAll(dir, 'drop the Brewfile', daysAgo(1100));
-      git(dir, ['rm', '-q', 'Procfile']);
-      const before = commitAll(dir, 'drop the Procfile', daysAgo(900));
-      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
-      commitAll(dir, 'checkpoint: api', daysAgo(729));
-      git(dir, ['rm', '-q', 'Makefile']);
-      const after = commitAll(dir, 'drop make', daysAgo(500));
-      write(dir, 'README.md', 'readme\n');
-      commitAll(dir, 'readme', daysAgo(1));
+      const h = new History(dir);
+      for (const f of ['Makefile', 'Procfile', 'Brewfile']) h.write(f, `${f}\n`);
+      h.commit('base', daysAgo(1200));
+      const ancient = h.rm('Brewfile').commit('drop the Brewfile', daysAgo(1100));
+      const before = h.rm('Procfile').commit('drop the Procfile', daysAgo(900));
+      h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ created_at: daysAgo(731), updated_at: daysAgo(730), context_primer: { key_decisions: [], generated_files: ['Makefile (build targets)', 'Procfile', 'Brewfile'] } }), null, 2)}\n`);
+      h.commit('checkpoint: api', daysAgo(729));
+      const after = h.rm('Makefile').commit('drop make', daysAgo(500));
+      h.write('README.md', 'readme\n').commit('readme', daysAgo(1));
+      h.done();
       return { dir, ancient, before, after };
     });
     const messages = async () => JSON.parse((await runCli(dir, ['doctor', '--engine', engine, '--json'])).stdout).findings
