@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { git, write } from './repo.js';
+import { gitEach, write } from './repo.js';
 
 type Files = Map<string, string>;
 
@@ -117,7 +117,7 @@ export class History {
     const files = this.commits.get(this.head)!.files;
     for (const commit of this.commits.values()) for (const path of commit.files.keys()) if (!files.has(path) && existsSync(join(this.dir, path))) rmSync(join(this.dir, path));
     for (const [path, content] of files) write(this.dir, path, content);
-    const ignored = git(this.dir, ['reset', '-q']) + git(this.dir, ['ls-files', '-ci', '--exclude-standard']);
+    const ignored = gitEach(this.dir, [['reset', '-q'], ['ls-files', '-ci', '--exclude-standard']]);
     if (ignored !== '') throw new Error(`history: git ignores ${ignored.trim()}; git add -A would not have committed it`);
   }
 

@@ -3,7 +3,8 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtOnce } from './built-once.js';
-import { commitAll, git, headSha, makeRepo, tempDir, write, initialized } from './repo.js';
+import { History } from './history.js';
+import { git, headSha, INIT_WRITES, makeRepo, tempDir, initialized } from './repo.js';
 
 /** When published() commits the checkpoint. */
 export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
@@ -24,10 +25,13 @@ function publish(skill: string, checkpoint: Record<string, unknown>, files: Reco
   // As `git remote add origin <remote>` writes it.
   appendFileSync(join(dir, '.git/config'), `[remote "origin"]\n\turl = ${remote}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
   initialized(dir);
-  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
-  commitAll(dir, 'project files', '2026-03-13T17:40:00Z');
-  write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  commitAll(dir, `checkpoint: ${skill}`, PUBLISHED_AT);
+  // The two commits as git writes them (history.ts): what init wrote and `files`, then the checkpoint.
+  const h = new History(dir);
+  for (const rel of INIT_WRITES) if (!rel.startsWith('.git/')) h.write(rel, readFileSync(join(dir, rel), 'utf8'));
+  for (const [rel, text] of Object.entries(files)) h.write(rel, text);
+  h.commit('project files', '2026-03-13T17:40:00Z');
+  h.write(`.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(checkpoint, null, 2)}\n`).commit(`checkpoint: ${skill}`, PUBLISHED_AT);
+  h.done();
   // Published as set-up, past the hook: what a test pushes next goes through it.
   publishedAsPushed(dir, remote);
   return { dir, remote };

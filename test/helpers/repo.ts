@@ -68,6 +68,11 @@ export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): s
   return relayed(cwd, [['git', ...args]], env) ?? execFileSync('git', args, { cwd, env: { ...GIT_ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** `git <a> && git <b> ...` in `cwd` as one request to the relay, not one each: their stdout. */
+export function gitEach(cwd: string, commands: string[][]): string {
+  return relayed(cwd, commands.map((args) => ['git', ...args]), {}) ?? commands.map((args) => git(cwd, args)).join('');
+}
+
 /** The stdout of `commands` run as `a && b`, through the relay; null where it cannot run them (the caller spawns them). */
 function relayed(cwd: string, commands: string[][], env: NodeJS.ProcessEnv): string | null {
   const r = relayRun(cwd, commands, GIT_ENV, env);
