@@ -1,11 +1,12 @@
 // False findings a red team found in doctor and next (round 12), each as a user meets it: a
-// hand-kept checkpoint committed and published months ago, ordinary commits since, and a real
-// `git push` to a local bare remote through the hook `checkpoint init` installs; doctor, next and
-// validate themselves run in-process (the hook's pushes run the built binary).
+// hand-kept checkpoint committed and published months ago, ordinary commits since, and the push
+// to a local bare remote: a real `git push` through the hook `checkpoint init` installs in two
+// cases (one let through, one refused), and in the rest what that hook runs, doctor on the pushed
+// range, in-process (judgedPush); doctor, next and validate themselves run in-process.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, write, headSha } from '../helpers/repo.js';
-import { published } from '../helpers/published.js';
+import { judgedPush, published } from '../helpers/published.js';
 
 
 /** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
@@ -51,7 +52,7 @@ describe('ticket-shaped words are not landed work (r3)', () => {
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', '-m', "Merge branch 'SPRINT-3-prep'", 'SPRINT-3-prep']);
     expect(await nextOf(dir)).toMatchObject({ text: planned[0], skipped_as_landed: [] });
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -61,7 +62,7 @@ describe('ticket-shaped words are not landed work (r3)', () => {
       const dir = published('api', handKept('api', { next_actions: actions.slice(2) }));
       commitAll(dir, subject);
       expect(await nextOf(dir)).toMatchObject({ text: 'Ship', skipped_as_landed: [{ text: actions[2] }] });
-      const r = push(dir);
+      const r = await judgedPush(dir);
       expect(r.status, r.out).not.toBe(0);
       expect(r.out).toMatch(/"Finish PLAT-7 auth flow" names PLAT-7, which landed[^\n]*\[blocks push\]/);
     }
@@ -111,7 +112,7 @@ describe('a path inside prose (red team D1)', () => {
       expect(found.map((f) => [f.path, f.level, f.message.replace(/ \(.*/, '')]), engine).toEqual([['context_primer.generated_files[0]', 'advice', "docs/auth.md, which the entry's prose names, changed after the checkpoint was written"]]);
       expect(found[0]!.message, engine).toContain(sha);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -140,21 +141,21 @@ describe('a skill completed long ago (r4)', () => {
     const findings = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { path: string; level: string; message: string }[])
       .filter((f) => f.path.startsWith('context_primer.generated_files'));
     expect(findings.map((f) => [f.level, f.message.replace(/ \(.*/, '')])).toEqual([['advice', 'src/gen.ts changed after the checkpoint was written'], ['advice', 'docs/gen.md']]);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
     expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
   });
 
-  it('open work still blocks on the same edit, and a complete skill still on a deleted file', () => {
+  it('open work still blocks on the same edit, and a complete skill still on a deleted file', async () => {
     const open = published('old', complete({ status: 'in_progress', next_actions: ['Regenerate the client'] }), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
     write(open, 'src/gen.ts', 'export const v = 2;\n');
     commitAll(open, 'hand edit');
-    expect(push(open).out).toMatch(/src\/gen\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
+    expect((await judgedPush(open)).out).toMatch(/src\/gen\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
     const done = published('old', complete(), { 'src/gen.ts': 'export const v = 1;\n', 'docs/gen.md': '# v1\n' });
     git(done, ['rm', '-q', 'src/gen.ts']);
     commitAll(done, 'drop the generated module');
-    const r = push(done);
+    const r = await judgedPush(done);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\.ts is missing[^\n]*\[blocks push\]/);
   });
@@ -213,7 +214,7 @@ describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)
     expect(kept.sort()).toEqual(['advice blockers', 'advice blockers[0].blocking', 'advice cost.total_usd']);
     // (Months-old checkpoints are stale: that warning is the clock's, not the push's.)
     expect(doctor.findings.filter((f) => f.level === 'warning').map((f) => f.path)).toEqual(['updated_at', 'updated_at']);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
     const validated = await runCli(dir, ['validate', '.checkpoints/api.checkpoint.json']);
@@ -270,7 +271,7 @@ describe('an action queued before its PR landed stays landed work, however it re
       const found = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as { check: string }[]).filter((f) => f.check === 'landed');
       expect(found, engine).toEqual([]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -294,7 +295,7 @@ describe('an action queued on top of its landing, under a year typed wrong (red 
     commitAll(dir, 'checkpoint: re-save');
     for (const engine of ['native', 'isomorphic']) expect(await landedPaths(engine), engine).toEqual([]);
     expect(await nextOf(dir)).toMatchObject({ text: followUp, skipped_as_landed: [] });
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/landed after/);
     expect(r.status, r.out).toBe(0);
   });
@@ -337,7 +338,7 @@ describe('a skill renamed by writing its file anew keeps its actions\' queue dat
       expect(found.map((f) => [f.path, f.message.replace(/ \([0-9a-f]{7} .*/, '')]), engine).toEqual([['next_actions[0]', '"Merge PR #15" names #15, which landed after it was queued (2026-03-14T08:01:59.000Z) and still queued']]);
     }
     expect(await nextOf(dir)).toMatchObject({ text: 'Write docs', skipped_as_landed: [{ text: 'Merge PR #15' }] });
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/"Merge PR #15" names #15, which landed after it was queued[^\n]*\[blocks push\]/);
   });
@@ -377,7 +378,7 @@ describe('actions that can only follow a landing (red team 03)', () => {
     merged(dir);
     for (const engine of ['native', 'isomorphic']) expect(await landedFindings(dir, engine), engine).toEqual([]);
     expect(await nextOf(dir)).toMatchObject({ text: followUps[0], skipped_as_landed: [] });
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -387,7 +388,7 @@ describe('actions that can only follow a landing (red team 03)', () => {
     merged(dir);
     for (const engine of ['native', 'isomorphic']) expect(await landedFindings(dir, engine), engine).toEqual(['next_actions[0]']);
     expect(await nextOf(dir)).toMatchObject({ text: followUps[0], skipped_as_landed: [{ text: 'Merge PR #12' }] });
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).toMatch(/names #12, which landed[\s\S]*blocks push/);
     expect(r.status, r.out).not.toBe(0);
   });

@@ -4,7 +4,8 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { builtOnce } from './built-once.js';
 import { History } from './history.js';
-import { git, headSha, INIT_WRITES, makeRepo, tempDir, initialized } from './repo.js';
+import { runCli } from './in-process.js';
+import { git, gitTry, headSha, INIT_WRITES, makeRepo, tempDir, initialized } from './repo.js';
 
 /** When published() commits the checkpoint. */
 export const PUBLISHED_AT = '2026-03-14T08:02:11Z';
@@ -84,4 +85,41 @@ export function handKept(files: string[], over: Record<string, unknown> = {}): R
     skill_state: { iteration: 1, pass_threshold: 8.0 },
     ...over,
   };
+}
+
+/** A ref's id as `dir`'s git directory (or a bare repository) holds it, loose or packed; null when it has none. */
+function refIn(gitDir: string, ref: string): string | null {
+  const loose = join(gitDir, ref);
+  if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
+  const packed = join(gitDir, 'packed-refs');
+  const line = existsSync(packed) ? readFileSync(packed, 'utf8').split('\n').find((l) => l.endsWith(` ${ref}`)) : undefined;
+  return line === undefined ? null : line.slice(0, 40);
+}
+
+/**
+ * What `git push origin <refs>` gets from the pre-push hook init installs, asked in-process:
+ * doctor --fail-on-warnings on the ranges the hook passes (hooks/pre-push: each ref's tip, from
+ * the remote's tip where the remote has the ref), and when that passes, the push itself past the
+ * hook (--no-verify), so the remote moves on as it would. For tests of the verdict a push gets,
+ * not of the hook: a test file using it keeps real pushes through the hook too. `out` is what
+ * doctor printed (the hook prints it) and, after a pass, what the push printed.
+ */
+export async function judgedPush(dir: string, ...refs: string[]): Promise<{ status: number; out: string }> {
+  const names = refs.length > 0 ? refs : ['main'];
+  const url = /\[remote "origin"\]\n(?:\t[^\n]*\n)*?\turl = ([^\n]*)\n/.exec(readFileSync(join(dir, '.git/config'), 'utf8'))?.[1];
+  if (url === undefined) throw new Error(`judgedPush: ${dir} has no origin`);
+  const ranges: string[] = [];
+  for (const name of names) {
+    const ref = ['refs/heads/', 'refs/tags/'].map((kind) => kind + name).find((r) => refIn(join(dir, '.git'), r) !== null);
+    if (ref === undefined) throw new Error(`judgedPush: ${dir} has no branch or tag ${name}`);
+    const [local, remote] = [refIn(join(dir, '.git'), ref)!, refIn(url, ref)];
+    if (local !== remote) ranges.push(remote === null ? `--pushed=${local}` : `--pushed=${remote}..${local}`);
+  }
+  // Nothing to send: git runs no hook ("Everything up-to-date").
+  if (ranges.length === 0) return { status: 0, out: '' };
+  const judged = await runCli(dir, ['doctor', '--fail-on-warnings', ...ranges]);
+  const out = judged.stdout + judged.stderr;
+  if (judged.code !== 0) return { status: 1, out };
+  const pushed = gitTry(dir, ['push', '-q', '--no-verify', 'origin', ...names]);
+  return { status: pushed.status ?? -1, out: out + pushed.stdout + pushed.stderr };
 }
