@@ -1,12 +1,15 @@
 // How people write generated_files entries (red team s11, #3 #4 #9), each as a user meets it: a
-// hand-kept checkpoint committed and published months ago, then a real `git push` to a local bare
-// remote through the hook `checkpoint init` installs; doctor's findings for both engines.
+// hand-kept checkpoint committed and published months ago, then the push to a local bare remote;
+// doctor's findings for both engines. The push is a real `git push` through the hook `checkpoint
+// init` installs where the hook's part is in question (a push let through, one refused and then
+// let through); elsewhere the verdict it gets is what that hook runs, doctor on the pushed range,
+// asked in-process (judgedPush).
 import { symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
-import { handKept, published } from '../helpers/published.js';
+import { handKept, judgedPush, published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const ENGINES = ['native', 'isomorphic'];
@@ -90,7 +93,7 @@ describe('entries as agents list them: markers, arrows, verbs, placeholders, pla
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, ...Object.fromEntries(files.map((f) => [f, `// ${f}\n`])) });
     listFiles(dir, entries);
     commitAll(dir, 'cp: list as an agent does');
-    const added = push(dir);
+    const added = await judgedPush(dir);
     expect(added.status, added.out).toBe(0);
     for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
     git(dir, ['rm', '-q', ...files]);
@@ -100,7 +103,7 @@ describe('entries as agents list them: markers, arrows, verbs, placeholders, pla
       expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
       expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "remove the auth module"/.test(f.message)), engine).toBe(true);
     }
-    const refused = push(dir);
+    const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).toMatch(/src\/f0\.ts is missing[^\n]*\[blocks push\]/);
   });
@@ -117,7 +120,7 @@ describe('a symbol in a file, and Markdown emphasis around a path (red team 12-0
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, ...Object.fromEntries(files.map((f) => [f, `# ${f}\n`])) });
     listFiles(dir, [...entries, ...own]);
     commitAll(dir, 'cp: symbols and emphasis');
-    const added = push(dir);
+    const added = await judgedPush(dir);
     expect(added.status, added.out).toBe(0);
     for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
     git(dir, ['rm', '-q', ...files]);
@@ -127,7 +130,7 @@ describe('a symbol in a file, and Markdown emphasis around a path (red team 12-0
       expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
       expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"$/.test(f.message)), engine).toBe(true);
     }
-    const refused = push(dir);
+    const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
     expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
@@ -141,7 +144,7 @@ describe("a path written from the folder above the project, the project folder's
     const dir = published('api', handKept(['src/a.ts']), SOURCES);
     listFiles(dir, ['demo/src/a.ts (PR 12)', '`demo/docs/guide/x.md` — rewritten']);
     commitAll(dir, 'cp: list from the folder above');
-    const added = push(dir);
+    const added = await judgedPush(dir);
     expect(added.status, added.out).toBe(0);
     for (const engine of ENGINES) expect(await fileFindings(dir, engine, ['--fail-on-warnings']), engine).toEqual([]);
     write(dir, 'src/a.ts', 'export const a = 2;\n');
@@ -150,7 +153,7 @@ describe("a path written from the folder above the project, the project folder's
       const found = (await fileFindings(dir, engine)).map((f) => f.message);
       expect(found, engine).toEqual([expect.stringMatching(new RegExp(`^src/a\\.ts changed after the checkpoint was written \\(${tuned.slice(0, 7)} "tune a"`))]);
     }
-    const refused = push(dir);
+    const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).toMatch(/src\/a\.ts changed after the checkpoint was written[^\n]*\[blocks push\]/);
     expect(refused.out).not.toMatch(/missing/);
@@ -160,14 +163,14 @@ describe("a path written from the folder above the project, the project folder's
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, 'demo/src/a.ts': 'export const demo = 1;\n', 'demo/src/b.ts': 'export const b = 1;\n' });
     listFiles(dir, ['demo/src/a.ts']);
     commitAll(dir, 'cp: list the demo app');
-    const added = push(dir);
+    const added = await judgedPush(dir);
     expect(added.status, added.out).toBe(0);
     git(dir, ['rm', '-q', 'demo/src/a.ts']);
     const gone = commitAll(dir, 'drop the demo app');
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"`]);
     }
-    const refused = push(dir);
+    const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app" \[blocks push\]/);
   });
@@ -281,17 +284,17 @@ describe('a Windows-style entry whose file was deleted (r11 #9)', () => {
         expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"$/),
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
     expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
   });
 
-  it('a Windows-style entry whose file exists does not block a push carrying its checkpoint', () => {
+  it('a Windows-style entry whose file exists does not block a push carrying its checkpoint', async () => {
     const dir = published('api', handKept(['src/a.ts']), SOURCES);
     listFiles(dir, ['.\\src\\a.ts', 'src\\b.ts (PR 3)']);
     commitAll(dir, 'cp: windows paths');
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).toBe(0);
   });
 });
@@ -314,7 +317,7 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
         'src/d.ts is missing, as its entry says (renamed to src/d2.ts); not checked',
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -348,7 +351,7 @@ describe('entries as a session writes them, red team 12-06', () => {
         'info src/a.ts is missing, as its entry says (renamed to src/a2.ts); not checked',
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).toMatch(/src\/new\.ts is missing/);
     expect(r.status, r.out).not.toBe(0);
   });
@@ -365,7 +368,7 @@ describe('entries as a session writes them, red team 12-06', () => {
         expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/c\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"$/),
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).toMatch(/src\/c\.ts is missing/);
     expect(r.status, r.out).not.toBe(0);
   });
@@ -384,7 +387,7 @@ describe('files the checkpoint says are not made yet', () => {
         'info docs/adr/0001.md is not made yet, as its entry says (not yet created); not checked',
       ]);
     }
-    expect(push(dir).status).toBe(0);
+    expect((await judgedPush(dir)).status).toBe(0);
     // Written, then deleted (and a file under review deleted): the note no longer excuses it.
     write(dir, 'docs/api.md', '# api\n');
     commitAll(dir, 'Write the API doc', '2026-03-21T09:00:00Z');
@@ -397,7 +400,7 @@ describe('files the checkpoint says are not made yet', () => {
         expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"$/),
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).toMatch(/blocks push/);
     expect(r.status).not.toBe(0);
   });
@@ -420,7 +423,7 @@ describe('ignored build outputs not built here (a fresh clone, CI)', () => {
     listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'build/', 'logs/run.log'], { updated_at: '2026-03-20T09:00:00Z' });
     commitAll(dir, 'cp: drop the gone doc', '2026-03-20T09:02:00Z');
     for (const engine of ENGINES) expect((await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings'])).stdout, engine).not.toMatch(/^\s+warning .*generated_files/m);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
   });
@@ -438,7 +441,7 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
         ['info', '"~~src/old.ts~~ (replaced by src/a.ts)" is struck out (crossed off the list); read as a note, not checked'],
       ]);
     }
-    expect(push(dir).status).toBe(0);
+    expect((await judgedPush(dir)).status).toBe(0);
     write(dir, 'src/a.ts', 'export const a = 2;\n');
     git(dir, ['rm', '-q', 'src/b.ts']);
     const sha = commitAll(dir, 'Rework a, drop b').slice(0, 7);
@@ -448,7 +451,7 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
         ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"`],
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
   });
@@ -466,7 +469,7 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
         ['info', `docs/guide/page.md (matched by docs/**/*.md) was added after the checkpoint was written (${moved} "Tune c, move the page into the guide", <date>); new to it, not drift`],
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
     // An edit to a file the checkpoint knew is still drift.
@@ -492,7 +495,7 @@ describe('a glob whose last match is deleted', () => {
         expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)$/),
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\) \[blocks push\]/);
   });
@@ -506,19 +509,19 @@ describe('a glob whose last match is deleted', () => {
       `src/gen/one.ts is missing: renamed to src/generated/one.ts in ${sha}; update the checkpoint`,
     ];
     for (const engine of ENGINES) expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(said);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out.split('\n').filter((l) => /\[blocks push\]$/.test(l)).map((l) => l.replace(/^\s+warning context_primer\.generated_files\[\d\]: /, '').replace(/ \[blocks push\]$/, ''))).toEqual(said);
   });
 
-  it('a push that did not delete it is not refused for it', () => {
+  it('a push that did not delete it is not refused for it', async () => {
     const dir = published('api', handKept(['src/gen/*.ts (generated)', 'src/a.ts']), GEN);
     git(dir, ['rm', '-q', 'src/gen/one.ts']);
     commitAll(dir, 'drop the generated client');
     expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
     write(dir, 'README.md', '# demo\n');
     commitAll(dir, 'readme');
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)\n/);
   });
