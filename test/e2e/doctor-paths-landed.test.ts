@@ -1,10 +1,12 @@
 // Paths and landed work doctor misread (red team round 14), each as a user meets it: a hand-kept
-// checkpoint committed and published months ago, ordinary commits since, and a real `git push`
-// to a local bare remote through the hook `checkpoint init` installs.
+// checkpoint committed and published months ago, ordinary commits since, and the push to a local
+// bare remote: a real `git push` through the hook `checkpoint init` installs in two cases (one
+// refused; one let through, then refused), and in the rest what that hook runs, doctor on the
+// pushed range, in-process (judgedPush).
 import { describe, expect, it } from 'vitest';
 import { generatedFileFindings, runCli, type DoctorFinding } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, write, initialized } from '../helpers/repo.js';
-import { published } from '../helpers/published.js';
+import { commitAll, git, gitTry, makeRepo, write, initialized } from '../helpers/repo.js';
+import { judgedPush, published } from '../helpers/published.js';
 
 
 /** Written by hand, the way agents leave them: a fractional-second date, notes in paths, a row status off the enum. */
@@ -84,7 +86,7 @@ describe('an absolute path with a space in its folders (red team 12-06)', () => 
     const dir = published('spaced', handKept('spaced', { context_primer: { key_decisions: [], generated_files: ['src/x.ts'] } }), files);
     write(dir, '.checkpoints/spaced.checkpoint.json', `${JSON.stringify(handKept('spaced', { project_dir: projectDir(dir), context_primer: { key_decisions: [], generated_files: [entry(dir), ...prose] } }), null, 2)}\n`);
     commitAll(dir, 'cp: list the notes');
-    const added = push(dir);
+    const added = await judgedPush(dir);
     expect(added.status, added.out).toBe(0);
     const notes = (found: Found[]) => found.filter((f) => f.level === 'info').map((f) => f.path);
     for (const engine of ['native', 'isomorphic']) {
@@ -101,7 +103,7 @@ describe('an absolute path with a space in its folders (red team 12-06)', () => 
       ]);
       expect(notes(found), engine).toEqual(['context_primer.generated_files[1]', 'context_primer.generated_files[2]']);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/docs\/my dir\/notes\.md is missing: deleted in [0-9a-f]{7} "Drop the notes"[^\n]*\[blocks push\]/);
   });
@@ -121,7 +123,7 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
     git(dir, ['rm', '-q', 'src/b.ts']);
     const sha = commitAll(dir, 'Drop the b module').slice(0, 7);
     expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"`]]);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
   });
@@ -182,7 +184,7 @@ describe('landed PRs written as people write them (r14 W5)', () => {
         ['next_actions[2]', '"Review PR 46" names #46'],
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     for (const n of [45, 46, 47]) expect(r.out).toMatch(new RegExp(`names #${n}, which landed[^\\n]*\\[blocks push\\]`));
     expect(r.out).not.toMatch(/names #[13]\b/);
@@ -212,7 +214,7 @@ describe('a PR URL of another repository (round 11)', () => {
     expect(await skipped(dir, ['resume', 'api'])).toEqual([own, actions[1]]);
     expect(await skipped(dir, ['status'])).toEqual([own, actions[1]]);
     expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next.text).toBe(foreign);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/names #46, which landed/);
     expect(r.out).not.toMatch(/names #45/);
@@ -254,7 +256,7 @@ describe('a complete skill whose generated file is renamed (r14 U2)', () => {
         ['context_primer.generated_files[1]', 'advice', 'lib/client.ts (matched by lib/*.ts) was renamed to src/client.ts'],
       ]);
     }
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.out).not.toMatch(/blocks push/);
     expect(r.status, r.out).toBe(0);
     expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
@@ -262,7 +264,7 @@ describe('a complete skill whose generated file is renamed (r14 U2)', () => {
     const open = published('old', { ...complete, status: 'in_progress', next_actions: ['Regenerate the client'] }, files);
     git(open, ['mv', 'src/gen.ts', 'src/generated.ts']);
     commitAll(open, 'Rename the generated module');
-    const refused = push(open);
+    const refused = await judgedPush(open);
     expect(refused.status, refused.out).not.toBe(0);
     expect(refused.out).toMatch(/src\/gen\.ts is missing: renamed to src\/generated\.ts[^\n]*\[blocks push\]/);
   });
@@ -300,7 +302,7 @@ describe('a file two generated_files entries name', () => {
       ['context_primer.generated_files[0]', 'src/orders.ts changed after the checkpoint was written'],
       ['context_primer.generated_files[1]', 'src/other.ts (matched by src/*.ts) changed after the checkpoint was written'],
     ]);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out.match(/src\/orders\.ts changed after the checkpoint/g)).toHaveLength(1);
     expect(r.out).toContain(sha);
@@ -319,7 +321,7 @@ describe('GitHub\'s owner/repo#N reference to this repository', () => {
       const landed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.path.startsWith('next_actions'));
       expect(landed.map((f) => `${f.level} ${f.path}`), engine).toEqual(['warning next_actions[0]']);
     }
-    const next = cli(dir, ['next']);
+    const next = await runCli(dir, ['next']);
     expect(next.stdout).toMatch(/→ Port other-org\/shop#32/);
   });
 });
