@@ -2,12 +2,15 @@
 // commit made after the save that edits a file the glob matched then blocks, as a literal entry's
 // edit does; a file the glob gained after the save is new to it and never does (red team: the
 // edit warned in plain doctor, and the push went through). Each case as a user meets it: a
-// hand-kept checkpoint committed and published in March, a real `git push` to a local bare remote
-// through the hook `checkpoint init` installs, and the judgement of both engines.
+// hand-kept checkpoint committed and published in March, the push to a local bare remote, and the
+// judgement of both engines. The push is a real `git push` through the hook `checkpoint init`
+// installs in a few cases (a refusal, a side branch refused, a push with the save not committed);
+// in the rest its verdict is what that hook runs, doctor on the pushed range, asked in-process
+// (judgedPush, which then pushes past the hook when it passes).
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
-import { handKept, published } from '../helpers/published.js';
+import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
+import { handKept, judgedPush, published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const ENGINES = ['native', 'isomorphic'];
@@ -42,26 +45,34 @@ const none = { native: [], isomorphic: [] };
 
 /**
  * That the embedded engine blocks nothing in `range`, which the push that follows sends: the
- * native engine's verdict on it is the hook's own doctor run (git is on PATH), whose exit 0 and
- * lack of a blocking line goesThrough() asserts; asking it in-process as well was the same
- * question twice (a doctor run is some ten git processes).
+ * native engine's verdict on it is the push's own doctor run (the hook's, or judgedPush's as the
+ * hook runs it; git is on PATH), whose exit 0 and lack of a blocking line goesThrough() and
+ * judgedThrough() assert; asking it in-process as well was the same question twice (a doctor run
+ * is some ten git processes).
  */
 async function embeddedBlocksNothing(dir: string, range: string): Promise<void> {
   expect(await blocking(dir, range, ['isomorphic'])).toEqual({ isomorphic: [] });
 }
 
-/** The push goes through, without a line marked as blocking. */
+/** The push goes through, without a line marked as blocking: a real push through the hook. */
 function goesThrough(dir: string, ...refs: string[]): void {
   const r = push(dir, ...refs);
   expect(r.out).not.toMatch(/blocks push/);
   expect(r.status, r.out).toBe(0);
 }
 
-/** The control: in the same project, a pushed edit of a file the glob knew is still refused. */
-function refusesKnownEdit(dir: string): void {
+/** As goesThrough(), the verdict asked in-process as the hook asks it (judgedPush). */
+async function judgedThrough(dir: string, ...refs: string[]): Promise<void> {
+  const r = await judgedPush(dir, ...refs);
+  expect(r.out).not.toMatch(/blocks push/);
+  expect(r.status, r.out).toBe(0);
+}
+
+/** The control: in the same project, a pushed edit of a file the glob knew is still refused (judged in-process). */
+async function refusesKnownEdit(dir: string): Promise<void> {
   write(dir, 'src/gen/client.ts', `export const client = ${Date.now()};\n`);
   const tip = commitAll(dir, 'Hand-patch the generated client');
-  const r = push(dir);
+  const r = await judgedPush(dir);
   expect(r.status, r.out).not.toBe(0);
   expect(r.out).toMatch(/src\/gen\/client\.ts \(matched by src\/gen\/\*\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "Hand-patch the generated client"[^\n]*\[blocks push\]/);
   expect(onRemote(dir, tip)).toBe(false);
@@ -108,7 +119,7 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
     for (const engine of ENGINES) {
       expect(found[engine], engine).toEqual([`src/gen/types.ts changed after the checkpoint was written (${sha} "Widen T"); re-read it (as pushed in ${sha})`]);
     }
-    const r = push(dir, 'patch');
+    const r = await judgedPush(dir, 'patch');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out.split('\n').filter((l) => /\[blocks push\]$/.test(l))).toEqual([`  warning context_primer.generated_files[0]: src/gen/types.ts changed after the checkpoint was written (${sha} "Widen T"); re-read it (as pushed in ${sha}) [blocks push]`]);
     expect(onRemote(dir, tip)).toBe(false);
@@ -120,7 +131,7 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
     write(dir, 'src/b.ts', 'export const b = 2;\n');
     const tip = commitAll(dir, 'Tune b');
     for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(/^src\/b\.ts \(matched by src\/\{a,b\}\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "Tune b"/)]);
-    expect(push(dir).status).not.toBe(0);
+    expect((await judgedPush(dir)).status).not.toBe(0);
   });
 });
 
@@ -134,7 +145,7 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     const found = await blocking(dir, `${base}..${tip}`);
     // A pushed HEAD's finding is said in the work tree's words.
     for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was deleted after the checkpoint was written \\(${sha} "Drop the generated types", [^)]*\\); update the checkpoint$`))]);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/types\.ts \(matched by src\/gen\/\*\.ts\) was deleted after the checkpoint was written \([0-9a-f]{7} "Drop the generated types"[^\n]*\[blocks push\]/);
     expect(onRemote(dir, tip)).toBe(false);
@@ -144,7 +155,7 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     tip = commitAll(dir, 'Types are hand-written now');
     sha = tip.slice(0, 7);
     for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was renamed to src/types\\.ts after the checkpoint was written \\(${sha} "Types are hand-written now"`))]);
-    expect(push(dir).status).not.toBe(0);
+    expect((await judgedPush(dir)).status).not.toBe(0);
     // The same deletion on a side branch pushed while main is checked out: judged as pushed.
     git(dir, ['reset', '-q', '--hard', base]);
     git(dir, ['checkout', '-q', '-b', 'drop']);
@@ -153,18 +164,18 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     sha = tip.slice(0, 7);
     git(dir, ['checkout', '-q', 'main']);
     for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([`src/gen/types.ts is missing in ${sha} "Drop the generated types"; update the checkpoint (as pushed in ${sha})`]);
-    expect(push(dir, 'drop').status).not.toBe(0);
+    expect((await judgedPush(dir, 'drop')).status).not.toBe(0);
     expect(onRemote(dir, tip)).toBe(false);
     // A file the glob gained after the save, removed again: never one it knew.
     git(dir, ['reset', '-q', '--hard', base]);
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     commitAll(dir, 'make gen: errors');
-    goesThrough(dir);
+    await judgedThrough(dir);
     base = headSha(dir);
     git(dir, ['rm', '-q', 'src/gen/errors.ts']);
     tip = commitAll(dir, 'make gen: errors folded into the client');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
   });
 });
 
@@ -175,20 +186,20 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/server.ts', 'export const server = 2;\n');
     let tip = commitAll(dir, 'Server: second route');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
     base = tip;
     saveCheckpoint(dir, (d) => { d.updated_at = '2026-12-01T10:00:00Z'; d.step = 'server routes'; });
     tip = commitAll(dir, 'checkpoint: api');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
     // Regenerated and recorded in one commit: the session's own, not drift.
     base = tip;
     write(dir, 'src/gen/client.ts', 'export const client = 3;\n');
     saveCheckpoint(dir, (d) => { d.updated_at = new Date().toISOString(); d.step = 'regenerated the client'; });
     tip = commitAll(dir, 'make gen; checkpoint: api');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
-    refusesKnownEdit(dir);
+    await judgedThrough(dir);
+    await refusesKnownEdit(dir);
   });
 
   it('adding a new file under the glob', async () => {
@@ -197,8 +208,8 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     const tip = commitAll(dir, 'make gen: errors');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
-    refusesKnownEdit(dir);
+    await judgedThrough(dir);
+    await refusesKnownEdit(dir);
   });
 
   it('a file the glob gained after the save, then edited: in the same push, after an earlier push, renamed in, on a side branch', async () => {
@@ -210,22 +221,22 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error {}\n');
     let tip = commitAll(dir, 'errors extend Error');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
     // Added by a commit the remote already has (HEAD's history since the save), edited now.
     base = tip;
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error { code = 0; }\n');
     tip = commitAll(dir, 'errors carry a code');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
     // Renamed in from outside the glob, then edited.
     base = tip;
     git(dir, ['mv', 'src/a.ts', 'src/gen/a.ts']);
     commitAll(dir, 'move a under gen');
-    expect(push(dir).status).toBe(0);
+    expect((await judgedPush(dir)).status).toBe(0);
     write(dir, 'src/gen/a.ts', 'export const a = 2;\n');
     tip = commitAll(dir, 'tune a');
     expect(await blocking(dir, `${base}..${tip}`)).toEqual(none);
-    goesThrough(dir);
+    await judgedThrough(dir);
     // On a side branch, pushed while main is checked out: what HEAD's walk cannot show.
     git(dir, ['checkout', '-q', '-b', 'errors']);
     write(dir, 'src/gen/more.ts', 'export const more = 1;\n');
@@ -235,7 +246,7 @@ describe('pushes that edit no file the glob knew go through', () => {
     tip = commitAll(dir, 'tune more');
     git(dir, ['checkout', '-q', 'main']);
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir, 'errors');
+    await judgedThrough(dir, 'errors');
     // The file the checkpoint knew is still drift, on that branch too.
     git(dir, ['checkout', '-q', 'errors']);
     write(dir, 'src/gen/client.ts', 'export const client = 4;\n');
@@ -256,7 +267,7 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error {}\n');
     const tip = commitAll(dir, 'errors extend Error', '2026-11-03T09:00:00Z');
     // The agent saves its state and pushes before committing it: the tip holds the March save.
-    const u = cli(dir, ['update', 'api', '--step=errors done']);
+    const u = await runCli(dir, ['update', 'api', '--step=errors done']);
     expect(u.code, u.stderr).toBe(0);
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
     goesThrough(dir);
@@ -266,13 +277,16 @@ describe('pushes that edit no file the glob knew go through', () => {
     const dir = published('api', handKept(GLOB, { status: 'complete', next_actions: [], progress_table: [{ id: 'p1', label: 'Generate the client', status: 'complete' }] }), FILES);
     const base = headSha(dir);
     write(dir, 'src/gen/client.ts', 'export const client = 5;\n');
-    const tip = commitAll(dir, 'Hand-patch the generated client');
+    // Dated before the reopening below, as it was made. Undated (now, past the reopening's date) it
+    // may share a second with the control's edit, and doctor then names this commit, not that one,
+    // for the work tree (a known bug, reported 2026-12-06): not what this test is about.
+    const tip = commitAll(dir, 'Hand-patch the generated client', '2026-11-30T09:00:00Z');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
-    goesThrough(dir);
+    await judgedThrough(dir);
     // Reopened (a push of only the checkpoint), its files are drift again.
     saveCheckpoint(dir, (d) => { d.status = 'in_progress'; d.updated_at = '2026-12-01T10:00:00Z'; d.next_actions = ['Regenerate the client']; });
     commitAll(dir, 'checkpoint: api reopened', '2026-12-01T10:00:04Z');
-    goesThrough(dir);
-    refusesKnownEdit(dir);
+    await judgedThrough(dir);
+    await refusesKnownEdit(dir);
   });
 });
