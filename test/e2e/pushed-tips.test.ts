@@ -1,17 +1,21 @@
 // The pre-push hook judges the commits a push sends, as they are in each pushed tip: never the
-// checked-out work tree. Real `git push` to a local bare remote through the installed hook; the
-// doctor runs that check each engine's findings go through main() in-process.
+// checked-out work tree. Real `git push` to a local bare remote through the installed hook for
+// each kind of ref git hands it (a branch, a new branch, an annotated tag) and the refusals these
+// tests are about; other pushes (a tag of a tag, pushes let through after a first one) are judged
+// in-process as the hook judges them (judgedPush). The doctor runs that check each engine's
+// findings go through main() in-process.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { builtOnce } from '../helpers/built-once.js';
 import { join } from 'node:path';
 import { runCli } from '../helpers/in-process.js';
-import { cli, commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
+import { commitAll, git, gitTry, makeRepo, read, tempDir, write, headSha, initialized } from '../helpers/repo.js';
+import { judgedPush } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 
 /** init, a checkpoint queuing PLAT-9 docs and listing a generated file, committed and published. */
-function publish(): { dir: string } {
+async function publish(): Promise<{ dir: string }> {
   const dir = makeRepo();
   const remote = tempDir('cp-remote-');
   git(remote, ['init', '-q', '--bare']);
@@ -20,7 +24,7 @@ function publish(): { dir: string } {
   git(dir, ['remote', 'add', 'origin', remote]);
   initialized(dir);
   write(dir, 'src/gen/client.ts', 'export {};\n');
-  const u = cli(dir, ['update', 'api', '--phase=build', '--step=docs', '--next_actions+=Write docs for PLAT-9', '--context_primer.generated_files+=`src/gen/client.ts` (PR 12)']);
+  const u = await runCli(dir, ['update', 'api', '--phase=build', '--step=docs', '--next_actions+=Write docs for PLAT-9', '--context_primer.generated_files+=`src/gen/client.ts` (PR 12)']);
   expect(u.code, u.stderr).toBe(0);
   commitAll(dir, 'Start the api skill');
   const r = gitTry(dir, ['push', 'origin', 'main']);
@@ -28,8 +32,12 @@ function publish(): { dir: string } {
   return { dir };
 }
 
-/** The published project, built once per file: a copy of it and of its remote for each test (builtOnce). */
-const published = (): string => builtOnce('published', publish).dir;
+/** The published project, built once per file before its tests: a copy of it and of its remote for each test (builtOnce). */
+beforeAll(async () => {
+  const made = await publish();
+  builtOnce('published', () => made);
+});
+const published = (): string => builtOnce<{ dir: string }>('published', () => { throw new Error('the published project is built in beforeAll'); }).dir;
 
 function edit(dir: string, change: (doc: Record<string, unknown>) => void): void {
   const doc = JSON.parse(read(dir, FILE)) as Record<string, unknown>;
@@ -85,9 +93,9 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/Write docs for PLAT-9" names PLAT-9, which landed[\s\S]*\[blocks push\]/);
     const range = `${base}..${headSha(dir)}`;
     for (const found of [hookBlocks(r.out), await blocking(dir, 'isomorphic', range)]) expect(found).toEqual([expect.stringContaining('PLAT-9')]);
-    // Committing the reconcile makes the pushed tip true: the push goes through.
+    // Committing the reconcile makes the pushed tip true: the push goes through (judged in-process as the hook judges it).
     commitAll(dir, 'api: docs done');
-    const ok = push(dir, 'main');
+    const ok = await judgedPush(dir, 'main');
     expect(ok.status, ok.out).toBe(0);
   });
 
@@ -103,8 +111,8 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(side.status, side.out).not.toBe(0);
     expect(side.out).toMatch(/PLAT-9[\s\S]*\[blocks push\]/);
     expect(remoteHas(dir, 'side')).toBe(false);
-    // main itself lands nothing it queues: it pushes.
-    const main = push(dir, 'main');
+    // main itself lands nothing it queues: it pushes (judged in-process as the hook judges it).
+    const main = await judgedPush(dir, 'main');
     expect(main.status, main.out).toBe(0);
   });
 
@@ -131,7 +139,8 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     // A tag of that tag, as some release tooling makes.
     git(dir, ['tag', '-a', '-m', 'signed off', 'v2-approved', 'v2']);
     for (const tag of ['v2', 'v2-approved']) {
-      const r = push(dir, tag);
+      // The tag of a tag is judged in-process as the hook judges it (the hook passes either object alike).
+      const r = tag === 'v2' ? push(dir, tag) : await judgedPush(dir, tag);
       expect(r.status, r.out).not.toBe(0);
       expect(r.out).toMatch(/src\/gen\/client\.ts is missing in [0-9a-f]{7} "Drop the generated client"[\s\S]*\[blocks push\]/);
       const object = git(dir, ['rev-parse', tag]).trim();
@@ -225,7 +234,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     commitAll(dir, 'Fix a typo');
     const range = `${tip}..${headSha(dir)}`;
     expect(await blocking(dir, 'isomorphic', range)).toEqual([]);
-    const later = push(dir, 'main');
+    const later = await judgedPush(dir, 'main');
     expect(later.status, later.out).toBe(0);
     expect(hookBlocks(later.out)).toEqual([]);
     expect(later.out).toMatch(/Foo\.checkpoint\.json: .*is not a valid skill name/);
@@ -235,9 +244,9 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');
     commitAll(dir, 'Fix a typo');
-    // Uncommitted breakage in the work tree: shown, not judged.
+    // Uncommitted breakage in the work tree: shown, not judged (the hook's doctor run, in-process).
     edit(dir, (d) => { d.status = 'ready-to-deploy'; });
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/ready-to-deploy/);
   });
@@ -249,7 +258,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const base = git(dir, ['rev-parse', 'origin/main']).trim();
     const tip = headSha(dir);
     expect(await blocking(dir, 'isomorphic', `${base}..${tip}`)).toEqual([]);
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(hookBlocks(r.out)).toEqual([]);
     expect(r.out).not.toMatch(/src\/gen\/? is not committed/);
@@ -286,7 +295,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(moved.join('\n')).not.toMatch(/not tracked/);
     git(join(dir, 'vendor/lib'), ['checkout', '-q', 'HEAD~1']);
     expect(await blocking(dir, 'isomorphic', `${base}..${tip}`)).toEqual([]);
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(hookBlocks(r.out)).toEqual([]);
   });
@@ -305,14 +314,14 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(refused.out).toMatch(/note: this clone has no remote-tracking refs, so a new branch counts every commit it holds as pushed; .*git fetch <name>/);
     // Once fetched, the same push sends one unrelated commit: through, and no note.
     git(dir, ['fetch', '-q', 'origin']);
-    const through = push(dir, 'docs');
+    const through = await judgedPush(dir, 'docs');
     expect(through.status, through.out).toBe(0);
     expect(through.out).not.toMatch(/no remote-tracking refs/);
     // A clone with tracking refs whose new branch carries the drift itself: refused without the note.
     git(dir, ['checkout', '-q', '-b', 'drift']);
     edit(dir, (d) => { d.status = 'shipped?'; });
     commitAll(dir, 'api: another status');
-    const own = push(dir, 'drift');
+    const own = await judgedPush(dir, 'drift');
     expect(own.status, own.out).not.toBe(0);
     expect(own.out).not.toMatch(/no remote-tracking refs/);
   });
