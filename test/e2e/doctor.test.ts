@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, cli, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
+import { cleanup, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { builtOnce } from '../helpers/built-once.js';
 import { History } from '../helpers/history.js';
@@ -515,7 +515,7 @@ describe('pre-push hook', () => {
     const dir = makeRepo();
     dirs.push(dir);
     initialized(dir);
-    expect(cli(dir, ['update', 'api', '--phase=build', '--step=auth', '--status=in_progress', '--progress_summary=x', '--next_actions+=Write the docs']).code).toBe(0);
+    expect((await runCli(dir, ['update', 'api', '--phase=build', '--step=auth', '--status=in_progress', '--progress_summary=x', '--next_actions+=Write the docs'])).code).toBe(0);
     commitAll(dir, 'checkpoint: api');
     const remote = withRemote(dir);
     write(dir, '.checkpoints/config.json', '{"walk_days": -1}\n');
