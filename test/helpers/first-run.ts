@@ -2,7 +2,9 @@
 // (.git/checkpoint, carried over new commits) compare a warm run with. Run in-process (runCli),
 // each command in a copy of the repository of its own: no cache on disk (the copy's
 // .git/checkpoint removed) and none in memory (the process-wide memos are keyed by the
-// repository's path, and no run has seen the copy's). The warm runs under test stay processes.
+// repository's path, and no run has seen the copy's). The warm runs under test are the build's
+// (the binary, or its bundle's entry in this process: runBuilt), which keeps on disk what a run
+// from the sources does not (verdicts, landed work).
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './in-process.js';
