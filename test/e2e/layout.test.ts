@@ -1,11 +1,13 @@
 // A hand-kept checkpoint (tabs, CRLF, inline arrays, one-line objects, `"k":v`, a blank line,
 // 8.0 and 1E3, a status outside the enum, notes in path lists) through update, done, pause
-// --auto and rotate with the built binary: each `git diff` shows only the lines the command
-// changed, in the file's own layout. Real git.
+// --auto and rotate: each `git diff` shows only the lines the command changed, in the file's own
+// layout. Real git; the merges through the installed driver, which git runs; the commands through
+// the CLI's entry in this process (test/helpers/in-process.ts), which saves a node start-up each.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
+import { assertBuilt, cleanup, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -60,35 +62,35 @@ function diffLines(dir: string): { removed: string[]; added: string[] } {
   };
 }
 
-const run = (dir: string, args: string[]): void => {
-  const r = cli(dir, args);
+async function run(dir: string, args: string[]): Promise<void> {
+  const r = await runCli(dir, args);
   expect(r.code, r.stderr).toBe(0);
-};
+}
 
 const STAMP = /^\t"updated_at": "\d{4}-\d\d-\d\dT[\d:.]+Z",\r$/;
 
 describe('a hand-formatted checkpoint keeps its layout through writes', () => {
-  it('update changes only the updated lines', () => {
+  it('update changes only the updated lines', async () => {
     const dir = project();
-    run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts']);
+    await run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['\t"updated_at": "2026-03-03T17:45:00Z",\r', '\t"step": "orders endpoint",\r', '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md"],\r']);
     expect(added[0]).toMatch(STAMP);
     expect(added.slice(1)).toEqual(['\t"step": "orders endpoint: pagination",\r', '\t"generated_files": ["src/x.ts (PR 12)", "src/orders/**/*.ts", "docs/api.md", "src/pagination.ts"],\r']);
   });
 
-  it('done moves the action into recently_done, at the file\'s indent, touching nothing else', () => {
+  it('done moves the action into recently_done, at the file\'s indent, touching nothing else', async () => {
     const dir = project();
-    run(dir, ['done', 'api']);
+    await run(dir, ['done', 'api']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['\t"updated_at": "2026-03-03T17:45:00Z",\r', '\t\t{"text": "Ship PR #12", "done_when": "merged, score 8.0+"},\r', '\t"recently_done": [],\r']);
     expect(added[0]).toMatch(STAMP);
     expect(added.slice(1).join('\n')).toMatch(/^\t"recently_done": \[\r\n\t\t\{\r\n\t\t\t"at": "[^"]+",\r\n\t\t\t"action": "Ship PR #12",\r\n\t\t\t"done_when": "merged, score 8.0\+"\r\n\t\t\}\r\n\t\],\r$/);
   });
 
-  it('pause --auto only adds the capsule', () => {
+  it('pause --auto only adds the capsule', async () => {
     const dir = project();
-    run(dir, ['pause', 'api', '--auto']);
+    await run(dir, ['pause', 'api', '--auto']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['\t\t]}\r']);
     expect(added[0]).toBe('\t\t]},\r');
@@ -96,9 +98,9 @@ describe('a hand-formatted checkpoint keeps its layout through writes', () => {
     expect(added.every((l) => l.endsWith('\r') && /^\t/.test(l))).toBe(true);
   });
 
-  it('rotate removes only the moved entries and adds only the pointer, keeping the texts it moved', () => {
+  it('rotate removes only the moved entries and adds only the pointer, keeping the texts it moved', async () => {
     const dir = project();
-    run(dir, ['rotate', 'api', '--keep', '1']);
+    await run(dir, ['rotate', 'api', '--keep', '1']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['\t\t\t{"at": "2026-01-05T10:00:00Z", "ms": 812.0, "note": "src/x.ts (PR 12)"},\r', '\t\t\t{"at": "2026-01-06T10:00:00Z", "ms": 9.50},\r']);
     expect(added.join('\n')).toMatch(/^\t\t\],\r\n\t\t"rotated_to": \[\r\n\t\t\t"\.checkpoints\/history\/api\.\d{4}-\d\d-\d\d\.json"\r$/);
@@ -108,13 +110,13 @@ describe('a hand-formatted checkpoint keeps its layout through writes', () => {
 });
 
 describe('a checkpoint with lone-CR line ends (classic Mac OS) keeps its layout as its CRLF twin does (red team s13 #8)', () => {
-  it('update and done write it as they write the CRLF file, line ends apart: inline arrays and objects stay inline', () => {
+  it('update and done write it as they write the CRLF file, line ends apart: inline arrays and objects stay inline', async () => {
     const twin = project();
     const mac = project();
     write(mac, FILE, HAND.replace(/\r\n/g, '\r'));
     for (const dir of [twin, mac]) {
-      run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts', '--skill_state.tags+=c', '--skill_state.owner=ren']);
-      run(dir, ['done', 'api']);
+      await run(dir, ['update', 'api', '--step=orders endpoint: pagination', '--generated_files+=src/pagination.ts', '--skill_state.tags+=c', '--skill_state.owner=ren']);
+      await run(dir, ['done', 'api']);
     }
     // The stamps (updated_at, the done record's at) are the clock's: the same instant written in both.
     const written = new Set(HAND.match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g));
@@ -155,11 +157,11 @@ describe('a new record follows its siblings in a list of one-line records', () =
     return dir;
   }
 
-  it('done writes the new record on one line and leaves the old records byte for byte (a log kept newest-first: in front)', () => {
+  it('done writes the new record on one line and leaves the old records byte for byte (a log kept newest-first: in front)', async () => {
     const dir = listProject();
     write(dir, FILE, LIST.replace('2026-02-02T09:00:00Z', '2026-02-04T09:00:00Z'));
     commitAll(dir, 'newest-first');
-    run(dir, ['done', 'api']);
+    await run(dir, ['done', 'api']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},']);
     expect(added).toHaveLength(2);
@@ -167,40 +169,40 @@ describe('a new record follows its siblings in a list of one-line records', () =
     expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-04T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}\n  ]');
   });
 
-  it('done appends to a log kept oldest-first, in the style of the record next to it, the others byte for byte', () => {
+  it('done appends to a log kept oldest-first, in the style of the record next to it, the others byte for byte', async () => {
     const dir = listProject();
-    run(dir, ['done', 'api']);
+    await run(dir, ['done', 'api']);
     const { removed, added } = diffLines(dir);
     expect(removed.slice(1)).toEqual(['    {"text": "Ship PR #12", "done_when": "merged, score 8.0+"},', '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}']);
     expect(added.slice(1)).toEqual(['    {"at":"2026-02-03T09:00:00Z","action":"reviewed"},', expect.stringMatching(/^    \{"at":"[^"]+","action":"Ship PR #12","done_when":"merged, score 8\.0\+"\}$/)]);
     expect(read(dir, FILE)).toContain('\n\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n');
   });
 
-  it('update --recently_done+:json= appends one line in the style of the record next to it', () => {
+  it('update --recently_done+:json= appends one line in the style of the record next to it', async () => {
     const dir = listProject();
-    run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
+    await run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",', '    {"at":"2026-02-03T09:00:00Z","action":"reviewed"}']);
     expect(added.slice(1)).toEqual(['    {"at":"2026-02-03T09:00:00Z","action":"reviewed"},', '    {"at":"2026-03-04T10:00:00Z","action":"tagged v2","files":["a.ts","b.ts"]}']);
   });
 
-  it('update --recently_done+= on a log kept newest-first writes the new entry in front, where done would, the others byte for byte (red team D10)', () => {
+  it('update --recently_done+= on a log kept newest-first writes the new entry in front, where done would, the others byte for byte (red team D10)', async () => {
     const dir = listProject();
     write(dir, FILE, LIST.replace('2026-02-02T09:00:00Z', '2026-02-04T09:00:00Z'));
     commitAll(dir, 'newest-first');
-    run(dir, ['update', 'api', '--recently_done+=tagged v2']);
+    await run(dir, ['update', 'api', '--recently_done+=tagged v2']);
     const { removed, added } = diffLines(dir);
     expect(removed).toEqual(['  "created_at": "2026-02-01T09:00:00Z", "updated_at": "2026-03-03T17:45:00Z",']);
     expect(added.slice(1)).toEqual(['\t"tagged v2",']);
     expect(read(dir, FILE)).toContain('"recently_done": [\n\t"tagged v2",\n\t{"at": "2026-02-04T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},\n');
   });
 
-  it('a recently_done built with += loses its oldest entries to history/ when done cuts it to ten, never the newest (red team D10)', () => {
+  it('a recently_done built with += loses its oldest entries to history/ when done cuts it to ten, never the newest (red team D10)', async () => {
     const dir = listProject();
     write(dir, FILE, LIST.replace(/"recently_done": \[[^\]]*\]/, '"recently_done": []'));
     commitAll(dir, 'empty log');
-    run(dir, ['update', 'api', ...Array.from({ length: 10 }, (_, i) => `--recently_done+=step ${i + 1}`)]);
-    run(dir, ['done', 'api']);
+    await run(dir, ['update', 'api', ...Array.from({ length: 10 }, (_, i) => `--recently_done+=step ${i + 1}`)]);
+    await run(dir, ['done', 'api']);
     const doc = JSON.parse(read(dir, FILE));
     expect(doc.recently_done.map((e: string | { action: string }) => (typeof e === 'string' ? e : e.action))).toEqual(['Ship PR #12', ...[10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => `step ${i}`)]);
     const history = readdirSync(join(dir, '.checkpoints', 'history'));
@@ -208,23 +210,23 @@ describe('a new record follows its siblings in a list of one-line records', () =
     expect(JSON.parse(read(dir, `.checkpoints/history/${history[0]}`)).entries.recently_done).toEqual(['step 1']);
   });
 
-  it('records laid out over lines keep getting new records over lines', () => {
+  it('records laid out over lines keep getting new records over lines', async () => {
     const dir = listProject();
     write(dir, FILE, LIST.replace('\t{"at": "2026-02-02T09:00:00Z", "action": "wrote src/x.ts (PR 12)", "score": 8.0},', '    {\n      "at": "2026-02-02T09:00:00Z",\n      "action": "wrote"\n    },'));
     commitAll(dir, 'multi');
-    run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged"}']);
+    await run(dir, ['update', 'api', '--recently_done+:json={"at":"2026-03-04T10:00:00Z","action":"tagged"}']);
     expect(read(dir, FILE)).toMatch(/\n {4}\{\n {6}"at": "2026-03-04T10:00:00Z",\n {6}"action": "tagged"\n {4}\}\n {2}\]/);
   });
 });
 
 describe('a hand-formatted checkpoint keeps its layout through `git merge`', () => {
-  it("the driver writes the merge in ours' layout: only the lines the other branch changed", () => {
+  it("the driver writes the merge in ours' layout: only the lines the other branch changed", async () => {
     const dir = project();
     git(dir, ['checkout', '-q', '-b', 'a']);
-    run(dir, ['update', 'api', '--step=orders endpoint: pagination']);
+    await run(dir, ['update', 'api', '--step=orders endpoint: pagination']);
     commitAll(dir, 'a: step');
     git(dir, ['checkout', '-q', '-b', 'b', 'HEAD~1']);
-    run(dir, ['update', 'api', '--generated_files+=src/pagination.ts', '--skill_state.branch=feat/pagination']);
+    await run(dir, ['update', 'api', '--generated_files+=src/pagination.ts', '--skill_state.branch=feat/pagination']);
     commitAll(dir, 'b: files');
     git(dir, ['checkout', '-q', 'a']);
     const merge = gitTry(dir, ['merge', '--no-edit', 'b']);
@@ -261,7 +263,7 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
     return { dir, ours: swap(a), merge: { status: r.status, out: r.stdout + r.stderr } };
   }
 
-  it("a conflicted merge keeps ours' layout outside the conflicted lines; each side's block is that line with its values (1E3, 2E3, 3.0E3 as written)", () => {
+  it("a conflicted merge keeps ours' layout outside the conflicted lines; each side's block is that line with its values (1E3, 2E3, 3.0E3 as written)", async () => {
     const { dir, ours, merge } = conflicted(
       [['"step": "orders endpoint"', '"step": "orders: pagination (a)"'], ['"ratio": 1E3', '"ratio": 2E3'], ['"score": 8.0,', '"score": 8.0, "by": "a",']],
       [['"step": "orders endpoint"', '"step": "orders: cursor (b)"'], ['"ratio": 1E3', '"ratio": 3.0E3'], ['"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"']],
@@ -278,7 +280,7 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
       .replace('"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"');
     expect(read(dir, FILE)).toBe(expected);
     // Settled field by field, the file is ours' layout again, with the choices made.
-    const r = cli(dir, ['resolve', '--theirs', 'step', '--theirs', 'skill_state.ratio', '--add']);
+    const r = await runCli(dir, ['resolve', '--theirs', 'step', '--theirs', 'skill_state.ratio', '--add']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(read(dir, FILE)).toBe(
       ours.replace('"step": "orders: pagination (a)"', '"step": "orders: cursor (b)"').replace('"ratio": 2E3', '"ratio": 3.0E3').replace('"note": "src/x.ts (PR 12)"', '"note": "src/x.ts (PR 12), re-run"'),
@@ -286,17 +288,17 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
     expect(git(dir, ['diff', '--name-only', '--diff-filter=U'])).toBe('');
   });
 
-  it("a member one side deleted and the other changed, on a line of its own: that side's block is empty, the layout kept", () => {
+  it("a member one side deleted and the other changed, on a line of its own: that side's block is empty, the layout kept", async () => {
     const { dir, ours, merge } = conflicted([['"phase": "build",', '"phase": "build (a)",']], [['\t"phase": "build",\r\n', '']]);
     expect(merge.status, merge.out).not.toBe(0);
     const block = ['<<<<<<< ours', '\t"phase": "build (a)",', '||||||| base', '\t"phase": "build",', '=======', '>>>>>>> theirs'].map((l) => `${l}\r\n`).join('');
     expect(read(dir, FILE)).toBe(ours.replace('\t"phase": "build (a)",\r\n', block));
-    const r = cli(dir, ['resolve', '--theirs', 'phase']);
+    const r = await runCli(dir, ['resolve', '--theirs', 'phase']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(read(dir, FILE)).toBe(ours.replace('\t"phase": "build (a)",\r\n', ''));
   });
 
-  it('a lone conflict it cannot put on its line (a member one side deleted, beside others on that line) is one block of the lines the sides differ on, the layout kept, valid for each side', () => {
+  it('a lone conflict it cannot put on its line (a member one side deleted, beside others on that line) is one block of the lines the sides differ on, the layout kept, valid for each side', async () => {
     const { dir, merge } = conflicted([['"ratio": 1E3,', '"ratio": 2E3,']], [['"ratio": 1E3, ', '']]);
     expect(merge.status, merge.out).not.toBe(0);
     expect(merge.out).toMatch(/conflict at skill_state\.ratio: ours 2E3 vs theirs absent/);
@@ -306,7 +308,7 @@ describe('a hand-formatted checkpoint keeps its layout through `git merge`', () 
     expect(text).toContain('"generated_files": ["src/x.ts (PR 12)"');
     expect(text.match(/^<<<<<<< ours\r$/gm)).toHaveLength(1);
     for (const side of ['ours', 'theirs'] as const) {
-      const r = cli(dir, ['resolve', `--${side}`, 'skill_state.ratio']);
+      const r = await runCli(dir, ['resolve', `--${side}`, 'skill_state.ratio']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(JSON.parse(read(dir, FILE)).skill_state.ratio).toBe(side === 'ours' ? 2000 : undefined);
       write(dir, FILE, text);
