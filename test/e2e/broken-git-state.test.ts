@@ -1,13 +1,14 @@
-// A repository git itself refuses in part (a broken branch ref, a damaged index), driven through
-// the built binary on both engines: doctor refuses in one line (what, where, what to do) with
-// exit 2; next and status still show the checkpoints and name the problem; nothing is changed.
+// A repository git itself refuses in part (a broken branch ref, a damaged index), on both engines:
+// doctor refuses in one line (what, where, what to do) with exit 2; next and status still show
+// the checkpoints and name the problem; nothing is changed. Commands run through the CLI's entry
+// in this process, each as a new process would (runCliFresh: nothing in memory from an earlier
+// run), which saves a node start-up each; nothing here is about the process itself.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkpointDoc } from '../helpers/fixtures.js';
-import { assertBuilt, cli, commitAll, errorLine, git, gitTry, makeRepo, write } from '../helpers/repo.js';
-
-beforeAll(() => assertBuilt());
+import { commitAll, errorLine, git, gitTry, makeRepo, write } from '../helpers/repo.js';
+import { runCliFresh } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'] as const;
 
@@ -32,14 +33,14 @@ function project(): { dir: string; tip: string } {
 }
 
 describe.each(ENGINES)('%s engine: an empty loose ref for the current branch over a packed one', (engine) => {
-  it('doctor refuses in one line naming the file and the fix; next and status still answer and name it', () => {
+  it('doctor refuses in one line naming the file and the fix; next and status still answer and name it', async () => {
     const { dir, tip } = project();
     const loose = join(dir, '.git/refs/heads/main');
     writeFileSync(loose, '');
     // git refuses HEAD here too: it never reads the packed value through a broken loose ref.
     expect(gitTry(dir, ['log', '-1']).stderr).toMatch(/your current branch appears to be broken/);
 
-    const doctor = cli(dir, ['doctor', '--engine', engine]);
+    const doctor = await runCliFresh(dir, ['doctor', '--engine', engine]);
     expect(doctor.code, doctor.stderr).toBe(2);
     expect(doctor.stdout).toBe('');
     const line = errorLine(doctor.stderr);
@@ -48,7 +49,7 @@ describe.each(ENGINES)('%s engine: an empty loose ref for the current branch ove
     expect(line.hint).toContain(`\`rm ${loose}\` (packed-refs still has it at ${tip.slice(0, 12)})`);
 
     for (const command of ['next', 'status']) {
-      const run = cli(dir, [command, '--engine', engine]);
+      const run = await runCliFresh(dir, [command, '--engine', engine]);
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       // Neither treats the repository as empty (nothing landed) nor reads the packed commit through.
       expect(run.stdout).toContain('Merge PR #12 (orders API)');
@@ -60,13 +61,13 @@ describe.each(ENGINES)('%s engine: an empty loose ref for the current branch ove
 
     // The hint's repair: with the empty file gone, the packed commit shows #12 as landed.
     rmSync(loose);
-    expect(cli(dir, ['doctor', '--engine', engine]).code).toBe(0);
-    expect(cli(dir, ['next', '--engine', engine]).stdout).toMatch(/→ Write the changelog[\s\S]*#12 landed in/);
+    expect((await runCliFresh(dir, ['doctor', '--engine', engine])).code).toBe(0);
+    expect((await runCliFresh(dir, ['next', '--engine', engine])).stdout).toMatch(/→ Write the changelog[\s\S]*#12 landed in/);
   });
 });
 
 describe('a broken current-branch ref in a repository whose path holds a newline', () => {
-  it('next and status name the whole path, escaped on one line, not cut at the newline', () => {
+  it('next and status name the whole path, escaped on one line, not cut at the newline', async () => {
     const { dir } = project();
     // A clone under a folder named with a newline and a terminal escape.
     const odd = join(dir, 'we\x1b[2Jird\nname');
@@ -74,7 +75,7 @@ describe('a broken current-branch ref in a repository whose path holds a newline
     git(odd, ['pack-refs', '--all']);
     writeFileSync(join(odd, '.git/refs/heads/main'), '');
     for (const command of ['next', 'status']) {
-      const run = cli(odd, [command]);
+      const run = await runCliFresh(odd, [command], { top: dir });
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       const warning = run.stderr.split('\n').filter((l) => l.includes('git history could not be read'));
       expect(warning).toHaveLength(1);
@@ -85,14 +86,14 @@ describe('a broken current-branch ref in a repository whose path holds a newline
 });
 
 describe.each(ENGINES)('%s engine: a .git/index of random bytes', (engine) => {
-  it('doctor refuses in one line with the repair, as git does; next and status, which need no index, answer; the file is untouched', () => {
+  it('doctor refuses in one line with the repair, as git does; next and status, which need no index, answer; the file is untouched', async () => {
     const { dir } = project();
     const index = join(dir, '.git/index');
     const garbage = Buffer.from('c018bc7a5e0f3d21a9b47c6e88d1f2a03b5c7d9e1f20314253647586978a9bacbdcedfe0f1', 'hex');
     writeFileSync(index, garbage);
     expect(gitTry(dir, ['status']).stderr).toMatch(/fatal: index file corrupt/);
 
-    const doctor = cli(dir, ['doctor', '--engine', engine]);
+    const doctor = await runCliFresh(dir, ['doctor', '--engine', engine]);
     expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
     const line = errorLine(doctor.stderr);
     expect(line.lines).toBe(1);
@@ -100,7 +101,7 @@ describe.each(ENGINES)('%s engine: a .git/index of random bytes', (engine) => {
     expect(line.hint).toBe(`rebuild it from HEAD: \`rm ${index} && git reset\` (the work tree is left as it is; stage again what was staged)`);
 
     for (const command of ['next', 'status']) {
-      const run = cli(dir, [command, '--engine', engine]);
+      const run = await runCliFresh(dir, [command, '--engine', engine]);
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/Write the changelog/);
       expect(run.stdout).toMatch(/#12 landed in/);
