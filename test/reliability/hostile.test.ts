@@ -1,7 +1,9 @@
 // Hostile input, table-driven, one `it` per case, through the CLI's entry in this process
 // (main(): the same parsing, refusals and exit codes), except what needs a process of its own:
-// the merge driver as git runs it, and a FIFO or /dev/zero where a file should be (were it ever
-// opened, the read would block this process rather than one child). Refused input:
+// a FIFO or /dev/zero where a file should be (were it ever opened, the read would block this
+// process rather than one child). The merge driver's cases run its entry in this process too,
+// but for two run as git runs it, a process of the built driver (one of them the deepest
+// input, whose stack is the process's own). Refused input:
 // the documented exit code (2 unless a case says otherwise), one clear stderr line starting
 // `checkpoint` (a hint rides on it, after `; hint: `), no stack trace, and the project tree
 // byte-identical. Accepted-on-purpose input (a BOM, Object.prototype member names as plain
@@ -18,7 +20,7 @@ import { mergeCheckpointTexts } from '../../src/merge/driver.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { quoted } from '../../src/one-line.js';
 import { cleanup, errorLine, GIT_ENV, makeRepo, tempDir, write } from '../helpers/repo.js';
-import { runCli } from '../helpers/in-process.js';
+import { runCli, runMergeDriverHere } from '../helpers/in-process.js';
 import { assertBuilt, checkpointDoc, checkpointText, run, snapshot, STACK_LINE } from './helpers.js';
 
 const dirs: string[] = [];
@@ -371,6 +373,9 @@ function isSubsequence(needle: string[], hay: string[]): boolean {
   return j === needle.length;
 }
 
+/** The cases run as a process of the built driver (the rest run its entry in this process). */
+const AS_PROCESS = new Set([DRIVER[0]!.name, 'theirs is 10,000 levels deep']);
+
 describe.concurrent('the merge driver with polluting keys', () => {
   it.each(DRIVER.map((c) => [c.name, c] as const))('%s: exit 1, line merge, %%A kept, never data', async (_name, c) => {
     const dir = makeRepo({ commit: false });
@@ -378,7 +383,8 @@ describe.concurrent('the merge driver with polluting keys', () => {
     write(dir, 'O', c.base);
     write(dir, 'A', c.ours);
     write(dir, 'B', c.theirs);
-    const r = await run(dir, ['merge-driver', 'O', 'A', 'B', CP, '7']);
+    const args = ['O', 'A', 'B', CP, '7'];
+    const r = AS_PROCESS.has(c.name) ? await run(dir, ['merge-driver', ...args]) : await runMergeDriverHere(dir, args);
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stderr.replace(/\n$/, '').split('\n');
     for (const l of lines) expect(l).toMatch(/^checkpoint[: ]/);
