@@ -1,11 +1,15 @@
 // A FIFO (or device) planted where git reads its own files (a pack index, the index, the config)
 // makes every git process wait forever, and with it doctor in a pre-push hook. git never writes
 // one; the native engine refuses to start git on such a repository instead of hanging.
+// With a FIFO or device planted the commands run as processes of the built binary under the hang
+// guard; before one is planted and after the repair, through the CLI's entry in this process (as
+// a new process would: runCliFresh), which saves a node start-up each.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write, type RunResult } from '../helpers/repo.js';
+import { runCliFresh } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -62,10 +66,13 @@ describe.each([
   ['a FIFO', (index: string) => plantFifo(index)],
   ['a link to /dev/zero', (index: string) => { rmSync(index); symlinkSync('/dev/zero', index); }],
 ])('%s in place of .git/index, history only', (_what, plant) => {
-  it('next, status and resume answer as with a healthy index (PR #12 seen landed); doctor refuses', () => {
+  it('next, status and resume answer as with a healthy index (PR #12 seen landed); doctor refuses', async () => {
     const dir = repo();
     const commands = [['next'], ['status', '--json'], ['resume', 'api', '--json']].map((c) => [...c, '--engine', 'native']);
-    const healthy = commands.map((c) => run(dir, c));
+    // In this process, from the sources: they leave no landed-work answer for the planted runs
+    // to reuse (the binary's runs would), so those work it out beside what is planted.
+    const healthy: RunResult[] = [];
+    for (const c of commands) healthy.push(await runCliFresh(dir, c));
     plant(join(dir, '.git/index'));
     const planted = commands.map((c) => run(dir, c));
     for (const [i, r] of planted.entries()) {
@@ -88,7 +95,7 @@ describe.each([
   ['a FIFO', (index: string) => plantFifo(index), 'a FIFO'],
   ['a link to /dev/zero', (index: string) => { rmSync(index); symlinkSync('/dev/zero', index); }, 'a device'],
 ])('%s in place of .git/index', (_what, plant, kind) => {
-  it('native and isomorphic refuse it alike: same line, same hint, exit 2; the repair works', () => {
+  it('native and isomorphic refuse it alike: same line, same hint, exit 2; the repair works', async () => {
     const dir = repo();
     // generated_files: the one question that reads the index on both engines.
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)'] } }), null, 2)}\n`);
@@ -105,6 +112,6 @@ describe.each([
     expect(native!.stdout + native!.stderr).toContain(`rebuild it from HEAD: \`rm ${index} && git reset\``);
     rmSync(index);
     git(dir, ['reset', '-q']);
-    for (const engine of ['native', 'isomorphic']) expect(run(dir, ['doctor', '--engine', engine]).code).not.toBe(2);
+    for (const engine of ['native', 'isomorphic']) expect((await runCliFresh(dir, ['doctor', '--engine', engine])).code).not.toBe(2);
   });
 });
