@@ -4,41 +4,39 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (each file's mean share of three full runs on a
- * 2-core box shared with other work, 2026-12-06), so that the two workers end together rather
- * than one finishing a long file alone. Listed past the few longest too: on a fresh clone (CI)
- * vitest has no durations of its own and would order the rest by file size. The rest keep
- * vitest's order. (Later the same day the demo, no longer waiting 30 s on a timer, and
- * line-endings, its git runs through the sh relay, moved down to where they now take.)
+ * The files that take longest, longest first (their times in one full run on an idle 2-core box,
+ * fresh clone, 2026-12-06 late, after the MCP, push and fixture-history tests moved in-process),
+ * so that the two workers end together rather than one finishing a long file alone. Listed past
+ * the few longest too: on a fresh clone (CI) vitest has no durations of its own and would order
+ * the rest by file size. The rest keep vitest's order.
  */
 const LONGEST = [
   'test/git/engines.test.ts',
-  'test/e2e/pushed-tips.test.ts',
-  'test/e2e/doctor-entry-forms.test.ts',
-  'test/e2e/future-updated-at.test.ts',
   'test/merge/git-driver.test.ts',
-  'test/e2e/doctor.test.ts',
-  'test/mcp/server.test.ts',
-  'test/e2e/fast-forward.property.test.ts',
-  'test/e2e/pushed-glob-edits.test.ts',
+  'test/e2e/pushed-tips.test.ts',
+  'test/e2e/git-processes.test.ts',
+  'test/e2e/hook-install.test.ts',
+  'test/e2e/doctor-entry-forms.test.ts',
   'test/e2e/driver-install.test.ts',
-  'test/e2e/fast-forward.test.ts',
+  'test/package/pack.test.ts',
+  'test/e2e/doctor.test.ts',
   'test/merge/property.test.ts',
   'test/e2e/index-conflicts.test.ts',
-  'test/e2e/hook-install.test.ts',
-  'test/e2e/doctor-paths-landed.test.ts',
-  'test/e2e/doctor-false-findings.test.ts',
-  'test/e2e/resolve.test.ts',
-  'test/package/demo.test.ts',
-  'test/git/line-endings.test.ts',
-  'test/e2e/git-processes.test.ts',
-  'test/e2e/same-second.test.ts',
-  'test/e2e/host-merges.test.ts',
-  'test/package/pack.test.ts',
   'test/rotate/rotate-cli.test.ts',
-  'test/git/object-store.test.ts',
   'test/package/bundles.test.ts',
+  'test/git/line-endings.test.ts',
+  'test/mcp/server.test.ts',
+  'test/e2e/resolve.test.ts',
+  'test/e2e/pushed-glob-edits.test.ts',
+  'test/e2e/future-updated-at.test.ts',
+  'test/e2e/doctor-false-findings.test.ts',
+  'test/git/object-store.test.ts',
+  'test/e2e/host-merges.test.ts',
+  'test/e2e/doctor-paths-landed.test.ts',
+  'test/integrations/agent-hooks.test.ts',
+  'test/e2e/hostile-clone.test.ts',
   'test/capsule/budget.test.ts',
+  'test/e2e/doctor-rebase.test.ts',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
