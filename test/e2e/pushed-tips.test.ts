@@ -1,9 +1,9 @@
 // The pre-push hook judges the commits a push sends, as they are in each pushed tip: never the
-// checked-out work tree. Real `git push` to a local bare remote through the installed hook for
-// each kind of ref git hands it (a branch, a new branch, an annotated tag) and the refusals these
-// tests are about; other pushes (a tag of a tag, pushes let through after a first one) are judged
-// in-process as the hook judges them (judgedPush). The doctor runs that check each engine's
-// findings go through main() in-process.
+// checked-out work tree. A real `git push` to a local bare remote through the installed hook for
+// each kind of ref git hands it (a new branch let through and refused, a branch refused, an
+// annotated tag refused and let through, a new branch from a clone without tracking refs); the
+// other pushes are judged in-process as the hook judges them (judgedPush: doctor on the range the
+// hook passes). The doctor runs that check each engine's findings go through main() in-process.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtOnce } from '../helpers/built-once.js';
@@ -53,10 +53,11 @@ const push = (dir: string, ...refs: string[]) => {
 const remoteHas = (dir: string, branch: string) => gitTry(dir, ['ls-remote', 'origin', `refs/heads/${branch}`]).stdout.includes(branch);
 
 /**
- * The lines the hook's own doctor marked as blocking, from what a push printed: the native
- * engine's verdict (git is on PATH), given the range git gave the hook. Where a test asks the
- * same range of the engines in-process, the native one is this, not asked twice (a doctor run is
- * some ten git processes); the embedded engine is asked in-process.
+ * The lines the hook's own doctor marked as blocking, from what a push printed (or judgedPush,
+ * which runs what the hook runs): the native engine's verdict (git is on PATH), given the range
+ * git gave the hook. Where a test asks the same range of the engines in-process, the native one
+ * is this, not asked twice (a doctor run is some ten git processes); the embedded engine is
+ * asked in-process.
  */
 const hookBlocks = (out: string) => out.split('\n').filter((l) => / \[blocks push\]$/.test(l));
 
@@ -122,7 +123,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     rmSync(join(dir, 'src/gen/client.ts'));
     commitAll(dir, 'Drop the generated client');
     git(dir, ['checkout', '-q', 'main']);
-    const r = push(dir, 'cleanup');
+    const r = await judgedPush(dir, 'cleanup');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/client\.ts is missing in [0-9a-f]{7} "Drop the generated client"[\s\S]*\[blocks push\]/);
     const tip = git(dir, ['rev-parse', 'cleanup']).trim();
@@ -159,7 +160,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     edit(dir, (d) => { (d.context_primer as { generated_files: string[] }).generated_files.push('src/gen/server.ts — generated'); });
     commitAll(dir, 'api: list the server stub');
     write(dir, 'src/gen/server.ts', 'export {};\n'); // written but never committed
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     // Never added (not ignored): the push carries a checkpoint naming a file it leaves out, in those words (r11 #4).
     expect(r.out).toMatch(/src\/gen\/server\.ts is not committed \(the work tree has it untracked\); commit it or drop it from the checkpoint \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
@@ -171,7 +172,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const dir = published();
     edit(dir, (d) => { d.skill_state = { verified_for_sha: 'release-v1 (pre-commit; base deadbee1234)' }; });
     commitAll(dir, 'api: verified');
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out.match(/verified_for_sha deadbee1234 is not a commit in this repository/g)).toHaveLength(1);
     expect(r.out).toMatch(/deadbee1234 is not a commit in this repository \[blocks push\]/);
@@ -181,7 +182,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const dir = published();
     edit(dir, (d) => { d.skill_state = { verified_for_sha: 'CI build 20261201 green' }; });
     commitAll(dir, 'api: verified');
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(r.out).toContain('verified_for_sha "CI build 20261201 green" names no commit of this repository (20261201 is none); not checked');
     for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, headSha(dir))).toEqual([]);
@@ -207,7 +208,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
       expect(lines(0), out).toEqual([expect.stringMatching(new RegExp(`src/gen/client\\.ts is missing: renamed to src/gen/api-client\\.ts in ${renamed.slice(0, 7)}.* \\[blocks push\\]$`))]);
       expect(lines(1), out).toEqual([expect.stringMatching(new RegExp(`src/gen/types\\.ts changed after the checkpoint was written \\(${edited.slice(0, 7)} .* \\[blocks push\\]$`))]);
     }
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out.match(/renamed to src\/gen\/api-client\.ts/g), r.out).toHaveLength(1);
   });
@@ -221,7 +222,7 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     git(dir, ['mv', FILE, '.checkpoints/API.checkpoint.json']);
     commitAll(dir, 'Rename api (PR 12)');
     const tip = headSha(dir);
-    const r = push(dir, 'main');
+    const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).not.toBe(0);
     for (const name of ['Foo', 'a b', 'x..y', 'API']) {
       expect(r.out.split('\n').filter((l) => l.includes(`.checkpoints/${name}.checkpoint.json:`)), r.out).toEqual([expect.stringMatching(/is not a valid skill name.*\[blocks push\]$/)]);
