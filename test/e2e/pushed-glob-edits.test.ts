@@ -4,9 +4,9 @@
 // edit warned in plain doctor, and the push went through). Each case as a user meets it: a
 // hand-kept checkpoint committed and published in March, the push to a local bare remote, and the
 // judgement of both engines. The push is a real `git push` through the hook `checkpoint init`
-// installs in a few cases (a refusal, a side branch refused, a push with the save not committed);
-// in the rest its verdict is what that hook runs, doctor on the pushed range, asked in-process
-// (judgedPush, which then pushes past the hook when it passes).
+// installs in three cases (a refusal, a new side branch let through, a push with the save not
+// committed); in the rest its verdict is what that hook runs, doctor on the pushed range, asked
+// in-process (judgedPush, which then pushes past the hook when it passes).
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
@@ -42,6 +42,9 @@ async function blocking(dir: string, range: string, engines = ENGINES): Promise<
 }
 
 const none = { native: [], isomorphic: [] };
+
+/** The messages of the lines a push's doctor run marked as blocking (`  warning <path>: <message> [blocks push]`). */
+const pushedBlocks = (out: string) => out.split('\n').filter((l) => / \[blocks push\]$/.test(l)).map((l) => l.replace(/^\s+\S+ [^ ]+: /, '').replace(/ \[blocks push\]$/, ''));
 
 /**
  * That the embedded engine blocks nothing in `range`, which the push that follows sends: the
@@ -130,8 +133,11 @@ describe('a pushed edit of a file a glob entry matched at the save', () => {
     const base = headSha(dir);
     write(dir, 'src/b.ts', 'export const b = 2;\n');
     const tip = commitAll(dir, 'Tune b');
-    for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(/^src\/b\.ts \(matched by src\/\{a,b\}\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "Tune b"/)]);
-    expect((await judgedPush(dir)).status).not.toBe(0);
+    // The native engine's verdict on this range is the push's own doctor run (judgedPush), its blocking lines read back.
+    const r = await judgedPush(dir);
+    const found: Record<string, string[]> = { ...(await blocking(dir, `${base}..${tip}`, ['isomorphic'])), native: pushedBlocks(r.out) };
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(/^src\/b\.ts \(matched by src\/\{a,b\}\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "Tune b"/)]);
+    expect(r.status).not.toBe(0);
   });
 });
 
@@ -142,10 +148,11 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     git(dir, ['rm', '-q', 'src/gen/types.ts']);
     let tip = commitAll(dir, 'Drop the generated types');
     let sha = tip.slice(0, 7);
-    const found = await blocking(dir, `${base}..${tip}`);
+    // The native engine's verdict on each range below is the push's own doctor run (judgedPush), its blocking lines read back.
+    const r = await judgedPush(dir);
+    let found: Record<string, string[]> = { ...(await blocking(dir, `${base}..${tip}`, ['isomorphic'])), native: pushedBlocks(r.out) };
     // A pushed HEAD's finding is said in the work tree's words.
     for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was deleted after the checkpoint was written \\(${sha} "Drop the generated types", [^)]*\\); update the checkpoint$`))]);
-    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/types\.ts \(matched by src\/gen\/\*\.ts\) was deleted after the checkpoint was written \([0-9a-f]{7} "Drop the generated types"[^\n]*\[blocks push\]/);
     expect(onRemote(dir, tip)).toBe(false);
@@ -154,8 +161,10 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     git(dir, ['mv', 'src/gen/types.ts', 'src/types.ts']);
     tip = commitAll(dir, 'Types are hand-written now');
     sha = tip.slice(0, 7);
-    for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was renamed to src/types\\.ts after the checkpoint was written \\(${sha} "Types are hand-written now"`))]);
-    expect((await judgedPush(dir)).status).not.toBe(0);
+    const renamed = await judgedPush(dir);
+    found = { ...(await blocking(dir, `${base}..${tip}`, ['isomorphic'])), native: pushedBlocks(renamed.out) };
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was renamed to src/types\\.ts after the checkpoint was written \\(${sha} "Types are hand-written now"`))]);
+    expect(renamed.status).not.toBe(0);
     // The same deletion on a side branch pushed while main is checked out: judged as pushed.
     git(dir, ['reset', '-q', '--hard', base]);
     git(dir, ['checkout', '-q', '-b', 'drop']);
@@ -163,7 +172,8 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     tip = commitAll(dir, 'Drop the generated types');
     sha = tip.slice(0, 7);
     git(dir, ['checkout', '-q', 'main']);
-    for (const engine of ENGINES) expect((await blocking(dir, `${base}..${tip}`))[engine], engine).toEqual([`src/gen/types.ts is missing in ${sha} "Drop the generated types"; update the checkpoint (as pushed in ${sha})`]);
+    found = await blocking(dir, `${base}..${tip}`);
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([`src/gen/types.ts is missing in ${sha} "Drop the generated types"; update the checkpoint (as pushed in ${sha})`]);
     expect((await judgedPush(dir, 'drop')).status).not.toBe(0);
     expect(onRemote(dir, tip)).toBe(false);
     // A file the glob gained after the save, removed again: never one it knew.
@@ -252,7 +262,7 @@ describe('pushes that edit no file the glob knew go through', () => {
     write(dir, 'src/gen/client.ts', 'export const client = 4;\n');
     tip = commitAll(dir, 'patch the client');
     git(dir, ['checkout', '-q', 'main']);
-    const r = push(dir, 'errors');
+    const r = await judgedPush(dir, 'errors');
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/client\.ts \(matched by src\/gen\/\*\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "patch the client"[^\n]*\[blocks push\]/);
     expect(onRemote(dir, tip)).toBe(false);
@@ -262,7 +272,7 @@ describe('pushes that edit no file the glob knew go through', () => {
     const dir = published('api', handKept(GLOB), FILES);
     write(dir, 'src/gen/errors.ts', 'export class ApiError {}\n');
     commitAll(dir, 'make gen: errors', '2026-11-02T09:00:00Z');
-    goesThrough(dir);
+    await judgedThrough(dir);
     const base = headSha(dir);
     write(dir, 'src/gen/errors.ts', 'export class ApiError extends Error {}\n');
     const tip = commitAll(dir, 'errors extend Error', '2026-11-03T09:00:00Z');
