@@ -1,9 +1,9 @@
 // How people write generated_files entries (red team s11, #3 #4 #9), each as a user meets it: a
 // hand-kept checkpoint committed and published months ago, then the push to a local bare remote;
 // doctor's findings for both engines. The push is a real `git push` through the hook `checkpoint
-// init` installs where the hook's part is in question (a push let through, one refused and then
-// let through); elsewhere the verdict it gets is what that hook runs, doctor on the pushed range,
-// asked in-process (judgedPush).
+// init` installs where the hook's part is in question (a push let through, one refused);
+// elsewhere the verdict it gets is what that hook runs, doctor on the pushed range, asked
+// in-process (judgedPush).
 import { symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -236,7 +236,7 @@ describe('untracked and ignored files in generated_files (r11 #4)', () => {
     // Dropped from the checkpoint: the ignored entries alone block nothing.
     listFiles(dir, ['src/a.ts', 'dist/bundle.js (built by `npm run build`)', 'dist/never-built.js'], { updated_at: new Date().toISOString() });
     commitAll(dir, 'cp: scratch is not part of the work');
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).toBe(0);
   });
 

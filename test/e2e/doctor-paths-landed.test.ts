@@ -1,8 +1,8 @@
 // Paths and landed work doctor misread (red team round 14), each as a user meets it: a hand-kept
 // checkpoint committed and published months ago, ordinary commits since, and the push to a local
 // bare remote: a real `git push` through the hook `checkpoint init` installs in two cases (one
-// refused; one let through, then refused), and in the rest what that hook runs, doctor on the
-// pushed range, in-process (judgedPush).
+// refused, one let through), and in the rest what that hook runs, doctor on the pushed range,
+// in-process (judgedPush).
 import { describe, expect, it } from 'vitest';
 import { generatedFileFindings, runCli, type DoctorFinding } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, makeRepo, write, initialized } from '../helpers/repo.js';
@@ -157,7 +157,7 @@ describe('paths joined by a bare comma in one generated_files entry (red team rt
     git(dir, ['rm', '-q', 'src/a.ts']);
     const sha = commitAll(dir, 'Drop the a module').slice(0, 7);
     expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"`]]);
-    const r = push(dir);
+    const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/a\.ts is missing[^\n]*\[blocks push\]/);
   });
