@@ -2,6 +2,7 @@
 // committed months ago, pushed to a local bare remote; the tests' own pushes go through the hook init installs.
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { builtOnce } from './built-once.js';
 import { History } from './history.js';
 import { runCli } from './in-process.js';
@@ -38,16 +39,23 @@ function publish(skill: string, checkpoint: Record<string, unknown>, files: Reco
   return { dir, remote };
 }
 
-/** A bare repository to publish to: `git init --bare`, no `git gc --auto` after the pushes tests make (a process each, not what they test). */
-let bareTemplate = '';
+/**
+ * A bare repository to publish to: `git init --bare`, no `git gc --auto` after the pushes tests
+ * make (a process each, not what they test). Its template is made once per test file: the folders
+ * a file made are removed in the background once it ends (removeTempDirs) while the worker goes
+ * on to its next file, so a template kept across files could be half removed when copied.
+ */
+let bareTemplate = { file: '', dir: '' };
 function bareRemote(): string {
-  if (!existsSync(bareTemplate)) {
-    bareTemplate = tempDir('cp-bare-template-');
-    git(bareTemplate, ['init', '-q', '--bare']);
-    writeFileSync(join(bareTemplate, 'config'), `${readFileSync(join(bareTemplate, 'config'), 'utf8')}[receive]\n\tautogc = false\n`);
+  const file = expect.getState().testPath ?? '';
+  if (bareTemplate.file !== file || !existsSync(bareTemplate.dir)) {
+    const dir = tempDir('cp-bare-template-');
+    git(dir, ['init', '-q', '--bare']);
+    writeFileSync(join(dir, 'config'), `${readFileSync(join(dir, 'config'), 'utf8')}[receive]\n\tautogc = false\n`);
+    bareTemplate = { file, dir };
   }
   const remote = tempDir('cp-remote-');
-  cpSync(bareTemplate, remote, { recursive: true });
+  cpSync(bareTemplate.dir, remote, { recursive: true });
   return remote;
 }
 
