@@ -55,9 +55,18 @@ export function withRemote(dir: string): string {
 
 /** Removes every folder tempDir() made so far (in this worker, for the file that just ran). */
 export function removeTempDirs(): void {
-  const dirs = made.splice(0);
-  // By an `rm` the relay starts in the background: the next file starts meanwhile (removing a
-  // file's repositories is mostly waiting on the disk). Nothing reuses the names (mkdtemp).
+  // Each moved aside at once (one rename), so that from here on none exists under its name, even
+  // to a helper that kept a path past its file; then removed by an `rm` the relay starts in the
+  // background: the next file starts meanwhile (removing a file's repositories is mostly waiting
+  // on the disk). Nothing reuses the names (mkdtemp).
+  const dirs = made.splice(0).flatMap((dir) => {
+    try {
+      renameSync(dir, `${dir}.removed`);
+      return [`${dir}.removed`];
+    } catch {
+      return []; // already gone: a test removed it
+    }
+  });
   if (dirs.length > 0 && !relayInBackground(tmpdir(), ['rm', '-rf', '--', ...dirs], GIT_ENV)) {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
