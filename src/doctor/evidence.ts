@@ -8,7 +8,7 @@ import { readActionText } from '../protocol/repairable.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
 import { commitsBefore, type MetCommits } from '../git/fast-forward.js';
 import { cachedAtHead, cachedCommitsSince, carriedAtHead, headFiles, isCommitList, objectsStamp, repoKey, storeAtHead, storeCommitsSince, walkedAt } from '../git/commit-cache.js';
-import { newestFirst } from '../git/normalize.js';
+import { newestByGraph } from '../git/normalize.js';
 import { quoted } from '../one-line.js';
 import { walkDays } from '../store/config.js';
 import { landingNeedles, mayNameWork, workRefs, type Landing } from './landed.js';
@@ -261,7 +261,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   // The cache keeps the plain walk: its completion is recomputed from it (no git on an honest history).
   if (since !== null && walked.has(walkedRecent)) storeCommitsSince(root, since, walkedRecent, scope);
   const seen = new Set(recent.map((c) => c.sha));
-  const commits = older.length ? [...recent, ...older.filter((c) => !seen.has(c.sha))].sort(newestFirst) : recent;
+  const commits = older.length ? newestByGraph([...recent, ...older.filter((c) => !seen.has(c.sha))]) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
   return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel), savedIn: (rel, sec) => anchoring.savedIn(commits, rel, sec) };
@@ -545,7 +545,7 @@ function mergeCompletions(walked: readonly CommitInfo[], completions: readonly C
       if (!known || (c.pastAnchor && !known.pastAnchor)) out.set(c.sha, c);
     }
   }
-  return [...out.values()].sort(newestFirst);
+  return newestByGraph([...out.values()]);
 }
 
 /**
@@ -614,7 +614,7 @@ function namingCarried(root: string, kept: unknown, earlier: string, needles: re
   if (!met) return null;
   const seen = new Set((kept as CommitInfo[]).map((c) => c.sha));
   const found = met.naming(needles).filter((c) => !seen.has(c.sha));
-  return found.length ? [...found, ...(kept as CommitInfo[])].sort(newestFirst) : (kept as CommitInfo[]);
+  return found.length ? newestByGraph([...found, ...(kept as CommitInfo[])]) : (kept as CommitInfo[]);
 }
 
 type Carry = Parameters<typeof carriedAtHead<unknown>>[3];

@@ -4,7 +4,7 @@
 // itself (GitLab's "See merge request g/p!12", Bitbucket's "Merge in P/r from a to b"): a token
 // anywhere else in a body is not a landing.
 import type { CommitInfo } from '../git/types.js';
-import { newestFirst } from '../git/normalize.js';
+import { newestByGraph } from '../git/normalize.js';
 import { committedAfter } from './instants.js';
 import { isThisRepo, pullUrlRepo, type ThisRepo } from './repo-names.js';
 
@@ -400,41 +400,6 @@ function findUndone(commits: readonly CommitInfo[]): Set<string> {
     for (const target of targets) if (target) undone.add(target);
   });
   return undone;
-}
-
-/**
- * `commits` newest first. Commit times are whole seconds, and a script, a rebase or two
- * `git revert`s in a row make several in one: within a second a commit comes before its parents
- * (the graph knows which is newer where the clock cannot), else by name, so the answer never
- * depends on the order a walk or a cache gave.
- */
-function newestByGraph(commits: readonly CommitInfo[]): CommitInfo[] {
-  const sorted = [...commits].sort(newestFirst);
-  for (let start = 0; start < sorted.length; ) {
-    let end = start + 1;
-    while (end < sorted.length && sorted[end]!.time === sorted[start]!.time) end++;
-    if (end - start > 1) sorted.splice(start, end - start, ...childrenFirst(sorted.slice(start, end)));
-    start = end;
-  }
-  return sorted;
-}
-
-/** `same` (one second's commits, by name) reordered so that none comes before a child of it among them. */
-function childrenFirst(same: CommitInfo[]): CommitInfo[] {
-  const children = new Map<string, number>();
-  const here = new Set(same.map((c) => c.sha));
-  for (const c of same) for (const p of new Set(c.parents)) if (here.has(p)) children.set(p, (children.get(p) ?? 0) + 1);
-  if (children.size === 0) return same;
-  const out: CommitInfo[] = [];
-  const left = [...same];
-  while (left.length) {
-    const i = left.findIndex((c) => !children.get(c.sha));
-    // A cycle cannot happen in git; were it to, the rest keeps its order rather than loop.
-    const [c] = left.splice(i < 0 ? 0 : i, 1);
-    out.push(c!);
-    for (const p of new Set(c!.parents)) if (children.has(p)) children.set(p, children.get(p)! - 1);
-  }
-  return out;
 }
 
 /**

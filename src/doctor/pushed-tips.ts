@@ -4,7 +4,7 @@ import { posix } from 'node:path';
 import { indexNames } from '../git/skip-worktree.js';
 import { isCheckpointError } from '../errors.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
-import { newestFirst } from '../git/normalize.js';
+import { newestByGraph } from '../git/normalize.js';
 import { removes } from '../git/renames.js';
 import { quoted, shown } from '../one-line.js';
 import { globMatcher } from '../glob.js';
@@ -476,7 +476,7 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   const before = seen.atHead.filter((c) => !pushed.has(c.sha) && headAfter(c) && !own(c));
   const named = new Set(rels.filter((r) => !hasGlob(r)));
   const wild = (p: string) => test(p) && !named.has(p);
-  const gained = gainedFiles([...since, ...before].sort(newestFirst).map((c) => [c, c] as const), wild);
+  const gained = gainedFiles(newestByGraph([...since, ...before]).map((c) => [c, c] as const), wild);
   // A removed file any of those commits added (or renamed in) was not one the save knew, even if
   // gainedFiles no longer lists it for having been removed since.
   const added = new Set([...since, ...before].flatMap((c) => c.changes.flatMap((ch) => ((ch.status === 'A' || ch.status === 'R') && wild(ch.path) && !(ch.from !== undefined && test(ch.from)) ? [ch.path] : []))));
@@ -605,5 +605,5 @@ async function inSubmodule(trees: TipTrees, tip: string, path: string): Promise<
 
 /** The newest of `commits` that deletes or renames away `file`. */
 function newestRemoval(commits: readonly CommitInfo[], file: string): CommitInfo | undefined {
-  return [...commits].sort(newestFirst).find((c) => removes(c, file));
+  return newestByGraph(commits).find((c) => removes(c, file));
 }

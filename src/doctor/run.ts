@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
-import { newestFirst } from '../git/normalize.js';
+import { newestByGraph } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { judge, type PushRange } from './push.js';
@@ -165,7 +165,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (pushed) {
     const walked = new Set(evidence.commits.map((c) => c.sha));
     for (const c of pushed) if (!walked.has(c.sha)) sentOnly.add(c.sha);
-    evidence.commits = [...evidence.commits, ...pushed.filter((c) => sentOnly.has(c.sha))].sort(newestFirst);
+    evidence.commits = newestByGraph([...evidence.commits, ...pushed.filter((c) => sentOnly.has(c.sha))]);
   }
   // Read only when a listed file is missing or a pattern matches nothing: a sparse checkout's doing?
   let outside: OutsideCheckout | undefined;
@@ -333,7 +333,7 @@ async function removalsOfBareNames(root: string, engine: DoctorOptions['engine']
   const asked = new Set(unexplained);
   const found = await withEditedRenames(evidence.history!, removed, (_, path) => asked.has(path));
   const known = new Set(evidence.removals.map((c) => c.sha));
-  evidence.removals = [...evidence.removals, ...found.filter((c) => !known.has(c.sha))].sort(newestFirst);
+  evidence.removals = newestByGraph([...evidence.removals, ...found.filter((c) => !known.has(c.sha))]);
 }
 
 const BARE_REMOVALS_FILE = 'bare-removals.json';

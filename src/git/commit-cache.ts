@@ -11,7 +11,7 @@ import { cacheDir, cacheWrite, pruneCacheDir, readCacheJson, writeCacheJson } fr
 import { readHeadFiles, type HeadFiles } from './head-files.js';
 import { gitRunCount } from './git-sync.js';
 import { fastForward, firstParentLine, type FastForward, type FirstParentGain } from './fast-forward.js';
-import { newestFirst } from './normalize.js';
+import { newestByGraph } from './normalize.js';
 import type { CommitInfo } from './types.js';
 
 const WALKS_DIR = 'walks';
@@ -175,7 +175,7 @@ function extendedWalk(root: string, key: RepoKey, entry: CacheEntry, since: numb
   const gained = fastForward(key.commonDir, key.head, entry.head, entry.since);
   const added = gained && (scope.length === 0 ? gained.commits : gained.describedIn(scope));
   if (!added) return null;
-  const commits = [...added, ...entry.commits].sort(newestFirst);
+  const commits = newestByGraph([...added, ...entry.commits]);
   storeCommitsSince(root, entry.since, commits, scope);
   return entry.since === since ? commits : cutWalk(commits, key.head, since);
 }

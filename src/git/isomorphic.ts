@@ -14,7 +14,7 @@ import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
-import { assertSince, namesAny, branchName, indexScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
+import { assertSince, namesAny, branchName, indexScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
 import { editedRenames } from './edited-renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
@@ -98,7 +98,7 @@ export class IsoHistory implements GitHistory {
       const tip = (await this.readHead()).sha;
       if (tip === null) return [];
       const walked = await this.walkFrom([tip], since, changes);
-      return anchor === undefined ? walked.sort(newestFirst) : this.commitsPast(walked, since, anchor, { changes, floor });
+      return anchor === undefined ? newestByGraph(walked) : this.commitsPast(walked, since, anchor, { changes, floor });
     });
   }
 
@@ -120,7 +120,7 @@ export class IsoHistory implements GitHistory {
           return { region: described, boundary };
         },
       };
-      return (await pastSkew(tip, walked, since, anchor, steps)).sort(newestFirst);
+      return newestByGraph(await pastSkew(tip, walked, since, anchor, steps));
     });
   }
 
@@ -250,7 +250,7 @@ export class IsoHistory implements GitHistory {
       const excluded = [...(base ? [base.sha] : []), ...(await this.remoteTips(reader))];
       const infos: CommitInfo[] = [];
       for (const commit of await between(reader, [tip.sha], excluded)) infos.push(await describeOwn(reader, commit));
-      return infos.sort(newestFirst);
+      return newestByGraph(infos);
     });
   }
 
@@ -696,7 +696,7 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
     const info = await describe(reader, deep.parsed(commit));
     for (const r of removing) r.candidates.push(info);
   }
-  for (const n of naming) answers.set(n.q, n.infos.sort(newestFirst));
+  for (const n of naming) answers.set(n.q, newestByGraph(n.infos));
   for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
 }
 

@@ -2,7 +2,7 @@
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
 // (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
-import { anyCaseToken, assertSince, branchName, inScope, newestFirst, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
+import { anyCaseToken, assertSince, branchName, inScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
 import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
@@ -146,7 +146,7 @@ export class NativeHistory implements GitHistory {
       walkFrom: async (tips, t) => (await this.logSince(tips, t, changes)) ?? [],
       between: (tips, excluded) => this.logBetween(tips, excluded, bound, changes),
     };
-    return (await pastSkew(head, walked, since, anchor, steps)).sort(newestFirst);
+    return newestByGraph(await pastSkew(head, walked, since, anchor, steps));
   }
 
   /**
@@ -177,7 +177,7 @@ export class NativeHistory implements GitHistory {
     if (scope?.includes('')) return this.logSince(tips, since, 'all');
     if (scope === null) {
       const log = await this.fromHead(['log', ...bound, ...RAW_CHANGES, LOG_FORMAT, ...tips, '--']);
-      return log === null ? null : parseLog(log.stdout).sort(newestFirst);
+      return log === null ? null : newestByGraph(parseLog(log.stdout));
     }
     // Subjects come from a walk that diffs nothing; the scope's changes from a second walk,
     // run alongside, that diffs only the trees the scope's paths lie in. --full-history
@@ -192,7 +192,7 @@ export class NativeHistory implements GitHistory {
     const commits = parseLog(all.stdout);
     const changesBySha = new Map((changed === null ? [] : parseLog(changed.stdout, scope)).map((c) => [c.sha, c.changes]));
     for (const c of commits) c.changes = changesBySha.get(c.sha) ?? [];
-    return commits.sort(newestFirst);
+    return newestByGraph(commits);
   }
 
   async resolveCommit(rev: string): Promise<string | null> {
@@ -235,7 +235,7 @@ export class NativeHistory implements GitHistory {
     const found = logs.flatMap((log) => parseLog(log!.stdout));
     // Two searches (ASCII and other tokens, or parts of many) may both find a commit: once each.
     const once = logs.length > 1 ? [...new Map(found.map((c) => [c.sha, c])).values()] : found;
-    return once.sort(newestFirst);
+    return newestByGraph(once);
   }
 
   async lastRemovals(paths: readonly string[], since: number): Promise<CommitInfo[]> {
@@ -300,7 +300,7 @@ export class NativeHistory implements GitHistory {
         c.ownChanges = c.changes.filter((ch) => paths.has(ch.path) || (ch.from !== undefined && paths.has(ch.from)));
       }
     }
-    return commits.sort(newestFirst);
+    return newestByGraph(commits);
   }
 
   async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]> {

@@ -44,6 +44,71 @@ export function newestFirst(a: CommitInfo, b: CommitInfo): number {
   return a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0;
 }
 
+/**
+ * `commits` newest first. Commit times are whole seconds, and a rebase, a script or two
+ * `git revert`s in a row make several in one: within a second a commit comes before its
+ * ancestors among `commits`, however far apart (the graph knows which is newer where the clock
+ * cannot), else by name (newestFirst), so the order never depends on the order a walk or a
+ * cache gave. A list filtered from one in this order keeps it: filter, do not sort again.
+ */
+export function newestByGraph(commits: readonly CommitInfo[]): CommitInfo[] {
+  const sorted = [...commits].sort(newestFirst);
+  let depth: Int32Array | undefined;
+  for (let start = 0; start < sorted.length; ) {
+    let end = start + 1;
+    while (end < sorted.length && sorted[end]!.time === sorted[start]!.time) end++;
+    if (end - start > 1) {
+      const d = (depth ??= lineDepths(sorted));
+      // A stable sort: one depth keeps newestFirst's order by name. Depths are by place in
+      // `sorted`, and only this second's places are rewritten.
+      const tie = sorted.slice(start, end).map((c, i) => ({ c, d: d[start + i]! })).sort((a, b) => b.d - a.d);
+      for (let i = 0; i < tie.length; i++) sorted[start + i] = tie[i]!.c;
+    }
+    start = end;
+  }
+  return sorted;
+}
+
+/**
+ * Each commit's longest line of ancestors among `sorted` (0 where none of its parents is there),
+ * by place: a commit's is greater than any of its ancestors' reached through the list. `sorted`
+ * is newest first by time, so read oldest first a parent almost always comes before its children
+ * (not where a clock was behind: those wait on a stack for their parents).
+ */
+function lineDepths(sorted: readonly CommitInfo[]): Int32Array {
+  const at = new Map<string, number>();
+  for (let i = 0; i < sorted.length; i++) at.set(sorted[i]!.sha, i);
+  const UNSEEN = -1;
+  const OPEN = -2;
+  const depth = new Int32Array(sorted.length).fill(UNSEEN);
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    if (depth[i] !== UNSEEN) continue;
+    const stack = [i];
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      let d = 0;
+      let waiting = false;
+      for (const p of sorted[top]!.parents) {
+        const j = at.get(p);
+        if (j === undefined) continue;
+        const known = depth[j]!;
+        if (known >= 0) d = Math.max(d, known + 1);
+        // Git's graph has no cycle; a list that claimed one would count the loop's way once.
+        else if (known === UNSEEN) {
+          stack.push(j);
+          waiting = true;
+        }
+      }
+      if (waiting) depth[top] = OPEN;
+      else {
+        depth[top] = d;
+        stack.pop();
+      }
+    }
+  }
+  return depth;
+}
+
 /** Short branch name for a ref HEAD points to; refs outside refs/heads/ keep their full name. */
 export function branchName(ref: string): string {
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;

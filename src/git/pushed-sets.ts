@@ -1,6 +1,6 @@
 // A push of many refs at once (`git push --tags`, a first push to a new remote): the commits
 // each ref sends, found with one walk per base instead of one per ref. Both engines use it. Pure.
-import { newestFirst } from './normalize.js';
+import { newestByGraph } from './normalize.js';
 import type { CommitInfo } from './types.js';
 
 /** A range's ends as the engine found them: the tip's commit (null: none, nothing sent) and the base's (null: none). */
@@ -40,7 +40,7 @@ export function sentFrom(tip: string, walked: ReadonlyMap<string, CommitInfo>): 
     out.push(commit);
     stack.push(...commit.parents);
   }
-  return out.sort(newestFirst);
+  return newestByGraph(out);
 }
 
 /** `ranges`' sent commits, each from its base's walk (`walks`, keyed as tipsByBase keys them). */

@@ -2,7 +2,7 @@
 // similarity-based and configurable; pairing a deletion with an addition of the very same
 // blob in one commit is a rule both engines can apply identically to their raw tree diffs.
 // A rename with edits is paired only where a listed file was deleted (edited-renames.ts).
-import { newestFirst } from './normalize.js';
+import { newestByGraph } from './normalize.js';
 import type { CommitInfo, PathChange } from './types.js';
 
 /** One entry of a raw tree diff. `oid` is the blob on the side that exists: old for D, new for A and M. */
@@ -72,7 +72,7 @@ export function removes(commit: Pick<CommitInfo, 'changes'>, path: string): bool
 
 /** GitHistory.lastRemovals from candidate commits: per path the newest (time, then sha) that removes it. */
 export function newestRemovals(candidates: readonly CommitInfo[], paths: readonly string[]): CommitInfo[] {
-  const sorted = [...candidates].sort(newestFirst);
+  const sorted = newestByGraph(candidates);
   const picked = new Map<string, CommitInfo>();
   for (const path of paths) {
     const hit = sorted.find((c) => removes(c, path));

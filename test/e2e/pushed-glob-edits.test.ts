@@ -287,9 +287,8 @@ describe('pushes that edit no file the glob knew go through', () => {
     const dir = published('api', handKept(GLOB, { status: 'complete', next_actions: [], progress_table: [{ id: 'p1', label: 'Generate the client', status: 'complete' }] }), FILES);
     const base = headSha(dir);
     write(dir, 'src/gen/client.ts', 'export const client = 5;\n');
-    // Dated before the reopening below, as it was made. Undated (now, past the reopening's date) it
-    // may share a second with the control's edit, and doctor then names this commit, not that one,
-    // for the work tree (a known bug, reported 2026-12-06): not what this test is about.
+    // Dated before the reopening below, as it was made (a commit in the control's second, a
+    // reopening dated between: test/e2e/same-second.test.ts, Form C).
     const tip = commitAll(dir, 'Hand-patch the generated client', '2026-11-30T09:00:00Z');
     await embeddedBlocksNothing(dir, `${base}..${tip}`);
     await judgedThrough(dir);

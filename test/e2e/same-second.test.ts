@@ -155,3 +155,41 @@ describe('Form B: a PR merged, then a follow-up naming it queued, in one second'
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 });
+
+describe('Form C: two edits of a listed file in one second (a rebase gives every commit it rewrites one committer time)', () => {
+  /**
+   * The second edit committed in the first one's second, named so that by name alone (the order
+   * ties had) it would sort after the first: an amend with another word until its id is the
+   * greater. `between`: a commit dated a day earlier made between the two (a clock behind).
+   */
+  function twoEdits(between: boolean) {
+    return builtOnce(`form C, between: ${between}`, () => {
+      const { dir, base } = published(['src/keep.ts (hand-tuned)'], ['Wire the client into the app']);
+      write(dir, 'src/keep.ts', 'export const keep = 8.5;\n');
+      const first = commitAll(dir, 'Tune keep', at(0));
+      if (between) {
+        write(dir, 'NOTES.md', 'keep is tuned by hand\n');
+        commitAll(dir, 'Notes', at(-86_400));
+      }
+      write(dir, 'src/keep.ts', 'export const keep = 9.0;\n');
+      let second = commitAll(dir, 'Tune keep again', at(0));
+      for (let n = 1; second < first; n++) {
+        git(dir, ['commit', '-q', '--amend', '-m', `Tune keep again (${n})`], dateEnv(at(0)));
+        second = headSha(dir);
+      }
+      return { dir, base, first, second };
+    });
+  }
+
+  it.each(ENGINES)('the later one is named, in the work tree and as pushed, one finding blocking the push (%s engine)', async (engine) => {
+    for (const between of [false, true]) {
+      const { dir, base, first, second } = twoEdits(between);
+      expect(git(dir, ['log', '--format=%ct', first, second, '--no-walk']).trim().split('\n')).toEqual([`${T}`, `${T}`]);
+      const named = (fs: F[]) => drift(fs).map((m) => (m.includes(second.slice(0, 7)) ? 'second' : m.includes(first.slice(0, 7)) ? 'first' : m));
+      expect(named(await findings(dir, engine)), `between: ${between}`).toEqual(['second']);
+      const pushed = await findings(dir, engine, `${base}..${second}`);
+      expect(named(pushed), `between: ${between}`).toEqual(['second']);
+      expect(pushed.filter((f) => f.blocks).length, `between: ${between}`).toBe(1);
+    }
+  });
+});

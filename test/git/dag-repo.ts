@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { pairExactRenames, type RawChange } from '../../src/git/renames.js';
-import { newestFirst, splitMessage } from '../../src/git/normalize.js';
+import { newestByGraph, splitMessage } from '../../src/git/normalize.js';
 import type { CommitInfo } from '../../src/git/types.js';
 import { GIT_ENV, git, makeRepo } from '../helpers/repo.js';
 
@@ -72,7 +72,7 @@ export function expectedWalk(commits: readonly DagCommit[], head: number, since:
 /** The model's answer; `scope` keeps only the raw changes at or under those paths before pairing renames (null: all). */
 export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[], head: number, since: number, scope: readonly string[] | null = null): CommitInfo[] {
   const inScope = (path: string) => scope === null || scope.some((p) => path === p || path.startsWith(`${p}/`));
-  return [...expectedWalk(commits, head, since)]
+  return newestByGraph([...expectedWalk(commits, head, since)]
     .map((i) => {
       const commit = commits[i] as DagCommit;
       const firstParent = commit.parents[0];
@@ -85,8 +85,7 @@ export function expectedCommitsSince(repo: DagRepo, commits: readonly DagCommit[
         authorTime: commit.time,
         changes: pairExactRenames(diffFiles(before, commit.files).filter((c) => inScope(c.path))),
       };
-    })
-    .sort(newestFirst);
+    }));
 }
 
 function diffFiles(before: Files, after: Files): RawChange[] {
