@@ -21,9 +21,9 @@ const SLOT_NAME = /^walk-[0-9a-f]{16}\.json$/;
 /**
  * Bumped when an engine's answers change, so an answer cached before is a miss: 2, commit
  * messages decoded by their `encoding` header; 3, commitsNaming finds ASCII tokens in either
- * case ("plat-7" in a branch name).
+ * case ("plat-7" in a branch name); 4, commits of one second ordered by the graph (newestByGraph).
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 interface CacheEntry {
   format: number;
