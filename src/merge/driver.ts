@@ -16,6 +16,7 @@ import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
 import { jsonEqual } from './json-value.js';
 import { renderMerged, summarizeConflicts, type ConflictLabels } from './render.js';
 import { renderKeepingLayout } from './render-layout.js';
+import { baseLacksById } from './base-records.js';
 
 export type MergeSide = 'base' | 'ours' | 'theirs';
 
@@ -171,6 +172,11 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const texts = anyTexts ? mergeLiteralTexts(value, exact.length ? [...conflicts, ...exact] : conflicts, { base, ours, theirs }, sideTexts, settle && ((display) => settledSide(display, settle)), merged.logSources) : undefined;
   if (texts) {
     for (const c of conflicts) c.texts = conflictNumberTexts(c, sideTexts);
+    // One inside a record the base has none of is shown as that record's, as the value merge marks its own (base-records.ts).
+    for (const c of texts.conflicts) {
+      const lacks = baseLacksById(base, value, c.path);
+      if (lacks !== undefined) c.baseLacks = lacks;
+    }
     conflicts = [...conflicts, ...texts.conflicts];
     // A requested path that settled only a text conflict did cover one.
     unmatched = unmatched?.filter((p) => !texts.settled.some((display) => settledSide(display, { ours: [p] })));

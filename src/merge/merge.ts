@@ -72,7 +72,16 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
 
   let done: ReturnType<NonNullable<MergeContext['queueDone']>> | undefined;
   const ctx: MergeContext = {
-    node: (path, policyPath, b, o, t) => mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t),
+    node(path, policyPath, b, o, t) {
+      const before = conflicts.length;
+      const merged = mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t);
+      // An array item both sides hold and the base lacks (a record both added under one id): what
+      // conflicts inside it lies under a record the base never had. Set last by the outermost.
+      if (b === undefined && o !== undefined && t !== undefined && typeof path[path.length - 1] === 'number') {
+        for (let k = before; k < conflicts.length; k++) if (conflicts[k]!.path.length > path.length) conflicts[k]!.baseLacks = path.length;
+      }
+      return merged;
+    },
     queueDone: () => (done ??= sidesDone(base, ours, theirs, opts.logged)),
     conflict(path, b, o, t, why) {
       conflicts.push(why === undefined ? { path, display: formatPath(path), base: b, ours: o, theirs: t } : { path, display: formatPath(path), base: b, ours: o, theirs: t, why });

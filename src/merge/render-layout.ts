@@ -7,7 +7,9 @@
 // record), is written another way: each side's text with its own value in place, and the lines
 // where the three differ make one block. Keeping one side's blocks gives that side's text, so the
 // file stays valid JSON for each side: checked here, and any case it cannot do so (two runs, two
-// conflicts no placeholder stands for) returns null and renderMerged lays the file out. Pure.
+// conflicts no placeholder stands for) returns null and renderMerged lays the file out. A record
+// the base has none of (base-records.ts) is one conflict whose base block drops the record: its
+// placeholder's line, or the lines where the sides' texts differ. Pure.
 
 import { recordedText, stringifyKeepingTexts, type TextFormat } from '../protocol/format.js';
 import { addLiteralText, literalKey, parseJson, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
@@ -15,6 +17,7 @@ import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
 import { jsonEqual, setOwn } from './json-value.js';
 import { putAt } from './settle.js';
+import { wholeRecords } from './base-records.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, markerLine, type ConflictLabels } from './render.js';
 
 type Side = 'ours' | 'base' | 'theirs';
@@ -94,10 +97,15 @@ function runFormat(format: TextFormat, value: JsonValue, run: Conflict, side: Si
 // A line that is one object member and nothing else (its comma aside): a side without the member drops it.
 const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
 
+// A line that is one array item and nothing else: the base's block of a record it lacks drops it.
+const ITEM_ONLY = /^\s*,?\s*$/;
+
 /** Past this many conflicts a file is not tried with each as the run (each try writes the file three times). */
 const MAX_RUN_TRIES = 8;
 
-export function renderKeepingLayout(input: LayoutRenderInput): string | null {
+export function renderKeepingLayout(found: LayoutRenderInput): string | null {
+  // A record the base lacks is one conflict, the base's block without it (base-records.ts).
+  const input = { ...found, conflicts: wholeRecords(found.value, found.conflicts) };
   const all = input.conflicts;
   if (!all.length || all.filter((c) => c.span !== undefined).length > 1 || all.some((c) => c.path.length === 0)) return null;
   // Several conflicts inside one record (a row both sides added under one id, its label and status
@@ -281,7 +289,7 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
       for (const i of here) {
         const v = valueText(conflicts[i]!, side, pad);
         if (v !== undefined) sideLine = sideLine.replace(marks[i]!, () => v);
-        else if (here.length === 1 && MEMBER_ONLY.test(line.replace(marks[i]!, ''))) dropped = true;
+        else if (here.length === 1 && (MEMBER_ONLY.test(line.replace(marks[i]!, '')) || (isBaseless(conflicts[i]!) && ITEM_ONLY.test(line.replace(marks[i]!, ''))))) dropped = true;
         else return null;
       }
       if (!dropped) out.push(...sideLine.split('\n').map((l) => l + cr));
@@ -304,10 +312,12 @@ function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conf
       else if (/^>{7,}(?: |\r?$)/.test(l)) inSide = 'none';
       else if (inSide === 'none' || inSide === side) kept.push(l);
     }
-    // The run last: the others' paths index the merged array, as the run's own does.
+    // The run last: the others' paths index the merged array, as the run's own does. So is a
+    // record the base lacks (base-records.ts) taken out of the base's, the last of them first.
     let want = structuredClone(merged);
-    if (!conflicts.every((c) => setAt(want, c.path, c[side]))) return false;
-    if (run) want = putAt(want, run, structuredClone(run[side]));
+    const lacking = side === 'base' ? conflicts.filter(isBaseless) : [];
+    if (!conflicts.every((c) => lacking.includes(c) || setAt(want, c.path, c[side]))) return false;
+    for (const c of [...lacking, ...(run ? [run] : [])].sort(laterFirst)) want = putAt(want, c, structuredClone(c[side]));
     try {
       if (!jsonEqual(parseJson(kept.join('\n')).value, want)) return false;
     } catch {
@@ -315,4 +325,16 @@ function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conf
     }
   }
   return true;
+}
+
+/** A conflict at a record the base has none of (base-records.ts): the base's block holds no item there. */
+const isBaseless = (c: Conflict): boolean => c.baseLacks === c.path.length;
+
+/** Two conflicts' paths, the one further down an array they share first (taking an item out moves those after it). */
+function laterFirst(a: Conflict, b: Conflict): number {
+  for (let k = 0; k < Math.min(a.path.length, b.path.length); k++) {
+    const [x, y] = [a.path[k]!, b.path[k]!];
+    if (x !== y) return typeof x === 'number' && typeof y === 'number' ? y - x : 0;
+  }
+  return 0;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_FORMAT, recordedText, stringifyKeepingTexts, type TextFormat } 
 import { itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { Conflict, PathSegment } from './conflict.js';
+import { wholeRecords } from './base-records.js';
 import { quoted } from '../one-line.js';
 
 export const DEFAULT_MARKER_SIZE = 7;
@@ -51,7 +52,9 @@ type Entry = { kind: 'plain'; item: Item; path: PathSegment[] } | { kind: 'confl
 
 const pathKey = (path: readonly PathSegment[]): string => JSON.stringify(path);
 
-export function renderMerged(value: JsonValue, conflicts: readonly Conflict[], options: RenderOptions = {}): string {
+export function renderMerged(value: JsonValue, conflictsFound: readonly Conflict[], options: RenderOptions = {}): string {
+  // A record the base lacks is one block, the base's empty (base-records.ts).
+  const conflicts = wholeRecords(value, conflictsFound);
   const format = options.format ?? DEFAULT_FORMAT;
   // Markers need lines of their own: single-line JSON is laid out with two spaces when it has conflicts.
   const indent = format.indent || (conflicts.length > 0 ? '  ' : '');

@@ -406,6 +406,66 @@ describe('merge properties over generated session histories', () => {
   });
 });
 
+/**
+ * The records (items with an id, in a list at an object path) the base's reading of a marked text
+ * holds under an id the base's list there has none of, other than one the ours and theirs readings
+ * hold alike (merged text outside the blocks): a record the base never had, shown as its.
+ */
+function recordsTheBaseLacks(text: string, base: JsonValue): string[] {
+  const [b, o, t] = (['base', 'ours', 'theirs'] as const).map((side) => parseJson(resolveMarkers(text, side)).value);
+  const hasId = (r: JsonValue): r is JsonObject => r !== null && typeof r === 'object' && !Array.isArray(r) && Object.prototype.hasOwnProperty.call(r, 'id');
+  const invented: string[] = [];
+  for (const path of objectPaths([b])) {
+    const list = valueAt(b, path);
+    if (!Array.isArray(list)) continue;
+    const own = valueAt(base, path);
+    const ids = new Set((Array.isArray(own) ? own : []).filter(hasId).map((r) => canonicalJson(r.id!)));
+    const holds = (reading: JsonValue, r: JsonValue) => ((valueAt(reading, path) as JsonValue[] | undefined) ?? []).some((x) => canonicalJson(x) === canonicalJson(r));
+    for (const r of list) if (hasId(r) && !ids.has(canonicalJson(r.id!)) && !(holds(o!, r) && holds(t!, r))) invented.push(`${path.join('.')}: ${canonicalJson(r)}`);
+  }
+  return invented;
+}
+
+describe("the base's blocks hold what the base held", () => {
+  // Each side, on top of its sessions, may add a record under an id the base lacks: a row, a
+  // blocker, an item of a list of skill_state's own (merged by id too), on both sides differently.
+  const place = fc.constantFrom(['progress_table'], ['blockers'], ['skill_state', 'items']);
+  const record = fc.record({ label: word, status: fc.constantFrom('not_started', 'in_progress', 'blocked'), note: fc.option(word, { nil: undefined }) });
+  const addition = fc.option(fc.tuple(fc.nat(), record), { freq: 4 });
+  const withAdded = fc.tuple(triple, place, addition, addition).map(([[base, ours, theirs], path, a, b]) => {
+    const add = (doc: JsonObject, added: typeof a) => {
+      const out = structuredClone(doc) as any;
+      const owner = path.length === 1 ? out : (out.skill_state ??= {});
+      const list: JsonValue[] = (owner[path[path.length - 1]!] ??= []);
+      if (added === null) return out as JsonObject;
+      const [at, { label, status, note }] = added;
+      const row = path[0] === 'blockers' ? { id: 'added', description: `${label} ${status}`, ...(note && { note }) } : { id: 'added', label, status, ...(note && { note }) };
+      list.splice(at % (list.length + 1), 0, row);
+      return out as JsonObject;
+    };
+    return [add(base, null), add(ours, a), add(theirs, b)] as const;
+  });
+
+  it('never a record the base has no record of under its id (both sides added one under it, differently), in either layout, both ways round', () => {
+    let baseless = 0;
+    fc.assert(
+      fc.property(withAdded, fc.option(handStyle, { freq: 2 }), ([base, ours, theirs], style) => {
+        const keepLayout = () => formatKeepingLayout;
+        const write = (doc: JsonObject) => (style === null ? formatJson(doc) : handText(doc, style));
+        for (const [a, b] of [[ours, theirs], [theirs, ours]] as const) {
+          const r = mergeCheckpointTexts({ base: write(base), ours: write(a), theirs: write(b), fileName: `.checkpoints/${FILE}`, keepLayout });
+          if (r.conflicts.length === 0) continue;
+          if (r.conflicts.some((c) => c.baseLacks !== undefined)) baseless++;
+          expect(recordsTheBaseLacks(r.text!.replace(/\r\n/g, '\n'), base)).toEqual([]);
+        }
+      }),
+      { numRuns: 600 },
+    );
+    // The generator reaches the shape: a record both sides added under one id, each its own way.
+    expect(baseless).toBeGreaterThan(20);
+  });
+});
+
 /** A hand layout: its indent unit, line end, inline arrays of scalars, one-line flat objects, `"k":v`. */
 interface HandStyle {
   unit: string;
