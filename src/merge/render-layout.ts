@@ -204,6 +204,8 @@ function recordRun(merged: JsonValue, conflicts: readonly Conflict[]): Conflict 
 function render(input: LayoutRenderInput, run: Conflict | undefined): string | null {
   const { format } = input;
   const conflicts = input.conflicts.filter((c) => c !== run);
+  // A run of array items has no placeholder: one would stand for one item, and its block write the run as a list there.
+  if (conflicts.some((c) => c.span !== undefined)) return null;
   const withMarks = structuredClone(input.value);
   // Placeholders no string of the document holds.
   const plain = JSON.stringify(input.value);
@@ -312,12 +314,13 @@ function eachSideReads(text: string, merged: JsonValue, conflicts: readonly Conf
       else if (/^>{7,}(?: |\r?$)/.test(l)) inSide = 'none';
       else if (inSide === 'none' || inSide === side) kept.push(l);
     }
-    // The run last: the others' paths index the merged array, as the run's own does. So is a
-    // record the base lacks (base-records.ts) taken out of the base's, the last of them first.
+    // Runs last (the run, or a queue's among the conflicts checked): the others' paths index the
+    // merged array, as the runs' own do. So is a record the base lacks (base-records.ts) taken out
+    // of the base's: the last of them first.
     let want = structuredClone(merged);
-    const lacking = side === 'base' ? conflicts.filter(isBaseless) : [];
-    if (!conflicts.every((c) => lacking.includes(c) || setAt(want, c.path, c[side]))) return false;
-    for (const c of [...lacking, ...(run ? [run] : [])].sort(laterFirst)) want = putAt(want, c, structuredClone(c[side]));
+    const spliced = conflicts.filter((c) => c.span !== undefined || (side === 'base' && isBaseless(c)));
+    if (!conflicts.every((c) => spliced.includes(c) || setAt(want, c.path, c[side]))) return false;
+    for (const c of [...spliced, ...(run ? [run] : [])].sort(laterFirst)) want = putAt(want, c, structuredClone(c[side]));
     try {
       if (!jsonEqual(parseJson(kept.join('\n')).value, want)) return false;
     } catch {

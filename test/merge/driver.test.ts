@@ -270,6 +270,21 @@ describe('mergeCheckpointTexts: clean merges', () => {
       for (const line of outside(stamp(b.text!))) expect(oursB).toContain(line);
     });
 
+    it("a queue conflict in an inline array beside a row both sides changed in two members: each side's blocks give that side's queue, never the run nested in it", () => {
+      const doc = (label: string, status: string, action: string) =>
+        `${JSON.stringify({ ...BASE, progress_table: [{ id: 'p1', label: 'Plan', status: 'complete' }, { id: 'p2', label, status }], next_actions: ['one', action, 'three'] }, null, 4)}\n`.replace(/\[\n\s+("[^"\n]*"),\n\s+("[^"\n]*"),\n\s+("[^"\n]*")\n\s+\]/g, '[$1, $2, $3]');
+      const [base, ours, theirs] = [doc('Build', 'not_started', 'two'), doc('Build: API', 'in_progress', 'two (ours)'), doc('Build: UI', 'blocked', 'two (theirs)')];
+      expect(ours).toContain('"next_actions": ["one", "two (ours)", "three"]');
+      for (const [a, b] of [[ours, theirs], [theirs, ours]]) {
+        const r = merge(base, a!, b!, { keepLayout });
+        expect(r.conflicts.map((c) => c.display)).toEqual(['next_actions[1]', 'progress_table[1].label', 'progress_table[1].status']);
+        const sides = splitConflictMarkers(r.text!)!;
+        for (const [side, text] of [[sides.ours, a], [sides.base, base], [sides.theirs, b]]) expect((parseJson(side!).value as any).next_actions).toEqual((parseJson(text!).value as any).next_actions);
+        expect(parseJson(sides.ours).value).toEqual(parseJson(a!).value);
+        expect(parseJson(sides.theirs).value).toEqual(parseJson(b!).value);
+      }
+    });
+
     it("property: any queue conflict in a hand layout keeps every line outside its block, and each side's blocks give exactly that side's queue", () => {
       const items = fc.array(fc.constantFrom('a', 'b', 'c', 'ship src/x.ts (PR 12)', 'd'), { maxLength: 4 });
       let runs = 0;
