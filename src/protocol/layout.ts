@@ -316,6 +316,53 @@ function prefixSearch(keys: readonly string[]): (prefix: string) => boolean {
   return (prefix) => sorted[sortedBelow(sorted, prefix)]?.startsWith(prefix) ?? false;
 }
 
+/** Whether JS lists `key` among an object's integer keys (an array index), ahead of every other key whatever the order it was read in. */
+const isIndexKey = (key: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
+
+/**
+ * The order an object's members are written in: `now`'s, but for integer keys (`"2"`, `"10"`),
+ * which a JS object lists first, ascending, however the file had them (`{"b": 1, "2": 3}`, a
+ * newest-first `{"3": …, "2": …}`): one the file had stays after the member it followed there,
+ * and a new one goes after the file's nearest smaller one (first when there is none, where
+ * formatJson writes it), so a write into the object does not move its other members.
+ */
+function memberOrder(now: { [k: string]: JsonValue }, old: readonly Member[]): string[] {
+  const keys = Object.keys(now);
+  // JS lists integer keys first: none leads, none is there.
+  if (!keys.length || !isIndexKey(keys[0]!) || !old.some((m) => isIndexKey(m.name!))) return keys;
+  const FRONT = '\0front';
+  // What follows each key: the new integer keys placed after it, then the file's own that followed it.
+  const added = new Map<string, string[]>();
+  const kept = new Map<string, string[]>();
+  const put = (lists: Map<string, string[]>, anchor: string, key: string): void => void (lists.get(anchor) ?? lists.set(anchor, []).get(anchor)!).push(key);
+  const present = new Set(keys);
+  const had = new Set<string>();
+  let anchor = FRONT;
+  for (const m of old) {
+    const name = m.name!;
+    if (!present.has(name)) continue;
+    had.add(name);
+    if (isIndexKey(name)) put(kept, anchor, name);
+    else anchor = name;
+  }
+  // Integer keys come ascending: each new one after the largest old one below it.
+  let below = FRONT;
+  for (const key of keys) {
+    if (!isIndexKey(key)) break;
+    if (had.has(key)) below = key;
+    else put(added, below, key);
+  }
+  const out: string[] = [];
+  const emit = (key: string): void => {
+    if (key !== FRONT) out.push(key);
+    for (const next of added.get(key) ?? []) emit(next);
+    for (const next of kept.get(key) ?? []) emit(next);
+  };
+  emit(FRONT);
+  for (const key of keys) if (!isIndexKey(key)) emit(key);
+  return out;
+}
+
 /** formatKeepingLayout's text, unchecked; null when the original cannot be placed exactly. */
 export function writeKeepingLayout(original: string, before: JsonValue, after: JsonValue, format: TextFormat, originalTexts?: LiteralTexts): string | null {
   const style: Style = {};
@@ -427,7 +474,7 @@ export function writeKeepingLayout(original: string, before: JsonValue, after: J
     } else {
       const before = was as { [k: string]: JsonValue };
       const index = new Map(old.map((m, k) => [m.name!, k]));
-      for (const name of Object.keys(now)) {
+      for (const name of memberOrder(now, old)) {
         const member = child(named, name);
         const k = index.get(name) ?? -1;
         const nameKeys = member && ([member.key + NAME_SUFFIX, member.position + NAME_SUFFIX] as const);

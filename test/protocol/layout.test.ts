@@ -170,3 +170,41 @@ describe('a list of one-line records gains records', () => {
     );
   });
 });
+
+// A JS object lists integer keys ("2", "10") first, ascending, whatever order the file had them in:
+// the writer must place members by the file, or a one-value write moves the object's other members.
+describe('an object with integer keys keeps its members where the file had them', () => {
+  it('a write into the object moves none of its members (`{"b": 1, "2": 3}`, a newest-first `{"3": …, "2": …}`)', () => {
+    const text = '{\n  "scores": {\n    "b": 1,\n    "2": 3,\n    "a": {"z": 1, "10": 2, "1": 3}\n  },\n  "rounds": {"3": "c", "2": "b", "1": "a"}\n}\n';
+    expect(rewrite(text, (v) => {
+      v.scores.b = 5;
+      v.scores.a.z = 2;
+      v.rounds['2'] = 'B';
+    })).toBe(text.replace('"b": 1', '"b": 5').replace('"z": 1', '"z": 2').replace('"2": "b"', '"2": "B"'));
+  });
+
+  it('a new integer key goes after the largest one the file has below it, first when none is below (where formatJson puts it)', () => {
+    const text = '{\n  "r": {\n    "1": "a",\n    "3": "c",\n    "x": 1\n  },\n  "s": {"b": 1, "4": 2}\n}\n';
+    expect(rewrite(text, (v) => {
+      v.r['2'] = 'b';
+      v.r['0'] = 'z';
+      v.r.y = 2;
+      v.s['9'] = 3;
+    })).toBe('{\n  "r": {\n    "0": "z",\n    "1": "a",\n    "2": "b",\n    "3": "c",\n    "x": 1,\n    "y": 2\n  },\n  "s": {"b": 1, "4": 2, "9": 3}\n}\n');
+  });
+
+  it('a one-value write keeps every member in the order the file had it (fast-check)', () => {
+    const name = fc.oneof(fc.constantFrom('a', 'b', 'id', 'x y'), fc.integer({ min: 0, max: 30 }).map(String), fc.constantFrom('01', '-1', '4294967294', '4294967295'));
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 8 }), fc.nat(), fc.boolean(), (names, pick, inline) => {
+        const members = names.map((n, k) => `${JSON.stringify(n)}: ${k}`);
+        const text = inline ? `{"o": {${members.join(', ')}}}\n` : `{\n  "o": {\n    ${members.join(',\n    ')}\n  }\n}\n`;
+        const edited = names[pick % names.length]!;
+        const out = rewrite(text, (v) => void (v.o[edited] = 'new'));
+        const k = names.indexOf(edited);
+        expect(out).toBe(text.replace(`${JSON.stringify(edited)}: ${k}`, `${JSON.stringify(edited)}: "new"`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
