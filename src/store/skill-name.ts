@@ -42,14 +42,18 @@ export function assertSkillName(name: unknown): asserts name is string {
 }
 
 /**
- * The valid name `name` most plainly stands for ("My Skill" → "my-skill", "../api" → "api"):
+ * The valid name `name` most plainly stands for ("My Skill" → "my-skill", "../api" → "api",
+ * ".checkpoints/api.checkpoint.json" → "api"):
  * letters folded to their plain form ("café" → "cafe", a full-width "ａ" → "a": dropped, they would
  * name another skill, "ápi" → "pi"), lower case, each run of other characters (with the separators
  * around it) one "-", trimmed; null when nothing valid is left.
  * Only ever offered, never used in its place: a typo'd name must not write another skill's file.
  */
 export function nearSkillName(name: string): string | null {
-  const near = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/[._-]*-[._-]*/g, '-').replace(/\.{2,}/g, '.').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '').slice(0, MAX_SKILL_NAME);
+  // A checkpoint's path or file name given for its skill (`.checkpoints/api.checkpoint.json`,
+  // tab completion's habit): the skill it names, not "checkpoints-api.checkpoint.json".
+  const file = /(?:^|[\\/])([^\\/]+)\.checkpoint\.json$/i.exec(name);
+  const near = (file ? file[1]! : name).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/[._-]*-[._-]*/g, '-').replace(/\.{2,}/g, '.').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '').slice(0, MAX_SKILL_NAME);
   return near !== name && isSkillName(near) ? near : null;
 }
 

@@ -110,6 +110,14 @@ describe('nearSkillName', () => {
     expect(() => assertSkillName('My Skill')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^did you mean "my-skill"\? use lowercase/) }));
   });
 
+  it('offers the skill a checkpoint\'s path or file name names, not that path made a name', () => {
+    expect(nearSkillName('.checkpoints/api.checkpoint.json')).toBe('api');
+    expect(nearSkillName('./.checkpoints/oc-app.checkpoint.json')).toBe('oc-app');
+    expect(nearSkillName('C:\\proj\\.checkpoints\\Api.checkpoint.json')).toBe('api');
+    expect(nearSkillName('Web.Checkpoint.json')).toBe('web');
+    expect(() => assertSkillName('.checkpoints/api.checkpoint.json')).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^did you mean "api"\? use lowercase/) }));
+  });
+
   it('only ever offers a name assertSkillName accepts', () => {
     fc.assert(fc.property(fc.string({ maxLength: 120 }), (s) => {
       const near = nearSkillName(s);
