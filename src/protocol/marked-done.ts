@@ -5,7 +5,7 @@ import { ROW_STATUSES } from './shapes.generated.js';
 
 /**
  * Whether the checkpoint marks a queued action done, as people tick items off by hand: a key
- * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`,
+ * (`"done": true`, `"completed": true`, `"status": "done"`) or its words (`[x] …`, `✅ …`, `✓ …`,
  * `~~…~~`, `DONE: …`, `[DONE] …`, `(done) …`, `[completed] …`, and after them `… ✅`, `… (done)`, `… - DONE`). Red team, 12-05: next
  * recommended such an action.
  */
@@ -27,10 +27,10 @@ function wordsOf(action: unknown): string | undefined {
 }
 // The word as people write it before an action: `DONE: …`, `[done] …`, `(Completed) …`.
 const WORD = '(?:DONE|Done|done|COMPLETED|Completed|completed)';
-const DONE_WORDS = new RegExp(`^\\s*(?:[-*]\\s*)?(?:\\[[xX\u2713\u2714]\\]\\s|[\u2705\u2611\u2714]\ufe0f?\\s*|~~[^~].*~~\\s*$|${WORD}\\s*[:\u2013\u2014]\\s|\\[${WORD}\\]\\s|\\(${WORD}\\)\\s)`, 'u');
+const DONE_WORDS = new RegExp(`^\\s*(?:[-*]\\s*)?(?:\\[[xX\u2713\u2714]\\]\\s|[\u2705\u2611\u2714\u2713]\ufe0f?\\s*|~~[^~].*~~\\s*$|${WORD}\\s*[:\u2013\u2014]\\s|\\[${WORD}\\]\\s|\\(${WORD}\\)\\s)`, 'u');
 // The same marks, taken off the words (an unticked box too: `- [ ] a` ticked is `- [x] a`).
 const STRUCK = /^\s*(?:[-*]\s*)?~~([^~].*)~~\s*$/su;
-const MARK = new RegExp(`^\\s*(?:[-*]\\s*)?(?:\\[[ xX\u2713\u2714]\\]\\s|[\u2705\u2611\u2714]\ufe0f?\\s*|${WORD}\\s*[:\u2013\u2014]\\s|\\[${WORD}\\]\\s|\\(${WORD}\\)\\s)\\s*`, 'u');
+const MARK = new RegExp(`^\\s*(?:[-*]\\s*)?(?:\\[[ xX\u2713\u2714]\\]\\s|[\u2705\u2611\u2714\u2713]\ufe0f?\\s*|${WORD}\\s*[:\u2013\u2014]\\s|\\[${WORD}\\]\\s|\\(${WORD}\\)\\s)\\s*`, 'u');
 // A mark after the words (red team, 12-06): `Write tests ✅`, `Write tests (done)`, `Write tests - DONE`.
 const MARK_AFTER = /\s+(?:[\u2705\u2611\u2714\u2713]\ufe0f?|\((?:done|completed?)\)|\[(?:done|completed?)\]|[-\u2013\u2014]\s*(?:done|completed?))\s*$/iu;
 const DONE_AFTER = new RegExp(`\\S${MARK_AFTER.source}`, 'iu');

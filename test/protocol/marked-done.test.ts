@@ -25,3 +25,17 @@ describe('a leading "[DONE]" or "(done)" marks an action done', () => {
     expect(marksDone('[DONE] Write docs', 'Write tests')).toBe(false);
   });
 });
+
+describe('a leading check mark marks an action done, as the same mark after the words does', () => {
+  // `✓` (U+2713) was read as a tick after the words and inside a box (`[✓]`), not in front: next
+  // recommended "✓ Write tests" as the work to do now.
+  it.each(['✓ Write tests', '✓Write tests', '- ✓ Write tests', 'Write tests ✓', '[✓] Write tests', '✔ Write tests', '✅ Write tests'])('%s is done, its words "Write tests"', (text) => {
+    expect(markedDone(text)).toBe(true);
+    expect(actionWords(text)).toBe('Write tests');
+    expect(marksDone(text, 'Write tests')).toBe(true);
+  });
+
+  it.each(['✗ Write tests', '✘ Write tests', 'Write ✓ tests'])('%s is not done', (text) => {
+    expect(markedDone(text)).toBe(false);
+  });
+});
