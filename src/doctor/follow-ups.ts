@@ -73,6 +73,15 @@ const RELEASE_WORK = new RegExp(
  * before merging"): that landing is the redo.
  */
 const CHECKS = new RegExp(String.raw`\b(?:verif(?:y|ies|ying)|validat(?:e|es|ing)|smoke[- ]?test(?:s|ing)?|monitor(?:s|ing)?|watch(?:es|ing)?)(?:\s+(?:the\s+)?(?:fix(?:es)?|changes?)\s+(?:from|in|of))?` + REF_AFTER, 'gi');
+/**
+ * A follow-up of what landed, called so: "Follow up on #20", "Write a follow-up for PR 20",
+ * "Follow-up to #20: add the missing tests", "Open a follow-up PR for #20". Not when the text does
+ * it before the landing ("Push a follow-up to #20 before merging"): that is work on the request.
+ */
+const FOLLOW_UP_OF = new RegExp(
+  String.raw`\bfollow(?:s|ing)?[- ]?ups?(?:\s+(?:PRs?|pull\s+requests?|MRs?|merge\s+requests?|issues?|tickets?|work|tasks?|items?|changes?|fix(?:es)?))?\s+(?:on|to|for|from|of|after)` + REF_AFTER,
+  'gi',
+);
 const BEFORE_LANDING = /\bbefore\b.*?\b(?:merg|land|ship)/i;
 /**
  * Work that fixes or removes what a landing brought, the landing named as its origin: "Fix the
@@ -96,7 +105,7 @@ const UNDOES_ORIGIN = new RegExp(
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   const before = BEFORE_LANDING.test(text);
-  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, UNDOES_ORIGIN, RELEASE_WORK];
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
   // "Address the review feedback from #20 once merged": after the landing of all it names, but what it lands itself.
   if (!before && LANDING_CLAUSE.test(text) && !LANDS_IT.test(text)) {

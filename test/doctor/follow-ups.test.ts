@@ -54,6 +54,12 @@ describe('follow-up work queued before its PR landed (red team rtB 01)', () => {
     'Apply #12 to release-1.x',
     'Sync #12 over to the v2 branch',
     'Mirror PR-12 to the gitlab remote',
+    // A follow-up, called so (12-07: next skipped these as landed, and done --landed recorded them done).
+    'Write follow-up for PR 12',
+    'Follow up on #12',
+    'Follow-up to #12: add the missing tests',
+    'Open a follow-up PR for #12',
+    'File follow-up issues from PR-12 review',
   ])('%s: its landing is when it can start, no redo', (text) => {
     expect(judged(text, [squash(12, 100)])).toEqual({ doctor: [], skipped: false });
   });
@@ -86,6 +92,8 @@ describe('follow-up work queued before its PR landed (red team rtB 01)', () => {
     'Fix the post-merge hook in #12',
     'Rebase #12 onto v2',
     'Apply the review suggestions from #12',
+    'Push a follow-up to #12 before merging',
+    'Push the follow-up commit to #12',
   ])('%s: work on the request itself, redone by its landing', (text) => {
     expect(judged(text, [squash(12, 100)])).toEqual({ doctor: ['warning'], skipped: true });
   });
