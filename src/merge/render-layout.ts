@@ -258,6 +258,26 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
     const own = input.sideTexts[side];
     texts[side] = own?.size ? new Map([...(format.texts ?? []), ...own]) : format.texts;
   }
+  /**
+   * A container standing inside a one-line container (`{"x": 2.50, "nested": {"a": [1.0, 4]}}`):
+   * `side`'s text as the writer puts it there, inline with its separators, read off that side's
+   * line; undefined where the placeholder stands alone on its line (its value then takes lines of
+   * its own at the line's indent) or the writer's line does not hold the rest of ours' as it is.
+   */
+  const inlineText = (i: number, side: Side, n: number): string | undefined => {
+    const c = conflicts[i]!;
+    const v = c[side];
+    if (run || v === null || typeof v !== 'object') return undefined;
+    const line = lines[n]!.replace(/\r$/, '');
+    const at = line.indexOf(marks[i]!);
+    const [head, tail] = [line.slice(0, at), line.slice(at + marks[i]!.length)];
+    if (MEMBER_ONLY.test(head + tail) || /^\s*,?\s*$/.test(head + tail)) return undefined;
+    const value = structuredClone(withMarks);
+    if (!setAt(value, c.path, structuredClone(v))) return undefined;
+    const sideLines = linesOf(value, runFormat(format, value, c, side, input.sideTexts[side]));
+    const written = sideLines.length === lines.length ? sideLines[n]!.replace(/\r$/, '') : undefined;
+    return written !== undefined && written.length >= head.length + tail.length && written.startsWith(head) && written.endsWith(tail) ? written.slice(head.length, written.length - tail.length) : undefined;
+  };
   const valueText = (c: Conflict, side: Side, pad: string): string | undefined => {
     const v = c[side];
     if (v === undefined) return undefined;
@@ -289,7 +309,7 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
       let sideLine = line;
       let dropped = false;
       for (const i of here) {
-        const v = valueText(conflicts[i]!, side, pad);
+        const v = inlineText(i, side, n) ?? valueText(conflicts[i]!, side, pad);
         if (v !== undefined) sideLine = sideLine.replace(marks[i]!, () => v);
         else if (here.length === 1 && (MEMBER_ONLY.test(line.replace(marks[i]!, '')) || (isBaseless(conflicts[i]!) && ITEM_ONLY.test(line.replace(marks[i]!, ''))))) dropped = true;
         else return null;

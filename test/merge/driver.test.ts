@@ -234,6 +234,21 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(r.messages.join('\n')).toContain('conflict at skill_state.scores: ours [9.5,7.50,1e3,12345678901234567891] vs theirs [9.25,7.50,2e3,12345678901234567890] (base [8.0,7.50,1e3,12345678901234567890])');
     });
 
+    it("a one-line list in conflict beside another conflict stays on its line: each block is that side's line as written, not the list laid out over lines (12-07)", () => {
+      const doc = (list: string, step: string, updated?: string) => hand({ updated }).replace('"step": "orders endpoint"', () => `"step": "${step}"`).replace('\t"next_actions": [', () => `\t"skill_state": {"seen": 1, "nested": {"scores": [${list}]}},\r\n\t"next_actions": [`);
+      const ours = doc('1.0, 4', 'ours-step', '2026-01-06T10:00:00Z');
+      const theirs = doc('1.0, 3', 'theirs-step', '2026-01-07T10:00:00Z');
+      const r = merge(doc('1.0, 2.00', 'orders endpoint'), ours, theirs, { keepLayout });
+      expect(r.status).toBe('conflict');
+      expect(r.conflicts.map((c) => c.display)).toEqual(['step', 'skill_state.nested.scores']);
+      const block = (list: string) => `\t"skill_state": {"seen": 1, "nested": {"scores": [${list}]}},`;
+      expect(r.text).toContain(['<<<<<<< ours', block('1.0, 4'), '||||||| base', block('1.0, 2.00'), '=======', block('1.0, 3'), '>>>>>>> theirs'].join('\r\n'));
+      const stamp = (t: string) => t.replace(/"updated_at": "[^"]*"/, '"updated_at": ""');
+      const sides = splitConflictMarkers(r.text!)!;
+      expect(stamp(sides.ours)).toBe(stamp(ours));
+      expect(stamp(sides.theirs)).toBe(stamp(theirs));
+    });
+
     it("several conflicts keep ours' layout too: a row both sides added under one id (its label and status each differ) is one block; a removed record beside another conflict takes its own (red team, 12-05)", () => {
       const rows = (extra: string, updated?: string, phase = 'build') => hand({ updated }).replace('"phase":"build"', () => `"phase":"${phase}"`).replace('\t"next_actions": [', () => `\t"progress_table": [\r\n\t\t{"id": "sprint-1", "label": "Sprint 1: Auth", "status": "complete"}${extra}\r\n\t],\r\n\t"blockers": [{"id": "b1", "description": "rate limiting", "needs": "user_decision"}],\r\n\t"next_actions": [`);
       const row = (label: string, status: string) => `,\r\n\t\t{"id": "sprint-2", "label": "${label}", "status": "${status}"}`;
