@@ -223,12 +223,19 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
   // text written with its own run in place (ours' text the one the placeholders are read from).
   let block: { from: number; to: number; sides: Record<Side, string[]> } | undefined;
   let lines: string[];
+  // How ours' text (the lines the placeholders are read from) is written from a value with the
+  // placeholders in it: with ours' run in place, in its format.
+  let asOurs = (value: JsonValue): [JsonValue, TextFormat] => [value, format];
   if (run) {
     if (run.span !== undefined && !SIDES.every((side) => Array.isArray(run[side]))) return null;
     const [o, b, t] = SIDES.map((side) => {
       const value = putAt(structuredClone(withMarks), run, structuredClone(run[side]));
       return linesOf(value, runFormat(format, value, run, side, input.sideTexts[side]));
     }) as [string[], string[], string[]];
+    asOurs = (value) => {
+      const put = putAt(value, run, structuredClone(run.ours));
+      return [put, runFormat(format, put, run, 'ours', input.sideTexts.ours)];
+    };
     const shortest = Math.min(o.length, b.length, t.length);
     let head = 0;
     while (head < shortest && o[head] === b[head] && o[head] === t[head]) head++;
@@ -263,18 +270,22 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
    * `side`'s text as the writer puts it there, inline with its separators, read off that side's
    * line; undefined where the placeholder stands alone on its line (its value then takes lines of
    * its own at the line's indent) or the writer's line does not hold the rest of ours' as it is.
+   * Beside a run (a record both sides added), that side's text is written with ours' run in place,
+   * as ours' lines were, so its line n is the placeholder's.
    */
   const inlineText = (i: number, side: Side, n: number): string | undefined => {
     const c = conflicts[i]!;
     const v = c[side];
-    if (run || v === null || typeof v !== 'object') return undefined;
+    if (v === null || typeof v !== 'object') return undefined;
     const line = lines[n]!.replace(/\r$/, '');
     const at = line.indexOf(marks[i]!);
     const [head, tail] = [line.slice(0, at), line.slice(at + marks[i]!.length)];
     if (MEMBER_ONLY.test(head + tail) || /^\s*,?\s*$/.test(head + tail)) return undefined;
-    const value = structuredClone(withMarks);
-    if (!setAt(value, c.path, structuredClone(v))) return undefined;
-    const sideLines = linesOf(value, runFormat(format, value, c, side, input.sideTexts[side]));
+    const own = structuredClone(withMarks);
+    if (!setAt(own, c.path, structuredClone(v))) return undefined;
+    // The conflict's texts named as without the run (its path indexes the merged value), then the run put in.
+    const [value, written0] = asOurs(own);
+    const sideLines = linesOf(value, runFormat(written0, own, c, side, input.sideTexts[side]));
     const written = sideLines.length === lines.length ? sideLines[n]!.replace(/\r$/, '') : undefined;
     return written !== undefined && written.length >= head.length + tail.length && written.startsWith(head) && written.endsWith(tail) ? written.slice(head.length, written.length - tail.length) : undefined;
   };

@@ -249,6 +249,26 @@ describe('mergeCheckpointTexts: clean merges', () => {
       expect(stamp(sides.theirs)).toBe(stamp(theirs));
     });
 
+    it("a one-line list in conflict beside a row both sides added under one id stays on its line in each block, and keeping a side's blocks gives that side's text (12-07)", () => {
+      const doc = (list: string, row: string, updated?: string) =>
+        hand({ updated }).replace('\t"next_actions": [', () => `\t"progress_table": [\r\n\t\t{"id": "p1", "label": "Phase 1", "status": "complete"}${row}\r\n\t],\r\n\t"skill_state": {"x": 2.50, "nested": {"a": [${list}]}},\r\n\t"next_actions": [`);
+      const row = (label: string, status: string) => `,\r\n\t\t{"id": "p2", "label": "${label}", "status": "${status}"}`;
+      const ours = doc('1.0, 6', row('Server', 'pending'), '2026-01-06T10:00:00Z');
+      const theirs = doc('1.0, 5', row('Client', 'in_progress'), '2026-01-07T10:00:00Z');
+      const r = merge(doc('1.0, 4', ''), ours, theirs, { keepLayout });
+      expect(r.status).toBe('conflict');
+      const line = (list: string) => `\t"skill_state": {"x": 2.50, "nested": {"a": [${list}]}},`;
+      expect(r.text).toContain(['<<<<<<< ours', line('1.0, 6'), '||||||| base', line('1.0, 4'), '=======', line('1.0, 5'), '>>>>>>> theirs'].join('\r\n'));
+      // The row's block as before: the base's without p2.
+      const p1 = '\t\t{"id": "p1", "label": "Phase 1", "status": "complete"}';
+      expect(r.text).toContain(['<<<<<<< ours', p1 + row('Server', 'pending'), '||||||| base', p1, '=======', p1 + row('Client', 'in_progress'), '>>>>>>> theirs'].join('\r\n'));
+      const stamp = (t: string) => t.replace(/"updated_at": "[^"]*"/, '"updated_at": ""');
+      const sides = splitConflictMarkers(r.text!)!;
+      expect(stamp(sides.ours)).toBe(stamp(ours));
+      expect(stamp(sides.theirs)).toBe(stamp(theirs));
+      expect(stamp(sides.base ?? '')).toBe(stamp(doc('1.0, 4', '')));
+    });
+
     it("several conflicts keep ours' layout too: a row both sides added under one id (its label and status each differ) is one block; a removed record beside another conflict takes its own (red team, 12-05)", () => {
       const rows = (extra: string, updated?: string, phase = 'build') => hand({ updated }).replace('"phase":"build"', () => `"phase":"${phase}"`).replace('\t"next_actions": [', () => `\t"progress_table": [\r\n\t\t{"id": "sprint-1", "label": "Sprint 1: Auth", "status": "complete"}${extra}\r\n\t],\r\n\t"blockers": [{"id": "b1", "description": "rate limiting", "needs": "user_decision"}],\r\n\t"next_actions": [`);
       const row = (label: string, status: string) => `,\r\n\t\t{"id": "sprint-2", "label": "${label}", "status": "${status}"}`;
