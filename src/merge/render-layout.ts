@@ -233,7 +233,7 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
       return linesOf(value, runFormat(format, value, run, side, input.sideTexts[side]));
     }) as [string[], string[], string[]];
     asOurs = (value) => {
-      const put = putAt(value, run, structuredClone(run.ours));
+      const put = putAt(structuredClone(value), run, structuredClone(run.ours));
       return [put, runFormat(format, put, run, 'ours', input.sideTexts.ours)];
     };
     const shortest = Math.min(o.length, b.length, t.length);

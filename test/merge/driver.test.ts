@@ -255,10 +255,10 @@ describe('mergeCheckpointTexts: clean merges', () => {
       const row = (label: string, status: string) => `,\r\n\t\t{"id": "p2", "label": "${label}", "status": "${status}"}`;
       const ours = doc('1.0, 6', row('Server', 'pending'), '2026-01-06T10:00:00Z');
       const theirs = doc('1.0, 5', row('Client', 'in_progress'), '2026-01-07T10:00:00Z');
-      const r = merge(doc('1.0, 4', ''), ours, theirs, { keepLayout });
+      const r = merge(doc('1.0, 4.00', ''), ours, theirs, { keepLayout });
       expect(r.status).toBe('conflict');
       const line = (list: string) => `\t"skill_state": {"x": 2.50, "nested": {"a": [${list}]}},`;
-      expect(r.text).toContain(['<<<<<<< ours', line('1.0, 6'), '||||||| base', line('1.0, 4'), '=======', line('1.0, 5'), '>>>>>>> theirs'].join('\r\n'));
+      expect(r.text).toContain(['<<<<<<< ours', line('1.0, 6'), '||||||| base', line('1.0, 4.00'), '=======', line('1.0, 5'), '>>>>>>> theirs'].join('\r\n'));
       // The row's block as before: the base's without p2.
       const p1 = '\t\t{"id": "p1", "label": "Phase 1", "status": "complete"}';
       expect(r.text).toContain(['<<<<<<< ours', p1 + row('Server', 'pending'), '||||||| base', p1, '=======', p1 + row('Client', 'in_progress'), '>>>>>>> theirs'].join('\r\n'));
@@ -266,7 +266,7 @@ describe('mergeCheckpointTexts: clean merges', () => {
       const sides = splitConflictMarkers(r.text!)!;
       expect(stamp(sides.ours)).toBe(stamp(ours));
       expect(stamp(sides.theirs)).toBe(stamp(theirs));
-      expect(stamp(sides.base ?? '')).toBe(stamp(doc('1.0, 4', '')));
+      expect(stamp(sides.base ?? '')).toBe(stamp(doc('1.0, 4.00', '')));
     });
 
     it("several conflicts keep ours' layout too: a row both sides added under one id (its label and status each differ) is one block; a removed record beside another conflict takes its own (red team, 12-05)", () => {
