@@ -284,8 +284,8 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
     const own = structuredClone(withMarks);
     if (!setAt(own, c.path, structuredClone(v))) return undefined;
     // The conflict's texts named as without the run (its path indexes the merged value), then the run put in.
-    const [value, written0] = asOurs(own);
-    const sideLines = linesOf(value, runFormat(written0, own, c, side, input.sideTexts[side]));
+    const [value, oursFormat] = asOurs(own);
+    const sideLines = linesOf(value, runFormat(oursFormat, own, c, side, input.sideTexts[side]));
     const written = sideLines.length === lines.length ? sideLines[n]!.replace(/\r$/, '') : undefined;
     return written !== undefined && written.length >= head.length + tail.length && written.startsWith(head) && written.endsWith(tail) ? written.slice(head.length, written.length - tail.length) : undefined;
   };
