@@ -3,7 +3,8 @@
 // base's block of each would hold the record with the conflicted members left out: a record the
 // base never had (`{"id": "p2"}`). So the renderers mark such a record as one conflict: each
 // side's block that side's record (the merged record with that side's values in place, what
-// `resolve --ours/--theirs` gives), the base's block empty. Pure.
+// `resolve --ours/--theirs` gives), the base's block empty. An object both sides added under one
+// key the base lacks is marked the same way (merge.ts), and shown so. Pure.
 
 import type { JsonValue } from '../protocol/types.js';
 import { ownValue } from '../protocol/identity.js';
@@ -73,9 +74,10 @@ function recordConflict(value: JsonValue, path: readonly PathSegment[], under: r
 
 /**
  * Conflict.baseLacks for a conflict the value merge did not record (a number both sides spelled
- * their own way, literal-texts.ts), by id: the outermost record around `path` in `merged` whose id
- * the base's list there has no record of (the base lacking the list too). Undefined where every
- * record around it is the base's, or one has no id to tell.
+ * their own way, literal-texts.ts), as merge.ts marks its own: the outermost record around `path`
+ * in `merged` whose id the base's list there has no record of, or object under a key the base
+ * lacks. Undefined where every record and object around it is the base's, or a record has no id
+ * to tell.
  */
 export function baseLacksById(base: JsonValue | undefined, merged: JsonValue, path: readonly PathSegment[]): number | undefined {
   let [b, m] = [base, merged as JsonValue | undefined];
@@ -83,6 +85,7 @@ export function baseLacksById(base: JsonValue | undefined, merged: JsonValue, pa
     const seg = path[k]!;
     if (typeof seg === 'string') {
       [b, m] = [ownValue(b, seg), ownValue(m, seg)];
+      if (b === undefined) return k + 1;
       continue;
     }
     const item = Array.isArray(m) ? m[seg] : undefined;

@@ -34,8 +34,9 @@ export interface Conflict {
   /** A side's source text of its number value where it differs from JSON's (`8.0`, `1e-400`): shown instead of the value. */
   texts?: Partial<Record<'base' | 'ours' | 'theirs', string>>;
   /**
-   * Set when the conflict lies inside an array item both sides hold and the base has none of (a
-   * record both added under one id): `path.slice(0, baseLacks)` is that item, the outermost such
+   * Set when the conflict lies inside an array item or object member both sides hold and the base
+   * has none of (a record both added under one id, an object both added under one key):
+   * `path.slice(0, baseLacks)` is that value, the outermost such
    * (the whole path: the conflict is that item's own, as base-records.ts makes one of them). The
    * base's block then holds no item there at all, never the item with the conflicted members left
    * out: that is a record the base never had.

@@ -75,9 +75,10 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
     node(path, policyPath, b, o, t) {
       const before = conflicts.length;
       const merged = mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t);
-      // An array item both sides hold and the base lacks (a record both added under one id): what
-      // conflicts inside it lies under a record the base never had. Set last by the outermost.
-      if (b === undefined && o !== undefined && t !== undefined && typeof path[path.length - 1] === 'number') {
+      // An array item or object member both sides hold and the base lacks (a record both added
+      // under one id, an object both added under one key): what conflicts inside it lies under a
+      // value the base never had. Set last by the outermost.
+      if (b === undefined && path.length > 0 && isContainer(o) && isContainer(t)) {
         for (let k = before; k < conflicts.length; k++) if (conflicts[k]!.path.length > path.length) conflicts[k]!.baseLacks = path.length;
       }
       return merged;
@@ -441,3 +442,5 @@ function mergeObjects(ctx: MergeContext, path: PathSegment[], policyPath: string
   }
   return result;
 }
+
+const isContainer = (v: JsonValue | undefined): boolean => v !== null && typeof v === 'object';

@@ -3,7 +3,8 @@
 // record the base lacks (Conflict.baseLacks), and both renderers, renderMerged (formatJson's
 // layout) and renderKeepingLayout (a hand-made one), show that record as one block whose base
 // holds nothing: never the record with the conflicted members left out (`{"id": "p2"}`), which the
-// base never had. Taking a side gives that side's record exactly.
+// base never had. So is an object both added under one key the base lacks. Taking a side gives
+// that side's record exactly.
 import { describe, expect, it } from 'vitest';
 import { mergeCheckpointTexts, type MergeTextsInput } from '../../src/merge/driver.js';
 import { mergeCheckpointValues } from '../../src/merge/merge.js';
@@ -74,8 +75,16 @@ describe('the merge marks the conflicts inside a record both sides added under a
     expect(marks(doc([P1], { items: [] }), doc([P1], { items: [item('ours')] }), doc([P1], { items: [item('theirs')] }))).toEqual([['skill_state.items[0].checks[0].note', 3]]);
     // Both sides changed a row the base has: its base is the base's row, nothing to mark.
     expect(marks(BASE, doc([{ ...P1, label: 'Plan A' }]), doc([{ ...P1, label: 'Plan B' }]))).toEqual([['progress_table[0].label', undefined]]);
+    // An object both sides added under one key the base lacks: as under that object.
+    expect(marks(doc([P1]), doc([P1], CFG_OURS), doc([P1], CFG_THEIRS))).toEqual([['skill_state.cfg.mode', 2]]);
+    // A key of an object the base has, both added: its own conflict, nothing around it to mark.
+    expect(marks(doc([P1], { cfg: { level: 8.5 } }), doc([P1], CFG_OURS), doc([P1], CFG_THEIRS))).toEqual([['skill_state.cfg.mode', undefined]]);
   });
 });
+
+/** An object both sides added to skill_state under one key, alike but for one member. */
+const CFG_OURS = { cfg: { mode: 'safe', level: 8.5, tags: ['x'] } };
+const CFG_THEIRS = { cfg: { mode: 'fast', level: 8.5, tags: ['x'] } };
 
 describe.each(LAYOUTS)('the conflict shown in $name', ({ write, keepLayout }) => {
   const merge = (base: JsonObject, ours: JsonObject, theirs: JsonObject, extra: Partial<MergeTextsInput> = {}) =>
@@ -161,5 +170,30 @@ describe.each(LAYOUTS)('the conflict shown in $name', ({ write, keepLayout }) =>
     const label = mergeMarkedText({ marked, fileName: FILE, settle: { theirs: ['progress_table[1].label'] }, keepLayout });
     expect(label.conflicts.map((c) => c.display)).toEqual(['progress_table[1].status']);
     expect(readings(label.text!)).toEqual({ base: BASE, ours: doc([P1, { ...OURS_P2, label: THEIRS_P2.label }]), theirs: THEIRS });
+  });
+
+  it("an object both sides added under one key the base lacks is one block whose base is empty, never the object's shared members as the base's", () => {
+    const base = doc([P1]);
+    for (const [ours, theirs] of [
+      [doc([P1], CFG_OURS), doc([P1], CFG_THEIRS)],
+      [doc([P1], CFG_THEIRS), doc([P1], CFG_OURS)],
+    ]) {
+      const r = merge(base, ours!, theirs!);
+      expect(r.conflicts.map((c) => c.display)).toEqual(['skill_state.cfg.mode']);
+      expect(readings(r.text!)).toEqual({ base, ours, theirs });
+      expect(blocksOf(r.text!).map((b) => b.base).join('')).not.toContain('cfg');
+      // Settled with the member the conflict line names: that side's object.
+      const settled = mergeMarkedText({ marked: parseMarkedText(r.text!)!, fileName: FILE, settle: { theirs: ['skill_state.cfg.mode'] }, keepLayout });
+      expect(settled.conflicts).toEqual([]);
+      expect(parseJson(settled.text!).value).toEqual(theirs);
+    }
+    // Only a number spelled two ways (8.0, 8.00) in it: the base holds no such object either.
+    const cfg = (level: string) => write(doc([P1])).replace(/"skill_state": \{\}/, () => `"skill_state": {"cfg": {"mode": "safe", "level": ${level}}}`);
+    const r = mergeCheckpointTexts({ base: write(base), ours: cfg('8.0'), theirs: cfg('8.00'), fileName: FILE, keepLayout });
+    expect(r.conflicts.map((c) => c.display)).toEqual(['skill_state.cfg.level']);
+    const sides = splitConflictMarkers(r.text!)!;
+    expect((parseJson(sides.base!).value as any).skill_state).toEqual({});
+    expect(sides.ours).toContain('"level": 8.0');
+    expect(sides.theirs).toContain('"level": 8.00');
   });
 });

@@ -464,6 +464,40 @@ describe("the base's blocks hold what the base held", () => {
     // The generator reaches the shape: a record both sides added under one id, each its own way.
     expect(baseless).toBeGreaterThan(20);
   });
+
+  it('never an object the base lacks under its key (both sides added one under it, differently), in either layout, both ways round', () => {
+    const member = fc.oneof(word, fc.integer({ min: 0, max: 9 }), fc.constantFrom(8.5, 0.25));
+    const added = fc.dictionary(fc.constantFrom('mode', 'level', 'owner', 'note'), member, { minKeys: 1 });
+    let inside = 0;
+    fc.assert(
+      fc.property(triple, added, added, fc.option(handStyle, { freq: 2 }), ([base, ours, theirs], a, b, style) => {
+        const withAdded = (doc: JsonObject, value: JsonObject | null) => {
+          const out = structuredClone(doc) as any;
+          out.skill_state ??= {};
+          if (value === null) delete out.skill_state.added;
+          else out.skill_state.added = value;
+          return out as JsonObject;
+        };
+        const write = (doc: JsonObject) => (style === null ? formatJson(doc) : handText(doc, style));
+        const keepLayout = () => formatKeepingLayout;
+        for (const [x, y] of [[a, b], [b, a]] as const) {
+          const r = mergeCheckpointTexts({ base: write(withAdded(base, null)), ours: write(withAdded(ours, x)), theirs: write(withAdded(theirs, y)), fileName: `.checkpoints/${FILE}`, keepLayout });
+          if (!r.conflicts.some((c) => c.path[0] === 'skill_state' && c.path[1] === 'added')) continue;
+          inside++;
+          const read = (side: 'base' | 'ours' | 'theirs') => (parseJson(resolveMarkers(r.text!.replace(/\r\n/g, '\n'), side)).value as any).skill_state;
+          expect(read('base').added).toBeUndefined();
+          // Each side's block: the merged object with that side's values where they conflict.
+          for (const c of r.conflicts.filter((c) => c.path[1] === 'added')) {
+            const key = c.path[2] as string;
+            expect([read('ours').added[key], read('theirs').added[key]]).toEqual([x[key], y[key]]);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The generator reaches the shape: a conflict inside the object both added.
+    expect(inside).toBeGreaterThan(20);
+  });
 });
 
 /** A hand layout: its indent unit, line end, inline arrays of scalars, one-line flat objects, `"k":v`. */
