@@ -53,9 +53,11 @@ export function validateCapsule(capsule: unknown): CapsuleProblem[] {
   return problems;
 }
 
+/** Whether the capsule field `k` holds a list (constraints, ...) rather than one text. */
+const isList = (k: string) => shape.node(`${CONTEXT}/properties/${k}`).type === 'array';
+
 /** The seven fields as a reader sees them, lists marked: `{goal, acceptance, constraints[], ..., next}`. */
 export function capsuleFieldsText(): string {
-  const isList = (k: string) => shape.node(`${CONTEXT}/properties/${k}`).type === 'array';
   return `{${CAPSULE_FIELDS.map((k) => (isList(k) ? `${k}[]` : k)).join(', ')}}`;
 }
 
@@ -194,4 +196,20 @@ export function keptClaims(old: JsonObject, fill: Pick<Capsule, 'context' | 'ori
   if (origin === undefined || isJsonObject(origin)) origin = complete(origin ?? {}, ['root', 'head', 'saved_at'], fill.origin, 'origin');
   // A context or origin that is not an object is left exactly as written (validate names it).
   return { base: { context: context as unknown as CapsuleContext, origin: origin as unknown as Capsule['origin'] }, rest, filled, lifted };
+}
+
+/**
+ * The claims a capsule written by hand holds at its top level, in the flat shape
+ * recovery-capsule.md shows (`"capsule": {"goal": …, "next": …}`, no `context`), when moving them
+ * into `context` (what `pause --auto` does, keptClaims) makes a valid capsule; [] otherwise. Such
+ * a capsule needs that one move, not a repair by hand: readers name `pause --auto`. Pure.
+ */
+export function topLevelClaims(capsule: JsonValue | undefined): string[] {
+  if (!isJsonObject(capsule) || capsule.context !== undefined) return [];
+  const claims = CAPSULE_FIELDS.filter((k) => capsule[k] !== undefined);
+  if (!claims.length) return [];
+  const unknown = 'not recorded';
+  const fill = { context: Object.fromEntries(CAPSULE_FIELDS.map((k) => [k, isList(k) ? [unknown] : unknown])) as unknown as CapsuleContext, origin: { root: '/', head: null, saved_at: unknown } };
+  const { base, rest } = keptClaims(capsule, fill);
+  return validateCapsule(ownCapsule({ ...rest, ...base } as unknown as JsonValue)).length ? [] : claims;
 }

@@ -15,7 +15,7 @@ import { joinPath } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import { CURRENT_WIRE_VERSION, type Checkpoint, type JsonValue } from './types.js';
-import { foreignCapsuleKeys } from './capsule.js';
+import { foreignCapsuleKeys, topLevelClaims } from './capsule.js';
 import type { Issue } from './validate.js';
 
 export { suggestEnum } from './enum-slip.js';
@@ -194,7 +194,14 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string, projectDir?
   }
   // A note of the user's own in the capsule (`my_notes`, `context.notes`): kept by every pause, and
   // no claim a reader shows; read as written, with where it belongs.
-  for (const key of foreignCapsuleKeys(doc.capsule as JsonValue)) {
+  // The seven claims written at the capsule's top level, as recovery-capsule.md shows them: no
+  // note of the user's, and no repair by hand either: pause --auto moves them into context.
+  const flat = topLevelClaims(doc.capsule as JsonValue);
+  if (flat.length) {
+    const skill = fileSkill === undefined ? placeholder('skill') : pasteArg(fileSkill);
+    notes.push({ path: 'capsule', problem: `the capsule's claims (${flat.join(', ')}) are written at its top level, not in capsule.context`, fix: null, byHand: `move them into capsule.context (checkpoint pause ${skill} --auto does it, keeping each as written)` });
+  }
+  for (const key of foreignCapsuleKeys(doc.capsule as JsonValue).filter((k) => !flat.includes(k))) {
     notes.push({ path: `capsule.${key}`, problem: "no field the capsule defines (kept as written; resume --context leaves it out)", fix: null, byHand: `move capsule.${key} into skill_state, where a skill keeps notes of its own` });
   }
   // A descriptive field left out or blank (agents and people skip `project_dir` or `created_at`):

@@ -385,6 +385,38 @@ describe('pause over a capsule written by hand', () => {
     expect(doc(dir).capsule.context.decisions).toEqual(['keep é in URLs', 'a/b test']);
   });
 
+  it("claims written at the capsule's top level (recovery-capsule.md's shape) leave the checkpoint readable, and every reader names pause --auto", async () => {
+    // Exploratory pass 12-07: resume exited 2 ("cannot resume api", fix with update --<path>), status
+    // said "needs repair", and resume --context called the seven claims "fields of api's own".
+    const dir = handProject(JSON.stringify(context()));
+    const before = read(dir, CP);
+    const resume = await runCli(dir, ['resume', 'api']);
+    // 3: the fixture's checkpoint is old (stale: ask the user), not 2 (cannot be read).
+    expect(resume.code, resume.stderr).toBe(3);
+    expect(resume.stdout).toMatch(/^RESUMING: api/);
+    expect(resume.stdout).toMatch(/capsule's claims \(goal, acceptance, constraints, decisions, evidence, pending, next\) are written at its top level.*checkpoint pause api --auto/);
+    expect(resume.stdout).not.toMatch(/skill_state/);
+    expect((await runCli(dir, ['status'])).stdout).not.toMatch(/needs repair/);
+    const capsule = await runCli(dir, ['resume', 'api', '--context']);
+    expect(capsule.code).toBe(2);
+    expect(capsule.stderr).toMatch(/holds its claims .* at its top level.*hint: nothing was changed; move them with checkpoint pause api --auto/);
+    expect(capsule.stderr).not.toMatch(/of api's own/);
+    expect(read(dir, CP)).toBe(before);
+    // The move it names works, each claim as written.
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    const after = await runCli(dir, ['resume', 'api', '--context']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(doc(dir).capsule.context).toEqual(context());
+  });
+
+  it('claims at the top level that no move would make valid still need repair (a goal that is a number)', async () => {
+    const dir = handProject(JSON.stringify(context({ goal: 5 })));
+    const r = await runCli(dir, ['resume', 'api']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/pause api --auto/);
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(2);
+  });
+
   it('--auto keeps an origin as saved and fills only its missing keys', async () => {
     const dir = handProject('{"context": {"goal": "g"}, "origin": {"root": "/old/place", "saved_at": "2026-08-01T00:00:00Z"}}');
     expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);

@@ -5,7 +5,7 @@
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
-import { foreignCapsuleKeys, ownCapsule, validateCapsule } from '../../protocol/capsule.js';
+import { foreignCapsuleKeys, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
@@ -102,6 +102,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
   }
 
+  // Claims written by hand at the capsule's top level (recovery-capsule.md's flat shape) are not
+  // the user's own fields: one move makes them a capsule, and the refusal names it.
+  const flat = topLevelClaims(found.capsule as JsonValue);
+  if (flat.length) {
+    throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" holds its claims (${flat.join(', ')}) at its top level, not in capsule.context where they are read`, {
+      hint: `nothing was changed; move them with checkpoint pause ${found.skill} --auto (it keeps each as written), then run checkpoint resume ${found.skill} --context again`,
+    });
+  }
   // Fields of the user's own beside the protocol's (kept by every pause) are not claims: named, not shown.
   const foreign = foreignCapsuleKeys(found.capsule as JsonValue);
   if (foreign.length) ctx.out.err(`checkpoint: note: capsule field${foreign.length === 1 ? '' : 's'} of ${found.skill}'s own not shown: ${foreign.map((k) => shown(k)).join(', ')} (checkpoint show ${found.skill} has ${foreign.length === 1 ? 'it' : 'them'})`);
