@@ -402,8 +402,11 @@ describe('pause over a capsule written by hand', () => {
     expect(capsule.stderr).toMatch(/holds its claims .* at its top level.*hint: nothing was changed; move them with checkpoint pause api --auto/);
     expect(capsule.stderr).not.toMatch(/of api's own/);
     expect(read(dir, CP)).toBe(before);
-    // The move it names works, each claim as written.
-    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    // The move it names works, each claim as written; the origin it lacked is said as what it is, not a placeholder to add.
+    const auto = await runCli(dir, ['pause', 'api', '--auto']);
+    expect(auto.code, auto.stderr).toBe(0);
+    expect(auto.stdout).toMatch(/recorded the origin the capsule lacked \(origin\.root, origin\.head, origin\.saved_at\) as this HEAD and time/);
+    expect(auto.stdout).not.toMatch(/not recorded|filled what/);
     const after = await runCli(dir, ['resume', 'api', '--context']);
     expect(after.code, after.stderr).toBe(0);
     expect(doc(dir).capsule.context).toEqual(context());

@@ -330,6 +330,10 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
       ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${uncommittedText(m)}`
       : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
   );
-  if (filled.length) ctx.out.out(`  filled what the capsule lacked: ${filled.join(', ')} (placeholders say "not recorded"; add them: checkpoint pause ${skill} --context '<json>')`);
+  // Claims are filled with placeholders; an origin it lacked is this HEAD and time (keptClaims): said as such.
+  const claims = filled.filter((p) => !p.startsWith('origin.'));
+  const origin = filled.filter((p) => p.startsWith('origin.'));
+  if (claims.length) ctx.out.out(`  filled what the capsule lacked: ${claims.join(', ')} (placeholders say "not recorded"; add them: checkpoint pause ${skill} --context '<json>')`);
+  if (origin.length) ctx.out.out(`  recorded the origin the capsule lacked (${origin.join(', ')}) as this HEAD and time`);
   return 0;
 }
