@@ -8,6 +8,7 @@ import { splitConflictMarkers } from '../../src/merge/markers.js';
 import { parseJson } from '../../src/protocol/json.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
 import { builtOnce } from '../helpers/built-once.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/in-process.js';
 import { assertBuilt, cleanup, commitAll, git, gitTry, initialized, makeRepo, read, write } from '../helpers/repo.js';
 
@@ -15,20 +16,8 @@ const FILE = '.checkpoints/api.checkpoint.json';
 const P1 = { id: 'p1', label: 'Plan', status: 'complete' };
 const ROWS = { ours: { id: 'p2', label: 'Build: API', status: 'in_progress' }, theirs: { id: 'p2', label: 'Build: UI', status: 'not_started' } };
 
-const doc = (rows: JsonValue[], updated: string): JsonObject => ({
-  protocol_version: '1.1',
-  skill: 'api',
-  project: 'shop',
-  project_dir: '/home/u/shop',
-  created_at: '2026-11-01T10:00:00Z',
-  updated_at: updated,
-  phase: 'build',
-  step: 'api',
-  status: 'in_progress',
-  progress_summary: 'Building.',
-  progress_table: rows,
-  next_actions: ['Ship the API'],
-});
+const doc = (rows: JsonValue[], updated: string): JsonObject =>
+  checkpointDoc({ project: 'shop', project_dir: '/home/u/shop', updated_at: updated, progress_table: rows, next_actions: ['Ship the API'] });
 
 const LAYOUTS = {
   "formatJson's": (d: JsonObject) => `${JSON.stringify(d, null, 2)}\n`,

@@ -13,28 +13,15 @@ import { mergeMarkedText } from '../../src/merge/settle-markers.js';
 import { parseJson } from '../../src/protocol/json.js';
 import { formatKeepingLayout } from '../../src/protocol/layout.js';
 import type { JsonObject, JsonValue } from '../../src/protocol/types.js';
+import { checkpointDoc } from '../helpers/fixtures.js';
 
 const FILE = '.checkpoints/demo.checkpoint.json';
 const P1 = { id: 'p1', label: 'Plan', status: 'complete' };
 const OURS_P2 = { id: 'p2', label: 'Build: API', status: 'in_progress' };
 const THEIRS_P2 = { id: 'p2', label: 'Build: UI', status: 'not_started' };
 
-const doc = (rows: JsonValue[], state: JsonObject = {}): JsonObject => ({
-  protocol_version: '1.1',
-  skill: 'demo',
-  project: 'demo',
-  project_dir: '/work/demo',
-  created_at: '2026-03-01T10:00:00Z',
-  updated_at: '2026-03-01T10:00:00Z',
-  phase: 'build',
-  step: 'api',
-  status: 'in_progress',
-  progress_summary: 'Building.',
-  progress_table: rows,
-  next_actions: ['Ship the API'],
-  recently_done: [],
-  skill_state: state,
-});
+const doc = (rows: JsonValue[], state: JsonObject = {}): JsonObject =>
+  checkpointDoc({ skill: 'demo', progress_table: rows, next_actions: ['Ship the API'], recently_done: [], skill_state: state });
 const [BASE, OURS, THEIRS] = [doc([P1]), doc([P1, OURS_P2]), doc([P1, THEIRS_P2])];
 
 /** A layout, and whether the driver gets the writer that keeps it (renderKeepingLayout) or lays conflicts out as formatJson does (renderMerged). */
