@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Launcher, CommonJS on purpose (bin/package.json): it loads one minified CommonJS bundle from
 // dist/, so the ESM loader never starts. `merge-driver` runs once per conflicted file inside
-// `git merge`, so it loads a self-contained bundle of the pure merge code; everything else
-// loads the CLI bundle. Always runs: no "am I the entry module?" check, which breaks under
+// `git merge`, so it loads a self-contained bundle of the pure merge code; the everyday commands
+// load their own bundle (cli-<name>.cjs), everything else the whole CLI (cli.cjs). Always runs: no "am I the entry module?" check, which breaks under
 // npm's symlinked bin paths.
 //
 // Start-up speed: compiling the CLI bundle is a large part of a command's cost, so it is
@@ -31,6 +31,18 @@ function load(name, command) {
     return require(file);
   }
   return loadWithCache(file, name, command);
+}
+
+/** dist/cli-<command>.cjs (scripts/build.mjs OWN_BUNDLES), or null when the command has none. */
+function loadOwn(command) {
+  const name = `cli-${command}.cjs`;
+  try {
+    return load(name, command);
+  } catch (e) {
+    if (e && e.code === 'ENOENT' && e.path === join(DIST, name)) return null; // the source read found no such bundle
+    if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).split('\n')[0].includes(name)) return null; // the same, by node's require (Node >= 22.1)
+    throw e;
+  }
 }
 
 /**
@@ -71,11 +83,9 @@ function loadWithCache(file, name, command) {
   const source = fs.readFileSync(file, 'latin1');
   // V8 checks only the source's length, so the key carries the file's identity too; the prefix
   // names this install's bundle, whose older caches are removed when a new one is written.
-  const st = fs.statSync(file);
   // os.homedir() is HOME when set (libuv's rule): read directly, node:os stays unloaded.
   const dir = join(process.env.XDG_CACHE_HOME || join(process.env.HOME || require('node:os').homedir(), '.cache'), 'checkpoint-protocol');
-  const prefix = `${name}.${hash(file)}.`;
-  const build = `${prefix}${process.versions.v8}.${st.size}.${Math.trunc(st.mtimeMs)}.${st.ino}.`;
+  const build = buildName(fs.statSync(file), name);
   const cacheFile = join(dir, `${build}${command || 'other'}.cache`);
   const kept = readCache(fs, cacheFile);
   // Module.wrap()'s exact wrapper, so line 1 keeps its columns for stack traces.
@@ -105,13 +115,21 @@ function loadWithCache(file, name, command) {
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, Buffer.concat([header(nowSeconds() + CHECK_FIRST_S, CHECK_FIRST_S), data]));
         fs.renameSync(tmp, cacheFile);
-        if (fresh) prune(fs, dir, prefix, build);
+        if (fresh) prune(fs, dir);
       } catch {
         // not writable: the next run compiles without a cache, or with the one it has
       }
     });
   }
   return mod.exports;
+}
+
+/**
+ * What a cache's name starts with: the bundle, this install's path (hashed), V8's version and the
+ * bundle file's identity (V8 checks only the source's length).
+ */
+function buildName(st, name) {
+  return `${name}.${hash(join(DIST, name))}.${process.versions.v8}.${st.size}.${Math.trunc(st.mtimeMs)}.${st.ino}.`;
 }
 
 /**
@@ -156,20 +174,29 @@ const CACHE_NAME = /^[a-z-]+\.cjs\.[0-9a-f]{1,8}\.[\w.-]+\.(?:cache|\d+\.tmp)$/;
 
 /**
  * Run when a new cache was just written (a new build or command, so rarely): this install's
- * caches of older builds go at once; other installs' caches (one path each: a removed project,
- * an old npx folder, a deleted clone) go once untouched for 30 days, so the folder stays bounded.
- * A live install that loses its cache this way compiles once and writes it again.
+ * caches of older builds (of any of its bundles) go at once; other installs' caches (one path
+ * each: a removed project, an old npx folder, a deleted clone) go once untouched for 30 days, so
+ * the folder stays bounded. A live install that loses its cache this way compiles once and
+ * writes it again.
  */
-function prune(fs, dir, prefix, build) {
+function prune(fs, dir) {
   const now = Date.now();
+  const current = Object.create(null); // this install's bundles, by name: their build's cache name start ('' if gone)
   for (const f of fs.readdirSync(dir)) {
     if (!CACHE_NAME.test(f)) continue;
     const path = join(dir, f);
-    if (f.startsWith(prefix) && !f.startsWith(build) && f.endsWith('.cache')) {
-      fs.rmSync(path, { force: true });
+    const bundle = f.slice(0, f.indexOf('.cjs.') + 4);
+    if (f.startsWith(`${bundle}.${hash(join(DIST, bundle))}.`) && f.endsWith('.cache')) {
+      if (!(bundle in current)) {
+        try {
+          current[bundle] = buildName(fs.statSync(join(DIST, bundle)), bundle);
+        } catch {
+          current[bundle] = ''; // a bundle this build no longer has
+        }
+      }
+      if (!current[bundle] || !f.startsWith(current[bundle])) fs.rmSync(path, { force: true });
       continue;
     }
-    if (f.startsWith(prefix) && f.endsWith('.cache')) continue;
     try {
       const st = fs.lstatSync(path);
       if (st.isFile() && now - st.mtimeMs > (f.endsWith('.tmp') ? LEFTOVER_MS : OTHER_INSTALL_MS)) fs.rmSync(path, { force: true });
@@ -228,7 +255,12 @@ try {
       if (driver.canExitNow()) process.exit();
     }, fail);
   } else {
-    load('cli.cjs', commandOf(argv)).main(argv).then((code) => { process.exitCode = code; }, fail);
+    const command = commandOf(argv);
+    // The command's own bundle when it has one (smaller: faster to read and compile), unless
+    // the guess from the first plain word was wrong (`checkpoint --typo status`): then cli.cjs.
+    let cli = command === undefined ? null : loadOwn(command);
+    if (!cli || !cli.handles(argv)) cli = load('cli.cjs', command);
+    cli.main(argv).then((code) => { process.exitCode = code; }, fail);
   }
 } catch (e) {
   fail(e);

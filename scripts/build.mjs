@@ -4,7 +4,8 @@
 //    merge-layout.cjs (protocol/layout.ts) beside it, required only to keep a hand-made layout.
 //  - cli.cjs: the command table, parser and every command. CommonJS, minified: require() is
 //    synchronous and skips the ESM loader's start-up; modules behind a dynamic import() stay
-//    lazy (esbuild wraps them), so a command pays only for the code it runs.
+//    lazy (esbuild wraps them), so a command runs only the code it needs; it still reads and
+//    compiles the whole file, so the everyday commands have their own: cli-<name>.cjs (OWN_BUNDLES).
 //  - help.cjs (yargs: --help and completion) and isomorphic-git.cjs (the embedded git engine):
 //    heavy, rarely needed, so separate files required on first use. mcp.cjs (the MCP server
 //    with the SDK and zod) likewise, for `checkpoint mcp` only.
@@ -140,6 +141,24 @@ const ONE_STRING_WIDTH = {
     b.onResolve({ filter: /^string-width$/ }, () => ({ path: own }));
   },
 };
+/**
+ * The commands agents and hooks run all the time get a bundle of their own, dist/cli-<name>.cjs:
+ * the CLI with that command's modules only (validate: ~100 KB against cli.cjs's ~600 KB). A
+ * command starts by reading and compiling its bundle from the code cache, at a cost that follows
+ * the bundle's size. The launcher picks one by the command word; anything else runs cli.cjs.
+ */
+const OWN_BUNDLES = ['validate', 'status', 'next', 'resume', 'doctor', 'update', 'done', 'pause'];
+/** A per-command bundle: the other commands' modules (and completion's script) become a module that refuses to run. */
+const onlyCommand = (name) => ({
+  name: `only-command:${name}`,
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$|^\.\/completion-script\.js$/ }, (a) => (a.path === `./commands/${name}.js` ? undefined : { path: a.path, namespace: 'left-out' }));
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, (a) => ({
+      contents: `export function run() { throw new Error(${JSON.stringify(`dist/cli-${name}.cjs carries the ${name} command only, not ${a.path}: bin/checkpoint.js runs the others from cli.cjs`)}); }`,
+      loader: 'js',
+    }));
+  },
+});
 // help.ts reads the command table only; the commands' modules are never run from it.
 const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) };
 
@@ -147,6 +166,7 @@ await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING, MERGE_LAYOUT] }),
   build({ ...cjs, entryPoints: ['src/protocol/layout.ts'], outfile: `${OUT}/merge-layout.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
   build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, IGNORE_RULES, MCP] }),
+  ...OWN_BUNDLES.map((name) => build({ ...cjs, define: { ...cjs.define, CHECKPOINT_ONLY_COMMAND: JSON.stringify(name) }, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli-${name}.cjs`, plugins: [onlyCommand(name), HELP, ISOMORPHIC_GIT, IGNORE_RULES, MCP] })),
   // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
   build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
@@ -176,7 +196,7 @@ await declarations;
 // `node:`, and the command table's loaders (./commands/*.js, external) are never run from it.
 const { builtinModules } = createRequire(import.meta.url)('node:module');
 const allowedRequire = (file, id) => id.startsWith('node:') || builtinModules.includes(id) || /^\.\/[\w.-]+\.cjs$/.test(id) || (file === 'help.cjs' && /^\.\/commands\/[\w-]+\.js$/.test(id));
-for (const file of ['cli.cjs', 'merge-driver.cjs', 'merge-layout.cjs', 'help.cjs']) {
+for (const file of ['cli.cjs', ...OWN_BUNDLES.map((name) => `cli-${name}.cjs`), 'merge-driver.cjs', 'merge-layout.cjs', 'help.cjs']) {
   const text = readFileSync(`${OUT}/${file}`, 'utf8');
   const wide = /[^\x00-\x7f]/.exec(text);
   if (wide) throw new Error(`dist/${file} holds ${JSON.stringify(wide[0])} (U+${wide[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in the source, so the bundle stays ASCII`);

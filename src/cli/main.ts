@@ -10,6 +10,20 @@ import { createOutput, decideColor, PERMISSION_HINT, refusedAccessOrRoom, stdout
 
 declare const CHECKPOINT_VERSION: string;
 export const VERSION = typeof CHECKPOINT_VERSION === 'string' ? CHECKPOINT_VERSION : '0.0.0-dev';
+declare const CHECKPOINT_ONLY_COMMAND: string;
+/**
+ * The one command a per-command bundle carries (dist/cli-<name>.cjs, scripts/build.mjs), '' in
+ * the bundle of them all (cli.cjs) and unbundled: the other commands' modules are left out of it.
+ */
+const ONLY_COMMAND = typeof CHECKPOINT_ONLY_COMMAND === 'string' ? CHECKPOINT_ONLY_COMMAND : '';
+
+/**
+ * Whether this bundle runs `argv`: a per-command bundle only its own command (the launcher
+ * guesses the command from the first plain word, and loads cli.cjs when that guess was wrong).
+ */
+export function handles(argv: string[]): boolean {
+  return !ONLY_COMMAND || hoistGlobalOptions(argv)[0] === ONLY_COMMAND;
+}
 
 async function yargsPath(argv: string[]): Promise<number> {
   // yargs reads the nearest package.json above its start-up directory (the cwd, in a bundle)

@@ -2,7 +2,7 @@
 // `git merge`: it must not carry yargs, isomorphic-git or chalk, and everyday commands must
 // not load yargs or isomorphic-git. Checked on the built files and on a real run.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,12 +14,17 @@ const YARGS = 'recommendCommands';
 const ISOMORPHIC_GIT = 'packfileSha';
 const CHALK = 'The `level` option should be an integer';
 const MCP_SDK = 'StdioServerTransport already started';
+// Strings only one command's code holds: `resolve` (no bundle of its own) and doctor's checks.
+const RESOLVE = 'no conflicted checkpoint files';
+const DOCTOR = 'changed after the checkpoint was written';
+/** The commands with a bundle of their own, dist/cli-<name>.cjs (scripts/build.mjs OWN_BUNDLES). */
+const OWN_BUNDLES = readdirSync(join(ROOT, 'dist')).flatMap((f) => /^cli-([a-z-]+)\.cjs$/.exec(f)?.[1] ?? []);
 
-/** The files under dist/ that a run of the CLI opened (via a preloaded fs hook). */
+/** The files under dist/ that a run of the CLI read (via a preloaded fs hook; a look for a file that is not there is no read). */
 function filesLoaded(cwd: string, args: string[], input = ''): string[] {
   const hook = join(tempDir(), 'trace.cjs');
   writeFileSync(hook, `const fs = require('fs'); const seen = new Set(); const orig = fs.readFileSync;
-fs.readFileSync = function (p, ...rest) { if (typeof p === 'string' && p.includes('/dist/')) seen.add(p.slice(p.indexOf('/dist/') + 6)); return orig.call(this, p, ...rest); };
+fs.readFileSync = function (p, ...rest) { const r = orig.call(this, p, ...rest); if (typeof p === 'string' && p.includes('/dist/')) seen.add(p.slice(p.indexOf('/dist/') + 6)); return r; };
 process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));`);
   const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { cwd, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1' } });
   const line = r.stderr.split('\n').find((l) => l.startsWith('LOADED '));
@@ -49,9 +54,16 @@ describe('bundles', () => {
     expect(carries('isomorphic-git.cjs')).toEqual([ISOMORPHIC_GIT]);
     // The MCP server and SDK only in the file `checkpoint mcp` requires (chalk rides along, lazily).
     expect(carries('mcp.cjs')).toEqual([CHALK, MCP_SDK]);
+    // The everyday commands' own bundles: like cli.cjs, with that command's code and no other's.
+    for (const name of OWN_BUNDLES) expect(carries(`cli-${name}.cjs`), name).toEqual([CHALK]);
+    for (const name of OWN_BUNDLES) expect(dist(`cli-${name}.cjs`), name).not.toContain(RESOLVE);
+    expect(dist('cli.cjs')).toContain(RESOLVE);
+    expect(dist('cli-doctor.cjs')).toContain(DOCTOR);
+    expect(dist('cli-validate.cjs')).not.toContain(DOCTOR);
+    expect(dist('cli-validate.cjs').length).toBeLessThan(dist('cli.cjs').length / 3);
   });
 
-  it('a merge loads only the driver bundle; status loads only the CLI bundle', () => {
+  it('a merge loads only the driver bundle; status loads only its own bundle', () => {
     assertBuilt();
     const dir = makeRepo();
     try {
@@ -66,7 +78,12 @@ describe('bundles', () => {
         writeFileSync(join(dir, 'B'), JSON.stringify({ ...parsed, phase: 'w' }, null, 2));
         expect(filesLoaded(dir, ['merge-driver', 'O', 'A', 'B', '.checkpoints/a.checkpoint.json', '7']).filter((f) => f.endsWith('.cjs'))).toEqual(loaded);
       }
-      expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
+      expect(OWN_BUNDLES.sort()).toEqual(['doctor', 'done', 'next', 'pause', 'resume', 'status', 'update', 'validate']);
+      expect(filesLoaded(dir, ['status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli-status.cjs']);
+      expect(filesLoaded(dir, ['-C', '.', '--json', 'validate']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli-validate.cjs']);
+      // A command with no bundle of its own, and a command word the launcher guessed wrong: cli.cjs runs it.
+      expect(filesLoaded(dir, ['list']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
+      expect(filesLoaded(dir, ['--typo', 'status']).filter((f) => f.endsWith('.cjs'))).toEqual(['cli-status.cjs', 'cli.cjs']);
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
       // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the server file.
       expect(filesLoaded(dir, ['mcp']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'mcp.cjs']);
@@ -157,7 +174,7 @@ describe('the launcher', () => {
       if (nodeCompileCache()) return; // node's own cache (Node >= 22.1) lives in node's folder
       const files = readdirSync(join(cache, 'checkpoint-protocol'));
       expect(files).toHaveLength(1);
-      expect(files[0]).toMatch(/^cli\.cjs\..*\.status\.cache$/);
+      expect(files[0]).toMatch(/^cli-status\.cjs\..*\.status\.cache$/);
       // A torn or foreign cache is rejected by V8: same answer, and the cache is replaced.
       const cacheFile = join(cache, 'checkpoint-protocol', files[0]!);
       writeFileSync(cacheFile, 'not a code cache');
@@ -278,7 +295,7 @@ describe('the launcher', () => {
       const left = readdirSync(folder).sort();
       const ours = left.filter((f) => !(f in files) && !f.startsWith('cli.cjs.abcdef01.'));
       expect(ours).toHaveLength(1);
-      expect(ours[0]).toMatch(/^cli\.cjs\.[0-9a-f]+\..*\.status\.cache$/);
+      expect(ours[0]).toMatch(/^cli-status\.cjs\.[0-9a-f]+\..*\.status\.cache$/);
       expect(left.filter((f) => f !== ours[0])).toEqual([
         'backup.cache',
         'cli.cjs.12345678.11.3.244.8-node.38.441000.1796224540835.2934667.doctor.cache',
@@ -294,7 +311,20 @@ describe('the launcher', () => {
       expect(validate.status, validate.stderr).toBe(0);
       const after = readdirSync(folder);
       expect(after).toContain(ours[0]);
-      expect(after.filter((f) => /\.validate\.cache$/.test(f) && f.startsWith(ours[0]!.split('.').slice(0, 3).join('.')))).toHaveLength(1);
+      expect(after.filter((f) => /^cli-validate\.cjs\.[0-9a-f]+\..*\.validate\.cache$/.test(f))).toHaveLength(1);
+      // A cache of an older build of another of this install's bundles goes when a cache is
+      // written (its name as this install's, another size and mtime); the current build's stays.
+      expect(spawnSync(process.execPath, [BIN, 'next'], { cwd: dir, env: { ...GIT_ENV, XDG_CACHE_HOME: cache }, encoding: 'utf8' }).status).toBe(0);
+      const next = readdirSync(folder).find((f) => /^cli-next\.cjs\..*\.next\.cache$/.test(f))!;
+      const older = next.replace(/^(cli-next\.cjs\.[0-9a-f]+\.[\d.]+-node\.\d+\.)\d+\.\d+\./, '$11.1.');
+      expect(older).not.toBe(next);
+      writeFileSync(join(folder, older), 'x');
+      rmSync(join(folder, after.find((f) => f.startsWith('cli-validate.cjs.'))!));
+      expect(spawnSync(process.execPath, [BIN, 'validate'], { cwd: dir, env: { ...GIT_ENV, XDG_CACHE_HOME: cache }, encoding: 'utf8' }).status).toBe(0);
+      const last = readdirSync(folder);
+      expect(last).not.toContain(older);
+      expect(last).toContain(ours[0]);
+      expect(last).toContain(next);
     } finally {
       cleanup(dir);
       cleanup(cache);
