@@ -37,7 +37,7 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   /** The MCP host's cancellation of this call: a --verify check is ended, and `clock` refuses once it fires. */
   signal?: AbortSignal;
-  /** How update's messages name its ops (the MCP tool's `ops[i]`); the CLI's flags when absent. */
+  /** How messages name update's ops (the MCP tool's `ops[i]`) and a command's options (`max_chars`); the CLI's flags when absent. */
   opSpelling?: OpSpelling;
 }
 

@@ -1,6 +1,7 @@
 // How an update's messages name an op, and the op a hint says to send instead: as the flags of
 // `checkpoint update` for the CLI, as the update tool's `ops` for an MCP caller, who never typed a
-// flag and would have to translate `--next_actions+:json=…` back into its own call.
+// flag and would have to translate `--next_actions+:json=…` back into its own call. So are the
+// other options a refusal names (`--max-chars`, the resume tool's `max_chars`).
 import { shown } from '../one-line.js';
 import { pasteArg } from '../shell-words.js';
 
@@ -15,6 +16,11 @@ export interface OpSpelling {
   op(path: string, mode: 'set' | 'append', value: string, as?: 'json' | 'text'): string;
   /** update's option that writes a near-miss field on purpose. */
   readonly allowNewField: string;
+  /**
+   * A command's option named as the caller gives it: `--max-chars` on the command line, the
+   * tool's argument `max_chars` (the option with `_`, as src/mcp/tools.ts maps them) over MCP.
+   */
+  option(name: string): string;
 }
 
 export const CLI_SPELLING: OpSpelling = {
@@ -25,6 +31,7 @@ export const CLI_SPELLING: OpSpelling = {
     return as === 'json' ? pasteArg(`${head}:json=${value}`) : `${head}=${value}`;
   },
   allowNewField: '--allow-new-field',
+  option: (name) => `--${name}`,
 };
 
 export const MCP_SPELLING: OpSpelling = {
@@ -33,4 +40,5 @@ export const MCP_SPELLING: OpSpelling = {
   op: (path, mode, value, as = 'json') =>
     `{"path": ${JSON.stringify(path)}, ${mode === 'append' ? '"op": "append", ' : ''}"value": ${as === 'json' ? value : JSON.stringify(value)}}`,
   allowNewField: '"allow_new_field": true',
+  option: (name) => name.replace(/-/g, '_'),
 };

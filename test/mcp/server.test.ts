@@ -809,6 +809,48 @@ describe('checkpoint mcp: a .checkpoints/ folder made after the server started',
   });
 });
 
+describe('checkpoint mcp: a refusal names the argument the caller sent', () => {
+  // The tools pass their arguments to the CLI as its flags (max_chars as --max-chars, capsule as
+  // --context); the caller never typed a flag, so a refusal that named one would send it looking
+  // for an argument its tool does not have (red team, 12-07).
+  it('resume max_chars, status since, doctor online, pause capsule, done landed with verify, update auto_rotate: each refusal in the tool\'s own words', async () => {
+    const dir = repo();
+    const before = messy(dir, {
+      capsule: { context: { goal: 'Ship auth (CARD-7)', acceptance: 'npm test green', constraints: [], decisions: [], evidence: ['test/auth.test.ts passed at abc1234'], pending: [], next: 'run npm test' }, origin: { root: dir, head: null, saved_at: '2026-06-01T09:00:00Z' } },
+    });
+    const c = await connect(dir, { allowVerify: true });
+    const oversized = { goal: 'g'.repeat(13_000), acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' };
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['resume', { max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header of this output \(\d+ characters with its newline\); hint: raise max_chars to \d+ or more$/],
+      ['resume', { skill: 'api', context: true, max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header of this output .*; hint: raise max_chars to \d+ or more$/],
+      ['status', { since: 'last tuesday' }, /^checkpoint: since=last tuesday is not an ISO-8601 instant; hint: e\.g\. since=2026-11-01T00:00:00Z$/],
+      ['status', { since: '2026-02-30T10:00:00Z' }, /^checkpoint: since=2026-02-30T10:00:00Z names a day the calendar lacks/],
+      ['doctor', { online: true }, /^checkpoint: online needs health_url in \.checkpoints\/config\.json \(this server never takes a URL from the caller\)$/],
+      ['pause', { skill: 'api', capsule: oversized }, /^checkpoint: refused: capsule input \(the capsule argument\) is \d+ bytes, over the 12000-byte limit; hint:/],
+      ['done', { skill: 'api', landed: true, verify: true }, /^checkpoint: landed records work git shows landed, and verify runs a check: give one of them; hint: send landed: true without verify, or verify: true without landed$/],
+    ];
+    for (const [tool, args, message] of cases) {
+      const r = await call(c, tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args).slice(0, 80)}`).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect(text(r), 'no CLI flag').not.toMatch(/--[a-z]/);
+    }
+    write(dir, '.checkpoints/config.json', '{"health_url": "ftp://status.example/health"}\n');
+    expect(text(await call(c, 'doctor', { online: true }))).toBe('checkpoint: online: health_url of .checkpoints/config.json: ftp://status.example/health is not an http(s) URL');
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+
+    // A write past the 4 MiB cap that rotation would make room for names the tool's auto_rotate.
+    const runs = Array.from({ length: 600 }, (_, i) => ({ at: new Date(Date.UTC(2026, 5, 1) + i * 3_600_000).toISOString(), file: `src/run${i}.ts (PR ${i})`, score: 8, detail: 'x'.repeat(6700) }));
+    write(dir, FILE, `${JSON.stringify(freshCheckpoint('api', { skill_state: { run_history: runs } }), null, 2).replace(/"score": 8\b/g, '"score": 8.0')}\n`);
+    const full = readFileSync(join(dir, FILE));
+    const r = await call(c, 'update', { skill: 'api', ops: [{ path: 'next_actions', op: 'append', value: `Re-run the evaluator ${'x'.repeat(200_000)}` }] });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/over the 4194304-byte limit.*\(or send auto_rotate: true\)/);
+    expect(text(r)).not.toMatch(/--auto-rotate/);
+    expect(readFileSync(join(dir, FILE)).equals(full)).toBe(true);
+  });
+});
+
 describe('checkpoint mcp: resume within max_chars', () => {
   it('the whole text, notes included, fits max_chars; the first line is always there, and a budget too small for it is refused as the CLI refuses it', async () => {
     const dir = repo();
@@ -831,7 +873,8 @@ describe('checkpoint mcp: resume within max_chars', () => {
     }
     const small = await call(c, 'resume', { max_chars: header.length });
     expect(small.isError).toBe(true);
-    expect(text(small)).toBe(`checkpoint: --max-chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise --max-chars to ${header.length + 1} or more`);
+    // Named as this caller sent it: max_chars, never the CLI's --max-chars.
+    expect(text(small)).toBe(`checkpoint: max_chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise max_chars to ${header.length + 1} or more`);
   });
   it('the structured briefing keeps to max_chars too, in bytes: its least-needed parts named in left_out, or left off when even its next action does not fit', async () => {
     const dir = repo();

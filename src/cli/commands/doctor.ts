@@ -23,7 +23,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.err('checkpoint: note: this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet: the push is not judged');
     return 0;
   }
-  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root), pushed });
+  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed });
   // A config problem changes how merges and rotation treat every checkpoint: never silent.
   for (const p of configProblems(root)) {
     report.findings.unshift({ level: 'warning', check: 'config', skill: null, path: p.key === '(file)' ? '.checkpoints/config.json' : `.checkpoints/config.json ${p.key}`, message: p.message.replace(/^\.checkpoints\/config\.json:? /, ''), blocks: !pushed });
@@ -79,12 +79,14 @@ function groupBySkill(findings: readonly Finding[]): [string | null, Finding[]][
 }
 
 /** --online=URL, or bare --online (empty) for the config's health_url. */
-function onlineUrl(args: ParsedArgs, root: string): string | undefined {
+function onlineUrl(args: ParsedArgs, root: string, ctx: Context): string | undefined {
   const flag = args.options.online;
   if (flag === undefined) return undefined;
   const url = typeof flag === 'string' && flag ? flag : readConfig(root).health_url;
-  if (!url) throw new CheckpointError('E_USAGE', '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
-  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `--online: ${shown(url)} is not an http(s) URL`);
+  // The doctor tool's `online: true` takes no URL (only the config's): its refusal names that.
+  const mcp = ctx.opSpelling?.caller === 'mcp';
+  if (!url) throw new CheckpointError('E_USAGE', mcp ? 'online needs health_url in .checkpoints/config.json (this server never takes a URL from the caller)' : '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
+  if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `${mcp ? 'online: health_url of .checkpoints/config.json' : '--online'}: ${shown(url)} is not an http(s) URL`);
   return url;
 }
 

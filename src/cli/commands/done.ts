@@ -55,7 +55,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CheckpointError('E_USAGE', '--timeout limits the --verify check, and --verify was not given', { hint: `checkpoint done ${skill} --verify --timeout=${shown(String(args.options.timeout))}` });
   }
   if (args.options.landed && args.options.verify) {
-    throw new CheckpointError('E_USAGE', '--landed records work git shows landed, and --verify runs a check: give one of them', { hint: `checkpoint done ${skill} --landed` });
+    const o = (name: string) => ctx.opSpelling?.option(name) ?? `--${name}`; // the done tool's arguments over MCP
+    throw new CheckpointError('E_USAGE', `${o('landed')} records work git shows landed, and ${o('verify')} runs a check: give one of them`, {
+      hint: ctx.opSpelling?.caller === 'mcp' ? 'send landed: true without verify, or verify: true without landed' : `checkpoint done ${skill} --landed`,
+    });
   }
   const act = `mark the first action of ${skill} done`;
   // The action `next` names: past those the checkpoint itself marks done ("[x] …") or names work git

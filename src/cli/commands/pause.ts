@@ -84,8 +84,10 @@ async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<
   const inline = args.options.context;
   const file = args.options['context-file'];
   if (typeof inline === 'string' && inline !== '-') {
-    refuseUndecodableArg(inline, '--context', 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed', 'E_CAPSULE');
-    return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: '--context' };
+    // The pause tool passes its `capsule` argument as --context: a refusal names what that caller sent.
+    const mcp = ctx.opSpelling?.caller === 'mcp';
+    refuseUndecodableArg(inline, mcp ? 'capsule' : '--context', mcp ? 'send the capsule as valid Unicode text; the checkpoint was not changed' : 'pass the capsule as UTF-8, or through --context-file / stdin; the checkpoint was not changed', 'E_CAPSULE');
+    return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: mcp ? 'the capsule argument' : '--context' };
   }
   if (typeof file === 'string') return { ...readFileBounded(root, argPath(ctx, file)), source: file };
   if (inline !== '-' && process.stdin.isTTY) {

@@ -78,7 +78,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const maxBytes = byteLimit(args.options['max-bytes'], CONTEXT_OUTPUT_MAX_BYTES);
   const maxChars = charLimit(args.options['max-chars']); // checked before any work, like --max-bytes
-  const budget: Budget = { maxChars, maxBytes };
+  const budget: Budget = { maxChars, maxBytes, option: ctx.opSpelling?.option };
   const skill = optionalSkillArg(args);
 
   let found: Found | null = null;

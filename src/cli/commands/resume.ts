@@ -31,7 +31,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Both limits checked before any work: a bad value is refused even when resume would only ask which skill.
   const maxBytes = byteLimit(args.options['max-bytes'], RESUME_MAX_BYTES);
   const maxChars = charLimit(args.options['max-chars']);
-  const print = (blocks: Block[], showAll: string) => printBudgeted(blocks, { maxChars, maxBytes }, showAll, (t) => ctx.out.out(t));
+  const print = (blocks: Block[], showAll: string) => printBudgeted(blocks, { maxChars, maxBytes, option: ctx.opSpelling?.option }, showAll, (t) => ctx.out.out(t));
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args), skill });

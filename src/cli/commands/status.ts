@@ -27,7 +27,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const since = typeof args.options.since === 'string' ? args.options.since : undefined;
   if (since !== undefined && !isIsoInstant(since)) {
     const lacks = missingDay(since);
-    throw new CheckpointError('E_USAGE', `--since=${shown(since)} ${lacks ? `names a day the calendar lacks: ${lacks}` : 'is not an ISO-8601 instant'}`, { hint: 'e.g. --since=2026-11-01T00:00:00Z' });
+    const flag = ctx.opSpelling?.option('since') ?? '--since'; // the status tool's `since` over MCP
+    throw new CheckpointError('E_USAGE', `${flag}=${shown(since)} ${lacks ? `names a day the calendar lacks: ${lacks}` : 'is not an ISO-8601 instant'}`, { hint: `e.g. ${flag}=2026-11-01T00:00:00Z` });
   }
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
   const notice = historyNotice(agenda.historyError);

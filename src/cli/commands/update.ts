@@ -62,7 +62,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
       return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes);
     },
-    refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : ' (or pass --auto-rotate)'),
+    refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : spelling.caller === 'mcp' ? ' (or send auto_rotate: true)' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
     shrinks: true,
     beforeWrite: (next, text, texts, now) => {

@@ -78,6 +78,8 @@ export interface Block {
 export interface Budget {
   maxChars: number;
   maxBytes: number;
+  /** The option as the caller names it, for a refusal (`max_chars` over MCP); `--max-chars` when absent. */
+  option?: (name: 'max-chars' | 'max-bytes') => string;
 }
 
 // The text goes out as one line block ending in a newline (output.ts): the newline is output too.
@@ -262,7 +264,8 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
 function budgetTooSmall(header: readonly string[], budget: Budget, out: (text: string) => void): never {
   const text = header.join('\n');
   const [chars, bytes] = [text.length + 1, Buffer.byteLength(text) + 1];
-  const [flag, need, unit, limit] = chars > budget.maxChars ? ['--max-chars', chars, 'characters', budget.maxChars] : ['--max-bytes', bytes, 'bytes', budget.maxBytes];
+  const [name, need, unit, limit] = chars > budget.maxChars ? (['max-chars', chars, 'characters', budget.maxChars] as const) : (['max-bytes', bytes, 'bytes', budget.maxBytes] as const);
+  const flag = budget.option?.(name) ?? `--${name}`;
   const note = [`budget too small: needs ${flag} ${need}`, 'budget too small'].find((t) => fits(t, budget));
   if (note !== undefined) out(note);
   throw new CheckpointError('E_USAGE', `${flag} ${limit} cannot hold the header of this output (${need} ${unit} with its newline)`, { hint: `raise ${flag} to ${need} or more` });
