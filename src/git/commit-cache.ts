@@ -21,9 +21,10 @@ const SLOT_NAME = /^walk-[0-9a-f]{16}\.json$/;
 /**
  * Bumped when an engine's answers change, so an answer cached before is a miss: 2, commit
  * messages decoded by their `encoding` header; 3, commitsNaming finds ASCII tokens in either
- * case ("plat-7" in a branch name); 4, commits of one second ordered by the graph (newestByGraph).
+ * case ("plat-7" in a branch name); 4, commits of one second ordered by the graph (newestByGraph);
+ * 5, of a path's removals in one second the descendant, however far apart (renames.ts newestRemovals).
  */
-const FORMAT = 4;
+const FORMAT = 5;
 
 interface CacheEntry {
   format: number;

@@ -15,7 +15,7 @@ import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, resolveGitDirsSync, type GitDirs } from './locate.js';
 import { ObjectStore, type ObjectType } from './object-store.js';
 import { assertSince, namesAny, branchName, indexScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage, type ScopeIndex } from './normalize.js';
-import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
+import { descendsFrom, newestRemovals, pairExactRenames, sameSecondRemovals, type RawChange } from './renames.js';
 import { editedRenames } from './edited-renames.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { entryOfKind, treeDir, type EntryKind } from './tree-files.js';
@@ -697,7 +697,30 @@ async function walkFor({ walk: deep, reader }: DeepReaders, group: readonly Deep
     for (const r of removing) r.candidates.push(info);
   }
   for (const n of naming) answers.set(n.q, newestByGraph(n.infos));
-  for (const r of removals) answers.set(r.q, newestRemovals(r.candidates, r.q.wanted));
+  for (const r of removals) {
+    // Removals of a path in one second: which descends from which, by the graph (as the native engine asks git).
+    const pairs: [string, string][] = [];
+    for (const tie of sameSecondRemovals(r.candidates, r.q.wanted)) {
+      for (const a of tie) for (const b of tie) if (a !== b && (await hasAncestor(reader, a.sha, b.sha))) pairs.push([a.sha, b.sha]);
+    }
+    answers.set(r.q, newestRemovals(r.candidates, r.q.wanted, descendsFrom(pairs)));
+  }
+}
+
+/** Whether `ancestor` is reachable from `sha` through parents (rare: asked only of removals in one second). */
+async function hasAncestor(reader: ObjectReader, sha: string, ancestor: string): Promise<boolean> {
+  const seen = new Set<string>([sha]);
+  const todo = [sha];
+  while (todo.length) {
+    for (const p of (await reader.lineCommit(todo.pop()!)).parents) {
+      if (p === ancestor) return true;
+      if (!seen.has(p)) {
+        seen.add(p);
+        todo.push(p);
+      }
+    }
+  }
+  return false;
 }
 
 /** removalsBy's answer for most commits, without an array each. */
@@ -708,10 +731,11 @@ const NONE: never[] = [];
  * in its first-parent diff) exactly when its parent holds a file there and it does not: one
  * lookup per tree and path, never a diff, and a subtree is read only when its id changed.
  * Then that commit's whole diff is read, so the deletion pairs with the addition it was
- * renamed to. A path whose removal was found is looked up again only in a commit that would
- * be newer (time, then sha: newestRemovals' order): the walk goes by time, so once the
- * missing files are explained the rest of history is read for its commits alone, while a
- * commit whose clock runs ahead of its children's is still looked at.
+ * renamed to. A path whose removal was found is looked up again only in a commit of that
+ * second or later: the walk goes by time, so once the missing files are explained the rest of
+ * history is read for its commits alone, while a commit whose clock runs ahead of its children's
+ * is still looked at. Every removal of that second stays a candidate: newestRemovals orders
+ * them by the graph (a descendant first), as the native engine does, never by sha.
  */
 function removalsBy<T extends { q: DeepQuestion; newest: Map<string, WalkCommit> }>(deep: DeepReader, commit: WalkCommit, removals: readonly T[]): T[] {
   // A length check, not parents[0] read past the end: the root commit would deoptimise the walk's compiled loop.
@@ -724,7 +748,7 @@ function removalsBy<T extends { q: DeepQuestion; newest: Map<string, WalkCommit>
     let hit = false;
     for (const path of r.q.wanted) {
       const best = r.newest.get(path);
-      if (best !== undefined && !newerThan(commit, best)) continue;
+      if (best !== undefined && commit.time < best.time) continue;
       if (!removes(deep, parentTree, commit.tree, path)) continue;
       hit = true;
       (found ??= []).push([r.newest, path]);
@@ -734,11 +758,6 @@ function removalsBy<T extends { q: DeepQuestion; newest: Map<string, WalkCommit>
   // Noted once every read is done: a read the fallback reader must answer runs the visit again.
   if (found !== null) for (const [newest, path] of found) newest.set(path, commit);
   return answered;
-}
-
-/** Whether `a` sorts before `b` in newestFirst's order (time, then sha). */
-function newerThan(a: WalkCommit, b: WalkCommit): boolean {
-  return a.time > b.time || (a.time === b.time && a.sha < b.sha);
 }
 
 /**

@@ -5,7 +5,7 @@ import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, typ
 import { anyCaseToken, assertSince, branchName, inScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
-import { newestRemovals, pairExactRenames, type RawChange } from './renames.js';
+import { descendsFrom, newestRemovals, pairExactRenames, sameSecondRemovals, type RawChange } from './renames.js';
 import { editedRenames } from './edited-renames.js';
 import { headFiles } from './commit-cache.js';
 import { uncommittedFromIndex } from './index-status.js';
@@ -249,7 +249,14 @@ export class NativeHistory implements GitHistory {
       '--literal-pathspecs', 'log', ...bound, '--full-history', '--full-diff', '--no-renames', '--raw', '--no-abbrev', '-r', '-z',
       '--diff-merges=first-parent', '--ignore-submodules=none', '--no-relative', '--no-color', LOG_FORMAT, 'HEAD', '--', ...wanted,
     ]);
-    return log === null ? [] : newestRemovals(parseLog(log.stdout), wanted);
+    if (log === null) return [];
+    const candidates = parseLog(log.stdout);
+    // Removals of a path in one second: which descends from which, asked of git (rare: a script, a rebase).
+    const pairs: [string, string][] = [];
+    for (const tie of sameSecondRemovals(candidates, wanted)) {
+      for (const a of tie) for (const b of tie) if (a !== b && (await this.git(['merge-base', '--is-ancestor', b.sha, a.sha], [1, 128])).code === 0) pairs.push([a.sha, b.sha]);
+    }
+    return newestRemovals(candidates, wanted, descendsFrom(pairs));
   }
 
   async changesOf(shas: readonly string[]): Promise<CommitInfo[]> {

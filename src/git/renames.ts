@@ -70,13 +70,48 @@ export function removes(commit: Pick<CommitInfo, 'changes'>, path: string): bool
   return commit.changes.some((ch) => (ch.status === 'D' && ch.path === path) || (ch.status === 'R' && ch.from === path));
 }
 
-/** GitHistory.lastRemovals from candidate commits: per path the newest (time, then sha) that removes it. */
-export function newestRemovals(candidates: readonly CommitInfo[], paths: readonly string[]): CommitInfo[] {
+/**
+ * The commits among `candidates` whose newest removal of a path may share its second with
+ * another removal of it (a removal, the file added back, removed again, by a script or a
+ * rebase): sets of two or more, of one time each. Which of them is newer only the graph can say,
+ * and `candidates` need not hold the commits between them (newestByGraph sees only direct
+ * parents), so each engine asks its own graph (`descends` of newestRemovals).
+ */
+export function sameSecondRemovals(candidates: readonly CommitInfo[], paths: readonly string[]): CommitInfo[][] {
+  const out = new Map<string, CommitInfo[]>();
+  for (const path of paths) {
+    const hits = candidates.filter((c) => removes(c, path));
+    const newest = Math.max(...hits.map((c) => c.time));
+    const tie = hits.filter((c) => c.time === newest);
+    if (tie.length > 1) out.set(tie.map((c) => c.sha).sort().join(' '), tie);
+  }
+  return [...out.values()];
+}
+
+/**
+ * GitHistory.lastRemovals from candidate commits: per path the newest that removes it, by time,
+ * then within one second a descendant before its ancestor: `descends(a, b)`, whether commit `a`
+ * has `b` among its ancestors, asked of the sets sameSecondRemovals gives (else newestByGraph's order).
+ */
+export function newestRemovals(candidates: readonly CommitInfo[], paths: readonly string[], descends: (a: string, b: string) => boolean = () => false): CommitInfo[] {
   const sorted = newestByGraph(candidates);
   const picked = new Map<string, CommitInfo>();
   for (const path of paths) {
-    const hit = sorted.find((c) => removes(c, path));
-    if (hit) picked.set(hit.sha, hit);
+    let best: CommitInfo | undefined;
+    for (const c of sorted) {
+      if (!removes(c, path)) continue;
+      if (best === undefined) best = c;
+      else if (c.time !== best.time) break;
+      // One pass finds the latest: an ancestor's descendants descend from what it descends from.
+      else if (descends(c.sha, best.sha)) best = c;
+    }
+    if (best) picked.set(best.sha, best);
   }
   return sorted.filter((c) => picked.has(c.sha));
+}
+
+/** `descends` for newestRemovals from the pairs found: each `[descendant, ancestor]`. */
+export function descendsFrom(pairs: readonly (readonly [string, string])[]): (a: string, b: string) => boolean {
+  const set = new Set(pairs.map(([a, b]) => `${a} ${b}`));
+  return (a, b) => set.has(`${a} ${b}`);
 }

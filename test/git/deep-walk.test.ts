@@ -194,6 +194,33 @@ describe('lastRemovals: a path already explained is looked up only in newer comm
     expect(await removalsOf(dir, ['docs/spec.md'])).toEqual({ native: ['remove it, clock ahead'], isomorphic: ['remove it, clock ahead'] });
   });
 
+  it('of two removals in one second (removed, added back, removed again), the later by the graph, in both engines, whichever sha sorts first', async () => {
+    // The embedded walk once looked again only at a commit of a smaller sha in that second, and
+    // both engines ordered the two by the commits listed between them (newestByGraph sees direct
+    // parents only): with an unrelated commit between, by sha, or the first removal ahead.
+    const shaOrders = new Set<string>();
+    for (const attempt of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const between = attempt % 2 === 0;
+      const dir = makeRepo();
+      dirs.push(dir);
+      const T = '2026-01-03T10:00:00Z';
+      write(dir, 'docs/spec.md', '# Spec\n');
+      write(dir, 'keep.txt', 'k\n');
+      commitAll(dir, 'add the spec', '2026-01-02T00:00:00Z');
+      git(dir, ['rm', '-q', 'docs/spec.md']);
+      const first = commitAll(dir, `remove the spec (try ${attempt})`, T);
+      if (between) write(dir, 'src/x.ts', 'x\n'), commitAll(dir, 'unrelated work', T);
+      write(dir, 'docs/spec.md', '# Spec, restored\n');
+      commitAll(dir, 'restore it', T);
+      if (between) write(dir, 'src/y.ts', 'y\n'), commitAll(dir, 'more unrelated work', T);
+      git(dir, ['rm', '-q', 'docs/spec.md']);
+      const again = commitAll(dir, 'remove it again', T);
+      shaOrders.add(`${between} ${first < again}`);
+      expect(await removalsOf(dir, ['docs/spec.md', 'keep.txt']), `try ${attempt}`).toEqual({ native: ['remove it again'], isomorphic: ['remove it again'] });
+    }
+    expect(shaOrders.size, 'both sha orders met, with and without commits between').toBe(4);
+  });
+
   it('lists only the newest removal of each path, whatever older ones follow, and one found late for another path', async () => {
     const dir = makeRepo();
     dirs.push(dir);
