@@ -162,7 +162,7 @@ export function withMechanical(base: Pick<Capsule, 'context' | 'origin'>, state:
 /**
  * The context and origin `pause --auto` keeps from a stored capsule, however it was written:
  * what is there stays as it is, what is missing is filled from `fill` (placeholders that say
- * "not recorded", and the origin of now). A capsule without a `context` that holds the seven
+ * "not recorded", and an origin the caller chose: pause.ts records one as not known). A capsule without a `context` that holds the seven
  * fields at its top level (written by hand) has them moved into `context`, where readers look.
  * `filled`: the paths that were filled, for the message; `lifted`: the fields moved into `context`. Pure.
  */

@@ -366,7 +366,10 @@ describe('pause over a capsule written by hand', () => {
     for (const k of ['goal', 'acceptance', 'constraints', 'decisions', 'evidence', 'pending', 'next']) {
       if (!(k in claims)) expect([cap.context[k]].flat().every(placeholder), k).toBe(true);
     }
-    expect(cap.origin).toMatchObject({ root: dir, head: head(dir) });
+    // Claims written by hand were not saved at this HEAD: their origin is not recorded, never now's
+    // (recovery-capsule.md: a newer HEAD does not revalidate old evidence). With no claim at all, now's.
+    const anyClaim = Object.keys(claims).length > 0;
+    expect(cap.origin).toEqual(anyClaim ? { root: dir, head: null, saved_at: 'unknown: not recorded yet' } : { root: dir, head: head(dir), saved_at: cap.mechanical.at });
     expect(cap.mechanical).toMatchObject({ head: head(dir), branch: 'main' });
     expect(r.stdout).toMatch(/filled what the capsule lacked: .*context\.acceptance/);
     // the rest of the file is as it was, the hand-kept text included
@@ -402,14 +405,24 @@ describe('pause over a capsule written by hand', () => {
     expect(capsule.stderr).toMatch(/holds its claims .* at its top level.*hint: nothing was changed; move them with checkpoint pause api --auto/);
     expect(capsule.stderr).not.toMatch(/of api's own/);
     expect(read(dir, CP)).toBe(before);
-    // The move it names works, each claim as written; the origin it lacked is said as what it is, not a placeholder to add.
+    // The move it names works, each claim as written. The origin it lacked is recorded as not known,
+    // said so: claims written at the commit before were never saved at this HEAD, and resume --context
+    // must not call their evidence "same commit" (red team, 12-07).
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'later work']);
     const auto = await runCli(dir, ['pause', 'api', '--auto']);
     expect(auto.code, auto.stderr).toBe(0);
-    expect(auto.stdout).toMatch(/recorded the origin the capsule lacked \(origin\.root, origin\.head, origin\.saved_at\) as this HEAD and time/);
-    expect(auto.stdout).not.toMatch(/not recorded|filled what/);
+    expect(auto.stdout).toMatch(/the capsule lacked its origin \(origin\.root, origin\.head, origin\.saved_at\): recorded as not known \(root: this folder, head: null, saved_at: "unknown: not recorded yet"\), not as this HEAD and time/);
+    expect(auto.stdout).not.toMatch(/filled what/);
+    expect(doc(dir).capsule.origin).toEqual({ root: dir, head: null, saved_at: 'unknown: not recorded yet' });
     const after = await runCli(dir, ['resume', 'api', '--context']);
     expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/^saved: +unknown: not recorded yet \(unknown time\)$/m);
+    expect(after.stdout).toMatch(new RegExp(`^origin HEAD: not recorded   current HEAD: ${head(dir)} \\(main\\)   cannot compare$`, 'm'));
     expect(doc(dir).capsule.context).toEqual(context());
+    // Frozen from then on: a later --auto keeps it as recorded.
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'more work']);
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    expect(doc(dir).capsule.origin).toEqual({ root: dir, head: null, saved_at: 'unknown: not recorded yet' });
   });
 
   it('claims at the top level that no move would make valid still need repair (a goal that is a number)', async () => {
@@ -423,7 +436,8 @@ describe('pause over a capsule written by hand', () => {
   it('--auto keeps an origin as saved and fills only its missing keys', async () => {
     const dir = handProject('{"context": {"goal": "g"}, "origin": {"root": "/old/place", "saved_at": "2026-08-01T00:00:00Z"}}');
     expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
-    expect(doc(dir).capsule.origin).toEqual({ root: '/old/place', saved_at: '2026-08-01T00:00:00Z', head: head(dir) });
+    // Saved on 1 August, not at this HEAD: the head it lacked is not recorded (null), never this one.
+    expect(doc(dir).capsule.origin).toEqual({ root: '/old/place', saved_at: '2026-08-01T00:00:00Z', head: null });
   });
 
   it('--context replaces the claims and keeps every field the protocol does not define, saying so', async () => {

@@ -292,6 +292,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   if (!hasCapsule(file.value)) return firstAuto(root, skill, ctx, state);
   let capsule: Capsule | undefined;
   let filled: string[] = [];
+  let originNow = false;
   try {
     const result = await mutateCheckpoint(root, skill, {
       now: ctx.clock,
@@ -301,8 +302,13 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
         const at = now.toISOString();
         const old = current.capsule as JsonObject;
         // context and origin stay exactly as saved (frozen); only mechanical is replaced. A capsule
-        // written by hand gets what it lacks filled in (placeholders, the origin of now), the rest kept.
-        const kept = keptClaims(old, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
+        // written by hand gets what it lacks filled in, the rest kept: placeholders for claims, and
+        // for its origin "not recorded" (head null), never this HEAD and time: its claims were not
+        // saved here and now, and a newer HEAD does not revalidate their evidence (recovery-capsule.md).
+        let kept = keptClaims(old, { context: placeholderContext(skill), origin: { root, head: null, saved_at: NOT_RECORDED } });
+        // No claim of anyone's in it (each one a placeholder now): recorded here and now, as a first --auto's.
+        originNow = CAPSULE_FIELDS.every((k) => kept.filled.includes(`context.${k}`));
+        if (originNow) kept = keptClaims(old, { context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } });
         filled = kept.filled;
         capsule = withMechanical(kept.base, state, at, kept.rest);
         // A claim written at the capsule's top level moves into context as it was written (`Caf\u00e9` stays so).
@@ -332,10 +338,14 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
       ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${uncommittedText(m)}`
       : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
   );
-  // Claims are filled with placeholders; an origin it lacked is this HEAD and time (keptClaims): said as such.
+  // Claims are filled with placeholders; an origin it lacked is said as what was recorded (not this HEAD, unless it held no claim).
   const claims = filled.filter((p) => !p.startsWith('origin.'));
   const origin = filled.filter((p) => p.startsWith('origin.'));
   if (claims.length) ctx.out.out(`  filled what the capsule lacked: ${claims.join(', ')} (placeholders say "not recorded"; add them: checkpoint pause ${skill} --context '<json>')`);
-  if (origin.length) ctx.out.out(`  recorded the origin the capsule lacked (${origin.join(', ')}) as this HEAD and time`);
+  if (origin.length && originNow) ctx.out.out(`  recorded the origin the capsule lacked (${origin.join(', ')}) as this HEAD and time (it held no claims)`);
+  else if (origin.length) {
+    const said = origin.map((p) => (p === 'origin.root' ? 'root: this folder' : p === 'origin.head' ? 'head: null' : `${p.slice('origin.'.length)}: "${NOT_RECORDED}"`));
+    ctx.out.out(`  the capsule lacked its origin (${origin.join(', ')}): recorded as not known (${said.join(', ')}), not as this HEAD and time, which its claims were not saved at; checkpoint pause ${skill} --context '<json>' records the origin of the claims it saves`);
+  }
   return 0;
 }

@@ -6,6 +6,7 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
 import { foreignCapsuleKeys, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
+import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
 import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
@@ -282,7 +283,7 @@ function textBlocks(v: View, now: Date): Block[] {
       tier: 0,
       head: [
         `saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`,
-        `origin HEAD: ${o.head ?? 'none'}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
+        `origin HEAD: ${o.head ?? (o.saved_at.startsWith(NOT_RECORDED) ? 'not recorded' : 'none')}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
         '',
       ],
     },
