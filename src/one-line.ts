@@ -15,7 +15,13 @@ export const HIDDEN_CHARS = '\\u202a-\\u202e\\u2066-\\u2069\\u200e\\u200f\\u061c
 export const TAG_CHARS = '\\udb40[\\udc00-\\udc7f]';
 /** A subdivision flag (England 🏴󠁧󠁢󠁥󠁮󠁧󠁿): the black flag, its region's letters as TAG characters, CANCEL TAG. Shown as it is. */
 export const FLAG_TAGS = '\\ud83c\\udff4(?:\\udb40[\\udc30-\\udc39\\udc61-\\udc7a]){1,6}\\udb40\\udc7f';
-const CONTROL = new RegExp(`${FLAG_TAGS}|\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${HIDDEN_CHARS}]|${TAG_CHARS}`, 'g');
+/**
+ * A UTF-16 surrogate without its other half (`"\ud800"` in a JSON string: valid JSON, no
+ * character): written out as UTF-8 it would become U+FFFD, so text output shows it as its escape,
+ * the exact text the file holds (a file keeps it as written: JSON texts are kept, never re-encoded).
+ */
+export const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+const CONTROL = new RegExp(`${FLAG_TAGS}|\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${HIDDEN_CHARS}]|${TAG_CHARS}|${LONE_SURROGATE}`, 'g');
 
 /** One character as text output shows it: \xNN up to U+00FF, \uNNNN beyond (a pair of them beyond U+FFFF). */
 const escaped = (ch: string) => {
@@ -28,7 +34,8 @@ const escaped = (ch: string) => {
 };
 
 export function escapeControl(text: string, keepColour: boolean): string {
-  return text.replace(CONTROL, (m) => (m[0] === '\ud83c' ? m : m[0] !== '\x1b' || m.length === 1 ? escaped(m) : keepColour ? m : `${escaped(m[0]!)}${m.slice(1)}`));
+  // A flag is shown as it is (a lone \ud83c is one code unit, escaped as any lone surrogate).
+  return text.replace(CONTROL, (m) => (m[0] === '\ud83c' && m.length > 1 ? m : m[0] !== '\x1b' || m.length === 1 ? escaped(m) : keepColour ? m : `${escaped(m[0]!)}${m.slice(1)}`));
 }
 
 // Line breaks a terminal or editor may honour beyond \n and NEL (a C1 control: CONTROL shows it
@@ -37,7 +44,7 @@ const UNICODE_BREAK = /[\u2028\u2029]/g;
 
 // Anything oneLine changes: every control character (CONTROL's and \n, \r, NEL), the bidi controls and the two separators.
 // Exported: a value holding one cannot be printed as it is (shell-words.ts spells such a value out).
-export const NOT_ONE_LINE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029${HIDDEN_CHARS}]|${TAG_CHARS}`);
+export const NOT_ONE_LINE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029${HIDDEN_CHARS}]|${TAG_CHARS}|${LONE_SURROGATE}`);
 
 /**
  * For one-line messages: a newline inside a value becomes a visible `\n`, every other control

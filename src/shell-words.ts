@@ -1,6 +1,6 @@
 // Words of the commands we print for a person to paste (a slip's fix, a hint): each one a single
 // shell word that runs nothing but printf and redirects nothing, in bash and in sh. Pure.
-import { NOT_ONE_LINE } from './one-line.js';
+import { LONE_SURROGATE, NOT_ONE_LINE } from './one-line.js';
 
 /** Quote for a POSIX shell: single quotes, a `'` inside as `'\''`; safe with spaces, quotes and $. */
 export function shellQuote(s: string): string {
@@ -22,6 +22,7 @@ export const PLACEHOLDER = /^<[^<>\n]+>$/;
 // What text output shows escaped (one-line.ts: control, bidi and invisible characters, line and
 // paragraph separators): such a value cannot be printed as it is inside a command.
 const ESCAPED_IN_OUTPUT = NOT_ONE_LINE;
+const LONE = new RegExp(LONE_SURROGATE);
 
 /**
  * `text` as one shell word that gives back exactly `text`, printable on one line: single-quoted,
@@ -29,11 +30,12 @@ const ESCAPED_IN_OUTPUT = NOT_ONE_LINE;
  * format that spells that character as its UTF-8 bytes in octal (`"$(printf -- 'two\012lines')"`),
  * which any POSIX shell (sh, dash, bash: tested) reads back exactly in any locale: never bash's `$'…'`,
  * whose `\'` sh reads as the quote's end. The printed line holds only the escape, never the
- * character. Null when no such word exists: command substitution drops a text's final newlines.
+ * character. Null when no such word exists: command substitution drops a text's final newlines,
+ * and no argument holds a lone surrogate (`"\ud800"` in a JSON string: no UTF-8 spells it).
  */
 export function pasteWord(text: string): string | null {
   if (!ESCAPED_IN_OUTPUT.test(text)) return shellQuote(text);
-  if (text.endsWith('\n') || text.includes('\0')) return null; // (no argument can hold a NUL either)
+  if (text.endsWith('\n') || text.includes('\0') || LONE.test(text)) return null; // (no argument can hold a NUL either)
   let format = '';
   for (const ch of text) {
     if (ch === '%') format += '%%';

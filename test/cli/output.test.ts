@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createOutput, decideColor, escapeControl, oneLine, shown, shownList } from '../../src/cli/render/output.js';
 import { FLAG_TAGS, MAX_SHOWN_PATH_CHARS, quoted, shownPath } from '../../src/one-line.js';
 import { MAX_SHOWN_CHARS } from '../../src/one-line.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cli, makeRepo, cleanup, write } from '../helpers/repo.js';
 
 describe('colour decision', () => {
@@ -82,6 +84,43 @@ describe('control characters', () => {
     expect(oneLine(`${england}${hidden}`)).toBe(`${england}${oneLine(hidden)}`);
     const flagFree = (s: string) => s.replace(new RegExp(FLAG_TAGS, 'g'), '');
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => !/\udb40[\udc00-\udc7f]|[\u200b\u2060\ufeff\u180e]/.test(flagFree(oneLine(s)))));
+  });
+
+  it('a lone UTF-16 surrogate ("\\ud800" in a JSON string) is shown as that escape, never as U+FFFD; pairs and flags stay as they are', () => {
+    expect(oneLine('a \ud800 b \udfff c \ud83d\ude00 d')).toBe('a \\ud800 b \\udfff c \ud83d\ude00 d');
+    expect(escapeControl('end \ud83c', false)).toBe('end \\ud83c'); // a flag's first half alone
+    expect(escapeControl('\udc00\ud800', true)).toBe('\\udc00\\ud800'); // reversed halves are two lone ones
+    expect(shown(`${'x'.repeat(78)}\ud800`)).toBe(`${'x'.repeat(78)}… (79 characters)`); // never half an escape
+    // Whatever the text, what is printed encodes to UTF-8 and back unchanged: nothing becomes U+FFFD.
+    const roundTrips = (t: string) => Buffer.from(t, 'utf8').toString('utf8') === t;
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => roundTrips(oneLine(s)) && roundTrips(escapeControl(s, false)) && roundTrips(escapeControl(s, true))));
+  });
+
+  it('status, resume, resume --context and next show a lone surrogate as the file writes it; --json keeps it; the file keeps its text through a write', () => {
+    const dir = makeRepo();
+    try {
+      expect(cli(dir, ['update', 'api', '--status=in_progress', '--step=s1', '--next_actions+=placeholder']).code).toBe(0);
+      const file = join(dir, '.checkpoints/api.checkpoint.json');
+      // As an agent's JSON writer left it: a surrogate half cut from an emoji, and a whole pair escaped.
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"placeholder"', '"fix the \\ud83d parser (emoji \\ud83d\\ude00 cut)"').replace('"step": "s1"', '"step": "s1 \\udc00"'));
+      expect(cli(dir, ['pause', 'api', '--context', JSON.stringify({ goal: 'g \udfff', acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' })]).code).toBe(0);
+      for (const args of [['status'], ['resume'], ['resume', '--context'], ['next']]) {
+        const r = cli(dir, args);
+        expect(r.stdout + r.stderr, args.join(' ')).not.toContain('\ufffd');
+        if (args[0] !== 'resume' || args.length === 1) expect(r.stdout, args.join(' ')).toContain('fix the \\ud83d parser (emoji \ud83d\ude00 cut)');
+      }
+      expect(cli(dir, ['status']).stdout).toContain('s1 \\udc00');
+      expect(cli(dir, ['resume', '--context']).stdout).toMatch(/^goal: +g \\udfff$/m);
+      expect(JSON.parse(cli(dir, ['next', '--json']).stdout).next.text).toBe('fix the \ud83d parser (emoji \ud83d\ude00 cut)');
+      expect(cli(dir, ['update', 'api', '--progress_summary=half']).code).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('"fix the \\ud83d parser (emoji \\ud83d\\ude00 cut)"');
+      expect(text).toContain('"step": "s1 \\udc00"');
+      expect(text).toContain('"goal": "g \\udfff"');
+      expect(text).not.toContain('\ufffd');
+    } finally {
+      cleanup(dir);
+    }
   });
 
   it('status, resume, resume --context and next print a bidi control escaped; --json keeps the real value', () => {

@@ -29,9 +29,11 @@ describe('pasteWord', () => {
     }
   });
 
-  it('has no word for a text ending in a newline (command substitution would drop it) or holding a NUL', () => {
+  it('has no word for a text ending in a newline (command substitution would drop it), holding a NUL or a lone surrogate', () => {
     expect(pasteWord('a\n')).toBeNull();
     expect(pasteWord('a\u0000b')).toBeNull();
+    // No argument holds a lone surrogate: printf would give U+FFFD's bytes, not the text.
+    expect(pasteWord('fix \ud800 parser')).toBeNull();
     expect(pasteArg('dir/a\n')).toBe("'dir/a\n'");
   });
 
