@@ -37,6 +37,26 @@ function project(...skills: string[]): string {
 const head = (dir: string) => git(dir, ['rev-parse', '--short', 'HEAD']).trim();
 const pause = async (dir: string, skill: string, ctx = context()) => expect((await runCli(dir, ['pause', skill, '--context', JSON.stringify(ctx)])).code).toBe(0);
 
+describe('resume --context: the live next action as status and next read it', () => {
+  it('an action object written without "text" ({"task": …, "prio": …}) shows its words, never "undefined", as status and next read it', async () => {
+    const dir = project();
+    write(dir, cpPath('web'), `${JSON.stringify(checkpoint('web', { status: 'WIP', next_actions: [{ task: 'Migrate the auth tables (PR 12)', prio: 'high' }, 'then deploy'] }), null, '\t')}\n`);
+    commitAll(dir, 'checkpoints', '2026-04-02T10:00:00Z');
+    await pause(dir, 'web');
+    const r = await runCli(dir, ['resume', 'web', '--context']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^next_actions\[0\] now: Migrate the auth tables \(PR 12\)$/m);
+    expect(r.stdout).not.toMatch(/undefined/);
+    const doc = JSON.parse(read(dir, cpPath('web')));
+    delete doc.next_actions[0].task;
+    write(dir, cpPath('web'), `${JSON.stringify(doc, null, '\t')}\n`);
+    const bare = await runCli(dir, ['resume', 'web', '--context']);
+    // Its one string member, as status and next read it.
+    expect(bare.stdout).toMatch(/^next_actions\[0\] now: high$/m);
+    expect((await runCli(dir, ['next'])).stdout).toMatch(/^→ high$/m);
+  });
+});
+
 describe('resume --context', () => {
   it('prints the capsule labelled UNVERIFIED CLAIMS with origin and current HEAD', async () => {
     const dir = project('api');

@@ -7,7 +7,8 @@ import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
 import { foreignCapsuleKeys, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
-import { actionText, type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
+import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
+import { readActionText } from '../../protocol/repairable.js';
 import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
@@ -223,7 +224,7 @@ async function landedNow(root: string, now: Date, skill: string): Promise<Pick<V
   const first = item?.choice.landed[0];
   const landedBlockers = item?.landedBlockers ?? [];
   if (!item || first?.index !== 0) return { landed: null, landedBlockers };
-  return { landed: { evidence: first.evidence, fresh: item.choice.action === null ? null : actionText(item.choice.action) }, landedBlockers };
+  return { landed: { evidence: first.evidence, fresh: item.choice.action === null ? null : readActionText(item.choice.action) }, landedBlockers };
 }
 
 /** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
@@ -301,7 +302,8 @@ function textBlocks(v: View, now: Date): Block[] {
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }
-  const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? actionText(cp.next_actions[0]!) : null;
+  // Read as status and next read it: an object written {"task": …} by its words, never "undefined".
+  const first = cp && Array.isArray(cp.next_actions) && cp.next_actions.length ? readActionText(cp.next_actions[0]) || JSON.stringify(cp.next_actions[0]) : null;
   const landed = v.landed ? [`  (already landed: ${oneLine(v.landed.evidence)}; ${v.landed.fresh === null ? 'every queued action landed: reconcile the checkpoint' : `the first action not landed: ${oneLine(v.landed.fresh)}`})`] : [];
   if (first !== null) blocks.push({ name: 'current next action', tier: 2, cut: true, head: [`next_actions[0] now: ${oneLine(first)}`, ...landed, ''] });
   const text = (name: string, tier: number, label: string, value: string): Block => ({ name, tier, head: [`${`${label}:`.padEnd(12)} ${oneLine(value)}`] });
