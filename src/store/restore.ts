@@ -40,6 +40,8 @@ export interface Restored {
   kept: FileError[];
   /** Whether the checkpoint file was written (a rotation file whose entries are all back already writes nothing). */
   written: boolean;
+  /** The checkpoint was a link inside the project (to this): the write replaced it with a regular file. */
+  replacedLink?: string;
 }
 
 /**
@@ -252,5 +254,5 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   });
   // The journal named the checkpoint as it was: it is settled now.
   if (crashed) clearRotationJournal(root, skill);
-  return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept, written: result.changed };
+  return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept, written: result.changed, ...(result.replacedLink !== undefined ? { replacedLink: result.replacedLink } : {}) };
 }

@@ -61,6 +61,8 @@ export interface RotateReport {
   pointer_added: boolean;
   changed: boolean;
   dry_run: boolean;
+  /** The checkpoint was a link inside the project (to this): the write replaced it with a regular file. */
+  replaced_link?: string;
 }
 
 /** The day's rotation files: <skill>.<YYYY-MM-DD>.json, then -1, -2, ... (protocol/file-names.ts ROTATION_NAME). */
@@ -463,7 +465,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   const keys: ItemKeyCache = new WeakMap();
   let done: RotateReport | undefined;
   let written: HistoryWrite | null = null;
-  await mutateCheckpoint(root, skill, {
+  const result = await mutateCheckpoint(root, skill, {
     now: opts.now,
     act: `rotate ${skill}`,
     readLimit: OVERSIZED_READ_BYTES,
@@ -487,7 +489,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   });
   (written as HistoryWrite | null)?.settle();
   clearRotationJournal(root, skill);
-  return done!;
+  return result.replacedLink === undefined ? done! : { ...done!, replaced_link: result.replacedLink };
 }
 
 /**

@@ -7,6 +7,7 @@ import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { FileError } from '../../protocol/file-validation.js';
 import { oneLine } from '../render/output.js';
+import { shownPath } from '../../one-line.js';
 
 export function rootOf(ctx: Context): string {
   return projectRoot(ctx.cwd, ctx.dirOverride);
@@ -96,4 +97,13 @@ export function keptErrorsText(kept: readonly FileError[]): string {
  */
 export function noteKeptErrors(ctx: Context, file: string, kept: readonly FileError[]): void {
   if (kept.length) ctx.out.err(`checkpoint: note: ${file} ${keptErrorsText(kept)}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\``);
+}
+
+/**
+ * The stderr line of a write that replaced a checkpoint committed as a link inside the project
+ * (`link`: what the link said) with a regular file: every write does (an atomic rename never
+ * writes through a link), so every write says it, since git shows a type change.
+ */
+export function noteReplacedLink(ctx: Context, file: string, link: string | undefined): void {
+  if (link !== undefined) ctx.out.err(`checkpoint: note: ${file} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
 }

@@ -15,7 +15,7 @@ import { actionRepair, listFlag, readActionText, suggestEnum } from '../../proto
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { markedDone } from '../../protocol/priority.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
-import { historyNotice, noteKeptErrors, rootOf, skillArg } from './common.js';
+import { historyNotice, noteKeptErrors, noteReplacedLink, rootOf, skillArg } from './common.js';
 
 /** recently_done keeps this many entries, newest first (its policy's `keep` in fields.ts); older ones move to .checkpoints/history/. */
 export const RECENTLY_DONE_MAX = logRetention(['recently_done'])!;
@@ -193,6 +193,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   let archived: { to: string; count: number } | null = null;
   let result: Awaited<ReturnType<typeof mutateCheckpoint>> | undefined;
+  // The first of several writes is the one that replaces a linked checkpoint.
+  let link: string | undefined;
   for (step = 0; step < picks.length; step++) {
     let written: HistoryWrite | null = null;
     result = await mutateCheckpoint(root, skill, {
@@ -212,13 +214,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       undoBeforeWrite: (cause) => written?.undo(cause),
     });
     (written as HistoryWrite | null)?.settle();
+    link ??= result.replacedLink;
     if (step < picks.length - 1) alsoDone.push({ text: doneText, why: why(picks[step]!) });
   }
   if (result === undefined) throw new Error('done: no write ran');
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  noteReplacedLink(ctx, display(root, result.path), link);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}${args.options.landed ? ` (${why(picks[picks.length - 1]!)})` : ''}`);

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../protocol/types.js';
 import type { LiteralTexts } from '../../protocol/json.js';
 import { oneLine, withHint } from '../render/output.js';
 import { keptErrorsText, rootOf } from './common.js';
+import { shownPath } from '../../one-line.js';
 
 interface FileReport {
   skill: string;
@@ -17,6 +18,8 @@ interface FileReport {
   /** Errors the file already had, which the migration left as they were. */
   kept_errors: FileError[];
   error: { code: string; message: string; hint: string | null } | null;
+  /** The checkpoint was a link inside the project (to this): the write replaced it with a regular file. */
+  replaced_link?: string;
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
@@ -42,7 +45,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         },
       };
       // --dry-run passes the same checks as the write (so it says what the real run will do), writing nothing.
-      report.kept_errors = (dryRun ? previewMutation(root, skill, write) : await mutateCheckpoint(root, skill, write)).kept;
+      const result = dryRun ? previewMutation(root, skill, write) : await mutateCheckpoint(root, skill, write);
+      report.kept_errors = result.kept;
+      if (result.replacedLink !== undefined) report.replaced_link = result.replacedLink;
     } catch (e) {
       if (!isCheckpointError(e)) throw e;
       Object.assign(report, { changed: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
@@ -68,6 +73,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const ch of r.changes) ctx.out.out(`    ${oneLine(`${ch.path}: ${ch.detail}`)}`);
     for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${oneLine(`${p.path}: ${p.message}`)}`);
     if (r.kept_errors.length) ctx.out.out(`    ${c.yellow('note')} ${keptErrorsText(r.kept_errors)}`);
+    // As every write says it (an atomic rename never writes through a link): git shows a type change.
+    if (r.replaced_link !== undefined) ctx.out.out(`    ${c.yellow('note')} was a symlink to ${shownPath(r.replaced_link)}; the write replaced the link with a regular file (${shownPath(r.replaced_link)} is unchanged; git shows a type change)`);
   }
   const changed = reports.filter((r) => r.changed).length;
   ctx.out.out(`${changed} of ${reports.length} checkpoint${reports.length === 1 ? '' : 's'} ${dryRun ? 'would change' : 'changed'}${failed ? `; ${failed} need attention` : ''}`);

@@ -29,7 +29,7 @@ import { gitState, type GitState } from '../../store/git-state.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
 import { locate, readProjectBytes } from '../../store/safe-fs.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { argPath, noteKeptErrors, refuseUndecodableArg, rootOf, skillArg } from './common.js';
+import { argPath, noteKeptErrors, noteReplacedLink, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 /**
  * Bytes read from stdin past the limit just to report the size, then reading stops: enough to say
@@ -171,10 +171,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  noteReplacedLink(ctx, display(root, result.path), result.replacedLink);
   noteForeign(ctx, skill, foreign);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null, ...(foreign.length ? { kept_fields: foreign } : {}) });
+    ctx.out.json({ ok: true, skill, path: display(root, result.path), capsule_bytes: bytes, origin: capsule.origin, mechanical: capsule.mechanical ?? null, ...(foreign.length ? { kept_fields: foreign } : {}), ...linked(result) });
     return 0;
   }
   ctx.out.out(`✓ saved the recovery capsule of ${skill} in ${display(root, result.path)} (${bytes} bytes; origin HEAD ${capsule.origin.head ?? 'none'})`);
@@ -237,6 +238,9 @@ function placeholderContext(skill: string): CapsuleContext {
   };
 }
 
+/** The --json member naming the link a write replaced (as update's), when it did. */
+const linked = (result: { replacedLink?: string }) => (result.replacedLink !== undefined ? { replaced_link: result.replacedLink } : {});
+
 async function firstAuto(root: string, skill: string, ctx: Context, state: Awaited<ReturnType<typeof gitState>>): Promise<number> {
   const placeholder = (at: string) => withMechanical({ context: placeholderContext(skill), origin: { root, head: state.head, saved_at: at } }, state, at);
   let capsule = placeholder(ctx.now.toISOString());
@@ -255,9 +259,10 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
     },
   });
   noteKeptErrors(ctx, display(root, result.path), result.kept);
+  noteReplacedLink(ctx, display(root, result.path), result.replacedLink);
   const add = `the agent should add ${CAPSULE_FIELDS.slice(0, -1).join(', ')} and ${CAPSULE_FIELDS.at(-1)}: checkpoint pause ${skill} --context '<json>'`;
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, refreshed: true, first: true, path: display(root, result.path), mechanical: capsule.mechanical ?? null, todo: add });
+    ctx.out.json({ ok: true, skill, refreshed: true, first: true, path: display(root, result.path), mechanical: capsule.mechanical ?? null, todo: add, ...linked(result) });
     return 0;
   }
   const m = capsule.mechanical as Mechanical | undefined;
@@ -324,8 +329,9 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
       },
     });
     noteKeptErrors(ctx, display(root, result.path), result.kept);
+    noteReplacedLink(ctx, display(root, result.path), result.replacedLink);
     if (ctx.json) {
-      ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null, ...(filled.length ? { filled } : {}) });
+      ctx.out.json({ ok: true, skill, refreshed: true, path: display(root, result.path), mechanical: capsule?.mechanical ?? null, ...(filled.length ? { filled } : {}), ...linked(result) });
       return 0;
     }
   } catch (e) {

@@ -2,7 +2,7 @@ import { display } from '../../store/checkpoints.js';
 import { restoreArchive } from '../../store/restore.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine } from '../render/output.js';
-import { argBase, rootOf } from './common.js';
+import { argBase, noteReplacedLink, rootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
@@ -17,12 +17,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const errors = `${r.kept.length === 1 ? 'an error' : `${r.kept.length} errors`} ${rotation ? 'it already had' : 'the archive already had'}: ${oneLine(`${first.path}: ${first.message}`)}${r.kept.length > 1 ? ` (+${r.kept.length - 1} more)` : ''}`;
     ctx.out.err(`checkpoint: note: ${file} is ${rotation ? 'written' : 'restored'} with ${errors}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\``);
   }
+  noteReplacedLink(ctx, file, r.replacedLink);
   if (ctx.json) {
     ctx.out.json({
       ok: true,
       skill: r.skill,
       path: file,
       ...(rotation ? { entries: r.entries, already_present: r.already ?? 0, named_in_rotated_to: r.named ?? false } : {}),
+      ...(r.replacedLink !== undefined ? { replaced_link: r.replacedLink } : {}),
       ...(r.kept.length ? { kept_errors: r.kept } : {}),
     });
     return 0;

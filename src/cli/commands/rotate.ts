@@ -6,7 +6,7 @@ import { rotateSkill, type RotateReport } from '../../store/rotate.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { withHint } from '../render/output.js';
-import { rootOf } from './common.js';
+import { noteReplacedLink, rootOf } from './common.js';
 
 function keepArg(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
@@ -77,6 +77,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const again = l.already_in_history ? `, ${l.already_in_history} already in history dropped` : '';
       ctx.out.out(`    ${l.path}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);
     }
+    noteReplacedLink(ctx, r.file, r.replaced_link);
   }
   for (const f of failures) {
     // One line per skill, as every refusal: what, where, then what to do.

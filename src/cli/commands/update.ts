@@ -1,5 +1,5 @@
 import { CheckpointError } from '../../errors.js';
-import { shown, shownPath } from '../../one-line.js';
+import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
 import { CLI_SPELLING } from '../../protocol/op-spelling.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
@@ -18,7 +18,7 @@ import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoin
 import { projectName } from '../../store/project.js';
 import { autoRotate, rotationAdvice, type HistoryWrite, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { noteKeptErrors, refuseUndecodableArg, skillArg, writeRootOf } from './common.js';
+import { noteKeptErrors, noteReplacedLink, refuseUndecodableArg, skillArg, writeRootOf } from './common.js';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = writeRootOf(ctx);
@@ -84,9 +84,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Written as asked, never moved: said where the protocol keeps it (the validator's warning about it says the same).
   const topLevel = topLevelNotes(ops);
   for (const line of topLevel.values()) ctx.out.err(`checkpoint: note: ${line}`);
-  // As every write does (an atomic rename never writes through a link): said, since git shows a type change.
   const link = result.replacedLink;
-  if (link !== undefined) ctx.out.err(`checkpoint: note: ${display(root, result.path)} was a symlink to ${shownPath(link)}; the write replaced the link with a regular file (${shownPath(link)} is unchanged; git shows a type change)`);
+  noteReplacedLink(ctx, display(root, result.path), link);
   if (ctx.json) {
     // As validate reports them: a missing progress_table is advice, not a warning.
     ctx.out.json({ ok: true, skill, path: display(root, result.path), created, ...(link !== undefined ? { replaced_link: link } : {}), ...splitAdvice(warnings), ...(result.kept.length ? { kept_errors: result.kept } : {}), ...(rotation ? { rotated: rotation } : {}) });
