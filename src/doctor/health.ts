@@ -7,14 +7,14 @@ import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
-import { overriddenMessage, overridingMergeLine } from '../install/merge-attribute.js';
+import { overriddenMessage, overridingMergeLine, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown, shownPath } from '../one-line.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { isCheckpointError } from '../errors.js';
-import { listProjectDir, readProjectText } from '../store/safe-fs.js';
+import { listProjectDir } from '../store/safe-fs.js';
 import { outsideCheckoutText } from '../git/outside-checkout-text.js';
 
 
@@ -27,7 +27,7 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
   let text: string | null;
   let outside = false;
   try {
-    text = readProjectText(root, join(root, '.gitattributes'));
+    text = readAttributesFile(root, '.gitattributes');
     // Kept out of a sparse checkout: git reads it from the index, and so does this check.
     if (text === null) {
       const staged = outsideCheckoutText(root, '.gitattributes');

@@ -13,7 +13,8 @@ import { isNpxCachePath } from './package-paths.js';
 import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
 import { quoted, shown } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { readProjectText, writablePath } from '../store/safe-fs.js';
+import { writablePath } from '../store/safe-fs.js';
+import { readAttributesFile } from './merge-attribute.js';
 import { outsideCheckoutText } from '../git/outside-checkout-text.js';
 
 export { DRIVER_NAME, driverCommand, shellQuote } from './driver-command.js';
@@ -142,8 +143,8 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
     }
   }
   const path = join(root, '.gitattributes');
-  // A committed .gitattributes may be a link out of the repo or a FIFO: never followed or read.
-  const text = readProjectText(root, path);
+  // A committed .gitattributes may be a link (git follows none) or a FIFO: never followed or read.
+  const text = readAttributesFile(root, '.gitattributes');
   // Kept out of a sparse checkout, it is still the project's file, and git applies it from the
   // index: a file written here would hold only our lines and drop every rule the project committed.
   const staged = text === null ? outsideCheckoutText(root, '.gitattributes') : { outside: false as const };
@@ -189,7 +190,7 @@ export function planUninstallDriver(root: string): InstallPlan {
   if (theirs !== null) notes.push(`left merge.checkpoint as this clone set it: its driver (${shown(theirs)}) is not checkpoint's`);
   if (unset.length) changes.push(`removed ${unset.join(', ')} from git config`);
   const path = join(root, '.gitattributes');
-  const text = readProjectText(root, path);
+  const text = readAttributesFile(root, '.gitattributes');
   const attributes = text === null ? null : removeAttributeLines(text);
   if (attributes?.removed) changes.push('removed the lines install-driver added to .gitattributes');
   if (attributes?.edited.length) {

@@ -1,12 +1,33 @@
 // Which merge attribute git gives checkpoint files: the driver install-driver registers runs only
 // while the last line that sets `merge` for them says merge=checkpoint. Read from the files git
 // reads, in its order; named by init, install-driver and doctor when another line wins.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { CheckpointError } from '../errors.js';
 import { parseAttributes } from '../git/eol-attributes.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
-import { quoted } from '../one-line.js';
-import { readProjectText } from '../store/safe-fs.js';
+import { quoted, shownPath } from '../one-line.js';
+import { linkAt, readProjectText } from '../store/safe-fs.js';
+
+/**
+ * A work tree's attributes file (`rel`: .gitattributes, .checkpoints/.gitattributes) as git reads
+ * it, or null when absent. git (2.32 on) opens it without following a link, so one committed as a
+ * link sets no attribute, whatever the file it names holds: refused here too (E_PATH). Read
+ * through, the target's lines would count as routing checkpoints (doctor), and install-driver
+ * would copy them into a regular .gitattributes, where git would start applying them. A link out
+ * of the project, a FIFO, a folder: refused by readProjectText, as every project file is.
+ */
+export function readAttributesFile(root: string, rel: string): string | null {
+  const path = join(root, rel);
+  const text = readProjectText(root, path);
+  const link = linkAt(path);
+  if (link !== null) {
+    throw new CheckpointError('E_PATH', `${rel} is a symlink to ${shownPath(link)}: git reads no linked ${basename(rel)}, so it sets no attribute; refused`, {
+      hint: 'replace the link with a regular file holding the lines git should apply',
+    });
+  }
+  return text;
+}
 
 /**
  * The attributes line that decides a checkpoint file's `merge` attribute when it is not
@@ -22,8 +43,8 @@ export function overridingMergeLine(root: string): { line: string; merge: string
     // no git dir: the work tree's files alone
   }
   const files: [text: string | null | undefined, base: string, file: string][] = [
-    [readQuietly(root, join(root, '.gitattributes')), '', '.gitattributes'],
-    [readQuietly(root, join(root, '.checkpoints', '.gitattributes')), '.checkpoints', '.checkpoints/.gitattributes'],
+    [readQuietly(root, '.gitattributes'), '', '.gitattributes'],
+    [readQuietly(root, '.checkpoints/.gitattributes'), '.checkpoints', '.checkpoints/.gitattributes'],
     [infoAttributes === null ? null : readGitFile(infoAttributes), '', '.git/info/attributes'],
   ];
   // Macros are defined at the top level only ([attr]nomerge -merge).
@@ -62,10 +83,10 @@ function mergeValue(value: string | boolean | undefined): string {
   return value === true ? 'text' : value === false ? 'binary' : value === undefined ? 'unset' : value;
 }
 
-/** A work-tree file's text, or null when absent or not readable safely (a link out, a FIFO). */
-function readQuietly(root: string, path: string): string | null {
+/** An attributes file's text, or null when absent, a link (git reads none) or not readable safely (a FIFO). */
+function readQuietly(root: string, rel: string): string | null {
   try {
-    return readProjectText(root, path);
+    return readAttributesFile(root, rel);
   } catch {
     return null;
   }

@@ -510,3 +510,39 @@ describe('resolve', () => {
     expect(readFileSync(BIN, 'utf8')).toContain('merge-driver');
   });
 });
+
+describe('a .gitattributes committed as a link to a file of the project', () => {
+  // git (2.32 on) reads no linked .gitattributes: the lines of the file it names apply to nothing.
+  const TARGET = '# shared attributes, kept in docs/\r\n*.sh text eol=lf\r\n.checkpoints/*.checkpoint.json merge=checkpoint\r\n';
+  const MESSAGE = 'checkpoint: .gitattributes is a symlink to docs/attributes.txt: git reads no linked .gitattributes, so it sets no attribute; refused; hint: replace the link with a regular file holding the lines git should apply\n';
+
+  function linkedAttributes(): string {
+    const dir = repo();
+    write(dir, 'docs/attributes.txt', TARGET);
+    symlinkSync('docs/attributes.txt', join(dir, '.gitattributes'));
+    save(dir, cp({}));
+    commitAll(dir, 'attributes kept in docs/, linked');
+    return dir;
+  }
+
+  it('install-driver, init and uninstall-driver refuse it in one line, writing nothing: never its target\'s lines copied into a regular file git would apply', () => {
+    const dir = linkedAttributes();
+    for (const args of [['install-driver'], ['init'], ['uninstall-driver']]) {
+      const r = cliGuarded(dir, args);
+      expect(r.code, `${args[0]}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toBe(MESSAGE);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(join(dir, '.gitattributes'), 'utf8')).toBe(TARGET); // still the link, to the same file
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(gitTry(dir, ['config', '--get-regexp', '^merge\\.checkpoint\\.']).stdout).toBe('');
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+  });
+
+  it('doctor says git reads none of it, never that it routes checkpoints to the driver', async () => {
+    const dir = linkedAttributes();
+    const r = await runCli(dir, ['doctor', '--json']);
+    const findings = (JSON.parse(r.stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(findings).toEqual([expect.objectContaining({ level: 'info', message: `checkpoint cannot read .gitattributes, and install-driver refuses it too: ${MESSAGE.slice('checkpoint: '.length, -1).replace('; hint: ', '; ')}; then run \`checkpoint install-driver\`` })]);
+  });
+});
