@@ -112,6 +112,40 @@ function otherProjects(text: string, m: RegExpMatchArray, repo: ThisRepo): boole
 }
 
 /**
+ * A request named with its repository around it, where people write another repository's: before
+ * it (`acme/web PR 12`, `acme/web's PR #12`, `the web repo's PR #12`) or after it (`PR #12 in
+ * acme/web`, `#12 on the web repo`). Its path or name, lower-cased, or null when none is written.
+ */
+const REPO_BEFORE = /(?:(?<![\w./-])([\w-]+(?:\.[\w-]+)*(?:\/[\w-]+(?:\.[\w-]+)*)+)|\b([\w-]+(?:\.[\w-]+)*)\s+repo(?:sitory)?)(?:'s|\u2019s)?\s+$/i;
+const REPO_AFTER = /^\s+(?:in|on|of|from|at|for|against)\s+(?:the\s+)?(?:([\w-]+(?:\.[\w-]+)*(?:\/[\w-]+(?:\.[\w-]+)*)+)(?![\w/-])|([\w-]+(?:\.[\w-]+)*)\s+repo(?:sitory)?\b)/i;
+/** Words that name this repository in "the <word> repo" ("our repo's PR #12", "this repo"). */
+const THIS_REPO_WORD = /^(?:this|that|our|my|the|a|an|its|same|current|main|mono|monorepo|root|parent|whole|entire|git|github|gitlab|in|on|of|from|at|for|to)$/i;
+
+/**
+ * Whether the request written at `from`..`to` in `text` is qualified as another repository's
+ * (REPO_BEFORE, REPO_AFTER): a path no remote names that shares a remote's owner (`acme/web`
+ * beside remote `acme/api`: the same organisation's other repository; a branch such as
+ * `release/1.x` or `feature/login` names no owner of ours and stays this repository's), or a
+ * name no remote ends with (`the web repo`). With no hosted remote nothing can be told apart,
+ * and the request counts as this repository's, as an unqualified one does.
+ */
+function namedElsewhere(text: string, from: number, to: number, repo: ThisRepo): boolean {
+  if (!repo.length) return false;
+  const before = REPO_BEFORE.exec(text.slice(Math.max(0, from - 80), from));
+  const after = REPO_AFTER.exec(text.slice(to, to + 80));
+  return [before, after].some((m) => {
+    if (!m) return false;
+    if (m[1] !== undefined) {
+      const path = m[1].toLowerCase();
+      const owner = path.slice(0, path.lastIndexOf('/'));
+      return !repo.some((r) => r.path === path) && repo.some((r) => r.path.slice(0, r.path.lastIndexOf('/')) === owner);
+    }
+    const name = m[2]!.toLowerCase();
+    return !THIS_REPO_WORD.test(name) && !repo.some((r) => r.path.slice(r.path.lastIndexOf('/') + 1) === name);
+  });
+}
+
+/**
  * PR numbers (`#12`, `PR 12`, a `/pull/12` URL: token `#12`), merge requests (`!12`, `MR 12`:
  * token `!12`) and ticket ids (`ABC-123`) that a piece of text refers to. A full PR or MR URL of
  * another repository than `repo` (its remotes) is not this repository's, nor is a `[#12](…)` link to one.
@@ -127,6 +161,8 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
     if (m[1] !== undefined && isRank(text, m.index, m.index + m[0].length)) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
     if (repo.length && otherRepos(text, m, digits, repo)) continue;
+    // "acme/web PR 12", "PR #12 in the web repo": another repository's request (red team s56).
+    if (namedElsewhere(text, m.index + (m[1] !== undefined && !m[0].startsWith('#') ? 1 : 0), m.index + m[0].length, repo)) continue;
     const token = `#${digits}`;
     const known = seen.get(token);
     // "#12" and "PR 12" in one text are one PR, written as a PR.
@@ -149,6 +185,7 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
   }
   for (const m of text.matchAll(MR_RE)) {
     if (repo.length && otherProjects(text, m, repo)) continue;
+    if (namedElsewhere(text, m.index + (m[1] !== undefined && !m[0].startsWith('!') ? 1 : 0), m.index + m[0].length, repo)) continue;
     const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
     const token = `!${digits}`;
     if (seen.has(token)) continue;

@@ -156,6 +156,20 @@ describe('a PR URL of another repository is not this repository\'s PR', () => {
     ['(me/shop-fork#47)', [47]],
     ['Port other-org/other-repo#48', []],
     ['see docs/acme/shop#49', []],
+    // Another repository of this one's owner named around the request (red team s56): its numbering.
+    ['Merge PR #50 in acme/web once the API is deployed', []],
+    ['Merge the frontend PR (acme/web PR 51)', []],
+    ["Review acme/web's PR #52", []],
+    ["Review the web repo's PR #53", []],
+    ['Wait for PR #54 in the web repository', []],
+    ['Merge MR !55 in acme/web', []],
+    // ...and this repository's, or a branch (no owner of ours), or an ordinary word: still this one's.
+    ['Merge PR #56 in acme/shop', [56]],
+    ["Land the shop repo's PR #57", [57]],
+    ["Land our repo's PR #58", [58]],
+    ['Rebase PR #59 on release/1.x', [59]],
+    ['Merge the feature/login PR #60', [60]],
+    ['Port acme/web PR 61, then merge PR #61 here', [61]],
   ])('%s -> %j', (text, numbers) => {
     expect(prs(text)).toEqual(numbers);
   });
@@ -166,6 +180,9 @@ describe('a PR URL of another repository is not this repository\'s PR', () => {
       expect(prs('Port https://github.com/other-org/other-repo/pull/45', r)).toEqual([45]);
       // owner/repo#N is never read as this repository's without a remote naming it.
       expect(prs('Land acme/shop#45', r)).toEqual([]);
+      // Nor can a qualifier be weighed: "acme/web PR 12" counts, as its URL does.
+      expect(prs('Merge PR #12 in acme/web', r)).toEqual([12]);
+      expect(prs("Review the web repo's PR #13", r)).toEqual([13]);
     }
   });
 

@@ -327,3 +327,35 @@ describe('GitHub\'s owner/repo#N reference to this repository', () => {
     expect(next.stdout).toMatch(/→ Port other-org\/shop#32/);
   });
 });
+
+describe('a request another repository of the same organisation numbers, named with it (red team s56)', () => {
+  // The web app's PRs, named as people name them beside this repository's own (acme/api); this
+  // repository's dependabot squashes carry the same numbers: "chore(deps): bump x (#12)".
+  const foreign = ['Merge PR #12 in acme/web once the API is deployed', "Review the web repo's PR #13", 'Merge the frontend PR (acme/web PR 14)'];
+  const own = ['Merge PR #15 after review', 'Rebase PR #16 on release/1.x'];
+
+  it('lands nothing here: doctor (both engines), next and the push through the hook judge only this repository\'s numbers', async () => {
+    const dir = published('frontend', handKept('frontend', { next_actions: [...foreign, 'Write the web docs'] }));
+    git(dir, ['remote', 'add', 'github', 'git@github.com:acme/api.git']);
+    for (const n of [12, 13, 14]) commitAll(dir, `chore(deps): bump lib-${n} (#${n})`);
+    for (const engine of ['native', 'isomorphic']) {
+      const landed = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as Found[]).filter((f) => f.path.startsWith('next_actions'));
+      expect(landed, engine).toEqual([]);
+    }
+    expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next.text).toBe(foreign[0]);
+    const r = push(dir);
+    expect(r.status, r.out).toBe(0);
+    expect(r.out).not.toMatch(/names #1[234]/);
+  });
+
+  it('this repository\'s own numbers, a branch beside them, still land, and the push is refused', async () => {
+    const dir = published('api', handKept('api', { next_actions: [...own, 'Write the docs'] }));
+    git(dir, ['remote', 'add', 'github', 'git@github.com:acme/api.git']);
+    for (const n of [15, 16]) commitAll(dir, `Merge pull request #${n} from acme/feat-${n}`);
+    const landed = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as Found[]).filter((f) => f.path.startsWith('next_actions'));
+    expect(landed.map((f) => f.path)).toEqual(['next_actions[0]', 'next_actions[1]']);
+    const r = push(dir);
+    expect(r.status, r.out).not.toBe(0);
+    expect(r.out).toMatch(/names #15, which landed[^\n]*\[blocks push\]/);
+  });
+});
