@@ -582,7 +582,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
           })[0];
           const how = removal && `its last match ${shown(removal.ch.from ?? removal.ch.path)} was ${removal.ch.status === 'D' ? 'deleted' : `renamed to ${shown(removal.ch.path)}`} in ${short(removal.commit.sha)} ${quoted(removal.commit.subject)}`;
           const none: Finding = {
-            ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}`,
+            ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}; update the checkpoint`,
             evidence: { file: target.text, missing: true, ...(removal ? { sha: removal.commit.sha, date: iso(removal.commit.time) } : {}) },
           };
           // Read as the path it may be: the commit that removed it, when history has one.
@@ -753,7 +753,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
         return {
           // Renamed away from a complete skill: the code lives on, as when it changes (checkGeneratedFiles).
           ...base, level: to && cp.status === 'complete' ? 'advice' : 'warning',
-          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}`,
+          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint (or restore the file)`,
           evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
         };
       }
@@ -792,7 +792,7 @@ function folderRemoval(rel: string, commits: readonly CommitInfo[], older: reado
   const to = targets.size === 1 ? [...targets][0] : null;
   const dest = rel.endsWith('/') && to ? `${to}/` : to;
   return {
-    message: dest ? `${rel} is missing: renamed to ${dest} in ${short(newest.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(newest.sha)} ${quoted(newest.subject)}`,
+    message: dest ? `${rel} is missing: renamed to ${dest} in ${short(newest.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(newest.sha)} ${quoted(newest.subject)}; update the checkpoint (or restore the file)`,
     evidence: { file: rel, missing: true, sha: newest.sha, date: iso(newest.time), ...(dest ? { renamed_to: dest } : {}) },
     moved: dest !== null,
   };

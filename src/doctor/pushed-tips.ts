@@ -540,7 +540,7 @@ async function tipPatternGone(root: string, history: GitHistory, tip: string, co
   const { commit, change } = removed;
   const { where, ...finding } = base;
   const how = `its last match ${shown(change.from ?? change.path)} was ${change.status === 'D' ? 'deleted' : `renamed to ${shown(change.path)}`} in ${short(commit.sha)} ${quoted(commit.subject)}`;
-  return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how})${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
+  return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how}); update the checkpoint${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
 }
 
 /**

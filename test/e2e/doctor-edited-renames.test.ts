@@ -89,13 +89,13 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     const { dir, base, sha } = movedRepo('complete', move);
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => [f.level, f.message])).toEqual([
-      ['warning', `src/client.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"`],
+      ['warning', `src/client.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint (or restore the file)`],
       ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
     ]);
     expect(files[0]!.evidence.renamed_to).toBeUndefined();
     const pushed = await generatedFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${sha}`]);
     expect(pushed.code).toBe(1);
-    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"`))]);
+    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint \\(or restore the file\\)`))]);
   });
 
   it('a bare name and a path with a space, moved into a folder with an edit, are renamed too: the push goes through', async () => {

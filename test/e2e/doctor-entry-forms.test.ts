@@ -75,8 +75,8 @@ describe('URLs and links in generated_files (r11 #3)', () => {
       const found = (await fileFindings(dir, engine)).map((f) => `${f.level} ${f.path}: ${f.message}`);
       expect(found, engine).toEqual([
         expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.ts changed after the checkpoint was written \([0-9a-f]{7} "rework a, drop b"/),
-        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/b\.ts is missing: deleted in [0-9a-f]{7} "rework a, drop b"$/),
-        expect.stringMatching(/^warning context_primer\.generated_files\[2\]: docs\/guide\/x\.md is missing: deleted in [0-9a-f]{7} "rework a, drop b"$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/b\.ts is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[2\]: docs\/guide\/x\.md is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(or restore the file\)$/),
         expect.stringMatching(/^warning context_primer\.generated_files\[3\]: app\/\[id\]\/page\.tsx changed after the checkpoint was written/),
       ]);
     }
@@ -128,13 +128,13 @@ describe('a symbol in a file, and Markdown emphasis around a path (red team 12-0
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
-      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"$/.test(f.message)), engine).toBe(true);
+      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\)$/.test(f.message)), engine).toBe(true);
     }
     const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
-    expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
-    expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
-    expect(refused.out).toMatch(/_config\.yml is missing: deleted in [0-9a-f]{7} "drop the module" \[blocks push\]/);
+    expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(refused.out).toMatch(/_config\.yml is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
   });
 });
 
@@ -168,11 +168,11 @@ describe("a path written from the folder above the project, the project folder's
     git(dir, ['rm', '-q', 'demo/src/a.ts']);
     const gone = commitAll(dir, 'drop the demo app');
     for (const engine of ENGINES) {
-      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"`]);
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"; update the checkpoint (or restore the file)`]);
     }
     const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
-    expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app" \[blocks push\]/);
+    expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app"; update the checkpoint \(or restore the file\) \[blocks push\]/);
   });
 });
 
@@ -280,14 +280,14 @@ describe('a Windows-style entry whose file was deleted (r11 #9)', () => {
     commitAll(dir, 'rm a');
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"$/),
-        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"$/),
+        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\)$/),
       ]);
     }
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
-    expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
-    expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a" \[blocks push\]/);
+    expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\) \[blocks push\]/);
   });
 
   it('a Windows-style entry whose file exists does not block a push carrying its checkpoint', async () => {
@@ -329,8 +329,8 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"$/),
-        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"$/),
+        expect.stringMatching(/^warning src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(or restore the file\)$/),
       ]);
     }
   });
@@ -346,8 +346,8 @@ describe('entries as a session writes them, red team 12-06', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning src\/new\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"$/),
-        expect.stringMatching(/^warning src\/moved\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"$/),
+        expect.stringMatching(/^warning src\/new\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning src\/moved\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(or restore the file\)$/),
         'info src/a.ts is missing, as its entry says (renamed to src/a2.ts); not checked',
       ]);
     }
@@ -364,8 +364,8 @@ describe('entries as a session writes them, red team 12-06', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.path}: ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.test\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"$/),
-        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/c\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.test\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/c\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"; update the checkpoint \(or restore the file\)$/),
       ]);
     }
     const r = await judgedPush(dir);
@@ -396,8 +396,8 @@ describe('files the checkpoint says are not made yet', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.filter((f) => f.level === 'warning').map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^docs\/api\.md is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"$/),
-        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"$/),
+        expect.stringMatching(/^docs\/api\.md is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(or restore the file\)$/),
       ]);
     }
     const r = await judgedPush(dir);
@@ -448,7 +448,7 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).filter((f) => f.level === 'warning').map(undated), engine).toEqual([
         ['warning', `src/a.ts changed after the checkpoint was written (${sha} "Rework a, drop b", <date>); re-read it`],
-        ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"`],
+        ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"; update the checkpoint (or restore the file)`],
       ]);
     }
     const r = await judgedPush(dir);
@@ -492,12 +492,12 @@ describe('a glob whose last match is deleted', () => {
     commitAll(dir, 'drop the generated client');
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)$/),
+        expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint$/),
       ]);
     }
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
-    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\) \[blocks push\]/);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\); update the checkpoint \[blocks push\]/);
   });
 
   it('a folder renamed (git mv src/gen src/generated) is said to be renamed, for a glob and a listed file, on both engines and at push', async () => {
@@ -505,7 +505,7 @@ describe('a glob whose last match is deleted', () => {
     git(dir, ['mv', 'src/gen', 'src/generated']);
     const sha = commitAll(dir, 'Rename src/gen to src/generated').slice(0, 7);
     const said = [
-      `src/gen/*.ts matches no file (its last match src/gen/one.ts was renamed to src/generated/one.ts in ${sha} "Rename src/gen to src/generated")`,
+      `src/gen/*.ts matches no file (its last match src/gen/one.ts was renamed to src/generated/one.ts in ${sha} "Rename src/gen to src/generated"); update the checkpoint`,
       `src/gen/one.ts is missing: renamed to src/generated/one.ts in ${sha}; update the checkpoint`,
     ];
     for (const engine of ENGINES) expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(said);
@@ -523,6 +523,6 @@ describe('a glob whose last match is deleted', () => {
     commitAll(dir, 'readme');
     const r = await judgedPush(dir);
     expect(r.status, r.out).toBe(0);
-    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\)\n/);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint\n/);
   });
 });

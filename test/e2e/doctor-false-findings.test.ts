@@ -85,7 +85,7 @@ describe('paths doctor missed (r5)', () => {
     const after = await doctor(dir);
     expect(after.filter((f) => f.level === 'warning').map((f) => f.message)).toEqual([
       `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint`,
-      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"`,
+      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"; update the checkpoint (or restore the file)`,
     ]);
     expect(after.find((f) => f.path === 'context_primer.generated_files[3]')?.message).toMatch(/outside the repository; not checked/);
     const r = push(dir);
@@ -194,7 +194,7 @@ describe('a file changed and deleted within one second (verify round)', () => {
     }
     for (const engine of ['native', 'isomorphic']) {
       const out = (await runCli(dir, ['doctor', '--engine', engine])).stdout;
-      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"`);
+      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"; update the checkpoint (or restore the file)`);
       expect(out, engine).not.toContain('not checked out here');
     }
   });

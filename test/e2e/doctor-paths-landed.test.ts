@@ -68,7 +68,7 @@ describe('Windows and home paths in generated_files (r14 W4)', () => {
     expect(await fileFindings(home)).toEqual([]);
     git(home, ['rm', '-q', 'src/old.ts']);
     const sha = commitAll(home, 'Drop the old module').slice(0, 7);
-    expect((await fileFindings(home)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[1]', 'warning', `src/old.ts is missing: deleted in ${sha} "Drop the old module"`]]);
+    expect((await fileFindings(home)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[1]', 'warning', `src/old.ts is missing: deleted in ${sha} "Drop the old module"; update the checkpoint (or restore the file)`]]);
   });
 });
 
@@ -99,7 +99,7 @@ describe('an absolute path with a space in its folders (red team 12-06)', () => 
     for (const engine of ['native', 'isomorphic']) {
       const found = await fileFindings(dir, engine);
       expect(found.filter((f) => f.level !== 'info').map((f) => [f.path, f.level, f.message]), engine).toEqual([
-        ['context_primer.generated_files[0]', 'warning', `docs/my dir/notes.md is missing: deleted in ${sha} "Drop the notes"`],
+        ['context_primer.generated_files[0]', 'warning', `docs/my dir/notes.md is missing: deleted in ${sha} "Drop the notes"; update the checkpoint (or restore the file)`],
       ]);
       expect(notes(found), engine).toEqual(['context_primer.generated_files[1]', 'context_primer.generated_files[2]']);
     }
@@ -122,7 +122,7 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
     expect(await fileFindings(dir)).toEqual([]);
     git(dir, ['rm', '-q', 'src/b.ts']);
     const sha = commitAll(dir, 'Drop the b module').slice(0, 7);
-    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"`]]);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"; update the checkpoint (or restore the file)`]]);
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
@@ -156,7 +156,7 @@ describe('paths joined by a bare comma in one generated_files entry (red team rt
     expect(saved.status, saved.out).toBe(0);
     git(dir, ['rm', '-q', 'src/a.ts']);
     const sha = commitAll(dir, 'Drop the a module').slice(0, 7);
-    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"`]]);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"; update the checkpoint (or restore the file)`]]);
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/a\.ts is missing[^\n]*\[blocks push\]/);

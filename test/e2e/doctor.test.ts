@@ -111,7 +111,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     git(dir, ['rm', '-q', '--sparse', 'docs/spec.md']);
     const dropped = commitAll(dir, 'drop the spec', ago(10));
     expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
-    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"` });
+    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"; update the checkpoint (or restore the file)` });
   });
 
   it('a listed folder a sparse checkout leaves out ("docs/", "docs/guide") is a note, not missing', async () => {
@@ -158,9 +158,9 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const hidden = (text: string) => ({ level: 'info', message: `${text} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked` });
     expect(at(0)).toMatchObject(hidden('docs/api/*.yaml'));
     expect(at(1)).toMatchObject(hidden('docs/**/*.md'));
-    expect(at(2)).toMatchObject({ level: 'warning', message: 'docs/**/*.txt matches no file', evidence: { missing: true } });
-    expect(at(3)).toMatchObject({ level: 'warning', message: 'docs/api/*.json matches no file' });
-    expect(at(4)).toMatchObject({ level: 'warning', message: '**/*.csv matches no file' });
+    expect(at(2)).toMatchObject({ level: 'warning', message: 'docs/**/*.txt matches no file; update the checkpoint', evidence: { missing: true } });
+    expect(at(3)).toMatchObject({ level: 'warning', message: 'docs/api/*.json matches no file; update the checkpoint' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: '**/*.csv matches no file; update the checkpoint' });
     expect(at(5)).toBeUndefined();
   });
 
@@ -228,9 +228,9 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { path: string; message: string }) => [f.path, f.message])).toEqual([
-      ['context_primer.generated_files[0]', `app/[lang-code]/page.tsx is missing: deleted in ${dropped.slice(0, 7)} "Drop the lang route"`],
-      ['context_primer.generated_files[1]', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b matches no file'],
-      ['context_primer.generated_files[2]', 'src/d1/[z-a]*.ts matches no file'],
+      ['context_primer.generated_files[0]', `app/[lang-code]/page.tsx is missing: deleted in ${dropped.slice(0, 7)} "Drop the lang route"; update the checkpoint (or restore the file)`],
+      ['context_primer.generated_files[1]', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b matches no file; update the checkpoint'],
+      ['context_primer.generated_files[2]', 'src/d1/[z-a]*.ts matches no file; update the checkpoint'],
     ]);
   });
 
@@ -252,8 +252,8 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
-      `src/lib/ is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"`,
-      `src/lib is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"`,
+      `src/lib/ is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (or restore the file)`,
+      `src/lib is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (or restore the file)`,
       `src/gen/ is missing: renamed to src/client/ in ${moved.slice(0, 7)}; update the checkpoint`,
     ]);
   });
@@ -305,9 +305,9 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     });
     const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
     const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
-    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"` });
+    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)` });
     expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
-    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"` });
+    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"; update the checkpoint (or restore the file)` });
     expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
     // Staged, never committed, deleted: an uncommitted deletion as LICENSE's.
     expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
@@ -358,7 +358,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
       `CHANGELOG.md (matched by *.md) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop the changelog", ${files[0].evidence.date}); update the checkpoint`,
-      '**/*.csv matches no file',
+      '**/*.csv matches no file; update the checkpoint',
     ]);
   });
 
@@ -667,12 +667,12 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     const note = '"Brewfile" names no file; read as a note, not checked';
     // The checkpoint was saved 730 days ago: removals back to then are searched, past a 365-day cut.
     write(dir, '.checkpoints/config.json', '{ "walk_days": 365 }\n');
-    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, '"Procfile" names no file; read as a note, not checked', note]);
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)`, '"Procfile" names no file; read as a note, not checked', note]);
     // A bound older than the save reaches the Procfile's removal, not the Brewfile's.
     write(dir, '.checkpoints/config.json', '{ "walk_days": 1000 }\n');
-    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"`, note]);
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"; update the checkpoint (or restore the file)`, note]);
     write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
-    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"`);
+    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"; update the checkpoint (or restore the file)`);
   });
 
   it('reads a walk_days that is not a number of days as the default 365, with a (repository) warning naming it and its value', async () => {
