@@ -20,6 +20,7 @@ import { currenciesWhy, exactCount, exactSum, isMoneyPath, mergeCounter, mixedCu
 import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
+import { mergePlainArray } from './plain-array.js';
 import { suggestEnum } from '../protocol/enum-slip.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../protocol/shapes.generated.js';
 
@@ -372,6 +373,9 @@ function mergeNode(
       // two branches meet, and the rules inside a record (telemetry, counters) apply.
       const merged = arrays && mergeRecords(ctx, path, policyPath, arrays.b, arrays.o, arrays.t);
       if (merged) return merged;
+      // Any other list the base holds: item by item, as git's line merge would (plain-array.ts).
+      const items = arrays && Array.isArray(base) ? mergePlainArray(ctx, path, policyPath, arrays.b, arrays.o, arrays.t) : undefined;
+      if (items) return items;
       break;
     }
     case 'capsule':

@@ -173,11 +173,11 @@ describe('summarizeConflicts', () => {
 
   it('shows a long object in the file\'s key order, from just before where the sides differ', () => {
     // Red team s21: sorted keys, and a cut before the difference, hid what to choose.
-    // A list without ids is one value: the whole list is the conflict.
-    const rec = (severity: string) => [{ file: 'src/very/long/path/to/the/module/under/review.ts', line: 10, note: 'seen in PR 12', severity }];
-    const { conflicts } = renderMerge({ findings: rec('high') }, { findings: rec('fixed') }, { findings: rec('none') });
+    // A list without ids whose sides both added a record at one place: the whole list is the conflict.
+    const rec = (severity: string) => ({ file: 'src/very/long/path/to/the/module/under/review.ts', line: 10, note: 'seen in PR 12', severity });
+    const { conflicts } = renderMerge({ findings: [rec('high')] }, { findings: [rec('high'), rec('fixed')] }, { findings: [rec('high'), rec('none')] });
     const [line] = summarizeConflicts(conflicts);
-    expect(line).toBe('checkpoint: conflict at findings: ours … PR 12","severity":"fixed"}] vs theirs … PR 12","severity":"none"}] (base … PR 12","severity":"high"}])');
+    expect(line).toBe('checkpoint: conflict at findings: ours … PR 12","severity":"fixed"}] vs theirs … PR 12","severity":"none"}] (base [{"file":"src/very/long/path/to/the/module/under/review.ts"…)');
     // Short ones are shown whole, keys as written.
     const short = renderMerge({ a: { z: 1, b: 1 } }, { a: { z: 2, b: 1 } }, { a: { z: 3, b: 1 } });
     expect(summarizeConflicts(short.conflicts)).toEqual(['checkpoint: conflict at a.z: ours 2 vs theirs 3 (base 1)']);
