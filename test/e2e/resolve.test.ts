@@ -303,6 +303,19 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
   });
 
+  it('after `git checkout --theirs` (the way out the docs give), --add stages theirs without calling the installed driver broken', async () => {
+    const dir = twoConflicts();
+    git(dir, ['checkout', '--theirs', '--', FILE]);
+    const theirs = read(dir, FILE);
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    // Git never leaves theirs alone (a driver that failed or is gone leaves ours): no reinstall advice.
+    expect(r.stdout).toContain(`${FILE}: ✓ holds theirs' side alone, as \`git checkout --theirs\` leaves it: ours' changes are not in it; staged as it is`);
+    expect(r.stderr).not.toMatch(/install-driver|did not run/);
+    expect(r.stderr).toContain(`to merge ours back in: git checkout --merge -- ${FILE}`);
+    expect(git(dir, ['show', `:0:${FILE}`])).toBe(theirs);
+  });
+
   it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
     const dir = twoConflicts();
     const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;

@@ -114,7 +114,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
           : o.deleted
           ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${o.path}\` accepts the deletion instead)`
           : o.oneSide
-          ? `✓ holds ${o.oneSide}' side alone, as git left it: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
+          ? // Theirs alone is never what git leaves (a driver that failed or is gone leaves ours): `git checkout --theirs` made it.
+            `✓ holds ${o.oneSide}' side alone, ${o.oneSide === 'ours' ? 'as git left it' : 'as `git checkout --theirs` leaves it'}: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
           : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
         'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${o.path}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${o.path}\` accepts the deletion (archiving the changed version in history/)`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
@@ -255,7 +256,11 @@ function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs:
   const side = jsonEqual(mine, ours) ? 'ours' : jsonEqual(mine, theirs) ? 'theirs' : undefined;
   if (side === undefined) return plan;
   const rel = plan.file.rel;
-  const hint = `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`;
+  // Ours alone may be a driver that did not run (its install gone); theirs alone only a side taken on purpose.
+  const hint =
+    side === 'ours'
+      ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`
+      : `checkpoint: ${rel}: to merge ours back in: git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`;
   return { ...plan, outcome: { ...plan.outcome, oneSide: side, messages: [...plan.outcome.messages, hint] } };
 }
 
