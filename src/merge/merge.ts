@@ -5,7 +5,7 @@
 // that does not depend on which side is "ours", so merge(O,A,B) and merge(O,B,A) give
 // equal values and the same conflict paths.
 
-import { policyFor, type LogPolicy, type PolicyRule } from '../protocol/fields.js';
+import { policyFor, REQUIRED_FIELDS, type LogPolicy, type PolicyRule } from '../protocol/fields.js';
 import { addLiteralText, literalKey, MAX_JSON_DEPTH, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { formatPath, standIn, type Conflict, type MergeContext, type PathSegment, type SideTimes } from './conflict.js';
@@ -314,6 +314,9 @@ function mergeNode(
     return mergeLog(ctx, path, policyPath, exactLog.policy, exactLog.base, ours as JsonValue[], theirs as JsonValue[], exactLog.suffixes);
   }
   if (sameValue(ours, theirs)) return ours;
+  // A field every checkpoint needs, dropped by one side only (a file wiped to `{}`, a bad
+  // rewrite): shown, never taken silently, which would leave the merge no checkpoint at all.
+  if (path.length === 1 && base !== undefined && (ours === undefined) !== (theirs === undefined) && REQUIRED_FIELDS.includes(String(path[0]))) return ctx.conflict(path, base, ours, theirs);
   if (sameValue(base, ours)) return theirs;
   if (sameValue(base, theirs)) return ours;
   const respelled = typeof ours === 'string' && typeof theirs === 'string' ? statusRespelled(policyPath, base, ours, theirs) : undefined;
