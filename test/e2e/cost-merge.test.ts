@@ -3,7 +3,7 @@
 // conflicts on exactly the amounts they touch, never a silent sum. Built binary, real git.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/protocol/json.js';
-import { assertBuilt, cleanup, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
+import { assertBuilt, cleanup, commitAll, commitSides, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -53,12 +53,7 @@ function merge(ours: string, theirs: string): { dir: string; status: number | nu
   initialized(dir);
   write(dir, FILE, text());
   commitAll(dir, 'base');
-  git(dir, ['checkout', '-q', '-b', 'a']);
-  write(dir, FILE, theirs);
-  commitAll(dir, 'a');
-  git(dir, ['checkout', '-q', 'main']);
-  write(dir, FILE, ours);
-  commitAll(dir, 'main');
+  commitSides(dir, FILE, ours, theirs, 'a');
   const r = gitTry(dir, ['merge', '--no-edit', 'a']);
   return { dir, status: r.status, out: r.stderr + r.stdout, file: read(dir, FILE) };
 }

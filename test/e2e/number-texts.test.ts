@@ -2,7 +2,7 @@
 // 2e-400, 8.0 vs 8): a real `git merge` through the installed driver and `update` through the
 // built binary must keep every text a user or a side changed. Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, commitSides, git, gitTry, makeRepo, read, write, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { paste } from '../helpers/paste.js';
 
@@ -45,12 +45,7 @@ function project(): string {
 /** Branch `a` commits `theirs`, main commits `ours`, then main merges a. */
 function merge(ours: string, theirs: string): { dir: string; status: number | null; stderr: string } {
   const dir = project();
-  git(dir, ['checkout', '-q', '-b', 'a']);
-  write(dir, FILE, theirs);
-  commitAll(dir, 'a');
-  git(dir, ['checkout', '-q', 'main']);
-  write(dir, FILE, ours);
-  commitAll(dir, 'main');
+  commitSides(dir, FILE, ours, theirs, 'a');
   const r = gitTry(dir, ['merge', '--no-edit', 'a']);
   return { dir, status: r.status, stderr: r.stderr + r.stdout };
 }

@@ -4,7 +4,7 @@
 // differently inside one task is marked at that key alone, settled by `checkpoint resolve`.
 // Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, initialized, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, commitSides, git, gitTry, initialized, makeRepo, read, write } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -54,12 +54,7 @@ function branches(ours: string, theirs: string): string {
   initialized(dir);
   write(dir, FILE, text(CHECKLIST, TASKS));
   commitAll(dir, 'base');
-  git(dir, ['checkout', '-q', '-b', 'feat']);
-  write(dir, FILE, theirs);
-  commitAll(dir, 'feat');
-  git(dir, ['checkout', '-q', 'main']);
-  write(dir, FILE, ours);
-  commitAll(dir, 'main');
+  commitSides(dir, FILE, ours, theirs);
   return dir;
 }
 

@@ -3,7 +3,7 @@
 // on the whole file; the driver stops on each field every checkpoint needs that one side dropped,
 // so the merge never leaves a file that is no checkpoint. Real git, the built binary.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, gitTry, initialized, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, commitSides, git, gitTry, initialized, makeRepo, read, write } from '../helpers/repo.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
 const dirs: string[] = [];
@@ -36,12 +36,7 @@ function merged(wiped: string): { dir: string; r: ReturnType<typeof gitTry> } {
   initialized(dir);
   write(dir, FILE, base);
   commitAll(dir, 'checkpoint: api');
-  git(dir, ['checkout', '-q', '-b', 'feat']);
-  write(dir, FILE, wiped);
-  commitAll(dir, 'feat: rewrite the checkpoint');
-  git(dir, ['checkout', '-q', 'main']);
-  write(dir, FILE, worked);
-  commitAll(dir, 'checkpoint: api run 2');
+  commitSides(dir, FILE, worked, wiped);
   return { dir, r: gitTry(dir, ['merge', '--no-edit', 'feat']) };
 }
 

@@ -196,6 +196,20 @@ export function commitAll(dir: string, message: string, iso?: string): string {
 }
 
 /**
+ * Two branches' versions of one file, from main with its base committed: branch `branch` commits
+ * `theirs` at `rel`, main commits `ours`, and main is checked out again (the merge, a rebase or a
+ * cherry-pick is the caller's).
+ */
+export function commitSides(dir: string, rel: string, ours: string, theirs: string, branch = 'feat'): void {
+  git(dir, ['checkout', '-q', '-b', branch]);
+  write(dir, rel, theirs);
+  commitAll(dir, branch);
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, rel, ours);
+  commitAll(dir, 'main');
+}
+
+/**
  * HEAD's commit, read from .git's files where a test repository keeps it (HEAD naming a loose
  * branch ref, or a detached sha): the suite commits thousands of times, and a `git rev-parse`
  * after each is a process start. Anything else (a linked worktree's .git file, packed refs) asks git.
