@@ -144,7 +144,7 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
-function slips(doc: Obj, numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
+function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
   const notes: RepairNote[] = [];
   const actions = new Map<number, string>();
   // The skill written in another case or with other separators than its file's name ("API" in
@@ -215,7 +215,31 @@ function slips(doc: Obj, numberText: NumberText, fileSkill?: string, projectDir?
     }
   }
   const typed = typeSlips(doc, numberText, notes);
+  telemetrySlips(errors, notes);
   return { notes, actions, blockers, typed };
+}
+
+/** The telemetry a session never orients by: the eval_scores log and the cost record. */
+const TELEMETRY = /^(eval_scores\[\d+\]|eval_scores|cost)(?=$|[.[])/;
+
+/**
+ * A telemetry record that does not fit its shape ({"score": 8.0} with no rubric, a total written
+ * "$12"): no answer of status, next or resume reads it (the budget gate reads only numbers), so
+ * it is noted, kept as written, and no reason to hide the checkpoint's state. One note per record.
+ */
+function telemetrySlips(errors: readonly Issue[], notes: RepairNote[]): void {
+  for (const e of errors) {
+    const record = TELEMETRY.exec(e.path)?.[1];
+    if (record === undefined || e.level !== 'error' || covers(notes, e.path)) continue;
+    const member = record === 'cost' ? undefined : /^eval_scores\[(\d+)\]\.rubric$/.exec(e.path)?.[1];
+    notes.push({
+      path: record,
+      problem: `${e.message}${e.path === record ? '' : ` (${e.path})`}; telemetry, read past`,
+      // The one member a flag can set without guessing its type: a rubric's name.
+      fix: member === undefined ? null : `--eval_scores.${member}.rubric=${placeholder('rubric')}`,
+      ...(member === undefined ? { byHand: `correct ${record} as \`checkpoint validate\` lists, or remove it` } : {}),
+    });
+  }
 }
 
 /** A value written in another JSON type than the protocol's, and what it reads as: at `path` (top level, or one level down). */
@@ -510,7 +534,7 @@ export function readableView(
   projectDir?: string,
 ): { view: Checkpoint; meaning: Checkpoint; notes: RepairNote[] } | null {
   if (!isObj(doc) || !errors.length) return null;
-  const { notes, actions, blockers, typed } = slips(doc, numberTextIn(doc, texts), fileSkill, projectDir);
+  const { notes, actions, blockers, typed } = slips(doc, errors, numberTextIn(doc, texts), fileSkill, projectDir);
   if (!notes.length || !errors.every((e) => covers(notes, e.path))) return null;
   // Values in the wrong JSON type read (and show) as what they plainly say: "2" for 2, a list for one string.
   const view: Obj = withRetyped(doc, typed);
@@ -545,7 +569,7 @@ export function readableView(
 /** Which of `errors` no slip of `doc` covers: what keeps the file from being read (the reason a reader names first). */
 export function unreadableErrors(doc: unknown, errors: readonly Issue[], fileSkill?: string): Issue[] {
   if (!isObj(doc)) return [...errors];
-  const { notes } = slips(doc, numberTextIn(doc, undefined), fileSkill);
+  const { notes } = slips(doc, errors, numberTextIn(doc, undefined), fileSkill);
   return errors.filter((e) => !covers(notes, e.path));
 }
 

@@ -159,6 +159,29 @@ describe('next -> work -> done', () => {
   });
 });
 
+describe('a telemetry record written loosely (red team, 12-06)', () => {
+  it('an eval score without a rubric is a note: status, next and resume still orient, done still records, the record kept as written', async () => {
+    const text = pythonWritten({ eval_scores: [{ score: 0 }] }).replace('"score": 0\n', '"score": 8.0\n');
+    expect(text).toContain('"score": 8.0\n');
+    const dir = repoWith(text);
+    commitAll(dir, 'hand-written checkpoint');
+    const status = await runCli(dir, ['status']);
+    expect(status.stdout).not.toMatch(/needs repair/);
+    expect(status.stdout).toMatch(/note: api: eval_scores\[0\]: needs a string rubric .*fix: checkpoint update api --eval_scores\.0\.rubric='<rubric>'/);
+    const next = await runCli(dir, ['next', '--json']);
+    expect(JSON.parse(next.stdout).next.text).toBe('Write the migration');
+    const resume = await runCli(dir, ['resume']);
+    expect(resume.stdout).toMatch(/^Next: Write the migration$/m);
+    expect(read(dir, FILE)).toBe(text);
+    const done = await runCli(dir, ['done', 'api']);
+    expect(done.code).toBe(0);
+    expect(read(dir, FILE)).toMatch(/"eval_scores": \[\n\s+\{\n\s+"score": 8.0\n\s+\}\n\s+\]/);
+    // The note's fix, with a real rubric, clears it.
+    expect((await runCli(dir, ['update', 'api', '--eval_scores.0.rubric=audit'])).code).toBe(0);
+    expect((await runCli(dir, ['status'])).stdout).not.toMatch(/eval_scores/);
+  });
+});
+
 describe('restore and resume', () => {
   it('restore puts entries back into an oldest-first log where they came from, oldest first', async () => {
     const log = Array.from({ length: 14 }, (_, i) => ({ at: `2026-11-${String(i + 1).padStart(2, '0')}T10:00:00Z`, action: `old ${i}` }));
@@ -173,11 +196,11 @@ describe('restore and resume', () => {
   });
 
   it('resume <skill> names the error that keeps the file unread, not a slip beside it', async () => {
-    const dir = repoWith(pythonWritten({ next_actions: ['Write the migration', { action: 'Ship' }], eval_scores: [{ rubric: 'review', score: '8.0', at: '2026-12-01T10:00:00Z' }] }));
+    const dir = repoWith(pythonWritten({ next_actions: ['Write the migration', { action: 'Ship' }], recently_done: [{ action: 'Schema', at: 'last week' }] }));
     const status = await runCli(dir, ['status']);
-    expect(status.stdout).toContain('eval_scores[0].score');
+    expect(status.stdout).toContain('recently_done[0].at');
     const r = await runCli(dir, ['resume', 'api']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^checkpoint: cannot resume api: eval_scores\[0\]\.score: /);
+    expect(r.stderr).toMatch(/^checkpoint: cannot resume api: recently_done\[0\]\.at: /);
   });
 });

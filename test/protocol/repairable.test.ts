@@ -356,6 +356,26 @@ describe('readableView', () => {
     expect(view(doc({ context_primer: { generated_files: [{ description: 'no path' }], key_decisions: [] } }))).toBeNull();
   });
 
+  it('a telemetry record that does not fit its shape is read past, noted once per record, kept as written (red team, 12-06)', () => {
+    const scores = [{ score: 8 }, { rubric: 'audit', score: '9/10', max: 10 }, { rubric: 'ux', score: 7 }];
+    const d = doc({ eval_scores: scores, cost: { total_usd: '$12' } });
+    const r = view(d)!;
+    expect(r.view.eval_scores).toEqual(scores);
+    expect((r.view as unknown as { cost: unknown }).cost).toEqual({ total_usd: '$12' });
+    expect(r.notes.map((n) => [n.path, n.fix])).toEqual([
+      ['eval_scores[0]', "--eval_scores.0.rubric='<rubric>'"],
+      ['eval_scores[1]', null],
+      ['cost', null],
+    ]);
+    expect(r.notes[1]!.problem).toBe('needs a finite numeric score (eval_scores[1].score); telemetry, read past');
+    expect(r.notes[2]!.byHand).toBe('correct cost as `checkpoint validate` lists, or remove it');
+    expect(unreadableErrors(d, validateCheckpoint(d).errors)).toEqual([]);
+    // A telemetry slip does not make another error readable: status left out still needs repair.
+    const broken = doc({ eval_scores: [{ score: 8 }], status: undefined });
+    expect(view(JSON.parse(JSON.stringify(broken)))).toBeNull();
+    expect(unreadableErrors(JSON.parse(JSON.stringify(broken)), validateCheckpoint(JSON.parse(JSON.stringify(broken))).errors).map((e) => e.path)).toEqual(['status']);
+  });
+
   it('is null for a valid file and for any error that is not a slip', () => {
     expect(view(doc({}))).toBeNull();
     expect(view(doc({ status: 'Done', updated_at: 'yesterday' }))).toBeNull();
