@@ -449,7 +449,8 @@ function listed(items: readonly string[]): string {
  * "the same" is the same entry, file, kind (missing or changed) and commit, whatever the wording.
  */
 function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
-  const strip = (m: string) => m.replace(/ \(as pushed in [0-9a-f]+\)$/, '');
+  const PUSHED_IN = / \(as pushed in ([0-9a-f]+)\)$/;
+  const strip = (m: string) => m.replace(PUSHED_IN, '');
   const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
   const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;
   const tipByKey = new Map(tips.map((f) => [key(f), f]));
@@ -461,8 +462,11 @@ function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Fi
   const shown = new Set<string>();
   const out: Finding[] = workTree.filter((f) => !superseded(f)).map((f) => {
     const tip = tipByKey.get(key(f));
-    // A tip naming another commit (a side branch's own change) is its own line.
-    if (!tip || (tip.evidence?.sha !== undefined && tip.evidence.sha !== f.evidence?.sha)) return { ...f, blocks: false };
+    // A tip naming another commit (a side branch's own change) is its own line, unless the work
+    // tree's commit is that tip itself: a merge at the tip, which brought the side branch's change in.
+    const tipSha = PUSHED_IN.exec(tip?.message ?? '')?.[1];
+    const sameChange = tip?.evidence?.sha === undefined || tip.evidence.sha === f.evidence?.sha || (tipSha !== undefined && f.evidence?.sha?.startsWith(tipSha) === true);
+    if (!tip || !sameChange) return { ...f, blocks: false };
     shown.add(key(f));
     return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };
   });

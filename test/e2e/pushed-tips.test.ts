@@ -213,6 +213,29 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out.match(/renamed to src\/gen\/api-client\.ts/g), r.out).toHaveLength(1);
   });
 
+  it('a pull request merged at the tip that changed a listed file is one line, not the merge and the branch commit; the footer says how to clear it, and a save after it does (red team s56)', async () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'regen']);
+    write(dir, 'src/gen/client.ts', 'export const client = 2;\n');
+    commitAll(dir, 'Regenerate the client');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'regen', '-m', 'Merge pull request #14 from me/regen']);
+    const merge = headSha(dir);
+    const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${merge}`;
+    for (const engine of ['native', 'isomorphic']) {
+      const out = (await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', range])).stdout;
+      const about = out.split('\n').filter((l) => l.includes('src/gen/client.ts'));
+      expect(about, `${engine}: ${out}`).toEqual([expect.stringMatching(new RegExp(`changed after the checkpoint was written \\(${merge.slice(0, 7)} "Merge pull request #14 .*; re-read it \\[blocks push\\]$`))]);
+      expect(out, engine).toContain("re-read it, save the checkpoint (e.g. checkpoint update api --progress_summary='<what the change means for the work>'), commit, and push again");
+    }
+    expect((await judgedPush(dir, 'main')).status).not.toBe(0);
+    // What the footer says to do: a save after the change, committed.
+    expect((await runCli(dir, ['update', 'api', '--progress_summary=The client is regenerated; docs read it'])).code).toBe(0);
+    commitAll(dir, 'api: re-read the regenerated client');
+    const r = await judgedPush(dir, 'main');
+    expect(r.status, r.out).toBe(0);
+  });
+
   it('refuses a push that adds a misnamed checkpoint file or renames one to such a name; one already published does not block', async () => {
     const dir = published();
     const base = headSha(dir);

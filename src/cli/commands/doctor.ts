@@ -8,6 +8,7 @@ import { resolveGitDirsSync } from '../../git/locate.js';
 import { hasRemoteTrackingRefs } from '../../git/remotes.js';
 import { usesSha256 } from '../../git/object-format.js';
 import { block, oneLine } from '../render/output.js';
+import { pasteArg, placeholder } from '../../shell-words.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 import { compareSkillNames, skillLabel } from '../../store/skill-name.js';
@@ -58,14 +59,32 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
   if (failed && pushed) {
     lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
+    const reread = rereadLine(blocking, 'push again');
+    if (reread) lines.push(reread);
     // A new branch is judged on what no remote-tracking ref has: with none at all (pushes by URL,
     // a remote never fetched), that is its whole history, so the user learns how to narrow it.
     if (pushed.some((r) => r.from === null) && !hasRemoteTrackingRefs(root)) lines.push('note: this clone has no remote-tracking refs, so a new branch counts every commit it holds as pushed; if the remote already has some of them, fetch it once by name (git fetch <name>; git remote add <name> <url> first if you push by URL) and push again');
   }
   // Outside the hook (CI, by hand) there is no push to bypass: say what fails the run.
-  else if (failed && failOnWarnings && !errors) lines.push('--fail-on-warnings: reconcile the checkpoints with what the warnings name, then run doctor again');
+  else if (failed && failOnWarnings && !errors) {
+    lines.push('--fail-on-warnings: reconcile the checkpoints with what the warnings name, then run doctor again');
+    const reread = rereadLine(blocking, 'run doctor again');
+    if (reread) lines.push(reread);
+  }
   ctx.out.out(block(lines));
   return failed ? 1 : 0;
+}
+
+/**
+ * How a listed file that changed after its checkpoint was written stops failing: re-reading it is
+ * not enough, the checkpoint must be saved after the change (its updated_at is what the change is
+ * dated against). Null when no failing finding is such a change.
+ */
+function rereadLine(failing: readonly Finding[], then: string): string | null {
+  const skills = [...new Set(failing.flatMap((f) => (f.check === 'generated_files' && f.evidence?.file !== undefined && !f.evidence.missing && f.skill !== null ? [f.skill] : [])))];
+  if (!skills.length) return null;
+  const example = `checkpoint update ${pasteArg(skills[0]!)} --progress_summary=${placeholder('what the change means for the work')}`;
+  return `a file changed after its checkpoint was written stops counting once the checkpoint is saved after the change: re-read it, save ${skills.length === 1 ? 'the checkpoint' : `each of ${skills.join(', ')}`} (e.g. ${example}), commit, and ${then}`;
 }
 
 /** Per skill (repository-wide first), drift before notes and advice. */
