@@ -160,6 +160,9 @@ function mergeFiles(args: string[]): number {
       ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
       : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout, virtualBase });
 
+  // A file that is no checkpoint by its name (a `*.json` or `*` attribute routed it here: a
+  // config, a text file) is git's to merge by lines, as without us: silent, clean when clean.
+  if (result.status === 'unparseable' && !checkpointNamed(repoPath)) return lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath) === 0 ? 0 : 1;
   const report = driverReport(repoPath, result.messages);
   if (report !== undefined) say(report);
   if (result.status === 'unparseable') {
@@ -185,16 +188,26 @@ function mergesBases(repoPath: string, markerSize: number): boolean {
   return mergesBasesAt(markerSize, attributeMarkerSize(value));
 }
 
+/** Whether `path` is named as a checkpoint (`<skill>.checkpoint.json`) or as a history file (an archive or a rotation). */
+function checkpointNamed(path: string): boolean {
+  const parts = path.replace(/\\/g, '/').split('/');
+  const name = parts[parts.length - 1]!;
+  return name.endsWith('.checkpoint.json') || (parts[parts.length - 2] === 'history' && name.endsWith('.json'));
+}
+
 /**
- * git's own line merge with diff3 markers, written into %A; always reported as a conflict.
+ * git's own line merge with diff3 markers, written into %A: the number of conflicts it left (a
+ * checkpoint's is reported as a conflict whatever it is).
  * Through the gateway's synchronous core (git-sync.ts: no imports, child_process fetched only
  * here), so the driver bundle stays lean. merge-file exits with the number of conflicts
  * (at most 127); more means it failed.
  */
-function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): void {
+function lineMerge(ours: string, base: string, theirs: string, markerSize: number, repoPath: string): number {
   const args = ['merge-file', '--diff3', '-L', LINE_MERGE_LABELS.ours, '-L', LINE_MERGE_LABELS.base, '-L', LINE_MERGE_LABELS.theirs, `--marker-size=${markerSize}`, ours, base, theirs];
   const r = runGitSync(process.cwd(), args);
   if (r.code < 0 || r.code > 127) {
     say(`checkpoint merge-driver: git merge-file could not merge ${repoPath}; ours is left as it was`);
+    return -1;
   }
+  return r.code;
 }

@@ -388,6 +388,34 @@ describe('git runs the driver', () => {
     expect(read(dir, FILE)).toMatch(/^<{7} ours \(line merge\)\n[\s\S]*^\|{7} base \(line merge\)\n[\s\S]*^={7}\n[\s\S]*^>{7} theirs \(line merge\)\n/m);
   });
 
+  it('a file no checkpoint by its name, routed here by a broad attribute (`* merge=checkpoint`), merges as git merges it: clean and silent when its lines merge, markers where they collide (red team s56)', () => {
+    const dir = driverRepo();
+    write(dir, '.gitattributes', '* merge=checkpoint\n');
+    write(dir, 'notes.txt', 'a\nb\nc\nd\ne\n');
+    write(dir, 'todo.md', '- one\n- two\n');
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    write(dir, 'notes.txt', 'A\nb\nc\nd\ne\n');
+    write(dir, 'todo.md', '- one (theirs)\n- two\n');
+    commitAll(dir, 'feature');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, 'notes.txt', 'a\nb\nc\nd\nE\n');
+    commitAll(dir, 'main');
+    const clean = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(clean.status, clean.stdout + clean.stderr).toBe(0);
+    expect(clean.stderr).not.toMatch(/checkpoint/);
+    expect(read(dir, 'notes.txt')).toBe('A\nb\nc\nd\nE\n');
+    // Both sides changing one line: git's conflict, with its markers, and no line of ours.
+    git(dir, ['checkout', '-q', '-b', 'other', 'HEAD~1']);
+    write(dir, 'todo.md', '- one (ours)\n- two\n');
+    commitAll(dir, 'other');
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).not.toMatch(/checkpoint/);
+    expect(git(dir, ['status', '--porcelain'])).toContain('UU todo.md');
+    expect(read(dir, 'todo.md')).toMatch(/^<{7} .*\n- one \(ours\)\n[\s\S]*^={7}\n- one \(theirs\)\n>{7} /m);
+  });
+
   it("after the line merge, resolve names the side that is really broken (git's markers: read from the index stages)", async () => {
     const dir = driverRepo();
     start(dir);
