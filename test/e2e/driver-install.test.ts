@@ -539,6 +539,24 @@ describe('a .gitattributes committed as a link to a file of the project', () => 
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
   });
 
+  it('init refuses a .checkpoints/.gitignore committed as a link the same way, writing nothing: git would leave the lock files untracked (red team s56)', () => {
+    const dir = repo();
+    write(dir, 'docs/ignores.txt', '*.lock\n');
+    mkdirSync(join(dir, '.checkpoints'), { recursive: true });
+    symlinkSync('../docs/ignores.txt', join(dir, '.checkpoints/.gitignore'));
+    commitAll(dir, 'ignores kept in docs/, linked');
+    const r = cliGuarded(dir, ['init']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toBe('checkpoint: .checkpoints/.gitignore is a symlink to ../docs/ignores.txt: git reads no linked .gitignore, so the lock files it should ignore show as untracked; refused; hint: replace the link with a regular file holding the lines git should apply, then run init again\n');
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
+    // Replaced by a regular file, init goes on and leaves it as the project wrote it.
+    rmSync(join(dir, '.checkpoints/.gitignore'));
+    write(dir, '.checkpoints/.gitignore', '*.lock\n');
+    expect(cliGuarded(dir, ['init']).code).toBe(0);
+    expect(read(dir, '.checkpoints/.gitignore')).toBe('*.lock\n');
+  });
+
   it('doctor says git reads none of it, never that it routes checkpoints to the driver', async () => {
     const dir = linkedAttributes();
     const r = await runCli(dir, ['doctor', '--json']);

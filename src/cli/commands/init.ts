@@ -13,7 +13,9 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { renderSteps, SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
 import { writeFileAtomic } from '../../store/atomic.js';
-import { ensureProjectDir, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
+import { ensureProjectDir, linkAt, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
+import { CheckpointError } from '../../errors.js';
+import { shownPath } from '../../one-line.js';
 
 /**
  * Creates .checkpoints/ with its README, .gitignore and JSON Schema. Idempotent: reports what
@@ -37,6 +39,13 @@ function planCheckpointsDir(root: string): InstallPlan {
   const dir = checkpointsDir(root);
   const exists = projectPathExists(root, dir);
   if (exists) ensureProjectDir(root, dir); // only checks: a file or FIFO named .checkpoints is refused here
+  // git (2.32 on) reads no .gitignore that is a link: kept, it would leave lock files untracked.
+  const ignoreLink = linkAt(join(dir, '.gitignore'));
+  if (ignoreLink !== null) {
+    throw new CheckpointError('E_PATH', `.checkpoints/.gitignore is a symlink to ${shownPath(ignoreLink)}: git reads no linked .gitignore, so the lock files it should ignore show as untracked; refused`, {
+      hint: 'replace the link with a regular file holding the lines git should apply, then run init again',
+    });
+  }
   const files = [
     planFile(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md', 'absent'),
     planFile(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`, 'changed'),
