@@ -5,7 +5,7 @@
 // answer inexact rather than guessed: the caller never calls a file clean on a guess.
 import { isAbsolute, join } from 'node:path';
 import { asciiLower, globMatcher } from '../glob.js';
-import { readProjectText } from '../store/safe-fs.js';
+import { linkAt, readProjectText } from '../store/safe-fs.js';
 import { configEntries, envBool } from './config-file.js';
 import { currentConfigPlaces } from './config-places.js';
 import { readGitFile } from './git-file.js';
@@ -134,6 +134,8 @@ function workTreeFiles(
 ): string | null {
   for (const rel of attributeFilesAbove(path)) {
     const dir = rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
+    // git (2.32 on) reads no .gitattributes that is a link, nor the index's copy in its place: none.
+    if (linkAt(join(root, rel)) !== null) continue;
     let text: string | null | undefined;
     try {
       text = readProjectText(root, rel);

@@ -4,7 +4,7 @@
 // content has to be converted and hashed (files touched: same bytes, another mtime). The pure
 // conversion is checked against git's own (hash-object --path) on open-ended contents.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configPlaces, windowsGitInstall } from '../../src/git/config-file.js';
 import { describe, expect, it } from 'vitest';
@@ -442,6 +442,18 @@ describe('eolAttributes against git check-attr', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('reads nothing from a .gitattributes that is a link, even to a file of the project, as git reads nothing (red team s56)', () => {
+    const dir = makeRepo();
+    for (const p of PATHS) write(dir, p, 'x\n');
+    write(dir, 'shared/attributes.txt', '* text eol=crlf\n');
+    symlinkSync('../shared/attributes.txt', join(dir, 'docs/.gitattributes'));
+    writeFileSync(join(dir, '.gitattributes'), '*.ts -text\n');
+    const config = readEolConfig(join(dir, '.git'), join(dir, '.git'));
+    const ours = Object.fromEntries(PATHS.map((p) => [p, eolAttributes(dir, join(dir, '.git'), p, config, () => null)]));
+    expect(ours).toEqual(viaGit(dir));
+    expect(ours['docs/x.md']).toEqual({});
   });
 });
 
