@@ -2,12 +2,9 @@
 // start, not a sign it was done. Pure: reads the action's words; landed.ts reads the commits.
 import type { CommitInfo } from '../git/types.js';
 import { findLandings, workRefs, type Landing } from './landed.js';
+import { BEFORE_LANDING, contextWork, REF, REF_AFTER } from './context-refs.js';
 import type { ThisRepo } from './repo-names.js';
 
-/** A PR, MR or ticket as written in the words around it. */
-const REF = String.raw`(?:(?:PR|pull request|MR|merge request)\s*[#!-]?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b`;
-/** A PR, MR or ticket written right after the words before it (group 1). */
-const REF_AFTER = String.raw`\s+(?:the\s+)?(${REF})`;
 /** Words of waiting for work to land. */
 const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends\s+on`;
 /**
@@ -82,7 +79,6 @@ const FOLLOW_UP_OF = new RegExp(
   String.raw`\bfollow(?:s|ing)?[- ]?ups?(?:\s+(?:PRs?|pull\s+requests?|MRs?|merge\s+requests?|issues?|tickets?|work|tasks?|items?|changes?|fix(?:es)?))?\s+(?:on|to|for|from|of|after)` + REF_AFTER,
   'gi',
 );
-const BEFORE_LANDING = /\bbefore\b.*?\b(?:merg|land|ship)/i;
 /**
  * Work that fixes or removes what a landing brought, the landing named as its origin: "Fix the
  * regression introduced by #20", "the crash caused by #20", "Remove the feature flag added in #20",
@@ -118,15 +114,17 @@ function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
 /**
  * What a queued action's landing is read from, for doctor and `next` alike: the work `text` names
  * that landed after `after` (findLandings), less the work it waits for or follows up (awaitedWork:
- * that landing is when it can start), and the tokens of the rest it names that did not land
- * (asked only when something landed).
+ * that landing is when it can start) and the work it names only as context (contextWork: "see
+ * #127", "Check that #126 didn't break login"), and the tokens of the rest it names that did not
+ * land (asked only when something landed).
  */
 export function actionLandings(text: string, commits: readonly CommitInfo[], after: number | ((c: CommitInfo) => boolean), repo: ThisRepo = []): { landings: Landing[]; open: string[] } {
   const named = findLandings(text, commits, after, repo);
   if (named.length === 0) return { landings: [], open: [] };
   // The words are read only for an action something it names landed for: most never are.
-  const awaited = awaitedWork(text, repo);
-  const landings = named.filter((l) => !awaited.has(l.ref.token));
-  const open = landings.length ? workRefs(text, repo).filter((r) => !awaited.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+  const notItsWork = awaitedWork(text, repo);
+  for (const token of contextWork(text, repo)) notItsWork.add(token);
+  const landings = named.filter((l) => !notItsWork.has(l.ref.token));
+  const open = landings.length ? workRefs(text, repo).filter((r) => !notItsWork.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
   return { landings, open };
 }
