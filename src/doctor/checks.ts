@@ -29,6 +29,7 @@ import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-wo
 import { resolveGitDirsSync } from '../git/locate.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { NEVER_SAME, type SameAsSaved } from './net-change.js';
+import { editsInPlace, NOTHING_COSMETIC, type Cosmetic } from './cosmetic.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
 
@@ -111,6 +112,8 @@ export interface FileContext {
   unzoned?: boolean;
   /** Whether a file holds now the blob it held at the save (net-change.ts): commits that changed it back are no drift. */
   sameAsSaved?: SameAsSaved;
+  /** Whether a commit's edit of a file only touched line endings or trailing whitespace (cosmetic.ts): no drift. */
+  cosmetic?: Cosmetic;
 }
 
 /**
@@ -525,12 +528,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // touch a matching path are looked at, not the whole walk per entry and checkpoint.
   // A file holding the blob it held at the save was changed back since (a revert): no change of it counts.
   const same = ctx.sameAsSaved ?? NEVER_SAME;
+  // An edit of only line endings or trailing whitespace changes nothing to re-read: an older real one is named instead.
+  const cosmetic = ctx.cosmetic ?? NOTHING_COSMETIC;
   const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!madeAfter(commit) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
-      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
+      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && !(editsInPlace(c) && cosmetic(commit.sha, c.path)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
       if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;

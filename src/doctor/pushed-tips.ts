@@ -19,6 +19,7 @@ import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasG
 import { gainedFiles } from './gained.js';
 import { linkedDirs } from './tip-dirs.js';
 import { filesAt, sameIn, unvouched } from './net-change.js';
+import { cosmeticChanges, editsInPlace, MAX_ASKED_PER_FILE } from './cosmetic.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
@@ -355,6 +356,9 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   const changedBack = async (file: string) => back !== null && !back.unsure.has(file) && sameIn(await (savedTree ??= filesAt(root, history, [back.saved], dirs).then((l) => l[0]!)), tree)(file);
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
+  // Files found changed, each with the pushed commits that edit it: weighed for cosmetic edits
+  // (cosmetic.ts) all at once after the loop, then put in their place among `out`.
+  const edited: { at: number; file: string; path: string; by: CommitInfo[] }[] = [];
   const reported = new Set<string>();
   const parts = entries.flatMap(({ path, entry }) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, path, entry })) : []));
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
@@ -418,16 +422,22 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     if (cp.status === 'complete') continue;
     // The session's own commits (which also touch its checkpoint) are not drift.
     const madeAfter = seen.madeAfter(rel, null, after);
-    const change = commits.find((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
+    const by = commits.filter((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
     // Changed back since (a revert): the tip holds the blob the save saw, no drift.
-    if (change && !(await changedBack(file))) {
-      const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
-      out.push({
-        ...base, level: unzoned ? 'advice' : 'warning', path,
-        message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
-        evidence: { file, sha: change.sha },
-      });
-    }
+    if (by.length && !(await changedBack(file))) edited.push({ at: out.length, file, path, by });
+  }
+  // The newest pushed commit that changed the file for real: an edit of only its line endings or trailing whitespace is none.
+  const asks = edited.flatMap(({ file, by }) => by.filter((c) => c.changes.some((ch) => ch.path === file && editsInPlace(ch))).slice(0, MAX_ASKED_PER_FILE).map((commit) => ({ commit, path: file })));
+  const cosmetic = asks.length ? await cosmeticChanges(root, history, asks) : () => false;
+  for (const { at, file, path, by } of edited.reverse()) {
+    const change = by.find((c) => !c.changes.some((ch) => ch.path === file && editsInPlace(ch) && cosmetic(c.sha, file)));
+    if (change === undefined) continue;
+    const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
+    out.splice(at, 0, {
+      ...base, level: unzoned ? 'advice' : 'warning', path,
+      message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
+      evidence: { file, sha: change.sha },
+    });
   }
   // A file a literal entry names is that entry's (as in the work tree's check), whichever part of the tip holds it.
   const literal = new Set(parts.flatMap(({ part }) => {
@@ -501,7 +511,10 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
     const then = recorded === undefined ? new Map<string, string>() : await history.filesIn(recorded.sha, dirs, { recursive: true });
     left = left.filter((c) => then.has(c.file));
   }
-  const change = left[0];
+  // An edit of only line endings or trailing whitespace changes nothing to re-read (cosmetic.ts): the newest real change is named.
+  const edits = left.filter((c) => !c.gone && c.commit.changes.some((ch) => ch.path === c.file && editsInPlace(ch)));
+  const cosmetic = edits.length ? await cosmeticChanges(root, history, edits.slice(0, MAX_ASKED_PER_FILE * 4).map((c) => ({ commit: c.commit, path: c.file }))) : () => false;
+  const change = left.find((c) => c.gone || !cosmetic(c.commit.sha, c.file));
   if (change === undefined) return [];
   const { where, ...finding } = base;
   const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;

@@ -24,6 +24,7 @@ import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout 
 import { removes } from '../git/renames.js';
 import { withEditedRenames } from './edited-renames.js';
 import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
+import { changedFiles, cosmeticOf, newCosmeticState, weighCosmeticChanges } from './cosmetic.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
 
@@ -207,12 +208,24 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
   const fileFindings = perCheckpoint.map(({ files }) => files(dirty, unsure, untracked, ignored));
-  // A change found is weighed against what the save saw: a file changed back since is no drift
-  // (net-change.ts). The trees are read only when a change was found, once for all such checkpoints.
-  await weighChangesAgainstSaves(opts.root, evidence, checkpoints.map((cp) => ({ rel: cpRel(cp), sec: toSeconds(cp.updated_at) })), fileFindings, sentOnly, (i, sameAsSaved) => {
+  // A change found is weighed: an edit of only line endings or trailing whitespace is none
+  // (cosmetic.ts), and a file changed back since the save is no drift (net-change.ts). Blobs and
+  // trees are read only when a change was found, once for all such checkpoints. Each recheck may
+  // name another of a glob's matches: asked about in turn (cosmetic edits twice, as a change
+  // back may leave one named).
+  const saves = checkpoints.map((cp) => ({ rel: cpRel(cp), sec: toSeconds(cp.updated_at) }));
+  const cosmetic = newCosmeticState();
+  const sames = new Map<number, SameAsSaved>();
+  const recheck = (i: number) => {
     const cp = checkpoints[i]!;
-    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved })(dirty, unsure, untracked, ignored);
+    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(dirty, unsure, untracked, ignored);
+  };
+  await weighCosmeticChanges(opts.root, evidence, saves, fileFindings, cosmetic, recheck);
+  await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, sentOnly, (i, same) => {
+    sames.set(i, same);
+    return recheck(i);
   });
+  await weighCosmeticChanges(opts.root, evidence, saves, fileFindings, cosmetic, recheck);
   perCheckpoint.forEach(({ before, after }, i) => findings.push(...before, ...fileFindings[i]!, ...after));
   if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
@@ -251,13 +264,12 @@ async function weighChangesAgainstSaves(
 ): Promise<void> {
   const head = evidence.head?.sha;
   if (!evidence.history || head === undefined || !evidence.savedIn) return;
-  const changed = (findings: readonly Finding[]) => findings.filter((f) => f.check === 'generated_files' && f.level !== 'info' && f.evidence?.sha !== undefined && f.evidence.missing !== true && f.evidence.file !== undefined).map((f) => f.evidence!.file!);
   // Per checkpoint: the save's commit, the files its tree cannot vouch for, those asked, and what each round answered.
   const state = new Map<number, { saved: string; elsewhere: Set<string>; asked: Set<string>; answers: SameAsSaved[] }>();
   for (let round = 0; round < NET_CHANGE_ROUNDS; round++) {
     const asks: { i: number; saved: string; files: string[] }[] = [];
     found.forEach((findings, i) => {
-      const files = changed(findings);
+      const files = changedFiles(findings);
       if (!files.length) return;
       let st = state.get(i);
       if (st === undefined) {
