@@ -1,12 +1,10 @@
-// A commit that changes only a listed file's line endings (CRLF <-> LF: `* text=auto` and a
-// renormalize), trailing whitespace or final newlines changes nothing a next session must re-read:
-// no drift. Indentation and any other whitespace inside a line still count (Python, YAML,
-// Makefiles). Asked only about commits already found to change a listed file, each such change
-// compared with its first parent's blob: so a real change beside a cosmetic one is the one named.
+// A commit that changes only a listed file's whitespace at line ends (whitespace.ts: line endings,
+// trailing whitespace, final newlines) changes nothing a next session must re-read: no drift.
+// Asked only about commits already found to change a listed file, each such change compared with
+// its first parent's blob: so a real change beside a cosmetic one is the one named.
 import type { CommitInfo, GitHistory } from '../git/types.js';
-import { repoKey } from '../git/commit-cache.js';
-import { blobTexts } from '../git/fast-forward.js';
 import { filesAt, folderOf } from './net-change.js';
+import { sameTexts } from './whitespace.js';
 import type { Evidence } from './evidence.js';
 import type { Finding } from './types.js';
 
@@ -15,36 +13,11 @@ export type Cosmetic = (sha: string, path: string) => boolean;
 
 export const NOTHING_COSMETIC: Cosmetic = () => false;
 
-/** Blobs larger than this are compared exactly (by id): a huge file's text is never read for this. */
-export const MAX_COMPARED_BYTES = 1 << 20;
-
 /**
  * Commits one file's question asks about at most (the newest first): a file whose newest changes
  * are all cosmetic beyond this is taken as changed for real, rather than reading a long history's blobs.
  */
 export const MAX_ASKED_PER_FILE = 32;
-
-/**
- * The text as this comparison reads it: CRLF and lone CR line endings as LF, each line's trailing
- * spaces and tabs (and form feeds, vertical tabs) dropped, newlines at the end dropped. Leading
- * whitespace and whitespace between words are kept.
- */
-export function normalizedText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/[ \t\f\v]+$/gm, '').replace(/\n+$/, '');
-}
-
-/** Text a comparison may normalize: no NUL (a binary file) and nothing UTF-8 decoding replaced (bytes that are not UTF-8 would compare equal). */
-const isText = (text: string) => !text.includes('\0') && !text.includes('\uFFFD');
-
-/**
- * Whether two revisions of a file differ only cosmetically (normalizedText). Either unread
- * (missing, over the size cap) or binary: compared exactly.
- */
-export function sameButWhitespace(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined) return false;
-  if (a === b) return true;
-  return isText(a) && isText(b) && normalizedText(a) === normalizedText(b);
-}
 
 const key = (sha: string, path: string) => `${sha}\0${path}`;
 
@@ -66,10 +39,8 @@ export async function cosmeticChanges(root: string, history: GitHistory, asks: r
     return before !== undefined && after !== undefined && before !== after ? [{ commit, path, before, after }] : [];
   });
   if (!pairs.length) return NOTHING_COSMETIC;
-  const oids = [...new Set(pairs.flatMap((p) => [p.before, p.after]))];
-  const commonDir = repoKey(root)?.commonDir;
-  const texts = (commonDir !== undefined && blobTexts(commonDir, oids, MAX_COMPARED_BYTES)) || (await history.readBlobs(oids, MAX_COMPARED_BYTES));
-  const found = new Set(pairs.filter((p) => sameButWhitespace(texts.get(p.before), texts.get(p.after))).map((p) => key(p.commit.sha, p.path)));
+  const same = await sameTexts(root, history, pairs.map((p) => [p.before, p.after] as const));
+  const found = new Set(pairs.filter((p) => same(p.before, p.after)).map((p) => key(p.commit.sha, p.path)));
   return found.size ? (sha, path) => found.has(key(sha, path)) : NOTHING_COSMETIC;
 }
 

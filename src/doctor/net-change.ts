@@ -2,13 +2,15 @@
 // and restore, a rename away and back) is what the checkpoint saw: drift is its content at the
 // commit that recorded the save against its content now, not the commits that touched it.
 // Asked only once a change is found, about the files such commits touched: one listing of their
-// folders in both trees, from the object store (git only where the store cannot answer).
+// folders in both trees, from the object store (git only where the store cannot answer). Changed
+// back with other line endings or trailing whitespace (whitespace.ts) is changed back too.
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { ancestorsIn } from './after.js';
 import { repoKey } from '../git/commit-cache.js';
 import { storedFilesIn } from '../git/fast-forward.js';
 import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
 import { headBlobsFromIndex } from '../git/head-tree.js';
+import { sameTexts, type SameText } from './whitespace.js';
 
 /** Whether `file` holds, now, the very blob it held at the save (false when either side lacks it). */
 export type SameAsSaved = (file: string) => boolean;
@@ -29,7 +31,8 @@ export async function filesAt(root: string, history: GitHistory, revs: readonly 
 
 /**
  * For each ask (the commit that recorded a save and the files changed since), whether each file's
- * blob there is its blob at `now` (HEAD's commit).
+ * blob there is its blob at `now` (HEAD's commit), or one holding the same text but for
+ * whitespace at line ends (whitespace.ts: changed back, in CRLF say), read once for all asks.
  */
 export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[]): Promise<SameAsSaved[]> {
   const live = asks.filter((a) => a.files.length);
@@ -39,7 +42,12 @@ export async function sameAsSaved(root: string, history: GitHistory, now: string
   // Right after a commit git's index holds HEAD's tree: no tree read for HEAD then.
   const current = (await headBlobsFromIndex(root, now, files)) ?? (await blobsAt(root, history, now, files));
   at.set(now, current);
-  return asks.map(({ saved, files }) => (files.length ? sameIn(at.get(saved)!, current) : NEVER_SAME));
+  const text = await sameTexts(root, history, live.flatMap(({ saved, files }) => files.flatMap((f) => {
+    const then = at.get(saved)!.get(f);
+    const blob = current.get(f);
+    return then !== undefined && blob !== undefined ? [[then, blob] as const] : [];
+  })));
+  return asks.map(({ saved, files }) => (files.length ? sameInText(at.get(saved)!, current, text) : NEVER_SAME));
 }
 
 /** The kept blobs of files at the commits that recorded saves: `${commit} ${path}` to the file's blob there, '' where it has none. */
@@ -96,12 +104,20 @@ async function blobsAt(root: string, history: GitHistory, rev: string, files: re
   return listed!;
 }
 
-/** `sameAsSaved` for tree listings already at hand (a pushed tip's): the file's blob in both, and the same. */
-export function sameIn(then: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>): SameAsSaved {
-  return (file) => {
-    const blob = then.get(file);
-    return blob !== undefined && blob === now.get(file);
-  };
+/** Whether the file has a blob in both listings, the same or (`text`: sameTexts over them) of the same text but for whitespace at line ends. */
+const sameInText = (then: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>, text: SameText): SameAsSaved => (file) => text(then.get(file), now.get(file));
+
+/**
+ * `sameAsSaved` for tree listings already at hand (a pushed tip's and its save's), a blob of the
+ * same text but for whitespace at line ends counting as the same: the texts of `files` read at once.
+ */
+export async function sameInTexts(root: string, history: GitHistory, then: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>, files: readonly string[]): Promise<SameAsSaved> {
+  const text = await sameTexts(root, history, files.flatMap((f) => {
+    const a = then.get(f);
+    const b = now.get(f);
+    return a !== undefined && b !== undefined ? [[a, b] as const] : [];
+  }));
+  return sameInText(then, now, text);
 }
 
 /**

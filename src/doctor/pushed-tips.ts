@@ -18,7 +18,7 @@ import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { linkedDirs } from './tip-dirs.js';
-import { filesAt, sameIn, unvouched } from './net-change.js';
+import { filesAt, sameInTexts, unvouched } from './net-change.js';
 import { cosmeticChanges, editsInPlace, MAX_ASKED_PER_FILE } from './cosmetic.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
@@ -352,8 +352,6 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   // A file changed back since the save holds the blob the commit that recorded it holds, where that tree can vouch for it (net-change.ts).
   const savedAt = seen.savedIn(rel, after);
   const back = savedAt === null ? null : { saved: savedAt, unsure: unvouched(commits, seen.madeAfter(rel, null, after), rel, savedAt) };
-  let savedTree: Promise<Map<string, string>> | undefined; // listed once, on the first change found
-  const changedBack = async (file: string) => back !== null && !back.unsure.has(file) && sameIn(await (savedTree ??= filesAt(root, history, [back.saved], dirs).then((l) => l[0]!)), tree)(file);
   const base = { check: 'generated_files', skill: cp.skill, blocks: true } as const;
   const out: Finding[] = [];
   // Files found changed, each with the pushed commits that edit it: weighed for cosmetic edits
@@ -423,13 +421,17 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     // The session's own commits (which also touch its checkpoint) are not drift.
     const madeAfter = seen.madeAfter(rel, null, after);
     const by = commits.filter((c) => madeAfter(c) && !c.changes.some((ch) => ch.path === rel) && c.changes.some((ch) => ch.path === file));
-    // Changed back since (a revert): the tip holds the blob the save saw, no drift.
-    if (by.length && !(await changedBack(file))) edited.push({ at: out.length, file, path, by });
+    if (by.length) edited.push({ at: out.length, file, path, by });
   }
+  // Changed back since (a revert, in other line endings too): the tip holds what the save saw, no
+  // drift. The save's tree is listed, and the texts read, once for all such files.
+  const vouched = back === null ? [] : edited.map((e) => e.file).filter((f) => !back.unsure.has(f));
+  const changedBack = vouched.length ? await sameInTexts(root, history, (await filesAt(root, history, [back!.saved], dirs))[0]!, tree, vouched) : () => false;
+  const live = edited.filter((e) => !(vouched.includes(e.file) && changedBack(e.file)));
   // The newest pushed commit that changed the file for real: an edit of only its line endings or trailing whitespace is none.
-  const asks = edited.flatMap(({ file, by }) => by.filter((c) => c.changes.some((ch) => ch.path === file && editsInPlace(ch))).slice(0, MAX_ASKED_PER_FILE).map((commit) => ({ commit, path: file })));
+  const asks = live.flatMap(({ file, by }) => by.filter((c) => c.changes.some((ch) => ch.path === file && editsInPlace(ch))).slice(0, MAX_ASKED_PER_FILE).map((commit) => ({ commit, path: file })));
   const cosmetic = asks.length ? await cosmeticChanges(root, history, asks) : () => false;
-  for (const { at, file, path, by } of edited.reverse()) {
+  for (const { at, file, path, by } of live.reverse()) {
     const change = by.find((c) => !c.changes.some((ch) => ch.path === file && editsInPlace(ch) && cosmetic(c.sha, file)));
     if (change === undefined) continue;
     const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
@@ -500,7 +502,7 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   left = left.filter((c) => (c.gone ? matchesInTip && !inTip.has(c.file) : inTip.has(c.file)));
   // A file changed back since (a revert) holds the blob the save saw: no drift (net-change.ts).
   if (left.length && back !== null && left.some((c) => !back.unsure.has(c.file))) {
-    const same = sameIn((await filesAt(root, history, [back.saved], dirs, { recursive: true }))[0]!, inTip);
+    const same = await sameInTexts(root, history, (await filesAt(root, history, [back.saved], dirs, { recursive: true }))[0]!, inTip, [...new Set(left.flatMap((c) => (back.unsure.has(c.file) ? [] : [c.file])))]);
     left = left.filter((c) => back.unsure.has(c.file) || !same(c.file));
   }
   // History since the save HEAD's walk does not show (a tip other than HEAD, a walk cut after the

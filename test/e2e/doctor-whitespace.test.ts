@@ -97,6 +97,33 @@ describe('a commit changing only whitespace at line ends is no drift', () => {
   });
 });
 
+describe('a change put back with other whitespace at line ends is changed back', () => {
+  it('an edit, then the saved text restored in CRLF or with blank lines at the end', async () => {
+    const { dir, save } = saved();
+    write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
+    write(dir, 'src/gen/client.ts', CLIENT.replace('/api', '/v2'));
+    later(dir, 'Raise the limit, move the client');
+    write(dir, 'src/x.ts', crlf(X));
+    write(dir, 'src/gen/client.ts', `${CLIENT}\n\n`);
+    later(dir, 'Put them back (from a Windows checkout)');
+    expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
+  });
+
+  it('as pushed on a side branch that carries the save', async () => {
+    const { dir, save } = saved();
+    git(dir, ['checkout', '-q', '-b', 'windows']);
+    write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
+    write(dir, 'src/gen/client.ts', CLIENT.replace('/api', '/v2'));
+    later(dir, 'Raise the limit, move the client');
+    write(dir, 'src/x.ts', crlf(X));
+    write(dir, 'src/gen/client.ts', `${CLIENT}\n\n`);
+    later(dir, 'Put them back (from a Windows checkout)');
+    const tip = headSha(dir);
+    git(dir, ['checkout', '-q', 'main']);
+    expect(await judged(dir, git(dir, ['rev-parse', `${save}^`]).trim(), tip)).toEqual({ native: clean, isomorphic: clean });
+  });
+});
+
 describe('a real change still is drift, naming the commit that made it', () => {
   it('an indentation change, though a newer commit only changed line endings', async () => {
     const { dir, save } = saved();

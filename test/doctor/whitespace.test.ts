@@ -1,7 +1,7 @@
 // The comparison that tells a cosmetic edit (line endings, trailing whitespace, final newlines)
 // from a real one: what it drops, and what it keeps (indentation, whitespace inside a line).
 import { describe, expect, it } from 'vitest';
-import { normalizedText, sameButWhitespace } from '../../src/doctor/cosmetic.js';
+import { normalizedText, sameButWhitespace } from '../../src/doctor/whitespace.js';
 
 const PY = 'def retry(n):\n    if n < 3:\n        return True\n    return False\n';
 
