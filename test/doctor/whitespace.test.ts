@@ -1,5 +1,6 @@
 // The comparison that tells a cosmetic edit (line endings, trailing whitespace, final newlines)
 // from a real one: what it drops, and what it keeps (indentation, whitespace inside a line).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizedText, sameButWhitespace } from '../../src/doctor/whitespace.js';
 
@@ -42,5 +43,18 @@ describe('sameButWhitespace', () => {
   it('normalizedText drops only what it says', () => {
     expect(normalizedText('  a \r\n\tb\t\r\n\r\n')).toBe('  a\n\tb');
     expect(normalizedText('')).toBe('');
+  });
+
+  it('normalizedText is the plain rule for any text: line endings as LF, each line\'s trailing blanks and the final newlines dropped', () => {
+    const rule = (t: string) => t.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/[ \t\f\v]+$/, '')).join('\n').replace(/\n+$/, '');
+    const text = fc.array(fc.constantFrom(' ', '\t', '\f', '\v', '\r', '\n', 'a', 'é', '\u00a0', ''), { maxLength: 40 }).map((cs) => cs.join(''));
+    fc.assert(fc.property(text, (t) => normalizedText(t) === rule(t)), { numRuns: 2000 });
+  });
+
+  it('reads a hostile file in one pass: a megabyte of spaces, or of newlines, before a word (a regex retrying from each blank took minutes)', () => {
+    const spaces = `${' '.repeat(1 << 20)}x\n`;
+    expect(normalizedText(spaces)).toBe(spaces.trimEnd());
+    expect(sameButWhitespace(spaces, `${spaces}\r\n`)).toBe(true);
+    expect(normalizedText(`${'\n'.repeat(1 << 20)}x`)).toBe(`${'\n'.repeat(1 << 20)}x`);
   });
 });
