@@ -329,6 +329,21 @@ export function proseParts(entry: string, exists: (path: string) => boolean): st
   return named.length ? [...new Set(named)] : null;
 }
 
+const OPENING = new Set(['(', '[', '{', '"', "'", '`', '\u201c', '\u2018']);
+const CLOSING = new Set([')', ']', '}', '"', "'", '`', '\u201d', '\u2019', '.', ',', ';', ':', '!', '?']);
+
+/**
+ * `word` without the brackets and quotes before it and the closing ones and punctuation after it.
+ * By hand: a regex anchored at the end retries from each character of a long run of them.
+ */
+function stripAround(word: string): string {
+  let from = 0;
+  let to = word.length;
+  while (from < to && OPENING.has(word[from]!)) from++;
+  while (to > from && CLOSING.has(word[to - 1]!)) to--;
+  return word.slice(from, to);
+}
+
 /**
  * The words of an entry that read as a path in a folder with a file's extension ("docs/auth.md",
  * "`src/x.ts`,", "(src/y.ts:12)"), quotes and the sentence's punctuation around them taken off:
@@ -336,7 +351,7 @@ export function proseParts(entry: string, exists: (path: string) => boolean): st
  */
 export function proseMentions(entry: string): string[] {
   if (!/\s/.test(entry.trim())) return [];
-  const words = entry.trim().split(/\s+/).map((w) => unquote(w.replace(/^[([{"'`\u201c\u2018]+|[)\]}"'`\u201d\u2019.,;:!?]+$/g, '')));
+  const words = entry.trim().split(/\s+/).map((w) => unquote(stripAround(w)));
   return [...new Set(words.filter((w) => /[/\\]/.test(w) && /\.[A-Za-z][A-Za-z0-9]{0,9}(?:[:#@][\w~^:#-]*)?$/.test(w) && !isUrl(w) && !GLOB_CHARS.test(w)))];
 }
 

@@ -254,6 +254,8 @@ const sameBranch = (source: string, target: string) => source.slice(source.lastI
  * and the ` of <url>` a pull adds before it. Branch and tag names hold no spaces, so the tail is the last words.
  */
 const MERGE_TARGET = /(?: of \S+)?(?: into (?:'([^']*)'|(\S+)))?\s*$/;
+/** How much of a merge subject's end MERGE_TARGET reads: a pull's URL and a branch name, with room to spare. */
+const MERGE_TAIL_CHARS = 2048;
 /** The names a git merge subject quotes: "Merge branch 'a'", "Merge branches 'a' and 'b'", "Merge remote-tracking branch 'origin/a'". */
 const QUOTED = /'([^']*)'/g;
 
@@ -293,9 +295,12 @@ function landingParts(subject: string, isMerge: boolean, body: string): LandingP
     return sameBranch(source, target) ? null : { text: `${titled[2]!.split(target).join(' ')} from ${source}`, branches: [source] };
   }
   if (!/^Merged? /.test(subject)) return isMerge || LANDING_SHAPED.test(subject) ? { text: subject, branches: [] } : null;
-  const target = MERGE_TARGET.exec(subject)!;
+  // Its last characters only: unanchored, MERGE_TARGET retries from each blank of a long run.
+  const tail = subject.trimEnd();
+  const cut = Math.max(0, tail.length - MERGE_TAIL_CHARS);
+  const target = MERGE_TARGET.exec(tail.slice(cut))!;
   const into = target[1] ?? target[2];
-  const source = subject.slice(0, target.index);
+  const source = subject.slice(0, cut + target.index);
   // Every quoted name is the target itself (or a remote's copy of it, "origin/<target>"): a sync.
   const names = [...source.matchAll(QUOTED)].map((m) => m[1]!);
   if (into !== undefined && names.length > 0 && names.every((n) => n === into || n.endsWith(`/${into}`))) return null;

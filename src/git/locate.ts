@@ -133,7 +133,9 @@ export async function resolveGitDirs(root: string): Promise<GitDirs> {
 }
 
 function followGitFile(file: string): string {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, 'utf8'));
+  // Line by line, not /^gitdir:\s*(.+?)\s*$/m, which retries from each blank of a long run.
+  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith('gitdir:'));
+  const match = line === undefined ? null : [line, line.slice('gitdir:'.length).trim()];
   if (!match?.[1]) throw new CheckpointError('E_GIT', `${shownPath(file)} is not a valid gitdir pointer (no "gitdir:" line)`);
   return resolve(dirname(file), match[1]);
 }

@@ -17,7 +17,7 @@ export function markedDone(action: unknown): boolean {
   }
   // An object without text (a `{"task": …}` slip) has no words to read.
   const text = wordsOf(action);
-  return text !== undefined && (DONE_WORDS.test(text) || DONE_AFTER.test(text));
+  return text !== undefined && (DONE_WORDS.test(text) || DONE_AFTER.test(endOf(text)));
 }
 
 /** An action's words: the string, or an object's `text`; anything else (null, a number, as the merge driver may meet) has none. */
@@ -34,7 +34,22 @@ const MARK = new RegExp(`^\\s*(?:[-*]\\s*)?(?:\\[[ xX\u2713\u2714]\\]\\s|[\u2705
 // A mark after the words (red team, 12-06): `Write tests ✅`, `Write tests (done)`, `Write tests - DONE`.
 const MARK_AFTER = /\s+(?:[\u2705\u2611\u2714\u2713]\ufe0f?|\((?:done|completed?)\)|\[(?:done|completed?)\]|[-\u2013\u2014]\s*(?:done|completed?))\s*$/iu;
 const DONE_AFTER = new RegExp(`\\S${MARK_AFTER.source}`, 'iu');
-const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? text.replace(MARK, '').replace(MARK_AFTER, '')).trim();
+/**
+ * The end of a text the marks after the words are looked for in: bounded, since a regex anchored
+ * at the end retries from each blank of a long run (quadratic: a hostile file's megabyte of
+ * spaces in an action would stall every read). No mark is anywhere near this long.
+ */
+const END_CHARS = 256;
+const endOf = (text: string): string => {
+  const t = text.trimEnd();
+  return t.length <= END_CHARS ? t : t.slice(-END_CHARS);
+};
+const withoutMarkAfter = (text: string): string => {
+  const t = text.trimEnd();
+  const cut = Math.max(0, t.length - END_CHARS);
+  return t.slice(0, cut) + t.slice(cut).replace(MARK_AFTER, '');
+};
+const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? withoutMarkAfter(text.replace(MARK, ''))).trim();
 
 /**
  * Whether `now` is the queued action `was`, ticked off by hand: marked done where it was not, its

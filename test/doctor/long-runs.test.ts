@@ -1,0 +1,44 @@
+// A clone may be hostile: a checkpoint's action or entry, a commit subject or a `.git` file holding
+// a megabyte-long run of blanks or punctuation. Regexes anchored at the end retried from each
+// character of such a run (minutes per text); these read them in one pass, with the same answers
+// as on ordinary text.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { proseMentions } from '../../src/doctor/entries.js';
+import { landingText } from '../../src/doctor/landed.js';
+import { resolveGitDirsSync } from '../../src/git/locate.js';
+import { actionWords, markedDone } from '../../src/protocol/marked-done.js';
+import { makeRepo } from '../helpers/repo.js';
+
+const RUN = 1 << 20;
+const blanks = ' '.repeat(RUN);
+
+describe('a megabyte-long run inside a hostile text', () => {
+  it('an action: a mark after the words is still found, and none is made up', () => {
+    expect(markedDone(`Write tests${blanks}x`)).toBe(false);
+    expect(markedDone(`Write tests${blanks}x (done)`)).toBe(true);
+    expect(actionWords(`Write tests${blanks}x \u2705`)).toBe(`Write tests${blanks}x`);
+    expect(actionWords(`Write tests \u2705${blanks}`)).toBe('Write tests');
+  });
+
+  it('a generated_files entry: the words read as paths, their brackets and punctuation taken off', () => {
+    expect(proseMentions(`see (src/a.ts${')'.repeat(RUN)}x and docs/b.md.`)).toEqual(['docs/b.md']);
+    expect(proseMentions(`see ${'('.repeat(RUN)}src/a.ts${')'.repeat(RUN)} now`)).toEqual(['src/a.ts']);
+  });
+
+  it('a merge subject: the branch it merged into is still read', () => {
+    expect(landingText(`Merge branch 'feature/x'${blanks}y into main`, true)).not.toBeNull();
+    expect(landingText(`Merge branch 'main' into main${blanks}`, true)).toBeNull();
+  });
+
+  it('a .git file: its gitdir line is still read', () => {
+    const dir = makeRepo();
+    const linked = join(dir, 'linked');
+    mkdirSync(linked);
+    writeFileSync(join(linked, '.git'), `gitdir: ${join(dir, '.git')}${blanks}\n`);
+    expect(resolveGitDirsSync(linked).gitdir).toBe(join(dir, '.git'));
+    writeFileSync(join(linked, '.git'), `gitdir: ../x${blanks}y\r\n`);
+    expect(resolveGitDirsSync(linked).gitdir).toBe(join(dir, `x${blanks}y`));
+  });
+});
