@@ -39,17 +39,10 @@ function planCheckpointsDir(root: string): InstallPlan {
   const dir = checkpointsDir(root);
   const exists = projectPathExists(root, dir);
   if (exists) ensureProjectDir(root, dir); // only checks: a file or FIFO named .checkpoints is refused here
-  // git (2.32 on) reads no .gitignore that is a link: kept, it would leave lock files untracked.
-  const ignoreLink = linkAt(join(dir, '.gitignore'));
-  if (ignoreLink !== null) {
-    throw new CheckpointError('E_PATH', `.checkpoints/.gitignore is a symlink to ${shownPath(ignoreLink)}: git reads no linked .gitignore, so the lock files it should ignore show as untracked; refused`, {
-      hint: 'replace the link with a regular file holding the lines git should apply, then run init again',
-    });
-  }
   const files = [
     planFile(root, join(dir, 'README.md'), CHECKPOINTS_README, '.checkpoints/README.md', 'absent'),
     planFile(root, join(dir, SCHEMA_FILE), schemaText(), `.checkpoints/${SCHEMA_FILE}`, 'changed'),
-    planFile(root, join(dir, '.gitignore'), CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore', 'absent'),
+    planIgnoreFile(root, join(dir, '.gitignore')),
   ];
   return {
     changes: [...(exists ? [] : ['created .checkpoints/']), ...files.flatMap((f) => f.changes)],
@@ -59,6 +52,17 @@ function planCheckpointsDir(root: string): InstallPlan {
       for (const f of files) f.apply();
     },
   };
+}
+
+/** .checkpoints/.gitignore, written when absent; one committed as a link is refused (git reads none, so lock files would show as untracked). */
+function planIgnoreFile(root: string, path: string): InstallPlan {
+  const link = linkAt(path);
+  if (link !== null) {
+    throw new CheckpointError('E_PATH', `.checkpoints/.gitignore is a symlink to ${shownPath(link)}: git reads no linked .gitignore, so the lock files it should ignore show as untracked; refused`, {
+      hint: 'replace the link with a regular file holding the lines git should apply, then run init again',
+    });
+  }
+  return planFile(root, path, CHECKPOINTS_GITIGNORE, '.checkpoints/.gitignore', 'absent');
 }
 
 /** Writes `content` when the file is absent, or (`changed`) whenever it differs. */
