@@ -37,6 +37,7 @@ const LONGEST = [
   'test/e2e/hostile-clone.test.ts',
   'test/capsule/budget.test.ts',
   'test/e2e/doctor-rebase.test.ts',
+  'test/e2e/doctor-whitespace.test.ts',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
