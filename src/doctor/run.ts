@@ -220,12 +220,12 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     const cp = checkpoints[i]!;
     return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(dirty, unsure, untracked, ignored);
   };
-  await weighCosmeticChanges(opts.root, evidence, saves, fileFindings, cosmetic, recheck);
+  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, (opts.engine ?? 'auto') === 'auto');
   await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, sentOnly, (i, same) => {
     sames.set(i, same);
     return recheck(i);
   });
-  await weighCosmeticChanges(opts.root, evidence, saves, fileFindings, cosmetic, recheck);
+  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, (opts.engine ?? 'auto') === 'auto');
   perCheckpoint.forEach(({ before, after }, i) => findings.push(...before, ...fileFindings[i]!, ...after));
   if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));

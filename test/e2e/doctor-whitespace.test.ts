@@ -3,6 +3,8 @@
 // re-read: no drift in the work tree, none as pushed, on both engines. Indentation and whitespace
 // inside a line are real changes; so is any change of a binary file or one over the size cap; and
 // a real change beside a cosmetic one is still reported, naming the real commit.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatedFileFindings, runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, headSha, initialized, makeRepo, withRemote, write } from '../helpers/repo.js';
@@ -187,6 +189,25 @@ describe('a real change still is drift, naming the commit that made it', () => {
         expect.stringMatching(new RegExp(`^src/gen/table\\.ts \\(matched by src/gen/\\*\\.ts\\) changed after the checkpoint was written \\(${table.slice(0, 7)} `)),
       ]);
     }
+  });
+});
+
+describe('the answers are kept', () => {
+  it('a doctor of the default engine keeps each edit\'s answer in .git/checkpoint and reads it there next time', async () => {
+    const { dir } = saved();
+    write(dir, 'src/x.ts', crlf(X));
+    const cosmetic = later(dir, 'Windows checkout: CRLF');
+    write(dir, 'jobs/retry.py', PY.replace('n < 3', 'n < 4'));
+    const real = later(dir, 'Retry on the third try too');
+    const drift = async () => (await generatedFileFindings(dir)).filter((f) => f.level === 'warning').map((f) => f.evidence?.file);
+    expect(await drift()).toEqual(['jobs/retry.py']);
+    const file = join(dir, '.git/checkpoint/cosmetic-edits.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ [`${cosmetic} src/x.ts`]: true, [`${real} jobs/retry.py`]: false });
+    // Read, not asked again: a kept answer (here made up) is what the next doctor goes by.
+    writeFileSync(file, JSON.stringify({ [`${cosmetic} src/x.ts`]: true, [`${real} jobs/retry.py`]: true }));
+    expect(await drift()).toEqual([]);
+    // An engine asked for by name is exercised: it reads the blobs again.
+    for (const engine of ENGINES) expect((await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.evidence?.file), engine).toEqual(['jobs/retry.py']);
   });
 });
 
