@@ -20,7 +20,9 @@ export type EntryTarget =
  * " # ", ": ", an arrow (" → ", " -> ", " => "), a table's " | "; or a symbol or emoji a note
  * starts with (" ✅", " ⚠ generated").
  */
-const NOTE_START = /\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|\s+[([]|:\s|\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])/;
+// `(?<!\s)`: a run of blanks is tried from its first only (a match inside one is a match from its
+// start), not from each, which took minutes on a hostile megabyte of them.
+const NOTE_START = /(?<!\s)\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|(?<!\s)\s+[([]|:\s|(?<!\s)\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])/;
 /**
  * A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ",
  * "2) ", "a) ", a ticked box "[x] ", a table's leading "| ", a symbol or emoji ("✅ ", "📄 ").
@@ -46,6 +48,8 @@ const WILDCARDS = /[*?]/;
  * or a symbol in the file: a pytest node id or a Rust/C++ path (`tests/test_api.py::test_login[a-b]`,
  * `src/x.ts::Foo`), a name after one colon (`src/x.ts:main()`), a symbol anchor (`src/x.ts#Foo.bar`).
  */
+/** How much of a path's end PLACE_IN_FILE reads: a line, an anchor or a test's id, with room to spare. */
+const PLACE_CHARS = 1024;
 const PLACE_IN_FILE = /(?::\d+(?:[:-]\d+)?|[:#]L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|(?<=\.[A-Za-z0-9]{1,10})(?:::\S+|(?:#[\w$.~-]+|:[A-Za-z_$][\w$.~-]*)(?:\([^()]*\))?))$/;
 /**
  * The rest of a relative path written from the folder above the project, the project's own
@@ -79,6 +83,7 @@ const EMPHASIS = /^(\*{1,3}|_{1,3})(?![\s*_])([^]*[^\s*_])\1$/;
  * ("_config.yml", "__init__.py", "__pycache__", "_a_"), and so does a glob ("*.test.*", "*.ts*",
  * "*src/*.ts*"); one `*` each side also needs a folder ("*src/x.ts*"): "*config.js*" reads as a glob.
  */
+const MAX_EMPHASIZED = 4096;
 const EMPHASIZED = /^`[^`]+`$|^(?!\.[^/\\]*$)[^*?[\]{}]*\.[A-Za-z0-9]{1,10}(?:[:#@][^\s/*]*)?$/;
 
 /**
@@ -95,7 +100,8 @@ export function unquote(text: string): string {
       continue;
     }
     const [, marks, inner] = EMPHASIS.exec(out) ?? [];
-    if (inner === undefined || !EMPHASIZED.test(inner) || (marks === '*' && !/^`|[/\\]/.test(inner))) return out;
+    // Past a path's length, no path: EMPHASIZED retries from each "." of a hostile run, each to the end.
+    if (inner === undefined || inner.length > MAX_EMPHASIZED || !EMPHASIZED.test(inner) || (marks === '*' && !/^`|[/\\]/.test(inner))) return out;
     out = inner;
   }
 }
@@ -153,7 +159,10 @@ function entryText(entry: string): string {
 export function entryNote(entry: string): string {
   const text = entryText(entry);
   const cut = NOTE_START.exec(text);
-  return cut ? text.slice(cut.index + cut[0].length).trim().replace(/^[([]\s*/, '').replace(/\s*[)\]]$/, '').trim() : '';
+  if (!cut) return '';
+  // The closing bracket by hand: /\s*[)\]]$/ retried from each blank of a long run; trim() takes the blanks.
+  const note = text.slice(cut.index + cut[0].length).trim().replace(/^[([]\s*/, '');
+  return (note.endsWith(')') || note.endsWith(']') ? note.slice(0, -1) : note).trim();
 }
 
 /**
@@ -182,7 +191,8 @@ const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|create
  * The clauses of a note, for a word on the file's fate after others: "obsolete, removed", "dead
  * code; deleted", "legacy — removed this session", "consolidated into src/b.ts and removed".
  */
-const CLAUSE_BREAK = /\s*(?:[,;:]|[\u2014\u2013]|\s-\s|\s(?:and|&|then)\s)\s*/i;
+// The leading blanks from a run's first only (see NOTE_START); a split never resumes inside a run.
+const CLAUSE_BREAK = /(?:(?<!\s)\s+)?(?:[,;:]|[\u2014\u2013]|\s-\s|\s(?:and|&|then)\s)\s*/i;
 
 /** What an entry's note says happened to its file when it says the file is gone ("removed in PR 40"), else null. */
 export function goneNote(entry: string): string | null {
@@ -201,7 +211,9 @@ export function plannedNote(entry: string): string | null {
  * "="), or a bundler's import suffix right after a file's extension ("src/a.svg?raw", Vite's
  * `?url`, `?inline`: a glob's `?` stands for one character inside a name, not after its extension).
  */
-const URL_QUERY = /\?[\w.-]+=[^\s/?]*(?:&[\w.-]+=[^\s/?]*)*$|(?<=\.[A-Za-z0-9]{1,10})\?[a-z]+(?:&[a-z]+)*$/;
+// One `[^\s/?]*` for all pairs ("&" and "=" are in it): a repeated `(?:&k=v)*` after it backtracked
+// exponentially ("x.md?a=&0=&0=…/" of 40 pairs took hours).
+const URL_QUERY = /\?[\w.-]+=[^\s/?]*$|(?<=\.[A-Za-z0-9]{1,10})\?[a-z]+(?:&[a-z]+)*$/;
 
 /**
  * A name with no folder, extension or pattern ("Makefile", "HEAD", "tests", "TBD"), or "n/a":
@@ -234,7 +246,24 @@ export const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\])/;
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
 function looksLikePath(text: string): boolean {
   if (!text || /\s/.test(text)) return false;
-  return text.includes('/') || WINDOWS_ABSOLUTE.test(text) || /\.[A-Za-z0-9]{1,10}$/.test(text) || GLOB_CHARS.test(text) || /\{[^}]*,[^}]*\}/.test(text);
+  return text.includes('/') || WINDOWS_ABSOLUTE.test(text) || /\.[A-Za-z0-9]{1,10}$/.test(text) || GLOB_CHARS.test(text) || bracedList(text);
+}
+
+/**
+ * Whether `text` holds a brace list, a "{" then a "," before the next "}" ("src/{a,b}.ts"). By hand:
+ * /\{[^}]*,[^}]*\}/ retried from each "{" and each "," (cubic on a hostile run of them).
+ */
+function bracedList(text: string): boolean {
+  let open = false;
+  let comma = false;
+  for (const ch of text) {
+    if (ch === '}') {
+      if (open && comma) return true;
+      open = comma = false;
+    } else if (ch === '{') open = true;
+    else if (ch === ',' && open) comma = true;
+  }
+  return false;
 }
 
 /**
@@ -260,7 +289,7 @@ function commaSplit(part: string, exists: (path: string) => boolean): string[] {
   const pieces = commaPieces(part);
   if (pieces.length < 2 || exists(entryPathText(part))) return [part];
   const found = pieces.map((p) => exists(entryPathText(p)));
-  return found.some(Boolean) && pieces.every((p, i) => found[i] || NAMED_FILE.test(entryPathText(p))) ? pieces : [part];
+  return found.some(Boolean) && pieces.every((p, i) => found[i] || namedFile(entryPathText(p))) ? pieces : [part];
 }
 
 /**
@@ -361,17 +390,20 @@ export function listParts(entry: string): string[] {
   // "a.ts, b.ts etc": the files before a list's tail are listed all the same (one alone stays prose).
   const { parts, worded } = splitTopLevel(entry.trim().replace(LIST_TAIL, ''));
   // Joined by a word ("Q and A.md", "Tips & Tricks.md"), each part must name a file by its extension.
-  const fits = (p: string) => (worded ? NAMED_FILE.test(entryPathText(p)) : looksLikePath(entryPathText(p)));
+  const fits = (p: string) => (worded ? namedFile(entryPathText(p)) : looksLikePath(entryPathText(p)));
   return parts.length > 1 && parts.every(fits) ? parts : [entry];
 }
 
 /** A path ending in a file's extension, a folder's slash, or holding a pattern. */
 const NAMED_FILE = /^\S+(?:\.[A-Za-z][A-Za-z0-9]{0,9}|\/|[*?[\]{}]\S*)$/;
+// A blank first: NAMED_FILE matches none, but retried from each "*" before it, each to the end.
+const namedFile = (text: string): boolean => !/\s/.test(text) && NAMED_FILE.test(text);
 
 /** What joins the paths of a list written in one entry: "a.ts, b.ts", "a.ts and b.ts", "a.ts & b.ts", "a.ts; b.ts", "a.ts + a.test.ts". */
 const LIST_JOINER = /, |; | and | & | \+ /;
 /** How a list trails off, said of the files before it (red team, 12-06): "etc", "etc.", "and more", "…". */
-const LIST_TAIL = /(?:,\s*|\s+)(?:etc\.?|and\s+(?:more|others|so\s+on)|\.{3}|\u2026)$/i;
+// `(?<!\s)`: a run of blanks tried from its first only (see NOTE_START).
+const LIST_TAIL = /(?:,\s*|(?<!\s)\s+)(?:etc\.?|and\s+(?:more|others|so\s+on)|\.{3}|\u2026)$/i;
 const JOINER_AT = new RegExp(`^(?:${LIST_JOINER.source})`);
 
 /**
@@ -411,8 +443,10 @@ export function parseEntry(entry: string, exists: (path: string) => boolean): En
     if (exists(text)) return { kind: 'path', path: text };
   }
   // "src/x.ts:12-40", "src/x.ts#L12-L40": a place in the file (a file named so was taken above).
-  const place = PLACE_IN_FILE.exec(text);
-  const file = place ? text.slice(0, place.index) : '';
+  // Its end only: the regex, anchored there, retried from each "::" or ":" of a hostile run.
+  const placeFrom = Math.max(0, text.length - PLACE_CHARS);
+  const place = PLACE_IN_FILE.exec(text.slice(placeFrom));
+  const file = place ? text.slice(0, placeFrom + place.index) : '';
   if (place && /[^:#\s]$/.test(file)) {
     text = file;
     if (exists(text)) return { kind: 'path', path: text };

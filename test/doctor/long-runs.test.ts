@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { proseMentions } from '../../src/doctor/entries.js';
+import { entryNote, goneNote, listParts, parseEntry, proseMentions, unquote } from '../../src/doctor/entries.js';
 import { landingText } from '../../src/doctor/landed.js';
 import { resolveGitDirsSync } from '../../src/git/locate.js';
 import { actionWords, markedDone } from '../../src/protocol/marked-done.js';
@@ -40,5 +40,31 @@ describe('a megabyte-long run inside a hostile text', () => {
     expect(resolveGitDirsSync(linked).gitdir).toBe(join(dir, '.git'));
     writeFileSync(join(linked, '.git'), `gitdir: ../x${blanks}y\r\n`);
     expect(resolveGitDirsSync(linked).gitdir).toBe(join(dir, `x${blanks}y`));
+  });
+
+  it('a generated_files entry: its path and note are still read past a run of blanks', () => {
+    const known = (p: string) => p === 'src/auth/session.ts' || p === 'docs/api.md';
+    expect(entryNote(`src/auth/session.ts${blanks}x`)).toBe('');
+    expect(parseEntry(`src/auth/session.ts${blanks}(deleted in PR 40)`, known)).toEqual({ kind: 'path', path: 'src/auth/session.ts' });
+    expect(entryNote(`src/auth/session.ts (removed in PR 40${blanks})`)).toBe('removed in PR 40');
+    expect(goneNote(`src/auth/session.ts (obsolete${blanks}x, removed)`)).toBe(`obsolete${blanks}x, removed`);
+    expect(goneNote(`src/auth/session.ts (obsolete${blanks}x)`)).toBeNull();
+  });
+
+  it('a generated_files entry: a list, a link\'s query, a place in the file, emphasis and braces', () => {
+    const known = (p: string) => p === 'docs/api.md' || p === 'src/auth/session.ts';
+    expect(listParts(`src/a.ts, src/b.ts${blanks}etc.`)).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(listParts(`src/a.ts, src/b.ts${blanks}x`)).toHaveLength(1);
+    expect(listParts(`src/a.ts and 0${'*'.repeat(RUN)} x`)).toHaveLength(1);
+    // Forty pairs backtracked exponentially (hours), not a megabyte.
+    expect(parseEntry(`docs/api.md?plain=1${'&0='.repeat(40)}/`, known).kind).not.toBe('path');
+    expect(parseEntry('docs/api.md?plain=1&lang=en', known)).toEqual({ kind: 'path', path: 'docs/api.md' });
+    expect(parseEntry(`src/auth${'.0::C'.repeat(RUN / 5)} z`, known).kind).toBe('note');
+    expect(parseEntry('src/auth/session.ts::test_login', known)).toEqual({ kind: 'path', path: 'src/auth/session.ts' });
+    const dotted = `**a${'.0#'.repeat(RUN / 3)} x**`;
+    expect(unquote(dotted)).toBe(dotted);
+    expect(unquote('**src/auth/session.ts**')).toBe('src/auth/session.ts');
+    expect(parseEntry(`${'{'.repeat(RUN)}${','.repeat(RUN)}`, known).kind).toBe('note');
+    expect(parseEntry('src/{a,b}.ts', known)).toMatchObject({ kind: 'pattern', alternatives: ['src/a.ts', 'src/b.ts'] });
   });
 });
