@@ -32,6 +32,7 @@ import { NEVER_SAME, type SameAsSaved } from './net-change.js';
 import { editsInPlace, NOTHING_COSMETIC, type Cosmetic } from './cosmetic.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
+import { withoutTrailingSeparators, withoutTrailingSlashes } from '../trailing-slashes.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 /** Said of a tie only while the checkpoint's save is not committed (checkGeneratedFiles drops it otherwise): a commit of it would let the graph decide. */
@@ -191,7 +192,7 @@ export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) =>
   const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
   if (sep !== '/' || DOT_SEGMENT.test(written) || written.includes('\0')) return null;
   if (WINDOWS_ABSOLUTE.test(written)) {
-    const dir = written.replace(/\\/g, '/').replace(/\/+$/, '');
+    const dir = withoutTrailingSlashes(written.replace(/\\/g, '/'));
     // A drive's root ("C:\\") maps nothing, as "/" does not.
     if (/^[A-Za-z]:$/.test(dir)) return null;
     // Compared lowercased, cut at the length written (lowercasing may change a length).
@@ -202,7 +203,7 @@ export function fromProjectDir(cp: Checkpoint, root: string): ((path: string) =>
       return slashed.slice(0, cut).toLowerCase() === prefix ? `${root}/${slashed.slice(cut)}` : path;
     };
   }
-  const dir = written.replace(/\/+$/, '');
+  const dir = withoutTrailingSlashes(written);
   if (!(dir.startsWith('/') || dir.startsWith('~/')) || dir === root) return null;
   const prefix = `${dir}/`;
   return (path) => (path.startsWith(prefix) && repoRelative(root, path) === null ? `${root}/${path.slice(prefix.length)}` : path);
@@ -310,7 +311,7 @@ export function inProjectFolder(cp: Checkpoint, root: string, atTop: (rel: strin
 /** The folder a path or pattern lies in ("demo/src" of "demo/src/a.ts", "demo/src/*.ts", "demo/src/gen/"). */
 function folderOf(path: string): string {
   if (hasGlob(path)) return globBase(path);
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes(path);
   return trimmed.slice(0, Math.max(trimmed.lastIndexOf('/'), 0));
 }
 
@@ -319,7 +320,7 @@ function folderOf(path: string): string {
  * it (underProjectName): project_dir's last name (either slash) and this checkout's folder's.
  */
 export function projectNames(cp: Checkpoint, root: string): string[] {
-  const written = typeof cp.project_dir === 'string' ? cp.project_dir.replace(/[\\/]+$/, '') : '';
+  const written = typeof cp.project_dir === 'string' ? withoutTrailingSeparators(cp.project_dir) : '';
   const own = written.slice(Math.max(written.lastIndexOf('/'), written.lastIndexOf('\\')) + 1);
   // A drive ("C:"), a home ("~") or a dot folder names no project folder.
   return [...new Set([own, basename(root)])].filter((n) => n && !/^(?:\.\.?|~|[A-Za-z]:)$/.test(n) && !n.includes('\0'));
@@ -329,7 +330,7 @@ export function projectNames(cp: Checkpoint, root: string): string[] {
 export function projectSubfolder(cp: Checkpoint, root: string): string | null {
   const written = typeof cp.project_dir === 'string' ? cp.project_dir : '';
   if (!isAbsolute(written) || written.includes('\0')) return null;
-  const rel = repoRelative(root, written.replace(/\/+$/, ''));
+  const rel = repoRelative(root, withoutTrailingSlashes(written));
   return rel ? rel : null;
 }
 
@@ -483,7 +484,7 @@ function commitsTouching(commits: readonly CommitInfo[]): Touching {
  */
 export async function ignoredListed(history: GitHistory, rels: readonly string[], opts: { prefilter?: string } = {}): Promise<Set<string>> {
   if (!rels.length) return new Set();
-  let asked = new Map(rels.map((rel) => [rel.endsWith('/') ? `${rel.replace(/\/+$/, '')}/x` : rel, rel]));
+  let asked = new Map(rels.map((rel) => [rel.endsWith('/') ? `${withoutTrailingSlashes(rel)}/x` : rel, rel]));
   // `prefilter` (the work tree's root): git is asked only about what the ignore files read here
   // in-process (as the embedded engine reads them) ignore, so a plainly missing file costs no git process.
   if (opts.prefilter !== undefined) {
@@ -773,7 +774,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
 
 /** Whether `rel` is a folder ("docs/", "docs/guide") the index keeps out of the work tree: it holds a skip-worktree file or folds a folder under it. */
 function leftOutFolder(outside: OutsideCheckout, rel: string): boolean {
-  const prefix = `${rel.replace(/\/+$/, '')}/`;
+  const prefix = `${withoutTrailingSlashes(rel)}/`;
   if (prefix === '/') return false;
   if (outside.folders.some((folder) => folder.startsWith(prefix))) return true;
   for (const file of outside.files) if (file.startsWith(prefix)) return true;
@@ -786,7 +787,7 @@ function leftOutFolder(outside: OutsideCheckout, rel: string): boolean {
  * file it renamed went to one other folder: that folder is where it went).
  */
 function folderRemoval(rel: string, commits: readonly CommitInfo[], older: readonly CommitInfo[]): { message: string; evidence: Finding['evidence']; moved: boolean } | null {
-  const name = rel.replace(/\/+$/, '');
+  const name = withoutTrailingSlashes(rel);
   if (!name) return null;
   // Its own name too: a submodule's gitlink is the folder ("vendor/sub/", removed by `git rm vendor/sub`).
   const under = (p: string | undefined) => p !== undefined && (p === name || p.startsWith(`${name}/`));

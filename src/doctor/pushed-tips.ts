@@ -27,6 +27,7 @@ import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
 import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore, walkGraph } from './after.js';
 import type { Finding } from './types.js';
+import { withoutTrailingSlashes } from '../trailing-slashes.js';
 
 const DIR = '.checkpoints';
 const short = (sha: string) => sha.slice(0, 7);
@@ -382,7 +383,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     if (!inTip(file)) {
       // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
       // tip holds a file under it, and the push removed it when a pushed commit changed one under it.
-      const folder = file.replace(/\/+$/, '');
+      const folder = withoutTrailingSlashes(file);
       const under = (p: string | undefined) => p !== undefined && p.startsWith(`${folder}/`);
       const touchedUnder = [...touched].some(under);
       // Caused (the push removed it) or carried (the push changes the checkpoint that lists it). A
@@ -570,7 +571,7 @@ async function atTipTop(history: GitHistory, tip: string, tree: ReadonlyMap<stri
   const tests = new Map<string, ReturnType<typeof globMatcher>>();
   return (rel) => {
     if (tree.has(rel)) return true;
-    const folder = `${rel.replace(/\/+$/, '')}/`;
+    const folder = `${withoutTrailingSlashes(rel)}/`;
     if (below.some((p) => p.startsWith(folder)) || [...tree.keys()].some((p) => p.startsWith(folder))) return true;
     if (!hasGlob(rel)) return false;
     let re = tests.get(rel);
@@ -603,7 +604,7 @@ async function untrackedHere(root: string, history: GitHistory, trees: TipTrees,
  * in this one's trees, so no push of this one leaves them out.
  */
 function inNestedRepository(root: string, file: string): boolean {
-  const segments = file.replace(/\/+$/, '').split('/');
+  const segments = withoutTrailingSlashes(file).split('/');
   for (let i = 1; i <= segments.length; i++) {
     if (projectEntry(root, `${segments.slice(0, i).join('/')}/.git`).kind !== 'missing') return true;
   }

@@ -3,6 +3,8 @@
 // "Merge pull request #45" here does not land it. This repository's names come from its
 // remotes' URLs (https, ssh and scp-like forms, with or without `.git`). Pure.
 
+import { withoutTrailingSlashes } from '../trailing-slashes.js';
+
 /** A hosted repository: host and path (`owner/name`, or `group/sub/name`), lower-cased. */
 export interface RepoName {
   host: string;
@@ -22,11 +24,7 @@ const hostOf = (host: string) => {
   return SAME_HOST[h] ?? h;
 };
 const pathOf = (path: string) =>
-  path
-    .replace(/^\/+|\/+$/g, '')
-    .replace(/\.git$/i, '')
-    .replace(/\/+$/, '')
-    .toLowerCase();
+  withoutTrailingSlashes(withoutTrailingSlashes(path).replace(/^\/+/, '').replace(/\.git$/i, '')).toLowerCase();
 
 const WITH_SCHEME = /^([a-z][a-z0-9+.-]*):\/\/(?:[^/@]*@)?(\[[^\]]*\]|[^/:?#]+)(?::\d*)?(\/[^?#]*)?/i;
 // git's scp-like form: [user@]host:path, where no slash comes before the colon.

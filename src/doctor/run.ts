@@ -27,6 +27,7 @@ import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
 import { changedFiles, cosmeticOf, newCosmeticState, weighCosmeticChanges } from './cosmetic.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
+import { withoutTrailingSlashes } from '../trailing-slashes.js';
 
 export interface DoctorOptions {
   root: string;
@@ -317,7 +318,7 @@ async function ignoredCheckpoints(root: string, history: GitHistory, files: read
 
 /** Whether one of `commits` changed `rel`, or a file under it when it is a folder ("build/", "build"). */
 function touchedIn(commits: readonly CommitInfo[], rel: string): boolean {
-  const name = rel.replace(/\/+$/, '');
+  const name = withoutTrailingSlashes(rel);
   const hit = (p: string | undefined) => p !== undefined && (p === name || p.startsWith(`${name}/`));
   return commits.some((c) => c.changes.some((ch) => hit(ch.path) || hit(ch.from)));
 }
@@ -398,7 +399,7 @@ function bareReach(checkpoints: readonly Checkpoint[], notBefore: number | undef
 async function untrackedOf(root: string, evidence: Evidence, files: readonly string[]): Promise<Map<string, Untracked>> {
   if (!files.length || evidence.history === null) return new Map();
   // A folder listed with its slash ("vendor/lib/") is held under its name (a submodule's gitlink).
-  const bare = (rel: string) => rel.replace(/\/+$/, '');
+  const bare = (rel: string) => withoutTrailingSlashes(rel);
   const held = indexNames(root, files.map(bare));
   let candidates = files.filter((rel) => !held.has(bare(rel)));
   if (candidates.length && evidence.head !== null) {

@@ -6,9 +6,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryNote, goneNote, listParts, parseEntry, proseMentions, unquote } from '../../src/doctor/entries.js';
+import { projectNames, projectSubfolder } from '../../src/doctor/checks.js';
 import { landingText } from '../../src/doctor/landed.js';
+import { pullUrlRepo, remoteName } from '../../src/doctor/repo-names.js';
 import { resolveGitDirsSync } from '../../src/git/locate.js';
 import { actionWords, markedDone } from '../../src/protocol/marked-done.js';
+import type { Checkpoint } from '../../src/protocol/types.js';
 import { makeRepo } from '../helpers/repo.js';
 
 const RUN = 1 << 20;
@@ -66,5 +69,15 @@ describe('a megabyte-long run inside a hostile text', () => {
     expect(unquote('**src/auth/session.ts**')).toBe('src/auth/session.ts');
     expect(parseEntry(`${'{'.repeat(RUN)}${','.repeat(RUN)}`, known).kind).toBe('note');
     expect(parseEntry('src/{a,b}.ts', known)).toMatchObject({ kind: 'pattern', alternatives: ['src/a.ts', 'src/b.ts'] });
+  });
+
+  it('a path with a run of slashes inside: project_dir and a pull request\'s URL are still read', () => {
+    const slashes = '/'.repeat(RUN);
+    const cp = { project_dir: `/home/claude/${slashes}demo` } as unknown as Checkpoint;
+    expect(projectNames(cp, '/tmp/work/demo')).toEqual(['demo']);
+    expect(projectSubfolder(cp, '/tmp/work/demo')).toBeNull();
+    expect(remoteName(`https://github.com/acme${slashes}api`)).toEqual({ host: 'github.com', path: `acme${slashes}api` });
+    expect(pullUrlRepo(`https://github.com/acme${slashes}api`)).toEqual({ host: 'github.com', path: `acme${slashes}api` });
+    expect(remoteName('git@github.com:acme/api.git/')).toEqual({ host: 'github.com', path: 'acme/api' });
   });
 });
