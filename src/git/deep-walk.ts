@@ -8,7 +8,7 @@
 // so the answers are the ones ObjectReader gives.
 import { CommitQueue } from './commit-queue.js';
 import { anyCaseToken, asciiLower } from './normalize.js';
-import { entryNamed, parseCommit, peelStep, type FileState, type ParsedCommit } from './object-parse.js';
+import { entryNamed, parseCommit, peelStep, readStamp, type FileState, type ParsedCommit } from './object-parse.js';
 import type { GitObject, ObjectStore } from './object-store.js';
 
 /** Trees fileAt keeps at hand: a root tree and a subtree for each of a few paths. */
@@ -222,8 +222,6 @@ function fromParsed(commit: ParsedCommit, data: Buffer): WalkCommit {
 
 const LF = 0x0a;
 const SPACE = 0x20;
-/** parseCommit's reading of a committer line (after "committer "). */
-const STAMP = /^(.*) <(.*)> (.*) (.*)$/;
 
 /**
  * The header of a commit in git's own shape, read from its bytes: "tree <id>", "parent <id>"
@@ -249,9 +247,9 @@ export function commitHeader(sha: string, data: Buffer): WalkCommit | null {
       if (data[end + 1] === SPACE) return null;
       let time = stampTime(data, at + 'committer '.length, end);
       if (time < 0) {
-        const stamp = STAMP.exec(data.toString('utf8', at + 'committer '.length, end));
+        const stamp = readStamp(data.toString('utf8', at + 'committer '.length, end));
         if (stamp === null) return null;
-        time = Number(stamp[3]);
+        time = Number(stamp[2]);
       }
       return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, data };
     }
@@ -264,11 +262,11 @@ const LT = 0x3c;
 const GT = 0x3e;
 
 /**
- * STAMP's time (its third group) read from the bytes of a committer line (data[from..end)) in
- * the shape where the expression has one way to match: one "<", one ">" (after " <" and
+ * readStamp's time (its third part) read from the bytes of a committer line (data[from..end)) in
+ * the shape with one way to read it: one "<", one ">" (after " <" and
  * before "> "), and a time of 1-15 ASCII digits before the line's last space. -1 otherwise,
- * for STAMP itself: other bytes after the ">" (a signed or spaced time), and the characters
- * STAMP's "." does not match (CR, U+2028, U+2029), are left to it.
+ * for readStamp itself: other bytes after the ">" (a signed or spaced time), and the characters
+ * readStamp refuses (CR, U+2028, U+2029), are left to it.
  */
 function stampTime(data: Buffer, from: number, end: number): number {
   const lt = data.indexOf(LT, from);

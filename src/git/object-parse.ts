@@ -48,15 +48,34 @@ export function parseCommit(sha: string, data: Buffer): ParsedCommit {
   let i = 1;
   for (; i < headers.length && headers[i]!.startsWith('parent '); i++) parents.push(headers[i]!.slice('parent '.length));
   const committer = headers.slice(i).find((h) => h.startsWith('committer '));
-  const stamp = committer === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(committer.slice('committer '.length));
+  const stamp = committer === undefined ? null : readStamp(committer.slice('committer '.length));
   if (!stamp) throw new Error(`commit ${sha} has no readable committer line`);
-  const time = Number(stamp[3]);
-  const author = /^(.*) <(.*)> (.*) (.*)$/.exec(headers.slice(i).find((h) => h.startsWith('author '))?.slice('author '.length) ?? '');
-  const authorTime = Number(author?.[3]);
+  const time = Number(stamp[2]);
+  const author = readStamp(headers.slice(i).find((h) => h.startsWith('author '))?.slice('author '.length) ?? '');
+  const authorTime = Number(author?.[2]);
   const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
   const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
-  const message = `${body.replace(/\r\n/g, '\n').replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
+  const lines = body.replace(/\r\n/g, '\n').replace(/^\n+/, '');
+  // The final newlines by hand: /\n+$/ retried from each newline of a hostile message's long run.
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === '\n') end--;
+  const message = `${lines.slice(0, end)}\n`;
   return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, authorTime: Number.isFinite(authorTime) ? authorTime : 0, message };
+}
+
+/**
+ * An author or committer line (after "author "): its name, email, time and zone, as
+ * /^(.*) <(.*)> (.*) (.*)$/ reads them (each greedy: the last " <" before the last "> " that a
+ * space follows), or null. By hand: the regex's four greedy groups retried each other on a
+ * hostile line of "<" and ">" (hours for a few kilobytes).
+ */
+export function readStamp(line: string): [string, string, string, string] | null {
+  if (/[\n\r\u2028\u2029]/.test(line)) return null;
+  const space = line.lastIndexOf(' ');
+  const gt = space < 2 ? -1 : line.lastIndexOf('> ', space - 2);
+  const lt = gt < 2 ? -1 : line.lastIndexOf(' <', gt - 2);
+  if (lt < 0) return null;
+  return [line.slice(0, lt), line.slice(lt + 2, gt), line.slice(gt + 2, space), line.slice(space + 1)];
 }
 
 /** A tree object's entries by name: `<mode> <name>\0<20-byte id>` each. */
