@@ -89,10 +89,19 @@ const CHECKS_THAT = new RegExp(
   'dgi',
 );
 
-/** The text does it before the landing ("Fix what #126 broke before it merges"): work on the request. */
-export const BEFORE_LANDING = /\bbefore\b.*?\b(?:merg|land|ship)/i;
+/**
+ * The text does it before the landing ("Fix what #126 broke before it merges"): work on the request.
+ * As /\bbefore\b.*?\b(?:merg|land|ship)/i, read from each line's first "before" only: the regex
+ * retried from each "before" of a hostile action, each to the line's end.
+ */
+export function beforeLanding(text: string): boolean {
+  return text.split(/[\n\r\u2028\u2029]/).some((line) => {
+    const before = /\bbefore\b/i.exec(line);
+    return before !== null && /\b(?:merg|land|ship)/i.test(line.slice(before.index + before[0].length));
+  });
+}
 
-/** Pointers and models, whenever the action is done; what the work did, only after it landed (BEFORE_LANDING). */
+/** Pointers and models, whenever the action is done; what the work did, only after it landed (beforeLanding). */
 const POINTERS = [POINTS_TO, NAMED_DISCUSSION, MODELLED_ON];
 const AFTERMATH = [ORIGIN_OF, DID_SOMETHING, CHECKS_THAT];
 /** One more reference in a list after a context one (group 1): "see #126, #127 and PLAT-7". */
@@ -106,7 +115,7 @@ const LISTED_NEXT = new RegExp(String.raw`\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or
  */
 export function contextWork(text: string, repo: ThisRepo = []): Set<string> {
   const spans: [number, number][] = [];
-  for (const re of BEFORE_LANDING.test(text) ? POINTERS : [...POINTERS, ...AFTERMATH]) {
+  for (const re of beforeLanding(text) ? POINTERS : [...POINTERS, ...AFTERMATH]) {
     for (const m of text.matchAll(re)) {
       // The 'd' flag's indices: where the reference itself stands (group 1, or 2 in MODELLED_ON's "as #126 did").
       let span = (m.indices![1] ?? m.indices![2])!;

@@ -2,7 +2,7 @@
 // start, not a sign it was done. Pure: reads the action's words; landed.ts reads the commits.
 import type { CommitInfo } from '../git/types.js';
 import { findLandings, workRefs, type Landing } from './landed.js';
-import { BEFORE_LANDING, contextWork, REF, REF_AFTER } from './context-refs.js';
+import { beforeLanding, contextWork, REF, REF_AFTER } from './context-refs.js';
 import type { ThisRepo } from './repo-names.js';
 
 /** Words of waiting for work to land. */
@@ -100,7 +100,7 @@ const UNDOES_ORIGIN = new RegExp(
  */
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
-  const before = BEFORE_LANDING.test(text);
+  const before = beforeLanding(text);
   const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
   // "Address the review feedback from #20 once merged": after the landing of all it names, but what it lands itself.

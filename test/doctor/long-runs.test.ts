@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryNote, goneNote, listParts, parseEntry, proseMentions, unquote } from '../../src/doctor/entries.js';
 import { projectNames, projectSubfolder } from '../../src/doctor/checks.js';
+import { contextWork } from '../../src/doctor/context-refs.js';
 import { landingText } from '../../src/doctor/landed.js';
 import { pullUrlRepo, remoteName } from '../../src/doctor/repo-names.js';
 import { resolveGitDirsSync } from '../../src/git/locate.js';
@@ -79,5 +80,13 @@ describe('a megabyte-long run inside a hostile text', () => {
     expect(remoteName(`https://github.com/acme${slashes}api`)).toEqual({ host: 'github.com', path: `acme${slashes}api` });
     expect(pullUrlRepo(`https://github.com/acme${slashes}api`)).toEqual({ host: 'github.com', path: `acme${slashes}api` });
     expect(remoteName('git@github.com:acme/api.git/')).toEqual({ host: 'github.com', path: 'acme/api' });
+  });
+
+  it('an action saying "before" again and again: what it waits on is still read', () => {
+    const befores = 'before '.repeat(RUN / 7);
+    expect([...contextWork(`Fix what #126 broke ${befores}x`)]).toEqual(['#126']);
+    expect([...contextWork(`Check that #126 didn't break login ${befores}x`)]).toEqual(['#126']);
+    expect([...contextWork('Check that #126 fixed the flake before it ships')]).toEqual([]);
+    expect([...contextWork('Check that #126 fixed the flake before\nit ships')]).toEqual(['#126']);
   });
 });
