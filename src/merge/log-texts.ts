@@ -38,7 +38,10 @@ export function exactNumber(text: string): string {
   const fraction = m[3] ?? '';
   const all = (m[2]! + fraction).replace(/^0+/, '');
   if (all === '') return '0';
-  const digits = all.replace(/0+$/, '');
+  // The trailing zeros by hand: /0+$/ retried from each zero of a hostile literal's long run.
+  let end = all.length;
+  while (all[end - 1] === '0') end--;
+  const digits = all.slice(0, end);
   const exponent = BigInt(m[4] ?? '0') - BigInt(fraction.length) + BigInt(all.length - digits.length);
   return `${m[1]}${digits}e${exponent}`;
 }
