@@ -53,7 +53,8 @@ export function nearSkillName(name: string): string | null {
   // A checkpoint's path or file name given for its skill (`.checkpoints/api.checkpoint.json`,
   // tab completion's habit): the skill it names, not "checkpoints-api.checkpoint.json".
   const file = /(?:^|[\\/])([^\\/]+)\.checkpoint\.json$/i.exec(name);
-  const near = (file ? file[1]! : name).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/[._-]*-[._-]*/g, '-').replace(/\.{2,}/g, '.').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '').slice(0, MAX_SKILL_NAME);
+  // Runs of punctuation each read once: /[._-]*-[._-]*/ and /[^a-z0-9]+$/ retried from each of a long one's characters.
+  const near = (file ? file[1]! : name).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/[._-]+/g, (run) => (run.includes('-') ? '-' : run)).replace(/\.{2,}/g, '.').replace(/^[^a-z0-9]+|(?<![^a-z0-9])[^a-z0-9]+$/g, '').slice(0, MAX_SKILL_NAME);
   return near !== name && isSkillName(near) ? near : null;
 }
 

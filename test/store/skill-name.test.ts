@@ -125,3 +125,12 @@ describe('nearSkillName', () => {
     }), { numRuns: 2000 });
   });
 });
+
+describe('nearSkillName on a hostile name', () => {
+  it('reads a megabyte-long run of punctuation in one pass, with the same answer', () => {
+    const run = 1 << 20;
+    expect(nearSkillName(`api${'.'.repeat(run)}x`)).toBe('api.x');
+    expect(nearSkillName(`api${'-'.repeat(run)}x-`)).toBe('api-x');
+    expect(nearSkillName(`api${'._'.repeat(run)}-x`)).toBe('api-x');
+  });
+});
