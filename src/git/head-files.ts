@@ -88,7 +88,10 @@ function resolveRef(dirs: GitDirs, ref: string): string | null | undefined {
  * lower-cased. 'symref' for `ref:`; null when git finds the ref broken.
  */
 function parseLooseRef(text: string, hexLength: 40 | 64): string | 'symref' | null {
-  const body = text.replace(/[ \t\r\n]+$/, '');
+  // The trailing blanks by hand: /[ \t\r\n]+$/ retried from each blank of a hostile file's long run.
+  let end = text.length;
+  while (end > 0 && ' \t\r\n'.includes(text[end - 1]!)) end--;
+  const body = text.slice(0, end);
   if (body.startsWith('ref:')) return 'symref';
   const id = body.slice(0, hexLength);
   const ends = body.length === hexLength || ' \t\r\n'.includes(body[hexLength]!);
@@ -152,5 +155,6 @@ function unusualConfig(commonDir: string): boolean {
   // Not a plain file: git itself must say what it makes of it.
   if (text === undefined) return true;
   // The regex only where the word is (its i flag makes it costly to compile): most configs lack it.
-  return text !== null && text.toLowerCase().includes('extensions') && /^\s*\[\s*extensions\b/im.test(text);
+  // A line's own blanks before "[" (not `^\s*`, which retried from each line of a long run of blank lines).
+  return text !== null && text.toLowerCase().includes('extensions') && /^[^\S\n\r\u2028\u2029]*\[\s*extensions\b/im.test(text);
 }

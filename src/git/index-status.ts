@@ -150,7 +150,8 @@ function plainPath(path: string): boolean {
  * does, looked for in every file git reads them from (an include: git's call). Loosely: a
  * false alarm only means asking git.
  */
-const ODD_SETTING = /(?:^|[\s\];])(?:ignorecase|worktree|precomposeunicode|sparsecheckout)\b|^\s*\[\s*include/im;
+// A line's own blanks before "[" (not `^\s*`, which retried from each line of a long run of blank lines).
+const ODD_SETTING = /(?:^|[\s\];])(?:ignorecase|worktree|precomposeunicode|sparsecheckout)\b|^[^\S\n\r\u2028\u2029]*\[\s*include/im;
 /**
  * The words ODD_SETTING needs, lower-cased: a text without any (lower-cased) cannot match, and
  * most configs have none, so the regex (costly to compile: its i-flag classes are closed over

@@ -6,7 +6,8 @@ import { readGitFile } from './git-file.js';
 /** Whether the repository whose common git dir is `commonDir` names its objects with SHA-256. */
 export function usesSha256(commonDir: string): boolean {
   const config = readGitFile(join(commonDir, 'config'));
-  return typeof config === 'string' && config.toLowerCase().includes('objectformat') && /^\s*objectformat\s*=\s*sha256\s*$/im.test(config);
+  // A line's own blanks before the key (not `^\s*`, which retried from each line of a long run of blank lines).
+  return typeof config === 'string' && config.toLowerCase().includes('objectformat') && /^[^\S\n\r\u2028\u2029]*objectformat\s*=\s*sha256\s*$/im.test(config);
 }
 
 /** The common git dir of `gitdir` (a linked work tree's names it in `commondir`). */

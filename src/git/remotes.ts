@@ -44,7 +44,8 @@ export function hasRemoteTrackingRefs(root: string): boolean {
     return true;
   }
   const config = readGitFile(join(commonDir, 'config'));
-  if (config === undefined || (config !== null && /^\s*\[\s*extensions\b/im.test(config))) return true;
+  // A line's own blanks before "[" (not `^\s*`, which retried from each line of a long run of blank lines).
+  if (config === undefined || (config !== null && /^[^\S\n\r\u2028\u2029]*\[\s*extensions\b/im.test(config))) return true;
   const packed = readGitFile(join(commonDir, 'packed-refs'));
   if (packed === undefined || (packed !== null && /^[0-9a-f]+ refs\/remotes\//m.test(packed))) return true;
   return anyFileUnder(join(commonDir, 'refs', 'remotes'));
