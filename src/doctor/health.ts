@@ -37,7 +37,25 @@ export function attributesDeclareDriver(root: string): { declared: boolean; refu
     if (isCheckpointError(e)) return { declared: false, refused: e.hint ? `${e.message}; ${e.hint}` : e.message }; // a link out, a FIFO, a folder: declares nothing we read
     throw e;
   }
-  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/.test(l)), refused: null, ...(outside ? { outside: true as const } : {}) };
+  return { declared: text !== null && text.split(/\r?\n/).map((l) => l.trim()).some((l) => !l.startsWith('#') && routesCheckpoints(l)), refused: null, ...(outside ? { outside: true as const } : {}) };
+}
+
+/**
+ * Whether an attributes line routes checkpoints to the driver, as
+ * /^\S*\.checkpoints\/(?!history\/)\S*\s.*\bmerge=checkpoint\b/ reads it: its pattern holds a
+ * ".checkpoints/" not before "history/", and "merge=checkpoint" follows on the line. By hand: the
+ * regex retried from each ".checkpoints/" of a hostile pattern, each to the end of the line.
+ */
+function routesCheckpoints(line: string): boolean {
+  const blank = line.search(/\s/);
+  if (blank < 0) return false;
+  const pattern = line.slice(0, blank);
+  let at = pattern.indexOf('.checkpoints/');
+  while (at >= 0 && pattern.startsWith('history/', at + '.checkpoints/'.length)) at = pattern.indexOf('.checkpoints/', at + 1);
+  if (at < 0) return false;
+  const rest = line.slice(blank + 1);
+  const end = rest.search(/[\n\r\u2028\u2029]/);
+  return /\bmerge=checkpoint\b/.test(end < 0 ? rest : rest.slice(0, end));
 }
 
 /** Temp files left by writes that were killed mid-way: harmless (never read), but clutter. */

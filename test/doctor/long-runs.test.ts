@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { entryNote, goneNote, listParts, parseEntry, proseMentions, unquote } from '../../src/doctor/entries.js';
 import { projectNames, projectSubfolder } from '../../src/doctor/checks.js';
 import { contextWork } from '../../src/doctor/context-refs.js';
+import { attributesDeclareDriver } from '../../src/doctor/health.js';
 import { landingText } from '../../src/doctor/landed.js';
 import { pullUrlRepo, remoteName } from '../../src/doctor/repo-names.js';
 import { resolveGitDirsSync } from '../../src/git/locate.js';
 import { actionWords, markedDone } from '../../src/protocol/marked-done.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
-import { makeRepo } from '../helpers/repo.js';
+import { makeRepo, write } from '../helpers/repo.js';
 
 const RUN = 1 << 20;
 const blanks = ' '.repeat(RUN);
@@ -88,5 +89,14 @@ describe('a megabyte-long run inside a hostile text', () => {
     expect([...contextWork(`Check that #126 didn't break login ${befores}x`)]).toEqual(['#126']);
     expect([...contextWork('Check that #126 fixed the flake before it ships')]).toEqual([]);
     expect([...contextWork('Check that #126 fixed the flake before\nit ships')]).toEqual(['#126']);
+  });
+
+  it('a .gitattributes line whose pattern repeats ".checkpoints/": the driver line is still found, and none made up', () => {
+    const dir = makeRepo();
+    const odd = `${'.checkpoints/'.repeat(RUN / 13)} -diff`;
+    write(dir, '.gitattributes', `*.png binary\n${odd}\n`);
+    expect(attributesDeclareDriver(dir).declared).toBe(false);
+    write(dir, '.gitattributes', `*.png binary\n${odd}\n.checkpoints/*.checkpoint.json merge=checkpoint\n`);
+    expect(attributesDeclareDriver(dir).declared).toBe(true);
   });
 });
