@@ -95,10 +95,11 @@ function runFormat(format: TextFormat, value: JsonValue, run: Conflict, side: Si
 }
 
 // A line that is one object member and nothing else (its comma aside): a side without the member drops it.
-const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*,?\s*$/;
+// `\s*(?:,\s*)?$`, not `\s*,?\s*$`: the two blank runs around a missing comma split a long run every way (quadratic).
+const MEMBER_ONLY = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*(?:,\s*)?$/;
 
 // A line that is one array item and nothing else: the base's block of a record it lacks drops it.
-const ITEM_ONLY = /^\s*,?\s*$/;
+const ITEM_ONLY = /^\s*(?:,\s*)?$/;
 
 /** Past this many conflicts a file is not tried with each as the run (each try writes the file three times). */
 const MAX_RUN_TRIES = 8;
@@ -280,7 +281,7 @@ function render(input: LayoutRenderInput, run: Conflict | undefined): string | n
     const line = lines[n]!.replace(/\r$/, '');
     const at = line.indexOf(marks[i]!);
     const [head, tail] = [line.slice(0, at), line.slice(at + marks[i]!.length)];
-    if (MEMBER_ONLY.test(head + tail) || /^\s*,?\s*$/.test(head + tail)) return undefined;
+    if (MEMBER_ONLY.test(head + tail) || ITEM_ONLY.test(head + tail)) return undefined;
     const own = structuredClone(withMarks);
     if (!setAt(own, c.path, structuredClone(v))) return undefined;
     // The conflict's texts named as without the run (its path indexes the merged value), then the run put in.
