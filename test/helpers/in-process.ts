@@ -160,7 +160,7 @@ function captureProcessStreams(text: { 1: string; 2: string }): () => void {
 }
 
 /** A doctor finding as `doctor --json` gives it (the members tests read). */
-export type DoctorFinding = { path: string; level: string; message: string; blocks?: boolean };
+export type DoctorFinding = { path: string; level: string; message: string; blocks?: boolean; evidence?: { file?: string; sha?: string } };
 
 /** Doctor's findings about `generated_files` entries, on `engine`, run in-process. */
 export async function generatedFileFindings(dir: string, engine = 'auto', extra: string[] = []): Promise<DoctorFinding[]> {
