@@ -99,27 +99,27 @@ describe('a commit changing only whitespace at line ends is no drift', () => {
   });
 });
 
+/** Two listed files edited, then put back as saved but in CRLF and with blank lines at the end. */
+function editThenPutBack(dir: string): void {
+  write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
+  write(dir, 'src/gen/client.ts', CLIENT.replace('/api', '/v2'));
+  later(dir, 'Raise the limit, move the client');
+  write(dir, 'src/x.ts', crlf(X));
+  write(dir, 'src/gen/client.ts', `${CLIENT}\n\n`);
+  later(dir, 'Put them back (from a Windows checkout)');
+}
+
 describe('a change put back with other whitespace at line ends is changed back', () => {
   it('an edit, then the saved text restored in CRLF or with blank lines at the end', async () => {
     const { dir, save } = saved();
-    write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
-    write(dir, 'src/gen/client.ts', CLIENT.replace('/api', '/v2'));
-    later(dir, 'Raise the limit, move the client');
-    write(dir, 'src/x.ts', crlf(X));
-    write(dir, 'src/gen/client.ts', `${CLIENT}\n\n`);
-    later(dir, 'Put them back (from a Windows checkout)');
+    editThenPutBack(dir);
     expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
   });
 
   it('as pushed on a side branch that carries the save', async () => {
     const { dir, save } = saved();
     git(dir, ['checkout', '-q', '-b', 'windows']);
-    write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
-    write(dir, 'src/gen/client.ts', CLIENT.replace('/api', '/v2'));
-    later(dir, 'Raise the limit, move the client');
-    write(dir, 'src/x.ts', crlf(X));
-    write(dir, 'src/gen/client.ts', `${CLIENT}\n\n`);
-    later(dir, 'Put them back (from a Windows checkout)');
+    editThenPutBack(dir);
     const tip = headSha(dir);
     git(dir, ['checkout', '-q', 'main']);
     expect(await judged(dir, git(dir, ['rev-parse', `${save}^`]).trim(), tip)).toEqual({ native: clean, isomorphic: clean });
