@@ -32,7 +32,7 @@ import { NEVER_SAME, type SameAsSaved } from './net-change.js';
 import { editsInPlace, NOTHING_COSMETIC, type Cosmetic } from './cosmetic.js';
 // Which validator warnings are advice is decided once, beside the validator: validate shares it.
 import { warningLevel } from '../protocol/validate.js';
-import { withoutTrailingSeparators, withoutTrailingSlashes } from '../trailing-slashes.js';
+import { withoutTrailingSeparators, withoutTrailingSlashes } from '../text-ends.js';
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 /** Said of a tie only while the checkpoint's save is not committed (checkGeneratedFiles drops it otherwise): a commit of it would let the graph decide. */

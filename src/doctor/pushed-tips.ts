@@ -27,7 +27,7 @@ import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
 import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore, walkGraph } from './after.js';
 import type { Finding } from './types.js';
-import { withoutTrailingSlashes } from '../trailing-slashes.js';
+import { withoutTrailingSlashes } from '../text-ends.js';
 
 const DIR = '.checkpoints';
 const short = (sha: string) => sha.slice(0, 7);

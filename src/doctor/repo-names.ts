@@ -3,7 +3,7 @@
 // "Merge pull request #45" here does not land it. This repository's names come from its
 // remotes' URLs (https, ssh and scp-like forms, with or without `.git`). Pure.
 
-import { withoutTrailingSlashes } from '../trailing-slashes.js';
+import { withoutTrailingSlashes } from '../text-ends.js';
 
 /** A hosted repository: host and path (`owner/name`, or `group/sub/name`), lower-cased. */
 export interface RepoName {

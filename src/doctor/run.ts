@@ -27,7 +27,7 @@ import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
 import { changedFiles, cosmeticOf, newCosmeticState, weighCosmeticChanges } from './cosmetic.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
-import { withoutTrailingSlashes } from '../trailing-slashes.js';
+import { withoutTrailingSlashes } from '../text-ends.js';
 
 export interface DoctorOptions {
   root: string;

@@ -3,6 +3,7 @@
 // changes nothing a next session must re-read; indentation and whitespace inside a line do
 // (Python, YAML, Makefiles), and so does any difference in a binary file.
 import type { GitHistory } from '../git/types.js';
+import { withoutTrailing } from '../text-ends.js';
 import { repoKey } from '../git/commit-cache.js';
 import { blobTexts } from '../git/fast-forward.js';
 
@@ -15,21 +16,9 @@ export const MAX_COMPARED_BYTES = 1 << 20;
  * whitespace and whitespace between words are kept.
  */
 export function normalizedText(text: string): string {
-  // By hand, not `/[ \t]+$/gm`: a regex retries from each blank of a long run that a word ends
-  // (quadratic: a committed megabyte of spaces would stall the pre-push hook for minutes).
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((line) => line.slice(0, blankEnd(line)));
-  let n = lines.length;
-  while (n > 0 && lines[n - 1] === '') n--;
-  return lines.slice(0, n).join('\n');
-}
-
-const BLANK = new Set([' ', '\t', '\f', '\v']);
-
-/** Where `line`'s trailing spaces and tabs start. */
-function blankEnd(line: string): number {
-  let end = line.length;
-  while (end > 0 && BLANK.has(line[end - 1]!)) end--;
-  return end;
+  // By hand (text-ends.ts), not `/[ \t]+$/gm`, which would stall the pre-push hook on a committed megabyte of spaces.
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((line) => withoutTrailing(line, ' \t\f\v'));
+  return withoutTrailing(lines.join('\n'), '\n');
 }
 
 /** Text a comparison may normalize: no NUL (a binary file) and nothing UTF-8 decoding replaced (bytes that are not UTF-8 would compare equal). */

@@ -10,6 +10,7 @@ import { CheckpointError } from '../errors.js';
 import { MAX_SHOWN_PATH_CHARS, shown, shownPath } from '../one-line.js';
 import { resolveGitDirsSync, type GitDirs } from './locate.js';
 import { branchName } from './normalize.js';
+import { withoutTrailing } from '../text-ends.js';
 import { readGitFile } from './git-file.js';
 import { usesSha256 } from './object-format.js';
 
@@ -88,10 +89,7 @@ function resolveRef(dirs: GitDirs, ref: string): string | null | undefined {
  * lower-cased. 'symref' for `ref:`; null when git finds the ref broken.
  */
 function parseLooseRef(text: string, hexLength: 40 | 64): string | 'symref' | null {
-  // The trailing blanks by hand: /[ \t\r\n]+$/ retried from each blank of a hostile file's long run.
-  let end = text.length;
-  while (end > 0 && ' \t\r\n'.includes(text[end - 1]!)) end--;
-  const body = text.slice(0, end);
+  const body = withoutTrailing(text, ' \t\r\n');
   if (body.startsWith('ref:')) return 'symref';
   const id = body.slice(0, hexLength);
   const ends = body.length === hexLength || ' \t\r\n'.includes(body[hexLength]!);

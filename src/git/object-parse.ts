@@ -1,6 +1,7 @@
 // Git's commit and tree objects as both of the embedded engine's readers parse them (the
 // question-by-question ObjectReader and the deep walk's DeepReader): one parser, one answer.
 import { decodeCommitText } from './commit-encoding.js';
+import { withoutTrailing } from '../text-ends.js';
 import type { GitObject } from './object-store.js';
 
 /** One entry of a tree object, named as isomorphic-git names it. */
@@ -55,11 +56,7 @@ export function parseCommit(sha: string, data: Buffer): ParsedCommit {
   const authorTime = Number(author?.[2]);
   const encoding = headers.slice(i).find((h) => h.startsWith('encoding '))?.slice('encoding '.length);
   const body = split < 0 ? '' : decodeCommitText(data.subarray(split + 2), encoding);
-  const lines = body.replace(/\r\n/g, '\n').replace(/^\n+/, '');
-  // The final newlines by hand: /\n+$/ retried from each newline of a hostile message's long run.
-  let end = lines.length;
-  while (end > 0 && lines[end - 1] === '\n') end--;
-  const message = `${lines.slice(0, end)}\n`;
+  const message = `${withoutTrailing(body.replace(/\r\n/g, '\n').replace(/^\n+/, ''), '\n')}\n`;
   return { sha, parents, tree, time: Number.isFinite(time) ? time : 0, authorTime: Number.isFinite(authorTime) ? authorTime : 0, message };
 }
 

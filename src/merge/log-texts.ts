@@ -12,6 +12,7 @@ import { sortedBelow } from '../protocol/format.js';
 import { itemKeys, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import type { PathSegment } from './conflict.js';
+import { withoutTrailing } from '../text-ends.js';
 
 export type LogSide = 'base' | 'ours' | 'theirs';
 
@@ -38,10 +39,7 @@ export function exactNumber(text: string): string {
   const fraction = m[3] ?? '';
   const all = (m[2]! + fraction).replace(/^0+/, '');
   if (all === '') return '0';
-  // The trailing zeros by hand: /0+$/ retried from each zero of a hostile literal's long run.
-  let end = all.length;
-  while (all[end - 1] === '0') end--;
-  const digits = all.slice(0, end);
+  const digits = withoutTrailing(all, '0');
   const exponent = BigInt(m[4] ?? '0') - BigInt(fraction.length) + BigInt(all.length - digits.length);
   return `${m[1]}${digits}e${exponent}`;
 }
