@@ -40,14 +40,16 @@ const DONE_AFTER = new RegExp(`\\S${MARK_AFTER.source}`, 'iu');
  * spaces in an action would stall every read). No mark is anywhere near this long.
  */
 const END_CHARS = 256;
-const endOf = (text: string): string => {
-  const t = text.trimEnd();
-  return t.length <= END_CHARS ? t : t.slice(-END_CHARS);
-};
-const withoutMarkAfter = (text: string): string => {
+/** `text` without its trailing blanks, cut before its last END_CHARS characters. */
+const splitEnd = (text: string): [string, string] => {
   const t = text.trimEnd();
   const cut = Math.max(0, t.length - END_CHARS);
-  return t.slice(0, cut) + t.slice(cut).replace(MARK_AFTER, '');
+  return [t.slice(0, cut), t.slice(cut)];
+};
+const endOf = (text: string): string => splitEnd(text)[1];
+const withoutMarkAfter = (text: string): string => {
+  const [head, end] = splitEnd(text);
+  return head + end.replace(MARK_AFTER, '');
 };
 const unmarked = (text: string): string => (STRUCK.exec(text)?.[1] ?? withoutMarkAfter(text.replace(MARK, ''))).trim();
 
