@@ -25,6 +25,7 @@ import { removes } from '../git/renames.js';
 import { withEditedRenames } from './edited-renames.js';
 import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
 import { changedFiles, cosmeticOf, newCosmeticState, weighCosmeticChanges } from './cosmetic.js';
+import { cosmeticUncommitted } from './uncommitted-whitespace.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertIndexNotBlocking } from '../git/index-guard.js';
 import { withoutTrailingSlashes } from '../text-ends.js';
@@ -208,7 +209,11 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const ignored = evidence.history === null ? undefined : await ignoredListed(evidence.history, missing.filter((rel) => settled(rel) && !inIndex(rel) && !touchedIn([...evidence.commits, ...evidence.removals], rel)), { prefilter: opts.root });
   const unsure = evidence.history?.unsure;
   const untracked = await untrackedOf(opts.root, evidence, generated.filter((rel) => present.has(rel) && dirty.has(rel)));
-  const fileFindings = perCheckpoint.map(({ files }) => files(dirty, unsure, untracked, ignored));
+  // A listed file whose uncommitted change is only whitespace at line ends is not edited, as a commit of that change is not.
+  const own = new Set(checkpoints.map(cpRel));
+  const cosmeticDirty = evidence.history && evidence.head ? await cosmeticUncommitted(opts.root, evidence.history, evidence.head.sha, generated.filter((rel) => present.has(rel) && dirty.has(rel) && !own.has(rel) && !untracked.has(rel))) : new Set<string>();
+  const edited = cosmeticDirty.size ? new Set([...dirty].filter((rel) => !cosmeticDirty.has(rel))) : dirty;
+  const fileFindings = perCheckpoint.map(({ files }) => files(edited, unsure, untracked, ignored));
   // A change found is weighed: an edit of only line endings or trailing whitespace is none
   // (cosmetic.ts), and a file changed back since the save is no drift (net-change.ts). Blobs and
   // trees are read only when a change was found, once for all such checkpoints. Each recheck may
@@ -219,7 +224,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const sames = new Map<number, SameAsSaved>();
   const recheck = (i: number) => {
     const cp = checkpoints[i]!;
-    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(dirty, unsure, untracked, ignored);
+    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(edited, unsure, untracked, ignored);
   };
   await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, (opts.engine ?? 'auto') === 'auto');
   await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, sentOnly, (i, same) => {

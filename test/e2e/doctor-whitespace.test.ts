@@ -99,6 +99,40 @@ describe('a commit changing only whitespace at line ends is no drift', () => {
   });
 });
 
+describe('an uncommitted change of only whitespace at line ends is no edit', () => {
+  /** Per engine: the messages of generated_files findings at any level that speak of uncommitted edits. */
+  const uncommitted = async (dir: string) => {
+    const out: Record<string, string[]> = {};
+    for (const engine of ENGINES) out[engine] = (await generatedFileFindings(dir, engine)).filter((f) => /uncommitted/.test(f.message)).map((f) => f.message);
+    return out;
+  };
+
+  it('an editor\'s CRLF conversion, trailing spaces and blank lines at the end, in the work tree or staged', async () => {
+    const { dir } = saved();
+    write(dir, 'src/x.ts', crlf(X));
+    write(dir, 'jobs/retry.py', `${PY.replace('True\n', 'True  \n')}\n\n`);
+    expect(git(dir, ['status', '--porcelain'])).toBe(' M jobs/retry.py\n M src/x.ts\n');
+    expect(await uncommitted(dir)).toEqual({ native: [], isomorphic: [] });
+    git(dir, ['add', 'src/x.ts']);
+    expect(await uncommitted(dir)).toEqual({ native: [], isomorphic: [] });
+  });
+
+  it('a real edit, a reindent, or a real edit staged under a cosmetic work tree still is one', async () => {
+    const { dir } = saved();
+    const edited = (file: string) => `${file} has uncommitted edits made after the checkpoint; re-read it`;
+    write(dir, 'src/x.ts', crlf(X.replace('limit = 3', 'limit = 5')));
+    write(dir, 'jobs/retry.py', PY.replace('        return True', '      return True'));
+    const both = [edited('src/x.ts'), edited('jobs/retry.py')].sort();
+    const sorted = (r: Record<string, string[]>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(await uncommitted(dir))).toEqual({ native: both, isomorphic: both });
+    // Staged: `limit = 5`; in the work tree: the saved text in CRLF. A commit would carry the edit.
+    git(dir, ['add', 'src/x.ts']);
+    write(dir, 'src/x.ts', crlf(X));
+    write(dir, 'jobs/retry.py', PY);
+    expect(sorted(await uncommitted(dir))).toEqual({ native: [edited('src/x.ts')], isomorphic: [edited('src/x.ts')] });
+  });
+});
+
 /** Two listed files edited, then put back as saved but in CRLF and with blank lines at the end. */
 function editThenPutBack(dir: string): void {
   write(dir, 'src/x.ts', X.replace('limit = 3', 'limit = 5'));
