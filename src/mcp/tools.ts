@@ -284,7 +284,7 @@ export const TOOLS: ToolSpec[] = [
       return null;
     },
     argv: (a) => [...flags(a, { complete: 'complete', verify: 'verify', landed: 'landed', timeout: 'timeout' }), ...rest(a.skill)],
-    summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}${Array.isArray(d.also_done) && d.also_done.length ? ` (and ${d.also_done.length} before it)` : ''}; next: ${d.next === null || d.next === undefined ? `(none; ${field(d.status)})` : field(d.next)}`),
+    summary: (d) => (d.ok === false ? `not done: ${field(d.reason)}` : `done: ${field(d.done)}${Array.isArray(d.also_done) && d.also_done.length ? ` (and ${d.also_done.length} before it)` : ''}; next: ${d.next !== null && d.next !== undefined ? field(d.next) : Array.isArray(d.skipped_as_landed) && d.skipped_as_landed.length ? `(none open: ${d.skipped_as_landed.length} left already landed or marked done; next says how to reconcile)` : `(none; ${field(d.status)})`}`),
   },
   {
     name: 'pause',

@@ -115,6 +115,18 @@ describe('checkpoint mcp', () => {
     expect((prompt.messages[0]!.content as { text: string }).text).toContain('Next: Write the auth middleware tests');
   });
 
+  it('done names what next recommends, past actions git shows landed (red team 12-07)', async () => {
+    const dir = repo();
+    messy(dir, { created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-02T00:00:00Z', next_actions: ['Write the auth middleware tests', 'Merge PR #12', '[x] Update the changelog'] });
+    commitAll(dir, 'checkpoint', '2026-11-02T00:01:00Z');
+    write(dir, 'src/x.ts', 'export const x = 1;\n');
+    commitAll(dir, 'Add the session store (#12)', '2026-11-03T00:00:00Z');
+    const c = await connect(dir);
+    const done = await call(c, 'done', { skill: 'api' });
+    expect(done.structuredContent).toMatchObject({ done: 'Write the auth middleware tests', next: null, skipped_as_landed: [{ index: 0, text: 'Merge PR #12' }, { index: 1, text: '[x] Update the changelog' }] });
+    expect(text(done)).toBe('done: Write the auth middleware tests; next: (none open: 2 left already landed or marked done; next says how to reconcile)');
+  });
+
   it('every tool answers like its CLI command', async () => {
     const dir = repo();
     messy(dir);

@@ -74,7 +74,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let step = 0;
   const alsoDone: { text: string; why: string }[] = [];
 
-  let next: NextAction | undefined;
+  let left: NextAction[] = [];
   let doneText = actionText(first);
   let overflow: { entries: JsonValue[]; movedAt: number[]; from: JsonObject; texts: LiteralTexts } | null = null;
   // One change for the check before --verify runs and for the write: every refusal is decided first.
@@ -154,7 +154,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         // a skill_state that cannot hold the pointer: the entries still go to history/
       }
     }
-    next = actions[0];
+    left = actions;
     return stampWrite(doc, now, stampNotes);
   };
 
@@ -221,17 +221,21 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   noteReplacedLink(ctx, display(root, result.path), link);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
+  // What `next` names now: past the actions left that the checkpoint marks done or git shows landed.
+  const { next, at, skipped } = nextOpen(left, queue, (i) => (markedDone(queue[i]) ? 'marked done in the checkpoint' : landed.get(i)));
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}${args.options.landed ? ` (${why(picks[picks.length - 1]!)})` : ''}`);
   // Each says why it went, in the file's words or git's: a line break in them stays in the line.
   for (const a of alsoDone) ctx.out.out(`  also done: ${oneLine(a.text)} (${oneLine(a.why)})`);
   const nextWords = next === undefined ? undefined : nextText(next);
-  ctx.out.out(next === undefined
+  ctx.out.out(!left.length
     ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}`
-    : nextWords === undefined ? '  next: next_actions[0] has no text to show (a hand-written item: checkpoint validate says how to fix it)' : `  next: ${oneLine(nextWords)}`);
+    : next === undefined ? `  next: none open: the ${left.length === 1 ? 'action' : `${left.length} actions`} left ${left.length === 1 ? 'is' : 'are'} already landed or marked done; checkpoint next says how to reconcile`
+    : nextWords === undefined ? `  next: next_actions[${at}] has no text to show (a hand-written item: checkpoint validate says how to fix it)` : `  next: ${oneLine(nextWords)}`);
+  for (const s of skipped) ctx.out.out(`  skipped next_actions[${s.index}] "${oneLine(s.text)}": ${oneLine(s.evidence)}`);
   // Moved, not lost: said, with where (the file names them in skill_state.rotated_to too).
   const moved = archived as { to: string; count: number } | null;
   if (moved) ctx.out.out(`  moved ${moved.count} older recently_done entr${moved.count === 1 ? 'y' : 'ies'} (over ${RECENTLY_DONE_MAX}) to ${oneLine(moved.to)}`);
@@ -310,6 +314,26 @@ async function landedNow(root: string, ctx: Context, skill: string, queue: reado
     if (evidence !== null) out.set(i, evidence);
   });
   return out;
+}
+
+/**
+ * The first of `left` (the actions queued after the write) that is open, its index there, and the
+ * ones before it (their index in `left`) that `settled` gives a reason for (by their index in
+ * `queue`, as read before the write), as `next` names and skips them. An action is known by its JSON: `left` is `queue` less the picks.
+ */
+function nextOpen(left: readonly NextAction[], queue: readonly JsonValue[], settled: (i: number) => string | undefined): { next: NextAction | undefined; at: number; skipped: { index: number; text: string; evidence: string }[] } {
+  const why = new Map<string, string>();
+  queue.forEach((a, i) => {
+    const reason = settled(i);
+    if (reason !== undefined && !why.has(JSON.stringify(a))) why.set(JSON.stringify(a), reason);
+  });
+  const skipped: { index: number; text: string; evidence: string }[] = [];
+  for (const [at, a] of left.entries()) {
+    const reason = why.get(JSON.stringify(a));
+    if (reason === undefined) return { next: a, at, skipped };
+    skipped.push({ index: at, text: nextText(a) ?? JSON.stringify(a), evidence: reason });
+  }
+  return { next: undefined, at: -1, skipped };
 }
 
 /** Marked done with words to record (a `{"done": true}` without text is for pickable() to name). */
