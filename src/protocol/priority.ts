@@ -3,10 +3,11 @@
 import { actionText, type Checkpoint, type NextAction } from './types.js';
 import { suggestEnum } from './enum-slip.js';
 import { markedDone } from './marked-done.js';
+import { blockerClosed } from './closed-blocker.js';
 import { instantMs } from './instant.js';
 import { BLOCKER_NEEDS } from './shapes.generated.js';
 
-export { markedDone };
+export { markedDone, blockerClosed };
 
 export const RANKS = {
   userDecision: 1,
@@ -50,8 +51,13 @@ export function waitsOnUser(b: unknown): boolean {
   return typeof needs === 'string' && !(BLOCKER_NEEDS as readonly string[]).includes(needs) && suggestEnum(needs, BLOCKER_NEEDS) === 'user_decision';
 }
 
+/** The blockers of `cp` that still block, each with its place in `blockers`. */
+export function openBlockers(cp: Checkpoint): { b: NonNullable<Checkpoint['blockers']>[number]; index: number }[] {
+  return (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, index) => (b && !blockerClosed(b) ? [{ b, index }] : []));
+}
+
 export function userDecisionBlockers(cp: Checkpoint) {
-  return (Array.isArray(cp.blockers) ? cp.blockers : []).filter((b) => b && waitsOnUser(b));
+  return openBlockers(cp).flatMap(({ b }) => (waitsOnUser(b) ? [b] : []));
 }
 
 export function isAtGate(cp: Checkpoint): boolean {

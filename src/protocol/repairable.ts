@@ -143,6 +143,21 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
   return read;
 }
 
+/**
+ * The blockers as every reader reads them (blockerSlips' repairs): one written as a string is a
+ * blocker of that description, one without an id has the id its fix gives it; anything else as
+ * written (null where it is no blocker). One list for status, resume, its context and validate.
+ */
+export function blockersAsRead(blockers: unknown): (Obj | null)[] {
+  if (!Array.isArray(blockers)) return [];
+  const freshId = idsUnusedIn(blockers.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])), 'b');
+  return blockers.map((b, i) => {
+    if (typeof b === 'string') return hasWords(b) ? { id: freshId(i), description: b } : null;
+    if (!isObj(b)) return null;
+    return b.id === undefined && hasWords(b.description) ? { id: freshId(i), ...b } : b;
+  });
+}
+
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
 function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
   const notes: RepairNote[] = [];

@@ -10,6 +10,7 @@ import { capsuleSizeProblem } from './capsule.js';
 import { isIsoInstant } from './instant.js';
 import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
+import { blockerClosed } from './closed-blocker.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
@@ -118,10 +119,10 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   if (isObj(primer) && Array.isArray(primer.key_decisions) && primer.key_decisions.length > MAX_KEY_DECISIONS) {
     warn('context_primer.key_decisions', `${primer.key_decisions.length} key_decisions (over ${MAX_KEY_DECISIONS}); consolidate older ones into a summary`);
   }
-  checkBlockers(doc, warn);
   // Advice: a hazard for a later merge, not drift; a hand-kept table may have had it for months,
   // and a push that touches the file must not be refused for it.
   const adviseRepeat = (path: string, message: string) => warnings.push({ level: 'warning', path, message, advice: true });
+  checkBlockers(doc, warn, adviseRepeat);
   for (const field of ['progress_table', 'blockers'] as const) checkRepeatedIds(doc[field], field, adviseRepeat);
   const cost = doc.cost;
   if (isObj(cost) && isNonNegNumber(cost.total_usd) && isNonNegNumber(cost.budget_usd) && cost.budget_usd > 0 && cost.total_usd > cost.budget_usd) {
@@ -179,7 +180,7 @@ export function futureSkew(updatedAt: unknown, now: Date, skill?: string): Issue
 
 type Report = (path: string, message: string) => void;
 
-function checkBlockers(doc: Obj, warn: Report): void {
+function checkBlockers(doc: Obj, warn: Report, advise: Report): void {
   const blockers = doc.blockers;
   if ((blockers === undefined || (Array.isArray(blockers) && blockers.length === 0)) && doc.status === 'blocked') warn('blockers', 'status is blocked but no blockers say why');
   if (!Array.isArray(blockers)) return;
@@ -194,8 +195,13 @@ function checkBlockers(doc: Obj, warn: Report): void {
     if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowKeys.has(key(b.blocking))) {
       warn(joinPath(p, 'blocking'), `blocking ${quoted(b.blocking)} matches no progress_table id`);
     }
+    const named = b.id !== undefined ? `blocker ${quoted(String(b.id))}` : `blocker blockers[${i}] (no id)`;
+    if (blockerClosed(b)) {
+      advise(p, `${named} is marked resolved but still listed; status, next and resume treat it as closed; remove it from blockers`);
+      return;
+    }
     if (b.needs === 'user_decision' && doc.status === 'complete') {
-      warn(p, `status is complete while user_decision blocker ${quoted(String(b.id))} is still open`);
+      warn(p, `status is complete while user_decision ${named} is still open`);
     }
   });
 }

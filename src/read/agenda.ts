@@ -1,6 +1,6 @@
 // The shared reading of "what now?" for next, status and resume: every valid checkpoint
 // ranked, each with the first action git does not show as landed.
-import { chooseAction, isOverBudget, isStale, rankCheckpoints, rankOf, userDecisionBlockers, waitsOnUser, type ActionChoice } from '../protocol/priority.js';
+import { chooseAction, isOverBudget, isStale, openBlockers, rankCheckpoints, rankOf, userDecisionBlockers, waitsOnUser, type ActionChoice } from '../protocol/priority.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { datedSanely, gatherEvidence, landedEvidence, landingsLine, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { waitLandings, waitsOnWork } from '../doctor/blocker-waits.js';
@@ -112,8 +112,8 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
 
 /** The blockers of `cp` whose description `waits` holds (the answer's evidence lines). */
 function landedBlockers(cp: Checkpoint, waits: ReadonlyMap<string, string>): LandedBlocker[] {
-  return (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, index) => {
-    const evidence = b && typeof b.description === 'string' ? waits.get(b.description) : undefined;
+  return openBlockers(cp).flatMap(({ b, index }) => {
+    const evidence = typeof b.description === 'string' ? waits.get(b.description) : undefined;
     return evidence === undefined ? [] : [{ index, id: String(b.id), description: b.description, evidence }];
   });
 }
@@ -228,7 +228,7 @@ export function landedBlockerNote(b: Pick<LandedBlocker, 'evidence'>): string {
  * the user's): there is nothing to ask the user; the session checks them and clears them.
  */
 export function blockedOnlyByLanded(item: Pick<AgendaItem, 'meant' | 'landedBlockers'>): boolean {
-  const blockers = Array.isArray(item.meant.blockers) ? item.meant.blockers : [];
+  const blockers = openBlockers(item.meant).map(({ b }) => b);
   return blockers.length > 0 && item.landedBlockers.length === blockers.length && !blockers.some(waitsOnUser);
 }
 

@@ -9,7 +9,8 @@ import { foreignCapsuleKeys, ownCapsule, topLevelClaims, validateCapsule } from 
 import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { readActionText } from '../../protocol/repairable.js';
-import { userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
+import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
+import { blockersAsRead } from '../../protocol/repairable.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { shown } from '../../one-line.js';
@@ -290,15 +291,17 @@ function textBlocks(v: View, now: Date): Block[] {
     },
   ];
   const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;
-  const blockers = cp && Array.isArray(cp.blockers) ? cp.blockers.filter((b) => isObj(b)) : [];
+  // As status and resume list them: a blocker written as a string or without an id read with the
+  // id its fix gives it, one the checkpoint marks resolved left out.
+  const blockers = (cp ? blockersAsRead(cp.blockers) : []).flatMap((b, index) => (b !== null && !blockerClosed(b) ? [{ b, index }] : []));
   if (blockers.length) {
     // A blocker whose awaited work landed says so, as resume lists it.
-    const landed = new Map((v.landedBlockers ?? []).map((b) => [cp!.blockers![b.index], ` — ${oneLine(landedBlockerNote(b))}`]));
+    const landed = new Map((v.landedBlockers ?? []).map((b) => [b.index, ` — ${oneLine(landedBlockerNote(b))}`]));
     blocks.push({
       name: 'open blockers',
       tier: 1,
       head: ['Open blockers in the checkpoint now (⛔ = ask the user before proceeding):'],
-      items: [...userDecisionBlockers(cp!), ...blockers.filter((b) => !waitsOnUser(b))].map((b) => `  ${waitsOnUser(b) ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}${landed.get(b) ?? ''}`),
+      items: [...blockers.filter(({ b }) => waitsOnUser(b)), ...blockers.filter(({ b }) => !waitsOnUser(b))].map(({ b, index }) => `  ${waitsOnUser(b) ? '⛔' : '■'} ${oneLine(String(b.id))}: ${oneLine(String(b.description))}${landed.get(index) ?? ''}`),
     });
     blocks.push({ name: '', tier: 1, head: [''] });
   }

@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
-import { RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
+import { openBlockers, RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
@@ -243,7 +243,8 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
   if (ask) blocks.push({ name: 'question for the user', tier: 1, breaks: ['ASK THE USER'.length, asked.length], head: ['', `${asked} Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   // A blocker whose awaited work landed says so where it is listed (as doctor finds it).
   const landed = new Map(item.landedBlockers.map((b) => [b.index, ` — ${q(landedBlockerNote(b))}`]));
-  const blockers = (Array.isArray(cp.blockers) ? cp.blockers : []).map((b, index) => ({ b, landed: landed.get(index) ?? '' }));
+  // One the checkpoint marks resolved is not listed (priority.ts blockerClosed).
+  const blockers = openBlockers(cp).map(({ b, index }) => ({ b, landed: landed.get(index) ?? '' }));
   if (decisions.length) blocks.push({ name: 'decisions waiting on the user', tier: 1, head: ['', ask ? 'Decisions waiting on the user (ask before proceeding):' : 'ASK THE USER to decide before proceeding (decisions waiting on the user):'], items: blockers.filter(({ b }) => b && waitsOnUser(b)).map(({ b, landed }) => `  ⛔ ${q(String(b.id))}: ${q(b.description)}${b.proposed_resolution ? ` — proposed: ${q(b.proposed_resolution)}` : ''}${landed}`) });
   const others = blockers.filter(({ b }) => b && !waitsOnUser(b));
   if (others.length) blocks.push({ name: 'blockers', tier: 1, head: ['', 'Open blockers:'], items: others.map(({ b, landed }) => `  ■ ${q(String(b.id))}: ${q(b.description)}${b.needs ? ` [${q(b.needs)}]` : ''}${landed}`) });

@@ -3,7 +3,7 @@ import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { instantMs, missingDay } from '../../protocol/instant.js';
-import { ageDays, waitsOnUser } from '../../protocol/priority.js';
+import { ageDays, openBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, landedBlockerNote, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
@@ -63,7 +63,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (top) lines.push(`${c.bold(top.skill)}: ${q(recommend(top).text)}`);
     for (const d of decisions) lines.push(`  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`);
     for (const i of agenda.items) {
-      openBlockers(i.checkpoint).forEach((b, k) => {
+      openBlockers(i.checkpoint).forEach(({ b, index: k }) => {
         if (!waitsOnUser(b)) lines.push(`  ■ ${i.skill} ${q(String(b.id))}: ${q(b.description)}${landedNote(i, k, ctx)}`);
       });
     }
@@ -109,10 +109,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   return findings ? 1 : 0;
 }
 
-function openBlockers(cp: Checkpoint) {
-  return Array.isArray(cp.blockers) ? cp.blockers : [];
-}
-
 function details(i: AgendaItem, ctx: Context): string[] {
   const { c } = ctx.out;
   const cp = i.checkpoint;
@@ -125,7 +121,7 @@ function details(i: AgendaItem, ctx: Context): string[] {
     out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
   });
   if (actions.length > 5) out.push(c.dim(`  … ${actions.length - 5} more`));
-  openBlockers(cp).forEach((b, k) => out.push(`  ${waitsOnUser(b) ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}${landedNote(i, k, ctx)}`));
+  openBlockers(cp).forEach(({ b, index: k }) => out.push(`  ${waitsOnUser(b) ? '⛔' : '■'} ${q(String(b.id))}: ${q(b.description)}${b.needs ? c.dim(` [${q(b.needs)}]`) : ''}${landedNote(i, k, ctx)}`));
   return out;
 }
 
@@ -151,7 +147,7 @@ function summary(i: AgendaItem, now: Date) {
     progress_summary: cp.progress_summary,
     next_actions: (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText),
     landed_actions: i.choice.landed,
-    blockers: openBlockers(cp),
+    blockers: openBlockers(cp).map(({ b }) => b),
     landed_blockers: i.landedBlockers,
   };
 }
