@@ -254,6 +254,16 @@ export function readCheckpointFor(root: string, skill: string, act: string, maxB
 }
 
 /** `act`: what a write would do (MutateOptions.act): a checkpoint gone or conflicted mid-merge is then refused as such, not as "no checkpoint" or a JSON error. */
+/**
+ * The refusal for a checkpoint file that holds JSON but not an object (`[]`, a string): the same
+ * line from every command, with the two ways out that work (no `update` of a field: it refuses too).
+ */
+export function notAnObject(skill: string): CheckpointError {
+  return new CheckpointError('E_INVALID', `${CHECKPOINTS_DIR}/${skill}.checkpoint.json is not a JSON object`, {
+    hint: `fix it by hand (checkpoint validate), or set it aside with checkpoint reset ${skill} (kept in ${CHECKPOINTS_DIR}/history/) and start again with checkpoint update ${skill} ...`,
+  });
+}
+
 export function requireCheckpoint(root: string, skill: string, maxBytes?: number, act?: string): CheckpointFile {
   const file = act === undefined ? readCheckpoint(root, skill, maxBytes) : readCheckpointFor(root, skill, act, maxBytes);
   if (!file) {

@@ -117,14 +117,15 @@ describe('next -> work -> done', () => {
     expect((await runCli(dir, ['next'])).stdout).toContain('→ Write the rate limiter');
     const done = await runCli(dir, ['done', 'api', '--json']);
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Write the rate limiter', also_done: ['Get PR #20 merged'], next: '[x] Tidy the imports' });
+    // Its next is next's: past the ticked action, said with why (red team 12-07).
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Write the rate limiter', also_done: ['Get PR #20 merged'], next: 'Ship', skipped_as_landed: [{ index: 0, text: '[x] Tidy the imports', evidence: 'marked done in the checkpoint' }] });
     const doc = JSON.parse(read(dir, FILE));
     expect(doc.next_actions).toEqual(['[x] Tidy the imports', 'Ship']);
     expect(doc.recently_done.map((e: { action: string }) => e.action)).toEqual(['Write the rate limiter', 'Get PR #20 merged']);
     expect(read(dir, FILE)).toContain('"score": 8.0');
     expect((await runCli(dir, ['next'])).stdout).toContain('→ Ship');
     const text = await runCli(landedRepo(), ['done', 'api']);
-    expect(text.stdout).toMatch(/^✓ done: Write the rate limiter\n {2}also done: Get PR #20 merged \(landed: .*Add auth middleware \(#20\).*\)\n {2}next: \[x\] Tidy the imports\n$/);
+    expect(text.stdout).toMatch(/^✓ done: Write the rate limiter\n {2}also done: Get PR #20 merged \(landed: .*Add auth middleware \(#20\).*\)\n {2}next: Ship\n {2}skipped next_actions\[0\] "\[x\] Tidy the imports": marked done in the checkpoint\n$/);
 
     // Reconciling only (doctor's fix): the landed action and the ticked one go, the open ones stay.
     const other = landedRepo();
@@ -154,7 +155,7 @@ describe('next -> work -> done', () => {
     const dir = repoWith(pythonWritten({ status: 'complete', next_actions: ['[x] Write the migration', '✅ Ship'] }));
     const done = await runCli(dir, ['done', 'api', '--json']);
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout)).toMatchObject({ done: '[x] Write the migration', next: '✅ Ship' });
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: '[x] Write the migration', next: null, skipped_as_landed: [{ index: 0, text: '✅ Ship', evidence: 'marked done in the checkpoint' }] });
     expect(JSON.parse(done.stdout).also_done).toBeUndefined();
   });
 });

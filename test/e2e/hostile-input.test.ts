@@ -69,6 +69,15 @@ const CASES: Case[] = [
   { name: 'duplicate keys', setup: (d) => write(d, CP, validText().replace('"phase": "build"', '"phase": "build", "phase": "ship"')), args: ['update', 'api', '--step=s2'], message: /invalid JSON: duplicate key "phase"/ },
   { name: 'invalid UTF-8', setup: (d) => { mkdirSync(join(d, '.checkpoints')); writeFileSync(join(d, CP), Buffer.concat([Buffer.from('{"skill": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])); }, args: ['show', 'api'], message: /^\.checkpoints\/api\.checkpoint\.json: not valid UTF-8$/ },
   { name: 'top-level array', setup: (d) => write(d, CP, '[1, 2]\n'), args: ['update', 'api', '--step=s2'], message: /is not a JSON object/ },
+  // Every command's hint is one that works on such a file (red team 12-07: done, pause and resume
+  // sent the user to an update that refuses it): reset sets it aside, then update starts anew.
+  ...(['done api', 'pause api --auto', 'resume api'] as const).map((cmd): Case => ({
+    name: `top-level array (${cmd})`,
+    setup: (d) => write(d, CP, '[1, 2]\n'),
+    args: cmd.split(' '),
+    message: /(?:is not a JSON object|a checkpoint must be a JSON object)$/,
+    hint: /^fix it by hand \(checkpoint validate\), or set it aside with checkpoint reset api \(kept in \.checkpoints\/history\/\) and start again with checkpoint update api \.\.\.$/,
+  })),
   // what stands where the file should be
   { name: 'a directory named like a checkpoint', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['update', 'api', '--step=s2'], message: /^\.checkpoints\/api\.checkpoint\.json is a folder, not a plain file; refused$/, hint: /replace it with a regular file/ },
   { name: 'a directory named like a checkpoint (show)', setup: (d) => void mkdirSync(join(d, CP), { recursive: true }), args: ['show', 'api'], message: /is a folder, not a plain file/ },

@@ -7,7 +7,7 @@ import { rebaseTexts, rekeyItems } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
-import { display, mutateCheckpoint, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, notAnObject, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
@@ -65,6 +65,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // shows landed, which go to recently_done before it, one write each, so the work just done is the
   // one recorded and `next` moves on. --landed records those alone (the reconciling doctor asks for).
   const onDisk = requireCheckpoint(root, skill, undefined, act).value;
+  if (onDisk === null || typeof onDisk !== 'object' || Array.isArray(onDisk)) throw notAnObject(skill);
   const queue = queuedActions(onDisk, skill);
   const landed = await landedNow(root, ctx, skill, queue);
   const picks = args.options.landed ? landedPicks(queue, landed, skill) : nextPicks(onDisk, queue, landed, skill);

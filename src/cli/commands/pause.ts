@@ -23,7 +23,7 @@ import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson } from '
 import { stampWrite } from '../../protocol/scaffold.js';
 import type { Capsule, CapsuleContext, JsonObject, JsonValue } from '../../protocol/types.js';
 import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
-import { display, mutateCheckpoint, readCheckpointFor, checkpointPath, listSkills } from '../../store/checkpoints.js';
+import { display, mutateCheckpoint, notAnObject, readCheckpointFor, checkpointPath, listSkills } from '../../store/checkpoints.js';
 import { closest } from '../../protocol/field-slip.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { refuseConflicted } from '../../store/index-conflicts.js';
@@ -157,9 +157,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     act,
     change: (current, _texts, now) => {
       stampNotes = [];
-      if (current === null || typeof current !== 'object' || Array.isArray(current)) {
-        throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
-      }
+      if (current === null) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
+      if (typeof current !== 'object' || Array.isArray(current)) throw notAnObject(skill);
       // The new claims replace the old ones; what else the stored capsule holds (a hand-kept note) stays.
       const old = storedCapsule(root, skill, current as JsonObject);
       foreign = foreignCapsuleKeys(old ?? undefined);
@@ -248,9 +247,8 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
     now: ctx.clock,
     act: `save a first recovery capsule of ${skill}`,
     change: (current, _texts, now) => {
-      if (current === null || typeof current !== 'object' || Array.isArray(current)) {
-        throw new CheckpointError('E_NOT_FOUND', `no checkpoint object for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
-      }
+      if (current === null) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
+      if (typeof current !== 'object' || Array.isArray(current)) throw notAnObject(skill);
       // Another writer saved a real capsule meanwhile: keep it, never overwrite claims with placeholders.
       if (storedCapsule(root, skill, current as JsonObject) !== null) return current;
       capsule = placeholder(now.toISOString());

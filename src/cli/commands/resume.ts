@@ -5,7 +5,7 @@ import { openBlockers, RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } f
 import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
-import { listSkills } from '../../store/checkpoints.js';
+import { listSkills, notAnObject } from '../../store/checkpoints.js';
 import { byteLimit, charLimit, printBudgeted, type Block } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -56,6 +56,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       ? 'finish the merge with checkpoint resolve (checkpoint resolve --check lists what is left)'
       : b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
+      : first?.path === '(root)'
+      ? notAnObject(skill).hint!
       : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
     // A merge left unfinished is a conflict, as every write names it (E_CONFLICT); anything else is invalid input.
     throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? `${first?.path}: ${first?.message}`}`, { hint });

@@ -14,7 +14,7 @@ import { fitsProtocolField, fitsSchemaAt, MAX_FILE_BYTES, splitAdvice, validateC
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
-import { checkpointsDir, display, mutateCheckpoint } from '../../store/checkpoints.js';
+import { checkpointsDir, display, mutateCheckpoint, notAnObject } from '../../store/checkpoints.js';
 import { projectName } from '../../store/project.js';
 import { autoRotate, rotationAdvice, type HistoryWrite, type RotateReport } from '../../store/rotate.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -50,7 +50,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     act: `update ${skill}`,
     change: (current, texts, now) => {
       if (current !== null && (typeof current !== 'object' || Array.isArray(current))) {
-        throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix or `checkpoint reset` it' });
+        throw notAnObject(skill);
       }
       refuseFieldSlips(ops, current as JsonObject | null, Boolean(args.options['allow-new-field']));
       created = current === null;
