@@ -18,6 +18,7 @@ import { display, replaceCheckpointText, type Clock } from '../../store/checkpoi
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
+import { committedMergeBase } from '../../store/committed-merge.js';
 import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
 import { gitRun } from '../../install/git-config.js';
@@ -196,7 +197,9 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
       return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}:${slip.column}: not valid JSON outside the conflict blocks (${slip.reason}), as every side reads it: fix that line by hand, then run resolve again${back}`] }, unmatched: [] };
     }
     // The stages still tell what each side logged done, which the markers' one merged log does not.
-    const result = mergeMarkedText({ marked, base: stages?.base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
+    // git's two-way markers committed by a merge (no stages left): the base is the merge's (red team 12-07).
+    const base = stages ? stages.base : !marked.own && joinSides(marked.segments).base === null ? committedMergeBase(root, rel) : undefined;
+    const result = mergeMarkedText({ marked, base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
     const sides = joinSides(marked.segments);
     return plan('markers', result, [sides.ours, sides.theirs]);
   }
