@@ -320,7 +320,8 @@ async function landedNow(root: string, ctx: Context, skill: string, queue: reado
 /**
  * The first of `left` (the actions queued after the write) that is open, its index there, and the
  * ones before it (their index in `left`) that `settled` gives a reason for (by their index in
- * `queue`, as read before the write), as `next` names and skips them. An action is known by its JSON: `left` is `queue` less the picks.
+ * `queue`, as read before the write), as `next` names and skips them. An action is known by its
+ * JSON: `left` is `queue` less the picks.
  */
 function nextOpen(left: readonly NextAction[], queue: readonly JsonValue[], settled: (i: number) => string | undefined): { next: NextAction | undefined; at: number; skipped: { index: number; text: string; evidence: string }[] } {
   const why = new Map<string, string>();

@@ -198,9 +198,9 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
     }
     // The stages still tell what each side logged done, which the markers' one merged log does not.
     // git's two-way markers committed by a merge (no stages left): the base is the merge's (red team 12-07).
-    const base = stages ? stages.base : !marked.own && joinSides(marked.segments).base === null ? committedMergeBase(root, rel) : undefined;
-    const result = mergeMarkedText({ marked, base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
     const sides = joinSides(marked.segments);
+    const base = stages ? stages.base : !marked.own && sides.base === null ? committedMergeBase(root, rel) : undefined;
+    const result = mergeMarkedText({ marked, base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
     return plan('markers', result, [sides.ours, sides.theirs]);
   }
   if (stages) {
