@@ -5,7 +5,7 @@
 // and `done --landed` (which picks its engine itself) records only it; doctor and next in both git engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { cleanup, commitAll, makeRepo, mergePullRequest, read, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -43,11 +43,7 @@ function repo(actions: string[]): string {
   write(dir, 'src/parser/grammar.ts', 'export const grammar = 1;\n');
   write(dir, CP, checkpointText(actions));
   commitAll(dir, 'checkpoint: api', '2026-09-14T10:02:00Z');
-  git(dir, ['checkout', '-q', '-b', 'x/auth-refactor']);
-  write(dir, 'src/auth.ts', 'export const session = "cookie";\n');
-  commitAll(dir, 'Move sessions to cookies', '2026-09-15T09:00:00Z');
-  git(dir, ['checkout', '-q', 'main']);
-  git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request #126 from x/auth-refactor', 'x/auth-refactor'], { GIT_AUTHOR_DATE: '2026-09-15T11:00:00Z', GIT_COMMITTER_DATE: '2026-09-15T11:00:00Z' });
+  mergePullRequest(dir, { n: 126, branch: 'x/auth-refactor', files: { 'src/auth.ts': 'export const session = "cookie";\n' }, subject: 'Move sessions to cookies', at: '2026-09-15T09:00:00Z', mergedAt: '2026-09-15T11:00:00Z' });
   write(dir, 'src/limit.ts', 'export const perMinute = 60;\n');
   commitAll(dir, 'Add rate limiting (#127)', '2026-09-16T14:30:00Z');
   return dir;

@@ -3,7 +3,7 @@
 // merged PR as next, so an agent reading its output redid shipped work). Real git, a real merge.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { commitAll, git, makeRepo, mergePullRequest, write } from '../helpers/repo.js';
 
 /** A hand-kept checkpoint (4-space indent, a note after a path) queueing `actions`, saved on 2026-11-02; PR #3 merged the day after. */
 function project(actions: string[]): string {
@@ -18,11 +18,7 @@ function project(actions: string[]): string {
     next_actions: actions,
   }, null, 4)}\n`);
   commitAll(dir, 'w: checkpoint', '2026-11-02T00:01:00Z');
-  git(dir, ['checkout', '-q', '-b', 'orders']);
-  write(dir, 'src/orders.ts', 'export const orders: string[] = [];\n');
-  commitAll(dir, 'Type the orders', '2026-11-03T00:00:00Z');
-  git(dir, ['checkout', '-q', 'main']);
-  git(dir, ['merge', '-q', '--no-ff', 'orders', '-m', 'Merge pull request #3 from o/orders'], { GIT_AUTHOR_DATE: '2026-11-03T01:00:00Z', GIT_COMMITTER_DATE: '2026-11-03T01:00:00Z' });
+  mergePullRequest(dir, { n: 3, branch: 'o/orders', files: { 'src/orders.ts': 'export const orders: string[] = [];\n' }, subject: 'Type the orders', at: '2026-11-03T00:00:00Z', mergedAt: '2026-11-03T01:00:00Z' });
   return dir;
 }
 

@@ -210,6 +210,19 @@ export function commitSides(dir: string, rel: string, ours: string, theirs: stri
 }
 
 /**
+ * A pull request merged as GitHub merges it: branch `branch` from HEAD commits `files` as
+ * `subject` at `at`, and main merges it (--no-ff) at `mergedAt` as "Merge pull request #<n> from
+ * <branch>"; main is checked out again.
+ */
+export function mergePullRequest(dir: string, pr: { n: number; branch: string; files: Record<string, string>; subject: string; at: string; mergedAt: string }): void {
+  git(dir, ['checkout', '-q', '-b', pr.branch]);
+  for (const [rel, content] of Object.entries(pr.files)) write(dir, rel, content);
+  commitAll(dir, pr.subject, pr.at);
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', '-m', `Merge pull request #${pr.n} from ${pr.branch}`, pr.branch], dateEnv(pr.mergedAt));
+}
+
+/**
  * HEAD's commit, read from .git's files where a test repository keeps it (HEAD naming a loose
  * branch ref, or a detached sha): the suite commits thousands of times, and a `git rev-parse`
  * after each is a process start. Anything else (a linked worktree's .git file, packed refs) asks git.
