@@ -6,7 +6,7 @@
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedFileFindings, runCli } from '../helpers/in-process.js';
+import { driftAndBlocking, generatedFileFindings } from '../helpers/in-process.js';
 import { commitAll, git, headSha, makeRepo, write } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
@@ -38,16 +38,7 @@ function saved(): { dir: string; save: string } {
 }
 
 /** The generated_files warnings (drift) of the work tree, and what blocks a push of the commits since the save, per engine. */
-async function judged(dir: string, save: string): Promise<Record<string, { drift: string[]; blocking: string[] }>> {
-  const out: Record<string, { drift: string[]; blocking: string[] }> = {};
-  for (const engine of ENGINES) {
-    const drift = (await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.message);
-    const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${save}..${headSha(dir)}`]);
-    const blocking = (JSON.parse(r.stdout) as { findings: { message: string; blocks: boolean }[] }).findings.filter((f) => f.blocks).map((f) => f.message);
-    out[engine] = { drift, blocking };
-  }
-  return out;
-}
+const judged = (dir: string, save: string) => driftAndBlocking(dir, save, headSha(dir));
 
 const clean = { drift: [], blocking: [] };
 

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedFileFindings, runCli } from '../helpers/in-process.js';
+import { driftAndBlocking, generatedFileFindings } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, headSha, initialized, makeRepo, withRemote, write } from '../helpers/repo.js';
 
 const ENGINES = ['native', 'isomorphic'];
@@ -41,16 +41,7 @@ function saved(dir = makeRepo()): { dir: string; save: string } {
 }
 
 /** Per engine: the work tree's generated_files warnings (drift), and what blocks a push of `save..tip` (HEAD unless given). */
-async function judged(dir: string, save: string, tip = headSha(dir)): Promise<Record<string, { drift: string[]; blocking: string[] }>> {
-  const out: Record<string, { drift: string[]; blocking: string[] }> = {};
-  for (const engine of ENGINES) {
-    const drift = (await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.message);
-    const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${save}..${tip}`]);
-    const blocking = (JSON.parse(r.stdout) as { findings: { message: string; blocks: boolean }[] }).findings.filter((f) => f.blocks).map((f) => f.message);
-    out[engine] = { drift, blocking };
-  }
-  return out;
-}
+const judged = (dir: string, save: string, tip = headSha(dir)) => driftAndBlocking(dir, save, tip);
 
 const clean = { drift: [], blocking: [] };
 

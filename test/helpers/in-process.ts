@@ -162,6 +162,21 @@ function captureProcessStreams(text: { 1: string; 2: string }): () => void {
 /** A doctor finding as `doctor --json` gives it (the members tests read). */
 export type DoctorFinding = { path: string; level: string; message: string; blocks?: boolean; evidence?: { file?: string; sha?: string } };
 
+/**
+ * Per engine (native, isomorphic): the work tree's generated_files warnings (drift), and what
+ * blocks a push of `save..tip` (the findings `doctor --pushed --fail-on-warnings` marks blocking).
+ */
+export async function driftAndBlocking(dir: string, save: string, tip: string): Promise<Record<string, { drift: string[]; blocking: string[] }>> {
+  const out: Record<string, { drift: string[]; blocking: string[] }> = {};
+  for (const engine of ['native', 'isomorphic']) {
+    const drift = (await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.message);
+    const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${save}..${tip}`]);
+    const blocking = (JSON.parse(r.stdout) as { findings: DoctorFinding[] }).findings.filter((f) => f.blocks).map((f) => f.message);
+    out[engine] = { drift, blocking };
+  }
+  return out;
+}
+
 /** Doctor's findings about `generated_files` entries, on `engine`, run in-process. */
 export async function generatedFileFindings(dir: string, engine = 'auto', extra: string[] = []): Promise<DoctorFinding[]> {
   const r = await runCli(dir, ['doctor', '--json', '--engine', engine, ...extra]);
