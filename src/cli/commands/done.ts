@@ -6,14 +6,14 @@ import { logRetention, policyFor, type LogPolicy } from '../../protocol/fields.j
 import { rebaseTexts, rekeyItems } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
 import { stampWrite } from '../../protocol/scaffold.js';
-import { actionText, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
+import { actionText, type Checkpoint, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, notAnObject, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import { actionRepair, listFlag, readActionText, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
-import { markedDone } from '../../protocol/priority.js';
+import { chooseAction, MARKED_DONE, markedDone } from '../../protocol/priority.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
 import { historyNotice, noteKeptErrors, noteReplacedLink, rootOf, skillArg } from './common.js';
 
@@ -222,8 +222,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   noteKeptErrors(ctx, display(root, result.path), result.kept);
   noteReplacedLink(ctx, display(root, result.path), link);
   for (const line of stampNotes) ctx.out.err(`checkpoint: note: ${line}`);
-  // What `next` names now: past the actions left that the checkpoint marks done or git shows landed.
-  const { next, at, skipped } = nextOpen(left, queue, (i) => (markedDone(queue[i]) ? 'marked done in the checkpoint' : landed.get(i)));
+  // What `next` names now, by next's own rule: past the actions left that the checkpoint marks done or git shows landed.
+  const landedByText = new Map(queue.flatMap((a, i) => (landed.has(i) ? [[actionText(a as NextAction), landed.get(i)!] as const] : [])));
+  const choice = chooseAction({ next_actions: left } as unknown as Checkpoint, (text) => landedByText.get(text) ?? null);
+  const [next, at] = [choice.action ?? undefined, choice.index];
+  // Said as done says it of the actions it took (the next `done` is what this one just was).
+  const skipped = choice.landed.map((s) => (s.evidence === MARKED_DONE ? { ...s, evidence: 'marked done in the checkpoint' } : s));
   if (ctx.json) {
     ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
@@ -315,27 +319,6 @@ async function landedNow(root: string, ctx: Context, skill: string, queue: reado
     if (evidence !== null) out.set(i, evidence);
   });
   return out;
-}
-
-/**
- * The first of `left` (the actions queued after the write) that is open, its index there, and the
- * ones before it (their index in `left`) that `settled` gives a reason for (by their index in
- * `queue`, as read before the write), as `next` names and skips them. An action is known by its
- * JSON: `left` is `queue` less the picks.
- */
-function nextOpen(left: readonly NextAction[], queue: readonly JsonValue[], settled: (i: number) => string | undefined): { next: NextAction | undefined; at: number; skipped: { index: number; text: string; evidence: string }[] } {
-  const why = new Map<string, string>();
-  queue.forEach((a, i) => {
-    const reason = settled(i);
-    if (reason !== undefined && !why.has(JSON.stringify(a))) why.set(JSON.stringify(a), reason);
-  });
-  const skipped: { index: number; text: string; evidence: string }[] = [];
-  for (const [at, a] of left.entries()) {
-    const reason = why.get(JSON.stringify(a));
-    if (reason === undefined) return { next: a, at, skipped };
-    skipped.push({ index: at, text: nextText(a) ?? JSON.stringify(a), evidence: reason });
-  }
-  return { next: undefined, at: -1, skipped };
 }
 
 /** Marked done with words to record (a `{"done": true}` without text is for pickable() to name). */
