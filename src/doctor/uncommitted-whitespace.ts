@@ -4,14 +4,13 @@
 import type { GitHistory } from '../git/types.js';
 import { resolveGitDirsSync, type GitDirs } from '../git/locate.js';
 import { indexEntries } from '../git/index-status.js';
-import { blobTexts } from '../git/fast-forward.js';
 import { readProjectBytes } from '../store/safe-fs.js';
-import { MAX_COMPARED_BYTES, sameButWhitespace } from './whitespace.js';
+import { comparedTexts, MAX_COMPARED_BYTES, sameButWhitespace } from './whitespace.js';
 
 /**
  * Of `rels` (listed files present in the work tree that git reports changed), those whose work
- * tree text and staged blob both differ from HEAD's blob only in whitespace at line ends. HEAD's
- * and the index's blobs come from the object store (else one `cat-file --batch`); files over
+ * tree text and staged blob both differ from HEAD's blob only in whitespace at line ends (blobs
+ * read by comparedTexts); files over
  * 1 MiB, binary, unreadable, flagged in the index or absent from HEAD are taken as edited.
  */
 export async function cosmeticUncommitted(root: string, history: GitHistory, head: string, rels: readonly string[]): Promise<Set<string>> {
@@ -30,7 +29,7 @@ export async function cosmeticUncommitted(root: string, history: GitHistory, hea
   const asked = rels.filter((rel) => inHead.has(rel) && staged.get(rel)?.flagged === false);
   if (!asked.length) return new Set();
   const oids = [...new Set(asked.flatMap((rel) => [inHead.get(rel)!, staged.get(rel)!.oid]))];
-  const texts = blobTexts(dirs.commonDir, oids, MAX_COMPARED_BYTES) ?? (await history.readBlobs(oids, MAX_COMPARED_BYTES));
+  const texts = await comparedTexts(dirs.commonDir, history, oids);
   return new Set(
     asked.filter((rel) => {
       const headOid = inHead.get(rel)!;

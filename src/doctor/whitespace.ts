@@ -40,15 +40,19 @@ export type SameText = (a: string | undefined, b: string | undefined) => boolean
 const NONE_SAME: SameText = (a, b) => a !== undefined && a === b;
 
 /**
- * sameButWhitespace of each pair of blob ids, every blob read at once: from the object store
+ * The text of each of `oids` (blobs up to MAX_COMPARED_BYTES), read at once: from the object store
  * where it can answer (no git process), else in one `cat-file --batch`; never a process per file.
  */
+export async function comparedTexts(commonDir: string | undefined, history: GitHistory, oids: readonly string[]): Promise<Map<string, string>> {
+  return (commonDir !== undefined && blobTexts(commonDir, oids, MAX_COMPARED_BYTES)) || (await history.readBlobs(oids, MAX_COMPARED_BYTES));
+}
+
+/** sameButWhitespace of each pair of blob ids, every blob read at once (comparedTexts). */
 export async function sameTexts(root: string, history: GitHistory, pairs: readonly (readonly [string, string])[]): Promise<SameText> {
   const asked = pairs.filter(([a, b]) => a !== b);
   if (!asked.length) return NONE_SAME;
   const oids = [...new Set(asked.flat())];
-  const commonDir = repoKey(root)?.commonDir;
-  const texts = (commonDir !== undefined && blobTexts(commonDir, oids, MAX_COMPARED_BYTES)) || (await history.readBlobs(oids, MAX_COMPARED_BYTES));
+  const texts = await comparedTexts(repoKey(root)?.commonDir, history, oids);
   const same = new Set(asked.filter(([a, b]) => sameButWhitespace(texts.get(a), texts.get(b))).map(([a, b]) => `${a} ${b}`));
   return (a, b) => a !== undefined && b !== undefined && (a === b || same.has(`${a} ${b}`));
 }
