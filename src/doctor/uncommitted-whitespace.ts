@@ -10,8 +10,8 @@ import { comparedTexts, MAX_COMPARED_BYTES, sameButWhitespace } from './whitespa
 /**
  * Of `rels` (listed files present in the work tree that git reports changed), those whose work
  * tree text and staged blob both differ from HEAD's blob only in whitespace at line ends (blobs
- * read by comparedTexts); files over
- * 1 MiB, binary, unreadable, flagged in the index or absent from HEAD are taken as edited.
+ * read by comparedTexts). Files over 1 MiB, binary, unreadable, flagged in the index or absent
+ * from HEAD are taken as edited.
  */
 export async function cosmeticUncommitted(root: string, history: GitHistory, head: string, rels: readonly string[]): Promise<Set<string>> {
   if (!rels.length) return new Set();
