@@ -16,6 +16,7 @@ import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import { CURRENT_WIRE_VERSION, type Checkpoint, type JsonValue } from './types.js';
 import { foreignCapsuleKeys, topLevelClaims } from './capsule.js';
+import { blockersAsRead, idsUnusedIn } from './blocker-ids.js';
 import type { Issue } from './validate.js';
 
 export { suggestEnum } from './enum-slip.js';
@@ -101,31 +102,16 @@ const numberTextIn = (doc: Obj, texts: (() => LiteralTexts | undefined) | undefi
 };
 
 /**
- * Ids for the items of a list that lack one: `<prefix><n>`, n from the item's place (1-based) up,
- * never one in `taken` nor one given before.
- */
-function idsUnusedIn(taken: readonly string[], prefix: string): (i: number) => string {
-  const used = new Set(taken);
-  return (i) => {
-    let n = i + 1;
-    while (used.has(`${prefix}${n}`)) n++;
-    used.add(`${prefix}${n}`);
-    return `${prefix}${n}`;
-  };
-}
-
-/**
  * The blockers people write loosely, each as it reads: one written as a string is a blocker of
  * that description, one without an id gets the id the fix gives it (`b<n>`, unused in the file).
  */
 function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
   const read = new Map<number, Obj>();
   if (!Array.isArray(doc.blockers)) return read;
-  const list = doc.blockers as unknown[];
-  const freshId = idsUnusedIn(list.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])), 'b');
-  list.forEach((b, i) => {
+  const asRead = blockersAsRead(doc.blockers);
+  (doc.blockers as unknown[]).forEach((b, i) => {
     if (typeof b === 'string' && hasWords(b)) {
-      const blocker = { id: freshId(i), description: b };
+      const blocker = asRead[i]!;
       const value = flagValue(JSON.stringify(blocker));
       read.set(i, blocker);
       notes.push({
@@ -135,27 +121,12 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
         ...(value === null ? { byHand: `make blockers[${i}] {"id": "${blocker.id}", "description": <its text>} (it is ${b.length} characters, too long to spell out here)` } : {}),
       });
     } else if (isObj(b) && b.id === undefined && hasWords(b.description)) {
-      const id = freshId(i);
-      read.set(i, { id, ...b });
+      const id = String(asRead[i]!.id);
+      read.set(i, asRead[i]!);
       notes.push({ path: joinPath('blockers', i), problem: `blockers[${i}] has no id`, fix: `--blockers.${i}.id=${id}` });
     }
   });
   return read;
-}
-
-/**
- * The blockers as every reader reads them (blockerSlips' repairs): one written as a string is a
- * blocker of that description, one without an id has the id its fix gives it; anything else as
- * written (null where it is no blocker). One list for status, resume, its context and validate.
- */
-export function blockersAsRead(blockers: unknown): (Obj | null)[] {
-  if (!Array.isArray(blockers)) return [];
-  const freshId = idsUnusedIn(blockers.flatMap((b) => (isObj(b) && b.id !== undefined ? [String(b.id)] : [])), 'b');
-  return blockers.map((b, i) => {
-    if (typeof b === 'string') return hasWords(b) ? { id: freshId(i), description: b } : null;
-    if (!isObj(b)) return null;
-    return b.id === undefined && hasWords(b.description) ? { id: freshId(i), ...b } : b;
-  });
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */

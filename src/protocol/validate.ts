@@ -11,6 +11,7 @@ import { isIsoInstant } from './instant.js';
 import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
 import { blockerClosed } from './closed-blocker.js';
+import { blockersAsRead } from './blocker-ids.js';
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
@@ -189,13 +190,15 @@ function checkBlockers(doc: Obj, warn: Report, advise: Report): void {
   const key = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase().replace(/[\s_-]+/g, '-') : '');
   const rows = Array.isArray(doc.progress_table) ? doc.progress_table.flatMap((r) => (isObj(r) ? [r.id, r.label] : [])) : [];
   const rowKeys = new Set([...rows, doc.phase, doc.step].map(key).filter(Boolean));
+  const asRead = blockersAsRead(blockers);
   blockers.forEach((b, i) => {
     if (!isObj(b)) return;
     const p = joinPath('blockers', i);
     if (typeof b.blocking === 'string' && doc.progress_table !== undefined && !rowKeys.has(key(b.blocking))) {
       warn(joinPath(p, 'blocking'), `blocking ${quoted(b.blocking)} matches no progress_table id`);
     }
-    const named = b.id !== undefined ? `blocker ${quoted(String(b.id))}` : `blocker blockers[${i}] (no id)`;
+    // One without an id by the id status, next and resume show it under (b2), and its place.
+    const named = b.id !== undefined ? `blocker ${quoted(String(b.id))}` : asRead[i]?.id !== undefined ? `blocker ${String(asRead[i]!.id)} (blockers[${i}], no id)` : `blocker blockers[${i}] (no id)`;
     if (blockerClosed(b)) {
       advise(p, `${named} is marked resolved but still listed; status, next and resume treat it as closed; remove it from blockers`);
       return;

@@ -3,7 +3,7 @@
 // string, or without an id. A resolved one is closed to every reader (no question for the user
 // again) and validate advises removing it; the others read with the ids their fixes give, in
 // status, resume and the recovery capsule's briefing alike.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
@@ -50,7 +50,7 @@ describe('a blocker marked resolved is closed; one written loosely reads with it
     expect(resume).not.toContain('Pick the database');
   });
 
-  it('validate advises removing each resolved one, naming a blocker without an id by its place', async () => {
+  it('validate advises removing each resolved one, and names a blocker without an id as status does', async () => {
     const dir = project();
     const r = await runCli(dir, ['validate']);
     expect(r.code, r.stdout + r.stderr).toBe(1); // the string blocker and the missing id are slips validate fails
@@ -58,6 +58,10 @@ describe('a blocker marked resolved is closed; one written loosely reads with it
       expect(r.stdout).toContain(`advice  blockers[${i}]: blocker "${id}" is marked resolved but still listed; status, next and resume treat it as closed; remove it from blockers`);
     }
     expect(r.stdout).not.toContain('undefined');
+    // A blocker without an id by the id status shows it under (b6), and its place.
+    const file = join(dir, '.checkpoints/ops.checkpoint.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"status": "in_progress"', '"status": "complete"'));
+    expect((await runCli(dir, ['validate'])).stdout).toContain('warning blockers[5]: status is complete while user_decision blocker b6 (blockers[5], no id) is still open');
   });
 
   it('the recovery capsule lists the open blockers as resume does: the string one and the one without an id, never "undefined"', async () => {

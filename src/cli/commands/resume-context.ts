@@ -10,7 +10,7 @@ import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { readActionText } from '../../protocol/repairable.js';
 import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
-import { blockersAsRead } from '../../protocol/repairable.js';
+import { blockersAsRead } from '../../protocol/blocker-ids.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { shown } from '../../one-line.js';
