@@ -436,7 +436,8 @@ class Pack {
     const page = this.page(first);
     const at = position - first * PACK_PAGE_BYTES;
     if (first === last || at + length <= page.length) return page.subarray(at, at + length);
-    return Buffer.concat([page.subarray(at), this.page(last)]).subarray(0, length);
+    // Only the bytes asked for: the next page whole would be a 128 KiB copy per object that crosses.
+    return Buffer.concat([page.subarray(at), this.page(last).subarray(0, length - (page.length - at))], length);
   }
 
   private page(n: number): Buffer {
