@@ -756,6 +756,16 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       }
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
+        // A merge that brought a removal in from the other side: the commit that made it, which
+        // says why, and the merge by name (a merge's own removal has no such commit).
+        const made = !to && by.parents.length > 1 ? touching.map((i) => commits[i]!).find((c) => c.parents.length < 2 && removes(c, rel) && descendsFrom(commits, by, c.sha)) : undefined;
+        if (made) {
+          return {
+            ...base, level: 'warning',
+            message: `${rel} is missing: deleted in ${short(made.sha)} ${quoted(made.subject)}, merged in ${short(by.sha)}; update the checkpoint (or restore the file)`,
+            evidence: { file: rel, missing: true, sha: made.sha, date: iso(made.time) },
+          };
+        }
         return {
           // Renamed away from a complete skill: the code lives on, as when it changes (checkGeneratedFiles).
           ...base, level: to && cp.status === 'complete' ? 'advice' : 'warning',

@@ -200,6 +200,26 @@ describe('a file changed and deleted within one second (verify round)', () => {
   });
 });
 
+describe('a deletion a merge brought in from main (red team 12-07)', () => {
+  it('names the commit that deleted the file and the merge, on both engines; resume dates it by the deleting commit', async () => {
+    const dir = published('api', handKept('api', { context_primer: { generated_files: ['src/gen.ts (PR 12)', 'src/keep.ts'] } }), { 'src/gen.ts': 'v1\n', 'src/keep.ts': 'k\n' });
+    git(dir, ['checkout', '-q', '-b', 'session']);
+    write(dir, 'src/keep.ts', 'k2\n');
+    commitAll(dir, 'session work', '2026-11-30T09:00:00Z');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['rm', '-q', 'src/gen.ts']);
+    const rm = commitAll(dir, 'Remove the generated client (#31)', '2026-11-30T10:00:00Z');
+    git(dir, ['checkout', '-q', 'session']);
+    git(dir, ['merge', '-q', '--no-edit', 'main'], { GIT_COMMITTER_DATE: '2026-11-30T11:00:00Z', GIT_AUTHOR_DATE: '2026-11-30T11:00:00Z' });
+    const merge = headSha(dir);
+    for (const engine of ['native', 'isomorphic']) {
+      const out = (await runCli(dir, ['doctor', '--engine', engine])).stdout;
+      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "Remove the generated client (#31)", merged in ${merge.slice(0, 7)}; update the checkpoint (or restore the file)`);
+    }
+    expect((await runCli(dir, ['resume', 'api'])).stdout).toContain(`src/gen.ts (PR 12) — src/gen.ts deleted in ${rm.slice(0, 7)}`);
+  });
+});
+
 describe('blocker and budget bookkeeping is advice, never drift (red team 12-04)', () => {
   it('a blocker naming no row, blocked with no blocker and a tripped budget gate: advice in doctor, the push carrying them goes through; validate still warns', async () => {
     const dir = published('api', handKept('api', {}));
