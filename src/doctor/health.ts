@@ -1,12 +1,13 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it, and does it
 // run (merge-attribute.ts)? Is the pre-push hook ours as this install ships it?
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { configEntries } from '../git/config-file.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
+import { bakedBin, hookLauncher } from '../install/hook-launcher.js';
 import { overriddenMessage, overridingMergeLine, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
@@ -79,11 +80,29 @@ export function checkLeftovers(root: string): Finding[] {
  * `init` replaces it. Earlier ones, their CLI gone, ran a node_modules/.bin/checkpoint-protocol
  * the repository being pushed holds. A hook the user edited is theirs and not named.
  */
+const isLink = (p: string) => {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+const realTarget = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
 export function checkHookCurrent(root: string): Finding[] {
   let hook: string | null | undefined;
+  let path: string;
   let template: string;
   try {
-    hook = readGitFile(join(hooksDirOf(root), 'pre-push'));
+    path = join(hooksDirOf(root), 'pre-push');
+    hook = readGitFile(path);
     if (!hook?.includes(HOOK_MARKER)) return [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
@@ -93,9 +112,14 @@ export function checkHookCurrent(root: string): Finding[] {
   const current = isCurrentHook(hook, template);
   if (!current && !isShippedHook(hook)) return []; // edited by the user: theirs
   if (!current) return [{ ...base, message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
+  if (hookLauncher(path, hook) !== null) return [];
   // The install it was made from is gone (npx cache cleared, package removed): it skips every push.
   const bin = bakedBin(hook);
-  return bin !== null && !existsSync(bin) ? [{ ...base, message: `the pre-push hook runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }] : [];
+  if (bin !== null) return [{ ...base, message: `the pre-push hook runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }];
+  // The template copied or linked in by hand: no launcher baked in, none beside it, none on PATH.
+  const how = isLink(path) ? `a link to checkpoint's template (${shownPath(realTarget(path))})` : "checkpoint's template copied in";
+  const fix = isLink(path) ? `remove the link (rm ${shownPath(path)}) and run \`checkpoint init\`` : 'run `checkpoint init` to replace it with one that names this install';
+  return [{ ...base, message: `the pre-push hook is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
 }
 
 /** The hooks folder git runs: this clone's core.hooksPath (its own config), else the git dir's hooks/. */
@@ -109,11 +133,6 @@ function hooksDirOf(root: string): string {
   return isAbsolute(path) ? path : join(root, path);
 }
 
-/** The launcher init baked into a hook of ours (CHECKPOINT_BIN='…'), or null. */
-function bakedBin(hook: string): string | null {
-  const m = /^CHECKPOINT_BIN='((?:[^']|'\\'')*)'$/m.exec(hook);
-  return m && m[1] ? m[1].replace(/'\\''/g, "'") : null;
-}
 
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {

@@ -16,6 +16,8 @@ import { shownPath } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
+import { hookLauncher } from './hook-launcher.js';
+import { readGitFile } from '../git/git-file.js';
 
 /** Where a project that depends on the package has the shipped hook, whatever the package manager. */
 const LOCAL_TEMPLATE = 'node_modules/checkpoint-protocol/hooks/pre-push';
@@ -139,6 +141,26 @@ function generatedHookNote(root: string, dir: string, path: string, hook: string
   return null;
 }
 
+/**
+ * A hooks/pre-push link to a hook of ours (the package's own, as people link a package's hook):
+ * it runs our check, through the launcher beside its target. Never the chain line added to it:
+ * written through the link into our own hook, that line would make the hook run itself.
+ */
+function linkedHookNote(root: string, path: string, templatePath: string): string | null {
+  let text: string | null | undefined;
+  let target: string;
+  try {
+    text = readGitFile(path);
+    target = realpathSync(path);
+  } catch {
+    return null;
+  }
+  if (!text?.includes(HOOK_MARKER)) return null;
+  const runs = hookLauncher(path, text);
+  if (runs !== null) return `${shown(root, path)} runs checkpoint's check already (a link to ${shownPath(target)}, run with ${shownPath(runs.bin)})`;
+  return `left ${shown(root, path)} as it is (a link to checkpoint's hook at ${shownPath(target)}, which finds no checkpoint CLI, so pushes are not checked); to check pushes, remove the link (rm ${shellQuote(path)}) and run checkpoint init again, or link ${shownPath(fromRoot(root, templatePath))} instead`;
+}
+
 /** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
 export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
   assertGitRepo(root);
@@ -171,7 +193,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
     return nothing(`no pre-push hook written: ${shown(root, dir)} is a link to ${shownPath(target)} (other repositories may share it); ${addLine(path)}`);
   }
   // We never write a link: one here is the user's (to a shared hook, say), left as it is.
-  if (isLink(path)) return nothing(`left ${shown(root, path)} as it is (a link, not checkpoint's hook); ${addLine(path)}`);
+  if (isLink(path)) return nothing(linkedHookNote(root, path, templatePath) ?? `left ${shown(root, path)} as it is (a link, not checkpoint's hook); ${addLine(path)}`);
   const content = renderHook(template, nodePath, binPath);
   // A FIFO, device or oversized file here is refused (exit 2) before anything is written.
   const current = readProjectText(root, path, { maxBytes: 1024 * 1024 });

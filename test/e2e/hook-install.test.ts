@@ -3,7 +3,7 @@
 // check from it; a hook an earlier init installed (with pre-push.chained) keeps working.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
 import { renderHook } from '../../src/install/hook.js';
@@ -211,6 +211,51 @@ describe('init beside another pre-push hook', () => {
     expect(push.status, push.stderr).toBe(0);
     expect(push.stderr).toContain(`checkpoint pre-push: the checkpoint CLI this hook was installed with is gone (${gone}); doctor skipped: run checkpoint init again from the install you use\n`);
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
+  it("a .git/hooks/pre-push linked to the package's own hook runs the check with the launcher beside the link's target; init says so and adds no line to it (red team 12-07)", () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const shipped = join(ROOT, 'hooks/pre-push');
+    const template = readFileSync(shipped, 'utf8');
+    mkdirSync(join(dir, '.git/hooks'), { recursive: true });
+    symlinkSync(shipped, join(dir, '.git/hooks/pre-push'));
+    invalidCheckpoint(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status, push.stderr).toBe(1);
+    expect(push.stderr).toContain('checkpoint pre-push: push refused');
+    expect(push.stderr).not.toContain('not found');
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`! .git/hooks/pre-push runs checkpoint's check already (a link to ${realpathSync(shipped)}, run with ${join(realpathSync(ROOT), 'bin/checkpoint.js')})\n`);
+    // Never the chain line: written through the link into the shipped hook, it would run itself.
+    expect(init.stdout).not.toContain('pre-push-chain');
+    expect(lstatSync(join(dir, '.git/hooks/pre-push')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(shipped, 'utf8')).toBe(template);
+    const hooks = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string }[]).filter((f) => f.check === 'hook');
+    expect(hooks).toEqual([]);
+  });
+
+  it('the template copied or linked in by hand, finding no CLI: doctor says pushes are not checked; init replaces the copy, and for the link says to remove it, never to add a line to it', () => {
+    const dir = makeRepo();
+    const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
+    const hook = join(dir, '.git/hooks/pre-push');
+    write(dir, '.git/hooks/pre-push', template);
+    // No checkpoint-protocol on PATH, as on most machines: the hook would find nothing to run.
+    const env = { PATH: pathWithoutNode() };
+    const hookFindings = () => (JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout).findings as { check: string; message: string }[]).filter((f) => f.check === 'hook').map((f) => f.message);
+    expect(hookFindings()).toEqual([expect.stringMatching(/^the pre-push hook is checkpoint's template copied in without `checkpoint init`: it finds no checkpoint CLI .*, so pushes are not checked; run `checkpoint init` to replace it with one that names this install$/)]);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(hookFindings()).toEqual([]);
+    const elsewhere = tempDir('cp-hooks-');
+    write(elsewhere, 'pre-push', template);
+    rmSync(hook);
+    symlinkSync(join(elsewhere, 'pre-push'), hook);
+    expect(hookFindings()).toEqual([expect.stringMatching(/^the pre-push hook is a link to checkpoint's template \(.+\) without `checkpoint init`: .*so pushes are not checked; remove the link \(rm .+\) and run `checkpoint init`$/)]);
+    const init = cli(dir, ['init']);
+    expect(init.stdout).toMatch(/! left \.git\/hooks\/pre-push as it is \(a link to checkpoint's hook at .+, which finds no checkpoint CLI, so pushes are not checked\); to check pushes, remove the link/);
+    expect(init.stdout).not.toContain('pre-push-chain');
+    expect(read(elsewhere, 'pre-push')).toBe(template);
   });
 
   it('where node is not on PATH, CHECKPOINT_NODE in the environment (as the hook advises) runs the check', () => {
