@@ -15,6 +15,7 @@ import { attributeMarkerSize, mergesBasesAt } from './bases-marker-size.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
+import { REBASE_SIDES, rebaseInProgress } from '../git/rebasing.js';
 import { oneLine, quoted } from '../one-line.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -165,6 +166,8 @@ function mergeFiles(args: string[]): number {
   if (result.status === 'unparseable' && !checkpointNamed(repoPath)) return lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath) === 0 ? 0 : 1;
   const report = driverReport(repoPath, result.messages);
   if (report !== undefined) say(report);
+  // Left conflicted in a rebase: which side is whose, the reverse of a merge's (red team 12-07).
+  if (result.status !== 'clean' && rebaseInProgress(process.cwd())) say(`checkpoint: ${REBASE_SIDES}`);
   if (result.status === 'unparseable') {
     lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
     return 1;

@@ -621,3 +621,53 @@ describe('a side git cannot give as JSON (an editor saved it as UTF-16)', () => 
     expect(git(dir, ['ls-files', '-u', '--', FILE])).toBe('');
   });
 });
+
+describe('a conflict left in a rebase (red team 12-07)', () => {
+  const REBASING = 'checkpoint: rebasing: "ours" is the upstream your commits are replayed onto, "theirs" is your own commit (--theirs <path> keeps your value)';
+
+  /** main and a session branch set phase apart; the driver installed (init). */
+  function diverged(): string {
+    const dir = makeRepo();
+    initialized(dir);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'session']);
+    save(dir, cp({ phase: 'deploy' }));
+    commitAll(dir, 'my work');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'test' }));
+    commitAll(dir, 'upstream');
+    return dir;
+  }
+
+  it('the driver and resolve say which side is whose; --theirs keeps the rebased commit\'s value; a merge says nothing of it', async () => {
+    const dir = diverged();
+    git(dir, ['checkout', '-q', 'session']);
+    const rebase = gitTry(dir, ['rebase', 'main']);
+    expect(rebase.status).not.toBe(0);
+    expect(rebase.stderr + rebase.stdout).toContain(`conflict at phase: ours "test" vs theirs "deploy" (base "build")\n${REBASING}\n`);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${REBASING}\n`);
+    expect(JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout)).toMatchObject({ ok: false, rebasing: true });
+    expect((await runCli(dir, ['resolve', '--theirs', 'phase', '--add'])).code).toBe(0);
+    expect(load(dir).phase).toBe('deploy');
+    git(dir, ['rebase', '--abort']);
+    // The same conflict in a merge: ours is this branch, as the words say; no note.
+    const merge = gitTry(dir, ['merge', '--no-edit', 'main']);
+    expect(merge.stderr + merge.stdout).toContain('conflict at phase: ours "deploy" vs theirs "test"');
+    expect(merge.stderr + merge.stdout).not.toContain('rebasing');
+    const m = await runCli(dir, ['resolve']);
+    expect(m.stderr).not.toContain('rebasing');
+    expect(JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout).rebasing).toBeUndefined();
+  });
+
+  it('in a linked worktree (a .git file naming its git dir) too', () => {
+    const dir = diverged();
+    const wt = join(tempDir('cp-wt-'), 'wt');
+    git(dir, ['worktree', 'add', '-q', wt, 'session']);
+    const rebase = gitTry(wt, ['rebase', 'main']);
+    expect(rebase.status).not.toBe(0);
+    expect(rebase.stderr + rebase.stdout).toContain(REBASING);
+  });
+});

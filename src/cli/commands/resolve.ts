@@ -21,6 +21,7 @@ import { archiveDeletedInMerge } from '../../store/history.js';
 import { committedMergeBase } from '../../store/committed-merge.js';
 import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
+import { REBASE_SIDES, rebaseInProgress } from '../../git/rebasing.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
@@ -102,7 +103,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
   const outcomes = plans.map((p) => p.outcome);
   const failed = outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}) });
+  // Sides left to choose in a rebase: ours is the upstream, theirs the user's commit.
+  const rebasing = outcomes.some((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side') && rebaseInProgress(root);
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}) });
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
@@ -128,6 +131,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       for (const m of o.messages) ctx.out.err(`  ${oneLine(m)}`);
     }
     if (skipped.length) ctx.out.err(`checkpoint: ${skippedNote(skipped)}; hint: check ${skipped.length === 1 ? 'it' : 'them'} by hand`);
+    if (rebasing) ctx.out.err(`checkpoint: ${REBASE_SIDES}`);
   }
   return failed ? 1 : 0;
 }
