@@ -1,7 +1,7 @@
 // Finding the project root: the git top level (a `.git` dir or worktree file), else the
 // nearest folder holding .checkpoints/. Pure fs, no git process: this runs on every command.
 import { pasteArg } from '../shell-words.js';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { shownPath } from '../one-line.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -23,16 +23,30 @@ export function findGitTop(start: string): string | null {
   return findUp(start, (d) => existsSync(join(d, '.git')));
 }
 
-/** The project root for `cwd`; `override` (from -C) is taken as given. */
+/**
+ * The folder a command starts in: `cwd`, or the -C folder from it, through its links, as `git -C`
+ * and a shell's `cd` leave the process (a project folder linked to a folder elsewhere is that
+ * folder, not a part of the project that holds the link). As given when it cannot be resolved.
+ */
+export function startDir(cwd: string, override?: string): string {
+  const dir = override === undefined ? resolve(cwd) : resolve(cwd, override);
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** The project root for `cwd`; `override` (from -C) is taken from `cwd`, as startDir reads it. */
 export function findRoot(cwd: string, override?: string): string {
+  const dir = startDir(cwd, override);
   if (override !== undefined) {
-    const dir = resolve(cwd, override);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new CheckpointError('E_NO_ROOT', `-C ${shownPath(override)}: ${existsSync(dir) ? 'not a directory' : 'no such directory'}`, { hint: 'pass the project folder that holds .checkpoints/' });
     }
     return findGitTop(dir) ?? dir;
   }
-  return findGitTop(cwd) ?? findUp(cwd, (d) => existsSync(join(d, CHECKPOINTS_DIR))) ?? resolve(cwd);
+  return findGitTop(dir) ?? findUp(dir, (d) => existsSync(join(d, CHECKPOINTS_DIR))) ?? dir;
 }
 
 /**

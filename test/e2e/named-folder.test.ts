@@ -2,7 +2,7 @@
 // work tree or a folder that already holds one; anywhere else (a typo, /dev, /proc/self, a
 // Downloads folder) it is refused in one line, nothing created, and `checkpoint init` there is the
 // way to start one. Reads and init are unchanged.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
@@ -30,6 +30,22 @@ describe('-C: writes only into a project', () => {
     expect(cli(elsewhere, ['-C', plain, 'init']).code).toBe(0);
     expect((await runCli(elsewhere, ['-C', plain, 'update', 'api', '--next_actions+=go'])).code).toBe(0);
     expect(existsSync(join(plain, '.checkpoints/api.checkpoint.json'))).toBe(true);
+  });
+
+  it('a folder of the project that is a link to a plain folder elsewhere is that folder, as git -C and cd take it: refused, nothing written into the project (red team 12-07)', async () => {
+    const project = track(makeRepo());
+    const plain = track(tempDir());
+    symlinkSync(plain, join(project, 'scratch'));
+    const before = readdirSync(project).sort();
+    const r = await runCli(project, ['-C', 'scratch', 'update', 'api', '--next_actions+=go']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toBe(`${realpathSync(plain)} is not a git work tree and holds no .checkpoints/; refused to start one there`);
+    expect(readdirSync(project).sort()).toEqual(before);
+    expect(readdirSync(plain)).toEqual([]);
+    // Reads find no project there either, as from inside it; the project itself is found as before.
+    expect(JSON.parse((await runCli(project, ['-C', 'scratch', 'list', '--json'])).stdout)).toEqual([]);
+    expect((await runCli(project, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
+    expect(JSON.parse((await runCli(project, ['-C', 'scratch', 'list', '--json'])).stdout)).toEqual([]);
   });
 
   it("the hint's init command is safe to paste for a folder named with a space and a ';'", async () => {

@@ -2,7 +2,7 @@
 import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { resolve } from 'node:path';
 import { assertNotInGitDir } from '../../git/locate.js';
-import { assertNoNestedCheckpoints, assertProjectFolder, findRoot } from '../../store/root.js';
+import { assertNoNestedCheckpoints, assertProjectFolder, findRoot, startDir } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { FileError } from '../../protocol/file-validation.js';
@@ -20,7 +20,7 @@ export function rootOf(ctx: Context): string {
  */
 export function projectRoot(cwd: string, override?: string): string {
   const root = findRoot(cwd, override);
-  const start = override === undefined ? cwd : resolve(cwd, override);
+  const start = startDir(cwd, override);
   assertNotInGitDir(start, cwd);
   assertNoNestedCheckpoints(start, root);
   return root;
@@ -33,7 +33,7 @@ export function projectRoot(cwd: string, override?: string): string {
  * root's or the caller's x.json.
  */
 export function argBase(ctx: Context): string {
-  return ctx.dirOverride === undefined ? ctx.cwd : resolve(ctx.cwd, ctx.dirOverride);
+  return ctx.dirOverride === undefined ? ctx.cwd : startDir(ctx.cwd, ctx.dirOverride);
 }
 
 /** A file argument as an absolute path, by the one rule of argBase. Every command that reads a file argument uses this. */
