@@ -75,11 +75,6 @@ export function checkLeftovers(root: string): Finding[] {
   return [{ level: 'info', check: 'leftovers', skill: null, path: '', message: `${left.length} temp file${left.length === 1 ? '' : 's'} left by interrupted writes (e.g. ${shown(left[0]!)}); never read, safe to delete` }];
 }
 
-/**
- * This clone's own pre-push hook when it is one checkpoint shipped before the current template:
- * `init` replaces it. Earlier ones, their CLI gone, ran a node_modules/.bin/checkpoint-protocol
- * the repository being pushed holds. A hook the user edited is theirs and not named.
- */
 const isLink = (p: string) => {
   try {
     return lstatSync(p).isSymbolicLink();
@@ -96,6 +91,13 @@ const realTarget = (p: string) => {
   }
 };
 
+/**
+ * This clone's own pre-push hook when it is one checkpoint shipped before the current template:
+ * `init` replaces it. Earlier ones, their CLI gone, ran a node_modules/.bin/checkpoint-protocol
+ * the repository being pushed holds. A current one that finds no CLI (its baked launcher gone,
+ * or the template copied or linked in by hand) skips every push: said so. A hook the user edited
+ * is theirs and not named.
+ */
 export function checkHookCurrent(root: string): Finding[] {
   let hook: string | null | undefined;
   let path: string;
@@ -132,8 +134,6 @@ function hooksDirOf(root: string): string {
   const path = set.startsWith('~/') && home ? join(home, set.slice(2)) : set;
   return isAbsolute(path) ? path : join(root, path);
 }
-
-
 
 export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise<Finding[]> {
   if (!inGitRepo) return [];
