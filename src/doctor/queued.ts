@@ -43,6 +43,19 @@ export function queuedTexts(cp: Partial<Checkpoint>): string[] {
   return [...actions, ...blockers].filter(Boolean);
 }
 
+/**
+ * Whether a revision's updated_at, as written there, is the save `saved` stands for. The checks
+ * read a hand-written stamp repaired (`2026-11-16T17:30:12` as `…Z`, the UTC it is read as): the
+ * same instant is the same save, or the commit that recorded it is never found and a file changed
+ * back since (a revert) reads as drift.
+ */
+function sameSave(written: string | null | undefined, saved: string): boolean {
+  if (written === saved) return true;
+  if (typeof written !== 'string') return false;
+  const at = instantMs(written);
+  return Number.isFinite(at) && at === instantMs(saved);
+}
+
 export function summarize(text: string): BlobSummary {
   try {
     const doc = JSON.parse(text) as Partial<Checkpoint>;
@@ -357,7 +370,7 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
   // The current save: recorded by the oldest revision of the newest run that holds its updated_at.
   let found: { at: number; by: FileRevision | null } = { at: toSeconds(cp.updated_at), by: null };
   for (const r of own) {
-    if (summaryOf(r)?.updated_at !== cp.updated_at) break;
+    if (!sameSave(summaryOf(r)?.updated_at, cp.updated_at)) break;
     found.by = r;
   }
   if (text === null) return found;
@@ -378,7 +391,8 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
   // So work that landed before the edit (a PR whose follow-up it queues) is not read as landed
   // since, while a text queued before a landing and cherry-picked after it still is.
   const [added, before] = [own[run - 1], own[run]];
-  if (before && summaryOf(before)?.updated_at != null && summaryOf(before)!.updated_at === (added ? summaryOf(added)?.updated_at : cp.updated_at)) {
+  const stamp = added ? summaryOf(added)?.updated_at : cp.updated_at;
+  if (before && summaryOf(before)?.updated_at != null && typeof stamp === 'string' && sameSave(summaryOf(before)!.updated_at, stamp)) {
     // Not committed yet: written after the newest revision, by no commit (dated, never anchored).
     return added ? { at: added.time, by: added, first: added, unstamped: true } : { at: Math.max(found.at, before.time), by: null };
   }
@@ -466,7 +480,7 @@ export async function saneSaves(root: string, history: () => Promise<GitHistory>
     const own = revisions.filter((r) => r.path === rel);
     let i = 0;
     let by: FileRevision | null = null;
-    for (; i < own.length && (own[i]!.blob ? cache.get(own[i]!.blob!) : undefined)?.updated_at === cp.updated_at; i++) by = own[i]!;
+    for (; i < own.length && sameSave((own[i]!.blob ? cache.get(own[i]!.blob!) : undefined)?.updated_at, cp.updated_at); i++) by = own[i]!;
     if (by !== null && by.time * 1000 <= limit) {
       out.set(rel, { at: by.time, from: `the commit that recorded it (${by.sha.slice(0, 7)}, ${iso(by.time)})` });
       continue;

@@ -73,6 +73,32 @@ describe('a change undone since the save is no drift', () => {
   });
 });
 
+describe('a save stamped without its zone, its actions naming a PR (red team 12-07)', () => {
+  it('a revert and a delete-and-restore since are no drift either: the save\'s commit is found by the stamp\'s instant, as read', async () => {
+    const dir = makeRepo();
+    write(dir, 'src/a.ts', 'a\n');
+    write(dir, 'openapi.yaml', 'openapi: 3.1.0\n');
+    write(dir, 'src/gen/client.ts', 'client\n');
+    commitAll(dir, 'init', '2026-11-01T00:00:00Z');
+    // Python's isoformat(): no zone, microseconds.
+    write(dir, FILE, CHECKPOINT.replace('"updated_at":"2026-12-01T10:00:00Z"', '"updated_at":"2026-12-01T10:00:00.345678"').replace('"Write tests for auth"', '"Merge PR #41 once CI is green"'));
+    const save = commitAll(dir, 'save checkpoint', '2026-12-01T10:00:01Z');
+    write(dir, 'src/a.ts', 'a\noops\n');
+    later(dir, 'Change a (#12)');
+    git(dir, ['revert', '--no-edit', 'HEAD'], { GIT_AUTHOR_DATE: '2026-12-02T01:00:00Z', GIT_COMMITTER_DATE: '2026-12-02T01:00:00Z' });
+    rmSync(join(dir, 'openapi.yaml'));
+    later(dir, 'drop the spec');
+    write(dir, 'openapi.yaml', 'openapi: 3.1.0\n');
+    later(dir, 'restore the spec');
+    expect(await judged(dir, save)).toEqual({ native: clean, isomorphic: clean });
+    // A real edit since is still drift.
+    write(dir, 'src/a.ts', 'a\nreal\n');
+    commitAll(dir, 'Edit a for real', '2026-12-02T02:00:00Z');
+    const after = await judged(dir, save);
+    for (const engine of ENGINES) expect(after[engine]!.drift, engine).toEqual([expect.stringMatching(/^src\/a\.ts changed after the checkpoint was written \([0-9a-f]{7} "Edit a for real"/)]);
+  });
+});
+
 describe('a change not undone still is drift', () => {
   it('a partial revert', async () => {
     const { dir, save } = saved();
