@@ -10,6 +10,11 @@ import type { ThisRepo } from './repo-names.js';
 export const REF = String.raw`(?:(?:PR|pull request|MR|merge request)(?:\s*[#!-])?\s*|[#!])\d{1,7}\b|[A-Z][A-Z0-9]{1,9}-\d{1,7}\b`;
 /** A PR, MR or ticket written right after the words before it (group 1). */
 export const REF_AFTER = String.raw`\s+(?:the\s+)?(${REF})`;
+/**
+ * One or more written right after the words before it, as a list (group 1): "#41 and #42",
+ * "#41, #42 and PLAT-7", "PR 41 & PR 42", "#41/#42", "#41 or #42". Waiting words govern each.
+ */
+export const REFS_AFTER = String.raw`\s+(?:the\s+)?((?:${REF})(?:(?:\s*[,&/]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?:${REF}))*)`;
 
 /** Verbs of a discussion that a reference after them is where it happened ("as agreed in #127"). */
 const TALKED = String.raw`discussed|agreed|decided|settled|proposed|outlined|described|specified|documented|explained|suggested|requested|noted|mentioned|planned|sketched`;

@@ -2,7 +2,7 @@
 // start, not a sign it was done. Pure: reads the action's words; landed.ts reads the commits.
 import type { CommitInfo } from '../git/types.js';
 import { findLandings, workRefs, type Landing } from './landed.js';
-import { beforeLanding, contextWork, REF, REF_AFTER } from './context-refs.js';
+import { beforeLanding, contextWork, REF, REF_AFTER, REFS_AFTER } from './context-refs.js';
 import type { ThisRepo } from './repo-names.js';
 
 /** Words of waiting for work to land. */
@@ -12,15 +12,16 @@ const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:o
  * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9". Not
  * "after #20", which in a blocker tells a cause ("broke after #20 landed").
  */
-export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REF_AFTER, 'gi');
+export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REFS_AFTER, 'gi');
 /**
  * Work an action waits for: those words, and "after #20 lands", "when ENG-7 ships", "as soon as #20
  * merges"; the landing written out before the work: "after merging #20", "once we've merged PR 20",
- * "after the merge of #20" (not "when merging #20": that is the merge itself).
+ * "after the merge of #20" (not "when merging #20": that is the merge itself). A list after them
+ * is all awaited: "once #41 and #42 land", "when #41, #42 are in".
  */
 const AWAITED = new RegExp(
   String.raw`\b(?:(?:${WAITING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
-    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REF_AFTER,
+    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER,
   'gi',
 );
 /**

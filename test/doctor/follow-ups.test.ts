@@ -110,3 +110,25 @@ describe('follow-up work queued before its PR landed (red team rtB 01)', () => {
     expect(found.map((f) => [f.level, f.message.slice(0, f.message.indexOf(','))])).toEqual([['warning', `"${text}" names #16`]]);
   });
 });
+
+describe('waiting on a list of work (red team 12-07: the second id was read as the work itself)', () => {
+  it.each([
+    'Bump version to 1.4 once #41 and #42 land',
+    'Once #41 and #42 are merged, bump the helm chart',
+    'Deploy after #41 and #42 merge',
+    'Tag v1.4 when #41, #42 are in',
+    'Cut the release once PR 41 & PR 42 land',
+    'Announce it once #41, #42 and PLAT-42 have shipped',
+    'Publish the SDK after #41/#42 land',
+  ])('%s: both landed is when it can start, no redo', (text) => {
+    expect(judged(text, [squash(41, 100), squash(42, 200)])).toEqual({ doctor: [], skipped: false });
+  });
+
+  it('work it lands itself beside the list is still a redo: "Merge #43 once #41 and #42 land" once #43 landed', () => {
+    const text = 'Merge #43 once #41 and #42 land';
+    expect(judged(text, [squash(41, 100), squash(42, 200)])).toEqual({ doctor: [], skipped: false });
+    const found = checkLandedWork(cpOf(text), evidenceOf(text, [squash(43, 300), squash(42, 200), squash(41, 100)]), rel);
+    expect(found.map((f) => [f.level, f.message.slice(0, f.message.indexOf(','))])).toEqual([['warning', `"${text}" names #43`]]);
+    expect(judged('Merge #41 and #42', [squash(41, 100), squash(42, 200)])).toEqual({ doctor: ['warning', 'warning'], skipped: true });
+  });
+});
