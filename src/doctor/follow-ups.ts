@@ -21,7 +21,10 @@ export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REFS_AFTER, 'g
  */
 const AWAITED = new RegExp(
   String.raw`\b(?:(?:${WAITING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
-    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER,
+    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER
+    // Waiting on a step before the landing ("Wait for #41 CI, then merge it", "until #41's review
+    // is done") is no wait for the landing: the action may be the landing itself.
+    + String.raw`(?!(?:['\u2019]s)?\s+(?:CI|checks?|reviews?|approvals?|builds?|tests?|pipelines?|sign[- ]?off)\b)`,
   'gi',
 );
 /**
@@ -95,6 +98,24 @@ const UNDOES_ORIGIN = new RegExp(
 );
 
 /**
+ * Work about what a landing did, named by what was done there: "Add a regression test for the
+ * bug fixed in #41", "Document the endpoint added in #42", "Tell support about the limits
+ * introduced by PLAT-7". Its landing does not do this work, so is no sign of it done. Not in an
+ * action that itself lands something ("Merge the fix made in #12").
+ */
+const DONE_THERE = new RegExp(String.raw`\b(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)` + REFS_AFTER, 'gi');
+const LANDS_FIRST = /^\s*(?:merge|land|ship|squash|finish|complete)\b/i;
+/**
+ * Tracker bookkeeping for landed work: "Close PLAT-123 in Jira", "Move PLAT-123 to Done", "Mark
+ * #41 as released". The landing leaves the ticket open; that is the work.
+ */
+const TRACKER_WORK = new RegExp(
+  String.raw`\b(?:close|resolve|move|transition|mark|update)` + REF_AFTER
+    + String.raw`(?=\s+(?:(?:in|on)\s+(?:jira|linear|youtrack|asana|trello|shortcut|the\s+(?:tracker|board))|to\s+(?:["'\u201c]?)(?:done|closed|resolved|released|shipped|complete)|as\s+(?:done|closed|resolved|released|shipped|fixed|complete)))`,
+  'gi',
+);
+
+/**
  * The work `text` names as what it waits for or follows up (tokens as workRefs gives them): its
  * landing is when the action can start, not a sign it was done (red team, 12-05: "Once PR #20 is
  * merged, bump the version" was skipped as landed, and the merge's push refused).
@@ -102,7 +123,7 @@ const UNDOES_ORIGIN = new RegExp(
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   const before = beforeLanding(text);
-  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK];
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(LANDS_FIRST.test(text) ? [] : [DONE_THERE])];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
   // "Address the review feedback from #20 once merged": after the landing of all it names, but what it lands itself.
   if (!before && LANDING_CLAUSE.test(text) && !LANDS_IT.test(text)) {

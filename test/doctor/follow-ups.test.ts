@@ -132,3 +132,29 @@ describe('waiting on a list of work (red team 12-07: the second id was read as t
     expect(judged('Merge #41 and #42', [squash(41, 100), squash(42, 200)])).toEqual({ doctor: ['warning', 'warning'], skipped: true });
   });
 });
+
+describe('work about what a landing did, and waiting on a step before it (red team 12-07)', () => {
+  it.each([
+    'Add a regression test for the bug fixed in #12',
+    'Document the endpoint added in #12',
+    'Tell support about the limits introduced by PR 12',
+    'Update the runbook for the flags renamed in #12',
+    'Close PLAT-12 in Jira',
+    'Move PLAT-12 to Done',
+    'Mark #12 as released in the tracker',
+  ])('%s: its landing does not do it, no redo', (text) => {
+    const commits = text.includes('PLAT') ? [ticket('PLAT-12', 100)] : [squash(12, 100)];
+    expect(judged(text, commits)).toEqual({ doctor: [], skipped: false });
+  });
+
+  it.each([
+    'Wait for #12 CI, then merge it',
+    "Wait for #12's review, then land it",
+    'Wait on PR 12 checks and merge',
+    'Merge the fix made in #12',
+    'Close #12',
+    'Fix the bug in #12',
+  ])('%s: work on the request itself, redone by its landing', (text) => {
+    expect(judged(text, [squash(12, 100)])).toEqual({ doctor: ['warning'], skipped: true });
+  });
+});
