@@ -7,10 +7,10 @@ import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'n
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { isSkillName, skillFromFileName } from '../store/skill-name.js';
 import { ageDays, isStale, STALE_DAYS } from '../protocol/priority.js';
-import { actionText, type Checkpoint } from '../protocol/types.js';
+import type { Checkpoint } from '../protocol/types.js';
 import { readable, type Loaded } from '../read/load.js';
 import { repairReason } from '../read/repair.js';
-import { repairPlan } from '../protocol/repairable.js';
+import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
@@ -832,11 +832,12 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
   const saved = toSeconds(cp.updated_at);
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   // An action object's own "pr" / "ticket" / "url" keys name its work too (action-refs.ts).
-  const work = workTexts(cp, actionText);
+  // An action written without `text` ({"action": …}, a hand slip) by its words, as next reads it.
+  const work = workTexts(cp, readActionText);
   const texts: { path: string; text: string; words: string }[] = [];
   // An action object is read with its own keys: two actions with the same words name each its own PR.
   (Array.isArray(cp.next_actions) ? cp.next_actions : []).forEach((a, i) => {
-    const text = actionText(a);
+    const text = readActionText(a);
     texts.push({ path: `next_actions[${i}]`, text, words: typeof a === 'object' && a !== null ? withActionRefs(text, a) : work(text) });
   });
   (Array.isArray(cp.blockers) ? cp.blockers : []).forEach((b, i) => {

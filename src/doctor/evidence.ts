@@ -2,7 +2,7 @@
 // the oldest checkpoint's updated_at, never the whole history.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionText, type Checkpoint } from '../protocol/types.js';
+import type { Checkpoint } from '../protocol/types.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
 import { readActionText } from '../protocol/repairable.js';
 import type { CommitInfo, EngineName, GitHistory, HeadInfo } from '../git/types.js';
@@ -690,13 +690,13 @@ function oldestDate(dates: QueuedDates | null): number {
 export function mentionsWork(cp: Checkpoint): boolean {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const blockers = Array.isArray(cp.blockers) ? cp.blockers : [];
-  return [...actions.map((a) => withActionRefs(actionText(a), a)), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some(mayNameWork);
+  return [...actions.map((a) => withActionRefs(readActionText(a), a)), ...blockers.map((b) => (typeof b?.proposed_resolution === 'string' ? b.proposed_resolution : ''))].some(mayNameWork);
 }
 
 /** For `next`: describes how ALL the work `text` names has landed, or null if any is still open. */
 export function landedEvidence(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (text: string) => string | null {
   const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
-  const work = workTexts(cp, actionText);
+  const work = workTexts(cp, readActionText);
   return (text) => {
     // Dated by when the text was queued, as doctor does: a re-save that kept it does not hide a landing.
     const { landings, open } = actionLandings(work(text), evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);

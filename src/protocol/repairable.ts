@@ -130,9 +130,9 @@ function blockerSlips(doc: Obj, notes: RepairNote[]): Map<number, Obj> {
 }
 
 /** Each repairable slip in `doc`: enum fields outside their enum, action objects without text, next_actions written as one string, blockers written loosely. */
-function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string>; blockers: Map<number, Obj>; typed: Retyped[] } {
+function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileSkill?: string, projectDir?: string): { notes: RepairNote[]; actions: Map<number, string | Obj>; blockers: Map<number, Obj>; typed: Retyped[] } {
   const notes: RepairNote[] = [];
-  const actions = new Map<number, string>();
+  const actions = new Map<number, string | Obj>();
   // The skill written in another case or with other separators than its file's name ("API" in
   // api.checkpoint.json): the file's name is what every command calls it by.
   const fold = (v: string) => v.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -441,7 +441,7 @@ function instantSlip(v: unknown, path: string): { problem: string; instant: stri
 }
 
 /** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */
-function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number, string>, numberText: NumberText): void {
+function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number, string | Obj>, numberText: NumberText): void {
   const textOk = hasWords(a.text);
   const words = textOk ? (a.text as string) : actionWords(a);
   // Nothing to read it by ({"text": ""}): not a slip; the file needs repair, and says how.
@@ -453,7 +453,8 @@ function actionSlip(a: Obj, i: number, notes: RepairNote[], actions: Map<number,
   const problems: string[] = [];
   const at = `next_actions[${i}]`;
   if (!textOk) {
-    actions.set(i, words);
+    // Read by its words, its other keys kept: a "pr" or "ticket" beside them still names its work (action-refs.ts).
+    actions.set(i, { ...a, text: words });
     const keys = Object.keys(a).slice(0, 3).map((k) => quoted(k, 30)).join(', ');
     problems.push(a.text === undefined ? `${at} is an object with ${keys} but no "text" (an action is a string or {"text": …})` : `${at}.text is ${a.text === '' ? 'empty' : `not text (${typeof a.text === 'string' ? 'blank' : typeof a.text === 'number' ? numberText(a.text, ['next_actions', i, 'text']) : JSON.stringify(a.text)?.slice(0, 40)})`}`);
     const value = textAssign(words);

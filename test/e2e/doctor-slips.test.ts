@@ -97,6 +97,15 @@ describe.each(ENGINES)('doctor on a slip-only checkpoint (%s engine)', (engine) 
     expect((await runCli(dir, ['next', '--engine', engine])).stdout).toContain('skipped next_actions[0] "Merge PR #12 (auth middleware)": #12 landed in');
   });
 
+  it('an action object without text keeps its "pr" and "ticket" keys: the landing they name is found, and next skips it (red team 12-07)', async () => {
+    const dir = drifted(messy({ next_actions: [{ action: 'Get the auth middleware merged', pr: 12 }, { task: 'Ship the session docs', ticket: 'PLAT-9' }, 'Write the session docs'] }));
+    const findings: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;
+    expect(findings.filter((f) => f.check === 'landed').map((f) => [f.path, f.message.slice(0, f.message.indexOf(','))])).toEqual([['next_actions[0]', '"Get the auth middleware merged" names #12']]);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next;
+    expect(next.text).toBe('Ship the session docs');
+    expect(next.skipped_as_landed.map((s: { text: string }) => s.text)).toEqual(['Get the auth middleware merged']);
+  });
+
   it('a top-level status written "Done" is read as complete: a changed file is advice, as for a complete skill', async () => {
     const dir = drifted(messy({ status: 'Done', next_actions: [] }));
     const findings: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;

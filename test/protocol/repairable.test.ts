@@ -47,13 +47,14 @@ describe('readableView', () => {
     const r = view(doc({ status: 'In Progress', next_actions: [{ action: 'Wire it' }, 'Ship'] }))!;
     expect(r.view.status).toBe('In Progress');
     expect(r.meaning.status).toBe('in_progress');
-    expect(r.view.next_actions).toEqual(['Wire it', 'Ship']);
+    // Its other members kept: a "pr" or "ticket" beside the words still names its work.
+    expect(r.view.next_actions).toEqual([{ action: 'Wire it', text: 'Wire it' }, 'Ship']);
     expect(r.notes.map((n) => n.fix)).toEqual(['--status=in_progress', "--next_actions.0.text='Wire it'"]);
   });
 
   it('an action object is read by its words member, never its id; the fix sets .text (other members kept) quoted for the shell', () => {
     const r = view(doc({ next_actions: [{ id: 'n1', action: "Ship the release (it's PR 12) — ü" }, { done_when: 'npm test', id: 'n2', title: 'Run it' }] }))!;
-    expect(r.view.next_actions).toEqual(["Ship the release (it's PR 12) — ü", 'Run it']);
+    expect(r.view.next_actions).toEqual([{ id: 'n1', action: "Ship the release (it's PR 12) — ü", text: "Ship the release (it's PR 12) — ü" }, { done_when: 'npm test', id: 'n2', title: 'Run it', text: 'Run it' }]);
     expect(r.notes.map((n) => n.fix)).toEqual([`--next_actions.0.text='Ship the release (it'\\''s PR 12) — ü'`, "--next_actions.1.text='Run it'"]);
     // Text that cannot be printed as one line is spelled out with ANSI-C escapes, so the paste sets it exactly.
     expect(view(doc({ next_actions: [{ action: 'two\nlines' }] }))!.notes[0]!.fix).toBe(`--next_actions.0.text="$(printf -- 'two\\012lines')"`);
@@ -74,7 +75,7 @@ describe('readableView', () => {
 
   it('a done_when written as a number is fixed with the text, so the fix leaves the item valid; a list is said by hand', () => {
     const r = view(doc({ next_actions: [{ action: 'ok', done_when: 5 }, { text: 'Run it', done_when: 8.0 }, { task: 'Lint', done_when: ['npm run lint'] }] }))!;
-    expect(r.view.next_actions).toEqual(['ok', { text: 'Run it', done_when: 8 }, 'Lint']);
+    expect(r.view.next_actions).toEqual([{ action: 'ok', done_when: 5, text: 'ok' }, { text: 'Run it', done_when: 8 }, { task: 'Lint', done_when: ['npm run lint'], text: 'Lint' }]);
     expect(r.notes.map((n) => [n.fix, n.byHand])).toEqual([
       ["--next_actions.0.text='ok' --next_actions.0.done_when='5'", undefined],
       ["--next_actions.1.done_when='8'", undefined],
